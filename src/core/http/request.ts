@@ -1,0 +1,117 @@
+// The one request function every part of the core uses (DESIGN.md §3: HTTP).
+import { request as undiciRequest, type Dispatcher } from 'undici';
+
+export interface HttpRequest {
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  url: string;
+  headers?: Record<string, string | undefined>;
+  /** A JS value is sent as JSON; a Buffer/string is sent as is. POSTs without a body still carry Content-Type. */
+  json?: unknown;
+  body?: Buffer | string;
+  timeoutMs?: number;
+  /** Responses larger than this are cut off with an error rather than buffered without bound. */
+  maxResponseBytes?: number;
+  dispatcher?: Dispatcher;
+  signal?: AbortSignal;
+}
+
+export interface HttpResponse {
+  status: number;
+  headers: Record<string, string>;
+  /** Media type without parameters, lower case; '' when absent. */
+  contentType: string;
+  body: Buffer;
+  durationMs: number;
+}
+
+export class TransportError extends Error {
+  constructor(
+    message: string,
+    readonly reason: 'timeout' | 'network' | 'too-large' | 'aborted',
+    readonly url: string,
+  ) {
+    super(message);
+    this.name = 'TransportError';
+  }
+}
+
+export const DEFAULT_TIMEOUT_MS = 30_000;
+const DEFAULT_MAX_RESPONSE = 16 * 1024 * 1024;
+
+export async function httpRequest(req: HttpRequest): Promise<HttpResponse> {
+  const headers: Record<string, string> = { accept: 'application/json' };
+  for (const [k, v] of Object.entries(req.headers ?? {})) if (v !== undefined) headers[k.toLowerCase()] = v;
+  let body: Buffer | string | undefined = req.body;
+  if (req.json !== undefined) body = JSON.stringify(req.json);
+  // Spec: every POST sends Content-Type: application/json, including a POST with no body.
+  if (req.method === 'POST' || req.method === 'PUT') headers['content-type'] ??= 'application/json';
+
+  const timeoutMs = req.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const timeout = AbortSignal.timeout(timeoutMs);
+  const signal = req.signal ? AbortSignal.any([timeout, req.signal]) : timeout;
+  const started = performance.now();
+  let res: Dispatcher.ResponseData;
+  try {
+    res = await undiciRequest(req.url, {
+      method: req.method,
+      headers,
+      body,
+      signal,
+      headersTimeout: timeoutMs,
+      bodyTimeout: timeoutMs,
+      dispatcher: req.dispatcher,
+    });
+  } catch (err) {
+    throw toTransportError(err, req, timeout, timeoutMs);
+  }
+  const limit = req.maxResponseBytes ?? DEFAULT_MAX_RESPONSE;
+  const chunks: Buffer[] = [];
+  let size = 0;
+  try {
+    for await (const chunk of res.body) {
+      size += (chunk as Buffer).length;
+      if (size > limit) {
+        res.body.destroy();
+        throw new TransportError(`response from ${redactUrl(req.url)} exceeds ${limit} bytes`, 'too-large', req.url);
+      }
+      chunks.push(chunk as Buffer);
+    }
+  } catch (err) {
+    if (err instanceof TransportError) throw err;
+    throw toTransportError(err, req, timeout, timeoutMs);
+  }
+  const flat: Record<string, string> = {};
+  for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) flat[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : String(v);
+  return {
+    status: res.statusCode,
+    headers: flat,
+    contentType: mediaType(flat['content-type']),
+    body: Buffer.concat(chunks),
+    durationMs: performance.now() - started,
+  };
+}
+
+function toTransportError(err: unknown, req: HttpRequest, timeout: AbortSignal, timeoutMs: number): TransportError {
+  const url = redactUrl(req.url);
+  if (timeout.aborted) return new TransportError(`no answer from ${url} within ${timeoutMs} ms`, 'timeout', req.url);
+  if (req.signal?.aborted) return new TransportError(`request to ${url} was cancelled`, 'aborted', req.url);
+  const e = err as { code?: string; message?: string };
+  if (e?.code === 'UND_ERR_HEADERS_TIMEOUT' || e?.code === 'UND_ERR_BODY_TIMEOUT')
+    return new TransportError(`no answer from ${url} within ${timeoutMs} ms`, 'timeout', req.url);
+  return new TransportError(`cannot reach ${url}: ${e?.code ?? e?.message ?? String(err)}`, 'network', req.url);
+}
+
+/** Media type of a Content-Type header value, lower case, without parameters. */
+export function mediaType(value: string | undefined): string {
+  return (value ?? '').split(';')[0].trim().toLowerCase();
+}
+
+/** A URL fit for messages and logs: no userinfo, no query string (it may carry secrets). */
+export function redactUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    return `${u.protocol}//${u.host}${u.pathname}`;
+  } catch {
+    return '<invalid url>';
+  }
+}

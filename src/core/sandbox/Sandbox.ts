@@ -1,0 +1,285 @@
+// The embedded simulator of the Workflow Service: one node:http server implementing every endpoint and error
+// row of the spec, plus a control API under /sandbox/ (DESIGN.md §4). Everything time-dependent runs on an
+// injectable clock.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { EventEmitter } from 'node:events';
+import { OffsetClock, type Clock } from '../time/clock';
+import { edgeViolation } from '../http/edgeFilter';
+import { REFRESH_PATH, SIGN_IN_PATH, TEST_WEBHOOK_PATH, WORKFLOW_ROOT } from '../http/paths';
+import { controlRoute, type AdvanceableClock } from './sandboxControlRoutes';
+import type { SandboxContext } from './sandboxContext';
+import { SandboxFaults } from './sandboxFaults';
+import { parsePath, type SandboxRequest } from './sandboxRequest';
+import { edgeHtmlReply, emptyReply, send, type Reply } from './sandboxResponses';
+import { DEFAULT_THROTTLE, RateThrottle, type ThrottleOptions } from './rateThrottle';
+import {
+  EMPTY_SESSION_ID,
+  SANDBOX_AUDIENCE,
+  SANDBOX_ISSUER,
+  SANDBOX_PASSWORD,
+  SANDBOX_PRODUCTS,
+  SANDBOX_USERNAME,
+  STAGED_SESSION_ID,
+} from './sandboxSeed';
+import * as service from './sandboxServiceRoutes';
+import { SandboxTokens } from './sandboxTokens';
+import { SandboxWorkflows, type WorkflowEvent } from './sandboxWorkflows';
+import { DEFAULT_RETRY, WebhookDispatcher, type DeliveryAttempt, type RetryPolicy } from './webhookDispatcher';
+import { WebhookSigner } from './webhookSigner';
+
+export interface SandboxOptions {
+  host?: string;
+  port?: number;
+  clock?: Clock & Partial<AdvanceableClock>;
+  accessTokenTtlSeconds?: number;
+  workflowDurationSeconds?: number;
+  issuer?: string;
+  audience?: string;
+  throttle?: Partial<ThrottleOptions>;
+  retry?: Partial<RetryPolicy>;
+  allowLoopbackHttp?: boolean;
+  maxBodyBytes?: number;
+}
+
+export interface SandboxInfo {
+  baseUrl: string;
+  testWebhookUrl: string;
+  problemsBase: string;
+  issuer: string;
+  audience: string;
+  jwksUrl: string;
+  username: string;
+  password: string;
+  sessions: { staged: string; empty: string };
+  products: { service: string; model: string }[];
+  unentitledProduct: { service: string; model: string };
+}
+
+export interface RequestEvent {
+  event: 'request';
+  method: string;
+  path: string;
+  status: number;
+  durationMs: number;
+  correlationId?: string;
+}
+
+export const JWKS_PATH = '/.well-known/jwks.json';
+
+export class Sandbox extends EventEmitter {
+  readonly clock: Clock & Partial<AdvanceableClock>;
+  private server?: Server;
+  private ctx?: SandboxContext;
+  private readonly options: SandboxOptions;
+
+  constructor(options: SandboxOptions = {}) {
+    super();
+    this.options = options;
+    this.clock = options.clock ?? new OffsetClock();
+  }
+
+  get context(): SandboxContext {
+    if (!this.ctx) throw new Error('the sandbox is not started');
+    return this.ctx;
+  }
+
+  async start(): Promise<SandboxInfo> {
+    if (this.server) return this.info();
+    const server = createServer((req, res) => void this.handle(req, res));
+    server.headersTimeout = 10_000;
+    server.requestTimeout = 30_000;
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(this.options.port ?? 0, this.options.host ?? '127.0.0.1', () => resolve());
+    });
+    this.server = server;
+    const addr = server.address() as AddressInfo;
+    const host = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
+    const baseUrl = `http://${host}:${addr.port}`;
+    const clock = this.clock;
+    const signer = new WebhookSigner(clock, this.options.issuer ?? SANDBOX_ISSUER, this.options.audience ?? SANDBOX_AUDIENCE);
+    await signer.init();
+    const dispatcher = new WebhookDispatcher(clock, signer, { ...DEFAULT_RETRY, ...this.options.retry });
+    dispatcher.on('attempt', (a: DeliveryAttempt) => this.emit('webhook', { event: 'webhook', ...a }));
+    const ctx: SandboxContext = {
+      clock,
+      baseUrl,
+      problemsBase: `${baseUrl}/problems`,
+      username: SANDBOX_USERNAME,
+      password: SANDBOX_PASSWORD,
+      tokens: new SandboxTokens(clock, `${baseUrl}/user-management-services-ws`, this.options.accessTokenTtlSeconds ?? 3600),
+      workflows: new SandboxWorkflows(clock, (this.options.workflowDurationSeconds ?? 20) * 1000, (e) => this.publish(e)),
+      signer,
+      dispatcher,
+      faults: new SandboxFaults(),
+      throttle: new RateThrottle(clock, { ...DEFAULT_THROTTLE, ...this.options.throttle }),
+      webhookEndpoints: new Set(),
+      allowLoopbackHttp: this.options.allowLoopbackHttp ?? true,
+      stats: { jwksRequests: 0, requests: 0 },
+    };
+    this.ctx = ctx;
+    return this.info();
+  }
+
+  info(): SandboxInfo {
+    const ctx = this.context;
+    const unentitled = SANDBOX_PRODUCTS.find((p) => !p.entitled)!;
+    return {
+      baseUrl: ctx.baseUrl,
+      testWebhookUrl: ctx.baseUrl,
+      problemsBase: ctx.problemsBase,
+      issuer: ctx.signer.issuer,
+      audience: ctx.signer.audience,
+      jwksUrl: `${ctx.baseUrl}${JWKS_PATH}`,
+      username: ctx.username,
+      password: ctx.password,
+      sessions: { staged: STAGED_SESSION_ID, empty: EMPTY_SESSION_ID },
+      products: SANDBOX_PRODUCTS.filter((p) => p.entitled).map((p) => ({ service: p.service, model: p.model })),
+      unentitledProduct: { service: unentitled.service, model: unentitled.model },
+    };
+  }
+
+  async stop(): Promise<void> {
+    const server = this.server;
+    if (!server) return;
+    this.server = undefined;
+    this.ctx?.dispatcher.stop();
+    this.ctx?.workflows.stop();
+    await new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeAllConnections();
+    });
+  }
+
+  /** Workflow events go to every registered endpoint as signed deliveries. */
+  private publish(event: WorkflowEvent): void {
+    const ctx = this.ctx;
+    if (!ctx) return;
+    this.emit('workflow-event', event);
+    const body = Buffer.from(JSON.stringify(event), 'utf8');
+    for (const address of ctx.webhookEndpoints) void ctx.dispatcher.deliver({ address, body, webhookId: event.webhookId, topic: event.topic });
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const started = performance.now();
+    const ctx = this.ctx;
+    let reply: Reply;
+    const rawUrl = req.url ?? '/';
+    try {
+      const body = await readBody(req, this.options.maxBodyBytes ?? 1024 * 1024);
+      if (!ctx) reply = emptyReply(503);
+      else if (body === undefined) reply = emptyReply(413);
+      else {
+        const parsed = parsePath(rawUrl);
+        if (!parsed) reply = emptyReply(404);
+        else {
+          const sreq: SandboxRequest = {
+            method: req.method ?? 'GET',
+            segments: parsed.segments,
+            query: parsed.query,
+            headers: req.headers,
+            body,
+            remoteAddress: req.socket.remoteAddress ?? 'unknown',
+          };
+          reply = await this.route(ctx, sreq, rawUrl);
+        }
+      }
+    } catch (err) {
+      reply = { status: 500, headers: { 'content-type': 'text/plain' }, body: 'Internal Server Error' };
+      this.emit('error-event', { event: 'sandbox-error', message: (err as Error).message });
+    }
+    if (!res.headersSent) send(res, reply);
+    if (ctx) ctx.stats.requests++;
+    const event: RequestEvent = { event: 'request', method: req.method ?? 'GET', path: rawUrl.split('?')[0], status: reply.status, durationMs: Math.round((performance.now() - started) * 10) / 10 };
+    const cid = req.headers['x-svc-correlationid'];
+    if (typeof cid === 'string') event.correlationId = cid;
+    this.emit('request', event);
+  }
+
+  private async route(ctx: SandboxContext, req: SandboxRequest, rawUrl: string): Promise<Reply> {
+    const seg = req.segments;
+    if (seg[0] === 'sandbox') return controlRoute(ctx, req, seg.slice(1), { info: () => this.info(), reset: () => this.reset(), advance: this.advanceable() });
+    if (req.method === 'GET' && '/' + seg.join('/') === JWKS_PATH) return service.jwks(ctx);
+
+    const handler = this.serviceHandler(ctx, req);
+    if (handler === 'not-served') return emptyReply(404);
+    // The edge runs before the service: the throttle, then the Content-Type and injection checks (HTML 403).
+    if (!ctx.throttle.admit(req.remoteAddress)) return emptyReply(429);
+    if (handler === 'method-not-allowed') return emptyReply(405);
+    if (req.method === 'POST' && !req.headers['content-type']) return edgeHtmlReply('missing Content-Type');
+    const violation = edgeScan(req, rawUrl);
+    if (violation) return edgeHtmlReply(violation);
+    const reply = await handler();
+    if (reply.status === 401) ctx.throttle.recordRefusedCredential(req.remoteAddress);
+    return reply;
+  }
+
+  private serviceHandler(ctx: SandboxContext, req: SandboxRequest): (() => Promise<Reply>) | 'not-served' | 'method-not-allowed' {
+    const path = '/' + req.segments.join('/');
+    const post = req.method === 'POST';
+    const only = (ok: boolean, fn: () => Promise<Reply>) => (ok ? fn : 'method-not-allowed');
+    if (path === SIGN_IN_PATH) return only(post, () => service.signIn(ctx, req));
+    if (path === REFRESH_PATH) return only(post, () => service.refresh(ctx, req));
+    if (path === TEST_WEBHOOK_PATH) return only(post, () => service.testWebhook(ctx, req));
+    const root = WORKFLOW_ROOT.split('/').filter(Boolean);
+    if (root.every((s, i) => req.segments[i] === s)) {
+      const rest = req.segments.slice(root.length);
+      if (rest.length === 3 && rest[0] === 'sessions' && rest[2] === 'workflows') return only(post, () => service.startWorkflow(ctx, req, rest[1]));
+      if (rest.length === 2 && rest[0] === 'workflows') {
+        if (req.method === 'GET') return () => service.readWorkflow(ctx, req, rest[1]);
+        return only(post, () => service.reconfirmWorkflow(ctx, req, rest[1]));
+      }
+      if (rest.length === 1 && rest[0] === 'workflows') return only(req.method === 'GET', () => service.findWorkflows(ctx, req));
+    }
+    return 'not-served';
+  }
+
+  private advanceable(): AdvanceableClock | undefined {
+    const c = this.clock;
+    return typeof c.advance === 'function' ? { advance: (ms) => c.advance!(ms) } : undefined;
+  }
+
+  private reset(): void {
+    const ctx = this.context;
+    ctx.workflows.reset();
+    ctx.faults.clear();
+    ctx.throttle.reset();
+    ctx.tokens.reset();
+    ctx.webhookEndpoints.clear();
+  }
+}
+
+function edgeScan(req: SandboxRequest, rawUrl: string): string | undefined {
+  let decodedUrl = rawUrl;
+  try {
+    decodedUrl = decodeURIComponent(rawUrl);
+  } catch {
+    // keep the raw form
+  }
+  const values = [decodedUrl, req.body.toString('utf8')];
+  for (const [name, v] of Object.entries(req.headers)) {
+    if (name === 'authorization') continue;
+    values.push(...(Array.isArray(v) ? v : [v ?? '']));
+  }
+  for (const v of values) {
+    const rule = edgeViolation(v);
+    if (rule) return rule;
+  }
+  return undefined;
+}
+
+function readBody(req: IncomingMessage, cap: number): Promise<Buffer | undefined> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let over = false;
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size > cap) over = true;
+      else chunks.push(c);
+    });
+    req.on('end', () => resolve(over ? undefined : Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}

@@ -1,0 +1,27 @@
+// What the sandbox's route handlers share.
+import type { Clock } from '../time/clock';
+import type { RateThrottle } from './rateThrottle';
+import type { SandboxFaults } from './sandboxFaults';
+import type { SandboxTokens } from './sandboxTokens';
+import type { SandboxWorkflows } from './sandboxWorkflows';
+import type { WebhookDispatcher } from './webhookDispatcher';
+import type { WebhookSigner } from './webhookSigner';
+
+export interface SandboxContext {
+  clock: Clock;
+  baseUrl: string;
+  problemsBase: string;
+  username: string;
+  password: string;
+  tokens: SandboxTokens;
+  workflows: SandboxWorkflows;
+  signer: WebhookSigner;
+  dispatcher: WebhookDispatcher;
+  faults: SandboxFaults;
+  throttle: RateThrottle;
+  /** Registered webhook endpoints that receive workflow events (spec: Events 1). */
+  webhookEndpoints: Set<string>;
+  /** Whether test-webhook accepts http:// addresses on loopback (the real service requires https). */
+  allowLoopbackHttp: boolean;
+  stats: { jwksRequests: number; requests: number };
+}

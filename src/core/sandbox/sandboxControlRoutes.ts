@@ -1,0 +1,131 @@
+// The sandbox's own control API under /sandbox/ (not part of the service): create and stage sessions,
+// register webhook endpoints, inject faults, move the clock. No auth, no throttle: it is a loopback test harness.
+import type { SandboxContext } from './sandboxContext';
+import { isFaultKind, FAULT_KINDS } from './sandboxFaults';
+import { isPlainObject, parseJsonBody, type SandboxRequest } from './sandboxRequest';
+import { jsonReply, problemReply, type Reply } from './sandboxResponses';
+import type { WorkflowStatus } from './sandboxWorkflows';
+import { randomBytes } from 'node:crypto';
+
+export interface AdvanceableClock {
+  advance(ms: number): void;
+}
+
+function bad(ctx: SandboxContext, detail: string): Reply {
+  return problemReply(400, `${ctx.problemsBase}/sandbox-control`, 'Bad control request', detail);
+}
+
+function notFound(ctx: SandboxContext, detail: string): Reply {
+  return problemReply(404, `${ctx.problemsBase}/not-found`, 'Not found', detail);
+}
+
+function body(req: SandboxRequest): Record<string, unknown> | undefined {
+  if (req.body.length === 0) return {};
+  const p = parseJsonBody(req);
+  return p.ok && isPlainObject(p.value) ? p.value : undefined;
+}
+
+export async function controlRoute(
+  ctx: SandboxContext,
+  req: SandboxRequest,
+  rest: string[],
+  hooks: { info: () => unknown; reset: () => void; advance?: AdvanceableClock },
+): Promise<Reply> {
+  const b = body(req);
+  if (b === undefined) return bad(ctx, 'The body must be a JSON object.');
+  const [head, id, sub] = rest;
+  const route = `${req.method} ${head ?? ''}${id !== undefined ? '/:id' : ''}${sub !== undefined ? '/' + sub : ''}`;
+  switch (route) {
+    case 'GET ':
+      return jsonReply(200, hooks.info());
+    case 'POST reset':
+      hooks.reset();
+      return jsonReply(200, { reset: true });
+    case 'GET sessions':
+      return jsonReply(200, { sessions: [...ctx.workflows.sessions.values()] });
+    case 'POST sessions': {
+      const sessionId = b.sessionId ?? 'sess-' + randomBytes(6).toString('hex');
+      if (typeof sessionId !== 'string' || sessionId === '') return bad(ctx, 'sessionId must be a non-empty string.');
+      if (ctx.workflows.sessions.has(sessionId)) return problemReply(409, `${ctx.problemsBase}/session-exists`, 'Session exists', `Session "${sessionId}" already exists.`);
+      const loan = b.loan === undefined ? null : b.loan;
+      if (loan !== null && !isPlainObject(loan)) return bad(ctx, 'loan must be an object.');
+      ctx.workflows.sessions.set(sessionId, { sessionId, loan });
+      return jsonReply(201, { sessionId, staged: loan !== null });
+    }
+    case 'GET sessions/:id': {
+      const s = ctx.workflows.sessions.get(id);
+      return s ? jsonReply(200, { ...s, staged: s.loan !== null }) : notFound(ctx, `No session "${id}".`);
+    }
+    case 'POST sessions/:id/loan':
+    case 'PUT sessions/:id/loan': {
+      const s = ctx.workflows.sessions.get(id);
+      if (!s) return notFound(ctx, `No session "${id}".`);
+      const loan = b.loan ?? b;
+      if (!isPlainObject(loan)) return bad(ctx, 'loan must be an object.');
+      s.loan = structuredClone(loan);
+      return jsonReply(200, { sessionId: id, staged: true });
+    }
+    case 'DELETE sessions/:id/loan': {
+      const s = ctx.workflows.sessions.get(id);
+      if (!s) return notFound(ctx, `No session "${id}".`);
+      s.loan = null;
+      return jsonReply(200, { sessionId: id, staged: false });
+    }
+    case 'GET webhooks':
+      return jsonReply(200, { endpoints: [...ctx.webhookEndpoints] });
+    case 'POST webhooks':
+    case 'DELETE webhooks': {
+      if (typeof b.url !== 'string') return bad(ctx, 'url is a required string.');
+      try {
+        new URL(b.url);
+      } catch {
+        return bad(ctx, 'url is not a valid URL.');
+      }
+      if (req.method === 'POST') ctx.webhookEndpoints.add(b.url);
+      else ctx.webhookEndpoints.delete(b.url);
+      return jsonReply(req.method === 'POST' ? 201 : 200, { endpoints: [...ctx.webhookEndpoints] });
+    }
+    case 'GET faults':
+      return jsonReply(200, { pending: ctx.faults.list(), kinds: FAULT_KINDS });
+    case 'POST faults': {
+      const count = b.count === undefined ? 1 : b.count;
+      if (!isFaultKind(b.fault)) return bad(ctx, `fault must be one of: ${FAULT_KINDS.join(', ')}.`);
+      if (typeof count !== 'number' || !Number.isInteger(count) || count < 1 || count > 1000) return bad(ctx, 'count must be an integer from 1 to 1000.');
+      if (b.fault === 'throttle') ctx.throttle.throttleNext(count);
+      else if (b.fault === 'workflow-fails') ctx.workflows.failNext += count;
+      else ctx.faults.add(b.fault, count);
+      return jsonReply(201, { pending: ctx.faults.list() });
+    }
+    case 'DELETE faults':
+      ctx.faults.clear();
+      ctx.workflows.failNext = 0;
+      return jsonReply(200, { pending: {} });
+    case 'POST clock/advance': {
+      const seconds = b.seconds;
+      if (typeof seconds !== 'number' || !(seconds >= 0) || seconds > 366 * 86400) return bad(ctx, 'seconds must be a number from 0 to one year.');
+      if (!hooks.advance) return bad(ctx, 'This sandbox clock cannot be advanced.');
+      hooks.advance.advance(seconds * 1000);
+      return jsonReply(200, { now: new Date(ctx.clock.now()).toISOString() });
+    }
+    case 'GET clock':
+      return jsonReply(200, { now: new Date(ctx.clock.now()).toISOString() });
+    case 'GET workflows':
+      return jsonReply(200, { workflows: ctx.workflows.all() });
+    case 'POST workflows/:id/finish': {
+      const status = (b.status ?? 'complete') as WorkflowStatus;
+      if (!['complete', 'failed', 'cancelled'].includes(status)) return bad(ctx, 'status must be complete, failed or cancelled.');
+      const w = ctx.workflows.finish(id, status as Exclude<WorkflowStatus, 'processing'>);
+      return w ? jsonReply(200, { workflow: w }) : notFound(ctx, `No workflow "${id}".`);
+    }
+    case 'GET deliveries':
+      return jsonReply(200, { attempts: ctx.dispatcher.attempts });
+    case 'GET billing':
+      return jsonReply(200, { billed: ctx.workflows.billing });
+    case 'GET stats':
+      return jsonReply(200, ctx.stats);
+    case 'POST keys/rotate':
+      return jsonReply(200, { kid: await ctx.signer.rotate() });
+    default:
+      return notFound(ctx, `No control route ${req.method} /sandbox/${rest.join('/')}.`);
+  }
+}

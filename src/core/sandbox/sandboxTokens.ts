@@ -1,0 +1,85 @@
+// Access tokens (JWTs) and refresh tokens the sandbox issues (spec: Authentication 1–3, Limits).
+import { randomBytes, randomUUID } from 'node:crypto';
+import { SignJWT, jwtVerify } from 'jose';
+import type { Clock } from '../time/clock';
+import { refreshTokenExpiry } from '../auth/refreshTokenExpiry';
+
+export interface TokenSubject {
+  username: string;
+  alias?: string;
+}
+
+export interface IssuedTokens {
+  access_token: string;
+  refresh_token: string;
+  expires_in: number;
+}
+
+interface RefreshRecord extends TokenSubject {
+  issuedAt: number;
+  expiresAt: number;
+}
+
+export type AccessCheck = { ok: true; subject: TokenSubject } | { ok: false; reason: 'missing' | 'malformed' | 'invalid' | 'expired' };
+
+export class SandboxTokens {
+  private readonly secret = randomBytes(32);
+  private readonly refreshTokens = new Map<string, RefreshRecord>();
+
+  constructor(
+    private readonly clock: Clock,
+    private readonly issuer: string,
+    readonly accessTokenTtlSeconds: number,
+  ) {}
+
+  async issue(subject: TokenSubject, refreshToken?: string): Promise<IssuedTokens> {
+    const now = this.clock.now();
+    let refresh = refreshToken;
+    if (!refresh) {
+      refresh = randomBytes(32).toString('base64url');
+      this.refreshTokens.set(refresh, { ...subject, issuedAt: now, expiresAt: refreshTokenExpiry(now) });
+    }
+    const iat = Math.floor(now / 1000);
+    const jwt = new SignJWT({ alias: subject.alias })
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .setSubject(subject.username)
+      .setIssuer(this.issuer)
+      .setIssuedAt(iat)
+      .setExpirationTime(iat + this.accessTokenTtlSeconds)
+      .setJti(randomUUID());
+    return { access_token: await jwt.sign(this.secret), refresh_token: refresh, expires_in: this.accessTokenTtlSeconds };
+  }
+
+  /** The refresh token's owner, or why it is refused. Reuse is allowed until it lapses (spec: Authentication 3). */
+  redeem(refreshToken: string): { ok: true; subject: TokenSubject } | { ok: false; reason: 'unknown' | 'expired' } {
+    const rec = this.refreshTokens.get(refreshToken);
+    if (!rec) return { ok: false, reason: 'unknown' };
+    if (this.clock.now() >= rec.expiresAt) return { ok: false, reason: 'expired' };
+    return { ok: true, subject: { username: rec.username, alias: rec.alias } };
+  }
+
+  refreshExpiry(refreshToken: string): number | undefined {
+    return this.refreshTokens.get(refreshToken)?.expiresAt;
+  }
+
+  async checkAuthorization(header: string | undefined): Promise<AccessCheck> {
+    if (header === undefined || header.trim() === '') return { ok: false, reason: 'missing' };
+    const m = /^Bearer ([A-Za-z0-9_.-]+)$/.exec(header.trim());
+    if (!m) return { ok: false, reason: 'malformed' };
+    try {
+      const { payload } = await jwtVerify(m[1], this.secret, {
+        algorithms: ['HS256'],
+        issuer: this.issuer,
+        requiredClaims: ['exp', 'sub'],
+        currentDate: new Date(this.clock.now()),
+      });
+      return { ok: true, subject: { username: String(payload.sub), alias: typeof payload.alias === 'string' ? payload.alias : undefined } };
+    } catch (err) {
+      return { ok: false, reason: (err as { code?: string }).code === 'ERR_JWT_EXPIRED' ? 'expired' : 'invalid' };
+    }
+  }
+
+  reset(): void {
+    this.refreshTokens.clear();
+  }
+}

@@ -1,0 +1,65 @@
+// Runs the embedded sandbox inside the extension host, on demand.
+import * as vscode from 'vscode';
+import { Sandbox, type SandboxInfo } from '../core/sandbox/Sandbox';
+
+export class SandboxHost implements vscode.Disposable {
+  private sandbox?: Sandbox;
+  private starting?: Promise<SandboxInfo>;
+  private readonly changed = new vscode.EventEmitter<SandboxInfo | undefined>();
+  readonly onDidChange = this.changed.event;
+
+  constructor(private readonly log: vscode.LogOutputChannel) {}
+
+  get info(): SandboxInfo | undefined {
+    return this.sandbox ? this.sandbox.info() : undefined;
+  }
+
+  /** Starts the sandbox once; concurrent callers share the same start. */
+  ensureStarted(): Promise<SandboxInfo> {
+    if (this.sandbox) return Promise.resolve(this.sandbox.info());
+    this.starting ??= (async () => {
+      const sandbox = new Sandbox({ port: 0 });
+      sandbox.on('request', (e: { method: string; path: string; status: number }) => this.log.debug(`sandbox ${e.method} ${e.path} → ${e.status}`));
+      sandbox.on('webhook', (e: { address: string; attempt: number; status?: number; error?: string }) =>
+        this.log.info(`sandbox webhook to ${e.address} attempt ${e.attempt}: ${e.status ?? e.error}`),
+      );
+      try {
+        const info = await sandbox.start();
+        this.sandbox = sandbox;
+        this.log.info(`Sandbox listening at ${info.baseUrl}`);
+        this.changed.fire(info);
+        return info;
+      } finally {
+        this.starting = undefined;
+      }
+    })();
+    return this.starting;
+  }
+
+  async startWithUi(): Promise<SandboxInfo | undefined> {
+    try {
+      const info = await this.ensureStarted();
+      void vscode.window.showInformationMessage(`Workflow Service sandbox running at ${info.baseUrl}`);
+      return info;
+    } catch (err) {
+      this.log.error(`Sandbox failed to start: ${(err as Error).message}`);
+      void vscode.window.showErrorMessage(`The sandbox could not start: ${(err as Error).message}`, 'Show Log').then((a) => a && this.log.show());
+      return undefined;
+    }
+  }
+
+  async stop(): Promise<void> {
+    const s = this.sandbox;
+    this.sandbox = undefined;
+    if (s) {
+      await s.stop();
+      this.log.info('Sandbox stopped');
+      this.changed.fire(undefined);
+    }
+  }
+
+  dispose(): void {
+    void this.stop();
+    this.changed.dispose();
+  }
+}

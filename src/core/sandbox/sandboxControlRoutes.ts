@@ -25,6 +25,8 @@ function body(req: SandboxRequest): Record<string, unknown> | undefined {
   return p.ok && isPlainObject(p.value) ? p.value : undefined;
 }
 
+const LITERAL_ROUTES = new Set(['POST clock/advance', 'POST keys/rotate']);
+
 export async function controlRoute(
   ctx: SandboxContext,
   req: SandboxRequest,
@@ -34,7 +36,9 @@ export async function controlRoute(
   const b = body(req);
   if (b === undefined) return bad(ctx, 'The body must be a JSON object.');
   const [head, id, sub] = rest;
-  const route = `${req.method} ${head ?? ''}${id !== undefined ? '/:id' : ''}${sub !== undefined ? '/' + sub : ''}`;
+  // Two-segment literal routes (clock/advance, keys/rotate) first; otherwise the second segment is an id.
+  const literal = `${req.method} ${rest.join('/')}`;
+  const route = LITERAL_ROUTES.has(literal) ? literal : `${req.method} ${head ?? ''}${id !== undefined ? '/:id' : ''}${sub !== undefined ? '/' + sub : ''}`;
   switch (route) {
     case 'GET ':
       return jsonReply(200, hooks.info());

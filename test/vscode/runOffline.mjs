@@ -1,0 +1,76 @@
+// `npm run test:vscode`: runs the extension-host suite in a real VS Code (code-server) opened by Debian's Chromium,
+// collects mocha's output and the exit code, and stops every process it started.
+// Expects `node esbuild.mjs --tests` to have built dist/ and out/ (the npm script does).
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { format } from 'node:util';
+import { checkSystemPrerequisites, ensureTools, projectRoot } from './harness/tools.mjs';
+import { startCodeServer } from './harness/codeServer.mjs';
+import { launchBrowser } from './harness/browser.mjs';
+
+const SUITE_TIMEOUT_MS = 5 * 60_000;
+const NOISE = [/ENOTFOUND/, /github-authentication/i, /marketplace|gallery/i, /Failed to fetch/i];
+
+async function main() {
+  const root = projectRoot();
+  const testsPath = join(root, 'out', 'test', 'vscode', 'index.js');
+  if (!existsSync(join(root, 'dist', 'extension.js')) || !existsSync(testsPath)) throw new Error('Build first: node esbuild.mjs --tests');
+  checkSystemPrerequisites();
+  const t0 = Date.now();
+  const tools = ensureTools();
+  const resultFile = join(mkdtempSync(join(tmpdir(), 'wfs-results-')), 'results.json');
+  const server = await startCodeServer({ tools, smokeTestDriver: true, env: { WFS_VSCODE_RESULT_FILE: resultFile } });
+  const t1 = Date.now();
+  let browser;
+  try {
+    browser = await launchBrowser();
+    const page = browser.pages()[0] ?? (await browser.newPage());
+    let settle;
+    const exited = new Promise((resolve) => (settle = resolve));
+    await page.exposeFunction('codeAutomationLog', (type, args) => {
+      const text = format(...(Array.isArray(args) ? args : [args]));
+      if (!NOISE.some((re) => re.test(text))) process.stdout.write(`[vscode ${type}] ${text}\n`);
+    });
+    await page.exposeFunction('codeAutomationExit', (code) => settle(code));
+    const remote = (p) => `vscode-remote://127.0.0.1:${server.port}${p}`;
+    const payload = [
+      ['extensionDevelopmentPath', remote(root)],
+      ['extensionTestsPath', remote(testsPath)],
+    ];
+    await page.goto(`${server.url}/?folder=${encodeURIComponent(server.workspace)}&payload=${encodeURIComponent(JSON.stringify(payload))}`);
+    const timer = setTimeout(() => settle('timeout'), SUITE_TIMEOUT_MS);
+    const code = await exited;
+    clearTimeout(timer);
+    const t2 = Date.now();
+    if (existsSync(resultFile)) {
+      const { results } = JSON.parse(readFileSync(resultFile, 'utf8'));
+      for (const r of results) console.log(`  ${r.state === 'passed' ? '✔' : '✘'} ${r.title}${r.error ? '\n      ' + r.error.split('\n').slice(0, 6).join('\n      ') : ''}`);
+      const passed = results.filter((r) => r.state === 'passed').length;
+      console.log(`real VS Code: ${passed} passed, ${results.length - passed} failed`);
+    } else {
+      console.log('real VS Code: no results were written (the suite did not run)');
+    }
+    console.log(`timings: tools+server ${Math.round((t1 - t0) / 1000)} s, workbench+suite ${Math.round((t2 - t1) / 1000)} s`);
+    if (code === 'timeout') {
+      console.error(`The extension-host suite did not finish within ${SUITE_TIMEOUT_MS / 1000} s. code-server log:\n${server.tail()}`);
+      return 1;
+    }
+    if (code !== 0 || !existsSync(resultFile)) {
+      console.error(`The extension-host suite failed (exit ${code}). code-server log tail:\n${server.tail(15)}`);
+      return 1;
+    }
+    return 0;
+  } finally {
+    await browser?.close().catch(() => {});
+    await server.stop();
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err) => {
+    console.error(err?.message ?? err);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,58 @@
+// Runs inside a real VS Code extension host: activation, contributed commands and views.
+import assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+
+const EXTENSION_ID = 'workflow-service-toolkit.workflow-service-toolkit';
+
+interface Manifest {
+  contributes: {
+    commands: { command: string; category?: string }[];
+    viewsContainers: { activitybar: { id: string }[] };
+    views: Record<string, { id: string }[]>;
+  };
+}
+
+describe('extension in a real VS Code host', () => {
+  let ext: vscode.Extension<unknown>;
+
+  before(async () => {
+    const found = vscode.extensions.getExtension(EXTENSION_ID);
+    assert.ok(found, `extension ${EXTENSION_ID} is loaded`);
+    ext = found;
+    await ext.activate();
+  });
+
+  it('activates', () => {
+    assert.equal(ext.isActive, true);
+  });
+
+  it('registers every command contributed in package.json, each in the "Workflow Service" category', async () => {
+    const manifest = ext.packageJSON as Manifest;
+    const registered = new Set(await vscode.commands.getCommands(true));
+    const contributed = manifest.contributes.commands;
+    assert.ok(contributed.length > 0);
+    for (const c of contributed) {
+      assert.ok(registered.has(c.command), `${c.command} is registered`);
+      assert.equal(c.category, 'Workflow Service', `${c.command} has the category`);
+    }
+  });
+
+  it('contributes the activity-bar container and its views', async () => {
+    const manifest = ext.packageJSON as Manifest;
+    assert.ok(manifest.contributes.viewsContainers.activitybar.some((c) => c.id === 'wfs'));
+    const views = manifest.contributes.views.wfs.map((v) => v.id);
+    assert.ok(views.includes('wfs.explorer'));
+    // Opening the view through its generated focus command proves VS Code knows the view.
+    await vscode.commands.executeCommand('wfs.explorer.focus');
+  });
+
+  it('starts the embedded sandbox from the command and serves the service on loopback', async () => {
+    const info = (await vscode.commands.executeCommand('wfs.startSandbox')) as { baseUrl: string; sessions: { staged: string } };
+    assert.match(info.baseUrl, /^http:\/\/127\.0\.0\.1:\d+$/);
+    const res = await fetch(`${info.baseUrl}/sandbox`);
+    assert.equal(res.status, 200);
+    assert.equal(((await res.json()) as { sessions: { staged: string } }).sessions.staged, info.sessions.staged);
+    await vscode.commands.executeCommand('wfs.stopSandbox');
+    await assert.rejects(fetch(`${info.baseUrl}/sandbox`), 'the sandbox stops listening');
+  });
+});

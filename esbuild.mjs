@@ -1,7 +1,7 @@
 // Bundles the extension and the CLI, and transpiles the tests for mocha.
 // `node esbuild.mjs` builds dist/; `node esbuild.mjs --tests` also writes out/ (tests + sources, unbundled).
 import * as esbuild from 'esbuild';
-import { readdirSync, statSync, rmSync } from 'node:fs';
+import { copyFileSync, readdirSync, statSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 
 const production = process.argv.includes('--production');
@@ -42,4 +42,6 @@ if (withTests) {
     sourcemap: 'inline',
     logLevel: 'warning',
   });
+  // Unbundled sources import ../../package.json (name and version); keep that path valid under out/.
+  copyFileSync('package.json', 'out/package.json');
 }

@@ -1,9 +1,10 @@
 // `wfs sandbox`: runs the simulator until SIGTERM/SIGINT, printing a ready line and one line per event.
 import { Sandbox } from '../../core/sandbox/Sandbox';
 import { intFlag, parseFlags } from '../flags';
-import type { Emit } from '../output';
+import type { CliIO } from '../output';
 
-export async function sandboxCommand(argv: string[], emit: Emit): Promise<number> {
+export async function sandboxCommand(argv: string[], io: CliIO): Promise<number> {
+  const { emit } = io;
   const flags = parseFlags(argv, { values: ['host', 'port', 'access-token-ttl', 'workflow-duration'] });
   const sandbox = new Sandbox({
     host: flags.values.get('host') ?? '127.0.0.1',
@@ -16,11 +17,7 @@ export async function sandboxCommand(argv: string[], emit: Emit): Promise<number
   sandbox.on('request', (e) => emit(e));
   sandbox.on('webhook', (e) => emit(e));
   sandbox.on('error-event', (e) => emit(e));
-  await new Promise<void>((resolve) => {
-    const stop = () => resolve();
-    process.once('SIGTERM', stop);
-    process.once('SIGINT', stop);
-  });
+  await new Promise<void>((resolve) => io.onStop(resolve));
   await sandbox.stop();
   emit({ event: 'stopped' });
   return 0;

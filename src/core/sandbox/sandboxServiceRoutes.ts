@@ -1,6 +1,7 @@
 // The service's endpoints as the spec states them (Endpoints 1–5, Authentication, Errors).
 import { createHash } from 'node:crypto';
 import { WORKFLOW_ROOT } from '../http/paths';
+import { isLoopbackHost } from '../http/loopback';
 import { parseUtcTimestamp } from '../time/timestamps';
 import type { SandboxContext } from './sandboxContext';
 import { header, isPlainObject, parseJsonBody, type SandboxRequest } from './sandboxRequest';
@@ -214,11 +215,6 @@ function addressRefusal(address: string, allowLoopbackHttp: boolean): string | u
   if (url.protocol === 'https:') return undefined;
   if (url.protocol === 'http:' && allowLoopbackHttp && isLoopbackHost(url.hostname)) return undefined;
   return 'address must be a publicly reachable https URL (expose a local receiver through a tunnel).';
-}
-
-export function isLoopbackHost(hostname: string): boolean {
-  const h = hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  return h === 'localhost' || h === '::1' || /^127\.\d+\.\d+\.\d+$/.test(h);
 }
 
 /** An opaque actor id, never an e-mail address or a name (spec: Webhook event.actorId). */

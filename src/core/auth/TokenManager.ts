@@ -1,0 +1,310 @@
+// Sign-in, refresh and the token lifecycle (spec: Authentication 1–5, Limits; DESIGN.md §3 Tokens).
+// - refresh 60 s before the access token expires, on a timer and on demand;
+// - one refresh in flight at a time, shared by every caller;
+// - the refresh token lapses at issue + 24 h rounded up to midnight America/New_York; then sign in again;
+// - tokens live only in the SecretStore.
+import { EventEmitter } from 'node:events';
+import { classifyResponse } from '../http/classifyResponse';
+import { REFRESH_PATH, SIGN_IN_PATH, joinUrl } from '../http/paths';
+import { httpRequest } from '../http/request';
+import { ServiceError, UnexpectedResponse } from '../http/serviceErrors';
+import type { Clock, TimerHandle } from '../time/clock';
+import { SignInRequired } from './authErrors';
+import { refreshTokenExpiry } from './refreshTokenExpiry';
+import type { Disposable, SecretStore } from './secretStore';
+
+export const REFRESH_LEAD_MS = 60_000;
+const SCHEDULED_RETRY_MS = 30_000;
+const LAPSED_ADVICE = 'The sign-in has lapsed (the refresh token expired at midnight US Eastern): sign in again.';
+
+/** Where sign-in carries the user alias; the spec does not show it (Endpoints 1). */
+export type AliasPlacement = 'body' | 'header' | 'query';
+
+export interface Credentials {
+  username: string;
+  password: string;
+  userAlias?: string;
+}
+
+/** What is kept in the SecretStore for one environment. */
+export interface TokenSession {
+  username: string;
+  userAlias?: string;
+  accessToken: string;
+  refreshToken: string;
+  /** Epoch ms. */
+  accessExpiresAt: number;
+  refreshIssuedAt: number;
+  refreshExpiresAt: number;
+}
+
+export type TokenState = 'signed-out' | 'signed-in' | 'refreshing' | 'lapsing-soon' | 'expired';
+
+export interface TokenStateEvent {
+  state: TokenState;
+  username?: string;
+  accessExpiresAt?: number;
+  refreshExpiresAt?: number;
+  error?: ServiceError | Error;
+}
+
+export interface TokenManagerOptions {
+  /** Names the environment; the secret key is derived from it. */
+  environment: string;
+  baseUrl: string;
+  store: SecretStore;
+  clock: Clock;
+  aliasPlacement?: AliasPlacement;
+  timeoutMs?: number;
+  /** Warn this long before the refresh token lapses. */
+  lapsingSoonMs?: number;
+  /** Supplies credentials for a silent re-sign-in when the refresh token lapsed (CLI: env; extension: opt-in). */
+  silentCredentials?: () => Promise<Credentials | undefined>;
+}
+
+export interface AccessTokenProvider {
+  getAccessToken(): Promise<string>;
+  /** A token other than `rejected` (the one a 401/403 answered): refreshed, or re-signed-in. */
+  freshAccessToken(rejected: string): Promise<string>;
+}
+
+export function secretKeyFor(environment: string): string {
+  return `wfs.tokens.${environment}`;
+}
+
+export class TokenManager extends EventEmitter implements AccessTokenProvider {
+  private session?: TokenSession;
+  private inFlight?: Promise<TokenSession>;
+  private refreshTimer?: TimerHandle;
+  private lapseTimer?: TimerHandle;
+  private lapsingTimer?: TimerHandle;
+  private currentState: TokenState = 'signed-out';
+  private readonly storeSubscription?: Disposable;
+  private readonly key: string;
+
+  constructor(private readonly options: TokenManagerOptions) {
+    super();
+    this.key = secretKeyFor(options.environment);
+    this.storeSubscription = options.store.onDidChange?.((k) => {
+      if (k === this.key) void this.load();
+    });
+  }
+
+  get state(): TokenState {
+    return this.currentState;
+  }
+
+  get current(): Readonly<TokenSession> | undefined {
+    return this.session;
+  }
+
+  /** Reads the stored session (e.g. at start-up, or when another window changed it). */
+  async load(): Promise<TokenSession | undefined> {
+    const raw = await this.options.store.get(this.key);
+    let parsed: TokenSession | undefined;
+    try {
+      parsed = raw ? (JSON.parse(raw) as TokenSession) : undefined;
+    } catch {
+      parsed = undefined; // a corrupt entry is treated as signed out, never thrown at the user
+    }
+    this.session = parsed && typeof parsed.accessToken === 'string' && typeof parsed.refreshToken === 'string' ? parsed : undefined;
+    this.schedule();
+    this.setState(this.session ? this.stateForSession() : 'signed-out');
+    return this.session;
+  }
+
+  async signIn(credentials: Credentials): Promise<TokenSession> {
+    this.inFlight = this.doSignIn(credentials);
+    try {
+      return await this.inFlight;
+    } finally {
+      this.inFlight = undefined;
+    }
+  }
+
+  async signOut(): Promise<void> {
+    this.clearTimers();
+    this.session = undefined;
+    await this.options.store.delete(this.key);
+    this.setState('signed-out');
+  }
+
+  /** A valid access token, refreshing first when it expires within a minute. */
+  async getAccessToken(): Promise<string> {
+    if (this.inFlight) return (await this.inFlight).accessToken;
+    const s = this.session;
+    if (!s) {
+      if (this.currentState === 'expired') throw new SignInRequired('refresh-lapsed', LAPSED_ADVICE);
+      throw new SignInRequired('signed-out', 'Not signed in: sign in to this environment first.');
+    }
+    if (this.options.clock.now() < s.accessExpiresAt - REFRESH_LEAD_MS) return s.accessToken;
+    return (await this.refresh()).accessToken;
+  }
+
+  async freshAccessToken(rejected: string): Promise<string> {
+    if (this.inFlight) return (await this.inFlight).accessToken;
+    if (this.session && this.session.accessToken !== rejected) return this.session.accessToken;
+    return (await this.refresh()).accessToken;
+  }
+
+  /** Refreshes now; concurrent callers share one request (single-flight). */
+  refresh(): Promise<TokenSession> {
+    this.inFlight ??= this.doRefresh().finally(() => {
+      this.inFlight = undefined;
+    });
+    return this.inFlight;
+  }
+
+  dispose(): void {
+    this.clearTimers();
+    this.storeSubscription?.dispose();
+    this.removeAllListeners();
+  }
+
+  private async doSignIn(credentials: Credentials): Promise<TokenSession> {
+    const placement = this.options.aliasPlacement ?? 'body';
+    const alias = credentials.userAlias?.trim() || undefined;
+    let url = joinUrl(this.options.baseUrl, SIGN_IN_PATH);
+    const body: Record<string, string> = { username: credentials.username, password: credentials.password };
+    const headers: Record<string, string> = {};
+    if (alias && placement === 'body') body.useralias = alias;
+    if (alias && placement === 'header') headers['x-svc-useralias'] = alias;
+    if (alias && placement === 'query') url += `?useralias=${encodeURIComponent(alias)}`;
+    const issuedAt = this.options.clock.now();
+    const res = await httpRequest({ method: 'POST', url, json: body, headers, timeoutMs: this.options.timeoutMs });
+    const out = classifyResponse(res, { operation: 'sign-in' });
+    if (!out.ok) {
+      if (out.error.status === 401) throw new SignInRequired('credentials-refused', out.error.advice, { status: 401, problemType: out.error.problemType, instance: out.error.instance });
+      throw out.error;
+    }
+    const tokens = readTokenResponse(out.json, res.status);
+    const session: TokenSession = {
+      username: credentials.username,
+      ...(alias ? { userAlias: alias } : {}),
+      accessToken: tokens.access_token,
+      refreshToken: tokens.refresh_token,
+      accessExpiresAt: issuedAt + tokens.expires_in * 1000,
+      refreshIssuedAt: issuedAt,
+      refreshExpiresAt: refreshTokenExpiry(issuedAt),
+    };
+    await this.save(session);
+    return session;
+  }
+
+  private async doRefresh(): Promise<TokenSession> {
+    const s = this.session;
+    if (!s) throw new SignInRequired('signed-out', 'Not signed in: sign in to this environment first.');
+    const now = this.options.clock.now();
+    if (now >= s.refreshExpiresAt) return this.reSignIn('refresh-lapsed', LAPSED_ADVICE);
+    this.setState('refreshing');
+    let res;
+    try {
+      res = await httpRequest({ method: 'POST', url: joinUrl(this.options.baseUrl, REFRESH_PATH), json: { refresh_token: s.refreshToken }, timeoutMs: this.options.timeoutMs });
+    } catch (err) {
+      this.setState(this.stateForSession(), err as Error);
+      throw err;
+    }
+    const out = classifyResponse(res, { operation: 'refresh' });
+    if (!out.ok) {
+      if (out.error.status === 401 || out.error.status === 400)
+        return this.reSignIn('refresh-refused', 'The refresh token was refused: sign in again.');
+      this.setState(this.stateForSession(), out.error);
+      throw out.error;
+    }
+    const tokens = readTokenResponse(out.json, res.status);
+    // Reuse keeps the original lapse time; a new refresh token starts a new 24 h.
+    const rotated = tokens.refresh_token !== s.refreshToken;
+    const session: TokenSession = {
+      ...s,
+      accessToken: tokens.access_token,
+      refreshToken: tokens.refresh_token,
+      accessExpiresAt: now + tokens.expires_in * 1000,
+      refreshIssuedAt: rotated ? now : s.refreshIssuedAt,
+      refreshExpiresAt: rotated ? refreshTokenExpiry(now) : s.refreshExpiresAt,
+    };
+    await this.save(session);
+    return session;
+  }
+
+  private async reSignIn(reason: 'refresh-lapsed' | 'refresh-refused', advice: string): Promise<TokenSession> {
+    const creds = await this.options.silentCredentials?.();
+    if (creds) return this.doSignIn(creds);
+    this.clearTimers();
+    this.session = undefined;
+    await this.options.store.delete(this.key);
+    const err = new SignInRequired(reason, advice);
+    this.setState('expired', err);
+    throw err;
+  }
+
+  private async save(session: TokenSession): Promise<void> {
+    this.session = session;
+    await this.options.store.store(this.key, JSON.stringify(session));
+    this.schedule();
+    this.setState(this.stateForSession());
+  }
+
+  private stateForSession(): TokenState {
+    const s = this.session;
+    if (!s) return 'signed-out';
+    const now = this.options.clock.now();
+    if (now >= s.refreshExpiresAt) return 'expired';
+    if (now >= s.refreshExpiresAt - this.lapsingSoonMs()) return 'lapsing-soon';
+    return 'signed-in';
+  }
+
+  private lapsingSoonMs(): number {
+    return this.options.lapsingSoonMs ?? 30 * 60_000;
+  }
+
+  private schedule(): void {
+    this.clearTimers();
+    const s = this.session;
+    if (!s) return;
+    const { clock } = this.options;
+    const now = clock.now();
+    // Refresh one minute before expiry, but never after the refresh token itself lapses.
+    const refreshAt = Math.min(s.accessExpiresAt - REFRESH_LEAD_MS, s.refreshExpiresAt);
+    this.refreshTimer = clock.setTimeout(() => this.scheduledRefresh(), Math.max(0, refreshAt - now));
+    const lapsingAt = s.refreshExpiresAt - this.lapsingSoonMs();
+    if (lapsingAt > now) this.lapsingTimer = clock.setTimeout(() => this.setState(this.stateForSession()), lapsingAt - now);
+    this.lapseTimer = clock.setTimeout(() => this.setState('expired'), Math.max(0, s.refreshExpiresAt - now));
+  }
+
+  /** A failed scheduled refresh (e.g. network down) is tried again every 30 s while a session remains. */
+  private scheduledRefresh(): void {
+    this.refresh().catch(() => {
+      if (!this.session || this.currentState === 'expired') return;
+      this.options.clock.clearTimeout(this.refreshTimer);
+      this.refreshTimer = this.options.clock.setTimeout(() => this.scheduledRefresh(), SCHEDULED_RETRY_MS);
+    });
+  }
+
+  private clearTimers(): void {
+    const { clock } = this.options;
+    clock.clearTimeout(this.refreshTimer);
+    clock.clearTimeout(this.lapsingTimer);
+    clock.clearTimeout(this.lapseTimer);
+    this.refreshTimer = this.lapsingTimer = this.lapseTimer = undefined;
+  }
+
+  private setState(state: TokenState, error?: ServiceError | Error): void {
+    const changed = state !== this.currentState;
+    this.currentState = state;
+    if (changed || error)
+      this.emit('state', {
+        state,
+        username: this.session?.username,
+        accessExpiresAt: this.session?.accessExpiresAt,
+        refreshExpiresAt: this.session?.refreshExpiresAt,
+        error,
+      } satisfies TokenStateEvent);
+  }
+}
+
+function readTokenResponse(json: unknown, status: number): { access_token: string; refresh_token: string; expires_in: number } {
+  const t = json as Record<string, unknown> | undefined;
+  if (!t || typeof t.access_token !== 'string' || typeof t.refresh_token !== 'string' || typeof t.expires_in !== 'number' || !(t.expires_in > 0))
+    throw new UnexpectedResponse('unexpected', `The token response (${status}) lacks access_token, refresh_token or a positive expires_in.`, { status });
+  return { access_token: t.access_token, refresh_token: t.refresh_token, expires_in: t.expires_in };
+}

@@ -1,0 +1,74 @@
+// Builds and sends a request to the webhook test endpoint (spec: Endpoints 3).
+import { randomUUID } from 'node:crypto';
+import { authorizedRequest, type AuthorizedCallOptions } from '../http/authorizedRequest';
+import { TEST_WEBHOOK_PATH, joinUrl } from '../http/paths';
+import { LocalValidationError } from '../http/serviceErrors';
+import { checkOutgoingValue } from '../workflows/correlationId';
+import { triggeredAtTimestamp } from '../time/timestamps';
+import { isLoopbackHost } from '../http/loopback';
+
+export interface TestWebhookInput {
+  address: string;
+  topic: string;
+  subTopic: string;
+  tenantId: string;
+  webhookId?: string;
+  testData?: unknown;
+}
+
+export interface TestWebhookRequest {
+  headers: Record<string, string>;
+  json: { address: string; testData?: unknown };
+  webhookId: string;
+  triggeredAt: string;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * @param allowLoopbackHttp true only when the test endpoint is the sandbox: the real service needs a public https address.
+ */
+export function buildTestWebhookRequest(input: TestWebhookInput, nowMs: number, allowLoopbackHttp: boolean): TestWebhookRequest {
+  let url: URL;
+  try {
+    url = new URL(input.address);
+  } catch {
+    throw new LocalValidationError('address-invalid', `"${input.address}" is not a URL.`);
+  }
+  const loopbackHttp = url.protocol === 'http:' && isLoopbackHost(url.hostname);
+  if (url.protocol !== 'https:' && !(allowLoopbackHttp && loopbackHttp))
+    throw new LocalValidationError(
+      'address-not-https',
+      loopbackHttp
+        ? `${url.origin} is a local address: the service needs a publicly reachable https URL. Start the receiver with a tunnel and use its public URL.`
+        : `The address must be an https URL (got ${url.protocol}//).`,
+    );
+  const webhookId = input.webhookId ?? randomUUID();
+  if (!UUID.test(webhookId)) throw new LocalValidationError('webhook-id-not-uuid', `The webhook id "${webhookId}" is not a UUID.`);
+  for (const [name, v] of [['topic', input.topic], ['sub-topic', input.subTopic], ['tenant id', input.tenantId]] as const) {
+    if (!v || !v.trim()) throw new LocalValidationError('header-required', `The ${name} is required.`);
+    checkOutgoingValue(name, v);
+  }
+  const triggeredAt = triggeredAtTimestamp(nowMs);
+  return {
+    webhookId,
+    triggeredAt,
+    headers: {
+      'x-svc-topic': input.topic,
+      'x-svc-sub-topic': input.subTopic,
+      'x-svc-tenant-id': input.tenantId,
+      'x-svc-webhook-id': webhookId,
+      'x-svc-triggered-at': triggeredAt,
+    },
+    json: { address: input.address, ...(input.testData !== undefined ? { testData: input.testData } : {}) },
+  };
+}
+
+export async function sendTestWebhook(testWebhookUrl: string, request: TestWebhookRequest, opts: AuthorizedCallOptions & { timeoutMs?: number }): Promise<unknown> {
+  const res = await authorizedRequest(
+    { method: 'POST', url: joinUrl(testWebhookUrl, TEST_WEBHOOK_PATH), json: request.json, headers: request.headers, timeoutMs: opts.timeoutMs },
+    { operation: 'test-webhook' },
+    opts,
+  );
+  return res.json;
+}

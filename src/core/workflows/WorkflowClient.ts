@@ -1,0 +1,111 @@
+// Start, read, reconfirm and find workflows (spec: Endpoints 4–6, Errors). Refusals are typed ServiceErrors.
+import { authorizedRequest, type AuthorizedCallOptions } from '../http/authorizedRequest';
+import { WORKFLOW_ROOT, joinUrl, startWorkflowUrl, workflowUrl } from '../http/paths';
+import { LocalValidationError, UnexpectedResponse } from '../http/serviceErrors';
+import { USER_AGENT } from '../version';
+import { checkCorrelationId, checkOutgoingValue, generateCorrelationId } from './correlationId';
+import { readWorkflowEnvelope, type Product, type Workflow, type WorkflowEnvelope } from './workflowTypes';
+
+export interface WorkflowClientOptions extends AuthorizedCallOptions {
+  baseUrl: string;
+  userAlias?: string;
+  timeoutMs?: number;
+}
+
+export interface StartRequest {
+  sessionId: string;
+  product: Product;
+  /** Generated when absent. */
+  correlationId?: string;
+  /** X-Svc-CorrelationID: support tracing only. */
+  supportCorrelationId?: string;
+}
+
+export interface StartResult extends WorkflowEnvelope {
+  /** The correlationId that was sent (given or generated). */
+  correlationId: string;
+}
+
+export class WorkflowClient {
+  constructor(private readonly options: WorkflowClientOptions) {}
+
+  async start(req: StartRequest): Promise<StartResult> {
+    const correlationId = req.correlationId ?? generateCorrelationId(this.options.clock.now());
+    const service = req.product.service?.trim();
+    const model = req.product.model?.trim();
+    if (!req.sessionId) throw new LocalValidationError('session-required', 'A session id is required.');
+    if (!service || !model) throw new LocalValidationError('product-required', 'A product needs both service and model.', { correlationId });
+    checkCorrelationId(correlationId);
+    checkOutgoingValue('sessionId', req.sessionId);
+    checkOutgoingValue('product.service', service);
+    checkOutgoingValue('product.model', model);
+    if (req.supportCorrelationId) checkOutgoingValue('X-Svc-CorrelationID', req.supportCorrelationId);
+    const ctx = { operation: 'start' as const, correlationId };
+    const res = await authorizedRequest(
+      {
+        method: 'POST',
+        url: startWorkflowUrl(this.options.baseUrl, req.sessionId),
+        json: { product: { service, model }, correlationId },
+        headers: { ...this.headers(), 'x-svc-correlationid': req.supportCorrelationId },
+        timeoutMs: this.options.timeoutMs,
+      },
+      ctx,
+      this.options,
+    );
+    const envelope = readWorkflowEnvelope(res.json);
+    if (!envelope) throw new UnexpectedResponse('unexpected', `The service accepted the start (${res.status}) but the body has no workflow.`, { status: res.status, correlationId, billed: 'possibly' });
+    return { ...envelope, correlationId };
+  }
+
+  async read(workflowIdOrUrl: string): Promise<WorkflowEnvelope> {
+    const res = await authorizedRequest(
+      { method: 'GET', url: this.resolveWorkflowUrl(workflowIdOrUrl), headers: this.headers(), timeoutMs: this.options.timeoutMs },
+      { operation: 'read' },
+      this.options,
+    );
+    const envelope = readWorkflowEnvelope(res.json);
+    if (!envelope) throw new UnexpectedResponse('unexpected', `The workflow read (${res.status}) has no workflow in its body.`, { status: res.status });
+    return envelope;
+  }
+
+  /** POST to the reconfirm link, whatever reconfirmAvailable says: the service decides. */
+  async reconfirm(workflowIdOrUrl: string): Promise<WorkflowEnvelope> {
+    const res = await authorizedRequest(
+      { method: 'POST', url: this.resolveWorkflowUrl(workflowIdOrUrl), headers: this.headers(), timeoutMs: this.options.timeoutMs },
+      { operation: 'reconfirm' },
+      this.options,
+    );
+    const envelope = readWorkflowEnvelope(res.json);
+    if (!envelope) throw new UnexpectedResponse('unexpected', `The reconfirm (${res.status}) has no workflow in its body.`, { status: res.status });
+    return envelope;
+  }
+
+  /** Find Workflows by correlationId: the shape is "not shown" in the spec; this follows the sandbox's. */
+  async find(correlationId: string): Promise<Workflow[]> {
+    checkOutgoingValue('correlationId', correlationId);
+    const url = joinUrl(this.options.baseUrl, `${WORKFLOW_ROOT}/workflows?correlationId=${encodeURIComponent(correlationId)}`);
+    const res = await authorizedRequest({ method: 'GET', url, headers: this.headers(), timeoutMs: this.options.timeoutMs }, { operation: 'read', correlationId }, this.options);
+    const list = (res.json as { workflows?: unknown })?.workflows;
+    return Array.isArray(list) ? (list as Workflow[]) : [];
+  }
+
+  /** A workflow id, or a self/reconfirm link; a link must point at this environment, or our token would leak. */
+  resolveWorkflowUrl(idOrUrl: string): string {
+    if (!/^https?:\/\//i.test(idOrUrl)) {
+      if (!idOrUrl) throw new LocalValidationError('workflow-required', 'A workflow id or link is required.');
+      return workflowUrl(this.options.baseUrl, idOrUrl);
+    }
+    const url = new URL(idOrUrl);
+    const base = new URL(this.options.baseUrl);
+    if (url.origin !== base.origin)
+      throw new LocalValidationError('foreign-link', `The link ${url.origin} is not on this environment (${base.origin}); the access token is only sent to the environment's own address.`);
+    return url.toString();
+  }
+
+  private headers(): Record<string, string | undefined> {
+    return {
+      'x-svc-useragent': USER_AGENT,
+      'x-svc-useralias': this.options.userAlias || undefined,
+    };
+  }
+}

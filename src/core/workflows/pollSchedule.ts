@@ -1,0 +1,22 @@
+// The spec's polling guidance (Limits): 2 s for the first two checks, then 5 s, then 10 s thereafter,
+// with an overall deadline after which polling stops.
+
+export const DEFAULT_POLL_DEADLINE_MS = 10 * 60_000;
+
+/** Delay before check number `check` (1-based). */
+export function pollDelayMs(check: number): number {
+  if (check <= 2) return 2000;
+  if (check === 3) return 5000;
+  return 10_000;
+}
+
+/** Elapsed times (ms from the start) of every check made before the deadline. */
+export function pollTimes(deadlineMs: number): number[] {
+  const times: number[] = [];
+  let t = 0;
+  for (let check = 1; ; check++) {
+    t += pollDelayMs(check);
+    if (t > deadlineMs) return times;
+    times.push(t);
+  }
+}

@@ -1,0 +1,51 @@
+// The Workflow resource and the start/read envelopes (spec: Resources and their fields).
+import type { ServiceMessage } from '../http/bodyKind';
+
+export type WorkflowStatus = 'processing' | 'complete' | 'failed' | 'cancelled';
+
+export const TERMINAL_STATUSES: ReadonlySet<string> = new Set(['complete', 'failed', 'cancelled']);
+
+export function isTerminal(status: string | undefined): boolean {
+  return status !== undefined && TERMINAL_STATUSES.has(status);
+}
+
+export interface Product {
+  service: string;
+  model: string;
+}
+
+export interface Workflow {
+  workflowId: string;
+  runId: string;
+  status: WorkflowStatus | string;
+  sessionId: string;
+  correlationId?: string;
+  product: Product;
+  productType: string;
+  productName: string;
+  reconfirmAvailable?: boolean;
+  ordered?: unknown;
+  fulfilled?: unknown;
+  completed?: unknown;
+  serviceable?: unknown;
+  referenceNumber?: unknown;
+}
+
+export interface WorkflowLinks {
+  self: { href: string };
+  reconfirm: { href: string; method: string };
+}
+
+export interface WorkflowEnvelope {
+  workflow: Workflow;
+  messages?: ServiceMessage[];
+  links?: WorkflowLinks;
+}
+
+/** Checks the parts of a workflow envelope we rely on; anything else passes through untouched. */
+export function readWorkflowEnvelope(json: unknown): WorkflowEnvelope | undefined {
+  const o = json as Record<string, unknown> | undefined;
+  const w = o?.workflow as Record<string, unknown> | undefined;
+  if (!w || typeof w.workflowId !== 'string' || typeof w.status !== 'string') return undefined;
+  return o as unknown as WorkflowEnvelope;
+}

@@ -1,0 +1,139 @@
+// The receiver's seven verification steps (spec: Authentication 6), in order, each recorded with its result so
+// the UI can show exactly which passed and why one failed. JSON is parsed only after every step passes.
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { compactVerify, decodeJwt, decodeProtectedHeader, type JWTPayload, type ProtectedHeaderParameters } from 'jose';
+import type { Clock } from '../time/clock';
+import { JwksCache } from './JwksCache';
+
+export interface TrustedIssuer {
+  issuer: string;
+  jwksUrl: string;
+  audience: string;
+}
+
+export interface VerificationCheck {
+  step: number;
+  name: string;
+  ok: boolean;
+  detail: string;
+}
+
+export interface VerificationResult {
+  ok: boolean;
+  checks: VerificationCheck[];
+  /** Decoded (not trusted unless ok) JWT header and claims, for display. */
+  header?: ProtectedHeaderParameters;
+  claims?: JWTPayload;
+  /** Parsed body: present only when every step passed and the body is JSON. */
+  body?: unknown;
+  /** Set when every step passed but the body is not JSON: the receiver cannot handle it. */
+  bodyError?: string;
+}
+
+export const STEP_NAMES = ['bearer token', 'trusted issuer', 'signing key', 'signature (RS256)', 'claims (iss, aud, exp)', 'body hash', 'decision'] as const;
+
+const TOLERANCE_S = 60;
+const HEX64 = /^[0-9a-f]{64}$/;
+
+export interface VerifierOptions {
+  issuers: TrustedIssuer[];
+  clock: Clock;
+  /** Creates the key-set cache for an issuer (tests inject their own limits). */
+  keySet?: (issuer: TrustedIssuer) => JwksCache;
+}
+
+export class Verifier {
+  private readonly caches = new Map<string, JwksCache>();
+  private readonly byIssuer: Map<string, TrustedIssuer>;
+
+  constructor(private readonly options: VerifierOptions) {
+    this.byIssuer = new Map(options.issuers.map((i) => [i.issuer, i]));
+  }
+
+  /** The cache of a trusted issuer (created on first use). */
+  cacheFor(issuer: TrustedIssuer): JwksCache {
+    let c = this.caches.get(issuer.issuer);
+    if (!c) {
+      c = this.options.keySet?.(issuer) ?? new JwksCache({ jwksUrl: issuer.jwksUrl, clock: this.options.clock });
+      this.caches.set(issuer.issuer, c);
+    }
+    return c;
+  }
+
+  async verify(authorization: string | undefined, rawBody: Buffer): Promise<VerificationResult> {
+    const checks: VerificationCheck[] = [];
+    const result: VerificationResult = { ok: false, checks };
+    const pass = (step: number, detail: string) => checks.push({ step, name: STEP_NAMES[step - 1], ok: true, detail });
+    const fail = (step: number, detail: string): VerificationResult => {
+      checks.push({ step, name: STEP_NAMES[step - 1], ok: false, detail });
+      checks.push({ step: 7, name: STEP_NAMES[6], ok: false, detail: `refused with 403: step ${step} (${STEP_NAMES[step - 1]}) failed` });
+      return result;
+    };
+
+    // 1. Bearer token from the Authorization header.
+    const m = /^Bearer ([A-Za-z0-9_-]+\.[A-Za-z0-9_-]*\.[A-Za-z0-9_-]*)$/.exec(authorization ?? '');
+    if (!authorization) return fail(1, 'no Authorization header');
+    if (!m) return fail(1, `Authorization is not of the form "Bearer <JWT>" (scheme: ${authorization.split(' ')[0].slice(0, 20)})`);
+    const token = m[1];
+    pass(1, 'Bearer token present');
+
+    // 2. Issuer in our own map, before any network request. Nothing here (jku, x5u, jwk) is ever used for keys.
+    try {
+      result.header = decodeProtectedHeader(token);
+      result.claims = decodeJwt(token);
+    } catch (err) {
+      return fail(2, `the token cannot be decoded: ${(err as Error).message}`);
+    }
+    const iss = result.claims.iss;
+    const trusted = typeof iss === 'string' ? this.byIssuer.get(iss) : undefined;
+    if (!trusted) return fail(2, `issuer ${JSON.stringify(iss ?? null)} is not trusted; no key-set request was made`);
+    pass(2, `issuer ${iss} is trusted`);
+
+    // 3. Signing key by kid, from the issuer's configured key set.
+    const kid = typeof result.header.kid === 'string' ? result.header.kid : undefined;
+    let key;
+    try {
+      key = await this.cacheFor(trusted).getKey(kid);
+    } catch (err) {
+      return fail(3, (err as Error).message);
+    }
+    pass(3, `key ${kid ?? '(no kid)'} found in ${trusted.jwksUrl}`);
+
+    // 4. Signature with RS256 pinned; the token's own alg is never honoured.
+    if (result.header.alg !== 'RS256') return fail(4, `alg ${JSON.stringify(result.header.alg)} refused: only RS256 is accepted`);
+    try {
+      await compactVerify(token, key, { algorithms: ['RS256'] });
+    } catch (err) {
+      return fail(4, `signature does not verify: ${(err as Error).message}`);
+    }
+    pass(4, 'RS256 signature verifies');
+
+    // 5. iss, aud, exp (required), 60 s tolerance.
+    const c = result.claims;
+    const now = Math.floor(this.options.clock.now() / 1000);
+    const aud = c.aud;
+    if (!(aud === trusted.audience || (Array.isArray(aud) && aud.includes(trusted.audience))))
+      return fail(5, `audience ${JSON.stringify(aud ?? null)} is not the one registered for ${trusted.issuer} (${trusted.audience})`);
+    if (c.exp === undefined) return fail(5, 'exp is missing; it is required');
+    if (typeof c.exp !== 'number' || !Number.isFinite(c.exp)) return fail(5, `exp is not a number (${JSON.stringify(c.exp)})`);
+    if (now > c.exp + TOLERANCE_S) return fail(5, `expired ${now - c.exp} s ago (tolerance ${TOLERANCE_S} s)`);
+    if (typeof c.nbf === 'number' && now < c.nbf - TOLERANCE_S) return fail(5, `not valid before ${c.nbf} (${c.nbf - now} s from now)`);
+    pass(5, `iss and aud match; exp in ${c.exp - now} s (tolerance ${TOLERANCE_S} s)`);
+
+    // 6. SHA-256 over the raw bytes as received, compared in constant time.
+    const claimed = c.body_sha256;
+    if (typeof claimed !== 'string' || !HEX64.test(claimed)) return fail(6, `body_sha256 is ${claimed === undefined ? 'missing' : 'not 64 lower-case hex digits'}`);
+    const actual = createHash('sha256').update(rawBody).digest();
+    if (!timingSafeEqual(actual, Buffer.from(claimed, 'hex'))) return fail(6, `body_sha256 does not match the ${rawBody.length} bytes received (got ${actual.toString('hex').slice(0, 12)}…)`);
+    pass(6, `SHA-256 of the ${rawBody.length} raw bytes matches`);
+
+    pass(7, 'verified: answer 200 after processing');
+    result.ok = true;
+    try {
+      result.body = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(rawBody));
+    } catch (err) {
+      result.bodyError = `verified, but the body is not JSON: ${(err as Error).message}`;
+    }
+    return result;
+  }
+}

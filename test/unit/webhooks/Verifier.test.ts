@@ -1,0 +1,215 @@
+// The seven steps, each failing on its own, the classic attacks, raw-bytes hashing, and the key-set cache limits.
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { SignJWT, base64url, exportPKCS8, importPKCS8 } from 'jose';
+import { ManualClock } from '../../../src/core/time/clock';
+import { Verifier, type TrustedIssuer } from '../../../src/core/webhooks/Verifier';
+import { JwksCache } from '../../../src/core/webhooks/JwksCache';
+import { KeySetServer, newRsaKey, type TestKey } from '../helpers/keySetServer';
+
+const ISS = 'https://issuer.test/webhooks';
+const AUD = 'my-receiver';
+const BODY = Buffer.from('{"webhookId":"3f1c2a8e-0b4e-4c39-9d3a-1f2e3d4c5b6a","topic":"workflow/completed","data":{"runId":"wfrun_1"}}');
+const sha = (b: Buffer | string) => createHash('sha256').update(b).digest('hex');
+
+describe('Verifier', () => {
+  let keys: KeySetServer;
+  let other: KeySetServer;
+  let key: TestKey;
+  let clock: ManualClock;
+  let verifier: Verifier;
+  let issuers: TrustedIssuer[];
+  const nowS = () => Math.floor(clock.now() / 1000);
+
+  async function token(opts: { claims?: Record<string, unknown>; header?: Record<string, unknown>; signWith?: TestKey; drop?: string[] } = {}): Promise<string> {
+    const claims: Record<string, unknown> = { iss: ISS, aud: AUD, iat: nowS(), exp: nowS() + 300, body_sha256: sha(BODY), ...opts.claims };
+    for (const d of opts.drop ?? []) delete claims[d];
+    const k = opts.signWith ?? key;
+    return new SignJWT(claims).setProtectedHeader({ alg: 'RS256', kid: key.kid, ...opts.header } as never).sign(k.privateKey);
+  }
+  const verify = (auth: string | undefined, body = BODY) => verifier.verify(auth, body);
+  const failedStep = (r: Awaited<ReturnType<typeof verify>>) => r.checks.find((c) => !c.ok)?.step;
+
+  before(async () => {
+    key = await newRsaKey('k1');
+  });
+  beforeEach(async () => {
+    keys = new KeySetServer();
+    other = new KeySetServer();
+    await keys.start();
+    await other.start();
+    keys.keys = [key.jwk];
+    clock = new ManualClock();
+    issuers = [
+      { issuer: ISS, jwksUrl: keys.url, audience: AUD },
+      { issuer: 'https://other.test', jwksUrl: other.url, audience: 'other-aud' },
+    ];
+    verifier = new Verifier({ issuers, clock });
+  });
+  afterEach(async () => {
+    await keys.stop();
+    await other.stop();
+  });
+
+  it('passes a genuine delivery: seven checks in order, body parsed only then', async () => {
+    const r = await verify(`Bearer ${await token()}`);
+    assert.equal(r.ok, true);
+    assert.deepEqual(r.checks.map((c) => [c.step, c.ok]), [1, 2, 3, 4, 5, 6, 7].map((s) => [s, true]));
+    assert.equal((r.body as { topic: string }).topic, 'workflow/completed');
+  });
+
+  describe('each step failing on its own', () => {
+    it('1: no Authorization / not Bearer', async () => {
+      assert.equal(failedStep(await verify(undefined)), 1);
+      assert.equal(failedStep(await verify(`Basic ${Buffer.from('a:b').toString('base64')}`)), 1);
+      assert.equal(failedStep(await verify(`Bearer`)), 1);
+      assert.equal(failedStep(await verify(`bearer ${await token()}`)), 1);
+    });
+    it('2: unknown issuer is refused with zero key-set requests', async () => {
+      const r = await verify(`Bearer ${await token({ claims: { iss: 'https://evil.test' } })}`);
+      assert.equal(failedStep(r), 2);
+      assert.equal(keys.requests + other.requests, 0);
+      assert.equal(r.body, undefined);
+    });
+    it('3: kid not in the key set', async () => {
+      assert.equal(failedStep(await verify(`Bearer ${await token({ header: { kid: 'nope' } })}`)), 3);
+    });
+    it('4: signature broken', async () => {
+      const t = await token();
+      const [h, p, s] = t.split('.');
+      const flipped = s.slice(0, -2) + (s.endsWith('AA') ? 'BB' : 'AA');
+      assert.equal(failedStep(await verify(`Bearer ${h}.${p}.${flipped}`)), 4);
+    });
+    it('5: wrong audience; exp missing; exp a string; 120 s past', async () => {
+      assert.equal(failedStep(await verify(`Bearer ${await token({ claims: { aud: 'someone-else' } })}`)), 5);
+      assert.equal(failedStep(await verify(`Bearer ${await token({ drop: ['exp'] })}`)), 5);
+      assert.equal(failedStep(await verify(`Bearer ${await token({ claims: { exp: String(nowS() + 300) } })}`)), 5);
+      assert.equal(failedStep(await verify(`Bearer ${await token({ claims: { exp: nowS() - 120 } })}`)), 5);
+    });
+    it('5: exp 30 s past is within the 60 s tolerance', async () => {
+      assert.equal((await verify(`Bearer ${await token({ claims: { exp: nowS() - 30 } })}`)).ok, true);
+    });
+    it('6: body changed by one byte; body_sha256 missing or not hex', async () => {
+      const changed = Buffer.from(BODY);
+      changed[10] ^= 1;
+      assert.equal(failedStep(await verify(`Bearer ${await token()}`, changed)), 6);
+      assert.equal(failedStep(await verify(`Bearer ${await token({ drop: ['body_sha256'] })}`)), 6);
+      assert.equal(failedStep(await verify(`Bearer ${await token({ claims: { body_sha256: sha(BODY).toUpperCase() } })}`)), 6);
+    });
+    it('7: every failure ends in a recorded 403 decision', async () => {
+      const r = await verify(undefined);
+      assert.deepEqual(r.checks.at(-1), { step: 7, name: 'decision', ok: false, detail: 'refused with 403: step 1 (bearer token) failed' });
+    });
+  });
+
+  describe('classic attacks', () => {
+    it('alg none', async () => {
+      const h = base64url.encode(JSON.stringify({ alg: 'none', kid: 'k1' }));
+      const p = base64url.encode(JSON.stringify({ iss: ISS, aud: AUD, exp: nowS() + 300, body_sha256: sha(BODY) }));
+      assert.equal(failedStep(await verify(`Bearer ${h}.${p}.`)), 4);
+    });
+    it('HS256 signed with the RSA public key as the secret', async () => {
+      const t = await new SignJWT({ iss: ISS, aud: AUD, exp: nowS() + 300, body_sha256: sha(BODY) })
+        .setProtectedHeader({ alg: 'HS256', kid: 'k1' })
+        .sign(new TextEncoder().encode(key.spki));
+      assert.equal(failedStep(await verify(`Bearer ${t}`)), 4);
+    });
+    for (const alg of ['RS512', 'PS256'] as const)
+      it(`${alg} with the right key`, async () => {
+        // The same RSA key material, imported for the other algorithm: only the pinned algorithm refuses it.
+        const same = await importPKCS8(await exportPKCS8(key.privateKey), alg);
+        const t = await new SignJWT({ iss: ISS, aud: AUD, exp: nowS() + 300, body_sha256: sha(BODY) }).setProtectedHeader({ alg, kid: 'k1' }).sign(same);
+        const r = await verify(`Bearer ${t}`);
+        assert.equal(failedStep(r), 4);
+        assert.match(r.checks.find((c) => !c.ok)!.detail, /only RS256/);
+      });
+    it('a jku header pointing at another server is never contacted', async () => {
+      const t = await token({ header: { jku: other.url } });
+      assert.equal((await verify(`Bearer ${t}`)).ok, true, 'verified with the configured key set, jku ignored');
+      const forged = await token({ header: { jku: other.url, kid: 'attacker' }, signWith: await newRsaKey('attacker') });
+      assert.equal((await verify(`Bearer ${forged}`)).ok, false);
+      assert.equal(other.requests, 0);
+    });
+    it('a foreign key under a trusted kid', async () => {
+      const foreign = await newRsaKey('k1');
+      assert.equal(failedStep(await verify(`Bearer ${await token({ signWith: foreign })}`)), 4);
+    });
+    it('the audience of another trusted issuer', async () => {
+      assert.equal(failedStep(await verify(`Bearer ${await token({ claims: { aud: 'other-aud' } })}`)), 5);
+    });
+    it('an RSA key under 2048 bits is refused (403), not thrown', async () => {
+      const small = await newRsaKey('small', 1024).catch(() => undefined);
+      if (!small) return; // this platform refuses to make one: nothing to test
+      keys.keys = [key.jwk, small.jwk];
+      const r = await verify(`Bearer ${await token({ header: { kid: 'small' }, signWith: small })}`);
+      assert.equal(r.ok, false);
+    });
+  });
+
+  describe('raw-bytes hashing', () => {
+    it('odd whitespace in the body passes when the hash is over those bytes', async () => {
+      const odd = Buffer.from('{ "a" :1 ,\n\t"b":[ 1,2 ] }');
+      const r = await verify(`Bearer ${await token({ claims: { body_sha256: sha(odd) } })}`, odd);
+      assert.equal(r.ok, true);
+      assert.deepEqual(r.body, { a: 1, b: [1, 2] });
+    });
+    it('a re-serialised body fails against the hash of the bytes sent', async () => {
+      const sent = Buffer.from('{ "a": 1 }');
+      const reserialised = Buffer.from(JSON.stringify(JSON.parse(sent.toString())));
+      assert.equal(failedStep(await verify(`Bearer ${await token({ claims: { body_sha256: sha(sent) } })}`, reserialised)), 6);
+    });
+    it('a verified body that is not JSON is flagged for an error answer, not refused', async () => {
+      const bin = Buffer.from([0xff, 0xfe, 0x00]);
+      const r = await verify(`Bearer ${await token({ claims: { body_sha256: sha(bin) } })}`, bin);
+      assert.equal(r.ok, true);
+      assert.match(r.bodyError!, /not JSON/);
+    });
+  });
+
+  describe('key-set cache', () => {
+    it('300 concurrent deliveries on a cold cache make one key-set request', async () => {
+      const t = `Bearer ${await token()}`;
+      const results = await Promise.all(Array.from({ length: 300 }, () => verify(t)));
+      assert.ok(results.every((r) => r.ok));
+      assert.equal(keys.requests, 1);
+    });
+    it('a flood of unknown kids makes at most 5 key-set requests per minute', async () => {
+      for (let i = 0; i < 50; i++) await verify(`Bearer ${await token({ header: { kid: `unknown-${i}` } })}`);
+      assert.equal(keys.requests, 5);
+      clock.advance(60_000);
+      for (let i = 0; i < 50; i++) await verify(`Bearer ${await token({ header: { kid: `again-${i}` } })}`);
+      assert.equal(keys.requests, 10);
+    });
+    it('key-set endpoint down: 403s, at most 5 requests per minute, failures included', async () => {
+      keys.failing = true;
+      for (let i = 0; i < 20; i++) assert.equal(failedStep(await verify(`Bearer ${await token()}`)), 3);
+      assert.equal(keys.requests, 5);
+    });
+    it('keeps the last good key set when a refresh fails', async () => {
+      assert.equal((await verify(`Bearer ${await token()}`)).ok, true);
+      keys.failing = true;
+      clock.advance(3600_000); // stale: an hourly refresh is due and fails
+      assert.equal((await verify(`Bearer ${await token()}`)).ok, true);
+      assert.equal(keys.requests, 2);
+    });
+    it('refreshes hourly, and picks up a rotated key through an unknown kid', async () => {
+      await verify(`Bearer ${await token()}`);
+      clock.advance(30 * 60_000);
+      await verify(`Bearer ${await token()}`);
+      assert.equal(keys.requests, 1, 'fresh for an hour');
+      const k2 = await newRsaKey('k2');
+      keys.keys = [k2.jwk, key.jwk];
+      const r = await verify(`Bearer ${await token({ header: { kid: 'k2' }, signWith: k2 })}`);
+      assert.equal(r.ok, true);
+      assert.equal(keys.requests, 2);
+      clock.advance(3600_000);
+      await verify(`Bearer ${await token()}`);
+      assert.equal(keys.requests, 3, 'hourly refresh');
+    });
+    it('JwksCache times out a key-set endpoint that never answers', async () => {
+      const cache = new JwksCache({ jwksUrl: 'http://127.0.0.1:9/jwks', clock, timeoutMs: 200 });
+      await assert.rejects(cache.getKey('k1'), /no key set/);
+      assert.equal(cache.fetchCount, 1);
+    });
+  });
+});

@@ -1,0 +1,173 @@
+// The public tunnel in front of the loopback receiver, as a state machine: closed → opening → open →
+// reconnecting → (open | closed). We send the opening request ourselves (with a timeout) and use the
+// localtunnel client's TunnelCluster only for the TCP piping: the client's own opening loop retries forever
+// when the server refuses, and its cluster gives up for good when the server disappears (DESIGN.md §8).
+// local_host is never set: it routes bodies through a text transform that corrupts non-UTF-8 bytes.
+import { EventEmitter } from 'node:events';
+import type { Socket } from 'node:net';
+import TunnelCluster from '@n8n/localtunnel/lib/TunnelCluster';
+import { httpRequest } from '../http/request';
+import type { Clock, TimerHandle } from '../time/clock';
+
+export type TunnelState = 'closed' | 'opening' | 'open' | 'reconnecting';
+
+export interface TunnelOptions {
+  localPort: number;
+  /** The localtunnel server; a self-hosted one, or the public default. */
+  host?: string;
+  subdomain?: string;
+  clock: Clock;
+  openTimeoutMs?: number;
+  reconnectBaseMs?: number;
+  reconnectMaxMs?: number;
+}
+
+export const DEFAULT_TUNNEL_HOST = 'https://localtunnel.me';
+
+interface OpenInfo {
+  id: string;
+  port: number;
+  max_conn_count?: number;
+  url: string;
+}
+
+export class TunnelError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'TunnelError';
+  }
+}
+
+export class Tunnel extends EventEmitter {
+  private currentState: TunnelState = 'closed';
+  private cluster?: TunnelCluster;
+  private readonly sockets = new Set<Socket>();
+  private reconnectTimer?: TimerHandle;
+  private attempt = 0;
+  private clientId?: string;
+  publicUrl?: string;
+
+  constructor(private readonly options: TunnelOptions) {
+    super();
+  }
+
+  get state(): TunnelState {
+    return this.currentState;
+  }
+
+  get host(): string {
+    return (this.options.host ?? DEFAULT_TUNNEL_HOST).replace(/\/+$/, '');
+  }
+
+  /** Opens the tunnel; resolves with the public URL, or rejects (timeout, refusal) and returns to closed. */
+  async open(): Promise<string> {
+    if (this.currentState === 'open' && this.publicUrl) return this.publicUrl;
+    this.setState('opening');
+    try {
+      return await this.connect(this.options.subdomain);
+    } catch (err) {
+      this.teardown();
+      this.setState('closed');
+      throw err;
+    }
+  }
+
+  close(): void {
+    this.options.clock.clearTimeout(this.reconnectTimer);
+    this.teardown();
+    this.publicUrl = undefined;
+    this.setState('closed');
+  }
+
+  private async connect(subdomain: string | undefined): Promise<string> {
+    const url = `${this.host}/${subdomain ? encodeURIComponent(subdomain) : '?new'}`;
+    let res;
+    try {
+      res = await httpRequest({ method: 'GET', url, timeoutMs: this.options.openTimeoutMs ?? 15_000, maxResponseBytes: 64 * 1024 });
+    } catch (err) {
+      throw new TunnelError(`the tunnel server ${this.host} did not open a tunnel: ${(err as Error).message}`);
+    }
+    let info: OpenInfo;
+    try {
+      info = JSON.parse(res.body.toString('utf8')) as OpenInfo;
+    } catch {
+      throw new TunnelError(`the tunnel server ${this.host} answered ${res.status} without JSON`);
+    }
+    if (res.status !== 200 || typeof info.url !== 'string' || typeof info.port !== 'number')
+      throw new TunnelError(`the tunnel server ${this.host} refused (${res.status}): ${(info as { message?: string }).message ?? 'no tunnel information'}`);
+    if (this.currentState === 'closed') throw new TunnelError('the tunnel was closed while opening');
+    this.clientId = info.id;
+    const remoteHost = new URL(this.host).hostname;
+    const cluster = new TunnelCluster({
+      name: info.id,
+      url: info.url,
+      max_conn: Math.max(1, Math.min(info.max_conn_count ?? 1, 10)),
+      remote_host: remoteHost,
+      remote_port: info.port,
+      local_port: this.options.localPort,
+    });
+    this.cluster = cluster;
+    // An error listener is always attached: an unhandled 'error' would crash the extension host.
+    cluster.on('error', (err) => this.dropped(cluster, err));
+    cluster.on('dead', () => {
+      if (this.cluster === cluster && this.currentState !== 'closed') cluster.open();
+    });
+    cluster.on('request', (r) => this.emit('request', r));
+    await new Promise<void>((resolve, reject) => {
+      let opened = false;
+      cluster.on('open', (socket) => {
+        this.sockets.add(socket);
+        socket.once('close', () => this.sockets.delete(socket));
+        if (!opened) {
+          opened = true;
+          resolve();
+        }
+      });
+      cluster.once('error', (err) => {
+        if (!opened) reject(new TunnelError(`cannot connect to the tunnel server's port ${info.port}: ${err.message}`));
+      });
+      for (let i = 0; i < Math.max(1, Math.min(info.max_conn_count ?? 1, 10)); i++) cluster.open();
+    });
+    this.attempt = 0;
+    this.publicUrl = info.url;
+    this.setState('open');
+    return info.url;
+  }
+
+  /** The server went away or a socket failed: reconnect with backoff, keeping the same id when the server allows. */
+  private dropped(cluster: TunnelCluster, err: Error): void {
+    if (this.cluster !== cluster || this.currentState !== 'open') return;
+    this.emit('warning', err);
+    this.teardown();
+    this.setState('reconnecting');
+    this.scheduleReconnect();
+  }
+
+  private scheduleReconnect(): void {
+    const delay = Math.min(this.options.reconnectMaxMs ?? 30_000, (this.options.reconnectBaseMs ?? 1000) * 2 ** this.attempt++);
+    this.emit('reconnect-scheduled', delay);
+    this.reconnectTimer = this.options.clock.setTimeout(() => {
+      if (this.currentState !== 'reconnecting') return;
+      this.connect(this.options.subdomain ?? this.clientId).catch((e: Error) => {
+        this.emit('warning', e);
+        this.teardown();
+        if (this.currentState === 'reconnecting') this.scheduleReconnect();
+      });
+    }, delay);
+  }
+
+  private teardown(): void {
+    const cluster = this.cluster;
+    this.cluster = undefined;
+    cluster?.removeAllListeners('open');
+    cluster?.removeAllListeners('dead');
+    for (const s of this.sockets) s.destroy();
+    this.sockets.clear();
+  }
+
+  private setState(state: TunnelState): void {
+    if (state === this.currentState) return;
+    this.currentState = state;
+    this.emit('state', state);
+  }
+}

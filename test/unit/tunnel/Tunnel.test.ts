@@ -1,0 +1,102 @@
+// The whole path offline: request → tunnel server → tunnel client → receiver; drops and comes back; byte-exact bodies.
+import assert from 'node:assert/strict';
+import { request } from 'undici';
+import { Tunnel, TunnelError, type TunnelState } from '../../../src/core/tunnel/Tunnel';
+import { Receiver } from '../../../src/core/webhooks/Receiver';
+import { Verifier } from '../../../src/core/webhooks/Verifier';
+import { ManualClock } from '../../../src/core/time/clock';
+import { startSandbox, type SandboxFixture } from '../helpers/sandboxFixture';
+import { LocaltunnelServer } from '../helpers/localtunnelServer';
+
+describe('Tunnel', () => {
+  let f: SandboxFixture;
+  let server: LocaltunnelServer;
+  let receiver: Receiver;
+  let localPort: number;
+  let tunnel: Tunnel;
+  let clock: ManualClock;
+  let states: TunnelState[];
+
+  /** Sends a signed delivery to the public URL, addressed by Host as a browser or the service would. */
+  async function viaTunnel(publicUrl: string, body: Buffer): Promise<number> {
+    const u = new URL(publicUrl);
+    const token = await f.sandbox.context.signer.sign(body);
+    const res = await request(`http://127.0.0.1:${server.port}/webhooks`, {
+      method: 'POST',
+      headers: { host: u.host, 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body,
+    });
+    await res.body.dump();
+    return res.statusCode;
+  }
+
+  beforeEach(async () => {
+    f = await startSandbox();
+    server = new LocaltunnelServer();
+    await server.start();
+    clock = new ManualClock();
+    receiver = new Receiver({ verifier: new Verifier({ issuers: [{ issuer: f.info.issuer, jwksUrl: f.info.jwksUrl, audience: f.info.audience }], clock: f.clock }), clock: f.clock });
+    localPort = Number(new URL(await receiver.start()).port);
+    states = [];
+    tunnel = new Tunnel({ localPort, host: server.url, clock, openTimeoutMs: 2000, reconnectBaseMs: 1000 });
+    tunnel.on('state', (s: TunnelState) => states.push(s));
+  });
+  afterEach(async () => {
+    tunnel.close();
+    await receiver.stop();
+    await server.stop();
+    await f.stop();
+  });
+
+  it('opens, and a delivery reaches the receiver verified with a non-UTF-8 body byte-exact', async () => {
+    const url = await tunnel.open();
+    assert.match(url, /^http:\/\/[0-9a-f]{8}\.tunnel\.test:\d+$/);
+    assert.deepEqual(states, ['opening', 'open']);
+    const id = new URL(url).hostname.split('.')[0];
+    await server.ready(id);
+    const body = Buffer.from([0x7b, 0x22, 0x62, 0x22, 0x3a, 0x22, 0xff, 0xfe, 0x80, 0x22, 0x7d]); // {"b":"\xff\xfe\x80"}
+    const status = await viaTunnel(url, body);
+    assert.equal(status, 400, 'verified, then refused only because the bytes are not JSON');
+    const rec = receiver.log.all()[0];
+    assert.equal(rec.verified, true);
+    assert.deepEqual(Buffer.from(rec.rawBodyBase64, 'base64'), body);
+  });
+
+  it('carries a genuine JSON delivery end to end (200)', async () => {
+    const url = await tunnel.open();
+    await server.ready(new URL(url).hostname.split('.')[0]);
+    assert.equal(await viaTunnel(url, Buffer.from('{"webhookId":"55555555-5555-4555-8555-555555555555","topic":"t/x"}')), 200);
+  });
+
+  it('reconnects with backoff when the server drops and comes back, keeping its id', async () => {
+    const url = await tunnel.open();
+    const id = new URL(url).hostname.split('.')[0];
+    await server.ready(id);
+    const port = server.port;
+    const scheduled = new Promise<number>((r) => tunnel.once('reconnect-scheduled', r));
+    await server.stop();
+    assert.equal(await scheduled, 1000);
+    assert.equal(tunnel.state, 'reconnecting');
+    server = new LocaltunnelServer();
+    await server.start(port);
+    const reopened = new Promise<void>((r) => tunnel.once('state', (s: TunnelState) => s === 'open' && r()));
+    clock.advance(1000);
+    await reopened;
+    assert.equal(tunnel.publicUrl, url, 'the same id was asked for again');
+    await server.ready(id);
+    assert.equal(await viaTunnel(url, Buffer.from('{"webhookId":"66666666-6666-4666-8666-666666666666"}')), 200);
+  });
+
+  it('a server that refuses the opening request fails the open once (no endless retry)', async () => {
+    server.refuseWith = 503;
+    await assert.rejects(tunnel.open(), (e: unknown) => e instanceof TunnelError && /refused \(503\)/.test((e as Error).message));
+    assert.equal(tunnel.state, 'closed');
+    assert.equal(server.openRequests, 1);
+  });
+
+  it('a dead tunnel server fails the open with a clear error', async () => {
+    await server.stop();
+    await assert.rejects(tunnel.open(), /did not open a tunnel/);
+    assert.equal(tunnel.state, 'closed');
+  });
+});

@@ -1,6 +1,8 @@
 // `wfs`: the core, headless, for scripts and CI. Public interface: README "CLI".
 import { ServiceError } from '../core/http/serviceErrors';
 import { TransportError } from '../core/http/request';
+import { TunnelError } from '../core/tunnel/Tunnel';
+import { listenCommand } from './commands/listenCommand';
 import { sandboxCommand } from './commands/sandboxCommand';
 import { startCommand } from './commands/startCommand';
 import { statusCommand } from './commands/statusCommand';
@@ -15,6 +17,7 @@ const COMMANDS: Record<string, Command> = {
   start: startCommand,
   status: statusCommand,
   'test-webhook': testWebhookCommand,
+  listen: listenCommand,
 };
 
 /** Exit codes (README: CLI). */
@@ -26,6 +29,8 @@ commands:
   start --session ID --service S --model M [--correlation-id C]
   status --workflow ID_OR_URL [--follow] [--deadline SECONDS]
   test-webhook --address URL --topic T --sub-topic S --tenant-id T [--webhook-id UUID] [--data FILE|-]
+  listen --trust-file FILE [--host H] [--port P] [--path /webhooks] [--no-tunnel | --tunnel-host URL] [--subdomain S]
+         [--forward-to URL] [--respond STATUS] [--max-body BYTES] [--log FILE]
 environment (start, status, test-webhook):
   WFS_BASE_URL, WFS_TEST_WEBHOOK_URL (defaults to WFS_BASE_URL), WFS_USERNAME, WFS_PASSWORD,
   WFS_USER_ALIAS (optional), WFS_USER_ALIAS_PLACEMENT (body | header | query; default body)`;
@@ -54,6 +59,10 @@ export async function main(argv: string[], io: CliIO = processIO()): Promise<num
       emit(err.toJSON());
       if (err.kind === 'local-validation') return EXIT.usage;
       if (err.kind === 'outcome-unknown') return EXIT.outcomeUnknown;
+      return EXIT.failed;
+    }
+    if (err instanceof TunnelError) {
+      emit({ event: 'error', kind: 'tunnel', message: err.message });
       return EXIT.failed;
     }
     if (err instanceof TransportError) {

@@ -58,25 +58,22 @@ export class WorkflowClient {
   }
 
   async read(workflowIdOrUrl: string): Promise<WorkflowEnvelope> {
-    const res = await authorizedRequest(
-      { method: 'GET', url: this.resolveWorkflowUrl(workflowIdOrUrl), headers: this.headers(), timeoutMs: this.options.timeoutMs },
-      { operation: 'read' },
-      this.options,
-    );
-    const envelope = readWorkflowEnvelope(res.json);
-    if (!envelope) throw new UnexpectedResponse('unexpected', `The workflow read (${res.status}) has no workflow in its body.`, { status: res.status });
-    return envelope;
+    return this.workflowCall('GET', workflowIdOrUrl, 'read');
   }
 
   /** POST to the reconfirm link, whatever reconfirmAvailable says: the service decides. */
   async reconfirm(workflowIdOrUrl: string): Promise<WorkflowEnvelope> {
+    return this.workflowCall('POST', workflowIdOrUrl, 'reconfirm');
+  }
+
+  private async workflowCall(method: 'GET' | 'POST', workflowIdOrUrl: string, operation: 'read' | 'reconfirm'): Promise<WorkflowEnvelope> {
     const res = await authorizedRequest(
-      { method: 'POST', url: this.resolveWorkflowUrl(workflowIdOrUrl), headers: this.headers(), timeoutMs: this.options.timeoutMs },
-      { operation: 'reconfirm' },
+      { method, url: this.resolveWorkflowUrl(workflowIdOrUrl), headers: this.headers(), timeoutMs: this.options.timeoutMs },
+      { operation },
       this.options,
     );
     const envelope = readWorkflowEnvelope(res.json);
-    if (!envelope) throw new UnexpectedResponse('unexpected', `The reconfirm (${res.status}) has no workflow in its body.`, { status: res.status });
+    if (!envelope) throw new UnexpectedResponse('unexpected', `The workflow ${operation} (${res.status}) has no workflow in its body.`, { status: res.status });
     return envelope;
   }
 

@@ -72,6 +72,21 @@ async function main() {
       }),
     );
     results.push(
+      await step('"Workflow Service: Sign In to the Sandbox" asks for the demo credentials; the status bar shows who is signed in', async () => {
+        await runCommand(page, 'Workflow Service: Sign In to the Sandbox');
+        const input = page.locator('.quick-input-widget input');
+        await page.getByText('Sign in to the Sandbox (1/2)').waitFor({ timeout: 15_000 });
+        if ((await input.inputValue()) !== 'demo') throw new Error('the sandbox username is not offered');
+        await page.keyboard.press('Enter');
+        await page.getByText('Sign in to the Sandbox (2/2)').waitFor({ timeout: 15_000 });
+        if ((await input.getAttribute('type')) !== 'password') throw new Error('the password box is not masked');
+        await input.fill('demo-password');
+        await page.keyboard.press('Enter');
+        await page.locator('.statusbar').getByText(/Sandbox: demo · token (59m|1h 00m)/).waitFor({ timeout: 15_000 });
+        await page.screenshot({ path: join(shots, '04-signed-in.png') });
+      }),
+    );
+    results.push(
       await step('"Workflow Service: Show Log" opens the log with the sandbox address', async () => {
         await runCommand(page, 'Workflow Service: Show Log');
         await page.locator('.output-view, .panel').getByText(/Sandbox.listening.at.http:\/\/127\.0\.0\.1/).first().waitFor({ timeout: 15_000 });

@@ -1,0 +1,28 @@
+import assert from 'node:assert/strict';
+import { formatRemaining, statusBarModel } from '../../../src/extension/statusBarText';
+
+const NOW = Date.UTC(2026, 0, 15, 12, 0, 0);
+const session = { username: 'demo', accessExpiresAt: NOW + 65 * 60_000, refreshExpiresAt: Date.UTC(2026, 0, 17, 5) };
+
+describe('status bar model', () => {
+  it('formats time to expiry', () => {
+    assert.deepEqual([formatRemaining(30_000), formatRemaining(59 * 60_000), formatRemaining(65 * 60_000)], ['<1m', '59m', '1h 05m']);
+  });
+  it('signed out', () => {
+    assert.equal(statusBarModel('Sandbox', 'signed-out', NOW).text, '$(account) Sandbox: signed out');
+  });
+  it('signed in: environment, user, token time to expiry; tooltip names the midnight-ET lapse', () => {
+    const m = statusBarModel('Sandbox', 'signed-in', NOW, session);
+    assert.equal(m.text, '$(account) Sandbox: demo · token 1h 05m');
+    assert.match(m.tooltip, /lapses at 2026-01-17T05:00:00Z \(midnight US Eastern\)/);
+    assert.equal(m.warning, false);
+  });
+  it('alias, refreshing, lapsing soon and expired', () => {
+    assert.match(statusBarModel('Sandbox', 'signed-in', NOW, { ...session, userAlias: 'ops' }).text, /demo as ops/);
+    assert.match(statusBarModel('Sandbox', 'refreshing', NOW, session).text, /^\$\(sync~spin\)/);
+    const soon = statusBarModel('Sandbox', 'lapsing-soon', NOW, session);
+    assert.equal(soon.warning, true);
+    assert.match(soon.tooltip, /soon/);
+    assert.equal(statusBarModel('Sandbox', 'expired', NOW, session).text, '$(warning) Sandbox: sign-in lapsed');
+  });
+});

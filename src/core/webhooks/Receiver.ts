@@ -19,6 +19,8 @@ export interface ReceiverOptions {
   maxBodyBytes?: number;
   headersTimeoutMs?: number;
   bodyTimeoutMs?: number;
+  /** How often Node checks those timeouts (its default is 30 s). */
+  timeoutCheckIntervalMs?: number;
   log?: DeliveryLog;
   /** Answer verified deliveries with this status instead (e.g. 500 to rehearse the service's retries). */
   respondWith?: number;
@@ -71,7 +73,7 @@ export class Receiver extends EventEmitter {
 
   async start(): Promise<string> {
     if (this.localUrl) return this.localUrl;
-    const server = createServer((req, res) => void this.handle(req, res));
+    const server = createServer({ connectionsCheckingInterval: this.options.timeoutCheckIntervalMs ?? 1000 }, (req, res) => void this.handle(req, res));
     server.headersTimeout = this.options.headersTimeoutMs ?? 10_000;
     server.requestTimeout = this.options.bodyTimeoutMs ?? 30_000;
     await new Promise<void>((resolve, reject) => {

@@ -112,6 +112,21 @@ describe('Receiver', () => {
     assert.throws(() => receiver.setResponseOverride(99), RangeError);
   });
 
+  it('drops a client that stalls in its headers or its body (header and body timeouts)', async () => {
+    await make({ headersTimeoutMs: 300, bodyTimeoutMs: 600, timeoutCheckIntervalMs: 50 });
+    const { connect } = await import('node:net');
+    const u = new URL(url);
+    for (const partial of ['POST /webhooks HTTP/1.1\r\nHost: x\r\n', 'POST /webhooks HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{"a":']) {
+      const socket = connect(Number(u.port), '127.0.0.1');
+      socket.on('error', () => undefined);
+      const answer: Buffer[] = [];
+      socket.on('data', (d: Buffer) => answer.push(d));
+      socket.write(partial);
+      await new Promise<void>((r) => socket.once('close', () => r())); // the server closes it: the behaviour under test
+      assert.match(Buffer.concat(answer).toString(), /^HTTP\/1\.1 408 /, "answered 408 Request Timeout");
+    }
+  });
+
   it('forwards the original bytes and headers to the app and answers with its status', async () => {
     const app = new RecordingServer();
     const appUrl = (await app.start()) + '/app/hooks';

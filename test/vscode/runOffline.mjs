@@ -47,9 +47,9 @@ async function main() {
       const { results } = JSON.parse(readFileSync(resultFile, 'utf8'));
       for (const r of results) console.log(`  ${r.state === 'passed' ? '✔' : '✘'} ${r.title}${r.error ? '\n      ' + r.error.split('\n').slice(0, 6).join('\n      ') : ''}`);
       const passed = results.filter((r) => r.state === 'passed').length;
-      console.log(`real VS Code: ${passed} passed, ${results.length - passed} failed`);
+      console.log(`vscode: ${passed} passed, ${results.length - passed} failed`);
     } else {
-      console.log('real VS Code: no results were written (the suite did not run)');
+      console.log('vscode: no results were written (the suite did not run)');
     }
     console.log(`timings: tools+server ${Math.round((t1 - t0) / 1000)} s, workbench+suite ${Math.round((t2 - t1) / 1000)} s`);
     if (code === 'timeout') {

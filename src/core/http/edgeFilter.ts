@@ -1,6 +1,7 @@
 // The service's edge refuses values "resembling SQL injection or cross-site scripting" with an HTML 403
 // before the service is reached (spec: Errors, 403 edge). The sandbox applies these patterns, and the client
 // refuses such values locally so a user learns why instead of meeting an opaque HTML page.
+import { LocalValidationError } from './serviceErrors';
 
 const RULES: { name: string; pattern: RegExp }[] = [
   { name: 'SQL tautology', pattern: /'\s*(or|and)\s+('|\d|true\b)/i },
@@ -22,4 +23,14 @@ export function edgeViolation(value: string): string | undefined {
 /** Base64 form the spec advises for values the edge would refuse. */
 export function encodeForEdge(value: string): string {
   return Buffer.from(value, 'utf8').toString('base64');
+}
+
+/** Refuses, before sending, a value the service's edge would refuse, naming the rule. */
+export function checkOutgoingValue(field: string, value: string): void {
+  const rule = edgeViolation(value);
+  if (rule)
+    throw new LocalValidationError(
+      'edge-refused-value',
+      `${field} looks like ${rule}; the service's edge would refuse the request with an HTML 403. Base64-encode such a value or choose another.`,
+    );
 }

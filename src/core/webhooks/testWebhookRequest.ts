@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { authorizedRequest, type AuthorizedCallOptions } from '../http/authorizedRequest';
 import { TEST_WEBHOOK_PATH, joinUrl } from '../http/paths';
 import { LocalValidationError } from '../http/serviceErrors';
-import { checkOutgoingValue } from '../workflows/correlationId';
+import { checkOutgoingValue } from '../http/edgeFilter';
 import { triggeredAtTimestamp } from '../time/timestamps';
 import { isLoopbackHost } from '../http/loopback';
 

@@ -3,7 +3,8 @@ import { authorizedRequest, type AuthorizedCallOptions } from '../http/authorize
 import { WORKFLOW_ROOT, joinUrl, startWorkflowUrl, workflowUrl } from '../http/paths';
 import { LocalValidationError, UnexpectedResponse } from '../http/serviceErrors';
 import { USER_AGENT } from '../version';
-import { checkCorrelationId, checkOutgoingValue, generateCorrelationId } from './correlationId';
+import { checkOutgoingValue } from '../http/edgeFilter';
+import { checkCorrelationId, generateCorrelationId } from './correlationId';
 import { readWorkflowEnvelope, type Product, type Workflow, type WorkflowEnvelope } from './workflowTypes';
 
 export interface WorkflowClientOptions extends AuthorizedCallOptions {

@@ -1,6 +1,6 @@
 // Every start carries a distinctive correlationId so a 500 can be resolved (spec: Errors, rule 4).
 import { randomBytes } from 'node:crypto';
-import { edgeViolation } from '../http/edgeFilter';
+import { checkOutgoingValue } from '../http/edgeFilter';
 import { LocalValidationError } from '../http/serviceErrors';
 
 export const MAX_CORRELATION_ID = 255;
@@ -9,16 +9,6 @@ export const MAX_CORRELATION_ID = 255;
 export function generateCorrelationId(nowMs: number): string {
   const stamp = new Date(nowMs).toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
   return `wfs-${stamp}-${randomBytes(4).toString('hex')}`;
-}
-
-/** Refuses, before sending, a value the service or its edge would refuse, naming the rule. */
-export function checkOutgoingValue(field: string, value: string): void {
-  const rule = edgeViolation(value);
-  if (rule)
-    throw new LocalValidationError(
-      'edge-refused-value',
-      `${field} looks like ${rule}; the service's edge would refuse the request with an HTML 403. Base64-encode such a value or choose another.`,
-    );
 }
 
 export function checkCorrelationId(value: string): void {

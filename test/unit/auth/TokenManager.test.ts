@@ -5,6 +5,7 @@ import { MemorySecretStore } from '../../../src/core/auth/secretStore';
 import { SignInRequired } from '../../../src/core/auth/authErrors';
 import { TokenManager, secretKeyFor, type TokenStateEvent, type AliasPlacement } from '../../../src/core/auth/TokenManager';
 import { REFRESH_PATH, startSandbox, type SandboxFixture } from '../helpers/sandboxFixture';
+import { untilTrue as waitFor } from '../helpers/eventLoop';
 
 describe('TokenManager', () => {
   let f: SandboxFixture;
@@ -167,12 +168,3 @@ describe('TokenManager', () => {
     await assert.rejects(tm.getAccessToken(), SignInRequired);
   });
 });
-
-/** Waits for a condition driven by I/O in flight (no wall-clock sleeping: it yields to the event loop). */
-async function waitFor(cond: () => boolean, maxTurns = 2000): Promise<void> {
-  for (let i = 0; i < maxTurns; i++) {
-    if (cond()) return;
-    await new Promise((r) => setImmediate(r));
-  }
-  throw new Error('condition not reached');
-}

@@ -7,6 +7,7 @@ import { main } from '../../../src/cli/main';
 import type { CliIO } from '../../../src/cli/output';
 import { startSandbox, type SandboxFixture } from '../helpers/sandboxFixture';
 import { LocaltunnelServer } from '../helpers/localtunnelServer';
+import { untilTrue } from '../helpers/eventLoop';
 
 describe('wfs listen', () => {
   let f: SandboxFixture;
@@ -23,13 +24,7 @@ describe('wfs listen', () => {
       return () => undefined;
     },
   });
-  const until = async (cond: () => boolean) => {
-    for (let i = 0; i < 50_000; i++) {
-      if (cond()) return;
-      await new Promise((r) => setImmediate(r));
-    }
-    throw new Error(`not reached; lines: ${JSON.stringify(lines)}`);
-  };
+  const until = (cond: () => boolean) => untilTrue(cond, () => `not reached; lines: ${JSON.stringify(lines)}`, 50_000);
 
   beforeEach(async () => {
     f = await startSandbox();

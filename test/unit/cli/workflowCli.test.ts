@@ -4,6 +4,7 @@ import { main } from '../../../src/cli/main';
 import type { CliIO } from '../../../src/cli/output';
 import { startSandbox, type SandboxFixture } from '../helpers/sandboxFixture';
 import { RecordingServer } from '../helpers/recordingServer';
+import { untilTrue } from '../helpers/eventLoop';
 import { writeFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -167,10 +168,4 @@ async function drive(f: SandboxFixture, p: Promise<number>, expectedMs: number):
   }
 }
 
-async function untilLine(cond: () => boolean): Promise<void> {
-  for (let i = 0; i < 20_000; i++) {
-    if (cond()) return;
-    await new Promise((r) => setImmediate(r));
-  }
-  throw new Error('the command printed nothing');
-}
+const untilLine = (cond: () => boolean) => untilTrue(cond, () => 'the command printed nothing');

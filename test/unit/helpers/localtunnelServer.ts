@@ -5,6 +5,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { createServer as createTcpServer, type Server as TcpServer, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
+import { untilTrue } from './eventLoop';
 
 interface Client {
   id: string;
@@ -45,11 +46,7 @@ export class LocaltunnelServer {
 
   /** Resolves once the client `id` has at least one idle socket. */
   async ready(id: string): Promise<void> {
-    for (let i = 0; i < 20_000; i++) {
-      if ((this.clients.get(id)?.idle.length ?? 0) > 0) return;
-      await new Promise((r) => setImmediate(r));
-    }
-    throw new Error(`tunnel client ${id} never connected`);
+    await untilTrue(() => (this.clients.get(id)?.idle.length ?? 0) > 0, () => `tunnel client ${id} never connected`);
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {

@@ -11,6 +11,7 @@ import { ScriptedServer, json } from '../helpers/scriptedServer';
 import { startSandbox, type SandboxFixture } from '../helpers/sandboxFixture';
 import { MemorySecretStore } from '../../../src/core/auth/secretStore';
 import { TokenManager } from '../../../src/core/auth/TokenManager';
+import { untilTrue as until } from '../helpers/eventLoop';
 
 class CountingTokens implements AccessTokenProvider {
   generation = 0;
@@ -232,11 +233,3 @@ describe('WorkflowClient against the sandbox', () => {
     assert.equal(found[0].correlationId, 'order-x');
   });
 });
-
-async function until(cond: () => boolean): Promise<void> {
-  for (let i = 0; i < 5000; i++) {
-    if (cond()) return;
-    await new Promise((r) => setImmediate(r));
-  }
-  throw new Error('condition not reached');
-}

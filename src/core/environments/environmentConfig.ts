@@ -1,0 +1,113 @@
+// The environments a user works against: the `wfs.environments` setting, checked entry by entry, plus the
+// built-in Sandbox (whose addresses exist only while the embedded sandbox runs).
+import type { AliasPlacement } from '../auth/TokenManager';
+import type { Product } from '../workflows/workflowTypes';
+import type { TrustedIssuer } from '../webhooks/Verifier';
+
+export const SANDBOX_ENVIRONMENT = 'Sandbox';
+
+export interface EnvironmentConfig {
+  name: string;
+  baseUrl: string;
+  testWebhookUrl: string;
+  problemsBase?: string;
+  userAlias?: string;
+  aliasPlacement: AliasPlacement;
+  products: Product[];
+  trustedIssuers: TrustedIssuer[];
+  /** The embedded sandbox: started on demand, loopback addresses allowed. */
+  builtIn: boolean;
+}
+
+export interface ParsedEnvironments {
+  environments: EnvironmentConfig[];
+  /** One sentence per refused entry or field, naming it: shown with an "Open Settings" button. */
+  problems: string[];
+}
+
+function httpUrl(value: unknown): string | undefined {
+  if (typeof value !== 'string') return undefined;
+  try {
+    const u = new URL(value);
+    return u.protocol === 'http:' || u.protocol === 'https:' ? value.replace(/\/+$/, '') : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Reads the setting; bad entries are skipped with a problem, never thrown, so one typo does not hide the rest. */
+export function parseEnvironments(raw: unknown): ParsedEnvironments {
+  const environments: EnvironmentConfig[] = [];
+  const problems: string[] = [];
+  if (raw === undefined || raw === null) return { environments, problems };
+  if (!Array.isArray(raw)) return { environments, problems: ['wfs.environments must be a list of environments.'] };
+  const seen = new Set<string>([SANDBOX_ENVIRONMENT.toLowerCase()]);
+  raw.forEach((entry, i) => {
+    const o = entry as Record<string, unknown>;
+    const where = `wfs.environments[${i}]`;
+    if (!o || typeof o !== 'object' || Array.isArray(o)) return problems.push(`${where} is not an object.`);
+    const name = typeof o.name === 'string' ? o.name.trim() : '';
+    if (!name) return problems.push(`${where} has no "name".`);
+    if (!/^[\w .-]{1,64}$/.test(name)) return problems.push(`${where}: the name "${name}" may hold only letters, digits, spaces, ".", "_" and "-" (at most 64).`);
+    if (seen.has(name.toLowerCase())) return problems.push(`${where}: the name "${name}" is already used${name.toLowerCase() === 'sandbox' ? ' by the built-in sandbox' : ''}.`);
+    const baseUrl = httpUrl(o.baseUrl);
+    if (!baseUrl) return problems.push(`${where} ("${name}"): "baseUrl" must be an http(s) URL.`);
+    const testWebhookUrl = o.testWebhookUrl === undefined ? baseUrl : httpUrl(o.testWebhookUrl);
+    if (!testWebhookUrl) return problems.push(`${where} ("${name}"): "testWebhookUrl" must be an http(s) URL.`);
+    const problemsBase = o.problemsBase === undefined ? undefined : httpUrl(o.problemsBase);
+    if (o.problemsBase !== undefined && !problemsBase) return problems.push(`${where} ("${name}"): "problemsBase" must be an http(s) URL.`);
+    const placement = (o.userAliasPlacement ?? 'body') as AliasPlacement;
+    if (!['body', 'header', 'query'].includes(placement)) return problems.push(`${where} ("${name}"): "userAliasPlacement" must be body, header or query.`);
+    const products: Product[] = [];
+    for (const p of Array.isArray(o.products) ? o.products : []) {
+      const q = p as Record<string, unknown>;
+      if (typeof q?.service === 'string' && q.service.trim() && typeof q.model === 'string' && q.model.trim()) products.push({ service: q.service.trim(), model: q.model.trim() });
+      else problems.push(`${where} ("${name}"): a product needs a "service" and a "model"; one was skipped.`);
+    }
+    const trustedIssuers: TrustedIssuer[] = [];
+    for (const t of Array.isArray(o.trustedIssuers) ? o.trustedIssuers : []) {
+      const q = t as Record<string, unknown>;
+      const jwksUrl = httpUrl(q?.jwksUrl);
+      if (typeof q?.issuer === 'string' && q.issuer && typeof q.audience === 'string' && q.audience && jwksUrl)
+        trustedIssuers.push({ issuer: q.issuer, jwksUrl, audience: q.audience });
+      else problems.push(`${where} ("${name}"): a trusted issuer needs "issuer", "audience" and an http(s) "jwksUrl"; one was skipped.`);
+    }
+    seen.add(name.toLowerCase());
+    environments.push({
+      name,
+      baseUrl,
+      testWebhookUrl,
+      problemsBase,
+      userAlias: typeof o.userAlias === 'string' && o.userAlias.trim() ? o.userAlias.trim() : undefined,
+      aliasPlacement: placement,
+      products,
+      trustedIssuers,
+      builtIn: false,
+    });
+  });
+  return { environments, problems };
+}
+
+/** The built-in Sandbox, once the embedded sandbox runs: its products and its issuer pre-filled. */
+export function sandboxEnvironment(info: {
+  baseUrl: string;
+  testWebhookUrl: string;
+  problemsBase: string;
+  issuer: string;
+  audience: string;
+  jwksUrl: string;
+  products: Product[];
+  unentitledProduct: Product;
+}): EnvironmentConfig {
+  return {
+    name: SANDBOX_ENVIRONMENT,
+    baseUrl: info.baseUrl,
+    testWebhookUrl: info.testWebhookUrl,
+    problemsBase: info.problemsBase,
+    aliasPlacement: 'body',
+    // The unentitled product is offered too, so a user can see the 403 row for themselves.
+    products: [...info.products, info.unentitledProduct],
+    trustedIssuers: [{ issuer: info.issuer, audience: info.audience, jwksUrl: info.jwksUrl }],
+    builtIn: true,
+  };
+}

@@ -1,0 +1,176 @@
+// What the explorer remembers per environment: the sessions a user added (no endpoint lists them) and the
+// workflows started here with their last known state. Plain data, persisted by the host (VS Code globalState).
+import { EventEmitter } from 'node:events';
+import type { ServiceMessage } from '../http/bodyKind';
+import { isTerminal, type Product, type WorkflowEnvelope } from './workflowTypes';
+
+export interface TrackedWorkflow {
+  workflowId: string;
+  runId: string;
+  sessionId: string;
+  correlationId: string;
+  product: Product;
+  productName?: string;
+  status: string;
+  reconfirmAvailable: boolean;
+  /** Epoch ms of the start (or of adding it here). */
+  startedAt: number;
+  /** Epoch ms of the last successful read. */
+  lastPolledAt?: number;
+  /** Why polling stopped before a terminal status (deadline, not found, ...). */
+  pollingStopped?: string;
+  /** The last error met while polling, shown in the tooltip. */
+  lastError?: string;
+  messages?: ServiceMessage[];
+  /** The raw last envelope, for "Open Raw JSON". */
+  envelope?: WorkflowEnvelope;
+}
+
+export interface EnvironmentSnapshot {
+  sessions: string[];
+  workflows: TrackedWorkflow[];
+}
+
+export type StoreSnapshot = Record<string, EnvironmentSnapshot>;
+
+/** Older workflows are forgotten beyond this many per environment. */
+export const MAX_WORKFLOWS_PER_ENVIRONMENT = 200;
+
+export class WorkflowStore extends EventEmitter {
+  private readonly data = new Map<string, EnvironmentSnapshot>();
+
+  constructor(initial: unknown, private readonly persist: (snapshot: StoreSnapshot) => void | Promise<void>) {
+    super();
+    this.restore(initial);
+  }
+
+  /** Accepts anything (it comes from storage): keeps what is well-formed, drops the rest. */
+  private restore(initial: unknown): void {
+    if (!initial || typeof initial !== 'object') return;
+    for (const [env, value] of Object.entries(initial as Record<string, unknown>)) {
+      const v = value as Partial<EnvironmentSnapshot>;
+      const sessions = Array.isArray(v?.sessions) ? v.sessions.filter((s): s is string => typeof s === 'string' && s.length > 0) : [];
+      const workflows = Array.isArray(v?.workflows)
+        ? v.workflows.filter((w): w is TrackedWorkflow => !!w && typeof w.workflowId === 'string' && typeof w.sessionId === 'string' && typeof w.status === 'string')
+        : [];
+      this.data.set(env, { sessions: [...new Set(sessions)], workflows });
+    }
+  }
+
+  private env(environment: string): EnvironmentSnapshot {
+    let e = this.data.get(environment);
+    if (!e) this.data.set(environment, (e = { sessions: [], workflows: [] }));
+    return e;
+  }
+
+  sessions(environment: string): readonly string[] {
+    return this.data.get(environment)?.sessions ?? [];
+  }
+
+  workflows(environment: string, sessionId?: string): readonly TrackedWorkflow[] {
+    const all = this.data.get(environment)?.workflows ?? [];
+    return sessionId === undefined ? all : all.filter((w) => w.sessionId === sessionId);
+  }
+
+  workflow(environment: string, workflowId: string): TrackedWorkflow | undefined {
+    return this.data.get(environment)?.workflows.find((w) => w.workflowId === workflowId);
+  }
+
+  findByRunId(environment: string, runId: string): TrackedWorkflow | undefined {
+    return this.data.get(environment)?.workflows.find((w) => w.runId === runId);
+  }
+
+  /** Non-terminal workflows whose polling has not stopped: the ones the poller follows. */
+  live(environment: string): TrackedWorkflow[] {
+    return (this.data.get(environment)?.workflows ?? []).filter((w) => !isTerminal(w.status) && !w.pollingStopped);
+  }
+
+  /** @returns false when it was already there. */
+  addSession(environment: string, sessionId: string): boolean {
+    const id = sessionId.trim();
+    if (!id) throw new RangeError('a session id is required');
+    const e = this.env(environment);
+    if (e.sessions.includes(id)) return false;
+    e.sessions.push(id);
+    this.changed(environment);
+    return true;
+  }
+
+  /** Forgets the session and the workflows started in it (here only: nothing is cancelled at the service). */
+  removeSession(environment: string, sessionId: string): void {
+    const e = this.env(environment);
+    e.sessions = e.sessions.filter((s) => s !== sessionId);
+    e.workflows = e.workflows.filter((w) => w.sessionId !== sessionId);
+    this.changed(environment);
+  }
+
+  /** Records a workflow from a start or read answer; the session is added when it is new. */
+  upsertFromEnvelope(environment: string, envelope: WorkflowEnvelope, extra: { correlationId?: string; now: number }): TrackedWorkflow {
+    const e = this.env(environment);
+    const w = envelope.workflow;
+    if (!e.sessions.includes(w.sessionId)) e.sessions.push(w.sessionId);
+    const existing = e.workflows.find((x) => x.workflowId === w.workflowId);
+    const next: TrackedWorkflow = {
+      workflowId: w.workflowId,
+      runId: w.runId,
+      sessionId: w.sessionId,
+      correlationId: w.correlationId ?? extra.correlationId ?? existing?.correlationId ?? '',
+      product: w.product,
+      productName: w.productName,
+      status: w.status,
+      reconfirmAvailable: w.reconfirmAvailable === true,
+      startedAt: existing?.startedAt ?? extra.now,
+      lastPolledAt: extra.now,
+      pollingStopped: undefined,
+      lastError: undefined,
+      messages: envelope.messages,
+      envelope,
+    };
+    if (existing) Object.assign(existing, next);
+    else {
+      e.workflows.push(next);
+      if (e.workflows.length > MAX_WORKFLOWS_PER_ENVIRONMENT) e.workflows.splice(0, e.workflows.length - MAX_WORKFLOWS_PER_ENVIRONMENT);
+    }
+    this.changed(environment);
+    return existing ?? next;
+  }
+
+  /** Notes why polling stopped or what went wrong, keeping the last known state. */
+  markWorkflow(environment: string, workflowId: string, mark: { pollingStopped?: string; lastError?: string }): void {
+    const w = this.workflow(environment, workflowId);
+    if (!w) return;
+    if ('pollingStopped' in mark) w.pollingStopped = mark.pollingStopped;
+    if ('lastError' in mark) w.lastError = mark.lastError;
+    this.changed(environment);
+  }
+
+  /** Lets polling go on again (a manual refresh restarts the schedule). */
+  resumePolling(environment: string, workflowId: string, now: number): void {
+    const w = this.workflow(environment, workflowId);
+    if (!w) return;
+    w.pollingStopped = undefined;
+    w.startedAt = now;
+    this.changed(environment);
+  }
+
+  removeWorkflow(environment: string, workflowId: string): void {
+    const e = this.env(environment);
+    e.workflows = e.workflows.filter((w) => w.workflowId !== workflowId);
+    this.changed(environment);
+  }
+
+  /** The sandbox forgets everything when it stops: so does its part of the store. */
+  clearEnvironment(environment: string): void {
+    this.data.delete(environment);
+    this.changed(environment);
+  }
+
+  snapshot(): StoreSnapshot {
+    return Object.fromEntries(this.data);
+  }
+
+  private changed(environment: string): void {
+    void Promise.resolve(this.persist(this.snapshot())).catch((err: Error) => this.emit('error-persisting', err));
+    this.emit('changed', environment);
+  }
+}

@@ -1,0 +1,74 @@
+import assert from 'node:assert/strict';
+import { parseEnvironments, sandboxEnvironment, SANDBOX_ENVIRONMENT } from '../../../src/core/environments/environmentConfig';
+
+describe('wfs.environments setting', () => {
+  it('reads a full entry, trimming and defaulting the test-webhook URL to the base URL', () => {
+    const { environments, problems } = parseEnvironments([
+      {
+        name: ' Staging ',
+        baseUrl: 'https://staging.example.test/',
+        problemsBase: 'https://staging.example.test/problems',
+        userAlias: 'alias1',
+        userAliasPlacement: 'header',
+        products: [{ service: 'Appraisal', model: 'Standard' }],
+        trustedIssuers: [{ issuer: 'https://iss', audience: 'aud', jwksUrl: 'https://iss/jwks' }],
+      },
+    ]);
+    assert.deepEqual(problems, []);
+    assert.equal(environments.length, 1);
+    const e = environments[0]!;
+    assert.equal(e.name, 'Staging');
+    assert.equal(e.baseUrl, 'https://staging.example.test');
+    assert.equal(e.testWebhookUrl, 'https://staging.example.test');
+    assert.equal(e.aliasPlacement, 'header');
+    assert.equal(e.userAlias, 'alias1');
+    assert.deepEqual(e.products, [{ service: 'Appraisal', model: 'Standard' }]);
+    assert.equal(e.trustedIssuers[0]!.jwksUrl, 'https://iss/jwks');
+    assert.equal(e.builtIn, false);
+  });
+
+  it('skips each bad entry with a problem naming it, and keeps the good ones', () => {
+    const { environments, problems } = parseEnvironments([
+      'nope',
+      { baseUrl: 'https://a' },
+      { name: 'Sandbox', baseUrl: 'https://a' },
+      { name: 'ftp', baseUrl: 'ftp://a' },
+      { name: 'Good', baseUrl: 'https://good', products: [{ service: 'X' }], trustedIssuers: [{ issuer: 'i', audience: 'a', jwksUrl: 'file:///etc/passwd' }] },
+      { name: 'good', baseUrl: 'https://dup' },
+      { name: 'Bad<script>', baseUrl: 'https://a' },
+      { name: 'Alias', baseUrl: 'https://a', userAliasPlacement: 'cookie' },
+    ]);
+    assert.deepEqual(environments.map((e) => e.name), ['Good']);
+    assert.deepEqual(environments[0]!.products, []);
+    assert.deepEqual(environments[0]!.trustedIssuers, [], 'a jwksUrl that is not http(s) is refused');
+    assert.equal(problems.length, 9);
+    assert.match(problems[0]!, /wfs\.environments\[0\] is not an object/);
+    assert.match(problems[1]!, /\[1\] has no "name"/);
+    assert.match(problems[2]!, /already used by the built-in sandbox/);
+    assert.match(problems[3]!, /"baseUrl" must be an http\(s\) URL/);
+    assert.ok(problems.some((p) => /"good" is already used/.test(p)));
+    assert.ok(problems.some((p) => /userAliasPlacement/.test(p)));
+  });
+
+  it('a setting that is not a list is one problem, not an exception', () => {
+    assert.deepEqual(parseEnvironments({ name: 'x' }), { environments: [], problems: ['wfs.environments must be a list of environments.'] });
+    assert.deepEqual(parseEnvironments(undefined), { environments: [], problems: [] });
+  });
+
+  it('the built-in Sandbox pre-fills its products (the unentitled one too) and its trusted issuer', () => {
+    const e = sandboxEnvironment({
+      baseUrl: 'http://127.0.0.1:1',
+      testWebhookUrl: 'http://127.0.0.1:1',
+      problemsBase: 'http://127.0.0.1:1/problems',
+      issuer: 'https://sandbox/iss',
+      audience: 'aud',
+      jwksUrl: 'http://127.0.0.1:1/.well-known/jwks.json',
+      products: [{ service: 'A', model: 'B' }],
+      unentitledProduct: { service: 'C', model: 'D' },
+    });
+    assert.equal(e.name, SANDBOX_ENVIRONMENT);
+    assert.equal(e.builtIn, true);
+    assert.deepEqual(e.products, [{ service: 'A', model: 'B' }, { service: 'C', model: 'D' }]);
+    assert.deepEqual(e.trustedIssuers, [{ issuer: 'https://sandbox/iss', audience: 'aud', jwksUrl: 'http://127.0.0.1:1/.well-known/jwks.json' }]);
+  });
+});

@@ -1,0 +1,89 @@
+import assert from 'node:assert/strict';
+import { MAX_WORKFLOWS_PER_ENVIRONMENT, WorkflowStore, type StoreSnapshot } from '../../../src/core/workflows/WorkflowStore';
+import type { WorkflowEnvelope } from '../../../src/core/workflows/workflowTypes';
+
+function envelope(id: string, status: string, sessionId = 's1'): WorkflowEnvelope {
+  return {
+    workflow: { workflowId: id, runId: `run-${id}`, status, sessionId, correlationId: `c-${id}`, product: { service: 'A', model: 'B' }, productType: 'A', productName: 'A B', reconfirmAvailable: status === 'complete' },
+  };
+}
+
+describe('WorkflowStore', () => {
+  let saved: StoreSnapshot[];
+  let store: WorkflowStore;
+  beforeEach(() => {
+    saved = [];
+    store = new WorkflowStore(undefined, (s) => void saved.push(JSON.parse(JSON.stringify(s))));
+  });
+
+  it('remembers sessions per environment, once each, and persists every change', () => {
+    assert.equal(store.addSession('Sandbox', ' s1 '), true);
+    assert.equal(store.addSession('Sandbox', 's1'), false);
+    store.addSession('Staging', 's9');
+    assert.deepEqual(store.sessions('Sandbox'), ['s1']);
+    assert.deepEqual(store.sessions('Staging'), ['s9']);
+    assert.deepEqual(saved.at(-1), { Sandbox: { sessions: ['s1'], workflows: [] }, Staging: { sessions: ['s9'], workflows: [] } });
+    assert.throws(() => store.addSession('Sandbox', '  '), /session id is required/);
+  });
+
+  it('records a started workflow with its correlationId and keeps its start time across reads', () => {
+    const first = store.upsertFromEnvelope('Sandbox', envelope('w1', 'processing'), { now: 1000 });
+    assert.equal(first.startedAt, 1000);
+    assert.deepEqual(store.sessions('Sandbox'), ['s1'], 'the session is added with its first workflow');
+    store.upsertFromEnvelope('Sandbox', envelope('w1', 'complete'), { now: 5000 });
+    const w = store.workflow('Sandbox', 'w1')!;
+    assert.equal(w.status, 'complete');
+    assert.equal(w.startedAt, 1000);
+    assert.equal(w.lastPolledAt, 5000);
+    assert.equal(w.reconfirmAvailable, true);
+    assert.equal(store.findByRunId('Sandbox', 'run-w1')?.workflowId, 'w1');
+    assert.deepEqual(store.live('Sandbox'), [], 'a terminal workflow is not live');
+  });
+
+  it('live() leaves out workflows whose polling stopped; a refresh resumes them', () => {
+    store.upsertFromEnvelope('Sandbox', envelope('w1', 'processing'), { now: 1 });
+    store.markWorkflow('Sandbox', 'w1', { pollingStopped: 'deadline' });
+    assert.deepEqual(store.live('Sandbox'), []);
+    store.resumePolling('Sandbox', 'w1', 99);
+    assert.deepEqual(store.live('Sandbox').map((w) => [w.workflowId, w.startedAt]), [['w1', 99]]);
+  });
+
+  it('removing a session forgets its workflows; removing a workflow forgets only it', () => {
+    store.upsertFromEnvelope('Sandbox', envelope('w1', 'processing', 's1'), { now: 1 });
+    store.upsertFromEnvelope('Sandbox', envelope('w2', 'processing', 's2'), { now: 1 });
+    store.upsertFromEnvelope('Sandbox', envelope('w3', 'processing', 's2'), { now: 1 });
+    store.removeWorkflow('Sandbox', 'w3');
+    assert.deepEqual(store.workflows('Sandbox', 's2').map((w) => w.workflowId), ['w2']);
+    store.removeSession('Sandbox', 's1');
+    assert.deepEqual(store.sessions('Sandbox'), ['s2']);
+    assert.deepEqual(store.workflows('Sandbox').map((w) => w.workflowId), ['w2']);
+  });
+
+  it('is bounded per environment (oldest forgotten first)', () => {
+    for (let i = 0; i < MAX_WORKFLOWS_PER_ENVIRONMENT + 5; i++) store.upsertFromEnvelope('E', envelope(`w${i}`, 'processing'), { now: i });
+    const ids = store.workflows('E').map((w) => w.workflowId);
+    assert.equal(ids.length, MAX_WORKFLOWS_PER_ENVIRONMENT);
+    assert.equal(ids[0], 'w5');
+  });
+
+  it('restores from storage, dropping malformed entries instead of throwing', () => {
+    const restored = new WorkflowStore(
+      { Sandbox: { sessions: ['s1', 's1', 7, ''], workflows: [{ workflowId: 'w1', sessionId: 's1', status: 'complete' }, { nope: true }, null] }, Broken: 'x' },
+      () => {},
+    );
+    assert.deepEqual(restored.sessions('Sandbox'), ['s1']);
+    assert.deepEqual(restored.workflows('Sandbox').map((w) => w.workflowId), ['w1']);
+    assert.deepEqual(restored.sessions('Broken'), []);
+    assert.doesNotThrow(() => new WorkflowStore('garbage', () => {}));
+  });
+
+  it('a failing persist is reported as an event, and the change is kept in memory', async () => {
+    const errors: Error[] = [];
+    const s = new WorkflowStore(undefined, () => Promise.reject(new Error('ENOSPC: no space left on device')));
+    s.on('error-persisting', (e: Error) => errors.push(e));
+    s.addSession('Sandbox', 's1');
+    await new Promise((r) => setImmediate(r));
+    assert.match(errors[0]!.message, /ENOSPC/);
+    assert.deepEqual(s.sessions('Sandbox'), ['s1']);
+  });
+});

@@ -44,10 +44,25 @@ export interface VerifierOptions {
 
 export class Verifier {
   private readonly caches = new Map<string, JwksCache>();
-  private readonly byIssuer: Map<string, TrustedIssuer>;
+  private byIssuer: Map<string, TrustedIssuer>;
 
   constructor(private readonly options: VerifierOptions) {
     this.byIssuer = new Map(options.issuers.map((i) => [i.issuer, i]));
+  }
+
+  get issuers(): TrustedIssuer[] {
+    return [...this.byIssuer.values()];
+  }
+
+  /** Replaces the trusted issuers (the settings changed, or the sandbox restarted on a new port). A cache is
+   * kept only when its issuer still has the same key-set address and audience. */
+  setIssuers(issuers: TrustedIssuer[]): void {
+    const next = new Map(issuers.map((i) => [i.issuer, i]));
+    for (const [name, old] of this.byIssuer) {
+      const now = next.get(name);
+      if (!now || now.jwksUrl !== old.jwksUrl || now.audience !== old.audience) this.caches.delete(name);
+    }
+    this.byIssuer = next;
   }
 
   /** The cache of a trusted issuer (created on first use). */

@@ -159,9 +159,11 @@ export class WorkflowStore extends EventEmitter {
     this.changed(environment);
   }
 
-  /** The sandbox forgets everything when it stops: so does its part of the store. */
-  clearEnvironment(environment: string): void {
-    this.data.delete(environment);
+  /** The sandbox forgets its workflows when it stops: so does its part of the store (its session ids are fixed). */
+  forgetWorkflows(environment: string): void {
+    const e = this.data.get(environment);
+    if (!e || e.workflows.length === 0) return;
+    e.workflows = [];
     this.changed(environment);
   }
 

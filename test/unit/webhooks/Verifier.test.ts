@@ -58,6 +58,20 @@ describe('Verifier', () => {
     assert.equal((r.body as { topic: string }).topic, 'workflow/completed');
   });
 
+  it('setIssuers: an issuer removed is refused at step 2; one whose key-set address changed gets a new cache', async () => {
+    const before = verifier.cacheFor(issuers[0]!);
+    verifier.setIssuers([issuers[1]!]);
+    const r = await verify(`Bearer ${await token()}`);
+    assert.equal(failedStep(r), 2);
+    assert.equal(keys.requests, 0, 'no key-set request for an issuer no longer trusted');
+    verifier.setIssuers([{ ...issuers[0]!, jwksUrl: `${keys.url}?moved` }, issuers[1]!]);
+    assert.notEqual(verifier.cacheFor(verifier.issuers[0]!), before);
+    assert.equal((await verify(`Bearer ${await token()}`)).ok, true);
+    const kept = verifier.cacheFor(verifier.issuers[0]!);
+    verifier.setIssuers([...verifier.issuers]);
+    assert.equal(verifier.cacheFor(verifier.issuers[0]!), kept, 'an unchanged issuer keeps its cache');
+  });
+
   describe('each step failing on its own', () => {
     it('1: no Authorization / not Bearer', async () => {
       assert.equal(failedStep(await verify(undefined)), 1);

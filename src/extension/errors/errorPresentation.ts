@@ -1,0 +1,45 @@
+// What a person sees for an error: what happened and what to do (the spec's "Action" column, carried by the
+// typed error's advice), and the buttons that help. Pure, so every error row is unit-tested in plain Node.
+import { SignInRequired } from '../../core/auth/authErrors';
+import { ServiceError } from '../../core/http/serviceErrors';
+import { TransportError } from '../../core/http/request';
+
+export type ErrorAction = 'Sign In' | 'Copy correlationId' | 'Show Log' | 'Open Settings';
+
+export interface ErrorPresentation {
+  message: string;
+  actions: ErrorAction[];
+  /** Modal for the one outcome a user must not miss: a billed workflow may exist. */
+  modal: boolean;
+}
+
+/** @param billed true for a billed call (start): a timeout there may have started a workflow. */
+export function presentError(operation: string, err: unknown, billed = false): ErrorPresentation {
+  const actions: ErrorAction[] = [];
+  let message: string;
+  let modal = false;
+  if (err instanceof SignInRequired) {
+    message = `${operation}: ${err.advice}`;
+    actions.push('Sign In');
+  } else if (err instanceof ServiceError) {
+    message = `${operation} failed${err.status ? ` (${err.status}${err.code ? ` ${err.code}` : ''})` : ''}: ${err.advice}`;
+    if (err.kind === 'unauthorized') actions.push('Sign In');
+    if (err.kind === 'outcome-unknown') {
+      modal = true;
+      if (!/billed/i.test(message)) message += ' A billed workflow may exist.';
+    }
+    if (err.kind === 'local-validation' && /settings|environment/i.test(err.advice)) actions.push('Open Settings');
+    if (err.correlationId) actions.push('Copy correlationId');
+  } else if (err instanceof TransportError) {
+    if (billed && err.reason !== 'network') {
+      // The request was sent: the service may have started (and billed) the workflow before the answer was lost.
+      message = `${operation}: no answer (${err.message}). A billed workflow may exist: search for it by its correlationId before starting another.`;
+      modal = true;
+    } else {
+      message = `${operation} failed: ${err.message}. Check the environment's address and your connection.`;
+      actions.push('Open Settings');
+    }
+  } else message = `${operation} failed: ${err instanceof Error ? err.message : String(err)}`;
+  actions.push('Show Log');
+  return { message, actions, modal };
+}

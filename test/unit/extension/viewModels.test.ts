@@ -1,0 +1,93 @@
+// Plain-Node tests of the extension's view-model logic: tree presentation, error presentation, log redaction.
+import assert from 'node:assert/strict';
+import { SignInRequired } from '../../../src/core/auth/authErrors';
+import { LocalValidationError, NotEntitled, OutcomeUnknown, SessionEmpty } from '../../../src/core/http/serviceErrors';
+import { TransportError } from '../../../src/core/http/request';
+import type { TrackedWorkflow } from '../../../src/core/workflows/WorkflowStore';
+import { escapeMarkdown, workflowContextValue, workflowDescription, workflowIcon, workflowTooltip } from '../../../src/extension/explorer/workflowPresentation';
+import { presentError } from '../../../src/extension/errors/errorPresentation';
+import { redact } from '../../../src/extension/log/redact';
+
+const base: TrackedWorkflow = {
+  workflowId: 'wf_1',
+  runId: 'wfrun_1',
+  sessionId: 'sess-demo-staged',
+  correlationId: 'wfs-abc',
+  product: { service: 'Appraisal', model: 'Standard' },
+  productName: 'Standard Appraisal',
+  status: 'processing',
+  reconfirmAvailable: false,
+  startedAt: Date.UTC(2026, 10, 22, 10, 0, 0),
+  lastPolledAt: Date.UTC(2026, 10, 22, 10, 0, 30),
+};
+
+describe('workflow presentation in the tree', () => {
+  it('icons by status: processing spins, terminal states are coloured, a stopped poll is a watch', () => {
+    assert.deepEqual(workflowIcon(base), { id: 'sync~spin', color: 'charts.blue' });
+    assert.deepEqual(workflowIcon({ ...base, status: 'complete' }), { id: 'pass-filled', color: 'testing.iconPassed' });
+    assert.deepEqual(workflowIcon({ ...base, status: 'failed' }), { id: 'error', color: 'testing.iconFailed' });
+    assert.equal(workflowIcon({ ...base, status: 'cancelled' }).id, 'circle-slash');
+    assert.equal(workflowIcon({ ...base, pollingStopped: 'deadline reached' }).id, 'watch');
+    assert.equal(workflowIcon({ ...base, status: 'weird' }).id, 'question');
+  });
+
+  it('context tokens drive the menus: reconfirmable and live', () => {
+    assert.equal(workflowContextValue(base), 'workflow status-processing live');
+    assert.equal(workflowContextValue({ ...base, status: 'complete', reconfirmAvailable: true }), 'workflow status-complete reconfirmable');
+    assert.match(workflowContextValue({ ...base, status: 'complete', reconfirmAvailable: true }), /reconfirmable/);
+    assert.equal(workflowContextValue({ ...base, pollingStopped: 'deadline' }), 'workflow status-processing');
+    assert.equal(workflowContextValue({ ...base, status: 'x y/z' }), 'workflow status-xyz live', 'a hostile status cannot add tokens');
+  });
+
+  it('the tooltip names product, correlationId, workflowId, runId and last polled; service text is escaped', () => {
+    const t = workflowTooltip({ ...base, lastError: '[click](command:evil)', messages: [{ code: 'M1', text: '<img src=x onerror=alert(1)>' }] }, base.lastPolledAt! + 5000);
+    for (const part of ['Standard Appraisal', 'wfs\\-abc', 'wf\\_1', 'wfrun\\_1', '5 s ago']) assert.ok(t.includes(part), `${part} in ${t}`);
+    assert.ok(!t.includes('[click](command:evil)'), 'no live link from error text');
+    assert.ok(!t.includes('<img'), 'no raw HTML from a message');
+    assert.equal(escapeMarkdown('a_b*c'), 'a\\_b\\*c');
+    assert.equal(workflowDescription({ ...base, pollingStopped: 'deadline reached' }), 'processing · deadline reached');
+  });
+});
+
+describe('error presentation', () => {
+  it('a lapsed sign-in offers Sign In', () => {
+    const p = presentError('Start workflow', new SignInRequired('refresh-lapsed', 'The sign-in has lapsed: sign in again.'));
+    assert.deepEqual(p.actions, ['Sign In', 'Show Log']);
+    assert.match(p.message, /sign in again/);
+  });
+
+  it('500 is modal, says a billed workflow may exist, and offers the correlationId', () => {
+    const p = presentError('Start workflow', new OutcomeUnknown('outcome-unknown', 'Outcome unknown (500): a workflow may have been started and billed.', { status: 500, correlationId: 'wfs-1', billed: 'possibly' }));
+    assert.equal(p.modal, true);
+    assert.match(p.message, /billed/);
+    assert.deepEqual(p.actions, ['Copy correlationId', 'Show Log']);
+  });
+
+  it('a timeout on the billed start is treated as outcome unknown; on a read it is a connection problem', () => {
+    const t = new TransportError('timed out after 30000 ms', 'timeout', 'http://x');
+    assert.equal(presentError('Start workflow', t, true).modal, true);
+    assert.match(presentError('Start workflow', t, true).message, /billed workflow may exist/);
+    assert.equal(presentError('Refresh', t).modal, false);
+    assert.deepEqual(presentError('Refresh', t).actions, ['Open Settings', 'Show Log']);
+  });
+
+  it('names the status and code, and uses the typed advice, not the server text', () => {
+    const p = presentError('Start workflow', new SessionEmpty('session-empty', 'Nothing is staged in this session (409 SESSION_EMPTY). Stage a loan.', { status: 409, code: 'SESSION_EMPTY', serverText: 'SERVER SAYS', correlationId: 'c' }));
+    assert.match(p.message, /^Start workflow failed \(409 SESSION_EMPTY\): Nothing is staged/);
+    assert.ok(!p.message.includes('SERVER SAYS'));
+    const forbidden = presentError('Start workflow', new NotEntitled('Not entitled to this product.', { status: 403 }, false));
+    assert.deepEqual(forbidden.actions, ['Show Log']);
+    const local = presentError('Start workflow', new LocalValidationError('env', 'The environment has no baseUrl: fix it in settings.'));
+    assert.deepEqual(local.actions, ['Open Settings', 'Show Log']);
+  });
+});
+
+describe('log redaction', () => {
+  it('masks bearer tokens, JWTs, passwords and refresh tokens', () => {
+    const jwt = 'eyJhbGciOiJSUzI1NiJ9.eyJpc3MiOiJ4In0.c2lnbmF0dXJl';
+    const line = redact(`Authorization: Bearer abc.def.ghi {"password":"hunter2","refresh_token":"r-123"} token=${jwt} password=p@ss`);
+    for (const secret of ['abc.def.ghi', 'hunter2', 'r-123', jwt, 'p@ss']) assert.ok(!line.includes(secret), `${secret} masked in ${line}`);
+    assert.match(line, /Bearer <redacted>/);
+    assert.equal(redact('start workflow sess-demo-staged → 201'), 'start workflow sess-demo-staged → 201');
+  });
+});

@@ -1,6 +1,7 @@
 // Runs the embedded sandbox inside the extension host, on demand.
 import * as vscode from 'vscode';
 import { Sandbox, type SandboxInfo } from '../core/sandbox/Sandbox';
+import type { ExtensionLog } from './log/extensionLog';
 
 export class SandboxHost implements vscode.Disposable {
   private sandbox?: Sandbox;
@@ -8,7 +9,7 @@ export class SandboxHost implements vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<SandboxInfo | undefined>();
   readonly onDidChange = this.changed.event;
 
-  constructor(private readonly log: vscode.LogOutputChannel) {}
+  constructor(private readonly log: ExtensionLog) {}
 
   get info(): SandboxInfo | undefined {
     return this.sandbox ? this.sandbox.info() : undefined;
@@ -18,7 +19,8 @@ export class SandboxHost implements vscode.Disposable {
   ensureStarted(): Promise<SandboxInfo> {
     if (this.sandbox) return Promise.resolve(this.sandbox.info());
     this.starting ??= (async () => {
-      const sandbox = new Sandbox({ port: 0 });
+      const seconds = vscode.workspace.getConfiguration('wfs').get<number>('sandbox.workflowDurationSeconds') ?? 8;
+      const sandbox = new Sandbox({ port: 0, workflowDurationSeconds: seconds });
       sandbox.on('request', (e: { method: string; path: string; status: number }) => this.log.debug(`sandbox ${e.method} ${e.path} → ${e.status}`));
       sandbox.on('webhook', (e: { address: string; attempt: number; status?: number; error?: string }) =>
         this.log.info(`sandbox webhook to ${e.address} attempt ${e.attempt}: ${e.status ?? e.error}`),
@@ -34,6 +36,14 @@ export class SandboxHost implements vscode.Disposable {
       }
     })();
     return this.starting;
+  }
+
+  /** Registers (or, with false, removes) an address the sandbox sends its workflow events to. */
+  setWebhookEndpoint(url: string, registered: boolean): void {
+    const endpoints = this.sandbox?.context.webhookEndpoints;
+    if (!endpoints) return;
+    if (registered) endpoints.add(url);
+    else endpoints.delete(url);
   }
 
   async startWithUi(): Promise<SandboxInfo | undefined> {

@@ -1,35 +1,118 @@
-// The Workflow Service explorer: environments at the root. Empty while nothing runs, so the welcome view shows.
+// The Workflow Service explorer: the current Environment → its Sessions → the Workflows started in them.
+// When the environment is not usable yet (sandbox stopped, signed out, no sessions) the tree is empty and a
+// welcome view, chosen by the context key wfs.explorerState, says what to do with a button.
 import * as vscode from 'vscode';
-import type { SandboxHost } from '../sandboxHost';
+import { SANDBOX_ENVIRONMENT } from '../../core/environments/environmentConfig';
+import type { Clock } from '../../core/time/clock';
+import type { AuthService } from '../auth/authService';
+import type { EnvironmentRegistry } from '../environments/environmentRegistry';
+import type { WorkflowService } from '../workflows/workflowService';
+import { workflowContextValue, workflowDescription, workflowIcon, workflowLabel, workflowTooltip } from './workflowPresentation';
 
-type Node = { kind: 'sandbox'; baseUrl: string };
+export type ExplorerNode =
+  | { kind: 'environment'; env: string }
+  | { kind: 'session'; env: string; sessionId: string }
+  | { kind: 'workflow'; env: string; workflowId: string };
 
-export class ExplorerTree implements vscode.TreeDataProvider<Node>, vscode.Disposable {
-  private readonly changed = new vscode.EventEmitter<Node | undefined>();
+export type ExplorerState = 'sandbox-stopped' | 'not-configured' | 'signed-out' | 'no-sessions' | 'ready';
+
+export class ExplorerTree implements vscode.TreeDataProvider<ExplorerNode>, vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<ExplorerNode | undefined>();
   readonly onDidChangeTreeData = this.changed.event;
-  private readonly subscription: vscode.Disposable;
+  private readonly disposables: vscode.Disposable[] = [];
+  private state?: ExplorerState;
 
-  constructor(private readonly sandbox: SandboxHost) {
-    this.subscription = sandbox.onDidChange(() => this.changed.fire(undefined));
+  constructor(
+    private readonly environments: EnvironmentRegistry,
+    private readonly auth: AuthService,
+    private readonly workflows: WorkflowService,
+    private readonly clock: Clock,
+  ) {
+    const refresh = () => this.changed.fire(undefined);
+    this.disposables.push(environments.onDidChange(refresh), auth.onDidChange(refresh), workflows.onDidChange(refresh));
   }
 
-  getChildren(node?: Node): Node[] {
-    if (node) return [];
-    const info = this.sandbox.info;
-    return info ? [{ kind: 'sandbox', baseUrl: info.baseUrl }] : [];
+  /** What the explorer shows now; also published as the context key that picks the welcome view. */
+  currentState(): ExplorerState {
+    const env = this.environments.currentName;
+    let state: ExplorerState;
+    if (!this.environments.current) state = env === SANDBOX_ENVIRONMENT ? 'sandbox-stopped' : 'not-configured';
+    else {
+      const tm = this.auth.peek(env);
+      if (!tm || tm.state === 'signed-out' || tm.state === 'expired') state = 'signed-out';
+      else state = this.workflows.store.sessions(env).length === 0 ? 'no-sessions' : 'ready';
+    }
+    if (state !== this.state) {
+      this.state = state;
+      void vscode.commands.executeCommand('setContext', 'wfs.explorerState', state);
+    }
+    return state;
   }
 
-  getTreeItem(node: Node): vscode.TreeItem {
-    const item = new vscode.TreeItem('Sandbox', vscode.TreeItemCollapsibleState.None);
-    item.description = node.baseUrl;
-    item.iconPath = new vscode.ThemeIcon('beaker', new vscode.ThemeColor('testing.iconPassed'));
-    item.tooltip = new vscode.MarkdownString(`**Sandbox** — the built-in simulator of the Workflow Service\n\nListening at \`${node.baseUrl}\``);
-    item.contextValue = 'environment sandbox running';
+  async getChildren(node?: ExplorerNode): Promise<ExplorerNode[]> {
+    if (!node) {
+      await this.auth.manager(this.environments.currentName); // loads a stored sign-in before deciding
+      return this.currentState() === 'ready' ? [{ kind: 'environment', env: this.environments.currentName }] : [];
+    }
+    if (node.kind === 'environment') return this.workflows.store.sessions(node.env).map((sessionId) => ({ kind: 'session', env: node.env, sessionId }));
+    if (node.kind === 'session')
+      return this.workflows.store
+        .workflows(node.env, node.sessionId)
+        .slice()
+        .reverse()
+        .map((w) => ({ kind: 'workflow', env: node.env, workflowId: w.workflowId }));
+    return [];
+  }
+
+  getParent(node: ExplorerNode): ExplorerNode | undefined {
+    if (node.kind === 'session') return { kind: 'environment', env: node.env };
+    if (node.kind === 'workflow') {
+      const w = this.workflows.store.workflow(node.env, node.workflowId);
+      return w ? { kind: 'session', env: node.env, sessionId: w.sessionId } : undefined;
+    }
+    return undefined;
+  }
+
+  getTreeItem(node: ExplorerNode): vscode.TreeItem {
+    if (node.kind === 'environment') {
+      const config = this.environments.config(node.env);
+      const tm = this.auth.peek(node.env);
+      const item = new vscode.TreeItem(node.env, vscode.TreeItemCollapsibleState.Expanded);
+      item.id = `env/${node.env}`;
+      item.description = [tm?.current?.username, config?.baseUrl].filter(Boolean).join(' · ');
+      item.iconPath = new vscode.ThemeIcon(config?.builtIn ? 'beaker' : 'cloud', new vscode.ThemeColor('charts.green'));
+      item.tooltip = new vscode.MarkdownString(`**${node.env}**${config?.builtIn ? ' — the built-in sandbox' : ''}\n\nService at \`${config?.baseUrl ?? '?'}\``);
+      item.contextValue = `environment ${config?.builtIn ? 'sandbox' : 'remote'}`;
+      return item;
+    }
+    if (node.kind === 'session') {
+      const n = this.workflows.store.workflows(node.env, node.sessionId).length;
+      const item = new vscode.TreeItem(node.sessionId, n ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None);
+      item.id = `session/${node.env}/${node.sessionId}`;
+      item.description = n === 0 ? 'no workflows yet' : `${n} workflow${n === 1 ? '' : 's'}`;
+      item.iconPath = new vscode.ThemeIcon('folder-library');
+      item.tooltip = new vscode.MarkdownString(`Session \`${node.sessionId}\` in ${node.env}\n\nStart a workflow here with the ▷ button.`);
+      item.contextValue = 'session';
+      return item;
+    }
+    const w = this.workflows.store.workflow(node.env, node.workflowId);
+    if (!w) return new vscode.TreeItem('(removed)');
+    const item = new vscode.TreeItem(workflowLabel(w), vscode.TreeItemCollapsibleState.None);
+    item.id = `workflow/${node.env}/${w.workflowId}`;
+    item.description = workflowDescription(w);
+    const icon = workflowIcon(w);
+    item.iconPath = new vscode.ThemeIcon(icon.id, icon.color ? new vscode.ThemeColor(icon.color) : undefined);
+    const tooltip = new vscode.MarkdownString(workflowTooltip(w, this.clock.now()));
+    tooltip.isTrusted = false;
+    tooltip.supportHtml = false;
+    item.tooltip = tooltip;
+    item.contextValue = workflowContextValue(w);
+    item.accessibilityInformation = { label: `${workflowLabel(w)}, ${w.status}, workflow ${w.workflowId}` };
     return item;
   }
 
   dispose(): void {
-    this.subscription.dispose();
+    for (const d of this.disposables) d.dispose();
     this.changed.dispose();
   }
 }

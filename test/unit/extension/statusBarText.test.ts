@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { formatRemaining, statusBarModel } from '../../../src/extension/statusBarText';
+import { formatRemaining, statusBarModel } from '../../../src/extension/statusBar/statusBarText';
 
 const NOW = Date.UTC(2026, 0, 15, 12, 0, 0);
 const session = { username: 'demo', accessExpiresAt: NOW + 65 * 60_000, refreshExpiresAt: Date.UTC(2026, 0, 17, 5) };

@@ -1,38 +1,75 @@
-// Sign-in to the sandbox inside a real VS Code host: tokens only in SecretStorage, cleared by sign-out.
+// Sign-in to the sandbox inside a real VS Code host: tokens only in SecretStorage, cleared by sign-out; the
+// status bar says who is signed in.
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { ExtensionApi } from '../../../src/extension/extension';
+import { extensionApi, setSetting, until } from './helpers';
 
 describe('sandbox sign-in in a real VS Code host', () => {
   let api: ExtensionApi;
   before(async () => {
-    const ext = vscode.extensions.getExtension<ExtensionApi>('workflow-service-toolkit.workflow-service-toolkit')!;
-    api = await ext.activate();
+    api = await extensionApi();
+    await vscode.commands.executeCommand('wfs.switchEnvironment', 'Sandbox');
   });
   after(async () => {
     await vscode.commands.executeCommand('wfs.stopSandbox');
+  });
+
+  it('before the sandbox starts, the status bar says so and the explorer offers to start it', async () => {
+    await vscode.commands.executeCommand('wfs.stopSandbox');
+    await api.statusBar.refresh();
+    assert.equal(api.statusBar.text, '$(beaker) Sandbox: not started');
+    assert.equal(api.explorer.currentState(), 'sandbox-stopped');
+    assert.deepEqual(await api.explorer.getChildren(), []);
   });
 
   it('a wrong password is refused and stores nothing', async () => {
     const ok = await vscode.commands.executeCommand('wfs.signIn', { username: 'demo', password: 'wrong' });
     assert.equal(ok, false);
     assert.equal(await api.secrets.get('wfs.tokens.Sandbox'), undefined);
+    assert.equal(api.explorer.currentState(), 'signed-out');
   });
 
-  it('signs in with the demo credentials; the session lives in SecretStorage and nowhere in settings', async () => {
+  it('signs in with the demo credentials; the session lives in SecretStorage and nowhere in settings; the status bar names the user', async () => {
     const ok = await vscode.commands.executeCommand('wfs.signIn', { username: 'demo', password: 'demo-password' });
     assert.equal(ok, true);
-    assert.equal(api.auth.manager?.state, 'signed-in');
+    assert.equal((await api.auth.manager('Sandbox'))?.state, 'signed-in');
     const stored = JSON.parse((await api.secrets.get('wfs.tokens.Sandbox'))!);
     assert.equal(stored.username, 'demo');
     assert.ok(stored.accessToken && stored.refreshToken);
-    const settings = JSON.stringify(vscode.workspace.getConfiguration().inspect('wfs') ?? {});
-    assert.ok(!settings.includes(stored.accessToken));
+    assert.equal(await api.secrets.get('wfs.password.Sandbox'), undefined, 'the password is not kept unless the user opts in');
+    const settings = JSON.stringify(vscode.workspace.getConfiguration().inspect('wfs') ?? {}) + JSON.stringify(api.state.keys().map((k) => api.state.get(k)));
+    assert.ok(!settings.includes(stored.accessToken) && !settings.includes('demo-password'), 'no secret in settings or globalState');
+    api.statusBar.render();
+    assert.match(api.statusBar.text, /^\$\(account\) Sandbox: demo · token (59m|1h 00m)$/);
   });
 
-  it('sign-out clears SecretStorage', async () => {
+  it('another window signing out (the secret deleted) is followed through secrets.onDidChange', async () => {
+    const tm = (await api.auth.manager('Sandbox'))!;
+    assert.equal(tm.state, 'signed-in');
+    await api.secrets.delete('wfs.tokens.Sandbox');
+    await until(api.auth.onDidChange, () => tm.state === 'signed-out', 'the manager to follow the deleted secret');
+    assert.equal(await vscode.commands.executeCommand('wfs.signIn', { username: 'demo', password: 'demo-password' }), true);
+  });
+
+  it('with silent re-sign-in opted in, the password is kept in SecretStorage only, and sign-out removes it', async () => {
+    await setSetting('auth.rememberPasswordForSilentSignIn', true);
+    try {
+      assert.equal(await vscode.commands.executeCommand('wfs.signIn', { username: 'demo', password: 'demo-password' }), true);
+      assert.deepEqual(JSON.parse((await api.secrets.get('wfs.password.Sandbox'))!), { username: 'demo', password: 'demo-password' });
+      const settings = JSON.stringify(vscode.workspace.getConfiguration().inspect('wfs') ?? {});
+      assert.ok(!settings.includes('demo-password'));
+    } finally {
+      await setSetting('auth.rememberPasswordForSilentSignIn', undefined);
+    }
+  });
+
+  it('sign-out clears SecretStorage and the status bar says signed out', async () => {
     await vscode.commands.executeCommand('wfs.signOut');
-    assert.equal(api.auth.manager?.state, 'signed-out');
+    assert.equal((await api.auth.manager('Sandbox'))?.state, 'signed-out');
     assert.equal(await api.secrets.get('wfs.tokens.Sandbox'), undefined);
+    assert.equal(await api.secrets.get('wfs.password.Sandbox'), undefined);
+    api.statusBar.render();
+    assert.equal(api.statusBar.text, '$(account) Sandbox: signed out');
   });
 });

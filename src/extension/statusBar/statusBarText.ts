@@ -1,5 +1,5 @@
 // What the status bar says about the environment and sign-in; pure, so it is unit-tested in plain Node.
-import type { TokenState } from '../core/auth/TokenManager';
+import type { TokenState } from '../../core/auth/TokenManager';
 
 export interface StatusBarModel {
   text: string;

@@ -1,0 +1,36 @@
+// Switch environment, and the environment menu the status bar opens (switch, sign in, sign out, settings).
+import * as vscode from 'vscode';
+import { SANDBOX_ENVIRONMENT } from '../../core/environments/environmentConfig';
+import type { Services } from '../services';
+
+type MenuItem = vscode.QuickPickItem & { run: () => Thenable<unknown> | Promise<unknown> };
+
+export function registerEnvironmentCommands(s: Services): vscode.Disposable[] {
+  return [vscode.commands.registerCommand('wfs.switchEnvironment', (name?: string) => switchEnvironment(s, name))];
+}
+
+async function switchEnvironment(s: Services, name?: string): Promise<string | undefined> {
+  if (typeof name === 'string') {
+    await s.environments.select(name);
+    return name;
+  }
+  const current = s.environments.currentName;
+  const tm = await s.auth.manager(current);
+  const signedIn = tm && tm.state !== 'signed-out' && tm.state !== 'expired';
+  const items: MenuItem[] = s.environments.names().map((n) => {
+    const c = s.environments.config(n);
+    return {
+      label: `${n === current ? '$(check)' : '$(blank)'} ${n}`,
+      description: n === SANDBOX_ENVIRONMENT ? (c ? `built-in sandbox · ${c.baseUrl}` : 'built-in sandbox · not started') : c?.baseUrl,
+      run: () => s.environments.select(n),
+    };
+  });
+  items.push({ label: '', kind: vscode.QuickPickItemKind.Separator, run: async () => undefined });
+  if (signedIn) items.push({ label: `$(sign-out) Sign Out of ${current}`, description: tm?.current?.username, run: () => s.auth.signOut(current) });
+  else items.push({ label: `$(sign-in) Sign In to ${current}…`, run: () => vscode.commands.executeCommand('wfs.signIn') });
+  if (current === SANDBOX_ENVIRONMENT && !s.sandbox.info) items.push({ label: '$(play) Start Sandbox', run: () => s.sandbox.startWithUi() });
+  items.push({ label: '$(settings-gear) Configure Environments…', description: 'wfs.environments', run: () => vscode.commands.executeCommand('workbench.action.openSettings', 'wfs.environments') });
+  const pick = await vscode.window.showQuickPick(items, { title: 'Workflow Service: Environment', placeHolder: `Current: ${current}` });
+  await pick?.run();
+  return s.environments.currentName;
+}

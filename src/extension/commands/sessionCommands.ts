@@ -1,0 +1,50 @@
+// Add a session by id (no endpoint lists them), remembered per environment; remove it from the explorer.
+import * as vscode from 'vscode';
+import { SANDBOX_ENVIRONMENT } from '../../core/environments/environmentConfig';
+import type { ExplorerNode } from '../explorer/explorerTree';
+import type { Services } from '../services';
+
+export function registerSessionCommands(s: Services): vscode.Disposable[] {
+  return [
+    vscode.commands.registerCommand('wfs.addSession', (arg?: string | ExplorerNode) => addSession(s, typeof arg === 'string' ? arg : undefined)),
+    vscode.commands.registerCommand('wfs.removeSession', (node?: ExplorerNode) => {
+      if (node?.kind === 'session') s.workflows.removeSession(node.env, node.sessionId);
+    }),
+  ];
+}
+
+async function addSession(s: Services, given?: string): Promise<string | undefined> {
+  const env = s.environments.currentName;
+  let sessionId = given;
+  if (sessionId === undefined) {
+    const known = new Set(s.workflows.store.sessions(env));
+    const info = env === SANDBOX_ENVIRONMENT ? s.sandbox.info : undefined;
+    // The sandbox's seeded sessions are offered; any other id can be typed.
+    const suggestions = info ? [info.sessions.staged, info.sessions.empty].filter((id) => !known.has(id)) : [];
+    const qp = vscode.window.createQuickPick<vscode.QuickPickItem>();
+    qp.title = `Add a session to ${env}`;
+    qp.placeholder = 'Type a session id (sessions are created in your loan system; no endpoint lists them)';
+    qp.ignoreFocusOut = true;
+    const base = suggestions.map((id) => ({ label: id, description: id === info?.sessions.staged ? 'sandbox: a loan is staged' : 'sandbox: nothing staged (start → 409 SESSION_EMPTY)' }));
+    qp.items = base;
+    qp.onDidChangeValue((v) => {
+      const t = v.trim();
+      qp.items = t && !base.some((b) => b.label === t) ? [{ label: t, description: 'add this session id' }, ...base] : base;
+    });
+    sessionId = await new Promise<string | undefined>((resolve) => {
+      qp.onDidAccept(() => resolve(qp.selectedItems[0]?.label ?? (qp.value.trim() || undefined)));
+      qp.onDidHide(() => resolve(undefined));
+      qp.show();
+    });
+    qp.dispose();
+  }
+  sessionId = sessionId?.trim();
+  if (!sessionId) return undefined;
+  if (sessionId.length > 255 || /[\u0000-\u001f]/.test(sessionId)) {
+    void vscode.window.showErrorMessage('A session id has at most 255 characters and no control characters.');
+    return undefined;
+  }
+  if (!s.workflows.store.addSession(env, sessionId)) void vscode.window.showInformationMessage(`${sessionId} is already in the explorer.`);
+  else s.log.info(`${env}: added session ${sessionId}`);
+  return sessionId;
+}

@@ -1,0 +1,136 @@
+// Send Test Webhook: topic / sub-topic / tenant remembered; testData from the built-in template, the active
+// JSON editor or a file; the address defaults to the receiver (its public URL, or loopback for the sandbox).
+import * as vscode from 'vscode';
+import { randomUUID } from 'node:crypto';
+import { SANDBOX_ENVIRONMENT } from '../../core/environments/environmentConfig';
+import { triggeredAtTimestamp } from '../../core/time/timestamps';
+import { buildTestWebhookRequest, sendTestWebhook } from '../../core/webhooks/testWebhookRequest';
+import { showError } from '../errors/showError';
+import type { Services } from '../services';
+
+const LAST_KEY = 'wfs.testWebhook.last';
+
+export interface TestWebhookArgs {
+  topic?: string;
+  subTopic?: string;
+  tenantId?: string;
+  /** "template" for the built-in template, "none" for no testData, or the JSON value itself. */
+  testData?: unknown;
+  address?: string;
+}
+
+interface Remembered {
+  topic: string;
+  subTopic: string;
+  tenantId: string;
+}
+
+export function registerTestWebhookCommand(s: Services): vscode.Disposable[] {
+  return [vscode.commands.registerCommand('wfs.sendTestWebhook', (args?: TestWebhookArgs) => sendTestWebhookCommand(s, args ?? {}))];
+}
+
+/** An event-shaped body: the receiver and the panel then show it as any delivery, tied to the latest workflow. */
+export function testDataTemplate(h: Remembered, nowMs: number, runId?: string): Record<string, unknown> {
+  return {
+    webhookId: randomUUID(),
+    topic: h.topic,
+    subTopic: h.subTopic,
+    tenantId: h.tenantId,
+    triggeredAt: triggeredAtTimestamp(nowMs),
+    actorId: 'actor-test',
+    data: { runId: runId ?? 'wfrun_test', note: 'sent by Workflow Service Toolkit: Send Test Webhook' },
+  };
+}
+
+async function sendTestWebhookCommand(s: Services, args: TestWebhookArgs): Promise<{ webhookId: string; address: string } | undefined> {
+  const env = s.environments.currentName;
+  let manager, config;
+  try {
+    ({ manager, config } = await s.auth.require(env));
+  } catch (err) {
+    void showError(s.log, 'Send test webhook', err);
+    return undefined;
+  }
+  const last = s.state.get<Remembered>(LAST_KEY) ?? { topic: 'workflow/completed', subTopic: 'event:workflow/completed', tenantId: 'tenant-demo' };
+  const ask = async (title: string, value: string, prompt: string) => vscode.window.showInputBox({ title, value, prompt, ignoreFocusOut: true, validateInput: (v) => (v.trim() ? undefined : 'Required') });
+  const topic = args.topic ?? (await ask('Send test webhook (1/5): topic', last.topic, 'X-Svc-Topic, shape <group>/<name>'));
+  if (!topic) return undefined;
+  const subTopic = args.subTopic ?? (await ask('Send test webhook (2/5): sub-topic', last.subTopic, 'X-Svc-Sub-Topic, shape <kind>:<group>/<name>'));
+  if (!subTopic) return undefined;
+  const tenantId = args.tenantId ?? (await ask('Send test webhook (3/5): tenant', last.tenantId, 'X-Svc-Tenant-Id'));
+  if (!tenantId) return undefined;
+  const headers = { topic: topic.trim(), subTopic: subTopic.trim(), tenantId: tenantId.trim() };
+  await s.state.update(LAST_KEY, headers);
+
+  const latestRunId = s.workflows.store.workflows(env).at(-1)?.runId;
+  let testData: unknown;
+  if (args.testData === undefined) {
+    const r = await chooseTestData(headers, s.clock.now(), latestRunId);
+    if (r === 'cancelled') return undefined;
+    testData = r.value;
+  } else if (args.testData === 'template') testData = testDataTemplate(headers, s.clock.now(), latestRunId);
+  else testData = args.testData === 'none' ? undefined : args.testData;
+
+  let address = args.address;
+  if (!address) {
+    let receiver = s.receiver.info;
+    if (!receiver) {
+      const start = await vscode.window.showInformationMessage('The webhook receiver is not running. Start it to receive the test webhook?', 'Start Receiver', 'Enter an Address');
+      if (start === 'Start Receiver') receiver = await vscode.commands.executeCommand('wfs.startReceiver');
+      else if (start !== 'Enter an Address') return undefined;
+    }
+    const suggested = receiver ? (receiver.publicUrl ?? (env === SANDBOX_ENVIRONMENT ? receiver.localUrl : '')) : '';
+    address = await vscode.window.showInputBox({
+      title: 'Send test webhook (5/5): address',
+      prompt: env === SANDBOX_ENVIRONMENT ? 'Where the sandbox sends it (it reaches loopback addresses)' : 'A public https URL (the receiver’s tunnel URL)',
+      value: suggested,
+      ignoreFocusOut: true,
+    });
+    if (!address) return undefined;
+  }
+  try {
+    const request = buildTestWebhookRequest({ address: address.trim(), ...headers, testData }, s.clock.now(), env === SANDBOX_ENVIRONMENT);
+    s.log.info(`${env}: send test webhook ${request.webhookId} (${headers.topic}) to ${address}`);
+    await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Sending a test webhook…' }, () =>
+      sendTestWebhook(config.testWebhookUrl, request, { tokens: manager, clock: s.clock }),
+    );
+    s.log.info(`${env}: test webhook ${request.webhookId} accepted`);
+    void vscode.window.showInformationMessage(`Test webhook ${request.webhookId} sent to ${address}.`);
+    return { webhookId: request.webhookId, address };
+  } catch (err) {
+    void showError(s.log, 'Send test webhook', err);
+    return undefined;
+  }
+}
+
+async function chooseTestData(h: Remembered, now: number, runId?: string): Promise<{ value: unknown } | 'cancelled'> {
+  const editor = vscode.window.activeTextEditor;
+  const jsonEditor = editor && ['json', 'jsonc'].includes(editor.document.languageId) ? editor : undefined;
+  const items: (vscode.QuickPickItem & { id: string })[] = [
+    { id: 'template', label: '$(file-code) Built-in template', description: 'an event-shaped body with a fresh webhookId' },
+    ...(jsonEditor ? [{ id: 'editor', label: '$(edit) The active JSON editor', description: vscode.workspace.asRelativePath(jsonEditor.document.uri) }] : []),
+    { id: 'file', label: '$(folder-opened) A JSON file…' },
+    { id: 'none', label: '$(circle-slash) No testData', description: 'the service sends its own simulated body' },
+  ];
+  const pick = await vscode.window.showQuickPick(items, { title: 'Send test webhook (4/5): testData (sent as the HTTP body)' });
+  if (!pick) return 'cancelled';
+  if (pick.id === 'template') return { value: testDataTemplate(h, now, runId) };
+  if (pick.id === 'none') return { value: undefined };
+  let text: string;
+  let source: string;
+  if (pick.id === 'editor') {
+    text = jsonEditor!.document.getText();
+    source = 'the active editor';
+  } else {
+    const uri = (await vscode.window.showOpenDialog({ canSelectMany: false, filters: { JSON: ['json'] }, title: 'testData' }))?.[0];
+    if (!uri) return 'cancelled';
+    text = new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
+    source = uri.fsPath;
+  }
+  try {
+    return { value: JSON.parse(text) };
+  } catch (err) {
+    void vscode.window.showErrorMessage(`The testData in ${source} is not valid JSON: ${(err as Error).message}. Nothing was sent.`);
+    return 'cancelled';
+  }
+}

@@ -1,0 +1,180 @@
+// Start (billed: a modal confirmation unless turned off), refresh, reconfirm, open raw JSON, copy ids, remove.
+import * as vscode from 'vscode';
+import { checkCorrelationId, generateCorrelationId } from '../../core/workflows/correlationId';
+import type { TrackedWorkflow } from '../../core/workflows/WorkflowStore';
+import type { Product } from '../../core/workflows/workflowTypes';
+import { showError } from '../errors/showError';
+import type { ExplorerNode } from '../explorer/explorerTree';
+import { workflowJsonUri } from '../explorer/workflowJsonDocuments';
+import type { Services } from '../services';
+
+export interface StartWorkflowArgs {
+  sessionId?: string;
+  product?: Product;
+  correlationId?: string;
+}
+
+type WorkflowNode = Extract<ExplorerNode, { kind: 'workflow' }>;
+
+export function registerWorkflowCommands(s: Services): vscode.Disposable[] {
+  const copy = (field: 'workflowId' | 'runId' | 'correlationId') => async (node?: WorkflowNode) => {
+    const w = node ? s.workflows.store.workflow(node.env, node.workflowId) : await pickWorkflow(s, `Copy ${field}`);
+    if (!w) return;
+    await vscode.env.clipboard.writeText(w[field]);
+    vscode.window.setStatusBarMessage(`Copied ${field} ${w[field]}`, 3000);
+    return w[field];
+  };
+  return [
+    vscode.commands.registerCommand('wfs.startWorkflow', (arg?: ExplorerNode | StartWorkflowArgs) =>
+      startWorkflow(s, arg && 'kind' in arg ? (arg.kind === 'session' ? { sessionId: arg.sessionId } : {}) : (arg ?? {})),
+    ),
+    vscode.commands.registerCommand('wfs.refreshWorkflow', (node?: WorkflowNode) => refreshWorkflow(s, node)),
+    vscode.commands.registerCommand('wfs.refresh', () => refreshAll(s)),
+    vscode.commands.registerCommand('wfs.reconfirmWorkflow', (node?: WorkflowNode) => reconfirmWorkflow(s, node)),
+    vscode.commands.registerCommand('wfs.openWorkflowJson', async (node?: WorkflowNode) => {
+      const w = node ? s.workflows.store.workflow(node.env, node.workflowId) : await pickWorkflow(s, 'Open Raw JSON');
+      if (!w) return;
+      const doc = await vscode.workspace.openTextDocument(workflowJsonUri(node?.env ?? s.environments.currentName, w.workflowId));
+      await vscode.languages.setTextDocumentLanguage(doc, 'json');
+      await vscode.window.showTextDocument(doc, { preview: true });
+      return doc.uri.toString();
+    }),
+    vscode.commands.registerCommand('wfs.copyWorkflowId', copy('workflowId')),
+    vscode.commands.registerCommand('wfs.copyRunId', copy('runId')),
+    vscode.commands.registerCommand('wfs.copyCorrelationId', copy('correlationId')),
+    vscode.commands.registerCommand('wfs.removeWorkflow', (node?: WorkflowNode) => {
+      if (node?.kind === 'workflow') s.workflows.remove(node.env, node.workflowId);
+    }),
+  ];
+}
+
+async function pickWorkflow(s: Services, title: string, filter: (w: TrackedWorkflow) => boolean = () => true): Promise<TrackedWorkflow | undefined> {
+  const env = s.environments.currentName;
+  const list = s.workflows.store.workflows(env).filter(filter);
+  if (list.length === 0) {
+    void vscode.window.showInformationMessage(`No workflows in ${env} to choose from.`);
+    return undefined;
+  }
+  const pick = await vscode.window.showQuickPick(
+    list
+      .slice()
+      .reverse()
+      .map((w) => ({ label: `${w.product.service} / ${w.product.model}`, description: `${w.status} · ${w.sessionId}`, detail: `workflowId ${w.workflowId} · correlationId ${w.correlationId}`, w })),
+    { title, matchOnDetail: true },
+  );
+  return pick?.w;
+}
+
+async function startWorkflow(s: Services, args: StartWorkflowArgs): Promise<TrackedWorkflow | undefined> {
+  const env = s.environments.currentName;
+  let config;
+  try {
+    config = (await s.auth.require(env)).config;
+  } catch (err) {
+    void showError(s.log, 'Start workflow', err);
+    return undefined;
+  }
+  const sessionId = args.sessionId ?? (await pickSession(s, env));
+  if (!sessionId) return undefined;
+  const product = args.product ?? (await pickProduct(config.products));
+  if (!product) return undefined;
+  const suggested = generateCorrelationId(s.clock.now());
+  const correlationId =
+    args.correlationId ??
+    (await vscode.window.showInputBox({
+      title: 'Start workflow: correlationId',
+      prompt: 'A distinctive id to find this workflow by (Find Workflows), should the answer be lost. The generated one is unique.',
+      value: suggested,
+      ignoreFocusOut: true,
+      validateInput: (v) => {
+        try {
+          checkCorrelationId(v);
+          return undefined;
+        } catch (err) {
+          return (err as Error).message;
+        }
+      },
+    }));
+  if (!correlationId) return undefined;
+  if (vscode.workspace.getConfiguration('wfs').get<boolean>('confirmBilledStart') !== false) {
+    const ok = await vscode.window.showWarningMessage(
+      `Start a billed workflow?`,
+      { modal: true, detail: `${product.service} / ${product.model} in session ${sessionId} on ${env}.\nThe service bills every workflow it starts.\ncorrelationId: ${correlationId}\n\n(Turn this question off with the setting wfs.confirmBilledStart.)` },
+      'Start (Billed)',
+    );
+    if (ok !== 'Start (Billed)') return undefined;
+  }
+  try {
+    const w = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Starting ${product.service} / ${product.model} in ${sessionId}…` }, () =>
+      s.workflows.start(env, { sessionId, product, correlationId }),
+    );
+    void vscode.window.showInformationMessage(`Started ${product.service} / ${product.model}: ${w.status} (workflowId ${w.workflowId}). The explorer follows it live.`);
+    return w;
+  } catch (err) {
+    void showError(s.log, 'Start workflow', err, { billed: true });
+    return undefined;
+  }
+}
+
+async function pickSession(s: Services, env: string): Promise<string | undefined> {
+  const sessions = s.workflows.store.sessions(env);
+  const ADD = '$(add) Add a session…';
+  const pick = await vscode.window.showQuickPick([...sessions.map((id) => ({ label: id })), { label: ADD }], { title: 'Start workflow: session', placeHolder: 'The session whose staged loan the workflow is for' });
+  if (!pick) return undefined;
+  if (pick.label === ADD) return (await vscode.commands.executeCommand<string | undefined>('wfs.addSession')) ?? undefined;
+  return pick.label;
+}
+
+/** The environment's products, and free text for any other ("Service / Model"). */
+async function pickProduct(products: Product[]): Promise<Product | undefined> {
+  const qp = vscode.window.createQuickPick<vscode.QuickPickItem & { product?: Product }>();
+  qp.title = 'Start workflow: product';
+  qp.placeholder = 'Choose a product, or type "Service / Model"';
+  qp.ignoreFocusOut = true;
+  const base = products.map((p) => ({ label: `${p.service} / ${p.model}`, product: p }));
+  qp.items = base;
+  qp.onDidChangeValue((v) => {
+    const m = /^\s*([^/]+?)\s*\/\s*(.+?)\s*$/.exec(v);
+    qp.items = m && !base.some((b) => b.label.toLowerCase() === `${m[1]} / ${m[2]}`.toLowerCase()) ? [{ label: `${m[1]} / ${m[2]}`, description: 'other product', product: { service: m[1]!, model: m[2]! } }, ...base] : base;
+  });
+  const chosen = await new Promise<Product | undefined>((resolve) => {
+    qp.onDidAccept(() => resolve(qp.selectedItems[0]?.product));
+    qp.onDidHide(() => resolve(undefined));
+    qp.show();
+  });
+  qp.dispose();
+  return chosen;
+}
+
+async function refreshWorkflow(s: Services, node?: WorkflowNode): Promise<TrackedWorkflow | undefined> {
+  const env = node?.env ?? s.environments.currentName;
+  const w = node ? s.workflows.store.workflow(node.env, node.workflowId) : await pickWorkflow(s, 'Refresh workflow');
+  if (!w) return undefined;
+  try {
+    return await s.workflows.refresh(env, w.workflowId);
+  } catch (err) {
+    void showError(s.log, `Refresh of ${w.workflowId}`, err);
+    return undefined;
+  }
+}
+
+async function refreshAll(s: Services): Promise<void> {
+  const env = s.environments.currentName;
+  if (s.workflows.store.workflows(env).length === 0) return;
+  const r = await vscode.window.withProgress({ location: { viewId: 'wfs.explorer' }, title: 'Refreshing workflows' }, () => s.workflows.refreshAll(env));
+  if (r.failed) void vscode.window.showWarningMessage(`${r.failed} of ${r.read + r.failed} workflows could not be read; see the tooltips or the log.`, 'Show Log').then((a) => a && s.log.show());
+}
+
+async function reconfirmWorkflow(s: Services, node?: WorkflowNode): Promise<TrackedWorkflow | undefined> {
+  const env = node?.env ?? s.environments.currentName;
+  const w = node ? s.workflows.store.workflow(node.env, node.workflowId) : await pickWorkflow(s, 'Reconfirm workflow', (x) => x.reconfirmAvailable);
+  if (!w) return undefined;
+  try {
+    const r = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Reconfirming ${w.workflowId}…` }, () => s.workflows.reconfirm(env, w.workflowId));
+    void vscode.window.showInformationMessage(`Reconfirmed ${w.workflowId}: ${r.status}.`);
+    return r;
+  } catch (err) {
+    void showError(s.log, `Reconfirm of ${w.workflowId}`, err);
+    return undefined;
+  }
+}

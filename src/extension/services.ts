@@ -1,0 +1,22 @@
+// The services a command may use; built once in activate() (extension.ts) and handed to each command module.
+import type { Clock } from '../core/time/clock';
+import type { AuthService } from './auth/authService';
+import type { EnvironmentRegistry } from './environments/environmentRegistry';
+import type { ExplorerTree } from './explorer/explorerTree';
+import type { ExtensionLog } from './log/extensionLog';
+import type { ReceiverHost } from './receiver/receiverHost';
+import type { SandboxHost } from './sandboxHost';
+import type { WorkflowService } from './workflows/workflowService';
+import type * as vscode from 'vscode';
+
+export interface Services {
+  log: ExtensionLog;
+  clock: Clock;
+  sandbox: SandboxHost;
+  environments: EnvironmentRegistry;
+  auth: AuthService;
+  workflows: WorkflowService;
+  receiver: ReceiverHost;
+  explorer: ExplorerTree;
+  state: vscode.Memento;
+}

@@ -1,0 +1,61 @@
+// The status bar item: environment, signed-in user, token state and time left; a click opens the
+// environment menu (switch environment, sign in, sign out).
+import * as vscode from 'vscode';
+import { SANDBOX_ENVIRONMENT } from '../../core/environments/environmentConfig';
+import type { Clock } from '../../core/time/clock';
+import type { AuthService } from '../auth/authService';
+import type { EnvironmentRegistry } from '../environments/environmentRegistry';
+import { statusBarModel } from './statusBarText';
+
+export class EnvironmentStatusBar implements vscode.Disposable {
+  private readonly item: vscode.StatusBarItem;
+  private readonly ticker: NodeJS.Timeout;
+  private readonly disposables: vscode.Disposable[] = [];
+
+  constructor(
+    private readonly environments: EnvironmentRegistry,
+    private readonly auth: AuthService,
+    private readonly clock: Clock,
+  ) {
+    this.item = vscode.window.createStatusBarItem('wfs.status', vscode.StatusBarAlignment.Left, 50);
+    this.item.name = 'Workflow Service';
+    this.item.command = 'wfs.switchEnvironment';
+    // The time left changes by the minute: re-render twice a minute (a cheap string format, no I/O).
+    this.ticker = setInterval(() => this.render(), 30_000);
+    this.ticker.unref?.();
+    this.disposables.push(environments.onDidChange(() => void this.refresh()), auth.onDidChange(() => this.render()));
+    void this.refresh();
+  }
+
+  /** Makes sure the current environment's TokenManager exists (loading a stored sign-in), then renders. */
+  async refresh(): Promise<void> {
+    await this.auth.manager(this.environments.currentName);
+    this.render();
+  }
+
+  get text(): string {
+    return this.item.text;
+  }
+
+  render(): void {
+    const name = this.environments.currentName;
+    const tm = this.auth.peek(name);
+    if (!this.environments.current) {
+      this.item.text = name === SANDBOX_ENVIRONMENT ? '$(beaker) Sandbox: not started' : `$(warning) ${name}: not configured`;
+      this.item.tooltip = name === SANDBOX_ENVIRONMENT ? 'Workflow Service — the built-in sandbox is not running. Click for the environment menu.' : `Workflow Service — "${name}" is not in settings.`;
+      this.item.backgroundColor = undefined;
+    } else {
+      const m = statusBarModel(name, tm?.state ?? 'signed-out', this.clock.now(), tm?.current);
+      this.item.text = m.text;
+      this.item.tooltip = `${m.tooltip}\nClick to switch environment, sign in or sign out.`;
+      this.item.backgroundColor = m.warning ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
+    }
+    this.item.show();
+  }
+
+  dispose(): void {
+    clearInterval(this.ticker);
+    this.item.dispose();
+    for (const d of this.disposables) d.dispose();
+  }
+}

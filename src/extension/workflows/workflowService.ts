@@ -1,0 +1,172 @@
+// Starting, reading and reconfirming workflows per environment, remembering them (globalState), and keeping
+// non-terminal ones live through one WorkflowPoller per environment, paused while the explorer is hidden.
+import * as vscode from 'vscode';
+import { SANDBOX_ENVIRONMENT } from '../../core/environments/environmentConfig';
+import type { Clock } from '../../core/time/clock';
+import { WorkflowClient, type StartRequest } from '../../core/workflows/WorkflowClient';
+import { WorkflowPoller, type PollOutcome } from '../../core/workflows/WorkflowPoller';
+import { WorkflowStore, type TrackedWorkflow } from '../../core/workflows/WorkflowStore';
+import { DEFAULT_POLL_DEADLINE_MS } from '../../core/workflows/pollSchedule';
+import type { WorkflowEnvelope } from '../../core/workflows/workflowTypes';
+import type { AuthService } from '../auth/authService';
+import type { EnvironmentRegistry } from '../environments/environmentRegistry';
+import type { ExtensionLog } from '../log/extensionLog';
+import type { SandboxHost } from '../sandboxHost';
+
+const STORE_KEY = 'wfs.workflows';
+
+export class WorkflowService implements vscode.Disposable {
+  readonly store: WorkflowStore;
+  private readonly pollers = new Map<string, WorkflowPoller>();
+  private visible = false;
+  private readonly changed = new vscode.EventEmitter<void>();
+  readonly onDidChange = this.changed.event;
+  private readonly disposables: vscode.Disposable[] = [];
+
+  constructor(
+    state: vscode.Memento,
+    private readonly environments: EnvironmentRegistry,
+    private readonly auth: AuthService,
+    sandbox: SandboxHost,
+    private readonly log: ExtensionLog,
+    private readonly clock: Clock,
+  ) {
+    this.store = new WorkflowStore(state.get(STORE_KEY), (s) => Promise.resolve(state.update(STORE_KEY, s)));
+    this.store.on('changed', () => this.changed.fire());
+    this.store.on('error-persisting', (e: Error) => this.log.warn(`Could not save the explorer's state: ${e.message} (kept in memory)`));
+    this.disposables.push(
+      sandbox.onDidChange((info) => {
+        // The sandbox keeps workflows in memory: a restarted sandbox has none of the old ones.
+        this.pollers.get(SANDBOX_ENVIRONMENT)?.dispose();
+        this.pollers.delete(SANDBOX_ENVIRONMENT);
+        if (!info) this.store.forgetWorkflows(SANDBOX_ENVIRONMENT);
+      }),
+      auth.onDidChange((env) => void this.resumeLive(env)),
+    );
+  }
+
+  /** The explorer became visible or hidden: polling runs only while someone can see it. */
+  setVisible(visible: boolean): void {
+    this.visible = visible;
+    for (const p of this.pollers.values()) visible ? p.resume() : p.pause();
+    if (visible) for (const env of this.environments.names()) void this.resumeLive(env);
+  }
+
+  private async client(env: string): Promise<WorkflowClient> {
+    const { manager, config } = await this.auth.require(env);
+    return new WorkflowClient({ baseUrl: config.baseUrl, userAlias: manager.current?.userAlias, tokens: manager, clock: this.clock, onBackoff: (n, ms) => this.log.warn(`${env}: throttled (429); retry ${n} in ${ms} ms`) });
+  }
+
+  private poller(env: string): WorkflowPoller {
+    let p = this.pollers.get(env);
+    if (!p) {
+      const deadlineMs = (vscode.workspace.getConfiguration('wfs').get<number>('polling.deadlineMinutes') ?? DEFAULT_POLL_DEADLINE_MS / 60_000) * 60_000;
+      p = new WorkflowPoller({ clock: this.clock, deadlineMs, read: async (id) => (await this.client(env)).read(id), onOutcome: (id, o) => this.onPoll(env, id, o) });
+      if (!this.visible) p.pause();
+      this.pollers.set(env, p);
+    }
+    return p;
+  }
+
+  /** Follows every remembered non-terminal workflow of a signed-in environment. */
+  private async resumeLive(env: string): Promise<void> {
+    const live = this.store.live(env);
+    if (live.length === 0) return;
+    const tm = await this.auth.manager(env);
+    if (!tm || tm.state === 'signed-out' || tm.state === 'expired') return;
+    for (const w of live) this.poller(env).follow(w.workflowId, w.startedAt);
+  }
+
+  private onPoll(env: string, id: string, o: PollOutcome): void {
+    if (o.kind === 'read') {
+      const before = this.store.workflow(env, id)?.status;
+      this.store.upsertFromEnvelope(env, o.envelope, { now: this.clock.now() });
+      if (before !== o.envelope.workflow.status) this.log.info(`${env}: workflow ${id} is ${o.envelope.workflow.status}`);
+    } else if (o.kind === 'transient-error') {
+      this.log.warn(`${env}: reading workflow ${id} failed (${o.error.message}); polling goes on`);
+      this.store.markWorkflow(env, id, { lastError: o.error.message });
+    } else if (o.reason === 'deadline') this.store.markWorkflow(env, id, { pollingStopped: 'polling deadline reached' });
+    else if (o.reason === 'error') this.store.markWorkflow(env, id, { pollingStopped: 'polling stopped by an error', lastError: o.error?.message });
+  }
+
+  async start(env: string, req: StartRequest): Promise<TrackedWorkflow> {
+    const client = await this.client(env);
+    this.log.info(`${env}: start workflow ${req.product.service}/${req.product.model} in session ${req.sessionId} (correlationId ${req.correlationId ?? '(generated)'})`);
+    const result = await client.start(req);
+    this.log.info(`${env}: started workflow ${result.workflow.workflowId} (runId ${result.workflow.runId}, correlationId ${result.correlationId}): ${result.workflow.status}`);
+    const w = this.store.upsertFromEnvelope(env, result, { correlationId: result.correlationId, now: this.clock.now() });
+    this.poller(env).follow(w.workflowId, w.startedAt);
+    return w;
+  }
+
+  async refresh(env: string, workflowId: string): Promise<TrackedWorkflow> {
+    const envelope = await this.read(env, workflowId);
+    const w = this.store.workflow(env, workflowId)!;
+    if (w.pollingStopped || !this.poller(env).followedIds.includes(workflowId)) {
+      this.store.resumePolling(env, workflowId, this.clock.now());
+      void this.resumeLive(env);
+    }
+    return { ...w, envelope };
+  }
+
+  private async read(env: string, workflowId: string): Promise<WorkflowEnvelope> {
+    try {
+      const envelope = await (await this.client(env)).read(workflowId);
+      this.store.upsertFromEnvelope(env, envelope, { now: this.clock.now() });
+      return envelope;
+    } catch (err) {
+      this.store.markWorkflow(env, workflowId, { lastError: (err as Error).message });
+      throw err;
+    }
+  }
+
+  async refreshAll(env: string): Promise<{ read: number; failed: number }> {
+    let read = 0;
+    let failed = 0;
+    for (const w of this.store.workflows(env)) {
+      try {
+        await this.refresh(env, w.workflowId);
+        read++;
+      } catch {
+        failed++;
+      }
+    }
+    return { read, failed };
+  }
+
+  async reconfirm(env: string, workflowId: string): Promise<TrackedWorkflow> {
+    const w = this.store.workflow(env, workflowId);
+    const client = await this.client(env);
+    this.log.info(`${env}: reconfirm workflow ${workflowId}`);
+    const envelope = await client.reconfirm(w?.envelope?.links?.reconfirm?.href ?? workflowId);
+    this.log.info(`${env}: reconfirmed workflow ${workflowId}: ${envelope.workflow.status}`);
+    const updated = this.store.upsertFromEnvelope(env, envelope, { now: this.clock.now() });
+    this.poller(env).follow(updated.workflowId, this.clock.now());
+    return updated;
+  }
+
+  /** A verified webhook named this runId: read that workflow now rather than at its next scheduled check. */
+  refreshByRunId(runId: string): void {
+    for (const env of this.environments.names()) {
+      const w = this.store.findByRunId(env, runId);
+      if (w) this.pollers.get(env)?.refreshSoon(w.workflowId);
+    }
+  }
+
+  remove(env: string, workflowId: string): void {
+    this.pollers.get(env)?.unfollow(workflowId);
+    this.store.removeWorkflow(env, workflowId);
+  }
+
+  removeSession(env: string, sessionId: string): void {
+    for (const w of this.store.workflows(env, sessionId)) this.pollers.get(env)?.unfollow(w.workflowId);
+    this.store.removeSession(env, sessionId);
+  }
+
+  dispose(): void {
+    for (const p of this.pollers.values()) p.dispose();
+    this.pollers.clear();
+    for (const d of this.disposables) d.dispose();
+    this.changed.dispose();
+  }
+}

@@ -1,0 +1,64 @@
+// The receiver in a real VS Code host: start it, send a test webhook through the sandbox, see it arrive verified.
+import assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import type { ExtensionApi } from '../../../src/extension/extension';
+import type { DeliveryRecord } from '../../../src/core/webhooks/DeliveryLog';
+import { extensionApi, until } from './helpers';
+
+describe('webhook receiver in a real VS Code host', () => {
+  let api: ExtensionApi;
+  before(async () => {
+    api = await extensionApi();
+    await vscode.commands.executeCommand('wfs.switchEnvironment', 'Sandbox');
+    await vscode.commands.executeCommand('wfs.startSandbox');
+    assert.equal(await vscode.commands.executeCommand('wfs.signIn', { username: 'demo', password: 'demo-password' }), true);
+  });
+  after(async () => {
+    await vscode.commands.executeCommand('wfs.stopReceiver');
+    await vscode.commands.executeCommand('wfs.stopSandbox');
+  });
+
+  it('starts on loopback (no tunnel for the sandbox by default)', async () => {
+    const info = (await vscode.commands.executeCommand('wfs.startReceiver')) as { localUrl: string; publicUrl?: string; tunnelState: string };
+    assert.match(info.localUrl, /^http:\/\/127\.0\.0\.1:\d+\/webhooks$/);
+    assert.equal(info.publicUrl, undefined);
+    assert.equal(info.tunnelState, 'closed');
+    assert.equal(await vscode.commands.executeCommand('wfs.copyReceiverUrl'), info.localUrl);
+  });
+
+  it('a test webhook sent through the sandbox arrives verified, all seven checks passed', async () => {
+    const seen: DeliveryRecord[] = [];
+    const sub = api.receiver.onDidReceive((r) => seen.push(r));
+    const sent = (await vscode.commands.executeCommand('wfs.sendTestWebhook', {
+      topic: 'workflow/completed',
+      subTopic: 'event:workflow/completed',
+      tenantId: 'tenant-host-test',
+      testData: 'template',
+      address: api.receiver.info!.localUrl,
+    })) as { webhookId: string };
+    assert.ok(sent?.webhookId);
+    await until(api.receiver.onDidReceive, () => seen.length > 0, 'the delivery');
+    sub.dispose();
+    const r = seen[0]!;
+    assert.equal(r.status, 200);
+    assert.equal(r.verified, true);
+    assert.deepEqual(r.checks.map((c) => c.ok), [true, true, true, true, true, true, true]);
+    assert.equal(r.topic, 'workflow/completed');
+    assert.deepEqual(api.state.get('wfs.testWebhook.last'), { topic: 'workflow/completed', subTopic: 'event:workflow/completed', tenantId: 'tenant-host-test' }, 'remembered for next time');
+  });
+
+  it('a forged delivery (no token) is refused with 403 at step 1', async () => {
+    const res = await fetch(api.receiver.info!.localUrl, { method: 'POST', body: '{"webhookId":"x"}', headers: { 'content-type': 'application/json' } });
+    assert.equal(res.status, 403);
+    const last = api.receiver.log.all().at(-1)!;
+    assert.equal(last.verified, false);
+    assert.equal(last.checks.find((c) => !c.ok)?.step, 1);
+  });
+
+  it('stops, and the port is closed', async () => {
+    const url = api.receiver.info!.localUrl;
+    await vscode.commands.executeCommand('wfs.stopReceiver');
+    assert.equal(api.receiver.info, undefined);
+    await assert.rejects(fetch(url, { method: 'POST' }));
+  });
+});

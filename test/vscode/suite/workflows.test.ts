@@ -1,0 +1,106 @@
+// The explorer in a real VS Code host: add a session, start a workflow, watch it reach complete in the tree by
+// live polling; refresh, reconfirm, raw JSON, copy; refusals surface as typed errors, never as a tree entry.
+import assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import type { ExtensionApi } from '../../../src/extension/extension';
+import type { ExplorerNode } from '../../../src/extension/explorer/explorerTree';
+import type { TrackedWorkflow } from '../../../src/core/workflows/WorkflowStore';
+import { extensionApi, setSetting, until } from './helpers';
+
+describe('workflow explorer in a real VS Code host', () => {
+  let api: ExtensionApi;
+  let started: TrackedWorkflow;
+
+  before(async () => {
+    api = await extensionApi();
+    await setSetting('sandbox.workflowDurationSeconds', 1);
+    await setSetting('confirmBilledStart', false);
+    await vscode.commands.executeCommand('wfs.switchEnvironment', 'Sandbox');
+    await vscode.commands.executeCommand('wfs.stopSandbox');
+    await vscode.commands.executeCommand('wfs.startSandbox');
+    assert.equal(await vscode.commands.executeCommand('wfs.signIn', { username: 'demo', password: 'demo-password' }), true);
+    await vscode.commands.executeCommand('wfs.explorer.focus');
+  });
+  after(async () => {
+    await setSetting('sandbox.workflowDurationSeconds', undefined);
+    await setSetting('confirmBilledStart', undefined);
+    await vscode.commands.executeCommand('wfs.stopSandbox');
+  });
+
+  it('signed in with no sessions: the explorer shows the "Add Session" welcome', async () => {
+    for (const s of api.workflows.store.sessions('Sandbox')) api.workflows.removeSession('Sandbox', s);
+    assert.equal(api.explorer.currentState(), 'no-sessions');
+    assert.deepEqual(await api.explorer.getChildren(), []);
+  });
+
+  it('adds a session by id; it is remembered and shown under the environment', async () => {
+    const info = api.sandbox.info!;
+    assert.equal(await vscode.commands.executeCommand('wfs.addSession', info.sessions.staged), info.sessions.staged);
+    assert.equal(api.explorer.currentState(), 'ready');
+    const [root] = await api.explorer.getChildren();
+    assert.deepEqual(root, { kind: 'environment', env: 'Sandbox' });
+    const sessions = await api.explorer.getChildren(root);
+    assert.deepEqual(sessions, [{ kind: 'session', env: 'Sandbox', sessionId: info.sessions.staged }]);
+    assert.deepEqual((api.state.get('wfs.workflows') as Record<string, { sessions: string[] }>).Sandbox.sessions, [info.sessions.staged], 'persisted in globalState');
+  });
+
+  it('starts a workflow in the session and sees it reach "complete" in the tree by live polling', async () => {
+    const info = api.sandbox.info!;
+    assert.equal(api.treeView.visible, true, 'the explorer is visible, so polling runs');
+    started = (await vscode.commands.executeCommand('wfs.startWorkflow', { sessionId: info.sessions.staged, product: info.products[0], correlationId: `host-test-${Date.now()}` })) as TrackedWorkflow;
+    assert.ok(started, 'the start returned a workflow');
+    assert.equal(started.status, 'processing');
+    assert.equal(started.product.service, 'Appraisal');
+    const node: ExplorerNode = { kind: 'workflow', env: 'Sandbox', workflowId: started.workflowId };
+    const item = () => api.explorer.getTreeItem(node);
+    assert.equal((item().iconPath as vscode.ThemeIcon).id, 'sync~spin', 'processing spins');
+    await until(api.workflows.onDidChange, () => api.workflows.store.workflow('Sandbox', started.workflowId)?.status === 'complete', 'the workflow to complete');
+    assert.equal(item().description, 'complete');
+    assert.equal((item().iconPath as vscode.ThemeIcon).id, 'pass-filled');
+    assert.match(item().contextValue!, /status-complete/);
+    const tooltip = (item().tooltip as vscode.MarkdownString).value;
+    for (const part of [started.workflowId, started.runId, started.correlationId].map((p) => p.replace(/[_-]/g, (c) => `\\${c}`))) assert.ok(tooltip.includes(part), `tooltip names ${part}`);
+    const [root] = await api.explorer.getChildren();
+    const [session] = await api.explorer.getChildren(root);
+    assert.deepEqual(await api.explorer.getChildren(session), [node]);
+  });
+
+  it('reconfirm is offered by the context token once available (Appraisal / Standard), and works; refresh reads it again', async () => {
+    const w = api.workflows.store.workflow('Sandbox', started.workflowId)!;
+    assert.equal(w.reconfirmAvailable, true, 'the sandbox makes Appraisal / Standard reconfirmable on completion');
+    assert.match(api.explorer.getTreeItem({ kind: 'workflow', env: 'Sandbox', workflowId: w.workflowId }).contextValue!, /reconfirmable/);
+    const r = (await vscode.commands.executeCommand('wfs.reconfirmWorkflow', { kind: 'workflow', env: 'Sandbox', workflowId: w.workflowId })) as TrackedWorkflow;
+    assert.equal(r.workflowId, w.workflowId);
+    const refreshed = (await vscode.commands.executeCommand('wfs.refreshWorkflow', { kind: 'workflow', env: 'Sandbox', workflowId: w.workflowId })) as TrackedWorkflow;
+    assert.equal(refreshed.workflowId, w.workflowId);
+    assert.ok(refreshed.lastPolledAt! >= w.lastPolledAt!);
+  });
+
+  it('opens the raw JSON as a read-only JSON document, and copies the ids', async () => {
+    const node = { kind: 'workflow', env: 'Sandbox', workflowId: started.workflowId };
+    const uri = (await vscode.commands.executeCommand('wfs.openWorkflowJson', node)) as string;
+    const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri)!;
+    assert.equal(doc.languageId, 'json');
+    assert.equal(JSON.parse(doc.getText()).workflow.workflowId, started.workflowId);
+    assert.equal(doc.uri.scheme, 'wfs-workflow', 'a content-provider document: VS Code opens it read-only');
+    assert.equal(await vscode.commands.executeCommand('wfs.copyRunId', node), started.runId);
+    assert.equal(await vscode.env.clipboard.readText(), started.runId);
+    assert.equal(await vscode.commands.executeCommand('wfs.copyCorrelationId', node), started.correlationId);
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+  });
+
+  it('a refused start (SESSION_EMPTY) adds nothing to the tree', async () => {
+    const info = api.sandbox.info!;
+    const before = api.workflows.store.workflows('Sandbox').length;
+    const r = await vscode.commands.executeCommand('wfs.startWorkflow', { sessionId: info.sessions.empty, product: info.products[0], correlationId: `host-empty-${Date.now()}` });
+    assert.equal(r, undefined);
+    assert.equal(api.workflows.store.workflows('Sandbox').length, before);
+  });
+
+  it('removing the workflow and the session forgets them', async () => {
+    await vscode.commands.executeCommand('wfs.removeWorkflow', { kind: 'workflow', env: 'Sandbox', workflowId: started.workflowId });
+    assert.equal(api.workflows.store.workflow('Sandbox', started.workflowId), undefined);
+    await vscode.commands.executeCommand('wfs.removeSession', { kind: 'session', env: 'Sandbox', sessionId: api.sandbox.info!.sessions.staged });
+    assert.equal(api.explorer.currentState(), 'no-sessions');
+  });
+});

@@ -43,7 +43,7 @@ async function main() {
   const extensionsDir = mkdtempSync(join(tmpdir(), 'wfs-exts-'));
   const install = spawnSync(tools.node24, [tools.codeServerEntry, '--extensions-dir', extensionsDir, '--install-extension', VSIX], { encoding: 'utf8' });
   if (install.status !== 0) throw new Error(`installing the .vsix failed:\n${install.stdout}\n${install.stderr}`);
-  const server = await startCodeServer({ tools, extensionsDir });
+  const server = await startCodeServer({ tools, extensionsDir, settings: { 'wfs.sandbox.workflowDurationSeconds': 3 } });
   const browser = await launchBrowser();
   const results = [];
   try {
@@ -54,43 +54,99 @@ async function main() {
         await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
       }),
     );
+    const statusbar = page.locator('.statusbar');
+    const tree = page.locator('.pane-body .monaco-list-row');
+    const quickInput = page.locator('.quick-input-widget input');
     results.push(
-      await step('the activity bar shows "Workflow Service"; its view offers the sandbox', async () => {
+      await step('the activity bar shows "Workflow Service"; its welcome view offers the sandbox', async () => {
         await page.locator('.activitybar a[aria-label^="Workflow Service"]').click({ timeout: 30_000 });
         await page.getByText('Try everything against the built-in sandbox').waitFor({ timeout: 30_000 });
-        await page.getByRole('button', { name: 'Start Sandbox' }).waitFor();
+        await statusbar.getByText('Sandbox: not started').waitFor({ timeout: 15_000 });
         await page.screenshot({ path: join(shots, '01-explorer-welcome.png') });
       }),
     );
     results.push(
-      await step('"Workflow Service: Start Sandbox" from the palette shows the running sandbox in the tree', async () => {
-        await runCommand(page, 'Workflow Service: Start Sandbox');
-        const row = page.locator('.monaco-list-row', { hasText: 'Sandbox' }).filter({ hasText: 'http://127.0.0.1:' });
-        await row.first().waitFor({ timeout: 30_000 });
-        await page.getByText(/sandbox running at http:\/\/127\.0\.0\.1:\d+/).first().waitFor({ timeout: 15_000 });
+      await step('"Start Sandbox" (the welcome button) starts it; the welcome view now asks to sign in', async () => {
+        await page.getByRole('button', { name: 'Start Sandbox', exact: true }).click();
+        await page.getByText(/sandbox running at http:\/\/127\.0\.0\.1:\d+/).first().waitFor({ timeout: 30_000 });
+        await page.getByText('You are not signed in to this environment.').waitFor({ timeout: 15_000 });
+        await statusbar.getByText('Sandbox: signed out').waitFor({ timeout: 15_000 });
         await page.screenshot({ path: join(shots, '02-sandbox-running.png') });
       }),
     );
     results.push(
-      await step('"Workflow Service: Sign In to the Sandbox" asks for the demo credentials; the status bar shows who is signed in', async () => {
-        await runCommand(page, 'Workflow Service: Sign In to the Sandbox');
-        const input = page.locator('.quick-input-widget input');
-        await page.getByText('Sign in to the Sandbox (1/2)').waitFor({ timeout: 15_000 });
-        if ((await input.inputValue()) !== 'demo') throw new Error('the sandbox username is not offered');
+      await step('"Sign In" offers the demo user, masks the password; the status bar shows who is signed in', async () => {
+        await page.getByRole('button', { name: 'Sign In', exact: true }).click();
+        await page.getByText('Sign in to Sandbox (1/2)').waitFor({ timeout: 15_000 });
+        if ((await quickInput.inputValue()) !== 'demo') throw new Error('the sandbox username is not offered');
         await page.keyboard.press('Enter');
-        await page.getByText('Sign in to the Sandbox (2/2)').waitFor({ timeout: 15_000 });
-        if ((await input.getAttribute('type')) !== 'password') throw new Error('the password box is not masked');
-        await input.fill('demo-password');
+        await page.getByText('Sign in to Sandbox (2/2)').waitFor({ timeout: 15_000 });
+        if ((await quickInput.getAttribute('type')) !== 'password') throw new Error('the password box is not masked');
+        await quickInput.fill('demo-password');
         await page.keyboard.press('Enter');
-        await page.locator('.statusbar').getByText(/Sandbox: demo · token (59m|1h 00m)/).waitFor({ timeout: 15_000 });
-        await page.screenshot({ path: join(shots, '04-signed-in.png') });
+        await statusbar.getByText(/Sandbox: demo · token (59m|1h 00m)/).waitFor({ timeout: 15_000 });
+        await page.getByText('No sessions yet.').waitFor({ timeout: 15_000 });
+        await page.screenshot({ path: join(shots, '03-signed-in.png') });
       }),
     );
     results.push(
-      await step('"Workflow Service: Show Log" opens the log with the sandbox address', async () => {
+      await step('"Add Session" suggests the sandbox sessions; the chosen one appears under the environment', async () => {
+        await page.getByRole('button', { name: 'Add Session', exact: true }).click();
+        await page.locator('.quick-input-list .monaco-list-row', { hasText: 'sess-demo-staged' }).waitFor({ timeout: 15_000 });
+        await page.keyboard.press('Enter');
+        await tree.filter({ hasText: 'sess-demo-staged' }).first().waitFor({ timeout: 15_000 });
+        await tree.filter({ hasText: 'no workflows yet' }).first().waitFor({ timeout: 15_000 });
+      }),
+    );
+    results.push(
+      await step('"Start Workflow (Billed)…": session, product, correlationId, then a modal naming product and session', async () => {
+        await runCommand(page, 'Workflow Service: Start Workflow (Billed)…');
+        await page.getByText('Start workflow: session').waitFor({ timeout: 15_000 });
+        await page.keyboard.press('Enter');
+        await page.getByText('Start workflow: product').waitFor({ timeout: 15_000 });
+        await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Appraisal / Standard' }).first().waitFor();
+        await page.keyboard.press('Enter');
+        await page.getByText('Start workflow: correlationId').waitFor({ timeout: 15_000 });
+        if (!/^wfs-/.test(await quickInput.inputValue())) throw new Error('no generated correlationId is offered');
+        await page.keyboard.press('Enter');
+        const dialog = page.locator('.monaco-dialog-box');
+        await dialog.getByText('Start a billed workflow?').waitFor({ timeout: 15_000 });
+        await dialog.getByText(/Appraisal \/ Standard in session sess-demo-staged on Sandbox/).waitFor();
+        await page.screenshot({ path: join(shots, '04-billing-confirmation.png') });
+        await dialog.getByRole('button', { name: 'Start (Billed)' }).click();
+      }),
+    );
+    results.push(
+      await step('the workflow shows "processing", then "complete" in the tree, by live polling', async () => {
+        await tree.filter({ hasText: 'Appraisal / Standard' }).filter({ hasText: 'processing' }).first().waitFor({ timeout: 15_000 });
+        await tree.filter({ hasText: 'Appraisal / Standard' }).filter({ hasText: 'complete' }).first().waitFor({ timeout: 30_000 });
+        await page.locator('.pane-body .monaco-list-row .codicon-pass-filled').first().waitFor({ timeout: 5_000 });
+        await page.screenshot({ path: join(shots, '05-workflow-complete.png') });
+      }),
+    );
+    results.push(
+      await step('"Start Webhook Receiver" shows its address; the status bar shows the receiver', async () => {
+        await runCommand(page, 'Workflow Service: Start Webhook Receiver');
+        await page.getByText(/Webhook receiver at http:\/\/127\.0\.0\.1:\d+\/webhooks/).first().waitFor({ timeout: 15_000 });
+        await statusbar.getByText('Receiver').waitFor({ timeout: 15_000 });
+      }),
+    );
+    results.push(
+      await step('"Send Test Webhook…" (remembered headers, template, receiver address) arrives verified', async () => {
+        await runCommand(page, 'Workflow Service: Send Test Webhook…');
+        for (const title of ['Send test webhook (1/5): topic', 'Send test webhook (2/5): sub-topic', 'Send test webhook (3/5): tenant']) {
+          await page.getByText(title).waitFor({ timeout: 15_000 });
+          await page.keyboard.press('Enter');
+        }
+        await page.getByText('Send test webhook (4/5)').waitFor({ timeout: 15_000 });
+        await page.keyboard.press('Enter');
+        await page.getByText('Send test webhook (5/5): address').waitFor({ timeout: 15_000 });
+        if (!/^http:\/\/127\.0\.0\.1:\d+\/webhooks$/.test(await quickInput.inputValue())) throw new Error('the receiver address is not offered');
+        await page.keyboard.press('Enter');
+        await page.getByText(/Test webhook [0-9a-f-]{36} sent to/).first().waitFor({ timeout: 15_000 });
         await runCommand(page, 'Workflow Service: Show Log');
-        await page.locator('.output-view, .panel').getByText(/Sandbox.listening.at.http:\/\/127\.0\.0\.1/).first().waitFor({ timeout: 15_000 });
-        await page.screenshot({ path: join(shots, '03-log.png') });
+        await page.locator('.output-view, .panel').getByText(/Webhook.POST.\/webhooks.→.200.verified/).first().waitFor({ timeout: 15_000 });
+        await page.screenshot({ path: join(shots, '06-webhook-verified.png') });
       }),
     );
   } finally {

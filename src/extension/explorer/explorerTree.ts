@@ -87,7 +87,8 @@ export class ExplorerTree implements vscode.TreeDataProvider<ExplorerNode>, vsco
     }
     if (node.kind === 'session') {
       const n = this.workflows.store.workflows(node.env, node.sessionId).length;
-      const item = new vscode.TreeItem(node.sessionId, n ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None);
+      // Always expandable: VS Code keeps the first collapsible state it saw for an id, so None would stick.
+      const item = new vscode.TreeItem(node.sessionId, vscode.TreeItemCollapsibleState.Expanded);
       item.id = `session/${node.env}/${node.sessionId}`;
       item.description = n === 0 ? 'no workflows yet' : `${n} workflow${n === 1 ? '' : 's'}`;
       item.iconPath = new vscode.ThemeIcon('folder-library');

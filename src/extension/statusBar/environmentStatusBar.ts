@@ -47,7 +47,7 @@ export class EnvironmentStatusBar implements vscode.Disposable {
     } else {
       const m = statusBarModel(name, tm?.state ?? 'signed-out', this.clock.now(), tm?.current);
       this.item.text = m.text;
-      this.item.tooltip = `${m.tooltip}\nClick to switch environment, sign in or sign out.`;
+      this.item.tooltip = /Click to/.test(m.tooltip) ? m.tooltip : `${m.tooltip}\nClick to switch environment or sign out.`;
       this.item.backgroundColor = m.warning ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
     }
     this.item.show();

@@ -24,6 +24,8 @@ export interface ExtensionApi extends Services {
   secrets: vscode.SecretStorage;
   statusBar: EnvironmentStatusBar;
   treeView: vscode.TreeView<ExplorerNode>;
+  /** context.subscriptions: what VS Code disposes on deactivate (the lifecycle test disposes it itself). */
+  subscriptions: readonly vscode.Disposable[];
 }
 
 export function activate(context: vscode.ExtensionContext): ExtensionApi {
@@ -66,7 +68,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
     ...registerTestWebhookCommand(services),
     ...registerReceiverCommands(services),
   );
-  return { ...services, secrets: context.secrets, statusBar, treeView };
+  return { ...services, secrets: context.secrets, statusBar, treeView, subscriptions: context.subscriptions };
 }
 
 export function deactivate(): void {

@@ -14,7 +14,9 @@ interface TestResult {
 export function run(): Promise<void> {
   const mocha = new Mocha({ ui: 'bdd', timeout: 60_000, color: false, reporter: 'spec', grep: process.env.WFS_VSCODE_GREP });
   const dir = join(__dirname, 'suite');
-  for (const f of readdirSync(dir).filter((n) => n.endsWith('.test.js')).sort()) mocha.addFile(join(dir, f));
+  // "*.last.test.js" runs after the rest: the lifecycle suite disposes the extension's services.
+  const files = readdirSync(dir).filter((n) => n.endsWith('.test.js')).sort();
+  for (const f of [...files.filter((n) => !n.endsWith('.last.test.js')), ...files.filter((n) => n.endsWith('.last.test.js'))]) mocha.addFile(join(dir, f));
   const results: TestResult[] = [];
   return new Promise((resolve, reject) => {
     const runner = mocha.run((failures) => {

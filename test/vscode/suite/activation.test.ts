@@ -46,6 +46,20 @@ describe('extension in a real VS Code host', () => {
     await vscode.commands.executeCommand('wfs.explorer.focus');
   });
 
+  it('contributes a walkthrough whose steps run registered commands and whose media ship with the extension', async () => {
+    const manifest = ext.packageJSON as Manifest & { contributes: { walkthroughs: { id: string; steps: { description: string; media: { markdown: string } }[] }[] } };
+    const registered = new Set(await vscode.commands.getCommands(true));
+    const [walkthrough] = manifest.contributes.walkthroughs;
+    assert.equal(walkthrough!.steps.length, 5);
+    for (const step of walkthrough!.steps) {
+      const command = /\(command:([\w.]+)\)/.exec(step.description)?.[1];
+      assert.ok(command && registered.has(command), `step runs a registered command: ${command}`);
+      const media = vscode.Uri.joinPath(ext.extensionUri, step.media.markdown);
+      assert.ok((await vscode.workspace.fs.stat(media)).size > 0, `${step.media.markdown} exists`);
+    }
+    await vscode.commands.executeCommand('workbench.action.openWalkthrough', `${EXTENSION_ID}#${walkthrough!.id}`, false);
+  });
+
   it('starts the embedded sandbox from the command and serves the service on loopback', async () => {
     const info = (await vscode.commands.executeCommand('wfs.startSandbox')) as { baseUrl: string; sessions: { staged: string } };
     assert.match(info.baseUrl, /^http:\/\/127\.0\.0\.1:\d+$/);

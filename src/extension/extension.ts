@@ -23,6 +23,7 @@ import { WorkflowService } from './workflows/workflowService';
 export interface ExtensionApi extends Services {
   secrets: vscode.SecretStorage;
   statusBar: EnvironmentStatusBar;
+  receiverStatusBar: ReceiverStatusBar;
   treeView: vscode.TreeView<ExplorerNode>;
   /** context.subscriptions: what VS Code disposes on deactivate (the lifecycle test disposes it itself). */
   subscriptions: readonly vscode.Disposable[];
@@ -39,6 +40,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
   const explorer = new ExplorerTree(environments, auth, workflows, clock);
   const treeView = vscode.window.createTreeView('wfs.explorer', { treeDataProvider: explorer, showCollapseAll: true });
   const statusBar = new EnvironmentStatusBar(environments, auth, clock);
+  const receiverStatusBar = new ReceiverStatusBar(receiver);
   const services: Services = { log, clock, sandbox, environments, auth, workflows, receiver, explorer, state: context.globalState };
 
   // Live status only while someone can see it.
@@ -53,7 +55,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
     explorer,
     treeView,
     statusBar,
-    new ReceiverStatusBar(receiver),
+    receiverStatusBar,
     treeView.onDidChangeVisibility((e) => workflows.setVisible(e.visible)),
     receiver.onVerifiedEvent((e) => e.runId && workflows.refreshByRunId(e.runId)),
     vscode.workspace.registerTextDocumentContentProvider(WORKFLOW_JSON_SCHEME, new WorkflowJsonDocuments(workflows)),
@@ -68,7 +70,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
     ...registerTestWebhookCommand(services),
     ...registerReceiverCommands(services),
   );
-  return { ...services, secrets: context.secrets, statusBar, treeView, subscriptions: context.subscriptions };
+  return { ...services, secrets: context.secrets, statusBar, receiverStatusBar, treeView, subscriptions: context.subscriptions };
 }
 
 export function deactivate(): void {

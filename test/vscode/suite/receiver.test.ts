@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { ExtensionApi } from '../../../src/extension/extension';
 import type { DeliveryRecord } from '../../../src/core/webhooks/DeliveryLog';
-import { extensionApi, until } from './helpers';
+import { LocaltunnelServer } from '../../unit/helpers/localtunnelServer';
+import { extensionApi, setSetting, until } from './helpers';
 
 describe('webhook receiver in a real VS Code host', () => {
   let api: ExtensionApi;
@@ -60,5 +61,33 @@ describe('webhook receiver in a real VS Code host', () => {
     await vscode.commands.executeCommand('wfs.stopReceiver');
     assert.equal(api.receiver.info, undefined);
     await assert.rejects(fetch(url, { method: 'POST' }));
+  });
+
+  describe('with a public tunnel (a localtunnel-compatible server on loopback)', () => {
+    let server: LocaltunnelServer;
+    before(async () => {
+      server = new LocaltunnelServer();
+      await server.start();
+      await setSetting('receiver.tunnel', 'always');
+      await setSetting('receiver.tunnelHost', server.url);
+    });
+    after(async () => {
+      await vscode.commands.executeCommand('wfs.stopReceiver');
+      await setSetting('receiver.tunnel', undefined);
+      await setSetting('receiver.tunnelHost', undefined);
+      await server.stop();
+    });
+
+    it('start shows the public URL; the status bar shows the tunnel open, then reconnecting when it drops', async () => {
+      const info = (await vscode.commands.executeCommand('wfs.startReceiver')) as { localUrl: string; publicUrl?: string; tunnelState: string };
+      assert.match(info.publicUrl ?? '', /^http:\/\/[0-9a-f]{8}\.tunnel\.test:\d+\/webhooks$/);
+      assert.equal(info.tunnelState, 'open');
+      assert.equal(api.receiverStatusBar.text, '$(radio-tower) Receiver · tunnel open');
+      assert.equal(await vscode.commands.executeCommand('wfs.copyReceiverUrl'), info.publicUrl, 'the public URL is the one copied');
+      await server.stop();
+      await until(api.receiver.onDidChange, () => api.receiver.info?.tunnelState === 'reconnecting', 'the tunnel to notice the drop');
+      assert.equal(api.receiverStatusBar.text, '$(debug-disconnect) Receiver · tunnel reconnecting');
+      await server.start(server.port);
+    });
   });
 });

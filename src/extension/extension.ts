@@ -18,11 +18,13 @@ import type { Services } from './services';
 import { EnvironmentStatusBar } from './statusBar/environmentStatusBar';
 import { ReceiverStatusBar } from './statusBar/receiverStatusBar';
 import { WorkflowService } from './workflows/workflowService';
+import { WebhookPanel } from './panel/webhookPanel';
 
 /** What activate() returns: the extension-host tests observe state through it. */
 export interface ExtensionApi extends Services {
   secrets: vscode.SecretStorage;
   statusBar: EnvironmentStatusBar;
+  webhookPanel: WebhookPanel;
   receiverStatusBar: ReceiverStatusBar;
   treeView: vscode.TreeView<ExplorerNode>;
   /** context.subscriptions: what VS Code disposes on deactivate (the lifecycle test disposes it itself). */
@@ -37,11 +39,12 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
   const auth = new AuthService(context.secrets, environments, sandbox, log, clock);
   const workflows = new WorkflowService(context.globalState, environments, auth, sandbox, log, clock);
   const receiver = new ReceiverHost(context.globalStorageUri.fsPath, environments, sandbox, log, clock);
-  const explorer = new ExplorerTree(environments, auth, workflows, clock);
+  const explorer = new ExplorerTree(environments, auth, workflows, receiver, clock);
   const treeView = vscode.window.createTreeView('wfs.explorer', { treeDataProvider: explorer, showCollapseAll: true });
   const statusBar = new EnvironmentStatusBar(environments, auth, clock);
   const receiverStatusBar = new ReceiverStatusBar(receiver);
   const services: Services = { log, clock, sandbox, environments, auth, workflows, receiver, explorer, state: context.globalState };
+  const webhookPanel = new WebhookPanel(context.extensionUri, services);
 
   // Live status only while someone can see it.
   workflows.setVisible(treeView.visible);
@@ -56,9 +59,12 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
     treeView,
     statusBar,
     receiverStatusBar,
+    webhookPanel,
     treeView.onDidChangeVisibility((e) => workflows.setVisible(e.visible)),
     receiver.onVerifiedEvent((e) => e.runId && workflows.refreshByRunId(e.runId)),
     vscode.workspace.registerTextDocumentContentProvider(WORKFLOW_JSON_SCHEME, new WorkflowJsonDocuments(workflows)),
+    vscode.commands.registerCommand('wfs.openWebhookPanel', (deliveryId?: string) => webhookPanel.show(typeof deliveryId === 'string' ? deliveryId : undefined)),
+    vscode.commands.registerCommand('wfs.revealWorkflowByRunId', (runId: string) => revealWorkflowByRunId(services, treeView, runId)),
     vscode.commands.registerCommand('wfs.startSandbox', () => sandbox.startWithUi()),
     vscode.commands.registerCommand('wfs.stopSandbox', () => sandbox.stop()),
     vscode.commands.registerCommand('wfs.showLog', () => log.show()),
@@ -70,7 +76,21 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
     ...registerTestWebhookCommand(services),
     ...registerReceiverCommands(services),
   );
-  return { ...services, secrets: context.secrets, statusBar, receiverStatusBar, treeView, subscriptions: context.subscriptions };
+  return { ...services, secrets: context.secrets, statusBar, receiverStatusBar, webhookPanel, treeView, subscriptions: context.subscriptions };
+}
+
+/** "Go to Workflow" from the panel: reveals the workflow whose runId a delivery carries. */
+async function revealWorkflowByRunId(s: Services, treeView: vscode.TreeView<ExplorerNode>, runId: string): Promise<string | undefined> {
+  for (const env of s.environments.names()) {
+    const w = s.workflows.store.findByRunId(env, runId);
+    if (!w) continue;
+    if (env !== s.environments.currentName) await s.environments.select(env);
+    await vscode.commands.executeCommand('wfs.explorer.focus');
+    await treeView.reveal({ kind: 'workflow', env, workflowId: w.workflowId }, { select: true, focus: true, expand: true });
+    return w.workflowId;
+  }
+  void vscode.window.showInformationMessage(`No workflow in the explorer has runId ${runId}.`);
+  return undefined;
 }
 
 export function deactivate(): void {

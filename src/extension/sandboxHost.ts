@@ -46,6 +46,11 @@ export class SandboxHost implements vscode.Disposable {
     else endpoints.delete(url);
   }
 
+  /** A fresh sandbox token for a body (replaying a delivery); undefined while the sandbox is stopped. */
+  async signWebhookBody(body: Buffer): Promise<string | undefined> {
+    return this.sandbox?.context.signer.sign(body);
+  }
+
   async startWithUi(): Promise<SandboxInfo | undefined> {
     try {
       const info = await this.ensureStarted();

@@ -7,12 +7,14 @@ import type { Clock } from '../../core/time/clock';
 import type { AuthService } from '../auth/authService';
 import type { EnvironmentRegistry } from '../environments/environmentRegistry';
 import type { WorkflowService } from '../workflows/workflowService';
+import type { ReceiverHost } from '../receiver/receiverHost';
 import { workflowContextValue, workflowDescription, workflowIcon, workflowLabel, workflowTooltip } from './workflowPresentation';
 
 export type ExplorerNode =
   | { kind: 'environment'; env: string }
   | { kind: 'session'; env: string; sessionId: string }
-  | { kind: 'workflow'; env: string; workflowId: string };
+  | { kind: 'workflow'; env: string; workflowId: string }
+  | { kind: 'delivery'; env: string; workflowId: string; deliveryId: string };
 
 export type ExplorerState = 'sandbox-stopped' | 'not-configured' | 'signed-out' | 'no-sessions' | 'ready';
 
@@ -26,10 +28,11 @@ export class ExplorerTree implements vscode.TreeDataProvider<ExplorerNode>, vsco
     private readonly environments: EnvironmentRegistry,
     private readonly auth: AuthService,
     private readonly workflows: WorkflowService,
+    private readonly receiver: ReceiverHost,
     private readonly clock: Clock,
   ) {
     const refresh = () => this.changed.fire(undefined);
-    this.disposables.push(environments.onDidChange(refresh), auth.onDidChange(refresh), workflows.onDidChange(refresh));
+    this.disposables.push(environments.onDidChange(refresh), auth.onDidChange(refresh), workflows.onDidChange(refresh), receiver.onDidReceive(refresh));
   }
 
   /** What the explorer shows now; also published as the context key that picks the welcome view. */
@@ -61,7 +64,16 @@ export class ExplorerTree implements vscode.TreeDataProvider<ExplorerNode>, vsco
         .slice()
         .reverse()
         .map((w) => ({ kind: 'workflow', env: node.env, workflowId: w.workflowId }));
+    if (node.kind === 'workflow') {
+      const w = this.workflows.store.workflow(node.env, node.workflowId);
+      return w ? this.deliveriesOf(w.runId).map((r) => ({ kind: 'delivery', env: node.env, workflowId: node.workflowId, deliveryId: r.id })) : [];
+    }
     return [];
+  }
+
+  /** Verified deliveries that carry this runId, newest first (a forged one cannot claim a workflow). */
+  private deliveriesOf(runId: string) {
+    return this.receiver.log.query({ runId, verified: true }).reverse();
   }
 
   getParent(node: ExplorerNode): ExplorerNode | undefined {
@@ -70,6 +82,7 @@ export class ExplorerTree implements vscode.TreeDataProvider<ExplorerNode>, vsco
       const w = this.workflows.store.workflow(node.env, node.workflowId);
       return w ? { kind: 'session', env: node.env, sessionId: w.sessionId } : undefined;
     }
+    if (node.kind === 'delivery') return { kind: 'workflow', env: node.env, workflowId: node.workflowId };
     return undefined;
   }
 
@@ -96,10 +109,13 @@ export class ExplorerTree implements vscode.TreeDataProvider<ExplorerNode>, vsco
       item.contextValue = 'session';
       return item;
     }
+    if (node.kind === 'delivery') return this.deliveryItem(node);
     const w = this.workflows.store.workflow(node.env, node.workflowId);
     if (!w) return new vscode.TreeItem('(removed)');
-    const item = new vscode.TreeItem(workflowLabel(w), vscode.TreeItemCollapsibleState.None);
-    item.id = `workflow/${node.env}/${w.workflowId}`;
+    const deliveries = this.deliveriesOf(w.runId).length;
+    const item = new vscode.TreeItem(workflowLabel(w), deliveries ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
+    // The id changes when deliveries first arrive: VS Code keeps the first collapsible state it saw for an id.
+    item.id = `workflow/${node.env}/${w.workflowId}${deliveries ? '/deliveries' : ''}`;
     item.description = workflowDescription(w);
     const icon = workflowIcon(w);
     item.iconPath = new vscode.ThemeIcon(icon.id, icon.color ? new vscode.ThemeColor(icon.color) : undefined);
@@ -109,6 +125,19 @@ export class ExplorerTree implements vscode.TreeDataProvider<ExplorerNode>, vsco
     item.tooltip = tooltip;
     item.contextValue = workflowContextValue(w);
     item.accessibilityInformation = { label: `${workflowLabel(w)}, ${w.status}, workflow ${w.workflowId}` };
+    return item;
+  }
+
+  private deliveryItem(node: Extract<ExplorerNode, { kind: 'delivery' }>): vscode.TreeItem {
+    const r = this.receiver.log.all().find((x) => x.id === node.deliveryId);
+    if (!r) return new vscode.TreeItem('(no longer in the history)');
+    const item = new vscode.TreeItem(r.topic ?? 'webhook', vscode.TreeItemCollapsibleState.None);
+    item.id = `delivery/${r.id}`;
+    item.description = `${r.status}${r.duplicate ? ' duplicate' : ''} · ${r.receivedAt.slice(11, 19)}`;
+    item.iconPath = new vscode.ThemeIcon('mail', new vscode.ThemeColor(r.status < 300 ? 'testing.iconPassed' : 'list.warningForeground'));
+    item.tooltip = `Webhook ${r.topic ?? ''} received ${r.receivedAt}, answered ${r.status}${r.duplicate ? ' (duplicate)' : ''}. Click to open it in the webhook panel.`;
+    item.contextValue = 'delivery';
+    item.command = { command: 'wfs.openWebhookPanel', title: 'Open in Webhook Panel', arguments: [r.id] };
     return item;
   }
 

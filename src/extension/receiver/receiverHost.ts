@@ -26,6 +26,7 @@ export class ReceiverHost implements vscode.Disposable {
   private receiver?: Receiver;
   private tunnel?: Tunnel;
   private starting?: Promise<ReceiverInfo>;
+  private override?: number;
   readonly log: DeliveryLog;
   private loaded?: Promise<unknown>;
   private readonly verifier: Verifier;
@@ -67,6 +68,22 @@ export class ReceiverHost implements vscode.Disposable {
     return url ? { localUrl: url, publicUrl: this.tunnel?.publicUrl ? this.tunnel.publicUrl + this.receiver!.path : undefined, tunnelState: this.tunnel?.state ?? 'closed' } : undefined;
   }
 
+  /** The status answered to verified deliveries instead of 200; kept across receiver restarts. */
+  get responseOverride(): number | undefined {
+    return this.override;
+  }
+
+  setResponseOverride(status: number | undefined): void {
+    this.receiver?.setResponseOverride(status);
+    this.override = status;
+    this.extLog.info(status === undefined ? 'Receiver answers verified deliveries normally' : `Receiver answers verified deliveries with ${status}`);
+  }
+
+  /** The forward target of the running receiver (or of the settings). */
+  get forwardTo(): string | undefined {
+    return vscode.workspace.getConfiguration('wfs').get<string>('receiver.forwardTo') || undefined;
+  }
+
   get running(): Receiver | undefined {
     return this.receiver;
   }
@@ -94,6 +111,7 @@ export class ReceiverHost implements vscode.Disposable {
       path: '/webhooks',
       log: this.log,
       forwardTo: cfg.get<string>('receiver.forwardTo') || undefined,
+      respondWith: this.override,
     });
     receiver.on('delivery', (r: DeliveryRecord) => {
       this.extLog.info(`Webhook ${r.method} ${r.path} → ${r.status} ${r.verified ? 'verified' : 'refused'}${r.duplicate ? ' (duplicate)' : ''}${r.topic ? ` topic ${r.topic}` : ''}`);

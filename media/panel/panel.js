@@ -1,0 +1,329 @@
+// Webhook panel (webview side). Every value that came from a delivery is inserted with textContent, never as
+// HTML. The list is virtualised: only the rows in view exist in the DOM, so 10,000 deliveries stay fast.
+// @ts-check
+(function () {
+  const vscode = acquireVsCodeApi();
+  const ROW_HEIGHT = 26;
+  const OVERSCAN = 8;
+  /** @type {any[]} */ let rows = [];
+  let total = 0;
+  let selectedId = null;
+  let paused = false;
+  let pendingWhilePaused = 0;
+  /** @type {any} */ let detail = null;
+  const saved = vscode.getState() || {};
+  let filter = saved.filter || {};
+  selectedId = saved.selectedId || null;
+  paused = !!saved.paused;
+
+  const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
+  const list = $('list');
+  const spacer = $('spacer');
+  const detailEl = $('detail');
+
+  /** Creates an element with text (textContent only) and optional class / attributes. */
+  function el(tag, text, cls, attrs) {
+    const e = document.createElement(tag);
+    if (text !== undefined && text !== null) e.textContent = String(text);
+    if (cls) e.className = cls;
+    if (attrs) for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, String(v));
+    return e;
+  }
+
+  function persist() {
+    vscode.setState({ filter, selectedId, paused });
+  }
+
+  // ---- toolbar ----
+  const fText = /** @type {HTMLInputElement} */ ($('f-text'));
+  const fTopic = /** @type {HTMLInputElement} */ ($('f-topic'));
+  const fStatus = /** @type {HTMLInputElement} */ ($('f-status'));
+  const fVer = /** @type {HTMLSelectElement} */ ($('f-verification'));
+  const pauseBtn = $('pause');
+  const override = /** @type {HTMLSelectElement} */ ($('override'));
+  fText.value = filter.text || '';
+  fTopic.value = filter.topic || '';
+  fStatus.value = filter.status !== undefined ? String(filter.status) : '';
+  fVer.value = filter.verification || '';
+
+  let filterTimer;
+  function onFilter() {
+    clearTimeout(filterTimer);
+    filterTimer = setTimeout(() => {
+      const status = parseInt(fStatus.value, 10);
+      filter = {
+        text: fText.value || undefined,
+        topic: fTopic.value.trim() || undefined,
+        status: Number.isInteger(status) ? status : undefined,
+        verification: fVer.value || undefined,
+      };
+      persist();
+      vscode.postMessage({ type: 'filter', filter });
+    }, 150);
+  }
+  for (const i of [fText, fTopic, fStatus]) i.addEventListener('input', onFilter);
+  fVer.addEventListener('change', onFilter);
+  pauseBtn.addEventListener('click', () => {
+    paused = !paused;
+    persist();
+    renderPause();
+    vscode.postMessage({ type: 'pause', paused });
+  });
+  $('clear').addEventListener('click', () => vscode.postMessage({ type: 'clear' }));
+  $('export-all').addEventListener('click', () => vscode.postMessage({ type: 'action', action: 'export-all' }));
+  override.addEventListener('change', () => vscode.postMessage({ type: 'override', status: override.value ? parseInt(override.value, 10) : null }));
+
+  function renderPause() {
+    pauseBtn.textContent = paused ? (pendingWhilePaused ? `Resume (${pendingWhilePaused} new)` : 'Resume') : 'Pause';
+    pauseBtn.setAttribute('aria-pressed', String(paused));
+  }
+
+  function renderSummary() {
+    $('summary').textContent = `${rows.length} shown of ${total}`;
+    const empty = $('empty');
+    empty.hidden = rows.length > 0;
+    empty.textContent = total === 0 ? 'No deliveries yet. Start the receiver and send a test webhook.' : 'No delivery matches the filters.';
+    const topics = [...new Set(rows.map((r) => r.topic).filter(Boolean))].slice(0, 50);
+    const dl = $('topics');
+    dl.replaceChildren(...topics.map((t) => el('option', null, undefined, { value: t })));
+  }
+
+  // ---- virtualised list ----
+  function renderList() {
+    spacer.style.height = `${rows.length * ROW_HEIGHT}px`;
+    const first = Math.max(0, Math.floor(list.scrollTop / ROW_HEIGHT) - OVERSCAN);
+    const last = Math.min(rows.length, Math.ceil((list.scrollTop + list.clientHeight) / ROW_HEIGHT) + OVERSCAN);
+    const frag = document.createDocumentFragment();
+    for (let i = first; i < last; i++) frag.appendChild(rowEl(rows[i], i));
+    spacer.replaceChildren(frag);
+    const sel = rows.findIndex((r) => r.id === selectedId);
+    if (sel >= 0) list.setAttribute('aria-activedescendant', `row-${sel}`);
+    else list.removeAttribute('aria-activedescendant');
+  }
+
+  function rowEl(r, i) {
+    const d = el('div', null, `row${r.id === selectedId ? ' selected' : ''}${r.verified ? '' : ' refused'}`, {
+      role: 'option',
+      id: `row-${i}`,
+      'aria-selected': String(r.id === selectedId),
+      'data-id': r.id,
+    });
+    d.style.top = `${i * ROW_HEIGHT}px`;
+    const when = el('span', null, 'when');
+    when.appendChild(el('span', r.triggeredAt || '—', 'triggered', { title: 'triggeredAt (as sent, 7 digits)' }));
+    when.appendChild(el('span', r.receivedAt.slice(11, 23), 'arrived', { title: `arrived ${r.receivedAt}` }));
+    d.appendChild(when);
+    const topic = el('span', null, 'topic');
+    topic.appendChild(el('span', r.topic || '(no topic)'));
+    if (r.subTopic) topic.appendChild(el('span', r.subTopic, 'sub'));
+    d.appendChild(topic);
+    d.appendChild(el('span', r.status, `status s${String(r.status)[0]}`));
+    const badge = el('span', null, 'badges');
+    badge.appendChild(el('span', r.verified ? 'verified' : 'refused', r.verified ? 'badge ok' : 'badge bad', { title: r.failedCheck || 'all seven checks passed' }));
+    if (r.duplicate) badge.appendChild(el('span', 'duplicate', 'badge dup'));
+    d.appendChild(badge);
+    d.appendChild(el('span', r.latencyMs.toFixed(1), 'latency'));
+    return d;
+  }
+
+  list.addEventListener('scroll', () => requestAnimationFrame(renderList));
+  window.addEventListener('resize', () => requestAnimationFrame(renderList));
+  list.addEventListener('click', (e) => {
+    const row = /** @type {HTMLElement} */ (e.target).closest('.row');
+    if (row) select(row.getAttribute('data-id'));
+  });
+  list.addEventListener('keydown', (e) => {
+    if (rows.length === 0) return;
+    let i = rows.findIndex((r) => r.id === selectedId);
+    if (e.key === 'ArrowDown') i = Math.min(rows.length - 1, i + 1);
+    else if (e.key === 'ArrowUp') i = Math.max(0, i - 1);
+    else if (e.key === 'Home') i = 0;
+    else if (e.key === 'End') i = rows.length - 1;
+    else if (e.key === 'Enter') return detailEl.focus();
+    else return;
+    e.preventDefault();
+    select(rows[i].id);
+    const top = i * ROW_HEIGHT;
+    if (top < list.scrollTop) list.scrollTop = top;
+    else if (top + ROW_HEIGHT > list.scrollTop + list.clientHeight) list.scrollTop = top + ROW_HEIGHT - list.clientHeight;
+  });
+
+  function select(id) {
+    selectedId = id;
+    persist();
+    renderList();
+    vscode.postMessage({ type: 'select', id });
+  }
+
+  // ---- detail ----
+  function section(title, open = true) {
+    const d = el('details', null, 'section');
+    if (open) d.open = true;
+    d.appendChild(el('summary', title));
+    return d;
+  }
+
+  function kvTable(pairs) {
+    const t = el('table', null, 'kv');
+    for (const [k, v] of pairs) {
+      const tr = el('tr');
+      tr.appendChild(el('th', k, undefined, { scope: 'row' }));
+      tr.appendChild(el('td', v));
+      t.appendChild(tr);
+    }
+    return t;
+  }
+
+  /** JSON as nested <details>: folding with the keyboard for free; every key and value is text. */
+  function jsonTree(value, key) {
+    const label = key === undefined ? '' : `${JSON.stringify(key)}: `;
+    if (value !== null && typeof value === 'object') {
+      const entries = Array.isArray(value) ? value.map((v, i) => [i, v]) : Object.entries(value);
+      const d = el('details', null, 'json');
+      d.open = true;
+      d.appendChild(el('summary', `${label}${Array.isArray(value) ? `[${entries.length}]` : `{${entries.length}}`}`));
+      for (const [k, v] of entries) d.appendChild(jsonTree(v, Array.isArray(value) ? undefined : k));
+      return d;
+    }
+    const line = el('div', null, 'json-leaf');
+    line.appendChild(el('span', label, 'json-key'));
+    line.appendChild(el('span', JSON.stringify(value), `json-${value === null ? 'null' : typeof value}`));
+    return line;
+  }
+
+  function renderDetail() {
+    const d = detail;
+    if (!d) return detailEl.replaceChildren(el('p', 'Select a delivery to see what arrived and each verification step.', 'empty'));
+    const parts = [];
+    const head = el('div', null, 'detail-head');
+    head.appendChild(el('h2', `${d.method} ${d.path} → ${d.response.status}`));
+    head.appendChild(el('span', d.row.verified ? 'verified' : `refused: ${d.row.failedCheck || ''}`, d.row.verified ? 'badge ok' : 'badge bad'));
+    if (d.row.duplicate) head.appendChild(el('span', 'duplicate (already processed: answered 200, not processed again)', 'badge dup'));
+    parts.push(head);
+
+    const actions = el('div', null, 'actions', { role: 'toolbar', 'aria-label': 'Delivery actions' });
+    const action = (label, name, title) => {
+      const b = el('button', label, undefined, { type: 'button', title });
+      b.addEventListener('click', () => vscode.postMessage({ type: 'action', action: name, id: d.row.id }));
+      actions.appendChild(b);
+    };
+    action('Replay to Receiver', 'replay-local', 'Send the same body again to the local receiver, with a fresh sandbox token');
+    if (d.forward) action('Replay to Forward Target', 'replay-forward', `Send the same body to ${d.forward.target}, with a fresh sandbox token`);
+    action('Copy as curl', 'copy-curl', 'The token is read from $WFS_WEBHOOK_TOKEN');
+    action('Export…', 'export-one', 'Save this delivery as JSON');
+    if (d.row.runId) action(`Go to Workflow (${d.row.runId})`, 'jump', 'Reveal the workflow with this runId in the explorer');
+    parts.push(actions);
+
+    const checks = section('Verification: the seven steps');
+    const ol = el('ol', null, 'checks');
+    for (const c of d.checks) {
+      const li = el('li', null, c.ok ? 'check ok' : 'check bad');
+      li.appendChild(el('span', c.ok ? '✓' : '✗', 'mark', { 'aria-label': c.ok ? 'passed' : 'failed' }));
+      li.appendChild(el('strong', `${c.step}. ${c.name}`));
+      li.appendChild(el('span', ` — ${c.detail}`));
+      ol.appendChild(li);
+    }
+    if (d.checks.length === 0) ol.appendChild(el('li', 'not verified: the request was refused before verification (path, method, size or timeout)', 'check bad'));
+    checks.appendChild(ol);
+    parts.push(checks);
+
+    const timing = [
+      ['triggeredAt', d.row.triggeredAt || '—'],
+      ['arrived', d.row.receivedAt],
+      ['topic', d.row.topic || '—'],
+      ['subTopic', d.row.subTopic || '—'],
+      ['runId', d.row.runId || '—'],
+      ['response sent', `${d.response.status} after ${d.response.durationMs} ms`],
+    ];
+    if (d.forward) timing.push(['forwarded to', `${d.forward.target} → ${d.forward.status ?? d.forward.error} in ${d.forward.latencyMs} ms`]);
+    const summary = section('Summary');
+    summary.appendChild(kvTable(timing));
+    parts.push(summary);
+
+    if (d.jwt) {
+      const jwt = section('Token (decoded; trusted only if verified)');
+      if (d.jwt.dates.length || d.jwt.expiresInSecondsAtArrival !== undefined) {
+        const rowsKv = d.jwt.dates.map((x) => [x.claim, `${x.value} = ${x.iso}`]);
+        if (d.jwt.expiresInSecondsAtArrival !== undefined)
+          rowsKv.push(['at arrival', d.jwt.expiresInSecondsAtArrival >= 0 ? `expires in ${d.jwt.expiresInSecondsAtArrival} s` : `expired ${-d.jwt.expiresInSecondsAtArrival} s before`]);
+        jwt.appendChild(kvTable(rowsKv));
+      }
+      jwt.appendChild(el('h3', 'Header'));
+      jwt.appendChild(jsonTree(d.jwt.header ?? null));
+      jwt.appendChild(el('h3', 'Claims'));
+      jwt.appendChild(jsonTree(d.jwt.claims ?? null));
+      parts.push(jwt);
+    }
+
+    const headers = section(`Request headers (${d.headers.length})`);
+    headers.appendChild(kvTable(d.headers));
+    parts.push(headers);
+
+    if (d.prettyJson !== undefined) {
+      const pretty = section(d.row.verified ? 'Body (JSON)' : 'Body (JSON, untrusted: the delivery was refused)');
+      pretty.appendChild(jsonTree(JSON.parse(d.prettyJson)));
+      parts.push(pretty);
+    }
+    const raw = section(`Raw body exactly as received (${d.bodyBytes} bytes${d.bodyIsUtf8 ? '' : ', not UTF-8: hex'})`, d.prettyJson === undefined);
+    raw.appendChild(el('pre', d.bodyIsUtf8 ? d.rawText : d.hex, 'raw'));
+    parts.push(raw);
+    detailEl.replaceChildren(...parts);
+  }
+
+  // ---- messages from the extension ----
+  window.addEventListener('message', (event) => {
+    const m = event.data;
+    switch (m.type) {
+      case 'rows':
+        rows = m.rows;
+        total = m.total;
+        pendingWhilePaused = 0;
+        renderPause();
+        renderList();
+        renderSummary();
+        if (selectedId && !rows.some((r) => r.id === selectedId)) {
+          selectedId = null;
+          detail = null;
+          renderDetail();
+        }
+        vscode.postMessage({ type: 'rendered', first: true, count: rows.length, t: performance.now() });
+        break;
+      case 'append':
+        total = m.total;
+        if (paused) {
+          pendingWhilePaused++;
+          renderPause();
+          break;
+        }
+        rows.unshift(m.row);
+        renderList();
+        renderSummary();
+        break;
+      case 'paused-count':
+        pendingWhilePaused = m.count;
+        renderPause();
+        break;
+      case 'detail':
+        detail = m.detail;
+        selectedId = m.detail ? m.detail.row.id : null;
+        persist();
+        renderList();
+        renderDetail();
+        break;
+      case 'override':
+        override.value = m.status == null ? '' : String(m.status);
+        break;
+      case 'report': {
+        // For the extension-host tests: what is on screen, as text, and whether any element came from payload HTML.
+        const visibleRows = [...spacer.querySelectorAll('.row')].map((r) => r.textContent);
+        const injected = document.querySelectorAll('#list script, #list img, #detail script, #detail img, #detail iframe, [onerror]').length;
+        const checks = [...detailEl.querySelectorAll('.check')].map((c) => ({ ok: c.classList.contains('ok'), text: c.textContent }));
+        vscode.postMessage({ type: 'report', token: m.token, visibleRows, injected, checks, detailText: detailEl.textContent, rowCount: rows.length, domRows: spacer.children.length });
+        break;
+      }
+    }
+  });
+
+  renderPause();
+  vscode.postMessage({ type: 'ready', filter, selectedId, paused });
+})();

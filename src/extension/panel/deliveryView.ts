@@ -1,0 +1,192 @@
+// What the webhook panel shows, computed from DeliveryRecords: list rows, filters, the detail of one delivery,
+// curl and export. Pure (no vscode import): unit-tested in plain Node; the webview only renders these as text.
+import type { DeliveryRecord } from '../../core/webhooks/DeliveryLog';
+
+export interface DeliveryRow {
+  id: string;
+  /** Arrival, ISO 8601 (ms). */
+  receivedAt: string;
+  /** The event's triggeredAt exactly as sent (7 fractional digits), when the body or headers carry one. */
+  triggeredAt?: string;
+  topic?: string;
+  subTopic?: string;
+  status: number;
+  verified: boolean;
+  duplicate: boolean;
+  latencyMs: number;
+  /** "step 5 claims (iss, aud, exp)" for a refusal. */
+  failedCheck?: string;
+  runId?: string;
+}
+
+export interface DeliveryFilter {
+  topic?: string;
+  status?: number;
+  verification?: 'verified' | 'refused';
+  text?: string;
+}
+
+export interface JwtView {
+  header?: Record<string, unknown>;
+  claims?: Record<string, unknown>;
+  /** Readable UTC dates of exp / iat / nbf. */
+  dates: { claim: string; value: number; iso: string }[];
+  /** exp minus arrival, in seconds (negative: it had expired when it arrived). */
+  expiresInSecondsAtArrival?: number;
+}
+
+export interface DeliveryDetail {
+  row: DeliveryRow;
+  method: string;
+  path: string;
+  headers: [string, string][];
+  bodyIsUtf8: boolean;
+  /** The body exactly as received, when it is UTF-8. */
+  rawText?: string;
+  /** A hex dump when it is not. */
+  hex?: string;
+  /** Pretty JSON (two-space indent) when the body parses; for a refused delivery it is shown as untrusted. */
+  prettyJson?: string;
+  jwt?: JwtView;
+  checks: { step: number; name: string; ok: boolean; detail: string }[];
+  response: { status: number; durationMs: number };
+  forward?: { target: string; status?: number; latencyMs: number; error?: string };
+  bodyBytes: number;
+}
+
+function header(r: DeliveryRecord, name: string): string | undefined {
+  const k = Object.keys(r.headers).find((h) => h.toLowerCase() === name);
+  return k ? r.headers[k] : undefined;
+}
+
+/** The body parsed for display only (a refused delivery's body is never trusted, only shown). */
+function displayBody(r: DeliveryRecord): unknown {
+  if (r.parsedBody !== undefined) return r.parsedBody;
+  if (!r.bodyIsUtf8 || !r.rawBodyBase64) return undefined;
+  try {
+    return JSON.parse(Buffer.from(r.rawBodyBase64, 'base64').toString('utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
+const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
+
+export function deliveryRow(r: DeliveryRecord): DeliveryRow {
+  const body = displayBody(r) as Record<string, unknown> | undefined;
+  const bodyObj = body && typeof body === 'object' && !Array.isArray(body) ? body : undefined;
+  const failed = r.checks.find((c) => !c.ok);
+  const data = bodyObj?.data as Record<string, unknown> | undefined;
+  return {
+    id: r.id,
+    receivedAt: r.receivedAt,
+    triggeredAt: str(bodyObj?.triggeredAt) ?? header(r, 'x-svc-triggered-at'),
+    topic: r.topic ?? str(bodyObj?.topic) ?? header(r, 'x-svc-topic'),
+    subTopic: str(bodyObj?.subTopic) ?? header(r, 'x-svc-sub-topic'),
+    status: r.status,
+    verified: r.verified,
+    duplicate: r.duplicate,
+    latencyMs: r.durationMs,
+    failedCheck: failed ? `step ${failed.step} ${failed.name}` : undefined,
+    runId: r.runId ?? (r.verified ? undefined : str(data?.runId)),
+  };
+}
+
+export function matchesFilter(row: DeliveryRow, r: DeliveryRecord, f: DeliveryFilter): boolean {
+  if (f.topic && row.topic !== f.topic) return false;
+  if (f.status !== undefined && row.status !== f.status) return false;
+  if (f.verification === 'verified' && !row.verified) return false;
+  if (f.verification === 'refused' && row.verified) return false;
+  const text = f.text?.trim().toLowerCase();
+  if (!text) return true;
+  if ([row.topic, row.subTopic, row.runId, row.triggeredAt, r.path, r.webhookId].some((v) => v?.toLowerCase().includes(text))) return true;
+  if (Object.entries(r.headers).some(([k, v]) => `${k}: ${v}`.toLowerCase().includes(text))) return true;
+  return r.bodyIsUtf8 && Buffer.from(r.rawBodyBase64, 'base64').toString('utf8').toLowerCase().includes(text);
+}
+
+/** Rows newest first, filtered. */
+export function filterRows(records: readonly DeliveryRecord[], f: DeliveryFilter): DeliveryRow[] {
+  const out: DeliveryRow[] = [];
+  for (let i = records.length - 1; i >= 0; i--) {
+    const r = records[i]!;
+    const row = deliveryRow(r);
+    if (matchesFilter(row, r, f)) out.push(row);
+  }
+  return out;
+}
+
+/** 16 bytes a line: offset, hex, and printable ASCII. */
+export function hexDump(buf: Buffer, maxBytes = 64 * 1024): string {
+  const lines: string[] = [];
+  const n = Math.min(buf.length, maxBytes);
+  for (let off = 0; off < n; off += 16) {
+    const chunk = buf.subarray(off, Math.min(off + 16, n));
+    const hex = [...chunk].map((b) => b.toString(16).padStart(2, '0')).join(' ');
+    const ascii = [...chunk].map((b) => (b >= 0x20 && b < 0x7f ? String.fromCharCode(b) : '.')).join('');
+    lines.push(`${off.toString(16).padStart(8, '0')}  ${hex.padEnd(47)}  ${ascii}`);
+  }
+  if (buf.length > n) lines.push(`… ${buf.length - n} more bytes`);
+  return lines.join('\n');
+}
+
+function jwtView(r: DeliveryRecord): JwtView | undefined {
+  if (!r.jwt) return undefined;
+  const claims = r.jwt.claims as Record<string, unknown> | undefined;
+  const dates: JwtView['dates'] = [];
+  for (const claim of ['iat', 'nbf', 'exp']) {
+    const v = claims?.[claim];
+    if (typeof v === 'number' && Number.isFinite(v) && Math.abs(v) < 1e11) dates.push({ claim, value: v, iso: new Date(v * 1000).toISOString() });
+  }
+  const exp = claims?.exp;
+  const arrival = Date.parse(r.receivedAt);
+  return {
+    header: r.jwt.header as Record<string, unknown> | undefined,
+    claims,
+    dates,
+    expiresInSecondsAtArrival: typeof exp === 'number' && Number.isFinite(arrival) ? Math.round(exp - arrival / 1000) : undefined,
+  };
+}
+
+export function deliveryDetail(r: DeliveryRecord): DeliveryDetail {
+  const raw = Buffer.from(r.rawBodyBase64, 'base64');
+  const body = displayBody(r);
+  return {
+    row: deliveryRow(r),
+    method: r.method,
+    path: r.path,
+    headers: Object.entries(r.headers),
+    bodyIsUtf8: r.bodyIsUtf8,
+    rawText: r.bodyIsUtf8 ? raw.toString('utf8') : undefined,
+    hex: r.bodyIsUtf8 ? undefined : hexDump(raw),
+    prettyJson: body === undefined ? undefined : JSON.stringify(body, null, 2),
+    jwt: jwtView(r),
+    checks: r.checks.map((c) => ({ ...c })),
+    response: { status: r.status, durationMs: r.durationMs },
+    forward: r.forward ? { ...r.forward } : undefined,
+    bodyBytes: raw.length,
+  };
+}
+
+/** POSIX single-quoting: safe for any bytes but NUL. */
+function shellQuote(s: string): string {
+  return `'${s.replace(/'/g, `'\\''`)}'`;
+}
+
+/**
+ * The delivery as a curl command. The original token is never stored, so the command reads a fresh one from
+ * $WFS_WEBHOOK_TOKEN. A non-UTF-8 body is carried as base64 and decoded on the way in.
+ */
+export function curlCommand(r: DeliveryRecord, url: string): string {
+  const skip = new Set(['authorization', 'host', 'content-length', 'connection', 'transfer-encoding', 'accept-encoding']);
+  const parts = [`curl -sS -X ${r.method || 'POST'} ${shellQuote(url)}`];
+  for (const [k, v] of Object.entries(r.headers)) if (!skip.has(k.toLowerCase())) parts.push(`-H ${shellQuote(`${k}: ${v}`)}`);
+  parts.push(`-H "Authorization: Bearer $WFS_WEBHOOK_TOKEN"`);
+  const raw = Buffer.from(r.rawBodyBase64, 'base64');
+  if (r.bodyIsUtf8 && !raw.includes(0)) return [...parts, `--data-binary ${shellQuote(raw.toString('utf8'))}`].join(' \\\n  ');
+  return `printf %s ${shellQuote(r.rawBodyBase64)} | base64 -d | ${[...parts, '--data-binary @-'].join(' \\\n  ')}`;
+}
+
+/** Export format: the records themselves (token already reduced to its scheme and length), pretty-printed. */
+export function exportJson(records: readonly DeliveryRecord[]): string {
+  return `${JSON.stringify({ exportedBy: 'Workflow Service Toolkit', count: records.length, deliveries: records }, null, 2)}\n`;
+}

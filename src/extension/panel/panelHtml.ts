@@ -1,0 +1,68 @@
+// The webhook panel's HTML shell: a strict CSP (default-src 'none'; script only by a fresh crypto nonce;
+// styles and scripts only from media/panel). All payload text is rendered by the script with textContent.
+import { randomBytes } from 'node:crypto';
+
+export function newNonce(): string {
+  return randomBytes(18).toString('base64');
+}
+
+export interface PanelHtmlInput {
+  cspSource: string;
+  nonce: string;
+  scriptUri: string;
+  styleUri: string;
+}
+
+export function contentSecurityPolicy(cspSource: string, nonce: string): string {
+  return [`default-src 'none'`, `style-src ${cspSource}`, `script-src 'nonce-${nonce}'`, `img-src ${cspSource}`, `font-src ${cspSource}`].join('; ');
+}
+
+export function panelHtml(i: PanelHtmlInput): string {
+  const attr = (s: string) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="UTF-8">
+<meta http-equiv="Content-Security-Policy" content="${attr(contentSecurityPolicy(i.cspSource, i.nonce))}">
+<meta name="viewport" content="width=device-width, initial-scale=1.0">
+<link rel="stylesheet" href="${attr(i.styleUri)}">
+<title>Webhook Deliveries</title>
+</head>
+<body>
+<header class="toolbar" role="toolbar" aria-label="Filters and actions">
+  <input id="f-text" type="search" placeholder="Search headers and bodies" aria-label="Search text">
+  <input id="f-topic" type="text" placeholder="topic" aria-label="Topic" list="topics">
+  <datalist id="topics"></datalist>
+  <input id="f-status" type="text" inputmode="numeric" placeholder="status" aria-label="HTTP status" size="5">
+  <select id="f-verification" aria-label="Verification">
+    <option value="">verified and refused</option>
+    <option value="verified">verified only</option>
+    <option value="refused">refused only</option>
+  </select>
+  <button id="pause" type="button" aria-pressed="false">Pause</button>
+  <button id="clear" type="button">Clear</button>
+  <button id="export-all" type="button">Export All…</button>
+  <label class="override">Answer verified with
+    <select id="override" aria-label="Response override">
+      <option value="">normal (200)</option>
+      <option value="202">202</option>
+      <option value="400">400</option>
+      <option value="404">404</option>
+      <option value="500">500 (the service retries)</option>
+      <option value="503">503 (the service retries)</option>
+    </select>
+  </label>
+  <span id="summary" class="summary" aria-live="polite"></span>
+</header>
+<main class="split">
+  <section class="list-pane" aria-label="Deliveries">
+    <div class="list-head" aria-hidden="true"><span>triggeredAt / arrived</span><span>topic</span><span>status</span><span>check</span><span>ms</span></div>
+    <div id="list" class="list" role="listbox" tabindex="0" aria-label="Deliveries, newest first"><div id="spacer" class="spacer"></div></div>
+    <p id="empty" class="empty" hidden></p>
+  </section>
+  <section id="detail" class="detail" aria-label="Delivery detail" tabindex="-1"><p class="empty">Select a delivery to see what arrived and each verification step.</p></section>
+</main>
+<script nonce="${attr(i.nonce)}" src="${attr(i.scriptUri)}"></script>
+</body>
+</html>`;
+}

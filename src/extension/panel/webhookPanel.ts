@@ -1,0 +1,262 @@
+// The webhook debugging panel (a webview): every delivery live, filterable, with its detail and actions.
+// One panel at a time; restored after a window reload by a serializer (its filter and selection ride in the
+// webview state). The extension side does filtering and detail; the webview only renders text.
+import * as vscode from 'vscode';
+import { randomUUID } from 'node:crypto';
+import { homedir } from 'node:os';
+import { httpRequest } from '../../core/http/request';
+import type { DeliveryRecord } from '../../core/webhooks/DeliveryLog';
+import { curlCommand, deliveryDetail, deliveryRow, exportJson, filterRows, matchesFilter, type DeliveryFilter } from './deliveryView';
+import { newNonce, panelHtml } from './panelHtml';
+import type { Services } from '../services';
+
+export const WEBHOOK_PANEL_VIEW_TYPE = 'wfs.webhookPanel';
+
+interface PanelState {
+  filter?: DeliveryFilter;
+  selectedId?: string | null;
+  paused?: boolean;
+}
+
+/** What the webview reports about itself (for tests): rendered rows as text, injected elements, checks. */
+export interface PanelReport {
+  visibleRows: string[];
+  injected: number;
+  checks: { ok: boolean; text: string }[];
+  detailText: string;
+  rowCount: number;
+  domRows: number;
+}
+
+const HOP = new Set(['host', 'connection', 'content-length', 'transfer-encoding', 'authorization', 'keep-alive']);
+
+export class WebhookPanel implements vscode.Disposable {
+  private panel?: vscode.WebviewPanel;
+  private filter: DeliveryFilter = {};
+  private paused = false;
+  private pending = 0;
+  private selectedId?: string;
+  private readonly disposables: vscode.Disposable[] = [];
+  private panelDisposables: vscode.Disposable[] = [];
+  private readonly reports = new Map<string, (r: PanelReport) => void>();
+  private readyWaiters: (() => void)[] = [];
+  private isReady = false;
+  private readonly renderedEmitter = new vscode.EventEmitter<number>();
+  /** Fires with the row count each time the webview rendered a full list. */
+  readonly onDidRender = this.renderedEmitter.event;
+
+  constructor(
+    private readonly extensionUri: vscode.Uri,
+    private readonly s: Services,
+  ) {
+    this.disposables.push(
+      vscode.window.registerWebviewPanelSerializer(WEBHOOK_PANEL_VIEW_TYPE, {
+        deserializeWebviewPanel: async (panel, state: PanelState | undefined) => this.attach(panel, state ?? {}),
+      }),
+      s.receiver.onDidReceive((r) => this.onDelivery(r)),
+    );
+  }
+
+  get isOpen(): boolean {
+    return !!this.panel;
+  }
+
+  /** Opens (or reveals) the panel, optionally on one delivery. */
+  async show(selectId?: string): Promise<void> {
+    if (!this.panel) {
+      const panel = vscode.window.createWebviewPanel(WEBHOOK_PANEL_VIEW_TYPE, 'Webhook Deliveries', vscode.ViewColumn.Active, this.webviewOptions());
+      this.attach(panel, {});
+    } else this.panel.reveal();
+    await this.whenReady();
+    if (selectId) await this.select(selectId);
+  }
+
+  private webviewOptions(): vscode.WebviewPanelOptions & vscode.WebviewOptions {
+    return { enableScripts: true, localResourceRoots: [vscode.Uri.joinPath(this.extensionUri, 'media', 'panel')], retainContextWhenHidden: false, enableFindWidget: true };
+  }
+
+  private attach(panel: vscode.WebviewPanel, state: PanelState): void {
+    this.panel = panel;
+    this.isReady = false;
+    this.filter = state.filter ?? {};
+    this.paused = !!state.paused;
+    this.selectedId = state.selectedId ?? undefined;
+    panel.webview.options = this.webviewOptions();
+    panel.iconPath = vscode.Uri.joinPath(this.extensionUri, 'media', 'wfs.svg');
+    const media = (f: string) => panel.webview.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, 'media', 'panel', f)).toString();
+    panel.webview.html = panelHtml({ cspSource: panel.webview.cspSource, nonce: newNonce(), scriptUri: media('panel.js'), styleUri: media('panel.css') });
+    this.panelDisposables = [
+      panel.webview.onDidReceiveMessage((m) => void this.onMessage(m)),
+      panel.onDidDispose(() => {
+        this.panel = undefined;
+        this.isReady = false;
+        for (const d of this.panelDisposables) d.dispose();
+        this.panelDisposables = [];
+      }),
+    ];
+  }
+
+  private whenReady(): Promise<void> {
+    return this.isReady ? Promise.resolve() : new Promise((r) => this.readyWaiters.push(r));
+  }
+
+  private post(message: unknown): void {
+    void this.panel?.webview.postMessage(message);
+  }
+
+  private sendRows(): void {
+    this.pending = 0;
+    this.post({ type: 'rows', rows: filterRows(this.s.receiver.log.all(), this.filter), total: this.s.receiver.log.all().length });
+  }
+
+  private onDelivery(r: DeliveryRecord): void {
+    if (!this.panel || !this.isReady) return;
+    if (this.paused) {
+      this.pending++;
+      return this.post({ type: 'paused-count', count: this.pending });
+    }
+    const row = deliveryRow(r);
+    if (matchesFilter(row, r, this.filter)) this.post({ type: 'append', row, total: this.s.receiver.log.all().length });
+  }
+
+  private find(id: string | undefined): DeliveryRecord | undefined {
+    return id ? this.s.receiver.log.all().find((r) => r.id === id) : undefined;
+  }
+
+  private async select(id: string): Promise<void> {
+    this.selectedId = id;
+    const r = this.find(id);
+    this.post({ type: 'detail', detail: r ? deliveryDetail(r) : null });
+  }
+
+  private async onMessage(m: { type: string; [k: string]: unknown }): Promise<unknown> {
+    switch (m.type) {
+      case 'ready':
+        await this.s.receiver.ready();
+        this.filter = (m.filter as DeliveryFilter) ?? this.filter;
+        this.paused = !!m.paused;
+        this.sendRows();
+        this.post({ type: 'override', status: this.s.receiver.responseOverride ?? null });
+        if (typeof m.selectedId === 'string') await this.select(m.selectedId);
+        else if (this.selectedId) await this.select(this.selectedId);
+        this.isReady = true;
+        for (const w of this.readyWaiters.splice(0)) w();
+        return;
+      case 'filter':
+        this.filter = (m.filter as DeliveryFilter) ?? {};
+        return this.sendRows();
+      case 'pause':
+        this.paused = !!m.paused;
+        if (!this.paused) this.sendRows();
+        return;
+      case 'select':
+        return this.select(String(m.id));
+      case 'clear': {
+        const n = this.s.receiver.log.all().length;
+        if (n === 0) return;
+        const ok = await vscode.window.showWarningMessage(`Clear all ${n} deliveries from the history?`, { modal: true }, 'Clear');
+        if (ok === 'Clear') {
+          this.s.receiver.log.clear();
+          this.post({ type: 'detail', detail: null });
+          this.sendRows();
+        }
+        return;
+      }
+      case 'override': {
+        const status = typeof m.status === 'number' ? m.status : undefined;
+        this.s.receiver.setResponseOverride(status);
+        return;
+      }
+      case 'rendered':
+        this.renderedEmitter.fire(Number(m.count));
+        return;
+      case 'report': {
+        const done = this.reports.get(String(m.token));
+        this.reports.delete(String(m.token));
+        done?.(m as unknown as PanelReport);
+        return;
+      }
+      case 'action':
+        return this.runAction(String(m.action), typeof m.id === 'string' ? m.id : undefined);
+    }
+  }
+
+  /** The actions of the detail view and the toolbar; also callable from tests and commands. */
+  async runAction(action: string, id?: string): Promise<unknown> {
+    const r = this.find(id);
+    try {
+      switch (action) {
+        case 'replay-local': {
+          const url = this.s.receiver.info?.localUrl;
+          if (!url) throw new Error('The receiver is not running: start it to replay.');
+          return await this.replay(r!, url);
+        }
+        case 'replay-forward': {
+          const url = r?.forward?.target ?? this.s.receiver.forwardTo;
+          if (!url) throw new Error('No forward target is set (wfs.receiver.forwardTo).');
+          return await this.replay(r!, url);
+        }
+        case 'copy-curl': {
+          const url = this.s.receiver.info?.publicUrl ?? this.s.receiver.info?.localUrl ?? `http://127.0.0.1:PORT${r!.path}`;
+          const cmd = curlCommand(r!, url);
+          await vscode.env.clipboard.writeText(cmd);
+          vscode.window.setStatusBarMessage('Copied the delivery as a curl command (set WFS_WEBHOOK_TOKEN first)', 4000);
+          return cmd;
+        }
+        case 'export-one':
+        case 'export-all': {
+          const records = action === 'export-one' ? [r!] : [...this.s.receiver.log.all()];
+          const name = action === 'export-one' ? `delivery-${r!.id}.json` : `deliveries-${new Date().toISOString().replace(/[:.]/g, '-')}.json`;
+          const target = await vscode.window.showSaveDialog({ defaultUri: vscode.Uri.joinPath(vscode.workspace.workspaceFolders?.[0]?.uri ?? vscode.Uri.file(homedir()), name), filters: { JSON: ['json'] } });
+          if (!target) return undefined;
+          await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(exportJson(records)));
+          void vscode.window.showInformationMessage(`Exported ${records.length} deliver${records.length === 1 ? 'y' : 'ies'} to ${target.fsPath}`);
+          return target.fsPath;
+        }
+        case 'jump': {
+          const runId = r ? deliveryRow(r).runId : undefined;
+          if (!runId) return undefined;
+          return await vscode.commands.executeCommand('wfs.revealWorkflowByRunId', runId);
+        }
+      }
+    } catch (err) {
+      void vscode.window.showErrorMessage(`${action}: ${(err as Error).message}`, 'Show Log').then((a) => a && this.s.log.show());
+    }
+    return undefined;
+  }
+
+  /** The same body and event headers, with a fresh sandbox token (the original token is never stored). */
+  private async replay(r: DeliveryRecord, url: string): Promise<{ status: number }> {
+    const body = Buffer.from(r.rawBodyBase64, 'base64');
+    const token = await this.s.sandbox.signWebhookBody(body);
+    if (!token) throw new Error('Replaying needs the sandbox running: it signs the replayed delivery.');
+    const headers: Record<string, string> = {};
+    for (const [k, v] of Object.entries(r.headers)) if (!HOP.has(k.toLowerCase())) headers[k] = v;
+    headers.authorization = `Bearer ${token}`;
+    const res = await httpRequest({ method: 'POST', url, headers, body, timeoutMs: 10_000, maxResponseBytes: 64 * 1024 });
+    this.s.log.info(`Replayed delivery ${r.id} to ${url}: ${res.status}`);
+    vscode.window.setStatusBarMessage(`Replayed to ${url}: ${res.status}`, 4000);
+    return { status: res.status };
+  }
+
+  /** Tests: what the webview has rendered, reported from inside it. */
+  report(): Promise<PanelReport> {
+    const token = randomUUID();
+    return new Promise((resolve) => {
+      this.reports.set(token, resolve);
+      this.post({ type: 'report', token });
+    });
+  }
+
+  /** Tests and the tree: set the panel's filter as the toolbar would. */
+  setFilter(filter: DeliveryFilter): void {
+    this.filter = filter;
+    this.sendRows();
+  }
+
+  dispose(): void {
+    this.panel?.dispose();
+    for (const d of this.disposables) d.dispose();
+    this.renderedEmitter.dispose();
+  }
+}

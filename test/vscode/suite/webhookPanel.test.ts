@@ -1,0 +1,123 @@
+// The webhook panel in a real VS Code host: what the webview renders (reported from inside it) for one verified
+// and one refused delivery, hostile payloads rendered as text, replay, jump to workflow, deliveries in the tree.
+import assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import type { ExtensionApi } from '../../../src/extension/extension';
+import type { DeliveryRecord } from '../../../src/core/webhooks/DeliveryLog';
+import type { TrackedWorkflow } from '../../../src/core/workflows/WorkflowStore';
+import { extensionApi, setSetting, until } from './helpers';
+
+const XSS = '<script>alert(1)</script><img src=x onerror=alert(2)>';
+const b64url = (o: unknown) => Buffer.from(JSON.stringify(o)).toString('base64url');
+
+describe('webhook panel in a real VS Code host', () => {
+  let api: ExtensionApi;
+  let receiverUrl: string;
+
+  before(async () => {
+    api = await extensionApi();
+    await setSetting('confirmBilledStart', false);
+    await setSetting('sandbox.workflowDurationSeconds', 0);
+    await vscode.commands.executeCommand('wfs.switchEnvironment', 'Sandbox');
+    await vscode.commands.executeCommand('wfs.stopSandbox');
+    await vscode.commands.executeCommand('wfs.startSandbox');
+    assert.equal(await vscode.commands.executeCommand('wfs.signIn', { username: 'demo', password: 'demo-password' }), true);
+    receiverUrl = ((await vscode.commands.executeCommand('wfs.startReceiver')) as { localUrl: string }).localUrl;
+    api.receiver.log.clear();
+  });
+  after(async () => {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await setSetting('confirmBilledStart', undefined);
+    await setSetting('sandbox.workflowDurationSeconds', undefined);
+    await vscode.commands.executeCommand('wfs.stopReceiver');
+    await vscode.commands.executeCommand('wfs.stopSandbox');
+  });
+
+  async function deliveredBy(send: () => PromiseLike<unknown>): Promise<DeliveryRecord> {
+    const before = api.receiver.log.all().length;
+    await send();
+    await until(api.receiver.onDidReceive, () => api.receiver.log.all().length > before, 'a delivery');
+    return api.receiver.log.all().at(-1)!;
+  }
+
+  it('opens, and shows one verified and one refused delivery live, each with the right checks', async () => {
+    await vscode.commands.executeCommand('wfs.openWebhookPanel');
+    assert.equal(api.webhookPanel.isOpen, true);
+    const verified = await deliveredBy(() =>
+      vscode.commands.executeCommand('wfs.sendTestWebhook', { topic: 'workflow/completed', subTopic: 'event:workflow/completed', tenantId: 'tenant-panel', testData: 'template', address: receiverUrl }),
+    );
+    // Forged: an unsigned token whose header and claims carry markup, markup in a header and in the body.
+    const forged = `${b64url({ alg: 'none', kid: XSS })}.${b64url({ iss: XSS, aud: 'x', exp: 1 })}.`;
+    const refused = await deliveredBy(() =>
+      fetch(receiverUrl, { method: 'POST', headers: { authorization: `Bearer ${forged}`, 'x-svc-topic': XSS, 'content-type': 'application/json' }, body: JSON.stringify({ topic: XSS, note: XSS }) }),
+    );
+    assert.equal(verified.verified, true);
+    assert.equal(refused.status, 403);
+
+    let report = await api.webhookPanel.report();
+    assert.equal(report.rowCount, 2);
+    assert.match(report.visibleRows[0]!, /refused/);
+    assert.match(report.visibleRows[1]!, /workflow\/completed.*200.*verified/);
+    assert.match(report.visibleRows[1]!, /\.\d{7}Z/, 'triggeredAt shown with its 7 digits');
+
+    await vscode.commands.executeCommand('wfs.openWebhookPanel', verified.id);
+    report = await api.webhookPanel.report();
+    assert.deepEqual(report.checks.map((c) => c.ok), [true, true, true, true, true, true, true]);
+    assert.match(report.detailText, /tenant-panel/);
+
+    await vscode.commands.executeCommand('wfs.openWebhookPanel', refused.id);
+    report = await api.webhookPanel.report();
+    assert.deepEqual(report.checks.map((c) => c.ok), [true, false, false], 'step 1 passed, step 2 (issuer) failed, decision refused');
+    assert.match(report.checks[1]!.text, /2\. trusted issuer/);
+    assert.equal(report.injected, 0, 'no element was created from payload markup');
+    assert.ok(report.detailText.includes(XSS), 'the markup is shown, as text');
+  });
+
+  it('filters in the extension: refused only', async () => {
+    api.webhookPanel.setFilter({ verification: 'refused' });
+    const report = await api.webhookPanel.report();
+    assert.equal(report.rowCount, 1);
+    api.webhookPanel.setFilter({});
+  });
+
+  it('replays a delivery to the receiver with a fresh sandbox token: verified again, flagged duplicate', async () => {
+    const original = api.receiver.log.all().find((r) => r.verified)!;
+    const replayed = await deliveredBy(() => api.webhookPanel.runAction('replay-local', original.id));
+    assert.equal(replayed.verified, true);
+    assert.equal(replayed.duplicate, true);
+    assert.equal(replayed.rawBodyBase64, original.rawBodyBase64, 'the same bytes');
+  });
+
+  it('copy as curl carries the body and never the token', async () => {
+    const original = api.receiver.log.all().find((r) => r.verified)!;
+    const cmd = (await api.webhookPanel.runAction('copy-curl', original.id)) as string;
+    assert.equal(await vscode.env.clipboard.readText(), cmd);
+    assert.match(cmd, /\$WFS_WEBHOOK_TOKEN/);
+    assert.ok(!cmd.includes('redacted'));
+  });
+
+  it("a workflow's webhook events appear under it in the tree, and the panel jumps to it", async () => {
+    const info = api.sandbox.info!;
+    await vscode.commands.executeCommand('wfs.explorer.focus');
+    const w = (await vscode.commands.executeCommand('wfs.startWorkflow', { sessionId: info.sessions.staged, product: info.products[0], correlationId: `panel-${Date.now()}` })) as TrackedWorkflow;
+    await until(api.receiver.onDidReceive, () => api.receiver.log.all().some((r) => r.runId === w.runId && r.verified), 'the workflow event');
+    const node = { kind: 'workflow' as const, env: 'Sandbox', workflowId: w.workflowId };
+    const children = await api.explorer.getChildren(node);
+    assert.ok(children.length >= 1);
+    assert.equal(children[0]!.kind, 'delivery');
+    const delivery = api.receiver.log.all().find((r) => r.runId === w.runId)!;
+    assert.equal(await api.webhookPanel.runAction('jump', delivery.id), w.workflowId);
+  });
+
+  it('the response override answers verified deliveries with the chosen status', async () => {
+    api.receiver.setResponseOverride(202);
+    try {
+      const r = await deliveredBy(() =>
+        vscode.commands.executeCommand('wfs.sendTestWebhook', { topic: 'workflow/completed', subTopic: 'event:workflow/completed', tenantId: 't', testData: 'template', address: receiverUrl }),
+      );
+      assert.equal(r.status, 202);
+    } finally {
+      api.receiver.setResponseOverride(undefined);
+    }
+  });
+});

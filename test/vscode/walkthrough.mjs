@@ -149,6 +149,30 @@ async function main() {
         await page.screenshot({ path: join(shots, '06-webhook-verified.png') });
       }),
     );
+    const webview = () => page.frameLocator('iframe.webview.ready').frameLocator('#active-frame');
+    results.push(
+      await step('"Open Webhook Panel" lists the deliveries; a verified one shows its seven checks passed', async () => {
+        await runCommand(page, 'Notifications: Clear All Notifications');
+        await runCommand(page, 'View: Hide Panel');
+        await runCommand(page, 'Workflow Service: Open Webhook Panel');
+        await webview().locator('.row').first().waitFor({ timeout: 30_000 });
+        const rows = webview().locator('.row');
+        const verified = rows.filter({ hasText: 'verified' }).filter({ hasText: 'workflow/completed' }).first();
+        await verified.click();
+        await webview().locator('.check.ok').nth(6).waitFor({ timeout: 15_000 });
+        const checks = await webview().locator('.check').count();
+        if (checks !== 7) throw new Error(`expected 7 checks, saw ${checks}`);
+        await webview().getByText(/\.\d{7}Z/).first().waitFor();
+        await page.screenshot({ path: join(shots, '07-webhook-panel.png') });
+      }),
+    );
+    results.push(
+      await step('the panel comes back after a window reload, with its selection', async () => {
+        await runCommand(page, 'Developer: Reload Window');
+        await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+        await webview().locator('.check.ok').nth(6).waitFor({ timeout: 60_000 });
+      }),
+    );
   } finally {
     await browser.close().catch(() => {});
     await server.stop();

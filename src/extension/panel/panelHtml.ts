@@ -56,7 +56,7 @@ export function panelHtml(i: PanelHtmlInput): string {
 </header>
 <main class="split">
   <section class="list-pane" aria-label="Deliveries">
-    <div class="list-head" aria-hidden="true"><span>triggeredAt / arrived</span><span>topic</span><span>status</span><span>check</span><span>ms</span></div>
+    <div class="list-head" aria-hidden="true"><span>triggeredAt / arrived</span><span>topic</span><span>HTTP</span><span>checks</span><span>ms</span></div>
     <div id="list" class="list" role="listbox" tabindex="0" aria-label="Deliveries, newest first"><div id="spacer" class="spacer"></div></div>
     <p id="empty" class="empty" hidden></p>
   </section>

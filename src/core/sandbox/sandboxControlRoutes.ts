@@ -6,6 +6,7 @@ import { isPlainObject, parseJsonBody, type SandboxRequest } from './sandboxRequ
 import { jsonReply, problemReply, type Reply } from './sandboxResponses';
 import type { WorkflowStatus } from './sandboxWorkflows';
 import { randomBytes } from 'node:crypto';
+import { signCustom } from './webhookSigner';
 
 export interface AdvanceableClock {
   advance(ms: number): void;
@@ -127,6 +128,20 @@ export async function controlRoute(
       return jsonReply(200, { billed: ctx.workflows.billing });
     case 'GET stats':
       return jsonReply(200, ctx.stats);
+    case 'POST sign': {
+      // For the receiver audit: a token over given bytes, with claims replaced or removed (null), extra header
+      // parameters, or another RSA algorithm. Signed with the sandbox's own current key.
+      if (typeof b.bodyBase64 !== 'string') return bad(ctx, 'bodyBase64 is a required string.');
+      if (b.claims !== undefined && !isPlainObject(b.claims)) return bad(ctx, 'claims must be an object.');
+      if (b.header !== undefined && !isPlainObject(b.header)) return bad(ctx, 'header must be an object.');
+      if (b.alg !== undefined && !['RS256', 'RS384', 'RS512'].includes(b.alg as string)) return bad(ctx, 'alg must be RS256, RS384 or RS512.');
+      const token = await signCustom(ctx.signer, ctx.clock, Buffer.from(b.bodyBase64, 'base64'), {
+        claims: b.claims as Record<string, unknown> | undefined,
+        header: b.header as Record<string, unknown> | undefined,
+        alg: b.alg as 'RS256' | undefined,
+      });
+      return jsonReply(200, { token, kid: ctx.signer.currentKid, issuer: ctx.signer.issuer, audience: ctx.signer.audience });
+    }
     case 'POST keys/rotate':
       return jsonReply(200, { kid: await ctx.signer.rotate() });
     default:

@@ -15,6 +15,8 @@ export const FAULT_KINDS = [
   'throttle',
   /** Next workflow to finish ends failed. */
   'workflow-fails',
+  /** Next key-set (JWKS) request answers 503: a receiver must refuse (403), not fail (5xx). */
+  'jwks-unavailable',
 ] as const;
 
 export type FaultKind = (typeof FAULT_KINDS)[number];

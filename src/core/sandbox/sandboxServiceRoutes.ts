@@ -224,6 +224,7 @@ export function actorIdFor(subject: TokenSubject): string {
 
 export function jwks(ctx: SandboxContext): Reply {
   ctx.stats.jwksRequests++;
+  if (ctx.faults.take('jwks-unavailable')) return emptyReply(503);
   return jsonReply(200, ctx.signer.jwks(), { 'cache-control': 'public, max-age=3600' });
 }
 

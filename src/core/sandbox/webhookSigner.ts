@@ -1,7 +1,7 @@
 // Signs webhook deliveries as the service does (spec: Webhook JWT claims): RS256 under a kid published in the
 // sandbox's key set, binding the token to the exact body bytes through body_sha256.
 import { createHash, randomUUID } from 'node:crypto';
-import { SignJWT, calculateJwkThumbprint, exportJWK, generateKeyPair, type JWK, type CryptoKey } from 'jose';
+import { SignJWT, calculateJwkThumbprint, exportJWK, generateKeyPair, importJWK, type JWK, type CryptoKey } from 'jose';
 import type { Clock } from '../time/clock';
 
 interface SigningKey {
@@ -63,6 +63,24 @@ export class WebhookSigner {
       .setJti(randomUUID())
       .sign(this.current.privateKey);
   }
+}
+
+/** Variations of a genuine token, for the receiver audit: claims replaced or removed (null), extra header
+ * parameters, or another RSA algorithm with the same key. */
+export interface CustomSignOptions {
+  claims?: Record<string, unknown>;
+  header?: Record<string, unknown>;
+  alg?: 'RS256' | 'RS384' | 'RS512';
+}
+
+export async function signCustom(signer: WebhookSigner, clock: Clock, body: Buffer, o: CustomSignOptions = {}): Promise<string> {
+  const iat = Math.floor(clock.now() / 1000);
+  const claims: Record<string, unknown> = { iss: signer.issuer, aud: signer.audience, iat, exp: iat + 300, jti: randomUUID(), body_sha256: sha256Hex(body), ...o.claims };
+  for (const [k, v] of Object.entries(claims)) if (v === null) delete claims[k];
+  const alg = o.alg ?? 'RS256';
+  // A WebCrypto RSA key is bound to its hash: the same key material is imported again for another algorithm.
+  const key = alg === 'RS256' ? signer.current.privateKey : await importJWK({ ...(await exportJWK(signer.current.privateKey)), alg }, alg);
+  return new SignJWT(claims).setProtectedHeader({ typ: 'JWT', ...o.header, alg, kid: (o.header?.kid as string | undefined) ?? signer.currentKid }).sign(key);
 }
 
 async function newKey(): Promise<SigningKey> {

@@ -1,6 +1,7 @@
 // What the webhook panel shows, computed from DeliveryRecords: list rows, filters, the detail of one delivery,
 // curl and export. Pure (no vscode import): unit-tested in plain Node; the webview only renders these as text.
 import type { DeliveryRecord } from '../../core/webhooks/DeliveryLog';
+import { shellQuote } from '../../core/http/shellQuote';
 
 export interface DeliveryRow {
   id: string;
@@ -165,11 +166,6 @@ export function deliveryDetail(r: DeliveryRecord): DeliveryDetail {
     forward: r.forward ? { ...r.forward } : undefined,
     bodyBytes: raw.length,
   };
-}
-
-/** POSIX single-quoting: safe for any bytes but NUL. */
-function shellQuote(s: string): string {
-  return `'${s.replace(/'/g, `'\\''`)}'`;
 }
 
 /**

@@ -1,0 +1,306 @@
+// The receiver audit's cases: one genuine delivery, then each a single violation of one rule of the spec's
+// receiver checks (Authentication 6) or of its Events section. Each says what it probes, why the expected
+// answer is right, and how to fix a receiver that gets it wrong.
+import { createHmac, createPublicKey, randomUUID, type KeyObject } from 'node:crypto';
+import { SignJWT, type CryptoKey } from 'jose';
+import { sha256Hex } from '../sandbox/webhookSigner';
+import type { SandboxControlClient, SandboxTrust } from './sandboxControlClient';
+
+export interface AuditContext {
+  sandbox: SandboxControlClient;
+  trust: SandboxTrust;
+  /** Seconds since the epoch, from the audit's clock. */
+  nowS: () => number;
+  /** A key of our own, never published by the sandbox. */
+  foreign: { privateKey: CryptoKey; kid: string };
+  /** A second loopback server that serves the foreign key; a receiver must never contact it. */
+  decoy: { url: string; requests: () => number };
+  /** The first (genuine) delivery, for the duplicate case. */
+  genuine?: { body: Buffer; webhookId: string };
+}
+
+export interface ProbeRequest {
+  headers: Record<string, string>;
+  body: Buffer;
+}
+
+export interface AuditCase {
+  id: string;
+  title: string;
+  /** The rule probed, in the spec's words. */
+  rule: string;
+  /** Why the expected answer is the right one. */
+  why: string;
+  expectStatus: 200 | 403;
+  build(ctx: AuditContext): Promise<ProbeRequest>;
+  /** Observed side effects to compare (e.g. key-set requests): before the request and after. */
+  watch?: (ctx: AuditContext) => Promise<number>;
+  /** Given the watched value before and after, a failure reason or undefined. */
+  judgeWatch?: (before: number, after: number) => string | undefined;
+  before?: (ctx: AuditContext) => Promise<void>;
+  after?: (ctx: AuditContext) => Promise<void>;
+  /** One paragraph: how to fix a receiver that fails this case. */
+  fix: string;
+}
+
+const b64url = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url');
+
+/** An event-shaped body, compact JSON, with a fresh webhookId. */
+export function probeBody(caseId: string, nowS: number, webhookId = randomUUID()): { body: Buffer; webhookId: string } {
+  const triggeredAt = new Date(nowS * 1000).toISOString().replace(/\.(\d{3})Z$/, '.$10000Z');
+  const event = { webhookId, topic: 'audit/probe', subTopic: 'audit:audit/probe', tenantId: 'audit', triggeredAt, actorId: 'act_audit', data: { case: caseId, note: 'audit' } };
+  return { body: Buffer.from(JSON.stringify(event)), webhookId };
+}
+
+function headers(webhookId: string, authorization?: string): Record<string, string> {
+  const h: Record<string, string> = { 'content-type': 'application/json', 'x-svc-topic': 'audit/probe', 'x-svc-webhook-id': webhookId };
+  if (authorization !== undefined) h.authorization = authorization;
+  return h;
+}
+
+/** A sandbox-signed token over `body` with the audit clock's iat/exp, plus the case's changes. */
+async function sandboxToken(ctx: AuditContext, body: Buffer, claims: Record<string, unknown> = {}, extra: { header?: Record<string, unknown>; alg?: 'RS256' | 'RS512' } = {}): Promise<string> {
+  const now = ctx.nowS();
+  return (await ctx.sandbox.sign(body, { claims: { iat: now, exp: now + 300, ...claims }, ...extra })).token;
+}
+
+/** A token signed with our own foreign key (never in the sandbox's key set). */
+async function foreignToken(ctx: AuditContext, body: Buffer, o: { iss?: string; kid: string; header?: Record<string, unknown> }): Promise<string> {
+  const now = ctx.nowS();
+  return new SignJWT({ iss: o.iss ?? ctx.trust.issuer, aud: ctx.trust.audience, iat: now, exp: now + 300, jti: randomUUID(), body_sha256: sha256Hex(body) })
+    .setProtectedHeader({ alg: 'RS256', typ: 'JWT', ...o.header, kid: o.kid })
+    .sign(ctx.foreign.privateKey);
+}
+
+async function sandboxPublicKey(ctx: AuditContext): Promise<{ kid: string; key: KeyObject }> {
+  const { keys } = await ctx.sandbox.keySet();
+  const jwk = keys[0]!;
+  return { kid: jwk.kid as string, key: createPublicKey({ key: jwk as never, format: 'jwk' }) };
+}
+
+async function simple(ctx: AuditContext, id: string, claims: Record<string, unknown>, extra: { header?: Record<string, unknown>; alg?: 'RS256' | 'RS512' } = {}): Promise<ProbeRequest> {
+  const { body, webhookId } = probeBody(id, ctx.nowS());
+  return { body, headers: headers(webhookId, `Bearer ${await sandboxToken(ctx, body, claims, extra)}`) };
+}
+
+const keySetRequests = (ctx: AuditContext) => ctx.sandbox.keySetRequests();
+
+export const AUDIT_CASES: AuditCase[] = [
+  {
+    id: 'genuine',
+    title: 'A genuine delivery',
+    rule: 'Receiver responses: 200 after successful processing.',
+    why: 'Every check passes: a correct receiver processes it and answers 200. If this fails, check the receiver trusts the sandbox issuer, audience and key-set address shown with the results.',
+    expectStatus: 200,
+    async build(ctx) {
+      const g = probeBody('genuine', ctx.nowS());
+      ctx.genuine = g;
+      return { body: g.body, headers: headers(g.webhookId, `Bearer ${await sandboxToken(ctx, g.body)}`) };
+    },
+    fix: 'Configure the receiver with the issuer, audience and key-set address printed with these results, read the raw body before any JSON middleware, and answer 200 once the event is processed.',
+  },
+  {
+    id: 'duplicate',
+    title: 'The same webhookId again',
+    rule: 'Duplicates: the same event may be delivered more than once; dedupe on webhookId.',
+    why: 'A duplicate is still a genuine delivery: answer 200 (so the service does not resend it) without processing it a second time.',
+    expectStatus: 200,
+    async build(ctx) {
+      const g = ctx.genuine ?? probeBody('duplicate', ctx.nowS());
+      return { body: g.body, headers: headers(g.webhookId, `Bearer ${await sandboxToken(ctx, g.body)}`) };
+    },
+    fix: 'Keep the webhookIds of processed events (bounded, e.g. the last 10,000 or a day) and answer 200 for one already processed, without processing it again. Record the id only after verification and successful processing.',
+  },
+  {
+    id: 'no-authorization',
+    title: 'No Authorization header',
+    rule: 'Step 1: read the bearer token from the Authorization header. Step 7: on any failure respond 403.',
+    why: 'Without a token nothing proves the service sent it.',
+    expectStatus: 403,
+    async build(ctx) {
+      const { body, webhookId } = probeBody('no-authorization', ctx.nowS());
+      return { body, headers: headers(webhookId) };
+    },
+    fix: 'Refuse (403) any delivery without an "Authorization: Bearer <JWT>" header before looking at the body.',
+  },
+  {
+    id: 'not-bearer',
+    title: 'A genuine token under another scheme ("Basic")',
+    rule: 'Step 1: the token is a bearer token in the Authorization header.',
+    why: 'Only "Bearer <JWT>" is the form the service sends; taking whatever follows any scheme accepts what the service never sends.',
+    expectStatus: 403,
+    async build(ctx) {
+      const { body, webhookId } = probeBody('not-bearer', ctx.nowS());
+      return { body, headers: headers(webhookId, `Basic ${await sandboxToken(ctx, body)}`) };
+    },
+    fix: 'Match the header exactly against /^Bearer ([A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+)$/ and refuse anything else with 403.',
+  },
+  {
+    id: 'unknown-issuer',
+    title: 'An issuer the receiver does not trust',
+    rule: 'Step 2: the issuer must be one you trust, checked before any key is fetched.',
+    why: 'A token from an unknown issuer is refused at once (403). Fetching keys for it lets anyone make the receiver send requests, and with a cold cache it proves the issuer was not checked first; so the audit also watches that no key-set request reaches the sandbox.',
+    expectStatus: 403,
+    async build(ctx) {
+      const { body, webhookId } = probeBody('unknown-issuer', ctx.nowS());
+      return { body, headers: headers(webhookId, `Bearer ${await foreignToken(ctx, body, { iss: 'https://unknown-issuer.audit.invalid/webhooks', kid: `unknown-${randomUUID().slice(0, 8)}` })}`) };
+    },
+    watch: keySetRequests,
+    judgeWatch: (b, a) => (a > b ? `the receiver fetched the sandbox key set ${a - b} time(s) for a token of an issuer it does not trust` : undefined),
+    fix: 'Decode the token without verifying, look its "iss" up in your own map of trusted issuers (issuer → key-set address, audience), and refuse with 403 when it is not there, before any network request.',
+  },
+  {
+    id: 'alg-none',
+    title: 'An unsigned token (alg "none")',
+    rule: 'Step 4: verify the signature with RS256 pinned; never honor the token\'s own algorithm.',
+    why: 'An unsigned token proves nothing; a library that follows the header\'s "alg" accepts it.',
+    expectStatus: 403,
+    async build(ctx) {
+      const { body, webhookId } = probeBody('alg-none', ctx.nowS());
+      const now = ctx.nowS();
+      const { kid } = await sandboxPublicKey(ctx);
+      const token = `${b64url({ alg: 'none', typ: 'JWT', kid })}.${b64url({ iss: ctx.trust.issuer, aud: ctx.trust.audience, iat: now, exp: now + 300, body_sha256: sha256Hex(body) })}.`;
+      return { body, headers: headers(webhookId, `Bearer ${token}`) };
+    },
+    fix: 'Pin the algorithm: with jose, jwtVerify(token, key, { algorithms: ["RS256"] }); never pass the header\'s alg to the verifier.',
+  },
+  {
+    id: 'hs256-public-key',
+    title: 'HS256, signed with the sandbox\'s public key as the HMAC secret',
+    rule: 'Step 4: RS256 pinned; never honor the token\'s own algorithm.',
+    why: 'The public key is public: a receiver that lets the header choose HMAC and uses the key bytes as the secret accepts a token anyone can make (algorithm confusion).',
+    expectStatus: 403,
+    async build(ctx) {
+      const { body, webhookId } = probeBody('hs256-public-key', ctx.nowS());
+      const now = ctx.nowS();
+      const { kid, key } = await sandboxPublicKey(ctx);
+      const pem = key.export({ type: 'spki', format: 'pem' }) as string;
+      const input = `${b64url({ alg: 'HS256', typ: 'JWT', kid })}.${b64url({ iss: ctx.trust.issuer, aud: ctx.trust.audience, iat: now, exp: now + 300, body_sha256: sha256Hex(body) })}`;
+      const sig = createHmac('sha256', pem).update(input).digest('base64url');
+      return { body, headers: headers(webhookId, `Bearer ${input}.${sig}`) };
+    },
+    fix: 'Verify only with the RSA public key and algorithms: ["RS256"]; never select the algorithm or the key type from the token header.',
+  },
+  {
+    id: 'rs512',
+    title: 'RS512 with the genuine key',
+    rule: 'Step 4: verify the signature with RS256 pinned.',
+    why: 'The signature is valid, but with an algorithm the service does not use: a pinned verifier refuses it.',
+    expectStatus: 403,
+    build: (ctx) => simple(ctx, 'rs512', {}, { alg: 'RS512' }),
+    fix: 'Pass algorithms: ["RS256"] (exactly) to the verifier.',
+  },
+  {
+    id: 'wrong-audience',
+    title: 'A token for another audience',
+    rule: 'Step 5: audience equals the one registered for the issuer.',
+    why: 'A token meant for another receiver must not be accepted by this one.',
+    expectStatus: 403,
+    build: (ctx) => simple(ctx, 'wrong-audience', { aud: 'someone-else' }),
+    fix: 'Check aud against the audience registered for the issuer (jose: jwtVerify(..., { audience })).',
+  },
+  {
+    id: 'exp-missing',
+    title: 'No exp claim',
+    rule: 'Step 5: exp is present and not passed.',
+    why: 'A token without exp never expires: it could be replayed forever. Many libraries accept it unless told exp is required.',
+    expectStatus: 403,
+    build: (ctx) => simple(ctx, 'exp-missing', { exp: null }),
+    fix: 'Require the claim: jose jwtVerify(..., { requiredClaims: ["exp"] }); refuse a token without exp with 403.',
+  },
+  {
+    id: 'exp-30s-past',
+    title: 'exp 30 seconds in the past',
+    rule: 'Step 5: exp not passed, with a clock tolerance of 60 seconds.',
+    why: 'Within the 60-second tolerance: clocks differ, and the token must still be accepted (200).',
+    expectStatus: 200,
+    build: (ctx) => simple(ctx, 'exp-30s-past', { iat: ctx.nowS() - 330, exp: ctx.nowS() - 30 }),
+    fix: 'Allow 60 seconds of clock tolerance when checking exp (jose: clockTolerance: 60).',
+  },
+  {
+    id: 'exp-120s-past',
+    title: 'exp 120 seconds in the past',
+    rule: 'Step 5: exp not passed, with a clock tolerance of 60 seconds.',
+    why: 'Beyond the tolerance: the token has expired.',
+    expectStatus: 403,
+    build: (ctx) => simple(ctx, 'exp-120s-past', { iat: ctx.nowS() - 420, exp: ctx.nowS() - 120 }),
+    fix: 'Use a clock tolerance of 60 seconds, not more (jose: clockTolerance: 60), and check exp on every token.',
+  },
+  {
+    id: 'body-hash-missing',
+    title: 'No body_sha256 claim',
+    rule: 'Step 6: compare SHA-256 of the raw body with the body_sha256 claim.',
+    why: 'Without the hash the token does not bind the body: any body could ride on a stolen token.',
+    expectStatus: 403,
+    build: (ctx) => simple(ctx, 'body-hash-missing', { body_sha256: null }),
+    fix: 'Require body_sha256 to be 64 lower-case hex characters and compare it with the SHA-256 of the raw body; refuse with 403 when it is absent.',
+  },
+  {
+    id: 'body-changed',
+    title: 'The body changed by one byte',
+    rule: 'Step 6: SHA-256 over the raw request bytes must match body_sha256.',
+    why: 'The token was issued for other bytes: the body was tampered with.',
+    expectStatus: 403,
+    async build(ctx) {
+      const { body, webhookId } = probeBody('body-changed', ctx.nowS());
+      const token = await sandboxToken(ctx, body);
+      const changed = Buffer.from(body.toString('utf8').replace('"note":"audit"', '"note":"audiT"'));
+      return { body: changed, headers: headers(webhookId, `Bearer ${token}`) };
+    },
+    fix: 'Hash the raw request bytes and compare with body_sha256 in constant time (crypto.timingSafeEqual); refuse with 403 on a mismatch.',
+  },
+  {
+    id: 'body-reserialized',
+    title: 'The body re-indented, the hash of its compact form',
+    rule: 'Step 6: SHA-256 over the raw request bytes as received (not over re-serialized JSON).',
+    why: 'The bytes that arrived are not the bytes that were signed. A receiver that hashes JSON.stringify(JSON.parse(body)) accepts it: its hash ignores what was actually sent.',
+    expectStatus: 403,
+    async build(ctx) {
+      const { body, webhookId } = probeBody('body-reserialized', ctx.nowS());
+      const token = await sandboxToken(ctx, body);
+      return { body: Buffer.from(JSON.stringify(JSON.parse(body.toString('utf8')), null, 2)), headers: headers(webhookId, `Bearer ${token}`) };
+    },
+    fix: 'Read the raw body (e.g. express.raw({ type: "application/json" })) and hash those bytes; parse JSON only after the hash matches.',
+  },
+  {
+    id: 'jku-header',
+    title: 'A jku header pointing at another server',
+    rule: 'Step 3: fetch the signing key by kid from the trusted issuer\'s key set; the key-set address is never taken from the token.',
+    why: 'The token carries its own key-set address (a second loopback server serving the audit\'s own key). Following it lets anyone sign. A correct receiver looks the kid up in the sandbox key set, does not find it, and refuses, without ever contacting that server.',
+    expectStatus: 403,
+    async build(ctx) {
+      const { body, webhookId } = probeBody('jku-header', ctx.nowS());
+      return { body, headers: headers(webhookId, `Bearer ${await foreignToken(ctx, body, { kid: ctx.foreign.kid, header: { jku: ctx.decoy.url } })}`) };
+    },
+    watch: async (ctx) => ctx.decoy.requests(),
+    judgeWatch: (b, a) => (a > b ? `the receiver fetched keys from the jku address in the token (${a - b} request(s))` : undefined),
+    fix: 'Ignore jku, x5u and jwk in the token header; fetch keys only from the key-set address configured for the trusted issuer.',
+  },
+  {
+    id: 'foreign-key-known-kid',
+    title: 'Signed with a foreign key under the sandbox\'s kid',
+    rule: 'Step 4: verify the signature.',
+    why: 'The kid is genuine but the signature is not: only the sandbox\'s private key makes valid signatures.',
+    expectStatus: 403,
+    async build(ctx) {
+      const { body, webhookId } = probeBody('foreign-key-known-kid', ctx.nowS());
+      const { kid } = await sandboxPublicKey(ctx);
+      return { body, headers: headers(webhookId, `Bearer ${await foreignToken(ctx, body, { kid })}`) };
+    },
+    fix: 'Verify the signature with the key the kid names in the trusted key set; a decode without verification is not a check.',
+  },
+  {
+    id: 'key-set-failing',
+    title: 'The key-set endpoint failing (unknown kid)',
+    rule: 'Step 7: on any failure respond 403.',
+    why: 'A token with an unknown kid makes the receiver refetch the key set, and the key set answers 503. The delivery cannot be authorized, so the answer is 403. A 5xx would make the service resend forged deliveries.',
+    expectStatus: 403,
+    before: (ctx) => ctx.sandbox.failKeySet(20),
+    after: (ctx) => ctx.sandbox.clearFaults(),
+    async build(ctx) {
+      const { body, webhookId } = probeBody('key-set-failing', ctx.nowS());
+      return { body, headers: headers(webhookId, `Bearer ${await foreignToken(ctx, body, { kid: `rotated-${randomUUID().slice(0, 8)}` })}`) };
+    },
+    fix: 'Wrap key fetching: when the key set cannot be fetched (or has no such kid), answer 403; keep the last good key set, and rate-limit refetches (the spec suggests at most 5 per minute).',
+  },
+];

@@ -1,0 +1,163 @@
+// Runs the audit cases against a developer's receiver: the sandbox signs, the target answers, each case is
+// judged by the spec. Loopback targets only unless confirmed; a fixed number of requests, each with a timeout,
+// and an overall deadline. No real credential is ever sent: every token is the sandbox's own.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { calculateJwkThumbprint, exportJWK, generateKeyPair } from 'jose';
+import { isLoopbackHost } from '../http/loopback';
+import { httpRequest } from '../http/request';
+import type { Clock } from '../time/clock';
+import { AUDIT_CASES, type AuditCase, type AuditContext } from './auditCases';
+import { SandboxControlClient, type SandboxTrust } from './sandboxControlClient';
+
+export interface AuditCaseResult {
+  id: string;
+  title: string;
+  rule: string;
+  why: string;
+  expected: number;
+  status?: number;
+  error?: string;
+  passed: boolean;
+  /** Why it failed, or what was seen. */
+  detail: string;
+  fix: string;
+  request: { method: 'POST'; url: string; headers: Record<string, string>; body: string; bodyBase64: string };
+  response?: { status: number; body: string };
+  durationMs: number;
+}
+
+export interface AuditSummary {
+  target: string;
+  trust: SandboxTrust;
+  passed: number;
+  failed: number;
+  total: number;
+  startedAt: string;
+  results: AuditCaseResult[];
+}
+
+export interface AuditOptions {
+  target: string;
+  sandboxUrl: string;
+  clock: Clock;
+  /** Required for any target that is not loopback: the audit sends forged requests. */
+  allowNonLocal?: boolean;
+  requestTimeoutMs?: number;
+  deadlineMs?: number;
+  cases?: AuditCase[];
+  onResult?: (r: AuditCaseResult) => void;
+}
+
+export class AuditRefused extends Error {}
+
+/** Checks the target before anything is sent. */
+export function checkTarget(target: string, allowNonLocal = false): URL {
+  let url: URL;
+  try {
+    url = new URL(target);
+  } catch {
+    throw new AuditRefused(`"${target}" is not a URL.`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new AuditRefused('The target must be an http(s) URL.');
+  if (url.username || url.password) throw new AuditRefused('The target URL must not carry credentials.');
+  if (!isLoopbackHost(url.hostname) && !allowNonLocal)
+    throw new AuditRefused(`${url.host} is not a loopback address. The audit sends forged requests: confirm that this is your own receiver first (CLI: --allow-remote).`);
+  return url;
+}
+
+/** A second loopback server serving the audit's own key; the jku case checks nobody ever asks it. */
+async function startDecoy(jwks: unknown): Promise<{ url: string; requests: () => number; stop: () => Promise<void> }> {
+  let n = 0;
+  const server: Server = createServer((_req, res) => {
+    n++;
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify(jwks));
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const port = (server.address() as AddressInfo).port;
+  return {
+    url: `http://127.0.0.1:${port}/.well-known/jwks.json`,
+    requests: () => n,
+    stop: () => new Promise<void>((r) => {
+      server.close(() => r());
+      server.closeAllConnections();
+    }),
+  };
+}
+
+function judge(c: AuditCase, status: number | undefined, error: string | undefined, watchFailure: string | undefined): { passed: boolean; detail: string } {
+  if (status === undefined) return { passed: false, detail: `no answer: ${error}` };
+  if (status !== c.expectStatus) {
+    const what =
+      c.expectStatus === 200
+        ? `answered ${status}; a genuine delivery must be answered 200`
+        : status >= 200 && status < 300
+          ? `answered ${status}: the receiver accepted a delivery it must refuse`
+          : status >= 500
+            ? `answered ${status}: a refusal must be 403 (a 5xx makes the service resend it)`
+            : `answered ${status}; the spec says 403 on any verification failure`;
+    return { passed: false, detail: watchFailure ? `${what}; and ${watchFailure}` : what };
+  }
+  if (watchFailure) return { passed: false, detail: `answered ${status} as expected, but ${watchFailure}` };
+  return { passed: true, detail: `answered ${status} as expected` };
+}
+
+export async function runAudit(o: AuditOptions): Promise<AuditSummary> {
+  const target = checkTarget(o.target, o.allowNonLocal).toString();
+  const sandbox = new SandboxControlClient(o.sandboxUrl);
+  const trust = await sandbox.trust();
+  const { privateKey, publicKey } = await generateKeyPair('RS256', { modulusLength: 2048 });
+  const publicJwk = await exportJWK(publicKey);
+  const kid = `audit-${(await calculateJwkThumbprint(publicJwk)).slice(0, 12)}`;
+  const decoy = await startDecoy({ keys: [{ ...publicJwk, kid, alg: 'RS256', use: 'sig' }] });
+  const ctx: AuditContext = { sandbox, trust, nowS: () => Math.floor(o.clock.now() / 1000), foreign: { privateKey, kid }, decoy };
+  const deadline = o.clock.now() + (o.deadlineMs ?? 120_000);
+  const results: AuditCaseResult[] = [];
+  const startedAt = new Date(o.clock.now()).toISOString();
+  try {
+    for (const c of o.cases ?? AUDIT_CASES) {
+      const t0 = o.clock.now();
+      const req = await c.build(ctx);
+      const base = {
+        id: c.id,
+        title: c.title,
+        rule: c.rule,
+        why: c.why,
+        expected: c.expectStatus,
+        fix: c.fix,
+        request: { method: 'POST' as const, url: target, headers: req.headers, body: req.body.toString('utf8'), bodyBase64: req.body.toString('base64') },
+      };
+      if (o.clock.now() > deadline) {
+        const r: AuditCaseResult = { ...base, passed: false, detail: 'not sent: the audit reached its overall deadline', durationMs: 0 };
+        results.push(r);
+        o.onResult?.(r);
+        continue;
+      }
+      let status: number | undefined;
+      let error: string | undefined;
+      let responseBody = '';
+      const watchedBefore = c.watch ? await c.watch(ctx) : 0;
+      await c.before?.(ctx);
+      try {
+        const res = await httpRequest({ method: 'POST', url: target, headers: req.headers, body: req.body, timeoutMs: o.requestTimeoutMs ?? 10_000, maxResponseBytes: 16 * 1024 });
+        status = res.status;
+        responseBody = res.body.toString('utf8').slice(0, 2000);
+      } catch (err) {
+        error = (err as Error).message;
+      } finally {
+        await c.after?.(ctx);
+      }
+      const watchFailure = c.watch && c.judgeWatch ? c.judgeWatch(watchedBefore, await c.watch(ctx)) : undefined;
+      const verdict = judge(c, status, error, watchFailure);
+      const r: AuditCaseResult = { ...base, status, error, ...verdict, response: status === undefined ? undefined : { status, body: responseBody }, durationMs: o.clock.now() - t0 };
+      results.push(r);
+      o.onResult?.(r);
+    }
+  } finally {
+    await decoy.stop();
+    await sandbox.clearFaults().catch(() => undefined);
+  }
+  const passed = results.filter((r) => r.passed).length;
+  return { target, trust, passed, failed: results.length - passed, total: results.length, startedAt, results };
+}

@@ -1,0 +1,57 @@
+// The audit's signing issuer: a sandbox (embedded or `wfs sandbox`), driven through its /sandbox/ control API.
+import { httpRequest } from '../http/request';
+import { joinUrl } from '../http/paths';
+
+export interface SandboxTrust {
+  baseUrl: string;
+  issuer: string;
+  audience: string;
+  jwksUrl: string;
+}
+
+export interface CustomToken {
+  claims?: Record<string, unknown>;
+  header?: Record<string, unknown>;
+  alg?: 'RS256' | 'RS384' | 'RS512';
+}
+
+export class SandboxControlClient {
+  constructor(readonly baseUrl: string) {}
+
+  private async call(method: 'GET' | 'POST' | 'DELETE', path: string, json?: unknown): Promise<Record<string, unknown>> {
+    const res = await httpRequest({ method, url: joinUrl(this.baseUrl, path), json, timeoutMs: 10_000 });
+    if (res.status >= 300) throw new Error(`the sandbox at ${this.baseUrl} answered ${res.status} to ${method} ${path}: is it a Workflow Service Toolkit sandbox?`);
+    try {
+      return JSON.parse(res.body.toString('utf8')) as Record<string, unknown>;
+    } catch {
+      throw new Error(`the sandbox at ${this.baseUrl} answered ${method} ${path} with a body that is not JSON`);
+    }
+  }
+
+  async trust(): Promise<SandboxTrust> {
+    const i = await this.call('GET', '/sandbox');
+    for (const k of ['issuer', 'audience', 'jwksUrl']) if (typeof i[k] !== 'string') throw new Error(`the sandbox at ${this.baseUrl} did not say its ${k}`);
+    return { baseUrl: this.baseUrl, issuer: i.issuer as string, audience: i.audience as string, jwksUrl: i.jwksUrl as string };
+  }
+
+  async sign(body: Buffer, o: CustomToken = {}): Promise<{ token: string; kid: string }> {
+    const r = await this.call('POST', '/sandbox/sign', { bodyBase64: body.toString('base64'), ...o });
+    return { token: r.token as string, kid: r.kid as string };
+  }
+
+  async keySetRequests(): Promise<number> {
+    return (await this.call('GET', '/sandbox/stats')).jwksRequests as number;
+  }
+
+  async failKeySet(count: number): Promise<void> {
+    await this.call('POST', '/sandbox/faults', { fault: 'jwks-unavailable', count });
+  }
+
+  async clearFaults(): Promise<void> {
+    await this.call('DELETE', '/sandbox/faults');
+  }
+
+  async keySet(): Promise<{ keys: Record<string, unknown>[] }> {
+    return (await this.call('GET', '/.well-known/jwks.json')) as { keys: Record<string, unknown>[] };
+  }
+}

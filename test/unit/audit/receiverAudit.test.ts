@@ -1,0 +1,150 @@
+// The receiver audit: our own receiver passes every case; a receiver with one classic mistake fails exactly the
+// case written for it; safety rules (loopback only unless confirmed, bounded, sandbox tokens only).
+import assert from 'node:assert/strict';
+import { Sandbox } from '../../../src/core/sandbox/Sandbox';
+import { SystemClock } from '../../../src/core/time/clock';
+import { Receiver } from '../../../src/core/webhooks/Receiver';
+import { Verifier } from '../../../src/core/webhooks/Verifier';
+import { AUDIT_CASES } from '../../../src/core/audit/auditCases';
+import { AuditRefused, checkTarget, runAudit, type AuditSummary } from '../../../src/core/audit/receiverAudit';
+import { auditCurl, auditJson, auditMarkdown } from '../../../src/core/audit/auditReport';
+import { BrokenReceiver, type Mistake } from '../helpers/brokenReceiver';
+import { RecordingServer } from '../helpers/recordingServer';
+
+const CAUGHT_BY: Record<string, Mistake> = {
+  genuine: 'refuses-everything',
+  duplicate: 'no-dedupe-answers-409',
+  'no-authorization': 'no-auth-check',
+  'not-bearer': 'any-scheme',
+  'unknown-issuer': 'no-issuer-check',
+  'alg-none': 'accepts-alg-none',
+  'hs256-public-key': 'alg-confusion',
+  rs512: 'any-rsa-alg',
+  'wrong-audience': 'no-audience-check',
+  'exp-missing': 'exp-optional',
+  'exp-30s-past': 'no-clock-tolerance',
+  'exp-120s-past': 'lenient-tolerance',
+  'body-hash-missing': 'no-body-hash',
+  'body-changed': 'no-body-hash',
+  'body-reserialized': 'hashes-reserialized-json',
+  'jku-header': 'follows-jku',
+  'foreign-key-known-kid': 'no-signature-check',
+  'key-set-failing': 'key-failure-500',
+};
+
+describe('receiver audit', function () {
+  this.timeout(60_000);
+  const clock = new SystemClock();
+  let sandbox: Sandbox;
+  let sandboxUrl: string;
+  let trust: { issuer: string; audience: string; jwksUrl: string };
+
+  before(async () => {
+    sandbox = new Sandbox({ port: 0 });
+    const info = await sandbox.start();
+    sandboxUrl = info.baseUrl;
+    trust = { issuer: info.issuer, audience: info.audience, jwksUrl: info.jwksUrl };
+  });
+  after(() => sandbox.stop());
+
+  it('has every case the issue lists, each with a rule, a reason and a fix, and a mistake that it catches', () => {
+    assert.deepEqual(AUDIT_CASES.map((c) => c.id).sort(), Object.keys(CAUGHT_BY).sort());
+    for (const c of AUDIT_CASES) for (const k of ['title', 'rule', 'why', 'fix'] as const) assert.ok(c[k].length > 20 || k === 'title', `${c.id}.${k}`);
+  });
+
+  it('our own receiver passes every case', async () => {
+    const receiver = new Receiver({ verifier: new Verifier({ issuers: [trust], clock }), clock });
+    const url = await receiver.start();
+    try {
+      const s = await runAudit({ target: url, sandboxUrl, clock });
+      assert.deepEqual(s.results.filter((r) => !r.passed).map((r) => `${r.id}: ${r.detail}`), []);
+      assert.equal(s.passed, AUDIT_CASES.length);
+      const dup = receiver.log.all().filter((r) => r.duplicate);
+      assert.equal(dup.length, 1, 'the duplicate was recognised, not processed twice');
+    } finally {
+      await receiver.stop();
+    }
+  });
+
+  it('the test receiver with no mistake passes every case too (so each mistake below is the only difference)', async () => {
+    const r = new BrokenReceiver('none', trust);
+    const url = await r.start();
+    try {
+      const s = await runAudit({ target: url, sandboxUrl, clock });
+      assert.deepEqual(s.results.filter((x) => !x.passed).map((x) => `${x.id}: ${x.detail}`), []);
+      assert.equal(r.processed, 2, 'processed: the genuine one and the one 30 s past exp; the duplicate was not processed again');
+    } finally {
+      await r.stop();
+    }
+  });
+
+  for (const [caseId, mistake] of Object.entries(CAUGHT_BY)) {
+    it(`"${caseId}" catches a receiver that makes the mistake "${mistake}"`, async () => {
+      const r = new BrokenReceiver(mistake, trust);
+      const url = await r.start();
+      try {
+        const s = await runAudit({ target: url, sandboxUrl, clock });
+        const result = s.results.find((x) => x.id === caseId)!;
+        assert.equal(result.passed, false, `${caseId} should fail against ${mistake}: ${result.detail}`);
+        assert.ok(result.fix.length > 0);
+        if (caseId !== 'genuine') assert.equal(s.results.find((x) => x.id === 'genuine')!.passed, true, 'otherwise the receiver works');
+      } finally {
+        await r.stop();
+      }
+    });
+  }
+
+  it('refuses a target that is not loopback unless confirmed, before sending anything', async () => {
+    assert.throws(() => checkTarget('https://example.com/webhooks'), AuditRefused);
+    assert.throws(() => checkTarget('http://user:pw@127.0.0.1/x'), /credentials/);
+    assert.throws(() => checkTarget('ftp://127.0.0.1/x'), /http/);
+    assert.equal(checkTarget('https://example.com/webhooks', true).host, 'example.com');
+    assert.equal(checkTarget('http://localhost:3000/webhooks').port, '3000');
+    await assert.rejects(runAudit({ target: 'http://192.0.2.1/webhooks', sandboxUrl, clock }), AuditRefused);
+  });
+
+  it('sends a bounded number of requests, none carrying a real credential (only sandbox or audit-made tokens)', async () => {
+    const rec = new RecordingServer();
+    const url = await rec.start();
+    try {
+      const signIn = await fetch(`${sandboxUrl}/sandbox`).then((r) => r.json());
+      const s = await runAudit({ target: url, sandboxUrl, clock });
+      assert.equal(rec.requests.length, AUDIT_CASES.length, 'one request per case');
+      for (const req of rec.requests) {
+        const auth = req.headers.authorization as string | undefined;
+        if (!auth) continue;
+        const [h, p] = auth.split(' ')[1]!.split('.');
+        const claims = JSON.parse(Buffer.from(p!, 'base64url').toString());
+        assert.ok(!('sub' in claims) && !('scope' in claims), 'no user token');
+        assert.ok(JSON.parse(Buffer.from(h!, 'base64url').toString()).kid, 'a webhook-style token with a kid');
+        assert.ok(!auth.includes((signIn as { password: string }).password));
+      }
+      assert.ok(s.failed > 0, 'a server that answers everything the same fails the audit');
+    } finally {
+      await rec.stop();
+    }
+  });
+
+  it('a target that does not answer: each case fails with "no answer", within the per-request timeout', async () => {
+    const s = await runAudit({ target: 'http://127.0.0.1:9/webhooks', sandboxUrl, clock, cases: AUDIT_CASES.slice(0, 2), requestTimeoutMs: 2000 });
+    assert.equal(s.failed, 2);
+    assert.match(s.results[0]!.detail, /^no answer/);
+  });
+
+  it('the scorecard: Markdown with a fix and a curl per failure, JSON with every case', async () => {
+    const r = new BrokenReceiver('exp-optional', trust);
+    const url = await r.start();
+    let s: AuditSummary;
+    try {
+      s = await runAudit({ target: url, sandboxUrl, clock });
+    } finally {
+      await r.stop();
+    }
+    const md = auditMarkdown(s);
+    assert.match(md, new RegExp(`^# Webhook receiver audit: ${s.passed}/${s.total} passed`));
+    assert.match(md, /### No exp claim[\s\S]*\*\*Fix:\*\* Require the claim[\s\S]*```sh\ncurl -sS -i -X POST/);
+    assert.equal(JSON.parse(auditJson(s)).results.length, AUDIT_CASES.length);
+    const curl = auditCurl(s.results[0]!);
+    assert.match(curl, /-H 'authorization: Bearer ey/);
+  });
+});

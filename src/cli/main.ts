@@ -2,6 +2,7 @@
 import { ServiceError } from '../core/http/serviceErrors';
 import { TransportError } from '../core/http/request';
 import { TunnelError } from '../core/tunnel/Tunnel';
+import { auditCommand } from './commands/auditCommand';
 import { listenCommand } from './commands/listenCommand';
 import { sandboxCommand } from './commands/sandboxCommand';
 import { startCommand } from './commands/startCommand';
@@ -18,6 +19,7 @@ const COMMANDS: Record<string, Command> = {
   status: statusCommand,
   'test-webhook': testWebhookCommand,
   listen: listenCommand,
+  audit: auditCommand,
 };
 
 /** Exit codes (README: CLI). */
@@ -31,6 +33,7 @@ commands:
   test-webhook --address URL --topic T --sub-topic S --tenant-id T [--webhook-id UUID] [--data FILE|-]
   listen --trust-file FILE [--host H] [--port P] [--path /webhooks] [--no-tunnel | --tunnel-host URL] [--subdomain S]
          [--forward-to URL] [--respond STATUS] [--max-body BYTES] [--log FILE]
+  audit --target URL [--sandbox-url URL | --sandbox-port P] [--allow-remote] [--timeout SECONDS]
 environment (start, status, test-webhook):
   WFS_BASE_URL, WFS_TEST_WEBHOOK_URL (defaults to WFS_BASE_URL), WFS_USERNAME, WFS_PASSWORD,
   WFS_USER_ALIAS (optional), WFS_USER_ALIAS_PLACEMENT (body | header | query; default body)`;

@@ -19,12 +19,14 @@ import { EnvironmentStatusBar } from './statusBar/environmentStatusBar';
 import { ReceiverStatusBar } from './statusBar/receiverStatusBar';
 import { WorkflowService } from './workflows/workflowService';
 import { WebhookPanel } from './panel/webhookPanel';
+import { AuditPanel, type AuditArgs } from './panel/auditPanel';
 
 /** What activate() returns: the extension-host tests observe state through it. */
 export interface ExtensionApi extends Services {
   secrets: vscode.SecretStorage;
   statusBar: EnvironmentStatusBar;
   webhookPanel: WebhookPanel;
+  auditPanel: AuditPanel;
   receiverStatusBar: ReceiverStatusBar;
   treeView: vscode.TreeView<ExplorerNode>;
   /** context.subscriptions: what VS Code disposes on deactivate (the lifecycle test disposes it itself). */
@@ -45,6 +47,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
   const receiverStatusBar = new ReceiverStatusBar(receiver);
   const services: Services = { log, clock, sandbox, environments, auth, workflows, receiver, explorer, state: context.globalState };
   const webhookPanel = new WebhookPanel(context.extensionUri, services);
+  const auditPanel = new AuditPanel(context.extensionUri, services);
 
   // Live status only while someone can see it.
   workflows.setVisible(treeView.visible);
@@ -60,10 +63,12 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
     statusBar,
     receiverStatusBar,
     webhookPanel,
+    auditPanel,
     treeView.onDidChangeVisibility((e) => workflows.setVisible(e.visible)),
     receiver.onVerifiedEvent((e) => e.runId && workflows.refreshByRunId(e.runId)),
     vscode.workspace.registerTextDocumentContentProvider(WORKFLOW_JSON_SCHEME, new WorkflowJsonDocuments(workflows)),
     vscode.commands.registerCommand('wfs.openWebhookPanel', (deliveryId?: string) => webhookPanel.show(typeof deliveryId === 'string' ? deliveryId : undefined)),
+    vscode.commands.registerCommand('wfs.auditReceiver', (args?: AuditArgs) => auditPanel.run(args && typeof args === 'object' ? args : {})),
     vscode.commands.registerCommand('wfs.revealWorkflowByRunId', (runId: string) => revealWorkflowByRunId(services, treeView, runId)),
     vscode.commands.registerCommand('wfs.startSandbox', () => sandbox.startWithUi()),
     vscode.commands.registerCommand('wfs.stopSandbox', () => sandbox.stop()),
@@ -76,7 +81,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
     ...registerTestWebhookCommand(services),
     ...registerReceiverCommands(services),
   );
-  return { ...services, secrets: context.secrets, statusBar, receiverStatusBar, webhookPanel, treeView, subscriptions: context.subscriptions };
+  return { ...services, secrets: context.secrets, statusBar, receiverStatusBar, webhookPanel, auditPanel, treeView, subscriptions: context.subscriptions };
 }
 
 /** "Go to Workflow" from the panel: reveals the workflow whose runId a delivery carries. */

@@ -1,0 +1,77 @@
+// Receiver audit scorecard (webview side). Everything from the target's answers is inserted as text.
+// @ts-check
+(function () {
+  const vscode = acquireVsCodeApi();
+  const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
+  function el(tag, text, cls, attrs) {
+    const e = document.createElement(tag);
+    if (text !== undefined && text !== null) e.textContent = String(text);
+    if (cls) e.className = cls;
+    if (attrs) for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, String(v));
+    return e;
+  }
+  $('rerun').addEventListener('click', () => vscode.postMessage({ type: 'rerun' }));
+  $('export-md').addEventListener('click', () => vscode.postMessage({ type: 'export', format: 'md' }));
+  $('export-json').addEventListener('click', () => vscode.postMessage({ type: 'export', format: 'json' }));
+
+  function kv(pairs) {
+    const t = el('table', null, 'kv');
+    for (const [k, v] of pairs) {
+      const tr = el('tr');
+      tr.appendChild(el('th', k, undefined, { scope: 'row' }));
+      tr.appendChild(el('td', v));
+      t.appendChild(tr);
+    }
+    return t;
+  }
+
+  function render(s) {
+    $('title').textContent = `Receiver audit of ${s.target}`;
+    $('summary').textContent = `${s.passed} of ${s.total} passed`;
+    const parts = [];
+    const trust = el('details', null, 'section');
+    trust.appendChild(el('summary', 'The receiver was expected to trust'));
+    trust.appendChild(kv([['issuer', s.trust.issuer], ['audience', s.trust.audience], ['key set', s.trust.jwksUrl]]));
+    parts.push(trust);
+    for (const r of s.results) {
+      const d = el('details', null, `section case ${r.passed ? 'ok' : 'bad'}`, { 'data-id': r.id });
+      if (!r.passed) d.open = true;
+      const sum = el('summary');
+      sum.appendChild(el('span', r.passed ? '✓' : '✗', 'mark', { 'aria-label': r.passed ? 'passed' : 'failed' }));
+      sum.appendChild(el('span', ` ${r.title} — expected ${r.expected}, answered ${r.status ?? 'nothing'}`));
+      d.appendChild(sum);
+      d.appendChild(kv([['rule', r.rule], ['result', r.detail], ['why', r.why]]));
+      if (!r.passed) d.appendChild(el('p', `Fix: ${r.fix}`, 'fix'));
+      const actions = el('div', null, 'actions');
+      const copy = el('button', 'Copy Request as curl', undefined, { type: 'button' });
+      copy.addEventListener('click', () => vscode.postMessage({ type: 'copy-curl', id: r.id }));
+      actions.appendChild(copy);
+      d.appendChild(actions);
+      const req = el('details', null, 'section');
+      req.appendChild(el('summary', 'Request sent'));
+      req.appendChild(kv(Object.entries(r.request.headers)));
+      req.appendChild(el('pre', r.request.body, 'raw'));
+      d.appendChild(req);
+      if (r.response) {
+        const res = el('details', null, 'section');
+        res.appendChild(el('summary', `Answer received: ${r.response.status}`));
+        res.appendChild(el('pre', r.response.body || '(empty body)', 'raw'));
+        d.appendChild(res);
+      }
+      parts.push(d);
+    }
+    $('cases').replaceChildren(...parts);
+  }
+
+  window.addEventListener('message', (event) => {
+    const m = event.data;
+    if (m.type === 'running') $('cases').replaceChildren(el('p', `Running the audit against ${m.target}…`, 'empty'));
+    if (m.type === 'summary') render(m.summary);
+    if (m.type === 'error') $('cases').replaceChildren(el('p', m.message, 'empty'));
+    if (m.type === 'report') {
+      const cases = [...document.querySelectorAll('.case')].map((c) => ({ id: c.getAttribute('data-id'), ok: c.classList.contains('ok'), text: c.textContent }));
+      vscode.postMessage({ type: 'report', token: m.token, cases, injected: document.querySelectorAll('#cases script, #cases img, [onerror]').length });
+    }
+  });
+  vscode.postMessage({ type: 'ready' });
+})();

@@ -1,0 +1,157 @@
+// "Audit a Webhook Receiver…": asks for the target (confirming anything not on loopback), runs the audit with
+// the embedded sandbox as the signing issuer, and shows the scorecard in a webview styled like the panel.
+import * as vscode from 'vscode';
+import { randomUUID } from 'node:crypto';
+import { homedir } from 'node:os';
+import { isLoopbackHost } from '../../core/http/loopback';
+import { auditCurl, auditJson, auditMarkdown } from '../../core/audit/auditReport';
+import { AuditRefused, checkTarget, runAudit, type AuditSummary } from '../../core/audit/receiverAudit';
+import { auditHtml } from './auditHtml';
+import { newNonce } from './panelHtml';
+import type { Services } from '../services';
+
+const LAST_TARGET = 'wfs.audit.lastTarget';
+
+export interface AuditArgs {
+  target?: string;
+  /** The caller already confirmed a non-loopback target. */
+  confirmedRemote?: boolean;
+}
+
+export class AuditPanel implements vscode.Disposable {
+  private panel?: vscode.WebviewPanel;
+  private last?: AuditSummary;
+  private lastArgs?: AuditArgs;
+  private ready?: Promise<void>;
+  private readonly reports = new Map<string, (r: unknown) => void>();
+
+  constructor(
+    private readonly extensionUri: vscode.Uri,
+    private readonly s: Services,
+  ) {}
+
+  get summary(): AuditSummary | undefined {
+    return this.last;
+  }
+
+  async run(args: AuditArgs = {}): Promise<AuditSummary | undefined> {
+    let target = args.target;
+    if (!target) {
+      target = await vscode.window.showInputBox({
+        title: 'Audit a webhook receiver',
+        prompt: 'The URL of your receiver. It must trust the sandbox issuer (shown with the results); the audit sends it forged deliveries.',
+        value: this.s.state.get<string>(LAST_TARGET) ?? 'http://localhost:3000/webhooks',
+        ignoreFocusOut: true,
+        validateInput: (v) => {
+          try {
+            checkTarget(v, true);
+            return undefined;
+          } catch (err) {
+            return (err as Error).message;
+          }
+        },
+      });
+      if (!target) return undefined;
+    }
+    let confirmed = args.confirmedRemote === true;
+    try {
+      const url = checkTarget(target, true);
+      if (!isLoopbackHost(url.hostname) && !confirmed) {
+        const ok = await vscode.window.showWarningMessage(
+          `Send forged webhook deliveries to ${url.host}?`,
+          { modal: true, detail: 'The audit sends 18 deliveries, most of them forged (bad signatures, wrong audiences, tampered bodies). Only do this to a receiver you own.' },
+          'Send Forged Deliveries',
+        );
+        if (ok !== 'Send Forged Deliveries') return undefined;
+        confirmed = true;
+      }
+    } catch (err) {
+      void vscode.window.showErrorMessage(`Receiver audit: ${(err as Error).message}`);
+      return undefined;
+    }
+    await this.s.state.update(LAST_TARGET, target);
+    const sandbox = this.s.sandbox.info ?? (await this.s.sandbox.startWithUi());
+    if (!sandbox) return undefined;
+    this.lastArgs = { target, confirmedRemote: confirmed };
+    await this.show();
+    this.post({ type: 'running', target });
+    try {
+      const summary = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Auditing ${target}…` }, (progress) =>
+        runAudit({ target: target!, sandboxUrl: sandbox.baseUrl, clock: this.s.clock, allowNonLocal: confirmed, onResult: (r) => progress.report({ message: r.title, increment: 100 / 18 }) }),
+      );
+      this.last = summary;
+      this.s.log.info(`Receiver audit of ${target}: ${summary.passed}/${summary.total} passed${summary.failed ? `; failed: ${summary.results.filter((r) => !r.passed).map((r) => r.id).join(', ')}` : ''}`);
+      this.post({ type: 'summary', summary });
+      return summary;
+    } catch (err) {
+      const message = err instanceof AuditRefused ? err.message : `The audit could not run: ${(err as Error).message}`;
+      this.post({ type: 'error', message });
+      void vscode.window.showErrorMessage(message, 'Show Log').then((a) => a && this.s.log.show());
+      return undefined;
+    }
+  }
+
+  private async show(): Promise<void> {
+    if (this.panel) return this.panel.reveal();
+    const root = vscode.Uri.joinPath(this.extensionUri, 'media', 'panel');
+    const panel = vscode.window.createWebviewPanel('wfs.auditPanel', 'Receiver Audit', vscode.ViewColumn.Active, { enableScripts: true, localResourceRoots: [root] });
+    this.panel = panel;
+    const media = (f: string) => panel.webview.asWebviewUri(vscode.Uri.joinPath(root, f)).toString();
+    let resolveReady!: () => void;
+    this.ready = new Promise((r) => (resolveReady = r));
+    panel.webview.onDidReceiveMessage((m: { type: string; [k: string]: unknown }) => {
+      if (m.type === 'ready') {
+        resolveReady();
+        if (this.last) this.post({ type: 'summary', summary: this.last });
+      } else if (m.type === 'rerun' && this.lastArgs) void this.run(this.lastArgs);
+      else if (m.type === 'export') void this.export(m.format === 'md' ? 'md' : 'json');
+      else if (m.type === 'copy-curl') void this.copyCurl(String(m.id));
+      else if (m.type === 'report') {
+        this.reports.get(String(m.token))?.(m);
+        this.reports.delete(String(m.token));
+      }
+    });
+    panel.onDidDispose(() => (this.panel = undefined));
+    panel.webview.html = auditHtml({ cspSource: panel.webview.cspSource, nonce: newNonce(), scriptUri: media('audit.js'), styleUri: media('panel.css') });
+    await this.ready;
+  }
+
+  private post(m: unknown): void {
+    void this.panel?.webview.postMessage(m);
+  }
+
+  async copyCurl(id: string): Promise<string | undefined> {
+    const r = this.last?.results.find((x) => x.id === id);
+    if (!r) return undefined;
+    const cmd = auditCurl(r);
+    await vscode.env.clipboard.writeText(cmd);
+    vscode.window.setStatusBarMessage(`Copied the "${r.title}" request as curl`, 4000);
+    return cmd;
+  }
+
+  async export(format: 'md' | 'json', target?: vscode.Uri): Promise<string | undefined> {
+    if (!this.last) return undefined;
+    const uri =
+      target ??
+      (await vscode.window.showSaveDialog({
+        defaultUri: vscode.Uri.joinPath(vscode.workspace.workspaceFolders?.[0]?.uri ?? vscode.Uri.file(homedir()), `receiver-audit.${format}`),
+        filters: format === 'md' ? { Markdown: ['md'] } : { JSON: ['json'] },
+      }));
+    if (!uri) return undefined;
+    await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(format === 'md' ? auditMarkdown(this.last) : auditJson(this.last)));
+    return uri.fsPath;
+  }
+
+  /** Tests: the scorecard as the webview rendered it. */
+  report(): Promise<{ cases: { id: string; ok: boolean; text: string }[]; injected: number }> {
+    const token = randomUUID();
+    return new Promise((resolve) => {
+      this.reports.set(token, resolve as (r: unknown) => void);
+      this.post({ type: 'report', token });
+    });
+  }
+
+  dispose(): void {
+    this.panel?.dispose();
+  }
+}

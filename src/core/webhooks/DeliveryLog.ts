@@ -58,7 +58,10 @@ export function redactHeaders(headers: Record<string, string | string[] | undefi
 }
 
 export class DeliveryLog extends EventEmitter {
-  private records: DeliveryRecord[] = [];
+  /** A ring of at most `cap` records: adding at the cap overwrites the oldest, with no array shifting. */
+  private ring: DeliveryRecord[] = [];
+  private head = 0;
+  private ordered?: DeliveryRecord[];
   private writes: Promise<void> = Promise.resolve();
   private linesInFile = 0;
 
@@ -89,24 +92,40 @@ export class DeliveryLog extends EventEmitter {
         // a torn last line after a crash: skip it
       }
     }
-    this.records = parsed.slice(-this.cap);
-    return this.records.length;
+    this.ring = parsed.slice(-this.cap);
+    this.head = 0;
+    this.ordered = undefined;
+    return this.ring.length;
+  }
+
+  get size(): number {
+    return this.ring.length;
   }
 
   add(record: DeliveryRecord): void {
-    this.records.push(record);
-    if (this.records.length > this.cap) this.records.splice(0, this.records.length - this.cap);
+    if (this.ring.length < this.cap) this.ring.push(record);
+    else {
+      this.ring[this.head] = record;
+      this.head = (this.head + 1) % this.cap;
+    }
+    this.ordered = undefined;
     this.emit('added', record);
     if (this.file) this.persist(record);
   }
 
+  /** Oldest first; built once per change, so repeated reads are cheap. */
   all(): readonly DeliveryRecord[] {
-    return this.records;
+    this.ordered ??= this.head === 0 ? this.ring.slice() : [...this.ring.slice(this.head), ...this.ring.slice(0, this.head)];
+    return this.ordered;
+  }
+
+  find(id: string): DeliveryRecord | undefined {
+    return this.ring.find((r) => r.id === id);
   }
 
   query(q: DeliveryQuery): DeliveryRecord[] {
     const text = q.text?.toLowerCase();
-    return this.records.filter(
+    return this.all().filter(
       (r) =>
         (q.topic === undefined || r.topic === q.topic) &&
         (q.status === undefined || r.status === q.status) &&
@@ -120,7 +139,9 @@ export class DeliveryLog extends EventEmitter {
   }
 
   clear(): void {
-    this.records = [];
+    this.ring = [];
+    this.head = 0;
+    this.ordered = undefined;
     if (this.file) this.enqueue(() => writeFile(this.file!, ''));
     this.linesInFile = 0;
   }
@@ -134,8 +155,9 @@ export class DeliveryLog extends EventEmitter {
     this.linesInFile++;
     // Keep the file bounded too: rewrite it with the newest records once it holds twice the cap.
     if (this.linesInFile > 2 * this.cap) {
-      const snapshot = this.records.map((r) => JSON.stringify(r) + '\n').join('');
-      this.linesInFile = this.records.length;
+      const all = this.all();
+      const snapshot = all.map((r) => JSON.stringify(r) + '\n').join('');
+      this.linesInFile = all.length;
       this.enqueue(() => writeFile(this.file!, snapshot));
     } else this.enqueue(() => appendFile(this.file!, JSON.stringify(record) + '\n'));
   }

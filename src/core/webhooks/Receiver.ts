@@ -5,6 +5,7 @@ import { EventEmitter } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
+import { isUtf8 as isUtf8Native } from 'node:buffer';
 import { httpRequest } from '../http/request';
 import type { Clock } from '../time/clock';
 import { DeliveryLog, redactHeaders, type DeliveryRecord, type ForwardResult } from './DeliveryLog';
@@ -50,6 +51,9 @@ export class Receiver extends EventEmitter {
   private readonly dedupe = new DedupeSet();
   private respondWith?: number;
   private localUrl?: string;
+  /** Requests being served and connections open: the verifier moves signature checks off the event loop when either is > 1. */
+  private inFlight = 0;
+  private connections = 0;
 
   constructor(private readonly options: ReceiverOptions) {
     super();
@@ -74,6 +78,10 @@ export class Receiver extends EventEmitter {
   async start(): Promise<string> {
     if (this.localUrl) return this.localUrl;
     const server = createServer({ connectionsCheckingInterval: this.options.timeoutCheckIntervalMs ?? 1000 }, (req, res) => void this.handle(req, res));
+    server.on('connection', (socket) => {
+      this.connections++;
+      socket.once('close', () => this.connections--);
+    });
     server.headersTimeout = this.options.headersTimeoutMs ?? 10_000;
     server.requestTimeout = this.options.bodyTimeoutMs ?? 30_000;
     await new Promise<void>((resolve, reject) => {
@@ -100,6 +108,15 @@ export class Receiver extends EventEmitter {
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    this.inFlight++;
+    try {
+      await this.serve(req, res);
+    } finally {
+      this.inFlight--;
+    }
+  }
+
+  private async serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const started = performance.now();
     const receivedAt = new Date(this.options.clock.now()).toISOString();
     const path = (req.url ?? '/').split('?')[0];
@@ -142,7 +159,7 @@ export class Receiver extends EventEmitter {
 
     let result: VerificationResult;
     try {
-      result = await this.options.verifier.verify(headerValue(req, 'authorization'), raw);
+      result = await this.options.verifier.verify(headerValue(req, 'authorization'), raw, this.inFlight > 1 || this.connections > 1);
     } catch (err) {
       // Any exception inside verification is a refusal (DESIGN.md §8: jose throws plain TypeErrors for some keys).
       result = { ok: false, checks: [{ step: 7, name: 'decision', ok: false, detail: `refused with 403: ${(err as Error).message}` }] };
@@ -196,12 +213,7 @@ function headerValue(req: IncomingMessage, name: string): string | undefined {
 }
 
 function isUtf8(buf: Buffer): boolean {
-  try {
-    new TextDecoder('utf-8', { fatal: true }).decode(buf);
-    return true;
-  } catch {
-    return false;
-  }
+  return isUtf8Native(buf);
 }
 
 function readCapped(req: IncomingMessage, cap: number): Promise<Buffer | 'too-large' | 'aborted'> {

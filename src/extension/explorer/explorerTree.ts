@@ -129,7 +129,7 @@ export class ExplorerTree implements vscode.TreeDataProvider<ExplorerNode>, vsco
   }
 
   private deliveryItem(node: Extract<ExplorerNode, { kind: 'delivery' }>): vscode.TreeItem {
-    const r = this.receiver.log.all().find((x) => x.id === node.deliveryId);
+    const r = this.receiver.log.find(node.deliveryId);
     if (!r) return new vscode.TreeItem('(no longer in the history)');
     const item = new vscode.TreeItem(r.topic ?? 'webhook', vscode.TreeItemCollapsibleState.None);
     item.id = `delivery/${r.id}`;

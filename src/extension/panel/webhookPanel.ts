@@ -106,7 +106,7 @@ export class WebhookPanel implements vscode.Disposable {
 
   private sendRows(): void {
     this.pending = 0;
-    this.post({ type: 'rows', rows: filterRows(this.s.receiver.log.all(), this.filter), total: this.s.receiver.log.all().length });
+    this.post({ type: 'rows', rows: filterRows(this.s.receiver.log.all(), this.filter), total: this.s.receiver.log.size });
   }
 
   private onDelivery(r: DeliveryRecord): void {
@@ -116,11 +116,11 @@ export class WebhookPanel implements vscode.Disposable {
       return this.post({ type: 'paused-count', count: this.pending });
     }
     const row = deliveryRow(r);
-    if (matchesFilter(row, r, this.filter)) this.post({ type: 'append', row, total: this.s.receiver.log.all().length });
+    if (matchesFilter(row, r, this.filter)) this.post({ type: 'append', row, total: this.s.receiver.log.size });
   }
 
   private find(id: string | undefined): DeliveryRecord | undefined {
-    return id ? this.s.receiver.log.all().find((r) => r.id === id) : undefined;
+    return id ? this.s.receiver.log.find(id) : undefined;
   }
 
   private async select(id: string): Promise<void> {
@@ -152,7 +152,7 @@ export class WebhookPanel implements vscode.Disposable {
       case 'select':
         return this.select(String(m.id));
       case 'clear': {
-        const n = this.s.receiver.log.all().length;
+        const n = this.s.receiver.log.size;
         if (n === 0) return;
         const ok = await vscode.window.showWarningMessage(`Clear all ${n} deliveries from the history?`, { modal: true }, 'Clear');
         if (ok === 'Clear') {

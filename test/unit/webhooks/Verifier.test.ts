@@ -1,6 +1,6 @@
 // The seven steps, each failing on its own, the classic attacks, raw-bytes hashing, and the key-set cache limits.
 import assert from 'node:assert/strict';
-import { createHash } from 'node:crypto';
+import { createHash, generateKeyPairSync, sign as cryptoSign } from 'node:crypto';
 import { SignJWT, base64url, exportPKCS8, importPKCS8 } from 'jose';
 import { ManualClock } from '../../../src/core/time/clock';
 import { Verifier, type TrustedIssuer } from '../../../src/core/webhooks/Verifier';
@@ -70,6 +70,16 @@ describe('Verifier', () => {
     const kept = verifier.cacheFor(verifier.issuers[0]!);
     verifier.setIssuers([...verifier.issuers]);
     assert.equal(verifier.cacheFor(verifier.issuers[0]!), kept, 'an unchanged issuer keeps its cache');
+  });
+
+  it('under load (busy) the signature is checked on the thread pool with the same verdicts', async () => {
+    const good = await verifier.verify(`Bearer ${await token()}`, BODY, true);
+    assert.equal(good.ok, true);
+    const other = await newRsaKey('k1');
+    const forged = await verifier.verify(`Bearer ${await token({ signWith: other })}`, BODY, true);
+    assert.equal(failedStep(forged), 4);
+    const results = await Promise.all(Array.from({ length: 20 }, async (_, i) => verifier.verify(`Bearer ${await token(i % 2 ? { signWith: other } : {})}`, BODY, true)));
+    assert.deepEqual(results.map((r) => r.ok), Array.from({ length: 20 }, (_, i) => i % 2 === 0));
   });
 
   describe('each step failing on its own', () => {
@@ -152,11 +162,27 @@ describe('Verifier', () => {
       assert.equal(failedStep(await verify(`Bearer ${await token({ claims: { aud: 'other-aud' } })}`)), 5);
     });
     it('an RSA key under 2048 bits is refused (403), not thrown', async () => {
-      const small = await newRsaKey('small', 1024).catch(() => undefined);
-      if (!small) return; // this platform refuses to make one: nothing to test
-      keys.keys = [key.jwk, small.jwk];
-      const r = await verify(`Bearer ${await token({ header: { kid: 'small' }, signWith: small })}`);
+      // jose will not make or use such a key, so it is made and used with node:crypto directly.
+      const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 1024 });
+      keys.keys = [key.jwk, { ...(publicKey.export({ format: 'jwk' }) as object), kid: 'small', use: 'sig' }];
+      const now = nowS();
+      const input = `${base64url.encode(JSON.stringify({ alg: 'RS256', kid: 'small' }))}.${base64url.encode(JSON.stringify({ iss: ISS, aud: AUD, exp: now + 300, body_sha256: sha(BODY) }))}`;
+      const r = await verify(`Bearer ${input}.${cryptoSign('RSA-SHA256', Buffer.from(input), privateKey).toString('base64url')}`);
       assert.equal(r.ok, false);
+      assert.equal(failedStep(r), 3);
+      assert.match(r.checks.find((c) => !c.ok)!.detail, /1024 bits; RS256 needs at least 2048/);
+    });
+    it('a token with critical header parameters is refused', async () => {
+      const t = await new SignJWT({ iss: ISS, aud: AUD, exp: nowS() + 300, body_sha256: sha(BODY) })
+        .setProtectedHeader({ alg: 'RS256', kid: key.kid, crit: ['x-unknown'], 'x-unknown': 1 } as never)
+        .sign(key.privateKey, { crit: { 'x-unknown': true } });
+      const r = await verify(`Bearer ${t}`);
+      assert.equal(failedStep(r), 4);
+      assert.match(r.checks.find((c) => !c.ok)!.detail, /critical header parameters/);
+    });
+    it('a token with an empty signature is refused', async () => {
+      const t = await token();
+      assert.equal(failedStep(await verify(`Bearer ${t.slice(0, t.lastIndexOf('.') + 1)}`)), 4);
     });
   });
 

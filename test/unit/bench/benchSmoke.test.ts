@@ -1,0 +1,26 @@
+// The benchmark script still runs and reports every figure README quotes. It measures nothing here (tiny
+// counts) and asserts no timing: only that the report has its fields and the counts that are exact.
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+describe('npm run bench (smoke, tiny counts)', function () {
+  this.timeout(120_000);
+  it('writes results.json with the receiver ratios and the exact counts, and the Markdown table', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'wfs-bench-smoke-'));
+    execFileSync(process.execPath, ['bench/run.mjs', '--tiny', '--only', 'receiver,keysets,tokens,polling', '--out', dir], { stdio: ['ignore', 'ignore', 'pipe'] });
+    const r = JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8'));
+    for (const k of ['cpu', 'cores', 'node']) assert.ok(r.machine[k], `machine.${k}`);
+    assert.equal(typeof r.receiver.ratioToBareHttp, 'number');
+    assert.equal(typeof r.receiver.ratioToTypical, 'number');
+    assert.equal(r.receiver.ours.statuses['200'], 100, 'every delivery verified and answered 200');
+    assert.equal(r.receiver.ours.verified, 190, 'every delivery of both runs (120 under load, 70 one at a time, warm-ups included) verified');
+    assert.ok(r.keySets.ours.unknownKidFlood.keySetRequests <= 5, 'the key-set budget holds');
+    assert.ok(r.keySets.ours.coldAndFailing.keySetRequests <= 5);
+    assert.equal(r.tokens.refreshRequests, 1);
+    assert.equal(r.polling.requests, r.polling.schedule);
+    assert.match(readFileSync(join(dir, 'results.md'), 'utf8'), /ours ÷ bare http/);
+  });
+});

@@ -46,6 +46,7 @@ async function main() {
   const server = await startCodeServer({ tools, extensionsDir, settings: { 'wfs.sandbox.workflowDurationSeconds': 3 } });
   const browser = await launchBrowser();
   const results = [];
+  let sendTestWebhook;
   try {
     const page = browser.pages()[0] ?? (await browser.newPage());
     await page.goto(`${server.url}/?folder=${encodeURIComponent(server.workspace)}`);
@@ -57,6 +58,20 @@ async function main() {
     const statusbar = page.locator('.statusbar');
     const tree = page.locator('.pane-body .monaco-list-row');
     const quickInput = page.locator('.quick-input-widget input');
+    // The whole palette flow of "Send Test Webhook…", accepting what it offers (remembered headers, template, receiver).
+    sendTestWebhook = async () => {
+      await runCommand(page, 'Workflow Service: Send Test Webhook…');
+      for (const title of ['Send test webhook (1/5): topic', 'Send test webhook (2/5): sub-topic', 'Send test webhook (3/5): tenant']) {
+        await page.getByText(title).waitFor({ timeout: 15_000 });
+        await page.keyboard.press('Enter');
+      }
+      await page.getByText('Send test webhook (4/5)').waitFor({ timeout: 15_000 });
+      await page.keyboard.press('Enter');
+      await page.getByText('Send test webhook (5/5): address').waitFor({ timeout: 15_000 });
+      if (!/^http:\/\/127\.0\.0\.1:\d+\/webhooks$/.test(await quickInput.inputValue())) throw new Error('the receiver address is not offered');
+      await page.keyboard.press('Enter');
+      await page.getByText(/Test webhook [0-9a-f-]{36} sent to/).first().waitFor({ timeout: 15_000 });
+    };
     results.push(
       await step('the activity bar shows "Workflow Service"; its welcome view offers the sandbox', async () => {
         await page.locator('.activitybar a[aria-label^="Workflow Service"]').click({ timeout: 30_000 });
@@ -133,17 +148,7 @@ async function main() {
     );
     results.push(
       await step('"Send Test Webhook…" (remembered headers, template, receiver address) arrives verified', async () => {
-        await runCommand(page, 'Workflow Service: Send Test Webhook…');
-        for (const title of ['Send test webhook (1/5): topic', 'Send test webhook (2/5): sub-topic', 'Send test webhook (3/5): tenant']) {
-          await page.getByText(title).waitFor({ timeout: 15_000 });
-          await page.keyboard.press('Enter');
-        }
-        await page.getByText('Send test webhook (4/5)').waitFor({ timeout: 15_000 });
-        await page.keyboard.press('Enter');
-        await page.getByText('Send test webhook (5/5): address').waitFor({ timeout: 15_000 });
-        if (!/^http:\/\/127\.0\.0\.1:\d+\/webhooks$/.test(await quickInput.inputValue())) throw new Error('the receiver address is not offered');
-        await page.keyboard.press('Enter');
-        await page.getByText(/Test webhook [0-9a-f-]{36} sent to/).first().waitFor({ timeout: 15_000 });
+        await sendTestWebhook();
         await runCommand(page, 'Workflow Service: Show Log');
         await page.locator('.output-view, .panel').getByText(/Webhook.POST.\/webhooks.→.200.verified/).first().waitFor({ timeout: 15_000 });
         await page.screenshot({ path: join(shots, '06-webhook-verified.png') });
@@ -164,6 +169,25 @@ async function main() {
         if (checks !== 7) throw new Error(`expected 7 checks, saw ${checks}`);
         await webview().getByText(/\.\d{7}Z/).first().waitFor();
         await page.screenshot({ path: join(shots, '07-webhook-panel.png') });
+      }),
+    );
+    results.push(
+      await step('the panel pauses (counting what arrives) and resumes; arrow keys move through the deliveries', async () => {
+        const list = webview().locator('#list');
+        const pause = webview().locator('#pause');
+        await pause.click();
+        await sendTestWebhook();
+        await webview().getByText('Resume (1 new)').waitFor({ timeout: 15_000 });
+        if ((await webview().locator('.row').count()) !== 1) throw new Error('a paused panel added a row');
+        await pause.click();
+        await webview().locator('.row').nth(1).waitFor({ timeout: 15_000 });
+        await list.focus();
+        await page.keyboard.press('Home');
+        await webview().locator('.row[aria-selected="true"]').first().waitFor();
+        const first = await webview().locator('.row[aria-selected="true"]').getAttribute('data-id');
+        await page.keyboard.press('ArrowDown');
+        await webview().locator(`.row[aria-selected="true"]:not([data-id="${first}"])`).waitFor({ timeout: 5_000 });
+        await webview().locator('.check.ok').nth(6).waitFor({ timeout: 15_000 });
       }),
     );
     results.push(

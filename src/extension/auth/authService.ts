@@ -33,6 +33,9 @@ export class AuthService implements vscode.Disposable {
   readonly onDidChange = this.changed.event;
   private readonly disposables: vscode.Disposable[] = [];
   private readonly warnedLapse = new Set<string>();
+  private readonly lapseWarned = new vscode.EventEmitter<{ environment: string; kind: 'lapsing-soon' | 'lapsed' | 'silent' }>();
+  /** Fires when the user is warned of a lapsing or lapsed sign-in (or it was left to silent re-sign-in). */
+  readonly onDidWarnLapse = this.lapseWarned.event;
   /** Sandbox rebuilds run one after another: two at once would leave a TokenManager behind. */
   private sandboxReady: Promise<void> = Promise.resolve();
 
@@ -132,13 +135,18 @@ export class AuthService implements vscode.Disposable {
     if (e.state === 'lapsing-soon' && e.refreshExpiresAt && !this.warnedLapse.has(`${name}:${e.refreshExpiresAt}`)) {
       this.warnedLapse.add(`${name}:${e.refreshExpiresAt}`);
       void this.rememberedCredentials(name).then((silent) => {
-        if (silent) return this.log.info(`${name}: the sign-in lapses at ${new Date(e.refreshExpiresAt!).toISOString()}; silent re-sign-in is on`);
+        if (silent) {
+          this.lapseWarned.fire({ environment: name, kind: 'silent' });
+          return this.log.info(`${name}: the sign-in lapses at ${new Date(e.refreshExpiresAt!).toISOString()}; silent re-sign-in is on`);
+        }
+        this.lapseWarned.fire({ environment: name, kind: 'lapsing-soon' });
         const when = new Date(e.refreshExpiresAt!).toLocaleTimeString();
         void vscode.window
           .showWarningMessage(`Your sign-in to ${name} lapses at ${when} (midnight US Eastern). Sign in again to stay signed in.`, 'Sign In')
           .then((a) => a && vscode.commands.executeCommand('wfs.signIn', { environment: name }));
       });
     }
+    if (e.state === 'expired') this.lapseWarned.fire({ environment: name, kind: 'lapsed' });
     if (e.state === 'expired')
       void vscode.window
         .showWarningMessage(`Your sign-in to ${name} has lapsed (midnight US Eastern). Sign in again to go on.`, 'Sign In')
@@ -217,5 +225,6 @@ export class AuthService implements vscode.Disposable {
     this.entries.clear();
     for (const d of this.disposables) d.dispose();
     this.changed.dispose();
+    this.lapseWarned.dispose();
   }
 }

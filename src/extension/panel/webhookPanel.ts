@@ -182,7 +182,7 @@ export class WebhookPanel implements vscode.Disposable {
   }
 
   /** The actions of the detail view and the toolbar; also callable from tests and commands. */
-  async runAction(action: string, id?: string): Promise<unknown> {
+  async runAction(action: string, id?: string, exportTo?: vscode.Uri): Promise<unknown> {
     const r = this.find(id);
     try {
       switch (action) {
@@ -207,7 +207,8 @@ export class WebhookPanel implements vscode.Disposable {
         case 'export-all': {
           const records = action === 'export-one' ? [r!] : [...this.s.receiver.log.all()];
           const name = action === 'export-one' ? `delivery-${r!.id}.json` : `deliveries-${new Date().toISOString().replace(/[:.]/g, '-')}.json`;
-          const target = await vscode.window.showSaveDialog({ defaultUri: vscode.Uri.joinPath(vscode.workspace.workspaceFolders?.[0]?.uri ?? vscode.Uri.file(homedir()), name), filters: { JSON: ['json'] } });
+          const folder = vscode.workspace.workspaceFolders?.[0]?.uri ?? vscode.Uri.file(homedir());
+          const target = exportTo ?? (await vscode.window.showSaveDialog({ defaultUri: vscode.Uri.joinPath(folder, name), filters: { JSON: ['json'] } }));
           if (!target) return undefined;
           await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(exportJson(records)));
           void vscode.window.showInformationMessage(`Exported ${records.length} deliver${records.length === 1 ? 'y' : 'ies'} to ${target.fsPath}`);

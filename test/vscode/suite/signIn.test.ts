@@ -64,6 +64,28 @@ describe('sandbox sign-in in a real VS Code host', () => {
     }
   });
 
+  it('a sign-in about to lapse (midnight US Eastern) warns with "Sign In"; a lapsed one warns too', async () => {
+    const tm = (await api.auth.manager('Sandbox'))!;
+    const stored = JSON.parse((await api.secrets.get('wfs.tokens.Sandbox'))!);
+    const warnings: string[] = [];
+    const sub = api.auth.onDidWarnLapse((w) => warnings.push(`${w.environment}:${w.kind}`));
+    try {
+      // As another window would write it: the same session, its refresh token lapsing in 10 minutes.
+      await api.secrets.store('wfs.tokens.Sandbox', JSON.stringify({ ...stored, refreshExpiresAt: Date.now() + 10 * 60_000 }));
+      await until(api.auth.onDidWarnLapse, () => warnings.includes('Sandbox:lapsing-soon'), 'the lapse warning');
+      assert.equal(tm.state, 'lapsing-soon');
+      api.statusBar.render();
+      assert.match(api.statusBar.text, /^\$\(warning\) Sandbox: demo/);
+      await api.secrets.store('wfs.tokens.Sandbox', JSON.stringify({ ...stored, refreshExpiresAt: Date.now() - 1000 }));
+      await until(api.auth.onDidWarnLapse, () => warnings.includes('Sandbox:lapsed'), 'the lapsed warning');
+      assert.equal(tm.state, 'expired');
+      assert.equal(api.explorer.currentState(), 'signed-out', 'the explorer asks to sign in again');
+    } finally {
+      sub.dispose();
+    }
+    assert.equal(await vscode.commands.executeCommand('wfs.signIn', { username: 'demo', password: 'demo-password' }), true);
+  });
+
   it('sign-out clears SecretStorage and the status bar says signed out', async () => {
     await vscode.commands.executeCommand('wfs.signOut');
     assert.equal((await api.auth.manager('Sandbox'))?.state, 'signed-out');

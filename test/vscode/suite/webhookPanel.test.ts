@@ -5,6 +5,10 @@ import * as vscode from 'vscode';
 import type { ExtensionApi } from '../../../src/extension/extension';
 import type { DeliveryRecord } from '../../../src/core/webhooks/DeliveryLog';
 import type { TrackedWorkflow } from '../../../src/core/workflows/WorkflowStore';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { RecordingServer } from '../../unit/helpers/recordingServer';
 import { extensionApi, setSetting, until } from './helpers';
 
 const XSS = '<script>alert(1)</script><img src=x onerror=alert(2)>';
@@ -107,6 +111,47 @@ describe('webhook panel in a real VS Code host', () => {
     assert.equal(children[0]!.kind, 'delivery');
     const delivery = api.receiver.log.all().find((r) => r.runId === w.runId)!;
     assert.equal(await api.webhookPanel.runAction('jump', delivery.id), w.workflowId);
+  });
+
+  it('exports one delivery and the whole history as JSON', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'wfs-export-'));
+    const one = api.receiver.log.all().find((r) => r.verified)!;
+    const file1 = vscode.Uri.file(join(dir, 'one.json'));
+    assert.equal(await api.webhookPanel.runAction('export-one', one.id, file1), file1.fsPath);
+    assert.deepEqual(JSON.parse(readFileSync(file1.fsPath, 'utf8')).deliveries.map((d: DeliveryRecord) => d.id), [one.id]);
+    const file2 = vscode.Uri.file(join(dir, 'all.json'));
+    await api.webhookPanel.runAction('export-all', undefined, file2);
+    assert.equal(JSON.parse(readFileSync(file2.fsPath, 'utf8')).count, api.receiver.log.size);
+  });
+
+  it('forwards verified deliveries to the developer app, shows its answer, and replays to it with a fresh token', async () => {
+    const app = new RecordingServer();
+    app.respond = () => 202;
+    const appUrl = await app.start();
+    await vscode.commands.executeCommand('wfs.stopReceiver');
+    await setSetting('receiver.forwardTo', appUrl);
+    try {
+      receiverUrl = ((await vscode.commands.executeCommand('wfs.startReceiver')) as { localUrl: string }).localUrl;
+      const r = await deliveredBy(() =>
+        vscode.commands.executeCommand('wfs.sendTestWebhook', { topic: 'workflow/completed', subTopic: 'event:workflow/completed', tenantId: 'fwd', testData: 'template', address: receiverUrl }),
+      );
+      assert.equal(r.forward?.status, 202);
+      assert.equal(r.status, 202, "the receiver answers with the app's status");
+      await vscode.commands.executeCommand('wfs.openWebhookPanel', r.id);
+      const report = await api.webhookPanel.report();
+      assert.ok(report.detailText.includes(`forwarded to${appUrl} → 202 in`), 'the forward target, its answer and latency are shown');
+      const replay = (await api.webhookPanel.runAction('replay-forward', r.id)) as { status: number };
+      assert.equal(replay.status, 202);
+      assert.equal(app.requests.length, 2);
+      const [first, second] = app.requests;
+      assert.deepEqual(second!.body, first!.body, 'the same bytes');
+      assert.notEqual(second!.headers.authorization, first!.headers.authorization, 'a fresh token');
+    } finally {
+      await vscode.commands.executeCommand('wfs.stopReceiver');
+      await setSetting('receiver.forwardTo', undefined);
+      receiverUrl = ((await vscode.commands.executeCommand('wfs.startReceiver')) as { localUrl: string }).localUrl;
+      await app.stop();
+    }
   });
 
   it('the response override answers verified deliveries with the chosen status', async () => {

@@ -346,17 +346,17 @@ async function benchPanel() {
   try {
     const page = browser.pages()[0] ?? (await browser.newPage());
     const css = readFileSync(join(root, 'media', 'panel', 'panel.css'), 'utf8');
-    const html = readFileSync(join(root, 'out', 'src', 'extension', 'panel', 'panelHtml.js'), 'utf8') && '';
     const { panelHtml } = require(join(root, 'out', 'src', 'extension', 'panel', 'panelHtml.js'));
-    const shell = panelHtml({ cspSource: "'self'", nonce: 'bench', scriptUri: 'about:blank', styleUri: 'about:blank' })
+    const shell = panelHtml({ cspSource: "'self'", nonce: 'bench', domUri: 'about:blank', scriptUri: 'about:blank', styleUri: 'about:blank' })
       .replace(/<meta http-equiv[^>]*>/, '')
       .replace(/<link[^>]*>/, `<style>${css}</style>`)
-      .replace(/<script[^>]*><\/script>/, '');
-    await page.setContent(shell + html);
+      .replace(/<script[^>]*><\/script>/g, '');
+    await page.setContent(shell);
     await page.evaluate(() => {
       window.__posted = [];
       window.acquireVsCodeApi = () => ({ postMessage: (m) => window.__posted.push(m), getState: () => undefined, setState: () => {} });
     });
+    await page.addScriptTag({ content: readFileSync(join(root, 'media', 'panel', 'dom.js'), 'utf8') });
     await page.addScriptTag({ content: readFileSync(join(root, 'media', 'panel', 'panel.js'), 'utf8') });
     const ms = await page.evaluate(async (rows) => {
       const t0 = performance.now();

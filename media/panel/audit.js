@@ -3,27 +3,10 @@
 (function () {
   const vscode = acquireVsCodeApi();
   const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
-  function el(tag, text, cls, attrs) {
-    const e = document.createElement(tag);
-    if (text !== undefined && text !== null) e.textContent = String(text);
-    if (cls) e.className = cls;
-    if (attrs) for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, String(v));
-    return e;
-  }
+  const { el, kvTable: kv } = window.wfsDom;
   $('rerun').addEventListener('click', () => vscode.postMessage({ type: 'rerun' }));
   $('export-md').addEventListener('click', () => vscode.postMessage({ type: 'export', format: 'md' }));
   $('export-json').addEventListener('click', () => vscode.postMessage({ type: 'export', format: 'json' }));
-
-  function kv(pairs) {
-    const t = el('table', null, 'kv');
-    for (const [k, v] of pairs) {
-      const tr = el('tr');
-      tr.appendChild(el('th', k, undefined, { scope: 'row' }));
-      tr.appendChild(el('td', v));
-      t.appendChild(tr);
-    }
-    return t;
-  }
 
   function render(s) {
     $('title').textContent = `Receiver audit of ${s.target}`;

@@ -21,14 +21,7 @@
   const spacer = $('spacer');
   const detailEl = $('detail');
 
-  /** Creates an element with text (textContent only) and optional class / attributes. */
-  function el(tag, text, cls, attrs) {
-    const e = document.createElement(tag);
-    if (text !== undefined && text !== null) e.textContent = String(text);
-    if (cls) e.className = cls;
-    if (attrs) for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, String(v));
-    return e;
-  }
+  const { el, kvTable } = window.wfsDom;
 
   function persist() {
     vscode.setState({ filter, selectedId, paused });
@@ -161,17 +154,6 @@
     if (open) d.open = true;
     d.appendChild(el('summary', title));
     return d;
-  }
-
-  function kvTable(pairs) {
-    const t = el('table', null, 'kv');
-    for (const [k, v] of pairs) {
-      const tr = el('tr');
-      tr.appendChild(el('th', k, undefined, { scope: 'row' }));
-      tr.appendChild(el('td', v));
-      t.appendChild(tr);
-    }
-    return t;
   }
 
   /** JSON as nested <details>: folding with the keyboard for free; every key and value is text. */

@@ -3,6 +3,7 @@
 import type { AliasPlacement } from '../auth/TokenManager';
 import type { Product } from '../workflows/workflowTypes';
 import type { TrustedIssuer } from '../webhooks/Verifier';
+import type { SandboxInfo } from '../sandbox/Sandbox';
 
 export const SANDBOX_ENVIRONMENT = 'Sandbox';
 
@@ -89,16 +90,9 @@ export function parseEnvironments(raw: unknown): ParsedEnvironments {
 }
 
 /** The built-in Sandbox, once the embedded sandbox runs: its products and its issuer pre-filled. */
-export function sandboxEnvironment(info: {
-  baseUrl: string;
-  testWebhookUrl: string;
-  problemsBase: string;
-  issuer: string;
-  audience: string;
-  jwksUrl: string;
-  products: Product[];
-  unentitledProduct: Product;
-}): EnvironmentConfig {
+export function sandboxEnvironment(
+  info: Pick<SandboxInfo, 'baseUrl' | 'testWebhookUrl' | 'problemsBase' | 'issuer' | 'audience' | 'jwksUrl' | 'products' | 'unentitledProduct'>,
+): EnvironmentConfig {
   return {
     name: SANDBOX_ENVIRONMENT,
     baseUrl: info.baseUrl,

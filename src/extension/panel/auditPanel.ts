@@ -112,7 +112,7 @@ export class AuditPanel implements vscode.Disposable {
       }
     });
     panel.onDidDispose(() => (this.panel = undefined));
-    panel.webview.html = auditHtml({ cspSource: panel.webview.cspSource, nonce: newNonce(), scriptUri: media('audit.js'), styleUri: media('panel.css') });
+    panel.webview.html = auditHtml({ cspSource: panel.webview.cspSource, nonce: newNonce(), domUri: media('dom.js'), scriptUri: media('audit.js'), styleUri: media('panel.css') });
     await this.ready;
   }
 

@@ -9,6 +9,8 @@ export function newNonce(): string {
 export interface PanelHtmlInput {
   cspSource: string;
   nonce: string;
+  /** media/panel/dom.js: the text-only DOM helpers both webviews share. */
+  domUri: string;
   scriptUri: string;
   styleUri: string;
 }
@@ -17,8 +19,10 @@ export function contentSecurityPolicy(cspSource: string, nonce: string): string 
   return [`default-src 'none'`, `style-src ${cspSource}`, `script-src 'nonce-${nonce}'`, `img-src ${cspSource}`, `font-src ${cspSource}`].join('; ');
 }
 
-export function panelHtml(i: PanelHtmlInput): string {
-  const attr = (s: string) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+const attr = (s: string) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+
+/** A webview page: the CSP, our styles, the body, and our scripts, each carrying the nonce. */
+export function webviewDocument(i: { cspSource: string; nonce: string; styleUri: string; scriptUris: string[]; title: string; bodyClass?: string; body: string }): string {
   return `<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -26,10 +30,23 @@ export function panelHtml(i: PanelHtmlInput): string {
 <meta http-equiv="Content-Security-Policy" content="${attr(contentSecurityPolicy(i.cspSource, i.nonce))}">
 <meta name="viewport" content="width=device-width, initial-scale=1.0">
 <link rel="stylesheet" href="${attr(i.styleUri)}">
-<title>Webhook Deliveries</title>
+<title>${attr(i.title)}</title>
 </head>
-<body>
-<header class="toolbar" role="toolbar" aria-label="Filters and actions">
+<body${i.bodyClass ? ` class="${attr(i.bodyClass)}"` : ''}>
+${i.body}
+${i.scriptUris.map((u) => `<script nonce="${attr(i.nonce)}" src="${attr(u)}"></script>`).join('\n')}
+</body>
+</html>`;
+}
+
+export function panelHtml(i: PanelHtmlInput): string {
+  return webviewDocument({
+    cspSource: i.cspSource,
+    nonce: i.nonce,
+    styleUri: i.styleUri,
+    scriptUris: [i.domUri, i.scriptUri],
+    title: 'Webhook Deliveries',
+    body: `<header class="toolbar" role="toolbar" aria-label="Filters and actions">
   <input id="f-text" type="search" placeholder="Search headers and bodies" aria-label="Search text">
   <input id="f-topic" type="text" placeholder="topic" aria-label="Topic" list="topics">
   <datalist id="topics"></datalist>
@@ -61,8 +78,6 @@ export function panelHtml(i: PanelHtmlInput): string {
     <p id="empty" class="empty" hidden></p>
   </section>
   <section id="detail" class="detail" aria-label="Delivery detail" tabindex="-1"><p class="empty">Select a delivery to see what arrived and each verification step.</p></section>
-</main>
-<script nonce="${attr(i.nonce)}" src="${attr(i.scriptUri)}"></script>
-</body>
-</html>`;
+</main>`,
+  });
 }

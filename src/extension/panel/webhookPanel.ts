@@ -84,7 +84,7 @@ export class WebhookPanel implements vscode.Disposable {
     panel.webview.options = this.webviewOptions();
     panel.iconPath = vscode.Uri.joinPath(this.extensionUri, 'media', 'wfs.svg');
     const media = (f: string) => panel.webview.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, 'media', 'panel', f)).toString();
-    panel.webview.html = panelHtml({ cspSource: panel.webview.cspSource, nonce: newNonce(), scriptUri: media('panel.js'), styleUri: media('panel.css') });
+    panel.webview.html = panelHtml({ cspSource: panel.webview.cspSource, nonce: newNonce(), domUri: media('dom.js'), scriptUri: media('panel.js'), styleUri: media('panel.css') });
     this.panelDisposables = [
       panel.webview.onDidReceiveMessage((m) => void this.onMessage(m)),
       panel.onDidDispose(() => {

@@ -120,13 +120,14 @@ describe('webhook panel HTML', () => {
     assert.ok(!/unsafe-inline|unsafe-eval/.test(csp));
   });
 
-  it('a fresh 144-bit nonce each time, on the one script tag', () => {
+  it('a fresh 144-bit nonce each time, on each of our two script tags (no inline script)', () => {
     const a = newNonce();
     assert.notEqual(a, newNonce());
     assert.equal(Buffer.from(a, 'base64').length, 18);
-    const html = panelHtml({ cspSource: 'vscode-resource:', nonce: a, scriptUri: 'vscode-resource:/media/panel/panel.js', styleUri: 'vscode-resource:/media/panel/panel.css' });
-    assert.equal(html.match(/<script/g)!.length, 1);
-    assert.ok(html.includes(`<script nonce="${a}" src="vscode-resource:/media/panel/panel.js">`));
+    const html = panelHtml({ cspSource: 'vscode-resource:', nonce: a, domUri: 'vscode-resource:/media/panel/dom.js', scriptUri: 'vscode-resource:/media/panel/panel.js', styleUri: 'vscode-resource:/media/panel/panel.css' });
+    assert.equal(html.match(/<script/g)!.length, 2);
+    assert.ok(html.includes(`<script nonce="${a}" src="vscode-resource:/media/panel/dom.js"></script>\n<script nonce="${a}" src="vscode-resource:/media/panel/panel.js"></script>`));
+    assert.equal(html.match(/<script nonce="[^"]+" src="[^"]+"><\/script>/g)!.length, 2, 'every script has a src and the nonce');
     assert.ok(!/ on[a-z]+=/.test(html), 'no inline event handlers');
   });
 });

@@ -7,6 +7,7 @@ import type { TrackedWorkflow } from '../../../src/core/workflows/WorkflowStore'
 import { escapeMarkdown, workflowContextValue, workflowDescription, workflowIcon, workflowTooltip } from '../../../src/extension/explorer/workflowPresentation';
 import { presentError } from '../../../src/extension/errors/errorPresentation';
 import { redact } from '../../../src/extension/log/redact';
+import { classifyResponse } from '../../../src/core/http/classifyResponse';
 
 const base: TrackedWorkflow = {
   workflowId: 'wf_1',
@@ -90,4 +91,41 @@ describe('log redaction', () => {
     assert.match(line, /Bearer <redacted>/);
     assert.equal(redact('start workflow sess-demo-staged → 201'), 'start workflow sess-demo-staged → 201');
   });
+});
+
+describe('error presentation for every row of the start-workflow error table', () => {
+  const res = (status: number, contentType: string, body: unknown = '') => {
+    const buf = Buffer.from(typeof body === 'string' ? body : JSON.stringify(body));
+    return { status, contentType, headers: { 'content-type': contentType }, body: buf, durationMs: 1 };
+  };
+  const envelope = (code: string) => ({ messages: [{ code, text: 'server words', timestamp: '2026-01-15T12:00:00Z' }] });
+  const problem = (status: number, type: string) => ({ type, title: 't', status, detail: 'server words', instance: 'urn:uuid:1' });
+  const rows: [string, ReturnType<typeof res>, { modal: boolean; signIn: boolean; match: RegExp }][] = [
+    ['400 VALIDATION_ERROR', res(400, 'application/json', envelope('VALIDATION_ERROR')), { modal: false, signIn: false, match: /\(400 VALIDATION_ERROR\)/ }],
+    ['400 problem document', res(400, 'application/problem+json', problem(400, 'about:blank')), { modal: false, signIn: false, match: /^Start workflow failed \(400/ }],
+    ['401 invalid token', res(401, 'application/problem+json', problem(401, 'https://x/problems/invalid-token')), { modal: false, signIn: true, match: /401/ }],
+    ['403 not entitled', res(403, 'application/json', ''), { modal: false, signIn: false, match: /403/ }],
+    ['403 edge HTML', res(403, 'text/html', '<html>blocked</html>'), { modal: false, signIn: false, match: /403/ }],
+    ['404 not found', res(404, 'application/problem+json', problem(404, 'https://x/problems/not-found')), { modal: false, signIn: false, match: /404/ }],
+    ['404 path not served', res(404, 'text/plain', ''), { modal: false, signIn: false, match: /404/ }],
+    ['409 SESSION_EMPTY', res(409, 'application/json', envelope('SESSION_EMPTY')), { modal: false, signIn: false, match: /Stage a loan/ }],
+    ['409 WORKFLOW_WRITE_CONFLICT', res(409, 'application/json', envelope('WORKFLOW_WRITE_CONFLICT')), { modal: false, signIn: false, match: /409 WORKFLOW_WRITE_CONFLICT/ }],
+    ['429', res(429, '', ''), { modal: false, signIn: false, match: /Back off and resume/ }],
+    ['500', res(500, 'text/plain', 'oops'), { modal: true, signIn: false, match: /billed/ }],
+  ];
+  for (const [name, response, want] of rows) {
+    it(`${name}: says what happened and what to do, with the right buttons`, () => {
+      const out = classifyResponse(response as never, { operation: 'start', correlationId: 'wfs-cid-1' });
+      assert.equal(out.ok, false);
+      if (out.ok) return;
+      const p = presentError('Start workflow', out.error, true);
+      assert.match(p.message, want.match);
+      assert.ok(p.message.includes(out.error.advice), 'the typed advice (the spec\'s Action column) is in the message');
+      assert.ok(!p.message.includes('server words'), 'never the server\'s own text');
+      assert.equal(p.modal, want.modal);
+      assert.equal(p.actions.includes('Sign In'), want.signIn);
+      assert.ok(p.actions.includes('Copy correlationId'), 'the correlationId sent can be copied');
+      assert.equal(p.actions.at(-1), 'Show Log');
+    });
+  }
 });

@@ -105,6 +105,15 @@ async function main() {
       }),
     );
     results.push(
+      await step('clicking the status bar item opens the environment menu (switch, sign out, configure)', async () => {
+        await statusbar.getByText(/Sandbox: demo/).click();
+        await page.getByText('Workflow Service: Environment').waitFor({ timeout: 15_000 });
+        await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Sign Out of Sandbox' }).waitFor({ timeout: 5_000 });
+        await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Configure Environments' }).waitFor({ timeout: 5_000 });
+        await page.keyboard.press('Escape');
+      }),
+    );
+    results.push(
       await step('"Add Session" suggests the sandbox sessions; the chosen one appears under the environment', async () => {
         await page.getByRole('button', { name: 'Add Session', exact: true }).click();
         await page.locator('.quick-input-list .monaco-list-row', { hasText: 'sess-demo-staged' }).waitFor({ timeout: 15_000 });

@@ -2,7 +2,7 @@
 // real VS Code (code-server), and Chromium clicks through it as a user would, asserting what is on screen and
 // saving PNG screenshots under test/vscode/screenshots/ (git-ignored; README images come from here).
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { checkSystemPrerequisites, ensureTools, projectRoot } from './harness/tools.mjs';
@@ -44,6 +44,8 @@ async function main() {
   const install = spawnSync(tools.node24, [tools.codeServerEntry, '--extensions-dir', extensionsDir, '--install-extension', VSIX], { encoding: 'utf8' });
   if (install.status !== 0) throw new Error(`installing the .vsix failed:\n${install.stdout}\n${install.stderr}`);
   const server = await startCodeServer({ tools, extensionsDir, settings: { 'wfs.sandbox.workflowDurationSeconds': 3 } });
+  // A JSON file that is not valid JSON, for the "testData from the active editor" refusal.
+  writeFileSync(join(server.workspace, 'bad-testdata.json'), '{ "webhookId": "x", oops }\n');
   const browser = await launchBrowser();
   const results = [];
   let sendTestWebhook;
@@ -161,6 +163,46 @@ async function main() {
         await runCommand(page, 'Workflow Service: Show Log');
         await page.locator('.output-view, .panel').getByText(/Webhook.POST.\/webhooks.→.200.verified/).first().waitFor({ timeout: 15_000 });
         await page.screenshot({ path: join(shots, '06-webhook-verified.png') });
+      }),
+    );
+    results.push(
+      await step('a free-text product the service does not know: the refusal says what happened and offers the correlationId', async () => {
+        await runCommand(page, 'Notifications: Clear All Notifications');
+        await runCommand(page, 'Workflow Service: Start Workflow (Billed)…');
+        await page.getByText('Start workflow: session').waitFor({ timeout: 15_000 });
+        await page.keyboard.press('Enter');
+        await page.getByText('Start workflow: product').waitFor({ timeout: 15_000 });
+        await quickInput.fill('Custom / Thing');
+        await page.locator('.quick-input-list .monaco-list-row', { hasText: 'other product' }).waitFor({ timeout: 5_000 });
+        await page.keyboard.press('Enter');
+        await page.getByText('Start workflow: correlationId').waitFor({ timeout: 15_000 });
+        await page.keyboard.press('Enter');
+        await page.locator('.monaco-dialog-box').getByText(/Custom \/ Thing in session sess-demo-staged/).waitFor({ timeout: 15_000 });
+        await page.locator('.monaco-dialog-box').getByRole('button', { name: 'Start (Billed)' }).click();
+        const toast = page.locator('.notification-toast', { hasText: /Start workflow failed \(400 VALIDATION_ERROR\)/ });
+        await toast.waitFor({ timeout: 15_000 });
+        await toast.getByRole('button', { name: 'Copy correlationId' }).waitFor();
+        await toast.getByRole('button', { name: 'Show Log' }).waitFor();
+      }),
+    );
+    results.push(
+      await step('testData from the active JSON editor that is not valid JSON: a clear error, nothing sent', async () => {
+        await runCommand(page, 'Notifications: Clear All Notifications');
+        await page.keyboard.press('Control+P');
+        await quickInput.fill('bad-testdata.json');
+        await page.locator('.quick-input-list .monaco-list-row', { hasText: 'bad-testdata.json' }).first().waitFor({ timeout: 15_000 });
+        await page.keyboard.press('Enter');
+        await page.locator('.tab', { hasText: 'bad-testdata.json' }).waitFor({ timeout: 15_000 });
+        await runCommand(page, 'Workflow Service: Send Test Webhook…');
+        for (const title of ['Send test webhook (1/5): topic', 'Send test webhook (2/5): sub-topic', 'Send test webhook (3/5): tenant']) {
+          await page.getByText(title).waitFor({ timeout: 15_000 });
+          await page.keyboard.press('Enter');
+        }
+        await page.getByText('Send test webhook (4/5)').waitFor({ timeout: 15_000 });
+        await page.locator('.quick-input-list .monaco-list-row', { hasText: 'The active JSON editor' }).click();
+        await page.getByText(/The testData in the active editor is not valid JSON: .*Nothing was sent\./).first().waitFor({ timeout: 15_000 });
+        if (await page.getByText('Send test webhook (5/5): address').isVisible()) throw new Error('it went on to ask for an address');
+        await runCommand(page, 'View: Close All Editors');
       }),
     );
     const webview = () => page.frameLocator('iframe.webview.ready').frameLocator('#active-frame');

@@ -242,10 +242,32 @@ async function main() {
       }),
     );
     results.push(
+      await step('"Answer verified with" in the panel changes what the receiver answers (202 here), and back', async () => {
+        await webview().locator('#override').selectOption('202');
+        await sendTestWebhook();
+        await webview().locator('.row .status', { hasText: '202' }).first().waitFor({ timeout: 15_000 });
+        await webview().locator('#override').selectOption('');
+        await sendTestWebhook();
+        await webview().locator('.row').nth(3).waitFor({ timeout: 15_000 });
+        const newest = await webview().locator('.row').first().locator('.status').textContent();
+        if (newest !== '200') throw new Error(`after resetting the override the newest delivery was answered ${newest}`);
+      }),
+    );
+    results.push(
       await step('the panel comes back after a window reload, with its selection', async () => {
         await runCommand(page, 'Developer: Reload Window');
         await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
         await webview().locator('.check.ok').nth(6).waitFor({ timeout: 60_000 });
+      }),
+    );
+    results.push(
+      await step('"Clear" asks first, then empties the history', async () => {
+        await webview().locator('#clear').click();
+        const dialog = page.locator('.monaco-dialog-box');
+        await dialog.getByText(/Clear all \d+ deliveries from the history\?/).waitFor({ timeout: 15_000 });
+        await dialog.getByRole('button', { name: 'Clear' }).click();
+        await webview().getByText('No deliveries yet.', { exact: false }).waitFor({ timeout: 15_000 });
+        if ((await webview().locator('.row').count()) !== 0) throw new Error('rows remain after Clear');
       }),
     );
   } finally {

@@ -1,7 +1,7 @@
 // Follows one workflow by the poll schedule until a terminal status, the deadline, or cancel.
 import type { ServiceError } from '../http/serviceErrors';
 import type { Clock, TimerHandle } from '../time/clock';
-import { DEFAULT_POLL_DEADLINE_MS, pollDelayMs } from './pollSchedule';
+import { DEFAULT_POLL_DEADLINE_MS, FINAL_READ_ERRORS, pollDelayMs } from './pollSchedule';
 import { isTerminal, type WorkflowEnvelope } from './workflowTypes';
 
 export type FollowEnd =
@@ -20,8 +20,6 @@ export interface FollowOptions {
   onTransientError?: (error: Error, check: number) => void;
 }
 
-/** Errors after which polling cannot succeed: stop rather than keep asking. */
-const FINAL_KINDS = new Set(['not-found', 'path-not-served', 'forbidden', 'unauthorized', 'local-validation', 'validation', 'malformed-request']);
 
 export class WorkflowFollower {
   private timer?: TimerHandle;
@@ -63,7 +61,7 @@ export class WorkflowFollower {
     } catch (err) {
       if (this.stopped) return;
       const kind = (err as ServiceError).kind;
-      if (kind && FINAL_KINDS.has(kind)) return this.finish({ reason: 'error', error: err as Error, envelope: this.last });
+      if (kind && FINAL_READ_ERRORS.has(kind)) return this.finish({ reason: 'error', error: err as Error, envelope: this.last });
       this.options.onTransientError?.(err as Error, check);
     }
     this.scheduleCheck(check + 1);

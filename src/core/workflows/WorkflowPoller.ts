@@ -3,7 +3,7 @@
 // Pausing (the view is hidden) keeps each workflow's place in its schedule; resuming reads what fell due.
 import type { ServiceError } from '../http/serviceErrors';
 import type { Clock, TimerHandle } from '../time/clock';
-import { DEFAULT_POLL_DEADLINE_MS, pollDelayMs } from './pollSchedule';
+import { DEFAULT_POLL_DEADLINE_MS, FINAL_READ_ERRORS, pollDelayMs } from './pollSchedule';
 import { isTerminal, type WorkflowEnvelope } from './workflowTypes';
 
 export type PollOutcome =
@@ -19,8 +19,6 @@ export interface WorkflowPollerOptions {
   deadlineMs?: number;
 }
 
-/** Errors after which polling cannot succeed (the same as WorkflowFollower's). */
-const FINAL_KINDS = new Set(['not-found', 'path-not-served', 'forbidden', 'unauthorized', 'local-validation', 'validation', 'malformed-request']);
 
 interface Followed {
   startedAt: number;
@@ -129,7 +127,7 @@ export class WorkflowPoller {
     if (this.disposed || this.followed.get(id) !== f) return this.arm();
     this.options.onOutcome(id, outcome);
     if (outcome.kind === 'read' && isTerminal(outcome.envelope.workflow.status)) return this.stop(id, { kind: 'stopped', reason: 'terminal' });
-    if (outcome.kind === 'transient-error' && FINAL_KINDS.has((outcome.error as ServiceError).kind))
+    if (outcome.kind === 'transient-error' && FINAL_READ_ERRORS.has((outcome.error as ServiceError).kind))
       return this.stop(id, { kind: 'stopped', reason: 'error', error: outcome.error });
     f.check++;
     f.dueAt = this.options.clock.now() + pollDelayMs(f.check);

@@ -20,3 +20,6 @@ export function pollTimes(deadlineMs: number): number[] {
     times.push(t);
   }
 }
+
+/** Read errors after which polling cannot succeed: stop rather than keep asking (a dropped connection goes on). */
+export const FINAL_READ_ERRORS: ReadonlySet<string> = new Set(['not-found', 'path-not-served', 'forbidden', 'unauthorized', 'local-validation', 'validation', 'malformed-request']);

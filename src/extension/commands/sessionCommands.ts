@@ -3,6 +3,7 @@ import * as vscode from 'vscode';
 import { SANDBOX_ENVIRONMENT } from '../../core/environments/environmentConfig';
 import type { ExplorerNode } from '../explorer/explorerTree';
 import type { Services } from '../services';
+import { pickOrType } from './pickOrType';
 
 export function registerSessionCommands(s: Services): vscode.Disposable[] {
   return [
@@ -21,22 +22,12 @@ async function addSession(s: Services, given?: string): Promise<string | undefin
     const info = env === SANDBOX_ENVIRONMENT ? s.sandbox.info : undefined;
     // The sandbox's seeded sessions are offered; any other id can be typed.
     const suggestions = info ? [info.sessions.staged, info.sessions.empty].filter((id) => !known.has(id)) : [];
-    const qp = vscode.window.createQuickPick<vscode.QuickPickItem>();
-    qp.title = `Add a session to ${env}`;
-    qp.placeholder = 'Type a session id (sessions are created in your loan system; no endpoint lists them)';
-    qp.ignoreFocusOut = true;
-    const base = suggestions.map((id) => ({ label: id, description: id === info?.sessions.staged ? 'sandbox: a loan is staged' : 'sandbox: nothing staged (start → 409 SESSION_EMPTY)' }));
-    qp.items = base;
-    qp.onDidChangeValue((v) => {
-      const t = v.trim();
-      qp.items = t && !base.some((b) => b.label === t) ? [{ label: t, description: 'add this session id' }, ...base] : base;
+    sessionId = await pickOrType<string>({
+      title: `Add a session to ${env}`,
+      placeholder: 'Type a session id (sessions are created in your loan system; no endpoint lists them)',
+      items: suggestions.map((id) => ({ label: id, value: id, description: id === info?.sessions.staged ? 'sandbox: a loan is staged' : 'sandbox: nothing staged (start → 409 SESSION_EMPTY)' })),
+      fromText: (text) => (text.trim() ? { label: text.trim(), value: text.trim(), description: 'add this session id' } : undefined),
     });
-    sessionId = await new Promise<string | undefined>((resolve) => {
-      qp.onDidAccept(() => resolve(qp.selectedItems[0]?.label ?? (qp.value.trim() || undefined)));
-      qp.onDidHide(() => resolve(undefined));
-      qp.show();
-    });
-    qp.dispose();
   }
   sessionId = sessionId?.trim();
   if (!sessionId) return undefined;

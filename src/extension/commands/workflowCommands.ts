@@ -7,6 +7,7 @@ import { showError } from '../errors/showError';
 import type { ExplorerNode } from '../explorer/explorerTree';
 import { workflowJsonUri } from '../explorer/workflowJsonDocuments';
 import type { Services } from '../services';
+import { pickOrType } from './pickOrType';
 
 export interface StartWorkflowArgs {
   sessionId?: string;
@@ -126,24 +127,17 @@ async function pickSession(s: Services, env: string): Promise<string | undefined
 }
 
 /** The environment's products, and free text for any other ("Service / Model"). */
-async function pickProduct(products: Product[]): Promise<Product | undefined> {
-  const qp = vscode.window.createQuickPick<vscode.QuickPickItem & { product?: Product }>();
-  qp.title = 'Start workflow: product';
-  qp.placeholder = 'Choose a product, or type "Service / Model"';
-  qp.ignoreFocusOut = true;
-  const base = products.map((p) => ({ label: `${p.service} / ${p.model}`, product: p }));
-  qp.items = base;
-  qp.onDidChangeValue((v) => {
-    const m = /^\s*([^/]+?)\s*\/\s*(.+?)\s*$/.exec(v);
-    qp.items = m && !base.some((b) => b.label.toLowerCase() === `${m[1]} / ${m[2]}`.toLowerCase()) ? [{ label: `${m[1]} / ${m[2]}`, description: 'other product', product: { service: m[1]!, model: m[2]! } }, ...base] : base;
+function pickProduct(products: Product[]): Promise<Product | undefined> {
+  return pickOrType<Product>({
+    title: 'Start workflow: product',
+    placeholder: 'Choose a product, or type "Service / Model"',
+    ignoreCase: true,
+    items: products.map((p) => ({ label: `${p.service} / ${p.model}`, value: p })),
+    fromText: (text) => {
+      const m = /^\s*([^/]+?)\s*\/\s*(.+?)\s*$/.exec(text);
+      return m ? { label: `${m[1]} / ${m[2]}`, description: 'other product', value: { service: m[1]!, model: m[2]! } } : undefined;
+    },
   });
-  const chosen = await new Promise<Product | undefined>((resolve) => {
-    qp.onDidAccept(() => resolve(qp.selectedItems[0]?.product));
-    qp.onDidHide(() => resolve(undefined));
-    qp.show();
-  });
-  qp.dispose();
-  return chosen;
 }
 
 async function refreshWorkflow(s: Services, node?: WorkflowNode): Promise<TrackedWorkflow | undefined> {

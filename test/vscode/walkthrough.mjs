@@ -61,13 +61,15 @@ async function main() {
     const tree = page.locator('.pane-body .monaco-list-row');
     const quickInput = page.locator('.quick-input-widget input');
     // The whole palette flow of "Send Test Webhook…", accepting what it offers (remembered headers, template, receiver).
-    sendTestWebhook = async () => {
+    // With `testData` naming a choice of step 4 (e.g. 'The active JSON editor'), it stops after choosing it.
+    sendTestWebhook = async (testData) => {
       await runCommand(page, 'Workflow Service: Send Test Webhook…');
       for (const title of ['Send test webhook (1/5): topic', 'Send test webhook (2/5): sub-topic', 'Send test webhook (3/5): tenant']) {
         await page.getByText(title).waitFor({ timeout: 15_000 });
         await page.keyboard.press('Enter');
       }
       await page.getByText('Send test webhook (4/5)').waitFor({ timeout: 15_000 });
+      if (testData) return page.locator('.quick-input-list .monaco-list-row', { hasText: testData }).click();
       await page.keyboard.press('Enter');
       await page.getByText('Send test webhook (5/5): address').waitFor({ timeout: 15_000 });
       if (!/^http:\/\/127\.0\.0\.1:\d+\/webhooks$/.test(await quickInput.inputValue())) throw new Error('the receiver address is not offered');
@@ -193,13 +195,7 @@ async function main() {
         await page.locator('.quick-input-list .monaco-list-row', { hasText: 'bad-testdata.json' }).first().waitFor({ timeout: 15_000 });
         await page.keyboard.press('Enter');
         await page.locator('.tab', { hasText: 'bad-testdata.json' }).waitFor({ timeout: 15_000 });
-        await runCommand(page, 'Workflow Service: Send Test Webhook…');
-        for (const title of ['Send test webhook (1/5): topic', 'Send test webhook (2/5): sub-topic', 'Send test webhook (3/5): tenant']) {
-          await page.getByText(title).waitFor({ timeout: 15_000 });
-          await page.keyboard.press('Enter');
-        }
-        await page.getByText('Send test webhook (4/5)').waitFor({ timeout: 15_000 });
-        await page.locator('.quick-input-list .monaco-list-row', { hasText: 'The active JSON editor' }).click();
+        await sendTestWebhook('The active JSON editor');
         await page.getByText(/The testData in the active editor is not valid JSON: .*Nothing was sent\./).first().waitFor({ timeout: 15_000 });
         if (await page.getByText('Send test webhook (5/5): address').isVisible()) throw new Error('it went on to ask for an address');
         await runCommand(page, 'View: Close All Editors');

@@ -64,10 +64,15 @@ async function sandboxToken(ctx: AuditContext, body: Buffer, claims: Record<stri
   return (await ctx.sandbox.sign(body, { claims: { iat: now, exp: now + 300, ...claims }, ...extra })).token;
 }
 
+/** The claims of a genuine delivery token for `body`, on the audit's clock (the forged cases sign these). */
+function genuineClaims(ctx: AuditContext, body: Buffer, iss = ctx.trust.issuer): Record<string, unknown> {
+  const now = ctx.nowS();
+  return { iss, aud: ctx.trust.audience, iat: now, exp: now + 300, jti: randomUUID(), body_sha256: sha256Hex(body) };
+}
+
 /** A token signed with our own foreign key (never in the sandbox's key set). */
 async function foreignToken(ctx: AuditContext, body: Buffer, o: { iss?: string; kid: string; header?: Record<string, unknown> }): Promise<string> {
-  const now = ctx.nowS();
-  return new SignJWT({ iss: o.iss ?? ctx.trust.issuer, aud: ctx.trust.audience, iat: now, exp: now + 300, jti: randomUUID(), body_sha256: sha256Hex(body) })
+  return new SignJWT(genuineClaims(ctx, body, o.iss))
     .setProtectedHeader({ alg: 'RS256', typ: 'JWT', ...o.header, kid: o.kid })
     .sign(ctx.foreign.privateKey);
 }
@@ -157,9 +162,8 @@ export const AUDIT_CASES: AuditCase[] = [
     expectStatus: 403,
     async build(ctx) {
       const { body, webhookId } = probeBody('alg-none', ctx.nowS());
-      const now = ctx.nowS();
       const { kid } = await sandboxPublicKey(ctx);
-      const token = `${b64url({ alg: 'none', typ: 'JWT', kid })}.${b64url({ iss: ctx.trust.issuer, aud: ctx.trust.audience, iat: now, exp: now + 300, body_sha256: sha256Hex(body) })}.`;
+      const token = `${b64url({ alg: 'none', typ: 'JWT', kid })}.${b64url(genuineClaims(ctx, body))}.`;
       return { body, headers: headers(webhookId, `Bearer ${token}`) };
     },
     fix: 'Pin the algorithm: with jose, jwtVerify(token, key, { algorithms: ["RS256"] }); never pass the header\'s alg to the verifier.',
@@ -172,10 +176,9 @@ export const AUDIT_CASES: AuditCase[] = [
     expectStatus: 403,
     async build(ctx) {
       const { body, webhookId } = probeBody('hs256-public-key', ctx.nowS());
-      const now = ctx.nowS();
       const { kid, key } = await sandboxPublicKey(ctx);
       const pem = key.export({ type: 'spki', format: 'pem' }) as string;
-      const input = `${b64url({ alg: 'HS256', typ: 'JWT', kid })}.${b64url({ iss: ctx.trust.issuer, aud: ctx.trust.audience, iat: now, exp: now + 300, body_sha256: sha256Hex(body) })}`;
+      const input = `${b64url({ alg: 'HS256', typ: 'JWT', kid })}.${b64url(genuineClaims(ctx, body))}`;
       const sig = createHmac('sha256', pem).update(input).digest('base64url');
       return { body, headers: headers(webhookId, `Bearer ${input}.${sig}`) };
     },

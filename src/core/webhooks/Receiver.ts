@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { isUtf8 as isUtf8Native } from 'node:buffer';
 import { httpRequest } from '../http/request';
 import type { Clock } from '../time/clock';
+import { DedupeSet } from './DedupeSet';
 import { DeliveryLog, redactHeaders, type DeliveryRecord, type ForwardResult } from './DeliveryLog';
 import type { Verifier, VerificationResult } from './Verifier';
 
@@ -31,19 +32,6 @@ export interface ReceiverOptions {
 
 export const DEFAULT_MAX_BODY = 1024 * 1024;
 const HOP_BY_HOP = new Set(['host', 'connection', 'content-length', 'transfer-encoding', 'keep-alive', 'upgrade', 'proxy-connection']);
-
-/** Remembers webhookIds of processed deliveries, bounded (oldest forgotten first). */
-export class DedupeSet {
-  private readonly ids = new Set<string>();
-  constructor(private readonly cap = 10_000) {}
-  has(id: string): boolean {
-    return this.ids.has(id);
-  }
-  add(id: string): void {
-    this.ids.add(id);
-    if (this.ids.size > this.cap) this.ids.delete(this.ids.values().next().value as string);
-  }
-}
 
 export class Receiver extends EventEmitter {
   readonly log: DeliveryLog;

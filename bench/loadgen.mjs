@@ -1,38 +1,52 @@
-// The load generator: a separate process, so the receiver under test does not share its event loop.
-// Reads {url, requests: [{headers, body(base64)}], concurrency, warmup} from a JSON file; prints one JSON line
-// {count, seconds, rps, p50, p99, statuses} (latencies in ms, measured per request on this side).
+// The load generator: a separate process, so the receivers under test do not share its event loop.
+// Reads {urls, requestsFile, from, count, concurrency, warmup} from a JSON file; the requests file holds
+// [{headers, body(base64)}]. Request i goes to urls[i % urls.length], so several receivers measured in one run
+// (one at a time, alternating) see the same conditions. Warms up first (undici's own code needs a few thousand
+// requests before it stops being the bottleneck), prints "warm", then prints one JSON line
+// {count, seconds, rps, cpuUsPerRequest, statuses, perUrl: [{p50, p99, count}]} (latencies in ms, measured
+// per request on this side).
 import { readFileSync } from 'node:fs';
 import { Pool } from 'undici';
 
-const { url, requests, concurrency, warmup } = JSON.parse(readFileSync(process.argv[2], 'utf8'));
-const u = new URL(url);
-const pool = new Pool(u.origin, { connections: concurrency, pipelining: 1 });
-const bodies = requests.map((r) => ({ headers: r.headers, body: Buffer.from(r.body, 'base64') }));
+const { urls, requestsFile, from = 0, count, concurrency, warmup } = JSON.parse(readFileSync(process.argv[2], 'utf8'));
+const all = JSON.parse(readFileSync(requestsFile, 'utf8')).slice(from, from + warmup + count);
+const targets = urls.map((url) => {
+  const u = new URL(url);
+  return { path: u.pathname, pool: new Pool(u.origin, { connections: concurrency, pipelining: 1 }) };
+});
+const requests = all.map((r) => ({ headers: r.headers, body: Buffer.from(r.body, 'base64') }));
 
 async function run(list) {
-  const latencies = new Float64Array(list.length);
+  const latencies = targets.map(() => []);
   const statuses = {};
   let next = 0;
+  const cpu0 = process.cpuUsage();
   const t0 = process.hrtime.bigint();
   async function worker() {
     while (next < list.length) {
       const i = next++;
       const r = list[i];
+      const t = targets[i % targets.length];
       const s = process.hrtime.bigint();
-      const res = await pool.request({ method: 'POST', path: u.pathname, headers: r.headers, body: r.body });
+      const res = await t.pool.request({ method: 'POST', path: t.path, headers: r.headers, body: r.body });
       await res.body.dump();
-      latencies[i] = Number(process.hrtime.bigint() - s) / 1e6;
+      latencies[i % targets.length].push(Number(process.hrtime.bigint() - s) / 1e6);
       statuses[res.statusCode] = (statuses[res.statusCode] ?? 0) + 1;
     }
   }
   await Promise.all(Array.from({ length: concurrency }, worker));
   const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
-  const sorted = Array.from(latencies).sort((a, b) => a - b);
-  const pct = (p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-  return { count: list.length, seconds, rps: list.length / seconds, p50: pct(50), p99: pct(99), statuses };
+  const cpu = process.cpuUsage(cpu0);
+  const perUrl = latencies.map((l) => {
+    const sorted = l.sort((a, b) => a - b);
+    const pct = (p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+    return { count: sorted.length, p50: pct(50), p99: pct(99) };
+  });
+  return { count: list.length, seconds, rps: list.length / seconds, cpuUsPerRequest: (cpu.user + cpu.system) / list.length, statuses, perUrl };
 }
 
-await run(bodies.slice(0, warmup));
-const result = await run(bodies.slice(warmup));
-await pool.close();
+await run(requests.slice(0, warmup));
+process.stdout.write('warm\n');
+const result = await run(requests.slice(warmup));
+await Promise.all(targets.map((t) => t.pool.close()));
 process.stdout.write(JSON.stringify(result) + '\n');

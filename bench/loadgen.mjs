@@ -3,7 +3,7 @@
 // [{headers, body(base64)}]. Request i goes to urls[i % urls.length], so several receivers measured in one run
 // (one at a time, alternating) see the same conditions. Warms up first (undici's own code needs a few thousand
 // requests before it stops being the bottleneck), prints "warm", then prints one JSON line
-// {count, seconds, rps, cpuUsPerRequest, statuses, perUrl: [{p50, p99, count}]} (latencies in ms, measured
+// {count, seconds, rps, cpuUsPerRequest, statuses, perUrl: [{p50, p99, count, overFirst?}]} (latencies in ms, measured
 // per request on this side).
 import { readFileSync } from 'node:fs';
 import { Pool } from 'undici';
@@ -18,6 +18,7 @@ const requests = all.map((r) => ({ headers: r.headers, body: Buffer.from(r.body,
 
 async function run(list) {
   const latencies = targets.map(() => []);
+  const inOrder = new Float64Array(list.length);
   const statuses = {};
   let next = 0;
   const cpu0 = process.cpuUsage();
@@ -30,18 +31,26 @@ async function run(list) {
       const s = process.hrtime.bigint();
       const res = await t.pool.request({ method: 'POST', path: t.path, headers: r.headers, body: r.body });
       await res.body.dump();
-      latencies[i % targets.length].push(Number(process.hrtime.bigint() - s) / 1e6);
+      inOrder[i] = Number(process.hrtime.bigint() - s) / 1e6;
+      latencies[i % targets.length].push(inOrder[i]);
       statuses[res.statusCode] = (statuses[res.statusCode] ?? 0) + 1;
     }
   }
   await Promise.all(Array.from({ length: concurrency }, worker));
   const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
   const cpu = process.cpuUsage(cpu0);
-  const perUrl = latencies.map((l) => {
+  const percentiles = (l) => {
     const sorted = l.sort((a, b) => a - b);
     const pct = (p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
     return { count: sorted.length, p50: pct(50), p99: pct(99) };
-  });
+  };
+  const perUrl = latencies.map(percentiles);
+  // One at a time: each request minus the one just before it to urls[0] (the baseline), pair by pair. A stall
+  // on this side lands in one request of a pair, so its p99 errs high, never below zero as p99s subtracted do.
+  if (concurrency === 1)
+    perUrl.forEach((u, t) => {
+      if (t > 0) u.overFirst = percentiles(Array.from({ length: Math.floor(list.length / targets.length) }, (_, k) => inOrder[k * targets.length + t] - inOrder[k * targets.length]));
+    });
   return { count: list.length, seconds, rps: list.length / seconds, cpuUsPerRequest: (cpu.user + cpu.system) / list.length, statuses, perUrl };
 }
 

@@ -215,8 +215,9 @@ async function benchReceiver() {
     minimalVerifyRatioToBareHttp: round(best.minimalVerify.rps / bare.rps, 3),
     bareHttpCoresBusy: round((bare.rps * bareCpu) / 1e6, 2),
     idealVerifyingRatioToBareHttp: round(bareCpu / (bareCpu + verifyUs), 3),
-    addedP50Ms: round(serial.perUrl[3].p50 - serial.perUrl[0].p50, 3),
-    addedP99Ms: round(serial.perUrl[3].p99 - serial.perUrl[0].p99, 3),
+    // Added latency: each delivery to ours minus the request to bare http just before it, pair by pair.
+    addedP50Ms: round(serial.perUrl[3].overFirst.p50, 3),
+    addedP99Ms: round(serial.perUrl[3].overFirst.p99, 3),
     cryptoVerifyRs256PerSecondOneCore: round(cryptoRate, 0),
   };
 }
@@ -458,7 +459,7 @@ function markdown(r) {
     L.push(row('typical: jose jwtVerify + createRemoteJWKSet', x.typical));
     L.push(`| **ours ÷ bare http; ÷ typical; ÷ floor** | **${x.ratioToBareHttp}×; ${x.ratioToTypical}×; ${x.ratioToMinimalVerify}×** (goal ≥ 0.6× bare; the floor itself is ${x.minimalVerifyRatioToBareHttp}×) | |`);
     L.push(`| ideal verifying receiver ÷ bare http (bare http's CPU per request + one RS256 verify, all cores busy; bare http kept ${x.bareHttpCoresBusy} of ${r.machine.cores} cores busy) | ${x.idealVerifyingRatioToBareHttp}× | |`);
-    L.push(`| added latency over bare http, one at a time | p50 ${x.addedP50Ms} ms, p99 ${x.addedP99Ms} ms (goal p99 < 1 ms); our handler's own time: p50 ${x.ours.handlerP50Ms} ms, p99 ${x.ours.handlerP99Ms} ms | |`);
+    L.push(`| added latency over bare http, one at a time (each delivery to ours minus the request to bare http just before it) | p50 ${x.addedP50Ms} ms, p99 ${x.addedP99Ms} ms (goal p99 < 1 ms); our handler's own time: p50 ${x.ours.handlerP50Ms} ms, p99 ${x.ours.handlerP99Ms} ms | |`);
     L.push(`| RS256 verify, one core (crypto bound) | ${x.cryptoVerifyRs256PerSecondOneCore}/s | |`);
   }
   const k = r.keySets;

@@ -2,6 +2,7 @@
 import { MemorySecretStore } from '../core/auth/secretStore';
 import { TokenManager, type AliasPlacement, type Credentials } from '../core/auth/TokenManager';
 import { isLoopbackHost } from '../core/http/loopback';
+import { RateGate } from '../core/http/rateGate';
 import { SystemClock, type Clock } from '../core/time/clock';
 import { UsageError } from './flags';
 
@@ -49,6 +50,7 @@ export async function signedInEnvironment(env: NodeJS.ProcessEnv = process.env, 
     clock,
     aliasPlacement: placement,
     silentCredentials: async () => credentials,
+    gate: new RateGate(clock),
   });
   await tokens.signIn(credentials);
   const t = new URL(testWebhookUrl);

@@ -20,6 +20,7 @@ export async function startCommand(argv: string[], io: CliIO): Promise<number> {
       baseUrl: env.baseUrl,
       userAlias: env.userAlias,
       tokens: env.tokens,
+      gate: env.tokens.gate,
       clock: env.clock,
       onBackoff: (attempt, delayMs) => emit({ event: 'backoff', status: 429, attempt, delayMs }),
     });

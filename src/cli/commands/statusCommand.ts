@@ -17,7 +17,7 @@ export async function statusCommand(argv: string[], io: CliIO): Promise<number> 
   if (flags.values.has('deadline') && !flags.switches.has('follow')) throw new UsageError('--deadline applies only with --follow');
   const env = await signedInEnvironment(io.env, io.clock);
   try {
-    const client = new WorkflowClient({ baseUrl: env.baseUrl, userAlias: env.userAlias, tokens: env.tokens, clock: env.clock });
+    const client = new WorkflowClient({ baseUrl: env.baseUrl, userAlias: env.userAlias, tokens: env.tokens, gate: env.tokens.gate, clock: env.clock });
     const first = await client.read(target);
     const line = (e: WorkflowEnvelope) => ({ event: 'status', at: new Date(env.clock.now()).toISOString(), ...e });
     emit(line(first));

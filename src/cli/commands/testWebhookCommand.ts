@@ -32,7 +32,7 @@ export async function testWebhookCommand(argv: string[], io: CliIO): Promise<num
   const env = await signedInEnvironment(io.env, io.clock);
   try {
     const request = buildTestWebhookRequest({ ...input, testData }, env.clock.now(), env.isLocalSandbox);
-    const response = await sendTestWebhook(env.testWebhookUrl, request, { tokens: env.tokens, clock: env.clock });
+    const response = await sendTestWebhook(env.testWebhookUrl, request, { tokens: env.tokens, gate: env.tokens.gate, clock: env.clock });
     emit({ event: 'sent', webhookId: request.webhookId, triggeredAt: request.triggeredAt, response });
     return 0;
   } finally {

@@ -7,6 +7,7 @@ import { EventEmitter } from 'node:events';
 import { classifyResponse } from '../http/classifyResponse';
 import { REFRESH_PATH, SIGN_IN_PATH, joinUrl } from '../http/paths';
 import { httpRequest } from '../http/request';
+import type { RateGate } from '../http/rateGate';
 import { ServiceError, UnexpectedResponse } from '../http/serviceErrors';
 import type { Clock, TimerHandle } from '../time/clock';
 import { SignInRequired } from './authErrors';
@@ -60,6 +61,9 @@ export interface TokenManagerOptions {
   lapsingSoonMs?: number;
   /** Supplies credentials for a silent re-sign-in when the refresh token lapsed (CLI: env; extension: opt-in). */
   silentCredentials?: () => Promise<Credentials | undefined>;
+  /** The service's shared rate throttle: sign-in and refresh wait out a backoff another request met, and report
+   * their own 429s to it. */
+  gate?: RateGate;
 }
 
 export interface AccessTokenProvider {
@@ -161,6 +165,16 @@ export class TokenManager extends EventEmitter implements AccessTokenProvider {
     this.removeAllListeners();
   }
 
+  /** The service's shared rate throttle, for the clients that call it with this manager's tokens. */
+  get gate(): RateGate | undefined {
+    return this.options.gate;
+  }
+
+  private reportToGate(status: number, sentAt: number): void {
+    if (status === 429) this.options.gate?.throttled(sentAt);
+    else this.options.gate?.passed();
+  }
+
   private async doSignIn(credentials: Credentials): Promise<TokenSession> {
     const placement = this.options.aliasPlacement ?? 'body';
     const alias = credentials.userAlias?.trim() || undefined;
@@ -170,8 +184,10 @@ export class TokenManager extends EventEmitter implements AccessTokenProvider {
     if (alias && placement === 'body') body.useralias = alias;
     if (alias && placement === 'header') headers['x-svc-useralias'] = alias;
     if (alias && placement === 'query') url += `?useralias=${encodeURIComponent(alias)}`;
+    await this.options.gate?.wait();
     const issuedAt = this.options.clock.now();
     const res = await httpRequest({ method: 'POST', url, json: body, headers, timeoutMs: this.options.timeoutMs });
+    this.reportToGate(res.status, issuedAt);
     const out = classifyResponse(res, { operation: 'sign-in' });
     if (!out.ok) {
       if (out.error.status === 401) throw new SignInRequired('credentials-refused', out.error.advice, { status: 401, problemType: out.error.problemType, instance: out.error.instance });
@@ -198,8 +214,12 @@ export class TokenManager extends EventEmitter implements AccessTokenProvider {
     if (now >= s.refreshExpiresAt) return this.reSignIn('refresh-lapsed', LAPSED_ADVICE);
     this.setState('refreshing');
     let res;
+    let sentAt: number;
     try {
+      await this.options.gate?.wait();
+      sentAt = this.options.clock.now();
       res = await httpRequest({ method: 'POST', url: joinUrl(this.options.baseUrl, REFRESH_PATH), json: { refresh_token: s.refreshToken }, timeoutMs: this.options.timeoutMs });
+      this.reportToGate(res.status, sentAt);
     } catch (err) {
       this.setState(this.stateForSession(), err as Error);
       throw err;
@@ -218,9 +238,10 @@ export class TokenManager extends EventEmitter implements AccessTokenProvider {
       ...s,
       accessToken: tokens.access_token,
       refreshToken: tokens.refresh_token,
-      accessExpiresAt: now + tokens.expires_in * 1000,
-      refreshIssuedAt: rotated ? now : s.refreshIssuedAt,
-      refreshExpiresAt: rotated ? refreshTokenExpiry(now) : s.refreshExpiresAt,
+      // Times count from when the request left (after any shared backoff), as for sign-in.
+      accessExpiresAt: sentAt + tokens.expires_in * 1000,
+      refreshIssuedAt: rotated ? sentAt : s.refreshIssuedAt,
+      refreshExpiresAt: rotated ? refreshTokenExpiry(sentAt) : s.refreshExpiresAt,
     };
     await this.save(session);
     return session;

@@ -4,22 +4,9 @@ import type { AccessTokenProvider } from '../auth/TokenManager';
 import type { Clock } from '../time/clock';
 import { classifyResponse, type ClassifyContext } from './classifyResponse';
 import { httpRequest, type HttpRequest, type HttpResponse } from './request';
-import { randomInt } from 'node:crypto';
+import { RateGate, type BackoffPolicy } from './rateGate';
 
-export interface BackoffPolicy {
-  /** Attempts in all, the first included. */
-  maxAttempts: number;
-  baseDelayMs: number;
-  maxDelayMs: number;
-}
-
-export const DEFAULT_429_BACKOFF: BackoffPolicy = { maxAttempts: 5, baseDelayMs: 1000, maxDelayMs: 30_000 };
-
-/** Exponential with "equal jitter": half fixed, half random, capped. */
-export function backoffDelay(attempt: number, policy: BackoffPolicy, random: () => number = () => randomInt(0, 1_000_000) / 1_000_000): number {
-  const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** attempt);
-  return Math.round(ceiling / 2 + (ceiling / 2) * random());
-}
+export { backoffDelay, DEFAULT_429_BACKOFF, type BackoffPolicy } from './rateGate';
 
 export interface AuthorizedCallOptions {
   tokens: AccessTokenProvider;
@@ -28,6 +15,9 @@ export interface AuthorizedCallOptions {
   random?: () => number;
   /** Called before each backoff wait, so a UI or CLI can say what is happening. */
   onBackoff?: (attempt: number, delayMs: number) => void;
+  /** The throttle shared by every request to this service (sign-in and refresh included). Without one, this call
+   * backs off on its own (policy and random as above). */
+  gate?: RateGate;
 }
 
 export interface AuthorizedResult {
@@ -41,21 +31,25 @@ export async function authorizedRequest(
   ctx: ClassifyContext,
   opts: AuthorizedCallOptions,
 ): Promise<AuthorizedResult> {
-  const policy = opts.backoff ?? DEFAULT_429_BACKOFF;
+  const gate = opts.gate ?? new RateGate(opts.clock, opts.backoff, opts.random);
+  const maxAttempts = (opts.backoff ?? gate.policy).maxAttempts;
   let token = await opts.tokens.getAccessToken();
   let authRetried = false;
   let throttled = 0;
   for (;;) {
+    await gate.wait();
+    const sentAt = opts.clock.now();
     const res = await httpRequest({ ...request, headers: { ...request.headers, authorization: `Bearer ${token}` } });
+    if (res.status === 429) {
+      const delay = gate.throttled(sentAt);
+      if (++throttled < maxAttempts) {
+        opts.onBackoff?.(throttled, delay);
+        continue;
+      }
+    } else gate.passed();
     if ((res.status === 401 || res.status === 403) && !authRetried) {
       authRetried = true;
       token = await opts.tokens.freshAccessToken(token);
-      continue;
-    }
-    if (res.status === 429 && throttled < policy.maxAttempts - 1) {
-      const delay = backoffDelay(throttled++, policy, opts.random);
-      opts.onBackoff?.(throttled, delay);
-      await new Promise<void>((resolve) => opts.clock.setTimeout(resolve, delay));
       continue;
     }
     const out = classifyResponse(res, ctx);

@@ -1,5 +1,6 @@
 // Start, read, reconfirm and find workflows (spec: Endpoints 4–6, Errors). Refusals are typed ServiceErrors.
 import { authorizedRequest, type AuthorizedCallOptions } from '../http/authorizedRequest';
+import { RateGate } from '../http/rateGate';
 import { WORKFLOW_ROOT, joinUrl, startWorkflowUrl, workflowUrl } from '../http/paths';
 import { LocalValidationError, UnexpectedResponse } from '../http/serviceErrors';
 import { USER_AGENT } from '../version';
@@ -28,7 +29,17 @@ export interface StartResult extends WorkflowEnvelope {
 }
 
 export class WorkflowClient {
-  constructor(private readonly options: WorkflowClientOptions) {}
+  private readonly options: WorkflowClientOptions & { gate: RateGate };
+
+  constructor(options: WorkflowClientOptions) {
+    // Every call of this client shares one throttle, unless the caller shares a wider one (with the TokenManager).
+    this.options = { ...options, gate: options.gate ?? new RateGate(options.clock, options.backoff, options.random) };
+  }
+
+  /** The throttle this client's calls wait on. */
+  get gate(): RateGate {
+    return this.options.gate;
+  }
 
   async start(req: StartRequest): Promise<StartResult> {
     const correlationId = req.correlationId ?? generateCorrelationId(this.options.clock.now());

@@ -4,6 +4,7 @@ import * as vscode from 'vscode';
 import { SignInRequired } from '../../core/auth/authErrors';
 import { TokenManager, type Credentials, type TokenStateEvent } from '../../core/auth/TokenManager';
 import { SANDBOX_ENVIRONMENT, type EnvironmentConfig } from '../../core/environments/environmentConfig';
+import { RateGate } from '../../core/http/rateGate';
 import type { Clock } from '../../core/time/clock';
 import type { EnvironmentRegistry } from '../environments/environmentRegistry';
 import { showError } from '../errors/showError';
@@ -95,6 +96,8 @@ export class AuthService implements vscode.Disposable {
       clock: this.clock,
       aliasPlacement: config.aliasPlacement,
       silentCredentials: () => this.rememberedCredentials(name),
+      // One throttle per environment, shared by sign-in, refresh and every workflow and test-webhook call.
+      gate: new RateGate(this.clock),
     });
     manager.on('state', (e: TokenStateEvent) => this.onState(name, e));
     this.entries.set(name, { manager, baseUrl: config.baseUrl, placement: config.aliasPlacement });

@@ -92,7 +92,7 @@ async function sendTestWebhookCommand(s: Services, args: TestWebhookArgs): Promi
     const request = buildTestWebhookRequest({ address: address.trim(), ...headers, testData }, s.clock.now(), env === SANDBOX_ENVIRONMENT);
     s.log.info(`${env}: send test webhook ${request.webhookId} (${headers.topic}) to ${address}`);
     await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Sending a test webhook…' }, () =>
-      sendTestWebhook(config.testWebhookUrl, request, { tokens: manager, clock: s.clock }),
+      sendTestWebhook(config.testWebhookUrl, request, { tokens: manager, gate: manager.gate, clock: s.clock }),
     );
     s.log.info(`${env}: test webhook ${request.webhookId} accepted`);
     void vscode.window.showInformationMessage(`Test webhook ${request.webhookId} sent to ${address}.`);

@@ -54,7 +54,7 @@ export class WorkflowService implements vscode.Disposable {
 
   private async client(env: string): Promise<WorkflowClient> {
     const { manager, config } = await this.auth.require(env);
-    return new WorkflowClient({ baseUrl: config.baseUrl, userAlias: manager.current?.userAlias, tokens: manager, clock: this.clock, onBackoff: (n, ms) => this.log.warn(`${env}: throttled (429); retry ${n} in ${ms} ms`) });
+    return new WorkflowClient({ baseUrl: config.baseUrl, userAlias: manager.current?.userAlias, tokens: manager, gate: manager.gate, clock: this.clock, onBackoff: (n, ms) => this.log.warn(`${env}: throttled (429); retry ${n} in ${ms} ms`) });
   }
 
   private poller(env: string): WorkflowPoller {

@@ -6,6 +6,7 @@ import { ManualClock } from '../../../src/core/time/clock';
 import { WorkflowClient } from '../../../src/core/workflows/WorkflowClient';
 import { LocalValidationError, NotEntitled, OutcomeUnknown, RateLimited, ServiceError, SessionEmpty, Unauthorized } from '../../../src/core/http/serviceErrors';
 import { backoffDelay } from '../../../src/core/http/authorizedRequest';
+import { RateGate } from '../../../src/core/http/rateGate';
 import { USER_AGENT } from '../../../src/core/version';
 import { ScriptedServer, json } from '../helpers/scriptedServer';
 import { startSandbox, type SandboxFixture } from '../helpers/sandboxFixture';
@@ -153,6 +154,57 @@ describe('WorkflowClient against scripted responses', () => {
     for (let i = 0; i < 10 && server.requests.length < 3; i++) await clock.advanceAsync(1000);
     assert.ok((await p) instanceof RateLimited);
     assert.equal(server.requests.length, 3);
+  });
+
+  it('429: every call of the client waits out the backoff another call met (one shared throttle)', async () => {
+    server.script = [{ status: 429 }, ACCEPTED];
+    const waits: number[] = [];
+    client = new WorkflowClient({ baseUrl: server.url, tokens, clock, random: () => 0.5, onBackoff: (_a, d) => waits.push(d) });
+    const first = start();
+    await until(() => waits.length === 1);
+    const second = client.read('wf_1');
+    for (let i = 0; i < 5; i++) await clock.advanceAsync(100);
+    assert.equal(server.requests.length, 1, 'the second call sent nothing while the throttle was closed');
+    await clock.advanceAsync(waits[0] - 500);
+    await Promise.all([first, second]);
+    assert.equal(server.requests.length, 3, 'both went once it opened');
+  });
+
+  it('429: a gate shared with the TokenManager holds a refresh too, and a 429 on refresh holds the workflow calls', async () => {
+    const gate = new RateGate(clock, undefined, () => 0.5);
+    server.script = [{ status: 429 }, ACCEPTED];
+    client = new WorkflowClient({ baseUrl: server.url, tokens, clock, gate });
+    const p = start();
+    await until(() => server.requests.length === 1);
+    await until(() => gate.remainingMs > 0);
+    // The same service's TokenManager refreshing now must wait as well.
+    const store = new MemorySecretStore();
+    const manager = new TokenManager({ environment: 'gate', baseUrl: server.url, store, clock, gate });
+    await store.store('wfs.tokens.gate', JSON.stringify({ username: 'u', accessToken: 'a', refreshToken: 'r', accessExpiresAt: clock.now() + 3_600_000, refreshIssuedAt: clock.now(), refreshExpiresAt: clock.now() + 86_400_000 }));
+    await manager.load();
+    const refreshing = manager.refresh().catch((e: unknown) => e);
+    for (let i = 0; i < 3; i++) await clock.advanceAsync(100);
+    assert.equal(server.requests.length, 1, 'the refresh waited for the shared backoff');
+    await clock.advanceAsync(1000);
+    await p;
+    await refreshing;
+    assert.equal(server.requests.length, 3);
+    assert.ok(server.requests.some((r) => r.url.includes('oauth2')), 'the refresh went once the throttle opened');
+
+    // And the other way: a 429 answered to the TokenManager closes the gate for the client.
+    server.script = [{ status: 429 }];
+    server.requests.length = 0;
+    await manager.refresh().catch(() => undefined);
+    assert.equal(server.requests.length, 1);
+    assert.ok(gate.remainingMs > 0, 'the refresh\'s 429 closed the shared gate');
+    server.script = [ACCEPTED];
+    server.requests.length = 0;
+    const after = start();
+    await clock.advanceAsync(gate.remainingMs - 1);
+    assert.equal(server.requests.length, 0, 'the workflow call waits for the backoff the refresh met');
+    await clock.advanceAsync(1);
+    await after;
+    assert.equal(server.requests.length, 1);
   });
 
   it('backoff delays grow exponentially with jitter and stay under the cap', () => {

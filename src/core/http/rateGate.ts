@@ -1,0 +1,61 @@
+// The service's rate throttle counts every endpoint per source address (spec: Limits, "Rate throttle"; DESIGN.md
+// §3 "one shared throttle for all requests"). So one 429 anywhere holds every request to that service until its
+// backoff has passed: polling, a start, a refresh and a sign-in all wait together instead of each meeting the
+// throttle again on its own.
+import type { Clock } from '../time/clock';
+import { randomInt } from 'node:crypto';
+
+export interface BackoffPolicy {
+  /** Attempts in all, the first included. */
+  maxAttempts: number;
+  baseDelayMs: number;
+  maxDelayMs: number;
+}
+
+export const DEFAULT_429_BACKOFF: BackoffPolicy = { maxAttempts: 5, baseDelayMs: 1000, maxDelayMs: 30_000 };
+
+/** Exponential with "equal jitter": half fixed, half random, capped. */
+export function backoffDelay(attempt: number, policy: BackoffPolicy, random: () => number = () => randomInt(0, 1_000_000) / 1_000_000): number {
+  const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** attempt);
+  return Math.round(ceiling / 2 + (ceiling / 2) * random());
+}
+
+export class RateGate {
+  /** No request is sent before this time (ms since the epoch, on the injected clock). */
+  private openAt = 0;
+  /** When the current backoff was set: a 429 to a request sent before then is the same episode, not a new one. */
+  private lastThrottleAt = -Infinity;
+  private consecutive = 0;
+
+  constructor(
+    private readonly clock: Clock,
+    readonly policy: BackoffPolicy = DEFAULT_429_BACKOFF,
+    private readonly random?: () => number,
+  ) {}
+
+  /** Milliseconds until requests may go again (0 when they may now). */
+  get remainingMs(): number {
+    return Math.max(0, this.openAt - this.clock.now());
+  }
+
+  /** Resolves once no backoff is pending: at once when none is. */
+  async wait(): Promise<void> {
+    for (let left = this.remainingMs; left > 0; left = this.remainingMs) await new Promise<void>((resolve) => this.clock.setTimeout(resolve, left));
+  }
+
+  /** A request sent at `sentAt` was answered 429. Returns the wait from now before anything is sent again. Requests
+   * that were already in flight when the backoff began join it without lengthening it. */
+  throttled(sentAt: number): number {
+    if (sentAt >= this.lastThrottleAt) {
+      const now = this.clock.now();
+      this.openAt = Math.max(this.openAt, now + backoffDelay(this.consecutive++, this.policy, this.random));
+      this.lastThrottleAt = now;
+    }
+    return this.remainingMs;
+  }
+
+  /** Any answer but 429: the throttle let a request through, so the next 429 starts again from the base delay. */
+  passed(): void {
+    this.consecutive = 0;
+  }
+}

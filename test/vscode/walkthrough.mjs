@@ -1,6 +1,7 @@
 // UI checks in installed-extension mode: the packaged .vsix is installed into a private extensions dir of a
 // real VS Code (code-server), and Chromium clicks through it as a user would, asserting what is on screen and
 // saving PNG screenshots under test/vscode/screenshots/ (git-ignored; README images come from here).
+import { randomUUID } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -46,6 +47,9 @@ async function main() {
   const server = await startCodeServer({ tools, extensionsDir, settings: { 'wfs.sandbox.workflowDurationSeconds': 3 } });
   // A JSON file that is not valid JSON, for the "testData from the active editor" refusal.
   writeFileSync(join(server.workspace, 'bad-testdata.json'), '{ "webhookId": "x", oops }\n');
+  // A valid one for "testData from a file": its topic (in the body) is distinctive, so the log line names it.
+  const goodTestData = join(server.workspace, 'good-testdata.json');
+  writeFileSync(goodTestData, JSON.stringify({ webhookId: randomUUID(), topic: 'filetest/from-a-file', subTopic: 'event:filetest/from-a-file', tenantId: 'tenant-demo', triggeredAt: '2026-11-22T08:00:00.1234567Z', actorId: 'actor-file', data: { runId: 'wfrun_from_file' } }, null, 2));
   const browser = await launchBrowser();
   const results = [];
   let sendTestWebhook;
@@ -201,6 +205,23 @@ async function main() {
         await runCommand(page, 'View: Close All Editors');
       }),
     );
+    results.push(
+      await step('testData from a JSON file (the open dialog): its JSON is the body, and the delivery arrives verified', async () => {
+        await runCommand(page, 'Notifications: Clear All Notifications');
+        await sendTestWebhook('A JSON file');
+        // code-server's open dialog is VS Code's simple file dialog: a quick input holding a path.
+        // It shows a parent folder first, then fills in the workspace folder: typing before that is overwritten.
+        await page.waitForFunction((folder) => document.querySelector('.quick-input-widget input')?.value === folder, `${server.workspace}/`, { timeout: 15_000 });
+        await quickInput.fill(goodTestData);
+        await page.waitForFunction((want) => document.querySelector('.quick-input-widget input')?.value === want, goodTestData, { timeout: 5_000 });
+        await page.locator('.quick-input-widget').getByRole('button', { name: 'OK' }).click();
+        await page.getByText('Send test webhook (5/5): address').waitFor({ timeout: 15_000 });
+        await page.keyboard.press('Enter');
+        await page.getByText(/Test webhook [0-9a-f-]{36} sent to/).first().waitFor({ timeout: 15_000 });
+        await runCommand(page, 'Workflow Service: Show Log');
+        await page.locator('.output-view, .panel').getByText(/Webhook.POST.\/webhooks.→.200.verified.topic.filetest\/from-a-file/).first().waitFor({ timeout: 15_000 });
+      }),
+    );
     const webview = () => page.frameLocator('iframe.webview.ready').frameLocator('#active-frame');
     results.push(
       await step('"Open Webhook Panel" lists the deliveries; a verified one shows its seven checks passed', async () => {
@@ -222,12 +243,13 @@ async function main() {
       await step('the panel pauses (counting what arrives) and resumes; arrow keys move through the deliveries', async () => {
         const list = webview().locator('#list');
         const pause = webview().locator('#pause');
+        const before = await webview().locator('.row').count();
         await pause.click();
         await sendTestWebhook();
         await webview().getByText('Resume (1 new)').waitFor({ timeout: 15_000 });
-        if ((await webview().locator('.row').count()) !== 1) throw new Error('a paused panel added a row');
+        if ((await webview().locator('.row').count()) !== before) throw new Error('a paused panel added a row');
         await pause.click();
-        await webview().locator('.row').nth(1).waitFor({ timeout: 15_000 });
+        await webview().locator('.row').nth(before).waitFor({ timeout: 15_000 });
         await list.focus();
         await page.keyboard.press('Home');
         await webview().locator('.row[aria-selected="true"]').first().waitFor();

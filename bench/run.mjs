@@ -123,7 +123,7 @@ async function benchReceiver() {
   const warmup = tiny ? 20 : quick ? 2000 : 5000;
   const rounds = tiny ? 1 : 2;
   const concurrency = 16;
-  const latencyEach = tiny ? 25 : quick ? 300 : 2000;
+  const latencyEach = tiny ? 25 : quick ? 500 : 4000;
   const latencyWarmup = tiny ? 8 : quick ? 400 : 2000;
   const total = Math.max(warmup + count, latencyWarmup + TARGETS.length * latencyEach);
   log(`receiver: signing ${total} deliveries…`);

@@ -13,6 +13,7 @@ import { ExplorerTree, type ExplorerNode } from './explorer/explorerTree';
 import { WORKFLOW_JSON_SCHEME, WorkflowJsonDocuments } from './explorer/workflowJsonDocuments';
 import { ExtensionLog } from './log/extensionLog';
 import { ReceiverHost } from './receiver/receiverHost';
+import { ReceiverTree, type ReceiverNode } from './receiver/receiverTree';
 import { SandboxHost } from './sandboxHost';
 import type { Services } from './services';
 import { EnvironmentStatusBar } from './statusBar/environmentStatusBar';
@@ -29,6 +30,8 @@ export interface ExtensionApi extends Services {
   auditPanel: AuditPanel;
   receiverStatusBar: ReceiverStatusBar;
   treeView: vscode.TreeView<ExplorerNode>;
+  receiverTree: ReceiverTree;
+  receiverView: vscode.TreeView<ReceiverNode>;
   /** context.subscriptions: what VS Code disposes on deactivate (the lifecycle test disposes it itself). */
   subscriptions: readonly vscode.Disposable[];
 }
@@ -43,6 +46,8 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
   const receiver = new ReceiverHost(context.globalStorageUri.fsPath, environments, sandbox, log, clock);
   const explorer = new ExplorerTree(environments, auth, workflows, receiver, clock);
   const treeView = vscode.window.createTreeView('wfs.explorer', { treeDataProvider: explorer, showCollapseAll: true });
+  const receiverTree = new ReceiverTree(receiver, clock);
+  const receiverView = vscode.window.createTreeView('wfs.receiver', { treeDataProvider: receiverTree });
   const statusBar = new EnvironmentStatusBar(environments, auth, clock);
   const receiverStatusBar = new ReceiverStatusBar(receiver);
   const services: Services = { log, clock, sandbox, environments, auth, workflows, receiver, explorer, state: context.globalState };
@@ -60,6 +65,8 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
     receiver,
     explorer,
     treeView,
+    receiverTree,
+    receiverView,
     statusBar,
     receiverStatusBar,
     webhookPanel,
@@ -81,7 +88,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
     ...registerTestWebhookCommand(services),
     ...registerReceiverCommands(services),
   );
-  return { ...services, secrets: context.secrets, statusBar, receiverStatusBar, webhookPanel, auditPanel, treeView, subscriptions: context.subscriptions };
+  return { ...services, secrets: context.secrets, statusBar, receiverStatusBar, webhookPanel, auditPanel, treeView, receiverTree, receiverView, subscriptions: context.subscriptions };
 }
 
 /** "Go to Workflow" from the panel: reveals the workflow whose runId a delivery carries. */

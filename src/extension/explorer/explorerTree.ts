@@ -8,6 +8,7 @@ import type { AuthService } from '../auth/authService';
 import type { EnvironmentRegistry } from '../environments/environmentRegistry';
 import type { WorkflowService } from '../workflows/workflowService';
 import type { ReceiverHost } from '../receiver/receiverHost';
+import { deliveryTreeItem } from '../receiver/deliveryTreeItem';
 import { workflowContextValue, workflowDescription, workflowIcon, workflowLabel, workflowTooltip } from './workflowPresentation';
 
 export type ExplorerNode =
@@ -130,15 +131,7 @@ export class ExplorerTree implements vscode.TreeDataProvider<ExplorerNode>, vsco
 
   private deliveryItem(node: Extract<ExplorerNode, { kind: 'delivery' }>): vscode.TreeItem {
     const r = this.receiver.log.find(node.deliveryId);
-    if (!r) return new vscode.TreeItem('(no longer in the history)');
-    const item = new vscode.TreeItem(r.topic ?? 'webhook', vscode.TreeItemCollapsibleState.None);
-    item.id = `delivery/${r.id}`;
-    item.description = `${r.status}${r.duplicate ? ' duplicate' : ''} · ${r.receivedAt.slice(11, 19)}`;
-    item.iconPath = new vscode.ThemeIcon('mail', new vscode.ThemeColor(r.status < 300 ? 'testing.iconPassed' : 'list.warningForeground'));
-    item.tooltip = `Webhook ${r.topic ?? ''} received ${r.receivedAt}, answered ${r.status}${r.duplicate ? ' (duplicate)' : ''}. Click to open it in the webhook panel.`;
-    item.contextValue = 'delivery';
-    item.command = { command: 'wfs.openWebhookPanel', title: 'Open in Webhook Panel', arguments: [r.id] };
-    return item;
+    return r ? deliveryTreeItem(r, `delivery/${r.id}`) : new vscode.TreeItem('(no longer in the history)');
   }
 
   dispose(): void {

@@ -1,0 +1,104 @@
+// The "Webhook Receiver" view: its addresses, the tunnel, and the latest deliveries (refused ones too), newest
+// first. While the receiver is stopped the view is empty and its welcome view offers to start it; the context
+// key wfs.receiverState ("running" | "stopped") drives that and the view's title actions.
+import * as vscode from 'vscode';
+import type { Clock, TimerHandle } from '../../core/time/clock';
+import { deliveryTreeItem } from './deliveryTreeItem';
+import type { ReceiverHost } from './receiverHost';
+
+export type ReceiverNode = { kind: 'local' } | { kind: 'tunnel' } | { kind: 'deliveries' } | { kind: 'delivery'; deliveryId: string };
+
+/** Rows in the view; the webhook panel has the whole history. */
+export const RECEIVER_VIEW_DELIVERIES = 50;
+/** A burst of deliveries redraws the view once per this many ms, not once per delivery. */
+const REDRAW_MS = 250;
+
+export class ReceiverTree implements vscode.TreeDataProvider<ReceiverNode>, vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<ReceiverNode | undefined>();
+  readonly onDidChangeTreeData = this.changed.event;
+  private readonly disposables: vscode.Disposable[] = [];
+  private redraw?: TimerHandle;
+
+  constructor(
+    private readonly receiver: ReceiverHost,
+    private readonly clock: Clock,
+  ) {
+    this.disposables.push(
+      receiver.onDidChange(() => this.refreshNow()),
+      receiver.onDidReceive(() => (this.redraw ??= this.clock.setTimeout(() => this.refreshNow(), REDRAW_MS))),
+    );
+    this.setContext();
+  }
+
+  private refreshNow(): void {
+    this.clock.clearTimeout(this.redraw);
+    this.redraw = undefined;
+    this.setContext();
+    this.changed.fire(undefined);
+  }
+
+  private setContext(): void {
+    void vscode.commands.executeCommand('setContext', 'wfs.receiverState', this.receiver.info ? 'running' : 'stopped');
+  }
+
+  getChildren(node?: ReceiverNode): ReceiverNode[] {
+    if (!this.receiver.info) return [];
+    if (!node) return [{ kind: 'local' }, { kind: 'tunnel' }, { kind: 'deliveries' }];
+    if (node.kind !== 'deliveries') return [];
+    const all = this.receiver.log.all();
+    const out: ReceiverNode[] = [];
+    for (let i = all.length - 1; i >= 0 && out.length < RECEIVER_VIEW_DELIVERIES; i--) out.push({ kind: 'delivery', deliveryId: all[i]!.id });
+    return out;
+  }
+
+  getTreeItem(node: ReceiverNode): vscode.TreeItem {
+    const info = this.receiver.info;
+    switch (node.kind) {
+      case 'local': {
+        const item = new vscode.TreeItem('Local', vscode.TreeItemCollapsibleState.None);
+        item.id = 'receiver/local';
+        item.description = info?.localUrl ?? 'stopped';
+        item.iconPath = new vscode.ThemeIcon('plug');
+        item.tooltip = `${info?.localUrl ?? ''}\nLoopback only (127.0.0.1). Click to copy.`;
+        item.command = { command: 'wfs.copyReceiverUrl', title: 'Copy Local URL', arguments: ['local'] };
+        return item;
+      }
+      case 'tunnel': {
+        const state = info?.tunnelState ?? 'closed';
+        const item = new vscode.TreeItem('Public', vscode.TreeItemCollapsibleState.None);
+        item.id = 'receiver/tunnel';
+        // While the tunnel is down its URL reaches nothing: say so rather than show a dead address.
+        const url = state === 'open' ? info?.publicUrl : undefined;
+        item.description = url ?? (state === 'closed' ? 'no tunnel' : `tunnel ${state}`);
+        item.iconPath = new vscode.ThemeIcon(state === 'open' ? 'globe' : state === 'closed' ? 'circle-slash' : 'sync~spin');
+        item.tooltip = url
+          ? `${url}\nTunnel open. Click to copy.`
+          : state === 'closed'
+            ? 'No public tunnel: the sandbox reaches the receiver on loopback. For a real environment the receiver opens one (setting wfs.receiver.tunnel).'
+            : `Tunnel ${state}${info?.publicUrl ? ` (${info.publicUrl})` : ''}: deliveries cannot reach the receiver until it is open again.`;
+        if (url) item.command = { command: 'wfs.copyReceiverUrl', title: 'Copy Public URL', arguments: ['public'] };
+        return item;
+      }
+      case 'deliveries': {
+        const count = this.receiver.log.size;
+        const item = new vscode.TreeItem('Deliveries', vscode.TreeItemCollapsibleState.Expanded);
+        item.id = 'receiver/deliveries';
+        item.description = count > RECEIVER_VIEW_DELIVERIES ? `latest ${RECEIVER_VIEW_DELIVERIES} of ${count}` : `${count}`;
+        item.iconPath = new vscode.ThemeIcon('inbox');
+        item.tooltip = 'Every request the receiver answered, refused ones too. The webhook panel shows each in full.';
+        item.command = { command: 'wfs.openWebhookPanel', title: 'Open Webhook Panel' };
+        return item;
+      }
+      case 'delivery': {
+        const r = this.receiver.log.find(node.deliveryId);
+        return r ? deliveryTreeItem(r, `receiver/delivery/${r.id}`) : new vscode.TreeItem('(no longer in the history)');
+      }
+    }
+  }
+
+  dispose(): void {
+    this.clock.clearTimeout(this.redraw);
+    for (const d of this.disposables) d.dispose();
+    this.changed.dispose();
+  }
+}

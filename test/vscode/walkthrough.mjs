@@ -64,6 +64,7 @@ async function main() {
     const statusbar = page.locator('.statusbar');
     const tree = page.locator('.pane-body .monaco-list-row');
     const quickInput = page.locator('.quick-input-widget input');
+    const receiverPane = page.locator('.pane', { has: page.locator('.pane-header', { hasText: 'Webhook Receiver' }) });
     // The whole palette flow of "Send Test Webhook…", accepting what it offers (remembered headers, template, receiver).
     // With `testData` naming a choice of step 4 (e.g. 'The active JSON editor'), it stops after choosing it.
     sendTestWebhook = async (testData) => {
@@ -157,15 +158,19 @@ async function main() {
       }),
     );
     results.push(
-      await step('"Start Webhook Receiver" shows its address; the status bar shows the receiver', async () => {
-        await runCommand(page, 'Workflow Service: Start Webhook Receiver');
+      await step('the Webhook Receiver view offers to start it; started, it shows its address, and so does the status bar', async () => {
+        await receiverPane.getByText('The webhook receiver is not running.').waitFor({ timeout: 15_000 });
+        await receiverPane.getByRole('button', { name: 'Start Webhook Receiver' }).click();
         await page.getByText(/Webhook receiver at http:\/\/127\.0\.0\.1:\d+\/webhooks/).first().waitFor({ timeout: 15_000 });
         await statusbar.getByText('Receiver').waitFor({ timeout: 15_000 });
+        await receiverPane.locator('.monaco-list-row', { hasText: 'Local' }).getByText(/http:\/\/127\.0\.0\.1:\d+\/webhooks/).waitFor({ timeout: 15_000 });
+        await receiverPane.locator('.monaco-list-row', { hasText: 'Public' }).getByText('no tunnel').waitFor();
       }),
     );
     results.push(
-      await step('"Send Test Webhook…" (remembered headers, template, receiver address) arrives verified', async () => {
+      await step('"Send Test Webhook…" (remembered headers, template, receiver address) arrives verified, listed in the Webhook Receiver view', async () => {
         await sendTestWebhook();
+        await receiverPane.locator('.monaco-list-row', { hasText: 'workflow/completed' }).getByText(/^200 · \d\d:\d\d:\d\d$/).first().waitFor({ timeout: 15_000 });
         await runCommand(page, 'Workflow Service: Show Log');
         await page.locator('.output-view, .panel').getByText(/Webhook.POST.\/webhooks.→.200.verified/).first().waitFor({ timeout: 15_000 });
         await page.screenshot({ path: join(shots, '06-webhook-verified.png') });

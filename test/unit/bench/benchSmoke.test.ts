@@ -21,6 +21,9 @@ describe('npm run bench (smoke, tiny counts)', function () {
     assert.equal(r.receiver.ours.rounds.length, 1);
     assert.equal(typeof r.receiver.ours.handlerP99Ms, 'number');
     assert.equal(typeof r.receiver.idealVerifyingRatioToBareHttp, 'number');
+    for (const name of ['ours', 'bareHttp', 'minimalVerify', 'typical'])
+      for (const k of ['serverCpuUsPerRequest', 'loadgenCpuUsPerRequest', 'serialP99Ms'] as const) assert.equal(typeof r.receiver[name][k], 'number', `${name}.${k}`);
+    assert.equal(typeof r.receiver.addedP99Ms, 'number', 'added latency from the pairwise differences');
     assert.ok(r.keySets.ours.unknownKidFlood.keySetRequests <= 5, 'the key-set budget holds');
     assert.ok(r.keySets.ours.coldAndFailing.keySetRequests <= 5);
     assert.equal(r.tokens.refreshRequests, 1);

@@ -1,5 +1,6 @@
 // The whole path offline: request → tunnel server → tunnel client → receiver; drops and comes back; byte-exact bodies.
 import assert from 'node:assert/strict';
+import dns from 'node:dns';
 import { request } from 'undici';
 import { Tunnel, TunnelError, type TunnelState } from '../../../src/core/tunnel/Tunnel';
 import { Receiver } from '../../../src/core/webhooks/Receiver';
@@ -66,6 +67,31 @@ describe('Tunnel', () => {
     const url = await tunnel.open();
     await server.ready(new URL(url).hostname.split('.')[0]);
     assert.equal(await viaTunnel(url, Buffer.from('{"webhookId":"55555555-5555-4555-8555-555555555555","topic":"t/x"}')), 200);
+  });
+
+  it('reaches the receiver (on 127.0.0.1) when "localhost" resolves to ::1 first', async () => {
+    // The tunnel client connects to "localhost" (setting local_host would corrupt non-UTF-8 bodies). On a machine
+    // whose resolver puts ::1 first, Node's happy-eyeballs connect (autoSelectFamily, on by default since Node 20)
+    // must fall back to 127.0.0.1. No machine here resolves it so, so the resolver is made to.
+    const original = dns.lookup;
+    const asked: string[] = [];
+    const ipv6First = ((host: string, options: unknown, callback?: unknown) => {
+      const cb = (typeof options === 'function' ? options : callback) as (...a: unknown[]) => void;
+      const opts = (typeof options === 'object' && options) || {};
+      if (host !== 'localhost') return (original as (...a: unknown[]) => void)(host, options, callback);
+      asked.push(host);
+      if ((opts as { all?: boolean }).all) process.nextTick(cb, null, [{ address: '::1', family: 6 }, { address: '127.0.0.1', family: 4 }]);
+      else process.nextTick(cb, null, '::1', 6);
+    }) as typeof dns.lookup;
+    dns.lookup = ipv6First;
+    try {
+      const url = await tunnel.open();
+      await server.ready(new URL(url).hostname.split('.')[0]);
+      assert.equal(await viaTunnel(url, Buffer.from('{"webhookId":"77777777-7777-4777-8777-777777777777"}')), 200);
+      assert.ok(asked.length > 0, 'the local connection did resolve "localhost" through the ::1-first resolver');
+    } finally {
+      dns.lookup = original;
+    }
   });
 
   it('reconnects with backoff when the server drops and comes back, keeping its id', async () => {

@@ -4,7 +4,8 @@
 // when the server refuses, and its cluster gives up for good when the server disappears (DESIGN.md §8).
 // local_host is never set: it routes bodies through a text transform that corrupts non-UTF-8 bytes.
 import { EventEmitter } from 'node:events';
-import type { Socket } from 'node:net';
+import { getDefaultAutoSelectFamily, type Socket } from 'node:net';
+import { lookup } from 'node:dns/promises';
 import TunnelCluster from '@n8n/localtunnel/lib/TunnelCluster';
 import { httpRequest } from '../http/request';
 import type { Clock, TimerHandle } from '../time/clock';
@@ -38,6 +39,19 @@ export class TunnelError extends Error {
   }
 }
 
+/** The tunnel client connects to "localhost" while the receiver listens on 127.0.0.1 only. Where localhost
+ * resolves to ::1 first, only Node's happy-eyeballs connect (autoSelectFamily, on by default since Node 20) falls
+ * back to 127.0.0.1. Returns the warning to show when that fallback is off and ::1 comes first, else undefined. */
+export async function localhostFallbackWarning(
+  resolve: (host: string) => Promise<{ family: number }> = (host) => lookup(host),
+  autoSelectFamily: boolean = getDefaultAutoSelectFamily(),
+): Promise<string | undefined> {
+  if (autoSelectFamily) return undefined;
+  const first = await resolve('localhost').catch(() => undefined);
+  if (first?.family !== 6) return undefined;
+  return '"localhost" resolves to ::1 first here and Node\'s happy-eyeballs connect (autoSelectFamily) is off, so the tunnel cannot reach the receiver on 127.0.0.1: deliveries through it will fail. Map localhost to 127.0.0.1 first in the hosts file, or run without --no-network-family-autoselection.';
+}
+
 export class Tunnel extends EventEmitter {
   private currentState: TunnelState = 'closed';
   private cluster?: TunnelCluster;
@@ -63,6 +77,7 @@ export class Tunnel extends EventEmitter {
   async open(): Promise<string> {
     if (this.currentState === 'open' && this.publicUrl) return this.publicUrl;
     this.setState('opening');
+    void localhostFallbackWarning().then((w) => w && this.emit('warning', new TunnelError(w)));
     try {
       return await this.connect(this.options.subdomain);
     } catch (err) {

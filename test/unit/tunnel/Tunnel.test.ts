@@ -1,8 +1,9 @@
 // The whole path offline: request → tunnel server → tunnel client → receiver; drops and comes back; byte-exact bodies.
 import assert from 'node:assert/strict';
 import dns from 'node:dns';
+import net from 'node:net';
 import { request } from 'undici';
-import { Tunnel, TunnelError, type TunnelState } from '../../../src/core/tunnel/Tunnel';
+import { Tunnel, TunnelError, localhostFallbackWarning, type TunnelState } from '../../../src/core/tunnel/Tunnel';
 import { Receiver } from '../../../src/core/webhooks/Receiver';
 import { Verifier } from '../../../src/core/webhooks/Verifier';
 import { ManualClock } from '../../../src/core/time/clock';
@@ -94,6 +95,22 @@ describe('Tunnel', () => {
     }
   });
 
+  it('warns on open when that fallback is off and localhost resolves to ::1 first', async () => {
+    const promises = dns.promises as { lookup: unknown };
+    const originalLookup = promises.lookup;
+    const originalAuto = net.getDefaultAutoSelectFamily();
+    promises.lookup = async (host: string) => (host === 'localhost' ? { address: '::1', family: 6 } : { address: '127.0.0.1', family: 4 });
+    net.setDefaultAutoSelectFamily(false);
+    try {
+      const warned = new Promise<Error>((r) => tunnel.once('warning', r));
+      await tunnel.open();
+      assert.match((await warned).message, /resolves to ::1 first/);
+    } finally {
+      net.setDefaultAutoSelectFamily(originalAuto);
+      promises.lookup = originalLookup;
+    }
+  });
+
   it('reconnects with backoff when the server drops and comes back, keeping its id', async () => {
     const url = await tunnel.open();
     const id = new URL(url).hostname.split('.')[0];
@@ -124,5 +141,33 @@ describe('Tunnel', () => {
     await server.stop();
     await assert.rejects(tunnel.open(), /did not open a tunnel/);
     assert.equal(tunnel.state, 'closed');
+  });
+});
+
+describe('localhostFallbackWarning', () => {
+  const resolving = (family: number) => {
+    const asked: string[] = [];
+    return { asked, resolve: async (host: string) => (asked.push(host), { family }) };
+  };
+
+  it('says nothing while happy-eyeballs connects are on (Node 20 default), without even resolving', async () => {
+    const r = resolving(6);
+    assert.equal(await localhostFallbackWarning(r.resolve, true), undefined);
+    assert.deepEqual(r.asked, []);
+  });
+
+  it('says nothing when they are off but localhost resolves to 127.0.0.1 first', async () => {
+    assert.equal(await localhostFallbackWarning(resolving(4).resolve, false), undefined);
+  });
+
+  it('warns, naming the cause and the fixes, when they are off and localhost resolves to ::1 first', async () => {
+    const w = await localhostFallbackWarning(resolving(6).resolve, false);
+    assert.match(w ?? '', /resolves to ::1 first/);
+    assert.match(w ?? '', /hosts file/);
+    assert.match(w ?? '', /--no-network-family-autoselection/);
+  });
+
+  it('a resolver failure is not a warning (the tunnel reports its own errors)', async () => {
+    assert.equal(await localhostFallbackWarning(() => Promise.reject(new Error('ENOTFOUND')), false), undefined);
   });
 });

@@ -170,11 +170,6 @@ export class TokenManager extends EventEmitter implements AccessTokenProvider {
     return this.options.gate;
   }
 
-  private reportToGate(status: number, sentAt: number): void {
-    if (status === 429) this.options.gate?.throttled(sentAt);
-    else this.options.gate?.passed();
-  }
-
   private async doSignIn(credentials: Credentials): Promise<TokenSession> {
     const placement = this.options.aliasPlacement ?? 'body';
     const alias = credentials.userAlias?.trim() || undefined;
@@ -187,7 +182,7 @@ export class TokenManager extends EventEmitter implements AccessTokenProvider {
     await this.options.gate?.wait();
     const issuedAt = this.options.clock.now();
     const res = await httpRequest({ method: 'POST', url, json: body, headers, timeoutMs: this.options.timeoutMs });
-    this.reportToGate(res.status, issuedAt);
+    this.options.gate?.answered(res.status, issuedAt);
     const out = classifyResponse(res, { operation: 'sign-in' });
     if (!out.ok) {
       if (out.error.status === 401) throw new SignInRequired('credentials-refused', out.error.advice, { status: 401, problemType: out.error.problemType, instance: out.error.instance });
@@ -219,7 +214,7 @@ export class TokenManager extends EventEmitter implements AccessTokenProvider {
       await this.options.gate?.wait();
       sentAt = this.options.clock.now();
       res = await httpRequest({ method: 'POST', url: joinUrl(this.options.baseUrl, REFRESH_PATH), json: { refresh_token: s.refreshToken }, timeoutMs: this.options.timeoutMs });
-      this.reportToGate(res.status, sentAt);
+      this.options.gate?.answered(res.status, sentAt);
     } catch (err) {
       this.setState(this.stateForSession(), err as Error);
       throw err;

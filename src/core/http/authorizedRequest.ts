@@ -6,8 +6,6 @@ import { classifyResponse, type ClassifyContext } from './classifyResponse';
 import { httpRequest, type HttpRequest, type HttpResponse } from './request';
 import { RateGate, type BackoffPolicy } from './rateGate';
 
-export { backoffDelay, DEFAULT_429_BACKOFF, type BackoffPolicy } from './rateGate';
-
 export interface AuthorizedCallOptions {
   tokens: AccessTokenProvider;
   clock: Clock;
@@ -40,13 +38,11 @@ export async function authorizedRequest(
     await gate.wait();
     const sentAt = opts.clock.now();
     const res = await httpRequest({ ...request, headers: { ...request.headers, authorization: `Bearer ${token}` } });
-    if (res.status === 429) {
-      const delay = gate.throttled(sentAt);
-      if (++throttled < maxAttempts) {
-        opts.onBackoff?.(throttled, delay);
-        continue;
-      }
-    } else gate.passed();
+    const delay = gate.answered(res.status, sentAt);
+    if (delay !== undefined && ++throttled < maxAttempts) {
+      opts.onBackoff?.(throttled, delay);
+      continue;
+    }
     if ((res.status === 401 || res.status === 403) && !authRetried) {
       authRetried = true;
       token = await opts.tokens.freshAccessToken(token);

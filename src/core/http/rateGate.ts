@@ -58,4 +58,12 @@ export class RateGate {
   passed(): void {
     this.consecutive = 0;
   }
+
+  /** Reports the status answered to a request sent at `sentAt`: for a 429, the wait from now (as throttled());
+   * for anything else, undefined (as passed()). */
+  answered(status: number, sentAt: number): number | undefined {
+    if (status === 429) return this.throttled(sentAt);
+    this.passed();
+    return undefined;
+  }
 }

@@ -1,24 +1,35 @@
-// The CLI's environment: endpoints and credentials from WFS_* variables, tokens in memory only.
+// The CLI's service environment: endpoints and credentials from WFS_* variables, tokens in memory only.
+// Reading and checking the variables is separate from signing in, so a command refuses a bad request before any
+// credential leaves the process.
 import { MemorySecretStore } from '../core/auth/secretStore';
 import { TokenManager, type AliasPlacement, type Credentials } from '../core/auth/TokenManager';
 import { isLoopbackHost } from '../core/http/loopback';
-import { RateGate } from '../core/http/rateGate';
-import { SystemClock, type Clock } from '../core/time/clock';
+import { DEFAULT_429_BACKOFF, RateGate } from '../core/http/rateGate';
+import type { Clock } from '../core/time/clock';
 import { UsageError } from './flags';
+import type { CliIO } from './output';
 
-export interface CliEnvironment {
+/** The service a command talks to, read and checked, nothing sent yet. */
+export interface ServiceTarget {
   baseUrl: string;
   testWebhookUrl: string;
-  userAlias?: string;
-  clock: Clock;
-  tokens: TokenManager;
+  credentials: Credentials;
+  aliasPlacement: AliasPlacement;
+  /** Attempts per request while the service answers 429. */
+  rateLimitAttempts: number;
   /** True when the test endpoint is a local sandbox, which accepts http:// loopback addresses. */
   isLocalSandbox: boolean;
 }
 
+export interface CliEnvironment extends ServiceTarget {
+  clock: Clock;
+  tokens: TokenManager;
+  gate: RateGate;
+}
+
 function required(env: NodeJS.ProcessEnv, name: string): string {
   const v = env[name];
-  if (!v) throw new UsageError(`${name} is not set (see README: CLI environment)`);
+  if (!v) throw new UsageError(`${name} is not set (run \`wfs <command> --help\` for the environment it reads)`);
   return v;
 }
 
@@ -33,7 +44,7 @@ function httpUrl(name: string, value: string): string {
   return value.replace(/\/+$/, '');
 }
 
-export async function signedInEnvironment(env: NodeJS.ProcessEnv = process.env, clock: Clock = new SystemClock()): Promise<CliEnvironment> {
+export function readServiceTarget(env: NodeJS.ProcessEnv): ServiceTarget {
   const baseUrl = httpUrl('WFS_BASE_URL', required(env, 'WFS_BASE_URL'));
   const testWebhookUrl = httpUrl('WFS_TEST_WEBHOOK_URL', env.WFS_TEST_WEBHOOK_URL || baseUrl);
   const credentials: Credentials = {
@@ -41,18 +52,34 @@ export async function signedInEnvironment(env: NodeJS.ProcessEnv = process.env, 
     password: required(env, 'WFS_PASSWORD'),
     userAlias: env.WFS_USER_ALIAS || undefined,
   };
-  const placement = (env.WFS_USER_ALIAS_PLACEMENT || 'body') as AliasPlacement;
-  if (!['body', 'header', 'query'].includes(placement)) throw new UsageError('WFS_USER_ALIAS_PLACEMENT must be body, header or query');
+  const aliasPlacement = (env.WFS_USER_ALIAS_PLACEMENT || 'body') as AliasPlacement;
+  if (!['body', 'header', 'query'].includes(aliasPlacement)) throw new UsageError('WFS_USER_ALIAS_PLACEMENT must be body, header or query');
+  const rawAttempts = env.WFS_RATE_LIMIT_ATTEMPTS;
+  const rateLimitAttempts = rawAttempts ? Number(rawAttempts) : DEFAULT_429_BACKOFF.maxAttempts;
+  if (!Number.isInteger(rateLimitAttempts) || rateLimitAttempts < 1 || rateLimitAttempts > 10) throw new UsageError('WFS_RATE_LIMIT_ATTEMPTS must be an integer from 1 to 10');
+  const t = new URL(testWebhookUrl);
+  return { baseUrl, testWebhookUrl, credentials, aliasPlacement, rateLimitAttempts, isLocalSandbox: t.protocol === 'http:' && isLoopbackHost(t.hostname) };
+}
+
+/** Signs in to the target. Every backoff on the shared throttle (sign-in included) is printed as it begins. */
+export async function signIn(target: ServiceTarget, io: CliIO): Promise<CliEnvironment> {
+  const clock = io.clock;
+  const gate = new RateGate(clock, { ...DEFAULT_429_BACKOFF, maxAttempts: target.rateLimitAttempts });
+  gate.onBackoff(({ attempt, delayMs }) => io.emit({ event: 'backoff', status: 429, attempt, delayMs }));
   const tokens = new TokenManager({
     environment: 'cli',
-    baseUrl,
+    baseUrl: target.baseUrl,
     store: new MemorySecretStore(),
     clock,
-    aliasPlacement: placement,
-    silentCredentials: async () => credentials,
-    gate: new RateGate(clock),
+    aliasPlacement: target.aliasPlacement,
+    silentCredentials: async () => target.credentials,
+    gate,
   });
-  await tokens.signIn(credentials);
-  const t = new URL(testWebhookUrl);
-  return { baseUrl, testWebhookUrl, userAlias: credentials.userAlias, clock, tokens, isLocalSandbox: t.protocol === 'http:' && isLoopbackHost(t.hostname) };
+  try {
+    await tokens.signIn(target.credentials);
+  } catch (err) {
+    tokens.dispose();
+    throw err;
+  }
+  return { ...target, clock, tokens, gate };
 }

@@ -1,11 +1,18 @@
-// A small, strict flag parser: unknown flags and missing values are errors, never silently ignored.
+// Flags through node:util parseArgs, strictly: unknown flags, missing values and stray arguments are usage errors
+// with a message that names the flag, never silently ignored.
+import { parseArgs } from 'node:util';
 
 export interface FlagSpec {
-  /** Flags that take a value, e.g. 'port'. */
-  values: string[];
-  /** Flags that stand alone, e.g. 'follow'. */
-  switches?: string[];
+  /** 'string' flags take a value; 'boolean' flags stand alone. */
+  type: 'string' | 'boolean';
+  /** May be given more than once; its values are kept in order. */
+  multiple?: boolean;
+  /** The value's placeholder in help, e.g. 'PORT'. */
+  value?: string;
+  description: string;
 }
+
+export type FlagSpecs = Record<string, FlagSpec>;
 
 export class UsageError extends Error {
   constructor(message: string) {
@@ -16,29 +23,47 @@ export class UsageError extends Error {
 
 export interface ParsedFlags {
   values: Map<string, string>;
+  lists: Map<string, string[]>;
   switches: Set<string>;
 }
 
-export function parseFlags(argv: string[], spec: FlagSpec): ParsedFlags {
-  const values = new Map<string, string>();
-  const switches = new Set<string>();
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i];
-    if (!arg.startsWith('--')) throw new UsageError(`unexpected argument "${arg}"`);
-    const eq = arg.indexOf('=');
-    const name = arg.slice(2, eq >= 0 ? eq : undefined);
-    if (spec.switches?.includes(name)) {
-      if (eq >= 0) throw new UsageError(`--${name} takes no value`);
-      switches.add(name);
-    } else if (spec.values.includes(name)) {
-      const value = eq >= 0 ? arg.slice(eq + 1) : argv[++i];
-      if (value === undefined) throw new UsageError(`--${name} needs a value`);
-      values.set(name, value);
-    } else {
-      throw new UsageError(`unknown flag --${name}`);
-    }
+export function parseFlags(argv: string[], specs: FlagSpecs): ParsedFlags {
+  const options: Record<string, { type: 'string' | 'boolean'; multiple?: boolean }> = {};
+  for (const [name, s] of Object.entries(specs)) options[name] = { type: s.type, ...(s.multiple ? { multiple: true } : {}) };
+  let parsed: Record<string, string | boolean | (string | boolean)[] | undefined>;
+  try {
+    parsed = parseArgs({ args: argv, options, strict: true, allowPositionals: false }).values;
+  } catch (err) {
+    throw new UsageError(usageMessage(err as Error & { code?: string }));
   }
-  return { values, switches };
+  const out: ParsedFlags = { values: new Map(), lists: new Map(), switches: new Set() };
+  for (const [name, v] of Object.entries(parsed)) {
+    if (Array.isArray(v)) out.lists.set(name, v.map(String));
+    else if (typeof v === 'string') out.values.set(name, v);
+    else if (v === true) out.switches.add(name);
+  }
+  return out;
+}
+
+/** parseArgs' own messages suggest `--` tricks that do not apply here; name the flag plainly instead. */
+function usageMessage(err: Error & { code?: string }): string {
+  const flag = /'(-[^' ,]*)/.exec(err.message)?.[1];
+  const arg = /'([^']*)'/.exec(err.message)?.[1];
+  switch (err.code) {
+    case 'ERR_PARSE_ARGS_UNKNOWN_OPTION':
+      return `unknown flag ${flag ?? arg}`;
+    case 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL':
+      return `unexpected argument "${arg}"`;
+    case 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE':
+      if (/argument missing|ambiguous/.test(err.message)) return `${longFlag(err.message) ?? flag} needs a value`;
+      return `${longFlag(err.message) ?? flag} takes no value`;
+    default:
+      return err.message;
+  }
+}
+
+function longFlag(message: string): string | undefined {
+  return /(--[a-z0-9-]+)/.exec(message)?.[1];
 }
 
 export function intFlag(flags: ParsedFlags, name: string, min: number, max: number): number | undefined {
@@ -47,4 +72,10 @@ export function intFlag(flags: ParsedFlags, name: string, min: number, max: numb
   const n = Number(raw);
   if (!/^-?\d+$/.test(raw) || n < min || n > max) throw new UsageError(`--${name} must be an integer from ${min} to ${max}`);
   return n;
+}
+
+export function requiredFlag(flags: ParsedFlags, name: string, what?: string): string {
+  const v = flags.values.get(name);
+  if (!v) throw new UsageError(`--${name} is required${what ? `: ${what}` : ''}`);
+  return v;
 }

@@ -1,90 +1,155 @@
-// `wfs`: the core, headless, for scripts and CI. Public interface: README "CLI".
+// `wfs`: the core, headless, for scripts and CI. Public interface: README "CLI" and `wfs <command> --help`.
 import { ServiceError } from '../core/http/serviceErrors';
-import { TransportError } from '../core/http/request';
+import { TransportError, setDefaultDispatcher } from '../core/http/request';
+import { ProxyConfigError, checkProxySettings, proxyDispatcher, proxySettingsFromEnv } from '../core/http/proxy';
 import { TunnelError } from '../core/tunnel/Tunnel';
+import { TOOLKIT_VERSION } from '../core/version';
 import { auditCommand } from './commands/auditCommand';
 import { listenCommand } from './commands/listenCommand';
 import { sandboxCommand } from './commands/sandboxCommand';
 import { startCommand } from './commands/startCommand';
 import { statusCommand } from './commands/statusCommand';
 import { testWebhookCommand } from './commands/testWebhookCommand';
-import { UsageError } from './flags';
+import { commandHelp, type CommandSpec } from './commandSpec';
+import { parseFlags, UsageError } from './flags';
 import { processIO, type CliIO } from './output';
 
-type Command = (argv: string[], io: CliIO) => Promise<number>;
-
-const COMMANDS: Record<string, Command> = {
-  sandbox: sandboxCommand,
-  start: startCommand,
-  status: statusCommand,
-  'test-webhook': testWebhookCommand,
-  listen: listenCommand,
-  audit: auditCommand,
-};
+const COMMANDS: CommandSpec[] = [sandboxCommand, startCommand, statusCommand, testWebhookCommand, listenCommand, auditCommand];
 
 /** Exit codes (README: CLI). */
-export const EXIT = { ok: 0, failed: 1, usage: 2, outcomeUnknown: 3, deadline: 4 } as const;
+export const EXIT = { ok: 0, failed: 1, usage: 2, outcomeUnknown: 3, deadline: 4, interrupted: 130 } as const;
 
-const USAGE = `usage: wfs <command> [flags]
-commands:
-  sandbox [--host H] [--port P] [--access-token-ttl SECONDS] [--workflow-duration SECONDS]
-  start --session ID --service S --model M [--correlation-id C]
-  status --workflow ID_OR_URL [--follow] [--deadline SECONDS]
-  test-webhook --address URL --topic T --sub-topic S --tenant-id T [--webhook-id UUID] [--data FILE|-]
-  listen --trust-file FILE [--host H] [--port P] [--path /webhooks] [--no-tunnel | --tunnel-host URL] [--subdomain S]
-         [--forward-to URL] [--respond STATUS] [--max-body BYTES] [--log FILE]
-  audit --target URL [--sandbox-url URL | --sandbox-port P] [--allow-remote] [--timeout SECONDS]
-environment (start, status, test-webhook):
-  WFS_BASE_URL, WFS_TEST_WEBHOOK_URL (defaults to WFS_BASE_URL), WFS_USERNAME, WFS_PASSWORD,
-  WFS_USER_ALIAS (optional), WFS_USER_ALIAS_PLACEMENT (body | header | query; default body)`;
+function overview(): string {
+  const width = Math.max(...COMMANDS.map((c) => c.name.length)) + 2;
+  return [
+    'usage: wfs <command> [flags]',
+    '',
+    'commands:',
+    ...COMMANDS.map((c) => `  ${c.name.padEnd(width)}${c.summary}`),
+    '',
+    'Run `wfs <command> --help` for its flags, environment and exit codes; `wfs --version` for the version.',
+    'Output is one JSON line per event on stdout; a failure ends with one {"event":"error",…} line.',
+    '',
+  ].join('\n');
+}
 
 export async function main(argv: string[], io: CliIO = processIO()): Promise<number> {
   const { emit } = io;
   const [name, ...rest] = argv;
-  if (!name || name === '--help' || name === 'help') {
-    process.stderr.write(USAGE + '\n');
-    return name ? 0 : 2;
+  if (name === '--version' || name === '-v' || name === 'version') {
+    io.print(`${TOOLKIT_VERSION}\n`);
+    return EXIT.ok;
   }
-  const command = COMMANDS[name];
+  if (name === '--help' || name === '-h' || name === 'help') {
+    const about = rest[0] && COMMANDS.find((c) => c.name === rest[0]);
+    io.print(about ? commandHelp(about) : overview());
+    return EXIT.ok;
+  }
+  if (!name) {
+    io.printError(overview());
+    return EXIT.usage;
+  }
+  const command = COMMANDS.find((c) => c.name === name);
   if (!command) {
-    emit({ event: 'error', kind: 'usage', message: `unknown command "${name}"` });
-    process.stderr.write(USAGE + '\n');
-    return 2;
+    emit({ event: 'error', kind: 'usage', message: `unknown command "${name}" (commands: ${COMMANDS.map((c) => c.name).join(', ')})` });
+    return EXIT.usage;
   }
+  if (rest.includes('--help') || rest.includes('-h')) {
+    io.print(commandHelp(command));
+    return EXIT.ok;
+  }
+  let restoreDispatcher: (() => void) | undefined;
   try {
-    return await command(rest, io);
+    const flags = parseFlags(rest, command.flags);
+    const proxy = proxySettingsFromEnv(io.env);
+    checkProxySettings(proxy, 'HTTPS_PROXY/HTTP_PROXY');
+    const dispatcher = proxyDispatcher(proxy);
+    if (dispatcher) {
+      const previous = setDefaultDispatcher(dispatcher);
+      restoreDispatcher = () => {
+        setDefaultDispatcher(previous);
+        void dispatcher.close();
+      };
+    }
+    return await command.run(flags, io);
   } catch (err) {
-    if (err instanceof UsageError) {
-      emit({ event: 'error', kind: 'usage', message: err.message });
-      return EXIT.usage;
-    }
-    if (err instanceof ServiceError) {
-      emit(err.toJSON());
-      if (err.kind === 'local-validation') return EXIT.usage;
-      if (err.kind === 'outcome-unknown') return EXIT.outcomeUnknown;
-      return EXIT.failed;
-    }
-    if (err instanceof TunnelError) {
-      emit({ event: 'error', kind: 'tunnel', message: err.message });
-      return EXIT.failed;
-    }
-    if (err instanceof TransportError) {
-      emit({ event: 'error', kind: 'transport', reason: err.reason, message: err.message });
-      return EXIT.failed;
-    }
-    emit({ event: 'error', kind: 'internal', message: (err as Error).message });
-    return EXIT.failed;
+    return reportError(err, io);
+  } finally {
+    restoreDispatcher?.();
   }
 }
 
-if (require.main === module) {
-  main(process.argv.slice(2)).then(
-    (code) => {
-      process.exitCode = code;
-    },
-    (err) => {
-      process.stderr.write(String(err?.stack ?? err) + '\n');
-      process.exitCode = 1;
-    },
-  );
+function reportError(err: unknown, io: CliIO): number {
+  const { emit } = io;
+  if (err instanceof UsageError || err instanceof ProxyConfigError) {
+    emit({ event: 'error', kind: 'usage', message: err.message });
+    return EXIT.usage;
+  }
+  if (err instanceof ServiceError) {
+    emit(err.toJSON());
+    if (err.kind === 'local-validation') return EXIT.usage;
+    if (err.kind === 'outcome-unknown') return EXIT.outcomeUnknown;
+    return EXIT.failed;
+  }
+  if (err instanceof TunnelError) {
+    emit({ event: 'error', kind: 'tunnel', message: err.message });
+    return EXIT.failed;
+  }
+  if (err instanceof TransportError) {
+    emit({ event: 'error', kind: 'transport', reason: err.reason, message: err.message });
+    return EXIT.failed;
+  }
+  emit({ event: 'error', kind: 'internal', message: (err as Error)?.message ?? String(err) });
+  return EXIT.failed;
 }
+
+/**
+ * The process around main(): it stays alive until the command has an outcome (our clock's timers are unref'd, so a
+ * pending backoff or poll alone would not keep it), and it ends with the command's own exit code. SIGINT/SIGTERM stop
+ * a command that listens for them (sandbox, listen, status --follow); any other is ended at once with an error line
+ * and 130, as is a second signal.
+ */
+async function runProcess(argv: string[]): Promise<void> {
+  const hold = setInterval(() => undefined, 1 << 30);
+  const base = processIO();
+  const stopListeners = new Set<() => void>();
+  let stopping = false;
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (stopping || stopListeners.size === 0) {
+      base.emit({ event: 'error', kind: 'interrupted', message: `stopped by ${signal} before the command finished` });
+      exitAfterFlush(EXIT.interrupted);
+      return;
+    }
+    stopping = true;
+    for (const l of [...stopListeners]) l();
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  const io: CliIO = {
+    ...base,
+    onStop: (listener) => {
+      stopListeners.add(listener);
+      return () => stopListeners.delete(listener);
+    },
+  };
+  let code: number;
+  try {
+    code = await main(argv, io);
+  } catch (err) {
+    process.stderr.write(String((err as Error)?.stack ?? err) + '\n');
+    code = EXIT.failed;
+  }
+  clearInterval(hold);
+  exitAfterFlush(code);
+}
+
+/** Exits once stdout and stderr have taken everything written, so the last JSON line is never cut off. */
+function exitAfterFlush(code: number): void {
+  process.exitCode = code;
+  let pending = 2;
+  const done = () => --pending === 0 && process.exit(code);
+  process.stdout.write('', done);
+  process.stderr.write('', done);
+}
+
+if (require.main === module) void runProcess(process.argv.slice(2));

@@ -6,10 +6,13 @@ export type Emit = (line: Record<string, unknown>) => void;
 
 export interface CliIO {
   emit: Emit;
+  /** Plain text for people: help and the version. */
+  print: (text: string) => void;
+  printError: (text: string) => void;
   env: NodeJS.ProcessEnv;
   clock: Clock;
   readStdin: () => string;
-  /** Resolves when the user asks to stop (SIGINT/SIGTERM in the real CLI). */
+  /** Registers a listener for the user's request to stop (SIGINT/SIGTERM in the real CLI); returns its removal. */
   onStop: (listener: () => void) => () => void;
 }
 
@@ -20,6 +23,8 @@ export const emitToStdout: Emit = (line) => {
 export function processIO(): CliIO {
   return {
     emit: emitToStdout,
+    print: (text) => void process.stdout.write(text),
+    printError: (text) => void process.stderr.write(text),
     env: process.env,
     clock: new SystemClock(),
     readStdin: () => readFileSync(0, 'utf8'),

@@ -1,11 +1,13 @@
 // `wfs listen`: the webhook receiver (and tunnel), headless. One JSON line per delivery and tunnel state change.
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { SandboxControlClient } from '../../core/audit/sandboxControlClient';
 import { DeliveryLog, type DeliveryRecord } from '../../core/webhooks/DeliveryLog';
 import { DEFAULT_MAX_BODY, Receiver } from '../../core/webhooks/Receiver';
 import { Verifier, type TrustedIssuer } from '../../core/webhooks/Verifier';
 import { Tunnel, type TunnelState } from '../../core/tunnel/Tunnel';
-import { intFlag, parseFlags, UsageError } from '../flags';
-import type { CliIO } from '../output';
+import { PROXY_ENV, type CommandSpec } from '../commandSpec';
+import { intFlag, UsageError, type ParsedFlags } from '../flags';
 
 export function readTrustFile(file: string): TrustedIssuer[] {
   let parsed: unknown;
@@ -18,63 +20,135 @@ export function readTrustFile(file: string): TrustedIssuer[] {
   return parsed.map((e, i) => {
     const o = e as Record<string, unknown>;
     for (const k of ['issuer', 'jwksUrl', 'audience']) if (typeof o?.[k] !== 'string' || !o[k]) throw new UsageError(`--trust-file ${file}: entry ${i} lacks a string "${k}"`);
-    if (!/^https?:\/\//.test(o.jwksUrl as string)) throw new UsageError(`--trust-file ${file}: entry ${i}: jwksUrl must be an http(s) URL`);
-    return { issuer: o.issuer as string, jwksUrl: o.jwksUrl as string, audience: o.audience as string };
+    return checkedIssuer({ issuer: o.issuer as string, jwksUrl: o.jwksUrl as string, audience: o.audience as string }, `--trust-file ${file}: entry ${i}`);
   });
 }
 
-export async function listenCommand(argv: string[], io: CliIO): Promise<number> {
-  const { emit } = io;
-  const flags = parseFlags(argv, {
-    values: ['host', 'port', 'path', 'trust-file', 'tunnel-host', 'subdomain', 'forward-to', 'respond', 'max-body', 'log'],
-    switches: ['no-tunnel'],
-  });
-  const trustFile = flags.values.get('trust-file');
-  if (!trustFile) throw new UsageError('--trust-file is required: a JSON array of {issuer, jwksUrl, audience}');
-  const issuers = readTrustFile(trustFile);
-  const host = flags.values.get('host') ?? '127.0.0.1';
-  if (!['127.0.0.1', 'localhost', '::1'].includes(host) && !/^127\./.test(host)) throw new UsageError('--host must be a loopback address: the public side is the tunnel');
-  const path = flags.values.get('path') ?? '/webhooks';
-  if (!path.startsWith('/')) throw new UsageError('--path must start with /');
-  if (flags.switches.has('no-tunnel') && (flags.values.has('tunnel-host') || flags.values.has('subdomain'))) throw new UsageError('--no-tunnel excludes --tunnel-host and --subdomain');
-  const forwardTo = flags.values.get('forward-to');
-  if (forwardTo && !/^https?:\/\//.test(forwardTo)) throw new UsageError('--forward-to must be an http(s) URL');
+function checkedIssuer(t: TrustedIssuer, where: string): TrustedIssuer {
+  if (!/^https?:\/\//.test(t.jwksUrl)) throw new UsageError(`${where}: jwksUrl must be an http(s) URL`);
+  return t;
+}
 
-  const log = new DeliveryLog(1000, flags.values.get('log'));
-  await log.load();
-  log.on('error-persisting', (err: Error) => emit({ event: 'warning', message: `the delivery log could not be written: ${err.message}` }));
-  const receiver = new Receiver({
-    verifier: new Verifier({ issuers, clock: io.clock }),
-    clock: io.clock,
-    host,
-    port: intFlag(flags, 'port', 0, 65535) ?? 0,
-    path,
-    maxBodyBytes: intFlag(flags, 'max-body', 1, 100 * 1024 * 1024) ?? DEFAULT_MAX_BODY,
-    respondWith: intFlag(flags, 'respond', 200, 599),
-    forwardTo,
-    log,
-  });
-  receiver.on('delivery', (r: DeliveryRecord) =>
-    emit({ event: 'delivery', status: r.status, verified: r.verified, duplicate: r.duplicate, webhookId: r.webhookId ?? null, topic: r.topic ?? null, checks: r.checks }),
-  );
-  const url = await receiver.start();
-  let tunnel: Tunnel | undefined;
-  let publicUrl: string | null = null;
+/** --issuer/--audience/--jwks-url, repeatable: the n-th of each makes the n-th trusted issuer. */
+function trustFromFlags(flags: ParsedFlags): TrustedIssuer[] {
+  const issuers = flags.lists.get('issuer') ?? [];
+  const audiences = flags.lists.get('audience') ?? [];
+  const jwksUrls = flags.lists.get('jwks-url') ?? [];
+  const n = Math.max(issuers.length, audiences.length, jwksUrls.length);
+  if (issuers.length !== n || audiences.length !== n || jwksUrls.length !== n)
+    throw new UsageError(`--issuer, --audience and --jwks-url go together: each issuer needs all three (got ${issuers.length}, ${audiences.length} and ${jwksUrls.length})`);
+  return issuers.map((issuer, i) => checkedIssuer({ issuer, audience: audiences[i], jwksUrl: jwksUrls[i] }, `--jwks-url ${jwksUrls[i]}`));
+}
+
+/** A log file must be a file we can create or append to: say which flag and path when it cannot be. */
+function checkLogPath(file: string): void {
+  let st;
   try {
-    if (!flags.switches.has('no-tunnel')) {
-      tunnel = new Tunnel({ localPort: Number(new URL(url).port), host: flags.values.get('tunnel-host'), subdomain: flags.values.get('subdomain'), clock: io.clock });
-      tunnel.on('state', (state: TunnelState) => emit({ event: 'tunnel', state, publicUrl: tunnel?.publicUrl ?? null }));
-      tunnel.on('warning', (err: Error) => emit({ event: 'warning', message: err.message }));
-      publicUrl = (await tunnel.open()) + path;
+    st = statSync(file);
+  } catch {
+    try {
+      if (!statSync(dirname(file)).isDirectory()) throw new Error();
+    } catch {
+      throw new UsageError(`--log ${file}: its folder ${dirname(file)} does not exist`);
     }
-  } catch (err) {
-    await receiver.stop();
-    throw err;
+    return;
   }
-  emit({ event: 'ready', url, publicUrl });
-  await new Promise<void>((resolve) => io.onStop(resolve));
-  tunnel?.close();
-  await receiver.stop();
-  emit({ event: 'stopped' });
-  return 0;
+  if (st.isDirectory()) throw new UsageError(`--log ${file}: is a directory; give a file path, e.g. ${file.replace(/\/+$/, '')}/deliveries.jsonl`);
 }
+
+export const listenCommand: CommandSpec = {
+  name: 'listen',
+  summary: 'run the webhook receiver (and a tunnel), printing every delivery',
+  synopsis: [
+    'listen (--trust-file FILE | --trust-sandbox URL | --issuer I --audience A --jwks-url U …)',
+    '           [--host H] [--port P] [--path /webhooks] [--no-tunnel | --tunnel-host URL] [--subdomain S]',
+    '           [--forward-to URL] [--respond STATUS] [--max-body BYTES] [--log FILE]',
+  ].join('\n'),
+  description: [
+    'Runs the receiver on loopback and, unless --no-tunnel, a public tunnel in front of it. Every delivery is verified by',
+    'the spec\'s seven steps against the issuers you trust. Prints {"event":"ready","url":…,"publicUrl":…} first, then',
+    '{"event":"delivery",…} per request and {"event":"tunnel","state":…} per tunnel change. SIGINT/SIGTERM stop it (exit 0).',
+  ].join('\n'),
+  flags: {
+    'trust-file': { type: 'string', value: 'FILE', description: 'a JSON array of {issuer, jwksUrl, audience}' },
+    'trust-sandbox': { type: 'string', value: 'URL', description: 'trust a running `wfs sandbox`: reads its issuer, audience and jwksUrl' },
+    issuer: { type: 'string', multiple: true, value: 'I', description: 'a trusted issuer (iss), with --audience and --jwks-url' },
+    audience: { type: 'string', multiple: true, value: 'A', description: 'the audience registered for that issuer' },
+    'jwks-url': { type: 'string', multiple: true, value: 'U', description: 'that issuer\'s key-set address, from your onboarding' },
+    host: { type: 'string', value: 'H', description: 'a loopback address to listen on (default 127.0.0.1)' },
+    port: { type: 'string', value: 'P', description: 'the port (default 0: a free one)' },
+    path: { type: 'string', value: 'PATH', description: 'the delivery path (default /webhooks)' },
+    'no-tunnel': { type: 'boolean', description: 'no public address: loopback only' },
+    'tunnel-host': { type: 'string', value: 'URL', description: 'a localtunnel server (default https://localtunnel.me)' },
+    subdomain: { type: 'string', value: 'S', description: 'ask the tunnel server for this name' },
+    'forward-to': { type: 'string', value: 'URL', description: 'POST each verified delivery on to your app, and answer its status' },
+    respond: { type: 'string', value: 'STATUS', description: 'answer every verified delivery with this status (rehearse retries)' },
+    'max-body': { type: 'string', value: 'BYTES', description: 'refuse larger bodies with 413 (default 1048576)' },
+    log: { type: 'string', value: 'FILE', description: 'keep every delivery as JSON lines in FILE, reloaded at start' },
+  },
+  env: PROXY_ENV,
+  async run(flags, io) {
+    const { emit } = io;
+    const sources = ['trust-file', 'trust-sandbox'].filter((f) => flags.values.has(f)).length + (flags.lists.has('issuer') || flags.lists.has('audience') || flags.lists.has('jwks-url') ? 1 : 0);
+    if (sources === 0) throw new UsageError('say whom to trust: --trust-file FILE, --trust-sandbox URL, or --issuer/--audience/--jwks-url');
+    if (sources > 1) throw new UsageError('--trust-file, --trust-sandbox and --issuer/--audience/--jwks-url exclude each other');
+    const host = flags.values.get('host') ?? '127.0.0.1';
+    if (!['127.0.0.1', 'localhost', '::1'].includes(host) && !/^127\./.test(host)) throw new UsageError('--host must be a loopback address: the public side is the tunnel');
+    const path = flags.values.get('path') ?? '/webhooks';
+    if (!path.startsWith('/')) throw new UsageError('--path must start with /');
+    if (flags.switches.has('no-tunnel') && (flags.values.has('tunnel-host') || flags.values.has('subdomain'))) throw new UsageError('--no-tunnel excludes --tunnel-host and --subdomain');
+    const forwardTo = flags.values.get('forward-to');
+    if (forwardTo && !/^https?:\/\//.test(forwardTo)) throw new UsageError('--forward-to must be an http(s) URL');
+    const port = intFlag(flags, 'port', 0, 65535) ?? 0;
+    const maxBodyBytes = intFlag(flags, 'max-body', 1, 100 * 1024 * 1024) ?? DEFAULT_MAX_BODY;
+    const respondWith = intFlag(flags, 'respond', 200, 599);
+    const logFile = flags.values.get('log');
+    if (logFile) checkLogPath(logFile);
+
+    let issuers: TrustedIssuer[];
+    const trustFile = flags.values.get('trust-file');
+    const trustSandbox = flags.values.get('trust-sandbox');
+    if (trustFile) issuers = readTrustFile(trustFile);
+    else if (trustSandbox) {
+      if (!/^https?:\/\//.test(trustSandbox)) throw new UsageError('--trust-sandbox must be the sandbox\'s http(s) baseUrl');
+      try {
+        const t = await new SandboxControlClient(trustSandbox).trust();
+        issuers = [{ issuer: t.issuer, audience: t.audience, jwksUrl: t.jwksUrl }];
+      } catch (err) {
+        throw new UsageError(`--trust-sandbox ${trustSandbox}: ${(err as Error).message}`);
+      }
+    } else issuers = trustFromFlags(flags);
+
+    const log = new DeliveryLog(1000, logFile);
+    try {
+      await log.load();
+    } catch (err) {
+      throw new UsageError(`--log ${logFile}: ${(err as Error).message}`);
+    }
+    log.on('error-persisting', (err: Error) => emit({ event: 'warning', message: `the delivery log ${logFile} could not be written: ${err.message}` }));
+    const receiver = new Receiver({ verifier: new Verifier({ issuers, clock: io.clock }), clock: io.clock, host, port, path, maxBodyBytes, respondWith, forwardTo, log });
+    receiver.on('delivery', (r: DeliveryRecord) =>
+      emit({ event: 'delivery', status: r.status, verified: r.verified, duplicate: r.duplicate, webhookId: r.webhookId ?? null, topic: r.topic ?? null, checks: r.checks }),
+    );
+    const url = await receiver.start();
+    let tunnel: Tunnel | undefined;
+    let publicUrl: string | null = null;
+    try {
+      if (!flags.switches.has('no-tunnel')) {
+        tunnel = new Tunnel({ localPort: Number(new URL(url).port), host: flags.values.get('tunnel-host'), subdomain: flags.values.get('subdomain'), clock: io.clock });
+        tunnel.on('state', (state: TunnelState) => emit({ event: 'tunnel', state, publicUrl: tunnel?.publicUrl ?? null }));
+        tunnel.on('warning', (err: Error) => emit({ event: 'warning', message: err.message }));
+        publicUrl = (await tunnel.open()) + path;
+      }
+    } catch (err) {
+      await receiver.stop();
+      throw err;
+    }
+    emit({ event: 'ready', url, publicUrl, issuers: issuers.map((i) => i.issuer) });
+    await new Promise<void>((resolve) => io.onStop(resolve));
+    tunnel?.close();
+    await receiver.stop();
+    emit({ event: 'stopped' });
+    return 0;
+  },
+};

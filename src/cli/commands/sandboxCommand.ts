@@ -1,24 +1,39 @@
 // `wfs sandbox`: runs the simulator until SIGTERM/SIGINT, printing a ready line and one line per event.
 import { Sandbox } from '../../core/sandbox/Sandbox';
-import { intFlag, parseFlags } from '../flags';
-import type { CliIO } from '../output';
+import type { CommandSpec } from '../commandSpec';
+import { intFlag } from '../flags';
 
-export async function sandboxCommand(argv: string[], io: CliIO): Promise<number> {
-  const { emit } = io;
-  const flags = parseFlags(argv, { values: ['host', 'port', 'access-token-ttl', 'workflow-duration'] });
-  const sandbox = new Sandbox({
-    host: flags.values.get('host') ?? '127.0.0.1',
-    port: intFlag(flags, 'port', 0, 65535) ?? 0,
-    accessTokenTtlSeconds: intFlag(flags, 'access-token-ttl', 1, 86400),
-    workflowDurationSeconds: intFlag(flags, 'workflow-duration', 0, 86400),
-  });
-  const info = await sandbox.start();
-  emit({ event: 'ready', ...info });
-  sandbox.on('request', (e) => emit(e));
-  sandbox.on('webhook', (e) => emit(e));
-  sandbox.on('error-event', (e) => emit(e));
-  await new Promise<void>((resolve) => io.onStop(resolve));
-  await sandbox.stop();
-  emit({ event: 'stopped' });
-  return 0;
-}
+export const sandboxCommand: CommandSpec = {
+  name: 'sandbox',
+  summary: 'run the simulator of the Workflow Service',
+  synopsis: 'sandbox [--host H] [--port P] [--access-token-ttl SECONDS] [--workflow-duration SECONDS]',
+  description: [
+    'Runs the sandbox until SIGTERM or SIGINT (exit 0). The first line, {"event":"ready",…}, carries its baseUrl,',
+    'testWebhookUrl, issuer, audience, jwksUrl, the demo credentials, sessions and products; then one line per request',
+    'served and per webhook attempt. Faults are injected through its control API under /sandbox/.',
+  ].join('\n'),
+  flags: {
+    host: { type: 'string', value: 'H', description: 'the address to listen on (default 127.0.0.1)' },
+    port: { type: 'string', value: 'P', description: 'the port (default 0: a free one)' },
+    'access-token-ttl': { type: 'string', value: 'SECONDS', description: 'expires_in of issued access tokens (default 3600)' },
+    'workflow-duration': { type: 'string', value: 'SECONDS', description: 'how long a workflow stays processing (default 20)' },
+  },
+  async run(flags, io) {
+    const { emit } = io;
+    const sandbox = new Sandbox({
+      host: flags.values.get('host') ?? '127.0.0.1',
+      port: intFlag(flags, 'port', 0, 65535) ?? 0,
+      accessTokenTtlSeconds: intFlag(flags, 'access-token-ttl', 1, 86400),
+      workflowDurationSeconds: intFlag(flags, 'workflow-duration', 0, 86400),
+    });
+    const info = await sandbox.start();
+    emit({ event: 'ready', ...info });
+    sandbox.on('request', (e) => emit(e));
+    sandbox.on('webhook', (e) => emit(e));
+    sandbox.on('error-event', (e) => emit(e));
+    await new Promise<void>((resolve) => io.onStop(resolve));
+    await sandbox.stop();
+    emit({ event: 'stopped' });
+    return 0;
+  },
+};

@@ -2,55 +2,73 @@
 import { WorkflowClient } from '../../core/workflows/WorkflowClient';
 import { WorkflowFollower } from '../../core/workflows/WorkflowFollower';
 import { isTerminal, type WorkflowEnvelope } from '../../core/workflows/workflowTypes';
-import { signedInEnvironment } from '../cliEnvironment';
-import { intFlag, parseFlags, UsageError } from '../flags';
-import type { CliIO } from '../output';
+import { readServiceTarget, signIn } from '../cliEnvironment';
+import { SERVICE_ENV, type CommandSpec } from '../commandSpec';
+import { intFlag, requiredFlag, UsageError } from '../flags';
 
 export const EXIT_DEADLINE = 4;
+export const EXIT_CANCELLED = 130;
 
-export async function statusCommand(argv: string[], io: CliIO): Promise<number> {
-  const { emit } = io;
-  const flags = parseFlags(argv, { values: ['workflow', 'deadline'], switches: ['follow'] });
-  const target = flags.values.get('workflow');
-  if (!target) throw new UsageError('--workflow is required');
-  const deadlineSeconds = intFlag(flags, 'deadline', 1, 7 * 86400) ?? 600;
-  if (flags.values.has('deadline') && !flags.switches.has('follow')) throw new UsageError('--deadline applies only with --follow');
-  const env = await signedInEnvironment(io.env, io.clock);
-  try {
-    const client = new WorkflowClient({ baseUrl: env.baseUrl, userAlias: env.userAlias, tokens: env.tokens, gate: env.tokens.gate, clock: env.clock });
-    const first = await client.read(target);
-    const line = (e: WorkflowEnvelope) => ({ event: 'status', at: new Date(env.clock.now()).toISOString(), ...e });
-    emit(line(first));
-    if (!flags.switches.has('follow') || isTerminal(first.workflow.status)) return 0;
-    let lastStatus = first.workflow.status;
-    let lastRun = first.workflow.runId;
-    const follower = new WorkflowFollower({
-      read: () => client.read(target),
-      clock: env.clock,
-      deadlineMs: deadlineSeconds * 1000,
-      onRead: (e) => {
-        if (e.workflow.status !== lastStatus || e.workflow.runId !== lastRun) emit(line(e));
-        lastStatus = e.workflow.status;
-        lastRun = e.workflow.runId;
-      },
-      onTransientError: (err) => emit({ event: 'warning', message: `read failed, polling continues: ${err.message}` }),
-    });
-    const unsubscribe = io.onStop(() => follower.cancel());
-    // Keeps the process alive while the follower's (unref'd) timers wait.
-    const keepAlive = setInterval(() => undefined, 60_000);
-    const end = await follower.done.finally(() => {
-      clearInterval(keepAlive);
-      unsubscribe();
-    });
-    if (end.reason === 'terminal') return 0;
-    if (end.reason === 'error') throw end.error;
-    if (end.reason === 'cancelled') {
-      emit({ event: 'error', kind: 'cancelled', message: 'following was cancelled' });
-      return 130;
+export const statusCommand: CommandSpec = {
+  name: 'status',
+  summary: 'read a workflow, or follow it to its end',
+  synopsis: 'status --workflow ID_OR_URL [--follow] [--deadline SECONDS]',
+  description: [
+    'Reads the workflow once and prints {"event":"status","at":…,"workflow":…,"links":…}, by id or by its self link',
+    '(a link must be on WFS_BASE_URL\'s origin: the token is never sent elsewhere).',
+    'With --follow it polls by the spec\'s schedule (2 s, 2 s, 5 s, then every 10 s) and prints a line whenever the status',
+    'or runId changes, until a terminal status (exit 0) or the deadline (exit 4).',
+  ].join('\n'),
+  flags: {
+    workflow: { type: 'string', value: 'ID_OR_URL', description: 'a workflow id (wf_…) or its self link (required)' },
+    follow: { type: 'boolean', description: 'poll until the workflow reaches a terminal status' },
+    deadline: { type: 'string', value: 'SECONDS', description: 'with --follow: stop polling after this long (default 600)' },
+  },
+  env: SERVICE_ENV,
+  exits: [
+    [EXIT_DEADLINE, '--follow reached its deadline while the workflow was still running'],
+    [EXIT_CANCELLED, '--follow was interrupted (SIGINT/SIGTERM)'],
+  ],
+  async run(flags, io) {
+    const { emit } = io;
+    const target = requiredFlag(flags, 'workflow');
+    const follow = flags.switches.has('follow');
+    const deadlineSeconds = intFlag(flags, 'deadline', 1, 7 * 86400) ?? 600;
+    if (flags.values.has('deadline') && !follow) throw new UsageError('--deadline applies only with --follow');
+    const service = readServiceTarget(io.env);
+    const env = await signIn(service, io);
+    try {
+      const client = new WorkflowClient({ baseUrl: env.baseUrl, userAlias: env.credentials.userAlias, tokens: env.tokens, gate: env.gate, clock: env.clock });
+      client.resolveWorkflowUrl(target); // a foreign link is refused before the read
+      const first = await client.read(target);
+      const line = (e: WorkflowEnvelope) => ({ event: 'status', at: new Date(env.clock.now()).toISOString(), ...e });
+      emit(line(first));
+      if (!follow || isTerminal(first.workflow.status)) return 0;
+      let lastStatus = first.workflow.status;
+      let lastRun = first.workflow.runId;
+      const follower = new WorkflowFollower({
+        read: () => client.read(target),
+        clock: env.clock,
+        deadlineMs: deadlineSeconds * 1000,
+        onRead: (e) => {
+          if (e.workflow.status !== lastStatus || e.workflow.runId !== lastRun) emit(line(e));
+          lastStatus = e.workflow.status;
+          lastRun = e.workflow.runId;
+        },
+        onTransientError: (err) => emit({ event: 'warning', message: `read failed, polling continues: ${err.message}` }),
+      });
+      const unsubscribe = io.onStop(() => follower.cancel());
+      const end = await follower.done.finally(unsubscribe);
+      if (end.reason === 'terminal') return 0;
+      if (end.reason === 'error') throw end.error;
+      if (end.reason === 'cancelled') {
+        emit({ event: 'error', kind: 'cancelled', message: 'following was cancelled' });
+        return EXIT_CANCELLED;
+      }
+      emit({ event: 'error', kind: 'deadline', message: `the workflow is still ${lastStatus} after the ${deadlineSeconds} s deadline; polling stopped` });
+      return EXIT_DEADLINE;
+    } finally {
+      env.tokens.dispose();
     }
-    emit({ event: 'error', kind: 'deadline', message: `the workflow is still ${lastStatus} after the ${deadlineSeconds} s deadline; polling stopped` });
-    return EXIT_DEADLINE;
-  } finally {
-    env.tokens.dispose();
-  }
-}
+  },
+};

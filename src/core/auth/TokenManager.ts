@@ -7,7 +7,7 @@ import { EventEmitter } from 'node:events';
 import { classifyResponse } from '../http/classifyResponse';
 import { REFRESH_PATH, SIGN_IN_PATH, joinUrl } from '../http/paths';
 import { httpRequest } from '../http/request';
-import type { RateGate } from '../http/rateGate';
+import { RateGate, sendThroughGate } from '../http/rateGate';
 import { ServiceError, UnexpectedResponse } from '../http/serviceErrors';
 import type { Clock, TimerHandle } from '../time/clock';
 import { SignInRequired } from './authErrors';
@@ -61,8 +61,8 @@ export interface TokenManagerOptions {
   lapsingSoonMs?: number;
   /** Supplies credentials for a silent re-sign-in when the refresh token lapsed (CLI: env; extension: opt-in). */
   silentCredentials?: () => Promise<Credentials | undefined>;
-  /** The service's shared rate throttle: sign-in and refresh wait out a backoff another request met, and report
-   * their own 429s to it. */
+  /** The service's shared rate throttle: sign-in and refresh wait out a backoff another request met, and back off
+   * on their own 429s through it. Without one, the manager keeps its own. */
   gate?: RateGate;
 }
 
@@ -85,10 +85,12 @@ export class TokenManager extends EventEmitter implements AccessTokenProvider {
   private currentState: TokenState = 'signed-out';
   private readonly storeSubscription?: Disposable;
   private readonly key: string;
+  private readonly rateGate: RateGate;
 
   constructor(private readonly options: TokenManagerOptions) {
     super();
     this.key = secretKeyFor(options.environment);
+    this.rateGate = options.gate ?? new RateGate(options.clock);
     this.storeSubscription = options.store.onDidChange?.((k) => {
       if (k === this.key) void this.load();
     });
@@ -166,8 +168,8 @@ export class TokenManager extends EventEmitter implements AccessTokenProvider {
   }
 
   /** The service's shared rate throttle, for the clients that call it with this manager's tokens. */
-  get gate(): RateGate | undefined {
-    return this.options.gate;
+  get gate(): RateGate {
+    return this.rateGate;
   }
 
   private async doSignIn(credentials: Credentials): Promise<TokenSession> {
@@ -179,11 +181,14 @@ export class TokenManager extends EventEmitter implements AccessTokenProvider {
     if (alias && placement === 'body') body.useralias = alias;
     if (alias && placement === 'header') headers['x-svc-useralias'] = alias;
     if (alias && placement === 'query') url += `?useralias=${encodeURIComponent(alias)}`;
-    await this.options.gate?.wait();
-    const issuedAt = this.options.clock.now();
-    const res = await httpRequest({ method: 'POST', url, json: body, headers, timeoutMs: this.options.timeoutMs });
-    this.options.gate?.answered(res.status, issuedAt);
-    const out = classifyResponse(res, { operation: 'sign-in' });
+    const { clock } = this.options;
+    let issuedAt = 0;
+    const sent = await sendThroughGate(this.rateGate, clock, () => {
+      issuedAt = clock.now(); // times count from when the answered request left
+      return httpRequest({ method: 'POST', url, json: body, headers, timeoutMs: this.options.timeoutMs });
+    });
+    const res = sent.response;
+    const out = classifyResponse(res, { operation: 'sign-in', backoffs: sent.backoffs, backoffMs: sent.elapsedMs });
     if (!out.ok) {
       if (out.error.status === 401) throw new SignInRequired('credentials-refused', out.error.advice, { status: 401, problemType: out.error.problemType, instance: out.error.instance });
       throw out.error;
@@ -208,18 +213,20 @@ export class TokenManager extends EventEmitter implements AccessTokenProvider {
     const now = this.options.clock.now();
     if (now >= s.refreshExpiresAt) return this.reSignIn('refresh-lapsed', LAPSED_ADVICE);
     this.setState('refreshing');
-    let res;
-    let sentAt: number;
+    const { clock } = this.options;
+    let sentAt = 0;
+    let sent;
     try {
-      await this.options.gate?.wait();
-      sentAt = this.options.clock.now();
-      res = await httpRequest({ method: 'POST', url: joinUrl(this.options.baseUrl, REFRESH_PATH), json: { refresh_token: s.refreshToken }, timeoutMs: this.options.timeoutMs });
-      this.options.gate?.answered(res.status, sentAt);
+      sent = await sendThroughGate(this.rateGate, clock, () => {
+        sentAt = clock.now();
+        return httpRequest({ method: 'POST', url: joinUrl(this.options.baseUrl, REFRESH_PATH), json: { refresh_token: s.refreshToken }, timeoutMs: this.options.timeoutMs });
+      });
     } catch (err) {
       this.setState(this.stateForSession(), err as Error);
       throw err;
     }
-    const out = classifyResponse(res, { operation: 'refresh' });
+    const res = sent.response;
+    const out = classifyResponse(res, { operation: 'refresh', backoffs: sent.backoffs, backoffMs: sent.elapsedMs });
     if (!out.ok) {
       if (out.error.status === 401 || out.error.status === 400)
         return this.reSignIn('refresh-refused', 'The refresh token was refused: sign in again.');

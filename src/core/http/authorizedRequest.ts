@@ -4,7 +4,7 @@ import type { AccessTokenProvider } from '../auth/TokenManager';
 import type { Clock } from '../time/clock';
 import { classifyResponse, type ClassifyContext } from './classifyResponse';
 import { httpRequest, type HttpRequest, type HttpResponse } from './request';
-import { RateGate, type BackoffPolicy } from './rateGate';
+import { RateGate, sendThroughGate, type BackoffPolicy } from './rateGate';
 
 export interface AuthorizedCallOptions {
   tokens: AccessTokenProvider;
@@ -30,25 +30,17 @@ export async function authorizedRequest(
   opts: AuthorizedCallOptions,
 ): Promise<AuthorizedResult> {
   const gate = opts.gate ?? new RateGate(opts.clock, opts.backoff, opts.random);
-  const maxAttempts = (opts.backoff ?? gate.policy).maxAttempts;
   let token = await opts.tokens.getAccessToken();
   let authRetried = false;
-  let throttled = 0;
   for (;;) {
-    await gate.wait();
-    const sentAt = opts.clock.now();
-    const res = await httpRequest({ ...request, headers: { ...request.headers, authorization: `Bearer ${token}` } });
-    const delay = gate.answered(res.status, sentAt);
-    if (delay !== undefined && ++throttled < maxAttempts) {
-      opts.onBackoff?.(throttled, delay);
-      continue;
-    }
+    const sent = await sendThroughGate(gate, opts.clock, () => httpRequest({ ...request, headers: { ...request.headers, authorization: `Bearer ${token}` } }), opts.onBackoff);
+    const res = sent.response;
     if ((res.status === 401 || res.status === 403) && !authRetried) {
       authRetried = true;
       token = await opts.tokens.freshAccessToken(token);
       continue;
     }
-    const out = classifyResponse(res, ctx);
+    const out = classifyResponse(res, { ...ctx, backoffs: sent.backoffs, backoffMs: sent.elapsedMs });
     if (!out.ok) throw out.error;
     return { json: out.json, status: res.status, response: res };
   }

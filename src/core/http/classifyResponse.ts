@@ -27,6 +27,9 @@ export interface ClassifyContext {
   operation: Operation;
   /** The correlationId sent with a start: every error carries it so a user can search with it. */
   correlationId?: string;
+  /** 429s already waited out before this answer, and the time they took: a final 429 says so. */
+  backoffs?: number;
+  backoffMs?: number;
 }
 
 export function classifyResponse(res: HttpResponse, ctx: ClassifyContext): Outcome {
@@ -49,7 +52,7 @@ export function classifyResponse(res: HttpResponse, ctx: ClassifyContext): Outco
     case 409:
       return fail(conflict(res, ctx));
     case 429:
-      return fail(new RateLimited('rate-limited', 'The service is throttling requests from this address (429). Back off and resume; no Retry-After is given.', { ...base(res, ctx), billed: 'n/a' }));
+      return fail(rateLimited(res, ctx));
     default:
       break;
   }
@@ -160,4 +163,19 @@ function conflict(res: HttpResponse, ctx: ClassifyContext): ServiceError {
     return new Conflict('conflict', `Conflict (409 ${name}). This attempt is final.`, { ...fields, code: name, billed: 'unspecified' });
   }
   return new Conflict('conflict', 'Conflict (409) without a readable body. This attempt is final.', { ...fields, billed: 'unspecified' });
+}
+
+function rateLimited(res: HttpResponse, ctx: ClassifyContext): RateLimited {
+  const fields = { ...base(res, ctx), billed: 'n/a' as const };
+  // The throttle answers at the edge, before the service: nothing was started, so nothing was billed.
+  const nothing = ctx.operation === 'start' ? 'Nothing was started or billed.' : 'The request was not carried out.';
+  if (!ctx.backoffs)
+    return new RateLimited('rate-limited', `The service is throttling requests from this address (429). Back off and resume; no Retry-After is given. ${nothing}`, fields);
+  const seconds = Math.round((ctx.backoffMs ?? 0) / 100) / 10;
+  const times = ctx.backoffs === 1 ? 'once' : `${ctx.backoffs} times`;
+  return new RateLimited(
+    'rate-limited',
+    `The service kept throttling requests from this address (429): backed off ${times} over ${seconds} s and gave up. ${nothing} Try again in a minute; repeated refused sign-ins make the throttle last longer.`,
+    fields,
+  );
 }

@@ -3,6 +3,7 @@
 // backoff has passed: polling, a start, a refresh and a sign-in all wait together instead of each meeting the
 // throttle again on its own.
 import type { Clock } from '../time/clock';
+import type { HttpResponse } from './request';
 import { randomInt } from 'node:crypto';
 
 export interface BackoffPolicy {
@@ -20,7 +21,14 @@ export function backoffDelay(attempt: number, policy: BackoffPolicy, random: () 
   return Math.round(ceiling / 2 + (ceiling / 2) * random());
 }
 
+/** A backoff the gate began: the n-th 429 in a row, and how long every request now waits. */
+export interface BackoffEvent {
+  attempt: number;
+  delayMs: number;
+}
+
 export class RateGate {
+  private readonly backoffListeners = new Set<(e: BackoffEvent) => void>();
   /** No request is sent before this time (ms since the epoch, on the injected clock). */
   private openAt = 0;
   /** When the current backoff was set: a 429 to a request sent before then is the same episode, not a new one. */
@@ -50,8 +58,16 @@ export class RateGate {
       const now = this.clock.now();
       this.openAt = Math.max(this.openAt, now + backoffDelay(this.consecutive++, this.policy, this.random));
       this.lastThrottleAt = now;
+      const event = { attempt: this.consecutive, delayMs: this.remainingMs };
+      for (const l of this.backoffListeners) l(event);
     }
     return this.remainingMs;
+  }
+
+  /** Called each time a new backoff begins, whichever request met the 429: one place for a UI or CLI to say so. */
+  onBackoff(listener: (e: BackoffEvent) => void): () => void {
+    this.backoffListeners.add(listener);
+    return () => this.backoffListeners.delete(listener);
   }
 
   /** Any answer but 429: the throttle let a request through, so the next 429 starts again from the base delay. */
@@ -65,5 +81,39 @@ export class RateGate {
     if (status === 429) return this.throttled(sentAt);
     this.passed();
     return undefined;
+  }
+}
+
+/** What a request went through at the gate before its final answer. */
+export interface GatedResponse {
+  response: HttpResponse;
+  /** 429s this request met and waited out. */
+  backoffs: number;
+  /** Time from the first send to the final answer, on the gate's clock. */
+  elapsedMs: number;
+}
+
+/**
+ * Sends through the gate: waits out any backoff, reports the answer, and on a 429 waits and sends again, up to the
+ * policy's attempts. The last answer is returned as it is (a 429 too, once the attempts are spent), so the caller
+ * classifies it. `send` is called once per attempt and must build a fresh request each time.
+ */
+export async function sendThroughGate(
+  gate: RateGate,
+  clock: Clock,
+  send: () => Promise<HttpResponse>,
+  onBackoff?: (attempt: number, delayMs: number) => void,
+): Promise<GatedResponse> {
+  let backoffs = 0;
+  let firstSentAt: number | undefined;
+  for (;;) {
+    await gate.wait();
+    const sentAt = clock.now();
+    firstSentAt ??= sentAt;
+    const response = await send();
+    const delay = gate.answered(response.status, sentAt);
+    if (delay === undefined || backoffs + 1 >= gate.policy.maxAttempts) return { response, backoffs, elapsedMs: clock.now() - firstSentAt };
+    backoffs++;
+    onBackoff?.(backoffs, delay);
   }
 }

@@ -36,6 +36,16 @@ export class TransportError extends Error {
 }
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
+
+/** Our requests' dispatcher when a request names none: a proxy router, set from the environment (CLI) or VS Code's
+ * settings (extension). Kept here, not as undici's global dispatcher, which other extensions in the host share. */
+let defaultDispatcher: Dispatcher | undefined;
+
+export function setDefaultDispatcher(dispatcher: Dispatcher | undefined): Dispatcher | undefined {
+  const previous = defaultDispatcher;
+  defaultDispatcher = dispatcher;
+  return previous;
+}
 const DEFAULT_MAX_RESPONSE = 16 * 1024 * 1024;
 
 export async function httpRequest(req: HttpRequest): Promise<HttpResponse> {
@@ -59,7 +69,7 @@ export async function httpRequest(req: HttpRequest): Promise<HttpResponse> {
       signal,
       headersTimeout: timeoutMs,
       bodyTimeout: timeoutMs,
-      dispatcher: req.dispatcher,
+      dispatcher: req.dispatcher ?? defaultDispatcher,
     });
   } catch (err) {
     throw toTransportError(err, req, timeout, timeoutMs);

@@ -12,7 +12,8 @@ export interface Clock {
 
 let nextTimerId = 1;
 
-/** The real clock. Timers are unref'd so a pending retry never keeps a CLI process alive. */
+/** The real clock. Timers are unref'd so a forgotten timer never keeps a process (or the extension host's shutdown)
+ * waiting; the CLI holds its process open itself until a command has an outcome (src/cli/main.ts). */
 export class SystemClock implements Clock {
   private readonly timers = new Map<number, NodeJS.Timeout>();
 

@@ -28,6 +28,31 @@ export interface StartResult extends WorkflowEnvelope {
   correlationId: string;
 }
 
+/** A start request that passed every local rule, with its correlationId fixed. */
+export interface PreparedStart {
+  sessionId: string;
+  service: string;
+  model: string;
+  correlationId: string;
+  supportCorrelationId?: string;
+}
+
+/** The local rules of a start (spec: Endpoints 4, Errors 403 edge), checked before anything is sent — before a
+ * sign-in too, so a request that would be refused costs no credentials on the wire. Throws LocalValidationError. */
+export function prepareStart(req: StartRequest, nowMs: number): PreparedStart {
+  const correlationId = req.correlationId ?? generateCorrelationId(nowMs);
+  const service = req.product.service?.trim();
+  const model = req.product.model?.trim();
+  if (!req.sessionId) throw new LocalValidationError('session-required', 'A session id is required.');
+  if (!service || !model) throw new LocalValidationError('product-required', 'A product needs both service and model.', { correlationId });
+  checkCorrelationId(correlationId);
+  checkOutgoingValue('sessionId', req.sessionId);
+  checkOutgoingValue('product.service', service);
+  checkOutgoingValue('product.model', model);
+  if (req.supportCorrelationId) checkOutgoingValue('X-Svc-CorrelationID', req.supportCorrelationId);
+  return { sessionId: req.sessionId, service, model, correlationId, ...(req.supportCorrelationId ? { supportCorrelationId: req.supportCorrelationId } : {}) };
+}
+
 export class WorkflowClient {
   private readonly options: WorkflowClientOptions & { gate: RateGate };
 
@@ -42,23 +67,14 @@ export class WorkflowClient {
   }
 
   async start(req: StartRequest): Promise<StartResult> {
-    const correlationId = req.correlationId ?? generateCorrelationId(this.options.clock.now());
-    const service = req.product.service?.trim();
-    const model = req.product.model?.trim();
-    if (!req.sessionId) throw new LocalValidationError('session-required', 'A session id is required.');
-    if (!service || !model) throw new LocalValidationError('product-required', 'A product needs both service and model.', { correlationId });
-    checkCorrelationId(correlationId);
-    checkOutgoingValue('sessionId', req.sessionId);
-    checkOutgoingValue('product.service', service);
-    checkOutgoingValue('product.model', model);
-    if (req.supportCorrelationId) checkOutgoingValue('X-Svc-CorrelationID', req.supportCorrelationId);
+    const { sessionId, service, model, correlationId, supportCorrelationId } = prepareStart(req, this.options.clock.now());
     const ctx = { operation: 'start' as const, correlationId };
     const res = await authorizedRequest(
       {
         method: 'POST',
-        url: startWorkflowUrl(this.options.baseUrl, req.sessionId),
+        url: startWorkflowUrl(this.options.baseUrl, sessionId),
         json: { product: { service, model }, correlationId },
-        headers: { ...this.headers(), 'x-svc-correlationid': req.supportCorrelationId },
+        headers: { ...this.headers(), 'x-svc-correlationid': supportCorrelationId },
         timeoutMs: this.options.timeoutMs,
       },
       ctx,

@@ -17,7 +17,7 @@ describe('wfs audit', function () {
   let sandbox: Sandbox;
   let info: Awaited<ReturnType<Sandbox['start']>>;
   let lines: Record<string, any>[];
-  const io = (): CliIO => ({ emit: (l) => lines.push(l), env: {}, clock, readStdin: () => '', onStop: () => () => undefined });
+  const io = (): CliIO => ({ emit: (l) => lines.push(l), print: () => undefined, printError: () => undefined, env: {}, clock, readStdin: () => '', onStop: () => () => undefined });
 
   before(async () => {
     sandbox = new Sandbox({ port: 0 });

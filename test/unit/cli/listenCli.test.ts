@@ -18,6 +18,8 @@ describe('wfs listen', () => {
     emit: (l) => lines.push(l),
     env: { WFS_BASE_URL: f.info.baseUrl, WFS_USERNAME: f.info.username, WFS_PASSWORD: f.info.password },
     clock: f.clock,
+    print: () => undefined,
+    printError: () => undefined,
     readStdin: () => '',
     onStop: (l) => {
       stop = l;

@@ -17,6 +17,8 @@ describe('wfs start / status / test-webhook', () => {
     emit: (l) => lines.push(l),
     env: { WFS_BASE_URL: f.info.baseUrl, WFS_USERNAME: f.info.username, WFS_PASSWORD: f.info.password, ...extraEnv },
     clock: f.clock,
+    print: () => undefined,
+    printError: () => undefined,
     readStdin: () => stdin,
     onStop: (l) => {
       stopListeners.push(l);

@@ -190,20 +190,21 @@ describe('WorkflowClient against scripted responses', () => {
     assert.equal(server.requests.length, 3);
     assert.ok(server.requests.some((r) => r.url.includes('oauth2')), 'the refresh went once the throttle opened');
 
-    // And the other way: a 429 answered to the TokenManager closes the gate for the client.
-    server.script = [{ status: 429 }];
+    // And the other way: a 429 answered to the TokenManager closes the gate for the client, and the refresh itself
+    // backs off and is sent again (it used to fail at once).
+    server.script = [{ status: 429 }, ACCEPTED];
     server.requests.length = 0;
-    await manager.refresh().catch(() => undefined);
-    assert.equal(server.requests.length, 1);
-    assert.ok(gate.remainingMs > 0, 'the refresh\'s 429 closed the shared gate');
-    server.script = [ACCEPTED];
-    server.requests.length = 0;
+    const refreshedAgain = manager.refresh().catch((e: unknown) => e);
+    await until(() => server.requests.length === 1);
+    await until(() => gate.remainingMs > 0);
     const after = start();
     await clock.advanceAsync(gate.remainingMs - 1);
-    assert.equal(server.requests.length, 0, 'the workflow call waits for the backoff the refresh met');
+    assert.equal(server.requests.length, 1, 'neither the workflow call nor the refresh\'s retry went during the backoff the refresh met');
     await clock.advanceAsync(1);
     await after;
-    assert.equal(server.requests.length, 1);
+    await refreshedAgain;
+    assert.equal(server.requests.length, 3, 'the refresh was sent again, and the start went');
+    assert.equal(server.requests.filter((r) => r.url.includes('oauth2')).length, 2);
   });
 
   it('backoff delays grow exponentially with jitter and stay under the cap', () => {

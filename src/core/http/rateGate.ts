@@ -21,7 +21,7 @@ export function backoffDelay(attempt: number, policy: BackoffPolicy, random: () 
   return Math.round(ceiling / 2 + (ceiling / 2) * random());
 }
 
-/** A backoff the gate began: the n-th 429 in a row, and how long every request now waits. */
+/** A request met its n-th 429 and waits delayMs before it is sent again. */
 export interface BackoffEvent {
   attempt: number;
   delayMs: number;
@@ -58,16 +58,20 @@ export class RateGate {
       const now = this.clock.now();
       this.openAt = Math.max(this.openAt, now + backoffDelay(this.consecutive++, this.policy, this.random));
       this.lastThrottleAt = now;
-      const event = { attempt: this.consecutive, delayMs: this.remainingMs };
-      for (const l of this.backoffListeners) l(event);
     }
     return this.remainingMs;
   }
 
-  /** Called each time a new backoff begins, whichever request met the 429: one place for a UI or CLI to say so. */
+  /** Called each time a request waits out a 429 to be sent again, whichever request it is: one place for a UI or CLI
+   * to say so. A 429 after which a request gives up is not a backoff and is not announced. */
   onBackoff(listener: (e: BackoffEvent) => void): () => void {
     this.backoffListeners.add(listener);
     return () => this.backoffListeners.delete(listener);
+  }
+
+  /** sendThroughGate announces its waits here. */
+  announceBackoff(event: BackoffEvent): void {
+    for (const l of this.backoffListeners) l(event);
   }
 
   /** Any answer but 429: the throttle let a request through, so the next 429 starts again from the base delay. */
@@ -114,6 +118,7 @@ export async function sendThroughGate(
     const delay = gate.answered(response.status, sentAt);
     if (delay === undefined || backoffs + 1 >= gate.policy.maxAttempts) return { response, backoffs, elapsedMs: clock.now() - firstSentAt };
     backoffs++;
+    gate.announceBackoff({ attempt: backoffs, delayMs: delay });
     onBackoff?.(backoffs, delay);
   }
 }

@@ -15,6 +15,8 @@ export const DEFAULT_THROTTLE: ThrottleOptions = { limit: 600, windowMs: 60_000,
 export class RateThrottle {
   private readonly windows = new Map<string, { start: number; weight: number }>();
   private forced = 0;
+  /** Requests still let through before the forced refusals begin. */
+  private forcedAfter = 0;
 
   constructor(
     private readonly clock: Clock,
@@ -24,8 +26,11 @@ export class RateThrottle {
   /** Counts one request; false when it must be refused with 429. */
   admit(address: string): boolean {
     if (this.forced > 0) {
-      this.forced--;
-      return false;
+      if (this.forcedAfter > 0) this.forcedAfter--;
+      else {
+        this.forced--;
+        return false;
+      }
     }
     const w = this.window(address);
     if (w.weight + 1 > this.options.limit) return false;
@@ -38,14 +43,27 @@ export class RateThrottle {
     this.window(address).weight += this.options.refusedCredentialWeight - 1;
   }
 
-  /** Control API: refuse the next n requests whatever their source. */
-  throttleNext(n: number): void {
+  /** Control API: refuse n requests whatever their source, after letting `after` more through (e.g. after = 1 lets
+   * a sign-in pass and throttles the call that follows it). */
+  throttleNext(n: number, after = 0): void {
+    if (this.forced === 0) this.forcedAfter = after;
     this.forced += n;
+  }
+
+  /** Forced refusals still to come (the control API lists them with the other faults). */
+  get forcedPending(): number {
+    return this.forced;
+  }
+
+  /** Ends forced refusals (DELETE /sandbox/faults); the per-address windows stay. */
+  clearForced(): void {
+    this.forced = 0;
+    this.forcedAfter = 0;
   }
 
   reset(): void {
     this.windows.clear();
-    this.forced = 0;
+    this.clearForced();
   }
 
   private window(address: string): { start: number; weight: number } {

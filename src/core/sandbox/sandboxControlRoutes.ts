@@ -26,6 +26,14 @@ function body(req: SandboxRequest): Record<string, unknown> | undefined {
   return p.ok && isPlainObject(p.value) ? p.value : undefined;
 }
 
+/** Every fault still to come with its count left: the injected ones, the forced throttle and failing workflows. */
+function pendingFaults(ctx: SandboxContext): Record<string, number> {
+  const out = ctx.faults.list();
+  if (ctx.throttle.forcedPending > 0) out.throttle = ctx.throttle.forcedPending;
+  if (ctx.workflows.failNext > 0) out['workflow-fails'] = ctx.workflows.failNext;
+  return out;
+}
+
 const LITERAL_ROUTES = new Set(['POST clock/advance', 'POST keys/rotate']);
 
 export async function controlRoute(
@@ -91,20 +99,24 @@ export async function controlRoute(
       return jsonReply(req.method === 'POST' ? 201 : 200, { endpoints: [...ctx.webhookEndpoints] });
     }
     case 'GET faults':
-      return jsonReply(200, { pending: ctx.faults.list(), kinds: FAULT_KINDS });
+      return jsonReply(200, { pending: pendingFaults(ctx), kinds: FAULT_KINDS });
     case 'POST faults': {
       const count = b.count === undefined ? 1 : b.count;
+      const after = b.after === undefined ? 0 : b.after;
       if (!isFaultKind(b.fault)) return bad(ctx, `fault must be one of: ${FAULT_KINDS.join(', ')}.`);
       if (typeof count !== 'number' || !Number.isInteger(count) || count < 1 || count > 1000) return bad(ctx, 'count must be an integer from 1 to 1000.');
-      if (b.fault === 'throttle') ctx.throttle.throttleNext(count);
+      if (b.after !== undefined && b.fault !== 'throttle') return bad(ctx, 'after applies only to the throttle fault.');
+      if (typeof after !== 'number' || !Number.isInteger(after) || after < 0 || after > 1000) return bad(ctx, 'after must be an integer from 0 to 1000.');
+      if (b.fault === 'throttle') ctx.throttle.throttleNext(count, after);
       else if (b.fault === 'workflow-fails') ctx.workflows.failNext += count;
       else ctx.faults.add(b.fault, count);
-      return jsonReply(201, { pending: ctx.faults.list() });
+      return jsonReply(201, { pending: pendingFaults(ctx) });
     }
     case 'DELETE faults':
       ctx.faults.clear();
       ctx.workflows.failNext = 0;
-      return jsonReply(200, { pending: {} });
+      ctx.throttle.clearForced();
+      return jsonReply(200, { pending: pendingFaults(ctx) });
     case 'POST clock/advance': {
       const seconds = b.seconds;
       if (typeof seconds !== 'number' || !(seconds >= 0) || seconds > 366 * 86400) return bad(ctx, 'seconds must be a number from 0 to one year.');

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { createLocalJWKSet, jwtVerify, decodeProtectedHeader } from 'jose';
-import { startSandbox, type SandboxFixture } from '../helpers/sandboxFixture';
+import { SIGN_IN_PATH, startSandbox, type SandboxFixture } from '../helpers/sandboxFixture';
 import { RecordingServer } from '../helpers/recordingServer';
 import type { DeliveryAttempt } from '../../../src/core/sandbox/webhookDispatcher';
 
@@ -149,5 +149,29 @@ describe('sandbox: workflow lifecycle and webhooks', () => {
   it('the control API refuses an unknown fault kind', async () => {
     const r = await f.control('POST', 'faults', { fault: 'gremlins' });
     assert.equal(r.status, 400);
+  });
+
+  it('GET faults lists every pending fault with its count left, the throttle included; DELETE clears them all', async () => {
+    await f.control('POST', 'faults', { fault: 'throttle', count: 40 });
+    await f.control('POST', 'faults', { fault: 'start-500', count: 2 });
+    await f.control('POST', 'faults', { fault: 'workflow-fails' });
+    assert.equal((await f.call(SIGN_IN_PATH, { json: { username: f.info.username, password: f.info.password } })).status, 429);
+    assert.deepEqual((await f.control('GET', 'faults')).json().pending, { throttle: 39, 'start-500': 2, 'workflow-fails': 1 });
+    assert.deepEqual((await f.control('DELETE', 'faults')).json().pending, {});
+    assert.equal((await f.call(SIGN_IN_PATH, { json: { username: f.info.username, password: f.info.password } })).status, 200, 'no 429 after DELETE');
+  });
+
+  it('the throttle fault with "after" lets that many requests through first (a sign-in, then the call is throttled)', async () => {
+    await f.control('POST', 'faults', { fault: 'throttle', count: 1, after: 1 });
+    const signIn = () => f.call(SIGN_IN_PATH, { json: { username: f.info.username, password: f.info.password } });
+    assert.deepEqual([(await signIn()).status, (await signIn()).status, (await signIn()).status], [200, 429, 200]);
+    assert.equal((await f.control('POST', 'faults', { fault: 'start-500', after: 1 })).status, 400, 'after is for the throttle only');
+  });
+
+  it('POST reset clears the throttle and its window', async () => {
+    await f.control('POST', 'faults', { fault: 'throttle', count: 5 });
+    await f.control('POST', 'reset');
+    assert.equal((await f.call(SIGN_IN_PATH, { json: { username: f.info.username, password: f.info.password } })).status, 200);
+    assert.deepEqual((await f.control('GET', 'faults')).json().pending, {});
   });
 });

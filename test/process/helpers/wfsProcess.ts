@@ -1,0 +1,119 @@
+// `wfs` as a user runs it: a spawned process with real timers and real sockets, read line by line. Waiting is on
+// lines and exits, never on wall-clock sleeps; mocha's timeout is only the backstop.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { join } from 'node:path';
+import { rawRequest, type RawResponse } from '../../unit/helpers/rawHttp';
+
+/** The bundled CLI, as `npm run build` makes it (out/test/process/helpers → the repository root); WFS_TEST_CLI runs
+ * the tier against another build, e.g. an older commit's, to see a test fail there. */
+export const CLI = process.env.WFS_TEST_CLI ?? join(__dirname, '../../../../dist/cli.js');
+
+export type Line = Record<string, any>;
+
+export interface Exit {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+}
+
+export class WfsProcess {
+  readonly child: ChildProcess;
+  readonly lines: Line[] = [];
+  stdout = '';
+  stderr = '';
+  readonly exited: Promise<Exit>;
+  private readonly waiters: (() => void)[] = [];
+  private ended = false;
+
+  /** `env` is all the child sees besides PATH and HOME: no proxy or WFS_* variable leaks in from the runner. */
+  constructor(args: string[], env: Record<string, string> = {}, opts: { cli?: string; cwd?: string; stdin?: string } = {}) {
+    this.child = spawn(process.execPath, [opts.cli ?? CLI, ...args], {
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+      cwd: opts.cwd,
+      stdio: [opts.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+    });
+    if (opts.stdin !== undefined) this.child.stdin!.end(opts.stdin);
+    this.child.stderr!.on('data', (d: Buffer) => (this.stderr += d.toString('utf8')));
+    createInterface({ input: this.child.stdout! }).on('line', (text) => {
+      this.stdout += text + '\n';
+      try {
+        this.lines.push(JSON.parse(text));
+      } catch {
+        this.lines.push({ event: 'text', text });
+      }
+      this.wake();
+    });
+    this.exited = new Promise((resolve) =>
+      this.child.once('close', (code, signal) => {
+        this.ended = true;
+        this.wake();
+        resolve({ code, signal });
+      }),
+    );
+  }
+
+  /** The first line (already printed or still to come) that matches; rejects if the process ends without one. */
+  async line(match: (l: Line) => boolean, what = 'the expected line'): Promise<Line> {
+    for (;;) {
+      const found = this.lines.find(match);
+      if (found) return found;
+      if (this.ended) throw new Error(`wfs ended without ${what}; stdout:\n${this.stdout}stderr:\n${this.stderr}`);
+      await new Promise<void>((r) => this.waiters.push(r));
+    }
+  }
+
+  event(name: string): Promise<Line> {
+    return this.line((l) => l.event === name, `an "${name}" line`);
+  }
+
+  /** Lines with this event name, in order. */
+  events(name: string): Line[] {
+    return this.lines.filter((l) => l.event === name);
+  }
+
+  async exitCode(): Promise<number | null> {
+    return (await this.exited).code;
+  }
+
+  kill(signal: NodeJS.Signals = 'SIGTERM'): void {
+    this.child.kill(signal);
+  }
+
+  private wake(): void {
+    for (const w of this.waiters.splice(0)) w();
+  }
+}
+
+export interface SandboxProcess {
+  proc: WfsProcess;
+  info: Line;
+  /** The service environment a CLI user sets for this sandbox. */
+  env: Record<string, string>;
+  control(method: string, path: string, json?: unknown): Promise<RawResponse>;
+  /** Request lines the sandbox printed, as "METHOD path status". */
+  requests(): string[];
+  stop(): Promise<void>;
+}
+
+export async function startSandboxProcess(args: string[] = [], opts: { cli?: string; cwd?: string } = {}): Promise<SandboxProcess> {
+  const proc = new WfsProcess(['sandbox', '--port', '0', ...args], {}, opts);
+  const info = await proc.event('ready');
+  return {
+    proc,
+    info,
+    env: { WFS_BASE_URL: info.baseUrl, WFS_USERNAME: info.username, WFS_PASSWORD: info.password },
+    control: (method, path, json) =>
+      rawRequest(`${info.baseUrl}/sandbox/${path}`, { method, json, headers: json === undefined ? {} : { 'content-type': 'application/json' } }),
+    requests: () => proc.events('request').map((r) => `${r.method} ${r.path} ${r.status}`),
+    stop: async () => {
+      if (proc.child.exitCode === null && proc.child.signalCode === null) proc.kill('SIGTERM');
+      await proc.exited;
+    },
+  };
+}
+
+/** The sandbox's own request lines arrive asynchronously: wait until it has printed this many. */
+export async function sandboxRequests(s: SandboxProcess, count: number): Promise<string[]> {
+  await s.proc.line(() => s.proc.events('request').length >= count, `${count} request lines`);
+  return s.requests();
+}

@@ -1,0 +1,161 @@
+// `wfs start`, `status` and `test-webhook` as spawned processes against a `wfs sandbox` process, with real timers:
+// what a CI script sees (exit codes and lines) under every fault the sandbox's control API can inject.
+import assert from 'node:assert/strict';
+import { SIGN_IN_PATH, REFRESH_PATH, WORKFLOW_ROOT } from '../../src/core/http/paths';
+import { startSandboxProcess, WfsProcess, type SandboxProcess } from './helpers/wfsProcess';
+
+const START = (s: SandboxProcess) => ['start', '--session', s.info.sessions.staged, '--service', 'Appraisal', '--model', 'Standard'];
+
+/** Service requests only (the control API's own lines left out), as "METHOD path status". The sandbox prints each
+ * line after answering, so a client may exit first: wait until at least `atLeast` have been printed. */
+async function serviceRequests(s: SandboxProcess, atLeast = 0): Promise<string[]> {
+  const service = () => s.requests().filter((r) => !r.includes(' /sandbox/'));
+  await s.proc.line(() => service().length >= atLeast, `${atLeast} service request lines`);
+  return service();
+}
+
+async function billed(s: SandboxProcess): Promise<{ correlationId: string }[]> {
+  return (await s.control('GET', 'billing')).json().billed;
+}
+
+describe('wfs start / status / test-webhook as processes', function () {
+  this.timeout(60_000);
+  let s: SandboxProcess;
+  beforeEach(async () => {
+    s = await startSandboxProcess(['--workflow-duration', '1']);
+  });
+  afterEach(() => s.stop());
+
+  it('a throttled sign-in backs off, then the start goes: exit 0 after exactly one 202, backoff line first', async () => {
+    await s.control('POST', 'faults', { fault: 'throttle', count: 1 });
+    const p = new WfsProcess([...START(s), '--correlation-id', 'throttled-sign-in'], s.env);
+    assert.equal(await p.exitCode(), 0, p.stdout + p.stderr);
+    assert.deepEqual(p.lines.map((l) => l.event), ['backoff', 'started']);
+    assert.equal(p.lines[0].status, 429);
+    assert.ok(p.lines[0].delayMs > 0);
+    assert.deepEqual((await billed(s)).map((b) => b.correlationId), ['throttled-sign-in']);
+  });
+
+  it('a throttled start backs off (the process stays alive through the wait), then exit 0 after one 202', async () => {
+    // after: 1 lets the sign-in through and throttles the start twice.
+    await s.control('POST', 'faults', { fault: 'throttle', count: 2, after: 1 });
+    const p = new WfsProcess([...START(s), '--correlation-id', 'throttled-start'], s.env);
+    assert.equal(await p.exitCode(), 0, p.stdout + p.stderr);
+    assert.deepEqual(p.lines.map((l) => l.event), ['backoff', 'backoff', 'started']);
+    assert.deepEqual(p.lines.slice(0, 2).map((l) => l.attempt), [1, 2]);
+    const starts = (await serviceRequests(s, 4)).filter((r) => r.includes('/workflows'));
+    assert.deepEqual(starts.map((r) => r.split(' ').at(-1)), ['429', '429', '202']);
+    assert.equal((await billed(s)).length, 1);
+  });
+
+  it('a throttle that outlasts every attempt: exit 1, a clear error line, nothing billed', async () => {
+    await s.control('POST', 'faults', { fault: 'throttle', count: 10 });
+    const p = new WfsProcess(START(s), { ...s.env, WFS_RATE_LIMIT_ATTEMPTS: '2' });
+    assert.equal(await p.exitCode(), 1, p.stdout + p.stderr);
+    const err = p.lines.at(-1)!;
+    assert.deepEqual([err.event, err.status, err.kind], ['error', 429, 'rate-limited']);
+    assert.match(err.message, /backed off once over [\d.]+ s and gave up/);
+    assert.equal(p.events('backoff').length, 1);
+    assert.equal((await billed(s)).length, 0);
+  });
+
+  for (const fault of ['start-500', 'start-500-billed']) {
+    it(`${fault}: exit 3 with the correlationId to search by`, async () => {
+      await s.control('POST', 'faults', { fault });
+      const p = new WfsProcess([...START(s), '--correlation-id', `cid-${fault}`], s.env);
+      assert.equal(await p.exitCode(), 3);
+      const err = p.lines.at(-1)!;
+      assert.deepEqual([err.event, err.status, err.kind, err.correlationId], ['error', 500, 'outcome-unknown', `cid-${fault}`]);
+      assert.match(err.message, new RegExp(`cid-${fault}`));
+      assert.equal((await billed(s)).length, fault === 'start-500-billed' ? 1 : 0);
+    });
+  }
+
+  it('forbidden: exactly one retry, with a fresh token; twice forbidden is surfaced (exit 1)', async () => {
+    await s.control('POST', 'faults', { fault: 'forbidden' });
+    const ok = new WfsProcess(START(s), s.env);
+    assert.equal(await ok.exitCode(), 0, ok.stdout);
+    const startPath = `${WORKFLOW_ROOT}/sessions/${s.info.sessions.staged}/workflows`;
+    assert.deepEqual(await serviceRequests(s, 4), [`POST ${SIGN_IN_PATH} 200`, `POST ${startPath} 403`, `POST ${REFRESH_PATH} 200`, `POST ${startPath} 202`]);
+
+    await s.control('POST', 'faults', { fault: 'forbidden', count: 2 });
+    const before = (await serviceRequests(s)).length;
+    const refused = new WfsProcess(START(s), s.env);
+    assert.equal(await refused.exitCode(), 1);
+    assert.equal(refused.lines.at(-1)!.status, 403);
+    assert.deepEqual((await serviceRequests(s, before + 4)).slice(before).map((r) => r.split(' ').at(-1)), ['200', '403', '200', '403'], 'one retry, not two');
+  });
+
+  it('a wrong password: exit 1, and the password appears in no output', async () => {
+    const password = 'hunter2-not-the-password';
+    const p = new WfsProcess(START(s), { ...s.env, WFS_PASSWORD: password });
+    assert.equal(await p.exitCode(), 1);
+    assert.equal(p.lines.at(-1)!.status, 401);
+    assert.ok(!(p.stdout + p.stderr).includes(password));
+    assert.ok(!s.proc.stdout.includes(password), 'nor in the sandbox\'s own log');
+  });
+
+  it('status --follow runs to the terminal status on real timers: exit 0, one line per change', async () => {
+    const started = new WfsProcess(START(s), s.env);
+    assert.equal(await started.exitCode(), 0);
+    const id = (await started.event('started')).workflow.workflowId;
+    const p = new WfsProcess(['status', '--workflow', id, '--follow'], s.env);
+    assert.equal(await p.exitCode(), 0, p.stdout + p.stderr);
+    assert.deepEqual(p.events('status').map((l) => l.workflow.status), ['processing', 'complete']);
+  });
+
+  it('status --follow to its deadline: exit 4 with a deadline error line', async () => {
+    const long = await startSandboxProcess(['--workflow-duration', '3600']);
+    try {
+      const started = new WfsProcess(['start', '--session', long.info.sessions.staged, '--service', 'Appraisal', '--model', 'Standard'], long.env);
+      const id = (await started.event('started')).workflow.workflowId;
+      const p = new WfsProcess(['status', '--workflow', id, '--follow', '--deadline', '1'], long.env);
+      assert.equal(await p.exitCode(), 4);
+      assert.deepEqual([p.lines.at(-1)!.event, p.lines.at(-1)!.kind], ['error', 'deadline']);
+    } finally {
+      await long.stop();
+    }
+  });
+
+  it('test-webhook on 429 backs off and sends: exit 0, the delivery arrives once', async () => {
+    const listen = new WfsProcess(['listen', '--trust-sandbox', s.info.baseUrl, '--no-tunnel'], {});
+    const ready = await listen.event('ready');
+    try {
+      await s.control('POST', 'faults', { fault: 'throttle', count: 1, after: 1 });
+      const p = new WfsProcess(['test-webhook', '--address', ready.url, '--topic', 'workflow/completed', '--sub-topic', 'status:workflow/completed', '--tenant-id', 't1'], s.env);
+      assert.equal(await p.exitCode(), 0, p.stdout + p.stderr);
+      assert.deepEqual(p.lines.map((l) => l.event), ['backoff', 'sent']);
+      const delivery = await listen.event('delivery');
+      assert.deepEqual([delivery.status, delivery.verified, delivery.webhookId], [200, true, p.lines[1].webhookId]);
+    } finally {
+      listen.kill('SIGINT');
+      assert.equal(await listen.exitCode(), 0);
+    }
+  });
+
+  it('SIGTERM during a start\'s backoff: exit 130 with an error line, no started line, nothing billed', async () => {
+    await s.control('POST', 'faults', { fault: 'throttle', count: 10 });
+    const p = new WfsProcess(START(s), s.env);
+    await p.event('backoff');
+    p.kill('SIGTERM');
+    assert.equal(await p.exitCode(), 130);
+    assert.deepEqual([p.lines.at(-1)!.event, p.lines.at(-1)!.kind], ['error', 'interrupted']);
+    assert.equal(p.events('started').length, 0);
+    assert.equal((await billed(s)).length, 0);
+  });
+
+  it('SIGINT while following: exit 130 with a cancelled line', async () => {
+    const long = await startSandboxProcess(['--workflow-duration', '3600']);
+    try {
+      const started = new WfsProcess(['start', '--session', long.info.sessions.staged, '--service', 'Appraisal', '--model', 'Standard'], long.env);
+      const id = (await started.event('started')).workflow.workflowId;
+      const p = new WfsProcess(['status', '--workflow', id, '--follow'], long.env);
+      await p.event('status');
+      p.kill('SIGINT');
+      assert.equal(await p.exitCode(), 130);
+      assert.equal(p.lines.at(-1)!.kind, 'cancelled');
+    } finally {
+      await long.stop();
+    }
+  });
+});

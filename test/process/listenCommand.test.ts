@@ -1,0 +1,116 @@
+// `wfs listen`, `wfs sandbox` and `wfs audit` as long-running processes: trust from flags or a running sandbox, a
+// key set that fails and recovers, a tunnel server that goes away, and a clean end on SIGINT/SIGTERM.
+import assert from 'node:assert/strict';
+import { LocaltunnelServer } from '../unit/helpers/localtunnelServer';
+import { startSandboxProcess, WfsProcess, type SandboxProcess } from './helpers/wfsProcess';
+
+const SEND = (address: string) => ['test-webhook', '--address', address, '--topic', 'workflow/completed', '--sub-topic', 'status:workflow/completed', '--tenant-id', 't1'];
+
+describe('wfs listen / sandbox / audit as processes', function () {
+  this.timeout(60_000);
+  let s: SandboxProcess;
+  beforeEach(async () => {
+    s = await startSandboxProcess();
+  });
+  afterEach(() => s.stop());
+
+  async function send(address: string): Promise<WfsProcess> {
+    const p = new WfsProcess(SEND(address), s.env);
+    assert.equal(await p.exitCode(), 0, p.stdout + p.stderr);
+    return p;
+  }
+
+  it('--issuer/--audience/--jwks-url: trusts exactly what the flags say; SIGINT stops it with exit 0', async () => {
+    const listen = new WfsProcess(['listen', '--no-tunnel', '--issuer', s.info.issuer, '--audience', s.info.audience, '--jwks-url', s.info.jwksUrl]);
+    const ready = await listen.event('ready');
+    assert.deepEqual(ready.issuers, [s.info.issuer]);
+    await send(ready.url);
+    const d = await listen.event('delivery');
+    assert.deepEqual([d.status, d.verified], [200, true]);
+    listen.kill('SIGINT');
+    assert.equal(await listen.exitCode(), 0);
+    assert.equal(listen.lines.at(-1)!.event, 'stopped');
+  });
+
+  it('--issuer without its --audience and --jwks-url: exit 2 saying they go together', async () => {
+    const p = new WfsProcess(['listen', '--no-tunnel', '--issuer', 'a', '--issuer', 'b', '--audience', 'x', '--jwks-url', 'http://127.0.0.1:1/j']);
+    assert.equal(await p.exitCode(), 2);
+    assert.match(p.lines.at(-1)!.message, /go together.*got 2, 1 and 1/);
+  });
+
+  it('--trust-sandbox at a dead address: exit 2 naming the flag', async () => {
+    const p = new WfsProcess(['listen', '--no-tunnel', '--trust-sandbox', 'http://127.0.0.1:9']);
+    assert.equal(await p.exitCode(), 2);
+    assert.match(p.lines.at(-1)!.message, /^--trust-sandbox http:\/\/127\.0\.0\.1:9: /);
+  });
+
+  it('while the key set is unavailable: refused at step 3 (403), then verified once it is back', async () => {
+    const listen = new WfsProcess(['listen', '--no-tunnel', '--trust-sandbox', s.info.baseUrl]);
+    const ready = await listen.event('ready');
+    try {
+      await s.control('POST', 'faults', { fault: 'jwks-unavailable' });
+      await send(ready.url);
+      const refused = await listen.event('delivery');
+      assert.deepEqual([refused.status, refused.verified], [403, false]);
+      assert.deepEqual(refused.checks.find((c: { ok: boolean }) => !c.ok).step, 3);
+      await send(ready.url);
+      await listen.line(() => listen.events('delivery').length === 2, 'a second delivery');
+      const recovered = listen.events('delivery')[1];
+      assert.deepEqual([recovered.status, recovered.verified], [200, true]);
+    } finally {
+      listen.kill('SIGTERM');
+      assert.equal(await listen.exitCode(), 0);
+    }
+  });
+
+  it('when the tunnel server goes away: reconnect lines, then closed and exit 0 on SIGTERM', async () => {
+    const server = new LocaltunnelServer();
+    await server.start();
+    const listen = new WfsProcess(['listen', '--trust-sandbox', s.info.baseUrl, '--tunnel-host', server.url]);
+    try {
+      const ready = await listen.event('ready');
+      assert.match(ready.publicUrl, /^http:\/\/[a-f0-9]+\.tunnel\.test:\d+\/webhooks$/);
+      await listen.line((l) => l.event === 'tunnel' && l.state === 'open', 'the tunnel open');
+      await server.stop();
+      await listen.line((l) => l.event === 'tunnel' && l.state === 'reconnecting', 'a reconnecting line');
+      await listen.line((l) => l.event === 'warning', 'a warning naming the failure');
+      listen.kill('SIGTERM');
+      assert.equal(await listen.exitCode(), 0);
+      const tail = listen.lines.slice(-2);
+      assert.deepEqual(tail.map((l) => [l.event, l.state]), [['tunnel', 'closed'], ['stopped', undefined]]);
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it('wfs sandbox: SIGINT and SIGTERM both stop it with a stopped line and exit 0', async () => {
+    for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+      const other = await startSandboxProcess();
+      other.proc.kill(signal);
+      assert.equal(await other.proc.exitCode(), 0);
+      assert.equal(other.proc.lines.at(-1)!.event, 'stopped');
+    }
+  });
+
+  it('wfs audit against wfs listen scores clean; SIGINT during an audit ends it with exit 130 and an error line', async () => {
+    const listen = new WfsProcess(['listen', '--no-tunnel', '--trust-sandbox', s.info.baseUrl]);
+    const ready = await listen.event('ready');
+    try {
+      const audit = new WfsProcess(['audit', '--target', ready.url, '--sandbox-url', s.info.baseUrl]);
+      assert.equal(await audit.exitCode(), 0, audit.stdout);
+      const summary = audit.lines.at(-1)!;
+      assert.equal(summary.event, 'summary');
+      assert.equal(summary.failed, 0);
+      assert.ok(summary.total >= 18);
+
+      const interrupted = new WfsProcess(['audit', '--target', ready.url, '--sandbox-url', s.info.baseUrl]);
+      await interrupted.event('case');
+      interrupted.kill('SIGINT');
+      assert.equal(await interrupted.exitCode(), 130);
+      assert.equal(interrupted.lines.at(-1)!.kind, 'interrupted');
+    } finally {
+      listen.kill('SIGTERM');
+      await listen.exited;
+    }
+  });
+});

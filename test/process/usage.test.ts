@@ -1,0 +1,122 @@
+// Help, version and usage errors of the spawned `wfs`: a request that breaks a rule is refused before anything is
+// sent, credentials included.
+import assert from 'node:assert/strict';
+import { mkdtempSync } from 'node:fs';
+import { createServer, type Server } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import manifest from '../../package.json';
+import { startSandboxProcess, WfsProcess, type SandboxProcess } from './helpers/wfsProcess';
+
+const COMMANDS = ['sandbox', 'start', 'status', 'test-webhook', 'listen', 'audit'];
+
+/** A TCP server that only counts connections: proof that nothing at all was sent to it. */
+async function countingServer(): Promise<{ server: Server; url: string; connections: () => number }> {
+  let n = 0;
+  const server = createServer((s) => {
+    n++;
+    s.destroy();
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const port = (server.address() as { port: number }).port;
+  return { server, url: `http://127.0.0.1:${port}`, connections: () => n };
+}
+
+describe('wfs help, version and usage errors as a process', function () {
+  this.timeout(60_000);
+
+  for (const name of COMMANDS) {
+    it(`wfs ${name} --help prints its usage, flags and exit codes on stdout and exits 0`, async () => {
+      const p = new WfsProcess([name, '--help']);
+      assert.equal(await p.exitCode(), 0, p.stderr);
+      assert.match(p.stdout, new RegExp(`^usage: wfs ${name} `));
+      assert.match(p.stdout, /\nflags:\n/);
+      assert.match(p.stdout, /\nexit codes:\n/);
+      assert.match(p.stdout, /--help/);
+    });
+  }
+
+  it('wfs --help lists every command; wfs with no command prints it on stderr and exits 2', async () => {
+    const help = new WfsProcess(['--help']);
+    assert.equal(await help.exitCode(), 0);
+    for (const name of COMMANDS) assert.match(help.stdout, new RegExp(`\\n  ${name} `));
+    const bare = new WfsProcess([]);
+    assert.equal(await bare.exitCode(), 2);
+    assert.match(bare.stderr, /usage: wfs <command>/);
+  });
+
+  it('wfs --version prints the package version', async () => {
+    const p = new WfsProcess(['--version']);
+    assert.equal(await p.exitCode(), 0);
+    assert.equal(p.stdout, `${manifest.version}\n`);
+  });
+
+  it('an unknown flag, a flag without its value, a stray argument: exit 2 naming it', async () => {
+    for (const [args, message] of [
+      [['sandbox', '--bogus'], /unknown flag --bogus/],
+      [['sandbox', '--port'], /--port needs a value/],
+      [['status', '--follow=yes', '--workflow', 'w'], /--follow takes no value/],
+      [['audit', 'http://x'], /unexpected argument "http:\/\/x"/],
+      [['frobnicate'], /unknown command "frobnicate"/],
+    ] as const) {
+      const p = new WfsProcess([...args]);
+      assert.equal(await p.exitCode(), 2, args.join(' '));
+      assert.deepEqual([p.lines.at(-1)!.event, p.lines.at(-1)!.kind], ['error', 'usage']);
+      assert.match(p.lines.at(-1)!.message, message);
+    }
+  });
+
+  describe('refused before anything is sent', () => {
+    let s: SandboxProcess;
+    before(async () => {
+      s = await startSandboxProcess();
+    });
+    after(() => s.stop());
+
+    it('a 300-character correlationId: exit 2, and the sandbox saw no request at all (no sign-in)', async () => {
+      const p = new WfsProcess(['start', '--session', s.info.sessions.staged, '--service', 'Appraisal', '--model', 'Standard', '--correlation-id', 'x'.repeat(300)], s.env);
+      assert.equal(await p.exitCode(), 2);
+      assert.match(p.lines.at(-1)!.message, /255/);
+      await s.control('GET', 'stats');
+      await s.proc.line((l) => l.event === 'request' && l.path === '/sandbox/stats', 'the stats request line');
+      assert.deepEqual(s.requests().filter((r) => !r.includes(' /sandbox/')), [], 'no sign-in, no start');
+    });
+
+    it('an http --address for the real service: exit 2 (not a transport error), with no connection made', async () => {
+      const service = await countingServer();
+      try {
+        const env = { WFS_BASE_URL: service.url.replace('127.0.0.1', 'localhost'), WFS_TEST_WEBHOOK_URL: 'https://hooks.example.invalid', WFS_USERNAME: 'u', WFS_PASSWORD: 'p' };
+        const p = new WfsProcess(['test-webhook', '--address', 'http://example.invalid/hook', '--topic', 't/x', '--sub-topic', 'k:t/x', '--tenant-id', 't'], env);
+        assert.equal(await p.exitCode(), 2, p.stdout);
+        assert.equal(p.lines.at(-1)!.kind, 'local-validation');
+        assert.match(p.lines.at(-1)!.message, /https/);
+        assert.equal(service.connections(), 0);
+      } finally {
+        service.server.close();
+      }
+    });
+
+    it('an unreachable service with a malformed request: still exit 2, never a transport error', async () => {
+      const env = { WFS_BASE_URL: 'http://127.0.0.1:9', WFS_USERNAME: 'u', WFS_PASSWORD: 'p' };
+      const p = new WfsProcess(['test-webhook', '--address', 'http://127.0.0.1:9/x', '--topic', 't/x', '--sub-topic', 'k:t/x', '--tenant-id', 't', '--webhook-id', 'not-a-uuid'], env);
+      assert.equal(await p.exitCode(), 2);
+      assert.match(p.lines.at(-1)!.message, /not a UUID/);
+    });
+
+    it('--log pointing at a directory: exit 2 naming the flag and the path', async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'wfs-logdir-'));
+      const p = new WfsProcess(['listen', '--trust-sandbox', s.info.baseUrl, '--no-tunnel', '--log', dir]);
+      assert.equal(await p.exitCode(), 2);
+      assert.match(p.lines.at(-1)!.message, new RegExp(`^--log ${dir}: is a directory`));
+    });
+
+    it('a missing variable or a bad proxy address: exit 2 naming it', async () => {
+      const noBase = new WfsProcess(['status', '--workflow', 'wf_1'], { WFS_USERNAME: 'u', WFS_PASSWORD: 'p' });
+      assert.equal(await noBase.exitCode(), 2);
+      assert.match(noBase.lines.at(-1)!.message, /WFS_BASE_URL is not set/);
+      const badProxy = new WfsProcess(['status', '--workflow', 'wf_1'], { ...s.env, HTTPS_PROXY: 'proxy.example:3128' });
+      assert.equal(await badProxy.exitCode(), 2);
+      assert.match(badProxy.lines.at(-1)!.message, /https proxy "proxy.example:3128" is not a URL|must be an http/);
+    });
+  });
+});

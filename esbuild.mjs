@@ -1,11 +1,12 @@
 // Bundles the extension and the CLI, and transpiles the tests for mocha.
 // `node esbuild.mjs` builds dist/; `node esbuild.mjs --tests` also writes out/ (tests + sources, unbundled).
 import * as esbuild from 'esbuild';
-import { copyFileSync, readdirSync, statSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, readdirSync, statSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const production = process.argv.includes('--production');
 const withTests = process.argv.includes('--tests');
+const cliPackage = process.argv.includes('--cli-package');
 
 function filesUnder(dir, suffix) {
   let out = [];
@@ -29,6 +30,30 @@ const common = {
 
 await esbuild.build({ ...common, entryPoints: { extension: 'src/extension/extension.ts' }, outdir: 'dist', external: ['vscode'] });
 await esbuild.build({ ...common, entryPoints: { cli: 'src/cli/main.ts' }, outdir: 'dist', banner: { js: '#!/usr/bin/env node' } });
+
+// The CLI on its own: dist/cli.js bundles every dependency, so its package needs no node_modules and no VS Code.
+// `npm pack dist/cli-package` then makes the tarball a user installs (npm run pack:cli).
+if (cliPackage) {
+  const root = JSON.parse(readFileSync('package.json', 'utf8'));
+  const dir = 'dist/cli-package';
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  copyFileSync('dist/cli.js', `${dir}/cli.js`);
+  copyFileSync('docs/cli.md', `${dir}/README.md`);
+  copyFileSync('LICENSE', `${dir}/LICENSE`);
+  const manifest = {
+    name: 'workflow-service-cli',
+    version: root.version,
+    description: 'wfs: the Workflow Service Toolkit headless: a sandbox of the service, billed workflow starts, a verifying webhook receiver and a receiver audit, for scripts and CI.',
+    license: root.license,
+    repository: root.repository,
+    keywords: ['workflow-service', 'webhook', 'jwt', 'sandbox', 'cli'],
+    bin: { wfs: 'cli.js' },
+    files: ['cli.js', 'README.md', 'LICENSE'],
+    engines: { node: root.engines.node },
+  };
+  writeFileSync(`${dir}/package.json`, JSON.stringify(manifest, null, 2) + '\n');
+}
 
 if (withTests) {
   rmSync('out', { recursive: true, force: true });

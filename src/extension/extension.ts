@@ -15,6 +15,7 @@ import { ExtensionLog } from './log/extensionLog';
 import { ReceiverHost } from './receiver/receiverHost';
 import { ReceiverTree, type ReceiverNode } from './receiver/receiverTree';
 import { SandboxHost } from './sandboxHost';
+import { ProxyRouting } from './proxyRouting';
 import type { Services } from './services';
 import { EnvironmentStatusBar } from './statusBar/environmentStatusBar';
 import { ReceiverStatusBar } from './statusBar/receiverStatusBar';
@@ -39,6 +40,7 @@ export interface ExtensionApi extends Services {
 export function activate(context: vscode.ExtensionContext): ExtensionApi {
   const clock = new SystemClock();
   const log = new ExtensionLog();
+  const proxy = new ProxyRouting(log);
   const sandbox = new SandboxHost(log);
   const environments = new EnvironmentRegistry(context.globalState, sandbox, log);
   const auth = new AuthService(context.secrets, environments, sandbox, log, clock);
@@ -58,6 +60,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
   workflows.setVisible(treeView.visible);
   context.subscriptions.push(
     log,
+    proxy,
     sandbox,
     environments,
     auth,

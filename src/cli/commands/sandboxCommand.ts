@@ -6,7 +6,7 @@ import { intFlag } from '../flags';
 export const sandboxCommand: CommandSpec = {
   name: 'sandbox',
   summary: 'run the simulator of the Workflow Service',
-  synopsis: 'sandbox [--host H] [--port P] [--access-token-ttl SECONDS] [--workflow-duration SECONDS]',
+  synopsis: 'sandbox [--host H] [--port P] [--access-token-ttl SECONDS] [--workflow-duration SECONDS] [--allow-host NAME …]',
   description: [
     'Runs the sandbox until SIGTERM or SIGINT (exit 0). The first line, {"event":"ready",…}, carries its baseUrl,',
     'testWebhookUrl, issuer, audience, jwksUrl, the demo credentials, sessions and products; then one line per request',
@@ -17,6 +17,7 @@ export const sandboxCommand: CommandSpec = {
     port: { type: 'string', value: 'P', description: 'the port (default 0: a free one)' },
     'access-token-ttl': { type: 'string', value: 'SECONDS', description: 'expires_in of issued access tokens (default 3600)' },
     'workflow-duration': { type: 'string', value: 'SECONDS', description: 'how long a workflow stays processing (default 20)' },
+    'allow-host': { type: 'string', multiple: true, value: 'NAME', description: 'answer this Host name too (loopback names always); others get 421' },
   },
   async run(flags, io) {
     const { emit } = io;
@@ -25,6 +26,7 @@ export const sandboxCommand: CommandSpec = {
       port: intFlag(flags, 'port', 0, 65535) ?? 0,
       accessTokenTtlSeconds: intFlag(flags, 'access-token-ttl', 1, 86400),
       workflowDurationSeconds: intFlag(flags, 'workflow-duration', 0, 86400),
+      allowedHosts: flags.lists.get('allow-host') ?? [],
     });
     const info = await sandbox.start();
     emit({ event: 'ready', ...info });

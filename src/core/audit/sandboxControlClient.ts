@@ -19,7 +19,9 @@ export class SandboxControlClient {
   constructor(readonly baseUrl: string) {}
 
   private async call(method: 'GET' | 'POST' | 'DELETE', path: string, json?: unknown): Promise<Record<string, unknown>> {
-    const res = await httpRequest({ method, url: joinUrl(this.baseUrl, path), json, timeoutMs: 10_000 });
+    // The control API takes application/json only, DELETE included (which our request function does not mark).
+    const headers = method === 'GET' ? {} : { 'content-type': 'application/json' };
+    const res = await httpRequest({ method, url: joinUrl(this.baseUrl, path), json, headers, timeoutMs: 10_000 });
     if (res.status >= 300) throw new Error(`the sandbox at ${this.baseUrl} answered ${res.status} to ${method} ${path}: is it a Workflow Service Toolkit sandbox?`);
     try {
       return JSON.parse(res.body.toString('utf8')) as Record<string, unknown>;

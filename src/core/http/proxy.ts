@@ -11,6 +11,8 @@ export interface ProxySettings {
   httpsProxy?: string;
   /** Comma- or space-separated hosts (with optional :port, leading dot or *. for subdomains, or * for all). */
   noProxy?: string;
+  /** A Proxy-Authorization value (VS Code's http.proxyAuthorization); credentials in the proxy URL work too. */
+  proxyAuthorization?: string;
 }
 
 /** The usual variables, upper case first; HTTPS falls back to HTTP_PROXY as curl and undici do. */
@@ -70,6 +72,11 @@ class LoopbackBypass extends Dispatcher {
 export function proxyDispatcher(settings: ProxySettings): Dispatcher | undefined {
   if (!settings.httpProxy && !settings.httpsProxy) return undefined;
   // Empty strings, not undefined: EnvHttpProxyAgent would otherwise read the process environment itself.
-  const proxied = new EnvHttpProxyAgent({ httpProxy: settings.httpProxy ?? '', httpsProxy: settings.httpsProxy ?? '', noProxy: settings.noProxy ?? '' });
+  const proxied = new EnvHttpProxyAgent({
+    httpProxy: settings.httpProxy ?? '',
+    httpsProxy: settings.httpsProxy ?? '',
+    noProxy: settings.noProxy ?? '',
+    ...(settings.proxyAuthorization ? { token: settings.proxyAuthorization } : {}),
+  });
   return new LoopbackBypass(proxied, new Agent());
 }

@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { EventEmitter } from 'node:events';
 import { OffsetClock, type Clock } from '../time/clock';
 import { edgeViolation } from '../http/edgeFilter';
+import { isAllowedHost } from '../http/hostCheck';
 import { REFRESH_PATH, SIGN_IN_PATH, TEST_WEBHOOK_PATH, WORKFLOW_ROOT } from '../http/paths';
 import { controlRoute, type AdvanceableClock } from './sandboxControlRoutes';
 import type { SandboxContext } from './sandboxContext';
@@ -40,6 +41,9 @@ export interface SandboxOptions {
   retry?: Partial<RetryPolicy>;
   allowLoopbackHttp?: boolean;
   maxBodyBytes?: number;
+  /** Host names the sandbox answers besides loopback addresses and localhost (e.g. a name a proxy or container
+   * reaches it by). Any other Host header is refused with 421, so a DNS-rebinding page cannot use it. */
+  allowedHosts?: readonly string[];
 }
 
 export interface SandboxInfo {
@@ -167,8 +171,9 @@ export class Sandbox extends EventEmitter {
     let reply: Reply;
     const rawUrl = req.url ?? '/';
     try {
-      const body = await readBody(req, this.options.maxBodyBytes ?? 1024 * 1024);
-      if (!ctx) reply = emptyReply(503);
+      const body = isAllowedHost(req.headers.host, this.options.allowedHosts) ? await readBody(req, this.options.maxBodyBytes ?? 1024 * 1024) : undefined;
+      if (!isAllowedHost(req.headers.host, this.options.allowedHosts)) reply = misdirected(req.headers.host);
+      else if (!ctx) reply = emptyReply(503);
       else if (body === undefined) reply = emptyReply(413);
       else {
         const parsed = parsePath(rawUrl);
@@ -248,6 +253,15 @@ export class Sandbox extends EventEmitter {
     ctx.tokens.reset();
     ctx.webhookEndpoints.clear();
   }
+}
+
+/** 421: this server does not answer that name. Said in plain text, never echoing the name as HTML. */
+function misdirected(host: string | undefined): Reply {
+  return {
+    status: 421,
+    headers: { 'content-type': 'text/plain; charset=utf-8', connection: 'close' },
+    body: `This sandbox answers only loopback names (127.0.0.1, [::1], localhost) and the names given with --allow-host; Host ${JSON.stringify(host ?? '')} is not one of them.\n`,
+  };
 }
 
 function edgeScan(req: SandboxRequest, rawUrl: string): string | undefined {

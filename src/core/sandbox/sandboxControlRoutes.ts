@@ -34,6 +34,11 @@ function pendingFaults(ctx: SandboxContext): Record<string, number> {
   return out;
 }
 
+function mediaTypeOf(req: SandboxRequest): string {
+  const v = req.headers['content-type'];
+  return (Array.isArray(v) ? v[0] : v ?? '').split(';')[0].trim().toLowerCase();
+}
+
 const LITERAL_ROUTES = new Set(['POST clock/advance', 'POST keys/rotate']);
 
 export async function controlRoute(
@@ -42,6 +47,10 @@ export async function controlRoute(
   rest: string[],
   hooks: { info: () => unknown; reset: () => void; advance?: AdvanceableClock },
 ): Promise<Reply> {
+  // A cross-site page can send a form or text/plain, never application/json without a preflight that this API
+  // does not answer: so every change must say application/json, with or without a body.
+  if (req.method !== 'GET' && req.method !== 'HEAD' && mediaTypeOf(req) !== 'application/json')
+    return problemReply(415, `${ctx.problemsBase}/sandbox-control`, 'Unsupported media type', 'The control API takes Content-Type: application/json only.');
   const b = body(req);
   if (b === undefined) return bad(ctx, 'The body must be a JSON object.');
   const [head, id, sub] = rest;

@@ -11,6 +11,13 @@ export const CLI = process.env.WFS_TEST_CLI ?? join(__dirname, '../../../../dist
 
 export type Line = Record<string, any>;
 
+export interface WfsOptions {
+  cli?: string;
+  bin?: string;
+  cwd?: string;
+  stdin?: string;
+}
+
 export interface Exit {
   code: number | null;
   signal: NodeJS.Signals | null;
@@ -26,8 +33,10 @@ export class WfsProcess {
   private ended = false;
 
   /** `env` is all the child sees besides PATH and HOME: no proxy or WFS_* variable leaks in from the runner. */
-  constructor(args: string[], env: Record<string, string> = {}, opts: { cli?: string; cwd?: string; stdin?: string } = {}) {
-    this.child = spawn(process.execPath, [opts.cli ?? CLI, ...args], {
+  constructor(args: string[], env: Record<string, string> = {}, opts: WfsOptions = {}) {
+    // `bin` runs an installed `wfs` as a shell would (its shebang and node from PATH); otherwise this node runs `cli`.
+    const [file, argv] = opts.bin ? [opts.bin, args] : [process.execPath, [opts.cli ?? CLI, ...args]];
+    this.child = spawn(file, argv, {
       env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
       cwd: opts.cwd,
       stdio: [opts.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
@@ -95,7 +104,7 @@ export interface SandboxProcess {
   stop(): Promise<void>;
 }
 
-export async function startSandboxProcess(args: string[] = [], opts: { cli?: string; cwd?: string } = {}): Promise<SandboxProcess> {
+export async function startSandboxProcess(args: string[] = [], opts: WfsOptions = {}): Promise<SandboxProcess> {
   const proc = new WfsProcess(['sandbox', '--port', '0', ...args], {}, opts);
   const info = await proc.event('ready');
   return {
@@ -103,7 +112,7 @@ export async function startSandboxProcess(args: string[] = [], opts: { cli?: str
     info,
     env: { WFS_BASE_URL: info.baseUrl, WFS_USERNAME: info.username, WFS_PASSWORD: info.password },
     control: (method, path, json) =>
-      rawRequest(`${info.baseUrl}/sandbox/${path}`, { method, json, headers: json === undefined ? {} : { 'content-type': 'application/json' } }),
+      rawRequest(`${info.baseUrl}/sandbox/${path}`, { method, json, headers: method === 'GET' ? {} : { 'content-type': 'application/json' } }),
     requests: () => proc.events('request').map((r) => `${r.method} ${r.path} ${r.status}`),
     stop: async () => {
       if (proc.child.exitCode === null && proc.child.signalCode === null) proc.kill('SIGTERM');

@@ -38,7 +38,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       return rawRequest(url(path), { method, headers, json: opts.json, body: opts.body });
     },
     control(method, path, json) {
-      return rawRequest(url('/sandbox/' + path), { method, json, headers: json === undefined ? {} : { 'content-type': 'application/json' } });
+      return rawRequest(url('/sandbox/' + path), { method, json, headers: method === 'GET' ? {} : { 'content-type': 'application/json' } });
     },
     stop: () => sandbox.stop(),
   };

@@ -4,6 +4,7 @@ import { createHash } from 'node:crypto';
 import { createLocalJWKSet, jwtVerify, decodeProtectedHeader } from 'jose';
 import { SIGN_IN_PATH, startSandbox, type SandboxFixture } from '../helpers/sandboxFixture';
 import { RecordingServer } from '../helpers/recordingServer';
+import { rawRequest } from '../helpers/rawHttp';
 import type { DeliveryAttempt } from '../../../src/core/sandbox/webhookDispatcher';
 
 const ROOT = '/workflow-services-ws/resources/v1';
@@ -166,6 +167,35 @@ describe('sandbox: workflow lifecycle and webhooks', () => {
     const signIn = () => f.call(SIGN_IN_PATH, { json: { username: f.info.username, password: f.info.password } });
     assert.deepEqual([(await signIn()).status, (await signIn()).status, (await signIn()).status], [200, 429, 200]);
     assert.equal((await f.control('POST', 'faults', { fault: 'start-500', after: 1 })).status, 400, 'after is for the throttle only');
+  });
+
+  it('answers only loopback Host names: a DNS-rebinding Host gets 421 and no token is minted', async () => {
+    const body = { bodyBase64: Buffer.from('{}').toString('base64') };
+    const rebound = await rawRequest(f.url('/sandbox/sign'), { json: body, headers: { host: 'rebind.attacker.example' } });
+    assert.equal(rebound.status, 421);
+    assert.ok(!rebound.text.includes('token'));
+    const service = await rawRequest(f.url(SIGN_IN_PATH), { json: { username: f.info.username, password: f.info.password }, headers: { host: 'rebind.attacker.example:80' } });
+    assert.equal(service.status, 421, 'the service endpoints too');
+    assert.equal((await rawRequest(f.url('/sandbox/sign'), { json: body, headers: { host: 'localhost' } })).status, 200);
+  });
+
+  it('the control API takes application/json only: a text/plain or form body, or a bodyless POST without it, is 415', async () => {
+    const sign = JSON.stringify({ bodyBase64: Buffer.from('{}').toString('base64') });
+    for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x'])
+      assert.equal((await rawRequest(f.url('/sandbox/sign'), { method: 'POST', body: sign, headers: { 'content-type': type } })).status, 415, type);
+    assert.equal((await rawRequest(f.url('/sandbox/reset'), { method: 'POST' })).status, 415);
+    assert.equal((await rawRequest(f.url('/sandbox/sign'), { method: 'POST', body: sign, headers: { 'content-type': 'application/json; charset=utf-8' } })).status, 200);
+    assert.equal((await rawRequest(f.url('/sandbox/faults'))).status, 200, 'GET needs no content type');
+  });
+
+  it('a sandbox started with allowedHosts answers that name too', async () => {
+    const other = await startSandbox({ allowedHosts: ['wfs-sandbox.test'] });
+    try {
+      assert.equal((await rawRequest(other.url('/sandbox/faults'), { headers: { host: 'wfs-sandbox.test:1234' } })).status, 200);
+      assert.equal((await rawRequest(other.url('/sandbox/faults'), { headers: { host: 'other.test' } })).status, 421);
+    } finally {
+      await other.stop();
+    }
   });
 
   it('POST reset clears the throttle and its window', async () => {

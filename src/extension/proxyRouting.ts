@@ -1,0 +1,52 @@
+// Applies the proxy settings (proxySettings.ts) to every request the extension makes, and again when they change.
+// Our dispatcher is our own: other extensions in the host are not affected.
+import * as vscode from 'vscode';
+import { setDefaultDispatcher } from '../core/http/request';
+import { checkProxySettings, proxyDispatcher } from '../core/http/proxy';
+import { extensionProxySettings } from './proxySettings';
+import type { ExtensionLog } from './log/extensionLog';
+import type { Dispatcher } from 'undici';
+
+export class ProxyRouting implements vscode.Disposable {
+  private current?: Dispatcher;
+  private readonly subscription: vscode.Disposable;
+
+  constructor(private readonly log: ExtensionLog) {
+    this.apply();
+    this.subscription = vscode.workspace.onDidChangeConfiguration((e) => {
+      if (['http.proxy', 'http.noProxy', 'http.proxySupport', 'http.proxyAuthorization'].some((k) => e.affectsConfiguration(k))) this.apply();
+    });
+  }
+
+  private apply(): void {
+    const settings = extensionProxySettings(vscode.workspace.getConfiguration('http'), process.env);
+    let next: Dispatcher | undefined;
+    try {
+      checkProxySettings(settings, 'http.proxy');
+      next = proxyDispatcher(settings);
+    } catch (err) {
+      this.log.error(`${(err as Error).message}; requests go without a proxy`);
+      void vscode.window.showWarningMessage(`Workflow Service: ${(err as Error).message}. Requests go without a proxy until it is fixed.`);
+    }
+    setDefaultDispatcher(next);
+    void this.current?.close();
+    this.current = next;
+    this.log.info(next ? `requests go through the proxy ${redactProxy(settings.httpsProxy ?? settings.httpProxy)} (loopback direct${settings.noProxy ? `; not for ${settings.noProxy}` : ''})` : 'requests go without a proxy');
+  }
+
+  dispose(): void {
+    this.subscription.dispose();
+    setDefaultDispatcher(undefined);
+    void this.current?.close();
+  }
+}
+
+/** A proxy URL fit for the log: its credentials never are. */
+function redactProxy(url: string | undefined): string {
+  try {
+    const u = new URL(url ?? '');
+    return `${u.protocol}//${u.host}`;
+  } catch {
+    return '(unreadable)';
+  }
+}

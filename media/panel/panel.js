@@ -246,7 +246,13 @@
       pretty.appendChild(jsonTree(JSON.parse(d.prettyJson)));
       parts.push(pretty);
     }
-    const raw = section(`Raw body exactly as received (${d.bodyBytes} bytes${d.bodyIsUtf8 ? '' : ', not UTF-8: hex'})`, d.prettyJson === undefined);
+    const whole = d.keptBytes === d.bodyBytes;
+    const raw = section(
+      `Raw body ${whole ? 'exactly as received' : `(first ${d.keptBytes} bytes kept)`} (${d.bodyBytes} bytes${d.bodyIsUtf8 ? '' : ', not UTF-8: hex'})`,
+      d.prettyJson === undefined,
+    );
+    if (d.note) raw.appendChild(el('p', d.note, 'note'));
+    raw.appendChild(el('p', `SHA-256 of all ${d.bodyBytes} bytes: ${d.sha256}`, 'hash'));
     raw.appendChild(el('pre', d.bodyIsUtf8 ? d.rawText : d.hex, 'raw'));
     parts.push(raw);
     detailEl.replaceChildren(...parts);

@@ -85,6 +85,8 @@ export const listenCommand: CommandSpec = {
     respond: { type: 'string', value: 'STATUS', description: 'answer every verified delivery with this status (rehearse retries)' },
     'max-body': { type: 'string', value: 'BYTES', description: 'refuse larger bodies with 413 (default 1048576)' },
     log: { type: 'string', value: 'FILE', description: 'keep every delivery as JSON lines in FILE, reloaded at start' },
+    'history-memory': { type: 'string', value: 'MIB', description: 'memory the delivery history may use (default 64)' },
+    'history-disk': { type: 'string', value: 'MIB', description: 'with --log: size the file may reach before it is compacted (default 256)' },
   },
   env: PROXY_ENV,
   async run(flags, io) {
@@ -104,6 +106,9 @@ export const listenCommand: CommandSpec = {
     const respondWith = intFlag(flags, 'respond', 200, 599);
     const logFile = flags.values.get('log');
     if (logFile) checkLogPath(logFile);
+    const historyMemory = intFlag(flags, 'history-memory', 1, 65536) ?? 64;
+    const historyDisk = intFlag(flags, 'history-disk', 1, 1024 * 1024) ?? 256;
+    if (flags.values.has('history-disk') && !logFile) throw new UsageError('--history-disk applies only with --log');
 
     let issuers: TrustedIssuer[];
     const trustFile = flags.values.get('trust-file');
@@ -119,16 +124,18 @@ export const listenCommand: CommandSpec = {
       }
     } else issuers = trustFromFlags(flags);
 
-    const log = new DeliveryLog(1000, logFile);
+    const log = new DeliveryLog({ file: logFile, memoryBudgetBytes: historyMemory * 1024 * 1024, diskBudgetBytes: historyDisk * 1024 * 1024 });
+    log.on('warning', (message: string) => emit({ event: 'warning', message: `--log ${logFile}: ${message}` }));
     try {
-      await log.load();
+      const loaded = await log.load();
+      if (logFile) emit({ event: 'history', file: logFile, loaded: loaded.loaded, skipped: loaded.skipped });
     } catch (err) {
       throw new UsageError(`--log ${logFile}: ${(err as Error).message}`);
     }
-    log.on('error-persisting', (err: Error) => emit({ event: 'warning', message: `the delivery log ${logFile} could not be written: ${err.message}` }));
+    log.on('error-persisting', (err: Error) => emit({ event: 'warning', message: `the delivery log ${logFile} could not be written (${err.message}); verified deliveries are answered 503 until it can` }));
     const receiver = new Receiver({ verifier: new Verifier({ issuers, clock: io.clock }), clock: io.clock, host, port, path, maxBodyBytes, respondWith, forwardTo, log });
     receiver.on('delivery', (r: DeliveryRecord) =>
-      emit({ event: 'delivery', status: r.status, verified: r.verified, duplicate: r.duplicate, webhookId: r.webhookId ?? null, topic: r.topic ?? null, checks: r.checks }),
+      emit({ event: 'delivery', id: r.id, status: r.status, verified: r.verified, duplicate: r.duplicate, webhookId: r.webhookId ?? null, topic: r.topic ?? null, bytes: r.body.size, checks: r.checks, ...(r.note ? { note: r.note } : {}) }),
     );
     const url = await receiver.start();
     let tunnel: Tunnel | undefined;
@@ -148,6 +155,7 @@ export const listenCommand: CommandSpec = {
     await new Promise<void>((resolve) => io.onStop(resolve));
     tunnel?.close();
     await receiver.stop();
+    await log.close();
     emit({ event: 'stopped' });
     return 0;
   },

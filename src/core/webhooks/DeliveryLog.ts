@@ -1,8 +1,15 @@
-// Every request the receiver saw, refused ones too, bounded by a cap and persisted as JSON lines so nothing is
-// lost across restarts. The raw token is never stored: only its scheme and decoded header and claims.
+// Every request the receiver saw, refused ones too, bounded in bytes in memory and on disk (DESIGN.md §3 History).
+// - A body is kept once, as its raw bytes: base64, parsed JSON and text views are derived when read.
+// - Bodies above a threshold stay on disk (in the history file) and are read on demand.
+// - A refused request keeps only a prefix of its body, with the size and SHA-256 of the whole.
+// - add() resolves once the record reached the OS, so a caller can acknowledge only what a crash cannot lose.
+// - The file is read line by line, torn lines are skipped and reported once, and it is compacted by writing a new
+//   file and renaming it over the old one.
+// The raw token is never stored: only its scheme and length, and its decoded header and claims.
 import { EventEmitter } from 'node:events';
-import { appendFile, readFile, writeFile } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import type { JWTPayload, ProtectedHeaderParameters } from 'jose';
+import { AppendFile, leftoverOf, readLines, rewriteFile } from './historyFile';
 import type { VerificationCheck } from './Verifier';
 
 export interface ForwardResult {
@@ -10,6 +17,18 @@ export interface ForwardResult {
   status?: number;
   latencyMs: number;
   error?: string;
+}
+
+/** What is known of a request body; its bytes are had through DeliveryLog.body(). */
+export interface BodyInfo {
+  /** Bytes received in all. */
+  size: number;
+  /** SHA-256 (hex) of all bytes received. */
+  sha256: string;
+  /** Bytes kept: all of them, or a prefix for a refused request. */
+  kept: number;
+  /** Whether the kept bytes are valid UTF-8. */
+  utf8: boolean;
 }
 
 export interface DeliveryRecord {
@@ -20,19 +39,22 @@ export interface DeliveryRecord {
   /** Request headers; Authorization reduced to its scheme and length. */
   headers: Record<string, string>;
   jwt?: { header?: ProtectedHeaderParameters; claims?: JWTPayload };
-  /** The body exactly as received, base64. */
-  rawBodyBase64: string;
-  bodyIsUtf8: boolean;
-  parsedBody?: unknown;
+  body: BodyInfo;
   checks: VerificationCheck[];
   verified: boolean;
   status: number;
   durationMs: number;
   duplicate: boolean;
+  /** From a verified event only (a refused body is never read). */
   webhookId?: string;
   topic?: string;
+  subTopic?: string;
+  /** The event's triggeredAt exactly as sent (7 fractional digits). */
+  triggeredAt?: string;
   runId?: string;
   forward?: ForwardResult;
+  /** Something the receiver could not do with this delivery, e.g. parse a body nested too deeply. */
+  note?: string;
 }
 
 export interface DeliveryQuery {
@@ -40,9 +62,28 @@ export interface DeliveryQuery {
   status?: number;
   runId?: string;
   verified?: boolean;
-  /** Case-insensitive text searched in the path, headers and body. */
-  text?: string;
 }
+
+export interface DeliveryLogOptions {
+  /** The JSON-lines file; without one the history lives in memory only. */
+  file?: string;
+  /** Bytes the history may hold in memory (records and inline bodies). */
+  memoryBudgetBytes?: number;
+  /** Bytes the file may reach before it is compacted; the records kept on disk stay under half of it. */
+  diskBudgetBytes?: number;
+  /** Bodies above this stay on disk and are read on demand (only with a file). */
+  inlineBodyBytes?: number;
+}
+
+export const DEFAULT_HISTORY_MEMORY_BYTES = 64 * 1024 * 1024;
+export const DEFAULT_HISTORY_DISK_BYTES = 256 * 1024 * 1024;
+export const DEFAULT_INLINE_BODY_BYTES = 64 * 1024;
+/** What a refused request keeps of its body. */
+export const REFUSED_BODY_PREFIX_BYTES = 4096;
+/** Refused requests may hold at most this share of the memory budget, so a flood cannot push out real deliveries. */
+const REFUSED_SHARE = 0.25;
+/** Estimated bytes of a record's objects beyond its serialized text. */
+const RECORD_OVERHEAD_BYTES = 512;
 
 export function redactHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
   const out: Record<string, string> = {};
@@ -57,115 +98,290 @@ export function redactHeaders(headers: Record<string, string | string[] | undefi
   return out;
 }
 
-export class DeliveryLog extends EventEmitter {
-  /** A ring of at most `cap` records: adding at the cap overwrites the oldest, with no array shifting. */
-  private ring: DeliveryRecord[] = [];
-  private head = 0;
-  private ordered?: DeliveryRecord[];
-  private writes: Promise<void> = Promise.resolve();
-  private linesInFile = 0;
+interface Entry {
+  record: DeliveryRecord;
+  /** The kept body bytes when they are held in memory. */
+  inline?: Buffer;
+  /** Where the record's line is in the file. */
+  line?: { offset: number; length: number };
+  memoryBytes: number;
+  evicted: boolean;
+}
 
-  constructor(
-    readonly cap = 1000,
-    private readonly file?: string,
-  ) {
+/** One line of the file: the record's fields and its kept body bytes. */
+type StoredLine = DeliveryRecord & { b64: string };
+
+export interface LoadReport {
+  loaded: number;
+  /** Lines that could not be read (torn by a crash, or garbage). */
+  skipped: number;
+}
+
+export class DeliveryLog extends EventEmitter {
+  private entries: Entry[] = [];
+  private holes = 0;
+  private readonly byId = new Map<string, Entry>();
+  private ordered?: DeliveryRecord[];
+  private memoryBytes = 0;
+  private refusedBytes = 0;
+  private liveDiskBytes = 0;
+  private appender?: AppendFile;
+  private opening?: Promise<AppendFile | undefined>;
+  /** File operations, one at a time: appends, reads, compaction, clear. */
+  private queue: Promise<unknown> = Promise.resolve();
+  readonly memoryBudgetBytes: number;
+  readonly diskBudgetBytes: number;
+  private readonly inlineBodyBytes: number;
+
+  constructor(private readonly options: DeliveryLogOptions = {}) {
     super();
+    this.memoryBudgetBytes = options.memoryBudgetBytes ?? DEFAULT_HISTORY_MEMORY_BYTES;
+    this.diskBudgetBytes = options.diskBudgetBytes ?? DEFAULT_HISTORY_DISK_BYTES;
+    this.inlineBodyBytes = options.inlineBodyBytes ?? DEFAULT_INLINE_BODY_BYTES;
   }
 
-  /** Loads the newest `cap` records from the file; unreadable lines are skipped, never fatal. */
-  async load(): Promise<number> {
-    if (!this.file) return 0;
-    let text: string;
-    try {
-      text = await readFile(this.file, 'utf8');
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return 0;
-      throw err;
-    }
-    const lines = text.split('\n').filter((l) => l.trim() !== '');
-    this.linesInFile = lines.length;
-    const parsed: DeliveryRecord[] = [];
-    for (const l of lines) {
-      try {
-        parsed.push(JSON.parse(l) as DeliveryRecord);
-      } catch {
-        // a torn last line after a crash: skip it
-      }
-    }
-    this.ring = parsed.slice(-this.cap);
-    this.head = 0;
-    this.ordered = undefined;
-    return this.ring.length;
+  get file(): string | undefined {
+    return this.options.file;
   }
 
   get size(): number {
-    return this.ring.length;
+    return this.byId.size;
   }
 
-  add(record: DeliveryRecord): void {
-    if (this.ring.length < this.cap) this.ring.push(record);
-    else {
-      this.ring[this.head] = record;
-      this.head = (this.head + 1) % this.cap;
-    }
-    this.ordered = undefined;
+  /** Bytes held in memory, as the budget counts them. */
+  get bytesInMemory(): number {
+    return this.memoryBytes;
+  }
+
+  /** Bytes of the file (records kept, and older ones until the next compaction). */
+  get bytesOnDisk(): number {
+    return this.appender?.length ?? 0;
+  }
+
+  /** Reads the file line by line: the newest records that fit the budgets are kept. Unreadable lines are skipped,
+   * counted, and reported once with a 'warning' event; the file is then compacted if it holds any. */
+  async load(): Promise<LoadReport> {
+    const file = this.options.file;
+    if (!file) return { loaded: 0, skipped: 0 };
+    return this.enqueue(async () => {
+      await rm(leftoverOf(file), { force: true });
+      let skipped = 0;
+      for await (const { bytes, offset } of readLines(file)) {
+        if (bytes.length === 0) continue;
+        let stored: StoredLine;
+        try {
+          stored = JSON.parse(bytes.toString('utf8')) as StoredLine;
+          if (typeof stored?.id !== 'string' || typeof stored.b64 !== 'string' || typeof stored.body?.size !== 'number') throw new Error('not a record');
+        } catch {
+          skipped++;
+          continue;
+        }
+        const { b64, ...record } = stored;
+        const kept = Buffer.from(b64, 'base64');
+        this.insert(record, kept.length <= this.inlineBodyBytes ? kept : undefined, bytes.length - b64.length, { offset, length: bytes.length });
+      }
+      this.appender = await AppendFile.open(file);
+      if (skipped > 0) this.emit('warning', `${skipped} unreadable line${skipped === 1 ? '' : 's'} in ${file} (torn by a crash, or not a record) were skipped`);
+      if (skipped > 0 || this.appender.length > this.diskBudgetBytes) await this.compact();
+      return { loaded: this.byId.size, skipped };
+    });
+  }
+
+  /**
+   * Adds a record with the body bytes it keeps (all, or a refused request's prefix). It is in memory at once; with a
+   * file, the returned promise resolves once its line reached the OS, and rejects if it could not be written (the
+   * record stays in memory either way).
+   */
+  add(record: DeliveryRecord, kept: Buffer): Promise<void> {
+    const file = this.options.file;
+    const line = file ? Buffer.from(JSON.stringify({ ...record, b64: kept.toString('base64') } satisfies StoredLine) + '\n', 'utf8') : undefined;
+    const metaBytes = line ? line.length - Math.ceil(kept.length / 3) * 4 : estimateMetaBytes(record);
+    const entry = this.insert(record, !file || kept.length <= this.inlineBodyBytes ? kept : undefined, metaBytes, undefined, kept);
     this.emit('added', record);
-    if (this.file) this.persist(record);
+    if (!file || !line) return Promise.resolve();
+    return this.enqueue(async () => {
+      if (entry.evicted) return;
+      const appender = await this.openAppender();
+      if (!appender) throw new Error(`the history file ${file} could not be opened`);
+      const offset = await appender.append(line);
+      entry.line = { offset, length: line.length - 1 };
+      this.liveDiskBytes += line.length;
+      // Written, the body need not stay in memory: large ones are read back from the file on demand.
+      if (entry.inline && entry.inline.length > this.inlineBodyBytes) {
+        this.memoryBytes -= entry.inline.length;
+        if (!entry.record.verified) this.refusedBytes -= entry.inline.length;
+        entry.memoryBytes -= entry.inline.length;
+        entry.inline = undefined;
+      }
+      this.evict();
+      if (appender.length > this.diskBudgetBytes) await this.compact();
+    }).catch((err: Error) => {
+      this.emit('error-persisting', err);
+      throw err;
+    });
   }
 
   /** Oldest first; built once per change, so repeated reads are cheap. */
   all(): readonly DeliveryRecord[] {
-    this.ordered ??= this.head === 0 ? this.ring.slice() : [...this.ring.slice(this.head), ...this.ring.slice(0, this.head)];
+    this.ordered ??= this.entries.filter((e) => !e.evicted).map((e) => e.record);
     return this.ordered;
   }
 
   find(id: string): DeliveryRecord | undefined {
-    return this.ring.find((r) => r.id === id);
+    return this.byId.get(id)?.record;
   }
 
   query(q: DeliveryQuery): DeliveryRecord[] {
-    const text = q.text?.toLowerCase();
     return this.all().filter(
       (r) =>
         (q.topic === undefined || r.topic === q.topic) &&
         (q.status === undefined || r.status === q.status) &&
         (q.runId === undefined || r.runId === q.runId) &&
-        (q.verified === undefined || r.verified === q.verified) &&
-        (!text ||
-          r.path.toLowerCase().includes(text) ||
-          Object.values(r.headers).some((v) => v.toLowerCase().includes(text)) ||
-          (r.bodyIsUtf8 && Buffer.from(r.rawBodyBase64, 'base64').toString('utf8').toLowerCase().includes(text))),
+        (q.verified === undefined || r.verified === q.verified),
     );
   }
 
-  clear(): void {
-    this.ring = [];
-    this.head = 0;
-    this.ordered = undefined;
-    if (this.file) this.enqueue(() => writeFile(this.file!, ''));
-    this.linesInFile = 0;
-  }
-
-  /** Resolves when every write so far has reached the file (or failed and been reported). */
-  flush(): Promise<void> {
-    return this.writes;
-  }
-
-  private persist(record: DeliveryRecord): void {
-    this.linesInFile++;
-    // Keep the file bounded too: rewrite it with the newest records once it holds twice the cap.
-    if (this.linesInFile > 2 * this.cap) {
-      const all = this.all();
-      const snapshot = all.map((r) => JSON.stringify(r) + '\n').join('');
-      this.linesInFile = all.length;
-      this.enqueue(() => writeFile(this.file!, snapshot));
-    } else this.enqueue(() => appendFile(this.file!, JSON.stringify(record) + '\n'));
-  }
-
-  private enqueue(op: () => Promise<void>): void {
-    // A failed write (full disk, read-only folder) is reported; the record stays in memory.
-    this.writes = this.writes.then(op).catch((err: Error) => {
-      this.emit('error-persisting', err);
+  /** The body bytes kept for a record: from memory, or read from the file. Undefined when the record is gone. */
+  async body(id: string): Promise<Buffer | undefined> {
+    const entry = this.byId.get(id);
+    if (!entry) return undefined;
+    if (entry.inline) return entry.inline;
+    return this.enqueue(async () => {
+      if (entry.inline) return entry.inline;
+      if (!entry.line || !this.appender) return undefined;
+      const bytes = await this.appender.read(entry.line.offset, entry.line.length);
+      return Buffer.from((JSON.parse(bytes.toString('utf8')) as StoredLine).b64, 'base64');
     });
   }
+
+  /** Forgets every record and erases the file. */
+  async clear(): Promise<void> {
+    this.entries = [];
+    this.holes = 0;
+    this.byId.clear();
+    this.ordered = undefined;
+    this.memoryBytes = this.refusedBytes = this.liveDiskBytes = 0;
+    this.emit('cleared');
+    const file = this.options.file;
+    if (file)
+      await this.enqueue(async () => {
+        await this.appender?.close();
+        this.appender = undefined;
+        await rewriteFile(file, []);
+        this.appender = await AppendFile.open(file);
+      });
+  }
+
+  /** Resolves when every file operation so far has finished. */
+  async flush(): Promise<void> {
+    await this.queue.catch(() => undefined);
+  }
+
+  async close(): Promise<void> {
+    await this.flush();
+    await this.appender?.close();
+    this.appender = undefined;
+  }
+
+  private insert(record: DeliveryRecord, inline: Buffer | undefined, metaBytes: number, line?: Entry['line'], pending?: Buffer): Entry {
+    // A body waiting for its write is held until it is written (then dropped if large).
+    const held = inline ?? pending;
+    const memoryBytes = RECORD_OVERHEAD_BYTES + 2 * metaBytes + (held?.length ?? 0);
+    const entry: Entry = { record, inline: held, line, memoryBytes, evicted: false };
+    const previous = this.byId.get(record.id);
+    if (previous) this.drop(previous);
+    this.entries.push(entry);
+    this.byId.set(record.id, entry);
+    this.memoryBytes += memoryBytes;
+    if (!record.verified) this.refusedBytes += memoryBytes;
+    if (line) this.liveDiskBytes += line.length + 1;
+    this.ordered = undefined;
+    this.evict();
+    return entry;
+  }
+
+  /** Drops the oldest records until both budgets hold; refused ones first while they exceed their share. */
+  private evict(): void {
+    let i = 0;
+    while (this.refusedBytes > this.memoryBudgetBytes * REFUSED_SHARE && i < this.entries.length) {
+      const e = this.entries[i++];
+      if (!e.evicted && !e.record.verified && this.entries.length - this.holes > 1) this.drop(e);
+    }
+    while ((this.memoryBytes > this.memoryBudgetBytes || this.liveDiskBytes > this.diskBudgetBytes / 2) && this.entries.length - this.holes > 1) {
+      const oldest = this.entries.find((e) => !e.evicted)!;
+      this.drop(oldest);
+    }
+    if (this.holes > 64 && this.holes > this.entries.length / 2) {
+      this.entries = this.entries.filter((e) => !e.evicted);
+      this.holes = 0;
+    }
+  }
+
+  private drop(e: Entry): void {
+    if (e.evicted) return;
+    e.evicted = true;
+    this.holes++;
+    this.byId.delete(e.record.id);
+    this.memoryBytes -= e.memoryBytes;
+    if (!e.record.verified) this.refusedBytes -= e.memoryBytes;
+    if (e.line) this.liveDiskBytes -= e.line.length + 1;
+    e.inline = undefined;
+    this.ordered = undefined;
+    this.emit('evicted', e.record.id);
+  }
+
+  /** Rewrites the file with the records still kept (inside the queue). */
+  private async compact(): Promise<void> {
+    const file = this.options.file!;
+    const appender = await this.openAppender();
+    const live = this.entries.filter((e) => !e.evicted && (e.line || e.inline));
+    const lines = async function* (): AsyncGenerator<Buffer> {
+      for (const e of live) {
+        if (e.line && appender) yield await appender.read(e.line.offset, e.line.length);
+        else yield Buffer.from(JSON.stringify({ ...e.record, b64: e.inline!.toString('base64') } satisfies StoredLine), 'utf8');
+      }
+    };
+    const lengths: number[] = [];
+    const offsets = await rewriteFile(
+      file,
+      (async function* () {
+        for await (const l of lines()) {
+          lengths.push(l.length);
+          yield l;
+        }
+      })(),
+    );
+    await appender?.close();
+    this.appender = await AppendFile.open(file);
+    this.liveDiskBytes = 0;
+    live.forEach((e, i) => {
+      e.line = { offset: offsets[i], length: lengths[i] };
+      this.liveDiskBytes += lengths[i] + 1;
+    });
+    this.emit('compacted', this.appender.length);
+  }
+
+  private async openAppender(): Promise<AppendFile | undefined> {
+    if (this.appender) return this.appender;
+    const file = this.options.file;
+    if (!file) return undefined;
+    this.opening ??= AppendFile.open(file).finally(() => (this.opening = undefined));
+    this.appender = await this.opening;
+    return this.appender;
+  }
+
+  private enqueue<T>(op: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(op, op);
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+}
+
+/** Without a file nothing is serialized: a cheap estimate of a record's size from its strings. */
+function estimateMetaBytes(r: DeliveryRecord): number {
+  let n = 200 + r.path.length;
+  for (const [k, v] of Object.entries(r.headers)) n += k.length + v.length + 8;
+  for (const c of r.checks) n += c.name.length + (c.detail?.length ?? 0) + 24;
+  if (r.jwt) n += 400;
+  return n;
 }

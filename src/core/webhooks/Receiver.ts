@@ -4,12 +4,12 @@
 import { EventEmitter } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { isUtf8 as isUtf8Native } from 'node:buffer';
 import { httpRequest } from '../http/request';
 import type { Clock } from '../time/clock';
 import { DedupeSet } from './DedupeSet';
-import { DeliveryLog, redactHeaders, type DeliveryRecord, type ForwardResult } from './DeliveryLog';
+import { DeliveryLog, REFUSED_BODY_PREFIX_BYTES, redactHeaders, type BodyInfo, type DeliveryRecord, type ForwardResult } from './DeliveryLog';
 import type { Verifier, VerificationResult } from './Verifier';
 
 export interface ReceiverOptions {
@@ -31,12 +31,16 @@ export interface ReceiverOptions {
 }
 
 export const DEFAULT_MAX_BODY = 1024 * 1024;
+const EMPTY = Buffer.alloc(0);
+const EMPTY_BODY: BodyInfo = { size: 0, sha256: createHash('sha256').digest('hex'), kept: 0, utf8: true };
 const HOP_BY_HOP = new Set(['host', 'connection', 'content-length', 'transfer-encoding', 'keep-alive', 'upgrade', 'proxy-connection']);
 
 export class Receiver extends EventEmitter {
   readonly log: DeliveryLog;
   private server?: Server;
   private readonly dedupe = new DedupeSet();
+  /** webhookIds of verified deliveries still being processed. */
+  private readonly processing = new Set<string>();
   private respondWith?: number;
   private localUrl?: string;
   /** Requests being served and connections open: the verifier moves signature checks off the event loop when either is > 1. */
@@ -114,22 +118,39 @@ export class Receiver extends EventEmitter {
       method: req.method ?? '',
       path,
       headers: redactHeaders(req.headers),
-      rawBodyBase64: '',
-      bodyIsUtf8: true,
+      body: EMPTY_BODY,
       checks: [],
       verified: false,
       status: 0,
       durationMs: 0,
       duplicate: false,
     };
-    const finish = (status: number, body = '') => {
+    let kept: Buffer = EMPTY;
+    /** Records, then answers. A 2xx leaves only once the record reached the OS: an acknowledged delivery survives a
+     * crash. If it cannot be written, the answer is 503, so the service sends it again. */
+    const finish = async (status: number, text: string) => {
       record.status = status;
       record.durationMs = Math.round((performance.now() - started) * 1000) / 1000;
-      if (!res.headersSent) {
-        res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', 'content-length': Buffer.byteLength(body) });
-        res.end(body);
+      const written = this.log.add(record, kept);
+      if (status >= 200 && status < 300) {
+        try {
+          await written;
+        } catch (err) {
+          status = record.status = 503;
+          record.note = `answered 503 instead: the delivery could not be written to the history (${(err as Error).message})`;
+          text = 'not stored\n';
+        }
+      } else written.catch(() => undefined); // reported through the log's error-persisting event
+      const step7 = record.checks.find((c) => c.step === 7 && c.ok);
+      if (step7) step7.detail = `verified: answered ${status}${status === 200 ? '' : ` (${text.trim()})`}`;
+      if (record.verified && record.webhookId && !record.duplicate) {
+        this.processing.delete(record.webhookId);
+        if (status >= 200 && status < 300) this.dedupe.add(record.webhookId);
       }
-      this.log.add(record);
+      if (!res.headersSent) {
+        res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', 'content-length': Buffer.byteLength(text) });
+        res.end(text);
+      }
       this.emit('delivery', record);
     };
 
@@ -137,13 +158,12 @@ export class Receiver extends EventEmitter {
     if (req.method !== 'POST') return finish(405, 'POST only\n');
     const raw = await readCapped(req, this.options.maxBodyBytes ?? DEFAULT_MAX_BODY);
     if (raw === 'too-large') {
-      finish(413, 'body too large\n');
-      req.destroy();
-      return;
+      // The rest of the body is read and discarded (Node dumps it after the answer), so the sender reads a 413,
+      // never a reset; the server's request timeout bounds how long that may take.
+      record.note = `body over the ${this.options.maxBodyBytes ?? DEFAULT_MAX_BODY}-byte limit; not kept`;
+      return finish(413, 'body too large\n');
     }
     if (raw === 'aborted') return finish(400, 'body not received\n');
-    record.rawBodyBase64 = raw.toString('base64');
-    record.bodyIsUtf8 = isUtf8(raw);
 
     let result: VerificationResult;
     try {
@@ -152,32 +172,38 @@ export class Receiver extends EventEmitter {
       // Any exception inside verification is a refusal (DESIGN.md §8: jose throws plain TypeErrors for some keys).
       result = { ok: false, checks: [{ step: 7, name: 'decision', ok: false, detail: `refused with 403: ${(err as Error).message}` }] };
     }
+    // A refused request keeps a prefix of its body and the hash of the whole: a flood of them costs little.
+    kept = result.ok ? raw : Buffer.from(raw.subarray(0, REFUSED_BODY_PREFIX_BYTES));
+    record.body = { size: raw.length, sha256: result.bodySha256 ?? createHash('sha256').update(raw).digest('hex'), kept: kept.length, utf8: isUtf8(raw) };
     record.checks = result.checks;
     record.jwt = result.header || result.claims ? { header: result.header, claims: result.claims } : undefined;
     record.verified = result.ok;
     if (!result.ok) return finish(403, 'forbidden\n');
     if (result.bodyError !== undefined) return finish(400, 'the body is not JSON\n');
 
-    record.parsedBody = result.body;
     const event = (result.body ?? {}) as Record<string, unknown>;
     const data = event.data as Record<string, unknown> | undefined;
     record.webhookId = typeof event.webhookId === 'string' ? event.webhookId : headerValue(req, 'x-svc-webhook-id');
     record.topic = typeof event.topic === 'string' ? event.topic : headerValue(req, 'x-svc-topic');
+    if (typeof event.subTopic === 'string') record.subTopic = event.subTopic;
+    if (typeof event.triggeredAt === 'string') record.triggeredAt = event.triggeredAt;
     if (data && typeof data.runId === 'string') record.runId = data.runId;
 
-    if (record.webhookId && this.dedupe.has(record.webhookId)) {
+    // A copy that arrives while the first is still being processed is a duplicate too.
+    if (record.webhookId && (this.dedupe.has(record.webhookId) || this.processing.has(record.webhookId))) {
       record.duplicate = true;
       return finish(200, 'duplicate\n');
     }
+    if (record.webhookId) this.processing.add(record.webhookId);
     let status = 200;
     if (this.options.forwardTo) {
       record.forward = await this.forward(req, raw);
       status = record.forward.status ?? 502;
     }
     if (this.respondWith !== undefined) status = this.respondWith;
-    // Only a delivery answered 2xx counts as processed: a 5xx is resent by the service and must not look duplicated.
-    if (record.webhookId && status >= 200 && status < 300) this.dedupe.add(record.webhookId);
     this.emit('verified-event', { event: result.body, record });
+    // Only a delivery answered 2xx counts as processed (finish adds it to the dedupe set): a 5xx is resent by the
+    // service and must not look duplicated.
     return finish(status, status < 300 ? 'ok\n' : 'not processed\n');
   }
 
@@ -213,7 +239,9 @@ function readCapped(req: IncomingMessage, cap: number): Promise<Buffer | 'too-la
     req.on('data', (c: Buffer) => {
       size += c.length;
       if (size > cap) {
+        // Stop keeping bytes; the stream keeps flowing, so the rest is discarded as it comes.
         req.removeAllListeners('data');
+        chunks.length = 0;
         resolve('too-large');
       } else chunks.push(c);
     });

@@ -29,6 +29,8 @@ export interface VerificationResult {
   body?: unknown;
   /** Set when every step passed but the body is not JSON: the receiver cannot handle it. */
   bodyError?: string;
+  /** SHA-256 (hex) of the raw body, when step 6 computed it. */
+  bodySha256?: string;
 }
 
 export const STEP_NAMES = ['bearer token', 'trusted issuer', 'signing key', 'signature (RS256)', 'claims (iss, aud, exp)', 'body hash', 'decision'] as const;
@@ -158,6 +160,7 @@ export class Verifier {
     const claimed = c.body_sha256;
     if (typeof claimed !== 'string' || !HEX64.test(claimed)) return fail(6, `body_sha256 is ${claimed === undefined ? 'missing' : 'not 64 lower-case hex digits'}`);
     const actual = createHash('sha256').update(rawBody).digest();
+    result.bodySha256 = actual.toString('hex');
     if (!timingSafeEqual(actual, Buffer.from(claimed, 'hex'))) return fail(6, `body_sha256 does not match the ${rawBody.length} bytes received (got ${actual.toString('hex').slice(0, 12)}…)`);
     pass(6, `SHA-256 of the ${rawBody.length} raw bytes matches`);
 

@@ -52,66 +52,69 @@ export interface DeliveryDetail {
   checks: { step: number; name: string; ok: boolean; detail: string }[];
   response: { status: number; durationMs: number };
   forward?: { target: string; status?: number; latencyMs: number; error?: string };
+  /** Bytes received in all. */
   bodyBytes: number;
+  /** Bytes kept and shown: fewer than bodyBytes for a refused request (only a prefix is kept). */
+  keptBytes: number;
+  /** SHA-256 (hex) of every byte received. */
+  sha256: string;
+  /** Something the receiver could not do with this delivery, or why the body shows only in part. */
+  note?: string;
 }
+
+/** Reads the body bytes kept for a record (from memory or disk); undefined once it left the history. */
+export type BodyReader = (id: string) => Promise<Buffer | undefined>;
 
 function header(r: DeliveryRecord, name: string): string | undefined {
   const k = Object.keys(r.headers).find((h) => h.toLowerCase() === name);
   return k ? r.headers[k] : undefined;
 }
 
-/** The body parsed for display only (a refused delivery's body is never trusted, only shown). */
-function displayBody(r: DeliveryRecord): unknown {
-  if (r.parsedBody !== undefined) return r.parsedBody;
-  if (!r.bodyIsUtf8 || !r.rawBodyBase64) return undefined;
-  try {
-    return JSON.parse(Buffer.from(r.rawBodyBase64, 'base64').toString('utf8'));
-  } catch {
-    return undefined;
-  }
-}
-
-const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
-
+/** From the record alone (no body read): what the receiver took from a verified event, or the X-Svc-* headers. */
 export function deliveryRow(r: DeliveryRecord): DeliveryRow {
-  const body = displayBody(r) as Record<string, unknown> | undefined;
-  const bodyObj = body && typeof body === 'object' && !Array.isArray(body) ? body : undefined;
   const failed = r.checks.find((c) => !c.ok);
-  const data = bodyObj?.data as Record<string, unknown> | undefined;
   return {
     id: r.id,
     receivedAt: r.receivedAt,
-    triggeredAt: str(bodyObj?.triggeredAt) ?? header(r, 'x-svc-triggered-at'),
-    topic: r.topic ?? str(bodyObj?.topic) ?? header(r, 'x-svc-topic'),
-    subTopic: str(bodyObj?.subTopic) ?? header(r, 'x-svc-sub-topic'),
+    triggeredAt: r.triggeredAt ?? header(r, 'x-svc-triggered-at'),
+    topic: r.topic ?? header(r, 'x-svc-topic'),
+    subTopic: r.subTopic ?? header(r, 'x-svc-sub-topic'),
     status: r.status,
     verified: r.verified,
     duplicate: r.duplicate,
     latencyMs: r.durationMs,
     failedCheck: failed ? `step ${failed.step} ${failed.name}` : undefined,
-    runId: r.runId ?? (r.verified ? undefined : str(data?.runId)),
+    runId: r.runId,
   };
 }
 
-export function matchesFilter(row: DeliveryRow, r: DeliveryRecord, f: DeliveryFilter): boolean {
+/** The filter on what the row and the record carry; `text` is searched in the body only by filterRows. */
+function matchesWithoutBody(row: DeliveryRow, r: DeliveryRecord, f: DeliveryFilter, text: string | undefined): boolean | 'body' {
   if (f.topic && row.topic !== f.topic) return false;
   if (f.status !== undefined && row.status !== f.status) return false;
   if (f.verification === 'verified' && !row.verified) return false;
   if (f.verification === 'refused' && row.verified) return false;
-  const text = f.text?.trim().toLowerCase();
   if (!text) return true;
   if ([row.topic, row.subTopic, row.runId, row.triggeredAt, r.path, r.webhookId].some((v) => v?.toLowerCase().includes(text))) return true;
   if (Object.entries(r.headers).some(([k, v]) => `${k}: ${v}`.toLowerCase().includes(text))) return true;
-  return r.bodyIsUtf8 && Buffer.from(r.rawBodyBase64, 'base64').toString('utf8').toLowerCase().includes(text);
+  return r.body.utf8 && r.body.kept > 0 ? 'body' : false;
 }
 
-/** Rows newest first, filtered. */
-export function filterRows(records: readonly DeliveryRecord[], f: DeliveryFilter): DeliveryRow[] {
+export async function matchesFilter(row: DeliveryRow, r: DeliveryRecord, f: DeliveryFilter, readBody: BodyReader): Promise<boolean> {
+  const text = f.text?.trim().toLowerCase();
+  const m = matchesWithoutBody(row, r, f, text);
+  if (m !== 'body') return m;
+  const bytes = await readBody(r.id);
+  return !!bytes && bytes.toString('utf8').toLowerCase().includes(text!);
+}
+
+/** Rows newest first, filtered; a text filter reads bodies (from disk for large ones) only for rows that need it. */
+export async function filterRows(records: readonly DeliveryRecord[], f: DeliveryFilter, readBody: BodyReader): Promise<DeliveryRow[]> {
   const out: DeliveryRow[] = [];
   for (let i = records.length - 1; i >= 0; i--) {
     const r = records[i]!;
     const row = deliveryRow(r);
-    if (matchesFilter(row, r, f)) out.push(row);
+    if (await matchesFilter(row, r, f, readBody)) out.push(row);
   }
   return out;
 }
@@ -148,23 +151,36 @@ function jwtView(r: DeliveryRecord): JwtView | undefined {
   };
 }
 
-export function deliveryDetail(r: DeliveryRecord): DeliveryDetail {
-  const raw = Buffer.from(r.rawBodyBase64, 'base64');
-  const body = displayBody(r);
+/** @param raw the body bytes kept for the record (DeliveryLog.body). */
+export function deliveryDetail(r: DeliveryRecord, raw: Buffer): DeliveryDetail {
+  const notes = [r.note];
+  if (r.body.kept < r.body.size) notes.push(`only the first ${r.body.kept} of ${r.body.size} bytes were kept (a refused request keeps a prefix)`);
+  let prettyJson: string | undefined;
+  if (r.body.utf8 && r.body.kept === r.body.size) {
+    try {
+      prettyJson = JSON.stringify(JSON.parse(raw.toString('utf8')), null, 2);
+    } catch (err) {
+      // Not JSON (shown raw), or nested too deeply to re-serialize: the raw bytes are still shown, with a note.
+      if (err instanceof RangeError) notes.push(`the body is shown raw: ${err.message} while formatting it`);
+    }
+  }
   return {
     row: deliveryRow(r),
     method: r.method,
     path: r.path,
     headers: Object.entries(r.headers),
-    bodyIsUtf8: r.bodyIsUtf8,
-    rawText: r.bodyIsUtf8 ? raw.toString('utf8') : undefined,
-    hex: r.bodyIsUtf8 ? undefined : hexDump(raw),
-    prettyJson: body === undefined ? undefined : JSON.stringify(body, null, 2),
+    bodyIsUtf8: r.body.utf8,
+    rawText: r.body.utf8 ? raw.toString('utf8') : undefined,
+    hex: r.body.utf8 ? undefined : hexDump(raw),
+    prettyJson,
     jwt: jwtView(r),
     checks: r.checks.map((c) => ({ ...c })),
     response: { status: r.status, durationMs: r.durationMs },
     forward: r.forward ? { ...r.forward } : undefined,
-    bodyBytes: raw.length,
+    bodyBytes: r.body.size,
+    keptBytes: r.body.kept,
+    sha256: r.body.sha256,
+    ...(notes.some(Boolean) ? { note: notes.filter(Boolean).join('; ') } : {}),
   };
 }
 
@@ -172,17 +188,18 @@ export function deliveryDetail(r: DeliveryRecord): DeliveryDetail {
  * The delivery as a curl command. The original token is never stored, so the command reads a fresh one from
  * $WFS_WEBHOOK_TOKEN. A non-UTF-8 body is carried as base64 and decoded on the way in.
  */
-export function curlCommand(r: DeliveryRecord, url: string): string {
+export function curlCommand(r: DeliveryRecord, url: string, raw: Buffer): string {
   const skip = new Set(['authorization', 'host', 'content-length', 'connection', 'transfer-encoding', 'accept-encoding']);
   const parts = [`curl -sS -X ${r.method || 'POST'} ${shellQuote(url)}`];
   for (const [k, v] of Object.entries(r.headers)) if (!skip.has(k.toLowerCase())) parts.push(`-H ${shellQuote(`${k}: ${v}`)}`);
   parts.push(`-H "Authorization: Bearer $WFS_WEBHOOK_TOKEN"`);
-  const raw = Buffer.from(r.rawBodyBase64, 'base64');
-  if (r.bodyIsUtf8 && !raw.includes(0)) return [...parts, `--data-binary ${shellQuote(raw.toString('utf8'))}`].join(' \\\n  ');
-  return `printf %s ${shellQuote(r.rawBodyBase64)} | base64 -d | ${[...parts, '--data-binary @-'].join(' \\\n  ')}`;
+  if (r.body.utf8 && !raw.includes(0)) return [...parts, `--data-binary ${shellQuote(raw.toString('utf8'))}`].join(' \\\n  ');
+  return `printf %s ${shellQuote(raw.toString('base64'))} | base64 -d | ${[...parts, '--data-binary @-'].join(' \\\n  ')}`;
 }
 
-/** Export format: the records themselves (token already reduced to its scheme and length), pretty-printed. */
-export function exportJson(records: readonly DeliveryRecord[]): string {
-  return `${JSON.stringify({ exportedBy: 'Workflow Service Toolkit', count: records.length, deliveries: records }, null, 2)}\n`;
+/** Export format: the records (token already reduced to its scheme and length) with their kept body bytes as base64. */
+export async function exportJson(records: readonly DeliveryRecord[], readBody: BodyReader): Promise<string> {
+  const deliveries = [];
+  for (const r of records) deliveries.push({ ...r, bodyBase64: ((await readBody(r.id)) ?? Buffer.alloc(0)).toString('base64') });
+  return `${JSON.stringify({ exportedBy: 'Workflow Service Toolkit', count: deliveries.length, deliveries }, null, 2)}\n`;
 }

@@ -104,9 +104,15 @@ export class WebhookPanel implements vscode.Disposable {
     void this.panel?.webview.postMessage(message);
   }
 
+  private readonly readBody = (id: string) => this.s.receiver.log.body(id);
+
   private sendRows(): void {
     this.pending = 0;
-    this.post({ type: 'rows', rows: filterRows(this.s.receiver.log.all(), this.filter), total: this.s.receiver.log.size });
+    const filter = this.filter;
+    void filterRows(this.s.receiver.log.all(), filter, this.readBody).then((rows) => {
+      // A newer filter may have been asked for while bodies were read: only the latest one is shown.
+      if (filter === this.filter) this.post({ type: 'rows', rows, total: this.s.receiver.log.size });
+    });
   }
 
   private onDelivery(r: DeliveryRecord): void {
@@ -116,7 +122,7 @@ export class WebhookPanel implements vscode.Disposable {
       return this.post({ type: 'paused-count', count: this.pending });
     }
     const row = deliveryRow(r);
-    if (matchesFilter(row, r, this.filter)) this.post({ type: 'append', row, total: this.s.receiver.log.size });
+    void matchesFilter(row, r, this.filter, this.readBody).then((yes) => yes && this.post({ type: 'append', row, total: this.s.receiver.log.size }));
   }
 
   private find(id: string | undefined): DeliveryRecord | undefined {
@@ -126,7 +132,8 @@ export class WebhookPanel implements vscode.Disposable {
   private async select(id: string): Promise<void> {
     this.selectedId = id;
     const r = this.find(id);
-    this.post({ type: 'detail', detail: r ? deliveryDetail(r) : null });
+    const body = r ? await this.s.receiver.log.body(r.id) : undefined;
+    this.post({ type: 'detail', detail: r && body ? deliveryDetail(r, body) : null });
   }
 
   private async onMessage(m: { type: string; [k: string]: unknown }): Promise<unknown> {
@@ -156,7 +163,7 @@ export class WebhookPanel implements vscode.Disposable {
         if (n === 0) return;
         const ok = await vscode.window.showWarningMessage(`Clear all ${n} deliveries from the history?`, { modal: true }, 'Clear');
         if (ok === 'Clear') {
-          this.s.receiver.log.clear();
+          await this.s.receiver.log.clear();
           this.post({ type: 'detail', detail: null });
           this.sendRows();
         }
@@ -198,7 +205,7 @@ export class WebhookPanel implements vscode.Disposable {
         }
         case 'copy-curl': {
           const url = this.s.receiver.info?.publicUrl ?? this.s.receiver.info?.localUrl ?? `http://127.0.0.1:PORT${r!.path}`;
-          const cmd = curlCommand(r!, url);
+          const cmd = curlCommand(r!, url, await this.bodyOf(r!));
           await vscode.env.clipboard.writeText(cmd);
           vscode.window.setStatusBarMessage('Copied the delivery as a curl command (set WFS_WEBHOOK_TOKEN first)', 4000);
           return cmd;
@@ -210,7 +217,7 @@ export class WebhookPanel implements vscode.Disposable {
           const folder = vscode.workspace.workspaceFolders?.[0]?.uri ?? vscode.Uri.file(homedir());
           const target = exportTo ?? (await vscode.window.showSaveDialog({ defaultUri: vscode.Uri.joinPath(folder, name), filters: { JSON: ['json'] } }));
           if (!target) return undefined;
-          await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(exportJson(records)));
+          await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(await exportJson(records, this.readBody)));
           void vscode.window.showInformationMessage(`Exported ${records.length} deliver${records.length === 1 ? 'y' : 'ies'} to ${target.fsPath}`);
           return target.fsPath;
         }
@@ -226,9 +233,16 @@ export class WebhookPanel implements vscode.Disposable {
     return undefined;
   }
 
+  private async bodyOf(r: DeliveryRecord): Promise<Buffer> {
+    const body = await this.s.receiver.log.body(r.id);
+    if (!body) throw new Error('That delivery is no longer in the history.');
+    if (r.body.kept < r.body.size) throw new Error(`Only the first ${r.body.kept} of its ${r.body.size} bytes were kept (it was refused), so it cannot be replayed or copied whole.`);
+    return body;
+  }
+
   /** The same body and event headers, with a fresh sandbox token (the original token is never stored). */
   private async replay(r: DeliveryRecord, url: string): Promise<{ status: number }> {
-    const body = Buffer.from(r.rawBodyBase64, 'base64');
+    const body = await this.bodyOf(r);
     const token = await this.s.sandbox.signWebhookBody(body);
     if (!token) throw new Error('Replaying needs the sandbox running: it signs the replayed delivery.');
     const headers: Record<string, string> = {};

@@ -45,9 +45,15 @@ export class ReceiverHost implements vscode.Disposable {
     private readonly extLog: ExtensionLog,
     private readonly clock: Clock,
   ) {
-    const cap = vscode.workspace.getConfiguration('wfs').get<number>('receiver.historySize') ?? 1000;
-    this.log = new DeliveryLog(cap, join(storageDir, 'deliveries.jsonl'));
-    this.log.on('error-persisting', (e: Error) => this.extLog.warn(`The delivery history could not be written (${e.message}); deliveries are kept in memory.`));
+    const config = vscode.workspace.getConfiguration('wfs');
+    const mib = (key: string, fallback: number) => Math.max(1, Math.floor(config.get<number>(key) ?? fallback)) * 1024 * 1024;
+    this.log = new DeliveryLog({
+      file: join(storageDir, 'deliveries.jsonl'),
+      memoryBudgetBytes: mib('receiver.historyMemoryMiB', 64),
+      diskBudgetBytes: mib('receiver.historyDiskMiB', 256),
+    });
+    this.log.on('error-persisting', (e: Error) => this.extLog.warn(`The delivery history could not be written (${e.message}); verified deliveries are answered 503 until it can.`));
+    this.log.on('warning', (text: string) => this.extLog.warn(`Delivery history: ${text}`));
     this.loaded = mkdir(storageDir, { recursive: true }).then(() => this.log.load()).catch((e: Error) => this.extLog.warn(`The delivery history could not be read: ${e.message}`));
     this.verifier = new Verifier({ issuers: environments.trustedIssuers(), clock });
     this.disposables.push(

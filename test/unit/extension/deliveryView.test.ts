@@ -6,7 +6,16 @@ import { curlCommand, deliveryDetail, deliveryRow, exportJson, filterRows, hexDu
 import { contentSecurityPolicy, newNonce, panelHtml } from '../../../src/extension/panel/panelHtml';
 
 const T = '2026-11-22T10:00:00.1234567Z';
-const body = (o: unknown) => Buffer.from(JSON.stringify(o)).toString('base64');
+const EVENT = { webhookId: 'w-1', topic: 'workflow/completed', subTopic: 'event:workflow/completed', triggeredAt: T, data: { runId: 'wfrun_1' } };
+const REFUSED_BODY = Buffer.from(JSON.stringify({ topic: 'evil/topic', data: { runId: 'wfrun_9' }, note: '<img src=x onerror=alert(1)>' }));
+const info = (b: Buffer, over: Partial<DeliveryRecord['body']> = {}) => ({ size: b.length, sha256: 'ab'.repeat(32), kept: b.length, utf8: true, ...over });
+/** The bodies the "history" holds, by record id (DeliveryLog.body in the product). */
+const bodies = new Map<string, Buffer>([
+  ['d1', Buffer.from(JSON.stringify(EVENT))],
+  ['d2', REFUSED_BODY],
+  ['d3', Buffer.from(JSON.stringify(EVENT))],
+]);
+const readBody = async (id: string) => bodies.get(id);
 
 function record(over: Partial<DeliveryRecord> = {}): DeliveryRecord {
   return {
@@ -15,9 +24,7 @@ function record(over: Partial<DeliveryRecord> = {}): DeliveryRecord {
     method: 'POST',
     path: '/webhooks',
     headers: { 'content-type': 'application/json', authorization: 'Bearer <redacted, 812 characters>', 'x-svc-topic': 'workflow/completed' },
-    rawBodyBase64: body({ webhookId: 'w-1', topic: 'workflow/completed', subTopic: 'event:workflow/completed', triggeredAt: T, data: { runId: 'wfrun_1' } }),
-    bodyIsUtf8: true,
-    parsedBody: { webhookId: 'w-1', topic: 'workflow/completed', subTopic: 'event:workflow/completed', triggeredAt: T, data: { runId: 'wfrun_1' } },
+    body: info(bodies.get('d1')!),
     checks: [1, 2, 3, 4, 5, 6, 7].map((step) => ({ step, name: `s${step}`, ok: true, detail: 'ok' })),
     verified: true,
     status: 200,
@@ -25,6 +32,8 @@ function record(over: Partial<DeliveryRecord> = {}): DeliveryRecord {
     duplicate: false,
     webhookId: 'w-1',
     topic: 'workflow/completed',
+    subTopic: 'event:workflow/completed',
+    triggeredAt: T,
     runId: 'wfrun_1',
     jwt: { header: { alg: 'RS256', kid: 'k1' }, claims: { iss: 'i', aud: 'a', iat: 1795341600, exp: 1795341900 } },
     ...over,
@@ -35,10 +44,13 @@ const refused = record({
   id: 'd2',
   verified: false,
   status: 403,
-  parsedBody: undefined,
   topic: undefined,
+  subTopic: undefined,
+  triggeredAt: undefined,
   runId: undefined,
-  rawBodyBase64: body({ topic: 'evil/topic', data: { runId: 'wfrun_9' }, note: '<img src=x onerror=alert(1)>' }),
+  webhookId: undefined,
+  headers: { 'x-svc-topic': 'claimed/topic' },
+  body: info(REFUSED_BODY),
   checks: [
     { step: 1, name: 'bearer token', ok: true, detail: 'ok' },
     { step: 2, name: 'trusted issuer', ok: false, detail: 'issuer "https://evil" is not trusted' },
@@ -54,27 +66,36 @@ describe('webhook panel view model', () => {
     assert.equal(row.failedCheck, undefined);
   });
 
-  it('a refused row names the failed step; its body is read for display only (topic shown, runId not trusted for the tree)', () => {
+  it('a refused row names the failed step; its body is never read for the row (topic from the X-Svc-Topic header, no runId)', () => {
     const row = deliveryRow(refused);
     assert.equal(row.failedCheck, 'step 2 trusted issuer');
-    assert.equal(row.topic, 'evil/topic');
-    assert.equal(row.runId, 'wfrun_9', 'shown, so the panel can jump; the tree only lists verified deliveries');
+    assert.equal(row.topic, 'claimed/topic');
+    assert.equal(row.runId, undefined);
   });
 
-  it('filters by topic, status, verified/refused and free text; newest first', () => {
+  it('filters by topic, status, verified/refused and free text; newest first', async () => {
     const all = [record(), refused, record({ id: 'd3', status: 500, headers: { 'x-svc-tenant-id': 'tenant-42' } })];
-    assert.deepEqual(filterRows(all, {}).map((r) => r.id), ['d3', 'd2', 'd1']);
-    assert.deepEqual(filterRows(all, { verification: 'refused' }).map((r) => r.id), ['d2']);
-    assert.deepEqual(filterRows(all, { verification: 'verified' }).map((r) => r.id), ['d3', 'd1']);
-    assert.deepEqual(filterRows(all, { status: 500 }).map((r) => r.id), ['d3']);
-    assert.deepEqual(filterRows(all, { topic: 'evil/topic' }).map((r) => r.id), ['d2']);
-    assert.deepEqual(filterRows(all, { text: 'TENANT-42' }).map((r) => r.id), ['d3'], 'header text, case-insensitive');
-    assert.deepEqual(filterRows(all, { text: 'onerror' }).map((r) => r.id), ['d2'], 'body text');
+    const ids = async (f: Parameters<typeof filterRows>[1]) => (await filterRows(all, f, readBody)).map((r) => r.id);
+    assert.deepEqual(await ids({}), ['d3', 'd2', 'd1']);
+    assert.deepEqual(await ids({ verification: 'refused' }), ['d2']);
+    assert.deepEqual(await ids({ verification: 'verified' }), ['d3', 'd1']);
+    assert.deepEqual(await ids({ status: 500 }), ['d3']);
+    assert.deepEqual(await ids({ topic: 'claimed/topic' }), ['d2']);
+    assert.deepEqual(await ids({ text: 'TENANT-42' }), ['d3'], 'header text, case-insensitive');
+    assert.deepEqual(await ids({ text: 'onerror' }), ['d2'], 'body text, read through the history');
+  });
+
+  it('the text filter reads a body only when the row and headers do not already match', async () => {
+    const reads: string[] = [];
+    const counting = async (id: string) => (reads.push(id), bodies.get(id));
+    await filterRows([record(), refused], { text: 'workflow/completed' }, counting);
+    assert.deepEqual(reads, ['d2'], 'd1 matched on its topic');
   });
 
   it('detail: headers, raw text, pretty JSON, JWT dates and time to expiry at arrival, checks, response', () => {
-    const d = deliveryDetail(record());
-    assert.equal(d.rawText, Buffer.from(record().rawBodyBase64, 'base64').toString('utf8'));
+    const d = deliveryDetail(record(), bodies.get('d1')!);
+    assert.equal(d.rawText, JSON.stringify(EVENT));
+    assert.equal(d.note, undefined);
     assert.equal(d.hex, undefined);
     assert.match(d.prettyJson!, /\n {2}"webhookId": "w-1"/);
     assert.deepEqual(d.jwt!.dates.map((x) => [x.claim, x.iso]), [['iat', '2026-11-22T10:00:00.000Z'], ['exp', '2026-11-22T10:05:00.000Z']]);
@@ -86,30 +107,46 @@ describe('webhook panel view model', () => {
 
   it('a non-UTF-8 body is shown as hex, byte for byte', () => {
     const raw = Buffer.from([0x7b, 0xff, 0xfe, 0x00, 0x41, 0x7d]);
-    const d = deliveryDetail(record({ rawBodyBase64: raw.toString('base64'), bodyIsUtf8: false, parsedBody: undefined }));
+    const d = deliveryDetail(record({ body: info(raw, { utf8: false }) }), raw);
     assert.equal(d.rawText, undefined);
     assert.equal(d.hex, `00000000  ${'7b ff fe 00 41 7d'.padEnd(47)}  {...A}`);
     assert.equal(d.bodyBytes, 6);
     assert.match(hexDump(Buffer.alloc(40)), /^00000020 {2}00 00/m);
   });
 
+  it('a refused request shows its kept prefix with a note; a body too deep to format is shown raw with a note', () => {
+    const prefix = REFUSED_BODY.subarray(0, 10);
+    const d = deliveryDetail(record({ body: info(REFUSED_BODY, { kept: 10 }) }), prefix);
+    assert.equal(d.rawText, prefix.toString('utf8'));
+    assert.equal(d.prettyJson, undefined);
+    assert.deepEqual([d.bodyBytes, d.keptBytes], [REFUSED_BODY.length, 10]);
+    assert.match(d.note!, new RegExp(`only the first 10 of ${REFUSED_BODY.length} bytes were kept`));
+    const deep = Buffer.from('['.repeat(100_000) + ']'.repeat(100_000));
+    const dd = deliveryDetail(record({ body: info(deep) }), deep);
+    assert.equal(dd.prettyJson, undefined);
+    assert.equal(dd.rawText!.length, 200_000);
+    assert.match(dd.note!, /shown raw: Maximum call stack size exceeded/);
+  });
+
   it('copy as curl reproduces the exact body bytes, without the original token', () => {
     const nasty = Buffer.from(`{"a":"it's \\"quoted\\" $HOME \`x\`"}`);
-    const cmd = curlCommand(record({ rawBodyBase64: nasty.toString('base64') }), 'http://127.0.0.1:9/webhooks');
+    const cmd = curlCommand(record({ body: info(nasty) }), 'http://127.0.0.1:9/webhooks', nasty);
     assert.ok(!/redacted/.test(cmd));
     assert.match(cmd, /Authorization: Bearer \$WFS_WEBHOOK_TOKEN/);
     // What the shell would pass to curl as the body: evaluate the quoted argument with a real shell.
     const quoted = cmd.split('--data-binary ')[1]!;
     assert.equal(execFileSync('sh', ['-c', `printf %s ${quoted}`]).toString(), nasty.toString());
-    const binary = curlCommand(record({ rawBodyBase64: Buffer.from([0xff, 0x00, 0x27]).toString('base64'), bodyIsUtf8: false }), 'http://x');
+    const bin = Buffer.from([0xff, 0x00, 0x27]);
+    const binary = curlCommand(record({ body: info(bin, { utf8: false }) }), 'http://x', bin);
     assert.match(binary, /^printf %s '\/wAn' \| base64 -d \| curl/);
     assert.deepEqual(execFileSync('sh', ['-c', binary.split(' | curl')[0]!]), Buffer.from([0xff, 0x00, 0x27]));
   });
 
-  it('export is JSON with every record', () => {
-    const parsed = JSON.parse(exportJson([record(), refused]));
+  it('export is JSON with every record and its kept body bytes', async () => {
+    const parsed = JSON.parse(await exportJson([record(), refused], readBody));
     assert.equal(parsed.count, 2);
     assert.deepEqual(parsed.deliveries.map((d: DeliveryRecord) => d.id), ['d1', 'd2']);
+    assert.equal(Buffer.from(parsed.deliveries[1].bodyBase64, 'base64').toString(), REFUSED_BODY.toString());
   });
 });
 

@@ -1,11 +1,15 @@
 // The receiver end to end: the sandbox signs and delivers, the receiver verifies, dedupes, forwards and logs.
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Receiver } from '../../../src/core/webhooks/Receiver';
 import { Verifier } from '../../../src/core/webhooks/Verifier';
 import { DeliveryLog, type DeliveryRecord } from '../../../src/core/webhooks/DeliveryLog';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, statSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
+import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { untilTrue } from '../helpers/eventLoop';
 import { startSandbox, type SandboxFixture } from '../helpers/sandboxFixture';
 import { RecordingServer } from '../helpers/recordingServer';
 import { rawRequest } from '../helpers/rawHttp';
@@ -154,55 +158,159 @@ describe('Receiver', () => {
   });
 });
 
-describe('DeliveryLog', () => {
-  const rec = (i: number, extra: Partial<DeliveryRecord> = {}): DeliveryRecord => ({
-    id: `r${i}`, receivedAt: '2026-01-15T12:00:00.000Z', method: 'POST', path: '/webhooks', headers: { 'x-n': String(i) },
-    rawBodyBase64: Buffer.from(`{"n":${i},"word":"needle${i}"}`).toString('base64'), bodyIsUtf8: true, checks: [], verified: true,
-    status: 200, durationMs: 1, duplicate: false, ...extra,
+describe('Receiver: bounded, crash-safe, every answer delivered', () => {
+  let f: SandboxFixture;
+  let receiver: Receiver;
+  let url: string;
+  const make = async (extra: Partial<ConstructorParameters<typeof Receiver>[0]> = {}) => {
+    await receiver?.stop();
+    const verifier = new Verifier({ issuers: [{ issuer: f.info.issuer, jwksUrl: f.info.jwksUrl, audience: f.info.audience }], clock: f.clock });
+    receiver = new Receiver({ verifier, clock: f.clock, ...extra });
+    url = await receiver.start();
+  };
+  const signed = async (body: Buffer) => ({ 'content-type': 'application/json', authorization: `Bearer ${await f.sandbox.context.signer.sign(body)}` });
+
+  beforeEach(async () => {
+    f = await startSandbox();
+    await make();
+  });
+  afterEach(async () => {
+    await receiver.stop();
+    await f.stop();
   });
 
-  it('is bounded by its cap and queryable by topic, status, runId, verified and text', () => {
-    const log = new DeliveryLog(3);
-    for (let i = 0; i < 5; i++) log.add(rec(i, { topic: i % 2 ? 'a/odd' : 'a/even', runId: `run${i}`, status: i === 4 ? 403 : 200, verified: i !== 4 }));
-    assert.deepEqual(log.all().map((r) => r.id), ['r2', 'r3', 'r4']);
-    assert.deepEqual(log.query({ topic: 'a/even' }).map((r) => r.id), ['r2', 'r4']);
-    assert.deepEqual(log.query({ status: 403 }).map((r) => r.id), ['r4']);
-    assert.deepEqual(log.query({ runId: 'run3' }).map((r) => r.id), ['r3']);
-    assert.deepEqual(log.query({ verified: false }).map((r) => r.id), ['r4']);
-    assert.deepEqual(log.query({ text: 'NEEDLE3' }).map((r) => r.id), ['r3']);
+  it('a refused request keeps a 4 KiB prefix of its body with the size and SHA-256 of the whole', async () => {
+    const body = Buffer.alloc(300 * 1024, 0x41);
+    assert.equal((await rawRequest(url, { method: 'POST', body, headers: { authorization: 'Bearer x.y.z' } })).status, 403);
+    const r = receiver.log.all()[0];
+    assert.deepEqual([r.body.size, r.body.kept], [300 * 1024, 4096]);
+    assert.equal(r.body.sha256, createHash('sha256').update(body).digest('hex'));
+    assert.equal((await receiver.log.body(r.id))!.length, 4096);
   });
 
-  it('persists as JSON lines and reloads across restarts, skipping a torn line', async () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'wfs-log-')), 'deliveries.jsonl');
-    const a = new DeliveryLog(10, file);
-    for (let i = 0; i < 4; i++) a.add(rec(i));
-    await a.flush();
-    const { appendFileSync } = await import('node:fs');
-    appendFileSync(file, '{"torn":');
-    const b = new DeliveryLog(3, file);
-    assert.equal(await b.load(), 3);
-    assert.deepEqual(b.all().map((r) => r.id), ['r1', 'r2', 'r3']);
-  });
-
-  it('keeps the file bounded at twice the cap', async () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'wfs-log-')), 'deliveries.jsonl');
-    const log = new DeliveryLog(5, file);
-    for (let i = 0; i < 23; i++) log.add(rec(i));
+  it('a flood of unsigned 1 MB requests keeps the history within its memory budget, and verified deliveries survive it', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'wfs-flood-')), 'deliveries.jsonl');
+    const log = new DeliveryLog({ file, memoryBudgetBytes: 2 * 1024 * 1024, diskBudgetBytes: 4 * 1024 * 1024 });
+    await make({ log, maxBodyBytes: 1024 * 1024 + 10 });
+    const genuine = Buffer.from(JSON.stringify({ webhookId: '22222222-2222-4222-8222-222222222222', topic: 't/x', data: {} }));
+    assert.equal((await rawRequest(url, { method: 'POST', body: genuine, headers: await signed(genuine) })).status, 200);
+    const junk = Buffer.alloc(1024 * 1024, 0x7a);
+    for (let i = 0; i < 60; i += 6)
+      await Promise.all(Array.from({ length: 6 }, () => rawRequest(url, { method: 'POST', body: junk, headers: { 'content-type': 'application/json' } })));
     await log.flush();
-    const { readFileSync } = await import('node:fs');
-    const lines = readFileSync(file, 'utf8').trim().split('\n');
-    assert.ok(lines.length <= 10, `${lines.length} lines`);
-    assert.equal(JSON.parse(lines.at(-1)!).id, 'r22');
+    assert.ok(log.bytesInMemory <= 2 * 1024 * 1024, `${log.bytesInMemory} bytes in memory`);
+    assert.ok(statSync(file).size <= 4 * 1024 * 1024, `${statSync(file).size} bytes on disk`);
+    assert.equal(log.all().filter((r) => r.verified).length, 1, 'the verified delivery is still there');
+    await receiver.stop();
+    await log.close();
+    const restarted = new DeliveryLog({ file });
+    const loaded = await restarted.load();
+    assert.equal(loaded.skipped, 0);
+    assert.ok(restarted.all().some((r) => r.verified));
+    await restarted.close();
   });
 
-  it('a write that fails (e.g. full disk) is reported and nothing is lost in memory', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'wfs-log-'));
-    const log = new DeliveryLog(10, dir); // a directory cannot be appended to
-    const errors: Error[] = [];
-    log.on('error-persisting', (e: Error) => errors.push(e));
-    log.add(rec(1));
-    await log.flush();
-    assert.equal(errors.length, 1);
-    assert.equal(log.all().length, 1);
+  it('a 2xx leaves only after the record reached the log; if it cannot be written the answer is 503 and the id is not marked processed', async () => {
+    const log = new DeliveryLog();
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const add = log.add.bind(log);
+    let failNext = false;
+    log.add = (record, kept) => {
+      const written = add(record, kept);
+      if (failNext) return gate.then(() => Promise.reject(new Error('ENOSPC: no space left on device')));
+      return written.then(() => gate);
+    };
+    await make({ log });
+    const body = Buffer.from(JSON.stringify({ webhookId: '33333333-3333-4333-8333-333333333333', topic: 't/x', data: {} }));
+    let answered = false;
+    const pending = rawRequest(url, { method: 'POST', body, headers: await signed(body) }).then((r) => ((answered = true), r));
+    await untilTrue(() => log.size === 1);
+    for (let i = 0; i < 50; i++) await new Promise((r) => setImmediate(r));
+    assert.equal(answered, false, 'no answer while the write is pending');
+    release();
+    assert.equal((await pending).status, 200);
+
+    failNext = true;
+    const body2 = Buffer.from(JSON.stringify({ webhookId: '44444444-4444-4444-8444-444444444444', topic: 't/x', data: {} }));
+    const failed = await rawRequest(url, { method: 'POST', body: body2, headers: await signed(body2) });
+    assert.equal(failed.status, 503);
+    const rec = log.all().at(-1)!;
+    assert.equal(rec.status, 503);
+    assert.match(rec.note!, /could not be written.*ENOSPC/);
+    assert.equal(rec.checks.find((c) => c.step === 7)!.detail, 'verified: answered 503 (not stored)', 'step 7 records what was answered');
+    failNext = false;
+    assert.equal((await rawRequest(url, { method: 'POST', body: body2, headers: await signed(body2) })).status, 200, 'the resend is processed, not a duplicate');
+  });
+
+  it('step 7 records the status actually answered (override, forward), not a fixed 200', async () => {
+    const body = Buffer.from(JSON.stringify({ webhookId: '55555555-5555-4555-8555-555555555555', topic: 't/x', data: {} }));
+    receiver.setResponseOverride(500);
+    assert.equal((await rawRequest(url, { method: 'POST', body, headers: await signed(body) })).status, 500);
+    assert.equal(receiver.log.all()[0].checks.find((c) => c.step === 7)!.detail, 'verified: answered 500 (not processed)');
+    receiver.setResponseOverride(undefined);
+    assert.equal((await rawRequest(url, { method: 'POST', body, headers: await signed(body) })).status, 200);
+    assert.equal(receiver.log.all()[1].checks.find((c) => c.step === 7)!.detail, 'verified: answered 200');
+  });
+
+  it('a verified body nested 100,000 levels deep is answered 200 and kept whole', async () => {
+    const deep = Buffer.from('{"webhookId":"66666666-6666-4666-8666-666666666666","topic":"t/deep","data":' + '['.repeat(100_000) + ']'.repeat(100_000) + '}');
+    const log = new DeliveryLog({ file: join(mkdtempSync(join(tmpdir(), 'wfs-deep-')), 'd.jsonl') });
+    await make({ log });
+    assert.equal((await rawRequest(url, { method: 'POST', body: deep, headers: await signed(deep) })).status, 200);
+    const r = receiver.log.all()[0];
+    assert.equal(r.topic, 't/deep');
+    assert.deepEqual(await receiver.log.body(r.id), deep);
+    await log.close();
+  });
+
+  describe('413 reaches the sender as a 413, never a reset', () => {
+    const big = Buffer.alloc(4 * 1024 * 1024, 0x61);
+    beforeEach(() => make({ maxBodyBytes: 64 * 1024 }));
+
+    it("Node's http.request, streaming the body", async () => {
+      const status = await new Promise<number>((resolve, reject) => {
+        const req = httpRequest(url, { method: 'POST', headers: { 'content-type': 'application/json' } }, (res) => {
+          res.resume();
+          resolve(res.statusCode!);
+        });
+        req.on('error', reject);
+        req.end(big);
+      });
+      assert.equal(status, 413);
+    });
+
+    it("Node's http.request with a declared Content-Length over the limit", async () => {
+      const status = await new Promise<number>((resolve, reject) => {
+        const req = httpRequest(url, { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': big.length } }, (res) => {
+          res.resume();
+          resolve(res.statusCode!);
+        });
+        req.on('error', reject);
+        req.end(big);
+      });
+      assert.equal(status, 413);
+    });
+
+    it('fetch', async () => {
+      const res = await fetch(url, { method: 'POST', body: big, headers: { 'content-type': 'application/json' } });
+      assert.equal(res.status, 413);
+      await res.text();
+    });
+
+    it('a raw socket sends everything, then reads a 413 and an orderly close', async () => {
+      const { port } = new URL(url);
+      const answer = await new Promise<string>((resolve, reject) => {
+        const s = connect(Number(port), '127.0.0.1', () => {
+          s.write(`POST /webhooks HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${big.length}\r\nConnection: close\r\n\r\n`);
+          s.end(big);
+        });
+        let text = '';
+        s.on('data', (d) => (text += d.toString('latin1')));
+        s.on('end', () => resolve(text));
+        s.on('error', reject);
+      });
+      assert.match(answer, /^HTTP\/1\.1 413 /);
+    });
   });
 });

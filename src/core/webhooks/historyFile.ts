@@ -1,0 +1,145 @@
+// The delivery history's file: JSON lines, appended through one handle, read back line by line with each line's
+// byte offset (never as one string), and rewritten by writing a new file and renaming it over the old one, so a
+// crash at any moment leaves either the old file or the new one whole.
+import { createReadStream } from 'node:fs';
+import { open, rename, rm, stat, type FileHandle } from 'node:fs/promises';
+
+export interface LineAt {
+  /** The line's bytes, without its newline. */
+  bytes: Buffer;
+  offset: number;
+}
+
+/** Longest line read back: a line past this (garbage, or a file that is not ours) is skipped, not buffered. */
+export const MAX_LINE_BYTES = 160 * 1024 * 1024;
+
+/** Reads the file's lines in order with their offsets; a file that does not exist has none. */
+export async function* readLines(file: string): AsyncGenerator<LineAt> {
+  let stream;
+  try {
+    await stat(file);
+    stream = createReadStream(file, { highWaterMark: 1024 * 1024 });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw err;
+  }
+  let parts: Buffer[] = [];
+  let partBytes = 0;
+  let lineStart = 0;
+  let position = 0;
+  let overlong = false;
+  for await (const chunk of stream as AsyncIterable<Buffer>) {
+    let from = 0;
+    for (;;) {
+      const nl = chunk.indexOf(10, from);
+      if (nl < 0) break;
+      const piece = chunk.subarray(from, nl);
+      if (!overlong) {
+        const bytes = parts.length ? Buffer.concat([...parts, piece]) : piece;
+        yield { bytes, offset: lineStart };
+      }
+      parts = [];
+      partBytes = 0;
+      overlong = false;
+      lineStart = position + nl + 1;
+      from = nl + 1;
+    }
+    const rest = chunk.subarray(from);
+    if (rest.length && !overlong) {
+      partBytes += rest.length;
+      if (partBytes > MAX_LINE_BYTES) {
+        overlong = true;
+        parts = [];
+      } else parts.push(Buffer.from(rest));
+    }
+    position += chunk.length;
+  }
+  // A last line without its newline is torn (the process died mid-write): it is yielded, and fails to parse.
+  if (!overlong && partBytes > 0) yield { bytes: Buffer.concat(parts), offset: lineStart };
+}
+
+/** An append-only handle that knows the file's length, so every line's offset is known as it is written. */
+export class AppendFile {
+  private constructor(
+    private handle: FileHandle,
+    public length: number,
+  ) {}
+
+  /** Opens for appending. A last line left torn by a crash is ended first, so the next record starts on a line of
+   * its own instead of being glued onto the torn one. */
+  static async open(file: string): Promise<AppendFile> {
+    const handle = await open(file, 'a+');
+    try {
+      const { size } = await handle.stat();
+      const f = new AppendFile(handle, size);
+      if (size > 0) {
+        const last = Buffer.alloc(1);
+        await handle.read(last, 0, 1, size - 1);
+        if (last[0] !== 10) await f.append(Buffer.from('\n'));
+      }
+      return f;
+    } catch (err) {
+      await handle.close();
+      throw err;
+    }
+  }
+
+  /** Writes the bytes at the end; resolves once the OS has them (a crash of this process after that loses nothing). */
+  async append(bytes: Buffer): Promise<number> {
+    const offset = this.length;
+    let written = 0;
+    while (written < bytes.length) written += (await this.handle.write(bytes, written, bytes.length - written)).bytesWritten;
+    this.length += bytes.length;
+    return offset;
+  }
+
+  async read(offset: number, length: number): Promise<Buffer> {
+    const buf = Buffer.alloc(length);
+    let got = 0;
+    while (got < length) {
+      const { bytesRead } = await this.handle.read(buf, got, length - got, offset + got);
+      if (bytesRead === 0) throw new Error(`the history file ended at ${offset + got} bytes; expected ${offset + length}`);
+      got += bytesRead;
+    }
+    return buf;
+  }
+
+  async close(): Promise<void> {
+    await this.handle.close();
+  }
+}
+
+/**
+ * Replaces `file` with the given lines: written to a new file, flushed to disk, then renamed over the old one.
+ * `lines` yields each line's bytes (without newline); returns the new offsets in the same order.
+ */
+export async function rewriteFile(file: string, lines: AsyncIterable<Buffer> | Iterable<Buffer>): Promise<number[]> {
+  const tmp = `${file}.compacting`;
+  const handle = await open(tmp, 'w');
+  const offsets: number[] = [];
+  try {
+    let position = 0;
+    for await (const line of lines) {
+      offsets.push(position);
+      const withNewline = Buffer.concat([line, NEWLINE]);
+      let written = 0;
+      while (written < withNewline.length) written += (await handle.write(withNewline, written, withNewline.length - written, position + written)).bytesWritten;
+      position += withNewline.length;
+    }
+    await handle.sync();
+  } catch (err) {
+    await handle.close();
+    await rm(tmp, { force: true });
+    throw err;
+  }
+  await handle.close();
+  await rename(tmp, file);
+  return offsets;
+}
+
+/** A rewrite that never reached its rename leaves this file behind; it is never read. */
+export function leftoverOf(file: string): string {
+  return `${file}.compacting`;
+}
+
+const NEWLINE = Buffer.from('\n');

@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { bareHttp, minimalVerifier, ourReceiver, typicalReceiver } from './receiverTargets.mjs';
 import { measureRealVsCode } from './vscodeActivation.mjs';
+import { benchHistory } from './history.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
@@ -394,11 +395,11 @@ async function benchPanel() {
   const records = [];
   for (let i = 0; i < n; i++) {
     const body = deliveryBody(i);
-    records.push({ id: randomUUID(), receivedAt: new Date(Date.now() - i * 1000).toISOString(), method: 'POST', path: '/webhooks', headers: { 'content-type': 'application/json', authorization: 'Bearer <redacted, 800 characters>' }, rawBodyBase64: body.toString('base64'), bodyIsUtf8: true, parsedBody: JSON.parse(body), checks: [], verified: i % 10 !== 0, status: i % 10 ? 200 : 403, durationMs: 1.2, duplicate: false, topic: 'workflow/completed', runId: `wfrun_${i}` });
+    records.push({ id: randomUUID(), receivedAt: new Date(Date.now() - i * 1000).toISOString(), method: 'POST', path: '/webhooks', headers: { 'content-type': 'application/json', authorization: 'Bearer <redacted, 800 characters>' }, body: { size: body.length, sha256: createHash('sha256').update(body).digest('hex'), kept: body.length, utf8: true }, checks: [], verified: i % 10 !== 0, status: i % 10 ? 200 : 403, durationMs: 1.2, duplicate: false, topic: 'workflow/completed', subTopic: 'event:workflow/completed', triggeredAt: '2026-11-22T10:00:00.1234567Z', runId: `wfrun_${i}` });
   }
   const heap0 = process.memoryUsage().heapUsed;
   const t0 = performance.now();
-  const rows = filterRows(records, {});
+  const rows = await filterRows(records, {}, async () => undefined);
   const hostRowsMs = performance.now() - t0;
   const { launchBrowser } = await import(join(root, 'test', 'vscode', 'harness', 'browser.mjs'));
   const browser = await launchBrowser();
@@ -432,10 +433,21 @@ async function benchPanel() {
   }
 }
 
+// ---------- 7. delivery history ----------
+async function benchHistoryRun() {
+  const iss = issuer();
+  await iss.start();
+  try {
+    return await benchHistory({ root, issuer: iss, tiny, quick, log });
+  } finally {
+    await iss.stop();
+  }
+}
+
 // ---------- report ----------
 const machine = { cpu: cpus()[0]?.model ?? 'unknown', cores: cpus().length, memoryGiB: round(totalmem() / 2 ** 30, 1), node: process.version, platform: `${process.platform} ${process.arch}`, date: new Date().toISOString(), quick };
 const results = { machine };
-for (const [name, fn] of [['receiver', benchReceiver], ['keySets', benchKeySets], ['tokens', benchTokens], ['polling', benchPolling], ['extension', benchExtension], ['panel', benchPanel]]) {
+for (const [name, fn] of [['receiver', benchReceiver], ['keySets', benchKeySets], ['tokens', benchTokens], ['polling', benchPolling], ['extension', benchExtension], ['panel', benchPanel], ['history', benchHistoryRun]]) {
   const key = name.toLowerCase();
   if (!want(key)) continue;
   log(`bench: ${name}…`);
@@ -473,6 +485,14 @@ function markdown(r) {
   if (e && !e.error) {
     L.push(`| dist/extension.js; load; activate() (stubbed host) | ${round(e.distExtensionJsBytes / 1024, 0)} KiB; ${e.moduleLoadMs} ms; ${e.activateMs} ms | |`);
     L.push(e.realVsCode.skipped ? `| real VS Code activation | not measured: ${e.realVsCode.skipped} | |` : `| real VS Code (code-server): click on the icon → activated | ${e.realVsCode.clickToActivatedMs} ms (window open → icon shown: ${e.realVsCode.windowOpenToIconMs} ms) | |`);
+  }
+  const h = r.history;
+  if (h && !h.error) {
+    L.push(`| **history** (\`wfs listen --log\`, default budgets: 64 MiB memory, 256 MiB disk) | | |`);
+    L.push(`| RSS after ${h.deliveries} deliveries of ${round(h.bodyBytes / 1048576, 2)} MiB (${h.acknowledged} answered 200; ${h.deliveriesPerSecond}/s, 4 in flight) | ${h.rssAfterMB} MB (before: ${h.rssBeforeMB} MB; peak ${h.peakRssMB} MB); file ${h.historyFileMB} MB | |`);
+    L.push(`| restart on that history | ready in ${h.restartReadyMs} ms, ${h.restartLoaded} records loaded (${h.restartSkipped} skipped), RSS ${h.rssAfterRestartMB} MB | |`);
+    const w = h.writeBeforeAck;
+    L.push(`| writing each record before acknowledging it (${w.pairs} deliveries one at a time, with and without --log, alternating) | added p50 ${w.addedP50Ms} ms, p99 ${w.addedP99Ms} ms | with: ${w.withLogP50Ms} / ${w.withLogP99Ms} ms; without: ${w.withoutLogP50Ms} / ${w.withoutLogP99Ms} ms |`);
   }
   const w = r.panel;
   if (w && !w.error) L.push(`| panel first screen, ${w.deliveries} deliveries (headless Chromium) | ${w.webviewFirstScreenMs} ms (${w.domRowsRendered} rows in the DOM; rows built in ${w.hostRowsMs} ms) | |`);

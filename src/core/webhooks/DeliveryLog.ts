@@ -108,8 +108,47 @@ interface Entry {
   evicted: boolean;
 }
 
-/** One line of the file: the record's fields and its kept body bytes. */
-type StoredLine = DeliveryRecord & { b64: string };
+/**
+ * One line of the file: the record's fields, then its kept body bytes as base64 in a last field "b64". The body is
+ * written last so a line can be read without parsing (or even decoding) the body: `,"b64":"` cannot occur
+ * unescaped inside the record's own strings, so its last occurrence is where the body begins.
+ */
+const B64_FIELD = Buffer.from(',"b64":"');
+const LINE_END = Buffer.from('"}\n');
+
+export function serializeLine(record: DeliveryRecord, kept: Buffer): Buffer {
+  const meta = Buffer.from(JSON.stringify(record), 'utf8');
+  // The record's JSON ends with "}": the body field goes before it, copied once as latin1 base64 bytes.
+  return Buffer.concat([meta.subarray(0, meta.length - 1), B64_FIELD, Buffer.from(kept.toString('base64'), 'latin1'), LINE_END]);
+}
+
+function splitLine(bytes: Buffer): { meta: Buffer; b64: Buffer } | undefined {
+  const at = bytes.lastIndexOf(B64_FIELD);
+  if (at < 0 || bytes.length < at + B64_FIELD.length + 2 || bytes[bytes.length - 1] !== 0x7d || bytes[bytes.length - 2] !== 0x22) return undefined;
+  return { meta: Buffer.concat([bytes.subarray(0, at), Buffer.from('}')]), b64: bytes.subarray(at + B64_FIELD.length, bytes.length - 2) };
+}
+
+function parseLine(bytes: Buffer, inlineLimit: number): { record: DeliveryRecord; inline?: Buffer; metaBytes: number } | undefined {
+  const parts = splitLine(bytes);
+  if (!parts) return undefined;
+  let record: DeliveryRecord;
+  try {
+    record = JSON.parse(parts.meta.toString('utf8')) as DeliveryRecord;
+  } catch {
+    return undefined;
+  }
+  if (typeof record?.id !== 'string' || typeof record.body?.size !== 'number' || typeof record.body.kept !== 'number') return undefined;
+  // Only a body small enough to be held in memory is decoded now; the others are read when asked for.
+  const decodedLength = Math.floor((parts.b64.length * 3) / 4) - (parts.b64.at(-1) === 0x3d ? (parts.b64.at(-2) === 0x3d ? 2 : 1) : 0);
+  if (decodedLength !== record.body.kept) return undefined;
+  return { record, inline: decodedLength <= inlineLimit ? Buffer.from(parts.b64.toString('latin1'), 'base64') : undefined, metaBytes: parts.meta.length };
+}
+
+function bodyOfLine(bytes: Buffer): Buffer {
+  const parts = splitLine(bytes);
+  if (!parts) throw new Error('a history line could not be read back');
+  return Buffer.from(parts.b64.toString('latin1'), 'base64');
+}
 
 export interface LoadReport {
   loaded: number;
@@ -168,17 +207,12 @@ export class DeliveryLog extends EventEmitter {
       let skipped = 0;
       for await (const { bytes, offset } of readLines(file)) {
         if (bytes.length === 0) continue;
-        let stored: StoredLine;
-        try {
-          stored = JSON.parse(bytes.toString('utf8')) as StoredLine;
-          if (typeof stored?.id !== 'string' || typeof stored.b64 !== 'string' || typeof stored.body?.size !== 'number') throw new Error('not a record');
-        } catch {
+        const parsed = parseLine(bytes, this.inlineBodyBytes);
+        if (!parsed) {
           skipped++;
           continue;
         }
-        const { b64, ...record } = stored;
-        const kept = Buffer.from(b64, 'base64');
-        this.insert(record, kept.length <= this.inlineBodyBytes ? kept : undefined, bytes.length - b64.length, { offset, length: bytes.length });
+        this.insert(parsed.record, parsed.inline, parsed.metaBytes, { offset, length: bytes.length });
       }
       this.appender = await AppendFile.open(file);
       if (skipped > 0) this.emit('warning', `${skipped} unreadable line${skipped === 1 ? '' : 's'} in ${file} (torn by a crash, or not a record) were skipped`);
@@ -194,7 +228,7 @@ export class DeliveryLog extends EventEmitter {
    */
   add(record: DeliveryRecord, kept: Buffer): Promise<void> {
     const file = this.options.file;
-    const line = file ? Buffer.from(JSON.stringify({ ...record, b64: kept.toString('base64') } satisfies StoredLine) + '\n', 'utf8') : undefined;
+    const line = file ? serializeLine(record, kept) : undefined;
     const metaBytes = line ? line.length - Math.ceil(kept.length / 3) * 4 : estimateMetaBytes(record);
     const entry = this.insert(record, !file || kept.length <= this.inlineBodyBytes ? kept : undefined, metaBytes, undefined, kept);
     this.emit('added', record);
@@ -250,7 +284,7 @@ export class DeliveryLog extends EventEmitter {
       if (entry.inline) return entry.inline;
       if (!entry.line || !this.appender) return undefined;
       const bytes = await this.appender.read(entry.line.offset, entry.line.length);
-      return Buffer.from((JSON.parse(bytes.toString('utf8')) as StoredLine).b64, 'base64');
+      return bodyOfLine(bytes);
     });
   }
 
@@ -338,7 +372,7 @@ export class DeliveryLog extends EventEmitter {
     const lines = async function* (): AsyncGenerator<Buffer> {
       for (const e of live) {
         if (e.line && appender) yield await appender.read(e.line.offset, e.line.length);
-        else yield Buffer.from(JSON.stringify({ ...e.record, b64: e.inline!.toString('base64') } satisfies StoredLine), 'utf8');
+        else yield serializeLine(e.record, e.inline!).subarray(0, -1);
       }
     };
     const lengths: number[] = [];

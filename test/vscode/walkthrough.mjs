@@ -15,6 +15,10 @@ const shots = join(root, 'test', 'vscode', 'screenshots');
 const VSIX = join(root, 'dist', 'workflow-service-toolkit.vsix');
 
 /** One UI step: what a user does, then what they must see. */
+let failedShots = 0;
+/** The page of the current walkthrough, so a failed step can leave a screenshot of what it saw. */
+let currentPage;
+
 async function step(name, fn) {
   const t = Date.now();
   try {
@@ -23,6 +27,8 @@ async function step(name, fn) {
     return true;
   } catch (err) {
     console.log(`  ✘ ${name}\n      ${String(err?.message ?? err).split('\n').slice(0, 4).join('\n      ')}`);
+    const shot = join(shots, `failed-${++failedShots}.png`);
+    await currentPage?.screenshot({ path: shot }).then(() => console.log(`      (what it saw: ${shot})`), () => undefined);
     return false;
   }
 }
@@ -55,6 +61,7 @@ async function main() {
   let sendTestWebhook;
   try {
     const page = browser.pages()[0] ?? (await browser.newPage());
+    currentPage = page;
     await page.goto(`${server.url}/?folder=${encodeURIComponent(server.workspace)}`);
     results.push(
       await step('the workbench loads', async () => {

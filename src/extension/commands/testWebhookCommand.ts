@@ -112,7 +112,7 @@ async function chooseTestData(h: Remembered, now: number, runId?: string): Promi
     { id: 'file', label: '$(folder-opened) A JSON file…' },
     { id: 'none', label: '$(circle-slash) No testData', description: 'the service sends its own simulated body' },
   ];
-  const pick = await vscode.window.showQuickPick(items, { title: 'Send test webhook (4/5): testData (sent as the HTTP body)' });
+  const pick = await vscode.window.showQuickPick(items, { title: 'Send test webhook (4/5): testData (sent as the HTTP body)', ignoreFocusOut: true });
   if (!pick) return 'cancelled';
   if (pick.id === 'template') return { value: testDataTemplate(h, now, runId) };
   if (pick.id === 'none') return { value: undefined };

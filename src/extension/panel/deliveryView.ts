@@ -108,6 +108,16 @@ export async function matchesFilter(row: DeliveryRow, r: DeliveryRecord, f: Deli
   return !!bytes && bytes.toString('utf8').toLowerCase().includes(text!);
 }
 
+/** Rows newest first, for a filter without text: nothing to read, so it is synchronous. */
+export function rowsWithoutText(records: readonly DeliveryRecord[], f: DeliveryFilter): DeliveryRow[] {
+  const out: DeliveryRow[] = [];
+  for (let i = records.length - 1; i >= 0; i--) {
+    const row = deliveryRow(records[i]!);
+    if (matchesWithoutBody(row, records[i]!, f, undefined) === true) out.push(row);
+  }
+  return out;
+}
+
 /** Rows newest first, filtered; a text filter reads bodies (from disk for large ones) only for rows that need it. */
 export async function filterRows(records: readonly DeliveryRecord[], f: DeliveryFilter, readBody: BodyReader): Promise<DeliveryRow[]> {
   const out: DeliveryRow[] = [];

@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { homedir } from 'node:os';
 import { httpRequest } from '../../core/http/request';
 import type { DeliveryRecord } from '../../core/webhooks/DeliveryLog';
-import { curlCommand, deliveryDetail, deliveryRow, exportJson, filterRows, matchesFilter, type DeliveryFilter } from './deliveryView';
+import { curlCommand, deliveryDetail, deliveryRow, exportJson, filterRows, matchesFilter, rowsWithoutText, type DeliveryFilter } from './deliveryView';
 import { newNonce, panelHtml } from './panelHtml';
 import type { Services } from '../services';
 
@@ -109,7 +109,10 @@ export class WebhookPanel implements vscode.Disposable {
   private sendRows(): void {
     this.pending = 0;
     const filter = this.filter;
-    void filterRows(this.s.receiver.log.all(), filter, this.readBody).then((rows) => {
+    const records = this.s.receiver.log.all();
+    // Without text nothing is read, and the rows go at once, in order with every other message.
+    if (!filter.text?.trim()) return this.post({ type: 'rows', rows: rowsWithoutText(records, filter), total: records.length });
+    void filterRows(records, filter, this.readBody).then((rows) => {
       // A newer filter may have been asked for while bodies were read: only the latest one is shown.
       if (filter === this.filter) this.post({ type: 'rows', rows, total: this.s.receiver.log.size });
     });
@@ -122,7 +125,12 @@ export class WebhookPanel implements vscode.Disposable {
       return this.post({ type: 'paused-count', count: this.pending });
     }
     const row = deliveryRow(r);
-    void matchesFilter(row, r, this.filter, this.readBody).then((yes) => yes && this.post({ type: 'append', row, total: this.s.receiver.log.size }));
+    const filter = this.filter;
+    if (!filter.text?.trim()) {
+      if (rowsWithoutText([r], filter).length) this.post({ type: 'append', row, total: this.s.receiver.log.size });
+      return;
+    }
+    void matchesFilter(row, r, filter, this.readBody).then((yes) => yes && filter === this.filter && this.post({ type: 'append', row, total: this.s.receiver.log.size }));
   }
 
   private find(id: string | undefined): DeliveryRecord | undefined {

@@ -71,8 +71,12 @@
     pauseBtn.setAttribute('aria-pressed', String(paused));
   }
 
+  /** Where the history is kept and how to erase it, from the extension. */
+  let storage = '';
+
   function renderSummary() {
     $('summary').textContent = `${rows.length} shown of ${total}`;
+    $('summary').title = storage;
     const empty = $('empty');
     empty.hidden = rows.length > 0;
     empty.textContent = total === 0 ? 'No deliveries yet. Start the receiver and send a test webhook.' : 'No delivery matches the filters.';
@@ -265,6 +269,7 @@
       case 'rows':
         rows = m.rows;
         total = m.total;
+        if (typeof m.storage === 'string') storage = m.storage;
         pendingWhilePaused = 0;
         renderPause();
         renderList();

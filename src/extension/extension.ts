@@ -16,6 +16,7 @@ import { ReceiverHost } from './receiver/receiverHost';
 import { ReceiverTree, type ReceiverNode } from './receiver/receiverTree';
 import { SandboxHost } from './sandboxHost';
 import { ProxyRouting } from './proxyRouting';
+import { WorkspaceSettingsGuard } from './trust/workspaceSettingsGuard';
 import type { Services } from './services';
 import { EnvironmentStatusBar } from './statusBar/environmentStatusBar';
 import { ReceiverStatusBar } from './statusBar/receiverStatusBar';
@@ -45,7 +46,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
   const environments = new EnvironmentRegistry(context.globalState, sandbox, log);
   const auth = new AuthService(context.secrets, environments, sandbox, log, clock);
   const workflows = new WorkflowService(context.globalState, environments, auth, sandbox, log, clock);
-  const receiver = new ReceiverHost(context.globalStorageUri.fsPath, environments, sandbox, log, clock);
+  const receiver = new ReceiverHost(context.globalStorageUri.fsPath, context.globalState, environments, sandbox, log, clock);
   const explorer = new ExplorerTree(environments, auth, workflows, receiver, clock);
   const treeView = vscode.window.createTreeView('wfs.explorer', { treeDataProvider: explorer, showCollapseAll: true });
   const receiverTree = new ReceiverTree(receiver, clock);
@@ -61,6 +62,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
   context.subscriptions.push(
     log,
     proxy,
+    new WorkspaceSettingsGuard(context.globalState, log),
     sandbox,
     environments,
     auth,

@@ -143,7 +143,10 @@ export const listenCommand: CommandSpec = {
     try {
       if (!flags.switches.has('no-tunnel')) {
         tunnel = new Tunnel({ localPort: Number(new URL(url).port), host: flags.values.get('tunnel-host'), subdomain: flags.values.get('subdomain'), clock: io.clock });
-        tunnel.on('state', (state: TunnelState) => emit({ event: 'tunnel', state, publicUrl: tunnel?.publicUrl ?? null }));
+        tunnel.on('state', (state: TunnelState) => {
+          if (tunnel?.publicUrl) receiver.setPublicHosts([new URL(tunnel.publicUrl).hostname]);
+          emit({ event: 'tunnel', state, publicUrl: tunnel?.publicUrl ?? null });
+        });
         tunnel.on('warning', (err: Error) => emit({ event: 'warning', message: err.message }));
         publicUrl = (await tunnel.open()) + path;
       }

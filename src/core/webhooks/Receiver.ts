@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { createHash, randomUUID } from 'node:crypto';
 import { isUtf8 as isUtf8Native } from 'node:buffer';
 import { httpRequest } from '../http/request';
+import { isAllowedHost } from '../http/hostCheck';
 import type { Clock } from '../time/clock';
 import { DedupeSet } from './DedupeSet';
 import { DeliveryLog, REFUSED_BODY_PREFIX_BYTES, redactHeaders, type BodyInfo, type DeliveryRecord, type ForwardResult } from './DeliveryLog';
@@ -28,6 +29,8 @@ export interface ReceiverOptions {
   respondWith?: number;
   forwardTo?: string;
   forwardTimeoutMs?: number;
+  /** Host names answered besides loopback ones: the public address in use (a tunnel's, or your own proxy's). */
+  publicHosts?: readonly string[];
 }
 
 export const DEFAULT_MAX_BODY = 1024 * 1024;
@@ -43,6 +46,7 @@ export class Receiver extends EventEmitter {
   private readonly processing = new Set<string>();
   private respondWith?: number;
   private localUrl?: string;
+  private publicHosts: readonly string[];
   /** Requests being served and connections open: the verifier moves signature checks off the event loop when either is > 1. */
   private inFlight = 0;
   private connections = 0;
@@ -51,6 +55,12 @@ export class Receiver extends EventEmitter {
     super();
     this.log = options.log ?? new DeliveryLog();
     this.respondWith = options.respondWith;
+    this.publicHosts = options.publicHosts ?? [];
+  }
+
+  /** The public address's host names (the tunnel opened, or moved): requests naming them are answered too. */
+  setPublicHosts(hosts: readonly string[]): void {
+    this.publicHosts = hosts;
   }
 
   get url(): string | undefined {
@@ -154,6 +164,11 @@ export class Receiver extends EventEmitter {
       this.emit('delivery', record);
     };
 
+    // Only our own names: loopback, or the public address in use. A DNS-rebinding page names its own host.
+    if (!isAllowedHost(req.headers.host, this.publicHosts)) {
+      record.note = `Host ${JSON.stringify(req.headers.host ?? '')} is not this receiver's: answered 421 without reading the body`;
+      return finish(421, 'misdirected request: this receiver answers only its own addresses\n');
+    }
     if (path !== this.path) return finish(404, 'not the webhook path\n');
     if (req.method !== 'POST') return finish(405, 'POST only\n');
     const raw = await readCapped(req, this.options.maxBodyBytes ?? DEFAULT_MAX_BODY);

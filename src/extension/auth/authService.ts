@@ -2,7 +2,8 @@
 // user opted in to silent re-sign-in). Other windows follow through secrets.onDidChange (TokenManager.load).
 import * as vscode from 'vscode';
 import { SignInRequired } from '../../core/auth/authErrors';
-import { TokenManager, type Credentials, type TokenStateEvent } from '../../core/auth/TokenManager';
+import { TokenManager, secretKeyFor, type Credentials, type TokenStateEvent } from '../../core/auth/TokenManager';
+import { passwordKeyFor, secretScope } from '../../core/auth/secretScope';
 import { SANDBOX_ENVIRONMENT, type EnvironmentConfig } from '../../core/environments/environmentConfig';
 import { RateGate } from '../../core/http/rateGate';
 import type { Clock } from '../../core/time/clock';
@@ -11,6 +12,7 @@ import { showError } from '../errors/showError';
 import type { ExtensionLog } from '../log/extensionLog';
 import type { SandboxHost } from '../sandboxHost';
 import { SecretStorageStore } from '../secretStorageStore';
+import { restrictedModeRefusal } from '../trust/restrictedMode';
 
 export interface SignInArgs {
   environment?: string;
@@ -19,12 +21,12 @@ export interface SignInArgs {
   userAlias?: string;
 }
 
-export const passwordKeyFor = (environment: string) => `wfs.password.${environment}`;
 const REMEMBER_SETTING = 'auth.rememberPasswordForSilentSignIn';
 
 interface Entry {
   manager: TokenManager;
-  baseUrl: string;
+  /** Name and origins the manager's secrets are bound to (secretScope). */
+  scope: string;
   placement: string;
 }
 
@@ -53,21 +55,35 @@ export class AuthService implements vscode.Disposable {
       }),
       environments.onDidChange(() => this.dropStale()),
     );
+    void this.forgetUnboundSecrets();
+  }
+
+  /** Secrets stored before they were bound to an origin (keyed by name only) cannot be trusted to go anywhere. */
+  private async forgetUnboundSecrets(): Promise<void> {
+    for (const name of new Set([SANDBOX_ENVIRONMENT, ...this.environments.names()])) {
+      await this.secrets.delete(`wfs.tokens.${name}`);
+      await this.secrets.delete(`wfs.password.${name}`);
+    }
   }
 
   /** The sandbox gets a new address at each start: its tokens belong to that run only. */
   private async onSandboxChanged(): Promise<void> {
+    const old = this.entries.get(SANDBOX_ENVIRONMENT);
     this.drop(SANDBOX_ENVIRONMENT);
-    await this.secrets.delete(`wfs.tokens.${SANDBOX_ENVIRONMENT}`);
+    if (old) await this.secrets.delete(secretKeyFor(old.scope));
     this.changed.fire(SANDBOX_ENVIRONMENT);
   }
 
-  /** A configured environment whose address changed gets a new TokenManager. */
+  /** An environment whose origins changed gets a new TokenManager, bound to the new origins: it finds no secret
+   * there, so the user is asked to sign in and the old token goes nowhere. */
   private dropStale(): void {
     for (const [name, e] of this.entries) {
       if (name === SANDBOX_ENVIRONMENT) continue;
       const c = this.environments.config(name);
-      if (!c || c.baseUrl !== e.baseUrl || c.aliasPlacement !== e.placement) this.drop(name);
+      if (!c || secretScope(c) !== e.scope || c.aliasPlacement !== e.placement) {
+        if (c && secretScope(c) !== e.scope) this.log.warn(`${name}: its address changed (${secretScope(c)}); its sign-in stays with the old address, so sign in again.`);
+        this.drop(name);
+      }
     }
     this.changed.fire(this.environments.currentName);
   }
@@ -89,18 +105,19 @@ export class AuthService implements vscode.Disposable {
     if (existing) return existing.manager;
     const config = this.environments.config(name);
     if (!config) return undefined;
+    const scope = secretScope(config);
     const manager = new TokenManager({
-      environment: name,
+      environment: scope,
       baseUrl: config.baseUrl,
       store: new SecretStorageStore(this.secrets),
       clock: this.clock,
       aliasPlacement: config.aliasPlacement,
-      silentCredentials: () => this.rememberedCredentials(name),
+      silentCredentials: () => this.rememberedCredentials(scope),
       // One throttle per environment, shared by sign-in, refresh and every workflow and test-webhook call.
       gate: new RateGate(this.clock),
     });
     manager.on('state', (e: TokenStateEvent) => this.onState(name, e));
-    this.entries.set(name, { manager, baseUrl: config.baseUrl, placement: config.aliasPlacement });
+    this.entries.set(name, { manager, scope, placement: config.aliasPlacement });
     await manager.load();
     return manager;
   }
@@ -122,9 +139,10 @@ export class AuthService implements vscode.Disposable {
     return { manager, config };
   }
 
-  private async rememberedCredentials(name: string): Promise<Credentials | undefined> {
+  /** The password remembered for these origins (scope), when the user opted in. */
+  private async rememberedCredentials(scope: string): Promise<Credentials | undefined> {
     if (!vscode.workspace.getConfiguration('wfs').get<boolean>(REMEMBER_SETTING)) return undefined;
-    const raw = await this.secrets.get(passwordKeyFor(name));
+    const raw = await this.secrets.get(passwordKeyFor(scope));
     try {
       return raw ? (JSON.parse(raw) as Credentials) : undefined;
     } catch {
@@ -137,7 +155,8 @@ export class AuthService implements vscode.Disposable {
     this.changed.fire(name);
     if (e.state === 'lapsing-soon' && e.refreshExpiresAt && !this.warnedLapse.has(`${name}:${e.refreshExpiresAt}`)) {
       this.warnedLapse.add(`${name}:${e.refreshExpiresAt}`);
-      void this.rememberedCredentials(name).then((silent) => {
+      const scope = this.entries.get(name)?.scope;
+      void (scope ? this.rememberedCredentials(scope) : Promise.resolve(undefined)).then((silent) => {
         if (silent) {
           this.lapseWarned.fire({ environment: name, kind: 'silent' });
           return this.log.info(`${name}: the sign-in lapses at ${new Date(e.refreshExpiresAt!).toISOString()}; silent re-sign-in is on`);
@@ -159,6 +178,11 @@ export class AuthService implements vscode.Disposable {
   async signIn(args: SignInArgs = {}): Promise<boolean> {
     const name = args.environment ?? this.environments.currentName;
     const isSandbox = name === SANDBOX_ENVIRONMENT;
+    const refusal = restrictedModeRefusal('sign-in', name, vscode.workspace.isTrusted);
+    if (refusal) {
+      void vscode.window.showWarningMessage(refusal, 'Manage Workspace Trust').then((a) => a && vscode.commands.executeCommand('workbench.trust.manage'));
+      return false;
+    }
     if (isSandbox && !this.sandbox.info && !(await this.sandbox.startWithUi())) return false;
     const manager = await this.manager(name);
     const config = this.environments.config(name);
@@ -205,7 +229,7 @@ export class AuthService implements vscode.Disposable {
         manager.signIn({ username: username.trim(), password, userAlias }),
       );
       if (vscode.workspace.getConfiguration('wfs').get<boolean>(REMEMBER_SETTING))
-        await this.secrets.store(passwordKeyFor(name), JSON.stringify({ username: username.trim(), password, userAlias }));
+        await this.secrets.store(passwordKeyFor(secretScope(config)), JSON.stringify({ username: username.trim(), password, userAlias }));
       this.log.info(`Signed in to ${name} as ${username.trim()}${userAlias ? ` (alias ${userAlias})` : ''}`);
       return true;
     } catch (err) {
@@ -218,7 +242,8 @@ export class AuthService implements vscode.Disposable {
     const name = environment ?? this.environments.currentName;
     const manager = await this.manager(name);
     await manager?.signOut();
-    await this.secrets.delete(passwordKeyFor(name));
+    const scope = this.entries.get(name)?.scope;
+    if (scope) await this.secrets.delete(passwordKeyFor(scope));
     this.log.info(`Signed out of ${name}`);
     this.changed.fire(name);
   }

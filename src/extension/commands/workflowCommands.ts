@@ -1,5 +1,6 @@
 // Start (billed: a modal confirmation unless turned off), refresh, reconfirm, open raw JSON, copy ids, remove.
 import * as vscode from 'vscode';
+import { restrictedModeRefusal, type GuardedAction } from '../trust/restrictedMode';
 import { checkCorrelationId, generateCorrelationId } from '../../core/workflows/correlationId';
 import type { TrackedWorkflow } from '../../core/workflows/WorkflowStore';
 import type { Product } from '../../core/workflows/workflowTypes';
@@ -66,8 +67,18 @@ async function pickWorkflow(s: Services, title: string, filter: (w: TrackedWorkf
   return pick?.w;
 }
 
+/** Restricted Mode: a real environment's billed start waits for workspace trust. */
+async function allowedInThisWorkspace(action: GuardedAction, env: string): Promise<boolean> {
+  const refusal = restrictedModeRefusal(action, env, vscode.workspace.isTrusted);
+  if (!refusal) return true;
+  const a = await vscode.window.showWarningMessage(refusal, 'Manage Workspace Trust');
+  if (a) void vscode.commands.executeCommand('workbench.trust.manage');
+  return false;
+}
+
 async function startWorkflow(s: Services, args: StartWorkflowArgs): Promise<TrackedWorkflow | undefined> {
   const env = s.environments.currentName;
+  if (!(await allowedInThisWorkspace('start', env))) return undefined;
   let config;
   try {
     config = (await s.auth.require(env)).config;

@@ -106,15 +106,21 @@ export class WebhookPanel implements vscode.Disposable {
 
   private readonly readBody = (id: string) => this.s.receiver.log.body(id);
 
+  /** Where the history is kept and how to erase it, shown with the count. */
+  private storage(): string {
+    const file = this.s.receiver.historyFile;
+    return file ? `The history is kept in ${file}; Clear erases it (wfs.receiver.historyStorage: memory keeps it off the disk).` : 'The history is kept in memory only (wfs.receiver.historyStorage) and is gone when VS Code closes.';
+  }
+
   private sendRows(): void {
     this.pending = 0;
     const filter = this.filter;
     const records = this.s.receiver.log.all();
     // Without text nothing is read, and the rows go at once, in order with every other message.
-    if (!filter.text?.trim()) return this.post({ type: 'rows', rows: rowsWithoutText(records, filter), total: records.length });
+    if (!filter.text?.trim()) return this.post({ type: 'rows', rows: rowsWithoutText(records, filter), total: records.length, storage: this.storage() });
     void filterRows(records, filter, this.readBody).then((rows) => {
       // A newer filter may have been asked for while bodies were read: only the latest one is shown.
-      if (filter === this.filter) this.post({ type: 'rows', rows, total: this.s.receiver.log.size });
+      if (filter === this.filter) this.post({ type: 'rows', rows, total: this.s.receiver.log.size, storage: this.storage() });
     });
   }
 

@@ -10,11 +10,15 @@ import { Tunnel, type TunnelState } from '../../core/tunnel/Tunnel';
 import { DeliveryLog, type DeliveryRecord } from '../../core/webhooks/DeliveryLog';
 import { Receiver } from '../../core/webhooks/Receiver';
 import { Verifier } from '../../core/webhooks/Verifier';
+import { isLoopbackHost } from '../../core/http/loopback';
 import type { EnvironmentRegistry } from '../environments/environmentRegistry';
 import type { ExtensionLog } from '../log/extensionLog';
 import type { SandboxHost } from '../sandboxHost';
 
 export type TunnelMode = 'auto' | 'always' | 'never';
+
+/** Origins outside this machine the user agreed to forward deliveries to (kept outside settings). */
+const CONFIRMED_FORWARD_KEY = 'wfs.confirmedForwardOrigins';
 
 export interface ReceiverInfo {
   localUrl: string;
@@ -28,6 +32,8 @@ export class ReceiverHost implements vscode.Disposable {
   private starting?: Promise<ReceiverInfo>;
   private override?: number;
   readonly log: DeliveryLog;
+  /** Where the history is kept on disk; undefined when it lives in memory only. */
+  readonly historyFile?: string;
   private loaded?: Promise<unknown>;
   private readonly verifier: Verifier;
   private readonly changed = new vscode.EventEmitter<void>();
@@ -40,6 +46,7 @@ export class ReceiverHost implements vscode.Disposable {
 
   constructor(
     storageDir: string,
+    private readonly state: vscode.Memento,
     private readonly environments: EnvironmentRegistry,
     private readonly sandbox: SandboxHost,
     private readonly extLog: ExtensionLog,
@@ -47,8 +54,10 @@ export class ReceiverHost implements vscode.Disposable {
   ) {
     const config = vscode.workspace.getConfiguration('wfs');
     const mib = (key: string, fallback: number) => Math.max(1, Math.floor(config.get<number>(key) ?? fallback)) * 1024 * 1024;
+    // Deliveries from real environments may carry customer data: the user may keep them in memory only.
+    this.historyFile = config.get<string>('receiver.historyStorage') === 'memory' ? undefined : join(storageDir, 'deliveries.jsonl');
     this.log = new DeliveryLog({
-      file: join(storageDir, 'deliveries.jsonl'),
+      file: this.historyFile,
       memoryBudgetBytes: mib('receiver.historyMemoryMiB', 64),
       diskBudgetBytes: mib('receiver.historyDiskMiB', 256),
     });
@@ -85,9 +94,41 @@ export class ReceiverHost implements vscode.Disposable {
     this.extLog.info(status === undefined ? 'Receiver answers verified deliveries normally' : `Receiver answers verified deliveries with ${status}`);
   }
 
-  /** The forward target of the running receiver (or of the settings). */
+  /** The forward target, once it may be used: a loopback address, or a host the user confirmed (never otherwise:
+   * a verified delivery may carry customer data). */
   get forwardTo(): string | undefined {
-    return vscode.workspace.getConfiguration('wfs').get<string>('receiver.forwardTo') || undefined;
+    const target = vscode.workspace.getConfiguration('wfs').get<string>('receiver.forwardTo') || undefined;
+    return target && this.forwardAllowed(target) ? target : undefined;
+  }
+
+  private forwardAllowed(target: string): boolean {
+    try {
+      const u = new URL(target);
+      return isLoopbackHost(u.hostname) || (this.state.get<string[]>(CONFIRMED_FORWARD_KEY) ?? []).includes(u.origin);
+    } catch {
+      return false;
+    }
+  }
+
+  /** The configured forward target after asking, once per origin, when it is not on this machine. */
+  private async confirmedForwardTarget(): Promise<string | undefined> {
+    const target = vscode.workspace.getConfiguration('wfs').get<string>('receiver.forwardTo') || undefined;
+    if (!target || this.forwardAllowed(target)) return target;
+    const origin = new URL(target).origin;
+    // A dialog that cannot be shown (it fails, or is dismissed) is a "no".
+    const answer = await Promise.resolve(
+      vscode.window.showWarningMessage(
+        `Forward verified deliveries to ${origin}?`,
+        { modal: true, detail: `wfs.receiver.forwardTo sends every verified delivery, which may carry customer loan data, on to ${target}. That host is not on this machine: forward to it only if you run it. Your answer is remembered for ${origin}.` },
+        'Forward',
+      ),
+    ).catch(() => undefined);
+    if (answer !== 'Forward') {
+      this.extLog.warn(`Not forwarding deliveries to ${origin}: not confirmed.`);
+      return undefined;
+    }
+    await this.state.update(CONFIRMED_FORWARD_KEY, [...(this.state.get<string[]>(CONFIRMED_FORWARD_KEY) ?? []), origin]);
+    return target;
   }
 
   get running(): Receiver | undefined {
@@ -116,7 +157,7 @@ export class ReceiverHost implements vscode.Disposable {
       port: cfg.get<number>('receiver.port') ?? 0,
       path: '/webhooks',
       log: this.log,
-      forwardTo: cfg.get<string>('receiver.forwardTo') || undefined,
+      forwardTo: await this.confirmedForwardTarget(),
       respondWith: this.override,
     });
     receiver.on('delivery', (r: DeliveryRecord) => {
@@ -132,6 +173,7 @@ export class ReceiverHost implements vscode.Disposable {
     if (this.wantsTunnel()) {
       const tunnel = new Tunnel({ localPort: Number(new URL(localUrl).port), host: cfg.get<string>('receiver.tunnelHost') || undefined, clock: this.clock });
       tunnel.on('state', (s: TunnelState) => {
+        if (tunnel.publicUrl) receiver.setPublicHosts([new URL(tunnel.publicUrl).hostname]);
         this.extLog.info(`Tunnel ${s}${tunnel.publicUrl ? ` (${tunnel.publicUrl})` : ''}`);
         this.changed.fire();
       });

@@ -42,6 +42,8 @@ describe('Tunnel', () => {
     states = [];
     tunnel = new Tunnel({ localPort, host: server.url, clock, openTimeoutMs: 2000, reconnectBaseMs: 1000 });
     tunnel.on('state', (s: TunnelState) => states.push(s));
+    // As the extension and `wfs listen` do: the receiver answers the tunnel's public host name too.
+    tunnel.on('state', () => tunnel.publicUrl && receiver.setPublicHosts([new URL(tunnel.publicUrl).hostname]));
   });
   afterEach(async () => {
     tunnel.close();

@@ -120,7 +120,7 @@ describe('Receiver', () => {
     await make({ headersTimeoutMs: 300, bodyTimeoutMs: 600, timeoutCheckIntervalMs: 50 });
     const { connect } = await import('node:net');
     const u = new URL(url);
-    for (const partial of ['POST /webhooks HTTP/1.1\r\nHost: x\r\n', 'POST /webhooks HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{"a":']) {
+    for (const partial of ['POST /webhooks HTTP/1.1\r\nHost: 127.0.0.1\r\n', 'POST /webhooks HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 100\r\n\r\n{"a":']) {
       const socket = connect(Number(u.port), '127.0.0.1');
       socket.on('error', () => undefined);
       const answer: Buffer[] = [];
@@ -177,6 +177,19 @@ describe('Receiver: bounded, crash-safe, every answer delivered', () => {
   afterEach(async () => {
     await receiver.stop();
     await f.stop();
+  });
+
+  it('answers only its own names: a DNS-rebinding Host gets 421 unread; the public address in use is answered', async () => {
+    const body = Buffer.from(JSON.stringify({ webhookId: '77777777-7777-4777-8777-777777777777', topic: 't/x', data: {} }));
+    const rebound = await rawRequest(url, { method: 'POST', body, headers: { ...(await signed(body)), host: 'rebind.attacker.example' } });
+    assert.equal(rebound.status, 421);
+    const r = receiver.log.all()[0];
+    assert.deepEqual([r.status, r.verified, r.body.kept], [421, false, 0]);
+    assert.match(r.note!, /rebind\.attacker\.example/);
+    assert.equal((await rawRequest(url, { method: 'POST', body, headers: { ...(await signed(body)), host: 'abc.loca.lt' } })).status, 421, 'not before it is the public address');
+    receiver.setPublicHosts(['abc.loca.lt']);
+    assert.equal((await rawRequest(url, { method: 'POST', body, headers: { ...(await signed(body)), host: 'abc.loca.lt' } })).status, 200);
+    assert.equal((await rawRequest(url, { method: 'POST', body, headers: { ...(await signed(body)), host: 'localhost:1234' } })).status, 200, 'loopback names always (a duplicate, answered 200)');
   });
 
   it('a refused request keeps a 4 KiB prefix of its body with the size and SHA-256 of the whole', async () => {

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { ExtensionApi } from '../../../src/extension/extension';
-import { extensionApi, setSetting, until } from './helpers';
+import { extensionApi, setSetting, tokensKey, until } from './helpers';
 
 describe('environments in a real VS Code host', () => {
   let api: ExtensionApi;
@@ -35,9 +35,9 @@ describe('environments in a real VS Code host', () => {
     await setSetting('environments', [{ name: 'Staging', baseUrl: info.baseUrl }]);
     await until(api.environments.onDidChange, () => api.environments.config('Staging')?.baseUrl === info.baseUrl, 'the new address');
     assert.equal(await vscode.commands.executeCommand('wfs.signIn', { environment: 'Staging', username: 'demo', password: 'demo-password' }), true);
-    assert.ok(await api.secrets.get('wfs.tokens.Staging'), 'tokens stored under the environment');
-    assert.equal(await api.secrets.get('wfs.tokens.Sandbox'), undefined, 'other environments untouched');
+    assert.ok(await api.secrets.get(tokensKey(api, 'Staging')), 'tokens stored under the environment and its origins');
+    assert.equal(await api.secrets.get(tokensKey(api, 'Sandbox')), undefined, 'other environments untouched');
     await vscode.commands.executeCommand('wfs.signOut', 'Staging');
-    assert.equal(await api.secrets.get('wfs.tokens.Staging'), undefined);
+    assert.equal(await api.secrets.get(tokensKey(api, 'Staging')), undefined);
   });
 });

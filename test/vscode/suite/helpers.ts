@@ -1,6 +1,8 @@
 // Shared by the extension-host suites: the extension's API and event-driven waits (no fixed sleeps).
 import * as vscode from 'vscode';
 import type { ExtensionApi } from '../../../src/extension/extension';
+import { secretKeyFor } from '../../../src/core/auth/TokenManager';
+import { passwordKeyFor, secretScope } from '../../../src/core/auth/secretScope';
 
 export const EXTENSION_ID = 'workflow-service-toolkit.workflow-service-toolkit';
 
@@ -34,4 +36,13 @@ export function until(event: vscode.Event<unknown>, check: () => boolean | Promi
 
 export async function setSetting(key: string, value: unknown): Promise<void> {
   await vscode.workspace.getConfiguration('wfs').update(key, value, vscode.ConfigurationTarget.Global);
+}
+
+/** Where an environment's tokens and remembered password are stored: bound to its name and current origins. */
+export function tokensKey(api: ExtensionApi, name: string): string {
+  return secretKeyFor(secretScope(api.environments.config(name)!));
+}
+
+export function passwordKey(api: ExtensionApi, name: string): string {
+  return passwordKeyFor(secretScope(api.environments.config(name)!));
 }

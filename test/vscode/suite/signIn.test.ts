@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { ExtensionApi } from '../../../src/extension/extension';
-import { extensionApi, setSetting, until } from './helpers';
+import { extensionApi, passwordKey, setSetting, tokensKey, until } from './helpers';
 
 describe('sandbox sign-in in a real VS Code host', () => {
   let api: ExtensionApi;
@@ -26,7 +26,7 @@ describe('sandbox sign-in in a real VS Code host', () => {
   it('a wrong password is refused and stores nothing', async () => {
     const ok = await vscode.commands.executeCommand('wfs.signIn', { username: 'demo', password: 'wrong' });
     assert.equal(ok, false);
-    assert.equal(await api.secrets.get('wfs.tokens.Sandbox'), undefined);
+    assert.equal(await api.secrets.get(tokensKey(api, 'Sandbox')), undefined);
     assert.equal(api.explorer.currentState(), 'signed-out');
   });
 
@@ -34,10 +34,10 @@ describe('sandbox sign-in in a real VS Code host', () => {
     const ok = await vscode.commands.executeCommand('wfs.signIn', { username: 'demo', password: 'demo-password' });
     assert.equal(ok, true);
     assert.equal((await api.auth.manager('Sandbox'))?.state, 'signed-in');
-    const stored = JSON.parse((await api.secrets.get('wfs.tokens.Sandbox'))!);
+    const stored = JSON.parse((await api.secrets.get(tokensKey(api, 'Sandbox')))!);
     assert.equal(stored.username, 'demo');
     assert.ok(stored.accessToken && stored.refreshToken);
-    assert.equal(await api.secrets.get('wfs.password.Sandbox'), undefined, 'the password is not kept unless the user opts in');
+    assert.equal(await api.secrets.get(passwordKey(api, 'Sandbox')), undefined, 'the password is not kept unless the user opts in');
     const settings = JSON.stringify(vscode.workspace.getConfiguration().inspect('wfs') ?? {}) + JSON.stringify(api.state.keys().map((k) => api.state.get(k)));
     assert.ok(!settings.includes(stored.accessToken) && !settings.includes('demo-password'), 'no secret in settings or globalState');
     api.statusBar.render();
@@ -47,7 +47,7 @@ describe('sandbox sign-in in a real VS Code host', () => {
   it('another window signing out (the secret deleted) is followed through secrets.onDidChange', async () => {
     const tm = (await api.auth.manager('Sandbox'))!;
     assert.equal(tm.state, 'signed-in');
-    await api.secrets.delete('wfs.tokens.Sandbox');
+    await api.secrets.delete(tokensKey(api, 'Sandbox'));
     await until(api.auth.onDidChange, () => tm.state === 'signed-out', 'the manager to follow the deleted secret');
     assert.equal(await vscode.commands.executeCommand('wfs.signIn', { username: 'demo', password: 'demo-password' }), true);
   });
@@ -56,7 +56,7 @@ describe('sandbox sign-in in a real VS Code host', () => {
     await setSetting('auth.rememberPasswordForSilentSignIn', true);
     try {
       assert.equal(await vscode.commands.executeCommand('wfs.signIn', { username: 'demo', password: 'demo-password' }), true);
-      assert.deepEqual(JSON.parse((await api.secrets.get('wfs.password.Sandbox'))!), { username: 'demo', password: 'demo-password' });
+      assert.deepEqual(JSON.parse((await api.secrets.get(passwordKey(api, 'Sandbox')))!), { username: 'demo', password: 'demo-password' });
       const settings = JSON.stringify(vscode.workspace.getConfiguration().inspect('wfs') ?? {});
       assert.ok(!settings.includes('demo-password'));
     } finally {
@@ -66,17 +66,17 @@ describe('sandbox sign-in in a real VS Code host', () => {
 
   it('a sign-in about to lapse (midnight US Eastern) warns with "Sign In"; a lapsed one warns too', async () => {
     const tm = (await api.auth.manager('Sandbox'))!;
-    const stored = JSON.parse((await api.secrets.get('wfs.tokens.Sandbox'))!);
+    const stored = JSON.parse((await api.secrets.get(tokensKey(api, 'Sandbox')))!);
     const warnings: string[] = [];
     const sub = api.auth.onDidWarnLapse((w) => warnings.push(`${w.environment}:${w.kind}`));
     try {
       // As another window would write it: the same session, its refresh token lapsing in 10 minutes.
-      await api.secrets.store('wfs.tokens.Sandbox', JSON.stringify({ ...stored, refreshExpiresAt: Date.now() + 10 * 60_000 }));
+      await api.secrets.store(tokensKey(api, 'Sandbox'), JSON.stringify({ ...stored, refreshExpiresAt: Date.now() + 10 * 60_000 }));
       await until(api.auth.onDidWarnLapse, () => warnings.includes('Sandbox:lapsing-soon'), 'the lapse warning');
       assert.equal(tm.state, 'lapsing-soon');
       api.statusBar.render();
       assert.match(api.statusBar.text, /^\$\(warning\) Sandbox: demo/);
-      await api.secrets.store('wfs.tokens.Sandbox', JSON.stringify({ ...stored, refreshExpiresAt: Date.now() - 1000 }));
+      await api.secrets.store(tokensKey(api, 'Sandbox'), JSON.stringify({ ...stored, refreshExpiresAt: Date.now() - 1000 }));
       await until(api.auth.onDidWarnLapse, () => warnings.includes('Sandbox:lapsed'), 'the lapsed warning');
       assert.equal(tm.state, 'expired');
       assert.equal(api.explorer.currentState(), 'signed-out', 'the explorer asks to sign in again');
@@ -89,8 +89,8 @@ describe('sandbox sign-in in a real VS Code host', () => {
   it('sign-out clears SecretStorage and the status bar says signed out', async () => {
     await vscode.commands.executeCommand('wfs.signOut');
     assert.equal((await api.auth.manager('Sandbox'))?.state, 'signed-out');
-    assert.equal(await api.secrets.get('wfs.tokens.Sandbox'), undefined);
-    assert.equal(await api.secrets.get('wfs.password.Sandbox'), undefined);
+    assert.equal(await api.secrets.get(tokensKey(api, 'Sandbox')), undefined);
+    assert.equal(await api.secrets.get(passwordKey(api, 'Sandbox')), undefined);
     api.statusBar.render();
     assert.equal(api.statusBar.text, '$(account) Sandbox: signed out');
   });

@@ -1,0 +1,58 @@
+// Tells the user, once per setting and file, that a workspace tried to set a setting only user settings may set
+// (VS Code already ignores the value: see userOnlySettings.ts).
+import * as vscode from 'vscode';
+import type { ExtensionLog } from '../log/extensionLog';
+import { userOnlySettingsIn } from './userOnlySettings';
+
+const WARNED_KEY = 'wfs.ignoredWorkspaceSettingsWarned';
+
+export class WorkspaceSettingsGuard implements vscode.Disposable {
+  private readonly disposables: vscode.Disposable[] = [];
+
+  constructor(
+    private readonly state: vscode.Memento,
+    private readonly log: ExtensionLog,
+  ) {
+    const watcher = vscode.workspace.createFileSystemWatcher('**/.vscode/settings.json');
+    this.disposables.push(
+      watcher,
+      watcher.onDidCreate(() => void this.check()),
+      watcher.onDidChange(() => void this.check()),
+      vscode.workspace.onDidChangeWorkspaceFolders(() => void this.check()),
+    );
+    void this.check();
+  }
+
+  /** Reads each workspace settings file; warns about each user-only setting it sets, once per file. */
+  async check(): Promise<string[]> {
+    const files = (vscode.workspace.workspaceFolders ?? []).map((f) => vscode.Uri.joinPath(f.uri, '.vscode', 'settings.json'));
+    if (vscode.workspace.workspaceFile?.scheme === 'file') files.push(vscode.workspace.workspaceFile);
+    const warned = new Set(this.state.get<string[]>(WARNED_KEY) ?? []);
+    const found: string[] = [];
+    for (const file of files) {
+      let text: string;
+      try {
+        text = new TextDecoder().decode(await vscode.workspace.fs.readFile(file));
+      } catch {
+        continue; // no such file
+      }
+      for (const key of userOnlySettingsIn(text)) {
+        const id = `${file.toString()}#${key}`;
+        found.push(id);
+        if (warned.has(id)) continue;
+        warned.add(id);
+        const where = vscode.workspace.asRelativePath(file);
+        this.log.warn(`${where} sets ${key}; only user settings can set it, so the workspace value is ignored.`);
+        void vscode.window.showWarningMessage(`${where} sets ${key}, which only your user settings can set: the workspace value is ignored.`, 'Open User Settings').then((a) => {
+          if (a) void vscode.commands.executeCommand('workbench.action.openSettings', key);
+        });
+      }
+    }
+    await this.state.update(WARNED_KEY, [...warned]);
+    return found;
+  }
+
+  dispose(): void {
+    for (const d of this.disposables) d.dispose();
+  }
+}

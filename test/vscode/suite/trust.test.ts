@@ -1,0 +1,90 @@
+// A cloned repository's settings cannot take credentials, remove the billing question or send deliveries away;
+// secrets stay with the origin they were issued for. In a real VS Code host, with a real workspace settings file.
+import assert from 'node:assert/strict';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import * as vscode from 'vscode';
+import type { ExtensionApi } from '../../../src/extension/extension';
+import { RecordingServer } from '../../unit/helpers/recordingServer';
+import { extensionApi, setSetting, tokensKey, until } from './helpers';
+
+describe('trust: workspace settings and secrets in a real VS Code host', () => {
+  let api: ExtensionApi;
+  let recorder: RecordingServer;
+  let recorderUrl: string;
+  let settingsDir: string;
+  before(async () => {
+    api = await extensionApi();
+    recorder = new RecordingServer();
+    recorderUrl = await recorder.start();
+    settingsDir = join(vscode.workspace.workspaceFolders![0]!.uri.fsPath, '.vscode');
+  });
+  after(async () => {
+    rmSync(join(settingsDir, 'settings.json'), { force: true });
+    await setSetting('environments', undefined);
+    await setSetting('receiver.forwardTo', undefined);
+    await vscode.commands.executeCommand('wfs.stopReceiver');
+    await vscode.commands.executeCommand('wfs.switchEnvironment', 'Sandbox');
+    await vscode.commands.executeCommand('wfs.stopSandbox');
+    await recorder.stop();
+  });
+
+  it('a workspace file that redefines an environment, turns off the billing question and forwards deliveries has no effect', async () => {
+    const info = (await vscode.commands.executeCommand('wfs.startSandbox')) as { baseUrl: string };
+    await setSetting('environments', [{ name: 'Staging', baseUrl: info.baseUrl }]);
+    await until(api.environments.onDidChange, () => api.environments.config('Staging')?.baseUrl === info.baseUrl, 'the user setting');
+    assert.equal(await vscode.commands.executeCommand('wfs.signIn', { environment: 'Staging', username: 'demo', password: 'demo-password' }), true);
+
+    mkdirSync(settingsDir, { recursive: true });
+    const hostile = {
+      'wfs.environments': [{ name: 'Staging', baseUrl: recorderUrl }],
+      'wfs.confirmBilledStart': false,
+      'wfs.receiver.forwardTo': recorderUrl + '/steal',
+      'wfs.auth.rememberPasswordForSilentSignIn': true,
+      // A setting a workspace may set: once it applies, VS Code has read the file.
+      'wfs.polling.deadlineMinutes': 7,
+    };
+    writeFileSync(join(settingsDir, 'settings.json'), JSON.stringify(hostile, null, 2));
+    await until(vscode.workspace.onDidChangeConfiguration, () => vscode.workspace.getConfiguration('wfs').get('polling.deadlineMinutes') === 7, 'the workspace settings file to be read');
+    const wfs = vscode.workspace.getConfiguration('wfs');
+    assert.equal(api.environments.config('Staging')?.baseUrl, info.baseUrl, 'the user\'s environment, not the workspace\'s');
+    assert.equal(wfs.get('confirmBilledStart'), true, 'the billing question stays');
+    assert.equal(wfs.get('receiver.forwardTo'), '', 'no forward target from the workspace');
+    assert.equal(wfs.get('auth.rememberPasswordForSilentSignIn'), false);
+
+    // Refresh and use the token: nothing reaches the workspace's server.
+    const manager = (await api.auth.manager('Staging'))!;
+    await manager.refresh();
+    assert.equal(await vscode.commands.executeCommand('wfs.signIn', { environment: 'Staging', username: 'demo', password: 'demo-password' }), true);
+    assert.equal(recorder.requests.length, 0, 'no token and no password went to the workspace\'s address');
+  });
+
+  it('an environment moved to another origin is signed out there: its token is not sent, the user is asked to sign in', async () => {
+    assert.ok(await api.secrets.get(tokensKey(api, 'Staging')), 'signed in at the sandbox');
+    await setSetting('environments', [{ name: 'Staging', baseUrl: recorderUrl }]);
+    await until(api.environments.onDidChange, () => api.environments.config('Staging')?.baseUrl === recorderUrl, 'the moved environment');
+    const manager = (await api.auth.manager('Staging'))!;
+    assert.equal(manager.state, 'signed-out');
+    await assert.rejects(api.auth.require('Staging'), /sign in/i);
+    assert.equal(recorder.requests.length, 0, 'the old token went nowhere');
+  });
+
+  it('a forward target that is not on this machine is asked about first; declined (the host dismisses the modal), nothing is forwarded', async () => {
+    await vscode.commands.executeCommand('wfs.switchEnvironment', 'Sandbox');
+    if (!(await api.auth.manager('Sandbox'))?.current) await vscode.commands.executeCommand('wfs.signIn', { username: 'demo', password: 'demo-password' });
+    await setSetting('receiver.forwardTo', 'http://forward-target.invalid/app');
+    await vscode.commands.executeCommand('wfs.stopReceiver');
+    await vscode.commands.executeCommand('wfs.startReceiver');
+    assert.equal(api.receiver.forwardTo, undefined, 'not confirmed, so not used');
+    const received = new Promise<{ forward?: unknown; verified: boolean }>((resolve) => {
+      const sub = api.receiver.onDidReceive((r) => {
+        sub.dispose();
+        resolve(r);
+      });
+    });
+    await vscode.commands.executeCommand('wfs.sendTestWebhook', { topic: 'trust/forward', subTopic: 'event:trust/forward', tenantId: 't', testData: 'template', address: api.receiver.info!.localUrl });
+    const r = await received;
+    assert.equal(r.verified, true);
+    assert.equal(r.forward, undefined, 'nothing was forwarded');
+  });
+});

@@ -78,13 +78,17 @@ async function main() {
       await runCommand(page, 'Workflow Service: Send Test Webhook…');
       for (const title of ['Send test webhook (1/5): topic', 'Send test webhook (2/5): sub-topic', 'Send test webhook (3/5): tenant']) {
         await page.getByText(title).waitFor({ timeout: 15_000 });
+        // Type where a person would: into the box they see (a webview clicked just before may still hold the keyboard).
+        await quickInput.focus();
         await page.keyboard.press('Enter');
       }
       await page.getByText('Send test webhook (4/5)').waitFor({ timeout: 15_000 });
       if (testData) return page.locator('.quick-input-list .monaco-list-row', { hasText: testData }).click();
+      await quickInput.focus();
       await page.keyboard.press('Enter');
       await page.getByText('Send test webhook (5/5): address').waitFor({ timeout: 15_000 });
       if (!/^http:\/\/127\.0\.0\.1:\d+\/webhooks$/.test(await quickInput.inputValue())) throw new Error('the receiver address is not offered');
+      await quickInput.focus();
       await page.keyboard.press('Enter');
       await page.getByText(/Test webhook [0-9a-f-]{36} sent to/).first().waitFor({ timeout: 15_000 });
     };

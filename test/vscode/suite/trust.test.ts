@@ -52,6 +52,16 @@ describe('trust: workspace settings and secrets in a real VS Code host', () => {
     assert.equal(wfs.get('receiver.forwardTo'), '', 'no forward target from the workspace');
     assert.equal(wfs.get('auth.rememberPasswordForSilentSignIn'), false);
 
+    // The billing question is still asked: the host dismisses it, so nothing is started or billed.
+    await vscode.commands.executeCommand('wfs.switchEnvironment', 'Staging');
+    // (A test host refuses dialogs: the modal is dismissed, or its request fails; either way the start must not go.)
+    const started = await Promise.resolve(
+      vscode.commands.executeCommand('wfs.startWorkflow', { sessionId: 'sess-demo-staged', product: { service: 'Appraisal', model: 'Standard' }, correlationId: 'trust-billing-question' }),
+    ).catch(() => undefined);
+    assert.equal(started, undefined, 'the billing question was asked, not skipped');
+    const billed = (await (await fetch(`${info.baseUrl}/sandbox/billing`)).json()) as { billed: { correlationId: string }[] };
+    assert.ok(!billed.billed.some((b) => b.correlationId === 'trust-billing-question'), 'nothing billed');
+
     // Refresh and use the token: nothing reaches the workspace's server.
     const manager = (await api.auth.manager('Staging'))!;
     await manager.refresh();

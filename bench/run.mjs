@@ -352,7 +352,17 @@ function vscodeStub() {
       showInformationMessage: async () => undefined,
       setStatusBarMessage: () => disposable,
     },
-    workspace: { getConfiguration: () => ({ get: () => undefined, update: async () => {} }), onDidChangeConfiguration: event, registerTextDocumentContentProvider: () => disposable, textDocuments: [] },
+    workspace: {
+      getConfiguration: () => ({ get: () => undefined, update: async () => {} }),
+      onDidChangeConfiguration: event,
+      onDidChangeWorkspaceFolders: event,
+      createFileSystemWatcher: () => ({ onDidCreate: event, onDidChange: event, onDidDelete: event, dispose() {} }),
+      fs: { readFile: async () => { throw new Error('no file'); } },
+      workspaceFolders: undefined,
+      isTrusted: true,
+      registerTextDocumentContentProvider: () => disposable,
+      textDocuments: [],
+    },
     commands: { registerCommand: () => disposable, executeCommand: async () => undefined },
     env: { clipboard: { writeText: async () => {}, readText: async () => '' } },
   };

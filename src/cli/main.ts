@@ -5,6 +5,7 @@ import { ProxyConfigError, checkProxySettings, proxyDispatcher, proxySettingsFro
 import { TunnelError } from '../core/tunnel/Tunnel';
 import { TOOLKIT_VERSION } from '../core/version';
 import { auditCommand } from './commands/auditCommand';
+import { findCommand } from './commands/findCommand';
 import { listenCommand } from './commands/listenCommand';
 import { sandboxCommand } from './commands/sandboxCommand';
 import { startCommand } from './commands/startCommand';
@@ -14,10 +15,10 @@ import { commandHelp, type CommandSpec } from './commandSpec';
 import { parseFlags, UsageError } from './flags';
 import { processIO, type CliIO } from './output';
 
-const COMMANDS: CommandSpec[] = [sandboxCommand, startCommand, statusCommand, testWebhookCommand, listenCommand, auditCommand];
+const COMMANDS: CommandSpec[] = [sandboxCommand, startCommand, statusCommand, findCommand, testWebhookCommand, listenCommand, auditCommand];
 
 /** Exit codes (README: CLI). */
-export const EXIT = { ok: 0, failed: 1, usage: 2, outcomeUnknown: 3, deadline: 4, interrupted: 130 } as const;
+export const EXIT = { ok: 0, failed: 1, usage: 2, outcomeUnknown: 3, deadline: 4, noneFound: 5, interrupted: 130 } as const;
 
 function overview(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length)) + 2;

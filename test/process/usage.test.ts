@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import manifest from '../../package.json';
 import { startSandboxProcess, WfsProcess, type SandboxProcess } from './helpers/wfsProcess';
 
-const COMMANDS = ['sandbox', 'start', 'status', 'test-webhook', 'listen', 'audit'];
+const COMMANDS = ['sandbox', 'start', 'status', 'find', 'test-webhook', 'listen', 'audit'];
 
 /** A TCP server that only counts connections: proof that nothing at all was sent to it. */
 async function countingServer(): Promise<{ server: Server; url: string; connections: () => number }> {

@@ -68,8 +68,28 @@ describe('wfs start / status / test-webhook as processes', function () {
       assert.deepEqual([err.event, err.status, err.kind, err.correlationId], ['error', 500, 'outcome-unknown', `cid-${fault}`]);
       assert.match(err.message, new RegExp(`cid-${fault}`));
       assert.equal((await billed(s)).length, fault === 'start-500-billed' ? 1 : 0);
+
+      // What the error line says to do: search by the correlationId before starting again.
+      const find = new WfsProcess(['find', '--correlation-id', `cid-${fault}`], s.env);
+      if (fault === 'start-500-billed') {
+        assert.equal(await find.exitCode(), 0, find.stdout + find.stderr);
+        const found = find.lines.at(-1)!;
+        assert.equal(found.event, 'found');
+        assert.deepEqual(found.workflows.map((w: { correlationId: string }) => w.correlationId), [`cid-${fault}`]);
+      } else {
+        assert.equal(await find.exitCode(), 5, 'none found');
+        assert.deepEqual(find.lines.at(-1), { event: 'none', correlationId: `cid-${fault}` });
+      }
     });
   }
+
+  it('find: a Find Workflows address off the service\'s origin is refused before anything is sent (exit 2)', async () => {
+    const p = new WfsProcess(['find', '--correlation-id', 'c'], { ...s.env, WFS_FIND_WORKFLOWS_URL: 'http://127.0.0.2:9/find?c={correlationId}' });
+    assert.equal(await p.exitCode(), 2);
+    assert.match(p.lines.at(-1)!.message, /^WFS_FIND_WORKFLOWS_URL: .*not on the service's origin/);
+    const own = new WfsProcess(['find', '--correlation-id', 'nothing-here'], { ...s.env, WFS_FIND_WORKFLOWS_URL: `${s.info.baseUrl}/workflow-services-ws/resources/v1/workflows?correlationId={correlationId}` });
+    assert.equal(await own.exitCode(), 5);
+  });
 
   it('forbidden: exactly one retry, with a fresh token; twice forbidden is surfaced (exit 1)', async () => {
     await s.control('POST', 'faults', { fault: 'forbidden' });

@@ -21,7 +21,7 @@ export const startCommand: CommandSpec = {
     'correlation-id': { type: 'string', value: 'C', description: 'your own reference, at most 255 characters (default: generated)' },
   },
   env: SERVICE_ENV,
-  exits: [[3, 'outcome unknown: the start answered 500, so a billed workflow may exist; search by the correlationId in the error line']],
+  exits: [[3, 'outcome unknown: the start answered 500, so a billed workflow may exist: run `wfs find --correlation-id C` with the correlationId in the error line']],
   async run(flags, io) {
     const sessionId = requiredFlag(flags, 'session');
     const product = { service: requiredFlag(flags, 'service'), model: requiredFlag(flags, 'model') };

@@ -12,6 +12,27 @@ export interface WorkflowClientOptions extends AuthorizedCallOptions {
   baseUrl: string;
   userAlias?: string;
   timeoutMs?: number;
+  /** Find Workflows' address, with {correlationId} where the value goes. The spec does not show the real
+   * endpoint, so this is the one adapter to point elsewhere; by default the sandbox's shape. */
+  findWorkflowsUrl?: string;
+}
+
+/** The sandbox's Find Workflows: GET …/workflows?correlationId=C answering {workflows: […]}. */
+export const DEFAULT_FIND_WORKFLOWS_PATH = `${WORKFLOW_ROOT}/workflows?correlationId={correlationId}`;
+
+/** The Find Workflows address for a correlationId. It must be on the service's own origin: the token goes with it. */
+export function findWorkflowsUrl(baseUrl: string, correlationId: string, template?: string): string {
+  const t = template ?? joinUrl(baseUrl, DEFAULT_FIND_WORKFLOWS_PATH);
+  if (!t.includes('{correlationId}')) throw new LocalValidationError('find-url-template', `The Find Workflows address "${t}" has no {correlationId} in it.`);
+  let url: URL;
+  try {
+    url = new URL(t.replace('{correlationId}', encodeURIComponent(correlationId)));
+  } catch {
+    throw new LocalValidationError('find-url-template', `The Find Workflows address "${t}" is not a URL.`);
+  }
+  if (url.origin !== new URL(baseUrl).origin)
+    throw new LocalValidationError('find-url-origin', `The Find Workflows address ${url.origin} is not on the service's origin (${new URL(baseUrl).origin}); the access token is only sent to the service.`);
+  return url.toString();
 }
 
 export interface StartRequest {
@@ -105,10 +126,11 @@ export class WorkflowClient {
     return envelope;
   }
 
-  /** Find Workflows by correlationId: the shape is "not shown" in the spec; this follows the sandbox's. */
+  /** Find Workflows by correlationId: the shape is "not shown" in the spec; this follows the sandbox's (an object
+   * with a workflows array), at the address findWorkflowsUrl gives. */
   async find(correlationId: string): Promise<Workflow[]> {
     checkOutgoingValue('correlationId', correlationId);
-    const url = joinUrl(this.options.baseUrl, `${WORKFLOW_ROOT}/workflows?correlationId=${encodeURIComponent(correlationId)}`);
+    const url = findWorkflowsUrl(this.options.baseUrl, correlationId, this.options.findWorkflowsUrl);
     const res = await authorizedRequest({ method: 'GET', url, headers: this.headers(), timeoutMs: this.options.timeoutMs }, { operation: 'read', correlationId }, this.options);
     const list = (res.json as { workflows?: unknown })?.workflows;
     return Array.isArray(list) ? (list as Workflow[]) : [];

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import type { AccessTokenProvider } from '../../../src/core/auth/TokenManager';
 import { ManualClock } from '../../../src/core/time/clock';
-import { WorkflowClient } from '../../../src/core/workflows/WorkflowClient';
+import { WorkflowClient, findWorkflowsUrl } from '../../../src/core/workflows/WorkflowClient';
 import { LocalValidationError, NotEntitled, OutcomeUnknown, RateLimited, ServiceError, SessionEmpty, Unauthorized } from '../../../src/core/http/serviceErrors';
 import { RateGate, backoffDelay } from '../../../src/core/http/rateGate';
 import { USER_AGENT } from '../../../src/core/version';
@@ -283,5 +283,14 @@ describe('WorkflowClient against the sandbox', () => {
     const found = await client.find('order-x');
     assert.equal(found.length, 1);
     assert.equal(found[0].correlationId, 'order-x');
+  });
+});
+
+describe('Find Workflows address (the adapter)', () => {
+  it('defaults to the sandbox shape; a template takes {correlationId}, encoded; another origin is refused', () => {
+    assert.equal(findWorkflowsUrl('https://svc.example', 'a b/c'), 'https://svc.example/workflow-services-ws/resources/v1/workflows?correlationId=a%20b%2Fc');
+    assert.equal(findWorkflowsUrl('https://svc.example', 'x', 'https://svc.example/search/{correlationId}'), 'https://svc.example/search/x');
+    assert.throws(() => findWorkflowsUrl('https://svc.example', 'x', 'https://other.example/search/{correlationId}'), /not on the service's origin/);
+    assert.throws(() => findWorkflowsUrl('https://svc.example', 'x', 'https://svc.example/search'), /has no \{correlationId\}/);
   });
 });

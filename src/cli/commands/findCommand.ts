@@ -1,0 +1,48 @@
+// `wfs find`: Find Workflows by correlationId, the way to resolve a start whose outcome is unknown (exit 3).
+import { WorkflowClient, findWorkflowsUrl } from '../../core/workflows/WorkflowClient';
+import { readServiceTarget, signIn } from '../cliEnvironment';
+import { SERVICE_ENV, type CommandSpec } from '../commandSpec';
+import { requiredFlag, UsageError } from '../flags';
+
+export const EXIT_NONE_FOUND = 5;
+
+export const findCommand: CommandSpec = {
+  name: 'find',
+  summary: 'find the workflows started with a correlationId (after a 500, before starting again)',
+  synopsis: 'find --correlation-id C',
+  description: [
+    'Searches Find Workflows by correlationId and prints {"event":"found","correlationId":…,"workflows":[…]} (exit 0),',
+    'or {"event":"none","correlationId":…} (exit 5) when the service holds none. After a start answered 500 (exit 3),',
+    'run this with the correlationId from the error line: start another only if none is found.',
+    'The service\'s Find Workflows is not documented; by default this uses the sandbox\'s',
+    'GET {base}/workflow-services-ws/resources/v1/workflows?correlationId=C. WFS_FIND_WORKFLOWS_URL points it elsewhere.',
+  ].join('\n'),
+  flags: {
+    'correlation-id': { type: 'string', value: 'C', description: 'the correlationId the start sent (required)' },
+  },
+  env: [...SERVICE_ENV, ['WFS_FIND_WORKFLOWS_URL', 'Find Workflows address with {correlationId}, on WFS_BASE_URL\'s origin']],
+  exits: [[EXIT_NONE_FOUND, 'no workflow has this correlationId']],
+  async run(flags, io) {
+    const correlationId = requiredFlag(flags, 'correlation-id');
+    const target = readServiceTarget(io.env);
+    const template = io.env.WFS_FIND_WORKFLOWS_URL || undefined;
+    try {
+      findWorkflowsUrl(target.baseUrl, correlationId, template); // refused before the sign-in when it is wrong
+    } catch (err) {
+      throw new UsageError(`WFS_FIND_WORKFLOWS_URL: ${(err as Error).message}`);
+    }
+    const env = await signIn(target, io);
+    try {
+      const client = new WorkflowClient({ baseUrl: env.baseUrl, userAlias: env.credentials.userAlias, tokens: env.tokens, gate: env.gate, clock: env.clock, findWorkflowsUrl: template });
+      const workflows = await client.find(correlationId);
+      if (workflows.length === 0) {
+        io.emit({ event: 'none', correlationId });
+        return EXIT_NONE_FOUND;
+      }
+      io.emit({ event: 'found', correlationId, workflows });
+      return 0;
+    } finally {
+      env.tokens.dispose();
+    }
+  },
+};

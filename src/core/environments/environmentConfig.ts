@@ -16,6 +16,8 @@ export interface EnvironmentConfig {
   aliasPlacement: AliasPlacement;
   products: Product[];
   trustedIssuers: TrustedIssuer[];
+  /** Find Workflows' address with {correlationId} (the spec does not show the endpoint); default: the sandbox's shape. */
+  findWorkflowsUrl?: string;
   /** The embedded sandbox: started on demand, loopback addresses allowed. */
   builtIn: boolean;
 }
@@ -73,6 +75,14 @@ export function parseEnvironments(raw: unknown): ParsedEnvironments {
         trustedIssuers.push({ issuer: q.issuer, jwksUrl, audience: q.audience });
       else problems.push(`${where} ("${name}"): a trusted issuer needs "issuer", "audience" and an http(s) "jwksUrl"; one was skipped.`);
     }
+    let findWorkflowsUrl: string | undefined;
+    if (o.findWorkflowsUrl !== undefined) {
+      const t = typeof o.findWorkflowsUrl === 'string' ? o.findWorkflowsUrl : '';
+      const u = httpUrl(t.replace('{correlationId}', 'x'));
+      if (!u || !t.includes('{correlationId}') || new URL(u).origin !== new URL(baseUrl).origin)
+        return problems.push(`${where} ("${name}"): "findWorkflowsUrl" must be an http(s) URL on the baseUrl's origin with {correlationId} in it.`);
+      findWorkflowsUrl = t;
+    }
     seen.add(name.toLowerCase());
     environments.push({
       name,
@@ -83,6 +93,7 @@ export function parseEnvironments(raw: unknown): ParsedEnvironments {
       aliasPlacement: placement,
       products,
       trustedIssuers,
+      ...(findWorkflowsUrl ? { findWorkflowsUrl } : {}),
       builtIn: false,
     });
   });

@@ -1,5 +1,6 @@
 // Start (billed: a modal confirmation unless turned off), refresh, reconfirm, open raw JSON, copy ids, remove.
 import * as vscode from 'vscode';
+import { TransportError } from '../../core/http/request';
 import { restrictedModeRefusal, type GuardedAction } from '../trust/restrictedMode';
 import { checkCorrelationId, generateCorrelationId } from '../../core/workflows/correlationId';
 import type { TrackedWorkflow } from '../../core/workflows/WorkflowStore';
@@ -30,6 +31,7 @@ export function registerWorkflowCommands(s: Services): vscode.Disposable[] {
     vscode.commands.registerCommand('wfs.startWorkflow', (arg?: ExplorerNode | StartWorkflowArgs) =>
       startWorkflow(s, arg && 'kind' in arg ? (arg.kind === 'session' ? { sessionId: arg.sessionId } : {}) : (arg ?? {})),
     ),
+    vscode.commands.registerCommand('wfs.findWorkflows', (args?: FindWorkflowsArgs) => findWorkflows(s, args ?? {})),
     vscode.commands.registerCommand('wfs.refreshWorkflow', (node?: WorkflowNode) => refreshWorkflow(s, node)),
     vscode.commands.registerCommand('wfs.refresh', () => refreshAll(s)),
     vscode.commands.registerCommand('wfs.reconfirmWorkflow', (node?: WorkflowNode) => reconfirmWorkflow(s, node)),
@@ -123,7 +125,64 @@ async function startWorkflow(s: Services, args: StartWorkflowArgs): Promise<Trac
     void vscode.window.showInformationMessage(`Started ${product.service} / ${product.model}: ${w.status} (workflowId ${w.workflowId}). The explorer follows it live.`);
     return w;
   } catch (err) {
+    // The answer was lost after the request left: the service may hold the workflow. Look before offering anything.
+    if (err instanceof TransportError && err.reason !== 'network') return afterLostAnswer(s, env, { sessionId, product, correlationId }, err);
     void showError(s.log, 'Start workflow', err, { billed: true });
+    return undefined;
+  }
+}
+
+async function afterLostAnswer(s: Services, env: string, args: Required<StartWorkflowArgs>, err: TransportError): Promise<TrackedWorkflow | undefined> {
+  s.log.warn(`${env}: no answer to the start (${err.message}); searching Find Workflows by correlationId ${args.correlationId}`);
+  let found: TrackedWorkflow[];
+  try {
+    found = await s.workflows.find(env, args.correlationId);
+  } catch (findErr) {
+    void showError(s.log, 'Start workflow', err, { billed: true });
+    s.log.error(`Find Workflows after a lost answer failed: ${(findErr as Error).message}`);
+    return undefined;
+  }
+  if (found.length > 0) {
+    void vscode.window.showInformationMessage(`The start's answer was lost (${err.message}), but the service holds the workflow with correlationId ${args.correlationId}: it is in the explorer.`);
+    return found[0];
+  }
+  const again = await vscode.window.showWarningMessage(
+    `The start's answer was lost (${err.message}), and Find Workflows holds no workflow with correlationId ${args.correlationId}: nothing was started. Start it again?`,
+    'Start Again',
+  );
+  // The same correlationId again: a later search finds whichever start the service kept.
+  return again === 'Start Again' ? startWorkflow(s, args) : undefined;
+}
+
+export interface FindWorkflowsArgs {
+  correlationId?: string;
+  environment?: string;
+}
+
+/** Find Workflows by a correlationId typed or picked from this environment's starts; adds what it finds. */
+async function findWorkflows(s: Services, args: FindWorkflowsArgs): Promise<TrackedWorkflow[] | undefined> {
+  const env = args.environment ?? s.environments.currentName;
+  const recent = [...s.workflows.store.workflows(env)].reverse().filter((w) => w.correlationId);
+  const correlationId =
+    args.correlationId ??
+    (await pickOrType<string>({
+      title: `Find Workflows on ${env}: correlationId`,
+      placeholder: 'Type a correlationId, or pick one of your starts',
+      items: recent.map((w) => ({ label: w.correlationId, description: `${w.product.service} / ${w.product.model} · ${w.sessionId}`, value: w.correlationId })),
+      fromText: (text) => (text.trim() ? { label: text.trim(), description: 'search for this correlationId', value: text.trim() } : undefined),
+    }));
+  if (!correlationId) return undefined;
+  try {
+    const found = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Searching ${env} for correlationId ${correlationId}…` }, () => s.workflows.find(env, correlationId));
+    if (found.length === 0) void vscode.window.showInformationMessage(`${env} holds no workflow with correlationId ${correlationId}.`);
+    else {
+      const list = found.map((w) => `${w.product.service} / ${w.product.model} in ${w.sessionId} (${w.status}, ${w.workflowId})`).join('; ');
+      void vscode.window.showInformationMessage(`${env} holds ${found.length === 1 ? 'one workflow' : `${found.length} workflows`} with correlationId ${correlationId}: ${list}. Added to the explorer.`);
+      void vscode.commands.executeCommand('wfs.revealWorkflowByRunId', found[0]!.runId);
+    }
+    return found;
+  } catch (err) {
+    void showError(s.log, 'Find Workflows', err);
     return undefined;
   }
 }

@@ -4,7 +4,7 @@ import { SignInRequired } from '../../core/auth/authErrors';
 import { ServiceError } from '../../core/http/serviceErrors';
 import { TransportError } from '../../core/http/request';
 
-export type ErrorAction = 'Sign In' | 'Copy correlationId' | 'Show Log' | 'Open Settings';
+export type ErrorAction = 'Find Workflows' | 'Sign In' | 'Copy correlationId' | 'Show Log' | 'Open Settings';
 
 export interface ErrorPresentation {
   message: string;
@@ -27,6 +27,8 @@ export function presentError(operation: string, err: unknown, billed = false): E
     if (err.kind === 'outcome-unknown') {
       modal = true;
       if (!/billed/i.test(message)) message += ' A billed workflow may exist.';
+      // What the advice says to do comes first.
+      if (err.correlationId) actions.push('Find Workflows');
     }
     if (err.kind === 'local-validation' && /settings|environment/i.test(err.advice)) actions.push('Open Settings');
     if (err.correlationId) actions.push('Copy correlationId');

@@ -12,6 +12,9 @@ export async function showError(log: ExtensionLog, operation: string, err: unkno
     ? await vscode.window.showErrorMessage(p.message, { modal: true, detail: correlationDetail(err) }, ...p.actions)
     : await vscode.window.showErrorMessage(p.message, ...p.actions);
   switch (pick) {
+    case 'Find Workflows':
+      await vscode.commands.executeCommand('wfs.findWorkflows', { correlationId: (err as ServiceError).correlationId });
+      break;
     case 'Sign In':
       await vscode.commands.executeCommand('wfs.signIn');
       break;

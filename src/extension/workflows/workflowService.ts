@@ -1,5 +1,6 @@
 // Starting, reading and reconfirming workflows per environment, remembering them (globalState), and keeping
 // non-terminal ones live through one WorkflowPoller per environment, paused while the explorer is hidden.
+import { isTerminal } from '../../core/workflows/workflowTypes';
 import * as vscode from 'vscode';
 import { SANDBOX_ENVIRONMENT } from '../../core/environments/environmentConfig';
 import type { Clock } from '../../core/time/clock';
@@ -54,7 +55,7 @@ export class WorkflowService implements vscode.Disposable {
 
   private async client(env: string): Promise<WorkflowClient> {
     const { manager, config } = await this.auth.require(env);
-    return new WorkflowClient({ baseUrl: config.baseUrl, userAlias: manager.current?.userAlias, tokens: manager, gate: manager.gate, clock: this.clock, onBackoff: (n, ms) => this.log.warn(`${env}: throttled (429); retry ${n} in ${ms} ms`) });
+    return new WorkflowClient({ baseUrl: config.baseUrl, userAlias: manager.current?.userAlias, tokens: manager, gate: manager.gate, clock: this.clock, findWorkflowsUrl: config.findWorkflowsUrl, onBackoff: (n, ms) => this.log.warn(`${env}: throttled (429); retry ${n} in ${ms} ms`) });
   }
 
   private poller(env: string): WorkflowPoller {
@@ -97,6 +98,20 @@ export class WorkflowService implements vscode.Disposable {
     const w = this.store.upsertFromEnvelope(env, result, { correlationId: result.correlationId, now: this.clock.now() });
     this.poller(env).follow(w.workflowId, w.startedAt);
     return w;
+  }
+
+  /** Find Workflows by correlationId: what the service holds is added to the explorer under its session, and
+   * followed while it runs. */
+  async find(env: string, correlationId: string): Promise<TrackedWorkflow[]> {
+    const client = await this.client(env);
+    this.log.info(`${env}: Find Workflows by correlationId ${correlationId}`);
+    const found = await client.find(correlationId);
+    this.log.info(`${env}: Find Workflows found ${found.length} for correlationId ${correlationId}`);
+    return found.map((workflow) => {
+      const w = this.store.upsertFromEnvelope(env, { workflow }, { correlationId, now: this.clock.now() });
+      if (!isTerminal(w.status)) this.poller(env).follow(w.workflowId, w.startedAt);
+      return w;
+    });
   }
 
   async refresh(env: string, workflowId: string): Promise<TrackedWorkflow> {

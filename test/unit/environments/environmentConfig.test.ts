@@ -71,4 +71,14 @@ describe('wfs.environments setting', () => {
     assert.deepEqual(e.products, [{ service: 'A', model: 'B' }, { service: 'C', model: 'D' }]);
     assert.deepEqual(e.trustedIssuers, [{ issuer: 'https://sandbox/iss', audience: 'aud', jwksUrl: 'http://127.0.0.1:1/.well-known/jwks.json' }]);
   });
+
+  it('findWorkflowsUrl: a template with {correlationId} on the origin of baseUrl, or the entry is refused with a reason', () => {
+    const ok = parseEnvironments([{ name: 'S', baseUrl: 'https://svc.example', findWorkflowsUrl: 'https://svc.example/wf/search?c={correlationId}' }]);
+    assert.equal(ok.environments[0]!.findWorkflowsUrl, 'https://svc.example/wf/search?c={correlationId}');
+    for (const bad of ['https://other.example/s?c={correlationId}', 'https://svc.example/search', 42]) {
+      const r = parseEnvironments([{ name: 'S', baseUrl: 'https://svc.example', findWorkflowsUrl: bad }]);
+      assert.equal(r.environments.length, 0, String(bad));
+      assert.match(r.problems[0]!, /findWorkflowsUrl/);
+    }
+  });
 });

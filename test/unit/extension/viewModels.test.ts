@@ -57,11 +57,11 @@ describe('error presentation', () => {
     assert.match(p.message, /sign in again/);
   });
 
-  it('500 is modal, says a billed workflow may exist, and offers the correlationId', () => {
+  it('500 is modal, says a billed workflow may exist, and offers Find Workflows first, then the correlationId', () => {
     const p = presentError('Start workflow', new OutcomeUnknown('outcome-unknown', 'Outcome unknown (500): a workflow may have been started and billed.', { status: 500, correlationId: 'wfs-1', billed: 'possibly' }));
     assert.equal(p.modal, true);
     assert.match(p.message, /billed/);
-    assert.deepEqual(p.actions, ['Copy correlationId', 'Show Log']);
+    assert.deepEqual(p.actions, ['Find Workflows', 'Copy correlationId', 'Show Log']);
   });
 
   it('a timeout on the billed start is treated as outcome unknown; on a read it is a connection problem', () => {

@@ -29,9 +29,17 @@ export class TransportError extends Error {
     message: string,
     readonly reason: 'timeout' | 'network' | 'too-large' | 'aborted',
     readonly url: string,
+    /** The system or undici error code, when there was one (ECONNREFUSED, ECONNRESET, …). */
+    readonly code?: string,
   ) {
     super(message);
     this.name = 'TransportError';
+  }
+
+  /** Whether the request may have reached the server before the answer was lost: a timeout, or a connection
+   * reset or closed mid-exchange. A refused connection or an unknown host never sent anything. */
+  get mayHaveBeenSent(): boolean {
+    return this.reason === 'timeout' || this.reason === 'too-large' || (this.reason === 'network' && ['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED'].includes(this.code ?? ''));
   }
 }
 
@@ -108,7 +116,7 @@ function toTransportError(err: unknown, req: HttpRequest, timeout: AbortSignal, 
   const e = err as { code?: string; message?: string };
   if (e?.code === 'UND_ERR_HEADERS_TIMEOUT' || e?.code === 'UND_ERR_BODY_TIMEOUT')
     return new TransportError(`no answer from ${url} within ${timeoutMs} ms`, 'timeout', req.url);
-  return new TransportError(`cannot reach ${url}: ${e?.code ?? e?.message ?? String(err)}`, 'network', req.url);
+  return new TransportError(`cannot reach ${url}: ${e?.code ?? e?.message ?? String(err)}`, 'network', req.url, e?.code);
 }
 
 /** Media type of a Content-Type header value, lower case, without parameters. */

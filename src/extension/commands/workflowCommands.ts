@@ -126,7 +126,7 @@ async function startWorkflow(s: Services, args: StartWorkflowArgs): Promise<Trac
     return w;
   } catch (err) {
     // The answer was lost after the request left: the service may hold the workflow. Look before offering anything.
-    if (err instanceof TransportError && err.reason !== 'network') return afterLostAnswer(s, env, { sessionId, product, correlationId }, err);
+    if (err instanceof TransportError && err.mayHaveBeenSent) return afterLostAnswer(s, env, { sessionId, product, correlationId }, err);
     void showError(s.log, 'Start workflow', err, { billed: true });
     return undefined;
   }

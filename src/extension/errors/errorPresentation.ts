@@ -33,7 +33,7 @@ export function presentError(operation: string, err: unknown, billed = false): E
     if (err.kind === 'local-validation' && /settings|environment/i.test(err.advice)) actions.push('Open Settings');
     if (err.correlationId) actions.push('Copy correlationId');
   } else if (err instanceof TransportError) {
-    if (billed && err.reason !== 'network') {
+    if (billed && err.mayHaveBeenSent) {
       // The request was sent: the service may have started (and billed) the workflow before the answer was lost.
       message = `${operation}: no answer (${err.message}). A billed workflow may exist: search for it by its correlationId before starting another.`;
       modal = true;

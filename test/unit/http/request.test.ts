@@ -72,7 +72,20 @@ describe('httpRequest', () => {
     await new Promise<void>((r) => dead.listen(0, '127.0.0.1', r));
     const port = (dead.address() as AddressInfo).port;
     await new Promise<void>((r) => dead.close(() => r()));
-    await assert.rejects(httpRequest({ method: 'GET', url: `http://127.0.0.1:${port}/` }), (e: unknown) => e instanceof TransportError && e.reason === 'network');
+    await assert.rejects(httpRequest({ method: 'GET', url: `http://127.0.0.1:${port}/` }), (e: unknown) => e instanceof TransportError && e.reason === 'network' && !e.mayHaveBeenSent);
+  });
+  it('a connection reset after the request arrived may have been sent (a billed start must be searched for); a refusal was not', async () => {
+    const resetting = createServer((req) => req.on('data', () => undefined).on('end', () => req.socket.resetAndDestroy()));
+    await new Promise<void>((r) => resetting.listen(0, '127.0.0.1', r));
+    const port = (resetting.address() as AddressInfo).port;
+    try {
+      const err = await httpRequest({ method: 'POST', url: `http://127.0.0.1:${port}/`, json: {} }).catch((e: unknown) => e);
+      assert.ok(err instanceof TransportError, String(err));
+      assert.equal(err.reason, 'network');
+      assert.ok(err.mayHaveBeenSent, `code ${err.code}`);
+    } finally {
+      resetting.close();
+    }
   });
   it('percent-encodes path parameters: "/" and spaces stay inside the segment', async () => {
     assert.equal(encodeSegment('a/b c?#%'), 'a%2Fb%20c%3F%23%25');

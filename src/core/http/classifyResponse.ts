@@ -30,6 +30,8 @@ export interface ClassifyContext {
   /** 429s already waited out before this answer, and the time they took: a final 429 says so. */
   backoffs?: number;
   backoffMs?: number;
+  /** What the request named (the session of a start, the workflow of a read), so a 404 can say which. */
+  subject?: string;
 }
 
 export function classifyResponse(res: HttpResponse, ctx: ClassifyContext): Outcome {
@@ -134,7 +136,8 @@ function forbidden(res: HttpResponse, ctx: ClassifyContext): ServiceError {
 function notFound(res: HttpResponse, ctx: ClassifyContext): ServiceError {
   const body = classifyBody(res);
   if (body.kind === 'problem' && /\/problems\/not-found$/.test(body.problem.type.replace(/\/+$/, ''))) {
-    const what = ctx.operation === 'start' ? 'No session with this identifier' : 'No workflow with this identifier';
+    const named = ctx.subject ? ` "${ctx.subject}"` : ' with this identifier';
+    const what = ctx.operation === 'start' ? `No session${named} on this environment` : `No workflow${named} on this environment`;
     return new NotFound('not-found', `${what} (404). This is final: retrying will not make it appear.`, problemFields(res, ctx, body));
   }
   return new PathNotServed(

@@ -89,7 +89,7 @@ export class WorkflowClient {
 
   async start(req: StartRequest): Promise<StartResult> {
     const { sessionId, service, model, correlationId, supportCorrelationId } = prepareStart(req, this.options.clock.now());
-    const ctx = { operation: 'start' as const, correlationId };
+    const ctx = { operation: 'start' as const, correlationId, subject: sessionId };
     const res = await authorizedRequest(
       {
         method: 'POST',
@@ -118,7 +118,7 @@ export class WorkflowClient {
   private async workflowCall(method: 'GET' | 'POST', workflowIdOrUrl: string, operation: 'read' | 'reconfirm'): Promise<WorkflowEnvelope> {
     const res = await authorizedRequest(
       { method, url: this.resolveWorkflowUrl(workflowIdOrUrl), headers: this.headers(), timeoutMs: this.options.timeoutMs },
-      { operation },
+      { operation, subject: workflowIdOrUrl },
       this.options,
     );
     const envelope = readWorkflowEnvelope(res.json);

@@ -1,6 +1,7 @@
 // Start (billed: a modal confirmation unless turned off), refresh, reconfirm, open raw JSON, copy ids, remove.
 import * as vscode from 'vscode';
 import { TransportError } from '../../core/http/request';
+import { ServiceError } from '../../core/http/serviceErrors';
 import { restrictedModeRefusal, type GuardedAction } from '../trust/restrictedMode';
 import { checkCorrelationId, generateCorrelationId } from '../../core/workflows/correlationId';
 import type { TrackedWorkflow } from '../../core/workflows/WorkflowStore';
@@ -81,9 +82,9 @@ async function allowedInThisWorkspace(action: GuardedAction, env: string): Promi
 async function startWorkflow(s: Services, args: StartWorkflowArgs): Promise<TrackedWorkflow | undefined> {
   const env = s.environments.currentName;
   if (!(await allowedInThisWorkspace('start', env))) return undefined;
-  let config;
+  let config, manager;
   try {
-    config = (await s.auth.require(env)).config;
+    ({ config, manager } = await s.auth.require(env));
   } catch (err) {
     void showError(s.log, 'Start workflow', err);
     return undefined;
@@ -119,14 +120,26 @@ async function startWorkflow(s: Services, args: StartWorkflowArgs): Promise<Trac
     if (ok !== 'Start (Billed)') return undefined;
   }
   try {
-    const w = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Starting ${product.service} / ${product.model} in ${sessionId}…` }, () =>
-      s.workflows.start(env, { sessionId, product, correlationId }),
-    );
+    const w = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Starting ${product.service} / ${product.model} in ${sessionId}…` }, async (progress) => {
+      // Say what is happening while the shared throttle holds the start, instead of a bare "Starting…".
+      const off = manager.gate.onBackoff(({ delayMs }) => progress.report({ message: `throttled by the service (429): retrying in ${Math.ceil(delayMs / 1000)} s` }));
+      try {
+        return await s.workflows.start(env, { sessionId, product, correlationId });
+      } finally {
+        off();
+      }
+    });
     void vscode.window.showInformationMessage(`Started ${product.service} / ${product.model}: ${w.status} (workflowId ${w.workflowId}). The explorer follows it live.`);
     return w;
   } catch (err) {
     // The answer was lost after the request left: the service may hold the workflow. Look before offering anything.
     if (err instanceof TransportError && err.mayHaveBeenSent) return afterLostAnswer(s, env, { sessionId, product, correlationId }, err);
+    if (err instanceof ServiceError && err.kind === 'not-found') {
+      // The session itself is unknown there: say which, and offer to drop it from the explorer.
+      s.log.error(`Start workflow: ${err.advice}`);
+      void vscode.window.showErrorMessage(`Start workflow: ${err.advice}`, 'Remove from Explorer').then((a) => a && s.workflows.removeSession(env, sessionId));
+      return undefined;
+    }
     void showError(s.log, 'Start workflow', err, { billed: true });
     return undefined;
   }

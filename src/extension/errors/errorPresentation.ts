@@ -19,10 +19,13 @@ export function presentError(operation: string, err: unknown, billed = false): E
   let message: string;
   let modal = false;
   if (err instanceof SignInRequired) {
-    message = `${operation}: ${err.advice}`;
+    message = joinOperation(operation, err.advice);
     actions.push('Sign In');
   } else if (err instanceof ServiceError) {
-    message = `${operation} failed${err.status ? ` (${err.status}${err.code ? ` ${err.code}` : ''})` : ''}: ${err.advice}`;
+    // The status is named once: the advice often names it already ("Outcome unknown (500): …").
+    const tag = err.status ? `(${err.status}${err.code ? ` ${err.code}` : ''})` : '';
+    const named = err.status !== undefined && err.advice.includes(`(${err.status}`);
+    message = `${operation} failed${tag && !named ? ` ${tag}` : ''}: ${err.advice}`;
     if (err.kind === 'unauthorized') actions.push('Sign In');
     if (err.kind === 'outcome-unknown') {
       modal = true;
@@ -44,4 +47,10 @@ export function presentError(operation: string, err: unknown, billed = false): E
   } else message = `${operation} failed: ${err instanceof Error ? err.message : String(err)}`;
   actions.push('Show Log');
   return { message, actions, modal };
+}
+
+/** "Sign-in to Staging" + "Sign-in was refused: …" reads "Sign-in to Staging was refused: …", not the word twice. */
+function joinOperation(operation: string, advice: string): string {
+  const first = operation.split(' ')[0]!;
+  return advice.toLowerCase().startsWith(first.toLowerCase() + ' ') ? `${operation}${advice.slice(first.length)}` : `${operation}: ${advice}`;
 }

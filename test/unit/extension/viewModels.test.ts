@@ -1,7 +1,7 @@
 // Plain-Node tests of the extension's view-model logic: tree presentation, error presentation, log redaction.
 import assert from 'node:assert/strict';
 import { SignInRequired } from '../../../src/core/auth/authErrors';
-import { LocalValidationError, NotEntitled, OutcomeUnknown, SessionEmpty } from '../../../src/core/http/serviceErrors';
+import { LocalValidationError, NotEntitled, OutcomeUnknown, SessionEmpty, ValidationError } from '../../../src/core/http/serviceErrors';
 import { TransportError } from '../../../src/core/http/request';
 import type { TrackedWorkflow } from '../../../src/core/workflows/WorkflowStore';
 import { escapeMarkdown, workflowContextValue, workflowDescription, workflowIcon, workflowTooltip } from '../../../src/extension/explorer/workflowPresentation';
@@ -74,12 +74,29 @@ describe('error presentation', () => {
 
   it('names the status and code, and uses the typed advice, not the server text', () => {
     const p = presentError('Start workflow', new SessionEmpty('session-empty', 'Nothing is staged in this session (409 SESSION_EMPTY). Stage a loan.', { status: 409, code: 'SESSION_EMPTY', serverText: 'SERVER SAYS', correlationId: 'c' }));
-    assert.match(p.message, /^Start workflow failed \(409 SESSION_EMPTY\): Nothing is staged/);
+    assert.match(p.message, /^Start workflow failed: Nothing is staged in this session \(409 SESSION_EMPTY\)/, 'the status is named once, where the advice names it');
     assert.ok(!p.message.includes('SERVER SAYS'));
+    const plain = presentError('Start workflow', new ValidationError('validation', 'Correct the request.', { status: 400, code: 'VALIDATION_ERROR' }));
+    assert.match(plain.message, /^Start workflow failed \(400 VALIDATION_ERROR\): Correct the request\.$/, 'named by the prefix when the advice does not');
     const forbidden = presentError('Start workflow', new NotEntitled('Not entitled to this product.', { status: 403 }, false));
     assert.deepEqual(forbidden.actions, ['Show Log']);
     const local = presentError('Start workflow', new LocalValidationError('env', 'The environment has no baseUrl: fix it in settings.'));
     assert.deepEqual(local.actions, ['Open Settings', 'Show Log']);
+  });
+});
+
+describe('error messages say each thing once and name what was wrong', () => {
+  const res = (status: number, contentType: string, body: string) => ({ status, contentType, headers: { 'content-type': contentType }, body: Buffer.from(body), durationMs: 1 });
+  it('no "(500) … (500)", no "(404) … (404)", no "Sign-in to X: Sign-in …"', () => {
+    const unknown = presentError('Start workflow', new OutcomeUnknown('outcome-unknown', 'Outcome unknown (500): a workflow may have been started and billed.', { status: 500, correlationId: 'c' }));
+    assert.equal(unknown.message.match(/\(500/g)!.length, 1, unknown.message);
+    const missing = classifyResponse(res(404, 'application/problem+json', JSON.stringify({ type: 'https://p.example/problems/not-found', title: 'Not found', status: 404 })), { operation: 'start', subject: 'sess-gone' });
+    assert.ok(!missing.ok);
+    const m = presentError('Start workflow', missing.error).message;
+    assert.equal(m.match(/404/g)!.length, 1, m);
+    assert.match(m, /No session "sess-gone" on this environment/, 'names the session');
+    const refused = presentError('Sign-in to Staging', new SignInRequired('credentials-refused', 'Sign-in was refused: check the username and password.'));
+    assert.equal(refused.message, 'Sign-in to Staging was refused: check the username and password.');
   });
 });
 

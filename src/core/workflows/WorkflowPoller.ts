@@ -125,10 +125,11 @@ export class WorkflowPoller {
       this.reading = false;
     }
     if (this.disposed || this.followed.get(id) !== f) return this.arm();
-    this.options.onOutcome(id, outcome);
-    if (outcome.kind === 'read' && isTerminal(outcome.envelope.workflow.status)) return this.stop(id, { kind: 'stopped', reason: 'terminal' });
+    // An error after which reads cannot succeed is reported once, as the stop: not first as a transient one.
     if (outcome.kind === 'transient-error' && FINAL_READ_ERRORS.has((outcome.error as ServiceError).kind))
       return this.stop(id, { kind: 'stopped', reason: 'error', error: outcome.error });
+    this.options.onOutcome(id, outcome);
+    if (outcome.kind === 'read' && isTerminal(outcome.envelope.workflow.status)) return this.stop(id, { kind: 'stopped', reason: 'terminal' });
     f.check++;
     f.dueAt = this.options.clock.now() + pollDelayMs(f.check);
     this.arm();

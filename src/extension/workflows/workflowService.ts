@@ -87,7 +87,10 @@ export class WorkflowService implements vscode.Disposable {
       this.log.warn(`${env}: reading workflow ${id} failed (${o.error.message}); polling goes on`);
       this.store.markWorkflow(env, id, { lastError: o.error.message });
     } else if (o.reason === 'deadline') this.store.markWorkflow(env, id, { pollingStopped: 'polling deadline reached' });
-    else if (o.reason === 'error') this.store.markWorkflow(env, id, { pollingStopped: 'polling stopped by an error', lastError: o.error?.message });
+    else if (o.reason === 'error') {
+      this.log.warn(`${env}: reading workflow ${id} failed (${o.error?.message}); polling stopped`);
+      this.store.markWorkflow(env, id, { pollingStopped: 'polling stopped by an error', lastError: o.error?.message });
+    }
   }
 
   async start(env: string, req: StartRequest): Promise<TrackedWorkflow> {

@@ -84,8 +84,11 @@ describe('WorkflowPoller', () => {
     failWith.set('flaky', Object.assign(new Error('socket hang up'), { kind: 'transport' }));
     await clock.advanceAsync(4000);
     assert.deepEqual(readsAt.map((r) => r.id), ['gone', 'flaky', 'flaky']);
-    const gone = outcomes.filter((o) => o.id === 'gone').map((o) => o.o.kind);
-    assert.deepEqual(gone, ['transient-error', 'stopped']);
+    const gone = outcomes.filter((o) => o.id === 'gone').map((o) => o.o);
+    // A final read error is its own outcome: never announced as transient ("polling goes on") before the stop.
+    assert.deepEqual(gone.map((o) => o.kind), ['stopped']);
+    assert.equal(gone[0]!.kind === 'stopped' && gone[0]!.reason, 'error');
+    assert.equal(outcomes.filter((o) => o.id === 'flaky')[0]!.o.kind, 'transient-error');
     assert.deepEqual(poller.followedIds, ['flaky']);
   });
 

@@ -30,6 +30,7 @@ const core = {
   verifier: require(out('webhooks', 'Verifier.js')),
   jwks: require(out('webhooks', 'JwksCache.js')),
   clock: require(out('time', 'clock.js')),
+  manualClock: require(join(root, 'out', 'test', 'unit', 'helpers', 'manualClock.js')),
   sandbox: require(out('sandbox', 'Sandbox.js')),
   tokens: require(out('auth', 'TokenManager.js')),
   secrets: require(out('auth', 'secretStore.js')),
@@ -271,7 +272,7 @@ async function benchKeySets() {
 
 // ---------- 3. tokens ----------
 async function benchTokens() {
-  const clock = new core.clock.ManualClock();
+  const clock = new core.manualClock.ManualClock();
   const sandbox = new core.sandbox.Sandbox({ port: 0, clock });
   const info = await sandbox.start();
   let refreshes = 0;
@@ -294,7 +295,7 @@ async function benchTokens() {
 
 // ---------- 4. polling ----------
 async function benchPolling() {
-  const clock = new core.clock.ManualClock();
+  const clock = new core.manualClock.ManualClock();
   let reads = 0;
   const follower = new core.follower.WorkflowFollower({
     clock,

@@ -1,5 +1,5 @@
 // A sandbox on a free loopback port with a virtual clock, plus helpers to call it as a client would.
-import { ManualClock } from '../../../src/core/time/clock';
+import { ManualClock } from './manualClock';
 import { Sandbox, type SandboxInfo, type SandboxOptions } from '../../../src/core/sandbox/Sandbox';
 import { REFRESH_PATH, SIGN_IN_PATH } from '../../../src/core/http/paths';
 import { rawRequest, type RawResponse } from './rawHttp';

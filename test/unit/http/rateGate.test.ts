@@ -2,7 +2,7 @@
 // endpoint; DESIGN.md §3). Driven by a ManualClock: nothing here waits on wall time.
 import assert from 'node:assert/strict';
 import { RateGate } from '../../../src/core/http/rateGate';
-import { ManualClock } from '../../../src/core/time/clock';
+import { ManualClock } from '../helpers/manualClock';
 
 const policy = { maxAttempts: 5, baseDelayMs: 1000, maxDelayMs: 8000 };
 

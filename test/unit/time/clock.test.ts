@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { ManualClock, OffsetClock } from '../../../src/core/time/clock';
+import { OffsetClock } from '../../../src/core/time/clock';
+import { ManualClock } from '../helpers/manualClock';
 
 describe('ManualClock', () => {
   it('fires due timers in order of due time and only when advanced past them', () => {

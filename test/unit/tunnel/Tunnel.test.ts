@@ -6,7 +6,7 @@ import { request } from 'undici';
 import { Tunnel, TunnelError, localhostFallbackWarning, type TunnelState } from '../../../src/core/tunnel/Tunnel';
 import { Receiver } from '../../../src/core/webhooks/Receiver';
 import { Verifier } from '../../../src/core/webhooks/Verifier';
-import { ManualClock } from '../../../src/core/time/clock';
+import { ManualClock } from '../helpers/manualClock';
 import { startSandbox, type SandboxFixture } from '../helpers/sandboxFixture';
 import { LocaltunnelServer } from '../helpers/localtunnelServer';
 

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { createHash, generateKeyPairSync, sign as cryptoSign } from 'node:crypto';
 import { SignJWT, base64url, exportPKCS8, importPKCS8 } from 'jose';
-import { ManualClock } from '../../../src/core/time/clock';
+import { ManualClock } from '../helpers/manualClock';
 import { Verifier, type TrustedIssuer } from '../../../src/core/webhooks/Verifier';
 import { JwksCache } from '../../../src/core/webhooks/JwksCache';
 import { KeySetServer, newRsaKey, type TestKey } from '../helpers/keySetServer';

@@ -2,7 +2,7 @@
 // headers, path encoding, links — against scripted loopback servers and the sandbox.
 import assert from 'node:assert/strict';
 import type { AccessTokenProvider } from '../../../src/core/auth/TokenManager';
-import { ManualClock } from '../../../src/core/time/clock';
+import { ManualClock } from '../helpers/manualClock';
 import { WorkflowClient, findWorkflowsUrl } from '../../../src/core/workflows/WorkflowClient';
 import { LocalValidationError, NotEntitled, OutcomeUnknown, RateLimited, ServiceError, SessionEmpty, Unauthorized } from '../../../src/core/http/serviceErrors';
 import { RateGate, backoffDelay } from '../../../src/core/http/rateGate';

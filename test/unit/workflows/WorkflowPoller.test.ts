@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { NotFound } from '../../../src/core/http/serviceErrors';
-import { ManualClock } from '../../../src/core/time/clock';
+import { ManualClock } from '../helpers/manualClock';
 import { WorkflowPoller, type PollOutcome } from '../../../src/core/workflows/WorkflowPoller';
 import { pollTimes } from '../../../src/core/workflows/pollSchedule';
 import type { WorkflowEnvelope } from '../../../src/core/workflows/workflowTypes';

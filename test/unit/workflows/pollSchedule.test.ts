@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { pollDelayMs, pollTimes } from '../../../src/core/workflows/pollSchedule';
 import { WorkflowFollower } from '../../../src/core/workflows/WorkflowFollower';
-import { ManualClock } from '../../../src/core/time/clock';
+import { ManualClock } from '../helpers/manualClock';
 import type { WorkflowEnvelope } from '../../../src/core/workflows/workflowTypes';
 import { NotFound, ServiceError } from '../../../src/core/http/serviceErrors';
 

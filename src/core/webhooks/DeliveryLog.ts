@@ -369,19 +369,15 @@ export class DeliveryLog extends EventEmitter {
     const file = this.options.file!;
     const appender = await this.openAppender();
     const live = this.entries.filter((e) => !e.evicted && (e.line || e.inline));
-    const lines = async function* (): AsyncGenerator<Buffer> {
-      for (const e of live) {
-        if (e.line && appender) yield await appender.read(e.line.offset, e.line.length);
-        else yield serializeLine(e.record, e.inline!).subarray(0, -1);
-      }
-    };
+    // Each kept line is copied from the old file (or written from memory when its append had failed).
     const lengths: number[] = [];
     const offsets = await rewriteFile(
       file,
-      (async function* () {
-        for await (const l of lines()) {
-          lengths.push(l.length);
-          yield l;
+      (async function* (): AsyncGenerator<Buffer> {
+        for (const e of live) {
+          const line = e.line && appender ? await appender.read(e.line.offset, e.line.length) : serializeLine(e.record, e.inline!).subarray(0, -1);
+          lengths.push(line.length);
+          yield line;
         }
       })(),
     );

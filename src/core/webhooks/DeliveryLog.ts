@@ -40,7 +40,8 @@ export interface DeliveryRecord {
   headers: Record<string, string>;
   jwt?: { header?: ProtectedHeaderParameters; claims?: JWTPayload };
   body: BodyInfo;
-  checks: VerificationCheck[];
+  /** Frozen and shared between records when every step passed: replace, never change in place. */
+  checks: readonly VerificationCheck[];
   verified: boolean;
   status: number;
   durationMs: number;
@@ -159,6 +160,11 @@ export interface LoadReport {
 export class DeliveryLog extends EventEmitter {
   private entries: Entry[] = [];
   private holes = 0;
+  /** entries[head] is the oldest record not yet evicted, or before it. */
+  private head = 0;
+  /** Refused records, oldest first, from refusedHead on (some may be evicted already). */
+  private refused: Entry[] = [];
+  private refusedHead = 0;
   private readonly byId = new Map<string, Entry>();
   private ordered?: DeliveryRecord[];
   private memoryBytes = 0;
@@ -291,7 +297,8 @@ export class DeliveryLog extends EventEmitter {
   /** Forgets every record and erases the file. */
   async clear(): Promise<void> {
     this.entries = [];
-    this.holes = 0;
+    this.holes = this.head = this.refusedHead = 0;
+    this.refused = [];
     this.byId.clear();
     this.ordered = undefined;
     this.memoryBytes = this.refusedBytes = this.liveDiskBytes = 0;
@@ -327,27 +334,36 @@ export class DeliveryLog extends EventEmitter {
     this.entries.push(entry);
     this.byId.set(record.id, entry);
     this.memoryBytes += memoryBytes;
-    if (!record.verified) this.refusedBytes += memoryBytes;
+    if (!record.verified) {
+      this.refusedBytes += memoryBytes;
+      this.refused.push(entry);
+    }
     if (line) this.liveDiskBytes += line.length + 1;
     this.ordered = undefined;
     this.evict();
     return entry;
   }
 
-  /** Drops the oldest records until both budgets hold; refused ones first while they exceed their share. */
+  /** Drops the oldest records until both budgets hold; refused ones first while they exceed their share. Both
+   * walks start where the last one stopped, so a full history costs O(1) per added record, not a scan. */
   private evict(): void {
-    let i = 0;
-    while (this.refusedBytes > this.memoryBudgetBytes * REFUSED_SHARE && i < this.entries.length) {
-      const e = this.entries[i++];
-      if (!e.evicted && !e.record.verified && this.entries.length - this.holes > 1) this.drop(e);
+    while (this.refusedBytes > this.memoryBudgetBytes * REFUSED_SHARE && this.refusedHead < this.refused.length && this.entries.length - this.holes > 1) {
+      this.drop(this.refused[this.refusedHead++]!);
     }
     while ((this.memoryBytes > this.memoryBudgetBytes || this.liveDiskBytes > this.diskBudgetBytes / 2) && this.entries.length - this.holes > 1) {
-      const oldest = this.entries.find((e) => !e.evicted)!;
-      this.drop(oldest);
+      while (this.entries[this.head]!.evicted) this.head++;
+      this.drop(this.entries[this.head]!);
     }
+    // Records evicted by age are refused ones too: step past them, so neither list holds what is gone.
+    while (this.refused[this.refusedHead]?.evicted) this.refusedHead++;
     if (this.holes > 64 && this.holes > this.entries.length / 2) {
       this.entries = this.entries.filter((e) => !e.evicted);
       this.holes = 0;
+      this.head = 0;
+    }
+    if (this.refusedHead > 64 && this.refusedHead > this.refused.length / 2) {
+      this.refused = this.refused.slice(this.refusedHead).filter((e) => !e.evicted);
+      this.refusedHead = 0;
     }
   }
 

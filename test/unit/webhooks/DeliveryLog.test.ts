@@ -55,6 +55,21 @@ describe('DeliveryLog', () => {
     assert.ok(log.bytesInMemory <= 400 * 1024);
   });
 
+  it('a long mixed stream keeps the newest within budget, and its bookkeeping holds nothing evicted', async () => {
+    const log = new DeliveryLog({ memoryBudgetBytes: 64 * 1024 });
+    for (let i = 0; i < 5000; i++) await log.add(...rec(i, 512, i % 10 ? {} : { verified: false, status: 403 }));
+    const kept = log.all();
+    assert.ok(log.bytesInMemory <= 64 * 1024, `${log.bytesInMemory} bytes`);
+    assert.equal(kept.at(-1)!.id, 'r4999');
+    const n = kept.map((r) => Number(r.id.slice(1)));
+    assert.deepEqual(n, n.slice().sort((a, b) => a - b), 'oldest first');
+    assert.ok(n[0] > 4800, `only recent records remain (oldest r${n[0]})`);
+    // Evicted records must not stay reachable through the eviction queues (a leak of every record ever seen).
+    const internals = log as unknown as { entries: unknown[]; refused: unknown[] };
+    assert.ok(internals.entries.length <= 2 * kept.length + 65, `${internals.entries.length} entries held for ${kept.length} kept`);
+    assert.ok(internals.refused.length <= 2 * kept.length + 65, `${internals.refused.length} refused entries held for ${kept.length} kept`);
+  });
+
   it('persists as JSON lines and reloads line by line; large bodies stay on disk and are read on demand', async () => {
     const file = fileIn();
     const a = new DeliveryLog({ file, inlineBodyBytes: 1024 });

@@ -11,7 +11,7 @@ import { isAllowedHost } from '../http/hostCheck';
 import type { Clock } from '../time/clock';
 import { DedupeSet } from './DedupeSet';
 import { DeliveryLog, REFUSED_BODY_PREFIX_BYTES, redactHeaders, type BodyInfo, type DeliveryRecord, type ForwardResult } from './DeliveryLog';
-import type { Verifier, VerificationResult } from './Verifier';
+import type { VerificationCheck, Verifier, VerificationResult } from './Verifier';
 
 export interface ReceiverOptions {
   verifier: Verifier;
@@ -141,6 +141,7 @@ export class Receiver extends EventEmitter {
     const finish = async (status: number, text: string) => {
       record.status = status;
       record.durationMs = Math.round((performance.now() - started) * 1000) / 1000;
+      if (record.verified && status !== 200) record.checks = withAnswer(record.checks, status, text);
       const written = this.log.add(record, kept);
       if (status >= 200 && status < 300) {
         try {
@@ -149,10 +150,9 @@ export class Receiver extends EventEmitter {
           status = record.status = 503;
           record.note = `answered 503 instead: the delivery could not be written to the history (${(err as Error).message})`;
           text = 'not stored\n';
+          if (record.verified) record.checks = withAnswer(record.checks, status, text);
         }
       } else written.catch(() => undefined); // reported through the log's error-persisting event
-      const step7 = record.checks.find((c) => c.step === 7 && c.ok);
-      if (step7) step7.detail = `verified: answered ${status}${status === 200 ? '' : ` (${text.trim()})`}`;
       if (record.verified && record.webhookId && !record.duplicate) {
         this.processing.delete(record.webhookId);
         if (status >= 200 && status < 300) this.dedupe.add(record.webhookId);
@@ -234,6 +234,11 @@ export class Receiver extends EventEmitter {
       return { target, latencyMs: Math.round((performance.now() - t) * 1000) / 1000, error: (err as Error).message };
     }
   }
+}
+
+/** The verifier's shared list of passed checks says "answered 200"; another answer gets a list of its own. */
+function withAnswer(checks: readonly VerificationCheck[], status: number, text: string): VerificationCheck[] {
+  return checks.map((c) => (c.step === 7 && c.ok ? { ...c, detail: `verified: answered ${status} (${text.trim()})` } : c));
 }
 
 function headerValue(req: IncomingMessage, name: string): string | undefined {

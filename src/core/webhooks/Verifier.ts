@@ -21,7 +21,8 @@ export interface VerificationCheck {
 
 export interface VerificationResult {
   ok: boolean;
-  checks: VerificationCheck[];
+  /** Frozen when every step passed (shared between deliveries): copy before changing. */
+  checks: readonly VerificationCheck[];
   /** Decoded (not trusted unless ok) JWT header and claims, for display. */
   header?: ProtectedHeaderParameters;
   claims?: JWTPayload;
@@ -50,6 +51,8 @@ export class Verifier {
   private byIssuer: Map<string, TrustedIssuer>;
   /** Signature checks under way (inline or on the thread pool). */
   private verifying = 0;
+  private readonly headers = new Map<string, ProtectedHeaderParameters>();
+  private readonly passes = new Map<string, readonly VerificationCheck[]>();
 
   constructor(private readonly options: VerifierOptions) {
     this.byIssuer = new Map(options.issuers.map((i) => [i.issuer, i]));
@@ -83,35 +86,39 @@ export class Verifier {
   /** @param busy the caller has other deliveries coming (several connections open): then the signature check
    * goes to the thread pool instead of running inline. */
   async verify(authorization: string | undefined, rawBody: Buffer, busy = false): Promise<VerificationResult> {
+    // A refusal builds its own list of checks; a pass shares one frozen list per issuer and key (see passedChecks),
+    // so a verified delivery allocates almost nothing beyond its decoded claims and body.
     const checks: VerificationCheck[] = [];
     const result: VerificationResult = { ok: false, checks };
-    const pass = (step: number, detail: string) => checks.push({ step, name: STEP_NAMES[step - 1], ok: true, detail });
-    const fail = (step: number, detail: string): VerificationResult => {
+    const passed = (upTo: number, issuer?: TrustedIssuer, kid?: string) => {
+      for (let step = 1; step <= upTo; step++) checks.push(passDetail(step, issuer, kid));
+    };
+    const fail = (step: number, detail: string, issuer?: TrustedIssuer, kid?: string): VerificationResult => {
+      passed(step - 1, issuer, kid);
       checks.push({ step, name: STEP_NAMES[step - 1], ok: false, detail });
       checks.push({ step: 7, name: STEP_NAMES[6], ok: false, detail: `refused with 403: step ${step} (${STEP_NAMES[step - 1]}) failed` });
       return result;
     };
 
     // 1. Bearer token from the Authorization header.
-    const m = /^Bearer ([A-Za-z0-9_-]+\.[A-Za-z0-9_-]*\.[A-Za-z0-9_-]*)$/.exec(authorization ?? '');
     if (!authorization) return fail(1, 'no Authorization header');
+    const m = BEARER.exec(authorization);
     if (!m) return fail(1, `Authorization is not of the form "Bearer <JWT>" (scheme: ${authorization.split(' ')[0].slice(0, 20)})`);
     const token = m[1];
-    pass(1, 'Bearer token present');
 
     // 2. Issuer in our own map, before any network request. Nothing here (jku, x5u, jwk) is ever used for keys.
     // Decoded here without a library: two base64url segments, each a JSON object (nothing is trusted yet).
-    const [h, p] = token.split('.');
+    const dot1 = token.indexOf('.');
+    const dot = token.lastIndexOf('.');
     try {
-      result.header = decodeSegment(h!, 'header') as ProtectedHeaderParameters;
-      result.claims = decodeSegment(p!, 'claims') as JWTPayload;
+      result.header = this.decodeHeader(token.slice(0, dot1));
+      result.claims = decodeSegment(token.slice(dot1 + 1, dot), 'claims') as JWTPayload;
     } catch (err) {
       return fail(2, `the token cannot be decoded: ${(err as Error).message}`);
     }
     const iss = result.claims.iss;
     const trusted = typeof iss === 'string' ? this.byIssuer.get(iss) : undefined;
     if (!trusted) return fail(2, `issuer ${JSON.stringify(iss ?? null)} is not trusted; no key-set request was made`);
-    pass(2, `issuer ${iss} is trusted`);
 
     // 3. Signing key by kid, from the issuer's configured key set.
     const kid = typeof result.header.kid === 'string' ? result.header.kid : undefined;
@@ -119,53 +126,48 @@ export class Verifier {
     try {
       key = await this.cacheFor(trusted).getKey(kid);
     } catch (err) {
-      return fail(3, (err as Error).message);
+      return fail(3, (err as Error).message, trusted);
     }
-    pass(3, `key ${kid ?? '(no kid)'} found in ${trusted.jwksUrl}`);
 
     // 4. Signature with RS256 pinned; the token's own alg is never honoured.
-    if (result.header.alg !== 'RS256') return fail(4, `alg ${JSON.stringify(result.header.alg)} refused: only RS256 is accepted`);
-    if (result.header.crit !== undefined) return fail(4, `critical header parameters ${JSON.stringify(result.header.crit)} are not supported`);
+    if (result.header.alg !== 'RS256') return fail(4, `alg ${JSON.stringify(result.header.alg)} refused: only RS256 is accepted`, trusted, kid);
+    if (result.header.crit !== undefined) return fail(4, `critical header parameters ${JSON.stringify(result.header.crit)} are not supported`, trusted, kid);
     // RSASSA-PKCS1-v1_5 / SHA-256 over "header.payload" (RFC 7515's signing input). A lone delivery is checked
     // inline (~30 µs; a thread-pool hop adds ~100 µs of latency); under concurrent load the check goes to
     // libuv's thread pool, so a burst uses every core while the event loop keeps serving (see bench/).
-    const dot = token.lastIndexOf('.');
     const signature = Buffer.from(token.slice(dot + 1), 'base64url');
-    const input = Buffer.from(token.slice(0, dot));
+    const input = Buffer.from(token.slice(0, dot), 'latin1');
     let valid = false;
     this.verifying++;
     try {
       valid = signature.length > 0 && (this.verifying === 1 && !busy ? cryptoVerify('RSA-SHA256', input, key, signature) : await verifyOnThreadPool(input, key, signature));
     } catch (err) {
-      return fail(4, `signature does not verify: ${(err as Error).message}`);
+      return fail(4, `signature does not verify: ${(err as Error).message}`, trusted, kid);
     } finally {
       this.verifying--;
     }
-    if (!valid) return fail(4, 'signature does not verify: signature verification failed');
-    pass(4, 'RS256 signature verifies');
+    if (!valid) return fail(4, 'signature does not verify: signature verification failed', trusted, kid);
 
     // 5. iss, aud, exp (required), 60 s tolerance.
     const c = result.claims;
     const now = Math.floor(this.options.clock.now() / 1000);
     const aud = c.aud;
     if (!(aud === trusted.audience || (Array.isArray(aud) && aud.includes(trusted.audience))))
-      return fail(5, `audience ${JSON.stringify(aud ?? null)} is not the one registered for ${trusted.issuer} (${trusted.audience})`);
-    if (c.exp === undefined) return fail(5, 'exp is missing; it is required');
-    if (typeof c.exp !== 'number' || !Number.isFinite(c.exp)) return fail(5, `exp is not a number (${JSON.stringify(c.exp)})`);
-    if (now > c.exp + TOLERANCE_S) return fail(5, `expired ${now - c.exp} s ago (tolerance ${TOLERANCE_S} s)`);
-    if (typeof c.nbf === 'number' && now < c.nbf - TOLERANCE_S) return fail(5, `not valid before ${c.nbf} (${c.nbf - now} s from now)`);
-    pass(5, `iss and aud match; exp in ${c.exp - now} s (tolerance ${TOLERANCE_S} s)`);
+      return fail(5, `audience ${JSON.stringify(aud ?? null)} is not the one registered for ${trusted.issuer} (${trusted.audience})`, trusted, kid);
+    if (c.exp === undefined) return fail(5, 'exp is missing; it is required', trusted, kid);
+    if (typeof c.exp !== 'number' || !Number.isFinite(c.exp)) return fail(5, `exp is not a number (${JSON.stringify(c.exp)})`, trusted, kid);
+    if (now > c.exp + TOLERANCE_S) return fail(5, `expired ${now - c.exp} s ago (tolerance ${TOLERANCE_S} s)`, trusted, kid);
+    if (typeof c.nbf === 'number' && now < c.nbf - TOLERANCE_S) return fail(5, `not valid before ${c.nbf} (${c.nbf - now} s from now)`, trusted, kid);
 
     // 6. SHA-256 over the raw bytes as received, compared in constant time.
     const claimed = c.body_sha256;
-    if (typeof claimed !== 'string' || !HEX64.test(claimed)) return fail(6, `body_sha256 is ${claimed === undefined ? 'missing' : 'not 64 lower-case hex digits'}`);
+    if (typeof claimed !== 'string' || !HEX64.test(claimed)) return fail(6, `body_sha256 is ${claimed === undefined ? 'missing' : 'not 64 lower-case hex digits'}`, trusted, kid);
     const actual = createHash('sha256').update(rawBody).digest();
     result.bodySha256 = actual.toString('hex');
-    if (!timingSafeEqual(actual, Buffer.from(claimed, 'hex'))) return fail(6, `body_sha256 does not match the ${rawBody.length} bytes received (got ${actual.toString('hex').slice(0, 12)}…)`);
-    pass(6, `SHA-256 of the ${rawBody.length} raw bytes matches`);
+    if (!timingSafeEqual(actual, Buffer.from(claimed, 'hex'))) return fail(6, `body_sha256 does not match the ${rawBody.length} bytes received (got ${result.bodySha256.slice(0, 12)}…)`, trusted, kid);
 
-    pass(7, 'verified: answer 200 after processing');
     result.ok = true;
+    result.checks = this.passedChecks(trusted, kid);
     try {
       if (!isUtf8(rawBody)) throw new Error('the body is not UTF-8');
       result.body = JSON.parse(rawBody.toString('utf8'));
@@ -174,7 +176,66 @@ export class Verifier {
     }
     return result;
   }
+
+  /** The seven passed checks for an issuer and kid: their details name nothing that varies per delivery (the
+   * claims and body size are in the record), so one frozen list serves every delivery signed with that key. */
+  private passedChecks(issuer: TrustedIssuer, kid: string | undefined): readonly VerificationCheck[] {
+    const k = `${issuer.issuer}\n${kid ?? ''}`;
+    let list = this.passes.get(k);
+    if (!list) {
+      list = Object.freeze(Array.from({ length: 7 }, (_, i) => passDetail(i + 1, issuer, kid)));
+      if (this.passes.size >= MAX_CACHED) this.passes.clear();
+      this.passes.set(k, list);
+    }
+    return list;
+  }
+
+  /** Protected headers repeat (one per issuer and key): each distinct one is decoded once and shared, frozen. */
+  private decodeHeader(segment: string): ProtectedHeaderParameters {
+    let header = this.headers.get(segment);
+    if (!header) {
+      header = Object.freeze(decodeSegment(segment, 'header')) as ProtectedHeaderParameters;
+      if (this.headers.size >= MAX_CACHED) this.headers.clear();
+      this.headers.set(segment, header);
+    }
+    return header;
+  }
 }
+
+const BEARER = /^Bearer ([A-Za-z0-9_-]+\.[A-Za-z0-9_-]*\.[A-Za-z0-9_-]*)$/;
+/** Distinct headers or (issuer, kid) pairs remembered; a flood of made-up ones only resets the cache. */
+const MAX_CACHED = 64;
+
+/** What a passed step says: constant for a given issuer and kid. Step 7 says what the receiver answers a
+ * verified delivery by default; the receiver replaces it when it answers otherwise. */
+function passDetail(step: number, issuer: TrustedIssuer | undefined, kid: string | undefined): VerificationCheck {
+  let detail: string;
+  switch (step) {
+    case 1:
+      detail = 'Bearer token present';
+      break;
+    case 2:
+      detail = `issuer ${issuer?.issuer} is trusted`;
+      break;
+    case 3:
+      detail = `key ${kid ?? '(no kid)'} found in ${issuer?.jwksUrl}`;
+      break;
+    case 4:
+      detail = 'RS256 signature verifies';
+      break;
+    case 5:
+      detail = `iss and aud match; exp not passed (tolerance ${TOLERANCE_S} s)`;
+      break;
+    case 6:
+      detail = 'SHA-256 of the raw body matches body_sha256';
+      break;
+    default:
+      detail = VERIFIED_DETAIL;
+  }
+  return Object.freeze({ step, name: STEP_NAMES[step - 1], ok: true, detail });
+}
+
+export const VERIFIED_DETAIL = 'verified: answered 200';
 
 function decodeSegment(segment: string, what: string): Record<string, unknown> {
   const value: unknown = JSON.parse(Buffer.from(segment, 'base64url').toString('utf8'));

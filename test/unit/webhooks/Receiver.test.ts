@@ -264,6 +264,13 @@ describe('Receiver: bounded, crash-safe, every answer delivered', () => {
     receiver.setResponseOverride(undefined);
     assert.equal((await rawRequest(url, { method: 'POST', body, headers: await signed(body) })).status, 200);
     assert.equal(receiver.log.all()[1].checks.find((c) => c.step === 7)!.detail, 'verified: answered 200');
+    // Passed checks are one list shared by every delivery signed with the same key: another answer never changes it.
+    const body2 = Buffer.from(JSON.stringify({ webhookId: '66666666-6666-4666-8666-666666666666', topic: 't/x', data: {} }));
+    receiver.setResponseOverride(502);
+    assert.equal((await rawRequest(url, { method: 'POST', body: body2, headers: await signed(body2) })).status, 502);
+    assert.equal(receiver.log.all()[2].checks.find((c) => c.step === 7)!.detail, 'verified: answered 502 (not processed)');
+    assert.equal(receiver.log.all()[1].checks.find((c) => c.step === 7)!.detail, 'verified: answered 200', 'the earlier record still says 200');
+    assert.ok(Object.isFrozen(receiver.log.all()[1].checks), 'the shared list cannot be changed in place');
   });
 
   it('a verified body nested 100,000 levels deep is answered 200 and kept whole', async () => {

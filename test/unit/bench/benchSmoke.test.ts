@@ -16,12 +16,14 @@ describe('npm run bench (smoke, tiny counts)', function () {
     assert.ok(Number.isFinite(r.receiver.ratioToBareHttp));
     assert.ok(Number.isFinite(r.receiver.ratioToTypical));
     assert.equal(r.receiver.ours.statuses['200'], 100, 'every delivery verified and answered 200');
-    assert.equal(r.receiver.ours.delivered, 147, 'ours received its share of both runs: 120 under load, 27 of the 108 alternating one at a time (warm-ups included)');
-    assert.equal(r.receiver.ours.verified, 147, 'every one of them verified');
+    assert.equal(r.receiver.ours.delivered, 146, 'ours received its share of both runs: 120 under load, 26 of the 133 alternating one at a time (warm-ups included)');
+    assert.equal(r.receiver.ours.verified, 146, 'every one of them verified');
+    assert.equal(r.receiver.specMinimum.statuses['200'], 100, 'the spec minimum verifies every delivery too');
+    for (const k of ['cpuRatioToFloor', 'specMinimumCpuRatioToFloor', 'cpuRatioToSpecMinimum', 'floorRatioToTypical'] as const) assert.ok(Number.isFinite(r.receiver[k]) && r.receiver[k] > 0, k);
     assert.equal(r.receiver.ours.rounds.length, 1);
     assert.ok(Number.isFinite(r.receiver.ours.handlerP99Ms));
     assert.ok(Number.isFinite(r.receiver.idealVerifyingRatioToBareHttp));
-    for (const name of ['ours', 'bareHttp', 'minimalVerify', 'typical'])
+    for (const name of ['ours', 'bareHttp', 'minimalVerify', 'typical', 'specMinimum'])
       for (const k of ['serverCpuUsPerRequest', 'loadgenCpuUsPerRequest', 'serialP99Ms'] as const) assert.ok(Number.isFinite(r.receiver[name][k]), `${name}.${k}`);
     assert.ok(Number.isFinite(r.receiver.addedP99Ms), 'added latency from the pairwise differences');
     assert.ok(r.keySets.ours.unknownKidFlood.keySetRequests <= 5, 'the key-set budget holds');
@@ -36,6 +38,7 @@ describe('npm run bench (smoke, tiny counts)', function () {
     for (const k of ['addedP50Ms', 'addedP99Ms', 'withLogP99Ms'] as const) assert.ok(Number.isFinite(h.writeBeforeAck[k]), `writeBeforeAck.${k}`);
     const md = readFileSync(join(dir, 'results.md'), 'utf8');
     assert.match(md, /ours ÷ bare http/);
+    assert.match(md, /CPU per delivery: ours ÷ floor/);
     assert.match(md, /restart on that history/);
   });
 });

@@ -162,7 +162,7 @@ async function benchReceiver() {
     }
   }
   const best = Object.fromEntries(Object.entries(runs).map(([name, list]) => [name, list.reduce((a, b) => (b.rps > a.rps ? b : a))]));
-  // Latency: one request at a time, alternating between the four receivers in one run, so each request meets
+  // Latency: one request at a time, alternating between the five receivers in one run, so each request meets
   // the same conditions whichever receiver answers it. Our handler's own time comes from its records.
   log('receiver: latency, one at a time…');
   const live = [];

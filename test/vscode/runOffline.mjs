@@ -12,15 +12,14 @@ import { launchBrowser } from './harness/browser.mjs';
 const SUITE_TIMEOUT_MS = 5 * 60_000;
 const NOISE = [/ENOTFOUND/, /github-authentication/i, /marketplace|gallery/i, /Failed to fetch/i];
 
-async function main() {
-  const root = projectRoot();
-  const testsPath = join(root, 'out', 'test', 'vscode', 'index.js');
-  if (!existsSync(join(root, 'dist', 'extension.js')) || !existsSync(testsPath)) throw new Error('Build first: node esbuild.mjs --tests');
-  checkSystemPrerequisites();
+/** One window, one run of the suite: `untrusted` opens the folder with workspace trust on (Restricted Mode) and
+ * runs only the Restricted Mode suite. Resolves with the exit code. */
+async function runSuite(root, testsPath, tools, { untrusted = false } = {}) {
+  const label = untrusted ? 'vscode (Restricted Mode)' : 'vscode';
   const t0 = Date.now();
-  const tools = ensureTools();
   const resultFile = join(mkdtempSync(join(tmpdir(), 'wfs-results-')), 'results.json');
-  const server = await startCodeServer({ tools, smokeTestDriver: true, env: { WFS_VSCODE_RESULT_FILE: resultFile } });
+  const env = { WFS_VSCODE_RESULT_FILE: resultFile, ...(untrusted ? { WFS_EXPECT_UNTRUSTED: '1', WFS_VSCODE_GREP: 'Restricted Mode' } : {}) };
+  const server = await startCodeServer({ tools, smokeTestDriver: true, workspaceTrust: untrusted, env });
   const t1 = Date.now();
   let browser;
   try {
@@ -43,13 +42,15 @@ async function main() {
     const code = await exited;
     clearTimeout(timer);
     const t2 = Date.now();
+    let ran = 0;
     if (existsSync(resultFile)) {
       const { results } = JSON.parse(readFileSync(resultFile, 'utf8'));
       for (const r of results) console.log(`  ${r.state === 'passed' ? '✔' : '✘'} ${r.title}${r.error ? '\n      ' + r.error.split('\n').slice(0, 6).join('\n      ') : ''}`);
       const passed = results.filter((r) => r.state === 'passed').length;
-      console.log(`vscode: ${passed} passed, ${results.length - passed} failed`);
+      ran = results.length;
+      console.log(`${label}: ${passed} passed, ${results.length - passed} failed`);
     } else {
-      console.log('vscode: no results were written (the suite did not run)');
+      console.log(`${label}: no results were written (the suite did not run)`);
     }
     console.log(`timings: tools+server ${Math.round((t1 - t0) / 1000)} s, workbench+suite ${Math.round((t2 - t1) / 1000)} s`);
     if (code === 'timeout') {
@@ -60,11 +61,26 @@ async function main() {
       console.error(`The extension-host suite failed (exit ${code}). code-server log tail:\n${server.tail(15)}`);
       return 1;
     }
+    if (ran === 0) {
+      console.error(`${label}: no test ran`);
+      return 1;
+    }
     return 0;
   } finally {
     await browser?.close().catch(() => {});
     await server.stop();
   }
+}
+
+async function main() {
+  const root = projectRoot();
+  const testsPath = join(root, 'out', 'test', 'vscode', 'index.js');
+  if (!existsSync(join(root, 'dist', 'extension.js')) || !existsSync(testsPath)) throw new Error('Build first: node esbuild.mjs --tests');
+  checkSystemPrerequisites();
+  const tools = ensureTools();
+  const trusted = await runSuite(root, testsPath, tools);
+  const untrusted = await runSuite(root, testsPath, tools, { untrusted: true });
+  return trusted || untrusted;
 }
 
 main().then(

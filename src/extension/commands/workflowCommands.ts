@@ -70,18 +70,18 @@ async function pickWorkflow(s: Services, title: string, filter: (w: TrackedWorkf
   return pick?.w;
 }
 
-/** Restricted Mode: a real environment's billed start waits for workspace trust. */
-async function allowedInThisWorkspace(action: GuardedAction, env: string): Promise<boolean> {
+/** Restricted Mode: a real environment's billed start waits for workspace trust. The warning is not awaited: a
+ * notification stays until closed, and the command's caller must learn at once that nothing was started. */
+function allowedInThisWorkspace(action: GuardedAction, env: string): boolean {
   const refusal = restrictedModeRefusal(action, env, vscode.workspace.isTrusted);
   if (!refusal) return true;
-  const a = await vscode.window.showWarningMessage(refusal, 'Manage Workspace Trust');
-  if (a) void vscode.commands.executeCommand('workbench.trust.manage');
+  void vscode.window.showWarningMessage(refusal, 'Manage Workspace Trust').then((a) => a && vscode.commands.executeCommand('workbench.trust.manage'));
   return false;
 }
 
 async function startWorkflow(s: Services, args: StartWorkflowArgs): Promise<TrackedWorkflow | undefined> {
   const env = s.environments.currentName;
-  if (!(await allowedInThisWorkspace('start', env))) return undefined;
+  if (!allowedInThisWorkspace('start', env)) return undefined;
   let config, manager;
   try {
     ({ config, manager } = await s.auth.require(env));

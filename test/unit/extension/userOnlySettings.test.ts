@@ -26,6 +26,8 @@ describe('user-only settings in a workspace file', () => {
     const props = Array.isArray(c) ? Object.assign({}, ...c.map((x: { properties: object }) => x.properties)) : c.properties;
     for (const key of USER_ONLY_SETTINGS) assert.ok(['application', 'machine'].includes(props[key]?.scope), `${key}: scope ${props[key]?.scope}`);
     for (const key of ['wfs.environments', 'wfs.confirmBilledStart', 'wfs.auth.rememberPasswordForSilentSignIn']) assert.equal(props[key].scope, 'application', key);
+    // In Restricted Mode VS Code also reads them from user settings only (restrictedConfigurations).
+    assert.deepEqual([...manifest.capabilities.untrustedWorkspaces.restrictedConfigurations].sort(), [...USER_ONLY_SETTINGS].sort());
     assert.equal(manifest.capabilities.untrustedWorkspaces.supported, 'limited');
   });
 });

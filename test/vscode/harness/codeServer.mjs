@@ -33,7 +33,8 @@ export function freePort() {
 }
 
 /**
- * @param {{tools: {node24: string, codeServerEntry: string}, smokeTestDriver?: boolean, extensionsDir?: string, env?: Record<string,string>, settings?: object}} opts
+ * @param {{tools: {node24: string, codeServerEntry: string}, smokeTestDriver?: boolean, extensionsDir?: string, env?: Record<string,string>, settings?: object, workspaceTrust?: boolean}} opts
+ *   workspaceTrust: VS Code's workspace trust on, so the folder opens untrusted (Restricted Mode); off by default.
  */
 export async function startCodeServer(opts) {
   const dir = mkdtempSync(join(tmpdir(), 'wfs-vscode-'));
@@ -42,7 +43,8 @@ export async function startCodeServer(opts) {
   const workspace = join(dir, 'workspace');
   for (const d of [join(userData, 'User'), extensionsDir, workspace]) mkdirSync(d, { recursive: true });
   writeFileSync(join(dir, 'config.yaml'), 'auth: none\ncert: false\n');
-  writeFileSync(join(userData, 'User', 'settings.json'), JSON.stringify({ ...QUIET_SETTINGS, ...opts.settings }, null, 2));
+  const trust = opts.workspaceTrust ? { 'security.workspace.trust.enabled': true, 'security.workspace.trust.startupPrompt': 'never', 'security.workspace.trust.banner': 'never' } : {};
+  writeFileSync(join(userData, 'User', 'settings.json'), JSON.stringify({ ...QUIET_SETTINGS, ...trust, ...opts.settings }, null, 2));
   const port = await freePort();
   const args = [
     opts.tools.codeServerEntry,
@@ -50,12 +52,12 @@ export async function startCodeServer(opts) {
     '--bind-addr', `127.0.0.1:${port}`,
     '--disable-telemetry',
     '--disable-update-check',
-    '--disable-workspace-trust',
     '--disable-getting-started-override',
     '--config', join(dir, 'config.yaml'),
     '--user-data-dir', userData,
     '--extensions-dir', extensionsDir,
   ];
+  if (!opts.workspaceTrust) args.push('--disable-workspace-trust');
   if (opts.smokeTestDriver) args.push('--vscode-option', 'enable-smoke-test-driver');
   args.push(workspace);
   const logFile = join(dir, 'code-server.log');

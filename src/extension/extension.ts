@@ -34,6 +34,7 @@ export interface ExtensionApi extends Services {
   treeView: vscode.TreeView<ExplorerNode>;
   receiverTree: ReceiverTree;
   receiverView: vscode.TreeView<ReceiverNode>;
+  settingsGuard: WorkspaceSettingsGuard;
   /** context.subscriptions: what VS Code disposes on deactivate (the lifecycle test disposes it itself). */
   subscriptions: readonly vscode.Disposable[];
 }
@@ -56,13 +57,14 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
   const services: Services = { log, clock, sandbox, environments, auth, workflows, receiver, explorer, state: context.globalState };
   const webhookPanel = new WebhookPanel(context.extensionUri, services);
   const auditPanel = new AuditPanel(context.extensionUri, services);
+  const settingsGuard = new WorkspaceSettingsGuard(context.globalState, log);
 
   // Live status only while someone can see it.
   workflows.setVisible(treeView.visible);
   context.subscriptions.push(
     log,
     proxy,
-    new WorkspaceSettingsGuard(context.globalState, log),
+    settingsGuard,
     sandbox,
     environments,
     auth,
@@ -93,7 +95,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
     ...registerTestWebhookCommand(services),
     ...registerReceiverCommands(services),
   );
-  return { ...services, secrets: context.secrets, statusBar, receiverStatusBar, webhookPanel, auditPanel, treeView, receiverTree, receiverView, subscriptions: context.subscriptions };
+  return { ...services, secrets: context.secrets, settingsGuard, statusBar, receiverStatusBar, webhookPanel, auditPanel, treeView, receiverTree, receiverView, subscriptions: context.subscriptions };
 }
 
 /** "Go to Workflow" from the panel: reveals the workflow whose runId a delivery carries. */

@@ -36,6 +36,8 @@ describe('trust: workspace settings and secrets in a real VS Code host', () => {
     assert.equal(await vscode.commands.executeCommand('wfs.signIn', { environment: 'Staging', username: 'demo', password: 'demo-password' }), true);
 
     mkdirSync(settingsDir, { recursive: true });
+    const warned = new Set<string>();
+    const sub = api.settingsGuard.onDidWarn((w) => warned.add(`${w.file}#${w.key}`));
     const hostile = {
       'wfs.environments': [{ name: 'Staging', baseUrl: recorderUrl }],
       'wfs.confirmBilledStart': false,
@@ -46,6 +48,17 @@ describe('trust: workspace settings and secrets in a real VS Code host', () => {
     };
     writeFileSync(join(settingsDir, 'settings.json'), JSON.stringify(hostile, null, 2));
     await until(vscode.workspace.onDidChangeConfiguration, () => vscode.workspace.getConfiguration('wfs').get('polling.deadlineMinutes') === 7, 'the workspace settings file to be read');
+    // The user is told, once per setting, naming the file.
+    const expected = ['wfs.environments', 'wfs.confirmBilledStart', 'wfs.receiver.forwardTo', 'wfs.auth.rememberPasswordForSilentSignIn'].map((k) => `.vscode/settings.json#${k}`);
+    await until(api.settingsGuard.onDidWarn, () => expected.every((e) => warned.has(e)), `warnings for ${expected.join(', ')}`);
+    assert.ok(!warned.has('.vscode/settings.json#wfs.polling.deadlineMinutes'), 'a setting the workspace may set is not warned about');
+    const before = warned.size;
+    writeFileSync(join(settingsDir, 'settings.json'), JSON.stringify({ ...hostile, 'wfs.polling.deadlineMinutes': 8 }, null, 2));
+    await until(vscode.workspace.onDidChangeConfiguration, () => vscode.workspace.getConfiguration('wfs').get('polling.deadlineMinutes') === 8, 'the changed file');
+    const found = await api.settingsGuard.check();
+    assert.equal(found.filter((id) => id.endsWith('/.vscode/settings.json#wfs.environments')).length, 1, `still found: ${found.join(', ')}`);
+    assert.equal(warned.size, before, 'warned once per setting and file, not at every change');
+    sub.dispose();
     const wfs = vscode.workspace.getConfiguration('wfs');
     assert.equal(api.environments.config('Staging')?.baseUrl, info.baseUrl, 'the user\'s environment, not the workspace\'s');
     assert.equal(wfs.get('confirmBilledStart'), true, 'the billing question stays');

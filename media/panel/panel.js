@@ -76,7 +76,8 @@
 
   function renderSummary() {
     $('summary').textContent = `${rows.length} shown of ${total}`;
-    $('summary').title = storage;
+    // Said where it is always seen, not in a tooltip: deliveries may carry customer data.
+    $('storage').textContent = storage;
     const empty = $('empty');
     empty.hidden = rows.length > 0;
     empty.textContent = total === 0 ? 'No deliveries yet. Start the receiver and send a test webhook.' : 'No delivery matches the filters.';

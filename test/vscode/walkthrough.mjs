@@ -252,6 +252,9 @@ async function main() {
         const checks = await webview().locator('.check').count();
         if (checks !== 7) throw new Error(`expected 7 checks, saw ${checks}`);
         await webview().getByText(/\.\d{7}Z/).first().waitFor();
+        // Where the history is kept, and how to erase it, in plain sight.
+        const storage = await webview().locator('#storage').textContent();
+        if (!/The history is kept in .*deliveries.*; Clear erases it/.test(storage ?? '')) throw new Error(`the panel does not say where the history is kept: ${JSON.stringify(storage)}`);
         await page.screenshot({ path: join(shots, '07-webhook-panel.png') });
       }),
     );

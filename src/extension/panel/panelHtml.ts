@@ -78,6 +78,7 @@ export function panelHtml(i: PanelHtmlInput): string {
     <p id="empty" class="empty" hidden></p>
   </section>
   <section id="detail" class="detail" aria-label="Delivery detail" tabindex="-1"><p class="empty">Select a delivery to see what arrived and each verification step.</p></section>
-</main>`,
+</main>
+<footer id="storage" class="storage" aria-label="Where the history is kept"></footer>`,
   });
 }

@@ -46,39 +46,54 @@ export interface VerifierOptions {
   keySet?: (issuer: TrustedIssuer) => JwksCache;
 }
 
+/**
+ * Trust is a set of (issuer, key-set address, audience) entries: two environments may trust one issuer string at
+ * different key sets (every sandbox signs as the same issuer) and both keep working. A token's kid is looked up in
+ * every key set configured for its issuer, each with its own cache and rate limit; the key that verifies the
+ * signature decides which entry's audience applies.
+ */
 export class Verifier {
+  /** One cache per key-set address, shared by the entries that name it. */
   private readonly caches = new Map<string, JwksCache>();
-  private byIssuer: Map<string, TrustedIssuer>;
+  private byIssuer = new Map<string, TrustedIssuer[]>();
+  private entries: TrustedIssuer[] = [];
   /** Signature checks under way (inline or on the thread pool). */
   private verifying = 0;
   private readonly headers = new Map<string, ProtectedHeaderParameters>();
   private readonly passes = new Map<string, readonly VerificationCheck[]>();
 
   constructor(private readonly options: VerifierOptions) {
-    this.byIssuer = new Map(options.issuers.map((i) => [i.issuer, i]));
+    this.setIssuers(options.issuers);
   }
 
+  /** The trust entries, duplicates removed, in the order given. */
   get issuers(): TrustedIssuer[] {
-    return [...this.byIssuer.values()];
+    return [...this.entries];
   }
 
-  /** Replaces the trusted issuers (the settings changed, or the sandbox restarted on a new port). A cache is
-   * kept only when its issuer still has the same key-set address and audience. */
-  setIssuers(issuers: TrustedIssuer[]): void {
-    const next = new Map(issuers.map((i) => [i.issuer, i]));
-    for (const [name, old] of this.byIssuer) {
-      const now = next.get(name);
-      if (!now || now.jwksUrl !== old.jwksUrl || now.audience !== old.audience) this.caches.delete(name);
-    }
-    this.byIssuer = next;
+  /** Replaces the trust entries (the settings changed, or the sandbox restarted on a new port). A key set's cache
+   * is kept while some entry still names its address. */
+  setIssuers(issuers: readonly TrustedIssuer[]): void {
+    const seen = new Set<string>();
+    this.entries = issuers.filter((i) => {
+      const k = `${i.issuer}\n${i.jwksUrl}\n${i.audience}`;
+      if (seen.has(k)) return false;
+      seen.add(k);
+      return true;
+    });
+    this.byIssuer = new Map();
+    for (const e of this.entries) this.byIssuer.set(e.issuer, [...(this.byIssuer.get(e.issuer) ?? []), e]);
+    const urls = new Set(this.entries.map((e) => e.jwksUrl));
+    for (const url of this.caches.keys()) if (!urls.has(url)) this.caches.delete(url);
+    this.passes.clear();
   }
 
-  /** The cache of a trusted issuer (created on first use). */
+  /** The cache of a key set (created on first use). */
   cacheFor(issuer: TrustedIssuer): JwksCache {
-    let c = this.caches.get(issuer.issuer);
+    let c = this.caches.get(issuer.jwksUrl);
     if (!c) {
       c = this.options.keySet?.(issuer) ?? new JwksCache({ jwksUrl: issuer.jwksUrl, clock: this.options.clock });
-      this.caches.set(issuer.issuer, c);
+      this.caches.set(issuer.jwksUrl, c);
     }
     return c;
   }
@@ -117,17 +132,22 @@ export class Verifier {
       return fail(2, `the token cannot be decoded: ${(err as Error).message}`);
     }
     const iss = result.claims.iss;
-    const trusted = typeof iss === 'string' ? this.byIssuer.get(iss) : undefined;
-    if (!trusted) return fail(2, `issuer ${JSON.stringify(iss ?? null)} is not trusted; no key-set request was made`);
+    const entries = typeof iss === 'string' ? this.byIssuer.get(iss) : undefined;
+    if (!entries) return fail(2, `issuer ${JSON.stringify(iss ?? null)} is not trusted; no key-set request was made`);
 
-    // 3. Signing key by kid, from the issuer's configured key set.
+    // 3. Signing key by kid, from the key sets configured for this issuer (never from the token).
     const kid = typeof result.header.kid === 'string' ? result.header.kid : undefined;
-    let key;
-    try {
-      key = await this.cacheFor(trusted).getKey(kid);
-    } catch (err) {
-      return fail(3, (err as Error).message, trusted);
+    const candidates: { entry: TrustedIssuer; key: KeyObject }[] = [];
+    const misses: string[] = [];
+    for (const entry of entries) {
+      try {
+        candidates.push({ entry, key: await this.cacheFor(entry).getKey(kid) });
+      } catch (err) {
+        misses.push(entries.length > 1 ? `${entry.jwksUrl}: ${(err as Error).message}` : (err as Error).message);
+      }
     }
+    if (candidates.length === 0) return fail(3, misses.join('; '), entries[0]);
+    let trusted = candidates[0]!.entry;
 
     // 4. Signature with RS256 pinned; the token's own alg is never honoured.
     if (result.header.alg !== 'RS256') return fail(4, `alg ${JSON.stringify(result.header.alg)} refused: only RS256 is accepted`, trusted, kid);
@@ -135,25 +155,32 @@ export class Verifier {
     // RSASSA-PKCS1-v1_5 / SHA-256 over "header.payload" (RFC 7515's signing input). A lone delivery is checked
     // inline (~30 µs; a thread-pool hop adds ~100 µs of latency); under concurrent load the check goes to
     // libuv's thread pool, so a burst uses every core while the event loop keeps serving (see bench/).
+    // With several key sets holding this kid (two sandboxes), each key is tried: the one that verifies decides.
     const signature = Buffer.from(token.slice(dot + 1), 'base64url');
     const input = Buffer.from(token.slice(0, dot), 'latin1');
     let valid = false;
     this.verifying++;
     try {
-      valid = signature.length > 0 && (this.verifying === 1 && !busy ? cryptoVerify('RSA-SHA256', input, key, signature) : await verifyOnThreadPool(input, key, signature));
+      for (const c of candidates) {
+        valid = signature.length > 0 && (this.verifying === 1 && !busy ? cryptoVerify('RSA-SHA256', input, c.key, signature) : await verifyOnThreadPool(input, c.key, signature));
+        if (valid) {
+          trusted = c.entry;
+          break;
+        }
+      }
     } catch (err) {
       return fail(4, `signature does not verify: ${(err as Error).message}`, trusted, kid);
     } finally {
       this.verifying--;
     }
-    if (!valid) return fail(4, 'signature does not verify: signature verification failed', trusted, kid);
+    if (!valid) return fail(4, `signature does not verify: signature verification failed${candidates.length > 1 ? ` with the key "${kid}" of any of ${candidates.length} key sets` : ''}`, trusted, kid);
 
     // 5. iss, aud, exp (required), 60 s tolerance.
     const c = result.claims;
     const now = Math.floor(this.options.clock.now() / 1000);
     const aud = c.aud;
     if (!(aud === trusted.audience || (Array.isArray(aud) && aud.includes(trusted.audience))))
-      return fail(5, `audience ${JSON.stringify(aud ?? null)} is not the one registered for ${trusted.issuer} (${trusted.audience})`, trusted, kid);
+      return fail(5, `audience ${JSON.stringify(aud ?? null)} is not the one registered for ${trusted.issuer} with the key set ${trusted.jwksUrl} (${trusted.audience})`, trusted, kid);
     if (c.exp === undefined) return fail(5, 'exp is missing; it is required', trusted, kid);
     if (typeof c.exp !== 'number' || !Number.isFinite(c.exp)) return fail(5, `exp is not a number (${JSON.stringify(c.exp)})`, trusted, kid);
     if (now > c.exp + TOLERANCE_S) return fail(5, `expired ${now - c.exp} s ago (tolerance ${TOLERANCE_S} s)`, trusted, kid);
@@ -180,7 +207,7 @@ export class Verifier {
   /** The seven passed checks for an issuer and kid: their details name nothing that varies per delivery (the
    * claims and body size are in the record), so one frozen list serves every delivery signed with that key. */
   private passedChecks(issuer: TrustedIssuer, kid: string | undefined): readonly VerificationCheck[] {
-    const k = `${issuer.issuer}\n${kid ?? ''}`;
+    const k = `${issuer.issuer}\n${issuer.jwksUrl}\n${kid ?? ''}`;
     let list = this.passes.get(k);
     if (!list) {
       list = Object.freeze(Array.from({ length: 7 }, (_, i) => passDetail(i + 1, issuer, kid)));

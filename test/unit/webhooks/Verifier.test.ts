@@ -72,6 +72,51 @@ describe('Verifier', () => {
     assert.equal(verifier.cacheFor(verifier.issuers[0]!), kept, 'an unchanged issuer keeps its cache');
   });
 
+  describe('one issuer at two key sets (two environments, e.g. two sandboxes)', () => {
+    let second: TestKey;
+    let staging: KeySetServer;
+    beforeEach(async () => {
+      // The same kid in both sets, different keys: what two sandboxes look like.
+      second = await newRsaKey('k1');
+      staging = new KeySetServer();
+      await staging.start();
+      staging.keys = [second.jwk];
+      verifier.setIssuers([...issuers, { issuer: ISS, jwksUrl: staging.url, audience: 'staging-aud' }]);
+    });
+    afterEach(() => staging.stop());
+
+    it('each delivery verifies against its own key set, with that entry\'s audience', async () => {
+      const a = await verify(`Bearer ${await token()}`);
+      assert.equal(a.ok, true, JSON.stringify(a.checks));
+      assert.match(a.checks[2]!.detail, new RegExp(keys.url.replace(/[.?]/g, '\\$&')));
+      const b = await verify(`Bearer ${await token({ signWith: second, claims: { aud: 'staging-aud' } })}`);
+      assert.equal(b.ok, true, JSON.stringify(b.checks));
+      assert.match(b.checks[2]!.detail, new RegExp(staging.url.replace(/[.?]/g, '\\$&')), 'step 3 names the key set that verified it');
+    });
+
+    it("an entry's key does not lend its trust to another entry's audience", async () => {
+      const r = await verify(`Bearer ${await token({ signWith: second, claims: { aud: AUD } })}`);
+      assert.equal(failedStep(r), 5);
+      assert.match(r.checks.find((c) => !c.ok)!.detail, /staging-aud/);
+    });
+
+    it('a kid in neither set names both; a key in neither set fails step 4 after trying both', async () => {
+      const unknown = await verify(`Bearer ${await token({ header: { kid: 'nope' } })}`);
+      assert.equal(failedStep(unknown), 3);
+      const detail = unknown.checks.find((c) => !c.ok)!.detail;
+      assert.ok(detail.includes(keys.url) && detail.includes(staging.url), detail);
+      const foreign = await verify(`Bearer ${await token({ signWith: await newRsaKey('k1') })}`);
+      assert.equal(failedStep(foreign), 4);
+      assert.match(foreign.checks.find((c) => !c.ok)!.detail, /any of 2 key sets/);
+    });
+
+    it('each key set keeps its own request budget', async () => {
+      for (let i = 0; i < 20; i++) await verify(`Bearer ${await token({ header: { kid: `flood-${i}` } })}`);
+      assert.ok(keys.requests <= 5 && staging.requests <= 5, `${keys.requests} / ${staging.requests}`);
+      assert.ok(staging.requests >= 1, 'the second set was asked too');
+    });
+  });
+
   it('under load (busy) the signature is checked on the thread pool with the same verdicts', async () => {
     const good = await verifier.verify(`Bearer ${await token()}`, BODY, true);
     assert.equal(good.ok, true);

@@ -32,6 +32,29 @@ describe('wfs listen / sandbox / audit as processes', function () {
     assert.equal(listen.lines.at(-1)!.event, 'stopped');
   });
 
+  it('two sandboxes (one issuer string, two key sets): each has its own kid, and one receiver verifies both', async () => {
+    const s2 = await startSandboxProcess();
+    try {
+      assert.equal(s2.info.issuer, s.info.issuer, 'every sandbox signs as the same issuer');
+      assert.notEqual(s2.info.kid, s.info.kid, 'but under a kid of its own (its key thumbprint)');
+      const listen = new WfsProcess(['listen', '--no-tunnel', ...[s, s2].flatMap((x) => ['--issuer', x.info.issuer, '--audience', x.info.audience, '--jwks-url', x.info.jwksUrl])]);
+      const ready = await listen.event('ready');
+      for (const sandbox of [s, s2]) {
+        const p = new WfsProcess(SEND(ready.url), sandbox.env);
+        assert.equal(await p.exitCode(), 0, p.stdout + p.stderr);
+      }
+      await listen.line(() => listen.events('delivery').length >= 2, 'two delivery lines');
+      const [a, b] = listen.events('delivery');
+      assert.deepEqual([a!.verified, b!.verified], [true, true], JSON.stringify([a!.checks, b!.checks]));
+      const keySets = [a!, b!].map((d) => (d.checks as { step: number; detail: string }[]).find((c) => c.step === 3)!.detail);
+      assert.ok(keySets[0]!.includes(s.info.jwksUrl) && keySets[1]!.includes(s2.info.jwksUrl), keySets.join(' | '));
+      listen.kill('SIGTERM');
+      assert.equal(await listen.exitCode(), 0);
+    } finally {
+      await s2.stop();
+    }
+  });
+
   it('--issuer without its --audience and --jwks-url: exit 2 saying they go together', async () => {
     const p = new WfsProcess(['listen', '--no-tunnel', '--issuer', 'a', '--issuer', 'b', '--audience', 'x', '--jwks-url', 'http://127.0.0.1:1/j']);
     assert.equal(await p.exitCode(), 2);

@@ -53,6 +53,8 @@ export interface SandboxInfo {
   issuer: string;
   audience: string;
   jwksUrl: string;
+  /** The signing key's id: its JWK thumbprint, so two sandboxes (same issuer string) never share one. */
+  kid: string;
   username: string;
   password: string;
   sessions: { staged: string; empty: string };
@@ -136,6 +138,7 @@ export class Sandbox extends EventEmitter {
       issuer: ctx.signer.issuer,
       audience: ctx.signer.audience,
       jwksUrl: `${ctx.baseUrl}${JWKS_PATH}`,
+      kid: ctx.signer.currentKid,
       username: ctx.username,
       password: ctx.password,
       sessions: { staged: STAGED_SESSION_ID, empty: EMPTY_SESSION_ID },

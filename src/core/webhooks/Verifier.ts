@@ -161,10 +161,16 @@ export class Verifier {
     let valid = false;
     this.verifying++;
     try {
+      const tried = new Set<KeyObject>();
       for (const c of candidates) {
+        if (tried.has(c.key)) continue;
+        tried.add(c.key);
         valid = signature.length > 0 && (this.verifying === 1 && !busy ? cryptoVerify('RSA-SHA256', input, c.key, signature) : await verifyOnThreadPool(input, c.key, signature));
         if (valid) {
-          trusted = c.entry;
+          // Entries naming the same key set share this key: the one whose audience the token names applies.
+          const sharing = candidates.filter((o) => o.key === c.key).map((o) => o.entry);
+          const aud = result.claims.aud;
+          trusted = sharing.find((e) => aud === e.audience || (Array.isArray(aud) && aud.includes(e.audience))) ?? c.entry;
           break;
         }
       }

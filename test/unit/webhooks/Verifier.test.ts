@@ -110,6 +110,14 @@ describe('Verifier', () => {
       assert.match(foreign.checks.find((c) => !c.ok)!.detail, /any of 2 key sets/);
     });
 
+    it('two audiences at one key set: a token for either verifies, with one key-set cache', async () => {
+      verifier.setIssuers([issuers[0]!, { issuer: ISS, jwksUrl: keys.url, audience: 'second-aud' }]);
+      assert.equal((await verify(`Bearer ${await token()}`)).ok, true);
+      assert.equal((await verify(`Bearer ${await token({ claims: { aud: 'second-aud' } })}`)).ok, true);
+      assert.equal(failedStep(await verify(`Bearer ${await token({ claims: { aud: 'third-aud' } })}`)), 5);
+      assert.equal(keys.requests, 1);
+    });
+
     it('each key set keeps its own request budget', async () => {
       for (let i = 0; i < 20; i++) await verify(`Bearer ${await token({ header: { kid: `flood-${i}` } })}`);
       assert.ok(keys.requests <= 5 && staging.requests <= 5, `${keys.requests} / ${staging.requests}`);

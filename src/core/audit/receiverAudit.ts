@@ -158,6 +158,49 @@ export async function runAudit(o: AuditOptions): Promise<AuditSummary> {
     await decoy.stop();
     await sandbox.clearFaults().catch(() => undefined);
   }
+  reattributeFailures(results);
   const passed = results.filter((r) => r.passed).length;
   return { target, trust, passed, failed: results.length - passed, total: results.length, startedAt, results };
 }
+
+/** The step of the seven a case probes, from its rule ("Step 5: …"); undefined for the genuine and duplicate cases. */
+export function probedStep(rule: string): number | undefined {
+  const m = /^Step (\d)\b/.exec(rule);
+  return m ? Number(m[1]) : undefined;
+}
+
+/** The step a receiver says it refused at, from its answer's body ("… step 3 …"), if it says one. */
+export function answeredStep(body: string | undefined): number | undefined {
+  const m = /\bstep (\d)\b/i.exec(body ?? '');
+  return m ? Number(m[1]) : undefined;
+}
+
+/**
+ * A case's fixed advice is right only when it failed for the reason it probes. When a delivery the receiver must
+ * accept was refused for another reason (the genuine delivery refused too, or the receiver names another step),
+ * the advice is replaced by the step and the reason the receiver gave.
+ */
+export function reattributeFailures(results: AuditCaseResult[]): void {
+  const genuine = results.find((r) => r.id === 'genuine');
+  for (const r of results) {
+    if (r.passed || r.status === undefined) continue;
+    const probed = probedStep(r.rule);
+    const said = answeredStep(r.response?.body);
+    const words = r.response?.body.trim().split('\n')[0]?.slice(0, 200);
+    if (said !== undefined && probed !== undefined && said !== probed) {
+      r.fix = `Your receiver says it refused this delivery at step ${said} ("${words}"), but this case probes step ${probed}, so its usual advice does not apply. Fix step ${said} first: ${STEP_ADVICE[said - 1] ?? 'see the spec\'s seven steps'}`;
+    } else if (r.id !== 'genuine' && r.expected === 200 && genuine && !genuine.passed && genuine.status === r.status) {
+      r.fix = `The genuine delivery was answered ${genuine.status} too, so this failure says nothing about ${probed ? `step ${probed}` : 'this rule'}. Fix the genuine case first${said ? ` (your receiver names step ${said}: "${words}")` : ''}, then run the audit again.`;
+    }
+  }
+}
+
+const STEP_ADVICE = [
+  'read the token from "Authorization: Bearer <JWT>".',
+  'check the token\'s iss against the issuers you trust, before fetching any key.',
+  'look the kid up in the key set configured for that issuer (its address from your configuration, never from the token); with the sandbox, that is its /.well-known/jwks.json.',
+  'verify the signature with RS256 pinned.',
+  'check aud against the audience registered for the issuer, and exp with 60 seconds of tolerance.',
+  'hash the raw request bytes as received (SHA-256) and compare with body_sha256.',
+  'answer 403 on any failure, 200 once the delivery is processed.',
+];

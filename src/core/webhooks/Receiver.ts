@@ -193,7 +193,12 @@ export class Receiver extends EventEmitter {
     record.checks = result.checks;
     record.jwt = result.header || result.claims ? { header: result.header, claims: result.claims } : undefined;
     record.verified = result.ok;
-    if (!result.ok) return finish(403, 'forbidden\n');
+    if (!result.ok) {
+      // The step, not its detail: enough for the sender's developer (and the audit) to know where to look, nothing
+      // about keys or trust.
+      const failed = result.checks.find((c) => !c.ok && c.step < 7);
+      return finish(403, failed ? `forbidden: step ${failed.step} (${failed.name}) failed\n` : 'forbidden\n');
+    }
     if (result.bodyError !== undefined) return finish(400, 'the body is not JSON\n');
 
     const event = (result.body ?? {}) as Record<string, unknown>;

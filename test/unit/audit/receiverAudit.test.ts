@@ -10,6 +10,7 @@ import { AuditRefused, checkTarget, runAudit, type AuditSummary } from '../../..
 import { auditCurl, auditJson, auditMarkdown } from '../../../src/core/audit/auditReport';
 import { BrokenReceiver, type Mistake } from '../helpers/brokenReceiver';
 import { RecordingServer } from '../helpers/recordingServer';
+import { KeySetServer, newRsaKey } from '../helpers/keySetServer';
 
 const CAUGHT_BY: Record<string, Mistake> = {
   genuine: 'refuses-everything',
@@ -63,6 +64,42 @@ describe('receiver audit', function () {
       assert.equal(dup.length, 1, 'the duplicate was recognised, not processed twice');
     } finally {
       await receiver.stop();
+    }
+  });
+
+  it('a receiver trusting the wrong key set: the cases it must accept are not given advice about what they probe', async () => {
+    const wrong = new KeySetServer();
+    await wrong.start();
+    wrong.keys = [(await newRsaKey('someone-else')).jwk];
+    const receiver = new Receiver({ verifier: new Verifier({ issuers: [{ ...trust, jwksUrl: wrong.url }], clock }), clock });
+    const url = await receiver.start();
+    try {
+      const s = await runAudit({ target: url, sandboxUrl, clock });
+      const byId = Object.fromEntries(s.results.map((r) => [r.id, r]));
+      assert.equal(byId.genuine!.passed, false);
+      assert.match(byId.genuine!.response!.body, /^forbidden: step 3 \(signing key\) failed/, 'our receiver names the step it refused at');
+      const exp = byId['exp-30s-past']!;
+      assert.equal(exp.passed, false);
+      assert.doesNotMatch(exp.fix, /clock tolerance/i, 'not the fixed advice for the step it probes');
+      assert.match(exp.fix, /refused this delivery at step 3.*probes step 5.*Fix step 3 first: look the kid up in the key set configured/);
+      assert.match(byId.duplicate!.fix, /genuine delivery was answered 403 too.*step 3/);
+    } finally {
+      await receiver.stop();
+      await wrong.stop();
+    }
+  });
+
+  it('without a step in the answer, a refused genuine delivery still redirects the advice of the cases that must pass', async () => {
+    const r = new BrokenReceiver('refuses-everything', trust);
+    const url = await r.start();
+    try {
+      const s = await runAudit({ target: url, sandboxUrl, clock });
+      const exp = s.results.find((x) => x.id === 'exp-30s-past')!;
+      assert.match(exp.fix, /^The genuine delivery was answered 403 too, so this failure says nothing about step 5/);
+      const rejected = s.results.find((x) => x.id === 'exp-120s-past')!;
+      assert.ok(rejected.passed, 'a case that must be refused is unaffected');
+    } finally {
+      await r.stop();
     }
   });
 

@@ -216,7 +216,8 @@ export class Receiver extends EventEmitter {
     }
     if (record.webhookId) this.processing.add(record.webhookId);
     let status = 200;
-    if (this.options.forwardTo) {
+    // The public-address self-test is ours, not the user's event: it is never forwarded to their app.
+    if (this.options.forwardTo && record.topic !== SELF_TEST_TOPIC) {
       record.forward = await this.forward(req, raw);
       status = record.forward.status ?? 502;
     }
@@ -245,6 +246,9 @@ export class Receiver extends EventEmitter {
 function withAnswer(checks: readonly VerificationCheck[], status: number, text: string): VerificationCheck[] {
   return checks.map((c) => (c.step === 7 && c.ok ? { ...c, detail: `verified: answered ${status} (${text.trim()})` } : c));
 }
+
+/** The topic of the public-address self-test's signed delivery (see core/tunnel/publicAddressTest.ts). */
+export const SELF_TEST_TOPIC = 'wfs/self-test';
 
 function headerValue(req: IncomingMessage, name: string): string | undefined {
   const v = req.headers[name];

@@ -1,6 +1,8 @@
 // `wfs listen`, `wfs sandbox` and `wfs audit` as long-running processes: trust from flags or a running sandbox, a
 // key set that fails and recovers, a tunnel server that goes away, and a clean end on SIGINT/SIGTERM.
 import assert from 'node:assert/strict';
+import { createServer, request, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { LocaltunnelServer } from '../unit/helpers/localtunnelServer';
 import { startSandboxProcess, WfsProcess, type SandboxProcess } from './helpers/wfsProcess';
 
@@ -53,6 +55,64 @@ describe('wfs listen / sandbox / audit as processes', function () {
     } finally {
       await s2.stop();
     }
+  });
+
+  describe('--public-url and --self-test', () => {
+    const listenOn = (server: Server) => new Promise<number>((r) => server.listen(0, '127.0.0.1', () => r((server.address() as AddressInfo).port)));
+    const closeServer = (server: Server) => new Promise<void>((r) => server.close(() => r()));
+    const freePort = async () => {
+      const s = createServer();
+      const port = await listenOn(s);
+      await closeServer(s);
+      return port;
+    };
+
+    it('a public address of your own (a reverse proxy): the self-test goes through it and arrives verified', async () => {
+      const port = await freePort();
+      const proxy = createServer((req, res) => {
+        const up = request({ host: '127.0.0.1', port, method: req.method, path: req.url, headers: req.headers }, (r) => {
+          res.writeHead(r.statusCode ?? 502, r.headers);
+          r.pipe(res);
+        });
+        req.pipe(up);
+      });
+      const proxyPort = await listenOn(proxy);
+      try {
+        const publicUrl = `http://127.0.0.1:${proxyPort}/webhooks`;
+        const listen = new WfsProcess(['listen', '--port', String(port), '--public-url', publicUrl, '--trust-sandbox', s.info.baseUrl, '--self-test']);
+        const ready = await listen.event('ready');
+        assert.equal(ready.publicUrl, publicUrl);
+        const t = await listen.event('self-test');
+        assert.deepEqual([t.ok, t.arrived, t.status], [true, true, 200], t.detail);
+        assert.ok(t.roundTripMs > 0);
+        listen.kill('SIGTERM');
+        assert.equal(await listen.exitCode(), 0);
+      } finally {
+        await closeServer(proxy);
+      }
+    });
+
+    it('a public address that leads nowhere: the self-test names the hop (connect)', async () => {
+      const dead = await freePort();
+      const listen = new WfsProcess(['listen', '--port', String(await freePort()), '--public-url', `http://127.0.0.1:${dead}/webhooks`, '--trust-sandbox', s.info.baseUrl, '--self-test']);
+      const t = await listen.event('self-test');
+      assert.deepEqual([t.ok, t.failedHop, t.arrived], [false, 'connect', false]);
+      assert.match(t.detail, /ECONNREFUSED/);
+      listen.kill('SIGTERM');
+      assert.equal(await listen.exitCode(), 0);
+    });
+
+    it('usage: --self-test needs the sandbox to sign and a public address; --public-url needs --port', async () => {
+      for (const [args, message] of [
+        [['--self-test', '--public-url', 'http://127.0.0.1:1/webhooks', '--port', '1', '--issuer', 'i', '--audience', 'a', '--jwks-url', 'http://127.0.0.1:1/j'], /--trust-sandbox/],
+        [['--self-test', '--no-tunnel', '--trust-sandbox', s.info.baseUrl], /needs a public address/],
+        [['--public-url', 'http://127.0.0.1:1/webhooks', '--trust-sandbox', s.info.baseUrl], /needs --port/],
+      ] as const) {
+        const p = new WfsProcess(['listen', ...args]);
+        assert.equal(await p.exitCode(), 2, p.stdout);
+        assert.match(p.lines.at(-1)!.message, message);
+      }
+    });
   });
 
   it('--issuer without its --audience and --jwks-url: exit 2 saying they go together', async () => {

@@ -6,6 +6,7 @@ import { DeliveryLog, type DeliveryRecord } from '../../core/webhooks/DeliveryLo
 import { DEFAULT_MAX_BODY, Receiver } from '../../core/webhooks/Receiver';
 import { Verifier, type TrustedIssuer } from '../../core/webhooks/Verifier';
 import { Tunnel, type TunnelState } from '../../core/tunnel/Tunnel';
+import { testPublicAddress } from '../../core/tunnel/publicAddressTest';
 import { PROXY_ENV, type CommandSpec } from '../commandSpec';
 import { intFlag, UsageError, type ParsedFlags } from '../flags';
 
@@ -61,13 +62,16 @@ export const listenCommand: CommandSpec = {
   summary: 'run the webhook receiver (and a tunnel), printing every delivery',
   synopsis: [
     'listen (--trust-file FILE | --trust-sandbox URL | --issuer I --audience A --jwks-url U …)',
-    '           [--host H] [--port P] [--path /webhooks] [--no-tunnel | --tunnel-host URL] [--subdomain S]',
+    '           [--host H] [--port P] [--path /webhooks] [--no-tunnel | --public-url URL | --tunnel-host URL] [--subdomain S]',
+    '           [--self-test]',
     '           [--forward-to URL] [--respond STATUS] [--max-body BYTES] [--log FILE]',
   ].join('\n'),
   description: [
     'Runs the receiver on loopback and, unless --no-tunnel, a public tunnel in front of it. Every delivery is verified by',
     'the spec\'s seven steps against the issuers you trust. Prints {"event":"ready","url":…,"publicUrl":…} first, then',
     '{"event":"delivery",…} per request and {"event":"tunnel","state":…} per tunnel change. SIGINT/SIGTERM stop it (exit 0).',
+    'With --self-test (and --trust-sandbox, whose key signs it), one signed delivery goes through the public address once',
+    'it is up, and again after each tunnel reconnection: {"event":"self-test","ok":…,"failedHop":…,"roundTripMs":…}.',
   ].join('\n'),
   flags: {
     'trust-file': { type: 'string', value: 'FILE', description: 'a JSON array of {issuer, jwksUrl, audience}' },
@@ -79,6 +83,8 @@ export const listenCommand: CommandSpec = {
     port: { type: 'string', value: 'P', description: 'the port (default 0: a free one)' },
     path: { type: 'string', value: 'PATH', description: 'the delivery path (default /webhooks)' },
     'no-tunnel': { type: 'boolean', description: 'no public address: loopback only' },
+    'public-url': { type: 'string', value: 'URL', description: 'a public address of your own (ngrok, cloudflared, a reverse proxy) that forwards to --port; no localtunnel' },
+    'self-test': { type: 'boolean', description: 'send one signed sandbox delivery through the public address (needs --trust-sandbox)' },
     'tunnel-host': { type: 'string', value: 'URL', description: 'a localtunnel server (default https://localtunnel.me)' },
     subdomain: { type: 'string', value: 'S', description: 'ask the tunnel server for this name' },
     'forward-to': { type: 'string', value: 'URL', description: 'POST each verified delivery on to your app, and answer its status' },
@@ -99,6 +105,15 @@ export const listenCommand: CommandSpec = {
     const path = flags.values.get('path') ?? '/webhooks';
     if (!path.startsWith('/')) throw new UsageError('--path must start with /');
     if (flags.switches.has('no-tunnel') && (flags.values.has('tunnel-host') || flags.values.has('subdomain'))) throw new UsageError('--no-tunnel excludes --tunnel-host and --subdomain');
+    const ownPublicUrl = flags.values.get('public-url');
+    if (ownPublicUrl !== undefined) {
+      if (!/^https?:\/\//.test(ownPublicUrl)) throw new UsageError('--public-url must be an http(s) URL');
+      if (flags.switches.has('no-tunnel') || flags.values.has('tunnel-host') || flags.values.has('subdomain')) throw new UsageError('--public-url excludes --no-tunnel, --tunnel-host and --subdomain: it is the public address');
+      if (!flags.values.has('port')) throw new UsageError('--public-url needs --port: the port your tunnel or proxy forwards to');
+    }
+    const selfTest = flags.switches.has('self-test');
+    if (selfTest && !flags.values.has('trust-sandbox')) throw new UsageError('--self-test signs its delivery with the sandbox: give --trust-sandbox URL');
+    if (selfTest && flags.switches.has('no-tunnel')) throw new UsageError('--self-test needs a public address: --public-url URL, or the tunnel');
     const forwardTo = flags.values.get('forward-to');
     if (forwardTo && !/^https?:\/\//.test(forwardTo)) throw new UsageError('--forward-to must be an http(s) URL');
     const port = intFlag(flags, 'port', 0, 65535) ?? 0;
@@ -140,12 +155,29 @@ export const listenCommand: CommandSpec = {
     const url = await receiver.start();
     let tunnel: Tunnel | undefined;
     let publicUrl: string | null = null;
+    let reconnected = false;
+    const runSelfTest = async () => {
+      if (!publicUrl) return;
+      const sandbox = new SandboxControlClient(trustSandbox!);
+      const r = await testPublicAddress({ publicUrl, receiver, clock: io.clock, sign: async (body) => (await sandbox.sign(body)).token }).catch((err: Error) => ({
+        ok: false,
+        failedHop: 'sandbox',
+        detail: `the sandbox could not sign the test delivery: ${err.message}`,
+      }));
+      emit({ event: 'self-test', ...r });
+    };
     try {
-      if (!flags.switches.has('no-tunnel')) {
+      if (ownPublicUrl !== undefined) {
+        publicUrl = ownPublicUrl;
+        receiver.setPublicHosts([new URL(ownPublicUrl).hostname]);
+      } else if (!flags.switches.has('no-tunnel')) {
         tunnel = new Tunnel({ localPort: Number(new URL(url).port), host: flags.values.get('tunnel-host'), subdomain: flags.values.get('subdomain'), clock: io.clock });
         tunnel.on('state', (state: TunnelState) => {
           if (tunnel?.publicUrl) receiver.setPublicHosts([new URL(tunnel.publicUrl).hostname]);
           emit({ event: 'tunnel', state, publicUrl: tunnel?.publicUrl ?? null });
+          // A reconnected tunnel is a new path: test it again.
+          if (selfTest && state === 'open' && reconnected) void runSelfTest();
+          if (state === 'reconnecting') reconnected = true;
         });
         tunnel.on('warning', (err: Error) => emit({ event: 'warning', message: err.message }));
         publicUrl = (await tunnel.open()) + path;
@@ -155,7 +187,9 @@ export const listenCommand: CommandSpec = {
       throw err;
     }
     emit({ event: 'ready', url, publicUrl, issuers: issuers.map((i) => i.issuer) });
-    await new Promise<void>((resolve) => io.onStop(resolve));
+    const stopped = new Promise<void>((resolve) => io.onStop(resolve));
+    if (selfTest) await Promise.race([runSelfTest(), stopped]);
+    await stopped;
     tunnel?.close();
     await receiver.stop();
     await log.close();

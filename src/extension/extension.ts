@@ -17,6 +17,7 @@ import { ReceiverTree, type ReceiverNode } from './receiver/receiverTree';
 import { SandboxHost } from './sandboxHost';
 import { ProxyRouting } from './proxyRouting';
 import { WorkspaceSettingsGuard } from './trust/workspaceSettingsGuard';
+import { migrateTunnelSetting } from './receiver/publicAddressSettings';
 import type { Services } from './services';
 import { EnvironmentStatusBar } from './statusBar/environmentStatusBar';
 import { ReceiverStatusBar } from './statusBar/receiverStatusBar';
@@ -43,6 +44,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
   const clock = new SystemClock();
   const log = new ExtensionLog();
   const proxy = new ProxyRouting(log);
+  void migrateTunnelSetting(log).catch((err: Error) => log.warn(`Settings: wfs.receiver.tunnel could not be moved: ${err.message}`));
   const sandbox = new SandboxHost(log);
   const environments = new EnvironmentRegistry(context.globalState, sandbox, log);
   const auth = new AuthService(context.secrets, environments, sandbox, log, clock);

@@ -2,7 +2,7 @@
 // real VS Code (code-server), and Chromium clicks through it as a user would, asserting what is on screen and
 // saving PNG screenshots under test/vscode/screenshots/ (git-ignored; README images come from here).
 import { randomUUID } from 'node:crypto';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -34,12 +34,21 @@ async function step(name, fn) {
 }
 
 async function runCommand(page, title) {
-  await page.keyboard.press('F1');
-  const input = page.locator('.quick-input-widget input');
-  await input.waitFor({ state: 'visible', timeout: 10_000 });
-  await input.fill(`>${title}`);
-  await page.locator('.quick-input-list .monaco-list-row', { hasText: title.split(': ')[1] }).first().waitFor({ timeout: 10_000 });
-  await page.keyboard.press('Enter');
+  // One retry: a palette opened while a tree item is being revealed can lose its input; Escape and open it again.
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await page.keyboard.press('F1');
+      const input = page.locator('.quick-input-widget input');
+      await input.waitFor({ state: 'visible', timeout: 10_000 });
+      await input.fill(`>${title}`, { timeout: 10_000 });
+      await page.locator('.quick-input-list .monaco-list-row', { hasText: title.split(': ')[1] }).first().waitFor({ timeout: 10_000 });
+      await page.keyboard.press('Enter');
+      return;
+    } catch (err) {
+      if (attempt >= 1) throw err;
+      await page.keyboard.press('Escape');
+    }
+  }
 }
 
 async function main() {
@@ -50,7 +59,17 @@ async function main() {
   const extensionsDir = mkdtempSync(join(tmpdir(), 'wfs-exts-'));
   const install = spawnSync(tools.node24, [tools.codeServerEntry, '--extensions-dir', extensionsDir, '--install-extension', VSIX], { encoding: 'utf8' });
   if (install.status !== 0) throw new Error(`installing the .vsix failed:\n${install.stdout}\n${install.stderr}`);
-  const server = await startCodeServer({ tools, extensionsDir, settings: { 'wfs.sandbox.workflowDurationSeconds': 3 } });
+  // A second environment, "Staging": a `wfs sandbox` process. It signs as the same issuer as the built-in sandbox
+  // under its own key, so the receiver must check each delivery against its own key set.
+  const staging = await startStagingSandbox();
+  const server = await startCodeServer({
+    tools,
+    extensionsDir,
+    settings: {
+      'wfs.sandbox.workflowDurationSeconds': 3,
+      'wfs.environments': [{ name: 'Staging', baseUrl: staging.info.baseUrl, trustedIssuers: [{ issuer: staging.info.issuer, audience: staging.info.audience, jwksUrl: staging.info.jwksUrl }] }],
+    },
+  });
   // A JSON file that is not valid JSON, for the "testData from the active editor" refusal.
   writeFileSync(join(server.workspace, 'bad-testdata.json'), '{ "webhookId": "x", oops }\n');
   // A valid one for "testData from a file": its topic (in the body) is distinctive, so the log line names it.
@@ -59,6 +78,8 @@ async function main() {
   const browser = await launchBrowser();
   const results = [];
   let sendTestWebhook;
+  /** The built-in sandbox's address, read from its notification: the walkthrough injects faults through it. */
+  let sandboxUrl;
   try {
     const page = browser.pages()[0] ?? (await browser.newPage());
     currentPage = page;
@@ -103,7 +124,9 @@ async function main() {
     results.push(
       await step('"Start Sandbox" (the welcome button) starts it; the welcome view now asks to sign in', async () => {
         await page.getByRole('button', { name: 'Start Sandbox', exact: true }).click();
-        await page.getByText(/sandbox running at http:\/\/127\.0\.0\.1:\d+/).first().waitFor({ timeout: 30_000 });
+        const running = page.getByText(/sandbox running at http:\/\/127\.0\.0\.1:\d+/).first();
+        await running.waitFor({ timeout: 30_000 });
+        sandboxUrl = /http:\/\/127\.0\.0\.1:\d+/.exec(await running.textContent())[0];
         await page.getByText('You are not signed in to this environment.').waitFor({ timeout: 15_000 });
         await statusbar.getByText('Sandbox: signed out').waitFor({ timeout: 15_000 });
         await page.screenshot({ path: join(shots, '02-sandbox-running.png') });
@@ -175,7 +198,19 @@ async function main() {
         await page.getByText(/Webhook receiver at http:\/\/127\.0\.0\.1:\d+\/webhooks/).first().waitFor({ timeout: 15_000 });
         await statusbar.getByText('Receiver').waitFor({ timeout: 15_000 });
         await receiverPane.locator('.monaco-list-row', { hasText: 'Local' }).getByText(/http:\/\/127\.0\.0\.1:\d+\/webhooks/).waitFor({ timeout: 15_000 });
-        await receiverPane.locator('.monaco-list-row', { hasText: 'Public' }).getByText('no tunnel').waitFor();
+        // code-server is a remote: the public address is VS Code's forwarding of the receiver, and opened from the
+        // browser it reaches the receiver (which answers a GET with 405).
+        const publicRow = receiverPane.locator('.monaco-list-row', { hasText: 'Public' });
+        await publicRow.getByText(/^http:\/\/127\.0\.0\.1:\d+\/.+/).waitFor({ timeout: 15_000 });
+        const forwarded = (await publicRow.locator('.label-description').textContent()).trim();
+        const tab = await browser.newPage();
+        try {
+          const res = await tab.goto(forwarded);
+          const text = (await tab.textContent('body'))?.trim();
+          if (res?.status() !== 405 || text !== 'POST only') throw new Error(`${forwarded} answered ${res?.status()} ${JSON.stringify(text)}, not the receiver's 405`);
+        } finally {
+          await tab.close();
+        }
       }),
     );
     results.push(
@@ -307,14 +342,99 @@ async function main() {
         if ((await webview().locator('.row').count()) !== 0) throw new Error('rows remain after Clear');
       }),
     );
+    results.push(
+      await step('a billed start answered 500: the modal\'s first button is "Find Workflows", which finds the billed workflow and adds it', async () => {
+        await runCommand(page, 'View: Close All Editors');
+        await runCommand(page, 'Notifications: Clear All Notifications');
+        // The window reload above restarted the extension host: the sandbox starts again on a new port.
+        await page.getByRole('button', { name: 'Start Sandbox', exact: true }).click({ timeout: 15_000 });
+        const running = page.getByText(/sandbox running at http:\/\/127\.0\.0\.1:\d+/).first();
+        await running.waitFor({ timeout: 30_000 });
+        sandboxUrl = /http:\/\/127\.0\.0\.1:\d+/.exec(await running.textContent())[0];
+        await page.getByRole('button', { name: 'Sign In', exact: true }).click({ timeout: 15_000 });
+        await page.getByText('Sign in to Sandbox (1/2)').waitFor({ timeout: 15_000 });
+        await page.keyboard.press('Enter');
+        await page.getByText('Sign in to Sandbox (2/2)').waitFor({ timeout: 15_000 });
+        await quickInput.fill('demo-password');
+        await page.keyboard.press('Enter');
+        await statusbar.getByText(/Sandbox: demo · token/).waitFor({ timeout: 15_000 });
+        const fault = await fetch(`${sandboxUrl}/sandbox/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ fault: 'start-500-billed' }) });
+        if (!fault.ok) throw new Error(`the sandbox refused the fault: ${fault.status}`);
+        const correlationId = `walkthrough-500-${Date.now()}`;
+        await runCommand(page, 'Workflow Service: Start Workflow (Billed)…');
+        await page.getByText('Start workflow: session').waitFor({ timeout: 15_000 });
+        await quickInput.focus();
+        await page.keyboard.press('Enter');
+        await page.getByText('Start workflow: product').waitFor({ timeout: 15_000 });
+        await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Appraisal / Standard' }).first().waitFor();
+        await page.keyboard.press('Enter');
+        await page.getByText('Start workflow: correlationId').waitFor({ timeout: 15_000 });
+        await quickInput.fill(correlationId);
+        await page.keyboard.press('Enter');
+        const dialog = page.locator('.monaco-dialog-box');
+        await dialog.getByRole('button', { name: 'Start (Billed)' }).click({ timeout: 15_000 });
+        await dialog.getByText(/Outcome unknown \(500\)/).waitFor({ timeout: 15_000 });
+        // The modal's first button is its primary one: focused, so Enter finds.
+        const primary = (await dialog.locator('.monaco-button:focus').textContent())?.trim();
+        if (primary !== 'Find Workflows') throw new Error(`the primary button is ${JSON.stringify(primary)}, not "Find Workflows"`);
+        await dialog.getByRole('button', { name: 'Find Workflows' }).click();
+        await page.locator('.notification-toast', { hasText: new RegExp(`Sandbox holds one workflow with correlationId ${correlationId}: Appraisal / Standard in sess-demo-staged .*Added to the explorer`) }).waitFor({ timeout: 15_000 });
+      }),
+    );
+    results.push(
+      await step('two environments on one receiver: Staging (a second sandbox, same issuer, its own key) and Sandbox both arrive verified', async () => {
+        await runCommand(page, 'Notifications: Clear All Notifications');
+        await receiverPane.getByRole('button', { name: 'Start Webhook Receiver' }).click({ timeout: 15_000 });
+        await receiverPane.locator('.monaco-list-row', { hasText: 'Local' }).waitFor({ timeout: 15_000 });
+        await sendTestWebhook();
+        await receiverPane.locator('.monaco-list-row', { hasText: 'workflow/completed' }).getByText(/^200 · \d\d:\d\d:\d\d$/).first().waitFor({ timeout: 15_000 });
+        await runCommand(page, 'Workflow Service: Switch Environment…');
+        await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Staging' }).first().click({ timeout: 15_000 });
+        await statusbar.getByText(/Staging: signed out/).waitFor({ timeout: 15_000 });
+        await runCommand(page, 'Workflow Service: Sign In…');
+        await page.getByText('Sign in to Staging (1/3)').waitFor({ timeout: 15_000 });
+        await quickInput.fill(staging.info.username);
+        await page.keyboard.press('Enter');
+        await page.getByText('Sign in to Staging (2/3)').waitFor({ timeout: 15_000 });
+        await quickInput.fill(staging.info.password);
+        await page.keyboard.press('Enter');
+        await page.getByText('Sign in to Staging (3/3)').waitFor({ timeout: 15_000 });
+        await page.keyboard.press('Enter');
+        await statusbar.getByText(/Staging: demo · token/).waitFor({ timeout: 15_000 });
+        await sendTestWebhook();
+        // Two deliveries since Clear, one per environment, each checked against its own key set: both answered 200.
+        await receiverPane.locator('.monaco-list-row', { hasText: 'workflow/completed' }).getByText(/^200 · /).nth(1).waitFor({ timeout: 15_000 });
+        const refused = await receiverPane.locator('.monaco-list-row', { hasText: /403/ }).count();
+        if (refused !== 0) throw new Error(`${refused} deliveries were refused`);
+      }),
+    );
   } finally {
     await browser.close().catch(() => {});
     await server.stop();
+    staging.stop();
   }
   const failed = results.filter((ok) => !ok).length;
   console.log(`Screenshots in test/vscode/screenshots/.`);
   console.log(`walkthrough: ${results.length - failed} passed, ${failed} failed`);
   return failed === 0 ? 0 : 1;
+}
+
+/** `wfs sandbox` from this build, as a second environment; resolves with its ready line. */
+function startStagingSandbox() {
+  const child = spawn(process.execPath, [join(root, 'dist', 'cli.js'), 'sandbox'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  return new Promise((resolve, reject) => {
+    let text = '';
+    child.once('exit', (code) => reject(new Error(`wfs sandbox exited ${code} before it was ready`)));
+    child.stdout.on('data', (c) => {
+      text += c;
+      const nl = text.indexOf('\n');
+      if (nl < 0) return;
+      child.stdout.removeAllListeners('data');
+      child.stdout.resume();
+      child.removeAllListeners('exit');
+      resolve({ info: JSON.parse(text.slice(0, nl)), stop: () => child.kill('SIGTERM') });
+    });
+  });
 }
 
 main().then(

@@ -1,6 +1,8 @@
 // Start / stop the webhook receiver, and copy its addresses.
 import * as vscode from 'vscode';
-import type { ReceiverInfo } from '../receiver/receiverHost';
+import { PublicAddressError, type ReceiverInfo } from '../receiver/receiverHost';
+import { PUBLIC_ADDRESS_SOURCES, type PublicAddressSource } from '../receiver/publicAddressSettings';
+import type { PublicAddressTestResult } from '../../core/tunnel/publicAddressTest';
 import { showError } from '../errors/showError';
 import type { Services } from '../services';
 
@@ -8,6 +10,8 @@ export function registerReceiverCommands(s: Services): vscode.Disposable[] {
   return [
     vscode.commands.registerCommand('wfs.startReceiver', () => startReceiver(s)),
     vscode.commands.registerCommand('wfs.stopReceiver', () => s.receiver.stop()),
+    vscode.commands.registerCommand('wfs.testPublicAddress', (args?: { timeoutMs?: number }) => testPublicAddressCommand(s, typeof args?.timeoutMs === 'number' ? args.timeoutMs : undefined)),
+    vscode.commands.registerCommand('wfs.choosePublicAddress', () => choosePublicAddress()),
     vscode.commands.registerCommand('wfs.copyReceiverUrl', async (which?: 'local' | 'public') => {
       const info = s.receiver.info;
       if (!info) return void vscode.window.showInformationMessage('The webhook receiver is not running.', 'Start Receiver').then((a) => a && startReceiver(s));
@@ -24,11 +28,71 @@ async function startReceiver(s: Services): Promise<ReceiverInfo | undefined> {
     const info = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Starting the webhook receiver…' }, () => s.receiver.start());
     const buttons = info.publicUrl ? ['Copy Public URL', 'Copy Local URL'] : ['Copy Local URL'];
     void vscode.window
-      .showInformationMessage(`Webhook receiver at ${info.localUrl}${info.publicUrl ? ` — public ${info.publicUrl}` : ' (loopback only; the sandbox reaches it directly)'}`, ...buttons)
+      .showInformationMessage(`Webhook receiver at ${info.localUrl}${info.publicUrl ? ` — public ${info.publicUrl}` : ` (loopback only: ${info.publicNote ?? 'the sandbox reaches it directly'})`}`, ...buttons)
       .then((a) => a && vscode.commands.executeCommand('wfs.copyReceiverUrl', a === 'Copy Local URL' ? 'local' : 'public'));
     return info;
   } catch (err) {
-    void showError(s.log, 'Start receiver', err);
+    if (err instanceof PublicAddressError) {
+      // The receiver runs; its public address did not open. Say why, and offer the other sources.
+      s.log.warn(err.message);
+      void vscode.window.showWarningMessage(err.message, 'Choose Address Source', 'Show Log').then((a) => {
+        if (a === 'Choose Address Source') void vscode.commands.executeCommand('wfs.choosePublicAddress');
+        else if (a === 'Show Log') s.log.show();
+      });
+    } else void showError(s.log, 'Start receiver', err);
     return s.receiver.info;
+  }
+}
+
+const SOURCE_ITEMS: Record<PublicAddressSource, { label: string; detail: string }> = {
+  vscode: { label: "VS Code's port forwarding", detail: 'Under remote development (SSH, WSL, containers, Codespaces, code-server) the forwarded address reaches the receiver; in Codespaces make the port public.' },
+  url: { label: 'A URL of your own', detail: 'ngrok, cloudflared, a dev tunnel or a reverse proxy forwarding to a fixed wfs.receiver.port.' },
+  localtunnel: { label: 'localtunnel', detail: 'A relay run by volunteers, unencrypted to this machine; asked once per real environment; never for the Sandbox.' },
+  none: { label: 'None', detail: 'Loopback only: the sandbox reaches it; the real service does not.' },
+};
+
+/** Sets wfs.receiver.publicAddress (user settings) from a pick, asks for the URL when "url" is chosen. */
+async function choosePublicAddress(): Promise<PublicAddressSource | undefined> {
+  const config = vscode.workspace.getConfiguration('wfs');
+  const current = config.get<string>('receiver.publicAddress');
+  const pick = await vscode.window.showQuickPick(
+    (['vscode', 'url', 'localtunnel', 'none'] as const).map((source) => ({ ...SOURCE_ITEMS[source], description: source === current ? `${source} (current)` : source, source })),
+    { title: 'Where the webhook receiver gets its public address', ignoreFocusOut: true },
+  );
+  if (!pick || !PUBLIC_ADDRESS_SOURCES.includes(pick.source)) return undefined;
+  if (pick.source === 'url') {
+    const url = await vscode.window.showInputBox({
+      title: 'The public URL your tunnel or proxy serves (it forwards to wfs.receiver.port)',
+      value: config.get<string>('receiver.publicUrl') ?? '',
+      ignoreFocusOut: true,
+      validateInput: (v) => (/^https?:\/\/[^/\s]+/.test(v.trim()) ? undefined : 'An http(s) URL'),
+    });
+    if (!url) return undefined;
+    await config.update('receiver.publicUrl', url.trim(), vscode.ConfigurationTarget.Global);
+  }
+  await config.update('receiver.publicAddress', pick.source, vscode.ConfigurationTarget.Global);
+  void vscode.window.showInformationMessage(`The receiver's public address now comes from: ${SOURCE_ITEMS[pick.source].label}. Restart the receiver to use it.`, 'Restart Receiver').then(async (a) => {
+    if (!a) return;
+    await vscode.commands.executeCommand('wfs.stopReceiver');
+    await vscode.commands.executeCommand('wfs.startReceiver');
+  });
+  return pick.source;
+}
+
+const HOP_NAMES: Record<string, string> = { dns: 'DNS', connect: 'connecting', tls: 'TLS', 'reminder-page': "the tunnel's reminder page", tunnel: 'the tunnel', timeout: 'a timeout', receiver: 'the receiver' };
+
+async function testPublicAddressCommand(s: Services, timeoutMs?: number): Promise<PublicAddressTestResult | undefined> {
+  try {
+    const r = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Sending a signed delivery through the public address…' }, () => s.receiver.testPublicAddress(timeoutMs));
+    if (r.ok) void vscode.window.showInformationMessage(`Public address works: ${r.detail}.`);
+    else
+      void vscode.window.showWarningMessage(`Public address test failed at ${HOP_NAMES[r.failedHop ?? ''] ?? r.failedHop}: ${r.detail}.`, 'Choose Address Source', 'Show Log').then((a) => {
+        if (a === 'Choose Address Source') void vscode.commands.executeCommand('wfs.choosePublicAddress');
+        else if (a === 'Show Log') s.log.show();
+      });
+    return r;
+  } catch (err) {
+    void showError(s.log, 'Test public address', err);
+    return undefined;
   }
 }

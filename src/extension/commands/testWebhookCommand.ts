@@ -1,6 +1,7 @@
 // Send Test Webhook: topic / sub-topic / tenant remembered; testData from the built-in template, the active
 // JSON editor or a file; the address defaults to the receiver (its public URL, or loopback for the sandbox).
 import * as vscode from 'vscode';
+import { isLoopbackHost } from '../../core/http/loopback';
 import { randomUUID } from 'node:crypto';
 import { SANDBOX_ENVIRONMENT } from '../../core/environments/environmentConfig';
 import { triggeredAtTimestamp } from '../../core/time/timestamps';
@@ -71,6 +72,9 @@ async function sendTestWebhookCommand(s: Services, args: TestWebhookArgs): Promi
   } else if (args.testData === 'template') testData = testDataTemplate(headers, s.clock.now(), latestRunId);
   else testData = args.testData === 'none' ? undefined : args.testData;
 
+  // A service on this machine (the sandbox, or a `wfs sandbox` standing in for staging) reaches loopback addresses;
+  // the real service needs a public https one. The CLI draws the same line.
+  const serviceIsLocal = env === SANDBOX_ENVIRONMENT || isLoopbackHost(new URL(config.testWebhookUrl).hostname);
   let address = args.address;
   if (!address) {
     let receiver = s.receiver.info;
@@ -79,17 +83,17 @@ async function sendTestWebhookCommand(s: Services, args: TestWebhookArgs): Promi
       if (start === 'Start Receiver') receiver = await vscode.commands.executeCommand('wfs.startReceiver');
       else if (start !== 'Enter an Address') return undefined;
     }
-    const suggested = receiver ? (receiver.publicUrl ?? (env === SANDBOX_ENVIRONMENT ? receiver.localUrl : '')) : '';
+    const suggested = receiver ? (serviceIsLocal ? receiver.localUrl : (receiver.publicUrl ?? '')) : '';
     address = await vscode.window.showInputBox({
       title: 'Send test webhook (5/5): address',
-      prompt: env === SANDBOX_ENVIRONMENT ? 'Where the sandbox sends it (it reaches loopback addresses)' : 'A public https URL (the receiver’s tunnel URL)',
+      prompt: serviceIsLocal ? `Where ${env} sends it (it runs on this machine, so it reaches loopback addresses)` : 'A public https URL (the receiver’s public address)',
       value: suggested,
       ignoreFocusOut: true,
     });
     if (!address) return undefined;
   }
   try {
-    const request = buildTestWebhookRequest({ address: address.trim(), ...headers, testData }, s.clock.now(), env === SANDBOX_ENVIRONMENT);
+    const request = buildTestWebhookRequest({ address: address.trim(), ...headers, testData }, s.clock.now(), serviceIsLocal);
     s.log.info(`${env}: send test webhook ${request.webhookId} (${headers.topic}) to ${address}`);
     await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Sending a test webhook…' }, () =>
       sendTestWebhook(config.testWebhookUrl, request, { tokens: manager, gate: manager.gate, clock: s.clock }),

@@ -11,11 +11,12 @@ import { DeliveryLog, type DeliveryRecord } from '../../core/webhooks/DeliveryLo
 import { Receiver } from '../../core/webhooks/Receiver';
 import { Verifier } from '../../core/webhooks/Verifier';
 import { isLoopbackHost } from '../../core/http/loopback';
+import { testPublicAddress, type PublicAddressTestResult } from '../../core/tunnel/publicAddressTest';
+import { LocaltunnelConsent } from './localtunnelConsent';
+import { publicAddressSource, type PublicAddressSource } from './publicAddressSettings';
 import type { EnvironmentRegistry } from '../environments/environmentRegistry';
 import type { ExtensionLog } from '../log/extensionLog';
 import type { SandboxHost } from '../sandboxHost';
-
-export type TunnelMode = 'auto' | 'always' | 'never';
 
 /** Origins outside this machine the user agreed to forward deliveries to (kept outside settings). */
 const CONFIRMED_FORWARD_KEY = 'wfs.confirmedForwardOrigins';
@@ -23,12 +24,27 @@ const CONFIRMED_FORWARD_KEY = 'wfs.confirmedForwardOrigins';
 export interface ReceiverInfo {
   localUrl: string;
   publicUrl?: string;
+  /** Where the public address comes from (wfs.receiver.publicAddress). */
+  publicSource: PublicAddressSource;
+  /** Why there is no public address, or what to know about it (e.g. Codespaces ports are private). */
+  publicNote?: string;
   tunnelState: TunnelState;
+  /** The last "Test Public Address" result, while the address is the same. */
+  selfTest?: PublicAddressTestResult;
+}
+
+/** A public address that could not be opened; the receiver itself runs. */
+export class PublicAddressError extends Error {
+  readonly receiverUp = true;
 }
 
 export class ReceiverHost implements vscode.Disposable {
   private receiver?: Receiver;
   private tunnel?: Tunnel;
+  private publicAddress?: { source: PublicAddressSource; url?: string; note?: string };
+  private selfTest?: PublicAddressTestResult;
+  private selfTesting?: Promise<PublicAddressTestResult>;
+  readonly consent: LocaltunnelConsent;
   private starting?: Promise<ReceiverInfo>;
   private override?: number;
   readonly log: DeliveryLog;
@@ -65,7 +81,9 @@ export class ReceiverHost implements vscode.Disposable {
     this.log.on('warning', (text: string) => this.extLog.warn(`Delivery history: ${text}`));
     this.loaded = mkdir(storageDir, { recursive: true }).then(() => this.log.load()).catch((e: Error) => this.extLog.warn(`The delivery history could not be read: ${e.message}`));
     this.verifier = new Verifier({ issuers: environments.trustedIssuers(), clock });
+    this.consent = new LocaltunnelConsent(state);
     this.disposables.push(
+      this.consent,
       environments.onDidChange(() => this.verifier.setIssuers(environments.trustedIssuers())),
       sandbox.onDidChange((info) => {
         if (info && this.receiver?.url) sandbox.setWebhookEndpoint(this.receiver.url, true);
@@ -80,7 +98,17 @@ export class ReceiverHost implements vscode.Disposable {
 
   get info(): ReceiverInfo | undefined {
     const url = this.receiver?.url;
-    return url ? { localUrl: url, publicUrl: this.tunnel?.publicUrl ? this.tunnel.publicUrl + this.receiver!.path : undefined, tunnelState: this.tunnel?.state ?? 'closed' } : undefined;
+    if (!url) return undefined;
+    const p = this.publicAddress;
+    const tunnelUrl = this.tunnel?.publicUrl ? this.tunnel.publicUrl + this.receiver!.path : undefined;
+    return {
+      localUrl: url,
+      publicUrl: p?.source === 'localtunnel' ? tunnelUrl : p?.url,
+      publicSource: p?.source ?? publicAddressSource(),
+      publicNote: p?.note,
+      tunnelState: this.tunnel?.state ?? 'closed',
+      selfTest: this.selfTest,
+    };
   }
 
   /** The status answered to verified deliveries instead of 200; kept across receiver restarts. */
@@ -135,12 +163,6 @@ export class ReceiverHost implements vscode.Disposable {
     return this.receiver;
   }
 
-  /** Whether a tunnel is wanted: "auto" opens one except for the sandbox, which reaches loopback directly. */
-  private wantsTunnel(): boolean {
-    const mode = vscode.workspace.getConfiguration('wfs').get<TunnelMode>('receiver.tunnel') ?? 'auto';
-    return mode === 'always' || (mode === 'auto' && this.environments.currentName !== SANDBOX_ENVIRONMENT);
-  }
-
   start(): Promise<ReceiverInfo> {
     if (this.receiver?.url) return Promise.resolve(this.info!);
     this.starting ??= this.doStart().finally(() => (this.starting = undefined));
@@ -170,26 +192,104 @@ export class ReceiverHost implements vscode.Disposable {
     this.extLog.info(`Receiver listening at ${localUrl}`);
     this.sandbox.setWebhookEndpoint(localUrl, true);
     this.changed.fire();
-    if (this.wantsTunnel()) {
-      const tunnel = new Tunnel({ localPort: Number(new URL(localUrl).port), host: cfg.get<string>('receiver.tunnelHost') || undefined, clock: this.clock });
-      tunnel.on('state', (s: TunnelState) => {
-        if (tunnel.publicUrl) receiver.setPublicHosts([new URL(tunnel.publicUrl).hostname]);
-        this.extLog.info(`Tunnel ${s}${tunnel.publicUrl ? ` (${tunnel.publicUrl})` : ''}`);
-        this.changed.fire();
-      });
-      tunnel.on('warning', (e: Error) => this.extLog.warn(`Tunnel: ${e.message}`));
-      this.tunnel = tunnel;
-      try {
-        await tunnel.open();
-      } catch (err) {
-        // The receiver stays up on loopback; the user is told the tunnel failed and why.
-        this.tunnel = undefined;
-        tunnel.close();
-        this.changed.fire();
-        throw Object.assign(new Error(`The receiver runs at ${localUrl}, but the public tunnel did not open: ${(err as Error).message}`), { receiverUp: true });
+    try {
+      this.publicAddress = await this.openPublicAddress(receiver, localUrl);
+    } catch (err) {
+      // The receiver stays up on loopback; the user is told why the public address did not open, and where to choose.
+      this.publicAddress = { source: publicAddressSource(), note: `did not open: ${(err as Error).message}` };
+      this.changed.fire();
+      throw new PublicAddressError(`The receiver runs at ${localUrl}, but its public address (${this.publicAddress.source}) did not open: ${(err as Error).message}`);
+    }
+    this.changed.fire();
+    return this.info!;
+  }
+
+  /** Opens the public address the settings choose. Only localtunnel reaches a third party: for the sandbox it opens
+   * none (the sandbox reaches loopback), and for a real environment only with the user's consent. */
+  private async openPublicAddress(receiver: Receiver, localUrl: string): Promise<{ source: PublicAddressSource; url?: string; note?: string }> {
+    const cfg = vscode.workspace.getConfiguration('wfs');
+    const source = publicAddressSource();
+    const env = this.environments.currentName;
+    switch (source) {
+      case 'none':
+        return { source, note: 'none (wfs.receiver.publicAddress): loopback only' };
+      case 'vscode': {
+        // VS Code's own port forwarding: under remote development (SSH, WSL, containers, Codespaces, code-server) the
+        // receiver runs on the remote machine, and this is the address that reaches it.
+        const external = new URL((await vscode.env.asExternalUri(vscode.Uri.parse(localUrl))).toString(true));
+        const local = new URL(localUrl);
+        if (isLoopbackHost(external.hostname) && external.port === local.port && external.pathname === local.pathname)
+          return { source, note: 'VS Code forwards nothing in a local window: for an address the service can reach, choose "url" (your own tunnel) or "localtunnel" in wfs.receiver.publicAddress' };
+        receiver.setPublicHosts([external.hostname]);
+        const codespaces = vscode.env.remoteName === 'codespaces' || external.hostname.endsWith('.app.github.dev');
+        const note = codespaces
+          ? `Codespaces forwards port ${local.port} privately: in the Ports view, right-click it, Port Visibility → Public, so the service can reach it`
+          : isLoopbackHost(external.hostname)
+            ? `forwarded by VS Code to ${external.host}: your browser reaches it, the service does not`
+            : undefined;
+        return { source, url: external.toString(), note };
+      }
+      case 'url': {
+        const url = (cfg.get<string>('receiver.publicUrl') ?? '').trim();
+        if (!/^https?:\/\/[^/]/.test(url)) throw new Error('wfs.receiver.publicUrl is not set: give the public http(s) URL your tunnel or proxy serves');
+        if (!cfg.get<number>('receiver.port')) throw new Error('wfs.receiver.port is 0 (a free port each time): fix it to the port your tunnel or proxy forwards to');
+        receiver.setPublicHosts([new URL(url).hostname]);
+        return { source, url };
+      }
+      case 'localtunnel': {
+        if (env === SANDBOX_ENVIRONMENT) return { source, note: 'not opened for the Sandbox, which reaches the receiver on loopback' };
+        const host = cfg.get<string>('receiver.tunnelHost') || 'https://localtunnel.me';
+        if (!(await this.consent.allowed(env, new URL(host).host))) return { source, note: `not opened: no consent for ${env} (asked once; Manage in wfs.receiver.publicAddress)` };
+        const tunnel = new Tunnel({ localPort: Number(new URL(localUrl).port), host, clock: this.clock });
+        let reconnected = false;
+        tunnel.on('state', (s: TunnelState) => {
+          if (tunnel.publicUrl) receiver.setPublicHosts([new URL(tunnel.publicUrl).hostname]);
+          this.extLog.info(`Tunnel ${s}${tunnel.publicUrl ? ` (${tunnel.publicUrl})` : ''}`);
+          if (s === 'reconnecting') reconnected = true;
+          // A reconnected tunnel is a new path: a self-test the user ran is run again.
+          if (s === 'open' && reconnected && this.selfTest) void this.testPublicAddress().catch(() => undefined);
+          this.changed.fire();
+        });
+        tunnel.on('warning', (e: Error) => this.extLog.warn(`Tunnel: ${e.message}`));
+        this.tunnel = tunnel;
+        try {
+          await tunnel.open();
+        } catch (err) {
+          this.tunnel = undefined;
+          tunnel.close();
+          throw err;
+        }
+        return { source };
       }
     }
-    return this.info!;
+  }
+
+  /** Sends one sandbox-signed delivery through the public address and records the result (shown in the view). */
+  testPublicAddress(timeoutMs?: number): Promise<PublicAddressTestResult> {
+    this.selfTesting ??= (async () => {
+      const receiver = this.receiver;
+      const publicUrl = this.info?.publicUrl;
+      if (!receiver || !publicUrl) throw new Error(this.receiver ? `The receiver has no public address (${this.info?.publicNote ?? this.info?.publicSource}).` : 'The webhook receiver is not running.');
+      // The sandbox signs the probe; while it runs, the receiver trusts it.
+      await this.sandbox.ensureStarted();
+      this.verifier.setIssuers(this.environments.trustedIssuers());
+      const result = await testPublicAddress({
+        publicUrl,
+        receiver,
+        clock: this.clock,
+        timeoutMs,
+        sign: async (body) => {
+          const token = await this.sandbox.signWebhookBody(body);
+          if (!token) throw new Error('the sandbox stopped');
+          return token;
+        },
+      });
+      this.extLog[result.ok ? 'info' : 'warn'](`Public address test: ${result.ok ? 'ok' : `failed at ${result.failedHop}`}: ${result.detail}`);
+      if (this.receiver === receiver) this.selfTest = result;
+      this.changed.fire();
+      return result;
+    })().finally(() => (this.selfTesting = undefined));
+    return this.selfTesting;
   }
 
   async stop(): Promise<void> {
@@ -197,6 +297,8 @@ export class ReceiverHost implements vscode.Disposable {
     this.receiver = undefined;
     this.tunnel?.close();
     this.tunnel = undefined;
+    this.publicAddress = undefined;
+    this.selfTest = undefined;
     if (r) {
       if (r.url) this.sandbox.setWebhookEndpoint(r.url, false);
       await r.stop();

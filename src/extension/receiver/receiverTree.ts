@@ -6,7 +6,7 @@ import type { Clock, TimerHandle } from '../../core/time/clock';
 import { deliveryTreeItem } from './deliveryTreeItem';
 import type { ReceiverHost } from './receiverHost';
 
-export type ReceiverNode = { kind: 'local' } | { kind: 'tunnel' } | { kind: 'deliveries' } | { kind: 'delivery'; deliveryId: string };
+export type ReceiverNode = { kind: 'local' } | { kind: 'tunnel' } | { kind: 'selfTest' } | { kind: 'deliveries' } | { kind: 'delivery'; deliveryId: string };
 
 /** Rows in the view; the webhook panel has the whole history. */
 export const RECEIVER_VIEW_DELIVERIES = 50;
@@ -43,7 +43,7 @@ export class ReceiverTree implements vscode.TreeDataProvider<ReceiverNode>, vsco
 
   getChildren(node?: ReceiverNode): ReceiverNode[] {
     if (!this.receiver.info) return [];
-    if (!node) return [{ kind: 'local' }, { kind: 'tunnel' }, { kind: 'deliveries' }];
+    if (!node) return [{ kind: 'local' }, { kind: 'tunnel' }, ...(this.receiver.info.selfTest ? [{ kind: 'selfTest' } as const] : []), { kind: 'deliveries' }];
     if (node.kind !== 'deliveries') return [];
     const all = this.receiver.log.all();
     const out: ReceiverNode[] = [];
@@ -64,19 +64,32 @@ export class ReceiverTree implements vscode.TreeDataProvider<ReceiverNode>, vsco
         return item;
       }
       case 'tunnel': {
-        const state = info?.tunnelState ?? 'closed';
         const item = new vscode.TreeItem('Public', vscode.TreeItemCollapsibleState.None);
         item.id = 'receiver/tunnel';
-        // While the tunnel is down its URL reaches nothing: say so rather than show a dead address.
-        const url = state === 'open' ? info?.publicUrl : undefined;
-        item.description = url ?? (state === 'closed' ? 'no tunnel' : `tunnel ${state}`);
-        item.iconPath = new vscode.ThemeIcon(state === 'open' ? 'globe' : state === 'closed' ? 'circle-slash' : 'sync~spin');
-        item.tooltip = url
-          ? `${url}\nTunnel open. Click to copy.`
-          : state === 'closed'
-            ? 'No public tunnel: the sandbox reaches the receiver on loopback. For a real environment the receiver opens one (setting wfs.receiver.tunnel).'
-            : `Tunnel ${state}${info?.publicUrl ? ` (${info.publicUrl})` : ''}: deliveries cannot reach the receiver until it is open again.`;
-        if (url) item.command = { command: 'wfs.copyReceiverUrl', title: 'Copy Public URL', arguments: ['public'] };
+        item.contextValue = 'wfs.receiverPublic';
+        const source = info?.publicSource ?? 'vscode';
+        if (source === 'localtunnel' && info?.tunnelState && info.tunnelState !== 'closed' && info.tunnelState !== 'open') {
+          // While the tunnel is down its URL reaches nothing: say so rather than show a dead address.
+          item.description = `tunnel ${info.tunnelState}`;
+          item.iconPath = new vscode.ThemeIcon('sync~spin');
+          item.tooltip = `Tunnel ${info.tunnelState}${info.publicUrl ? ` (${info.publicUrl})` : ''}: deliveries cannot reach the receiver until it is open again.`;
+          return item;
+        }
+        const url = info?.publicUrl;
+        item.description = url ?? (source === 'localtunnel' ? 'no tunnel' : 'none');
+        item.iconPath = new vscode.ThemeIcon(url ? 'globe' : 'circle-slash');
+        item.tooltip = `${url ? `${url}\n` : ''}Source: ${source} (wfs.receiver.publicAddress).${info?.publicNote ? `\n${info.publicNote}.` : ''}${url ? '\nClick to copy; "Test Public Address" sends a signed delivery through it.' : ''}`;
+        item.command = url ? { command: 'wfs.copyReceiverUrl', title: 'Copy Public URL', arguments: ['public'] } : { command: 'wfs.choosePublicAddress', title: 'Choose Public Address Source' };
+        return item;
+      }
+      case 'selfTest': {
+        const t = info?.selfTest;
+        const item = new vscode.TreeItem('Self-test', vscode.TreeItemCollapsibleState.None);
+        item.id = 'receiver/selfTest';
+        item.description = t ? (t.ok ? `arrived · ${t.roundTripMs} ms` : `failed: ${t.failedHop}`) : '';
+        item.iconPath = new vscode.ThemeIcon(t?.ok ? 'pass' : 'error');
+        item.tooltip = t ? `${t.testedAt}: ${t.detail}.\nClick to test again.` : '';
+        item.command = { command: 'wfs.testPublicAddress', title: 'Test Public Address' };
         return item;
       }
       case 'deliveries': {

@@ -8,6 +8,8 @@ export const USER_ONLY_SETTINGS = [
   'wfs.confirmBilledStart',
   'wfs.auth.rememberPasswordForSilentSignIn',
   'wfs.receiver.port',
+  'wfs.receiver.publicAddress',
+  'wfs.receiver.publicUrl',
   'wfs.receiver.tunnel',
   'wfs.receiver.tunnelHost',
   'wfs.receiver.forwardTo',

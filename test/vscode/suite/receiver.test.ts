@@ -24,19 +24,26 @@ describe('webhook receiver in a real VS Code host', () => {
     assert.deepEqual(api.receiverTree.getChildren(), []);
   });
 
-  it('starts on loopback (no tunnel for the sandbox by default)', async () => {
-    const info = (await vscode.commands.executeCommand('wfs.startReceiver')) as { localUrl: string; publicUrl?: string; tunnelState: string };
+  it("starts on loopback; its public address is VS Code's forwarding of it (code-server is a remote), which reaches it", async () => {
+    const info = (await vscode.commands.executeCommand('wfs.startReceiver')) as { localUrl: string; publicUrl?: string; publicSource: string; tunnelState: string };
     assert.match(info.localUrl, /^http:\/\/127\.0\.0\.1:\d+\/webhooks$/);
-    assert.equal(info.publicUrl, undefined);
-    assert.equal(info.tunnelState, 'closed');
-    assert.equal(await vscode.commands.executeCommand('wfs.copyReceiverUrl'), info.localUrl);
-    // The view now shows the address (a click copies it), the tunnel, and the deliveries.
+    assert.equal(info.publicSource, 'vscode');
+    assert.equal(info.tunnelState, 'closed', 'no third-party tunnel');
+    assert.ok(info.publicUrl && info.publicUrl !== info.localUrl, `forwarded: ${info.publicUrl}`);
+    // Through the forwarding, a request reaches the receiver (and is refused: it carries no token).
+    const before = api.receiver.log.size;
+    const res = await fetch(info.publicUrl!, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    assert.equal(res.status, 403, await res.text());
+    assert.equal(api.receiver.log.size, before + 1, 'the receiver recorded it');
+    await api.receiver.log.clear();
+    assert.equal(await vscode.commands.executeCommand('wfs.copyReceiverUrl', 'local'), info.localUrl);
+    // The view now shows the address (a click copies it), the public address, and the deliveries.
     const rows = api.receiverTree.getChildren();
     assert.deepEqual(rows.map((n) => n.kind), ['local', 'tunnel', 'deliveries']);
     const local = api.receiverTree.getTreeItem(rows[0]!);
     assert.equal(local.description, info.localUrl);
     assert.deepEqual([local.command?.command, ...(local.command?.arguments ?? [])], ['wfs.copyReceiverUrl', 'local']);
-    assert.equal(api.receiverTree.getTreeItem(rows[1]!).description, 'no tunnel');
+    assert.equal(api.receiverTree.getTreeItem(rows[1]!).description, info.publicUrl);
   });
 
   it('a test webhook sent through the sandbox arrives verified, all seven checks passed', async () => {
@@ -90,17 +97,26 @@ describe('webhook receiver in a real VS Code host', () => {
     assert.deepEqual(api.receiverTree.getChildren(), [], 'the view is empty again: its welcome view shows');
   });
 
-  describe('with a public tunnel (a localtunnel-compatible server on loopback)', () => {
+  describe('localtunnel (a localtunnel-compatible server on loopback), for a real environment with consent', () => {
     let server: LocaltunnelServer;
     before(async () => {
       server = new LocaltunnelServer();
       await server.start();
-      await setSetting('receiver.tunnel', 'always');
+      await vscode.commands.executeCommand('wfs.stopReceiver');
+      const sandboxUrl = api.sandbox.info!.baseUrl;
+      await setSetting('environments', [{ name: 'Staging', baseUrl: sandboxUrl }]);
+      await until(api.environments.onDidChange, () => !!api.environments.config('Staging'), 'Staging');
+      await vscode.commands.executeCommand('wfs.switchEnvironment', 'Staging');
+      await setSetting('receiver.publicAddress', 'localtunnel');
       await setSetting('receiver.tunnelHost', server.url);
+      await api.receiver.consent.remember('Staging', true);
     });
     after(async () => {
       await vscode.commands.executeCommand('wfs.stopReceiver');
-      await setSetting('receiver.tunnel', undefined);
+      await api.receiver.consent.remember('Staging', undefined);
+      await vscode.commands.executeCommand('wfs.switchEnvironment', 'Sandbox');
+      await setSetting('environments', undefined);
+      await setSetting('receiver.publicAddress', undefined);
       await setSetting('receiver.tunnelHost', undefined);
       await server.stop();
     });
@@ -119,6 +135,50 @@ describe('webhook receiver in a real VS Code host', () => {
       assert.equal(api.receiverStatusBar.text, '$(debug-disconnect) Receiver · tunnel reconnecting');
       assert.equal(publicRow().description, 'tunnel reconnecting', 'the view says the tunnel is down, not a stale URL');
       await server.start(server.port);
+      await vscode.commands.executeCommand('wfs.stopReceiver');
+    });
+
+    it('without a remembered answer it asks (the test host dismisses the dialog): no tunnel, and it asks again next time', async () => {
+      await api.receiver.consent.remember('Staging', undefined);
+      const asked: (boolean | undefined)[] = [];
+      const sub = api.receiver.consent.onDidAsk((e) => asked.push(e.answer));
+      try {
+        const before = server.openRequests;
+        const info = (await vscode.commands.executeCommand('wfs.startReceiver')) as { publicUrl?: string; publicNote?: string; tunnelState: string };
+        assert.deepEqual(asked, [undefined], 'asked once, dismissed');
+        assert.equal(info.publicUrl, undefined);
+        assert.equal(info.tunnelState, 'closed');
+        assert.match(info.publicNote ?? '', /no consent for Staging/);
+        assert.equal(server.openRequests, before, 'the tunnel server was never contacted');
+        await vscode.commands.executeCommand('wfs.stopReceiver');
+        await vscode.commands.executeCommand('wfs.startReceiver');
+        assert.equal(asked.length, 2, 'a dismissed dialog is not an answer: asked again');
+      } finally {
+        sub.dispose();
+        await vscode.commands.executeCommand('wfs.stopReceiver');
+      }
+    });
+
+    it('a remembered "no" opens nothing and does not ask; the Sandbox never opens localtunnel', async () => {
+      const asked: unknown[] = [];
+      const sub = api.receiver.consent.onDidAsk((e) => asked.push(e));
+      try {
+        await api.receiver.consent.remember('Staging', false);
+        const before = server.openRequests;
+        const info = (await vscode.commands.executeCommand('wfs.startReceiver')) as { publicUrl?: string };
+        assert.equal(info.publicUrl, undefined);
+        await vscode.commands.executeCommand('wfs.stopReceiver');
+        await vscode.commands.executeCommand('wfs.switchEnvironment', 'Sandbox');
+        const sandboxInfo = (await vscode.commands.executeCommand('wfs.startReceiver')) as { publicUrl?: string; publicNote?: string };
+        assert.equal(sandboxInfo.publicUrl, undefined);
+        assert.match(sandboxInfo.publicNote ?? '', /not opened for the Sandbox/);
+        assert.deepEqual(asked, []);
+        assert.equal(server.openRequests, before);
+      } finally {
+        sub.dispose();
+        await vscode.commands.executeCommand('wfs.stopReceiver');
+        await vscode.commands.executeCommand('wfs.switchEnvironment', 'Staging');
+      }
     });
   });
 });

@@ -1,0 +1,56 @@
+// localtunnel relays deliveries through a server someone else runs, over an unencrypted data channel: for a real
+// environment the user is asked once, and the answer is remembered per environment (globalState, not settings).
+import * as vscode from 'vscode';
+
+const CONSENT_KEY = 'wfs.localtunnelConsent';
+
+export class LocaltunnelConsent implements vscode.Disposable {
+  private readonly asked = new vscode.EventEmitter<{ environment: string; answer: boolean | undefined }>();
+  /** Fires each time the user is asked, with the answer (undefined: dismissed, asked again next time). */
+  readonly onDidAsk = this.asked.event;
+
+  constructor(private readonly state: vscode.Memento) {}
+
+  remembered(environment: string): boolean | undefined {
+    return this.state.get<Record<string, boolean>>(CONSENT_KEY)?.[environment];
+  }
+
+  async remember(environment: string, allowed: boolean | undefined): Promise<void> {
+    const all = { ...this.state.get<Record<string, boolean>>(CONSENT_KEY) };
+    if (allowed === undefined) delete all[environment];
+    else all[environment] = allowed;
+    await this.state.update(CONSENT_KEY, all);
+  }
+
+  /** The remembered answer, or the user's (a dialog that cannot be shown is a "no" this time, not remembered). */
+  async allowed(environment: string, serverHost: string): Promise<boolean> {
+    const known = this.remembered(environment);
+    if (known !== undefined) return known;
+    const open = 'Open Tunnel';
+    const decline = `Not for ${environment}`;
+    const answer = await Promise.resolve(
+      vscode.window.showWarningMessage(
+        `Open a localtunnel public address for ${environment}'s webhooks?`,
+        {
+          modal: true,
+          detail: [
+            'localtunnel gives this loopback receiver a public address by relaying every request through a tunnel server.',
+            `The server (${serverHost}) is run by volunteers or whoever hosts it, not by the Workflow Service or by this extension.`,
+            'Its data channel to this machine is not encrypted: deliveries, which may carry customer data, and their bearer tokens cross it in plain text.',
+            `Your answer is remembered for ${environment}; wfs.receiver.publicAddress offers VS Code's port forwarding or a URL of your own instead.`,
+          ].join(' '),
+        },
+        open,
+        decline,
+      ),
+    ).catch(() => undefined);
+    const allowed = answer === open ? true : answer === decline ? false : undefined;
+    if (allowed !== undefined) await this.remember(environment, allowed);
+    this.asked.fire({ environment, answer: allowed });
+    return allowed === true;
+  }
+
+  dispose(): void {
+    this.asked.dispose();
+  }
+}

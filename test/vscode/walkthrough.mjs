@@ -408,6 +408,23 @@ async function main() {
         if (refused !== 0) throw new Error(`${refused} deliveries were refused`);
       }),
     );
+    results.push(
+      await step('"Choose Public Address Source…" → a URL of your own without a fixed port: the restart warns why the address did not open, and offers the choice again', async () => {
+        await runCommand(page, 'Notifications: Clear All Notifications');
+        await runCommand(page, 'Workflow Service: Choose Public Address Source…');
+        await page.getByText('Where the webhook receiver gets its public address').waitFor({ timeout: 15_000 });
+        await page.locator('.quick-input-list .monaco-list-row', { hasText: 'A URL of your own' }).click();
+        await page.getByText(/The public URL your tunnel or proxy serves/).waitFor({ timeout: 15_000 });
+        await quickInput.fill('https://hooks.example.test/webhooks');
+        await page.keyboard.press('Enter');
+        const chosen = page.locator('.notification-toast', { hasText: /now comes from: A URL of your own/ });
+        await chosen.getByRole('button', { name: 'Restart Receiver' }).click({ timeout: 15_000 });
+        const warning = page.locator('.notification-toast', { hasText: /its public address \(url\) did not open: wfs\.receiver\.port is 0/ });
+        await warning.waitFor({ timeout: 15_000 });
+        await warning.getByRole('button', { name: 'Choose Address Source' }).waitFor();
+        await receiverPane.locator('.monaco-list-row', { hasText: 'Local' }).waitFor({ timeout: 15_000 });
+      }),
+    );
   } finally {
     await browser.close().catch(() => {});
     await server.stop();

@@ -13,8 +13,11 @@ export interface AuditContext {
   nowS: () => number;
   /** A key of our own, never published by the sandbox. */
   foreign: { privateKey: CryptoKey; kid: string };
-  /** A second loopback server that serves the foreign key; a receiver must never contact it. */
-  decoy: { url: string; requests: () => number };
+  /** A second loopback server that serves the foreign key (a key set at /.well-known/jwks.json, a PEM at /x5u.pem);
+   * a receiver must never contact it. */
+  decoy: { url: string; origin: string; requests: () => number };
+  /** The foreign key's public JWK (for the jwk-header case). */
+  foreignJwk?: Record<string, unknown>;
   /** The first (genuine) delivery, for the duplicate case. */
   genuine?: { body: Buffer; webhookId: string };
 }
@@ -43,6 +46,8 @@ export interface AuditCase {
   fix: string;
 }
 
+type SignAlg = 'RS256' | 'RS384' | 'RS512' | 'PS256';
+
 const b64url = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url');
 
 /** An event-shaped body, compact JSON, with a fresh webhookId. */
@@ -59,7 +64,7 @@ function headers(webhookId: string, authorization?: string): Record<string, stri
 }
 
 /** A sandbox-signed token over `body` with the audit clock's iat/exp, plus the case's changes. */
-async function sandboxToken(ctx: AuditContext, body: Buffer, claims: Record<string, unknown> = {}, extra: { header?: Record<string, unknown>; alg?: 'RS256' | 'RS512' } = {}): Promise<string> {
+async function sandboxToken(ctx: AuditContext, body: Buffer, claims: Record<string, unknown> = {}, extra: { header?: Record<string, unknown>; alg?: SignAlg } = {}): Promise<string> {
   const now = ctx.nowS();
   return (await ctx.sandbox.sign(body, { claims: { iat: now, exp: now + 300, ...claims }, ...extra })).token;
 }
@@ -77,13 +82,32 @@ async function foreignToken(ctx: AuditContext, body: Buffer, o: { iss?: string; 
     .sign(ctx.foreign.privateKey);
 }
 
+/** An HS256 token whose secret is the sandbox's public key in some encoding: what an algorithm-confused receiver
+ * uses as the HMAC key. */
+async function hs256WithPublicKey(ctx: AuditContext, caseId: string, secret: (key: KeyObject, jwk: Record<string, unknown>) => string | Buffer): Promise<ProbeRequest> {
+  const { body, webhookId } = probeBody(caseId, ctx.nowS());
+  const { kid, key } = await sandboxPublicKey(ctx);
+  const jwk = key.export({ format: 'jwk' }) as Record<string, unknown>;
+  const input = `${b64url({ alg: 'HS256', typ: 'JWT', kid })}.${b64url(genuineClaims(ctx, body))}`;
+  const sig = createHmac('sha256', secret(key, jwk)).update(input).digest('base64url');
+  return { body, headers: headers(webhookId, `Bearer ${input}.${sig}`) };
+}
+
+/** A body and an Authorization header that is not a JWT at all. */
+function malformed(ctx: AuditContext, caseId: string, authorization: string): ProbeRequest {
+  const { body, webhookId } = probeBody(caseId, ctx.nowS());
+  return { body, headers: headers(webhookId, authorization) };
+}
+
+const decoyRequests = async (ctx: AuditContext) => ctx.decoy.requests();
+
 async function sandboxPublicKey(ctx: AuditContext): Promise<{ kid: string; key: KeyObject }> {
   const { keys } = await ctx.sandbox.keySet();
   const jwk = keys[0]!;
   return { kid: jwk.kid as string, key: createPublicKey({ key: jwk as never, format: 'jwk' }) };
 }
 
-async function simple(ctx: AuditContext, id: string, claims: Record<string, unknown>, extra: { header?: Record<string, unknown>; alg?: 'RS256' | 'RS512' } = {}): Promise<ProbeRequest> {
+async function simple(ctx: AuditContext, id: string, claims: Record<string, unknown>, extra: { header?: Record<string, unknown>; alg?: SignAlg } = {}): Promise<ProbeRequest> {
   const { body, webhookId } = probeBody(id, ctx.nowS());
   return { body, headers: headers(webhookId, `Bearer ${await sandboxToken(ctx, body, claims, extra)}`) };
 }
@@ -305,5 +329,126 @@ export const AUDIT_CASES: AuditCase[] = [
       return { body, headers: headers(webhookId, `Bearer ${await foreignToken(ctx, body, { kid: `rotated-${randomUUID().slice(0, 8)}` })}`) };
     },
     fix: 'Wrap key fetching: when the key set cannot be fetched (or has no such kid), answer 403; keep the last good key set, and rate-limit refetches (the spec suggests at most 5 per minute).',
+  },
+  {
+    id: 'jwk-header',
+    title: 'A jwk header carrying the signer\'s own key',
+    rule: 'Step 3: fetch the signing key by kid from the trusted issuer\'s key set; the key-set address is never taken from the token.',
+    why: 'The token embeds its own public key (the audit\'s, never in the sandbox key set). A receiver that verifies with the embedded key accepts a token anyone can make.',
+    expectStatus: 403,
+    async build(ctx) {
+      const { body, webhookId } = probeBody('jwk-header', ctx.nowS());
+      return { body, headers: headers(webhookId, `Bearer ${await foreignToken(ctx, body, { kid: ctx.foreign.kid, header: { jwk: ctx.foreignJwk } })}`) };
+    },
+    fix: 'Ignore the jwk header parameter (and jku, x5u, x5c): the key comes only from the key set configured for the trusted issuer.',
+  },
+  {
+    id: 'x5u-header',
+    title: 'An x5u header pointing at another server',
+    rule: 'Step 3: fetch the signing key by kid from the trusted issuer\'s key set; the key-set address is never taken from the token.',
+    why: 'x5u is a URL for the signer\'s certificate, here a loopback server holding the audit\'s own key. Fetching it lets anyone choose the key; the audit also watches that nobody asks that server.',
+    expectStatus: 403,
+    async build(ctx) {
+      const { body, webhookId } = probeBody('x5u-header', ctx.nowS());
+      return { body, headers: headers(webhookId, `Bearer ${await foreignToken(ctx, body, { kid: ctx.foreign.kid, header: { x5u: `${ctx.decoy.origin}/x5u.pem` } })}`) };
+    },
+    watch: decoyRequests,
+    judgeWatch: (b, a) => (a > b ? `the receiver fetched the x5u address in the token (${a - b} request(s))` : undefined),
+    fix: 'Ignore x5u (and x5c, jku, jwk) in the token header; fetch keys only from the key-set address configured for the trusted issuer.',
+  },
+  {
+    id: 'rs384',
+    title: 'RS384 with the genuine key',
+    rule: 'Step 4: verify the signature with RS256 pinned.',
+    why: 'A valid signature with an algorithm the service does not use: a verifier that allows "any RSA" or a list of them accepts it.',
+    expectStatus: 403,
+    build: (ctx) => simple(ctx, 'rs384', {}, { alg: 'RS384' }),
+    fix: 'Pass algorithms: ["RS256"], exactly that one, to the verifier.',
+  },
+  {
+    id: 'ps256',
+    title: 'PS256 (RSA-PSS) with the genuine key',
+    rule: 'Step 4: verify the signature with RS256 pinned.',
+    why: 'RSA-PSS with the same key is a different algorithm: a receiver that allows the PS family accepts what the service never sends.',
+    expectStatus: 403,
+    build: (ctx) => simple(ctx, 'ps256', {}, { alg: 'PS256' }),
+    fix: 'Pass algorithms: ["RS256"], exactly that one, to the verifier; do not derive the algorithm from the key type.',
+  },
+  {
+    id: 'unknown-issuer-trusted-key',
+    title: 'An unknown issuer, signed with the trusted key',
+    rule: 'Step 2: the issuer must be one you trust, checked before any key is fetched.',
+    why: 'Signature and kid are genuine, the issuer is not one this receiver trusts. A receiver that verifies against any key it knows without checking iss accepts tokens its key set signs for others.',
+    expectStatus: 403,
+    build: (ctx) => simple(ctx, 'unknown-issuer-trusted-key', { iss: 'https://another-tenant.audit.invalid/webhooks' }),
+    fix: 'Look "iss" up in your map of trusted issuers first and refuse with 403 when it is not there; then verify with that issuer\'s key set only.',
+  },
+  {
+    id: 'iss-derived-jwks',
+    title: 'An issuer whose own address serves a key set',
+    rule: 'Step 3: fetch the signing key by kid from the trusted issuer\'s key set; the key-set address is never taken from the token.',
+    why: 'The token\'s iss is a loopback server that serves the audit\'s key at <iss>/.well-known/jwks.json. A receiver that builds the key-set address from iss lets the token choose its own key; the audit watches that nobody asks that server.',
+    expectStatus: 403,
+    async build(ctx) {
+      const { body, webhookId } = probeBody('iss-derived-jwks', ctx.nowS());
+      return { body, headers: headers(webhookId, `Bearer ${await foreignToken(ctx, body, { iss: ctx.decoy.origin, kid: ctx.foreign.kid })}`) };
+    },
+    watch: decoyRequests,
+    judgeWatch: (b, a) => (a > b ? `the receiver fetched a key set from an address built from the token's iss (${a - b} request(s))` : undefined),
+    fix: 'Configure each trusted issuer\'s key-set address; never build it from the token\'s iss (not even <iss>/.well-known/jwks.json).',
+  },
+  {
+    id: 'exp-100s-past',
+    title: 'exp 100 seconds in the past',
+    rule: 'Step 5: exp not passed, with a clock tolerance of 60 seconds.',
+    why: 'Beyond the 60-second tolerance: a receiver with a looser tolerance (e.g. 2 minutes) accepts expired tokens.',
+    expectStatus: 403,
+    build: (ctx) => simple(ctx, 'exp-100s-past', { iat: ctx.nowS() - 400, exp: ctx.nowS() - 100 }),
+    fix: 'Use a clock tolerance of exactly 60 seconds (jose: clockTolerance: 60).',
+  },
+  {
+    id: 'malformed-segments',
+    title: 'A Bearer token of three segments that are not base64url JSON',
+    rule: 'Step 1: read the bearer token from the Authorization header. Step 7: on any failure respond 403.',
+    why: 'Anything can arrive in the header. A decoding error is a verification failure: 403. A 5xx tells the service to resend, and shows an unguarded parser.',
+    expectStatus: 403,
+    build: async (ctx) => malformed(ctx, 'malformed-segments', 'Bearer not-json.@@@.%%%'),
+    fix: 'Wrap decoding and verification so that any error (bad base64url, bad JSON, wrong segment count) becomes a 403, never a 500.',
+  },
+  {
+    id: 'truncated-token',
+    title: 'A truncated token (its header only)',
+    rule: 'Step 1: read the bearer token from the Authorization header. Step 7: on any failure respond 403.',
+    why: 'A token cut short is not a JWT: refuse it with 403 like any other failure.',
+    expectStatus: 403,
+    build: async (ctx) => malformed(ctx, 'truncated-token', `Bearer ${b64url({ alg: 'RS256', typ: 'JWT' })}`),
+    fix: 'Refuse with 403 a token that does not have three dot-separated segments; catch every decoding error.',
+  },
+  {
+    id: 'empty-bearer',
+    title: 'An empty Bearer token ("Bearer" and nothing after it)',
+    rule: 'Step 1: read the bearer token from the Authorization header. Step 7: on any failure respond 403.',
+    why: 'A scheme with no token (HTTP drops the trailing space, so "Bearer " arrives as "Bearer") carries nothing to verify: 403.',
+    expectStatus: 403,
+    build: async (ctx) => malformed(ctx, 'empty-bearer', 'Bearer'),
+    fix: 'Refuse with 403 an Authorization header whose token is empty; do not index into a missing token.',
+  },
+  {
+    id: 'hs256-pkcs1-pem',
+    title: 'HS256, signed with the public key as a PKCS#1 PEM',
+    rule: 'Step 4: RS256 pinned; never honor the token\'s own algorithm.',
+    why: 'Algorithm confusion with another encoding of the same public key ("BEGIN RSA PUBLIC KEY"): a receiver that lets the header choose HMAC accepts it.',
+    expectStatus: 403,
+    build: (ctx) => hs256WithPublicKey(ctx, 'hs256-pkcs1-pem', (key) => key.export({ type: 'pkcs1', format: 'pem' }) as string),
+    fix: 'Verify only with the RSA key and algorithms: ["RS256"]; never let the header select HMAC, whatever form the key is kept in.',
+  },
+  {
+    id: 'hs256-jwk-modulus',
+    title: 'HS256, signed with the key set\'s modulus (n) as the secret',
+    rule: 'Step 4: RS256 pinned; never honor the token\'s own algorithm.',
+    why: 'Algorithm confusion with the JWK\'s own "n" string as the HMAC secret: anyone can read it from the key set.',
+    expectStatus: 403,
+    build: (ctx) => hs256WithPublicKey(ctx, 'hs256-jwk-modulus', (_key, jwk) => jwk.n as string),
+    fix: 'Verify only with the RSA key and algorithms: ["RS256"]; never let the header select HMAC.',
   },
 ];

@@ -1,6 +1,7 @@
 // Runs the audit cases against a developer's receiver: the sandbox signs, the target answers, each case is
 // judged by the spec. Loopback targets only unless confirmed; a fixed number of requests, each with a timeout,
 // and an overall deadline. No real credential is ever sent: every token is the sandbox's own.
+import { createPublicKey } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { calculateJwkThumbprint, exportJWK, generateKeyPair } from 'jose';
@@ -66,11 +67,16 @@ export function checkTarget(target: string, allowNonLocal = false): URL {
   return url;
 }
 
-/** A second loopback server serving the audit's own key; the jku case checks nobody ever asks it. */
-async function startDecoy(jwks: unknown): Promise<{ url: string; requests: () => number; stop: () => Promise<void> }> {
+/** A second loopback server that serves the audit's own key: as a key set at any path, and as a PEM at /x5u.pem.
+ * The jku, x5u and iss-derived cases check nobody ever asks it. */
+async function startDecoy(jwks: unknown, pem: string): Promise<{ url: string; origin: string; requests: () => number; stop: () => Promise<void> }> {
   let n = 0;
-  const server: Server = createServer((_req, res) => {
+  const server: Server = createServer((req, res) => {
     n++;
+    if (req.url?.endsWith('.pem')) {
+      res.writeHead(200, { 'content-type': 'application/x-pem-file' });
+      return void res.end(pem);
+    }
     res.writeHead(200, { 'content-type': 'application/json' });
     res.end(JSON.stringify(jwks));
   });
@@ -78,6 +84,7 @@ async function startDecoy(jwks: unknown): Promise<{ url: string; requests: () =>
   const port = (server.address() as AddressInfo).port;
   return {
     url: `http://127.0.0.1:${port}/.well-known/jwks.json`,
+    origin: `http://127.0.0.1:${port}`,
     requests: () => n,
     stop: () => new Promise<void>((r) => {
       server.close(() => r());
@@ -110,8 +117,9 @@ export async function runAudit(o: AuditOptions): Promise<AuditSummary> {
   const { privateKey, publicKey } = await generateKeyPair('RS256', { modulusLength: 2048 });
   const publicJwk = await exportJWK(publicKey);
   const kid = `audit-${(await calculateJwkThumbprint(publicJwk)).slice(0, 12)}`;
-  const decoy = await startDecoy({ keys: [{ ...publicJwk, kid, alg: 'RS256', use: 'sig' }] });
-  const ctx: AuditContext = { sandbox, trust, nowS: () => Math.floor(o.clock.now() / 1000), foreign: { privateKey, kid }, decoy };
+  const foreignJwk = { ...publicJwk, kid, alg: 'RS256', use: 'sig' };
+  const decoy = await startDecoy({ keys: [foreignJwk] }, createPublicKey({ key: publicJwk as never, format: 'jwk' }).export({ type: 'spki', format: 'pem' }) as string);
+  const ctx: AuditContext = { sandbox, trust, nowS: () => Math.floor(o.clock.now() / 1000), foreign: { privateKey, kid }, decoy, foreignJwk };
   const deadline = o.clock.now() + (o.deadlineMs ?? 120_000);
   const results: AuditCaseResult[] = [];
   const startedAt = new Date(o.clock.now()).toISOString();

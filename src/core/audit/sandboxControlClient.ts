@@ -12,7 +12,7 @@ export interface SandboxTrust {
 export interface CustomToken {
   claims?: Record<string, unknown>;
   header?: Record<string, unknown>;
-  alg?: 'RS256' | 'RS384' | 'RS512';
+  alg?: 'RS256' | 'RS384' | 'RS512' | 'PS256';
 }
 
 export class SandboxControlClient {

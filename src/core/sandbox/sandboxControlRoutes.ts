@@ -155,7 +155,7 @@ export async function controlRoute(
       if (typeof b.bodyBase64 !== 'string') return bad(ctx, 'bodyBase64 is a required string.');
       if (b.claims !== undefined && !isPlainObject(b.claims)) return bad(ctx, 'claims must be an object.');
       if (b.header !== undefined && !isPlainObject(b.header)) return bad(ctx, 'header must be an object.');
-      if (b.alg !== undefined && !['RS256', 'RS384', 'RS512'].includes(b.alg as string)) return bad(ctx, 'alg must be RS256, RS384 or RS512.');
+      if (b.alg !== undefined && !['RS256', 'RS384', 'RS512', 'PS256'].includes(b.alg as string)) return bad(ctx, 'alg must be RS256, RS384, RS512 or PS256.');
       const token = await signCustom(ctx.signer, ctx.clock, Buffer.from(b.bodyBase64, 'base64'), {
         claims: b.claims as Record<string, unknown> | undefined,
         header: b.header as Record<string, unknown> | undefined,

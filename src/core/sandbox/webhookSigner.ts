@@ -66,11 +66,11 @@ export class WebhookSigner {
 }
 
 /** Variations of a genuine token, for the receiver audit: claims replaced or removed (null), extra header
- * parameters, or another RSA algorithm with the same key. */
+ * parameters, or another RSA algorithm (RS384/RS512, or RSA-PSS) with the same key. */
 export interface CustomSignOptions {
   claims?: Record<string, unknown>;
   header?: Record<string, unknown>;
-  alg?: 'RS256' | 'RS384' | 'RS512';
+  alg?: 'RS256' | 'RS384' | 'RS512' | 'PS256';
 }
 
 export async function signCustom(signer: WebhookSigner, clock: Clock, body: Buffer, o: CustomSignOptions = {}): Promise<string> {

@@ -6,6 +6,7 @@ import { homedir } from 'node:os';
 import { isLoopbackHost } from '../../core/http/loopback';
 import { auditCurl, auditJson, auditMarkdown } from '../../core/audit/auditReport';
 import { AuditRefused, checkTarget, runAudit, type AuditSummary } from '../../core/audit/receiverAudit';
+import { AUDIT_CASES } from '../../core/audit/auditCases';
 import { auditHtml } from './auditHtml';
 import { newNonce } from './panelHtml';
 import type { Services } from '../services';
@@ -59,7 +60,7 @@ export class AuditPanel implements vscode.Disposable {
       if (!isLoopbackHost(url.hostname) && !confirmed) {
         const ok = await vscode.window.showWarningMessage(
           `Send forged webhook deliveries to ${url.host}?`,
-          { modal: true, detail: 'The audit sends 18 deliveries, most of them forged (bad signatures, wrong audiences, tampered bodies). Only do this to a receiver you own.' },
+          { modal: true, detail: `The audit sends ${AUDIT_CASES.length} deliveries, most of them forged (bad signatures, wrong audiences, tampered bodies). Only do this to a receiver you own.` },
           'Send Forged Deliveries',
         );
         if (ok !== 'Send Forged Deliveries') return undefined;

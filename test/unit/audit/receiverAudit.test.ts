@@ -31,7 +31,22 @@ const CAUGHT_BY: Record<string, Mistake> = {
   'jku-header': 'follows-jku',
   'foreign-key-known-kid': 'no-signature-check',
   'key-set-failing': 'key-failure-500',
+  'jwk-header': 'trusts-jwk-header',
+  'x5u-header': 'follows-x5u',
+  rs384: 'accepts-rs384',
+  ps256: 'accepts-ps256',
+  'unknown-issuer-trusted-key': 'no-issuer-check-cached-keys',
+  'iss-derived-jwks': 'iss-derived-jwks',
+  'exp-100s-past': 'tolerance-120',
+  'malformed-segments': 'malformed-500',
+  'truncated-token': 'malformed-500',
+  'empty-bearer': 'malformed-500',
+  'hs256-pkcs1-pem': 'alg-confusion-pkcs1',
+  'hs256-jwk-modulus': 'alg-confusion-modulus',
 };
+/** The mistakes the first 18 cases missed (each scored 18/18 before these cases existed). */
+const MISSED_BY_THE_FIRST_18 = ['trusts-jwk-header', 'follows-x5u', 'accepts-rs384', 'accepts-ps256', 'no-issuer-check-cached-keys', 'iss-derived-jwks', 'tolerance-120', 'malformed-500', 'alg-confusion-pkcs1', 'alg-confusion-modulus'] as const;
+const FIRST_18 = ['genuine', 'duplicate', 'no-authorization', 'not-bearer', 'unknown-issuer', 'alg-none', 'hs256-public-key', 'rs512', 'wrong-audience', 'exp-missing', 'exp-30s-past', 'exp-120s-past', 'body-hash-missing', 'body-changed', 'body-reserialized', 'jku-header', 'foreign-key-known-kid', 'key-set-failing'];
 
 describe('receiver audit', function () {
   this.timeout(60_000);
@@ -131,6 +146,19 @@ describe('receiver audit', function () {
     });
   }
 
+  it('each mistake the new cases are for passes the first 18 cases: they were needed', async () => {
+    for (const mistake of MISSED_BY_THE_FIRST_18) {
+      const r = new BrokenReceiver(mistake, trust);
+      const url = await r.start();
+      try {
+        const s = await runAudit({ target: url, sandboxUrl, clock, cases: AUDIT_CASES.filter((c) => FIRST_18.includes(c.id)) });
+        assert.deepEqual(s.results.filter((x) => !x.passed).map((x) => x.id), [], `${mistake} scores 18/18 on the first cases`);
+      } finally {
+        await r.stop();
+      }
+    }
+  });
+
   it('refuses a target that is not loopback unless confirmed, before sending anything', async () => {
     assert.throws(() => checkTarget('https://example.com/webhooks'), AuditRefused);
     assert.throws(() => checkTarget('http://user:pw@127.0.0.1/x'), /credentials/);
@@ -147,15 +175,24 @@ describe('receiver audit', function () {
       const signIn = await fetch(`${sandboxUrl}/sandbox`).then((r) => r.json());
       const s = await runAudit({ target: url, sandboxUrl, clock });
       assert.equal(rec.requests.length, AUDIT_CASES.length, 'one request per case');
+      let notTokens = 0;
       for (const req of rec.requests) {
         const auth = req.headers.authorization as string | undefined;
         if (!auth) continue;
-        const [h, p] = auth.split(' ')[1]!.split('.');
-        const claims = JSON.parse(Buffer.from(p!, 'base64url').toString());
+        // The malformed-token cases send what is not a JWT at all; every real token is checked.
+        const [h, p] = (auth.split(' ')[1] ?? '').split('.');
+        let claims: Record<string, unknown>;
+        try {
+          claims = JSON.parse(Buffer.from(p ?? '', 'base64url').toString());
+        } catch {
+          notTokens++;
+          continue;
+        }
         assert.ok(!('sub' in claims) && !('scope' in claims), 'no user token');
         assert.ok(JSON.parse(Buffer.from(h!, 'base64url').toString()).kid, 'a webhook-style token with a kid');
         assert.ok(!auth.includes((signIn as { password: string }).password));
       }
+      assert.equal(notTokens, 3, 'only the three malformed-token cases carry something that is not a JWT');
       assert.ok(s.failed > 0, 'a server that answers everything the same fails the audit');
     } finally {
       await rec.stop();

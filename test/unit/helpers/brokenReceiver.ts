@@ -23,7 +23,17 @@ export type Mistake =
   | 'hashes-reserialized-json'
   | 'follows-jku'
   | 'no-signature-check'
-  | 'key-failure-500';
+  | 'key-failure-500'
+  | 'trusts-jwk-header'
+  | 'follows-x5u'
+  | 'accepts-rs384'
+  | 'accepts-ps256'
+  | 'no-issuer-check-cached-keys'
+  | 'iss-derived-jwks'
+  | 'tolerance-120'
+  | 'malformed-500'
+  | 'alg-confusion-pkcs1'
+  | 'alg-confusion-modulus';
 
 export interface Trust {
   issuer: string;
@@ -87,7 +97,7 @@ export class BrokenReceiver {
         await this.verify(token, raw);
       }
     } catch (err) {
-      if (err instanceof Refuse || m !== 'key-failure-500') return 403;
+      if (err instanceof Refuse || (m !== 'key-failure-500' && m !== 'malformed-500')) return 403;
       return 500;
     }
     const event = JSON.parse(raw.toString('utf8')) as { webhookId?: string };
@@ -100,6 +110,8 @@ export class BrokenReceiver {
   private token(authorization: string | undefined): string {
     if (!authorization) throw new Refuse('no token');
     if (this.mistake === 'any-scheme') return authorization.split(' ').pop()!;
+    // "Bearer " then whatever follows, unchecked: the decoder's errors escape as 500s.
+    if (this.mistake === 'malformed-500' && authorization.startsWith('Bearer')) return authorization.split(' ')[1]!;
     const match = /^Bearer (\S+)$/.exec(authorization);
     if (!match) throw new Refuse('not bearer');
     return match[1]!;
@@ -109,26 +121,35 @@ export class BrokenReceiver {
     const m = this.mistake;
     const header = decodeProtectedHeader(token);
     const claims = decodeJwt(token);
-    if (m !== 'no-issuer-check' && claims.iss !== this.trust.issuer) throw new Refuse('issuer');
-    // Key lookup (mistakes: following jku, or failing with 500 when the key set is down).
+    const skipsIssuer = m === 'no-issuer-check' || m === 'no-issuer-check-cached-keys' || m === 'iss-derived-jwks';
+    if (!skipsIssuer && claims.iss !== this.trust.issuer) throw new Refuse('issuer');
+    // Key lookup (mistakes: following jku, building the key-set address from iss, or failing with 500 when the key
+    // set is down).
     const fromJku = m === 'follows-jku' && typeof header.jku === 'string';
-    const setUrl = fromJku ? (header.jku as string) : this.trust.jwksUrl;
+    const fromIss = m === 'iss-derived-jwks' && typeof claims.iss === 'string' && claims.iss !== this.trust.issuer;
+    const setUrl = fromJku ? (header.jku as string) : fromIss ? `${claims.iss}/.well-known/jwks.json` : this.trust.jwksUrl;
     let keys: JWK[];
     try {
       keys = await this.keySet(setUrl, false);
-      if (!keys.some((k) => k.kid === header.kid)) keys = await this.keySet(setUrl, true);
+      if (!keys.some((k) => k.kid === header.kid) && m !== 'no-issuer-check-cached-keys') keys = await this.keySet(setUrl, true);
     } catch (err) {
       if (m === 'key-failure-500') throw err;
       throw new Refuse('key set');
     }
-    const jwk = keys.find((k) => k.kid === header.kid);
+    let jwk = keys.find((k) => k.kid === header.kid);
+    if (m === 'trusts-jwk-header' && header.jwk) jwk = header.jwk as JWK;
+    if (m === 'follows-x5u' && typeof header.x5u === 'string') {
+      const pem = await (await fetch(header.x5u)).text();
+      jwk = { ...createPublicKey(pem).export({ format: 'jwk' }), kid: header.kid } as JWK;
+    }
     if (m === 'accepts-alg-none' && header.alg === 'none') {
       // "trusts the token's algorithm": nothing to verify
-    } else if (m === 'alg-confusion' && header.alg === 'HS256') {
+    } else if ((m === 'alg-confusion' || m === 'alg-confusion-pkcs1' || m === 'alg-confusion-modulus') && header.alg === 'HS256') {
       if (!jwk) throw new Refuse('no key');
-      const pem = createPublicKey({ key: jwk as never, format: 'jwk' }).export({ type: 'spki', format: 'pem' }) as string;
+      const publicKey = createPublicKey({ key: jwk as never, format: 'jwk' });
+      const secret = m === 'alg-confusion' ? (publicKey.export({ type: 'spki', format: 'pem' }) as string) : m === 'alg-confusion-pkcs1' ? (publicKey.export({ type: 'pkcs1', format: 'pem' }) as string) : (jwk.n as string);
       const [h, p, s] = token.split('.');
-      if (createHmac('sha256', pem).update(`${h}.${p}`).digest('base64url') !== s) throw new Refuse('hmac');
+      if (createHmac('sha256', secret).update(`${h}.${p}`).digest('base64url') !== s) throw new Refuse('hmac');
     } else if (m === 'no-signature-check') {
       // decoded only
     } else {
@@ -139,19 +160,19 @@ export class BrokenReceiver {
       if (m === 'any-rsa-alg') await compactVerify(token, key).catch(() => { throw new Refuse('signature'); });
       else {
         await jwtVerify(token, key, {
-          algorithms: ['RS256'],
-          issuer: m === 'no-issuer-check' ? undefined : this.trust.issuer,
+          algorithms: m === 'accepts-rs384' ? ['RS256', 'RS384'] : m === 'accepts-ps256' ? ['RS256', 'PS256'] : ['RS256'],
+          issuer: skipsIssuer ? undefined : this.trust.issuer,
           audience: m === 'no-audience-check' ? undefined : this.trust.audience,
           requiredClaims: m === 'exp-optional' ? [] : ['exp'],
-          clockTolerance: m === 'no-clock-tolerance' ? 0 : m === 'lenient-tolerance' ? 600 : 60,
+          clockTolerance: m === 'no-clock-tolerance' ? 0 : m === 'lenient-tolerance' ? 600 : m === 'tolerance-120' ? 120 : 60,
         }).catch(() => {
           throw new Refuse('claims');
         });
       }
     }
-    if (m === 'no-audience-check' || m === 'exp-optional' || m === 'no-clock-tolerance' || m === 'lenient-tolerance') {
+    if (m === 'no-audience-check' || m === 'exp-optional' || m === 'no-clock-tolerance' || m === 'lenient-tolerance' || m === 'tolerance-120') {
       // jwtVerify above checked the claims with the mistake in place
-    } else if (m === 'accepts-alg-none' || m === 'alg-confusion' || m === 'no-signature-check' || m === 'any-rsa-alg') {
+    } else if (m === 'accepts-alg-none' || m === 'alg-confusion' || m === 'alg-confusion-pkcs1' || m === 'alg-confusion-modulus' || m === 'no-signature-check' || m === 'any-rsa-alg') {
       if (claims.aud !== this.trust.audience) throw new Refuse('aud');
       if (typeof claims.exp !== 'number' || claims.exp + 60 < Date.now() / 1000) throw new Refuse('exp');
     }

@@ -23,13 +23,13 @@ describe('receiver audit in a real VS Code host', () => {
     await vscode.commands.executeCommand('wfs.stopSandbox');
   });
 
-  it("the extension's own receiver passes all 18 cases, and the scorecard shows them", async () => {
+  it("the extension's own receiver passes all 30 cases, and the scorecard shows them", async () => {
     const { localUrl } = (await vscode.commands.executeCommand('wfs.startReceiver')) as { localUrl: string };
     const s = (await vscode.commands.executeCommand('wfs.auditReceiver', { target: localUrl })) as AuditSummary;
-    assert.equal(s.total, 18);
+    assert.equal(s.total, 30);
     assert.deepEqual(s.results.filter((r) => !r.passed).map((r) => r.id), []);
     const report = await api.auditPanel.report();
-    assert.equal(report.cases.length, 18);
+    assert.equal(report.cases.length, 30);
     assert.ok(report.cases.every((c) => c.ok));
   });
 
@@ -47,7 +47,7 @@ describe('receiver audit in a real VS Code host', () => {
       assert.equal(report.injected, 0);
       const file = vscode.Uri.file(join(mkdtempSync(join(tmpdir(), 'wfs-audit-')), 'audit.md'));
       assert.equal(await api.auditPanel.export('md', file), file.fsPath);
-      assert.match(readFileSync(file.fsPath, 'utf8'), /^# Webhook receiver audit: 17\/18 passed/);
+      assert.match(readFileSync(file.fsPath, 'utf8'), /^# Webhook receiver audit: 29\/30 passed/);
       assert.match((await api.auditPanel.copyCurl('jku-header'))!, /^curl -sS -i -X POST/);
     } finally {
       await broken.stop();

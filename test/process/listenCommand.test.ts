@@ -3,7 +3,12 @@
 import assert from 'node:assert/strict';
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { LocaltunnelServer } from '../unit/helpers/localtunnelServer';
+import { BrokenReceiver } from '../unit/helpers/brokenReceiver';
+import { validateJunit } from '../unit/helpers/junitSchema';
 import { startSandboxProcess, WfsProcess, type SandboxProcess } from './helpers/wfsProcess';
 
 const SEND = (address: string) => ['test-webhook', '--address', address, '--topic', 'workflow/completed', '--sub-topic', 'status:workflow/completed', '--tenant-id', 't1'];
@@ -184,7 +189,7 @@ describe('wfs listen / sandbox / audit as processes', function () {
       const summary = audit.lines.at(-1)!;
       assert.equal(summary.event, 'summary');
       assert.equal(summary.failed, 0);
-      assert.ok(summary.total >= 18);
+      assert.equal(summary.total, 30);
 
       const interrupted = new WfsProcess(['audit', '--target', ready.url, '--sandbox-url', s.info.baseUrl]);
       await interrupted.event('case');
@@ -195,5 +200,33 @@ describe('wfs listen / sandbox / audit as processes', function () {
       listen.kill('SIGTERM');
       await listen.exited;
     }
+  });
+
+  it('wfs audit --junit --summary-md: a failing receiver exits 1 and leaves a valid JUnit file and a summary table', async () => {
+    const broken = new BrokenReceiver('malformed-500', { issuer: s.info.issuer, audience: s.info.audience, jwksUrl: s.info.jwksUrl });
+    const url = await broken.start();
+    const dir = mkdtempSync(join(tmpdir(), 'wfs-audit-'));
+    try {
+      const junit = join(dir, 'audit.xml');
+      const summaryMd = join(dir, 'summary.md');
+      writeFileSync(summaryMd, '# earlier steps\n');
+      const audit = new WfsProcess(['audit', '--target', url, '--sandbox-url', s.info.baseUrl, '--junit', junit, '--summary-md', summaryMd]);
+      assert.equal(await audit.exitCode(), 1);
+      const xml = readFileSync(junit, 'utf8');
+      assert.deepEqual((await validateJunit(xml)).errors, []);
+      assert.equal([...xml.matchAll(/<testcase /g)].length, 30);
+      assert.equal([...xml.matchAll(/<failure /g)].length, 3);
+      const md = readFileSync(summaryMd, 'utf8');
+      assert.match(md, /^# earlier steps\n### Webhook receiver audit: 27\/30 passed/, 'appended, as CI job summaries are');
+    } finally {
+      await broken.stop();
+    }
+  });
+
+  it('wfs audit --junit into a folder that does not exist: exit 2 before anything is sent', async () => {
+    const audit = new WfsProcess(['audit', '--target', 'http://127.0.0.1:9/webhooks', '--sandbox-url', s.info.baseUrl, '--junit', '/nonexistent-dir/audit.xml']);
+    assert.equal(await audit.exitCode(), 2);
+    assert.match(audit.lines.at(-1)!.message, /--junit \/nonexistent-dir\/audit\.xml: ENOENT/);
+    assert.equal(audit.events('case').length, 0);
   });
 });

@@ -1,5 +1,7 @@
 // `wfs audit`: runs the receiver audit against a developer's endpoint; one JSON line per case, then a summary.
+import { appendFileSync, writeFileSync } from 'node:fs';
 import { AuditRefused, runAudit } from '../../core/audit/receiverAudit';
+import { auditJunit, auditSummaryMarkdown } from '../../core/audit/auditReport';
 import { Sandbox } from '../../core/sandbox/Sandbox';
 import type { CommandSpec } from '../commandSpec';
 import { intFlag, requiredFlag, UsageError } from '../flags';
@@ -7,7 +9,7 @@ import { intFlag, requiredFlag, UsageError } from '../flags';
 export const auditCommand: CommandSpec = {
   name: 'audit',
   summary: 'probe your webhook receiver for the classic verification mistakes',
-  synopsis: 'audit --target URL [--sandbox-url URL | --sandbox-port P] [--allow-remote] [--timeout SECONDS]',
+  synopsis: 'audit --target URL [--sandbox-url URL | --sandbox-port P] [--allow-remote] [--timeout SECONDS] [--junit FILE] [--summary-md FILE]',
   description: [
     'Sends signed and deliberately broken deliveries to your receiver and checks each answer against the spec.',
     'Your receiver must trust the sandbox\'s issuer, audience and jwksUrl (printed by `wfs sandbox`).',
@@ -19,6 +21,8 @@ export const auditCommand: CommandSpec = {
     'sandbox-port': { type: 'string', value: 'P', description: 'without --sandbox-url: run one here on this port (default: a free one)' },
     'allow-remote': { type: 'boolean', description: 'allow a target that is not on loopback' },
     timeout: { type: 'string', value: 'SECONDS', description: 'per-request timeout, 1 to 60 (default 10)' },
+    junit: { type: 'string', value: 'FILE', description: 'also write JUnit XML (one testcase per case, the fix as the failure message)' },
+    'summary-md': { type: 'string', value: 'FILE', description: 'also write a Markdown table for a CI job summary (e.g. $GITHUB_STEP_SUMMARY)' },
   },
   exits: [[1, 'a case failed (also: the service could not be reached)']],
   async run(flags, io) {
@@ -28,6 +32,16 @@ export const auditCommand: CommandSpec = {
     if (sandboxUrl && flags.values.has('sandbox-port')) throw new UsageError('--sandbox-url excludes --sandbox-port');
     const timeoutS = intFlag(flags, 'timeout', 1, 60) ?? 10;
     const sandboxPort = intFlag(flags, 'sandbox-port', 0, 65535) ?? 0;
+    // Report files are checked before anything is sent: a typo in a path must not cost a whole audit run.
+    for (const [flag, write] of [['junit', writeFileSync], ['summary-md', appendFileSync]] as const) {
+      const file = flags.values.get(flag);
+      if (!file) continue;
+      try {
+        write(file, '');
+      } catch (err) {
+        throw new UsageError(`--${flag} ${file}: ${(err as Error).message}`);
+      }
+    }
     let embedded: Sandbox | undefined;
     let url = sandboxUrl;
     try {
@@ -45,6 +59,15 @@ export const auditCommand: CommandSpec = {
         onResult: (r) =>
           emit({ event: 'case', id: r.id, title: r.title, expected: r.expected, status: r.status ?? null, passed: r.passed, detail: r.detail, ...(r.passed ? {} : { fix: r.fix }) }),
       });
+      // The reports are written before the exit code says anything: CI keeps them for a failed job too.
+      const junit = flags.values.get('junit');
+      const summaryMd = flags.values.get('summary-md');
+      try {
+        if (junit) writeFileSync(junit, auditJunit(summary));
+        if (summaryMd) writeFileSync(summaryMd, auditSummaryMarkdown(summary), { flag: 'a' });
+      } catch (err) {
+        throw new UsageError(`the report could not be written: ${(err as Error).message}`);
+      }
       emit({ event: 'summary', target: summary.target, issuer: summary.trust.issuer, audience: summary.trust.audience, jwksUrl: summary.trust.jwksUrl, passed: summary.passed, failed: summary.failed, total: summary.total });
       return summary.failed === 0 ? 0 : 1;
     } catch (err) {

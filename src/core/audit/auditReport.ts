@@ -35,3 +35,56 @@ export function auditMarkdown(s: AuditSummary): string {
 export function auditJson(s: AuditSummary): string {
   return `${JSON.stringify(s, null, 2)}\n`;
 }
+
+const xmlAttr = (s: string) => s.replace(/[^\t\n\r\x20-\uD7FF\uE000-\uFFFD]/gu, '').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/\n/g, '&#10;');
+/** Text in CDATA: "]]>" is split across two sections; characters XML 1.0 cannot carry are dropped. */
+const cdata = (s: string) => `<![CDATA[${s.replace(/[^\t\n\r\x20-\uD7FF\uE000-\uFFFD]/gu, '').replace(/]]>/g, ']]]]><![CDATA[>')}]]>`;
+
+/** The group a case belongs to in CI reports and VS Code's Testing view: its step, or what it probes. */
+export function auditGroup(rule: string): string {
+  const m = /^Step (\d)/.exec(rule);
+  return m ? `Step ${m[1]}` : rule.split(':')[0]!;
+}
+
+/** JUnit XML: one testsuite, one testcase per case; a failure's message is the fix, its text the detail and curl. */
+export function auditJunit(s: AuditSummary): string {
+  const seconds = (ms: number) => (ms / 1000).toFixed(3);
+  const total = s.results.reduce((a, r) => a + r.durationMs, 0);
+  const lines = [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites name="wfs audit" tests="${s.total}" failures="${s.failed}" errors="0" time="${seconds(total)}">`,
+    `  <testsuite name="${xmlAttr(`Webhook receiver audit: ${s.target}`)}" tests="${s.total}" failures="${s.failed}" errors="0" skipped="0" time="${seconds(total)}" timestamp="${s.startedAt.replace(/\.\d+Z$/, '')}">`,
+    '    <properties>',
+    `      <property name="target" value="${xmlAttr(s.target)}"/>`,
+    `      <property name="issuer" value="${xmlAttr(s.trust.issuer)}"/>`,
+    `      <property name="audience" value="${xmlAttr(s.trust.audience)}"/>`,
+    `      <property name="jwksUrl" value="${xmlAttr(s.trust.jwksUrl)}"/>`,
+    '    </properties>',
+  ];
+  for (const r of s.results) {
+    const open = `    <testcase classname="${xmlAttr(`wfs.audit.${auditGroup(r.rule)}`)}" name="${xmlAttr(`${r.id}: ${r.title}`)}" time="${seconds(r.durationMs)}"`;
+    if (r.passed) {
+      lines.push(`${open}/>`);
+      continue;
+    }
+    lines.push(`${open}>`);
+    lines.push(`      <failure message="${xmlAttr(r.fix)}" type="${xmlAttr(`expected ${r.expected}, answered ${r.status ?? 'nothing'}`)}">${cdata(`${r.detail}.\n\nRule: ${r.rule}\nWhy: ${r.why}\n\n${auditCurl(r)}`)}</failure>`);
+    lines.push('    </testcase>');
+  }
+  lines.push('  </testsuite>', '</testsuites>', '');
+  return lines.join('\n');
+}
+
+/** A Markdown table for CI job summaries ($GITHUB_STEP_SUMMARY and the like): one row per case, the fix for failures. */
+export function auditSummaryMarkdown(s: AuditSummary): string {
+  return [
+    `### Webhook receiver audit: ${s.passed}/${s.total} passed ${s.failed === 0 ? '✅' : '❌'}`,
+    '',
+    `\`${s.target}\`, trusting \`${s.trust.issuer}\``,
+    '',
+    '| | case | rule | expected | answered | fix |',
+    '|---|---|---|---|---|---|',
+    ...s.results.map((r) => `| ${r.passed ? '✅' : '❌'} | ${cell(r.title)} | ${cell(auditGroup(r.rule))} | ${r.expected} | ${r.status ?? cell(r.error ?? '—')} | ${r.passed ? '' : cell(r.fix)} |`),
+    '',
+  ].join('\n');
+}

@@ -43,6 +43,15 @@
       }
       parts.push(d);
     }
+    // What no request can show: things to look for in the receiver's code (probed when a processed count was given).
+    const own = el('details', null, 'section in-your-code');
+    own.open = true;
+    own.appendChild(el('summary', 'Check in your code'));
+    for (const c of s.inYourCode ?? []) {
+      const mark = c.probe ? (c.probe.passed ? '✓ ' : '✗ ') : '';
+      own.appendChild(el('p', `${mark}${c.title}. ${c.lookFor}${c.probe ? ` Probed: ${c.probe.detail}.` : ''}`, c.probe && !c.probe.passed ? 'fix' : undefined));
+    }
+    parts.push(own);
     $('cases').replaceChildren(...parts);
   }
 

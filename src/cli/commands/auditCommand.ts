@@ -9,7 +9,7 @@ import { intFlag, requiredFlag, UsageError } from '../flags';
 export const auditCommand: CommandSpec = {
   name: 'audit',
   summary: 'probe your webhook receiver for the classic verification mistakes',
-  synopsis: 'audit --target URL [--sandbox-url URL | --sandbox-port P] [--allow-remote] [--timeout SECONDS] [--junit FILE] [--summary-md FILE]',
+  synopsis: 'audit --target URL [--sandbox-url URL | --sandbox-port P] [--allow-remote] [--timeout SECONDS] [--processed-url URL] [--junit FILE] [--summary-md FILE]',
   description: [
     'Sends signed and deliberately broken deliveries to your receiver and checks each answer against the spec.',
     'Your receiver must trust the sandbox\'s issuer, audience and jwksUrl (printed by `wfs sandbox`).',
@@ -21,6 +21,7 @@ export const auditCommand: CommandSpec = {
     'sandbox-port': { type: 'string', value: 'P', description: 'without --sandbox-url: run one here on this port (default: a free one)' },
     'allow-remote': { type: 'boolean', description: 'allow a target that is not on loopback' },
     timeout: { type: 'string', value: 'SECONDS', description: 'per-request timeout, 1 to 60 (default 10)' },
+    'processed-url': { type: 'string', value: 'URL', description: 'your receiver\'s count of processed deliveries (a number, or {"processed": N}): probes dedupe' },
     junit: { type: 'string', value: 'FILE', description: 'also write JUnit XML (one testcase per case, the fix as the failure message)' },
     'summary-md': { type: 'string', value: 'FILE', description: 'also write a Markdown table for a CI job summary (e.g. $GITHUB_STEP_SUMMARY)' },
   },
@@ -56,9 +57,11 @@ export const auditCommand: CommandSpec = {
         clock: io.clock,
         allowNonLocal: flags.switches.has('allow-remote'),
         requestTimeoutMs: timeoutS * 1000,
+        processedUrl: flags.values.get('processed-url'),
         onResult: (r) =>
           emit({ event: 'case', id: r.id, title: r.title, expected: r.expected, status: r.status ?? null, passed: r.passed, detail: r.detail, ...(r.passed ? {} : { fix: r.fix }) }),
       });
+      for (const c of summary.inYourCode) emit({ event: 'check-in-your-code', id: c.id, title: c.title, lookFor: c.lookFor, ...(c.probe ? { probed: true, passed: c.probe.passed, detail: c.probe.detail } : { probed: false }) });
       // The reports are written before the exit code says anything: CI keeps them for a failed job too.
       const junit = flags.values.get('junit');
       const summaryMd = flags.values.get('summary-md');

@@ -51,7 +51,7 @@ type SignAlg = 'RS256' | 'RS384' | 'RS512' | 'PS256';
 const b64url = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url');
 
 /** An event-shaped body, compact JSON, with a fresh webhookId. */
-export function probeBody(caseId: string, nowS: number, webhookId = randomUUID()): { body: Buffer; webhookId: string } {
+export function probeBody(caseId: string, nowS: number, webhookId: string = randomUUID()): { body: Buffer; webhookId: string } {
   const triggeredAt = new Date(nowS * 1000).toISOString().replace(/\.(\d{3})Z$/, '.$10000Z');
   const event = { webhookId, topic: 'audit/probe', subTopic: 'audit:audit/probe', tenantId: 'audit', triggeredAt, actorId: 'act_audit', data: { case: caseId, note: 'audit' } };
   return { body: Buffer.from(JSON.stringify(event)), webhookId };
@@ -113,6 +113,19 @@ async function simple(ctx: AuditContext, id: string, claims: Record<string, unkn
 }
 
 const keySetRequests = (ctx: AuditContext) => ctx.sandbox.keySetRequests();
+
+/** A genuine delivery of an event with this webhookId (the dedupe probes). */
+export async function genuineDelivery(ctx: AuditContext, caseId: string, webhookId: string): Promise<ProbeRequest> {
+  const { body } = probeBody(caseId, ctx.nowS(), webhookId);
+  return { body, headers: headers(webhookId, `Bearer ${await sandboxToken(ctx, body)}`) };
+}
+
+/** The same event signed with a foreign key under the sandbox's kid: it must be refused, and leave no trace. */
+export async function forgedDelivery(ctx: AuditContext, caseId: string, webhookId: string): Promise<ProbeRequest> {
+  const { body } = probeBody(caseId, ctx.nowS(), webhookId);
+  const { kid } = await sandboxPublicKey(ctx);
+  return { body, headers: headers(webhookId, `Bearer ${await foreignToken(ctx, body, { kid })}`) };
+}
 
 export const AUDIT_CASES: AuditCase[] = [
   {

@@ -24,6 +24,9 @@ export function auditMarkdown(s: AuditSummary): string {
     ...s.results.map((r) => `| ${r.passed ? '✅' : '❌'} | ${cell(r.title)} | ${r.expected} | ${r.status ?? cell(r.error ?? '—')} | ${cell(r.detail)} |`),
     '',
   ];
+  lines.push('## Check in your code', '', 'These mistakes cannot be seen from outside (or only with the processed count, `--processed-url`):', '');
+  for (const c of s.inYourCode ?? []) lines.push(`- ${c.probe ? (c.probe.passed ? '✅' : '❌') : '🔍'} **${c.title}.** ${c.lookFor}${c.probe ? ` *Probed:* ${c.probe.detail}.` : ''}`);
+  lines.push('');
   const failed = s.results.filter((r) => !r.passed);
   if (failed.length) {
     lines.push('## How to fix', '');
@@ -50,10 +53,11 @@ export function auditGroup(rule: string): string {
 export function auditJunit(s: AuditSummary): string {
   const seconds = (ms: number) => (ms / 1000).toFixed(3);
   const total = s.results.reduce((a, r) => a + r.durationMs, 0);
+  const tests = s.total + (s.inYourCode ?? []).filter((c) => c.probe).length;
   const lines = [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="wfs audit" tests="${s.total}" failures="${s.failed}" errors="0" time="${seconds(total)}">`,
-    `  <testsuite name="${xmlAttr(`Webhook receiver audit: ${s.target}`)}" tests="${s.total}" failures="${s.failed}" errors="0" skipped="0" time="${seconds(total)}" timestamp="${s.startedAt.replace(/\.\d+Z$/, '')}">`,
+    `<testsuites name="wfs audit" tests="${tests}" failures="${s.failed}" errors="0" time="${seconds(total)}">`,
+    `  <testsuite name="${xmlAttr(`Webhook receiver audit: ${s.target}`)}" tests="${tests}" failures="${s.failed}" errors="0" skipped="0" time="${seconds(total)}" timestamp="${s.startedAt.replace(/\.\d+Z$/, '')}">`,
     '    <properties>',
     `      <property name="target" value="${xmlAttr(s.target)}"/>`,
     `      <property name="issuer" value="${xmlAttr(s.trust.issuer)}"/>`,
@@ -61,6 +65,12 @@ export function auditJunit(s: AuditSummary): string {
     `      <property name="jwksUrl" value="${xmlAttr(s.trust.jwksUrl)}"/>`,
     '    </properties>',
   ];
+  const probed = (s.inYourCode ?? []).filter((c) => c.probe);
+  for (const c of probed) {
+    const open = `    <testcase classname="wfs.audit.In your code" name="${xmlAttr(`${c.id}: ${c.title}`)}" time="0.000"`;
+    if (c.probe!.passed) lines.push(`${open}/>`);
+    else lines.push(`${open}>`, `      <failure message="${xmlAttr(c.lookFor)}" type="probe">${cdata(c.probe!.detail)}</failure>`, '    </testcase>');
+  }
   for (const r of s.results) {
     const open = `    <testcase classname="${xmlAttr(`wfs.audit.${auditGroup(r.rule)}`)}" name="${xmlAttr(`${r.id}: ${r.title}`)}" time="${seconds(r.durationMs)}"`;
     if (r.passed) {

@@ -8,8 +8,9 @@ import { calculateJwkThumbprint, exportJWK, generateKeyPair } from 'jose';
 import { isLoopbackHost } from '../http/loopback';
 import { httpRequest } from '../http/request';
 import type { Clock } from '../time/clock';
-import { AUDIT_CASES, type AuditCase, type AuditContext } from './auditCases';
+import { AUDIT_CASES, forgedDelivery, genuineDelivery, type AuditCase, type AuditContext } from './auditCases';
 import { SandboxControlClient, type SandboxTrust } from './sandboxControlClient';
+import { CODE_CHECKS, probeWithProcessedCount, type CodeCheck } from './inYourCode';
 
 export interface AuditCaseResult {
   id: string;
@@ -36,6 +37,8 @@ export interface AuditSummary {
   total: number;
   startedAt: string;
   results: AuditCaseResult[];
+  /** Mistakes not visible from outside: what to look for, and a probe's result when a processed-count URL was given. */
+  inYourCode: CodeCheck[];
 }
 
 export interface AuditOptions {
@@ -47,6 +50,8 @@ export interface AuditOptions {
   requestTimeoutMs?: number;
   deadlineMs?: number;
   cases?: AuditCase[];
+  /** The receiver's count of processed deliveries (a number, or {"processed": N}): enables the dedupe probes. */
+  processedUrl?: string;
   onResult?: (r: AuditCaseResult) => void;
 }
 
@@ -122,6 +127,7 @@ export async function runAudit(o: AuditOptions): Promise<AuditSummary> {
   const ctx: AuditContext = { sandbox, trust, nowS: () => Math.floor(o.clock.now() / 1000), foreign: { privateKey, kid }, decoy, foreignJwk };
   const deadline = o.clock.now() + (o.deadlineMs ?? 120_000);
   const results: AuditCaseResult[] = [];
+  let probes: Partial<Record<CodeCheck['id'], { passed: boolean; detail: string }>> = {};
   const startedAt = new Date(o.clock.now()).toISOString();
   try {
     for (const c of o.cases ?? AUDIT_CASES) {
@@ -162,13 +168,30 @@ export async function runAudit(o: AuditOptions): Promise<AuditSummary> {
       results.push(r);
       o.onResult?.(r);
     }
+    if (o.processedUrl) {
+      const timeoutMs = o.requestTimeoutMs ?? 10_000;
+      const send = async (req: { headers: Record<string, string>; body: Buffer }) => (await httpRequest({ method: 'POST', url: target, headers: req.headers, body: req.body, timeoutMs, maxResponseBytes: 16 * 1024 })).status;
+      try {
+        probes = await probeWithProcessedCount({
+          processedUrl: o.processedUrl,
+          timeoutMs,
+          sendGenuine: async (id) => send(await genuineDelivery(ctx, 'in-your-code', id)),
+          sendForged: async (id) => send(await forgedDelivery(ctx, 'in-your-code', id)),
+        });
+      } catch (err) {
+        const detail = `not probed: ${(err as Error).message}`;
+        probes = { 'duplicates-processed-twice': { passed: false, detail }, 'dedupe-poisoning': { passed: false, detail } };
+      }
+    }
   } finally {
     await decoy.stop();
     await sandbox.clearFaults().catch(() => undefined);
   }
   reattributeFailures(results);
+  const inYourCode = CODE_CHECKS.map((c) => ({ ...c, ...(probes[c.id] ? { probe: probes[c.id] } : {}) }));
+  const probeFailures = inYourCode.filter((c) => c.probe && !c.probe.passed).length;
   const passed = results.filter((r) => r.passed).length;
-  return { target, trust, passed, failed: results.length - passed, total: results.length, startedAt, results };
+  return { target, trust, passed, failed: results.length - passed + probeFailures, total: results.length, startedAt, results, inYourCode };
 }
 
 /** The step of the seven a case probes, from its rule ("Step 5: …"); undefined for the genuine and duplicate cases. */

@@ -159,6 +159,47 @@ describe('receiver audit', function () {
     }
   });
 
+  describe('check in your code (with a processed-count URL, the dedupe probes)', () => {
+    async function auditWith(mistake: Mistake, withCount = true) {
+      const r = new BrokenReceiver(mistake, trust);
+      const url = await r.start();
+      try {
+        return await runAudit({ target: url, sandboxUrl, clock, processedUrl: withCount ? new URL('/processed', url).toString() : undefined });
+      } finally {
+        await r.stop();
+      }
+    }
+    const probe = (s: AuditSummary, id: string) => s.inYourCode.find((c) => c.id === id)!.probe;
+
+    it('without the URL: three things to look for, none probed, in the scorecard', async () => {
+      const s = await auditWith('none', false);
+      assert.deepEqual(s.inYourCode.map((c) => [c.id, c.probe]), [['constant-time-hash', undefined], ['duplicates-processed-twice', undefined], ['dedupe-poisoning', undefined]]);
+      assert.match(auditMarkdown(s), /## Check in your code[\s\S]*timingSafeEqual/);
+    });
+
+    it('a correct receiver passes both probes', async () => {
+      const s = await auditWith('none');
+      assert.equal(probe(s, 'duplicates-processed-twice')?.passed, true);
+      assert.equal(probe(s, 'dedupe-poisoning')?.passed, true);
+      assert.equal(s.failed, 0);
+    });
+
+    it('webhookId recorded before verification: every case passes, the poisoning probe does not', async () => {
+      const s = await auditWith('records-id-before-verify');
+      assert.deepEqual(s.results.filter((r) => !r.passed).map((r) => r.id), [], 'invisible to the 30 cases');
+      assert.equal(probe(s, 'dedupe-poisoning')?.passed, false);
+      assert.match(probe(s, 'dedupe-poisoning')!.detail, /poisoned the dedupe set/);
+      assert.equal(s.failed, 1, 'a failed probe fails the audit');
+    });
+
+    it('duplicates processed again while answering 200: every case passes, the duplicates probe does not', async () => {
+      const s = await auditWith('processes-duplicates');
+      assert.deepEqual(s.results.filter((r) => !r.passed).map((r) => r.id), []);
+      assert.equal(probe(s, 'duplicates-processed-twice')?.passed, false);
+      assert.match(probe(s, 'duplicates-processed-twice')!.detail, /went from \d+ to \d+ \(expected \+1\)/);
+    });
+  });
+
   it('refuses a target that is not loopback unless confirmed, before sending anything', async () => {
     assert.throws(() => checkTarget('https://example.com/webhooks'), AuditRefused);
     assert.throws(() => checkTarget('http://user:pw@127.0.0.1/x'), /credentials/);

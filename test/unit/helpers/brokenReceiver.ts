@@ -33,7 +33,9 @@ export type Mistake =
   | 'tolerance-120'
   | 'malformed-500'
   | 'alg-confusion-pkcs1'
-  | 'alg-confusion-modulus';
+  | 'alg-confusion-modulus'
+  | 'records-id-before-verify'
+  | 'processes-duplicates';
 
 export interface Trust {
   issuer: string;
@@ -53,6 +55,11 @@ export class BrokenReceiver {
 
   async start(): Promise<string> {
     this.server = createServer((req, res) => {
+      // What a receiver may expose for the audit's dedupe probes: how many deliveries it processed.
+      if (req.method === 'GET' && req.url === '/processed') {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        return void res.end(JSON.stringify({ processed: this.processed }));
+      }
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
@@ -91,6 +98,12 @@ export class BrokenReceiver {
   private async handle(authorization: string | undefined, raw: Buffer): Promise<number> {
     const m = this.mistake;
     if (m === 'refuses-everything') return 403;
+    if (m === 'records-id-before-verify') {
+      // The mistake: the id is remembered before anything is checked.
+      const early = JSON.parse(raw.toString('utf8')) as { webhookId?: string };
+      if (early.webhookId && this.seen.has(early.webhookId)) return 200;
+      if (early.webhookId) this.seen.add(early.webhookId);
+    }
     try {
       if (m !== 'no-auth-check') {
         const token = this.token(authorization);
@@ -101,7 +114,7 @@ export class BrokenReceiver {
       return 500;
     }
     const event = JSON.parse(raw.toString('utf8')) as { webhookId?: string };
-    if (event.webhookId && this.seen.has(event.webhookId)) return m === 'no-dedupe-answers-409' ? 409 : 200;
+    if (m !== 'records-id-before-verify' && m !== 'processes-duplicates' && event.webhookId && this.seen.has(event.webhookId)) return m === 'no-dedupe-answers-409' ? 409 : 200;
     if (event.webhookId) this.seen.add(event.webhookId);
     this.processed++;
     return 200;

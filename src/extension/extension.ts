@@ -18,6 +18,7 @@ import { SandboxHost } from './sandboxHost';
 import { ProxyRouting } from './proxyRouting';
 import { WorkspaceSettingsGuard } from './trust/workspaceSettingsGuard';
 import { migrateTunnelSetting } from './receiver/publicAddressSettings';
+import { AuditTestController } from './audit/auditTestController';
 import type { Services } from './services';
 import { EnvironmentStatusBar } from './statusBar/environmentStatusBar';
 import { ReceiverStatusBar } from './statusBar/receiverStatusBar';
@@ -36,6 +37,7 @@ export interface ExtensionApi extends Services {
   receiverTree: ReceiverTree;
   receiverView: vscode.TreeView<ReceiverNode>;
   settingsGuard: WorkspaceSettingsGuard;
+  auditTests: AuditTestController;
   /** context.subscriptions: what VS Code disposes on deactivate (the lifecycle test disposes it itself). */
   subscriptions: readonly vscode.Disposable[];
 }
@@ -59,6 +61,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
   const services: Services = { log, clock, sandbox, environments, auth, workflows, receiver, explorer, state: context.globalState };
   const webhookPanel = new WebhookPanel(context.extensionUri, services);
   const auditPanel = new AuditPanel(context.extensionUri, services);
+  const auditTests = new AuditTestController(auditPanel);
   const settingsGuard = new WorkspaceSettingsGuard(context.globalState, log);
 
   // Live status only while someone can see it.
@@ -80,6 +83,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
     receiverStatusBar,
     webhookPanel,
     auditPanel,
+    auditTests,
     treeView.onDidChangeVisibility((e) => workflows.setVisible(e.visible)),
     receiver.onVerifiedEvent((e) => e.runId && workflows.refreshByRunId(e.runId)),
     vscode.workspace.registerTextDocumentContentProvider(WORKFLOW_JSON_SCHEME, new WorkflowJsonDocuments(workflows)),
@@ -97,7 +101,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
     ...registerTestWebhookCommand(services),
     ...registerReceiverCommands(services),
   );
-  return { ...services, secrets: context.secrets, settingsGuard, statusBar, receiverStatusBar, webhookPanel, auditPanel, treeView, receiverTree, receiverView, subscriptions: context.subscriptions };
+  return { ...services, secrets: context.secrets, settingsGuard, auditTests, statusBar, receiverStatusBar, webhookPanel, auditPanel, treeView, receiverTree, receiverView, subscriptions: context.subscriptions };
 }
 
 /** "Go to Workflow" from the panel: reveals the workflow whose runId a delivery carries. */

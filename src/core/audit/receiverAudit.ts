@@ -53,6 +53,8 @@ export interface AuditOptions {
   /** The receiver's count of processed deliveries (a number, or {"processed": N}): enables the dedupe probes. */
   processedUrl?: string;
   onResult?: (r: AuditCaseResult) => void;
+  /** Checked before each case: true stops the run (the cases not sent are left out of the summary). */
+  shouldStop?: () => boolean;
 }
 
 export class AuditRefused extends Error {}
@@ -131,6 +133,7 @@ export async function runAudit(o: AuditOptions): Promise<AuditSummary> {
   const startedAt = new Date(o.clock.now()).toISOString();
   try {
     for (const c of o.cases ?? AUDIT_CASES) {
+      if (o.shouldStop?.()) break;
       const t0 = o.clock.now();
       const req = await c.build(ctx);
       const base = {

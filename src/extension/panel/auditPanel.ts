@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { homedir } from 'node:os';
 import { isLoopbackHost } from '../../core/http/loopback';
 import { auditCurl, auditJson, auditMarkdown } from '../../core/audit/auditReport';
-import { AuditRefused, checkTarget, runAudit, type AuditSummary } from '../../core/audit/receiverAudit';
+import { AuditRefused, checkTarget, runAudit, type AuditCaseResult, type AuditSummary } from '../../core/audit/receiverAudit';
 import { AUDIT_CASES } from '../../core/audit/auditCases';
 import { auditHtml } from './auditHtml';
 import { newNonce } from './panelHtml';
@@ -17,6 +17,11 @@ export interface AuditArgs {
   target?: string;
   /** The caller already confirmed a non-loopback target. */
   confirmedRemote?: boolean;
+  /** Only these cases (VS Code's Testing view runs one, a group, or the failed ones). */
+  caseIds?: string[];
+  /** Each case's result as it comes. */
+  onResult?: (r: AuditCaseResult) => void;
+  cancellation?: vscode.CancellationToken;
 }
 
 export class AuditPanel implements vscode.Disposable {
@@ -76,9 +81,23 @@ export class AuditPanel implements vscode.Disposable {
     this.lastArgs = { target, confirmedRemote: confirmed };
     await this.show();
     this.post({ type: 'running', target });
+    // The duplicate case repeats the genuine delivery: asked for alone, it brings the genuine one along.
+    const wanted = args.caseIds ? new Set(args.caseIds.includes('duplicate') ? [...args.caseIds, 'genuine'] : args.caseIds) : undefined;
+    const cases = wanted ? AUDIT_CASES.filter((c) => wanted.has(c.id)) : AUDIT_CASES;
     try {
-      const summary = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Auditing ${target}…` }, (progress) =>
-        runAudit({ target: target!, sandboxUrl: sandbox.baseUrl, clock: this.s.clock, allowNonLocal: confirmed, onResult: (r) => progress.report({ message: r.title, increment: 100 / 18 }) }),
+      const summary = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Auditing ${target}…`, cancellable: false }, (progress) =>
+        runAudit({
+          target: target!,
+          sandboxUrl: sandbox.baseUrl,
+          clock: this.s.clock,
+          allowNonLocal: confirmed,
+          cases,
+          shouldStop: () => args.cancellation?.isCancellationRequested === true,
+          onResult: (r) => {
+            progress.report({ message: r.title, increment: 100 / cases.length });
+            args.onResult?.(r);
+          },
+        }),
       );
       this.last = summary;
       this.s.log.info(`Receiver audit of ${target}: ${summary.passed}/${summary.total} passed${summary.failed ? `; failed: ${summary.results.filter((r) => !r.passed).map((r) => r.id).join(', ')}` : ''}`);

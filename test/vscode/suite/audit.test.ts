@@ -4,7 +4,10 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import * as vscode from 'vscode';
+import { AUDIT_CASES } from '../../../src/core/audit/auditCases';
 import type { ExtensionApi } from '../../../src/extension/extension';
 import type { AuditSummary } from '../../../src/core/audit/receiverAudit';
 import { BrokenReceiver } from '../../unit/helpers/brokenReceiver';
@@ -60,5 +63,59 @@ describe('receiver audit in a real VS Code host', () => {
     const result = await vscode.commands.executeCommand('wfs.auditReceiver', { target: 'http://192.0.2.10/webhooks' });
     assert.equal(result, undefined);
     assert.equal(api.auditPanel.summary, before, 'no audit ran');
+  });
+
+  describe("in VS Code's Testing view (a TestController)", () => {
+    let server: Server;
+    let target: string;
+    let requests: string[];
+    before(async () => {
+      // A receiver that answers 200 to everything: it fails every case that must be refused.
+      requests = [];
+      server = createServer((req, res) => {
+        requests.push(String(req.headers['x-svc-webhook-id'] ?? ''));
+        req.resume();
+        req.on('end', () => res.writeHead(200).end());
+      });
+      await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+      target = `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks`;
+    });
+    after(() => new Promise<void>((r) => server.close(() => r())));
+
+    const leaves = () => {
+      const out: vscode.TestItem[] = [];
+      api.auditTests.controller.items.forEach((g) => g.children.forEach((t) => out.push(t)));
+      return out;
+    };
+    const token = () => new vscode.CancellationTokenSource().token;
+
+    it('one test item per case, grouped by the step of the rule it probes', () => {
+      const groups: string[] = [];
+      api.auditTests.controller.items.forEach((g) => groups.push(g.label));
+      assert.ok(['Step 1', 'Step 2', 'Step 3', 'Step 4', 'Step 5', 'Step 6', 'Step 7'].every((g) => groups.includes(g)), groups.join(', '));
+      assert.deepEqual(leaves().map((t) => t.id).sort(), AUDIT_CASES.map((c) => c.id).sort());
+    });
+
+    it('running one case sends only it; its failure message is the fix', async () => {
+      const item = leaves().find((t) => t.id === 'no-authorization')!;
+      requests.length = 0;
+      const outcomes = await api.auditTests.run(new vscode.TestRunRequest([item]), token(), target);
+      assert.deepEqual(outcomes, [{ id: 'no-authorization', passed: false, message: AUDIT_CASES.find((c) => c.id === 'no-authorization')!.fix }]);
+      assert.equal(requests.length, 1);
+    });
+
+    it('running a group runs its cases; re-running the failed ones sends only those', async () => {
+      const step5 = api.auditTests.controller.items.get('group:Step 5')!;
+      const outcomes = await api.auditTests.run(new vscode.TestRunRequest([step5]), token(), target);
+      const inGroup: string[] = [];
+      step5.children.forEach((t) => inGroup.push(t.id));
+      assert.deepEqual(outcomes.map((o) => o.id).sort(), inGroup.sort());
+      const failed = outcomes.filter((o) => !o.passed).map((o) => o.id);
+      assert.ok(failed.length > 0 && failed.length < inGroup.length, `some fail, some pass: ${JSON.stringify(outcomes)}`);
+      requests.length = 0;
+      const again = await api.auditTests.run(new vscode.TestRunRequest(leaves().filter((t) => failed.includes(t.id))), token(), target);
+      assert.deepEqual(again.map((o) => o.id).sort(), failed.slice().sort());
+      assert.equal(requests.length, failed.length);
+    });
   });
 });

@@ -1,0 +1,85 @@
+// The receiver audit in VS Code's Testing view: one test item per case, grouped by the rule's step; run all, a
+// group or one case; a failure's message is the fix; "Rerun Failed Tests" sends only those. The scorecard webview
+// stays the readable report (the run opens it).
+import * as vscode from 'vscode';
+import { AUDIT_CASES } from '../../core/audit/auditCases';
+import { auditGroup } from '../../core/audit/auditReport';
+import type { AuditCaseResult } from '../../core/audit/receiverAudit';
+import type { AuditPanel } from '../panel/auditPanel';
+
+export interface AuditTestOutcome {
+  id: string;
+  passed: boolean;
+  message?: string;
+}
+
+export class AuditTestController implements vscode.Disposable {
+  readonly controller = vscode.tests.createTestController('wfs.receiverAudit', 'Webhook Receiver Audit');
+  private readonly finished = new vscode.EventEmitter<AuditTestOutcome[]>();
+  /** Fires at the end of each run with what it reported (the extension-host tests read it). */
+  readonly onDidFinishRun = this.finished.event;
+
+  constructor(private readonly panel: AuditPanel) {
+    for (const c of AUDIT_CASES) {
+      const groupId = `group:${auditGroup(c.rule)}`;
+      let group = this.controller.items.get(groupId);
+      if (!group) {
+        group = this.controller.createTestItem(groupId, auditGroup(c.rule));
+        this.controller.items.add(group);
+      }
+      const item = this.controller.createTestItem(c.id, c.title);
+      item.description = `expects ${c.expectStatus}`;
+      group.children.add(item);
+    }
+    this.controller.createRunProfile('Audit a Webhook Receiver', vscode.TestRunProfileKind.Run, async (request, token) => {
+      await this.run(request, token);
+    }, true);
+  }
+
+  /** Runs the request's cases (all when it names none). `target` skips the question (tests, re-runs). */
+  async run(request: vscode.TestRunRequest, token: vscode.CancellationToken, target?: string): Promise<AuditTestOutcome[]> {
+    const excluded = new Set((request.exclude ?? []).map((t) => t.id));
+    const leaves: vscode.TestItem[] = [];
+    const collect = (item: vscode.TestItem) => {
+      if (excluded.has(item.id)) return;
+      if (item.children.size === 0) leaves.push(item);
+      else item.children.forEach(collect);
+    };
+    if (request.include) request.include.forEach(collect);
+    else this.controller.items.forEach(collect);
+    const byId = new Map(leaves.map((t) => [t.id, t]));
+    const run = this.controller.createTestRun(request, 'Receiver audit');
+    for (const t of leaves) run.enqueued(t);
+    const outcomes: AuditTestOutcome[] = [];
+    const report = (r: AuditCaseResult) => {
+      const item = byId.get(r.id);
+      if (!item) return;
+      run.started(item);
+      if (r.passed) {
+        run.passed(item, r.durationMs);
+        outcomes.push({ id: r.id, passed: true });
+      } else {
+        const message = new vscode.TestMessage(r.fix);
+        message.expectedOutput = String(r.expected);
+        message.actualOutput = r.status === undefined ? (r.error ?? 'no answer') : String(r.status);
+        run.failed(item, message, r.durationMs);
+        run.appendOutput(`✗ ${r.title}: ${r.detail}\r\n  fix: ${r.fix}\r\n`, undefined, item);
+        outcomes.push({ id: r.id, passed: false, message: r.fix });
+      }
+    };
+    try {
+      const summary = await this.panel.run({ target, caseIds: leaves.map((t) => t.id), onResult: report, cancellation: token });
+      if (!summary)
+        for (const t of leaves) if (!outcomes.some((o) => o.id === t.id)) run.skipped(t);
+    } finally {
+      run.end();
+      this.finished.fire(outcomes);
+    }
+    return outcomes;
+  }
+
+  dispose(): void {
+    this.controller.dispose();
+    this.finished.dispose();
+  }
+}

@@ -3,6 +3,7 @@
 // saving PNG screenshots under test/vscode/screenshots/ (git-ignored; README images come from here).
 import { randomUUID } from 'node:crypto';
 import { spawn, spawnSync } from 'node:child_process';
+import { createServer } from 'node:http';
 import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -423,6 +424,30 @@ async function main() {
         await warning.waitFor({ timeout: 15_000 });
         await warning.getByRole('button', { name: 'Choose Address Source' }).waitFor();
         await receiverPane.locator('.monaco-list-row', { hasText: 'Local' }).waitFor({ timeout: 15_000 });
+      }),
+    );
+    results.push(
+      await step("the audit in the Testing view: run against a receiver that answers 200 to everything; a failed case shows its fix", async () => {
+        const always200 = createServer((req, res) => req.resume().on('end', () => res.writeHead(200).end()));
+        await new Promise((r) => always200.listen(0, '127.0.0.1', r));
+        try {
+          await runCommand(page, 'Notifications: Clear All Notifications');
+          await runCommand(page, 'View: Close All Editors');
+          await runCommand(page, 'Testing: Focus on Test Explorer View');
+          // One controller: its groups (the rule's step) are the tree's top level.
+          await page.locator('.monaco-list-row', { hasText: 'Step 4' }).first().waitFor({ timeout: 15_000 });
+          await runCommand(page, 'Test: Run All Tests');
+          await page.getByText('Audit a webhook receiver').waitFor({ timeout: 15_000 });
+          await quickInput.fill(`http://127.0.0.1:${always200.address().port}/webhooks`);
+          await page.keyboard.press('Enter');
+          // The scorecard opens as the readable report; the Testing view marks the failures, with the fix as the message.
+          await webview().getByText(/^\d+ of 30 passed$/).waitFor({ timeout: 60_000 });
+          await runCommand(page, 'Testing: Focus on Test Results View');
+          await page.getByText(/Refuse \(403\) any delivery without an "Authorization: Bearer <JWT>" header/).first().waitFor({ timeout: 60_000 });
+          await page.screenshot({ path: join(shots, '08-audit-testing-view.png') });
+        } finally {
+          always200.close();
+        }
       }),
     );
   } finally {

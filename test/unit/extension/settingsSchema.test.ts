@@ -1,0 +1,48 @@
+// The settings a user edits are documented where they edit them: every setting has a markdownDescription, counts
+// and ports are integers, addresses are URIs, enums explain each value, and an environment entry admits only the
+// fields the extension reads, each described, with a snippet that inserts a full example.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+type Schema = { type?: string; markdownDescription?: string; description?: string; format?: string; enum?: string[]; enumDescriptions?: string[]; items?: Schema; properties?: Record<string, Schema>; additionalProperties?: boolean; defaultSnippets?: unknown[]; markdownDeprecationMessage?: string };
+const manifest = JSON.parse(readFileSync(join(__dirname, '../../../../package.json'), 'utf8'));
+const props: Record<string, Schema> = Object.assign({}, ...[manifest.contributes.configuration].flat().map((c: { properties: Record<string, Schema> }) => c.properties));
+
+describe('settings schema (package.json)', () => {
+  it('every setting has a markdownDescription; enums describe each value', () => {
+    for (const [key, s] of Object.entries(props)) {
+      assert.ok(s.markdownDescription && s.markdownDescription.length > 20, `${key}: markdownDescription`);
+      if (s.enum) assert.equal(s.enumDescriptions?.length, s.enum.length, `${key}: one enumDescription per value`);
+    }
+  });
+
+  it('ports, minutes, seconds and MiB are integers; addresses are URIs', () => {
+    for (const key of ['wfs.receiver.port', 'wfs.polling.deadlineMinutes', 'wfs.sandbox.workflowDurationSeconds', 'wfs.receiver.historyMemoryMiB', 'wfs.receiver.historyDiskMiB']) assert.equal(props[key]!.type, 'integer', key);
+    for (const key of ['wfs.receiver.publicUrl', 'wfs.receiver.tunnelHost', 'wfs.receiver.forwardTo']) assert.equal(props[key]!.format, 'uri', key);
+    assert.ok(!Object.values(props).some((s) => s.type === 'number'), 'no setting is a bare number');
+  });
+
+  it('an environment entry: only known fields, each described, nested entries closed too, and a full example snippet', () => {
+    const env = props['wfs.environments']!;
+    const item = env.items!;
+    assert.equal(item.additionalProperties, false);
+    for (const [field, s] of Object.entries(item.properties!)) assert.ok(s.markdownDescription, `environment field ${field}`);
+    for (const nested of ['products', 'trustedIssuers']) {
+      assert.equal(item.properties![nested]!.items!.additionalProperties, false, nested);
+      for (const [field, s] of Object.entries(item.properties![nested]!.items!.properties!)) assert.ok(s.markdownDescription, `${nested}.${field}`);
+    }
+    assert.deepEqual(Object.keys(item.properties!).sort(), ['baseUrl', 'findWorkflowsUrl', 'name', 'problemsBase', 'products', 'testWebhookUrl', 'trustedIssuers', 'userAlias', 'userAliasPlacement'], 'the fields environmentConfig.ts reads');
+    const snippet = JSON.stringify(env.defaultSnippets);
+    for (const field of ['name', 'baseUrl', 'products', 'trustedIssuers', 'jwksUrl', 'audience']) assert.ok(snippet.includes(`"${field}"`), `the snippet fills ${field}`);
+  });
+
+  it('the listing has what the Marketplace shows: a 128×128 PNG icon, keywords, a banner, bugs and homepage', () => {
+    const png = readFileSync(join(__dirname, '../../../..', manifest.icon));
+    assert.equal(png.subarray(1, 4).toString(), 'PNG');
+    assert.deepEqual([png.readUInt32BE(16), png.readUInt32BE(20)], [128, 128]);
+    assert.ok(manifest.keywords.length >= 5 && manifest.keywords.length <= 30);
+    assert.ok(manifest.galleryBanner.color && manifest.bugs.url && manifest.homepage);
+    assert.match(readFileSync(join(__dirname, '../../../../.vscodeignore'), 'utf8'), /^!media\/icon\.png$/m, 'the icon ships');
+  });
+});

@@ -46,3 +46,28 @@ describe('settings schema (package.json)', () => {
     assert.match(readFileSync(join(__dirname, '../../../../.vscodeignore'), 'utf8'), /^!media\/icon\.png$/m, 'the icon ships');
   });
 });
+
+describe('README, the listing', () => {
+  const root = join(__dirname, '../../../..');
+  const readme = readFileSync(join(root, 'README.md'), 'utf8');
+
+  it('every relative link and image resolves to a file in the repository; none leaves it', () => {
+    const links = [...readme.matchAll(/\]\(([^)\s]+)\)/g)].map((m) => m[1]!).filter((l) => !/^(https?:|#|mailto:)/.test(l));
+    assert.ok(links.length >= 8, `${links.length} relative links`);
+    for (const l of links) {
+      assert.ok(!l.startsWith('..'), `${l} points outside the repository`);
+      assert.doesNotThrow(() => readFileSync(join(root, l.split('#')[0]!)), `${l} does not exist`);
+    }
+  });
+
+  it('is written for users: build, test tiers and benchmark method live in CONTRIBUTING.md and docs/', () => {
+    for (const contributorOnly of ['test:electron', 'loadgen.mjs', 'enable-smoke-test-driver', '## Layout']) assert.ok(!readme.includes(contributorOnly), contributorOnly);
+    assert.match(readme, /`npm ci && npm test`/, 'the one test command, which .ci/run runs');
+  });
+
+  it('packages with its images: vsce rewrites relative links (no --no-rewrite-relative-links), and media/readme ships', () => {
+    assert.ok(!manifest.scripts.package.includes('--no-rewrite-relative-links'));
+    assert.match(manifest.repository.url, /^https:\/\/github\.com\//, 'a repository vsce can rewrite links against (a documented placeholder until the first publish)');
+    assert.match(readFileSync(join(root, '.vscodeignore'), 'utf8'), /^!media\/readme\/\*\*$/m);
+  });
+});

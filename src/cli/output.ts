@@ -1,4 +1,4 @@
-// The CLI speaks JSON lines on stdout (DESIGN.md §5). Commands get their I/O injected so tests can run them in-process.
+// The CLI speaks JSON lines on stdout (docs/design.md). Commands get their I/O injected so tests can run them in-process.
 import { SystemClock, type Clock } from '../core/time/clock';
 import { readFileSync } from 'node:fs';
 

@@ -1,4 +1,4 @@
-// Sign-in, refresh and the token lifecycle (spec: Authentication 1–5, Limits; DESIGN.md §3 Tokens).
+// Sign-in, refresh and the token lifecycle (spec: Authentication 1–5, Limits; docs/design.md).
 // - refresh 60 s before the access token expires, on a timer and on demand;
 // - one refresh in flight at a time, shared by every caller;
 // - the refresh token lapses at issue + 24 h rounded up to midnight America/New_York; then sign in again;

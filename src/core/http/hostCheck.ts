@@ -1,4 +1,4 @@
-// Loopback servers answer only their own names (DESIGN.md §3 Trust): a DNS-rebinding page reaches 127.0.0.1 under
+// Loopback servers answer only their own names (docs/design.md): a DNS-rebinding page reaches 127.0.0.1 under
 // a name of its own, and the Host header is what gives it away.
 import { isLoopbackHost } from './loopback';
 

@@ -1,4 +1,4 @@
-// The service's rate throttle counts every endpoint per source address (spec: Limits, "Rate throttle"; DESIGN.md
+// The service's rate throttle counts every endpoint per source address (spec: Limits, "Rate throttle"; docs/design.md
 // §3 "one shared throttle for all requests"). So one 429 anywhere holds every request to that service until its
 // backoff has passed: polling, a start, a refresh and a sign-in all wait together instead of each meeting the
 // throttle again on its own.

@@ -1,4 +1,4 @@
-// The one request function every part of the core uses (DESIGN.md §3: HTTP).
+// The one request function every part of the core uses (docs/design.md, HTTP).
 import { request as undiciRequest, type Dispatcher } from 'undici';
 
 export interface HttpRequest {

@@ -1,5 +1,5 @@
 // The embedded simulator of the Workflow Service: one node:http server implementing every endpoint and error
-// row of the spec, plus a control API under /sandbox/ (DESIGN.md §4). Everything time-dependent runs on an
+// row of the spec, plus a control API under /sandbox/ (docs/design.md). Everything time-dependent runs on an
 // injectable clock.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';

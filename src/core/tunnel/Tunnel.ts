@@ -1,7 +1,7 @@
 // The public tunnel in front of the loopback receiver, as a state machine: closed → opening → open →
 // reconnecting → (open | closed). We send the opening request ourselves (with a timeout) and use the
 // localtunnel client's TunnelCluster only for the TCP piping: the client's own opening loop retries forever
-// when the server refuses, and its cluster gives up for good when the server disappears (DESIGN.md §8).
+// when the server refuses, and its cluster gives up for good when the server disappears (docs/design.md).
 // local_host is never set: it routes bodies through a text transform that corrupts non-UTF-8 bytes.
 import { EventEmitter } from 'node:events';
 import { getDefaultAutoSelectFamily, type Socket } from 'node:net';

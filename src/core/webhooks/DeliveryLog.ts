@@ -1,4 +1,4 @@
-// Every request the receiver saw, refused ones too, bounded in bytes in memory and on disk (DESIGN.md §3 History).
+// Every request the receiver saw, refused ones too, bounded in bytes in memory and on disk (docs/design.md).
 // - A body is kept once, as its raw bytes: base64, parsed JSON and text views are derived when read.
 // - Bodies above a threshold stay on disk (in the history file) and are read on demand.
 // - A refused request keeps only a prefix of its body, with the size and SHA-256 of the whole.

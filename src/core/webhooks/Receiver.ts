@@ -1,4 +1,4 @@
-// The embedded webhook receiver (spec: Events, Authentication 6; DESIGN.md §3 Receiver): node:http on loopback,
+// The embedded webhook receiver (spec: Events, Authentication 6; docs/design.md): node:http on loopback,
 // raw body with a size cap, the seven verification steps, dedupe on webhookId recorded only after verification,
 // an optional response override, forwarding to the developer's own app, and a log of every request.
 import { EventEmitter } from 'node:events';
@@ -184,7 +184,7 @@ export class Receiver extends EventEmitter {
     try {
       result = await this.options.verifier.verify(headerValue(req, 'authorization'), raw, this.inFlight > 1 || this.connections > 1);
     } catch (err) {
-      // Any exception inside verification is a refusal (DESIGN.md §8: jose throws plain TypeErrors for some keys).
+      // Any exception inside verification is a refusal (docs/design.md: jose throws plain TypeErrors for some keys).
       result = { ok: false, checks: [{ step: 7, name: 'decision', ok: false, detail: `refused with 403: ${(err as Error).message}` }] };
     }
     // A refused request keeps a prefix of its body and the hash of the whole: a flood of them costs little.

@@ -1,4 +1,4 @@
-// A small localtunnel-compatible server (DESIGN.md §8), loopback only: GET /?new or /{id} opens a client slot
+// A small localtunnel-compatible server (docs/design.md), loopback only: GET /?new or /{id} opens a client slot
 // with its own TCP port; a request whose Host is {id}.<anything> is written onto one of the client's sockets
 // and the raw response is relayed back.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';

@@ -1,5 +1,5 @@
 // RateGate: the one throttle every request to a service waits on (spec: Limits, "Rate throttle" counts every
-// endpoint; DESIGN.md §3). Driven by a ManualClock: nothing here waits on wall time.
+// endpoint; docs/design.md). Driven by a ManualClock: nothing here waits on wall time.
 import assert from 'node:assert/strict';
 import { RateGate } from '../../../src/core/http/rateGate';
 import { ManualClock } from '../helpers/manualClock';

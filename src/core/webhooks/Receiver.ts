@@ -8,6 +8,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { isUtf8 as isUtf8Native } from 'node:buffer';
 import { httpRequest } from '../http/request';
 import { isAllowedHost } from '../http/hostCheck';
+import { forwardableHeaders } from '../http/hopByHop';
 import type { Clock } from '../time/clock';
 import { DedupeSet } from './DedupeSet';
 import { DeliveryLog, REFUSED_BODY_PREFIX_BYTES, redactHeaders, type BodyInfo, type DeliveryRecord, type ForwardResult } from './DeliveryLog';
@@ -36,7 +37,6 @@ export interface ReceiverOptions {
 export const DEFAULT_MAX_BODY = 1024 * 1024;
 const EMPTY = Buffer.alloc(0);
 const EMPTY_BODY: BodyInfo = { size: 0, sha256: createHash('sha256').digest('hex'), kept: 0, utf8: true };
-const HOP_BY_HOP = new Set(['host', 'connection', 'content-length', 'transfer-encoding', 'keep-alive', 'upgrade', 'proxy-connection']);
 
 export class Receiver extends EventEmitter {
   readonly log: DeliveryLog;
@@ -230,8 +230,7 @@ export class Receiver extends EventEmitter {
 
   private async forward(req: IncomingMessage, raw: Buffer): Promise<ForwardResult> {
     const target = this.options.forwardTo!;
-    const headers: Record<string, string> = {};
-    for (const [k, v] of Object.entries(req.headers)) if (v !== undefined && !HOP_BY_HOP.has(k)) headers[k] = Array.isArray(v) ? v.join(', ') : v;
+    const headers = forwardableHeaders(req.headers);
     const t = performance.now();
     try {
       const res = await httpRequest({ method: 'POST', url: target, headers, body: raw, timeoutMs: this.options.forwardTimeoutMs ?? 10_000, maxResponseBytes: 64 * 1024 });

@@ -2,6 +2,7 @@
 // One panel at a time; restored after a window reload by a serializer (its filter and selection ride in the
 // webview state). The extension side does filtering and detail; the webview only renders text.
 import * as vscode from 'vscode';
+import { forwardableHeaders } from '../../core/http/hopByHop';
 import { randomUUID } from 'node:crypto';
 import { homedir } from 'node:os';
 import { httpRequest } from '../../core/http/request';
@@ -28,7 +29,6 @@ export interface PanelReport {
   domRows: number;
 }
 
-const HOP = new Set(['host', 'connection', 'content-length', 'transfer-encoding', 'authorization', 'keep-alive']);
 
 export class WebhookPanel implements vscode.Disposable {
   private panel?: vscode.WebviewPanel;
@@ -259,8 +259,8 @@ export class WebhookPanel implements vscode.Disposable {
     const body = await this.bodyOf(r);
     const token = await this.s.sandbox.signWebhookBody(body);
     if (!token) throw new Error('Replaying needs the sandbox running: it signs the replayed delivery.');
-    const headers: Record<string, string> = {};
-    for (const [k, v] of Object.entries(r.headers)) if (!HOP.has(k.toLowerCase())) headers[k] = v;
+    // The recorded headers, minus what belonged to the old connection (a redacted Proxy-Authorization among them).
+    const headers = forwardableHeaders(r.headers);
     headers.authorization = `Bearer ${token}`;
     const res = await httpRequest({ method: 'POST', url, headers, body, timeoutMs: 10_000, maxResponseBytes: 64 * 1024 });
     this.s.log.info(`Replayed delivery ${r.id} to ${url}: ${res.status}`);

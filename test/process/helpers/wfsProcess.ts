@@ -23,6 +23,17 @@ export interface Exit {
   signal: NodeJS.Signals | null;
 }
 
+/** Every process still running; killed after each test, so a failed assertion never leaves one behind. */
+const LIVE = new Set<ChildProcess>();
+
+/** Mocha root hooks (test/process/.mocharc.json requires this file). */
+export const mochaHooks = {
+  afterEach(): void {
+    for (const child of LIVE) child.kill('SIGKILL');
+    LIVE.clear();
+  },
+};
+
 export class WfsProcess {
   readonly child: ChildProcess;
   readonly lines: Line[] = [];
@@ -41,6 +52,8 @@ export class WfsProcess {
       cwd: opts.cwd,
       stdio: [opts.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
     });
+    LIVE.add(this.child);
+    this.child.once('exit', () => LIVE.delete(this.child));
     if (opts.stdin !== undefined) this.child.stdin!.end(opts.stdin);
     this.child.stderr!.on('data', (d: Buffer) => (this.stderr += d.toString('utf8')));
     createInterface({ input: this.child.stdout! }).on('line', (text) => {
@@ -106,6 +119,8 @@ export interface SandboxProcess {
 
 export async function startSandboxProcess(args: string[] = [], opts: WfsOptions = {}): Promise<SandboxProcess> {
   const proc = new WfsProcess(['sandbox', '--port', '0', ...args], {}, opts);
+  // A sandbox may serve a whole suite (started in before()): it is stopped by its owner, not after each test.
+  LIVE.delete(proc.child);
   const info = await proc.event('ready');
   return {
     proc,

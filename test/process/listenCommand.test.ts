@@ -107,6 +107,28 @@ describe('wfs listen / sandbox / audit as processes', function () {
       assert.equal(await listen.exitCode(), 0);
     });
 
+    it('with a tunnel, the self-test runs once it is open and again after each reconnection', async () => {
+      const server = new LocaltunnelServer();
+      await server.start();
+      const listen = new WfsProcess(['listen', '--trust-sandbox', s.info.baseUrl, '--tunnel-host', server.url, '--self-test']);
+      try {
+        const first = await listen.event('self-test');
+        // The stand-in server's public names (*.tunnel.test) resolve nowhere: the test names that hop.
+        assert.equal(first.publicUrl, (await listen.event('ready')).publicUrl);
+        assert.ok(first.failedHop === 'dns' || first.ok, JSON.stringify(first));
+        await server.stop();
+        await listen.line((l) => l.event === 'tunnel' && l.state === 'reconnecting', 'the tunnel to drop');
+        await server.start(server.port);
+        await listen.line(() => listen.events('self-test').length >= 2, 'a second self-test after the reconnection');
+        const reopened = listen.lines.findIndex((l) => l.event === 'tunnel' && l.state === 'open' && listen.lines.indexOf(l) > listen.lines.indexOf(first));
+        assert.ok(reopened > 0 && listen.lines.indexOf(listen.events('self-test')[1]!) > reopened, 'after the tunnel opened again');
+        listen.kill('SIGTERM');
+        assert.equal(await listen.exitCode(), 0);
+      } finally {
+        await server.stop();
+      }
+    });
+
     it('usage: --self-test needs the sandbox to sign and a public address; --public-url needs --port', async () => {
       for (const [args, message] of [
         [['--self-test', '--public-url', 'http://127.0.0.1:1/webhooks', '--port', '1', '--issuer', 'i', '--audience', 'a', '--jwks-url', 'http://127.0.0.1:1/j'], /--trust-sandbox/],

@@ -175,7 +175,8 @@ export const listenCommand: CommandSpec = {
         tunnel.on('state', (state: TunnelState) => {
           if (tunnel?.publicUrl) receiver.setPublicHosts([new URL(tunnel.publicUrl).hostname]);
           emit({ event: 'tunnel', state, publicUrl: tunnel?.publicUrl ?? null });
-          // A reconnected tunnel is a new path: test it again.
+          // A reconnected tunnel is a new path (maybe a new name): test it again.
+          if (state === 'open' && tunnel?.publicUrl) publicUrl = tunnel.publicUrl + path;
           if (selfTest && state === 'open' && reconnected) void runSelfTest();
           if (state === 'reconnecting') reconnected = true;
         });

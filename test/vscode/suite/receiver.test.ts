@@ -97,6 +97,20 @@ describe('webhook receiver in a real VS Code host', () => {
     assert.deepEqual(api.receiverTree.getChildren(), [], 'the view is empty again: its welcome view shows');
   });
 
+  it('"none": loopback only, and the view says why there is no public address', async () => {
+    await vscode.commands.executeCommand('wfs.stopReceiver');
+    await setSetting('receiver.publicAddress', 'none');
+    try {
+      const info = (await vscode.commands.executeCommand('wfs.startReceiver')) as { publicUrl?: string; publicNote?: string; publicSource: string };
+      assert.deepEqual([info.publicSource, info.publicUrl], ['none', undefined]);
+      assert.match(String(api.receiverTree.getTreeItem({ kind: 'tunnel' }).tooltip), /Source: none/);
+      assert.equal(api.receiverTree.getTreeItem({ kind: 'tunnel' }).command?.command, 'wfs.choosePublicAddress');
+    } finally {
+      await vscode.commands.executeCommand('wfs.stopReceiver');
+      await setSetting('receiver.publicAddress', undefined);
+    }
+  });
+
   describe('localtunnel (a localtunnel-compatible server on loopback), for a real environment with consent', () => {
     let server: LocaltunnelServer;
     before(async () => {
@@ -135,6 +149,18 @@ describe('webhook receiver in a real VS Code host', () => {
       assert.equal(api.receiverStatusBar.text, '$(debug-disconnect) Receiver · tunnel reconnecting');
       assert.equal(publicRow().description, 'tunnel reconnecting', 'the view says the tunnel is down, not a stale URL');
       await server.start(server.port);
+      await vscode.commands.executeCommand('wfs.stopReceiver');
+    });
+
+    it('a self-test run once runs again by itself after the tunnel reconnects', async () => {
+      await vscode.commands.executeCommand('wfs.startReceiver');
+      const first = (await vscode.commands.executeCommand('wfs.testPublicAddress', { timeoutMs: 5000 })) as { testedAt: string; publicUrl: string };
+      assert.ok(first?.testedAt, 'a result (the stand-in public name resolves nowhere: a DNS failure is a result too)');
+      await server.stop();
+      await until(api.receiver.onDidChange, () => api.receiver.info?.tunnelState === 'reconnecting', 'the tunnel to drop');
+      await server.start(server.port);
+      await until(api.receiver.onDidChange, () => !!api.receiver.info?.selfTest && api.receiver.info.selfTest.testedAt !== first.testedAt, 'a second self-test after the reconnection', 30_000);
+      assert.equal(api.receiver.info?.tunnelState, 'open');
       await vscode.commands.executeCommand('wfs.stopReceiver');
     });
 

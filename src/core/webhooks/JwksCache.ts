@@ -48,6 +48,8 @@ export class JwksCache {
   private keys?: Jwk[];
   private kids = new Set<string>();
   private readonly imported = new Map<Jwk, KeyObject>();
+  /** Keys that passed every check of getKey, by kid, since the last fetch. */
+  private readonly usable = new Map<string, KeyObject>();
   private fetchedAt = -Infinity;
   private readonly attempts: number[] = [];
   private inFlight?: Promise<void>;
@@ -56,6 +58,15 @@ export class JwksCache {
   fetchCount = 0;
 
   constructor(private readonly options: JwksCacheOptions) {}
+
+  /** The key for this kid when the cache already holds it, fresh, and it was usable when last asked for: the
+   * receiver's hot path, with no promise. Undefined means "ask getKey". */
+  cachedKey(kid: string | undefined): KeyObject | undefined {
+    if (kid === undefined || !this.keys) return undefined;
+    const key = this.usable.get(kid);
+    if (!key || this.options.clock.now() - this.fetchedAt >= (this.options.refreshMs ?? 3600_000)) return undefined;
+    return key;
+  }
 
   /** The public key for this kid, usable for RS256 and at least 2048 bits. */
   async getKey(kid: string | undefined): Promise<KeyObject> {
@@ -80,6 +91,7 @@ export class JwksCache {
     }
     const bits = key.asymmetricKeyDetails?.modulusLength ?? 0;
     if (bits < MIN_RSA_BITS) throw new KeySetError(`the key "${kid}" has ${bits} bits; RS256 needs at least ${MIN_RSA_BITS}`);
+    if (kid !== undefined) this.usable.set(kid, key);
     return key;
   }
 
@@ -108,6 +120,7 @@ export class JwksCache {
       if (!jwks || !Array.isArray(jwks.keys)) throw new Error('key set has no "keys" array');
       this.keys = jwks.keys.filter((k): k is Jwk => !!k && typeof k === 'object');
       this.imported.clear();
+      this.usable.clear();
       this.kids = new Set(this.keys.map((k) => k.kid).filter((k): k is string => typeof k === 'string'));
       this.fetchedAt = this.options.clock.now();
       this.lastError = undefined;

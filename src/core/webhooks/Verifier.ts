@@ -140,8 +140,14 @@ export class Verifier {
     const candidates: { entry: TrustedIssuer; key: KeyObject }[] = [];
     const misses: string[] = [];
     for (const entry of entries) {
+      const cache = this.cacheFor(entry);
+      const known = cache.cachedKey(kid);
+      if (known) {
+        candidates.push({ entry, key: known });
+        continue;
+      }
       try {
-        candidates.push({ entry, key: await this.cacheFor(entry).getKey(kid) });
+        candidates.push({ entry, key: await cache.getKey(kid) });
       } catch (err) {
         misses.push(entries.length > 1 ? `${entry.jwksUrl}: ${(err as Error).message}` : (err as Error).message);
       }

@@ -5,7 +5,7 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { format } from 'node:util';
-import { checkSystemPrerequisites, ensureTools, projectRoot } from './harness/tools.mjs';
+import { ensureTools, projectRoot } from './harness/tools.mjs';
 import { startCodeServer } from './harness/codeServer.mjs';
 import { launchBrowser } from './harness/browser.mjs';
 
@@ -76,7 +76,6 @@ async function main() {
   const root = projectRoot();
   const testsPath = join(root, 'out', 'test', 'vscode', 'index.js');
   if (!existsSync(join(root, 'dist', 'extension.js')) || !existsSync(testsPath)) throw new Error('Build first: node esbuild.mjs --tests');
-  checkSystemPrerequisites();
   const tools = ensureTools();
   const trusted = await runSuite(root, testsPath, tools);
   const untrusted = await runSuite(root, testsPath, tools, { untrusted: true });

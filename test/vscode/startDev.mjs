@@ -4,7 +4,7 @@
 //   --browser      use the browser-served VS Code even when `code` is installed
 //   --smoke-test   (CI) open the printed URL in Chromium, check the extension's view is there, and exit
 import { spawn, spawnSync } from 'node:child_process';
-import { projectRoot, ensureTools, checkSystemPrerequisites } from './harness/tools.mjs';
+import { projectRoot, ensureTools } from './harness/tools.mjs';
 import { startCodeServer } from './harness/codeServer.mjs';
 
 const root = projectRoot();
@@ -29,7 +29,6 @@ async function main() {
   const url = `${server.url}/?folder=${encodeURIComponent(server.workspace)}&payload=${encodeURIComponent(JSON.stringify(payload))}`;
   console.log(`\nVS Code with Workflow Service Toolkit (development mode) is at:\n\n  ${url}\n\nOpen the "Workflow Service" activity-bar view and press "Start Sandbox". Ctrl-C stops it.`);
   if (args.has('--smoke-test')) {
-    checkSystemPrerequisites();
     const { launchBrowser } = await import('./harness/browser.mjs');
     const browser = await launchBrowser();
     try {

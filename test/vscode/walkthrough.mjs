@@ -7,7 +7,7 @@ import { createServer } from 'node:http';
 import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { checkSystemPrerequisites, ensureTools, projectRoot } from './harness/tools.mjs';
+import { ensureTools, projectRoot } from './harness/tools.mjs';
 import { startCodeServer } from './harness/codeServer.mjs';
 import { launchBrowser } from './harness/browser.mjs';
 
@@ -53,7 +53,6 @@ async function runCommand(page, title) {
 }
 
 async function main() {
-  checkSystemPrerequisites();
   const tools = ensureTools();
   if (!existsSync(VSIX)) throw new Error('Package first: npm run package');
   mkdirSync(shots, { recursive: true });

@@ -1,19 +1,22 @@
-// Debian's Chromium driven by playwright-core: never a downloaded browser.
+// The headless Chromium from npm (see tools.mjs) driven by playwright-core: no system browser, no download
+// outside the npm registry.
 import { chromium } from 'playwright-core';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-
-export const CHROMIUM = '/usr/bin/chromium';
+import { ensureChromium } from './tools.mjs';
 
 export async function launchBrowser() {
+  const { executablePath, env } = await ensureChromium();
   const profile = mkdtempSync(join(tmpdir(), 'wfs-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
+    executablePath,
+    env,
     headless: true,
     viewport: { width: 1400, height: 900 },
     args: [
       '--no-sandbox',
+      '--no-zygote',
       '--disable-gpu',
       '--disable-quic',
       '--no-first-run',

@@ -42,6 +42,9 @@ export interface ExtensionApi extends Services {
   subscriptions: readonly vscode.Disposable[];
 }
 
+/** Set by activate(): stops what holds sockets, timers and files, and resolves when it has. */
+let shutdown: (() => Promise<void>) | undefined;
+
 export function activate(context: vscode.ExtensionContext): ExtensionApi {
   const clock = new SystemClock();
   const log = new ExtensionLog();
@@ -101,6 +104,12 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
     ...registerTestWebhookCommand(services),
     ...registerReceiverCommands(services),
   );
+  shutdown = async () => {
+    // Polling first, so nothing reads a sandbox that is going away; then the servers, the tunnel and the history.
+    workflows.stopPolling();
+    const results = await Promise.allSettled([receiver.shutdown(), sandbox.stop()]);
+    for (const r of results) if (r.status === 'rejected') log.warn(`Shutdown: ${(r.reason as Error).message}`);
+  };
   return { ...services, secrets: context.secrets, settingsGuard, auditTests, statusBar, receiverStatusBar, webhookPanel, auditPanel, treeView, receiverTree, receiverView, subscriptions: context.subscriptions };
 }
 
@@ -118,6 +127,10 @@ async function revealWorkflowByRunId(s: Services, treeView: vscode.TreeView<Expl
   return undefined;
 }
 
-export function deactivate(): void {
-  // Everything is on context.subscriptions; VS Code disposes it (stopping the receiver, tunnel and sandbox).
+/** VS Code awaits this before disposing context.subscriptions: the receiver, its tunnel and history file, and the
+ * sandbox are closed by the time it resolves, so a window reload never races a write or a listening port. */
+export async function deactivate(): Promise<void> {
+  const stop = shutdown;
+  shutdown = undefined;
+  await stop?.();
 }

@@ -307,6 +307,13 @@ export class ReceiverHost implements vscode.Disposable {
     this.changed.fire();
   }
 
+  /** Deactivation: the receiver and tunnel stopped, and the history written out and its file closed. */
+  async shutdown(): Promise<void> {
+    await this.stop();
+    await this.loaded;
+    await this.log.close();
+  }
+
   dispose(): void {
     void this.stop();
     for (const d of this.disposables) d.dispose();

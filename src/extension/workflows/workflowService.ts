@@ -181,9 +181,14 @@ export class WorkflowService implements vscode.Disposable {
     this.store.removeSession(env, sessionId);
   }
 
-  dispose(): void {
+  /** Stops every poller (deactivation); the store keeps what is live, to resume on the next activation. */
+  stopPolling(): void {
     for (const p of this.pollers.values()) p.dispose();
     this.pollers.clear();
+  }
+
+  dispose(): void {
+    this.stopPolling();
     for (const d of this.disposables) d.dispose();
     this.changed.dispose();
   }

@@ -1,9 +1,11 @@
-// Runs last: disposing what activate() registered (as VS Code does on deactivate) stops the sandbox, the
-// receiver and polling, and removes the status bar items. Nothing keeps listening.
+// Runs last: deactivating the extension (VS Code awaits deactivate() on reload and shutdown) stops the sandbox
+// and the receiver and closes the history file before it resolves; then VS Code disposes the subscriptions.
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { ExtensionApi } from '../../../src/extension/extension';
-import { extensionApi, setSetting } from './helpers';
+import { EXTENSION_ID, extensionApi, setSetting } from './helpers';
 
 describe('lifecycle in a real VS Code host (last)', () => {
   let api: ExtensionApi;
@@ -15,7 +17,7 @@ describe('lifecycle in a real VS Code host (last)', () => {
     await setSetting('confirmBilledStart', undefined);
   });
 
-  it('disposing the subscriptions stops the sandbox, the receiver and the poller', async () => {
+  it('deactivate() resolves only once the sandbox and the receiver stopped listening and the history is on disk', async () => {
     await vscode.commands.executeCommand('wfs.switchEnvironment', 'Sandbox');
     const sandbox = (await vscode.commands.executeCommand('wfs.startSandbox')) as { baseUrl: string; sessions: { staged: string }; products: { service: string; model: string }[] };
     assert.equal(await vscode.commands.executeCommand('wfs.signIn', { username: 'demo', password: 'demo-password' }), true);
@@ -24,13 +26,23 @@ describe('lifecycle in a real VS Code host (last)', () => {
     const w = await vscode.commands.executeCommand('wfs.startWorkflow', { sessionId: sandbox.sessions.staged, product: sandbox.products[0], correlationId: `lifecycle-${Date.now()}` });
     assert.ok(w, 'a workflow is being followed');
     assert.equal((await fetch(`${sandbox.baseUrl}/sandbox`)).status, 200);
+    // A refused request: its record is written after the answer, so only a shutdown that waits has it on disk.
+    const marker = `lifecycle-${Date.now()}`;
+    assert.equal((await fetch(receiver.localUrl, { method: 'PUT', headers: { 'x-lifecycle': marker } })).status, 405);
 
-    for (const d of [...api.subscriptions].reverse()) d.dispose();
-    // Servers close asynchronously; both closes were started by dispose().
-    await new Promise((r) => setImmediate(r));
+    // The extension's own module, as VS Code loaded it: its deactivate is what VS Code calls.
+    const ext = vscode.extensions.getExtension(EXTENSION_ID)!;
+    const main = require(join(ext.extensionPath, 'dist', 'extension.js')) as { deactivate(): Promise<void> };
+    await main.deactivate();
+
     await assert.rejects(fetch(`${sandbox.baseUrl}/sandbox`), 'the sandbox stopped listening');
     await assert.rejects(fetch(receiver.localUrl, { method: 'POST' }), 'the receiver stopped listening');
     assert.equal(api.receiver.info, undefined);
     assert.equal(api.sandbox.info, undefined);
+    const file = api.receiver.historyFile;
+    assert.ok(file, 'the history is kept on disk by default');
+    assert.match(readFileSync(file, 'utf8'), new RegExp(marker), 'the refused request is in the history file');
+    // Then VS Code disposes the subscriptions: nothing is left to stop, and nothing throws.
+    for (const d of [...api.subscriptions].reverse()) d.dispose();
   });
 });

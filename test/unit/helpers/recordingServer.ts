@@ -7,6 +7,8 @@ export interface Recorded {
   url: string;
   headers: IncomingHttpHeaders;
   body: Buffer;
+  /** performance.now() when the body had arrived. */
+  arrivedAt: number;
 }
 
 export class RecordingServer {
@@ -15,16 +17,21 @@ export class RecordingServer {
   private waiters: { count: number; resolve: () => void }[] = [];
   /** Status to answer; a function sees the request number (1-based). */
   respond: (n: number, req: Recorded) => number = () => 200;
+  /** While set, answers wait for it to resolve (a slow app, released by the test rather than by a timer). */
+  gate?: Promise<void>;
 
   async start(): Promise<string> {
     this.server = createServer((req, res) => {
       const chunks: Buffer[] = [];
       req.on('data', (c) => chunks.push(c));
       req.on('end', () => {
-        const rec: Recorded = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks) };
+        const rec: Recorded = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks), arrivedAt: performance.now() };
         this.requests.push(rec);
-        res.statusCode = this.respond(this.requests.length, rec);
-        res.end();
+        const status = this.respond(this.requests.length, rec);
+        void (this.gate ?? Promise.resolve()).then(() => {
+          res.statusCode = status;
+          res.end();
+        });
         this.waiters = this.waiters.filter((w) => (this.requests.length >= w.count ? (w.resolve(), false) : true));
       });
     });

@@ -137,13 +137,25 @@ describe('Receiver', () => {
     try {
       await make({ forwardTo: appUrl });
       const body = Buffer.from('{ "webhookId":"22222222-2222-4222-8222-222222222222" ,"topic":"t/x" }');
-      assert.equal((await deliver(body)).status, 200);
+      // The app holds its answer until the test lets it go: the forward's latency spans at least that hold.
+      let release!: () => void;
+      app.gate = new Promise((r) => (release = r));
+      const answered = deliver(body);
+      await app.waitFor(1);
+      for (let i = 0; i < 20; i++) await new Promise((r) => setImmediate(r));
+      const released = performance.now();
+      release();
+      assert.equal((await answered).status, 200);
+      app.gate = undefined;
       assert.deepEqual(app.requests[0].body, body);
       assert.match(String(app.requests[0].headers.authorization), /^Bearer ey/);
       assert.equal(app.requests[0].url, '/app/hooks');
-      const fwd = receiver.log.all()[0].forward!;
+      const record = receiver.log.all()[0];
+      const fwd = record.forward!;
       assert.equal(fwd.status, 200);
-      assert.ok(fwd.latencyMs >= 0);
+      const held = released - app.requests[0].arrivedAt;
+      assert.ok(held > 0 && fwd.latencyMs >= Math.floor(held * 1000) / 1000, `the forward took ${fwd.latencyMs} ms, the app held it ${held} ms`);
+      assert.ok(record.durationMs >= fwd.latencyMs, 'the delivery lasted at least as long as its forward');
       app.respond = () => 500;
       assert.equal((await deliver('{"webhookId":"33333333-3333-4333-8333-333333333333"}')).status, 500);
     } finally {

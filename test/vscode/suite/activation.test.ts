@@ -19,11 +19,8 @@ describe('extension in a real VS Code host', () => {
     const found = vscode.extensions.getExtension(EXTENSION_ID);
     assert.ok(found, `extension ${EXTENSION_ID} is loaded`);
     ext = found;
+    // activate() rejects if activation throws; the tests below check what activation registered.
     await ext.activate();
-  });
-
-  it('activates', () => {
-    assert.equal(ext.isActive, true);
   });
 
   it('registers every command contributed in package.json, each in the "Workflow Service" category', async () => {

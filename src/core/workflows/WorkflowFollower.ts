@@ -1,8 +1,9 @@
-// Follows one workflow by the poll schedule until a terminal status, the deadline, or cancel.
-import type { ServiceError } from '../http/serviceErrors';
-import type { Clock, TimerHandle } from '../time/clock';
-import { DEFAULT_POLL_DEADLINE_MS, FINAL_READ_ERRORS, pollDelayMs } from './pollSchedule';
-import { isTerminal, type WorkflowEnvelope } from './workflowTypes';
+// Follows one workflow until a terminal status, the deadline, an error after which reads cannot succeed, or
+// cancel: the CLI's `wfs status --follow`. It is WorkflowPoller (the extension's engine) with one workflow, so the
+// schedule, the deadline and the final-error rules exist once.
+import type { Clock } from '../time/clock';
+import { WorkflowPoller } from './WorkflowPoller';
+import type { WorkflowEnvelope } from './workflowTypes';
 
 export type FollowEnd =
   | { reason: 'terminal'; envelope: WorkflowEnvelope }
@@ -20,57 +21,39 @@ export interface FollowOptions {
   onTransientError?: (error: Error, check: number) => void;
 }
 
+const ONE = 'followed';
 
 export class WorkflowFollower {
-  private timer?: TimerHandle;
-  private settle?: (end: FollowEnd) => void;
+  private readonly poller: WorkflowPoller;
+  private settle!: (end: FollowEnd) => void;
   private last?: WorkflowEnvelope;
-  private stopped = false;
-  private readonly startedAt: number;
   readonly done: Promise<FollowEnd>;
 
-  constructor(private readonly options: FollowOptions) {
+  constructor(options: FollowOptions) {
     this.done = new Promise((resolve) => (this.settle = resolve));
-    this.startedAt = options.clock.now();
-    this.scheduleCheck(1);
+    this.poller = new WorkflowPoller({
+      clock: options.clock,
+      deadlineMs: options.deadlineMs,
+      read: () => options.read(),
+      onOutcome: (_id, outcome) => {
+        if (outcome.kind === 'read') {
+          this.last = outcome.envelope;
+          options.onRead?.(outcome.envelope, outcome.check);
+        } else if (outcome.kind === 'transient-error') options.onTransientError?.(outcome.error, outcome.check);
+        else if (outcome.reason === 'terminal') this.finish({ reason: 'terminal', envelope: this.last! });
+        else if (outcome.reason === 'deadline') this.finish({ reason: 'deadline', envelope: this.last });
+        else this.finish({ reason: 'error', error: outcome.error!, envelope: this.last });
+      },
+    });
+    this.poller.follow(ONE, options.clock.now());
   }
 
   cancel(): void {
     this.finish({ reason: 'cancelled', envelope: this.last });
   }
 
-  private scheduleCheck(check: number): void {
-    const deadline = this.options.deadlineMs ?? DEFAULT_POLL_DEADLINE_MS;
-    const elapsed = this.options.clock.now() - this.startedAt;
-    const delay = pollDelayMs(check);
-    if (elapsed + delay > deadline) {
-      this.timer = this.options.clock.setTimeout(() => this.finish({ reason: 'deadline', envelope: this.last }), Math.max(0, deadline - elapsed));
-      return;
-    }
-    this.timer = this.options.clock.setTimeout(() => void this.check(check), delay);
-  }
-
-  private async check(check: number): Promise<void> {
-    if (this.stopped) return;
-    try {
-      const envelope = await this.options.read();
-      if (this.stopped) return;
-      this.last = envelope;
-      this.options.onRead?.(envelope, check);
-      if (isTerminal(envelope.workflow.status)) return this.finish({ reason: 'terminal', envelope });
-    } catch (err) {
-      if (this.stopped) return;
-      const kind = (err as ServiceError).kind;
-      if (kind && FINAL_READ_ERRORS.has(kind)) return this.finish({ reason: 'error', error: err as Error, envelope: this.last });
-      this.options.onTransientError?.(err as Error, check);
-    }
-    this.scheduleCheck(check + 1);
-  }
-
   private finish(end: FollowEnd): void {
-    if (this.stopped) return;
-    this.stopped = true;
-    this.options.clock.clearTimeout(this.timer);
-    this.settle?.(end);
+    this.poller.dispose();
+    this.settle(end);
   }
 }

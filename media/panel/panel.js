@@ -155,7 +155,7 @@
 
   // ---- detail ----
   function section(title, open = true) {
-    const d = el('details', null, 'section');
+    const d = /** @type {HTMLDetailsElement} */ (el('details', null, 'section'));
     if (open) d.open = true;
     d.appendChild(el('summary', title));
     return d;
@@ -166,7 +166,7 @@
     const label = key === undefined ? '' : `${JSON.stringify(key)}: `;
     if (value !== null && typeof value === 'object') {
       const entries = Array.isArray(value) ? value.map((v, i) => [i, v]) : Object.entries(value);
-      const d = el('details', null, 'json');
+      const d = /** @type {HTMLDetailsElement} */ (el('details', null, 'json'));
       d.open = true;
       d.appendChild(el('summary', `${label}${Array.isArray(value) ? `[${entries.length}]` : `{${entries.length}}`}`));
       for (const [k, v] of entries) d.appendChild(jsonTree(v, Array.isArray(value) ? undefined : k));
@@ -214,6 +214,7 @@
     checks.appendChild(ol);
     parts.push(checks);
 
+    /** @type {[string, unknown][]} */
     const timing = [
       ['triggeredAt', d.row.triggeredAt || '—'],
       ['arrived', d.row.receivedAt],
@@ -264,8 +265,11 @@
   }
 
   // ---- messages from the extension ----
+  const UPDATES = new Set(['rows', 'append', 'paused-count', 'detail', 'override', 'report']);
   window.addEventListener('message', (event) => {
-    const m = event.data;
+    // Validated on arrival: anything that is not one of panelProtocol.ts's PanelUpdate messages is ignored.
+    if (!event.data || typeof event.data !== 'object' || !UPDATES.has(event.data.type)) return;
+    const m = /** @type {import('../../src/extension/panel/panelProtocol').PanelUpdate} */ (event.data);
     switch (m.type) {
       case 'rows':
         rows = m.rows;
@@ -280,7 +284,7 @@
           detail = null;
           renderDetail();
         }
-        vscode.postMessage({ type: 'rendered', first: true, count: rows.length, t: performance.now() });
+        vscode.postMessage({ type: 'rendered', count: rows.length });
         break;
       case 'append':
         total = m.total;

@@ -9,6 +9,7 @@ import { httpRequest } from '../../core/http/request';
 import type { DeliveryRecord } from '../../core/webhooks/DeliveryLog';
 import { curlCommand, deliveryDetail, deliveryRow, exportJson, filterRows, matchesFilter, rowsWithoutText, type DeliveryFilter } from './deliveryView';
 import { newNonce, panelHtml } from './panelHtml';
+import { parsePanelRequest, type PanelAction, type PanelReport, type PanelRequest, type PanelUpdate } from './panelProtocol';
 import type { Services } from '../services';
 
 export const WEBHOOK_PANEL_VIEW_TYPE = 'wfs.webhookPanel';
@@ -18,17 +19,6 @@ interface PanelState {
   selectedId?: string | null;
   paused?: boolean;
 }
-
-/** What the webview reports about itself (for tests): rendered rows as text, injected elements, checks. */
-export interface PanelReport {
-  visibleRows: string[];
-  injected: number;
-  checks: { ok: boolean; text: string }[];
-  detailText: string;
-  rowCount: number;
-  domRows: number;
-}
-
 
 export class WebhookPanel implements vscode.Disposable {
   private panel?: vscode.WebviewPanel;
@@ -86,7 +76,11 @@ export class WebhookPanel implements vscode.Disposable {
     const media = (f: string) => panel.webview.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, 'media', 'panel', f)).toString();
     panel.webview.html = panelHtml({ cspSource: panel.webview.cspSource, nonce: newNonce(), domUri: media('dom.js'), scriptUri: media('panel.js'), styleUri: media('panel.css') });
     this.panelDisposables = [
-      panel.webview.onDidReceiveMessage((m) => void this.onMessage(m)),
+      panel.webview.onDidReceiveMessage((raw: unknown) => {
+        const m = parsePanelRequest(raw);
+        if ('invalid' in m) return this.s.log.warn(`Webhook panel: ignored ${m.invalid}`);
+        void this.onMessage(m);
+      }),
       panel.onDidDispose(() => {
         this.panel = undefined;
         this.isReady = false;
@@ -100,7 +94,7 @@ export class WebhookPanel implements vscode.Disposable {
     return this.isReady ? Promise.resolve() : new Promise((r) => this.readyWaiters.push(r));
   }
 
-  private post(message: unknown): void {
+  private post(message: PanelUpdate): void {
     void this.panel?.webview.postMessage(message);
   }
 
@@ -150,11 +144,11 @@ export class WebhookPanel implements vscode.Disposable {
     this.post({ type: 'detail', detail: r && body ? deliveryDetail(r, body) : null });
   }
 
-  private async onMessage(m: { type: string; [k: string]: unknown }): Promise<unknown> {
+  private async onMessage(m: PanelRequest): Promise<unknown> {
     switch (m.type) {
       case 'ready':
         await this.s.receiver.ready();
-        this.filter = (m.filter as DeliveryFilter) ?? this.filter;
+        this.filter = m.filter ?? this.filter;
         this.paused = !!m.paused;
         this.sendRows();
         this.post({ type: 'override', status: this.s.receiver.responseOverride ?? null });
@@ -164,14 +158,14 @@ export class WebhookPanel implements vscode.Disposable {
         for (const w of this.readyWaiters.splice(0)) w();
         return;
       case 'filter':
-        this.filter = (m.filter as DeliveryFilter) ?? {};
+        this.filter = m.filter;
         return this.sendRows();
       case 'pause':
-        this.paused = !!m.paused;
+        this.paused = m.paused;
         if (!this.paused) this.sendRows();
         return;
       case 'select':
-        return this.select(String(m.id));
+        return this.select(m.id);
       case 'clear': {
         const n = this.s.receiver.log.size;
         if (n === 0) return;
@@ -183,60 +177,53 @@ export class WebhookPanel implements vscode.Disposable {
         }
         return;
       }
-      case 'override': {
-        const status = typeof m.status === 'number' ? m.status : undefined;
-        this.s.receiver.setResponseOverride(status);
+      case 'override':
+        this.s.receiver.setResponseOverride(m.status ?? undefined);
         return;
-      }
       case 'rendered':
-        this.renderedEmitter.fire(Number(m.count));
+        this.renderedEmitter.fire(m.count);
         return;
       case 'report': {
-        const done = this.reports.get(String(m.token));
-        this.reports.delete(String(m.token));
-        done?.(m as unknown as PanelReport);
+        const done = this.reports.get(m.token);
+        this.reports.delete(m.token);
+        done?.(m);
         return;
       }
       case 'action':
-        return this.runAction(String(m.action), typeof m.id === 'string' ? m.id : undefined);
+        return this.runAction(m.action, m.id);
     }
   }
 
   /** The actions of the detail view and the toolbar; also callable from tests and commands. */
-  async runAction(action: string, id?: string, exportTo?: vscode.Uri): Promise<unknown> {
-    const r = this.find(id);
+  async runAction(action: PanelAction, id?: string, exportTo?: vscode.Uri): Promise<unknown> {
     try {
+      if (action === 'export-all') return await this.exportRecords([...this.s.receiver.log.all()], `deliveries-${new Date().toISOString().replace(/[:.]/g, '-')}.json`, exportTo);
+      // Every other action is on one delivery, which may have left the history (cleared, or evicted by the budget)
+      // since the webview showed it.
+      const r = this.find(id);
+      if (!r) throw new Error('That delivery is no longer in the history.');
       switch (action) {
         case 'replay-local': {
           const url = this.s.receiver.info?.localUrl;
           if (!url) throw new Error('The receiver is not running: start it to replay.');
-          return await this.replay(r!, url);
+          return await this.replay(r, url);
         }
         case 'replay-forward': {
           const url = r?.forward?.target ?? this.s.receiver.forwardTo;
           if (!url) throw new Error('No forward target is set (wfs.receiver.forwardTo).');
-          return await this.replay(r!, url);
+          return await this.replay(r, url);
         }
         case 'copy-curl': {
-          const url = this.s.receiver.info?.publicUrl ?? this.s.receiver.info?.localUrl ?? `http://127.0.0.1:PORT${r!.path}`;
-          const cmd = curlCommand(r!, url, await this.bodyOf(r!));
+          const url = this.s.receiver.info?.publicUrl ?? this.s.receiver.info?.localUrl ?? `http://127.0.0.1:PORT${r.path}`;
+          const cmd = curlCommand(r, url, await this.bodyOf(r));
           await vscode.env.clipboard.writeText(cmd);
           vscode.window.setStatusBarMessage('Copied the delivery as a curl command (set WFS_WEBHOOK_TOKEN first)', 4000);
           return cmd;
         }
         case 'export-one':
-        case 'export-all': {
-          const records = action === 'export-one' ? [r!] : [...this.s.receiver.log.all()];
-          const name = action === 'export-one' ? `delivery-${r!.id}.json` : `deliveries-${new Date().toISOString().replace(/[:.]/g, '-')}.json`;
-          const folder = vscode.workspace.workspaceFolders?.[0]?.uri ?? vscode.Uri.file(homedir());
-          const target = exportTo ?? (await vscode.window.showSaveDialog({ defaultUri: vscode.Uri.joinPath(folder, name), filters: { JSON: ['json'] } }));
-          if (!target) return undefined;
-          await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(await exportJson(records, this.readBody)));
-          void vscode.window.showInformationMessage(`Exported ${records.length} deliver${records.length === 1 ? 'y' : 'ies'} to ${target.fsPath}`);
-          return target.fsPath;
-        }
+          return await this.exportRecords([r], `delivery-${r.id}.json`, exportTo);
         case 'jump': {
-          const runId = r ? deliveryRow(r).runId : undefined;
+          const runId = deliveryRow(r).runId;
           if (!runId) return undefined;
           return await vscode.commands.executeCommand('wfs.revealWorkflowByRunId', runId);
         }
@@ -245,6 +232,15 @@ export class WebhookPanel implements vscode.Disposable {
       void vscode.window.showErrorMessage(`${action}: ${(err as Error).message}`, 'Show Log').then((a) => a && this.s.log.show());
     }
     return undefined;
+  }
+
+  private async exportRecords(records: DeliveryRecord[], name: string, exportTo?: vscode.Uri): Promise<string | undefined> {
+    const folder = vscode.workspace.workspaceFolders?.[0]?.uri ?? vscode.Uri.file(homedir());
+    const target = exportTo ?? (await vscode.window.showSaveDialog({ defaultUri: vscode.Uri.joinPath(folder, name), filters: { JSON: ['json'] } }));
+    if (!target) return undefined;
+    await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(await exportJson(records, this.readBody)));
+    void vscode.window.showInformationMessage(`Exported ${records.length} deliver${records.length === 1 ? 'y' : 'ies'} to ${target.fsPath}`);
+    return target.fsPath;
   }
 
   private async bodyOf(r: DeliveryRecord): Promise<Buffer> {

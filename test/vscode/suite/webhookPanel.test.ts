@@ -44,6 +44,11 @@ describe('webhook panel in a real VS Code host', () => {
     return api.receiver.log.all().at(-1)!;
   }
 
+  /** A verified test webhook of this test's own, so that no test depends on another's deliveries. */
+  function verifiedOwn(tenantId: string): Promise<DeliveryRecord> {
+    return deliveredBy(() => vscode.commands.executeCommand('wfs.sendTestWebhook', { topic: 'workflow/completed', subTopic: 'event:workflow/completed', tenantId, testData: 'template', address: receiverUrl }));
+  }
+
   it('opens, and shows one verified and one refused delivery live, each with the right checks', async () => {
     await vscode.commands.executeCommand('wfs.openWebhookPanel');
     assert.equal(api.webhookPanel.isOpen, true);
@@ -78,14 +83,22 @@ describe('webhook panel in a real VS Code host', () => {
   });
 
   it('filters in the extension: refused only', async () => {
+    await verifiedOwn('filter-verified');
+    await deliveredBy(() => fetch(receiverUrl, { method: 'POST', headers: { authorization: 'Bearer not.a.jwt' }, body: '{}' }));
+    await vscode.commands.executeCommand('wfs.openWebhookPanel');
+    const refused = api.receiver.log.all().filter((r) => !r.verified).length;
+    const all = api.receiver.log.size;
+    assert.ok(refused >= 1 && refused < all, 'both kinds are in the history');
     api.webhookPanel.setFilter({ verification: 'refused' });
     const report = await api.webhookPanel.report();
-    assert.equal(report.rowCount, 1);
+    assert.equal(report.rowCount, refused);
+    for (const row of report.visibleRows) assert.match(row, /refused/);
     api.webhookPanel.setFilter({});
+    assert.equal((await api.webhookPanel.report()).rowCount, all);
   });
 
   it('replays a delivery to the receiver with a fresh sandbox token: verified again, flagged duplicate', async () => {
-    const original = api.receiver.log.all().find((r) => r.verified)!;
+    const original = await verifiedOwn('replay');
     const replayed = await deliveredBy(() => api.webhookPanel.runAction('replay-local', original.id));
     assert.equal(replayed.verified, true);
     assert.equal(replayed.duplicate, true);
@@ -94,11 +107,35 @@ describe('webhook panel in a real VS Code host', () => {
   });
 
   it('copy as curl carries the body and never the token', async () => {
-    const original = api.receiver.log.all().find((r) => r.verified)!;
+    const tenant = `tenant-curl-${Date.now()}`;
+    const original = await verifiedOwn(tenant);
+    const body = (await api.receiver.log.body(original.id))!.toString('utf8');
+    assert.ok(body.includes(tenant));
     const cmd = (await api.webhookPanel.runAction('copy-curl', original.id)) as string;
     assert.equal(await vscode.env.clipboard.readText(), cmd);
+    assert.ok(!body.includes("'"));
+    assert.ok(cmd.includes(`--data-binary '${body}'`), 'the exact body, quoted for the shell');
     assert.match(cmd, /\$WFS_WEBHOOK_TOKEN/);
     assert.ok(!cmd.includes('redacted'));
+    assert.ok(!cmd.includes('Bearer ey'), 'no token of the original delivery');
+  });
+
+  it('an action on a delivery no longer in the history says so, instead of failing on it', async () => {
+    const gone = await verifiedOwn('stale');
+    await api.receiver.log.clear();
+    const shown: string[] = [];
+    const original = vscode.window.showErrorMessage;
+    (vscode.window as { showErrorMessage: unknown }).showErrorMessage = (message: string) => {
+      shown.push(message);
+      return Promise.resolve(undefined);
+    };
+    try {
+      for (const action of ['replay-local', 'copy-curl', 'export-one', 'jump'] as const) assert.equal(await api.webhookPanel.runAction(action, gone.id), undefined, action);
+    } finally {
+      (vscode.window as { showErrorMessage: unknown }).showErrorMessage = original;
+    }
+    assert.equal(shown.length, 4);
+    for (const m of shown) assert.match(m, /that delivery is no longer in the history/i);
   });
 
   it("a workflow's webhook events appear under it in the tree, and the panel jumps to it", async () => {
@@ -116,10 +153,12 @@ describe('webhook panel in a real VS Code host', () => {
 
   it('exports one delivery and the whole history as JSON', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'wfs-export-'));
-    const one = api.receiver.log.all().find((r) => r.verified)!;
+    const one = await verifiedOwn('export');
     const file1 = vscode.Uri.file(join(dir, 'one.json'));
     assert.equal(await api.webhookPanel.runAction('export-one', one.id, file1), file1.fsPath);
-    assert.deepEqual(JSON.parse(readFileSync(file1.fsPath, 'utf8')).deliveries.map((d: DeliveryRecord) => d.id), [one.id]);
+    const exported = JSON.parse(readFileSync(file1.fsPath, 'utf8'));
+    assert.deepEqual(exported.deliveries.map((d: DeliveryRecord) => d.id), [one.id]);
+    assert.deepEqual(Buffer.from(exported.deliveries[0].bodyBase64, 'base64'), await api.receiver.log.body(one.id), 'with its body bytes');
     const file2 = vscode.Uri.file(join(dir, 'all.json'));
     await api.webhookPanel.runAction('export-all', undefined, file2);
     assert.equal(JSON.parse(readFileSync(file2.fsPath, 'utf8')).count, api.receiver.log.size);

@@ -404,7 +404,8 @@ async function main() {
         await sendTestWebhook();
         // Two deliveries since Clear, one per environment, each checked against its own key set: both answered 200.
         await receiverPane.locator('.monaco-list-row', { hasText: 'workflow/completed' }).getByText(/^200 · /).nth(1).waitFor({ timeout: 15_000 });
-        const refused = await receiverPane.locator('.monaco-list-row', { hasText: /403/ }).count();
+        // A refused delivery's row reads "403 refused at step N · hh:mm:ss" (a bare /403/ also matched a port).
+        const refused = await receiverPane.locator('.monaco-list-row', { hasText: /\b403 refused\b/ }).count();
         if (refused !== 0) throw new Error(`${refused} deliveries were refused`);
       }),
     );

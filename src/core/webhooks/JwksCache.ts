@@ -54,8 +54,6 @@ export class JwksCache {
   private readonly attempts: number[] = [];
   private inFlight?: Promise<void>;
   private lastError?: string;
-  /** Key-set requests made, failures included. */
-  fetchCount = 0;
 
   constructor(private readonly options: JwksCacheOptions) {}
 
@@ -105,7 +103,6 @@ export class JwksCache {
       return Promise.resolve();
     }
     this.attempts.push(now);
-    this.fetchCount++;
     this.inFlight = this.fetchOnce().finally(() => {
       this.inFlight = undefined;
     });

@@ -33,8 +33,6 @@ export class WorkflowPoller {
   private paused = false;
   private reading = false;
   private disposed = false;
-  /** Reads made, for tests and the benchmark. */
-  reads = 0;
 
   constructor(private readonly options: WorkflowPollerOptions) {}
 
@@ -115,7 +113,6 @@ export class WorkflowPoller {
     const f = this.followed.get(id);
     if (!f || this.paused || this.disposed) return;
     this.reading = true;
-    this.reads++;
     let outcome: PollOutcome;
     try {
       outcome = { kind: 'read', envelope: await this.options.read(id), check: f.check };

@@ -1,5 +1,7 @@
 // The seven steps, each failing on its own, the classic attacks, raw-bytes hashing, and the key-set cache limits.
 import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { createHash, generateKeyPairSync, sign as cryptoSign } from 'node:crypto';
 import { SignJWT, base64url, exportPKCS8, importPKCS8 } from 'jose';
 import { ManualClock } from '../helpers/manualClock';
@@ -300,9 +302,18 @@ describe('Verifier', () => {
       assert.equal(keys.requests, 3, 'hourly refresh');
     });
     it('JwksCache times out a key-set endpoint that never answers', async () => {
-      const cache = new JwksCache({ jwksUrl: 'http://127.0.0.1:9/jwks', clock, timeoutMs: 200 });
-      await assert.rejects(cache.getKey('k1'), /no key set/);
-      assert.equal(cache.fetchCount, 1);
+      // Accepts the request and never answers: only the cache's own timeout ends the wait.
+      let requests = 0;
+      const silent = createServer(() => void requests++);
+      await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
+      try {
+        const cache = new JwksCache({ jwksUrl: `http://127.0.0.1:${(silent.address() as AddressInfo).port}/jwks`, clock, timeoutMs: 200 });
+        await assert.rejects(cache.getKey('k1'), /no key set from .*no answer .* within 200 ms/);
+        assert.equal(requests, 1);
+      } finally {
+        silent.closeAllConnections();
+        await new Promise((r) => silent.close(r));
+      }
     });
   });
 });

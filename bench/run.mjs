@@ -443,7 +443,8 @@ async function benchPanel() {
       const t0 = performance.now();
       window.postMessage({ type: 'rows', rows, total: rows.length }, '*');
       await new Promise((r) => {
-        const check = () => (window.__posted.some((m) => m.type === 'rendered') ? requestAnimationFrame(() => r()) : setTimeout(check, 0));
+        const shown = `${rows.length} shown of ${rows.length}`;
+        const check = () => (document.getElementById('summary').textContent === shown ? requestAnimationFrame(() => r()) : setTimeout(check, 0));
         check();
       });
       return { firstScreenMs: performance.now() - t0, domRows: document.querySelectorAll('.row').length, heapMB: performance.memory ? performance.memory.usedJSHeapSize / 1e6 : null };

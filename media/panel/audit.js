@@ -60,10 +60,6 @@
     if (m.type === 'running') $('cases').replaceChildren(el('p', `Running the audit against ${m.target}…`, 'empty'));
     if (m.type === 'summary') render(m.summary);
     if (m.type === 'error') $('cases').replaceChildren(el('p', m.message, 'empty'));
-    if (m.type === 'report') {
-      const cases = [...document.querySelectorAll('.case')].map((c) => ({ id: c.getAttribute('data-id'), ok: c.classList.contains('ok'), text: c.textContent }));
-      vscode.postMessage({ type: 'report', token: m.token, cases, injected: document.querySelectorAll('#cases script, #cases img, [onerror]').length });
-    }
   });
   vscode.postMessage({ type: 'ready' });
 })();

@@ -265,7 +265,7 @@
   }
 
   // ---- messages from the extension ----
-  const UPDATES = new Set(['rows', 'append', 'paused-count', 'detail', 'override', 'report']);
+  const UPDATES = new Set(['rows', 'append', 'paused-count', 'detail', 'override']);
   window.addEventListener('message', (event) => {
     // Validated on arrival: anything that is not one of panelProtocol.ts's PanelUpdate messages is ignored.
     if (!event.data || typeof event.data !== 'object' || !UPDATES.has(event.data.type)) return;
@@ -284,7 +284,6 @@
           detail = null;
           renderDetail();
         }
-        vscode.postMessage({ type: 'rendered', count: rows.length });
         break;
       case 'append':
         total = m.total;
@@ -311,14 +310,6 @@
       case 'override':
         override.value = m.status == null ? '' : String(m.status);
         break;
-      case 'report': {
-        // For the extension-host tests: what is on screen, as text, and whether any element came from payload HTML.
-        const visibleRows = [...spacer.querySelectorAll('.row')].map((r) => r.textContent);
-        const injected = document.querySelectorAll('#list script, #list img, #detail script, #detail img, #detail iframe, [onerror]').length;
-        const checks = [...detailEl.querySelectorAll('.check')].map((c) => ({ ok: c.classList.contains('ok'), text: c.textContent }));
-        vscode.postMessage({ type: 'report', token: m.token, visibleRows, injected, checks, detailText: detailEl.textContent, rowCount: rows.length, domRows: spacer.children.length });
-        break;
-      }
     }
   });
 

@@ -8,6 +8,7 @@ import { format } from 'node:util';
 import { ensureTools, projectRoot } from './harness/tools.mjs';
 import { startCodeServer } from './harness/codeServer.mjs';
 import { launchBrowser } from './harness/browser.mjs';
+import { startWebviewInspector } from './harness/webviewInspector.mjs';
 
 const SUITE_TIMEOUT_MS = 5 * 60_000;
 const NOISE = [/ENOTFOUND/, /github-authentication/i, /marketplace|gallery/i, /Failed to fetch/i];
@@ -18,13 +19,15 @@ async function runSuite(root, testsPath, tools, { untrusted = false } = {}) {
   const label = untrusted ? 'vscode (Restricted Mode)' : 'vscode';
   const t0 = Date.now();
   const resultFile = join(mkdtempSync(join(tmpdir(), 'wfs-results-')), 'results.json');
-  const env = { WFS_VSCODE_RESULT_FILE: resultFile, ...(untrusted ? { WFS_EXPECT_UNTRUSTED: '1', WFS_VSCODE_GREP: 'Restricted Mode' } : {}) };
+  const inspector = await startWebviewInspector();
+  const env = { WFS_VSCODE_RESULT_FILE: resultFile, WFS_TEST_WEBVIEW_URL: inspector.url, ...(untrusted ? { WFS_EXPECT_UNTRUSTED: '1', WFS_VSCODE_GREP: 'Restricted Mode' } : {}) };
   const server = await startCodeServer({ tools, smokeTestDriver: true, workspaceTrust: untrusted, env });
   const t1 = Date.now();
   let browser;
   try {
     browser = await launchBrowser();
     const page = browser.pages()[0] ?? (await browser.newPage());
+    inspector.setPage(page);
     let settle;
     const exited = new Promise((resolve) => (settle = resolve));
     await page.exposeFunction('codeAutomationLog', (type, args) => {
@@ -69,6 +72,7 @@ async function runSuite(root, testsPath, tools, { untrusted = false } = {}) {
   } finally {
     await browser?.close().catch(() => {});
     await server.stop();
+    await inspector.stop();
   }
 }
 

@@ -1,7 +1,6 @@
 // "Audit a Webhook Receiver…": asks for the target (confirming anything not on loopback), runs the audit with
 // the embedded sandbox as the signing issuer, and shows the scorecard in a webview styled like the panel.
 import * as vscode from 'vscode';
-import { randomUUID } from 'node:crypto';
 import { homedir } from 'node:os';
 import { isLoopbackHost } from '../../core/http/loopback';
 import { auditCurl, auditJson, auditMarkdown } from '../../core/audit/auditReport';
@@ -29,7 +28,6 @@ export class AuditPanel implements vscode.Disposable {
   private last?: AuditSummary;
   private lastArgs?: AuditArgs;
   private ready?: Promise<void>;
-  private readonly reports = new Map<string, (r: unknown) => void>();
 
   constructor(
     private readonly extensionUri: vscode.Uri,
@@ -126,10 +124,6 @@ export class AuditPanel implements vscode.Disposable {
       } else if (m.type === 'rerun' && this.lastArgs) void this.run(this.lastArgs);
       else if (m.type === 'export') void this.export(m.format === 'md' ? 'md' : 'json');
       else if (m.type === 'copy-curl') void this.copyCurl(String(m.id));
-      else if (m.type === 'report') {
-        this.reports.get(String(m.token))?.(m);
-        this.reports.delete(String(m.token));
-      }
     });
     panel.onDidDispose(() => (this.panel = undefined));
     panel.webview.html = auditHtml({ cspSource: panel.webview.cspSource, nonce: newNonce(), domUri: media('dom.js'), scriptUri: media('audit.js'), styleUri: media('panel.css') });
@@ -160,15 +154,6 @@ export class AuditPanel implements vscode.Disposable {
     if (!uri) return undefined;
     await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(format === 'md' ? auditMarkdown(this.last) : auditJson(this.last)));
     return uri.fsPath;
-  }
-
-  /** Tests: the scorecard as the webview rendered it. */
-  report(): Promise<{ cases: { id: string; ok: boolean; text: string }[]; injected: number }> {
-    const token = randomUUID();
-    return new Promise((resolve) => {
-      this.reports.set(token, resolve as (r: unknown) => void);
-      this.post({ type: 'report', token });
-    });
   }
 
   dispose(): void {

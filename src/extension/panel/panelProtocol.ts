@@ -14,9 +14,7 @@ export type PanelRequest =
   | { type: 'select'; id: string }
   | { type: 'clear' }
   | { type: 'override'; status: number | null }
-  | { type: 'rendered'; count: number }
-  | { type: 'action'; action: PanelAction; id?: string }
-  | ({ type: 'report'; token: string } & PanelReport);
+  | { type: 'action'; action: PanelAction; id?: string };
 
 /** Extension → webview. */
 export type PanelUpdate =
@@ -24,18 +22,7 @@ export type PanelUpdate =
   | { type: 'append'; row: DeliveryRow; total: number }
   | { type: 'paused-count'; count: number }
   | { type: 'detail'; detail: DeliveryDetail | null }
-  | { type: 'override'; status: number | null }
-  | { type: 'report'; token: string };
-
-/** What the webview reports about its own DOM (the host tests read it): rows as text, injected elements, checks. */
-export interface PanelReport {
-  visibleRows: string[];
-  injected: number;
-  checks: { ok: boolean; text: string }[];
-  detailText: string;
-  rowCount: number;
-  domRows: number;
-}
+  | { type: 'override'; status: number | null };
 
 const isString = (v: unknown): v is string => typeof v === 'string';
 const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
@@ -77,13 +64,9 @@ export function parsePanelRequest(m: unknown): PanelRequest | { invalid: string 
       return { type: 'clear' };
     case 'override':
       return m.status === null || isStatus(m.status) ? { type: 'override', status: m.status as number | null } : bad;
-    case 'rendered':
-      return Number.isInteger(m.count) ? { type: 'rendered', count: m.count as number } : bad;
     case 'action':
       if (!PANEL_ACTIONS.includes(m.action as PanelAction) || !optional(m.id, isString)) return bad;
       return { type: 'action', action: m.action as PanelAction, id: m.id as string | undefined };
-    case 'report':
-      return isString(m.token) && Array.isArray(m.visibleRows) && Array.isArray(m.checks) ? (m as unknown as PanelRequest) : bad;
     default:
       return { invalid: `an unknown message type "${m.type}"` };
   }

@@ -3,13 +3,12 @@
 // webview state). The extension side does filtering and detail; the webview only renders text.
 import * as vscode from 'vscode';
 import { forwardableHeaders } from '../../core/http/hopByHop';
-import { randomUUID } from 'node:crypto';
 import { homedir } from 'node:os';
 import { httpRequest } from '../../core/http/request';
 import type { DeliveryRecord } from '../../core/webhooks/DeliveryLog';
 import { curlCommand, deliveryDetail, deliveryRow, exportJson, filterRows, matchesFilter, rowsWithoutText, type DeliveryFilter } from './deliveryView';
 import { newNonce, panelHtml } from './panelHtml';
-import { parsePanelRequest, type PanelAction, type PanelReport, type PanelRequest, type PanelUpdate } from './panelProtocol';
+import { parsePanelRequest, type PanelAction, type PanelRequest, type PanelUpdate } from './panelProtocol';
 import type { Services } from '../services';
 
 export const WEBHOOK_PANEL_VIEW_TYPE = 'wfs.webhookPanel';
@@ -28,12 +27,8 @@ export class WebhookPanel implements vscode.Disposable {
   private selectedId?: string;
   private readonly disposables: vscode.Disposable[] = [];
   private panelDisposables: vscode.Disposable[] = [];
-  private readonly reports = new Map<string, (r: PanelReport) => void>();
   private readyWaiters: (() => void)[] = [];
   private isReady = false;
-  private readonly renderedEmitter = new vscode.EventEmitter<number>();
-  /** Fires with the row count each time the webview rendered a full list. */
-  readonly onDidRender = this.renderedEmitter.event;
 
   constructor(
     private readonly extensionUri: vscode.Uri,
@@ -180,15 +175,6 @@ export class WebhookPanel implements vscode.Disposable {
       case 'override':
         this.s.receiver.setResponseOverride(m.status ?? undefined);
         return;
-      case 'rendered':
-        this.renderedEmitter.fire(m.count);
-        return;
-      case 'report': {
-        const done = this.reports.get(m.token);
-        this.reports.delete(m.token);
-        done?.(m);
-        return;
-      }
       case 'action':
         return this.runAction(m.action, m.id);
     }
@@ -264,24 +250,8 @@ export class WebhookPanel implements vscode.Disposable {
     return { status: res.status };
   }
 
-  /** Tests: what the webview has rendered, reported from inside it. */
-  report(): Promise<PanelReport> {
-    const token = randomUUID();
-    return new Promise((resolve) => {
-      this.reports.set(token, resolve);
-      this.post({ type: 'report', token });
-    });
-  }
-
-  /** Tests and the tree: set the panel's filter as the toolbar would. */
-  setFilter(filter: DeliveryFilter): void {
-    this.filter = filter;
-    this.sendRows();
-  }
-
   dispose(): void {
     this.panel?.dispose();
     for (const d of this.disposables) d.dispose();
-    this.renderedEmitter.dispose();
   }
 }

@@ -62,14 +62,13 @@ export class JwksCache {
   cachedKey(kid: string | undefined): KeyObject | undefined {
     if (kid === undefined || !this.keys) return undefined;
     const key = this.usable.get(kid);
-    if (!key || this.options.clock.now() - this.fetchedAt >= (this.options.refreshMs ?? 3600_000)) return undefined;
-    return key;
+    return key && !this.isStale(this.options.clock.now()) ? key : undefined;
   }
 
   /** The public key for this kid, usable for RS256 and at least 2048 bits. */
   async getKey(kid: string | undefined): Promise<KeyObject> {
     const now = this.options.clock.now();
-    const stale = now - this.fetchedAt >= (this.options.refreshMs ?? 3600_000);
+    const stale = this.isStale(now);
     const unknownKid = kid !== undefined && !this.kids.has(kid);
     if (!this.keys || stale || unknownKid) await this.refresh();
     if (!this.keys) throw new KeySetError(`no key set from ${this.options.jwksUrl}: ${this.lastError ?? 'not fetched'}`);
@@ -91,6 +90,10 @@ export class JwksCache {
     if (bits < MIN_RSA_BITS) throw new KeySetError(`the key "${kid}" has ${bits} bits; RS256 needs at least ${MIN_RSA_BITS}`);
     if (kid !== undefined) this.usable.set(kid, key);
     return key;
+  }
+
+  private isStale(now: number): boolean {
+    return now - this.fetchedAt >= (this.options.refreshMs ?? 3600_000);
   }
 
   /** Fetches unless the per-minute budget is spent; concurrent callers share one fetch. */

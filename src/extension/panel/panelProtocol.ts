@@ -28,6 +28,8 @@ const isString = (v: unknown): v is string => typeof v === 'string';
 const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
 const optional = <T>(v: unknown, check: (x: unknown) => x is T): boolean => v === undefined || check(v);
 const isStatus = (v: unknown): v is number => Number.isInteger(v) && (v as number) >= 100 && (v as number) <= 599;
+/** What the receiver accepts as a response override (Receiver.setResponseOverride). */
+const isOverride = (v: unknown): v is number => isStatus(v) && v >= 200;
 
 function parseFilter(v: unknown): DeliveryFilter | undefined {
   if (!isObject(v)) return undefined;
@@ -63,7 +65,7 @@ export function parsePanelRequest(m: unknown): PanelRequest | { invalid: string 
     case 'clear':
       return { type: 'clear' };
     case 'override':
-      return m.status === null || isStatus(m.status) ? { type: 'override', status: m.status as number | null } : bad;
+      return m.status === null || isOverride(m.status) ? { type: 'override', status: m.status as number | null } : bad;
     case 'action':
       if (!PANEL_ACTIONS.includes(m.action as PanelAction) || !optional(m.id, isString)) return bad;
       return { type: 'action', action: m.action as PanelAction, id: m.id as string | undefined };

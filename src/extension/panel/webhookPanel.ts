@@ -12,6 +12,7 @@ import { parsePanelRequest, type PanelAction, type PanelRequest, type PanelUpdat
 import type { Services } from '../services';
 
 export const WEBHOOK_PANEL_VIEW_TYPE = 'wfs.webhookPanel';
+const GONE = 'That delivery is no longer in the history.';
 
 interface PanelState {
   filter?: DeliveryFilter;
@@ -74,7 +75,7 @@ export class WebhookPanel implements vscode.Disposable {
       panel.webview.onDidReceiveMessage((raw: unknown) => {
         const m = parsePanelRequest(raw);
         if ('invalid' in m) return this.s.log.warn(`Webhook panel: ignored ${m.invalid}`);
-        void this.onMessage(m);
+        this.onMessage(m).catch((err: Error) => this.s.log.warn(`Webhook panel: "${m.type}" failed: ${err.message}`));
       }),
       panel.onDidDispose(() => {
         this.panel = undefined;
@@ -187,7 +188,7 @@ export class WebhookPanel implements vscode.Disposable {
       // Every other action is on one delivery, which may have left the history (cleared, or evicted by the budget)
       // since the webview showed it.
       const r = this.find(id);
-      if (!r) throw new Error('That delivery is no longer in the history.');
+      if (!r) throw new Error(GONE);
       switch (action) {
         case 'replay-local': {
           const url = this.s.receiver.info?.localUrl;
@@ -195,7 +196,7 @@ export class WebhookPanel implements vscode.Disposable {
           return await this.replay(r, url);
         }
         case 'replay-forward': {
-          const url = r?.forward?.target ?? this.s.receiver.forwardTo;
+          const url = r.forward?.target ?? this.s.receiver.forwardTo;
           if (!url) throw new Error('No forward target is set (wfs.receiver.forwardTo).');
           return await this.replay(r, url);
         }
@@ -231,7 +232,7 @@ export class WebhookPanel implements vscode.Disposable {
 
   private async bodyOf(r: DeliveryRecord): Promise<Buffer> {
     const body = await this.s.receiver.log.body(r.id);
-    if (!body) throw new Error('That delivery is no longer in the history.');
+    if (!body) throw new Error(GONE);
     if (r.body.kept < r.body.size) throw new Error(`Only the first ${r.body.kept} of its ${r.body.size} bytes were kept (it was refused), so it cannot be replayed or copied whole.`);
     return body;
   }

@@ -26,6 +26,7 @@ describe('webhook panel protocol: messages from the webview are validated on arr
       { type: 'filter', filter: { verification: 'maybe' } },
       { type: 'filter' },
       { type: 'override', status: 99 },
+      { type: 'override', status: 150 },
       { type: 'override', status: 200.5 },
       { type: 'action', action: 'rm -rf', id: 'x' },
       { type: 'action', action: 'replay-local', id: {} },

@@ -86,6 +86,8 @@ export class TokenManager extends EventEmitter implements AccessTokenProvider {
   private readonly storeSubscription?: Disposable;
   private readonly key: string;
   private readonly rateGate: RateGate;
+  /** Counts this manager's own writes to the store, so a read that started before one does not undo it. */
+  private writes = 0;
 
   constructor(private readonly options: TokenManagerOptions) {
     super();
@@ -106,7 +108,10 @@ export class TokenManager extends EventEmitter implements AccessTokenProvider {
 
   /** Reads the stored session (e.g. at start-up, or when another window changed it). */
   async load(): Promise<TokenSession | undefined> {
+    const writesBefore = this.writes;
     const raw = await this.options.store.get(this.key);
+    // A sign-in, refresh or sign-out here while the store was read is newer than what was read.
+    if (this.writes !== writesBefore) return this.session;
     let parsed: TokenSession | undefined;
     try {
       parsed = raw ? (JSON.parse(raw) as TokenSession) : undefined;
@@ -131,6 +136,7 @@ export class TokenManager extends EventEmitter implements AccessTokenProvider {
   async signOut(): Promise<void> {
     this.clearTimers();
     this.session = undefined;
+    this.writes++;
     await this.options.store.delete(this.key);
     this.setState('signed-out');
   }
@@ -254,6 +260,7 @@ export class TokenManager extends EventEmitter implements AccessTokenProvider {
     if (creds) return this.doSignIn(creds);
     this.clearTimers();
     this.session = undefined;
+    this.writes++;
     await this.options.store.delete(this.key);
     const err = new SignInRequired(reason, advice);
     this.setState('expired', err);
@@ -262,6 +269,7 @@ export class TokenManager extends EventEmitter implements AccessTokenProvider {
 
   private async save(session: TokenSession): Promise<void> {
     this.session = session;
+    this.writes++;
     await this.options.store.store(this.key, JSON.stringify(session));
     this.schedule();
     this.setState(this.stateForSession());

@@ -167,4 +167,29 @@ describe('TokenManager', () => {
     assert.deepEqual(store.keys(), []);
     await assert.rejects(tm.getAccessToken(), SignInRequired);
   });
+
+  it('a read of the store that began before a sign-in does not undo it (the first load racing the first sign-in)', async () => {
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    const slowStore = new MemorySecretStore();
+    const get = slowStore.get.bind(slowStore);
+    let first = true;
+    slowStore.get = async (key: string) => {
+      const value = await get(key); // read now (nothing stored yet) ...
+      if (first) {
+        first = false;
+        await held; // ... and answer only after the sign-in below
+      }
+      return value;
+    };
+    const m = make({ store: slowStore });
+    const loading = m.load();
+    await m.signIn(creds());
+    release();
+    await loading;
+    assert.equal(m.state, 'signed-in', 'the stale read left the new session alone');
+    assert.ok(m.current?.accessToken);
+    assert.ok(await slowStore.get(secretKeyFor('sandbox')));
+    m.dispose();
+  });
 });

@@ -9,6 +9,7 @@ import { registerSessionCommands } from './commands/sessionCommands';
 import { registerTestWebhookCommand } from './commands/testWebhookCommand';
 import { registerWorkflowCommands } from './commands/workflowCommands';
 import { EnvironmentRegistry } from './environments/environmentRegistry';
+import { EnvironmentSync } from './environments/environmentSync';
 import { ExplorerTree, type ExplorerNode } from './explorer/explorerTree';
 import { WORKFLOW_JSON_SCHEME, WorkflowJsonDocuments } from './explorer/workflowJsonDocuments';
 import { ExtensionLog } from './log/extensionLog';
@@ -53,8 +54,10 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
   const sandbox = new SandboxHost(log);
   const environments = new EnvironmentRegistry(context.globalState, sandbox, log);
   const auth = new AuthService(context.secrets, environments, sandbox, log, clock);
-  const workflows = new WorkflowService(context.globalState, environments, auth, sandbox, log, clock);
+  const workflows = new WorkflowService(context.globalState, environments, auth, log, clock);
   const receiver = new ReceiverHost(context.globalStorageUri.fsPath, context.globalState, environments, sandbox, log, clock);
+  // Sign-ins first, then pollers and the store, then the receiver's trust; views hear of a change last.
+  const environmentSync = new EnvironmentSync(environments, sandbox, [auth, workflows, receiver], log);
   const explorer = new ExplorerTree(environments, auth, workflows, receiver, clock);
   const treeView = vscode.window.createTreeView('wfs.explorer', { treeDataProvider: explorer, showCollapseAll: true });
   const receiverTree = new ReceiverTree(receiver, clock);
@@ -75,6 +78,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
     settingsGuard,
     sandbox,
     environments,
+    environmentSync,
     auth,
     workflows,
     receiver,

@@ -29,6 +29,8 @@ export interface TrackedWorkflow {
 export interface EnvironmentSnapshot {
   sessions: string[];
   workflows: TrackedWorkflow[];
+  /** The service the workflows were read from (Environment.key: the name and its origins). */
+  service?: string;
 }
 
 export type StoreSnapshot = Record<string, EnvironmentSnapshot>;
@@ -53,7 +55,7 @@ export class WorkflowStore extends EventEmitter {
       const workflows = Array.isArray(v?.workflows)
         ? v.workflows.filter((w): w is TrackedWorkflow => !!w && typeof w.workflowId === 'string' && typeof w.sessionId === 'string' && typeof w.status === 'string')
         : [];
-      this.data.set(env, { sessions: [...new Set(sessions)], workflows });
+      this.data.set(env, { sessions: [...new Set(sessions)], workflows, ...(typeof v?.service === 'string' ? { service: v.service } : {}) });
     }
   }
 
@@ -104,8 +106,21 @@ export class WorkflowStore extends EventEmitter {
     this.changed(environment);
   }
 
-  /** Records a workflow from a start or read answer; the session is added when it is new. */
-  upsertFromEnvelope(environment: string, envelope: WorkflowEnvelope, extra: { correlationId?: string; now: number }): TrackedWorkflow {
+  /** Workflows belong to the service they were read from. When the environment now resolves to another one (a
+   * restarted sandbox, a setting pointing the name elsewhere), that service never knew them: they are forgotten.
+   * Sessions are the user's own list and stay. A snapshot from before services were recorded adopts the first. */
+  followService(environment: string, service: string): void {
+    const e = this.env(environment);
+    if (e.service === service) return;
+    const had = e.service !== undefined && e.workflows.length > 0;
+    if (e.service !== undefined) e.workflows = [];
+    e.service = service;
+    if (had) this.changed(environment);
+  }
+
+  /** Records a workflow from a start or read answer of `service`; the session is added when it is new. */
+  upsertFromEnvelope(environment: string, envelope: WorkflowEnvelope, extra: { service: string; correlationId?: string; now: number }): TrackedWorkflow {
+    this.followService(environment, extra.service);
     const e = this.env(environment);
     const w = envelope.workflow;
     if (!e.sessions.includes(w.sessionId)) e.sessions.push(w.sessionId);
@@ -156,14 +171,6 @@ export class WorkflowStore extends EventEmitter {
   removeWorkflow(environment: string, workflowId: string): void {
     const e = this.env(environment);
     e.workflows = e.workflows.filter((w) => w.workflowId !== workflowId);
-    this.changed(environment);
-  }
-
-  /** The sandbox forgets its workflows when it stops: so does its part of the store (its session ids are fixed). */
-  forgetWorkflows(environment: string): void {
-    const e = this.data.get(environment);
-    if (!e || e.workflows.length === 0) return;
-    e.workflows = [];
     this.changed(environment);
   }
 

@@ -1,13 +1,15 @@
-// Sign-in per environment: one TokenManager each, over SecretStorage (tokens, and the password only when the
+// Sign-in per environment value: one TokenManager each, over SecretStorage (tokens, and the password only when the
 // user opted in to silent re-sign-in). Other windows follow through secrets.onDidChange (TokenManager.load).
 import * as vscode from 'vscode';
 import { SignInRequired } from '../../core/auth/authErrors';
 import { TokenManager, secretKeyFor, type Credentials, type TokenStateEvent } from '../../core/auth/TokenManager';
-import { passwordKeyFor, secretScope } from '../../core/auth/secretScope';
-import { SANDBOX_ENVIRONMENT, type EnvironmentConfig } from '../../core/environments/environmentConfig';
+import { passwordKeyFor } from '../../core/auth/secretScope';
+import type { Environment } from '../../core/environments/environment';
+import { SANDBOX_ENVIRONMENT } from '../../core/environments/environmentConfig';
 import { RateGate } from '../../core/http/rateGate';
 import type { Clock } from '../../core/time/clock';
 import type { EnvironmentRegistry } from '../environments/environmentRegistry';
+import type { EnvironmentFollower } from '../environments/environmentSync';
 import { showError } from '../errors/showError';
 import type { ExtensionLog } from '../log/extensionLog';
 import type { SandboxHost } from '../sandboxHost';
@@ -23,24 +25,15 @@ export interface SignInArgs {
 
 const REMEMBER_SETTING = 'auth.rememberPasswordForSilentSignIn';
 
-interface Entry {
-  manager: TokenManager;
-  /** Name and origins the manager's secrets are bound to (secretScope). */
-  scope: string;
-  placement: string;
-}
-
-export class AuthService implements vscode.Disposable {
-  private readonly entries = new Map<string, Entry>();
+export class AuthService implements vscode.Disposable, EnvironmentFollower {
+  /** One TokenManager per environment value: a value whose origins changed is a new key, with no secret stored. */
+  private readonly managers = new Map<Environment, TokenManager>();
   private readonly changed = new vscode.EventEmitter<string>();
   readonly onDidChange = this.changed.event;
-  private readonly disposables: vscode.Disposable[] = [];
   private readonly warnedLapse = new Set<string>();
   private readonly lapseWarned = new vscode.EventEmitter<{ environment: string; kind: 'lapsing-soon' | 'lapsed' | 'silent' }>();
   /** Fires when the user is warned of a lapsing or lapsed sign-in (or it was left to silent re-sign-in). */
   readonly onDidWarnLapse = this.lapseWarned.event;
-  /** Sandbox rebuilds run one after another: two at once would leave a TokenManager behind. */
-  private sandboxReady: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly secrets: vscode.SecretStorage,
@@ -49,12 +42,6 @@ export class AuthService implements vscode.Disposable {
     private readonly log: ExtensionLog,
     private readonly clock: Clock,
   ) {
-    this.disposables.push(
-      sandbox.onDidChange(() => {
-        this.sandboxReady = this.sandboxReady.then(() => this.onSandboxChanged()).catch((e: Error) => this.log.error(`Sandbox sign-in setup failed: ${e.message}`));
-      }),
-      environments.onDidChange(() => this.dropStale()),
-    );
     void this.forgetUnboundSecrets();
   }
 
@@ -66,83 +53,68 @@ export class AuthService implements vscode.Disposable {
     }
   }
 
-  /** The sandbox gets a new address at each start: its tokens belong to that run only. */
-  private async onSandboxChanged(): Promise<void> {
-    const old = this.entries.get(SANDBOX_ENVIRONMENT);
-    this.drop(SANDBOX_ENVIRONMENT);
-    if (old) await this.secrets.delete(secretKeyFor(old.scope));
-    this.changed.fire(SANDBOX_ENVIRONMENT);
-  }
-
-  /** An environment whose origins changed gets a new TokenManager, bound to the new origins: it finds no secret
-   * there, so the user is asked to sign in and the old token goes nowhere. */
-  private dropStale(): void {
-    for (const [name, e] of this.entries) {
-      if (name === SANDBOX_ENVIRONMENT) continue;
-      const c = this.environments.config(name);
-      if (!c || secretScope(c) !== e.scope || c.aliasPlacement !== e.placement) {
-        if (c && secretScope(c) !== e.scope) this.log.warn(`${name}: its address changed (${secretScope(c)}); its sign-in stays with the old address, so sign in again.`);
-        this.drop(name);
-      }
+  /** Lets go of the sign-ins of values that no longer resolve. A configured environment's secrets stay with its
+   * old origins (pointing the setting back finds them); the built-in sandbox's origin never comes back, so its
+   * secrets are deleted. */
+  async retain(current: readonly Environment[]): Promise<void> {
+    const keep = new Set(current);
+    for (const [env, manager] of [...this.managers]) {
+      if (keep.has(env)) continue;
+      manager.dispose();
+      this.managers.delete(env);
+      const now = current.find((c) => c.name === env.name);
+      if (env.builtIn) {
+        await this.secrets.delete(secretKeyFor(env.key));
+        await this.secrets.delete(passwordKeyFor(env.key));
+      } else if (now && now.key !== env.key) this.log.warn(`${env.name}: its address changed (${now.key}); its sign-in stays with the old address, so sign in again.`);
+      this.changed.fire(env.name);
     }
-    this.changed.fire(this.environments.currentName);
-  }
-
-  private drop(name: string): void {
-    this.entries.get(name)?.manager.dispose();
-    this.entries.delete(name);
-  }
-
-  /** Waits for pending sandbox rebuilds (tests, and sign-in right after a sandbox start). */
-  settled(): Promise<void> {
-    return this.sandboxReady;
   }
 
   /** The environment's TokenManager, created (and loaded from SecretStorage) on first use. */
   async manager(name: string): Promise<TokenManager | undefined> {
-    await this.sandboxReady;
-    const existing = this.entries.get(name);
-    if (existing) return existing.manager;
-    const config = this.environments.config(name);
-    if (!config) return undefined;
-    const scope = secretScope(config);
+    const env = this.environments.get(name);
+    if (!env) return undefined;
+    const existing = this.managers.get(env);
+    if (existing) return existing;
     const manager = new TokenManager({
-      environment: scope,
-      baseUrl: config.baseUrl,
+      environment: env.key,
+      baseUrl: env.baseUrl,
       store: new SecretStorageStore(this.secrets),
       clock: this.clock,
-      aliasPlacement: config.aliasPlacement,
-      silentCredentials: () => this.rememberedCredentials(scope),
+      aliasPlacement: env.aliasPlacement,
+      silentCredentials: () => this.rememberedCredentials(env),
       // One throttle per environment, shared by sign-in, refresh and every workflow and test-webhook call.
       gate: new RateGate(this.clock),
     });
-    manager.on('state', (e: TokenStateEvent) => this.onState(name, e));
-    this.entries.set(name, { manager, scope, placement: config.aliasPlacement });
+    manager.on('state', (e: TokenStateEvent) => this.onState(env, e));
+    this.managers.set(env, manager);
     await manager.load();
     return manager;
   }
 
   /** Synchronous view for renderers: undefined until manager() created it. */
   peek(name: string): TokenManager | undefined {
-    return this.entries.get(name)?.manager;
+    const env = this.environments.get(name);
+    return env && this.managers.get(env);
   }
 
   /** A signed-in manager, or a SignInRequired the UI turns into a "Sign In" button. */
-  async require(name: string): Promise<{ manager: TokenManager; config: EnvironmentConfig }> {
-    const config = this.environments.config(name);
-    if (!config) {
+  async require(name: string): Promise<{ manager: TokenManager; env: Environment }> {
+    const env = this.environments.get(name);
+    if (!env) {
       if (name === SANDBOX_ENVIRONMENT) throw new SignInRequired('signed-out', 'The sandbox is not running: start it and sign in.');
       throw new SignInRequired('signed-out', `There is no environment "${name}" in settings.`);
     }
     const manager = (await this.manager(name))!;
     if (manager.state === 'signed-out' || manager.state === 'expired') await manager.getAccessToken(); // throws the right SignInRequired
-    return { manager, config };
+    return { manager, env };
   }
 
-  /** The password remembered for these origins (scope), when the user opted in. */
-  private async rememberedCredentials(scope: string): Promise<Credentials | undefined> {
+  /** The password remembered for this environment's origins, when the user opted in. */
+  private async rememberedCredentials(env: Environment): Promise<Credentials | undefined> {
     if (!vscode.workspace.getConfiguration('wfs').get<boolean>(REMEMBER_SETTING)) return undefined;
-    const raw = await this.secrets.get(passwordKeyFor(scope));
+    const raw = await this.secrets.get(passwordKeyFor(env.key));
     try {
       return raw ? (JSON.parse(raw) as Credentials) : undefined;
     } catch {
@@ -150,13 +122,13 @@ export class AuthService implements vscode.Disposable {
     }
   }
 
-  private onState(name: string, e: TokenStateEvent): void {
+  private onState(env: Environment, e: TokenStateEvent): void {
+    const name = env.name;
     this.log.info(`${name}: sign-in state ${e.state}${e.error ? ` (${e.error.message})` : ''}`);
     this.changed.fire(name);
     if (e.state === 'lapsing-soon' && e.refreshExpiresAt && !this.warnedLapse.has(`${name}:${e.refreshExpiresAt}`)) {
       this.warnedLapse.add(`${name}:${e.refreshExpiresAt}`);
-      const scope = this.entries.get(name)?.scope;
-      void (scope ? this.rememberedCredentials(scope) : Promise.resolve(undefined)).then((silent) => {
+      void this.rememberedCredentials(env).then((silent) => {
         if (silent) {
           this.lapseWarned.fire({ environment: name, kind: 'silent' });
           return this.log.info(`${name}: the sign-in lapses at ${new Date(e.refreshExpiresAt!).toISOString()}; silent re-sign-in is on`);
@@ -185,8 +157,8 @@ export class AuthService implements vscode.Disposable {
     }
     if (isSandbox && !this.sandbox.info && !(await this.sandbox.startWithUi())) return false;
     const manager = await this.manager(name);
-    const config = this.environments.config(name);
-    if (!manager || !config) {
+    const env = this.environments.get(name);
+    if (!manager || !env) {
       void vscode.window.showErrorMessage(`There is no environment "${name}": add it to the wfs.environments setting.`, 'Open Settings').then((a) => {
         if (a) void vscode.commands.executeCommand('workbench.action.openSettings', 'wfs.environments');
       });
@@ -213,12 +185,12 @@ export class AuthService implements vscode.Disposable {
         ignoreFocusOut: true,
       }));
     if (!password) return false;
-    let userAlias = args.userAlias ?? (isSandbox || args.username ? undefined : config.userAlias);
+    let userAlias = args.userAlias ?? (isSandbox || args.username ? undefined : env.userAlias);
     if (!isSandbox && args.username === undefined) {
       const alias = await vscode.window.showInputBox({
         title: `Sign in to ${name} (3/3)`,
         prompt: 'User alias (optional: act on behalf of another user; leave empty for none)',
-        value: config.userAlias ?? '',
+        value: env.userAlias ?? '',
         ignoreFocusOut: true,
       });
       if (alias === undefined) return false;
@@ -229,7 +201,7 @@ export class AuthService implements vscode.Disposable {
         manager.signIn({ username: username.trim(), password, userAlias }),
       );
       if (vscode.workspace.getConfiguration('wfs').get<boolean>(REMEMBER_SETTING))
-        await this.secrets.store(passwordKeyFor(secretScope(config)), JSON.stringify({ username: username.trim(), password, userAlias }));
+        await this.secrets.store(passwordKeyFor(env.key), JSON.stringify({ username: username.trim(), password, userAlias }));
       this.log.info(`Signed in to ${name} as ${username.trim()}${userAlias ? ` (alias ${userAlias})` : ''}`);
       return true;
     } catch (err) {
@@ -242,16 +214,15 @@ export class AuthService implements vscode.Disposable {
     const name = environment ?? this.environments.currentName;
     const manager = await this.manager(name);
     await manager?.signOut();
-    const scope = this.entries.get(name)?.scope;
-    if (scope) await this.secrets.delete(passwordKeyFor(scope));
+    const env = this.environments.get(name);
+    if (env) await this.secrets.delete(passwordKeyFor(env.key));
     this.log.info(`Signed out of ${name}`);
     this.changed.fire(name);
   }
 
   dispose(): void {
-    for (const e of this.entries.values()) e.manager.dispose();
-    this.entries.clear();
-    for (const d of this.disposables) d.dispose();
+    for (const m of this.managers.values()) m.dispose();
+    this.managers.clear();
     this.changed.dispose();
     this.lapseWarned.dispose();
   }

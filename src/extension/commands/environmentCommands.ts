@@ -18,7 +18,7 @@ async function switchEnvironment(s: Services, name?: string): Promise<string | u
   const tm = await s.auth.manager(current);
   const signedIn = tm && tm.state !== 'signed-out' && tm.state !== 'expired';
   const items: MenuItem[] = s.environments.names().map((n) => {
-    const c = s.environments.config(n);
+    const c = s.environments.get(n);
     return {
       label: `${n === current ? '$(check)' : '$(blank)'} ${n}`,
       description: n === SANDBOX_ENVIRONMENT ? (c ? `built-in sandbox · ${c.baseUrl}` : 'built-in sandbox · not started') : c?.baseUrl,

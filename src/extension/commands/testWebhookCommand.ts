@@ -47,7 +47,7 @@ async function sendTestWebhookCommand(s: Services, args: TestWebhookArgs): Promi
   const env = s.environments.currentName;
   let manager, config;
   try {
-    ({ manager, config } = await s.auth.require(env));
+    ({ manager, env: config } = await s.auth.require(env));
   } catch (err) {
     void showError(s.log, 'Send test webhook', err);
     return undefined;

@@ -84,7 +84,7 @@ async function startWorkflow(s: Services, args: StartWorkflowArgs): Promise<Trac
   if (!allowedInThisWorkspace('start', env)) return undefined;
   let config, manager;
   try {
-    ({ config, manager } = await s.auth.require(env));
+    ({ env: config, manager } = await s.auth.require(env));
   } catch (err) {
     void showError(s.log, 'Start workflow', err);
     return undefined;

@@ -1,6 +1,8 @@
 // The environments: the built-in Sandbox (the default, usable once the embedded sandbox runs) and those of the
-// wfs.environments setting; which one is current is remembered per user (globalState).
+// wfs.environments setting, each resolved to one Environment value; which one is current is remembered per user
+// (globalState). What follows a change (sign-ins, pollers, the receiver's trust) is ordered in environmentSync.ts.
 import * as vscode from 'vscode';
+import { EnvironmentValues, type Environment } from '../../core/environments/environment';
 import { parseEnvironments, sandboxEnvironment, SANDBOX_ENVIRONMENT, type EnvironmentConfig } from '../../core/environments/environmentConfig';
 import type { ExtensionLog } from '../log/extensionLog';
 import type { SandboxHost } from '../sandboxHost';
@@ -10,9 +12,10 @@ const CURRENT_KEY = 'wfs.currentEnvironment';
 export class EnvironmentRegistry implements vscode.Disposable {
   private configured: EnvironmentConfig[] = [];
   private lastProblems = '';
+  private readonly values = new EnvironmentValues();
   private readonly changed = new vscode.EventEmitter<void>();
+  /** Fires once everything that follows a change of environments has followed it (environmentSync.ts). */
   readonly onDidChange = this.changed.event;
-  private readonly disposables: vscode.Disposable[] = [];
 
   constructor(
     private readonly state: vscode.Memento,
@@ -20,17 +23,10 @@ export class EnvironmentRegistry implements vscode.Disposable {
     private readonly log: ExtensionLog,
   ) {
     this.read();
-    this.disposables.push(
-      vscode.workspace.onDidChangeConfiguration((e) => {
-        if (!e.affectsConfiguration('wfs.environments')) return;
-        this.read();
-        this.changed.fire();
-      }),
-      sandbox.onDidChange(() => this.changed.fire()),
-    );
   }
 
-  private read(): void {
+  /** Re-reads wfs.environments (environmentSync.ts calls it when the setting changed). */
+  read(): void {
     const { environments, problems } = parseEnvironments(vscode.workspace.getConfiguration('wfs').get('environments'));
     this.configured = environments;
     const text = problems.join(' ');
@@ -53,22 +49,29 @@ export class EnvironmentRegistry implements vscode.Disposable {
     return this.names().includes(name) ? name : SANDBOX_ENVIRONMENT;
   }
 
-  /** The environment's addresses; the Sandbox has them only while it runs. */
-  config(name: string): EnvironmentConfig | undefined {
+  /** The environment as it resolves now; the Sandbox resolves only while it runs. The same value comes back
+   * while nothing about the environment changed. */
+  get(name: string): Environment | undefined {
+    let config: EnvironmentConfig | undefined;
     if (name === SANDBOX_ENVIRONMENT) {
       const info = this.sandbox.info;
-      return info ? sandboxEnvironment(info) : undefined;
-    }
-    return this.configured.find((e) => e.name === name);
+      config = info ? sandboxEnvironment(info) : undefined;
+    } else config = this.configured.find((e) => e.name === name);
+    return config && this.values.intern(config);
   }
 
-  get current(): EnvironmentConfig | undefined {
-    return this.config(this.currentName);
+  /** Every environment that resolves now, the Sandbox first. */
+  all(): Environment[] {
+    return this.names().flatMap((n) => this.get(n) ?? []);
+  }
+
+  get current(): Environment | undefined {
+    return this.get(this.currentName);
   }
 
   /** Every trusted issuer of every environment: the receiver accepts deliveries from any of them. */
-  trustedIssuers(): EnvironmentConfig['trustedIssuers'] {
-    return this.names().flatMap((n) => this.config(n)?.trustedIssuers ?? []);
+  trustedIssuers(): Environment['trustedIssuers'] {
+    return this.all().flatMap((e) => e.trustedIssuers);
   }
 
   async select(name: string): Promise<void> {
@@ -78,8 +81,12 @@ export class EnvironmentRegistry implements vscode.Disposable {
     this.changed.fire();
   }
 
+  /** Tells views the environments changed, once their followers have caught up (environmentSync.ts). */
+  announce(): void {
+    this.changed.fire();
+  }
+
   dispose(): void {
-    for (const d of this.disposables) d.dispose();
     this.changed.dispose();
   }
 }

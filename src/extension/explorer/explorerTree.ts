@@ -89,7 +89,7 @@ export class ExplorerTree implements vscode.TreeDataProvider<ExplorerNode>, vsco
 
   getTreeItem(node: ExplorerNode): vscode.TreeItem {
     if (node.kind === 'environment') {
-      const config = this.environments.config(node.env);
+      const config = this.environments.get(node.env);
       const tm = this.auth.peek(node.env);
       const item = new vscode.TreeItem(node.env, vscode.TreeItemCollapsibleState.Expanded);
       item.id = `env/${node.env}`;

@@ -14,7 +14,9 @@ import { isLoopbackHost } from '../../core/http/loopback';
 import { testPublicAddress, type PublicAddressTestResult } from '../../core/tunnel/publicAddressTest';
 import { LocaltunnelConsent } from './localtunnelConsent';
 import { publicAddressSource, type PublicAddressSource } from './publicAddressSettings';
+import type { Environment } from '../../core/environments/environment';
 import type { EnvironmentRegistry } from '../environments/environmentRegistry';
+import type { EnvironmentFollower } from '../environments/environmentSync';
 import type { ExtensionLog } from '../log/extensionLog';
 import type { SandboxHost } from '../sandboxHost';
 
@@ -38,7 +40,7 @@ export class PublicAddressError extends Error {
   readonly receiverUp = true;
 }
 
-export class ReceiverHost implements vscode.Disposable {
+export class ReceiverHost implements vscode.Disposable, EnvironmentFollower {
   private receiver?: Receiver;
   private tunnel?: Tunnel;
   private publicAddress?: { source: PublicAddressSource; url?: string; note?: string };
@@ -82,13 +84,13 @@ export class ReceiverHost implements vscode.Disposable {
     this.loaded = mkdir(storageDir, { recursive: true }).then(() => this.log.load()).catch((e: Error) => this.extLog.warn(`The delivery history could not be read: ${e.message}`));
     this.verifier = new Verifier({ issuers: environments.trustedIssuers(), clock });
     this.consent = new LocaltunnelConsent(state);
-    this.disposables.push(
-      this.consent,
-      environments.onDidChange(() => this.verifier.setIssuers(environments.trustedIssuers())),
-      sandbox.onDidChange((info) => {
-        if (info && this.receiver?.url) sandbox.setWebhookEndpoint(this.receiver.url, true);
-      }),
-    );
+    this.disposables.push(this.consent);
+  }
+
+  /** Trusts the issuers of the environments resolving now; a (re)started sandbox learns where to send its events. */
+  retain(current: readonly Environment[]): void {
+    this.verifier.setIssuers(current.flatMap((e) => e.trustedIssuers));
+    if (this.receiver?.url) this.sandbox.setWebhookEndpoint(this.receiver.url, true);
   }
 
   /** Resolves once the stored history is read (the panel waits for it). */

@@ -1,8 +1,8 @@
 // Starting, reading and reconfirming workflows per environment, remembering them (globalState), and keeping
-// non-terminal ones live through one WorkflowPoller per environment, paused while the explorer is hidden.
+// non-terminal ones live through one WorkflowPoller per environment value, paused while the explorer is hidden.
 import { isTerminal } from '../../core/workflows/workflowTypes';
 import * as vscode from 'vscode';
-import { SANDBOX_ENVIRONMENT } from '../../core/environments/environmentConfig';
+import type { Environment } from '../../core/environments/environment';
 import type { Clock } from '../../core/time/clock';
 import { WorkflowClient, type StartRequest } from '../../core/workflows/WorkflowClient';
 import { WorkflowPoller, type PollOutcome } from '../../core/workflows/WorkflowPoller';
@@ -11,14 +11,15 @@ import { DEFAULT_POLL_DEADLINE_MS } from '../../core/workflows/pollSchedule';
 import type { WorkflowEnvelope } from '../../core/workflows/workflowTypes';
 import type { AuthService } from '../auth/authService';
 import type { EnvironmentRegistry } from '../environments/environmentRegistry';
+import type { EnvironmentFollower } from '../environments/environmentSync';
 import type { ExtensionLog } from '../log/extensionLog';
-import type { SandboxHost } from '../sandboxHost';
 
 const STORE_KEY = 'wfs.workflows';
 
-export class WorkflowService implements vscode.Disposable {
+export class WorkflowService implements vscode.Disposable, EnvironmentFollower {
   readonly store: WorkflowStore;
-  private readonly pollers = new Map<string, WorkflowPoller>();
+  /** Keyed on the value: a restarted sandbox or a re-pointed environment gets a poller of its own. */
+  private readonly pollers = new Map<Environment, WorkflowPoller>();
   private visible = false;
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChange = this.changed.event;
@@ -28,22 +29,25 @@ export class WorkflowService implements vscode.Disposable {
     state: vscode.Memento,
     private readonly environments: EnvironmentRegistry,
     private readonly auth: AuthService,
-    sandbox: SandboxHost,
     private readonly log: ExtensionLog,
     private readonly clock: Clock,
   ) {
     this.store = new WorkflowStore(state.get(STORE_KEY), (s) => Promise.resolve(state.update(STORE_KEY, s)));
     this.store.on('changed', () => this.changed.fire());
     this.store.on('error-persisting', (e: Error) => this.log.warn(`Could not save the explorer's state: ${e.message} (kept in memory)`));
-    this.disposables.push(
-      sandbox.onDidChange((info) => {
-        // The sandbox keeps workflows in memory: a restarted sandbox has none of the old ones.
-        this.pollers.get(SANDBOX_ENVIRONMENT)?.dispose();
-        this.pollers.delete(SANDBOX_ENVIRONMENT);
-        if (!info) this.store.forgetWorkflows(SANDBOX_ENVIRONMENT);
-      }),
-      auth.onDidChange((env) => void this.resumeLive(env)),
-    );
+    this.disposables.push(auth.onDidChange((env) => void this.resumeLive(env)));
+  }
+
+  /** Stops the pollers of values that no longer resolve; the store forgets workflows read from a service its
+   * environment no longer points at (a restarted sandbox never knew them). */
+  retain(current: readonly Environment[]): void {
+    const keep = new Set(current);
+    for (const [env, p] of [...this.pollers]) {
+      if (keep.has(env)) continue;
+      p.dispose();
+      this.pollers.delete(env);
+    }
+    for (const env of current) this.store.followService(env.name, env.key);
   }
 
   /** The explorer became visible or hidden: polling runs only while someone can see it. */
@@ -53,35 +57,48 @@ export class WorkflowService implements vscode.Disposable {
     if (visible) for (const env of this.environments.names()) void this.resumeLive(env);
   }
 
-  private async client(env: string): Promise<WorkflowClient> {
-    const { manager, config } = await this.auth.require(env);
-    return new WorkflowClient({ baseUrl: config.baseUrl, userAlias: manager.current?.userAlias, tokens: manager, gate: manager.gate, clock: this.clock, findWorkflowsUrl: config.findWorkflowsUrl, onBackoff: (n, ms) => this.log.warn(`${env}: throttled (429); retry ${n} in ${ms} ms`) });
+  /** A client for the environment as it resolves now, signed in (or a SignInRequired). */
+  private async client(name: string): Promise<{ client: WorkflowClient; env: Environment }> {
+    const { manager, env } = await this.auth.require(name);
+    const client = new WorkflowClient({ baseUrl: env.baseUrl, userAlias: manager.current?.userAlias, tokens: manager, gate: manager.gate, clock: this.clock, findWorkflowsUrl: env.findWorkflowsUrl, onBackoff: (n, ms) => this.log.warn(`${name}: throttled (429); retry ${n} in ${ms} ms`) });
+    return { client, env };
   }
 
-  private poller(env: string): WorkflowPoller {
+  private poller(env: Environment): WorkflowPoller {
     let p = this.pollers.get(env);
     if (!p) {
       const deadlineMs = (vscode.workspace.getConfiguration('wfs').get<number>('polling.deadlineMinutes') ?? DEFAULT_POLL_DEADLINE_MS / 60_000) * 60_000;
-      p = new WorkflowPoller({ clock: this.clock, deadlineMs, read: async (id) => (await this.client(env)).read(id), onOutcome: (id, o) => this.onPoll(env, id, o) });
+      // Reads go to this value's service only: once the environment points elsewhere, retain() disposes the poller.
+      p = new WorkflowPoller({ clock: this.clock, deadlineMs, read: (id) => this.readAt(env, id), onOutcome: (id, o) => this.onPoll(env, id, o) });
       if (!this.visible) p.pause();
       this.pollers.set(env, p);
     }
     return p;
   }
 
+  private async readAt(env: Environment, id: string): Promise<WorkflowEnvelope> {
+    const { client, env: now } = await this.client(env.name);
+    if (now !== env) throw new Error(`${env.name} now points at another service`);
+    return client.read(id);
+  }
+
   /** Follows every remembered non-terminal workflow of a signed-in environment. */
-  private async resumeLive(env: string): Promise<void> {
-    const live = this.store.live(env);
+  private async resumeLive(name: string): Promise<void> {
+    const env = this.environments.get(name);
+    if (!env) return;
+    this.store.followService(name, env.key);
+    const live = this.store.live(name);
     if (live.length === 0) return;
-    const tm = await this.auth.manager(env);
-    if (!tm || tm.state === 'signed-out' || tm.state === 'expired') return;
+    const tm = await this.auth.manager(name);
+    if (!tm || tm.state === 'signed-out' || tm.state === 'expired' || this.environments.get(name) !== env) return;
     for (const w of live) this.poller(env).follow(w.workflowId, w.startedAt);
   }
 
-  private onPoll(env: string, id: string, o: PollOutcome): void {
+  private onPoll(value: Environment, id: string, o: PollOutcome): void {
+    const env = value.name;
     if (o.kind === 'read') {
       const before = this.store.workflow(env, id)?.status;
-      this.store.upsertFromEnvelope(env, o.envelope, { now: this.clock.now() });
+      this.store.upsertFromEnvelope(env, o.envelope, { service: value.key, now: this.clock.now() });
       if (before !== o.envelope.workflow.status) this.log.info(`${env}: workflow ${id} is ${o.envelope.workflow.status}`);
     } else if (o.kind === 'transient-error') {
       this.log.warn(`${env}: reading workflow ${id} failed (${o.error.message}); polling goes on`);
@@ -94,25 +111,25 @@ export class WorkflowService implements vscode.Disposable {
   }
 
   async start(env: string, req: StartRequest): Promise<TrackedWorkflow> {
-    const client = await this.client(env);
+    const { client, env: value } = await this.client(env);
     this.log.info(`${env}: start workflow ${req.product.service}/${req.product.model} in session ${req.sessionId} (correlationId ${req.correlationId ?? '(generated)'})`);
     const result = await client.start(req);
     this.log.info(`${env}: started workflow ${result.workflow.workflowId} (runId ${result.workflow.runId}, correlationId ${result.correlationId}): ${result.workflow.status}`);
-    const w = this.store.upsertFromEnvelope(env, result, { correlationId: result.correlationId, now: this.clock.now() });
-    this.poller(env).follow(w.workflowId, w.startedAt);
+    const w = this.store.upsertFromEnvelope(env, result, { service: value.key, correlationId: result.correlationId, now: this.clock.now() });
+    this.poller(value).follow(w.workflowId, w.startedAt);
     return w;
   }
 
   /** Find Workflows by correlationId: what the service holds is added to the explorer under its session, and
    * followed while it runs. */
   async find(env: string, correlationId: string): Promise<TrackedWorkflow[]> {
-    const client = await this.client(env);
+    const { client, env: value } = await this.client(env);
     this.log.info(`${env}: Find Workflows by correlationId ${correlationId}`);
     const found = await client.find(correlationId);
     this.log.info(`${env}: Find Workflows found ${found.length} for correlationId ${correlationId}`);
     return found.map((workflow) => {
-      const w = this.store.upsertFromEnvelope(env, { workflow }, { correlationId, now: this.clock.now() });
-      if (!isTerminal(w.status)) this.poller(env).follow(w.workflowId, w.startedAt);
+      const w = this.store.upsertFromEnvelope(env, { workflow }, { service: value.key, correlationId, now: this.clock.now() });
+      if (!isTerminal(w.status)) this.poller(value).follow(w.workflowId, w.startedAt);
       return w;
     });
   }
@@ -120,7 +137,8 @@ export class WorkflowService implements vscode.Disposable {
   async refresh(env: string, workflowId: string): Promise<TrackedWorkflow> {
     const envelope = await this.read(env, workflowId);
     const w = this.store.workflow(env, workflowId)!;
-    if (w.pollingStopped || !this.poller(env).followedIds.includes(workflowId)) {
+    const value = this.environments.get(env);
+    if (w.pollingStopped || !value || !this.poller(value).followedIds.includes(workflowId)) {
       this.store.resumePolling(env, workflowId, this.clock.now());
       void this.resumeLive(env);
     }
@@ -129,8 +147,9 @@ export class WorkflowService implements vscode.Disposable {
 
   private async read(env: string, workflowId: string): Promise<WorkflowEnvelope> {
     try {
-      const envelope = await (await this.client(env)).read(workflowId);
-      this.store.upsertFromEnvelope(env, envelope, { now: this.clock.now() });
+      const { client, env: value } = await this.client(env);
+      const envelope = await client.read(workflowId);
+      this.store.upsertFromEnvelope(env, envelope, { service: value.key, now: this.clock.now() });
       return envelope;
     } catch (err) {
       this.store.markWorkflow(env, workflowId, { lastError: (err as Error).message });
@@ -154,30 +173,36 @@ export class WorkflowService implements vscode.Disposable {
 
   async reconfirm(env: string, workflowId: string): Promise<TrackedWorkflow> {
     const w = this.store.workflow(env, workflowId);
-    const client = await this.client(env);
+    const { client, env: value } = await this.client(env);
     this.log.info(`${env}: reconfirm workflow ${workflowId}`);
     const envelope = await client.reconfirm(w?.envelope?.links?.reconfirm?.href ?? workflowId);
     this.log.info(`${env}: reconfirmed workflow ${workflowId}: ${envelope.workflow.status}`);
-    const updated = this.store.upsertFromEnvelope(env, envelope, { now: this.clock.now() });
-    this.poller(env).follow(updated.workflowId, this.clock.now());
+    const updated = this.store.upsertFromEnvelope(env, envelope, { service: value.key, now: this.clock.now() });
+    this.poller(value).follow(updated.workflowId, this.clock.now());
     return updated;
   }
 
   /** A verified webhook named this runId: read that workflow now rather than at its next scheduled check. */
   refreshByRunId(runId: string): void {
-    for (const env of this.environments.names()) {
-      const w = this.store.findByRunId(env, runId);
-      if (w) this.pollers.get(env)?.refreshSoon(w.workflowId);
+    for (const [env, p] of this.pollers) {
+      const w = this.store.findByRunId(env.name, runId);
+      if (w) p.refreshSoon(w.workflowId);
     }
   }
 
+  /** The poller following this environment's current value, if any. */
+  private following(name: string): WorkflowPoller | undefined {
+    const env = this.environments.get(name);
+    return env && this.pollers.get(env);
+  }
+
   remove(env: string, workflowId: string): void {
-    this.pollers.get(env)?.unfollow(workflowId);
+    this.following(env)?.unfollow(workflowId);
     this.store.removeWorkflow(env, workflowId);
   }
 
   removeSession(env: string, sessionId: string): void {
-    for (const w of this.store.workflows(env, sessionId)) this.pollers.get(env)?.unfollow(w.workflowId);
+    for (const w of this.store.workflows(env, sessionId)) this.following(env)?.unfollow(w.workflowId);
     this.store.removeSession(env, sessionId);
   }
 

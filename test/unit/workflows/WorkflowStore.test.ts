@@ -8,6 +8,8 @@ function envelope(id: string, status: string, sessionId = 's1'): WorkflowEnvelop
   };
 }
 
+const SVC = 'Sandbox@http://127.0.0.1:1+http://127.0.0.1:1';
+
 describe('WorkflowStore', () => {
   let saved: StoreSnapshot[];
   let store: WorkflowStore;
@@ -27,10 +29,10 @@ describe('WorkflowStore', () => {
   });
 
   it('records a started workflow with its correlationId and keeps its start time across reads', () => {
-    const first = store.upsertFromEnvelope('Sandbox', envelope('w1', 'processing'), { now: 1000 });
+    const first = store.upsertFromEnvelope('Sandbox', envelope('w1', 'processing'), { service: SVC, now: 1000 });
     assert.equal(first.startedAt, 1000);
     assert.deepEqual(store.sessions('Sandbox'), ['s1'], 'the session is added with its first workflow');
-    store.upsertFromEnvelope('Sandbox', envelope('w1', 'complete'), { now: 5000 });
+    store.upsertFromEnvelope('Sandbox', envelope('w1', 'complete'), { service: SVC, now: 5000 });
     const w = store.workflow('Sandbox', 'w1')!;
     assert.equal(w.status, 'complete');
     assert.equal(w.startedAt, 1000);
@@ -41,7 +43,7 @@ describe('WorkflowStore', () => {
   });
 
   it('live() leaves out workflows whose polling stopped; a refresh resumes them', () => {
-    store.upsertFromEnvelope('Sandbox', envelope('w1', 'processing'), { now: 1 });
+    store.upsertFromEnvelope('Sandbox', envelope('w1', 'processing'), { service: SVC, now: 1 });
     store.markWorkflow('Sandbox', 'w1', { pollingStopped: 'deadline' });
     assert.deepEqual(store.live('Sandbox'), []);
     store.resumePolling('Sandbox', 'w1', 99);
@@ -49,9 +51,9 @@ describe('WorkflowStore', () => {
   });
 
   it('removing a session forgets its workflows; removing a workflow forgets only it', () => {
-    store.upsertFromEnvelope('Sandbox', envelope('w1', 'processing', 's1'), { now: 1 });
-    store.upsertFromEnvelope('Sandbox', envelope('w2', 'processing', 's2'), { now: 1 });
-    store.upsertFromEnvelope('Sandbox', envelope('w3', 'processing', 's2'), { now: 1 });
+    store.upsertFromEnvelope('Sandbox', envelope('w1', 'processing', 's1'), { service: SVC, now: 1 });
+    store.upsertFromEnvelope('Sandbox', envelope('w2', 'processing', 's2'), { service: SVC, now: 1 });
+    store.upsertFromEnvelope('Sandbox', envelope('w3', 'processing', 's2'), { service: SVC, now: 1 });
     store.removeWorkflow('Sandbox', 'w3');
     assert.deepEqual(store.workflows('Sandbox', 's2').map((w) => w.workflowId), ['w2']);
     store.removeSession('Sandbox', 's1');
@@ -60,7 +62,7 @@ describe('WorkflowStore', () => {
   });
 
   it('is bounded per environment (oldest forgotten first)', () => {
-    for (let i = 0; i < MAX_WORKFLOWS_PER_ENVIRONMENT + 5; i++) store.upsertFromEnvelope('E', envelope(`w${i}`, 'processing'), { now: i });
+    for (let i = 0; i < MAX_WORKFLOWS_PER_ENVIRONMENT + 5; i++) store.upsertFromEnvelope('E', envelope(`w${i}`, 'processing'), { service: SVC, now: i });
     const ids = store.workflows('E').map((w) => w.workflowId);
     assert.equal(ids.length, MAX_WORKFLOWS_PER_ENVIRONMENT);
     assert.equal(ids[0], 'w5');
@@ -75,6 +77,29 @@ describe('WorkflowStore', () => {
     assert.deepEqual(restored.workflows('Sandbox').map((w) => w.workflowId), ['w1']);
     assert.deepEqual(restored.sessions('Broken'), []);
     assert.doesNotThrow(() => new WorkflowStore('garbage', () => {}));
+  });
+
+  it('workflows belong to the service they were read from: another service for the name forgets them, sessions stay', () => {
+    store.addSession('Sandbox', 's0');
+    store.upsertFromEnvelope('Sandbox', envelope('w1', 'processing'), { service: SVC, now: 1 });
+    store.followService('Sandbox', SVC);
+    assert.deepEqual(store.workflows('Sandbox').map((w) => w.workflowId), ['w1'], 'the same service keeps them');
+    const restarted = 'Sandbox@http://127.0.0.1:2+http://127.0.0.1:2';
+    store.followService('Sandbox', restarted);
+    assert.deepEqual(store.workflows('Sandbox'), [], 'a restarted sandbox never knew w1');
+    assert.deepEqual(store.sessions('Sandbox'), ['s0', 's1']);
+    assert.equal(saved.at(-1)!.Sandbox!.service, restarted);
+    assert.deepEqual(saved.at(-1)!.Sandbox!.workflows, []);
+    store.upsertFromEnvelope('Sandbox', envelope('w2', 'processing'), { service: SVC, now: 2 });
+    assert.deepEqual(store.workflows('Sandbox').map((w) => w.workflowId), ['w2'], 'a write from another service replaces them too');
+  });
+
+  it('a snapshot saved before services were recorded adopts the first service it meets, keeping its workflows', () => {
+    const old = new WorkflowStore({ Staging: { sessions: ['s1'], workflows: [{ workflowId: 'w1', sessionId: 's1', status: 'processing' }] } }, () => {});
+    old.followService('Staging', 'Staging@https://a+https://a');
+    assert.deepEqual(old.workflows('Staging').map((w) => w.workflowId), ['w1']);
+    old.followService('Staging', 'Staging@https://b+https://b');
+    assert.deepEqual(old.workflows('Staging'), []);
   });
 
   it('a failing persist is reported as an event, and the change is kept in memory', async () => {

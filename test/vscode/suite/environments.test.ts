@@ -19,7 +19,7 @@ describe('environments in a real VS Code host', () => {
     await setSetting('environments', [{ name: 'Staging', baseUrl: 'http://127.0.0.1:9/', products: [{ service: 'Appraisal', model: 'Standard' }] }, { name: 'Broken' }]);
     await until(api.environments.onDidChange, () => api.environments.names().includes('Staging'), 'the setting to be read');
     assert.deepEqual(api.environments.names(), ['Sandbox', 'Staging']);
-    assert.equal(api.environments.config('Staging')?.baseUrl, 'http://127.0.0.1:9');
+    assert.equal(api.environments.get('Staging')?.baseUrl, 'http://127.0.0.1:9');
   });
 
   it('switching makes it current; it has its own (signed-out) sign-in and the explorer asks to sign in', async () => {
@@ -33,7 +33,7 @@ describe('environments in a real VS Code host', () => {
   it('the sandbox environment serves a real environment: sign in to a configured environment that is a sandbox', async () => {
     const info = (await vscode.commands.executeCommand('wfs.startSandbox')) as { baseUrl: string };
     await setSetting('environments', [{ name: 'Staging', baseUrl: info.baseUrl }]);
-    await until(api.environments.onDidChange, () => api.environments.config('Staging')?.baseUrl === info.baseUrl, 'the new address');
+    await until(api.environments.onDidChange, () => api.environments.get('Staging')?.baseUrl === info.baseUrl, 'the new address');
     assert.equal(await vscode.commands.executeCommand('wfs.signIn', { environment: 'Staging', username: 'demo', password: 'demo-password' }), true);
     assert.ok(await api.secrets.get(tokensKey(api, 'Staging')), 'tokens stored under the environment and its origins');
     assert.equal(await api.secrets.get(tokensKey(api, 'Sandbox')), undefined, 'other environments untouched');

@@ -2,7 +2,7 @@
 import * as vscode from 'vscode';
 import type { ExtensionApi } from '../../../src/extension/extension';
 import { secretKeyFor } from '../../../src/core/auth/TokenManager';
-import { passwordKeyFor, secretScope } from '../../../src/core/auth/secretScope';
+import { passwordKeyFor } from '../../../src/core/auth/secretScope';
 
 export const EXTENSION_ID = 'workflow-service-toolkit.workflow-service-toolkit';
 
@@ -40,9 +40,9 @@ export async function setSetting(key: string, value: unknown): Promise<void> {
 
 /** Where an environment's tokens and remembered password are stored: bound to its name and current origins. */
 export function tokensKey(api: ExtensionApi, name: string): string {
-  return secretKeyFor(secretScope(api.environments.config(name)!));
+  return secretKeyFor(api.environments.get(name)!.key);
 }
 
 export function passwordKey(api: ExtensionApi, name: string): string {
-  return passwordKeyFor(secretScope(api.environments.config(name)!));
+  return passwordKeyFor(api.environments.get(name)!.key);
 }

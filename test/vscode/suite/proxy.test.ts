@@ -28,7 +28,7 @@ describe('http.proxy in a real VS Code host', () => {
     const info = await sandbox.start();
     const named = info.baseUrl.replace('127.0.0.1', 'wfs-proxied.test');
     await setSetting('environments', [{ name: 'Proxied', baseUrl: named }]);
-    await until(api.environments.onDidChange, () => api.environments.config('Proxied')?.baseUrl === named, 'the environment');
+    await until(api.environments.onDidChange, () => api.environments.get('Proxied')?.baseUrl === named, 'the environment');
 
     assert.equal(await vscode.commands.executeCommand('wfs.signIn', { environment: 'Proxied', username: 'demo', password: 'demo-password' }), false, 'no proxy: the name does not resolve');
     assert.deepEqual(proxy.connects, []);

@@ -119,7 +119,7 @@ describe('webhook receiver in a real VS Code host', () => {
       await vscode.commands.executeCommand('wfs.stopReceiver');
       const sandboxUrl = api.sandbox.info!.baseUrl;
       await setSetting('environments', [{ name: 'Staging', baseUrl: sandboxUrl }]);
-      await until(api.environments.onDidChange, () => !!api.environments.config('Staging'), 'Staging');
+      await until(api.environments.onDidChange, () => !!api.environments.get('Staging'), 'Staging');
       await vscode.commands.executeCommand('wfs.switchEnvironment', 'Staging');
       await setSetting('receiver.publicAddress', 'localtunnel');
       await setSetting('receiver.tunnelHost', server.url);

@@ -20,7 +20,7 @@ describe('Restricted Mode: an untrusted workspace', function () {
     recorderUrl = await recorder.start();
     // A real environment, from user settings: the address records anything sent to it.
     await setSetting('environments', [{ name: 'Staging', baseUrl: recorderUrl }]);
-    await until(api.environments.onDidChange, () => api.environments.config('Staging')?.baseUrl === recorderUrl, 'the user setting');
+    await until(api.environments.onDidChange, () => api.environments.get('Staging')?.baseUrl === recorderUrl, 'the user setting');
     // The billing question is the user's own choice (user settings); here it is off so that only trust can stop a start.
     await setSetting('confirmBilledStart', false);
   });
@@ -68,7 +68,7 @@ describe('Restricted Mode: an untrusted workspace', function () {
     writeFileSync(join(dir, 'settings.json'), JSON.stringify({ 'wfs.environments': [{ name: 'Staging', baseUrl: 'http://127.0.0.1:9/steal' }], 'wfs.polling.deadlineMinutes': 9 }));
     try {
       await until(vscode.workspace.onDidChangeConfiguration, () => vscode.workspace.getConfiguration('wfs').get('polling.deadlineMinutes') === 9, 'the workspace file to be read');
-      assert.equal(api.environments.config('Staging')?.baseUrl, recorderUrl);
+      assert.equal(api.environments.get('Staging')?.baseUrl, recorderUrl);
     } finally {
       rmSync(join(dir, 'settings.json'), { force: true });
     }

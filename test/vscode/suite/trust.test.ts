@@ -32,7 +32,7 @@ describe('trust: workspace settings and secrets in a real VS Code host', () => {
   it('a workspace file that redefines an environment, turns off the billing question and forwards deliveries has no effect', async () => {
     const info = (await vscode.commands.executeCommand('wfs.startSandbox')) as { baseUrl: string };
     await setSetting('environments', [{ name: 'Staging', baseUrl: info.baseUrl }]);
-    await until(api.environments.onDidChange, () => api.environments.config('Staging')?.baseUrl === info.baseUrl, 'the user setting');
+    await until(api.environments.onDidChange, () => api.environments.get('Staging')?.baseUrl === info.baseUrl, 'the user setting');
     assert.equal(await vscode.commands.executeCommand('wfs.signIn', { environment: 'Staging', username: 'demo', password: 'demo-password' }), true);
 
     mkdirSync(settingsDir, { recursive: true });
@@ -60,7 +60,7 @@ describe('trust: workspace settings and secrets in a real VS Code host', () => {
     assert.equal(warned.size, before, 'warned once per setting and file, not at every change');
     sub.dispose();
     const wfs = vscode.workspace.getConfiguration('wfs');
-    assert.equal(api.environments.config('Staging')?.baseUrl, info.baseUrl, 'the user\'s environment, not the workspace\'s');
+    assert.equal(api.environments.get('Staging')?.baseUrl, info.baseUrl, 'the user\'s environment, not the workspace\'s');
     assert.equal(wfs.get('confirmBilledStart'), true, 'the billing question stays');
     assert.equal(wfs.get('receiver.forwardTo'), '', 'no forward target from the workspace');
     assert.equal(wfs.get('auth.rememberPasswordForSilentSignIn'), false);
@@ -85,7 +85,7 @@ describe('trust: workspace settings and secrets in a real VS Code host', () => {
   it('an environment moved to another origin is signed out there: its token is not sent, the user is asked to sign in', async () => {
     assert.ok(await api.secrets.get(tokensKey(api, 'Staging')), 'signed in at the sandbox');
     await setSetting('environments', [{ name: 'Staging', baseUrl: recorderUrl }]);
-    await until(api.environments.onDidChange, () => api.environments.config('Staging')?.baseUrl === recorderUrl, 'the moved environment');
+    await until(api.environments.onDidChange, () => api.environments.get('Staging')?.baseUrl === recorderUrl, 'the moved environment');
     const manager = (await api.auth.manager('Staging'))!;
     assert.equal(manager.state, 'signed-out');
     await assert.rejects(api.auth.require('Staging'), /sign in/i);

@@ -1,0 +1,60 @@
+// The one place that orders what follows a change of environments: the setting edited, the sandbox started,
+// restarted (a new origin) or stopped. Each follower drops what it holds for values that no longer resolve, in
+// this order: sign-ins first (nothing may use an old token), then pollers and the workflow store, then the
+// receiver's trust; views hear of it last, through EnvironmentRegistry.onDidChange.
+import * as vscode from 'vscode';
+import type { Environment } from '../../core/environments/environment';
+import type { ExtensionLog } from '../log/extensionLog';
+import type { SandboxHost } from '../sandboxHost';
+import type { EnvironmentRegistry } from './environmentRegistry';
+
+export interface EnvironmentFollower {
+  /** Keeps what belongs to these values (the ones resolving now); lets go of the rest. */
+  retain(current: readonly Environment[]): void | Promise<void>;
+}
+
+export class EnvironmentSync implements vscode.Disposable {
+  private queue: Promise<void> = Promise.resolve();
+  private readonly disposables: vscode.Disposable[];
+
+  constructor(
+    private readonly environments: EnvironmentRegistry,
+    sandbox: SandboxHost,
+    private readonly followers: readonly EnvironmentFollower[],
+    private readonly log: ExtensionLog,
+  ) {
+    this.disposables = [
+      vscode.workspace.onDidChangeConfiguration((e) => {
+        if (!e.affectsConfiguration('wfs.environments')) return;
+        environments.read();
+        this.follow();
+      }),
+      sandbox.onDidChange(() => this.follow()),
+    ];
+  }
+
+  /** Runs one pass after the pending one: each reads the values resolving when it runs, so a late pass never
+   * drops a newer value. */
+  private follow(): void {
+    this.queue = this.queue.then(async () => {
+      const current = this.environments.all();
+      for (const f of this.followers) {
+        try {
+          await f.retain(current);
+        } catch (err) {
+          this.log.error(`Environments: ${(err as Error).message}`);
+        }
+      }
+      this.environments.announce();
+    });
+  }
+
+  /** Resolves once every change so far has been followed. */
+  settled(): Promise<void> {
+    return this.queue;
+  }
+
+  dispose(): void {
+    for (const d of this.disposables) d.dispose();
+  }
+}

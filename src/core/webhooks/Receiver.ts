@@ -12,7 +12,8 @@ import { forwardableHeaders } from '../http/hopByHop';
 import type { Clock } from '../time/clock';
 import { DedupeSet } from './DedupeSet';
 import { DeliveryLog, REFUSED_BODY_PREFIX_BYTES, redactHeaders, type BodyInfo, type DeliveryRecord, type ForwardResult } from './DeliveryLog';
-import type { VerificationCheck, Verifier, VerificationResult } from './Verifier';
+import type { Verifier, VerificationResult } from './Verifier';
+import { answeredChecks } from './verificationSteps';
 
 export interface ReceiverOptions {
   verifier: Verifier;
@@ -118,77 +119,26 @@ export class Receiver extends EventEmitter {
     }
   }
 
+  /** One request: refused early (Host, path, method, size) or read, verified, then dispatched; always recorded
+   * and answered by answer(). */
   private async serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const started = performance.now();
-    const receivedAt = new Date(this.options.clock.now()).toISOString();
-    const path = (req.url ?? '/').split('?')[0];
-    const record: DeliveryRecord = {
-      id: randomUUID(),
-      receivedAt,
-      method: req.method ?? '',
-      path,
-      headers: redactHeaders(req.headers),
-      body: EMPTY_BODY,
-      checks: [],
-      verified: false,
-      status: 0,
-      durationMs: 0,
-      duplicate: false,
-    };
-    let kept: Buffer = EMPTY;
-    /** Records, then answers. A 2xx leaves only once the record reached the OS: an acknowledged delivery survives a
-     * crash. If it cannot be written, the answer is 503, so the service sends it again. */
-    const finish = async (status: number, text: string) => {
-      record.status = status;
-      record.durationMs = Math.round((performance.now() - started) * 1000) / 1000;
-      if (record.verified && status !== 200) record.checks = withAnswer(record.checks, status, text);
-      const written = this.log.add(record, kept);
-      if (status >= 200 && status < 300) {
-        try {
-          await written;
-        } catch (err) {
-          status = record.status = 503;
-          record.note = `answered 503 instead: the delivery could not be written to the history (${(err as Error).message})`;
-          text = 'not stored\n';
-          if (record.verified) record.checks = withAnswer(record.checks, status, text);
-        }
-      } else written.catch(() => undefined); // reported through the log's error-persisting event
-      if (record.verified && record.webhookId && !record.duplicate) {
-        this.processing.delete(record.webhookId);
-        if (status >= 200 && status < 300) this.dedupe.add(record.webhookId);
-      }
-      if (!res.headersSent) {
-        res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', 'content-length': Buffer.byteLength(text) });
-        res.end(text);
-      }
-      this.emit('delivery', record);
-    };
-
-    // Only our own names: loopback, or the public address in use. A DNS-rebinding page names its own host.
-    if (!isAllowedHost(req.headers.host, this.publicHosts)) {
-      record.note = `Host ${JSON.stringify(req.headers.host ?? '')} is not this receiver's: answered 421 without reading the body`;
-      return finish(421, 'misdirected request: this receiver answers only its own addresses\n');
-    }
-    if (path !== this.path) return finish(404, 'not the webhook path\n');
-    if (req.method !== 'POST') return finish(405, 'POST only\n');
+    const record = newRecord(req, this.options.clock.now());
+    const answer = (a: Answer, kept: Buffer = EMPTY) => this.answer(res, record, kept, started, a);
+    const early = this.refuseEarly(req, record);
+    if (early) return answer(early);
     const raw = await readCapped(req, this.options.maxBodyBytes ?? DEFAULT_MAX_BODY);
     if (raw === 'too-large') {
       // The rest of the body is read and discarded (Node dumps it after the answer), so the sender reads a 413,
       // never a reset; the server's request timeout bounds how long that may take.
       record.note = `body over the ${this.options.maxBodyBytes ?? DEFAULT_MAX_BODY}-byte limit; not kept`;
-      return finish(413, 'body too large\n');
+      return answer({ status: 413, text: 'body too large\n' });
     }
-    if (raw === 'aborted') return finish(400, 'body not received\n');
+    if (raw === 'aborted') return answer({ status: 400, text: 'body not received\n' });
 
-    let result: VerificationResult;
-    try {
-      result = await this.options.verifier.verify(headerValue(req, 'authorization'), raw, this.inFlight > 1 || this.connections > 1);
-    } catch (err) {
-      // Any exception inside verification is a refusal (docs/design.md: jose throws plain TypeErrors for some keys).
-      result = { ok: false, checks: [{ step: 7, name: 'decision', ok: false, detail: `refused with 403: ${(err as Error).message}` }] };
-    }
+    const result = await this.verify(req, raw);
     // A refused request keeps a prefix of its body and the hash of the whole: a flood of them costs little.
-    kept = result.ok ? raw : Buffer.from(raw.subarray(0, REFUSED_BODY_PREFIX_BYTES));
+    const kept = result.ok ? raw : Buffer.from(raw.subarray(0, REFUSED_BODY_PREFIX_BYTES));
     record.body = { size: raw.length, sha256: result.bodySha256 ?? createHash('sha256').update(raw).digest('hex'), kept: kept.length, utf8: isUtf8(raw) };
     record.checks = result.checks;
     record.jwt = result.header || result.claims ? { header: result.header, claims: result.claims } : undefined;
@@ -197,22 +147,41 @@ export class Receiver extends EventEmitter {
       // The step, not its detail: enough for the sender's developer (and the audit) to know where to look, nothing
       // about keys or trust.
       const failed = result.checks.find((c) => !c.ok && c.step < 7);
-      return finish(403, failed ? `forbidden: step ${failed.step} (${failed.name}) failed\n` : 'forbidden\n');
+      return answer({ status: 403, text: failed ? `forbidden: step ${failed.step} (${failed.name}) failed\n` : 'forbidden\n' }, kept);
     }
-    if (result.bodyError !== undefined) return finish(400, 'the body is not JSON\n');
+    if (result.bodyError !== undefined) return answer({ status: 400, text: 'the body is not JSON\n' }, kept);
+    describeEvent(record, result.body, req);
+    return answer(await this.dispatch(req, record, raw, result.body), kept);
+  }
 
-    const event = (result.body ?? {}) as Record<string, unknown>;
-    const data = event.data as Record<string, unknown> | undefined;
-    record.webhookId = typeof event.webhookId === 'string' ? event.webhookId : headerValue(req, 'x-svc-webhook-id');
-    record.topic = typeof event.topic === 'string' ? event.topic : headerValue(req, 'x-svc-topic');
-    if (typeof event.subTopic === 'string') record.subTopic = event.subTopic;
-    if (typeof event.triggeredAt === 'string') record.triggeredAt = event.triggeredAt;
-    if (data && typeof data.runId === 'string') record.runId = data.runId;
+  /** Before the body is read: only our own names (loopback, or the public address in use; a DNS-rebinding page
+   * names its own host), the webhook path, POST. */
+  private refuseEarly(req: IncomingMessage, record: DeliveryRecord): Answer | undefined {
+    if (!isAllowedHost(req.headers.host, this.publicHosts)) {
+      record.note = `Host ${JSON.stringify(req.headers.host ?? '')} is not this receiver's: answered 421 without reading the body`;
+      return { status: 421, text: 'misdirected request: this receiver answers only its own addresses\n' };
+    }
+    if (record.path !== this.path) return { status: 404, text: 'not the webhook path\n' };
+    if (req.method !== 'POST') return { status: 405, text: 'POST only\n' };
+    return undefined;
+  }
 
+  private async verify(req: IncomingMessage, raw: Buffer): Promise<VerificationResult> {
+    try {
+      return await this.options.verifier.verify(headerValue(req, 'authorization'), raw, this.inFlight > 1 || this.connections > 1);
+    } catch (err) {
+      // Any exception inside verification is a refusal (docs/design.md: jose throws plain TypeErrors for some keys).
+      return { ok: false, checks: [{ step: 7, name: 'decision', ok: false, detail: `refused with 403: ${(err as Error).message}` }] };
+    }
+  }
+
+  /** A verified event: a duplicate is acknowledged again; otherwise it is forwarded (when set up) and answered
+   * 200, the forward target's status, or the override. */
+  private async dispatch(req: IncomingMessage, record: DeliveryRecord, raw: Buffer, event: unknown): Promise<Answer> {
     // A copy that arrives while the first is still being processed is a duplicate too.
     if (record.webhookId && (this.dedupe.has(record.webhookId) || this.processing.has(record.webhookId))) {
       record.duplicate = true;
-      return finish(200, 'duplicate\n');
+      return { status: 200, text: 'duplicate\n' };
     }
     if (record.webhookId) this.processing.add(record.webhookId);
     let status = 200;
@@ -222,10 +191,38 @@ export class Receiver extends EventEmitter {
       status = record.forward.status ?? 502;
     }
     if (this.respondWith !== undefined) status = this.respondWith;
-    this.emit('verified-event', { event: result.body, record });
-    // Only a delivery answered 2xx counts as processed (finish adds it to the dedupe set): a 5xx is resent by the
-    // service and must not look duplicated.
-    return finish(status, status < 300 ? 'ok\n' : 'not processed\n');
+    this.emit('verified-event', { event, record });
+    return { status, text: status < 300 ? 'ok\n' : 'not processed\n' };
+  }
+
+  /** Records, then answers. A 2xx leaves only once the record reached the OS: an acknowledged delivery survives a
+   * crash. If it cannot be written, the answer is 503, so the service sends it again. Step 7 records the answer
+   * that left. */
+  private async answer(res: ServerResponse, record: DeliveryRecord, kept: Buffer, started: number, { status, text }: Answer): Promise<void> {
+    record.status = status;
+    record.durationMs = Math.round((performance.now() - started) * 1000) / 1000;
+    if (record.verified && status !== 200) record.checks = answeredChecks(record.checks, status, text);
+    const written = this.log.add(record, kept);
+    if (status >= 200 && status < 300) {
+      try {
+        await written;
+      } catch (err) {
+        status = record.status = 503;
+        record.note = `answered 503 instead: the delivery could not be written to the history (${(err as Error).message})`;
+        text = 'not stored\n';
+        if (record.verified) record.checks = answeredChecks(record.checks, status, text);
+      }
+    } else written.catch(() => undefined); // reported through the log's error-persisting event
+    // Only a delivery answered 2xx counts as processed: a 5xx is resent by the service and must not look duplicated.
+    if (record.verified && record.webhookId && !record.duplicate) {
+      this.processing.delete(record.webhookId);
+      if (status >= 200 && status < 300) this.dedupe.add(record.webhookId);
+    }
+    if (!res.headersSent) {
+      res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', 'content-length': Buffer.byteLength(text) });
+      res.end(text);
+    }
+    this.emit('delivery', record);
   }
 
   private async forward(req: IncomingMessage, raw: Buffer): Promise<ForwardResult> {
@@ -241,9 +238,36 @@ export class Receiver extends EventEmitter {
   }
 }
 
-/** The verifier's shared list of passed checks says "answered 200"; another answer gets a list of its own. */
-function withAnswer(checks: readonly VerificationCheck[], status: number, text: string): VerificationCheck[] {
-  return checks.map((c) => (c.step === 7 && c.ok ? { ...c, detail: `verified: answered ${status} (${text.trim()})` } : c));
+interface Answer {
+  status: number;
+  text: string;
+}
+
+function newRecord(req: IncomingMessage, now: number): DeliveryRecord {
+  return {
+    id: randomUUID(),
+    receivedAt: new Date(now).toISOString(),
+    method: req.method ?? '',
+    path: (req.url ?? '/').split('?')[0]!,
+    headers: redactHeaders(req.headers),
+    body: EMPTY_BODY,
+    checks: [],
+    verified: false,
+    status: 0,
+    durationMs: 0,
+    duplicate: false,
+  };
+}
+
+/** What the record shows of a verified event: ids from the body, or the service's headers when it lacks them. */
+function describeEvent(record: DeliveryRecord, body: unknown, req: IncomingMessage): void {
+  const event = (body ?? {}) as Record<string, unknown>;
+  const data = event.data as Record<string, unknown> | undefined;
+  record.webhookId = typeof event.webhookId === 'string' ? event.webhookId : headerValue(req, 'x-svc-webhook-id');
+  record.topic = typeof event.topic === 'string' ? event.topic : headerValue(req, 'x-svc-topic');
+  if (typeof event.subTopic === 'string') record.subTopic = event.subTopic;
+  if (typeof event.triggeredAt === 'string') record.triggeredAt = event.triggeredAt;
+  if (data && typeof data.runId === 'string') record.runId = data.runId;
 }
 
 /** The topic of the public-address self-test's signed delivery (see core/tunnel/publicAddressTest.ts). */

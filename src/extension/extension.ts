@@ -3,6 +3,7 @@
 import * as vscode from 'vscode';
 import { SystemClock } from '../core/time/clock';
 import { AuthService, type SignInArgs } from './auth/authService';
+import { AccountsProvider } from './auth/accountsProvider';
 import { registerEnvironmentCommands } from './commands/environmentCommands';
 import { registerReceiverCommands } from './commands/receiverCommands';
 import { registerSessionCommands } from './commands/sessionCommands';
@@ -69,6 +70,8 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
   const auditPanel = new AuditPanel(context.extensionUri, services);
   const auditTests = new AuditTestController(auditPanel);
   const settingsGuard = new WorkspaceSettingsGuard(context.globalState, log);
+  // Signed-in environments in VS Code's Accounts menu; sign-in and sign-out still go through AuthService.
+  const accounts = new AccountsProvider(auth, environments);
 
   // Live status only while someone can see it.
   workflows.setVisible(treeView.visible);
@@ -76,6 +79,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
     log,
     proxy,
     settingsGuard,
+    accounts,
     sandbox,
     environments,
     environmentSync,

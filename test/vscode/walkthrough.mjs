@@ -157,6 +157,33 @@ async function main() {
       }),
     );
     results.push(
+      await step('the Accounts menu lists "demo · Sandbox (Workflow Service)"; its Sign Out signs the environment out; signing in again adds it back', async () => {
+        const account = page.locator('.monaco-menu .action-label', { hasText: 'demo · Sandbox (Workflow Service)' });
+        await page.locator('.activitybar a[aria-label^="Accounts"]').click({ timeout: 15_000 });
+        await account.waitFor({ timeout: 15_000 });
+        await page.screenshot({ path: join(shots, '03b-accounts-menu.png') });
+        await account.hover();
+        // The submenu takes the keyboard once it shows: choose its "Sign Out" as a keyboard user would.
+        await page.locator('.monaco-menu .action-label', { hasText: /^Sign Out$/ }).hover({ timeout: 15_000 });
+        await page.keyboard.press('Enter');
+        // VS Code confirms a sign-out from its Accounts menu.
+        const confirm = page.locator('.monaco-dialog-box');
+        await confirm.getByText("Sign out of 'demo · Sandbox'?").waitFor({ timeout: 15_000 });
+        await confirm.getByRole('button', { name: 'Sign Out' }).click();
+        await statusbar.getByText('Sandbox: signed out').waitFor({ timeout: 15_000 });
+        await runCommand(page, 'Workflow Service: Sign In');
+        await page.getByText('Sign in to Sandbox (1/2)').waitFor({ timeout: 15_000 });
+        await page.keyboard.press('Enter');
+        await page.getByText('Sign in to Sandbox (2/2)').waitFor({ timeout: 15_000 });
+        await quickInput.fill('demo-password');
+        await page.keyboard.press('Enter');
+        await statusbar.getByText(/Sandbox: demo · token/).waitFor({ timeout: 15_000 });
+        await page.locator('.activitybar a[aria-label^="Accounts"]').click();
+        await account.waitFor({ timeout: 15_000 });
+        await page.keyboard.press('Escape');
+      }),
+    );
+    results.push(
       await step('"Add Session" suggests the sandbox sessions; the chosen one appears under the environment', async () => {
         await page.getByRole('button', { name: 'Add Session', exact: true }).click();
         await page.locator('.quick-input-list .monaco-list-row', { hasText: 'sess-demo-staged' }).waitFor({ timeout: 15_000 });

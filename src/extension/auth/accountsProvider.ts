@@ -1,0 +1,92 @@
+// The Workflow Service in VS Code's Accounts menu (vscode.AuthenticationProvider, as the authentication-provider
+// sample does). One session per signed-in environment; its scope is the environment's name. Signing in and out
+// still go through AuthService, so the status bar, the explorer and the Accounts menu always agree. Another
+// extension that asks for a session gets VS Code's own consent prompt first.
+import * as vscode from 'vscode';
+import type { EnvironmentRegistry } from '../environments/environmentRegistry';
+import type { AuthService } from './authService';
+
+export const AUTH_PROVIDER_ID = 'wfs';
+export const AUTH_PROVIDER_LABEL = 'Workflow Service';
+
+const sessionId = (env: string) => `wfs:${env}`;
+
+export class AccountsProvider implements vscode.AuthenticationProvider, vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<vscode.AuthenticationProviderAuthenticationSessionsChangeEvent>();
+  readonly onDidChangeSessions = this.changed.event;
+  /** The account each environment was last announced with (for added / removed / changed events). */
+  private readonly announced = new Map<string, string>();
+  private readonly disposables: vscode.Disposable[] = [];
+
+  constructor(
+    private readonly auth: AuthService,
+    private readonly environments: EnvironmentRegistry,
+  ) {
+    this.disposables.push(
+      auth.onDidChange((env) => void this.announce(env)),
+      vscode.authentication.registerAuthenticationProvider(AUTH_PROVIDER_ID, AUTH_PROVIDER_LABEL, this, { supportsMultipleAccounts: true }),
+    );
+  }
+
+  /** Signed-in environments, each with a current access token (refreshed first if it is due). */
+  async getSessions(scopes?: readonly string[]): Promise<vscode.AuthenticationSession[]> {
+    const sessions: vscode.AuthenticationSession[] = [];
+    for (const env of this.environments.names()) {
+      if (scopes && scopes.length > 0 && !scopes.includes(env)) continue;
+      const s = await this.session(env);
+      if (s) sessions.push(s);
+    }
+    return sessions;
+  }
+
+  /** "Sign in" from the Accounts menu, or another extension asking with createIfNone: the usual sign-in flow. */
+  async createSession(scopes: readonly string[]): Promise<vscode.AuthenticationSession> {
+    const env = scopes[0] ?? this.environments.currentName;
+    if (!this.environments.names().includes(env)) throw new Error(`There is no Workflow Service environment named "${env}".`);
+    if (!(await this.auth.signIn({ environment: env }))) throw new Error(`Signing in to ${env} did not complete.`);
+    const s = await this.session(env);
+    if (!s) throw new Error(`Signed in to ${env}, but no access token is available.`);
+    return s;
+  }
+
+  /** "Sign Out" from the Accounts menu. */
+  async removeSession(id: string): Promise<void> {
+    const env = this.environments.names().find((e) => sessionId(e) === id);
+    if (env) await this.auth.signOut(env);
+  }
+
+  private account(env: string): string | undefined {
+    const tm = this.auth.peek(env);
+    const user = tm?.current?.username;
+    return tm && user && tm.state !== 'signed-out' && tm.state !== 'expired' ? user : undefined;
+  }
+
+  private async session(env: string): Promise<vscode.AuthenticationSession | undefined> {
+    const tm = await this.auth.manager(env);
+    const user = this.account(env);
+    if (!tm || !user) return undefined;
+    let accessToken: string;
+    try {
+      accessToken = await tm.getAccessToken();
+    } catch {
+      return undefined; // the refresh failed: the environment shows "signed out" or "expired" on its own
+    }
+    return { id: sessionId(env), accessToken, account: { id: `${env}/${user}`, label: `${user} · ${env}` }, scopes: [env] };
+  }
+
+  private async announce(env: string): Promise<void> {
+    await this.auth.manager(env);
+    const before = this.announced.get(env);
+    const now = this.account(env);
+    if (before === now) return;
+    if (now) this.announced.set(env, now);
+    else this.announced.delete(env);
+    const s = (user: string): vscode.AuthenticationSession => ({ id: sessionId(env), accessToken: '', account: { id: `${env}/${user}`, label: `${user} · ${env}` }, scopes: [env] });
+    this.changed.fire({ added: !before && now ? [s(now)] : [], removed: before && !now ? [s(before)] : [], changed: before && now ? [s(now)] : [] });
+  }
+
+  dispose(): void {
+    for (const d of this.disposables) d.dispose();
+    this.changed.dispose();
+  }
+}

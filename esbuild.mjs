@@ -1,7 +1,7 @@
 // Bundles the extension and the CLI, and transpiles the tests for mocha.
 // `node esbuild.mjs` builds dist/; `node esbuild.mjs --tests` also writes out/ (tests + sources, unbundled).
 import * as esbuild from 'esbuild';
-import { copyFileSync, mkdirSync, readFileSync, readdirSync, statSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, mkdirSync, readFileSync, readdirSync, statSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const production = process.argv.includes('--production');
@@ -69,4 +69,11 @@ if (withTests) {
   });
   // Unbundled sources import ../../package.json (name and version); keep that path valid under out/.
   copyFileSync('package.json', 'out/package.json');
+
+  // The extension the host suite runs (test/vscode/runOffline.mjs): the same manifest and media as the product, and
+  // a bundle whose activate() hands the services to the suite. The product's dist/extension.js exports nothing.
+  const host = 'out/host-extension';
+  await esbuild.build({ ...common, entryPoints: { extension: 'test/vscode/hostExtension/extension.ts' }, outdir: `${host}/dist`, external: ['vscode'] });
+  copyFileSync('package.json', `${host}/package.json`);
+  cpSync('media', `${host}/media`, { recursive: true });
 }

@@ -335,6 +335,10 @@ function vscodeStub() {
     dispose() {}
   }
   const item = () => ({ show() {}, hide() {}, dispose() {} });
+  const items = () => {
+    const m = new Map();
+    return { get: (id) => m.get(id), add: (i) => void m.set(i.id, i), delete: (id) => void m.delete(id), replace: (all) => (m.clear(), all.forEach((i) => m.set(i.id, i))), forEach: (f) => m.forEach((i) => f(i)), get size() { return m.size; } };
+  };
   const memento = () => {
     const m = new Map();
     return { get: (k, d) => (m.has(k) ? m.get(k) : d), update: async (k, v) => void m.set(k, v), keys: () => [...m.keys()], setKeysForSync() {} };
@@ -375,6 +379,9 @@ function vscodeStub() {
       textDocuments: [],
     },
     commands: { registerCommand: () => disposable, executeCommand: async () => undefined },
+    TestRunProfileKind: { Run: 1 },
+    tests: { createTestController: () => ({ createRunProfile: () => disposable, createTestItem: (id, label) => ({ id, label, children: items() }), items: items(), dispose() {} }) },
+    authentication: { registerAuthenticationProvider: () => disposable },
     env: { clipboard: { writeText: async () => {}, readText: async () => '' } },
   };
   const context = {
@@ -399,11 +406,12 @@ async function benchExtension() {
     const t0 = performance.now();
     const ext = require(file);
     const t1 = performance.now();
-    const api = ext.activate(context);
+    const exported = ext.activate(context);
     const t2 = performance.now();
+    const subscriptions = context.subscriptions.length;
     for (const d of context.subscriptions) d.dispose();
     const realVsCode = quick ? { skipped: 'quick run' } : await measureRealVsCode(root).catch((err) => ({ skipped: String(err?.message ?? err) }));
-    return { distExtensionJsBytes: size, moduleLoadMs: round(t1 - t0, 1), activateMs: round(t2 - t1, 1), servicesBuilt: Object.keys(api).length, realVsCode };
+    return { distExtensionJsBytes: size, moduleLoadMs: round(t1 - t0, 1), activateMs: round(t2 - t1, 1), subscriptions, exportsNothing: exported === undefined, realVsCode };
   } finally {
     Module._load = original;
   }

@@ -7,7 +7,8 @@ import { projectRoot } from './harness/tools.mjs';
 const root = projectRoot();
 try {
   await runTests({
-    extensionDevelopmentPath: root,
+    // The host-suite build of the extension (esbuild.mjs --tests): its activate() hands the services to the suite.
+    extensionDevelopmentPath: join(root, 'out', 'host-extension'),
     extensionTestsPath: join(root, 'out', 'test', 'vscode', 'index.js'),
     launchArgs: ['--disable-extensions', '--disable-workspace-trust'],
   });

@@ -37,7 +37,7 @@ async function runSuite(root, testsPath, tools, { untrusted = false } = {}) {
     await page.exposeFunction('codeAutomationExit', (code) => settle(code));
     const remote = (p) => `vscode-remote://127.0.0.1:${server.port}${p}`;
     const payload = [
-      ['extensionDevelopmentPath', remote(root)],
+      ['extensionDevelopmentPath', remote(join(root, 'out', 'host-extension'))],
       ['extensionTestsPath', remote(testsPath)],
     ];
     await page.goto(`${server.url}/?folder=${encodeURIComponent(server.workspace)}&payload=${encodeURIComponent(JSON.stringify(payload))}`);
@@ -79,7 +79,7 @@ async function runSuite(root, testsPath, tools, { untrusted = false } = {}) {
 async function main() {
   const root = projectRoot();
   const testsPath = join(root, 'out', 'test', 'vscode', 'index.js');
-  if (!existsSync(join(root, 'dist', 'extension.js')) || !existsSync(testsPath)) throw new Error('Build first: node esbuild.mjs --tests');
+  if (!existsSync(join(root, 'out', 'host-extension', 'dist', 'extension.js')) || !existsSync(testsPath)) throw new Error('Build first: node esbuild.mjs --tests');
   const tools = ensureTools();
   const trusted = await runSuite(root, testsPath, tools);
   const untrusted = await runSuite(root, testsPath, tools, { untrusted: true });

@@ -52,6 +52,15 @@ async function runCommand(page, title) {
   }
 }
 
+/** Packages test/vscode/peer and installs it into `extensionsDir`; returns what went wrong, if anything. */
+function installPeer(tools, extensionsDir) {
+  const vsix = join(mkdtempSync(join(tmpdir(), 'wfs-peer-')), 'peer.vsix');
+  const pack = spawnSync(process.execPath, [join(root, 'node_modules', '@vscode', 'vsce', 'vsce'), 'package', '--no-dependencies', '--allow-missing-repository', '--skip-license', '--out', vsix], { cwd: join(root, 'test', 'vscode', 'peer'), encoding: 'utf8' });
+  if (pack.status !== 0) return `packaging the peer extension failed:\n${pack.stdout}\n${pack.stderr}`;
+  const install = spawnSync(tools.node24, [tools.codeServerEntry, '--extensions-dir', extensionsDir, '--install-extension', vsix], { encoding: 'utf8' });
+  return install.status === 0 ? undefined : `installing the peer extension failed:\n${install.stdout}\n${install.stderr}`;
+}
+
 async function main() {
   const tools = ensureTools();
   if (!existsSync(VSIX)) throw new Error('Package first: npm run package');
@@ -59,6 +68,9 @@ async function main() {
   const extensionsDir = mkdtempSync(join(tmpdir(), 'wfs-exts-'));
   const install = spawnSync(tools.node24, [tools.codeServerEntry, '--extensions-dir', extensionsDir, '--install-extension', VSIX], { encoding: 'utf8' });
   if (install.status !== 0) throw new Error(`installing the .vsix failed:\n${install.stdout}\n${install.stderr}`);
+  // Another extension, installed next to it: what a peer can reach of the toolkit (its exports, an Accounts session).
+  const peer = installPeer(tools, extensionsDir);
+  if (peer) throw new Error(peer);
   // A second environment, "Staging": a `wfs sandbox` process. It signs as the same issuer as the built-in sandbox
   // under its own key, so the receiver must check each delivery against its own key set.
   const staging = await startStagingSandbox();
@@ -181,6 +193,21 @@ async function main() {
         await page.locator('.activitybar a[aria-label^="Accounts"]').click();
         await account.waitFor({ timeout: 15_000 });
         await page.keyboard.press('Escape');
+      }),
+    );
+    results.push(
+      await step('another extension gets nothing from the toolkit\'s exports, no session without asking, and a session once the user allows it', async () => {
+        await runCommand(page, 'WFS Peer: Probe the Workflow Service Toolkit');
+        // VS Code's own consent prompt, before a session (and its token) goes to another extension.
+        const consent = page.locator('.monaco-dialog-box', { hasText: 'WFS Peer' });
+        await consent.waitFor({ timeout: 15_000 });
+        await page.screenshot({ path: join(shots, '03c-peer-asks-for-a-session.png') });
+        await consent.getByRole('button', { name: 'Allow' }).click();
+        // Then which account: the signed-in environment, or signing in to another.
+        await page.getByText("The extension 'WFS Peer' wants to access a Workflow Service account").waitFor({ timeout: 15_000 });
+        await page.screenshot({ path: join(shots, '03d-peer-picks-an-account.png') });
+        await page.locator('.quick-input-list .monaco-list-row', { hasText: 'demo · Sandbox' }).click();
+        await page.getByText('WFS Peer: exports none; without asking: none; after asking: demo · Sandbox with a token.').waitFor({ timeout: 15_000 });
       }),
     );
     results.push(

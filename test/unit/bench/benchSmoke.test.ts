@@ -10,7 +10,7 @@ describe('npm run bench (smoke, tiny counts)', function () {
   this.timeout(120_000);
   it('writes results.json with the receiver ratios and the exact counts, and the Markdown table', () => {
     const dir = mkdtempSync(join(tmpdir(), 'wfs-bench-smoke-'));
-    execFileSync(process.execPath, ['bench/run.mjs', '--tiny', '--only', 'receiver,keysets,tokens,polling,history', '--out', dir], { stdio: ['ignore', 'ignore', 'pipe'] });
+    execFileSync(process.execPath, ['bench/run.mjs', '--tiny', '--only', 'receiver,keysets,tokens,polling,extension,history', '--out', dir], { stdio: ['ignore', 'ignore', 'pipe'] });
     const r = JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8'));
     for (const k of ['cpu', 'cores', 'node']) assert.ok(r.machine[k], `machine.${k}`);
     assert.ok(Number.isFinite(r.receiver.ratioToBareHttp));
@@ -30,6 +30,10 @@ describe('npm run bench (smoke, tiny counts)', function () {
     assert.ok(r.keySets.ours.coldAndFailing.keySetRequests <= 5);
     assert.equal(r.tokens.refreshRequests, 1);
     assert.equal(r.polling.requests, r.polling.schedule);
+    // The shipped bundle activates on a stubbed host, registers its disposables, and exports nothing a peer could use.
+    assert.equal(r.extension.error, undefined, `the extension bench ran: ${r.extension.error}`);
+    assert.ok(Number.isFinite(r.extension.activateMs) && r.extension.subscriptions > 20, 'activate() registered its views, commands and servers');
+    assert.equal(r.extension.exportsNothing, true, 'activate() returns nothing: no services, no SecretStorage for other extensions');
     const h = r.history;
     assert.equal(h.acknowledged, h.deliveries, 'every large delivery answered 200 by wfs listen --log');
     assert.equal(h.restartLoaded, h.deliveries, 'all of them read back at the restart');

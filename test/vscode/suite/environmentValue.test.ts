@@ -3,7 +3,7 @@
 // views hear of it, sign-ins, pollers, the store and the receiver's trust have followed.
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { ExtensionApi } from '../../../src/extension/extension';
+import type { ExtensionApi } from '../hostExtension/extension';
 import type { DeliveryRecord } from '../../../src/core/webhooks/DeliveryLog';
 import { secretKeyFor } from '../../../src/core/auth/TokenManager';
 import { extensionApi, setSetting, until } from './helpers';

@@ -1,7 +1,7 @@
 // After a 500 on a billed start, "Find Workflows" finds what the service holds and adds it to the explorer.
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { ExtensionApi } from '../../../src/extension/extension';
+import type { ExtensionApi } from '../hostExtension/extension';
 import type { TrackedWorkflow } from '../../../src/core/workflows/WorkflowStore';
 import { extensionApi, setSetting } from './helpers';
 

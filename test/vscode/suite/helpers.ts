@@ -1,6 +1,6 @@
 // Shared by the extension-host suites: the extension's API and event-driven waits (no fixed sleeps).
 import * as vscode from 'vscode';
-import type { ExtensionApi } from '../../../src/extension/extension';
+import type { ExtensionApi } from '../hostExtension/extension';
 import { secretKeyFor } from '../../../src/core/auth/TokenManager';
 import { passwordKeyFor } from '../../../src/core/auth/secretScope';
 

@@ -2,7 +2,7 @@
 // through a recording CONNECT proxy; the environment's .test name resolves only there.
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { ExtensionApi } from '../../../src/extension/extension';
+import type { ExtensionApi } from '../hostExtension/extension';
 import { Sandbox } from '../../../src/core/sandbox/Sandbox';
 import { RecordingProxy } from '../../unit/helpers/recordingProxy';
 import { extensionApi, setSetting, until } from './helpers';

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as vscode from 'vscode';
-import type { ExtensionApi } from '../../../src/extension/extension';
+import type { ExtensionApi } from '../hostExtension/extension';
 import type { PublicAddressTestResult } from '../../../src/core/tunnel/publicAddressTest';
 import { migrateTunnelSetting } from '../../../src/extension/receiver/publicAddressSettings';
 import { extensionApi, setSetting } from './helpers';

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import type { ExtensionApi } from '../../../src/extension/extension';
+import type { ExtensionApi } from '../hostExtension/extension';
 import { RecordingServer } from '../../unit/helpers/recordingServer';
 import { extensionApi, setSetting, until } from './helpers';
 

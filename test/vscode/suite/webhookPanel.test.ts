@@ -2,7 +2,7 @@
 // and one refused delivery, hostile payloads rendered as text, replay, jump to workflow, deliveries in the tree.
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { ExtensionApi } from '../../../src/extension/extension';
+import type { ExtensionApi } from '../hostExtension/extension';
 import type { DeliveryRecord } from '../../../src/core/webhooks/DeliveryLog';
 import type { TrackedWorkflow } from '../../../src/core/workflows/WorkflowStore';
 import { mkdtempSync, readFileSync } from 'node:fs';
@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { RecordingServer } from '../../unit/helpers/recordingServer';
 import { extensionApi, setSetting, until } from './helpers';
 import { chooseVerificationFilter, webhookPanelDom } from './webviewDom';
+import { notificationsInCenter } from './workbenchDom';
 
 const XSS = '<script>alert(1)</script><img src=x onerror=alert(2)>';
 const b64url = (o: unknown) => Buffer.from(JSON.stringify(o)).toString('base64url');
@@ -52,7 +53,9 @@ describe('webhook panel in a real VS Code host', () => {
 
   it('opens, and shows one verified and one refused delivery live, each with the right checks', async () => {
     await vscode.commands.executeCommand('wfs.openWebhookPanel');
-    assert.equal(api.webhookPanel.isOpen, true);
+    // As the user sees it: a tab of the panel's kind, active in its group.
+    const tabs = vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((t) => t.input instanceof vscode.TabInputWebview && t.input.viewType.endsWith('wfs.webhookPanel'));
+    assert.deepEqual(tabs.map((t) => [t.label, t.isActive]), [['Webhook Deliveries', true]]);
     const verified = await deliveredBy(() =>
       vscode.commands.executeCommand('wfs.sendTestWebhook', { topic: 'workflow/completed', subTopic: 'event:workflow/completed', tenantId: 'tenant-panel', testData: 'template', address: receiverUrl }),
     );
@@ -123,19 +126,13 @@ describe('webhook panel in a real VS Code host', () => {
   it('an action on a delivery no longer in the history says so, instead of failing on it', async () => {
     const gone = await verifiedOwn('stale');
     await api.receiver.log.clear();
-    const shown: string[] = [];
-    const original = vscode.window.showErrorMessage;
-    (vscode.window as { showErrorMessage: unknown }).showErrorMessage = (message: string) => {
-      shown.push(message);
-      return Promise.resolve(undefined);
-    };
-    try {
-      for (const action of ['replay-local', 'copy-curl', 'export-one', 'jump'] as const) assert.equal(await api.webhookPanel.runAction(action, gone.id), undefined, action);
-    } finally {
-      (vscode.window as { showErrorMessage: unknown }).showErrorMessage = original;
-    }
-    assert.equal(shown.length, 4);
-    for (const m of shown) assert.match(m, /that delivery is no longer in the history/i);
+    await vscode.commands.executeCommand('notifications.clearAll');
+    const actions = ['replay-local', 'copy-curl', 'export-one', 'jump'] as const;
+    for (const action of actions) assert.equal(await api.webhookPanel.runAction(action, gone.id), undefined, action);
+    // What the user reads: one error per action, each saying why.
+    const shown = await notificationsInCenter(/^[\w-]+: That delivery is no longer in the history\.$/, actions.length);
+    assert.deepEqual(shown.map((m) => m.split(':')[0]).sort(), [...actions].sort());
+    await vscode.commands.executeCommand('notifications.hideList');
   });
 
   it("a workflow's webhook events appear under it in the tree, and the panel jumps to it", async () => {

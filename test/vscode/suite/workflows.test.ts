@@ -2,7 +2,7 @@
 // live polling; refresh, reconfirm, raw JSON, copy; refusals surface as typed errors, never as a tree entry.
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { ExtensionApi } from '../../../src/extension/extension';
+import type { ExtensionApi } from '../hostExtension/extension';
 import type { ExplorerNode } from '../../../src/extension/explorer/explorerTree';
 import type { TrackedWorkflow } from '../../../src/core/workflows/WorkflowStore';
 import { extensionApi, setSetting, until } from './helpers';

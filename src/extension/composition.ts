@@ -1,0 +1,142 @@
+// The composition root: builds the services, registers views and commands, and pushes every disposable onto
+// context.subscriptions (VS Code disposes them on deactivate: receiver, tunnel, sandbox, timers).
+import * as vscode from 'vscode';
+import { SystemClock } from '../core/time/clock';
+import { AuthService, type SignInArgs } from './auth/authService';
+import { AccountsProvider } from './auth/accountsProvider';
+import { registerEnvironmentCommands } from './commands/environmentCommands';
+import { registerReceiverCommands } from './commands/receiverCommands';
+import { registerSessionCommands } from './commands/sessionCommands';
+import { registerTestWebhookCommand } from './commands/testWebhookCommand';
+import { registerWorkflowCommands } from './commands/workflowCommands';
+import { EnvironmentRegistry } from './environments/environmentRegistry';
+import { EnvironmentSync } from './environments/environmentSync';
+import { ExplorerTree, type ExplorerNode } from './explorer/explorerTree';
+import { WORKFLOW_JSON_SCHEME, WorkflowJsonDocuments } from './explorer/workflowJsonDocuments';
+import { ExtensionLog } from './log/extensionLog';
+import { ReceiverHost } from './receiver/receiverHost';
+import { ReceiverTree, type ReceiverNode } from './receiver/receiverTree';
+import { SandboxHost } from './sandboxHost';
+import { ProxyRouting } from './proxyRouting';
+import { WorkspaceSettingsGuard } from './trust/workspaceSettingsGuard';
+import { migrateTunnelSetting } from './receiver/publicAddressSettings';
+import { AuditTestController } from './audit/auditTestController';
+import type { Services } from './services';
+import { EnvironmentStatusBar } from './statusBar/environmentStatusBar';
+import { ReceiverStatusBar } from './statusBar/receiverStatusBar';
+import { WorkflowService } from './workflows/workflowService';
+import { WebhookPanel } from './panel/webhookPanel';
+import { AuditPanel, type AuditArgs } from './panel/auditPanel';
+
+/** What compose() built. The shipped activate() keeps it to itself: exported, it would hand every service (and
+ * SecretStorage) to any other extension that calls getExtension(…).activate(). */
+export interface Composition extends Services {
+  statusBar: EnvironmentStatusBar;
+  webhookPanel: WebhookPanel;
+  auditPanel: AuditPanel;
+  receiverStatusBar: ReceiverStatusBar;
+  treeView: vscode.TreeView<ExplorerNode>;
+  receiverTree: ReceiverTree;
+  receiverView: vscode.TreeView<ReceiverNode>;
+  settingsGuard: WorkspaceSettingsGuard;
+  auditTests: AuditTestController;
+}
+
+/** Set by compose(): stops what holds sockets, timers and files, and resolves when it has. */
+let shutdown: (() => Promise<void>) | undefined;
+
+export function compose(context: vscode.ExtensionContext): Composition {
+  const clock = new SystemClock();
+  const log = new ExtensionLog();
+  const proxy = new ProxyRouting(log);
+  void migrateTunnelSetting(log).catch((err: Error) => log.warn(`Settings: wfs.receiver.tunnel could not be moved: ${err.message}`));
+  const sandbox = new SandboxHost(log);
+  const environments = new EnvironmentRegistry(context.globalState, sandbox, log);
+  const auth = new AuthService(context.secrets, environments, sandbox, log, clock);
+  const workflows = new WorkflowService(context.globalState, environments, auth, log, clock);
+  const receiver = new ReceiverHost(context.globalStorageUri.fsPath, context.globalState, environments, sandbox, log, clock);
+  // Sign-ins first, then pollers and the store, then the receiver's trust; views hear of a change last.
+  const environmentSync = new EnvironmentSync(environments, sandbox, [auth, workflows, receiver], log);
+  const explorer = new ExplorerTree(environments, auth, workflows, receiver, clock);
+  const treeView = vscode.window.createTreeView('wfs.explorer', { treeDataProvider: explorer, showCollapseAll: true });
+  const receiverTree = new ReceiverTree(receiver, clock);
+  const receiverView = vscode.window.createTreeView('wfs.receiver', { treeDataProvider: receiverTree });
+  const statusBar = new EnvironmentStatusBar(environments, auth, clock);
+  const receiverStatusBar = new ReceiverStatusBar(receiver);
+  const services: Services = { log, clock, sandbox, environments, auth, workflows, receiver, explorer, state: context.globalState };
+  const webhookPanel = new WebhookPanel(context.extensionUri, services);
+  const auditPanel = new AuditPanel(context.extensionUri, services);
+  const auditTests = new AuditTestController(auditPanel);
+  const settingsGuard = new WorkspaceSettingsGuard(context.globalState, log);
+  // Signed-in environments in VS Code's Accounts menu; sign-in and sign-out still go through AuthService.
+  const accounts = new AccountsProvider(auth, environments);
+
+  // Live status only while someone can see it.
+  workflows.setVisible(treeView.visible);
+  context.subscriptions.push(
+    log,
+    proxy,
+    settingsGuard,
+    accounts,
+    sandbox,
+    environments,
+    environmentSync,
+    auth,
+    workflows,
+    receiver,
+    explorer,
+    treeView,
+    receiverTree,
+    receiverView,
+    statusBar,
+    receiverStatusBar,
+    webhookPanel,
+    auditPanel,
+    auditTests,
+    treeView.onDidChangeVisibility((e) => workflows.setVisible(e.visible)),
+    receiver.onVerifiedEvent((e) => e.runId && workflows.refreshByRunId(e.runId)),
+    vscode.workspace.registerTextDocumentContentProvider(WORKFLOW_JSON_SCHEME, new WorkflowJsonDocuments(workflows)),
+    vscode.commands.registerCommand('wfs.openWebhookPanel', (deliveryId?: string) => webhookPanel.show(typeof deliveryId === 'string' ? deliveryId : undefined)),
+    vscode.commands.registerCommand('wfs.auditReceiver', (args?: AuditArgs) => auditPanel.run(args && typeof args === 'object' ? args : {})),
+    vscode.commands.registerCommand('wfs.revealWorkflowByRunId', (runId: string) => revealWorkflowByRunId(services, treeView, runId)),
+    vscode.commands.registerCommand('wfs.startSandbox', () => sandbox.startWithUi()),
+    vscode.commands.registerCommand('wfs.stopSandbox', () => sandbox.stop()),
+    vscode.commands.registerCommand('wfs.showLog', () => log.show()),
+    vscode.commands.registerCommand('wfs.signIn', (args?: SignInArgs) => auth.signIn(args)),
+    vscode.commands.registerCommand('wfs.signOut', (environment?: string) => auth.signOut(typeof environment === 'string' ? environment : undefined)),
+    ...registerEnvironmentCommands(services),
+    ...registerSessionCommands(services),
+    ...registerWorkflowCommands(services),
+    ...registerTestWebhookCommand(services),
+    ...registerReceiverCommands(services),
+  );
+  shutdown = async () => {
+    // Polling first, so nothing reads a sandbox that is going away; then the servers, the tunnel and the history.
+    workflows.stopPolling();
+    const results = await Promise.allSettled([receiver.shutdown(), sandbox.stop()]);
+    for (const r of results) if (r.status === 'rejected') log.warn(`Shutdown: ${(r.reason as Error).message}`);
+  };
+  return { ...services, settingsGuard, auditTests, statusBar, receiverStatusBar, webhookPanel, auditPanel, treeView, receiverTree, receiverView };
+}
+
+/** "Go to Workflow" from the panel: reveals the workflow whose runId a delivery carries. */
+async function revealWorkflowByRunId(s: Services, treeView: vscode.TreeView<ExplorerNode>, runId: string): Promise<string | undefined> {
+  for (const env of s.environments.names()) {
+    const w = s.workflows.store.findByRunId(env, runId);
+    if (!w) continue;
+    if (env !== s.environments.currentName) await s.environments.select(env);
+    await vscode.commands.executeCommand('wfs.explorer.focus');
+    await treeView.reveal({ kind: 'workflow', env, workflowId: w.workflowId }, { select: true, focus: true, expand: true });
+    return w.workflowId;
+  }
+  void vscode.window.showInformationMessage(`No workflow in the explorer has runId ${runId}.`);
+  return undefined;
+}
+
+/** VS Code awaits this before disposing context.subscriptions: the receiver, its tunnel and history file, and the
+ * sandbox are closed by the time it resolves, so a window reload never races a write or a listening port. */
+export async function deactivate(): Promise<void> {
+  const stop = shutdown;
+  shutdown = undefined;
+  await stop?.();
+}

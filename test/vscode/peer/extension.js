@@ -1,0 +1,18 @@
+// A peer extension, installed next to the packaged .vsix by the walkthrough: it reports what any other
+// extension can get from the Workflow Service Toolkit: its exports, and an Accounts session with and without asking.
+const vscode = require('vscode');
+
+const TOOLKIT = 'workflow-service-toolkit.workflow-service-toolkit';
+
+exports.activate = (context) => {
+  context.subscriptions.push(
+    vscode.commands.registerCommand('wfsPeer.probe', async () => {
+      const exported = await vscode.extensions.getExtension(TOOLKIT).activate();
+      const keys = exported && typeof exported === 'object' ? Object.keys(exported) : [];
+      const label = (s) => (s ? `${s.account.label}${s.accessToken ? ' with a token' : ''}` : 'none');
+      const silent = await vscode.authentication.getSession('wfs', ['Sandbox'], { silent: true });
+      const asked = await vscode.authentication.getSession('wfs', ['Sandbox'], { createIfNone: true }).catch((err) => ({ account: { label: `refused (${err.message})` } }));
+      void vscode.window.showInformationMessage(`WFS Peer: exports ${keys.length ? keys.join(',') : 'none'}; without asking: ${label(silent)}; after asking: ${label(asked)}.`);
+    }),
+  );
+};

@@ -1,0 +1,31 @@
+// What the workbench shows, read from its DOM by the harness (test/vscode/harness/webviewInspector.mjs), as a user
+// would see it: the status bar and notifications. The extension is never asked.
+import * as vscode from 'vscode';
+import { inWebview } from './webviewDom';
+
+/** Each status bar entry's text, its icons written back as `$(name)`, as VS Code rendered it. */
+const STATUS_BAR_TEXTS = `[...document.querySelectorAll('.statusbar .statusbar-item')].map((item) =>
+  [...(item.querySelector('a') ?? item).childNodes].map((n) => {
+    const icon = n.nodeType === 1 && [...n.classList].find((c) => c.startsWith('codicon-') && c !== 'codicon-modifier-spin');
+    return icon ? '$(' + icon.slice('codicon-'.length) + ')' : n.textContent;
+  }).join('').trim())`;
+
+/** The status bar entry that matches `pattern` (a regular expression), once one does. */
+export async function statusBarEntry(pattern: RegExp): Promise<string> {
+  const matches = `(${STATUS_BAR_TEXTS}).find((t) => new RegExp(${JSON.stringify(pattern.source)}).test(t))`;
+  return inWebview<string>('.statusbar', matches, `!!${matches}`);
+}
+
+/** The messages in VS Code's notification center that match `pattern`, once there are at least `atLeast`. Opens
+ * the center first: toasts show only the latest few. */
+export async function notificationsInCenter(pattern: RegExp, atLeast: number): Promise<string[]> {
+  await vscode.commands.executeCommand('notifications.showList');
+  const matching = `[...document.querySelectorAll('.notifications-center .notification-list-item-message')].map((m) => m.textContent).filter((t) => new RegExp(${JSON.stringify(pattern.source)}).test(t))`;
+  return inWebview<string[]>('.monaco-workbench', matching, `(${matching}).length >= ${atLeast}`);
+}
+
+/** The rows of the quick pick on screen, once one of them reads `label`. */
+export async function quickPickRows(label: string): Promise<string[]> {
+  const rows = `[...document.querySelectorAll('.quick-input-widget .quick-input-list .monaco-list-row')].map((r) => r.getAttribute('aria-label') ?? r.textContent)`;
+  return inWebview<string[]>('.monaco-workbench', rows, `(${rows}).some((r) => r.includes(${JSON.stringify(label)}))`);
+}

@@ -58,10 +58,6 @@ export class SandboxTokens {
     return { ok: true, subject: { username: rec.username, alias: rec.alias } };
   }
 
-  refreshExpiry(refreshToken: string): number | undefined {
-    return this.refreshTokens.get(refreshToken)?.expiresAt;
-  }
-
   async checkAuthorization(header: string | undefined): Promise<AccessCheck> {
     if (header === undefined || header.trim() === '') return { ok: false, reason: 'missing' };
     const m = /^Bearer ([A-Za-z0-9_.-]+)$/.exec(header.trim());

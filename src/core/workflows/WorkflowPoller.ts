@@ -36,10 +36,6 @@ export class WorkflowPoller {
 
   constructor(private readonly options: WorkflowPollerOptions) {}
 
-  get isPaused(): boolean {
-    return this.paused;
-  }
-
   get followedIds(): string[] {
     return [...this.followed.keys()];
   }

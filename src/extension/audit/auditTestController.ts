@@ -15,9 +15,6 @@ export interface AuditTestOutcome {
 
 export class AuditTestController implements vscode.Disposable {
   readonly controller = vscode.tests.createTestController('wfs.receiverAudit', 'Webhook Receiver Audit');
-  private readonly finished = new vscode.EventEmitter<AuditTestOutcome[]>();
-  /** Fires at the end of each run with what it reported (the extension-host tests read it). */
-  readonly onDidFinishRun = this.finished.event;
 
   constructor(private readonly panel: AuditPanel) {
     for (const c of AUDIT_CASES) {
@@ -73,13 +70,11 @@ export class AuditTestController implements vscode.Disposable {
         for (const t of leaves) if (!outcomes.some((o) => o.id === t.id)) run.skipped(t);
     } finally {
       run.end();
-      this.finished.fire(outcomes);
     }
     return outcomes;
   }
 
   dispose(): void {
     this.controller.dispose();
-    this.finished.dispose();
   }
 }

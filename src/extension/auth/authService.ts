@@ -31,9 +31,6 @@ export class AuthService implements vscode.Disposable, EnvironmentFollower {
   private readonly changed = new vscode.EventEmitter<string>();
   readonly onDidChange = this.changed.event;
   private readonly warnedLapse = new Set<string>();
-  private readonly lapseWarned = new vscode.EventEmitter<{ environment: string; kind: 'lapsing-soon' | 'lapsed' | 'silent' }>();
-  /** Fires when the user is warned of a lapsing or lapsed sign-in (or it was left to silent re-sign-in). */
-  readonly onDidWarnLapse = this.lapseWarned.event;
 
   constructor(
     private readonly secrets: vscode.SecretStorage,
@@ -130,17 +127,14 @@ export class AuthService implements vscode.Disposable, EnvironmentFollower {
       this.warnedLapse.add(`${name}:${e.refreshExpiresAt}`);
       void this.rememberedCredentials(env).then((silent) => {
         if (silent) {
-          this.lapseWarned.fire({ environment: name, kind: 'silent' });
           return this.log.info(`${name}: the sign-in lapses at ${new Date(e.refreshExpiresAt!).toISOString()}; silent re-sign-in is on`);
         }
-        this.lapseWarned.fire({ environment: name, kind: 'lapsing-soon' });
         const when = new Date(e.refreshExpiresAt!).toLocaleTimeString();
         void vscode.window
           .showWarningMessage(`Your sign-in to ${name} lapses at ${when} (midnight US Eastern). Sign in again to stay signed in.`, 'Sign In')
           .then((a) => a && vscode.commands.executeCommand('wfs.signIn', { environment: name }));
       });
     }
-    if (e.state === 'expired') this.lapseWarned.fire({ environment: name, kind: 'lapsed' });
     if (e.state === 'expired')
       void vscode.window
         .showWarningMessage(`Your sign-in to ${name} has lapsed (midnight US Eastern). Sign in again to go on.`, 'Sign In')
@@ -224,6 +218,5 @@ export class AuthService implements vscode.Disposable, EnvironmentFollower {
     for (const m of this.managers.values()) m.dispose();
     this.managers.clear();
     this.changed.dispose();
-    this.lapseWarned.dispose();
   }
 }

@@ -11,7 +11,7 @@ export function registerReceiverCommands(s: Services): vscode.Disposable[] {
     vscode.commands.registerCommand('wfs.startReceiver', () => startReceiver(s)),
     vscode.commands.registerCommand('wfs.stopReceiver', () => s.receiver.stop()),
     vscode.commands.registerCommand('wfs.testPublicAddress', (args?: { timeoutMs?: number }) => testPublicAddressCommand(s, typeof args?.timeoutMs === 'number' ? args.timeoutMs : undefined)),
-    vscode.commands.registerCommand('wfs.choosePublicAddress', () => choosePublicAddress()),
+    vscode.commands.registerCommand('wfs.choosePublicAddress', () => choosePublicAddress(s)),
     vscode.commands.registerCommand('wfs.copyReceiverUrl', async (which?: 'local' | 'public') => {
       const info = s.receiver.info;
       if (!info) return void vscode.window.showInformationMessage('The webhook receiver is not running.', 'Start Receiver').then((a) => a && startReceiver(s));
@@ -52,7 +52,7 @@ const SOURCE_ITEMS: Record<PublicAddressSource, { label: string; detail: string 
 };
 
 /** Sets wfs.receiver.publicAddress (user settings) from a pick, asks for the URL when "url" is chosen. */
-async function choosePublicAddress(): Promise<PublicAddressSource | undefined> {
+async function choosePublicAddress(s: Services): Promise<PublicAddressSource | undefined> {
   const config = vscode.workspace.getConfiguration('wfs');
   const current = config.get<string>('receiver.publicAddress');
   const pick = await vscode.window.showQuickPick(
@@ -70,6 +70,8 @@ async function choosePublicAddress(): Promise<PublicAddressSource | undefined> {
     if (!url) return undefined;
     await config.update('receiver.publicUrl', url.trim(), vscode.ConfigurationTarget.Global);
   }
+  // Choosing localtunnel is asking for it: a remembered "no" would otherwise never be asked again.
+  if (pick.source === 'localtunnel') await s.receiver.consent.forgetAll();
   await config.update('receiver.publicAddress', pick.source, vscode.ConfigurationTarget.Global);
   void vscode.window.showInformationMessage(`The receiver's public address now comes from: ${SOURCE_ITEMS[pick.source].label}. Restart the receiver to use it.`, 'Restart Receiver').then(async (a) => {
     if (!a) return;

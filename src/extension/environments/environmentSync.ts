@@ -49,11 +49,6 @@ export class EnvironmentSync implements vscode.Disposable {
     });
   }
 
-  /** Resolves once every change so far has been followed. */
-  settled(): Promise<void> {
-    return this.queue;
-  }
-
   dispose(): void {
     for (const d of this.disposables) d.dispose();
   }

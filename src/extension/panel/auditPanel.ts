@@ -34,10 +34,6 @@ export class AuditPanel implements vscode.Disposable {
     private readonly s: Services,
   ) {}
 
-  get summary(): AuditSummary | undefined {
-    return this.last;
-  }
-
   async run(args: AuditArgs = {}): Promise<AuditSummary | undefined> {
     let target = args.target;
     if (!target) {

@@ -43,10 +43,6 @@ export class WebhookPanel implements vscode.Disposable {
     );
   }
 
-  get isOpen(): boolean {
-    return !!this.panel;
-  }
-
   /** Opens (or reveals) the panel, optionally on one delivery. */
   async show(selectId?: string): Promise<void> {
     if (!this.panel) {

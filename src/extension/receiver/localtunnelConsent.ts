@@ -4,11 +4,10 @@ import * as vscode from 'vscode';
 
 const CONSENT_KEY = 'wfs.localtunnelConsent';
 
-export class LocaltunnelConsent implements vscode.Disposable {
-  private readonly asked = new vscode.EventEmitter<{ environment: string; answer: boolean | undefined }>();
-  /** Fires each time the user is asked, with the answer (undefined: dismissed, asked again next time). */
-  readonly onDidAsk = this.asked.event;
+/** The user's answer: remembered, or given now; "unanswered" (a dismissed dialog) asks again next time. */
+export type LocaltunnelAnswer = 'allowed' | 'declined' | 'unanswered';
 
+export class LocaltunnelConsent {
   constructor(private readonly state: vscode.Memento) {}
 
   remembered(environment: string): boolean | undefined {
@@ -22,10 +21,15 @@ export class LocaltunnelConsent implements vscode.Disposable {
     await this.state.update(CONSENT_KEY, all);
   }
 
+  /** Choosing localtunnel again ("Choose Public Address Source…") is asking to be asked again. */
+  async forgetAll(): Promise<void> {
+    await this.state.update(CONSENT_KEY, undefined);
+  }
+
   /** The remembered answer, or the user's (a dialog that cannot be shown is a "no" this time, not remembered). */
-  async allowed(environment: string, serverHost: string): Promise<boolean> {
+  async answer(environment: string, serverHost: string): Promise<LocaltunnelAnswer> {
     const known = this.remembered(environment);
-    if (known !== undefined) return known;
+    if (known !== undefined) return known ? 'allowed' : 'declined';
     const open = 'Open Tunnel';
     const decline = `Not for ${environment}`;
     const answer = await Promise.resolve(
@@ -45,12 +49,8 @@ export class LocaltunnelConsent implements vscode.Disposable {
       ),
     ).catch(() => undefined);
     const allowed = answer === open ? true : answer === decline ? false : undefined;
-    if (allowed !== undefined) await this.remember(environment, allowed);
-    this.asked.fire({ environment, answer: allowed });
-    return allowed === true;
-  }
-
-  dispose(): void {
-    this.asked.dispose();
+    if (allowed === undefined) return 'unanswered';
+    await this.remember(environment, allowed);
+    return allowed ? 'allowed' : 'declined';
   }
 }

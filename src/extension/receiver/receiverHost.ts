@@ -36,9 +36,7 @@ export interface ReceiverInfo {
 }
 
 /** A public address that could not be opened; the receiver itself runs. */
-export class PublicAddressError extends Error {
-  readonly receiverUp = true;
-}
+export class PublicAddressError extends Error {}
 
 export class ReceiverHost implements vscode.Disposable, EnvironmentFollower {
   private receiver?: Receiver;
@@ -84,7 +82,6 @@ export class ReceiverHost implements vscode.Disposable, EnvironmentFollower {
     this.loaded = mkdir(storageDir, { recursive: true }).then(() => this.log.load()).catch((e: Error) => this.extLog.warn(`The delivery history could not be read: ${e.message}`));
     this.verifier = new Verifier({ issuers: environments.trustedIssuers(), clock });
     this.consent = new LocaltunnelConsent(state);
-    this.disposables.push(this.consent);
   }
 
   /** Trusts the issuers of the environments resolving now; a (re)started sandbox learns where to send its events. */
@@ -241,7 +238,9 @@ export class ReceiverHost implements vscode.Disposable, EnvironmentFollower {
       case 'localtunnel': {
         if (env === SANDBOX_ENVIRONMENT) return { source, note: 'not opened for the Sandbox, which reaches the receiver on loopback' };
         const host = cfg.get<string>('receiver.tunnelHost') || 'https://localtunnel.me';
-        if (!(await this.consent.allowed(env, new URL(host).host))) return { source, note: `not opened: no consent for ${env} (asked once; Manage in wfs.receiver.publicAddress)` };
+        const answer = await this.consent.answer(env, new URL(host).host);
+        if (answer === 'declined') return { source, note: `not opened: you declined localtunnel for ${env} (choose localtunnel again in "Choose Public Address Source…" to be asked again)` };
+        if (answer === 'unanswered') return { source, note: `not opened: you did not answer whether to open localtunnel for ${env}; you are asked again at the next start` };
         const tunnel = new Tunnel({ localPort: Number(new URL(localUrl).port), host, clock: this.clock });
         let reconnected = false;
         tunnel.on('state', (s: TunnelState) => {

@@ -33,10 +33,6 @@ export class EnvironmentStatusBar implements vscode.Disposable {
     this.render();
   }
 
-  get text(): string {
-    return this.item.text;
-  }
-
   render(): void {
     const name = this.environments.currentName;
     const tm = this.auth.peek(name);

@@ -14,10 +14,6 @@ export class ReceiverStatusBar implements vscode.Disposable {
     this.render();
   }
 
-  get text(): string | undefined {
-    return this.receiver.info ? this.item.text : undefined;
-  }
-
   render(): void {
     const info = this.receiver.info;
     if (!info) return this.item.hide();

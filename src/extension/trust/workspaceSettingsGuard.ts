@@ -6,17 +6,8 @@ import { userOnlySettingsIn } from './userOnlySettings';
 
 const WARNED_KEY = 'wfs.ignoredWorkspaceSettingsWarned';
 
-/** A user-only setting found in a workspace file, warned about. */
-export interface IgnoredSetting {
-  file: string;
-  key: string;
-}
-
 export class WorkspaceSettingsGuard implements vscode.Disposable {
-  private readonly warned = new vscode.EventEmitter<IgnoredSetting>();
-  /** Fires once per setting and file, when the user is told its workspace value is ignored. */
-  readonly onDidWarn = this.warned.event;
-  private readonly disposables: vscode.Disposable[] = [this.warned];
+  private readonly disposables: vscode.Disposable[] = [];
 
   constructor(
     private readonly state: vscode.Memento,
@@ -52,7 +43,6 @@ export class WorkspaceSettingsGuard implements vscode.Disposable {
         warned.add(id);
         const where = vscode.workspace.asRelativePath(file);
         this.log.warn(`${where} sets ${key}; only user settings can set it, so the workspace value is ignored.`);
-        this.warned.fire({ file: where, key });
         void vscode.window.showWarningMessage(`${where} sets ${key}, which only your user settings can set: the workspace value is ignored.`, 'Open User Settings').then((a) => {
           if (a) void vscode.commands.executeCommand('workbench.action.openSettings', key);
         });

@@ -56,8 +56,7 @@ describe('sandbox: sign-in and refresh', () => {
   });
   it('a refresh token lapses at midnight Eastern after 24 h: 401 invalid-refresh-token', async () => {
     const t = await f.signIn(); // ManualClock starts 2026-01-15T12:00Z → lapses 2026-01-17T05:00Z
-    const lapse = f.sandbox.context.tokens.refreshExpiry(t.refresh_token)!;
-    assert.equal(new Date(lapse).toISOString(), '2026-01-17T05:00:00.000Z');
+    const lapse = Date.parse('2026-01-17T05:00:00.000Z');
     f.clock.advance(lapse - f.clock.now() - 1);
     assert.equal((await f.call(REFRESH_PATH, { json: { refresh_token: t.refresh_token } })).status, 200);
     f.clock.advance(1);

@@ -8,7 +8,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as vscode from 'vscode';
 import { AUDIT_CASES } from '../../../src/core/audit/auditCases';
-import type { ExtensionApi } from '../../../src/extension/extension';
+import type { ExtensionApi } from '../hostExtension/extension';
 import type { AuditSummary } from '../../../src/core/audit/receiverAudit';
 import { BrokenReceiver } from '../../unit/helpers/brokenReceiver';
 import { extensionApi } from './helpers';
@@ -59,11 +59,13 @@ describe('receiver audit in a real VS Code host', () => {
   });
 
   it('a non-loopback target is not audited unless the modal is confirmed', async () => {
-    // Nobody answers the modal in a test host (it is dismissed), so nothing may be sent.
-    const before = api.auditPanel.summary;
+    // Nobody answers the modal in a test host (it is dismissed), so nothing may be sent: the audit's panel, which
+    // an audit brings to the front before its first delivery, stays behind the editor the user was in.
+    const editor = await vscode.window.showTextDocument(await vscode.workspace.openTextDocument({ content: 'the user was here' }));
     const result = await vscode.commands.executeCommand('wfs.auditReceiver', { target: 'http://192.0.2.10/webhooks' });
     assert.equal(result, undefined);
-    assert.equal(api.auditPanel.summary, before, 'no audit ran');
+    assert.equal(vscode.window.activeTextEditor?.document, editor.document, 'no audit ran');
+    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
   });
 
   describe("in VS Code's Testing view (a TestController)", () => {

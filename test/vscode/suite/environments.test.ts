@@ -1,8 +1,9 @@
 // Environments from settings in a real VS Code host: listed after the Sandbox, switched to, per-environment sign-in.
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { ExtensionApi } from '../../../src/extension/extension';
+import type { ExtensionApi } from '../hostExtension/extension';
 import { extensionApi, setSetting, tokensKey, until } from './helpers';
+import { statusBarEntry } from './workbenchDom';
 
 describe('environments in a real VS Code host', () => {
   let api: ExtensionApi;
@@ -25,8 +26,7 @@ describe('environments in a real VS Code host', () => {
   it('switching makes it current; it has its own (signed-out) sign-in and the explorer asks to sign in', async () => {
     await vscode.commands.executeCommand('wfs.switchEnvironment', 'Staging');
     assert.equal(api.environments.currentName, 'Staging');
-    await api.statusBar.refresh();
-    assert.equal(api.statusBar.text, '$(account) Staging: signed out');
+    await statusBarEntry(/^\$\(account\) Staging: signed out$/);
     assert.equal(api.explorer.currentState(), 'signed-out');
   });
 

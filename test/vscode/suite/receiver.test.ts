@@ -1,10 +1,11 @@
 // The receiver in a real VS Code host: start it, send a test webhook through the sandbox, see it arrive verified.
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { ExtensionApi } from '../../../src/extension/extension';
+import type { ExtensionApi } from '../hostExtension/extension';
 import type { DeliveryRecord } from '../../../src/core/webhooks/DeliveryLog';
 import { LocaltunnelServer } from '../../unit/helpers/localtunnelServer';
 import { extensionApi, setSetting, until } from './helpers';
+import { quickPickRows, statusBarEntry } from './workbenchDom';
 
 describe('webhook receiver in a real VS Code host', () => {
   let api: ExtensionApi;
@@ -139,14 +140,14 @@ describe('webhook receiver in a real VS Code host', () => {
       const info = (await vscode.commands.executeCommand('wfs.startReceiver')) as { localUrl: string; publicUrl?: string; tunnelState: string };
       assert.match(info.publicUrl ?? '', /^http:\/\/[0-9a-f]{8}\.tunnel\.test:\d+\/webhooks$/);
       assert.equal(info.tunnelState, 'open');
-      assert.equal(api.receiverStatusBar.text, '$(radio-tower) Receiver · tunnel open');
+      await statusBarEntry(/^\$\(radio-tower\) Receiver · tunnel open$/);
       assert.equal(await vscode.commands.executeCommand('wfs.copyReceiverUrl'), info.publicUrl, 'the public URL is the one copied');
       const publicRow = () => api.receiverTree.getTreeItem({ kind: 'tunnel' });
       assert.equal(publicRow().description, info.publicUrl);
       assert.deepEqual([publicRow().command?.command, ...(publicRow().command?.arguments ?? [])], ['wfs.copyReceiverUrl', 'public']);
       await server.stop();
       await until(api.receiver.onDidChange, () => api.receiver.info?.tunnelState === 'reconnecting', 'the tunnel to notice the drop');
-      assert.equal(api.receiverStatusBar.text, '$(debug-disconnect) Receiver · tunnel reconnecting');
+      await statusBarEntry(/^\$\(debug-disconnect\) Receiver · tunnel reconnecting$/);
       assert.equal(publicRow().description, 'tunnel reconnecting', 'the view says the tunnel is down, not a stale URL');
       await server.start(server.port);
       await vscode.commands.executeCommand('wfs.stopReceiver');
@@ -166,44 +167,56 @@ describe('webhook receiver in a real VS Code host', () => {
 
     it('without a remembered answer it asks (the test host dismisses the dialog): no tunnel, and it asks again next time', async () => {
       await api.receiver.consent.remember('Staging', undefined);
-      const asked: (boolean | undefined)[] = [];
-      const sub = api.receiver.consent.onDidAsk((e) => asked.push(e.answer));
+      const unanswered = /^not opened: you did not answer whether to open localtunnel for Staging; you are asked again at the next start$/;
       try {
         const before = server.openRequests;
         const info = (await vscode.commands.executeCommand('wfs.startReceiver')) as { publicUrl?: string; publicNote?: string; tunnelState: string };
-        assert.deepEqual(asked, [undefined], 'asked once, dismissed');
         assert.equal(info.publicUrl, undefined);
         assert.equal(info.tunnelState, 'closed');
-        assert.match(info.publicNote ?? '', /no consent for Staging/);
+        assert.match(info.publicNote ?? '', unanswered);
         assert.equal(server.openRequests, before, 'the tunnel server was never contacted');
         await vscode.commands.executeCommand('wfs.stopReceiver');
-        await vscode.commands.executeCommand('wfs.startReceiver');
-        assert.equal(asked.length, 2, 'a dismissed dialog is not an answer: asked again');
+        const again = (await vscode.commands.executeCommand('wfs.startReceiver')) as { publicNote?: string };
+        assert.match(again.publicNote ?? '', unanswered, 'a dismissed dialog is not an answer: asked again, not a remembered "no"');
       } finally {
-        sub.dispose();
         await vscode.commands.executeCommand('wfs.stopReceiver');
       }
     });
 
     it('a remembered "no" opens nothing and does not ask; the Sandbox never opens localtunnel', async () => {
-      const asked: unknown[] = [];
-      const sub = api.receiver.consent.onDidAsk((e) => asked.push(e));
       try {
         await api.receiver.consent.remember('Staging', false);
         const before = server.openRequests;
-        const info = (await vscode.commands.executeCommand('wfs.startReceiver')) as { publicUrl?: string };
+        const info = (await vscode.commands.executeCommand('wfs.startReceiver')) as { publicUrl?: string; publicNote?: string };
         assert.equal(info.publicUrl, undefined);
+        assert.match(info.publicNote ?? '', /^not opened: you declined localtunnel for Staging \(choose localtunnel again in "Choose Public Address Source…" to be asked again\)$/);
         await vscode.commands.executeCommand('wfs.stopReceiver');
         await vscode.commands.executeCommand('wfs.switchEnvironment', 'Sandbox');
         const sandboxInfo = (await vscode.commands.executeCommand('wfs.startReceiver')) as { publicUrl?: string; publicNote?: string };
         assert.equal(sandboxInfo.publicUrl, undefined);
         assert.match(sandboxInfo.publicNote ?? '', /not opened for the Sandbox/);
-        assert.deepEqual(asked, []);
         assert.equal(server.openRequests, before);
       } finally {
-        sub.dispose();
         await vscode.commands.executeCommand('wfs.stopReceiver');
         await vscode.commands.executeCommand('wfs.switchEnvironment', 'Staging');
+      }
+    });
+
+    it('choosing localtunnel again in "Choose Public Address Source…" forgets a remembered "no": the next start asks', async () => {
+      await api.receiver.consent.remember('Staging', false);
+      // The user picks the third source, localtunnel, in the quick pick.
+      const chosen = vscode.commands.executeCommand('wfs.choosePublicAddress');
+      const rows = await quickPickRows('localtunnel');
+      assert.ok(rows[2]?.startsWith('localtunnel'), `localtunnel is the third choice: ${rows.join(' | ')}`);
+      await vscode.commands.executeCommand('workbench.action.quickOpenSelectNext');
+      await vscode.commands.executeCommand('workbench.action.quickOpenSelectNext');
+      await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+      assert.equal(await chosen, 'localtunnel');
+      try {
+        const info = (await vscode.commands.executeCommand('wfs.startReceiver')) as { publicNote?: string };
+        assert.match(info.publicNote ?? '', /you did not answer whether to open localtunnel for Staging/, 'asked (and dismissed), not the remembered "no"');
+      } finally {
+        await vscode.commands.executeCommand('wfs.stopReceiver');
       }
     });
   });

@@ -4,9 +4,10 @@ import assert from 'node:assert/strict';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import type { ExtensionApi } from '../../../src/extension/extension';
+import type { ExtensionApi } from '../hostExtension/extension';
 import { RecordingServer } from '../../unit/helpers/recordingServer';
 import { extensionApi, setSetting, tokensKey, until } from './helpers';
+import { notificationsInCenter } from './workbenchDom';
 
 describe('trust: workspace settings and secrets in a real VS Code host', () => {
   let api: ExtensionApi;
@@ -36,8 +37,8 @@ describe('trust: workspace settings and secrets in a real VS Code host', () => {
     assert.equal(await vscode.commands.executeCommand('wfs.signIn', { environment: 'Staging', username: 'demo', password: 'demo-password' }), true);
 
     mkdirSync(settingsDir, { recursive: true });
-    const warned = new Set<string>();
-    const sub = api.settingsGuard.onDidWarn((w) => warned.add(`${w.file}#${w.key}`));
+    // What earlier tests left in the notification center would only crowd its (virtualised) list.
+    await vscode.commands.executeCommand('notifications.clearAll');
     const hostile = {
       'wfs.environments': [{ name: 'Staging', baseUrl: recorderUrl }],
       'wfs.confirmBilledStart': false,
@@ -48,17 +49,17 @@ describe('trust: workspace settings and secrets in a real VS Code host', () => {
     };
     writeFileSync(join(settingsDir, 'settings.json'), JSON.stringify(hostile, null, 2));
     await until(vscode.workspace.onDidChangeConfiguration, () => vscode.workspace.getConfiguration('wfs').get('polling.deadlineMinutes') === 7, 'the workspace settings file to be read');
-    // The user is told, once per setting, naming the file.
-    const expected = ['wfs.environments', 'wfs.confirmBilledStart', 'wfs.receiver.forwardTo', 'wfs.auth.rememberPasswordForSilentSignIn'].map((k) => `.vscode/settings.json#${k}`);
-    await until(api.settingsGuard.onDidWarn, () => expected.every((e) => warned.has(e)), `warnings for ${expected.join(', ')}`);
-    assert.ok(!warned.has('.vscode/settings.json#wfs.polling.deadlineMinutes'), 'a setting the workspace may set is not warned about');
-    const before = warned.size;
+    // The user is told, once per setting, naming the file; not about a setting the workspace may set.
+    const expected = ['wfs.auth.rememberPasswordForSilentSignIn', 'wfs.confirmBilledStart', 'wfs.environments', 'wfs.receiver.forwardTo'];
+    const warnings = / sets (wfs\.[\w.]+), which only your user settings can set: the workspace value is ignored\.$/;
+    const warned = await notificationsInCenter(warnings, expected.length);
+    assert.deepEqual(warned.map((m) => m.startsWith('.vscode/settings.json sets ') && warnings.exec(m)![1]).sort(), expected);
     writeFileSync(join(settingsDir, 'settings.json'), JSON.stringify({ ...hostile, 'wfs.polling.deadlineMinutes': 8 }, null, 2));
     await until(vscode.workspace.onDidChangeConfiguration, () => vscode.workspace.getConfiguration('wfs').get('polling.deadlineMinutes') === 8, 'the changed file');
     const found = await api.settingsGuard.check();
     assert.equal(found.filter((id) => id.endsWith('/.vscode/settings.json#wfs.environments')).length, 1, `still found: ${found.join(', ')}`);
-    assert.equal(warned.size, before, 'warned once per setting and file, not at every change');
-    sub.dispose();
+    assert.deepEqual(await notificationsInCenter(warnings, 0), warned, 'warned once per setting and file, not at every change');
+    await vscode.commands.executeCommand('notifications.hideList');
     const wfs = vscode.workspace.getConfiguration('wfs');
     assert.equal(api.environments.get('Staging')?.baseUrl, info.baseUrl, 'the user\'s environment, not the workspace\'s');
     assert.equal(wfs.get('confirmBilledStart'), true, 'the billing question stays');

@@ -343,7 +343,7 @@ async function main() {
         await webview().getByText(/\.\d{7}Z/).first().waitFor();
         // Where the history is kept, and how to erase it, in plain sight.
         const storage = await webview().locator('#storage').textContent();
-        if (!/The history is kept in .*deliveries.*; Clear erases it/.test(storage ?? '')) throw new Error(`the panel does not say where the history is kept: ${JSON.stringify(storage)}`);
+        if (!/The history is kept in .*deliveries.* \([\d.]+ (bytes|KiB|MiB) on disk, [\d.]+ (bytes|KiB|MiB) in memory\); Clear erases it/.test(storage ?? '')) throw new Error(`the panel does not say where the history is kept: ${JSON.stringify(storage)}`);
         await page.screenshot({ path: join(shots, '07-webhook-panel.png') });
       }),
     );

@@ -10,6 +10,7 @@ import { curlCommand, deliveryDetail, deliveryRow, exportJson, filterRows, match
 import { newNonce, panelHtml } from './panelHtml';
 import { parsePanelRequest, type PanelAction, type PanelRequest, type PanelUpdate } from './panelProtocol';
 import type { Services } from '../services';
+import { historyStorageNote } from './historyStorage';
 
 export const WEBHOOK_PANEL_VIEW_TYPE = 'wfs.webhookPanel';
 const GONE = 'That delivery is no longer in the history.';
@@ -94,8 +95,8 @@ export class WebhookPanel implements vscode.Disposable {
 
   /** Where the history is kept and how to erase it, shown with the count. */
   private storage(): string {
-    const file = this.s.receiver.historyFile;
-    return file ? `The history is kept in ${file}; Clear erases it (wfs.receiver.historyStorage: memory keeps it off the disk).` : 'The history is kept in memory only (wfs.receiver.historyStorage) and is gone when VS Code closes.';
+    const log = this.s.receiver.log;
+    return historyStorageNote(this.s.receiver.historyFile, log.bytesInMemory, log.bytesOnDisk);
   }
 
   private sendRows(): void {

@@ -1,0 +1,20 @@
+// The panel's line on where the delivery history is kept, what it costs, and how to erase it. The extension host is
+// shared with every other extension, so the bytes held in memory are shown, not just a count.
+
+/** 1536 → "1.5 KiB"; binary units, one decimal under 10. */
+export function byteSize(bytes: number): string {
+  const units = ['bytes', 'KiB', 'MiB', 'GiB'];
+  let n = bytes;
+  let u = 0;
+  while (n >= 1024 && u < units.length - 1) {
+    n /= 1024;
+    u++;
+  }
+  return u === 0 ? `${n} bytes` : `${n < 10 ? n.toFixed(1) : Math.round(n)} ${units[u]}`;
+}
+
+export function historyStorageNote(file: string | undefined, bytesInMemory: number, bytesOnDisk: number): string {
+  return file
+    ? `The history is kept in ${file} (${byteSize(bytesOnDisk)} on disk, ${byteSize(bytesInMemory)} in memory); Clear erases it (wfs.receiver.historyStorage: memory keeps it off the disk).`
+    : `The history is kept in memory only (${byteSize(bytesInMemory)}; wfs.receiver.historyStorage) and is gone when VS Code closes.`;
+}

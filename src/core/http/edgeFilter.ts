@@ -20,11 +20,6 @@ export function edgeViolation(value: string): string | undefined {
   return undefined;
 }
 
-/** Base64 form the spec advises for values the edge would refuse. */
-export function encodeForEdge(value: string): string {
-  return Buffer.from(value, 'utf8').toString('base64');
-}
-
 /** Refuses, before sending, a value the service's edge would refuse, naming the rule. */
 export function checkOutgoingValue(field: string, value: string): void {
   const rule = edgeViolation(value);

@@ -10,16 +10,5 @@ export function pollDelayMs(check: number): number {
   return 10_000;
 }
 
-/** Elapsed times (ms from the start) of every check made before the deadline. */
-export function pollTimes(deadlineMs: number): number[] {
-  const times: number[] = [];
-  let t = 0;
-  for (let check = 1; ; check++) {
-    t += pollDelayMs(check);
-    if (t > deadlineMs) return times;
-    times.push(t);
-  }
-}
-
 /** Read errors after which polling cannot succeed: stop rather than keep asking (a dropped connection goes on). */
 export const FINAL_READ_ERRORS: ReadonlySet<string> = new Set(['not-found', 'path-not-served', 'forbidden', 'unauthorized', 'local-validation', 'validation', 'malformed-request']);

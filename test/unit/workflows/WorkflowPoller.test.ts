@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { NotFound } from '../../../src/core/http/serviceErrors';
 import { ManualClock } from '../helpers/manualClock';
 import { WorkflowPoller, type PollOutcome } from '../../../src/core/workflows/WorkflowPoller';
-import { pollTimes } from '../../../src/core/workflows/pollSchedule';
+import { pollTimes } from '../helpers/pollTimes';
 import type { WorkflowEnvelope } from '../../../src/core/workflows/workflowTypes';
 
 function env(id: string, status: string): WorkflowEnvelope {

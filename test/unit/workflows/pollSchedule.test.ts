@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { pollDelayMs, pollTimes } from '../../../src/core/workflows/pollSchedule';
+import { pollDelayMs } from '../../../src/core/workflows/pollSchedule';
+import { pollTimes } from '../helpers/pollTimes';
 import { WorkflowFollower } from '../../../src/core/workflows/WorkflowFollower';
 import { ManualClock } from '../helpers/manualClock';
 import type { WorkflowEnvelope } from '../../../src/core/workflows/workflowTypes';

@@ -207,7 +207,8 @@ async function main() {
         await page.getByText("The extension 'WFS Peer' wants to access a Workflow Service account").waitFor({ timeout: 15_000 });
         await page.screenshot({ path: join(shots, '03d-peer-picks-an-account.png') });
         await page.locator('.quick-input-list .monaco-list-row', { hasText: 'demo · Sandbox' }).click();
-        await page.getByText('WFS Peer: exports none; without asking: none; after asking: demo · Sandbox with a token.').waitFor({ timeout: 15_000 });
+        // The toast, not the screen reader's copy of it (an aria alert with the same text).
+        await page.locator('.notification-list-item-message', { hasText: 'WFS Peer: exports none; without asking: none; after asking: demo · Sandbox with a token.' }).first().waitFor({ timeout: 15_000 });
       }),
     );
     results.push(

@@ -105,6 +105,15 @@ async function main() {
     const tree = page.locator('.pane-body .monaco-list-row');
     const quickInput = page.locator('.quick-input-widget input');
     const receiverPane = page.locator('.pane', { has: page.locator('.pane-header', { hasText: 'Webhook Receiver' }) });
+    // The two-step sign-in, answered as a user does: the offered username, then the demo password.
+    const answerSignIn = async () => {
+      await page.getByText('Sign in to Sandbox (1/2)').waitFor({ timeout: 15_000 });
+      await page.keyboard.press('Enter');
+      await page.getByText('Sign in to Sandbox (2/2)').waitFor({ timeout: 15_000 });
+      await quickInput.fill('demo-password');
+      await page.keyboard.press('Enter');
+      await statusbar.getByText(/Sandbox: demo · token/).waitFor({ timeout: 15_000 });
+    };
     // The whole palette flow of "Send Test Webhook…", accepting what it offers (remembered headers, template, receiver).
     // With `testData` naming a choice of step 4 (e.g. 'The active JSON editor'), it stops after choosing it.
     sendTestWebhook = async (testData) => {
@@ -184,12 +193,7 @@ async function main() {
         await confirm.getByRole('button', { name: 'Sign Out' }).click();
         await statusbar.getByText('Sandbox: signed out').waitFor({ timeout: 15_000 });
         await runCommand(page, 'Workflow Service: Sign In');
-        await page.getByText('Sign in to Sandbox (1/2)').waitFor({ timeout: 15_000 });
-        await page.keyboard.press('Enter');
-        await page.getByText('Sign in to Sandbox (2/2)').waitFor({ timeout: 15_000 });
-        await quickInput.fill('demo-password');
-        await page.keyboard.press('Enter');
-        await statusbar.getByText(/Sandbox: demo · token/).waitFor({ timeout: 15_000 });
+        await answerSignIn();
         await page.locator('.activitybar a[aria-label^="Accounts"]').click();
         await account.waitFor({ timeout: 15_000 });
         await page.keyboard.press('Escape');
@@ -407,12 +411,7 @@ async function main() {
         await running.waitFor({ timeout: 30_000 });
         sandboxUrl = /http:\/\/127\.0\.0\.1:\d+/.exec(await running.textContent())[0];
         await page.getByRole('button', { name: 'Sign In', exact: true }).click({ timeout: 15_000 });
-        await page.getByText('Sign in to Sandbox (1/2)').waitFor({ timeout: 15_000 });
-        await page.keyboard.press('Enter');
-        await page.getByText('Sign in to Sandbox (2/2)').waitFor({ timeout: 15_000 });
-        await quickInput.fill('demo-password');
-        await page.keyboard.press('Enter');
-        await statusbar.getByText(/Sandbox: demo · token/).waitFor({ timeout: 15_000 });
+        await answerSignIn();
         const fault = await fetch(`${sandboxUrl}/sandbox/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ fault: 'start-500-billed' }) });
         if (!fault.ok) throw new Error(`the sandbox refused the fault: ${fault.status}`);
         const correlationId = `walkthrough-500-${Date.now()}`;

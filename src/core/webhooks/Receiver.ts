@@ -48,9 +48,6 @@ export class Receiver extends EventEmitter {
   private respondWith?: number;
   private localUrl?: string;
   private publicHosts: readonly string[];
-  /** Requests being served and connections open: the verifier moves signature checks off the event loop when either is > 1. */
-  private inFlight = 0;
-  private connections = 0;
 
   constructor(private readonly options: ReceiverOptions) {
     super();
@@ -80,11 +77,7 @@ export class Receiver extends EventEmitter {
 
   async start(): Promise<string> {
     if (this.localUrl) return this.localUrl;
-    const server = createServer({ connectionsCheckingInterval: this.options.timeoutCheckIntervalMs ?? 1000 }, (req, res) => void this.handle(req, res));
-    server.on('connection', (socket) => {
-      this.connections++;
-      socket.once('close', () => this.connections--);
-    });
+    const server = createServer({ connectionsCheckingInterval: this.options.timeoutCheckIntervalMs ?? 1000 }, (req, res) => void this.serve(req, res));
     server.headersTimeout = this.options.headersTimeoutMs ?? 10_000;
     server.requestTimeout = this.options.bodyTimeoutMs ?? 30_000;
     await new Promise<void>((resolve, reject) => {
@@ -108,15 +101,6 @@ export class Receiver extends EventEmitter {
       s.closeAllConnections();
     });
     await this.log.flush();
-  }
-
-  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    this.inFlight++;
-    try {
-      await this.serve(req, res);
-    } finally {
-      this.inFlight--;
-    }
   }
 
   /** One request: refused early (Host, path, method, size) or read, verified, then dispatched; always recorded
@@ -168,7 +152,7 @@ export class Receiver extends EventEmitter {
 
   private async verify(req: IncomingMessage, raw: Buffer): Promise<VerificationResult> {
     try {
-      return await this.options.verifier.verify(headerValue(req, 'authorization'), raw, this.inFlight > 1 || this.connections > 1);
+      return await this.options.verifier.verify(headerValue(req, 'authorization'), raw);
     } catch (err) {
       // Any exception inside verification is a refusal (docs/design.md: jose throws plain TypeErrors for some keys).
       return { ok: false, checks: [{ step: 7, name: 'decision', ok: false, detail: `refused with 403: ${(err as Error).message}` }] };

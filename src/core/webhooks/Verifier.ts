@@ -56,8 +56,6 @@ export class Verifier {
   private readonly caches = new Map<string, JwksCache>();
   private byIssuer = new Map<string, TrustedIssuer[]>();
   private entries: TrustedIssuer[] = [];
-  /** Signature checks under way (inline or on the thread pool). */
-  private verifying = 0;
   private readonly headers = new Map<string, ProtectedHeaderParameters>();
   private readonly passes = new Map<string, readonly VerificationCheck[]>();
 
@@ -97,9 +95,7 @@ export class Verifier {
     return c;
   }
 
-  /** @param busy the caller has other deliveries coming (several connections open): then the signature check
-   * goes to the thread pool instead of running inline. */
-  async verify(authorization: string | undefined, rawBody: Buffer, busy = false): Promise<VerificationResult> {
+  async verify(authorization: string | undefined, rawBody: Buffer): Promise<VerificationResult> {
     const token = bearerToken(authorization);
     if (token instanceof StepFailed) return refused(token);
     const decoded = decodeToken(token, (segment) => this.decodeHeader(segment));
@@ -112,13 +108,7 @@ export class Verifier {
     let keys = signingKeys(entries, kid, (e) => this.cacheFor(e));
     if (keys instanceof Promise) keys = await keys;
     if (keys instanceof StepFailed) return refused(keys, seen);
-    this.verifying++;
-    let trusted: TrustedIssuer | StepFailed;
-    try {
-      trusted = await signatureHolds(decoded, keys, kid, () => this.verifying === 1 && !busy);
-    } finally {
-      this.verifying--;
-    }
+    const trusted = signatureHolds(decoded, keys, kid);
     if (trusted instanceof StepFailed) return refused(trusted, seen);
     const late = claimsHold(claims, trusted, Math.floor(this.options.clock.now() / 1000), kid);
     if (late) return refused(late, seen);

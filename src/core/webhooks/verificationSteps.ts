@@ -105,24 +105,24 @@ async function fetchKeys(entries: readonly TrustedIssuer[], kid: string | undefi
 
 /** 4. RS256 pinned (the token's own alg is never honoured), then the signature. With several key sets holding
  * the kid (two sandboxes), each key is tried: the one that verifies decides, and among entries sharing it, the one
- * whose audience the token names. `inline`: check on the event loop (~30 µs) rather than libuv's thread pool
- * (~100 µs more latency, but a burst uses every core). */
-export async function signatureHolds(token: DecodedToken, candidates: readonly KeyCandidate[], kid: string | undefined, inline: () => boolean): Promise<TrustedIssuer | StepFailed> {
+ * whose audience the token names. Checked on the event loop (about 50 µs here): handing it to libuv's thread pool
+ * cost about 0.35× the floor's CPU more per delivery in `npm run bench` (docs/benchmarks.md), for no throughput. */
+export function signatureHolds(token: DecodedToken, candidates: readonly KeyCandidate[], kid: string | undefined): TrustedIssuer | StepFailed {
   let trusted = candidates[0]!.entry;
   const { header, claims } = token;
   if (header.alg !== 'RS256') return new StepFailed(4, `alg ${JSON.stringify(header.alg)} refused: only RS256 is accepted`, trusted, kid);
   if (header.crit !== undefined) return new StepFailed(4, `critical header parameters ${JSON.stringify(header.crit)} are not supported`, trusted, kid);
   const signature = Buffer.from(token.signature, 'base64url');
+  if (signature.length === 0) return new StepFailed(4, 'signature does not verify: the signature is empty', trusted, kid);
   const input = Buffer.from(token.signingInput, 'latin1');
   try {
-    const tried = new Set<KeyObject>();
-    for (const c of candidates) {
-      if (tried.has(c.key)) continue;
-      tried.add(c.key);
-      const valid = signature.length > 0 && (inline() ? cryptoVerify('RSA-SHA256', input, c.key, signature) : await verifyOnThreadPool(input, c.key, signature));
-      if (!valid) continue;
-      const sharing = candidates.filter((o) => o.key === c.key).map((o) => o.entry);
+    for (let i = 0; i < candidates.length; i++) {
+      const c = candidates[i]!;
+      // Two entries may share one key (one key set named twice): it is checked once.
+      if (candidates.findIndex((o) => o.key === c.key) < i) continue;
+      if (!cryptoVerify('RSA-SHA256', input, c.key, signature)) continue;
       const aud = claims.aud;
+      const sharing = candidates.filter((o) => o.key === c.key).map((o) => o.entry);
       trusted = sharing.find((e) => aud === e.audience || (Array.isArray(aud) && aud.includes(e.audience))) ?? c.entry;
       return trusted;
     }
@@ -206,8 +206,4 @@ export function decodeSegment(segment: string, what: string): Record<string, unk
   const value: unknown = JSON.parse(Buffer.from(segment, 'base64url').toString('utf8'));
   if (!value || typeof value !== 'object' || Array.isArray(value)) throw new Error(`the ${what} is not a JSON object`);
   return value as Record<string, unknown>;
-}
-
-function verifyOnThreadPool(data: Buffer, key: KeyObject, signature: Buffer): Promise<boolean> {
-  return new Promise((resolve, reject) => cryptoVerify('RSA-SHA256', data, key, signature, (err, ok) => (err ? reject(err) : resolve(ok))));
 }

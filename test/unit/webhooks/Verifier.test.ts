@@ -127,13 +127,12 @@ describe('Verifier', () => {
     });
   });
 
-  it('under load (busy) the signature is checked on the thread pool with the same verdicts', async () => {
-    const good = await verifier.verify(`Bearer ${await token()}`, BODY, true);
-    assert.equal(good.ok, true);
+  it('concurrent deliveries, forged and genuine interleaved, each get their own verdict', async () => {
     const other = await newRsaKey('k1');
-    const forged = await verifier.verify(`Bearer ${await token({ signWith: other })}`, BODY, true);
+    const forged = await verify(`Bearer ${await token({ signWith: other })}`);
     assert.equal(failedStep(forged), 4);
-    const results = await Promise.all(Array.from({ length: 20 }, async (_, i) => verifier.verify(`Bearer ${await token(i % 2 ? { signWith: other } : {})}`, BODY, true)));
+    const tokens = await Promise.all(Array.from({ length: 20 }, (_, i) => token(i % 2 ? { signWith: other } : {})));
+    const results = await Promise.all(tokens.map((t) => verify(`Bearer ${t}`)));
     assert.deepEqual(results.map((r) => r.ok), Array.from({ length: 20 }, (_, i) => i % 2 === 0));
   });
 

@@ -99,6 +99,13 @@ export function redactHeaders(headers: Record<string, string | string[] | undefi
   return out;
 }
 
+interface Batch {
+  lines: Buffer[];
+  entries: Entry[];
+  /** Resolves once every line of the batch reached the OS. */
+  written: Promise<void>;
+}
+
 interface Entry {
   record: DeliveryRecord;
   /** The kept body bytes when they are held in memory. */
@@ -107,6 +114,8 @@ interface Entry {
   line?: { offset: number; length: number };
   memoryBytes: number;
   evicted: boolean;
+  /** Its line waits in a batch: compaction leaves it to that write. */
+  pending?: boolean;
 }
 
 /**
@@ -174,6 +183,8 @@ export class DeliveryLog extends EventEmitter {
   private opening?: Promise<AppendFile | undefined>;
   /** File operations, one at a time: appends, reads, compaction, clear. */
   private queue: Promise<unknown> = Promise.resolve();
+  /** Records waiting for the next write. */
+  private batch?: Batch;
   readonly memoryBudgetBytes: number;
   readonly diskBudgetBytes: number;
   private readonly inlineBodyBytes: number;
@@ -239,12 +250,41 @@ export class DeliveryLog extends EventEmitter {
     const entry = this.insert(record, !file || kept.length <= this.inlineBodyBytes ? kept : undefined, metaBytes, undefined, kept);
     this.emit('added', record);
     if (!file || !line) return Promise.resolve();
-    return this.enqueue(async () => {
-      if (entry.evicted) return;
-      const appender = await this.openAppender();
-      if (!appender) throw new Error(`the history file ${file} could not be opened`);
-      const offset = await appender.append(line);
+    // Group commit: records added while a write is under way go out together in the next one, one writev for
+    // the lot, so a burst pays the file system's round trip once per batch rather than once per delivery.
+    let batch = this.batch;
+    if (!batch) {
+      const opened: Batch = { lines: [], entries: [], written: Promise.resolve() };
+      opened.written = this.enqueue(() => this.writeBatch(opened));
+      // Rejected for every record of the batch, reported once.
+      opened.written.catch((err: Error) => this.emit('error-persisting', err));
+      batch = this.batch = opened;
+    }
+    batch.lines.push(line);
+    batch.entries.push(entry);
+    entry.pending = true;
+    return batch.written;
+  }
+
+  /** Writes a batch of lines (inside the queue); from the moment it starts, new records open the next batch. */
+  private async writeBatch(batch: Batch): Promise<void> {
+    if (this.batch === batch) this.batch = undefined;
+    const lines: Buffer[] = [];
+    const entries: Entry[] = [];
+    batch.entries.forEach((e, i) => {
+      e.pending = false;
+      if (e.evicted) return;
+      lines.push(batch.lines[i]!);
+      entries.push(e);
+    });
+    if (lines.length === 0) return;
+    const appender = await this.openAppender();
+    if (!appender) throw new Error(`the history file ${this.options.file} could not be opened`);
+    let offset = await appender.appendAll(lines);
+    entries.forEach((entry, i) => {
+      const line = lines[i]!;
       entry.line = { offset, length: line.length - 1 };
+      offset += line.length;
       this.liveDiskBytes += line.length;
       // Written, the body need not stay in memory: large ones are read back from the file on demand.
       if (entry.inline && entry.inline.length > this.inlineBodyBytes) {
@@ -253,12 +293,9 @@ export class DeliveryLog extends EventEmitter {
         entry.memoryBytes -= entry.inline.length;
         entry.inline = undefined;
       }
-      this.evict();
-      if (appender.length > this.diskBudgetBytes) await this.compact();
-    }).catch((err: Error) => {
-      this.emit('error-persisting', err);
-      throw err;
     });
+    this.evict();
+    if (appender.length > this.diskBudgetBytes) await this.compact();
   }
 
   /** Oldest first; built once per change, so repeated reads are cheap. */
@@ -296,6 +333,9 @@ export class DeliveryLog extends EventEmitter {
 
   /** Forgets every record and erases the file. */
   async clear(): Promise<void> {
+    // Records still waiting for their write are not written: the file is about to be erased.
+    for (const e of this.entries) e.evicted = true;
+    this.batch = undefined;
     this.entries = [];
     this.holes = this.head = this.refusedHead = 0;
     this.refused = [];
@@ -384,7 +424,7 @@ export class DeliveryLog extends EventEmitter {
   private async compact(): Promise<void> {
     const file = this.options.file!;
     const appender = await this.openAppender();
-    const live = this.entries.filter((e) => !e.evicted && (e.line || e.inline));
+    const live = this.entries.filter((e) => !e.evicted && (e.line || (e.inline && !e.pending)));
     // Each kept line is copied from the old file (or written from memory when its append had failed).
     const lengths: number[] = [];
     const offsets = await rewriteFile(

@@ -1,22 +1,25 @@
 // The load generator: a separate process, so the receivers under test do not share its event loop.
-// Reads {urls, requestsFile, from, count, concurrency, warmup} from a JSON file; the requests file holds
+// Reads {urls, warmUrls?, requestsFile, from?, count, concurrency, warmup} from a JSON file; the requests file holds
 // [{headers, body(base64)}]. Request i goes to urls[i % urls.length], so several receivers measured in one run
-// (one at a time, alternating) see the same conditions. Warms up first (undici's own code needs a few thousand
-// requests before it stops being the bottleneck), prints "warm", then prints one JSON line
+// (one at a time, alternating) see the same conditions. Warms up first with requests [0, warmup) (undici's own
+// code needs a few thousand requests before it stops being the bottleneck), sent to warmUrls when given (so a
+// receiver measured in several rounds sees each delivery once), prints "warm", then measures requests
+// [from, from + count) (from defaults to warmup) and prints one JSON line
 // {count, seconds, rps, cpuUsPerRequest, statuses, perUrl: [{p50, p99, count, overFirst?}]} (latencies in ms, measured
 // per request on this side).
 import { readFileSync } from 'node:fs';
 import { Pool } from 'undici';
 
-const { urls, requestsFile, from = 0, count, concurrency, warmup } = JSON.parse(readFileSync(process.argv[2], 'utf8'));
-const all = JSON.parse(readFileSync(requestsFile, 'utf8')).slice(from, from + warmup + count);
-const targets = urls.map((url) => {
-  const u = new URL(url);
-  return { path: u.pathname, pool: new Pool(u.origin, { connections: concurrency, pipelining: 1 }) };
-});
-const requests = all.map((r) => ({ headers: r.headers, body: Buffer.from(r.body, 'base64') }));
+const { urls, warmUrls, requestsFile, from = undefined, count, concurrency, warmup } = JSON.parse(readFileSync(process.argv[2], 'utf8'));
+const all = JSON.parse(readFileSync(requestsFile, 'utf8'));
+const decode = (list) => list.map((r) => ({ headers: r.headers, body: Buffer.from(r.body, 'base64') }));
+const pools = (list) =>
+  list.map((url) => {
+    const u = new URL(url);
+    return { path: u.pathname, pool: new Pool(u.origin, { connections: concurrency, pipelining: 1 }) };
+  });
 
-async function run(list) {
+async function run(targets, list) {
   const latencies = targets.map(() => []);
   const inOrder = new Float64Array(list.length);
   const statuses = {};
@@ -54,8 +57,11 @@ async function run(list) {
   return { count: list.length, seconds, rps: list.length / seconds, cpuUsPerRequest: (cpu.user + cpu.system) / list.length, statuses, perUrl };
 }
 
-await run(requests.slice(0, warmup));
+const warmTargets = pools(warmUrls ?? urls);
+await run(warmTargets, decode(all.slice(0, warmup)));
+const targets = warmUrls ? pools(urls) : warmTargets;
 process.stdout.write('warm\n');
-const result = await run(requests.slice(warmup));
-await Promise.all(targets.map((t) => t.pool.close()));
+const start = from ?? warmup;
+const result = await run(targets, decode(all.slice(start, start + count)));
+await Promise.all([...new Set([...warmTargets, ...targets])].map((t) => t.pool.close()));
 process.stdout.write(JSON.stringify(result) + '\n');

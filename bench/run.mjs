@@ -128,10 +128,10 @@ async function benchReceiver() {
   const trust = await iss.start();
   // Undici and the servers need a few thousand requests before their JIT settles: with 1,000, bare http
   // measured half its warmed rate (20k/s against 42k/s here), which flattered every ratio to it.
-  // Paired rounds: every receiver stays up; each round measures each of them in turn on its own range of
-  // deliveries, so a receiver sees each delivery once and the receivers of one round meet the same machine. The
+  // Paired rounds: each round measures each receiver in turn, a fresh one each time (its history starts empty, as
+  // after a restart, and no receiver carries another's garbage), on the round's own range of deliveries. The
   // ratios are taken round by round, then their median: on this shared 2-core machine a single long run swung by
-  // ±15%, a ratio within one round far less. Round 0 warms every receiver up and is not counted.
+  // ±15%, a ratio within one round far less. Round 0 warms the code up and is not counted.
   const count = tiny ? 100 : quick ? 2000 : 4000;
   const rounds = tiny ? 1 : quick ? 4 : 8;
   // The load generator's own warm-up, sent to a bare server of its own.
@@ -162,18 +162,16 @@ async function benchReceiver() {
     return target;
   };
   const warmer = await bareHttp();
-  const up = [];
-  for (const [name, fn] of TARGETS) up.push(await make(name, fn));
   const runs = Object.fromEntries(TARGETS.map(([name]) => [name, []]));
   for (let round = 0; round <= rounds; round++) {
-    for (let t = 0; t < TARGETS.length; t++) {
-      const name = TARGETS[t][0];
+    for (const [name, fn] of TARGETS) {
+      const target = await make(name, fn);
       log(`receiver: ${name}, ${round === 0 ? 'warm-up round' : `round ${round}`}…`);
-      const result = await loadgen({ urls: [up[t].url], warmUrls: [warmer.url], requestsFile, from: warmup + round * count, count, concurrency, warmup }, dir, name);
+      const result = await loadgen({ urls: [target.url], warmUrls: [warmer.url], requestsFile, from: warmup + round * count, count, concurrency, warmup }, dir, name);
+      await target.stop();
       if (round > 0) runs[name].push(result);
     }
   }
-  for (const t of up) await t.stop();
   await warmer.stop();
   // Each receiver's figures: the median round; the ratios: the median of the round-by-round ratios.
   const best = Object.fromEntries(Object.entries(runs).map(([name, list]) => [name, [...list].sort((a, b) => a.rps - b.rps)[Math.floor(list.length / 2)]]));
@@ -183,7 +181,6 @@ async function benchReceiver() {
   log('receiver: latency, one at a time…');
   const live = [];
   for (const [name, fn] of TARGETS) live.push(await make(name, fn));
-  // Fresh receivers: the ones above have seen these deliveries.
   const handlerMs = [];
   let warm = false;
   live[OURS].receiver.on('delivery', (r) => warm && handlerMs.push(r.durationMs));

@@ -280,7 +280,7 @@ export class DeliveryLog extends EventEmitter {
     if (lines.length === 0) return;
     const appender = await this.openAppender();
     if (!appender) throw new Error(`the history file ${this.options.file} could not be opened`);
-    let offset = await appender.appendAll(lines);
+    let offset = await appender.append(lines);
     entries.forEach((entry, i) => {
       const line = lines[i]!;
       entry.line = { offset, length: line.length - 1 };

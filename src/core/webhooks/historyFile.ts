@@ -77,7 +77,7 @@ export class AppendFile {
       if (size > 0) {
         const last = Buffer.alloc(1);
         await handle.read(last, 0, 1, size - 1);
-        if (last[0] !== 10) await f.append(Buffer.from('\n'));
+        if (last[0] !== 10) await f.writeAll([NEWLINE]);
       }
       return f;
     } catch (err) {
@@ -86,14 +86,9 @@ export class AppendFile {
     }
   }
 
-  /** Writes the bytes at the end; resolves once the OS has them (a crash of this process after that loses nothing). */
-  async append(bytes: Buffer): Promise<number> {
-    return this.appendAll([bytes]);
-  }
-
-  /** Writes several lines at the end with as few system calls as it can (one writev per batch); resolves with the
-   * offset of the first once the OS has them all. */
-  async appendAll(lines: readonly Buffer[]): Promise<number> {
+  /** Writes lines at the end with as few system calls as it can (one writev per batch); resolves with the offset
+   * of the first once the OS has them all (a crash of this process after that loses nothing). */
+  async append(lines: readonly Buffer[]): Promise<number> {
     // A write that failed part-way left a torn line: the next one starts on a line of its own.
     if (this.torn) await this.writeAll([NEWLINE]);
     this.torn = false;

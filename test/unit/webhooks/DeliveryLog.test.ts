@@ -164,6 +164,38 @@ describe('DeliveryLog', () => {
     await log.close();
   });
 
+  it('a write that fails part-way (disk full mid-line) rejects, and the next record starts on a line of its own', async () => {
+    const file = fileIn();
+    const log = new DeliveryLog({ file });
+    await log.add(...rec(0));
+    const probe = await open(file, 'a');
+    const proto = Object.getPrototypeOf(probe) as { writev: (...a: unknown[]) => Promise<unknown> };
+    await probe.close();
+    const writev = proto.writev;
+    // As a disk filling up mid-line: the first writev writes 5 bytes (a short write), the next one fails.
+    let calls = 0;
+    proto.writev = async function (this: unknown, bufs: unknown) {
+      if (++calls === 1) return writev.call(this, [(bufs as Buffer[])[0]!.subarray(0, 5)]);
+      proto.writev = writev;
+      throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
+    };
+    try {
+      await assert.rejects(log.add(...rec(1)), /ENOSPC/);
+    } finally {
+      proto.writev = writev;
+    }
+    await log.add(...rec(2));
+    assert.equal(log.bytesOnDisk, statSync(file).size, 'the length it keeps counts the torn bytes');
+    assert.deepEqual(await log.body('r2'), rec(2)[1], 'r2 is read back at its own offset');
+    await log.close();
+    const lines = readFileSync(file, 'utf8').split('\n');
+    assert.equal(lines[1], lines[1]!.slice(0, 5), 'the torn fragment is a line by itself');
+    assert.equal(JSON.parse(lines[2]!).id, 'r2');
+    const again = new DeliveryLog({ file });
+    assert.deepEqual(await again.load(), { loaded: 2, skipped: 1 });
+    await again.close();
+  });
+
   it('a short write resumes where it stopped, across buffers', () => {
     const bufs = [Buffer.from('abc'), Buffer.from('de'), Buffer.from('fgh')];
     assert.deepEqual(remainderAfter(bufs, 0).map(String), ['abc', 'de', 'fgh']);

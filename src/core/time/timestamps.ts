@@ -21,3 +21,24 @@ export function parseUtcTimestamp(text: string): number | undefined {
   const base = Date.parse(`${m[1]}${m[3]}`);
   return Number.isNaN(base) ? undefined : base + ms;
 }
+
+/** Exactly `new Date(ms).toISOString()` for whole milliseconds, cheaper when called often: the date, hour and minute
+ * are formatted once per minute and the rest by arithmetic. A receiver stamps every delivery with it; measured in
+ * the receiver under load, `toISOString` cost about 4–6 µs a call there. */
+export function isoTimestamp(ms: number): string {
+  const t = Math.trunc(ms); // as Date does
+  const minute = t - (((t % 60_000) + 60_000) % 60_000);
+  if (minute !== isoMinute.start) {
+    const iso = new Date(minute).toISOString();
+    // Years beyond 9999 or before 0 have another shape: format those whole, each time.
+    if (iso.length !== 24) return new Date(t).toISOString();
+    isoMinute.start = minute;
+    isoMinute.prefix = iso.slice(0, 17);
+  }
+  const rest = t - minute;
+  const s = Math.floor(rest / 1000);
+  const milli = rest - s * 1000;
+  return `${isoMinute.prefix}${s < 10 ? '0' : ''}${s}.${milli < 10 ? '00' : milli < 100 ? '0' : ''}${milli}Z`;
+}
+
+const isoMinute = { start: Number.NaN, prefix: '' };

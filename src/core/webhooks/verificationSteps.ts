@@ -199,7 +199,7 @@ export function refusedChecks(f: StepFailed): VerificationCheck[] {
 /** 7. The decision as answered: a verified delivery answered otherwise than 200 (a body that is not JSON, an
  * override, the forward target's status, a history that cannot be written) records that answer. */
 export function answeredChecks(checks: readonly VerificationCheck[], status: number, text: string): VerificationCheck[] {
-  return checks.map((c) => (c.step === 7 && c.ok ? { ...c, detail: `verified: answered ${status} (${text.trim()})` } : c));
+  return checks.map((c) => (c.step === 7 && c.ok ? { ...c, detail: `verified: answered ${status}${text.trim() ? ` (${text.trim()})` : ''}` } : c));
 }
 
 export function decodeSegment(segment: string, what: string): Record<string, unknown> {

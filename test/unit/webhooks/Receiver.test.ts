@@ -81,9 +81,11 @@ describe('Receiver', () => {
   });
 
   it('answers a duplicate webhookId 200, flagged, not dispatched again', async () => {
-    assert.equal((await deliver(JSON.stringify(EVENT(ID1)))).status, 200);
+    const first = await deliver(JSON.stringify(EVENT(ID1)));
+    // A verified delivery is answered 200 with no body: the status is the answer, and it leaves in one write.
+    assert.deepEqual([first.status, first.headers['content-length'], first.text], [200, '0', '']);
     const again = await deliver(JSON.stringify(EVENT(ID1)));
-    assert.equal(again.status, 200);
+    assert.deepEqual([again.status, again.text], [200, 'duplicate\n']);
     assert.equal(receiver.log.all()[1].duplicate, true);
     assert.equal(events.length, 1);
   });
@@ -202,6 +204,10 @@ describe('Receiver: bounded, crash-safe, every answer delivered', () => {
     receiver.setPublicHosts(['abc.loca.lt']);
     assert.equal((await rawRequest(url, { method: 'POST', body, headers: { ...(await signed(body)), host: 'abc.loca.lt' } })).status, 200);
     assert.equal((await rawRequest(url, { method: 'POST', body, headers: { ...(await signed(body)), host: 'localhost:1234' } })).status, 200, 'loopback names always (a duplicate, answered 200)');
+    // The last name allowed is remembered for speed: the public address going away must forget it.
+    assert.equal((await rawRequest(url, { method: 'POST', body, headers: { ...(await signed(body)), host: 'abc.loca.lt' } })).status, 200);
+    receiver.setPublicHosts([]);
+    assert.equal((await rawRequest(url, { method: 'POST', body, headers: { ...(await signed(body)), host: 'abc.loca.lt' } })).status, 421, 'not after it stopped being the public address');
   });
 
   it('a refused request keeps a 4 KiB prefix of its body with the size and SHA-256 of the whole', async () => {
@@ -283,6 +289,12 @@ describe('Receiver: bounded, crash-safe, every answer delivered', () => {
     assert.equal(receiver.log.all()[2].checks.find((c) => c.step === 7)!.detail, 'verified: answered 502 (not processed)');
     assert.equal(receiver.log.all()[1].checks.find((c) => c.step === 7)!.detail, 'verified: answered 200', 'the earlier record still says 200');
     assert.ok(Object.isFrozen(receiver.log.all()[1].checks), 'the shared list cannot be changed in place');
+    // A 2xx override is answered without text, like a 200.
+    const body3 = Buffer.from(JSON.stringify({ webhookId: '67676767-6767-4767-8767-676767676767', topic: 't/x', data: {} }));
+    receiver.setResponseOverride(202);
+    const accepted = await rawRequest(url, { method: 'POST', body: body3, headers: await signed(body3) });
+    assert.deepEqual([accepted.status, accepted.headers['content-length'], accepted.text], [202, '0', '']);
+    assert.equal(receiver.log.all()[3].checks.find((c) => c.step === 7)!.detail, 'verified: answered 202');
   });
 
   it('a verified body nested 100,000 levels deep is answered 200 and kept whole', async () => {

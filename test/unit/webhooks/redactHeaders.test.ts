@@ -1,0 +1,27 @@
+import assert from 'node:assert/strict';
+import { redactHeaders } from '../../../src/core/webhooks/DeliveryLog';
+
+describe('redactHeaders', () => {
+  const token = 'eyJhbGciOiJSUzI1NiJ9.eyJpc3MiOiJ4In0.c2lnbmF0dXJl';
+
+  it('keeps a credential header only as its scheme and length, whatever the case of its name', () => {
+    const out = redactHeaders({ Authorization: `Bearer ${token}`, 'PROXY-AUTHORIZATION': `Basic ${token}`, 'proxy-authorization': token });
+    assert.deepEqual(out, {
+      Authorization: `Bearer <redacted, ${token.length + 7} characters>`,
+      'PROXY-AUTHORIZATION': `Basic <redacted, ${token.length + 6} characters>`,
+      // No scheme: the first 20 characters of the value stand for one, and nothing more of it.
+      'proxy-authorization': `${token.slice(0, 20)} <redacted, ${token.length} characters>`,
+    });
+    assert.ok(!JSON.stringify(out).includes(token));
+  });
+
+  it('copies other headers, joins repeated ones, and skips absent and inherited ones', () => {
+    const headers = Object.assign(Object.create({ inherited: 'no' }) as Record<string, string | string[] | undefined>, {
+      'content-type': 'application/json',
+      'set-cookie': ['a=1', 'b=2'],
+      'x-absent': undefined,
+      'x-authorization': 'not a credential header',
+    });
+    assert.deepEqual(redactHeaders(headers), { 'content-type': 'application/json', 'set-cookie': 'a=1, b=2', 'x-authorization': 'not a credential header' });
+  });
+});

@@ -174,8 +174,9 @@ export class Sandbox extends EventEmitter {
     let reply: Reply;
     const rawUrl = req.url ?? '/';
     try {
-      const body = isAllowedHost(req.headers.host, this.options.allowedHosts) ? await readBody(req, this.options.maxBodyBytes ?? 1024 * 1024) : undefined;
-      if (!isAllowedHost(req.headers.host, this.options.allowedHosts)) reply = misdirected(req.headers.host);
+      const hostAllowed = isAllowedHost(req.headers.host, this.options.allowedHosts);
+      const body = hostAllowed ? await readBody(req, this.options.maxBodyBytes ?? 1024 * 1024) : undefined;
+      if (!hostAllowed) reply = misdirected(req.headers.host);
       else if (!ctx) reply = emptyReply(503);
       else if (body === undefined) reply = emptyReply(413);
       else {

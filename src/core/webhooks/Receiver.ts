@@ -5,7 +5,7 @@ import { EventEmitter } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createHash, randomUUID } from 'node:crypto';
-import { isUtf8 as isUtf8Native } from 'node:buffer';
+import { isUtf8 } from 'node:buffer';
 import { httpRequest } from '../http/request';
 import { isAllowedHost } from '../http/hostCheck';
 import { forwardableHeaders } from '../http/hopByHop';
@@ -277,10 +277,6 @@ export const SELF_TEST_TOPIC = 'wfs/self-test';
 function headerValue(req: IncomingMessage, name: string): string | undefined {
   const v = req.headers[name];
   return Array.isArray(v) ? v[0] : v;
-}
-
-function isUtf8(buf: Buffer): boolean {
-  return isUtf8Native(buf);
 }
 
 function readCapped(req: IncomingMessage, cap: number): Promise<Buffer | 'too-large' | 'aborted'> {

@@ -45,37 +45,78 @@ export async function minimalVerifier(publicJwk) {
  * body parsed, duplicates answered 200. No record, no history, no answer text: what any receiver that follows the
  * spec must spend, so the share of ours above it is what our record and history cost. */
 export async function specMinimum(publicJwk, trust) {
-  const key = createPublicKey({ key: publicJwk, format: 'jwk' });
-  const seen = new Set();
-  const decode = (s) => JSON.parse(Buffer.from(s, 'base64url').toString('utf8'));
-  const answer = (res, status) => {
-    res.writeHead(status, { 'content-length': 0 });
-    res.end();
-  };
+  const steps = specSteps(publicJwk, trust);
   const server = createServer((req, res) => {
     const chunks = [];
     req.on('data', (c) => chunks.push(c));
-    req.on('end', () => {
-      try {
-        const token = (req.headers.authorization ?? '').slice(7);
-        const d1 = token.indexOf('.');
-        const dot = token.lastIndexOf('.');
-        const header = decode(token.slice(0, d1));
-        const claims = decode(token.slice(d1 + 1, dot));
-        if (header.alg !== 'RS256' || claims.iss !== trust.issuer) return answer(res, 403);
-        const ok = verify('RSA-SHA256', Buffer.from(token.slice(0, dot)), key, Buffer.from(token.slice(dot + 1), 'base64url'));
-        const body = Buffer.concat(chunks);
-        const fresh = Date.now() / 1000 <= claims.exp + 60;
-        if (!ok || claims.aud !== trust.audience || !fresh || !timingSafeEqual(createHash('sha256').update(body).digest(), Buffer.from(claims.body_sha256, 'hex'))) return answer(res, 403);
-        const event = JSON.parse(body.toString('utf8'));
-        seen.add(event.webhookId);
-        answer(res, 200);
-      } catch {
-        answer(res, 403);
-      }
-    });
+    req.on('end', () => answer(res, steps(req, Buffer.concat(chunks)).status));
   });
   return { url: await listen(server), stop: () => new Promise((r) => server.close(r)) };
+}
+
+/** The spec minimum plus the least a receiver with a history must add: the Host checked, and each request kept in
+ * memory for a panel to show (an id, the time, the headers with the token redacted, the status, the event's id, the
+ * body or a refused request's 4 KiB prefix), bounded in bytes like ours. No per-step detail, no file: a lower bound
+ * for any receiver that keeps a history, so ours over it is what our own record and history cost beyond it. */
+export async function specMinimumWithHistory(publicJwk, trust, budgetBytes = 64 * 1024 * 1024) {
+  const steps = specSteps(publicJwk, trust);
+  const history = [];
+  let head = 0;
+  let bytes = 0;
+  let seq = 0;
+  const server = createServer((req, res) => {
+    const host = req.headers.host;
+    if (host === undefined || !host.startsWith('127.0.0.1:')) return answer(res, 421);
+    const chunks = [];
+    req.on('data', (c) => chunks.push(c));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks);
+      const { status, event } = steps(req, body);
+      const headers = { ...req.headers };
+      if (headers.authorization) headers.authorization = `Bearer <redacted, ${headers.authorization.length} characters>`;
+      const kept = status === 200 ? body : body.subarray(0, 4096);
+      const entry = { id: ++seq, at: Date.now(), headers, status, webhookId: event?.webhookId, body: kept, bytes: 512 + kept.length };
+      history.push(entry);
+      bytes += entry.bytes;
+      while (bytes > budgetBytes) {
+        bytes -= history[head].bytes;
+        history[head++] = undefined;
+      }
+      if (head > 4096 && head > history.length / 2) history.splice(0, head), (head = 0);
+      answer(res, status);
+    });
+  });
+  return { url: await listen(server), stop: () => new Promise((r) => server.close(r)), history: () => history.slice(head) };
+}
+
+function answer(res, status) {
+  res.writeHead(status, { 'content-length': 0 });
+  res.end();
+}
+
+/** The seven steps as the spec minimum takes them: the status to answer, and the event when verified. */
+function specSteps(publicJwk, trust) {
+  const key = createPublicKey({ key: publicJwk, format: 'jwk' });
+  const seen = new Set();
+  const decode = (s) => JSON.parse(Buffer.from(s, 'base64url').toString('utf8'));
+  return (req, body) => {
+    try {
+      const token = (req.headers.authorization ?? '').slice(7);
+      const d1 = token.indexOf('.');
+      const dot = token.lastIndexOf('.');
+      const header = decode(token.slice(0, d1));
+      const claims = decode(token.slice(d1 + 1, dot));
+      if (header.alg !== 'RS256' || claims.iss !== trust.issuer) return { status: 403 };
+      const ok = verify('RSA-SHA256', Buffer.from(token.slice(0, dot)), key, Buffer.from(token.slice(dot + 1), 'base64url'));
+      const fresh = Date.now() / 1000 <= claims.exp + 60;
+      if (!ok || claims.aud !== trust.audience || !fresh || !timingSafeEqual(createHash('sha256').update(body).digest(), Buffer.from(claims.body_sha256, 'hex'))) return { status: 403 };
+      const event = JSON.parse(body.toString('utf8'));
+      seen.add(event.webhookId);
+      return { status: 200, event };
+    } catch {
+      return { status: 403 };
+    }
+  };
 }
 
 export async function typicalReceiver(trust) {

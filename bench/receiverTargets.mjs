@@ -56,8 +56,8 @@ export async function specMinimum(publicJwk, trust) {
 
 /** The spec minimum plus the least a receiver with a history must add: the Host checked, and each request kept in
  * memory for a panel to show (an id, the time, the headers with the token redacted, the status, the event's id, the
- * body or a refused request's 4 KiB prefix), bounded in bytes like ours. No per-step detail, no file: a lower bound
- * for any receiver that keeps a history, so ours over it is what our own record and history cost beyond it. */
+ * body or a refused request's 4 KiB prefix), bounded in bytes like ours. No per-step detail, no file: the least a
+ * receiver that keeps a history spends, so ours over it is what our own record and history cost beyond it. */
 export async function specMinimumWithHistory(publicJwk, trust, budgetBytes = 64 * 1024 * 1024) {
   const steps = specSteps(publicJwk, trust);
   const history = [];

@@ -152,6 +152,7 @@ export const listenCommand: CommandSpec = {
     receiver.on('delivery', (r: DeliveryRecord) =>
       emit({ event: 'delivery', id: r.id, status: r.status, verified: r.verified, duplicate: r.duplicate, webhookId: r.webhookId ?? null, topic: r.topic ?? null, bytes: r.body.size, checks: r.checks, ...(r.note ? { note: r.note } : {}) }),
     );
+    receiver.on('failure', (r: DeliveryRecord) => emit({ event: 'warning', message: `a request to ${r.path} was answered 500: ${r.note}` }));
     const url = await receiver.start();
     let tunnel: Tunnel | undefined;
     let publicUrl: string | null = null;

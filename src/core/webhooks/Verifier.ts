@@ -17,6 +17,8 @@ import {
   signingKeys,
   StepFailed,
   trustedEntries,
+  type DecodedToken,
+  type KeyCandidate,
   type TrustedIssuer,
   type VerificationCheck,
 } from './verificationSteps';
@@ -60,6 +62,9 @@ export class Verifier {
   private entries: TrustedIssuer[] = [];
   private readonly headers = new Map<string, ProtectedHeaderParameters>();
   private readonly passes = new Map<string, readonly VerificationCheck[]>();
+  /** Bound once: check() runs per delivery. */
+  private readonly decodeHeaderOf = (segment: string) => this.decodeHeader(segment);
+  private readonly keySetOf = (issuer: TrustedIssuer) => this.cacheFor(issuer);
 
   constructor(private readonly options: VerifierOptions) {
     this.setIssuers(options.issuers);
@@ -98,24 +103,34 @@ export class Verifier {
   }
 
   async verify(authorization: string | undefined, rawBody: Buffer): Promise<VerificationResult> {
+    return this.check(authorization, rawBody);
+  }
+
+  /** verify(), synchronous while the signing key is cached (every delivery but the first of a key): the receiver
+   * then answers from the request's own 'end' callback, with no promise in between. */
+  check(authorization: string | undefined, rawBody: Buffer): VerificationResult | Promise<VerificationResult> {
     const token = bearerToken(authorization);
     if (token instanceof StepFailed) return refused(token);
-    const decoded = decodeToken(token, (segment) => this.decodeHeader(segment));
+    const decoded = decodeToken(token, this.decodeHeaderOf);
     if (decoded instanceof StepFailed) return refused(decoded, { header: this.headerIfDecodable(token) });
+    const entries = trustedEntries(decoded.claims, this.byIssuer);
+    if (entries instanceof StepFailed) return refused(entries, decoded);
+    const kid = typeof decoded.header.kid === 'string' ? decoded.header.kid : undefined;
+    const keys = signingKeys(entries, kid, this.keySetOf);
+    if (keys instanceof Promise) return keys.then((k) => this.withKeys(decoded, k, kid, rawBody));
+    return this.withKeys(decoded, keys, kid, rawBody);
+  }
+
+  /** Steps 4 to 6 once the keys are known, then the body parsed. */
+  private withKeys(decoded: DecodedToken, keys: KeyCandidate[] | StepFailed, kid: string | undefined, rawBody: Buffer): VerificationResult {
     const { header, claims } = decoded;
-    const seen = { header, claims };
-    const entries = trustedEntries(claims, this.byIssuer);
-    if (entries instanceof StepFailed) return refused(entries, seen);
-    const kid = typeof header.kid === 'string' ? header.kid : undefined;
-    let keys = signingKeys(entries, kid, (e) => this.cacheFor(e));
-    if (keys instanceof Promise) keys = await keys;
-    if (keys instanceof StepFailed) return refused(keys, seen);
+    if (keys instanceof StepFailed) return refused(keys, decoded);
     const trusted = signatureHolds(decoded, keys, kid);
-    if (trusted instanceof StepFailed) return refused(trusted, seen);
+    if (trusted instanceof StepFailed) return refused(trusted, decoded);
     const late = claimsHold(claims, trusted, Math.floor(this.options.clock.now() / 1000), kid);
-    if (late) return refused(late, seen);
+    if (late) return refused(late, decoded);
     const bodySha256 = bodyHashHolds(claims, rawBody, trusted, kid);
-    if (bodySha256 instanceof StepFailed) return refused(bodySha256, seen);
+    if (bodySha256 instanceof StepFailed) return refused(bodySha256, decoded);
     const result: VerificationResult = { ok: true, checks: this.passedChecks(trusted, kid), header, claims, bodySha256 };
     result.bodyUtf8 = isUtf8(rawBody);
     try {

@@ -186,6 +186,7 @@ export class ReceiverHost implements vscode.Disposable, EnvironmentFollower {
       this.delivered.fire(r);
     });
     receiver.on('verified-event', (e: { record: DeliveryRecord }) => this.verifiedEvent.fire({ runId: e.record.runId, record: e.record }));
+    receiver.on('failure', (r: DeliveryRecord) => this.extLog.error(`Webhook ${r.method} ${r.path} answered 500: ${r.note}`));
     const localUrl = await receiver.start();
     this.receiver = receiver;
     this.extLog.info(`Receiver listening at ${localUrl}`);

@@ -165,6 +165,26 @@ describe('Receiver', () => {
     }
   });
 
+  it('a copy that arrives while the first is still being forwarded is answered as a duplicate, not forwarded again', async () => {
+    const app = new RecordingServer();
+    const appUrl = (await app.start()) + '/app/hooks';
+    try {
+      await make({ forwardTo: appUrl });
+      let release!: () => void;
+      app.gate = new Promise((r) => (release = r));
+      const first = deliver(JSON.stringify(EVENT(ID1)));
+      await app.waitFor(1);
+      const copy = await deliver(JSON.stringify(EVENT(ID1)));
+      assert.deepEqual([copy.status, copy.text], [200, 'duplicate\n'], 'answered while the first still waits for the app');
+      release();
+      assert.equal((await first).status, 200);
+      assert.equal(app.requests.length, 1, 'forwarded once');
+      assert.deepEqual(receiver.log.all().map((r) => r.duplicate), [true, false], 'the copy is recorded first, flagged');
+    } finally {
+      await app.stop();
+    }
+  });
+
   it('answers 502 and records the error when the forward target is down', async () => {
     await make({ forwardTo: 'http://127.0.0.1:9/down' });
     assert.equal((await deliver('{"webhookId":"44444444-4444-4444-8444-444444444444"}')).status, 502);
@@ -250,7 +270,7 @@ describe('Receiver: bounded, crash-safe, every answer delivered', () => {
     log.add = (record, kept) => {
       const written = add(record, kept);
       if (failNext) return gate.then(() => Promise.reject(new Error('ENOSPC: no space left on device')));
-      return written.then(() => gate);
+      return Promise.resolve(written).then(() => gate);
     };
     await make({ log });
     const body = Buffer.from(JSON.stringify({ webhookId: '33333333-3333-4333-8333-333333333333', topic: 't/x', data: {} }));
@@ -272,6 +292,28 @@ describe('Receiver: bounded, crash-safe, every answer delivered', () => {
     assert.equal(rec.checks.find((c) => c.step === 7)!.detail, 'verified: answered 503 (not stored)', 'step 7 records what was answered');
     failNext = false;
     assert.equal((await rawRequest(url, { method: 'POST', body: body2, headers: await signed(body2) })).status, 200, 'the resend is processed, not a duplicate');
+  });
+
+  it('a fault of ours while handling a request is answered 500 and reported, and the receiver keeps serving', async () => {
+    const log = new DeliveryLog();
+    const add = log.add.bind(log);
+    let broken = true;
+    log.add = (record, kept) => {
+      if (broken) throw new TypeError('the history is broken');
+      return add(record, kept);
+    };
+    await make({ log });
+    const failures: DeliveryRecord[] = [];
+    receiver.on('failure', (r: DeliveryRecord) => failures.push(r));
+    const body = Buffer.from(JSON.stringify({ webhookId: '88888888-8888-4888-8888-888888888888', topic: 't/x', data: {} }));
+    const failed = await rawRequest(url, { method: 'POST', body, headers: await signed(body) });
+    assert.deepEqual([failed.status, failed.text], [500, 'internal error\n']);
+    assert.equal(failures.length, 1);
+    assert.equal(failures[0]!.note, 'not handled: the history is broken');
+    assert.equal((await rawRequest(url, { method: 'GET' })).status, 500, 'a refusal that fails the same way is answered too');
+    broken = false;
+    assert.equal((await rawRequest(url, { method: 'POST', body, headers: await signed(body) })).status, 200);
+    assert.deepEqual(log.all().map((r) => [r.status, r.duplicate]), [[200, false]], 'the resend is processed, not taken for a duplicate');
   });
 
   it('step 7 records the status actually answered (override, forward), not a fixed 200', async () => {

@@ -25,7 +25,8 @@ const onlyArg = args.find((a) => a.startsWith('--only'));
 const only = onlyArg ? new Set((onlyArg.split('=')[1] ?? args[args.indexOf(onlyArg) + 1]).split(',')) : undefined;
 const want = (name) => !only || only.has(name);
 const out = (...p) => join(root, 'out', 'src', 'core', ...p);
-const shipped = await receiverAsShipped();
+// The receiver as it ships (bundled and minified by `node esbuild.mjs --tests`), not out/'s one file per module.
+const shipped = require(join(root, 'out', 'bench', 'receiverCore.js'));
 const core = {
   receiver: shipped,
   verifier: shipped,
@@ -41,24 +42,6 @@ const core = {
 };
 const log = (s) => process.stderr.write(`${s}\n`);
 
-/** The receiver, its Verifier and DeliveryLog bundled and minified the way dist/ is, so the bench measures the code
- * that ships. In out/ (one file per module, for the tests) every call across modules goes through esbuild's export
- * getters (about 3 µs a delivery in a profile of the receiver). */
-async function receiverAsShipped() {
-  const { build } = await import('esbuild');
-  const outfile = join(root, 'out', 'bench', 'receiverCore.js');
-  await build({
-    stdin: { contents: "export { Receiver } from './Receiver'; export { Verifier } from './Verifier'; export { DeliveryLog } from './DeliveryLog';", resolveDir: join(root, 'src', 'core', 'webhooks'), loader: 'ts' },
-    bundle: true,
-    platform: 'node',
-    target: 'node20',
-    format: 'cjs',
-    minify: true,
-    outfile,
-    logLevel: 'warning',
-  });
-  return require(outfile);
-}
 const round = (n, d = 2) => Math.round(n * 10 ** d) / 10 ** d;
 
 // ---------- a signing issuer of our own: RSA key, JWKS on loopback, tokens made with node:crypto ----------

@@ -140,6 +140,27 @@ export async function typicalReceiver(trust) {
   return { url: await listen(server), stop: () => new Promise((r) => server.close(r)) };
 }
 
+/** Our Verifier (the seven steps as the receiver runs them) behind the least handler, no Receiver and no history:
+ * ours over it is what the Receiver adds. The key set's first fetch is the only asynchronous verdict. */
+export async function ourVerifierAlone(core, trust, clock) {
+  const verifier = new core.verifier.Verifier({ issuers: [trust], clock });
+  const server = createServer((req, res) => {
+    const chunks = [];
+    req.on('data', (c) => chunks.push(c));
+    req.on('end', () => {
+      const result = verifier.check(req.headers.authorization, Buffer.concat(chunks));
+      if (result instanceof Promise) void result.then((r) => answer(res, r.ok ? 200 : 403));
+      else answer(res, result.ok ? 200 : 403);
+    });
+  });
+  return { url: await listen(server), stop: () => new Promise((r) => server.close(r)) };
+}
+
+/** In place of a DeliveryLog: keeps nothing, so ours with it is the Receiver without its history. */
+export function noHistory() {
+  return { add: () => undefined, flush: async () => undefined, close: async () => undefined };
+}
+
 export async function ourReceiver(core, trust, clock, log) {
   const { Receiver } = core.receiver;
   const { Verifier } = core.verifier;

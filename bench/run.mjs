@@ -10,7 +10,7 @@ import { createRequire, Module } from 'node:module';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
-import { bareHttp, minimalVerifier, ourReceiver, specMinimum, specMinimumWithHistory, typicalReceiver } from './receiverTargets.mjs';
+import { bareHttp, minimalVerifier, noHistory, ourReceiver, ourVerifierAlone, specMinimum, specMinimumWithHistory, typicalReceiver } from './receiverTargets.mjs';
 import { measureRealVsCode } from './vscodeActivation.mjs';
 import { benchHistory } from './history.mjs';
 
@@ -88,11 +88,12 @@ function deliveryBody(i) {
 
 // Runs the load generator on a config; resolves with its result plus this process's CPU per request while it
 // measured (the receivers under test run in this process, one loaded at a time, so that is their cost).
-function loadgen(config, dir, name, onWarm = () => {}) {
+function loadgen(config, dir, name, onWarm = () => {}, pinned = undefined) {
   const file = join(dir, `${name}.json`);
   writeFileSync(file, JSON.stringify(config));
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(root, 'bench', 'loadgen.mjs'), file], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const argv = [process.execPath, join(root, 'bench', 'loadgen.mjs'), file];
+    const child = pinned ? spawn('taskset', ['-c', String(pinned.loadGenerator), ...argv], { stdio: ['ignore', 'pipe', 'inherit'] }) : spawn(argv[0], argv.slice(1), { stdio: ['ignore', 'pipe', 'inherit'] });
     let text = '';
     let cpu0;
     let cpu;
@@ -125,10 +126,46 @@ const TARGETS = [
   ['oursFile', (iss, trust, clock, dir) => ourReceiver(core, trust, clock, new core.deliveryLog.DeliveryLog({ file: join(mkdtempSync(join(dir, 'history-')), 'deliveries.jsonl') }))],
   // The least a receiver with a history adds to the spec minimum: what ours in memory is measured against.
   ['specHistory', (iss, trust) => specMinimumWithHistory(iss.publicJwk, trust)],
+  // Ours taken apart: our Verifier alone, then the Receiver without its history. With the floor and ours, they say
+  // what the seven steps, the Receiver and the history each add.
+  ['ourVerifier', (iss, trust, clock) => ourVerifierAlone(core, trust, clock)],
+  ['oursNoHistory', (iss, trust, clock) => ourReceiver(core, trust, clock, noHistory())],
 ];
 const median = (list) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)];
 
+/**
+ * Puts this process (every thread: the receivers under test, V8's and libuv's) on one CPU and the load generators
+ * on another, so the scheduler never moves one onto the other's CPU mid-round. Unpinned, the same receiver's ratio
+ * to the floor moved by up to 0.2 from one run to the next on the 2-core machine; pinned, by 0.005–0.05
+ * (docs/benchmarks.md). Linux with taskset and two CPUs to spare only; otherwise nothing is pinned and the report
+ * says so. restore() gives the process back the CPUs it had.
+ */
+function pinReceivers() {
+  if (process.platform !== 'linux') return undefined;
+  try {
+    const list = execFileSync('taskset', ['-c', '-p', String(process.pid)], { encoding: 'utf8' }).split(':').pop().trim();
+    const allowed = list.split(',').flatMap((part) => {
+      const [a, b = a] = part.split('-').map(Number);
+      return Array.from({ length: b - a + 1 }, (_, i) => a + i);
+    });
+    if (allowed.length < 2 || allowed.some((n) => !Number.isInteger(n))) return undefined;
+    execFileSync('taskset', ['-a', '-c', '-p', String(allowed[0]), String(process.pid)], { stdio: 'ignore' });
+    return { receivers: allowed[0], loadGenerator: allowed[1], restore: () => execFileSync('taskset', ['-a', '-c', '-p', list, String(process.pid)], { stdio: 'ignore' }) };
+  } catch {
+    return undefined;
+  }
+}
+
 async function benchReceiver() {
+  const pin = pinReceivers();
+  try {
+    return await measureReceivers(pin);
+  } finally {
+    pin?.restore();
+  }
+}
+
+async function measureReceivers(pin) {
   const iss = issuer();
   const trust = await iss.start();
   // Undici and the servers need a few thousand requests before their JIT settles: with 1,000, bare http
@@ -172,7 +209,7 @@ async function benchReceiver() {
     for (const [name, fn] of TARGETS) {
       const target = await make(name, fn);
       log(`receiver: ${name}, ${round === 0 ? 'warm-up round' : `round ${round}`}…`);
-      const result = await loadgen({ urls: [target.url], warmUrls: [warmer.url], requestsFile, from: warmup + round * count, count, concurrency, warmup }, dir, name);
+      const result = await loadgen({ urls: [target.url], warmUrls: [warmer.url], requestsFile, from: warmup + round * count, count, concurrency, warmup }, dir, name, undefined, pin);
       await target.stop();
       if (round > 0) runs[name].push(result);
     }
@@ -189,7 +226,7 @@ async function benchReceiver() {
   const handlerMs = [];
   let warm = false;
   live[OURS].receiver.on('delivery', (r) => warm && handlerMs.push(r.durationMs));
-  const serial = await loadgen({ urls: live.map((t) => t.url), requestsFile, count: TARGETS.length * latencyEach, concurrency: 1, warmup: latencyWarmup }, dir, 'serial', () => (warm = true));
+  const serial = await loadgen({ urls: live.map((t) => t.url), requestsFile, count: TARGETS.length * latencyEach, concurrency: 1, warmup: latencyWarmup }, dir, 'serial', () => (warm = true), pin);
   for (const t of live) await t.stop();
   handlerMs.sort((a, b) => a - b);
   const handlerPct = (p) => handlerMs[Math.min(handlerMs.length - 1, Math.floor((p / 100) * handlerMs.length))];
@@ -225,6 +262,7 @@ async function benchReceiver() {
   const verifyUs = 1e6 / cryptoRate;
   return {
     requests: count,
+    pinned: pin && { receivers: pin.receivers, loadGenerator: pin.loadGenerator },
     warmup,
     rounds,
     concurrency,
@@ -234,6 +272,8 @@ async function benchReceiver() {
     typical: r('typical', 2),
     specMinimum: r('specMinimum', 3),
     specHistory: r('specHistory', 6),
+    ourVerifier: r('ourVerifier', 7),
+    oursNoHistory: r('oursNoHistory', 8),
     ours: { ...r('ours', OURS), delivered: oursDelivered, verified: oursVerified, handlerP50Ms: round(handlerPct(50), 3), handlerP99Ms: round(handlerPct(99), 3) },
     oursFile: r('oursFile', OURS_FILE),
     ratioToBareHttp: round(paired('ours', 'bareHttp', 'rps'), 3),
@@ -248,6 +288,8 @@ async function benchReceiver() {
     cpuRatioToSpecMinimum: round(paired('ours', 'specMinimum', 'serverCpuUsPerRequest'), 2),
     specHistoryCpuRatioToFloor: round(paired('specHistory', 'minimalVerify', 'serverCpuUsPerRequest'), 2),
     cpuRatioToSpecHistory: round(paired('ours', 'specHistory', 'serverCpuUsPerRequest'), 2),
+    ourVerifierCpuRatioToFloor: round(paired('ourVerifier', 'minimalVerify', 'serverCpuUsPerRequest'), 2),
+    oursNoHistoryCpuRatioToFloor: round(paired('oursNoHistory', 'minimalVerify', 'serverCpuUsPerRequest'), 2),
     fileCpuRatioToFloor: round(paired('oursFile', 'minimalVerify', 'serverCpuUsPerRequest'), 2),
     typicalCpuRatioToFloor: round(paired('typical', 'minimalVerify', 'serverCpuUsPerRequest'), 2),
     floorRatioToTypical: round(paired('minimalVerify', 'typical', 'rps'), 3),
@@ -520,11 +562,11 @@ for (const [name, fn] of [['receiver', benchReceiver], ['keySets', benchKeySets]
 }
 
 function markdown(r) {
-  const L = [`Measured on ${r.machine.cpu}, ${r.machine.cores} cores, ${r.machine.memoryGiB} GiB, Node ${r.machine.node} (${r.machine.date.slice(0, 10)}${r.machine.quick ? ', quick run' : ''}); the load generator shares the machine.`, '', '| benchmark | result | |', '|---|---|---|'];
+  const L = [`Measured on ${r.machine.cpu}, ${r.machine.cores} cores, ${r.machine.memoryGiB} GiB, Node ${r.machine.node} (${r.machine.date.slice(0, 10)}${r.machine.quick ? ', quick run' : ''})${r.receiver?.pinned ? `; during the receiver rounds the receivers ran on CPU ${r.receiver.pinned.receivers} and the load generator on CPU ${r.receiver.pinned.loadGenerator}` : '; the load generator shares the machine'}.`, '', '| benchmark | result | |', '|---|---|---|'];
   const x = r.receiver;
   if (x && !x.error) {
     const row = (name, v) => `| ${name} | ${v.rps}/s (rounds: ${v.rounds.join(', ')}; p50 ${v.p50Ms} ms, p99 ${v.p99Ms} ms; CPU per request: receiver ${v.serverCpuUsPerRequest} µs, load generator ${v.loadgenCpuUsPerRequest} µs) | ${v.serialP50Ms} / ${v.serialP99Ms} ms |`;
-    L.push(`| **receiver** (${x.rounds} paired rounds of ${x.requests} deliveries, ${x.concurrency} in flight, after a warm-up round; each figure is the median round, each ratio the median of the round-by-round ratios; latency one at a time, the seven alternating) | throughput | latency p50 / p99 |`);
+    L.push(`| **receiver** (${x.rounds} paired rounds of ${x.requests} deliveries, ${x.concurrency} in flight, after a warm-up round; each figure is the median round, each ratio the median of the round-by-round ratios; latency one at a time, all alternating) | throughput | latency p50 / p99 |`);
     L.push(row('ours: the seven steps, dedupe, history in memory', x.ours));
     L.push(row("ours with the history file (the extension's default): each record written before its 2xx", x.oursFile));
     L.push(row('bare node:http answering 200 (transport bound)', x.bareHttp));
@@ -532,8 +574,10 @@ function markdown(r) {
     L.push(row('typical: jose jwtVerify + createRemoteJWKSet', x.typical));
     L.push(row("the spec's seven steps alone: no record, no history (spec minimum)", x.specMinimum));
     L.push(row('the spec minimum with the least history: Host checked, each request kept in memory (id, time, redacted headers, status, body), bounded in bytes', x.specHistory));
+    L.push(row('our Verifier alone behind the least handler: no Receiver, no history', x.ourVerifier));
+    L.push(row('ours without its history: the Receiver and our Verifier, keeping nothing', x.oursNoHistory));
     L.push(`| **ours ÷ bare http; ÷ typical; ÷ floor** | **${x.ratioToBareHttp}×; ${x.ratioToTypical}×; ${x.ratioToMinimalVerify}×** (goal ≥ 0.6× bare; the floor itself is ${x.minimalVerifyRatioToBareHttp}×); with the history file: ${x.fileRatioToTypical}× typical | |`);
-    L.push(`| **CPU per delivery: ours ÷ floor** (goal ≤ 1.25×) | **${x.cpuRatioToFloor}×** (rounds: ${x.cpuRatioToFloorRounds.join(', ')}): the spec minimum alone is ${x.specMinimumCpuRatioToFloor}× the floor, typical ${x.typicalCpuRatioToFloor}×; the spec minimum with the least history ${x.specHistoryCpuRatioToFloor}× (what keeping a history at all adds); ours is ${x.cpuRatioToSpecMinimum}× the spec minimum (all it does beyond the seven steps: Host, path and size checks, the record, the history) and ${x.cpuRatioToSpecHistory}× the spec minimum with the least history; with the history file ${x.fileCpuRatioToFloor}× the floor | |`);
+    L.push(`| **CPU per delivery: ours ÷ floor** (goal ≤ 1.25×) | **${x.cpuRatioToFloor}×** (rounds: ${x.cpuRatioToFloorRounds.join(', ')}): the spec minimum alone is ${x.specMinimumCpuRatioToFloor}× the floor, typical ${x.typicalCpuRatioToFloor}×; the spec minimum with the least history ${x.specHistoryCpuRatioToFloor}× (what keeping a history at all adds); ours is ${x.cpuRatioToSpecMinimum}× the spec minimum (all it does beyond the seven steps: Host, path and size checks, the record, the history) and ${x.cpuRatioToSpecHistory}× the spec minimum with the least history; with the history file ${x.fileCpuRatioToFloor}× the floor. Ours taken apart: our Verifier alone ${x.ourVerifierCpuRatioToFloor}×, with the Receiver around it ${x.oursNoHistoryCpuRatioToFloor}×, with the history ${x.cpuRatioToFloor}× | |`);
     L.push(`| **throughput: ours ÷ typical** (goal ≥ 1.5×) | **${x.ratioToTypical}×**: the floor itself is ${x.floorRatioToTypical}× typical and the spec minimum ${x.specMinimumRatioToTypical}×, so no verifying receiver reaches 1.5× on this machine | |`);
     L.push(`| ideal verifying receiver ÷ bare http (bare http's CPU per request + one RS256 verify, all cores busy; bare http kept ${x.bareHttpCoresBusy} of ${r.machine.cores} cores busy) | ${x.idealVerifyingRatioToBareHttp}× | |`);
     L.push(`| added latency over bare http, one at a time (each delivery to ours minus the request to bare http just before it) | p50 ${x.addedP50Ms} ms, p99 ${x.addedP99Ms} ms (goal p99 < 1 ms); our handler's own time: p50 ${x.ours.handlerP50Ms} ms, p99 ${x.ours.handlerP99Ms} ms; with the history file: p50 ${x.fileAddedP50Ms} ms, p99 ${x.fileAddedP99Ms} ms | |`);

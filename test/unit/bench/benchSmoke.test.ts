@@ -1,9 +1,9 @@
 // The benchmark script still runs and reports every figure README quotes. It measures nothing here (tiny
 // counts) and asserts no timing: only that the report has its fields and the counts that are exact.
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 describe('npm run bench (smoke, tiny counts)', function () {
@@ -16,16 +16,18 @@ describe('npm run bench (smoke, tiny counts)', function () {
     assert.ok(Number.isFinite(r.receiver.ratioToBareHttp));
     assert.ok(Number.isFinite(r.receiver.ratioToTypical));
     assert.equal(r.receiver.ours.statuses['200'], 100, 'every delivery verified and answered 200');
-    assert.equal(r.receiver.ours.delivered, 226, 'ours received its share of both runs: 200 under load (a warm-up round and one measured), 26 of the 183 alternating among seven one at a time (warm-ups included)');
+    assert.equal(r.receiver.ours.delivered, 226, 'ours received its share of both runs: 200 under load (a warm-up round and one measured), 26 of the 233 alternating among nine one at a time (warm-ups included)');
     assert.equal(r.receiver.ours.verified, 226, 'every one of them verified');
     assert.equal(r.receiver.specMinimum.statuses['200'], 100, 'the spec minimum verifies every delivery too');
     assert.equal(r.receiver.oursFile.statuses['200'], 100, 'so does ours with the history file');
     assert.equal(r.receiver.specHistory.statuses['200'], 100, 'and the spec minimum with the least history (its Host check lets the load through)');
-    for (const k of ['cpuRatioToFloor', 'specMinimumCpuRatioToFloor', 'cpuRatioToSpecMinimum', 'floorRatioToTypical', 'fileCpuRatioToFloor', 'typicalCpuRatioToFloor', 'fileAddedP99Ms', 'specHistoryCpuRatioToFloor', 'cpuRatioToSpecHistory'] as const) assert.ok(Number.isFinite(r.receiver[k]) && r.receiver[k] > 0, k);
+    assert.equal(r.receiver.ourVerifier.statuses['200'], 100, 'our Verifier alone verifies every delivery (the key fetch included)');
+    assert.equal(r.receiver.oursNoHistory.statuses['200'], 100, 'and so does ours without its history');
+    for (const k of ['cpuRatioToFloor', 'specMinimumCpuRatioToFloor', 'cpuRatioToSpecMinimum', 'floorRatioToTypical', 'fileCpuRatioToFloor', 'typicalCpuRatioToFloor', 'fileAddedP99Ms', 'specHistoryCpuRatioToFloor', 'cpuRatioToSpecHistory', 'ourVerifierCpuRatioToFloor', 'oursNoHistoryCpuRatioToFloor'] as const) assert.ok(Number.isFinite(r.receiver[k]) && r.receiver[k] > 0, k);
     assert.equal(r.receiver.ours.rounds.length, 1);
     assert.ok(Number.isFinite(r.receiver.ours.handlerP99Ms));
     assert.ok(Number.isFinite(r.receiver.idealVerifyingRatioToBareHttp));
-    for (const name of ['ours', 'oursFile', 'bareHttp', 'minimalVerify', 'typical', 'specMinimum', 'specHistory'])
+    for (const name of ['ours', 'oursFile', 'bareHttp', 'minimalVerify', 'typical', 'specMinimum', 'specHistory', 'ourVerifier', 'oursNoHistory'])
       for (const k of ['serverCpuUsPerRequest', 'loadgenCpuUsPerRequest', 'serialP99Ms'] as const) assert.ok(Number.isFinite(r.receiver[name][k]), `${name}.${k}`);
     assert.ok(Number.isFinite(r.receiver.addedP99Ms), 'added latency from the pairwise differences');
     assert.ok(r.keySets.ours.unknownKidFlood.keySetRequests <= 5, 'the key-set budget holds');
@@ -45,6 +47,13 @@ describe('npm run bench (smoke, tiny counts)', function () {
     const md = readFileSync(join(dir, 'results.md'), 'utf8');
     assert.match(md, /ours ÷ bare http/);
     assert.match(md, /CPU per delivery: ours ÷ floor/);
+    assert.match(md, /Ours taken apart: our Verifier alone [\d.]+×, with the Receiver around it [\d.]+×/);
+    // Where the receivers can have a CPU of their own (Linux, taskset, two CPUs), they do, and the report says so.
+    const canPin = process.platform === 'linux' && availableParallelism() >= 2 && spawnSync('taskset', ['-c', '-p', String(process.pid)]).status === 0;
+    if (canPin) {
+      assert.ok(r.receiver.pinned && r.receiver.pinned.receivers !== r.receiver.pinned.loadGenerator, `pinned: ${JSON.stringify(r.receiver.pinned)}`);
+      assert.match(md, /the receivers ran on CPU \d+ and the load generator on CPU \d+/);
+    } else assert.match(md, /the load generator shares the machine/);
     assert.match(md, /restart on that history/);
   });
 });

@@ -148,9 +148,14 @@ export async function ourVerifierAlone(core, trust, clock) {
     const chunks = [];
     req.on('data', (c) => chunks.push(c));
     req.on('end', () => {
-      const result = verifier.check(req.headers.authorization, Buffer.concat(chunks));
-      if (result instanceof Promise) void result.then((r) => answer(res, r.ok ? 200 : 403));
-      else answer(res, result.ok ? 200 : 403);
+      // Like the Receiver, anything thrown inside verification is a refusal.
+      try {
+        const result = verifier.check(req.headers.authorization, Buffer.concat(chunks));
+        if (result instanceof Promise) result.then((r) => answer(res, r.ok ? 200 : 403), () => answer(res, 403));
+        else answer(res, result.ok ? 200 : 403);
+      } catch {
+        answer(res, 403);
+      }
     });
   });
   return { url: await listen(server), stop: () => new Promise((r) => server.close(r)) };

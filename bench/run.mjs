@@ -137,8 +137,8 @@ const median = (list) => [...list].sort((a, b) => a - b)[Math.floor(list.length 
  * Puts this process (every thread: the receivers under test, V8's and libuv's) on one CPU and the load generators
  * on another, so the scheduler never moves one onto the other's CPU mid-round. In paired rounds on the 2-core
  * machine, the same receiver's CPU ratio to the floor moved by up to 0.2 between unpinned runs and by at most 0.05
- * between pinned ones (docs/benchmarks.md). Linux with taskset and two CPUs to spare only; otherwise nothing is pinned and the report
- * says so. restore() gives the process back the CPUs it had.
+ * between pinned ones (docs/benchmarks.md). Linux with taskset and two CPUs to spare only; otherwise nothing is
+ * pinned and the report says so. restore() gives the process back the CPUs it had.
  */
 function pinReceivers() {
   if (process.platform !== 'linux') return undefined;
@@ -150,7 +150,14 @@ function pinReceivers() {
     });
     if (allowed.length < 2 || allowed.some((n) => !Number.isInteger(n))) return undefined;
     execFileSync('taskset', ['-a', '-c', '-p', String(allowed[0]), String(process.pid)], { stdio: 'ignore' });
-    return { receivers: allowed[0], loadGenerator: allowed[1], restore: () => execFileSync('taskset', ['-a', '-c', '-p', list, String(process.pid)], { stdio: 'ignore' }) };
+    const restore = () => {
+      try {
+        execFileSync('taskset', ['-a', '-c', '-p', list, String(process.pid)], { stdio: 'ignore' });
+      } catch (err) {
+        log(`bench: the CPUs ${list} could not be given back (${err.message}); the rest runs on CPU ${allowed[0]}`);
+      }
+    };
+    return { receivers: allowed[0], loadGenerator: allowed[1], restore };
   } catch {
     return undefined;
   }

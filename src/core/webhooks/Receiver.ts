@@ -150,9 +150,10 @@ export class Receiver extends EventEmitter {
   }
 
   /** A fault of ours while handling a request: answered 500 (the service sends it again) and reported. */
-  private failed({ res, record }: Delivery, err: unknown): void {
+  private failed(d: Delivery, err: unknown): void {
+    const { res, record } = d;
     record.note = `not handled: ${(err as Error)?.message ?? String(err)}`;
-    if (record.webhookId) this.processing.delete(record.webhookId);
+    this.release(d);
     if (!res.headersSent) writeAnswer(res, { status: 500, text: 'internal error\n' });
     this.emit('failure', record, err);
   }
@@ -214,7 +215,10 @@ export class Receiver extends EventEmitter {
       record.duplicate = true;
       return this.answer(d, { status: 200, text: 'duplicate\n' });
     }
-    if (record.webhookId) this.processing.add(record.webhookId);
+    if (record.webhookId) {
+      this.processing.add(record.webhookId);
+      d.claimed = record.webhookId;
+    }
     // The public-address self-test is ours, not the user's event: it is never forwarded to their app.
     if (this.options.forwardTo && record.topic !== SELF_TEST_TOPIC) {
       void this.forward(d.req, d.raw!).then((forward) =>
@@ -260,14 +264,20 @@ export class Receiver extends EventEmitter {
     );
   }
 
-  private send({ res, record }: Delivery, { status, text }: Answer): void {
+  private send(d: Delivery, answer: Answer): void {
     // Only a delivery answered 2xx counts as processed: a 5xx is resent by the service and must not look duplicated.
-    if (record.verified && record.webhookId && !record.duplicate) {
-      this.processing.delete(record.webhookId);
-      if (status >= 200 && status < 300) this.dedupe.add(record.webhookId);
-    }
-    if (!res.headersSent) writeAnswer(res, { status, text });
-    this.emit('delivery', record);
+    if (d.claimed !== undefined && answer.status >= 200 && answer.status < 300) this.dedupe.add(d.claimed);
+    this.release(d);
+    if (!d.res.headersSent) writeAnswer(d.res, answer);
+    this.emit('delivery', d.record);
+  }
+
+  /** Ends this delivery's claim on its webhookId, if it made one: a copy answered as a duplicate, or one that failed
+   * before claiming, never releases the claim of the copy still being processed. */
+  private release(d: Delivery): void {
+    if (d.claimed === undefined) return;
+    this.processing.delete(d.claimed);
+    d.claimed = undefined;
   }
 
   private async forward(req: IncomingMessage, raw: Buffer): Promise<ForwardResult> {
@@ -297,6 +307,8 @@ interface Delivery {
   raw?: Buffer;
   /** The body bytes the history keeps: all of a verified one, a prefix of a refused one. */
   kept?: Buffer;
+  /** The webhookId this delivery marked as being processed, until it is answered. */
+  claimed?: string;
 }
 
 function writeAnswer(res: ServerResponse, { status, text }: Answer): void {

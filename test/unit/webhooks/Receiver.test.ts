@@ -185,6 +185,45 @@ describe('Receiver', () => {
     }
   });
 
+  it('a copy whose handling fails does not release the claim of the first, still being forwarded', async () => {
+    const app = new RecordingServer();
+    const appUrl = (await app.start()) + '/app/hooks';
+    try {
+      await make({ forwardTo: appUrl });
+      // A listener of ours that throws on duplicates: the copy's handling fails after its answer left.
+      receiver.on('delivery', (r: DeliveryRecord) => {
+        if (r.duplicate) throw new Error('a listener broke');
+      });
+      const failures: DeliveryRecord[] = [];
+      receiver.on('failure', (r: DeliveryRecord) => failures.push(r));
+      let release!: () => void;
+      app.gate = new Promise((r) => (release = r));
+      const first = deliver(JSON.stringify(EVENT(ID1)));
+      await app.waitFor(1);
+      assert.equal((await deliver(JSON.stringify(EVENT(ID1)))).text, 'duplicate\n');
+      assert.equal(failures.length, 1, 'the failure is reported');
+      const third = await deliver(JSON.stringify(EVENT(ID1)));
+      assert.deepEqual([third.status, third.text], [200, 'duplicate\n'], 'still a duplicate: the first copy is still being processed');
+      release();
+      assert.equal((await first).status, 200);
+      assert.equal(app.requests.length, 1, 'forwarded once');
+    } finally {
+      await app.stop();
+    }
+  });
+
+  it('a sender that disconnects halfway through the body is recorded, not left hanging', async () => {
+    const u = new URL(url);
+    const socket = connect(Number(u.port), '127.0.0.1');
+    await new Promise<void>((r) => socket.once('connect', () => r()));
+    // Handed to the kernel before the close, so the server reads the head and part of the body, then the end.
+    await new Promise<void>((r) => socket.write(`POST /webhooks HTTP/1.1\r\nHost: ${u.host}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"webhookId":`, () => r()));
+    socket.destroy();
+    await untilTrue(() => receiver.log.all().length === 1);
+    const [record] = receiver.log.all();
+    assert.deepEqual([record!.status, record!.verified, record!.body.size], [400, false, 0]);
+  });
+
   it('answers 502 and records the error when the forward target is down', async () => {
     await make({ forwardTo: 'http://127.0.0.1:9/down' });
     assert.equal((await deliver('{"webhookId":"44444444-4444-4444-8444-444444444444"}')).status, 502);

@@ -332,7 +332,7 @@ function newRecord(req: IncomingMessage, now: number): DeliveryRecord {
     id: randomUUID(),
     receivedAt: isoTimestamp(now),
     method: req.method ?? '',
-    path: (req.url ?? '/').split('?')[0]!,
+    path: pathOf(req.url ?? '/'),
     headers: redactHeaders(req.headers),
     body: EMPTY_BODY,
     checks: [],
@@ -341,6 +341,11 @@ function newRecord(req: IncomingMessage, now: number): DeliveryRecord {
     durationMs: 0,
     duplicate: false,
   };
+}
+
+function pathOf(url: string): string {
+  const q = url.indexOf('?');
+  return q < 0 ? url : url.slice(0, q);
 }
 
 /** What the record shows of a verified event: ids from the body, or the service's headers when it lacks them. */
@@ -384,6 +389,6 @@ function readCapped(req: IncomingMessage, cap: number, done: (raw: Buffer | 'too
     } else chunks.push(c);
   });
   req.on('end', () => settle(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size)));
+  // A sender gone before the end: Node destroys the request with an 'aborted' error, emitted because we listen.
   req.on('error', () => settle('aborted'));
-  req.on('aborted', () => settle('aborted'));
 }

@@ -62,6 +62,7 @@ export class Verifier {
   private entries: TrustedIssuer[] = [];
   private readonly headers = new Map<string, ProtectedHeaderParameters>();
   private readonly passes = new Map<string, readonly VerificationCheck[]>();
+  private lastPass?: { issuer: TrustedIssuer; kid: string | undefined; list: readonly VerificationCheck[] };
   /** Bound once: check() runs per delivery. */
   private readonly decodeHeaderOf = (segment: string) => this.decodeHeader(segment);
   private readonly keySetOf = (issuer: TrustedIssuer) => this.cacheFor(issuer);
@@ -90,6 +91,7 @@ export class Verifier {
     const urls = new Set(this.entries.map((e) => e.jwksUrl));
     for (const url of this.caches.keys()) if (!urls.has(url)) this.caches.delete(url);
     this.passes.clear();
+    this.lastPass = undefined;
   }
 
   /** The cache of a key set (created on first use). */
@@ -145,6 +147,10 @@ export class Verifier {
   /** The seven passed checks for an issuer and kid: their details name nothing that varies per delivery (the
    * claims and body size are in the record), so one frozen list serves every delivery signed with that key. */
   private passedChecks(issuer: TrustedIssuer, kid: string | undefined): readonly VerificationCheck[] {
+    // Deliveries come signed by one key for long runs: the last list is compared by identity first, which spares
+    // building and hashing the key string each time.
+    const last = this.lastPass;
+    if (last && last.issuer === issuer && last.kid === kid) return last.list;
     const k = `${issuer.issuer}\n${issuer.jwksUrl}\n${kid ?? ''}`;
     let list = this.passes.get(k);
     if (!list) {
@@ -152,6 +158,7 @@ export class Verifier {
       if (this.passes.size >= MAX_CACHED) this.passes.clear();
       this.passes.set(k, list);
     }
+    this.lastPass = { issuer, kid, list };
     return list;
   }
 

@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { bareHttp, minimalVerifier, noHistory, ourReceiver, ourVerifierAlone, specMinimum, specMinimumWithHistory, typicalReceiver } from './receiverTargets.mjs';
 import { measureRealVsCode } from './vscodeActivation.mjs';
+import { receiverOwnWork } from './receiverOwnWork.mjs';
 import { benchHistory } from './history.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -199,6 +200,13 @@ async function measureReceivers(pin) {
   const requestsFile = join(dir, 'requests.json');
   writeFileSync(requestsFile, JSON.stringify(requests));
   const clock = new core.clock.SystemClock();
+  // The Receiver's own JavaScript, without sockets, first: the tokens just signed are fresh.
+  log('receiver: its own work, without sockets…');
+  const own = requests.slice(0, tiny ? 100 : quick ? 1000 : 3000).map((q) => {
+    const body = Buffer.from(q.body, 'base64');
+    return { headers: { host: '127.0.0.1:8080', 'content-length': String(body.length), ...q.headers }, body };
+  });
+  const ownWork = await receiverOwnWork(core, trust, clock, own, tiny ? 2 : quick ? 7 : 15);
   let oursDelivered = 0;
   let oursVerified = 0;
   const make = async (name, fn) => {
@@ -310,6 +318,7 @@ async function measureReceivers(pin) {
     fileAddedP50Ms: round(serial.perUrl[OURS_FILE].overFirst.p50, 3),
     fileAddedP99Ms: round(serial.perUrl[OURS_FILE].overFirst.p99, 3),
     cryptoVerifyRs256PerSecondOneCore: round(cryptoRate, 0),
+    ownWork,
   };
 }
 
@@ -585,6 +594,8 @@ function markdown(r) {
     L.push(row('ours without its history: the Receiver and our Verifier, keeping nothing', x.oursNoHistory));
     L.push(`| **ours ÷ bare http; ÷ typical; ÷ floor** | **${x.ratioToBareHttp}×; ${x.ratioToTypical}×; ${x.ratioToMinimalVerify}×** (goal ≥ 0.6× bare; the floor itself is ${x.minimalVerifyRatioToBareHttp}×); with the history file: ${x.fileRatioToTypical}× typical | |`);
     L.push(`| **CPU per delivery: ours ÷ floor** (goal ≤ 1.25×) | **${x.cpuRatioToFloor}×** (rounds: ${x.cpuRatioToFloorRounds.join(', ')}): the spec minimum alone is ${x.specMinimumCpuRatioToFloor}× the floor, typical ${x.typicalCpuRatioToFloor}×; the spec minimum with the least history ${x.specHistoryCpuRatioToFloor}× (what keeping a history at all adds); ours is ${x.cpuRatioToSpecMinimum}× the spec minimum (all it does beyond the seven steps: Host, path and size checks, the record, the history) and ${x.cpuRatioToSpecHistory}× the spec minimum with the least history; with the history file ${x.fileCpuRatioToFloor}× the floor. Ours taken apart: our Verifier alone ${x.ourVerifierCpuRatioToFloor}×, with the Receiver around it ${x.oursNoHistoryCpuRatioToFloor}×, with the history ${x.cpuRatioToFloor}× | |`);
+    const o = x.ownWork;
+    L.push(`| the Receiver's own JavaScript per delivery, without sockets (${o.deliveries} deliveries driven by hand through its handler, ${o.rounds} paired rounds) | ${o.receiverUs} µs (ours through its handler ${o.oursUs} µs; our Verifier behind the least handler ${o.verifierAloneUs} µs) | |`);
     // The bound is the spec minimum: the floor skips the claims, so a receiver that follows the spec cannot be it.
     const bound = x.specMinimumRatioToTypical < 1.5 ? `, so no receiver that follows the spec reaches 1.5× on this machine in this run` : '';
     L.push(`| **throughput: ours ÷ typical** (goal ≥ 1.5×) | **${x.ratioToTypical}×**: the spec minimum, which does the seven steps and nothing more, is ${x.specMinimumRatioToTypical}× typical${bound}; the floor, which skips all but the signature and the body hash, ${x.floorRatioToTypical}× | |`);

@@ -30,6 +30,9 @@ describe('npm run bench (smoke, tiny counts)', function () {
     for (const name of ['ours', 'oursFile', 'bareHttp', 'minimalVerify', 'typical', 'specMinimum', 'specHistory', 'ourVerifier', 'oursNoHistory'])
       for (const k of ['serverCpuUsPerRequest', 'loadgenCpuUsPerRequest', 'serialP99Ms'] as const) assert.ok(Number.isFinite(r.receiver[name][k]), `${name}.${k}`);
     assert.ok(Number.isFinite(r.receiver.addedP99Ms), 'added latency from the pairwise differences');
+    const own = r.receiver.ownWork;
+    assert.deepEqual([own.deliveries, own.rounds], [100, 2], "the Receiver's own work: every delivery driven through its handler (all answered 200, or the bench throws)");
+    assert.ok(own.oursUs > 0 && own.verifierAloneUs > 0 && Number.isFinite(own.receiverUs), JSON.stringify(own));
     assert.ok(r.keySets.ours.unknownKidFlood.keySetRequests <= 5, 'the key-set budget holds');
     assert.ok(r.keySets.ours.coldAndFailing.keySetRequests <= 5);
     assert.equal(r.tokens.refreshRequests, 1);
@@ -54,6 +57,7 @@ describe('npm run bench (smoke, tiny counts)', function () {
       assert.ok(r.receiver.pinned && r.receiver.pinned.receivers !== r.receiver.pinned.loadGenerator, `pinned: ${JSON.stringify(r.receiver.pinned)}`);
       assert.match(md, /the receivers ran on CPU \d+ and the load generator on CPU \d+/);
     } else assert.match(md, /the load generator shares the machine/);
+    assert.match(md, /the Receiver's own JavaScript per delivery, without sockets \(100 deliveries driven by hand through its handler, 2 paired rounds\) \| -?[\d.]+ µs/);
     assert.match(md, /restart on that history/);
   });
 });

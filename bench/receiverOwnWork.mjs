@@ -3,7 +3,7 @@
 // Receiver's share moves with everything around it (docs/benchmarks.md: "Ours taken apart"); here only its code runs,
 // so a change to it shows in paired rounds that HTTP's noise would hide.
 import { EventEmitter } from 'node:events';
-import { noHistory } from './receiverTargets.mjs';
+import { leastVerifierHandler, noHistory } from './receiverTargets.mjs';
 
 /** What the Receiver reads of a request, and the events it listens for. */
 class HandDrivenRequest extends EventEmitter {
@@ -41,32 +41,21 @@ export async function receiverOwnWork(core, trust, clock, deliveries, rounds) {
   const answered = (res) => {
     if (res.status !== 200) statusesOtherThan200++;
   };
-  const ours = () => {
-    // The handler start() installs, reached directly: TypeScript's private is a plain property at run time.
-    const receiver = new Receiver({ verifier, clock, log: noHistory() });
-    return (d) => {
-      const req = new HandDrivenRequest(d.headers);
-      const res = new RecordedResponse();
-      receiver.serve(req, res);
-      req.emit('data', d.body);
-      req.emit('end');
-      answered(res);
-    };
-  };
-  const verifierAlone = () => (d) => {
+  /** Each delivery through a request handler as node:http would call it: the head, then the body, then its end. */
+  const driven = (handler) => (d) => {
     const req = new HandDrivenRequest(d.headers);
     const res = new RecordedResponse();
-    const chunks = [];
-    req.on('data', (c) => chunks.push(c));
-    req.on('end', () => {
-      const result = verifier.check(req.headers.authorization, Buffer.concat(chunks));
-      res.writeHead(result.ok ? 200 : 403);
-      res.end();
-    });
+    handler(req, res);
     req.emit('data', d.body);
     req.emit('end');
     answered(res);
   };
+  const ours = () => {
+    // The handler start() installs, reached directly: TypeScript's private is a plain property at run time.
+    const receiver = new Receiver({ verifier, clock, log: noHistory() });
+    return driven((req, res) => receiver.serve(req, res));
+  };
+  const verifierAlone = () => driven(leastVerifierHandler(verifier));
   const runs = { ours: [], verifierAlone: [] };
   const makers = { ours, verifierAlone };
   // One round each first, not counted: the code is compiled and optimised before anything is timed.

@@ -4,7 +4,7 @@
 import { EventEmitter } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { isUtf8 } from 'node:buffer';
 import { httpRequest } from '../http/request';
 import { isAllowedHost } from '../http/hostCheck';
@@ -12,6 +12,7 @@ import { forwardableHeaders } from '../http/hopByHop';
 import type { Clock } from '../time/clock';
 import { isoTimestamp } from '../time/timestamps';
 import { DedupeSet } from './DedupeSet';
+import { nextDeliveryId } from './deliveryIds';
 import { DeliveryLog, REFUSED_BODY_PREFIX_BYTES, redactHeaders, type BodyInfo, type DeliveryRecord, type ForwardResult } from './DeliveryLog';
 import type { Verifier, VerificationResult } from './Verifier';
 import { answeredChecks } from './verificationSteps';
@@ -329,7 +330,7 @@ function verificationThrew(err: unknown): VerificationResult {
 
 function newRecord(req: IncomingMessage, now: number): DeliveryRecord {
   return {
-    id: randomUUID(),
+    id: nextDeliveryId(),
     receivedAt: isoTimestamp(now),
     method: req.method ?? '',
     path: pathOf(req.url ?? '/'),

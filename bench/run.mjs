@@ -14,6 +14,7 @@ import { bareHttp, minimalVerifier, noHistory, ourReceiver, ourVerifierAlone, sp
 import { measureRealVsCode } from './vscodeActivation.mjs';
 import { receiverOwnWork } from './receiverOwnWork.mjs';
 import { benchHistory } from './history.mjs';
+import { cpuShareMark, cpuShareSince, unwatchGc, watchGc } from './cpuShare.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
@@ -98,18 +99,24 @@ function loadgen(config, dir, name, onWarm = () => {}, pinned = undefined) {
     let text = '';
     let cpu0;
     let cpu;
+    let share0;
+    let share;
     child.stdout.on('data', (c) => {
       text += c;
       if (!cpu0 && text.includes('warm\n')) {
         cpu0 = process.cpuUsage();
+        share0 = cpuShareMark();
         onWarm();
       }
-      if (cpu0 && !cpu && text.endsWith('}\n')) cpu = process.cpuUsage(cpu0);
+      if (cpu0 && !cpu && text.endsWith('}\n')) {
+        cpu = process.cpuUsage(cpu0);
+        share = cpuShareSince(share0, JSON.parse(text.slice(text.indexOf('warm\n') + 5)).count);
+      }
     });
     child.on('exit', (code) => {
       if (code !== 0 || !cpu) return reject(new Error(`loadgen exited ${code}`));
       const result = JSON.parse(text.slice(text.indexOf('warm\n') + 5));
-      resolve({ ...result, serverCpuUsPerRequest: (cpu.user + cpu.system) / result.count });
+      resolve({ ...result, ...share, serverCpuUsPerRequest: (cpu.user + cpu.system) / result.count });
     });
   });
 }
@@ -166,9 +173,11 @@ function pinReceivers() {
 
 async function benchReceiver() {
   const pin = pinReceivers();
+  watchGc();
   try {
     return await measureReceivers(pin);
   } finally {
+    unwatchGc();
     pin?.restore();
   }
 }
@@ -272,6 +281,17 @@ async function measureReceivers(pin) {
   });
   // What an ideal verifying receiver could reach here: bare http's CPU per request (both sides) plus one RS256
   // verify, with every core busy. Meaningful only when bare http itself kept the cores busy (coresBusy).
+  // Where each receiver's CPU went in its median round by CPU: the three parts add up to that round's figure.
+  const split = (k) => {
+    const x = [...runs[k]].sort((a, b) => a.serverCpuUsPerRequest - b.serverCpuUsPerRequest)[Math.floor(runs[k].length / 2)];
+    const others = x.otherThreadsUsPerRequest;
+    return {
+      cpuUs: round(x.serverCpuUsPerRequest, 1),
+      mainOutsideGcUs: round(x.serverCpuUsPerRequest - x.gcPauseUsPerRequest - (others ?? 0), 1),
+      gcPauseUs: round(x.gcPauseUsPerRequest, 1),
+      otherThreadsUs: others === null ? null : round(others, 1),
+    };
+  };
   const bare = best.bareHttp;
   const bareCpu = bare.serverCpuUsPerRequest + bare.cpuUsPerRequest;
   const verifyUs = 1e6 / cryptoRate;
@@ -291,6 +311,7 @@ async function measureReceivers(pin) {
     oursNoHistory: r('oursNoHistory', 8),
     ours: { ...r('ours', OURS), delivered: oursDelivered, verified: oursVerified, handlerP50Ms: round(handlerPct(50), 3), handlerP99Ms: round(handlerPct(99), 3) },
     oursFile: r('oursFile', OURS_FILE),
+    cpuSplit: Object.fromEntries(['minimalVerify', 'specMinimum', 'specHistory', 'ourVerifier', 'oursNoHistory', 'ours', 'oursFile', 'typical'].map((k) => [k, split(k)])),
     ratioToBareHttp: round(paired('ours', 'bareHttp', 'rps'), 3),
     ratioToTypical: round(paired('ours', 'typical', 'rps'), 3),
     ratioToMinimalVerify: round(paired('ours', 'minimalVerify', 'rps'), 3),
@@ -594,6 +615,9 @@ function markdown(r) {
     L.push(row('ours without its history: the Receiver and our Verifier, keeping nothing', x.oursNoHistory));
     L.push(`| **ours ÷ bare http; ÷ typical; ÷ floor** | **${x.ratioToBareHttp}×; ${x.ratioToTypical}×; ${x.ratioToMinimalVerify}×** (goal ≥ 0.6× bare; the floor itself is ${x.minimalVerifyRatioToBareHttp}×); with the history file: ${x.fileRatioToTypical}× typical | |`);
     L.push(`| **CPU per delivery: ours ÷ floor** (goal ≤ 1.25×) | **${x.cpuRatioToFloor}×** (rounds: ${x.cpuRatioToFloorRounds.join(', ')}): the spec minimum alone is ${x.specMinimumCpuRatioToFloor}× the floor, typical ${x.typicalCpuRatioToFloor}×; the spec minimum with the least history ${x.specHistoryCpuRatioToFloor}× (what keeping a history at all adds); ours is ${x.cpuRatioToSpecMinimum}× the spec minimum (all it does beyond the seven steps: Host, path and size checks, the record, the history) and ${x.cpuRatioToSpecHistory}× the spec minimum with the least history; with the history file ${x.fileCpuRatioToFloor}× the floor. Ours taken apart: our Verifier alone ${x.ourVerifierCpuRatioToFloor}×, with the Receiver around it ${x.oursNoHistoryCpuRatioToFloor}×, with the history ${x.cpuRatioToFloor}× | |`);
+    const c = x.cpuSplit;
+    const part = (v) => `${v.mainOutsideGcUs} + ${v.gcPauseUs} + ${v.otherThreadsUs ?? '?'} = ${v.cpuUs}`;
+    L.push(`| where the CPU per delivery goes (each receiver's median round by CPU; µs: main thread outside GC pauses + GC pauses + the other threads (V8's helpers, which collect garbage in parallel and compile, and libuv's pool) = all${c.ours.otherThreadsUs === null ? '; the other threads are not counted off Linux' : ''}) | floor ${part(c.minimalVerify)}; spec minimum ${part(c.specMinimum)}; with the least history ${part(c.specHistory)}; our Verifier alone ${part(c.ourVerifier)}; ours without its history ${part(c.oursNoHistory)}; **ours ${part(c.ours)}**; with the history file ${part(c.oursFile)}; typical ${part(c.typical)}. Ours over the floor: ${round(c.ours.cpuUs - c.minimalVerify.cpuUs, 1)} µs: ${round(c.ours.mainOutsideGcUs - c.minimalVerify.mainOutsideGcUs, 1)} on the main thread outside GC, ${round(c.ours.gcPauseUs - c.minimalVerify.gcPauseUs, 1)} in GC pauses, ${c.ours.otherThreadsUs === null ? '?' : round(c.ours.otherThreadsUs - c.minimalVerify.otherThreadsUs, 1)} on the other threads | |`);
     const o = x.ownWork;
     L.push(`| the Receiver's own JavaScript per delivery, without sockets (${o.deliveries} deliveries driven by hand through its handler, ${o.rounds} paired rounds) | ${o.receiverUs} µs (ours through its handler ${o.oursUs} µs; our Verifier behind the least handler ${o.verifierAloneUs} µs) | |`);
     // The bound is the spec minimum: the floor skips the claims, so a receiver that follows the spec cannot be it.

@@ -33,6 +33,13 @@ describe('npm run bench (smoke, tiny counts)', function () {
     const own = r.receiver.ownWork;
     assert.deepEqual([own.deliveries, own.rounds], [100, 2], "the Receiver's own work: every delivery driven through its handler (all answered 200, or the bench throws)");
     assert.ok(own.oursUs > 0 && own.verifierAloneUs > 0 && Number.isFinite(own.receiverUs), JSON.stringify(own));
+    // Where each receiver's CPU went: the main thread outside GC, GC pauses, the other threads (Linux), adding up.
+    for (const name of ['minimalVerify', 'specMinimum', 'specHistory', 'ourVerifier', 'oursNoHistory', 'ours', 'oursFile', 'typical']) {
+      const c = r.receiver.cpuSplit[name];
+      assert.ok(c.cpuUs > 0 && c.gcPauseUs >= 0, `${name}: ${JSON.stringify(c)}`);
+      if (process.platform === 'linux') assert.ok(c.otherThreadsUs >= 0, `${name}: the other threads counted`);
+      assert.ok(Math.abs(c.mainOutsideGcUs + c.gcPauseUs + (c.otherThreadsUs ?? 0) - c.cpuUs) < 0.2, `${name}: the parts add up (${JSON.stringify(c)})`);
+    }
     assert.ok(r.keySets.ours.unknownKidFlood.keySetRequests <= 5, 'the key-set budget holds');
     assert.ok(r.keySets.ours.coldAndFailing.keySetRequests <= 5);
     assert.equal(r.tokens.refreshRequests, 1);
@@ -59,5 +66,6 @@ describe('npm run bench (smoke, tiny counts)', function () {
     } else assert.match(md, /the load generator shares the machine/);
     assert.match(md, /the Receiver's own JavaScript per delivery, without sockets \(100 deliveries driven by hand through its handler, 2 paired rounds\) \| -?[\d.]+ µs/);
     assert.match(md, /restart on that history/);
+    assert.match(md, /where the CPU per delivery goes .*\*\*ours -?[\d.]+ \+ [\d.]+ \+ [\d.?]+ = [\d.]+\*\*.* Ours over the floor: -?[\d.]+ µs: -?[\d.]+ on the main thread outside GC, -?[\d.]+ in GC pauses, -?[\d.?]+ on the other threads/);
   });
 });

@@ -279,8 +279,6 @@ async function measureReceivers(pin) {
     serialP99Ms: round(serial.perUrl[i].p99, 3),
     statuses: best[k].statuses,
   });
-  // What an ideal verifying receiver could reach here: bare http's CPU per request (both sides) plus one RS256
-  // verify, with every core busy. Meaningful only when bare http itself kept the cores busy (coresBusy).
   // Where each receiver's CPU went in its median round by CPU: the three parts add up to that round's figure.
   const split = (k) => {
     const x = [...runs[k]].sort((a, b) => a.serverCpuUsPerRequest - b.serverCpuUsPerRequest)[Math.floor(runs[k].length / 2)];
@@ -292,6 +290,8 @@ async function measureReceivers(pin) {
       otherThreadsUs: others === null ? null : round(others, 1),
     };
   };
+  // What an ideal verifying receiver could reach here: bare http's CPU per request (both sides) plus one RS256
+  // verify, with every core busy. Meaningful only when bare http itself kept the cores busy (coresBusy).
   const bare = best.bareHttp;
   const bareCpu = bare.serverCpuUsPerRequest + bare.cpuUsPerRequest;
   const verifyUs = 1e6 / cryptoRate;

@@ -23,38 +23,34 @@ export function unwatchGc() {
   observer = undefined;
 }
 
-/** CPU time so far of the main thread and of all the others, in ns, from the scheduler's own accounting
+/** CPU time so far of every thread but the main one, in ns, from the scheduler's own accounting
  * (/proc/self/task/<tid>/schedstat: nanoseconds, where /proc's stat counts 10 ms ticks); undefined off Linux. */
-function threadCpuNs() {
-  let main = 0;
-  let others = 0;
+function otherThreadsCpuNs() {
+  let ns = 0;
   try {
     for (const tid of readdirSync('/proc/self/task')) {
-      let ns;
+      if (Number(tid) === process.pid) continue;
       try {
-        ns = Number(readFileSync(`/proc/self/task/${tid}/schedstat`, 'utf8').split(' ')[0]);
+        ns += Number(readFileSync(`/proc/self/task/${tid}/schedstat`, 'utf8').split(' ')[0]);
       } catch {
-        continue; // a thread that ended meanwhile
+        // a thread that ended meanwhile
       }
-      if (Number(tid) === process.pid) main += ns;
-      else others += ns;
     }
   } catch {
     return undefined;
   }
-  return { main, others };
+  return ns;
 }
 
 export function cpuShareMark() {
-  return { pausedMs, threads: threadCpuNs() };
+  return { pausedMs, otherThreadsNs: otherThreadsCpuNs() };
 }
 
 /** Per request since mark: µs of GC pauses on the main thread, and µs of the other threads (null off Linux). */
 export function cpuShareSince(mark, requests) {
-  const now = threadCpuNs();
-  const threads = now && mark.threads;
+  const otherThreadsNs = otherThreadsCpuNs();
   return {
     gcPauseUsPerRequest: ((pausedMs - mark.pausedMs) * 1000) / requests,
-    otherThreadsUsPerRequest: threads ? (now.others - mark.threads.others) / 1000 / requests : null,
+    otherThreadsUsPerRequest: otherThreadsNs === undefined || mark.otherThreadsNs === undefined ? null : (otherThreadsNs - mark.otherThreadsNs) / 1000 / requests,
   };
 }

@@ -73,6 +73,40 @@ describe('DeliveryLog', () => {
     assert.ok(internals.refused.length <= 2 * kept.length + 65, `${internals.refused.length} refused entries held for ${kept.length} kept`);
   });
 
+  it('finds records by id whenever the lookup is first made: before, during and after evictions, and after clear', async () => {
+    const log = new DeliveryLog({ memoryBudgetBytes: 64 * 1024 });
+    for (let i = 0; i < 20; i++) log.add(...rec(i, 512));
+    assert.equal(log.size, 20);
+    assert.equal(log.find('r7')?.id, 'r7', 'the first lookup sees every record added before it');
+    for (let i = 20; i < 2000; i++) log.add(...rec(i, 512, i % 10 ? {} : { verified: false, status: 403 }));
+    const kept = log.all().map((r) => r.id);
+    assert.equal(log.size, kept.length);
+    assert.equal(log.find('r7'), undefined, 'an evicted record is no longer found');
+    assert.equal(await log.body('r7'), undefined);
+    for (const id of kept) assert.equal(log.find(id)?.id, id, `${id} is found`);
+    assert.deepEqual(await log.body('r1999'), Buffer.alloc(512, 0x61 + (1999 % 26)));
+    await log.clear();
+    assert.equal(log.size, 0);
+    assert.equal(log.find('r1999'), undefined, 'nothing is found after clear');
+    log.add(...rec(5000, 16));
+    assert.equal(log.find('r5000')?.id, 'r5000', 'records added after clear are found');
+    assert.equal(log.size, 1);
+  });
+
+  it('a file that repeats an id loads the later line only', async () => {
+    const file = fileIn();
+    const a = new DeliveryLog({ file });
+    await a.add(...rec(1));
+    await a.add(...rec(2));
+    await a.add(...rec(1, 10, { status: 503 }));
+    await a.close();
+    const b = new DeliveryLog({ file });
+    assert.deepEqual(await b.load(), { loaded: 2, skipped: 0 });
+    assert.deepEqual(b.all().map((r) => [r.id, r.status]), [['r2', 200], ['r1', 503]]);
+    assert.equal(b.find('r1')?.status, 503);
+    await b.close();
+  });
+
   it('persists as JSON lines and reloads line by line; large bodies stay on disk and are read on demand', async () => {
     const file = fileIn();
     const a = new DeliveryLog({ file, inlineBodyBytes: 1024 });

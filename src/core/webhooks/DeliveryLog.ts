@@ -235,8 +235,8 @@ export class DeliveryLog extends EventEmitter {
     return this.enqueue(async () => {
       await rm(leftoverOf(file), { force: true });
       let skipped = 0;
-      // Indexed while loading, so a line repeating an id replaces the older one; then left to be built on demand.
-      this.index();
+      // A file edited by hand may repeat an id: the later line replaces the older one.
+      const loaded = new Map<string, Entry>();
       for await (const { bytes, offset } of readLines(file)) {
         if (bytes.length === 0) continue;
         const parsed = parseLine(bytes, this.inlineBodyBytes);
@@ -244,9 +244,10 @@ export class DeliveryLog extends EventEmitter {
           skipped++;
           continue;
         }
-        this.insert(parsed.record, parsed.inline, parsed.metaBytes, { offset, length: bytes.length });
+        const previous = loaded.get(parsed.record.id);
+        if (previous) this.drop(previous);
+        loaded.set(parsed.record.id, this.insert(parsed.record, parsed.inline, parsed.metaBytes, { offset, length: bytes.length }));
       }
-      this.byId = undefined;
       this.appender = await AppendFile.open(file);
       if (skipped > 0) this.emit('warning', `${skipped} unreadable line${skipped === 1 ? '' : 's'} in ${file} (torn by a crash, or not a record) were skipped`);
       if (skipped > 0 || this.appender.length > this.diskBudgetBytes) await this.compact();
@@ -258,7 +259,7 @@ export class DeliveryLog extends EventEmitter {
    * Adds a record with the body bytes it keeps (all, or a refused request's prefix). It is in memory at once; with a
    * file, the returned promise resolves once its line reached the OS, and rejects if it could not be written (the
    * record stays in memory either way). Without a file there is nothing to wait for: undefined, so a caller answers
-   * at once rather than a microtask later.
+   * at once rather than a microtask later. The record's id must be new to the history (the Receiver's never repeat).
    */
   add(record: DeliveryRecord, kept: Buffer): Promise<void> | undefined {
     const file = this.options.file;
@@ -385,8 +386,6 @@ export class DeliveryLog extends EventEmitter {
     const held = inline ?? pending;
     const memoryBytes = RECORD_OVERHEAD_BYTES + 2 * metaBytes + (held?.length ?? 0);
     const entry: Entry = { record, inline: held, line, memoryBytes, evicted: false };
-    const previous = this.byId?.get(record.id);
-    if (previous) this.drop(previous);
     this.entries.push(entry);
     this.live++;
     this.byId?.set(record.id, entry);
@@ -429,7 +428,7 @@ export class DeliveryLog extends EventEmitter {
     e.evicted = true;
     this.holes++;
     this.live--;
-    this.byId?.delete(e.record.id);
+    if (this.byId?.get(e.record.id) === e) this.byId.delete(e.record.id);
     this.memoryBytes -= e.memoryBytes;
     if (!e.record.verified) this.refusedBytes -= e.memoryBytes;
     if (e.line) this.liveDiskBytes -= e.line.length + 1;

@@ -184,10 +184,9 @@ export class DeliveryLog extends EventEmitter {
   /** Refused records, oldest first, from refusedHead on (some may be evicted already). */
   private refused: Entry[] = [];
   private refusedHead = 0;
-  /** Records by id, built when first asked for (the panel, the CLI), then kept up to date: until then a delivery
-   * costs no hash of its id (about half of add()'s time, measured). */
+  /** Records by id, built when first asked for (the panel's detail and actions, the Receiver view, body reads), then
+   * kept up to date: until then a delivery costs no hash of its id (about half of add()'s time, measured). */
   private byId?: Map<string, Entry>;
-  private live = 0;
   private ordered?: DeliveryRecord[];
   private memoryBytes = 0;
   private refusedBytes = 0;
@@ -214,7 +213,7 @@ export class DeliveryLog extends EventEmitter {
   }
 
   get size(): number {
-    return this.live;
+    return this.entries.length - this.holes;
   }
 
   /** Bytes held in memory, as the budget counts them. */
@@ -251,7 +250,7 @@ export class DeliveryLog extends EventEmitter {
       this.appender = await AppendFile.open(file);
       if (skipped > 0) this.emit('warning', `${skipped} unreadable line${skipped === 1 ? '' : 's'} in ${file} (torn by a crash, or not a record) were skipped`);
       if (skipped > 0 || this.appender.length > this.diskBudgetBytes) await this.compact();
-      return { loaded: this.live, skipped };
+      return { loaded: this.size, skipped };
     });
   }
 
@@ -357,7 +356,6 @@ export class DeliveryLog extends EventEmitter {
     this.holes = this.head = this.refusedHead = 0;
     this.refused = [];
     this.byId = undefined;
-    this.live = 0;
     this.ordered = undefined;
     this.memoryBytes = this.refusedBytes = this.liveDiskBytes = 0;
     const file = this.options.file;
@@ -387,7 +385,6 @@ export class DeliveryLog extends EventEmitter {
     const memoryBytes = RECORD_OVERHEAD_BYTES + 2 * metaBytes + (held?.length ?? 0);
     const entry: Entry = { record, inline: held, line, memoryBytes, evicted: false };
     this.entries.push(entry);
-    this.live++;
     this.byId?.set(record.id, entry);
     this.memoryBytes += memoryBytes;
     if (!record.verified) {
@@ -403,10 +400,10 @@ export class DeliveryLog extends EventEmitter {
   /** Drops the oldest records until both budgets hold; refused ones first while they exceed their share. Both
    * walks start where the last one stopped, so a full history costs O(1) per added record, not a scan. */
   private evict(): void {
-    while (this.refusedBytes > this.memoryBudgetBytes * REFUSED_SHARE && this.refusedHead < this.refused.length && this.entries.length - this.holes > 1) {
+    while (this.refusedBytes > this.memoryBudgetBytes * REFUSED_SHARE && this.refusedHead < this.refused.length && this.size > 1) {
       this.drop(this.refused[this.refusedHead++]!);
     }
-    while ((this.memoryBytes > this.memoryBudgetBytes || this.liveDiskBytes > this.diskBudgetBytes / 2) && this.entries.length - this.holes > 1) {
+    while ((this.memoryBytes > this.memoryBudgetBytes || this.liveDiskBytes > this.diskBudgetBytes / 2) && this.size > 1) {
       while (this.entries[this.head]!.evicted) this.head++;
       this.drop(this.entries[this.head]!);
     }
@@ -427,7 +424,6 @@ export class DeliveryLog extends EventEmitter {
     if (e.evicted) return;
     e.evicted = true;
     this.holes++;
-    this.live--;
     if (this.byId?.get(e.record.id) === e) this.byId.delete(e.record.id);
     this.memoryBytes -= e.memoryBytes;
     if (!e.record.verified) this.refusedBytes -= e.memoryBytes;

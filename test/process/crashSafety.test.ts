@@ -92,4 +92,3 @@ describe('wfs listen --log under SIGKILL', function () {
     });
   }
 });
-

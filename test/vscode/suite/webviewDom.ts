@@ -1,11 +1,12 @@
 // What a webview shows, read from its DOM by the harness (test/vscode/harness/webviewInspector.mjs) as a user
 // would see it: the extension is never asked. Expressions are JavaScript evaluated in the webview's document.
 
-/** Evaluates `expression` in the frame (the workbench or a webview) that holds `has`, once `until` holds there. */
-export async function inWebview<T>(has: string, expression: string, until?: string): Promise<T> {
+/** Evaluates `expression` in the frame (the workbench or a webview) that holds `has`, once `until` holds there
+ * (waiting up to timeoutMs; the harness's default is 15 s). */
+export async function inWebview<T>(has: string, expression: string, until?: string, timeoutMs?: number): Promise<T> {
   const base = process.env.WFS_TEST_WEBVIEW_URL;
   if (!base) throw new Error('WFS_TEST_WEBVIEW_URL is not set: run the suite with npm run test:vscode');
-  const res = await fetch(`${base}/evaluate`, { method: 'POST', body: JSON.stringify({ has, expression, until }) });
+  const res = await fetch(`${base}/evaluate`, { method: 'POST', body: JSON.stringify({ has, expression, until, timeoutMs }) });
   const body = (await res.json()) as { value?: T; error?: string };
   if (!res.ok) throw new Error(`reading the webview failed: ${body.error}`);
   return body.value as T;

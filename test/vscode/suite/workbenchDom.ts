@@ -17,11 +17,20 @@ export async function statusBarEntry(pattern: RegExp): Promise<string> {
 }
 
 /** The messages in VS Code's notification center that match `pattern`, once there are at least `atLeast`. Opens
- * the center first: toasts show only the latest few. */
+ * the center first: toasts show only the latest few. VS Code hides the center whenever a change leaves it empty
+ * (a progress notification of an earlier step closing, which it keeps for at least 800 ms), and what arrives after
+ * that is a toast: so the center is opened again until the messages are in it. */
 export async function notificationsInCenter(pattern: RegExp, atLeast: number): Promise<string[]> {
-  await vscode.commands.executeCommand('notifications.showList');
   const matching = `[...document.querySelectorAll('.notifications-center .notification-list-item-message')].map((m) => m.textContent).filter((t) => new RegExp(${JSON.stringify(pattern.source)}).test(t))`;
-  return inWebview<string[]>('.monaco-workbench', matching, `(${matching}).length >= ${atLeast}`);
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    await vscode.commands.executeCommand('notifications.showList');
+    try {
+      return await inWebview<string[]>('.monaco-workbench', matching, `(${matching}).length >= ${atLeast}`, 1_000);
+    } catch (err) {
+      if (Date.now() > deadline) throw err;
+    }
+  }
 }
 
 /** The rows of the quick pick on screen, once one of them reads `label`. */

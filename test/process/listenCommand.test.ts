@@ -110,7 +110,7 @@ describe('wfs listen / sandbox / audit as processes', function () {
     it('with a tunnel, the self-test runs once it is open and again after each reconnection', async () => {
       const server = new LocaltunnelServer();
       await server.start();
-      const listen = new WfsProcess(['listen', '--trust-sandbox', s.info.baseUrl, '--tunnel-host', server.url, '--self-test']);
+      const listen = new WfsProcess(['listen', '--trust-sandbox', s.info.baseUrl, '--tunnel', '--tunnel-host', server.url, '--self-test']);
       try {
         const first = await listen.event('self-test');
         // The stand-in server's public names (*.tunnel.test) resolve nowhere: the test names that hop.
@@ -133,6 +133,7 @@ describe('wfs listen / sandbox / audit as processes', function () {
       for (const [args, message] of [
         [['--self-test', '--public-url', 'http://127.0.0.1:1/webhooks', '--port', '1', '--issuer', 'i', '--audience', 'a', '--jwks-url', 'http://127.0.0.1:1/j'], /--trust-sandbox/],
         [['--self-test', '--no-tunnel', '--trust-sandbox', s.info.baseUrl], /needs a public address/],
+        [['--self-test', '--trust-sandbox', s.info.baseUrl], /needs a public address: --public-url URL, or --tunnel/],
         [['--public-url', 'http://127.0.0.1:1/webhooks', '--trust-sandbox', s.info.baseUrl], /needs --port/],
       ] as const) {
         const p = new WfsProcess(['listen', ...args]);
@@ -173,10 +174,36 @@ describe('wfs listen / sandbox / audit as processes', function () {
     }
   });
 
+  it('without --tunnel or --public-url: loopback only, no tunnel opened, deliveries still verified', async () => {
+    // A third-party relay carries deliveries and their tokens unencrypted: a script that names none gets none.
+    const listen = new WfsProcess(['listen', '--trust-sandbox', s.info.baseUrl]);
+    try {
+      const ready = await listen.event('ready');
+      assert.equal(ready.publicUrl, null);
+      await send(ready.url);
+      const delivery = await listen.event('delivery');
+      assert.deepEqual([delivery.status, delivery.verified], [200, true]);
+    } finally {
+      listen.kill('SIGTERM');
+      assert.equal(await listen.exitCode(), 0);
+    }
+    assert.deepEqual(listen.events('tunnel'), []);
+    assert.deepEqual(listen.lines.map((l) => l.event), ['ready', 'delivery', 'stopped']);
+  });
+
+  it('--tunnel-host or --subdomain without --tunnel: exit 2, nothing opened', async () => {
+    for (const extra of [['--tunnel-host', 'http://127.0.0.1:1'], ['--subdomain', 'mine']]) {
+      const p = new WfsProcess(['listen', '--trust-sandbox', s.info.baseUrl, ...extra]);
+      assert.equal(await p.exitCode(), 2);
+      assert.match(p.lines.at(-1)!.message, /add --tunnel to open one/);
+      assert.deepEqual(p.events('tunnel'), []);
+    }
+  });
+
   it('when the tunnel server goes away: reconnect lines, then closed and exit 0 on SIGTERM', async () => {
     const server = new LocaltunnelServer();
     await server.start();
-    const listen = new WfsProcess(['listen', '--trust-sandbox', s.info.baseUrl, '--tunnel-host', server.url]);
+    const listen = new WfsProcess(['listen', '--trust-sandbox', s.info.baseUrl, '--tunnel', '--tunnel-host', server.url]);
     try {
       const ready = await listen.event('ready');
       assert.match(ready.publicUrl, /^http:\/\/[a-f0-9]+\.tunnel\.test:\d+\/webhooks$/);

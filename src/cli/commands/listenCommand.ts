@@ -59,17 +59,20 @@ function checkLogPath(file: string): void {
 
 export const listenCommand: CommandSpec = {
   name: 'listen',
-  summary: 'run the webhook receiver (and a tunnel), printing every delivery',
+  summary: 'run the webhook receiver (with a public address when asked), printing every delivery',
   synopsis: [
     'listen (--trust-file FILE | --trust-sandbox URL | --issuer I --audience A --jwks-url U …)',
-    '           [--host H] [--port P] [--path /webhooks] [--no-tunnel | --public-url URL | --tunnel-host URL] [--subdomain S]',
+    '           [--host H] [--port P] [--path /webhooks] [--public-url URL | --tunnel [--tunnel-host URL] [--subdomain S]]',
     '           [--self-test]',
     '           [--forward-to URL] [--respond STATUS] [--max-body BYTES] [--log FILE]',
   ].join('\n'),
   description: [
-    'Runs the receiver on loopback and, unless --no-tunnel, a public tunnel in front of it. Every delivery is verified by',
-    'the spec\'s seven steps against the issuers you trust. Prints {"event":"ready","url":…,"publicUrl":…} first, then',
-    '{"event":"delivery",…} per request and {"event":"tunnel","state":…} per tunnel change. SIGINT/SIGTERM stop it (exit 0).',
+    'Runs the receiver on loopback: by default only there. --public-url names a public address of your own in front of',
+    'it; --tunnel opens a localtunnel, a third-party relay (https://localtunnel.me is run by volunteers, and its data',
+    'channel to this machine is not encrypted: deliveries and their tokens cross it in the clear), so it opens only when',
+    'asked. Every delivery is verified by the spec\'s seven steps against the issuers you trust.',
+    'Prints {"event":"ready","url":…,"publicUrl":…} first (publicUrl null when loopback only), then {"event":"delivery",…}',
+    'per request and {"event":"tunnel","state":…} per tunnel change. SIGINT/SIGTERM stop it (exit 0).',
     'With --self-test (and --trust-sandbox, whose key signs it), one signed delivery goes through the public address once',
     'it is up, and again after each tunnel reconnection: {"event":"self-test","ok":…,"failedHop":…,"roundTripMs":…}.',
   ].join('\n'),
@@ -82,11 +85,12 @@ export const listenCommand: CommandSpec = {
     host: { type: 'string', value: 'H', description: 'a loopback address to listen on (default 127.0.0.1)' },
     port: { type: 'string', value: 'P', description: 'the port (default 0: a free one)' },
     path: { type: 'string', value: 'PATH', description: 'the delivery path (default /webhooks)' },
-    'no-tunnel': { type: 'boolean', description: 'no public address: loopback only' },
+    'no-tunnel': { type: 'boolean', description: 'loopback only: the default (kept for scripts written before --tunnel)' },
     'public-url': { type: 'string', value: 'URL', description: 'a public address of your own (ngrok, cloudflared, a reverse proxy) that forwards to --port; no localtunnel' },
     'self-test': { type: 'boolean', description: 'send one signed sandbox delivery through the public address (needs --trust-sandbox)' },
-    'tunnel-host': { type: 'string', value: 'URL', description: 'a localtunnel server (default https://localtunnel.me)' },
-    subdomain: { type: 'string', value: 'S', description: 'ask the tunnel server for this name' },
+    tunnel: { type: 'boolean', description: 'open a localtunnel in front of the receiver (a third-party relay; not encrypted)' },
+    'tunnel-host': { type: 'string', value: 'URL', description: 'with --tunnel: the localtunnel server (default https://localtunnel.me)' },
+    subdomain: { type: 'string', value: 'S', description: 'with --tunnel: ask the tunnel server for this name' },
     'forward-to': { type: 'string', value: 'URL', description: 'POST each verified delivery on to your app, and answer its status' },
     respond: { type: 'string', value: 'STATUS', description: 'answer every verified delivery with this status (rehearse retries)' },
     'max-body': { type: 'string', value: 'BYTES', description: 'refuse larger bodies with 413 (default 1048576)' },
@@ -104,16 +108,20 @@ export const listenCommand: CommandSpec = {
     if (!['127.0.0.1', 'localhost', '::1'].includes(host) && !/^127\./.test(host)) throw new UsageError('--host must be a loopback address: the public side is the tunnel');
     const path = flags.values.get('path') ?? '/webhooks';
     if (!path.startsWith('/')) throw new UsageError('--path must start with /');
-    if (flags.switches.has('no-tunnel') && (flags.values.has('tunnel-host') || flags.values.has('subdomain'))) throw new UsageError('--no-tunnel excludes --tunnel-host and --subdomain');
+    // A third-party relay carries deliveries and their tokens unencrypted: it opens only when named (the extension asks
+    // once per environment; a script says so with --tunnel).
+    const wantsTunnel = flags.switches.has('tunnel');
+    if (!wantsTunnel && (flags.values.has('tunnel-host') || flags.values.has('subdomain'))) throw new UsageError('--tunnel-host and --subdomain configure the tunnel: add --tunnel to open one');
+    if (flags.switches.has('no-tunnel') && wantsTunnel) throw new UsageError('--no-tunnel excludes --tunnel');
     const ownPublicUrl = flags.values.get('public-url');
     if (ownPublicUrl !== undefined) {
       if (!/^https?:\/\//.test(ownPublicUrl)) throw new UsageError('--public-url must be an http(s) URL');
-      if (flags.switches.has('no-tunnel') || flags.values.has('tunnel-host') || flags.values.has('subdomain')) throw new UsageError('--public-url excludes --no-tunnel, --tunnel-host and --subdomain: it is the public address');
+      if (flags.switches.has('no-tunnel') || wantsTunnel) throw new UsageError('--public-url excludes --no-tunnel and --tunnel: it is the public address');
       if (!flags.values.has('port')) throw new UsageError('--public-url needs --port: the port your tunnel or proxy forwards to');
     }
     const selfTest = flags.switches.has('self-test');
     if (selfTest && !flags.values.has('trust-sandbox')) throw new UsageError('--self-test signs its delivery with the sandbox: give --trust-sandbox URL');
-    if (selfTest && flags.switches.has('no-tunnel')) throw new UsageError('--self-test needs a public address: --public-url URL, or the tunnel');
+    if (selfTest && ownPublicUrl === undefined && !wantsTunnel) throw new UsageError('--self-test needs a public address: --public-url URL, or --tunnel');
     const forwardTo = flags.values.get('forward-to');
     if (forwardTo && !/^https?:\/\//.test(forwardTo)) throw new UsageError('--forward-to must be an http(s) URL');
     const port = intFlag(flags, 'port', 0, 65535) ?? 0;
@@ -171,7 +179,7 @@ export const listenCommand: CommandSpec = {
       if (ownPublicUrl !== undefined) {
         publicUrl = ownPublicUrl;
         receiver.setPublicHosts([new URL(ownPublicUrl).hostname]);
-      } else if (!flags.switches.has('no-tunnel')) {
+      } else if (wantsTunnel) {
         tunnel = new Tunnel({ localPort: Number(new URL(url).port), host: flags.values.get('tunnel-host'), subdomain: flags.values.get('subdomain'), clock: io.clock });
         tunnel.on('state', (state: TunnelState) => {
           if (tunnel?.publicUrl) receiver.setPublicHosts([new URL(tunnel.publicUrl).hostname]);

@@ -57,7 +57,7 @@ describe('wfs listen', () => {
     const server = new LocaltunnelServer();
     await server.start();
     try {
-      const listening = main(['listen', '--trust-file', trustFile, '--tunnel-host', server.url, '--path', '/hooks'], io());
+      const listening = main(['listen', '--trust-file', trustFile, '--tunnel', '--tunnel-host', server.url, '--path', '/hooks'], io());
       await until(() => lines.some((l) => l.event === 'ready'));
       const ready = lines.find((l) => l.event === 'ready')!;
       assert.match(ready.publicUrl, /^http:\/\/[0-9a-f]+\.tunnel\.test:\d+\/hooks$/);
@@ -70,9 +70,31 @@ describe('wfs listen', () => {
   });
 
   it('a dead tunnel host: exit 1 with a tunnel error', async () => {
-    const code = await main(['listen', '--trust-file', trustFile, '--tunnel-host', 'http://127.0.0.1:9'], io());
+    const code = await main(['listen', '--trust-file', trustFile, '--tunnel', '--tunnel-host', 'http://127.0.0.1:9'], io());
     assert.equal(code, 1);
     assert.equal(lines.at(-1)!.kind, 'tunnel');
+  });
+
+  it('names no public address unless asked: no flag opens no tunnel', async () => {
+    const listening = main(['listen', '--trust-file', trustFile], io());
+    await until(() => lines.some((l) => l.event === 'ready'));
+    assert.equal(lines.find((l) => l.event === 'ready')!.publicUrl, null);
+    stop!();
+    assert.equal(await listening, 0);
+    assert.deepEqual(lines.map((l) => l.event), ['ready', 'stopped']);
+  });
+
+  it('usage errors: the tunnel flags go with --tunnel, which --no-tunnel and --public-url exclude', async () => {
+    for (const [args, message] of [
+      [['--tunnel-host', 'http://127.0.0.1:9'], /add --tunnel/],
+      [['--subdomain', 'mine'], /add --tunnel/],
+      [['--tunnel', '--no-tunnel'], /--no-tunnel excludes --tunnel/],
+      [['--tunnel', '--public-url', 'http://127.0.0.1:1/webhooks', '--port', '1'], /--public-url excludes --no-tunnel and --tunnel/],
+    ] as const) {
+      assert.equal(await main(['listen', '--trust-file', trustFile, ...args], io()), 2, args.join(' '));
+      assert.match(lines.at(-1)!.message, message);
+    }
+    assert.ok(!lines.some((l) => l.event === 'tunnel' || l.event === 'ready'));
   });
 
   it('usage errors: no trust file, a malformed one, a non-loopback host', async () => {

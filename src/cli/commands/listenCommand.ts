@@ -1,4 +1,4 @@
-// `wfs listen`: the webhook receiver (and tunnel), headless. One JSON line per delivery and tunnel state change.
+// `wfs listen`: the webhook receiver (and, when asked, a tunnel), headless. One JSON line per delivery and tunnel state change.
 import { readFileSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { SandboxControlClient } from '../../core/audit/sandboxControlClient';
@@ -105,7 +105,7 @@ export const listenCommand: CommandSpec = {
     if (sources === 0) throw new UsageError('say whom to trust: --trust-file FILE, --trust-sandbox URL, or --issuer/--audience/--jwks-url');
     if (sources > 1) throw new UsageError('--trust-file, --trust-sandbox and --issuer/--audience/--jwks-url exclude each other');
     const host = flags.values.get('host') ?? '127.0.0.1';
-    if (!['127.0.0.1', 'localhost', '::1'].includes(host) && !/^127\./.test(host)) throw new UsageError('--host must be a loopback address: the public side is the tunnel');
+    if (!['127.0.0.1', 'localhost', '::1'].includes(host) && !/^127\./.test(host)) throw new UsageError('--host must be a loopback address: the public side is --public-url or --tunnel');
     const path = flags.values.get('path') ?? '/webhooks';
     if (!path.startsWith('/')) throw new UsageError('--path must start with /');
     // A third-party relay carries deliveries and their tokens unencrypted: it opens only when named (the extension asks

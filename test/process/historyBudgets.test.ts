@@ -2,7 +2,7 @@
 // middle of a compaction, and flooded with unsigned 1 MB requests. The unit tests drive DeliveryLog by hand; these
 // see the process, its file and its resident memory.
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, statSync, watch } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync, watch } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { request } from 'undici';
@@ -40,10 +40,12 @@ function memoryOf(pid: number): { rss: number; peak: number } {
   return { rss: kb('VmRSS'), peak: kb('VmHWM') };
 }
 
-/** Returns once the process is stopped: kill(2) only queues SIGSTOP, and it must not run on past the check that
- * follows. Reads /proc, so it waits on the kernel, not on a clock. */
+/** Returns once every thread of the process is stopped: kill(2) only queues SIGSTOP, and a thread of libuv's pool
+ * may be inside a system call (the rename itself) that completes first. Reads /proc, so it waits on the kernel,
+ * not on a clock. */
 function untilStopped(pid: number): void {
-  for (let i = 0; i < 100_000; i++) if (/^\d+ \(.*\) T /.test(readFileSync(`/proc/${pid}/stat`, 'utf8'))) return;
+  const stopped = (task: string) => /^\d+ \(.*\) T /.test(readFileSync(`/proc/${pid}/task/${task}/stat`, 'utf8'));
+  for (let i = 0; i < 100_000; i++) if (readdirSync(`/proc/${pid}/task`).every(stopped)) return;
   throw new Error(`process ${pid} did not stop`);
 }
 

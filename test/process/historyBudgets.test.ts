@@ -6,32 +6,11 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync, watch } f
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { request } from 'undici';
-import { rawRequest } from '../unit/helpers/rawHttp';
+import { recordsIn, sendDelivery, signedDeliveries } from './helpers/deliveries';
 import { startSandboxProcess, WfsProcess, type SandboxProcess } from './helpers/wfsProcess';
 
 const SENDERS = 16;
 const MIB = 1024 * 1024;
-
-interface Signed {
-  id: string;
-  body: Buffer;
-  token: string;
-}
-
-/** The file's records, in order; lines that do not parse are counted. */
-function recordsIn(file: string): { records: { id: string; webhookId?: string; verified: boolean }[]; unreadable: number } {
-  const records = [];
-  let unreadable = 0;
-  for (const line of readFileSync(file, 'utf8').split('\n')) {
-    if (!line) continue;
-    try {
-      records.push(JSON.parse(line));
-    } catch {
-      unreadable++;
-    }
-  }
-  return { records, unreadable };
-}
 
 /** Resident memory of a process, from /proc: now and its peak, in bytes. */
 function memoryOf(pid: number): { rss: number; peak: number } {
@@ -57,29 +36,12 @@ describe('wfs listen --log: the history on disk and in memory, as a process', fu
   });
   after(() => s.stop());
 
-  async function signed(n: number, pad: number, tag: string): Promise<Signed[]> {
-    const out: Signed[] = [];
-    for (let i = 0; i < n; i++) {
-      const id = `${tag}${String(i).padStart(8 - tag.length, '0')}-0000-4000-8000-000000000000`;
-      const body = Buffer.from(JSON.stringify({ webhookId: id, topic: 'history/test', data: { i, pad: 'x'.repeat(pad) } }));
-      const res = await rawRequest(`${s.info.baseUrl}/sandbox/sign`, { json: { bodyBase64: body.toString('base64') } });
-      out.push({ id, body, token: res.json().token as string });
-    }
-    return out;
-  }
-
-  async function send(url: string, d: Signed): Promise<number> {
-    const res = await request(url, { method: 'POST', body: d.body, headers: { 'content-type': 'application/json', authorization: `Bearer ${d.token}` } });
-    await res.body.dump();
-    return res.statusCode;
-  }
-
   it('SIGKILL in the middle of a compaction: the old file stays whole with every acknowledged delivery, and the restart keeps the newest', async () => {
     const file = join(mkdtempSync(join(tmpdir(), 'wfs-compaction-')), 'deliveries.jsonl');
     const leftover = `${file}.compacting`;
     // About 3.5 KB a line: the 4 MiB file compacts after about 1,200 deliveries, copying some 600 lines one by one,
     // long enough to be caught in the act. Each signed delivery is sent three times (copies are recorded too).
-    const deliveries = await signed(700, 1500, 'c');
+    const deliveries = await signedDeliveries(s.info.baseUrl, 700, { topic: 'history/test', pad: 1500, tag: 'c' });
     const listen = new WfsProcess(['listen', '--trust-sandbox', s.info.baseUrl, '--log', file, '--history-disk', '4']);
     const { url } = await listen.event('ready');
     const pid = listen.child.pid!;
@@ -103,7 +65,7 @@ describe('wfs listen --log: the history on disk and in memory, as a process', fu
       while (next < queue.length && !caughtMidCompaction) {
         const d = queue[next++]!;
         try {
-          const status = await send(url, d);
+          const status = await sendDelivery(url, d);
           if (status >= 200 && status < 300) acknowledged.push(d.id);
         } catch {
           // cut off by the kill: never acknowledged
@@ -149,14 +111,14 @@ describe('wfs listen --log: the history on disk and in memory, as a process', fu
     const file = join(mkdtempSync(join(tmpdir(), 'wfs-large-')), 'deliveries.jsonl');
     const args = ['listen', '--trust-sandbox', s.info.baseUrl, '--log', file, '--history-memory', '16', '--history-disk', '32'];
     // 300 deliveries of 700 KB (the most the sandbox signs in one request): 210 MB of bodies, 280 MB as base64.
-    const deliveries = await signed(300, 700_000, 'l');
+    const deliveries = await signedDeliveries(s.info.baseUrl, 300, { topic: 'history/test', pad: 700_000, tag: 'l' });
     const listen = new WfsProcess(args);
     const { url } = await listen.event('ready');
     const start = memoryOf(listen.child.pid!);
     let next = 0;
     const statuses: number[] = [];
     const sender = async () => {
-      while (next < deliveries.length) statuses.push(await send(url, deliveries[next++]!));
+      while (next < deliveries.length) statuses.push(await sendDelivery(url, deliveries[next++]!));
     };
     await Promise.all(Array.from({ length: 4 }, sender));
     assert.deepEqual(new Set(statuses), new Set([200]));
@@ -189,10 +151,10 @@ describe('wfs listen --log: the history on disk and in memory, as a process', fu
     if (process.platform !== 'linux') this.skip(); // resident memory is read from /proc
     const file = join(mkdtempSync(join(tmpdir(), 'wfs-flood-')), 'deliveries.jsonl');
     const args = ['listen', '--trust-sandbox', s.info.baseUrl, '--log', file, '--history-memory', '16', '--history-disk', '32'];
-    const [genuine] = await signed(1, 100, 'f');
+    const [genuine] = await signedDeliveries(s.info.baseUrl, 1, { topic: 'history/test', pad: 100, tag: 'f' });
     const listen = new WfsProcess(args);
     const { url } = await listen.event('ready');
-    assert.equal(await send(url, genuine!), 200);
+    assert.equal(await sendDelivery(url, genuine!), 200);
     const start = memoryOf(listen.child.pid!);
 
     // 600 MB from 16 senders at once, no token at all: each is read, refused, and keeps a 4 KiB prefix.
@@ -225,7 +187,7 @@ describe('wfs listen --log: the history on disk and in memory, as a process', fu
     const history = await again.event('history');
     assert.equal(history.skipped, 0);
     assert.ok(history.loaded > 0 && history.loaded <= records.length, `${history.loaded} of ${records.length} loaded`);
-    assert.equal(await send((await again.event('ready')).url, genuine!), 200);
+    assert.equal(await sendDelivery((await again.event('ready')).url, genuine!), 200);
     assert.equal((await again.event('delivery')).verified, true);
     again.kill('SIGTERM');
     assert.equal(await again.exitCode(), 0);

@@ -1,0 +1,47 @@
+// Deliveries for `wfs listen` tests: bodies signed by a running `wfs sandbox`, sent as the service sends them, and
+// the history file read back record by record.
+import { readFileSync } from 'node:fs';
+import { request } from 'undici';
+import { rawRequest } from '../../unit/helpers/rawHttp';
+
+export interface SignedDelivery {
+  id: string;
+  body: Buffer;
+  token: string;
+}
+
+/** n bodies with webhookIds `<tag>0000000…` upwards and `pad` bytes of padding, each signed by the sandbox at
+ * baseUrl (its /sandbox/sign takes up to 1 MiB of JSON: about 700 KB of body). */
+export async function signedDeliveries(baseUrl: string, n: number, opts: { topic: string; pad: number; tag?: string }): Promise<SignedDelivery[]> {
+  const tag = opts.tag ?? '';
+  const out: SignedDelivery[] = [];
+  for (let i = 0; i < n; i++) {
+    const id = `${tag}${String(i).padStart(8 - tag.length, '0')}-0000-4000-8000-000000000000`;
+    const body = Buffer.from(JSON.stringify({ webhookId: id, topic: opts.topic, data: { i, pad: 'x'.repeat(opts.pad) } }));
+    const signed = await rawRequest(`${baseUrl}/sandbox/sign`, { json: { bodyBase64: body.toString('base64') } });
+    out.push({ id, body, token: signed.json().token as string });
+  }
+  return out;
+}
+
+/** Posts a delivery with its bearer token; resolves with the status answered. */
+export async function sendDelivery(url: string, d: SignedDelivery): Promise<number> {
+  const res = await request(url, { method: 'POST', body: d.body, headers: { 'content-type': 'application/json', authorization: `Bearer ${d.token}` } });
+  await res.body.dump();
+  return res.statusCode;
+}
+
+/** The history file's records, in order; lines that do not parse are counted. */
+export function recordsIn(file: string): { records: { id: string; webhookId?: string; verified: boolean }[]; unreadable: number } {
+  const records = [];
+  let unreadable = 0;
+  for (const line of readFileSync(file, 'utf8').split('\n')) {
+    if (!line) continue;
+    try {
+      records.push(JSON.parse(line));
+    } catch {
+      unreadable++;
+    }
+  }
+  return { records, unreadable };
+}

@@ -34,7 +34,7 @@ export function parseFlags(argv: string[], specs: FlagSpecs): ParsedFlags {
   try {
     parsed = parseArgs({ args: argv, options, strict: true, allowPositionals: false }).values;
   } catch (err) {
-    throw new UsageError(usageMessage(err as Error & { code?: string }));
+    throw new UsageError(usageMessage(err as Error & { code?: string }, argv));
   }
   const out: ParsedFlags = { values: new Map(), lists: new Map(), switches: new Set() };
   for (const [name, v] of Object.entries(parsed)) {
@@ -46,7 +46,7 @@ export function parseFlags(argv: string[], specs: FlagSpecs): ParsedFlags {
 }
 
 /** parseArgs' own messages suggest `--` tricks that do not apply here; name the flag plainly instead. */
-function usageMessage(err: Error & { code?: string }): string {
+function usageMessage(err: Error & { code?: string }, argv: string[]): string {
   const flag = /'(-[^' ,]*)/.exec(err.message)?.[1];
   const arg = /'([^']*)'/.exec(err.message)?.[1];
   switch (err.code) {
@@ -55,7 +55,12 @@ function usageMessage(err: Error & { code?: string }): string {
     case 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL':
       return `unexpected argument "${arg}"`;
     case 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE':
-      if (/argument missing|ambiguous/.test(err.message)) return `${longFlag(err.message) ?? flag} needs a value`;
+      if (/argument missing|ambiguous/.test(err.message)) {
+        const name = longFlag(err.message) ?? flag;
+        // A value that starts with a dash (a negative number) is read as the next flag: say how to pass it.
+        const next = /ambiguous/.test(err.message) && name ? argv[argv.indexOf(name) + 1] : undefined;
+        return next ? `${name} needs a value: "${next}" is read as a flag (write ${name}=${next} if it is the value)` : `${name} needs a value`;
+      }
       return `${longFlag(err.message) ?? flag} takes no value`;
     default:
       return err.message;

@@ -54,7 +54,10 @@ describe('wfs help, version and usage errors as a process', function () {
   it('an unknown flag, a flag without its value, a stray argument: exit 2 naming it', async () => {
     for (const [args, message] of [
       [['sandbox', '--bogus'], /unknown flag --bogus/],
-      [['sandbox', '--port'], /--port needs a value/],
+      [['sandbox', '--port'], /--port needs a value$/],
+      // A negative number after a flag is read as a flag: the message says how to pass it as the value.
+      [['listen', '--history-memory', '-1', '--trust-sandbox', 'http://127.0.0.1:9'], /^--history-memory needs a value: "-1" is read as a flag \(write --history-memory=-1 if it is the value\)$/],
+      [['listen', '--history-memory=-1', '--trust-sandbox', 'http://127.0.0.1:9'], /--history-memory must be an integer from 1 to 65536/],
       [['status', '--follow=yes', '--workflow', 'w'], /--follow takes no value/],
       [['audit', 'http://x'], /unexpected argument "http:\/\/x"/],
       [['frobnicate'], /unknown command "frobnicate"/],

@@ -27,14 +27,16 @@ export interface ParsedFlags {
   switches: Set<string>;
 }
 
-export function parseFlags(argv: string[], specs: FlagSpecs): ParsedFlags {
+/** envNames: the environment variables the command reads, so a flag written for one of them (--base-url for
+ * WFS_BASE_URL) is pointed there. */
+export function parseFlags(argv: string[], specs: FlagSpecs, envNames: readonly string[] = []): ParsedFlags {
   const options: Record<string, { type: 'string' | 'boolean'; multiple?: boolean }> = {};
   for (const [name, s] of Object.entries(specs)) options[name] = { type: s.type, ...(s.multiple ? { multiple: true } : {}) };
   let parsed: Record<string, string | boolean | (string | boolean)[] | undefined>;
   try {
     parsed = parseArgs({ args: argv, options, strict: true, allowPositionals: false }).values;
   } catch (err) {
-    throw new UsageError(usageMessage(err as Error & { code?: string }, argv));
+    throw new UsageError(usageMessage(err as Error & { code?: string }, argv, specs, envNames));
   }
   const out: ParsedFlags = { values: new Map(), lists: new Map(), switches: new Set() };
   for (const [name, v] of Object.entries(parsed)) {
@@ -46,12 +48,12 @@ export function parseFlags(argv: string[], specs: FlagSpecs): ParsedFlags {
 }
 
 /** parseArgs' own messages suggest `--` tricks that do not apply here; name the flag plainly instead. */
-function usageMessage(err: Error & { code?: string }, argv: string[]): string {
+function usageMessage(err: Error & { code?: string }, argv: string[], specs: FlagSpecs, envNames: readonly string[]): string {
   const flag = /'(-[^' ,]*)/.exec(err.message)?.[1];
   const arg = /'([^']*)'/.exec(err.message)?.[1];
   switch (err.code) {
     case 'ERR_PARSE_ARGS_UNKNOWN_OPTION':
-      return `unknown flag ${flag ?? arg}`;
+      return `unknown flag ${flag ?? arg}${unknownFlagHint(flag ?? arg ?? '', specs, envNames)}`;
     case 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL':
       return `unexpected argument "${arg}"`;
     case 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE':
@@ -65,6 +67,34 @@ function usageMessage(err: Error & { code?: string }, argv: string[]): string {
     default:
       return err.message;
   }
+}
+
+/** What the user probably meant: the environment variable a flag names (credentials and addresses come from the
+ * environment, so they never show in a process list), or a flag one or two typos away. */
+function unknownFlagHint(flag: string, specs: FlagSpecs, envNames: readonly string[]): string {
+  const name = flag.replace(/^-+/, '').split('=')[0]!.toLowerCase();
+  const variable = `WFS_${name.replace(/-/g, '_').toUpperCase()}`;
+  if (envNames.includes(variable)) return `: set ${variable} in the environment instead`;
+  let best: string | undefined;
+  // Within two edits, and no more than a third of the name: "--data" is not a typo of "--path".
+  let bestDistance = Math.min(3, Math.floor(name.length / 3) + 1);
+  for (const known of Object.keys(specs)) {
+    const d = editDistance(name, known);
+    if (d < bestDistance) [best, bestDistance] = [known, d];
+  }
+  return best ? ` (did you mean --${best}?)` : '';
+}
+
+/** Edit distance counting a swap of neighbours as one edit (optimal string alignment), for names of a few dozen
+ * characters: "--prot" is one typo from "--port". */
+function editDistance(a: string, b: string): number {
+  const d = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  for (let i = 1; i <= a.length; i++)
+    for (let j = 1; j <= b.length; j++) {
+      d[i]![j] = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i]![j] = Math.min(d[i]![j]!, d[i - 2]![j - 2]! + 1);
+    }
+  return d[a.length]![b.length]!;
 }
 
 function longFlag(message: string): string | undefined {

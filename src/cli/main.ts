@@ -61,7 +61,7 @@ export async function main(argv: string[], io: CliIO = processIO()): Promise<num
   }
   let restoreDispatcher: (() => void) | undefined;
   try {
-    const flags = parseFlags(rest, command.flags);
+    const flags = parseFlags(rest, command.flags, (command.env ?? []).flatMap(([names]) => names.split(/,\s*/)));
     const proxy = proxySettingsFromEnv(io.env);
     checkProxySettings(proxy, 'HTTPS_PROXY/HTTP_PROXY');
     const dispatcher = proxyDispatcher(proxy);

@@ -53,7 +53,13 @@ describe('wfs help, version and usage errors as a process', function () {
 
   it('an unknown flag, a flag without its value, a stray argument: exit 2 naming it', async () => {
     for (const [args, message] of [
-      [['sandbox', '--bogus'], /unknown flag --bogus/],
+      [['sandbox', '--bogus'], /^unknown flag --bogus$/],
+      // A flag one typo away is named; one written for an environment variable points to it.
+      [['listen', '--prot', '3'], /^unknown flag --prot \(did you mean --port\?\)$/],
+      [['status', '--folow', '--workflow', 'w'], /^unknown flag --folow \(did you mean --follow\?\)$/],
+      [['listen', '--data', 'x'], /^unknown flag --data$/],
+      [['test-webhook', '--base-url', 'http://127.0.0.1:9'], /^unknown flag --base-url: set WFS_BASE_URL in the environment instead$/],
+      [['start', '--password=hunter2'], /^unknown flag --password: set WFS_PASSWORD in the environment instead$/],
       [['sandbox', '--port'], /--port needs a value$/],
       // A negative number after a flag is read as a flag: the message says how to pass it as the value.
       [['listen', '--history-memory', '-1', '--trust-sandbox', 'http://127.0.0.1:9'], /^--history-memory needs a value: "-1" is read as a flag \(write --history-memory=-1 if it is the value\)$/],

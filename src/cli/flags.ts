@@ -70,7 +70,8 @@ function usageMessage(err: Error & { code?: string }, argv: string[], specs: Fla
 }
 
 /** What the user probably meant: the environment variable a flag names (credentials and addresses come from the
- * environment, so they never show in a process list), or a flag one or two typos away. */
+ * environment, so they never show in a process list), a flag one or two typos away, or one a word longer or shorter
+ * (only when a single flag fits: "--trust" could be --trust-file or --trust-sandbox). */
 function unknownFlagHint(flag: string, specs: FlagSpecs, envNames: readonly string[]): string {
   const name = flag.replace(/^-+/, '').split('=')[0]!.toLowerCase();
   const variable = `WFS_${name.replace(/-/g, '_').toUpperCase()}`;
@@ -82,7 +83,13 @@ function unknownFlagHint(flag: string, specs: FlagSpecs, envNames: readonly stri
     const d = editDistance(name, known);
     if (d < bestDistance) [best, bestDistance] = [known, d];
   }
+  // A known flag with a word more or less: "--workflow-id" for "--workflow", "--correlation" for "--correlation-id".
+  best ??= single(Object.keys(specs).filter((known) => name.startsWith(`${known}-`) || known.startsWith(`${name}-`)));
   return best ? ` (did you mean --${best}?)` : '';
+}
+
+function single(list: readonly string[]): string | undefined {
+  return list.length === 1 ? list[0] : undefined;
 }
 
 /** Edit distance counting a swap of neighbours as one edit (optimal string alignment), for names of a few dozen

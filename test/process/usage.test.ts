@@ -58,6 +58,11 @@ describe('wfs help, version and usage errors as a process', function () {
       [['listen', '--prot', '3'], /^unknown flag --prot \(did you mean --port\?\)$/],
       [['status', '--folow', '--workflow', 'w'], /^unknown flag --folow \(did you mean --follow\?\)$/],
       [['listen', '--data', 'x'], /^unknown flag --data$/],
+      // A word more or less than a flag names it, when only one flag fits.
+      [['status', '--workflow-id', 'w'], /^unknown flag --workflow-id \(did you mean --workflow\?\)$/],
+      [['start', '--session-id', 's'], /^unknown flag --session-id \(did you mean --session\?\)$/],
+      [['find', '--correlation', 'c'], /^unknown flag --correlation \(did you mean --correlation-id\?\)$/],
+      [['listen', '--trust', 'x'], /^unknown flag --trust$/],
       [['test-webhook', '--base-url', 'http://127.0.0.1:9'], /^unknown flag --base-url: set WFS_BASE_URL in the environment instead$/],
       [['start', '--password=hunter2'], /^unknown flag --password: set WFS_PASSWORD in the environment instead$/],
       [['sandbox', '--port'], /--port needs a value$/],

@@ -4,6 +4,7 @@
 import { MemorySecretStore } from '../core/auth/secretStore';
 import { TokenManager, type AliasPlacement, type Credentials } from '../core/auth/TokenManager';
 import { isLoopbackHost } from '../core/http/loopback';
+import { missingSchemeHint } from '../core/http/schemeHint';
 import { DEFAULT_429_BACKOFF, RateGate } from '../core/http/rateGate';
 import type { Clock } from '../core/time/clock';
 import { UsageError } from './flags';
@@ -38,9 +39,9 @@ function httpUrl(name: string, value: string): string {
   try {
     u = new URL(value);
   } catch {
-    throw new UsageError(`${name} is not a URL: ${value}`);
+    throw new UsageError(`${name} is not a URL: ${value}${missingSchemeHint(value)}`);
   }
-  if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new UsageError(`${name} must be an http(s) URL`);
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new UsageError(`${name} must be an http(s) URL${missingSchemeHint(value)}`);
   return value.replace(/\/+$/, '');
 }
 

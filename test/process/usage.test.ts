@@ -128,6 +128,15 @@ describe('wfs help, version and usage errors as a process', function () {
       const noBase = new WfsProcess(['status', '--workflow', 'wf_1'], { WFS_USERNAME: 'u', WFS_PASSWORD: 'p' });
       assert.equal(await noBase.exitCode(), 2);
       assert.match(noBase.lines.at(-1)!.message, /WFS_BASE_URL is not set/);
+      // An address without its scheme: "localhost:8080" parses as the scheme "localhost:", "127.0.0.1:9" not at all.
+      for (const [base, message] of [
+        ['localhost:8080', /^WFS_BASE_URL must be an http\(s\) URL \(it lacks its scheme: write http:\/\/localhost:8080\)$/],
+        ['127.0.0.1:9', /^WFS_BASE_URL is not a URL: 127\.0\.0\.1:9 \(it lacks its scheme: write http:\/\/127\.0\.0\.1:9\)$/],
+      ] as const) {
+        const noScheme = new WfsProcess(['status', '--workflow', 'wf_1'], { WFS_BASE_URL: base, WFS_USERNAME: 'u', WFS_PASSWORD: 'p' });
+        assert.equal(await noScheme.exitCode(), 2);
+        assert.match(noScheme.lines.at(-1)!.message, message);
+      }
       const badProxy = new WfsProcess(['status', '--workflow', 'wf_1'], { ...s.env, HTTPS_PROXY: 'proxy.example:3128' });
       assert.equal(await badProxy.exitCode(), 2);
       assert.match(badProxy.lines.at(-1)!.message, /https proxy "proxy.example:3128" is not a URL|must be an http/);

@@ -4,6 +4,7 @@ import type { AliasPlacement } from '../auth/TokenManager';
 import type { Product } from '../workflows/workflowTypes';
 import type { TrustedIssuer } from '../webhooks/Verifier';
 import type { SandboxInfo } from '../sandbox/Sandbox';
+import { missingSchemeHint } from '../http/schemeHint';
 
 export const SANDBOX_ENVIRONMENT = 'Sandbox';
 
@@ -38,6 +39,10 @@ function httpUrl(value: unknown): string | undefined {
   }
 }
 
+function schemeHintOf(value: unknown): string {
+  return typeof value === 'string' ? missingSchemeHint(value) : '';
+}
+
 /** Reads the setting; bad entries are skipped with a problem, never thrown, so one typo does not hide the rest. */
 export function parseEnvironments(raw: unknown): ParsedEnvironments {
   const environments: EnvironmentConfig[] = [];
@@ -54,9 +59,9 @@ export function parseEnvironments(raw: unknown): ParsedEnvironments {
     if (!/^[\w .-]{1,64}$/.test(name)) return problems.push(`${where}: the name "${name}" may hold only letters, digits, spaces, ".", "_" and "-" (at most 64).`);
     if (seen.has(name.toLowerCase())) return problems.push(`${where}: the name "${name}" is already used${name.toLowerCase() === 'sandbox' ? ' by the built-in sandbox' : ''}.`);
     const baseUrl = httpUrl(o.baseUrl);
-    if (!baseUrl) return problems.push(`${where} ("${name}"): "baseUrl" must be an http(s) URL.`);
+    if (!baseUrl) return problems.push(`${where} ("${name}"): "baseUrl" must be an http(s) URL${schemeHintOf(o.baseUrl)}.`);
     const testWebhookUrl = o.testWebhookUrl === undefined ? baseUrl : httpUrl(o.testWebhookUrl);
-    if (!testWebhookUrl) return problems.push(`${where} ("${name}"): "testWebhookUrl" must be an http(s) URL.`);
+    if (!testWebhookUrl) return problems.push(`${where} ("${name}"): "testWebhookUrl" must be an http(s) URL${schemeHintOf(o.testWebhookUrl)}.`);
     const problemsBase = o.problemsBase === undefined ? undefined : httpUrl(o.problemsBase);
     if (o.problemsBase !== undefined && !problemsBase) return problems.push(`${where} ("${name}"): "problemsBase" must be an http(s) URL.`);
     const placement = (o.userAliasPlacement ?? 'body') as AliasPlacement;

@@ -27,6 +27,16 @@ describe('wfs.environments setting', () => {
     assert.equal(e.builtIn, false);
   });
 
+  it('a base URL written without its scheme: the problem gives it with one', () => {
+    const { environments, problems } = parseEnvironments([
+      { name: 'Staging', baseUrl: 'staging.example.test' },
+      { name: 'Local', baseUrl: 'http://127.0.0.1:8080', testWebhookUrl: 'localhost:8080' },
+    ]);
+    assert.deepEqual(environments, []);
+    assert.match(problems[0]!, /\("Staging"\): "baseUrl" must be an http\(s\) URL \(it lacks its scheme: write https:\/\/staging\.example\.test\)\.$/);
+    assert.match(problems[1]!, /\("Local"\): "testWebhookUrl" must be an http\(s\) URL \(it lacks its scheme: write http:\/\/localhost:8080\)\.$/);
+  });
+
   it('skips each bad entry with a problem naming it, and keeps the good ones', () => {
     const { environments, problems } = parseEnvironments([
       'nope',

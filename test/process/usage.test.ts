@@ -70,6 +70,9 @@ describe('wfs help, version and usage errors as a process', function () {
       [['listen', '--history-memory', '-1', '--trust-sandbox', 'http://127.0.0.1:9'], /^--history-memory needs a value: "-1" is read as a flag \(write --history-memory=-1 if it is the value\)$/],
       [['listen', '--history-memory=-1', '--trust-sandbox', 'http://127.0.0.1:9'], /--history-memory must be an integer from 1 to 65536/],
       [['status', '--follow=yes', '--workflow', 'w'], /--follow takes no value/],
+      // An address without its scheme is named with one.
+      [['listen', '--trust-sandbox', '127.0.0.1:9'], /^--trust-sandbox must be the sandbox's http\(s\) baseUrl \(it lacks its scheme: write http:\/\/127\.0\.0\.1:9\)$/],
+      [['listen', '--trust-sandbox', 'http://127.0.0.1:9', '--forward-to', 'localhost:3000'], /^--forward-to must be an http\(s\) URL \(it lacks its scheme: write http:\/\/localhost:3000\)$/],
       [['audit', 'http://x'], /unexpected argument "http:\/\/x"/],
       [['frobnicate'], /unknown command "frobnicate"/],
     ] as const) {

@@ -9,6 +9,7 @@ import { Tunnel, type TunnelState } from '../../core/tunnel/Tunnel';
 import { testPublicAddress } from '../../core/tunnel/publicAddressTest';
 import { PROXY_ENV, type CommandSpec } from '../commandSpec';
 import { intFlag, UsageError, type ParsedFlags } from '../flags';
+import { missingSchemeHint } from '../../core/http/schemeHint';
 
 export function readTrustFile(file: string): TrustedIssuer[] {
   let parsed: unknown;
@@ -26,7 +27,7 @@ export function readTrustFile(file: string): TrustedIssuer[] {
 }
 
 function checkedIssuer(t: TrustedIssuer, where: string): TrustedIssuer {
-  if (!/^https?:\/\//.test(t.jwksUrl)) throw new UsageError(`${where}: jwksUrl must be an http(s) URL`);
+  if (!/^https?:\/\//.test(t.jwksUrl)) throw new UsageError(`${where}: jwksUrl must be an http(s) URL${missingSchemeHint(t.jwksUrl)}`);
   return t;
 }
 
@@ -117,7 +118,7 @@ export const listenCommand: CommandSpec = {
     if (flags.switches.has('no-tunnel') && wantsTunnel) throw new UsageError('--no-tunnel excludes --tunnel');
     const ownPublicUrl = flags.values.get('public-url');
     if (ownPublicUrl !== undefined) {
-      if (!/^https?:\/\//.test(ownPublicUrl)) throw new UsageError('--public-url must be an http(s) URL');
+      if (!/^https?:\/\//.test(ownPublicUrl)) throw new UsageError(`--public-url must be an http(s) URL${missingSchemeHint(ownPublicUrl)}`);
       if (flags.switches.has('no-tunnel') || wantsTunnel) throw new UsageError('--public-url excludes --no-tunnel and --tunnel: it is the public address');
       if (!flags.values.has('port')) throw new UsageError('--public-url needs --port: the port your tunnel or proxy forwards to');
     }
@@ -125,7 +126,7 @@ export const listenCommand: CommandSpec = {
     if (selfTest && !flags.values.has('trust-sandbox')) throw new UsageError('--self-test signs its delivery with the sandbox: give --trust-sandbox URL');
     if (selfTest && ownPublicUrl === undefined && !wantsTunnel) throw new UsageError('--self-test needs a public address: --public-url URL, or --tunnel');
     const forwardTo = flags.values.get('forward-to');
-    if (forwardTo && !/^https?:\/\//.test(forwardTo)) throw new UsageError('--forward-to must be an http(s) URL');
+    if (forwardTo && !/^https?:\/\//.test(forwardTo)) throw new UsageError(`--forward-to must be an http(s) URL${missingSchemeHint(forwardTo)}`);
     const port = intFlag(flags, 'port', 0, 65535) ?? 0;
     const maxBodyBytes = intFlag(flags, 'max-body', 1, 100 * 1024 * 1024) ?? DEFAULT_MAX_BODY;
     const respondWith = intFlag(flags, 'respond', 200, 599);
@@ -140,7 +141,7 @@ export const listenCommand: CommandSpec = {
     const trustSandbox = flags.values.get('trust-sandbox');
     if (trustFile) issuers = readTrustFile(trustFile);
     else if (trustSandbox) {
-      if (!/^https?:\/\//.test(trustSandbox)) throw new UsageError('--trust-sandbox must be the sandbox\'s http(s) baseUrl');
+      if (!/^https?:\/\//.test(trustSandbox)) throw new UsageError(`--trust-sandbox must be the sandbox's http(s) baseUrl${missingSchemeHint(trustSandbox)}`);
       try {
         const t = await new SandboxControlClient(trustSandbox).trust();
         issuers = [{ issuer: t.issuer, audience: t.audience, jwksUrl: t.jwksUrl }];

@@ -153,6 +153,15 @@ describe('wfs start / status / test-webhook as processes', function () {
     }
   });
 
+  it('test-webhook with testData over the service\'s size limit: exit 1, an error that says too large, not "unexpected"', async () => {
+    const data = JSON.stringify({ pad: 'x'.repeat(1024 * 1024) });
+    const p = new WfsProcess(['test-webhook', '--address', 'http://127.0.0.1:9/webhooks', '--topic', 'workflow/completed', '--sub-topic', 'status:workflow/completed', '--tenant-id', 't1', '--data', '-'], s.env, { stdin: data });
+    assert.equal(await p.exitCode(), 1, p.stdout + p.stderr);
+    const error = p.lines.at(-1)!;
+    assert.deepEqual([error.event, error.status], ['error', 413]);
+    assert.match(error.message, /too large \(413 Payload Too Large\); nothing was processed\. Send smaller testData\.$/);
+  });
+
   it('SIGTERM during a start\'s backoff: exit 130 with an error line, no started line, nothing billed', async () => {
     await s.control('POST', 'faults', { fault: 'throttle', count: 10 });
     const p = new WfsProcess(START(s), s.env);

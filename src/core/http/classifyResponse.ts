@@ -55,6 +55,9 @@ export function classifyResponse(res: HttpResponse, ctx: ClassifyContext): Outco
       return fail(conflict(res, ctx));
     case 429:
       return fail(rateLimited(res, ctx));
+    case 413:
+      // Not in the spec's tables: the edge's size limit (the sandbox's is 1 MiB). Refused before any processing.
+      return fail(new UnexpectedResponse('unexpected', `The service refused the request as too large (413 Payload Too Large); nothing was processed. ${ctx.operation === 'test-webhook' ? 'Send smaller testData.' : 'Send a smaller request.'}`, base(res, ctx)));
     default:
       break;
   }

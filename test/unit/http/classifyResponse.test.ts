@@ -118,6 +118,14 @@ describe('classifyResponse: start workflow error table', () => {
     assert.ok(e instanceof RateLimited);
     assert.match(e.advice, /[Bb]ack off/);
   });
+  it('413 from the edge → refused as too large, nothing processed; the test webhook is told to send smaller testData', () => {
+    const e = startError(res(413, '', ''));
+    assert.equal(e.kind, 'unexpected');
+    assert.match(e.advice, /^The service refused the request as too large \(413 Payload Too Large\); nothing was processed\. Send a smaller request\.$/);
+    const out = classifyResponse(res(413, 'text/html', '<h1>413</h1>'), { operation: 'test-webhook' });
+    assert.ok(!out.ok);
+    assert.match(out.error.advice, /too large \(413.*Send smaller testData\.$/);
+  });
   it('500 → OutcomeUnknown: possibly billed, advice names Find Workflows and the correlationId', () => {
     const e = startError(res(500, 'text/html', '<h1>oops</h1>'));
     assert.ok(e instanceof OutcomeUnknown);

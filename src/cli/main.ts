@@ -3,6 +3,7 @@ import { ServiceError } from '../core/http/serviceErrors';
 import { TransportError, setDefaultDispatcher } from '../core/http/request';
 import { ProxyConfigError, checkProxySettings, proxyDispatcher, proxySettingsFromEnv } from '../core/http/proxy';
 import { TunnelError } from '../core/tunnel/Tunnel';
+import { ListenError } from '../core/http/listenError';
 import { TOOLKIT_VERSION } from '../core/version';
 import { auditCommand } from './commands/auditCommand';
 import { findCommand } from './commands/findCommand';
@@ -90,6 +91,10 @@ function reportError(err: unknown, io: CliIO): number {
     emit(err.toJSON());
     if (err.kind === 'local-validation') return EXIT.usage;
     if (err.kind === 'outcome-unknown') return EXIT.outcomeUnknown;
+    return EXIT.failed;
+  }
+  if (err instanceof ListenError) {
+    emit({ event: 'error', kind: 'listen', code: err.code, message: `${err.message} (${err.code === 'EADDRNOTAVAIL' ? '--host' : `--port ${err.port}`})` });
     return EXIT.failed;
   }
   if (err instanceof TunnelError) {

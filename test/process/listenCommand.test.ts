@@ -39,6 +39,24 @@ describe('wfs listen / sandbox / audit as processes', function () {
     assert.equal(listen.lines.at(-1)!.event, 'stopped');
   });
 
+  it('a --port already in use: exit 1 with a listen error naming the port, for listen and for sandbox', async () => {
+    const taken = createServer();
+    await new Promise<void>((r) => taken.listen(0, '127.0.0.1', r));
+    const port = (taken.address() as AddressInfo).port;
+    try {
+      for (const args of [['listen', '--trust-sandbox', s.info.baseUrl, '--port', String(port)], ['sandbox', '--port', String(port)]]) {
+        const p = new WfsProcess(args);
+        assert.equal(await p.exitCode(), 1, args[0]);
+        const error = p.lines.at(-1)!;
+        assert.deepEqual([error.event, error.kind, error.code], ['error', 'listen', 'EADDRINUSE'], args[0]);
+        assert.equal(error.message, `port ${port} on 127.0.0.1 is already in use by another process: choose another port, or 0 for a free one (--port ${port})`);
+        assert.equal(p.stderr, '', 'no stack trace');
+      }
+    } finally {
+      taken.close();
+    }
+  });
+
   it('two sandboxes (one issuer string, two key sets): each has its own kid, and one receiver verifies both', async () => {
     const s2 = await startSandboxProcess();
     try {

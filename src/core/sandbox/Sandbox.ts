@@ -28,6 +28,7 @@ import { SandboxTokens } from './sandboxTokens';
 import { SandboxWorkflows, type WorkflowEvent } from './sandboxWorkflows';
 import { DEFAULT_RETRY, WebhookDispatcher, type DeliveryAttempt, type RetryPolicy } from './webhookDispatcher';
 import { WebhookSigner } from './webhookSigner';
+import { listenError } from '../http/listenError';
 
 export interface SandboxOptions {
   host?: string;
@@ -96,8 +97,9 @@ export class Sandbox extends EventEmitter {
     server.headersTimeout = 10_000;
     server.requestTimeout = 30_000;
     await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(this.options.port ?? 0, this.options.host ?? '127.0.0.1', () => resolve());
+      const [port, host] = [this.options.port ?? 0, this.options.host ?? '127.0.0.1'];
+      server.once('error', (err) => reject(listenError(err, host, port)));
+      server.listen(port, host, () => resolve());
     });
     this.server = server;
     const addr = server.address() as AddressInfo;

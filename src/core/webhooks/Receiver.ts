@@ -16,6 +16,7 @@ import { nextDeliveryId } from './deliveryIds';
 import { DeliveryLog, REFUSED_BODY_PREFIX_BYTES, redactHeaders, type BodyInfo, type DeliveryRecord, type ForwardResult } from './DeliveryLog';
 import type { Verifier, VerificationResult } from './Verifier';
 import { answeredChecks } from './verificationSteps';
+import { listenError } from '../http/listenError';
 
 export interface ReceiverOptions {
   verifier: Verifier;
@@ -87,9 +88,10 @@ export class Receiver extends EventEmitter {
     server.headersTimeout = this.options.headersTimeoutMs ?? 10_000;
     server.requestTimeout = this.options.bodyTimeoutMs ?? 30_000;
     await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
+      const [port, host] = [this.options.port ?? 0, this.options.host ?? '127.0.0.1'];
+      server.once('error', (err) => reject(listenError(err, host, port)));
       // Loopback only: the public side is the tunnel's job.
-      server.listen(this.options.port ?? 0, this.options.host ?? '127.0.0.1', () => resolve());
+      server.listen(port, host, () => resolve());
     });
     this.server = server;
     const a = server.address() as AddressInfo;

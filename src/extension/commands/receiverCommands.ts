@@ -4,6 +4,7 @@ import { PublicAddressError, type ReceiverInfo } from '../receiver/receiverHost'
 import { PUBLIC_ADDRESS_SOURCES, type PublicAddressSource } from '../receiver/publicAddressSettings';
 import type { PublicAddressTestResult } from '../../core/tunnel/publicAddressTest';
 import { showError } from '../errors/showError';
+import { ListenError } from '../../core/http/listenError';
 import type { Services } from '../services';
 
 export function registerReceiverCommands(s: Services): vscode.Disposable[] {
@@ -39,6 +40,11 @@ async function startReceiver(s: Services): Promise<ReceiverInfo | undefined> {
         if (a === 'Choose Address Source') void vscode.commands.executeCommand('wfs.choosePublicAddress');
         else if (a === 'Show Log') s.log.show();
       });
+    } else if (err instanceof ListenError) {
+      // The port is the user's setting: say so, and open it.
+      const message = `The webhook receiver could not start: ${err.message} (wfs.receiver.port is ${err.port}).`;
+      s.log.error(message);
+      void vscode.window.showErrorMessage(message, 'Open Settings').then((a) => a && vscode.commands.executeCommand('workbench.action.openSettings', 'wfs.receiver.port'));
     } else void showError(s.log, 'Start receiver', err);
     return s.receiver.info;
   }

@@ -1,11 +1,13 @@
 // The receiver in a real VS Code host: start it, send a test webhook through the sandbox, see it arrive verified.
 import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import * as vscode from 'vscode';
 import type { ExtensionApi } from '../hostExtension/extension';
 import type { DeliveryRecord } from '../../../src/core/webhooks/DeliveryLog';
 import { LocaltunnelServer } from '../../unit/helpers/localtunnelServer';
 import { extensionApi, setSetting, until } from './helpers';
-import { quickPickRows, statusBarEntry } from './workbenchDom';
+import { notificationsInCenter, quickPickRows, statusBarEntry } from './workbenchDom';
 
 describe('webhook receiver in a real VS Code host', () => {
   let api: ExtensionApi;
@@ -109,6 +111,22 @@ describe('webhook receiver in a real VS Code host', () => {
     } finally {
       await vscode.commands.executeCommand('wfs.stopReceiver');
       await setSetting('receiver.publicAddress', undefined);
+    }
+  });
+
+  it('wfs.receiver.port already in use: an error naming the port and the setting, and no receiver', async () => {
+    await vscode.commands.executeCommand('wfs.stopReceiver');
+    const taken = createServer();
+    await new Promise<void>((r) => taken.listen(0, '127.0.0.1', r));
+    const port = (taken.address() as AddressInfo).port;
+    await setSetting('receiver.port', port);
+    try {
+      assert.equal(await vscode.commands.executeCommand('wfs.startReceiver'), undefined);
+      assert.equal(api.receiver.info, undefined);
+      await notificationsInCenter(new RegExp(`^The webhook receiver could not start: port ${port} on 127\\.0\\.0\\.1 is already in use by another process: choose another port, or 0 for a free one \\(wfs\\.receiver\\.port is ${port}\\)\\.$`), 1);
+    } finally {
+      await setSetting('receiver.port', undefined);
+      taken.close();
     }
   });
 

@@ -1,0 +1,25 @@
+/** A local server (the receiver, the sandbox) that could not open its port, said in words a user can act on rather
+ * than Node's "listen EADDRINUSE: address already in use 127.0.0.1:8080". */
+export class ListenError extends Error {
+  constructor(
+    message: string,
+    readonly code: string | undefined,
+    readonly port: number,
+  ) {
+    super(message);
+    this.name = 'ListenError';
+  }
+}
+
+export function listenError(err: NodeJS.ErrnoException, host: string, port: number): ListenError {
+  switch (err.code) {
+    case 'EADDRINUSE':
+      return new ListenError(`port ${port} on ${host} is already in use by another process: choose another port, or 0 for a free one`, err.code, port);
+    case 'EACCES':
+      return new ListenError(`port ${port} on ${host} needs privileges this process lacks (ports below 1024 usually do): choose one from 1024 up, or 0 for a free one`, err.code, port);
+    case 'EADDRNOTAVAIL':
+      return new ListenError(`${host} is not an address of this machine`, err.code, port);
+    default:
+      return new ListenError(`cannot listen on ${host} port ${port}: ${err.message}`, err.code, port);
+  }
+}

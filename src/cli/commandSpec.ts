@@ -40,13 +40,14 @@ export function commandHelp(spec: CommandSpec): string {
   rows.push(['--help', 'print this help and exit 0']);
   out.push('flags:', ...table(rows));
   if (spec.env?.length) out.push('', 'environment:', ...table(spec.env));
-  const exits: [string, string][] = [
-    ['0', 'success'],
-    ['1', 'the service refused or failed, or could not be reached (the error line says why)'],
-    ['2', 'usage error, or a request refused before anything was sent'],
-    ...(spec.exits ?? []).map(([c, m]) => [String(c), m] as [string, string]),
-  ];
-  out.push('', 'exit codes:', ...table(exits));
+  // A command's own meaning of a code replaces the common one (audit's 1 is a failed case), in code order.
+  const exits = new Map<number, string>([
+    [0, 'success'],
+    [1, 'the service refused or failed, or could not be reached (the error line says why)'],
+    [2, 'usage error, or a request refused before anything was sent'],
+  ]);
+  for (const [code, meaning] of spec.exits ?? []) exits.set(code, meaning);
+  out.push('', 'exit codes:', ...table([...exits].sort(([a], [b]) => a - b).map(([c, m]) => [String(c), m])));
   return out.join('\n') + '\n';
 }
 

@@ -33,6 +33,9 @@ describe('wfs help, version and usage errors as a process', function () {
       assert.match(p.stdout, /\nflags:\n/);
       assert.match(p.stdout, /\nexit codes:\n/);
       assert.match(p.stdout, /--help/);
+      // Each code once, in order: a command's own meaning replaces the common one.
+      const codes = p.stdout.split('\nexit codes:\n')[1]!.split('\n').flatMap((l) => /^  (\d+) /.exec(l)?.[1] ?? []).map(Number);
+      assert.deepEqual(codes, [...new Set(codes)].sort((a, b) => a - b), p.stdout);
     });
   }
 

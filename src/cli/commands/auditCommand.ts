@@ -25,7 +25,7 @@ export const auditCommand: CommandSpec = {
     junit: { type: 'string', value: 'FILE', description: 'also write JUnit XML (one testcase per case, the fix as the failure message)' },
     'summary-md': { type: 'string', value: 'FILE', description: 'also write a Markdown table for a CI job summary (e.g. $GITHUB_STEP_SUMMARY)' },
   },
-  exits: [[1, 'a case failed (also: the service could not be reached)']],
+  exits: [[1, 'a case failed, or the sandbox could not be reached (the error line says why)']],
   async run(flags, io) {
     const { emit } = io;
     const target = requiredFlag(flags, 'target', 'the URL of your webhook receiver, e.g. http://localhost:3000/webhooks');

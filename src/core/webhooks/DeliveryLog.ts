@@ -10,6 +10,7 @@ import { EventEmitter } from 'node:events';
 import { rm } from 'node:fs/promises';
 import type { JWTPayload, ProtectedHeaderParameters } from 'jose';
 import { AppendFile, leftoverOf, readLines, rewriteFile } from './historyFile';
+import { HistoryInUse, HistoryLock } from './historyLock';
 import type { VerificationCheck } from './Verifier';
 
 export interface ForwardResult {
@@ -193,6 +194,10 @@ export class DeliveryLog extends EventEmitter {
   private liveDiskBytes = 0;
   private appender?: AppendFile;
   private opening?: Promise<AppendFile | undefined>;
+  /** The file's lock, taken before the file is first read or written (see historyLock.ts). */
+  private claiming?: Promise<HistoryLock>;
+  /** Set when another process holds the file: the history then lives in memory only. */
+  private refusedBy?: HistoryInUse;
   /** File operations, one at a time: appends, reads, compaction, clear. */
   private queue: Promise<unknown> = Promise.resolve();
   /** Records waiting for the next write. */
@@ -208,8 +213,14 @@ export class DeliveryLog extends EventEmitter {
     this.inlineBodyBytes = options.inlineBodyBytes ?? DEFAULT_INLINE_BODY_BYTES;
   }
 
+  /** The file the history is kept in; undefined in memory only, including when another process holds it. */
   get file(): string | undefined {
-    return this.options.file;
+    return this.refusedBy ? undefined : this.options.file;
+  }
+
+  /** Why the file given is not used: another process holds it (its pid), so the history is in memory only. */
+  get fileInUse(): HistoryInUse | undefined {
+    return this.refusedBy;
   }
 
   get size(): number {
@@ -229,9 +240,11 @@ export class DeliveryLog extends EventEmitter {
   /** Reads the file line by line: the newest records that fit the budgets are kept. Unreadable lines are skipped,
    * counted, and reported once with a 'warning' event; the file is then compacted if it holds any. */
   async load(): Promise<LoadReport> {
-    const file = this.options.file;
+    const file = this.file;
     if (!file) return { loaded: 0, skipped: 0 };
     return this.enqueue(async () => {
+      // Another process's file is neither read nor written: HistoryInUse, and the history is in memory from now on.
+      await this.claim(file);
       await rm(leftoverOf(file), { force: true });
       let skipped = 0;
       // A file edited by hand may repeat an id: the later line replaces the older one.
@@ -261,7 +274,7 @@ export class DeliveryLog extends EventEmitter {
    * at once rather than a microtask later. The record's id must be new to the history (the Receiver's never repeat).
    */
   add(record: DeliveryRecord, kept: Buffer): Promise<void> | undefined {
-    const file = this.options.file;
+    const file = this.file;
     const line = file ? serializeLine(record, kept) : undefined;
     const metaBytes = line ? line.length - Math.ceil(kept.length / 3) * 4 : estimateMetaBytes(record);
     const entry = this.insert(record, !file || kept.length <= this.inlineBodyBytes ? kept : undefined, metaBytes, undefined, kept);
@@ -358,7 +371,7 @@ export class DeliveryLog extends EventEmitter {
     this.byId = undefined;
     this.ordered = undefined;
     this.memoryBytes = this.refusedBytes = this.liveDiskBytes = 0;
-    const file = this.options.file;
+    const file = this.file;
     if (file)
       await this.enqueue(async () => {
         await this.appender?.close();
@@ -377,6 +390,9 @@ export class DeliveryLog extends EventEmitter {
     await this.flush();
     await this.appender?.close();
     this.appender = undefined;
+    const lock = this.claiming;
+    this.claiming = undefined;
+    await lock?.then((l) => l.release(), () => undefined);
   }
 
   private insert(record: DeliveryRecord, inline: Buffer | undefined, metaBytes: number, line?: Entry['line'], pending?: Buffer): Entry {
@@ -469,11 +485,22 @@ export class DeliveryLog extends EventEmitter {
 
   private async openAppender(): Promise<AppendFile | undefined> {
     if (this.appender) return this.appender;
-    const file = this.options.file;
+    const file = this.file;
     if (!file) return undefined;
+    await this.claim(file);
     this.opening ??= AppendFile.open(file).finally(() => (this.opening = undefined));
     this.appender = await this.opening;
     return this.appender;
+  }
+
+  /** Takes the file's lock once; when another process holds it, remembers why and throws HistoryInUse. */
+  private claim(file: string): Promise<HistoryLock> {
+    this.claiming ??= HistoryLock.acquire(file).catch((err: unknown) => {
+      if (err instanceof HistoryInUse) this.refusedBy = err;
+      else this.claiming = undefined; // an I/O error: the next operation tries again
+      throw err;
+    });
+    return this.claiming;
   }
 
   private enqueue<T>(op: () => Promise<T>): Promise<T> {

@@ -96,7 +96,7 @@ export class WebhookPanel implements vscode.Disposable {
   /** Where the history is kept and how to erase it, shown with the count. */
   private storage(): string {
     const log = this.s.receiver.log;
-    return historyStorageNote(this.s.receiver.historyFile, log.bytesInMemory, log.bytesOnDisk);
+    return historyStorageNote(this.s.receiver.historyFile, log.bytesInMemory, log.bytesOnDisk, this.s.receiver.historyInUse?.file);
   }
 
   private sendRows(): void {

@@ -10,6 +10,7 @@ import { Tunnel, type TunnelState } from '../../core/tunnel/Tunnel';
 import { DeliveryLog, type DeliveryRecord } from '../../core/webhooks/DeliveryLog';
 import { Receiver } from '../../core/webhooks/Receiver';
 import { Verifier } from '../../core/webhooks/Verifier';
+import { HistoryInUse } from '../../core/webhooks/historyLock';
 import { isLoopbackHost } from '../../core/http/loopback';
 import { testPublicAddress, type PublicAddressTestResult } from '../../core/tunnel/publicAddressTest';
 import { LocaltunnelConsent } from './localtunnelConsent';
@@ -48,8 +49,16 @@ export class ReceiverHost implements vscode.Disposable, EnvironmentFollower {
   private starting?: Promise<ReceiverInfo>;
   private override?: number;
   readonly log: DeliveryLog;
-  /** Where the history is kept on disk; undefined when it lives in memory only. */
-  readonly historyFile?: string;
+  /** Where the history is kept on disk; undefined when it lives in memory only (chosen, or the file is another
+   * window's: see historyInUse). */
+  get historyFile(): string | undefined {
+    return this.log.file;
+  }
+
+  /** Set when another VS Code window holds the history file: this window's history is in memory only. */
+  get historyInUse(): HistoryInUse | undefined {
+    return this.log.fileInUse;
+  }
   private loaded?: Promise<unknown>;
   private readonly verifier: Verifier;
   private readonly changed = new vscode.EventEmitter<void>();
@@ -71,15 +80,21 @@ export class ReceiverHost implements vscode.Disposable, EnvironmentFollower {
     const config = vscode.workspace.getConfiguration('wfs');
     const mib = (key: string, fallback: number) => Math.max(1, Math.floor(config.get<number>(key) ?? fallback)) * 1024 * 1024;
     // Deliveries from real environments may carry customer data: the user may keep them in memory only.
-    this.historyFile = config.get<string>('receiver.historyStorage') === 'memory' ? undefined : join(storageDir, 'deliveries.jsonl');
     this.log = new DeliveryLog({
-      file: this.historyFile,
+      file: config.get<string>('receiver.historyStorage') === 'memory' ? undefined : join(storageDir, 'deliveries.jsonl'),
       memoryBudgetBytes: mib('receiver.historyMemoryMiB', 64),
       diskBudgetBytes: mib('receiver.historyDiskMiB', 256),
     });
     this.log.on('error-persisting', (e: Error) => this.extLog.warn(`The delivery history could not be written (${e.message}); verified deliveries are answered 503 until it can.`));
     this.log.on('warning', (text: string) => this.extLog.warn(`Delivery history: ${text}`));
-    this.loaded = mkdir(storageDir, { recursive: true }).then(() => this.log.load()).catch((e: Error) => this.extLog.warn(`The delivery history could not be read: ${e.message}`));
+    this.loaded = mkdir(storageDir, { recursive: true })
+      .then(() => this.log.load())
+      .catch((e: Error) =>
+        // Every window shares the global storage; the first to load the file keeps it.
+        e instanceof HistoryInUse
+          ? this.extLog.warn(`The delivery history file ${e.file} is kept by another VS Code window${e.holder ? ` (process ${e.holder.pid})` : ''}: this window keeps its deliveries in memory only, until it is reloaded after that window closes.`)
+          : this.extLog.warn(`The delivery history could not be read: ${e.message}`),
+      );
     this.verifier = new Verifier({ issuers: environments.trustedIssuers(), clock });
     this.consent = new LocaltunnelConsent(state);
   }

@@ -16,5 +16,10 @@ describe('the history storage note', () => {
 
   it('in memory only: the size in memory, and that it goes with VS Code', () => {
     assert.equal(historyStorageNote(undefined, 300, 0), 'The history is kept in memory only (300 bytes; wfs.receiver.historyStorage) and is gone when VS Code closes.');
+    // Another window holds the file: this one says so, rather than blaming the setting.
+    assert.equal(
+      historyStorageNote(undefined, 300, 0, '/s/deliveries.jsonl'),
+      'The history is kept in memory only in this window (300 bytes): another VS Code window keeps /s/deliveries.jsonl. It is gone when this window closes.',
+    );
   });
 });

@@ -1,7 +1,7 @@
 // Runs last: deactivating the extension (VS Code awaits deactivate() on reload and shutdown) stops the sandbox
 // and the receiver and closes the history file before it resolves; then VS Code disposes the subscriptions.
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { ExtensionApi } from '../hostExtension/extension';
@@ -30,6 +30,10 @@ describe('lifecycle in a real VS Code host (last)', () => {
     const marker = `lifecycle-${Date.now()}`;
     assert.equal((await fetch(receiver.localUrl, { method: 'PUT', headers: { 'x-lifecycle': marker } })).status, 405);
 
+    // The window holds its history file: another window sharing the global storage would keep its own in memory.
+    const held = JSON.parse(readFileSync(`${api.receiver.historyFile}.lock`, 'utf8')) as { pid: number };
+    assert.equal(held.pid, process.pid, 'the lock names this extension host');
+
     // The extension's own module, as VS Code loaded it: its deactivate is what VS Code calls.
     const ext = vscode.extensions.getExtension(EXTENSION_ID)!;
     const main = require(join(ext.extensionPath, 'dist', 'extension.js')) as { deactivate(): Promise<void> };
@@ -42,6 +46,7 @@ describe('lifecycle in a real VS Code host (last)', () => {
     const file = api.receiver.historyFile;
     assert.ok(file, 'the history is kept on disk by default');
     assert.match(readFileSync(file, 'utf8'), new RegExp(marker), 'the refused request is in the history file');
+    assert.equal(existsSync(`${file}.lock`), false, 'and the file is given up for the next window');
     // Then VS Code disposes the subscriptions: nothing is left to stop, and nothing throws.
     for (const d of [...api.subscriptions].reverse()) d.dispose();
   });

@@ -1,0 +1,101 @@
+// One writer per history file. Two VS Code windows share the extension's global storage, and so its
+// deliveries.jsonl: without this, one window's compaction renamed a new file over the one the other was appending to
+// (whose acknowledged deliveries then went to a deleted file), and each one's byte offsets counted only its own
+// appends. The first process to load the file holds `<file>.lock`; another gets HistoryInUse and keeps its history
+// in memory. A lock whose process is gone (a crash, a kill -9) is taken over.
+import { randomBytes } from 'node:crypto';
+import { open, readFile, rm, stat } from 'node:fs/promises';
+import { hostname } from 'node:os';
+
+export interface LockHolder {
+  pid: number;
+  host: string;
+}
+
+export class HistoryInUse extends Error {
+  constructor(
+    readonly file: string,
+    readonly holder: LockHolder | undefined,
+  ) {
+    super(
+      holder
+        ? `in use by another process (pid ${holder.pid}${holder.host === hostname() ? '' : ` on ${holder.host}`}), which keeps this history: stop it, or give another file (if no such process runs, delete ${file}.lock)`
+        : `in use by another process, which is taking it now: give another file (or delete ${file}.lock if none is)`,
+    );
+    this.name = 'HistoryInUse';
+  }
+}
+
+/** A lock file with no holder written yet this long after it was made was left by a crash mid-write. */
+const UNWRITTEN_LOCK_MS = 10_000;
+
+export class HistoryLock {
+  private constructor(
+    private readonly path: string,
+    private readonly token: string,
+  ) {}
+
+  static lockPath(file: string): string {
+    return `${file}.lock`;
+  }
+
+  /** Takes the lock of `file`, or throws HistoryInUse naming the process that holds it. */
+  static async acquire(file: string): Promise<HistoryLock> {
+    const path = HistoryLock.lockPath(file);
+    const token = randomBytes(12).toString('hex');
+    const mine = JSON.stringify({ pid: process.pid, host: hostname(), token });
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const handle = await open(path, 'wx');
+        try {
+          await handle.writeFile(mine);
+        } finally {
+          await handle.close();
+        }
+        // Two processes taking over the same stale lock at once: the one whose token is in the file holds it.
+        const now = await readHolder(path);
+        if (now?.token === token) return new HistoryLock(path, token);
+        throw new HistoryInUse(file, now);
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+        const holder = await readHolder(path);
+        if (attempt > 0 || (await held(path, holder))) throw new HistoryInUse(file, holder);
+        // Its process is gone: the lock is stale.
+        await rm(path, { force: true });
+      }
+    }
+  }
+
+  /** Gives the lock up, unless another process has taken it over meanwhile. */
+  async release(): Promise<void> {
+    const now = await readHolder(this.path).catch(() => undefined);
+    if (now?.token === this.token) await rm(this.path, { force: true });
+  }
+}
+
+async function readHolder(path: string): Promise<(LockHolder & { token?: string }) | undefined> {
+  try {
+    const o = JSON.parse(await readFile(path, 'utf8')) as { pid?: unknown; host?: unknown; token?: unknown };
+    return typeof o.pid === 'number' && typeof o.host === 'string' ? { pid: o.pid, host: o.host, token: typeof o.token === 'string' ? o.token : undefined } : undefined;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT' || err instanceof SyntaxError) return undefined;
+    throw err;
+  }
+}
+
+/** Whether the lock's holder may still be running. Another machine's (a shared home) cannot be checked: it is held. */
+async function held(path: string, holder: LockHolder | undefined): Promise<boolean> {
+  if (!holder) {
+    // Empty or unreadable: being written by its taker right now, or left by a crash mid-write long ago.
+    const age = await stat(path).then((s) => Date.now() - s.mtimeMs, () => Infinity);
+    return age < UNWRITTEN_LOCK_MS;
+  }
+  if (holder.host !== hostname()) return true;
+  if (holder.pid === process.pid) return true;
+  try {
+    process.kill(holder.pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}

@@ -1,0 +1,94 @@
+// One writer per history file: two VS Code windows share the global storage, so the second to load the file keeps
+// its history in memory instead of appending to (and compacting) the first one's file.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { hostname, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DeliveryLog, type DeliveryRecord } from '../../../src/core/webhooks/DeliveryLog';
+import { HistoryInUse, HistoryLock } from '../../../src/core/webhooks/historyLock';
+
+function rec(id: string): [DeliveryRecord, Buffer] {
+  const body = Buffer.from(`{"id":"${id}"}`);
+  return [
+    { id, receivedAt: '2026-01-15T12:00:00.000Z', method: 'POST', path: '/webhooks', headers: {}, body: { size: body.length, sha256: 'ab'.repeat(32), kept: body.length, utf8: true }, checks: [], verified: true, status: 200, durationMs: 1, duplicate: false },
+    body,
+  ];
+}
+
+const fileIn = () => join(mkdtempSync(join(tmpdir(), 'wfs-lock-')), 'deliveries.jsonl');
+const holderOf = (file: string) => JSON.parse(readFileSync(HistoryLock.lockPath(file), 'utf8')) as { pid: number; host: string };
+/** The pid of a process that has ended. */
+const deadPid = () => spawnSync(process.execPath, ['-e', '']).pid!;
+
+describe('the history file has one writer', () => {
+  it('a second history on the same file keeps its records in memory and leaves the first one\'s file alone', async () => {
+    const file = fileIn();
+    const first = new DeliveryLog({ file });
+    await first.load();
+    await first.add(...rec('a1'));
+    assert.deepEqual([holderOf(file).pid, holderOf(file).host], [process.pid, hostname()]);
+    const bytes = statSync(file).size;
+
+    const second = new DeliveryLog({ file });
+    const err = await second.load().then(() => undefined, (e: unknown) => e);
+    assert.ok(err instanceof HistoryInUse, String(err));
+    assert.equal(err.holder?.pid, process.pid);
+    assert.match(err.message, new RegExp(`^in use by another process \\(pid ${process.pid}\\), which keeps this history: stop it, or give another file`));
+    assert.equal(second.file, undefined, 'in memory only from now on');
+    assert.equal(second.fileInUse, err);
+    assert.equal(second.add(...rec('b1')), undefined, 'nothing to wait for: memory');
+    assert.deepEqual(second.all().map((r) => r.id), ['b1']);
+    await second.clear();
+    await second.close();
+    assert.equal(statSync(file).size, bytes, 'the first one\'s file is untouched, even by Clear');
+    assert.ok(existsSync(HistoryLock.lockPath(file)), 'and its lock is still held');
+
+    await first.close();
+    assert.equal(existsSync(HistoryLock.lockPath(file)), false, 'closing gives the lock up');
+    const third = new DeliveryLog({ file });
+    assert.deepEqual(await third.load(), { loaded: 1, skipped: 0 });
+    assert.deepEqual(third.all().map((r) => r.id), ['a1']);
+    await third.close();
+  });
+
+  it('a lock left by a process that is gone (a crash, a kill -9) is taken over', async () => {
+    const file = fileIn();
+    writeFileSync(HistoryLock.lockPath(file), JSON.stringify({ pid: deadPid(), host: hostname(), token: 'old' }));
+    const log = new DeliveryLog({ file });
+    await log.load();
+    assert.equal(holderOf(file).pid, process.pid);
+    await log.close();
+  });
+
+  it('a lock held by another live process, or by a process on another machine, is respected', async () => {
+    for (const holder of [{ pid: process.ppid, host: hostname() }, { pid: deadPid(), host: `not-${hostname()}` }]) {
+      const file = fileIn();
+      writeFileSync(HistoryLock.lockPath(file), JSON.stringify({ ...holder, token: 'theirs' }));
+      const err = await HistoryLock.acquire(file).then(() => undefined, (e: unknown) => e);
+      assert.ok(err instanceof HistoryInUse, JSON.stringify(holder));
+      assert.deepEqual([err.holder?.pid, err.holder?.host], [holder.pid, holder.host]);
+      if (holder.host !== hostname()) assert.match(err.message, new RegExp(`\\(pid ${holder.pid} on not-`));
+      assert.match(err.message, /if no such process runs, delete .*deliveries\.jsonl\.lock\)$/);
+    }
+  });
+
+  it('an empty lock is being taken right now (held); one left empty for long by a crash is taken over', async () => {
+    const file = fileIn();
+    writeFileSync(HistoryLock.lockPath(file), '');
+    assert.ok((await HistoryLock.acquire(file).then(() => undefined, (e: unknown) => e)) instanceof HistoryInUse);
+    const minuteAgo = new Date(Date.now() - 60_000);
+    utimesSync(HistoryLock.lockPath(file), minuteAgo, minuteAgo);
+    const lock = await HistoryLock.acquire(file);
+    assert.equal(holderOf(file).pid, process.pid);
+    await lock.release();
+  });
+
+  it('release gives up only its own lock, never one another process has taken over since', async () => {
+    const file = fileIn();
+    const lock = await HistoryLock.acquire(file);
+    writeFileSync(HistoryLock.lockPath(file), JSON.stringify({ pid: process.ppid, host: hostname(), token: 'theirs' }));
+    await lock.release();
+    assert.equal(holderOf(file).pid, process.ppid);
+  });
+});

@@ -111,7 +111,7 @@ function reportError(err: unknown, io: CliIO): number {
 
 /**
  * The process around main(): it stays alive until the command has an outcome (our clock's timers are unref'd, so a
- * pending backoff or poll alone would not keep it), and it ends with the command's own exit code. SIGINT/SIGTERM stop
+ * pending backoff or poll alone would not keep it), and it ends with the command's own exit code. SIGINT/SIGTERM/SIGHUP stop
  * a command that listens for them (sandbox, listen, status --follow); any other is ended at once with an error line
  * and 130, as is a second signal. A closed stdout stops the first kind too.
  */
@@ -131,6 +131,9 @@ async function runProcess(argv: string[]): Promise<void> {
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
+  // The terminal closed (its tab, an ssh session): Node's default would end the process at once, its history's
+  // lock left behind. A hang-up is a request to stop like the others.
+  process.on('SIGHUP', onSignal);
   // The reader went away (`wfs listen | head -n 2`): the next line fails with EPIPE, which unheard would crash the
   // process with a stack trace. Nothing more can be said there, so a command that runs until stopped stops as on
   // SIGTERM (the receiver closed, its history flushed); any other finishes its work unheard, with its own exit code.

@@ -12,13 +12,15 @@ export interface CliIO {
   env: NodeJS.ProcessEnv;
   clock: Clock;
   readStdin: () => string;
-  /** Registers a listener for the user's request to stop (SIGINT/SIGTERM in the real CLI); returns its removal. */
+  /** Registers a listener for the user's request to stop (SIGINT/SIGTERM/SIGHUP in the real CLI); returns its removal. */
   onStop: (listener: () => void) => () => void;
 }
 
 export const emitToStdout: Emit = (line) => {
   process.stdout.write(JSON.stringify(line) + '\n');
 };
+
+const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 
 export function processIO(): CliIO {
   return {
@@ -29,11 +31,9 @@ export function processIO(): CliIO {
     clock: new SystemClock(),
     readStdin: () => readFileSync(0, 'utf8'),
     onStop: (listener) => {
-      process.once('SIGINT', listener);
-      process.once('SIGTERM', listener);
+      for (const signal of STOP_SIGNALS) process.once(signal, listener);
       return () => {
-        process.off('SIGINT', listener);
-        process.off('SIGTERM', listener);
+        for (const signal of STOP_SIGNALS) process.off(signal, listener);
       };
     },
   };

@@ -46,4 +46,16 @@ describe('wfs listen --log on a file another receiver holds', function () {
     assert.equal(await third.exitCode(), 0);
     assert.equal(existsSync(`${file}.lock`), false, 'a clean stop gives the lock up');
   });
+
+  it('a closed terminal (SIGHUP) stops it as SIGTERM does: exit 0, the history flushed, the lock given up', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'wfs-hup-')), 'deliveries.jsonl');
+    const [d] = await signedDeliveries(s.info.baseUrl, 1, { topic: 'hup/test', pad: 10 });
+    const listen = new WfsProcess(['listen', '--trust-sandbox', s.info.baseUrl, '--log', file]);
+    assert.equal(await sendDelivery((await listen.event('ready')).url, d!), 200);
+    listen.kill('SIGHUP');
+    assert.deepEqual(await listen.exited, { code: 0, signal: null });
+    assert.equal(listen.lines.at(-1)!.event, 'stopped');
+    assert.equal(existsSync(`${file}.lock`), false);
+    assert.deepEqual(recordsIn(file).records.map((r) => r.webhookId), [d!.id]);
+  });
 });

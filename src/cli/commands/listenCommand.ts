@@ -75,7 +75,7 @@ export const listenCommand: CommandSpec = {
     'asked. Every delivery is verified by the spec\'s seven steps against the issuers you trust.',
     'Prints {"event":"ready","url":…,"publicUrl":…} once listening (publicUrl null when loopback only; with --log, a',
     '{"event":"history","loaded":…,"skipped":…} line comes before it), then {"event":"delivery",…} per request and',
-    '{"event":"tunnel","state":…} per tunnel change. SIGINT/SIGTERM stop it (exit 0).',
+    '{"event":"tunnel","state":…} per tunnel change. SIGINT/SIGTERM/SIGHUP stop it (exit 0).',
     'With --self-test (and --trust-sandbox, whose key signs it), one signed delivery goes through the public address once',
     'it is up, and again after each tunnel reconnection: {"event":"self-test","ok":…,"failedHop":…,"roundTripMs":…}.',
   ].join('\n'),

@@ -1,3 +1,5 @@
+import type { Server } from 'node:http';
+
 /** A local server (the receiver, the sandbox) that could not open its port, said in words a user can act on rather
  * than Node's "listen EADDRINUSE: address already in use 127.0.0.1:8080". */
 export class ListenError extends Error {
@@ -22,4 +24,12 @@ export function listenError(err: NodeJS.ErrnoException, host: string, port: numb
     default:
       return new ListenError(`cannot listen on ${host} port ${port}: ${err.message}`, err.code, port);
   }
+}
+
+/** Listens on host:port; a failure rejects with a ListenError. */
+export function listenOn(server: Server, port: number, host: string): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    server.once('error', (err) => reject(listenError(err, host, port)));
+    server.listen(port, host, () => resolve());
+  });
 }

@@ -28,7 +28,7 @@ import { SandboxTokens } from './sandboxTokens';
 import { SandboxWorkflows, type WorkflowEvent } from './sandboxWorkflows';
 import { DEFAULT_RETRY, WebhookDispatcher, type DeliveryAttempt, type RetryPolicy } from './webhookDispatcher';
 import { WebhookSigner } from './webhookSigner';
-import { listenError } from '../http/listenError';
+import { listenOn } from '../http/listenError';
 
 export interface SandboxOptions {
   host?: string;
@@ -96,11 +96,7 @@ export class Sandbox extends EventEmitter {
     const server = createServer((req, res) => void this.handle(req, res));
     server.headersTimeout = 10_000;
     server.requestTimeout = 30_000;
-    await new Promise<void>((resolve, reject) => {
-      const [port, host] = [this.options.port ?? 0, this.options.host ?? '127.0.0.1'];
-      server.once('error', (err) => reject(listenError(err, host, port)));
-      server.listen(port, host, () => resolve());
-    });
+    await listenOn(server, this.options.port ?? 0, this.options.host ?? '127.0.0.1');
     this.server = server;
     const addr = server.address() as AddressInfo;
     const host = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;

@@ -16,7 +16,7 @@ import { nextDeliveryId } from './deliveryIds';
 import { DeliveryLog, REFUSED_BODY_PREFIX_BYTES, redactHeaders, type BodyInfo, type DeliveryRecord, type ForwardResult } from './DeliveryLog';
 import type { Verifier, VerificationResult } from './Verifier';
 import { answeredChecks } from './verificationSteps';
-import { listenError } from '../http/listenError';
+import { listenOn } from '../http/listenError';
 
 export interface ReceiverOptions {
   verifier: Verifier;
@@ -87,12 +87,8 @@ export class Receiver extends EventEmitter {
     const server = createServer({ connectionsCheckingInterval: this.options.timeoutCheckIntervalMs ?? 1000 }, (req, res) => this.serve(req, res));
     server.headersTimeout = this.options.headersTimeoutMs ?? 10_000;
     server.requestTimeout = this.options.bodyTimeoutMs ?? 30_000;
-    await new Promise<void>((resolve, reject) => {
-      const [port, host] = [this.options.port ?? 0, this.options.host ?? '127.0.0.1'];
-      server.once('error', (err) => reject(listenError(err, host, port)));
-      // Loopback only: the public side is the tunnel's job.
-      server.listen(port, host, () => resolve());
-    });
+    // Loopback only: the public side is the tunnel's job.
+    await listenOn(server, this.options.port ?? 0, this.options.host ?? '127.0.0.1');
     this.server = server;
     const a = server.address() as AddressInfo;
     this.localUrl = `http://${a.family === 'IPv6' ? `[${a.address}]` : a.address}:${a.port}${this.path}`;

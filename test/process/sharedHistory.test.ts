@@ -28,7 +28,7 @@ describe('wfs listen --log on a file another receiver holds', function () {
     assert.equal(error.event, 'error', JSON.stringify(error));
     assert.equal(await second.exitCode(), 2);
     assert.equal(error.kind, 'usage');
-    assert.equal(error.message, `--log ${file}: in use by another process (pid ${first.child.pid}), which keeps this history: stop it, or give another file (if no such process runs, delete ${file}.lock)`);
+    assert.equal(error.message, `--log ${file}: in use by wfs listen (pid ${first.child.pid}), which keeps this history: stop it, or give another file (if no such process runs, delete ${file}.lock)`);
     assert.equal(second.events('ready').length, 0, 'it never listened');
 
     // The first one goes on writing its file.

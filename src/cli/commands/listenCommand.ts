@@ -150,7 +150,7 @@ export const listenCommand: CommandSpec = {
       }
     } else issuers = trustFromFlags(flags);
 
-    const log = new DeliveryLog({ file: logFile, memoryBudgetBytes: historyMemory * 1024 * 1024, diskBudgetBytes: historyDisk * 1024 * 1024 });
+    const log = new DeliveryLog({ file: logFile, memoryBudgetBytes: historyMemory * 1024 * 1024, diskBudgetBytes: historyDisk * 1024 * 1024, holderName: 'wfs listen' });
     log.on('warning', (message: string) => emit({ event: 'warning', message: `--log ${logFile}: ${message}` }));
     try {
       const loaded = await log.load();

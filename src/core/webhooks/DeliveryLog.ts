@@ -75,6 +75,8 @@ export interface DeliveryLogOptions {
   diskBudgetBytes?: number;
   /** Bodies above this stay on disk and are read on demand (only with a file). */
   inlineBodyBytes?: number;
+  /** What this process is, written in the file's lock so another one finding it held can say who holds it. */
+  holderName?: string;
 }
 
 export const DEFAULT_HISTORY_MEMORY_BYTES = 64 * 1024 * 1024;
@@ -495,7 +497,7 @@ export class DeliveryLog extends EventEmitter {
 
   /** Takes the file's lock once; when another process holds it, remembers why and throws HistoryInUse. */
   private claim(file: string): Promise<HistoryLock> {
-    this.claiming ??= HistoryLock.acquire(file).catch((err: unknown) => {
+    this.claiming ??= HistoryLock.acquire(file, this.options.holderName).catch((err: unknown) => {
       if (err instanceof HistoryInUse) this.refusedBy = err;
       else this.claiming = undefined; // an I/O error: the next operation tries again
       throw err;

@@ -10,6 +10,14 @@ import { hostname } from 'node:os';
 export interface LockHolder {
   pid: number;
   host: string;
+  /** What the process is, for whoever finds the file held ("wfs listen", "a VS Code window"). */
+  name?: string;
+}
+
+/** "wfs listen (pid 1234)", "a VS Code window (pid 1234) on build-7"; a holder that names nothing is "another
+ * process". */
+export function describeHolder(holder: LockHolder): string {
+  return `${holder.name ?? 'another process'} (pid ${holder.pid})${holder.host === hostname() ? '' : ` on ${holder.host}`}`;
 }
 
 export class HistoryInUse extends Error {
@@ -19,11 +27,16 @@ export class HistoryInUse extends Error {
   ) {
     super(
       holder
-        ? `in use by another process (pid ${holder.pid}${holder.host === hostname() ? '' : ` on ${holder.host}`}), which keeps this history: stop it, or give another file (if no such process runs, delete ${file}.lock)`
+        ? `in use by ${describeHolder(holder)}, which keeps this history: stop it, or give another file (if no such process runs, delete ${file}.lock)`
         : `in use by another process, which is taking it now: give another file (or delete ${file}.lock if none is)`,
     );
     this.name = 'HistoryInUse';
   }
+}
+
+/** Who holds the file, for a sentence: its name and pid, or "another process" while its lock is being written. */
+export function historyHolder(e: HistoryInUse): string {
+  return e.holder ? describeHolder(e.holder) : 'another process';
 }
 
 /** A lock file with no holder written yet this long after it was made was left by a crash mid-write. */
@@ -39,11 +52,12 @@ export class HistoryLock {
     return `${file}.lock`;
   }
 
-  /** Takes the lock of `file`, or throws HistoryInUse naming the process that holds it. */
-  static async acquire(file: string): Promise<HistoryLock> {
+  /** Takes the lock of `file`, or throws HistoryInUse naming the process that holds it. `name` says what this
+   * process is, for the message another one shows. */
+  static async acquire(file: string, name?: string): Promise<HistoryLock> {
     const path = HistoryLock.lockPath(file);
     const token = randomBytes(12).toString('hex');
-    const mine = JSON.stringify({ pid: process.pid, host: hostname(), token });
+    const mine = JSON.stringify({ pid: process.pid, host: hostname(), name, token });
     for (let attempt = 0; ; attempt++) {
       try {
         const handle = await open(path, 'wx');
@@ -75,8 +89,11 @@ export class HistoryLock {
 
 async function readHolder(path: string): Promise<(LockHolder & { token?: string }) | undefined> {
   try {
-    const o = JSON.parse(await readFile(path, 'utf8')) as { pid?: unknown; host?: unknown; token?: unknown };
-    return typeof o.pid === 'number' && typeof o.host === 'string' ? { pid: o.pid, host: o.host, token: typeof o.token === 'string' ? o.token : undefined } : undefined;
+    const o = JSON.parse(await readFile(path, 'utf8')) as { pid?: unknown; host?: unknown; name?: unknown; token?: unknown };
+    if (typeof o.pid !== 'number' || typeof o.host !== 'string') return undefined;
+    // The name is shown in messages: a lock file is anyone's to write, so it is kept short and on one line.
+    const name = typeof o.name === 'string' && o.name.length > 0 && o.name.length <= 80 && !/[\u0000-\u001f\u007f]/.test(o.name) ? o.name : undefined;
+    return { pid: o.pid, host: o.host, name, token: typeof o.token === 'string' ? o.token : undefined };
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT' || err instanceof SyntaxError) return undefined;
     throw err;

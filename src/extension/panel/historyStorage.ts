@@ -13,9 +13,10 @@ export function byteSize(bytes: number): string {
   return u === 0 ? `${n} bytes` : `${n < 10 ? n.toFixed(1) : Math.round(n)} ${units[u]}`;
 }
 
-/** `otherWindowsFile`: the file another VS Code window holds, when that is why this one keeps its history in memory. */
-export function historyStorageNote(file: string | undefined, bytesInMemory: number, bytesOnDisk: number, otherWindowsFile?: string): string {
+/** `heldBy`: the file and who holds it ("a Visual Studio Code window (pid 4242)"), when another process keeping it
+ * is why this window keeps its history in memory. */
+export function historyStorageNote(file: string | undefined, bytesInMemory: number, bytesOnDisk: number, heldBy?: { file: string; holder: string }): string {
   if (file) return `The history is kept in ${file} (${byteSize(bytesOnDisk)} on disk, ${byteSize(bytesInMemory)} in memory); Clear erases it (wfs.receiver.historyStorage: memory keeps it off the disk).`;
-  if (otherWindowsFile) return `The history is kept in memory only in this window (${byteSize(bytesInMemory)}): another VS Code window keeps ${otherWindowsFile}. It is gone when this window closes.`;
+  if (heldBy) return `The history is kept in memory only in this window (${byteSize(bytesInMemory)}): ${heldBy.holder} keeps ${heldBy.file}. It is gone when this window closes.`;
   return `The history is kept in memory only (${byteSize(bytesInMemory)}; wfs.receiver.historyStorage) and is gone when VS Code closes.`;
 }

@@ -11,6 +11,7 @@ import { newNonce, panelHtml } from './panelHtml';
 import { parsePanelRequest, type PanelAction, type PanelRequest, type PanelUpdate } from './panelProtocol';
 import type { Services } from '../services';
 import { historyStorageNote } from './historyStorage';
+import { historyHolder } from '../../core/webhooks/historyLock';
 
 export const WEBHOOK_PANEL_VIEW_TYPE = 'wfs.webhookPanel';
 const GONE = 'That delivery is no longer in the history.';
@@ -96,7 +97,8 @@ export class WebhookPanel implements vscode.Disposable {
   /** Where the history is kept and how to erase it, shown with the count. */
   private storage(): string {
     const log = this.s.receiver.log;
-    return historyStorageNote(this.s.receiver.historyFile, log.bytesInMemory, log.bytesOnDisk, this.s.receiver.historyInUse?.file);
+    const held = this.s.receiver.historyInUse;
+    return historyStorageNote(this.s.receiver.historyFile, log.bytesInMemory, log.bytesOnDisk, held && { file: held.file, holder: historyHolder(held) });
   }
 
   private sendRows(): void {

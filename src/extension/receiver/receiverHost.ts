@@ -10,7 +10,7 @@ import { Tunnel, type TunnelState } from '../../core/tunnel/Tunnel';
 import { DeliveryLog, type DeliveryRecord } from '../../core/webhooks/DeliveryLog';
 import { Receiver } from '../../core/webhooks/Receiver';
 import { Verifier } from '../../core/webhooks/Verifier';
-import { HistoryInUse } from '../../core/webhooks/historyLock';
+import { HistoryInUse, historyHolder } from '../../core/webhooks/historyLock';
 import { isLoopbackHost } from '../../core/http/loopback';
 import { testPublicAddress, type PublicAddressTestResult } from '../../core/tunnel/publicAddressTest';
 import { LocaltunnelConsent } from './localtunnelConsent';
@@ -55,7 +55,8 @@ export class ReceiverHost implements vscode.Disposable, EnvironmentFollower {
     return this.log.file;
   }
 
-  /** Set when another VS Code window holds the history file: this window's history is in memory only. */
+  /** Set when another process (most often another window) holds the history file: this window's history is in
+   * memory only. */
   get historyInUse(): HistoryInUse | undefined {
     return this.log.fileInUse;
   }
@@ -84,6 +85,7 @@ export class ReceiverHost implements vscode.Disposable, EnvironmentFollower {
       file: config.get<string>('receiver.historyStorage') === 'memory' ? undefined : join(storageDir, 'deliveries.jsonl'),
       memoryBudgetBytes: mib('receiver.historyMemoryMiB', 64),
       diskBudgetBytes: mib('receiver.historyDiskMiB', 256),
+      holderName: `a ${vscode.env.appName} window`,
     });
     this.log.on('error-persisting', (e: Error) => this.extLog.warn(`The delivery history could not be written (${e.message}); verified deliveries are answered 503 until it can.`));
     this.log.on('warning', (text: string) => this.extLog.warn(`Delivery history: ${text}`));
@@ -92,7 +94,7 @@ export class ReceiverHost implements vscode.Disposable, EnvironmentFollower {
       .catch((e: Error) =>
         // Every window shares the global storage; the first to load the file keeps it.
         e instanceof HistoryInUse
-          ? this.extLog.warn(`The delivery history file ${e.file} is kept by another VS Code window${e.holder ? ` (process ${e.holder.pid})` : ''}: this window keeps its deliveries in memory only, until it is reloaded after that window closes.`)
+          ? this.extLog.warn(`The delivery history file ${e.file} is kept by ${historyHolder(e)}: this window keeps its deliveries in memory only, until it is reloaded after that one closes.`)
           : this.extLog.warn(`The delivery history could not be read: ${e.message}`),
       );
     this.verifier = new Verifier({ issuers: environments.trustedIssuers(), clock });

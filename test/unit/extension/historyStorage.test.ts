@@ -18,8 +18,8 @@ describe('the history storage note', () => {
     assert.equal(historyStorageNote(undefined, 300, 0), 'The history is kept in memory only (300 bytes; wfs.receiver.historyStorage) and is gone when VS Code closes.');
     // Another window holds the file: this one says so, rather than blaming the setting.
     assert.equal(
-      historyStorageNote(undefined, 300, 0, '/s/deliveries.jsonl'),
-      'The history is kept in memory only in this window (300 bytes): another VS Code window keeps /s/deliveries.jsonl. It is gone when this window closes.',
+      historyStorageNote(undefined, 300, 0, { file: '/s/deliveries.jsonl', holder: 'wfs listen (pid 4242)' }),
+      'The history is kept in memory only in this window (300 bytes): wfs listen (pid 4242) keeps /s/deliveries.jsonl. It is gone when this window closes.',
     );
   });
 });

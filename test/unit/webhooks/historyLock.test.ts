@@ -6,7 +6,7 @@ import { existsSync, mkdtempSync, readFileSync, statSync, utimesSync, writeFileS
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DeliveryLog, type DeliveryRecord } from '../../../src/core/webhooks/DeliveryLog';
-import { HistoryInUse, HistoryLock } from '../../../src/core/webhooks/historyLock';
+import { HistoryInUse, HistoryLock, historyHolder } from '../../../src/core/webhooks/historyLock';
 
 function rec(id: string): [DeliveryRecord, Buffer] {
   const body = Buffer.from(`{"id":"${id}"}`);
@@ -68,8 +68,27 @@ describe('the history file has one writer', () => {
       const err = await HistoryLock.acquire(file).then(() => undefined, (e: unknown) => e);
       assert.ok(err instanceof HistoryInUse, JSON.stringify(holder));
       assert.deepEqual([err.holder?.pid, err.holder?.host], [holder.pid, holder.host]);
-      if (holder.host !== hostname()) assert.match(err.message, new RegExp(`\\(pid ${holder.pid} on not-`));
+      if (holder.host !== hostname()) assert.match(err.message, new RegExp(`^in use by another process \\(pid ${holder.pid}\\) on not-`));
       assert.match(err.message, /if no such process runs, delete .*deliveries\.jsonl\.lock\)$/);
+    }
+  });
+
+  it('the holder says what it is, and a name written by hand is shown only when it is one short line', async () => {
+    const file = fileIn();
+    const first = new DeliveryLog({ file, holderName: 'wfs listen' });
+    await first.load();
+    const err = await new DeliveryLog({ file, holderName: 'a VS Code window' }).load().then(() => undefined, (e: unknown) => e);
+    assert.ok(err instanceof HistoryInUse);
+    assert.equal(historyHolder(err), `wfs listen (pid ${process.pid})`);
+    assert.match(err.message, new RegExp(`^in use by wfs listen \\(pid ${process.pid}\\), which keeps this history`));
+    await first.close();
+
+    for (const name of ['x'.repeat(81), 'wfs\nlisten', '', 42]) {
+      const other = fileIn();
+      writeFileSync(HistoryLock.lockPath(other), JSON.stringify({ pid: process.ppid, host: hostname(), name, token: 'theirs' }));
+      const refused = await HistoryLock.acquire(other).then(() => undefined, (e: unknown) => e);
+      assert.ok(refused instanceof HistoryInUse);
+      assert.equal(historyHolder(refused), `another process (pid ${process.ppid})`, JSON.stringify(name));
     }
   });
 

@@ -31,8 +31,9 @@ describe('lifecycle in a real VS Code host (last)', () => {
     assert.equal((await fetch(receiver.localUrl, { method: 'PUT', headers: { 'x-lifecycle': marker } })).status, 405);
 
     // The window holds its history file: another window sharing the global storage would keep its own in memory.
-    const held = JSON.parse(readFileSync(`${api.receiver.historyFile}.lock`, 'utf8')) as { pid: number };
+    const held = JSON.parse(readFileSync(`${api.receiver.historyFile}.lock`, 'utf8')) as { pid: number; name: string };
     assert.equal(held.pid, process.pid, 'the lock names this extension host');
+    assert.equal(held.name, `a ${vscode.env.appName} window`, 'and says what it is, for the message another process shows');
 
     // The extension's own module, as VS Code loaded it: its deactivate is what VS Code calls.
     const ext = vscode.extensions.getExtension(EXTENSION_ID)!;

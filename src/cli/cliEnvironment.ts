@@ -4,10 +4,10 @@
 import { MemorySecretStore } from '../core/auth/secretStore';
 import { TokenManager, type AliasPlacement, type Credentials } from '../core/auth/TokenManager';
 import { isLoopbackHost } from '../core/http/loopback';
-import { missingSchemeHint } from '../core/http/schemeHint';
 import { DEFAULT_429_BACKOFF, RateGate } from '../core/http/rateGate';
 import type { Clock } from '../core/time/clock';
 import { UsageError } from './flags';
+import { httpUrlValue } from './httpUrlValue';
 import type { CliIO } from './output';
 
 /** The service a command talks to, read and checked, nothing sent yet. */
@@ -34,20 +34,14 @@ function required(env: NodeJS.ProcessEnv, name: string): string {
   return v;
 }
 
-function httpUrl(name: string, value: string): string {
-  let u: URL;
-  try {
-    u = new URL(value);
-  } catch {
-    throw new UsageError(`${name} is not a URL: ${value}${missingSchemeHint(value)}`);
-  }
-  if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new UsageError(`${name} must be an http(s) URL${missingSchemeHint(value)}`);
-  return value.replace(/\/+$/, '');
+/** A service address: an http(s) URL, written without its trailing slashes. */
+function serviceUrl(name: string, value: string): string {
+  return httpUrlValue(name, value).replace(/\/+$/, '');
 }
 
 export function readServiceTarget(env: NodeJS.ProcessEnv): ServiceTarget {
-  const baseUrl = httpUrl('WFS_BASE_URL', required(env, 'WFS_BASE_URL'));
-  const testWebhookUrl = httpUrl('WFS_TEST_WEBHOOK_URL', env.WFS_TEST_WEBHOOK_URL || baseUrl);
+  const baseUrl = serviceUrl('WFS_BASE_URL', required(env, 'WFS_BASE_URL'));
+  const testWebhookUrl = serviceUrl('WFS_TEST_WEBHOOK_URL', env.WFS_TEST_WEBHOOK_URL || baseUrl);
   const credentials: Credentials = {
     username: required(env, 'WFS_USERNAME'),
     password: required(env, 'WFS_PASSWORD'),

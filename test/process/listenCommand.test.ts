@@ -290,6 +290,46 @@ describe('wfs listen / sandbox / audit as processes', function () {
     }
   });
 
+  it('wfs audit --processed-url: the two probes count in passed, failed and total alike, and in the JUnit file', async () => {
+    const broken = new BrokenReceiver('records-id-before-verify', { issuer: s.info.issuer, audience: s.info.audience, jwksUrl: s.info.jwksUrl });
+    const url = await broken.start();
+    const dir = mkdtempSync(join(tmpdir(), 'wfs-audit-'));
+    try {
+      const junit = join(dir, 'audit.xml');
+      const audit = new WfsProcess(['audit', '--target', url, '--sandbox-url', s.info.baseUrl, '--processed-url', new URL('/processed', url).toString(), '--junit', junit]);
+      assert.equal(await audit.exitCode(), 1, 'the poisoning probe fails the audit');
+      const summary = audit.lines.at(-1)!;
+      assert.deepEqual([summary.event, summary.passed, summary.failed, summary.total], ['summary', 31, 1, 32], JSON.stringify(summary));
+      const xml = readFileSync(junit, 'utf8');
+      assert.match(xml, /<testsuite [^>]*tests="32" failures="1"/);
+      assert.equal([...xml.matchAll(/<testcase /g)].length, 32);
+    } finally {
+      await broken.stop();
+    }
+  });
+
+  it('wfs audit with a processed count it cannot read, or an address without its scheme: exit 2, nothing sent', async () => {
+    const broken = new BrokenReceiver('none', { issuer: s.info.issuer, audience: s.info.audience, jwksUrl: s.info.jwksUrl });
+    const url = await broken.start();
+    try {
+      for (const [args, message] of [
+        [['--processed-url', new URL('/no-such-count', url).toString()], /^The processed count cannot be read: http:\/\/127\.0\.0\.1:\d+\/no-such-count answered 403\. Nothing was sent\.$/],
+        [['--processed-url', 'count'], /^--processed-url is not a URL: count \(it lacks its scheme: write https:\/\/count\)$/],
+      ] as const) {
+        const audit = new WfsProcess(['audit', '--target', url, '--sandbox-url', s.info.baseUrl, ...args]);
+        assert.equal(await audit.exitCode(), 2, audit.stdout);
+        assert.match(audit.lines.at(-1)!.message, message);
+        assert.equal(audit.events('case').length, 0);
+      }
+      assert.equal(broken.processed, 0, 'the receiver saw no delivery');
+      const noScheme = new WfsProcess(['audit', '--target', url, '--sandbox-url', s.info.baseUrl.replace('http://', '')]);
+      assert.equal(await noScheme.exitCode(), 2);
+      assert.equal(noScheme.lines.at(-1)!.message, `--sandbox-url is not a URL: ${s.info.baseUrl.replace('http://', '')} (it lacks its scheme: write ${s.info.baseUrl})`);
+    } finally {
+      await broken.stop();
+    }
+  });
+
   it('wfs audit --junit into a folder that does not exist: exit 2 before anything is sent', async () => {
     const audit = new WfsProcess(['audit', '--target', 'http://127.0.0.1:9/webhooks', '--sandbox-url', s.info.baseUrl, '--junit', '/nonexistent-dir/audit.xml']);
     assert.equal(await audit.exitCode(), 2);

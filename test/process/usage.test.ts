@@ -74,8 +74,14 @@ describe('wfs help, version and usage errors as a process', function () {
       [['listen', '--history-memory=-1', '--trust-sandbox', 'http://127.0.0.1:9'], /--history-memory must be an integer from 1 to 65536/],
       [['status', '--follow=yes', '--workflow', 'w'], /--follow takes no value/],
       // An address without its scheme is named with one.
-      [['listen', '--trust-sandbox', '127.0.0.1:9'], /^--trust-sandbox must be the sandbox's http\(s\) baseUrl \(it lacks its scheme: write http:\/\/127\.0\.0\.1:9\)$/],
+      [['listen', '--trust-sandbox', '127.0.0.1:9'], /^--trust-sandbox is not a URL: 127\.0\.0\.1:9 \(it lacks its scheme: write http:\/\/127\.0\.0\.1:9\)$/],
       [['listen', '--trust-sandbox', 'http://127.0.0.1:9', '--forward-to', 'localhost:3000'], /^--forward-to must be an http\(s\) URL \(it lacks its scheme: write http:\/\/localhost:3000\)$/],
+      // Every address is parsed as a URL at start: one with no host is refused before anything listens or is sent.
+      [['listen', '--issuer', 'i', '--audience', 'a', '--jwks-url', 'http://'], /^--jwks-url is not a URL: http:\/\/$/],
+      [['listen', '--trust-sandbox', 'http://127.0.0.1:9', '--public-url', 'http://[bad', '--port', '3'], /^--public-url is not a URL: http:\/\/\[bad$/],
+      [['listen', '--trust-sandbox', 'http://127.0.0.1:9', '--tunnel', '--tunnel-host', 'localtunnel.me'], /^--tunnel-host is not a URL: localtunnel\.me \(it lacks its scheme: write https:\/\/localtunnel\.me\)$/],
+      [['audit', '--target', 'localhost:3000/webhooks'], /^--target must be an http\(s\) URL \(it lacks its scheme: write http:\/\/localhost:3000\/webhooks\)$/],
+      [['audit', '--target', 'http://'], /^--target is not a URL: http:\/\/$/],
       [['audit', 'http://x'], /unexpected argument "http:\/\/x"/],
       [['frobnicate'], /unknown command "frobnicate"/],
     ] as const) {

@@ -5,6 +5,7 @@ import { auditJunit, auditSummaryMarkdown } from '../../core/audit/auditReport';
 import { Sandbox } from '../../core/sandbox/Sandbox';
 import type { CommandSpec } from '../commandSpec';
 import { intFlag, requiredFlag, UsageError } from '../flags';
+import { httpUrlValue } from '../httpUrlValue';
 
 export const auditCommand: CommandSpec = {
   name: 'audit',
@@ -28,9 +29,12 @@ export const auditCommand: CommandSpec = {
   exits: [[1, 'a case failed, or the sandbox could not be reached (the error line says why)']],
   async run(flags, io) {
     const { emit } = io;
-    const target = requiredFlag(flags, 'target', 'the URL of your webhook receiver, e.g. http://localhost:3000/webhooks');
+    const target = httpUrlValue('--target', requiredFlag(flags, 'target', 'the URL of your webhook receiver, e.g. http://localhost:3000/webhooks'));
     const sandboxUrl = flags.values.get('sandbox-url');
     if (sandboxUrl && flags.values.has('sandbox-port')) throw new UsageError('--sandbox-url excludes --sandbox-port');
+    if (sandboxUrl) httpUrlValue('--sandbox-url', sandboxUrl, "the sandbox's http(s) baseUrl");
+    const processedUrl = flags.values.get('processed-url');
+    if (processedUrl) httpUrlValue('--processed-url', processedUrl);
     const timeoutS = intFlag(flags, 'timeout', 1, 60) ?? 10;
     const sandboxPort = intFlag(flags, 'sandbox-port', 0, 65535) ?? 0;
     // Report files are checked before anything is sent: a typo in a path must not cost a whole audit run.
@@ -57,7 +61,7 @@ export const auditCommand: CommandSpec = {
         clock: io.clock,
         allowNonLocal: flags.switches.has('allow-remote'),
         requestTimeoutMs: timeoutS * 1000,
-        processedUrl: flags.values.get('processed-url'),
+        processedUrl,
         onResult: (r) =>
           emit({ event: 'case', id: r.id, title: r.title, expected: r.expected, status: r.status ?? null, passed: r.passed, detail: r.detail, ...(r.passed ? {} : { fix: r.fix }) }),
       });

@@ -9,7 +9,7 @@ import { Tunnel, type TunnelState } from '../../core/tunnel/Tunnel';
 import { testPublicAddress } from '../../core/tunnel/publicAddressTest';
 import { PROXY_ENV, type CommandSpec } from '../commandSpec';
 import { intFlag, UsageError, type ParsedFlags } from '../flags';
-import { missingSchemeHint } from '../../core/http/schemeHint';
+import { httpUrlValue } from '../httpUrlValue';
 
 export function readTrustFile(file: string): TrustedIssuer[] {
   let parsed: unknown;
@@ -22,12 +22,13 @@ export function readTrustFile(file: string): TrustedIssuer[] {
   return parsed.map((e, i) => {
     const o = e as Record<string, unknown>;
     for (const k of ['issuer', 'jwksUrl', 'audience']) if (typeof o?.[k] !== 'string' || !o[k]) throw new UsageError(`--trust-file ${file}: entry ${i} lacks a string "${k}"`);
-    return checkedIssuer({ issuer: o.issuer as string, jwksUrl: o.jwksUrl as string, audience: o.audience as string }, `--trust-file ${file}: entry ${i}`);
+    return checkedIssuer({ issuer: o.issuer as string, jwksUrl: o.jwksUrl as string, audience: o.audience as string }, `--trust-file ${file}: entry ${i}: jwksUrl`);
   });
 }
 
-function checkedIssuer(t: TrustedIssuer, where: string): TrustedIssuer {
-  if (!/^https?:\/\//.test(t.jwksUrl)) throw new UsageError(`${where}: jwksUrl must be an http(s) URL${missingSchemeHint(t.jwksUrl)}`);
+/** `name` says where its jwksUrl was given, for the error. */
+function checkedIssuer(t: TrustedIssuer, name: string): TrustedIssuer {
+  httpUrlValue(name, t.jwksUrl);
   return t;
 }
 
@@ -39,7 +40,7 @@ function trustFromFlags(flags: ParsedFlags): TrustedIssuer[] {
   const n = Math.max(issuers.length, audiences.length, jwksUrls.length);
   if (issuers.length !== n || audiences.length !== n || jwksUrls.length !== n)
     throw new UsageError(`--issuer, --audience and --jwks-url go together: each issuer needs all three (got ${issuers.length}, ${audiences.length} and ${jwksUrls.length})`);
-  return issuers.map((issuer, i) => checkedIssuer({ issuer, audience: audiences[i], jwksUrl: jwksUrls[i] }, `--jwks-url ${jwksUrls[i]}`));
+  return issuers.map((issuer, i) => checkedIssuer({ issuer, audience: audiences[i], jwksUrl: jwksUrls[i] }, '--jwks-url'));
 }
 
 /** A log file must be a file we can create or append to: say which flag and path when it cannot be. */
@@ -116,9 +117,11 @@ export const listenCommand: CommandSpec = {
     const wantsTunnel = flags.switches.has('tunnel');
     if (!wantsTunnel && (flags.values.has('tunnel-host') || flags.values.has('subdomain'))) throw new UsageError('--tunnel-host and --subdomain configure the tunnel: add --tunnel to open one');
     if (flags.switches.has('no-tunnel') && wantsTunnel) throw new UsageError('--no-tunnel excludes --tunnel');
+    const tunnelHost = flags.values.get('tunnel-host');
+    if (tunnelHost !== undefined) httpUrlValue('--tunnel-host', tunnelHost, "the localtunnel server's http(s) address");
     const ownPublicUrl = flags.values.get('public-url');
     if (ownPublicUrl !== undefined) {
-      if (!/^https?:\/\//.test(ownPublicUrl)) throw new UsageError(`--public-url must be an http(s) URL${missingSchemeHint(ownPublicUrl)}`);
+      httpUrlValue('--public-url', ownPublicUrl);
       if (flags.switches.has('no-tunnel') || wantsTunnel) throw new UsageError('--public-url excludes --no-tunnel and --tunnel: it is the public address');
       if (!flags.values.has('port')) throw new UsageError('--public-url needs --port: the port your tunnel or proxy forwards to');
     }
@@ -126,7 +129,7 @@ export const listenCommand: CommandSpec = {
     if (selfTest && !flags.values.has('trust-sandbox')) throw new UsageError('--self-test signs its delivery with the sandbox: give --trust-sandbox URL');
     if (selfTest && ownPublicUrl === undefined && !wantsTunnel) throw new UsageError('--self-test needs a public address: --public-url URL, or --tunnel');
     const forwardTo = flags.values.get('forward-to');
-    if (forwardTo && !/^https?:\/\//.test(forwardTo)) throw new UsageError(`--forward-to must be an http(s) URL${missingSchemeHint(forwardTo)}`);
+    if (forwardTo) httpUrlValue('--forward-to', forwardTo);
     const port = intFlag(flags, 'port', 0, 65535) ?? 0;
     const maxBodyBytes = intFlag(flags, 'max-body', 1, 100 * 1024 * 1024) ?? DEFAULT_MAX_BODY;
     const respondWith = intFlag(flags, 'respond', 200, 599);
@@ -141,7 +144,7 @@ export const listenCommand: CommandSpec = {
     const trustSandbox = flags.values.get('trust-sandbox');
     if (trustFile) issuers = readTrustFile(trustFile);
     else if (trustSandbox) {
-      if (!/^https?:\/\//.test(trustSandbox)) throw new UsageError(`--trust-sandbox must be the sandbox's http(s) baseUrl${missingSchemeHint(trustSandbox)}`);
+      httpUrlValue('--trust-sandbox', trustSandbox, "the sandbox's http(s) baseUrl");
       try {
         const t = await new SandboxControlClient(trustSandbox).trust();
         issuers = [{ issuer: t.issuer, audience: t.audience, jwksUrl: t.jwksUrl }];

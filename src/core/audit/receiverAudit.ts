@@ -6,11 +6,12 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { calculateJwkThumbprint, exportJWK, generateKeyPair } from 'jose';
 import { isLoopbackHost } from '../http/loopback';
+import { missingSchemeHint } from '../http/schemeHint';
 import { httpRequest } from '../http/request';
 import type { Clock } from '../time/clock';
 import { AUDIT_CASES, forgedDelivery, genuineDelivery, type AuditCase, type AuditContext } from './auditCases';
 import { SandboxControlClient, type SandboxTrust } from './sandboxControlClient';
-import { CODE_CHECKS, probeWithProcessedCount, type CodeCheck } from './inYourCode';
+import { CODE_CHECKS, probeWithProcessedCount, readProcessedCount, type CodeCheck } from './inYourCode';
 
 export interface AuditCaseResult {
   id: string;
@@ -32,6 +33,7 @@ export interface AuditCaseResult {
 export interface AuditSummary {
   target: string;
   trust: SandboxTrust;
+  /** Cases and probes: passed + failed = total (the cases, plus the probes run with a processed-count URL). */
   passed: number;
   failed: number;
   total: number;
@@ -65,9 +67,9 @@ export function checkTarget(target: string, allowNonLocal = false): URL {
   try {
     url = new URL(target);
   } catch {
-    throw new AuditRefused(`"${target}" is not a URL.`);
+    throw new AuditRefused(`"${target}" is not a URL${missingSchemeHint(target)}.`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new AuditRefused('The target must be an http(s) URL.');
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new AuditRefused(`The target must be an http(s) URL${missingSchemeHint(target)}.`);
   if (url.username || url.password) throw new AuditRefused('The target URL must not carry credentials.');
   if (!isLoopbackHost(url.hostname) && !allowNonLocal)
     throw new AuditRefused(`${url.host} is not a loopback address. The audit sends forged requests: confirm that this is your own receiver first (CLI: --allow-remote).`);
@@ -121,6 +123,12 @@ export async function runAudit(o: AuditOptions): Promise<AuditSummary> {
   const target = checkTarget(o.target, o.allowNonLocal).toString();
   const sandbox = new SandboxControlClient(o.sandboxUrl);
   const trust = await sandbox.trust();
+  // The probes read the count after all the cases: one that cannot be read is said now, before anything is sent.
+  if (o.processedUrl) {
+    await readProcessedCount(o.processedUrl, o.requestTimeoutMs ?? 10_000).catch((err: Error) => {
+      throw new AuditRefused(`The processed count cannot be read: ${err.message}. Nothing was sent.`);
+    });
+  }
   const { privateKey, publicKey } = await generateKeyPair('RS256', { modulusLength: 2048 });
   const publicJwk = await exportJWK(publicKey);
   const kid = `audit-${(await calculateJwkThumbprint(publicJwk)).slice(0, 12)}`;
@@ -192,9 +200,11 @@ export async function runAudit(o: AuditOptions): Promise<AuditSummary> {
   }
   reattributeFailures(results);
   const inYourCode = CODE_CHECKS.map((c) => ({ ...c, ...(probes[c.id] ? { probe: probes[c.id] } : {}) }));
-  const probeFailures = inYourCode.filter((c) => c.probe && !c.probe.passed).length;
-  const passed = results.filter((r) => r.passed).length;
-  return { target, trust, passed, failed: results.length - passed + probeFailures, total: results.length, startedAt, results, inYourCode };
+  // A probe run counts like a case, in all three figures: passed + failed = total.
+  const probed = inYourCode.filter((c) => c.probe);
+  const total = results.length + probed.length;
+  const passed = results.filter((r) => r.passed).length + probed.filter((c) => c.probe!.passed).length;
+  return { target, trust, passed, failed: total - passed, total, startedAt, results, inYourCode };
 }
 
 /** The step of the seven a case probes, from its rule ("Step 5: …"); undefined for the genuine and duplicate cases. */

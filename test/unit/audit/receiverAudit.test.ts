@@ -181,7 +181,7 @@ describe('receiver audit', function () {
       const s = await auditWith('none');
       assert.equal(probe(s, 'duplicates-processed-twice')?.passed, true);
       assert.equal(probe(s, 'dedupe-poisoning')?.passed, true);
-      assert.equal(s.failed, 0);
+      assert.deepEqual([s.passed, s.failed, s.total], [s.results.length + 2, 0, s.results.length + 2], 'the probes count as tests');
     });
 
     it('webhookId recorded before verification: every case passes, the poisoning probe does not', async () => {
@@ -190,6 +190,7 @@ describe('receiver audit', function () {
       assert.equal(probe(s, 'dedupe-poisoning')?.passed, false);
       assert.match(probe(s, 'dedupe-poisoning')!.detail, /poisoned the dedupe set/);
       assert.equal(s.failed, 1, 'a failed probe fails the audit');
+      assert.equal(s.passed + s.failed, s.total, 'and is counted in the total too');
     });
 
     it('duplicates processed again while answering 200: every case passes, the duplicates probe does not', async () => {

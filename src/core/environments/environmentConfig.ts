@@ -4,7 +4,7 @@ import type { AliasPlacement } from '../auth/TokenManager';
 import type { Product } from '../workflows/workflowTypes';
 import type { TrustedIssuer } from '../webhooks/Verifier';
 import type { SandboxInfo } from '../sandbox/Sandbox';
-import { missingSchemeHint } from '../http/schemeHint';
+import { httpUrlProblem } from '../http/httpUrlProblem';
 
 export const SANDBOX_ENVIRONMENT = 'Sandbox';
 
@@ -29,18 +29,14 @@ export interface ParsedEnvironments {
   problems: string[];
 }
 
+/** The address without its trailing slashes, when it is an http(s) URL. */
 function httpUrl(value: unknown): string | undefined {
-  if (typeof value !== 'string') return undefined;
-  try {
-    const u = new URL(value);
-    return u.protocol === 'http:' || u.protocol === 'https:' ? value.replace(/\/+$/, '') : undefined;
-  } catch {
-    return undefined;
-  }
+  return typeof value === 'string' && !httpUrlProblem(value) ? value.replace(/\/+$/, '') : undefined;
 }
 
-function schemeHintOf(value: unknown): string {
-  return typeof value === 'string' ? missingSchemeHint(value) : '';
+/** Why a field is not an http(s) URL, for a problem naming it. */
+function urlProblem(value: unknown): string {
+  return (typeof value === 'string' && httpUrlProblem(value)) || 'must be an http(s) URL';
 }
 
 /** Reads the setting; bad entries are skipped with a problem, never thrown, so one typo does not hide the rest. */
@@ -59,11 +55,11 @@ export function parseEnvironments(raw: unknown): ParsedEnvironments {
     if (!/^[\w .-]{1,64}$/.test(name)) return problems.push(`${where}: the name "${name}" may hold only letters, digits, spaces, ".", "_" and "-" (at most 64).`);
     if (seen.has(name.toLowerCase())) return problems.push(`${where}: the name "${name}" is already used${name.toLowerCase() === 'sandbox' ? ' by the built-in sandbox' : ''}.`);
     const baseUrl = httpUrl(o.baseUrl);
-    if (!baseUrl) return problems.push(`${where} ("${name}"): "baseUrl" must be an http(s) URL${schemeHintOf(o.baseUrl)}.`);
+    if (!baseUrl) return problems.push(`${where} ("${name}"): "baseUrl" ${urlProblem(o.baseUrl)}.`);
     const testWebhookUrl = o.testWebhookUrl === undefined ? baseUrl : httpUrl(o.testWebhookUrl);
-    if (!testWebhookUrl) return problems.push(`${where} ("${name}"): "testWebhookUrl" must be an http(s) URL${schemeHintOf(o.testWebhookUrl)}.`);
+    if (!testWebhookUrl) return problems.push(`${where} ("${name}"): "testWebhookUrl" ${urlProblem(o.testWebhookUrl)}.`);
     const problemsBase = o.problemsBase === undefined ? undefined : httpUrl(o.problemsBase);
-    if (o.problemsBase !== undefined && !problemsBase) return problems.push(`${where} ("${name}"): "problemsBase" must be an http(s) URL.`);
+    if (o.problemsBase !== undefined && !problemsBase) return problems.push(`${where} ("${name}"): "problemsBase" ${urlProblem(o.problemsBase)}.`);
     const placement = (o.userAliasPlacement ?? 'body') as AliasPlacement;
     if (!['body', 'header', 'query'].includes(placement)) return problems.push(`${where} ("${name}"): "userAliasPlacement" must be body, header or query.`);
     const products: Product[] = [];

@@ -33,7 +33,7 @@ describe('wfs.environments setting', () => {
       { name: 'Local', baseUrl: 'http://127.0.0.1:8080', testWebhookUrl: 'localhost:8080' },
     ]);
     assert.deepEqual(environments, []);
-    assert.match(problems[0]!, /\("Staging"\): "baseUrl" must be an http\(s\) URL \(it lacks its scheme: write https:\/\/staging\.example\.test\)\.$/);
+    assert.match(problems[0]!, /\("Staging"\): "baseUrl" is not a URL: staging\.example\.test \(it lacks its scheme: write https:\/\/staging\.example\.test\)\.$/);
     assert.match(problems[1]!, /\("Local"\): "testWebhookUrl" must be an http\(s\) URL \(it lacks its scheme: write http:\/\/localhost:8080\)\.$/);
   });
 

@@ -5,6 +5,8 @@ import { PUBLIC_ADDRESS_SOURCES, type PublicAddressSource } from '../receiver/pu
 import type { PublicAddressTestResult } from '../../core/tunnel/publicAddressTest';
 import { showError } from '../errors/showError';
 import { ListenError } from '../../core/http/listenError';
+import { httpUrlProblem } from '../../core/http/httpUrlProblem';
+import { SettingError } from '../receiver/addressSetting';
 import type { Services } from '../services';
 
 export function registerReceiverCommands(s: Services): vscode.Disposable[] {
@@ -34,12 +36,19 @@ async function startReceiver(s: Services): Promise<ReceiverInfo | undefined> {
     return info;
   } catch (err) {
     if (err instanceof PublicAddressError) {
-      // The receiver runs; its public address did not open. Say why, and offer the other sources.
+      // The receiver runs; its public address did not open. Say why, and offer the setting at fault or the other sources.
       s.log.warn(err.message);
-      void vscode.window.showWarningMessage(err.message, 'Choose Address Source', 'Show Log').then((a) => {
-        if (a === 'Choose Address Source') void vscode.commands.executeCommand('wfs.choosePublicAddress');
+      const setting = err.setting;
+      void vscode.window.showWarningMessage(err.message, ...(setting ? ['Open Settings'] : []), 'Choose Address Source', 'Show Log').then((a) => {
+        if (a === 'Open Settings') void vscode.commands.executeCommand('workbench.action.openSettings', setting);
+        else if (a === 'Choose Address Source') void vscode.commands.executeCommand('wfs.choosePublicAddress');
         else if (a === 'Show Log') s.log.show();
       });
+    } else if (err instanceof SettingError) {
+      // Nothing was started: a setting the receiver needs holds something it cannot use.
+      const message = `The webhook receiver could not start: ${err.message}.`;
+      s.log.error(message);
+      void vscode.window.showErrorMessage(message, 'Open Settings').then((a) => a && vscode.commands.executeCommand('workbench.action.openSettings', err.setting));
     } else if (err instanceof ListenError) {
       // The port is the user's setting: say so, and open it.
       const message = `The webhook receiver could not start: ${err.message} (wfs.receiver.port is ${err.port}).`;
@@ -71,7 +80,7 @@ async function choosePublicAddress(s: Services): Promise<PublicAddressSource | u
       title: 'The public URL your tunnel or proxy serves (it forwards to wfs.receiver.port)',
       value: config.get<string>('receiver.publicUrl') ?? '',
       ignoreFocusOut: true,
-      validateInput: (v) => (/^https?:\/\/[^/\s]+/.test(v.trim()) ? undefined : 'An http(s) URL'),
+      validateInput: publicUrlInputProblem,
     });
     if (!url) return undefined;
     await config.update('receiver.publicUrl', url.trim(), vscode.ConfigurationTarget.Global);
@@ -85,6 +94,14 @@ async function choosePublicAddress(s: Services): Promise<PublicAddressSource | u
     await vscode.commands.executeCommand('wfs.startReceiver');
   });
   return pick.source;
+}
+
+/** What the public URL box says while its value is not an http(s) URL (the same sentence as the CLI's). */
+function publicUrlInputProblem(value: string): string | undefined {
+  const v = value.trim();
+  if (!v) return 'An http(s) URL';
+  const problem = httpUrlProblem(v);
+  return problem && `The address ${problem}`;
 }
 
 const HOP_NAMES: Record<string, string> = { dns: 'DNS', connect: 'connecting', tls: 'TLS', 'reminder-page': "the tunnel's reminder page", tunnel: 'the tunnel', timeout: 'a timeout', receiver: 'the receiver' };

@@ -11,6 +11,7 @@ import { DeliveryLog, type DeliveryRecord } from '../../core/webhooks/DeliveryLo
 import { Receiver } from '../../core/webhooks/Receiver';
 import { Verifier } from '../../core/webhooks/Verifier';
 import { HistoryInUse, historyHolder } from '../../core/webhooks/historyLock';
+import { addressSetting, SettingError } from './addressSetting';
 import { isLoopbackHost } from '../../core/http/loopback';
 import { testPublicAddress, type PublicAddressTestResult } from '../../core/tunnel/publicAddressTest';
 import { LocaltunnelConsent } from './localtunnelConsent';
@@ -37,7 +38,15 @@ export interface ReceiverInfo {
 }
 
 /** A public address that could not be opened; the receiver itself runs. */
-export class PublicAddressError extends Error {}
+/** The receiver runs, but its public address did not open; `setting` names the setting at fault, when one is. */
+export class PublicAddressError extends Error {
+  constructor(
+    message: string,
+    readonly setting?: string,
+  ) {
+    super(message);
+  }
+}
 
 export class ReceiverHost implements vscode.Disposable, EnvironmentFollower {
   private receiver?: Receiver;
@@ -141,7 +150,12 @@ export class ReceiverHost implements vscode.Disposable, EnvironmentFollower {
   /** The forward target, once it may be used: a loopback address, or a host the user confirmed (never otherwise:
    * a verified delivery may carry customer data). */
   get forwardTo(): string | undefined {
-    const target = vscode.workspace.getConfiguration('wfs').get<string>('receiver.forwardTo') || undefined;
+    let target: string | undefined;
+    try {
+      target = addressSetting('receiver.forwardTo');
+    } catch {
+      return undefined; // not a URL: Start Receiver says so
+    }
     return target && this.forwardAllowed(target) ? target : undefined;
   }
 
@@ -156,7 +170,7 @@ export class ReceiverHost implements vscode.Disposable, EnvironmentFollower {
 
   /** The configured forward target after asking, once per origin, when it is not on this machine. */
   private async confirmedForwardTarget(): Promise<string | undefined> {
-    const target = vscode.workspace.getConfiguration('wfs').get<string>('receiver.forwardTo') || undefined;
+    const target = addressSetting('receiver.forwardTo');
     if (!target || this.forwardAllowed(target)) return target;
     const origin = new URL(target).origin;
     // A dialog that cannot be shown (it fails, or is dismissed) is a "no".
@@ -215,7 +229,7 @@ export class ReceiverHost implements vscode.Disposable, EnvironmentFollower {
       // The receiver stays up on loopback; the user is told why the public address did not open, and where to choose.
       this.publicAddress = { source: publicAddressSource(), note: `did not open: ${(err as Error).message}` };
       this.changed.fire();
-      throw new PublicAddressError(`The receiver runs at ${localUrl}, but its public address (${this.publicAddress.source}) did not open: ${(err as Error).message}`);
+      throw new PublicAddressError(`The receiver runs at ${localUrl}, but its public address (${this.publicAddress.source}) did not open: ${(err as Error).message}`, err instanceof SettingError ? err.setting : undefined);
     }
     this.changed.fire();
     return this.info!;
@@ -247,15 +261,15 @@ export class ReceiverHost implements vscode.Disposable, EnvironmentFollower {
         return { source, url: external.toString(), note };
       }
       case 'url': {
-        const url = (cfg.get<string>('receiver.publicUrl') ?? '').trim();
-        if (!/^https?:\/\/[^/]/.test(url)) throw new Error('wfs.receiver.publicUrl is not set: give the public http(s) URL your tunnel or proxy serves');
+        const url = addressSetting('receiver.publicUrl');
+        if (!url) throw new SettingError('wfs.receiver.publicUrl', 'wfs.receiver.publicUrl is not set: give the public http(s) URL your tunnel or proxy serves');
         if (!cfg.get<number>('receiver.port')) throw new Error('wfs.receiver.port is 0 (a free port each time): fix it to the port your tunnel or proxy forwards to');
         receiver.setPublicHosts([new URL(url).hostname]);
         return { source, url };
       }
       case 'localtunnel': {
         if (env === SANDBOX_ENVIRONMENT) return { source, note: 'not opened for the Sandbox, which reaches the receiver on loopback' };
-        const host = cfg.get<string>('receiver.tunnelHost') || 'https://localtunnel.me';
+        const host = addressSetting('receiver.tunnelHost') ?? 'https://localtunnel.me';
         const answer = await this.consent.answer(env, new URL(host).host);
         if (answer === 'declined') return { source, note: `not opened: you declined localtunnel for ${env} (choose localtunnel again in "Choose Public Address Source…" to be asked again)` };
         if (answer === 'unanswered') return { source, note: `not opened: you did not answer whether to open localtunnel for ${env}; you are asked again at the next start` };

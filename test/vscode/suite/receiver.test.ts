@@ -7,7 +7,16 @@ import type { ExtensionApi } from '../hostExtension/extension';
 import type { DeliveryRecord } from '../../../src/core/webhooks/DeliveryLog';
 import { LocaltunnelServer } from '../../unit/helpers/localtunnelServer';
 import { extensionApi, setSetting, until } from './helpers';
-import { notificationsInCenter, quickPickRows, statusBarEntry } from './workbenchDom';
+import { notificationButtons, notificationsInCenter, quickPickRows, statusBarEntry } from './workbenchDom';
+
+/** A port nothing listens on now (a fixed wfs.receiver.port, as a tunnel of your own needs). */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((r) => server.close(r));
+  return port;
+}
 
 describe('webhook receiver in a real VS Code host', () => {
   let api: ExtensionApi;
@@ -127,6 +136,36 @@ describe('webhook receiver in a real VS Code host', () => {
     } finally {
       await setSetting('receiver.port', undefined);
       taken.close();
+    }
+  });
+
+  it('an address setting that is not a URL: Start Receiver names the setting and the address with its scheme, and opens it', async () => {
+    await vscode.commands.executeCommand('wfs.stopReceiver');
+    // forwardTo is read before anything listens: nothing starts, and no "Forward verified deliveries to null?" question.
+    await setSetting('receiver.forwardTo', 'localhost:3000');
+    try {
+      assert.equal(await vscode.commands.executeCommand('wfs.startReceiver'), undefined);
+      assert.equal(api.receiver.info, undefined);
+      const forward = /^The webhook receiver could not start: wfs\.receiver\.forwardTo must be an http\(s\) URL \(it lacks its scheme: write http:\/\/localhost:3000\)\.$/;
+      await notificationsInCenter(forward, 1);
+      assert.deepEqual(await notificationButtons(forward), ['Open Settings']);
+    } finally {
+      await setSetting('receiver.forwardTo', undefined);
+    }
+    // publicUrl is read once the receiver listens: it keeps running on loopback, and the warning offers the setting.
+    await setSetting('receiver.publicAddress', 'url');
+    await setSetting('receiver.publicUrl', 'hooks.example.test/webhooks');
+    await setSetting('receiver.port', await freePort());
+    try {
+      const info = (await vscode.commands.executeCommand('wfs.startReceiver')) as { localUrl: string; publicUrl?: string } | undefined;
+      assert.ok(info?.localUrl, 'the receiver runs on loopback');
+      assert.equal(info.publicUrl, undefined);
+      const publicUrl = /did not open: wfs\.receiver\.publicUrl is not a URL: hooks\.example\.test\/webhooks \(it lacks its scheme: write https:\/\/hooks\.example\.test\/webhooks\)$/;
+      await notificationsInCenter(publicUrl, 1);
+      assert.deepEqual(await notificationButtons(publicUrl), ['Open Settings', 'Choose Address Source', 'Show Log']);
+    } finally {
+      await vscode.commands.executeCommand('wfs.stopReceiver');
+      for (const key of ['receiver.publicAddress', 'receiver.publicUrl', 'receiver.port']) await setSetting(key, undefined);
     }
   });
 

@@ -33,6 +33,21 @@ export async function notificationsInCenter(pattern: RegExp, atLeast: number): P
   }
 }
 
+/** The buttons of the first notification in the center whose message matches `pattern`, as labelled on screen. */
+export async function notificationButtons(pattern: RegExp): Promise<string[]> {
+  const item = `[...document.querySelectorAll('.notifications-center .notification-list-item')].find((i) => new RegExp(${JSON.stringify(pattern.source)}).test(i.querySelector('.notification-list-item-message')?.textContent ?? ''))`;
+  const buttons = `[...(${item})?.querySelectorAll('.notification-list-item-buttons-container .monaco-button') ?? []].map((b) => b.textContent.trim())`;
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    await vscode.commands.executeCommand('notifications.showList');
+    try {
+      return await inWebview<string[]>('.monaco-workbench', buttons, `(${buttons}).length > 0`, 1_000);
+    } catch (err) {
+      if (Date.now() > deadline) throw err;
+    }
+  }
+}
+
 /** The rows of the quick pick on screen, once one of them reads `label`. */
 export async function quickPickRows(label: string): Promise<string[]> {
   const rows = `[...document.querySelectorAll('.quick-input-widget .quick-input-list .monaco-list-row')].map((r) => r.getAttribute('aria-label') ?? r.textContent)`;

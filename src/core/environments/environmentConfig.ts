@@ -74,6 +74,8 @@ export function parseEnvironments(raw: unknown): ParsedEnvironments {
       const jwksUrl = httpUrl(q?.jwksUrl);
       if (typeof q?.issuer === 'string' && q.issuer && typeof q.audience === 'string' && q.audience && jwksUrl)
         trustedIssuers.push({ issuer: q.issuer, jwksUrl, audience: q.audience });
+      else if (typeof q?.jwksUrl === 'string' && q.jwksUrl && !jwksUrl)
+        problems.push(`${where} ("${name}"): a trusted issuer's "jwksUrl" ${urlProblem(q.jwksUrl)}; that issuer was skipped.`);
       else problems.push(`${where} ("${name}"): a trusted issuer needs "issuer", "audience" and an http(s) "jwksUrl"; one was skipped.`);
     }
     let findWorkflowsUrl: string | undefined;

@@ -35,6 +35,9 @@ describe('wfs.environments setting', () => {
     assert.deepEqual(environments, []);
     assert.match(problems[0]!, /\("Staging"\): "baseUrl" is not a URL: staging\.example\.test \(it lacks its scheme: write https:\/\/staging\.example\.test\)\.$/);
     assert.match(problems[1]!, /\("Local"\): "testWebhookUrl" must be an http\(s\) URL \(it lacks its scheme: write http:\/\/localhost:8080\)\.$/);
+    const issuer = parseEnvironments([{ name: 'Prod', baseUrl: 'https://api.example.test', trustedIssuers: [{ issuer: 'i', audience: 'a', jwksUrl: 'keys.example.test/jwks' }] }]);
+    assert.deepEqual(issuer.environments[0]!.trustedIssuers, []);
+    assert.deepEqual(issuer.problems, ['wfs.environments[0] ("Prod"): a trusted issuer\'s "jwksUrl" is not a URL: keys.example.test/jwks (it lacks its scheme: write https://keys.example.test/jwks); that issuer was skipped.']);
   });
 
   it('skips each bad entry with a problem naming it, and keeps the good ones', () => {

@@ -83,11 +83,11 @@ async function choosePublicAddress(s: Services): Promise<PublicAddressSource | u
       validateInput: publicUrlInputProblem,
     });
     if (!url) return undefined;
-    await config.update('receiver.publicUrl', url.trim(), vscode.ConfigurationTarget.Global);
+    await s.receiver.settings.update('wfs.receiver.publicUrl', url.trim());
   }
   // Choosing localtunnel is asking for it: a remembered "no" would otherwise never be asked again.
   if (pick.source === 'localtunnel') await s.receiver.consent.forgetAll();
-  await config.update('receiver.publicAddress', pick.source, vscode.ConfigurationTarget.Global);
+  await s.receiver.settings.update('wfs.receiver.publicAddress', pick.source);
   void vscode.window.showInformationMessage(`The receiver's public address now comes from: ${SOURCE_ITEMS[pick.source].label}. Restart the receiver to use it.`, 'Restart Receiver').then(async (a) => {
     if (!a) return;
     await vscode.commands.executeCommand('wfs.stopReceiver');

@@ -12,6 +12,9 @@ import { Receiver } from '../../core/webhooks/Receiver';
 import { Verifier } from '../../core/webhooks/Verifier';
 import { HistoryInUse, historyHolder } from '../../core/webhooks/historyLock';
 import { addressSetting, SettingError } from './addressSetting';
+import { eraseHistoryFile } from '../../core/webhooks/eraseHistory';
+import { ReceiverSettingsWatch } from './receiverSettingsWatch';
+import { byteSize } from '../panel/historyStorage';
 import { isLoopbackHost } from '../../core/http/loopback';
 import { testPublicAddress, type PublicAddressTestResult } from '../../core/tunnel/publicAddressTest';
 import { LocaltunnelConsent } from './localtunnelConsent';
@@ -55,6 +58,8 @@ export class ReceiverHost implements vscode.Disposable, EnvironmentFollower {
   private selfTest?: PublicAddressTestResult;
   private selfTesting?: Promise<PublicAddressTestResult>;
   readonly consent: LocaltunnelConsent;
+  /** Says when a receiver setting changed while it runs; our own commands write through it. */
+  readonly settings: ReceiverSettingsWatch;
   private starting?: Promise<ReceiverInfo>;
   private override?: number;
   readonly log: DeliveryLog;
@@ -90,16 +95,19 @@ export class ReceiverHost implements vscode.Disposable, EnvironmentFollower {
     const config = vscode.workspace.getConfiguration('wfs');
     const mib = (key: string, fallback: number) => Math.max(1, Math.floor(config.get<number>(key) ?? fallback)) * 1024 * 1024;
     // Deliveries from real environments may carry customer data: the user may keep them in memory only.
+    const diskFile = join(storageDir, 'deliveries.jsonl');
+    const memoryOnly = config.get<string>('receiver.historyStorage') === 'memory';
+    const holderName = `a ${vscode.env.appName} window`;
     this.log = new DeliveryLog({
-      file: config.get<string>('receiver.historyStorage') === 'memory' ? undefined : join(storageDir, 'deliveries.jsonl'),
+      file: memoryOnly ? undefined : diskFile,
       memoryBudgetBytes: mib('receiver.historyMemoryMiB', 64),
       diskBudgetBytes: mib('receiver.historyDiskMiB', 256),
-      holderName: `a ${vscode.env.appName} window`,
+      holderName,
     });
     this.log.on('error-persisting', (e: Error) => this.extLog.warn(`The delivery history could not be written (${e.message}); verified deliveries are answered 503 until it can.`));
     this.log.on('warning', (text: string) => this.extLog.warn(`Delivery history: ${text}`));
     this.loaded = mkdir(storageDir, { recursive: true })
-      .then(() => this.log.load())
+      .then((): Promise<unknown> => (memoryOnly ? this.eraseEarlierHistory(diskFile, holderName) : this.log.load()))
       .catch((e: Error) =>
         // Every window shares the global storage; the first to load the file keeps it.
         e instanceof HistoryInUse
@@ -108,6 +116,20 @@ export class ReceiverHost implements vscode.Disposable, EnvironmentFollower {
       );
     this.verifier = new Verifier({ issuers: environments.trustedIssuers(), clock });
     this.consent = new LocaltunnelConsent(state);
+    // Through the commands, so a restart says what it did (or why it failed) as the palette's would.
+    this.settings = new ReceiverSettingsWatch(
+      () => this.receiver?.url !== undefined,
+      () => Promise.resolve(vscode.commands.executeCommand('wfs.stopReceiver')).then(() => vscode.commands.executeCommand('wfs.startReceiver')),
+    );
+    this.disposables.push(this.settings);
+  }
+
+  /** In memory only: the file kept before the setting changed is erased, so no earlier delivery stays on disk. */
+  private async eraseEarlierHistory(file: string, holderName: string): Promise<void> {
+    const outcome = await eraseHistoryFile(file, holderName);
+    if ('heldBy' in outcome)
+      this.extLog.warn(`wfs.receiver.historyStorage is memory, but the earlier delivery history file ${file} is still kept by ${historyHolder(outcome.heldBy)}: it is erased when a window starts after that one closes.`);
+    else if (outcome.erased > 0) this.extLog.info(`wfs.receiver.historyStorage is memory: the earlier delivery history file ${file} (${byteSize(outcome.erased)}) was erased.`);
   }
 
   /** Trusts the issuers of the environments resolving now; a (re)started sandbox learns where to send its events. */

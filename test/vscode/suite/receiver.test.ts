@@ -8,6 +8,11 @@ import type { DeliveryRecord } from '../../../src/core/webhooks/DeliveryLog';
 import { LocaltunnelServer } from '../../unit/helpers/localtunnelServer';
 import { extensionApi, setSetting, until } from './helpers';
 import { notificationButtons, notificationsInCenter, quickPickRows, statusBarEntry } from './workbenchDom';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ReceiverHost } from '../../../src/extension/receiver/receiverHost';
+import type { ExtensionLog } from '../../../src/extension/log/extensionLog';
 
 /** A port nothing listens on now (a fixed wfs.receiver.port, as a tunnel of your own needs). */
 async function freePort(): Promise<number> {
@@ -140,6 +145,8 @@ describe('webhook receiver in a real VS Code host', () => {
   });
 
   it('an address setting that is not a URL: Start Receiver names the setting and the address with its scheme, and opens it', async () => {
+    // Only this test's notifications in the center: what earlier tests left cannot hide them.
+    await vscode.commands.executeCommand('notifications.clearAll');
     await vscode.commands.executeCommand('wfs.stopReceiver');
     // forwardTo is read before anything listens: nothing starts, and no "Forward verified deliveries to null?" question.
     await setSetting('receiver.forwardTo', 'localhost:3000');
@@ -166,6 +173,46 @@ describe('webhook receiver in a real VS Code host', () => {
     } finally {
       await vscode.commands.executeCommand('wfs.stopReceiver');
       for (const key of ['receiver.publicAddress', 'receiver.publicUrl', 'receiver.port']) await setSetting(key, undefined);
+    }
+  });
+
+  it('a receiver setting changed while it runs: a notice offers Restart Receiver; one our own command writes says nothing', async () => {
+    // Only this test's notifications in the center: what earlier tests left cannot hide them.
+    await vscode.commands.executeCommand('notifications.clearAll');
+    assert.ok(await vscode.commands.executeCommand('wfs.startReceiver'));
+    try {
+      // Written by Choose Public Address Source…, which says what to do itself.
+      await api.receiver.settings.update('wfs.receiver.publicUrl', 'https://own-command.example.test/webhooks');
+      await setSetting('receiver.forwardTo', 'http://127.0.0.1:9/app');
+      const notice = /^wfs\.receiver\.forwardTo changed: the running webhook receiver uses the new value once restarted\.$/;
+      await notificationsInCenter(notice, 1);
+      assert.deepEqual(await notificationButtons(notice), ['Restart Receiver']);
+      const all = await notificationsInCenter(/./, 1);
+      assert.deepEqual(all.filter((m) => /wfs\.receiver\.publicUrl changed/.test(m)), [], 'no notice for our own write');
+    } finally {
+      await setSetting('receiver.forwardTo', undefined);
+      await setSetting('receiver.publicUrl', undefined);
+      await vscode.commands.executeCommand('wfs.stopReceiver');
+    }
+  });
+
+  it('historyStorage "memory": a window that starts so erases the history file kept before, and logs what it erased', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'wfs-memory-'));
+    const file = join(dir, 'deliveries.jsonl');
+    writeFileSync(file, `${'x'.repeat(3000)}\n`);
+    const lines: string[] = [];
+    const log = { info: (l: string) => lines.push(l), warn: (l: string) => lines.push(l), error: (l: string) => lines.push(l), debug: () => undefined, show: () => undefined, dispose: () => undefined } as unknown as ExtensionLog;
+    await setSetting('receiver.historyStorage', 'memory');
+    // A second ReceiverHost, as a window opened now builds it: the real settings, storage and file.
+    const host = new ReceiverHost(dir, api.state, api.environments, api.sandbox, log, api.clock);
+    try {
+      await host.ready();
+      assert.equal(existsSync(file), false, 'the earlier deliveries are gone from the disk');
+      assert.equal(host.historyFile, undefined);
+      assert.deepEqual(lines, [`wfs.receiver.historyStorage is memory: the earlier delivery history file ${file} (2.9 KiB) was erased.`]);
+    } finally {
+      host.dispose();
+      await setSetting('receiver.historyStorage', undefined);
     }
   });
 

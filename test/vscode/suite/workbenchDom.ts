@@ -23,8 +23,8 @@ export async function statusBarEntry(pattern: RegExp): Promise<string> {
 export async function notificationsInCenter(pattern: RegExp, atLeast: number): Promise<string[]> {
   const matching = `[...document.querySelectorAll('.notifications-center .notification-list-item-message')].map((m) => m.textContent).filter((t) => new RegExp(${JSON.stringify(pattern.source)}).test(t))`;
   const deadline = Date.now() + 15_000;
-  for (;;) {
-    await vscode.commands.executeCommand('notifications.showList');
+  for (let attempt = 0; ; attempt++) {
+    await openCenter(attempt);
     try {
       return await inWebview<string[]>('.monaco-workbench', matching, `(${matching}).length >= ${atLeast}`, 1_000);
     } catch (err) {
@@ -33,13 +33,20 @@ export async function notificationsInCenter(pattern: RegExp, atLeast: number): P
   }
 }
 
+/** Opens the notification center. An open center was seen (in the full suite) to keep showing what it held and
+ * not the notification that arrived since: from the second attempt on it is closed and opened again. */
+async function openCenter(attempt: number): Promise<void> {
+  if (attempt > 0) await vscode.commands.executeCommand('notifications.hideList');
+  await vscode.commands.executeCommand('notifications.showList');
+}
+
 /** The buttons of the first notification in the center whose message matches `pattern`, as labelled on screen. */
 export async function notificationButtons(pattern: RegExp): Promise<string[]> {
   const item = `[...document.querySelectorAll('.notifications-center .notification-list-item')].find((i) => new RegExp(${JSON.stringify(pattern.source)}).test(i.querySelector('.notification-list-item-message')?.textContent ?? ''))`;
   const buttons = `[...(${item})?.querySelectorAll('.notification-list-item-buttons-container .monaco-button') ?? []].map((b) => b.textContent.trim())`;
   const deadline = Date.now() + 15_000;
-  for (;;) {
-    await vscode.commands.executeCommand('notifications.showList');
+  for (let attempt = 0; ; attempt++) {
+    await openCenter(attempt);
     try {
       return await inWebview<string[]>('.monaco-workbench', buttons, `(${buttons}).length > 0`, 1_000);
     } catch (err) {

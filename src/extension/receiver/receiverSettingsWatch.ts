@@ -1,0 +1,43 @@
+// The receiver reads its settings when it starts, and the delivery history reads its own when the window starts. A
+// change made while they run used to wait silently (a new forwardTo was not used, historyStorage "memory" left the
+// file being written): now it is said, with the one action that applies it.
+import * as vscode from 'vscode';
+import { changedReceiverSettings, settingsChangeNotice } from './receiverSettingsNotice';
+
+export class ReceiverSettingsWatch implements vscode.Disposable {
+  private readonly subscription: vscode.Disposable;
+  /** Settings our own commands are writing, which say what to do themselves (Choose Public Address Source…). */
+  private readonly expected = new Set<string>();
+
+  constructor(isRunning: () => boolean, restart: () => Thenable<unknown>) {
+    this.subscription = vscode.workspace.onDidChangeConfiguration((e) => {
+      const changed = changedReceiverSettings((key) => e.affectsConfiguration(key) && !this.expected.delete(key));
+      const historyInMemory = vscode.workspace.getConfiguration('wfs').get<string>('receiver.historyStorage') === 'memory';
+      const notice = settingsChangeNotice(changed, isRunning(), historyInMemory);
+      if (!notice) return;
+      void vscode.window.showInformationMessage(notice.text, notice.action).then((a) => {
+        if (a === 'Reload Window') void vscode.commands.executeCommand('workbench.action.reloadWindow');
+        else if (a === 'Restart Receiver') void restart();
+      });
+    });
+  }
+
+  /** Writes a receiver setting (user settings) without the notice: the caller says what to do itself. */
+  async update(key: string, value: unknown): Promise<void> {
+    const config = vscode.workspace.getConfiguration('wfs');
+    const section = key.replace(/^wfs\./, '');
+    if (config.inspect(section)?.globalValue === value) return; // no change, so no event to expect
+    // The change event consumes the expectation (VS Code sends it before the update resolves).
+    this.expected.add(key);
+    try {
+      await config.update(section, value, vscode.ConfigurationTarget.Global);
+    } catch (err) {
+      this.expected.delete(key);
+      throw err;
+    }
+  }
+
+  dispose(): void {
+    this.subscription.dispose();
+  }
+}

@@ -124,6 +124,21 @@ describe('wfs start / status / test-webhook as processes', function () {
     assert.deepEqual(p.events('status').map((l) => l.workflow.status), ['processing', 'complete']);
   });
 
+  it('status --follow to a workflow that ends failed: exit 6 with an error line naming the status; following it again once ended is exit 6 too', async () => {
+    await s.control('POST', 'faults', { fault: 'workflow-fails', count: 1 });
+    const started = new WfsProcess(START(s), s.env);
+    assert.equal(await started.exitCode(), 0);
+    const id = (await started.event('started')).workflow.workflowId;
+    const p = new WfsProcess(['status', '--workflow', id, '--follow'], s.env);
+    assert.equal(await p.exitCode(), 6, p.stdout + p.stderr);
+    assert.deepEqual(p.events('status').map((l) => l.workflow.status), ['processing', 'failed']);
+    assert.deepEqual(p.lines.at(-1), { event: 'error', kind: 'workflow-not-complete', status: 'failed', message: 'the workflow ended failed, not complete' });
+    const again = new WfsProcess(['status', '--workflow', id, '--follow'], s.env);
+    assert.equal(await again.exitCode(), 6);
+    const once = new WfsProcess(['status', '--workflow', id], s.env);
+    assert.equal(await once.exitCode(), 0, 'a read without --follow only reads: it succeeded');
+  });
+
   it('status --follow to its deadline: exit 4 with a deadline error line', async () => {
     const long = await startSandboxProcess(['--workflow-duration', '3600']);
     try {

@@ -5,8 +5,11 @@ import { isTerminal, type WorkflowEnvelope } from '../../core/workflows/workflow
 import { readServiceTarget, signIn } from '../cliEnvironment';
 import { SERVICE_ENV, type CommandSpec } from '../commandSpec';
 import { intFlag, requiredFlag, UsageError } from '../flags';
+import type { Emit } from '../output';
 
 export const EXIT_DEADLINE = 4;
+/** --follow saw the workflow end, but not complete: a script running `wfs status --follow && next-step` stops. */
+export const EXIT_NOT_COMPLETE = 6; // 5 is find's "none found": each code means one thing across commands
 export const EXIT_CANCELLED = 130;
 
 export const statusCommand: CommandSpec = {
@@ -17,7 +20,8 @@ export const statusCommand: CommandSpec = {
     'Reads the workflow once and prints {"event":"status","at":…,"workflow":…,"links":…}, by id or by its self link',
     '(a link must be on WFS_BASE_URL\'s origin: the token is never sent elsewhere).',
     'With --follow it polls by the spec\'s schedule (2 s, 2 s, 5 s, then every 10 s) and prints a line whenever the status',
-    'or runId changes, until a terminal status (exit 0) or the deadline (exit 4).',
+    'or runId changes, until a terminal status or the deadline (exit 4). It exits 0 when the workflow ends complete, and 6',
+    'when it ends failed or cancelled, after an error line naming the status.',
   ].join('\n'),
   flags: {
     workflow: { type: 'string', value: 'ID_OR_URL', description: 'a workflow id (wf_…) or its self link (required)' },
@@ -27,6 +31,7 @@ export const statusCommand: CommandSpec = {
   env: SERVICE_ENV,
   exits: [
     [EXIT_DEADLINE, '--follow reached its deadline while the workflow was still running'],
+    [EXIT_NOT_COMPLETE, '--follow saw the workflow end failed or cancelled'],
     [EXIT_CANCELLED, '--follow was interrupted (SIGINT/SIGTERM)'],
   ],
   async run(flags, io) {
@@ -43,7 +48,8 @@ export const statusCommand: CommandSpec = {
       const first = await client.read(target);
       const line = (e: WorkflowEnvelope) => ({ event: 'status', at: new Date(env.clock.now()).toISOString(), ...e });
       emit(line(first));
-      if (!follow || isTerminal(first.workflow.status)) return 0;
+      if (!follow) return 0;
+      if (isTerminal(first.workflow.status)) return ended(first.workflow.status, emit);
       let lastStatus = first.workflow.status;
       let lastRun = first.workflow.runId;
       const follower = new WorkflowFollower({
@@ -59,7 +65,7 @@ export const statusCommand: CommandSpec = {
       });
       const unsubscribe = io.onStop(() => follower.cancel());
       const end = await follower.done.finally(unsubscribe);
-      if (end.reason === 'terminal') return 0;
+      if (end.reason === 'terminal') return ended(end.envelope.workflow.status, emit);
       if (end.reason === 'error') throw end.error;
       if (end.reason === 'cancelled') {
         emit({ event: 'error', kind: 'cancelled', message: 'following was cancelled' });
@@ -72,3 +78,10 @@ export const statusCommand: CommandSpec = {
     }
   },
 };
+
+/** A followed workflow's end: 0 when complete; otherwise an error line naming the status, and EXIT_NOT_COMPLETE. */
+function ended(status: string, emit: Emit): number {
+  if (status === 'complete') return 0;
+  emit({ event: 'error', kind: 'workflow-not-complete', status, message: `the workflow ended ${status}, not complete` });
+  return EXIT_NOT_COMPLETE;
+}

@@ -72,6 +72,13 @@ export interface AccessTokenProvider {
   freshAccessToken(rejected: string): Promise<string>;
 }
 
+/** The secret store failed (an OS keyring that is locked or missing): what it was asked to do, and why it could
+ * not. Emitted as 'storage-error'; the sign-in goes on in memory, so the user is told, never stopped. */
+export interface SecretStorageFailure {
+  operation: 'read' | 'write' | 'remove';
+  error: Error;
+}
+
 export function secretKeyFor(environment: string): string {
   return `wfs.tokens.${environment}`;
 }
@@ -109,7 +116,14 @@ export class TokenManager extends EventEmitter implements AccessTokenProvider {
   /** Reads the stored session (e.g. at start-up, or when another window changed it). */
   async load(): Promise<TokenSession | undefined> {
     const writesBefore = this.writes;
-    const raw = await this.options.store.get(this.key);
+    let raw: string | undefined;
+    try {
+      raw = await this.options.store.get(this.key);
+    } catch (err) {
+      // Unreadable storage reads as signed out: a sign-in then works in memory, and says it could not be kept.
+      this.storageFailed('read', err);
+      raw = undefined;
+    }
     // A sign-in, refresh or sign-out here while the store was read is newer than what was read.
     if (this.writes !== writesBefore) return this.session;
     let parsed: TokenSession | undefined;
@@ -133,12 +147,17 @@ export class TokenManager extends EventEmitter implements AccessTokenProvider {
     }
   }
 
+  /** Signed out here at once; rejects, after that, when the stored session could not be removed. */
   async signOut(): Promise<void> {
     this.clearTimers();
     this.session = undefined;
     this.writes++;
-    await this.options.store.delete(this.key);
     this.setState('signed-out');
+    try {
+      await this.options.store.delete(this.key);
+    } catch (err) {
+      throw new Error(`signed out in this window, but the secret storage did not remove the stored sign-in (${(err as Error).message}); sign out again once it works`);
+    }
   }
 
   /** A valid access token, refreshing first when it expires within a minute. */
@@ -261,18 +280,29 @@ export class TokenManager extends EventEmitter implements AccessTokenProvider {
     this.clearTimers();
     this.session = undefined;
     this.writes++;
-    await this.options.store.delete(this.key);
+    await this.options.store.delete(this.key).catch((e: unknown) => this.storageFailed('remove', e));
     const err = new SignInRequired(reason, advice);
     this.setState('expired', err);
     throw err;
   }
 
+  /** Keeps the session in memory, then in the store: a store that fails leaves it working in memory for as long as
+   * this process lives, and says so ('storage-error'), rather than failing a sign-in or refresh that succeeded. */
   private async save(session: TokenSession): Promise<void> {
     this.session = session;
     this.writes++;
-    await this.options.store.store(this.key, JSON.stringify(session));
     this.schedule();
     this.setState(this.stateForSession());
+    try {
+      await this.options.store.store(this.key, JSON.stringify(session));
+    } catch (err) {
+      this.storageFailed('write', err);
+    }
+  }
+
+  private storageFailed(operation: SecretStorageFailure['operation'], err: unknown): void {
+    const failure: SecretStorageFailure = { operation, error: err instanceof Error ? err : new Error(String(err)) };
+    this.emit('storage-error', failure);
   }
 
   private stateForSession(): TokenState {

@@ -2,7 +2,7 @@
 // user opted in to silent re-sign-in). Other windows follow through secrets.onDidChange (TokenManager.load).
 import * as vscode from 'vscode';
 import { SignInRequired } from '../../core/auth/authErrors';
-import { TokenManager, secretKeyFor, type Credentials, type TokenStateEvent } from '../../core/auth/TokenManager';
+import { TokenManager, secretKeyFor, type Credentials, type SecretStorageFailure, type TokenStateEvent } from '../../core/auth/TokenManager';
 import { passwordKeyFor } from '../../core/auth/secretScope';
 import type { Environment } from '../../core/environments/environment';
 import { SANDBOX_ENVIRONMENT } from '../../core/environments/environmentConfig';
@@ -31,6 +31,7 @@ export class AuthService implements vscode.Disposable, EnvironmentFollower {
   private readonly changed = new vscode.EventEmitter<string>();
   readonly onDidChange = this.changed.event;
   private readonly warnedLapse = new Set<string>();
+  private readonly warnedStorage = new Set<string>();
 
   constructor(
     private readonly secrets: vscode.SecretStorage,
@@ -44,9 +45,13 @@ export class AuthService implements vscode.Disposable, EnvironmentFollower {
 
   /** Secrets stored before they were bound to an origin (keyed by name only) cannot be trusted to go anywhere. */
   private async forgetUnboundSecrets(): Promise<void> {
-    for (const name of new Set([SANDBOX_ENVIRONMENT, ...this.environments.names()])) {
-      await this.secrets.delete(`wfs.tokens.${name}`);
-      await this.secrets.delete(`wfs.password.${name}`);
+    try {
+      for (const name of new Set([SANDBOX_ENVIRONMENT, ...this.environments.names()])) {
+        await this.secrets.delete(`wfs.tokens.${name}`);
+        await this.secrets.delete(`wfs.password.${name}`);
+      }
+    } catch (err) {
+      this.log.warn(`VS Code's secret storage could not remove sign-ins stored before they were bound to an address (${(err as Error).message}); they are never used.`);
     }
   }
 
@@ -61,8 +66,10 @@ export class AuthService implements vscode.Disposable, EnvironmentFollower {
       this.managers.delete(env);
       const now = current.find((c) => c.name === env.name);
       if (env.builtIn) {
-        await this.secrets.delete(secretKeyFor(env.key));
-        await this.secrets.delete(passwordKeyFor(env.key));
+        // The sandbox's origin never comes back: what is left of it is unusable, so a failure is only logged.
+        await Promise.all([this.secrets.delete(secretKeyFor(env.key)), this.secrets.delete(passwordKeyFor(env.key))]).catch((err: Error) =>
+          this.log.warn(`VS Code's secret storage could not remove the stopped sandbox's sign-in (${err.message}); it is never used again.`),
+        );
       } else if (now && now.key !== env.key) this.log.warn(`${env.name}: its address changed (${now.key}); its sign-in stays with the old address, so sign in again.`);
       this.changed.fire(env.name);
     }
@@ -85,6 +92,7 @@ export class AuthService implements vscode.Disposable, EnvironmentFollower {
       gate: new RateGate(this.clock),
     });
     manager.on('state', (e: TokenStateEvent) => this.onState(env, e));
+    manager.on('storage-error', (f: SecretStorageFailure) => this.onStorageFailure(env, f));
     this.managers.set(env, manager);
     await manager.load();
     return manager;
@@ -111,12 +119,29 @@ export class AuthService implements vscode.Disposable, EnvironmentFollower {
   /** The password remembered for this environment's origins, when the user opted in. */
   private async rememberedCredentials(env: Environment): Promise<Credentials | undefined> {
     if (!vscode.workspace.getConfiguration('wfs').get<boolean>(REMEMBER_SETTING)) return undefined;
-    const raw = await this.secrets.get(passwordKeyFor(env.key));
+    // Unreadable storage: no silent re-sign-in, so the user is asked (the read failure itself is not a sign-in error).
+    const raw = await Promise.resolve(this.secrets.get(passwordKeyFor(env.key))).catch(() => undefined);
     try {
       return raw ? (JSON.parse(raw) as Credentials) : undefined;
     } catch {
       return undefined;
     }
+  }
+
+  /** VS Code's secret storage failed (on Linux, most often a keyring that is locked or missing). The sign-in goes
+   * on in memory: the user is told once per environment and operation what that means. */
+  private onStorageFailure(env: Environment, f: SecretStorageFailure): void {
+    const what = {
+      read: `could not read your stored sign-in to ${env.name}: sign in again (the sign-in then lasts until this window closes if the storage still fails)`,
+      write: `did not keep your sign-in to ${env.name}: you stay signed in until this window closes, and the next window asks you to sign in again`,
+      remove: `could not remove your stored sign-in to ${env.name}`,
+    }[f.operation];
+    const text = `VS Code's secret storage ${what} (${f.error.message}).`;
+    this.log.warn(text);
+    const key = `${env.name}:${f.operation}`;
+    if (this.warnedStorage.has(key)) return;
+    this.warnedStorage.add(key);
+    void vscode.window.showWarningMessage(text, 'Show Log').then((a) => a && this.log.show());
   }
 
   private onState(env: Environment, e: TokenStateEvent): void {
@@ -194,24 +219,34 @@ export class AuthService implements vscode.Disposable, EnvironmentFollower {
       await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Signing in to ${name}…` }, () =>
         manager.signIn({ username: username.trim(), password, userAlias }),
       );
-      if (vscode.workspace.getConfiguration('wfs').get<boolean>(REMEMBER_SETTING))
-        await this.secrets.store(passwordKeyFor(env.key), JSON.stringify({ username: username.trim(), password, userAlias }));
-      this.log.info(`Signed in to ${name} as ${username.trim()}${userAlias ? ` (alias ${userAlias})` : ''}`);
-      return true;
     } catch (err) {
       void showError(this.log, `Sign-in to ${name}`, err);
       return false;
     }
+    this.log.info(`Signed in to ${name} as ${username.trim()}${userAlias ? ` (alias ${userAlias})` : ''}`);
+    // The sign-in succeeded: a password the storage cannot keep only means no silent re-sign-in.
+    if (vscode.workspace.getConfiguration('wfs').get<boolean>(REMEMBER_SETTING))
+      await this.secrets.store(passwordKeyFor(env.key), JSON.stringify({ username: username.trim(), password, userAlias })).then(undefined, (err: Error) => {
+        const text = `Signed in to ${name}, but VS Code's secret storage did not keep the password for silent re-sign-in (${err.message}): you will be asked to sign in when the sign-in lapses.`;
+        this.log.warn(text);
+        void vscode.window.showWarningMessage(text);
+      });
+    return true;
   }
 
+  /** Signed out in this window whatever the storage does; what it could not remove is said, to try again. */
   async signOut(environment?: string): Promise<void> {
     const name = environment ?? this.environments.currentName;
     const manager = await this.manager(name);
-    await manager?.signOut();
     const env = this.environments.get(name);
-    if (env) await this.secrets.delete(passwordKeyFor(env.key));
-    this.log.info(`Signed out of ${name}`);
+    const failures: string[] = [];
+    await manager?.signOut().catch((err: Error) => failures.push(err.message));
+    if (env) await Promise.resolve(this.secrets.delete(passwordKeyFor(env.key))).catch((err: Error) => failures.push(`the remembered password was not removed (${err.message})`));
     this.changed.fire(name);
+    if (failures.length === 0) return this.log.info(`Signed out of ${name}`);
+    const text = `Signed out of ${name}: ${failures.join('; ')}.`;
+    this.log.error(text);
+    void vscode.window.showErrorMessage(text, 'Sign Out Again').then((a) => a && vscode.commands.executeCommand('wfs.signOut', name));
   }
 
   dispose(): void {

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { decodeJwt } from 'jose';
 import { MemorySecretStore } from '../../../src/core/auth/secretStore';
 import { SignInRequired } from '../../../src/core/auth/authErrors';
-import { TokenManager, secretKeyFor, type TokenStateEvent, type AliasPlacement } from '../../../src/core/auth/TokenManager';
+import { TokenManager, secretKeyFor, type TokenStateEvent, type AliasPlacement, type SecretStorageFailure } from '../../../src/core/auth/TokenManager';
 import { REFRESH_PATH, startSandbox, type SandboxFixture } from '../helpers/sandboxFixture';
 import { untilTrue as waitFor } from '../helpers/eventLoop';
 
@@ -191,5 +191,63 @@ describe('TokenManager', () => {
     assert.ok(m.current?.accessToken);
     assert.ok(await slowStore.get(secretKeyFor('sandbox')));
     m.dispose();
+  });
+
+  describe('a secret store that fails (a locked or missing OS keyring)', () => {
+    /** Fails the operations named, as VS Code's SecretStorage does when the keyring refuses. */
+    class FailingStore extends MemorySecretStore {
+      constructor(public failing: ReadonlySet<'get' | 'store' | 'delete'>) {
+        super();
+      }
+      override async get(key: string): Promise<string | undefined> {
+        if (this.failing.has('get')) throw new Error('the keyring is locked');
+        return super.get(key);
+      }
+      override async store(key: string, value: string): Promise<void> {
+        if (this.failing.has('store')) throw new Error('Cannot create an item in a locked collection');
+        return super.store(key, value);
+      }
+      override async delete(key: string): Promise<void> {
+        if (this.failing.has('delete')) throw new Error('the keyring is locked');
+        return super.delete(key);
+      }
+    }
+    const failuresOf = (m: TokenManager) => {
+      const seen: SecretStorageFailure[] = [];
+      m.on('storage-error', (f: SecretStorageFailure) => seen.push(f));
+      return seen;
+    };
+
+    it('a sign-in the store cannot keep still works in memory, and says the write failed', async () => {
+      const failing = new FailingStore(new Set(['store']));
+      const m = make({ store: failing });
+      const failures = failuresOf(m);
+      const session = await m.signIn(creds());
+      assert.equal(m.state, 'signed-in');
+      assert.equal(await m.getAccessToken(), session.accessToken);
+      assert.deepEqual(failures.map((f) => [f.operation, f.error.message]), [['write', 'Cannot create an item in a locked collection']]);
+      assert.deepEqual(failing.keys(), [], 'nothing was kept anywhere else');
+      m.dispose();
+    });
+
+    it('an unreadable store loads as signed out and says the read failed', async () => {
+      const m = make({ store: new FailingStore(new Set(['get'])) });
+      const failures = failuresOf(m);
+      assert.equal(await m.load(), undefined);
+      assert.equal(m.state, 'signed-out');
+      assert.deepEqual(failures.map((f) => f.operation), ['read']);
+      m.dispose();
+    });
+
+    it('a sign-out the store cannot remove is signed out here, and rejects saying the stored sign-in is still there', async () => {
+      const failing = new FailingStore(new Set());
+      const m = make({ store: failing });
+      await m.signIn(creds());
+      failing.failing = new Set(['delete']);
+      await assert.rejects(m.signOut(), /^Error: signed out in this window, but the secret storage did not remove the stored sign-in \(the keyring is locked\); sign out again once it works$/);
+      assert.equal(m.state, 'signed-out');
+      await assert.rejects(m.getAccessToken(), SignInRequired);
+      m.dispose();
+    });
   });
 });

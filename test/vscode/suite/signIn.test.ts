@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { ExtensionApi } from '../hostExtension/extension';
+import { AuthService } from '../../../src/extension/auth/authService';
 import { extensionApi, passwordKey, setSetting, tokensKey, until } from './helpers';
 import { notificationsInCenter, statusBarEntry } from './workbenchDom';
 
@@ -87,5 +88,34 @@ describe('sandbox sign-in in a real VS Code host', () => {
     assert.equal(await api.secrets.get(tokensKey(api, 'Sandbox')), undefined);
     assert.equal(await api.secrets.get(passwordKey(api, 'Sandbox')), undefined);
     await statusBarEntry(/^\$\(account\) Sandbox: signed out$/);
+  });
+
+  it('a secret storage that refuses (a locked keyring): the sign-in works for this window and says so; a sign-out it cannot finish says what is left', async () => {
+    // VS Code's SecretStorage as it behaves with a locked or missing OS keyring: every call rejects.
+    let failing = true;
+    const refuse = <T>(real: () => Thenable<T>): Thenable<T> => (failing ? Promise.reject(new Error('Cannot create an item in a locked collection')) : real());
+    const secrets: vscode.SecretStorage = {
+      get: (key) => refuse(() => api.secrets.get(key)),
+      store: (key, value) => refuse(() => api.secrets.store(key, value)),
+      delete: (key) => refuse(() => api.secrets.delete(key)),
+      onDidChange: api.secrets.onDidChange,
+    };
+    // A second AuthService over it, built as the extension builds its own: the real window, settings and sandbox.
+    const auth = new AuthService(secrets, api.environments, api.sandbox, api.log, api.clock);
+    try {
+      await vscode.commands.executeCommand('notifications.clearAll');
+      assert.equal(await auth.signIn({ username: 'demo', password: 'demo-password' }), true, 'the sign-in itself succeeded');
+      const manager = (await auth.manager('Sandbox'))!;
+      assert.equal(manager.state, 'signed-in');
+      assert.ok(await manager.getAccessToken());
+      await notificationsInCenter(/^VS Code's secret storage did not keep your sign-in to Sandbox: you stay signed in until this window closes, and the next window asks you to sign in again \(Cannot create an item in a locked collection\)\.$/, 1);
+
+      await auth.signOut('Sandbox');
+      assert.equal(manager.state, 'signed-out', 'signed out in this window all the same');
+      await notificationsInCenter(/^Signed out of Sandbox: signed out in this window, but the secret storage did not remove the stored sign-in \(Cannot create an item in a locked collection\); sign out again once it works; the remembered password was not removed \(Cannot create an item in a locked collection\)\.$/, 1);
+    } finally {
+      failing = false;
+      auth.dispose();
+    }
   });
 });

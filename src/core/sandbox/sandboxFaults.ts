@@ -17,6 +17,9 @@ export const FAULT_KINDS = [
   'workflow-fails',
   /** Next key-set (JWKS) request answers 503: a receiver must refuse (403), not fail (5xx). */
   'jwks-unavailable',
+  /** Next workflow read answers with about 1 MiB more (in the optional "ordered" field, whose shape the spec does not
+   * show): a client must not keep all of it. */
+  'read-oversized',
 ] as const;
 
 export type FaultKind = (typeof FAULT_KINDS)[number];

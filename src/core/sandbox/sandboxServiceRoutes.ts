@@ -129,7 +129,8 @@ export async function readWorkflow(ctx: SandboxContext, req: SandboxRequest, wor
   if (!auth.ok) return auth.reply;
   const w = ctx.workflows.get(workflowId);
   if (!w) return problemReply(404, problemType(ctx, 'not-found'), 'Not found', `No workflow with identifier "${workflowId}".`);
-  return jsonReply(200, { workflow: { ...w }, links: links(ctx, w) });
+  const oversized = ctx.faults.take('read-oversized') ? { ordered: { note: 'read-oversized fault', padding: 'x'.repeat(1024 * 1024) } } : {};
+  return jsonReply(200, { workflow: { ...w, ...oversized }, links: links(ctx, w) });
 }
 
 export async function reconfirmWorkflow(ctx: SandboxContext, req: SandboxRequest, workflowId: string): Promise<Reply> {

@@ -3,6 +3,7 @@
 import { EventEmitter } from 'node:events';
 import type { ServiceMessage } from '../http/bodyKind';
 import { isTerminal, type Product, type WorkflowEnvelope } from './workflowTypes';
+import { boundedEnvelope } from './boundedEnvelope';
 
 export interface TrackedWorkflow {
   workflowId: string;
@@ -119,7 +120,9 @@ export class WorkflowStore extends EventEmitter {
   }
 
   /** Records a workflow from a start or read answer of `service`; the session is added when it is new. */
-  upsertFromEnvelope(environment: string, envelope: WorkflowEnvelope, extra: { service: string; correlationId?: string; now: number }): TrackedWorkflow {
+  upsertFromEnvelope(environment: string, answer: WorkflowEnvelope, extra: { service: string; correlationId?: string; now: number }): TrackedWorkflow {
+    // What is kept is bounded in bytes: a large answer keeps its known fields only (boundedEnvelope.ts).
+    const envelope = boundedEnvelope(answer);
     this.followService(environment, extra.service);
     const e = this.env(environment);
     const w = envelope.workflow;

@@ -42,10 +42,15 @@ export interface WorkflowEnvelope {
   links?: WorkflowLinks;
 }
 
+/** Ids and the status longer than this are not an answer of the service (they are kept, exact, per workflow). */
+const MAX_ID_CHARS = 1024;
+const idOk = (v: unknown, required: boolean) => (v === undefined ? !required : typeof v === 'string' && v.length <= MAX_ID_CHARS);
+
 /** Checks the parts of a workflow envelope we rely on; anything else passes through untouched. */
 export function readWorkflowEnvelope(json: unknown): WorkflowEnvelope | undefined {
   const o = json as Record<string, unknown> | undefined;
   const w = o?.workflow as Record<string, unknown> | undefined;
-  if (!w || typeof w.workflowId !== 'string' || typeof w.status !== 'string') return undefined;
+  if (!w || !idOk(w.workflowId, true) || !idOk(w.status, true)) return undefined;
+  if (!idOk(w.runId, false) || !idOk(w.sessionId, false) || !idOk(w.correlationId, false)) return undefined;
   return o as unknown as WorkflowEnvelope;
 }

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { MAX_WORKFLOWS_PER_ENVIRONMENT, WorkflowStore, type StoreSnapshot } from '../../../src/core/workflows/WorkflowStore';
-import type { WorkflowEnvelope } from '../../../src/core/workflows/workflowTypes';
+import { readWorkflowEnvelope, type WorkflowEnvelope } from '../../../src/core/workflows/workflowTypes';
+import { CUT_NOTE_KEY, MAX_KEPT_ENVELOPE_BYTES } from '../../../src/core/workflows/boundedEnvelope';
 
 function envelope(id: string, status: string, sessionId = 's1'): WorkflowEnvelope {
   return {
@@ -110,5 +111,35 @@ describe('WorkflowStore', () => {
     await new Promise((r) => setImmediate(r));
     assert.match(errors[0]!.message, /ENOSPC/);
     assert.deepEqual(s.sessions('Sandbox'), ['s1']);
+  });
+
+  it('what it keeps is bounded in bytes: a huge answer keeps its known fields under a note; 200 of them stay a few MiB', () => {
+    const huge = (id: string): WorkflowEnvelope => ({
+      ...envelope(id, 'processing'),
+      workflow: { ...envelope(id, 'processing').workflow, ordered: 'o'.repeat(1_000_000), productName: 'n'.repeat(5000) },
+      messages: Array.from({ length: 1000 }, (_, i) => ({ code: 'INFO', text: `${i} `.repeat(200) })),
+      links: { self: { href: `https://svc.example/w/${id}` }, reconfirm: { href: `https://svc.example/w/${id}`, method: 'POST' } },
+    });
+    const small = envelope('w-small', 'processing');
+    assert.equal(store.upsertFromEnvelope('Sandbox', small, { service: SVC, now: 1 }).envelope, small, 'a small answer is kept whole, as it came');
+
+    const kept = store.upsertFromEnvelope('Sandbox', huge('w-huge'), { service: SVC, now: 2 });
+    const text = JSON.stringify(kept.envelope);
+    assert.ok(text.length <= MAX_KEPT_ENVELOPE_BYTES, `${text.length} bytes kept`);
+    assert.match((kept.envelope as unknown as Record<string, string>)[CUT_NOTE_KEY]!, /^The service answered \d+ bytes; the explorer keeps at most 16384/);
+    assert.deepEqual([kept.workflowId, kept.envelope!.workflow.runId, kept.envelope!.workflow.sessionId], ['w-huge', 'run-w-huge', 's1'], 'ids exact');
+    assert.equal(kept.envelope!.links?.reconfirm.href, 'https://svc.example/w/w-huge', 'a short link kept whole');
+    assert.equal(kept.messages?.length, 5);
+    assert.equal(kept.envelope!.workflow.productName.length, 513);
+
+    for (let i = 0; i < MAX_WORKFLOWS_PER_ENVIRONMENT; i++) store.upsertFromEnvelope('Sandbox', huge(`w${i}`), { service: SVC, now: 3 + i });
+    const persisted = Buffer.byteLength(JSON.stringify(saved.at(-1)));
+    assert.ok(persisted < 5 * 1024 * 1024, `${persisted} bytes persisted for ${MAX_WORKFLOWS_PER_ENVIRONMENT} answers of over 1 MB`);
+  });
+
+  it('an answer whose ids are absurdly long is not a workflow answer', () => {
+    assert.equal(readWorkflowEnvelope(envelope('w'.repeat(1025), 'processing')), undefined);
+    assert.equal(readWorkflowEnvelope({ workflow: { ...envelope('w1', 'processing').workflow, sessionId: 's'.repeat(5000) } }), undefined);
+    assert.ok(readWorkflowEnvelope(envelope('w'.repeat(1000), 'processing')), 'long, but within bounds');
   });
 });

@@ -89,6 +89,24 @@ describe('workflow explorer in a real VS Code host', () => {
     await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
   });
 
+  it('an answer of over 1 MiB (read-oversized fault): the explorer keeps its known fields, says so in the raw JSON, and its saved state stays small', async () => {
+    const node = { kind: 'workflow', env: 'Sandbox', workflowId: started.workflowId };
+    const faults = await fetch(`${api.sandbox.info!.baseUrl}/sandbox/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ fault: 'read-oversized' }) });
+    assert.equal(faults.status, 201, 'the fault is injected');
+    const refreshed = (await vscode.commands.executeCommand('wfs.refreshWorkflow', node)) as TrackedWorkflow;
+    assert.equal(refreshed.workflowId, started.workflowId);
+    const uri = (await vscode.commands.executeCommand('wfs.openWorkflowJson', node)) as string;
+    const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri)!;
+    // The earlier test opened this document: VS Code asks the provider again and updates it a moment later.
+    await until(vscode.workspace.onDidChangeTextDocument, () => doc.getText().includes('keptByTheToolkit'), 'the open document to show the latest answer');
+    const shown = JSON.parse(doc.getText()) as { keptByTheToolkit?: string; workflow: { workflowId: string; ordered?: unknown } };
+    assert.match(shown.keptByTheToolkit ?? '', /^The service answered \d{7} bytes; the explorer keeps at most 16384/);
+    assert.deepEqual([shown.workflow.workflowId, shown.workflow.ordered], [started.workflowId, undefined]);
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+    const saved = Buffer.byteLength(JSON.stringify(api.state.get('wfs.workflows')));
+    assert.ok(saved < 64 * 1024, `the explorer's saved state is ${saved} bytes`);
+  });
+
   it('a refused start (SESSION_EMPTY) adds nothing to the tree', async () => {
     const info = api.sandbox.info!;
     const before = api.workflows.store.workflows('Sandbox').length;

@@ -1,4 +1,14 @@
 // The webhookIds of deliveries already processed, bounded: the oldest is forgotten first.
+import { createHash } from 'node:crypto';
+
+/** Ids longer than this are held as their SHA-256: the spec's are UUIDs (36), but a verified body may carry any
+ * string, and 10,000 ids of up to the body cap would otherwise hold gigabytes. */
+export const MAX_HELD_ID_CHARS = 128;
+
+/** What the set holds for a webhookId: the id, or the hash of a long one (the same id always maps to the same key). */
+export function dedupeKey(id: string): string {
+  return id.length <= MAX_HELD_ID_CHARS ? id : `sha256:${createHash('sha256').update(id).digest('hex')}`;
+}
 
 export class DedupeSet {
   private readonly ids = new Set<string>();

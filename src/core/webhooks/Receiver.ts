@@ -11,7 +11,7 @@ import { isAllowedHost } from '../http/hostCheck';
 import { forwardableHeaders } from '../http/hopByHop';
 import type { Clock } from '../time/clock';
 import { isoTimestamp } from '../time/timestamps';
-import { DedupeSet } from './DedupeSet';
+import { DedupeSet, dedupeKey } from './DedupeSet';
 import { nextDeliveryId } from './deliveryIds';
 import { DeliveryLog, REFUSED_BODY_PREFIX_BYTES, redactHeaders, type BodyInfo, type DeliveryRecord, type ForwardResult } from './DeliveryLog';
 import type { Verifier, VerificationResult } from './Verifier';
@@ -209,14 +209,15 @@ export class Receiver extends EventEmitter {
    * 200, the forward target's status, or the override. */
   private dispatch(d: Delivery, event: unknown): void {
     const { record } = d;
+    const key = record.webhookId && dedupeKey(record.webhookId);
     // A copy that arrives while the first is still being processed is a duplicate too.
-    if (record.webhookId && (this.dedupe.has(record.webhookId) || this.processing.has(record.webhookId))) {
+    if (key && (this.dedupe.has(key) || this.processing.has(key))) {
       record.duplicate = true;
       return this.answer(d, { status: 200, text: 'duplicate\n' });
     }
-    if (record.webhookId) {
-      this.processing.add(record.webhookId);
-      d.claimed = record.webhookId;
+    if (key) {
+      this.processing.add(key);
+      d.claimed = key;
     }
     // The public-address self-test is ours, not the user's event: it is never forwarded to their app.
     if (this.options.forwardTo && record.topic !== SELF_TEST_TOPIC) {
@@ -306,7 +307,7 @@ interface Delivery {
   raw?: Buffer;
   /** The body bytes the history keeps: all of a verified one, a prefix of a refused one. */
   kept?: Buffer;
-  /** The webhookId this delivery marked as being processed, until it is answered. */
+  /** The webhookId (its dedupe key) this delivery marked as being processed, until it is answered. */
   claimed?: string;
 }
 

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { DedupeSet } from '../../../src/core/webhooks/DedupeSet';
+import { DedupeSet, MAX_HELD_ID_CHARS, dedupeKey } from '../../../src/core/webhooks/DedupeSet';
 
 describe('DedupeSet', () => {
   it('remembers ids up to its capacity and forgets the oldest first', () => {
@@ -34,5 +34,15 @@ describe('DedupeSet', () => {
   it('refuses a capacity that is not a positive integer', () => {
     assert.throws(() => new DedupeSet(0), RangeError);
     assert.throws(() => new DedupeSet(1.5), RangeError);
+  });
+
+  it('a long id is held as its hash: the same id is the same key, and 10,000 ids of 1 MB hold 71 characters each', () => {
+    const long = 'x'.repeat(1024 * 1024);
+    assert.equal(dedupeKey(long), dedupeKey(`${long}`));
+    assert.notEqual(dedupeKey(long), dedupeKey(`${long}y`));
+    assert.equal(dedupeKey(long).length, 71);
+    const uuid = '7f9c2a4e-1b3d-4c5e-8f6a-0b1c2d3e4f5a';
+    assert.equal(dedupeKey(uuid), uuid, 'a usual id is held as it is');
+    assert.equal(dedupeKey('y'.repeat(MAX_HELD_ID_CHARS)), 'y'.repeat(MAX_HELD_ID_CHARS));
   });
 });

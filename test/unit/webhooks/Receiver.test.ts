@@ -1,5 +1,6 @@
 // The receiver end to end: the sandbox signs and delivers, the receiver verifies, dedupes, forwards and logs.
 import assert from 'node:assert/strict';
+import { DedupeSet, dedupeKey } from '../../../src/core/webhooks/DedupeSet';
 import { Receiver } from '../../../src/core/webhooks/Receiver';
 import { Verifier } from '../../../src/core/webhooks/Verifier';
 import { DeliveryLog, type DeliveryRecord } from '../../../src/core/webhooks/DeliveryLog';
@@ -88,6 +89,17 @@ describe('Receiver', () => {
     assert.deepEqual([again.status, again.text], [200, 'duplicate\n']);
     assert.equal(receiver.log.all()[1].duplicate, true);
     assert.equal(events.length, 1);
+  });
+
+  it('a webhookId of 200 KB is deduplicated like any other (the set holds its hash, not its bytes)', async () => {
+    const longId = 'w'.repeat(200 * 1024);
+    assert.equal((await deliver(JSON.stringify(EVENT(longId)))).status, 200);
+    const again = await deliver(JSON.stringify(EVENT(longId)));
+    assert.deepEqual([again.status, again.text], [200, 'duplicate\n']);
+    assert.equal((await deliver(JSON.stringify(EVENT(`${longId}2`)))).text, '', 'another long id is not a duplicate');
+    assert.equal(events.length, 2);
+    const held = (receiver as unknown as { dedupe: DedupeSet }).dedupe;
+    assert.deepEqual([held.has(dedupeKey(longId)), held.has(longId)], [true, false], 'the set holds 71 characters for it, not 200 KB');
   });
 
   it('a forged delivery cannot poison the dedupe set', async () => {

@@ -16,6 +16,11 @@ function bad(ctx: SandboxContext, detail: string): Reply {
   return problemReply(400, `${ctx.problemsBase}/sandbox-control`, 'Bad control request', detail);
 }
 
+/** What the sandbox holds is bounded (it runs in the extension host): past a bound, nothing is changed. */
+function tooMuch(ctx: SandboxContext, detail: string): Reply {
+  return problemReply(507, `${ctx.problemsBase}/sandbox-full`, 'Sandbox full', `${detail}.`);
+}
+
 function notFound(ctx: SandboxContext, detail: string): Reply {
   return problemReply(404, `${ctx.problemsBase}/not-found`, 'Not found', detail);
 }
@@ -71,7 +76,8 @@ export async function controlRoute(
       if (ctx.workflows.sessions.has(sessionId)) return problemReply(409, `${ctx.problemsBase}/session-exists`, 'Session exists', `Session "${sessionId}" already exists.`);
       const loan = b.loan === undefined ? null : b.loan;
       if (loan !== null && !isPlainObject(loan)) return bad(ctx, 'loan must be an object.');
-      ctx.workflows.sessions.set(sessionId, { sessionId, loan });
+      const staged = ctx.workflows.stage(sessionId, loan as Record<string, unknown> | null);
+      if (!staged.ok) return tooMuch(ctx, staged.reason);
       return jsonReply(201, { sessionId, staged: loan !== null });
     }
     case 'GET sessions/:id': {
@@ -84,13 +90,14 @@ export async function controlRoute(
       if (!s) return notFound(ctx, `No session "${id}".`);
       const loan = b.loan ?? b;
       if (!isPlainObject(loan)) return bad(ctx, 'loan must be an object.');
-      s.loan = structuredClone(loan);
+      const staged = ctx.workflows.stage(id, structuredClone(loan) as Record<string, unknown>);
+      if (!staged.ok) return tooMuch(ctx, staged.reason);
       return jsonReply(200, { sessionId: id, staged: true });
     }
     case 'DELETE sessions/:id/loan': {
       const s = ctx.workflows.sessions.get(id);
       if (!s) return notFound(ctx, `No session "${id}".`);
-      s.loan = null;
+      ctx.workflows.stage(id, null);
       return jsonReply(200, { sessionId: id, staged: false });
     }
     case 'GET webhooks':

@@ -22,6 +22,9 @@ interface RefreshRecord extends TokenSubject {
 
 export type AccessCheck = { ok: true; subject: TokenSubject } | { ok: false; reason: 'missing' | 'malformed' | 'invalid' | 'expired' };
 
+/** Refresh tokens remembered (a sign-in each; the sandbox lives in the extension host). */
+export const MAX_REFRESH_TOKENS = 10_000;
+
 export class SandboxTokens {
   private readonly secret = randomBytes(32);
   private readonly refreshTokens = new Map<string, RefreshRecord>();
@@ -38,6 +41,9 @@ export class SandboxTokens {
     if (!refresh) {
       refresh = randomBytes(32).toString('base64url');
       this.refreshTokens.set(refresh, { ...subject, issuedAt: now, expiresAt: refreshTokenExpiry(now) });
+      // Each sign-in adds one: the oldest is forgotten beyond the cap (its refresh is then refused, and the spec's
+      // answer to that is a new sign-in).
+      if (this.refreshTokens.size > MAX_REFRESH_TOKENS) this.refreshTokens.delete(this.refreshTokens.keys().next().value!);
     }
     const iat = Math.floor(now / 1000);
     const jwt = new SignJWT({ alias: subject.alias })

@@ -33,10 +33,21 @@ export interface SandboxWorkflow {
 interface WorkflowRecord {
   workflow: SandboxWorkflow;
   definition: SandboxProduct;
-  snapshot: Record<string, unknown>;
   actor: string;
   timer?: TimerHandle;
 }
+
+// The sandbox runs in the extension host by default: what it remembers is bounded. A workflow record and a billing
+// entry are small and of bounded size (ids, a correlationId of at most 255 characters, a product from the
+// catalogue), so a count bounds their bytes; staged loans can be up to the body cap each, so they are counted in
+// bytes (sandboxControlRoutes.ts).
+/** Workflows remembered; beyond it the oldest finished one is forgotten (a read then answers 404). */
+export const MAX_SANDBOX_WORKFLOWS = 10_000;
+/** Billing entries listed by GET /sandbox/billing; the oldest go first. */
+export const MAX_BILLING_ENTRIES = 10_000;
+/** Sessions the control API may create, and the bytes (as JSON) of the loans staged in all of them. */
+export const MAX_SANDBOX_SESSIONS = 1_000;
+export const MAX_STAGED_LOAN_BYTES = 64 * 1024 * 1024;
 
 export interface BillingEntry {
   workflowId: string;
@@ -63,6 +74,8 @@ function shortId(prefix: string): string {
 
 export class SandboxWorkflows {
   readonly sessions = new Map<string, SandboxSession>();
+  /** Each session's staged loan, in bytes of JSON. */
+  private readonly loanBytes = new Map<string, number>();
   private readonly workflows = new Map<string, WorkflowRecord>();
   readonly billing: BillingEntry[] = [];
   /** Set by the control API: the next workflows to finish end failed instead. */
@@ -77,8 +90,25 @@ export class SandboxWorkflows {
   }
 
   seed(): void {
-    this.sessions.set(STAGED_SESSION_ID, { sessionId: STAGED_SESSION_ID, loan: structuredClone(DEMO_LOAN) });
-    this.sessions.set(EMPTY_SESSION_ID, { sessionId: EMPTY_SESSION_ID, loan: null });
+    this.loanBytes.clear();
+    this.stage(STAGED_SESSION_ID, structuredClone(DEMO_LOAN));
+    this.stage(EMPTY_SESSION_ID, null);
+  }
+
+  /** Creates the session or replaces its loan; a refusal says which bound it would pass (nothing is changed). */
+  stage(sessionId: string, loan: Record<string, unknown> | null): { ok: true } | { ok: false; reason: string } {
+    if (!this.sessions.has(sessionId) && this.sessions.size >= MAX_SANDBOX_SESSIONS)
+      return { ok: false, reason: `the sandbox holds at most ${MAX_SANDBOX_SESSIONS} sessions: POST /sandbox/reset, or restart it` };
+    const bytes = loan === null ? 0 : Buffer.byteLength(JSON.stringify(loan));
+    let total = bytes;
+    for (const [id, n] of this.loanBytes) if (id !== sessionId) total += n;
+    if (total > MAX_STAGED_LOAN_BYTES)
+      return { ok: false, reason: `the sandbox holds at most ${MAX_STAGED_LOAN_BYTES / 1024 / 1024} MiB of staged loans, and this one would make ${total} bytes: unstage others (DELETE /sandbox/sessions/ID/loan) or POST /sandbox/reset` };
+    const existing = this.sessions.get(sessionId);
+    if (existing) existing.loan = loan;
+    else this.sessions.set(sessionId, { sessionId, loan });
+    this.loanBytes.set(sessionId, bytes);
+    return { ok: true };
   }
 
   reset(): void {
@@ -119,8 +149,9 @@ export class SandboxWorkflows {
       productName: definition.model,
       reconfirmAvailable: false,
     };
-    const record: WorkflowRecord = { workflow, definition, snapshot: structuredClone(session.loan ?? {}), actor };
+    const record: WorkflowRecord = { workflow, definition, actor };
     this.workflows.set(workflow.workflowId, record);
+    this.forgetOldest();
     this.bill(workflow, 'start');
     this.schedule(record);
     this.emitEvent(record, 'started');
@@ -154,6 +185,16 @@ export class SandboxWorkflows {
 
   private bill(w: SandboxWorkflow, kind: BillingEntry['kind']): void {
     this.billing.push({ workflowId: w.workflowId, runId: w.runId, correlationId: w.correlationId, product: { ...w.product }, at: messageTimestamp(this.clock.now()), kind });
+    if (this.billing.length > MAX_BILLING_ENTRIES) this.billing.splice(0, this.billing.length - MAX_BILLING_ENTRIES);
+  }
+
+  /** Over the cap, the oldest finished workflows are forgotten (processing ones finish first: their timer holds them). */
+  private forgetOldest(): void {
+    if (this.workflows.size <= MAX_SANDBOX_WORKFLOWS) return;
+    for (const [id, r] of this.workflows) {
+      if (this.workflows.size <= MAX_SANDBOX_WORKFLOWS) break;
+      if (r.workflow.status !== 'processing') this.workflows.delete(id);
+    }
   }
 
   private schedule(record: WorkflowRecord): void {

@@ -97,6 +97,8 @@ describe('wfs listen --log: the history on disk and in memory, as a process', fu
     assert.equal(after.unreadable, 0);
     assert.equal(after.records.length, history.loaded);
     assert.ok(statSync(file).size <= 2 * MIB, `${statSync(file).size} bytes: compacted to half the budget`);
+    // Deliveries may carry customer data: the file, compacted or not, is its owner's alone, whatever the umask.
+    assert.equal(statSync(file).mode & 0o777, 0o600);
     assert.ok(after.records.length >= 300, `${after.records.length} records kept`);
     assert.deepEqual(
       after.records.map((r) => r.id),

@@ -58,6 +58,10 @@ export async function* readLines(file: string): AsyncGenerator<LineAt> {
   if (!overlong && partBytes > 0) yield { bytes: Buffer.concat(parts), offset: lineStart };
 }
 
+/** Deliveries may carry customer data: the history is readable by its owner only, never by another local user
+ * (a umask of 022 would otherwise make it world-readable). */
+export const HISTORY_FILE_MODE = 0o600;
+
 /** An append-only handle that knows the file's length, so every line's offset is known as it is written. */
 export class AppendFile {
   private torn = false;
@@ -70,8 +74,10 @@ export class AppendFile {
   /** Opens for appending. A last line left torn by a crash is ended first, so the next record starts on a line of
    * its own instead of being glued onto the torn one. */
   static async open(file: string): Promise<AppendFile> {
-    const handle = await open(file, 'a+');
+    const handle = await open(file, 'a+', HISTORY_FILE_MODE);
     try {
+      // A file made before (or by hand) with a wider mode is narrowed too.
+      await handle.chmod(HISTORY_FILE_MODE).catch(() => undefined);
       const { size } = await handle.stat();
       const f = new AppendFile(handle, size);
       if (size > 0) {
@@ -135,9 +141,10 @@ export class AppendFile {
  */
 export async function rewriteFile(file: string, lines: AsyncIterable<Buffer> | Iterable<Buffer>): Promise<number[]> {
   const tmp = `${file}.compacting`;
-  const handle = await open(tmp, 'w');
+  const handle = await open(tmp, 'w', HISTORY_FILE_MODE);
   const offsets: number[] = [];
   try {
+    await handle.chmod(HISTORY_FILE_MODE).catch(() => undefined);
     let position = 0;
     for await (const line of lines) {
       offsets.push(position);

@@ -1,7 +1,7 @@
 // The delivery history: budgets in bytes (memory and disk), bodies on disk read on demand, refused requests kept
 // small, the file read line by line, torn lines skipped and reported, compaction by rename, clear erasing the file.
 import assert from 'node:assert/strict';
-import { appendFileSync, existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, chmodSync, existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { open } from 'node:fs/promises';
@@ -253,6 +253,29 @@ describe('DeliveryLog', () => {
     // Every record kept before the restart is there again (an older one the file still held may come back too).
     assert.deepEqual(again.all().map((r) => r.id).slice(-ids.length), ids);
     await again.close();
+  });
+
+  it('the file is readable by its owner only: made so, narrowed when found wider, and still so after a compaction', async () => {
+    const modeOf = (f: string) => statSync(f).mode & 0o777;
+    const file = fileIn();
+    const log = new DeliveryLog({ file, diskBudgetBytes: 256 * 1024, inlineBodyBytes: 1024 });
+    await log.add(...rec(0));
+    assert.equal(modeOf(file), 0o600, 'made 0600 whatever the umask');
+    let compactions = 0;
+    log.on('compacted', () => compactions++);
+    for (let i = 1; i < 40; i++) await log.add(...rec(i, 20 * 1024));
+    assert.ok(compactions > 0);
+    assert.equal(modeOf(file), 0o600, 'the compacted file too');
+    await log.close();
+
+    const older = fileIn();
+    writeFileSync(older, serializeLine(...rec(1)).toString() + '\n', { mode: 0o644 });
+    chmodSync(older, 0o644);
+    const reopened = new DeliveryLog({ file: older });
+    await reopened.load();
+    await reopened.add(...rec(2));
+    assert.equal(modeOf(older), 0o600, 'a history made world-readable before is narrowed');
+    await reopened.close();
   });
 
   it('a compaction that never reached its rename leaves the old file whole; its leftover is removed at load', async () => {

@@ -207,9 +207,26 @@ export function curlCommand(r: DeliveryRecord, url: string, raw: Buffer): string
   return `printf %s ${shellQuote(raw.toString('base64'))} | base64 -d | ${[...parts, '--data-binary @-'].join(' \\\n  ')}`;
 }
 
-/** Export format: the records (token already reduced to its scheme and length) with their kept body bytes as base64. */
+/**
+ * Export format: the records (token already reduced to its scheme and length) with their kept body bytes as base64,
+ * as chunks of text, one delivery at a time. The whole history can reach the disk budget (bodies read back from the
+ * file, then base64): built as one string it held all of it at once in the shared extension host, and past V8's
+ * string limit it could not be built at all. Joined, the chunks are the text JSON.stringify(…, null, 2) gives.
+ */
+export async function* exportJsonChunks(records: readonly DeliveryRecord[], readBody: BodyReader): AsyncGenerator<string> {
+  yield `{\n  "exportedBy": "Workflow Service Toolkit",\n  "count": ${records.length},\n  "deliveries": [`;
+  if (records.length === 0) return yield ']\n}\n';
+  for (let i = 0; i < records.length; i++) {
+    const r = records[i]!;
+    const d = { ...r, bodyBase64: ((await readBody(r.id)) ?? Buffer.alloc(0)).toString('base64') };
+    yield `${i === 0 ? '' : ','}\n${JSON.stringify(d, null, 2).replace(/^/gm, '    ')}`;
+  }
+  yield '\n  ]\n}\n';
+}
+
+/** The whole export as one string: for a few deliveries (one, or a small history). */
 export async function exportJson(records: readonly DeliveryRecord[], readBody: BodyReader): Promise<string> {
-  const deliveries = [];
-  for (const r of records) deliveries.push({ ...r, bodyBase64: ((await readBody(r.id)) ?? Buffer.alloc(0)).toString('base64') });
-  return `${JSON.stringify({ exportedBy: 'Workflow Service Toolkit', count: deliveries.length, deliveries }, null, 2)}\n`;
+  let text = '';
+  for await (const chunk of exportJsonChunks(records, readBody)) text += chunk;
+  return text;
 }

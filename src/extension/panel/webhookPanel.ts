@@ -6,11 +6,12 @@ import { forwardableHeaders } from '../../core/http/hopByHop';
 import { homedir } from 'node:os';
 import { httpRequest } from '../../core/http/request';
 import type { DeliveryRecord } from '../../core/webhooks/DeliveryLog';
-import { curlCommand, deliveryDetail, deliveryRow, exportJson, filterRows, matchesFilter, rowsWithoutText, type DeliveryFilter } from './deliveryView';
+import { curlCommand, deliveryDetail, deliveryRow, exportJsonChunks, filterRows, matchesFilter, rowsWithoutText, type DeliveryFilter } from './deliveryView';
 import { newNonce, panelHtml } from './panelHtml';
 import { parsePanelRequest, type PanelAction, type PanelRequest, type PanelUpdate } from './panelProtocol';
 import type { Services } from '../services';
 import { historyStorageNote } from './historyStorage';
+import { writeExport } from './exportFile';
 import { historyHolder } from '../../core/webhooks/historyLock';
 
 export const WEBHOOK_PANEL_VIEW_TYPE = 'wfs.webhookPanel';
@@ -224,7 +225,7 @@ export class WebhookPanel implements vscode.Disposable {
     const folder = vscode.workspace.workspaceFolders?.[0]?.uri ?? vscode.Uri.file(homedir());
     const target = exportTo ?? (await vscode.window.showSaveDialog({ defaultUri: vscode.Uri.joinPath(folder, name), filters: { JSON: ['json'] } }));
     if (!target) return undefined;
-    await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(await exportJson(records, this.readBody)));
+    await writeExport(target, exportJsonChunks(records, this.readBody));
     void vscode.window.showInformationMessage(`Exported ${records.length} deliver${records.length === 1 ? 'y' : 'ies'} to ${target.fsPath}`);
     return target.fsPath;
   }

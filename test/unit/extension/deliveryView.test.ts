@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import type { DeliveryRecord } from '../../../src/core/webhooks/DeliveryLog';
-import { curlCommand, deliveryDetail, deliveryRow, exportJson, filterRows, hexDump } from '../../../src/extension/panel/deliveryView';
+import { curlCommand, deliveryDetail, deliveryRow, exportJson, exportJsonChunks, filterRows, hexDump } from '../../../src/extension/panel/deliveryView';
 import { contentSecurityPolicy, newNonce, panelHtml } from '../../../src/extension/panel/panelHtml';
 
 const T = '2026-11-22T10:00:00.1234567Z';
@@ -140,6 +140,23 @@ describe('webhook panel view model', () => {
     const binary = curlCommand(record({ body: info(bin, { utf8: false }) }), 'http://x', bin);
     assert.match(binary, /^printf %s '\/wAn' \| base64 -d \| curl/);
     assert.deepEqual(execFileSync('sh', ['-c', binary.split(' | curl')[0]!]), Buffer.from([0xff, 0x00, 0x27]));
+  });
+
+  it('export is written one delivery at a time, and joined is exactly the JSON.stringify text', async () => {
+    const reads: string[] = [];
+    const counting = async (id: string) => {
+      reads.push(id);
+      return readBody(id);
+    };
+    const chunks = exportJsonChunks([record(), refused], counting);
+    assert.equal((await chunks.next()).value, '{\n  "exportedBy": "Workflow Service Toolkit",\n  "count": 2,\n  "deliveries": [');
+    assert.deepEqual(reads, [], 'no body read before its delivery is written');
+    await chunks.next();
+    assert.deepEqual(reads, ['d1'], 'one body at a time');
+    for (const records of [[], [record()], [record(), refused]]) {
+      const expected = `${JSON.stringify({ exportedBy: 'Workflow Service Toolkit', count: records.length, deliveries: await Promise.all(records.map(async (r) => ({ ...r, bodyBase64: ((await readBody(r.id)) ?? Buffer.alloc(0)).toString('base64') }))) }, null, 2)}\n`;
+      assert.equal(await exportJson(records, readBody), expected, `${records.length} records`);
+    }
   });
 
   it('export is JSON with every record and its kept body bytes', async () => {

@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import type { ExtensionApi } from '../hostExtension/extension';
 import type { DeliveryRecord } from '../../../src/core/webhooks/DeliveryLog';
 import type { TrackedWorkflow } from '../../../src/core/workflows/WorkflowStore';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { RecordingServer } from '../../unit/helpers/recordingServer';
@@ -159,6 +159,11 @@ describe('webhook panel in a real VS Code host', () => {
     const file2 = vscode.Uri.file(join(dir, 'all.json'));
     await api.webhookPanel.runAction('export-all', undefined, file2);
     assert.equal(JSON.parse(readFileSync(file2.fsPath, 'utf8')).count, api.receiver.log.size);
+    // Written one delivery at a time to a new file, then renamed: nothing half-written is left beside them.
+    assert.deepEqual(readdirSync(dir).sort(), ['all.json', 'one.json']);
+    // A folder that is not there: the export fails (said in an error message), and leaves nothing.
+    assert.equal(await api.webhookPanel.runAction('export-all', undefined, vscode.Uri.file(join(dir, 'missing', 'all.json'))), undefined);
+    assert.deepEqual(readdirSync(dir).sort(), ['all.json', 'one.json']);
   });
 
   it('forwards verified deliveries to the developer app, shows its answer, and replays to it with a fresh token', async () => {

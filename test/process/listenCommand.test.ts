@@ -7,6 +7,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LocaltunnelServer } from '../unit/helpers/localtunnelServer';
+import { freePort } from '../unit/helpers/freePort';
 import { BrokenReceiver } from '../unit/helpers/brokenReceiver';
 import { validateJunit } from '../unit/helpers/junitSchema';
 import { startSandboxProcess, WfsProcess, type SandboxProcess } from './helpers/wfsProcess';
@@ -83,12 +84,6 @@ describe('wfs listen / sandbox / audit as processes', function () {
   describe('--public-url and --self-test', () => {
     const listenOn = (server: Server) => new Promise<number>((r) => server.listen(0, '127.0.0.1', () => r((server.address() as AddressInfo).port)));
     const closeServer = (server: Server) => new Promise<void>((r) => server.close(() => r()));
-    const freePort = async () => {
-      const s = createServer();
-      const port = await listenOn(s);
-      await closeServer(s);
-      return port;
-    };
 
     it('a public address of your own (a reverse proxy): the self-test goes through it and arrives verified', async () => {
       const port = await freePort();

@@ -6,6 +6,7 @@ import * as vscode from 'vscode';
 import type { ExtensionApi } from '../hostExtension/extension';
 import type { DeliveryRecord } from '../../../src/core/webhooks/DeliveryLog';
 import { LocaltunnelServer } from '../../unit/helpers/localtunnelServer';
+import { freePort } from '../../unit/helpers/freePort';
 import { extensionApi, setSetting, until } from './helpers';
 import { notificationButtons, notificationsInCenter, quickPickRows, statusBarEntry } from './workbenchDom';
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
@@ -13,15 +14,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ReceiverHost } from '../../../src/extension/receiver/receiverHost';
 import type { ExtensionLog } from '../../../src/extension/log/extensionLog';
-
-/** A port nothing listens on now (a fixed wfs.receiver.port, as a tunnel of your own needs). */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((r) => server.close(r));
-  return port;
-}
 
 describe('webhook receiver in a real VS Code host', () => {
   let api: ExtensionApi;

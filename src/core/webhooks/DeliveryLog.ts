@@ -263,7 +263,7 @@ export class DeliveryLog extends EventEmitter {
         loaded.set(parsed.record.id, this.insert(parsed.record, parsed.inline, parsed.metaBytes, { offset, length: bytes.length }));
       }
       this.appender = await AppendFile.open(file);
-      if (skipped > 0) this.emit('warning', `${skipped} unreadable line${skipped === 1 ? '' : 's'} in ${file} (torn by a crash, or not a record) were skipped`);
+      if (skipped > 0) this.emit('warning', `${skipped} unreadable line${skipped === 1 ? '' : 's'} in ${file} (torn by a crash, or not a record) ${skipped === 1 ? 'was' : 'were'} skipped`);
       if (skipped > 0 || this.appender.length > this.diskBudgetBytes) await this.compact();
       return { loaded: this.size, skipped };
     });

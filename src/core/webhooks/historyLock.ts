@@ -62,9 +62,16 @@ export class HistoryLock {
       try {
         const handle = await open(path, 'wx');
         try {
-          await handle.writeFile(mine);
-        } finally {
-          await handle.close();
+          try {
+            await handle.writeFile(mine);
+          } finally {
+            await handle.close();
+          }
+        } catch (err) {
+          // Not written (a full disk): left empty, the lock would read as "being taken now" to every process,
+          // this one included, until it is UNWRITTEN_LOCK_MS old.
+          await rm(path, { force: true }).catch(() => undefined);
+          throw err;
         }
         // Two processes taking over the same stale lock at once: the one whose token is in the file holds it.
         const now = await readHolder(path);

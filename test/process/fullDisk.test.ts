@@ -2,57 +2,31 @@
 // emptied. Unit tests inject ENOSPC into DeliveryLog; this is the process, its file, its lock and its answers as
 // a user meets them when the disk fills up under it.
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { closeSync, existsSync, ftruncateSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { fillDisk, mountTmpfs } from '../unit/helpers/tmpfs';
 import { recordsIn, sendDelivery, signedDeliveries } from './helpers/deliveries';
 import { startSandboxProcess, WfsProcess, type SandboxProcess } from './helpers/wfsProcess';
 
 const KIB = 1024;
 
-/** A tmpfs of `bytes` at a new folder, or why none could be mounted (mount(2) needs root, or CAP_SYS_ADMIN). */
-function mountTmpfs(bytes: number): { dir: string } | { why: string } {
-  const dir = mkdtempSync(join(tmpdir(), 'wfs-full-disk-'));
-  try {
-    execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${bytes}`, 'tmpfs', dir], { stdio: 'pipe' });
-    return { dir };
-  } catch (err) {
-    return { why: String((err as { stderr?: Buffer }).stderr ?? err).trim() };
-  }
-}
-
-/** Writes zeros to `file` until the disk is full, then gives `leave` bytes of it back. */
-function fill(file: string, leave = 0): void {
-  const fd = openSync(file, 'w');
-  const chunk = Buffer.alloc(4 * KIB);
-  let written = 0;
-  try {
-    for (;;) written += writeSync(fd, chunk);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ENOSPC') throw err;
-    ftruncateSync(fd, Math.max(0, written - leave));
-  } finally {
-    closeSync(fd);
-  }
-}
-
 describe('wfs listen --log on a full disk, as a process', function () {
   this.timeout(60_000);
   let s: SandboxProcess;
   let dir: string;
+  let unmount: (() => void) | undefined;
   before(async function () {
     const mounted = mountTmpfs(2048 * KIB);
     if ('why' in mounted) {
       console.log(`    (skipped: no tmpfs could be mounted: ${mounted.why})`);
       this.skip();
     }
-    dir = mounted.dir;
+    ({ dir, unmount } = mounted);
     s = await startSandboxProcess();
   });
   after(async () => {
     await s?.stop();
-    if (dir) execFileSync('umount', [dir]);
+    unmount?.();
   });
   afterEach(() => {
     for (const name of ['deliveries.jsonl', 'deliveries.jsonl.lock', 'filler']) rmSync(join(dir, name), { force: true });
@@ -60,7 +34,7 @@ describe('wfs listen --log on a full disk, as a process', function () {
 
   it('starting on a full disk: the error names it, no lock is left behind, and the start once space is freed takes the file', async () => {
     const file = join(dir, 'deliveries.jsonl');
-    fill(join(dir, 'filler'));
+    fillDisk(join(dir, 'filler'));
     const args = ['listen', '--trust-sandbox', s.info.baseUrl, '--log', file];
     const full = new WfsProcess(args);
     const error = await full.event('error');
@@ -84,7 +58,7 @@ describe('wfs listen --log on a full disk, as a process', function () {
     const args = ['listen', '--trust-sandbox', s.info.baseUrl, '--log', file];
     const listen = new WfsProcess(args);
     const { url } = await listen.event('ready');
-    fill(join(dir, 'filler'), 200 * KIB);
+    fillDisk(join(dir, 'filler'), 200 * KIB);
 
     const acknowledged: string[] = [];
     const refused: string[] = [];

@@ -204,6 +204,8 @@ export class DeliveryLog extends EventEmitter {
   private queue: Promise<unknown> = Promise.resolve();
   /** Records waiting for the next write. */
   private batch?: Batch;
+  /** The last write failed ('error-persisting'); the next that succeeds says so ('persisting-again'). */
+  private writeFailing = false;
   readonly memoryBudgetBytes: number;
   readonly diskBudgetBytes: number;
   private readonly inlineBodyBytes: number;
@@ -288,7 +290,10 @@ export class DeliveryLog extends EventEmitter {
       const opened: Batch = { lines: [], entries: [], written: Promise.resolve() };
       opened.written = this.enqueue(() => this.writeBatch(opened));
       // Rejected for every record of the batch, reported once.
-      opened.written.catch((err: Error) => this.emit('error-persisting', err));
+      opened.written.catch((err: Error) => {
+        this.writeFailing = true;
+        this.emit('error-persisting', err);
+      });
       batch = this.batch = opened;
     }
     batch.lines.push(line);
@@ -312,6 +317,10 @@ export class DeliveryLog extends EventEmitter {
     const appender = await this.openAppender();
     if (!appender) throw new Error(`the history file ${this.options.file} could not be opened`);
     let offset = await appender.append(lines);
+    if (this.writeFailing) {
+      this.writeFailing = false;
+      this.emit('persisting-again');
+    }
     entries.forEach((entry, i) => {
       const line = lines[i]!;
       entry.line = { offset, length: line.length - 1 };

@@ -14,6 +14,7 @@ import { HistoryInUse, historyHolder } from '../../core/webhooks/historyLock';
 import { addressSetting, SettingError } from './addressSetting';
 import { eraseHistoryFile } from '../../core/webhooks/eraseHistory';
 import { ReceiverSettingsWatch } from './receiverSettingsWatch';
+import { HistoryWriteNotice } from './historyWriteNotice';
 import { byteSize } from '../panel/historyStorage';
 import { isLoopbackHost } from '../../core/http/loopback';
 import { testPublicAddress, type PublicAddressTestResult } from '../../core/tunnel/publicAddressTest';
@@ -83,6 +84,7 @@ export class ReceiverHost implements vscode.Disposable, EnvironmentFollower {
   private readonly verifiedEvent = new vscode.EventEmitter<{ runId?: string; record: DeliveryRecord }>();
   readonly onVerifiedEvent = this.verifiedEvent.event;
   private readonly disposables: vscode.Disposable[] = [];
+  private readonly writeNotice: HistoryWriteNotice;
 
   constructor(
     storageDir: string,
@@ -104,7 +106,19 @@ export class ReceiverHost implements vscode.Disposable, EnvironmentFollower {
       diskBudgetBytes: mib('receiver.historyDiskMiB', 256),
       holderName,
     });
-    this.log.on('error-persisting', (e: Error) => this.extLog.warn(`The delivery history could not be written (${e.message}); verified deliveries are answered 503 until it can.`));
+    this.writeNotice = new HistoryWriteNotice((text) =>
+      void Promise.resolve(vscode.window.showWarningMessage(text, 'Open Webhook Panel', 'Show Log')).then((a) =>
+        a ? vscode.commands.executeCommand(a === 'Show Log' ? 'wfs.showLog' : 'wfs.openWebhookPanel') : undefined,
+      ),
+    );
+    this.log.on('error-persisting', (e: Error) => {
+      this.extLog.warn(`The delivery history could not be written (${e.message}); verified deliveries are answered 503 until it can.`);
+      this.writeNotice.failed(e);
+    });
+    this.log.on('persisting-again', () => {
+      this.extLog.info('The delivery history is written again.');
+      this.writeNotice.written();
+    });
     this.log.on('warning', (text: string) => this.extLog.warn(`Delivery history: ${text}`));
     this.loaded = mkdir(storageDir, { recursive: true })
       .then((): Promise<unknown> => (memoryOnly ? this.eraseEarlierHistory(diskFile, holderName) : this.log.load()))

@@ -198,6 +198,9 @@ describe('DeliveryLog', () => {
   it('a write that fails part-way (disk full mid-line) rejects, and the next record starts on a line of its own', async () => {
     const file = fileIn();
     const log = new DeliveryLog({ file });
+    const events: string[] = [];
+    log.on('error-persisting', (e: Error) => events.push(`failed: ${e.message}`));
+    log.on('persisting-again', () => events.push('again'));
     await log.add(...rec(0));
     const probe = await open(file, 'a');
     const proto = Object.getPrototypeOf(probe) as { writev: (...a: unknown[]) => Promise<unknown> };
@@ -216,6 +219,9 @@ describe('DeliveryLog', () => {
       proto.writev = writev;
     }
     await log.add(...rec(2));
+    await log.add(...rec(3));
+    // Said once each way: the failure, and the first write after it (the extension's warning is then news again).
+    assert.deepEqual(events, ['failed: ENOSPC: no space left on device, write', 'again']);
     assert.equal(log.bytesOnDisk, statSync(file).size, 'the length it keeps counts the torn bytes');
     assert.deepEqual(await log.body('r2'), rec(2)[1], 'r2 is read back at its own offset');
     await log.close();
@@ -223,7 +229,7 @@ describe('DeliveryLog', () => {
     assert.equal(lines[1], lines[1]!.slice(0, 5), 'the torn fragment is a line by itself');
     assert.equal(JSON.parse(lines[2]!).id, 'r2');
     const again = new DeliveryLog({ file });
-    assert.deepEqual(await again.load(), { loaded: 2, skipped: 1 });
+    assert.deepEqual(await again.load(), { loaded: 3, skipped: 1 });
     await again.close();
   });
 

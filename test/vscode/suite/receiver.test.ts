@@ -7,9 +7,10 @@ import type { ExtensionApi } from '../hostExtension/extension';
 import type { DeliveryRecord } from '../../../src/core/webhooks/DeliveryLog';
 import { LocaltunnelServer } from '../../unit/helpers/localtunnelServer';
 import { freePort } from '../../unit/helpers/freePort';
+import { fillDisk, mountTmpfs } from '../../unit/helpers/tmpfs';
 import { extensionApi, setSetting, until } from './helpers';
 import { notificationButtons, notificationsInCenter, quickPickRows, statusBarEntry } from './workbenchDom';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ReceiverHost } from '../../../src/extension/receiver/receiverHost';
@@ -205,6 +206,40 @@ describe('webhook receiver in a real VS Code host', () => {
     } finally {
       host.dispose();
       await setSetting('receiver.historyStorage', undefined);
+    }
+  });
+
+  it('the disk holding the history fills up: a warning says so, with Open Webhook Panel and Show Log; verified deliveries are answered 503 until space is freed', async function () {
+    const mounted = mountTmpfs(2 * 1024 * 1024);
+    if ('why' in mounted) {
+      console.log(`    (skipped: no tmpfs could be mounted: ${mounted.why})`);
+      this.skip();
+    }
+    await vscode.commands.executeCommand('notifications.clearAll');
+    const log = { info: () => undefined, warn: () => undefined, error: () => undefined, debug: () => undefined, show: () => undefined, dispose: () => undefined } as unknown as ExtensionLog;
+    // A second ReceiverHost, as a window builds it, whose storage is the full disk.
+    const host = new ReceiverHost(mounted.dir, api.state, api.environments, api.sandbox, log, api.clock);
+    try {
+      const { localUrl } = await host.start();
+      const send = async (i: number) => {
+        const body = Buffer.from(JSON.stringify({ webhookId: `f${String(i).padStart(7, '0')}-0000-4000-8000-000000000000`, topic: 'disk/full', data: { pad: 'x'.repeat(60_000) } }));
+        const signed = await fetch(`${api.sandbox.info!.baseUrl}/sandbox/sign`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ bodyBase64: body.toString('base64') }) });
+        const { token } = (await signed.json()) as { token: string };
+        const res = await fetch(localUrl, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body });
+        return res.status;
+      };
+      assert.equal(await send(0), 200);
+      fillDisk(join(mounted.dir, 'filler'));
+      assert.equal(await send(1), 503);
+      const warning = /^The webhook delivery history could not be written: the disk holding it is full \(ENOSPC: no space left on device, write\)\. Verified deliveries are answered 503, so the service sends them again, until space is freed\.$/;
+      await notificationsInCenter(warning, 1);
+      assert.deepEqual(await notificationButtons(warning), ['Open Webhook Panel', 'Show Log']);
+      rmSync(join(mounted.dir, 'filler'));
+      assert.equal(await send(1), 200, 'the same receiver takes the retry once space is freed');
+    } finally {
+      await host.shutdown();
+      host.dispose();
+      mounted.unmount();
     }
   });
 

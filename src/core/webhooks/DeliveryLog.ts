@@ -253,20 +253,29 @@ export class DeliveryLog extends EventEmitter {
       let skipped = 0;
       // A file edited by hand may repeat an id: the later line replaces the older one.
       const loaded = new Map<string, Entry>();
-      for await (const { bytes, offset } of readLines(file)) {
-        if (bytes.length === 0) continue;
-        const parsed = parseLine(bytes, this.inlineBodyBytes);
-        if (!parsed) {
-          skipped++;
-          continue;
+      try {
+        for await (const { bytes, offset } of readLines(file)) {
+          if (bytes.length === 0) continue;
+          const parsed = parseLine(bytes, this.inlineBodyBytes);
+          if (!parsed) {
+            skipped++;
+            continue;
+          }
+          const previous = loaded.get(parsed.record.id);
+          if (previous) this.drop(previous);
+          loaded.set(parsed.record.id, this.insert(parsed.record, parsed.inline, parsed.metaBytes, { offset, length: bytes.length }));
         }
-        const previous = loaded.get(parsed.record.id);
-        if (previous) this.drop(previous);
-        loaded.set(parsed.record.id, this.insert(parsed.record, parsed.inline, parsed.metaBytes, { offset, length: bytes.length }));
+        this.appender = await AppendFile.open(file);
+      } catch (err) {
+        // Nothing half-loaded: a later load() starts again from the file.
+        for (const e of loaded.values()) this.drop(e);
+        throw err;
       }
-      this.appender = await AppendFile.open(file);
       if (skipped > 0) this.emit('warning', `${skipped} unreadable line${skipped === 1 ? '' : 's'} in ${file} (torn by a crash, or not a record) ${skipped === 1 ? 'was' : 'were'} skipped`);
-      if (skipped > 0 || this.appender.length > this.diskBudgetBytes) await this.compact();
+      if (skipped > 0 || this.appender.length > this.diskBudgetBytes) {
+        // Loaded, the history works without it: a full disk must not stop the receiver from starting.
+        await this.compact().catch((err: Error) => this.emit('warning', `${file} could not be compacted (${err.message}); it is tried again when it next outgrows its budget, or at the next start`));
+      }
       return { loaded: this.size, skipped };
     });
   }
@@ -476,13 +485,16 @@ export class DeliveryLog extends EventEmitter {
         }
       })(),
     );
+    // Renamed: the records are at their new offsets, whatever happens next; a handle that fails to open is opened
+    // again by the next operation rather than left closed.
     await appender?.close();
-    this.appender = await AppendFile.open(file);
+    this.appender = undefined;
     this.liveDiskBytes = 0;
     live.forEach((e, i) => {
       e.line = { offset: offsets[i], length: lengths[i] };
       this.liveDiskBytes += lengths[i] + 1;
     });
+    this.appender = await AppendFile.open(file);
     this.emit('compacted', this.appender.length);
   }
 

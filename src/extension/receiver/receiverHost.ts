@@ -76,6 +76,8 @@ export class ReceiverHost implements vscode.Disposable, EnvironmentFollower {
     return this.log.fileInUse;
   }
   private loaded?: Promise<unknown>;
+  /** Why the history file could not be loaded when the window started (not because another window keeps it). */
+  private loadFailed?: Error;
   private readonly verifier: Verifier;
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChange = this.changed.event;
@@ -122,12 +124,12 @@ export class ReceiverHost implements vscode.Disposable, EnvironmentFollower {
     this.log.on('warning', (text: string) => this.extLog.warn(`Delivery history: ${text}`));
     this.loaded = mkdir(storageDir, { recursive: true })
       .then((): Promise<unknown> => (memoryOnly ? this.eraseEarlierHistory(diskFile, holderName) : this.log.load()))
-      .catch((e: Error) =>
-        // Every window shares the global storage; the first to load the file keeps it.
-        e instanceof HistoryInUse
-          ? this.extLog.warn(`The delivery history file ${e.file} is kept by ${historyHolder(e)}: this window keeps its deliveries in memory only, until it is reloaded after that one closes.`)
-          : this.extLog.warn(`The delivery history could not be read: ${e.message}`),
-      );
+      .catch((e: Error) => {
+        if (this.inUseElsewhere(e)) return;
+        // A full disk, a file another user owns: tried again when the receiver starts, which says why it cannot.
+        this.loadFailed = e;
+        this.extLog.warn(`The delivery history file ${diskFile} could not be opened (${e.message}): it is tried again when the receiver starts.`);
+      });
     this.verifier = new Verifier({ issuers: environments.trustedIssuers(), clock });
     this.consent = new LocaltunnelConsent(state);
     // Through the commands, so a restart says what it did (or why it failed) as the palette's would.
@@ -136,6 +138,34 @@ export class ReceiverHost implements vscode.Disposable, EnvironmentFollower {
       () => Promise.resolve(vscode.commands.executeCommand('wfs.stopReceiver')).then(() => vscode.commands.executeCommand('wfs.startReceiver')),
     );
     this.disposables.push(this.settings);
+  }
+
+  /** Every window shares the global storage; the first to load the file keeps it, and the others say so. */
+  private inUseElsewhere(e: Error): boolean {
+    if (!(e instanceof HistoryInUse)) return false;
+    this.extLog.warn(`The delivery history file ${e.file} is kept by ${historyHolder(e)}: this window keeps its deliveries in memory only, until it is reloaded after that one closes.`);
+    return true;
+  }
+
+  /** Before the receiver starts: a history that could not be loaded is loaded now, or the start says why not.
+   * Started without it, the receiver would append to a file it never read, and a compaction would drop the
+   * records it holds. */
+  private async historyLoaded(): Promise<void> {
+    await this.ready();
+    if (!this.loadFailed || !this.log.file) return;
+    const file = this.log.file;
+    try {
+      await (this.loaded = this.log.load());
+      this.loadFailed = undefined;
+      this.extLog.info(`The delivery history file ${file} is open now.`);
+    } catch (e) {
+      this.loaded = Promise.resolve();
+      if (this.inUseElsewhere(e as Error)) return;
+      throw new SettingError(
+        'wfs.receiver.historyStorage',
+        `its delivery history file ${file} could not be opened (${(e as Error).message}): free space on its disk or fix its access, or set wfs.receiver.historyStorage to memory`,
+      );
+    }
   }
 
   /** In memory only: the file kept before the setting changed is erased, so no earlier delivery stays on disk. */
@@ -236,7 +266,7 @@ export class ReceiverHost implements vscode.Disposable, EnvironmentFollower {
   }
 
   private async doStart(): Promise<ReceiverInfo> {
-    await this.ready();
+    await this.historyLoaded();
     const cfg = vscode.workspace.getConfiguration('wfs');
     this.verifier.setIssuers(this.environments.trustedIssuers());
     const receiver = new Receiver({

@@ -31,6 +31,23 @@ function rec(i: number, size = 10, over: Partial<DeliveryRecord> = {}): [Deliver
 
 const fileIn = () => join(mkdtempSync(join(tmpdir(), 'wfs-history-')), 'deliveries.jsonl');
 
+/** The prototype of node's FileHandle, whose methods a test replaces to fail as a full disk does. */
+async function fileHandlePrototype(file: string): Promise<Record<'writev' | 'sync', (...a: unknown[]) => Promise<unknown>>> {
+  const probe = await open(file, 'r');
+  const proto = Object.getPrototypeOf(probe);
+  await probe.close();
+  return proto;
+}
+
+/** The memory a fresh history counts for the file's records. */
+async function loadedAlone(file: string): Promise<number> {
+  const log = new DeliveryLog({ file });
+  await log.load();
+  const bytes = log.bytesInMemory;
+  await log.close();
+  return bytes;
+}
+
 describe('DeliveryLog', () => {
   it('is bounded in bytes in memory: the oldest go first, and it is queryable', async () => {
     const log = new DeliveryLog({ memoryBudgetBytes: 200 * 1024 });
@@ -231,6 +248,59 @@ describe('DeliveryLog', () => {
     const again = new DeliveryLog({ file });
     assert.deepEqual(await again.load(), { loaded: 3, skipped: 1 });
     await again.close();
+  });
+
+  it('a load that fails part-way (the torn last line cannot be ended: disk full) leaves nothing half-loaded, and loads whole when tried again', async () => {
+    const file = fileIn();
+    writeFileSync(file, [serializeLine(...rec(0)), serializeLine(...rec(1))].join('') + '{"torn');
+    const log = new DeliveryLog({ file });
+    const proto = await fileHandlePrototype(file);
+    const writev = proto.writev;
+    proto.writev = async () => {
+      proto.writev = writev;
+      throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
+    };
+    try {
+      await assert.rejects(() => log.load(), /ENOSPC/);
+    } finally {
+      proto.writev = writev;
+    }
+    assert.equal(log.size, 0, 'the records read before the failure are let go');
+    assert.deepEqual(await log.load(), { loaded: 2, skipped: 1 });
+    assert.deepEqual(log.all().map((r) => r.id), ['r0', 'r1']);
+    const counted = log.bytesInMemory;
+    await log.close();
+    assert.equal(counted, await loadedAlone(file), 'memory counted once');
+  });
+
+  it("a compaction at load that fails (disk full) is a warning, not a failed load: the history works, and the file is compacted at the next start", async () => {
+    const file = fileIn();
+    writeFileSync(file, [serializeLine(...rec(0)), 'garbage\n', serializeLine(...rec(1))].join(''));
+    const log = new DeliveryLog({ file });
+    const warnings: string[] = [];
+    log.on('warning', (w: string) => warnings.push(w));
+    const proto = await fileHandlePrototype(file);
+    const sync = proto.sync;
+    proto.sync = async () => {
+      throw Object.assign(new Error('ENOSPC: no space left on device, fsync'), { code: 'ENOSPC' });
+    };
+    try {
+      assert.deepEqual(await log.load(), { loaded: 2, skipped: 1 });
+    } finally {
+      proto.sync = sync;
+    }
+    assert.deepEqual(warnings, [
+      `1 unreadable line in ${file} (torn by a crash, or not a record) was skipped`,
+      `${file} could not be compacted (ENOSPC: no space left on device, fsync); it is tried again when it next outgrows its budget, or at the next start`,
+    ]);
+    assert.equal(existsSync(`${file}.compacting`), false);
+    await log.add(...rec(2));
+    assert.deepEqual(await log.body('r1'), rec(1)[1], 'read back from the file it kept');
+    await log.close();
+    const again = new DeliveryLog({ file });
+    assert.deepEqual(await again.load(), { loaded: 3, skipped: 1 });
+    await again.close();
+    assert.equal(readFileSync(file, 'utf8').includes('garbage'), false, 'compacted at the next start');
   });
 
   it('a short write resumes where it stopped, across buffers', () => {

@@ -16,6 +16,18 @@ import { join } from 'node:path';
 import { ReceiverHost } from '../../../src/extension/receiver/receiverHost';
 import type { ExtensionLog } from '../../../src/extension/log/extensionLog';
 
+const silentLog = { info: () => undefined, warn: () => undefined, error: () => undefined, debug: () => undefined, show: () => undefined, dispose: () => undefined } as unknown as ExtensionLog;
+
+/** Sends the i-th of a series of 60 KB deliveries, signed by the sandbox at baseUrl, to a receiver; its status. */
+async function sendSigned(baseUrl: string, url: string, i: number): Promise<number> {
+  const body = Buffer.from(JSON.stringify({ webhookId: `f${String(i).padStart(7, '0')}-0000-4000-8000-000000000000`, topic: 'disk/full', data: { pad: 'x'.repeat(60_000) } }));
+  const signed = await fetch(`${baseUrl}/sandbox/sign`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ bodyBase64: body.toString('base64') }) });
+  const { token } = (await signed.json()) as { token: string };
+  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body });
+  await res.arrayBuffer();
+  return res.status;
+}
+
 describe('webhook receiver in a real VS Code host', () => {
   let api: ExtensionApi;
   before(async () => {
@@ -216,18 +228,11 @@ describe('webhook receiver in a real VS Code host', () => {
       this.skip();
     }
     await vscode.commands.executeCommand('notifications.clearAll');
-    const log = { info: () => undefined, warn: () => undefined, error: () => undefined, debug: () => undefined, show: () => undefined, dispose: () => undefined } as unknown as ExtensionLog;
     // A second ReceiverHost, as a window builds it, whose storage is the full disk.
-    const host = new ReceiverHost(mounted.dir, api.state, api.environments, api.sandbox, log, api.clock);
+    const host = new ReceiverHost(mounted.dir, api.state, api.environments, api.sandbox, silentLog, api.clock);
     try {
       const { localUrl } = await host.start();
-      const send = async (i: number) => {
-        const body = Buffer.from(JSON.stringify({ webhookId: `f${String(i).padStart(7, '0')}-0000-4000-8000-000000000000`, topic: 'disk/full', data: { pad: 'x'.repeat(60_000) } }));
-        const signed = await fetch(`${api.sandbox.info!.baseUrl}/sandbox/sign`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ bodyBase64: body.toString('base64') }) });
-        const { token } = (await signed.json()) as { token: string };
-        const res = await fetch(localUrl, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body });
-        return res.status;
-      };
+      const send = (i: number) => sendSigned(api.sandbox.info!.baseUrl, localUrl, i);
       assert.equal(await send(0), 200);
       fillDisk(join(mounted.dir, 'filler'));
       assert.equal(await send(1), 503);
@@ -239,6 +244,44 @@ describe('webhook receiver in a real VS Code host', () => {
     } finally {
       await host.shutdown();
       host.dispose();
+      mounted.unmount();
+    }
+  });
+
+  it('a window that starts on a full disk: Start Receiver says the history cannot be opened and offers its setting; once space is freed it starts with the history it had', async function () {
+    const mounted = mountTmpfs(2 * 1024 * 1024);
+    if ('why' in mounted) {
+      console.log(`    (skipped: no tmpfs could be mounted: ${mounted.why})`);
+      this.skip();
+    }
+    await vscode.commands.executeCommand('notifications.clearAll');
+    try {
+      // One delivery kept by an earlier window.
+      const earlier = new ReceiverHost(mounted.dir, api.state, api.environments, api.sandbox, silentLog, api.clock);
+      assert.equal(await sendSigned(api.sandbox.info!.baseUrl, (await earlier.start()).localUrl, 0), 200);
+      await earlier.shutdown();
+      earlier.dispose();
+
+      fillDisk(join(mounted.dir, 'filler'));
+      const host = new ReceiverHost(mounted.dir, api.state, api.environments, api.sandbox, silentLog, api.clock);
+      try {
+        await host.ready();
+        await assert.rejects(
+          () => host.start(),
+          (e: Error & { setting?: string }) =>
+            e.setting === 'wfs.receiver.historyStorage' &&
+            /^its delivery history file .*deliveries\.jsonl could not be opened \(ENOSPC: no space left on device, write\): free space on its disk or fix its access, or set wfs\.receiver\.historyStorage to memory$/.test(e.message),
+        );
+        assert.equal(host.running, undefined, 'no receiver answers deliveries it could not keep');
+        rmSync(join(mounted.dir, 'filler'));
+        const { localUrl } = await host.start();
+        assert.equal(host.log.size, 1, 'the earlier delivery is loaded');
+        assert.equal(await sendSigned(api.sandbox.info!.baseUrl, localUrl, 1), 200);
+      } finally {
+        await host.shutdown();
+        host.dispose();
+      }
+    } finally {
       mounted.unmount();
     }
   });

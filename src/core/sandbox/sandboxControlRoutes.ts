@@ -46,6 +46,12 @@ function mediaTypeOf(req: SandboxRequest): string {
 
 const LITERAL_ROUTES = new Set(['POST clock/advance', 'POST keys/rotate']);
 
+/** The explorer's bound on a session id too. */
+export const MAX_SESSION_ID_CHARS = 255;
+/** Addresses every event goes to, each delivery a request: a handful is what a developer registers. */
+export const MAX_WEBHOOK_ENDPOINTS = 100;
+export const MAX_ENDPOINT_URL_CHARS = 2048;
+
 export async function controlRoute(
   ctx: SandboxContext,
   req: SandboxRequest,
@@ -73,6 +79,9 @@ export async function controlRoute(
     case 'POST sessions': {
       const sessionId = b.sessionId ?? 'sess-' + randomBytes(6).toString('hex');
       if (typeof sessionId !== 'string' || sessionId === '') return bad(ctx, 'sessionId must be a non-empty string.');
+      // Bounded like the explorer's: a thousand sessions must not hold a megabyte of id each.
+      if (sessionId.length > MAX_SESSION_ID_CHARS || /[\u0000-\u001f\u007f]/.test(sessionId))
+        return bad(ctx, `sessionId must be at most ${MAX_SESSION_ID_CHARS} characters, with no control characters.`);
       if (ctx.workflows.sessions.has(sessionId)) return problemReply(409, `${ctx.problemsBase}/session-exists`, 'Session exists', `Session "${sessionId}" already exists.`);
       const loan = b.loan === undefined ? null : b.loan;
       if (loan !== null && !isPlainObject(loan)) return bad(ctx, 'loan must be an object.');
@@ -105,11 +114,14 @@ export async function controlRoute(
     case 'POST webhooks':
     case 'DELETE webhooks': {
       if (typeof b.url !== 'string') return bad(ctx, 'url is a required string.');
+      if (b.url.length > MAX_ENDPOINT_URL_CHARS) return bad(ctx, `url must be at most ${MAX_ENDPOINT_URL_CHARS} characters.`);
       try {
         new URL(b.url);
       } catch {
         return bad(ctx, 'url is not a valid URL.');
       }
+      if (req.method === 'POST' && !ctx.webhookEndpoints.has(b.url) && ctx.webhookEndpoints.size >= MAX_WEBHOOK_ENDPOINTS)
+        return tooMuch(ctx, `the sandbox sends events to at most ${MAX_WEBHOOK_ENDPOINTS} addresses: DELETE /sandbox/webhooks one first`);
       if (req.method === 'POST') ctx.webhookEndpoints.add(b.url);
       else ctx.webhookEndpoints.delete(b.url);
       return jsonReply(req.method === 'POST' ? 201 : 200, { endpoints: [...ctx.webhookEndpoints] });

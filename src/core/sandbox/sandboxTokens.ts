@@ -18,16 +18,26 @@ export interface IssuedTokens {
 interface RefreshRecord extends TokenSubject {
   issuedAt: number;
   expiresAt: number;
+  bytes: number;
 }
 
 export type AccessCheck = { ok: true; subject: TokenSubject } | { ok: false; reason: 'missing' | 'malformed' | 'invalid' | 'expired' };
 
-/** Refresh tokens remembered (a sign-in each; the sandbox lives in the extension host). */
+/** Refresh tokens remembered (a sign-in each; the sandbox lives in the extension host), and the bytes their
+ * usernames and aliases may hold: the spec bounds neither, so a sign-in with a megabyte of alias is taken, and the
+ * oldest tokens are forgotten to make room. */
 export const MAX_REFRESH_TOKENS = 10_000;
+export const MAX_REFRESH_TOKEN_BYTES = 16 * 1024 * 1024;
+
+/** What one remembered refresh token holds, about: its key, times and map slot, and its strings (UTF-16). */
+function refreshRecordBytes(key: string, subject: TokenSubject): number {
+  return 160 + 2 * (key.length + subject.username.length + (subject.alias?.length ?? 0));
+}
 
 export class SandboxTokens {
   private readonly secret = randomBytes(32);
   private readonly refreshTokens = new Map<string, RefreshRecord>();
+  private refreshBytes = 0;
 
   constructor(
     private readonly clock: Clock,
@@ -40,10 +50,16 @@ export class SandboxTokens {
     let refresh = refreshToken;
     if (!refresh) {
       refresh = randomBytes(32).toString('base64url');
-      this.refreshTokens.set(refresh, { ...subject, issuedAt: now, expiresAt: refreshTokenExpiry(now) });
-      // Each sign-in adds one: the oldest is forgotten beyond the cap (its refresh is then refused, and the spec's
-      // answer to that is a new sign-in).
-      if (this.refreshTokens.size > MAX_REFRESH_TOKENS) this.refreshTokens.delete(this.refreshTokens.keys().next().value!);
+      const bytes = refreshRecordBytes(refresh, subject);
+      this.refreshTokens.set(refresh, { username: subject.username, alias: subject.alias, issuedAt: now, expiresAt: refreshTokenExpiry(now), bytes });
+      this.refreshBytes += bytes;
+      // Each sign-in adds one: the oldest are forgotten beyond the caps (their refresh is then refused, and the
+      // spec's answer to that is a new sign-in). The newest is always kept.
+      while (this.refreshTokens.size > 1 && (this.refreshTokens.size > MAX_REFRESH_TOKENS || this.refreshBytes > MAX_REFRESH_TOKEN_BYTES)) {
+        const [oldest, rec] = this.refreshTokens.entries().next().value!;
+        this.refreshTokens.delete(oldest);
+        this.refreshBytes -= rec.bytes;
+      }
     }
     const iat = Math.floor(now / 1000);
     const jwt = new SignJWT({ alias: subject.alias })
@@ -83,5 +99,6 @@ export class SandboxTokens {
 
   reset(): void {
     this.refreshTokens.clear();
+    this.refreshBytes = 0;
   }
 }

@@ -203,6 +203,7 @@ export async function testWebhook(ctx: SandboxContext, req: SandboxRequest): Pro
     ...(attempt.status !== undefined ? { receiverStatus: attempt.status } : {}),
     ...(attempt.error !== undefined ? { error: attempt.error } : {}),
     retryScheduled: attempt.nextAttemptAt !== undefined,
+    ...(attempt.retryRefused !== undefined ? { retryRefused: attempt.retryRefused } : {}),
   });
 }
 

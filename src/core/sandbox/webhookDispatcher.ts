@@ -30,7 +30,15 @@ export interface DeliveryAttempt {
   error?: string;
   /** When the next attempt is due; absent when none follows. */
   nextAttemptAt?: number;
+  /** Why no retry follows an attempt that failed, when the bound on bodies awaiting retry refused it. */
+  retryRefused?: string;
 }
+
+/** Bodies held for a retry (up to 1 MiB each, the sandbox runs in the extension host): past this, a failed
+ * attempt is not retried. */
+export const MAX_RETRY_BYTES = 64 * 1024 * 1024;
+/** An attempt's record keeps at most this much of its address (a test webhook's may be as long as its body). */
+const RECORD_ADDRESS_CHARS = 2048;
 
 export interface OutgoingWebhook {
   address: string;
@@ -45,11 +53,14 @@ export class WebhookDispatcher extends EventEmitter {
   readonly attempts: DeliveryAttempt[] = [];
   private readonly timers = new Set<TimerHandle>();
   private stopped = false;
+  /** Bytes of the bodies whose retry is scheduled. */
+  private retryBytes = 0;
 
   constructor(
     private readonly clock: Clock,
     private readonly signer: WebhookSigner,
     readonly retry: RetryPolicy = DEFAULT_RETRY,
+    private readonly maxRetryBytes = MAX_RETRY_BYTES,
   ) {
     super();
   }
@@ -63,10 +74,12 @@ export class WebhookDispatcher extends EventEmitter {
     this.stopped = true;
     for (const t of this.timers) this.clock.clearTimeout(t);
     this.timers.clear();
+    this.retryBytes = 0;
   }
 
   private async attempt(hook: OutgoingWebhook, deliveryId: string, n: number): Promise<DeliveryAttempt> {
-    const record: DeliveryAttempt = { deliveryId, webhookId: hook.webhookId, topic: hook.topic, address: hook.address, attempt: n, at: this.clock.now() };
+    const address = hook.address.length > RECORD_ADDRESS_CHARS ? `${hook.address.slice(0, RECORD_ADDRESS_CHARS)}…` : hook.address;
+    const record: DeliveryAttempt = { deliveryId, webhookId: hook.webhookId, topic: hook.topic, address, attempt: n, at: this.clock.now() };
     try {
       const token = await this.signer.sign(hook.body);
       const res = await httpRequest({
@@ -83,13 +96,19 @@ export class WebhookDispatcher extends EventEmitter {
     }
     const retryable = record.error !== undefined || (record.status !== undefined && record.status >= 500);
     if (retryable && n < this.retry.maxAttempts && !this.stopped) {
-      const delay = Math.min(this.retry.maxDelayMs, this.retry.baseDelayMs * 2 ** (n - 1));
-      record.nextAttemptAt = this.clock.now() + delay;
-      const handle = this.clock.setTimeout(() => {
-        this.timers.delete(handle);
-        void this.attempt(hook, deliveryId, n + 1);
-      }, delay);
-      this.timers.add(handle);
+      if (this.retryBytes + hook.body.length > this.maxRetryBytes) {
+        record.retryRefused = `not retried: the sandbox holds at most ${this.maxRetryBytes / 1024 / 1024} MiB of deliveries awaiting a retry`;
+      } else {
+        const delay = Math.min(this.retry.maxDelayMs, this.retry.baseDelayMs * 2 ** (n - 1));
+        record.nextAttemptAt = this.clock.now() + delay;
+        this.retryBytes += hook.body.length;
+        const handle = this.clock.setTimeout(() => {
+          this.timers.delete(handle);
+          this.retryBytes -= hook.body.length;
+          void this.attempt(hook, deliveryId, n + 1);
+        }, delay);
+        this.timers.add(handle);
+      }
     }
     this.attempts.push(record);
     if (this.attempts.length > 1000) this.attempts.splice(0, this.attempts.length - 1000);

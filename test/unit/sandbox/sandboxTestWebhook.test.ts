@@ -4,6 +4,7 @@ import { createHash } from 'node:crypto';
 import { decodeJwt } from 'jose';
 import { startSandbox, type SandboxFixture } from '../helpers/sandboxFixture';
 import { RecordingServer } from '../helpers/recordingServer';
+import { MAX_RETRY_BYTES } from '../../../src/core/sandbox/webhookDispatcher';
 
 const HEADERS = {
   'x-svc-topic': 'workflow/completed',
@@ -80,6 +81,36 @@ describe('sandbox: test-webhook endpoint', () => {
       await g.stop();
     }
   });
+  it(`bodies awaiting a retry are held to ${MAX_RETRY_BYTES / 1024 / 1024} MiB: past that a failed delivery says it is not retried, and one that arrives needs none`, async () => {
+    await receiver.stop();
+    const testData = { pad: 'x'.repeat(1_000_000) }; // about 1 MB, under the 1 MiB body cap
+    const fit = Math.floor(MAX_RETRY_BYTES / Buffer.byteLength(JSON.stringify(testData)));
+    for (let i = 0; i < fit; i++) {
+      const r = await f.call('/test-webhook', { token, json: { address, testData }, headers: HEADERS });
+      assert.deepEqual([r.status, r.json().retryScheduled], [200, true], `delivery ${i}`);
+    }
+    const refused = (await f.call('/test-webhook', { token, json: { address, testData }, headers: HEADERS })).json();
+    assert.equal(refused.retryScheduled, false);
+    assert.equal(refused.retryRefused, 'not retried: the sandbox holds at most 64 MiB of deliveries awaiting a retry');
+    assert.ok(refused.error, 'the attempt itself was made');
+    // A small one still fits; one that arrives needs no retry at all.
+    assert.equal((await f.call('/test-webhook', { token, json: { address, testData: { small: true } }, headers: HEADERS })).json().retryScheduled, true);
+    const live = new RecordingServer();
+    try {
+      const ok = (await f.call('/test-webhook', { token, json: { address: `${await live.start()}/webhooks`, testData }, headers: HEADERS })).json();
+      assert.deepEqual([ok.receiverStatus, ok.retryScheduled, ok.retryRefused], [200, false, undefined]);
+    } finally {
+      await live.stop();
+    }
+  });
+
+  it("an attempt's record keeps at most 2,048 characters of its address", async () => {
+    const long = `${address}/${'p'.repeat(5000)}`;
+    assert.equal((await f.call('/test-webhook', { token, json: { address: long, testData: {} }, headers: HEADERS })).status, 200);
+    const [attempt] = (await f.control('GET', 'deliveries')).json().attempts;
+    assert.equal(attempt.address, `${long.slice(0, 2048)}…`);
+  });
+
   it('reports an unreachable address and schedules a retry', async () => {
     await receiver.stop();
     const r = await f.call('/test-webhook', { token, json: { address, testData: {} }, headers: HEADERS });

@@ -1,7 +1,7 @@
 // Help, version and usage errors of the spawned `wfs`: a request that breaks a rule is refused before anything is
 // sent, credentials included.
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, statSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -134,6 +134,18 @@ describe('wfs help, version and usage errors as a process', function () {
       const p = new WfsProcess(['listen', '--trust-sandbox', s.info.baseUrl, '--no-tunnel', '--log', dir]);
       assert.equal(await p.exitCode(), 2);
       assert.match(p.lines.at(-1)!.message, new RegExp(`^--log ${dir}: is a directory`));
+    });
+
+    it('--log /dev/null (meant as "no log"): exit 2, no lock beside it, and the device untouched', async function () {
+      if (process.platform !== 'linux') this.skip();
+      const p = new WfsProcess(['listen', '--trust-sandbox', s.info.baseUrl, '--log', '/dev/null']);
+      assert.equal(await p.exitCode(), 2);
+      assert.equal(
+        p.lines.at(-1)!.message,
+        '--log /dev/null: is not a regular file (a device, a pipe or a socket); give a file path, or leave --log out to keep the history in memory only',
+      );
+      assert.equal(existsSync('/dev/null.lock'), false);
+      assert.ok(statSync('/dev/null').isCharacterDevice());
     });
 
     it('a missing variable or a bad proxy address: exit 2 naming it', async () => {

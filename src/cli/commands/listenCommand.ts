@@ -57,6 +57,8 @@ function checkLogPath(file: string): void {
     return;
   }
   if (st.isDirectory()) throw new UsageError(`--log ${file}: is a directory; give a file path, e.g. ${file.replace(/\/+$/, '')}/deliveries.jsonl`);
+  // /dev/null meant as "no log" would be appended to, then compacted: a new file renamed over the device.
+  if (!st.isFile()) throw new UsageError(`--log ${file}: is not a regular file (a device, a pipe or a socket); give a file path, or leave --log out to keep the history in memory only`);
 }
 
 export const listenCommand: CommandSpec = {

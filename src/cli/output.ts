@@ -1,6 +1,6 @@
 // The CLI speaks JSON lines on stdout (docs/design.md). Commands get their I/O injected so tests can run them in-process.
 import { SystemClock, type Clock } from '../core/time/clock';
-import { readFileSync } from 'node:fs';
+import { MAX_STDIN_BYTES, readBoundedText } from './boundedRead';
 
 export type Emit = (line: Record<string, unknown>) => void;
 
@@ -29,7 +29,7 @@ export function processIO(): CliIO {
     printError: (text) => void process.stderr.write(text),
     env: process.env,
     clock: new SystemClock(),
-    readStdin: () => readFileSync(0, 'utf8'),
+    readStdin: () => readBoundedText(0, MAX_STDIN_BYTES),
     onStop: (listener) => {
       for (const signal of STOP_SIGNALS) process.once(signal, listener);
       return () => {

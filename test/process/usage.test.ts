@@ -1,12 +1,13 @@
 // Help, version and usage errors of the spawned `wfs`: a request that breaks a rule is refused before anything is
 // sent, credentials included.
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, statSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import manifest from '../../package.json';
-import { startSandboxProcess, WfsProcess, type SandboxProcess } from './helpers/wfsProcess';
+import { CLI, startSandboxProcess, WfsProcess, type SandboxProcess } from './helpers/wfsProcess';
 
 const COMMANDS = ['sandbox', 'start', 'status', 'find', 'test-webhook', 'listen', 'audit'];
 
@@ -146,6 +147,27 @@ describe('wfs help, version and usage errors as a process', function () {
       );
       assert.equal(existsSync('/dev/null.lock'), false);
       assert.ok(statSync('/dev/null').isCharacterDevice());
+    });
+
+    it('a device or an endless pipe given as --trust-file or --data: read up to a bound, then exit 2 (nothing sent)', async function () {
+      if (process.platform !== 'linux') this.skip();
+      const trust = new WfsProcess(['listen', '--trust-file', '/dev/zero']);
+      assert.equal(await trust.exitCode(), 2);
+      assert.equal(trust.lines.at(-1)!.message, '--trust-file /dev/zero: larger than 1 MiB');
+      const hook = ['test-webhook', '--address', 'http://127.0.0.1:9/x', '--topic', 't/x', '--sub-topic', 'k:t/x', '--tenant-id', 't'];
+      const data = new WfsProcess([...hook, '--data', '/dev/zero'], s.env);
+      assert.equal(await data.exitCode(), 2);
+      assert.equal(data.lines.at(-1)!.message, '--data: cannot read /dev/zero: larger than 64 MiB');
+      // `yes | wfs test-webhook --data -`: standard input that never ends.
+      const piped = spawnSync('sh', ['-c', `yes | exec "$0" "$@"`, process.execPath, CLI, ...hook, '--data', '-'], { env: { PATH: process.env.PATH, ...s.env }, encoding: 'utf8', timeout: 50_000 });
+      assert.equal(piped.status, 2, piped.stderr);
+      assert.equal(JSON.parse(piped.stdout.trim().split('\n').at(-1)!).message, '--data: cannot read standard input: larger than 64 MiB');
+      // The sandbox prints its request lines as it serves them: one of our own, last, says it has printed the rest.
+      const stats = () => s.proc.events('request').filter((l) => l.path === '/sandbox/stats').length;
+      const before = stats();
+      await s.control('GET', 'stats');
+      await s.proc.line(() => stats() > before, 'the stats request line');
+      assert.deepEqual(s.requests().filter((r) => !r.includes(' /sandbox/')), [], 'no sign-in');
     });
 
     it('a missing variable or a bad proxy address: exit 2 naming it', async () => {

@@ -1,5 +1,6 @@
 // `wfs listen`: the webhook receiver (and, when asked, a tunnel), headless. One JSON line per delivery and tunnel state change.
-import { readFileSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
+import { readBoundedText } from '../boundedRead';
 import { dirname } from 'node:path';
 import { SandboxControlClient } from '../../core/audit/sandboxControlClient';
 import { DeliveryLog, type DeliveryRecord } from '../../core/webhooks/DeliveryLog';
@@ -11,10 +12,13 @@ import { PROXY_ENV, type CommandSpec } from '../commandSpec';
 import { intFlag, UsageError, type ParsedFlags } from '../flags';
 import { httpUrlValue } from '../httpUrlValue';
 
+/** A trust file lists a few issuers: a megabyte is thousands of them. */
+const MAX_TRUST_FILE_BYTES = 1024 * 1024;
+
 export function readTrustFile(file: string): TrustedIssuer[] {
   let parsed: unknown;
   try {
-    parsed = JSON.parse(readFileSync(file, 'utf8'));
+    parsed = JSON.parse(readBoundedText(file, MAX_TRUST_FILE_BYTES));
   } catch (err) {
     throw new UsageError(`--trust-file ${file}: ${(err as Error).message}`);
   }

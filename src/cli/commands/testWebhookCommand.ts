@@ -1,5 +1,5 @@
 // `wfs test-webhook`: asks the service to send a simulated webhook to an address.
-import { readFileSync } from 'node:fs';
+import { MAX_STDIN_BYTES, readBoundedText } from '../boundedRead';
 import { buildTestWebhookRequest, sendTestWebhook } from '../../core/webhooks/testWebhookRequest';
 import { readServiceTarget, signIn } from '../cliEnvironment';
 import { SERVICE_ENV, type CommandSpec } from '../commandSpec';
@@ -51,7 +51,7 @@ function readTestData(data: string | undefined, readStdin: () => string): unknow
   if (data === undefined) return undefined;
   let text: string;
   try {
-    text = data === '-' ? readStdin() : readFileSync(data, 'utf8');
+    text = data === '-' ? readStdin() : readBoundedText(data, MAX_STDIN_BYTES);
   } catch (err) {
     throw new UsageError(`--data: cannot read ${data === '-' ? 'standard input' : data}: ${(err as Error).message}`);
   }

@@ -1,0 +1,33 @@
+// Files and standard input the CLI reads whole (a trust file, testData) are read up to a bound: `--data /dev/zero`
+// or an endless pipe would otherwise grow the process until V8 gives up, gigabytes later.
+import { closeSync, openSync, readSync } from 'node:fs';
+
+/** Standard input or a file read whole for testData (`--data`): one request body. */
+export const MAX_STDIN_BYTES = 64 * 1024 * 1024;
+
+export class TooLarge extends Error {
+  constructor(readonly maxBytes: number) {
+    super(`larger than ${maxBytes / 1024 / 1024} MiB`);
+    this.name = 'TooLarge';
+  }
+}
+
+/** The text of a file, or of standard input (0), as UTF-8; throws TooLarge past `maxBytes`. */
+export function readBoundedText(source: string | 0, maxBytes: number): string {
+  const fd = source === 0 ? 0 : openSync(source, 'r');
+  try {
+    const chunks: Buffer[] = [];
+    let total = 0;
+    for (;;) {
+      const chunk = Buffer.allocUnsafe(64 * 1024);
+      const n = readSync(fd, chunk, 0, chunk.length, null);
+      if (n === 0) break;
+      total += n;
+      if (total > maxBytes) throw new TooLarge(maxBytes);
+      chunks.push(chunk.subarray(0, n));
+    }
+    return Buffer.concat(chunks, total).toString('utf8');
+  } finally {
+    if (source !== 0) closeSync(fd);
+  }
+}

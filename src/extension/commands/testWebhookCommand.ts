@@ -1,6 +1,7 @@
 // Send Test Webhook: topic / sub-topic / tenant remembered; testData from the built-in template, the active
 // JSON editor or a file; the address defaults to the receiver (its public URL, or loopback for the sandbox).
 import * as vscode from 'vscode';
+import { readBoundedFile } from '../boundedFile';
 import { isLoopbackHost } from '../../core/http/loopback';
 import { randomUUID } from 'node:crypto';
 import { SANDBOX_ENVIRONMENT } from '../../core/environments/environmentConfig';
@@ -107,6 +108,9 @@ async function sendTestWebhookCommand(s: Services, args: TestWebhookArgs): Promi
   }
 }
 
+/** testData is one request body (the CLI's --data has the same bound). */
+export const MAX_TEST_DATA_BYTES = 64 * 1024 * 1024;
+
 async function chooseTestData(h: Remembered, now: number, runId?: string): Promise<{ value: unknown } | 'cancelled'> {
   const editor = vscode.window.activeTextEditor;
   const jsonEditor = editor && ['json', 'jsonc'].includes(editor.document.languageId) ? editor : undefined;
@@ -128,7 +132,12 @@ async function chooseTestData(h: Remembered, now: number, runId?: string): Promi
   } else {
     const uri = (await vscode.window.showOpenDialog({ canSelectMany: false, filters: { JSON: ['json'] }, title: 'testData' }))?.[0];
     if (!uri) return 'cancelled';
-    text = new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
+    try {
+      text = new TextDecoder().decode(await readBoundedFile(uri, MAX_TEST_DATA_BYTES));
+    } catch (err) {
+      void vscode.window.showErrorMessage(`The testData file could not be used: ${(err as Error).message}. Nothing was sent.`);
+      return 'cancelled';
+    }
     source = uri.fsPath;
   }
   try {

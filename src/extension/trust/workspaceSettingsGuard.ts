@@ -1,10 +1,13 @@
 // Tells the user, once per setting and file, that a workspace tried to set a setting only user settings may set
 // (VS Code already ignores the value: see userOnlySettings.ts).
 import * as vscode from 'vscode';
+import { readBoundedFile } from '../boundedFile';
 import type { ExtensionLog } from '../log/extensionLog';
 import { userOnlySettingsIn } from './userOnlySettings';
 
 const WARNED_KEY = 'wfs.ignoredWorkspaceSettingsWarned';
+/** A settings file is a few kilobytes; a cloned repository's may be anything. */
+const MAX_SETTINGS_FILE_BYTES = 1024 * 1024;
 
 export class WorkspaceSettingsGuard implements vscode.Disposable {
   private readonly disposables: vscode.Disposable[] = [];
@@ -32,9 +35,10 @@ export class WorkspaceSettingsGuard implements vscode.Disposable {
     for (const file of files) {
       let text: string;
       try {
-        text = new TextDecoder().decode(await vscode.workspace.fs.readFile(file));
-      } catch {
-        continue; // no such file
+        text = new TextDecoder().decode(await readBoundedFile(file, MAX_SETTINGS_FILE_BYTES));
+      } catch (err) {
+        if ((err as { code?: string }).code !== 'FileNotFound') this.log.warn(`Workspace settings not checked for user-only settings: ${(err as Error).message}.`);
+        continue;
       }
       for (const key of userOnlySettingsIn(text)) {
         const id = `${file.toString()}#${key}`;

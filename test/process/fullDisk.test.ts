@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { fillDisk, mountTmpfs } from '../unit/helpers/tmpfs';
+import { fillDisk, tmpfsOrSkip } from '../unit/helpers/tmpfs';
 import { recordsIn, sendDelivery, signedDeliveries } from './helpers/deliveries';
 import { startSandboxProcess, WfsProcess, type SandboxProcess } from './helpers/wfsProcess';
 
@@ -16,12 +16,7 @@ describe('wfs listen --log on a full disk, as a process', function () {
   let dir: string;
   let unmount: (() => void) | undefined;
   before(async function () {
-    const mounted = mountTmpfs(2048 * KIB);
-    if ('why' in mounted) {
-      console.log(`    (skipped: no tmpfs could be mounted: ${mounted.why})`);
-      this.skip();
-    }
-    ({ dir, unmount } = mounted);
+    ({ dir, unmount } = tmpfsOrSkip(this, 2048 * KIB));
     s = await startSandboxProcess();
   });
   after(async () => {

@@ -15,6 +15,16 @@ export function mountTmpfs(bytes: number): { dir: string; unmount: () => void } 
   }
 }
 
+/** A tmpfs for the running test or hook, or that test skipped with the reason printed. */
+export function tmpfsOrSkip(test: Mocha.Context, bytes: number): { dir: string; unmount: () => void } {
+  const mounted = mountTmpfs(bytes);
+  if ('why' in mounted) {
+    console.log(`    (skipped: no tmpfs could be mounted: ${mounted.why})`);
+    test.skip();
+  }
+  return mounted as { dir: string; unmount: () => void };
+}
+
 /** Writes zeros to `file` until the disk is full, then gives `leave` bytes of it back. */
 export function fillDisk(file: string, leave = 0): void {
   const fd = openSync(file, 'w');

@@ -7,7 +7,7 @@ import type { ExtensionApi } from '../hostExtension/extension';
 import type { DeliveryRecord } from '../../../src/core/webhooks/DeliveryLog';
 import { LocaltunnelServer } from '../../unit/helpers/localtunnelServer';
 import { freePort } from '../../unit/helpers/freePort';
-import { fillDisk, mountTmpfs } from '../../unit/helpers/tmpfs';
+import { fillDisk, tmpfsOrSkip } from '../../unit/helpers/tmpfs';
 import { extensionApi, setSetting, until } from './helpers';
 import { notificationButtons, notificationsInCenter, quickPickRows, statusBarEntry } from './workbenchDom';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -222,11 +222,7 @@ describe('webhook receiver in a real VS Code host', () => {
   });
 
   it('the disk holding the history fills up: a warning says so, with Open Webhook Panel and Show Log; verified deliveries are answered 503 until space is freed', async function () {
-    const mounted = mountTmpfs(2 * 1024 * 1024);
-    if ('why' in mounted) {
-      console.log(`    (skipped: no tmpfs could be mounted: ${mounted.why})`);
-      this.skip();
-    }
+    const mounted = tmpfsOrSkip(this, 2 * 1024 * 1024);
     await vscode.commands.executeCommand('notifications.clearAll');
     // A second ReceiverHost, as a window builds it, whose storage is the full disk.
     const host = new ReceiverHost(mounted.dir, api.state, api.environments, api.sandbox, silentLog, api.clock);
@@ -249,12 +245,7 @@ describe('webhook receiver in a real VS Code host', () => {
   });
 
   it('a window that starts on a full disk: Start Receiver says the history cannot be opened and offers its setting; once space is freed it starts with the history it had', async function () {
-    const mounted = mountTmpfs(2 * 1024 * 1024);
-    if ('why' in mounted) {
-      console.log(`    (skipped: no tmpfs could be mounted: ${mounted.why})`);
-      this.skip();
-    }
-    await vscode.commands.executeCommand('notifications.clearAll');
+    const mounted = tmpfsOrSkip(this, 2 * 1024 * 1024);
     try {
       // One delivery kept by an earlier window.
       const earlier = new ReceiverHost(mounted.dir, api.state, api.environments, api.sandbox, silentLog, api.clock);

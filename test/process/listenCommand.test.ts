@@ -187,6 +187,26 @@ describe('wfs listen / sandbox / audit as processes', function () {
     }
   });
 
+  it('an expired token: refused at step 5, and the detail says by which clock (a machine whose clock is off shows it)', async () => {
+    const listen = new WfsProcess(['listen', '--trust-sandbox', s.info.baseUrl]);
+    try {
+      const { url } = await listen.event('ready');
+      const body = Buffer.from('{"webhookId":"00000000-0000-4000-8000-000000000005","topic":"a/b"}');
+      const signed = await s.control('POST', 'sign', { bodyBase64: body.toString('base64'), claims: { exp: Math.floor(Date.now() / 1000) - 120 } });
+      const res = await fetch(url, { method: 'POST', body, headers: { 'content-type': 'application/json', authorization: `Bearer ${signed.json().token}` } });
+      assert.equal(res.status, 403);
+      const failed = (await listen.event('delivery')).checks.find((c: { ok: boolean }) => !c.ok);
+      assert.equal(failed.step, 5);
+      const m = /^expired (\d+) s ago by this machine's clock \((\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ); tolerance 60 s\): a replayed or held-up delivery, or a clock that is off$/.exec(failed.detail);
+      assert.ok(m, failed.detail);
+      assert.ok(Number(m[1]) >= 120 && Number(m[1]) < 180, failed.detail);
+      assert.ok(Math.abs(Date.parse(m[2]!) - Date.now()) < 60_000, `the time shown is this machine's: ${m[2]}`);
+    } finally {
+      listen.kill('SIGTERM');
+      assert.equal(await listen.exitCode(), 0);
+    }
+  });
+
   it('without --tunnel or --public-url: loopback only, no tunnel opened, deliveries still verified', async () => {
     // A third-party relay carries deliveries and their tokens unencrypted: a script that names none gets none.
     const listen = new WfsProcess(['listen', '--trust-sandbox', s.info.baseUrl]);

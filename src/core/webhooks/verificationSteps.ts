@@ -134,6 +134,10 @@ export function signatureHolds(token: DecodedToken, candidates: readonly KeyCand
   return new StepFailed(4, `signature does not verify: signature verification failed${candidates.length > 1 ? ` with the key "${kid}" of any of ${candidates.length} key sets` : ''}`, trusted, kid);
 }
 
+function clockText(nowS: number): string {
+  return `${new Date(nowS * 1000).toISOString().slice(0, 19)}Z`;
+}
+
 /** 5. iss (matched in step 2), aud, exp (required), with a 60 s tolerance. */
 export function claimsHold(claims: JWTPayload, trusted: TrustedIssuer, nowS: number, kid: string | undefined): StepFailed | undefined {
   const aud = claims.aud;
@@ -142,9 +146,13 @@ export function claimsHold(claims: JWTPayload, trusted: TrustedIssuer, nowS: num
   const exp = claims.exp;
   if (exp === undefined) return new StepFailed(5, 'exp is missing; it is required', trusted, kid);
   if (typeof exp !== 'number' || !Number.isFinite(exp)) return new StepFailed(5, `exp is not a number (${JSON.stringify(exp)})`, trusted, kid);
-  if (nowS > exp + TOLERANCE_S) return new StepFailed(5, `expired ${nowS - exp} s ago (tolerance ${TOLERANCE_S} s)`, trusted, kid);
+  // Every genuine delivery failing here by about the same amount is this machine's clock, not the sender: the
+  // detail says which time it went by.
+  if (nowS > exp + TOLERANCE_S)
+    return new StepFailed(5, `expired ${nowS - exp} s ago by this machine's clock (${clockText(nowS)}; tolerance ${TOLERANCE_S} s): a replayed or held-up delivery, or a clock that is off`, trusted, kid);
   const nbf = claims.nbf;
-  if (typeof nbf === 'number' && nowS < nbf - TOLERANCE_S) return new StepFailed(5, `not valid before ${nbf} (${nbf - nowS} s from now)`, trusted, kid);
+  if (typeof nbf === 'number' && nowS < nbf - TOLERANCE_S)
+    return new StepFailed(5, `not valid before ${nbf}, ${nbf - nowS} s from now by this machine's clock (${clockText(nowS)}): a clock that is off, here or at the sender`, trusted, kid);
   return undefined;
 }
 

@@ -345,6 +345,28 @@ describe('wfs listen / sandbox / audit as processes', function () {
     }
   });
 
+  it('wfs audit against a receiver that never answers: the first two requests wait out --timeout, the rest are not sent', async () => {
+    // Accepts connections and reads, but never answers: a receiver stuck in a handler.
+    const requests: string[] = [];
+    const stuck = createServer((req) => requests.push(req.url ?? ''));
+    await new Promise<void>((r) => stuck.listen(0, '127.0.0.1', r));
+    try {
+      const target = `http://127.0.0.1:${(stuck.address() as AddressInfo).port}/webhooks`;
+      const audit = new WfsProcess(['audit', '--target', target, '--sandbox-url', s.info.baseUrl, '--timeout', '1']);
+      assert.equal(await audit.exitCode(), 1);
+      const cases = audit.events('case');
+      assert.deepEqual(cases.slice(0, 2).map((c) => c.detail), [`no answer: no answer from ${target} within 1000 ms`, `no answer: no answer from ${target} within 1000 ms`]);
+      assert.ok(cases.length > 20, `${cases.length} cases`);
+      assert.deepEqual(new Set(cases.slice(2).map((c) => c.detail)), new Set(['not sent: the receiver answered none of the first 2 requests within 1000 ms']));
+      assert.equal(requests.length, 2, 'nothing sent after the first two');
+      const summary = await audit.event('summary');
+      assert.deepEqual([summary.passed, summary.failed, summary.total], [0, cases.length, cases.length]);
+    } finally {
+      stuck.closeAllConnections();
+      stuck.close();
+    }
+  });
+
   it('wfs audit --junit into a folder that does not exist: exit 2 before anything is sent', async () => {
     const audit = new WfsProcess(['audit', '--target', 'http://127.0.0.1:9/webhooks', '--sandbox-url', s.info.baseUrl, '--junit', '/nonexistent-dir/audit.xml']);
     assert.equal(await audit.exitCode(), 2);

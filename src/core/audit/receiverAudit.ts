@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { calculateJwkThumbprint, exportJWK, generateKeyPair } from 'jose';
 import { isLoopbackHost } from '../http/loopback';
 import { missingSchemeHint } from '../http/schemeHint';
-import { httpRequest } from '../http/request';
+import { httpRequest, TransportError } from '../http/request';
 import type { Clock } from '../time/clock';
 import { AUDIT_CASES, forgedDelivery, genuineDelivery, type AuditCase, type AuditContext } from './auditCases';
 import { SandboxControlClient, type SandboxTrust } from './sandboxControlClient';
@@ -119,6 +119,9 @@ function judge(c: AuditCase, status: number | undefined, error: string | undefin
   return { passed: true, detail: `answered ${status} as expected` };
 }
 
+/** Requests in a row that ran into the timeout, with none answered before them, after which the rest are not sent. */
+const SILENT_LIMIT = 2;
+
 export async function runAudit(o: AuditOptions): Promise<AuditSummary> {
   const target = checkTarget(o.target, o.allowNonLocal).toString();
   const sandbox = new SandboxControlClient(o.sandboxUrl);
@@ -137,6 +140,11 @@ export async function runAudit(o: AuditOptions): Promise<AuditSummary> {
   const ctx: AuditContext = { sandbox, trust, nowS: () => Math.floor(o.clock.now() / 1000), foreign: { privateKey, kid }, decoy, foreignJwk };
   const deadline = o.clock.now() + (o.deadlineMs ?? 120_000);
   const results: AuditCaseResult[] = [];
+  // A receiver that has answered nothing, the first requests running into the timeout, is not answering at all:
+  // the rest are not sent, rather than each waiting out the timeout in turn until the overall deadline.
+  let answered = false;
+  let unanswered = 0;
+  const silence = () => `not sent: the receiver answered none of the first ${SILENT_LIMIT} requests within ${o.requestTimeoutMs ?? 10_000} ms`;
   let probes: Partial<Record<CodeCheck['id'], { passed: boolean; detail: string }>> = {};
   const startedAt = new Date(o.clock.now()).toISOString();
   try {
@@ -153,8 +161,9 @@ export async function runAudit(o: AuditOptions): Promise<AuditSummary> {
         fix: c.fix,
         request: { method: 'POST' as const, url: target, headers: req.headers, body: req.body.toString('utf8'), bodyBase64: req.body.toString('base64') },
       };
-      if (o.clock.now() > deadline) {
-        const r: AuditCaseResult = { ...base, passed: false, detail: 'not sent: the audit reached its overall deadline', durationMs: 0 };
+      const notSent = !answered && unanswered >= SILENT_LIMIT ? silence() : o.clock.now() > deadline ? 'not sent: the audit reached its overall deadline' : undefined;
+      if (notSent) {
+        const r: AuditCaseResult = { ...base, passed: false, detail: notSent, durationMs: 0 };
         results.push(r);
         o.onResult?.(r);
         continue;
@@ -170,16 +179,21 @@ export async function runAudit(o: AuditOptions): Promise<AuditSummary> {
         responseBody = res.body.toString('utf8').slice(0, 2000);
       } catch (err) {
         error = (err as Error).message;
+        if (err instanceof TransportError && err.reason === 'timeout') unanswered++;
       } finally {
         await c.after?.(ctx);
       }
+      if (status !== undefined) answered = true;
       const watchFailure = c.watch && c.judgeWatch ? c.judgeWatch(watchedBefore, await c.watch(ctx)) : undefined;
       const verdict = judge(c, status, error, watchFailure);
       const r: AuditCaseResult = { ...base, status, error, ...verdict, response: status === undefined ? undefined : { status, body: responseBody }, durationMs: o.clock.now() - t0 };
       results.push(r);
       o.onResult?.(r);
     }
-    if (o.processedUrl) {
+    if (o.processedUrl && !answered && unanswered >= SILENT_LIMIT) {
+      const detail = silence().replace(/^not sent/, 'not probed');
+      probes = { 'duplicates-processed-twice': { passed: false, detail }, 'dedupe-poisoning': { passed: false, detail } };
+    } else if (o.processedUrl) {
       const timeoutMs = o.requestTimeoutMs ?? 10_000;
       const send = async (req: { headers: Record<string, string>; body: Buffer }) => (await httpRequest({ method: 'POST', url: target, headers: req.headers, body: req.body, timeoutMs, maxResponseBytes: 16 * 1024 })).status;
       try {

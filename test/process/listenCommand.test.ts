@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { LocaltunnelServer } from '../unit/helpers/localtunnelServer';
 import { freePort } from '../unit/helpers/freePort';
 import { BrokenReceiver } from '../unit/helpers/brokenReceiver';
+import { RecordingServer } from '../unit/helpers/recordingServer';
 import { validateJunit } from '../unit/helpers/junitSchema';
 import { startSandboxProcess, WfsProcess, type SandboxProcess } from './helpers/wfsProcess';
 
@@ -204,6 +205,36 @@ describe('wfs listen / sandbox / audit as processes', function () {
     } finally {
       listen.kill('SIGTERM');
       assert.equal(await listen.exitCode(), 0);
+    }
+  });
+
+  it("--forward-to: a verified delivery goes to your app with its exact bytes and is answered the app's status; an app that is down is 502, and the line says why", async () => {
+    const app = new RecordingServer();
+    app.respond = () => 202;
+    const appUrl = `${await app.start()}/app`;
+    const listen = new WfsProcess(['listen', '--trust-sandbox', s.info.baseUrl, '--forward-to', appUrl]);
+    try {
+      const { url } = await listen.event('ready');
+      const bodyOf = (n: number) => Buffer.from(`{"webhookId":"00000000-0000-4000-8000-0000000000f${n}","topic":"a/b","data":{"x":1}}`);
+      const post = async (body: Buffer) => {
+        const token = (await s.control('POST', 'sign', { bodyBase64: body.toString('base64') })).json().token as string;
+        return (await fetch(url, { method: 'POST', body, headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` } })).status;
+      };
+      assert.equal(await post(bodyOf(1)), 202);
+      assert.deepEqual(app.requests[0]!.body, bodyOf(1), 'the exact bytes');
+      const forwarded = await listen.event('delivery');
+      assert.deepEqual([forwarded.forward.target, forwarded.forward.status], [appUrl, 202]);
+
+      await app.stop();
+      assert.equal(await post(bodyOf(2)), 502);
+      await listen.line(() => listen.events('delivery').length === 2, 'the second delivery');
+      const down = listen.events('delivery')[1]!;
+      assert.equal(down.forward.status, undefined);
+      assert.match(down.forward.error, /127\.0\.0\.1/, `why: ${down.forward.error}`);
+    } finally {
+      listen.kill('SIGTERM');
+      assert.equal(await listen.exitCode(), 0);
+      await app.stop();
     }
   });
 

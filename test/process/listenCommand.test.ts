@@ -238,6 +238,30 @@ describe('wfs listen / sandbox / audit as processes', function () {
     }
   });
 
+  it('--respond 500 answers verified deliveries 500 (refused ones still 403); --max-body refuses a larger body with a 413 the sender reads', async () => {
+    const listen = new WfsProcess(['listen', '--trust-sandbox', s.info.baseUrl, '--respond', '500', '--max-body', '1000']);
+    try {
+      const { url } = await listen.event('ready');
+      const signedPost = async (body: Buffer) => {
+        const token = (await s.control('POST', 'sign', { bodyBase64: body.toString('base64') })).json().token as string;
+        return (await fetch(url, { method: 'POST', body, headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` } })).status;
+      };
+      assert.equal(await signedPost(Buffer.from('{"webhookId":"00000000-0000-4000-8000-0000000000e1","topic":"a/b"}')), 500);
+      assert.equal((await fetch(url, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } })).status, 403);
+      const large = Buffer.from(JSON.stringify({ webhookId: '00000000-0000-4000-8000-0000000000e2', topic: 'a/b', pad: 'x'.repeat(2000) }));
+      assert.equal(await signedPost(large), 413);
+      await listen.line(() => listen.events('delivery').length === 3, 'three delivery lines');
+      const [rehearsed, refused, tooLarge] = listen.events('delivery');
+      assert.deepEqual([rehearsed!.status, rehearsed!.verified], [500, true]);
+      assert.equal(rehearsed!.checks.at(-1).detail, 'verified: answered 500 (not processed)');
+      assert.deepEqual([refused!.status, refused!.verified], [403, false]);
+      assert.deepEqual([tooLarge!.status, tooLarge!.note], [413, 'body over the 1000-byte limit; not kept']);
+    } finally {
+      listen.kill('SIGTERM');
+      assert.equal(await listen.exitCode(), 0);
+    }
+  });
+
   it('without --tunnel or --public-url: loopback only, no tunnel opened, deliveries still verified', async () => {
     // A third-party relay carries deliveries and their tokens unencrypted: a script that names none gets none.
     const listen = new WfsProcess(['listen', '--trust-sandbox', s.info.baseUrl]);

@@ -262,6 +262,38 @@ describe('wfs listen / sandbox / audit as processes', function () {
     }
   });
 
+  it('--host and --path: another loopback address and path; a non-loopback host is exit 2. wfs sandbox --access-token-ttl sets expires_in', async () => {
+    const open = new WfsProcess(['listen', '--trust-sandbox', s.info.baseUrl, '--host', '0.0.0.0']);
+    assert.equal(await open.exitCode(), 2);
+    assert.equal(open.lines.at(-1)!.message, '--host must be a loopback address: the public side is --public-url or --tunnel');
+
+    const listen = new WfsProcess(['listen', '--trust-sandbox', s.info.baseUrl, '--host', '127.0.0.2', '--path', '/hooks']);
+    try {
+      const { url } = await listen.event('ready');
+      assert.match(url, /^http:\/\/127\.0\.0\.2:\d+\/hooks$/);
+      await send(url);
+      const delivery = await listen.event('delivery');
+      assert.deepEqual([delivery.status, delivery.verified], [200, true]);
+      const elsewhere = await fetch(url.replace('/hooks', '/webhooks'), { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } });
+      assert.equal(elsewhere.status, 404);
+    } finally {
+      listen.kill('SIGTERM');
+      assert.equal(await listen.exitCode(), 0);
+    }
+
+    const short = await startSandboxProcess(['--access-token-ttl', '90']);
+    try {
+      const res = await fetch(`${short.info.baseUrl}/user-management-services-ws/oauth2/002/signInWithPassword`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ username: short.info.username, password: short.info.password }),
+      });
+      assert.equal(((await res.json()) as { expires_in: number }).expires_in, 90);
+    } finally {
+      await short.stop();
+    }
+  });
+
   it('without --tunnel or --public-url: loopback only, no tunnel opened, deliveries still verified', async () => {
     // A third-party relay carries deliveries and their tokens unencrypted: a script that names none gets none.
     const listen = new WfsProcess(['listen', '--trust-sandbox', s.info.baseUrl]);

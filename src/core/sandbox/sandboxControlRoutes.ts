@@ -159,8 +159,12 @@ export async function controlRoute(
     case 'POST workflows/:id/finish': {
       const status = (b.status ?? 'complete') as WorkflowStatus;
       if (!['complete', 'failed', 'cancelled'].includes(status)) return bad(ctx, 'status must be complete, failed or cancelled.');
-      const w = ctx.workflows.finish(id, status as Exclude<WorkflowStatus, 'processing'>);
-      return w ? jsonReply(200, { workflow: w }) : notFound(ctx, `No workflow "${id}".`);
+      const current = ctx.workflows.get(id);
+      if (!current) return notFound(ctx, `No workflow "${id}".`);
+      // A finished workflow stays as it ended: saying 200 with nothing changed read as if it had been changed.
+      if (current.status !== 'processing')
+        return problemReply(409, `${ctx.problemsBase}/sandbox-control`, 'Already finished', `Workflow "${id}" has already finished (${current.status}); only a processing one can be finished.`);
+      return jsonReply(200, { workflow: ctx.workflows.finish(id, status as Exclude<WorkflowStatus, 'processing'>) });
     }
     case 'GET deliveries':
       return jsonReply(200, { attempts: ctx.dispatcher.attempts });

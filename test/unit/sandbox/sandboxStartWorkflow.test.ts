@@ -18,7 +18,19 @@ describe('sandbox: start workflow', () => {
   afterEach(() => f.stop());
 
   describe('202 ACCEPTED', () => {
-    it('returns workflow (processing), one ACCEPTED message and self/reconfirm links', async () => {
+    it('the control API finishes a processing workflow (200); one already finished stays as it ended (409), an unknown one is 404', async () => {
+    const started = (await start({ product: { service: 'Appraisal', model: 'Standard' } })).json().workflow as { workflowId: string };
+    const finished = await f.control('POST', `workflows/${started.workflowId}/finish`, { status: 'cancelled' });
+    assert.deepEqual([finished.status, finished.json().workflow.status], [200, 'cancelled']);
+    const again = await f.control('POST', `workflows/${started.workflowId}/finish`, { status: 'complete' });
+    assert.equal(again.status, 409);
+    assert.equal(again.json().detail, `Workflow "${started.workflowId}" has already finished (cancelled); only a processing one can be finished.`);
+    assert.equal((await f.call(`${ROOT}/workflows/${started.workflowId}`, { token })).json().workflow.status, 'cancelled', 'unchanged');
+    assert.equal((await f.control('POST', 'workflows/wf_nope/finish', {})).status, 404);
+    assert.equal((await f.control('POST', `workflows/${started.workflowId}/finish`, { status: 'done' })).status, 400);
+  });
+
+  it('returns workflow (processing), one ACCEPTED message and self/reconfirm links', async () => {
       const r = await start({ product: { service: 'Appraisal', model: 'Standard' }, correlationId: 'order-1' });
       assert.equal(r.status, 202);
       assert.equal(r.headers['content-type'], 'application/json');

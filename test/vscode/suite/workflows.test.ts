@@ -6,6 +6,7 @@ import type { ExtensionApi } from '../hostExtension/extension';
 import type { ExplorerNode } from '../../../src/extension/explorer/explorerTree';
 import type { TrackedWorkflow } from '../../../src/core/workflows/WorkflowStore';
 import { extensionApi, setSetting, until } from './helpers';
+import { notificationsInCenter } from './workbenchDom';
 
 describe('workflow explorer in a real VS Code host', () => {
   let api: ExtensionApi;
@@ -87,6 +88,33 @@ describe('workflow explorer in a real VS Code host', () => {
     assert.equal(await vscode.env.clipboard.readText(), started.runId);
     assert.equal(await vscode.commands.executeCommand('wfs.copyCorrelationId', node), started.correlationId);
     await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+  });
+
+  it('copies the workflowId; Go to Workflow by runId selects it in the explorer, and an unknown runId says so', async () => {
+    const node: ExplorerNode = { kind: 'workflow', env: 'Sandbox', workflowId: started.workflowId };
+    assert.equal(await vscode.commands.executeCommand('wfs.copyWorkflowId', node), started.workflowId);
+    assert.equal(await vscode.env.clipboard.readText(), started.workflowId);
+    assert.equal(await vscode.commands.executeCommand('wfs.revealWorkflowByRunId', started.runId), started.workflowId);
+    assert.deepEqual(api.treeView.selection, [node]);
+    await vscode.commands.executeCommand('notifications.clearAll');
+    assert.equal(await vscode.commands.executeCommand('wfs.revealWorkflowByRunId', 'wfrun_not_here'), undefined);
+    await notificationsInCenter(/^No workflow in the explorer has runId wfrun_not_here\.$/, 1);
+  });
+
+  it('Refresh All Workflows reads again the workflows polling has let go (terminal ones): a change made elsewhere shows', async () => {
+    // The reconfirm above started a new run: it completes, and polling lets it go.
+    await until(api.workflows.onDidChange, () => api.workflows.store.workflow('Sandbox', started.workflowId)?.status === 'complete', 'the reconfirmed run to complete');
+    const before = api.workflows.store.workflow('Sandbox', started.workflowId)!;
+    // Reconfirmed elsewhere (another tool, a colleague): a new run the explorer has not read.
+    const info = api.sandbox.info!;
+    const signIn = await fetch(`${info.baseUrl}/user-management-services-ws/oauth2/002/signInWithPassword`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: info.username, password: info.password }) });
+    const { access_token } = (await signIn.json()) as { access_token: string };
+    const reconfirmed = await fetch(before.envelope!.links!.reconfirm!.href, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${access_token}` } });
+    assert.ok(reconfirmed.ok, `reconfirm answered ${reconfirmed.status}`);
+    const { workflow } = (await reconfirmed.json()) as { workflow: { runId: string } };
+    assert.notEqual(workflow.runId, before.runId);
+    await vscode.commands.executeCommand('wfs.refresh');
+    assert.equal(api.workflows.store.workflow('Sandbox', started.workflowId)!.runId, workflow.runId);
   });
 
   it('an answer of over 1 MiB (read-oversized fault): the explorer keeps its known fields, says so in the raw JSON, and its saved state stays small', async () => {

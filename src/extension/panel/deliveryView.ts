@@ -118,10 +118,13 @@ export function rowsWithoutText(records: readonly DeliveryRecord[], f: DeliveryF
   return out;
 }
 
-/** Rows newest first, filtered; a text filter reads bodies (from disk for large ones) only for rows that need it. */
-export async function filterRows(records: readonly DeliveryRecord[], f: DeliveryFilter, readBody: BodyReader): Promise<DeliveryRow[]> {
+/** Rows newest first, filtered; a text filter reads bodies (from disk for large ones) only for rows that need it.
+ * Once `current()` says a newer filter was asked for, no further body is read and undefined is returned: a scan
+ * per pause in typing would otherwise read the whole history from disk for results nobody sees. */
+export async function filterRows(records: readonly DeliveryRecord[], f: DeliveryFilter, readBody: BodyReader, current: () => boolean = () => true): Promise<DeliveryRow[] | undefined> {
   const out: DeliveryRow[] = [];
   for (let i = records.length - 1; i >= 0; i--) {
+    if (!current()) return undefined;
     const r = records[i]!;
     const row = deliveryRow(r);
     if (await matchesFilter(row, r, f, readBody)) out.push(row);

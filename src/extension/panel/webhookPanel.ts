@@ -108,9 +108,9 @@ export class WebhookPanel implements vscode.Disposable {
     const records = this.s.receiver.log.all();
     // Without text nothing is read, and the rows go at once, in order with every other message.
     if (!filter.text?.trim()) return this.post({ type: 'rows', rows: rowsWithoutText(records, filter), total: records.length, storage: this.storage() });
-    void filterRows(records, filter, this.readBody).then((rows) => {
-      // A newer filter may have been asked for while bodies were read: only the latest one is shown.
-      if (filter === this.filter) this.post({ type: 'rows', rows, total: this.s.receiver.log.size, storage: this.storage() });
+    // A newer filter asked for while bodies are read stops this scan: only the latest one is shown.
+    void filterRows(records, filter, this.readBody, () => filter === this.filter).then((rows) => {
+      if (rows && filter === this.filter) this.post({ type: 'rows', rows, total: this.s.receiver.log.size, storage: this.storage() });
     });
   }
 

@@ -75,7 +75,7 @@ describe('webhook panel view model', () => {
 
   it('filters by topic, status, verified/refused and free text; newest first', async () => {
     const all = [record(), refused, record({ id: 'd3', status: 500, headers: { 'x-svc-tenant-id': 'tenant-42' } })];
-    const ids = async (f: Parameters<typeof filterRows>[1]) => (await filterRows(all, f, readBody)).map((r) => r.id);
+    const ids = async (f: Parameters<typeof filterRows>[1]) => (await filterRows(all, f, readBody))!.map((r) => r.id);
     assert.deepEqual(await ids({}), ['d3', 'd2', 'd1']);
     assert.deepEqual(await ids({ verification: 'refused' }), ['d2']);
     assert.deepEqual(await ids({ verification: 'verified' }), ['d3', 'd1']);
@@ -90,6 +90,20 @@ describe('webhook panel view model', () => {
     const counting = async (id: string) => (reads.push(id), bodies.get(id));
     await filterRows([record(), refused], { text: 'workflow/completed' }, counting);
     assert.deepEqual(reads, ['d2'], 'd1 matched on its topic');
+  });
+
+  it('a text filter stops reading bodies once a newer filter is asked for (typing on)', async () => {
+    const many = Array.from({ length: 50 }, (_, i) => ({ ...refused, id: `r${i}` }));
+    const reads: string[] = [];
+    let current = true;
+    const reading = async (id: string) => {
+      reads.push(id);
+      if (reads.length === 3) current = false; // the user typed another letter
+      return bodies.get('d2');
+    };
+    assert.equal(await filterRows(many, { text: 'no such text' }, reading, () => current), undefined);
+    assert.equal(reads.length, 3, 'no body read after the filter changed');
+    assert.equal((await filterRows(many, { text: 'no such text' }, async () => bodies.get('d2')))!.length, 0, 'left alone, it reads to the end');
   });
 
   it('detail: headers, raw text, pretty JSON, JWT dates and time to expiry at arrival, checks, response', () => {

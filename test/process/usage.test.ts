@@ -2,7 +2,9 @@
 // sent, credentials included.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { createServer as createHttpsServer } from 'node:https';
+import type { AddressInfo } from 'node:net';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -168,6 +170,30 @@ describe('wfs help, version and usage errors as a process', function () {
       await s.control('GET', 'stats');
       await s.proc.line(() => stats() > before, 'the stats request line');
       assert.deepEqual(s.requests().filter((r) => !r.includes(' /sandbox/')), [], 'no sign-in');
+    });
+
+    it('a service whose TLS certificate this process does not trust: the error says so and names NODE_EXTRA_CA_CERTS, which then works', async () => {
+      const fixtures = join(__dirname, '../../../test/fixtures');
+      const tls = createHttpsServer({ key: readFileSync(join(fixtures, 'tls-self-signed.key')), cert: readFileSync(join(fixtures, 'tls-self-signed.crt')) }, (req, res) => {
+        req.resume();
+        res.writeHead(401, { 'content-type': 'application/json' }).end('{}');
+      });
+      await new Promise<void>((r) => tls.listen(0, '127.0.0.1', r));
+      try {
+        const env = { WFS_BASE_URL: `https://127.0.0.1:${(tls.address() as AddressInfo).port}`, WFS_USERNAME: 'u', WFS_PASSWORD: 'p' };
+        const untrusted = new WfsProcess(['status', '--workflow', 'wf_1'], env);
+        assert.equal(await untrusted.exitCode(), 1);
+        assert.match(
+          untrusted.lines.at(-1)!.message,
+          /: its TLS certificate is not trusted by this process \(DEPTH_ZERO_SELF_SIGNED_CERT\); if a proxy or your organisation re-signs TLS traffic, give its CA certificate in NODE_EXTRA_CA_CERTS=\/path\/to\/ca\.pem/,
+        );
+        // Given the CA, the same command reaches the service (which refuses the credentials: exit 1, kind auth).
+        const trusted = new WfsProcess(['status', '--workflow', 'wf_1'], { ...env, NODE_EXTRA_CA_CERTS: join(fixtures, 'tls-self-signed.crt') });
+        assert.equal(await trusted.exitCode(), 1);
+        assert.notEqual(trusted.lines.at(-1)!.kind, 'transport', trusted.stdout);
+      } finally {
+        tls.close();
+      }
     });
 
     it('a missing variable or a bad proxy address: exit 2 naming it', async () => {

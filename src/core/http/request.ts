@@ -116,7 +116,20 @@ function toTransportError(err: unknown, req: HttpRequest, timeout: AbortSignal, 
   const e = err as { code?: string; message?: string };
   if (e?.code === 'UND_ERR_HEADERS_TIMEOUT' || e?.code === 'UND_ERR_BODY_TIMEOUT')
     return new TransportError(`no answer from ${url} within ${timeoutMs} ms`, 'timeout', req.url);
-  return new TransportError(`cannot reach ${url}: ${e?.code ?? e?.message ?? String(err)}`, 'network', req.url, e?.code);
+  return new TransportError(`cannot reach ${url}: ${tlsHint(e?.code) ?? e?.code ?? e?.message ?? String(err)}`, 'network', req.url, e?.code);
+}
+
+/** Certificates this process does not trust: most often a proxy or an organisation that re-signs TLS traffic. */
+const UNTRUSTED_CERT = new Set(['DEPTH_ZERO_SELF_SIGNED_CERT', 'SELF_SIGNED_CERT_IN_CHAIN', 'UNABLE_TO_GET_ISSUER_CERT_LOCALLY', 'UNABLE_TO_GET_ISSUER_CERT', 'UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'CERT_UNTRUSTED']);
+
+/** A TLS failure said with what to do, the code kept; undefined for any other error. */
+export function tlsHint(code: string | undefined): string | undefined {
+  if (code === undefined) return undefined;
+  if (UNTRUSTED_CERT.has(code))
+    return `its TLS certificate is not trusted by this process (${code}); if a proxy or your organisation re-signs TLS traffic, give its CA certificate in NODE_EXTRA_CA_CERTS=/path/to/ca.pem in the environment VS Code or wfs starts from`;
+  if (code === 'CERT_HAS_EXPIRED') return `its TLS certificate has expired (${code})`;
+  if (code === 'ERR_TLS_CERT_ALTNAME_INVALID') return `its TLS certificate is for another host name (${code})`;
+  return undefined;
 }
 
 /** Media type of a Content-Type header value, lower case, without parameters. */

@@ -1,6 +1,8 @@
 // `wfs start`, `status` and `test-webhook` as spawned processes against a `wfs sandbox` process, with real timers:
 // what a CI script sees (exit codes and lines) under every fault the sandbox's control API can inject.
 import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { SIGN_IN_PATH, REFRESH_PATH, WORKFLOW_ROOT } from '../../src/core/http/paths';
 import { startSandboxProcess, WfsProcess, type SandboxProcess } from './helpers/wfsProcess';
 
@@ -82,6 +84,40 @@ describe('wfs start / status / test-webhook as processes', function () {
       }
     });
   }
+
+  it('a start whose answer is lost (the connection cut after the service took it): exit 3 like a 500, and find finds the billed workflow', async () => {
+    // Between wfs and the sandbox: every request passes, but the start's connection is cut once the sandbox answered.
+    const cutter = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', async () => {
+        const body = Buffer.concat(chunks);
+        // End-to-end headers only: fetch refuses hop-by-hop ones (connection, keep-alive).
+        const headers: Record<string, string> = {};
+        for (const h of ['content-type', 'authorization', 'accept', 'x-svc-useralias']) if (typeof req.headers[h] === 'string') headers[h] = req.headers[h] as string;
+        const answer = await fetch(s.info.baseUrl + req.url, { method: req.method, headers, body: req.method === 'GET' ? undefined : body });
+        const text = Buffer.from(await answer.arrayBuffer());
+        if (req.url!.includes('/sessions/')) return void req.socket.destroy();
+        res.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'application/json' }).end(text);
+      });
+    });
+    await new Promise<void>((r) => cutter.listen(0, '127.0.0.1', r));
+    try {
+      const env = { ...s.env, WFS_BASE_URL: `http://127.0.0.1:${(cutter.address() as AddressInfo).port}` };
+      const p = new WfsProcess([...START(s), '--correlation-id', 'cid-lost'], env);
+      assert.equal(await p.exitCode(), 3);
+      const err = p.lines.at(-1)!;
+      assert.deepEqual([err.event, err.kind, err.correlationId], ['error', 'outcome-unknown', 'cid-lost']);
+      assert.match(err.message, /^Outcome unknown: the start was sent and its answer lost \(the connection was cut: \w+\); a workflow may have been started and billed\. Do not retry blindly: run `wfs find --correlation-id cid-lost`/);
+      assert.equal((await billed(s)).length, 1, 'the sandbox did start it');
+      const find = new WfsProcess(['find', '--correlation-id', 'cid-lost'], s.env);
+      assert.equal(await find.exitCode(), 0);
+      assert.deepEqual(find.lines.at(-1)!.workflows.map((w: { correlationId: string }) => w.correlationId), ['cid-lost']);
+    } finally {
+      cutter.closeAllConnections();
+      cutter.close();
+    }
+  });
 
   it('find: a Find Workflows address off the service\'s origin is refused before anything is sent (exit 2)', async () => {
     const p = new WfsProcess(['find', '--correlation-id', 'c'], { ...s.env, WFS_FIND_WORKFLOWS_URL: 'http://127.0.0.2:9/find?c={correlationId}' });

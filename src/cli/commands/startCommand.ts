@@ -3,6 +3,17 @@ import { WorkflowClient, prepareStart } from '../../core/workflows/WorkflowClien
 import { readServiceTarget, signIn } from '../cliEnvironment';
 import { SERVICE_ENV, type CommandSpec } from '../commandSpec';
 import { requiredFlag } from '../flags';
+import { TransportError } from '../../core/http/request';
+import { OutcomeUnknown } from '../../core/http/serviceErrors';
+
+/** The start was sent and its answer lost (a timeout, a connection reset): like a 500, a billed workflow may exist. */
+function lostAnswer(err: TransportError, correlationId: string): OutcomeUnknown {
+  return new OutcomeUnknown(
+    'outcome-unknown',
+    `Outcome unknown: the start was sent and its answer lost (${err.reason === 'network' ? `the connection was cut: ${err.code ?? 'closed'}` : err.message}); a workflow may have been started and billed. Do not retry blindly: run \`wfs find --correlation-id ${correlationId}\`, and start another only if none is found.`,
+    { correlationId, billed: 'possibly' },
+  );
+}
 
 export const startCommand: CommandSpec = {
   name: 'start',
@@ -21,7 +32,7 @@ export const startCommand: CommandSpec = {
     'correlation-id': { type: 'string', value: 'C', description: 'your own reference, at most 255 characters (default: generated)' },
   },
   env: SERVICE_ENV,
-  exits: [[3, 'outcome unknown: the start answered 500, so a billed workflow may exist: run `wfs find --correlation-id C` with the correlationId in the error line']],
+  exits: [[3, 'outcome unknown: the start answered 500, or its answer was lost, so a billed workflow may exist: run `wfs find --correlation-id C` with the correlationId in the error line']],
   async run(flags, io) {
     const sessionId = requiredFlag(flags, 'session');
     const product = { service: requiredFlag(flags, 'service'), model: requiredFlag(flags, 'model') };
@@ -31,7 +42,9 @@ export const startCommand: CommandSpec = {
     const env = await signIn(target, io);
     try {
       const client = new WorkflowClient({ baseUrl: env.baseUrl, userAlias: env.credentials.userAlias, tokens: env.tokens, gate: env.gate, clock: env.clock });
-      const result = await client.start({ sessionId, product, correlationId: prepared.correlationId });
+      const result = await client.start({ sessionId, product, correlationId: prepared.correlationId }).catch((err: unknown) => {
+        throw err instanceof TransportError && err.mayHaveBeenSent ? lostAnswer(err, prepared.correlationId) : err;
+      });
       const { correlationId, ...body } = result;
       io.emit({ event: 'started', correlationId, ...body });
       return 0;

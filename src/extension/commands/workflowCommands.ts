@@ -246,12 +246,38 @@ async function reconfirmWorkflow(s: Services, node?: WorkflowNode): Promise<Trac
   const env = node?.env ?? s.environments.currentName;
   const w = node ? s.workflows.store.workflow(node.env, node.workflowId) : await pickWorkflow(s, 'Reconfirm workflow', (x) => x.reconfirmAvailable);
   if (!w) return undefined;
+  // The store's record is updated in place by later reads: the run this reconfirm starts from, as it is now.
+  const earlierRunId = w.runId;
   try {
     const r = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Reconfirming ${w.workflowId}…` }, () => s.workflows.reconfirm(env, w.workflowId));
     void vscode.window.showInformationMessage(`Reconfirmed ${w.workflowId}: ${r.status}.`);
     return r;
   } catch (err) {
-    void showError(s.log, `Reconfirm of ${w.workflowId}`, err);
+    if (err instanceof TransportError && err.mayHaveBeenSent) return afterLostReconfirm(s, env, w.workflowId, earlierRunId, err);
+    void showError(s.log, `Reconfirm of ${w.workflowId}`, err, { billed: true });
     return undefined;
   }
+}
+
+/** A reconfirm is billed like a start: sent and its answer lost, it may have taken place. The workflow read again
+ * says which (a reconfirm starts a new run: its runId changes). */
+async function afterLostReconfirm(s: Services, env: string, workflowId: string, earlierRunId: string, err: TransportError): Promise<TrackedWorkflow | undefined> {
+  s.log.warn(`${env}: no answer to the reconfirm of ${workflowId} (${err.message}); reading it again to see whether a new run started`);
+  let now: TrackedWorkflow;
+  try {
+    now = await s.workflows.refresh(env, workflowId);
+  } catch (readErr) {
+    s.log.error(`Reading ${workflowId} after a lost reconfirm failed: ${(readErr as Error).message}`);
+    void showError(s.log, `Reconfirm of ${workflowId}`, err, { billed: true });
+    return undefined;
+  }
+  if (now.runId !== earlierRunId) {
+    void vscode.window.showInformationMessage(`The reconfirm's answer was lost (${err.message}), but ${workflowId} shows a new run (${now.runId}): it was reconfirmed.`);
+    return now;
+  }
+  const again = await vscode.window.showWarningMessage(
+    `The reconfirm's answer was lost (${err.message}), and ${workflowId} still shows its earlier run (${earlierRunId}): it was not reconfirmed. Reconfirm again?`,
+    'Reconfirm Again',
+  );
+  return again === 'Reconfirm Again' ? reconfirmWorkflow(s, { kind: 'workflow', env, workflowId }) : undefined;
 }

@@ -1,6 +1,8 @@
 // The explorer in a real VS Code host: add a session, start a workflow, watch it reach complete in the tree by
 // live polling; refresh, reconfirm, raw JSON, copy; refusals surface as typed errors, never as a tree entry.
 import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import * as vscode from 'vscode';
 import type { ExtensionApi } from '../hostExtension/extension';
 import type { ExplorerNode } from '../../../src/extension/explorer/explorerTree';
@@ -133,6 +135,47 @@ describe('workflow explorer in a real VS Code host', () => {
     await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
     const saved = Buffer.byteLength(JSON.stringify(api.state.get('wfs.workflows')));
     assert.ok(saved < 64 * 1024, `the explorer's saved state is ${saved} bytes`);
+  });
+
+  it("a reconfirm whose answer is lost (the connection cut after the service took it): the workflow is read again, and its new run says it was reconfirmed", async () => {
+    const info = api.sandbox.info!;
+    // Between the extension and the sandbox: every request passes, but a reconfirm's connection is cut once the
+    // sandbox answered it.
+    let cut = 0;
+    const relay = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', async () => {
+        const headers: Record<string, string> = {};
+        for (const h of ['content-type', 'authorization', 'accept', 'x-svc-useralias']) if (typeof req.headers[h] === 'string') headers[h] = req.headers[h] as string;
+        const answer = await fetch(info.baseUrl + req.url, { method: req.method, headers, body: req.method === 'GET' ? undefined : Buffer.concat(chunks) });
+        const body = Buffer.from(await answer.arrayBuffer());
+        if (req.method === 'POST' && /\/workflows\/wf_/.test(req.url!)) return void (cut++, req.socket.destroy());
+        res.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'application/json' }).end(body);
+      });
+    });
+    await new Promise<void>((r) => relay.listen(0, '127.0.0.1', r));
+    try {
+      await setSetting('environments', [{ name: 'Relay', baseUrl: `http://127.0.0.1:${(relay.address() as AddressInfo).port}` }]);
+      await until(api.environments.onDidChange, () => !!api.environments.get('Relay'), 'the Relay environment');
+      await vscode.commands.executeCommand('wfs.switchEnvironment', 'Relay');
+      assert.equal(await vscode.commands.executeCommand('wfs.signIn', { environment: 'Relay', username: info.username, password: info.password }), true);
+      await vscode.commands.executeCommand('wfs.addSession', info.sessions.staged);
+      const w = (await vscode.commands.executeCommand('wfs.startWorkflow', { sessionId: info.sessions.staged, product: info.products[0], correlationId: `host-relay-${Date.now()}` })) as TrackedWorkflow;
+      await until(api.workflows.onDidChange, () => api.workflows.store.workflow('Relay', w.workflowId)?.reconfirmAvailable === true, 'the workflow to complete, reconfirmable');
+      // The store's record is updated in place: the run id as it is now.
+      const beforeRunId = api.workflows.store.workflow('Relay', w.workflowId)!.runId;
+      await vscode.commands.executeCommand('notifications.clearAll');
+      const after = (await vscode.commands.executeCommand('wfs.reconfirmWorkflow', { kind: 'workflow', env: 'Relay', workflowId: w.workflowId })) as TrackedWorkflow | undefined;
+      assert.equal(cut, 1, 'the reconfirm was sent, and its answer lost');
+      assert.ok(after && after.runId !== beforeRunId, `a new run: ${after?.runId} after ${beforeRunId}`);
+      await notificationsInCenter(new RegExp(`^The reconfirm's answer was lost \\(.+\\), but ${w.workflowId} shows a new run \\(${after.runId}\\): it was reconfirmed\\.$`), 1);
+    } finally {
+      await vscode.commands.executeCommand('wfs.switchEnvironment', 'Sandbox');
+      await setSetting('environments', undefined);
+      relay.closeAllConnections();
+      relay.close();
+    }
   });
 
   it('a refused start (SESSION_EMPTY) adds nothing to the tree', async () => {

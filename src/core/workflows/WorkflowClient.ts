@@ -136,6 +136,17 @@ export class WorkflowClient {
     return Array.isArray(list) ? (list as Workflow[]) : [];
   }
 
+  /** A link the service returned, when it is on this environment's origin (where the token may go); otherwise
+   * undefined, and the caller uses the workflow id, which gives the spec's same URL on this origin. */
+  ownLink(url: string | undefined): string | undefined {
+    if (!url) return undefined;
+    try {
+      return new URL(url).origin === new URL(this.options.baseUrl).origin ? url : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
   /** A workflow id, or a self/reconfirm link; a link must point at this environment, or our token would leak. */
   resolveWorkflowUrl(idOrUrl: string): string {
     if (!/^https?:\/\//i.test(idOrUrl)) {

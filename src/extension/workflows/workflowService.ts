@@ -178,8 +178,7 @@ export class WorkflowService implements vscode.Disposable, EnvironmentFollower {
     // The link, when it is on the environment's own origin; otherwise the same URL the spec gives it
     // ({base_url}/…/workflows/{workflowId}) on that origin. Behind a gateway the service's links may name an
     // origin of its own, where the token must not go, and the reconfirm would fail as a foreign link.
-    const link = w?.envelope?.links?.reconfirm?.href;
-    const envelope = await client.reconfirm(link && sameOrigin(link, value.baseUrl) ? link : workflowId);
+    const envelope = await client.reconfirm(client.ownLink(w?.envelope?.links?.reconfirm?.href) ?? workflowId);
     this.log.info(`${env}: reconfirmed workflow ${workflowId}: ${envelope.workflow.status}`);
     const updated = this.store.upsertFromEnvelope(env, envelope, { service: value.key, now: this.clock.now() });
     this.poller(value).follow(updated.workflowId, this.clock.now());
@@ -220,13 +219,5 @@ export class WorkflowService implements vscode.Disposable, EnvironmentFollower {
     this.stopPolling();
     for (const d of this.disposables) d.dispose();
     this.changed.dispose();
-  }
-}
-
-function sameOrigin(url: string, baseUrl: string): boolean {
-  try {
-    return new URL(url).origin === new URL(baseUrl).origin;
-  } catch {
-    return false;
   }
 }

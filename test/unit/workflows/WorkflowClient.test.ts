@@ -233,6 +233,12 @@ describe('WorkflowClient against scripted responses', () => {
 
   it('never sends the token to a link on another origin', async () => {
     assert.throws(() => client.resolveWorkflowUrl('https://evil.example/workflow-services-ws/resources/v1/workflows/wf_1'), (e: unknown) => e instanceof LocalValidationError && e.rule === 'foreign-link');
+    // A link on another origin is not followed: the caller falls back to the id, the same URL on this origin.
+    assert.equal(client.ownLink('https://evil.example/workflow-services-ws/resources/v1/workflows/wf_1'), undefined);
+    assert.equal(client.ownLink('not a url'), undefined);
+    assert.equal(client.ownLink(undefined), undefined);
+    const own = `${server.url}/workflow-services-ws/resources/v1/workflows/wf_1`;
+    assert.equal(client.ownLink(own), own, 'a link on this origin is used as given');
   });
 });
 

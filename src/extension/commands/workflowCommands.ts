@@ -267,8 +267,10 @@ async function afterLostReconfirm(s: Services, env: string, workflowId: string, 
   try {
     now = await s.workflows.refresh(env, workflowId);
   } catch (readErr) {
-    s.log.error(`Reading ${workflowId} after a lost reconfirm failed: ${(readErr as Error).message}`);
-    void showError(s.log, `Reconfirm of ${workflowId}`, err, { billed: true });
+    // Neither answer: whether the billed reconfirm took place is unknown until the workflow can be read.
+    const message = `The reconfirm's answer was lost (${err.message}), and ${workflowId} could not be read to see whether it took place (${(readErr as Error).message}). It may have been reconfirmed and billed: refresh the workflow (a new runId means it was) before reconfirming again.`;
+    s.log.error(message);
+    void vscode.window.showErrorMessage(message, 'Refresh Workflow').then((a) => a && vscode.commands.executeCommand('wfs.refreshWorkflow', { kind: 'workflow', env, workflowId }));
     return undefined;
   }
   if (now.runId !== earlierRunId) {

@@ -8,7 +8,7 @@ import type { ExtensionApi } from '../hostExtension/extension';
 import type { ExplorerNode } from '../../../src/extension/explorer/explorerTree';
 import type { TrackedWorkflow } from '../../../src/core/workflows/WorkflowStore';
 import { extensionApi, setSetting, until } from './helpers';
-import { notificationsInCenter } from './workbenchDom';
+import { notificationButtons, notificationsInCenter } from './workbenchDom';
 
 describe('workflow explorer in a real VS Code host', () => {
   let api: ExtensionApi;
@@ -142,6 +142,7 @@ describe('workflow explorer in a real VS Code host', () => {
     // Between the extension and the sandbox: every request passes, but a reconfirm's connection is cut once the
     // sandbox answered it.
     let cut = 0;
+    let failReads = 0;
     const relay = createServer((req, res) => {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
@@ -151,6 +152,7 @@ describe('workflow explorer in a real VS Code host', () => {
         const answer = await fetch(info.baseUrl + req.url, { method: req.method, headers, body: req.method === 'GET' ? undefined : Buffer.concat(chunks) });
         const body = Buffer.from(await answer.arrayBuffer());
         if (req.method === 'POST' && /\/workflows\/wf_/.test(req.url!)) return void (cut++, req.socket.destroy());
+        if (req.method === 'GET' && failReads > 0) return void (failReads--, res.writeHead(503).end());
         res.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'application/json' }).end(body);
       });
     });
@@ -170,6 +172,16 @@ describe('workflow explorer in a real VS Code host', () => {
       assert.equal(cut, 1, 'the reconfirm was sent, and its answer lost');
       assert.ok(after && after.runId !== beforeRunId, `a new run: ${after?.runId} after ${beforeRunId}`);
       await notificationsInCenter(new RegExp(`^The reconfirm's answer was lost \\(.+\\), but ${w.workflowId} shows a new run \\(${after.runId}\\): it was reconfirmed\\.$`), 1);
+
+      // Lost again, and the workflow cannot be read either: whether it took place is unknown, and the message says
+      // how to find out.
+      await until(api.workflows.onDidChange, () => api.workflows.store.workflow('Relay', w.workflowId)?.reconfirmAvailable === true, 'the new run to complete');
+      failReads = 1;
+      const unknown = await vscode.commands.executeCommand('wfs.reconfirmWorkflow', { kind: 'workflow', env: 'Relay', workflowId: w.workflowId });
+      assert.deepEqual([unknown, cut], [undefined, 2]);
+      const notice = new RegExp(`^The reconfirm's answer was lost \\(.+\\), and ${w.workflowId} could not be read to see whether it took place \\(.+\\)\\. It may have been reconfirmed and billed: refresh the workflow \\(a new runId means it was\\) before reconfirming again\\.$`);
+      await notificationsInCenter(notice, 1);
+      assert.deepEqual(await notificationButtons(notice), ['Refresh Workflow']);
     } finally {
       await vscode.commands.executeCommand('wfs.switchEnvironment', 'Sandbox');
       await setSetting('environments', undefined);

@@ -16,6 +16,13 @@ async function serviceRequests(s: SandboxProcess, atLeast = 0): Promise<string[]
   return service();
 }
 
+/** `wfs start` run to its end (exit 0): the workflowId it printed. */
+async function startOne(s: SandboxProcess): Promise<string> {
+  const started = new WfsProcess(START(s), s.env);
+  assert.equal(await started.exitCode(), 0);
+  return (await started.event('started')).workflow.workflowId;
+}
+
 async function billed(s: SandboxProcess): Promise<{ correlationId: string }[]> {
   return (await s.control('GET', 'billing')).json().billed;
 }
@@ -152,9 +159,7 @@ describe('wfs start / status / test-webhook as processes', function () {
   });
 
   it('status --follow runs to the terminal status on real timers: exit 0, one line per change', async () => {
-    const started = new WfsProcess(START(s), s.env);
-    assert.equal(await started.exitCode(), 0);
-    const id = (await started.event('started')).workflow.workflowId;
+    const id = await startOne(s);
     const p = new WfsProcess(['status', '--workflow', id, '--follow'], s.env);
     assert.equal(await p.exitCode(), 0, p.stdout + p.stderr);
     assert.deepEqual(p.events('status').map((l) => l.workflow.status), ['processing', 'complete']);
@@ -162,9 +167,7 @@ describe('wfs start / status / test-webhook as processes', function () {
 
   it('status --follow to a workflow that ends failed: exit 6 with an error line naming the status; following it again once ended is exit 6 too', async () => {
     await s.control('POST', 'faults', { fault: 'workflow-fails', count: 1 });
-    const started = new WfsProcess(START(s), s.env);
-    assert.equal(await started.exitCode(), 0);
-    const id = (await started.event('started')).workflow.workflowId;
+    const id = await startOne(s);
     const p = new WfsProcess(['status', '--workflow', id, '--follow'], s.env);
     assert.equal(await p.exitCode(), 6, p.stdout + p.stderr);
     assert.deepEqual(p.events('status').map((l) => l.workflow.status), ['processing', 'failed']);

@@ -238,6 +238,39 @@ describe('wfs listen / sandbox / audit as processes', function () {
     }
   });
 
+  it('--log: a copy sent again after a restart (even after SIGKILL) is still a duplicate: answered 200, not forwarded to your app twice', async () => {
+    const app = new RecordingServer();
+    const appUrl = `${await app.start()}/app`;
+    const file = join(mkdtempSync(join(tmpdir(), 'wfs-dedupe-')), 'deliveries.jsonl');
+    const body = Buffer.from('{"webhookId":"00000000-0000-4000-8000-0000000000d1","topic":"a/b","data":{"x":1}}');
+    // Each copy is signed anew, as the service signs each attempt.
+    const post = async (url: string) => {
+      const token = (await s.control('POST', 'sign', { bodyBase64: body.toString('base64') })).json().token as string;
+      return (await fetch(url, { method: 'POST', body, headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` } })).status;
+    };
+    const run = () => new WfsProcess(['listen', '--trust-sandbox', s.info.baseUrl, '--forward-to', appUrl, '--log', file]);
+    try {
+      const first = run();
+      assert.equal(await post((await first.event('ready')).url), 200);
+      assert.equal((await first.event('delivery')).duplicate, false);
+      first.kill('SIGKILL');
+      await first.exited;
+
+      const second = run();
+      try {
+        assert.equal(await post((await second.event('ready')).url), 200);
+        const again = await second.event('delivery');
+        assert.deepEqual([again.status, again.verified, again.duplicate, again.forward], [200, true, true, undefined]);
+        assert.equal(app.requests.length, 1, 'your app got the event once');
+      } finally {
+        second.kill('SIGTERM');
+        assert.equal(await second.exitCode(), 0);
+      }
+    } finally {
+      await app.stop();
+    }
+  });
+
   it('--respond 500 answers verified deliveries 500 (refused ones still 403); --max-body refuses a larger body with a 413 the sender reads', async () => {
     const listen = new WfsProcess(['listen', '--trust-sandbox', s.info.baseUrl, '--respond', '500', '--max-body', '1000']);
     try {

@@ -84,6 +84,7 @@ export class Receiver extends EventEmitter {
 
   async start(): Promise<string> {
     if (this.localUrl) return this.localUrl;
+    this.rememberAcknowledged(this.log.all());
     const server = createServer({ connectionsCheckingInterval: this.options.timeoutCheckIntervalMs ?? 1000 }, (req, res) => this.serve(req, res));
     server.headersTimeout = this.options.headersTimeoutMs ?? 10_000;
     server.requestTimeout = this.options.bodyTimeoutMs ?? 30_000;
@@ -93,6 +94,16 @@ export class Receiver extends EventEmitter {
     const a = server.address() as AddressInfo;
     this.localUrl = `http://${a.family === 'IPv6' ? `[${a.address}]` : a.address}:${a.port}${this.path}`;
     return this.localUrl;
+  }
+
+  /** The webhookIds the history shows acknowledged (an earlier run's, or this window's before Stop Receiver): a copy
+   * the service sends again after a restart is still a duplicate, and is not forwarded to your app twice. Oldest
+   * first, so the set forgets them in the order they came. */
+  private rememberAcknowledged(records: readonly DeliveryRecord[]): void {
+    for (let i = Math.max(0, records.length - this.dedupe.cap); i < records.length; i++) {
+      const r = records[i]!;
+      if (r.verified && r.webhookId !== undefined && r.status >= 200 && r.status < 300) this.dedupe.add(dedupeKey(r.webhookId));
+    }
   }
 
   async stop(): Promise<void> {

@@ -102,6 +102,29 @@ describe('Receiver', () => {
     assert.deepEqual([held.has(dedupeKey(longId)), held.has(longId)], [true, false], 'the set holds 71 characters for it, not 200 KB');
   });
 
+  it('a new Receiver on the same history knows the events it acknowledged: not those refused, answered 5xx, or forged', async () => {
+    const log = new DeliveryLog();
+    const ids = ['a', 'b', 'c', 'd'].map((c) => `${c.repeat(8)}-1111-4111-8111-111111111111`);
+    await make({ log });
+    assert.equal((await deliver(JSON.stringify(EVENT(ids[0]!)))).status, 200);
+    assert.equal((await deliver(JSON.stringify(EVENT(ids[1]!)), 'Bearer a.b.c')).status, 403);
+    receiver.setResponseOverride(500);
+    assert.equal((await deliver(JSON.stringify(EVENT(ids[2]!)))).status, 500);
+    receiver.setResponseOverride(undefined);
+    await make({ log });
+    const again = await Promise.all(ids.slice(0, 3).map((id) => deliver(JSON.stringify(EVENT(id)))));
+    assert.deepEqual(
+      again.map((r) => [r.status, r.text]),
+      [
+        [200, 'duplicate\n'],
+        [200, ''],
+        [200, ''],
+      ],
+    );
+    const handled = (id: string) => events.filter((e) => (e as { webhookId: string }).webhookId === id).length;
+    assert.deepEqual(ids.slice(0, 3).map(handled), [1, 1, 2], 'handled once; once verified; again after its 500');
+  });
+
   it('a forged delivery cannot poison the dedupe set', async () => {
     const forged = await deliver(JSON.stringify(EVENT(ID1)), 'Bearer a.b.c');
     assert.equal(forged.status, 403);

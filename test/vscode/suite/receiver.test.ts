@@ -119,6 +119,24 @@ describe('webhook receiver in a real VS Code host', () => {
     assert.deepEqual(api.receiverTree.getChildren(), [], 'the view is empty again: its welcome view shows');
   });
 
+  it('Stop Receiver then Start Receiver: a copy of an event it acknowledged before is still a duplicate, and the view says so', async () => {
+    await setSetting('receiver.publicAddress', 'none');
+    try {
+      const start = async () => ((await vscode.commands.executeCommand('wfs.startReceiver')) as { localUrl: string }).localUrl;
+      assert.equal(await sendSigned(api.sandbox.info!.baseUrl, await start(), 900), 200);
+      assert.equal(api.receiver.log.all().at(-1)!.duplicate, false);
+      await vscode.commands.executeCommand('wfs.stopReceiver');
+      assert.equal(await sendSigned(api.sandbox.info!.baseUrl, await start(), 900), 200);
+      const again = api.receiver.log.all().at(-1)!;
+      assert.deepEqual([again.status, again.verified, again.duplicate], [200, true, true]);
+      const newest = api.receiverTree.getChildren({ kind: 'deliveries' })[0]!;
+      assert.match(String(api.receiverTree.getTreeItem(newest).description), /^200 duplicate · /);
+    } finally {
+      await vscode.commands.executeCommand('wfs.stopReceiver');
+      await setSetting('receiver.publicAddress', undefined);
+    }
+  });
+
   it('"none": loopback only, and the view says why there is no public address', async () => {
     await vscode.commands.executeCommand('wfs.stopReceiver');
     await setSetting('receiver.publicAddress', 'none');

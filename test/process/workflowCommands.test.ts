@@ -216,6 +216,14 @@ describe('wfs start / status / test-webhook as processes', function () {
     assert.match(error.message, /too large \(413 Payload Too Large\); nothing was processed\. Send smaller testData\.$/);
   });
 
+  it('test-webhook to an address that is down: exit 0 (the endpoint took it), and the sandbox\'s answer says the attempt failed and will be retried', async () => {
+    const p = new WfsProcess(['test-webhook', '--address', 'http://127.0.0.1:9/webhooks', '--topic', 'workflow/completed', '--sub-topic', 'status:workflow/completed', '--tenant-id', 't1'], s.env);
+    assert.equal(await p.exitCode(), 0, p.stdout + p.stderr);
+    const { event, webhookId, response } = p.lines.at(-1)!;
+    assert.deepEqual([event, response.webhookId, response.attempt, response.retryScheduled], ['sent', webhookId, 1, true]);
+    assert.match(response.error, /^cannot reach http:\/\/127\.0\.0\.1:9\/webhooks: ECONNREFUSED/);
+  });
+
   it('SIGTERM during a start\'s backoff: exit 130 with an error line, no started line, nothing billed', async () => {
     await s.control('POST', 'faults', { fault: 'throttle', count: 10 });
     const p = new WfsProcess(START(s), s.env);

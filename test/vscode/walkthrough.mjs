@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { spawn, spawnSync } from 'node:child_process';
 import { createServer } from 'node:http';
-import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ensureTools, projectRoot } from './harness/tools.mjs';
@@ -86,6 +86,10 @@ async function main() {
   writeFileSync(join(server.workspace, 'bad-testdata.json'), '{ "webhookId": "x", oops }\n');
   // A valid one for "testData from a file": its topic (in the body) is distinctive, so the log line names it.
   const goodTestData = join(server.workspace, 'good-testdata.json');
+  // One over the 64 MiB testData bound, picked by mistake (sparse: it takes no disk), for the size refusal.
+  const hugeTestData = join(server.workspace, 'huge-dump.json');
+  writeFileSync(hugeTestData, '');
+  truncateSync(hugeTestData, 65 * 1024 * 1024);
   writeFileSync(goodTestData, JSON.stringify({ webhookId: randomUUID(), topic: 'filetest/from-a-file', subTopic: 'event:filetest/from-a-file', tenantId: 'tenant-demo', triggeredAt: '2026-11-22T08:00:00.1234567Z', actorId: 'actor-file', data: { runId: 'wfrun_from_file' } }, null, 2));
   const browser = await launchBrowser();
   const results = [];
@@ -330,6 +334,18 @@ async function main() {
         await page.getByText(/Test webhook [0-9a-f-]{36} sent to/).first().waitFor({ timeout: 15_000 });
         await runCommand(page, 'Workflow Service: Show Log');
         await page.locator('.output-view, .panel').getByText(/Webhook.POST.\/webhooks.→.200.verified.topic.filetest\/from-a-file/).first().waitFor({ timeout: 15_000 });
+      }),
+    );
+    results.push(
+      await step('a testData file over 64 MiB picked in the open dialog: refused before it is read, saying its size; nothing is sent', async () => {
+        await runCommand(page, 'Notifications: Clear All Notifications');
+        await sendTestWebhook('A JSON file');
+        await page.waitForFunction((folder) => document.querySelector('.quick-input-widget input')?.value === folder, `${server.workspace}/`, { timeout: 15_000 });
+        await quickInput.fill(hugeTestData);
+        await page.waitForFunction((want) => document.querySelector('.quick-input-widget input')?.value === want, hugeTestData, { timeout: 5_000 });
+        await page.locator('.quick-input-widget').getByRole('button', { name: 'OK' }).click();
+        await page.getByText(/The testData file could not be used: .*huge-dump\.json is 68,157,440 bytes, over the 67,108,864 bytes \(64 MiB\) it may be\. Nothing was sent\./).first().waitFor({ timeout: 15_000 });
+        if (await page.getByText('Send test webhook (5/5): address').isVisible()) throw new Error('it went on to ask for an address');
       }),
     );
     const webview = () => page.frameLocator('iframe.webview.ready').frameLocator('#active-frame');

@@ -655,3 +655,8 @@ function markdown(r) {
 writeFileSync(join(outDir, 'results.json'), JSON.stringify(results, null, 2) + '\n');
 writeFileSync(join(outDir, 'results.md'), markdown(results));
 process.stdout.write(markdown(results));
+// A section that failed part-way may leave its servers listening: the run ends here either way, and says whether
+// every section ran.
+const failed = Object.keys(results).filter((k) => results[k]?.error !== undefined);
+if (failed.length) log(`bench: failed: ${failed.join(', ')}`);
+process.exit(failed.length ? 1 : 0);

@@ -10,7 +10,7 @@ describe('npm run bench (smoke, tiny counts)', function () {
   this.timeout(120_000);
   it('writes results.json with the receiver ratios and the exact counts, and the Markdown table', () => {
     const dir = mkdtempSync(join(tmpdir(), 'wfs-bench-smoke-'));
-    execFileSync(process.execPath, ['bench/run.mjs', '--tiny', '--only', 'receiver,keysets,tokens,polling,extension,history', '--out', dir], { stdio: ['ignore', 'ignore', 'pipe'] });
+    execFileSync(process.execPath, ['bench/run.mjs', '--tiny', '--only', 'receiver,keysets,tokens,polling,extension,history', '--out', dir], { stdio: ['ignore', 'ignore', 'pipe'], timeout: 110_000 });
     const r = JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8'));
     for (const k of ['cpu', 'cores', 'node']) assert.ok(r.machine[k], `machine.${k}`);
     assert.ok(Number.isFinite(r.receiver.ratioToBareHttp));

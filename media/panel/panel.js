@@ -66,6 +66,19 @@
   $('export-all').addEventListener('click', () => vscode.postMessage({ type: 'action', action: 'export-all' }));
   override.addEventListener('change', () => vscode.postMessage({ type: 'override', status: override.value ? parseInt(override.value, 10) : null }));
 
+  const receiverStart = $('receiver-start');
+  receiverStart.addEventListener('click', () => vscode.postMessage({ type: 'start-receiver' }));
+
+  /** @param {import('../../src/extension/panel/panelProtocol').ReceiverLine} r */
+  function renderReceiver(r) {
+    const line = /** @type {HTMLElement} */ (receiverStart.parentElement);
+    line.classList.toggle('stopped', !r.running);
+    receiverStart.hidden = r.running;
+    $('receiver-text').textContent = r.running
+      ? `Receiving at ${r.localUrl}${r.publicUrl ? ` · public address ${r.publicUrl}` : r.publicNote ? ` · no public address: ${r.publicNote}` : ''}`
+      : 'The receiver is stopped: nothing is received until it starts. The history below is kept.';
+  }
+
   function renderPause() {
     pauseBtn.textContent = paused ? (pendingWhilePaused ? `Resume (${pendingWhilePaused} new)` : 'Resume') : 'Pause';
     pauseBtn.setAttribute('aria-pressed', String(paused));
@@ -265,7 +278,7 @@
   }
 
   // ---- messages from the extension ----
-  const UPDATES = new Set(['rows', 'append', 'paused-count', 'detail', 'override']);
+  const UPDATES = new Set(['rows', 'append', 'paused-count', 'detail', 'override', 'receiver']);
   window.addEventListener('message', (event) => {
     // Validated on arrival: anything that is not one of panelProtocol.ts's PanelUpdate messages is ignored.
     if (!event.data || typeof event.data !== 'object' || !UPDATES.has(event.data.type)) return;
@@ -309,6 +322,9 @@
         break;
       case 'override':
         override.value = m.status == null ? '' : String(m.status);
+        break;
+      case 'receiver':
+        renderReceiver(m.receiver);
         break;
     }
   });

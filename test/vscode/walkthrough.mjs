@@ -403,10 +403,15 @@ async function main() {
       }),
     );
     results.push(
-      await step('the panel comes back after a window reload, with its selection', async () => {
+      await step('the panel comes back after a window reload, with its selection, and says the receiver is stopped, with a button to start it', async () => {
+        // Before the reload it says where it receives.
+        await webview().getByText(/^Receiving at http:\/\/127\.0\.0\.1:\d+\/webhooks/).waitFor({ timeout: 15_000 });
         await runCommand(page, 'Developer: Reload Window');
         await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
         await webview().locator('.check.ok').nth(6).waitFor({ timeout: 60_000 });
+        // The reload restored the panel, not the receiver: the panel says so rather than wait for deliveries in silence.
+        await webview().getByText('The receiver is stopped: nothing is received until it starts.', { exact: false }).waitFor({ timeout: 15_000 });
+        await webview().getByRole('button', { name: 'Start Receiver' }).waitFor({ state: 'visible', timeout: 5_000 });
       }),
     );
     results.push(

@@ -71,6 +71,7 @@ export function panelHtml(i: PanelHtmlInput): string {
   </label>
   <span id="summary" class="summary" aria-live="polite"></span>
 </header>
+<div class="receiver-line" role="status" aria-live="polite"><span id="receiver-text"></span> <button id="receiver-start" type="button" hidden>Start Receiver</button></div>
 <main class="split">
   <section class="list-pane" aria-label="Deliveries">
     <div class="list-head" aria-hidden="true"><span>triggeredAt / arrived</span><span>topic</span><span>HTTP</span><span>checks</span><span>ms</span></div>

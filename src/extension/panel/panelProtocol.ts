@@ -14,6 +14,7 @@ export type PanelRequest =
   | { type: 'select'; id: string }
   | { type: 'clear' }
   | { type: 'override'; status: number | null }
+  | { type: 'start-receiver' }
   | { type: 'action'; action: PanelAction; id?: string };
 
 /** Extension → webview. */
@@ -22,7 +23,18 @@ export type PanelUpdate =
   | { type: 'append'; row: DeliveryRow; total: number }
   | { type: 'paused-count'; count: number }
   | { type: 'detail'; detail: DeliveryDetail | null }
-  | { type: 'override'; status: number | null };
+  | { type: 'override'; status: number | null }
+  | { type: 'receiver'; receiver: ReceiverLine };
+
+/** Whether deliveries are being received, and where: said in the panel, which outlives the receiver (a window
+ * reload restores the panel, not the receiver). */
+export interface ReceiverLine {
+  running: boolean;
+  localUrl?: string;
+  publicUrl?: string;
+  /** Why there is no public address, when there is none. */
+  publicNote?: string;
+}
 
 const isString = (v: unknown): v is string => typeof v === 'string';
 const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
@@ -64,6 +76,8 @@ export function parsePanelRequest(m: unknown): PanelRequest | { invalid: string 
       return isString(m.id) ? { type: 'select', id: m.id } : bad;
     case 'clear':
       return { type: 'clear' };
+    case 'start-receiver':
+      return { type: 'start-receiver' };
     case 'override':
       return m.status === null || isOverride(m.status) ? { type: 'override', status: m.status as number | null } : bad;
     case 'action':

@@ -43,6 +43,7 @@ export class WebhookPanel implements vscode.Disposable {
         deserializeWebviewPanel: async (panel, state: PanelState | undefined) => this.attach(panel, state ?? {}),
       }),
       s.receiver.onDidReceive((r) => this.onDelivery(r)),
+      s.receiver.onDidChange(() => this.isReady && this.sendReceiverLine()),
     );
   }
 
@@ -102,6 +103,11 @@ export class WebhookPanel implements vscode.Disposable {
     return historyStorageNote(this.s.receiver.historyFile, log.bytesInMemory, log.bytesOnDisk, held && { file: held.file, holder: historyHolder(held) });
   }
 
+  private sendReceiverLine(): void {
+    const info = this.s.receiver.info;
+    this.post({ type: 'receiver', receiver: info ? { running: true, localUrl: info.localUrl, publicUrl: info.publicUrl, publicNote: info.publicNote } : { running: false } });
+  }
+
   private sendRows(): void {
     this.pending = 0;
     const filter = this.filter;
@@ -148,6 +154,7 @@ export class WebhookPanel implements vscode.Disposable {
         this.paused = !!m.paused;
         this.sendRows();
         this.post({ type: 'override', status: this.s.receiver.responseOverride ?? null });
+        this.sendReceiverLine();
         if (typeof m.selectedId === 'string') await this.select(m.selectedId);
         else if (this.selectedId) await this.select(this.selectedId);
         this.isReady = true;
@@ -176,6 +183,9 @@ export class WebhookPanel implements vscode.Disposable {
       case 'override':
         this.s.receiver.setResponseOverride(m.status ?? undefined);
         return;
+      case 'start-receiver':
+        // Through the command, so a failure is shown as the palette's would be (the port in use, the public address).
+        return vscode.commands.executeCommand('wfs.startReceiver');
       case 'action':
         return this.runAction(m.action, m.id);
     }

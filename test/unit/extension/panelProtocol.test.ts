@@ -12,6 +12,7 @@ describe('webhook panel protocol: messages from the webview are validated on arr
     assert.deepEqual(parsePanelRequest({ type: 'action', action: 'copy-curl', id: 'abc' }), { type: 'action', action: 'copy-curl', id: 'abc' });
     assert.deepEqual(parsePanelRequest({ type: 'action', action: 'export-all' }), { type: 'action', action: 'export-all', id: undefined });
     assert.deepEqual(parsePanelRequest({ type: 'clear' }), { type: 'clear' });
+    assert.deepEqual(parsePanelRequest({ type: 'start-receiver', port: 1 }), { type: 'start-receiver' }, 'nothing of the message but its type is used');
   });
 
   it('refuses malformed and unknown messages with a reason, never an exception', () => {

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { RecordingServer } from '../../unit/helpers/recordingServer';
 import { extensionApi, setSetting, until } from './helpers';
-import { chooseVerificationFilter, webhookPanelDom } from './webviewDom';
+import { chooseVerificationFilter, inWebview, webhookPanelDom } from './webviewDom';
 import { notificationsInCenter } from './workbenchDom';
 
 const XSS = '<script>alert(1)</script><img src=x onerror=alert(2)>';
@@ -206,5 +206,27 @@ describe('webhook panel in a real VS Code host', () => {
     } finally {
       api.receiver.setResponseOverride(undefined);
     }
+  });
+
+  it('says whether the receiver runs and where; stopped, it says so and its Start Receiver button starts it', async () => {
+    await vscode.commands.executeCommand('wfs.openWebhookPanel');
+    const line = `document.getElementById('receiver-text').textContent`;
+    const button = `document.getElementById('receiver-start')`;
+    const read = (until: string) => inWebview<{ text: string; buttonShown: boolean }>('#receiver-text', `({ text: ${line}, buttonShown: !${button}.hidden })`, until);
+    const running = await read(`${line}.startsWith('Receiving at ')`);
+    assert.equal(running.text.split(' · ')[0], `Receiving at ${api.receiver.info!.localUrl}`);
+    assert.equal(running.buttonShown, false);
+
+    await vscode.commands.executeCommand('wfs.stopReceiver');
+    const stopped = await read(`${line}.startsWith('The receiver is stopped')`);
+    assert.deepEqual(stopped, { text: 'The receiver is stopped: nothing is received until it starts. The history below is kept.', buttonShown: true });
+
+    // Clicked as a user would: the receiver starts, and the line follows.
+    await inWebview('#receiver-start', `(${button}.click(), true)`);
+    await until(api.receiver.onDidChange, () => api.receiver.info !== undefined, 'the receiver started from the panel');
+    receiverUrl = api.receiver.info!.localUrl;
+    const again = await read(`${line}.startsWith('Receiving at ')`);
+    assert.equal(again.text.split(' · ')[0], `Receiving at ${receiverUrl}`);
+    assert.equal(again.buttonShown, false);
   });
 });

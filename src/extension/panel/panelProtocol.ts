@@ -6,6 +6,16 @@ import type { DeliveryDetail, DeliveryFilter, DeliveryRow } from './deliveryView
 export const PANEL_ACTIONS = ['replay-local', 'replay-forward', 'copy-curl', 'export-one', 'export-all', 'jump'] as const;
 export type PanelAction = (typeof PANEL_ACTIONS)[number];
 
+/** Each action as its button in the panel reads (media/panel/panel.js): what an error about it is titled. */
+export const PANEL_ACTION_LABELS: Record<PanelAction, string> = {
+  'replay-local': 'Replay to Receiver',
+  'replay-forward': 'Replay to Forward Target',
+  'copy-curl': 'Copy as curl',
+  'export-one': 'Export',
+  'export-all': 'Export All',
+  jump: 'Go to Workflow',
+};
+
 /** Webview → extension. */
 export type PanelRequest =
   | { type: 'ready'; filter?: DeliveryFilter; paused?: boolean; selectedId?: string | null }

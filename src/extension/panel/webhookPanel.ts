@@ -8,7 +8,7 @@ import { httpRequest } from '../../core/http/request';
 import type { DeliveryRecord } from '../../core/webhooks/DeliveryLog';
 import { curlCommand, deliveryDetail, deliveryRow, exportJsonChunks, filterRows, matchesFilter, rowsWithoutText, type DeliveryFilter } from './deliveryView';
 import { newNonce, panelHtml } from './panelHtml';
-import { parsePanelRequest, type PanelAction, type PanelRequest, type PanelUpdate } from './panelProtocol';
+import { PANEL_ACTION_LABELS, parsePanelRequest, type PanelAction, type PanelRequest, type PanelUpdate } from './panelProtocol';
 import type { Services } from '../services';
 import { historyStorageNote } from './historyStorage';
 import { writeExport } from './exportFile';
@@ -16,6 +16,9 @@ import { historyHolder } from '../../core/webhooks/historyLock';
 
 export const WEBHOOK_PANEL_VIEW_TYPE = 'wfs.webhookPanel';
 const GONE = 'That delivery is no longer in the history.';
+
+/** An action that needs the receiver running: its error offers to start it. */
+class ReceiverStopped extends Error {}
 
 interface PanelState {
   filter?: DeliveryFilter;
@@ -202,7 +205,7 @@ export class WebhookPanel implements vscode.Disposable {
       switch (action) {
         case 'replay-local': {
           const url = this.s.receiver.info?.localUrl;
-          if (!url) throw new Error('The receiver is not running: start it to replay.');
+          if (!url) throw new ReceiverStopped('The receiver is not running: start it, then replay.');
           return await this.replay(r, url);
         }
         case 'replay-forward': {
@@ -226,7 +229,9 @@ export class WebhookPanel implements vscode.Disposable {
         }
       }
     } catch (err) {
-      void vscode.window.showErrorMessage(`${action}: ${(err as Error).message}`, 'Show Log').then((a) => a && this.s.log.show());
+      const text = `${PANEL_ACTION_LABELS[action]}: ${(err as Error).message}`;
+      if (err instanceof ReceiverStopped) void vscode.window.showErrorMessage(text, 'Start Receiver').then((a) => a && vscode.commands.executeCommand('wfs.startReceiver'));
+      else void vscode.window.showErrorMessage(text, 'Show Log').then((a) => a && this.s.log.show());
     }
     return undefined;
   }

@@ -92,6 +92,26 @@ describe('wfs start / status / test-webhook as processes', function () {
     });
   }
 
+  it('find with a correlationId copied with its quotes finds the billed workflow under the clean form (exit 0), never "none"', async () => {
+    await s.control('POST', 'faults', { fault: 'start-500-billed' });
+    const start = new WfsProcess([...START(s), '--correlation-id', 'cid-copied'], s.env);
+    assert.equal(await start.exitCode(), 3);
+    // As copied from the error line's JSON: "correlationId":"cid-copied", with the quotes and the comma.
+    const find = new WfsProcess(['find', '--correlation-id', '"cid-copied",'], s.env);
+    assert.equal(await find.exitCode(), 0, find.stdout + find.stderr);
+    const found = find.lines.at(-1)!;
+    assert.deepEqual([found.event, found.correlationId, found.typed], ['found', 'cid-copied', '"cid-copied",']);
+    assert.deepEqual(found.workflows.map((w: { correlationId: string }) => w.correlationId), ['cid-copied']);
+    assert.match(found.note, /^none carries the correlationId as typed, "\\"cid-copied\\",";/);
+
+    const none = new WfsProcess(['find', '--correlation-id', ' "cid-never" '], s.env);
+    assert.equal(await none.exitCode(), 5);
+    assert.deepEqual(none.lines.at(-1), { event: 'none', correlationId: ' "cid-never" ', alsoSearched: 'cid-never' });
+    const long = new WfsProcess(['find', '--correlation-id', 'x'.repeat(300)], s.env);
+    assert.equal(await long.exitCode(), 5);
+    assert.match(long.lines.at(-1)!.note, /^a correlationId has at most 255 characters and this one has 300: no start could have sent it/);
+  });
+
   it('a start whose answer is lost (the connection cut after the service took it): exit 3 like a 500, and find finds the billed workflow', async () => {
     // Between wfs and the sandbox: every request passes, but the start's connection is cut once the sandbox answered.
     const cutter = createServer((req, res) => {

@@ -1,5 +1,6 @@
 // `wfs find`: Find Workflows by correlationId, the way to resolve a start whose outcome is unknown (exit 3).
 import { WorkflowClient, findWorkflowsUrl } from '../../core/workflows/WorkflowClient';
+import { copiedCorrelationId, MAX_CORRELATION_ID } from '../../core/workflows/correlationId';
 import { readServiceTarget, signIn } from '../cliEnvironment';
 import { SERVICE_ENV, type CommandSpec } from '../commandSpec';
 import { requiredFlag, UsageError } from '../flags';
@@ -14,6 +15,8 @@ export const findCommand: CommandSpec = {
     'Searches Find Workflows by correlationId and prints {"event":"found","correlationId":…,"workflows":[…]} (exit 0),',
     'or {"event":"none","correlationId":…} (exit 5) when the service holds none. After a start answered 500 (exit 3),',
     'run this with the correlationId from the error line: start another only if none is found.',
+    'A correlationId copied with its quotes or spaces ("wfs-…", from a JSON line) is searched again without them;',
+    'what that finds is printed with "typed" and a note (exit 0), so "none" never comes from a stray quote.',
     'The service\'s Find Workflows is not documented; by default this uses the sandbox\'s',
     'GET {base}/workflow-services-ws/resources/v1/workflows?correlationId=C. WFS_FIND_WORKFLOWS_URL points it elsewhere.',
   ].join('\n'),
@@ -35,12 +38,26 @@ export const findCommand: CommandSpec = {
     try {
       const client = new WorkflowClient({ baseUrl: env.baseUrl, userAlias: env.credentials.userAlias, tokens: env.tokens, gate: env.gate, clock: env.clock, findWorkflowsUrl: template });
       const workflows = await client.find(correlationId);
-      if (workflows.length === 0) {
-        io.emit({ event: 'none', correlationId });
-        return EXIT_NONE_FOUND;
+      if (workflows.length > 0) {
+        io.emit({ event: 'found', correlationId, workflows });
+        return 0;
       }
-      io.emit({ event: 'found', correlationId, workflows });
-      return 0;
+      // Copied with its quotes or spaces: "none" would say to start again, and bill twice.
+      const copied = copiedCorrelationId(correlationId);
+      if (copied !== undefined) {
+        const underCopied = await client.find(copied);
+        if (underCopied.length > 0) {
+          io.emit({ event: 'found', correlationId: copied, typed: correlationId, note: `none carries the correlationId as typed, ${JSON.stringify(correlationId)}; these carry ${JSON.stringify(copied)}, without the quotes or spaces copying added`, workflows: underCopied });
+          return 0;
+        }
+      }
+      io.emit({
+        event: 'none',
+        correlationId,
+        ...(copied !== undefined ? { alsoSearched: copied } : {}),
+        ...(correlationId.length > MAX_CORRELATION_ID ? { note: `a correlationId has at most ${MAX_CORRELATION_ID} characters and this one has ${correlationId.length}: no start could have sent it; check that it was copied whole and alone` } : {}),
+      });
+      return EXIT_NONE_FOUND;
     } finally {
       env.tokens.dispose();
     }

@@ -19,3 +19,16 @@ export function checkCorrelationId(value: string): void {
   if (value.length === 0) throw new LocalValidationError('correlationId-empty', 'correlationId is empty; leave it out to have one generated.');
   checkOutgoingValue('correlationId', value);
 }
+
+/**
+ * The form a correlationId probably had, when the one typed carries what copying adds: surrounding whitespace, or the
+ * quotes of the JSON line it was copied from (`"wfs-…"`, with a trailing comma). Undefined when nothing is to strip.
+ * A search that finds nothing by the typed form also tries this one: after an unknown outcome, "none found" is the
+ * answer that leads to a second billed start, so it must not come from a stray quote.
+ */
+export function copiedCorrelationId(typed: string): string | undefined {
+  let v = typed.trim().replace(/,$/, '').trim();
+  const m = /^(["'`])(.*)\1$/s.exec(v);
+  if (m) v = m[2]!;
+  return v !== typed && v.length > 0 ? v : undefined;
+}

@@ -3,7 +3,7 @@ import * as vscode from 'vscode';
 import { TransportError } from '../../core/http/request';
 import { ServiceError } from '../../core/http/serviceErrors';
 import { restrictedModeRefusal, type GuardedAction } from '../trust/restrictedMode';
-import { checkCorrelationId, generateCorrelationId } from '../../core/workflows/correlationId';
+import { checkCorrelationId, copiedCorrelationId, generateCorrelationId } from '../../core/workflows/correlationId';
 import type { TrackedWorkflow } from '../../core/workflows/WorkflowStore';
 import type { Product } from '../../core/workflows/workflowTypes';
 import { showError } from '../errors/showError';
@@ -186,11 +186,18 @@ async function findWorkflows(s: Services, args: FindWorkflowsArgs): Promise<Trac
     }));
   if (!correlationId) return undefined;
   try {
-    const found = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Searching ${env} for correlationId ${correlationId}…` }, () => s.workflows.find(env, correlationId));
-    if (found.length === 0) void vscode.window.showInformationMessage(`${env} holds no workflow with correlationId ${correlationId}.`);
+    // Copied with its quotes ("wfs-…" from a JSON line): "none" would say to start again, and bill twice.
+    const copied = copiedCorrelationId(correlationId);
+    const { found, searched } = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Searching ${env} for correlationId ${correlationId}…` }, async () => {
+      const asTyped = await s.workflows.find(env, correlationId);
+      if (asTyped.length > 0 || copied === undefined) return { found: asTyped, searched: correlationId };
+      return { found: await s.workflows.find(env, copied), searched: copied };
+    });
+    if (found.length === 0) void vscode.window.showInformationMessage(`${env} holds no workflow with correlationId ${correlationId}${copied !== undefined ? `, nor with ${copied}` : ''}.`);
     else {
       const list = found.map((w) => `${w.product.service} / ${w.product.model} in ${w.sessionId} (${w.status}, ${w.workflowId})`).join('; ');
-      void vscode.window.showInformationMessage(`${env} holds ${found.length === 1 ? 'one workflow' : `${found.length} workflows`} with correlationId ${correlationId}: ${list}. Added to the explorer.`);
+      const asTyped = searched === correlationId ? '' : `No workflow carries the correlationId as typed (${JSON.stringify(correlationId)}), but without the quotes or spaces copying added, `;
+      void vscode.window.showInformationMessage(`${asTyped}${env} holds ${found.length === 1 ? 'one workflow' : `${found.length} workflows`} with correlationId ${searched}: ${list}. Added to the explorer.`);
       void vscode.commands.executeCommand('wfs.revealWorkflowByRunId', found[0]!.runId);
     }
     return found;

@@ -4,6 +4,7 @@ import * as vscode from 'vscode';
 import type { ExtensionApi } from '../hostExtension/extension';
 import type { TrackedWorkflow } from '../../../src/core/workflows/WorkflowStore';
 import { extensionApi, setSetting } from './helpers';
+import { notificationsInCenter } from './workbenchDom';
 
 describe('Find Workflows in a real VS Code host', () => {
   let api: ExtensionApi;
@@ -35,6 +36,17 @@ describe('Find Workflows in a real VS Code host', () => {
     assert.equal(found[0]!.correlationId, cid);
     const inTree = api.workflows.store.workflows('Sandbox', 'sess-demo-staged').find((w) => w.correlationId === cid);
     assert.ok(inTree, 'added to the explorer under its session');
+  });
+
+  it('a correlationId pasted with the quotes of the JSON it came from still finds the billed workflow, and the message says how', async () => {
+    await control('faults', { fault: 'start-500-billed' });
+    const cid = `find-quoted-${Date.now()}`;
+    await Promise.resolve(vscode.commands.executeCommand('wfs.startWorkflow', { sessionId: 'sess-demo-staged', product: { service: 'Appraisal', model: 'Standard' }, correlationId: cid })).catch(() => undefined);
+    await vscode.commands.executeCommand('notifications.clearAll');
+    const found = (await vscode.commands.executeCommand('wfs.findWorkflows', { correlationId: `"${cid}"` })) as TrackedWorkflow[];
+    assert.deepEqual(found.map((w) => w.correlationId), [cid]);
+    const said = new RegExp(`^No workflow carries the correlationId as typed \\("\\\\"${cid}\\\\""\\), but without the quotes or spaces copying added, Sandbox holds one workflow with correlationId ${cid}: Appraisal / Standard in sess-demo-staged`);
+    await notificationsInCenter(said, 1);
   });
 
   it('a correlationId the service does not hold finds nothing and adds nothing', async () => {

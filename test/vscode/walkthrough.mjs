@@ -319,16 +319,20 @@ async function main() {
         await runCommand(page, 'View: Close All Editors');
       }),
     );
+    /** "Send Test Webhook…" with "A JSON file", the file's path typed into the open dialog and confirmed. */
+    const sendTestWebhookFromFile = async (file) => {
+      await runCommand(page, 'Notifications: Clear All Notifications');
+      await sendTestWebhook('A JSON file');
+      // code-server's open dialog is VS Code's simple file dialog: a quick input holding a path.
+      // It shows a parent folder first, then fills in the workspace folder: typing before that is overwritten.
+      await page.waitForFunction((folder) => document.querySelector('.quick-input-widget input')?.value === folder, `${server.workspace}/`, { timeout: 15_000 });
+      await quickInput.fill(file);
+      await page.waitForFunction((want) => document.querySelector('.quick-input-widget input')?.value === want, file, { timeout: 5_000 });
+      await page.locator('.quick-input-widget').getByRole('button', { name: 'OK' }).click();
+    };
     results.push(
       await step('testData from a JSON file (the open dialog): its JSON is the body, and the delivery arrives verified', async () => {
-        await runCommand(page, 'Notifications: Clear All Notifications');
-        await sendTestWebhook('A JSON file');
-        // code-server's open dialog is VS Code's simple file dialog: a quick input holding a path.
-        // It shows a parent folder first, then fills in the workspace folder: typing before that is overwritten.
-        await page.waitForFunction((folder) => document.querySelector('.quick-input-widget input')?.value === folder, `${server.workspace}/`, { timeout: 15_000 });
-        await quickInput.fill(goodTestData);
-        await page.waitForFunction((want) => document.querySelector('.quick-input-widget input')?.value === want, goodTestData, { timeout: 5_000 });
-        await page.locator('.quick-input-widget').getByRole('button', { name: 'OK' }).click();
+        await sendTestWebhookFromFile(goodTestData);
         await page.getByText('Send test webhook (5/5): address').waitFor({ timeout: 15_000 });
         await page.keyboard.press('Enter');
         await page.getByText(/Test webhook [0-9a-f-]{36} sent to/).first().waitFor({ timeout: 15_000 });
@@ -338,12 +342,7 @@ async function main() {
     );
     results.push(
       await step('a testData file over 64 MiB picked in the open dialog: refused before it is read, saying its size; nothing is sent', async () => {
-        await runCommand(page, 'Notifications: Clear All Notifications');
-        await sendTestWebhook('A JSON file');
-        await page.waitForFunction((folder) => document.querySelector('.quick-input-widget input')?.value === folder, `${server.workspace}/`, { timeout: 15_000 });
-        await quickInput.fill(hugeTestData);
-        await page.waitForFunction((want) => document.querySelector('.quick-input-widget input')?.value === want, hugeTestData, { timeout: 5_000 });
-        await page.locator('.quick-input-widget').getByRole('button', { name: 'OK' }).click();
+        await sendTestWebhookFromFile(hugeTestData);
         await page.getByText(/The testData file could not be used: .*huge-dump\.json is 68,157,440 bytes, over the 67,108,864 bytes \(64 MiB\) it may be\. Nothing was sent\./).first().waitFor({ timeout: 15_000 });
         if (await page.getByText('Send test webhook (5/5): address').isVisible()) throw new Error('it went on to ask for an address');
       }),

@@ -8,6 +8,7 @@ import { ListenError } from '../../core/http/listenError';
 import { httpUrlProblem } from '../../core/http/httpUrlProblem';
 import { SettingError } from '../receiver/addressSetting';
 import type { Services } from '../services';
+import { SANDBOX_ENVIRONMENT } from '../../core/environments/environmentConfig';
 
 export function registerReceiverCommands(s: Services): vscode.Disposable[] {
   return [
@@ -31,7 +32,7 @@ async function startReceiver(s: Services): Promise<ReceiverInfo | undefined> {
     const info = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Starting the webhook receiver…' }, () => s.receiver.start());
     const buttons = info.publicUrl ? ['Copy Public URL', 'Copy Local URL'] : ['Copy Local URL'];
     void vscode.window
-      .showInformationMessage(`Webhook receiver at ${info.localUrl}${info.publicUrl ? ` — public ${info.publicUrl}` : ` (loopback only: ${info.publicNote ?? 'the sandbox reaches it directly'})`}`, ...buttons)
+      .showInformationMessage(`Webhook receiver at ${info.localUrl}${info.publicUrl ? ` — public ${info.publicUrl}` : ` (loopback only: ${info.publicNote ?? 'the sandbox reaches it directly'})`}${movedNote(s, info)}`, ...buttons)
       .then((a) => a && vscode.commands.executeCommand('wfs.copyReceiverUrl', a === 'Copy Local URL' ? 'local' : 'public'));
     return info;
   } catch (err) {
@@ -57,6 +58,19 @@ async function startReceiver(s: Services): Promise<ReceiverInfo | undefined> {
     } else void showError(s.log, 'Start receiver', err);
     return s.receiver.info;
   }
+}
+
+/** The public address differs from the last start's: the Sandbox follows it by itself, a real service has the old
+ * one registered. Said only when a real environment is configured, and with what keeps the address next time. */
+function movedNote(s: Services, info: ReceiverInfo): string {
+  if (!info.publicChangedFrom || !s.environments.names().some((n) => n !== SANDBOX_ENVIRONMENT)) return '';
+  const keep =
+    info.publicSource === 'vscode' && !vscode.workspace.getConfiguration('wfs').get<number>('receiver.port')
+      ? ' A fixed wfs.receiver.port keeps the forwarded address from one start to the next.'
+      : info.publicSource === 'localtunnel'
+        ? ' localtunnel gives a new address at each start: a tunnel of your own ("url") keeps one.'
+        : '';
+  return `. Its public address is not the one it had last time (${info.publicChangedFrom}): where your webhook endpoint is registered with the service, register this one.${keep}`;
 }
 
 const SOURCE_ITEMS: Record<PublicAddressSource, { label: string; detail: string }> = {

@@ -28,6 +28,8 @@ import type { SandboxHost } from '../sandboxHost';
 
 /** Origins outside this machine the user agreed to forward deliveries to (kept outside settings). */
 const CONFIRMED_FORWARD_KEY = 'wfs.confirmedForwardOrigins';
+/** The public address of the last start: a new one must be registered with the service again. */
+const LAST_PUBLIC_URL_KEY = 'wfs.receiver.lastPublicUrl';
 
 export interface ReceiverInfo {
   localUrl: string;
@@ -39,6 +41,8 @@ export interface ReceiverInfo {
   tunnelState: TunnelState;
   /** The last "Test Public Address" result, while the address is the same. */
   selfTest?: PublicAddressTestResult;
+  /** The public address of the previous start, when this start's differs: registered with the service, it is stale. */
+  publicChangedFrom?: string;
 }
 
 /** A public address that could not be opened; the receiver itself runs. */
@@ -57,6 +61,7 @@ export class ReceiverHost implements vscode.Disposable, EnvironmentFollower {
   private tunnel?: Tunnel;
   private publicAddress?: { source: PublicAddressSource; url?: string; note?: string };
   private selfTest?: PublicAddressTestResult;
+  private publicChangedFrom?: string;
   private selfTesting?: Promise<PublicAddressTestResult>;
   readonly consent: LocaltunnelConsent;
   /** Says when a receiver setting changed while it runs; our own commands write through it. */
@@ -199,6 +204,7 @@ export class ReceiverHost implements vscode.Disposable, EnvironmentFollower {
       publicNote: p?.note,
       tunnelState: this.tunnel?.state ?? 'closed',
       selfTest: this.selfTest,
+      publicChangedFrom: this.publicChangedFrom,
     };
   }
 
@@ -291,6 +297,7 @@ export class ReceiverHost implements vscode.Disposable, EnvironmentFollower {
     this.changed.fire();
     try {
       this.publicAddress = await this.openPublicAddress(receiver, localUrl);
+      await this.rememberPublicUrl(this.info?.publicUrl);
     } catch (err) {
       // The receiver stays up on loopback; the user is told why the public address did not open, and where to choose.
       this.publicAddress = { source: publicAddressSource(), note: `did not open: ${(err as Error).message}` };
@@ -299,6 +306,13 @@ export class ReceiverHost implements vscode.Disposable, EnvironmentFollower {
     }
     this.changed.fire();
     return this.info!;
+  }
+
+  /** Compares this start's public address with the last one, then remembers it (outside settings). */
+  private async rememberPublicUrl(url: string | undefined): Promise<void> {
+    const last = this.state.get<string>(LAST_PUBLIC_URL_KEY);
+    this.publicChangedFrom = url && last && last !== url ? last : undefined;
+    if (url && url !== last) await this.state.update(LAST_PUBLIC_URL_KEY, url);
   }
 
   /** Opens the public address the settings choose. Only localtunnel reaches a third party: for the sandbox it opens
@@ -397,6 +411,7 @@ export class ReceiverHost implements vscode.Disposable, EnvironmentFollower {
     this.tunnel?.close();
     this.tunnel = undefined;
     this.publicAddress = undefined;
+    this.publicChangedFrom = undefined;
     this.selfTest = undefined;
     if (r) {
       if (r.url) this.sandbox.setWebhookEndpoint(r.url, false);

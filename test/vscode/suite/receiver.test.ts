@@ -137,6 +137,37 @@ describe('webhook receiver in a real VS Code host', () => {
     }
   });
 
+  it("a public address unlike the last start's: with a real environment configured, the start says to register the new one, and what keeps it", async () => {
+    const start = async () => (await vscode.commands.executeCommand('wfs.startReceiver')) as { localUrl: string; publicUrl?: string; publicChangedFrom?: string };
+    const escaped = (t: string) => t.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+    await setSetting('environments', [{ name: 'Staging', baseUrl: 'http://127.0.0.1:9/' }]);
+    // The first start's port is held while the second starts, so the forwarded address surely differs.
+    const holder = createServer();
+    try {
+      const first = await start();
+      await vscode.commands.executeCommand('wfs.stopReceiver');
+      await new Promise<void>((r) => holder.listen(Number(new URL(first.localUrl).port), '127.0.0.1', r));
+      await vscode.commands.executeCommand('notifications.clearAll');
+      const second = await start();
+      assert.ok(first.publicUrl && second.publicUrl && second.publicUrl !== first.publicUrl, `${first.publicUrl} then ${second.publicUrl}`);
+      assert.equal(second.publicChangedFrom, first.publicUrl);
+      await notificationsInCenter(
+        new RegExp(`Its public address is not the one it had last time \\(${escaped(first.publicUrl!)}\\): where your webhook endpoint is registered with the service, register this one\\. A fixed wfs\\.receiver\\.port keeps the forwarded address from one start to the next\\.$`),
+        1,
+      );
+      // The same address again (a restart on the port just used): nothing to say.
+      await vscode.commands.executeCommand('wfs.stopReceiver');
+      await setSetting('receiver.port', Number(new URL(second.localUrl).port));
+      const third = await start();
+      assert.deepEqual([third.publicUrl, third.publicChangedFrom], [second.publicUrl, undefined]);
+    } finally {
+      holder.close();
+      await vscode.commands.executeCommand('wfs.stopReceiver');
+      await setSetting('receiver.port', undefined);
+      await setSetting('environments', undefined);
+    }
+  });
+
   it('"none": loopback only, and the view says why there is no public address', async () => {
     await vscode.commands.executeCommand('wfs.stopReceiver');
     await setSetting('receiver.publicAddress', 'none');

@@ -353,6 +353,27 @@ describe('wfs listen / sandbox / audit as processes', function () {
     }
   });
 
+  it('--subdomain asks the tunnel server for that name: the public address carries it; a name no server gives is exit 2, nothing opened', async () => {
+    const server = new LocaltunnelServer();
+    await server.start();
+    try {
+      const listen = new WfsProcess(['listen', '--trust-sandbox', s.info.baseUrl, '--tunnel', '--tunnel-host', server.url, '--subdomain', 'wfs-demo-7']);
+      try {
+        assert.equal((await listen.event('ready')).publicUrl, `http://wfs-demo-7.tunnel.test:${server.port}/webhooks`);
+      } finally {
+        listen.kill('SIGTERM');
+        assert.equal(await listen.exitCode(), 0);
+      }
+      const before = server.openRequests;
+      const bad = new WfsProcess(['listen', '--trust-sandbox', s.info.baseUrl, '--tunnel', '--tunnel-host', server.url, '--subdomain', 'My_Name']);
+      assert.equal(await bad.exitCode(), 2);
+      assert.equal(bad.lines.at(-1)!.message, '--subdomain is not a name a localtunnel server gives ("My_Name"): 4 to 63 lower-case letters, digits and hyphens, starting and ending with a letter or digit');
+      assert.equal(server.openRequests, before, 'the tunnel server was never asked');
+    } finally {
+      await server.stop();
+    }
+  });
+
   it('when the tunnel server goes away: reconnect lines, then closed and exit 0 on SIGTERM', async () => {
     const server = new LocaltunnelServer();
     await server.start();

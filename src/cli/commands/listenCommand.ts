@@ -6,6 +6,7 @@ import { SandboxControlClient } from '../../core/audit/sandboxControlClient';
 import { DeliveryLog, type DeliveryRecord } from '../../core/webhooks/DeliveryLog';
 import { DEFAULT_MAX_BODY, Receiver } from '../../core/webhooks/Receiver';
 import { Verifier, type TrustedIssuer } from '../../core/webhooks/Verifier';
+import { tunnelNameProblem } from '../../core/tunnel/tunnelName';
 import { Tunnel, type TunnelState } from '../../core/tunnel/Tunnel';
 import { testPublicAddress } from '../../core/tunnel/publicAddressTest';
 import { PROXY_ENV, type CommandSpec } from '../commandSpec';
@@ -122,6 +123,9 @@ export const listenCommand: CommandSpec = {
     // once per environment; a script says so with --tunnel).
     const wantsTunnel = flags.switches.has('tunnel');
     if (!wantsTunnel && (flags.values.has('tunnel-host') || flags.values.has('subdomain'))) throw new UsageError('--tunnel-host and --subdomain configure the tunnel: add --tunnel to open one');
+    const subdomain = flags.values.get('subdomain');
+    const nameProblem = subdomain === undefined ? undefined : tunnelNameProblem(subdomain);
+    if (nameProblem) throw new UsageError(`--subdomain ${nameProblem}`);
     if (flags.switches.has('no-tunnel') && wantsTunnel) throw new UsageError('--no-tunnel excludes --tunnel');
     const tunnelHost = flags.values.get('tunnel-host');
     if (tunnelHost !== undefined) httpUrlValue('--tunnel-host', tunnelHost, "the localtunnel server's http(s) address");
@@ -192,7 +196,7 @@ export const listenCommand: CommandSpec = {
         publicUrl = ownPublicUrl;
         receiver.setPublicHosts([new URL(ownPublicUrl).hostname]);
       } else if (wantsTunnel) {
-        tunnel = new Tunnel({ localPort: Number(new URL(url).port), host: flags.values.get('tunnel-host'), subdomain: flags.values.get('subdomain'), clock: io.clock });
+        tunnel = new Tunnel({ localPort: Number(new URL(url).port), host: flags.values.get('tunnel-host'), subdomain, clock: io.clock });
         tunnel.on('state', (state: TunnelState) => {
           if (tunnel?.publicUrl) receiver.setPublicHosts([new URL(tunnel.publicUrl).hostname]);
           emit({ event: 'tunnel', state, publicUrl: tunnel?.publicUrl ?? null });

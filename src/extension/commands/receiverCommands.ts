@@ -68,7 +68,9 @@ function movedNote(s: Services, info: ReceiverInfo): string {
     info.publicSource === 'vscode' && !vscode.workspace.getConfiguration('wfs').get<number>('receiver.port')
       ? ' A fixed wfs.receiver.port keeps the forwarded address from one start to the next.'
       : info.publicSource === 'localtunnel'
-        ? ' localtunnel gives a new address at each start: a tunnel of your own ("url") keeps one.'
+        ? vscode.workspace.getConfiguration('wfs').get<string>('receiver.tunnelSubdomain')?.trim()
+          ? ' The localtunnel server did not give the name wfs.receiver.tunnelSubdomain asks for: another client may hold it.'
+          : ' localtunnel gives a new name at each start: wfs.receiver.tunnelSubdomain asks for the same one.'
         : '';
   return `. Its public address is not the one it had last time (${info.publicChangedFrom}): where your webhook endpoint is registered with the service, register this one.${keep}`;
 }

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { mkdir } from 'node:fs/promises';
 import { SANDBOX_ENVIRONMENT } from '../../core/environments/environmentConfig';
 import type { Clock } from '../../core/time/clock';
+import { tunnelNameProblem } from '../../core/tunnel/tunnelName';
 import { Tunnel, type TunnelState } from '../../core/tunnel/Tunnel';
 import { DeliveryLog, type DeliveryRecord } from '../../core/webhooks/DeliveryLog';
 import { Receiver } from '../../core/webhooks/Receiver';
@@ -350,10 +351,13 @@ export class ReceiverHost implements vscode.Disposable, EnvironmentFollower {
       case 'localtunnel': {
         if (env === SANDBOX_ENVIRONMENT) return { source, note: 'not opened for the Sandbox, which reaches the receiver on loopback' };
         const host = addressSetting('receiver.tunnelHost') ?? 'https://localtunnel.me';
+        const subdomain = cfg.get<string>('receiver.tunnelSubdomain')?.trim() || undefined;
+        const nameProblem = subdomain === undefined ? undefined : tunnelNameProblem(subdomain);
+        if (nameProblem) throw new SettingError('wfs.receiver.tunnelSubdomain', `wfs.receiver.tunnelSubdomain ${nameProblem}`);
         const answer = await this.consent.answer(env, new URL(host).host);
         if (answer === 'declined') return { source, note: `not opened: you declined localtunnel for ${env} (choose localtunnel again in "Choose Public Address Source…" to be asked again)` };
         if (answer === 'unanswered') return { source, note: `not opened: you did not answer whether to open localtunnel for ${env}; you are asked again at the next start` };
-        const tunnel = new Tunnel({ localPort: Number(new URL(localUrl).port), host, clock: this.clock });
+        const tunnel = new Tunnel({ localPort: Number(new URL(localUrl).port), host, subdomain, clock: this.clock });
         let reconnected = false;
         tunnel.on('state', (s: TunnelState) => {
           if (tunnel.publicUrl) receiver.setPublicHosts([new URL(tunnel.publicUrl).hostname]);

@@ -1,7 +1,7 @@
 // What to say when a receiver setting changes while the receiver or the history runs (see receiverSettingsWatch.ts).
 
 /** Read by the receiver when it starts. */
-const RESTART_KEYS = ['wfs.receiver.port', 'wfs.receiver.publicAddress', 'wfs.receiver.publicUrl', 'wfs.receiver.tunnelHost', 'wfs.receiver.forwardTo'];
+const RESTART_KEYS = ['wfs.receiver.port', 'wfs.receiver.publicAddress', 'wfs.receiver.publicUrl', 'wfs.receiver.tunnelHost', 'wfs.receiver.tunnelSubdomain', 'wfs.receiver.forwardTo'];
 /** Read by the delivery history when the window starts. */
 const RELOAD_KEYS = ['wfs.receiver.historyStorage', 'wfs.receiver.historyMemoryMiB', 'wfs.receiver.historyDiskMiB'];
 

@@ -12,6 +12,7 @@ export const USER_ONLY_SETTINGS = [
   'wfs.receiver.publicUrl',
   'wfs.receiver.tunnel',
   'wfs.receiver.tunnelHost',
+  'wfs.receiver.tunnelSubdomain',
   'wfs.receiver.forwardTo',
   'wfs.receiver.historyMemoryMiB',
   'wfs.receiver.historyDiskMiB',

@@ -367,6 +367,25 @@ describe('webhook receiver in a real VS Code host', () => {
       await vscode.commands.executeCommand('wfs.stopReceiver');
     });
 
+    it('wfs.receiver.tunnelSubdomain asks for the same name at each start; a name no server gives is named with its setting, and the server is not asked', async () => {
+      type Info = { publicUrl?: string; publicNote?: string };
+      await setSetting('receiver.tunnelSubdomain', 'wfs-staging-demo');
+      try {
+        const info = (await vscode.commands.executeCommand('wfs.startReceiver')) as Info;
+        assert.equal(info.publicUrl, `http://wfs-staging-demo.tunnel.test:${server.port}/webhooks`);
+        await vscode.commands.executeCommand('wfs.stopReceiver');
+        await setSetting('receiver.tunnelSubdomain', 'Not_A_Name');
+        const before = server.openRequests;
+        const bad = (await vscode.commands.executeCommand('wfs.startReceiver')) as Info;
+        assert.equal(bad.publicUrl, undefined);
+        assert.equal(bad.publicNote, 'did not open: wfs.receiver.tunnelSubdomain is not a name a localtunnel server gives ("Not_A_Name"): 4 to 63 lower-case letters, digits and hyphens, starting and ending with a letter or digit');
+        assert.equal(server.openRequests, before, 'the tunnel server was never asked');
+      } finally {
+        await vscode.commands.executeCommand('wfs.stopReceiver');
+        await setSetting('receiver.tunnelSubdomain', undefined);
+      }
+    });
+
     it('a self-test run once runs again by itself after the tunnel reconnects', async () => {
       await vscode.commands.executeCommand('wfs.startReceiver');
       const first = (await vscode.commands.executeCommand('wfs.testPublicAddress', { timeoutMs: 5000 })) as { testedAt: string; publicUrl: string };

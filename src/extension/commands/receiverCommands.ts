@@ -64,11 +64,12 @@ async function startReceiver(s: Services): Promise<ReceiverInfo | undefined> {
  * one registered. Said only when a real environment is configured, and with what keeps the address next time. */
 function movedNote(s: Services, info: ReceiverInfo): string {
   if (!info.publicChangedFrom || !s.environments.names().some((n) => n !== SANDBOX_ENVIRONMENT)) return '';
+  const cfg = vscode.workspace.getConfiguration('wfs');
   const keep =
-    info.publicSource === 'vscode' && !vscode.workspace.getConfiguration('wfs').get<number>('receiver.port')
+    info.publicSource === 'vscode' && !cfg.get<number>('receiver.port')
       ? ' A fixed wfs.receiver.port keeps the forwarded address from one start to the next.'
       : info.publicSource === 'localtunnel'
-        ? vscode.workspace.getConfiguration('wfs').get<string>('receiver.tunnelSubdomain')?.trim()
+        ? cfg.get<string>('receiver.tunnelSubdomain')?.trim()
           ? ' The localtunnel server did not give the name wfs.receiver.tunnelSubdomain asks for: another client may hold it.'
           : ' localtunnel gives a new name at each start: wfs.receiver.tunnelSubdomain asks for the same one.'
         : '';

@@ -1,6 +1,6 @@
 // `wfs find`: Find Workflows by correlationId, the way to resolve a start whose outcome is unknown (exit 3).
 import { WorkflowClient, findWorkflowsUrl } from '../../core/workflows/WorkflowClient';
-import { copiedCorrelationId, MAX_CORRELATION_ID } from '../../core/workflows/correlationId';
+import { findByCorrelationId, MAX_CORRELATION_ID } from '../../core/workflows/correlationId';
 import { readServiceTarget, signIn } from '../cliEnvironment';
 import { SERVICE_ENV, type CommandSpec } from '../commandSpec';
 import { requiredFlag, UsageError } from '../flags';
@@ -37,19 +37,12 @@ export const findCommand: CommandSpec = {
     const env = await signIn(target, io);
     try {
       const client = new WorkflowClient({ baseUrl: env.baseUrl, userAlias: env.credentials.userAlias, tokens: env.tokens, gate: env.gate, clock: env.clock, findWorkflowsUrl: template });
-      const workflows = await client.find(correlationId);
-      if (workflows.length > 0) {
-        io.emit({ event: 'found', correlationId, workflows });
+      // Copied with its quotes or spaces, the typed form finds nothing: "none" would say to start again, and bill twice.
+      const { found, searched, copied } = await findByCorrelationId((id) => client.find(id), correlationId);
+      if (found.length > 0) {
+        const asCopied = searched === correlationId ? {} : { typed: correlationId, note: `none carries the correlationId as typed, ${JSON.stringify(correlationId)}; these carry ${JSON.stringify(searched)}, without the quotes or spaces copying added` };
+        io.emit({ event: 'found', correlationId: searched, ...asCopied, workflows: found });
         return 0;
-      }
-      // Copied with its quotes or spaces: "none" would say to start again, and bill twice.
-      const copied = copiedCorrelationId(correlationId);
-      if (copied !== undefined) {
-        const underCopied = await client.find(copied);
-        if (underCopied.length > 0) {
-          io.emit({ event: 'found', correlationId: copied, typed: correlationId, note: `none carries the correlationId as typed, ${JSON.stringify(correlationId)}; these carry ${JSON.stringify(copied)}, without the quotes or spaces copying added`, workflows: underCopied });
-          return 0;
-        }
       }
       io.emit({
         event: 'none',

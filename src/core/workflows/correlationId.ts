@@ -32,3 +32,21 @@ export function copiedCorrelationId(typed: string): string | undefined {
   if (m) v = m[2]!;
   return v !== typed && v.length > 0 ? v : undefined;
 }
+
+/** What a search by correlationId found, and under which form: the typed one, or the form copying had changed. */
+export interface CorrelationSearch<T> {
+  found: T[];
+  /** The correlationId the found workflows carry (the typed one when nothing was found). */
+  searched: string;
+  /** The cleaned form, when the typed one carried what copying adds. */
+  copied?: string;
+}
+
+/** Searches by the typed correlationId, then, when that finds nothing, by its copied-clean form (copiedCorrelationId). */
+export async function findByCorrelationId<T>(find: (correlationId: string) => Promise<T[]>, typed: string): Promise<CorrelationSearch<T>> {
+  const asTyped = await find(typed);
+  const copied = copiedCorrelationId(typed);
+  if (asTyped.length > 0 || copied === undefined) return { found: asTyped, searched: typed, copied };
+  const underCopied = await find(copied);
+  return underCopied.length > 0 ? { found: underCopied, searched: copied, copied } : { found: [], searched: typed, copied };
+}

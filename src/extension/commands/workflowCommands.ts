@@ -3,7 +3,7 @@ import * as vscode from 'vscode';
 import { TransportError } from '../../core/http/request';
 import { ServiceError } from '../../core/http/serviceErrors';
 import { restrictedModeRefusal, type GuardedAction } from '../trust/restrictedMode';
-import { checkCorrelationId, copiedCorrelationId, generateCorrelationId } from '../../core/workflows/correlationId';
+import { checkCorrelationId, findByCorrelationId, generateCorrelationId } from '../../core/workflows/correlationId';
 import type { TrackedWorkflow } from '../../core/workflows/WorkflowStore';
 import type { Product } from '../../core/workflows/workflowTypes';
 import { showError } from '../errors/showError';
@@ -187,12 +187,9 @@ async function findWorkflows(s: Services, args: FindWorkflowsArgs): Promise<Trac
   if (!correlationId) return undefined;
   try {
     // Copied with its quotes ("wfs-…" from a JSON line): "none" would say to start again, and bill twice.
-    const copied = copiedCorrelationId(correlationId);
-    const { found, searched } = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Searching ${env} for correlationId ${correlationId}…` }, async () => {
-      const asTyped = await s.workflows.find(env, correlationId);
-      if (asTyped.length > 0 || copied === undefined) return { found: asTyped, searched: correlationId };
-      return { found: await s.workflows.find(env, copied), searched: copied };
-    });
+    const { found, searched, copied } = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Searching ${env} for correlationId ${correlationId}…` }, () =>
+      findByCorrelationId((id) => s.workflows.find(env, id), correlationId),
+    );
     if (found.length === 0) void vscode.window.showInformationMessage(`${env} holds no workflow with correlationId ${correlationId}${copied !== undefined ? `, nor with ${copied}` : ''}.`);
     else {
       const list = found.map((w) => `${w.product.service} / ${w.product.model} in ${w.sessionId} (${w.status}, ${w.workflowId})`).join('; ');

@@ -168,7 +168,7 @@ export function leastVerifierHandler(verifier) {
 
 /** In place of a DeliveryLog: keeps nothing, so ours with it is the Receiver without its history. */
 export function noHistory() {
-  return { add: () => undefined, all: () => [], flush: async () => undefined, close: async () => undefined };
+  return { add: () => undefined, all: () => [], acknowledgedKeys: () => [], flush: async () => undefined, close: async () => undefined };
 }
 
 export async function ourReceiver(core, trust, clock, log) {

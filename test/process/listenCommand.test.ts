@@ -271,6 +271,41 @@ describe('wfs listen / sandbox / audit as processes', function () {
     }
   });
 
+  it('--log: a copy sent again after a restart is still a duplicate when the budgets had dropped its record long before', async () => {
+    const app = new RecordingServer();
+    const appUrl = `${await app.start()}/app`;
+    const file = join(mkdtempSync(join(tmpdir(), 'wfs-dedupe-')), 'deliveries.jsonl');
+    // 200 KB a delivery against a 1 MiB file: the first record is dropped, from memory and from the file, after a few.
+    const bodyOf = (n: number) => Buffer.from(JSON.stringify({ webhookId: `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`, topic: 'a/b', data: { pad: 'p'.repeat(200_000) } }));
+    const post = async (url: string, body: Buffer) => {
+      const token = (await s.control('POST', 'sign', { bodyBase64: body.toString('base64') })).json().token as string;
+      return (await fetch(url, { method: 'POST', body, headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` } })).status;
+    };
+    const run = () => new WfsProcess(['listen', '--trust-sandbox', s.info.baseUrl, '--forward-to', appUrl, '--log', file, '--history-memory', '1', '--history-disk', '1']);
+    try {
+      const first = run();
+      const url = (await first.event('ready')).url;
+      for (let n = 1; n <= 8; n++) assert.equal(await post(url, bodyOf(n)), 200);
+      await first.line(() => first.events('delivery').length === 8, 'eight deliveries');
+      first.kill('SIGKILL');
+      await first.exited;
+      assert.ok(!readFileSync(file, 'latin1').includes('"webhookId":"00000000-0000-4000-8000-000000000001"'), 'the first record is no longer in the file');
+
+      const second = run();
+      try {
+        assert.equal(await post((await second.event('ready')).url, bodyOf(1)), 200);
+        const again = await second.event('delivery');
+        assert.deepEqual([again.status, again.verified, again.duplicate, again.forward], [200, true, true, undefined]);
+        assert.equal(app.requests.length, 8, 'your app got each event once');
+      } finally {
+        second.kill('SIGTERM');
+        assert.equal(await second.exitCode(), 0);
+      }
+    } finally {
+      await app.stop();
+    }
+  });
+
   it('--respond 500 answers verified deliveries 500 (refused ones still 403); --max-body refuses a larger body with a 413 the sender reads', async () => {
     const listen = new WfsProcess(['listen', '--trust-sandbox', s.info.baseUrl, '--respond', '500', '--max-body', '1000']);
     try {

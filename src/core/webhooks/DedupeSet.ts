@@ -5,6 +5,9 @@ import { createHash } from 'node:crypto';
  * string, and 10,000 ids of up to the body cap would otherwise hold gigabytes. */
 export const MAX_HELD_ID_CHARS = 128;
 
+/** How many webhookIds a receiver remembers (and its history keeps for it across restarts). */
+export const DEDUPE_CAP = 10_000;
+
 /** What the set holds for a webhookId: the id, or the hash of a long one (the same id always maps to the same key). */
 export function dedupeKey(id: string): string {
   return id.length <= MAX_HELD_ID_CHARS ? id : `sha256:${createHash('sha256').update(id).digest('hex')}`;
@@ -17,7 +20,7 @@ export class DedupeSet {
   private readonly order: (string | undefined)[];
   private next = 0;
 
-  constructor(readonly cap = 10_000) {
+  constructor(readonly cap = DEDUPE_CAP) {
     if (!Number.isInteger(cap) || cap < 1) throw new RangeError('the dedupe capacity must be a positive integer');
     this.order = new Array<string | undefined>(cap);
   }
@@ -37,5 +40,21 @@ export class DedupeSet {
     this.order[this.next] = id;
     this.next = (this.next + 1) % this.cap;
     this.ids.add(id);
+  }
+
+  /** The ids held, oldest first. */
+  keys(): string[] {
+    const out: string[] = [];
+    for (let i = 0; i < this.cap; i++) {
+      const id = this.order[(this.next + i) % this.cap];
+      if (id !== undefined) out.push(id);
+    }
+    return out;
+  }
+
+  clear(): void {
+    this.ids.clear();
+    this.order.fill(undefined);
+    this.next = 0;
   }
 }

@@ -11,6 +11,7 @@ import { rm } from 'node:fs/promises';
 import type { JWTPayload, ProtectedHeaderParameters } from 'jose';
 import { AppendFile, leftoverOf, readLines, rewriteFile } from './historyFile';
 import { HistoryInUse, HistoryLock } from './historyLock';
+import { DEDUPE_CAP, DedupeSet, dedupeKey } from './DedupeSet';
 import type { VerificationCheck } from './Verifier';
 
 export interface ForwardResult {
@@ -167,6 +168,39 @@ function parseLine(bytes: Buffer, inlineLimit: number): { record: DeliveryRecord
   return { record, inline: decodedLength <= inlineLimit ? Buffer.from(parts.b64.toString('latin1'), 'base64') : undefined, metaBytes: parts.meta.length };
 }
 
+/**
+ * The line compaction writes first: the dedupe keys of acknowledged deliveries whose records the budgets dropped,
+ * oldest first, so a copy the service sends again after a restart is still known for a duplicate
+ * (`{"acknowledged":["<key>",…]}`). It carries no body and is not a record.
+ */
+const ACKNOWLEDGED_LINE_START = Buffer.from('{"acknowledged":');
+
+function acknowledgedLine(keys: readonly string[], maxBytes: number): Buffer | undefined {
+  // The newest keys that fit: the line may take a quarter of the disk budget, so with the records (under half of
+  // it) a compacted file stays within the budget and the next write does not compact it again.
+  let bytes = 20;
+  let from = keys.length;
+  while (from > 0 && bytes + keys[from - 1]!.length + 3 <= maxBytes) bytes += keys[--from]!.length + 3;
+  return from < keys.length ? Buffer.from(JSON.stringify({ acknowledged: keys.slice(from) }), 'utf8') : undefined;
+}
+
+/** The keys of an acknowledged line, or undefined when the line is not one. */
+function parseAcknowledgedLine(bytes: Buffer): string[] | undefined {
+  if (bytes.length < ACKNOWLEDGED_LINE_START.length || !bytes.subarray(0, ACKNOWLEDGED_LINE_START.length).equals(ACKNOWLEDGED_LINE_START)) return undefined;
+  try {
+    const list = (JSON.parse(bytes.toString('utf8')) as { acknowledged?: unknown }).acknowledged;
+    // A key is at most what dedupeKey() makes: anything else in a hand-edited file is passed over.
+    return Array.isArray(list) ? list.filter((k): k is string => typeof k === 'string' && k.length > 0 && dedupeKey(k) === k) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A verified delivery answered 2xx: the service will not send it again, and a copy of it is a duplicate. */
+function acknowledged(r: DeliveryRecord): r is DeliveryRecord & { webhookId: string } {
+  return r.verified && r.webhookId !== undefined && r.status >= 200 && r.status < 300;
+}
+
 function bodyOfLine(bytes: Buffer): Buffer {
   const parts = splitLine(bytes);
   if (!parts) throw new Error('a history line could not be read back');
@@ -206,6 +240,10 @@ export class DeliveryLog extends EventEmitter {
   private batch?: Batch;
   /** The last write failed ('error-persisting'); the next that succeeds says so ('persisting-again'). */
   private writeFailing = false;
+  /** Dedupe keys of acknowledged deliveries whose records were dropped (by the budgets, or from the file before this
+   * run): the receiver's dedupe set outlives them, and so must the history's memory of them. At most DEDUPE_CAP keys
+   * of at most 128 characters each (dedupeKey), about 1.3 MB at the very most. */
+  private readonly forgotten = new DedupeSet(DEDUPE_CAP);
   readonly memoryBudgetBytes: number;
   readonly diskBudgetBytes: number;
   private readonly inlineBodyBytes: number;
@@ -256,6 +294,11 @@ export class DeliveryLog extends EventEmitter {
       try {
         for await (const { bytes, offset } of readLines(file)) {
           if (bytes.length === 0) continue;
+          const keys = parseAcknowledgedLine(bytes);
+          if (keys) {
+            for (const k of keys) this.forgotten.add(k);
+            continue;
+          }
           const parsed = parseLine(bytes, this.inlineBodyBytes);
           if (!parsed) {
             skipped++;
@@ -269,6 +312,7 @@ export class DeliveryLog extends EventEmitter {
       } catch (err) {
         // Nothing half-loaded: a later load() starts again from the file.
         for (const e of loaded.values()) this.drop(e);
+        this.forgotten.clear();
         throw err;
       }
       if (skipped > 0) this.emit('warning', `${skipped} unreadable line${skipped === 1 ? '' : 's'} in ${file} (torn by a crash, or not a record) ${skipped === 1 ? 'was' : 'were'} skipped`);
@@ -353,6 +397,15 @@ export class DeliveryLog extends EventEmitter {
     return this.ordered;
   }
 
+  /** The dedupe keys of the deliveries this history saw acknowledged (verified, answered 2xx), oldest first: those
+   * whose records were dropped to keep the budgets (kept in the file by compaction), then those it holds. A
+   * receiver started on this history seeds its dedupe set with them. */
+  acknowledgedKeys(): string[] {
+    const keys = this.forgotten.keys();
+    for (const r of this.all()) if (acknowledged(r)) keys.push(dedupeKey(r.webhookId));
+    return keys;
+  }
+
   find(id: string): DeliveryRecord | undefined {
     return this.index().get(id)?.record;
   }
@@ -391,6 +444,7 @@ export class DeliveryLog extends EventEmitter {
     this.byId = undefined;
     this.ordered = undefined;
     this.memoryBytes = this.refusedBytes = this.liveDiskBytes = 0;
+    this.forgotten.clear();
     const file = this.file;
     if (file)
       await this.enqueue(async () => {
@@ -466,6 +520,7 @@ export class DeliveryLog extends EventEmitter {
     if (e.line) this.liveDiskBytes -= e.line.length + 1;
     e.inline = undefined;
     this.ordered = undefined;
+    if (acknowledged(e.record)) this.forgotten.add(dedupeKey(e.record.webhookId));
   }
 
   /** Rewrites the file with the records still kept (inside the queue). */
@@ -473,11 +528,13 @@ export class DeliveryLog extends EventEmitter {
     const file = this.options.file!;
     const appender = await this.openAppender();
     const live = this.entries.filter((e) => !e.evicted && (e.line || (e.inline && !e.pending)));
+    const ack = acknowledgedLine(this.forgotten.keys(), this.diskBudgetBytes / 4);
     // Each kept line is copied from the old file (or written from memory when its append had failed).
     const lengths: number[] = [];
-    const offsets = await rewriteFile(
+    const written = await rewriteFile(
       file,
       (async function* (): AsyncGenerator<Buffer> {
+        if (ack) yield ack;
         for (const e of live) {
           const line = e.line && appender ? await appender.read(e.line.offset, e.line.length) : serializeLine(e.record, e.inline!).subarray(0, -1);
           lengths.push(line.length);
@@ -485,6 +542,7 @@ export class DeliveryLog extends EventEmitter {
         }
       })(),
     );
+    const offsets = ack ? written.slice(1) : written;
     // Renamed: the records are at their new offsets, whatever happens next; a handle that fails to open is opened
     // again by the next operation rather than left closed.
     await appender?.close();

@@ -84,7 +84,7 @@ export class Receiver extends EventEmitter {
 
   async start(): Promise<string> {
     if (this.localUrl) return this.localUrl;
-    this.rememberAcknowledged(this.log.all());
+    this.rememberAcknowledged(this.log.acknowledgedKeys());
     const server = createServer({ connectionsCheckingInterval: this.options.timeoutCheckIntervalMs ?? 1000 }, (req, res) => this.serve(req, res));
     server.headersTimeout = this.options.headersTimeoutMs ?? 10_000;
     server.requestTimeout = this.options.bodyTimeoutMs ?? 30_000;
@@ -96,14 +96,11 @@ export class Receiver extends EventEmitter {
     return this.localUrl;
   }
 
-  /** The webhookIds the history shows acknowledged (an earlier run's, or this window's before Stop Receiver): a copy
-   * the service sends again after a restart is still a duplicate, and is not forwarded to your app twice. Oldest
-   * first, so the set forgets them in the order they came. */
-  private rememberAcknowledged(records: readonly DeliveryRecord[]): void {
-    for (let i = Math.max(0, records.length - this.dedupe.cap); i < records.length; i++) {
-      const r = records[i]!;
-      if (r.verified && r.webhookId !== undefined && r.status >= 200 && r.status < 300) this.dedupe.add(dedupeKey(r.webhookId));
-    }
+  /** The webhookIds the history saw acknowledged (an earlier run's, or this window's before Stop Receiver), those
+   * whose records its budgets dropped included: a copy the service sends again after a restart is still a duplicate,
+   * and is not forwarded to your app twice. Oldest first, so the set forgets them in the order they came. */
+  private rememberAcknowledged(keys: readonly string[]): void {
+    for (let i = Math.max(0, keys.length - this.dedupe.cap); i < keys.length; i++) this.dedupe.add(keys[i]!);
   }
 
   async stop(): Promise<void> {

@@ -366,6 +366,65 @@ describe('DeliveryLog', () => {
     await b.close();
   });
 
+  it('remembers the webhookIds of acknowledged deliveries whose records its budgets dropped: across a restart and compactions, oldest first', async () => {
+    const file = fileIn();
+    const options = { file, memoryBudgetBytes: 200 * 1024, diskBudgetBytes: 512 * 1024, inlineBodyBytes: 1024 };
+    const log = new DeliveryLog(options);
+    let compactions = 0;
+    log.on('compacted', () => compactions++);
+    // Every fifth is refused and every seventh answered 503: the service sends those again, so neither is remembered.
+    const acknowledged: string[] = [];
+    for (let i = 0; i < 60; i++) {
+      const refused = i % 5 === 4;
+      const status = i % 7 === 6 ? 503 : refused ? 403 : 200;
+      await log.add(...rec(i, 20 * 1024, { webhookId: `wh-${i}`, verified: !refused, status }));
+      if (!refused && status === 200) acknowledged.push(`wh-${i}`);
+    }
+    assert.ok(compactions >= 2, `${compactions} compactions`);
+    assert.ok(log.all().length < 20, `${log.all().length} records kept`);
+    assert.deepEqual(log.acknowledgedKeys(), acknowledged, 'in this run');
+    await log.close();
+    assert.ok(statSync(file).size <= options.diskBudgetBytes, `${statSync(file).size} bytes on disk`);
+
+    const again = new DeliveryLog(options);
+    assert.equal((await again.load()).skipped, 0, 'the line of ids is not a torn record');
+    assert.deepEqual(again.acknowledgedKeys(), acknowledged, 'after the restart: dropped records included');
+    assert.ok(again.all().length < 20);
+    await again.clear();
+    assert.deepEqual(again.acknowledgedKeys(), [], 'clear forgets them too');
+    await again.close();
+  });
+
+  it('the ids it keeps for dropped records take at most a quarter of the disk budget: the newest of them', async () => {
+    const file = fileIn();
+    const options = { file, diskBudgetBytes: 16 * 1024 };
+    const log = new DeliveryLog(options);
+    for (let i = 0; i < 600; i++) await log.add(...rec(i, 10, { webhookId: `wh-${String(i).padStart(6, '0')}` }));
+    await log.close();
+    const lines = readFileSync(file, 'utf8').split('\n').filter(Boolean);
+    const ids: string[] = JSON.parse(lines[0]!).acknowledged;
+    assert.ok(lines[0]!.length <= 4 * 1024, `${lines[0]!.length} bytes of ids`);
+    assert.ok(ids.length > 100, `${ids.length} ids`);
+    assert.ok(statSync(file).size <= options.diskBudgetBytes, `${statSync(file).size} bytes on disk`);
+    const again = new DeliveryLog(options);
+    await again.load();
+    const keys = again.acknowledgedKeys();
+    // The newest ids, in order, with nothing missing between the oldest kept and the last record.
+    const first = Number(keys[0]!.slice(3));
+    assert.deepEqual(keys, Array.from({ length: 600 - first }, (_, k) => `wh-${String(first + k).padStart(6, '0')}`));
+    await again.close();
+  });
+
+  it('a hand-edited line of ids: keys no receiver could hold are passed over, and the line is not counted as torn', async () => {
+    const file = fileIn();
+    const long = 'x'.repeat(200);
+    writeFileSync(file, `${JSON.stringify({ acknowledged: ['wh-a', 7, long, '', 'wh-b'] })}\n${serializeLine(rec(1)[0], rec(1)[1]).toString()}`);
+    const log = new DeliveryLog({ file });
+    assert.deepEqual(await log.load(), { loaded: 1, skipped: 0 });
+    assert.deepEqual(log.acknowledgedKeys(), ['wh-a', 'wh-b']);
+    await log.close();
+  });
+
   it('clear forgets everything and erases the file', async () => {
     const file = fileIn();
     const log = new DeliveryLog({ file });

@@ -23,6 +23,26 @@ describe('wfs listen / sandbox / audit as processes', function () {
   });
   afterEach(() => s.stop());
 
+  /** Posts body signed by the sandbox, as the service signs each attempt anew; resolves with the status. */
+  async function postSigned(url: string, body: Buffer): Promise<number> {
+    const token = (await s.control('POST', 'sign', { bodyBase64: body.toString('base64') })).json().token as string;
+    return (await fetch(url, { method: 'POST', body, headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` } })).status;
+  }
+
+  /** Starts the listener again (on the file it had) and sends body again: a duplicate, answered 200, not forwarded. */
+  async function sentAgainIsDuplicate(run: () => WfsProcess, body: Buffer, app: RecordingServer, forwarded: number): Promise<void> {
+    const second = run();
+    try {
+      assert.equal(await postSigned((await second.event('ready')).url, body), 200);
+      const again = await second.event('delivery');
+      assert.deepEqual([again.status, again.verified, again.duplicate, again.forward], [200, true, true, undefined]);
+      assert.equal(app.requests.length, forwarded, 'your app got each event once');
+    } finally {
+      second.kill('SIGTERM');
+      assert.equal(await second.exitCode(), 0);
+    }
+  }
+
   async function send(address: string): Promise<WfsProcess> {
     const p = new WfsProcess(SEND(address), s.env);
     assert.equal(await p.exitCode(), 0, p.stdout + p.stderr);
@@ -243,29 +263,14 @@ describe('wfs listen / sandbox / audit as processes', function () {
     const appUrl = `${await app.start()}/app`;
     const file = join(mkdtempSync(join(tmpdir(), 'wfs-dedupe-')), 'deliveries.jsonl');
     const body = Buffer.from('{"webhookId":"00000000-0000-4000-8000-0000000000d1","topic":"a/b","data":{"x":1}}');
-    // Each copy is signed anew, as the service signs each attempt.
-    const post = async (url: string) => {
-      const token = (await s.control('POST', 'sign', { bodyBase64: body.toString('base64') })).json().token as string;
-      return (await fetch(url, { method: 'POST', body, headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` } })).status;
-    };
     const run = () => new WfsProcess(['listen', '--trust-sandbox', s.info.baseUrl, '--forward-to', appUrl, '--log', file]);
     try {
       const first = run();
-      assert.equal(await post((await first.event('ready')).url), 200);
+      assert.equal(await postSigned((await first.event('ready')).url, body), 200);
       assert.equal((await first.event('delivery')).duplicate, false);
       first.kill('SIGKILL');
       await first.exited;
-
-      const second = run();
-      try {
-        assert.equal(await post((await second.event('ready')).url), 200);
-        const again = await second.event('delivery');
-        assert.deepEqual([again.status, again.verified, again.duplicate, again.forward], [200, true, true, undefined]);
-        assert.equal(app.requests.length, 1, 'your app got the event once');
-      } finally {
-        second.kill('SIGTERM');
-        assert.equal(await second.exitCode(), 0);
-      }
+      await sentAgainIsDuplicate(run, body, app, 1);
     } finally {
       await app.stop();
     }
@@ -277,30 +282,16 @@ describe('wfs listen / sandbox / audit as processes', function () {
     const file = join(mkdtempSync(join(tmpdir(), 'wfs-dedupe-')), 'deliveries.jsonl');
     // 200 KB a delivery against a 1 MiB file: the first record is dropped, from memory and from the file, after a few.
     const bodyOf = (n: number) => Buffer.from(JSON.stringify({ webhookId: `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`, topic: 'a/b', data: { pad: 'p'.repeat(200_000) } }));
-    const post = async (url: string, body: Buffer) => {
-      const token = (await s.control('POST', 'sign', { bodyBase64: body.toString('base64') })).json().token as string;
-      return (await fetch(url, { method: 'POST', body, headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` } })).status;
-    };
     const run = () => new WfsProcess(['listen', '--trust-sandbox', s.info.baseUrl, '--forward-to', appUrl, '--log', file, '--history-memory', '1', '--history-disk', '1']);
     try {
       const first = run();
       const url = (await first.event('ready')).url;
-      for (let n = 1; n <= 8; n++) assert.equal(await post(url, bodyOf(n)), 200);
+      for (let n = 1; n <= 8; n++) assert.equal(await postSigned(url, bodyOf(n)), 200);
       await first.line(() => first.events('delivery').length === 8, 'eight deliveries');
       first.kill('SIGKILL');
       await first.exited;
       assert.ok(!readFileSync(file, 'latin1').includes('"webhookId":"00000000-0000-4000-8000-000000000001"'), 'the first record is no longer in the file');
-
-      const second = run();
-      try {
-        assert.equal(await post((await second.event('ready')).url, bodyOf(1)), 200);
-        const again = await second.event('delivery');
-        assert.deepEqual([again.status, again.verified, again.duplicate, again.forward], [200, true, true, undefined]);
-        assert.equal(app.requests.length, 8, 'your app got each event once');
-      } finally {
-        second.kill('SIGTERM');
-        assert.equal(await second.exitCode(), 0);
-      }
+      await sentAgainIsDuplicate(run, bodyOf(1), app, 8);
     } finally {
       await app.stop();
     }

@@ -31,17 +31,21 @@ export async function sendDelivery(url: string, d: SignedDelivery): Promise<numb
   return res.statusCode;
 }
 
-/** The history file's records, in order; lines that do not parse are counted. */
-export function recordsIn(file: string): { records: { id: string; webhookId?: string; verified: boolean }[]; unreadable: number } {
+/** The history file's records, in order, and the webhookIds kept for records it dropped (the line compaction writes
+ * first); lines that do not parse are counted. */
+export function recordsIn(file: string): { records: { id: string; webhookId?: string; verified: boolean }[]; acknowledged: string[]; unreadable: number } {
   const records = [];
+  let acknowledged: string[] = [];
   let unreadable = 0;
   for (const line of readFileSync(file, 'utf8').split('\n')) {
     if (!line) continue;
     try {
-      records.push(JSON.parse(line));
+      const parsed = JSON.parse(line);
+      if (Array.isArray(parsed.acknowledged)) acknowledged = parsed.acknowledged;
+      else records.push(parsed);
     } catch {
       unreadable++;
     }
   }
-  return { records, unreadable };
+  return { records, acknowledged, unreadable };
 }

@@ -178,9 +178,15 @@ const ACKNOWLEDGED_LINE_START = Buffer.from('{"acknowledged":');
 function acknowledgedLine(keys: readonly string[], maxBytes: number): Buffer | undefined {
   // The newest keys that fit: the line may take a quarter of the disk budget, so with the records (under half of
   // it) a compacted file stays within the budget and the next write does not compact it again.
+  // Each key counted as written (quoted, escaped, UTF-8, and its comma): a verified body may carry any characters.
   let bytes = 20;
   let from = keys.length;
-  while (from > 0 && bytes + keys[from - 1]!.length + 3 <= maxBytes) bytes += keys[--from]!.length + 3;
+  while (from > 0) {
+    const size = Buffer.byteLength(JSON.stringify(keys[from - 1])) + 1;
+    if (bytes + size > maxBytes) break;
+    bytes += size;
+    from--;
+  }
   return from < keys.length ? Buffer.from(JSON.stringify({ acknowledged: keys.slice(from) }), 'utf8') : undefined;
 }
 

@@ -415,6 +415,22 @@ describe('DeliveryLog', () => {
     await again.close();
   });
 
+  it('the quarter of the disk budget is counted in the bytes written: ids that escape or take several UTF-8 bytes each', async () => {
+    const file = fileIn();
+    const log = new DeliveryLog({ file, diskBudgetBytes: 16 * 1024 });
+    // 100 characters each, 600 bytes as JSON: counted by characters, the line would take 22 KiB, over the whole budget.
+    const id = (i: number) => `${String(i).padStart(4, '0')}${'\u0001'.repeat(96)}`;
+    for (let i = 0; i < 300; i++) await log.add(...rec(i, 10, { webhookId: id(i) }));
+    await log.close();
+    const first = readFileSync(file, 'utf8').split('\n')[0]!;
+    assert.ok(Buffer.byteLength(first) <= 4 * 1024, `${Buffer.byteLength(first)} bytes of ids`);
+    assert.ok(statSync(file).size <= 16 * 1024, `${statSync(file).size} bytes on disk`);
+    const again = new DeliveryLog({ file });
+    await again.load();
+    assert.ok(again.acknowledgedKeys().includes(id(299)));
+    await again.close();
+  });
+
   it('a hand-edited line of ids: keys no receiver could hold are passed over, and the line is not counted as torn', async () => {
     const file = fileIn();
     const long = 'x'.repeat(200);

@@ -18,9 +18,10 @@ import type { ExtensionLog } from '../../../src/extension/log/extensionLog';
 
 const silentLog = { info: () => undefined, warn: () => undefined, error: () => undefined, debug: () => undefined, show: () => undefined, dispose: () => undefined } as unknown as ExtensionLog;
 
-/** Sends the i-th of a series of 60 KB deliveries, signed by the sandbox at baseUrl, to a receiver; its status. */
-async function sendSigned(baseUrl: string, url: string, i: number): Promise<number> {
-  const body = Buffer.from(JSON.stringify({ webhookId: `f${String(i).padStart(7, '0')}-0000-4000-8000-000000000000`, topic: 'disk/full', data: { pad: 'x'.repeat(60_000) } }));
+/** Sends the i-th of a series of deliveries (60 KB unless padded otherwise), signed by the sandbox at baseUrl, to a
+ * receiver; its status. */
+async function sendSigned(baseUrl: string, url: string, i: number, pad = 60_000): Promise<number> {
+  const body = Buffer.from(JSON.stringify({ webhookId: `f${String(i).padStart(7, '0')}-0000-4000-8000-000000000000`, topic: 'disk/full', data: { pad: 'x'.repeat(pad) } }));
   const signed = await fetch(`${baseUrl}/sandbox/sign`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ bodyBase64: body.toString('base64') }) });
   const { token } = (await signed.json()) as { token: string };
   const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body });
@@ -134,6 +135,43 @@ describe('webhook receiver in a real VS Code host', () => {
     } finally {
       await vscode.commands.executeCommand('wfs.stopReceiver');
       await setSetting('receiver.publicAddress', undefined);
+    }
+  });
+
+  it('a window reloaded with small history budgets: a copy of an event whose record they dropped is still a duplicate', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'wfs-host-dedupe-'));
+    await setSetting('receiver.historyMemoryMiB', 1);
+    await setSetting('receiver.historyDiskMiB', 1);
+    await setSetting('receiver.publicAddress', 'none');
+    // A window as it builds its receiver, then the next window on the same storage after a reload.
+    const windowOn = () => new ReceiverHost(dir, api.state, api.environments, api.sandbox, silentLog, api.clock);
+    const first = 'f0000001-0000-4000-8000-000000000000';
+    try {
+      const before = windowOn();
+      try {
+        const { localUrl } = await before.start();
+        // 200 KB a delivery against a 1 MiB file: the first record is dropped after a few.
+        for (let i = 1; i <= 8; i++) assert.equal(await sendSigned(api.sandbox.info!.baseUrl, localUrl, i, 200_000), 200);
+      } finally {
+        await before.shutdown();
+        before.dispose();
+      }
+      const after = windowOn();
+      try {
+        const { localUrl } = await after.start();
+        assert.ok(!after.log.all().some((r) => r.webhookId === first), 'the first record is gone from the history');
+        assert.equal(await sendSigned(api.sandbox.info!.baseUrl, localUrl, 1, 200_000), 200);
+        const again = after.log.all().at(-1)!;
+        assert.deepEqual([again.webhookId, again.status, again.verified, again.duplicate], [first, 200, true, true]);
+      } finally {
+        await after.shutdown();
+        after.dispose();
+      }
+    } finally {
+      await setSetting('receiver.historyMemoryMiB', undefined);
+      await setSetting('receiver.historyDiskMiB', undefined);
+      await setSetting('receiver.publicAddress', undefined);
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 

@@ -111,13 +111,26 @@ export class Verifier {
   /** verify(), synchronous while the signing key is cached (every delivery but the first of a key): the receiver
    * then answers from the request's own 'end' callback, with no promise in between. */
   check(authorization: string | undefined, rawBody: Buffer): VerificationResult | Promise<VerificationResult> {
+    const token = this.begin(authorization);
+    return token instanceof TokenToFinish ? this.finish(token, rawBody) : token;
+  }
+
+  /** Steps 1 and 2 from the Authorization header alone, before any key or body: a refusal, or the token that
+   * finish() takes on. The receiver calls it as the request arrives, so a request no trusted issuer signed never
+   * has its body held in memory (it is hashed as it streams by). */
+  begin(authorization: string | undefined): VerificationResult | TokenToFinish {
     const token = bearerToken(authorization);
     if (token instanceof StepFailed) return refused(token);
     const decoded = decodeToken(token, this.decodeHeaderOf);
     if (decoded instanceof StepFailed) return refused(decoded, { header: this.headerIfDecodable(token) });
     const entries = trustedEntries(decoded.claims, this.byIssuer);
     if (entries instanceof StepFailed) return refused(entries, decoded);
-    const kid = typeof decoded.header.kid === 'string' ? decoded.header.kid : undefined;
+    return new TokenToFinish(decoded, entries, typeof decoded.header.kid === 'string' ? decoded.header.kid : undefined);
+  }
+
+  /** Steps 3 to 7 for a token begin() let through, with the whole body. */
+  finish(token: TokenToFinish, rawBody: Buffer): VerificationResult | Promise<VerificationResult> {
+    const { decoded, entries, kid } = token;
     const keys = signingKeys(entries, kid, this.keySetOf);
     if (keys instanceof Promise) return keys.then((k) => this.withKeys(decoded, k, kid, rawBody));
     return this.withKeys(decoded, keys, kid, rawBody);
@@ -181,6 +194,15 @@ export class Verifier {
     }
     return header;
   }
+}
+
+/** A token through steps 1 and 2 (a bearer JWT, decoded, naming a trusted issuer): nothing in it is trusted yet. */
+export class TokenToFinish {
+  constructor(
+    readonly decoded: DecodedToken,
+    readonly entries: TrustedIssuer[],
+    readonly kid: string | undefined,
+  ) {}
 }
 
 /** Distinct headers or (issuer, kid) pairs remembered; a flood of made-up ones only resets the cache. */

@@ -14,7 +14,8 @@ import { isoTimestamp } from '../time/timestamps';
 import { DedupeSet, dedupeKey } from './DedupeSet';
 import { nextDeliveryId } from './deliveryIds';
 import { DeliveryLog, REFUSED_BODY_PREFIX_BYTES, redactHeaders, type BodyInfo, type DeliveryRecord, type ForwardResult } from './DeliveryLog';
-import type { Verifier, VerificationResult } from './Verifier';
+import { TokenToFinish, type Verifier, type VerificationResult } from './Verifier';
+import { BodiesInFlight, keptPrefix, readCapped, readHashed, type BodyLost, type HashedBody } from './requestBody';
 import { answeredChecks } from './verificationSteps';
 import { listenOn } from '../http/listenError';
 
@@ -25,6 +26,9 @@ export interface ReceiverOptions {
   port?: number;
   path?: string;
   maxBodyBytes?: number;
+  /** Bytes all the bodies being received may hold at once (at least maxBodyBytes); over it a request is answered 503
+   * with Retry-After, and the service sends it again. */
+  maxBodiesInFlightBytes?: number;
   headersTimeoutMs?: number;
   bodyTimeoutMs?: number;
   /** How often Node checks those timeouts (its default is 30 s). */
@@ -39,6 +43,7 @@ export interface ReceiverOptions {
 }
 
 export const DEFAULT_MAX_BODY = 1024 * 1024;
+export const DEFAULT_MAX_BODIES_IN_FLIGHT = 32 * 1024 * 1024;
 const EMPTY = Buffer.alloc(0);
 const EMPTY_BODY: BodyInfo = { size: 0, sha256: createHash('sha256').digest('hex'), kept: 0, utf8: true };
 
@@ -46,6 +51,7 @@ export class Receiver extends EventEmitter {
   readonly log: DeliveryLog;
   private server?: Server;
   private readonly dedupe = new DedupeSet();
+  private readonly inFlight: BodiesInFlight;
   /** webhookIds of verified deliveries still being processed. */
   private readonly processing = new Set<string>();
   private respondWith?: number;
@@ -60,6 +66,16 @@ export class Receiver extends EventEmitter {
     this.log = options.log ?? new DeliveryLog();
     this.respondWith = options.respondWith;
     this.publicHosts = options.publicHosts ?? [];
+    this.inFlight = new BodiesInFlight(Math.max(options.maxBodiesInFlightBytes ?? DEFAULT_MAX_BODIES_IN_FLIGHT, this.maxBody));
+  }
+
+  private get maxBody(): number {
+    return this.options.maxBodyBytes ?? DEFAULT_MAX_BODY;
+  }
+
+  /** Bytes the bodies being received hold now. */
+  get bodyBytesInFlight(): number {
+    return this.inFlight.held;
   }
 
   /** The public address's host names (the tunnel opened, or moved): requests naming them are answered too. */
@@ -122,29 +138,47 @@ export class Receiver extends EventEmitter {
    * 0.1× of the floor's CPU per delivery in paired rounds (docs/benchmarks.md).
    */
   private serve(req: IncomingMessage, res: ServerResponse): void {
-    const d: Delivery = { req, res, record: newRecord(req, this.options.clock.now()), started: performance.now() };
+    const d: Delivery = { req, res, record: newRecord(req, this.options.clock.now()), started: performance.now(), held: 0 };
     try {
       const early = this.refuseEarly(req, d.record);
       if (early) return this.answer(d, early);
-      readCapped(req, this.options.maxBodyBytes ?? DEFAULT_MAX_BODY, (raw) => this.guarded(d, () => this.received(d, raw)));
+      // Steps 1–2 from the headers: a request no trusted issuer signed is hashed as it streams by, never held.
+      const token = this.begin(req);
+      if (token instanceof TokenToFinish) readCapped(req, this.maxBody, this.inFlight, d, (raw) => this.guarded(d, () => this.received(d, raw, token)));
+      else readHashed(req, this.maxBody, REFUSED_BODY_PREFIX_BYTES, (body) => this.guarded(d, () => this.receivedRefused(d, body, token)));
     } catch (err) {
       this.failed(d, err);
     }
   }
 
-  /** The body read (or not): too large, cut short, or verified. */
-  private received(d: Delivery, raw: Buffer | 'too-large' | 'aborted'): void {
-    if (raw === 'too-large') {
-      // The rest of the body is read and discarded (Node dumps it after the answer), so the sender reads a 413,
-      // never a reset; the server's request timeout bounds how long that may take.
-      d.record.note = `body over the ${this.options.maxBodyBytes ?? DEFAULT_MAX_BODY}-byte limit; not kept`;
-      return this.answer(d, { status: 413, text: 'body too large\n' });
-    }
-    if (raw === 'aborted') return this.answer(d, { status: 400, text: 'body not received\n' });
+  /** The body read (or not) of a request whose token got through steps 1–2: verified, or answered why not. */
+  private received(d: Delivery, raw: Buffer | BodyLost, token: TokenToFinish): void {
+    if (typeof raw === 'string') return this.lost(d, raw);
     d.raw = raw;
-    const result = this.verify(d.req, raw);
+    const result = this.finish(token, raw);
     if (result instanceof Promise) void result.then((r) => this.guarded(d, () => this.verified(d, r)));
     else this.verified(d, result);
+  }
+
+  /** The body of a request refused at step 1 or 2, read without being held. */
+  private receivedRefused(d: Delivery, body: HashedBody | BodyLost, result: VerificationResult): void {
+    if (typeof body === 'string') return this.lost(d, body);
+    this.refuse(d, result, body);
+  }
+
+  /** A body not read: too large, over the bytes all bodies may hold at once, or cut short. */
+  private lost(d: Delivery, why: BodyLost): void {
+    if (why === 'too-large') {
+      // The rest of the body is read and discarded (Node dumps it after the answer), so the sender reads a 413,
+      // never a reset; the server's request timeout bounds how long that may take.
+      d.record.note = `body over the ${this.maxBody}-byte limit; not kept`;
+      return this.answer(d, { status: 413, text: 'body too large\n' });
+    }
+    if (why === 'busy') {
+      d.record.note = `answered 503: the bodies being received already hold the ${this.inFlight.limit}-byte limit; not kept (the service sends it again)`;
+      return this.answer(d, { status: 503, text: 'busy receiving other deliveries: send it again shortly\n', retryAfterS: 1 });
+    }
+    return this.answer(d, { status: 400, text: 'body not received\n' });
   }
 
   /** Runs a step of a delivery; anything it throws is answered by failed(), never left to crash the host. */
@@ -161,6 +195,7 @@ export class Receiver extends EventEmitter {
     const { res, record } = d;
     record.note = `not handled: ${(err as Error)?.message ?? String(err)}`;
     this.release(d);
+    this.giveBack(d);
     if (!res.headersSent) writeAnswer(res, { status: 500, text: 'internal error\n' });
     this.emit('failure', record, err);
   }
@@ -181,11 +216,20 @@ export class Receiver extends EventEmitter {
     return undefined;
   }
 
-  /** The Verifier's verdict: synchronous while the key is cached. Any exception inside verification is a refusal
-   * (docs/design.md: jose throws plain TypeErrors for some keys). */
-  private verify(req: IncomingMessage, raw: Buffer): VerificationResult | Promise<VerificationResult> {
+  /** Steps 1–2 of the Verifier. Any exception inside verification is a refusal (docs/design.md: jose throws plain
+   * TypeErrors for some keys). */
+  private begin(req: IncomingMessage): VerificationResult | TokenToFinish {
     try {
-      const result = this.options.verifier.check(headerValue(req, 'authorization'), raw);
+      return this.options.verifier.begin(headerValue(req, 'authorization'));
+    } catch (err) {
+      return verificationThrew(err);
+    }
+  }
+
+  /** The Verifier's verdict on the rest: synchronous while the key is cached. */
+  private finish(token: TokenToFinish, raw: Buffer): VerificationResult | Promise<VerificationResult> {
+    try {
+      const result = this.options.verifier.finish(token, raw);
       return result instanceof Promise ? result.catch(verificationThrew) : result;
     } catch (err) {
       return verificationThrew(err);
@@ -196,21 +240,28 @@ export class Receiver extends EventEmitter {
   private verified(d: Delivery, result: VerificationResult): void {
     const { record } = d;
     const raw = d.raw!;
-    // A refused request keeps a prefix of its body and the hash of the whole: a flood of them costs little.
-    d.kept = result.ok ? raw : Buffer.from(raw.subarray(0, REFUSED_BODY_PREFIX_BYTES));
-    record.body = { size: raw.length, sha256: result.bodySha256 ?? createHash('sha256').update(raw).digest('hex'), kept: d.kept.length, utf8: result.bodyUtf8 ?? isUtf8(raw) };
+    if (!result.ok) return this.refuse(d, result, { size: raw.length, sha256: result.bodySha256 ?? createHash('sha256').update(raw).digest('hex'), kept: keptPrefix(raw, raw.length, REFUSED_BODY_PREFIX_BYTES) });
+    d.kept = raw;
+    record.body = { size: raw.length, sha256: result.bodySha256!, kept: raw.length, utf8: result.bodyUtf8 ?? isUtf8(raw) };
     record.checks = result.checks;
-    record.jwt = result.header || result.claims ? { header: result.header, claims: result.claims } : undefined;
-    record.verified = result.ok;
-    if (!result.ok) {
-      // The step, not its detail: enough for the sender's developer (and the audit) to know where to look, nothing
-      // about keys or trust.
-      const failed = result.checks.find((c) => !c.ok && c.step < 7);
-      return this.answer(d, { status: 403, text: failed ? `forbidden: step ${failed.step} (${failed.name}) failed\n` : 'forbidden\n' });
-    }
+    record.jwt = { header: result.header, claims: result.claims };
+    record.verified = true;
     if (result.bodyError !== undefined) return this.answer(d, { status: 400, text: 'the body is not JSON\n' });
     describeEvent(record, result.body, d.req);
     this.dispatch(d, result.body);
+  }
+
+  /** A refusal, answered 403. It keeps a prefix of the body and the hash of the whole: a flood of them costs little. */
+  private refuse(d: Delivery, result: VerificationResult, body: HashedBody): void {
+    const { record } = d;
+    d.kept = body.kept;
+    record.body = { size: body.size, sha256: body.sha256, kept: body.kept.length, utf8: isUtf8(body.kept) };
+    record.checks = result.checks;
+    record.jwt = result.header || result.claims ? { header: result.header, claims: result.claims } : undefined;
+    // The step, not its detail: enough for the sender's developer (and the audit) to know where to look, nothing
+    // about keys or trust.
+    const failed = result.checks.find((c) => !c.ok && c.step < 7);
+    this.answer(d, { status: 403, text: failed ? `forbidden: step ${failed.step} (${failed.name}) failed\n` : 'forbidden\n' });
   }
 
   /** A verified event: a duplicate is acknowledged again; otherwise it is forwarded (when set up) and answered
@@ -276,6 +327,7 @@ export class Receiver extends EventEmitter {
     // Only a delivery answered 2xx counts as processed: a 5xx is resent by the service and must not look duplicated.
     if (d.claimed !== undefined && answer.status >= 200 && answer.status < 300) this.dedupe.add(d.claimed);
     this.release(d);
+    this.giveBack(d);
     if (!d.res.headersSent) writeAnswer(d.res, answer);
     this.emit('delivery', d.record);
   }
@@ -286,6 +338,13 @@ export class Receiver extends EventEmitter {
     if (d.claimed === undefined) return;
     this.processing.delete(d.claimed);
     d.claimed = undefined;
+  }
+
+  /** Gives back what the delivery's body held of the bytes all bodies may hold at once. */
+  private giveBack(d: Delivery): void {
+    if (d.held === 0) return;
+    this.inFlight.give(d.held);
+    d.held = 0;
   }
 
   private async forward(req: IncomingMessage, raw: Buffer): Promise<ForwardResult> {
@@ -304,6 +363,8 @@ export class Receiver extends EventEmitter {
 interface Answer {
   status: number;
   text: string;
+  /** Sent as Retry-After, in seconds. */
+  retryAfterS?: number;
 }
 
 /** One request on its way through the steps. */
@@ -312,6 +373,8 @@ interface Delivery {
   res: ServerResponse;
   record: DeliveryRecord;
   started: number;
+  /** Bytes its body holds of the receiver's budget for bodies in flight, until it is answered. */
+  held: number;
   raw?: Buffer;
   /** The body bytes the history keeps: all of a verified one, a prefix of a refused one. */
   kept?: Buffer;
@@ -319,10 +382,13 @@ interface Delivery {
   claimed?: string;
 }
 
-function writeAnswer(res: ServerResponse, { status, text }: Answer): void {
+function writeAnswer(res: ServerResponse, { status, text, retryAfterS }: Answer): void {
   // With a body, Node sends the head and the body by writev; an empty answer leaves in one write, about 10–14 µs
   // less a request under load (measured in the receiver).
-  if (text) {
+  if (retryAfterS !== undefined) {
+    res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', 'content-length': Buffer.byteLength(text), 'retry-after': String(retryAfterS) });
+    res.end(text);
+  } else if (text) {
     res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', 'content-length': Buffer.byteLength(text) });
     res.end(text);
   } else {
@@ -373,30 +439,4 @@ export const SELF_TEST_TOPIC = 'wfs/self-test';
 function headerValue(req: IncomingMessage, name: string): string | undefined {
   const v = req.headers[name];
   return Array.isArray(v) ? v[0] : v;
-}
-
-/** Reads the body up to cap bytes and calls done once: with the bytes, 'too-large' or 'aborted'. */
-function readCapped(req: IncomingMessage, cap: number, done: (raw: Buffer | 'too-large' | 'aborted') => void): void {
-  const declared = Number(req.headers['content-length']);
-  if (Number.isFinite(declared) && declared > cap) return done('too-large');
-  const chunks: Buffer[] = [];
-  let size = 0;
-  let settled = false;
-  const settle = (raw: Buffer | 'too-large' | 'aborted') => {
-    if (settled) return;
-    settled = true;
-    done(raw);
-  };
-  req.on('data', (c: Buffer) => {
-    size += c.length;
-    if (size > cap) {
-      // Stop keeping bytes; the stream keeps flowing, so the rest is discarded as it comes.
-      req.removeAllListeners('data');
-      chunks.length = 0;
-      settle('too-large');
-    } else chunks.push(c);
-  });
-  req.on('end', () => settle(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size)));
-  // A sender gone before the end: Node destroys the request with an 'aborted' error, emitted because we listen.
-  req.on('error', () => settle('aborted'));
 }

@@ -1,0 +1,122 @@
+// Reading a request's body in the receiver, bounded in bytes three ways: one body by the size cap; all the bodies
+// being received at once by a shared budget, so a crowd of slow senders cannot fill the extension host; and a
+// request already refused (steps 1–2, from its headers) by a prefix and a hash, never the body itself.
+import type { IncomingMessage } from 'node:http';
+import { createHash } from 'node:crypto';
+
+/** How a body's reading ended without its bytes. */
+export type BodyLost = 'too-large' | 'aborted' | 'busy';
+
+/** Bytes held by the bodies being received, across requests. */
+export class BodiesInFlight {
+  held = 0;
+  constructor(readonly limit: number) {}
+
+  take(n: number): boolean {
+    if (this.held + n > this.limit) return false;
+    this.held += n;
+    return true;
+  }
+
+  give(n: number): void {
+    this.held -= n;
+  }
+}
+
+/** What one request holds of the budget: given back once, when it is answered. */
+export interface Holding {
+  held: number;
+}
+
+/** A refused request's body, read as it streamed by: its size and hash, and the prefix kept. */
+export interface HashedBody {
+  size: number;
+  sha256: string;
+  kept: Buffer;
+}
+
+function tooLargeByItsHeader(req: IncomingMessage, cap: number): boolean {
+  const declared = Number(req.headers['content-length']);
+  return Number.isFinite(declared) && declared > cap;
+}
+
+/** Reads the body up to cap bytes, each chunk taken from the budget, and calls done once: with the bytes, or why
+ * not. Past the cap or the budget the bytes held are dropped at once and the rest is discarded as it comes. */
+export function readCapped(req: IncomingMessage, cap: number, budget: BodiesInFlight, holding: Holding, done: (raw: Buffer | BodyLost) => void): void {
+  if (tooLargeByItsHeader(req, cap)) return done('too-large');
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let settled = false;
+  const settle = (raw: Buffer | BodyLost) => {
+    if (settled) return;
+    settled = true;
+    done(raw);
+  };
+  const drop = (why: BodyLost) => {
+    // The stream keeps flowing without a listener: the rest of the body is discarded as it comes.
+    req.removeAllListeners('data');
+    chunks.length = 0;
+    budget.give(holding.held);
+    holding.held = 0;
+    settle(why);
+  };
+  req.on('data', (c: Buffer) => {
+    size += c.length;
+    if (size > cap) return drop('too-large');
+    if (!budget.take(c.length)) return drop('busy');
+    holding.held += c.length;
+    chunks.push(c);
+  });
+  req.on('end', () => settle(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size)));
+  // A sender gone before the end: Node destroys the request with an 'aborted' error, emitted because we listen.
+  req.on('error', () => settle('aborted'));
+}
+
+/** Reads a refused request's body up to cap bytes without holding it: hashed as it streams by, its first keep
+ * bytes kept. */
+export function readHashed(req: IncomingMessage, cap: number, keep: number, done: (body: HashedBody | BodyLost) => void): void {
+  if (tooLargeByItsHeader(req, cap)) return done('too-large');
+  const hash = createHash('sha256');
+  const prefix: Buffer[] = [];
+  let kept = 0;
+  let size = 0;
+  let settled = false;
+  const settle = (body: HashedBody | BodyLost) => {
+    if (settled) return;
+    settled = true;
+    done(body);
+  };
+  req.on('data', (c: Buffer) => {
+    size += c.length;
+    if (size > cap) {
+      req.removeAllListeners('data');
+      return settle('too-large');
+    }
+    hash.update(c);
+    if (kept < keep) {
+      const part = c.subarray(0, keep - kept);
+      prefix.push(part);
+      kept += part.length;
+    }
+  });
+  req.on('end', () => settle({ size, sha256: hash.digest('hex'), kept: keptPrefix(Buffer.concat(prefix, kept), size) }));
+  req.on('error', () => settle('aborted'));
+}
+
+/** The prefix a refused request keeps of a body of size bytes: its own copy (never a view that holds a larger
+ * chunk alive), cut before a character the cut would split, so text stays text. */
+export function keptPrefix(bytes: Buffer, size: number, keep = bytes.length): Buffer {
+  let end = Math.min(keep, bytes.length);
+  if (end < size) end = characterBoundary(bytes, end);
+  return Buffer.from(bytes.subarray(0, end));
+}
+
+/** end, or the start of the UTF-8 sequence it would cut short. */
+function characterBoundary(bytes: Buffer, end: number): number {
+  let lead = end;
+  while (lead > 0 && end - lead < 3 && (bytes[lead - 1]! & 0xc0) === 0x80) lead--;
+  if (lead === 0) return end;
+  const b = bytes[lead - 1]!;
+  const length = b < 0xc0 || b >= 0xf8 ? 1 : b < 0xe0 ? 2 : b < 0xf0 ? 3 : 4;
+  return lead - 1 + length > end ? lead - 1 : end;
+}

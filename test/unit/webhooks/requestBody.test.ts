@@ -1,0 +1,50 @@
+// What a refused request keeps of its body: a copy of its prefix, never cut inside a character.
+import assert from 'node:assert/strict';
+import { isUtf8 } from 'node:buffer';
+import { BodiesInFlight, keptPrefix } from '../../../src/core/webhooks/requestBody';
+
+describe('keptPrefix', () => {
+  for (const [name, ch] of [['two-byte', 'é'], ['three-byte', '€'], ['four-byte', '😀']] as const) {
+    it(`stops before a ${name} character the cut would split, and keeps text UTF-8`, () => {
+      const size = Buffer.byteLength(ch);
+      for (let lead = 0; lead < size; lead++) {
+        const body = Buffer.from('a'.repeat(lead) + ch.repeat(10));
+        for (let keep = 1; keep < body.length; keep++) {
+          const kept = keptPrefix(body, body.length, keep);
+          assert.ok(isUtf8(kept), `${name}, ${lead} leading bytes, ${keep} kept`);
+          assert.ok(kept.length <= keep && kept.length > keep - size, `${kept.length} of ${keep}`);
+          assert.ok(body.subarray(0, kept.length).equals(kept));
+        }
+      }
+    });
+  }
+
+  it('keeps a body shorter than the prefix whole, even when it is not UTF-8', () => {
+    const body = Buffer.from([0x61, 0xc3]);
+    assert.deepEqual([...keptPrefix(body, body.length, 4096)], [0x61, 0xc3]);
+  });
+
+  it('keeps bytes that are not UTF-8 as they are, cut at the prefix', () => {
+    const body = Buffer.alloc(10, 0xff);
+    assert.equal(keptPrefix(body, body.length, 4).length, 4);
+  });
+
+  it('is its own copy, not a view holding the larger chunk alive', () => {
+    const chunk = Buffer.alloc(64 * 1024, 0x61);
+    const kept = keptPrefix(chunk, chunk.length, 4096);
+    assert.notEqual(kept.buffer, chunk.buffer);
+  });
+});
+
+describe('BodiesInFlight', () => {
+  it('takes bytes up to its limit and no further; what is given back can be taken again', () => {
+    const b = new BodiesInFlight(100);
+    assert.equal(b.take(60), true);
+    assert.equal(b.take(41), false);
+    assert.equal(b.held, 60);
+    assert.equal(b.take(40), true);
+    b.give(60);
+    assert.equal(b.take(60), true);
+    assert.equal(b.held, 100);
+  });
+});

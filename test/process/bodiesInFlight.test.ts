@@ -1,0 +1,131 @@
+// `wfs listen` against senders that hold their bodies open, as anyone who reaches the public address can: hundreds
+// of 1 MB bodies sent all but their last byte. The process's resident memory is read from /proc, and what it has read
+// from its sockets tells the test when the bodies have arrived (no clock).
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { connect, type Socket } from 'node:net';
+import { request } from 'undici';
+import { sendDelivery, signedDeliveries } from './helpers/deliveries';
+import { startSandboxProcess, WfsProcess, type SandboxProcess } from './helpers/wfsProcess';
+
+const MIB = 1024 * 1024;
+
+function procStatus(pid: number, file: 'status' | 'io', key: string): number {
+  return Number(new RegExp(`^${key}:\\s+(\\d+)`, 'm').exec(readFileSync(`/proc/${pid}/${file}`, 'utf8'))![1]);
+}
+const residentBytes = (pid: number) => procStatus(pid, 'status', 'VmRSS') * 1024;
+const bytesReadBy = (pid: number) => procStatus(pid, 'io', 'rchar');
+
+/** Yields to the event loop until the process has read `bytes` more than `from`: the bodies sent have arrived. */
+async function untilRead(pid: number, from: number, bytes: number): Promise<void> {
+  for (let i = 0; i < 2_000_000; i++) {
+    if (bytesReadBy(pid) - from >= bytes) return;
+    await new Promise((r) => setImmediate(r));
+  }
+  throw new Error(`the receiver read ${bytesReadBy(pid) - from} of ${bytes} bytes`);
+}
+
+interface Held {
+  socket: Socket;
+  /** The head of the answer, once one comes. */
+  answer: Promise<string>;
+}
+
+/** A POST whose body is sent all but its last byte, then held open. */
+function holdOpen(url: string, headers: Record<string, string>, body: Buffer): Held {
+  const u = new URL(url);
+  const socket = connect(Number(u.port), u.hostname);
+  socket.on('error', () => undefined);
+  let text = '';
+  const answer = new Promise<string>((resolve) => {
+    socket.on('data', (d: Buffer) => {
+      text += d.toString('latin1');
+      if (text.includes('\r\n\r\n')) resolve(text);
+    });
+    socket.on('close', () => resolve(text));
+  });
+  const head = Object.entries({ host: u.host, 'content-type': 'application/json', 'content-length': String(body.length), ...headers }).map(([k, v]) => `${k}: ${v}\r\n`);
+  socket.write(`POST ${u.pathname} HTTP/1.1\r\n${head.join('')}\r\n`);
+  socket.write(body.subarray(0, -1));
+  return { socket, answer };
+}
+
+describe('wfs listen: senders that hold their bodies open, as a process', function () {
+  this.timeout(120_000);
+  let s: SandboxProcess;
+  before(async () => {
+    s = await startSandboxProcess();
+  });
+  after(() => s.stop());
+
+  it('300 unsigned 1 MB bodies held open cost next to nothing; signed deliveries go on being answered 200, and each held one gets its 403', async function () {
+    if (process.platform !== 'linux') this.skip(); // resident memory and bytes read come from /proc
+    const [genuine, later] = await signedDeliveries(s.info.baseUrl, 2, { topic: 'slow/test', pad: 100, tag: 'h' });
+    const listen = new WfsProcess(['listen', '--trust-sandbox', s.info.baseUrl]);
+    try {
+      const { url } = await listen.event('ready');
+      const pid = listen.child.pid!;
+      assert.equal(await sendDelivery(url, genuine!), 200);
+      const rss = residentBytes(pid);
+      const read = bytesReadBy(pid);
+
+      const junk = Buffer.alloc(1_000_000, 0x7a);
+      const held = Array.from({ length: 300 }, () => holdOpen(url, {}, junk));
+      await untilRead(pid, read, 300 * (junk.length - 1));
+      // Held whole, they were 300 MB: a build that kept them rose from 81 to 499 MB with 400 of them. Hashed as they
+      // come, what grows is the sockets and chunks not yet collected: 51–72 MiB in five runs here.
+      const grown = residentBytes(pid) - rss;
+      assert.ok(grown < 128 * MIB, `resident memory grew by ${Math.round(grown / MIB)} MiB`);
+      assert.equal(await sendDelivery(url, later!), 200, 'a signed delivery is answered meanwhile');
+
+      for (const h of held) h.socket.write(junk.subarray(-1));
+      const answers = await Promise.all(held.map((h) => h.answer));
+      assert.deepEqual([...new Set(answers.map((a) => a.split('\r\n')[0]))], ['HTTP/1.1 403 Forbidden']);
+      held.forEach((h) => h.socket.destroy());
+    } finally {
+      listen.kill('SIGTERM');
+      assert.equal(await listen.exitCode(), 0);
+    }
+  });
+
+  it('bodies held open under a token of a trusted issuer take at most 32 MiB: past it, 503 with Retry-After at once; a delivery that fits goes through, and the budget comes back when they let go', async function () {
+    if (process.platform !== 'linux') this.skip();
+    const [genuine] = await signedDeliveries(s.info.baseUrl, 1, { topic: 'slow/test', pad: 100, tag: 'i' });
+    const listen = new WfsProcess(['listen', '--trust-sandbox', s.info.baseUrl]);
+    try {
+      const { url } = await listen.event('ready');
+      const pid = listen.child.pid!;
+      const rss = residentBytes(pid);
+      const read = bytesReadBy(pid);
+      // A real token for another body: it passes steps 1–2, so the receiver must hold the body to check its hash.
+      const forged = { authorization: `Bearer ${genuine!.token}` };
+      const junk = Buffer.alloc(1_000_000, 0x7a);
+      const held = Array.from({ length: 60 }, () => holdOpen(url, forged, junk));
+      await untilRead(pid, read, 60 * (junk.length - 1));
+      // 32 MiB holds 33 of them: each of the others is answered 503 while its sender still holds it open.
+      const busy = () => listen.events('delivery').filter((d) => d.status === 503);
+      await listen.line(() => busy().length >= 60 - 33, '503 for each body past the budget');
+      assert.match(busy()[0]!.note, /^answered 503: the bodies being received already hold the 33554432-byte limit; not kept/);
+      const grown = residentBytes(pid) - rss;
+      assert.ok(grown < 96 * MIB, `resident memory grew by ${Math.round(grown / MIB)} MiB`);
+
+      const oneMore = async () => {
+        const res = await request(url, { method: 'POST', body: junk, headers: { 'content-type': 'application/json', ...forged } });
+        await res.body.dump();
+        return [res.statusCode, res.headers['retry-after']];
+      };
+      assert.deepEqual(await oneMore(), [503, '1'], 'one more such body: the service is asked to send it again shortly');
+      assert.equal(await sendDelivery(url, genuine!), 200, 'a signed delivery that fits in what is left is answered meanwhile');
+
+      held.forEach((h) => h.socket.destroy());
+      // Each of the 60 answered 503, or recorded as cut short when its sender went; and oneMore's 503.
+      const ended = () => listen.events('delivery').filter((d) => d.status === 503 || d.status === 400);
+      await listen.line(() => ended().length === 61, 'each held body answered 503 or recorded as cut short');
+      assert.ok(ended().filter((d) => d.status === 400).length <= 33, 'no more held at once than 32 MiB holds');
+      assert.deepEqual(await oneMore(), [403, undefined], 'the budget is given back when the senders go: the body is read, and its hash refused');
+    } finally {
+      listen.kill('SIGTERM');
+      assert.equal(await listen.exitCode(), 0);
+    }
+  });
+});

@@ -29,6 +29,9 @@ export interface ReceiverOptions {
   /** Bytes all the bodies being received may hold at once (at least maxBodyBytes); over it a request is answered 503
    * with Retry-After, and the service sends it again. */
   maxBodiesInFlightBytes?: number;
+  /** Connections open at once; past it a new one is closed as it is accepted. Each costs a file descriptor of the
+   * process (the extension host's, shared) and up to its headers in memory. */
+  maxConnections?: number;
   headersTimeoutMs?: number;
   bodyTimeoutMs?: number;
   /** How often Node checks those timeouts (its default is 30 s). */
@@ -44,6 +47,8 @@ export interface ReceiverOptions {
 
 export const DEFAULT_MAX_BODY = 1024 * 1024;
 export const DEFAULT_MAX_BODIES_IN_FLIGHT = 32 * 1024 * 1024;
+/** The service, a tunnel's client or a proxy open a handful; anyone who reaches the address could open thousands. */
+export const DEFAULT_MAX_CONNECTIONS = 256;
 const EMPTY = Buffer.alloc(0);
 const EMPTY_BODY: BodyInfo = { size: 0, sha256: createHash('sha256').digest('hex'), kept: 0, utf8: true };
 
@@ -104,6 +109,7 @@ export class Receiver extends EventEmitter {
     const server = createServer({ connectionsCheckingInterval: this.options.timeoutCheckIntervalMs ?? 1000 }, (req, res) => this.serve(req, res));
     server.headersTimeout = this.options.headersTimeoutMs ?? 10_000;
     server.requestTimeout = this.options.bodyTimeoutMs ?? 30_000;
+    server.maxConnections = this.options.maxConnections ?? DEFAULT_MAX_CONNECTIONS;
     // Loopback only: the public side is the tunnel's job.
     await listenOn(server, this.options.port ?? 0, this.options.host ?? '127.0.0.1');
     this.server = server;

@@ -490,6 +490,28 @@ describe('Receiver: bounded, crash-safe, every answer delivered', () => {
     });
   });
 
+  it('connections past maxConnections are closed as they are accepted; one let go makes room for a delivery', async () => {
+    await make({ maxConnections: 4 });
+    const server = (receiver as unknown as { server: Server }).server;
+    const connections = () => new Promise<number>((r, j) => server.getConnections((e, n) => (e ? j(e) : r(n))));
+    const { port } = new URL(url);
+    const open = () => {
+      const s = connect(Number(port), '127.0.0.1');
+      s.on('error', () => undefined);
+      return { s, closed: new Promise<void>((r) => s.on('close', () => r())) };
+    };
+    const idle = [0, 1, 2, 3].map(open);
+    for (let n = 0; n < 4; n = await connections()) await new Promise((r) => setImmediate(r));
+    const fifth = open();
+    await fifth.closed;
+    assert.equal(await connections(), 4, 'the four idle ones are kept');
+    idle[0]!.s.destroy();
+    await idle[0]!.closed;
+    for (let n = 4; n === 4; n = await connections()) await new Promise((r) => setImmediate(r));
+    const body = Buffer.from(JSON.stringify({ webhookId: '55555555-5555-4555-8555-555555555555', topic: 't/x', data: {} }));
+    assert.equal((await rawRequest(url, { method: 'POST', body, headers: await signed(body) })).status, 200);
+  });
+
   describe('413 reaches the sender as a 413, never a reset', () => {
     const big = Buffer.alloc(4 * 1024 * 1024, 0x61);
     beforeEach(() => make({ maxBodyBytes: 64 * 1024 }));

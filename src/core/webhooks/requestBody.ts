@@ -35,6 +35,16 @@ export interface HashedBody {
   kept: Buffer;
 }
 
+/** done, called the first time only: a body ends once, however many of its events come. */
+function once<T>(done: (value: T) => void): (value: T) => void {
+  let settled = false;
+  return (value) => {
+    if (settled) return;
+    settled = true;
+    done(value);
+  };
+}
+
 function tooLargeByItsHeader(req: IncomingMessage, cap: number): boolean {
   const declared = Number(req.headers['content-length']);
   return Number.isFinite(declared) && declared > cap;
@@ -46,12 +56,7 @@ export function readCapped(req: IncomingMessage, cap: number, budget: BodiesInFl
   if (tooLargeByItsHeader(req, cap)) return done('too-large');
   const chunks: Buffer[] = [];
   let size = 0;
-  let settled = false;
-  const settle = (raw: Buffer | BodyLost) => {
-    if (settled) return;
-    settled = true;
-    done(raw);
-  };
+  const settle = once(done);
   const drop = (why: BodyLost) => {
     // The stream keeps flowing without a listener: the rest of the body is discarded as it comes.
     req.removeAllListeners('data');
@@ -80,12 +85,7 @@ export function readHashed(req: IncomingMessage, cap: number, keep: number, done
   const prefix: Buffer[] = [];
   let kept = 0;
   let size = 0;
-  let settled = false;
-  const settle = (body: HashedBody | BodyLost) => {
-    if (settled) return;
-    settled = true;
-    done(body);
-  };
+  const settle = once(done);
   req.on('data', (c: Buffer) => {
     size += c.length;
     if (size > cap) {

@@ -2,7 +2,7 @@
 // raw body with a size cap, the seven verification steps, dedupe on webhookId recorded only after verification,
 // an optional response override, forwarding to the developer's own app, and a log of every request.
 import { EventEmitter } from 'node:events';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type OutgoingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createHash } from 'node:crypto';
 import { isUtf8 } from 'node:buffer';
@@ -391,11 +391,10 @@ interface Delivery {
 function writeAnswer(res: ServerResponse, { status, text, retryAfterS }: Answer): void {
   // With a body, Node sends the head and the body by writev; an empty answer leaves in one write, about 10–14 µs
   // less a request under load (measured in the receiver).
-  if (retryAfterS !== undefined) {
-    res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', 'content-length': Buffer.byteLength(text), 'retry-after': String(retryAfterS) });
-    res.end(text);
-  } else if (text) {
-    res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', 'content-length': Buffer.byteLength(text) });
+  if (text) {
+    const headers: OutgoingHttpHeaders = { 'content-type': 'text/plain; charset=utf-8', 'content-length': Buffer.byteLength(text) };
+    if (retryAfterS !== undefined) headers['retry-after'] = String(retryAfterS);
+    res.writeHead(status, headers);
     res.end(text);
   } else {
     res.writeHead(status, { 'content-length': 0 });

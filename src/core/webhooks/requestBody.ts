@@ -99,16 +99,24 @@ export function readHashed(req: IncomingMessage, cap: number, keep: number, done
       kept += part.length;
     }
   });
-  req.on('end', () => settle({ size, sha256: hash.digest('hex'), kept: keptPrefix(Buffer.concat(prefix, kept), size) }));
+  // Concatenated, the prefix is already its own copy: it is only cut, not copied again.
+  req.on('end', () => {
+    const bytes = Buffer.concat(prefix, kept);
+    settle({ size, sha256: hash.digest('hex'), kept: bytes.subarray(0, prefixEnd(bytes, size, kept)) });
+  });
   req.on('error', () => settle('aborted'));
 }
 
 /** The prefix a refused request keeps of a body of size bytes: its own copy (never a view that holds a larger
  * chunk alive), cut before a character the cut would split, so text stays text. */
-export function keptPrefix(bytes: Buffer, size: number, keep = bytes.length): Buffer {
-  let end = Math.min(keep, bytes.length);
-  if (end < size) end = characterBoundary(bytes, end);
-  return Buffer.from(bytes.subarray(0, end));
+export function keptPrefix(bytes: Buffer, size: number, keep: number): Buffer {
+  return Buffer.from(bytes.subarray(0, prefixEnd(bytes, size, keep)));
+}
+
+/** Where the kept prefix of a body of size bytes ends: at keep, or before the character it would split. */
+function prefixEnd(bytes: Buffer, size: number, keep: number): number {
+  const end = Math.min(keep, bytes.length);
+  return end < size ? characterBoundary(bytes, end) : end;
 }
 
 /** end, or the start of the UTF-8 sequence it would cut short. */

@@ -154,6 +154,18 @@ describe('Receiver', () => {
     assert.throws(() => receiver.setResponseOverride(99), RangeError);
   });
 
+  it('closes a connection that has sent nothing when the header timeout is up, so it frees its place', async () => {
+    // Node's header timeout starts at the first byte: without this, such connections would hold their places among
+    // maxConnections for ever.
+    await make({ headersTimeoutMs: 300, bodyTimeoutMs: 600, timeoutCheckIntervalMs: 50, maxConnections: 1 });
+    const u = new URL(url);
+    const silent = connect(Number(u.port), '127.0.0.1');
+    silent.on('error', () => undefined);
+    await new Promise<void>((r) => silent.once('close', () => r())); // the server closes it: the behaviour under test
+    const body = Buffer.from(JSON.stringify({ webhookId: '66666666-6666-4666-8666-666666666666', topic: 't/x', data: {} }));
+    assert.equal((await deliver(body)).status, 200, 'its place is free again');
+  });
+
   it('drops a client that stalls in its headers or its body (header and body timeouts)', async () => {
     await make({ headersTimeoutMs: 300, bodyTimeoutMs: 600, timeoutCheckIntervalMs: 50 });
     const { connect } = await import('node:net');

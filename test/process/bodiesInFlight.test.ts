@@ -163,4 +163,24 @@ describe('wfs listen: senders that hold their bodies open, as a process', functi
       assert.equal(await listen.exitCode(), 0);
     }
   });
+
+  it('260 connections that send nothing: those past 256 are closed at once, the rest after the 10 s header timeout, and then a delivery is answered 200', async function () {
+    const [genuine] = await signedDeliveries(s.info.baseUrl, 1, { topic: 'slow/test', pad: 100, tag: 'k' });
+    const listen = new WfsProcess(['listen', '--trust-sandbox', s.info.baseUrl]);
+    try {
+      const u = new URL((await listen.event('ready')).url);
+      // Node's header timeout starts at a request's first byte: before the fix they were kept for ever, and held the
+      // receiver's every place.
+      const closed = Array.from({ length: 260 }, () => {
+        const c = connect(Number(u.port), u.hostname);
+        c.on('error', () => undefined);
+        return new Promise<void>((r) => c.on('close', () => r()));
+      });
+      await Promise.all(closed);
+      assert.equal(await sendDelivery(u.href, genuine!), 200);
+    } finally {
+      listen.kill('SIGTERM');
+      assert.equal(await listen.exitCode(), 0);
+    }
+  });
 });

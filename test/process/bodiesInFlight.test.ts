@@ -3,8 +3,9 @@
 // from its sockets tells the test when the bodies have arrived (no clock).
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
-import { connect, type Socket } from 'node:net';
+import { connect } from 'node:net';
 import { request } from 'undici';
+import { heldRequest } from '../unit/helpers/rawHttp';
 import { sendDelivery, signedDeliveries } from './helpers/deliveries';
 import { startSandboxProcess, WfsProcess, type SandboxProcess } from './helpers/wfsProcess';
 
@@ -24,31 +25,6 @@ async function untilRead(pid: number, from: number, bytes: number): Promise<void
     await new Promise((r) => setImmediate(r));
   }
   throw new Error(`the receiver read ${bytesReadBy(pid) - from} of ${bytes} bytes`);
-}
-
-interface Held {
-  socket: Socket;
-  /** The head of the answer, once one comes. */
-  answer: Promise<string>;
-}
-
-/** A POST whose body is sent all but its last byte, then held open. */
-function holdOpen(url: string, headers: Record<string, string>, body: Buffer): Held {
-  const u = new URL(url);
-  const socket = connect(Number(u.port), u.hostname);
-  socket.on('error', () => undefined);
-  let text = '';
-  const answer = new Promise<string>((resolve) => {
-    socket.on('data', (d: Buffer) => {
-      text += d.toString('latin1');
-      if (text.includes('\r\n\r\n')) resolve(text);
-    });
-    socket.on('close', () => resolve(text));
-  });
-  const head = Object.entries({ host: u.host, 'content-type': 'application/json', 'content-length': String(body.length), ...headers }).map(([k, v]) => `${k}: ${v}\r\n`);
-  socket.write(`POST ${u.pathname} HTTP/1.1\r\n${head.join('')}\r\n`);
-  socket.write(body.subarray(0, -1));
-  return { socket, answer };
 }
 
 describe('wfs listen: senders that hold their bodies open, as a process', function () {
@@ -72,7 +48,7 @@ describe('wfs listen: senders that hold their bodies open, as a process', functi
 
       const junk = Buffer.alloc(1_000_000, 0x7a);
       // 250: the receiver keeps at most 256 connections (the last test), one of them the signed delivery's.
-      const held = Array.from({ length: 250 }, () => holdOpen(url, {}, junk));
+      const held = Array.from({ length: 250 }, () => heldRequest(url, {}, junk));
       await untilRead(pid, read, 250 * (junk.length - 1));
       // Held whole, they were 250 MB: a build that kept them rose from 81 to 499 MB with 400 of them. Hashed as they
       // come, what grows is the sockets and chunks not yet collected: 46–59 MiB in five runs here.
@@ -80,7 +56,7 @@ describe('wfs listen: senders that hold their bodies open, as a process', functi
       assert.ok(grown < 128 * MIB, `resident memory grew by ${Math.round(grown / MIB)} MiB`);
       assert.equal(await sendDelivery(url, later!), 200, 'a signed delivery is answered meanwhile');
 
-      for (const h of held) h.socket.write(junk.subarray(-1));
+      held.forEach((h) => h.finish());
       const answers = await Promise.all(held.map((h) => h.answer));
       assert.deepEqual([...new Set(answers.map((a) => a.split('\r\n')[0]))], ['HTTP/1.1 403 Forbidden']);
       held.forEach((h) => h.socket.destroy());
@@ -102,7 +78,7 @@ describe('wfs listen: senders that hold their bodies open, as a process', functi
       // A real token for another body: it passes steps 1–2, so the receiver must hold the body to check its hash.
       const forged = { authorization: `Bearer ${genuine!.token}` };
       const junk = Buffer.alloc(1_000_000, 0x7a);
-      const held = Array.from({ length: 60 }, () => holdOpen(url, forged, junk));
+      const held = Array.from({ length: 60 }, () => heldRequest(url, forged, junk));
       await untilRead(pid, read, 60 * (junk.length - 1));
       // 32 MiB holds 33 of them: each of the others is answered 503 while its sender still holds it open.
       const busy = () => listen.events('delivery').filter((d) => d.status === 503);

@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { untilTrue } from '../helpers/eventLoop';
 import { startSandbox, type SandboxFixture } from '../helpers/sandboxFixture';
 import { RecordingServer } from '../helpers/recordingServer';
-import { rawRequest } from '../helpers/rawHttp';
+import { heldRequest, rawRequest } from '../helpers/rawHttp';
 
 const EVENT = (webhookId: string) => ({ webhookId, topic: 'workflow/completed', subTopic: 'status:workflow/completed', tenantId: 't', triggeredAt: '2026-01-15T12:00:00.1234567Z', actorId: 'a', data: { runId: 'wfrun_abc' } });
 const ID1 = '11111111-1111-4111-8111-111111111111';
@@ -438,19 +438,6 @@ describe('Receiver: bounded, crash-safe, every answer delivered', () => {
   });
 
   describe('bodies being received are bounded in bytes, whoever sends them', () => {
-    /** A request whose head and all but the last byte of its body are sent; its answer, whenever one comes. */
-    const stalled = (head: Record<string, string>, body: Buffer) => {
-      const { port, host } = new URL(url);
-      const s = connect(Number(port), '127.0.0.1');
-      s.on('error', () => undefined);
-      let text = '';
-      const answered = new Promise<string>((resolve) => s.on('data', (d) => (text += d.toString('latin1')) && /\r\n\r\n/.test(text) && resolve(text)));
-      const lines = Object.entries({ host, 'content-type': 'application/json', 'content-length': String(body.length), ...head }).map(([k, v]) => `${k}: ${v}\r\n`);
-      s.write(`POST /webhooks HTTP/1.1\r\n${lines.join('')}\r\n`);
-      s.write(body.subarray(0, -1));
-      // The last byte without a FIN: a server that is not half-open would close before an answer it must wait for.
-      return { answered, finish: () => s.write(body.subarray(-1)) };
-    };
     /** Every byte the receiver's sockets have read, so a test knows the bodies sent have arrived. */
     const bytesRead = () => {
       const sockets: Socket[] = [];
@@ -463,13 +450,13 @@ describe('Receiver: bounded, crash-safe, every answer delivered', () => {
       const read = bytesRead();
       // "a" then two-byte characters: the 4096th byte is the first half of one.
       const body = Buffer.from(`a${'é'.repeat(450_000)}`);
-      const requests = [0, 1, 2].map(() => stalled({}, body));
+      const requests = [0, 1, 2].map(() => heldRequest(url, {}, body));
       await untilTrue(() => read() >= 3 * body.length - 3, () => `${read()} bytes read`, 1_000_000);
       assert.equal(receiver.bodyBytesInFlight, 0, 'three 900 KB bodies arrived, and none is held');
       const genuine = Buffer.from(JSON.stringify({ webhookId: '33333333-3333-4333-8333-333333333333', topic: 't/x', data: {} }));
       assert.equal((await rawRequest(url, { method: 'POST', body: genuine, headers: await signed(genuine) })).status, 200, 'the budget is all there for a signed delivery');
       requests.forEach((r) => r.finish());
-      for (const r of requests) assert.match(await r.answered, /^HTTP\/1\.1 403 /);
+      for (const r of requests) assert.match(await r.answer, /^HTTP\/1\.1 403 /);
       const refused = receiver.log.all().filter((r) => !r.verified);
       assert.equal(refused.length, 3);
       for (const r of refused) {
@@ -483,18 +470,18 @@ describe('Receiver: bounded, crash-safe, every answer delivered', () => {
       await make({ maxBodiesInFlightBytes: 1024 * 1024 });
       const read = bytesRead();
       const event = (n: number) => Buffer.from(JSON.stringify({ webhookId: `44444444-4444-4444-8444-00000000000${n}`, topic: 't/x', data: { pad: 'p'.repeat(600_000) } }));
-      const first = stalled(await signed(event(1)), event(1));
+      const first = heldRequest(url, await signed(event(1)), event(1));
       await untilTrue(() => receiver.bodyBytesInFlight >= event(1).length - 1 - 64 * 1024, () => `${receiver.bodyBytesInFlight} bytes held`, 1_000_000);
       // A token through steps 1–2 (signed for another body): its bytes are held until the end, so they count.
-      const second = stalled(await signed(event(9)), event(2));
-      const busy = await second.answered;
+      const second = heldRequest(url, await signed(event(9)), event(2));
+      const busy = await second.answer;
       assert.match(busy, /^HTTP\/1\.1 503 /);
       assert.match(busy, /\r\nretry-after: 1\r\n/i);
       const record = receiver.log.all().at(-1)!;
       assert.deepEqual([record.status, record.body.kept], [503, 0]);
       assert.match(record.note!, /^answered 503: the bodies being received already hold the 1048576-byte limit/);
       first.finish();
-      assert.match(await first.answered, /^HTTP\/1\.1 200 /, 'the delivery in progress is not the one refused');
+      assert.match(await first.answer, /^HTTP\/1\.1 200 /, 'the delivery in progress is not the one refused');
       await untilTrue(() => receiver.bodyBytesInFlight === 0 && read() > 0, () => `${receiver.bodyBytesInFlight} bytes still held`);
       // Given back every time: one after another, each fits.
       for (let n = 3; n <= 7; n++) assert.equal((await rawRequest(url, { method: 'POST', body: event(n), headers: await signed(event(n)) })).status, 200);

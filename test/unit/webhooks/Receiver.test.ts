@@ -126,6 +126,21 @@ describe('Receiver', () => {
     assert.deepEqual(ids.slice(0, 3).map(handled), [1, 1, 2], 'handled once; once verified; again after its 500');
   });
 
+  it('after Clear the running receiver still knows the events it acknowledged; a receiver started after it knows only those it saw since (Clear erases the ids too, as README says)', async () => {
+    const log = new DeliveryLog();
+    const ID2 = '22222222-2222-4222-8222-222222222222';
+    await make({ log });
+    assert.equal((await deliver(JSON.stringify(EVENT(ID1)))).status, 200);
+    assert.equal((await deliver(JSON.stringify(EVENT(ID2)))).status, 200);
+    await log.clear();
+    assert.deepEqual(log.acknowledgedKeys(), []);
+    assert.equal((await deliver(JSON.stringify(EVENT(ID1)))).text, 'duplicate\n', 'the receiver that answered it');
+    await make({ log });
+    assert.equal((await deliver(JSON.stringify(EVENT(ID1)))).text, 'duplicate\n', 'its copy since the Clear is in the history again');
+    assert.equal((await deliver(JSON.stringify(EVENT(ID2)))).text, '', 'not seen since the Clear: handled again');
+    assert.equal(events.length, 3);
+  });
+
   it('a forged delivery cannot poison the dedupe set', async () => {
     const forged = await deliver(JSON.stringify(EVENT(ID1)), 'Bearer a.b.c');
     assert.equal(forged.status, 403);

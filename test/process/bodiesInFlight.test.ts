@@ -145,14 +145,12 @@ describe('wfs listen: senders that hold their bodies open, as a process', functi
     const listen = new WfsProcess(['listen', '--trust-sandbox', s.info.baseUrl]);
     try {
       const u = new URL((await listen.event('ready')).url);
-      // Node's header timeout starts at a request's first byte: before the fix they were kept for ever, and held the
-      // receiver's every place.
+      // The header timeout counts from the connection: Node's own check answers each 408 and closes it. With the
+      // limit of 256, connections that never speak must not keep their places for ever.
       const closed = Array.from({ length: 260 }, () => {
         const c = connect(Number(u.port), u.hostname);
         c.on('error', () => undefined);
-        // Read what comes, as any client does: Node's own header check sometimes answers one 408 before the
-        // receiver's timer closes it (1 in 260, in 3 of 13 runs), and a socket that leaves an answer unread never
-        // sees the end, nor closes: the test then waited out its 120 s.
+        // Read what comes, as any client does: a socket that leaves its 408 unread never sees the end, nor closes.
         c.resume();
         return new Promise<void>((r) => c.on('close', () => r()));
       });

@@ -3,7 +3,7 @@
 // an optional response override, forwarding to the developer's own app, and a log of every request.
 import { EventEmitter } from 'node:events';
 import { createServer, type IncomingMessage, type OutgoingHttpHeaders, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { createHash } from 'node:crypto';
 import { isUtf8 } from 'node:buffer';
 import { httpRequest } from '../http/request';
@@ -107,10 +107,11 @@ export class Receiver extends EventEmitter {
     if (this.localUrl) return this.localUrl;
     this.rememberAcknowledged(this.log.acknowledgedKeys());
     const server = createServer({ connectionsCheckingInterval: this.options.timeoutCheckIntervalMs ?? 1000 }, (req, res) => this.serve(req, res));
+    // Counted from the connection, not the first byte (Node's check: an answer 408, then closed): a connection that
+    // sends nothing keeps its place among maxConnections for 10 s at most.
     server.headersTimeout = this.options.headersTimeoutMs ?? 10_000;
     server.requestTimeout = this.options.bodyTimeoutMs ?? 30_000;
     server.maxConnections = this.options.maxConnections ?? DEFAULT_MAX_CONNECTIONS;
-    server.on('connection', (socket: Socket) => closeIfSilent(socket, server.headersTimeout));
     // Loopback only: the public side is the tunnel's job.
     await listenOn(server, this.options.port ?? 0, this.options.host ?? '127.0.0.1');
     this.server = server;
@@ -401,15 +402,6 @@ function writeAnswer(res: ServerResponse, { status, text, retryAfterS }: Answer)
     res.writeHead(status, { 'content-length': 0 });
     res.end();
   }
-}
-
-/** Node's header timeout starts at a request's first byte: a connection that sends nothing would keep its place among
- * maxConnections for ever. One that has sent nothing when the header timeout is up is closed. (server.setTimeout
- * cannot do it: the server's periodic check of its connections keeps resetting that timer.) */
-function closeIfSilent(socket: Socket, ms: number): void {
-  const timer = setTimeout(() => socket.bytesRead === 0 && socket.destroy(), ms);
-  timer.unref();
-  socket.once('close', () => clearTimeout(timer));
 }
 
 function verificationThrew(err: unknown): VerificationResult {

@@ -170,14 +170,14 @@ describe('Receiver', () => {
   });
 
   it('closes a connection that has sent nothing when the header timeout is up, so it frees its place', async () => {
-    // Node's header timeout starts at the first byte: without this, such connections would hold their places among
-    // maxConnections for ever.
+    // The header timeout counts from the connection (Node's own check answers 408 and closes it): with a limit of
+    // connections, one that never speaks must not keep its place.
     await make({ headersTimeoutMs: 300, bodyTimeoutMs: 600, timeoutCheckIntervalMs: 50, maxConnections: 1 });
     const u = new URL(url);
     const silent = connect(Number(u.port), '127.0.0.1');
     silent.on('error', () => undefined);
-    // Read what comes, as any client does: Node's own check may answer it 408 first, and a socket whose unread answer
-    // sits in its buffer never sees the end, nor closes.
+    // Read what comes, as any client does: the answer is a 408, and a socket that leaves an answer unread never sees
+    // the end, nor closes.
     silent.resume();
     await new Promise<void>((r) => silent.once('close', () => r())); // the server closes it: the behaviour under test
     const body = Buffer.from(JSON.stringify({ webhookId: '66666666-6666-4666-8666-666666666666', topic: 't/x', data: {} }));

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { DedupeSet, dedupeKey } from '../../../src/core/webhooks/DedupeSet';
 import { Receiver } from '../../../src/core/webhooks/Receiver';
-import { Verifier } from '../../../src/core/webhooks/Verifier';
+import { TokenToFinish, Verifier } from '../../../src/core/webhooks/Verifier';
 import { DeliveryLog, type DeliveryRecord } from '../../../src/core/webhooks/DeliveryLog';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, statSync } from 'node:fs';
@@ -11,6 +11,7 @@ import { connect, type Socket } from 'node:net';
 import type { Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { SystemClock } from '../../../src/core/time/clock';
 import { untilTrue } from '../helpers/eventLoop';
 import { startSandbox, type SandboxFixture } from '../helpers/sandboxFixture';
 import { RecordingServer } from '../helpers/recordingServer';
@@ -577,5 +578,50 @@ describe('Receiver: bounded, crash-safe, every answer delivered', () => {
       });
       assert.match(answer, /^HTTP\/1\.1 413 /);
     });
+  });
+});
+
+describe('Receiver: the last 10,000 acknowledged events are known across a restart', () => {
+  it('of 10,001 acknowledged (most records dropped by a 1 MiB history), a new receiver knows the newest 10,000: the second is a duplicate, the first is handled again', async function () {
+    this.timeout(60_000);
+    // Verification is not under test here, and RSA-signing 10,001 bodies would take about 10 s: every request
+    // passes steps 1–7 as a verified delivery would, and the Receiver and the history do the rest for real.
+    const passAll = {
+      begin: () => new TokenToFinish({ header: { alg: 'RS256' }, claims: {}, signingInput: '', signature: '' }, [], undefined),
+      finish: (_t: TokenToFinish, raw: Buffer) => ({ ok: true, checks: [], bodySha256: createHash('sha256').update(raw).digest('hex'), bodyUtf8: true, body: JSON.parse(raw.toString('utf8')) }),
+    } as unknown as Verifier;
+    const log = new DeliveryLog({ memoryBudgetBytes: 1024 * 1024 });
+    const clock = new SystemClock();
+    const id = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
+    const events: string[] = [];
+    const start = async () => {
+      const r = new Receiver({ verifier: passAll, clock, log });
+      r.on('verified-event', (e: { event: { webhookId: string } }) => events.push(e.event.webhookId));
+      return { r, url: await r.start() };
+    };
+    const send = async (url: string, n: number) => {
+      const res = await rawRequest(url, { method: 'POST', json: EVENT(id(n)), headers: { authorization: 'Bearer a.b.c' } });
+      assert.equal(res.status, 200);
+      return res.text;
+    };
+
+    const first = await start();
+    await send(first.url, 0);
+    await send(first.url, 1);
+    // The rest in parallel (their order among themselves does not matter): 10,001 acknowledged in all.
+    for (let n = 2; n <= 10_000; n += 50) await Promise.all(Array.from({ length: Math.min(50, 10_001 - n) }, (_, k) => send(first.url, n + k)));
+    await first.r.stop();
+    assert.equal(events.length, 10_001);
+    assert.ok(log.size < 2_000, `${log.size} records kept: most were dropped, and only their ids remain`);
+
+    const second = await start();
+    try {
+      assert.equal(await send(second.url, 1), 'duplicate\n', 'the oldest of the newest 10,000');
+      assert.equal(await send(second.url, 10_000), 'duplicate\n', 'the newest');
+      assert.equal(await send(second.url, 0), '', 'the 10,001st newest is forgotten: handled again');
+      assert.equal(events.length, 10_002);
+    } finally {
+      await second.r.stop();
+    }
   });
 });

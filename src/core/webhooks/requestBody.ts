@@ -23,7 +23,8 @@ export class BodiesInFlight {
   }
 }
 
-/** What one request holds of the budget: given back once, when it is answered. */
+/** What one request holds of the budget: readCapped takes, and the holder gives it all back once, when it answers
+ * (a refusal for size or budget included). */
 export interface Holding {
   held: number;
 }
@@ -51,7 +52,8 @@ function tooLargeByItsHeader(req: IncomingMessage, cap: number): boolean {
 }
 
 /** Reads the body up to cap bytes, each chunk taken from the budget, and calls done once: with the bytes, or why
- * not. Past the cap or the budget the bytes held are dropped at once and the rest is discarded as it comes. */
+ * not. Past the cap or the budget the chunks are dropped at once and the rest is discarded as it comes; what the
+ * holding took is given back by its holder. */
 export function readCapped(req: IncomingMessage, cap: number, budget: BodiesInFlight, holding: Holding, done: (raw: Buffer | BodyLost) => void): void {
   if (tooLargeByItsHeader(req, cap)) return done('too-large');
   const chunks: Buffer[] = [];
@@ -61,8 +63,6 @@ export function readCapped(req: IncomingMessage, cap: number, budget: BodiesInFl
     // The stream keeps flowing without a listener: the rest of the body is discarded as it comes.
     req.removeAllListeners('data');
     chunks.length = 0;
-    budget.give(holding.held);
-    holding.held = 0;
     settle(why);
   };
   req.on('data', (c: Buffer) => {

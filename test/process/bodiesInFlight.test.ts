@@ -1,22 +1,16 @@
 // `wfs listen` against senders that hold their bodies open, as anyone who reaches the public address can: hundreds
-// of 1 MB bodies sent all but their last byte, and hundreds of connections held open in their headers. The process's resident memory is read from /proc, and what it has read
-// from its sockets tells the test when the bodies have arrived (no clock).
+// of 1 MB bodies sent all but their last byte, and hundreds of connections held open in their headers. The process's
+// resident memory is read from /proc, and what it has read from its sockets tells the test when the bodies have
+// arrived (no clock).
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { request } from 'undici';
 import { heldRequest } from '../unit/helpers/rawHttp';
 import { sendDelivery, signedDeliveries } from './helpers/deliveries';
+import { bytesReadBy, memoryOf, openFiles } from './helpers/proc';
 import { startSandboxProcess, WfsProcess, type SandboxProcess } from './helpers/wfsProcess';
 
 const MIB = 1024 * 1024;
-
-function procStatus(pid: number, file: 'status' | 'io', key: string): number {
-  return Number(new RegExp(`^${key}:\\s+(\\d+)`, 'm').exec(readFileSync(`/proc/${pid}/${file}`, 'utf8'))![1]);
-}
-const residentBytes = (pid: number) => procStatus(pid, 'status', 'VmRSS') * 1024;
-const openFiles = (pid: number) => readdirSync(`/proc/${pid}/fd`).length;
-const bytesReadBy = (pid: number) => procStatus(pid, 'io', 'rchar');
 
 /** Yields to the event loop until the process has read `bytes` more than `from`: the bodies sent have arrived. */
 async function untilRead(pid: number, from: number, bytes: number): Promise<void> {
@@ -43,7 +37,7 @@ describe('wfs listen: senders that hold their bodies open, as a process', functi
       const { url } = await listen.event('ready');
       const pid = listen.child.pid!;
       assert.equal(await sendDelivery(url, genuine!), 200);
-      const rss = residentBytes(pid);
+      const rss = memoryOf(pid).rss;
       const read = bytesReadBy(pid);
 
       const junk = Buffer.alloc(1_000_000, 0x7a);
@@ -52,7 +46,7 @@ describe('wfs listen: senders that hold their bodies open, as a process', functi
       await untilRead(pid, read, 250 * (junk.length - 1));
       // Held whole, they were 250 MB: a build that kept them rose from 81 to 499 MB with 400 of them. Hashed as they
       // come, what grows is the sockets and chunks not yet collected: 46–59 MiB in five runs here.
-      const grown = residentBytes(pid) - rss;
+      const grown = memoryOf(pid).rss - rss;
       assert.ok(grown < 128 * MIB, `resident memory grew by ${Math.round(grown / MIB)} MiB`);
       assert.equal(await sendDelivery(url, later!), 200, 'a signed delivery is answered meanwhile');
 
@@ -73,7 +67,7 @@ describe('wfs listen: senders that hold their bodies open, as a process', functi
     try {
       const { url } = await listen.event('ready');
       const pid = listen.child.pid!;
-      const rss = residentBytes(pid);
+      const rss = memoryOf(pid).rss;
       const read = bytesReadBy(pid);
       // A real token for another body: it passes steps 1–2, so the receiver must hold the body to check its hash.
       const forged = { authorization: `Bearer ${genuine!.token}` };
@@ -84,7 +78,7 @@ describe('wfs listen: senders that hold their bodies open, as a process', functi
       const busy = () => listen.events('delivery').filter((d) => d.status === 503);
       await listen.line(() => busy().length >= 60 - 33, '503 for each body past the budget');
       assert.match(busy()[0]!.note, /^answered 503: the bodies being received already hold the 33554432-byte limit; not kept/);
-      const grown = residentBytes(pid) - rss;
+      const grown = memoryOf(pid).rss - rss;
       assert.ok(grown < 96 * MIB, `resident memory grew by ${Math.round(grown / MIB)} MiB`);
 
       const oneMore = async () => {

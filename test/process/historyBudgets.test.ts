@@ -7,17 +7,11 @@ import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { request } from 'undici';
 import { recordsIn, sendDelivery, signedDeliveries } from './helpers/deliveries';
+import { memoryOf } from './helpers/proc';
 import { startSandboxProcess, WfsProcess, type SandboxProcess } from './helpers/wfsProcess';
 
 const SENDERS = 16;
 const MIB = 1024 * 1024;
-
-/** Resident memory of a process, from /proc: now and its peak, in bytes. */
-function memoryOf(pid: number): { rss: number; peak: number } {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kb = (key: string) => Number(new RegExp(`^${key}:\\s+(\\d+) kB`, 'm').exec(status)![1]) * 1024;
-  return { rss: kb('VmRSS'), peak: kb('VmHWM') };
-}
 
 /** Returns once every thread of the process is stopped: kill(2) only queues SIGSTOP, and a thread of libuv's pool
  * may be inside a system call (the rename itself) that completes first. Reads /proc, so it waits on the kernel,

@@ -12,6 +12,7 @@ import { BrokenReceiver } from '../unit/helpers/brokenReceiver';
 import { RecordingServer } from '../unit/helpers/recordingServer';
 import { validateJunit } from '../unit/helpers/junitSchema';
 import { startSandboxProcess, WfsProcess, type SandboxProcess } from './helpers/wfsProcess';
+import { sendDelivery, signedBy } from './helpers/deliveries';
 
 const SEND = (address: string) => ['test-webhook', '--address', address, '--topic', 'workflow/completed', '--sub-topic', 'status:workflow/completed', '--tenant-id', 't1'];
 
@@ -25,8 +26,7 @@ describe('wfs listen / sandbox / audit as processes', function () {
 
   /** Posts body signed by the sandbox, as the service signs each attempt anew; resolves with the status. */
   async function postSigned(url: string, body: Buffer): Promise<number> {
-    const token = (await s.control('POST', 'sign', { bodyBase64: body.toString('base64') })).json().token as string;
-    return (await fetch(url, { method: 'POST', body, headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` } })).status;
+    return sendDelivery(url, { body, token: await signedBy(s.info.baseUrl, body) });
   }
 
   /** Starts the listener again (on the file it had) and sends body again: a duplicate, answered 200, not forwarded. */

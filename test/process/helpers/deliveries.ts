@@ -18,14 +18,18 @@ export async function signedDeliveries(baseUrl: string, n: number, opts: { topic
   for (let i = 0; i < n; i++) {
     const id = `${tag}${String(i).padStart(8 - tag.length, '0')}-0000-4000-8000-000000000000`;
     const body = Buffer.from(JSON.stringify({ webhookId: id, topic: opts.topic, data: { i, pad: 'x'.repeat(opts.pad) } }));
-    const signed = await rawRequest(`${baseUrl}/sandbox/sign`, { json: { bodyBase64: body.toString('base64') } });
-    out.push({ id, body, token: signed.json().token as string });
+    out.push({ id, body, token: await signedBy(baseUrl, body) });
   }
   return out;
 }
 
+/** A token for body, signed by the sandbox at baseUrl as the service signs each attempt anew. */
+export async function signedBy(baseUrl: string, body: Buffer): Promise<string> {
+  return (await rawRequest(`${baseUrl}/sandbox/sign`, { json: { bodyBase64: body.toString('base64') } })).json().token as string;
+}
+
 /** Posts a delivery with its bearer token; resolves with the status answered. */
-export async function sendDelivery(url: string, d: SignedDelivery): Promise<number> {
+export async function sendDelivery(url: string, d: Pick<SignedDelivery, 'body' | 'token'>): Promise<number> {
   const res = await request(url, { method: 'POST', body: d.body, headers: { 'content-type': 'application/json', authorization: `Bearer ${d.token}` } });
   await res.body.dump();
   return res.statusCode;

@@ -33,72 +33,64 @@ describe('wfs listen: senders that hold their bodies open, as a process', functi
     if (process.platform !== 'linux') this.skip(); // resident memory and bytes read come from /proc
     const [genuine, later] = await signedDeliveries(s.info.baseUrl, 2, { topic: 'slow/test', pad: 100, tag: 'h' });
     const listen = new WfsProcess(['listen', '--trust-sandbox', s.info.baseUrl]);
-    try {
-      const { url } = await listen.event('ready');
-      const pid = listen.child.pid!;
-      assert.equal(await sendDelivery(url, genuine!), 200);
-      const rss = memoryOf(pid).rss;
-      const read = bytesReadBy(pid);
+    const { url } = await listen.event('ready');
+    const pid = listen.child.pid!;
+    assert.equal(await sendDelivery(url, genuine!), 200);
+    const rss = memoryOf(pid).rss;
+    const read = bytesReadBy(pid);
 
-      const junk = Buffer.alloc(1_000_000, 0x7a);
-      // 250: the receiver keeps at most 256 connections (the last test), one of them the signed delivery's.
-      const held = Array.from({ length: 250 }, () => heldRequest(url, {}, junk));
-      await untilRead(pid, read, 250 * (junk.length - 1));
-      // Held whole, they were 250 MB: a build that kept them rose from 81 to 499 MB with 400 of them. Hashed as they
-      // come, what grows is the sockets and chunks not yet collected: 46–59 MiB in five runs here.
-      const grown = memoryOf(pid).rss - rss;
-      assert.ok(grown < 128 * MIB, `resident memory grew by ${Math.round(grown / MIB)} MiB`);
-      assert.equal(await sendDelivery(url, later!), 200, 'a signed delivery is answered meanwhile');
+    const junk = Buffer.alloc(1_000_000, 0x7a);
+    // 250: the receiver keeps at most 256 connections (the last test), one of them the signed delivery's.
+    const held = Array.from({ length: 250 }, () => heldRequest(url, {}, junk));
+    await untilRead(pid, read, 250 * (junk.length - 1));
+    // Held whole, they were 250 MB: a build that kept them rose from 81 to 499 MB with 400 of them. Hashed as they
+    // come, what grows is the sockets and chunks not yet collected: 46–59 MiB in five runs here.
+    const grown = memoryOf(pid).rss - rss;
+    assert.ok(grown < 128 * MIB, `resident memory grew by ${Math.round(grown / MIB)} MiB`);
+    assert.equal(await sendDelivery(url, later!), 200, 'a signed delivery is answered meanwhile');
 
-      held.forEach((h) => h.finish());
-      const answers = await Promise.all(held.map((h) => h.answer));
-      assert.deepEqual([...new Set(answers.map((a) => a.split('\r\n')[0]))], ['HTTP/1.1 403 Forbidden']);
-      held.forEach((h) => h.socket.destroy());
-    } finally {
-      listen.kill('SIGTERM');
-      assert.equal(await listen.exitCode(), 0);
-    }
+    held.forEach((h) => h.finish());
+    const answers = await Promise.all(held.map((h) => h.answer));
+    assert.deepEqual([...new Set(answers.map((a) => a.split('\r\n')[0]))], ['HTTP/1.1 403 Forbidden']);
+    held.forEach((h) => h.socket.destroy());
+    await listen.stopCleanly();
   });
 
   it('bodies held open under a token of a trusted issuer take at most 32 MiB: past it, 503 with Retry-After at once; a delivery that fits goes through, and the budget comes back when they let go', async function () {
     if (process.platform !== 'linux') this.skip();
     const [genuine] = await signedDeliveries(s.info.baseUrl, 1, { topic: 'slow/test', pad: 100, tag: 'i' });
     const listen = new WfsProcess(['listen', '--trust-sandbox', s.info.baseUrl]);
-    try {
-      const { url } = await listen.event('ready');
-      const pid = listen.child.pid!;
-      const rss = memoryOf(pid).rss;
-      const read = bytesReadBy(pid);
-      // A real token for another body: it passes steps 1–2, so the receiver must hold the body to check its hash.
-      const forged = { authorization: `Bearer ${genuine!.token}` };
-      const junk = Buffer.alloc(1_000_000, 0x7a);
-      const held = Array.from({ length: 60 }, () => heldRequest(url, forged, junk));
-      await untilRead(pid, read, 60 * (junk.length - 1));
-      // 32 MiB holds 33 of them: each of the others is answered 503 while its sender still holds it open.
-      const busy = () => listen.events('delivery').filter((d) => d.status === 503);
-      await listen.line(() => busy().length >= 60 - 33, '503 for each body past the budget');
-      assert.match(busy()[0]!.note, /^answered 503: the bodies being received already hold the 33554432-byte limit; not kept/);
-      const grown = memoryOf(pid).rss - rss;
-      assert.ok(grown < 96 * MIB, `resident memory grew by ${Math.round(grown / MIB)} MiB`);
+    const { url } = await listen.event('ready');
+    const pid = listen.child.pid!;
+    const rss = memoryOf(pid).rss;
+    const read = bytesReadBy(pid);
+    // A real token for another body: it passes steps 1–2, so the receiver must hold the body to check its hash.
+    const forged = { authorization: `Bearer ${genuine!.token}` };
+    const junk = Buffer.alloc(1_000_000, 0x7a);
+    const held = Array.from({ length: 60 }, () => heldRequest(url, forged, junk));
+    await untilRead(pid, read, 60 * (junk.length - 1));
+    // 32 MiB holds 33 of them: each of the others is answered 503 while its sender still holds it open.
+    const busy = () => listen.events('delivery').filter((d) => d.status === 503);
+    await listen.line(() => busy().length >= 60 - 33, '503 for each body past the budget');
+    assert.match(busy()[0]!.note, /^answered 503: the bodies being received already hold the 33554432-byte limit; not kept/);
+    const grown = memoryOf(pid).rss - rss;
+    assert.ok(grown < 96 * MIB, `resident memory grew by ${Math.round(grown / MIB)} MiB`);
 
-      const oneMore = async () => {
-        const res = await request(url, { method: 'POST', body: junk, headers: { 'content-type': 'application/json', ...forged } });
-        await res.body.dump();
-        return [res.statusCode, res.headers['retry-after']];
-      };
-      assert.deepEqual(await oneMore(), [503, '1'], 'one more such body: the service is asked to send it again shortly');
-      assert.equal(await sendDelivery(url, genuine!), 200, 'a signed delivery that fits in what is left is answered meanwhile');
+    const oneMore = async () => {
+      const res = await request(url, { method: 'POST', body: junk, headers: { 'content-type': 'application/json', ...forged } });
+      await res.body.dump();
+      return [res.statusCode, res.headers['retry-after']];
+    };
+    assert.deepEqual(await oneMore(), [503, '1'], 'one more such body: the service is asked to send it again shortly');
+    assert.equal(await sendDelivery(url, genuine!), 200, 'a signed delivery that fits in what is left is answered meanwhile');
 
-      held.forEach((h) => h.socket.destroy());
-      // Each of the 60 answered 503, or recorded as cut short when its sender went; and oneMore's 503.
-      const ended = () => listen.events('delivery').filter((d) => d.status === 503 || d.status === 400);
-      await listen.line(() => ended().length === 61, 'each held body answered 503 or recorded as cut short');
-      assert.ok(ended().filter((d) => d.status === 400).length <= 33, 'no more held at once than 32 MiB holds');
-      assert.deepEqual(await oneMore(), [403, undefined], 'the budget is given back when the senders go: the body is read, and its hash refused');
-    } finally {
-      listen.kill('SIGTERM');
-      assert.equal(await listen.exitCode(), 0);
-    }
+    held.forEach((h) => h.socket.destroy());
+    // Each of the 60 answered 503, or recorded as cut short when its sender went; and oneMore's 503.
+    const ended = () => listen.events('delivery').filter((d) => d.status === 503 || d.status === 400);
+    await listen.line(() => ended().length === 61, 'each held body answered 503 or recorded as cut short');
+    assert.ok(ended().filter((d) => d.status === 400).length <= 33, 'no more held at once than 32 MiB holds');
+    assert.deepEqual(await oneMore(), [403, undefined], 'the budget is given back when the senders go: the body is read, and its hash refused');
+    await listen.stopCleanly();
   });
 
   // Each connection kept is a file descriptor of the process (in VS Code, the extension host's, shared) and up to its
@@ -107,52 +99,44 @@ describe('wfs listen: senders that hold their bodies open, as a process', functi
     if (process.platform !== 'linux') this.skip();
     const [genuine] = await signedDeliveries(s.info.baseUrl, 1, { topic: 'slow/test', pad: 100, tag: 'j' });
     const listen = new WfsProcess(['listen', '--trust-sandbox', s.info.baseUrl]);
-    try {
-      const { url } = await listen.event('ready');
-      const u = new URL(url);
-      const pid = listen.child.pid!;
-      const [files, read] = [openFiles(pid), bytesReadBy(pid)];
-      const head = `POST ${u.pathname} HTTP/1.1\r\nHost: ${u.host}\r\nX-Pad: ${'p'.repeat(8000)}`;
-      let closed = 0;
-      const sockets = Array.from({ length: 600 }, () => {
-        const c = connect(Number(u.port), u.hostname, () => c.write(head));
-        c.on('error', () => undefined);
-        c.on('close', () => closed++);
-        return c;
-      });
-      // Those past the limit are closed as they are accepted; a build without one reads every head instead.
-      for (let i = 0; i < 2_000_000 && closed < 600 - 256 && bytesReadBy(pid) - read < 600 * head.length; i++) await new Promise((r) => setImmediate(r));
-      assert.ok(closed >= 600 - 256, `${closed} of 600 closed by the receiver`);
-      assert.ok(openFiles(pid) - files <= 256, `${openFiles(pid) - files} more open files`);
+    const { url } = await listen.event('ready');
+    const u = new URL(url);
+    const pid = listen.child.pid!;
+    const [files, read] = [openFiles(pid), bytesReadBy(pid)];
+    const head = `POST ${u.pathname} HTTP/1.1\r\nHost: ${u.host}\r\nX-Pad: ${'p'.repeat(8000)}`;
+    let closed = 0;
+    const sockets = Array.from({ length: 600 }, () => {
+      const c = connect(Number(u.port), u.hostname, () => c.write(head));
+      c.on('error', () => undefined);
+      c.on('close', () => closed++);
+      return c;
+    });
+    // Those past the limit are closed as they are accepted; a build without one reads every head instead.
+    for (let i = 0; i < 2_000_000 && closed < 600 - 256 && bytesReadBy(pid) - read < 600 * head.length; i++) await new Promise((r) => setImmediate(r));
+    assert.ok(closed >= 600 - 256, `${closed} of 600 closed by the receiver`);
+    assert.ok(openFiles(pid) - files <= 256, `${openFiles(pid) - files} more open files`);
 
-      sockets.forEach((c) => c.destroy());
-      for (let i = 0; i < 2_000_000 && openFiles(pid) > files; i++) await new Promise((r) => setImmediate(r));
-      assert.equal(await sendDelivery(url, genuine!), 200);
-    } finally {
-      listen.kill('SIGTERM');
-      assert.equal(await listen.exitCode(), 0);
-    }
+    sockets.forEach((c) => c.destroy());
+    for (let i = 0; i < 2_000_000 && openFiles(pid) > files; i++) await new Promise((r) => setImmediate(r));
+    assert.equal(await sendDelivery(url, genuine!), 200);
+    await listen.stopCleanly();
   });
 
   it('260 connections that send nothing: those past 256 are closed at once, the rest after the 10 s header timeout, and then a delivery is answered 200', async function () {
     const [genuine] = await signedDeliveries(s.info.baseUrl, 1, { topic: 'slow/test', pad: 100, tag: 'k' });
     const listen = new WfsProcess(['listen', '--trust-sandbox', s.info.baseUrl]);
-    try {
-      const u = new URL((await listen.event('ready')).url);
-      // The header timeout counts from the connection: Node's own check answers each 408 and closes it. With the
-      // limit of 256, connections that never speak must not keep their places for ever.
-      const closed = Array.from({ length: 260 }, () => {
-        const c = connect(Number(u.port), u.hostname);
-        c.on('error', () => undefined);
-        // Read what comes, as any client does: a socket that leaves its 408 unread never sees the end, nor closes.
-        c.resume();
-        return new Promise<void>((r) => c.on('close', () => r()));
-      });
-      await Promise.all(closed);
-      assert.equal(await sendDelivery(u.href, genuine!), 200);
-    } finally {
-      listen.kill('SIGTERM');
-      assert.equal(await listen.exitCode(), 0);
-    }
+    const u = new URL((await listen.event('ready')).url);
+    // The header timeout counts from the connection: Node's own check answers each 408 and closes it. With the
+    // limit of 256, connections that never speak must not keep their places for ever.
+    const closed = Array.from({ length: 260 }, () => {
+      const c = connect(Number(u.port), u.hostname);
+      c.on('error', () => undefined);
+      // Read what comes, as any client does: a socket that leaves its 408 unread never sees the end, nor closes.
+      c.resume();
+      return new Promise<void>((r) => c.on('close', () => r()));
+    });
+    await Promise.all(closed);
+    assert.equal(await sendDelivery(u.href, genuine!), 200);
+    await listen.stopCleanly();
   });
 });

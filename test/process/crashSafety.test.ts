@@ -63,8 +63,7 @@ describe('wfs listen --log under SIGKILL', function () {
       const record = await again.event('delivery');
       assert.equal(typeof record.id, 'string');
       assert.ok(!recordIds.has(record.id as string), `the id ${record.id} was already in the history`);
-      again.kill('SIGTERM');
-      assert.equal(await again.exitCode(), 0);
+      await again.stopCleanly();
     });
   }
 });

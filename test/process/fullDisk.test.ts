@@ -42,8 +42,7 @@ describe('wfs listen --log on a full disk, as a process', function () {
     const again = new WfsProcess(args);
     assert.deepEqual((await again.event('history')).loaded, 0);
     await again.event('ready');
-    again.kill('SIGTERM');
-    assert.equal(await again.exitCode(), 0);
+    await again.stopCleanly();
   });
 
   it('the disk fills while it runs: nothing is acknowledged unwritten, 503 until space is freed, then 200 again, and a restart reads back every acknowledged delivery', async () => {
@@ -76,8 +75,7 @@ describe('wfs listen --log on a full disk, as a process', function () {
       assert.equal(await sendDelivery(url, d), 200, `delivery ${d.id} once space is freed`);
       acknowledged.push(d.id);
     }
-    listen.kill('SIGTERM');
-    assert.equal(await listen.exitCode(), 0);
+    await listen.stopCleanly();
 
     // A write cut short by the full disk leaves at most one torn line, and never glues the next record onto it.
     const { records, unreadable } = recordsIn(file);
@@ -90,7 +88,6 @@ describe('wfs listen --log on a full disk, as a process', function () {
     assert.equal(history.skipped, unreadable);
     assert.equal(history.loaded, records.length);
     await again.event('ready');
-    again.kill('SIGTERM');
-    assert.equal(await again.exitCode(), 0);
+    await again.stopCleanly();
   });
 });

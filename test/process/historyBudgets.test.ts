@@ -84,8 +84,7 @@ describe('wfs listen --log: the history on disk and in memory, as a process', fu
     const history = await again.event('history');
     await again.event('ready');
     assert.equal(history.skipped, 0);
-    again.kill('SIGTERM');
-    assert.equal(await again.exitCode(), 0);
+    await again.stopCleanly();
     assert.equal(existsSync(leftover), false);
     const after = recordsIn(file);
     assert.equal(after.unreadable, 0);
@@ -128,8 +127,7 @@ describe('wfs listen --log: the history on disk and in memory, as a process', fu
     const end = memoryOf(listen.child.pid!);
     // Kept in memory, the bodies alone would be 210 MB; a body over 64 KiB stays only in the file once written.
     assert.ok(end.peak - start.rss < 150 * MIB, `peak RSS ${Math.round(end.peak / MIB)} MiB from ${Math.round(start.rss / MIB)} MiB`);
-    listen.kill('SIGTERM');
-    assert.equal(await listen.exitCode(), 0);
+    await listen.stopCleanly();
     assert.ok(statSync(file).size <= 32 * MIB, `the file: ${statSync(file).size} bytes`);
     const { records, unreadable } = recordsIn(file);
     assert.equal(unreadable, 0);
@@ -146,8 +144,7 @@ describe('wfs listen --log: the history on disk and in memory, as a process', fu
     assert.equal(history.skipped, 0);
     assert.ok(history.loaded >= 10 && history.loaded <= records.length && history.loaded * 700_000 <= 16 * MIB, `${history.loaded} of ${records.length} loaded`);
     await again.event('ready');
-    again.kill('SIGTERM');
-    assert.equal(await again.exitCode(), 0);
+    await again.stopCleanly();
   });
 
   it('a flood of unsigned 1 MB requests: resident memory and the file stay within budget, and the receiver restarts on its history', async function () {
@@ -179,8 +176,7 @@ describe('wfs listen --log: the history on disk and in memory, as a process', fu
     // requests in flight and garbage not yet collected: 130–160 MB in five runs here.
     assert.ok(end.peak - start.rss < 300 * MIB, `peak RSS ${Math.round(end.peak / MIB)} MiB from ${Math.round(start.rss / MIB)} MiB`);
 
-    listen.kill('SIGTERM');
-    assert.equal(await listen.exitCode(), 0);
+    await listen.stopCleanly();
     assert.ok(statSync(file).size <= 32 * MIB, `the file: ${statSync(file).size} bytes`);
     const { records, unreadable } = recordsIn(file);
     assert.equal(unreadable, 0);
@@ -192,7 +188,6 @@ describe('wfs listen --log: the history on disk and in memory, as a process', fu
     assert.ok(history.loaded > 0 && history.loaded <= records.length, `${history.loaded} of ${records.length} loaded`);
     assert.equal(await sendDelivery((await again.event('ready')).url, genuine!), 200);
     assert.equal((await again.event('delivery')).verified, true);
-    again.kill('SIGTERM');
-    assert.equal(await again.exitCode(), 0);
+    await again.stopCleanly();
   });
 });

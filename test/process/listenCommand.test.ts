@@ -32,15 +32,11 @@ describe('wfs listen / sandbox / audit as processes', function () {
   /** Starts the listener again (on the file it had) and sends body again: a duplicate, answered 200, not forwarded. */
   async function sentAgainIsDuplicate(run: () => WfsProcess, body: Buffer, app: RecordingServer, forwarded: number): Promise<void> {
     const second = run();
-    try {
-      assert.equal(await postSigned((await second.event('ready')).url, body), 200);
-      const again = await second.event('delivery');
-      assert.deepEqual([again.status, again.verified, again.duplicate, again.forward], [200, true, true, undefined]);
-      assert.equal(app.requests.length, forwarded, 'your app got each event once');
-    } finally {
-      second.kill('SIGTERM');
-      assert.equal(await second.exitCode(), 0);
-    }
+    assert.equal(await postSigned((await second.event('ready')).url, body), 200);
+    const again = await second.event('delivery');
+    assert.deepEqual([again.status, again.verified, again.duplicate, again.forward], [200, true, true, undefined]);
+    assert.equal(app.requests.length, forwarded, 'your app got each event once');
+    await second.stopCleanly();
   }
 
   async function send(address: string): Promise<WfsProcess> {
@@ -56,8 +52,7 @@ describe('wfs listen / sandbox / audit as processes', function () {
     await send(ready.url);
     const d = await listen.event('delivery');
     assert.deepEqual([d.status, d.verified], [200, true]);
-    listen.kill('SIGINT');
-    assert.equal(await listen.exitCode(), 0);
+    await listen.stopCleanly('SIGINT');
     assert.equal(listen.lines.at(-1)!.event, 'stopped');
   });
 
@@ -95,8 +90,7 @@ describe('wfs listen / sandbox / audit as processes', function () {
       assert.deepEqual([a!.verified, b!.verified], [true, true], JSON.stringify([a!.checks, b!.checks]));
       const keySets = [a!, b!].map((d) => (d.checks as { step: number; detail: string }[]).find((c) => c.step === 3)!.detail);
       assert.ok(keySets[0]!.includes(s.info.jwksUrl) && keySets[1]!.includes(s2.info.jwksUrl), keySets.join(' | '));
-      listen.kill('SIGTERM');
-      assert.equal(await listen.exitCode(), 0);
+      await listen.stopCleanly();
     } finally {
       await s2.stop();
     }
@@ -124,8 +118,7 @@ describe('wfs listen / sandbox / audit as processes', function () {
         const t = await listen.event('self-test');
         assert.deepEqual([t.ok, t.arrived, t.status], [true, true, 200], t.detail);
         assert.ok(t.roundTripMs > 0);
-        listen.kill('SIGTERM');
-        assert.equal(await listen.exitCode(), 0);
+        await listen.stopCleanly();
       } finally {
         await closeServer(proxy);
       }
@@ -137,8 +130,7 @@ describe('wfs listen / sandbox / audit as processes', function () {
       const t = await listen.event('self-test');
       assert.deepEqual([t.ok, t.failedHop, t.arrived], [false, 'connect', false]);
       assert.match(t.detail, /ECONNREFUSED/);
-      listen.kill('SIGTERM');
-      assert.equal(await listen.exitCode(), 0);
+      await listen.stopCleanly();
     });
 
     it('with a tunnel, the self-test runs once it is open and again after each reconnection', async () => {
@@ -156,8 +148,7 @@ describe('wfs listen / sandbox / audit as processes', function () {
         await listen.line(() => listen.events('self-test').length >= 2, 'a second self-test after the reconnection');
         const reopened = listen.lines.findIndex((l) => l.event === 'tunnel' && l.state === 'open' && listen.lines.indexOf(l) > listen.lines.indexOf(first));
         assert.ok(reopened > 0 && listen.lines.indexOf(listen.events('self-test')[1]!) > reopened, 'after the tunnel opened again');
-        listen.kill('SIGTERM');
-        assert.equal(await listen.exitCode(), 0);
+        await listen.stopCleanly();
       } finally {
         await server.stop();
       }
@@ -192,40 +183,32 @@ describe('wfs listen / sandbox / audit as processes', function () {
   it('while the key set is unavailable: refused at step 3 (403), then verified once it is back', async () => {
     const listen = new WfsProcess(['listen', '--no-tunnel', '--trust-sandbox', s.info.baseUrl]);
     const ready = await listen.event('ready');
-    try {
-      await s.control('POST', 'faults', { fault: 'jwks-unavailable' });
-      await send(ready.url);
-      const refused = await listen.event('delivery');
-      assert.deepEqual([refused.status, refused.verified], [403, false]);
-      assert.deepEqual(refused.checks.find((c: { ok: boolean }) => !c.ok).step, 3);
-      await send(ready.url);
-      await listen.line(() => listen.events('delivery').length === 2, 'a second delivery');
-      const recovered = listen.events('delivery')[1];
-      assert.deepEqual([recovered.status, recovered.verified], [200, true]);
-    } finally {
-      listen.kill('SIGTERM');
-      assert.equal(await listen.exitCode(), 0);
-    }
+    await s.control('POST', 'faults', { fault: 'jwks-unavailable' });
+    await send(ready.url);
+    const refused = await listen.event('delivery');
+    assert.deepEqual([refused.status, refused.verified], [403, false]);
+    assert.deepEqual(refused.checks.find((c: { ok: boolean }) => !c.ok).step, 3);
+    await send(ready.url);
+    await listen.line(() => listen.events('delivery').length === 2, 'a second delivery');
+    const recovered = listen.events('delivery')[1];
+    assert.deepEqual([recovered.status, recovered.verified], [200, true]);
+    await listen.stopCleanly();
   });
 
   it('an expired token: refused at step 5, and the detail says by which clock (a machine whose clock is off shows it)', async () => {
     const listen = new WfsProcess(['listen', '--trust-sandbox', s.info.baseUrl]);
-    try {
-      const { url } = await listen.event('ready');
-      const body = Buffer.from('{"webhookId":"00000000-0000-4000-8000-000000000005","topic":"a/b"}');
-      const signed = await s.control('POST', 'sign', { bodyBase64: body.toString('base64'), claims: { exp: Math.floor(Date.now() / 1000) - 120 } });
-      const res = await fetch(url, { method: 'POST', body, headers: { 'content-type': 'application/json', authorization: `Bearer ${signed.json().token}` } });
-      assert.equal(res.status, 403);
-      const failed = (await listen.event('delivery')).checks.find((c: { ok: boolean }) => !c.ok);
-      assert.equal(failed.step, 5);
-      const m = /^expired (\d+) s ago by this machine's clock \((\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ); tolerance 60 s\): a replayed or held-up delivery, or a clock that is off$/.exec(failed.detail);
-      assert.ok(m, failed.detail);
-      assert.ok(Number(m[1]) >= 120 && Number(m[1]) < 180, failed.detail);
-      assert.ok(Math.abs(Date.parse(m[2]!) - Date.now()) < 60_000, `the time shown is this machine's: ${m[2]}`);
-    } finally {
-      listen.kill('SIGTERM');
-      assert.equal(await listen.exitCode(), 0);
-    }
+    const { url } = await listen.event('ready');
+    const body = Buffer.from('{"webhookId":"00000000-0000-4000-8000-000000000005","topic":"a/b"}');
+    const signed = await s.control('POST', 'sign', { bodyBase64: body.toString('base64'), claims: { exp: Math.floor(Date.now() / 1000) - 120 } });
+    const res = await fetch(url, { method: 'POST', body, headers: { 'content-type': 'application/json', authorization: `Bearer ${signed.json().token}` } });
+    assert.equal(res.status, 403);
+    const failed = (await listen.event('delivery')).checks.find((c: { ok: boolean }) => !c.ok);
+    assert.equal(failed.step, 5);
+    const m = /^expired (\d+) s ago by this machine's clock \((\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ); tolerance 60 s\): a replayed or held-up delivery, or a clock that is off$/.exec(failed.detail);
+    assert.ok(m, failed.detail);
+    assert.ok(Number(m[1]) >= 120 && Number(m[1]) < 180, failed.detail);
+    assert.ok(Math.abs(Date.parse(m[2]!) - Date.now()) < 60_000, `the time shown is this machine's: ${m[2]}`);
+    await listen.stopCleanly();
   });
 
   it("--forward-to: a verified delivery goes to your app with its exact bytes and is answered the app's status; an app that is down is 502, and the line says why", async () => {
@@ -252,8 +235,7 @@ describe('wfs listen / sandbox / audit as processes', function () {
       assert.equal(down.forward.status, undefined);
       assert.match(down.forward.error, /127\.0\.0\.1/, `why: ${down.forward.error}`);
     } finally {
-      listen.kill('SIGTERM');
-      assert.equal(await listen.exitCode(), 0);
+      await listen.stopCleanly();
       await app.stop();
     }
   });
@@ -299,26 +281,22 @@ describe('wfs listen / sandbox / audit as processes', function () {
 
   it('--respond 500 answers verified deliveries 500 (refused ones still 403); --max-body refuses a larger body with a 413 the sender reads', async () => {
     const listen = new WfsProcess(['listen', '--trust-sandbox', s.info.baseUrl, '--respond', '500', '--max-body', '1000']);
-    try {
-      const { url } = await listen.event('ready');
-      const signedPost = async (body: Buffer) => {
-        const token = (await s.control('POST', 'sign', { bodyBase64: body.toString('base64') })).json().token as string;
-        return (await fetch(url, { method: 'POST', body, headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` } })).status;
-      };
-      assert.equal(await signedPost(Buffer.from('{"webhookId":"00000000-0000-4000-8000-0000000000e1","topic":"a/b"}')), 500);
-      assert.equal((await fetch(url, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } })).status, 403);
-      const large = Buffer.from(JSON.stringify({ webhookId: '00000000-0000-4000-8000-0000000000e2', topic: 'a/b', pad: 'x'.repeat(2000) }));
-      assert.equal(await signedPost(large), 413);
-      await listen.line(() => listen.events('delivery').length === 3, 'three delivery lines');
-      const [rehearsed, refused, tooLarge] = listen.events('delivery');
-      assert.deepEqual([rehearsed!.status, rehearsed!.verified], [500, true]);
-      assert.equal(rehearsed!.checks.at(-1).detail, 'verified: answered 500 (not processed)');
-      assert.deepEqual([refused!.status, refused!.verified], [403, false]);
-      assert.deepEqual([tooLarge!.status, tooLarge!.note], [413, 'body over the 1000-byte limit; not kept']);
-    } finally {
-      listen.kill('SIGTERM');
-      assert.equal(await listen.exitCode(), 0);
-    }
+    const { url } = await listen.event('ready');
+    const signedPost = async (body: Buffer) => {
+      const token = (await s.control('POST', 'sign', { bodyBase64: body.toString('base64') })).json().token as string;
+      return (await fetch(url, { method: 'POST', body, headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` } })).status;
+    };
+    assert.equal(await signedPost(Buffer.from('{"webhookId":"00000000-0000-4000-8000-0000000000e1","topic":"a/b"}')), 500);
+    assert.equal((await fetch(url, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } })).status, 403);
+    const large = Buffer.from(JSON.stringify({ webhookId: '00000000-0000-4000-8000-0000000000e2', topic: 'a/b', pad: 'x'.repeat(2000) }));
+    assert.equal(await signedPost(large), 413);
+    await listen.line(() => listen.events('delivery').length === 3, 'three delivery lines');
+    const [rehearsed, refused, tooLarge] = listen.events('delivery');
+    assert.deepEqual([rehearsed!.status, rehearsed!.verified], [500, true]);
+    assert.equal(rehearsed!.checks.at(-1).detail, 'verified: answered 500 (not processed)');
+    assert.deepEqual([refused!.status, refused!.verified], [403, false]);
+    assert.deepEqual([tooLarge!.status, tooLarge!.note], [413, 'body over the 1000-byte limit; not kept']);
+    await listen.stopCleanly();
   });
 
   it('--host and --path: another loopback address and path; a non-loopback host is exit 2. wfs sandbox --access-token-ttl sets expires_in', async () => {
@@ -327,18 +305,14 @@ describe('wfs listen / sandbox / audit as processes', function () {
     assert.equal(open.lines.at(-1)!.message, '--host must be a loopback address: the public side is --public-url or --tunnel');
 
     const listen = new WfsProcess(['listen', '--trust-sandbox', s.info.baseUrl, '--host', '127.0.0.2', '--path', '/hooks']);
-    try {
-      const { url } = await listen.event('ready');
-      assert.match(url, /^http:\/\/127\.0\.0\.2:\d+\/hooks$/);
-      await send(url);
-      const delivery = await listen.event('delivery');
-      assert.deepEqual([delivery.status, delivery.verified], [200, true]);
-      const elsewhere = await fetch(url.replace('/hooks', '/webhooks'), { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } });
-      assert.equal(elsewhere.status, 404);
-    } finally {
-      listen.kill('SIGTERM');
-      assert.equal(await listen.exitCode(), 0);
-    }
+    const { url } = await listen.event('ready');
+    assert.match(url, /^http:\/\/127\.0\.0\.2:\d+\/hooks$/);
+    await send(url);
+    const delivery = await listen.event('delivery');
+    assert.deepEqual([delivery.status, delivery.verified], [200, true]);
+    const elsewhere = await fetch(url.replace('/hooks', '/webhooks'), { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } });
+    assert.equal(elsewhere.status, 404);
+    await listen.stopCleanly();
 
     const short = await startSandboxProcess(['--access-token-ttl', '90']);
     try {
@@ -356,16 +330,12 @@ describe('wfs listen / sandbox / audit as processes', function () {
   it('without --tunnel or --public-url: loopback only, no tunnel opened, deliveries still verified', async () => {
     // A third-party relay carries deliveries and their tokens unencrypted: a script that names none gets none.
     const listen = new WfsProcess(['listen', '--trust-sandbox', s.info.baseUrl]);
-    try {
-      const ready = await listen.event('ready');
-      assert.equal(ready.publicUrl, null);
-      await send(ready.url);
-      const delivery = await listen.event('delivery');
-      assert.deepEqual([delivery.status, delivery.verified], [200, true]);
-    } finally {
-      listen.kill('SIGTERM');
-      assert.equal(await listen.exitCode(), 0);
-    }
+    const ready = await listen.event('ready');
+    assert.equal(ready.publicUrl, null);
+    await send(ready.url);
+    const delivery = await listen.event('delivery');
+    assert.deepEqual([delivery.status, delivery.verified], [200, true]);
+    await listen.stopCleanly();
     assert.deepEqual(listen.events('tunnel'), []);
     assert.deepEqual(listen.lines.map((l) => l.event), ['ready', 'delivery', 'stopped']);
   });
@@ -384,12 +354,8 @@ describe('wfs listen / sandbox / audit as processes', function () {
     await server.start();
     try {
       const listen = new WfsProcess(['listen', '--trust-sandbox', s.info.baseUrl, '--tunnel', '--tunnel-host', server.url, '--subdomain', 'wfs-demo-7']);
-      try {
-        assert.equal((await listen.event('ready')).publicUrl, `http://wfs-demo-7.tunnel.test:${server.port}/webhooks`);
-      } finally {
-        listen.kill('SIGTERM');
-        assert.equal(await listen.exitCode(), 0);
-      }
+      assert.equal((await listen.event('ready')).publicUrl, `http://wfs-demo-7.tunnel.test:${server.port}/webhooks`);
+      await listen.stopCleanly();
       const before = server.openRequests;
       const bad = new WfsProcess(['listen', '--trust-sandbox', s.info.baseUrl, '--tunnel', '--tunnel-host', server.url, '--subdomain', 'My_Name']);
       assert.equal(await bad.exitCode(), 2);
@@ -411,8 +377,7 @@ describe('wfs listen / sandbox / audit as processes', function () {
       await server.stop();
       await listen.line((l) => l.event === 'tunnel' && l.state === 'reconnecting', 'a reconnecting line');
       await listen.line((l) => l.event === 'warning', 'a warning naming the failure');
-      listen.kill('SIGTERM');
-      assert.equal(await listen.exitCode(), 0);
+      await listen.stopCleanly();
       const tail = listen.lines.slice(-2);
       assert.deepEqual(tail.map((l) => [l.event, l.state]), [['tunnel', 'closed'], ['stopped', undefined]]);
     } finally {
@@ -423,8 +388,7 @@ describe('wfs listen / sandbox / audit as processes', function () {
   it('wfs sandbox: SIGINT and SIGTERM both stop it with a stopped line and exit 0', async () => {
     for (const signal of ['SIGINT', 'SIGTERM'] as const) {
       const other = await startSandboxProcess();
-      other.proc.kill(signal);
-      assert.equal(await other.proc.exitCode(), 0);
+      await other.proc.stopCleanly(signal);
       assert.equal(other.proc.lines.at(-1)!.event, 'stopped');
     }
   });

@@ -42,8 +42,7 @@ describe('wfs listen --log on a file another receiver holds', function () {
     const history = await third.event('history');
     assert.deepEqual([history.loaded, history.skipped], [2, 0]);
     await third.event('ready');
-    third.kill('SIGTERM');
-    assert.equal(await third.exitCode(), 0);
+    await third.stopCleanly();
     assert.equal(existsSync(`${file}.lock`), false, 'a clean stop gives the lock up');
   });
 

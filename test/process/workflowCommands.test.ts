@@ -214,17 +214,13 @@ describe('wfs start / status / test-webhook as processes', function () {
   it('test-webhook on 429 backs off and sends: exit 0, the delivery arrives once', async () => {
     const listen = new WfsProcess(['listen', '--trust-sandbox', s.info.baseUrl, '--no-tunnel'], {});
     const ready = await listen.event('ready');
-    try {
-      await s.control('POST', 'faults', { fault: 'throttle', count: 1, after: 1 });
-      const p = new WfsProcess(['test-webhook', '--address', ready.url, '--topic', 'workflow/completed', '--sub-topic', 'status:workflow/completed', '--tenant-id', 't1'], s.env);
-      assert.equal(await p.exitCode(), 0, p.stdout + p.stderr);
-      assert.deepEqual(p.lines.map((l) => l.event), ['backoff', 'sent']);
-      const delivery = await listen.event('delivery');
-      assert.deepEqual([delivery.status, delivery.verified, delivery.webhookId], [200, true, p.lines[1].webhookId]);
-    } finally {
-      listen.kill('SIGINT');
-      assert.equal(await listen.exitCode(), 0);
-    }
+    await s.control('POST', 'faults', { fault: 'throttle', count: 1, after: 1 });
+    const p = new WfsProcess(['test-webhook', '--address', ready.url, '--topic', 'workflow/completed', '--sub-topic', 'status:workflow/completed', '--tenant-id', 't1'], s.env);
+    assert.equal(await p.exitCode(), 0, p.stdout + p.stderr);
+    assert.deepEqual(p.lines.map((l) => l.event), ['backoff', 'sent']);
+    const delivery = await listen.event('delivery');
+    assert.deepEqual([delivery.status, delivery.verified, delivery.webhookId], [200, true, p.lines[1].webhookId]);
+    await listen.stopCleanly('SIGINT');
   });
 
   it('test-webhook with testData over the service\'s size limit: exit 1, an error that says too large, not "unexpected"', async () => {

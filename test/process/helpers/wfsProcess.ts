@@ -1,5 +1,6 @@
 // `wfs` as a user runs it: a spawned process with real timers and real sockets, read line by line. Waiting is on
 // lines and exits, never on wall-clock sleeps; mocha's timeout is only the backstop.
+import { strict as assert } from 'node:assert';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { join } from 'node:path';
@@ -99,6 +100,13 @@ export class WfsProcess {
 
   kill(signal: NodeJS.Signals = 'SIGTERM'): void {
     this.child.kill(signal);
+  }
+
+  /** Stops it as a user would, by a signal, and asserts it exits 0. A test calls it last, not in a finally: when a
+   * test fails before it, the root hook kills the process and the test's own error is what is reported. */
+  async stopCleanly(signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
+    this.kill(signal);
+    assert.equal(await this.exitCode(), 0, `stopped by ${signal}, it exits 0; stderr:\n${this.stderr}`);
   }
 
   private wake(): void {

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { RecordingServer } from '../../unit/helpers/recordingServer';
 import { extensionApi, setSetting, until } from './helpers';
-import { chooseVerificationFilter, inWebview, webhookPanelDom } from './webviewDom';
+import { chooseVerificationFilter, inWebview, typeFilterText, webhookPanelDom } from './webviewDom';
 import { notificationButtons, notificationsInCenter } from './workbenchDom';
 
 const XSS = '<script>alert(1)</script><img src=x onerror=alert(2)>';
@@ -98,6 +98,46 @@ describe('webhook panel in a real VS Code host', () => {
     for (const row of dom.visibleRows) assert.match(row, /refused/);
     await chooseVerificationFilter('');
     await webhookPanelDom(`document.getElementById('summary').textContent === '${all} shown of ${all}'`);
+  });
+
+  it('a text filter typed over stops reading bodies: the newer filter is shown, the older scan reads no further', async () => {
+    await verifiedOwn('typing-over');
+    for (const n of [1, 2]) await deliveredBy(() => fetch(receiverUrl, { method: 'POST', headers: { authorization: 'Bearer not.a.jwt' }, body: `{"typed":"over ${n}"}` }));
+    await vscode.commands.executeCommand('wfs.openWebhookPanel');
+    const log = api.receiver.log;
+    const all = log.size;
+    const refused = log.all().filter((r) => !r.verified).length;
+    assert.ok(log.all().filter((r) => r.body.utf8 && r.body.kept > 0).length >= 3, 'a scan for text nobody sent would read several bodies');
+    // Each body read waits at a gate the test opens, so the first scan is caught after its first read.
+    const read = new vscode.EventEmitter<void>();
+    const reads: string[] = [];
+    let open!: () => void;
+    const gate = new Promise<void>((r) => (open = r));
+    const own = log.body;
+    log.body = async (id: string) => {
+      reads.push(id);
+      read.fire();
+      await gate;
+      return own.call(log, id);
+    };
+    try {
+      await typeFilterText('no such text in any delivery');
+      await until(read.event, () => reads.length === 1, 'the first body read of the scan');
+      // Typed over: the text cleared and "refused" chosen, which needs no body, so its rows come at once.
+      await typeFilterText('');
+      await chooseVerificationFilter('refused');
+      await webhookPanelDom(`document.getElementById('summary').textContent === '${refused} shown of ${all}'`);
+      open();
+      // The first scan goes on when its read returns: a round trip to the webview gives it every turn it would need.
+      const dom = await webhookPanelDom(`document.getElementById('summary').textContent === '${refused} shown of ${all}'`);
+      for (const row of dom.visibleRows) assert.match(row, /refused/);
+      assert.equal(reads.length, 1, 'no body read after the filter changed');
+    } finally {
+      open();
+      delete (log as { body?: unknown }).body;
+      read.dispose();
+      await chooseVerificationFilter('');
+    }
   });
 
   it('replays a delivery to the receiver with a fresh sandbox token: verified again, flagged duplicate', async () => {

@@ -41,6 +41,11 @@ export function chooseVerificationFilter(value: '' | 'verified' | 'refused'): Pr
   return inWebview<boolean>('#spacer', `(() => { const s = document.getElementById('f-verification'); s.value = ${JSON.stringify(value)}; s.dispatchEvent(new Event('change')); return true; })()`);
 }
 
+/** Types in the panel's text filter, as a user would (the panel sends it after a 150 ms pause). */
+export function typeFilterText(text: string): Promise<boolean> {
+  return inWebview<boolean>('#spacer', `(() => { const t = document.getElementById('f-text'); t.value = ${JSON.stringify(text)}; t.dispatchEvent(new Event('input')); return true; })()`);
+}
+
 export interface AuditDom {
   cases: { id: string | null; ok: boolean; text: string }[];
   injected: number;

@@ -97,6 +97,8 @@ export function compose(context: vscode.ExtensionContext): Composition {
     receiver.onVerifiedEvent((e) => e.runId && workflows.refreshByRunId(e.runId)),
     vscode.workspace.registerTextDocumentContentProvider(WORKFLOW_JSON_SCHEME, new WorkflowJsonDocuments(workflows)),
     vscode.commands.registerCommand('wfs.openWebhookPanel', (deliveryId?: string) => webhookPanel.show(typeof deliveryId === 'string' ? deliveryId : undefined)),
+    vscode.commands.registerCommand('wfs.clearWebhookHistory', () => webhookPanel.clearHistory()),
+    vscode.commands.registerCommand('wfs.exportWebhookHistory', (to?: vscode.Uri) => webhookPanel.exportHistory(to instanceof vscode.Uri ? to : undefined)),
     vscode.commands.registerCommand('wfs.auditReceiver', (args?: AuditArgs) => auditPanel.run(args && typeof args === 'object' ? args : {})),
     vscode.commands.registerCommand('wfs.revealWorkflowByRunId', (runId: string) => revealWorkflowByRunId(services, treeView, runId)),
     vscode.commands.registerCommand('wfs.startSandbox', () => sandbox.startWithUi()),

@@ -414,9 +414,16 @@ async function main() {
       }),
     );
     results.push(
-      await step('"Clear" asks first, then empties the history', async () => {
+      await step('"Clear" asks first (Cancel keeps every delivery); the palette\'s Clear Webhook History… asks the same, then empties the history', async () => {
+        const rows = await webview().locator('.row').count();
+        if (rows === 0) throw new Error('no deliveries to clear');
         await webview().locator('#clear').click();
         const dialog = page.locator('.monaco-dialog-box');
+        await dialog.getByText(/Clear all \d+ deliveries from the history\?/).waitFor({ timeout: 15_000 });
+        await dialog.getByRole('button', { name: 'Cancel' }).click();
+        await dialog.waitFor({ state: 'hidden', timeout: 15_000 });
+        if ((await webview().locator('.row').count()) !== rows) throw new Error('Cancel changed the list');
+        await runCommand(page, 'Workflow Service: Clear Webhook History…');
         await dialog.getByText(/Clear all \d+ deliveries from the history\?/).waitFor({ timeout: 15_000 });
         await dialog.getByRole('button', { name: 'Clear' }).click();
         await webview().getByText('No deliveries yet.', { exact: false }).waitFor({ timeout: 15_000 });

@@ -172,17 +172,8 @@ export class WebhookPanel implements vscode.Disposable {
         return;
       case 'select':
         return this.select(m.id);
-      case 'clear': {
-        const n = this.s.receiver.log.size;
-        if (n === 0) return;
-        const ok = await vscode.window.showWarningMessage(`Clear all ${n} deliveries from the history?`, { modal: true }, 'Clear');
-        if (ok === 'Clear') {
-          await this.s.receiver.log.clear();
-          this.post({ type: 'detail', detail: null });
-          this.sendRows();
-        }
-        return;
-      }
+      case 'clear':
+        return this.clearHistory();
       case 'override':
         this.s.receiver.setResponseOverride(m.status ?? undefined);
         return;
@@ -192,6 +183,36 @@ export class WebhookPanel implements vscode.Disposable {
       case 'action':
         return this.runAction(m.action, m.id);
     }
+  }
+
+  /** Empties the history and erases its file, once the user confirmed (the panel's Clear button and the palette's
+   * Clear Webhook History…). An open panel shows the empty list whichever asked. True when cleared. */
+  async clearHistory(): Promise<boolean> {
+    await this.s.receiver.ready();
+    const n = this.s.receiver.log.size;
+    if (n === 0) {
+      void vscode.window.showInformationMessage('The webhook history is empty: nothing to clear.');
+      return false;
+    }
+    const ok = await vscode.window.showWarningMessage(`Clear all ${n} deliveries from the history?`, { modal: true, detail: this.storage() }, 'Clear');
+    if (ok !== 'Clear') return false;
+    await this.s.receiver.clearHistory();
+    this.selectedId = undefined;
+    if (this.isReady) {
+      this.post({ type: 'detail', detail: null });
+      this.sendRows();
+    }
+    return true;
+  }
+
+  /** Saves the whole history as JSON (the panel's Export All…, and the palette's Export Webhook History…). */
+  async exportHistory(exportTo?: vscode.Uri): Promise<string | undefined> {
+    await this.s.receiver.ready();
+    if (this.s.receiver.log.size === 0) {
+      void vscode.window.showInformationMessage('The webhook history is empty: nothing to export.');
+      return undefined;
+    }
+    return (await this.runAction('export-all', undefined, exportTo)) as string | undefined;
   }
 
   /** The actions of the detail view and the toolbar; also callable from tests and commands. */

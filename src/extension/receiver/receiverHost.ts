@@ -189,6 +189,12 @@ export class ReceiverHost implements vscode.Disposable, EnvironmentFollower {
   }
 
   /** Resolves once the stored history is read (the panel waits for it). */
+  /** Empties the history and erases its file; the views that list deliveries redraw at once. */
+  async clearHistory(): Promise<void> {
+    await this.log.clear();
+    this.changed.fire();
+  }
+
   ready(): Promise<unknown> {
     return this.loaded ?? Promise.resolve();
   }

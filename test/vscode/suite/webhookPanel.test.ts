@@ -206,6 +206,32 @@ describe('webhook panel in a real VS Code host', () => {
     assert.deepEqual(readdirSync(dir).sort(), ['all.json', 'one.json']);
   });
 
+  it('the palette: Clear Webhook History… asks first (unanswered, it clears nothing), Export Webhook History… saves it all; once cleared, the views redraw and both say there is nothing', async () => {
+    await verifiedOwn('palette');
+    const n = api.receiver.log.size;
+    // A test host refuses to show a modal (the command fails with that), where a user would answer Cancel: either
+    // way the history stays.
+    const asked = await Promise.resolve(vscode.commands.executeCommand('wfs.clearWebhookHistory')).then(String, (err: Error) => err.message);
+    assert.match(asked, /^(false|DialogService: refused to show dialog in tests\. Contents: Clear all \d+ deliveries from the history\?)$/);
+    assert.equal(api.receiver.log.size, n, 'nothing cleared without the Clear button');
+    const to = vscode.Uri.file(join(mkdtempSync(join(tmpdir(), 'wfs-export-')), 'all.json'));
+    assert.equal(await vscode.commands.executeCommand('wfs.exportWebhookHistory', to), to.fsPath);
+    assert.equal(JSON.parse(readFileSync(to.fsPath, 'utf8')).count, n);
+    // Cleared as the confirmed modal clears it: the Webhook Receiver view and the explorer (whose workflows list their
+    // deliveries) are told to redraw, so neither goes on showing deliveries that are gone.
+    const redrawn = new Set<string>();
+    const subscriptions = [api.receiverTree.onDidChangeTreeData(() => redrawn.add('receiver view')), api.explorer.onDidChangeTreeData(() => redrawn.add('explorer'))];
+    await api.receiver.clearHistory();
+    subscriptions.forEach((d) => d.dispose());
+    assert.deepEqual([...redrawn].sort(), ['explorer', 'receiver view']);
+    assert.deepEqual(api.receiverTree.getChildren({ kind: 'deliveries' }), []);
+    await vscode.commands.executeCommand('notifications.clearAll');
+    assert.equal(await vscode.commands.executeCommand('wfs.clearWebhookHistory'), false);
+    assert.equal(await vscode.commands.executeCommand('wfs.exportWebhookHistory', to), undefined);
+    const said = await notificationsInCenter(/^The webhook history is empty: nothing to (clear|export)\.$/, 2);
+    assert.deepEqual([...new Set(said)].sort(), ['The webhook history is empty: nothing to clear.', 'The webhook history is empty: nothing to export.']);
+  });
+
   it('forwards verified deliveries to the developer app, shows its answer, and replays to it with a fresh token', async () => {
     const app = new RecordingServer();
     app.respond = () => 202;

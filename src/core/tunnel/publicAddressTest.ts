@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { httpRequest, TransportError } from '../http/request';
 import type { Clock } from '../time/clock';
-import type { DeliveryRecord } from '../webhooks/DeliveryLog';
+import type { DeliveryRecord } from '../webhooks/deliveryRecord';
 import { SELF_TEST_TOPIC, type Receiver } from '../webhooks/Receiver';
 import type { Dispatcher } from 'undici';
 

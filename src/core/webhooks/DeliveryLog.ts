@@ -5,60 +5,13 @@
 // - add() resolves once the record reached the OS, so a caller can acknowledge only what a crash cannot lose.
 // - The file is read line by line, torn lines are skipped and reported once, and it is compacted by writing a new
 //   file and renaming it over the old one.
-// The raw token is never stored: only its scheme and length, and its decoded header and claims.
 import { EventEmitter } from 'node:events';
 import { rm } from 'node:fs/promises';
-import type { JWTPayload, ProtectedHeaderParameters } from 'jose';
 import { AppendFile, leftoverOf, readLines, rewriteFile } from './historyFile';
 import { HistoryInUse, HistoryLock } from './historyLock';
 import { DEDUPE_CAP, DedupeSet, dedupeKey } from './DedupeSet';
-import type { VerificationCheck } from './Verifier';
-
-export interface ForwardResult {
-  target: string;
-  status?: number;
-  latencyMs: number;
-  error?: string;
-}
-
-/** What is known of a request body; its bytes are had through DeliveryLog.body(). */
-export interface BodyInfo {
-  /** Bytes received in all. */
-  size: number;
-  /** SHA-256 (hex) of all bytes received. */
-  sha256: string;
-  /** Bytes kept: all of them, or a prefix for a refused request. */
-  kept: number;
-  /** Whether the kept bytes are valid UTF-8. */
-  utf8: boolean;
-}
-
-export interface DeliveryRecord {
-  id: string;
-  receivedAt: string;
-  method: string;
-  path: string;
-  /** Request headers; Authorization reduced to its scheme and length. */
-  headers: Record<string, string>;
-  jwt?: { header?: ProtectedHeaderParameters; claims?: JWTPayload };
-  body: BodyInfo;
-  /** Frozen and shared between records when every step passed: replace, never change in place. */
-  checks: readonly VerificationCheck[];
-  verified: boolean;
-  status: number;
-  durationMs: number;
-  duplicate: boolean;
-  /** From a verified event only (a refused body is never read). */
-  webhookId?: string;
-  topic?: string;
-  subTopic?: string;
-  /** The event's triggeredAt exactly as sent (7 fractional digits). */
-  triggeredAt?: string;
-  runId?: string;
-  forward?: ForwardResult;
-  /** Something the receiver could not do with this delivery, e.g. parse a body nested too deeply. */
-  note?: string;
-}
+import { acknowledged, type DeliveryRecord } from './deliveryRecord';
+import { acknowledgedLine, bodyOfLine, parseAcknowledgedLine, parseLine, serializeLine } from './historyLine';
 
 export interface DeliveryQuery {
   topic?: string;
@@ -90,29 +43,6 @@ const REFUSED_SHARE = 0.25;
 /** Estimated bytes of a record's objects beyond its serialized text. */
 const RECORD_OVERHEAD_BYTES = 512;
 
-export function redactHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
-  // for...in and a length test before any lower-casing: this runs for every request (about 4–7 µs a call under load
-  // with Object.entries and two toLowerCase per header, measured in the receiver).
-  const out: Record<string, string> = {};
-  for (const k in headers) {
-    if (!Object.hasOwn(headers, k)) continue;
-    const v = headers[k];
-    if (v === undefined) continue;
-    const value = typeof v === 'string' ? v : v.join(', ');
-    out[k] = isCredentialHeader(k) ? redactedCredential(value) : value;
-  }
-  return out;
-}
-
-function isCredentialHeader(name: string): boolean {
-  return (name.length === 13 || name.length === 19) && (name === 'authorization' || /^(proxy-)?authorization$/i.test(name));
-}
-
-function redactedCredential(value: string): string {
-  const space = value.indexOf(' ');
-  return `${(space < 0 ? value : value.slice(0, space)).slice(0, 20)} <redacted, ${value.length} characters>`;
-}
-
 interface Batch {
   lines: Buffer[];
   entries: Entry[];
@@ -130,87 +60,6 @@ interface Entry {
   evicted: boolean;
   /** Its line waits in a batch: compaction leaves it to that write. */
   pending?: boolean;
-}
-
-/**
- * One line of the file: the record's fields, then its kept body bytes as base64 in a last field "b64". The body is
- * written last so a line can be read without parsing (or even decoding) the body: `,"b64":"` cannot occur
- * unescaped inside the record's own strings, so its last occurrence is where the body begins.
- */
-const B64_FIELD = Buffer.from(',"b64":"');
-const LINE_END = Buffer.from('"}\n');
-
-export function serializeLine(record: DeliveryRecord, kept: Buffer): Buffer {
-  const meta = Buffer.from(JSON.stringify(record), 'utf8');
-  // The record's JSON ends with "}": the body field goes before it, copied once as latin1 base64 bytes.
-  return Buffer.concat([meta.subarray(0, meta.length - 1), B64_FIELD, Buffer.from(kept.toString('base64'), 'latin1'), LINE_END]);
-}
-
-function splitLine(bytes: Buffer): { meta: Buffer; b64: Buffer } | undefined {
-  const at = bytes.lastIndexOf(B64_FIELD);
-  if (at < 0 || bytes.length < at + B64_FIELD.length + 2 || bytes[bytes.length - 1] !== 0x7d || bytes[bytes.length - 2] !== 0x22) return undefined;
-  return { meta: Buffer.concat([bytes.subarray(0, at), Buffer.from('}')]), b64: bytes.subarray(at + B64_FIELD.length, bytes.length - 2) };
-}
-
-function parseLine(bytes: Buffer, inlineLimit: number): { record: DeliveryRecord; inline?: Buffer; metaBytes: number } | undefined {
-  const parts = splitLine(bytes);
-  if (!parts) return undefined;
-  let record: DeliveryRecord;
-  try {
-    record = JSON.parse(parts.meta.toString('utf8')) as DeliveryRecord;
-  } catch {
-    return undefined;
-  }
-  if (typeof record?.id !== 'string' || typeof record.body?.size !== 'number' || typeof record.body.kept !== 'number') return undefined;
-  // Only a body small enough to be held in memory is decoded now; the others are read when asked for.
-  const decodedLength = Math.floor((parts.b64.length * 3) / 4) - (parts.b64.at(-1) === 0x3d ? (parts.b64.at(-2) === 0x3d ? 2 : 1) : 0);
-  if (decodedLength !== record.body.kept) return undefined;
-  return { record, inline: decodedLength <= inlineLimit ? Buffer.from(parts.b64.toString('latin1'), 'base64') : undefined, metaBytes: parts.meta.length };
-}
-
-/**
- * The line compaction writes first: the dedupe keys of acknowledged deliveries whose records the budgets dropped,
- * oldest first, so a copy the service sends again after a restart is still known for a duplicate
- * (`{"acknowledged":["<key>",…]}`). It carries no body and is not a record.
- */
-const ACKNOWLEDGED_LINE_START = Buffer.from('{"acknowledged":');
-
-function acknowledgedLine(keys: readonly string[], maxBytes: number): Buffer | undefined {
-  // The newest keys that fit: the line may take a quarter of the disk budget, so with the records (under half of
-  // it) a compacted file stays within the budget and the next write does not compact it again.
-  // Each key counted as written (quoted, escaped, UTF-8, and its comma): a verified body may carry any characters.
-  let bytes = 20;
-  let from = keys.length;
-  while (from > 0) {
-    const size = Buffer.byteLength(JSON.stringify(keys[from - 1])) + 1;
-    if (bytes + size > maxBytes) break;
-    bytes += size;
-    from--;
-  }
-  return from < keys.length ? Buffer.from(JSON.stringify({ acknowledged: keys.slice(from) }), 'utf8') : undefined;
-}
-
-/** The keys of an acknowledged line, or undefined when the line is not one. */
-function parseAcknowledgedLine(bytes: Buffer): string[] | undefined {
-  if (bytes.length < ACKNOWLEDGED_LINE_START.length || !bytes.subarray(0, ACKNOWLEDGED_LINE_START.length).equals(ACKNOWLEDGED_LINE_START)) return undefined;
-  try {
-    const list = (JSON.parse(bytes.toString('utf8')) as { acknowledged?: unknown }).acknowledged;
-    // A key is at most what dedupeKey() makes: anything else in a hand-edited file is passed over.
-    return Array.isArray(list) ? list.filter((k): k is string => typeof k === 'string' && k.length > 0 && dedupeKey(k) === k) : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/** A verified delivery answered 2xx: the service will not send it again, and a copy of it is a duplicate. */
-function acknowledged(r: DeliveryRecord): r is DeliveryRecord & { webhookId: string } {
-  return r.verified && r.webhookId !== undefined && r.status >= 200 && r.status < 300;
-}
-
-function bodyOfLine(bytes: Buffer): Buffer {
-  const parts = splitLine(bytes);
-  if (!parts) throw new Error('a history line could not be read back');
-  return Buffer.from(parts.b64.toString('latin1'), 'base64');
 }
 
 export interface LoadReport {

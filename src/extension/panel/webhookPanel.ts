@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import { forwardableHeaders } from '../../core/http/hopByHop';
 import { homedir } from 'node:os';
 import { httpRequest } from '../../core/http/request';
-import type { DeliveryRecord } from '../../core/webhooks/DeliveryLog';
+import type { DeliveryRecord } from '../../core/webhooks/deliveryRecord';
 import { curlCommand, deliveryDetail, deliveryRow, exportJsonChunks, filterRows, matchesFilter, rowsWithoutText, type DeliveryFilter } from './deliveryView';
 import { newNonce, panelHtml } from './panelHtml';
 import { PANEL_ACTION_LABELS, parsePanelRequest, type PanelAction, type PanelRequest, type PanelUpdate } from './panelProtocol';

@@ -1,6 +1,6 @@
 // One delivery as a tree row, the same in the explorer (a workflow's deliveries) and the receiver view.
 import * as vscode from 'vscode';
-import type { DeliveryRecord } from '../../core/webhooks/DeliveryLog';
+import type { DeliveryRecord } from '../../core/webhooks/deliveryRecord';
 
 /** @param id the row's id, unique within its tree. */
 export function deliveryTreeItem(r: DeliveryRecord, id: string): vscode.TreeItem {

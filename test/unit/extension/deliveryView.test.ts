@@ -1,7 +1,7 @@
 // The webhook panel's view model: rows, filters, detail (hex for non-UTF-8, JWT dates), curl, export, CSP.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import type { DeliveryRecord } from '../../../src/core/webhooks/DeliveryLog';
+import type { DeliveryRecord } from '../../../src/core/webhooks/deliveryRecord';
 import { curlCommand, deliveryDetail, deliveryRow, exportJson, exportJsonChunks, filterRows, hexDump } from '../../../src/extension/panel/deliveryView';
 import { contentSecurityPolicy, newNonce, panelHtml } from '../../../src/extension/panel/panelHtml';
 

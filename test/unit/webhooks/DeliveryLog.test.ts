@@ -5,7 +5,9 @@ import { appendFileSync, chmodSync, existsSync, mkdtempSync, readFileSync, statS
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { open } from 'node:fs/promises';
-import { DeliveryLog, serializeLine, type DeliveryRecord } from '../../../src/core/webhooks/DeliveryLog';
+import { DeliveryLog } from '../../../src/core/webhooks/DeliveryLog';
+import type { DeliveryRecord } from '../../../src/core/webhooks/deliveryRecord';
+import { serializeLine } from '../../../src/core/webhooks/historyLine';
 import { remainderAfter } from '../../../src/core/webhooks/historyFile';
 
 const MiB = 1024 * 1024;

@@ -5,7 +5,8 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DeliveryLog, type DeliveryRecord } from '../../../src/core/webhooks/DeliveryLog';
+import { DeliveryLog } from '../../../src/core/webhooks/DeliveryLog';
+import type { DeliveryRecord } from '../../../src/core/webhooks/deliveryRecord';
 import { HistoryInUse, HistoryLock, historyHolder } from '../../../src/core/webhooks/historyLock';
 
 function rec(id: string): [DeliveryRecord, Buffer] {

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { redactHeaders } from '../../../src/core/webhooks/DeliveryLog';
+import { redactHeaders } from '../../../src/core/webhooks/deliveryRecord';
 
 describe('redactHeaders', () => {
   const token = 'eyJhbGciOiJSUzI1NiJ9.eyJpc3MiOiJ4In0.c2lnbmF0dXJl';

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { ExtensionApi } from '../hostExtension/extension';
-import type { DeliveryRecord } from '../../../src/core/webhooks/DeliveryLog';
+import type { DeliveryRecord } from '../../../src/core/webhooks/deliveryRecord';
 import { secretKeyFor } from '../../../src/core/auth/TokenManager';
 import { extensionApi, setSetting, until } from './helpers';
 

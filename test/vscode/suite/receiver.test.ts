@@ -4,7 +4,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as vscode from 'vscode';
 import type { ExtensionApi } from '../hostExtension/extension';
-import type { DeliveryRecord } from '../../../src/core/webhooks/DeliveryLog';
+import type { DeliveryRecord } from '../../../src/core/webhooks/deliveryRecord';
 import { LocaltunnelServer } from '../../unit/helpers/localtunnelServer';
 import { freePort } from '../../unit/helpers/freePort';
 import { fillDisk, tmpfsOrSkip } from '../../unit/helpers/tmpfs';

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { ExtensionApi } from '../hostExtension/extension';
-import type { DeliveryRecord } from '../../../src/core/webhooks/DeliveryLog';
+import type { DeliveryRecord } from '../../../src/core/webhooks/deliveryRecord';
 import type { TrackedWorkflow } from '../../../src/core/workflows/WorkflowStore';
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

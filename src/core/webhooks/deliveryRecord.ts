@@ -1,0 +1,78 @@
+// What the history keeps of one request: its record (the body's bytes are kept beside it, see DeliveryLog), and the
+// headers as recorded. The raw token is never stored: only its scheme and length, and its decoded header and claims.
+import type { JWTPayload, ProtectedHeaderParameters } from 'jose';
+import type { VerificationCheck } from './Verifier';
+
+export interface ForwardResult {
+  target: string;
+  status?: number;
+  latencyMs: number;
+  error?: string;
+}
+
+/** What is known of a request body; its bytes are had through DeliveryLog.body(). */
+export interface BodyInfo {
+  /** Bytes received in all. */
+  size: number;
+  /** SHA-256 (hex) of all bytes received. */
+  sha256: string;
+  /** Bytes kept: all of them, or a prefix for a refused request. */
+  kept: number;
+  /** Whether the kept bytes are valid UTF-8. */
+  utf8: boolean;
+}
+
+export interface DeliveryRecord {
+  id: string;
+  receivedAt: string;
+  method: string;
+  path: string;
+  /** Request headers; Authorization reduced to its scheme and length. */
+  headers: Record<string, string>;
+  jwt?: { header?: ProtectedHeaderParameters; claims?: JWTPayload };
+  body: BodyInfo;
+  /** Frozen and shared between records when every step passed: replace, never change in place. */
+  checks: readonly VerificationCheck[];
+  verified: boolean;
+  status: number;
+  durationMs: number;
+  duplicate: boolean;
+  /** From a verified event only (a refused body is never read). */
+  webhookId?: string;
+  topic?: string;
+  subTopic?: string;
+  /** The event's triggeredAt exactly as sent (7 fractional digits). */
+  triggeredAt?: string;
+  runId?: string;
+  forward?: ForwardResult;
+  /** Something the receiver could not do with this delivery, e.g. parse a body nested too deeply. */
+  note?: string;
+}
+
+/** A verified delivery answered 2xx: the service will not send it again, and a copy of it is a duplicate. */
+export function acknowledged(r: DeliveryRecord): r is DeliveryRecord & { webhookId: string } {
+  return r.verified && r.webhookId !== undefined && r.status >= 200 && r.status < 300;
+}
+
+export function redactHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
+  // for...in and a length test before any lower-casing: this runs for every request (about 4–7 µs a call under load
+  // with Object.entries and two toLowerCase per header, measured in the receiver).
+  const out: Record<string, string> = {};
+  for (const k in headers) {
+    if (!Object.hasOwn(headers, k)) continue;
+    const v = headers[k];
+    if (v === undefined) continue;
+    const value = typeof v === 'string' ? v : v.join(', ');
+    out[k] = isCredentialHeader(k) ? redactedCredential(value) : value;
+  }
+  return out;
+}
+
+function isCredentialHeader(name: string): boolean {
+  return (name.length === 13 || name.length === 19) && (name === 'authorization' || /^(proxy-)?authorization$/i.test(name));
+}
+
+function redactedCredential(value: string): string {
+  const space = value.indexOf(' ');
+  return `${(space < 0 ? value : value.slice(0, space)).slice(0, 20)} <redacted, ${value.length} characters>`;
+}

@@ -93,6 +93,39 @@ describe('wfs listen: senders that hold their bodies open, as a process', functi
     await listen.stopCleanly();
   });
 
+  it('bodies under a token that names a trusted issuer but whose signature does not verify are never held: 60 of 1 MB held open, no 503, and each gets its 403 at step 4', async function () {
+    if (process.platform !== 'linux') this.skip();
+    const [genuine, other] = await signedDeliveries(s.info.baseUrl, 2, { topic: 'slow/test', pad: 100, tag: 'k' });
+    const listen = new WfsProcess(['listen', '--trust-sandbox', s.info.baseUrl]);
+    const { url } = await listen.event('ready');
+    const pid = listen.child.pid!;
+    assert.equal(await sendDelivery(url, genuine!), 200, 'the key set is fetched: from here steps 3 to 5 come before the body');
+    const rss = memoryOf(pid).rss;
+    const read = bytesReadBy(pid);
+    // Anyone can write a token that names the issuer: the genuine header and claims with another token's signature.
+    const [header, claims] = genuine!.token.split('.');
+    const forged = { authorization: `Bearer ${header}.${claims}.${other!.token.split('.')[2]}` };
+    const junk = Buffer.alloc(1_000_000, 0x7a);
+    const held = Array.from({ length: 60 }, () => heldRequest(url, forged, junk));
+    await untilRead(pid, read, 60 * (junk.length - 1));
+    // Held, 32 MiB would take 33 of them and answer the other 27 with 503 while their senders hold them open.
+    assert.deepEqual(listen.events('delivery').map((d) => d.status), [200], 'nothing answered before its body ends');
+    const grown = memoryOf(pid).rss - rss;
+    assert.ok(grown < 64 * MIB, `resident memory grew by ${Math.round(grown / MIB)} MiB`);
+    assert.equal(await sendDelivery(url, other!), 200, 'a signed delivery is answered meanwhile');
+
+    held.forEach((h) => h.finish());
+    const answers = await Promise.all(held.map((h) => h.answer));
+    assert.deepEqual([...new Set(answers.map((a) => a.split('\r\n')[0]))], ['HTTP/1.1 403 Forbidden']);
+    assert.match(answers[0]!, /forbidden: step 4 \(signature \(RS256\)\) failed/);
+    const refused = listen.events('delivery').filter((d) => d.status === 403);
+    assert.equal(refused.length, 60);
+    assert.equal(refused[0]!.bytes, junk.length, 'the whole body was read (hashed as it came), not cut short');
+    assert.deepEqual(refused[0]!.checks.map((c: { step: number; ok: boolean }) => [c.step, c.ok]), [[1, true], [2, true], [3, true], [4, false], [7, false]]);
+    held.forEach((h) => h.socket.destroy());
+    await listen.stopCleanly();
+  });
+
   // Each connection kept is a file descriptor of the process (in VS Code, the extension host's, shared) and up to its
   // headers in memory: 4000 of them took a build without a limit from 71 to 144 MB and 4021 open files.
   it('600 connections held open in their headers: at most 256 are kept, so open files stay bounded; once they go a delivery is answered 200', async function () {

@@ -151,16 +151,19 @@ export class Receiver extends EventEmitter {
     try {
       const early = this.refuseEarly(req, d.record);
       if (early) return this.answer(d, early);
-      // Steps 1–2 from the headers: a request no trusted issuer signed is hashed as it streams by, never held.
+      // Steps 1–2 from the headers, and 3–5 too once the key is cached: a request refused by them (no trusted issuer
+      // named, a signature that does not verify, another audience, expired) is hashed as it streams by, never held.
       const token = this.begin(req);
-      if (token instanceof TokenToFinish) readCapped(req, this.maxBody, this.inFlight, d, (raw) => this.guarded(d, () => this.received(d, raw, token)));
-      else readHashed(req, this.maxBody, REFUSED_BODY_PREFIX_BYTES, (body) => this.guarded(d, () => this.receivedRefused(d, body, token)));
+      const refused = token instanceof TokenToFinish ? this.beforeBody(token) : token;
+      if (refused) readHashed(req, this.maxBody, REFUSED_BODY_PREFIX_BYTES, (body) => this.guarded(d, () => this.receivedRefused(d, body, refused)));
+      else readCapped(req, this.maxBody, this.inFlight, d, (raw) => this.guarded(d, () => this.received(d, raw, token as TokenToFinish)));
     } catch (err) {
       this.failed(d, err);
     }
   }
 
-  /** The body read (or not) of a request whose token got through steps 1–2: verified, or answered why not. */
+  /** The body read (or not) of a request whose token got through steps 1–5 (1–2 before its key is cached): verified,
+   * or answered why not. */
   private received(d: Delivery, raw: Buffer | BodyLost, token: TokenToFinish): void {
     if (typeof raw === 'string') return this.lost(d, raw);
     d.raw = raw;
@@ -169,7 +172,7 @@ export class Receiver extends EventEmitter {
     else this.verified(d, result);
   }
 
-  /** The body of a request refused at step 1 or 2, read without being held. */
+  /** The body of a request refused before its body (steps 1 to 5), read without being held. */
   private receivedRefused(d: Delivery, body: HashedBody | BodyLost, result: VerificationResult): void {
     if (typeof body === 'string') return this.lost(d, body);
     this.refuse(d, result, body);
@@ -230,6 +233,15 @@ export class Receiver extends EventEmitter {
   private begin(req: IncomingMessage): VerificationResult | TokenToFinish {
     try {
       return this.options.verifier.begin(headerValue(req, 'authorization'));
+    } catch (err) {
+      return verificationThrew(err);
+    }
+  }
+
+  /** Steps 3–5 of the Verifier before the body, when the key is cached: a refusal, or undefined to read the body. */
+  private beforeBody(token: TokenToFinish): VerificationResult | undefined {
+    try {
+      return this.options.verifier.beforeBody(token);
     } catch (err) {
       return verificationThrew(err);
     }

@@ -8,6 +8,7 @@ import { JwksCache } from './JwksCache';
 import {
   bearerToken,
   bodyHashHolds,
+  cachedSigningKeys,
   claimsHold,
   decodeSegment,
   decodeToken,
@@ -128,22 +129,47 @@ export class Verifier {
     return new TokenToFinish(decoded, entries, typeof decoded.header.kid === 'string' ? decoded.header.kid : undefined);
   }
 
-  /** Steps 3 to 7 for a token begin() let through, with the whole body. */
+  /** Steps 3 to 5 before the body, when the signing keys are cached (every delivery but the first of a key). None
+   * of them needs the body, so a token whose signature does not verify (anyone can name a trusted issuer), or that
+   * is for another audience or expired, is refused before its body is held: the receiver then hashes that body as
+   * it streams by, as for an untrusted issuer. Undefined when they passed (finish() goes on from step 6), or when a
+   * key set must be fetched first (finish() takes them all, with the body held meanwhile). */
+  beforeBody(token: TokenToFinish): VerificationResult | undefined {
+    const keys = cachedSigningKeys(token.entries, token.kid, this.keySetOf);
+    if (!keys) return undefined;
+    const trusted = this.keysHold(token.decoded, keys, token.kid);
+    if (trusted instanceof StepFailed) return refused(trusted, token.decoded);
+    token.trusted = trusted;
+    return undefined;
+  }
+
+  /** Steps 3 to 7 for a token begin() let through, with the whole body (from step 6 when beforeBody() took 3–5). */
   finish(token: TokenToFinish, rawBody: Buffer): VerificationResult | Promise<VerificationResult> {
     const { decoded, entries, kid } = token;
+    if (token.trusted) return this.withBody(decoded, token.trusted, kid, rawBody);
     const keys = signingKeys(entries, kid, this.keySetOf);
     if (keys instanceof Promise) return keys.then((k) => this.withKeys(decoded, k, kid, rawBody));
     return this.withKeys(decoded, keys, kid, rawBody);
   }
 
+  /** Steps 4 and 5 once the keys are known: the entry the signature and claims are trusted for, or why not. */
+  private keysHold(decoded: DecodedToken, keys: KeyCandidate[], kid: string | undefined): TrustedIssuer | StepFailed {
+    const trusted = signatureHolds(decoded, keys, kid);
+    if (trusted instanceof StepFailed) return trusted;
+    return claimsHold(decoded.claims, trusted, Math.floor(this.options.clock.now() / 1000), kid) ?? trusted;
+  }
+
   /** Steps 4 to 6 once the keys are known, then the body parsed. */
   private withKeys(decoded: DecodedToken, keys: KeyCandidate[] | StepFailed, kid: string | undefined, rawBody: Buffer): VerificationResult {
-    const { header, claims } = decoded;
     if (keys instanceof StepFailed) return refused(keys, decoded);
-    const trusted = signatureHolds(decoded, keys, kid);
+    const trusted = this.keysHold(decoded, keys, kid);
     if (trusted instanceof StepFailed) return refused(trusted, decoded);
-    const late = claimsHold(claims, trusted, Math.floor(this.options.clock.now() / 1000), kid);
-    if (late) return refused(late, decoded);
+    return this.withBody(decoded, trusted, kid, rawBody);
+  }
+
+  /** Step 6 for a token whose steps 3 to 5 passed, then the body parsed. */
+  private withBody(decoded: DecodedToken, trusted: TrustedIssuer, kid: string | undefined, rawBody: Buffer): VerificationResult {
+    const { header, claims } = decoded;
     const bodySha256 = bodyHashHolds(claims, rawBody, trusted, kid);
     if (bodySha256 instanceof StepFailed) return refused(bodySha256, decoded);
     const result: VerificationResult = { ok: true, checks: this.passedChecks(trusted, kid), header, claims, bodySha256 };
@@ -198,6 +224,9 @@ export class Verifier {
 
 /** A token through steps 1 and 2 (a bearer JWT, decoded, naming a trusted issuer): nothing in it is trusted yet. */
 export class TokenToFinish {
+  /** The trust entry steps 3 to 5 passed for, when beforeBody() took them. */
+  trusted?: TrustedIssuer;
+
   constructor(
     readonly decoded: DecodedToken,
     readonly entries: TrustedIssuer[],

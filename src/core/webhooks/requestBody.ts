@@ -1,6 +1,6 @@
 // Reading a request's body in the receiver, bounded in bytes three ways: one body by the size cap; all the bodies
 // being received at once by a shared budget, so a crowd of slow senders cannot fill the extension host; and a
-// request already refused (steps 1–2, from its headers) by a prefix and a hash, never the body itself.
+// request already refused (steps 1–5, from its headers) by a prefix and a hash, never the body itself.
 import type { IncomingMessage } from 'node:http';
 import { createHash } from 'node:crypto';
 

@@ -90,6 +90,18 @@ export function signingKeys(entries: readonly TrustedIssuer[], kid: string | und
   return candidates;
 }
 
+/** 3, from the caches alone: the keys when every key set holding the kid has it cached, else undefined (nothing is
+ * fetched: signingKeys() does that). */
+export function cachedSigningKeys(entries: readonly TrustedIssuer[], kid: string | undefined, cacheFor: (e: TrustedIssuer) => JwksCache): KeyCandidate[] | undefined {
+  const candidates: KeyCandidate[] = [];
+  for (let i = 0; i < entries.length; i++) {
+    const known = cacheFor(entries[i]!).cachedKey(kid);
+    if (!known) return undefined;
+    candidates.push({ entry: entries[i]!, key: known });
+  }
+  return candidates;
+}
+
 async function fetchKeys(entries: readonly TrustedIssuer[], kid: string | undefined, cacheFor: (e: TrustedIssuer) => JwksCache, candidates: KeyCandidate[], from: number): Promise<KeyCandidate[] | StepFailed> {
   const misses: string[] = [];
   for (let i = from; i < entries.length; i++) {

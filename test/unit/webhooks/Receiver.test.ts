@@ -589,6 +589,7 @@ describe('Receiver: the last 10,000 acknowledged events are known across a resta
     // passes steps 1–7 as a verified delivery would, and the Receiver and the history do the rest for real.
     const passAll = {
       begin: () => new TokenToFinish({ header: { alg: 'RS256' }, claims: {}, signingInput: '', signature: '' }, [], undefined),
+      beforeBody: () => undefined,
       finish: (_t: TokenToFinish, raw: Buffer) => ({ ok: true, checks: [], bodySha256: createHash('sha256').update(raw).digest('hex'), bodyUtf8: true, body: JSON.parse(raw.toString('utf8')) }),
     } as unknown as Verifier;
     const log = new DeliveryLog({ memoryBudgetBytes: 1024 * 1024 });

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { createHash, generateKeyPairSync, sign as cryptoSign } from 'node:crypto';
 import { SignJWT, base64url, exportPKCS8, importPKCS8 } from 'jose';
 import { ManualClock } from '../helpers/manualClock';
-import { Verifier, type TrustedIssuer } from '../../../src/core/webhooks/Verifier';
+import { TokenToFinish, Verifier, type TrustedIssuer } from '../../../src/core/webhooks/Verifier';
 import { JwksCache } from '../../../src/core/webhooks/JwksCache';
 import { KeySetServer, newRsaKey, type TestKey } from '../helpers/keySetServer';
 
@@ -134,6 +134,42 @@ describe('Verifier', () => {
     const tokens = await Promise.all(Array.from({ length: 20 }, (_, i) => token(i % 2 ? { signWith: other } : {})));
     const results = await Promise.all(tokens.map((t) => verify(`Bearer ${t}`)));
     assert.deepEqual(results.map((r) => r.ok), Array.from({ length: 20 }, (_, i) => i % 2 === 0));
+  });
+
+  describe('steps 3 to 5 before the body (beforeBody), once the key is cached', () => {
+    const begun = async (opts: Parameters<typeof token>[0] = {}) => {
+      const t = verifier.begin(`Bearer ${await token(opts)}`);
+      assert.ok(t instanceof TokenToFinish, 'through steps 1 and 2');
+      return t;
+    };
+
+    it('before any key set is fetched it decides nothing and fetches nothing: finish() takes steps 3 to 7', async () => {
+      const t = await begun();
+      assert.equal(verifier.beforeBody(t), undefined);
+      assert.equal(keys.requests, 0);
+      assert.equal((await verifier.finish(t, BODY)).ok, true);
+    });
+
+    it('a signature that does not verify (step 4), another audience or an expired token (step 5) is refused before the body', async () => {
+      assert.equal((await verify(`Bearer ${await token()}`)).ok, true, 'the key is cached');
+      const forged = verifier.beforeBody(await begun({ signWith: await newRsaKey('k1') }));
+      assert.deepEqual(forged?.checks.map((c) => [c.step, c.ok]), [[1, true], [2, true], [3, true], [4, false], [7, false]]);
+      assert.equal(failedStep(verifier.beforeBody(await begun({ claims: { aud: 'someone-else' } }))!), 5);
+      assert.equal(failedStep(verifier.beforeBody(await begun({ claims: { exp: nowS() - 61 } }))!), 5);
+      assert.equal(keys.requests, 1, 'from the cache');
+    });
+
+    it('passed, finish() goes on from step 6 with the body: a wrong body is refused there, the right one verified', async () => {
+      assert.equal((await verify(`Bearer ${await token()}`)).ok, true);
+      const t = await begun();
+      assert.equal(verifier.beforeBody(t), undefined);
+      // Steps 3 to 5 held at arrival: a body that takes past exp + 60 s to arrive is judged on its hash alone.
+      clock.advance(400_000);
+      assert.equal(failedStep(await verifier.finish(t, Buffer.from('{"another":"body"}'))), 6);
+      const r = await verifier.finish(t, BODY);
+      assert.equal(r.ok, true);
+      assert.deepEqual(r.checks.map((c) => [c.step, c.ok]), [1, 2, 3, 4, 5, 6, 7].map((n) => [n, true]));
+    });
   });
 
   describe('each step failing on its own', () => {

@@ -81,13 +81,7 @@ export function trustedEntries(claims: JWTPayload, byIssuer: ReadonlyMap<string,
 /** 3. The signing key by kid, from every key set configured for the issuer. Synchronous while each cache holds
  * the key (the hot path allocates no promise); a cache that must fetch makes it asynchronous. */
 export function signingKeys(entries: readonly TrustedIssuer[], kid: string | undefined, cacheFor: (e: TrustedIssuer) => JwksCache): KeyCandidate[] | StepFailed | Promise<KeyCandidate[] | StepFailed> {
-  const candidates: KeyCandidate[] = [];
-  for (let i = 0; i < entries.length; i++) {
-    const known = cacheFor(entries[i]!).cachedKey(kid);
-    if (!known) return fetchKeys(entries, kid, cacheFor, candidates, i);
-    candidates.push({ entry: entries[i]!, key: known });
-  }
-  return candidates;
+  return cachedSigningKeys(entries, kid, cacheFor) ?? fetchKeys(entries, kid, cacheFor);
 }
 
 /** 3, from the caches alone: the keys when every key set holding the kid has it cached, else undefined (nothing is
@@ -102,9 +96,10 @@ export function cachedSigningKeys(entries: readonly TrustedIssuer[], kid: string
   return candidates;
 }
 
-async function fetchKeys(entries: readonly TrustedIssuer[], kid: string | undefined, cacheFor: (e: TrustedIssuer) => JwksCache, candidates: KeyCandidate[], from: number): Promise<KeyCandidate[] | StepFailed> {
+async function fetchKeys(entries: readonly TrustedIssuer[], kid: string | undefined, cacheFor: (e: TrustedIssuer) => JwksCache): Promise<KeyCandidate[] | StepFailed> {
+  const candidates: KeyCandidate[] = [];
   const misses: string[] = [];
-  for (let i = from; i < entries.length; i++) {
+  for (let i = 0; i < entries.length; i++) {
     const entry = entries[i]!;
     try {
       candidates.push({ entry, key: await cacheFor(entry).getKey(kid) });

@@ -10,11 +10,9 @@ import { httpRequest } from '../http/request';
 import { isAllowedHost } from '../http/hostCheck';
 import { forwardableHeaders } from '../http/hopByHop';
 import type { Clock } from '../time/clock';
-import { isoTimestamp } from '../time/timestamps';
 import { DedupeSet, dedupeKey } from './DedupeSet';
-import { nextDeliveryId } from './deliveryIds';
 import { DeliveryLog, REFUSED_BODY_PREFIX_BYTES } from './DeliveryLog';
-import { redactHeaders, type BodyInfo, type DeliveryRecord, type ForwardResult } from './deliveryRecord';
+import { describeEvent, headerValue, newRecord, type DeliveryRecord, type ForwardResult } from './deliveryRecord';
 import { TokenToFinish, type Verifier, type VerificationResult } from './Verifier';
 import { BodiesInFlight, keptPrefix, readCapped, readHashed, type BodyLost, type HashedBody } from './requestBody';
 import { answeredChecks } from './verificationSteps';
@@ -51,7 +49,7 @@ export const DEFAULT_MAX_BODIES_IN_FLIGHT = 32 * 1024 * 1024;
 /** The service, a tunnel's client or a proxy open a handful; anyone who reaches the address could open thousands. */
 export const DEFAULT_MAX_CONNECTIONS = 256;
 const EMPTY = Buffer.alloc(0);
-const EMPTY_BODY: BodyInfo = { size: 0, sha256: createHash('sha256').digest('hex'), kept: 0, utf8: true };
+
 
 export class Receiver extends EventEmitter {
   readonly log: DeliveryLog;
@@ -421,42 +419,5 @@ function verificationThrew(err: unknown): VerificationResult {
   return { ok: false, checks: [{ step: 7, name: 'decision', ok: false, detail: `refused with 403: ${(err as Error).message}` }] };
 }
 
-function newRecord(req: IncomingMessage, now: number): DeliveryRecord {
-  return {
-    id: nextDeliveryId(),
-    receivedAt: isoTimestamp(now),
-    method: req.method ?? '',
-    path: pathOf(req.url ?? '/'),
-    headers: redactHeaders(req.headers),
-    body: EMPTY_BODY,
-    checks: [],
-    verified: false,
-    status: 0,
-    durationMs: 0,
-    duplicate: false,
-  };
-}
-
-function pathOf(url: string): string {
-  const q = url.indexOf('?');
-  return q < 0 ? url : url.slice(0, q);
-}
-
-/** What the record shows of a verified event: ids from the body, or the service's headers when it lacks them. */
-function describeEvent(record: DeliveryRecord, body: unknown, req: IncomingMessage): void {
-  const event = (body ?? {}) as Record<string, unknown>;
-  const data = event.data as Record<string, unknown> | undefined;
-  record.webhookId = typeof event.webhookId === 'string' ? event.webhookId : headerValue(req, 'x-svc-webhook-id');
-  record.topic = typeof event.topic === 'string' ? event.topic : headerValue(req, 'x-svc-topic');
-  if (typeof event.subTopic === 'string') record.subTopic = event.subTopic;
-  if (typeof event.triggeredAt === 'string') record.triggeredAt = event.triggeredAt;
-  if (data && typeof data.runId === 'string') record.runId = data.runId;
-}
-
 /** The topic of the public-address self-test's signed delivery (see core/tunnel/publicAddressTest.ts). */
 export const SELF_TEST_TOPIC = 'wfs/self-test';
-
-function headerValue(req: IncomingMessage, name: string): string | undefined {
-  const v = req.headers[name];
-  return Array.isArray(v) ? v[0] : v;
-}

@@ -1,6 +1,11 @@
-// What the history keeps of one request: its record (the body's bytes are kept beside it, see DeliveryLog), and the
-// headers as recorded. The raw token is never stored: only its scheme and length, and its decoded header and claims.
+// What the history keeps of one request: its record (the body's bytes are kept beside it, see DeliveryLog), as the
+// receiver builds it from the request, with the headers as recorded. The raw token is never stored: only its scheme
+// and length, and its decoded header and claims.
+import type { IncomingMessage } from 'node:http';
+import { createHash } from 'node:crypto';
 import type { JWTPayload, ProtectedHeaderParameters } from 'jose';
+import { isoTimestamp } from '../time/timestamps';
+import { nextDeliveryId } from './deliveryIds';
 import type { VerificationCheck } from './Verifier';
 
 export interface ForwardResult {
@@ -75,4 +80,46 @@ function isCredentialHeader(name: string): boolean {
 function redactedCredential(value: string): string {
   const space = value.indexOf(' ');
   return `${(space < 0 ? value : value.slice(0, space)).slice(0, 20)} <redacted, ${value.length} characters>`;
+}
+
+const EMPTY_BODY: BodyInfo = { size: 0, sha256: createHash('sha256').digest('hex'), kept: 0, utf8: true };
+
+/** The record of a request as it arrives: what its first line and headers say; the rest is filled in as it is
+ * handled. */
+export function newRecord(req: IncomingMessage, now: number): DeliveryRecord {
+  return {
+    id: nextDeliveryId(),
+    receivedAt: isoTimestamp(now),
+    method: req.method ?? '',
+    path: pathOf(req.url ?? '/'),
+    headers: redactHeaders(req.headers),
+    body: EMPTY_BODY,
+    checks: [],
+    verified: false,
+    status: 0,
+    durationMs: 0,
+    duplicate: false,
+  };
+}
+
+function pathOf(url: string): string {
+  const q = url.indexOf('?');
+  return q < 0 ? url : url.slice(0, q);
+}
+
+/** What the record shows of a verified event: ids from the body, or the service's headers when it lacks them. */
+export function describeEvent(record: DeliveryRecord, body: unknown, req: IncomingMessage): void {
+  const event = (body ?? {}) as Record<string, unknown>;
+  const data = event.data as Record<string, unknown> | undefined;
+  record.webhookId = typeof event.webhookId === 'string' ? event.webhookId : headerValue(req, 'x-svc-webhook-id');
+  record.topic = typeof event.topic === 'string' ? event.topic : headerValue(req, 'x-svc-topic');
+  if (typeof event.subTopic === 'string') record.subTopic = event.subTopic;
+  if (typeof event.triggeredAt === 'string') record.triggeredAt = event.triggeredAt;
+  if (data && typeof data.runId === 'string') record.runId = data.runId;
+}
+
+/** A header's value, the first when it was sent more than once. */
+export function headerValue(req: IncomingMessage, name: string): string | undefined {
+  const v = req.headers[name];
+  return Array.isArray(v) ? v[0] : v;
 }

@@ -93,13 +93,14 @@ describe('wfs listen: senders that hold their bodies open, as a process', functi
     await listen.stopCleanly();
   });
 
-  it('bodies under a token that names a trusted issuer but whose signature does not verify are never held: 60 of 1 MB held open, no 503, and each gets its 403 at step 4', async function () {
+  it('bodies under a token that names a trusted issuer but whose signature does not verify are never held, from the first (whose body waits in the socket while the key set is fetched): 60 of 1 MB held open, no 503, and each gets its 403 at step 4', async function () {
     if (process.platform !== 'linux') this.skip();
     const [genuine, other] = await signedDeliveries(s.info.baseUrl, 2, { topic: 'slow/test', pad: 100, tag: 'k' });
+    assert.ok(genuine && other);
     const listen = new WfsProcess(['listen', '--trust-sandbox', s.info.baseUrl]);
     const { url } = await listen.event('ready');
     const pid = listen.child.pid!;
-    assert.equal(await sendDelivery(url, genuine!), 200, 'the key set is fetched: from here steps 3 to 5 come before the body');
+    // No delivery yet, so no key set: the first of them has the receiver fetch it, and its body waits in the socket.
     const rss = memoryOf(pid).rss;
     const read = bytesReadBy(pid);
     // Anyone can write a token that names the issuer: the genuine header and claims with another token's signature.
@@ -109,10 +110,10 @@ describe('wfs listen: senders that hold their bodies open, as a process', functi
     const held = Array.from({ length: 60 }, () => heldRequest(url, forged, junk));
     await untilRead(pid, read, 60 * (junk.length - 1));
     // Held, 32 MiB would take 33 of them and answer the other 27 with 503 while their senders hold them open.
-    assert.deepEqual(listen.events('delivery').map((d) => d.status), [200], 'nothing answered before its body ends');
+    assert.deepEqual(listen.events('delivery'), [], 'nothing answered before its body ends');
     const grown = memoryOf(pid).rss - rss;
     assert.ok(grown < 64 * MIB, `resident memory grew by ${Math.round(grown / MIB)} MiB`);
-    assert.equal(await sendDelivery(url, other!), 200, 'a signed delivery is answered meanwhile');
+    assert.equal(await sendDelivery(url, genuine!), 200, 'a signed delivery is answered meanwhile');
 
     held.forEach((h) => h.finish());
     const answers = await Promise.all(held.map((h) => h.answer));

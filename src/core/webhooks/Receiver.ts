@@ -149,19 +149,28 @@ export class Receiver extends EventEmitter {
     try {
       const early = this.refuseEarly(req, d.record);
       if (early) return this.answer(d, early);
-      // Steps 1–2 from the headers, and 3–5 too once the key is cached: a request refused by them (no trusted issuer
-      // named, a signature that does not verify, another audience, expired) is hashed as it streams by, never held.
+      // Steps 1–5 from the headers: a request they refuse (no trusted issuer named, a signature that does not verify,
+      // another audience, expired) is hashed as it streams by, never held. Only a genuine token's body is held.
       const token = this.begin(req);
-      const refused = token instanceof TokenToFinish ? this.beforeBody(token) : token;
-      if (refused) readHashed(req, this.maxBody, REFUSED_BODY_PREFIX_BYTES, (body) => this.guarded(d, () => this.receivedRefused(d, body, refused)));
-      else readCapped(req, this.maxBody, this.inFlight, d, (raw) => this.guarded(d, () => this.received(d, raw, token as TokenToFinish)));
+      if (!(token instanceof TokenToFinish)) return this.readBody(d, token, token);
+      const before = this.beforeBody(token);
+      // While a key set is fetched (at most its 5 s timeout), the body waits in the socket: nothing is held.
+      if (before instanceof Promise) void before.then((refused) => this.guarded(d, () => this.readBody(d, token, refused)));
+      else this.readBody(d, token, before);
     } catch (err) {
       this.failed(d, err);
     }
   }
 
-  /** The body read (or not) of a request whose token got through steps 1–5 (1–2 before its key is cached): verified,
-   * or answered why not. */
+  /** Reads the body: hashed as it streams by when steps 1–5 refused the request, else held to finish the steps. */
+  private readBody(d: Delivery, token: TokenToFinish | VerificationResult, refused: VerificationResult | undefined): void {
+    // A sender gone while the key set was fetched: its request will never end.
+    if (d.req.destroyed) return this.lost(d, 'aborted');
+    if (refused) readHashed(d.req, this.maxBody, REFUSED_BODY_PREFIX_BYTES, (body) => this.guarded(d, () => this.receivedRefused(d, body, refused)));
+    else readCapped(d.req, this.maxBody, this.inFlight, d, (raw) => this.guarded(d, () => this.received(d, raw, token as TokenToFinish)));
+  }
+
+  /** The body read (or not) of a request whose token got through steps 1–5: verified, or answered why not. */
   private received(d: Delivery, raw: Buffer | BodyLost, token: TokenToFinish): void {
     if (typeof raw === 'string') return this.lost(d, raw);
     d.raw = raw;
@@ -236,10 +245,11 @@ export class Receiver extends EventEmitter {
     }
   }
 
-  /** Steps 3–5 of the Verifier before the body, when the key is cached: a refusal, or undefined to read the body. */
-  private beforeBody(token: TokenToFinish): VerificationResult | undefined {
+  /** Steps 3–5 of the Verifier before the body: a refusal, or undefined to hold the body and finish. */
+  private beforeBody(token: TokenToFinish): VerificationResult | undefined | Promise<VerificationResult | undefined> {
     try {
-      return this.options.verifier.beforeBody(token);
+      const result = this.options.verifier.beforeBody(token);
+      return result instanceof Promise ? result.catch(verificationThrew) : result;
     } catch (err) {
       return verificationThrew(err);
     }

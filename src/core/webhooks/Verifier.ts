@@ -8,7 +8,6 @@ import { JwksCache } from './JwksCache';
 import {
   bearerToken,
   bodyHashHolds,
-  cachedSigningKeys,
   claimsHold,
   decodeSegment,
   decodeToken,
@@ -129,15 +128,19 @@ export class Verifier {
     return new TokenToFinish(decoded, entries, typeof decoded.header.kid === 'string' ? decoded.header.kid : undefined);
   }
 
-  /** Steps 3 to 5 before the body, when the signing keys are cached (every delivery but the first of a key). None
-   * of them needs the body, so a token whose signature does not verify (anyone can name a trusted issuer), or that
-   * is for another audience or expired, is refused before its body is held: the receiver then hashes that body as
-   * it streams by, as for an untrusted issuer. Undefined when they passed (finish() goes on from step 6), or when a
-   * key set must be fetched first (finish() takes them all, with the body held meanwhile). */
-  beforeBody(token: TokenToFinish): VerificationResult | undefined {
-    const keys = cachedSigningKeys(token.entries, token.kid, this.keySetOf);
-    if (!keys) return undefined;
-    const trusted = this.keysHold(token.decoded, keys, token.kid);
+  /** Steps 3 to 5 before the body. None of them needs it (the signature covers the header and claims), so a token
+   * whose signature does not verify (anyone can name a trusted issuer), or that is for another audience or expired,
+   * is refused before its body is held: the receiver then hashes that body as it streams by, as for an untrusted
+   * issuer. Undefined when they passed: finish() goes on from step 6. Synchronous while the keys are cached; a
+   * promise while a key set is fetched, and the receiver leaves the body in the socket until it settles. */
+  beforeBody(token: TokenToFinish): VerificationResult | undefined | Promise<VerificationResult | undefined> {
+    const keys = signingKeys(token.entries, token.kid, this.keySetOf);
+    if (keys instanceof Promise) return keys.then((k) => this.keysBeforeBody(token, k));
+    return this.keysBeforeBody(token, keys);
+  }
+
+  private keysBeforeBody(token: TokenToFinish, keys: KeyCandidate[] | StepFailed): VerificationResult | undefined {
+    const trusted = keys instanceof StepFailed ? keys : this.keysHold(token.decoded, keys, token.kid);
     if (trusted instanceof StepFailed) return refused(trusted, token.decoded);
     token.trusted = trusted;
     return undefined;
@@ -224,7 +227,7 @@ export class Verifier {
 
 /** A token through steps 1 and 2 (a bearer JWT, decoded, naming a trusted issuer): nothing in it is trusted yet. */
 export class TokenToFinish {
-  /** The trust entry steps 3 to 5 passed for, when beforeBody() took them. */
+  /** The trust entry steps 3 to 5 passed for, once beforeBody() took them. */
   trusted?: TrustedIssuer;
 
   constructor(

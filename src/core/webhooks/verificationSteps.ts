@@ -84,9 +84,8 @@ export function signingKeys(entries: readonly TrustedIssuer[], kid: string | und
   return cachedSigningKeys(entries, kid, cacheFor) ?? fetchKeys(entries, kid, cacheFor);
 }
 
-/** 3, from the caches alone: the keys when every key set holding the kid has it cached, else undefined (nothing is
- * fetched: signingKeys() does that). */
-export function cachedSigningKeys(entries: readonly TrustedIssuer[], kid: string | undefined, cacheFor: (e: TrustedIssuer) => JwksCache): KeyCandidate[] | undefined {
+/** 3, from the caches alone: the keys when every key set has the kid's cached, else undefined. */
+function cachedSigningKeys(entries: readonly TrustedIssuer[], kid: string | undefined, cacheFor: (e: TrustedIssuer) => JwksCache): KeyCandidate[] | undefined {
   const candidates: KeyCandidate[] = [];
   for (let i = 0; i < entries.length; i++) {
     const known = cacheFor(entries[i]!).cachedKey(kid);

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { DedupeSet, dedupeKey } from '../../../src/core/webhooks/DedupeSet';
 import { Receiver } from '../../../src/core/webhooks/Receiver';
 import { TokenToFinish, Verifier } from '../../../src/core/webhooks/Verifier';
+import { JwksCache } from '../../../src/core/webhooks/JwksCache';
 import { DeliveryLog } from '../../../src/core/webhooks/DeliveryLog';
 import type { DeliveryRecord } from '../../../src/core/webhooks/deliveryRecord';
 import { createHash } from 'node:crypto';
@@ -290,6 +291,39 @@ describe('Receiver', () => {
     await untilTrue(() => receiver.log.all().length === 1);
     const [record] = receiver.log.all();
     assert.deepEqual([record!.status, record!.verified, record!.body.size], [400, false, 0]);
+  });
+
+  it('a genuine token whose key set is still being fetched: the body waits in the socket (nothing held); a sender gone meanwhile is recorded, not left hanging', async () => {
+    // The key set answers only when the test lets it.
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    let asked!: () => void;
+    const askedForKey = new Promise<void>((r) => (asked = r));
+    const real = new JwksCache({ jwksUrl: f.info.jwksUrl, clock: f.clock });
+    const slow = { cachedKey: () => undefined, getKey: async (kid: string) => (asked(), await gate, real.getKey(kid)) } as unknown as JwksCache;
+    await receiver.stop();
+    receiver = new Receiver({ verifier: new Verifier({ issuers: [{ issuer: f.info.issuer, jwksUrl: f.info.jwksUrl, audience: f.info.audience }], clock: f.clock, keySet: () => slow }), clock: f.clock });
+    url = await receiver.start();
+    const u = new URL(url);
+    const body = Buffer.from('{"webhookId":"2b1c2a8e-0b4e-4c39-9d3a-1f2e3d4c5b6a","topic":"t"}');
+    const head = (token: string) => `POST /webhooks HTTP/1.1\r\nHost: ${u.host}\r\nContent-Type: application/json\r\nAuthorization: Bearer ${token}\r\nContent-Length: ${body.length}\r\n\r\n`;
+    const socket = connect(Number(u.port), '127.0.0.1');
+    socket.on('error', () => undefined);
+    socket.write(head(await f.sandbox.context.signer.sign(body)));
+    socket.write(body);
+    await askedForKey;
+    assert.equal(receiver.bodyBytesInFlight, 0, 'the body is not held while the key set is fetched');
+    socket.destroy();
+    const server = (receiver as unknown as { server: Server }).server;
+    const open = () => new Promise<number>((r) => server.getConnections((_e, n) => r(n)));
+    for (let i = 0; i < 100_000 && (await open()) > 0; i++) await new Promise((r) => setImmediate(r));
+    release();
+    await untilTrue(() => receiver.log.all().length === 1);
+    const [record] = receiver.log.all();
+    assert.deepEqual([record!.status, record!.verified, record!.body.size], [400, false, 0]);
+    // The next genuine delivery, with the key set now answering, is verified.
+    const r = await deliver(Buffer.from('{"webhookId":"3c1c2a8e-0b4e-4c39-9d3a-1f2e3d4c5b6a","topic":"t"}'));
+    assert.equal(r.status, 200);
   });
 
   it('answers 502 and records the error when the forward target is down', async () => {

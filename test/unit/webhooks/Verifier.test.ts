@@ -136,33 +136,47 @@ describe('Verifier', () => {
     assert.deepEqual(results.map((r) => r.ok), Array.from({ length: 20 }, (_, i) => i % 2 === 0));
   });
 
-  describe('steps 3 to 5 before the body (beforeBody), once the key is cached', () => {
+  describe('steps 3 to 5 before the body (beforeBody)', () => {
     const begun = async (opts: Parameters<typeof token>[0] = {}) => {
       const t = verifier.begin(`Bearer ${await token(opts)}`);
       assert.ok(t instanceof TokenToFinish, 'through steps 1 and 2');
       return t;
     };
+    /** Synchronous: the key is cached. */
+    const now = (r: ReturnType<Verifier['beforeBody']>) => {
+      assert.ok(!(r instanceof Promise), 'decided from the cache, with no promise');
+      return r;
+    };
 
-    it('before any key set is fetched it decides nothing and fetches nothing: finish() takes steps 3 to 7', async () => {
-      const t = await begun();
-      assert.equal(verifier.beforeBody(t), undefined);
-      assert.equal(keys.requests, 0);
-      assert.equal((await verifier.finish(t, BODY)).ok, true);
+    it('before the key set is fetched: a promise while it is, then the same verdicts (one fetch for both)', async () => {
+      const [bad, genuine] = [await begun({ signWith: await newRsaKey('k1') }), await begun()];
+      const forged = verifier.beforeBody(bad);
+      const passed = verifier.beforeBody(genuine);
+      assert.ok(forged instanceof Promise && passed instanceof Promise);
+      assert.equal(failedStep((await forged)!), 4);
+      assert.equal(await passed, undefined);
+      assert.equal(keys.requests, 1);
+      assert.equal((await verifier.finish(genuine, BODY)).ok, true);
     });
 
-    it('a signature that does not verify (step 4), another audience or an expired token (step 5) is refused before the body', async () => {
+    it('a key set that cannot be fetched is refused at step 3, before the body', async () => {
+      keys.keys = [];
+      assert.equal(failedStep((await verifier.beforeBody(await begun()))!), 3);
+    });
+
+    it('from the cache: a signature that does not verify (step 4), another audience or an expired token (step 5) is refused before the body', async () => {
       assert.equal((await verify(`Bearer ${await token()}`)).ok, true, 'the key is cached');
-      const forged = verifier.beforeBody(await begun({ signWith: await newRsaKey('k1') }));
+      const forged = now(verifier.beforeBody(await begun({ signWith: await newRsaKey('k1') })));
       assert.deepEqual(forged?.checks.map((c) => [c.step, c.ok]), [[1, true], [2, true], [3, true], [4, false], [7, false]]);
-      assert.equal(failedStep(verifier.beforeBody(await begun({ claims: { aud: 'someone-else' } }))!), 5);
-      assert.equal(failedStep(verifier.beforeBody(await begun({ claims: { exp: nowS() - 61 } }))!), 5);
+      assert.equal(failedStep(now(verifier.beforeBody(await begun({ claims: { aud: 'someone-else' } })))!), 5);
+      assert.equal(failedStep(now(verifier.beforeBody(await begun({ claims: { exp: nowS() - 61 } })))!), 5);
       assert.equal(keys.requests, 1, 'from the cache');
     });
 
     it('passed, finish() goes on from step 6 with the body: a wrong body is refused there, the right one verified', async () => {
       assert.equal((await verify(`Bearer ${await token()}`)).ok, true);
       const t = await begun();
-      assert.equal(verifier.beforeBody(t), undefined);
+      assert.equal(now(verifier.beforeBody(t)), undefined);
       // Steps 3 to 5 held at arrival: a body that takes past exp + 60 s to arrive is judged on its hash alone.
       clock.advance(400_000);
       assert.equal(failedStep(await verifier.finish(t, Buffer.from('{"another":"body"}'))), 6);

@@ -56,7 +56,7 @@ describe('wfs listen: senders that hold their bodies open, as a process', functi
     await listen.stopCleanly();
   });
 
-  it('bodies held open under a token of a trusted issuer take at most 32 MiB: past it, 503 with Retry-After at once; a delivery that fits goes through, and the budget comes back when they let go', async function () {
+  it('bodies held open under a genuine token replayed with other bodies take at most 32 MiB: past it, 503 with Retry-After at once; a delivery that fits goes through, and the budget comes back when they let go', async function () {
     if (process.platform !== 'linux') this.skip();
     const [genuine] = await signedDeliveries(s.info.baseUrl, 1, { topic: 'slow/test', pad: 100, tag: 'i' });
     const listen = new WfsProcess(['listen', '--trust-sandbox', s.info.baseUrl]);
@@ -64,7 +64,7 @@ describe('wfs listen: senders that hold their bodies open, as a process', functi
     const pid = listen.child.pid!;
     const rss = memoryOf(pid).rss;
     const read = bytesReadBy(pid);
-    // A real token for another body: it passes steps 1–2, so the receiver must hold the body to check its hash.
+    // A real token for another body (a replay): it passes steps 1–5, so the receiver must hold the body to check its hash.
     const forged = { authorization: `Bearer ${genuine!.token}` };
     const junk = Buffer.alloc(1_000_000, 0x7a);
     const held = Array.from({ length: 60 }, () => heldRequest(url, forged, junk));

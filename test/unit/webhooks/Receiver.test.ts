@@ -526,7 +526,7 @@ describe('Receiver: bounded, crash-safe, every answer delivered', () => {
       const event = (n: number) => Buffer.from(JSON.stringify({ webhookId: `44444444-4444-4444-8444-00000000000${n}`, topic: 't/x', data: { pad: 'p'.repeat(600_000) } }));
       const first = heldRequest(url, await signed(event(1)), event(1));
       await untilTrue(() => receiver.bodyBytesInFlight >= event(1).length - 1 - 64 * 1024, () => `${receiver.bodyBytesInFlight} bytes held`, 1_000_000);
-      // A token through steps 1–2 (signed for another body): its bytes are held until the end, so they count.
+      // A genuine token signed for another body passes steps 1–5: its bytes are held until the end, so they count.
       const second = heldRequest(url, await signed(event(9)), event(2));
       const busy = await second.answer;
       assert.match(busy, /^HTTP\/1\.1 503 /);

@@ -119,8 +119,10 @@ describe('wfs listen: senders that hold their bodies open, as a process', functi
     const answers = await Promise.all(held.map((h) => h.answer));
     assert.deepEqual([...new Set(answers.map((a) => a.split('\r\n')[0]))], ['HTTP/1.1 403 Forbidden']);
     assert.match(answers[0]!, /forbidden: step 4 \(signature \(RS256\)\) failed/);
-    const refused = listen.events('delivery').filter((d) => d.status === 403);
-    assert.equal(refused.length, 60);
+    // Each answer leaves before its delivery line is printed: wait for the lines.
+    const refusals = () => listen.events('delivery').filter((d) => d.status === 403);
+    await listen.line(() => refusals().length === 60, 'a delivery line for each refusal');
+    const refused = refusals();
     assert.equal(refused[0]!.bytes, junk.length, 'the whole body was read (hashed as it came), not cut short');
     assert.deepEqual(refused[0]!.checks.map((c: { step: number; ok: boolean }) => [c.step, c.ok]), [[1, true], [2, true], [3, true], [4, false], [7, false]]);
     held.forEach((h) => h.socket.destroy());

@@ -152,22 +152,21 @@ export class Receiver extends EventEmitter {
       // Steps 1–5 from the headers: a request they refuse (no trusted issuer named, a signature that does not verify,
       // another audience, expired) is hashed as it streams by, never held. Only a genuine token's body is held.
       const token = this.begin(req);
-      if (!(token instanceof TokenToFinish)) return this.readBody(d, token, token);
-      const before = this.beforeBody(token);
+      const refused = token instanceof TokenToFinish ? this.beforeBody(token) : token;
       // While a key set is fetched (at most its 5 s timeout), the body waits in the socket: nothing is held.
-      if (before instanceof Promise) void before.then((refused) => this.guarded(d, () => this.readBody(d, token, refused)));
-      else this.readBody(d, token, before);
+      if (refused instanceof Promise) void refused.then((r) => this.guarded(d, () => this.readBody(d, r ?? token)));
+      else this.readBody(d, refused ?? token);
     } catch (err) {
       this.failed(d, err);
     }
   }
 
-  /** Reads the body: hashed as it streams by when steps 1–5 refused the request, else held to finish the steps. */
-  private readBody(d: Delivery, token: TokenToFinish | VerificationResult, refused: VerificationResult | undefined): void {
+  /** Reads the body: held to finish the steps for a token that passed 1–5, else (the refusal) hashed as it streams. */
+  private readBody(d: Delivery, next: TokenToFinish | VerificationResult): void {
     // A sender gone while the key set was fetched: its request will never end.
     if (d.req.destroyed) return this.lost(d, 'aborted');
-    if (refused) readHashed(d.req, this.maxBody, REFUSED_BODY_PREFIX_BYTES, (body) => this.guarded(d, () => this.receivedRefused(d, body, refused)));
-    else readCapped(d.req, this.maxBody, this.inFlight, d, (raw) => this.guarded(d, () => this.received(d, raw, token as TokenToFinish)));
+    if (next instanceof TokenToFinish) readCapped(d.req, this.maxBody, this.inFlight, d, (raw) => this.guarded(d, () => this.received(d, raw, next)));
+    else readHashed(d.req, this.maxBody, REFUSED_BODY_PREFIX_BYTES, (body) => this.guarded(d, () => this.receivedRefused(d, body, next)));
   }
 
   /** The body read (or not) of a request whose token got through steps 1–5: verified, or answered why not. */

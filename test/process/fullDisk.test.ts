@@ -64,9 +64,11 @@ describe('wfs listen --log on a full disk, as a process', function () {
     assert.ok(acknowledged.length >= 1 && refused.length >= 1, `acknowledged ${acknowledged.length}, refused ${refused.length}`);
     const warning = await listen.line((l) => l.event === 'warning' && /could not be written/.test(l.message), 'the warning');
     assert.match(warning.message, /no space left on device.*answered 503 until it can/);
-    // Verification failed nowhere: every 503 says the history could not be written.
-    const answered503 = listen.events('delivery').filter((l) => l.status === 503);
-    assert.ok(answered503.length >= 1 && answered503.every((l) => l.verified === true));
+    // Verification failed nowhere: every 503 says the history could not be written. (A line is printed after its
+    // answer leaves: wait for them.)
+    const answered503 = () => listen.events('delivery').filter((l) => l.status === 503);
+    await listen.line(() => answered503().length === refused.length, 'a delivery line for each 503');
+    assert.ok(answered503().every((l) => l.verified === true));
 
     // Space freed: the same receiver takes deliveries again, without a restart; the service's retries of the
     // refused ones are accepted.

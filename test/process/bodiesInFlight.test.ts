@@ -21,6 +21,27 @@ async function untilRead(pid: number, from: number, bytes: number): Promise<void
   throw new Error(`the receiver read ${bytesReadBy(pid) - from} of ${bytes} bytes`);
 }
 
+/** Holds `count` bodies of 1 MB open under `headers`, each sent but for its last byte, until the process has read
+ * them. Returns how much its resident memory grew meanwhile, and finish(), which sends the last bytes and resolves
+ * with each answer's status line and text. */
+async function holdBodies(pid: number, url: string, headers: Record<string, string>, count: number) {
+  const rss = memoryOf(pid).rss;
+  const read = bytesReadBy(pid);
+  const junk = Buffer.alloc(1_000_000, 0x7a);
+  const held = Array.from({ length: count }, () => heldRequest(url, headers, junk));
+  await untilRead(pid, read, count * (junk.length - 1));
+  return {
+    bytes: junk.length,
+    grown: memoryOf(pid).rss - rss,
+    finish: async (): Promise<string[]> => {
+      held.forEach((h) => h.finish());
+      const answers = await Promise.all(held.map((h) => h.answer));
+      held.forEach((h) => h.socket.destroy());
+      return answers;
+    },
+  };
+}
+
 describe('wfs listen: senders that hold their bodies open, as a process', function () {
   this.timeout(120_000);
   let s: SandboxProcess;
@@ -36,23 +57,16 @@ describe('wfs listen: senders that hold their bodies open, as a process', functi
     const { url } = await listen.event('ready');
     const pid = listen.child.pid!;
     assert.equal(await sendDelivery(url, genuine!), 200);
-    const rss = memoryOf(pid).rss;
-    const read = bytesReadBy(pid);
 
-    const junk = Buffer.alloc(1_000_000, 0x7a);
     // 250: the receiver keeps at most 256 connections (the last test), one of them the signed delivery's.
-    const held = Array.from({ length: 250 }, () => heldRequest(url, {}, junk));
-    await untilRead(pid, read, 250 * (junk.length - 1));
+    const held = await holdBodies(pid, url, {}, 250);
     // Held whole, they were 250 MB: a build that kept them rose from 81 to 499 MB with 400 of them. Hashed as they
     // come, what grows is the sockets and chunks not yet collected: 46–59 MiB in five runs here.
-    const grown = memoryOf(pid).rss - rss;
-    assert.ok(grown < 128 * MIB, `resident memory grew by ${Math.round(grown / MIB)} MiB`);
+    assert.ok(held.grown < 128 * MIB, `resident memory grew by ${Math.round(held.grown / MIB)} MiB`);
     assert.equal(await sendDelivery(url, later!), 200, 'a signed delivery is answered meanwhile');
 
-    held.forEach((h) => h.finish());
-    const answers = await Promise.all(held.map((h) => h.answer));
+    const answers = await held.finish();
     assert.deepEqual([...new Set(answers.map((a) => a.split('\r\n')[0]))], ['HTTP/1.1 403 Forbidden']);
-    held.forEach((h) => h.socket.destroy());
     await listen.stopCleanly();
   });
 
@@ -100,32 +114,25 @@ describe('wfs listen: senders that hold their bodies open, as a process', functi
     const listen = new WfsProcess(['listen', '--trust-sandbox', s.info.baseUrl]);
     const { url } = await listen.event('ready');
     const pid = listen.child.pid!;
-    // No delivery yet, so no key set: the first of them has the receiver fetch it, and its body waits in the socket.
-    const rss = memoryOf(pid).rss;
-    const read = bytesReadBy(pid);
     // Anyone can write a token that names the issuer: the genuine header and claims with another token's signature.
     const [header, claims] = genuine!.token.split('.');
     const forged = { authorization: `Bearer ${header}.${claims}.${other!.token.split('.')[2]}` };
-    const junk = Buffer.alloc(1_000_000, 0x7a);
-    const held = Array.from({ length: 60 }, () => heldRequest(url, forged, junk));
-    await untilRead(pid, read, 60 * (junk.length - 1));
+    // No delivery yet, so no key set: the first of them has the receiver fetch it, and its body waits in the socket.
+    const held = await holdBodies(pid, url, forged, 60);
     // Held, 32 MiB would take 33 of them and answer the other 27 with 503 while their senders hold them open.
     assert.deepEqual(listen.events('delivery'), [], 'nothing answered before its body ends');
-    const grown = memoryOf(pid).rss - rss;
-    assert.ok(grown < 64 * MIB, `resident memory grew by ${Math.round(grown / MIB)} MiB`);
+    assert.ok(held.grown < 64 * MIB, `resident memory grew by ${Math.round(held.grown / MIB)} MiB`);
     assert.equal(await sendDelivery(url, genuine!), 200, 'a signed delivery is answered meanwhile');
 
-    held.forEach((h) => h.finish());
-    const answers = await Promise.all(held.map((h) => h.answer));
+    const answers = await held.finish();
     assert.deepEqual([...new Set(answers.map((a) => a.split('\r\n')[0]))], ['HTTP/1.1 403 Forbidden']);
     assert.match(answers[0]!, /forbidden: step 4 \(signature \(RS256\)\) failed/);
     // Each answer leaves before its delivery line is printed: wait for the lines.
     const refusals = () => listen.events('delivery').filter((d) => d.status === 403);
     await listen.line(() => refusals().length === 60, 'a delivery line for each refusal');
     const refused = refusals();
-    assert.equal(refused[0]!.bytes, junk.length, 'the whole body was read (hashed as it came), not cut short');
+    assert.equal(refused[0]!.bytes, held.bytes, 'the whole body was read (hashed as it came), not cut short');
     assert.deepEqual(refused[0]!.checks.map((c: { step: number; ok: boolean }) => [c.step, c.ok]), [[1, true], [2, true], [3, true], [4, false], [7, false]]);
-    held.forEach((h) => h.socket.destroy());
     await listen.stopCleanly();
   });
 

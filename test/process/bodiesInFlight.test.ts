@@ -121,7 +121,9 @@ describe('wfs listen: senders that hold their bodies open, as a process', functi
     const held = await holdBodies(pid, url, forged, 60);
     // Held, 32 MiB would take 33 of them and answer the other 27 with 503 while their senders hold them open.
     assert.deepEqual(listen.events('delivery'), [], 'nothing answered before its body ends');
-    assert.ok(held.grown < 64 * MIB, `resident memory grew by ${Math.round(held.grown / MIB)} MiB`);
+    // What grows is the sockets and the chunks read but not yet collected: 30–41 MiB in six runs here, 67 MiB in one
+    // CI run. This bound only says memory stays bounded; the assertion above is the one that tells held from hashed.
+    assert.ok(held.grown < 128 * MIB, `resident memory grew by ${Math.round(held.grown / MIB)} MiB`);
     assert.equal(await sendDelivery(url, genuine!), 200, 'a signed delivery is answered meanwhile');
 
     const answers = await held.finish();

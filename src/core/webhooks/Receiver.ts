@@ -50,7 +50,6 @@ export const DEFAULT_MAX_BODIES_IN_FLIGHT = 32 * 1024 * 1024;
 export const DEFAULT_MAX_CONNECTIONS = 256;
 const EMPTY = Buffer.alloc(0);
 
-
 export class Receiver extends EventEmitter {
   readonly log: DeliveryLog;
   private server?: Server;

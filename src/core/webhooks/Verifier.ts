@@ -146,13 +146,12 @@ export class Verifier {
     return undefined;
   }
 
-  /** Steps 3 to 7 for a token begin() let through, with the whole body (from step 6 when beforeBody() took 3–5). */
+  /** Steps 3 to 7 for a token begin() let through, with the whole body: 3 to 5 by beforeBody() unless it took them
+   * already, then step 6 on. */
   finish(token: TokenToFinish, rawBody: Buffer): VerificationResult | Promise<VerificationResult> {
-    const { decoded, entries, kid } = token;
-    if (token.trusted) return this.withBody(decoded, token.trusted, kid, rawBody);
-    const keys = signingKeys(entries, kid, this.keySetOf);
-    if (keys instanceof Promise) return keys.then((k) => this.withKeys(decoded, k, kid, rawBody));
-    return this.withKeys(decoded, keys, kid, rawBody);
+    const refusal = token.trusted ? undefined : this.beforeBody(token);
+    if (refusal instanceof Promise) return refusal.then((r) => r ?? this.withBody(token, rawBody));
+    return refusal ?? this.withBody(token, rawBody);
   }
 
   /** Steps 4 and 5 once the keys are known: the entry the signature and claims are trusted for, or why not. */
@@ -162,16 +161,10 @@ export class Verifier {
     return claimsHold(decoded.claims, trusted, Math.floor(this.options.clock.now() / 1000), kid) ?? trusted;
   }
 
-  /** Steps 4 to 6 once the keys are known, then the body parsed. */
-  private withKeys(decoded: DecodedToken, keys: KeyCandidate[] | StepFailed, kid: string | undefined, rawBody: Buffer): VerificationResult {
-    if (keys instanceof StepFailed) return refused(keys, decoded);
-    const trusted = this.keysHold(decoded, keys, kid);
-    if (trusted instanceof StepFailed) return refused(trusted, decoded);
-    return this.withBody(decoded, trusted, kid, rawBody);
-  }
-
   /** Step 6 for a token whose steps 3 to 5 passed, then the body parsed. */
-  private withBody(decoded: DecodedToken, trusted: TrustedIssuer, kid: string | undefined, rawBody: Buffer): VerificationResult {
+  private withBody(token: TokenToFinish, rawBody: Buffer): VerificationResult {
+    const { decoded, kid } = token;
+    const trusted = token.trusted!;
     const { header, claims } = decoded;
     const bodySha256 = bodyHashHolds(claims, rawBody, trusted, kid);
     if (bodySha256 instanceof StepFailed) return refused(bodySha256, decoded);

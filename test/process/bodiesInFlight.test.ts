@@ -70,18 +70,20 @@ describe('wfs listen: senders that hold their bodies open, as a process', functi
     await listen.stopCleanly();
   });
 
-  it('bodies held open under a genuine token replayed with other bodies take at most 32 MiB: past it, 503 with Retry-After at once; a delivery that fits goes through, and the budget comes back when they let go', async function () {
+  it('bodies held open under genuine tokens replayed with other bodies take at most 32 MiB: past it, 503 with Retry-After at once; a delivery that fits goes through, and the budget comes back when they let go', async function () {
     if (process.platform !== 'linux') this.skip();
-    const [genuine] = await signedDeliveries(s.info.baseUrl, 1, { topic: 'slow/test', pad: 100, tag: 'i' });
+    // 60 captured tokens, each replayed with another body (one body per token is held: the next test), and two more.
+    const [genuine, spare, ...captured] = await signedDeliveries(s.info.baseUrl, 62, { topic: 'slow/test', pad: 100, tag: 'i' });
     const listen = new WfsProcess(['listen', '--trust-sandbox', s.info.baseUrl]);
     const { url } = await listen.event('ready');
     const pid = listen.child.pid!;
+    assert.equal(await sendDelivery(url, spare!), 200, 'the key set is fetched');
     const rss = memoryOf(pid).rss;
     const read = bytesReadBy(pid);
     // A real token for another body (a replay): it passes steps 1–5, so the receiver must hold the body to check its hash.
-    const forged = { authorization: `Bearer ${genuine!.token}` };
+    const replay = (d: { token: string }) => ({ authorization: `Bearer ${d.token}` });
     const junk = Buffer.alloc(1_000_000, 0x7a);
-    const held = Array.from({ length: 60 }, () => heldRequest(url, forged, junk));
+    const held = captured.map((d) => heldRequest(url, replay(d), junk));
     await untilRead(pid, read, 60 * (junk.length - 1));
     // 32 MiB holds 33 of them: each of the others is answered 503 while its sender still holds it open.
     const busy = () => listen.events('delivery').filter((d) => d.status === 503);
@@ -91,19 +93,41 @@ describe('wfs listen: senders that hold their bodies open, as a process', functi
     assert.ok(grown < 96 * MIB, `resident memory grew by ${Math.round(grown / MIB)} MiB`);
 
     const oneMore = async () => {
-      const res = await request(url, { method: 'POST', body: junk, headers: { 'content-type': 'application/json', ...forged } });
+      const res = await request(url, { method: 'POST', body: junk, headers: { 'content-type': 'application/json', ...replay(spare!) } });
       await res.body.dump();
       return [res.statusCode, res.headers['retry-after']];
     };
     assert.deepEqual(await oneMore(), [503, '1'], 'one more such body: the service is asked to send it again shortly');
     assert.equal(await sendDelivery(url, genuine!), 200, 'a signed delivery that fits in what is left is answered meanwhile');
-
     held.forEach((h) => h.socket.destroy());
     // Each of the 60 answered 503, or recorded as cut short when its sender went; and oneMore's 503.
     const ended = () => listen.events('delivery').filter((d) => d.status === 503 || d.status === 400);
     await listen.line(() => ended().length === 61, 'each held body answered 503 or recorded as cut short');
     assert.ok(ended().filter((d) => d.status === 400).length <= 33, 'no more held at once than 32 MiB holds');
     assert.deepEqual(await oneMore(), [403, undefined], 'the budget is given back when the senders go: the body is read, and its hash refused');
+    await listen.stopCleanly();
+  });
+
+  it('bodies held open under one genuine token replayed with other bodies: one is held, the others hashed as they come (60 of 1 MB, no 503), and each gets its 403 at step 6', async function () {
+    if (process.platform !== 'linux') this.skip();
+    const [genuine, other] = await signedDeliveries(s.info.baseUrl, 2, { topic: 'slow/test', pad: 100, tag: 'j' });
+    const listen = new WfsProcess(['listen', '--trust-sandbox', s.info.baseUrl]);
+    const { url } = await listen.event('ready');
+    const pid = listen.child.pid!;
+    assert.equal(await sendDelivery(url, other!), 200, 'the key set is fetched');
+    const held = await holdBodies(pid, url, { authorization: `Bearer ${genuine!.token}` }, 60);
+    // Held, 32 MiB would take 33 of them and answer the other 27 with 503 while their senders hold them open (the
+    // build before one body per token did).
+    assert.deepEqual(listen.events('delivery').slice(1), [], 'nothing answered before its body ends');
+    assert.ok(held.grown < 128 * MIB, `resident memory grew by ${Math.round(held.grown / MIB)} MiB`);
+    assert.equal(await sendDelivery(url, genuine!), 503, 'the delivery itself, while a body under its token is being received: sent again shortly');
+
+    const answers = await held.finish();
+    assert.deepEqual([...new Set(answers.map((a) => a.split('\r\n')[0]))], ['HTTP/1.1 403 Forbidden']);
+    assert.match(answers[0]!, /forbidden: step 6 \(body hash\) failed/);
+    const refusals = () => listen.events('delivery').filter((d) => d.status === 403);
+    await listen.line(() => refusals().length === 60, 'a delivery line for each refusal');
+    assert.equal(await sendDelivery(url, genuine!), 200, 'and sent again once they end, processed');
     await listen.stopCleanly();
   });
 

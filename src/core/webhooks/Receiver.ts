@@ -57,6 +57,9 @@ export class Receiver extends EventEmitter {
   private readonly inFlight: BodiesInFlight;
   /** webhookIds of verified deliveries still being processed. */
   private readonly processing = new Set<string>();
+  /** The signatures of the tokens whose body is being received and held: one body per token at a time, so a token
+   * captured on its way (the tunnel's plaintext leg) and replayed with other bodies holds one body, not the budget. */
+  private readonly receiving = new Set<string>();
   private respondWith?: number;
   private localUrl?: string;
   private publicHosts: readonly string[];
@@ -164,8 +167,37 @@ export class Receiver extends EventEmitter {
   private readBody(d: Delivery, next: TokenToFinish | VerificationResult): void {
     // A sender gone while the key set was fetched: its request will never end.
     if (d.req.destroyed) return this.lost(d, 'aborted');
-    if (next instanceof TokenToFinish) readCapped(d.req, this.maxBody, this.inFlight, d, (raw) => this.guarded(d, () => this.received(d, raw, next)));
-    else readHashed(d.req, this.maxBody, REFUSED_BODY_PREFIX_BYTES, (body) => this.guarded(d, () => this.receivedRefused(d, body, next)));
+    if (!(next instanceof TokenToFinish)) return readHashed(d.req, this.maxBody, REFUSED_BODY_PREFIX_BYTES, (body) => this.guarded(d, () => this.receivedRefused(d, body, next)));
+    const signature = next.decoded.signature;
+    if (this.receiving.has(signature)) return readHashed(d.req, this.maxBody, REFUSED_BODY_PREFIX_BYTES, (body) => this.guarded(d, () => this.receivedCopy(d, body, next)));
+    this.receiving.add(signature);
+    d.receiving = signature;
+    readCapped(d.req, this.maxBody, this.inFlight, d, (raw) => {
+      this.doneReceiving(d);
+      this.guarded(d, () => this.received(d, raw, next));
+    });
+  }
+
+  /** A second body under a token whose first is still being received, hashed as it came: a body its hash does not
+   * match is refused at step 6; a true copy is answered 503, and the service sends it again once the first is done
+   * (a copy then is answered as a duplicate, or processed if the first failed). */
+  private receivedCopy(d: Delivery, body: HashedBody | BodyLost, token: TokenToFinish): void {
+    if (typeof body === 'string') return this.lost(d, body);
+    const refusal = this.options.verifier.hashHolds(token, body);
+    if (refusal) return this.refuse(d, refusal, body);
+    const { record } = d;
+    d.kept = body.kept;
+    record.body = { size: body.size, sha256: body.sha256, kept: body.kept.length, utf8: isUtf8(body.kept) };
+    record.jwt = { header: token.decoded.header, claims: token.decoded.claims };
+    record.note = 'answered 503: another body under the same token was still being received; this copy was hashed, not kept (the service sends it again)';
+    this.answer(d, { status: 503, text: 'a copy of this delivery is still being received: send it again shortly\n', retryAfterS: 1 });
+  }
+
+  /** Ends the delivery's claim on its token's one body being received. */
+  private doneReceiving(d: Delivery): void {
+    if (d.receiving === undefined) return;
+    this.receiving.delete(d.receiving);
+    d.receiving = undefined;
   }
 
   /** The body read (or not) of a request whose token got through steps 1–5: verified, or answered why not. */
@@ -369,6 +401,7 @@ export class Receiver extends EventEmitter {
 
   /** Gives back what the delivery's body held of the bytes all bodies may hold at once. */
   private giveBack(d: Delivery): void {
+    this.doneReceiving(d);
     if (d.held === 0) return;
     this.inFlight.give(d.held);
     d.held = 0;
@@ -407,6 +440,8 @@ interface Delivery {
   kept?: Buffer;
   /** The webhookId (its dedupe key) this delivery marked as being processed, until it is answered. */
   claimed?: string;
+  /** Its token's signature, while its body is being received (Receiver.receiving). */
+  receiving?: string;
 }
 
 function writeAnswer(res: ServerResponse, { status, text, retryAfterS }: Answer): void {

@@ -11,6 +11,7 @@ import {
   claimsHold,
   decodeSegment,
   decodeToken,
+  digestHolds,
   passedCheck,
   refusedChecks,
   signatureHolds,
@@ -152,6 +153,14 @@ export class Verifier {
     const refusal = token.trusted ? undefined : this.beforeBody(token);
     if (refusal instanceof Promise) return refusal.then((r) => r ?? this.withBody(token, rawBody));
     return refusal ?? this.withBody(token, rawBody);
+  }
+
+  /** Step 6 for a body the receiver hashed as it streamed by rather than held (a second body under a token whose
+   * first is still being received): its refusal, or undefined when the hash matches the claim. Only for a token
+   * whose steps 3 to 5 passed. */
+  hashHolds(token: TokenToFinish, body: { size: number; sha256: string }): VerificationResult | undefined {
+    const r = digestHolds(token.decoded.claims, Buffer.from(body.sha256, 'hex'), body.size, token.trusted!, token.kid);
+    return r instanceof StepFailed ? refused(r, token.decoded) : undefined;
   }
 
   /** Steps 4 and 5 once the keys are known: the entry the signature and claims are trusted for, or why not. */

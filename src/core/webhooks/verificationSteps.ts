@@ -164,12 +164,16 @@ export function claimsHold(claims: JWTPayload, trusted: TrustedIssuer, nowS: num
 
 /** 6. SHA-256 over the raw bytes as received, compared in constant time; returns the hash (hex). */
 export function bodyHashHolds(claims: JWTPayload, rawBody: Buffer, trusted: TrustedIssuer, kid: string | undefined): string | StepFailed {
+  return digestHolds(claims, createHash('sha256').update(rawBody).digest(), rawBody.length, trusted, kid);
+}
+
+/** 6, for a body hashed as it streamed by (size bytes, SHA-256 digest actual): the same comparison, in constant time. */
+export function digestHolds(claims: JWTPayload, actual: Buffer, size: number, trusted: TrustedIssuer, kid: string | undefined): string | StepFailed {
   const claimed = claims.body_sha256;
   if (typeof claimed !== 'string' || !HEX64.test(claimed)) return new StepFailed(6, `body_sha256 is ${claimed === undefined ? 'missing' : 'not 64 lower-case hex digits'}`, trusted, kid);
-  const actual = createHash('sha256').update(rawBody).digest();
   const sha256 = actual.toString('hex');
   if (timingSafeEqual(actual, Buffer.from(claimed, 'hex'))) return sha256;
-  return new StepFailed(6, `body_sha256 does not match the ${rawBody.length} bytes received (got ${sha256.slice(0, 12)}…)`, trusted, kid, sha256);
+  return new StepFailed(6, `body_sha256 does not match the ${size} bytes received (got ${sha256.slice(0, 12)}…)`, trusted, kid, sha256);
 }
 
 /** What a passed step says: constant for a given issuer and kid, so one frozen list serves every delivery signed

@@ -541,6 +541,36 @@ describe('Receiver: bounded, crash-safe, every answer delivered', () => {
       for (let n = 3; n <= 7; n++) assert.equal((await rawRequest(url, { method: 'POST', body: event(n), headers: await signed(event(n)) })).status, 200);
       assert.equal(receiver.bodyBytesInFlight, 0);
     });
+
+    it('one body per token at a time: a genuine token replayed with other bodies holds one; the others are hashed as they come and refused at step 6, a true copy is answered 503, and once the first ends the delivery goes through', async () => {
+      await make({ maxBodiesInFlightBytes: 4 * 1024 * 1024 });
+      const read = bytesRead();
+      const genuine = Buffer.from(JSON.stringify({ webhookId: '55555555-5555-4555-8555-555555555555', topic: 't/x', data: { pad: 'p'.repeat(600_000) } }));
+      const headers = await signed(genuine);
+      const other = (c: string) => Buffer.alloc(genuine.length, c);
+      const first = heldRequest(url, headers, other('a'));
+      await untilTrue(() => receiver.bodyBytesInFlight >= genuine.length - 1 - 64 * 1024, () => `${receiver.bodyBytesInFlight} bytes held`, 1_000_000);
+      const replays = [other('b'), other('c')].map((body) => heldRequest(url, headers, body));
+      await untilTrue(() => read() >= 3 * genuine.length, () => `${read()} bytes read`, 1_000_000);
+      // Held, all three would fit in the 4 MiB; hashed, the two replays hold nothing.
+      assert.ok(receiver.bodyBytesInFlight < genuine.length, `${receiver.bodyBytesInFlight} bytes held: only the first body`);
+
+      const copy = await rawRequest(url, { method: 'POST', body: genuine, headers });
+      assert.deepEqual([copy.status, copy.headers['retry-after']], [503, '1'], 'the true body, while another is received under its token: sent again shortly');
+      const copyRecord = receiver.log.all().at(-1)!;
+      assert.match(copyRecord.note!, /^answered 503: another body under the same token was still being received/);
+      assert.deepEqual([copyRecord.body.size, copyRecord.body.sha256], [genuine.length, createHash('sha256').update(genuine).digest('hex')]);
+
+      for (const r of replays) r.finish();
+      for (const r of replays) assert.match(await r.answer, /^HTTP\/1\.1 403 [^]*forbidden: step 6 /);
+      first.finish();
+      assert.match(await first.answer, /^HTTP\/1\.1 403 [^]*forbidden: step 6 /, 'the held one, too, once its body ends');
+      await untilTrue(() => receiver.bodyBytesInFlight === 0, () => `${receiver.bodyBytesInFlight} bytes still held`);
+      assert.equal((await rawRequest(url, { method: 'POST', body: genuine, headers })).status, 200, 'sent again, the delivery is processed');
+      assert.equal((await rawRequest(url, { method: 'POST', body: genuine, headers })).text, 'duplicate\n');
+      const refused = receiver.log.all().filter((r) => r.status === 403);
+      assert.deepEqual(refused.map((r) => r.checks?.find((c) => !c.ok)?.step), [6, 6, 6]);
+    });
   });
 
   it('connections past maxConnections are closed as they are accepted; one let go makes room for a delivery', async () => {

@@ -184,6 +184,19 @@ describe('Verifier', () => {
       assert.equal(r.ok, true);
       assert.deepEqual(r.checks.map((c) => [c.step, c.ok]), [1, 2, 3, 4, 5, 6, 7].map((n) => [n, true]));
     });
+
+    it('hashHolds(): step 6 on a body hashed as it streamed by, without its bytes', async () => {
+      assert.equal((await verify(`Bearer ${await token()}`)).ok, true);
+      const t = await begun();
+      assert.equal(now(verifier.beforeBody(t)), undefined);
+      const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
+      assert.equal(verifier.hashHolds(t, { size: BODY.length, sha256: sha256(BODY) }), undefined, 'the body the token was signed for');
+      const other = Buffer.from('{"another":"body"}');
+      const refusal = verifier.hashHolds(t, { size: other.length, sha256: sha256(other) })!;
+      assert.equal(failedStep(refusal), 6);
+      assert.match(refusal.checks.find((c) => !c.ok)!.detail, /does not match the 18 bytes received/);
+      assert.equal(refusal.bodySha256, sha256(other));
+    });
   });
 
   describe('each step failing on its own', () => {

@@ -181,7 +181,8 @@ export class WebhookPanel implements vscode.Disposable {
         // Through the command, so a failure is shown as the palette's would be (the port in use, the public address).
         return vscode.commands.executeCommand('wfs.startReceiver');
       case 'action':
-        return this.runAction(m.action, m.id);
+        // Export All as the palette's Export Webhook History…: an empty history says so rather than saving an empty file.
+        return m.action === 'export-all' ? this.exportHistory() : this.runAction(m.action, m.id);
     }
   }
 

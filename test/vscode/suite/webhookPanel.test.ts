@@ -230,6 +230,12 @@ describe('webhook panel in a real VS Code host', () => {
     assert.equal(await vscode.commands.executeCommand('wfs.exportWebhookHistory', to), undefined);
     const said = await notificationsInCenter(/^The webhook history is empty: nothing to (clear|export)\.$/, 2);
     assert.deepEqual([...new Set(said)].sort(), ['The webhook history is empty: nothing to clear.', 'The webhook history is empty: nothing to export.']);
+    // The panel's own Export All button, clicked as a user would, says the same (it used to offer to save an empty file).
+    await vscode.commands.executeCommand('notifications.clearAll');
+    await vscode.commands.executeCommand('wfs.openWebhookPanel');
+    await webhookPanelDom(`document.getElementById('summary').textContent === '0 shown of 0'`);
+    await inWebview('#export-all', `(document.getElementById('export-all').click(), true)`);
+    assert.deepEqual(await notificationsInCenter(/^(The webhook history is empty|Export All)/, 1), ['The webhook history is empty: nothing to export.']);
   });
 
   it('forwards verified deliveries to the developer app, shows its answer, and replays to it with a fresh token', async () => {

@@ -220,6 +220,11 @@ describe('wfs start / status / test-webhook as processes', function () {
     assert.deepEqual(p.lines.map((l) => l.event), ['backoff', 'sent']);
     const delivery = await listen.event('delivery');
     assert.deepEqual([delivery.status, delivery.verified, delivery.webhookId], [200, true, p.lines[1].webhookId]);
+    // The first attempt's outcome, under the name --help gives it (it once said "status").
+    assert.deepEqual([p.lines[1].response.receiverStatus, p.lines[1].response.retryScheduled], [200, false]);
+    const help = new WfsProcess(['test-webhook', '--help'], {});
+    assert.equal(await help.exitCode(), 0);
+    assert.match(help.stdout, /the first attempt's "receiverStatus" or "error" there, and "retryScheduled"/);
     await listen.stopCleanly('SIGINT');
   });
 

@@ -14,7 +14,7 @@ export const testWebhookCommand: CommandSpec = {
     'The address must be https; only when the test endpoint is a local sandbox is a loopback http address allowed.',
     'Prints {"event":"sent","webhookId":…,"triggeredAt":…,"response":…}. Backs off on 429 like every command.',
     'Exit 0 means the test endpoint took the request, not that the address received it: see your receiver, or "response"',
-    '(the sandbox puts the first attempt\'s "status" or "error" there, and "retryScheduled" when it will try again).',
+    '(the sandbox puts the first attempt\'s "receiverStatus" or "error" there, and "retryScheduled" when it will try again).',
   ].join('\n'),
   flags: {
     address: { type: 'string', value: 'URL', description: 'the public https address that receives the event (required)' },

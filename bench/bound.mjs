@@ -1,0 +1,109 @@
+// How far ours is from the bound, with confidence: paired rounds of a few receivers, each round's CPU per delivery
+// compared within the round, and a 95% interval for each median ratio by bootstrap. `npm run bench` gives one
+// median of 8 rounds; between two runs of the same code this host moved more than that run's own spread
+// (docs/benchmarks.md: "How sure a harness run is"), so a gap of a few percent needs more rounds than the bench has.
+//   node esbuild.mjs --tests && node bench/bound.mjs [ROUNDS] [floor,specMinimum,leastHistory,leastBounded,ours]
+// Receivers on CPU 0 and the load generator on CPU 1 (taskset, Linux), a fresh receiver each round, 4,000 deliveries
+// a round at 16 in flight after 3,000 sent to a bare server to warm the load generator.
+import { createRequire } from 'node:module';
+import { createServer } from 'node:http';
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createHash, generateKeyPairSync, randomUUID, sign } from 'node:crypto';
+import { bareHttp, leastBoundedHistory, minimalVerifier, ourReceiver, specMinimum, specMinimumWithHistory } from './receiverTargets.mjs';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const require = createRequire(import.meta.url);
+const shipped = require(join(here, '..', 'out', 'bench', 'receiverCore.js'));
+const core = { receiver: shipped, verifier: shipped, deliveryLog: shipped };
+const { SystemClock } = require(join(here, '..', 'out', 'src', 'core', 'time', 'clock.js'));
+const ROUNDS = Number(process.argv[2] ?? 30);
+const names = (process.argv[3] ?? 'floor,leastHistory,leastBounded,ours').split(',');
+const WARM = 3000;
+const COUNT = 4000;
+
+const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+const jwk = { ...publicKey.export({ format: 'jwk' }), kid: 'k', alg: 'RS256', use: 'sig' };
+const keySet = createServer((_req, res) => {
+  res.writeHead(200, { 'content-type': 'application/json' });
+  res.end(JSON.stringify({ keys: [jwk] }));
+});
+await new Promise((r) => keySet.listen(0, '127.0.0.1', r));
+const trust = { issuer: 'https://bench.invalid/webhooks', audience: 'bench-receiver', jwksUrl: `http://127.0.0.1:${keySet.address().port}/jwks.json` };
+const TARGETS = {
+  floor: () => minimalVerifier(jwk),
+  specMinimum: () => specMinimum(jwk, trust),
+  leastHistory: () => specMinimumWithHistory(jwk, trust),
+  leastBounded: () => leastBoundedHistory(jwk, trust),
+  ours: () => ourReceiver(core, trust, new SystemClock()),
+};
+for (const n of names) if (!TARGETS[n]) throw new Error(`unknown receiver ${n}: one of ${Object.keys(TARGETS).join(', ')}`);
+
+// The same deliveries every round: each receiver is fresh, so none is taken for a copy. Tokens last an hour.
+const b64 = (o) => Buffer.from(JSON.stringify(o)).toString('base64url');
+const now = Math.floor(Date.now() / 1000);
+const requests = [];
+for (let i = 0; i < WARM + COUNT; i++) {
+  const body = Buffer.from(JSON.stringify({ webhookId: randomUUID(), topic: 'workflow/completed', subTopic: 'event:workflow/completed', tenantId: 'bench', triggeredAt: '2026-11-22T10:00:00.1234567Z', actorId: 'act_bench', data: { runId: `wfrun_${i}`, n: i } }));
+  const input = `${b64({ alg: 'RS256', typ: 'JWT', kid: 'k' })}.${b64({ iss: trust.issuer, aud: trust.audience, iat: now, exp: now + 3600, jti: randomUUID(), body_sha256: createHash('sha256').update(body).digest('hex') })}`;
+  requests.push({ headers: { 'content-type': 'application/json', authorization: `Bearer ${input}.${sign('RSA-SHA256', Buffer.from(input), privateKey).toString('base64url')}` }, body: body.toString('base64') });
+}
+const dir = mkdtempSync(join(tmpdir(), 'wfs-bound-'));
+const requestsFile = join(dir, 'requests.json');
+writeFileSync(requestsFile, JSON.stringify(requests));
+const pinned = process.platform === 'linux';
+if (pinned) execFileSync('taskset', ['-a', '-c', '-p', '0', String(process.pid)], { stdio: 'ignore' });
+
+/** One measurement: this process's CPU per delivery while the load generator sends the round's deliveries. */
+function round(url, warmUrl) {
+  const file = join(dir, 'config.json');
+  writeFileSync(file, JSON.stringify({ urls: [url], warmUrls: [warmUrl], requestsFile, from: WARM, count: COUNT, concurrency: 16, warmup: WARM }));
+  const argv = [process.execPath, join(here, 'loadgen.mjs'), file];
+  const child = pinned ? spawn('taskset', ['-c', '1', ...argv], { stdio: ['ignore', 'pipe', 'inherit'] }) : spawn(argv[0], argv.slice(1), { stdio: ['ignore', 'pipe', 'inherit'] });
+  return new Promise((resolve, reject) => {
+    let text = '';
+    let cpu0;
+    let cpu;
+    child.stdout.on('data', (c) => {
+      text += c;
+      if (!cpu0 && text.includes('warm\n')) cpu0 = process.cpuUsage();
+      if (cpu0 && !cpu && text.endsWith('}\n')) cpu = process.cpuUsage(cpu0);
+    });
+    child.on('exit', (code) => {
+      if (code !== 0 || !cpu) return reject(new Error(`the load generator exited ${code}`));
+      const result = JSON.parse(text.slice(text.indexOf('warm\n') + 5));
+      if (result.statuses['200'] !== COUNT) return reject(new Error(`not all answered 200: ${JSON.stringify(result.statuses)}`));
+      resolve((cpu.user + cpu.system) / result.count);
+    });
+  });
+}
+
+const median = (l) => [...l].sort((a, b) => a - b)[l.length >> 1];
+/** The median of the round-by-round ratios a/b, and its 95% interval from 2,000 resamples of the rounds. */
+function ratio(a, b) {
+  const ratios = a.map((x, i) => x / b[i]);
+  const medians = Array.from({ length: 2000 }, () => median(ratios.map(() => ratios[Math.floor(Math.random() * ratios.length)]))).sort((x, y) => x - y);
+  return `${median(ratios).toFixed(3)} (${medians[50].toFixed(3)}–${medians[1949].toFixed(3)})`;
+}
+
+const warmer = await bareHttp();
+const runs = Object.fromEntries(names.map((n) => [n, []]));
+// A first round not counted; then each round starts with the next receiver, so none is always first.
+for (let r = -1; r < ROUNDS; r++) {
+  for (let i = 0; i < names.length; i++) {
+    const name = names[(i + Math.max(r, 0)) % names.length];
+    const target = await TARGETS[name]();
+    const us = await round(target.url, warmer.url);
+    await target.stop();
+    if (r >= 0) runs[name].push(us);
+  }
+  if (r >= 0) process.stderr.write(`round ${r + 1}/${ROUNDS}: ${names.map((n) => `${n} ${runs[n].at(-1).toFixed(1)} µs`).join(', ')}\n`);
+}
+await warmer.stop();
+keySet.close();
+const report = { rounds: ROUNDS, pinned, cpuUsPerDelivery: Object.fromEntries(names.map((n) => [n, Math.round(median(runs[n]) * 10) / 10])), ratios: {} };
+for (let i = 1; i < names.length; i++) for (let j = 0; j < i; j++) report.ratios[`${names[i]} ÷ ${names[j]}`] = ratio(runs[names[i]], runs[names[j]]);
+console.log(JSON.stringify(report, null, 1));

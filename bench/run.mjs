@@ -10,7 +10,7 @@ import { createRequire, Module } from 'node:module';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
-import { bareHttp, minimalVerifier, noHistory, ourReceiver, ourVerifierAlone, specMinimum, specMinimumWithHistory, typicalReceiver } from './receiverTargets.mjs';
+import { bareHttp, leastBoundedHistory, minimalVerifier, noHistory, ourReceiver, ourVerifierAlone, specMinimum, specMinimumWithHistory, typicalReceiver } from './receiverTargets.mjs';
 import { measureRealVsCode } from './vscodeActivation.mjs';
 import { receiverOwnWork } from './receiverOwnWork.mjs';
 import { benchHistory } from './history.mjs';
@@ -138,6 +138,8 @@ const TARGETS = [
   // what the seven steps, the Receiver and the history each add.
   ['ourVerifier', (iss, trust, clock) => ourVerifierAlone(core, trust, clock)],
   ['oursNoHistory', (iss, trust, clock) => ourReceiver(core, trust, clock, noHistory())],
+  // The least history doing all else #15 asks of ours (bounds, steps 1 to 5 before the body): the bound for its CPU goal.
+  ['leastBounded', (iss, trust) => leastBoundedHistory(iss.publicJwk, trust)],
 ];
 const median = (list) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)];
 
@@ -309,9 +311,10 @@ async function measureReceivers(pin) {
     specHistory: r('specHistory', 6),
     ourVerifier: r('ourVerifier', 7),
     oursNoHistory: r('oursNoHistory', 8),
+    leastBounded: r('leastBounded', 9),
     ours: { ...r('ours', OURS), delivered: oursDelivered, verified: oursVerified, handlerP50Ms: round(handlerPct(50), 3), handlerP99Ms: round(handlerPct(99), 3) },
     oursFile: r('oursFile', OURS_FILE),
-    cpuSplit: Object.fromEntries(['minimalVerify', 'specMinimum', 'specHistory', 'ourVerifier', 'oursNoHistory', 'ours', 'oursFile', 'typical'].map((k) => [k, split(k)])),
+    cpuSplit: Object.fromEntries(['minimalVerify', 'specMinimum', 'specHistory', 'leastBounded', 'ourVerifier', 'oursNoHistory', 'ours', 'oursFile', 'typical'].map((k) => [k, split(k)])),
     ratioToBareHttp: round(paired('ours', 'bareHttp', 'rps'), 3),
     ratioToTypical: round(paired('ours', 'typical', 'rps'), 3),
     ratioToMinimalVerify: round(paired('ours', 'minimalVerify', 'rps'), 3),
@@ -324,6 +327,8 @@ async function measureReceivers(pin) {
     cpuRatioToSpecMinimum: round(paired('ours', 'specMinimum', 'serverCpuUsPerRequest'), 2),
     specHistoryCpuRatioToFloor: round(paired('specHistory', 'minimalVerify', 'serverCpuUsPerRequest'), 2),
     cpuRatioToSpecHistory: round(paired('ours', 'specHistory', 'serverCpuUsPerRequest'), 2),
+    leastBoundedCpuRatioToFloor: round(paired('leastBounded', 'minimalVerify', 'serverCpuUsPerRequest'), 2),
+    cpuRatioToLeastBounded: round(paired('ours', 'leastBounded', 'serverCpuUsPerRequest'), 2),
     ourVerifierCpuRatioToFloor: round(paired('ourVerifier', 'minimalVerify', 'serverCpuUsPerRequest'), 2),
     oursNoHistoryCpuRatioToFloor: round(paired('oursNoHistory', 'minimalVerify', 'serverCpuUsPerRequest'), 2),
     fileCpuRatioToFloor: round(paired('oursFile', 'minimalVerify', 'serverCpuUsPerRequest'), 2),
@@ -611,13 +616,14 @@ function markdown(r) {
     L.push(row('typical: jose jwtVerify + createRemoteJWKSet', x.typical));
     L.push(row("the spec's seven steps alone: no record, no history (spec minimum)", x.specMinimum));
     L.push(row('the spec minimum with the least history: Host checked, each request kept in memory (id, time, redacted headers, status, body), bounded in bytes', x.specHistory));
+    L.push(row('the least history bounded as ours must be (#15): also steps 1–5 before the body, refused bodies hashed, the body cap, the bytes in flight, one body per token, copies in flight', x.leastBounded));
     L.push(row('our Verifier alone behind the least handler: no Receiver, no history', x.ourVerifier));
     L.push(row('ours without its history: the Receiver and our Verifier, keeping nothing', x.oursNoHistory));
     L.push(`| **ours ÷ bare http; ÷ typical; ÷ floor** | **${x.ratioToBareHttp}×; ${x.ratioToTypical}×; ${x.ratioToMinimalVerify}×** (goal ≥ 0.6× bare; the floor itself is ${x.minimalVerifyRatioToBareHttp}×); with the history file: ${x.fileRatioToTypical}× typical | |`);
-    L.push(`| **CPU per delivery: ours ÷ floor** (goal ≤ 1.25×) | **${x.cpuRatioToFloor}×** (rounds: ${x.cpuRatioToFloorRounds.join(', ')}): the spec minimum alone is ${x.specMinimumCpuRatioToFloor}× the floor, typical ${x.typicalCpuRatioToFloor}×; the spec minimum with the least history ${x.specHistoryCpuRatioToFloor}× (what keeping a history at all adds); ours is ${x.cpuRatioToSpecMinimum}× the spec minimum (all it does beyond the seven steps: Host, path and size checks, the record, the history) and ${x.cpuRatioToSpecHistory}× the spec minimum with the least history; with the history file ${x.fileCpuRatioToFloor}× the floor. Ours taken apart: our Verifier alone ${x.ourVerifierCpuRatioToFloor}×, with the Receiver around it ${x.oursNoHistoryCpuRatioToFloor}×, with the history ${x.cpuRatioToFloor}× | |`);
+    L.push(`| **CPU per delivery: ours ÷ floor** (goal ≤ 1.25×) | **${x.cpuRatioToFloor}×** (rounds: ${x.cpuRatioToFloorRounds.join(', ')}): the spec minimum alone is ${x.specMinimumCpuRatioToFloor}× the floor, typical ${x.typicalCpuRatioToFloor}×; the spec minimum with the least history ${x.specHistoryCpuRatioToFloor}× (what keeping a history at all adds); ours is ${x.cpuRatioToSpecMinimum}× the spec minimum (all it does beyond the seven steps: Host, path and size checks, the record, the history) and ${x.cpuRatioToSpecHistory}× the spec minimum with the least history; the least history bounded as ours must be ${x.leastBoundedCpuRatioToFloor}× the floor, and ours ${x.cpuRatioToLeastBounded}× it; with the history file ${x.fileCpuRatioToFloor}× the floor. Ours taken apart: our Verifier alone ${x.ourVerifierCpuRatioToFloor}×, with the Receiver around it ${x.oursNoHistoryCpuRatioToFloor}×, with the history ${x.cpuRatioToFloor}× | |`);
     const c = x.cpuSplit;
     const part = (v) => `${v.mainOutsideGcUs} + ${v.gcPauseUs} + ${v.otherThreadsUs ?? '?'} = ${v.cpuUs}`;
-    L.push(`| where the CPU per delivery goes (each receiver's median round by CPU; µs: main thread outside GC pauses + GC pauses + the other threads (V8's helpers, which collect garbage in parallel and compile, and libuv's pool) = all${c.ours.otherThreadsUs === null ? '; the other threads are not counted off Linux' : ''}) | floor ${part(c.minimalVerify)}; spec minimum ${part(c.specMinimum)}; with the least history ${part(c.specHistory)}; our Verifier alone ${part(c.ourVerifier)}; ours without its history ${part(c.oursNoHistory)}; **ours ${part(c.ours)}**; with the history file ${part(c.oursFile)}; typical ${part(c.typical)}. Ours over the floor: ${round(c.ours.cpuUs - c.minimalVerify.cpuUs, 1)} µs: ${round(c.ours.mainOutsideGcUs - c.minimalVerify.mainOutsideGcUs, 1)} on the main thread outside GC, ${round(c.ours.gcPauseUs - c.minimalVerify.gcPauseUs, 1)} in GC pauses, ${c.ours.otherThreadsUs === null ? '?' : round(c.ours.otherThreadsUs - c.minimalVerify.otherThreadsUs, 1)} on the other threads | |`);
+    L.push(`| where the CPU per delivery goes (each receiver's median round by CPU; µs: main thread outside GC pauses + GC pauses + the other threads (V8's helpers, which collect garbage in parallel and compile, and libuv's pool) = all${c.ours.otherThreadsUs === null ? '; the other threads are not counted off Linux' : ''}) | floor ${part(c.minimalVerify)}; spec minimum ${part(c.specMinimum)}; with the least history ${part(c.specHistory)}; bounded ${part(c.leastBounded)}; our Verifier alone ${part(c.ourVerifier)}; ours without its history ${part(c.oursNoHistory)}; **ours ${part(c.ours)}**; with the history file ${part(c.oursFile)}; typical ${part(c.typical)}. Ours over the floor: ${round(c.ours.cpuUs - c.minimalVerify.cpuUs, 1)} µs: ${round(c.ours.mainOutsideGcUs - c.minimalVerify.mainOutsideGcUs, 1)} on the main thread outside GC, ${round(c.ours.gcPauseUs - c.minimalVerify.gcPauseUs, 1)} in GC pauses, ${c.ours.otherThreadsUs === null ? '?' : round(c.ours.otherThreadsUs - c.minimalVerify.otherThreadsUs, 1)} on the other threads | |`);
     const o = x.ownWork;
     L.push(`| the Receiver's own JavaScript per delivery, without sockets (${o.deliveries} deliveries driven by hand through its handler, ${o.rounds} paired rounds) | ${o.receiverUs} µs (ours through its handler ${o.oursUs} µs; our Verifier behind the least handler ${o.verifierAloneUs} µs) | |`);
     // The bound is the spec minimum: the floor skips the claims, so a receiver that follows the spec cannot be it.

@@ -16,25 +16,26 @@ describe('npm run bench (smoke, tiny counts)', function () {
     assert.ok(Number.isFinite(r.receiver.ratioToBareHttp));
     assert.ok(Number.isFinite(r.receiver.ratioToTypical));
     assert.equal(r.receiver.ours.statuses['200'], 100, 'every delivery verified and answered 200');
-    assert.equal(r.receiver.ours.delivered, 226, 'ours received its share of both runs: 200 under load (a warm-up round and one measured), 26 of the 233 alternating among nine one at a time (warm-ups included)');
+    assert.equal(r.receiver.ours.delivered, 226, 'ours received its share of both runs: 200 under load (a warm-up round and one measured), 26 of the 258 alternating among ten one at a time (warm-ups included)');
     assert.equal(r.receiver.ours.verified, 226, 'every one of them verified');
     assert.equal(r.receiver.specMinimum.statuses['200'], 100, 'the spec minimum verifies every delivery too');
     assert.equal(r.receiver.oursFile.statuses['200'], 100, 'so does ours with the history file');
     assert.equal(r.receiver.specHistory.statuses['200'], 100, 'and the spec minimum with the least history (its Host check lets the load through)');
+    assert.equal(r.receiver.leastBounded.statuses['200'], 100, 'and the least history bounded as ours must be');
     assert.equal(r.receiver.ourVerifier.statuses['200'], 100, 'our Verifier alone verifies every delivery (the key fetch included)');
     assert.equal(r.receiver.oursNoHistory.statuses['200'], 100, 'and so does ours without its history');
-    for (const k of ['cpuRatioToFloor', 'specMinimumCpuRatioToFloor', 'cpuRatioToSpecMinimum', 'floorRatioToTypical', 'fileCpuRatioToFloor', 'typicalCpuRatioToFloor', 'fileAddedP99Ms', 'specHistoryCpuRatioToFloor', 'cpuRatioToSpecHistory', 'ourVerifierCpuRatioToFloor', 'oursNoHistoryCpuRatioToFloor'] as const) assert.ok(Number.isFinite(r.receiver[k]) && r.receiver[k] > 0, k);
+    for (const k of ['cpuRatioToFloor', 'specMinimumCpuRatioToFloor', 'cpuRatioToSpecMinimum', 'floorRatioToTypical', 'fileCpuRatioToFloor', 'typicalCpuRatioToFloor', 'fileAddedP99Ms', 'specHistoryCpuRatioToFloor', 'cpuRatioToSpecHistory', 'ourVerifierCpuRatioToFloor', 'oursNoHistoryCpuRatioToFloor', 'leastBoundedCpuRatioToFloor', 'cpuRatioToLeastBounded'] as const) assert.ok(Number.isFinite(r.receiver[k]) && r.receiver[k] > 0, k);
     assert.equal(r.receiver.ours.rounds.length, 1);
     assert.ok(Number.isFinite(r.receiver.ours.handlerP99Ms));
     assert.ok(Number.isFinite(r.receiver.idealVerifyingRatioToBareHttp));
-    for (const name of ['ours', 'oursFile', 'bareHttp', 'minimalVerify', 'typical', 'specMinimum', 'specHistory', 'ourVerifier', 'oursNoHistory'])
+    for (const name of ['ours', 'oursFile', 'bareHttp', 'minimalVerify', 'typical', 'specMinimum', 'specHistory', 'leastBounded', 'ourVerifier', 'oursNoHistory'])
       for (const k of ['serverCpuUsPerRequest', 'loadgenCpuUsPerRequest', 'serialP99Ms'] as const) assert.ok(Number.isFinite(r.receiver[name][k]), `${name}.${k}`);
     assert.ok(Number.isFinite(r.receiver.addedP99Ms), 'added latency from the pairwise differences');
     const own = r.receiver.ownWork;
     assert.deepEqual([own.deliveries, own.rounds], [100, 2], "the Receiver's own work: every delivery driven through its handler (all answered 200, or the bench throws)");
     assert.ok(own.oursUs > 0 && own.verifierAloneUs > 0 && Number.isFinite(own.receiverUs), JSON.stringify(own));
     // Where each receiver's CPU went: the main thread outside GC, GC pauses, the other threads (Linux), adding up.
-    for (const name of ['minimalVerify', 'specMinimum', 'specHistory', 'ourVerifier', 'oursNoHistory', 'ours', 'oursFile', 'typical']) {
+    for (const name of ['minimalVerify', 'specMinimum', 'specHistory', 'leastBounded', 'ourVerifier', 'oursNoHistory', 'ours', 'oursFile', 'typical']) {
       const c = r.receiver.cpuSplit[name];
       assert.ok(c.cpuUs > 0 && c.gcPauseUs >= 0, `${name}: ${JSON.stringify(c)}`);
       if (process.platform === 'linux') assert.ok(c.otherThreadsUs >= 0, `${name}: the other threads counted`);

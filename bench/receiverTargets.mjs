@@ -60,10 +60,7 @@ export async function specMinimum(publicJwk, trust) {
  * receiver that keeps a history spends, so ours over it is what our own record and history cost beyond it. */
 export async function specMinimumWithHistory(publicJwk, trust, budgetBytes = 64 * 1024 * 1024) {
   const steps = specSteps(publicJwk, trust);
-  const history = [];
-  let head = 0;
-  let bytes = 0;
-  let seq = 0;
+  const { keep, history } = leastHistory(budgetBytes);
   const server = createServer((req, res) => {
     const host = req.headers.host;
     if (host === undefined || !host.startsWith('127.0.0.1:')) return answer(res, 421);
@@ -72,35 +69,16 @@ export async function specMinimumWithHistory(publicJwk, trust, budgetBytes = 64 
     req.on('end', () => {
       const body = Buffer.concat(chunks);
       const { status, event } = steps(req, body);
-      const headers = { ...req.headers };
-      if (headers.authorization) headers.authorization = `Bearer <redacted, ${headers.authorization.length} characters>`;
-      const kept = status === 200 ? body : body.subarray(0, 4096);
-      const entry = { id: ++seq, at: Date.now(), headers, status, webhookId: event?.webhookId, body: kept, bytes: 512 + kept.length };
-      history.push(entry);
-      bytes += entry.bytes;
-      while (bytes > budgetBytes) {
-        bytes -= history[head].bytes;
-        history[head++] = undefined;
-      }
-      if (head > 4096 && head > history.length / 2) history.splice(0, head), (head = 0);
+      keep(req, status, event?.webhookId, status === 200 ? body : body.subarray(0, 4096));
       answer(res, status);
     });
   });
-  return { url: await listen(server), stop: () => new Promise((r) => server.close(r)), history: () => history.slice(head) };
+  return { url: await listen(server), stop: () => new Promise((r) => server.close(r)), history };
 }
 
-/** The least history made to meet every other point of the receiver's issue (#15), so that ours is measured against
- * a receiver that does all that ours must, bar the panel's detail: the Host, path and method checked; steps 1 to 5
- * taken from the headers, so a refused request's body is hashed as it streams by (4 KiB kept) and never held; a
- * body cap (413), the bytes all bodies being received may hold (503), one body per token at a time; a sender gone
- * mid-body recorded; copies in flight answered as duplicates; each request kept as the least history keeps it. */
-export async function leastBoundedHistory(publicJwk, trust, { budgetBytes = 64 * 1024 * 1024, maxBody = 1024 * 1024, maxInFlight = 32 * 1024 * 1024 } = {}) {
-  const key = createPublicKey({ key: publicJwk, format: 'jwk' });
-  const decode = (s) => JSON.parse(Buffer.from(s, 'base64url').toString('utf8'));
-  const seen = new Set();
-  const processing = new Set();
-  const receiving = new Set();
-  let inFlight = 0;
+/** The least history itself: each request kept in memory (a sequence id, the time, the headers with the token
+ * redacted, the status, the event's id, the body kept), the oldest dropped past budgetBytes. */
+function leastHistory(budgetBytes) {
   const history = [];
   let head = 0;
   let bytes = 0;
@@ -117,6 +95,22 @@ export async function leastBoundedHistory(publicJwk, trust, { budgetBytes = 64 *
     }
     if (head > 4096 && head > history.length / 2) history.splice(0, head), (head = 0);
   };
+  return { keep, history: () => history.slice(head) };
+}
+
+/** The least history made to meet every other point of the receiver's issue (#15), so that ours is measured against
+ * a receiver that does all that ours must, bar the panel's detail: the Host, path and method checked; steps 1 to 5
+ * taken from the headers, so a refused request's body is hashed as it streams by (4 KiB kept) and never held; a
+ * body cap (413), the bytes all bodies being received may hold (503), one body per token at a time; a sender gone
+ * mid-body recorded; copies in flight answered as duplicates; each request kept as the least history keeps it. */
+export async function leastBoundedHistory(publicJwk, trust, { budgetBytes = 64 * 1024 * 1024, maxBody = 1024 * 1024, maxInFlight = 32 * 1024 * 1024 } = {}) {
+  const key = createPublicKey({ key: publicJwk, format: 'jwk' });
+  const decode = (s) => JSON.parse(Buffer.from(s, 'base64url').toString('utf8'));
+  const seen = new Set();
+  const processing = new Set();
+  const receiving = new Set();
+  let inFlight = 0;
+  const { keep, history } = leastHistory(budgetBytes);
   /** A body not held: hashed as it streams by, its first 4 KiB kept, then answered status. */
   const hashed = (req, res, status) => {
     const hash = createHash('sha256');
@@ -200,7 +194,7 @@ export async function leastBoundedHistory(publicJwk, trust, { budgetBytes = 64 *
       }
     });
   });
-  return { url: await listen(server), stop: () => new Promise((r) => server.close(r)), history: () => history.slice(head), bodyBytesInFlight: () => inFlight };
+  return { url: await listen(server), stop: () => new Promise((r) => server.close(r)), history, bodyBytesInFlight: () => inFlight };
 }
 
 const EMPTY = Buffer.alloc(0);

@@ -2,7 +2,8 @@
 // compared within the round, and a 95% interval for each median ratio by bootstrap. `npm run bench` gives one
 // median of 8 rounds; between two runs of the same code this host moved more than that run's own spread
 // (docs/benchmarks.md: "How sure a harness run is"), so a gap of a few percent needs more rounds than the bench has.
-//   node esbuild.mjs --tests && node bench/bound.mjs [ROUNDS] [floor,specMinimum,leastHistory,leastBounded,ours]
+//   node esbuild.mjs --tests && node bench/bound.mjs [ROUNDS] [floor,specMinimum,leastHistory,leastBounded,ours] [--tiny]
+// (--tiny: 100 deliveries a round, the smoke test's size: proves it runs, measures nothing.)
 // Receivers on CPU 0 and the load generator on CPU 1 (taskset, Linux), a fresh receiver each round, 4,000 deliveries
 // a round at 16 in flight after 3,000 sent to a bare server to warm the load generator.
 import { createRequire } from 'node:module';
@@ -20,10 +21,12 @@ const require = createRequire(import.meta.url);
 const shipped = require(join(here, '..', 'out', 'bench', 'receiverCore.js'));
 const core = { receiver: shipped, verifier: shipped, deliveryLog: shipped };
 const { SystemClock } = require(join(here, '..', 'out', 'src', 'core', 'time', 'clock.js'));
-const ROUNDS = Number(process.argv[2] ?? 30);
-const names = (process.argv[3] ?? 'floor,leastHistory,leastBounded,ours').split(',');
-const WARM = 3000;
-const COUNT = 4000;
+const args = process.argv.slice(2).filter((a) => a !== '--tiny');
+const tiny = process.argv.includes('--tiny');
+const ROUNDS = Number(args[0] ?? 30);
+const names = (args[1] ?? 'floor,leastHistory,leastBounded,ours').split(',');
+const WARM = tiny ? 20 : 3000;
+const COUNT = tiny ? 100 : 4000;
 
 const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
 const jwk = { ...publicKey.export({ format: 'jwk' }), kid: 'k', alg: 'RS256', use: 'sig' };

@@ -70,3 +70,16 @@ describe('npm run bench (smoke, tiny counts)', function () {
     assert.match(md, /where the CPU per delivery goes .*\*\*ours -?[\d.]+ \+ [\d.]+ \+ [\d.?]+ = [\d.]+\*\*.* Ours over the floor: -?[\d.]+ µs: -?[\d.]+ on the main thread outside GC, -?[\d.]+ in GC pauses, -?[\d.?]+ on the other threads/);
   });
 });
+
+describe('bench/bound.mjs (smoke, tiny counts)', function () {
+  this.timeout(60_000);
+  it("runs paired rounds of the receivers named and reports each one's CPU and every ratio with its interval", () => {
+    const out = execFileSync(process.execPath, ['bench/bound.mjs', '2', 'floor,leastBounded,ours', '--tiny'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 55_000 });
+    const report = JSON.parse(out);
+    assert.equal(report.rounds, 2);
+    assert.deepEqual(Object.keys(report.cpuUsPerDelivery), ['floor', 'leastBounded', 'ours']);
+    for (const us of Object.values(report.cpuUsPerDelivery)) assert.ok(Number.isFinite(us) && (us as number) > 0);
+    assert.deepEqual(Object.keys(report.ratios), ['leastBounded ÷ floor', 'ours ÷ floor', 'ours ÷ leastBounded']);
+    for (const r of Object.values(report.ratios)) assert.match(r as string, /^\d+\.\d{3} \(\d+\.\d{3}–\d+\.\d{3}\)$/);
+  });
+});

@@ -47,6 +47,8 @@ export class WebhookPanel implements vscode.Disposable {
       }),
       s.receiver.onDidReceive((r) => this.onDelivery(r)),
       s.receiver.onDidChange(() => this.isReady && this.sendReceiverLine()),
+      // Whoever cleared it (this panel's button, the palette), an open panel shows the empty history at once.
+      s.receiver.onDidClearHistory(() => this.showCleared()),
     );
   }
 
@@ -198,12 +200,14 @@ export class WebhookPanel implements vscode.Disposable {
     const ok = await vscode.window.showWarningMessage(`Clear all ${n} deliveries from the history?`, { modal: true, detail: this.storage() }, 'Clear');
     if (ok !== 'Clear') return false;
     await this.s.receiver.clearHistory();
-    this.selectedId = undefined;
-    if (this.isReady) {
-      this.post({ type: 'detail', detail: null });
-      this.sendRows();
-    }
     return true;
+  }
+
+  private showCleared(): void {
+    this.selectedId = undefined;
+    if (!this.isReady) return;
+    this.post({ type: 'detail', detail: null });
+    this.sendRows();
   }
 
   /** Saves the whole history as JSON (the panel's Export All…, and the palette's Export Webhook History…). */

@@ -88,6 +88,9 @@ export class ReceiverHost implements vscode.Disposable, EnvironmentFollower {
   private readonly verifier: Verifier;
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChange = this.changed.event;
+  private readonly cleared = new vscode.EventEmitter<void>();
+  /** The history was emptied: whatever lists its deliveries lists none now. */
+  readonly onDidClearHistory = this.cleared.event;
   private readonly delivered = new vscode.EventEmitter<DeliveryRecord>();
   readonly onDidReceive = this.delivered.event;
   private readonly verifiedEvent = new vscode.EventEmitter<{ runId?: string; record: DeliveryRecord }>();
@@ -193,6 +196,7 @@ export class ReceiverHost implements vscode.Disposable, EnvironmentFollower {
   /** Empties the history and erases its file; the views that list deliveries redraw at once. */
   async clearHistory(): Promise<void> {
     await this.log.clear();
+    this.cleared.fire();
     this.changed.fire();
   }
 
@@ -443,6 +447,7 @@ export class ReceiverHost implements vscode.Disposable, EnvironmentFollower {
     void this.stop();
     for (const d of this.disposables) d.dispose();
     this.changed.dispose();
+    this.cleared.dispose();
     this.delivered.dispose();
     this.verifiedEvent.dispose();
   }

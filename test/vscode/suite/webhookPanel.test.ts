@@ -206,7 +206,7 @@ describe('webhook panel in a real VS Code host', () => {
     assert.deepEqual(readdirSync(dir).sort(), ['all.json', 'one.json']);
   });
 
-  it('the palette: Clear Webhook History… asks first (unanswered, it clears nothing), Export Webhook History… saves it all; once cleared, the views redraw and both say there is nothing', async () => {
+  it('the palette: Clear Webhook History… asks first (unanswered, it clears nothing), Export Webhook History… saves it all; once cleared, the views and an open panel redraw, and both commands and the panel\'s Export All say there is nothing', async () => {
     await verifiedOwn('palette');
     const n = api.receiver.log.size;
     // A test host refuses to show a modal (the command fails with that), where a user would answer Cancel: either
@@ -217,14 +217,17 @@ describe('webhook panel in a real VS Code host', () => {
     const to = vscode.Uri.file(join(mkdtempSync(join(tmpdir(), 'wfs-export-')), 'all.json'));
     assert.equal(await vscode.commands.executeCommand('wfs.exportWebhookHistory', to), to.fsPath);
     assert.equal(JSON.parse(readFileSync(to.fsPath, 'utf8')).count, n);
-    // Cleared as the confirmed modal clears it: the Webhook Receiver view and the explorer (whose workflows list their
-    // deliveries) are told to redraw, so neither goes on showing deliveries that are gone.
+    // Cleared as the confirmed modal clears it: the Webhook Receiver view, the explorer (whose workflows list their
+    // deliveries) and an open panel are told to redraw, so none goes on showing deliveries that are gone.
+    await vscode.commands.executeCommand('wfs.openWebhookPanel');
+    await webhookPanelDom(`document.getElementById('summary').textContent.endsWith(' of ${n}')`);
     const redrawn = new Set<string>();
     const subscriptions = [api.receiverTree.onDidChangeTreeData(() => redrawn.add('receiver view')), api.explorer.onDidChangeTreeData(() => redrawn.add('explorer'))];
     await api.receiver.clearHistory();
     subscriptions.forEach((d) => d.dispose());
     assert.deepEqual([...redrawn].sort(), ['explorer', 'receiver view']);
     assert.deepEqual(api.receiverTree.getChildren({ kind: 'deliveries' }), []);
+    await webhookPanelDom(`document.getElementById('summary').textContent === '0 shown of 0'`);
     await vscode.commands.executeCommand('notifications.clearAll');
     assert.equal(await vscode.commands.executeCommand('wfs.clearWebhookHistory'), false);
     assert.equal(await vscode.commands.executeCommand('wfs.exportWebhookHistory', to), undefined);
@@ -232,8 +235,6 @@ describe('webhook panel in a real VS Code host', () => {
     assert.deepEqual([...new Set(said)].sort(), ['The webhook history is empty: nothing to clear.', 'The webhook history is empty: nothing to export.']);
     // The panel's own Export All button, clicked as a user would, says the same (it used to offer to save an empty file).
     await vscode.commands.executeCommand('notifications.clearAll');
-    await vscode.commands.executeCommand('wfs.openWebhookPanel');
-    await webhookPanelDom(`document.getElementById('summary').textContent === '0 shown of 0'`);
     await inWebview('#export-all', `(document.getElementById('export-all').click(), true)`);
     assert.deepEqual(await notificationsInCenter(/^(The webhook history is empty|Export All)/, 1), ['The webhook history is empty: nothing to export.']);
   });

@@ -3,7 +3,8 @@
 // median of 8 rounds; between two runs of the same code this host moved more than that run's own spread
 // (docs/benchmarks.md: "How sure a harness run is"), so a gap of a few percent needs more rounds than the bench has.
 //   node esbuild.mjs --tests && node bench/bound.mjs [ROUNDS] [floor,specMinimum,leastHistory,leastBounded,ours] [--tiny]
-// (--tiny: 100 deliveries a round, the smoke test's size: proves it runs, measures nothing.)
+// (--tiny: 100 deliveries a round, the smoke test's size: proves it runs, measures nothing. --compare FILE: also
+// "compared", ours from another build's out/bench/receiverCore.js copied to FILE, to judge a change in paired rounds.)
 // Receivers on CPU 0 and the load generator on CPU 1 (taskset, Linux), a fresh receiver each round, 4,000 deliveries
 // a round at 16 in flight after 3,000 sent to a bare server to warm the load generator.
 import { createRequire } from 'node:module';
@@ -11,7 +12,7 @@ import { createServer } from 'node:http';
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createHash, generateKeyPairSync, randomUUID, sign } from 'node:crypto';
 import { bareHttp, leastBoundedHistory, minimalVerifier, ourReceiver, specMinimum, specMinimumWithHistory } from './receiverTargets.mjs';
@@ -21,7 +22,9 @@ const require = createRequire(import.meta.url);
 const shipped = require(join(here, '..', 'out', 'bench', 'receiverCore.js'));
 const core = { receiver: shipped, verifier: shipped, deliveryLog: shipped };
 const { SystemClock } = require(join(here, '..', 'out', 'src', 'core', 'time', 'clock.js'));
-const args = process.argv.slice(2).filter((a) => a !== '--tiny');
+const compareAt = process.argv.indexOf('--compare');
+const compareFile = compareAt >= 0 ? process.argv[compareAt + 1] : undefined;
+const args = process.argv.slice(2).filter((a, i) => a !== '--tiny' && a !== '--compare' && (compareAt < 0 || i !== compareAt - 1));
 const tiny = process.argv.includes('--tiny');
 const ROUNDS = Number(args[0] ?? 30);
 const names = (args[1] ?? 'floor,leastHistory,leastBounded,ours').split(',');
@@ -43,6 +46,10 @@ const TARGETS = {
   leastBounded: () => leastBoundedHistory(jwk, trust),
   ours: () => ourReceiver(core, trust, new SystemClock()),
 };
+if (compareFile) {
+  const other = require(resolve(compareFile));
+  TARGETS.compared = () => ourReceiver({ receiver: other, verifier: other, deliveryLog: other }, trust, new SystemClock());
+}
 for (const n of names) if (!TARGETS[n]) throw new Error(`unknown receiver ${n}: one of ${Object.keys(TARGETS).join(', ')}`);
 
 // The same deliveries every round: each receiver is fresh, so none is taken for a copy. Tokens last an hour.

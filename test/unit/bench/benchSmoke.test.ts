@@ -73,13 +73,14 @@ describe('npm run bench (smoke, tiny counts)', function () {
 
 describe('bench/bound.mjs (smoke, tiny counts)', function () {
   this.timeout(60_000);
-  it("runs paired rounds of the receivers named and reports each one's CPU and every ratio with its interval", () => {
-    const out = execFileSync(process.execPath, ['bench/bound.mjs', '2', 'floor,leastBounded,ours', '--tiny'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 55_000 });
+  it("runs paired rounds of the receivers named (ours from another build too) and reports each one's CPU and every ratio with its interval", () => {
+    // --compare: ours from another build (here the same one) as a receiver of its own.
+    const out = execFileSync(process.execPath, ['bench/bound.mjs', '2', 'floor,leastBounded,ours,compared', '--compare', 'out/bench/receiverCore.js', '--tiny'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 55_000 });
     const report = JSON.parse(out);
     assert.equal(report.rounds, 2);
-    assert.deepEqual(Object.keys(report.cpuUsPerDelivery), ['floor', 'leastBounded', 'ours']);
+    assert.deepEqual(Object.keys(report.cpuUsPerDelivery), ['floor', 'leastBounded', 'ours', 'compared']);
     for (const us of Object.values(report.cpuUsPerDelivery)) assert.ok(Number.isFinite(us) && (us as number) > 0);
-    assert.deepEqual(Object.keys(report.ratios), ['leastBounded ÷ floor', 'ours ÷ floor', 'ours ÷ leastBounded']);
+    assert.deepEqual(Object.keys(report.ratios), ['leastBounded ÷ floor', 'ours ÷ floor', 'ours ÷ leastBounded', 'compared ÷ floor', 'compared ÷ leastBounded', 'compared ÷ ours']);
     for (const r of Object.values(report.ratios)) assert.match(r as string, /^\d+\.\d{3} \(\d+\.\d{3}–\d+\.\d{3}\)$/);
   });
 });

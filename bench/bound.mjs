@@ -4,7 +4,8 @@
 // (docs/benchmarks.md: "How sure a harness run is"), so a gap of a few percent needs more rounds than the bench has.
 //   node esbuild.mjs --tests && node bench/bound.mjs [ROUNDS] [floor,specMinimum,leastHistory,leastBounded,ours] [--tiny]
 // (--tiny: 100 deliveries a round, the smoke test's size: proves it runs, measures nothing. --compare FILE: also
-// "compared", ours from another build's out/bench/receiverCore.js copied to FILE, to judge a change in paired rounds.)
+// "compared", ours from another build's out/bench/receiverCore.js copied to FILE (outside out/, which every build
+// empties), to judge a change in paired rounds.)
 // Receivers on CPU 0 and the load generator on CPU 1 (taskset, Linux), a fresh receiver each round, 4,000 deliveries
 // a round at 16 in flight after 3,000 sent to a bare server to warm the load generator.
 import { createRequire } from 'node:module';

@@ -399,7 +399,8 @@ export class Receiver extends EventEmitter {
     d.claimed = undefined;
   }
 
-  /** Gives back what the delivery's body held of the bytes all bodies may hold at once. */
+  /** Gives back what the delivery's body held of the bytes all bodies may hold at once, and its token's claim if
+   * its body never ended (the claim is normally given back when it does). */
   private giveBack(d: Delivery): void {
     this.doneReceiving(d);
     if (d.held === 0) return;

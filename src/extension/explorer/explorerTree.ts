@@ -33,7 +33,7 @@ export class ExplorerTree implements vscode.TreeDataProvider<ExplorerNode>, vsco
     private readonly clock: Clock,
   ) {
     const refresh = () => this.changed.fire(undefined);
-    this.disposables.push(environments.onDidChange(refresh), auth.onDidChange(refresh), workflows.onDidChange(refresh), receiver.onDidReceive(refresh), receiver.onDidChange(refresh));
+    this.disposables.push(environments.onDidChange(refresh), auth.onDidChange(refresh), workflows.onDidChange(refresh), receiver.onDidReceive(refresh), receiver.onDidClearHistory(refresh));
   }
 
   /** What the explorer shows now; also published as the context key that picks the welcome view. */

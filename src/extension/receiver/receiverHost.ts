@@ -192,7 +192,6 @@ export class ReceiverHost implements vscode.Disposable, EnvironmentFollower {
     if (this.receiver?.url) this.sandbox.setWebhookEndpoint(this.receiver.url, true);
   }
 
-  /** Resolves once the stored history is read (the panel waits for it). */
   /** Empties the history and erases its file; the views that list deliveries redraw at once. */
   async clearHistory(): Promise<void> {
     await this.log.clear();
@@ -200,6 +199,7 @@ export class ReceiverHost implements vscode.Disposable, EnvironmentFollower {
     this.changed.fire();
   }
 
+  /** Resolves once the stored history is read (the panel waits for it). */
   ready(): Promise<unknown> {
     return this.loaded ?? Promise.resolve();
   }

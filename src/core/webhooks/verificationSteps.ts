@@ -39,7 +39,9 @@ export interface DecodedToken {
   claims: JWTPayload;
   /** "header.payload": what the signature covers (RFC 7515). */
   signingInput: string;
+  /** As sent: canonical base64url, so it spells its bytes one way only (decodeToken refuses any other spelling). */
   signature: string;
+  signatureBytes: Buffer;
 }
 
 export interface KeyCandidate {
@@ -65,7 +67,8 @@ export function decodeToken(token: string, decodeHeader: (segment: string) => Pr
   try {
     const header = decodeHeader(token.slice(0, dot1));
     const claims = decodeSegment(token.slice(dot1 + 1, dot), 'claims') as JWTPayload;
-    return { header, claims, signingInput: token.slice(0, dot), signature: token.slice(dot + 1) };
+    const signature = token.slice(dot + 1);
+    return { header, claims, signingInput: token.slice(0, dot), signature, signatureBytes: canonicalBase64url(signature, 'signature') };
   } catch (err) {
     return new StepFailed(2, `the token cannot be decoded: ${(err as Error).message}`);
   }
@@ -118,7 +121,7 @@ export function signatureHolds(token: DecodedToken, candidates: readonly KeyCand
   const { header, claims } = token;
   if (header.alg !== 'RS256') return new StepFailed(4, `alg ${JSON.stringify(header.alg)} refused: only RS256 is accepted`, trusted, kid);
   if (header.crit !== undefined) return new StepFailed(4, `critical header parameters ${JSON.stringify(header.crit)} are not supported`, trusted, kid);
-  const signature = Buffer.from(token.signature, 'base64url');
+  const signature = token.signatureBytes;
   if (signature.length === 0) return new StepFailed(4, 'signature does not verify: the signature is empty', trusted, kid);
   const input = Buffer.from(token.signingInput, 'latin1');
   try {
@@ -157,6 +160,10 @@ export function claimsHold(claims: JWTPayload, trusted: TrustedIssuer, nowS: num
   if (nowS > exp + TOLERANCE_S)
     return new StepFailed(5, `expired ${nowS - exp} s ago by this machine's clock (${clockText(nowS)}; tolerance ${TOLERANCE_S} s): a replayed or held-up delivery, or a clock that is off`, trusted, kid);
   const nbf = claims.nbf;
+  for (const name of ['nbf', 'iat'] as const) {
+    const v = claims[name];
+    if (v !== undefined && (typeof v !== 'number' || !Number.isFinite(v))) return new StepFailed(5, `${name} is not a number (${JSON.stringify(v)})`, trusted, kid);
+  }
   if (typeof nbf === 'number' && nowS < nbf - TOLERANCE_S)
     return new StepFailed(5, `not valid before ${nbf}, ${nbf - nowS} s from now by this machine's clock (${clockText(nowS)}): a clock that is off, here or at the sender`, trusted, kid);
   return undefined;
@@ -223,7 +230,16 @@ export function answeredChecks(checks: readonly VerificationCheck[], status: num
 }
 
 export function decodeSegment(segment: string, what: string): Record<string, unknown> {
-  const value: unknown = JSON.parse(Buffer.from(segment, 'base64url').toString('utf8'));
+  const value: unknown = JSON.parse(canonicalBase64url(segment, what).toString('utf8'));
   if (!value || typeof value !== 'object' || Array.isArray(value)) throw new Error(`the ${what} is not a JSON object`);
   return value as Record<string, unknown>;
+}
+
+/** A segment's bytes, when it is canonical base64url: Node's decoder also takes other spellings of the same bytes
+ * (the unused low bits of the last character: 16 spellings of one RS256 signature), so one token could pass as
+ * several. Only the spelling that re-encodes to itself is accepted. */
+function canonicalBase64url(segment: string, what: string): Buffer {
+  const bytes = Buffer.from(segment, 'base64url');
+  if (bytes.toString('base64url') !== segment) throw new Error(`the ${what} segment is not canonical base64url (RFC 7515 §2: no padding, no stray bits)`);
+  return bytes;
 }

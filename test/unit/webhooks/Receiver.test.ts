@@ -652,7 +652,7 @@ describe('Receiver: the last 10,000 acknowledged events are known across a resta
     // Verification is not under test here, and RSA-signing 10,001 bodies would take about 10 s: every request
     // passes steps 1–7 as a verified delivery would, and the Receiver and the history do the rest for real.
     const passAll = {
-      begin: () => new TokenToFinish({ header: { alg: 'RS256' }, claims: {}, signingInput: '', signature: '' }, [], undefined),
+      begin: () => new TokenToFinish({ header: { alg: 'RS256' }, claims: {}, signingInput: '', signature: '', signatureBytes: Buffer.alloc(0) }, [], undefined),
       beforeBody: () => undefined,
       finish: (_t: TokenToFinish, raw: Buffer) => ({ ok: true, checks: [], bodySha256: createHash('sha256').update(raw).digest('hex'), bodyUtf8: true, body: JSON.parse(raw.toString('utf8')) }),
     } as unknown as Verifier;

@@ -6,6 +6,8 @@ import {
   bearerToken,
   bodyHashHolds,
   claimsHold,
+  decodeToken,
+  decodeSegment,
   passedCheck,
   refusedChecks,
   StepFailed,
@@ -43,6 +45,11 @@ describe('verification steps', () => {
       // The time it went by, so a machine whose clock is off is seen as such.
       [{ aud: 'receiver', exp: now - TOLERANCE_S - 1 }, /^expired 61 s ago by this machine's clock \(1970-01-12T13:46:40Z; tolerance 60 s\): a replayed or held-up delivery, or a clock that is off$/],
       [{ aud: 'receiver', exp: now + 999, nbf: now + TOLERANCE_S + 5 }, /^not valid before 1000065, 65 s from now by this machine's clock \(1970-01-12T13:46:40Z\): a clock that is off, here or at the sender$/],
+      // A time claim of the wrong type is refused, never passed over.
+      [{ aud: 'receiver', exp: now, nbf: String(now + 3600) }, /^nbf is not a number \("1003600"\)$/],
+      [{ aud: 'receiver', exp: now, nbf: null }, /^nbf is not a number \(null\)$/],
+      [{ aud: 'receiver', exp: now, iat: 'yesterday' }, /^iat is not a number \("yesterday"\)$/],
+      [{ aud: 'receiver', exp: now, iat: { n: 1 } }, /^iat is not a number/],
     ];
     for (const [claims, detail] of cases) {
       const f = claimsHold(claims, issuer, now, 'k1')!;
@@ -50,6 +57,31 @@ describe('verification steps', () => {
       assert.match(f.detail, detail);
       assert.equal(f.kid, 'k1', 'the passed steps before it name the key');
     }
+  });
+
+  it('2: only canonical base64url: each of 16 spellings of one signature but its own is refused, and so is a padded or stray-bit segment', () => {
+    const seg = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url');
+    const signature = Buffer.alloc(256, 0xa5).toString('base64url');
+    const token = `${seg({ alg: 'RS256', kid: 'k' })}.${seg({ iss: 'i' })}.${signature}`;
+    const decoded = decodeToken(token, (h) => decodeSegment(h, 'header'));
+    assert.ok(!(decoded instanceof StepFailed));
+    assert.deepEqual(decoded.signatureBytes, Buffer.alloc(256, 0xa5));
+    const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+    const last = alphabet.indexOf(signature.at(-1)!);
+    const spellings = [...alphabet].filter((_, i) => i >> 4 === last >> 4);
+    assert.equal(spellings.length, 16);
+    for (const c of spellings) {
+      const other = `${token.slice(0, -1)}${c}`;
+      assert.deepEqual(Buffer.from(other.split('.')[2]!, 'base64url'), Buffer.alloc(256, 0xa5), 'Node decodes each to the same bytes');
+      const r = decodeToken(other, (h) => decodeSegment(h, 'header'));
+      if (c === signature.at(-1)) assert.ok(!(r instanceof StepFailed));
+      else assert.match((r as StepFailed).detail, /^the token cannot be decoded: the signature segment is not canonical base64url/, c);
+    }
+    // The claims' last character with stray low bits: {"iss":"i"} is 11 bytes, 15 characters, 2 bits unused.
+    const claims = seg({ iss: 'i' });
+    const stray = `${claims.slice(0, -1)}${alphabet[alphabet.indexOf(claims.at(-1)!) + 1]}`;
+    assert.match((decodeToken(`${seg({ alg: 'RS256' })}.${stray}.${signature}`, (h) => decodeSegment(h, 'header')) as StepFailed).detail, /the claims segment is not canonical base64url/);
+    assert.match((decodeToken(`${seg({ alg: 'RS256' })}=.${claims}.${signature}`, (h) => decodeSegment(h, 'header')) as StepFailed).detail, /the header segment is not canonical base64url/);
   });
 
   it('6: the hash of the raw bytes, or step 6 carrying the hash it computed', () => {

@@ -127,6 +127,7 @@
     const topic = el('span', null, 'topic');
     topic.appendChild(el('span', r.topic || '(no topic)'));
     if (r.subTopic) topic.appendChild(el('span', r.subTopic, 'sub'));
+    if (r.unsigned && r.unsigned.includes('topic')) topic.appendChild(el('span', 'unsigned', 'badge unsigned', { title: 'From the X-Svc-Topic header, outside the signature: it decides nothing' }));
     d.appendChild(topic);
     d.appendChild(el('span', r.status, `status s${String(r.status)[0]}`));
     const badge = el('span', null, 'badges');
@@ -227,12 +228,19 @@
     checks.appendChild(ol);
     parts.push(checks);
 
+    /** A field of the row, marked when it came from an X-Svc-* header rather than the signed body. */
+    const field = (/** @type {'webhookId' | 'topic' | 'subTopic' | 'triggeredAt'} */ name) => {
+      const v = d.row[name];
+      if (!v) return '—';
+      return d.row.unsigned && d.row.unsigned.includes(name) ? `${v} (unsigned: from a header, outside the signature; decides nothing)` : v;
+    };
     /** @type {[string, unknown][]} */
     const timing = [
-      ['triggeredAt', d.row.triggeredAt || '—'],
+      ['webhookId', field('webhookId')],
+      ['triggeredAt', field('triggeredAt')],
       ['arrived', d.row.receivedAt],
-      ['topic', d.row.topic || '—'],
-      ['subTopic', d.row.subTopic || '—'],
+      ['topic', field('topic')],
+      ['subTopic', field('subTopic')],
       ['runId', d.row.runId || '—'],
       ['response sent', `${d.response.status} after ${d.response.durationMs} ms`],
     ];

@@ -175,7 +175,7 @@ export const listenCommand: CommandSpec = {
     log.on('error-persisting', (err: Error) => emit({ event: 'warning', message: `the delivery log ${logFile} could not be written (${err.message}); verified deliveries are answered 503 until it can` }));
     const receiver = new Receiver({ verifier: new Verifier({ issuers, clock: io.clock }), clock: io.clock, host, port, path, maxBodyBytes, respondWith, forwardTo, log });
     receiver.on('delivery', (r: DeliveryRecord) =>
-      emit({ event: 'delivery', id: r.id, status: r.status, verified: r.verified, duplicate: r.duplicate, webhookId: r.webhookId ?? null, topic: r.topic ?? null, bytes: r.body.size, checks: r.checks, ...(r.forward ? { forward: r.forward } : {}), ...(r.note ? { note: r.note } : {}) }),
+      emit({ event: 'delivery', id: r.id, status: r.status, verified: r.verified, duplicate: r.duplicate, webhookId: r.webhookId ?? null, topic: r.topic ?? null, ...(r.unsigned ? { unsigned: r.unsigned } : {}), bytes: r.body.size, checks: r.checks, ...(r.forward ? { forward: r.forward } : {}), ...(r.note ? { note: r.note } : {}) }),
     );
     receiver.on('failure', (r: DeliveryRecord) => emit({ event: 'warning', message: `a request to ${r.path} was answered 500: ${r.note}` }));
     const url = await receiver.start();

@@ -54,6 +54,7 @@ export async function testPublicAddress(o: PublicAddressTestOptions): Promise<Pu
   const base = { publicUrl: o.publicUrl, testedAt };
   const token = await o.sign(body);
   o.receiver.on('delivery', watch);
+  const selfTestOver = o.receiver.expectSelfTest(id);
   const t0 = performance.now();
   try {
     const res = await httpRequest({
@@ -105,6 +106,7 @@ export async function testPublicAddress(o: PublicAddressTestOptions): Promise<Pu
       return { ...base, ok: false, arrived: !!arrival, failedHop: arrival ? 'tunnel' : 'connect', detail: arrival ? `the delivery reached the receiver, but the tunnel closed the connection before its answer came back (${code})` : `no connection to ${new URL(o.publicUrl).host} (${code})` };
     return { ...base, ok: false, arrived: !!arrival, failedHop: 'connect', detail: `the request failed: ${(err as Error).message}` };
   } finally {
+    selfTestOver();
     o.receiver.off('delivery', watch);
   }
 }

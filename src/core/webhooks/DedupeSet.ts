@@ -13,6 +13,13 @@ export function dedupeKey(id: string): string {
   return id.length <= MAX_HELD_ID_CHARS ? id : `sha256:${createHash('sha256').update(id).digest('hex')}`;
 }
 
+/** The key of a verified delivery whose signed body carries no webhookId: its token's signature, decoded. A copy of
+ * the same token (a replay, relabelled with any X-Svc-Webhook-Id) is a duplicate; every token the service signs
+ * anew is not. Of the form dedupeKey() gives a long id, and never equal to one but by a SHA-256 collision. */
+export function tokenDedupeKey(signature: Buffer): string {
+  return `sha256:${createHash('sha256').update('wfs-token\n').update(signature).digest('hex')}`;
+}
+
 export class DedupeSet {
   private readonly ids = new Set<string>();
   /** Insertion order as a ring, so forgetting the oldest is O(1). Taking `ids.values().next()` instead walks

@@ -9,8 +9,8 @@ import { EventEmitter } from 'node:events';
 import { rm } from 'node:fs/promises';
 import { AppendFile, leftoverOf, readLines, rewriteFile } from './historyFile';
 import { HistoryInUse, HistoryLock } from './historyLock';
-import { DEDUPE_CAP, DedupeSet, dedupeKey } from './DedupeSet';
-import { acknowledged, type DeliveryRecord } from './deliveryRecord';
+import { DEDUPE_CAP, DedupeSet } from './DedupeSet';
+import { acknowledgedKey, type DeliveryRecord } from './deliveryRecord';
 import { acknowledgedLine, bodyOfLine, parseAcknowledgedLine, parseLine, serializeLine } from './historyLine';
 
 export interface DeliveryQuery {
@@ -257,7 +257,10 @@ export class DeliveryLog extends EventEmitter {
    * receiver started on this history seeds its dedupe set with them. */
   acknowledgedKeys(): string[] {
     const keys = this.forgotten.keys();
-    for (const r of this.all()) if (acknowledged(r)) keys.push(dedupeKey(r.webhookId));
+    for (const r of this.all()) {
+      const key = acknowledgedKey(r);
+      if (key !== undefined) keys.push(key);
+    }
     return keys;
   }
 
@@ -375,7 +378,8 @@ export class DeliveryLog extends EventEmitter {
     if (e.line) this.liveDiskBytes -= e.line.length + 1;
     e.inline = undefined;
     this.ordered = undefined;
-    if (acknowledged(e.record)) this.forgotten.add(dedupeKey(e.record.webhookId));
+    const key = acknowledgedKey(e.record);
+    if (key !== undefined) this.forgotten.add(key);
   }
 
   /** Rewrites the file with the records still kept (inside the queue). */

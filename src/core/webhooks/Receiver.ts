@@ -10,9 +10,9 @@ import { httpRequest } from '../http/request';
 import { isAllowedHost } from '../http/hostCheck';
 import { forwardableHeaders } from '../http/hopByHop';
 import type { Clock } from '../time/clock';
-import { DedupeSet, dedupeKey } from './DedupeSet';
+import { DedupeSet } from './DedupeSet';
 import { DeliveryLog, REFUSED_BODY_PREFIX_BYTES } from './DeliveryLog';
-import { describeEvent, headerValue, newRecord, type DeliveryRecord, type ForwardResult } from './deliveryRecord';
+import { deliveryDedupeKey, describeEvent, headerValue, newRecord, type DeliveryRecord, type ForwardResult } from './deliveryRecord';
 import { TokenToFinish, type Verifier, type VerificationResult } from './Verifier';
 import { BodiesInFlight, keptPrefix, readCapped, readHashed, type BodyLost, type HashedBody } from './requestBody';
 import { answeredChecks } from './verificationSteps';
@@ -60,6 +60,8 @@ export class Receiver extends EventEmitter {
   /** The signatures of the tokens whose body is being received and held: one body per token at a time, so a token
    * captured on its way (the tunnel's plaintext leg) and replayed with other bodies holds one body, not the budget. */
   private readonly receiving = new Set<string>();
+  /** The signed webhookIds of the public-address self-tests under way: only these are ours, never forwarded. */
+  private readonly selfTests = new Set<string>();
   private respondWith?: number;
   private localUrl?: string;
   private publicHosts: readonly string[];
@@ -96,6 +98,14 @@ export class Receiver extends EventEmitter {
 
   get path(): string {
     return this.options.path ?? '/webhooks';
+  }
+
+  /** The public-address self-test is about to send a delivery whose signed body carries this webhookId: it is ours,
+   * not the user's event, so it is not forwarded to their app. Call the result when the test is over. Nothing
+   * unsigned (a header, a topic a test webhook may carry) marks a delivery as the self-test. */
+  expectSelfTest(webhookId: string): () => void {
+    this.selfTests.add(webhookId);
+    return () => this.selfTests.delete(webhookId);
   }
 
   /** Sets or clears (undefined) the status answered to verified deliveries. */
@@ -172,6 +182,7 @@ export class Receiver extends EventEmitter {
     if (this.receiving.has(signature)) return readHashed(d.req, this.maxBody, REFUSED_BODY_PREFIX_BYTES, (body) => this.guarded(d, () => this.receivedCopy(d, body, next)));
     this.receiving.add(signature);
     d.receiving = signature;
+    d.token = next;
     readCapped(d.req, this.maxBody, this.inFlight, d, (raw) => {
       this.doneReceiving(d);
       this.guarded(d, () => this.received(d, raw, next));
@@ -306,7 +317,7 @@ export class Receiver extends EventEmitter {
     record.jwt = { header: result.header, claims: result.claims };
     record.verified = true;
     if (result.bodyError !== undefined) return this.answer(d, { status: 400, text: 'the body is not JSON\n' });
-    describeEvent(record, result.body, d.req);
+    describeEvent(record, result.body, d.req, d.token!.decoded.signatureBytes);
     this.dispatch(d, result.body);
   }
 
@@ -327,7 +338,8 @@ export class Receiver extends EventEmitter {
    * 200, the forward target's status, or the override. */
   private dispatch(d: Delivery, event: unknown): void {
     const { record } = d;
-    const key = record.webhookId && dedupeKey(record.webhookId);
+    // Only signed bytes decide: the body's webhookId, or the token itself (see describeEvent).
+    const key = deliveryDedupeKey(record);
     // A copy that arrives while the first is still being processed is a duplicate too.
     if (key && (this.dedupe.has(key) || this.processing.has(key))) {
       record.duplicate = true;
@@ -338,7 +350,7 @@ export class Receiver extends EventEmitter {
       d.claimed = key;
     }
     // The public-address self-test is ours, not the user's event: it is never forwarded to their app.
-    if (this.options.forwardTo && record.topic !== SELF_TEST_TOPIC) {
+    if (this.options.forwardTo && !(record.webhookId !== undefined && this.selfTests.has(record.webhookId))) {
       void this.forward(d.req, d.raw!).then((forward) =>
         this.guarded(d, () => {
           record.forward = forward;
@@ -441,6 +453,8 @@ interface Delivery {
   kept?: Buffer;
   /** The webhookId (its dedupe key) this delivery marked as being processed, until it is answered. */
   claimed?: string;
+  /** The token whose steps 1 to 5 passed, once its body is being held. */
+  token?: TokenToFinish;
   /** Its token's signature, while its body is being received (Receiver.receiving). */
   receiving?: string;
 }

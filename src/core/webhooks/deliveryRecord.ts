@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto';
 import type { JWTPayload, ProtectedHeaderParameters } from 'jose';
 import { isoTimestamp } from '../time/timestamps';
 import { nextDeliveryId } from './deliveryIds';
+import { dedupeKey, tokenDedupeKey } from './DedupeSet';
 import type { VerificationCheck } from './Verifier';
 
 export interface ForwardResult {
@@ -42,21 +43,39 @@ export interface DeliveryRecord {
   status: number;
   durationMs: number;
   duplicate: boolean;
-  /** From a verified event only (a refused body is never read). */
+  /** From a verified event's signed body only (a refused body is never read). */
   webhookId?: string;
   topic?: string;
   subTopic?: string;
   /** The event's triggeredAt exactly as sent (7 fractional digits). */
   triggeredAt?: string;
   runId?: string;
+  /** What the X-Svc-* headers said where the signed body says nothing (a test webhook's testData has no ids): outside
+   * the signature, so shown marked unsigned, and never deciding dedupe, forwarding or routing. */
+  unsigned?: UnsignedFields;
+  /** The dedupe key of a verified body without a signed webhookId: its token's (see tokenDedupeKey). */
+  dedupeKey?: string;
   forward?: ForwardResult;
   /** Something the receiver could not do with this delivery, e.g. parse a body nested too deeply. */
   note?: string;
 }
 
-/** A verified delivery answered 2xx: the service will not send it again, and a copy of it is a duplicate. */
-export function acknowledged(r: DeliveryRecord): r is DeliveryRecord & { webhookId: string } {
-  return r.verified && r.webhookId !== undefined && r.status >= 200 && r.status < 300;
+export interface UnsignedFields {
+  webhookId?: string;
+  topic?: string;
+  subTopic?: string;
+  triggeredAt?: string;
+}
+
+/** The key a verified delivery is deduplicated on: its signed webhookId, or its token's when the body has none. */
+export function deliveryDedupeKey(r: DeliveryRecord): string | undefined {
+  return r.dedupeKey ?? (r.webhookId === undefined ? undefined : dedupeKey(r.webhookId));
+}
+
+/** A verified delivery answered 2xx: the service will not send it again, and a copy of it is a duplicate. Its
+ * dedupe key, or undefined when it was not acknowledged. */
+export function acknowledgedKey(r: DeliveryRecord): string | undefined {
+  return r.verified && r.status >= 200 && r.status < 300 ? deliveryDedupeKey(r) : undefined;
 }
 
 export function redactHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
@@ -107,15 +126,29 @@ function pathOf(url: string): string {
   return q < 0 ? url : url.slice(0, q);
 }
 
-/** What the record shows of a verified event: ids from the body, or the service's headers when it lacks them. */
-export function describeEvent(record: DeliveryRecord, body: unknown, req: IncomingMessage): void {
-  const event = (body ?? {}) as Record<string, unknown>;
+/** What the record shows of a verified event. Only the signed body decides: its ids and topic are the event's.
+ * Where the body has none (a test webhook's testData), the X-Svc-* headers are kept as unsigned, and the delivery
+ * is deduplicated on its token, which an attacker cannot relabel (tokenDedupeKey). */
+export function describeEvent(record: DeliveryRecord, body: unknown, req: IncomingMessage, signature: Buffer): void {
+  const event = (body !== null && typeof body === 'object' && !Array.isArray(body) ? body : {}) as Record<string, unknown>;
   const data = event.data as Record<string, unknown> | undefined;
-  record.webhookId = typeof event.webhookId === 'string' ? event.webhookId : headerValue(req, 'x-svc-webhook-id');
-  record.topic = typeof event.topic === 'string' ? event.topic : headerValue(req, 'x-svc-topic');
-  if (typeof event.subTopic === 'string') record.subTopic = event.subTopic;
-  if (typeof event.triggeredAt === 'string') record.triggeredAt = event.triggeredAt;
-  if (data && typeof data.runId === 'string') record.runId = data.runId;
+  let unsigned: UnsignedFields | undefined;
+  const signedOr = (field: keyof UnsignedFields, header: string): string | undefined => {
+    const v = event[field];
+    if (typeof v === 'string') return v;
+    const h = headerValue(req, header);
+    if (h !== undefined) (unsigned ??= {})[field] = h;
+    return undefined;
+  };
+  record.webhookId = signedOr('webhookId', 'x-svc-webhook-id');
+  record.topic = signedOr('topic', 'x-svc-topic');
+  record.subTopic = signedOr('subTopic', 'x-svc-sub-topic');
+  record.triggeredAt = signedOr('triggeredAt', 'x-svc-triggered-at');
+  if (data && typeof data === 'object' && typeof data.runId === 'string') record.runId = data.runId;
+  if (unsigned) record.unsigned = unsigned;
+  if (record.webhookId === undefined) record.dedupeKey = tokenDedupeKey(signature);
+  // Absent fields stay absent in the history line.
+  for (const k of ['webhookId', 'topic', 'subTopic', 'triggeredAt'] as const) if (record[k] === undefined) delete record[k];
 }
 
 /** A header's value, the first when it was sent more than once. */

@@ -18,7 +18,15 @@ export interface DeliveryRow {
   /** "step 5 claims (iss, aud, exp)" for a refusal. */
   failedCheck?: string;
   runId?: string;
+  /** The event's webhookId: the signed body's, or an X-Svc-Webhook-Id header's (then listed in unsigned). */
+  webhookId?: string;
+  /** Which of the fields above came from X-Svc-* headers, outside the signature: shown marked unsigned. */
+  unsigned?: UnsignedField[];
 }
+
+export type UnsignedField = 'webhookId' | 'topic' | 'subTopic' | 'triggeredAt';
+
+const UNSIGNED_HEADERS: Record<UnsignedField, string> = { webhookId: 'x-svc-webhook-id', topic: 'x-svc-topic', subTopic: 'x-svc-sub-topic', triggeredAt: 'x-svc-triggered-at' };
 
 export interface DeliveryFilter {
   topic?: string;
@@ -70,15 +78,13 @@ function header(r: DeliveryRecord, name: string): string | undefined {
   return k ? r.headers[k] : undefined;
 }
 
-/** From the record alone (no body read): what the receiver took from a verified event, or the X-Svc-* headers. */
+/** From the record alone (no body read): what the receiver took from a verified event's signed body, or else the
+ * X-Svc-* headers, marked unsigned. */
 export function deliveryRow(r: DeliveryRecord): DeliveryRow {
   const failed = r.checks.find((c) => !c.ok);
-  return {
+  const row: DeliveryRow = {
     id: r.id,
     receivedAt: r.receivedAt,
-    triggeredAt: r.triggeredAt ?? header(r, 'x-svc-triggered-at'),
-    topic: r.topic ?? header(r, 'x-svc-topic'),
-    subTopic: r.subTopic ?? header(r, 'x-svc-sub-topic'),
     status: r.status,
     verified: r.verified,
     duplicate: r.duplicate,
@@ -86,6 +92,14 @@ export function deliveryRow(r: DeliveryRecord): DeliveryRow {
     failedCheck: failed ? `step ${failed.step} ${failed.name}` : undefined,
     runId: r.runId,
   };
+  for (const field of ['webhookId', 'topic', 'subTopic', 'triggeredAt'] as const) {
+    const signed = r[field];
+    const value = signed ?? header(r, UNSIGNED_HEADERS[field]);
+    if (value === undefined) continue;
+    row[field] = value;
+    if (signed === undefined) (row.unsigned ??= []).push(field);
+  }
+  return row;
 }
 
 /** The filter on what the row and the record carry; `text` is searched in the body only by filterRows. */

@@ -5,15 +5,17 @@ import type { DeliveryRecord } from '../../core/webhooks/deliveryRecord';
 /** @param id the row's id, unique within its tree. */
 export function deliveryTreeItem(r: DeliveryRecord, id: string): vscode.TreeItem {
   const failed = r.verified ? undefined : r.checks.find((c) => !c.ok && c.step < 7);
-  const item = new vscode.TreeItem(r.topic ?? 'webhook', vscode.TreeItemCollapsibleState.None);
+  // A topic from the X-Svc-Topic header is outside the signature: shown, marked so.
+  const topic = r.topic ?? (r.unsigned?.topic !== undefined ? `${r.unsigned.topic} (unsigned)` : undefined);
+  const item = new vscode.TreeItem(topic ?? 'webhook', vscode.TreeItemCollapsibleState.None);
   item.id = id;
   const outcome = r.verified ? '' : failed ? ` refused at step ${failed.step}` : ' refused';
   item.description = `${r.status}${outcome}${r.duplicate ? ' duplicate' : ''} · ${r.receivedAt.slice(11, 19)}`;
   item.iconPath = new vscode.ThemeIcon('mail', new vscode.ThemeColor(r.verified && r.status < 300 ? 'testing.iconPassed' : 'list.warningForeground'));
   const refusal = failed ? ` Refused at step ${failed.step} (${failed.name}): ${failed.detail}.` : '';
-  item.tooltip = `Webhook ${r.topic ?? ''} received ${r.receivedAt}, answered ${r.status}${r.duplicate ? ' (duplicate)' : ''}.${refusal} Click to open it in the webhook panel.`;
+  item.tooltip = `Webhook ${topic ?? ''} received ${r.receivedAt}, answered ${r.status}${r.duplicate ? ' (duplicate)' : ''}.${refusal} Click to open it in the webhook panel.`;
   item.contextValue = 'delivery';
   item.command = { command: 'wfs.openWebhookPanel', title: 'Open in Webhook Panel', arguments: [r.id] };
-  item.accessibilityInformation = { label: `Webhook ${r.topic ?? ''}, ${r.verified ? 'verified' : 'refused'}, answered ${r.status}` };
+  item.accessibilityInformation = { label: `Webhook ${topic ?? ''}, ${r.verified ? 'verified' : 'refused'}, answered ${r.status}` };
   return item;
 }

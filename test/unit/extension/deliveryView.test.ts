@@ -59,6 +59,16 @@ const refused = record({
 });
 
 describe('webhook panel view model', () => {
+  it('marks what came from X-Svc-* headers as unsigned: a test webhook\'s ids, and anything of a refused delivery', () => {
+    const test = record({ webhookId: undefined, topic: undefined, subTopic: undefined, triggeredAt: undefined, headers: { 'x-svc-topic': 'orders/created', 'x-svc-webhook-id': 'hdr-1' }, unsigned: { topic: 'orders/created', webhookId: 'hdr-1' } });
+    const row = deliveryRow(test);
+    assert.deepEqual([row.topic, row.webhookId, row.unsigned], ['orders/created', 'hdr-1', ['webhookId', 'topic']]);
+    const signed = deliveryRow(record());
+    assert.deepEqual([signed.topic, signed.webhookId, signed.unsigned], ['workflow/completed', 'w-1', undefined]);
+    const refused = deliveryRow(record({ verified: false, webhookId: undefined, topic: undefined, subTopic: undefined, triggeredAt: undefined }));
+    assert.deepEqual([refused.topic, refused.unsigned], ['workflow/completed', ['topic']]);
+  });
+
   it('a row keeps triggeredAt to all 7 digits, with topic, subTopic, status, badge data and latency', () => {
     const row = deliveryRow(record());
     assert.equal(row.triggeredAt, T);

@@ -85,6 +85,67 @@ describe('Receiver', () => {
     assert.equal(rec.topic, 'workflow/started');
   });
 
+  describe('only signed bytes decide', () => {
+    /** A test webhook's body: the caller's testData, no ids in the signed bytes. */
+    const TEST_DATA = Buffer.from(JSON.stringify({ order: 7 }));
+    const withHeaders = async (body: Buffer, token: string, headers: Record<string, string>, to = url) =>
+      rawRequest(to, { method: 'POST', body, headers: { 'content-type': 'application/json', authorization: `Bearer ${token}`, ...headers } });
+
+    it('a body without a signed webhookId is deduplicated on its token: relabelled with any X-Svc-Webhook-Id it stays a duplicate; a fresh token is a new delivery', async () => {
+      const token = await f.sandbox.context.signer.sign(TEST_DATA);
+      const answers = [];
+      for (const id of ['A', 'A', 'B']) answers.push((await withHeaders(TEST_DATA, token, { 'x-svc-webhook-id': id, 'x-svc-topic': 'orders/created' })).text);
+      assert.deepEqual(answers, ['', 'duplicate\n', 'duplicate\n']);
+      assert.equal(events.length, 1);
+      const [first] = receiver.log.all();
+      assert.deepEqual([first!.webhookId, first!.topic, first!.unsigned], [undefined, undefined, { webhookId: 'A', topic: 'orders/created' }]);
+      assert.match(first!.dedupeKey!, /^sha256:[0-9a-f]{64}$/);
+      // The service signs each test webhook anew: the same testData sent again is a new delivery.
+      const fresh = await f.sandbox.context.signer.sign(TEST_DATA);
+      assert.equal((await withHeaders(TEST_DATA, fresh, { 'x-svc-webhook-id': 'A' })).text, '');
+      assert.equal(events.length, 2);
+    });
+
+    it('an X-Svc-Webhook-Id never makes a signed event a duplicate, nor survives a restart as one', async () => {
+      const log = new DeliveryLog();
+      await make({ log });
+      assert.equal((await withHeaders(TEST_DATA, await f.sandbox.context.signer.sign(TEST_DATA), { 'x-svc-webhook-id': ID1 })).status, 200);
+      assert.deepEqual(log.acknowledgedKeys().includes(ID1), false, 'the header id is not kept as acknowledged');
+      await make({ log });
+      assert.equal((await deliver(JSON.stringify(EVENT(ID1)))).text, '', 'the real event is processed');
+      assert.equal((await deliver(JSON.stringify(EVENT(ID1)))).text, 'duplicate\n', 'its own copy is the duplicate');
+      // The token-keyed delivery is known across the restart too.
+      const token = await f.sandbox.context.signer.sign(TEST_DATA);
+      assert.equal((await withHeaders(TEST_DATA, token, {})).text, '');
+      await make({ log });
+      assert.equal((await withHeaders(TEST_DATA, token, { 'x-svc-webhook-id': 'relabelled' })).text, 'duplicate\n');
+    });
+
+    it('the self-test is recognised by its signed webhookId while the test runs, never by an X-Svc-Topic', async () => {
+      const app = new RecordingServer();
+      const appUrl = await app.start();
+      try {
+        await make({ forwardTo: appUrl });
+        assert.equal((await withHeaders(TEST_DATA, await f.sandbox.context.signer.sign(TEST_DATA), { 'x-svc-topic': 'wfs/self-test' })).status, 200);
+        const selfId = '99999999-9999-4999-8999-999999999999';
+        const probe = Buffer.from(JSON.stringify({ webhookId: selfId, topic: 'wfs/self-test' }));
+        const over = receiver.expectSelfTest(selfId);
+        assert.equal((await deliver(probe)).status, 200);
+        over();
+        // The same signed topic outside a self-test is the user's event like any other.
+        const later = Buffer.from(JSON.stringify({ webhookId: '88888888-8888-4888-8888-888888888888', topic: 'wfs/self-test' }));
+        assert.equal((await deliver(later)).status, 200);
+        assert.deepEqual(
+          app.requests.map((r) => r.body.toString('utf8')),
+          [TEST_DATA.toString('utf8'), later.toString('utf8')],
+          'forwarded: the header-topic delivery and the later one, not the self-test probe',
+        );
+      } finally {
+        await app.stop();
+      }
+    });
+  });
+
   it('answers a duplicate webhookId 200, flagged, not dispatched again', async () => {
     const first = await deliver(JSON.stringify(EVENT(ID1)));
     // A verified delivery is answered 200 with no body: the status is the answer, and it leaves in one write.

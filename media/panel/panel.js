@@ -208,8 +208,11 @@
       b.addEventListener('click', () => vscode.postMessage({ type: 'action', action: name, id: d.row.id }));
       actions.appendChild(b);
     };
-    action('Replay to Receiver', 'replay-local', 'Send the same body again to the local receiver, with a fresh sandbox token');
-    if (d.forward) action('Replay to Forward Target', 'replay-forward', `Send the same body to ${d.forward.target}, with a fresh sandbox token`);
+    // A fresh signature would make a refused body look genuine: only a verified delivery is re-signed.
+    if (d.row.verified) {
+      action('Replay to Receiver', 'replay-local', 'Send the same body again to the local receiver, with a fresh sandbox token');
+      if (d.forward) action('Replay to Forward Target', 'replay-forward', `Send the same body to ${d.forward.target}, with a fresh sandbox token`);
+    }
     action('Copy as curl', 'copy-curl', 'The token is read from $WFS_WEBHOOK_TOKEN');
     action('Export…', 'export-one', 'Save this delivery as JSON');
     if (d.row.runId) action(`Go to Workflow (${d.row.runId})`, 'jump', 'Reveal the workflow with this runId in the explorer');

@@ -278,8 +278,10 @@ export class WebhookPanel implements vscode.Disposable {
     return body;
   }
 
-  /** The same body and event headers, with a fresh sandbox token (the original token is never stored). */
+  /** The same body and event headers, with a fresh sandbox token (the original token is never stored). Only for a
+   * verified delivery: re-signing a refused one would turn a stranger's body into one that verifies. */
   private async replay(r: DeliveryRecord, url: string): Promise<{ status: number }> {
+    if (!r.verified) throw new Error('This delivery was refused, so it is not replayed with a fresh signature: that would make a body nobody trusted verify. Copy it as curl or export it instead.');
     const body = await this.bodyOf(r);
     const token = await this.s.sandbox.signWebhookBody(body);
     if (!token) throw new Error('Replaying needs the sandbox running: it signs the replayed delivery.');

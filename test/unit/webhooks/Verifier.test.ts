@@ -74,6 +74,17 @@ describe('Verifier', () => {
     assert.equal(verifier.cacheFor(verifier.issuers[0]!), kept, 'an unchanged issuer keeps its cache');
   });
 
+  it('trustToken: one token of an issuer not otherwise trusted verifies (Test Public Address\'s probe); any other token of that issuer is refused at step 2', async () => {
+    verifier.setIssuers([issuers[1]!]);
+    const probe = await token();
+    const untrust = verifier.trustToken(probe, [issuers[0]!]);
+    assert.equal((await verify(`Bearer ${probe}`)).ok, true);
+    clock.advance(1000);
+    assert.equal(failedStep(await verify(`Bearer ${await token()}`)), 2, 'another token of the same issuer');
+    untrust();
+    assert.equal(failedStep(await verify(`Bearer ${probe}`)), 2, 'the probe itself, once its test is over');
+  });
+
   describe('one issuer at two key sets (two environments, e.g. two sandboxes)', () => {
     let second: TestKey;
     let staging: KeySetServer;

@@ -35,6 +35,10 @@ export interface AuditCase {
   /** Why the expected answer is the right one. */
   why: string;
   expectStatus: 200 | 403;
+  /** The token's kid is not in the key set the receiver holds: a 503 with Retry-After passes as well as a 403. A
+   * receiver that limits its key-set requests cannot tell such a kid from a key rotated in since its last fetch
+   * until it may fetch again; answering "not now" accepts nothing and loses no genuine delivery. */
+  kidNotHeld?: true;
   build(ctx: AuditContext): Promise<ProbeRequest>;
   /** Observed side effects to compare (e.g. key-set requests): before the request and after. */
   watch?: (ctx: AuditContext) => Promise<number>;
@@ -308,6 +312,7 @@ export const AUDIT_CASES: AuditCase[] = [
     rule: 'Step 3: fetch the signing key by kid from the trusted issuer\'s key set; the key-set address is never taken from the token.',
     why: 'The token carries its own key-set address (a second loopback server serving the audit\'s own key). Following it lets anyone sign. A correct receiver looks the kid up in the sandbox key set, does not find it, and refuses, without ever contacting that server.',
     expectStatus: 403,
+    kidNotHeld: true,
     async build(ctx) {
       const { body, webhookId } = probeBody('jku-header', ctx.nowS());
       return { body, headers: headers(webhookId, `Bearer ${await foreignToken(ctx, body, { kid: ctx.foreign.kid, header: { jku: ctx.decoy.url } })}`) };
@@ -333,15 +338,16 @@ export const AUDIT_CASES: AuditCase[] = [
     id: 'key-set-failing',
     title: 'The key-set endpoint failing (unknown kid)',
     rule: 'Step 7: on any failure respond 403.',
-    why: 'A token with an unknown kid makes the receiver refetch the key set, and the key set answers 503. The delivery cannot be authorized, so the answer is 403. A 5xx would make the service resend forged deliveries.',
+    why: 'A token with an unknown kid makes the receiver refetch the key set, and the key set answers 503. The receiver cannot tell a forged kid from a key rotated in since its last fetch: a 403 accepts nothing, and so does a 503 with Retry-After, which also loses no genuine delivery (the service resends on 5xx, and a forged token is never accepted on a resend either). A 2xx accepts a delivery nobody verified; a 500 or a 503 without Retry-After is a fault, not a decision.',
     expectStatus: 403,
+    kidNotHeld: true,
     before: (ctx) => ctx.sandbox.failKeySet(20),
     after: (ctx) => ctx.sandbox.clearFaults(),
     async build(ctx) {
       const { body, webhookId } = probeBody('key-set-failing', ctx.nowS());
       return { body, headers: headers(webhookId, `Bearer ${await foreignToken(ctx, body, { kid: `rotated-${randomUUID().slice(0, 8)}` })}`) };
     },
-    fix: 'Wrap key fetching: when the key set cannot be fetched (or has no such kid), answer 403; keep the last good key set, and rate-limit refetches (the spec suggests at most 5 per minute).',
+    fix: 'Wrap key fetching: when the key set cannot be fetched, answer 503 with Retry-After (nothing is accepted, and the service sends the delivery again) or 403; never let the failure escape as a 500. Keep the last good key set, and limit refetches (the spec suggests at most 5 per minute) so made-up kids cannot spend them.',
   },
   {
     id: 'jwk-header',
@@ -349,6 +355,7 @@ export const AUDIT_CASES: AuditCase[] = [
     rule: 'Step 3: fetch the signing key by kid from the trusted issuer\'s key set; the key-set address is never taken from the token.',
     why: 'The token embeds its own public key (the audit\'s, never in the sandbox key set). A receiver that verifies with the embedded key accepts a token anyone can make.',
     expectStatus: 403,
+    kidNotHeld: true,
     async build(ctx) {
       const { body, webhookId } = probeBody('jwk-header', ctx.nowS());
       return { body, headers: headers(webhookId, `Bearer ${await foreignToken(ctx, body, { kid: ctx.foreign.kid, header: { jwk: ctx.foreignJwk } })}`) };
@@ -361,6 +368,7 @@ export const AUDIT_CASES: AuditCase[] = [
     rule: 'Step 3: fetch the signing key by kid from the trusted issuer\'s key set; the key-set address is never taken from the token.',
     why: 'x5u is a URL for the signer\'s certificate, here a loopback server holding the audit\'s own key. Fetching it lets anyone choose the key; the audit also watches that nobody asks that server.',
     expectStatus: 403,
+    kidNotHeld: true,
     async build(ctx) {
       const { body, webhookId } = probeBody('x5u-header', ctx.nowS());
       return { body, headers: headers(webhookId, `Bearer ${await foreignToken(ctx, body, { kid: ctx.foreign.kid, header: { x5u: `${ctx.decoy.origin}/x5u.pem` } })}`) };

@@ -102,9 +102,10 @@ async function startDecoy(jwks: unknown, pem: string): Promise<{ url: string; or
   };
 }
 
-function judge(c: AuditCase, status: number | undefined, error: string | undefined, watchFailure: string | undefined): { passed: boolean; detail: string } {
+function judge(c: AuditCase, status: number | undefined, error: string | undefined, watchFailure: string | undefined, retryAfter?: string): { passed: boolean; detail: string } {
   if (status === undefined) return { passed: false, detail: `no answer: ${error}` };
-  if (status !== c.expectStatus) {
+  const undecided = c.kidNotHeld && status === 503 && retryAfter !== undefined;
+  if (status !== c.expectStatus && !undecided) {
     const what =
       c.expectStatus === 200
         ? `answered ${status}; a genuine delivery must be answered 200`
@@ -116,6 +117,7 @@ function judge(c: AuditCase, status: number | undefined, error: string | undefin
     return { passed: false, detail: watchFailure ? `${what}; and ${watchFailure}` : what };
   }
   if (watchFailure) return { passed: false, detail: `answered ${status} as expected, but ${watchFailure}` };
+  if (undecided) return { passed: true, detail: `answered 503 with Retry-After ${retryAfter}: not decided until the receiver may fetch its key set again, which accepts nothing and loses no key rotated in since its last fetch` };
   return { passed: true, detail: `answered ${status} as expected` };
 }
 
@@ -171,12 +173,14 @@ export async function runAudit(o: AuditOptions): Promise<AuditSummary> {
       let status: number | undefined;
       let error: string | undefined;
       let responseBody = '';
+      let retryAfter: string | undefined;
       const watchedBefore = c.watch ? await c.watch(ctx) : 0;
       await c.before?.(ctx);
       try {
         const res = await httpRequest({ method: 'POST', url: target, headers: req.headers, body: req.body, timeoutMs: o.requestTimeoutMs ?? 10_000, maxResponseBytes: 16 * 1024 });
         status = res.status;
         responseBody = res.body.toString('utf8').slice(0, 2000);
+        retryAfter = res.headers['retry-after'];
       } catch (err) {
         error = (err as Error).message;
         if (err instanceof TransportError && err.reason === 'timeout') unanswered++;
@@ -185,7 +189,7 @@ export async function runAudit(o: AuditOptions): Promise<AuditSummary> {
       }
       if (status !== undefined) answered = true;
       const watchFailure = c.watch && c.judgeWatch ? c.judgeWatch(watchedBefore, await c.watch(ctx)) : undefined;
-      const verdict = judge(c, status, error, watchFailure);
+      const verdict = judge(c, status, error, watchFailure, retryAfter);
       const r: AuditCaseResult = { ...base, status, error, ...verdict, response: status === undefined ? undefined : { status, body: responseBody }, durationMs: o.clock.now() - t0 };
       results.push(r);
       o.onResult?.(r);
@@ -247,7 +251,7 @@ export function reattributeFailures(results: AuditCaseResult[]): void {
     const words = r.response?.body.trim().split('\n')[0]?.slice(0, 200);
     if (said !== undefined && probed !== undefined && said !== probed) {
       r.fix = `Your receiver says it refused this delivery at step ${said} ("${words}"), but this case probes step ${probed}, so its usual advice does not apply. Fix step ${said} first: ${STEP_ADVICE[said - 1] ?? 'see the spec\'s seven steps'}`;
-    } else if (r.id !== 'genuine' && r.expected === 200 && genuine && !genuine.passed && genuine.status === r.status) {
+    } else if (r.id !== 'genuine' && r.expected === 200 && genuine && !genuine.passed && (genuine.status === r.status || (said !== undefined && said === answeredStep(genuine.response?.body)))) {
       r.fix = `The genuine delivery was answered ${genuine.status} too, so this failure says nothing about ${probed ? `step ${probed}` : 'this rule'}. Fix the genuine case first${said ? ` (your receiver names step ${said}: "${words}")` : ''}, then run the audit again.`;
     }
   }

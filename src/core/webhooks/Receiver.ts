@@ -321,7 +321,7 @@ export class Receiver extends EventEmitter {
     this.dispatch(d, result.body);
   }
 
-  /** A refusal, answered 403. It keeps a prefix of the body and the hash of the whole: a flood of them costs little. */
+  /** A refusal, answered 403 (503 when a key set could not be consulted). It keeps a prefix of the body and the hash of the whole: a flood of them costs little. */
   private refuse(d: Delivery, result: VerificationResult, body: HashedBody): void {
     const { record } = d;
     d.kept = body.kept;
@@ -331,6 +331,12 @@ export class Receiver extends EventEmitter {
     // The step, not its detail: enough for the sender's developer (and the audit) to know where to look, nothing
     // about keys or trust.
     const failed = result.checks.find((c) => !c.ok && c.step < 7);
+    // Nothing decided: a key set that could not be consulted may hold a key just rotated in. A 403 would lose a
+    // genuine delivery (the service resends only on 5xx); a forged one gains nothing from a 503.
+    if (result.retryAfterS !== undefined) {
+      record.note = `answered 503: the key set could not be consulted (step 3 says why), so nothing was decided; the service sends the delivery again (Retry-After ${result.retryAfterS} s)`;
+      return this.answer(d, { status: 503, text: 'step 3 (signing key) cannot be checked right now: send it again shortly\n', retryAfterS: result.retryAfterS });
+    }
     this.answer(d, { status: 403, text: failed ? `forbidden: step ${failed.step} (${failed.name}) failed\n` : 'forbidden\n' });
   }
 

@@ -12,14 +12,17 @@ import {
   decodeSegment,
   decodeToken,
   digestHolds,
+  fetchKeys,
   passedCheck,
   refusedChecks,
   signatureHolds,
   signingKeys,
   StepFailed,
+  STEP_NAMES,
   trustedEntries,
   type DecodedToken,
   type KeyCandidate,
+  type KeyCandidates,
   type TrustedIssuer,
   type VerificationCheck,
 } from './verificationSteps';
@@ -41,6 +44,9 @@ export interface VerificationResult {
   bodySha256?: string;
   /** Whether the raw body is valid UTF-8, when every step passed (checked before parsing it). */
   bodyUtf8?: boolean;
+  /** Set when nothing was decided: a key set could not be consulted. The receiver answers 503 with this
+   * Retry-After (seconds), so the service sends the delivery again; it is neither verified nor refused. */
+  retryAfterS?: number;
 }
 
 export interface VerifierOptions {
@@ -64,6 +70,9 @@ export class Verifier {
   private readonly headers = new Map<string, ProtectedHeaderParameters>();
   private readonly passes = new Map<string, readonly VerificationCheck[]>();
   private lastPass?: { issuer: TrustedIssuer; kid: string | undefined; list: readonly VerificationCheck[] };
+  /** Single tokens trusted beyond the entries, each for its own issuers (Test Public Address's probe, signed by the
+   * sandbox while a real environment is in use); every other token of those issuers is refused at step 2. */
+  private readonly tokens = new Map<string, TrustedIssuer[]>();
   /** Bound once: check() runs per delivery. */
   private readonly decodeHeaderOf = (segment: string) => this.decodeHeader(segment);
   private readonly keySetOf = (issuer: TrustedIssuer) => this.cacheFor(issuer);
@@ -105,6 +114,12 @@ export class Verifier {
     return c;
   }
 
+  /** Trusts this one token for these issuers, until the returned function is called. */
+  trustToken(token: string, issuers: readonly TrustedIssuer[]): () => void {
+    this.tokens.set(token, [...issuers]);
+    return () => void this.tokens.delete(token);
+  }
+
   async verify(authorization: string | undefined, rawBody: Buffer): Promise<VerificationResult> {
     return this.check(authorization, rawBody);
   }
@@ -125,7 +140,11 @@ export class Verifier {
     const decoded = decodeToken(token, this.decodeHeaderOf);
     if (decoded instanceof StepFailed) return refused(decoded, { header: this.headerIfDecodable(token) });
     const entries = trustedEntries(decoded.claims, this.byIssuer);
-    if (entries instanceof StepFailed) return refused(entries, decoded);
+    if (entries instanceof StepFailed) {
+      const only = this.tokens.size > 0 ? this.tokens.get(token)?.filter((e) => e.issuer === decoded.claims.iss) : undefined;
+      if (!only?.length) return refused(entries, decoded);
+      return new TokenToFinish(decoded, only, typeof decoded.header.kid === 'string' ? decoded.header.kid : undefined);
+    }
     return new TokenToFinish(decoded, entries, typeof decoded.header.kid === 'string' ? decoded.header.kid : undefined);
   }
 
@@ -140,8 +159,17 @@ export class Verifier {
     return this.keysBeforeBody(token, keys);
   }
 
-  private keysBeforeBody(token: TokenToFinish, keys: KeyCandidate[] | StepFailed): VerificationResult | undefined {
+  private keysBeforeBody(token: TokenToFinish, keys: KeyCandidates | StepFailed): VerificationResult | undefined | Promise<VerificationResult | undefined> {
     const trusted = keys instanceof StepFailed ? keys : this.keysHold(token.decoded, keys, token.kid);
+    // The kid's key cached in one key set did not verify: the sets not consulted may hold another key under that
+    // kid (two environments naming keys alike), so they are asked before a refusal.
+    if (trusted instanceof StepFailed && trusted.step === 4 && !(keys instanceof StepFailed) && keys.unconsulted && token.decoded.header.alg === 'RS256' && token.decoded.header.crit === undefined)
+      return fetchKeys(keys.unconsulted, token.kid, this.keySetOf).then((others) => {
+        if (!(others instanceof StepFailed)) return this.keysBeforeBody(token, others);
+        if (others.retryAfterS === undefined) return refused(trusted, token.decoded);
+        const tried = keys.map((k) => `${k.entry.jwksUrl}: holds the kid's key, but the signature does not verify with it`).join('; ');
+        return refused(new StepFailed(3, `${tried}; ${others.detail}`, others.issuer, token.kid, undefined, others.retryAfterS), token.decoded);
+      });
     if (trusted instanceof StepFailed) return refused(trusted, token.decoded);
     token.trusted = trusted;
     return undefined;
@@ -164,7 +192,7 @@ export class Verifier {
   }
 
   /** Steps 4 and 5 once the keys are known: the entry the signature and claims are trusted for, or why not. */
-  private keysHold(decoded: DecodedToken, keys: KeyCandidate[], kid: string | undefined): TrustedIssuer | StepFailed {
+  private keysHold(decoded: DecodedToken, keys: readonly KeyCandidate[], kid: string | undefined): TrustedIssuer | StepFailed {
     const trusted = signatureHolds(decoded, keys, kid);
     if (trusted instanceof StepFailed) return trusted;
     return claimsHold(decoded.claims, trusted, Math.floor(this.options.clock.now() / 1000), kid) ?? trusted;
@@ -242,7 +270,13 @@ export class TokenToFinish {
 /** Distinct headers or (issuer, kid) pairs remembered; a flood of made-up ones only resets the cache. */
 const MAX_CACHED = 64;
 
-/** A refusal: its own list of checks (a pass shares one frozen list), and what was decoded, for display. */
+/** A refusal: its own list of checks (a pass shares one frozen list), and what was decoded, for display. Nothing
+ * decided (a key set that could not be consulted) is answered 503 with Retry-After, and step 7 says so. */
 function refused(f: StepFailed, seen?: { header?: ProtectedHeaderParameters; claims?: JWTPayload }): VerificationResult {
-  return { ok: false, checks: refusedChecks(f), header: seen?.header, claims: seen?.claims, bodySha256: f.bodySha256 };
+  const checks = refusedChecks(f);
+  if (f.retryAfterS !== undefined) {
+    const last = checks[checks.length - 1]!;
+    checks[checks.length - 1] = { ...last, detail: `not decided: answered 503 with Retry-After ${f.retryAfterS} s, because step ${f.step} (${STEP_NAMES[f.step - 1]}) could not consult the key set; the service sends the delivery again` };
+  }
+  return { ok: false, checks, header: seen?.header, claims: seen?.claims, bodySha256: f.bodySha256, retryAfterS: f.retryAfterS };
 }

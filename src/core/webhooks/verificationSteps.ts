@@ -3,7 +3,7 @@
 // receiver's: it records what it answered (see decisionCheck).
 import { createHash, timingSafeEqual, verify as cryptoVerify, type KeyObject } from 'node:crypto';
 import type { JWTPayload, ProtectedHeaderParameters } from 'jose';
-import type { JwksCache } from './JwksCache';
+import { KeySetUnavailable, type JwksCache } from './JwksCache';
 
 export interface TrustedIssuer {
   issuer: string;
@@ -31,6 +31,9 @@ export class StepFailed {
     readonly kid?: string,
     /** Step 6 hashed the body before it failed: the record reuses the hash. */
     readonly bodySha256?: string,
+    /** Set when nothing was decided (step 3 could not consult a key set): the delivery is answered 503 with this
+     * Retry-After, so the service sends it again, rather than refused. */
+    readonly retryAfterS?: number,
   ) {}
 }
 
@@ -48,6 +51,10 @@ export interface KeyCandidate {
   entry: TrustedIssuer;
   key: KeyObject;
 }
+
+/** The keys found for a kid; from the caches alone, the entries whose key set was not consulted (it did not hold
+ * the kid's key cached): should no candidate's signature verify, those are consulted before a refusal. */
+export type KeyCandidates = KeyCandidate[] & { unconsulted?: readonly TrustedIssuer[] };
 
 const BEARER = /^Bearer ([A-Za-z0-9_-]+\.[A-Za-z0-9_-]*\.[A-Za-z0-9_-]*)$/;
 const HEX64 = /^[0-9a-f]{64}$/;
@@ -81,35 +88,59 @@ export function trustedEntries(claims: JWTPayload, byIssuer: ReadonlyMap<string,
   return entries ?? new StepFailed(2, `issuer ${JSON.stringify(iss ?? null)} is not trusted; no key-set request was made`);
 }
 
-/** 3. The signing key by kid, from every key set configured for the issuer. Synchronous while each cache holds
- * the key (the hot path allocates no promise); a cache that must fetch makes it asynchronous. */
-export function signingKeys(entries: readonly TrustedIssuer[], kid: string | undefined, cacheFor: (e: TrustedIssuer) => JwksCache): KeyCandidate[] | StepFailed | Promise<KeyCandidate[] | StepFailed> {
+/** 3. The signing key by kid, from the key sets configured for the issuer, each on its own: a kid one set holds
+ * cached is used without consulting the others (they are consulted only if its signature does not verify).
+ * Synchronous while a cache holds the key (the hot path allocates no promise); a cache that must fetch makes it
+ * asynchronous. */
+export function signingKeys(entries: readonly TrustedIssuer[], kid: string | undefined, cacheFor: (e: TrustedIssuer) => JwksCache): KeyCandidates | StepFailed | Promise<KeyCandidates | StepFailed> {
   return cachedSigningKeys(entries, kid, cacheFor) ?? fetchKeys(entries, kid, cacheFor);
 }
 
-/** 3, from the caches alone: the keys when every key set has the kid's cached, else undefined. */
-function cachedSigningKeys(entries: readonly TrustedIssuer[], kid: string | undefined, cacheFor: (e: TrustedIssuer) => JwksCache): KeyCandidate[] | undefined {
-  const candidates: KeyCandidate[] = [];
-  for (let i = 0; i < entries.length; i++) {
-    const known = cacheFor(entries[i]!).cachedKey(kid);
-    if (!known) return undefined;
-    candidates.push({ entry: entries[i]!, key: known });
+/** 3, from the caches alone: the keys of the key sets holding the kid's cached, with the entries not consulted;
+ * undefined when none does. */
+function cachedSigningKeys(entries: readonly TrustedIssuer[], kid: string | undefined, cacheFor: (e: TrustedIssuer) => JwksCache): KeyCandidates | undefined {
+  // One entry (nearly every receiver): no list of the others to build.
+  if (entries.length === 1) {
+    const key = cacheFor(entries[0]!).cachedKey(kid);
+    return key ? [{ entry: entries[0]!, key }] : undefined;
   }
+  let candidates: KeyCandidates | undefined;
+  let unconsulted: TrustedIssuer[] | undefined;
+  for (let i = 0; i < entries.length; i++) {
+    const key = cacheFor(entries[i]!).cachedKey(kid);
+    if (key) (candidates ??= []).push({ entry: entries[i]!, key });
+    else (unconsulted ??= []).push(entries[i]!);
+  }
+  if (candidates && unconsulted) candidates.unconsulted = unconsulted;
   return candidates;
 }
 
-async function fetchKeys(entries: readonly TrustedIssuer[], kid: string | undefined, cacheFor: (e: TrustedIssuer) => JwksCache): Promise<KeyCandidate[] | StepFailed> {
-  const candidates: KeyCandidate[] = [];
+/** 3, asking each key set (fetching as its cache needs): the keys found, or a refusal naming every key set asked
+ * and what it said. While a key set that might hold the key could not be consulted, nothing is decided: the
+ * StepFailed carries a Retry-After (the longest of theirs, so every one can be asked by then). */
+export async function fetchKeys(entries: readonly TrustedIssuer[], kid: string | undefined, cacheFor: (e: TrustedIssuer) => JwksCache): Promise<KeyCandidates | StepFailed> {
+  const answers = await Promise.all(
+    entries.map((entry) =>
+      cacheFor(entry)
+        .getKey(kid)
+        .then(
+          (key) => ({ entry, key }),
+          (err: Error) => ({ entry, err }),
+        ),
+    ),
+  );
+  const candidates: KeyCandidates = [];
   const misses: string[] = [];
-  for (let i = 0; i < entries.length; i++) {
-    const entry = entries[i]!;
-    try {
-      candidates.push({ entry, key: await cacheFor(entry).getKey(kid) });
-    } catch (err) {
-      misses.push(entries.length > 1 ? `${entry.jwksUrl}: ${(err as Error).message}` : (err as Error).message);
+  let retryAfterMs: number | undefined;
+  for (const a of answers) {
+    if ('key' in a) candidates.push(a);
+    else {
+      misses.push(`${a.entry.jwksUrl}: ${a.err.message}`);
+      if (a.err instanceof KeySetUnavailable) retryAfterMs = Math.max(retryAfterMs ?? 0, a.err.retryAfterMs);
     }
   }
-  return candidates.length > 0 ? candidates : new StepFailed(3, misses.join('; '), entries[0]);
+  if (candidates.length > 0) return candidates;
+  return new StepFailed(3, misses.join('; '), entries[0], kid, undefined, retryAfterMs === undefined ? undefined : Math.ceil(retryAfterMs / 1000));
 }
 
 /** 4. RS256 pinned (the token's own alg is never honoured), then the signature. With several key sets holding

@@ -1,5 +1,6 @@
-// The webhook receiver inside VS Code: loopback Receiver + Verifier (trusting every environment's issuers) +
-// optional public Tunnel + a persisted DeliveryLog. While the sandbox runs, the receiver's address is
+// The webhook receiver inside VS Code: loopback Receiver + Verifier (trusting every configured environment's
+// issuers, and the Sandbox's only while it is the environment in use) + optional public Tunnel + a persisted
+// DeliveryLog. While the sandbox runs, the receiver's address is
 // registered with it, so the sandbox's workflow events arrive here too.
 import * as vscode from 'vscode';
 import { join } from 'node:path';
@@ -11,7 +12,7 @@ import { Tunnel, type TunnelState } from '../../core/tunnel/Tunnel';
 import { DeliveryLog } from '../../core/webhooks/DeliveryLog';
 import type { DeliveryRecord } from '../../core/webhooks/deliveryRecord';
 import { Receiver } from '../../core/webhooks/Receiver';
-import { Verifier } from '../../core/webhooks/Verifier';
+import { Verifier, type TrustedIssuer } from '../../core/webhooks/Verifier';
 import { HistoryInUse, historyHolder } from '../../core/webhooks/historyLock';
 import { addressSetting, SettingError } from './addressSetting';
 import { eraseHistoryFile } from '../../core/webhooks/eraseHistory';
@@ -86,6 +87,9 @@ export class ReceiverHost implements vscode.Disposable, EnvironmentFollower {
   /** Why the history file could not be loaded when the window started (not because another window keeps it). */
   private loadFailed?: Error;
   private readonly verifier: Verifier;
+  /** What the receiver trusts, as last logged; and of it, the configured environments' issuers. */
+  private trustText?: string;
+  private configuredTrust?: string;
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChange = this.changed.event;
   private readonly cleared = new vscode.EventEmitter<void>();
@@ -140,7 +144,10 @@ export class ReceiverHost implements vscode.Disposable, EnvironmentFollower {
         this.loadFailed = e;
         this.extLog.warn(`The delivery history file ${diskFile} could not be opened (${e.message}): it is tried again when the receiver starts.`);
       });
-    this.verifier = new Verifier({ issuers: environments.trustedIssuers(), clock });
+    this.verifier = new Verifier({ issuers: [], clock });
+    this.applyTrust();
+    // Switching environments changes whether the Sandbox's issuer is trusted.
+    this.disposables.push(environments.onDidChange(() => this.applyTrust()));
     this.consent = new LocaltunnelConsent(state);
     // Through the commands, so a restart says what it did (or why it failed) as the palette's would.
     this.settings = new ReceiverSettingsWatch(
@@ -188,8 +195,36 @@ export class ReceiverHost implements vscode.Disposable, EnvironmentFollower {
 
   /** Trusts the issuers of the environments resolving now; a (re)started sandbox learns where to send its events. */
   retain(current: readonly Environment[]): void {
-    this.verifier.setIssuers(current.flatMap((e) => e.trustedIssuers));
+    this.applyTrust(current);
     if (this.receiver?.url) this.sandbox.setWebhookEndpoint(this.receiver.url, true);
+  }
+
+  /** The issuers trusted: every configured environment's, and the Sandbox's only while the Sandbox is the environment
+   * in use. Anything on this machine may have the sandbox sign (and its sign-in is a published demo account), so a
+   * delivery to a real environment's address signed by it proves nothing. Test Public Address trusts its own probe
+   * by its token. */
+  private trusted(current: readonly Environment[]): { issuers: TrustedIssuer[]; text: string; configured: string } {
+    const sandboxInUse = this.environments.currentName === SANDBOX_ENVIRONMENT;
+    const envs = current.filter((e) => e.trustedIssuers.length > 0 && (sandboxInUse || e.name !== SANDBOX_ENVIRONMENT));
+    const describe = (list: readonly Environment[]) => list.map((e) => `${e.name} (${e.trustedIssuers.map((t) => `${t.issuer}, key set ${t.jwksUrl}, audience ${t.audience}`).join('; ')})`).join('; ');
+    return { issuers: envs.flatMap((e) => e.trustedIssuers), text: describe(envs) || 'no issuer', configured: describe(envs.filter((e) => e.name !== SANDBOX_ENVIRONMENT)) };
+  }
+
+  /** Applies the trust of the environments resolving now, and says so when it changed: in the log, and, while the
+   * receiver runs and a configured environment's issuers changed (not the sandbox restarting on another port), in a
+   * notification naming those now trusted. */
+  private applyTrust(current: readonly Environment[] = this.environments.all()): void {
+    const { issuers, text, configured } = this.trusted(current);
+    if (text === this.trustText) return;
+    const configuredBefore = this.configuredTrust;
+    this.trustText = text;
+    this.configuredTrust = configured;
+    this.verifier.setIssuers(issuers);
+    const inUse = this.environments.currentName;
+    this.extLog.info(`Receiver trusts: ${text}${inUse === SANDBOX_ENVIRONMENT ? '' : ` (not the Sandbox's issuer: ${inUse} is the environment in use)`}`);
+    if (configuredBefore !== undefined && configured !== configuredBefore && this.receiver?.url)
+      void Promise.resolve(vscode.window.showInformationMessage(`The webhook receiver now trusts: ${configured || 'no configured environment\'s issuer'}.`, 'Show Log')).then((a) => (a ? vscode.commands.executeCommand('wfs.showLog') : undefined));
+    this.changed.fire();
   }
 
   /** Empties the history and erases its file; the views that list deliveries redraw at once. */
@@ -286,7 +321,7 @@ export class ReceiverHost implements vscode.Disposable, EnvironmentFollower {
   private async doStart(): Promise<ReceiverInfo> {
     await this.historyLoaded();
     const cfg = vscode.workspace.getConfiguration('wfs');
-    this.verifier.setIssuers(this.environments.trustedIssuers());
+    this.applyTrust();
     const receiver = new Receiver({
       verifier: this.verifier,
       clock: this.clock,
@@ -398,9 +433,10 @@ export class ReceiverHost implements vscode.Disposable, EnvironmentFollower {
       const receiver = this.receiver;
       const publicUrl = this.info?.publicUrl;
       if (!receiver || !publicUrl) throw new Error(this.receiver ? `The receiver has no public address (${this.info?.publicNote ?? this.info?.publicSource}).` : 'The webhook receiver is not running.');
-      // The sandbox signs the probe; while it runs, the receiver trusts it.
+      // The sandbox signs the probe, and the receiver trusts that one token (whichever environment is in use).
       await this.sandbox.ensureStarted();
-      this.verifier.setIssuers(this.environments.trustedIssuers());
+      this.applyTrust();
+      let untrust: (() => void) | undefined;
       const result = await testPublicAddress({
         publicUrl,
         receiver,
@@ -408,10 +444,12 @@ export class ReceiverHost implements vscode.Disposable, EnvironmentFollower {
         timeoutMs,
         sign: async (body) => {
           const token = await this.sandbox.signWebhookBody(body);
-          if (!token) throw new Error('the sandbox stopped');
+          const sandboxIssuers = this.environments.get(SANDBOX_ENVIRONMENT)?.trustedIssuers;
+          if (!token || !sandboxIssuers) throw new Error('the sandbox stopped');
+          untrust = this.verifier.trustToken(token, sandboxIssuers);
           return token;
         },
-      });
+      }).finally(() => untrust?.());
       this.extLog[result.ok ? 'info' : 'warn'](`Public address test: ${result.ok ? 'ok' : `failed at ${result.failedHop}`}: ${result.detail}`);
       if (this.receiver === receiver) this.selfTest = result;
       this.changed.fire();

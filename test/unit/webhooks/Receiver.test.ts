@@ -146,6 +146,32 @@ describe('Receiver', () => {
     });
   });
 
+  it('a key set that cannot be consulted is answered 503 with Retry-After, recorded as undecided; the resend is verified (issue #51: rotation after a flood)', async () => {
+    assert.equal((await deliver(JSON.stringify(EVENT(ID1)))).status, 200, 'the key set is fetched');
+    const forged = (kid: string) => `Bearer ${Buffer.from(JSON.stringify({ alg: 'RS256', kid })).toString('base64url')}.${Buffer.from(JSON.stringify({ iss: f.info.issuer, aud: f.info.audience, exp: Math.floor(f.clock.now() / 1000) + 300 })).toString('base64url')}.${Buffer.alloc(256, 7).toString('base64url')}`;
+    for (let i = 0; i < 6; i++) {
+      const r = await deliver('{}', forged(`random-${i}`));
+      assert.ok(r.status === 403 || r.status === 503, `a forged token is never accepted: ${r.status}`);
+    }
+    await f.sandbox.context.signer.rotate();
+    const body = JSON.stringify(EVENT('22222222-2222-4222-8222-222222222222'));
+    const token = `Bearer ${await f.sandbox.context.signer.sign(Buffer.from(body))}`;
+    const first = await deliver(body, token);
+    assert.equal(first.status, 503, first.text);
+    const retryAfter = Number(first.headers['retry-after']);
+    assert.ok(retryAfter >= 1 && retryAfter <= 15, `Retry-After ${first.headers['retry-after']}`);
+    const rec = receiver.log.all().at(-1)!;
+    assert.equal(rec.verified, false);
+    assert.match(rec.note!, /^answered 503: the key set could not be consulted \(step 3 says why\), so nothing was decided; the service sends the delivery again/);
+    const step3 = rec.checks.find((c) => c.step === 3)!;
+    assert.ok(!step3.ok && step3.detail.startsWith(`${f.info.jwksUrl}: could not be consulted`), step3.detail);
+    assert.equal(events.length, 1, 'not dispatched');
+    f.clock.advance(retryAfter * 1000);
+    const resent = await deliver(body, token);
+    assert.equal(resent.status, 200, resent.text);
+    assert.equal(events.length, 2);
+  });
+
   it('answers a duplicate webhookId 200, flagged, not dispatched again', async () => {
     const first = await deliver(JSON.stringify(EVENT(ID1)));
     // A verified delivery is answered 200 with no body: the status is the answer, and it leaves in one write.

@@ -74,6 +74,17 @@ describe('Verifier', () => {
     assert.equal(verifier.cacheFor(verifier.issuers[0]!), kept, 'an unchanged issuer keeps its cache');
   });
 
+  it('trustToken: one token of an issuer not otherwise trusted verifies (Test Public Address\'s probe); any other token of that issuer is refused at step 2', async () => {
+    verifier.setIssuers([issuers[1]!]);
+    const probe = await token();
+    const untrust = verifier.trustToken(probe, [issuers[0]!]);
+    assert.equal((await verify(`Bearer ${probe}`)).ok, true);
+    clock.advance(1000);
+    assert.equal(failedStep(await verify(`Bearer ${await token()}`)), 2, 'another token of the same issuer');
+    untrust();
+    assert.equal(failedStep(await verify(`Bearer ${probe}`)), 2, 'the probe itself, once its test is over');
+  });
+
   describe('one issuer at two key sets (two environments, e.g. two sandboxes)', () => {
     let second: TestKey;
     let staging: KeySetServer;
@@ -118,6 +129,37 @@ describe('Verifier', () => {
       assert.equal((await verify(`Bearer ${await token({ claims: { aud: 'second-aud' } })}`)).ok, true);
       assert.equal(failedStep(await verify(`Bearer ${await token({ claims: { aud: 'third-aud' } })}`)), 5);
       assert.equal(keys.requests, 1);
+    });
+
+    it('a kid cached in one key set is used without asking the other (issue #51: 8 deliveries from A fetched B 5 times, then B\'s rotation got 403)', async () => {
+      const b1 = await newRsaKey('b1');
+      staging.keys = [b1.jwk];
+      for (let i = 0; i < 8; i++) {
+        assert.equal((await verify(`Bearer ${await token()}`)).ok, true);
+        clock.advance(1000);
+      }
+      assert.equal(staging.requests, 1, 'the first delivery asked both; the next seven used the cached key');
+      clock.advance(16_000);
+      const b2 = await newRsaKey('b2');
+      staging.keys = [b2.jwk, b1.jwk];
+      const r = await verify(`Bearer ${await token({ signWith: b2, header: { kid: 'b2' }, claims: { aud: 'staging-aud' } })}`);
+      assert.equal(r.ok, true, JSON.stringify(r.checks));
+      assert.equal(staging.requests, 2);
+    });
+
+    it('a signature the cached key does not verify asks the key set not consulted before deciding (two sets naming keys alike)', async () => {
+      staging.keys = [];
+      assert.equal((await verify(`Bearer ${await token()}`)).ok, true, 'k1 cached in the first set only');
+      staging.keys = [second.jwk]; // the second set rotates in a key under the same kid
+      const fromStaging = `Bearer ${await token({ signWith: second, claims: { aud: 'staging-aud' } })}`;
+      const early = await verify(fromStaging);
+      assert.ok(early.retryAfterS !== undefined, `within the cooldown: answered later, never refused (${early.checks.find((c) => !c.ok)?.detail})`);
+      assert.ok(early.checks.find((c) => !c.ok)!.detail.includes(keys.url) && early.checks.find((c) => !c.ok)!.detail.includes(staging.url), 'names both key sets');
+      clock.advance(early.retryAfterS! * 1000);
+      assert.equal((await verify(fromStaging)).ok, true);
+      const foreign = await verify(`Bearer ${await token({ signWith: await newRsaKey('k1') })}`);
+      assert.equal(failedStep(foreign), 4);
+      assert.equal(foreign.retryAfterS, undefined);
     });
 
     it('each key set keeps its own request budget', async () => {
@@ -330,17 +372,58 @@ describe('Verifier', () => {
       assert.ok(results.every((r) => r.ok));
       assert.equal(keys.requests, 1);
     });
-    it('a flood of unknown kids makes at most 5 key-set requests per minute', async () => {
-      for (let i = 0; i < 50; i++) await verify(`Bearer ${await token({ header: { kid: `unknown-${i}` } })}`);
-      assert.equal(keys.requests, 5);
-      clock.advance(60_000);
-      for (let i = 0; i < 50; i++) await verify(`Bearer ${await token({ header: { kid: `again-${i}` } })}`);
-      assert.equal(keys.requests, 10);
+    it('a flood of unknown kids makes one key-set request per cooldown (15 s); none is verified, none spends the budget', async () => {
+      assert.equal((await verify(`Bearer ${await token()}`)).ok, true);
+      for (let i = 0; i < 50; i++) {
+        const r = await verify(`Bearer ${await token({ header: { kid: `unknown-${i}` } })}`);
+        assert.equal(r.ok, false);
+        assert.equal(failedStep(r), 3);
+        assert.ok(r.retryAfterS! >= 1 && r.retryAfterS! <= 15, `undecided, answered later: ${r.retryAfterS}`);
+      }
+      assert.equal(keys.requests, 1, 'within the cooldown after a fetch, an unknown kid does not refetch');
+      for (let s = 0; s < 60; s++) {
+        clock.advance(1000);
+        for (let i = 0; i < 10; i++) assert.equal((await verify(`Bearer ${await token({ header: { kid: `again-${s}-${i}` } })}`)).ok, false);
+      }
+      assert.equal(keys.requests, 1 + 4, 'one a cooldown: 4 in a minute, under the 5-a-minute budget');
     });
-    it('key-set endpoint down: 403s, at most 5 requests per minute, failures included', async () => {
+    it('a kid that a key set fetched after the delivery arrived does not hold is refused (403), naming the key set and what it holds', async () => {
+      const r = await verify(`Bearer ${await token({ header: { kid: 'never' } })}`);
+      assert.equal(failedStep(r), 3);
+      assert.equal(r.retryAfterS, undefined, 'decided: a refusal');
+      const detail = r.checks.find((c) => !c.ok)!.detail;
+      assert.ok(detail.startsWith(`${keys.url}: no key with kid "never"`), detail);
+      assert.match(detail, /fetched after the delivery arrived, holds 1 kid: "k1"/);
+      assert.match(r.checks[r.checks.length - 1]!.detail, /refused with 403/);
+    });
+    it('key-set endpoint down: 503 with Retry-After (nothing decided), one request per cooldown, failures included', async () => {
       keys.failing = true;
-      for (let i = 0; i < 20; i++) assert.equal(failedStep(await verify(`Bearer ${await token()}`)), 3);
-      assert.equal(keys.requests, 5);
+      for (let i = 0; i < 20; i++) {
+        const r = await verify(`Bearer ${await token()}`);
+        assert.equal(r.ok, false);
+        assert.equal(failedStep(r), 3);
+        assert.ok(r.retryAfterS! >= 1, 'answered later, not refused');
+        assert.match(r.checks.find((c) => !c.ok)!.detail, /could not be consulted: not fetched yet \(the last request failed: key set answered 503\)/);
+        assert.match(r.checks[r.checks.length - 1]!.detail, /^not decided: answered 503 with Retry-After \d+ s, because step 3 \(signing key\) could not consult the key set; the service sends the delivery again$/);
+      }
+      assert.equal(keys.requests, 1);
+      clock.advance(15_000);
+      keys.failing = false;
+      assert.equal((await verify(`Bearer ${await token()}`)).ok, true, 'verified once the key set answers again');
+      assert.equal(keys.requests, 2);
+    });
+    it('rotation after a flood of forged kids (issue #51): the genuine delivery under the new key is answered later, then verified on its resend', async () => {
+      assert.equal((await verify(`Bearer ${await token()}`)).ok, true);
+      for (let i = 0; i < 6; i++) assert.equal((await verify(`Bearer ${await token({ header: { kid: `forged-${i}` } })}`)).ok, false);
+      const k2 = await newRsaKey('k2');
+      keys.keys = [k2.jwk, key.jwk];
+      const genuine = `Bearer ${await token({ header: { kid: 'k2' }, signWith: k2 })}`;
+      const first = await verify(genuine);
+      assert.equal(first.ok, false);
+      assert.ok(first.retryAfterS !== undefined, `never refused: ${first.checks.find((c) => !c.ok)?.detail}`);
+      clock.advance(first.retryAfterS * 1000);
+      const resent = await verify(genuine);
+      assert.equal(resent.ok, true, JSON.stringify(resent.checks));
     });
     it('keeps the last good key set when a refresh fails', async () => {
       assert.equal((await verify(`Bearer ${await token()}`)).ok, true);
@@ -370,7 +453,7 @@ describe('Verifier', () => {
       await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
       try {
         const cache = new JwksCache({ jwksUrl: `http://127.0.0.1:${(silent.address() as AddressInfo).port}/jwks`, clock, timeoutMs: 200 });
-        await assert.rejects(cache.getKey('k1'), /no key set from .*no answer .* within 200 ms/);
+        await assert.rejects(cache.getKey('k1'), /could not be consulted: not fetched yet \(the last request failed: no answer .* within 200 ms\)/);
         assert.equal(requests, 1);
       } finally {
         silent.closeAllConnections();

@@ -149,6 +149,31 @@ describe('webhook panel in a real VS Code host', () => {
     assert.equal(replayed.body.sha256, original.body.sha256);
   });
 
+  it('a refused delivery is never re-signed: no Replay button, and the action itself refuses, sending nothing', async () => {
+    // A genuine sandbox token for one body, sent with another: refused at step 6.
+    const token = await api.sandbox.signWebhookBody(Buffer.from('{"webhookId":"genuine"}'));
+    const refused = await deliveredBy(() => fetch(receiverUrl, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: '{"attacker":"body"}' }));
+    assert.equal(refused.status, 403);
+    await vscode.commands.executeCommand('wfs.openWebhookPanel', refused.id);
+    const buttons = await inWebview<string[]>('#spacer', `[...document.querySelectorAll('#detail .actions button')].map((b) => b.textContent)`, `document.getElementById('detail').textContent.includes('body_sha256 does not match')`);
+    assert.deepEqual(buttons, ['Copy as curl', 'Export…']);
+    await vscode.commands.executeCommand('notifications.clearAll');
+    const count = api.receiver.log.all().length;
+    assert.equal(await api.webhookPanel.runAction('replay-local', refused.id), undefined);
+    await notificationsInCenter(/^Replay to Receiver: This delivery was refused, so it is not replayed with a fresh signature/, 1);
+    assert.equal(api.receiver.log.all().length, count, 'nothing was sent');
+    await vscode.commands.executeCommand('notifications.hideList');
+  });
+
+  it('a test webhook whose testData carries no ids shows its header topic marked unsigned', async () => {
+    const r = await deliveredBy(() => vscode.commands.executeCommand('wfs.sendTestWebhook', { topic: 'orders/unsigned', subTopic: 'event:orders/unsigned', tenantId: 't-unsigned', testData: { plain: true }, address: receiverUrl }));
+    assert.equal(r.verified, true);
+    assert.deepEqual([r.topic, r.unsigned?.topic], [undefined, 'orders/unsigned']);
+    await vscode.commands.executeCommand('wfs.openWebhookPanel', r.id);
+    const dom = await webhookPanelDom(`document.querySelectorAll('#detail .check').length === 7`);
+    assert.match(dom.detailText, /orders\/unsigned \(unsigned: from a header, outside the signature; decides nothing\)/);
+  });
+
   it('copy as curl carries the body and never the token', async () => {
     const tenant = `tenant-curl-${Date.now()}`;
     const original = await verifiedOwn(tenant);

@@ -49,8 +49,8 @@ export interface ReceiverOptions {
 export const DEFAULT_MAX_BODY = 1024 * 1024;
 export const DEFAULT_MAX_BODIES_IN_FLIGHT = 32 * 1024 * 1024;
 /** The service, a tunnel's client or a proxy open a handful; anyone who reaches the address could open thousands, and
- * idle ones give way. Room for a burst of a thousand deliveries at once, each answered (none reset), while the keys
- * are fetched: about 12 KB each idle, 28 KB with 16 KiB of headers (Node's limit), so at most about 28 MiB. */
+ * idle ones give way. Room for a burst of a thousand deliveries at once, all waiting for a key set, each answered
+ * rather than reset; each connection is a descriptor and at most Node's 16 KiB of headers (docs/benchmarks.md). */
 export const DEFAULT_MAX_CONNECTIONS = 1024;
 const EMPTY = Buffer.alloc(0);
 

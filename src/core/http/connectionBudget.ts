@@ -1,8 +1,8 @@
 // How many connections an HTTP server keeps at once, and which one gives way when a new one comes: a connection is a
 // file descriptor of the process and up to its headers in memory, so their number is bounded; but a stranger who
 // opens connections and says nothing must not keep a sender's delivery out. When the budget is full, the connection
-// idle the longest gives way (one that never sent a byte first); only when every connection has a request in
-// progress is the new one refused.
+// idle the longest gives way (one that never sent a byte first); the new one is refused only when every connection
+// has a request in progress or has only just come.
 
 /** What the budget reads of a server's socket (a net.Socket under node:http). */
 export interface BudgetedSocket {
@@ -33,7 +33,7 @@ export class ConnectionBudget {
   private turn = 0;
   private turnsToCount = 0;
   private counting = false;
-  /** Connections closed to make room, and new ones refused because every connection had a request in progress. */
+  /** Connections closed to make room, and new ones refused because none could give way. */
   evicted = 0;
   refused = 0;
   private readonly forget: (this: BudgetedSocket) => void;
@@ -55,7 +55,8 @@ export class ConnectionBudget {
   }
 
   /** A new connection (the server's 'connection' event): kept, after closing the longest idle one if the budget is
-   * full; or closed at once, if every connection kept has a request in progress. Returns whether it was kept. */
+   * full; or closed at once, if every connection kept has a request in progress or has only just come. Returns whether
+   * it was kept. */
   admit(socket: BudgetedSocket): boolean {
     if (this.all.size >= this.limit && !this.makeRoom()) {
       this.refused++;

@@ -3,7 +3,7 @@
 // an optional response override, forwarding to the developer's own app, and a log of every request.
 import { EventEmitter } from 'node:events';
 import { createServer, type IncomingMessage, type OutgoingHttpHeaders, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { createHash } from 'node:crypto';
 import { isUtf8 } from 'node:buffer';
 import { httpRequest } from '../http/request';
@@ -17,6 +17,7 @@ import { TokenToFinish, type Verifier, type VerificationResult } from './Verifie
 import { BodiesInFlight, keptPrefix, readCapped, readHashed, type BodyLost, type HashedBody } from './requestBody';
 import { answeredChecks } from './verificationSteps';
 import { listenOn } from '../http/listenError';
+import { ConnectionBudget } from '../http/connectionBudget';
 
 export interface ReceiverOptions {
   verifier: Verifier;
@@ -28,8 +29,9 @@ export interface ReceiverOptions {
   /** Bytes all the bodies being received may hold at once (at least maxBodyBytes); over it a request is answered 503
    * with Retry-After, and the service sends it again. */
   maxBodiesInFlightBytes?: number;
-  /** Connections open at once; past it a new one is closed as it is accepted. Each costs a file descriptor of the
-   * process (the extension host's, shared) and up to its headers in memory. */
+  /** Connections open at once. Each costs a file descriptor of the process (the extension host's, shared) and up to
+   * its headers in memory. Past it the connection idle the longest is closed to make room; a new one is refused only
+   * while every connection has a request in progress (see ConnectionBudget). */
   maxConnections?: number;
   headersTimeoutMs?: number;
   bodyTimeoutMs?: number;
@@ -46,8 +48,10 @@ export interface ReceiverOptions {
 
 export const DEFAULT_MAX_BODY = 1024 * 1024;
 export const DEFAULT_MAX_BODIES_IN_FLIGHT = 32 * 1024 * 1024;
-/** The service, a tunnel's client or a proxy open a handful; anyone who reaches the address could open thousands. */
-export const DEFAULT_MAX_CONNECTIONS = 256;
+/** The service, a tunnel's client or a proxy open a handful; anyone who reaches the address could open thousands, and
+ * idle ones give way. Room for a burst of a thousand deliveries at once, all waiting for a key set, each answered
+ * rather than reset; each connection is a descriptor and at most Node's 16 KiB of headers (docs/benchmarks.md). */
+export const DEFAULT_MAX_CONNECTIONS = 1024;
 const EMPTY = Buffer.alloc(0);
 
 export class Receiver extends EventEmitter {
@@ -117,12 +121,17 @@ export class Receiver extends EventEmitter {
   async start(): Promise<string> {
     if (this.localUrl) return this.localUrl;
     this.rememberAcknowledged(this.log.acknowledgedKeys());
-    const server = createServer({ connectionsCheckingInterval: this.options.timeoutCheckIntervalMs ?? 1000 }, (req, res) => this.serve(req, res));
+    const connections = new ConnectionBudget(this.options.maxConnections ?? DEFAULT_MAX_CONNECTIONS);
+    const server = createServer({ connectionsCheckingInterval: this.options.timeoutCheckIntervalMs ?? 1000 }, (req, res) => {
+      connections.requestOn(req.socket);
+      this.serve(req, res);
+    });
+    // Not Node's maxConnections, which closes the new connection however idle the others are.
+    server.on('connection', (socket: Socket) => connections.admit(socket));
     // Counted from the connection, not the first byte (Node's check: an answer 408, then closed): a connection that
-    // sends nothing keeps its place among maxConnections for 10 s at most.
+    // sends nothing holds a descriptor for 10 s at most, even while nothing needs its place.
     server.headersTimeout = this.options.headersTimeoutMs ?? 10_000;
     server.requestTimeout = this.options.bodyTimeoutMs ?? 30_000;
-    server.maxConnections = this.options.maxConnections ?? DEFAULT_MAX_CONNECTIONS;
     // Loopback only: the public side is the tunnel's job.
     await listenOn(server, this.options.port ?? 0, this.options.host ?? '127.0.0.1');
     this.server = server;

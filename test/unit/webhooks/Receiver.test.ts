@@ -660,7 +660,7 @@ describe('Receiver: bounded, crash-safe, every answer delivered', () => {
     });
   });
 
-  it('connections past maxConnections are closed as they are accepted; one let go makes room for a delivery', async () => {
+  it('past maxConnections the connection idle the longest gives way: a delivery gets through four idle ones, and a new connection is refused only while all four have requests in progress', async () => {
     await make({ maxConnections: 4 });
     const server = (receiver as unknown as { server: Server }).server;
     const connections = () => new Promise<number>((r, j) => server.getConnections((e, n) => (e ? j(e) : r(n))));
@@ -672,14 +672,22 @@ describe('Receiver: bounded, crash-safe, every answer delivered', () => {
     };
     const idle = [0, 1, 2, 3].map(open);
     for (let n = 0; n < 4; n = await connections()) await new Promise((r) => setImmediate(r));
-    const fifth = open();
-    await fifth.closed;
-    assert.equal(await connections(), 4, 'the four idle ones are kept');
-    idle[0]!.s.destroy();
-    await idle[0]!.closed;
-    for (let n = 4; n === 4; n = await connections()) await new Promise((r) => setImmediate(r));
     const body = Buffer.from(JSON.stringify({ webhookId: '55555555-5555-4555-8555-555555555555', topic: 't/x', data: {} }));
     assert.equal((await rawRequest(url, { method: 'POST', body, headers: await signed(body) })).status, 200);
+    await idle[0]!.closed; // the oldest gave way
+    assert.equal(await connections(), 4, 'the three others and the delivery\'s, kept alive');
+    idle.forEach((c) => c.s.destroy());
+    for (let n = 4; n > 1; n = await connections()) await new Promise((r) => setImmediate(r));
+
+    // Four requests in progress (bodies held open): none of them gives way, and a new connection is closed instead.
+    let requests = 0;
+    server.on('request', () => requests++);
+    const held = [0, 1, 2, 3].map(() => heldRequest(url, {}, Buffer.from('{"a":1}')));
+    await untilTrue(() => requests === 4, () => `${requests} requests in progress`);
+    const fifth = open();
+    await fifth.closed;
+    held.forEach((h) => h.finish());
+    for (const h of held) assert.match(await h.answer, /^HTTP\/1\.1 403 /);
   });
 
   describe('413 reaches the sender as a 413, never a reset', () => {

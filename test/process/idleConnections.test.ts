@@ -149,6 +149,25 @@ describe('wfs listen: connections that say nothing never keep a delivery out, as
     await listen.stopCleanly();
   });
 
+  it('unsigned bodies trickling in on every connection of the budget: their requests are refused already, so they give way; a delivery is answered 200', async () => {
+    const [genuine] = await signedMany(s.info.baseUrl, 1, 'f');
+    const listen = new WfsProcess(['listen', '--trust-sandbox', s.info.baseUrl]);
+    const { url } = await listen.event('ready');
+    const u = new URL(url);
+    const pid = listen.child.pid!;
+    const read = bytesReadBy(pid);
+    // Each a request with no token, its headers whole and one byte of its 1 MB body: in progress, and refused at step 1.
+    const head = `POST ${u.pathname} HTTP/1.1\r\nHost: ${u.host}\r\nContent-Type: application/json\r\nContent-Length: 1000000\r\n\r\n{`;
+    const trickling = openIdle(Number(u.port), BUDGET);
+    await until(() => trickling.every((c) => c.connected || c.closed), () => 'connecting');
+    trickling.forEach((c) => c.socket.write(head));
+    await until(() => bytesReadBy(pid) - read >= BUDGET * head.length, () => `${bytesReadBy(pid) - read} of ${BUDGET * head.length} bytes read`);
+    assert.equal(await sendDelivery(url, genuine!), 200, 'the genuine delivery is answered');
+    assert.ok(trickling.some((c) => c.closed), 'a trickling request gave way');
+    trickling.forEach((c) => c.socket.destroy());
+    await listen.stopCleanly();
+  });
+
   it('a burst of 1,000 genuine deliveries at once, all waiting for the key set: none is reset; each is answered 200, or 503 with Retry-After', async () => {
     const deliveries = await signedMany(s.info.baseUrl, 1000, 'e');
     // The key set is served through a gate that opens once the receiver has read every request it kept: all of them

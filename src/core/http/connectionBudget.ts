@@ -27,6 +27,9 @@ const TURNS_TO_SPEAK = 2;
 
 export class ConnectionBudget {
   private readonly all = new Map<BudgetedSocket, Connection>();
+  /** Those whose request in progress is already refused (its body only hashed as it trickles in): such a request
+   * holds its connection no more than an idle one does. */
+  private readonly refusing = new WeakSet<BudgetedSocket>();
   /** Those not yet seen to send anything, in the order they came. */
   private readonly silent = new Map<BudgetedSocket, Connection>();
   private seq = 0;
@@ -75,9 +78,16 @@ export class ConnectionBudget {
   requestOn(socket: BudgetedSocket): void {
     const c = this.all.get(socket);
     if (c) c.since = ++this.seq;
+    this.refusing.delete(socket);
   }
 
-  /** Closes one connection without a request in progress, accepted at least TURNS_TO_SPEAK turns ago: the oldest that
+  /** The request in progress on socket is already refused: its connection may give way like an idle one, so a
+   * stranger trickling unsigned bodies cannot hold the door either. */
+  refusedOn(socket: BudgetedSocket): void {
+    if (this.all.has(socket)) this.refusing.add(socket);
+  }
+
+  /** Closes one connection without a request in progress (or whose request is already refused), accepted at least TURNS_TO_SPEAK turns ago: the oldest that
    * never sent a byte, else the one idle the longest (keep-alive between requests, or stalled in its headers). */
   private makeRoom(): boolean {
     const spoke = this.turn - TURNS_TO_SPEAK;
@@ -94,7 +104,7 @@ export class ConnectionBudget {
     let idlest: BudgetedSocket | undefined;
     let since = Infinity;
     for (const [socket, c] of this.all) {
-      if (c.since < since && c.turn <= spoke && !socket._httpMessage) {
+      if (c.since < since && c.turn <= spoke && (!socket._httpMessage || this.refusing.has(socket))) {
         idlest = socket;
         since = c.since;
       }

@@ -66,6 +66,7 @@ export class Receiver extends EventEmitter {
   private readonly receiving = new Set<string>();
   /** The signed webhookIds of the public-address self-tests under way: only these are ours, never forwarded. */
   private readonly selfTests = new Set<string>();
+  private connections?: ConnectionBudget;
   private respondWith?: number;
   private localUrl?: string;
   private publicHosts: readonly string[];
@@ -122,6 +123,7 @@ export class Receiver extends EventEmitter {
     if (this.localUrl) return this.localUrl;
     this.rememberAcknowledged(this.log.acknowledgedKeys());
     const connections = new ConnectionBudget(this.options.maxConnections ?? DEFAULT_MAX_CONNECTIONS);
+    this.connections = connections;
     const server = createServer({ connectionsCheckingInterval: this.options.timeoutCheckIntervalMs ?? 1000 }, (req, res) => {
       connections.requestOn(req.socket);
       this.serve(req, res);
@@ -150,6 +152,7 @@ export class Receiver extends EventEmitter {
   async stop(): Promise<void> {
     const s = this.server;
     this.server = undefined;
+    this.connections = undefined;
     this.localUrl = undefined;
     if (!s) return;
     await new Promise<void>((resolve) => {
@@ -186,7 +189,10 @@ export class Receiver extends EventEmitter {
   private readBody(d: Delivery, next: TokenToFinish | VerificationResult): void {
     // A sender gone while the key set was fetched: its request will never end.
     if (d.req.destroyed) return this.lost(d, 'aborted');
-    if (!(next instanceof TokenToFinish)) return readHashed(d.req, this.maxBody, REFUSED_BODY_PREFIX_BYTES, (body) => this.guarded(d, () => this.receivedRefused(d, body, next)));
+    if (!(next instanceof TokenToFinish)) {
+      this.connections?.refusedOn(d.req.socket);
+      return readHashed(d.req, this.maxBody, REFUSED_BODY_PREFIX_BYTES, (body) => this.guarded(d, () => this.receivedRefused(d, body, next)));
+    }
     const signature = next.decoded.signature;
     if (this.receiving.has(signature)) return readHashed(d.req, this.maxBody, REFUSED_BODY_PREFIX_BYTES, (body) => this.guarded(d, () => this.receivedCopy(d, body, next)));
     this.receiving.add(signature);

@@ -106,6 +106,27 @@ describe('ConnectionBudget', () => {
     assert.deepEqual(closed(...all, d, e), ['b', 'd']);
   });
 
+  it('a request already refused holds its connection no longer than an idle one: it gives way, until its connection makes a new request', () => {
+    const all = openAll('a', 'b', 'c');
+    turns(2);
+    for (const s of all) {
+      s.bytesRead = 100;
+      budget.requestOn(s);
+      s._httpMessage = {};
+    }
+    budget.refusedOn(all[1]!); // an unsigned body trickling in
+    const d = open('d');
+    assert.deepEqual(closed(...all, d), ['b']);
+    turns(2);
+    d.bytesRead = 10;
+    budget.requestOn(d);
+    d._httpMessage = {};
+    budget.refusedOn(all[0]!);
+    budget.requestOn(all[0]!); // its next request is not refused (yet)
+    const e = open('e');
+    assert.deepEqual(closed(...all, d, e), ['b', 'e'], 'a new request is weighed afresh: nothing gives way');
+  });
+
   it('never closes a connection before the event loop has had a full turn to read what it sent: the new one is refused instead', () => {
     const all = openAll('a', 'b', 'c');
     const d = open('d');

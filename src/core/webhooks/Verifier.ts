@@ -139,12 +139,11 @@ export class Verifier {
     if (token instanceof StepFailed) return refused(token);
     const decoded = decodeToken(token, this.decodeHeaderOf);
     if (decoded instanceof StepFailed) return refused(decoded, { header: this.headerIfDecodable(token) });
-    const entries = trustedEntries(decoded.claims, this.byIssuer);
-    if (entries instanceof StepFailed) {
-      const only = this.tokens.size > 0 ? this.tokens.get(token)?.filter((e) => e.issuer === decoded.claims.iss) : undefined;
-      if (!only?.length) return refused(entries, decoded);
-      return new TokenToFinish(decoded, only, typeof decoded.header.kid === 'string' ? decoded.header.kid : undefined);
-    }
+    let entries = trustedEntries(decoded.claims, this.byIssuer);
+    // A token trusted on its own adds its issuers' entries to those trusted for every token.
+    const own = this.tokens.size > 0 ? this.tokens.get(token)?.filter((e) => e.issuer === decoded.claims.iss) : undefined;
+    if (own?.length) entries = entries instanceof StepFailed ? own : [...entries, ...own];
+    if (entries instanceof StepFailed) return refused(entries, decoded);
     return new TokenToFinish(decoded, entries, typeof decoded.header.kid === 'string' ? decoded.header.kid : undefined);
   }
 

@@ -332,7 +332,7 @@ export class ReceiverHost implements vscode.Disposable, EnvironmentFollower {
       respondWith: this.override,
     });
     receiver.on('delivery', (r: DeliveryRecord) => {
-      this.extLog.info(`Webhook ${r.method} ${r.path} → ${r.status} ${r.verified ? 'verified' : 'refused'}${r.duplicate ? ' (duplicate)' : ''}${r.topic ? ` topic ${r.topic}` : r.unsigned?.topic ? ` topic ${r.unsigned.topic} (unsigned)` : ''}`);
+      this.extLog.info(`Webhook ${r.method} ${r.path} → ${r.status} ${r.verified ? 'verified' : r.status >= 500 ? 'not verified yet (the service sends it again)' : 'refused'}${r.duplicate ? ' (duplicate)' : ''}${r.topic ? ` topic ${r.topic}` : r.unsigned?.topic ? ` topic ${r.unsigned.topic} (unsigned)` : ''}`);
       this.delivered.fire(r);
     });
     receiver.on('verified-event', (e: { record: DeliveryRecord }) => this.verifiedEvent.fire({ runId: e.record.runId, record: e.record }));

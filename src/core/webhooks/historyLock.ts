@@ -120,15 +120,16 @@ async function held(path: string, holder: LockHolder | undefined): Promise<boole
   try {
     process.kill(holder.pid, 0);
   } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
+    // EPERM: it exists, under another user.
+    if ((err as NodeJS.ErrnoException).code !== 'EPERM') return false;
   }
-  // Signalled fine, but a zombie still answers signals: it has exited, and holds nothing.
+  // It exists, but a zombie still answers signals: it has exited, and holds nothing.
   return !isDead(await processState(holder.pid));
 }
 
 /** The state letter of /proc/PID/stat ("R", "S", "Z"…), or undefined where there is no /proc or no such process. */
-export async function processState(pid: number, procRoot = '/proc'): Promise<string | undefined> {
-  return stateFromStat(await readFile(`${procRoot}/${pid}/stat`, 'latin1').catch(() => ''));
+export async function processState(pid: number): Promise<string | undefined> {
+  return stateFromStat(await readFile(`/proc/${pid}/stat`, 'latin1').catch(() => ''));
 }
 
 /** The state field of a /proc/PID/stat line: the first after the command name, which is in parentheses and may

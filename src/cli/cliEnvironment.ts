@@ -3,6 +3,7 @@
 // credential leaves the process.
 import { MemorySecretStore } from '../core/auth/secretStore';
 import { TokenManager, type AliasPlacement, type Credentials } from '../core/auth/TokenManager';
+import { credentialOriginProblem } from '../core/http/credentialOrigin';
 import { isLoopbackHost } from '../core/http/loopback';
 import { DEFAULT_429_BACKOFF, RateGate } from '../core/http/rateGate';
 import type { Clock } from '../core/time/clock';
@@ -34,9 +35,13 @@ function required(env: NodeJS.ProcessEnv, name: string): string {
   return v;
 }
 
-/** A service address: an http(s) URL, written without its trailing slashes. */
+/** A service address: an http(s) URL, written without its trailing slashes, where the password and tokens may go
+ * (https, or plain http on loopback). */
 function serviceUrl(name: string, value: string): string {
-  return httpUrlValue(name, value).replace(/\/+$/, '');
+  const url = httpUrlValue(name, value).replace(/\/+$/, '');
+  const problem = credentialOriginProblem(url);
+  if (problem) throw new UsageError(`${name} ${problem}.`);
+  return url;
 }
 
 export function readServiceTarget(env: NodeJS.ProcessEnv): ServiceTarget {

@@ -1,27 +1,32 @@
 // HTTPS_PROXY / HTTP_PROXY / NO_PROXY in the spawned CLI, against a recording CONNECT proxy on loopback. The
-// service is addressed by a .test name that only the proxy can resolve, so success proves the proxy carried it.
+// service is addressed by a .test name that only the proxy can resolve, so success proves the proxy carried it. It
+// is https (a TLS front on the sandbox whose certificate the CLI is given): the password never goes in clear.
 import assert from 'node:assert/strict';
 import { RecordingProxy } from '../unit/helpers/recordingProxy';
+import { TEST_NAMES_CERT, TlsFront } from '../unit/helpers/tlsFront';
 import { startSandboxProcess, WfsProcess, type SandboxProcess } from './helpers/wfsProcess';
 
 describe('wfs behind an HTTP proxy', function () {
   this.timeout(60_000);
   let s: SandboxProcess;
   let proxy: RecordingProxy;
+  let front: TlsFront;
   let named: string;
   beforeEach(async () => {
     s = await startSandboxProcess(['--allow-host', 'wfs-sandbox.test']);
     proxy = new RecordingProxy();
     await proxy.start();
-    named = s.info.baseUrl.replace('127.0.0.1', 'wfs-sandbox.test');
+    front = new TlsFront(Number(new URL(s.info.baseUrl).port));
+    named = `https://wfs-sandbox.test:${await front.start()}`;
   });
   afterEach(async () => {
     await proxy.stop();
+    await front.stop();
     await s.stop();
   });
 
   const start = (env: Record<string, string>) =>
-    new WfsProcess(['start', '--session', s.info.sessions.staged, '--service', 'Appraisal', '--model', 'Standard'], { ...s.env, WFS_BASE_URL: named, ...env });
+    new WfsProcess(['start', '--session', s.info.sessions.staged, '--service', 'Appraisal', '--model', 'Standard'], { ...s.env, WFS_BASE_URL: named, NODE_EXTRA_CA_CERTS: TEST_NAMES_CERT, ...env });
 
   it('HTTP_PROXY carries the sign-in and the start through CONNECT: exit 0', async () => {
     const p = start({ HTTP_PROXY: proxy.url });
@@ -50,5 +55,36 @@ describe('wfs behind an HTTP proxy', function () {
     assert.equal(await p.exitCode(), 0, p.stdout);
     assert.deepEqual(proxy.connects, []);
     assert.deepEqual(proxy.forwarded, []);
+  });
+
+  describe('a password or token never goes to a plain-http origin that is not loopback, proxy or not', () => {
+    const commands: [string, string[]][] = [
+      ['start', ['start', '--session', 'sess-demo-staged', '--service', 'Appraisal', '--model', 'Standard']],
+      ['status', ['status', '--workflow', 'wf_1']],
+      ['find', ['find', '--correlation-id', 'wfs-1']],
+      ['test-webhook', ['test-webhook', '--address', 'https://hooks.example.test/x', '--topic', 't/x', '--sub-topic', 'k:t/x', '--tenant-id', 't']],
+    ];
+    for (const [name, args] of commands)
+      it(`wfs ${name} with WFS_BASE_URL=http://wfs-sandbox.test:PORT through HTTP_PROXY: exit 2 naming the variable, and the proxy saw nothing`, async () => {
+        const clear = s.info.baseUrl.replace('127.0.0.1', 'wfs-sandbox.test');
+        const p = new WfsProcess(args, { ...s.env, WFS_BASE_URL: clear, HTTP_PROXY: proxy.url, HTTPS_PROXY: proxy.url });
+        assert.equal(await p.exitCode(), 2, p.stdout + p.stderr);
+        assert.equal(p.lines.at(-1)!.kind, 'usage');
+        assert.equal(
+          p.lines.at(-1)!.message,
+          `WFS_BASE_URL is plain http to ${new URL(clear).host}, which is not this machine: a password or token sent there would cross the network unencrypted, so none is sent. Use the service's https:// address, or a loopback address (127.0.0.1, localhost) for a local sandbox.`,
+        );
+        assert.deepEqual(proxy.connects, []);
+        assert.deepEqual(proxy.forwarded, []);
+      });
+
+    it('WFS_TEST_WEBHOOK_URL in plain http to another host, with an https WFS_BASE_URL: exit 2 naming it, and nothing sent (not even the sign-in)', async () => {
+      const clear = s.info.baseUrl.replace('127.0.0.1', 'wfs-sandbox.test');
+      const p = new WfsProcess(commands[3]![1], { ...s.env, WFS_BASE_URL: named, NODE_EXTRA_CA_CERTS: TEST_NAMES_CERT, WFS_TEST_WEBHOOK_URL: clear, HTTP_PROXY: proxy.url });
+      assert.equal(await p.exitCode(), 2, p.stdout + p.stderr);
+      assert.ok(p.lines.at(-1)!.message.startsWith(`WFS_TEST_WEBHOOK_URL is plain http to ${new URL(clear).host}, which is not this machine`), p.stdout);
+      assert.deepEqual(proxy.connects, []);
+      assert.deepEqual(proxy.forwarded, []);
+    });
   });
 });

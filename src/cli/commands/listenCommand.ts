@@ -5,6 +5,7 @@ import { dirname } from 'node:path';
 import { SandboxControlClient } from '../../core/audit/sandboxControlClient';
 import { DeliveryLog } from '../../core/webhooks/DeliveryLog';
 import type { DeliveryRecord } from '../../core/webhooks/deliveryRecord';
+import { fileModeWarning, octal } from '../../core/webhooks/historyFile';
 import { DEFAULT_MAX_BODY, Receiver } from '../../core/webhooks/Receiver';
 import { Verifier, type TrustedIssuer } from '../../core/webhooks/Verifier';
 import { tunnelNameProblem } from '../../core/tunnel/tunnelName';
@@ -65,6 +66,8 @@ function checkLogPath(file: string): void {
   if (st.isDirectory()) throw new UsageError(`--log ${file}: is a directory; give a file path, e.g. ${file.replace(/\/+$/, '')}/deliveries.jsonl`);
   // /dev/null meant as "no log" would be appended to, then compacted: a new file renamed over the device.
   if (!st.isFile()) throw new UsageError(`--log ${file}: is not a regular file (a device, a pipe or a socket); give a file path, or leave --log out to keep the history in memory only`);
+  // Marked read-only by its owner: root would not be stopped by it, so it is refused here, its mode left as it is.
+  if ((st.mode & 0o222) === 0) throw new UsageError(`--log ${file}: is read-only (mode ${octal(st.mode)}) and is left as it is: make it writable (chmod u+w ${file}), or give another file`);
 }
 
 export const listenCommand: CommandSpec = {
@@ -170,7 +173,13 @@ export const listenCommand: CommandSpec = {
       const loaded = await log.load();
       if (logFile) emit({ event: 'history', file: logFile, loaded: loaded.loaded, skipped: loaded.skipped });
     } catch (err) {
+      // The lock it took goes with it, so the next start, once the cause is put right, takes the file at once.
+      await log.close();
       throw new UsageError(`--log ${logFile}: ${(err as Error).message}`);
+    }
+    if (logFile) {
+      const warning = fileModeWarning(logFile, statSync(logFile).mode);
+      if (warning) emit({ event: 'warning', message: `--log ${logFile}: ${warning}` });
     }
     log.on('error-persisting', (err: Error) => emit({ event: 'warning', message: `the delivery log ${logFile} could not be written (${err.message}); verified deliveries are answered 503 until it can` }));
     const receiver = new Receiver({ verifier: new Verifier({ issuers, clock: io.clock }), clock: io.clock, host, port, path, maxBodyBytes, respondWith, forwardTo, log });
@@ -178,7 +187,10 @@ export const listenCommand: CommandSpec = {
       emit({ event: 'delivery', id: r.id, status: r.status, verified: r.verified, duplicate: r.duplicate, webhookId: r.webhookId ?? null, topic: r.topic ?? null, ...(r.unsigned ? { unsigned: r.unsigned } : {}), bytes: r.body.size, checks: r.checks, ...(r.forward ? { forward: r.forward } : {}), ...(r.note ? { note: r.note } : {}) }),
     );
     receiver.on('failure', (r: DeliveryRecord) => emit({ event: 'warning', message: `a request to ${r.path} was answered 500: ${r.note}` }));
-    const url = await receiver.start();
+    const url = await receiver.start().catch(async (err: unknown) => {
+      await log.close();
+      throw err;
+    });
     let tunnel: Tunnel | undefined;
     let publicUrl: string | null = null;
     let reconnected = false;
@@ -211,6 +223,7 @@ export const listenCommand: CommandSpec = {
       }
     } catch (err) {
       await receiver.stop();
+      await log.close();
       throw err;
     }
     emit({ event: 'ready', url, publicUrl, issuers: issuers.map((i) => i.issuer) });

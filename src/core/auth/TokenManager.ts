@@ -5,6 +5,7 @@
 // - tokens live only in the SecretStore.
 import { EventEmitter } from 'node:events';
 import { classifyResponse } from '../http/classifyResponse';
+import { assertCredentialOrigin } from '../http/credentialOrigin';
 import { REFRESH_PATH, SIGN_IN_PATH, joinUrl } from '../http/paths';
 import { httpRequest } from '../http/request';
 import { RateGate, sendThroughGate } from '../http/rateGate';
@@ -198,6 +199,7 @@ export class TokenManager extends EventEmitter implements AccessTokenProvider {
   }
 
   private async doSignIn(credentials: Credentials): Promise<TokenSession> {
+    assertCredentialOrigin(this.options.baseUrl, 'The service address');
     const placement = this.options.aliasPlacement ?? 'body';
     const alias = credentials.userAlias?.trim() || undefined;
     let url = joinUrl(this.options.baseUrl, SIGN_IN_PATH);
@@ -237,6 +239,7 @@ export class TokenManager extends EventEmitter implements AccessTokenProvider {
     if (!s) throw new SignInRequired('signed-out', 'Not signed in: sign in to this environment first.');
     const now = this.options.clock.now();
     if (now >= s.refreshExpiresAt) return this.reSignIn('refresh-lapsed', LAPSED_ADVICE);
+    assertCredentialOrigin(this.options.baseUrl, 'The service address');
     this.setState('refreshing');
     const { clock } = this.options;
     let sentAt = 0;

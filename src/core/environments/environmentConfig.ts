@@ -4,6 +4,7 @@ import type { AliasPlacement } from '../auth/TokenManager';
 import type { Product } from '../workflows/workflowTypes';
 import type { TrustedIssuer } from '../webhooks/Verifier';
 import type { SandboxInfo } from '../sandbox/Sandbox';
+import { credentialOriginProblem } from '../http/credentialOrigin';
 import { httpUrlProblem } from '../http/httpUrlProblem';
 
 export const SANDBOX_ENVIRONMENT = 'Sandbox';
@@ -56,8 +57,13 @@ export function parseEnvironments(raw: unknown): ParsedEnvironments {
     if (seen.has(name.toLowerCase())) return problems.push(`${where}: the name "${name}" is already used${name.toLowerCase() === 'sandbox' ? ' by the built-in sandbox' : ''}.`);
     const baseUrl = httpUrl(o.baseUrl);
     if (!baseUrl) return problems.push(`${where} ("${name}"): "baseUrl" ${urlProblem(o.baseUrl)}.`);
+    // The password and tokens go to both: the entry is refused, not sent in clear.
+    const clearBase = credentialOriginProblem(baseUrl);
+    if (clearBase) return problems.push(`${where} ("${name}"): "baseUrl" ${clearBase}.`);
     const testWebhookUrl = o.testWebhookUrl === undefined ? baseUrl : httpUrl(o.testWebhookUrl);
     if (!testWebhookUrl) return problems.push(`${where} ("${name}"): "testWebhookUrl" ${urlProblem(o.testWebhookUrl)}.`);
+    const clearTest = credentialOriginProblem(testWebhookUrl);
+    if (clearTest) return problems.push(`${where} ("${name}"): "testWebhookUrl" ${clearTest}.`);
     const problemsBase = o.problemsBase === undefined ? undefined : httpUrl(o.problemsBase);
     if (o.problemsBase !== undefined && !problemsBase) return problems.push(`${where} ("${name}"): "problemsBase" ${urlProblem(o.problemsBase)}.`);
     const placement = (o.userAliasPlacement ?? 'body') as AliasPlacement;

@@ -3,6 +3,7 @@
 import type { AccessTokenProvider } from '../auth/TokenManager';
 import type { Clock } from '../time/clock';
 import { classifyResponse, type ClassifyContext } from './classifyResponse';
+import { assertCredentialOrigin } from './credentialOrigin';
 import { httpRequest, type HttpRequest, type HttpResponse } from './request';
 import { RateGate, sendThroughGate, type BackoffPolicy } from './rateGate';
 
@@ -29,6 +30,8 @@ export async function authorizedRequest(
   ctx: ClassifyContext,
   opts: AuthorizedCallOptions,
 ): Promise<AuthorizedResult> {
+  // Before the token is even read: reading it may refresh, which sends the refresh token.
+  assertCredentialOrigin(request.url, 'The address');
   const gate = opts.gate ?? new RateGate(opts.clock, opts.backoff, opts.random);
   let token = await opts.tokens.getAccessToken();
   let authRetried = false;

@@ -58,9 +58,43 @@ export async function* readLines(file: string): AsyncGenerator<LineAt> {
   if (!overlong && partBytes > 0) yield { bytes: Buffer.concat(parts), offset: lineStart };
 }
 
-/** Deliveries may carry customer data: the history is readable by its owner only, never by another local user
- * (a umask of 022 would otherwise make it world-readable). */
+/** Deliveries may carry customer data: a history file this process creates is readable by its owner only, never by
+ * another local user (a umask of 022 would otherwise make it world-readable). An existing file keeps the mode its
+ * owner gave it: this process never changes it (see fileModeWarning). */
 export const HISTORY_FILE_MODE = 0o600;
+
+/** A history file whose mode lets nobody write it: its owner marked it read-only, which root would not be stopped
+ * by, so it is refused rather than written (or made writable). */
+export class ReadOnlyHistoryFile extends Error {
+  readonly code = 'EREADONLY';
+  constructor(
+    readonly file: string,
+    readonly mode: number,
+  ) {
+    super(`is read-only (mode ${octal(mode)}) and is left as it is: make it writable (chmod u+w ${file}) to keep the history in it`);
+    this.name = 'ReadOnlyHistoryFile';
+  }
+}
+
+/** "0644" */
+export function octal(mode: number): string {
+  return (mode & 0o7777).toString(8).padStart(4, '0');
+}
+
+/** Throws ReadOnlyHistoryFile when `file` exists and its mode lets nobody write it. */
+export async function refuseReadOnly(file: string): Promise<void> {
+  const st = await stat(file).catch((err: NodeJS.ErrnoException) => {
+    if (err.code === 'ENOENT') return undefined;
+    throw err;
+  });
+  if (st && (st.mode & 0o222) === 0) throw new ReadOnlyHistoryFile(file, st.mode);
+}
+
+/** What to tell the user about an existing file other users may read (the mode is theirs to change, not ours). */
+export function fileModeWarning(file: string, mode: number): string | undefined {
+  if ((mode & 0o077) === 0) return undefined;
+  return `is readable by other users (mode ${octal(mode)}), and deliveries may carry customer data: it is left as it is; run chmod 600 ${file} to keep it to yourself`;
+}
 
 /** An append-only handle that knows the file's length, so every line's offset is known as it is written. */
 export class AppendFile {
@@ -74,10 +108,17 @@ export class AppendFile {
   /** Opens for appending. A last line left torn by a crash is ended first, so the next record starts on a line of
    * its own instead of being glued onto the torn one. */
   static async open(file: string): Promise<AppendFile> {
-    const handle = await open(file, 'a+', HISTORY_FILE_MODE);
+    await refuseReadOnly(file);
+    let handle: FileHandle;
     try {
-      // A file made before (or by hand) with a wider mode is narrowed too.
+      // Made here: 0600 whatever the umask. Found: opened as it is, its mode untouched.
+      handle = await open(file, 'ax+', HISTORY_FILE_MODE);
       await handle.chmod(HISTORY_FILE_MODE).catch(() => undefined);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      handle = await open(file, 'a+');
+    }
+    try {
       const { size } = await handle.stat();
       const f = new AppendFile(handle, size);
       if (size > 0) {
@@ -141,10 +182,15 @@ export class AppendFile {
  */
 export async function rewriteFile(file: string, lines: AsyncIterable<Buffer> | Iterable<Buffer>): Promise<number[]> {
   const tmp = `${file}.compacting`;
+  // The new file takes the old one's mode, so a compaction changes no one's access to the history.
+  const mode = await stat(file).then(
+    (st) => st.mode & 0o7777,
+    () => HISTORY_FILE_MODE,
+  );
   const handle = await open(tmp, 'w', HISTORY_FILE_MODE);
   const offsets: number[] = [];
   try {
-    await handle.chmod(HISTORY_FILE_MODE).catch(() => undefined);
+    await handle.chmod(mode).catch(() => undefined);
     let position = 0;
     for await (const line of lines) {
       offsets.push(position);

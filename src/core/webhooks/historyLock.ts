@@ -2,7 +2,8 @@
 // deliveries.jsonl: without this, one window's compaction renamed a new file over the one the other was appending to
 // (whose acknowledged deliveries then went to a deleted file), and each one's byte offsets counted only its own
 // appends. The first process to load the file holds `<file>.lock`; another gets HistoryInUse and keeps its history
-// in memory. A lock whose process is gone (a crash, a kill -9) is taken over.
+// in memory. A lock whose process is gone (a crash, a kill -9), or is a zombie (killed, and not yet reaped by a
+// parent that never will, as in a container whose PID 1 does not reap), is taken over.
 import { randomBytes } from 'node:crypto';
 import { open, readFile, rm, stat } from 'node:fs/promises';
 import { hostname } from 'node:os';
@@ -118,8 +119,27 @@ async function held(path: string, holder: LockHolder | undefined): Promise<boole
   if (holder.pid === process.pid) return true;
   try {
     process.kill(holder.pid, 0);
-    return true;
   } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
+    // EPERM: it exists, under another user.
+    if ((err as NodeJS.ErrnoException).code !== 'EPERM') return false;
   }
+  // It exists, but a zombie still answers signals: it has exited, and holds nothing.
+  return !isDead(await processState(holder.pid));
+}
+
+/** The state letter of /proc/PID/stat ("R", "S", "Z"…), or undefined where there is no /proc or no such process. */
+export async function processState(pid: number): Promise<string | undefined> {
+  return stateFromStat(await readFile(`/proc/${pid}/stat`, 'latin1').catch(() => ''));
+}
+
+/** The state field of a /proc/PID/stat line: the first after the command name, which is in parentheses and may
+ * itself hold spaces and parentheses, so it ends at the last ")". */
+export function stateFromStat(line: string): string | undefined {
+  const end = line.lastIndexOf(')');
+  return end < 0 ? undefined : /^ ([A-Za-z])/.exec(line.slice(end + 1))?.[1];
+}
+
+/** Z: a zombie (exited, not reaped); X: dead. Both hold nothing. */
+function isDead(state: string | undefined): boolean {
+  return state === 'Z' || state === 'X';
 }

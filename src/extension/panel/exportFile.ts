@@ -4,6 +4,7 @@
 import * as vscode from 'vscode';
 import { randomBytes } from 'node:crypto';
 import { open, rename, rm } from 'node:fs/promises';
+import { HISTORY_FILE_MODE as EXPORT_FILE_MODE } from '../../core/webhooks/historyFile';
 
 export async function writeExport(target: vscode.Uri, chunks: AsyncIterable<string>): Promise<void> {
   if (target.scheme !== 'file') {
@@ -13,8 +14,10 @@ export async function writeExport(target: vscode.Uri, chunks: AsyncIterable<stri
     return;
   }
   const tmp = `${target.fsPath}.${randomBytes(4).toString('hex')}.partial`;
-  const handle = await open(tmp, 'w');
+  // Exports hold deliveries (customer data, like the history file): readable by their owner only, whatever the umask.
+  const handle = await open(tmp, 'wx', EXPORT_FILE_MODE);
   try {
+    await handle.chmod(EXPORT_FILE_MODE);
     for await (const chunk of chunks) await handle.write(chunk);
     await handle.close();
     await rename(tmp, target.fsPath);

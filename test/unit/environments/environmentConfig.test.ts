@@ -27,6 +27,18 @@ describe('wfs.environments setting', () => {
     assert.equal(e.builtIn, false);
   });
 
+  it('plain http to a host that is not loopback, as baseUrl or testWebhookUrl: the entry is refused, naming the field (credentials never go there)', () => {
+    const { environments, problems } = parseEnvironments([
+      { name: 'Prod', baseUrl: 'http://wfs.example.test' },
+      { name: 'Hooks', baseUrl: 'https://wfs.example.test', testWebhookUrl: 'http://10.0.0.7:8080' },
+      { name: 'Local', baseUrl: 'http://127.0.0.1:4010', testWebhookUrl: 'http://localhost:4010' },
+    ]);
+    assert.deepEqual(environments.map((e) => e.name), ['Local']);
+    assert.equal(problems.length, 2);
+    assert.match(problems[0]!, /^wfs\.environments\[0\] \("Prod"\): "baseUrl" is plain http to wfs\.example\.test, which is not this machine: .* unencrypted, so none is sent\. Use the service's https:\/\/ address, or a loopback address/);
+    assert.match(problems[1]!, /^wfs\.environments\[1\] \("Hooks"\): "testWebhookUrl" is plain http to 10\.0\.0\.7:8080, which is not this machine/);
+  });
+
   it('a base URL written without its scheme: the problem gives it with one', () => {
     const { environments, problems } = parseEnvironments([
       { name: 'Staging', baseUrl: 'staging.example.test' },

@@ -8,7 +8,7 @@ import { open } from 'node:fs/promises';
 import { DeliveryLog } from '../../../src/core/webhooks/DeliveryLog';
 import type { DeliveryRecord } from '../../../src/core/webhooks/deliveryRecord';
 import { serializeLine } from '../../../src/core/webhooks/historyLine';
-import { remainderAfter } from '../../../src/core/webhooks/historyFile';
+import { fileModeWarning, ReadOnlyHistoryFile, remainderAfter } from '../../../src/core/webhooks/historyFile';
 
 const MiB = 1024 * 1024;
 
@@ -333,7 +333,7 @@ describe('DeliveryLog', () => {
     await again.close();
   });
 
-  it('the file is readable by its owner only: made so, narrowed when found wider, and still so after a compaction', async () => {
+  it('a file it makes is readable by its owner only, also after a compaction; one found with another mode keeps it, compacted or not', async () => {
     const modeOf = (f: string) => statSync(f).mode & 0o777;
     const file = fileIn();
     const log = new DeliveryLog({ file, diskBudgetBytes: 256 * 1024, inlineBodyBytes: 1024 });
@@ -346,14 +346,37 @@ describe('DeliveryLog', () => {
     assert.equal(modeOf(file), 0o600, 'the compacted file too');
     await log.close();
 
-    const older = fileIn();
-    writeFileSync(older, serializeLine(...rec(1)).toString() + '\n', { mode: 0o644 });
-    chmodSync(older, 0o644);
-    const reopened = new DeliveryLog({ file: older });
-    await reopened.load();
-    await reopened.add(...rec(2));
-    assert.equal(modeOf(older), 0o600, 'a history made world-readable before is narrowed');
-    await reopened.close();
+    // The mode is its owner's choice: never changed (fileModeWarning says what a wide one means).
+    for (const mode of [0o644, 0o640]) {
+      const older = fileIn();
+      writeFileSync(older, serializeLine(...rec(1)).toString() + '\n');
+      chmodSync(older, mode);
+      const reopened = new DeliveryLog({ file: older, diskBudgetBytes: 256 * 1024, inlineBodyBytes: 1024 });
+      await reopened.load();
+      let compacted = 0;
+      reopened.on('compacted', () => compacted++);
+      for (let i = 2; i < 40; i++) await reopened.add(...rec(i, 20 * 1024));
+      assert.ok(compacted > 0);
+      assert.equal(modeOf(older), mode, `a history found ${mode.toString(8)} keeps it, compacted too`);
+      await reopened.close();
+    }
+    assert.equal(fileModeWarning('f', 0o600), undefined);
+    assert.equal(fileModeWarning('f', 0o640), 'is readable by other users (mode 0640), and deliveries may carry customer data: it is left as it is; run chmod 600 f to keep it to yourself');
+  });
+
+  it('a file nobody may write (mode 0444) is refused, not written, and its mode and bytes are left as they were (as root too); its lock is given up on close', async () => {
+    const file = fileIn();
+    const line = serializeLine(...rec(1)).toString() + '\n';
+    writeFileSync(file, line);
+    chmodSync(file, 0o444);
+    const log = new DeliveryLog({ file });
+    const err = await log.load().then(() => undefined, (e: unknown) => e);
+    assert.ok(err instanceof ReadOnlyHistoryFile || (err as NodeJS.ErrnoException).code === 'EACCES', String(err));
+    if (err instanceof ReadOnlyHistoryFile) assert.equal(err.message, `is read-only (mode 0444) and is left as it is: make it writable (chmod u+w ${file}) to keep the history in it`);
+    assert.equal(statSync(file).mode & 0o777, 0o444);
+    assert.equal(readFileSync(file, 'utf8'), line);
+    await log.close();
+    assert.equal(existsSync(`${file}.lock`), false);
   });
 
   it('a compaction that never reached its rename leaves the old file whole; its leftover is removed at load', async () => {

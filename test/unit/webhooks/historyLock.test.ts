@@ -7,7 +7,8 @@ import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DeliveryLog } from '../../../src/core/webhooks/DeliveryLog';
 import type { DeliveryRecord } from '../../../src/core/webhooks/deliveryRecord';
-import { HistoryInUse, HistoryLock, historyHolder } from '../../../src/core/webhooks/historyLock';
+import { HistoryInUse, HistoryLock, historyHolder, processState, stateFromStat } from '../../../src/core/webhooks/historyLock';
+import { procState, spawnUnreaped } from '../helpers/unreapedChild';
 
 function rec(id: string): [DeliveryRecord, Buffer] {
   const body = Buffer.from(`{"id":"${id}"}`);
@@ -110,5 +111,32 @@ describe('the history file has one writer', () => {
     writeFileSync(HistoryLock.lockPath(file), JSON.stringify({ pid: process.ppid, host: hostname(), token: 'theirs' }));
     await lock.release();
     assert.equal(holderOf(file).pid, process.ppid);
+  });
+});
+
+describe('a lock whose holder is a zombie', () => {
+  it('reads the state from /proc/PID/stat, after a command name that may hold spaces and parentheses', () => {
+    assert.equal(stateFromStat('4242 (wfs) Z 1 4242 4242 0 -1'), 'Z');
+    assert.equal(stateFromStat('4242 (node) S 1 4242'), 'S');
+    assert.equal(stateFromStat('4242 (a) Z (b) R 1 4242'), 'R', 'the name is "a) Z (b": its state is R');
+    assert.equal(stateFromStat(''), undefined);
+    assert.equal(stateFromStat('4242 (x'), undefined);
+  });
+
+  it('a holder killed but never reaped (a zombie) holds nothing: its lock is taken over', async function () {
+    if (process.platform !== 'linux') this.skip();
+    const child = await spawnUnreaped(['sleep', '600']);
+    try {
+      await child.killToZombie();
+      assert.equal(procState(child.pid), 'Z', 'a real zombie');
+      assert.equal(await processState(child.pid), 'Z');
+      const file = fileIn();
+      writeFileSync(HistoryLock.lockPath(file), JSON.stringify({ pid: child.pid, host: hostname(), name: 'wfs listen', token: 'zombie' }));
+      const lock = await HistoryLock.acquire(file);
+      assert.equal(holderOf(file).pid, process.pid);
+      await lock.release();
+    } finally {
+      child.stop();
+    }
   });
 });

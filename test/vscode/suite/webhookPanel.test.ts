@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import type { ExtensionApi } from '../hostExtension/extension';
 import type { DeliveryRecord } from '../../../src/core/webhooks/deliveryRecord';
 import type { TrackedWorkflow } from '../../../src/core/workflows/WorkflowStore';
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { RecordingServer } from '../../unit/helpers/recordingServer';
@@ -229,6 +229,25 @@ describe('webhook panel in a real VS Code host', () => {
     // A folder that is not there: the export fails (said in an error message), and leaves nothing.
     assert.equal(await api.webhookPanel.runAction('export-all', undefined, vscode.Uri.file(join(dir, 'missing', 'all.json'))), undefined);
     assert.deepEqual(readdirSync(dir).sort(), ['all.json', 'one.json']);
+  });
+
+  it('an export is readable by its owner only (0600), like the history file, whatever the umask and over an existing file', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'wfs-export-'));
+    const one = await verifiedOwn('export-mode');
+    const made = join(dir, 'one.json');
+    const over = join(dir, 'over.json');
+    writeFileSync(over, '{}');
+    chmodSync(over, 0o644);
+    const umask = process.umask(0o022);
+    try {
+      assert.equal(await api.webhookPanel.runAction('export-one', one.id, vscode.Uri.file(made)), made);
+      assert.equal(await api.webhookPanel.runAction('export-all', undefined, vscode.Uri.file(over)), over);
+    } finally {
+      process.umask(umask);
+    }
+    assert.equal(statSync(made).mode & 0o777, 0o600);
+    assert.equal(statSync(over).mode & 0o777, 0o600);
+    assert.equal(JSON.parse(readFileSync(over, 'utf8')).count, api.receiver.log.size);
   });
 
   it('the palette: Clear Webhook History… asks first (unanswered, it clears nothing), Export Webhook History… saves it all; once cleared, the views and an open panel redraw, and both commands and the panel\'s Export All say there is nothing', async () => {

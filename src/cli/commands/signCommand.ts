@@ -77,7 +77,8 @@ export const signCommand: CommandSpec = {
         if (err instanceof KeyFilesError) throw new UsageError(`--keys: ${err.message}`);
         throw err;
       }
-      token = await signer.sign(body, { claims, header });
+      // iat and exp from one reading of the clock: --exp +30 is exactly 30 s after iat.
+      token = await signer.sign(body, { claims: { iat: nowS, exp: nowS + 300, ...claims }, header });
       kid = (header?.kid as string | undefined) ?? signer.currentKid;
     } else {
       httpUrlValue('--sandbox-url', sandboxUrl!);

@@ -46,6 +46,7 @@ if (cliPackage) {
   await esbuild.build({ ...common, keepNames: true, entryPoints: ['src/testkit/index.ts'], outfile: `${dir}/testkit.cjs` });
   await esbuild.build({ ...common, keepNames: true, format: 'esm', entryPoints: ['src/testkit/index.ts'], outfile: `${dir}/testkit.mjs`, banner: { js: "import { createRequire as __wfsCreateRequire } from 'node:module'; const require = __wfsCreateRequire(import.meta.url);" } });
   copyFileSync('src/testkit/testkit.d.ts', `${dir}/testkit.d.ts`);
+  copyFileSync('docs/testkit.md', `${dir}/testkit.md`);
   // The service's objects as JSON Schemas (src/core/schemas), for any language's tests.
   cpSync('src/core/schemas/json', `${dir}/schemas`, { recursive: true });
   const manifest = {
@@ -61,7 +62,7 @@ if (cliPackage) {
       './schemas/*': './schemas/*',
       './package.json': './package.json',
     },
-    files: ['cli.js', 'testkit.cjs', 'testkit.mjs', 'testkit.d.ts', 'schemas', 'README.md', 'LICENSE'],
+    files: ['cli.js', 'testkit.cjs', 'testkit.mjs', 'testkit.d.ts', 'testkit.md', 'schemas', 'README.md', 'LICENSE'],
     engines: { node: root.engines.node },
   };
   writeFileSync(`${dir}/package.json`, JSON.stringify(manifest, null, 2) + '\n');

@@ -34,7 +34,7 @@ describe('the packed CLI, installed from its tarball into an empty folder', func
 
   it('installs as one package with no dependencies: cli.js, the test kit, the schemas, README, LICENSE', () => {
     assert.deepEqual(readdirSync(join(installed, '..')).filter((n) => !n.startsWith('.')), ['workflow-service-cli']);
-    assert.deepEqual(readdirSync(installed).sort(), ['LICENSE', 'README.md', 'cli.js', 'package.json', 'schemas', 'testkit.cjs', 'testkit.d.ts', 'testkit.mjs']);
+    assert.deepEqual(readdirSync(installed).sort(), ['LICENSE', 'README.md', 'cli.js', 'package.json', 'schemas', 'testkit.cjs', 'testkit.d.ts', 'testkit.md', 'testkit.mjs']);
     const pkg = JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8'));
     assert.equal(pkg.dependencies, undefined);
     assert.equal(pkg.version, manifest.version);

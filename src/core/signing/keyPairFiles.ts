@@ -37,7 +37,15 @@ export async function writeKeyPair(dir: string, clock: Clock, issuer: string, au
   const issuerFile: IssuerFile = { issuer, audience, kid: key.kid, privateKey: KEY_FILES.privateJwk, jwks: KEY_FILES.jwks };
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   // 'wx': never through a file (or a link) that appeared since the check; the mode is set at creation.
-  const write = (name: string, text: string, mode: number) => writeFileSync(join(dir, name), text, { mode, flag: 'wx' });
+  const write = (name: string, text: string, mode: number) => {
+    try {
+      writeFileSync(join(dir, name), text, { mode, flag: 'wx' });
+    } catch (err) {
+      // A link left where a key file goes (dangling, so the check above did not see it) is never written through.
+      if ((err as NodeJS.ErrnoException).code === 'EEXIST') throw new KeyFilesError(`${join(dir, name)} already exists (a link or a file that appeared meanwhile): the key pair was not completed. Choose an empty folder.`);
+      throw err;
+    }
+  };
   write(KEY_FILES.privateJwk, JSON.stringify(key.privateJwk, null, 2) + '\n', PRIVATE_KEY_MODE);
   write(KEY_FILES.privatePem, pem, PRIVATE_KEY_MODE);
   const jwks = signer.jwks();

@@ -41,6 +41,14 @@ if (cliPackage) {
   copyFileSync('dist/cli.js', `${dir}/cli.js`);
   copyFileSync('docs/cli.md', `${dir}/README.md`);
   copyFileSync('LICENSE', `${dir}/LICENSE`);
+  // The test kit (docs/testkit.md), for CommonJS and ESM, jose and undici bundled in; its types written by hand.
+  // In the ESM build the bundled CommonJS code (undici) still calls require() for Node's own modules.
+  await esbuild.build({ ...common, keepNames: true, entryPoints: ['src/testkit/index.ts'], outfile: `${dir}/testkit.cjs` });
+  await esbuild.build({ ...common, keepNames: true, format: 'esm', entryPoints: ['src/testkit/index.ts'], outfile: `${dir}/testkit.mjs`, banner: { js: "import { createRequire as __wfsCreateRequire } from 'node:module'; const require = __wfsCreateRequire(import.meta.url);" } });
+  copyFileSync('src/testkit/testkit.d.ts', `${dir}/testkit.d.ts`);
+  copyFileSync('docs/testkit.md', `${dir}/testkit.md`);
+  // The service's objects as JSON Schemas (src/core/schemas), for any language's tests.
+  cpSync('src/core/schemas/json', `${dir}/schemas`, { recursive: true });
   const manifest = {
     name: 'workflow-service-cli',
     version: root.version,
@@ -49,7 +57,12 @@ if (cliPackage) {
     repository: root.repository,
     keywords: ['workflow-service', 'webhook', 'jwt', 'sandbox', 'cli'],
     bin: { wfs: 'cli.js' },
-    files: ['cli.js', 'README.md', 'LICENSE'],
+    exports: {
+      './testkit': { types: './testkit.d.ts', import: './testkit.mjs', require: './testkit.cjs' },
+      './schemas/*': './schemas/*',
+      './package.json': './package.json',
+    },
+    files: ['cli.js', 'testkit.cjs', 'testkit.mjs', 'testkit.d.ts', 'testkit.md', 'schemas', 'README.md', 'LICENSE'],
     engines: { node: root.engines.node },
   };
   writeFileSync(`${dir}/package.json`, JSON.stringify(manifest, null, 2) + '\n');

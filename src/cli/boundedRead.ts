@@ -14,6 +14,11 @@ export class TooLarge extends Error {
 
 /** The text of a file, or of standard input (0), as UTF-8; throws TooLarge past `maxBytes`. */
 export function readBoundedText(source: string | 0, maxBytes: number): string {
+  return readBoundedBytes(source, maxBytes).toString('utf8');
+}
+
+/** The exact bytes of a file, or of standard input (0); throws TooLarge past `maxBytes`. */
+export function readBoundedBytes(source: string | 0, maxBytes: number): Buffer {
   const fd = source === 0 ? 0 : openSync(source, 'r');
   try {
     const chunks: Buffer[] = [];
@@ -26,7 +31,7 @@ export function readBoundedText(source: string | 0, maxBytes: number): string {
       if (total > maxBytes) throw new TooLarge(maxBytes);
       chunks.push(chunk.subarray(0, n));
     }
-    return Buffer.concat(chunks, total).toString('utf8');
+    return Buffer.concat(chunks, total);
   } finally {
     if (source !== 0) closeSync(fd);
   }

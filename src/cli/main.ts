@@ -8,7 +8,9 @@ import { TOOLKIT_VERSION } from '../core/version';
 import { auditCommand } from './commands/auditCommand';
 import { findCommand } from './commands/findCommand';
 import { listenCommand } from './commands/listenCommand';
+import { keysCommand } from './commands/keysCommand';
 import { sandboxCommand } from './commands/sandboxCommand';
+import { signCommand } from './commands/signCommand';
 import { startCommand } from './commands/startCommand';
 import { statusCommand } from './commands/statusCommand';
 import { testWebhookCommand } from './commands/testWebhookCommand';
@@ -17,6 +19,8 @@ import { parseFlags, UsageError } from './flags';
 import { processIO, type CliIO } from './output';
 
 const COMMANDS: CommandSpec[] = [sandboxCommand, startCommand, statusCommand, findCommand, testWebhookCommand, listenCommand, auditCommand];
+COMMANDS.push(signCommand);
+COMMANDS.push(keysCommand);
 
 /** Exit codes (README: CLI). */
 export const EXIT = { ok: 0, failed: 1, usage: 2, outcomeUnknown: 3, deadline: 4, noneFound: 5, interrupted: 130 } as const;
@@ -37,7 +41,9 @@ function overview(): string {
 
 export async function main(argv: string[], io: CliIO = processIO()): Promise<number> {
   const { emit } = io;
-  const [name, ...rest] = argv;
+  // A command named by two words (`keys generate`) takes its second word off the flags.
+  const twoWords = argv.length > 1 && COMMANDS.some((c) => c.name === `${argv[0]} ${argv[1]}`);
+  const [name, ...rest] = twoWords ? [`${argv[0]} ${argv[1]}`, ...argv.slice(2)] : argv;
   if (name === '--version' || name === '-v' || name === 'version') {
     io.print(`${TOOLKIT_VERSION}\n`);
     return EXIT.ok;

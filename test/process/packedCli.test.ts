@@ -32,9 +32,9 @@ describe('the packed CLI, installed from its tarball into an empty folder', func
     bin = join(dir, 'node_modules', '.bin', 'wfs');
   });
 
-  it('installs as one package with no dependencies: cli.js, README, LICENSE', () => {
+  it('installs as one package with no dependencies: cli.js, the test kit, the schemas, README, LICENSE', () => {
     assert.deepEqual(readdirSync(join(installed, '..')).filter((n) => !n.startsWith('.')), ['workflow-service-cli']);
-    assert.deepEqual(readdirSync(installed).sort(), ['LICENSE', 'README.md', 'cli.js', 'package.json']);
+    assert.deepEqual(readdirSync(installed).sort(), ['LICENSE', 'README.md', 'cli.js', 'package.json', 'schemas', 'testkit.cjs', 'testkit.d.ts', 'testkit.md', 'testkit.mjs']);
     const pkg = JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8'));
     assert.equal(pkg.dependencies, undefined);
     assert.equal(pkg.version, manifest.version);

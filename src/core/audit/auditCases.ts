@@ -3,11 +3,12 @@
 // answer is right, and how to fix a receiver that gets it wrong.
 import { createHmac, createPublicKey, randomUUID, type KeyObject } from 'node:crypto';
 import { SignJWT, type CryptoKey } from 'jose';
-import { sha256Hex } from '../sandbox/webhookSigner';
-import type { SandboxControlClient, SandboxTrust } from './sandboxControlClient';
+import { sha256Hex } from '../signing/webhookSigner';
+import type { AuditIssuer, SandboxTrust } from './sandboxControlClient';
 
 export interface AuditContext {
-  sandbox: SandboxControlClient;
+  /** The issuer that signs: a sandbox, or the test kit's issuer. */
+  sandbox: AuditIssuer;
   trust: SandboxTrust;
   /** Seconds since the epoch, from the audit's clock. */
   nowS: () => number;

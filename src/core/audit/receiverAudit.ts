@@ -10,7 +10,7 @@ import { missingSchemeHint } from '../http/schemeHint';
 import { httpRequest, TransportError } from '../http/request';
 import type { Clock } from '../time/clock';
 import { AUDIT_CASES, forgedDelivery, genuineDelivery, type AuditCase, type AuditContext } from './auditCases';
-import { SandboxControlClient, type SandboxTrust } from './sandboxControlClient';
+import { SandboxControlClient, type AuditIssuer, type SandboxTrust } from './sandboxControlClient';
 import { CODE_CHECKS, probeWithProcessedCount, readProcessedCount, type CodeCheck } from './inYourCode';
 
 export interface AuditCaseResult {
@@ -45,7 +45,9 @@ export interface AuditSummary {
 
 export interface AuditOptions {
   target: string;
-  sandboxUrl: string;
+  /** The sandbox that signs, or `issuer` for another (the test kit's); one of the two. */
+  sandboxUrl?: string;
+  issuer?: AuditIssuer;
   clock: Clock;
   /** Required for any target that is not loopback: the audit sends forged requests. */
   allowNonLocal?: boolean;
@@ -126,7 +128,8 @@ const SILENT_LIMIT = 2;
 
 export async function runAudit(o: AuditOptions): Promise<AuditSummary> {
   const target = checkTarget(o.target, o.allowNonLocal).toString();
-  const sandbox = new SandboxControlClient(o.sandboxUrl);
+  if (!o.issuer && !o.sandboxUrl) throw new AuditRefused('The audit needs an issuer that signs: a sandbox URL, or a test issuer.');
+  const sandbox = o.issuer ?? new SandboxControlClient(o.sandboxUrl!);
   const trust = await sandbox.trust();
   // The probes read the count after all the cases: one that cannot be read is said now, before anything is sent.
   if (o.processedUrl) {

@@ -15,12 +15,26 @@ export interface CustomToken {
   alg?: 'RS256' | 'RS384' | 'RS512' | 'PS256';
 }
 
-export class SandboxControlClient {
-  constructor(readonly baseUrl: string) {}
+/** What the audit needs of the issuer that signs its tokens: a sandbox, or the test kit's own issuer and key-set
+ * server. */
+export interface AuditIssuer {
+  trust(): Promise<SandboxTrust>;
+  sign(body: Buffer, o?: CustomToken): Promise<{ token: string; kid: string }>;
+  /** Requests the key set has answered so far. */
+  keySetRequests(): Promise<number>;
+  /** The key set answers 503 to the next `count` requests. */
+  failKeySet(count: number): Promise<void>;
+  clearFaults(): Promise<void>;
+  keySet(): Promise<{ keys: Record<string, unknown>[] }>;
+}
+
+export class SandboxControlClient implements AuditIssuer {
+  /** `headers` go with every control request (a sandbox's control secret, when it has one). */
+  constructor(readonly baseUrl: string, private readonly headers: Record<string, string> = {}) {}
 
   private async call(method: 'GET' | 'POST' | 'DELETE', path: string, json?: unknown): Promise<Record<string, unknown>> {
     // The control API takes application/json only, DELETE included (which our request function does not mark).
-    const headers = method === 'GET' ? {} : { 'content-type': 'application/json' };
+    const headers = method === 'GET' ? { ...this.headers } : { ...this.headers, 'content-type': 'application/json' };
     const res = await httpRequest({ method, url: joinUrl(this.baseUrl, path), json, headers, timeoutMs: 10_000 });
     if (res.status >= 300) throw new Error(`the sandbox at ${this.baseUrl} answered ${res.status} to ${method} ${path}: is it a Workflow Service Toolkit sandbox?`);
     try {

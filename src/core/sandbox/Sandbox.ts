@@ -27,7 +27,7 @@ import * as service from './sandboxServiceRoutes';
 import { SandboxTokens } from './sandboxTokens';
 import { SandboxWorkflows, type WorkflowEvent } from './sandboxWorkflows';
 import { DEFAULT_RETRY, WebhookDispatcher, type DeliveryAttempt, type RetryPolicy } from './webhookDispatcher';
-import { WebhookSigner } from './webhookSigner';
+import { WebhookSigner } from '../signing/webhookSigner';
 import { listenOn } from '../http/listenError';
 
 export interface SandboxOptions {

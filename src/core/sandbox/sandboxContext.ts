@@ -5,7 +5,7 @@ import type { SandboxFaults } from './sandboxFaults';
 import type { SandboxTokens } from './sandboxTokens';
 import type { SandboxWorkflows } from './sandboxWorkflows';
 import type { WebhookDispatcher } from './webhookDispatcher';
-import type { WebhookSigner } from './webhookSigner';
+import type { WebhookSigner } from '../signing/webhookSigner';
 
 export interface SandboxContext {
   clock: Clock;

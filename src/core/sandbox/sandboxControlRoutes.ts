@@ -6,7 +6,7 @@ import { isPlainObject, parseJsonBody, type SandboxRequest } from './sandboxRequ
 import { jsonReply, problemReply, type Reply } from './sandboxResponses';
 import type { WorkflowStatus } from './sandboxWorkflows';
 import { randomBytes } from 'node:crypto';
-import { signCustom } from './webhookSigner';
+import { signCustom } from '../signing/webhookSigner';
 
 export interface AdvanceableClock {
   advance(ms: number): void;

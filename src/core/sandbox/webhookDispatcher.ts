@@ -4,7 +4,7 @@ import { EventEmitter } from 'node:events';
 import { randomUUID } from 'node:crypto';
 import type { Clock, TimerHandle } from '../time/clock';
 import { httpRequest } from '../http/request';
-import type { WebhookSigner } from './webhookSigner';
+import type { WebhookSigner } from '../signing/webhookSigner';
 
 export interface RetryPolicy {
   /** Attempts in all, the first included. */

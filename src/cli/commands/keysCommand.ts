@@ -1,0 +1,34 @@
+// `wfs keys generate`: a test issuer's key pair and its key set in a folder, for a receiver's tests and CI.
+import { DEFAULT_TEST_AUDIENCE, DEFAULT_TEST_ISSUER, KeyFilesError, writeKeyPair } from '../../core/signing/keyPairFiles';
+import type { CommandSpec } from '../commandSpec';
+import { requiredFlag, UsageError } from '../flags';
+
+export const keysCommand: CommandSpec = {
+  name: 'keys generate',
+  summary: 'write a test issuer\'s key pair and key set to a folder',
+  synopsis: 'keys generate --out DIR [--issuer ISS] [--audience AUD]',
+  description: [
+    'Writes a new RS256 key pair into DIR (created if missing; a folder that already holds one is refused):',
+    '  issuer.json           the issuer, audience and kid, and the names of the files below',
+    '  jwks.json             the public key set: give it to the receiver under test as its trusted key set',
+    '  private-key.jwk.json  the private key as a JWK (mode 0600), read by `wfs sign --keys DIR`',
+    '  private-key.pem       the same key as PKCS#8 PEM (mode 0600)',
+    'A test key: never trust it outside tests. Prints {"event":"keys","dir":…,"kid":…,"issuer":…,"audience":…,"files":[…]}.',
+  ].join('\n'),
+  flags: {
+    out: { type: 'string', value: 'DIR', description: 'the folder to write (required)' },
+    issuer: { type: 'string', value: 'ISS', description: `the issuer (iss) the tokens carry (default ${DEFAULT_TEST_ISSUER})` },
+    audience: { type: 'string', value: 'AUD', description: `the audience (aud) the tokens carry (default ${DEFAULT_TEST_AUDIENCE})` },
+  },
+  async run(flags, io) {
+    const dir = requiredFlag(flags, 'out', 'the folder to write the key pair to');
+    try {
+      const { files, issuerFile } = await writeKeyPair(dir, io.clock, flags.values.get('issuer') ?? DEFAULT_TEST_ISSUER, flags.values.get('audience') ?? DEFAULT_TEST_AUDIENCE);
+      io.emit({ event: 'keys', dir, kid: issuerFile.kid, issuer: issuerFile.issuer, audience: issuerFile.audience, files });
+      return 0;
+    } catch (err) {
+      if (err instanceof KeyFilesError) throw new UsageError(err.message);
+      throw err;
+    }
+  },
+};

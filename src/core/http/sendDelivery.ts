@@ -1,0 +1,98 @@
+// The one sender of a signed delivery to a receiver or an app: the exact bytes, one timeout over the whole exchange,
+// redirects never followed, and the answer recorded (status, headers, the first 4 KiB of the body with its full
+// size, latency). Forwarding, replay, fixtures, the audit and the test kit share it; consent for a target off this
+// machine is the caller's to decide before calling.
+import { request as undiciRequest, type Dispatcher } from 'undici';
+import type { ForwardResult } from '../webhooks/deliveryRecord';
+import { redactUrl } from './request';
+
+/** Bytes of the answer's body kept; the rest is counted, not kept. */
+export const ANSWER_BODY_KEPT = 4 * 1024;
+
+export interface DeliveryRequest {
+  url: string;
+  body: Buffer | Uint8Array | string;
+  /** Sent as given (Authorization, Content-Type, X-Svc-*); Content-Type defaults to application/json. */
+  headers?: Record<string, string>;
+  timeoutMs?: number;
+  dispatcher?: Dispatcher;
+  signal?: AbortSignal;
+  /** Milliseconds, for latencyMs (default performance.now). */
+  now?: () => number;
+}
+
+export interface DeliveryAnswer extends ForwardResult {
+  /** Response headers, names in lower case. */
+  headers?: Record<string, string>;
+  /** The body's first ANSWER_BODY_KEPT bytes. */
+  body?: Buffer;
+  /** The body's full size in bytes (as far as it was read: see `error` when it was cut). */
+  bodySize?: number;
+  /** Whether more than the kept bytes arrived. */
+  truncated?: boolean;
+  /** A 3xx answer's Location: never followed. */
+  redirect?: string;
+  /** Why no full answer: the request timed out, or could not connect. */
+  failure?: 'timeout' | 'network' | 'aborted';
+}
+
+export const DEFAULT_DELIVERY_TIMEOUT_MS = 10_000;
+
+export async function sendDelivery(req: DeliveryRequest): Promise<DeliveryAnswer> {
+  const now = req.now ?? (() => performance.now());
+  const timeoutMs = req.timeoutMs ?? DEFAULT_DELIVERY_TIMEOUT_MS;
+  const timeout = AbortSignal.timeout(timeoutMs);
+  const signal = req.signal ? AbortSignal.any([timeout, req.signal]) : timeout;
+  const headers: Record<string, string> = {};
+  for (const [k, v] of Object.entries(req.headers ?? {})) headers[k.toLowerCase()] = v;
+  headers['content-type'] ??= 'application/json';
+  const target = req.url;
+  const started = now();
+  const failed = (err: unknown, answer: Partial<DeliveryAnswer> = {}): DeliveryAnswer => {
+    const failure = timeout.aborted ? 'timeout' : req.signal?.aborted ? 'aborted' : 'network';
+    const code = (err as { code?: string })?.code;
+    const error =
+      failure === 'timeout'
+        ? answer.status === undefined
+          ? `no answer from ${redactUrl(target)} within ${timeoutMs} ms`
+          : `the answer's body from ${redactUrl(target)} did not end within ${timeoutMs} ms`
+        : failure === 'aborted'
+          ? `the delivery to ${redactUrl(target)} was cancelled`
+          : `cannot reach ${redactUrl(target)}: ${code ?? (err as Error)?.message ?? String(err)}`;
+    return { target, ...answer, latencyMs: Math.round(now() - started), error, failure };
+  };
+  let res: Dispatcher.ResponseData;
+  try {
+    res = await undiciRequest(target, { method: 'POST', headers, body: Buffer.isBuffer(req.body) || typeof req.body === 'string' ? req.body : Buffer.from(req.body), signal, headersTimeout: timeoutMs, bodyTimeout: timeoutMs, dispatcher: req.dispatcher });
+  } catch (err) {
+    return failed(err);
+  }
+  const flat: Record<string, string> = {};
+  for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) flat[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : String(v);
+  const kept: Buffer[] = [];
+  let keptBytes = 0;
+  let size = 0;
+  const answer = (): Partial<DeliveryAnswer> => ({
+    status: res.statusCode,
+    headers: flat,
+    body: Buffer.concat(kept, keptBytes),
+    bodySize: size,
+    truncated: size > keptBytes,
+    ...(res.statusCode >= 300 && res.statusCode < 400 && flat.location !== undefined ? { redirect: flat.location } : {}),
+  });
+  try {
+    for await (const chunk of res.body) {
+      const c = chunk as Buffer;
+      size += c.length;
+      if (keptBytes < ANSWER_BODY_KEPT) {
+        const part = c.subarray(0, ANSWER_BODY_KEPT - keptBytes);
+        kept.push(part);
+        keptBytes += part.length;
+      }
+    }
+  } catch (err) {
+    res.body.destroy();
+    return failed(err, answer());
+  }
+  return { target, ...answer(), latencyMs: Math.round(now() - started) };
+}

@@ -1,0 +1,116 @@
+// The test kit as a user meets it: the packed CLI installed from its tarball into an empty folder with jose beside
+// it, docs/testkit.md's receiver and node:test file written there verbatim, and `node --test` run on them. The
+// same test against a receiver that skips the body hash must fail, and for that reason.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import manifest from '../../package.json';
+
+const ROOT = join(__dirname, '../../..');
+
+function run(cmd: string, args: string[], cwd: string, timeout = 90_000): { status: number | null; out: string } {
+  const r = spawnSync(cmd, args, { cwd, encoding: 'utf8', timeout, env: { ...process.env, npm_config_audit: 'false', npm_config_fund: 'false', NODE_OPTIONS: '' } });
+  return { status: r.status, out: `${r.stdout}\n${r.stderr}` };
+}
+
+/** The code block of docs/testkit.md whose first line is `// <name>`. */
+function docBlock(name: string): string {
+  const doc = readFileSync(join(ROOT, 'docs/testkit.md'), 'utf8');
+  const block = [...doc.matchAll(/```js\n([\s\S]*?)```/g)].map((m) => m[1]!).find((b) => b.startsWith(`// ${name}\n`));
+  assert.ok(block, `docs/testkit.md has no js block starting "// ${name}"`);
+  return block;
+}
+
+describe('the test kit, installed from the packed CLI into an empty folder', function () {
+  this.timeout(180_000);
+  let dir: string;
+
+  before(() => {
+    const pack = run('npm', ['run', 'pack:cli'], ROOT);
+    assert.equal(pack.status, 0, pack.out);
+    const tarball = join(ROOT, 'dist', `workflow-service-cli-${manifest.version}.tgz`);
+    dir = mkdtempSync(join(tmpdir(), 'wfs-testkit-'));
+    writeFileSync(join(dir, 'package.json'), '{"private":true,"type":"module"}\n');
+    // jose as a user adds it; from this repository's node_modules, so no network is needed.
+    const install = run('npm', ['install', '--offline', tarball, join(ROOT, 'node_modules/jose')], dir);
+    assert.equal(install.status, 0, install.out);
+    writeFileSync(join(dir, 'receiver.mjs'), docBlock('receiver.mjs'));
+    writeFileSync(join(dir, 'receiver.test.mjs'), docBlock('receiver.test.mjs'));
+  });
+
+  it('the installed package has no dependencies, and exports the kit (ESM, CommonJS, types) and the schemas', () => {
+    const pkg = JSON.parse(readFileSync(join(dir, 'node_modules/workflow-service-cli/package.json'), 'utf8'));
+    assert.equal(pkg.dependencies, undefined);
+    assert.deepEqual(pkg.exports['./testkit'], { types: './testkit.d.ts', import: './testkit.mjs', require: './testkit.cjs' });
+    for (const name of ['webhook-event', 'webhook-jwt-claims', 'workflow', 'token-response', 'messages-envelope', 'problem-document'])
+      assert.ok(existsSync(join(dir, `node_modules/workflow-service-cli/schemas/${name}.schema.json`)), name);
+  });
+
+  it('docs/testkit.md\'s node:test file passes against its receiver: genuine, one byte changed, expired, audit, rotation', () => {
+    const t = run(process.execPath, ['--test', 'receiver.test.mjs'], dir);
+    assert.equal(t.status, 0, t.out);
+    assert.match(t.out, /# pass 5\b/);
+    assert.match(t.out, /# fail 0\b/);
+  });
+
+  it('the same test fails against a receiver that skips the body hash, at the byte-changed test and the audit\'s body cases', () => {
+    const broken = mkdtempSync(join(tmpdir(), 'wfs-testkit-broken-'));
+    symlinkSync(join(dir, 'node_modules'), join(broken, 'node_modules'), 'dir');
+    writeFileSync(join(broken, 'package.json'), '{"private":true,"type":"module"}\n');
+    const receiver = docBlock('receiver.mjs');
+    const check = /^ *if \(!\/\^\[0-9a-f\]\{64\}\$\/\.test.*\n/m;
+    assert.match(receiver, check);
+    writeFileSync(join(broken, 'receiver.mjs'), receiver.replace(check, '      // (the body hash is not checked)\n'));
+    writeFileSync(join(broken, 'receiver.test.mjs'), docBlock('receiver.test.mjs'));
+    const t = run(process.execPath, ['--test', 'receiver.test.mjs'], broken);
+    assert.equal(t.status, 1, t.out);
+    assert.match(t.out, /# pass 3\b/);
+    assert.match(t.out, /# fail 2\b/);
+    assert.match(t.out, /not ok \d+ - a delivery with one byte changed is refused/);
+    assert.match(t.out, /not ok \d+ - the receiver audit passes every case/);
+    assert.match(t.out, /body-changed: answered 200: the receiver accepted a delivery it must refuse/);
+    assert.match(t.out, /^ok \d+ - a genuine delivery is accepted/m);
+  });
+
+  it('CommonJS require() works, and the declarations type-check a TypeScript caller', () => {
+    writeFileSync(
+      join(dir, 'check.cjs'),
+      [
+        "const { createTestIssuer, buildEvent, deliver, runAudit } = require('workflow-service-cli/testkit');",
+        "const assert = require('node:assert/strict');",
+        '(async () => {',
+        '  assert.equal(typeof deliver, "function"); assert.equal(typeof runAudit, "function");',
+        '  const issuer = await createTestIssuer({ audience: "cjs" });',
+        '  const jwks = await issuer.serveJwks();',
+        '  const keys = await (await fetch(jwks.url)).json();',
+        '  const d = await issuer.signEvent(buildEvent("payments/settled"));',
+        '  const claims = JSON.parse(Buffer.from(d.token.split(".")[1], "base64url").toString());',
+        '  await jwks.stop();',
+        '  console.log(JSON.stringify({ aud: claims.aud, kid: keys.keys[0].kid === issuer.kid, topic: d.headers["x-svc-topic"] }));',
+        '})();',
+      ].join('\n'),
+    );
+    const c = run(process.execPath, ['check.cjs'], dir);
+    assert.equal(c.status, 0, c.out);
+    assert.deepEqual(JSON.parse(c.out.trim().split('\n')[0]!), { aud: 'cjs', kid: true, topic: 'payments/settled' });
+    writeFileSync(
+      join(dir, 'check.mts'),
+      [
+        "import { createTestIssuer, buildEvent, type WebhookEvent, type Workflow, type AuditResult } from 'workflow-service-cli/testkit';",
+        'const issuer = await createTestIssuer();',
+        "const event: WebhookEvent = buildEvent('workflow/completed');",
+        'const signed = await issuer.signEvent(event, { expiresIn: -60, omit: [\'body_sha256\'] });',
+        'const n: number = signed.body.length;',
+        "const w: Workflow['status'] = 'complete';",
+        'let r: AuditResult | undefined;',
+        'export { n, w, r };',
+        '// @ts-expect-error: an unknown option is a type error',
+        "await issuer.sign('{}', { expires: 5 });",
+      ].join('\n'),
+    );
+    const tsc = run(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '--noEmit', '--strict', '--skipLibCheck', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2022', '--types', 'node', '--typeRoots', join(ROOT, 'node_modules/@types'), 'check.mts'], dir);
+    assert.equal(tsc.status, 0, tsc.out);
+  });
+});

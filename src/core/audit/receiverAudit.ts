@@ -46,6 +46,8 @@ export interface AuditSummary {
 export interface AuditOptions {
   target: string;
   sandboxUrl: string;
+  /** The sandbox's controlSecret: the audit signs through its control API. */
+  sandboxSecret: string;
   clock: Clock;
   /** Required for any target that is not loopback: the audit sends forged requests. */
   allowNonLocal?: boolean;
@@ -124,7 +126,7 @@ const SILENT_LIMIT = 2;
 
 export async function runAudit(o: AuditOptions): Promise<AuditSummary> {
   const target = checkTarget(o.target, o.allowNonLocal).toString();
-  const sandbox = new SandboxControlClient(o.sandboxUrl);
+  const sandbox = new SandboxControlClient(o.sandboxUrl, o.sandboxSecret);
   const trust = await sandbox.trust();
   // The probes read the count after all the cases: one that cannot be read is said now, before anything is sent.
   if (o.processedUrl) {

@@ -1,0 +1,15 @@
+// The control secret of a running `wfs sandbox`, for the commands that drive it (listen --trust-sandbox, audit
+// --sandbox-url). Read from the environment only: a flag's value shows in every user's process list, and another
+// local user is whom the secret keeps out.
+import { SANDBOX_SECRET_ENV } from '../core/sandbox/sandboxAccess';
+import { UsageError } from './flags';
+
+export const SANDBOX_SECRET_HELP: [string, string] = [SANDBOX_SECRET_ENV, 'the running sandbox\'s "controlSecret" (the first line `wfs sandbox` prints): needed with a sandbox address'];
+
+/** The secret for the sandbox named by `flag` (e.g. "--trust-sandbox"); a usage error, before anything is sent, without one. */
+export function sandboxSecretFromEnv(env: NodeJS.ProcessEnv, flag: string): string {
+  const secret = env[SANDBOX_SECRET_ENV]?.trim();
+  if (!secret)
+    throw new UsageError(`${flag} needs the sandbox's control secret: set ${SANDBOX_SECRET_ENV} to the "controlSecret" of its ready line (the first line \`wfs sandbox\` prints; it is new at each start)`);
+  return secret;
+}

@@ -6,10 +6,11 @@ import { UsageError } from './flags';
 
 export const SANDBOX_SECRET_HELP: [string, string] = [SANDBOX_SECRET_ENV, 'the running sandbox\'s "controlSecret" (the first line `wfs sandbox` prints): needed with a sandbox address'];
 
-/** The secret for the sandbox named by `flag` (e.g. "--trust-sandbox"); a usage error, before anything is sent, without one. */
+/** The secret for the sandbox named by `flag` and its value (e.g. "--trust-sandbox URL"); a usage error, before anything
+ * is sent, without one. */
 export function sandboxSecretFromEnv(env: NodeJS.ProcessEnv, flag: string): string {
   const secret = env[SANDBOX_SECRET_ENV]?.trim();
   if (!secret)
-    throw new UsageError(`${flag} needs the sandbox's control secret: set ${SANDBOX_SECRET_ENV} to the "controlSecret" of its ready line (the first line \`wfs sandbox\` prints; it is new at each start)`);
+    throw new UsageError(`${flag}: ${SANDBOX_SECRET_ENV} is not set, and the sandbox's control API needs its secret: set it to the "controlSecret" of that sandbox's ready line (the first line \`wfs sandbox\` prints; new at each start)`);
   return secret;
 }

@@ -35,7 +35,7 @@ export const auditCommand: CommandSpec = {
     const sandboxUrl = flags.values.get('sandbox-url');
     if (sandboxUrl && flags.values.has('sandbox-port')) throw new UsageError('--sandbox-url excludes --sandbox-port');
     if (sandboxUrl) httpUrlValue('--sandbox-url', sandboxUrl, "the sandbox's http(s) baseUrl");
-    let secret = sandboxUrl ? sandboxSecretFromEnv(io.env, '--sandbox-url') : '';
+    let secret = sandboxUrl ? sandboxSecretFromEnv(io.env, `--sandbox-url ${sandboxUrl}`) : '';
     const processedUrl = flags.values.get('processed-url');
     if (processedUrl) httpUrlValue('--processed-url', processedUrl);
     const timeoutS = intFlag(flags, 'timeout', 1, 60) ?? 10;

@@ -154,7 +154,7 @@ export const listenCommand: CommandSpec = {
     let issuers: TrustedIssuer[];
     const trustFile = flags.values.get('trust-file');
     const trustSandbox = flags.values.get('trust-sandbox');
-    const sandboxSecret = trustSandbox ? sandboxSecretFromEnv(io.env, '--trust-sandbox') : '';
+    const sandboxSecret = trustSandbox ? sandboxSecretFromEnv(io.env, `--trust-sandbox ${trustSandbox}`) : '';
     if (trustFile) issuers = readTrustFile(trustFile);
     else if (trustSandbox) {
       httpUrlValue('--trust-sandbox', trustSandbox, "the sandbox's http(s) baseUrl");

@@ -84,7 +84,7 @@ describe('wfs audit', function () {
     const url = await rec.start();
     try {
       assert.equal(await main(['audit', '--target', url, '--sandbox-url', info.baseUrl], io({})), 2);
-      assert.match(lines.at(-1)!.message, /^--sandbox-url needs the sandbox's control secret: set WFS_SANDBOX_SECRET to the "controlSecret" of its ready line/);
+      assert.match(lines.at(-1)!.message, /^--sandbox-url http:\/\/127\.0\.0\.1:\d+: WFS_SANDBOX_SECRET is not set, and the sandbox's control API needs its secret: set it to the "controlSecret" of that sandbox's ready line/);
       assert.equal(await main(['audit', '--target', url, '--sandbox-url', info.baseUrl], io({ WFS_SANDBOX_SECRET: 'f'.repeat(64) })), 1);
       assert.match(lines.at(-1)!.message, /answered 403 to GET \/sandbox: X-Sandbox-Secret is not this sandbox's secret/);
       assert.equal(rec.requests.length, 0, 'no delivery reached the target');

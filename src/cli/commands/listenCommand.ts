@@ -154,10 +154,11 @@ export const listenCommand: CommandSpec = {
     let issuers: TrustedIssuer[];
     const trustFile = flags.values.get('trust-file');
     const trustSandbox = flags.values.get('trust-sandbox');
-    const sandboxSecret = trustSandbox ? sandboxSecretFromEnv(io.env, `--trust-sandbox ${trustSandbox}`) : '';
+    let sandboxSecret = '';
     if (trustFile) issuers = readTrustFile(trustFile);
     else if (trustSandbox) {
       httpUrlValue('--trust-sandbox', trustSandbox, "the sandbox's http(s) baseUrl");
+      sandboxSecret = sandboxSecretFromEnv(io.env, `--trust-sandbox ${trustSandbox}`);
       try {
         const t = await new SandboxControlClient(trustSandbox, sandboxSecret).trust();
         issuers = [{ issuer: t.issuer, audience: t.audience, jwksUrl: t.jwksUrl }];

@@ -42,7 +42,10 @@ const SANDBOX_ADDRESS_FLAGS = ['--trust-sandbox', '--sandbox-url'];
 function withSandboxSecret(args: string[], env: Record<string, string>): Record<string, string> {
   if ('WFS_SANDBOX_SECRET' in env) return env;
   const i = args.findIndex((a) => SANDBOX_ADDRESS_FLAGS.includes(a));
-  const secret = i >= 0 && args[i + 1] !== undefined ? sandboxSecretFor(args[i + 1]) : '';
+  let secret = i >= 0 && args[i + 1] !== undefined ? sandboxSecretFor(args[i + 1]) : '';
+  // A shell line (`bash -c 'wfs listen --trust-sandbox URL | head'`) names the address inside one argument.
+  const line = args.join(' ');
+  if (!secret && SANDBOX_ADDRESS_FLAGS.some((f) => line.includes(f))) secret = [...SANDBOX_SECRETS].find(([url]) => line.includes(url))?.[1] ?? '';
   return secret ? { ...env, WFS_SANDBOX_SECRET: secret } : env;
 }
 

@@ -4,7 +4,10 @@
 import { SANDBOX_SECRET_ENV } from '../core/sandbox/sandboxAccess';
 import { UsageError } from './flags';
 
-export const SANDBOX_SECRET_HELP: [string, string] = [SANDBOX_SECRET_ENV, 'the running sandbox\'s "controlSecret" (the first line `wfs sandbox` prints): needed with a sandbox address'];
+/** The help row for the variable, naming the flag that needs it. */
+export function sandboxSecretHelp(flag: string): [string, string] {
+  return [SANDBOX_SECRET_ENV, `with ${flag}: that sandbox's "controlSecret" (in the first line \`wfs sandbox\` prints)`];
+}
 
 /** The secret for the sandbox named by `flag` and its value (e.g. "--trust-sandbox URL"); a usage error, before anything
  * is sent, without one. */

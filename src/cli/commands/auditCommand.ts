@@ -6,7 +6,7 @@ import { Sandbox } from '../../core/sandbox/Sandbox';
 import type { CommandSpec } from '../commandSpec';
 import { intFlag, requiredFlag, UsageError } from '../flags';
 import { httpUrlValue } from '../httpUrlValue';
-import { SANDBOX_SECRET_HELP, sandboxSecretFromEnv } from '../sandboxSecret';
+import { sandboxSecretFromEnv, sandboxSecretHelp } from '../sandboxSecret';
 
 export const auditCommand: CommandSpec = {
   name: 'audit',
@@ -19,7 +19,7 @@ export const auditCommand: CommandSpec = {
   ].join('\n'),
   flags: {
     target: { type: 'string', value: 'URL', description: 'your receiver, e.g. http://localhost:3000/webhooks (required)' },
-    'sandbox-url': { type: 'string', value: 'URL', description: `a running \`wfs sandbox\` whose keys sign the deliveries (its secret in ${SANDBOX_SECRET_HELP[0]})` },
+    'sandbox-url': { type: 'string', value: 'URL', description: 'a running `wfs sandbox` whose keys sign the deliveries (its secret in WFS_SANDBOX_SECRET)' },
     'sandbox-port': { type: 'string', value: 'P', description: 'without --sandbox-url: run one here on this port (default: a free one)' },
     'allow-remote': { type: 'boolean', description: 'allow a target that is not on loopback' },
     timeout: { type: 'string', value: 'SECONDS', description: 'per-request timeout, 1 to 60 (default 10)' },
@@ -27,7 +27,7 @@ export const auditCommand: CommandSpec = {
     junit: { type: 'string', value: 'FILE', description: 'also write JUnit XML (one testcase per case, the fix as the failure message)' },
     'summary-md': { type: 'string', value: 'FILE', description: 'also write a Markdown table for a CI job summary (e.g. $GITHUB_STEP_SUMMARY)' },
   },
-  env: [SANDBOX_SECRET_HELP],
+  env: [sandboxSecretHelp('--sandbox-url')],
   exits: [[1, 'a case failed, or the sandbox could not be reached (the error line says why)']],
   async run(flags, io) {
     const { emit } = io;

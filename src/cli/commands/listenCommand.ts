@@ -13,7 +13,7 @@ import { testPublicAddress } from '../../core/tunnel/publicAddressTest';
 import { PROXY_ENV, type CommandSpec } from '../commandSpec';
 import { intFlag, UsageError, type ParsedFlags } from '../flags';
 import { httpUrlValue } from '../httpUrlValue';
-import { SANDBOX_SECRET_HELP, sandboxSecretFromEnv } from '../sandboxSecret';
+import { sandboxSecretFromEnv, sandboxSecretHelp } from '../sandboxSecret';
 
 /** A trust file lists a few issuers: a megabyte is thousands of them. */
 const MAX_TRUST_FILE_BYTES = 1024 * 1024;
@@ -111,7 +111,7 @@ export const listenCommand: CommandSpec = {
     'history-memory': { type: 'string', value: 'MIB', description: 'memory the delivery history may use (default 64)' },
     'history-disk': { type: 'string', value: 'MIB', description: 'with --log: size the file may reach before it is compacted (default 256)' },
   },
-  env: [SANDBOX_SECRET_HELP, ...PROXY_ENV],
+  env: [sandboxSecretHelp('--trust-sandbox'), ...PROXY_ENV],
   async run(flags, io) {
     const { emit } = io;
     const sources = ['trust-file', 'trust-sandbox'].filter((f) => flags.values.has(f)).length + (flags.lists.has('issuer') || flags.lists.has('audience') || flags.lists.has('jwks-url') ? 1 : 0);

@@ -175,7 +175,7 @@ describe('wfs listen / sandbox / audit as processes', function () {
   });
 
   it('--trust-sandbox at a dead address: exit 2 naming the flag', async () => {
-    const p = new WfsProcess(['listen', '--no-tunnel', '--trust-sandbox', 'http://127.0.0.1:9']);
+    const p = new WfsProcess(['listen', '--no-tunnel', '--trust-sandbox', 'http://127.0.0.1:9'], { WFS_SANDBOX_SECRET: 'a secret, so that the address is tried' });
     assert.equal(await p.exitCode(), 2);
     assert.match(p.lines.at(-1)!.message, /^--trust-sandbox http:\/\/127\.0\.0\.1:9: /);
   });

@@ -95,7 +95,6 @@ async function main() {
   const results = [];
   let sendTestWebhook;
   /** The built-in sandbox's address, read from its notification: the walkthrough injects faults through it. */
-  let sandboxUrl;
   try {
     const page = browser.pages()[0] ?? (await browser.newPage());
     currentPage = page;
@@ -151,7 +150,6 @@ async function main() {
         await page.getByRole('button', { name: 'Start Sandbox', exact: true }).click();
         const running = page.getByText(/sandbox running at http:\/\/127\.0\.0\.1:\d+/).first();
         await running.waitFor({ timeout: 30_000 });
-        sandboxUrl = /http:\/\/127\.0\.0\.1:\d+/.exec(await running.textContent())[0];
         await page.getByText('You are not signed in to this environment.').waitFor({ timeout: 15_000 });
         await statusbar.getByText('Sandbox: signed out').waitFor({ timeout: 15_000 });
         await page.screenshot({ path: join(shots, '02-sandbox-running.png') });
@@ -438,11 +436,13 @@ async function main() {
         await page.getByRole('button', { name: 'Start Sandbox', exact: true }).click({ timeout: 15_000 });
         const running = page.getByText(/sandbox running at http:\/\/127\.0\.0\.1:\d+/).first();
         await running.waitFor({ timeout: 30_000 });
-        sandboxUrl = /http:\/\/127\.0\.0\.1:\d+/.exec(await running.textContent())[0];
         await page.getByRole('button', { name: 'Sign In', exact: true }).click({ timeout: 15_000 });
         await answerSignIn();
-        const fault = await fetch(`${sandboxUrl}/sandbox/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ fault: 'start-500-billed' }) });
-        if (!fault.ok) throw new Error(`the sandbox refused the fault: ${fault.status}`);
+        // The sandbox's control API needs its per-start secret, known inside the extension host only: the peer
+        // extension asks for it and injects the fault.
+        await runCommand(page, 'WFS Peer: Inject a Billed 500 into the Sandbox');
+        await page.locator('.notification-list-item-message', { hasText: 'WFS Peer: the sandbox answered 201 to the fault start-500-billed.' }).first().waitFor({ timeout: 15_000 });
+        await runCommand(page, 'Notifications: Clear All Notifications');
         const correlationId = `walkthrough-500-${Date.now()}`;
         await runCommand(page, 'Workflow Service: Start Workflow (Billed)…');
         await page.getByText('Start workflow: session').waitFor({ timeout: 15_000 });

@@ -6,6 +6,7 @@ import { Sandbox } from '../../core/sandbox/Sandbox';
 import type { CommandSpec } from '../commandSpec';
 import { intFlag, requiredFlag, UsageError } from '../flags';
 import { httpUrlValue } from '../httpUrlValue';
+import { sandboxSecretFromEnv, sandboxSecretHelp } from '../sandboxSecret';
 
 export const auditCommand: CommandSpec = {
   name: 'audit',
@@ -18,7 +19,7 @@ export const auditCommand: CommandSpec = {
   ].join('\n'),
   flags: {
     target: { type: 'string', value: 'URL', description: 'your receiver, e.g. http://localhost:3000/webhooks (required)' },
-    'sandbox-url': { type: 'string', value: 'URL', description: 'a running `wfs sandbox` whose keys sign the deliveries' },
+    'sandbox-url': { type: 'string', value: 'URL', description: 'a running `wfs sandbox` whose keys sign the deliveries (its secret in WFS_SANDBOX_SECRET)' },
     'sandbox-port': { type: 'string', value: 'P', description: 'without --sandbox-url: run one here on this port (default: a free one)' },
     'allow-remote': { type: 'boolean', description: 'allow a target that is not on loopback' },
     timeout: { type: 'string', value: 'SECONDS', description: 'per-request timeout, 1 to 60 (default 10)' },
@@ -26,6 +27,7 @@ export const auditCommand: CommandSpec = {
     junit: { type: 'string', value: 'FILE', description: 'also write JUnit XML (one testcase per case, the fix as the failure message)' },
     'summary-md': { type: 'string', value: 'FILE', description: 'also write a Markdown table for a CI job summary (e.g. $GITHUB_STEP_SUMMARY)' },
   },
+  env: [sandboxSecretHelp('--sandbox-url')],
   exits: [[1, 'a case failed, or the sandbox could not be reached (the error line says why)']],
   async run(flags, io) {
     const { emit } = io;
@@ -33,6 +35,7 @@ export const auditCommand: CommandSpec = {
     const sandboxUrl = flags.values.get('sandbox-url');
     if (sandboxUrl && flags.values.has('sandbox-port')) throw new UsageError('--sandbox-url excludes --sandbox-port');
     if (sandboxUrl) httpUrlValue('--sandbox-url', sandboxUrl, "the sandbox's http(s) baseUrl");
+    let secret = sandboxUrl ? sandboxSecretFromEnv(io.env, `--sandbox-url ${sandboxUrl}`) : '';
     const processedUrl = flags.values.get('processed-url');
     if (processedUrl) httpUrlValue('--processed-url', processedUrl);
     const timeoutS = intFlag(flags, 'timeout', 1, 60) ?? 10;
@@ -53,11 +56,12 @@ export const auditCommand: CommandSpec = {
       if (!url) {
         // No sandbox given: run one here. Give it a fixed port so your receiver can trust its key-set address.
         embedded = new Sandbox({ port: sandboxPort });
-        url = (await embedded.start()).baseUrl;
+        ({ baseUrl: url, controlSecret: secret } = await embedded.start());
       }
       const summary = await runAudit({
         target,
         sandboxUrl: url,
+        sandboxSecret: secret,
         clock: io.clock,
         allowNonLocal: flags.switches.has('allow-remote'),
         requestTimeoutMs: timeoutS * 1000,

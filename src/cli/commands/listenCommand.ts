@@ -14,6 +14,7 @@ import { testPublicAddress } from '../../core/tunnel/publicAddressTest';
 import { PROXY_ENV, type CommandSpec } from '../commandSpec';
 import { intFlag, UsageError, type ParsedFlags } from '../flags';
 import { httpUrlValue } from '../httpUrlValue';
+import { sandboxSecretFromEnv, sandboxSecretHelp } from '../sandboxSecret';
 
 /** A trust file lists a few issuers: a megabyte is thousands of them. */
 const MAX_TRUST_FILE_BYTES = 1024 * 1024;
@@ -113,7 +114,7 @@ export const listenCommand: CommandSpec = {
     'history-memory': { type: 'string', value: 'MIB', description: 'memory the delivery history may use (default 64)' },
     'history-disk': { type: 'string', value: 'MIB', description: 'with --log: size the file may reach before it is compacted (default 256)' },
   },
-  env: PROXY_ENV,
+  env: [sandboxSecretHelp('--trust-sandbox'), ...PROXY_ENV],
   async run(flags, io) {
     const { emit } = io;
     const sources = ['trust-file', 'trust-sandbox'].filter((f) => flags.values.has(f)).length + (flags.lists.has('issuer') || flags.lists.has('audience') || flags.lists.has('jwks-url') ? 1 : 0);
@@ -156,11 +157,13 @@ export const listenCommand: CommandSpec = {
     let issuers: TrustedIssuer[];
     const trustFile = flags.values.get('trust-file');
     const trustSandbox = flags.values.get('trust-sandbox');
+    let sandboxSecret = '';
     if (trustFile) issuers = readTrustFile(trustFile);
     else if (trustSandbox) {
       httpUrlValue('--trust-sandbox', trustSandbox, "the sandbox's http(s) baseUrl");
+      sandboxSecret = sandboxSecretFromEnv(io.env, `--trust-sandbox ${trustSandbox}`);
       try {
-        const t = await new SandboxControlClient(trustSandbox).trust();
+        const t = await new SandboxControlClient(trustSandbox, sandboxSecret).trust();
         issuers = [{ issuer: t.issuer, audience: t.audience, jwksUrl: t.jwksUrl }];
       } catch (err) {
         throw new UsageError(`--trust-sandbox ${trustSandbox}: ${(err as Error).message}`);
@@ -196,7 +199,7 @@ export const listenCommand: CommandSpec = {
     let reconnected = false;
     const runSelfTest = async () => {
       if (!publicUrl) return;
-      const sandbox = new SandboxControlClient(trustSandbox!);
+      const sandbox = new SandboxControlClient(trustSandbox!, sandboxSecret);
       const r = await testPublicAddress({ publicUrl, receiver, clock: io.clock, sign: async (body) => (await sandbox.sign(body)).token }).catch((err: Error) => ({
         ok: false,
         failedHop: 'sandbox',

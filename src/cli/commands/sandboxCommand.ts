@@ -9,8 +9,11 @@ export const sandboxCommand: CommandSpec = {
   synopsis: 'sandbox [--host H] [--port P] [--access-token-ttl SECONDS] [--workflow-duration SECONDS] [--allow-host NAME …]',
   description: [
     'Runs the sandbox until SIGTERM or SIGINT (exit 0). The first line, {"event":"ready",…}, carries its baseUrl,',
-    'testWebhookUrl, issuer, audience, jwksUrl, the demo credentials, sessions and products; then one line per request',
-    'served and per webhook attempt. Faults are injected through its control API under /sandbox/.',
+    'testWebhookUrl, issuer, audience, jwksUrl, the demo credentials, sessions and products, and its controlSecret;',
+    'then one line per request served and per webhook attempt. Faults are injected through its control API under',
+    '/sandbox/, which (with /sandbox/sign) needs the header X-Sandbox-Secret: controlSecret, new at each start. For',
+    'wfs listen --trust-sandbox and wfs audit --sandbox-url, put it in WFS_SANDBOX_SECRET. Requests from web pages (a',
+    'non-loopback Origin) are refused.',
   ].join('\n'),
   flags: {
     host: { type: 'string', value: 'H', description: 'the address to listen on (default 127.0.0.1)' },

@@ -1,5 +1,6 @@
 // `wfs sign`: the Authorization header for exactly the bytes of a body, signed with a test key pair on disk or by a
 // running sandbox, with the claims a test needs to break.
+import { sandboxSecretFromEnv, sandboxSecretHelp } from '../sandboxSecret';
 import { SandboxControlClient } from '../../core/audit/sandboxControlClient';
 import { KeyFilesError, readKeyPair } from '../../core/signing/keyPairFiles';
 import { sha256Hex } from '../../core/signing/webhookSigner';
@@ -29,7 +30,6 @@ export const signCommand: CommandSpec = {
     body: { type: 'string', value: 'FILE|-', description: 'the body to sign: a file, or - for standard input (required)' },
     keys: { type: 'string', value: 'DIR', description: 'a folder written by `wfs keys generate`' },
     'sandbox-url': { type: 'string', value: 'URL', description: 'a running sandbox that signs (its baseUrl)' },
-    'sandbox-secret': { type: 'string', value: 'SECRET', description: 'the sandbox\'s control secret, when it has one (also WFS_SANDBOX_SECRET)' },
     exp: { type: 'string', value: 'T', description: 'exp: seconds since the epoch, or +N / -N seconds from now (write --exp=-60); default now + 300' },
     aud: { type: 'string', value: 'A', description: 'another audience than the issuer\'s' },
     iss: { type: 'string', value: 'I', description: 'another issuer than the key pair\'s' },
@@ -38,7 +38,7 @@ export const signCommand: CommandSpec = {
     format: { type: 'string', value: 'F', description: 'header (default), curl or json' },
     to: { type: 'string', value: 'URL', description: 'the receiver\'s URL, for --format curl (and json)' },
   },
-  env: [['WFS_SANDBOX_SECRET', 'the sandbox\'s control secret, sent as x-sandbox-secret (--sandbox-secret wins)']],
+  env: [sandboxSecretHelp('--sandbox-url')],
   async run(flags, io) {
     const source = requiredFlag(flags, 'body', 'a file, or - for standard input');
     const keysDir = flags.values.get('keys');
@@ -82,8 +82,7 @@ export const signCommand: CommandSpec = {
       kid = (header?.kid as string | undefined) ?? signer.currentKid;
     } else {
       httpUrlValue('--sandbox-url', sandboxUrl!);
-      const secret = flags.values.get('sandbox-secret') ?? io.env.WFS_SANDBOX_SECRET;
-      const sandbox = new SandboxControlClient(sandboxUrl!, secret ? { 'x-sandbox-secret': secret } : {});
+      const sandbox = new SandboxControlClient(sandboxUrl!, sandboxSecretFromEnv(io.env, `--sandbox-url ${sandboxUrl}`));
       // The sandbox sets iat from its own clock; an exp given here is absolute, so both agree on what "now" is.
       const signed = await sandbox.sign(body, { claims, header });
       token = signed.token;

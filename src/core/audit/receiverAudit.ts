@@ -47,6 +47,8 @@ export interface AuditOptions {
   target: string;
   /** The sandbox that signs, or `issuer` for another (the test kit's); one of the two. */
   sandboxUrl?: string;
+  /** With sandboxUrl: the sandbox's controlSecret (the audit signs through its control API). */
+  sandboxSecret?: string;
   issuer?: AuditIssuer;
   clock: Clock;
   /** Required for any target that is not loopback: the audit sends forged requests. */
@@ -129,7 +131,7 @@ const SILENT_LIMIT = 2;
 export async function runAudit(o: AuditOptions): Promise<AuditSummary> {
   const target = checkTarget(o.target, o.allowNonLocal).toString();
   if (!o.issuer && !o.sandboxUrl) throw new AuditRefused('The audit needs an issuer that signs: a sandbox URL, or a test issuer.');
-  const sandbox = o.issuer ?? new SandboxControlClient(o.sandboxUrl!);
+  const sandbox = o.issuer ?? new SandboxControlClient(o.sandboxUrl!, o.sandboxSecret ?? '');
   const trust = await sandbox.trust();
   // The probes read the count after all the cases: one that cannot be read is said now, before anything is sent.
   if (o.processedUrl) {

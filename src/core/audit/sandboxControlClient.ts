@@ -1,6 +1,7 @@
 // The audit's signing issuer: a sandbox (embedded or `wfs sandbox`), driven through its /sandbox/ control API.
 import { httpRequest } from '../http/request';
 import { joinUrl } from '../http/paths';
+import { SANDBOX_SECRET_HEADER } from '../sandbox/sandboxAccess';
 
 export interface SandboxTrust {
   baseUrl: string;
@@ -29,14 +30,20 @@ export interface AuditIssuer {
 }
 
 export class SandboxControlClient implements AuditIssuer {
-  /** `headers` go with every control request (a sandbox's control secret, when it has one). */
-  constructor(readonly baseUrl: string, private readonly headers: Record<string, string> = {}) {}
+  /** `secret` is the sandbox's controlSecret (its ready line, or SandboxInfo): every control call carries it. */
+  constructor(
+    readonly baseUrl: string,
+    private readonly secret: string,
+  ) {}
 
   private async call(method: 'GET' | 'POST' | 'DELETE', path: string, json?: unknown): Promise<Record<string, unknown>> {
-    // The control API takes application/json only, DELETE included (which our request function does not mark).
-    const headers = method === 'GET' ? { ...this.headers } : { ...this.headers, 'content-type': 'application/json' };
+    const headers = { [SANDBOX_SECRET_HEADER]: this.secret };
     const res = await httpRequest({ method, url: joinUrl(this.baseUrl, path), json, headers, timeoutMs: 10_000 });
-    if (res.status >= 300) throw new Error(`the sandbox at ${this.baseUrl} answered ${res.status} to ${method} ${path}: is it a Workflow Service Toolkit sandbox?`);
+    if (res.status >= 300) {
+      // The sandbox says what is missing (the secret, most often): pass its words on.
+      const said = problemDetail(res.body);
+      throw new Error(`the sandbox at ${this.baseUrl} answered ${res.status} to ${method} ${path}${said ? `: ${said}` : ': is it a Workflow Service Toolkit sandbox?'}`);
+    }
     try {
       return JSON.parse(res.body.toString('utf8')) as Record<string, unknown>;
     } catch {
@@ -69,5 +76,15 @@ export class SandboxControlClient implements AuditIssuer {
 
   async keySet(): Promise<{ keys: Record<string, unknown>[] }> {
     return (await this.call('GET', '/.well-known/jwks.json')) as { keys: Record<string, unknown>[] };
+  }
+}
+
+/** The detail of a problem document, bounded; undefined when the body is not one. */
+function problemDetail(body: Buffer): string | undefined {
+  try {
+    const p = JSON.parse(body.subarray(0, 4096).toString('utf8')) as { detail?: unknown };
+    return typeof p.detail === 'string' ? p.detail.slice(0, 500) : undefined;
+  } catch {
+    return undefined;
   }
 }

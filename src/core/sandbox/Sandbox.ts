@@ -29,6 +29,7 @@ import { SandboxWorkflows, type WorkflowEvent } from './sandboxWorkflows';
 import { DEFAULT_RETRY, WebhookDispatcher, type DeliveryAttempt, type RetryPolicy } from './webhookDispatcher';
 import { WebhookSigner } from '../signing/webhookSigner';
 import { listenOn } from '../http/listenError';
+import { newControlSecret, originRefusal } from './sandboxAccess';
 
 export interface SandboxOptions {
   host?: string;
@@ -61,6 +62,9 @@ export interface SandboxInfo {
   sessions: { staged: string; empty: string };
   products: { service: string; model: string }[];
   unentitledProduct: { service: string; model: string };
+  /** What the control API and /sandbox/sign need in X-Sandbox-Secret: new at every start, so only whoever started
+   * the sandbox (or was told by them) can sign deliveries with its key or change its state. */
+  controlSecret: string;
 }
 
 export interface RequestEvent {
@@ -120,6 +124,7 @@ export class Sandbox extends EventEmitter {
       throttle: new RateThrottle(clock, { ...DEFAULT_THROTTLE, ...this.options.throttle }),
       webhookEndpoints: new Set(),
       allowLoopbackHttp: this.options.allowLoopbackHttp ?? true,
+      controlSecret: newControlSecret(),
       stats: { jwksRequests: 0, requests: 0 },
     };
     this.ctx = ctx;
@@ -142,6 +147,7 @@ export class Sandbox extends EventEmitter {
       sessions: { staged: STAGED_SESSION_ID, empty: EMPTY_SESSION_ID },
       products: SANDBOX_PRODUCTS.filter((p) => p.entitled).map((p) => ({ service: p.service, model: p.model })),
       unentitledProduct: { service: unentitled.service, model: unentitled.model },
+      controlSecret: ctx.controlSecret,
     };
   }
 
@@ -173,8 +179,11 @@ export class Sandbox extends EventEmitter {
     const rawUrl = req.url ?? '/';
     try {
       const hostAllowed = isAllowedHost(req.headers.host, this.options.allowedHosts);
-      const body = hostAllowed ? await readBody(req, this.options.maxBodyBytes ?? 1024 * 1024) : undefined;
+      // A web page's request is refused on every route before anything counts it (the throttle above all).
+      const fromPage = hostAllowed ? originRefusal(req.headers.origin) : undefined;
+      const body = hostAllowed && !fromPage ? await readBody(req, this.options.maxBodyBytes ?? 1024 * 1024) : undefined;
       if (!hostAllowed) reply = misdirected(req.headers.host);
+      else if (fromPage) reply = fromPage;
       else if (!ctx) reply = emptyReply(503);
       else if (body === undefined) reply = emptyReply(413);
       else {

@@ -23,5 +23,7 @@ export interface SandboxContext {
   webhookEndpoints: Set<string>;
   /** Whether test-webhook accepts http:// addresses on loopback (the real service requires https). */
   allowLoopbackHttp: boolean;
+  /** The per-start secret the control API and /sandbox/sign require (sandboxAccess.ts). */
+  controlSecret: string;
   stats: { jwksRequests: number; requests: number };
 }

@@ -1,5 +1,6 @@
 // The sandbox's own control API under /sandbox/ (not part of the service): create and stage sessions,
-// register webhook endpoints, inject faults, move the clock. No auth, no throttle: it is a loopback test harness.
+// register webhook endpoints, inject faults, move the clock, sign bytes. No throttle: it is a loopback test harness,
+// but only for whoever holds the per-start secret (sandboxAccess.ts).
 import type { SandboxContext } from './sandboxContext';
 import { isFaultKind, FAULT_KINDS } from './sandboxFaults';
 import { isPlainObject, parseJsonBody, type SandboxRequest } from './sandboxRequest';
@@ -7,6 +8,7 @@ import { jsonReply, problemReply, type Reply } from './sandboxResponses';
 import type { WorkflowStatus } from './sandboxWorkflows';
 import { randomBytes } from 'node:crypto';
 import { signCustom } from '../signing/webhookSigner';
+import { SANDBOX_SECRET_HEADER, secretRefusal } from './sandboxAccess';
 
 export interface AdvanceableClock {
   advance(ms: number): void;
@@ -58,9 +60,13 @@ export async function controlRoute(
   rest: string[],
   hooks: { info: () => unknown; reset: () => void; advance?: AdvanceableClock },
 ): Promise<Reply> {
-  // A cross-site page can send a form or text/plain, never application/json without a preflight that this API
-  // does not answer: so every change must say application/json, with or without a body.
-  if (req.method !== 'GET' && req.method !== 'HEAD' && mediaTypeOf(req) !== 'application/json')
+  // The secret first: without it nothing is read, changed or signed (a preflight carries none, so it fails too).
+  const refused = secretRefusal(ctx.problemsBase, req.headers[SANDBOX_SECRET_HEADER], ctx.controlSecret);
+  if (refused) return refused;
+  // A cross-site page can send a form or text/plain without a preflight, never application/json: so any body, and
+  // every POST or PUT (with or without one), must say application/json. GET and DELETE without a body need no type:
+  // a page cannot send a DELETE without a preflight that is refused above.
+  if ((req.body.length > 0 || (req.method !== 'GET' && req.method !== 'HEAD' && req.method !== 'DELETE')) && mediaTypeOf(req) !== 'application/json')
     return problemReply(415, `${ctx.problemsBase}/sandbox-control`, 'Unsupported media type', 'The control API takes Content-Type: application/json only.');
   const b = body(req);
   if (b === undefined) return bad(ctx, 'The body must be a JSON object.');

@@ -83,6 +83,7 @@ export class AuditPanel implements vscode.Disposable {
         runAudit({
           target: target!,
           sandboxUrl: sandbox.baseUrl,
+          sandboxSecret: sandbox.controlSecret,
           clock: this.s.clock,
           allowNonLocal: confirmed,
           cases,

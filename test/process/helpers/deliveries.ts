@@ -3,6 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { request } from 'undici';
 import { rawRequest } from '../../unit/helpers/rawHttp';
+import { sandboxSecretFor } from './wfsProcess';
 
 export interface SignedDelivery {
   id: string;
@@ -23,9 +24,12 @@ export async function signedDeliveries(baseUrl: string, n: number, opts: { topic
   return out;
 }
 
-/** A token for body, signed by the sandbox at baseUrl as the service signs each attempt anew. */
+/** A token for body, signed by the sandbox at baseUrl (one this suite started: its secret is known) as the service
+ * signs each attempt anew. */
 export async function signedBy(baseUrl: string, body: Buffer): Promise<string> {
-  return (await rawRequest(`${baseUrl}/sandbox/sign`, { json: { bodyBase64: body.toString('base64') } })).json().token as string;
+  const res = await rawRequest(`${baseUrl}/sandbox/sign`, { json: { bodyBase64: body.toString('base64') }, headers: { 'x-sandbox-secret': sandboxSecretFor(baseUrl) } });
+  if (res.status !== 200) throw new Error(`the sandbox refused to sign: ${res.status} ${res.text}`);
+  return res.json().token as string;
 }
 
 /** Posts a delivery with its bearer token; resolves with the status answered. */

@@ -27,6 +27,28 @@ export interface Exit {
 /** Every process still running; killed after each test, so a failed assertion never leaves one behind. */
 const LIVE = new Set<ChildProcess>();
 
+/** The control secret of each sandbox started here, by baseUrl. A command given one of these addresses
+ * (--trust-sandbox, --sandbox-url) gets WFS_SANDBOX_SECRET as its user would set it, unless the test sets that
+ * variable itself (to '' to leave it out). */
+const SANDBOX_SECRETS = new Map<string, string>();
+
+/** The secret of a sandbox this suite started at baseUrl ('' for any other address). */
+export function sandboxSecretFor(baseUrl: string): string {
+  return SANDBOX_SECRETS.get(baseUrl.replace(/\/+$/, '')) ?? '';
+}
+
+const SANDBOX_ADDRESS_FLAGS = ['--trust-sandbox', '--sandbox-url'];
+
+function withSandboxSecret(args: string[], env: Record<string, string>): Record<string, string> {
+  if ('WFS_SANDBOX_SECRET' in env) return env;
+  const i = args.findIndex((a) => SANDBOX_ADDRESS_FLAGS.includes(a));
+  let secret = i >= 0 && args[i + 1] !== undefined ? sandboxSecretFor(args[i + 1]) : '';
+  // A shell line (`bash -c 'wfs listen --trust-sandbox URL | head'`) names the address inside one argument.
+  const line = args.join(' ');
+  if (!secret && SANDBOX_ADDRESS_FLAGS.some((f) => line.includes(f))) secret = [...SANDBOX_SECRETS].find(([url]) => line.includes(url))?.[1] ?? '';
+  return secret ? { ...env, WFS_SANDBOX_SECRET: secret } : env;
+}
+
 /** Mocha root hooks (test/process/.mocharc.json requires this file). */
 export const mochaHooks = {
   afterEach(): void {
@@ -49,7 +71,7 @@ export class WfsProcess {
     // `bin` runs an installed `wfs` as a shell would (its shebang and node from PATH); otherwise this node runs `cli`.
     const [file, argv] = opts.bin ? [opts.bin, args] : [process.execPath, [opts.cli ?? CLI, ...args]];
     this.child = spawn(file, argv, {
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...withSandboxSecret(args, env) },
       cwd: opts.cwd,
       stdio: [opts.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
     });
@@ -119,6 +141,7 @@ export interface SandboxProcess {
   info: Line;
   /** The service environment a CLI user sets for this sandbox. */
   env: Record<string, string>;
+  /** Calls its control API as its owner: with its secret (and a JSON content type when there is a body). */
   control(method: string, path: string, json?: unknown): Promise<RawResponse>;
   /** Request lines the sandbox printed, as "METHOD path status". */
   requests(): string[];
@@ -130,18 +153,24 @@ export async function startSandboxProcess(args: string[] = [], opts: WfsOptions 
   // A sandbox may serve a whole suite (started in before()): it is stopped by its owner, not after each test.
   LIVE.delete(proc.child);
   const info = await proc.event('ready');
+  SANDBOX_SECRETS.set(info.baseUrl, info.controlSecret);
   return {
     proc,
     info,
     env: { WFS_BASE_URL: info.baseUrl, WFS_USERNAME: info.username, WFS_PASSWORD: info.password },
-    control: (method, path, json) =>
-      rawRequest(`${info.baseUrl}/sandbox/${path}`, { method, json, headers: method === 'GET' ? {} : { 'content-type': 'application/json' } }),
+    control: (method, path, json) => rawRequest(`${info.baseUrl}/sandbox/${path}`, { method, json, headers: ownerHeaders(method, info.controlSecret) }),
     requests: () => proc.events('request').map((r) => `${r.method} ${r.path} ${r.status}`),
     stop: async () => {
       if (proc.child.exitCode === null && proc.child.signalCode === null) proc.kill('SIGTERM');
       await proc.exited;
     },
   };
+}
+
+/** What the sandbox's owner sends to its control API: the secret, and for a POST or PUT the JSON content type (a
+ * bodyless one too, as the control API requires). */
+export function ownerHeaders(method: string, secret: string): Record<string, string> {
+  return { 'x-sandbox-secret': secret, ...(method === 'POST' || method === 'PUT' ? { 'content-type': 'application/json' } : {}) };
 }
 
 /** The sandbox's own request lines arrive asynchronously: wait until it has printed this many. */

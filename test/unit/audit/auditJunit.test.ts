@@ -21,7 +21,7 @@ describe('audit reports for CI', function () {
     const r = new BrokenReceiver('malformed-500', { issuer: info.issuer, audience: info.audience, jwksUrl: info.jwksUrl });
     const url = await r.start();
     try {
-      summary = await runAudit({ target: url, sandboxUrl: info.baseUrl, clock: new SystemClock() });
+      summary = await runAudit({ target: url, sandboxUrl: info.baseUrl, sandboxSecret: info.controlSecret, clock: new SystemClock() });
     } finally {
       await r.stop();
       await sandbox.stop();

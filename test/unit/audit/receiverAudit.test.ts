@@ -53,12 +53,14 @@ describe('receiver audit', function () {
   const clock = new SystemClock();
   let sandbox: Sandbox;
   let sandboxUrl: string;
+  let sandboxSecret: string;
   let trust: { issuer: string; audience: string; jwksUrl: string };
 
   before(async () => {
     sandbox = new Sandbox({ port: 0 });
     const info = await sandbox.start();
     sandboxUrl = info.baseUrl;
+    sandboxSecret = info.controlSecret;
     trust = { issuer: info.issuer, audience: info.audience, jwksUrl: info.jwksUrl };
   });
   after(() => sandbox.stop());
@@ -72,7 +74,7 @@ describe('receiver audit', function () {
     const receiver = new Receiver({ verifier: new Verifier({ issuers: [trust], clock }), clock });
     const url = await receiver.start();
     try {
-      const s = await runAudit({ target: url, sandboxUrl, clock });
+      const s = await runAudit({ target: url, sandboxUrl, sandboxSecret, clock });
       assert.deepEqual(s.results.filter((r) => !r.passed).map((r) => `${r.id}: ${r.detail}`), []);
       assert.equal(s.passed, AUDIT_CASES.length);
       // Its refetch cooldown: a kid the key set does not hold, right after a fetch, is not decided yet (issue #51).
@@ -91,7 +93,7 @@ describe('receiver audit', function () {
     const receiver = new Receiver({ verifier: new Verifier({ issuers: [{ ...trust, jwksUrl: wrong.url }], clock }), clock });
     const url = await receiver.start();
     try {
-      const s = await runAudit({ target: url, sandboxUrl, clock });
+      const s = await runAudit({ target: url, sandboxUrl, sandboxSecret, clock });
       const byId = Object.fromEntries(s.results.map((r) => [r.id, r]));
       assert.equal(byId.genuine!.passed, false);
       assert.match(byId.genuine!.response!.body, /^forbidden: step 3 \(signing key\) failed/, 'our receiver names the step it refused at');
@@ -110,7 +112,7 @@ describe('receiver audit', function () {
     const r = new BrokenReceiver('refuses-everything', trust);
     const url = await r.start();
     try {
-      const s = await runAudit({ target: url, sandboxUrl, clock });
+      const s = await runAudit({ target: url, sandboxUrl, sandboxSecret, clock });
       const exp = s.results.find((x) => x.id === 'exp-30s-past')!;
       assert.match(exp.fix, /^The genuine delivery was answered 403 too, so this failure says nothing about step 5/);
       const rejected = s.results.find((x) => x.id === 'exp-120s-past')!;
@@ -124,7 +126,7 @@ describe('receiver audit', function () {
     const r = new BrokenReceiver('none', trust);
     const url = await r.start();
     try {
-      const s = await runAudit({ target: url, sandboxUrl, clock });
+      const s = await runAudit({ target: url, sandboxUrl, sandboxSecret, clock });
       assert.deepEqual(s.results.filter((x) => !x.passed).map((x) => `${x.id}: ${x.detail}`), []);
       assert.equal(r.processed, 2, 'processed: the genuine one and the one 30 s past exp; the duplicate was not processed again');
     } finally {
@@ -137,7 +139,7 @@ describe('receiver audit', function () {
       const r = new BrokenReceiver(mistake, trust);
       const url = await r.start();
       try {
-        const s = await runAudit({ target: url, sandboxUrl, clock });
+        const s = await runAudit({ target: url, sandboxUrl, sandboxSecret, clock });
         const result = s.results.find((x) => x.id === caseId)!;
         assert.equal(result.passed, false, `${caseId} should fail against ${mistake}: ${result.detail}`);
         assert.ok(result.fix.length > 0);
@@ -153,7 +155,7 @@ describe('receiver audit', function () {
       const r = new BrokenReceiver(mistake, trust);
       const url = await r.start();
       try {
-        const s = await runAudit({ target: url, sandboxUrl, clock, cases: AUDIT_CASES.filter((c) => FIRST_18.includes(c.id)) });
+        const s = await runAudit({ target: url, sandboxUrl, sandboxSecret, clock, cases: AUDIT_CASES.filter((c) => FIRST_18.includes(c.id)) });
         assert.deepEqual(s.results.filter((x) => !x.passed).map((x) => x.id), [], `${mistake} scores 18/18 on the first cases`);
       } finally {
         await r.stop();
@@ -166,7 +168,7 @@ describe('receiver audit', function () {
       const r = new BrokenReceiver(mistake, trust);
       const url = await r.start();
       try {
-        return await runAudit({ target: url, sandboxUrl, clock, processedUrl: withCount ? new URL('/processed', url).toString() : undefined });
+        return await runAudit({ target: url, sandboxUrl, sandboxSecret, clock, processedUrl: withCount ? new URL('/processed', url).toString() : undefined });
       } finally {
         await r.stop();
       }
@@ -209,18 +211,19 @@ describe('receiver audit', function () {
     assert.throws(() => checkTarget('ftp://127.0.0.1/x'), /http/);
     assert.equal(checkTarget('https://example.com/webhooks', true).host, 'example.com');
     assert.equal(checkTarget('http://localhost:3000/webhooks').port, '3000');
-    await assert.rejects(runAudit({ target: 'http://192.0.2.1/webhooks', sandboxUrl, clock }), AuditRefused);
+    await assert.rejects(runAudit({ target: 'http://192.0.2.1/webhooks', sandboxUrl, sandboxSecret, clock }), AuditRefused);
   });
 
   it('sends a bounded number of requests, none carrying a real credential (only sandbox or audit-made tokens)', async () => {
     const rec = new RecordingServer();
     const url = await rec.start();
     try {
-      const signIn = await fetch(`${sandboxUrl}/sandbox`).then((r) => r.json());
-      const s = await runAudit({ target: url, sandboxUrl, clock });
+      const signIn = await fetch(`${sandboxUrl}/sandbox`, { headers: { 'x-sandbox-secret': sandboxSecret } }).then((r) => r.json());
+      const s = await runAudit({ target: url, sandboxUrl, sandboxSecret, clock });
       assert.equal(rec.requests.length, AUDIT_CASES.length, 'one request per case');
       let notTokens = 0;
       for (const req of rec.requests) {
+        assert.ok(!JSON.stringify(req.headers).includes(sandboxSecret), "the sandbox's control secret never leaves for the target");
         const auth = req.headers.authorization as string | undefined;
         if (!auth) continue;
         // The malformed-token cases send what is not a JWT at all; every real token is checked.
@@ -244,7 +247,7 @@ describe('receiver audit', function () {
   });
 
   it('a target that does not answer: each case fails with "no answer", within the per-request timeout', async () => {
-    const s = await runAudit({ target: 'http://127.0.0.1:9/webhooks', sandboxUrl, clock, cases: AUDIT_CASES.slice(0, 2), requestTimeoutMs: 2000 });
+    const s = await runAudit({ target: 'http://127.0.0.1:9/webhooks', sandboxUrl, sandboxSecret, clock, cases: AUDIT_CASES.slice(0, 2), requestTimeoutMs: 2000 });
     assert.equal(s.failed, 2);
     assert.match(s.results[0]!.detail, /^no answer/);
   });
@@ -254,7 +257,7 @@ describe('receiver audit', function () {
     const url = await r.start();
     let s: AuditSummary;
     try {
-      s = await runAudit({ target: url, sandboxUrl, clock });
+      s = await runAudit({ target: url, sandboxUrl, sandboxSecret, clock });
     } finally {
       await r.stop();
     }

@@ -17,7 +17,8 @@ describe('wfs audit', function () {
   let sandbox: Sandbox;
   let info: Awaited<ReturnType<Sandbox['start']>>;
   let lines: Record<string, any>[];
-  const io = (): CliIO => ({ emit: (l) => lines.push(l), print: () => undefined, printError: () => undefined, env: {}, clock, readStdin: () => '', onStop: () => () => undefined });
+  // The user's environment: the running sandbox's control secret, as its ready line gave it.
+  const io = (env: Record<string, string> = { WFS_SANDBOX_SECRET: info.controlSecret }): CliIO => ({ emit: (l) => lines.push(l), print: () => undefined, printError: () => undefined, env, clock, readStdin: () => '', onStop: () => () => undefined });
 
   before(async () => {
     sandbox = new Sandbox({ port: 0 });
@@ -75,6 +76,21 @@ describe('wfs audit', function () {
     assert.equal(await main(['audit', '--target', 'https://example.com/webhooks', '--sandbox-url', info.baseUrl], io()), 2);
     assert.match(lines.at(-1)!.message, /not a loopback address.*--allow-remote/);
     assert.equal(await main(['audit', '--target', 'http://127.0.0.1:1/x', '--sandbox-url', info.baseUrl, '--sandbox-port', '1'], io()), 2);
+    assert.equal(lines.filter((l) => l.event === 'case').length, 0);
+  });
+
+  it("--sandbox-url without the sandbox's secret: exit 2 saying where to find it; a wrong one: the sandbox's refusal, nothing sent", async () => {
+    const rec = new RecordingServer();
+    const url = await rec.start();
+    try {
+      assert.equal(await main(['audit', '--target', url, '--sandbox-url', info.baseUrl], io({})), 2);
+      assert.match(lines.at(-1)!.message, /^--sandbox-url http:\/\/127\.0\.0\.1:\d+: WFS_SANDBOX_SECRET is not set, and the sandbox's control API needs its secret: set it to the "controlSecret" of that sandbox's ready line/);
+      assert.equal(await main(['audit', '--target', url, '--sandbox-url', info.baseUrl], io({ WFS_SANDBOX_SECRET: 'f'.repeat(64) })), 1);
+      assert.match(lines.at(-1)!.message, /answered 403 to GET \/sandbox: X-Sandbox-Secret is not this sandbox's secret/);
+      assert.equal(rec.requests.length, 0, 'no delivery reached the target');
+    } finally {
+      await rec.stop();
+    }
     assert.equal(lines.filter((l) => l.event === 'case').length, 0);
   });
 });

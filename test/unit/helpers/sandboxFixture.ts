@@ -11,6 +11,7 @@ export interface SandboxFixture {
   url(path: string): string;
   signIn(extra?: Record<string, unknown>): Promise<{ access_token: string; refresh_token: string; expires_in: number }>;
   call(path: string, opts?: { method?: string; token?: string; json?: unknown; body?: string; headers?: Record<string, string> }): Promise<RawResponse>;
+  /** Calls the control API as the sandbox's owner: with its secret, and a JSON content type when there is a body. */
   control(method: string, path: string, json?: unknown): Promise<RawResponse>;
   stop(): Promise<void>;
 }
@@ -38,7 +39,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       return rawRequest(url(path), { method, headers, json: opts.json, body: opts.body });
     },
     control(method, path, json) {
-      return rawRequest(url('/sandbox/' + path), { method, json, headers: method === 'GET' ? {} : { 'content-type': 'application/json' } });
+      return rawRequest(url('/sandbox/' + path), { method, json, headers: { 'x-sandbox-secret': info.controlSecret, ...(method === 'POST' || method === 'PUT' ? { 'content-type': 'application/json' } : {}) } });
     },
     stop: () => sandbox.stop(),
   };

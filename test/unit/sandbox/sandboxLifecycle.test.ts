@@ -171,28 +171,33 @@ describe('sandbox: workflow lifecycle and webhooks', () => {
 
   it('answers only loopback Host names: a DNS-rebinding Host gets 421 and no token is minted', async () => {
     const body = { bodyBase64: Buffer.from('{}').toString('base64') };
-    const rebound = await rawRequest(f.url('/sandbox/sign'), { json: body, headers: { host: 'rebind.attacker.example' } });
+    const secret = { 'x-sandbox-secret': f.info.controlSecret };
+    const rebound = await rawRequest(f.url('/sandbox/sign'), { json: body, headers: { host: 'rebind.attacker.example', ...secret } });
     assert.equal(rebound.status, 421);
     assert.ok(!rebound.text.includes('token'));
     const service = await rawRequest(f.url(SIGN_IN_PATH), { json: { username: f.info.username, password: f.info.password }, headers: { host: 'rebind.attacker.example:80' } });
     assert.equal(service.status, 421, 'the service endpoints too');
-    assert.equal((await rawRequest(f.url('/sandbox/sign'), { json: body, headers: { host: 'localhost' } })).status, 200);
+    assert.equal((await rawRequest(f.url('/sandbox/sign'), { json: body, headers: { host: 'localhost', ...secret } })).status, 200);
   });
 
   it('the control API takes application/json only: a text/plain or form body, or a bodyless POST without it, is 415', async () => {
     const sign = JSON.stringify({ bodyBase64: Buffer.from('{}').toString('base64') });
+    const secret = { 'x-sandbox-secret': f.info.controlSecret };
     for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x'])
-      assert.equal((await rawRequest(f.url('/sandbox/sign'), { method: 'POST', body: sign, headers: { 'content-type': type } })).status, 415, type);
-    assert.equal((await rawRequest(f.url('/sandbox/reset'), { method: 'POST' })).status, 415);
-    assert.equal((await rawRequest(f.url('/sandbox/sign'), { method: 'POST', body: sign, headers: { 'content-type': 'application/json; charset=utf-8' } })).status, 200);
-    assert.equal((await rawRequest(f.url('/sandbox/faults'))).status, 200, 'GET needs no content type');
+      assert.equal((await rawRequest(f.url('/sandbox/sign'), { method: 'POST', body: sign, headers: { 'content-type': type, ...secret } })).status, 415, type);
+    assert.equal((await rawRequest(f.url('/sandbox/reset'), { method: 'POST', headers: secret })).status, 415);
+    assert.equal((await rawRequest(f.url('/sandbox/webhooks'), { method: 'DELETE', body: JSON.stringify({ url: 'http://127.0.0.1:1/x' }), headers: { 'content-type': 'text/plain', ...secret } })).status, 415, 'a DELETE with a body that does not say JSON');
+    assert.equal((await rawRequest(f.url('/sandbox/sign'), { method: 'POST', body: sign, headers: { 'content-type': 'application/json; charset=utf-8', ...secret } })).status, 200);
+    assert.equal((await rawRequest(f.url('/sandbox/faults'), { headers: secret })).status, 200, 'GET needs no content type');
+    assert.equal((await rawRequest(f.url('/sandbox/faults'), { method: 'DELETE', headers: secret })).status, 200, 'nor a bodyless DELETE');
   });
 
   it('a sandbox started with allowedHosts answers that name too', async () => {
     const other = await startSandbox({ allowedHosts: ['wfs-sandbox.test'] });
     try {
-      assert.equal((await rawRequest(other.url('/sandbox/faults'), { headers: { host: 'wfs-sandbox.test:1234' } })).status, 200);
-      assert.equal((await rawRequest(other.url('/sandbox/faults'), { headers: { host: 'other.test' } })).status, 421);
+      const secret = { 'x-sandbox-secret': other.info.controlSecret };
+      assert.equal((await rawRequest(other.url('/sandbox/faults'), { headers: { host: 'wfs-sandbox.test:1234', ...secret } })).status, 200);
+      assert.equal((await rawRequest(other.url('/sandbox/faults'), { headers: { host: 'other.test', ...secret } })).status, 421);
     } finally {
       await other.stop();
     }

@@ -159,7 +159,7 @@ describe('sandbox: JWKS and control API', () => {
     assert.equal((await f.control('GET', `sessions/${f.info.sessions.staged}`)).json().staged, true);
   });
   it('refuses a control body that is not a JSON object', async () => {
-    const r = await f.call('/sandbox/sessions', { body: '[1]' });
+    const r = await f.call('/sandbox/sessions', { body: '[1]', headers: { 'content-type': 'application/json', 'x-sandbox-secret': f.info.controlSecret } });
     assert.equal(r.status, 400);
   });
   it('answers an unknown method on a served path with 405 and an oversized body with 413', async () => {

@@ -14,5 +14,16 @@ exports.activate = (context) => {
       const asked = await vscode.authentication.getSession('wfs', ['Sandbox'], { createIfNone: true }).catch((err) => ({ account: { label: `refused (${err.message})` } }));
       void vscode.window.showInformationMessage(`WFS Peer: exports ${keys.length ? keys.join(',') : 'none'}; without asking: ${label(silent)}; after asking: ${label(asked)}.`);
     }),
+    // The embedded sandbox's control API needs its per-start secret, which only code in the extension host can get
+    // (from the Start Sandbox command's answer): the walkthrough injects its fault through here.
+    vscode.commands.registerCommand('wfsPeer.sandboxFault', async () => {
+      const info = await vscode.commands.executeCommand('wfs.startSandbox');
+      const res = await fetch(`${info.baseUrl}/sandbox/faults`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-sandbox-secret': info.controlSecret },
+        body: JSON.stringify({ fault: 'start-500-billed' }),
+      });
+      void vscode.window.showInformationMessage(`WFS Peer: the sandbox answered ${res.status} to the fault start-500-billed.`);
+    }),
   );
 };

@@ -58,9 +58,10 @@ describe('extension in a real VS Code host', () => {
   });
 
   it('starts the embedded sandbox from the command and serves the service on loopback', async () => {
-    const info = (await vscode.commands.executeCommand('wfs.startSandbox')) as { baseUrl: string; sessions: { staged: string } };
+    const info = (await vscode.commands.executeCommand('wfs.startSandbox')) as { baseUrl: string; controlSecret: string; sessions: { staged: string } };
     assert.match(info.baseUrl, /^http:\/\/127\.0\.0\.1:\d+$/);
-    const res = await fetch(`${info.baseUrl}/sandbox`);
+    assert.equal((await fetch(`${info.baseUrl}/sandbox`)).status, 403, 'its control API only for the holder of its secret');
+    const res = await fetch(`${info.baseUrl}/sandbox`, { headers: { 'x-sandbox-secret': info.controlSecret } });
     assert.equal(res.status, 200);
     assert.equal(((await res.json()) as { sessions: { staged: string } }).sessions.staged, info.sessions.staged);
     await vscode.commands.executeCommand('wfs.stopSandbox');

@@ -9,10 +9,11 @@ import { notificationsInCenter } from './workbenchDom';
 describe('Find Workflows in a real VS Code host', () => {
   let api: ExtensionApi;
   let baseUrl: string;
+  let controlSecret: string;
   before(async () => {
     api = await extensionApi();
     await vscode.commands.executeCommand('wfs.switchEnvironment', 'Sandbox');
-    baseUrl = ((await vscode.commands.executeCommand('wfs.startSandbox')) as { baseUrl: string }).baseUrl;
+    ({ baseUrl, controlSecret } = (await vscode.commands.executeCommand('wfs.startSandbox')) as { baseUrl: string; controlSecret: string });
     assert.equal(await vscode.commands.executeCommand('wfs.signIn', { username: 'demo', password: 'demo-password' }), true);
     await setSetting('confirmBilledStart', false);
   });
@@ -21,7 +22,7 @@ describe('Find Workflows in a real VS Code host', () => {
     await vscode.commands.executeCommand('wfs.stopSandbox');
   });
 
-  const control = (path: string, json: unknown) => fetch(`${baseUrl}/sandbox/${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(json) });
+  const control = (path: string, json: unknown) => fetch(`${baseUrl}/sandbox/${path}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-sandbox-secret': controlSecret }, body: JSON.stringify(json) });
 
   it('a start answered 500 after billing is not in the explorer; Find Workflows by its correlationId adds it under its session', async () => {
     await control('faults', { fault: 'start-500-billed' });

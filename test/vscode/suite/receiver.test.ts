@@ -18,11 +18,12 @@ import type { ExtensionLog } from '../../../src/extension/log/extensionLog';
 
 const silentLog = { info: () => undefined, warn: () => undefined, error: () => undefined, debug: () => undefined, show: () => undefined, dispose: () => undefined } as unknown as ExtensionLog;
 
-/** Sends the i-th of a series of deliveries (60 KB unless padded otherwise), signed by the sandbox at baseUrl, to a
- * receiver; its status. */
+/** Sends the i-th of a series of deliveries (60 KB unless padded otherwise), signed by the sandbox at baseUrl (the
+ * extension's: its control secret comes from there), to a receiver; its status. */
 async function sendSigned(baseUrl: string, url: string, i: number, pad = 60_000): Promise<number> {
   const body = Buffer.from(JSON.stringify({ webhookId: `f${String(i).padStart(7, '0')}-0000-4000-8000-000000000000`, topic: 'disk/full', data: { pad: 'x'.repeat(pad) } }));
-  const signed = await fetch(`${baseUrl}/sandbox/sign`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ bodyBase64: body.toString('base64') }) });
+  const secret = (await extensionApi()).sandbox.info?.controlSecret ?? '';
+  const signed = await fetch(`${baseUrl}/sandbox/sign`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-sandbox-secret': secret }, body: JSON.stringify({ bodyBase64: body.toString('base64') }) });
   const { token } = (await signed.json()) as { token: string };
   const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body });
   await res.arrayBuffer();

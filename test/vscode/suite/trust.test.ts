@@ -31,7 +31,7 @@ describe('trust: workspace settings and secrets in a real VS Code host', () => {
   });
 
   it('a workspace file that redefines an environment, turns off the billing question and forwards deliveries has no effect', async () => {
-    const info = (await vscode.commands.executeCommand('wfs.startSandbox')) as { baseUrl: string };
+    const info = (await vscode.commands.executeCommand('wfs.startSandbox')) as { baseUrl: string; controlSecret: string };
     await setSetting('environments', [{ name: 'Staging', baseUrl: info.baseUrl }]);
     await until(api.environments.onDidChange, () => api.environments.get('Staging')?.baseUrl === info.baseUrl, 'the user setting');
     assert.equal(await vscode.commands.executeCommand('wfs.signIn', { environment: 'Staging', username: 'demo', password: 'demo-password' }), true);
@@ -73,7 +73,7 @@ describe('trust: workspace settings and secrets in a real VS Code host', () => {
       vscode.commands.executeCommand('wfs.startWorkflow', { sessionId: 'sess-demo-staged', product: { service: 'Appraisal', model: 'Standard' }, correlationId: 'trust-billing-question' }),
     ).catch(() => undefined);
     assert.equal(started, undefined, 'the billing question was asked, not skipped');
-    const billed = (await (await fetch(`${info.baseUrl}/sandbox/billing`)).json()) as { billed: { correlationId: string }[] };
+    const billed = (await (await fetch(`${info.baseUrl}/sandbox/billing`, { headers: { 'x-sandbox-secret': info.controlSecret } })).json()) as { billed: { correlationId: string }[] };
     assert.ok(!billed.billed.some((b) => b.correlationId === 'trust-billing-question'), 'nothing billed');
 
     // Refresh and use the token: nothing reaches the workspace's server.

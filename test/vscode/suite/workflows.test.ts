@@ -121,7 +121,7 @@ describe('workflow explorer in a real VS Code host', () => {
 
   it('an answer of over 1 MiB (read-oversized fault): the explorer keeps its known fields, says so in the raw JSON, and its saved state stays small', async () => {
     const node = { kind: 'workflow', env: 'Sandbox', workflowId: started.workflowId };
-    const faults = await fetch(`${api.sandbox.info!.baseUrl}/sandbox/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ fault: 'read-oversized' }) });
+    const faults = await fetch(`${api.sandbox.info!.baseUrl}/sandbox/faults`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-sandbox-secret': api.sandbox.info!.controlSecret }, body: JSON.stringify({ fault: 'read-oversized' }) });
     assert.equal(faults.status, 201, 'the fault is injected');
     const refreshed = (await vscode.commands.executeCommand('wfs.refreshWorkflow', node)) as TrackedWorkflow;
     assert.equal(refreshed.workflowId, started.workflowId);

@@ -12,9 +12,9 @@ import { sandboxCommand } from './commands/sandboxCommand';
 import { startCommand } from './commands/startCommand';
 import { statusCommand } from './commands/statusCommand';
 import { testWebhookCommand } from './commands/testWebhookCommand';
-import { commandHelp, type CommandSpec } from './commandSpec';
+import { commandHelp, SERVICE_ENV, helpTable, type CommandSpec } from './commandSpec';
 import { parseFlags, UsageError } from './flags';
-import { processIO, type CliIO } from './output';
+import { processIO, StoppedBeforeSent, type CliIO } from './output';
 
 const COMMANDS: CommandSpec[] = [sandboxCommand, startCommand, statusCommand, findCommand, testWebhookCommand, listenCommand, auditCommand];
 
@@ -28,6 +28,14 @@ function overview(): string {
     '',
     'commands:',
     ...COMMANDS.map((c) => `  ${c.name.padEnd(width)}${c.summary}`),
+    '',
+    'environment (read by start, status, find and test-webhook; each command\'s --help lists what it reads):',
+    ...helpTable(SERVICE_ENV),
+    '',
+    'example, against a local sandbox (its first line gives its baseUrl, username and password):',
+    '  wfs sandbox --port 4010 &',
+    '  export WFS_BASE_URL=http://127.0.0.1:4010 WFS_USERNAME=demo WFS_PASSWORD=demo-password',
+    '  wfs start --session sess-demo-staged --service Appraisal --model Standard',
     '',
     'Run `wfs <command> --help` for its flags, environment and exit codes; `wfs --version` for the version.',
     'Output is one JSON line per event on stdout; a failure ends with one {"event":"error",…} line.',
@@ -86,6 +94,10 @@ function reportError(err: unknown, io: CliIO): number {
   if (err instanceof UsageError || err instanceof ProxyConfigError) {
     emit({ event: 'error', kind: 'usage', message: err.message });
     return EXIT.usage;
+  }
+  if (err instanceof StoppedBeforeSent) {
+    emit({ event: 'error', kind: 'interrupted', message: err.message });
+    return EXIT.interrupted;
   }
   if (err instanceof ServiceError) {
     emit(err.toJSON());

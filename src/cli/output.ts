@@ -2,6 +2,14 @@
 import { SystemClock, type Clock } from '../core/time/clock';
 import { MAX_STDIN_BYTES, readBoundedText } from './boundedRead';
 
+/** The user stopped a command before it sent anything that matters: exit 130, nothing done. */
+export class StoppedBeforeSent extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'StoppedBeforeSent';
+  }
+}
+
 export type Emit = (line: Record<string, unknown>) => void;
 
 export interface CliIO {

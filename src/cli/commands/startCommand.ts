@@ -5,6 +5,18 @@ import { SERVICE_ENV, type CommandSpec } from '../commandSpec';
 import { requiredFlag } from '../flags';
 import { TransportError } from '../../core/http/request';
 import { OutcomeUnknown } from '../../core/http/serviceErrors';
+import { startWorkflowUrl } from '../../core/http/paths';
+import { watchStartOnWire } from '../startOnWire';
+import { StoppedBeforeSent } from '../output';
+
+/** Stopped (SIGINT/SIGTERM/SIGHUP) after the start went out and before its answer came: the same unknown as a lost answer. */
+function stoppedAfterSend(correlationId: string): OutcomeUnknown {
+  return new OutcomeUnknown(
+    'outcome-unknown',
+    `Outcome unknown: the start was sent and the command was stopped before its answer came; a workflow may have been started and billed. Do not retry blindly: run \`wfs find --correlation-id ${correlationId}\`, and start another only if none is found.`,
+    { correlationId, billed: 'possibly' },
+  );
+}
 
 /** The start was sent and its answer lost (a timeout, a connection reset): like a 500, a billed workflow may exist. */
 function lostAnswer(err: TransportError, correlationId: string): OutcomeUnknown {
@@ -40,15 +52,24 @@ export const startCommand: CommandSpec = {
     // Refused here, a request costs nothing on the wire: not even a sign-in.
     const prepared = prepareStart({ sessionId, product, correlationId: flags.values.get('correlation-id') }, io.clock.now());
     const env = await signIn(target, io);
+    const onWire = watchStartOnWire(startWorkflowUrl(env.baseUrl, sessionId));
+    let unsubscribe: () => void = () => undefined;
     try {
       const client = new WorkflowClient({ baseUrl: env.baseUrl, userAlias: env.credentials.userAlias, tokens: env.tokens, gate: env.gate, clock: env.clock });
-      const result = await client.start({ sessionId, product, correlationId: prepared.correlationId }).catch((err: unknown) => {
+      // A stop while the start may be on the wire ends like a lost answer; before that, nothing was started.
+      const stopped = new Promise<never>((_, reject) => {
+        unsubscribe = io.onStop(() => reject(onWire.mayHaveStarted ? stoppedAfterSend(prepared.correlationId) : new StoppedBeforeSent('stopped before the start was sent: no workflow was started, nothing was billed')));
+      });
+      const sent = client.start({ sessionId, product, correlationId: prepared.correlationId }).catch((err: unknown) => {
         throw err instanceof TransportError && err.mayHaveBeenSent ? lostAnswer(err, prepared.correlationId) : err;
       });
+      const result = await Promise.race([sent, stopped]);
       const { correlationId, ...body } = result;
       io.emit({ event: 'started', correlationId, ...body });
       return 0;
     } finally {
+      unsubscribe();
+      onWire.dispose();
       env.tokens.dispose();
     }
   },

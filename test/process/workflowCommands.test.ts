@@ -237,12 +237,15 @@ describe('wfs start / status / test-webhook as processes', function () {
     assert.match(error.message, /too large \(413 Payload Too Large\); nothing was processed\. Send smaller testData\.$/);
   });
 
-  it('test-webhook to an address that is down: exit 0 (the endpoint took it), and the sandbox\'s answer says the attempt failed and will be retried', async () => {
+  it('test-webhook to an address that is down: the "sent" line (the endpoint took it), then a delivery-failed error line and exit 7', async () => {
     const p = new WfsProcess(['test-webhook', '--address', 'http://127.0.0.1:9/webhooks', '--topic', 'workflow/completed', '--sub-topic', 'status:workflow/completed', '--tenant-id', 't1'], s.env);
-    assert.equal(await p.exitCode(), 0, p.stdout + p.stderr);
-    const { event, webhookId, response } = p.lines.at(-1)!;
+    assert.equal(await p.exitCode(), 7, p.stdout + p.stderr);
+    const { event, webhookId, response } = p.events('sent')[0]!;
     assert.deepEqual([event, response.webhookId, response.attempt, response.retryScheduled], ['sent', webhookId, 1, true]);
     assert.match(response.error, /^cannot reach http:\/\/127\.0\.0\.1:9\/webhooks: ECONNREFUSED/);
+    const err = p.lines.at(-1)!;
+    assert.deepEqual([err.event, err.kind, err.webhookId, err.address], ['error', 'delivery-failed', webhookId, 'http://127.0.0.1:9/webhooks']);
+    assert.match(err.message, /^the service could not deliver to the address: cannot reach .*ECONNREFUSED.*; the service will try again\. Check that your receiver is running/);
   });
 
   it('SIGTERM during a start\'s backoff: exit 130 with an error line, no started line, nothing billed', async () => {

@@ -5,6 +5,20 @@ import { readServiceTarget, signIn } from '../cliEnvironment';
 import { SERVICE_ENV, type CommandSpec } from '../commandSpec';
 import { requiredFlag, UsageError } from '../flags';
 
+/** The service took the request and says its delivery to the address failed. */
+export const EXIT_DELIVERY_FAILED = 7;
+
+/** What the test endpoint's answer says of the delivery: failed when it names an error, or a status the address
+ * answered outside 2xx. The real service's answer is not documented; a body without either says nothing. */
+export function deliveryFailure(response: unknown): string | undefined {
+  if (!response || typeof response !== 'object') return undefined;
+  const r = response as { error?: unknown; receiverStatus?: unknown; retryScheduled?: unknown };
+  const retry = r.retryScheduled === true ? '; the service will try again' : '';
+  if (typeof r.error === 'string' && r.error) return `the service could not deliver to the address: ${r.error}${retry}`;
+  if (typeof r.receiverStatus === 'number' && (r.receiverStatus < 200 || r.receiverStatus > 299)) return `the address answered ${r.receiverStatus}, so the delivery failed${retry}`;
+  return undefined;
+}
+
 export const testWebhookCommand: CommandSpec = {
   name: 'test-webhook',
   summary: 'ask the service to send a simulated webhook to an address',
@@ -12,9 +26,10 @@ export const testWebhookCommand: CommandSpec = {
   description: [
     'Asks the webhook test endpoint to send testData to URL, with the five X-Svc-* headers.',
     'The address must be https; only when the test endpoint is a local sandbox is a loopback http address allowed.',
-    'Prints {"event":"sent","webhookId":…,"triggeredAt":…,"response":…}. Backs off on 429 like every command.',
-    'Exit 0 means the test endpoint took the request, not that the address received it: see your receiver, or "response"',
-    '(the sandbox puts the first attempt\'s "receiverStatus" or "error" there, and "retryScheduled" when it will try again).',
+    'Prints {"event":"sent","webhookId":…,"triggeredAt":…,"response":…}. Backs off on 429 like every command. "response" is the',
+    'endpoint\'s answer: the sandbox puts the first attempt\'s "receiverStatus" or "error" there, and "retryScheduled" when it',
+    'will try again. When it says the delivery failed (an "error", or a "receiverStatus" outside 2xx), an error line',
+    '{"kind":"delivery-failed",…} follows and the exit code is 7. Exit 0: the endpoint took it and reported no failure.',
   ].join('\n'),
   flags: {
     address: { type: 'string', value: 'URL', description: 'the public https address that receives the event (required)' },
@@ -25,6 +40,7 @@ export const testWebhookCommand: CommandSpec = {
     data: { type: 'string', value: 'FILE|-', description: 'testData as JSON, from a file or standard input (-)' },
   },
   env: SERVICE_ENV,
+  exits: [[EXIT_DELIVERY_FAILED, 'the service took the request and says the delivery to the address failed (the error line says how)']],
   async run(flags, io) {
     const input = {
       address: requiredFlag(flags, 'address'),
@@ -42,7 +58,10 @@ export const testWebhookCommand: CommandSpec = {
       const request = buildTestWebhookRequest({ ...input, testData }, env.clock.now(), env.isLocalSandbox);
       const response = await sendTestWebhook(env.testWebhookUrl, request, { tokens: env.tokens, gate: env.gate, clock: env.clock });
       io.emit({ event: 'sent', webhookId: request.webhookId, triggeredAt: request.triggeredAt, response });
-      return 0;
+      const failure = deliveryFailure(response);
+      if (!failure) return 0;
+      io.emit({ event: 'error', kind: 'delivery-failed', webhookId: request.webhookId, address: input.address, message: `${failure}. Check that your receiver is running and reachable at ${input.address} (\`wfs listen\` prints its address).` });
+      return EXIT_DELIVERY_FAILED;
     } finally {
       env.tokens.dispose();
     }

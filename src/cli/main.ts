@@ -14,7 +14,7 @@ import { statusCommand } from './commands/statusCommand';
 import { testWebhookCommand } from './commands/testWebhookCommand';
 import { commandHelp, SERVICE_ENV, helpTable, type CommandSpec } from './commandSpec';
 import { parseFlags, UsageError } from './flags';
-import { processIO, StoppedBeforeSent, type CliIO } from './output';
+import { chooseFace, processIO, StoppedBeforeSent, type CliIO } from './output';
 
 const COMMANDS: CommandSpec[] = [sandboxCommand, startCommand, statusCommand, findCommand, testWebhookCommand, listenCommand, auditCommand];
 
@@ -24,7 +24,7 @@ export const EXIT = { ok: 0, failed: 1, usage: 2, outcomeUnknown: 3, deadline: 4
 function overview(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length)) + 2;
   return [
-    'usage: wfs <command> [flags]',
+    'usage: wfs <command> [flags] [--json | --human]',
     '',
     'commands:',
     ...COMMANDS.map((c) => `  ${c.name.padEnd(width)}${c.summary}`),
@@ -38,14 +38,20 @@ function overview(): string {
     '  wfs start --session sess-demo-staged --service Appraisal --model Standard',
     '',
     'Run `wfs <command> --help` for its flags, environment and exit codes; `wfs --version` for the version.',
-    'Output is one JSON line per event on stdout; a failure ends with one {"event":"error",…} line.',
+    'On a terminal the output is text for people. Piped, or with --json, it is one JSON line per event on stdout (a stable',
+    'format: fields are never removed or renamed), and a failure ends with one {"event":"error",…} line. --human forces text.',
     '',
   ].join('\n');
 }
 
+/** --json and --human choose the output face (chooseFace) and may stand anywhere; no command sees them. */
+function withoutFaceFlags(argv: string[]): string[] {
+  return argv.filter((a) => a !== '--json' && a !== '--human');
+}
+
 export async function main(argv: string[], io: CliIO = processIO()): Promise<number> {
   const { emit } = io;
-  const [name, ...rest] = argv;
+  const [name, ...rest] = withoutFaceFlags(argv);
   if (name === '--version' || name === '-v' || name === 'version') {
     io.print(`${TOOLKIT_VERSION}\n`);
     return EXIT.ok;
@@ -129,7 +135,7 @@ function reportError(err: unknown, io: CliIO): number {
  */
 async function runProcess(argv: string[]): Promise<void> {
   const hold = setInterval(() => undefined, 1 << 30);
-  const base = processIO();
+  const base = processIO(chooseFace(argv, process.stdout.isTTY === true));
   const stopListeners = new Set<() => void>();
   let stopping = false;
   const onSignal = (signal: NodeJS.Signals) => {

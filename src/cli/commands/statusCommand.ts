@@ -5,7 +5,7 @@ import { isTerminal, type WorkflowEnvelope } from '../../core/workflows/workflow
 import { readServiceTarget, signIn } from '../cliEnvironment';
 import { SERVICE_ENV, type CommandSpec } from '../commandSpec';
 import { intFlag, requiredFlag, UsageError } from '../flags';
-import type { Emit } from '../output';
+import type { CliIO, Emit } from '../output';
 import { TransportError } from '../../core/http/request';
 import { shellQuote } from '../../core/http/shellQuote';
 
@@ -14,7 +14,7 @@ export const EXIT_DEADLINE = 4;
 export const EXIT_NOT_COMPLETE = 6; // 5 is find's "none found": each code means one thing across commands
 export const EXIT_CANCELLED = 130;
 export const EXIT_UNREACHABLE = 1;
-const DEFAULT_GIVE_UP_SECONDS = 60;
+export const DEFAULT_GIVE_UP_SECONDS = 60;
 
 /** A read that never got an answer from the service: a refused or cut connection, an unknown host, a timeout. */
 function isUnreachable(err: Error): err is TransportError {
@@ -65,71 +65,90 @@ export const statusCommand: CommandSpec = {
       const line = (e: WorkflowEnvelope) => ({ event: 'status', at: new Date(env.clock.now()).toISOString(), ...e });
       emit(line(first));
       if (!follow) return 0;
-      if (isTerminal(first.workflow.status)) return ended(first.workflow.status, emit);
-      let lastStatus = first.workflow.status;
-      let lastRun = first.workflow.runId;
-      // Consecutive reads that could not reach the service: warned about once, then counted.
-      let unreachable: { since: number; failures: number; error: TransportError } | undefined;
-      let gaveUp = false;
-      const follower = new WorkflowFollower({
-        read: () => client.read(target),
-        clock: env.clock,
-        deadlineMs: deadlineSeconds * 1000,
-        onRead: (e) => {
-          if (unreachable) emit({ event: 'reconnected', failures: unreachable.failures, message: `reached the service again after ${unreachable.failures} failed read${unreachable.failures === 1 ? '' : 's'}` });
-          unreachable = undefined;
-          if (e.workflow.status !== lastStatus || e.workflow.runId !== lastRun) emit(line(e));
-          lastStatus = e.workflow.status;
-          lastRun = e.workflow.runId;
-        },
-        onTransientError: (err) => {
-          if (!isUnreachable(err)) {
-            emit({ event: 'warning', message: `read failed, polling continues: ${err.message}` });
-            return;
-          }
-          const now = env.clock.now();
-          if (!unreachable) {
-            unreachable = { since: now, failures: 0, error: err };
-            emit({ event: 'warning', kind: 'unreachable', message: `read failed, polling continues: ${err.message}; giving up after ${giveUpSeconds} s without an answer` });
-          }
-          unreachable.failures++;
-          unreachable.error = err;
-          if (now - unreachable.since >= giveUpSeconds * 1000) {
-            gaveUp = true;
-            follower.cancel();
-          }
-        },
-      });
-      const unsubscribe = io.onStop(() => follower.cancel());
-      const end = await follower.done.finally(unsubscribe);
-      if (end.reason === 'terminal') return ended(end.envelope.workflow.status, emit);
-      if (end.reason === 'error') throw end.error;
-      if (end.reason === 'cancelled' && gaveUp && unreachable) {
-        const origin = new URL(service.baseUrl).origin;
-        const resume = `wfs status --follow --workflow ${/^[\w.:/@%+=,-]+$/.test(target) ? target : shellQuote(target)}`;
-        emit({
-          event: 'error',
-          kind: 'unreachable',
-          origin,
-          failures: unreachable.failures,
-          lastStatus,
-          workflowId: first.workflow.workflowId,
-          code: unreachable.error.code,
-          message: `could not reach ${origin} for ${Math.round((env.clock.now() - unreachable.since) / 1000)} s (${unreachable.failures} failed reads, last: ${unreachable.error.message}); the workflow was last seen ${lastStatus}. When the service is back, resume with: ${resume}`,
-        });
-        return EXIT_UNREACHABLE;
-      }
-      if (end.reason === 'cancelled') {
-        emit({ event: 'error', kind: 'cancelled', message: 'following was cancelled' });
-        return EXIT_CANCELLED;
-      }
-      emit({ event: 'error', kind: 'deadline', message: `the workflow is still ${lastStatus} after the ${deadlineSeconds} s deadline; polling stopped` });
-      return EXIT_DEADLINE;
+      return await followWorkflow({ client, target, first, baseUrl: env.baseUrl, io, deadlineSeconds, giveUpSeconds });
     } finally {
       env.tokens.dispose();
     }
   },
 };
+
+export interface FollowArgs {
+  client: WorkflowClient;
+  /** The id or self link the user gave: what the resume command repeats. */
+  target: string;
+  /** The workflow as last read (or as the start answered it). */
+  first: WorkflowEnvelope;
+  baseUrl: string;
+  io: CliIO;
+  deadlineSeconds: number;
+  giveUpSeconds: number;
+}
+
+/** Follows a workflow to its end (status --follow, start --follow): a line per change, the exit code of its end. */
+export async function followWorkflow({ client, target, first, baseUrl, io, deadlineSeconds, giveUpSeconds }: FollowArgs): Promise<number> {
+  const { emit } = io;
+  const line = (e: WorkflowEnvelope) => ({ event: 'status', at: new Date(io.clock.now()).toISOString(), ...e });
+  if (isTerminal(first.workflow.status)) return ended(first.workflow.status, emit);
+  let lastStatus = first.workflow.status;
+  let lastRun = first.workflow.runId;
+  // Consecutive reads that could not reach the service: warned about once, then counted.
+  let unreachable: { since: number; failures: number; error: TransportError } | undefined;
+  let gaveUp = false;
+  const follower = new WorkflowFollower({
+    read: () => client.read(target),
+    clock: io.clock,
+    deadlineMs: deadlineSeconds * 1000,
+    onRead: (e) => {
+      if (unreachable) emit({ event: 'reconnected', failures: unreachable.failures, message: `reached the service again after ${unreachable.failures} failed read${unreachable.failures === 1 ? '' : 's'}` });
+      unreachable = undefined;
+      if (e.workflow.status !== lastStatus || e.workflow.runId !== lastRun) emit(line(e));
+      lastStatus = e.workflow.status;
+      lastRun = e.workflow.runId;
+    },
+    onTransientError: (err) => {
+      if (!isUnreachable(err)) {
+        emit({ event: 'warning', message: `read failed, polling continues: ${err.message}` });
+        return;
+      }
+      const now = io.clock.now();
+      if (!unreachable) {
+        unreachable = { since: now, failures: 0, error: err };
+        emit({ event: 'warning', kind: 'unreachable', message: `read failed, polling continues: ${err.message}; giving up after ${giveUpSeconds} s without an answer` });
+      }
+      unreachable.failures++;
+      unreachable.error = err;
+      if (now - unreachable.since >= giveUpSeconds * 1000) {
+        gaveUp = true;
+        follower.cancel();
+      }
+    },
+  });
+  const unsubscribe = io.onStop(() => follower.cancel());
+  const end = await follower.done.finally(unsubscribe);
+  if (end.reason === 'terminal') return ended(end.envelope.workflow.status, emit);
+  if (end.reason === 'error') throw end.error;
+  if (end.reason === 'cancelled' && gaveUp && unreachable) {
+    const origin = new URL(baseUrl).origin;
+    const resume = `wfs status --follow --workflow ${/^[\w.:/@%+=,-]+$/.test(target) ? target : shellQuote(target)}`;
+    emit({
+      event: 'error',
+      kind: 'unreachable',
+      origin,
+      failures: unreachable.failures,
+      lastStatus,
+      workflowId: first.workflow.workflowId,
+      code: unreachable.error.code,
+      message: `could not reach ${origin} for ${Math.round((io.clock.now() - unreachable.since) / 1000)} s (${unreachable.failures} failed reads, last: ${unreachable.error.message}); the workflow was last seen ${lastStatus}. When the service is back, resume with: ${resume}`,
+    });
+    return EXIT_UNREACHABLE;
+  }
+  if (end.reason === 'cancelled') {
+    emit({ event: 'error', kind: 'cancelled', message: 'following was cancelled' });
+    return EXIT_CANCELLED;
+  }
+  emit({ event: 'error', kind: 'deadline', message: `the workflow is still ${lastStatus} after the ${deadlineSeconds} s deadline; polling stopped` });
+  return EXIT_DEADLINE;
+}
 
 /** A followed workflow's end: 0 when complete; otherwise an error line naming the status, and EXIT_NOT_COMPLETE. */
 function ended(status: string, emit: Emit): number {

@@ -2,6 +2,9 @@
 // what a CI script sees (exit codes and lines) under every fault the sandbox's control API can inject.
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { SIGN_IN_PATH, REFRESH_PATH, WORKFLOW_ROOT } from '../../src/core/http/paths';
 import { startSandboxProcess, WfsProcess, type SandboxProcess } from './helpers/wfsProcess';
@@ -246,6 +249,19 @@ describe('wfs start / status / test-webhook as processes', function () {
     const err = p.lines.at(-1)!;
     assert.deepEqual([err.event, err.kind, err.webhookId, err.address], ['error', 'delivery-failed', webhookId, 'http://127.0.0.1:9/webhooks']);
     assert.match(err.message, /^the service could not deliver to the address: cannot reach .*ECONNREFUSED.*; the service will try again\. Check that your receiver is running/);
+  });
+
+  it('test-webhook: a --data file saved with a byte-order mark is read as its JSON; a scheme-less --address says which scheme to add (exit 2)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'wfs-bom-'));
+    const file = join(dir, 'data.json');
+    writeFileSync(file, '\ufeff{"loan":"L-1"}');
+    const args = ['--topic', 'workflow/completed', '--sub-topic', 'status:workflow/completed', '--tenant-id', 't1'];
+    const p = new WfsProcess(['test-webhook', '--address', 'http://127.0.0.1:9/webhooks', ...args, '--data', file], s.env);
+    assert.equal(await p.exitCode(), 7, p.stdout + p.stderr);
+    assert.equal(p.events('sent').length, 1, 'sent, not refused as invalid JSON');
+    const bare = new WfsProcess(['test-webhook', '--address', 'localhost:4020/webhooks', ...args], s.env);
+    assert.equal(await bare.exitCode(), 2);
+    assert.equal(bare.lines.at(-1)!.message, '--address localhost:4020/webhooks is not a URL (it lacks its scheme: write http://localhost:4020/webhooks)');
   });
 
   it('SIGTERM during a start\'s backoff: exit 130 with an error line, no started line, nothing billed', async () => {

@@ -4,6 +4,7 @@ import { buildTestWebhookRequest, sendTestWebhook } from '../../core/webhooks/te
 import { readServiceTarget, signIn } from '../cliEnvironment';
 import { SERVICE_ENV, type CommandSpec } from '../commandSpec';
 import { requiredFlag, UsageError } from '../flags';
+import { missingSchemeHint } from '../../core/http/schemeHint';
 
 /** The service took the request and says its delivery to the address failed. */
 export const EXIT_DELIVERY_FAILED = 7;
@@ -49,6 +50,9 @@ export const testWebhookCommand: CommandSpec = {
       tenantId: requiredFlag(flags, 'tenant-id'),
       webhookId: flags.values.get('webhook-id'),
     };
+    // "localhost:4020/webhooks" parses as the scheme "localhost:": say what is missing, as the extension does.
+    const hint = missingSchemeHint(input.address);
+    if (hint) throw new UsageError(`--address ${input.address} is not a URL${hint}`);
     const testData = readTestData(flags.values.get('data'), io.readStdin);
     const target = readServiceTarget(io.env);
     // Every local rule (https address, UUID, header values) is checked before the sign-in goes out.
@@ -76,6 +80,8 @@ function readTestData(data: string | undefined, readStdin: () => string): unknow
   } catch (err) {
     throw new UsageError(`--data: cannot read ${data === '-' ? 'standard input' : data}: ${(err as Error).message}`);
   }
+  // A byte-order mark (Windows editors save one) is not part of the JSON: dropped, never shown as an invisible character.
+  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   try {
     return JSON.parse(text);
   } catch (err) {

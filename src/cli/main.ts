@@ -12,11 +12,14 @@ import { sandboxCommand } from './commands/sandboxCommand';
 import { startCommand } from './commands/startCommand';
 import { statusCommand } from './commands/statusCommand';
 import { testWebhookCommand } from './commands/testWebhookCommand';
+import { envCommand } from './commands/envCommand';
+import { signInCommand } from './commands/signInCommand';
 import { commandHelp, SERVICE_ENV, helpTable, type CommandSpec } from './commandSpec';
-import { parseFlags, UsageError } from './flags';
+import { closest, parseFlags, UsageError } from './flags';
+import { errnoInWords, UNREACHABLE_NEXT } from './errnoWords';
 import { chooseFace, processIO, StoppedBeforeSent, type CliIO } from './output';
 
-const COMMANDS: CommandSpec[] = [sandboxCommand, startCommand, statusCommand, findCommand, testWebhookCommand, listenCommand, auditCommand];
+const COMMANDS: CommandSpec[] = [sandboxCommand, envCommand, signInCommand, startCommand, statusCommand, findCommand, testWebhookCommand, listenCommand, auditCommand];
 
 /** Exit codes (README: CLI). */
 export const EXIT = { ok: 0, failed: 1, usage: 2, outcomeUnknown: 3, deadline: 4, noneFound: 5, interrupted: 130 } as const;
@@ -67,7 +70,8 @@ export async function main(argv: string[], io: CliIO = processIO()): Promise<num
   }
   const command = COMMANDS.find((c) => c.name === name);
   if (!command) {
-    emit({ event: 'error', kind: 'usage', message: `unknown command "${name}" (commands: ${COMMANDS.map((c) => c.name).join(', ')})` });
+    const near = closest(name, COMMANDS.map((c) => c.name));
+    emit({ event: 'error', kind: 'usage', message: `unknown command "${name}"${near ? ` (did you mean \`wfs ${near}\`?)` : ''} (commands: ${COMMANDS.map((c) => c.name).join(', ')})` });
     return EXIT.usage;
   }
   if (rest.includes('--help') || rest.includes('-h')) {
@@ -120,11 +124,24 @@ function reportError(err: unknown, io: CliIO): number {
     return EXIT.failed;
   }
   if (err instanceof TransportError) {
-    emit({ event: 'error', kind: 'transport', reason: err.reason, message: err.message });
+    emit({ event: 'error', kind: 'transport', reason: err.reason, ...(err.code ? { code: err.code } : {}), message: transportMessage(err) });
     return EXIT.failed;
   }
   emit({ event: 'error', kind: 'internal', message: (err as Error)?.message ?? String(err) });
   return EXIT.failed;
+}
+
+/** A request that got no answer, in words: the errno said plainly with its code kept, then what to do. */
+function transportMessage(err: TransportError): string {
+  const where = (() => {
+    try {
+      return new URL(err.url).origin;
+    } catch {
+      return err.url;
+    }
+  })();
+  const words = err.reason === 'network' ? errnoInWords(err.code, where) : undefined;
+  return words ? `${words}: ${UNREACHABLE_NEXT}` : err.message;
 }
 
 /**

@@ -8,6 +8,7 @@ import { intFlag, requiredFlag, UsageError } from '../flags';
 import type { CliIO, Emit } from '../output';
 import { TransportError } from '../../core/http/request';
 import { shellQuote } from '../../core/http/shellQuote';
+import { errnoInWords } from '../errnoWords';
 
 export const EXIT_DEADLINE = 4;
 /** --follow saw the workflow end, but not complete: a script running `wfs status --follow && next-step` stops. */
@@ -138,7 +139,7 @@ export async function followWorkflow({ client, target, first, baseUrl, io, deadl
       lastStatus,
       workflowId: first.workflow.workflowId,
       code: unreachable.error.code,
-      message: `could not reach ${origin} for ${Math.round((io.clock.now() - unreachable.since) / 1000)} s (${unreachable.failures} failed reads, last: ${unreachable.error.message}); the workflow was last seen ${lastStatus}. When the service is back, resume with: ${resume}`,
+      message: `could not reach ${origin} for ${Math.round((io.clock.now() - unreachable.since) / 1000)} s (${unreachable.failures} failed reads, last: ${errnoInWords(unreachable.error.code, origin) ?? unreachable.error.message}); the workflow was last seen ${lastStatus}. When the service is back, resume with: ${resume}`,
     });
     return EXIT_UNREACHABLE;
   }

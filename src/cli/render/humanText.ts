@@ -60,6 +60,19 @@ const RENDERERS: Record<string, Render> = {
     return [`${s.green('✓')} ${rows.length} workflow${rows.length === 1 ? '' : 's'} with correlationId ${l.correlationId}:`, ...rows, ...(l.note ? [s.dim(`  ${l.note}`)] : [])].join('\n');
   },
   none: (l, s) => [`No workflow has correlationId ${l.correlationId}: nothing was started with it, so starting again bills once.`, ...(l.note ? [s.dim(`  ${l.note}`)] : [])].join('\n'),
+  env: (l, s) => {
+    const rows: [string, string][] = [
+      ['service', String(l.baseUrl ?? s.red('not set (WFS_BASE_URL)'))],
+      ['webhook test', String(l.testWebhookUrl ?? '')],
+      ['user', String(l.username ?? s.red('not set (WFS_USERNAME)'))],
+      ['password', l.passwordSet ? 'set' : s.red('not set (WFS_PASSWORD)')],
+      ...(l.userAlias ? ([['user alias', String(l.userAlias)]] as [string, string][]) : []),
+      ['proxy', l.proxy ? String(l.proxy) : 'none (direct)'],
+      ...(l.noProxy ? ([['no proxy for', String(l.noProxy)]] as [string, string][]) : []),
+    ];
+    return table(rows, '');
+  },
+  'signed-in': (l, s) => `${s.green('✓')} Signed in to ${l.origin} as ${l.username}${l.accessExpiresInSeconds !== undefined ? `: the access token lasts ${l.accessExpiresInSeconds} s (until ${l.accessExpiresAt}), the refresh token until ${l.refreshExpiresAt}` : ''}. Nothing was stored.`,
   error: (l, s) => {
     const lines = [`${s.red('✗')} ${l.message ?? l.kind}`];
     const facts: [string, string][] = [];

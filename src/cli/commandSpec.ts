@@ -51,6 +51,11 @@ export function commandHelp(spec: CommandSpec): string {
   return out.join('\n') + '\n';
 }
 
+/** Two aligned columns, as in every help text. */
+export function helpTable(rows: [string, string][]): string[] {
+  return table(rows);
+}
+
 function table(rows: [string, string][]): string[] {
   const width = Math.min(34, Math.max(...rows.map(([a]) => a.length)) + 2);
   return rows.map(([a, b]) => `  ${a.padEnd(width)}${a.length >= width ? '\n  ' + ' '.repeat(width) : ''}${b}`);

@@ -88,6 +88,17 @@ function unknownFlagHint(flag: string, specs: FlagSpecs, envNames: readonly stri
   return best ? ` (did you mean --${best}?)` : '';
 }
 
+/** The one candidate within two typos of `name` (a third of its length at most), or a prefix of exactly one. */
+export function closest(name: string, candidates: readonly string[]): string | undefined {
+  let best: string | undefined;
+  let bestDistance = Math.min(3, Math.floor(name.length / 3) + 1);
+  for (const c of candidates) {
+    const d = editDistance(name.toLowerCase(), c);
+    if (d < bestDistance) [best, bestDistance] = [c, d];
+  }
+  return best ?? single(candidates.filter((c) => name.length >= 3 && c.startsWith(name.toLowerCase())));
+}
+
 function single(list: readonly string[]): string | undefined {
   return list.length === 1 ? list[0] : undefined;
 }

@@ -14,13 +14,14 @@ import { signCommand } from './commands/signCommand';
 import { startCommand } from './commands/startCommand';
 import { statusCommand } from './commands/statusCommand';
 import { testWebhookCommand } from './commands/testWebhookCommand';
-import { commandHelp, type CommandSpec } from './commandSpec';
-import { parseFlags, UsageError } from './flags';
-import { processIO, type CliIO } from './output';
+import { envCommand } from './commands/envCommand';
+import { signInCommand } from './commands/signInCommand';
+import { commandHelp, SERVICE_ENV, helpTable, type CommandSpec } from './commandSpec';
+import { closest, parseFlags, UsageError } from './flags';
+import { errnoInWords, UNREACHABLE_NEXT } from './errnoWords';
+import { chooseFace, processIO, StoppedBeforeSent, type CliIO } from './output';
 
-const COMMANDS: CommandSpec[] = [sandboxCommand, startCommand, statusCommand, findCommand, testWebhookCommand, listenCommand, auditCommand];
-COMMANDS.push(signCommand);
-COMMANDS.push(keysCommand);
+const COMMANDS: CommandSpec[] = [sandboxCommand, envCommand, signInCommand, startCommand, statusCommand, findCommand, testWebhookCommand, listenCommand, auditCommand, signCommand, keysCommand];
 
 /** Exit codes (README: CLI). */
 export const EXIT = { ok: 0, failed: 1, usage: 2, outcomeUnknown: 3, deadline: 4, noneFound: 5, interrupted: 130 } as const;
@@ -28,22 +29,37 @@ export const EXIT = { ok: 0, failed: 1, usage: 2, outcomeUnknown: 3, deadline: 4
 function overview(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length)) + 2;
   return [
-    'usage: wfs <command> [flags]',
+    'usage: wfs <command> [flags] [--json | --human]',
     '',
     'commands:',
     ...COMMANDS.map((c) => `  ${c.name.padEnd(width)}${c.summary}`),
     '',
+    'environment (read by start, status, find and test-webhook; each command\'s --help lists what it reads):',
+    ...helpTable(SERVICE_ENV),
+    '',
+    'example, against a local sandbox (its first line gives its baseUrl, username and password):',
+    '  wfs sandbox --port 4010 &',
+    '  export WFS_BASE_URL=http://127.0.0.1:4010 WFS_USERNAME=demo WFS_PASSWORD=demo-password',
+    '  wfs start --session sess-demo-staged --service Appraisal --model Standard',
+    '',
     'Run `wfs <command> --help` for its flags, environment and exit codes; `wfs --version` for the version.',
-    'Output is one JSON line per event on stdout; a failure ends with one {"event":"error",…} line.',
+    'On a terminal the output is text for people. Piped, or with --json, it is one JSON line per event on stdout (a stable',
+    'format: fields are never removed or renamed), and a failure ends with one {"event":"error",…} line. --human forces text.',
     '',
   ].join('\n');
 }
 
+/** --json and --human choose the output face (chooseFace) and may stand anywhere; no command sees them. */
+function withoutFaceFlags(argv: string[]): string[] {
+  return argv.filter((a) => a !== '--json' && a !== '--human');
+}
+
 export async function main(argv: string[], io: CliIO = processIO()): Promise<number> {
   const { emit } = io;
+  const args = withoutFaceFlags(argv);
   // A command named by two words (`keys generate`) takes its second word off the flags.
-  const twoWords = argv.length > 1 && COMMANDS.some((c) => c.name === `${argv[0]} ${argv[1]}`);
-  const [name, ...rest] = twoWords ? [`${argv[0]} ${argv[1]}`, ...argv.slice(2)] : argv;
+  const twoWords = args.length > 1 && COMMANDS.some((c) => c.name === `${args[0]} ${args[1]}`);
+  const [name, ...rest] = twoWords ? [`${args[0]} ${args[1]}`, ...args.slice(2)] : args;
   if (name === '--version' || name === '-v' || name === 'version') {
     io.print(`${TOOLKIT_VERSION}\n`);
     return EXIT.ok;
@@ -59,7 +75,8 @@ export async function main(argv: string[], io: CliIO = processIO()): Promise<num
   }
   const command = COMMANDS.find((c) => c.name === name);
   if (!command) {
-    emit({ event: 'error', kind: 'usage', message: `unknown command "${name}" (commands: ${COMMANDS.map((c) => c.name).join(', ')})` });
+    const near = closest(name, COMMANDS.map((c) => c.name));
+    emit({ event: 'error', kind: 'usage', message: `unknown command "${name}"${near ? ` (did you mean \`wfs ${near}\`?)` : ''} (commands: ${COMMANDS.map((c) => c.name).join(', ')})` });
     return EXIT.usage;
   }
   if (rest.includes('--help') || rest.includes('-h')) {
@@ -93,6 +110,10 @@ function reportError(err: unknown, io: CliIO): number {
     emit({ event: 'error', kind: 'usage', message: err.message });
     return EXIT.usage;
   }
+  if (err instanceof StoppedBeforeSent) {
+    emit({ event: 'error', kind: 'interrupted', message: err.message });
+    return EXIT.interrupted;
+  }
   if (err instanceof ServiceError) {
     emit(err.toJSON());
     if (err.kind === 'local-validation') return EXIT.usage;
@@ -108,11 +129,24 @@ function reportError(err: unknown, io: CliIO): number {
     return EXIT.failed;
   }
   if (err instanceof TransportError) {
-    emit({ event: 'error', kind: 'transport', reason: err.reason, message: err.message });
+    emit({ event: 'error', kind: 'transport', reason: err.reason, ...(err.code ? { code: err.code } : {}), message: transportMessage(err) });
     return EXIT.failed;
   }
   emit({ event: 'error', kind: 'internal', message: (err as Error)?.message ?? String(err) });
   return EXIT.failed;
+}
+
+/** A request that got no answer, in words: the errno said plainly with its code kept, then what to do. */
+function transportMessage(err: TransportError): string {
+  const where = (() => {
+    try {
+      return new URL(err.url).origin;
+    } catch {
+      return err.url;
+    }
+  })();
+  const words = err.reason === 'network' ? errnoInWords(err.code, where) : undefined;
+  return words ? `${words}: ${UNREACHABLE_NEXT}` : err.message;
 }
 
 /**
@@ -123,7 +157,7 @@ function reportError(err: unknown, io: CliIO): number {
  */
 async function runProcess(argv: string[]): Promise<void> {
   const hold = setInterval(() => undefined, 1 << 30);
-  const base = processIO();
+  const base = processIO(chooseFace(argv, process.stdout.isTTY === true));
   const stopListeners = new Set<() => void>();
   let stopping = false;
   const onSignal = (signal: NodeJS.Signals) => {

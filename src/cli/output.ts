@@ -1,6 +1,16 @@
 // The CLI speaks JSON lines on stdout (docs/design.md). Commands get their I/O injected so tests can run them in-process.
 import { SystemClock, type Clock } from '../core/time/clock';
 import { MAX_STDIN_BYTES, readBoundedText } from './boundedRead';
+import { renderHuman } from './render/humanText';
+import { colourEnabled, makeStyle } from './render/style';
+
+/** The user stopped a command before it sent anything that matters: exit 130, nothing done. */
+export class StoppedBeforeSent extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'StoppedBeforeSent';
+  }
+}
 
 export type Emit = (line: Record<string, unknown>) => void;
 
@@ -22,9 +32,28 @@ export const emitToStdout: Emit = (line) => {
 
 const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 
-export function processIO(): CliIO {
+/** 'json': today's JSON lines, the stable format for scripts; 'human': text for a person at a terminal. */
+export type Face = 'json' | 'human';
+
+/** The face for this run: --json or --human if given, else text on a terminal and JSON when stdout is not one. */
+export function chooseFace(argv: readonly string[], stdoutIsTTY: boolean): Face {
+  if (argv.includes('--json')) return 'json';
+  if (argv.includes('--human')) return 'human';
+  return stdoutIsTTY ? 'human' : 'json';
+}
+
+/** The same events, as text: each line through its renderer, errors and warnings on stderr. */
+export function humanEmit(env: NodeJS.ProcessEnv, isTTY: boolean, write: (stream: 'stdout' | 'stderr', text: string) => void): Emit {
+  const style = makeStyle(colourEnabled(env, isTTY));
+  return (line) => {
+    const { text, stream } = renderHuman(line, style);
+    write(stream, text);
+  };
+}
+
+export function processIO(face: Face = 'json'): CliIO {
   return {
-    emit: emitToStdout,
+    emit: face === 'human' ? humanEmit(process.env, process.stdout.isTTY === true, (stream, text) => void process[stream].write(text)) : emitToStdout,
     print: (text) => void process.stdout.write(text),
     printError: (text) => void process.stderr.write(text),
     env: process.env,

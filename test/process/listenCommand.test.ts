@@ -39,9 +39,10 @@ describe('wfs listen / sandbox / audit as processes', function () {
     await second.stopCleanly();
   }
 
-  async function send(address: string): Promise<WfsProcess> {
+  /** exit: 0, or 7 when the receiver is meant to refuse (test-webhook reports a delivery the address refused). */
+  async function send(address: string, exit = 0): Promise<WfsProcess> {
     const p = new WfsProcess(SEND(address), s.env);
-    assert.equal(await p.exitCode(), 0, p.stdout + p.stderr);
+    assert.equal(await p.exitCode(), exit, p.stdout + p.stderr);
     return p;
   }
 

@@ -51,6 +51,15 @@ describe('wfs help, version and usage errors as a process', function () {
     assert.match(bare.stderr, /usage: wfs <command>/);
   });
 
+  it('wfs --help names the sign-in variables (every one a service command reads) with a ready-to-run example', async () => {
+    const help = new WfsProcess(['--help']);
+    assert.equal(await help.exitCode(), 0);
+    const environment = help.stdout.split('\nenvironment')[1] ?? '';
+    for (const name of ['WFS_BASE_URL', 'WFS_TEST_WEBHOOK_URL', 'WFS_USERNAME', 'WFS_PASSWORD', 'WFS_USER_ALIAS', 'WFS_USER_ALIAS_PLACEMENT', 'WFS_RATE_LIMIT_ATTEMPTS', 'HTTPS_PROXY'])
+      assert.match(environment, new RegExp(`\\b${name}\\b`), name);
+    assert.match(help.stdout, /\n  export WFS_BASE_URL=http:\/\/127\.0\.0\.1:4010 WFS_USERNAME=demo WFS_PASSWORD=demo-password\n  wfs start --session sess-demo-staged /);
+  });
+
   it('wfs --version prints the package version', async () => {
     const p = new WfsProcess(['--version']);
     assert.equal(await p.exitCode(), 0);

@@ -2,6 +2,9 @@
 // what a CI script sees (exit codes and lines) under every fault the sandbox's control API can inject.
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { SIGN_IN_PATH, REFRESH_PATH, WORKFLOW_ROOT } from '../../src/core/http/paths';
 import { startSandboxProcess, WfsProcess, type SandboxProcess } from './helpers/wfsProcess';
@@ -237,12 +240,28 @@ describe('wfs start / status / test-webhook as processes', function () {
     assert.match(error.message, /too large \(413 Payload Too Large\); nothing was processed\. Send smaller testData\.$/);
   });
 
-  it('test-webhook to an address that is down: exit 0 (the endpoint took it), and the sandbox\'s answer says the attempt failed and will be retried', async () => {
+  it('test-webhook to an address that is down: the "sent" line (the endpoint took it), then a delivery-failed error line and exit 7', async () => {
     const p = new WfsProcess(['test-webhook', '--address', 'http://127.0.0.1:9/webhooks', '--topic', 'workflow/completed', '--sub-topic', 'status:workflow/completed', '--tenant-id', 't1'], s.env);
-    assert.equal(await p.exitCode(), 0, p.stdout + p.stderr);
-    const { event, webhookId, response } = p.lines.at(-1)!;
+    assert.equal(await p.exitCode(), 7, p.stdout + p.stderr);
+    const { event, webhookId, response } = p.events('sent')[0]!;
     assert.deepEqual([event, response.webhookId, response.attempt, response.retryScheduled], ['sent', webhookId, 1, true]);
     assert.match(response.error, /^cannot reach http:\/\/127\.0\.0\.1:9\/webhooks: ECONNREFUSED/);
+    const err = p.lines.at(-1)!;
+    assert.deepEqual([err.event, err.kind, err.webhookId, err.address], ['error', 'delivery-failed', webhookId, 'http://127.0.0.1:9/webhooks']);
+    assert.match(err.message, /^the service could not deliver to the address: cannot reach .*ECONNREFUSED.*; the service will try again\. Check that your receiver is running/);
+  });
+
+  it('test-webhook: a --data file saved with a byte-order mark is read as its JSON; a scheme-less --address says which scheme to add (exit 2)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'wfs-bom-'));
+    const file = join(dir, 'data.json');
+    writeFileSync(file, '\ufeff{"loan":"L-1"}');
+    const args = ['--topic', 'workflow/completed', '--sub-topic', 'status:workflow/completed', '--tenant-id', 't1'];
+    const p = new WfsProcess(['test-webhook', '--address', 'http://127.0.0.1:9/webhooks', ...args, '--data', file], s.env);
+    assert.equal(await p.exitCode(), 7, p.stdout + p.stderr);
+    assert.equal(p.events('sent').length, 1, 'sent, not refused as invalid JSON');
+    const bare = new WfsProcess(['test-webhook', '--address', 'localhost:4020/webhooks', ...args], s.env);
+    assert.equal(await bare.exitCode(), 2);
+    assert.equal(bare.lines.at(-1)!.message, '--address localhost:4020/webhooks is not a URL (it lacks its scheme: write http://localhost:4020/webhooks)');
   });
 
   it('SIGTERM during a start\'s backoff: exit 130 with an error line, no started line, nothing billed', async () => {

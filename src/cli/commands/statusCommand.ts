@@ -5,31 +5,46 @@ import { isTerminal, type WorkflowEnvelope } from '../../core/workflows/workflow
 import { readServiceTarget, signIn } from '../cliEnvironment';
 import { SERVICE_ENV, type CommandSpec } from '../commandSpec';
 import { intFlag, requiredFlag, UsageError } from '../flags';
-import type { Emit } from '../output';
+import type { CliIO, Emit } from '../output';
+import { TransportError } from '../../core/http/request';
+import { shellQuote } from '../../core/http/shellQuote';
+import { errnoInWords } from '../errnoWords';
 
 export const EXIT_DEADLINE = 4;
 /** --follow saw the workflow end, but not complete: a script running `wfs status --follow && next-step` stops. */
 export const EXIT_NOT_COMPLETE = 6; // 5 is find's "none found": each code means one thing across commands
 export const EXIT_CANCELLED = 130;
+export const EXIT_UNREACHABLE = 1;
+export const DEFAULT_GIVE_UP_SECONDS = 60;
+
+/** A read that never got an answer from the service: a refused or cut connection, an unknown host, a timeout. */
+function isUnreachable(err: Error): err is TransportError {
+  return err instanceof TransportError && (err.reason === 'network' || err.reason === 'timeout');
+}
 
 export const statusCommand: CommandSpec = {
   name: 'status',
   summary: 'read a workflow, or follow it to its end',
-  synopsis: 'status --workflow ID_OR_URL [--follow] [--deadline SECONDS]',
+  synopsis: 'status --workflow ID_OR_URL [--follow] [--deadline SECONDS] [--give-up-after SECONDS]',
   description: [
     'Reads the workflow once and prints {"event":"status","at":…,"workflow":…,"links":…}, by id or by its self link',
     '(a link must be on WFS_BASE_URL\'s origin: the token is never sent elsewhere).',
     'With --follow it polls by the spec\'s schedule (2 s, 2 s, 5 s, then every 10 s) and prints a line whenever the status',
     'or runId changes, until a terminal status or the deadline (exit 4). It exits 0 when the workflow ends complete, and 6',
     'when it ends failed or cancelled, after an error line naming the status.',
+    'When reads cannot reach the service, it warns once ({"event":"warning","kind":"unreachable",…}) and keeps polling; after',
+    '--give-up-after seconds of nothing but failed connections it stops with exit 1, the last status it saw and the command',
+    'to resume.',
   ].join('\n'),
   flags: {
     workflow: { type: 'string', value: 'ID_OR_URL', description: 'a workflow id (wf_…) or its self link (required)' },
     follow: { type: 'boolean', description: 'poll until the workflow reaches a terminal status' },
     deadline: { type: 'string', value: 'SECONDS', description: 'with --follow: stop polling after this long (default 600)' },
+    'give-up-after': { type: 'string', value: 'SECONDS', description: `with --follow: stop (exit 1) once reads have failed to reach the service for this long (default ${DEFAULT_GIVE_UP_SECONDS})` },
   },
   env: SERVICE_ENV,
   exits: [
+    [EXIT_UNREACHABLE, 'the service refused or failed, or could not be reached; with --follow: for --give-up-after seconds in a row'],
     [EXIT_DEADLINE, '--follow reached its deadline while the workflow was still running'],
     [EXIT_NOT_COMPLETE, '--follow saw the workflow end failed or cancelled'],
     [EXIT_CANCELLED, '--follow was interrupted (SIGINT/SIGTERM)'],
@@ -39,7 +54,9 @@ export const statusCommand: CommandSpec = {
     const target = requiredFlag(flags, 'workflow');
     const follow = flags.switches.has('follow');
     const deadlineSeconds = intFlag(flags, 'deadline', 1, 7 * 86400) ?? 600;
+    const giveUpSeconds = intFlag(flags, 'give-up-after', 1, 7 * 86400) ?? DEFAULT_GIVE_UP_SECONDS;
     if (flags.values.has('deadline') && !follow) throw new UsageError('--deadline applies only with --follow');
+    if (flags.values.has('give-up-after') && !follow) throw new UsageError('--give-up-after applies only with --follow');
     const service = readServiceTarget(io.env);
     const env = await signIn(service, io);
     try {
@@ -49,35 +66,90 @@ export const statusCommand: CommandSpec = {
       const line = (e: WorkflowEnvelope) => ({ event: 'status', at: new Date(env.clock.now()).toISOString(), ...e });
       emit(line(first));
       if (!follow) return 0;
-      if (isTerminal(first.workflow.status)) return ended(first.workflow.status, emit);
-      let lastStatus = first.workflow.status;
-      let lastRun = first.workflow.runId;
-      const follower = new WorkflowFollower({
-        read: () => client.read(target),
-        clock: env.clock,
-        deadlineMs: deadlineSeconds * 1000,
-        onRead: (e) => {
-          if (e.workflow.status !== lastStatus || e.workflow.runId !== lastRun) emit(line(e));
-          lastStatus = e.workflow.status;
-          lastRun = e.workflow.runId;
-        },
-        onTransientError: (err) => emit({ event: 'warning', message: `read failed, polling continues: ${err.message}` }),
-      });
-      const unsubscribe = io.onStop(() => follower.cancel());
-      const end = await follower.done.finally(unsubscribe);
-      if (end.reason === 'terminal') return ended(end.envelope.workflow.status, emit);
-      if (end.reason === 'error') throw end.error;
-      if (end.reason === 'cancelled') {
-        emit({ event: 'error', kind: 'cancelled', message: 'following was cancelled' });
-        return EXIT_CANCELLED;
-      }
-      emit({ event: 'error', kind: 'deadline', message: `the workflow is still ${lastStatus} after the ${deadlineSeconds} s deadline; polling stopped` });
-      return EXIT_DEADLINE;
+      return await followWorkflow({ client, target, first, baseUrl: env.baseUrl, io, deadlineSeconds, giveUpSeconds });
     } finally {
       env.tokens.dispose();
     }
   },
 };
+
+export interface FollowArgs {
+  client: WorkflowClient;
+  /** The id or self link the user gave: what the resume command repeats. */
+  target: string;
+  /** The workflow as last read (or as the start answered it). */
+  first: WorkflowEnvelope;
+  baseUrl: string;
+  io: CliIO;
+  deadlineSeconds: number;
+  giveUpSeconds: number;
+}
+
+/** Follows a workflow to its end (status --follow, start --follow): a line per change, the exit code of its end. */
+export async function followWorkflow({ client, target, first, baseUrl, io, deadlineSeconds, giveUpSeconds }: FollowArgs): Promise<number> {
+  const { emit } = io;
+  const line = (e: WorkflowEnvelope) => ({ event: 'status', at: new Date(io.clock.now()).toISOString(), ...e });
+  if (isTerminal(first.workflow.status)) return ended(first.workflow.status, emit);
+  let lastStatus = first.workflow.status;
+  let lastRun = first.workflow.runId;
+  // Consecutive reads that could not reach the service: warned about once, then counted.
+  let unreachable: { since: number; failures: number; error: TransportError } | undefined;
+  let gaveUp = false;
+  const follower = new WorkflowFollower({
+    read: () => client.read(target),
+    clock: io.clock,
+    deadlineMs: deadlineSeconds * 1000,
+    onRead: (e) => {
+      if (unreachable) emit({ event: 'reconnected', failures: unreachable.failures, message: `reached the service again after ${unreachable.failures} failed read${unreachable.failures === 1 ? '' : 's'}` });
+      unreachable = undefined;
+      if (e.workflow.status !== lastStatus || e.workflow.runId !== lastRun) emit(line(e));
+      lastStatus = e.workflow.status;
+      lastRun = e.workflow.runId;
+    },
+    onTransientError: (err) => {
+      if (!isUnreachable(err)) {
+        emit({ event: 'warning', message: `read failed, polling continues: ${err.message}` });
+        return;
+      }
+      const now = io.clock.now();
+      if (!unreachable) {
+        unreachable = { since: now, failures: 0, error: err };
+        emit({ event: 'warning', kind: 'unreachable', message: `read failed, polling continues: ${err.message}; giving up after ${giveUpSeconds} s without an answer` });
+      }
+      unreachable.failures++;
+      unreachable.error = err;
+      if (now - unreachable.since >= giveUpSeconds * 1000) {
+        gaveUp = true;
+        follower.cancel();
+      }
+    },
+  });
+  const unsubscribe = io.onStop(() => follower.cancel());
+  const end = await follower.done.finally(unsubscribe);
+  if (end.reason === 'terminal') return ended(end.envelope.workflow.status, emit);
+  if (end.reason === 'error') throw end.error;
+  if (end.reason === 'cancelled' && gaveUp && unreachable) {
+    const origin = new URL(baseUrl).origin;
+    const resume = `wfs status --follow --workflow ${/^[\w.:/@%+=,-]+$/.test(target) ? target : shellQuote(target)}`;
+    emit({
+      event: 'error',
+      kind: 'unreachable',
+      origin,
+      failures: unreachable.failures,
+      lastStatus,
+      workflowId: first.workflow.workflowId,
+      code: unreachable.error.code,
+      message: `could not reach ${origin} for ${Math.round((io.clock.now() - unreachable.since) / 1000)} s (${unreachable.failures} failed reads, last: ${errnoInWords(unreachable.error.code, origin) ?? unreachable.error.message}); the workflow was last seen ${lastStatus}. When the service is back, resume with: ${resume}`,
+    });
+    return EXIT_UNREACHABLE;
+  }
+  if (end.reason === 'cancelled') {
+    emit({ event: 'error', kind: 'cancelled', message: 'following was cancelled' });
+    return EXIT_CANCELLED;
+  }
+  emit({ event: 'error', kind: 'deadline', message: `the workflow is still ${lastStatus} after the ${deadlineSeconds} s deadline; polling stopped` });
+  return EXIT_DEADLINE;
+}
 
 /** A followed workflow's end: 0 when complete; otherwise an error line naming the status, and EXIT_NOT_COMPLETE. */
 function ended(status: string, emit: Emit): number {

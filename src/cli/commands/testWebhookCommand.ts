@@ -4,6 +4,21 @@ import { buildTestWebhookRequest, sendTestWebhook } from '../../core/webhooks/te
 import { readServiceTarget, signIn } from '../cliEnvironment';
 import { SERVICE_ENV, type CommandSpec } from '../commandSpec';
 import { requiredFlag, UsageError } from '../flags';
+import { missingSchemeHint } from '../../core/http/schemeHint';
+
+/** The service took the request and says its delivery to the address failed. */
+export const EXIT_DELIVERY_FAILED = 7;
+
+/** What the test endpoint's answer says of the delivery: failed when it names an error, or a status the address
+ * answered outside 2xx. The real service's answer is not documented; a body without either says nothing. */
+export function deliveryFailure(response: unknown): string | undefined {
+  if (!response || typeof response !== 'object') return undefined;
+  const r = response as { error?: unknown; receiverStatus?: unknown; retryScheduled?: unknown };
+  const retry = r.retryScheduled === true ? '; the service will try again' : '';
+  if (typeof r.error === 'string' && r.error) return `the service could not deliver to the address: ${r.error}${retry}`;
+  if (typeof r.receiverStatus === 'number' && (r.receiverStatus < 200 || r.receiverStatus > 299)) return `the address answered ${r.receiverStatus}, so the delivery failed${retry}`;
+  return undefined;
+}
 
 export const testWebhookCommand: CommandSpec = {
   name: 'test-webhook',
@@ -12,9 +27,10 @@ export const testWebhookCommand: CommandSpec = {
   description: [
     'Asks the webhook test endpoint to send testData to URL, with the five X-Svc-* headers.',
     'The address must be https; only when the test endpoint is a local sandbox is a loopback http address allowed.',
-    'Prints {"event":"sent","webhookId":…,"triggeredAt":…,"response":…}. Backs off on 429 like every command.',
-    'Exit 0 means the test endpoint took the request, not that the address received it: see your receiver, or "response"',
-    '(the sandbox puts the first attempt\'s "receiverStatus" or "error" there, and "retryScheduled" when it will try again).',
+    'Prints {"event":"sent","webhookId":…,"triggeredAt":…,"response":…}. Backs off on 429 like every command. "response" is the',
+    'endpoint\'s answer: the sandbox puts the first attempt\'s "receiverStatus" or "error" there, and "retryScheduled" when it',
+    'will try again. When it says the delivery failed (an "error", or a "receiverStatus" outside 2xx), an error line',
+    '{"kind":"delivery-failed",…} follows and the exit code is 7. Exit 0: the endpoint took it and reported no failure.',
   ].join('\n'),
   flags: {
     address: { type: 'string', value: 'URL', description: 'the public https address that receives the event (required)' },
@@ -25,6 +41,7 @@ export const testWebhookCommand: CommandSpec = {
     data: { type: 'string', value: 'FILE|-', description: 'testData as JSON, from a file or standard input (-)' },
   },
   env: SERVICE_ENV,
+  exits: [[EXIT_DELIVERY_FAILED, 'the service took the request and says the delivery to the address failed (the error line says how)']],
   async run(flags, io) {
     const input = {
       address: requiredFlag(flags, 'address'),
@@ -33,6 +50,9 @@ export const testWebhookCommand: CommandSpec = {
       tenantId: requiredFlag(flags, 'tenant-id'),
       webhookId: flags.values.get('webhook-id'),
     };
+    // "localhost:4020/webhooks" parses as the scheme "localhost:": say what is missing, as the extension does.
+    const hint = missingSchemeHint(input.address);
+    if (hint) throw new UsageError(`--address ${input.address} is not a URL${hint}`);
     const testData = readTestData(flags.values.get('data'), io.readStdin);
     const target = readServiceTarget(io.env);
     // Every local rule (https address, UUID, header values) is checked before the sign-in goes out.
@@ -42,7 +62,10 @@ export const testWebhookCommand: CommandSpec = {
       const request = buildTestWebhookRequest({ ...input, testData }, env.clock.now(), env.isLocalSandbox);
       const response = await sendTestWebhook(env.testWebhookUrl, request, { tokens: env.tokens, gate: env.gate, clock: env.clock });
       io.emit({ event: 'sent', webhookId: request.webhookId, triggeredAt: request.triggeredAt, response });
-      return 0;
+      const failure = deliveryFailure(response);
+      if (!failure) return 0;
+      io.emit({ event: 'error', kind: 'delivery-failed', webhookId: request.webhookId, address: input.address, message: `${failure}. Check that your receiver is running and reachable at ${input.address} (\`wfs listen\` prints its address).` });
+      return EXIT_DELIVERY_FAILED;
     } finally {
       env.tokens.dispose();
     }
@@ -57,6 +80,8 @@ function readTestData(data: string | undefined, readStdin: () => string): unknow
   } catch (err) {
     throw new UsageError(`--data: cannot read ${data === '-' ? 'standard input' : data}: ${(err as Error).message}`);
   }
+  // A byte-order mark (Windows editors save one) is not part of the JSON: dropped, never shown as an invisible character.
+  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   try {
     return JSON.parse(text);
   } catch (err) {

@@ -1,0 +1,100 @@
+// The human face of wfs: one function per event kind turns a JSON line (the same object a script gets) into a few
+// short lines of text. An event without its own function is shown by the generic one, so no event is ever lost.
+import type { Style } from './style';
+
+type Line = Record<string, any>;
+type Render = (line: Line, s: Style) => string;
+
+/** Where a rendered line goes: errors and warnings to stderr, as gh does, so a pipe of the text keeps only results. */
+export interface Rendered {
+  text: string;
+  stream: 'stdout' | 'stderr';
+}
+
+/** A workflow status, coloured (green complete, red failed/cancelled, yellow otherwise), padded to `width` first. */
+export function statusWord(status: unknown, s: Style, width = 0): string {
+  const word = String(status ?? '?');
+  const cell = word.padEnd(width);
+  if (word === 'complete') return s.green(cell);
+  if (word === 'failed' || word === 'cancelled') return s.red(cell);
+  return s.yellow(cell);
+}
+
+const time = (iso: unknown) => (typeof iso === 'string' ? iso.slice(11, 19) : '');
+const seconds = (ms: unknown) => `${(Number(ms) / 1000).toFixed(1)} s`;
+
+/** Two aligned columns of label and value, values already styled. */
+export function table(rows: [string, string][], indent = '  '): string {
+  const width = Math.max(...rows.map(([a]) => a.length)) + 2;
+  return rows.map(([a, b]) => `${indent}${a.padEnd(width)}${b}`).join('\n');
+}
+
+const RENDERERS: Record<string, Render> = {
+  started: (l, s) => {
+    const w = l.workflow ?? {};
+    const product = w.product ? `${w.product.service} ${w.product.model}` : '';
+    return [
+      `${s.green('✓')} Started workflow ${s.bold(String(w.workflowId))}${product ? ` (${product})` : ''}: ${statusWord(w.status, s)}`,
+      table([
+        ['correlationId', String(l.correlationId)],
+        ['session', String(w.sessionId ?? '')],
+      ]),
+      s.dim(`  follow it: wfs status --follow --workflow ${w.workflowId}`),
+    ].join('\n');
+  },
+  status: (l, s) => {
+    const w = l.workflow ?? {};
+    return `${s.dim(time(l.at))}  ${statusWord(w.status, s, 10)}  ${w.workflowId}${w.runId ? s.dim(`  run ${w.runId}`) : ''}`;
+  },
+  backoff: (l, s) => `${s.yellow('…')} the service is throttling (${l.status}): waiting ${seconds(l.delayMs)} before attempt ${Number(l.attempt) + 1}`,
+  warning: (l, s) => `${s.yellow('!')} ${l.message}`,
+  reconnected: (l, s) => `${s.green('✓')} ${l.message}`,
+  sent: (l, s) => {
+    const r = l.response ?? {};
+    const outcome = typeof r.receiverStatus === 'number' ? `the address answered ${r.receiverStatus}` : typeof r.error === 'string' ? `not delivered: ${r.error}` : 'the service took it';
+    const delivered = typeof r.receiverStatus === 'number' ? r.receiverStatus >= 200 && r.receiverStatus < 300 : typeof r.error !== 'string';
+    return `${delivered ? s.green('✓') : s.red('✗')} Test webhook ${l.webhookId} sent${r.address ? ` to ${r.address}` : ''}: ${outcome}${r.retryScheduled ? ' (a retry is scheduled)' : ''}`;
+  },
+  found: (l, s) => {
+    const rows: string[] = (l.workflows ?? []).map((w: Line) => `  ${String(w.workflowId).padEnd(24)}  ${statusWord(w.status, s, 10)}  ${s.dim(String(w.createdAt ?? w.runId ?? ''))}`);
+    return [`${s.green('✓')} ${rows.length} workflow${rows.length === 1 ? '' : 's'} with correlationId ${l.correlationId}:`, ...rows, ...(l.note ? [s.dim(`  ${l.note}`)] : [])].join('\n');
+  },
+  none: (l, s) => [`No workflow has correlationId ${l.correlationId}: nothing was started with it, so starting again bills once.`, ...(l.note ? [s.dim(`  ${l.note}`)] : [])].join('\n'),
+  env: (l, s) => {
+    const rows: [string, string][] = [
+      ['service', String(l.baseUrl ?? s.red('not set (WFS_BASE_URL)'))],
+      ['webhook test', String(l.testWebhookUrl ?? '')],
+      ['user', String(l.username ?? s.red('not set (WFS_USERNAME)'))],
+      ['password', l.passwordSet ? 'set' : s.red('not set (WFS_PASSWORD)')],
+      ...(l.userAlias ? ([['user alias', String(l.userAlias)]] as [string, string][]) : []),
+      ['proxy', l.proxy ? String(l.proxy) : 'none (direct)'],
+      ...(l.noProxy ? ([['no proxy for', String(l.noProxy)]] as [string, string][]) : []),
+    ];
+    return table(rows, '');
+  },
+  'signed-in': (l, s) => `${s.green('✓')} Signed in to ${l.origin} as ${l.username}${l.accessExpiresInSeconds !== undefined ? `: the access token lasts ${l.accessExpiresInSeconds} s (until ${l.accessExpiresAt}), the refresh token until ${l.refreshExpiresAt}` : ''}. Nothing was stored.`,
+  error: (l, s) => {
+    const lines = [`${s.red('✗')} ${l.message ?? l.kind}`];
+    const facts: [string, string][] = [];
+    if (l.correlationId) facts.push(['correlationId', String(l.correlationId)]);
+    if (l.status !== undefined && typeof l.status === 'number') facts.push(['HTTP status', String(l.status)]);
+    if (l.code) facts.push(['code', String(l.code)]);
+    if (facts.length) lines.push(table(facts));
+    return lines.join('\n');
+  },
+};
+
+/** Any other event: its name, then its scalar fields as key=value. */
+function generic(l: Line, s: Style): string {
+  const { event, ...rest } = l;
+  const fields = Object.entries(rest)
+    .filter(([, v]) => v !== null && v !== undefined)
+    .map(([k, v]) => `${s.dim(k + '=')}${typeof v === 'object' ? JSON.stringify(v) : String(v)}`);
+  return `${s.cyan(String(event ?? 'line'))}  ${fields.join('  ')}`;
+}
+
+export function renderHuman(line: Line, s: Style): Rendered {
+  const render = RENDERERS[String(line.event)] ?? generic;
+  const stream = line.event === 'error' || line.event === 'warning' || line.event === 'backoff' ? 'stderr' : 'stdout';
+  return { text: render(line, s) + '\n', stream };
+}

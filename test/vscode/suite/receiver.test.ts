@@ -302,7 +302,7 @@ describe('webhook receiver in a real VS Code host', () => {
       await host.ready();
       assert.equal(existsSync(file), false, 'the earlier deliveries are gone from the disk');
       assert.equal(host.historyFile, undefined);
-      assert.deepEqual(lines, [`wfs.receiver.historyStorage is memory: the earlier delivery history file ${file} (2.9 KiB) was erased.`]);
+      assert.deepEqual(lines.filter((l) => !l.startsWith('Receiver trusts: ')), [`wfs.receiver.historyStorage is memory: the earlier delivery history file ${file} (2.9 KiB) was erased.`]);
     } finally {
       host.dispose();
       await setSetting('receiver.historyStorage', undefined);

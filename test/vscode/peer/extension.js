@@ -17,13 +17,23 @@ exports.activate = (context) => {
     // The embedded sandbox's control API needs its per-start secret, which only code in the extension host can get
     // (from the Start Sandbox command's answer): the walkthrough injects its fault through here.
     vscode.commands.registerCommand('wfsPeer.sandboxFault', async () => {
-      const info = await vscode.commands.executeCommand('wfs.startSandbox');
-      const res = await fetch(`${info.baseUrl}/sandbox/faults`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-sandbox-secret': info.controlSecret },
-        body: JSON.stringify({ fault: 'start-500-billed' }),
-      });
-      void vscode.window.showInformationMessage(`WFS Peer: the sandbox answered ${res.status} to the fault start-500-billed.`);
+      try {
+        const info = await vscode.commands.executeCommand('wfs.startSandbox');
+        if (!info || !info.controlSecret) throw new Error(`Start Sandbox answered ${JSON.stringify(info && Object.keys(info))}`);
+        // node:http, not fetch: the extension host may wrap fetch (proxy support) with headers of its own.
+        const status = await new Promise((resolve, reject) => {
+          const body = JSON.stringify({ fault: 'start-500-billed' });
+          const req = require('node:http').request(`${info.baseUrl}/sandbox/faults`, { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'x-sandbox-secret': info.controlSecret } }, (res) => {
+            res.resume();
+            res.on('end', () => resolve(res.statusCode));
+          });
+          req.on('error', reject);
+          req.end(body);
+        });
+        void vscode.window.showInformationMessage(`WFS Peer: the sandbox answered ${status} to the fault start-500-billed.`);
+      } catch (err) {
+        void vscode.window.showErrorMessage(`WFS Peer: the fault could not be injected: ${err && err.message}`);
+      }
     }),
   );
 };

@@ -45,6 +45,7 @@ export function commandHelp(spec: CommandSpec): string {
     [0, 'success'],
     [1, 'the service refused or failed, or could not be reached (the error line says why)'],
     [2, 'usage error, or a request refused before anything was sent'],
+    [130, 'stopped by SIGINT, SIGTERM or SIGHUP before it finished'],
   ]);
   for (const [code, meaning] of spec.exits ?? []) exits.set(code, meaning);
   out.push('', 'exit codes:', ...table([...exits].sort(([a], [b]) => a - b).map(([c, m]) => [String(c), m])));

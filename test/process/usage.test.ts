@@ -39,6 +39,7 @@ describe('wfs help, version and usage errors as a process', function () {
       // Each code once, in order: a command's own meaning replaces the common one.
       const codes = p.stdout.split('\nexit codes:\n')[1]!.split('\n').flatMap((l) => /^  (\d+) /.exec(l)?.[1] ?? []).map(Number);
       assert.deepEqual(codes, [...new Set(codes)].sort((a, b) => a - b), p.stdout);
+      assert.ok(codes.includes(130), `130 (interrupted) is listed: ${p.stdout}`);
     });
   }
 

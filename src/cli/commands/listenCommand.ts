@@ -115,6 +115,8 @@ export const listenCommand: CommandSpec = {
     'history-disk': { type: 'string', value: 'MIB', description: 'with --log: size the file may reach before it is compacted (default 256)' },
   },
   env: [sandboxSecretHelp('--trust-sandbox'), ...PROXY_ENV],
+  // It runs until stopped: the first signal stops it cleanly (exit 0).
+  exits: [[130, 'a second SIGINT, SIGTERM or SIGHUP while it was stopping']],
   async run(flags, io) {
     const { emit } = io;
     const sources = ['trust-file', 'trust-sandbox'].filter((f) => flags.values.has(f)).length + (flags.lists.has('issuer') || flags.lists.has('audience') || flags.lists.has('jwks-url') ? 1 : 0);

@@ -22,6 +22,8 @@ export const sandboxCommand: CommandSpec = {
     'workflow-duration': { type: 'string', value: 'SECONDS', description: 'how long a workflow stays processing (default 20)' },
     'allow-host': { type: 'string', multiple: true, value: 'NAME', description: 'answer this Host name too (loopback names always); others get 421' },
   },
+  // It runs until stopped: the first signal stops it cleanly (exit 0).
+  exits: [[130, 'a second SIGINT, SIGTERM or SIGHUP while it was stopping']],
   async run(flags, io) {
     const { emit } = io;
     const sandbox = new Sandbox({

@@ -175,10 +175,10 @@ describe('wfs listen / sandbox / audit as processes', function () {
     assert.match(p.lines.at(-1)!.message, /go together.*got 2, 1 and 1/);
   });
 
-  it('--trust-sandbox at a dead address: exit 2 naming the flag', async () => {
+  it('--trust-sandbox at a dead address: exit 1 (could not be reached), naming the flag', async () => {
     const p = new WfsProcess(['listen', '--no-tunnel', '--trust-sandbox', 'http://127.0.0.1:9'], { WFS_SANDBOX_SECRET: 'a secret, so that the address is tried' });
-    assert.equal(await p.exitCode(), 2);
-    assert.match(p.lines.at(-1)!.message, /^--trust-sandbox http:\/\/127\.0\.0\.1:9: /);
+    assert.equal(await p.exitCode(), 1);
+    assert.match(p.lines.at(-1)!.message, /^--trust-sandbox http:\/\/127\.0\.0\.1:9: could not reach the sandbox \(ECONNREFUSED\)/);
   });
 
   it('an expired token: refused at step 5, and the detail says by which clock (a machine whose clock is off shows it)', async () => {

@@ -1,4 +1,5 @@
 // `wfs listen`: the webhook receiver (and, when asked, a tunnel), headless. One JSON line per delivery and tunnel state change.
+import { TransportError } from '../../core/http/request';
 import { statSync } from 'node:fs';
 import { readBoundedText } from '../boundedRead';
 import { dirname } from 'node:path';
@@ -168,6 +169,12 @@ export const listenCommand: CommandSpec = {
         const t = await new SandboxControlClient(trustSandbox, sandboxSecret).trust();
         issuers = [{ issuer: t.issuer, audience: t.audience, jwksUrl: t.jwksUrl }];
       } catch (err) {
+        // Nothing answering there is "could not be reached" (exit 1), as for every command; a sandbox that refuses
+        // (a wrong secret) or something else answering is a usage error.
+        if (err instanceof TransportError) {
+          io.emit({ event: 'error', kind: 'transport', reason: err.reason, ...(err.code ? { code: err.code } : {}), message: `--trust-sandbox ${trustSandbox}: could not reach the sandbox (${err.code ?? err.reason}): is \`wfs sandbox\` running at that address?` });
+          return 1;
+        }
         throw new UsageError(`--trust-sandbox ${trustSandbox}: ${(err as Error).message}`);
       }
     } else issuers = trustFromFlags(flags);

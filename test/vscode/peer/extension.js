@@ -21,15 +21,20 @@ exports.activate = (context) => {
         const info = await vscode.commands.executeCommand('wfs.startSandbox');
         if (!info || !info.controlSecret) throw new Error(`Start Sandbox answered ${JSON.stringify(info && Object.keys(info))}`);
         // node:http, not fetch: the extension host may wrap fetch (proxy support) with headers of its own.
-        const status = await new Promise((resolve, reject) => {
-          const body = JSON.stringify({ fault: 'start-500-billed' });
-          const req = require('node:http').request(`${info.baseUrl}/sandbox/faults`, { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'x-sandbox-secret': info.controlSecret } }, (res) => {
-            res.resume();
-            res.on('end', () => resolve(res.statusCode));
+        const call = (method, json) =>
+          new Promise((resolve, reject) => {
+            const body = json === undefined ? '' : JSON.stringify(json);
+            const headers = { 'x-sandbox-secret': info.controlSecret, 'content-length': Buffer.byteLength(body), ...(body ? { 'content-type': 'application/json' } : {}) };
+            const req = require('node:http').request(`${info.baseUrl}/sandbox/faults`, { method, headers }, (res) => {
+              res.resume();
+              res.on('end', () => resolve(res.statusCode));
+            });
+            req.on('error', reject);
+            req.end(body);
           });
-          req.on('error', reject);
-          req.end(body);
-        });
+        // Set anew: a second run leaves one pending fault, not two.
+        await call('DELETE');
+        const status = await call('POST', { fault: 'start-500-billed' });
         void vscode.window.showInformationMessage(`WFS Peer: the sandbox answered ${status} to the fault start-500-billed.`);
       } catch (err) {
         void vscode.window.showErrorMessage(`WFS Peer: the fault could not be injected: ${err && err.message}`);

@@ -95,6 +95,8 @@ export function auditSummaryMarkdown(s: AuditSummary): string {
     '| | case | rule | expected | answered | fix |',
     '|---|---|---|---|---|---|',
     ...s.results.map((r) => `| ${r.passed ? '✅' : '❌'} | ${cell(r.title)} | ${cell(auditGroup(r.rule))} | ${r.expected} | ${r.status ?? cell(r.error ?? '—')} | ${r.passed ? '' : cell(r.fix)} |`),
+    // The probes count in the totals above (--processed-url): each is a row too, so the table adds up to them.
+    ...(s.inYourCode ?? []).flatMap((c) => (c.probe ? [`| ${c.probe.passed ? '✅' : '❌'} | ${cell(c.title)} | Check in your code | counted once | ${cell(c.probe.detail)} | ${c.probe.passed ? '' : cell(c.lookFor)} |`] : [])),
     '',
   ].join('\n');
 }

@@ -59,4 +59,22 @@ describe('audit reports for CI', function () {
     assert.equal(md.split('\n').filter((l) => /^\| (✅|❌) \|/.test(l)).length, AUDIT_CASES.length);
     assert.match(md, /\| ❌ \| An empty Bearer token .* \| Step 1 \| 403 \| 500 \| Refuse with 403 an Authorization header whose token is empty/);
   });
+
+  it('the Markdown summary with the processed-count probes: a row for each, so the rows add up to the totals', () => {
+    const probed: AuditSummary = {
+      ...summary,
+      passed: summary.passed + 1,
+      failed: summary.failed + 1,
+      total: summary.total + 2,
+      inYourCode: summary.inYourCode.map((c) =>
+        c.id === 'duplicates-processed-twice' ? { ...c, probe: { passed: true, detail: 'the count went up by 1 for 2 copies' } } : c.id === 'dedupe-poisoning' ? { ...c, probe: { passed: false, detail: 'a forged delivery was answered 200' } } : c,
+      ),
+    };
+    const md = auditSummaryMarkdown(probed);
+    assert.match(md, /^### Webhook receiver audit: 28\/32 passed ❌/);
+    const rows = md.split('\n').filter((l) => /^\| (✅|❌) \|/.test(l));
+    assert.equal(rows.length, probed.total, 'one row per case and per probe');
+    assert.equal(rows.filter((l) => l.startsWith('| ✅')).length, probed.passed);
+    assert.match(rows.at(-1)!, /^\| ❌ \| .* \| Check in your code \| counted once \| a forged delivery was answered 200 \| /);
+  });
 });

@@ -4,6 +4,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { Clock, TimerHandle } from '../time/clock';
 import { messageTimestamp, triggeredAtTimestamp } from '../time/timestamps';
 import { DEMO_LOAN, EMPTY_SESSION_ID, SANDBOX_TENANT, STAGED_SESSION_ID, type SandboxProduct } from './sandboxSeed';
+import type { WebhookEvent } from '../schemas/serviceTypes';
 
 export type WorkflowStatus = 'processing' | 'complete' | 'failed' | 'cancelled';
 
@@ -58,15 +59,8 @@ export interface BillingEntry {
   kind: 'start' | 'reconfirm';
 }
 
-export interface WorkflowEvent {
-  webhookId: string;
-  topic: string;
-  subTopic: string;
-  tenantId: string;
-  triggeredAt: string;
-  actorId: string;
-  data: Record<string, unknown>;
-}
+/** A workflow event is a webhook event as the spec shapes it (one type for it, in core/schemas). */
+export type WorkflowEvent = WebhookEvent;
 
 function shortId(prefix: string): string {
   return prefix + randomBytes(10).toString('hex');

@@ -28,8 +28,18 @@ const common = {
   logLevel: 'warning',
 };
 
-await esbuild.build({ ...common, entryPoints: { extension: 'src/extension/extension.ts' }, outdir: 'dist', external: ['vscode'] });
-await esbuild.build({ ...common, entryPoints: { cli: 'src/cli/main.ts' }, outdir: 'dist', banner: { js: '#!/usr/bin/env node' } });
+await esbuild.build({
+  ...common,
+  entryPoints: { extension: 'src/extension/extension.ts' },
+  outdir: 'dist',
+  external: ['vscode'],
+});
+await esbuild.build({
+  ...common,
+  entryPoints: { cli: 'src/cli/main.ts' },
+  outdir: 'dist',
+  banner: { js: '#!/usr/bin/env node' },
+});
 
 // The CLI on its own: dist/cli.js bundles every dependency, so its package needs no node_modules and no VS Code.
 // `npm pack dist/cli-package` then makes the tarball a user installs (npm run pack:cli).
@@ -43,8 +53,22 @@ if (cliPackage) {
   copyFileSync('LICENSE', `${dir}/LICENSE`);
   // The test kit (docs/testkit.md), for CommonJS and ESM, jose and undici bundled in; its types written by hand.
   // In the ESM build the bundled CommonJS code (undici) still calls require() for Node's own modules.
-  await esbuild.build({ ...common, keepNames: true, entryPoints: ['src/testkit/index.ts'], outfile: `${dir}/testkit.cjs` });
-  await esbuild.build({ ...common, keepNames: true, format: 'esm', entryPoints: ['src/testkit/index.ts'], outfile: `${dir}/testkit.mjs`, banner: { js: "import { createRequire as __wfsCreateRequire } from 'node:module'; const require = __wfsCreateRequire(import.meta.url);" } });
+  await esbuild.build({
+    ...common,
+    keepNames: true,
+    entryPoints: ['src/testkit/index.ts'],
+    outfile: `${dir}/testkit.cjs`,
+  });
+  await esbuild.build({
+    ...common,
+    keepNames: true,
+    format: 'esm',
+    entryPoints: ['src/testkit/index.ts'],
+    outfile: `${dir}/testkit.mjs`,
+    banner: {
+      js: "import { createRequire as __wfsCreateRequire } from 'node:module'; const require = __wfsCreateRequire(import.meta.url);",
+    },
+  });
   copyFileSync('src/testkit/testkit.d.ts', `${dir}/testkit.d.ts`);
   copyFileSync('docs/testkit.md', `${dir}/testkit.md`);
   // The service's objects as JSON Schemas (src/core/schemas), for any language's tests.
@@ -52,7 +76,8 @@ if (cliPackage) {
   const manifest = {
     name: 'workflow-service-cli',
     version: root.version,
-    description: 'wfs: the Workflow Service Toolkit headless: a sandbox of the service, billed workflow starts, a verifying webhook receiver and a receiver audit, for scripts and CI.',
+    description:
+      'wfs: the Workflow Service Toolkit headless: a sandbox of the service, billed workflow starts, a verifying webhook receiver and a receiver audit, for scripts and CI.',
     license: root.license,
     repository: root.repository,
     keywords: ['workflow-service', 'webhook', 'jwt', 'sandbox', 'cli'],
@@ -86,7 +111,12 @@ if (withTests) {
     ...common,
     minify: true,
     sourcemap: false,
-    stdin: { contents: "export { Receiver } from './Receiver'; export { Verifier } from './Verifier'; export { DeliveryLog } from './DeliveryLog';", resolveDir: 'src/core/webhooks', loader: 'ts' },
+    stdin: {
+      contents:
+        "export { Receiver } from './Receiver'; export { Verifier } from './Verifier'; export { DeliveryLog } from './DeliveryLog';",
+      resolveDir: 'src/core/webhooks',
+      loader: 'ts',
+    },
     outfile: 'out/bench/receiverCore.js',
   });
   // Unbundled sources import ../../package.json (name and version); keep that path valid under out/.
@@ -95,7 +125,12 @@ if (withTests) {
   // The extension the host suite runs (test/vscode/runOffline.mjs): the same manifest and media as the product, and
   // a bundle whose activate() hands the services to the suite. The product's dist/extension.js exports nothing.
   const host = 'out/host-extension';
-  await esbuild.build({ ...common, entryPoints: { extension: 'test/vscode/hostExtension/extension.ts' }, outdir: `${host}/dist`, external: ['vscode'] });
+  await esbuild.build({
+    ...common,
+    entryPoints: { extension: 'test/vscode/hostExtension/extension.ts' },
+    outdir: `${host}/dist`,
+    external: ['vscode'],
+  });
   copyFileSync('package.json', `${host}/package.json`);
   cpSync('media', `${host}/media`, { recursive: true });
 }

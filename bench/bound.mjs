@@ -16,7 +16,14 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createHash, generateKeyPairSync, randomUUID, sign } from 'node:crypto';
-import { bareHttp, leastBoundedHistory, minimalVerifier, ourReceiver, specMinimum, specMinimumWithHistory } from './receiverTargets.mjs';
+import {
+  bareHttp,
+  leastBoundedHistory,
+  minimalVerifier,
+  ourReceiver,
+  specMinimum,
+  specMinimumWithHistory,
+} from './receiverTargets.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const require = createRequire(import.meta.url);
@@ -25,7 +32,9 @@ const core = { receiver: shipped, verifier: shipped, deliveryLog: shipped };
 const { SystemClock } = require(join(here, '..', 'out', 'src', 'core', 'time', 'clock.js'));
 const compareAt = process.argv.indexOf('--compare');
 const compareFile = compareAt >= 0 ? process.argv[compareAt + 1] : undefined;
-const args = process.argv.slice(2).filter((a, i) => a !== '--tiny' && a !== '--compare' && (compareAt < 0 || i !== compareAt - 1));
+const args = process.argv
+  .slice(2)
+  .filter((a, i) => a !== '--tiny' && a !== '--compare' && (compareAt < 0 || i !== compareAt - 1));
 const tiny = process.argv.includes('--tiny');
 const ROUNDS = Number(args[0] ?? 30);
 const names = (args[1] ?? 'floor,leastHistory,leastBounded,ours').split(',');
@@ -39,7 +48,11 @@ const keySet = createServer((_req, res) => {
   res.end(JSON.stringify({ keys: [jwk] }));
 });
 await new Promise((r) => keySet.listen(0, '127.0.0.1', r));
-const trust = { issuer: 'https://bench.invalid/webhooks', audience: 'bench-receiver', jwksUrl: `http://127.0.0.1:${keySet.address().port}/jwks.json` };
+const trust = {
+  issuer: 'https://bench.invalid/webhooks',
+  audience: 'bench-receiver',
+  jwksUrl: `http://127.0.0.1:${keySet.address().port}/jwks.json`,
+};
 const TARGETS = {
   floor: () => minimalVerifier(jwk),
   specMinimum: () => specMinimum(jwk, trust),
@@ -49,18 +62,36 @@ const TARGETS = {
 };
 if (compareFile) {
   const other = require(resolve(compareFile));
-  TARGETS.compared = () => ourReceiver({ receiver: other, verifier: other, deliveryLog: other }, trust, new SystemClock());
+  TARGETS.compared = () =>
+    ourReceiver({ receiver: other, verifier: other, deliveryLog: other }, trust, new SystemClock());
 }
-for (const n of names) if (!TARGETS[n]) throw new Error(`unknown receiver ${n}: one of ${Object.keys(TARGETS).join(', ')}`);
+for (const n of names)
+  if (!TARGETS[n]) throw new Error(`unknown receiver ${n}: one of ${Object.keys(TARGETS).join(', ')}`);
 
 // The same deliveries every round: each receiver is fresh, so none is taken for a copy. Tokens last an hour.
 const b64 = (o) => Buffer.from(JSON.stringify(o)).toString('base64url');
 const now = Math.floor(Date.now() / 1000);
 const requests = [];
 for (let i = 0; i < WARM + COUNT; i++) {
-  const body = Buffer.from(JSON.stringify({ webhookId: randomUUID(), topic: 'workflow/completed', subTopic: 'event:workflow/completed', tenantId: 'bench', triggeredAt: '2026-11-22T10:00:00.1234567Z', actorId: 'act_bench', data: { runId: `wfrun_${i}`, n: i } }));
+  const body = Buffer.from(
+    JSON.stringify({
+      webhookId: randomUUID(),
+      topic: 'workflow/completed',
+      subTopic: 'event:workflow/completed',
+      tenantId: 'bench',
+      triggeredAt: '2026-11-22T10:00:00.1234567Z',
+      actorId: 'act_bench',
+      data: { runId: `wfrun_${i}`, n: i },
+    }),
+  );
   const input = `${b64({ alg: 'RS256', typ: 'JWT', kid: 'k' })}.${b64({ iss: trust.issuer, aud: trust.audience, iat: now, exp: now + 3600, jti: randomUUID(), body_sha256: createHash('sha256').update(body).digest('hex') })}`;
-  requests.push({ headers: { 'content-type': 'application/json', authorization: `Bearer ${input}.${sign('RSA-SHA256', Buffer.from(input), privateKey).toString('base64url')}` }, body: body.toString('base64') });
+  requests.push({
+    headers: {
+      'content-type': 'application/json',
+      authorization: `Bearer ${input}.${sign('RSA-SHA256', Buffer.from(input), privateKey).toString('base64url')}`,
+    },
+    body: body.toString('base64'),
+  });
 }
 const dir = mkdtempSync(join(tmpdir(), 'wfs-bound-'));
 const requestsFile = join(dir, 'requests.json');
@@ -71,9 +102,22 @@ if (pinned) execFileSync('taskset', ['-a', '-c', '-p', '0', String(process.pid)]
 /** One measurement: this process's CPU per delivery while the load generator sends the round's deliveries. */
 function round(url, warmUrl) {
   const file = join(dir, 'config.json');
-  writeFileSync(file, JSON.stringify({ urls: [url], warmUrls: [warmUrl], requestsFile, from: WARM, count: COUNT, concurrency: 16, warmup: WARM }));
+  writeFileSync(
+    file,
+    JSON.stringify({
+      urls: [url],
+      warmUrls: [warmUrl],
+      requestsFile,
+      from: WARM,
+      count: COUNT,
+      concurrency: 16,
+      warmup: WARM,
+    }),
+  );
   const argv = [process.execPath, join(here, 'loadgen.mjs'), file];
-  const child = pinned ? spawn('taskset', ['-c', '1', ...argv], { stdio: ['ignore', 'pipe', 'inherit'] }) : spawn(argv[0], argv.slice(1), { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = pinned
+    ? spawn('taskset', ['-c', '1', ...argv], { stdio: ['ignore', 'pipe', 'inherit'] })
+    : spawn(argv[0], argv.slice(1), { stdio: ['ignore', 'pipe', 'inherit'] });
   return new Promise((resolve, reject) => {
     let text = '';
     let cpu0;
@@ -86,7 +130,8 @@ function round(url, warmUrl) {
     child.on('exit', (code) => {
       if (code !== 0 || !cpu) return reject(new Error(`the load generator exited ${code}`));
       const result = JSON.parse(text.slice(text.indexOf('warm\n') + 5));
-      if (result.statuses['200'] !== COUNT) return reject(new Error(`not all answered 200: ${JSON.stringify(result.statuses)}`));
+      if (result.statuses['200'] !== COUNT)
+        return reject(new Error(`not all answered 200: ${JSON.stringify(result.statuses)}`));
       resolve((cpu.user + cpu.system) / result.count);
     });
   });
@@ -96,7 +141,9 @@ const median = (l) => [...l].sort((a, b) => a - b)[l.length >> 1];
 /** The median of the round-by-round ratios a/b, and its 95% interval from 2,000 resamples of the rounds. */
 function ratio(a, b) {
   const ratios = a.map((x, i) => x / b[i]);
-  const medians = Array.from({ length: 2000 }, () => median(ratios.map(() => ratios[Math.floor(Math.random() * ratios.length)]))).sort((x, y) => x - y);
+  const medians = Array.from({ length: 2000 }, () =>
+    median(ratios.map(() => ratios[Math.floor(Math.random() * ratios.length)])),
+  ).sort((x, y) => x - y);
   return `${median(ratios).toFixed(3)} (${medians[50].toFixed(3)}–${medians[1949].toFixed(3)})`;
 }
 
@@ -111,10 +158,19 @@ for (let r = -1; r < ROUNDS; r++) {
     await target.stop();
     if (r >= 0) runs[name].push(us);
   }
-  if (r >= 0) process.stderr.write(`round ${r + 1}/${ROUNDS}: ${names.map((n) => `${n} ${runs[n].at(-1).toFixed(1)} µs`).join(', ')}\n`);
+  if (r >= 0)
+    process.stderr.write(
+      `round ${r + 1}/${ROUNDS}: ${names.map((n) => `${n} ${runs[n].at(-1).toFixed(1)} µs`).join(', ')}\n`,
+    );
 }
 await warmer.stop();
 keySet.close();
-const report = { rounds: ROUNDS, pinned, cpuUsPerDelivery: Object.fromEntries(names.map((n) => [n, Math.round(median(runs[n]) * 10) / 10])), ratios: {} };
-for (let i = 1; i < names.length; i++) for (let j = 0; j < i; j++) report.ratios[`${names[i]} ÷ ${names[j]}`] = ratio(runs[names[i]], runs[names[j]]);
+const report = {
+  rounds: ROUNDS,
+  pinned,
+  cpuUsPerDelivery: Object.fromEntries(names.map((n) => [n, Math.round(median(runs[n]) * 10) / 10])),
+  ratios: {},
+};
+for (let i = 1; i < names.length; i++)
+  for (let j = 0; j < i; j++) report.ratios[`${names[i]} ÷ ${names[j]}`] = ratio(runs[names[i]], runs[names[j]]);
 console.log(JSON.stringify(report, null, 1));

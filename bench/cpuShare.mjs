@@ -51,6 +51,9 @@ export function cpuShareSince(mark, requests) {
   const otherThreadsNs = otherThreadsCpuNs();
   return {
     gcPauseUsPerRequest: ((pausedMs - mark.pausedMs) * 1000) / requests,
-    otherThreadsUsPerRequest: otherThreadsNs === undefined || mark.otherThreadsNs === undefined ? null : (otherThreadsNs - mark.otherThreadsNs) / 1000 / requests,
+    otherThreadsUsPerRequest:
+      otherThreadsNs === undefined || mark.otherThreadsNs === undefined
+        ? null
+        : (otherThreadsNs - mark.otherThreadsNs) / 1000 / requests,
   };
 }

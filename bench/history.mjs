@@ -14,7 +14,18 @@ const MiB = 1024 * 1024;
 
 /** `wfs listen` as a child process; resolves with its ready line, its pid and a way to stop it. */
 async function listen(root, trust, extra) {
-  const args = [join(root, 'dist', 'cli.js'), 'listen', '--no-tunnel', '--issuer', trust.issuer, '--audience', trust.audience, '--jwks-url', trust.jwksUrl, ...extra];
+  const args = [
+    join(root, 'dist', 'cli.js'),
+    'listen',
+    '--no-tunnel',
+    '--issuer',
+    trust.issuer,
+    '--audience',
+    trust.audience,
+    '--jwks-url',
+    trust.jwksUrl,
+    ...extra,
+  ];
   const t0 = performance.now();
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
   const lines = [];
@@ -28,12 +39,19 @@ async function listen(root, trust, extra) {
     for (;;) {
       const found = lines.find((l) => l.event === name);
       if (found) return found;
-      if (child.exitCode !== null) throw new Error(`wfs listen exited before "${name}": ${JSON.stringify(lines.at(-1))}`);
+      if (child.exitCode !== null)
+        throw new Error(`wfs listen exited before "${name}": ${JSON.stringify(lines.at(-1))}`);
       await new Promise((r) => (wake = r));
     }
   };
   const ready = await event('ready');
-  return { ready, readyMs: performance.now() - t0, history: lines.find((l) => l.event === 'history'), pid: child.pid, stop: async () => (child.kill('SIGTERM'), await exited) };
+  return {
+    ready,
+    readyMs: performance.now() - t0,
+    history: lines.find((l) => l.event === 'history'),
+    pid: child.pid,
+    stop: async () => (child.kill('SIGTERM'), await exited),
+  };
 }
 
 /** Resident and peak resident set of a process, in MB (Linux /proc). */
@@ -44,13 +62,21 @@ function rss(pid) {
 }
 
 function paddedBody(i, size) {
-  const head = JSON.stringify({ webhookId: `${String(i).padStart(8, '0')}-0000-4000-8000-000000000000`, topic: 'bench/large', data: { i, pad: '' } });
+  const head = JSON.stringify({
+    webhookId: `${String(i).padStart(8, '0')}-0000-4000-8000-000000000000`,
+    topic: 'bench/large',
+    data: { i, pad: '' },
+  });
   return Buffer.from(head.replace('"pad":""', `"pad":"${'x'.repeat(Math.max(0, size - head.length))}"`));
 }
 
 async function post(url, body, token) {
   const t = performance.now();
-  const res = await request(url, { method: 'POST', body, headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` } });
+  const res = await request(url, {
+    method: 'POST',
+    body,
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+  });
   await res.body.dump();
   return { status: res.statusCode, ms: performance.now() - t };
 }
@@ -128,6 +154,14 @@ export async function benchHistory({ root, issuer, tiny, quick, log }) {
     restartLoaded: b.history?.loaded,
     restartSkipped: b.history?.skipped,
     rssAfterRestartMB: restarted.rssMB,
-    writeBeforeAck: { pairs, withLogP50Ms: pct(wl, 50), withLogP99Ms: pct(wl, 99), withoutLogP50Ms: pct(nl, 50), withoutLogP99Ms: pct(nl, 99), addedP50Ms: pct(diffs, 50), addedP99Ms: pct(diffs, 99) },
+    writeBeforeAck: {
+      pairs,
+      withLogP50Ms: pct(wl, 50),
+      withLogP99Ms: pct(wl, 99),
+      withoutLogP50Ms: pct(nl, 50),
+      withoutLogP99Ms: pct(nl, 99),
+      addedP50Ms: pct(diffs, 50),
+      addedP99Ms: pct(diffs, 99),
+    },
   };
 }

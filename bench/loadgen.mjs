@@ -10,7 +10,15 @@
 import { readFileSync } from 'node:fs';
 import { Pool } from 'undici';
 
-const { urls, warmUrls, requestsFile, from = undefined, count, concurrency, warmup } = JSON.parse(readFileSync(process.argv[2], 'utf8'));
+const {
+  urls,
+  warmUrls,
+  requestsFile,
+  from = undefined,
+  count,
+  concurrency,
+  warmup,
+} = JSON.parse(readFileSync(process.argv[2], 'utf8'));
 const decode = (list) => list.map((r) => ({ headers: r.headers, body: Buffer.from(r.body, 'base64') }));
 // Only the two slices stay alive: the whole file, kept, made every GC of the measured run slower.
 const [warmList, measuredList] = (() => {
@@ -57,9 +65,22 @@ async function run(targets, list) {
   // on this side lands in one request of a pair, so its p99 errs high, never below zero as p99s subtracted do.
   if (concurrency === 1)
     perUrl.forEach((u, t) => {
-      if (t > 0) u.overFirst = percentiles(Array.from({ length: Math.floor(list.length / targets.length) }, (_, k) => inOrder[k * targets.length + t] - inOrder[k * targets.length]));
+      if (t > 0)
+        u.overFirst = percentiles(
+          Array.from(
+            { length: Math.floor(list.length / targets.length) },
+            (_, k) => inOrder[k * targets.length + t] - inOrder[k * targets.length],
+          ),
+        );
     });
-  return { count: list.length, seconds, rps: list.length / seconds, cpuUsPerRequest: (cpu.user + cpu.system) / list.length, statuses, perUrl };
+  return {
+    count: list.length,
+    seconds,
+    rps: list.length / seconds,
+    cpuUsPerRequest: (cpu.user + cpu.system) / list.length,
+    statuses,
+    perUrl,
+  };
 }
 
 const warmTargets = pools(warmUrls ?? urls);

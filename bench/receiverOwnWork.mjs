@@ -67,7 +67,8 @@ export async function receiverOwnWork(core, trust, clock, deliveries, rounds) {
       if (round >= 0) runs[name].push(Number(process.hrtime.bigint() - t) / deliveries.length / 1000);
     }
   }
-  if (statusesOtherThan200) throw new Error(`receiverOwnWork: ${statusesOtherThan200} deliveries were not answered 200`);
+  if (statusesOtherThan200)
+    throw new Error(`receiverOwnWork: ${statusesOtherThan200} deliveries were not answered 200`);
   const median = (l) => [...l].sort((a, b) => a - b)[Math.floor(l.length / 2)];
   const round1 = (x) => Math.round(x * 10) / 10;
   return {

@@ -7,7 +7,9 @@ import { createHash, createPublicKey, timingSafeEqual, verify } from 'node:crypt
 import { createRemoteJWKSet, jwtVerify } from 'jose';
 
 function listen(server) {
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${server.address().port}/webhooks`)));
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${server.address().port}/webhooks`)),
+  );
 }
 
 export async function bareHttp() {
@@ -31,7 +33,12 @@ export async function minimalVerifier(publicJwk) {
     req.on('end', () => {
       const token = (req.headers.authorization ?? '').slice(7);
       const dot = token.lastIndexOf('.');
-      const ok = verify('RSA-SHA256', Buffer.from(token.slice(0, dot)), key, Buffer.from(token.slice(dot + 1), 'base64url'));
+      const ok = verify(
+        'RSA-SHA256',
+        Buffer.from(token.slice(0, dot)),
+        key,
+        Buffer.from(token.slice(dot + 1), 'base64url'),
+      );
       createHash('sha256').update(Buffer.concat(chunks)).digest();
       res.writeHead(ok ? 200 : 403, { 'content-length': 0 });
       res.end();
@@ -93,7 +100,7 @@ function leastHistory(budgetBytes) {
       bytes -= history[head].bytes;
       history[head++] = undefined;
     }
-    if (head > 4096 && head > history.length / 2) history.splice(0, head), (head = 0);
+    if (head > 4096 && head > history.length / 2) (history.splice(0, head), (head = 0));
   };
   return { keep, history: () => history.slice(head) };
 }
@@ -103,7 +110,11 @@ function leastHistory(budgetBytes) {
  * taken from the headers, so a refused request's body is hashed as it streams by (4 KiB kept) and never held; a
  * body cap (413), the bytes all bodies being received may hold (503), one body per token at a time; a sender gone
  * mid-body recorded; copies in flight answered as duplicates; each request kept as the least history keeps it. */
-export async function leastBoundedHistory(publicJwk, trust, { budgetBytes = 64 * 1024 * 1024, maxBody = 1024 * 1024, maxInFlight = 32 * 1024 * 1024 } = {}) {
+export async function leastBoundedHistory(
+  publicJwk,
+  trust,
+  { budgetBytes = 64 * 1024 * 1024, maxBody = 1024 * 1024, maxInFlight = 32 * 1024 * 1024 } = {},
+) {
   const key = createPublicKey({ key: publicJwk, format: 'jwk' });
   const decode = (s) => JSON.parse(Buffer.from(s, 'base64url').toString('utf8'));
   const seen = new Set();
@@ -181,7 +192,8 @@ export async function leastBoundedHistory(publicJwk, trust, { budgetBytes = 64 *
     req.on('end', () => {
       const body = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size);
       try {
-        if (!timingSafeEqual(createHash('sha256').update(body).digest(), Buffer.from(claims.body_sha256, 'hex'))) return settle(403, undefined, body.subarray(0, 4096));
+        if (!timingSafeEqual(createHash('sha256').update(body).digest(), Buffer.from(claims.body_sha256, 'hex')))
+          return settle(403, undefined, body.subarray(0, 4096));
         const event = JSON.parse(body.toString('utf8'));
         const id = event.webhookId;
         if (seen.has(id) || processing.has(id)) return settle(200, id, body);
@@ -194,7 +206,12 @@ export async function leastBoundedHistory(publicJwk, trust, { budgetBytes = 64 *
       }
     });
   });
-  return { url: await listen(server), stop: () => new Promise((r) => server.close(r)), history, bodyBytesInFlight: () => inFlight };
+  return {
+    url: await listen(server),
+    stop: () => new Promise((r) => server.close(r)),
+    history,
+    bodyBytesInFlight: () => inFlight,
+  };
 }
 
 const EMPTY = Buffer.alloc(0);
@@ -217,9 +234,20 @@ function specSteps(publicJwk, trust) {
       const header = decode(token.slice(0, d1));
       const claims = decode(token.slice(d1 + 1, dot));
       if (header.alg !== 'RS256' || claims.iss !== trust.issuer) return { status: 403 };
-      const ok = verify('RSA-SHA256', Buffer.from(token.slice(0, dot)), key, Buffer.from(token.slice(dot + 1), 'base64url'));
+      const ok = verify(
+        'RSA-SHA256',
+        Buffer.from(token.slice(0, dot)),
+        key,
+        Buffer.from(token.slice(dot + 1), 'base64url'),
+      );
       const fresh = Date.now() / 1000 <= claims.exp + 60;
-      if (!ok || claims.aud !== trust.audience || !fresh || !timingSafeEqual(createHash('sha256').update(body).digest(), Buffer.from(claims.body_sha256, 'hex'))) return { status: 403 };
+      if (
+        !ok ||
+        claims.aud !== trust.audience ||
+        !fresh ||
+        !timingSafeEqual(createHash('sha256').update(body).digest(), Buffer.from(claims.body_sha256, 'hex'))
+      )
+        return { status: 403 };
       const event = JSON.parse(body.toString('utf8'));
       seen.add(event.webhookId);
       return { status: 200, event };
@@ -267,7 +295,11 @@ export function leastVerifierHandler(verifier) {
       // Like the Receiver, anything thrown inside verification is a refusal.
       try {
         const result = verifier.check(req.headers.authorization, Buffer.concat(chunks));
-        if (result instanceof Promise) result.then((r) => answer(res, r.ok ? 200 : 403), () => answer(res, 403));
+        if (result instanceof Promise)
+          result.then(
+            (r) => answer(res, r.ok ? 200 : 403),
+            () => answer(res, 403),
+          );
         else answer(res, result.ok ? 200 : 403);
       } catch {
         answer(res, 403);
@@ -278,7 +310,13 @@ export function leastVerifierHandler(verifier) {
 
 /** In place of a DeliveryLog: keeps nothing, so ours with it is the Receiver without its history. */
 export function noHistory() {
-  return { add: () => undefined, all: () => [], acknowledgedKeys: () => [], flush: async () => undefined, close: async () => undefined };
+  return {
+    add: () => undefined,
+    all: () => [],
+    acknowledgedKeys: () => [],
+    flush: async () => undefined,
+    close: async () => undefined,
+  };
 }
 
 export async function ourReceiver(core, trust, clock, log) {
@@ -286,5 +324,12 @@ export async function ourReceiver(core, trust, clock, log) {
   const { Verifier } = core.verifier;
   const receiver = new Receiver({ verifier: new Verifier({ issuers: [trust], clock }), clock, log });
   const url = await receiver.start();
-  return { url, stop: async () => { await receiver.stop(); await log?.close(); }, receiver };
+  return {
+    url,
+    stop: async () => {
+      await receiver.stop();
+      await log?.close();
+    },
+    receiver,
+  };
 }

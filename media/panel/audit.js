@@ -14,7 +14,13 @@
     const parts = [];
     const trust = el('details', null, 'section');
     trust.appendChild(el('summary', 'The receiver was expected to trust'));
-    trust.appendChild(kv([['issuer', s.trust.issuer], ['audience', s.trust.audience], ['key set', s.trust.jwksUrl]]));
+    trust.appendChild(
+      kv([
+        ['issuer', s.trust.issuer],
+        ['audience', s.trust.audience],
+        ['key set', s.trust.jwksUrl],
+      ]),
+    );
     parts.push(trust);
     for (const r of s.results) {
       const d = el('details', null, `section case ${r.passed ? 'ok' : 'bad'}`, { 'data-id': r.id });
@@ -23,7 +29,13 @@
       sum.appendChild(el('span', r.passed ? '✓' : '✗', 'mark', { 'aria-label': r.passed ? 'passed' : 'failed' }));
       sum.appendChild(el('span', ` ${r.title} — expected ${r.expected}, answered ${r.status ?? 'nothing'}`));
       d.appendChild(sum);
-      d.appendChild(kv([['rule', r.rule], ['result', r.detail], ['why', r.why]]));
+      d.appendChild(
+        kv([
+          ['rule', r.rule],
+          ['result', r.detail],
+          ['why', r.why],
+        ]),
+      );
       if (!r.passed) d.appendChild(el('p', `Fix: ${r.fix}`, 'fix'));
       const actions = el('div', null, 'actions');
       const copy = el('button', 'Copy Request as curl', undefined, { type: 'button' });
@@ -49,7 +61,13 @@
     own.appendChild(el('summary', 'Check in your code'));
     for (const c of s.inYourCode ?? []) {
       const mark = c.probe ? (c.probe.passed ? '✓ ' : '✗ ') : '';
-      own.appendChild(el('p', `${mark}${c.title}. ${c.lookFor}${c.probe ? ` Probed: ${c.probe.detail}.` : ''}`, c.probe && !c.probe.passed ? 'fix' : undefined));
+      own.appendChild(
+        el(
+          'p',
+          `${mark}${c.title}. ${c.lookFor}${c.probe ? ` Probed: ${c.probe.detail}.` : ''}`,
+          c.probe && !c.probe.passed ? 'fix' : undefined,
+        ),
+      );
     }
     parts.push(own);
     $('cases').replaceChildren(...parts);

@@ -64,7 +64,9 @@
   });
   $('clear').addEventListener('click', () => vscode.postMessage({ type: 'clear' }));
   $('export-all').addEventListener('click', () => vscode.postMessage({ type: 'action', action: 'export-all' }));
-  override.addEventListener('change', () => vscode.postMessage({ type: 'override', status: override.value ? parseInt(override.value, 10) : null }));
+  override.addEventListener('change', () =>
+    vscode.postMessage({ type: 'override', status: override.value ? parseInt(override.value, 10) : null }),
+  );
 
   const receiverStart = $('receiver-start');
   receiverStart.addEventListener('click', () => vscode.postMessage({ type: 'start-receiver' }));
@@ -93,7 +95,10 @@
     $('storage').textContent = storage;
     const empty = $('empty');
     empty.hidden = rows.length > 0;
-    empty.textContent = total === 0 ? 'No deliveries yet. Start the receiver and send a test webhook.' : 'No delivery matches the filters.';
+    empty.textContent =
+      total === 0
+        ? 'No deliveries yet. Start the receiver and send a test webhook.'
+        : 'No delivery matches the filters.';
     const topics = [...new Set(rows.map((r) => r.topic).filter(Boolean))].slice(0, 50);
     const dl = $('topics');
     dl.replaceChildren(...topics.map((t) => el('option', null, undefined, { value: t })));
@@ -127,11 +132,20 @@
     const topic = el('span', null, 'topic');
     topic.appendChild(el('span', r.topic || '(no topic)'));
     if (r.subTopic) topic.appendChild(el('span', r.subTopic, 'sub'));
-    if (r.unsigned && r.unsigned.includes('topic')) topic.appendChild(el('span', 'unsigned', 'badge unsigned', { title: 'From the X-Svc-Topic header, outside the signature: it decides nothing' }));
+    if (r.unsigned && r.unsigned.includes('topic'))
+      topic.appendChild(
+        el('span', 'unsigned', 'badge unsigned', {
+          title: 'From the X-Svc-Topic header, outside the signature: it decides nothing',
+        }),
+      );
     d.appendChild(topic);
     d.appendChild(el('span', r.status, `status s${String(r.status)[0]}`));
     const badge = el('span', null, 'badges');
-    badge.appendChild(el('span', r.verified ? 'verified' : 'refused', r.verified ? 'badge ok' : 'badge bad', { title: r.failedCheck || 'all seven checks passed' }));
+    badge.appendChild(
+      el('span', r.verified ? 'verified' : 'refused', r.verified ? 'badge ok' : 'badge bad', {
+        title: r.failedCheck || 'all seven checks passed',
+      }),
+    );
     if (r.duplicate) badge.appendChild(el('span', 'duplicate', 'badge dup'));
     d.appendChild(badge);
     d.appendChild(el('span', r.latencyMs.toFixed(1), 'latency'));
@@ -157,7 +171,8 @@
     select(rows[i].id);
     const top = i * ROW_HEIGHT;
     if (top < list.scrollTop) list.scrollTop = top;
-    else if (top + ROW_HEIGHT > list.scrollTop + list.clientHeight) list.scrollTop = top + ROW_HEIGHT - list.clientHeight;
+    else if (top + ROW_HEIGHT > list.scrollTop + list.clientHeight)
+      list.scrollTop = top + ROW_HEIGHT - list.clientHeight;
   });
 
   function select(id) {
@@ -194,12 +209,22 @@
 
   function renderDetail() {
     const d = detail;
-    if (!d) return detailEl.replaceChildren(el('p', 'Select a delivery to see what arrived and each verification step.', 'empty'));
+    if (!d)
+      return detailEl.replaceChildren(
+        el('p', 'Select a delivery to see what arrived and each verification step.', 'empty'),
+      );
     const parts = [];
     const head = el('div', null, 'detail-head');
     head.appendChild(el('h2', `${d.method} ${d.path} → ${d.response.status}`));
-    head.appendChild(el('span', d.row.verified ? 'verified' : `refused: ${d.row.failedCheck || ''}`, d.row.verified ? 'badge ok' : 'badge bad'));
-    if (d.row.duplicate) head.appendChild(el('span', 'duplicate (already processed: answered 200, not processed again)', 'badge dup'));
+    head.appendChild(
+      el(
+        'span',
+        d.row.verified ? 'verified' : `refused: ${d.row.failedCheck || ''}`,
+        d.row.verified ? 'badge ok' : 'badge bad',
+      ),
+    );
+    if (d.row.duplicate)
+      head.appendChild(el('span', 'duplicate (already processed: answered 200, not processed again)', 'badge dup'));
     parts.push(head);
 
     const actions = el('div', null, 'actions', { role: 'toolbar', 'aria-label': 'Delivery actions' });
@@ -210,12 +235,22 @@
     };
     // A fresh signature would make a refused body look genuine: only a verified delivery is re-signed.
     if (d.row.verified) {
-      action('Replay to Receiver', 'replay-local', 'Send the same body again to the local receiver, with a fresh sandbox token');
-      if (d.forward) action('Replay to Forward Target', 'replay-forward', `Send the same body to ${d.forward.target}, with a fresh sandbox token`);
+      action(
+        'Replay to Receiver',
+        'replay-local',
+        'Send the same body again to the local receiver, with a fresh sandbox token',
+      );
+      if (d.forward)
+        action(
+          'Replay to Forward Target',
+          'replay-forward',
+          `Send the same body to ${d.forward.target}, with a fresh sandbox token`,
+        );
     }
     action('Copy as curl', 'copy-curl', 'The token is read from $WFS_WEBHOOK_TOKEN');
     action('Export…', 'export-one', 'Save this delivery as JSON');
-    if (d.row.runId) action(`Go to Workflow (${d.row.runId})`, 'jump', 'Reveal the workflow with this runId in the explorer');
+    if (d.row.runId)
+      action(`Go to Workflow (${d.row.runId})`, 'jump', 'Reveal the workflow with this runId in the explorer');
     parts.push(actions);
 
     const checks = section('Verification: the seven steps');
@@ -227,7 +262,14 @@
       li.appendChild(el('span', ` — ${c.detail}`));
       ol.appendChild(li);
     }
-    if (d.checks.length === 0) ol.appendChild(el('li', 'not verified: the request was refused before verification (path, method, size or timeout)', 'check bad'));
+    if (d.checks.length === 0)
+      ol.appendChild(
+        el(
+          'li',
+          'not verified: the request was refused before verification (path, method, size or timeout)',
+          'check bad',
+        ),
+      );
     checks.appendChild(ol);
     parts.push(checks);
 
@@ -235,7 +277,9 @@
     const field = (/** @type {'webhookId' | 'topic' | 'subTopic' | 'triggeredAt'} */ name) => {
       const v = d.row[name];
       if (!v) return '—';
-      return d.row.unsigned && d.row.unsigned.includes(name) ? `${v} (unsigned: from a header, outside the signature; decides nothing)` : v;
+      return d.row.unsigned && d.row.unsigned.includes(name)
+        ? `${v} (unsigned: from a header, outside the signature; decides nothing)`
+        : v;
     };
     /** @type {[string, unknown][]} */
     const timing = [
@@ -247,7 +291,11 @@
       ['runId', d.row.runId || '—'],
       ['response sent', `${d.response.status} after ${d.response.durationMs} ms`],
     ];
-    if (d.forward) timing.push(['forwarded to', `${d.forward.target} → ${d.forward.status ?? d.forward.error} in ${d.forward.latencyMs} ms`]);
+    if (d.forward)
+      timing.push([
+        'forwarded to',
+        `${d.forward.target} → ${d.forward.status ?? d.forward.error} in ${d.forward.latencyMs} ms`,
+      ]);
     const summary = section('Summary');
     summary.appendChild(kvTable(timing));
     parts.push(summary);
@@ -257,7 +305,12 @@
       if (d.jwt.dates.length || d.jwt.expiresInSecondsAtArrival !== undefined) {
         const rowsKv = d.jwt.dates.map((x) => [x.claim, `${x.value} = ${x.iso}`]);
         if (d.jwt.expiresInSecondsAtArrival !== undefined)
-          rowsKv.push(['at arrival', d.jwt.expiresInSecondsAtArrival >= 0 ? `expires in ${d.jwt.expiresInSecondsAtArrival} s` : `expired ${-d.jwt.expiresInSecondsAtArrival} s before`]);
+          rowsKv.push([
+            'at arrival',
+            d.jwt.expiresInSecondsAtArrival >= 0
+              ? `expires in ${d.jwt.expiresInSecondsAtArrival} s`
+              : `expired ${-d.jwt.expiresInSecondsAtArrival} s before`,
+          ]);
         jwt.appendChild(kvTable(rowsKv));
       }
       jwt.appendChild(el('h3', 'Header'));

@@ -53,12 +53,21 @@ export function readServiceTarget(env: NodeJS.ProcessEnv): ServiceTarget {
     userAlias: env.WFS_USER_ALIAS || undefined,
   };
   const aliasPlacement = (env.WFS_USER_ALIAS_PLACEMENT || 'body') as AliasPlacement;
-  if (!['body', 'header', 'query'].includes(aliasPlacement)) throw new UsageError('WFS_USER_ALIAS_PLACEMENT must be body, header or query');
+  if (!['body', 'header', 'query'].includes(aliasPlacement))
+    throw new UsageError('WFS_USER_ALIAS_PLACEMENT must be body, header or query');
   const rawAttempts = env.WFS_RATE_LIMIT_ATTEMPTS;
   const rateLimitAttempts = rawAttempts ? Number(rawAttempts) : DEFAULT_429_BACKOFF.maxAttempts;
-  if (!Number.isInteger(rateLimitAttempts) || rateLimitAttempts < 1 || rateLimitAttempts > 10) throw new UsageError('WFS_RATE_LIMIT_ATTEMPTS must be an integer from 1 to 10');
+  if (!Number.isInteger(rateLimitAttempts) || rateLimitAttempts < 1 || rateLimitAttempts > 10)
+    throw new UsageError('WFS_RATE_LIMIT_ATTEMPTS must be an integer from 1 to 10');
   const t = new URL(testWebhookUrl);
-  return { baseUrl, testWebhookUrl, credentials, aliasPlacement, rateLimitAttempts, isLocalSandbox: t.protocol === 'http:' && isLoopbackHost(t.hostname) };
+  return {
+    baseUrl,
+    testWebhookUrl,
+    credentials,
+    aliasPlacement,
+    rateLimitAttempts,
+    isLocalSandbox: t.protocol === 'http:' && isLoopbackHost(t.hostname),
+  };
 }
 
 /** Signs in to the target. Every backoff on the shared throttle (sign-in included) is printed as it begins. */

@@ -20,7 +20,7 @@ export interface CommandSpec {
 }
 
 export const SERVICE_ENV: [string, string][] = [
-  ['WFS_BASE_URL', 'the service (required), e.g. the sandbox\'s baseUrl'],
+  ['WFS_BASE_URL', "the service (required), e.g. the sandbox's baseUrl"],
   ['WFS_TEST_WEBHOOK_URL', 'the webhook test endpoint host (default: WFS_BASE_URL)'],
   ['WFS_USERNAME, WFS_PASSWORD', 'credentials (required); tokens are kept in memory only'],
   ['WFS_USER_ALIAS', 'optional user alias, sent at sign-in and as X-Svc-UserAlias'],

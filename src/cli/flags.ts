@@ -31,7 +31,8 @@ export interface ParsedFlags {
  * WFS_BASE_URL) is pointed there. */
 export function parseFlags(argv: string[], specs: FlagSpecs, envNames: readonly string[] = []): ParsedFlags {
   const options: Record<string, { type: 'string' | 'boolean'; multiple?: boolean }> = {};
-  for (const [name, s] of Object.entries(specs)) options[name] = { type: s.type, ...(s.multiple ? { multiple: true } : {}) };
+  for (const [name, s] of Object.entries(specs))
+    options[name] = { type: s.type, ...(s.multiple ? { multiple: true } : {}) };
   let parsed: Record<string, string | boolean | (string | boolean)[] | undefined>;
   try {
     parsed = parseArgs({ args: argv, options, strict: true, allowPositionals: false }).values;
@@ -48,7 +49,12 @@ export function parseFlags(argv: string[], specs: FlagSpecs, envNames: readonly 
 }
 
 /** parseArgs' own messages suggest `--` tricks that do not apply here; name the flag plainly instead. */
-function usageMessage(err: Error & { code?: string }, argv: string[], specs: FlagSpecs, envNames: readonly string[]): string {
+function usageMessage(
+  err: Error & { code?: string },
+  argv: string[],
+  specs: FlagSpecs,
+  envNames: readonly string[],
+): string {
   const flag = /'(-[^' ,]*)/.exec(err.message)?.[1];
   const arg = /'([^']*)'/.exec(err.message)?.[1];
   switch (err.code) {
@@ -61,7 +67,9 @@ function usageMessage(err: Error & { code?: string }, argv: string[], specs: Fla
         const name = longFlag(err.message) ?? flag;
         // A value that starts with a dash (a negative number) is read as the next flag: say how to pass it.
         const next = /ambiguous/.test(err.message) && name ? argv[argv.indexOf(name) + 1] : undefined;
-        return next ? `${name} needs a value: "${next}" is read as a flag (write ${name}=${next} if it is the value)` : `${name} needs a value`;
+        return next
+          ? `${name} needs a value: "${next}" is read as a flag (write ${name}=${next} if it is the value)`
+          : `${name} needs a value`;
       }
       return `${longFlag(err.message) ?? flag} takes no value`;
     default:
@@ -106,11 +114,14 @@ function single(list: readonly string[]): string | undefined {
 /** Edit distance counting a swap of neighbours as one edit (optimal string alignment), for names of a few dozen
  * characters: "--prot" is one typo from "--port". */
 function editDistance(a: string, b: string): number {
-  const d = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  const d = Array.from({ length: a.length + 1 }, (_, i) =>
+    Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
+  );
   for (let i = 1; i <= a.length; i++)
     for (let j = 1; j <= b.length; j++) {
       d[i]![j] = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i]![j] = Math.min(d[i]![j]!, d[i - 2]![j - 2]! + 1);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        d[i]![j] = Math.min(d[i]![j]!, d[i - 2]![j - 2]! + 1);
     }
   return d[a.length]![b.length]!;
 }
@@ -123,7 +134,8 @@ export function intFlag(flags: ParsedFlags, name: string, min: number, max: numb
   const raw = flags.values.get(name);
   if (raw === undefined) return undefined;
   const n = Number(raw);
-  if (!/^-?\d+$/.test(raw) || n < min || n > max) throw new UsageError(`--${name} must be an integer from ${min} to ${max}`);
+  if (!/^-?\d+$/.test(raw) || n < min || n > max)
+    throw new UsageError(`--${name} must be an integer from ${min} to ${max}`);
   return n;
 }
 

@@ -21,10 +21,30 @@ import { closest, parseFlags, UsageError } from './flags';
 import { errnoInWords, UNREACHABLE_NEXT } from './errnoWords';
 import { chooseFace, processIO, StoppedBeforeSent, type CliIO } from './output';
 
-const COMMANDS: CommandSpec[] = [sandboxCommand, envCommand, signInCommand, startCommand, statusCommand, findCommand, testWebhookCommand, listenCommand, auditCommand, signCommand, keysCommand];
+const COMMANDS: CommandSpec[] = [
+  sandboxCommand,
+  envCommand,
+  signInCommand,
+  startCommand,
+  statusCommand,
+  findCommand,
+  testWebhookCommand,
+  listenCommand,
+  auditCommand,
+  signCommand,
+  keysCommand,
+];
 
 /** Exit codes (README: CLI). */
-export const EXIT = { ok: 0, failed: 1, usage: 2, outcomeUnknown: 3, deadline: 4, noneFound: 5, interrupted: 130 } as const;
+export const EXIT = {
+  ok: 0,
+  failed: 1,
+  usage: 2,
+  outcomeUnknown: 3,
+  deadline: 4,
+  noneFound: 5,
+  interrupted: 130,
+} as const;
 
 function overview(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length)) + 2;
@@ -34,7 +54,7 @@ function overview(): string {
     'commands:',
     ...COMMANDS.map((c) => `  ${c.name.padEnd(width)}${c.summary}`),
     '',
-    'environment (read by start, status, find and test-webhook; each command\'s --help lists what it reads):',
+    "environment (read by start, status, find and test-webhook; each command's --help lists what it reads):",
     ...helpTable(SERVICE_ENV),
     '',
     'example, against a local sandbox (its first line gives its baseUrl, username and password):',
@@ -75,8 +95,15 @@ export async function main(argv: string[], io: CliIO = processIO()): Promise<num
   }
   const command = COMMANDS.find((c) => c.name === name);
   if (!command) {
-    const near = closest(name, COMMANDS.map((c) => c.name));
-    emit({ event: 'error', kind: 'usage', message: `unknown command "${name}"${near ? ` (did you mean \`wfs ${near}\`?)` : ''} (commands: ${COMMANDS.map((c) => c.name).join(', ')})` });
+    const near = closest(
+      name,
+      COMMANDS.map((c) => c.name),
+    );
+    emit({
+      event: 'error',
+      kind: 'usage',
+      message: `unknown command "${name}"${near ? ` (did you mean \`wfs ${near}\`?)` : ''} (commands: ${COMMANDS.map((c) => c.name).join(', ')})`,
+    });
     return EXIT.usage;
   }
   if (rest.includes('--help') || rest.includes('-h')) {
@@ -85,7 +112,11 @@ export async function main(argv: string[], io: CliIO = processIO()): Promise<num
   }
   let restoreDispatcher: (() => void) | undefined;
   try {
-    const flags = parseFlags(rest, command.flags, (command.env ?? []).flatMap(([names]) => names.split(/,\s*/)));
+    const flags = parseFlags(
+      rest,
+      command.flags,
+      (command.env ?? []).flatMap(([names]) => names.split(/,\s*/)),
+    );
     const proxy = proxySettingsFromEnv(io.env);
     checkProxySettings(proxy, 'HTTPS_PROXY/HTTP_PROXY');
     const dispatcher = proxyDispatcher(proxy);
@@ -121,7 +152,12 @@ function reportError(err: unknown, io: CliIO): number {
     return EXIT.failed;
   }
   if (err instanceof ListenError) {
-    emit({ event: 'error', kind: 'listen', code: err.code, message: `${err.message} (${err.code === 'EADDRNOTAVAIL' ? '--host' : `--port ${err.port}`})` });
+    emit({
+      event: 'error',
+      kind: 'listen',
+      code: err.code,
+      message: `${err.message} (${err.code === 'EADDRNOTAVAIL' ? '--host' : `--port ${err.port}`})`,
+    });
     return EXIT.failed;
   }
   if (err instanceof TunnelError) {
@@ -129,7 +165,13 @@ function reportError(err: unknown, io: CliIO): number {
     return EXIT.failed;
   }
   if (err instanceof TransportError) {
-    emit({ event: 'error', kind: 'transport', reason: err.reason, ...(err.code ? { code: err.code } : {}), message: transportMessage(err) });
+    emit({
+      event: 'error',
+      kind: 'transport',
+      reason: err.reason,
+      ...(err.code ? { code: err.code } : {}),
+      message: transportMessage(err),
+    });
     return EXIT.failed;
   }
   emit({ event: 'error', kind: 'internal', message: (err as Error)?.message ?? String(err) });
@@ -151,7 +193,8 @@ function transportMessage(err: TransportError): string {
 
 /**
  * The process around main(): it stays alive until the command has an outcome (our clock's timers are unref'd, so a
- * pending backoff or poll alone would not keep it), and it ends with the command's own exit code. SIGINT/SIGTERM/SIGHUP stop
+ * pending backoff or poll alone would not keep it), and it ends with the command's own exit code. SIGINT/SIGTERM/SIGHUP
+ * stop
  * a command that listens for them (sandbox, listen, status --follow); any other is ended at once with an error line
  * and 130, as is a second signal. A closed stdout stops the first kind too.
  */

@@ -1,4 +1,5 @@
-// The CLI speaks JSON lines on stdout (docs/design.md). Commands get their I/O injected so tests can run them in-process.
+// The CLI speaks JSON lines on stdout (docs/design.md). Commands get their I/O injected so tests can run them
+// in-process.
 import { SystemClock, type Clock } from '../core/time/clock';
 import { MAX_STDIN_BYTES, readBoundedText } from './boundedRead';
 import { renderHuman } from './render/humanText';
@@ -22,7 +23,8 @@ export interface CliIO {
   env: NodeJS.ProcessEnv;
   clock: Clock;
   readStdin: () => string;
-  /** Registers a listener for the user's request to stop (SIGINT/SIGTERM/SIGHUP in the real CLI); returns its removal. */
+  /** Registers a listener for the user's request to stop (SIGINT/SIGTERM/SIGHUP in the real CLI); returns its removal.
+   * */
   onStop: (listener: () => void) => () => void;
 }
 
@@ -43,7 +45,11 @@ export function chooseFace(argv: readonly string[], stdoutIsTTY: boolean): Face 
 }
 
 /** The same events, as text: each line through its renderer, errors and warnings on stderr. */
-export function humanEmit(env: NodeJS.ProcessEnv, isTTY: boolean, write: (stream: 'stdout' | 'stderr', text: string) => void): Emit {
+export function humanEmit(
+  env: NodeJS.ProcessEnv,
+  isTTY: boolean,
+  write: (stream: 'stdout' | 'stderr', text: string) => void,
+): Emit {
   const style = makeStyle(colourEnabled(env, isTTY));
   return (line) => {
     const { text, stream } = renderHuman(line, style);
@@ -53,7 +59,10 @@ export function humanEmit(env: NodeJS.ProcessEnv, isTTY: boolean, write: (stream
 
 export function processIO(face: Face = 'json'): CliIO {
   return {
-    emit: face === 'human' ? humanEmit(process.env, process.stdout.isTTY === true, (stream, text) => void process[stream].write(text)) : emitToStdout,
+    emit:
+      face === 'human'
+        ? humanEmit(process.env, process.stdout.isTTY === true, (stream, text) => void process[stream].write(text))
+        : emitToStdout,
     print: (text) => void process.stdout.write(text),
     printError: (text) => void process.stderr.write(text),
     env: process.env,

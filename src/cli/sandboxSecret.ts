@@ -6,14 +6,20 @@ import { UsageError } from './flags';
 
 /** The help row for the variable, naming the flag that needs it. */
 export function sandboxSecretHelp(flag: string): [string, string] {
-  return [SANDBOX_SECRET_ENV, `with ${flag}: that sandbox's "controlSecret" (in the first line \`wfs sandbox\` prints)`];
+  return [
+    SANDBOX_SECRET_ENV,
+    `with ${flag}: that sandbox's "controlSecret" (in the first line \`wfs sandbox\` prints)`,
+  ];
 }
 
-/** The secret for the sandbox named by `flag` and its value (e.g. "--trust-sandbox URL"); a usage error, before anything
+/** The secret for the sandbox named by `flag` and its value (e.g. "--trust-sandbox URL"); a usage error, before
+ * anything
  * is sent, without one. */
 export function sandboxSecretFromEnv(env: NodeJS.ProcessEnv, flag: string): string {
   const secret = env[SANDBOX_SECRET_ENV]?.trim();
   if (!secret)
-    throw new UsageError(`${flag}: ${SANDBOX_SECRET_ENV} is not set, and the sandbox's control API needs its secret: set it to the "controlSecret" of that sandbox's ready line (the first line \`wfs sandbox\` prints; new at each start)`);
+    throw new UsageError(
+      `${flag}: ${SANDBOX_SECRET_ENV} is not set, and the sandbox's control API needs its secret: set it to the "controlSecret" of that sandbox's ready line (the first line \`wfs sandbox\` prints; new at each start)`,
+    );
   return secret;
 }

@@ -18,7 +18,10 @@ export interface StartOnWire {
 /** Watches POSTs to `url` (origin and path, query ignored). */
 export function watchStartOnWire(url: string): StartOnWire {
   const target = new URL(url);
-  const matches = (r: ChannelRequest) => r.method === 'POST' && String(r.origin ?? '').replace(/\/+$/, '') === target.origin && (r.path ?? '').split('?')[0] === target.pathname;
+  const matches = (r: ChannelRequest) =>
+    r.method === 'POST' &&
+    String(r.origin ?? '').replace(/\/+$/, '') === target.origin &&
+    (r.path ?? '').split('?')[0] === target.pathname;
   const sent = new Set<ChannelRequest>();
   let ambiguous = false;
   const onSend = (m: unknown) => {

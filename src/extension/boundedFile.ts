@@ -8,10 +8,14 @@ import { byteSize } from './panel/historyStorage';
 export async function readBoundedFile(uri: vscode.Uri, maxBytes: number): Promise<Uint8Array> {
   const st = await vscode.workspace.fs.stat(uri);
   if (!(st.type & vscode.FileType.File)) throw new Error(`${uri.fsPath} is not a regular file`);
-  if (st.size > maxBytes) throw new Error(`${uri.fsPath} is ${bytes(st.size)}, over the ${bytes(maxBytes)} (${byteSize(maxBytes)}) it may be`);
+  if (st.size > maxBytes)
+    throw new Error(
+      `${uri.fsPath} is ${bytes(st.size)}, over the ${bytes(maxBytes)} (${byteSize(maxBytes)}) it may be`,
+    );
   const read = await vscode.workspace.fs.readFile(uri);
   // Grown between the two calls: still refused.
-  if (read.byteLength > maxBytes) throw new Error(`${uri.fsPath} is over the ${bytes(maxBytes)} (${byteSize(maxBytes)}) it may be`);
+  if (read.byteLength > maxBytes)
+    throw new Error(`${uri.fsPath} is over the ${bytes(maxBytes)} (${byteSize(maxBytes)}) it may be`);
   return read;
 }
 

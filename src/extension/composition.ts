@@ -49,12 +49,21 @@ export function compose(context: vscode.ExtensionContext): Composition {
   const clock = new SystemClock();
   const log = new ExtensionLog();
   const proxy = new ProxyRouting(log);
-  void migrateTunnelSetting(log).catch((err: Error) => log.warn(`Settings: wfs.receiver.tunnel could not be moved: ${err.message}`));
+  void migrateTunnelSetting(log).catch((err: Error) =>
+    log.warn(`Settings: wfs.receiver.tunnel could not be moved: ${err.message}`),
+  );
   const sandbox = new SandboxHost(log);
   const environments = new EnvironmentRegistry(context.globalState, sandbox, log);
   const auth = new AuthService(context.secrets, environments, sandbox, log, clock);
   const workflows = new WorkflowService(context.globalState, environments, auth, log, clock);
-  const receiver = new ReceiverHost(context.globalStorageUri.fsPath, context.globalState, environments, sandbox, log, clock);
+  const receiver = new ReceiverHost(
+    context.globalStorageUri.fsPath,
+    context.globalState,
+    environments,
+    sandbox,
+    log,
+    clock,
+  );
   // Sign-ins first, then pollers and the store, then the receiver's trust; views hear of a change last.
   const environmentSync = new EnvironmentSync(environments, sandbox, [auth, workflows, receiver], log);
   const explorer = new ExplorerTree(environments, auth, workflows, receiver, clock);
@@ -63,7 +72,17 @@ export function compose(context: vscode.ExtensionContext): Composition {
   const receiverView = vscode.window.createTreeView('wfs.receiver', { treeDataProvider: receiverTree });
   const statusBar = new EnvironmentStatusBar(environments, auth, clock);
   const receiverStatusBar = new ReceiverStatusBar(receiver);
-  const services: Services = { log, clock, sandbox, environments, auth, workflows, receiver, explorer, state: context.globalState };
+  const services: Services = {
+    log,
+    clock,
+    sandbox,
+    environments,
+    auth,
+    workflows,
+    receiver,
+    explorer,
+    state: context.globalState,
+  };
   const webhookPanel = new WebhookPanel(context.extensionUri, services);
   const auditPanel = new AuditPanel(context.extensionUri, services);
   const auditTests = new AuditTestController(auditPanel);
@@ -96,16 +115,26 @@ export function compose(context: vscode.ExtensionContext): Composition {
     treeView.onDidChangeVisibility((e) => workflows.setVisible(e.visible)),
     receiver.onVerifiedEvent((e) => e.runId && workflows.refreshByRunId(e.runId)),
     vscode.workspace.registerTextDocumentContentProvider(WORKFLOW_JSON_SCHEME, new WorkflowJsonDocuments(workflows)),
-    vscode.commands.registerCommand('wfs.openWebhookPanel', (deliveryId?: string) => webhookPanel.show(typeof deliveryId === 'string' ? deliveryId : undefined)),
+    vscode.commands.registerCommand('wfs.openWebhookPanel', (deliveryId?: string) =>
+      webhookPanel.show(typeof deliveryId === 'string' ? deliveryId : undefined),
+    ),
     vscode.commands.registerCommand('wfs.clearWebhookHistory', () => webhookPanel.clearHistory()),
-    vscode.commands.registerCommand('wfs.exportWebhookHistory', (to?: vscode.Uri) => webhookPanel.exportHistory(to instanceof vscode.Uri ? to : undefined)),
-    vscode.commands.registerCommand('wfs.auditReceiver', (args?: AuditArgs) => auditPanel.run(args && typeof args === 'object' ? args : {})),
-    vscode.commands.registerCommand('wfs.revealWorkflowByRunId', (runId: string) => revealWorkflowByRunId(services, treeView, runId)),
+    vscode.commands.registerCommand('wfs.exportWebhookHistory', (to?: vscode.Uri) =>
+      webhookPanel.exportHistory(to instanceof vscode.Uri ? to : undefined),
+    ),
+    vscode.commands.registerCommand('wfs.auditReceiver', (args?: AuditArgs) =>
+      auditPanel.run(args && typeof args === 'object' ? args : {}),
+    ),
+    vscode.commands.registerCommand('wfs.revealWorkflowByRunId', (runId: string) =>
+      revealWorkflowByRunId(services, treeView, runId),
+    ),
     vscode.commands.registerCommand('wfs.startSandbox', () => sandbox.startWithUi()),
     vscode.commands.registerCommand('wfs.stopSandbox', () => sandbox.stop()),
     vscode.commands.registerCommand('wfs.showLog', () => log.show()),
     vscode.commands.registerCommand('wfs.signIn', (args?: SignInArgs) => auth.signIn(args)),
-    vscode.commands.registerCommand('wfs.signOut', (environment?: string) => auth.signOut(typeof environment === 'string' ? environment : undefined)),
+    vscode.commands.registerCommand('wfs.signOut', (environment?: string) =>
+      auth.signOut(typeof environment === 'string' ? environment : undefined),
+    ),
     ...registerEnvironmentCommands(services),
     ...registerSessionCommands(services),
     ...registerWorkflowCommands(services),
@@ -118,17 +147,35 @@ export function compose(context: vscode.ExtensionContext): Composition {
     const results = await Promise.allSettled([receiver.shutdown(), sandbox.stop()]);
     for (const r of results) if (r.status === 'rejected') log.warn(`Shutdown: ${(r.reason as Error).message}`);
   };
-  return { ...services, settingsGuard, auditTests, statusBar, receiverStatusBar, webhookPanel, auditPanel, treeView, receiverTree, receiverView };
+  return {
+    ...services,
+    settingsGuard,
+    auditTests,
+    statusBar,
+    receiverStatusBar,
+    webhookPanel,
+    auditPanel,
+    treeView,
+    receiverTree,
+    receiverView,
+  };
 }
 
 /** "Go to Workflow" from the panel: reveals the workflow whose runId a delivery carries. */
-async function revealWorkflowByRunId(s: Services, treeView: vscode.TreeView<ExplorerNode>, runId: string): Promise<string | undefined> {
+async function revealWorkflowByRunId(
+  s: Services,
+  treeView: vscode.TreeView<ExplorerNode>,
+  runId: string,
+): Promise<string | undefined> {
   for (const env of s.environments.names()) {
     const w = s.workflows.store.findByRunId(env, runId);
     if (!w) continue;
     if (env !== s.environments.currentName) await s.environments.select(env);
     await vscode.commands.executeCommand('wfs.explorer.focus');
-    await treeView.reveal({ kind: 'workflow', env, workflowId: w.workflowId }, { select: true, focus: true, expand: true });
+    await treeView.reveal(
+      { kind: 'workflow', env, workflowId: w.workflowId },
+      { select: true, focus: true, expand: true },
+    );
     return w.workflowId;
   }
   void vscode.window.showInformationMessage(`No workflow in the explorer has runId ${runId}.`);

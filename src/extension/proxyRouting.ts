@@ -14,7 +14,12 @@ export class ProxyRouting implements vscode.Disposable {
   constructor(private readonly log: ExtensionLog) {
     this.apply();
     this.subscription = vscode.workspace.onDidChangeConfiguration((e) => {
-      if (['http.proxy', 'http.noProxy', 'http.proxySupport', 'http.proxyAuthorization'].some((k) => e.affectsConfiguration(k))) this.apply();
+      if (
+        ['http.proxy', 'http.noProxy', 'http.proxySupport', 'http.proxyAuthorization'].some((k) =>
+          e.affectsConfiguration(k),
+        )
+      )
+        this.apply();
     });
   }
 
@@ -26,12 +31,18 @@ export class ProxyRouting implements vscode.Disposable {
       next = proxyDispatcher(settings);
     } catch (err) {
       this.log.error(`${(err as Error).message}; requests go without a proxy`);
-      void vscode.window.showWarningMessage(`Workflow Service: ${(err as Error).message}. Requests go without a proxy until it is fixed.`);
+      void vscode.window.showWarningMessage(
+        `Workflow Service: ${(err as Error).message}. Requests go without a proxy until it is fixed.`,
+      );
     }
     setDefaultDispatcher(next);
     void this.current?.close();
     this.current = next;
-    this.log.info(next ? `requests go through the proxy ${redactProxy(settings.httpsProxy ?? settings.httpProxy)} (loopback direct${settings.noProxy ? `; not for ${settings.noProxy}` : ''})` : 'requests go without a proxy');
+    this.log.info(
+      next
+        ? `requests go through the proxy ${redactProxy(settings.httpsProxy ?? settings.httpProxy)} (loopback direct${settings.noProxy ? `; not for ${settings.noProxy}` : ''})`
+        : 'requests go without a proxy',
+    );
   }
 
   dispose(): void {

@@ -21,7 +21,9 @@ export class SandboxHost implements vscode.Disposable {
     this.starting ??= (async () => {
       const seconds = vscode.workspace.getConfiguration('wfs').get<number>('sandbox.workflowDurationSeconds') ?? 8;
       const sandbox = new Sandbox({ port: 0, workflowDurationSeconds: seconds });
-      sandbox.on('request', (e: { method: string; path: string; status: number }) => this.log.debug(`sandbox ${e.method} ${e.path} → ${e.status}`));
+      sandbox.on('request', (e: { method: string; path: string; status: number }) =>
+        this.log.debug(`sandbox ${e.method} ${e.path} → ${e.status}`),
+      );
       sandbox.on('webhook', (e: { address: string; attempt: number; status?: number; error?: string }) =>
         this.log.info(`sandbox webhook to ${e.address} attempt ${e.attempt}: ${e.status ?? e.error}`),
       );
@@ -58,7 +60,9 @@ export class SandboxHost implements vscode.Disposable {
       return info;
     } catch (err) {
       this.log.error(`Sandbox failed to start: ${(err as Error).message}`);
-      void vscode.window.showErrorMessage(`The sandbox could not start: ${(err as Error).message}`, 'Show Log').then((a) => a && this.log.show());
+      void vscode.window
+        .showErrorMessage(`The sandbox could not start: ${(err as Error).message}`, 'Show Log')
+        .then((a) => a && this.log.show());
       return undefined;
     }
   }

@@ -10,8 +10,17 @@ import { signerOf } from './testIssuer';
 export { createTestIssuer } from './testIssuer';
 export { buildEvent } from './buildEvent';
 
-export async function deliver(url: string, delivery: SignedDelivery, options: { timeoutMs?: number; headers?: Record<string, string> } = {}): Promise<DeliveryAnswer> {
-  const a = await sendDelivery({ url, body: delivery.body, headers: { ...delivery.headers, ...options.headers }, timeoutMs: options.timeoutMs });
+export async function deliver(
+  url: string,
+  delivery: SignedDelivery,
+  options: { timeoutMs?: number; headers?: Record<string, string> } = {},
+): Promise<DeliveryAnswer> {
+  const a = await sendDelivery({
+    url,
+    body: delivery.body,
+    headers: { ...delivery.headers, ...options.headers },
+    timeoutMs: options.timeoutMs,
+  });
   return {
     ...(a.status !== undefined ? { status: a.status } : {}),
     ...(a.headers ? { headers: a.headers } : {}),
@@ -26,7 +35,8 @@ export async function deliver(url: string, delivery: SignedDelivery, options: { 
 export async function runAudit(url: string, options: AuditOptions): Promise<AuditResult> {
   const signer = signerOf(options.issuer);
   const jwks = options.jwks;
-  if (!jwks || typeof jwks.failNext !== 'function') throw new TypeError('runAudit needs { jwks }: the server from issuer.serveJwks() that the receiver trusts');
+  if (!jwks || typeof jwks.failNext !== 'function')
+    throw new TypeError('runAudit needs { jwks }: the server from issuer.serveJwks() that the receiver trusts');
   const issuer: AuditIssuer = {
     trust: async () => ({ baseUrl: jwks.origin, issuer: signer.issuer, audience: signer.audience, jwksUrl: jwks.url }),
     sign: async (body, o = {}) => ({ token: await signer.sign(body, o), kid: signer.currentKid }),
@@ -35,6 +45,12 @@ export async function runAudit(url: string, options: AuditOptions): Promise<Audi
     clearFaults: async () => jwks.failNext(0),
     keySet: async () => signer.jwks() as { keys: Record<string, unknown>[] },
   };
-  const s = await runCoreAudit({ target: url, issuer, clock: new SystemClock(), requestTimeoutMs: options.timeoutMs, processedUrl: options.processedUrl });
+  const s = await runCoreAudit({
+    target: url,
+    issuer,
+    clock: new SystemClock(),
+    requestTimeoutMs: options.timeoutMs,
+    processedUrl: options.processedUrl,
+  });
   return { target: s.target, passed: s.passed, failed: s.failed, total: s.total, results: s.results };
 }

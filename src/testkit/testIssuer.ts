@@ -21,13 +21,22 @@ export function signOptions(o: TokenOptions = {}, nowS: number): SignOptions {
 /** The X-Svc-* headers the service sends with an event, from its fields (only those present as strings). */
 export function eventHeaders(event: Record<string, unknown>): Record<string, string> {
   const h: Record<string, string> = {};
-  const pairs: [string, string][] = [['x-svc-topic', 'topic'], ['x-svc-sub-topic', 'subTopic'], ['x-svc-tenant-id', 'tenantId'], ['x-svc-webhook-id', 'webhookId'], ['x-svc-triggered-at', 'triggeredAt']];
+  const pairs: [string, string][] = [
+    ['x-svc-topic', 'topic'],
+    ['x-svc-sub-topic', 'subTopic'],
+    ['x-svc-tenant-id', 'tenantId'],
+    ['x-svc-webhook-id', 'webhookId'],
+    ['x-svc-triggered-at', 'triggeredAt'],
+  ];
   for (const [header, field] of pairs) if (typeof event[field] === 'string') h[header] = event[field] as string;
   return h;
 }
 
 class Issuer implements TestIssuer {
-  constructor(private readonly signer: WebhookSigner, private readonly clock: SystemClock) {}
+  constructor(
+    private readonly signer: WebhookSigner,
+    private readonly clock: SystemClock,
+  ) {}
 
   get issuer(): string {
     return this.signer.issuer;
@@ -45,10 +54,19 @@ class Issuer implements TestIssuer {
     return this.signer.jwks() as Jwks;
   }
 
-  async sign(body: string | Uint8Array, options?: TokenOptions, extraHeaders: Record<string, string> = {}): Promise<SignedDelivery> {
-    const bytes = typeof body === 'string' ? Buffer.from(body, 'utf8') : Buffer.from(body.buffer, body.byteOffset, body.byteLength);
+  async sign(
+    body: string | Uint8Array,
+    options?: TokenOptions,
+    extraHeaders: Record<string, string> = {},
+  ): Promise<SignedDelivery> {
+    const bytes =
+      typeof body === 'string' ? Buffer.from(body, 'utf8') : Buffer.from(body.buffer, body.byteOffset, body.byteLength);
     const token = await this.signer.sign(bytes, signOptions(options, Math.floor(this.clock.now() / 1000)));
-    return { body: bytes, token, headers: { 'content-type': 'application/json', ...extraHeaders, authorization: `Bearer ${token}` } };
+    return {
+      body: bytes,
+      token,
+      headers: { 'content-type': 'application/json', ...extraHeaders, authorization: `Bearer ${token}` },
+    };
   }
 
   async signEvent(event: object, options?: TokenOptions): Promise<SignedDelivery> {
@@ -77,7 +95,11 @@ class Issuer implements TestIssuer {
 
 export async function createTestIssuer(options: TestIssuerOptions = {}): Promise<TestIssuer> {
   const clock = new SystemClock();
-  const signer = new WebhookSigner(clock, options.issuer ?? DEFAULT_TEST_ISSUER, options.audience ?? DEFAULT_TEST_AUDIENCE);
+  const signer = new WebhookSigner(
+    clock,
+    options.issuer ?? DEFAULT_TEST_ISSUER,
+    options.audience ?? DEFAULT_TEST_AUDIENCE,
+  );
   await signer.init();
   return new Issuer(signer, clock);
 }
@@ -88,7 +110,10 @@ export function signerOf(issuer: TestIssuer): WebhookSigner {
 }
 
 /** The key set at `path` (default /.well-known/jwks.json), read fresh at each request so a rotation shows at once. */
-export async function serveJwks(jwks: () => unknown, options: { port?: number; path?: string } = {}): Promise<JwksServer> {
+export async function serveJwks(
+  jwks: () => unknown,
+  options: { port?: number; path?: string } = {},
+): Promise<JwksServer> {
   const path = options.path ?? '/.well-known/jwks.json';
   let requests = 0;
   let failing = 0;

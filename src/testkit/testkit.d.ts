@@ -117,7 +117,11 @@ export interface DeliveryAnswer {
   error?: string;
 }
 
-export function deliver(url: string, delivery: SignedDelivery, options?: { timeoutMs?: number; headers?: Record<string, string> }): Promise<DeliveryAnswer>;
+export function deliver(
+  url: string,
+  delivery: SignedDelivery,
+  options?: { timeoutMs?: number; headers?: Record<string, string> },
+): Promise<DeliveryAnswer>;
 
 export interface AuditCaseResult {
   id: string;

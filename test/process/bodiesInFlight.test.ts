@@ -72,14 +72,19 @@ describe('wfs listen: senders that hold their bodies open, as a process', functi
   it('bodies held open under genuine tokens replayed with other bodies take at most 32 MiB: past it, 503 with Retry-After at once; a delivery that fits goes through, and the budget comes back when they let go', async function () {
     if (process.platform !== 'linux') this.skip();
     // 60 captured tokens, each replayed with another body (one body per token is held: the next test), and two more.
-    const [genuine, spare, ...captured] = await signedDeliveries(s.info.baseUrl, 62, { topic: 'slow/test', pad: 100, tag: 'i' });
+    const [genuine, spare, ...captured] = await signedDeliveries(s.info.baseUrl, 62, {
+      topic: 'slow/test',
+      pad: 100,
+      tag: 'i',
+    });
     const listen = new WfsProcess(['listen', '--trust-sandbox', s.info.baseUrl]);
     const { url } = await listen.event('ready');
     const pid = listen.child.pid!;
     assert.equal(await sendDelivery(url, spare!), 200, 'the key set is fetched');
     const rss = memoryOf(pid).rss;
     const read = bytesReadBy(pid);
-    // A real token for another body (a replay): it passes steps 1–5, so the receiver must hold the body to check its hash.
+    // A real token for another body (a replay): it passes steps 1–5, so the receiver must hold the body to check its
+    // hash.
     const replay = (d: { token: string }) => ({ authorization: `Bearer ${d.token}` });
     const junk = Buffer.alloc(1_000_000, 0x7a);
     const held = captured.map((d) => heldRequest(url, replay(d), junk));
@@ -87,23 +92,38 @@ describe('wfs listen: senders that hold their bodies open, as a process', functi
     // 32 MiB holds 33 of them: each of the others is answered 503 while its sender still holds it open.
     const busy = () => listen.events('delivery').filter((d) => d.status === 503);
     await listen.line(() => busy().length >= 60 - 33, '503 for each body past the budget');
-    assert.match(busy()[0]!.note, /^answered 503: the bodies being received already hold the 33554432-byte limit; not kept/);
+    assert.match(
+      busy()[0]!.note,
+      /^answered 503: the bodies being received already hold the 33554432-byte limit; not kept/,
+    );
     const grown = memoryOf(pid).rss - rss;
     assert.ok(grown < 96 * MIB, `resident memory grew by ${Math.round(grown / MIB)} MiB`);
 
     const oneMore = async () => {
-      const res = await request(url, { method: 'POST', body: junk, headers: { 'content-type': 'application/json', ...replay(spare!) } });
+      const res = await request(url, {
+        method: 'POST',
+        body: junk,
+        headers: { 'content-type': 'application/json', ...replay(spare!) },
+      });
       await res.body.dump();
       return [res.statusCode, res.headers['retry-after']];
     };
     assert.deepEqual(await oneMore(), [503, '1'], 'one more such body: the service is asked to send it again shortly');
-    assert.equal(await sendDelivery(url, genuine!), 200, 'a signed delivery that fits in what is left is answered meanwhile');
+    assert.equal(
+      await sendDelivery(url, genuine!),
+      200,
+      'a signed delivery that fits in what is left is answered meanwhile',
+    );
     held.forEach((h) => h.socket.destroy());
     // Each of the 60 answered 503, or recorded as cut short when its sender went; and oneMore's 503.
     const ended = () => listen.events('delivery').filter((d) => d.status === 503 || d.status === 400);
     await listen.line(() => ended().length === 61, 'each held body answered 503 or recorded as cut short');
     assert.ok(ended().filter((d) => d.status === 400).length <= 33, 'no more held at once than 32 MiB holds');
-    assert.deepEqual(await oneMore(), [403, undefined], 'the budget is given back when the senders go: the body is read, and its hash refused');
+    assert.deepEqual(
+      await oneMore(),
+      [403, undefined],
+      'the budget is given back when the senders go: the body is read, and its hash refused',
+    );
     await listen.stopCleanly();
   });
 
@@ -119,7 +139,11 @@ describe('wfs listen: senders that hold their bodies open, as a process', functi
     // build before one body per token did).
     assert.deepEqual(listen.events('delivery').slice(1), [], 'nothing answered before its body ends');
     assert.ok(held.grown < 128 * MIB, `resident memory grew by ${Math.round(held.grown / MIB)} MiB`);
-    assert.equal(await sendDelivery(url, genuine!), 503, 'the delivery itself, while a body under its token is being received: sent again shortly');
+    assert.equal(
+      await sendDelivery(url, genuine!),
+      503,
+      'the delivery itself, while a body under its token is being received: sent again shortly',
+    );
 
     const answers = await held.finish();
     assert.deepEqual([...new Set(answers.map((a) => a.split('\r\n')[0]))], ['HTTP/1.1 403 Forbidden']);
@@ -157,7 +181,16 @@ describe('wfs listen: senders that hold their bodies open, as a process', functi
     await listen.line(() => refusals().length === 60, 'a delivery line for each refusal');
     const refused = refusals();
     assert.equal(refused[0]!.bytes, held.bytes, 'the whole body was read (hashed as it came), not cut short');
-    assert.deepEqual(refused[0]!.checks.map((c: { step: number; ok: boolean }) => [c.step, c.ok]), [[1, true], [2, true], [3, true], [4, false], [7, false]]);
+    assert.deepEqual(
+      refused[0]!.checks.map((c: { step: number; ok: boolean }) => [c.step, c.ok]),
+      [
+        [1, true],
+        [2, true],
+        [3, true],
+        [4, false],
+        [7, false],
+      ],
+    );
     await listen.stopCleanly();
   });
 
@@ -181,7 +214,8 @@ describe('wfs listen: senders that hold their bodies open, as a process', functi
     });
     // Those past the budget are closed (the longest stalled gives way, or the new one while all have just come); a
     // build without a budget keeps them all instead.
-    for (let i = 0; i < 2_000_000 && closed < 1100 - 1024 && openFiles(pid) - files < 1100; i++) await new Promise((r) => setImmediate(r));
+    for (let i = 0; i < 2_000_000 && closed < 1100 - 1024 && openFiles(pid) - files < 1100; i++)
+      await new Promise((r) => setImmediate(r));
     assert.ok(closed >= 1100 - 1024, `${closed} of 1100 closed by the receiver`);
     assert.ok(openFiles(pid) - files <= 1024, `${openFiles(pid) - files} more open files`);
     assert.equal(await sendDelivery(url, genuine!), 200, 'a delivery, while they stall in their headers');

@@ -26,14 +26,30 @@ describe('wfs with its output closed by the reader (EPIPE)', function () {
     const log = join(mkdtempSync(join(tmpdir(), 'wfs-epipe-')), 'deliveries.jsonl');
     const pipeline = piped(['listen', '--trust-sandbox', s.info.baseUrl, '--log', log], 2);
     const ready = await pipeline.event('ready');
-    const send = new WfsProcess(['test-webhook', '--address', ready.url, '--topic', 'workflow/completed', '--sub-topic', 'status:workflow/completed', '--tenant-id', 't1'], s.env);
+    const send = new WfsProcess(
+      [
+        'test-webhook',
+        '--address',
+        ready.url,
+        '--topic',
+        'workflow/completed',
+        '--sub-topic',
+        'status:workflow/completed',
+        '--tenant-id',
+        't1',
+      ],
+      s.env,
+    );
     assert.equal(await send.exitCode(), 0, send.stdout + send.stderr);
     const sent = await send.event('sent');
     assert.equal((sent.response as { receiverStatus: number }).receiverStatus, 200);
     // Its delivery line is the first write with no reader: listen must stop on it, not crash or run on.
     assert.equal(await pipeline.exitCode(), 0);
     assert.equal(pipeline.stderr, 'wfs=0\n');
-    assert.deepEqual(recordsIn(log).records.map((r) => r.webhookId), [sent.webhookId]);
+    assert.deepEqual(
+      recordsIn(log).records.map((r) => r.webhookId),
+      [sent.webhookId],
+    );
   });
 
   it('wfs audit | head -n 1: the audit runs to its end unheard and exits with its own code', async () => {
@@ -44,6 +60,6 @@ describe('wfs with its output closed by the reader (EPIPE)', function () {
     assert.equal(pipeline.stderr, 'wfs=0\n');
     assert.equal(pipeline.events('case').length, 1);
     // It did not stop at the first case: the receiver saw the whole audit.
-    await listen.line(() => listen.events('delivery').length >= 20, 'the audit\'s deliveries');
+    await listen.line(() => listen.events('delivery').length >= 20, "the audit's deliveries");
   });
 });

@@ -24,7 +24,8 @@ describe('wfs listen --log on a full disk, as a process', function () {
     unmount?.();
   });
   afterEach(() => {
-    for (const name of ['deliveries.jsonl', 'deliveries.jsonl.lock', 'filler']) rmSync(join(dir, name), { force: true });
+    for (const name of ['deliveries.jsonl', 'deliveries.jsonl.lock', 'filler'])
+      rmSync(join(dir, name), { force: true });
   });
 
   it('starting on a full disk: the error names it, no lock is left behind, and the start once space is freed takes the file', async () => {
@@ -61,8 +62,14 @@ describe('wfs listen --log on a full disk, as a process', function () {
       assert.ok(status === 200 || status === 503, `answered ${status}`);
       (status === 200 ? acknowledged : refused).push(d.id);
     }
-    assert.ok(acknowledged.length >= 1 && refused.length >= 1, `acknowledged ${acknowledged.length}, refused ${refused.length}`);
-    const warning = await listen.line((l) => l.event === 'warning' && /could not be written/.test(l.message), 'the warning');
+    assert.ok(
+      acknowledged.length >= 1 && refused.length >= 1,
+      `acknowledged ${acknowledged.length}, refused ${refused.length}`,
+    );
+    const warning = await listen.line(
+      (l) => l.event === 'warning' && /could not be written/.test(l.message),
+      'the warning',
+    );
     assert.match(warning.message, /no space left on device.*answered 503 until it can/);
     // Verification failed nowhere: every 503 says the history could not be written. (A line is printed after its
     // answer leaves: wait for them.)
@@ -83,7 +90,11 @@ describe('wfs listen --log on a full disk, as a process', function () {
     const { records, unreadable } = recordsIn(file);
     assert.ok(unreadable <= 1, `${unreadable} unreadable lines`);
     const inFile = new Set(records.map((r) => r.webhookId));
-    assert.deepEqual(acknowledged.filter((id) => !inFile.has(id)), [], 'every acknowledged delivery is in the file');
+    assert.deepEqual(
+      acknowledged.filter((id) => !inFile.has(id)),
+      [],
+      'every acknowledged delivery is in the file',
+    );
 
     const again = new WfsProcess(args);
     const history = await again.event('history');

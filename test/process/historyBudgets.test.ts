@@ -90,9 +90,14 @@ describe('wfs listen --log: the history on disk and in memory, as a process', fu
     assert.equal(after.unreadable, 0);
     assert.equal(after.records.length, history.loaded);
     // Compacted to half the budget for the records, and at most a quarter for the line naming the dropped ones.
-    const idsLine = after.acknowledged.length ? Buffer.byteLength(JSON.stringify({ acknowledged: after.acknowledged })) + 1 : 0;
+    const idsLine = after.acknowledged.length
+      ? Buffer.byteLength(JSON.stringify({ acknowledged: after.acknowledged })) + 1
+      : 0;
     assert.ok(idsLine <= MIB, `${idsLine} bytes of ids`);
-    assert.ok(statSync(file).size - idsLine <= 2 * MIB, `${statSync(file).size - idsLine} bytes of records: compacted to half the budget`);
+    assert.ok(
+      statSync(file).size - idsLine <= 2 * MIB,
+      `${statSync(file).size - idsLine} bytes of records: compacted to half the budget`,
+    );
     // Deliveries may carry customer data: the file, compacted or not, is its owner's alone, whatever the umask.
     assert.equal(statSync(file).mode & 0o777, 0o600);
     assert.ok(after.records.length >= 300, `${after.records.length} records kept`);
@@ -101,17 +106,34 @@ describe('wfs listen --log: the history on disk and in memory, as a process', fu
       before.records.slice(-after.records.length).map((r) => r.id),
       'the newest records, in order',
     );
-    assert.ok(new Set(after.records.map((r) => r.webhookId)).has(acknowledged.at(-1)), 'the last acknowledged delivery is kept');
+    assert.ok(
+      new Set(after.records.map((r) => r.webhookId)).has(acknowledged.at(-1)),
+      'the last acknowledged delivery is kept',
+    );
     // What the budget dropped is still known acknowledged: a copy the service sends again is a duplicate.
     const known = new Set([...after.records.map((r) => r.webhookId), ...after.acknowledged]);
     assert.ok(after.acknowledged.length > 0, 'the compacted file names the dropped deliveries');
-    assert.deepEqual([...new Set(acknowledged)].filter((id) => !known.has(id)), [], 'every acknowledged delivery is a record or named as dropped');
+    assert.deepEqual(
+      [...new Set(acknowledged)].filter((id) => !known.has(id)),
+      [],
+      'every acknowledged delivery is a record or named as dropped',
+    );
   });
 
   it('large verified deliveries: resident memory and the file stay within budget, and a restart reads them back', async function () {
     if (process.platform !== 'linux') this.skip(); // resident memory is read from /proc
     const file = join(mkdtempSync(join(tmpdir(), 'wfs-large-')), 'deliveries.jsonl');
-    const args = ['listen', '--trust-sandbox', s.info.baseUrl, '--log', file, '--history-memory', '16', '--history-disk', '32'];
+    const args = [
+      'listen',
+      '--trust-sandbox',
+      s.info.baseUrl,
+      '--log',
+      file,
+      '--history-memory',
+      '16',
+      '--history-disk',
+      '32',
+    ];
     // 300 deliveries of 700 KB (the most the sandbox signs in one request): 210 MB of bodies, 280 MB as base64.
     const deliveries = await signedDeliveries(s.info.baseUrl, 300, { topic: 'history/test', pad: 700_000, tag: 'l' });
     const listen = new WfsProcess(args);
@@ -126,7 +148,10 @@ describe('wfs listen --log: the history on disk and in memory, as a process', fu
     assert.deepEqual(new Set(statuses), new Set([200]));
     const end = memoryOf(listen.child.pid!);
     // Kept in memory, the bodies alone would be 210 MB; a body over 64 KiB stays only in the file once written.
-    assert.ok(end.peak - start.rss < 150 * MIB, `peak RSS ${Math.round(end.peak / MIB)} MiB from ${Math.round(start.rss / MIB)} MiB`);
+    assert.ok(
+      end.peak - start.rss < 150 * MIB,
+      `peak RSS ${Math.round(end.peak / MIB)} MiB from ${Math.round(start.rss / MIB)} MiB`,
+    );
     await listen.stopCleanly();
     assert.ok(statSync(file).size <= 32 * MIB, `the file: ${statSync(file).size} bytes`);
     const { records, unreadable } = recordsIn(file);
@@ -134,15 +159,25 @@ describe('wfs listen --log: the history on disk and in memory, as a process', fu
     assert.ok(records.length >= 10, `${records.length} records kept`);
     // The newest deliveries: with 4 in flight, neighbours may be written in either order.
     const newest = new Set(deliveries.slice(-(records.length + 4)).map((d) => d.id));
-    assert.deepEqual(records.filter((r) => !newest.has(r.webhookId!)), [], 'only the newest deliveries are kept');
-    assert.ok(records.some((r) => r.webhookId === deliveries.at(-1)!.id), 'the last delivery is kept');
+    assert.deepEqual(
+      records.filter((r) => !newest.has(r.webhookId!)),
+      [],
+      'only the newest deliveries are kept',
+    );
+    assert.ok(
+      records.some((r) => r.webhookId === deliveries.at(-1)!.id),
+      'the last delivery is kept',
+    );
 
     // The file may still hold records the history had let go (until its next compaction); the restart keeps, like
     // the history before it, the newest that fit half the disk budget.
     const again = new WfsProcess(args);
     const history = await again.event('history');
     assert.equal(history.skipped, 0);
-    assert.ok(history.loaded >= 10 && history.loaded <= records.length && history.loaded * 700_000 <= 16 * MIB, `${history.loaded} of ${records.length} loaded`);
+    assert.ok(
+      history.loaded >= 10 && history.loaded <= records.length && history.loaded * 700_000 <= 16 * MIB,
+      `${history.loaded} of ${records.length} loaded`,
+    );
     await again.event('ready');
     await again.stopCleanly();
   });
@@ -150,7 +185,17 @@ describe('wfs listen --log: the history on disk and in memory, as a process', fu
   it('a flood of unsigned 1 MB requests: resident memory and the file stay within budget, and the receiver restarts on its history', async function () {
     if (process.platform !== 'linux') this.skip(); // resident memory is read from /proc
     const file = join(mkdtempSync(join(tmpdir(), 'wfs-flood-')), 'deliveries.jsonl');
-    const args = ['listen', '--trust-sandbox', s.info.baseUrl, '--log', file, '--history-memory', '16', '--history-disk', '32'];
+    const args = [
+      'listen',
+      '--trust-sandbox',
+      s.info.baseUrl,
+      '--log',
+      file,
+      '--history-memory',
+      '16',
+      '--history-disk',
+      '32',
+    ];
     const [genuine] = await signedDeliveries(s.info.baseUrl, 1, { topic: 'history/test', pad: 100, tag: 'f' });
     const listen = new WfsProcess(args);
     const { url } = await listen.event('ready');
@@ -174,13 +219,19 @@ describe('wfs listen --log: the history on disk and in memory, as a process', fu
     const end = memoryOf(listen.child.pid!);
     // Kept whole, the bodies alone would be 600 MB (a build keeping them rose by 1.9 GB). Bounded, what rises is the
     // requests in flight and garbage not yet collected: 130–160 MB in five runs here.
-    assert.ok(end.peak - start.rss < 300 * MIB, `peak RSS ${Math.round(end.peak / MIB)} MiB from ${Math.round(start.rss / MIB)} MiB`);
+    assert.ok(
+      end.peak - start.rss < 300 * MIB,
+      `peak RSS ${Math.round(end.peak / MIB)} MiB from ${Math.round(start.rss / MIB)} MiB`,
+    );
 
     await listen.stopCleanly();
     assert.ok(statSync(file).size <= 32 * MIB, `the file: ${statSync(file).size} bytes`);
     const { records, unreadable } = recordsIn(file);
     assert.equal(unreadable, 0);
-    assert.ok(records.some((r) => r.verified && r.webhookId === genuine!.id), 'the verified delivery outlived the flood');
+    assert.ok(
+      records.some((r) => r.verified && r.webhookId === genuine!.id),
+      'the verified delivery outlived the flood',
+    );
 
     const again = new WfsProcess(args);
     const history = await again.event('history');

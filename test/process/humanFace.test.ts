@@ -17,7 +17,10 @@ try {
 /** `wfs args` on a pseudo-terminal: everything it wrote there (stdout and stderr both), and its exit code. */
 async function onTerminal(args: string[], env: Record<string, string>): Promise<{ out: string; code: number | null }> {
   const command = [process.execPath, CLI, ...args].map(quote).join(' ');
-  const child = spawn('script', ['-qfec', command, '/dev/null'], { env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn('script', ['-qfec', command, '/dev/null'], {
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   child.stdout.on('data', (d: Buffer) => (out += d.toString('utf8')));
   child.stderr.on('data', (d: Buffer) => (out += d.toString('utf8')));
@@ -39,7 +42,8 @@ describe('wfs on a terminal and in a pipe', function () {
   });
   const START = () => ['start', '--session', s.info.sessions.staged, '--service', 'Appraisal', '--model', 'Standard'];
   /** A workflow started (piped) and followed to complete, for find to show. */
-  const completed = async (cid: string) => assert.equal(await new WfsProcess([...START(), '--follow', '--correlation-id', cid], s.env).exitCode(), 0);
+  const completed = async (cid: string) =>
+    assert.equal(await new WfsProcess([...START(), '--follow', '--correlation-id', cid], s.env).exitCode(), 0);
 
   it('start --follow on a terminal: text with colour (no JSON), the workflow id, its correlationId and the end status; exit 0', async () => {
     const { out, code } = await onTerminal([...START(), '--follow', '--correlation-id', 'tty-follow'], s.env);
@@ -47,7 +51,10 @@ describe('wfs on a terminal and in a pipe', function () {
     assert.ok(out.includes(ESC), 'coloured');
     assert.doesNotMatch(out, /\{"event"/);
     const text = plain(out);
-    assert.match(text, /^✓ Started workflow wf_\w+ \(Appraisal Standard\): processing\n {2}correlationId +tty-follow\n/);
+    assert.match(
+      text,
+      /^✓ Started workflow wf_\w+ \(Appraisal Standard\): processing\n {2}correlationId +tty-follow\n/,
+    );
     assert.match(text, /\n\d\d:\d\d:\d\d {2}complete {2}.*wf_\w+ {2}run wfrun_\w+\n$/);
   });
 
@@ -59,10 +66,26 @@ describe('wfs on a terminal and in a pipe', function () {
     assert.match(out, /^✓ 1 workflow with correlationId tty-find:\n {2}wf_\w+ +complete/);
   });
 
-  it('an error on a terminal: a ✗ line that says what to do, and the command\'s own exit code (7 for a failed delivery)', async () => {
-    const { out, code } = await onTerminal(['test-webhook', '--address', 'http://127.0.0.1:9/webhooks', '--topic', 'workflow/completed', '--sub-topic', 'status:workflow/completed', '--tenant-id', 't1'], { ...s.env, NO_COLOR: '1' });
+  it("an error on a terminal: a ✗ line that says what to do, and the command's own exit code (7 for a failed delivery)", async () => {
+    const { out, code } = await onTerminal(
+      [
+        'test-webhook',
+        '--address',
+        'http://127.0.0.1:9/webhooks',
+        '--topic',
+        'workflow/completed',
+        '--sub-topic',
+        'status:workflow/completed',
+        '--tenant-id',
+        't1',
+      ],
+      { ...s.env, NO_COLOR: '1' },
+    );
     assert.equal(code, 7, out);
-    assert.match(out, /^✗ Test webhook [\w-]+ sent to http:\/\/127\.0\.0\.1:9\/webhooks: not delivered: cannot reach .*ECONNREFUSED/m);
+    assert.match(
+      out,
+      /^✗ Test webhook [\w-]+ sent to http:\/\/127\.0\.0\.1:9\/webhooks: not delivered: cannot reach .*ECONNREFUSED/m,
+    );
     assert.match(out, /^✗ the service could not deliver to the address: .* Check that your receiver is running/m);
   });
 
@@ -74,7 +97,10 @@ describe('wfs on a terminal and in a pipe', function () {
     const piped = new WfsProcess([...START(), '--follow', '--correlation-id', 'piped'], { ...s.env, FORCE_COLOR: '1' });
     assert.equal(await piped.exitCode(), 0, piped.stdout + piped.stderr);
     assert.ok(!piped.stdout.includes(ESC), 'FORCE_COLOR colours text, never JSON');
-    assert.deepEqual(piped.lines.map((l) => l.event), ['started', 'status']);
+    assert.deepEqual(
+      piped.lines.map((l) => l.event),
+      ['started', 'status'],
+    );
     assert.deepEqual(Object.keys(piped.lines[0]!), ['event', 'correlationId', 'workflow', 'links', 'messages']);
     assert.deepEqual(Object.keys(piped.lines[1]!), ['event', 'at', 'workflow', 'links']);
     assert.equal(piped.lines[1]!.workflow.status, 'complete');

@@ -105,10 +105,16 @@ describe('wfs listen: connections that say nothing never keep a delivery out, as
     // Every one either connected and kept, or closed by the receiver: at most BUDGET are kept, so at least 976 were
     // closed once it has accepted them all (a build that closed each past 256 closes 1,744).
     const kept = () => idle.filter((c) => !c.closed).length;
-    await until(() => idle.every((c) => c.connected || c.closed) && kept() <= BUDGET, () => `${kept()} of 2000 still open`);
+    await until(
+      () => idle.every((c) => c.connected || c.closed) && kept() <= BUDGET,
+      () => `${kept()} of 2000 still open`,
+    );
     const held = openFiles(pid) - files;
     assert.ok(held <= BUDGET, `${held} more open files`);
-    assert.ok(memoryOf(pid).rss - rss < 64 * MIB, `resident memory grew by ${Math.round((memoryOf(pid).rss - rss) / MIB)} MiB`);
+    assert.ok(
+      memoryOf(pid).rss - rss < 64 * MIB,
+      `resident memory grew by ${Math.round((memoryOf(pid).rss - rss) / MIB)} MiB`,
+    );
 
     const t = performance.now();
     assert.equal(await sendDelivery(url, genuine!), 200, 'the genuine delivery is answered');
@@ -127,23 +133,36 @@ describe('wfs listen: connections that say nothing never keep a delivery out, as
     const port = Number(new URL(url).port);
     const pid = listen.child.pid!;
     const files = openFiles(pid);
-    // The issue's attack was 256 (the old budget), each renewed within the 10 s header timeout; the same at this budget.
+    // The issue's attack was 256 (the old budget), each renewed within the 10 s header timeout; the same at this
+    // budget.
     let idle = openIdle(port, BUDGET);
     const accepted = (set: Idle[]) => openFiles(pid) - files + set.filter((c) => c.closed).length >= set.length;
-    await until(() => idle.every((c) => c.connected || c.closed) && accepted(idle), () => `${openFiles(pid) - files} accepted`);
+    await until(
+      () => idle.every((c) => c.connected || c.closed) && accepted(idle),
+      () => `${openFiles(pid) - files} accepted`,
+    );
 
     // Renewed by a byte: each is now a request begun, stalled in its headers.
     const read = bytesReadBy(pid);
     const open = idle.filter((c) => !c.closed);
     open.forEach((c) => c.socket.write('P'));
-    await until(() => bytesReadBy(pid) - read >= open.length, () => `${bytesReadBy(pid) - read} of ${open.length} bytes read`);
+    await until(
+      () => bytesReadBy(pid) - read >= open.length,
+      () => `${bytesReadBy(pid) - read} of ${open.length} bytes read`,
+    );
     assert.equal(await sendDelivery(url, first!), 200, 'a delivery while they stall in their headers');
 
     // Renewed by reconnecting: new connections that send nothing.
     idle.forEach((c) => c.socket.destroy());
     idle = openIdle(port, BUDGET);
-    await until(() => idle.every((c) => c.connected || c.closed), () => 'connecting');
-    await until(() => accepted(idle), () => `${openFiles(pid) - files} accepted`);
+    await until(
+      () => idle.every((c) => c.connected || c.closed),
+      () => 'connecting',
+    );
+    await until(
+      () => accepted(idle),
+      () => `${openFiles(pid) - files} accepted`,
+    );
     assert.equal(await sendDelivery(url, second!), 200, 'a delivery after they reconnected');
     idle.forEach((c) => c.socket.destroy());
     await listen.stopCleanly();
@@ -156,14 +175,24 @@ describe('wfs listen: connections that say nothing never keep a delivery out, as
     const u = new URL(url);
     const pid = listen.child.pid!;
     const read = bytesReadBy(pid);
-    // Each a request with no token, its headers whole and one byte of its 1 MB body: in progress, and refused at step 1.
+    // Each a request with no token, its headers whole and one byte of its 1 MB body: in progress, and refused at step
+    // 1.
     const head = `POST ${u.pathname} HTTP/1.1\r\nHost: ${u.host}\r\nContent-Type: application/json\r\nContent-Length: 1000000\r\n\r\n{`;
     const trickling = openIdle(Number(u.port), BUDGET);
-    await until(() => trickling.every((c) => c.connected || c.closed), () => 'connecting');
+    await until(
+      () => trickling.every((c) => c.connected || c.closed),
+      () => 'connecting',
+    );
     trickling.forEach((c) => c.socket.write(head));
-    await until(() => bytesReadBy(pid) - read >= BUDGET * head.length, () => `${bytesReadBy(pid) - read} of ${BUDGET * head.length} bytes read`);
+    await until(
+      () => bytesReadBy(pid) - read >= BUDGET * head.length,
+      () => `${bytesReadBy(pid) - read} of ${BUDGET * head.length} bytes read`,
+    );
     assert.equal(await sendDelivery(url, genuine!), 200, 'the genuine delivery is answered');
-    assert.ok(trickling.some((c) => c.closed), 'a trickling request gave way');
+    assert.ok(
+      trickling.some((c) => c.closed),
+      'a trickling request gave way',
+    );
     trickling.forEach((c) => c.socket.destroy());
     await listen.stopCleanly();
   });
@@ -174,17 +203,27 @@ describe('wfs listen: connections that say nothing never keep a delivery out, as
     // are in progress at once, as on a cold cache whose key set is slow to come.
     let open!: () => void;
     const gate = new Promise<void>((r) => (open = r));
-    const keys = createServer((_req, res) =>
-      void gate.then(async () => {
-        const upstream = await request(s.info.jwksUrl);
-        res.writeHead(upstream.statusCode, { 'content-type': 'application/json' });
-        res.end(Buffer.from(await upstream.body.arrayBuffer()));
-      }),
+    const keys = createServer(
+      (_req, res) =>
+        void gate.then(async () => {
+          const upstream = await request(s.info.jwksUrl);
+          res.writeHead(upstream.statusCode, { 'content-type': 'application/json' });
+          res.end(Buffer.from(await upstream.body.arrayBuffer()));
+        }),
     );
     await new Promise<void>((r) => keys.listen(0, '127.0.0.1', () => r()));
     try {
       const jwksUrl = `http://127.0.0.1:${(keys.address() as AddressInfo).port}/jwks`;
-      const listen = new WfsProcess(['listen', '--no-tunnel', '--issuer', s.info.issuer, '--audience', s.info.audience, '--jwks-url', jwksUrl]);
+      const listen = new WfsProcess([
+        'listen',
+        '--no-tunnel',
+        '--issuer',
+        s.info.issuer,
+        '--audience',
+        s.info.audience,
+        '--jwks-url',
+        jwksUrl,
+      ]);
       const { url } = await listen.event('ready');
       const u = new URL(url);
       const pid = listen.child.pid!;
@@ -193,13 +232,20 @@ describe('wfs listen: connections that say nothing never keep a delivery out, as
       const sent = deliveries.map((d) => rawDelivery(Number(u.port), u.pathname, d));
       // Each sender has written its request, or been closed; the receiver has read what those still open wrote.
       const unread = () => sent.reduce((n, d) => n + (d.closed ? 0 : d.bytes), 0) - (bytesReadBy(pid) - read);
-      await until(() => sent.every((d) => d.written || d.closed) && unread() <= 0, () => `${unread()} bytes not yet read`);
+      await until(
+        () => sent.every((d) => d.written || d.closed) && unread() <= 0,
+        () => `${unread()} bytes not yet read`,
+      );
       const held = openFiles(pid) - files;
       open();
       const heads = await Promise.all(sent.map((d) => d.answer));
       const kinds = new Map<string, number>();
       for (const h of heads) {
-        const kind = /^HTTP\/1\.1 503 /.test(h) ? (/\r\nretry-after: \d+/i.test(h) ? '503 with Retry-After' : '503 without Retry-After') : h.split('\r\n')[0]!;
+        const kind = /^HTTP\/1\.1 503 /.test(h)
+          ? /\r\nretry-after: \d+/i.test(h)
+            ? '503 with Retry-After'
+            : '503 without Retry-After'
+          : h.split('\r\n')[0]!;
         kinds.set(kind, (kinds.get(kind) ?? 0) + 1);
       }
       const unexpected = [...kinds].filter(([k]) => k !== 'HTTP/1.1 200 OK' && k !== '503 with Retry-After');
@@ -208,7 +254,10 @@ describe('wfs listen: connections that say nothing never keep a delivery out, as
       const peak = memoryOf(pid).peak - rss;
       assert.ok(peak < 128 * MIB, `resident memory peaked ${Math.round(peak / MIB)} MiB above where it started`);
       const ok = kinds.get('HTTP/1.1 200 OK') ?? 0;
-      await listen.line(() => listen.events('delivery').filter((d) => d.status === 200).length === ok, `${ok} delivery lines answered 200`);
+      await listen.line(
+        () => listen.events('delivery').filter((d) => d.status === 200).length === ok,
+        `${ok} delivery lines answered 200`,
+      );
       await listen.stopCleanly();
     } finally {
       keys.closeAllConnections();

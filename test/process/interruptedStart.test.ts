@@ -9,7 +9,10 @@ import { startSandboxProcess, WfsProcess, type SandboxProcess } from './helpers/
 
 /** Between wfs and the sandbox: every request is passed on, and the answer to the first request whose path
  * matches `hold` is kept back (the request itself reached the sandbox). `held` resolves once that happened. */
-async function holdingProxy(s: SandboxProcess, hold: (path: string) => boolean): Promise<{ server: Server; url: string; held: Promise<void> }> {
+async function holdingProxy(
+  s: SandboxProcess,
+  hold: (path: string) => boolean,
+): Promise<{ server: Server; url: string; held: Promise<void> }> {
   let markHeld!: () => void;
   const held = new Promise<void>((r) => (markHeld = r));
   let holding = false;
@@ -18,15 +21,22 @@ async function holdingProxy(s: SandboxProcess, hold: (path: string) => boolean):
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', async () => {
       const headers: Record<string, string> = {};
-      for (const h of ['content-type', 'authorization', 'accept', 'x-svc-useralias', 'x-svc-correlationid']) if (typeof req.headers[h] === 'string') headers[h] = req.headers[h] as string;
-      const answer = await fetch(s.info.baseUrl + req.url, { method: req.method, headers, body: req.method === 'GET' ? undefined : Buffer.concat(chunks) });
+      for (const h of ['content-type', 'authorization', 'accept', 'x-svc-useralias', 'x-svc-correlationid'])
+        if (typeof req.headers[h] === 'string') headers[h] = req.headers[h] as string;
+      const answer = await fetch(s.info.baseUrl + req.url, {
+        method: req.method,
+        headers,
+        body: req.method === 'GET' ? undefined : Buffer.concat(chunks),
+      });
       const text = Buffer.from(await answer.arrayBuffer());
       if (!holding && hold(req.url!.split('?')[0]!)) {
         holding = true;
         markHeld();
         return; // never answered: the client waits, as behind a slow network
       }
-      res.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'application/json' }).end(text);
+      res
+        .writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'application/json' })
+        .end(text);
     });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -47,7 +57,17 @@ describe('wfs start stopped by a signal', function () {
     await s.stop();
   });
 
-  const start = (cid: string) => ['start', '--session', s.info.sessions.staged, '--service', 'Appraisal', '--model', 'Standard', '--correlation-id', cid];
+  const start = (cid: string) => [
+    'start',
+    '--session',
+    s.info.sessions.staged,
+    '--service',
+    'Appraisal',
+    '--model',
+    'Standard',
+    '--correlation-id',
+    cid,
+  ];
   const billed = async (): Promise<{ correlationId: string }[]> => (await s.control('GET', 'billing')).json().billed;
 
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {

@@ -20,14 +20,22 @@ describe('key rotation: floods of made-up kids and an unreachable key set never 
   afterEach(() => s.stop());
 
   async function post(url: string, body: Buffer, token: string): Promise<{ status: number; retryAfter?: string }> {
-    const res = await request(url, { method: 'POST', body, headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` } });
+    const res = await request(url, {
+      method: 'POST',
+      body,
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+    });
     await res.body.dump();
     return { status: res.statusCode, retryAfter: res.headers['retry-after'] as string | undefined };
   }
 
   /** As the service delivers: sent again after each 5xx, once the Retry-After it was given has passed (the receiver
    * names that time itself: its next key-set request is not possible before), at most `attempts` times. */
-  async function deliverAsTheService(url: string, body: Buffer, attempts = 3): Promise<{ status: number; retryAfter?: string }[]> {
+  async function deliverAsTheService(
+    url: string,
+    body: Buffer,
+    attempts = 3,
+  ): Promise<{ status: number; retryAfter?: string }[]> {
     const answers = [];
     for (;;) {
       const answer = await post(url, body, await signedBy(s.info.baseUrl, body));
@@ -43,7 +51,14 @@ describe('key rotation: floods of made-up kids and an unreachable key set never 
   const forged = (kid: string) =>
     [
       Buffer.from(JSON.stringify({ alg: 'RS256', typ: 'JWT', kid })).toString('base64url'),
-      Buffer.from(JSON.stringify({ iss: s.info.issuer, aud: s.info.audience, exp: Math.floor(Date.now() / 1000) + 300, body_sha256: '0'.repeat(64) })).toString('base64url'),
+      Buffer.from(
+        JSON.stringify({
+          iss: s.info.issuer,
+          aud: s.info.audience,
+          exp: Math.floor(Date.now() / 1000) + 300,
+          body_sha256: '0'.repeat(64),
+        }),
+      ).toString('base64url'),
       Buffer.alloc(256, 1).toString('base64url'),
     ].join('.');
 
@@ -56,10 +71,19 @@ describe('key rotation: floods of made-up kids and an unreachable key set never 
       assert.ok(status === 403 || status === 503, `a forged token is never accepted: answered ${status}`);
     }
     assert.equal((await s.control('POST', 'keys/rotate')).status, 200);
-    const body = Buffer.from(JSON.stringify({ webhookId: randomUUID(), topic: 'workflow/completed', data: { runId: 'wfrun_rotated' } }));
+    const body = Buffer.from(
+      JSON.stringify({ webhookId: randomUUID(), topic: 'workflow/completed', data: { runId: 'wfrun_rotated' } }),
+    );
     const answers = await deliverAsTheService(url, body);
-    assert.equal(answers.at(-1)!.status, 200, `the genuine delivery is verified in the end: ${JSON.stringify(answers)}`);
-    assert.ok(answers.slice(0, -1).every((a) => a.status === 503 && a.retryAfter !== undefined), `before that only 503 with Retry-After, never 403: ${JSON.stringify(answers)}`);
+    assert.equal(
+      answers.at(-1)!.status,
+      200,
+      `the genuine delivery is verified in the end: ${JSON.stringify(answers)}`,
+    );
+    assert.ok(
+      answers.slice(0, -1).every((a) => a.status === 503 && a.retryAfter !== undefined),
+      `before that only 503 with Retry-After, never 403: ${JSON.stringify(answers)}`,
+    );
     await listen.line(() => listen.events('delivery').length === 6 + answers.length, 'every delivery line');
     const lines = listen.events('delivery');
     for (const l of lines.slice(0, 6)) assert.equal(l.verified, false);
@@ -80,7 +104,10 @@ describe('key rotation: floods of made-up kids and an unreachable key set never 
     assert.ok(Number(first.retryAfter) >= 1, `Retry-After ${first.retryAfter}`);
     const line = await listen.event('delivery');
     assert.deepEqual([line.status, line.verified], [503, false]);
-    assert.match(line.note, /^answered 503: the key set could not be consulted \(step 3 says why\), so nothing was decided; the service sends the delivery again/);
+    assert.match(
+      line.note,
+      /^answered 503: the key set could not be consulted \(step 3 says why\), so nothing was decided; the service sends the delivery again/,
+    );
     const step3 = line.checks.find((c: { step: number }) => c.step === 3);
     assert.ok(!step3.ok && step3.detail.startsWith(`${s.info.jwksUrl}: could not be consulted`), step3.detail);
     await s.control('DELETE', 'faults');

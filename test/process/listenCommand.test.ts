@@ -14,7 +14,17 @@ import { validateJunit } from '../unit/helpers/junitSchema';
 import { startSandboxProcess, WfsProcess, type SandboxProcess } from './helpers/wfsProcess';
 import { sendDelivery, signedBy } from './helpers/deliveries';
 
-const SEND = (address: string) => ['test-webhook', '--address', address, '--topic', 'workflow/completed', '--sub-topic', 'status:workflow/completed', '--tenant-id', 't1'];
+const SEND = (address: string) => [
+  'test-webhook',
+  '--address',
+  address,
+  '--topic',
+  'workflow/completed',
+  '--sub-topic',
+  'status:workflow/completed',
+  '--tenant-id',
+  't1',
+];
 
 describe('wfs listen / sandbox / audit as processes', function () {
   this.timeout(60_000);
@@ -30,7 +40,12 @@ describe('wfs listen / sandbox / audit as processes', function () {
   }
 
   /** Starts the listener again (on the file it had) and sends body again: a duplicate, answered 200, not forwarded. */
-  async function sentAgainIsDuplicate(run: () => WfsProcess, body: Buffer, app: RecordingServer, forwarded: number): Promise<void> {
+  async function sentAgainIsDuplicate(
+    run: () => WfsProcess,
+    body: Buffer,
+    app: RecordingServer,
+    forwarded: number,
+  ): Promise<void> {
     const second = run();
     assert.equal(await postSigned((await second.event('ready')).url, body), 200);
     const again = await second.event('delivery');
@@ -47,7 +62,16 @@ describe('wfs listen / sandbox / audit as processes', function () {
   }
 
   it('--issuer/--audience/--jwks-url: trusts exactly what the flags say; SIGINT stops it with exit 0', async () => {
-    const listen = new WfsProcess(['listen', '--no-tunnel', '--issuer', s.info.issuer, '--audience', s.info.audience, '--jwks-url', s.info.jwksUrl]);
+    const listen = new WfsProcess([
+      'listen',
+      '--no-tunnel',
+      '--issuer',
+      s.info.issuer,
+      '--audience',
+      s.info.audience,
+      '--jwks-url',
+      s.info.jwksUrl,
+    ]);
     const ready = await listen.event('ready');
     assert.deepEqual(ready.issuers, [s.info.issuer]);
     await send(ready.url);
@@ -62,12 +86,18 @@ describe('wfs listen / sandbox / audit as processes', function () {
     await new Promise<void>((r) => taken.listen(0, '127.0.0.1', r));
     const port = (taken.address() as AddressInfo).port;
     try {
-      for (const args of [['listen', '--trust-sandbox', s.info.baseUrl, '--port', String(port)], ['sandbox', '--port', String(port)]]) {
+      for (const args of [
+        ['listen', '--trust-sandbox', s.info.baseUrl, '--port', String(port)],
+        ['sandbox', '--port', String(port)],
+      ]) {
         const p = new WfsProcess(args);
         assert.equal(await p.exitCode(), 1, args[0]);
         const error = p.lines.at(-1)!;
         assert.deepEqual([error.event, error.kind, error.code], ['error', 'listen', 'EADDRINUSE'], args[0]);
-        assert.equal(error.message, `port ${port} on 127.0.0.1 is already in use by another process: choose another port, or 0 for a free one (--port ${port})`);
+        assert.equal(
+          error.message,
+          `port ${port} on 127.0.0.1 is already in use by another process: choose another port, or 0 for a free one (--port ${port})`,
+        );
         assert.equal(p.stderr, '', 'no stack trace');
       }
     } finally {
@@ -80,7 +110,18 @@ describe('wfs listen / sandbox / audit as processes', function () {
     try {
       assert.equal(s2.info.issuer, s.info.issuer, 'every sandbox signs as the same issuer');
       assert.notEqual(s2.info.kid, s.info.kid, 'but under a kid of its own (its key thumbprint)');
-      const listen = new WfsProcess(['listen', '--no-tunnel', ...[s, s2].flatMap((x) => ['--issuer', x.info.issuer, '--audience', x.info.audience, '--jwks-url', x.info.jwksUrl])]);
+      const listen = new WfsProcess([
+        'listen',
+        '--no-tunnel',
+        ...[s, s2].flatMap((x) => [
+          '--issuer',
+          x.info.issuer,
+          '--audience',
+          x.info.audience,
+          '--jwks-url',
+          x.info.jwksUrl,
+        ]),
+      ]);
       const ready = await listen.event('ready');
       for (const sandbox of [s, s2]) {
         const p = new WfsProcess(SEND(ready.url), sandbox.env);
@@ -89,7 +130,9 @@ describe('wfs listen / sandbox / audit as processes', function () {
       await listen.line(() => listen.events('delivery').length >= 2, 'two delivery lines');
       const [a, b] = listen.events('delivery');
       assert.deepEqual([a!.verified, b!.verified], [true, true], JSON.stringify([a!.checks, b!.checks]));
-      const keySets = [a!, b!].map((d) => (d.checks as { step: number; detail: string }[]).find((c) => c.step === 3)!.detail);
+      const keySets = [a!, b!].map(
+        (d) => (d.checks as { step: number; detail: string }[]).find((c) => c.step === 3)!.detail,
+      );
       assert.ok(keySets[0]!.includes(s.info.jwksUrl) && keySets[1]!.includes(s2.info.jwksUrl), keySets.join(' | '));
       await listen.stopCleanly();
     } finally {
@@ -98,22 +141,35 @@ describe('wfs listen / sandbox / audit as processes', function () {
   });
 
   describe('--public-url and --self-test', () => {
-    const listenOn = (server: Server) => new Promise<number>((r) => server.listen(0, '127.0.0.1', () => r((server.address() as AddressInfo).port)));
+    const listenOn = (server: Server) =>
+      new Promise<number>((r) => server.listen(0, '127.0.0.1', () => r((server.address() as AddressInfo).port)));
     const closeServer = (server: Server) => new Promise<void>((r) => server.close(() => r()));
 
     it('a public address of your own (a reverse proxy): the self-test goes through it and arrives verified', async () => {
       const port = await freePort();
       const proxy = createServer((req, res) => {
-        const up = request({ host: '127.0.0.1', port, method: req.method, path: req.url, headers: req.headers }, (r) => {
-          res.writeHead(r.statusCode ?? 502, r.headers);
-          r.pipe(res);
-        });
+        const up = request(
+          { host: '127.0.0.1', port, method: req.method, path: req.url, headers: req.headers },
+          (r) => {
+            res.writeHead(r.statusCode ?? 502, r.headers);
+            r.pipe(res);
+          },
+        );
         req.pipe(up);
       });
       const proxyPort = await listenOn(proxy);
       try {
         const publicUrl = `http://127.0.0.1:${proxyPort}/webhooks`;
-        const listen = new WfsProcess(['listen', '--port', String(port), '--public-url', publicUrl, '--trust-sandbox', s.info.baseUrl, '--self-test']);
+        const listen = new WfsProcess([
+          'listen',
+          '--port',
+          String(port),
+          '--public-url',
+          publicUrl,
+          '--trust-sandbox',
+          s.info.baseUrl,
+          '--self-test',
+        ]);
         const ready = await listen.event('ready');
         assert.equal(ready.publicUrl, publicUrl);
         const t = await listen.event('self-test');
@@ -127,7 +183,16 @@ describe('wfs listen / sandbox / audit as processes', function () {
 
     it('a public address that leads nowhere: the self-test names the hop (connect)', async () => {
       const dead = await freePort();
-      const listen = new WfsProcess(['listen', '--port', String(await freePort()), '--public-url', `http://127.0.0.1:${dead}/webhooks`, '--trust-sandbox', s.info.baseUrl, '--self-test']);
+      const listen = new WfsProcess([
+        'listen',
+        '--port',
+        String(await freePort()),
+        '--public-url',
+        `http://127.0.0.1:${dead}/webhooks`,
+        '--trust-sandbox',
+        s.info.baseUrl,
+        '--self-test',
+      ]);
       const t = await listen.event('self-test');
       assert.deepEqual([t.ok, t.failedHop, t.arrived], [false, 'connect', false]);
       assert.match(t.detail, /ECONNREFUSED/);
@@ -137,7 +202,15 @@ describe('wfs listen / sandbox / audit as processes', function () {
     it('with a tunnel, the self-test runs once it is open and again after each reconnection', async () => {
       const server = new LocaltunnelServer();
       await server.start();
-      const listen = new WfsProcess(['listen', '--trust-sandbox', s.info.baseUrl, '--tunnel', '--tunnel-host', server.url, '--self-test']);
+      const listen = new WfsProcess([
+        'listen',
+        '--trust-sandbox',
+        s.info.baseUrl,
+        '--tunnel',
+        '--tunnel-host',
+        server.url,
+        '--self-test',
+      ]);
       try {
         const first = await listen.event('self-test');
         // The stand-in server's public names (*.tunnel.test) resolve nowhere: the test names that hop.
@@ -147,8 +220,13 @@ describe('wfs listen / sandbox / audit as processes', function () {
         await listen.line((l) => l.event === 'tunnel' && l.state === 'reconnecting', 'the tunnel to drop');
         await server.start(server.port);
         await listen.line(() => listen.events('self-test').length >= 2, 'a second self-test after the reconnection');
-        const reopened = listen.lines.findIndex((l) => l.event === 'tunnel' && l.state === 'open' && listen.lines.indexOf(l) > listen.lines.indexOf(first));
-        assert.ok(reopened > 0 && listen.lines.indexOf(listen.events('self-test')[1]!) > reopened, 'after the tunnel opened again');
+        const reopened = listen.lines.findIndex(
+          (l) => l.event === 'tunnel' && l.state === 'open' && listen.lines.indexOf(l) > listen.lines.indexOf(first),
+        );
+        assert.ok(
+          reopened > 0 && listen.lines.indexOf(listen.events('self-test')[1]!) > reopened,
+          'after the tunnel opened again',
+        );
         await listen.stopCleanly();
       } finally {
         await server.stop();
@@ -157,7 +235,22 @@ describe('wfs listen / sandbox / audit as processes', function () {
 
     it('usage: --self-test needs the sandbox to sign and a public address; --public-url needs --port', async () => {
       for (const [args, message] of [
-        [['--self-test', '--public-url', 'http://127.0.0.1:1/webhooks', '--port', '1', '--issuer', 'i', '--audience', 'a', '--jwks-url', 'http://127.0.0.1:1/j'], /--trust-sandbox/],
+        [
+          [
+            '--self-test',
+            '--public-url',
+            'http://127.0.0.1:1/webhooks',
+            '--port',
+            '1',
+            '--issuer',
+            'i',
+            '--audience',
+            'a',
+            '--jwks-url',
+            'http://127.0.0.1:1/j',
+          ],
+          /--trust-sandbox/,
+        ],
         [['--self-test', '--no-tunnel', '--trust-sandbox', s.info.baseUrl], /needs a public address/],
         [['--self-test', '--trust-sandbox', s.info.baseUrl], /needs a public address: --public-url URL, or --tunnel/],
         [['--public-url', 'http://127.0.0.1:1/webhooks', '--trust-sandbox', s.info.baseUrl], /needs --port/],
@@ -170,27 +263,53 @@ describe('wfs listen / sandbox / audit as processes', function () {
   });
 
   it('--issuer without its --audience and --jwks-url: exit 2 saying they go together', async () => {
-    const p = new WfsProcess(['listen', '--no-tunnel', '--issuer', 'a', '--issuer', 'b', '--audience', 'x', '--jwks-url', 'http://127.0.0.1:1/j']);
+    const p = new WfsProcess([
+      'listen',
+      '--no-tunnel',
+      '--issuer',
+      'a',
+      '--issuer',
+      'b',
+      '--audience',
+      'x',
+      '--jwks-url',
+      'http://127.0.0.1:1/j',
+    ]);
     assert.equal(await p.exitCode(), 2);
     assert.match(p.lines.at(-1)!.message, /go together.*got 2, 1 and 1/);
   });
 
   it('--trust-sandbox at a dead address: exit 1 (could not be reached), naming the flag', async () => {
-    const p = new WfsProcess(['listen', '--no-tunnel', '--trust-sandbox', 'http://127.0.0.1:9'], { WFS_SANDBOX_SECRET: 'a secret, so that the address is tried' });
+    const p = new WfsProcess(['listen', '--no-tunnel', '--trust-sandbox', 'http://127.0.0.1:9'], {
+      WFS_SANDBOX_SECRET: 'a secret, so that the address is tried',
+    });
     assert.equal(await p.exitCode(), 1);
-    assert.match(p.lines.at(-1)!.message, /^--trust-sandbox http:\/\/127\.0\.0\.1:9: could not reach the sandbox \(ECONNREFUSED\)/);
+    assert.match(
+      p.lines.at(-1)!.message,
+      /^--trust-sandbox http:\/\/127\.0\.0\.1:9: could not reach the sandbox \(ECONNREFUSED\)/,
+    );
   });
 
   it('an expired token: refused at step 5, and the detail says by which clock (a machine whose clock is off shows it)', async () => {
     const listen = new WfsProcess(['listen', '--trust-sandbox', s.info.baseUrl]);
     const { url } = await listen.event('ready');
     const body = Buffer.from('{"webhookId":"00000000-0000-4000-8000-000000000005","topic":"a/b"}');
-    const signed = await s.control('POST', 'sign', { bodyBase64: body.toString('base64'), claims: { exp: Math.floor(Date.now() / 1000) - 120 } });
-    const res = await fetch(url, { method: 'POST', body, headers: { 'content-type': 'application/json', authorization: `Bearer ${signed.json().token}` } });
+    const signed = await s.control('POST', 'sign', {
+      bodyBase64: body.toString('base64'),
+      claims: { exp: Math.floor(Date.now() / 1000) - 120 },
+    });
+    const res = await fetch(url, {
+      method: 'POST',
+      body,
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${signed.json().token}` },
+    });
     assert.equal(res.status, 403);
     const failed = (await listen.event('delivery')).checks.find((c: { ok: boolean }) => !c.ok);
     assert.equal(failed.step, 5);
-    const m = /^expired (\d+) s ago by this machine's clock \((\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ); tolerance 60 s\): a replayed or held-up delivery, or a clock that is off$/.exec(failed.detail);
+    const m =
+      /^expired (\d+) s ago by this machine's clock \((\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ); tolerance 60 s\): a replayed or held-up delivery, or a clock that is off$/.exec(
+        failed.detail,
+      );
     assert.ok(m, failed.detail);
     assert.ok(Number(m[1]) >= 120 && Number(m[1]) < 180, failed.detail);
     assert.ok(Math.abs(Date.parse(m[2]!) - Date.now()) < 60_000, `the time shown is this machine's: ${m[2]}`);
@@ -204,10 +323,17 @@ describe('wfs listen / sandbox / audit as processes', function () {
     const listen = new WfsProcess(['listen', '--trust-sandbox', s.info.baseUrl, '--forward-to', appUrl]);
     try {
       const { url } = await listen.event('ready');
-      const bodyOf = (n: number) => Buffer.from(`{"webhookId":"00000000-0000-4000-8000-0000000000f${n}","topic":"a/b","data":{"x":1}}`);
+      const bodyOf = (n: number) =>
+        Buffer.from(`{"webhookId":"00000000-0000-4000-8000-0000000000f${n}","topic":"a/b","data":{"x":1}}`);
       const post = async (body: Buffer) => {
         const token = (await s.control('POST', 'sign', { bodyBase64: body.toString('base64') })).json().token as string;
-        return (await fetch(url, { method: 'POST', body, headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` } })).status;
+        return (
+          await fetch(url, {
+            method: 'POST',
+            body,
+            headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+          })
+        ).status;
       };
       assert.equal(await post(bodyOf(1)), 202);
       assert.deepEqual(app.requests[0]!.body, bodyOf(1), 'the exact bytes');
@@ -231,7 +357,8 @@ describe('wfs listen / sandbox / audit as processes', function () {
     const appUrl = `${await app.start()}/app`;
     const file = join(mkdtempSync(join(tmpdir(), 'wfs-dedupe-')), 'deliveries.jsonl');
     const body = Buffer.from('{"webhookId":"00000000-0000-4000-8000-0000000000d1","topic":"a/b","data":{"x":1}}');
-    const run = () => new WfsProcess(['listen', '--trust-sandbox', s.info.baseUrl, '--forward-to', appUrl, '--log', file]);
+    const run = () =>
+      new WfsProcess(['listen', '--trust-sandbox', s.info.baseUrl, '--forward-to', appUrl, '--log', file]);
     try {
       const first = run();
       assert.equal(await postSigned((await first.event('ready')).url, body), 200);
@@ -249,8 +376,28 @@ describe('wfs listen / sandbox / audit as processes', function () {
     const appUrl = `${await app.start()}/app`;
     const file = join(mkdtempSync(join(tmpdir(), 'wfs-dedupe-')), 'deliveries.jsonl');
     // 200 KB a delivery against a 1 MiB file: the first record is dropped, from memory and from the file, after a few.
-    const bodyOf = (n: number) => Buffer.from(JSON.stringify({ webhookId: `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`, topic: 'a/b', data: { pad: 'p'.repeat(200_000) } }));
-    const run = () => new WfsProcess(['listen', '--trust-sandbox', s.info.baseUrl, '--forward-to', appUrl, '--log', file, '--history-memory', '1', '--history-disk', '1']);
+    const bodyOf = (n: number) =>
+      Buffer.from(
+        JSON.stringify({
+          webhookId: `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`,
+          topic: 'a/b',
+          data: { pad: 'p'.repeat(200_000) },
+        }),
+      );
+    const run = () =>
+      new WfsProcess([
+        'listen',
+        '--trust-sandbox',
+        s.info.baseUrl,
+        '--forward-to',
+        appUrl,
+        '--log',
+        file,
+        '--history-memory',
+        '1',
+        '--history-disk',
+        '1',
+      ]);
     try {
       const first = run();
       const url = (await first.event('ready')).url;
@@ -258,7 +405,10 @@ describe('wfs listen / sandbox / audit as processes', function () {
       await first.line(() => first.events('delivery').length === 8, 'eight deliveries');
       first.kill('SIGKILL');
       await first.exited;
-      assert.ok(!readFileSync(file, 'latin1').includes('"webhookId":"00000000-0000-4000-8000-000000000001"'), 'the first record is no longer in the file');
+      assert.ok(
+        !readFileSync(file, 'latin1').includes('"webhookId":"00000000-0000-4000-8000-000000000001"'),
+        'the first record is no longer in the file',
+      );
       await sentAgainIsDuplicate(run, bodyOf(1), app, 8);
     } finally {
       await app.stop();
@@ -266,15 +416,37 @@ describe('wfs listen / sandbox / audit as processes', function () {
   });
 
   it('--respond 500 answers verified deliveries 500 (refused ones still 403); --max-body refuses a larger body with a 413 the sender reads', async () => {
-    const listen = new WfsProcess(['listen', '--trust-sandbox', s.info.baseUrl, '--respond', '500', '--max-body', '1000']);
+    const listen = new WfsProcess([
+      'listen',
+      '--trust-sandbox',
+      s.info.baseUrl,
+      '--respond',
+      '500',
+      '--max-body',
+      '1000',
+    ]);
     const { url } = await listen.event('ready');
     const signedPost = async (body: Buffer) => {
       const token = (await s.control('POST', 'sign', { bodyBase64: body.toString('base64') })).json().token as string;
-      return (await fetch(url, { method: 'POST', body, headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` } })).status;
+      return (
+        await fetch(url, {
+          method: 'POST',
+          body,
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+        })
+      ).status;
     };
-    assert.equal(await signedPost(Buffer.from('{"webhookId":"00000000-0000-4000-8000-0000000000e1","topic":"a/b"}')), 500);
-    assert.equal((await fetch(url, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } })).status, 403);
-    const large = Buffer.from(JSON.stringify({ webhookId: '00000000-0000-4000-8000-0000000000e2', topic: 'a/b', pad: 'x'.repeat(2000) }));
+    assert.equal(
+      await signedPost(Buffer.from('{"webhookId":"00000000-0000-4000-8000-0000000000e1","topic":"a/b"}')),
+      500,
+    );
+    assert.equal(
+      (await fetch(url, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } })).status,
+      403,
+    );
+    const large = Buffer.from(
+      JSON.stringify({ webhookId: '00000000-0000-4000-8000-0000000000e2', topic: 'a/b', pad: 'x'.repeat(2000) }),
+    );
     assert.equal(await signedPost(large), 413);
     await listen.line(() => listen.events('delivery').length === 3, 'three delivery lines');
     const [rehearsed, refused, tooLarge] = listen.events('delivery');
@@ -288,15 +460,30 @@ describe('wfs listen / sandbox / audit as processes', function () {
   it('--host and --path: another loopback address and path; a non-loopback host is exit 2. wfs sandbox --access-token-ttl sets expires_in', async () => {
     const open = new WfsProcess(['listen', '--trust-sandbox', s.info.baseUrl, '--host', '0.0.0.0']);
     assert.equal(await open.exitCode(), 2);
-    assert.equal(open.lines.at(-1)!.message, '--host must be a loopback address: the public side is --public-url or --tunnel');
+    assert.equal(
+      open.lines.at(-1)!.message,
+      '--host must be a loopback address: the public side is --public-url or --tunnel',
+    );
 
-    const listen = new WfsProcess(['listen', '--trust-sandbox', s.info.baseUrl, '--host', '127.0.0.2', '--path', '/hooks']);
+    const listen = new WfsProcess([
+      'listen',
+      '--trust-sandbox',
+      s.info.baseUrl,
+      '--host',
+      '127.0.0.2',
+      '--path',
+      '/hooks',
+    ]);
     const { url } = await listen.event('ready');
     assert.match(url, /^http:\/\/127\.0\.0\.2:\d+\/hooks$/);
     await send(url);
     const delivery = await listen.event('delivery');
     assert.deepEqual([delivery.status, delivery.verified], [200, true]);
-    const elsewhere = await fetch(url.replace('/hooks', '/webhooks'), { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } });
+    const elsewhere = await fetch(url.replace('/hooks', '/webhooks'), {
+      method: 'POST',
+      body: '{}',
+      headers: { 'content-type': 'application/json' },
+    });
     assert.equal(elsewhere.status, 404);
     await listen.stopCleanly();
 
@@ -323,11 +510,17 @@ describe('wfs listen / sandbox / audit as processes', function () {
     assert.deepEqual([delivery.status, delivery.verified], [200, true]);
     await listen.stopCleanly();
     assert.deepEqual(listen.events('tunnel'), []);
-    assert.deepEqual(listen.lines.map((l) => l.event), ['ready', 'delivery', 'stopped']);
+    assert.deepEqual(
+      listen.lines.map((l) => l.event),
+      ['ready', 'delivery', 'stopped'],
+    );
   });
 
   it('--tunnel-host or --subdomain without --tunnel: exit 2, nothing opened', async () => {
-    for (const extra of [['--tunnel-host', 'http://127.0.0.1:1'], ['--subdomain', 'mine']]) {
+    for (const extra of [
+      ['--tunnel-host', 'http://127.0.0.1:1'],
+      ['--subdomain', 'mine'],
+    ]) {
       const p = new WfsProcess(['listen', '--trust-sandbox', s.info.baseUrl, ...extra]);
       assert.equal(await p.exitCode(), 2);
       assert.match(p.lines.at(-1)!.message, /add --tunnel to open one/);
@@ -339,13 +532,34 @@ describe('wfs listen / sandbox / audit as processes', function () {
     const server = new LocaltunnelServer();
     await server.start();
     try {
-      const listen = new WfsProcess(['listen', '--trust-sandbox', s.info.baseUrl, '--tunnel', '--tunnel-host', server.url, '--subdomain', 'wfs-demo-7']);
+      const listen = new WfsProcess([
+        'listen',
+        '--trust-sandbox',
+        s.info.baseUrl,
+        '--tunnel',
+        '--tunnel-host',
+        server.url,
+        '--subdomain',
+        'wfs-demo-7',
+      ]);
       assert.equal((await listen.event('ready')).publicUrl, `http://wfs-demo-7.tunnel.test:${server.port}/webhooks`);
       await listen.stopCleanly();
       const before = server.openRequests;
-      const bad = new WfsProcess(['listen', '--trust-sandbox', s.info.baseUrl, '--tunnel', '--tunnel-host', server.url, '--subdomain', 'My_Name']);
+      const bad = new WfsProcess([
+        'listen',
+        '--trust-sandbox',
+        s.info.baseUrl,
+        '--tunnel',
+        '--tunnel-host',
+        server.url,
+        '--subdomain',
+        'My_Name',
+      ]);
       assert.equal(await bad.exitCode(), 2);
-      assert.equal(bad.lines.at(-1)!.message, '--subdomain is not a name a localtunnel server gives ("My_Name"): 4 to 63 lower-case letters, digits and hyphens, starting and ending with a letter or digit');
+      assert.equal(
+        bad.lines.at(-1)!.message,
+        '--subdomain is not a name a localtunnel server gives ("My_Name"): 4 to 63 lower-case letters, digits and hyphens, starting and ending with a letter or digit',
+      );
       assert.equal(server.openRequests, before, 'the tunnel server was never asked');
     } finally {
       await server.stop();
@@ -355,7 +569,14 @@ describe('wfs listen / sandbox / audit as processes', function () {
   it('when the tunnel server goes away: reconnect lines, then closed and exit 0 on SIGTERM', async () => {
     const server = new LocaltunnelServer();
     await server.start();
-    const listen = new WfsProcess(['listen', '--trust-sandbox', s.info.baseUrl, '--tunnel', '--tunnel-host', server.url]);
+    const listen = new WfsProcess([
+      'listen',
+      '--trust-sandbox',
+      s.info.baseUrl,
+      '--tunnel',
+      '--tunnel-host',
+      server.url,
+    ]);
     try {
       const ready = await listen.event('ready');
       assert.match(ready.publicUrl, /^http:\/\/[a-f0-9]+\.tunnel\.test:\d+\/webhooks$/);
@@ -365,7 +586,13 @@ describe('wfs listen / sandbox / audit as processes', function () {
       await listen.line((l) => l.event === 'warning', 'a warning naming the failure');
       await listen.stopCleanly();
       const tail = listen.lines.slice(-2);
-      assert.deepEqual(tail.map((l) => [l.event, l.state]), [['tunnel', 'closed'], ['stopped', undefined]]);
+      assert.deepEqual(
+        tail.map((l) => [l.event, l.state]),
+        [
+          ['tunnel', 'closed'],
+          ['stopped', undefined],
+        ],
+      );
     } finally {
       await server.stop();
     }
@@ -402,36 +629,72 @@ describe('wfs listen / sandbox / audit as processes', function () {
   });
 
   it('wfs audit --junit --summary-md: a failing receiver exits 1 and leaves a valid JUnit file and a summary table', async () => {
-    const broken = new BrokenReceiver('malformed-500', { issuer: s.info.issuer, audience: s.info.audience, jwksUrl: s.info.jwksUrl });
+    const broken = new BrokenReceiver('malformed-500', {
+      issuer: s.info.issuer,
+      audience: s.info.audience,
+      jwksUrl: s.info.jwksUrl,
+    });
     const url = await broken.start();
     const dir = mkdtempSync(join(tmpdir(), 'wfs-audit-'));
     try {
       const junit = join(dir, 'audit.xml');
       const summaryMd = join(dir, 'summary.md');
       writeFileSync(summaryMd, '# earlier steps\n');
-      const audit = new WfsProcess(['audit', '--target', url, '--sandbox-url', s.info.baseUrl, '--junit', junit, '--summary-md', summaryMd]);
+      const audit = new WfsProcess([
+        'audit',
+        '--target',
+        url,
+        '--sandbox-url',
+        s.info.baseUrl,
+        '--junit',
+        junit,
+        '--summary-md',
+        summaryMd,
+      ]);
       assert.equal(await audit.exitCode(), 1);
       const xml = readFileSync(junit, 'utf8');
       assert.deepEqual((await validateJunit(xml)).errors, []);
       assert.equal([...xml.matchAll(/<testcase /g)].length, 30);
       assert.equal([...xml.matchAll(/<failure /g)].length, 3);
       const md = readFileSync(summaryMd, 'utf8');
-      assert.match(md, /^# earlier steps\n### Webhook receiver audit: 27\/30 passed/, 'appended, as CI job summaries are');
+      assert.match(
+        md,
+        /^# earlier steps\n### Webhook receiver audit: 27\/30 passed/,
+        'appended, as CI job summaries are',
+      );
     } finally {
       await broken.stop();
     }
   });
 
   it('wfs audit --processed-url: the two probes count in passed, failed and total alike, and in the JUnit file', async () => {
-    const broken = new BrokenReceiver('records-id-before-verify', { issuer: s.info.issuer, audience: s.info.audience, jwksUrl: s.info.jwksUrl });
+    const broken = new BrokenReceiver('records-id-before-verify', {
+      issuer: s.info.issuer,
+      audience: s.info.audience,
+      jwksUrl: s.info.jwksUrl,
+    });
     const url = await broken.start();
     const dir = mkdtempSync(join(tmpdir(), 'wfs-audit-'));
     try {
       const junit = join(dir, 'audit.xml');
-      const audit = new WfsProcess(['audit', '--target', url, '--sandbox-url', s.info.baseUrl, '--processed-url', new URL('/processed', url).toString(), '--junit', junit]);
+      const audit = new WfsProcess([
+        'audit',
+        '--target',
+        url,
+        '--sandbox-url',
+        s.info.baseUrl,
+        '--processed-url',
+        new URL('/processed', url).toString(),
+        '--junit',
+        junit,
+      ]);
       assert.equal(await audit.exitCode(), 1, 'the poisoning probe fails the audit');
       const summary = audit.lines.at(-1)!;
-      assert.deepEqual([summary.event, summary.passed, summary.failed, summary.total], ['summary', 31, 1, 32], JSON.stringify(summary));
+      assert.deepEqual(
+        [summary.event, summary.passed, summary.failed, summary.total],
+        ['summary', 31, 1, 32],
+        JSON.stringify(summary),
+      );
       const xml = readFileSync(junit, 'utf8');
       assert.match(xml, /<testsuite [^>]*tests="32" failures="1"/);
       assert.equal([...xml.matchAll(/<testcase /g)].length, 32);
@@ -441,12 +704,22 @@ describe('wfs listen / sandbox / audit as processes', function () {
   });
 
   it('wfs audit with a processed count it cannot read, or an address without its scheme: exit 2, nothing sent', async () => {
-    const broken = new BrokenReceiver('none', { issuer: s.info.issuer, audience: s.info.audience, jwksUrl: s.info.jwksUrl });
+    const broken = new BrokenReceiver('none', {
+      issuer: s.info.issuer,
+      audience: s.info.audience,
+      jwksUrl: s.info.jwksUrl,
+    });
     const url = await broken.start();
     try {
       for (const [args, message] of [
-        [['--processed-url', new URL('/no-such-count', url).toString()], /^The processed count cannot be read: http:\/\/127\.0\.0\.1:\d+\/no-such-count answered 403\. Nothing was sent\.$/],
-        [['--processed-url', 'count'], /^--processed-url is not a URL: count \(it lacks its scheme: write https:\/\/count\)$/],
+        [
+          ['--processed-url', new URL('/no-such-count', url).toString()],
+          /^The processed count cannot be read: http:\/\/127\.0\.0\.1:\d+\/no-such-count answered 403\. Nothing was sent\.$/,
+        ],
+        [
+          ['--processed-url', 'count'],
+          /^--processed-url is not a URL: count \(it lacks its scheme: write https:\/\/count\)$/,
+        ],
       ] as const) {
         const audit = new WfsProcess(['audit', '--target', url, '--sandbox-url', s.info.baseUrl, ...args]);
         assert.equal(await audit.exitCode(), 2, audit.stdout);
@@ -454,9 +727,18 @@ describe('wfs listen / sandbox / audit as processes', function () {
         assert.equal(audit.events('case').length, 0);
       }
       assert.equal(broken.processed, 0, 'the receiver saw no delivery');
-      const noScheme = new WfsProcess(['audit', '--target', url, '--sandbox-url', s.info.baseUrl.replace('http://', '')]);
+      const noScheme = new WfsProcess([
+        'audit',
+        '--target',
+        url,
+        '--sandbox-url',
+        s.info.baseUrl.replace('http://', ''),
+      ]);
       assert.equal(await noScheme.exitCode(), 2);
-      assert.equal(noScheme.lines.at(-1)!.message, `--sandbox-url is not a URL: ${s.info.baseUrl.replace('http://', '')} (it lacks its scheme: write ${s.info.baseUrl})`);
+      assert.equal(
+        noScheme.lines.at(-1)!.message,
+        `--sandbox-url is not a URL: ${s.info.baseUrl.replace('http://', '')} (it lacks its scheme: write ${s.info.baseUrl})`,
+      );
     } finally {
       await broken.stop();
     }
@@ -472,9 +754,15 @@ describe('wfs listen / sandbox / audit as processes', function () {
       const audit = new WfsProcess(['audit', '--target', target, '--sandbox-url', s.info.baseUrl, '--timeout', '1']);
       assert.equal(await audit.exitCode(), 1);
       const cases = audit.events('case');
-      assert.deepEqual(cases.slice(0, 2).map((c) => c.detail), [`no answer: no answer from ${target} within 1000 ms`, `no answer: no answer from ${target} within 1000 ms`]);
+      assert.deepEqual(
+        cases.slice(0, 2).map((c) => c.detail),
+        [`no answer: no answer from ${target} within 1000 ms`, `no answer: no answer from ${target} within 1000 ms`],
+      );
       assert.ok(cases.length > 20, `${cases.length} cases`);
-      assert.deepEqual(new Set(cases.slice(2).map((c) => c.detail)), new Set(['not sent: the receiver answered none of the first 2 requests within 1000 ms']));
+      assert.deepEqual(
+        new Set(cases.slice(2).map((c) => c.detail)),
+        new Set(['not sent: the receiver answered none of the first 2 requests within 1000 ms']),
+      );
       assert.equal(requests.length, 2, 'nothing sent after the first two');
       const summary = await audit.event('summary');
       assert.deepEqual([summary.passed, summary.failed, summary.total], [0, cases.length, cases.length]);
@@ -485,7 +773,15 @@ describe('wfs listen / sandbox / audit as processes', function () {
   });
 
   it('wfs audit --junit into a folder that does not exist: exit 2 before anything is sent', async () => {
-    const audit = new WfsProcess(['audit', '--target', 'http://127.0.0.1:9/webhooks', '--sandbox-url', s.info.baseUrl, '--junit', '/nonexistent-dir/audit.xml']);
+    const audit = new WfsProcess([
+      'audit',
+      '--target',
+      'http://127.0.0.1:9/webhooks',
+      '--sandbox-url',
+      s.info.baseUrl,
+      '--junit',
+      '/nonexistent-dir/audit.xml',
+    ]);
     assert.equal(await audit.exitCode(), 2);
     assert.match(audit.lines.at(-1)!.message, /--junit \/nonexistent-dir\/audit\.xml: ENOENT/);
     assert.equal(audit.events('case').length, 0);

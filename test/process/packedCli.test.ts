@@ -11,7 +11,11 @@ import { startSandboxProcess, WfsProcess } from './helpers/wfsProcess';
 const ROOT = join(__dirname, '../../..');
 
 function npm(args: string[], cwd: string): string {
-  const r = spawnSync('npm', args, { cwd, encoding: 'utf8', env: { ...process.env, npm_config_audit: 'false', npm_config_fund: 'false' } });
+  const r = spawnSync('npm', args, {
+    cwd,
+    encoding: 'utf8',
+    env: { ...process.env, npm_config_audit: 'false', npm_config_fund: 'false' },
+  });
   assert.equal(r.status, 0, `npm ${args.join(' ')} failed:\n${r.stdout}\n${r.stderr}`);
   return r.stdout;
 }
@@ -33,8 +37,21 @@ describe('the packed CLI, installed from its tarball into an empty folder', func
   });
 
   it('installs as one package with no dependencies: cli.js, the test kit, the schemas, README, LICENSE', () => {
-    assert.deepEqual(readdirSync(join(installed, '..')).filter((n) => !n.startsWith('.')), ['workflow-service-cli']);
-    assert.deepEqual(readdirSync(installed).sort(), ['LICENSE', 'README.md', 'cli.js', 'package.json', 'schemas', 'testkit.cjs', 'testkit.d.ts', 'testkit.md', 'testkit.mjs']);
+    assert.deepEqual(
+      readdirSync(join(installed, '..')).filter((n) => !n.startsWith('.')),
+      ['workflow-service-cli'],
+    );
+    assert.deepEqual(readdirSync(installed).sort(), [
+      'LICENSE',
+      'README.md',
+      'cli.js',
+      'package.json',
+      'schemas',
+      'testkit.cjs',
+      'testkit.d.ts',
+      'testkit.md',
+      'testkit.mjs',
+    ]);
     const pkg = JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8'));
     assert.equal(pkg.dependencies, undefined);
     assert.equal(pkg.version, manifest.version);
@@ -56,7 +73,11 @@ describe('the packed CLI, installed from its tarball into an empty folder', func
     const listen = new WfsProcess(['listen', '--no-tunnel', '--trust-sandbox', sandbox.info.baseUrl], {}, { bin, cwd });
     try {
       const ready = await listen.event('ready');
-      const audit = new WfsProcess(['audit', '--target', ready.url, '--sandbox-url', sandbox.info.baseUrl], {}, { bin, cwd });
+      const audit = new WfsProcess(
+        ['audit', '--target', ready.url, '--sandbox-url', sandbox.info.baseUrl],
+        {},
+        { bin, cwd },
+      );
       assert.equal(await audit.exitCode(), 0, audit.stdout + audit.stderr);
       const summary = audit.lines.at(-1)!;
       assert.deepEqual([summary.event, summary.failed], ['summary', 0]);

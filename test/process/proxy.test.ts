@@ -26,14 +26,22 @@ describe('wfs behind an HTTP proxy', function () {
   });
 
   const start = (env: Record<string, string>) =>
-    new WfsProcess(['start', '--session', s.info.sessions.staged, '--service', 'Appraisal', '--model', 'Standard'], { ...s.env, WFS_BASE_URL: named, NODE_EXTRA_CA_CERTS: TEST_NAMES_CERT, ...env });
+    new WfsProcess(['start', '--session', s.info.sessions.staged, '--service', 'Appraisal', '--model', 'Standard'], {
+      ...s.env,
+      WFS_BASE_URL: named,
+      NODE_EXTRA_CA_CERTS: TEST_NAMES_CERT,
+      ...env,
+    });
 
   it('HTTP_PROXY carries the sign-in and the start through CONNECT: exit 0', async () => {
     const p = start({ HTTP_PROXY: proxy.url });
     assert.equal(await p.exitCode(), 0, p.stdout + p.stderr);
     const port = new URL(named).port;
     assert.ok(proxy.connects.length >= 1, 'the proxy was asked to connect');
-    assert.ok(proxy.connects.every((c) => c === `wfs-sandbox.test:${port}`), proxy.connects.join(', '));
+    assert.ok(
+      proxy.connects.every((c) => c === `wfs-sandbox.test:${port}`),
+      proxy.connects.join(', '),
+    );
   });
 
   it('without a proxy the .test name does not resolve: exit 1 with a transport error (the control case)', async () => {
@@ -62,12 +70,30 @@ describe('wfs behind an HTTP proxy', function () {
       ['start', ['start', '--session', 'sess-demo-staged', '--service', 'Appraisal', '--model', 'Standard']],
       ['status', ['status', '--workflow', 'wf_1']],
       ['find', ['find', '--correlation-id', 'wfs-1']],
-      ['test-webhook', ['test-webhook', '--address', 'https://hooks.example.test/x', '--topic', 't/x', '--sub-topic', 'k:t/x', '--tenant-id', 't']],
+      [
+        'test-webhook',
+        [
+          'test-webhook',
+          '--address',
+          'https://hooks.example.test/x',
+          '--topic',
+          't/x',
+          '--sub-topic',
+          'k:t/x',
+          '--tenant-id',
+          't',
+        ],
+      ],
     ];
     for (const [name, args] of commands)
       it(`wfs ${name} with WFS_BASE_URL=http://wfs-sandbox.test:PORT through HTTP_PROXY: exit 2 naming the variable, and the proxy saw nothing`, async () => {
         const clear = s.info.baseUrl.replace('127.0.0.1', 'wfs-sandbox.test');
-        const p = new WfsProcess(args, { ...s.env, WFS_BASE_URL: clear, HTTP_PROXY: proxy.url, HTTPS_PROXY: proxy.url });
+        const p = new WfsProcess(args, {
+          ...s.env,
+          WFS_BASE_URL: clear,
+          HTTP_PROXY: proxy.url,
+          HTTPS_PROXY: proxy.url,
+        });
         assert.equal(await p.exitCode(), 2, p.stdout + p.stderr);
         assert.equal(p.lines.at(-1)!.kind, 'usage');
         assert.equal(
@@ -80,9 +106,22 @@ describe('wfs behind an HTTP proxy', function () {
 
     it('WFS_TEST_WEBHOOK_URL in plain http to another host, with an https WFS_BASE_URL: exit 2 naming it, and nothing sent (not even the sign-in)', async () => {
       const clear = s.info.baseUrl.replace('127.0.0.1', 'wfs-sandbox.test');
-      const p = new WfsProcess(commands[3]![1], { ...s.env, WFS_BASE_URL: named, NODE_EXTRA_CA_CERTS: TEST_NAMES_CERT, WFS_TEST_WEBHOOK_URL: clear, HTTP_PROXY: proxy.url });
+      const p = new WfsProcess(commands[3]![1], {
+        ...s.env,
+        WFS_BASE_URL: named,
+        NODE_EXTRA_CA_CERTS: TEST_NAMES_CERT,
+        WFS_TEST_WEBHOOK_URL: clear,
+        HTTP_PROXY: proxy.url,
+      });
       assert.equal(await p.exitCode(), 2, p.stdout + p.stderr);
-      assert.ok(p.lines.at(-1)!.message.startsWith(`WFS_TEST_WEBHOOK_URL is plain http to ${new URL(clear).host}, which is not this machine`), p.stdout);
+      assert.ok(
+        p.lines
+          .at(-1)!
+          .message.startsWith(
+            `WFS_TEST_WEBHOOK_URL is plain http to ${new URL(clear).host}, which is not this machine`,
+          ),
+        p.stdout,
+      );
       assert.deepEqual(proxy.connects, []);
       assert.deepEqual(proxy.forwarded, []);
     });

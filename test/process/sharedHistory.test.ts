@@ -28,12 +28,18 @@ describe('wfs listen --log on a file another receiver holds', function () {
     assert.equal(error.event, 'error', JSON.stringify(error));
     assert.equal(await second.exitCode(), 2);
     assert.equal(error.kind, 'usage');
-    assert.equal(error.message, `--log ${file}: in use by wfs listen (pid ${first.child.pid}), which keeps this history: stop it, or give another file (if no such process runs, delete ${file}.lock)`);
+    assert.equal(
+      error.message,
+      `--log ${file}: in use by wfs listen (pid ${first.child.pid}), which keeps this history: stop it, or give another file (if no such process runs, delete ${file}.lock)`,
+    );
     assert.equal(second.events('ready').length, 0, 'it never listened');
 
     // The first one goes on writing its file.
     assert.equal(await sendDelivery((await first.event('ready')).url, d2!), 200);
-    assert.deepEqual(recordsIn(file).records.map((r) => r.webhookId), [d1!.id, d2!.id]);
+    assert.deepEqual(
+      recordsIn(file).records.map((r) => r.webhookId),
+      [d1!.id, d2!.id],
+    );
 
     first.kill('SIGKILL');
     await first.exited;
@@ -55,6 +61,9 @@ describe('wfs listen --log on a file another receiver holds', function () {
     assert.deepEqual(await listen.exited, { code: 0, signal: null });
     assert.equal(listen.lines.at(-1)!.event, 'stopped');
     assert.equal(existsSync(`${file}.lock`), false);
-    assert.deepEqual(recordsIn(file).records.map((r) => r.webhookId), [d!.id]);
+    assert.deepEqual(
+      recordsIn(file).records.map((r) => r.webhookId),
+      [d!.id],
+    );
   });
 });

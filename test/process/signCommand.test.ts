@@ -11,7 +11,11 @@ import { CLI, startSandboxProcess, WfsProcess } from './helpers/wfsProcess';
 
 /** `wfs` with these bytes on standard input (WfsProcess takes text; these tests need bytes that are not). */
 function wfsWithStdin(args: string[], stdin: Buffer): { status: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, [CLI, ...args], { input: stdin, encoding: 'utf8', env: { PATH: process.env.PATH ?? '' } });
+  const r = spawnSync(process.execPath, [CLI, ...args], {
+    input: stdin,
+    encoding: 'utf8',
+    env: { PATH: process.env.PATH ?? '' },
+  });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -30,7 +34,16 @@ describe('wfs keys generate and wfs sign', () => {
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'wfs-sign-'));
     keys = join(dir, 'keys');
-    const g = await wfs(['keys', 'generate', '--out', keys, '--issuer', 'https://ci.example/iss', '--audience', 'my-app']);
+    const g = await wfs([
+      'keys',
+      'generate',
+      '--out',
+      keys,
+      '--issuer',
+      'https://ci.example/iss',
+      '--audience',
+      'my-app',
+    ]);
     assert.equal(await g.exitCode(), 0, g.stdout + g.stderr);
     assert.equal(g.lines[0]!.event, 'keys');
     issuer = JSON.parse(readFileSync(join(keys, 'issuer.json'), 'utf8'));
@@ -40,9 +53,13 @@ describe('wfs keys generate and wfs sign', () => {
   it('keys generate writes issuer.json, the public key set, and the private key (JWK and PEM) readable by the owner only', async () => {
     assert.deepEqual([issuer.issuer, issuer.audience], ['https://ci.example/iss', 'my-app']);
     const set = JSON.parse(readFileSync(join(keys, 'jwks.json'), 'utf8'));
-    assert.deepEqual(set.keys.map((k: { kid: string }) => k.kid), [issuer.kid]);
+    assert.deepEqual(
+      set.keys.map((k: { kid: string }) => k.kid),
+      [issuer.kid],
+    );
     assert.equal(set.keys[0].d, undefined, 'the key set has no private part');
-    for (const f of ['private-key.jwk.json', 'private-key.pem']) assert.equal(statSync(join(keys, f)).mode & 0o777, 0o600, f);
+    for (const f of ['private-key.jwk.json', 'private-key.pem'])
+      assert.equal(statSync(join(keys, f)).mode & 0o777, 0o600, f);
     assert.match(readFileSync(join(keys, 'private-key.pem'), 'utf8'), /^-----BEGIN PRIVATE KEY-----/);
     const again = await wfs(['keys', 'generate', '--out', keys]);
     assert.equal(await again.exitCode(), 2);
@@ -50,27 +67,35 @@ describe('wfs keys generate and wfs sign', () => {
     assert.equal(JSON.parse(readFileSync(join(keys, 'issuer.json'), 'utf8')).kid, issuer.kid, 'unchanged');
   });
 
-  it('a token from `wfs sign --body FILE` verifies with plain jose against the written key set, body_sha256 over the file\'s bytes', async () => {
+  it("a token from `wfs sign --body FILE` verifies with plain jose against the written key set, body_sha256 over the file's bytes", async () => {
     const file = join(dir, 'event.json');
     writeFileSync(file, '{"webhookId":"0b9a3c52-7d1e-4c4b-9f0e-2a6c1d3e4f50","topic":"workflow/completed"}\n');
     const s = await wfs(['sign', '--body', file, '--keys', keys]);
     assert.equal(await s.exitCode(), 0, s.stderr);
     const header = s.stdout.trim();
     assert.match(header, /^Bearer [\w-]+\.[\w-]+\.[\w-]+$/);
-    const { payload, protectedHeader } = await jwtVerify(header.slice(7), jwks, { issuer: issuer.issuer, audience: issuer.audience, algorithms: ['RS256'], requiredClaims: ['exp'] });
+    const { payload, protectedHeader } = await jwtVerify(header.slice(7), jwks, {
+      issuer: issuer.issuer,
+      audience: issuer.audience,
+      algorithms: ['RS256'],
+      requiredClaims: ['exp'],
+    });
     assert.equal(payload.body_sha256, createHash('sha256').update(readFileSync(file)).digest('hex'));
     assert.equal(protectedHeader.kid, issuer.kid);
     assert.equal(payload.exp! - payload.iat!, 300);
   });
 
-  it('signs standard input\'s exact bytes, not UTF-8 text made of them', async () => {
+  it("signs standard input's exact bytes, not UTF-8 text made of them", async () => {
     const bytes = Buffer.from([0x7b, 0xff, 0xfe, 0x00, 0x0a, 0x7d]);
     const s = wfsWithStdin(['sign', '--body', '-', '--keys', keys, '--format', 'json'], bytes);
     assert.equal(s.status, 0, s.stderr);
     const line = JSON.parse(s.stdout);
     const { payload } = await jwtVerify(line.token, jwks, { issuer: issuer.issuer, audience: issuer.audience });
     assert.equal(payload.body_sha256, createHash('sha256').update(bytes).digest('hex'));
-    assert.deepEqual([line.event, line.bodyBytes, line.bodySha256, line.authorization], ['signed', 6, payload.body_sha256, `Bearer ${line.token}`]);
+    assert.deepEqual(
+      [line.event, line.bodyBytes, line.bodySha256, line.authorization],
+      ['signed', 6, payload.body_sha256, `Bearer ${line.token}`],
+    );
   });
 
   it('--exp, --aud, --iss, --kid and --omit each break what they name; the signature stays valid', async () => {
@@ -96,12 +121,25 @@ describe('wfs keys generate and wfs sign', () => {
     await assert.rejects(jwtVerify(otherKid, jwks), errors.JWKSNoMatchingKey);
   });
 
-  it('--format curl prints a command that sends the file\'s bytes with the header', async () => {
+  it("--format curl prints a command that sends the file's bytes with the header", async () => {
     const file = join(dir, "it's.json");
     writeFileSync(file, '{"a":1}');
-    const s = await wfs(['sign', '--body', file, '--keys', keys, '--format', 'curl', '--to', 'http://127.0.0.1:9/hook']);
+    const s = await wfs([
+      'sign',
+      '--body',
+      file,
+      '--keys',
+      keys,
+      '--format',
+      'curl',
+      '--to',
+      'http://127.0.0.1:9/hook',
+    ]);
     assert.equal(await s.exitCode(), 0, s.stderr);
-    assert.match(s.stdout, /^curl -sS -X POST 'http:\/\/127\.0\.0\.1:9\/hook' -H 'Content-Type: application\/json' -H 'Authorization: Bearer [\w.-]+' --data-binary @'.*it'\\''s\.json'\n$/);
+    assert.match(
+      s.stdout,
+      /^curl -sS -X POST 'http:\/\/127\.0\.0\.1:9\/hook' -H 'Content-Type: application\/json' -H 'Authorization: Bearer [\w.-]+' --data-binary @'.*it'\\''s\.json'\n$/,
+    );
   });
 
   it('refuses what cannot be signed, before signing: no key source, both, an unknown --omit, a folder without keys', async () => {
@@ -110,7 +148,10 @@ describe('wfs keys generate and wfs sign', () => {
     const cases: [string[], RegExp][] = [
       [['sign', '--body', file], /either --keys DIR .* or --sandbox-url URL/],
       [['sign', '--body', file, '--keys', keys, '--sandbox-url', 'http://127.0.0.1:1'], /not both/],
-      [['sign', '--body', file, '--keys', keys, '--omit', 'kid'], /--omit kid: only body_sha256, exp, iat, jti, iss, aud/],
+      [
+        ['sign', '--body', file, '--keys', keys, '--omit', 'kid'],
+        /--omit kid: only body_sha256, exp, iat, jti, iss, aud/,
+      ],
       [['sign', '--body', file, '--keys', dir], /--keys: cannot read .*issuer\.json \(ENOENT\)/],
       [['sign', '--body', join(dir, 'missing.json'), '--keys', keys], /--body: cannot read .*missing\.json: ENOENT/],
       [['sign', '--body', file, '--keys', keys, '--format', 'curl'], /--format curl needs --to URL/],
@@ -127,10 +168,24 @@ describe('wfs keys generate and wfs sign', () => {
     try {
       const file = join(dir, 'd.json');
       writeFileSync(file, '{"x":"ü"}');
-      const s = await wfs(['sign', '--body', file, '--sandbox-url', sandbox.info.baseUrl, '--format', 'json', '--omit', 'jti']);
+      const s = await wfs([
+        'sign',
+        '--body',
+        file,
+        '--sandbox-url',
+        sandbox.info.baseUrl,
+        '--format',
+        'json',
+        '--omit',
+        'jti',
+      ]);
       assert.equal(await s.exitCode(), 0, s.stdout + s.stderr);
       const line = s.lines[0]!;
-      const { payload } = await jwtVerify(line.token, createRemoteJWKSet(new URL(sandbox.info.jwksUrl)), { issuer: sandbox.info.issuer, audience: sandbox.info.audience, algorithms: ['RS256'] });
+      const { payload } = await jwtVerify(line.token, createRemoteJWKSet(new URL(sandbox.info.jwksUrl)), {
+        issuer: sandbox.info.issuer,
+        audience: sandbox.info.audience,
+        algorithms: ['RS256'],
+      });
       assert.equal(payload.body_sha256, createHash('sha256').update(readFileSync(file)).digest('hex'));
       assert.equal(payload.jti, undefined);
     } finally {

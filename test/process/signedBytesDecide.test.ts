@@ -25,7 +25,11 @@ async function recordingApp(): Promise<{ url: string; bodies: string[]; server: 
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, bodies, server };
 }
 
-async function post(url: string, body: Buffer, headers: Record<string, string>): Promise<{ status: number; text: string }> {
+async function post(
+  url: string,
+  body: Buffer,
+  headers: Record<string, string>,
+): Promise<{ status: number; text: string }> {
   const res = await request(url, { method: 'POST', body, headers: { 'content-type': 'application/json', ...headers } });
   return { status: res.statusCode, text: await res.body.text() };
 }
@@ -37,7 +41,10 @@ describe('wfs listen: only signed bytes decide dedupe and forwarding, as a proce
   let listen: WfsProcess;
   let url: string;
   /** The n-th delivery line, once printed. */
-  const delivery = (n: number): Promise<Line> => listen.line(() => listen.events('delivery').length >= n, `${n} delivery lines`).then(() => listen.events('delivery')[n - 1]!);
+  const delivery = (n: number): Promise<Line> =>
+    listen
+      .line(() => listen.events('delivery').length >= n, `${n} delivery lines`)
+      .then(() => listen.events('delivery')[n - 1]!);
 
   before(async () => {
     s = await startSandboxProcess();
@@ -61,7 +68,14 @@ describe('wfs listen: only signed bytes decide dedupe and forwarding, as a proce
     const body = Buffer.from(JSON.stringify({ order: 42, note: 'captured' }));
     const token = await signedBy(s.info.baseUrl, body);
     const answers = [];
-    for (const id of ['A', 'A', 'B', 'C']) answers.push(await post(url, body, { authorization: `Bearer ${token}`, 'x-svc-webhook-id': id, 'x-svc-topic': 'orders/created' }));
+    for (const id of ['A', 'A', 'B', 'C'])
+      answers.push(
+        await post(url, body, {
+          authorization: `Bearer ${token}`,
+          'x-svc-webhook-id': id,
+          'x-svc-topic': 'orders/created',
+        }),
+      );
     assert.deepEqual(
       answers.map((a) => [a.status, a.text]),
       [
@@ -74,7 +88,11 @@ describe('wfs listen: only signed bytes decide dedupe and forwarding, as a proce
     );
     const first = await delivery(1);
     assert.equal(first.webhookId, null, 'no signed id');
-    assert.deepEqual(first.unsigned, { webhookId: 'A', topic: 'orders/created' }, 'the header values are shown as unsigned');
+    assert.deepEqual(
+      first.unsigned,
+      { webhookId: 'A', topic: 'orders/created' },
+      'the header values are shown as unsigned',
+    );
     await delivery(4);
     assert.equal(app.bodies.length, 1, 'forwarded once');
   });
@@ -83,30 +101,65 @@ describe('wfs listen: only signed bytes decide dedupe and forwarding, as a proce
     const realId = '5a1c3f0e-7b2d-4e6f-9a8b-0c1d2e3f4a5b';
     const captured = Buffer.from(JSON.stringify({ any: 'test data' }));
     const file = join(mkdtempSync(join(tmpdir(), 'wfs-poison-')), 'deliveries.jsonl');
-    const logged = new WfsProcess(['listen', '--trust-sandbox', s.info.baseUrl, '--forward-to', app.url, '--log', file]);
-    const poison = await post((await logged.event('ready')).url, captured, { authorization: `Bearer ${await signedBy(s.info.baseUrl, captured)}`, 'x-svc-webhook-id': realId });
+    const logged = new WfsProcess([
+      'listen',
+      '--trust-sandbox',
+      s.info.baseUrl,
+      '--forward-to',
+      app.url,
+      '--log',
+      file,
+    ]);
+    const poison = await post((await logged.event('ready')).url, captured, {
+      authorization: `Bearer ${await signedBy(s.info.baseUrl, captured)}`,
+      'x-svc-webhook-id': realId,
+    });
     assert.equal(poison.status, 200);
     await logged.stopCleanly();
     // The next run on the same history, as after a window reload.
     const again = new WfsProcess(['listen', '--trust-sandbox', s.info.baseUrl, '--forward-to', app.url, '--log', file]);
-    const real = Buffer.from(JSON.stringify({ webhookId: realId, topic: 'workflow/completed', data: { runId: 'wfrun_x' } }));
-    const answered = await post((await again.event('ready')).url, real, { authorization: `Bearer ${await signedBy(s.info.baseUrl, real)}`, 'x-svc-webhook-id': realId });
-    assert.deepEqual([answered.status, answered.text], [200, ''], 'the real event is processed, not answered "duplicate"');
+    const real = Buffer.from(
+      JSON.stringify({ webhookId: realId, topic: 'workflow/completed', data: { runId: 'wfrun_x' } }),
+    );
+    const answered = await post((await again.event('ready')).url, real, {
+      authorization: `Bearer ${await signedBy(s.info.baseUrl, real)}`,
+      'x-svc-webhook-id': realId,
+    });
+    assert.deepEqual(
+      [answered.status, answered.text],
+      [200, ''],
+      'the real event is processed, not answered "duplicate"',
+    );
     const line = await again.event('delivery');
     assert.deepEqual([line.webhookId, line.duplicate], [realId, false]);
     assert.deepEqual(app.bodies, [captured.toString('utf8'), real.toString('utf8')], 'the app got the real event');
     // And in the same run: the poisoning delivery first, then the event.
     const captured2 = Buffer.from(JSON.stringify({ any: 'more test data' }));
     const realId2 = '6b2d4a1f-8c3e-4f7a-8b9c-1d2e3f4a5b6c';
-    assert.equal((await post(url, captured2, { authorization: `Bearer ${await signedBy(s.info.baseUrl, captured2)}`, 'x-svc-webhook-id': realId2 })).status, 200);
+    assert.equal(
+      (
+        await post(url, captured2, {
+          authorization: `Bearer ${await signedBy(s.info.baseUrl, captured2)}`,
+          'x-svc-webhook-id': realId2,
+        })
+      ).status,
+      200,
+    );
     const real2 = Buffer.from(JSON.stringify({ webhookId: realId2, topic: 'workflow/completed' }));
-    assert.deepEqual(Object.values(await post(url, real2, { authorization: `Bearer ${await signedBy(s.info.baseUrl, real2)}` })), [200, '']);
+    assert.deepEqual(
+      Object.values(await post(url, real2, { authorization: `Bearer ${await signedBy(s.info.baseUrl, real2)}` })),
+      [200, ''],
+    );
     await again.stopCleanly();
   });
 
   it('an X-Svc-Topic of the self-test does not keep a verified delivery from the app', async () => {
     const body = Buffer.from(JSON.stringify({ hello: 'app' }));
-    const answered = await post(url, body, { authorization: `Bearer ${await signedBy(s.info.baseUrl, body)}`, 'x-svc-topic': 'wfs/self-test', 'x-svc-webhook-id': 'self' });
+    const answered = await post(url, body, {
+      authorization: `Bearer ${await signedBy(s.info.baseUrl, body)}`,
+      'x-svc-topic': 'wfs/self-test',
+      'x-svc-webhook-id': 'self',
+    });
     assert.equal(answered.status, 200);
     const line = await delivery(1);
     assert.deepEqual(app.bodies, [body.toString('utf8')], 'forwarded to the app');
@@ -114,7 +167,9 @@ describe('wfs listen: only signed bytes decide dedupe and forwarding, as a proce
   });
 
   it('a signature spelled another way (its last character changed in bits base64url leaves unused) is refused: one token, one spelling', async () => {
-    const body = Buffer.from(JSON.stringify({ webhookId: '0b9d8c7e-6f5a-4b3c-8d2e-1f0a9b8c7d6e', topic: 'spelling/test' }));
+    const body = Buffer.from(
+      JSON.stringify({ webhookId: '0b9d8c7e-6f5a-4b3c-8d2e-1f0a9b8c7d6e', topic: 'spelling/test' }),
+    );
     const token = await signedBy(s.info.baseUrl, body);
     const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
     const last = token.at(-1)!;
@@ -127,7 +182,11 @@ describe('wfs listen: only signed bytes decide dedupe and forwarding, as a proce
     }
     const lines = await delivery(15);
     assert.match(lines.checks.find((c: Line) => !c.ok).detail, /not canonical base64url/);
-    assert.equal((await post(url, body, { authorization: `Bearer ${token}` })).status, 200, 'the canonical spelling verifies');
+    assert.equal(
+      (await post(url, body, { authorization: `Bearer ${token}` })).status,
+      200,
+      'the canonical spelling verifies',
+    );
     assert.equal(app.bodies.length, 1);
   });
 });

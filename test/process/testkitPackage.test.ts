@@ -11,7 +11,12 @@ import manifest from '../../package.json';
 const ROOT = join(__dirname, '../../..');
 
 function run(cmd: string, args: string[], cwd: string, timeout = 90_000): { status: number | null; out: string } {
-  const r = spawnSync(cmd, args, { cwd, encoding: 'utf8', timeout, env: { ...process.env, npm_config_audit: 'false', npm_config_fund: 'false', NODE_OPTIONS: '' } });
+  const r = spawnSync(cmd, args, {
+    cwd,
+    encoding: 'utf8',
+    timeout,
+    env: { ...process.env, npm_config_audit: 'false', npm_config_fund: 'false', NODE_OPTIONS: '' },
+  });
   return { status: r.status, out: `${r.stdout}\n${r.stderr}` };
 }
 
@@ -43,19 +48,30 @@ describe('the test kit, installed from the packed CLI into an empty folder', fun
   it('the installed package has no dependencies, and exports the kit (ESM, CommonJS, types) and the schemas', () => {
     const pkg = JSON.parse(readFileSync(join(dir, 'node_modules/workflow-service-cli/package.json'), 'utf8'));
     assert.equal(pkg.dependencies, undefined);
-    assert.deepEqual(pkg.exports['./testkit'], { types: './testkit.d.ts', import: './testkit.mjs', require: './testkit.cjs' });
-    for (const name of ['webhook-event', 'webhook-jwt-claims', 'workflow', 'token-response', 'messages-envelope', 'problem-document'])
+    assert.deepEqual(pkg.exports['./testkit'], {
+      types: './testkit.d.ts',
+      import: './testkit.mjs',
+      require: './testkit.cjs',
+    });
+    for (const name of [
+      'webhook-event',
+      'webhook-jwt-claims',
+      'workflow',
+      'token-response',
+      'messages-envelope',
+      'problem-document',
+    ])
       assert.ok(existsSync(join(dir, `node_modules/workflow-service-cli/schemas/${name}.schema.json`)), name);
   });
 
-  it('docs/testkit.md\'s node:test file passes against its receiver: genuine, one byte changed, expired, audit, rotation', () => {
+  it("docs/testkit.md's node:test file passes against its receiver: genuine, one byte changed, expired, audit, rotation", () => {
     const t = run(process.execPath, ['--test', 'receiver.test.mjs'], dir);
     assert.equal(t.status, 0, t.out);
     assert.match(t.out, /# pass 5\b/);
     assert.match(t.out, /# fail 0\b/);
   });
 
-  it('the same test fails against a receiver that skips the body hash, at the byte-changed test and the audit\'s body cases', () => {
+  it("the same test fails against a receiver that skips the body hash, at the byte-changed test and the audit's body cases", () => {
     const broken = mkdtempSync(join(tmpdir(), 'wfs-testkit-broken-'));
     symlinkSync(join(dir, 'node_modules'), join(broken, 'node_modules'), 'dir');
     writeFileSync(join(broken, 'package.json'), '{"private":true,"type":"module"}\n');
@@ -101,7 +117,7 @@ describe('the test kit, installed from the packed CLI into an empty folder', fun
         "import { createTestIssuer, buildEvent, type WebhookEvent, type Workflow, type AuditResult } from 'workflow-service-cli/testkit';",
         'const issuer = await createTestIssuer();',
         "const event: WebhookEvent = buildEvent('workflow/completed');",
-        'const signed = await issuer.signEvent(event, { expiresIn: -60, omit: [\'body_sha256\'] });',
+        "const signed = await issuer.signEvent(event, { expiresIn: -60, omit: ['body_sha256'] });",
         'const n: number = signed.body.length;',
         "const w: Workflow['status'] = 'complete';",
         'let r: AuditResult | undefined;',
@@ -110,7 +126,27 @@ describe('the test kit, installed from the packed CLI into an empty folder', fun
         "await issuer.sign('{}', { expires: 5 });",
       ].join('\n'),
     );
-    const tsc = run(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '--noEmit', '--strict', '--skipLibCheck', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2022', '--types', 'node', '--typeRoots', join(ROOT, 'node_modules/@types'), 'check.mts'], dir);
+    const tsc = run(
+      process.execPath,
+      [
+        join(ROOT, 'node_modules/typescript/bin/tsc'),
+        '--noEmit',
+        '--strict',
+        '--skipLibCheck',
+        '--module',
+        'nodenext',
+        '--moduleResolution',
+        'nodenext',
+        '--target',
+        'es2022',
+        '--types',
+        'node',
+        '--typeRoots',
+        join(ROOT, 'node_modules/@types'),
+        'check.mts',
+      ],
+      dir,
+    );
     assert.equal(tsc.status, 0, tsc.out);
   });
 });

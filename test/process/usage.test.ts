@@ -37,8 +37,16 @@ describe('wfs help, version and usage errors as a process', function () {
       assert.match(p.stdout, /\nexit codes:\n/);
       assert.match(p.stdout, /--help/);
       // Each code once, in order: a command's own meaning replaces the common one.
-      const codes = p.stdout.split('\nexit codes:\n')[1]!.split('\n').flatMap((l) => /^  (\d+) /.exec(l)?.[1] ?? []).map(Number);
-      assert.deepEqual(codes, [...new Set(codes)].sort((a, b) => a - b), p.stdout);
+      const codes = p.stdout
+        .split('\nexit codes:\n')[1]!
+        .split('\n')
+        .flatMap((l) => /^  (\d+) /.exec(l)?.[1] ?? [])
+        .map(Number);
+      assert.deepEqual(
+        codes,
+        [...new Set(codes)].sort((a, b) => a - b),
+        p.stdout,
+      );
       assert.ok(codes.includes(130), `130 (interrupted) is listed: ${p.stdout}`);
     });
   }
@@ -56,9 +64,21 @@ describe('wfs help, version and usage errors as a process', function () {
     const help = new WfsProcess(['--help']);
     assert.equal(await help.exitCode(), 0);
     const environment = help.stdout.split('\nenvironment')[1] ?? '';
-    for (const name of ['WFS_BASE_URL', 'WFS_TEST_WEBHOOK_URL', 'WFS_USERNAME', 'WFS_PASSWORD', 'WFS_USER_ALIAS', 'WFS_USER_ALIAS_PLACEMENT', 'WFS_RATE_LIMIT_ATTEMPTS', 'HTTPS_PROXY'])
+    for (const name of [
+      'WFS_BASE_URL',
+      'WFS_TEST_WEBHOOK_URL',
+      'WFS_USERNAME',
+      'WFS_PASSWORD',
+      'WFS_USER_ALIAS',
+      'WFS_USER_ALIAS_PLACEMENT',
+      'WFS_RATE_LIMIT_ATTEMPTS',
+      'HTTPS_PROXY',
+    ])
       assert.match(environment, new RegExp(`\\b${name}\\b`), name);
-    assert.match(help.stdout, /\n  export WFS_BASE_URL=http:\/\/127\.0\.0\.1:4010 WFS_USERNAME=demo WFS_PASSWORD=demo-password\n  wfs start --session sess-demo-staged /);
+    assert.match(
+      help.stdout,
+      /\n  export WFS_BASE_URL=http:\/\/127\.0\.0\.1:4010 WFS_USERNAME=demo WFS_PASSWORD=demo-password\n  wfs start --session sess-demo-staged /,
+    );
   });
 
   it('wfs --version prints the package version', async () => {
@@ -79,21 +99,45 @@ describe('wfs help, version and usage errors as a process', function () {
       [['start', '--session-id', 's'], /^unknown flag --session-id \(did you mean --session\?\)$/],
       [['find', '--correlation', 'c'], /^unknown flag --correlation \(did you mean --correlation-id\?\)$/],
       [['listen', '--trust', 'x'], /^unknown flag --trust$/],
-      [['test-webhook', '--base-url', 'http://127.0.0.1:9'], /^unknown flag --base-url: set WFS_BASE_URL in the environment instead$/],
+      [
+        ['test-webhook', '--base-url', 'http://127.0.0.1:9'],
+        /^unknown flag --base-url: set WFS_BASE_URL in the environment instead$/,
+      ],
       [['start', '--password=hunter2'], /^unknown flag --password: set WFS_PASSWORD in the environment instead$/],
       [['sandbox', '--port'], /--port needs a value$/],
       // A negative number after a flag is read as a flag: the message says how to pass it as the value.
-      [['listen', '--history-memory', '-1', '--trust-sandbox', 'http://127.0.0.1:9'], /^--history-memory needs a value: "-1" is read as a flag \(write --history-memory=-1 if it is the value\)$/],
-      [['listen', '--history-memory=-1', '--trust-sandbox', 'http://127.0.0.1:9'], /--history-memory must be an integer from 1 to 65536/],
+      [
+        ['listen', '--history-memory', '-1', '--trust-sandbox', 'http://127.0.0.1:9'],
+        /^--history-memory needs a value: "-1" is read as a flag \(write --history-memory=-1 if it is the value\)$/,
+      ],
+      [
+        ['listen', '--history-memory=-1', '--trust-sandbox', 'http://127.0.0.1:9'],
+        /--history-memory must be an integer from 1 to 65536/,
+      ],
       [['status', '--follow=yes', '--workflow', 'w'], /--follow takes no value/],
       // An address without its scheme is named with one.
-      [['listen', '--trust-sandbox', '127.0.0.1:9'], /^--trust-sandbox is not a URL: 127\.0\.0\.1:9 \(it lacks its scheme: write http:\/\/127\.0\.0\.1:9\)$/],
-      [['listen', '--trust-sandbox', 'http://127.0.0.1:9', '--forward-to', 'localhost:3000'], /^--forward-to must be an http\(s\) URL \(it lacks its scheme: write http:\/\/localhost:3000\)$/],
+      [
+        ['listen', '--trust-sandbox', '127.0.0.1:9'],
+        /^--trust-sandbox is not a URL: 127\.0\.0\.1:9 \(it lacks its scheme: write http:\/\/127\.0\.0\.1:9\)$/,
+      ],
+      [
+        ['listen', '--trust-sandbox', 'http://127.0.0.1:9', '--forward-to', 'localhost:3000'],
+        /^--forward-to must be an http\(s\) URL \(it lacks its scheme: write http:\/\/localhost:3000\)$/,
+      ],
       // Every address is parsed as a URL at start: one with no host is refused before anything listens or is sent.
       [['listen', '--issuer', 'i', '--audience', 'a', '--jwks-url', 'http://'], /^--jwks-url is not a URL: http:\/\/$/],
-      [['listen', '--trust-sandbox', 'http://127.0.0.1:9', '--public-url', 'http://[bad', '--port', '3'], /^--public-url is not a URL: http:\/\/\[bad$/],
-      [['listen', '--trust-sandbox', 'http://127.0.0.1:9', '--tunnel', '--tunnel-host', 'localtunnel.me'], /^--tunnel-host is not a URL: localtunnel\.me \(it lacks its scheme: write https:\/\/localtunnel\.me\)$/],
-      [['audit', '--target', 'localhost:3000/webhooks'], /^--target must be an http\(s\) URL \(it lacks its scheme: write http:\/\/localhost:3000\/webhooks\)$/],
+      [
+        ['listen', '--trust-sandbox', 'http://127.0.0.1:9', '--public-url', 'http://[bad', '--port', '3'],
+        /^--public-url is not a URL: http:\/\/\[bad$/,
+      ],
+      [
+        ['listen', '--trust-sandbox', 'http://127.0.0.1:9', '--tunnel', '--tunnel-host', 'localtunnel.me'],
+        /^--tunnel-host is not a URL: localtunnel\.me \(it lacks its scheme: write https:\/\/localtunnel\.me\)$/,
+      ],
+      [
+        ['audit', '--target', 'localhost:3000/webhooks'],
+        /^--target must be an http\(s\) URL \(it lacks its scheme: write http:\/\/localhost:3000\/webhooks\)$/,
+      ],
       [['audit', '--target', 'http://'], /^--target is not a URL: http:\/\/$/],
       [['audit', 'http://x'], /unexpected argument "http:\/\/x"/],
       [['frobnicate'], /unknown command "frobnicate"/],
@@ -113,19 +157,54 @@ describe('wfs help, version and usage errors as a process', function () {
     after(() => s.stop());
 
     it('a 300-character correlationId: exit 2, and the sandbox saw no request at all (no sign-in)', async () => {
-      const p = new WfsProcess(['start', '--session', s.info.sessions.staged, '--service', 'Appraisal', '--model', 'Standard', '--correlation-id', 'x'.repeat(300)], s.env);
+      const p = new WfsProcess(
+        [
+          'start',
+          '--session',
+          s.info.sessions.staged,
+          '--service',
+          'Appraisal',
+          '--model',
+          'Standard',
+          '--correlation-id',
+          'x'.repeat(300),
+        ],
+        s.env,
+      );
       assert.equal(await p.exitCode(), 2);
       assert.match(p.lines.at(-1)!.message, /255/);
       await s.control('GET', 'stats');
       await s.proc.line((l) => l.event === 'request' && l.path === '/sandbox/stats', 'the stats request line');
-      assert.deepEqual(s.requests().filter((r) => !r.includes(' /sandbox/')), [], 'no sign-in, no start');
+      assert.deepEqual(
+        s.requests().filter((r) => !r.includes(' /sandbox/')),
+        [],
+        'no sign-in, no start',
+      );
     });
 
     it('an http --address for the real service: exit 2 (not a transport error), with no connection made', async () => {
       const service = await countingServer();
       try {
-        const env = { WFS_BASE_URL: service.url.replace('127.0.0.1', 'localhost'), WFS_TEST_WEBHOOK_URL: 'https://hooks.example.invalid', WFS_USERNAME: 'u', WFS_PASSWORD: 'p' };
-        const p = new WfsProcess(['test-webhook', '--address', 'http://example.invalid/hook', '--topic', 't/x', '--sub-topic', 'k:t/x', '--tenant-id', 't'], env);
+        const env = {
+          WFS_BASE_URL: service.url.replace('127.0.0.1', 'localhost'),
+          WFS_TEST_WEBHOOK_URL: 'https://hooks.example.invalid',
+          WFS_USERNAME: 'u',
+          WFS_PASSWORD: 'p',
+        };
+        const p = new WfsProcess(
+          [
+            'test-webhook',
+            '--address',
+            'http://example.invalid/hook',
+            '--topic',
+            't/x',
+            '--sub-topic',
+            'k:t/x',
+            '--tenant-id',
+            't',
+          ],
+          env,
+        );
         assert.equal(await p.exitCode(), 2, p.stdout);
         assert.equal(p.lines.at(-1)!.kind, 'local-validation');
         assert.match(p.lines.at(-1)!.message, /https/);
@@ -137,7 +216,22 @@ describe('wfs help, version and usage errors as a process', function () {
 
     it('an unreachable service with a malformed request: still exit 2, never a transport error', async () => {
       const env = { WFS_BASE_URL: 'http://127.0.0.1:9', WFS_USERNAME: 'u', WFS_PASSWORD: 'p' };
-      const p = new WfsProcess(['test-webhook', '--address', 'http://127.0.0.1:9/x', '--topic', 't/x', '--sub-topic', 'k:t/x', '--tenant-id', 't', '--webhook-id', 'not-a-uuid'], env);
+      const p = new WfsProcess(
+        [
+          'test-webhook',
+          '--address',
+          'http://127.0.0.1:9/x',
+          '--topic',
+          't/x',
+          '--sub-topic',
+          'k:t/x',
+          '--tenant-id',
+          't',
+          '--webhook-id',
+          'not-a-uuid',
+        ],
+        env,
+      );
       assert.equal(await p.exitCode(), 2);
       assert.match(p.lines.at(-1)!.message, /not a UUID/);
     });
@@ -166,31 +260,62 @@ describe('wfs help, version and usage errors as a process', function () {
       const trust = new WfsProcess(['listen', '--trust-file', '/dev/zero']);
       assert.equal(await trust.exitCode(), 2);
       assert.equal(trust.lines.at(-1)!.message, '--trust-file /dev/zero: larger than 1 MiB');
-      const hook = ['test-webhook', '--address', 'http://127.0.0.1:9/x', '--topic', 't/x', '--sub-topic', 'k:t/x', '--tenant-id', 't'];
+      const hook = [
+        'test-webhook',
+        '--address',
+        'http://127.0.0.1:9/x',
+        '--topic',
+        't/x',
+        '--sub-topic',
+        'k:t/x',
+        '--tenant-id',
+        't',
+      ];
       const data = new WfsProcess([...hook, '--data', '/dev/zero'], s.env);
       assert.equal(await data.exitCode(), 2);
       assert.equal(data.lines.at(-1)!.message, '--data: cannot read /dev/zero: larger than 64 MiB');
       // `yes | wfs test-webhook --data -`: standard input that never ends.
-      const piped = spawnSync('sh', ['-c', `yes | exec "$0" "$@"`, process.execPath, CLI, ...hook, '--data', '-'], { env: { PATH: process.env.PATH, ...s.env }, encoding: 'utf8', timeout: 50_000 });
+      const piped = spawnSync('sh', ['-c', `yes | exec "$0" "$@"`, process.execPath, CLI, ...hook, '--data', '-'], {
+        env: { PATH: process.env.PATH, ...s.env },
+        encoding: 'utf8',
+        timeout: 50_000,
+      });
       assert.equal(piped.status, 2, piped.stderr);
-      assert.equal(JSON.parse(piped.stdout.trim().split('\n').at(-1)!).message, '--data: cannot read standard input: larger than 64 MiB');
+      assert.equal(
+        JSON.parse(piped.stdout.trim().split('\n').at(-1)!).message,
+        '--data: cannot read standard input: larger than 64 MiB',
+      );
       // The sandbox prints its request lines as it serves them: one of our own, last, says it has printed the rest.
       const stats = () => s.proc.events('request').filter((l) => l.path === '/sandbox/stats').length;
       const before = stats();
       await s.control('GET', 'stats');
       await s.proc.line(() => stats() > before, 'the stats request line');
-      assert.deepEqual(s.requests().filter((r) => !r.includes(' /sandbox/')), [], 'no sign-in');
+      assert.deepEqual(
+        s.requests().filter((r) => !r.includes(' /sandbox/')),
+        [],
+        'no sign-in',
+      );
     });
 
     it('a service whose TLS certificate this process does not trust: the error says so and names NODE_EXTRA_CA_CERTS, which then works', async () => {
       const fixtures = join(__dirname, '../../../test/fixtures');
-      const tls = createHttpsServer({ key: readFileSync(join(fixtures, 'tls-self-signed.key')), cert: readFileSync(join(fixtures, 'tls-self-signed.crt')) }, (req, res) => {
-        req.resume();
-        res.writeHead(401, { 'content-type': 'application/json' }).end('{}');
-      });
+      const tls = createHttpsServer(
+        {
+          key: readFileSync(join(fixtures, 'tls-self-signed.key')),
+          cert: readFileSync(join(fixtures, 'tls-self-signed.crt')),
+        },
+        (req, res) => {
+          req.resume();
+          res.writeHead(401, { 'content-type': 'application/json' }).end('{}');
+        },
+      );
       await new Promise<void>((r) => tls.listen(0, '127.0.0.1', r));
       try {
-        const env = { WFS_BASE_URL: `https://127.0.0.1:${(tls.address() as AddressInfo).port}`, WFS_USERNAME: 'u', WFS_PASSWORD: 'p' };
+        const env = {
+          WFS_BASE_URL: `https://127.0.0.1:${(tls.address() as AddressInfo).port}`,
+          WFS_USERNAME: 'u',
+          WFS_PASSWORD: 'p',
+        };
         const untrusted = new WfsProcess(['status', '--workflow', 'wf_1'], env);
         assert.equal(await untrusted.exitCode(), 1);
         assert.match(
@@ -198,7 +323,10 @@ describe('wfs help, version and usage errors as a process', function () {
           /: its TLS certificate is not trusted by this process \(DEPTH_ZERO_SELF_SIGNED_CERT\); if a proxy or your organisation re-signs TLS traffic, give its CA certificate in NODE_EXTRA_CA_CERTS=\/path\/to\/ca\.pem/,
         );
         // Given the CA, the same command reaches the service (which refuses the credentials: exit 1, kind auth).
-        const trusted = new WfsProcess(['status', '--workflow', 'wf_1'], { ...env, NODE_EXTRA_CA_CERTS: join(fixtures, 'tls-self-signed.crt') });
+        const trusted = new WfsProcess(['status', '--workflow', 'wf_1'], {
+          ...env,
+          NODE_EXTRA_CA_CERTS: join(fixtures, 'tls-self-signed.crt'),
+        });
         assert.equal(await trusted.exitCode(), 1);
         assert.notEqual(trusted.lines.at(-1)!.kind, 'transport', trusted.stdout);
       } finally {
@@ -212,14 +340,27 @@ describe('wfs help, version and usage errors as a process', function () {
       assert.match(noBase.lines.at(-1)!.message, /WFS_BASE_URL is not set/);
       // An address without its scheme: "localhost:8080" parses as the scheme "localhost:", "127.0.0.1:9" not at all.
       for (const [base, message] of [
-        ['localhost:8080', /^WFS_BASE_URL must be an http\(s\) URL \(it lacks its scheme: write http:\/\/localhost:8080\)$/],
-        ['127.0.0.1:9', /^WFS_BASE_URL is not a URL: 127\.0\.0\.1:9 \(it lacks its scheme: write http:\/\/127\.0\.0\.1:9\)$/],
+        [
+          'localhost:8080',
+          /^WFS_BASE_URL must be an http\(s\) URL \(it lacks its scheme: write http:\/\/localhost:8080\)$/,
+        ],
+        [
+          '127.0.0.1:9',
+          /^WFS_BASE_URL is not a URL: 127\.0\.0\.1:9 \(it lacks its scheme: write http:\/\/127\.0\.0\.1:9\)$/,
+        ],
       ] as const) {
-        const noScheme = new WfsProcess(['status', '--workflow', 'wf_1'], { WFS_BASE_URL: base, WFS_USERNAME: 'u', WFS_PASSWORD: 'p' });
+        const noScheme = new WfsProcess(['status', '--workflow', 'wf_1'], {
+          WFS_BASE_URL: base,
+          WFS_USERNAME: 'u',
+          WFS_PASSWORD: 'p',
+        });
         assert.equal(await noScheme.exitCode(), 2);
         assert.match(noScheme.lines.at(-1)!.message, message);
       }
-      const badProxy = new WfsProcess(['status', '--workflow', 'wf_1'], { ...s.env, HTTPS_PROXY: 'proxy.example:3128' });
+      const badProxy = new WfsProcess(['status', '--workflow', 'wf_1'], {
+        ...s.env,
+        HTTPS_PROXY: 'proxy.example:3128',
+      });
       assert.equal(await badProxy.exitCode(), 2);
       assert.match(badProxy.lines.at(-1)!.message, /https proxy "proxy.example:3128" is not a URL|must be an http/);
     });

@@ -9,7 +9,15 @@ import type { AddressInfo } from 'node:net';
 import { SIGN_IN_PATH, REFRESH_PATH, WORKFLOW_ROOT } from '../../src/core/http/paths';
 import { startSandboxProcess, WfsProcess, type SandboxProcess } from './helpers/wfsProcess';
 
-const START = (s: SandboxProcess) => ['start', '--session', s.info.sessions.staged, '--service', 'Appraisal', '--model', 'Standard'];
+const START = (s: SandboxProcess) => [
+  'start',
+  '--session',
+  s.info.sessions.staged,
+  '--service',
+  'Appraisal',
+  '--model',
+  'Standard',
+];
 
 /** Service requests only (the control API's own lines left out), as "METHOD path status". The sandbox prints each
  * line after answering, so a client may exit first: wait until at least `atLeast` have been printed. */
@@ -42,10 +50,16 @@ describe('wfs start / status / test-webhook as processes', function () {
     await s.control('POST', 'faults', { fault: 'throttle', count: 1 });
     const p = new WfsProcess([...START(s), '--correlation-id', 'throttled-sign-in'], s.env);
     assert.equal(await p.exitCode(), 0, p.stdout + p.stderr);
-    assert.deepEqual(p.lines.map((l) => l.event), ['backoff', 'started']);
+    assert.deepEqual(
+      p.lines.map((l) => l.event),
+      ['backoff', 'started'],
+    );
     assert.equal(p.lines[0].status, 429);
     assert.ok(p.lines[0].delayMs > 0);
-    assert.deepEqual((await billed(s)).map((b) => b.correlationId), ['throttled-sign-in']);
+    assert.deepEqual(
+      (await billed(s)).map((b) => b.correlationId),
+      ['throttled-sign-in'],
+    );
   });
 
   it('a throttled start backs off (the process stays alive through the wait), then exit 0 after one 202', async () => {
@@ -53,10 +67,19 @@ describe('wfs start / status / test-webhook as processes', function () {
     await s.control('POST', 'faults', { fault: 'throttle', count: 2, after: 1 });
     const p = new WfsProcess([...START(s), '--correlation-id', 'throttled-start'], s.env);
     assert.equal(await p.exitCode(), 0, p.stdout + p.stderr);
-    assert.deepEqual(p.lines.map((l) => l.event), ['backoff', 'backoff', 'started']);
-    assert.deepEqual(p.lines.slice(0, 2).map((l) => l.attempt), [1, 2]);
+    assert.deepEqual(
+      p.lines.map((l) => l.event),
+      ['backoff', 'backoff', 'started'],
+    );
+    assert.deepEqual(
+      p.lines.slice(0, 2).map((l) => l.attempt),
+      [1, 2],
+    );
     const starts = (await serviceRequests(s, 4)).filter((r) => r.includes('/workflows'));
-    assert.deepEqual(starts.map((r) => r.split(' ').at(-1)), ['429', '429', '202']);
+    assert.deepEqual(
+      starts.map((r) => r.split(' ').at(-1)),
+      ['429', '429', '202'],
+    );
     assert.equal((await billed(s)).length, 1);
   });
 
@@ -77,7 +100,10 @@ describe('wfs start / status / test-webhook as processes', function () {
       const p = new WfsProcess([...START(s), '--correlation-id', `cid-${fault}`], s.env);
       assert.equal(await p.exitCode(), 3);
       const err = p.lines.at(-1)!;
-      assert.deepEqual([err.event, err.status, err.kind, err.correlationId], ['error', 500, 'outcome-unknown', `cid-${fault}`]);
+      assert.deepEqual(
+        [err.event, err.status, err.kind, err.correlationId],
+        ['error', 500, 'outcome-unknown', `cid-${fault}`],
+      );
       assert.match(err.message, new RegExp(`cid-${fault}`));
       assert.equal((await billed(s)).length, fault === 'start-500-billed' ? 1 : 0);
 
@@ -87,7 +113,10 @@ describe('wfs start / status / test-webhook as processes', function () {
         assert.equal(await find.exitCode(), 0, find.stdout + find.stderr);
         const found = find.lines.at(-1)!;
         assert.equal(found.event, 'found');
-        assert.deepEqual(found.workflows.map((w: { correlationId: string }) => w.correlationId), [`cid-${fault}`]);
+        assert.deepEqual(
+          found.workflows.map((w: { correlationId: string }) => w.correlationId),
+          [`cid-${fault}`],
+        );
       } else {
         assert.equal(await find.exitCode(), 5, 'none found');
         assert.deepEqual(find.lines.at(-1), { event: 'none', correlationId: `cid-${fault}` });
@@ -104,7 +133,10 @@ describe('wfs start / status / test-webhook as processes', function () {
     assert.equal(await find.exitCode(), 0, find.stdout + find.stderr);
     const found = find.lines.at(-1)!;
     assert.deepEqual([found.event, found.correlationId, found.typed], ['found', 'cid-copied', '"cid-copied",']);
-    assert.deepEqual(found.workflows.map((w: { correlationId: string }) => w.correlationId), ['cid-copied']);
+    assert.deepEqual(
+      found.workflows.map((w: { correlationId: string }) => w.correlationId),
+      ['cid-copied'],
+    );
     assert.match(found.note, /^none carries the correlationId as typed, "\\"cid-copied\\",";/);
 
     const none = new WfsProcess(['find', '--correlation-id', ' "cid-never" '], s.env);
@@ -112,7 +144,10 @@ describe('wfs start / status / test-webhook as processes', function () {
     assert.deepEqual(none.lines.at(-1), { event: 'none', correlationId: ' "cid-never" ', alsoSearched: 'cid-never' });
     const long = new WfsProcess(['find', '--correlation-id', 'x'.repeat(300)], s.env);
     assert.equal(await long.exitCode(), 5);
-    assert.match(long.lines.at(-1)!.note, /^a correlationId has at most 255 characters and this one has 300: no start could have sent it/);
+    assert.match(
+      long.lines.at(-1)!.note,
+      /^a correlationId has at most 255 characters and this one has 300: no start could have sent it/,
+    );
   });
 
   it('a start whose answer is lost (the connection cut after the service took it): exit 3 like a 500, and find finds the billed workflow', async () => {
@@ -124,11 +159,18 @@ describe('wfs start / status / test-webhook as processes', function () {
         const body = Buffer.concat(chunks);
         // End-to-end headers only: fetch refuses hop-by-hop ones (connection, keep-alive).
         const headers: Record<string, string> = {};
-        for (const h of ['content-type', 'authorization', 'accept', 'x-svc-useralias']) if (typeof req.headers[h] === 'string') headers[h] = req.headers[h] as string;
-        const answer = await fetch(s.info.baseUrl + req.url, { method: req.method, headers, body: req.method === 'GET' ? undefined : body });
+        for (const h of ['content-type', 'authorization', 'accept', 'x-svc-useralias'])
+          if (typeof req.headers[h] === 'string') headers[h] = req.headers[h] as string;
+        const answer = await fetch(s.info.baseUrl + req.url, {
+          method: req.method,
+          headers,
+          body: req.method === 'GET' ? undefined : body,
+        });
         const text = Buffer.from(await answer.arrayBuffer());
         if (req.url!.includes('/sessions/')) return void req.socket.destroy();
-        res.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'application/json' }).end(text);
+        res
+          .writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'application/json' })
+          .end(text);
       });
     });
     await new Promise<void>((r) => cutter.listen(0, '127.0.0.1', r));
@@ -138,22 +180,34 @@ describe('wfs start / status / test-webhook as processes', function () {
       assert.equal(await p.exitCode(), 3);
       const err = p.lines.at(-1)!;
       assert.deepEqual([err.event, err.kind, err.correlationId], ['error', 'outcome-unknown', 'cid-lost']);
-      assert.match(err.message, /^Outcome unknown: the start was sent and its answer lost \(the connection was cut: \w+\); a workflow may have been started and billed\. Do not retry blindly: run `wfs find --correlation-id cid-lost`/);
+      assert.match(
+        err.message,
+        /^Outcome unknown: the start was sent and its answer lost \(the connection was cut: \w+\); a workflow may have been started and billed\. Do not retry blindly: run `wfs find --correlation-id cid-lost`/,
+      );
       assert.equal((await billed(s)).length, 1, 'the sandbox did start it');
       const find = new WfsProcess(['find', '--correlation-id', 'cid-lost'], s.env);
       assert.equal(await find.exitCode(), 0);
-      assert.deepEqual(find.lines.at(-1)!.workflows.map((w: { correlationId: string }) => w.correlationId), ['cid-lost']);
+      assert.deepEqual(
+        find.lines.at(-1)!.workflows.map((w: { correlationId: string }) => w.correlationId),
+        ['cid-lost'],
+      );
     } finally {
       cutter.closeAllConnections();
       cutter.close();
     }
   });
 
-  it('find: a Find Workflows address off the service\'s origin is refused before anything is sent (exit 2)', async () => {
-    const p = new WfsProcess(['find', '--correlation-id', 'c'], { ...s.env, WFS_FIND_WORKFLOWS_URL: 'http://127.0.0.2:9/find?c={correlationId}' });
+  it("find: a Find Workflows address off the service's origin is refused before anything is sent (exit 2)", async () => {
+    const p = new WfsProcess(['find', '--correlation-id', 'c'], {
+      ...s.env,
+      WFS_FIND_WORKFLOWS_URL: 'http://127.0.0.2:9/find?c={correlationId}',
+    });
     assert.equal(await p.exitCode(), 2);
     assert.match(p.lines.at(-1)!.message, /^WFS_FIND_WORKFLOWS_URL: .*not on the service's origin/);
-    const own = new WfsProcess(['find', '--correlation-id', 'nothing-here'], { ...s.env, WFS_FIND_WORKFLOWS_URL: `${s.info.baseUrl}/workflow-services-ws/resources/v1/workflows?correlationId={correlationId}` });
+    const own = new WfsProcess(['find', '--correlation-id', 'nothing-here'], {
+      ...s.env,
+      WFS_FIND_WORKFLOWS_URL: `${s.info.baseUrl}/workflow-services-ws/resources/v1/workflows?correlationId={correlationId}`,
+    });
     assert.equal(await own.exitCode(), 5);
   });
 
@@ -162,14 +216,23 @@ describe('wfs start / status / test-webhook as processes', function () {
     const ok = new WfsProcess(START(s), s.env);
     assert.equal(await ok.exitCode(), 0, ok.stdout);
     const startPath = `${WORKFLOW_ROOT}/sessions/${s.info.sessions.staged}/workflows`;
-    assert.deepEqual(await serviceRequests(s, 4), [`POST ${SIGN_IN_PATH} 200`, `POST ${startPath} 403`, `POST ${REFRESH_PATH} 200`, `POST ${startPath} 202`]);
+    assert.deepEqual(await serviceRequests(s, 4), [
+      `POST ${SIGN_IN_PATH} 200`,
+      `POST ${startPath} 403`,
+      `POST ${REFRESH_PATH} 200`,
+      `POST ${startPath} 202`,
+    ]);
 
     await s.control('POST', 'faults', { fault: 'forbidden', count: 2 });
     const before = (await serviceRequests(s)).length;
     const refused = new WfsProcess(START(s), s.env);
     assert.equal(await refused.exitCode(), 1);
     assert.equal(refused.lines.at(-1)!.status, 403);
-    assert.deepEqual((await serviceRequests(s, before + 4)).slice(before).map((r) => r.split(' ').at(-1)), ['200', '403', '200', '403'], 'one retry, not two');
+    assert.deepEqual(
+      (await serviceRequests(s, before + 4)).slice(before).map((r) => r.split(' ').at(-1)),
+      ['200', '403', '200', '403'],
+      'one retry, not two',
+    );
   });
 
   it('a wrong password: exit 1, and the password appears in no output', async () => {
@@ -178,14 +241,17 @@ describe('wfs start / status / test-webhook as processes', function () {
     assert.equal(await p.exitCode(), 1);
     assert.equal(p.lines.at(-1)!.status, 401);
     assert.ok(!(p.stdout + p.stderr).includes(password));
-    assert.ok(!s.proc.stdout.includes(password), 'nor in the sandbox\'s own log');
+    assert.ok(!s.proc.stdout.includes(password), "nor in the sandbox's own log");
   });
 
   it('status --follow runs to the terminal status on real timers: exit 0, one line per change', async () => {
     const id = await startOne(s);
     const p = new WfsProcess(['status', '--workflow', id, '--follow'], s.env);
     assert.equal(await p.exitCode(), 0, p.stdout + p.stderr);
-    assert.deepEqual(p.events('status').map((l) => l.workflow.status), ['processing', 'complete']);
+    assert.deepEqual(
+      p.events('status').map((l) => l.workflow.status),
+      ['processing', 'complete'],
+    );
   });
 
   it('status --follow to a workflow that ends failed: exit 6 with an error line naming the status; following it again once ended is exit 6 too', async () => {
@@ -193,8 +259,16 @@ describe('wfs start / status / test-webhook as processes', function () {
     const id = await startOne(s);
     const p = new WfsProcess(['status', '--workflow', id, '--follow'], s.env);
     assert.equal(await p.exitCode(), 6, p.stdout + p.stderr);
-    assert.deepEqual(p.events('status').map((l) => l.workflow.status), ['processing', 'failed']);
-    assert.deepEqual(p.lines.at(-1), { event: 'error', kind: 'workflow-not-complete', status: 'failed', message: 'the workflow ended failed, not complete' });
+    assert.deepEqual(
+      p.events('status').map((l) => l.workflow.status),
+      ['processing', 'failed'],
+    );
+    assert.deepEqual(p.lines.at(-1), {
+      event: 'error',
+      kind: 'workflow-not-complete',
+      status: 'failed',
+      message: 'the workflow ended failed, not complete',
+    });
     const again = new WfsProcess(['status', '--workflow', id, '--follow'], s.env);
     assert.equal(await again.exitCode(), 6);
     const once = new WfsProcess(['status', '--workflow', id], s.env);
@@ -204,7 +278,10 @@ describe('wfs start / status / test-webhook as processes', function () {
   it('status --follow to its deadline: exit 4 with a deadline error line', async () => {
     const long = await startSandboxProcess(['--workflow-duration', '3600']);
     try {
-      const started = new WfsProcess(['start', '--session', long.info.sessions.staged, '--service', 'Appraisal', '--model', 'Standard'], long.env);
+      const started = new WfsProcess(
+        ['start', '--session', long.info.sessions.staged, '--service', 'Appraisal', '--model', 'Standard'],
+        long.env,
+      );
       const id = (await started.event('started')).workflow.workflowId;
       const p = new WfsProcess(['status', '--workflow', id, '--follow', '--deadline', '1'], long.env);
       assert.equal(await p.exitCode(), 4);
@@ -218,9 +295,25 @@ describe('wfs start / status / test-webhook as processes', function () {
     const listen = new WfsProcess(['listen', '--trust-sandbox', s.info.baseUrl, '--no-tunnel'], {});
     const ready = await listen.event('ready');
     await s.control('POST', 'faults', { fault: 'throttle', count: 1, after: 1 });
-    const p = new WfsProcess(['test-webhook', '--address', ready.url, '--topic', 'workflow/completed', '--sub-topic', 'status:workflow/completed', '--tenant-id', 't1'], s.env);
+    const p = new WfsProcess(
+      [
+        'test-webhook',
+        '--address',
+        ready.url,
+        '--topic',
+        'workflow/completed',
+        '--sub-topic',
+        'status:workflow/completed',
+        '--tenant-id',
+        't1',
+      ],
+      s.env,
+    );
     assert.equal(await p.exitCode(), 0, p.stdout + p.stderr);
-    assert.deepEqual(p.lines.map((l) => l.event), ['backoff', 'sent']);
+    assert.deepEqual(
+      p.lines.map((l) => l.event),
+      ['backoff', 'sent'],
+    );
     const delivery = await listen.event('delivery');
     assert.deepEqual([delivery.status, delivery.verified, delivery.webhookId], [200, true, p.lines[1].webhookId]);
     // The first attempt's outcome, under the name --help gives it (it once said "status").
@@ -233,22 +326,63 @@ describe('wfs start / status / test-webhook as processes', function () {
 
   it('test-webhook with testData over the service\'s size limit: exit 1, an error that says too large, not "unexpected"', async () => {
     const data = JSON.stringify({ pad: 'x'.repeat(1024 * 1024) });
-    const p = new WfsProcess(['test-webhook', '--address', 'http://127.0.0.1:9/webhooks', '--topic', 'workflow/completed', '--sub-topic', 'status:workflow/completed', '--tenant-id', 't1', '--data', '-'], s.env, { stdin: data });
+    const p = new WfsProcess(
+      [
+        'test-webhook',
+        '--address',
+        'http://127.0.0.1:9/webhooks',
+        '--topic',
+        'workflow/completed',
+        '--sub-topic',
+        'status:workflow/completed',
+        '--tenant-id',
+        't1',
+        '--data',
+        '-',
+      ],
+      s.env,
+      { stdin: data },
+    );
     assert.equal(await p.exitCode(), 1, p.stdout + p.stderr);
     const error = p.lines.at(-1)!;
     assert.deepEqual([error.event, error.status], ['error', 413]);
-    assert.match(error.message, /too large \(413 Payload Too Large\); nothing was processed\. Send smaller testData\.$/);
+    assert.match(
+      error.message,
+      /too large \(413 Payload Too Large\); nothing was processed\. Send smaller testData\.$/,
+    );
   });
 
   it('test-webhook to an address that is down: the "sent" line (the endpoint took it), then a delivery-failed error line and exit 7', async () => {
-    const p = new WfsProcess(['test-webhook', '--address', 'http://127.0.0.1:9/webhooks', '--topic', 'workflow/completed', '--sub-topic', 'status:workflow/completed', '--tenant-id', 't1'], s.env);
+    const p = new WfsProcess(
+      [
+        'test-webhook',
+        '--address',
+        'http://127.0.0.1:9/webhooks',
+        '--topic',
+        'workflow/completed',
+        '--sub-topic',
+        'status:workflow/completed',
+        '--tenant-id',
+        't1',
+      ],
+      s.env,
+    );
     assert.equal(await p.exitCode(), 7, p.stdout + p.stderr);
     const { event, webhookId, response } = p.events('sent')[0]!;
-    assert.deepEqual([event, response.webhookId, response.attempt, response.retryScheduled], ['sent', webhookId, 1, true]);
+    assert.deepEqual(
+      [event, response.webhookId, response.attempt, response.retryScheduled],
+      ['sent', webhookId, 1, true],
+    );
     assert.match(response.error, /^cannot reach http:\/\/127\.0\.0\.1:9\/webhooks: ECONNREFUSED/);
     const err = p.lines.at(-1)!;
-    assert.deepEqual([err.event, err.kind, err.webhookId, err.address], ['error', 'delivery-failed', webhookId, 'http://127.0.0.1:9/webhooks']);
-    assert.match(err.message, /^the service could not deliver to the address: cannot reach .*ECONNREFUSED.*; the service will try again\. Check that your receiver is running/);
+    assert.deepEqual(
+      [err.event, err.kind, err.webhookId, err.address],
+      ['error', 'delivery-failed', webhookId, 'http://127.0.0.1:9/webhooks'],
+    );
+    assert.match(
+      err.message,
+      /^the service could not deliver to the address: cannot reach .*ECONNREFUSED.*; the service will try again\. Check that your receiver is running/,
+    );
   });
 
   it('test-webhook: a --data file saved with a byte-order mark is read as its JSON; a scheme-less --address says which scheme to add (exit 2)', async () => {
@@ -256,15 +390,21 @@ describe('wfs start / status / test-webhook as processes', function () {
     const file = join(dir, 'data.json');
     writeFileSync(file, '\ufeff{"loan":"L-1"}');
     const args = ['--topic', 'workflow/completed', '--sub-topic', 'status:workflow/completed', '--tenant-id', 't1'];
-    const p = new WfsProcess(['test-webhook', '--address', 'http://127.0.0.1:9/webhooks', ...args, '--data', file], s.env);
+    const p = new WfsProcess(
+      ['test-webhook', '--address', 'http://127.0.0.1:9/webhooks', ...args, '--data', file],
+      s.env,
+    );
     assert.equal(await p.exitCode(), 7, p.stdout + p.stderr);
     assert.equal(p.events('sent').length, 1, 'sent, not refused as invalid JSON');
     const bare = new WfsProcess(['test-webhook', '--address', 'localhost:4020/webhooks', ...args], s.env);
     assert.equal(await bare.exitCode(), 2);
-    assert.equal(bare.lines.at(-1)!.message, '--address localhost:4020/webhooks is not a URL (it lacks its scheme: write http://localhost:4020/webhooks)');
+    assert.equal(
+      bare.lines.at(-1)!.message,
+      '--address localhost:4020/webhooks is not a URL (it lacks its scheme: write http://localhost:4020/webhooks)',
+    );
   });
 
-  it('SIGTERM during a start\'s backoff: exit 130 with an error line, no started line, nothing billed', async () => {
+  it("SIGTERM during a start's backoff: exit 130 with an error line, no started line, nothing billed", async () => {
     await s.control('POST', 'faults', { fault: 'throttle', count: 10 });
     const p = new WfsProcess(START(s), s.env);
     await p.event('backoff');
@@ -278,7 +418,10 @@ describe('wfs start / status / test-webhook as processes', function () {
   it('SIGINT while following: exit 130 with a cancelled line', async () => {
     const long = await startSandboxProcess(['--workflow-duration', '3600']);
     try {
-      const started = new WfsProcess(['start', '--session', long.info.sessions.staged, '--service', 'Appraisal', '--model', 'Standard'], long.env);
+      const started = new WfsProcess(
+        ['start', '--session', long.info.sessions.staged, '--service', 'Appraisal', '--model', 'Standard'],
+        long.env,
+      );
       const id = (await started.event('started')).workflow.workflowId;
       const p = new WfsProcess(['status', '--workflow', id, '--follow'], long.env);
       await p.event('status');

@@ -12,11 +12,23 @@ interface TestResult {
 }
 
 export function run(): Promise<void> {
-  const mocha = new Mocha({ ui: 'bdd', timeout: 60_000, color: false, reporter: 'spec', grep: process.env.WFS_VSCODE_GREP });
+  const mocha = new Mocha({
+    ui: 'bdd',
+    timeout: 60_000,
+    color: false,
+    reporter: 'spec',
+    grep: process.env.WFS_VSCODE_GREP,
+  });
   const dir = join(__dirname, 'suite');
   // "*.last.test.js" runs after the rest: the lifecycle suite disposes the extension's services.
-  const files = readdirSync(dir).filter((n) => n.endsWith('.test.js')).sort();
-  for (const f of [...files.filter((n) => !n.endsWith('.last.test.js')), ...files.filter((n) => n.endsWith('.last.test.js'))]) mocha.addFile(join(dir, f));
+  const files = readdirSync(dir)
+    .filter((n) => n.endsWith('.test.js'))
+    .sort();
+  for (const f of [
+    ...files.filter((n) => !n.endsWith('.last.test.js')),
+    ...files.filter((n) => n.endsWith('.last.test.js')),
+  ])
+    mocha.addFile(join(dir, f));
   const results: TestResult[] = [];
   return new Promise((resolve, reject) => {
     const runner = mocha.run((failures) => {
@@ -26,6 +38,8 @@ export function run(): Promise<void> {
       else resolve();
     });
     runner.on('pass', (t) => results.push({ title: t.fullTitle(), state: 'passed', durationMs: t.duration }));
-    runner.on('fail', (t, err) => results.push({ title: t.fullTitle(), state: 'failed', error: String(err?.stack ?? err) }));
+    runner.on('fail', (t, err) =>
+      results.push({ title: t.fullTitle(), state: 'failed', error: String(err?.stack ?? err) }),
+    );
   });
 }

@@ -20,7 +20,11 @@ async function runSuite(root, testsPath, tools, { untrusted = false } = {}) {
   const t0 = Date.now();
   const resultFile = join(mkdtempSync(join(tmpdir(), 'wfs-results-')), 'results.json');
   const inspector = await startWebviewInspector();
-  const env = { WFS_VSCODE_RESULT_FILE: resultFile, WFS_TEST_WEBVIEW_URL: inspector.url, ...(untrusted ? { WFS_EXPECT_UNTRUSTED: '1', WFS_VSCODE_GREP: 'Restricted Mode' } : {}) };
+  const env = {
+    WFS_VSCODE_RESULT_FILE: resultFile,
+    WFS_TEST_WEBVIEW_URL: inspector.url,
+    ...(untrusted ? { WFS_EXPECT_UNTRUSTED: '1', WFS_VSCODE_GREP: 'Restricted Mode' } : {}),
+  };
   const server = await startCodeServer({ tools, smokeTestDriver: true, workspaceTrust: untrusted, env });
   const t1 = Date.now();
   let browser;
@@ -40,7 +44,9 @@ async function runSuite(root, testsPath, tools, { untrusted = false } = {}) {
       ['extensionDevelopmentPath', remote(join(root, 'out', 'host-extension'))],
       ['extensionTestsPath', remote(testsPath)],
     ];
-    await page.goto(`${server.url}/?folder=${encodeURIComponent(server.workspace)}&payload=${encodeURIComponent(JSON.stringify(payload))}`);
+    await page.goto(
+      `${server.url}/?folder=${encodeURIComponent(server.workspace)}&payload=${encodeURIComponent(JSON.stringify(payload))}`,
+    );
     const timer = setTimeout(() => settle('timeout'), SUITE_TIMEOUT_MS);
     const code = await exited;
     clearTimeout(timer);
@@ -48,16 +54,23 @@ async function runSuite(root, testsPath, tools, { untrusted = false } = {}) {
     let ran = 0;
     if (existsSync(resultFile)) {
       const { results } = JSON.parse(readFileSync(resultFile, 'utf8'));
-      for (const r of results) console.log(`  ${r.state === 'passed' ? '✔' : '✘'} ${r.title}${r.error ? '\n      ' + r.error.split('\n').slice(0, 6).join('\n      ') : ''}`);
+      for (const r of results)
+        console.log(
+          `  ${r.state === 'passed' ? '✔' : '✘'} ${r.title}${r.error ? '\n      ' + r.error.split('\n').slice(0, 6).join('\n      ') : ''}`,
+        );
       const passed = results.filter((r) => r.state === 'passed').length;
       ran = results.length;
       console.log(`${label}: ${passed} passed, ${results.length - passed} failed`);
     } else {
       console.log(`${label}: no results were written (the suite did not run)`);
     }
-    console.log(`timings: tools+server ${Math.round((t1 - t0) / 1000)} s, workbench+suite ${Math.round((t2 - t1) / 1000)} s`);
+    console.log(
+      `timings: tools+server ${Math.round((t1 - t0) / 1000)} s, workbench+suite ${Math.round((t2 - t1) / 1000)} s`,
+    );
     if (code === 'timeout') {
-      console.error(`The extension-host suite did not finish within ${SUITE_TIMEOUT_MS / 1000} s. code-server log:\n${server.tail()}`);
+      console.error(
+        `The extension-host suite did not finish within ${SUITE_TIMEOUT_MS / 1000} s. code-server log:\n${server.tail()}`,
+      );
       return 1;
     }
     if (code !== 0 || !existsSync(resultFile)) {
@@ -79,7 +92,8 @@ async function runSuite(root, testsPath, tools, { untrusted = false } = {}) {
 async function main() {
   const root = projectRoot();
   const testsPath = join(root, 'out', 'test', 'vscode', 'index.js');
-  if (!existsSync(join(root, 'out', 'host-extension', 'dist', 'extension.js')) || !existsSync(testsPath)) throw new Error('Build first: node esbuild.mjs --tests');
+  if (!existsSync(join(root, 'out', 'host-extension', 'dist', 'extension.js')) || !existsSync(testsPath))
+    throw new Error('Build first: node esbuild.mjs --tests');
   const tools = ensureTools();
   const trusted = await runSuite(root, testsPath, tools);
   const untrusted = await runSuite(root, testsPath, tools, { untrusted: true });

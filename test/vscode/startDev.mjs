@@ -27,7 +27,9 @@ async function main() {
   const server = await startCodeServer({ tools, smokeTestDriver: true });
   const payload = [['extensionDevelopmentPath', `vscode-remote://127.0.0.1:${server.port}${root}`]];
   const url = `${server.url}/?folder=${encodeURIComponent(server.workspace)}&payload=${encodeURIComponent(JSON.stringify(payload))}`;
-  console.log(`\nVS Code with Workflow Service Toolkit (development mode) is at:\n\n  ${url}\n\nOpen the "Workflow Service" activity-bar view and press "Start Sandbox". Ctrl-C stops it.`);
+  console.log(
+    `\nVS Code with Workflow Service Toolkit (development mode) is at:\n\n  ${url}\n\nOpen the "Workflow Service" activity-bar view and press "Start Sandbox". Ctrl-C stops it.`,
+  );
   if (args.has('--smoke-test')) {
     const { launchBrowser } = await import('./harness/browser.mjs');
     const browser = await launchBrowser();

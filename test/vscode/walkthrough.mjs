@@ -27,9 +27,17 @@ async function step(name, fn) {
     console.log(`  ✔ ${name} (${Date.now() - t} ms)`);
     return true;
   } catch (err) {
-    console.log(`  ✘ ${name}\n      ${String(err?.message ?? err).split('\n').slice(0, 4).join('\n      ')}`);
+    console.log(
+      `  ✘ ${name}\n      ${String(err?.message ?? err)
+        .split('\n')
+        .slice(0, 4)
+        .join('\n      ')}`,
+    );
     const shot = join(shots, `failed-${++failedShots}.png`);
-    await currentPage?.screenshot({ path: shot }).then(() => console.log(`      (what it saw: ${shot})`), () => undefined);
+    await currentPage?.screenshot({ path: shot }).then(
+      () => console.log(`      (what it saw: ${shot})`),
+      () => undefined,
+    );
     return false;
   }
 }
@@ -42,7 +50,10 @@ async function runCommand(page, title) {
       const input = page.locator('.quick-input-widget input');
       await input.waitFor({ state: 'visible', timeout: 10_000 });
       await input.fill(`>${title}`, { timeout: 10_000 });
-      await page.locator('.quick-input-list .monaco-list-row', { hasText: title.split(': ')[1] }).first().waitFor({ timeout: 10_000 });
+      await page
+        .locator('.quick-input-list .monaco-list-row', { hasText: title.split(': ')[1] })
+        .first()
+        .waitFor({ timeout: 10_000 });
       await page.keyboard.press('Enter');
       return;
     } catch (err) {
@@ -55,10 +66,28 @@ async function runCommand(page, title) {
 /** Packages test/vscode/peer and installs it into `extensionsDir`; returns what went wrong, if anything. */
 function installPeer(tools, extensionsDir) {
   const vsix = join(mkdtempSync(join(tmpdir(), 'wfs-peer-')), 'peer.vsix');
-  const pack = spawnSync(process.execPath, [join(root, 'node_modules', '@vscode', 'vsce', 'vsce'), 'package', '--no-dependencies', '--allow-missing-repository', '--skip-license', '--out', vsix], { cwd: join(root, 'test', 'vscode', 'peer'), encoding: 'utf8' });
+  const pack = spawnSync(
+    process.execPath,
+    [
+      join(root, 'node_modules', '@vscode', 'vsce', 'vsce'),
+      'package',
+      '--no-dependencies',
+      '--allow-missing-repository',
+      '--skip-license',
+      '--out',
+      vsix,
+    ],
+    { cwd: join(root, 'test', 'vscode', 'peer'), encoding: 'utf8' },
+  );
   if (pack.status !== 0) return `packaging the peer extension failed:\n${pack.stdout}\n${pack.stderr}`;
-  const install = spawnSync(tools.node24, [tools.codeServerEntry, '--extensions-dir', extensionsDir, '--install-extension', vsix], { encoding: 'utf8' });
-  return install.status === 0 ? undefined : `installing the peer extension failed:\n${install.stdout}\n${install.stderr}`;
+  const install = spawnSync(
+    tools.node24,
+    [tools.codeServerEntry, '--extensions-dir', extensionsDir, '--install-extension', vsix],
+    { encoding: 'utf8' },
+  );
+  return install.status === 0
+    ? undefined
+    : `installing the peer extension failed:\n${install.stdout}\n${install.stderr}`;
 }
 
 async function main() {
@@ -66,7 +95,11 @@ async function main() {
   if (!existsSync(VSIX)) throw new Error('Package first: npm run package');
   mkdirSync(shots, { recursive: true });
   const extensionsDir = mkdtempSync(join(tmpdir(), 'wfs-exts-'));
-  const install = spawnSync(tools.node24, [tools.codeServerEntry, '--extensions-dir', extensionsDir, '--install-extension', VSIX], { encoding: 'utf8' });
+  const install = spawnSync(
+    tools.node24,
+    [tools.codeServerEntry, '--extensions-dir', extensionsDir, '--install-extension', VSIX],
+    { encoding: 'utf8' },
+  );
   if (install.status !== 0) throw new Error(`installing the .vsix failed:\n${install.stdout}\n${install.stderr}`);
   // Another extension, installed next to it: what a peer can reach of the toolkit (its exports, an Accounts session).
   const peer = installPeer(tools, extensionsDir);
@@ -79,7 +112,15 @@ async function main() {
     extensionsDir,
     settings: {
       'wfs.sandbox.workflowDurationSeconds': 3,
-      'wfs.environments': [{ name: 'Staging', baseUrl: staging.info.baseUrl, trustedIssuers: [{ issuer: staging.info.issuer, audience: staging.info.audience, jwksUrl: staging.info.jwksUrl }] }],
+      'wfs.environments': [
+        {
+          name: 'Staging',
+          baseUrl: staging.info.baseUrl,
+          trustedIssuers: [
+            { issuer: staging.info.issuer, audience: staging.info.audience, jwksUrl: staging.info.jwksUrl },
+          ],
+        },
+      ],
     },
   });
   // A JSON file that is not valid JSON, for the "testData from the active editor" refusal.
@@ -90,7 +131,22 @@ async function main() {
   const hugeTestData = join(server.workspace, 'huge-dump.json');
   writeFileSync(hugeTestData, '');
   truncateSync(hugeTestData, 65 * 1024 * 1024);
-  writeFileSync(goodTestData, JSON.stringify({ webhookId: randomUUID(), topic: 'filetest/from-a-file', subTopic: 'event:filetest/from-a-file', tenantId: 'tenant-demo', triggeredAt: '2026-11-22T08:00:00.1234567Z', actorId: 'actor-file', data: { runId: 'wfrun_from_file' } }, null, 2));
+  writeFileSync(
+    goodTestData,
+    JSON.stringify(
+      {
+        webhookId: randomUUID(),
+        topic: 'filetest/from-a-file',
+        subTopic: 'event:filetest/from-a-file',
+        tenantId: 'tenant-demo',
+        triggeredAt: '2026-11-22T08:00:00.1234567Z',
+        actorId: 'actor-file',
+        data: { runId: 'wfrun_from_file' },
+      },
+      null,
+      2,
+    ),
+  );
   const browser = await launchBrowser();
   const results = [];
   let sendTestWebhook;
@@ -121,7 +177,11 @@ async function main() {
     // With `testData` naming a choice of step 4 (e.g. 'The active JSON editor'), it stops after choosing it.
     sendTestWebhook = async (testData) => {
       await runCommand(page, 'Workflow Service: Send Test Webhook…');
-      for (const title of ['Send test webhook (1/5): topic', 'Send test webhook (2/5): sub-topic', 'Send test webhook (3/5): tenant']) {
+      for (const title of [
+        'Send test webhook (1/5): topic',
+        'Send test webhook (2/5): sub-topic',
+        'Send test webhook (3/5): tenant',
+      ]) {
         await page.getByText(title).waitFor({ timeout: 15_000 });
         // Type where a person would: into the box they see (a webview clicked just before may still hold the keyboard).
         await quickInput.focus();
@@ -132,10 +192,14 @@ async function main() {
       await quickInput.focus();
       await page.keyboard.press('Enter');
       await page.getByText('Send test webhook (5/5): address').waitFor({ timeout: 15_000 });
-      if (!/^http:\/\/127\.0\.0\.1:\d+\/webhooks$/.test(await quickInput.inputValue())) throw new Error('the receiver address is not offered');
+      if (!/^http:\/\/127\.0\.0\.1:\d+\/webhooks$/.test(await quickInput.inputValue()))
+        throw new Error('the receiver address is not offered');
       await quickInput.focus();
       await page.keyboard.press('Enter');
-      await page.getByText(/Test webhook [0-9a-f-]{36} sent to/).first().waitFor({ timeout: 15_000 });
+      await page
+        .getByText(/Test webhook [0-9a-f-]{36} sent to/)
+        .first()
+        .waitFor({ timeout: 15_000 });
     };
     results.push(
       await step('the activity bar shows "Workflow Service"; its welcome view offers the sandbox', async () => {
@@ -156,166 +220,246 @@ async function main() {
       }),
     );
     results.push(
-      await step('"Sign In" offers the demo user, masks the password; the status bar shows who is signed in', async () => {
-        await page.getByRole('button', { name: 'Sign In', exact: true }).click();
-        await page.getByText('Sign in to Sandbox (1/2)').waitFor({ timeout: 15_000 });
-        if ((await quickInput.inputValue()) !== 'demo') throw new Error('the sandbox username is not offered');
-        await page.keyboard.press('Enter');
-        await page.getByText('Sign in to Sandbox (2/2)').waitFor({ timeout: 15_000 });
-        if ((await quickInput.getAttribute('type')) !== 'password') throw new Error('the password box is not masked');
-        await quickInput.fill('demo-password');
-        await page.keyboard.press('Enter');
-        await statusbar.getByText(/Sandbox: demo · token (59m|1h 00m)/).waitFor({ timeout: 15_000 });
-        await page.getByText('No sessions yet.').waitFor({ timeout: 15_000 });
-        await page.screenshot({ path: join(shots, '03-signed-in.png') });
-      }),
+      await step(
+        '"Sign In" offers the demo user, masks the password; the status bar shows who is signed in',
+        async () => {
+          await page.getByRole('button', { name: 'Sign In', exact: true }).click();
+          await page.getByText('Sign in to Sandbox (1/2)').waitFor({ timeout: 15_000 });
+          if ((await quickInput.inputValue()) !== 'demo') throw new Error('the sandbox username is not offered');
+          await page.keyboard.press('Enter');
+          await page.getByText('Sign in to Sandbox (2/2)').waitFor({ timeout: 15_000 });
+          if ((await quickInput.getAttribute('type')) !== 'password') throw new Error('the password box is not masked');
+          await quickInput.fill('demo-password');
+          await page.keyboard.press('Enter');
+          await statusbar.getByText(/Sandbox: demo · token (59m|1h 00m)/).waitFor({ timeout: 15_000 });
+          await page.getByText('No sessions yet.').waitFor({ timeout: 15_000 });
+          await page.screenshot({ path: join(shots, '03-signed-in.png') });
+        },
+      ),
     );
     results.push(
       await step('clicking the status bar item opens the environment menu (switch, sign out, configure)', async () => {
         await statusbar.getByText(/Sandbox: demo/).click();
         await page.getByText('Workflow Service: Environment').waitFor({ timeout: 15_000 });
-        await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Sign Out of Sandbox' }).waitFor({ timeout: 5_000 });
-        await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Configure Environments' }).waitFor({ timeout: 5_000 });
+        await page
+          .locator('.quick-input-list .monaco-list-row', { hasText: 'Sign Out of Sandbox' })
+          .waitFor({ timeout: 5_000 });
+        await page
+          .locator('.quick-input-list .monaco-list-row', { hasText: 'Configure Environments' })
+          .waitFor({ timeout: 5_000 });
         await page.keyboard.press('Escape');
       }),
     );
     results.push(
-      await step('the Accounts menu lists "demo · Sandbox (Workflow Service)"; its Sign Out signs the environment out; signing in again adds it back', async () => {
-        const account = page.locator('.monaco-menu .action-label', { hasText: 'demo · Sandbox (Workflow Service)' });
-        await page.locator('.activitybar a[aria-label^="Accounts"]').click({ timeout: 15_000 });
-        await account.waitFor({ timeout: 15_000 });
-        await page.screenshot({ path: join(shots, '03b-accounts-menu.png') });
-        await account.hover();
-        // The submenu takes the keyboard once it shows: choose its "Sign Out" as a keyboard user would.
-        await page.locator('.monaco-menu .action-label', { hasText: /^Sign Out$/ }).hover({ timeout: 15_000 });
-        await page.keyboard.press('Enter');
-        // VS Code confirms a sign-out from its Accounts menu.
-        const confirm = page.locator('.monaco-dialog-box');
-        await confirm.getByText("Sign out of 'demo · Sandbox'?").waitFor({ timeout: 15_000 });
-        await confirm.getByRole('button', { name: 'Sign Out' }).click();
-        await statusbar.getByText('Sandbox: signed out').waitFor({ timeout: 15_000 });
-        await runCommand(page, 'Workflow Service: Sign In');
-        await answerSignIn();
-        await page.locator('.activitybar a[aria-label^="Accounts"]').click();
-        await account.waitFor({ timeout: 15_000 });
-        await page.keyboard.press('Escape');
-      }),
+      await step(
+        'the Accounts menu lists "demo · Sandbox (Workflow Service)"; its Sign Out signs the environment out; signing in again adds it back',
+        async () => {
+          const account = page.locator('.monaco-menu .action-label', { hasText: 'demo · Sandbox (Workflow Service)' });
+          await page.locator('.activitybar a[aria-label^="Accounts"]').click({ timeout: 15_000 });
+          await account.waitFor({ timeout: 15_000 });
+          await page.screenshot({ path: join(shots, '03b-accounts-menu.png') });
+          await account.hover();
+          // The submenu takes the keyboard once it shows: choose its "Sign Out" as a keyboard user would.
+          await page.locator('.monaco-menu .action-label', { hasText: /^Sign Out$/ }).hover({ timeout: 15_000 });
+          await page.keyboard.press('Enter');
+          // VS Code confirms a sign-out from its Accounts menu.
+          const confirm = page.locator('.monaco-dialog-box');
+          await confirm.getByText("Sign out of 'demo · Sandbox'?").waitFor({ timeout: 15_000 });
+          await confirm.getByRole('button', { name: 'Sign Out' }).click();
+          await statusbar.getByText('Sandbox: signed out').waitFor({ timeout: 15_000 });
+          await runCommand(page, 'Workflow Service: Sign In');
+          await answerSignIn();
+          await page.locator('.activitybar a[aria-label^="Accounts"]').click();
+          await account.waitFor({ timeout: 15_000 });
+          await page.keyboard.press('Escape');
+        },
+      ),
     );
     results.push(
-      await step('another extension gets nothing from the toolkit\'s exports, no session without asking, and a session once the user allows it', async () => {
-        await runCommand(page, 'WFS Peer: Probe the Workflow Service Toolkit');
-        // VS Code's own consent prompt, before a session (and its token) goes to another extension.
-        const consent = page.locator('.monaco-dialog-box', { hasText: 'WFS Peer' });
-        await consent.waitFor({ timeout: 15_000 });
-        await page.screenshot({ path: join(shots, '03c-peer-asks-for-a-session.png') });
-        await consent.getByRole('button', { name: 'Allow' }).click();
-        // Then which account: the signed-in environment, or signing in to another.
-        await page.getByText("The extension 'WFS Peer' wants to access a Workflow Service account").waitFor({ timeout: 15_000 });
-        await page.screenshot({ path: join(shots, '03d-peer-picks-an-account.png') });
-        await page.locator('.quick-input-list .monaco-list-row', { hasText: 'demo · Sandbox' }).click();
-        // The toast, not the screen reader's copy of it (an aria alert with the same text).
-        await page.locator('.notification-list-item-message', { hasText: 'WFS Peer: exports none; without asking: none; after asking: demo · Sandbox with a token.' }).first().waitFor({ timeout: 15_000 });
-      }),
+      await step(
+        "another extension gets nothing from the toolkit's exports, no session without asking, and a session once the user allows it",
+        async () => {
+          await runCommand(page, 'WFS Peer: Probe the Workflow Service Toolkit');
+          // VS Code's own consent prompt, before a session (and its token) goes to another extension.
+          const consent = page.locator('.monaco-dialog-box', { hasText: 'WFS Peer' });
+          await consent.waitFor({ timeout: 15_000 });
+          await page.screenshot({ path: join(shots, '03c-peer-asks-for-a-session.png') });
+          await consent.getByRole('button', { name: 'Allow' }).click();
+          // Then which account: the signed-in environment, or signing in to another.
+          await page
+            .getByText("The extension 'WFS Peer' wants to access a Workflow Service account")
+            .waitFor({ timeout: 15_000 });
+          await page.screenshot({ path: join(shots, '03d-peer-picks-an-account.png') });
+          await page.locator('.quick-input-list .monaco-list-row', { hasText: 'demo · Sandbox' }).click();
+          // The toast, not the screen reader's copy of it (an aria alert with the same text).
+          await page
+            .locator('.notification-list-item-message', {
+              hasText: 'WFS Peer: exports none; without asking: none; after asking: demo · Sandbox with a token.',
+            })
+            .first()
+            .waitFor({ timeout: 15_000 });
+        },
+      ),
     );
     results.push(
-      await step('"Add Session" suggests the sandbox sessions; the chosen one appears under the environment', async () => {
-        await page.getByRole('button', { name: 'Add Session', exact: true }).click();
-        await page.locator('.quick-input-list .monaco-list-row', { hasText: 'sess-demo-staged' }).waitFor({ timeout: 15_000 });
-        await page.keyboard.press('Enter');
-        await tree.filter({ hasText: 'sess-demo-staged' }).first().waitFor({ timeout: 15_000 });
-        await tree.filter({ hasText: 'no workflows yet' }).first().waitFor({ timeout: 15_000 });
-      }),
+      await step(
+        '"Add Session" suggests the sandbox sessions; the chosen one appears under the environment',
+        async () => {
+          await page.getByRole('button', { name: 'Add Session', exact: true }).click();
+          await page
+            .locator('.quick-input-list .monaco-list-row', { hasText: 'sess-demo-staged' })
+            .waitFor({ timeout: 15_000 });
+          await page.keyboard.press('Enter');
+          await tree.filter({ hasText: 'sess-demo-staged' }).first().waitFor({ timeout: 15_000 });
+          await tree.filter({ hasText: 'no workflows yet' }).first().waitFor({ timeout: 15_000 });
+        },
+      ),
     );
     results.push(
-      await step('"Start Workflow (Billed)…": session, product, correlationId, then a modal naming product and session', async () => {
-        await runCommand(page, 'Workflow Service: Start Workflow (Billed)…');
-        await page.getByText('Start workflow: session').waitFor({ timeout: 15_000 });
-        await page.keyboard.press('Enter');
-        await page.getByText('Start workflow: product').waitFor({ timeout: 15_000 });
-        await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Appraisal / Standard' }).first().waitFor();
-        await page.keyboard.press('Enter');
-        await page.getByText('Start workflow: correlationId').waitFor({ timeout: 15_000 });
-        if (!/^wfs-/.test(await quickInput.inputValue())) throw new Error('no generated correlationId is offered');
-        await page.keyboard.press('Enter');
-        const dialog = page.locator('.monaco-dialog-box');
-        await dialog.getByText('Start a billed workflow?').waitFor({ timeout: 15_000 });
-        await dialog.getByText(/Appraisal \/ Standard in session sess-demo-staged on Sandbox/).waitFor();
-        await page.screenshot({ path: join(shots, '04-billing-confirmation.png') });
-        await dialog.getByRole('button', { name: 'Start (Billed)' }).click();
-      }),
+      await step(
+        '"Start Workflow (Billed)…": session, product, correlationId, then a modal naming product and session',
+        async () => {
+          await runCommand(page, 'Workflow Service: Start Workflow (Billed)…');
+          await page.getByText('Start workflow: session').waitFor({ timeout: 15_000 });
+          await page.keyboard.press('Enter');
+          await page.getByText('Start workflow: product').waitFor({ timeout: 15_000 });
+          await page
+            .locator('.quick-input-list .monaco-list-row', { hasText: 'Appraisal / Standard' })
+            .first()
+            .waitFor();
+          await page.keyboard.press('Enter');
+          await page.getByText('Start workflow: correlationId').waitFor({ timeout: 15_000 });
+          if (!/^wfs-/.test(await quickInput.inputValue())) throw new Error('no generated correlationId is offered');
+          await page.keyboard.press('Enter');
+          const dialog = page.locator('.monaco-dialog-box');
+          await dialog.getByText('Start a billed workflow?').waitFor({ timeout: 15_000 });
+          await dialog.getByText(/Appraisal \/ Standard in session sess-demo-staged on Sandbox/).waitFor();
+          await page.screenshot({ path: join(shots, '04-billing-confirmation.png') });
+          await dialog.getByRole('button', { name: 'Start (Billed)' }).click();
+        },
+      ),
     );
     results.push(
       await step('the workflow shows "processing", then "complete" in the tree, by live polling', async () => {
-        await tree.filter({ hasText: 'Appraisal / Standard' }).filter({ hasText: 'processing' }).first().waitFor({ timeout: 15_000 });
-        await tree.filter({ hasText: 'Appraisal / Standard' }).filter({ hasText: 'complete' }).first().waitFor({ timeout: 30_000 });
+        await tree
+          .filter({ hasText: 'Appraisal / Standard' })
+          .filter({ hasText: 'processing' })
+          .first()
+          .waitFor({ timeout: 15_000 });
+        await tree
+          .filter({ hasText: 'Appraisal / Standard' })
+          .filter({ hasText: 'complete' })
+          .first()
+          .waitFor({ timeout: 30_000 });
         await page.locator('.pane-body .monaco-list-row .codicon-pass-filled').first().waitFor({ timeout: 5_000 });
         await page.screenshot({ path: join(shots, '05-workflow-complete.png') });
       }),
     );
     results.push(
-      await step('the Webhook Receiver view offers to start it; started, it shows its address, and so does the status bar', async () => {
-        await receiverPane.getByText('The webhook receiver is not running.').waitFor({ timeout: 15_000 });
-        await receiverPane.getByRole('button', { name: 'Start Webhook Receiver' }).click();
-        await page.getByText(/Webhook receiver at http:\/\/127\.0\.0\.1:\d+\/webhooks/).first().waitFor({ timeout: 15_000 });
-        await statusbar.getByText('Receiver').waitFor({ timeout: 15_000 });
-        await receiverPane.locator('.monaco-list-row', { hasText: 'Local' }).getByText(/http:\/\/127\.0\.0\.1:\d+\/webhooks/).waitFor({ timeout: 15_000 });
-        // code-server is a remote: the public address is VS Code's forwarding of the receiver, and opened from the
-        // browser it reaches the receiver (which answers a GET with 405).
-        const publicRow = receiverPane.locator('.monaco-list-row', { hasText: 'Public' });
-        await publicRow.getByText(/^http:\/\/127\.0\.0\.1:\d+\/.+/).waitFor({ timeout: 15_000 });
-        const forwarded = (await publicRow.locator('.label-description').textContent()).trim();
-        const tab = await browser.newPage();
-        try {
-          const res = await tab.goto(forwarded);
-          const text = (await tab.textContent('body'))?.trim();
-          if (res?.status() !== 405 || text !== 'POST only') throw new Error(`${forwarded} answered ${res?.status()} ${JSON.stringify(text)}, not the receiver's 405`);
-        } finally {
-          await tab.close();
-        }
-      }),
+      await step(
+        'the Webhook Receiver view offers to start it; started, it shows its address, and so does the status bar',
+        async () => {
+          await receiverPane.getByText('The webhook receiver is not running.').waitFor({ timeout: 15_000 });
+          await receiverPane.getByRole('button', { name: 'Start Webhook Receiver' }).click();
+          await page
+            .getByText(/Webhook receiver at http:\/\/127\.0\.0\.1:\d+\/webhooks/)
+            .first()
+            .waitFor({ timeout: 15_000 });
+          await statusbar.getByText('Receiver').waitFor({ timeout: 15_000 });
+          await receiverPane
+            .locator('.monaco-list-row', { hasText: 'Local' })
+            .getByText(/http:\/\/127\.0\.0\.1:\d+\/webhooks/)
+            .waitFor({ timeout: 15_000 });
+          // code-server is a remote: the public address is VS Code's forwarding of the receiver, and opened from the
+          // browser it reaches the receiver (which answers a GET with 405).
+          const publicRow = receiverPane.locator('.monaco-list-row', { hasText: 'Public' });
+          await publicRow.getByText(/^http:\/\/127\.0\.0\.1:\d+\/.+/).waitFor({ timeout: 15_000 });
+          const forwarded = (await publicRow.locator('.label-description').textContent()).trim();
+          const tab = await browser.newPage();
+          try {
+            const res = await tab.goto(forwarded);
+            const text = (await tab.textContent('body'))?.trim();
+            if (res?.status() !== 405 || text !== 'POST only')
+              throw new Error(`${forwarded} answered ${res?.status()} ${JSON.stringify(text)}, not the receiver's 405`);
+          } finally {
+            await tab.close();
+          }
+        },
+      ),
     );
     results.push(
-      await step('"Send Test Webhook…" (remembered headers, template, receiver address) arrives verified, listed in the Webhook Receiver view', async () => {
-        await sendTestWebhook();
-        await receiverPane.locator('.monaco-list-row', { hasText: 'workflow/completed' }).getByText(/^200 · \d\d:\d\d:\d\d$/).first().waitFor({ timeout: 15_000 });
-        await runCommand(page, 'Workflow Service: Show Log');
-        await page.locator('.output-view, .panel').getByText(/Webhook.POST.\/webhooks.→.200.verified/).first().waitFor({ timeout: 15_000 });
-        await page.screenshot({ path: join(shots, '06-webhook-verified.png') });
-      }),
+      await step(
+        '"Send Test Webhook…" (remembered headers, template, receiver address) arrives verified, listed in the Webhook Receiver view',
+        async () => {
+          await sendTestWebhook();
+          await receiverPane
+            .locator('.monaco-list-row', { hasText: 'workflow/completed' })
+            .getByText(/^200 · \d\d:\d\d:\d\d$/)
+            .first()
+            .waitFor({ timeout: 15_000 });
+          await runCommand(page, 'Workflow Service: Show Log');
+          await page
+            .locator('.output-view, .panel')
+            .getByText(/Webhook.POST.\/webhooks.→.200.verified/)
+            .first()
+            .waitFor({ timeout: 15_000 });
+          await page.screenshot({ path: join(shots, '06-webhook-verified.png') });
+        },
+      ),
     );
     results.push(
-      await step('a free-text product the service does not know: the refusal says what happened and offers the correlationId', async () => {
-        await runCommand(page, 'Notifications: Clear All Notifications');
-        await runCommand(page, 'Workflow Service: Start Workflow (Billed)…');
-        await page.getByText('Start workflow: session').waitFor({ timeout: 15_000 });
-        await page.keyboard.press('Enter');
-        await page.getByText('Start workflow: product').waitFor({ timeout: 15_000 });
-        await quickInput.fill('Custom / Thing');
-        await page.locator('.quick-input-list .monaco-list-row', { hasText: 'other product' }).waitFor({ timeout: 5_000 });
-        await page.keyboard.press('Enter');
-        await page.getByText('Start workflow: correlationId').waitFor({ timeout: 15_000 });
-        await page.keyboard.press('Enter');
-        await page.locator('.monaco-dialog-box').getByText(/Custom \/ Thing in session sess-demo-staged/).waitFor({ timeout: 15_000 });
-        await page.locator('.monaco-dialog-box').getByRole('button', { name: 'Start (Billed)' }).click();
-        const toast = page.locator('.notification-toast', { hasText: /Start workflow failed \(400 VALIDATION_ERROR\)/ });
-        await toast.waitFor({ timeout: 15_000 });
-        await toast.getByRole('button', { name: 'Copy correlationId' }).waitFor();
-        await toast.getByRole('button', { name: 'Show Log' }).waitFor();
-      }),
+      await step(
+        'a free-text product the service does not know: the refusal says what happened and offers the correlationId',
+        async () => {
+          await runCommand(page, 'Notifications: Clear All Notifications');
+          await runCommand(page, 'Workflow Service: Start Workflow (Billed)…');
+          await page.getByText('Start workflow: session').waitFor({ timeout: 15_000 });
+          await page.keyboard.press('Enter');
+          await page.getByText('Start workflow: product').waitFor({ timeout: 15_000 });
+          await quickInput.fill('Custom / Thing');
+          await page
+            .locator('.quick-input-list .monaco-list-row', { hasText: 'other product' })
+            .waitFor({ timeout: 5_000 });
+          await page.keyboard.press('Enter');
+          await page.getByText('Start workflow: correlationId').waitFor({ timeout: 15_000 });
+          await page.keyboard.press('Enter');
+          await page
+            .locator('.monaco-dialog-box')
+            .getByText(/Custom \/ Thing in session sess-demo-staged/)
+            .waitFor({ timeout: 15_000 });
+          await page.locator('.monaco-dialog-box').getByRole('button', { name: 'Start (Billed)' }).click();
+          const toast = page.locator('.notification-toast', {
+            hasText: /Start workflow failed \(400 VALIDATION_ERROR\)/,
+          });
+          await toast.waitFor({ timeout: 15_000 });
+          await toast.getByRole('button', { name: 'Copy correlationId' }).waitFor();
+          await toast.getByRole('button', { name: 'Show Log' }).waitFor();
+        },
+      ),
     );
     results.push(
-      await step('testData from the active JSON editor that is not valid JSON: a clear error, nothing sent', async () => {
-        await runCommand(page, 'Notifications: Clear All Notifications');
-        await page.keyboard.press('Control+P');
-        await quickInput.fill('bad-testdata.json');
-        await page.locator('.quick-input-list .monaco-list-row', { hasText: 'bad-testdata.json' }).first().waitFor({ timeout: 15_000 });
-        await page.keyboard.press('Enter');
-        await page.locator('.tab', { hasText: 'bad-testdata.json' }).waitFor({ timeout: 15_000 });
-        await sendTestWebhook('The active JSON editor');
-        await page.getByText(/The testData in the active editor is not valid JSON: .*Nothing was sent\./).first().waitFor({ timeout: 15_000 });
-        if (await page.getByText('Send test webhook (5/5): address').isVisible()) throw new Error('it went on to ask for an address');
-        await runCommand(page, 'View: Close All Editors');
-      }),
+      await step(
+        'testData from the active JSON editor that is not valid JSON: a clear error, nothing sent',
+        async () => {
+          await runCommand(page, 'Notifications: Clear All Notifications');
+          await page.keyboard.press('Control+P');
+          await quickInput.fill('bad-testdata.json');
+          await page
+            .locator('.quick-input-list .monaco-list-row', { hasText: 'bad-testdata.json' })
+            .first()
+            .waitFor({ timeout: 15_000 });
+          await page.keyboard.press('Enter');
+          await page.locator('.tab', { hasText: 'bad-testdata.json' }).waitFor({ timeout: 15_000 });
+          await sendTestWebhook('The active JSON editor');
+          await page
+            .getByText(/The testData in the active editor is not valid JSON: .*Nothing was sent\./)
+            .first()
+            .waitFor({ timeout: 15_000 });
+          if (await page.getByText('Send test webhook (5/5): address').isVisible())
+            throw new Error('it went on to ask for an address');
+          await runCommand(page, 'View: Close All Editors');
+        },
+      ),
     );
     /** "Send Test Webhook…" with "A JSON file", the file's path typed into the open dialog and confirmed. */
     const sendTestWebhookFromFile = async (file) => {
@@ -323,230 +467,327 @@ async function main() {
       await sendTestWebhook('A JSON file');
       // code-server's open dialog is VS Code's simple file dialog: a quick input holding a path.
       // It shows a parent folder first, then fills in the workspace folder: typing before that is overwritten.
-      await page.waitForFunction((folder) => document.querySelector('.quick-input-widget input')?.value === folder, `${server.workspace}/`, { timeout: 15_000 });
+      await page.waitForFunction(
+        (folder) => document.querySelector('.quick-input-widget input')?.value === folder,
+        `${server.workspace}/`,
+        { timeout: 15_000 },
+      );
       await quickInput.fill(file);
-      await page.waitForFunction((want) => document.querySelector('.quick-input-widget input')?.value === want, file, { timeout: 5_000 });
+      await page.waitForFunction((want) => document.querySelector('.quick-input-widget input')?.value === want, file, {
+        timeout: 5_000,
+      });
       await page.locator('.quick-input-widget').getByRole('button', { name: 'OK' }).click();
     };
     results.push(
-      await step('testData from a JSON file (the open dialog): its JSON is the body, and the delivery arrives verified', async () => {
-        await sendTestWebhookFromFile(goodTestData);
-        await page.getByText('Send test webhook (5/5): address').waitFor({ timeout: 15_000 });
-        await page.keyboard.press('Enter');
-        await page.getByText(/Test webhook [0-9a-f-]{36} sent to/).first().waitFor({ timeout: 15_000 });
-        await runCommand(page, 'Workflow Service: Show Log');
-        await page.locator('.output-view, .panel').getByText(/Webhook.POST.\/webhooks.→.200.verified.topic.filetest\/from-a-file/).first().waitFor({ timeout: 15_000 });
-      }),
+      await step(
+        'testData from a JSON file (the open dialog): its JSON is the body, and the delivery arrives verified',
+        async () => {
+          await sendTestWebhookFromFile(goodTestData);
+          await page.getByText('Send test webhook (5/5): address').waitFor({ timeout: 15_000 });
+          await page.keyboard.press('Enter');
+          await page
+            .getByText(/Test webhook [0-9a-f-]{36} sent to/)
+            .first()
+            .waitFor({ timeout: 15_000 });
+          await runCommand(page, 'Workflow Service: Show Log');
+          await page
+            .locator('.output-view, .panel')
+            .getByText(/Webhook.POST.\/webhooks.→.200.verified.topic.filetest\/from-a-file/)
+            .first()
+            .waitFor({ timeout: 15_000 });
+        },
+      ),
     );
     results.push(
-      await step('a testData file over 64 MiB picked in the open dialog: refused before it is read, saying its size; nothing is sent', async () => {
-        await sendTestWebhookFromFile(hugeTestData);
-        await page.getByText(/The testData file could not be used: .*huge-dump\.json is 68,157,440 bytes, over the 67,108,864 bytes \(64 MiB\) it may be\. Nothing was sent\./).first().waitFor({ timeout: 15_000 });
-        if (await page.getByText('Send test webhook (5/5): address').isVisible()) throw new Error('it went on to ask for an address');
-      }),
+      await step(
+        'a testData file over 64 MiB picked in the open dialog: refused before it is read, saying its size; nothing is sent',
+        async () => {
+          await sendTestWebhookFromFile(hugeTestData);
+          await page
+            .getByText(
+              /The testData file could not be used: .*huge-dump\.json is 68,157,440 bytes, over the 67,108,864 bytes \(64 MiB\) it may be\. Nothing was sent\./,
+            )
+            .first()
+            .waitFor({ timeout: 15_000 });
+          if (await page.getByText('Send test webhook (5/5): address').isVisible())
+            throw new Error('it went on to ask for an address');
+        },
+      ),
     );
     const webview = () => page.frameLocator('iframe.webview.ready').frameLocator('#active-frame');
     results.push(
-      await step('"Open Webhook Panel" lists the deliveries; a verified one shows its seven checks passed', async () => {
-        await runCommand(page, 'Notifications: Clear All Notifications');
-        await runCommand(page, 'View: Hide Panel');
-        await runCommand(page, 'Workflow Service: Open Webhook Panel');
-        await webview().locator('.row').first().waitFor({ timeout: 30_000 });
-        const rows = webview().locator('.row');
-        const verified = rows.filter({ hasText: 'verified' }).filter({ hasText: 'workflow/completed' }).first();
-        await verified.click();
-        await webview().locator('.check.ok').nth(6).waitFor({ timeout: 15_000 });
-        const checks = await webview().locator('.check').count();
-        if (checks !== 7) throw new Error(`expected 7 checks, saw ${checks}`);
-        await webview().getByText(/\.\d{7}Z/).first().waitFor();
-        // Where the history is kept, and how to erase it, in plain sight.
-        const storage = await webview().locator('#storage').textContent();
-        if (!/The history is kept in .*deliveries.* \([\d.]+ (bytes|KiB|MiB) on disk, [\d.]+ (bytes|KiB|MiB) in memory\); Clear erases it/.test(storage ?? '')) throw new Error(`the panel does not say where the history is kept: ${JSON.stringify(storage)}`);
-        await page.screenshot({ path: join(shots, '07-webhook-panel.png') });
-      }),
-    );
-    results.push(
-      await step('the panel pauses (counting what arrives) and resumes; arrow keys move through the deliveries', async () => {
-        const list = webview().locator('#list');
-        const pause = webview().locator('#pause');
-        const before = await webview().locator('.row').count();
-        await pause.click();
-        await sendTestWebhook();
-        await webview().getByText('Resume (1 new)').waitFor({ timeout: 15_000 });
-        if ((await webview().locator('.row').count()) !== before) throw new Error('a paused panel added a row');
-        await pause.click();
-        await webview().locator('.row').nth(before).waitFor({ timeout: 15_000 });
-        await list.focus();
-        await page.keyboard.press('Home');
-        await webview().locator('.row[aria-selected="true"]').first().waitFor();
-        const first = await webview().locator('.row[aria-selected="true"]').getAttribute('data-id');
-        await page.keyboard.press('ArrowDown');
-        await webview().locator(`.row[aria-selected="true"]:not([data-id="${first}"])`).waitFor({ timeout: 5_000 });
-        await webview().locator('.check.ok').nth(6).waitFor({ timeout: 15_000 });
-      }),
-    );
-    results.push(
-      await step('"Answer verified with" in the panel changes what the receiver answers (202 here), and back', async () => {
-        await webview().locator('#override').selectOption('202');
-        await sendTestWebhook();
-        await webview().locator('.row .status', { hasText: '202' }).first().waitFor({ timeout: 15_000 });
-        await webview().locator('#override').selectOption('');
-        // Wait for this delivery's own row: a fixed row index is already there when earlier steps left more rows.
-        const before = await webview().locator('.row').count();
-        await sendTestWebhook();
-        await webview().locator('.row').nth(before).waitFor({ timeout: 15_000 });
-        const newest = await webview().locator('.row').first().locator('.status').textContent();
-        if (newest !== '200') throw new Error(`after resetting the override the newest delivery was answered ${newest}`);
-      }),
-    );
-    results.push(
-      await step('the panel comes back after a window reload, with its selection, and says the receiver is stopped, with a button to start it', async () => {
-        // Before the reload it says where it receives.
-        await webview().getByText(/^Receiving at http:\/\/127\.0\.0\.1:\d+\/webhooks/).waitFor({ timeout: 15_000 });
-        await runCommand(page, 'Developer: Reload Window');
-        await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
-        await webview().locator('.check.ok').nth(6).waitFor({ timeout: 60_000 });
-        // The reload restored the panel, not the receiver: the panel says so rather than wait for deliveries in silence.
-        await webview().getByText('The receiver is stopped: nothing is received until it starts.', { exact: false }).waitFor({ timeout: 15_000 });
-        await webview().getByRole('button', { name: 'Start Receiver' }).waitFor({ state: 'visible', timeout: 5_000 });
-      }),
-    );
-    results.push(
-      await step('"Clear" asks first (Cancel keeps every delivery); the palette\'s Clear Webhook History… asks the same, then empties the history', async () => {
-        const rows = await webview().locator('.row').count();
-        if (rows === 0) throw new Error('no deliveries to clear');
-        await webview().locator('#clear').click();
-        const dialog = page.locator('.monaco-dialog-box');
-        await dialog.getByText(/Clear all \d+ deliveries from the history\?/).waitFor({ timeout: 15_000 });
-        await dialog.getByRole('button', { name: 'Cancel' }).click();
-        await dialog.waitFor({ state: 'hidden', timeout: 15_000 });
-        if ((await webview().locator('.row').count()) !== rows) throw new Error('Cancel changed the list');
-        await runCommand(page, 'Workflow Service: Clear Webhook History…');
-        await dialog.getByText(/Clear all \d+ deliveries from the history\?/).waitFor({ timeout: 15_000 });
-        await dialog.getByRole('button', { name: 'Clear' }).click();
-        await webview().getByText('No deliveries yet.', { exact: false }).waitFor({ timeout: 15_000 });
-        if ((await webview().locator('.row').count()) !== 0) throw new Error('rows remain after Clear');
-      }),
-    );
-    results.push(
-      await step('a billed start answered 500: the modal\'s first button is "Find Workflows", which finds the billed workflow and adds it', async () => {
-        await runCommand(page, 'View: Close All Editors');
-        await runCommand(page, 'Notifications: Clear All Notifications');
-        // The window reload above restarted the extension host: the sandbox starts again on a new port.
-        await page.getByRole('button', { name: 'Start Sandbox', exact: true }).click({ timeout: 15_000 });
-        const running = page.getByText(/sandbox running at http:\/\/127\.0\.0\.1:\d+/).first();
-        await running.waitFor({ timeout: 30_000 });
-        await page.getByRole('button', { name: 'Sign In', exact: true }).click({ timeout: 15_000 });
-        await answerSignIn();
-        // The sandbox's control API needs its per-start secret, known inside the extension host only: the peer
-        // extension asks for it and injects the fault.
-        // Its answer is looked for in the toasts, then in the notification center (a toast may have been hidden); the
-        // peer sets the fault anew each time, so a second try after a lost palette keystroke injects it once.
-        const said = page.locator('.notification-list-item-message', { hasText: /WFS Peer: (the sandbox answered \d+ to the fault|the fault could not be injected)/ }).first();
-        for (let attempt = 0; ; attempt++) {
-          await runCommand(page, 'WFS Peer: Inject a Billed 500 into the Sandbox');
-          try {
-            await said.waitFor({ timeout: 10_000 });
-            break;
-          } catch (err) {
-            await runCommand(page, 'Notifications: Show Notifications');
-            if (await said.isVisible()) break;
-            await page.keyboard.press('Escape');
-            if (attempt >= 1) throw err;
-          }
-        }
-        const injected = (await said.textContent()) ?? '';
-        if (!injected.includes('answered 201')) throw new Error(`the fault was not injected: ${injected}`);
-        await runCommand(page, 'Notifications: Clear All Notifications');
-        const correlationId = `walkthrough-500-${Date.now()}`;
-        await runCommand(page, 'Workflow Service: Start Workflow (Billed)…');
-        await page.getByText('Start workflow: session').waitFor({ timeout: 15_000 });
-        await quickInput.focus();
-        await page.keyboard.press('Enter');
-        await page.getByText('Start workflow: product').waitFor({ timeout: 15_000 });
-        await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Appraisal / Standard' }).first().waitFor();
-        await page.keyboard.press('Enter');
-        await page.getByText('Start workflow: correlationId').waitFor({ timeout: 15_000 });
-        await quickInput.fill(correlationId);
-        await page.keyboard.press('Enter');
-        const dialog = page.locator('.monaco-dialog-box');
-        await dialog.getByRole('button', { name: 'Start (Billed)' }).click({ timeout: 15_000 });
-        await dialog.getByText(/Outcome unknown \(500\)/).waitFor({ timeout: 15_000 });
-        // The modal's first button is its primary one: focused, so Enter finds.
-        const primary = (await dialog.locator('.monaco-button:focus').textContent())?.trim();
-        if (primary !== 'Find Workflows') throw new Error(`the primary button is ${JSON.stringify(primary)}, not "Find Workflows"`);
-        await dialog.getByRole('button', { name: 'Find Workflows' }).click();
-        await page.locator('.notification-toast', { hasText: new RegExp(`Sandbox holds one workflow with correlationId ${correlationId}: Appraisal / Standard in sess-demo-staged .*Added to the explorer`) }).waitFor({ timeout: 15_000 });
-      }),
-    );
-    results.push(
-      await step('two environments on one receiver: Staging (a second sandbox, same issuer, its own key) and Sandbox both arrive verified', async () => {
-        await runCommand(page, 'Notifications: Clear All Notifications');
-        await receiverPane.getByRole('button', { name: 'Start Webhook Receiver' }).click({ timeout: 15_000 });
-        await receiverPane.locator('.monaco-list-row', { hasText: 'Local' }).waitFor({ timeout: 15_000 });
-        await sendTestWebhook();
-        await receiverPane.locator('.monaco-list-row', { hasText: 'workflow/completed' }).getByText(/^200 · \d\d:\d\d:\d\d$/).first().waitFor({ timeout: 15_000 });
-        await runCommand(page, 'Workflow Service: Switch Environment…');
-        await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Staging' }).first().click({ timeout: 15_000 });
-        await statusbar.getByText(/Staging: signed out/).waitFor({ timeout: 15_000 });
-        await runCommand(page, 'Workflow Service: Sign In…');
-        await page.getByText('Sign in to Staging (1/3)').waitFor({ timeout: 15_000 });
-        await quickInput.fill(staging.info.username);
-        await page.keyboard.press('Enter');
-        await page.getByText('Sign in to Staging (2/3)').waitFor({ timeout: 15_000 });
-        await quickInput.fill(staging.info.password);
-        await page.keyboard.press('Enter');
-        await page.getByText('Sign in to Staging (3/3)').waitFor({ timeout: 15_000 });
-        await page.keyboard.press('Enter');
-        await statusbar.getByText(/Staging: demo · token/).waitFor({ timeout: 15_000 });
-        await sendTestWebhook();
-        // Two deliveries since Clear, one per environment, each checked against its own key set: both answered 200.
-        await receiverPane.locator('.monaco-list-row', { hasText: 'workflow/completed' }).getByText(/^200 · /).nth(1).waitFor({ timeout: 15_000 });
-        // A refused delivery's row reads "403 refused at step N · hh:mm:ss" (a bare /403/ also matched a port).
-        const refused = await receiverPane.locator('.monaco-list-row', { hasText: /\b403 refused\b/ }).count();
-        if (refused !== 0) throw new Error(`${refused} deliveries were refused`);
-      }),
-    );
-    results.push(
-      await step('"Choose Public Address Source…" → a URL of your own without a fixed port: the restart warns why the address did not open, and offers the choice again', async () => {
-        await runCommand(page, 'Notifications: Clear All Notifications');
-        await runCommand(page, 'Workflow Service: Choose Public Address Source…');
-        await page.getByText('Where the webhook receiver gets its public address').waitFor({ timeout: 15_000 });
-        await page.locator('.quick-input-list .monaco-list-row', { hasText: 'A URL of your own' }).click();
-        await page.getByText(/The public URL your tunnel or proxy serves/).waitFor({ timeout: 15_000 });
-        await quickInput.fill('https://hooks.example.test/webhooks');
-        await page.keyboard.press('Enter');
-        const chosen = page.locator('.notification-toast', { hasText: /now comes from: A URL of your own/ });
-        await chosen.getByRole('button', { name: 'Restart Receiver' }).click({ timeout: 15_000 });
-        const warning = page.locator('.notification-toast', { hasText: /its public address \(url\) did not open: wfs\.receiver\.port is 0/ });
-        await warning.waitFor({ timeout: 15_000 });
-        await warning.getByRole('button', { name: 'Choose Address Source' }).waitFor();
-        await receiverPane.locator('.monaco-list-row', { hasText: 'Local' }).waitFor({ timeout: 15_000 });
-      }),
-    );
-    results.push(
-      await step("the audit in the Testing view: run against a receiver that answers 200 to everything; a failed case shows its fix", async () => {
-        const always200 = createServer((req, res) => req.resume().on('end', () => res.writeHead(200).end()));
-        await new Promise((r) => always200.listen(0, '127.0.0.1', r));
-        try {
+      await step(
+        '"Open Webhook Panel" lists the deliveries; a verified one shows its seven checks passed',
+        async () => {
           await runCommand(page, 'Notifications: Clear All Notifications');
+          await runCommand(page, 'View: Hide Panel');
+          await runCommand(page, 'Workflow Service: Open Webhook Panel');
+          await webview().locator('.row').first().waitFor({ timeout: 30_000 });
+          const rows = webview().locator('.row');
+          const verified = rows.filter({ hasText: 'verified' }).filter({ hasText: 'workflow/completed' }).first();
+          await verified.click();
+          await webview().locator('.check.ok').nth(6).waitFor({ timeout: 15_000 });
+          const checks = await webview().locator('.check').count();
+          if (checks !== 7) throw new Error(`expected 7 checks, saw ${checks}`);
+          await webview()
+            .getByText(/\.\d{7}Z/)
+            .first()
+            .waitFor();
+          // Where the history is kept, and how to erase it, in plain sight.
+          const storage = await webview().locator('#storage').textContent();
+          if (
+            !/The history is kept in .*deliveries.* \([\d.]+ (bytes|KiB|MiB) on disk, [\d.]+ (bytes|KiB|MiB) in memory\); Clear erases it/.test(
+              storage ?? '',
+            )
+          )
+            throw new Error(`the panel does not say where the history is kept: ${JSON.stringify(storage)}`);
+          await page.screenshot({ path: join(shots, '07-webhook-panel.png') });
+        },
+      ),
+    );
+    results.push(
+      await step(
+        'the panel pauses (counting what arrives) and resumes; arrow keys move through the deliveries',
+        async () => {
+          const list = webview().locator('#list');
+          const pause = webview().locator('#pause');
+          const before = await webview().locator('.row').count();
+          await pause.click();
+          await sendTestWebhook();
+          await webview().getByText('Resume (1 new)').waitFor({ timeout: 15_000 });
+          if ((await webview().locator('.row').count()) !== before) throw new Error('a paused panel added a row');
+          await pause.click();
+          await webview().locator('.row').nth(before).waitFor({ timeout: 15_000 });
+          await list.focus();
+          await page.keyboard.press('Home');
+          await webview().locator('.row[aria-selected="true"]').first().waitFor();
+          const first = await webview().locator('.row[aria-selected="true"]').getAttribute('data-id');
+          await page.keyboard.press('ArrowDown');
+          await webview().locator(`.row[aria-selected="true"]:not([data-id="${first}"])`).waitFor({ timeout: 5_000 });
+          await webview().locator('.check.ok').nth(6).waitFor({ timeout: 15_000 });
+        },
+      ),
+    );
+    results.push(
+      await step(
+        '"Answer verified with" in the panel changes what the receiver answers (202 here), and back',
+        async () => {
+          await webview().locator('#override').selectOption('202');
+          await sendTestWebhook();
+          await webview().locator('.row .status', { hasText: '202' }).first().waitFor({ timeout: 15_000 });
+          await webview().locator('#override').selectOption('');
+          // Wait for this delivery's own row: a fixed row index is already there when earlier steps left more rows.
+          const before = await webview().locator('.row').count();
+          await sendTestWebhook();
+          await webview().locator('.row').nth(before).waitFor({ timeout: 15_000 });
+          const newest = await webview().locator('.row').first().locator('.status').textContent();
+          if (newest !== '200')
+            throw new Error(`after resetting the override the newest delivery was answered ${newest}`);
+        },
+      ),
+    );
+    results.push(
+      await step(
+        'the panel comes back after a window reload, with its selection, and says the receiver is stopped, with a button to start it',
+        async () => {
+          // Before the reload it says where it receives.
+          await webview()
+            .getByText(/^Receiving at http:\/\/127\.0\.0\.1:\d+\/webhooks/)
+            .waitFor({ timeout: 15_000 });
+          await runCommand(page, 'Developer: Reload Window');
+          await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+          await webview().locator('.check.ok').nth(6).waitFor({ timeout: 60_000 });
+          // The reload restored the panel, not the receiver: the panel says so rather than wait for deliveries in silence.
+          await webview()
+            .getByText('The receiver is stopped: nothing is received until it starts.', { exact: false })
+            .waitFor({ timeout: 15_000 });
+          await webview().getByRole('button', { name: 'Start Receiver' }).waitFor({ state: 'visible', timeout: 5_000 });
+        },
+      ),
+    );
+    results.push(
+      await step(
+        '"Clear" asks first (Cancel keeps every delivery); the palette\'s Clear Webhook History… asks the same, then empties the history',
+        async () => {
+          const rows = await webview().locator('.row').count();
+          if (rows === 0) throw new Error('no deliveries to clear');
+          await webview().locator('#clear').click();
+          const dialog = page.locator('.monaco-dialog-box');
+          await dialog.getByText(/Clear all \d+ deliveries from the history\?/).waitFor({ timeout: 15_000 });
+          await dialog.getByRole('button', { name: 'Cancel' }).click();
+          await dialog.waitFor({ state: 'hidden', timeout: 15_000 });
+          if ((await webview().locator('.row').count()) !== rows) throw new Error('Cancel changed the list');
+          await runCommand(page, 'Workflow Service: Clear Webhook History…');
+          await dialog.getByText(/Clear all \d+ deliveries from the history\?/).waitFor({ timeout: 15_000 });
+          await dialog.getByRole('button', { name: 'Clear' }).click();
+          await webview().getByText('No deliveries yet.', { exact: false }).waitFor({ timeout: 15_000 });
+          if ((await webview().locator('.row').count()) !== 0) throw new Error('rows remain after Clear');
+        },
+      ),
+    );
+    results.push(
+      await step(
+        'a billed start answered 500: the modal\'s first button is "Find Workflows", which finds the billed workflow and adds it',
+        async () => {
           await runCommand(page, 'View: Close All Editors');
-          await runCommand(page, 'Testing: Focus on Test Explorer View');
-          // One controller: its groups (the rule's step) are the tree's top level.
-          await page.locator('.monaco-list-row', { hasText: 'Step 4' }).first().waitFor({ timeout: 15_000 });
-          await runCommand(page, 'Test: Run All Tests');
-          await page.getByText('Audit a webhook receiver').waitFor({ timeout: 15_000 });
-          await quickInput.fill(`http://127.0.0.1:${always200.address().port}/webhooks`);
+          await runCommand(page, 'Notifications: Clear All Notifications');
+          // The window reload above restarted the extension host: the sandbox starts again on a new port.
+          await page.getByRole('button', { name: 'Start Sandbox', exact: true }).click({ timeout: 15_000 });
+          const running = page.getByText(/sandbox running at http:\/\/127\.0\.0\.1:\d+/).first();
+          await running.waitFor({ timeout: 30_000 });
+          await page.getByRole('button', { name: 'Sign In', exact: true }).click({ timeout: 15_000 });
+          await answerSignIn();
+          // The sandbox's control API needs its per-start secret, known inside the extension host only: the peer
+          // extension asks for it and injects the fault.
+          // Its answer is looked for in the toasts, then in the notification center (a toast may have been hidden); the
+          // peer sets the fault anew each time, so a second try after a lost palette keystroke injects it once.
+          const said = page
+            .locator('.notification-list-item-message', {
+              hasText: /WFS Peer: (the sandbox answered \d+ to the fault|the fault could not be injected)/,
+            })
+            .first();
+          for (let attempt = 0; ; attempt++) {
+            await runCommand(page, 'WFS Peer: Inject a Billed 500 into the Sandbox');
+            try {
+              await said.waitFor({ timeout: 10_000 });
+              break;
+            } catch (err) {
+              await runCommand(page, 'Notifications: Show Notifications');
+              if (await said.isVisible()) break;
+              await page.keyboard.press('Escape');
+              if (attempt >= 1) throw err;
+            }
+          }
+          const injected = (await said.textContent()) ?? '';
+          if (!injected.includes('answered 201')) throw new Error(`the fault was not injected: ${injected}`);
+          await runCommand(page, 'Notifications: Clear All Notifications');
+          const correlationId = `walkthrough-500-${Date.now()}`;
+          await runCommand(page, 'Workflow Service: Start Workflow (Billed)…');
+          await page.getByText('Start workflow: session').waitFor({ timeout: 15_000 });
+          await quickInput.focus();
           await page.keyboard.press('Enter');
-          // The scorecard opens as the readable report; the Testing view marks the failures, with the fix as the message.
-          await webview().getByText(/^\d+ of 30 passed$/).waitFor({ timeout: 60_000 });
-          await runCommand(page, 'Testing: Focus on Test Results View');
-          await page.getByText(/Refuse \(403\) any delivery without an "Authorization: Bearer <JWT>" header/).first().waitFor({ timeout: 60_000 });
-          await page.screenshot({ path: join(shots, '08-audit-testing-view.png') });
-        } finally {
-          always200.close();
-        }
-      }),
+          await page.getByText('Start workflow: product').waitFor({ timeout: 15_000 });
+          await page
+            .locator('.quick-input-list .monaco-list-row', { hasText: 'Appraisal / Standard' })
+            .first()
+            .waitFor();
+          await page.keyboard.press('Enter');
+          await page.getByText('Start workflow: correlationId').waitFor({ timeout: 15_000 });
+          await quickInput.fill(correlationId);
+          await page.keyboard.press('Enter');
+          const dialog = page.locator('.monaco-dialog-box');
+          await dialog.getByRole('button', { name: 'Start (Billed)' }).click({ timeout: 15_000 });
+          await dialog.getByText(/Outcome unknown \(500\)/).waitFor({ timeout: 15_000 });
+          // The modal's first button is its primary one: focused, so Enter finds.
+          const primary = (await dialog.locator('.monaco-button:focus').textContent())?.trim();
+          if (primary !== 'Find Workflows')
+            throw new Error(`the primary button is ${JSON.stringify(primary)}, not "Find Workflows"`);
+          await dialog.getByRole('button', { name: 'Find Workflows' }).click();
+          await page
+            .locator('.notification-toast', {
+              hasText: new RegExp(
+                `Sandbox holds one workflow with correlationId ${correlationId}: Appraisal / Standard in sess-demo-staged .*Added to the explorer`,
+              ),
+            })
+            .waitFor({ timeout: 15_000 });
+        },
+      ),
+    );
+    results.push(
+      await step(
+        'two environments on one receiver: Staging (a second sandbox, same issuer, its own key) and Sandbox both arrive verified',
+        async () => {
+          await runCommand(page, 'Notifications: Clear All Notifications');
+          await receiverPane.getByRole('button', { name: 'Start Webhook Receiver' }).click({ timeout: 15_000 });
+          await receiverPane.locator('.monaco-list-row', { hasText: 'Local' }).waitFor({ timeout: 15_000 });
+          await sendTestWebhook();
+          await receiverPane
+            .locator('.monaco-list-row', { hasText: 'workflow/completed' })
+            .getByText(/^200 · \d\d:\d\d:\d\d$/)
+            .first()
+            .waitFor({ timeout: 15_000 });
+          await runCommand(page, 'Workflow Service: Switch Environment…');
+          await page
+            .locator('.quick-input-list .monaco-list-row', { hasText: 'Staging' })
+            .first()
+            .click({ timeout: 15_000 });
+          await statusbar.getByText(/Staging: signed out/).waitFor({ timeout: 15_000 });
+          await runCommand(page, 'Workflow Service: Sign In…');
+          await page.getByText('Sign in to Staging (1/3)').waitFor({ timeout: 15_000 });
+          await quickInput.fill(staging.info.username);
+          await page.keyboard.press('Enter');
+          await page.getByText('Sign in to Staging (2/3)').waitFor({ timeout: 15_000 });
+          await quickInput.fill(staging.info.password);
+          await page.keyboard.press('Enter');
+          await page.getByText('Sign in to Staging (3/3)').waitFor({ timeout: 15_000 });
+          await page.keyboard.press('Enter');
+          await statusbar.getByText(/Staging: demo · token/).waitFor({ timeout: 15_000 });
+          await sendTestWebhook();
+          // Two deliveries since Clear, one per environment, each checked against its own key set: both answered 200.
+          await receiverPane
+            .locator('.monaco-list-row', { hasText: 'workflow/completed' })
+            .getByText(/^200 · /)
+            .nth(1)
+            .waitFor({ timeout: 15_000 });
+          // A refused delivery's row reads "403 refused at step N · hh:mm:ss" (a bare /403/ also matched a port).
+          const refused = await receiverPane.locator('.monaco-list-row', { hasText: /\b403 refused\b/ }).count();
+          if (refused !== 0) throw new Error(`${refused} deliveries were refused`);
+        },
+      ),
+    );
+    results.push(
+      await step(
+        '"Choose Public Address Source…" → a URL of your own without a fixed port: the restart warns why the address did not open, and offers the choice again',
+        async () => {
+          await runCommand(page, 'Notifications: Clear All Notifications');
+          await runCommand(page, 'Workflow Service: Choose Public Address Source…');
+          await page.getByText('Where the webhook receiver gets its public address').waitFor({ timeout: 15_000 });
+          await page.locator('.quick-input-list .monaco-list-row', { hasText: 'A URL of your own' }).click();
+          await page.getByText(/The public URL your tunnel or proxy serves/).waitFor({ timeout: 15_000 });
+          await quickInput.fill('https://hooks.example.test/webhooks');
+          await page.keyboard.press('Enter');
+          const chosen = page.locator('.notification-toast', { hasText: /now comes from: A URL of your own/ });
+          await chosen.getByRole('button', { name: 'Restart Receiver' }).click({ timeout: 15_000 });
+          const warning = page.locator('.notification-toast', {
+            hasText: /its public address \(url\) did not open: wfs\.receiver\.port is 0/,
+          });
+          await warning.waitFor({ timeout: 15_000 });
+          await warning.getByRole('button', { name: 'Choose Address Source' }).waitFor();
+          await receiverPane.locator('.monaco-list-row', { hasText: 'Local' }).waitFor({ timeout: 15_000 });
+        },
+      ),
+    );
+    results.push(
+      await step(
+        'the audit in the Testing view: run against a receiver that answers 200 to everything; a failed case shows its fix',
+        async () => {
+          const always200 = createServer((req, res) => req.resume().on('end', () => res.writeHead(200).end()));
+          await new Promise((r) => always200.listen(0, '127.0.0.1', r));
+          try {
+            await runCommand(page, 'Notifications: Clear All Notifications');
+            await runCommand(page, 'View: Close All Editors');
+            await runCommand(page, 'Testing: Focus on Test Explorer View');
+            // One controller: its groups (the rule's step) are the tree's top level.
+            await page.locator('.monaco-list-row', { hasText: 'Step 4' }).first().waitFor({ timeout: 15_000 });
+            await runCommand(page, 'Test: Run All Tests');
+            await page.getByText('Audit a webhook receiver').waitFor({ timeout: 15_000 });
+            await quickInput.fill(`http://127.0.0.1:${always200.address().port}/webhooks`);
+            await page.keyboard.press('Enter');
+            // The scorecard opens as the readable report; the Testing view marks the failures, with the fix as the message.
+            await webview()
+              .getByText(/^\d+ of 30 passed$/)
+              .waitFor({ timeout: 60_000 });
+            await runCommand(page, 'Testing: Focus on Test Results View');
+            await page
+              .getByText(/Refuse \(403\) any delivery without an "Authorization: Bearer <JWT>" header/)
+              .first()
+              .waitFor({ timeout: 60_000 });
+            await page.screenshot({ path: join(shots, '08-audit-testing-view.png') });
+          } finally {
+            always200.close();
+          }
+        },
+      ),
     );
   } finally {
     await browser.close().catch(() => {});
@@ -561,7 +802,9 @@ async function main() {
 
 /** `wfs sandbox` from this build, as a second environment; resolves with its ready line. */
 function startStagingSandbox() {
-  const child = spawn(process.execPath, [join(root, 'dist', 'cli.js'), 'sandbox'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [join(root, 'dist', 'cli.js'), 'sandbox'], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   return new Promise((resolve, reject) => {
     let text = '';
     child.once('exit', (code) => reject(new Error(`wfs sandbox exited ${code} before it was ready`)));

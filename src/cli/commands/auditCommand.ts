@@ -11,27 +11,55 @@ import { sandboxSecretFromEnv, sandboxSecretHelp } from '../sandboxSecret';
 export const auditCommand: CommandSpec = {
   name: 'audit',
   summary: 'probe your webhook receiver for the classic verification mistakes',
-  synopsis: 'audit --target URL [--sandbox-url URL | --sandbox-port P] [--allow-remote] [--timeout SECONDS] [--processed-url URL] [--junit FILE] [--summary-md FILE]',
+  synopsis:
+    'audit --target URL [--sandbox-url URL | --sandbox-port P] [--allow-remote] [--timeout SECONDS] [--processed-url URL] [--junit FILE] [--summary-md FILE]',
   description: [
     'Sends signed and deliberately broken deliveries to your receiver and checks each answer against the spec.',
-    'Your receiver must trust the sandbox\'s issuer, audience and jwksUrl (printed by `wfs sandbox`).',
+    "Your receiver must trust the sandbox's issuer, audience and jwksUrl (printed by `wfs sandbox`).",
     'Prints {"event":"case",…} per case (with "fix" when it failed), then {"event":"summary",…}.',
   ].join('\n'),
   flags: {
-    target: { type: 'string', value: 'URL', description: 'your receiver, e.g. http://localhost:3000/webhooks (required)' },
-    'sandbox-url': { type: 'string', value: 'URL', description: 'a running `wfs sandbox` whose keys sign the deliveries (its secret in WFS_SANDBOX_SECRET)' },
-    'sandbox-port': { type: 'string', value: 'P', description: 'without --sandbox-url: run one here on this port (default: a free one)' },
+    target: {
+      type: 'string',
+      value: 'URL',
+      description: 'your receiver, e.g. http://localhost:3000/webhooks (required)',
+    },
+    'sandbox-url': {
+      type: 'string',
+      value: 'URL',
+      description: 'a running `wfs sandbox` whose keys sign the deliveries (its secret in WFS_SANDBOX_SECRET)',
+    },
+    'sandbox-port': {
+      type: 'string',
+      value: 'P',
+      description: 'without --sandbox-url: run one here on this port (default: a free one)',
+    },
     'allow-remote': { type: 'boolean', description: 'allow a target that is not on loopback' },
     timeout: { type: 'string', value: 'SECONDS', description: 'per-request timeout, 1 to 60 (default 10)' },
-    'processed-url': { type: 'string', value: 'URL', description: 'your receiver\'s count of processed deliveries (a number, or {"processed": N}): probes dedupe' },
-    junit: { type: 'string', value: 'FILE', description: 'also write JUnit XML (one testcase per case, the fix as the failure message)' },
-    'summary-md': { type: 'string', value: 'FILE', description: 'also write a Markdown table for a CI job summary (e.g. $GITHUB_STEP_SUMMARY)' },
+    'processed-url': {
+      type: 'string',
+      value: 'URL',
+      description: 'your receiver\'s count of processed deliveries (a number, or {"processed": N}): probes dedupe',
+    },
+    junit: {
+      type: 'string',
+      value: 'FILE',
+      description: 'also write JUnit XML (one testcase per case, the fix as the failure message)',
+    },
+    'summary-md': {
+      type: 'string',
+      value: 'FILE',
+      description: 'also write a Markdown table for a CI job summary (e.g. $GITHUB_STEP_SUMMARY)',
+    },
   },
   env: [sandboxSecretHelp('--sandbox-url')],
   exits: [[1, 'a case failed, or the sandbox could not be reached (the error line says why)']],
   async run(flags, io) {
     const { emit } = io;
-    const target = httpUrlValue('--target', requiredFlag(flags, 'target', 'the URL of your webhook receiver, e.g. http://localhost:3000/webhooks'));
+    const target = httpUrlValue(
+      '--target',
+      requiredFlag(flags, 'target', 'the URL of your webhook receiver, e.g. http://localhost:3000/webhooks'),
+    );
     const sandboxUrl = flags.values.get('sandbox-url');
     if (sandboxUrl && flags.values.has('sandbox-port')) throw new UsageError('--sandbox-url excludes --sandbox-port');
     if (sandboxUrl) httpUrlValue('--sandbox-url', sandboxUrl, "the sandbox's http(s) baseUrl");
@@ -41,7 +69,10 @@ export const auditCommand: CommandSpec = {
     const timeoutS = intFlag(flags, 'timeout', 1, 60) ?? 10;
     const sandboxPort = intFlag(flags, 'sandbox-port', 0, 65535) ?? 0;
     // Report files are checked before anything is sent: a typo in a path must not cost a whole audit run.
-    for (const [flag, write] of [['junit', writeFileSync], ['summary-md', appendFileSync]] as const) {
+    for (const [flag, write] of [
+      ['junit', writeFileSync],
+      ['summary-md', appendFileSync],
+    ] as const) {
       const file = flags.values.get(flag);
       if (!file) continue;
       try {
@@ -67,9 +98,25 @@ export const auditCommand: CommandSpec = {
         requestTimeoutMs: timeoutS * 1000,
         processedUrl,
         onResult: (r) =>
-          emit({ event: 'case', id: r.id, title: r.title, expected: r.expected, status: r.status ?? null, passed: r.passed, detail: r.detail, ...(r.passed ? {} : { fix: r.fix }) }),
+          emit({
+            event: 'case',
+            id: r.id,
+            title: r.title,
+            expected: r.expected,
+            status: r.status ?? null,
+            passed: r.passed,
+            detail: r.detail,
+            ...(r.passed ? {} : { fix: r.fix }),
+          }),
       });
-      for (const c of summary.inYourCode) emit({ event: 'check-in-your-code', id: c.id, title: c.title, lookFor: c.lookFor, ...(c.probe ? { probed: true, passed: c.probe.passed, detail: c.probe.detail } : { probed: false }) });
+      for (const c of summary.inYourCode)
+        emit({
+          event: 'check-in-your-code',
+          id: c.id,
+          title: c.title,
+          lookFor: c.lookFor,
+          ...(c.probe ? { probed: true, passed: c.probe.passed, detail: c.probe.detail } : { probed: false }),
+        });
       // The reports are written before the exit code says anything: CI keeps them for a failed job too.
       const junit = flags.values.get('junit');
       const summaryMd = flags.values.get('summary-md');
@@ -79,7 +126,16 @@ export const auditCommand: CommandSpec = {
       } catch (err) {
         throw new UsageError(`the report could not be written: ${(err as Error).message}`);
       }
-      emit({ event: 'summary', target: summary.target, issuer: summary.trust.issuer, audience: summary.trust.audience, jwksUrl: summary.trust.jwksUrl, passed: summary.passed, failed: summary.failed, total: summary.total });
+      emit({
+        event: 'summary',
+        target: summary.target,
+        issuer: summary.trust.issuer,
+        audience: summary.trust.audience,
+        jwksUrl: summary.trust.jwksUrl,
+        passed: summary.passed,
+        failed: summary.failed,
+        total: summary.total,
+      });
       return summary.failed === 0 ? 0 : 1;
     } catch (err) {
       if (err instanceof AuditRefused) throw new UsageError(err.message);

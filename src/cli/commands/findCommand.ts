@@ -17,13 +17,16 @@ export const findCommand: CommandSpec = {
     'run this with the correlationId from the error line: start another only if none is found.',
     'A correlationId copied with its quotes or spaces ("wfs-…", from a JSON line) is searched again without them;',
     'what that finds is printed with "typed" and a note (exit 0), so "none" never comes from a stray quote.',
-    'The service\'s Find Workflows is not documented; by default this uses the sandbox\'s',
+    "The service's Find Workflows is not documented; by default this uses the sandbox's",
     'GET {base}/workflow-services-ws/resources/v1/workflows?correlationId=C. WFS_FIND_WORKFLOWS_URL points it elsewhere.',
   ].join('\n'),
   flags: {
     'correlation-id': { type: 'string', value: 'C', description: 'the correlationId the start sent (required)' },
   },
-  env: [...SERVICE_ENV, ['WFS_FIND_WORKFLOWS_URL', 'Find Workflows address with {correlationId}, on WFS_BASE_URL\'s origin']],
+  env: [
+    ...SERVICE_ENV,
+    ['WFS_FIND_WORKFLOWS_URL', "Find Workflows address with {correlationId}, on WFS_BASE_URL's origin"],
+  ],
   exits: [[EXIT_NONE_FOUND, 'no workflow has this correlationId']],
   async run(flags, io) {
     const correlationId = requiredFlag(flags, 'correlation-id');
@@ -36,11 +39,25 @@ export const findCommand: CommandSpec = {
     }
     const env = await signIn(target, io);
     try {
-      const client = new WorkflowClient({ baseUrl: env.baseUrl, userAlias: env.credentials.userAlias, tokens: env.tokens, gate: env.gate, clock: env.clock, findWorkflowsUrl: template });
-      // Copied with its quotes or spaces, the typed form finds nothing: "none" would say to start again, and bill twice.
+      const client = new WorkflowClient({
+        baseUrl: env.baseUrl,
+        userAlias: env.credentials.userAlias,
+        tokens: env.tokens,
+        gate: env.gate,
+        clock: env.clock,
+        findWorkflowsUrl: template,
+      });
+      // Copied with its quotes or spaces, the typed form finds nothing: "none" would say to start again, and bill
+      // twice.
       const { found, searched, copied } = await findByCorrelationId((id) => client.find(id), correlationId);
       if (found.length > 0) {
-        const asCopied = searched === correlationId ? {} : { typed: correlationId, note: `none carries the correlationId as typed, ${JSON.stringify(correlationId)}; these carry ${JSON.stringify(searched)}, without the quotes or spaces copying added` };
+        const asCopied =
+          searched === correlationId
+            ? {}
+            : {
+                typed: correlationId,
+                note: `none carries the correlationId as typed, ${JSON.stringify(correlationId)}; these carry ${JSON.stringify(searched)}, without the quotes or spaces copying added`,
+              };
         io.emit({ event: 'found', correlationId: searched, ...asCopied, workflows: found });
         return 0;
       }
@@ -48,7 +65,11 @@ export const findCommand: CommandSpec = {
         event: 'none',
         correlationId,
         ...(copied !== undefined ? { alsoSearched: copied } : {}),
-        ...(correlationId.length > MAX_CORRELATION_ID ? { note: `a correlationId has at most ${MAX_CORRELATION_ID} characters and this one has ${correlationId.length}: no start could have sent it; check that it was copied whole and alone` } : {}),
+        ...(correlationId.length > MAX_CORRELATION_ID
+          ? {
+              note: `a correlationId has at most ${MAX_CORRELATION_ID} characters and this one has ${correlationId.length}: no start could have sent it; check that it was copied whole and alone`,
+            }
+          : {}),
       });
       return EXIT_NONE_FOUND;
     } finally {

@@ -1,11 +1,16 @@
 // `wfs keys generate`: a test issuer's key pair and its key set in a folder, for a receiver's tests and CI.
-import { DEFAULT_TEST_AUDIENCE, DEFAULT_TEST_ISSUER, KeyFilesError, writeKeyPair } from '../../core/signing/keyPairFiles';
+import {
+  DEFAULT_TEST_AUDIENCE,
+  DEFAULT_TEST_ISSUER,
+  KeyFilesError,
+  writeKeyPair,
+} from '../../core/signing/keyPairFiles';
 import type { CommandSpec } from '../commandSpec';
 import { requiredFlag, UsageError } from '../flags';
 
 export const keysCommand: CommandSpec = {
   name: 'keys generate',
-  summary: 'write a test issuer\'s key pair and key set to a folder',
+  summary: "write a test issuer's key pair and key set to a folder",
   synopsis: 'keys generate --out DIR [--issuer ISS] [--audience AUD]',
   description: [
     'Writes a new RS256 key pair into DIR (created if missing; a folder that already holds one is refused):',
@@ -17,14 +22,34 @@ export const keysCommand: CommandSpec = {
   ].join('\n'),
   flags: {
     out: { type: 'string', value: 'DIR', description: 'the folder to write (required)' },
-    issuer: { type: 'string', value: 'ISS', description: `the issuer (iss) the tokens carry (default ${DEFAULT_TEST_ISSUER})` },
-    audience: { type: 'string', value: 'AUD', description: `the audience (aud) the tokens carry (default ${DEFAULT_TEST_AUDIENCE})` },
+    issuer: {
+      type: 'string',
+      value: 'ISS',
+      description: `the issuer (iss) the tokens carry (default ${DEFAULT_TEST_ISSUER})`,
+    },
+    audience: {
+      type: 'string',
+      value: 'AUD',
+      description: `the audience (aud) the tokens carry (default ${DEFAULT_TEST_AUDIENCE})`,
+    },
   },
   async run(flags, io) {
     const dir = requiredFlag(flags, 'out', 'the folder to write the key pair to');
     try {
-      const { files, issuerFile } = await writeKeyPair(dir, io.clock, flags.values.get('issuer') ?? DEFAULT_TEST_ISSUER, flags.values.get('audience') ?? DEFAULT_TEST_AUDIENCE);
-      io.emit({ event: 'keys', dir, kid: issuerFile.kid, issuer: issuerFile.issuer, audience: issuerFile.audience, files });
+      const { files, issuerFile } = await writeKeyPair(
+        dir,
+        io.clock,
+        flags.values.get('issuer') ?? DEFAULT_TEST_ISSUER,
+        flags.values.get('audience') ?? DEFAULT_TEST_AUDIENCE,
+      );
+      io.emit({
+        event: 'keys',
+        dir,
+        kid: issuerFile.kid,
+        issuer: issuerFile.issuer,
+        audience: issuerFile.audience,
+        files,
+      });
       return 0;
     } catch (err) {
       if (err instanceof KeyFilesError) throw new UsageError(err.message);

@@ -6,7 +6,8 @@ import { intFlag } from '../flags';
 export const sandboxCommand: CommandSpec = {
   name: 'sandbox',
   summary: 'run the simulator of the Workflow Service',
-  synopsis: 'sandbox [--host H] [--port P] [--access-token-ttl SECONDS] [--workflow-duration SECONDS] [--allow-host NAME …]',
+  synopsis:
+    'sandbox [--host H] [--port P] [--access-token-ttl SECONDS] [--workflow-duration SECONDS] [--allow-host NAME …]',
   description: [
     'Runs the sandbox until SIGTERM or SIGINT (exit 0). The first line, {"event":"ready",…}, carries its baseUrl,',
     'testWebhookUrl, issuer, audience, jwksUrl, the demo credentials, sessions and products, and its controlSecret;',
@@ -18,9 +19,22 @@ export const sandboxCommand: CommandSpec = {
   flags: {
     host: { type: 'string', value: 'H', description: 'the address to listen on (default 127.0.0.1)' },
     port: { type: 'string', value: 'P', description: 'the port (default 0: a free one)' },
-    'access-token-ttl': { type: 'string', value: 'SECONDS', description: 'expires_in of issued access tokens (default 3600)' },
-    'workflow-duration': { type: 'string', value: 'SECONDS', description: 'how long a workflow stays processing (default 20)' },
-    'allow-host': { type: 'string', multiple: true, value: 'NAME', description: 'answer this Host name too (loopback names always); others get 421' },
+    'access-token-ttl': {
+      type: 'string',
+      value: 'SECONDS',
+      description: 'expires_in of issued access tokens (default 3600)',
+    },
+    'workflow-duration': {
+      type: 'string',
+      value: 'SECONDS',
+      description: 'how long a workflow stays processing (default 20)',
+    },
+    'allow-host': {
+      type: 'string',
+      multiple: true,
+      value: 'NAME',
+      description: 'answer this Host name too (loopback names always); others get 421',
+    },
   },
   // It runs until stopped: the first signal stops it cleanly (exit 0).
   exits: [[130, 'a second SIGINT, SIGTERM or SIGHUP while it was stopping']],

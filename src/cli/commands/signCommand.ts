@@ -16,41 +16,55 @@ const FORMATS = ['header', 'curl', 'json'];
 export const signCommand: CommandSpec = {
   name: 'sign',
   summary: 'print the Authorization header for exactly the bytes of a body',
-  synopsis: 'sign --body FILE|- (--keys DIR | --sandbox-url URL) [--exp T] [--aud A] [--iss I] [--kid K] [--omit CLAIM] [--format header|curl|json] [--to URL]',
+  synopsis:
+    'sign --body FILE|- (--keys DIR | --sandbox-url URL) [--exp T] [--aud A] [--iss I] [--kid K] [--omit CLAIM] [--format header|curl|json] [--to URL]',
   description: [
     'Signs the exact bytes of FILE (or standard input, -) as the service signs a webhook: an RS256 JWT with body_sha256',
     'over those bytes. The key is a test key pair written by `wfs keys generate --out DIR` (--keys DIR), or a running',
-    'sandbox\'s own (--sandbox-url). --exp, --aud, --iss, --kid and --omit break one claim at a time, for a test that',
+    "sandbox's own (--sandbox-url). --exp, --aud, --iss, --kid and --omit break one claim at a time, for a test that",
     'must see the delivery refused.',
     'Prints, by --format: header (default) the header value "Bearer <jwt>"; curl a ready curl command to --to URL',
     '(the body from FILE, or inline when read from standard input); json one line {"event":"signed","authorization":…,',
     '"token":…,"kid":…,"claims":…,"bodySha256":…,"bodyBytes":…}.',
   ].join('\n'),
   flags: {
-    body: { type: 'string', value: 'FILE|-', description: 'the body to sign: a file, or - for standard input (required)' },
+    body: {
+      type: 'string',
+      value: 'FILE|-',
+      description: 'the body to sign: a file, or - for standard input (required)',
+    },
     keys: { type: 'string', value: 'DIR', description: 'a folder written by `wfs keys generate`' },
     'sandbox-url': { type: 'string', value: 'URL', description: 'a running sandbox that signs (its baseUrl)' },
-    exp: { type: 'string', value: 'T', description: 'exp: seconds since the epoch, or +N / -N seconds from now (write --exp=-60); default now + 300' },
-    aud: { type: 'string', value: 'A', description: 'another audience than the issuer\'s' },
-    iss: { type: 'string', value: 'I', description: 'another issuer than the key pair\'s' },
-    kid: { type: 'string', value: 'K', description: 'another kid in the header than the key\'s' },
+    exp: {
+      type: 'string',
+      value: 'T',
+      description: 'exp: seconds since the epoch, or +N / -N seconds from now (write --exp=-60); default now + 300',
+    },
+    aud: { type: 'string', value: 'A', description: "another audience than the issuer's" },
+    iss: { type: 'string', value: 'I', description: "another issuer than the key pair's" },
+    kid: { type: 'string', value: 'K', description: "another kid in the header than the key's" },
     omit: { type: 'string', value: 'CLAIM', multiple: true, description: `leave a claim out: ${OMITTABLE.join(', ')}` },
     format: { type: 'string', value: 'F', description: 'header (default), curl or json' },
-    to: { type: 'string', value: 'URL', description: 'the receiver\'s URL, for --format curl (and json)' },
+    to: { type: 'string', value: 'URL', description: "the receiver's URL, for --format curl (and json)" },
   },
   env: [sandboxSecretHelp('--sandbox-url')],
   async run(flags, io) {
     const source = requiredFlag(flags, 'body', 'a file, or - for standard input');
     const keysDir = flags.values.get('keys');
     const sandboxUrl = flags.values.get('sandbox-url');
-    if (!keysDir === !sandboxUrl) throw new UsageError('give either --keys DIR (a folder from `wfs keys generate`) or --sandbox-url URL (a running sandbox), not both');
+    if (!keysDir === !sandboxUrl)
+      throw new UsageError(
+        'give either --keys DIR (a folder from `wfs keys generate`) or --sandbox-url URL (a running sandbox), not both',
+      );
     const format = flags.values.get('format') ?? 'header';
     if (!FORMATS.includes(format)) throw new UsageError(`--format must be one of ${FORMATS.join(', ')}`);
     const to = flags.values.get('to');
     if (to !== undefined) httpUrlValue('--to', to);
-    if (format === 'curl' && to === undefined) throw new UsageError('--format curl needs --to URL: the receiver to send to');
+    if (format === 'curl' && to === undefined)
+      throw new UsageError('--format curl needs --to URL: the receiver to send to');
     const omit = flags.lists.get('omit') ?? [];
-    for (const c of omit) if (!OMITTABLE.includes(c)) throw new UsageError(`--omit ${c}: only ${OMITTABLE.join(', ')} can be left out`);
+    for (const c of omit)
+      if (!OMITTABLE.includes(c)) throw new UsageError(`--omit ${c}: only ${OMITTABLE.join(', ')} can be left out`);
     const nowS = Math.floor(io.clock.now() / 1000);
     const claims: Record<string, unknown> = {};
     const exp = flags.values.get('exp');
@@ -64,7 +78,9 @@ export const signCommand: CommandSpec = {
     try {
       body = readBoundedBytes(source === '-' ? 0 : source, MAX_STDIN_BYTES);
     } catch (err) {
-      throw new UsageError(`--body: cannot read ${source === '-' ? 'standard input' : source}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+      throw new UsageError(
+        `--body: cannot read ${source === '-' ? 'standard input' : source}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
+      );
     }
 
     let token: string;
@@ -82,7 +98,10 @@ export const signCommand: CommandSpec = {
       kid = (header?.kid as string | undefined) ?? signer.currentKid;
     } else {
       httpUrlValue('--sandbox-url', sandboxUrl!);
-      const sandbox = new SandboxControlClient(sandboxUrl!, sandboxSecretFromEnv(io.env, `--sandbox-url ${sandboxUrl}`));
+      const sandbox = new SandboxControlClient(
+        sandboxUrl!,
+        sandboxSecretFromEnv(io.env, `--sandbox-url ${sandboxUrl}`),
+      );
       // The sandbox sets iat from its own clock; an exp given here is absolute, so both agree on what "now" is.
       const signed = await sandbox.sign(body, { claims, header });
       token = signed.token;
@@ -90,7 +109,17 @@ export const signCommand: CommandSpec = {
     }
     const authorization = `Bearer ${token}`;
     if (format === 'header') io.print(authorization + '\n');
-    else if (format === 'json') io.emit({ event: 'signed', authorization, token, kid, claims: decodeClaims(token), bodySha256: sha256Hex(body), bodyBytes: body.length, ...(to ? { to } : {}) });
+    else if (format === 'json')
+      io.emit({
+        event: 'signed',
+        authorization,
+        token,
+        kid,
+        claims: decodeClaims(token),
+        bodySha256: sha256Hex(body),
+        bodyBytes: body.length,
+        ...(to ? { to } : {}),
+      });
     else io.print(curlCommand(to!, authorization, source, body) + '\n');
     return 0;
   },
@@ -107,12 +136,24 @@ function decodeClaims(token: string): unknown {
   return JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8'));
 }
 
-/** A bash curl command that sends exactly these bytes: from the file itself, or inline when read from standard input. */
+/** A bash curl command that sends exactly these bytes: from the file itself, or inline when read from standard input.
+ * */
 function curlCommand(to: string, authorization: string, source: string, body: Buffer): string {
   // Bytes that are not text (or hold NUL, which no shell argument can) go through base64 in a process substitution.
-  const inline = body.includes(0) || !isUtf8(body) ? `@<(printf %s ${shellQuote(body.toString('base64'))} | base64 -d)` : shellQuote(body.toString('utf8'));
+  const inline =
+    body.includes(0) || !isUtf8(body)
+      ? `@<(printf %s ${shellQuote(body.toString('base64'))} | base64 -d)`
+      : shellQuote(body.toString('utf8'));
   const data = `--data-binary ${source !== '-' ? `@${shellQuote(source)}` : inline}`;
-  return ['curl -sS -X POST', shellQuote(to), '-H', shellQuote('Content-Type: application/json'), '-H', shellQuote(`Authorization: ${authorization}`), data].join(' ');
+  return [
+    'curl -sS -X POST',
+    shellQuote(to),
+    '-H',
+    shellQuote('Content-Type: application/json'),
+    '-H',
+    shellQuote(`Authorization: ${authorization}`),
+    data,
+  ].join(' ');
 }
 
 function isUtf8(b: Buffer): boolean {

@@ -3,14 +3,21 @@ import { WorkflowClient, prepareStart } from '../../core/workflows/WorkflowClien
 import { readServiceTarget, signIn } from '../cliEnvironment';
 import { SERVICE_ENV, type CommandSpec } from '../commandSpec';
 import { intFlag, requiredFlag, UsageError } from '../flags';
-import { DEFAULT_GIVE_UP_SECONDS, EXIT_CANCELLED, EXIT_DEADLINE, EXIT_NOT_COMPLETE, followWorkflow } from './statusCommand';
+import {
+  DEFAULT_GIVE_UP_SECONDS,
+  EXIT_CANCELLED,
+  EXIT_DEADLINE,
+  EXIT_NOT_COMPLETE,
+  followWorkflow,
+} from './statusCommand';
 import { TransportError } from '../../core/http/request';
 import { OutcomeUnknown } from '../../core/http/serviceErrors';
 import { startWorkflowUrl } from '../../core/http/paths';
 import { watchStartOnWire } from '../startOnWire';
 import { StoppedBeforeSent } from '../output';
 
-/** Stopped (SIGINT/SIGTERM/SIGHUP) after the start went out and before its answer came: the same unknown as a lost answer. */
+/** Stopped (SIGINT/SIGTERM/SIGHUP) after the start went out and before its answer came: the same unknown as a lost
+ * answer. */
 function stoppedAfterSend(correlationId: string): OutcomeUnknown {
   return new OutcomeUnknown(
     'outcome-unknown',
@@ -31,7 +38,8 @@ function lostAnswer(err: TransportError, correlationId: string): OutcomeUnknown 
 export const startCommand: CommandSpec = {
   name: 'start',
   summary: 'start one billed workflow on a session',
-  synopsis: 'start --session ID --service S --model M [--correlation-id C] [--follow [--deadline SECONDS] [--give-up-after SECONDS]]',
+  synopsis:
+    'start --session ID --service S --model M [--correlation-id C] [--follow [--deadline SECONDS] [--give-up-after SECONDS]]',
   description: [
     'Starts one BILLED workflow and prints {"event":"started","correlationId":…,"workflow":…,"messages":…,"links":…} on 202.',
     'Without --correlation-id a distinctive one is generated, so a 500 can always be resolved with `wfs find`.',
@@ -43,14 +51,29 @@ export const startCommand: CommandSpec = {
     session: { type: 'string', value: 'ID', description: 'the session holding the staged loan (required)' },
     service: { type: 'string', value: 'S', description: 'product.service, e.g. Appraisal (required)' },
     model: { type: 'string', value: 'M', description: 'product.model, e.g. Standard (required)' },
-    'correlation-id': { type: 'string', value: 'C', description: 'your own reference, at most 255 characters (default: generated)' },
+    'correlation-id': {
+      type: 'string',
+      value: 'C',
+      description: 'your own reference, at most 255 characters (default: generated)',
+    },
     follow: { type: 'boolean', description: 'then follow the workflow to its end, as `wfs status --follow`' },
-    deadline: { type: 'string', value: 'SECONDS', description: 'with --follow: stop polling after this long (default 600)' },
-    'give-up-after': { type: 'string', value: 'SECONDS', description: `with --follow: stop (exit 1) once reads have failed to reach the service for this long (default ${DEFAULT_GIVE_UP_SECONDS})` },
+    deadline: {
+      type: 'string',
+      value: 'SECONDS',
+      description: 'with --follow: stop polling after this long (default 600)',
+    },
+    'give-up-after': {
+      type: 'string',
+      value: 'SECONDS',
+      description: `with --follow: stop (exit 1) once reads have failed to reach the service for this long (default ${DEFAULT_GIVE_UP_SECONDS})`,
+    },
   },
   env: SERVICE_ENV,
   exits: [
-    [3, 'outcome unknown: the start answered 500, its answer was lost, or the command was stopped while waiting for it, so a billed workflow may exist: run `wfs find --correlation-id C` with the correlationId in the error line'],
+    [
+      3,
+      'outcome unknown: the start answered 500, its answer was lost, or the command was stopped while waiting for it, so a billed workflow may exist: run `wfs find --correlation-id C` with the correlationId in the error line',
+    ],
     [EXIT_DEADLINE, 'with --follow: the deadline came while the workflow was still running'],
     [EXIT_NOT_COMPLETE, 'with --follow: the workflow ended failed or cancelled'],
     [EXIT_CANCELLED, 'interrupted (SIGINT/SIGTERM) before the start was sent, or while following'],
@@ -61,18 +84,34 @@ export const startCommand: CommandSpec = {
     const follow = flags.switches.has('follow');
     const deadlineSeconds = intFlag(flags, 'deadline', 1, 7 * 86400) ?? 600;
     const giveUpSeconds = intFlag(flags, 'give-up-after', 1, 7 * 86400) ?? DEFAULT_GIVE_UP_SECONDS;
-    for (const name of ['deadline', 'give-up-after']) if (flags.values.has(name) && !follow) throw new UsageError(`--${name} applies only with --follow`);
+    for (const name of ['deadline', 'give-up-after'])
+      if (flags.values.has(name) && !follow) throw new UsageError(`--${name} applies only with --follow`);
     const target = readServiceTarget(io.env);
     // Refused here, a request costs nothing on the wire: not even a sign-in.
-    const prepared = prepareStart({ sessionId, product, correlationId: flags.values.get('correlation-id') }, io.clock.now());
+    const prepared = prepareStart(
+      { sessionId, product, correlationId: flags.values.get('correlation-id') },
+      io.clock.now(),
+    );
     const env = await signIn(target, io);
     const onWire = watchStartOnWire(startWorkflowUrl(env.baseUrl, sessionId));
     let unsubscribe: () => void = () => undefined;
     try {
-      const client = new WorkflowClient({ baseUrl: env.baseUrl, userAlias: env.credentials.userAlias, tokens: env.tokens, gate: env.gate, clock: env.clock });
+      const client = new WorkflowClient({
+        baseUrl: env.baseUrl,
+        userAlias: env.credentials.userAlias,
+        tokens: env.tokens,
+        gate: env.gate,
+        clock: env.clock,
+      });
       // A stop while the start may be on the wire ends like a lost answer; before that, nothing was started.
       const stopped = new Promise<never>((_, reject) => {
-        unsubscribe = io.onStop(() => reject(onWire.mayHaveStarted ? stoppedAfterSend(prepared.correlationId) : new StoppedBeforeSent('stopped before the start was sent: no workflow was started, nothing was billed')));
+        unsubscribe = io.onStop(() =>
+          reject(
+            onWire.mayHaveStarted
+              ? stoppedAfterSend(prepared.correlationId)
+              : new StoppedBeforeSent('stopped before the start was sent: no workflow was started, nothing was billed'),
+          ),
+        );
       });
       const sent = client.start({ sessionId, product, correlationId: prepared.correlationId }).catch((err: unknown) => {
         throw err instanceof TransportError && err.mayHaveBeenSent ? lostAnswer(err, prepared.correlationId) : err;
@@ -82,7 +121,15 @@ export const startCommand: CommandSpec = {
       io.emit({ event: 'started', correlationId, ...body });
       if (!follow) return 0;
       unsubscribe(); // from here a stop cancels the follow, not the start
-      return await followWorkflow({ client, target: body.workflow.workflowId, first: body, baseUrl: env.baseUrl, io, deadlineSeconds, giveUpSeconds });
+      return await followWorkflow({
+        client,
+        target: body.workflow.workflowId,
+        first: body,
+        baseUrl: env.baseUrl,
+        io,
+        deadlineSeconds,
+        giveUpSeconds,
+      });
     } finally {
       unsubscribe();
       onWire.dispose();

@@ -28,8 +28,8 @@ export const statusCommand: CommandSpec = {
   synopsis: 'status --workflow ID_OR_URL [--follow] [--deadline SECONDS] [--give-up-after SECONDS]',
   description: [
     'Reads the workflow once and prints {"event":"status","at":…,"workflow":…,"links":…}, by id or by its self link',
-    '(a link must be on WFS_BASE_URL\'s origin: the token is never sent elsewhere).',
-    'With --follow it polls by the spec\'s schedule (2 s, 2 s, 5 s, then every 10 s) and prints a line whenever the status',
+    "(a link must be on WFS_BASE_URL's origin: the token is never sent elsewhere).",
+    "With --follow it polls by the spec's schedule (2 s, 2 s, 5 s, then every 10 s) and prints a line whenever the status",
     'or runId changes, until a terminal status or the deadline (exit 4). It exits 0 when the workflow ends complete, and 6',
     'when it ends failed or cancelled, after an error line naming the status.',
     'When reads cannot reach the service, it warns once ({"event":"warning","kind":"unreachable",…}) and keeps polling; after',
@@ -39,12 +39,23 @@ export const statusCommand: CommandSpec = {
   flags: {
     workflow: { type: 'string', value: 'ID_OR_URL', description: 'a workflow id (wf_…) or its self link (required)' },
     follow: { type: 'boolean', description: 'poll until the workflow reaches a terminal status' },
-    deadline: { type: 'string', value: 'SECONDS', description: 'with --follow: stop polling after this long (default 600)' },
-    'give-up-after': { type: 'string', value: 'SECONDS', description: `with --follow: stop (exit 1) once reads have failed to reach the service for this long (default ${DEFAULT_GIVE_UP_SECONDS})` },
+    deadline: {
+      type: 'string',
+      value: 'SECONDS',
+      description: 'with --follow: stop polling after this long (default 600)',
+    },
+    'give-up-after': {
+      type: 'string',
+      value: 'SECONDS',
+      description: `with --follow: stop (exit 1) once reads have failed to reach the service for this long (default ${DEFAULT_GIVE_UP_SECONDS})`,
+    },
   },
   env: SERVICE_ENV,
   exits: [
-    [EXIT_UNREACHABLE, 'the service refused or failed, or could not be reached; with --follow: for --give-up-after seconds in a row'],
+    [
+      EXIT_UNREACHABLE,
+      'the service refused or failed, or could not be reached; with --follow: for --give-up-after seconds in a row',
+    ],
     [EXIT_DEADLINE, '--follow reached its deadline while the workflow was still running'],
     [EXIT_NOT_COMPLETE, '--follow saw the workflow end failed or cancelled'],
     [EXIT_CANCELLED, '--follow was interrupted (SIGINT/SIGTERM)'],
@@ -56,11 +67,18 @@ export const statusCommand: CommandSpec = {
     const deadlineSeconds = intFlag(flags, 'deadline', 1, 7 * 86400) ?? 600;
     const giveUpSeconds = intFlag(flags, 'give-up-after', 1, 7 * 86400) ?? DEFAULT_GIVE_UP_SECONDS;
     if (flags.values.has('deadline') && !follow) throw new UsageError('--deadline applies only with --follow');
-    if (flags.values.has('give-up-after') && !follow) throw new UsageError('--give-up-after applies only with --follow');
+    if (flags.values.has('give-up-after') && !follow)
+      throw new UsageError('--give-up-after applies only with --follow');
     const service = readServiceTarget(io.env);
     const env = await signIn(service, io);
     try {
-      const client = new WorkflowClient({ baseUrl: env.baseUrl, userAlias: env.credentials.userAlias, tokens: env.tokens, gate: env.gate, clock: env.clock });
+      const client = new WorkflowClient({
+        baseUrl: env.baseUrl,
+        userAlias: env.credentials.userAlias,
+        tokens: env.tokens,
+        gate: env.gate,
+        clock: env.clock,
+      });
       client.resolveWorkflowUrl(target); // a foreign link is refused before the read
       const first = await client.read(target);
       const line = (e: WorkflowEnvelope) => ({ event: 'status', at: new Date(env.clock.now()).toISOString(), ...e });
@@ -86,7 +104,15 @@ export interface FollowArgs {
 }
 
 /** Follows a workflow to its end (status --follow, start --follow): a line per change, the exit code of its end. */
-export async function followWorkflow({ client, target, first, baseUrl, io, deadlineSeconds, giveUpSeconds }: FollowArgs): Promise<number> {
+export async function followWorkflow({
+  client,
+  target,
+  first,
+  baseUrl,
+  io,
+  deadlineSeconds,
+  giveUpSeconds,
+}: FollowArgs): Promise<number> {
   const { emit } = io;
   const line = (e: WorkflowEnvelope) => ({ event: 'status', at: new Date(io.clock.now()).toISOString(), ...e });
   if (isTerminal(first.workflow.status)) return ended(first.workflow.status, emit);
@@ -100,7 +126,12 @@ export async function followWorkflow({ client, target, first, baseUrl, io, deadl
     clock: io.clock,
     deadlineMs: deadlineSeconds * 1000,
     onRead: (e) => {
-      if (unreachable) emit({ event: 'reconnected', failures: unreachable.failures, message: `reached the service again after ${unreachable.failures} failed read${unreachable.failures === 1 ? '' : 's'}` });
+      if (unreachable)
+        emit({
+          event: 'reconnected',
+          failures: unreachable.failures,
+          message: `reached the service again after ${unreachable.failures} failed read${unreachable.failures === 1 ? '' : 's'}`,
+        });
       unreachable = undefined;
       if (e.workflow.status !== lastStatus || e.workflow.runId !== lastRun) emit(line(e));
       lastStatus = e.workflow.status;
@@ -114,7 +145,11 @@ export async function followWorkflow({ client, target, first, baseUrl, io, deadl
       const now = io.clock.now();
       if (!unreachable) {
         unreachable = { since: now, failures: 0, error: err };
-        emit({ event: 'warning', kind: 'unreachable', message: `read failed, polling continues: ${err.message}; giving up after ${giveUpSeconds} s without an answer` });
+        emit({
+          event: 'warning',
+          kind: 'unreachable',
+          message: `read failed, polling continues: ${err.message}; giving up after ${giveUpSeconds} s without an answer`,
+        });
       }
       unreachable.failures++;
       unreachable.error = err;
@@ -147,13 +182,22 @@ export async function followWorkflow({ client, target, first, baseUrl, io, deadl
     emit({ event: 'error', kind: 'cancelled', message: 'following was cancelled' });
     return EXIT_CANCELLED;
   }
-  emit({ event: 'error', kind: 'deadline', message: `the workflow is still ${lastStatus} after the ${deadlineSeconds} s deadline; polling stopped` });
+  emit({
+    event: 'error',
+    kind: 'deadline',
+    message: `the workflow is still ${lastStatus} after the ${deadlineSeconds} s deadline; polling stopped`,
+  });
   return EXIT_DEADLINE;
 }
 
 /** A followed workflow's end: 0 when complete; otherwise an error line naming the status, and EXIT_NOT_COMPLETE. */
 function ended(status: string, emit: Emit): number {
   if (status === 'complete') return 0;
-  emit({ event: 'error', kind: 'workflow-not-complete', status, message: `the workflow ended ${status}, not complete` });
+  emit({
+    event: 'error',
+    kind: 'workflow-not-complete',
+    status,
+    message: `the workflow ended ${status}, not complete`,
+  });
   return EXIT_NOT_COMPLETE;
 }

@@ -16,7 +16,8 @@ export function deliveryFailure(response: unknown): string | undefined {
   const r = response as { error?: unknown; receiverStatus?: unknown; retryScheduled?: unknown };
   const retry = r.retryScheduled === true ? '; the service will try again' : '';
   if (typeof r.error === 'string' && r.error) return `the service could not deliver to the address: ${r.error}${retry}`;
-  if (typeof r.receiverStatus === 'number' && (r.receiverStatus < 200 || r.receiverStatus > 299)) return `the address answered ${r.receiverStatus}, so the delivery failed${retry}`;
+  if (typeof r.receiverStatus === 'number' && (r.receiverStatus < 200 || r.receiverStatus > 299))
+    return `the address answered ${r.receiverStatus}, so the delivery failed${retry}`;
   return undefined;
 }
 
@@ -33,15 +34,28 @@ export const testWebhookCommand: CommandSpec = {
     '{"kind":"delivery-failed",…} follows and the exit code is 7. Exit 0: the endpoint took it and reported no failure.',
   ].join('\n'),
   flags: {
-    address: { type: 'string', value: 'URL', description: 'the public https address that receives the event (required)' },
+    address: {
+      type: 'string',
+      value: 'URL',
+      description: 'the public https address that receives the event (required)',
+    },
     topic: { type: 'string', value: 'T', description: 'X-Svc-Topic, e.g. workflow/completed (required)' },
-    'sub-topic': { type: 'string', value: 'S', description: 'X-Svc-Sub-Topic, e.g. status:workflow/completed (required)' },
+    'sub-topic': {
+      type: 'string',
+      value: 'S',
+      description: 'X-Svc-Sub-Topic, e.g. status:workflow/completed (required)',
+    },
     'tenant-id': { type: 'string', value: 'T', description: 'X-Svc-Tenant-Id (required)' },
     'webhook-id': { type: 'string', value: 'UUID', description: 'X-Svc-Webhook-Id (default: a new UUID)' },
     data: { type: 'string', value: 'FILE|-', description: 'testData as JSON, from a file or standard input (-)' },
   },
   env: SERVICE_ENV,
-  exits: [[EXIT_DELIVERY_FAILED, 'the service took the request and says the delivery to the address failed (the error line says how)']],
+  exits: [
+    [
+      EXIT_DELIVERY_FAILED,
+      'the service took the request and says the delivery to the address failed (the error line says how)',
+    ],
+  ],
   async run(flags, io) {
     const input = {
       address: requiredFlag(flags, 'address'),
@@ -60,11 +74,21 @@ export const testWebhookCommand: CommandSpec = {
     const env = await signIn(target, io);
     try {
       const request = buildTestWebhookRequest({ ...input, testData }, env.clock.now(), env.isLocalSandbox);
-      const response = await sendTestWebhook(env.testWebhookUrl, request, { tokens: env.tokens, gate: env.gate, clock: env.clock });
+      const response = await sendTestWebhook(env.testWebhookUrl, request, {
+        tokens: env.tokens,
+        gate: env.gate,
+        clock: env.clock,
+      });
       io.emit({ event: 'sent', webhookId: request.webhookId, triggeredAt: request.triggeredAt, response });
       const failure = deliveryFailure(response);
       if (!failure) return 0;
-      io.emit({ event: 'error', kind: 'delivery-failed', webhookId: request.webhookId, address: input.address, message: `${failure}. Check that your receiver is running and reachable at ${input.address} (\`wfs listen\` prints its address).` });
+      io.emit({
+        event: 'error',
+        kind: 'delivery-failed',
+        webhookId: request.webhookId,
+        address: input.address,
+        message: `${failure}. Check that your receiver is running and reachable at ${input.address} (\`wfs listen\` prints its address).`,
+      });
       return EXIT_DELIVERY_FAILED;
     } finally {
       env.tokens.dispose();
@@ -80,7 +104,8 @@ function readTestData(data: string | undefined, readStdin: () => string): unknow
   } catch (err) {
     throw new UsageError(`--data: cannot read ${data === '-' ? 'standard input' : data}: ${(err as Error).message}`);
   }
-  // A byte-order mark (Windows editors save one) is not part of the JSON: dropped, never shown as an invisible character.
+  // A byte-order mark (Windows editors save one) is not part of the JSON: dropped, never shown as an invisible
+  // character.
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   try {
     return JSON.parse(text);

@@ -46,20 +46,40 @@ const RENDERERS: Record<string, Render> = {
     const w = l.workflow ?? {};
     return `${s.dim(time(l.at))}  ${statusWord(w.status, s, 10)}  ${w.workflowId}${w.runId ? s.dim(`  run ${w.runId}`) : ''}`;
   },
-  backoff: (l, s) => `${s.yellow('…')} the service is throttling (${l.status}): waiting ${seconds(l.delayMs)} before attempt ${Number(l.attempt) + 1}`,
+  backoff: (l, s) =>
+    `${s.yellow('…')} the service is throttling (${l.status}): waiting ${seconds(l.delayMs)} before attempt ${Number(l.attempt) + 1}`,
   warning: (l, s) => `${s.yellow('!')} ${l.message}`,
   reconnected: (l, s) => `${s.green('✓')} ${l.message}`,
   sent: (l, s) => {
     const r = l.response ?? {};
-    const outcome = typeof r.receiverStatus === 'number' ? `the address answered ${r.receiverStatus}` : typeof r.error === 'string' ? `not delivered: ${r.error}` : 'the service took it';
-    const delivered = typeof r.receiverStatus === 'number' ? r.receiverStatus >= 200 && r.receiverStatus < 300 : typeof r.error !== 'string';
+    const outcome =
+      typeof r.receiverStatus === 'number'
+        ? `the address answered ${r.receiverStatus}`
+        : typeof r.error === 'string'
+          ? `not delivered: ${r.error}`
+          : 'the service took it';
+    const delivered =
+      typeof r.receiverStatus === 'number'
+        ? r.receiverStatus >= 200 && r.receiverStatus < 300
+        : typeof r.error !== 'string';
     return `${delivered ? s.green('✓') : s.red('✗')} Test webhook ${l.webhookId} sent${r.address ? ` to ${r.address}` : ''}: ${outcome}${r.retryScheduled ? ' (a retry is scheduled)' : ''}`;
   },
   found: (l, s) => {
-    const rows: string[] = (l.workflows ?? []).map((w: Line) => `  ${String(w.workflowId).padEnd(24)}  ${statusWord(w.status, s, 10)}  ${s.dim(String(w.createdAt ?? w.runId ?? ''))}`);
-    return [`${s.green('✓')} ${rows.length} workflow${rows.length === 1 ? '' : 's'} with correlationId ${l.correlationId}:`, ...rows, ...(l.note ? [s.dim(`  ${l.note}`)] : [])].join('\n');
+    const rows: string[] = (l.workflows ?? []).map(
+      (w: Line) =>
+        `  ${String(w.workflowId).padEnd(24)}  ${statusWord(w.status, s, 10)}  ${s.dim(String(w.createdAt ?? w.runId ?? ''))}`,
+    );
+    return [
+      `${s.green('✓')} ${rows.length} workflow${rows.length === 1 ? '' : 's'} with correlationId ${l.correlationId}:`,
+      ...rows,
+      ...(l.note ? [s.dim(`  ${l.note}`)] : []),
+    ].join('\n');
   },
-  none: (l, s) => [`No workflow has correlationId ${l.correlationId}: nothing was started with it, so starting again bills once.`, ...(l.note ? [s.dim(`  ${l.note}`)] : [])].join('\n'),
+  none: (l, s) =>
+    [
+      `No workflow has correlationId ${l.correlationId}: nothing was started with it, so starting again bills once.`,
+      ...(l.note ? [s.dim(`  ${l.note}`)] : []),
+    ].join('\n'),
   env: (l, s) => {
     const rows: [string, string][] = [
       ['service', String(l.baseUrl ?? s.red('not set (WFS_BASE_URL)'))],
@@ -72,7 +92,8 @@ const RENDERERS: Record<string, Render> = {
     ];
     return table(rows, '');
   },
-  'signed-in': (l, s) => `${s.green('✓')} Signed in to ${l.origin} as ${l.username}${l.accessExpiresInSeconds !== undefined ? `: the access token lasts ${l.accessExpiresInSeconds} s (until ${l.accessExpiresAt}), the refresh token until ${l.refreshExpiresAt}` : ''}. Nothing was stored.`,
+  'signed-in': (l, s) =>
+    `${s.green('✓')} Signed in to ${l.origin} as ${l.username}${l.accessExpiresInSeconds !== undefined ? `: the access token lasts ${l.accessExpiresInSeconds} s (until ${l.accessExpiresAt}), the refresh token until ${l.refreshExpiresAt}` : ''}. Nothing was stored.`,
   error: (l, s) => {
     const lines = [`${s.red('✗')} ${l.message ?? l.kind}`];
     const facts: [string, string][] = [];

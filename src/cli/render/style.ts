@@ -21,5 +21,12 @@ const plain = (s: string) => s;
 
 export function makeStyle(colour: boolean): Style {
   if (!colour) return { green: plain, red: plain, yellow: plain, cyan: plain, dim: plain, bold: plain };
-  return { green: sgr(32, 39), red: sgr(31, 39), yellow: sgr(33, 39), cyan: sgr(36, 39), dim: sgr(2, 22), bold: sgr(1, 22) };
+  return {
+    green: sgr(32, 39),
+    red: sgr(31, 39),
+    yellow: sgr(33, 39),
+    cyan: sgr(36, 39),
+    dim: sgr(2, 22),
+    bold: sgr(1, 22),
+  };
 }

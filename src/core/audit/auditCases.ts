@@ -56,20 +56,41 @@ type SignAlg = 'RS256' | 'RS384' | 'RS512' | 'PS256';
 const b64url = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url');
 
 /** An event-shaped body, compact JSON, with a fresh webhookId. */
-export function probeBody(caseId: string, nowS: number, webhookId: string = randomUUID()): { body: Buffer; webhookId: string } {
+export function probeBody(
+  caseId: string,
+  nowS: number,
+  webhookId: string = randomUUID(),
+): { body: Buffer; webhookId: string } {
   const triggeredAt = new Date(nowS * 1000).toISOString().replace(/\.(\d{3})Z$/, '.$10000Z');
-  const event = { webhookId, topic: 'audit/probe', subTopic: 'audit:audit/probe', tenantId: 'audit', triggeredAt, actorId: 'act_audit', data: { case: caseId, note: 'audit' } };
+  const event = {
+    webhookId,
+    topic: 'audit/probe',
+    subTopic: 'audit:audit/probe',
+    tenantId: 'audit',
+    triggeredAt,
+    actorId: 'act_audit',
+    data: { case: caseId, note: 'audit' },
+  };
   return { body: Buffer.from(JSON.stringify(event)), webhookId };
 }
 
 function headers(webhookId: string, authorization?: string): Record<string, string> {
-  const h: Record<string, string> = { 'content-type': 'application/json', 'x-svc-topic': 'audit/probe', 'x-svc-webhook-id': webhookId };
+  const h: Record<string, string> = {
+    'content-type': 'application/json',
+    'x-svc-topic': 'audit/probe',
+    'x-svc-webhook-id': webhookId,
+  };
   if (authorization !== undefined) h.authorization = authorization;
   return h;
 }
 
 /** A sandbox-signed token over `body` with the audit clock's iat/exp, plus the case's changes. */
-async function sandboxToken(ctx: AuditContext, body: Buffer, claims: Record<string, unknown> = {}, extra: { header?: Record<string, unknown>; alg?: SignAlg } = {}): Promise<string> {
+async function sandboxToken(
+  ctx: AuditContext,
+  body: Buffer,
+  claims: Record<string, unknown> = {},
+  extra: { header?: Record<string, unknown>; alg?: SignAlg } = {},
+): Promise<string> {
   const now = ctx.nowS();
   return (await ctx.sandbox.sign(body, { claims: { iat: now, exp: now + 300, ...claims }, ...extra })).token;
 }
@@ -81,7 +102,11 @@ function genuineClaims(ctx: AuditContext, body: Buffer, iss = ctx.trust.issuer):
 }
 
 /** A token signed with our own foreign key (never in the sandbox's key set). */
-async function foreignToken(ctx: AuditContext, body: Buffer, o: { iss?: string; kid: string; header?: Record<string, unknown> }): Promise<string> {
+async function foreignToken(
+  ctx: AuditContext,
+  body: Buffer,
+  o: { iss?: string; kid: string; header?: Record<string, unknown> },
+): Promise<string> {
   return new SignJWT(genuineClaims(ctx, body, o.iss))
     .setProtectedHeader({ alg: 'RS256', typ: 'JWT', ...o.header, kid: o.kid })
     .sign(ctx.foreign.privateKey);
@@ -89,7 +114,11 @@ async function foreignToken(ctx: AuditContext, body: Buffer, o: { iss?: string; 
 
 /** An HS256 token whose secret is the sandbox's public key in some encoding: what an algorithm-confused receiver
  * uses as the HMAC key. */
-async function hs256WithPublicKey(ctx: AuditContext, caseId: string, secret: (key: KeyObject, jwk: Record<string, unknown>) => string | Buffer): Promise<ProbeRequest> {
+async function hs256WithPublicKey(
+  ctx: AuditContext,
+  caseId: string,
+  secret: (key: KeyObject, jwk: Record<string, unknown>) => string | Buffer,
+): Promise<ProbeRequest> {
   const { body, webhookId } = probeBody(caseId, ctx.nowS());
   const { kid, key } = await sandboxPublicKey(ctx);
   const jwk = key.export({ format: 'jwk' }) as Record<string, unknown>;
@@ -112,7 +141,12 @@ async function sandboxPublicKey(ctx: AuditContext): Promise<{ kid: string; key: 
   return { kid: jwk.kid as string, key: createPublicKey({ key: jwk as never, format: 'jwk' }) };
 }
 
-async function simple(ctx: AuditContext, id: string, claims: Record<string, unknown>, extra: { header?: Record<string, unknown>; alg?: SignAlg } = {}): Promise<ProbeRequest> {
+async function simple(
+  ctx: AuditContext,
+  id: string,
+  claims: Record<string, unknown>,
+  extra: { header?: Record<string, unknown>; alg?: SignAlg } = {},
+): Promise<ProbeRequest> {
   const { body, webhookId } = probeBody(id, ctx.nowS());
   return { body, headers: headers(webhookId, `Bearer ${await sandboxToken(ctx, body, claims, extra)}`) };
 }
@@ -190,16 +224,25 @@ export const AUDIT_CASES: AuditCase[] = [
     expectStatus: 403,
     async build(ctx) {
       const { body, webhookId } = probeBody('unknown-issuer', ctx.nowS());
-      return { body, headers: headers(webhookId, `Bearer ${await foreignToken(ctx, body, { iss: 'https://unknown-issuer.audit.invalid/webhooks', kid: `unknown-${randomUUID().slice(0, 8)}` })}`) };
+      return {
+        body,
+        headers: headers(
+          webhookId,
+          `Bearer ${await foreignToken(ctx, body, { iss: 'https://unknown-issuer.audit.invalid/webhooks', kid: `unknown-${randomUUID().slice(0, 8)}` })}`,
+        ),
+      };
     },
     watch: keySetRequests,
-    judgeWatch: (b, a) => (a > b ? `the receiver fetched the sandbox key set ${a - b} time(s) for a token of an issuer it does not trust` : undefined),
+    judgeWatch: (b, a) =>
+      a > b
+        ? `the receiver fetched the sandbox key set ${a - b} time(s) for a token of an issuer it does not trust`
+        : undefined,
     fix: 'Decode the token without verifying, look its "iss" up in your own map of trusted issuers (issuer → key-set address, audience), and refuse with 403 when it is not there, before any network request.',
   },
   {
     id: 'alg-none',
     title: 'An unsigned token (alg "none")',
-    rule: 'Step 4: verify the signature with RS256 pinned; never honor the token\'s own algorithm.',
+    rule: "Step 4: verify the signature with RS256 pinned; never honor the token's own algorithm.",
     why: 'An unsigned token proves nothing; a library that follows the header\'s "alg" accepts it.',
     expectStatus: 403,
     async build(ctx) {
@@ -212,8 +255,8 @@ export const AUDIT_CASES: AuditCase[] = [
   },
   {
     id: 'hs256-public-key',
-    title: 'HS256, signed with the sandbox\'s public key as the HMAC secret',
-    rule: 'Step 4: RS256 pinned; never honor the token\'s own algorithm.',
+    title: "HS256, signed with the sandbox's public key as the HMAC secret",
+    rule: "Step 4: RS256 pinned; never honor the token's own algorithm.",
     why: 'The public key is public: a receiver that lets the header choose HMAC and uses the key bytes as the secret accepts a token anyone can make (algorithm confusion).',
     expectStatus: 403,
     async build(ctx) {
@@ -303,30 +346,40 @@ export const AUDIT_CASES: AuditCase[] = [
     async build(ctx) {
       const { body, webhookId } = probeBody('body-reserialized', ctx.nowS());
       const token = await sandboxToken(ctx, body);
-      return { body: Buffer.from(JSON.stringify(JSON.parse(body.toString('utf8')), null, 2)), headers: headers(webhookId, `Bearer ${token}`) };
+      return {
+        body: Buffer.from(JSON.stringify(JSON.parse(body.toString('utf8')), null, 2)),
+        headers: headers(webhookId, `Bearer ${token}`),
+      };
     },
     fix: 'Read the raw body (e.g. express.raw({ type: "application/json" })) and hash those bytes; parse JSON only after the hash matches.',
   },
   {
     id: 'jku-header',
     title: 'A jku header pointing at another server',
-    rule: 'Step 3: fetch the signing key by kid from the trusted issuer\'s key set; the key-set address is never taken from the token.',
-    why: 'The token carries its own key-set address (a second loopback server serving the audit\'s own key). Following it lets anyone sign. A correct receiver looks the kid up in the sandbox key set, does not find it, and refuses, without ever contacting that server.',
+    rule: "Step 3: fetch the signing key by kid from the trusted issuer's key set; the key-set address is never taken from the token.",
+    why: "The token carries its own key-set address (a second loopback server serving the audit's own key). Following it lets anyone sign. A correct receiver looks the kid up in the sandbox key set, does not find it, and refuses, without ever contacting that server.",
     expectStatus: 403,
     kidNotHeld: true,
     async build(ctx) {
       const { body, webhookId } = probeBody('jku-header', ctx.nowS());
-      return { body, headers: headers(webhookId, `Bearer ${await foreignToken(ctx, body, { kid: ctx.foreign.kid, header: { jku: ctx.decoy.url } })}`) };
+      return {
+        body,
+        headers: headers(
+          webhookId,
+          `Bearer ${await foreignToken(ctx, body, { kid: ctx.foreign.kid, header: { jku: ctx.decoy.url } })}`,
+        ),
+      };
     },
     watch: async (ctx) => ctx.decoy.requests(),
-    judgeWatch: (b, a) => (a > b ? `the receiver fetched keys from the jku address in the token (${a - b} request(s))` : undefined),
+    judgeWatch: (b, a) =>
+      a > b ? `the receiver fetched keys from the jku address in the token (${a - b} request(s))` : undefined,
     fix: 'Ignore jku, x5u and jwk in the token header; fetch keys only from the key-set address configured for the trusted issuer.',
   },
   {
     id: 'foreign-key-known-kid',
-    title: 'Signed with a foreign key under the sandbox\'s kid',
+    title: "Signed with a foreign key under the sandbox's kid",
     rule: 'Step 4: verify the signature.',
-    why: 'The kid is genuine but the signature is not: only the sandbox\'s private key makes valid signatures.',
+    why: "The kid is genuine but the signature is not: only the sandbox's private key makes valid signatures.",
     expectStatus: 403,
     async build(ctx) {
       const { body, webhookId } = probeBody('foreign-key-known-kid', ctx.nowS());
@@ -346,36 +399,55 @@ export const AUDIT_CASES: AuditCase[] = [
     after: (ctx) => ctx.sandbox.clearFaults(),
     async build(ctx) {
       const { body, webhookId } = probeBody('key-set-failing', ctx.nowS());
-      return { body, headers: headers(webhookId, `Bearer ${await foreignToken(ctx, body, { kid: `rotated-${randomUUID().slice(0, 8)}` })}`) };
+      return {
+        body,
+        headers: headers(
+          webhookId,
+          `Bearer ${await foreignToken(ctx, body, { kid: `rotated-${randomUUID().slice(0, 8)}` })}`,
+        ),
+      };
     },
     fix: 'Wrap key fetching: when the key set cannot be fetched, answer 503 with Retry-After (nothing is accepted, and the service sends the delivery again) or 403; never let the failure escape as a 500. Keep the last good key set, and limit refetches (the spec suggests at most 5 per minute) so made-up kids cannot spend them.',
   },
   {
     id: 'jwk-header',
-    title: 'A jwk header carrying the signer\'s own key',
-    rule: 'Step 3: fetch the signing key by kid from the trusted issuer\'s key set; the key-set address is never taken from the token.',
-    why: 'The token embeds its own public key (the audit\'s, never in the sandbox key set). A receiver that verifies with the embedded key accepts a token anyone can make.',
+    title: "A jwk header carrying the signer's own key",
+    rule: "Step 3: fetch the signing key by kid from the trusted issuer's key set; the key-set address is never taken from the token.",
+    why: "The token embeds its own public key (the audit's, never in the sandbox key set). A receiver that verifies with the embedded key accepts a token anyone can make.",
     expectStatus: 403,
     kidNotHeld: true,
     async build(ctx) {
       const { body, webhookId } = probeBody('jwk-header', ctx.nowS());
-      return { body, headers: headers(webhookId, `Bearer ${await foreignToken(ctx, body, { kid: ctx.foreign.kid, header: { jwk: ctx.foreignJwk } })}`) };
+      return {
+        body,
+        headers: headers(
+          webhookId,
+          `Bearer ${await foreignToken(ctx, body, { kid: ctx.foreign.kid, header: { jwk: ctx.foreignJwk } })}`,
+        ),
+      };
     },
     fix: 'Ignore the jwk header parameter (and jku, x5u, x5c): the key comes only from the key set configured for the trusted issuer.',
   },
   {
     id: 'x5u-header',
     title: 'An x5u header pointing at another server',
-    rule: 'Step 3: fetch the signing key by kid from the trusted issuer\'s key set; the key-set address is never taken from the token.',
-    why: 'x5u is a URL for the signer\'s certificate, here a loopback server holding the audit\'s own key. Fetching it lets anyone choose the key; the audit also watches that nobody asks that server.',
+    rule: "Step 3: fetch the signing key by kid from the trusted issuer's key set; the key-set address is never taken from the token.",
+    why: "x5u is a URL for the signer's certificate, here a loopback server holding the audit's own key. Fetching it lets anyone choose the key; the audit also watches that nobody asks that server.",
     expectStatus: 403,
     kidNotHeld: true,
     async build(ctx) {
       const { body, webhookId } = probeBody('x5u-header', ctx.nowS());
-      return { body, headers: headers(webhookId, `Bearer ${await foreignToken(ctx, body, { kid: ctx.foreign.kid, header: { x5u: `${ctx.decoy.origin}/x5u.pem` } })}`) };
+      return {
+        body,
+        headers: headers(
+          webhookId,
+          `Bearer ${await foreignToken(ctx, body, { kid: ctx.foreign.kid, header: { x5u: `${ctx.decoy.origin}/x5u.pem` } })}`,
+        ),
+      };
     },
     watch: decoyRequests,
-    judgeWatch: (b, a) => (a > b ? `the receiver fetched the x5u address in the token (${a - b} request(s))` : undefined),
+    judgeWatch: (b, a) =>
+      a > b ? `the receiver fetched the x5u address in the token (${a - b} request(s))` : undefined,
     fix: 'Ignore x5u (and x5c, jku, jwk) in the token header; fetch keys only from the key-set address configured for the trusted issuer.',
   },
   {
@@ -408,16 +480,25 @@ export const AUDIT_CASES: AuditCase[] = [
   {
     id: 'iss-derived-jwks',
     title: 'An issuer whose own address serves a key set',
-    rule: 'Step 3: fetch the signing key by kid from the trusted issuer\'s key set; the key-set address is never taken from the token.',
-    why: 'The token\'s iss is a loopback server that serves the audit\'s key at <iss>/.well-known/jwks.json. A receiver that builds the key-set address from iss lets the token choose its own key; the audit watches that nobody asks that server.',
+    rule: "Step 3: fetch the signing key by kid from the trusted issuer's key set; the key-set address is never taken from the token.",
+    why: "The token's iss is a loopback server that serves the audit's key at <iss>/.well-known/jwks.json. A receiver that builds the key-set address from iss lets the token choose its own key; the audit watches that nobody asks that server.",
     expectStatus: 403,
     async build(ctx) {
       const { body, webhookId } = probeBody('iss-derived-jwks', ctx.nowS());
-      return { body, headers: headers(webhookId, `Bearer ${await foreignToken(ctx, body, { iss: ctx.decoy.origin, kid: ctx.foreign.kid })}`) };
+      return {
+        body,
+        headers: headers(
+          webhookId,
+          `Bearer ${await foreignToken(ctx, body, { iss: ctx.decoy.origin, kid: ctx.foreign.kid })}`,
+        ),
+      };
     },
     watch: decoyRequests,
-    judgeWatch: (b, a) => (a > b ? `the receiver fetched a key set from an address built from the token's iss (${a - b} request(s))` : undefined),
-    fix: 'Configure each trusted issuer\'s key-set address; never build it from the token\'s iss (not even <iss>/.well-known/jwks.json).',
+    judgeWatch: (b, a) =>
+      a > b
+        ? `the receiver fetched a key set from an address built from the token's iss (${a - b} request(s))`
+        : undefined,
+    fix: "Configure each trusted issuer's key-set address; never build it from the token's iss (not even <iss>/.well-known/jwks.json).",
   },
   {
     id: 'exp-100s-past',
@@ -458,16 +539,17 @@ export const AUDIT_CASES: AuditCase[] = [
   {
     id: 'hs256-pkcs1-pem',
     title: 'HS256, signed with the public key as a PKCS#1 PEM',
-    rule: 'Step 4: RS256 pinned; never honor the token\'s own algorithm.',
+    rule: "Step 4: RS256 pinned; never honor the token's own algorithm.",
     why: 'Algorithm confusion with another encoding of the same public key ("BEGIN RSA PUBLIC KEY"): a receiver that lets the header choose HMAC accepts it.',
     expectStatus: 403,
-    build: (ctx) => hs256WithPublicKey(ctx, 'hs256-pkcs1-pem', (key) => key.export({ type: 'pkcs1', format: 'pem' }) as string),
+    build: (ctx) =>
+      hs256WithPublicKey(ctx, 'hs256-pkcs1-pem', (key) => key.export({ type: 'pkcs1', format: 'pem' }) as string),
     fix: 'Verify only with the RSA key and algorithms: ["RS256"]; never let the header select HMAC, whatever form the key is kept in.',
   },
   {
     id: 'hs256-jwk-modulus',
-    title: 'HS256, signed with the key set\'s modulus (n) as the secret',
-    rule: 'Step 4: RS256 pinned; never honor the token\'s own algorithm.',
+    title: "HS256, signed with the key set's modulus (n) as the secret",
+    rule: "Step 4: RS256 pinned; never honor the token's own algorithm.",
     why: 'Algorithm confusion with the JWK\'s own "n" string as the HMAC secret: anyone can read it from the key set.',
     expectStatus: 403,
     build: (ctx) => hs256WithPublicKey(ctx, 'hs256-jwk-modulus', (_key, jwk) => jwk.n as string),

@@ -21,16 +21,43 @@ export function auditMarkdown(s: AuditSummary): string {
     '',
     '| | case | expected | answered | result |',
     '|---|---|---|---|---|',
-    ...s.results.map((r) => `| ${r.passed ? '✅' : '❌'} | ${cell(r.title)} | ${r.expected} | ${r.status ?? cell(r.error ?? '—')} | ${cell(r.detail)} |`),
+    ...s.results.map(
+      (r) =>
+        `| ${r.passed ? '✅' : '❌'} | ${cell(r.title)} | ${r.expected} | ${r.status ?? cell(r.error ?? '—')} | ${cell(r.detail)} |`,
+    ),
     '',
   ];
-  lines.push('## Check in your code', '', 'These mistakes cannot be seen from outside (or only with the processed count, `--processed-url`):', '');
-  for (const c of s.inYourCode ?? []) lines.push(`- ${c.probe ? (c.probe.passed ? '✅' : '❌') : '🔍'} **${c.title}.** ${c.lookFor}${c.probe ? ` *Probed:* ${c.probe.detail}.` : ''}`);
+  lines.push(
+    '## Check in your code',
+    '',
+    'These mistakes cannot be seen from outside (or only with the processed count, `--processed-url`):',
+    '',
+  );
+  for (const c of s.inYourCode ?? [])
+    lines.push(
+      `- ${c.probe ? (c.probe.passed ? '✅' : '❌') : '🔍'} **${c.title}.** ${c.lookFor}${c.probe ? ` *Probed:* ${c.probe.detail}.` : ''}`,
+    );
   lines.push('');
   const failed = s.results.filter((r) => !r.passed);
   if (failed.length) {
     lines.push('## How to fix', '');
-    for (const r of failed) lines.push(`### ${r.title}`, '', `**Rule:** ${r.rule}`, '', `**Seen:** ${r.detail}.`, '', `**Why:** ${r.why}`, '', `**Fix:** ${r.fix}`, '', '```sh', auditCurl(r), '```', '');
+    for (const r of failed)
+      lines.push(
+        `### ${r.title}`,
+        '',
+        `**Rule:** ${r.rule}`,
+        '',
+        `**Seen:** ${r.detail}.`,
+        '',
+        `**Why:** ${r.why}`,
+        '',
+        `**Fix:** ${r.fix}`,
+        '',
+        '```sh',
+        auditCurl(r),
+        '```',
+        '',
+      );
   }
   return lines.join('\n');
 }
@@ -39,9 +66,17 @@ export function auditJson(s: AuditSummary): string {
   return `${JSON.stringify(s, null, 2)}\n`;
 }
 
-const xmlAttr = (s: string) => s.replace(/[^\t\n\r\x20-\uD7FF\uE000-\uFFFD]/gu, '').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/\n/g, '&#10;');
+const xmlAttr = (s: string) =>
+  s
+    .replace(/[^\t\n\r\x20-\uD7FF\uE000-\uFFFD]/gu, '')
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/\n/g, '&#10;');
 /** Text in CDATA: "]]>" is split across two sections; characters XML 1.0 cannot carry are dropped. */
-const cdata = (s: string) => `<![CDATA[${s.replace(/[^\t\n\r\x20-\uD7FF\uE000-\uFFFD]/gu, '').replace(/]]>/g, ']]]]><![CDATA[>')}]]>`;
+const cdata = (s: string) =>
+  `<![CDATA[${s.replace(/[^\t\n\r\x20-\uD7FF\uE000-\uFFFD]/gu, '').replace(/]]>/g, ']]]]><![CDATA[>')}]]>`;
 
 /** The group a case belongs to in CI reports and VS Code's Testing view: its step, or what it probes. */
 export function auditGroup(rule: string): string {
@@ -69,7 +104,12 @@ export function auditJunit(s: AuditSummary): string {
   for (const c of probed) {
     const open = `    <testcase classname="wfs.audit.In your code" name="${xmlAttr(`${c.id}: ${c.title}`)}" time="0.000"`;
     if (c.probe!.passed) lines.push(`${open}/>`);
-    else lines.push(`${open}>`, `      <failure message="${xmlAttr(c.lookFor)}" type="probe">${cdata(c.probe!.detail)}</failure>`, '    </testcase>');
+    else
+      lines.push(
+        `${open}>`,
+        `      <failure message="${xmlAttr(c.lookFor)}" type="probe">${cdata(c.probe!.detail)}</failure>`,
+        '    </testcase>',
+      );
   }
   for (const r of s.results) {
     const open = `    <testcase classname="${xmlAttr(`wfs.audit.${auditGroup(r.rule)}`)}" name="${xmlAttr(`${r.id}: ${r.title}`)}" time="${seconds(r.durationMs)}"`;
@@ -78,14 +118,17 @@ export function auditJunit(s: AuditSummary): string {
       continue;
     }
     lines.push(`${open}>`);
-    lines.push(`      <failure message="${xmlAttr(r.fix)}" type="${xmlAttr(`expected ${r.expected}, answered ${r.status ?? 'nothing'}`)}">${cdata(`${r.detail}.\n\nRule: ${r.rule}\nWhy: ${r.why}\n\n${auditCurl(r)}`)}</failure>`);
+    lines.push(
+      `      <failure message="${xmlAttr(r.fix)}" type="${xmlAttr(`expected ${r.expected}, answered ${r.status ?? 'nothing'}`)}">${cdata(`${r.detail}.\n\nRule: ${r.rule}\nWhy: ${r.why}\n\n${auditCurl(r)}`)}</failure>`,
+    );
     lines.push('    </testcase>');
   }
   lines.push('  </testsuite>', '</testsuites>', '');
   return lines.join('\n');
 }
 
-/** A Markdown table for CI job summaries ($GITHUB_STEP_SUMMARY and the like): one row per case, the fix for failures. */
+/** A Markdown table for CI job summaries ($GITHUB_STEP_SUMMARY and the like): one row per case, the fix for failures.
+ * */
 export function auditSummaryMarkdown(s: AuditSummary): string {
   return [
     `### Webhook receiver audit: ${s.passed}/${s.total} passed ${s.failed === 0 ? '✅' : '❌'}`,
@@ -94,9 +137,18 @@ export function auditSummaryMarkdown(s: AuditSummary): string {
     '',
     '| | case | rule | expected | answered | fix |',
     '|---|---|---|---|---|---|',
-    ...s.results.map((r) => `| ${r.passed ? '✅' : '❌'} | ${cell(r.title)} | ${cell(auditGroup(r.rule))} | ${r.expected} | ${r.status ?? cell(r.error ?? '—')} | ${r.passed ? '' : cell(r.fix)} |`),
+    ...s.results.map(
+      (r) =>
+        `| ${r.passed ? '✅' : '❌'} | ${cell(r.title)} | ${cell(auditGroup(r.rule))} | ${r.expected} | ${r.status ?? cell(r.error ?? '—')} | ${r.passed ? '' : cell(r.fix)} |`,
+    ),
     // The probes count in the totals above (--processed-url): each is a row too, so the table adds up to them.
-    ...(s.inYourCode ?? []).flatMap((c) => (c.probe ? [`| ${c.probe.passed ? '✅' : '❌'} | ${cell(c.title)} | Check in your code | counted once | ${cell(c.probe.detail)} | ${c.probe.passed ? '' : cell(c.lookFor)} |`] : [])),
+    ...(s.inYourCode ?? []).flatMap((c) =>
+      c.probe
+        ? [
+            `| ${c.probe.passed ? '✅' : '❌'} | ${cell(c.title)} | Check in your code | counted once | ${cell(c.probe.detail)} | ${c.probe.passed ? '' : cell(c.lookFor)} |`,
+          ]
+        : [],
+    ),
     '',
   ].join('\n');
 }

@@ -73,16 +73,22 @@ export function checkTarget(target: string, allowNonLocal = false): URL {
   } catch {
     throw new AuditRefused(`"${target}" is not a URL${missingSchemeHint(target)}.`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new AuditRefused(`The target must be an http(s) URL${missingSchemeHint(target)}.`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new AuditRefused(`The target must be an http(s) URL${missingSchemeHint(target)}.`);
   if (url.username || url.password) throw new AuditRefused('The target URL must not carry credentials.');
   if (!isLoopbackHost(url.hostname) && !allowNonLocal)
-    throw new AuditRefused(`${url.host} is not a loopback address. The audit sends forged requests: confirm that this is your own receiver first (CLI: --allow-remote).`);
+    throw new AuditRefused(
+      `${url.host} is not a loopback address. The audit sends forged requests: confirm that this is your own receiver first (CLI: --allow-remote).`,
+    );
   return url;
 }
 
 /** A second loopback server that serves the audit's own key: as a key set at any path, and as a PEM at /x5u.pem.
  * The jku, x5u and iss-derived cases check nobody ever asks it. */
-async function startDecoy(jwks: unknown, pem: string): Promise<{ url: string; origin: string; requests: () => number; stop: () => Promise<void> }> {
+async function startDecoy(
+  jwks: unknown,
+  pem: string,
+): Promise<{ url: string; origin: string; requests: () => number; stop: () => Promise<void> }> {
   let n = 0;
   const server: Server = createServer((req, res) => {
     n++;
@@ -99,14 +105,21 @@ async function startDecoy(jwks: unknown, pem: string): Promise<{ url: string; or
     url: `http://127.0.0.1:${port}/.well-known/jwks.json`,
     origin: `http://127.0.0.1:${port}`,
     requests: () => n,
-    stop: () => new Promise<void>((r) => {
-      server.close(() => r());
-      server.closeAllConnections();
-    }),
+    stop: () =>
+      new Promise<void>((r) => {
+        server.close(() => r());
+        server.closeAllConnections();
+      }),
   };
 }
 
-function judge(c: AuditCase, status: number | undefined, error: string | undefined, watchFailure: string | undefined, retryAfter?: string): { passed: boolean; detail: string } {
+function judge(
+  c: AuditCase,
+  status: number | undefined,
+  error: string | undefined,
+  watchFailure: string | undefined,
+  retryAfter?: string,
+): { passed: boolean; detail: string } {
   if (status === undefined) return { passed: false, detail: `no answer: ${error}` };
   const undecided = c.kidNotHeld && status === 503 && retryAfter !== undefined;
   if (status !== c.expectStatus && !undecided) {
@@ -121,7 +134,11 @@ function judge(c: AuditCase, status: number | undefined, error: string | undefin
     return { passed: false, detail: watchFailure ? `${what}; and ${watchFailure}` : what };
   }
   if (watchFailure) return { passed: false, detail: `answered ${status} as expected, but ${watchFailure}` };
-  if (undecided) return { passed: true, detail: `answered 503 with Retry-After ${retryAfter}: not decided until the receiver may fetch its key set again, which accepts nothing and loses no key rotated in since its last fetch` };
+  if (undecided)
+    return {
+      passed: true,
+      detail: `answered 503 with Retry-After ${retryAfter}: not decided until the receiver may fetch its key set again, which accepts nothing and loses no key rotated in since its last fetch`,
+    };
   return { passed: true, detail: `answered ${status} as expected` };
 }
 
@@ -130,7 +147,8 @@ const SILENT_LIMIT = 2;
 
 export async function runAudit(o: AuditOptions): Promise<AuditSummary> {
   const target = checkTarget(o.target, o.allowNonLocal).toString();
-  if (!o.issuer && !o.sandboxUrl) throw new AuditRefused('The audit needs an issuer that signs: a sandbox URL, or a test issuer.');
+  if (!o.issuer && !o.sandboxUrl)
+    throw new AuditRefused('The audit needs an issuer that signs: a sandbox URL, or a test issuer.');
   const sandbox = o.issuer ?? new SandboxControlClient(o.sandboxUrl!, o.sandboxSecret ?? '');
   const trust = await sandbox.trust();
   // The probes read the count after all the cases: one that cannot be read is said now, before anything is sent.
@@ -143,15 +161,26 @@ export async function runAudit(o: AuditOptions): Promise<AuditSummary> {
   const publicJwk = await exportJWK(publicKey);
   const kid = `audit-${(await calculateJwkThumbprint(publicJwk)).slice(0, 12)}`;
   const foreignJwk = { ...publicJwk, kid, alg: 'RS256', use: 'sig' };
-  const decoy = await startDecoy({ keys: [foreignJwk] }, createPublicKey({ key: publicJwk as never, format: 'jwk' }).export({ type: 'spki', format: 'pem' }) as string);
-  const ctx: AuditContext = { sandbox, trust, nowS: () => Math.floor(o.clock.now() / 1000), foreign: { privateKey, kid }, decoy, foreignJwk };
+  const decoy = await startDecoy(
+    { keys: [foreignJwk] },
+    createPublicKey({ key: publicJwk as never, format: 'jwk' }).export({ type: 'spki', format: 'pem' }) as string,
+  );
+  const ctx: AuditContext = {
+    sandbox,
+    trust,
+    nowS: () => Math.floor(o.clock.now() / 1000),
+    foreign: { privateKey, kid },
+    decoy,
+    foreignJwk,
+  };
   const deadline = o.clock.now() + (o.deadlineMs ?? 120_000);
   const results: AuditCaseResult[] = [];
   // A receiver that has answered nothing, the first requests running into the timeout, is not answering at all:
   // the rest are not sent, rather than each waiting out the timeout in turn until the overall deadline.
   let answered = false;
   let unanswered = 0;
-  const silence = () => `not sent: the receiver answered none of the first ${SILENT_LIMIT} requests within ${o.requestTimeoutMs ?? 10_000} ms`;
+  const silence = () =>
+    `not sent: the receiver answered none of the first ${SILENT_LIMIT} requests within ${o.requestTimeoutMs ?? 10_000} ms`;
   let probes: Partial<Record<CodeCheck['id'], { passed: boolean; detail: string }>> = {};
   const startedAt = new Date(o.clock.now()).toISOString();
   try {
@@ -166,9 +195,20 @@ export async function runAudit(o: AuditOptions): Promise<AuditSummary> {
         why: c.why,
         expected: c.expectStatus,
         fix: c.fix,
-        request: { method: 'POST' as const, url: target, headers: req.headers, body: req.body.toString('utf8'), bodyBase64: req.body.toString('base64') },
+        request: {
+          method: 'POST' as const,
+          url: target,
+          headers: req.headers,
+          body: req.body.toString('utf8'),
+          bodyBase64: req.body.toString('base64'),
+        },
       };
-      const notSent = !answered && unanswered >= SILENT_LIMIT ? silence() : o.clock.now() > deadline ? 'not sent: the audit reached its overall deadline' : undefined;
+      const notSent =
+        !answered && unanswered >= SILENT_LIMIT
+          ? silence()
+          : o.clock.now() > deadline
+            ? 'not sent: the audit reached its overall deadline'
+            : undefined;
       if (notSent) {
         const r: AuditCaseResult = { ...base, passed: false, detail: notSent, durationMs: 0 };
         results.push(r);
@@ -182,7 +222,14 @@ export async function runAudit(o: AuditOptions): Promise<AuditSummary> {
       const watchedBefore = c.watch ? await c.watch(ctx) : 0;
       await c.before?.(ctx);
       try {
-        const res = await httpRequest({ method: 'POST', url: target, headers: req.headers, body: req.body, timeoutMs: o.requestTimeoutMs ?? 10_000, maxResponseBytes: 16 * 1024 });
+        const res = await httpRequest({
+          method: 'POST',
+          url: target,
+          headers: req.headers,
+          body: req.body,
+          timeoutMs: o.requestTimeoutMs ?? 10_000,
+          maxResponseBytes: 16 * 1024,
+        });
         status = res.status;
         responseBody = res.body.toString('utf8').slice(0, 2000);
         retryAfter = res.headers['retry-after'];
@@ -195,16 +242,36 @@ export async function runAudit(o: AuditOptions): Promise<AuditSummary> {
       if (status !== undefined) answered = true;
       const watchFailure = c.watch && c.judgeWatch ? c.judgeWatch(watchedBefore, await c.watch(ctx)) : undefined;
       const verdict = judge(c, status, error, watchFailure, retryAfter);
-      const r: AuditCaseResult = { ...base, status, error, ...verdict, response: status === undefined ? undefined : { status, body: responseBody }, durationMs: o.clock.now() - t0 };
+      const r: AuditCaseResult = {
+        ...base,
+        status,
+        error,
+        ...verdict,
+        response: status === undefined ? undefined : { status, body: responseBody },
+        durationMs: o.clock.now() - t0,
+      };
       results.push(r);
       o.onResult?.(r);
     }
     if (o.processedUrl && !answered && unanswered >= SILENT_LIMIT) {
       const detail = silence().replace(/^not sent/, 'not probed');
-      probes = { 'duplicates-processed-twice': { passed: false, detail }, 'dedupe-poisoning': { passed: false, detail } };
+      probes = {
+        'duplicates-processed-twice': { passed: false, detail },
+        'dedupe-poisoning': { passed: false, detail },
+      };
     } else if (o.processedUrl) {
       const timeoutMs = o.requestTimeoutMs ?? 10_000;
-      const send = async (req: { headers: Record<string, string>; body: Buffer }) => (await httpRequest({ method: 'POST', url: target, headers: req.headers, body: req.body, timeoutMs, maxResponseBytes: 16 * 1024 })).status;
+      const send = async (req: { headers: Record<string, string>; body: Buffer }) =>
+        (
+          await httpRequest({
+            method: 'POST',
+            url: target,
+            headers: req.headers,
+            body: req.body,
+            timeoutMs,
+            maxResponseBytes: 16 * 1024,
+          })
+        ).status;
       try {
         probes = await probeWithProcessedCount({
           processedUrl: o.processedUrl,
@@ -214,7 +281,10 @@ export async function runAudit(o: AuditOptions): Promise<AuditSummary> {
         });
       } catch (err) {
         const detail = `not probed: ${(err as Error).message}`;
-        probes = { 'duplicates-processed-twice': { passed: false, detail }, 'dedupe-poisoning': { passed: false, detail } };
+        probes = {
+          'duplicates-processed-twice': { passed: false, detail },
+          'dedupe-poisoning': { passed: false, detail },
+        };
       }
     }
   } finally {
@@ -255,8 +325,14 @@ export function reattributeFailures(results: AuditCaseResult[]): void {
     const said = answeredStep(r.response?.body);
     const words = r.response?.body.trim().split('\n')[0]?.slice(0, 200);
     if (said !== undefined && probed !== undefined && said !== probed) {
-      r.fix = `Your receiver says it refused this delivery at step ${said} ("${words}"), but this case probes step ${probed}, so its usual advice does not apply. Fix step ${said} first: ${STEP_ADVICE[said - 1] ?? 'see the spec\'s seven steps'}`;
-    } else if (r.id !== 'genuine' && r.expected === 200 && genuine && !genuine.passed && (genuine.status === r.status || (said !== undefined && said === answeredStep(genuine.response?.body)))) {
+      r.fix = `Your receiver says it refused this delivery at step ${said} ("${words}"), but this case probes step ${probed}, so its usual advice does not apply. Fix step ${said} first: ${STEP_ADVICE[said - 1] ?? "see the spec's seven steps"}`;
+    } else if (
+      r.id !== 'genuine' &&
+      r.expected === 200 &&
+      genuine &&
+      !genuine.passed &&
+      (genuine.status === r.status || (said !== undefined && said === answeredStep(genuine.response?.body)))
+    ) {
       r.fix = `The genuine delivery was answered ${genuine.status} too, so this failure says nothing about ${probed ? `step ${probed}` : 'this rule'}. Fix the genuine case first${said ? ` (your receiver names step ${said}: "${words}")` : ''}, then run the audit again.`;
     }
   }
@@ -264,7 +340,7 @@ export function reattributeFailures(results: AuditCaseResult[]): void {
 
 const STEP_ADVICE = [
   'read the token from "Authorization: Bearer <JWT>".',
-  'check the token\'s iss against the issuers you trust, before fetching any key.',
+  "check the token's iss against the issuers you trust, before fetching any key.",
   'look the kid up in the key set configured for that issuer (its address from your configuration, never from the token); with the sandbox, that is its /.well-known/jwks.json.',
   'verify the signature with RS256 pinned.',
   'check aud against the audience registered for the issuer, and exp with 60 seconds of tolerance.',

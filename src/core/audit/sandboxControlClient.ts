@@ -36,13 +36,19 @@ export class SandboxControlClient implements AuditIssuer {
     private readonly secret: string,
   ) {}
 
-  private async call(method: 'GET' | 'POST' | 'DELETE', path: string, json?: unknown): Promise<Record<string, unknown>> {
+  private async call(
+    method: 'GET' | 'POST' | 'DELETE',
+    path: string,
+    json?: unknown,
+  ): Promise<Record<string, unknown>> {
     const headers = { [SANDBOX_SECRET_HEADER]: this.secret };
     const res = await httpRequest({ method, url: joinUrl(this.baseUrl, path), json, headers, timeoutMs: 10_000 });
     if (res.status >= 300) {
       // The sandbox says what is missing (the secret, most often): pass its words on.
       const said = problemDetail(res.body);
-      throw new Error(`the sandbox at ${this.baseUrl} answered ${res.status} to ${method} ${path}${said ? `: ${said}` : ': is it a Workflow Service Toolkit sandbox?'}`);
+      throw new Error(
+        `the sandbox at ${this.baseUrl} answered ${res.status} to ${method} ${path}${said ? `: ${said}` : ': is it a Workflow Service Toolkit sandbox?'}`,
+      );
     }
     try {
       return JSON.parse(res.body.toString('utf8')) as Record<string, unknown>;
@@ -53,8 +59,14 @@ export class SandboxControlClient implements AuditIssuer {
 
   async trust(): Promise<SandboxTrust> {
     const i = await this.call('GET', '/sandbox');
-    for (const k of ['issuer', 'audience', 'jwksUrl']) if (typeof i[k] !== 'string') throw new Error(`the sandbox at ${this.baseUrl} did not say its ${k}`);
-    return { baseUrl: this.baseUrl, issuer: i.issuer as string, audience: i.audience as string, jwksUrl: i.jwksUrl as string };
+    for (const k of ['issuer', 'audience', 'jwksUrl'])
+      if (typeof i[k] !== 'string') throw new Error(`the sandbox at ${this.baseUrl} did not say its ${k}`);
+    return {
+      baseUrl: this.baseUrl,
+      issuer: i.issuer as string,
+      audience: i.audience as string,
+      jwksUrl: i.jwksUrl as string,
+    };
   }
 
   async sign(body: Buffer, o: CustomToken = {}): Promise<{ token: string; kid: string }> {

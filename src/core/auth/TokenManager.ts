@@ -9,7 +9,7 @@ import { assertCredentialOrigin } from '../http/credentialOrigin';
 import { REFRESH_PATH, SIGN_IN_PATH, joinUrl } from '../http/paths';
 import { httpRequest } from '../http/request';
 import { RateGate, sendThroughGate } from '../http/rateGate';
-import { ServiceError, UnexpectedResponse } from '../http/serviceErrors';
+import { type ServiceError, UnexpectedResponse } from '../http/serviceErrors';
 import type { Clock, TimerHandle } from '../time/clock';
 import { SignInRequired } from './authErrors';
 import { refreshTokenExpiry } from './refreshTokenExpiry';
@@ -133,7 +133,8 @@ export class TokenManager extends EventEmitter implements AccessTokenProvider {
     } catch {
       parsed = undefined; // a corrupt entry is treated as signed out, never thrown at the user
     }
-    this.session = parsed && typeof parsed.accessToken === 'string' && typeof parsed.refreshToken === 'string' ? parsed : undefined;
+    this.session =
+      parsed && typeof parsed.accessToken === 'string' && typeof parsed.refreshToken === 'string' ? parsed : undefined;
     this.schedule();
     this.setState(this.session ? this.stateForSession() : 'signed-out');
     return this.session;
@@ -157,7 +158,9 @@ export class TokenManager extends EventEmitter implements AccessTokenProvider {
     try {
       await this.options.store.delete(this.key);
     } catch (err) {
-      throw new Error(`signed out in this window, but the secret storage did not remove the stored sign-in (${(err as Error).message}); sign out again once it works`);
+      throw new Error(
+        `signed out in this window, but the secret storage did not remove the stored sign-in (${(err as Error).message}); sign out again once it works`,
+      );
     }
   }
 
@@ -217,7 +220,12 @@ export class TokenManager extends EventEmitter implements AccessTokenProvider {
     const res = sent.response;
     const out = classifyResponse(res, { operation: 'sign-in', backoffs: sent.backoffs, backoffMs: sent.elapsedMs });
     if (!out.ok) {
-      if (out.error.status === 401) throw new SignInRequired('credentials-refused', out.error.advice, { status: 401, problemType: out.error.problemType, instance: out.error.instance });
+      if (out.error.status === 401)
+        throw new SignInRequired('credentials-refused', out.error.advice, {
+          status: 401,
+          problemType: out.error.problemType,
+          instance: out.error.instance,
+        });
       throw out.error;
     }
     const tokens = readTokenResponse(out.json, res.status);
@@ -247,7 +255,12 @@ export class TokenManager extends EventEmitter implements AccessTokenProvider {
     try {
       sent = await sendThroughGate(this.rateGate, clock, () => {
         sentAt = clock.now();
-        return httpRequest({ method: 'POST', url: joinUrl(this.options.baseUrl, REFRESH_PATH), json: { refresh_token: s.refreshToken }, timeoutMs: this.options.timeoutMs });
+        return httpRequest({
+          method: 'POST',
+          url: joinUrl(this.options.baseUrl, REFRESH_PATH),
+          json: { refresh_token: s.refreshToken },
+          timeoutMs: this.options.timeoutMs,
+        });
       });
     } catch (err) {
       this.setState(this.stateForSession(), err as Error);
@@ -331,7 +344,8 @@ export class TokenManager extends EventEmitter implements AccessTokenProvider {
     const refreshAt = Math.min(s.accessExpiresAt - REFRESH_LEAD_MS, s.refreshExpiresAt);
     this.refreshTimer = clock.setTimeout(() => this.scheduledRefresh(), Math.max(0, refreshAt - now));
     const lapsingAt = s.refreshExpiresAt - this.lapsingSoonMs();
-    if (lapsingAt > now) this.lapsingTimer = clock.setTimeout(() => this.setState(this.stateForSession()), lapsingAt - now);
+    if (lapsingAt > now)
+      this.lapsingTimer = clock.setTimeout(() => this.setState(this.stateForSession()), lapsingAt - now);
     this.lapseTimer = clock.setTimeout(() => this.setState('expired'), Math.max(0, s.refreshExpiresAt - now));
   }
 
@@ -366,9 +380,22 @@ export class TokenManager extends EventEmitter implements AccessTokenProvider {
   }
 }
 
-function readTokenResponse(json: unknown, status: number): { access_token: string; refresh_token: string; expires_in: number } {
+function readTokenResponse(
+  json: unknown,
+  status: number,
+): { access_token: string; refresh_token: string; expires_in: number } {
   const t = json as Record<string, unknown> | undefined;
-  if (!t || typeof t.access_token !== 'string' || typeof t.refresh_token !== 'string' || typeof t.expires_in !== 'number' || !(t.expires_in > 0))
-    throw new UnexpectedResponse('unexpected', `The token response (${status}) lacks access_token, refresh_token or a positive expires_in.`, { status });
+  if (
+    !t ||
+    typeof t.access_token !== 'string' ||
+    typeof t.refresh_token !== 'string' ||
+    typeof t.expires_in !== 'number' ||
+    !(t.expires_in > 0)
+  )
+    throw new UnexpectedResponse(
+      'unexpected',
+      `The token response (${status}) lacks access_token, refresh_token or a positive expires_in.`,
+      { status },
+    );
   return { access_token: t.access_token, refresh_token: t.refresh_token, expires_in: t.expires_in };
 }

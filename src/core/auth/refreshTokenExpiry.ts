@@ -26,7 +26,14 @@ interface WallTime {
 function wallTimeInEastern(ms: number): WallTime {
   const parts: Record<string, number> = {};
   for (const p of easternParts.formatToParts(new Date(ms))) if (p.type !== 'literal') parts[p.type] = Number(p.value);
-  return { year: parts.year, month: parts.month, day: parts.day, hour: parts.hour, minute: parts.minute, second: parts.second };
+  return {
+    year: parts.year,
+    month: parts.month,
+    day: parts.day,
+    hour: parts.hour,
+    minute: parts.minute,
+    second: parts.second,
+  };
 }
 
 /** Offset (ms) of Eastern time from UTC at instant ms: -5 h in winter, -4 h in summer. */

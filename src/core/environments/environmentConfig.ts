@@ -18,7 +18,8 @@ export interface EnvironmentConfig {
   aliasPlacement: AliasPlacement;
   products: Product[];
   trustedIssuers: TrustedIssuer[];
-  /** Find Workflows' address with {correlationId} (the spec does not show the endpoint); default: the sandbox's shape. */
+  /** Find Workflows' address with {correlationId} (the spec does not show the endpoint); default: the sandbox's shape.
+   * */
   findWorkflowsUrl?: string;
   /** The embedded sandbox: started on demand, loopback addresses allowed. */
   builtIn: boolean;
@@ -53,25 +54,35 @@ export function parseEnvironments(raw: unknown): ParsedEnvironments {
     if (!o || typeof o !== 'object' || Array.isArray(o)) return problems.push(`${where} is not an object.`);
     const name = typeof o.name === 'string' ? o.name.trim() : '';
     if (!name) return problems.push(`${where} has no "name".`);
-    if (!/^[\w .-]{1,64}$/.test(name)) return problems.push(`${where}: the name "${name}" may hold only letters, digits, spaces, ".", "_" and "-" (at most 64).`);
-    if (seen.has(name.toLowerCase())) return problems.push(`${where}: the name "${name}" is already used${name.toLowerCase() === 'sandbox' ? ' by the built-in sandbox' : ''}.`);
+    if (!/^[\w .-]{1,64}$/.test(name))
+      return problems.push(
+        `${where}: the name "${name}" may hold only letters, digits, spaces, ".", "_" and "-" (at most 64).`,
+      );
+    if (seen.has(name.toLowerCase()))
+      return problems.push(
+        `${where}: the name "${name}" is already used${name.toLowerCase() === 'sandbox' ? ' by the built-in sandbox' : ''}.`,
+      );
     const baseUrl = httpUrl(o.baseUrl);
     if (!baseUrl) return problems.push(`${where} ("${name}"): "baseUrl" ${urlProblem(o.baseUrl)}.`);
     // The password and tokens go to both: the entry is refused, not sent in clear.
     const clearBase = credentialOriginProblem(baseUrl);
     if (clearBase) return problems.push(`${where} ("${name}"): "baseUrl" ${clearBase}.`);
     const testWebhookUrl = o.testWebhookUrl === undefined ? baseUrl : httpUrl(o.testWebhookUrl);
-    if (!testWebhookUrl) return problems.push(`${where} ("${name}"): "testWebhookUrl" ${urlProblem(o.testWebhookUrl)}.`);
+    if (!testWebhookUrl)
+      return problems.push(`${where} ("${name}"): "testWebhookUrl" ${urlProblem(o.testWebhookUrl)}.`);
     const clearTest = credentialOriginProblem(testWebhookUrl);
     if (clearTest) return problems.push(`${where} ("${name}"): "testWebhookUrl" ${clearTest}.`);
     const problemsBase = o.problemsBase === undefined ? undefined : httpUrl(o.problemsBase);
-    if (o.problemsBase !== undefined && !problemsBase) return problems.push(`${where} ("${name}"): "problemsBase" ${urlProblem(o.problemsBase)}.`);
+    if (o.problemsBase !== undefined && !problemsBase)
+      return problems.push(`${where} ("${name}"): "problemsBase" ${urlProblem(o.problemsBase)}.`);
     const placement = (o.userAliasPlacement ?? 'body') as AliasPlacement;
-    if (!['body', 'header', 'query'].includes(placement)) return problems.push(`${where} ("${name}"): "userAliasPlacement" must be body, header or query.`);
+    if (!['body', 'header', 'query'].includes(placement))
+      return problems.push(`${where} ("${name}"): "userAliasPlacement" must be body, header or query.`);
     const products: Product[] = [];
     for (const p of Array.isArray(o.products) ? o.products : []) {
       const q = p as Record<string, unknown>;
-      if (typeof q?.service === 'string' && q.service.trim() && typeof q.model === 'string' && q.model.trim()) products.push({ service: q.service.trim(), model: q.model.trim() });
+      if (typeof q?.service === 'string' && q.service.trim() && typeof q.model === 'string' && q.model.trim())
+        products.push({ service: q.service.trim(), model: q.model.trim() });
       else problems.push(`${where} ("${name}"): a product needs a "service" and a "model"; one was skipped.`);
     }
     const trustedIssuers: TrustedIssuer[] = [];
@@ -81,15 +92,22 @@ export function parseEnvironments(raw: unknown): ParsedEnvironments {
       if (typeof q?.issuer === 'string' && q.issuer && typeof q.audience === 'string' && q.audience && jwksUrl)
         trustedIssuers.push({ issuer: q.issuer, jwksUrl, audience: q.audience });
       else if (typeof q?.jwksUrl === 'string' && q.jwksUrl && !jwksUrl)
-        problems.push(`${where} ("${name}"): a trusted issuer's "jwksUrl" ${urlProblem(q.jwksUrl)}; that issuer was skipped.`);
-      else problems.push(`${where} ("${name}"): a trusted issuer needs "issuer", "audience" and an http(s) "jwksUrl"; one was skipped.`);
+        problems.push(
+          `${where} ("${name}"): a trusted issuer's "jwksUrl" ${urlProblem(q.jwksUrl)}; that issuer was skipped.`,
+        );
+      else
+        problems.push(
+          `${where} ("${name}"): a trusted issuer needs "issuer", "audience" and an http(s) "jwksUrl"; one was skipped.`,
+        );
     }
     let findWorkflowsUrl: string | undefined;
     if (o.findWorkflowsUrl !== undefined) {
       const t = typeof o.findWorkflowsUrl === 'string' ? o.findWorkflowsUrl : '';
       const u = httpUrl(t.replace('{correlationId}', 'x'));
       if (!u || !t.includes('{correlationId}') || new URL(u).origin !== new URL(baseUrl).origin)
-        return problems.push(`${where} ("${name}"): "findWorkflowsUrl" must be an http(s) URL on the baseUrl's origin with {correlationId} in it.`);
+        return problems.push(
+          `${where} ("${name}"): "findWorkflowsUrl" must be an http(s) URL on the baseUrl's origin with {correlationId} in it.`,
+        );
       findWorkflowsUrl = t;
     }
     seen.add(name.toLowerCase());
@@ -111,7 +129,10 @@ export function parseEnvironments(raw: unknown): ParsedEnvironments {
 
 /** The built-in Sandbox, once the embedded sandbox runs: its products and its issuer pre-filled. */
 export function sandboxEnvironment(
-  info: Pick<SandboxInfo, 'baseUrl' | 'testWebhookUrl' | 'problemsBase' | 'issuer' | 'audience' | 'jwksUrl' | 'products' | 'unentitledProduct'>,
+  info: Pick<
+    SandboxInfo,
+    'baseUrl' | 'testWebhookUrl' | 'problemsBase' | 'issuer' | 'audience' | 'jwksUrl' | 'products' | 'unentitledProduct'
+  >,
 ): EnvironmentConfig {
   return {
     name: SANDBOX_ENVIRONMENT,

@@ -36,7 +36,12 @@ export async function authorizedRequest(
   let token = await opts.tokens.getAccessToken();
   let authRetried = false;
   for (;;) {
-    const sent = await sendThroughGate(gate, opts.clock, () => httpRequest({ ...request, headers: { ...request.headers, authorization: `Bearer ${token}` } }), opts.onBackoff);
+    const sent = await sendThroughGate(
+      gate,
+      opts.clock,
+      () => httpRequest({ ...request, headers: { ...request.headers, authorization: `Bearer ${token}` } }),
+      opts.onBackoff,
+    );
     const res = sent.response;
     if ((res.status === 401 || res.status === 403) && !authRetried) {
       authRetried = true;

@@ -38,9 +38,16 @@ export function classifyBody(res: Pick<HttpResponse, 'contentType' | 'body'>): B
   if (json && typeof json === 'object' && !Array.isArray(json)) {
     const obj = json as Record<string, unknown>;
     // Check that messages exists (and is a list of coded messages) before reading messages[0].code.
-    if (Array.isArray(obj.messages) && obj.messages.every((m) => m && typeof m === 'object' && typeof (m as ServiceMessage).code === 'string'))
+    if (
+      Array.isArray(obj.messages) &&
+      obj.messages.every((m) => m && typeof m === 'object' && typeof (m as ServiceMessage).code === 'string')
+    )
       return { kind: 'messages', messages: obj.messages as ServiceMessage[], json: obj };
-    if (!('messages' in obj) && typeof obj.type === 'string' && (res.contentType === 'application/problem+json' || typeof obj.status === 'number'))
+    if (
+      !('messages' in obj) &&
+      typeof obj.type === 'string' &&
+      (res.contentType === 'application/problem+json' || typeof obj.status === 'number')
+    )
       return { kind: 'problem', problem: pickProblem(obj) };
   }
   return { kind: 'json', json };

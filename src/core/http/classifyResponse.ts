@@ -39,7 +39,13 @@ export function classifyResponse(res: HttpResponse, ctx: ClassifyContext): Outco
   if (status >= 200 && status < 300) {
     const body = classifyBody(res);
     if (body.kind === 'none' && res.body.length > 0)
-      return fail(new UnexpectedResponse('unexpected', `The service answered ${status} with a body that is not JSON (${res.contentType || 'no content type'}).`, base(res, ctx)));
+      return fail(
+        new UnexpectedResponse(
+          'unexpected',
+          `The service answered ${status} with a body that is not JSON (${res.contentType || 'no content type'}).`,
+          base(res, ctx),
+        ),
+      );
     return { ok: true, status, json: body.kind === 'none' ? undefined : bodyJson(body) };
   }
   switch (status) {
@@ -57,7 +63,13 @@ export function classifyResponse(res: HttpResponse, ctx: ClassifyContext): Outco
       return fail(rateLimited(res, ctx));
     case 413:
       // Not in the spec's tables: the edge's size limit (the sandbox's is 1 MiB). Refused before any processing.
-      return fail(new UnexpectedResponse('unexpected', `The service refused the request as too large (413 Payload Too Large); nothing was processed. ${ctx.operation === 'test-webhook' ? 'Send smaller testData.' : 'Send a smaller request.'}`, base(res, ctx)));
+      return fail(
+        new UnexpectedResponse(
+          'unexpected',
+          `The service refused the request as too large (413 Payload Too Large); nothing was processed. ${ctx.operation === 'test-webhook' ? 'Send smaller testData.' : 'Send a smaller request.'}`,
+          base(res, ctx),
+        ),
+      );
     default:
       break;
   }
@@ -72,9 +84,17 @@ export function classifyResponse(res: HttpResponse, ctx: ClassifyContext): Outco
         ),
       );
     }
-    return fail(new ServiceError('server-error', `The service failed (${status}). Try again later; quote the request id to support if it persists.`, base(res, ctx)));
+    return fail(
+      new ServiceError(
+        'server-error',
+        `The service failed (${status}). Try again later; quote the request id to support if it persists.`,
+        base(res, ctx),
+      ),
+    );
   }
-  return fail(new UnexpectedResponse('unexpected', `The service answered with an unexpected status ${status}.`, base(res, ctx)));
+  return fail(
+    new UnexpectedResponse('unexpected', `The service answered with an unexpected status ${status}.`, base(res, ctx)),
+  );
 }
 
 function fail(error: ServiceError): Outcome {
@@ -94,8 +114,14 @@ function base(res: HttpResponse, ctx: ClassifyContext): ServiceErrorFields {
 
 function problemFields(res: HttpResponse, ctx: ClassifyContext, body: BodyKind): ServiceErrorFields {
   if (body.kind === 'problem')
-    return { ...base(res, ctx), problemType: body.problem.type, instance: body.problem.instance, serverText: body.problem.detail ?? body.problem.title };
-  if (body.kind === 'messages') return { ...base(res, ctx), code: body.messages[0]?.code, serverText: body.messages[0]?.text };
+    return {
+      ...base(res, ctx),
+      problemType: body.problem.type,
+      instance: body.problem.instance,
+      serverText: body.problem.detail ?? body.problem.title,
+    };
+  if (body.kind === 'messages')
+    return { ...base(res, ctx), code: body.messages[0]?.code, serverText: body.messages[0]?.text };
   return base(res, ctx);
 }
 
@@ -109,14 +135,21 @@ function badRequest(res: HttpResponse, ctx: ClassifyContext): ServiceError {
       fields,
     );
   if (body.kind === 'problem')
-    return new MalformedRequest('malformed-request', 'The service could not read the body as a request (malformed JSON, an array instead of an object, or a field of the wrong type). Fix the body.', fields);
+    return new MalformedRequest(
+      'malformed-request',
+      'The service could not read the body as a request (malformed JSON, an array instead of an object, or a field of the wrong type). Fix the body.',
+      fields,
+    );
   return new UnexpectedResponse('unexpected', 'The service answered 400 without a body we can read.', fields);
 }
 
 function unauthorized(res: HttpResponse, ctx: ClassifyContext): ServiceError {
   const body = classifyBody(res);
   const fields = problemFields(res, ctx, body);
-  const tokenRejected = body.kind === 'problem' ? body.problem.type !== 'about:blank' : /invalid_token/.test(res.headers['www-authenticate'] ?? '');
+  const tokenRejected =
+    body.kind === 'problem'
+      ? body.problem.type !== 'about:blank'
+      : /invalid_token/.test(res.headers['www-authenticate'] ?? '');
   const why = tokenRejected ? 'the access token was rejected' : 'no credential was sent';
   const advice =
     ctx.operation === 'sign-in'
@@ -140,12 +173,17 @@ function notFound(res: HttpResponse, ctx: ClassifyContext): ServiceError {
   const body = classifyBody(res);
   if (body.kind === 'problem' && /\/problems\/not-found$/.test(body.problem.type.replace(/\/+$/, ''))) {
     const named = ctx.subject ? ` "${ctx.subject}"` : ' with this identifier';
-    const what = ctx.operation === 'start' ? `No session${named} on this environment` : `No workflow${named} on this environment`;
-    return new NotFound('not-found', `${what} (404). This is final: retrying will not make it appear.`, problemFields(res, ctx, body));
+    const what =
+      ctx.operation === 'start' ? `No session${named} on this environment` : `No workflow${named} on this environment`;
+    return new NotFound(
+      'not-found',
+      `${what} (404). This is final: retrying will not make it appear.`,
+      problemFields(res, ctx, body),
+    );
   }
   return new PathNotServed(
     'path-not-served',
-    'The path is not served (404 without a problem document): most often the base URL lacks the workflow context root (/workflow-services-ws). Check the environment\'s base URL.',
+    "The path is not served (404 without a problem document): most often the base URL lacks the workflow context root (/workflow-services-ws). Check the environment's base URL.",
     base(res, ctx),
   );
 }
@@ -155,20 +193,34 @@ function conflict(res: HttpResponse, ctx: ClassifyContext): ServiceError {
   const fields = problemFields(res, ctx, body);
   if (body.kind === 'messages') {
     if (fields.code === 'SESSION_EMPTY')
-      return new SessionEmpty('session-empty', 'Nothing is staged in this session (409 SESSION_EMPTY). Stage a loan, then start the workflow again. Nothing was billed.', fields);
+      return new SessionEmpty(
+        'session-empty',
+        'Nothing is staged in this session (409 SESSION_EMPTY). Stage a loan, then start the workflow again. Nothing was billed.',
+        fields,
+      );
     if (fields.code === 'WORKFLOW_WRITE_CONFLICT')
       return new WriteConflict(
         'write-conflict',
         'A concurrent change won a race (409 WORKFLOW_WRITE_CONFLICT). This attempt is final and was not retried; decide whether to resubmit.',
         { ...fields, billed: 'unspecified' },
       );
-    return new Conflict('conflict', `Conflict (409 ${fields.code}). This attempt is final.`, { ...fields, billed: 'unspecified' });
+    return new Conflict('conflict', `Conflict (409 ${fields.code}). This attempt is final.`, {
+      ...fields,
+      billed: 'unspecified',
+    });
   }
   if (body.kind === 'problem') {
     const name = problemTypeName(body.problem.type);
-    return new Conflict('conflict', `Conflict (409 ${name}). This attempt is final.`, { ...fields, code: name, billed: 'unspecified' });
+    return new Conflict('conflict', `Conflict (409 ${name}). This attempt is final.`, {
+      ...fields,
+      code: name,
+      billed: 'unspecified',
+    });
   }
-  return new Conflict('conflict', 'Conflict (409) without a readable body. This attempt is final.', { ...fields, billed: 'unspecified' });
+  return new Conflict('conflict', 'Conflict (409) without a readable body. This attempt is final.', {
+    ...fields,
+    billed: 'unspecified',
+  });
 }
 
 function rateLimited(res: HttpResponse, ctx: ClassifyContext): RateLimited {
@@ -176,7 +228,11 @@ function rateLimited(res: HttpResponse, ctx: ClassifyContext): RateLimited {
   // The throttle answers at the edge, before the service: nothing was started, so nothing was billed.
   const nothing = ctx.operation === 'start' ? 'Nothing was started or billed.' : 'The request was not carried out.';
   if (!ctx.backoffs)
-    return new RateLimited('rate-limited', `The service is throttling requests from this address (429). Back off and resume; no Retry-After is given. ${nothing}`, fields);
+    return new RateLimited(
+      'rate-limited',
+      `The service is throttling requests from this address (429). Back off and resume; no Retry-After is given. ${nothing}`,
+      fields,
+    );
   const seconds = Math.round((ctx.backoffMs ?? 0) / 100) / 10;
   const times = ctx.backoffs === 1 ? 'once' : `${ctx.backoffs} times`;
   return new RateLimited(

@@ -87,7 +87,8 @@ export class ConnectionBudget {
     if (this.all.has(socket)) this.refusing.add(socket);
   }
 
-  /** Closes one connection without a request in progress (or whose request is already refused), accepted at least TURNS_TO_SPEAK turns ago: the oldest that
+  /** Closes one connection without a request in progress (or whose request is already refused), accepted at least
+   * TURNS_TO_SPEAK turns ago: the oldest that
    * never sent a byte, else the one idle the longest (keep-alive between requests, or stalled in its headers). */
   private makeRoom(): boolean {
     const spoke = this.turn - TURNS_TO_SPEAK;

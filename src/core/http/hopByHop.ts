@@ -1,6 +1,16 @@
 // Headers that belong to one connection, not to the message (RFC 9110 §7.6.1), plus those a new request computes
 // itself. Whatever passes a delivery on (forwarding, replay) drops them, and any header the Connection header names.
-const CONNECTION_SCOPED = new Set(['connection', 'keep-alive', 'proxy-connection', 'proxy-authenticate', 'proxy-authorization', 'te', 'trailer', 'transfer-encoding', 'upgrade']);
+const CONNECTION_SCOPED = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'proxy-authenticate',
+  'proxy-authorization',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+]);
 const RECOMPUTED = new Set(['host', 'content-length']);
 
 /** The headers worth sending on, lower-cased, multi-valued ones joined. */

@@ -16,9 +16,17 @@ export class ListenError extends Error {
 export function listenError(err: NodeJS.ErrnoException, host: string, port: number): ListenError {
   switch (err.code) {
     case 'EADDRINUSE':
-      return new ListenError(`port ${port} on ${host} is already in use by another process: choose another port, or 0 for a free one`, err.code, port);
+      return new ListenError(
+        `port ${port} on ${host} is already in use by another process: choose another port, or 0 for a free one`,
+        err.code,
+        port,
+      );
     case 'EACCES':
-      return new ListenError(`port ${port} on ${host} needs privileges this process lacks (ports below 1024 usually do): choose one from 1024 up, or 0 for a free one`, err.code, port);
+      return new ListenError(
+        `port ${port} on ${host} needs privileges this process lacks (ports below 1024 usually do): choose one from 1024 up, or 0 for a free one`,
+        err.code,
+        port,
+      );
     case 'EADDRNOTAVAIL':
       return new ListenError(`${host} is not an address of this machine`, err.code, port);
     default:

@@ -21,7 +21,11 @@ export function proxySettingsFromEnv(env: NodeJS.ProcessEnv): ProxySettings {
   const httpProxy = pick('HTTP_PROXY', 'http_proxy');
   const httpsProxy = pick('HTTPS_PROXY', 'https_proxy') ?? httpProxy;
   const noProxy = pick('NO_PROXY', 'no_proxy');
-  return { ...(httpProxy ? { httpProxy } : {}), ...(httpsProxy ? { httpsProxy } : {}), ...(noProxy ? { noProxy } : {}) };
+  return {
+    ...(httpProxy ? { httpProxy } : {}),
+    ...(httpsProxy ? { httpsProxy } : {}),
+    ...(noProxy ? { noProxy } : {}),
+  };
 }
 
 export class ProxyConfigError extends Error {
@@ -33,15 +37,21 @@ export class ProxyConfigError extends Error {
 
 /** Checks the proxy addresses so a typo is named, not met later as an opaque connection failure. */
 export function checkProxySettings(settings: ProxySettings, source: string): void {
-  for (const [name, value] of [['http proxy', settings.httpProxy], ['https proxy', settings.httpsProxy]] as const) {
+  for (const [name, value] of [
+    ['http proxy', settings.httpProxy],
+    ['https proxy', settings.httpsProxy],
+  ] as const) {
     if (!value) continue;
     let u: URL;
     try {
       u = new URL(value);
     } catch {
-      throw new ProxyConfigError(`${source}: the ${name} "${value}" is not a URL (expected e.g. http://proxy.example:3128)`);
+      throw new ProxyConfigError(
+        `${source}: the ${name} "${value}" is not a URL (expected e.g. http://proxy.example:3128)`,
+      );
     }
-    if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new ProxyConfigError(`${source}: the ${name} must be an http:// or https:// URL`);
+    if (u.protocol !== 'http:' && u.protocol !== 'https:')
+      throw new ProxyConfigError(`${source}: the ${name} must be an http:// or https:// URL`);
   }
 }
 

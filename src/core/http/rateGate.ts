@@ -16,7 +16,11 @@ export interface BackoffPolicy {
 export const DEFAULT_429_BACKOFF: BackoffPolicy = { maxAttempts: 5, baseDelayMs: 1000, maxDelayMs: 30_000 };
 
 /** Exponential with "equal jitter": half fixed, half random, capped. */
-export function backoffDelay(attempt: number, policy: BackoffPolicy, random: () => number = () => randomInt(0, 1_000_000) / 1_000_000): number {
+export function backoffDelay(
+  attempt: number,
+  policy: BackoffPolicy,
+  random: () => number = () => randomInt(0, 1_000_000) / 1_000_000,
+): number {
   const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** attempt);
   return Math.round(ceiling / 2 + (ceiling / 2) * random());
 }
@@ -48,7 +52,8 @@ export class RateGate {
 
   /** Resolves once no backoff is pending: at once when none is. */
   async wait(): Promise<void> {
-    for (let left = this.remainingMs; left > 0; left = this.remainingMs) await new Promise<void>((resolve) => this.clock.setTimeout(resolve, left));
+    for (let left = this.remainingMs; left > 0; left = this.remainingMs)
+      await new Promise<void>((resolve) => this.clock.setTimeout(resolve, left));
   }
 
   /** A request sent at `sentAt` was answered 429. Returns the wait from now before anything is sent again. Requests
@@ -116,7 +121,8 @@ export async function sendThroughGate(
     firstSentAt ??= sentAt;
     const response = await send();
     const delay = gate.answered(response.status, sentAt);
-    if (delay === undefined || backoffs + 1 >= gate.policy.maxAttempts) return { response, backoffs, elapsedMs: clock.now() - firstSentAt };
+    if (delay === undefined || backoffs + 1 >= gate.policy.maxAttempts)
+      return { response, backoffs, elapsedMs: clock.now() - firstSentAt };
     backoffs++;
     gate.announceBackoff({ attempt: backoffs, delayMs: delay });
     onBackoff?.(backoffs, delay);

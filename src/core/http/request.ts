@@ -39,7 +39,12 @@ export class TransportError extends Error {
   /** Whether the request may have reached the server before the answer was lost: a timeout, or a connection
    * reset or closed mid-exchange. A refused connection or an unknown host never sent anything. */
   get mayHaveBeenSent(): boolean {
-    return this.reason === 'timeout' || this.reason === 'too-large' || (this.reason === 'network' && ['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED'].includes(this.code ?? ''));
+    return (
+      this.reason === 'timeout' ||
+      this.reason === 'too-large' ||
+      (this.reason === 'network' &&
+        ['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED'].includes(this.code ?? ''))
+    );
   }
 }
 
@@ -99,7 +104,8 @@ export async function httpRequest(req: HttpRequest): Promise<HttpResponse> {
     throw toTransportError(err, req, timeout, timeoutMs);
   }
   const flat: Record<string, string> = {};
-  for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) flat[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : String(v);
+  for (const [k, v] of Object.entries(res.headers))
+    if (v !== undefined) flat[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : String(v);
   return {
     status: res.statusCode,
     headers: flat,
@@ -116,11 +122,23 @@ function toTransportError(err: unknown, req: HttpRequest, timeout: AbortSignal, 
   const e = err as { code?: string; message?: string };
   if (e?.code === 'UND_ERR_HEADERS_TIMEOUT' || e?.code === 'UND_ERR_BODY_TIMEOUT')
     return new TransportError(`no answer from ${url} within ${timeoutMs} ms`, 'timeout', req.url);
-  return new TransportError(`cannot reach ${url}: ${tlsHint(e?.code) ?? e?.code ?? e?.message ?? String(err)}`, 'network', req.url, e?.code);
+  return new TransportError(
+    `cannot reach ${url}: ${tlsHint(e?.code) ?? e?.code ?? e?.message ?? String(err)}`,
+    'network',
+    req.url,
+    e?.code,
+  );
 }
 
 /** Certificates this process does not trust: most often a proxy or an organisation that re-signs TLS traffic. */
-const UNTRUSTED_CERT = new Set(['DEPTH_ZERO_SELF_SIGNED_CERT', 'SELF_SIGNED_CERT_IN_CHAIN', 'UNABLE_TO_GET_ISSUER_CERT_LOCALLY', 'UNABLE_TO_GET_ISSUER_CERT', 'UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'CERT_UNTRUSTED']);
+const UNTRUSTED_CERT = new Set([
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'CERT_UNTRUSTED',
+]);
 
 /** A TLS failure said with what to do, the code kept; undefined for any other error. */
 export function tlsHint(code: string | undefined): string | undefined {

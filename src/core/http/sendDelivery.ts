@@ -63,12 +63,21 @@ export async function sendDelivery(req: DeliveryRequest): Promise<DeliveryAnswer
   };
   let res: Dispatcher.ResponseData;
   try {
-    res = await undiciRequest(target, { method: 'POST', headers, body: Buffer.isBuffer(req.body) || typeof req.body === 'string' ? req.body : Buffer.from(req.body), signal, headersTimeout: timeoutMs, bodyTimeout: timeoutMs, dispatcher: req.dispatcher });
+    res = await undiciRequest(target, {
+      method: 'POST',
+      headers,
+      body: Buffer.isBuffer(req.body) || typeof req.body === 'string' ? req.body : Buffer.from(req.body),
+      signal,
+      headersTimeout: timeoutMs,
+      bodyTimeout: timeoutMs,
+      dispatcher: req.dispatcher,
+    });
   } catch (err) {
     return failed(err);
   }
   const flat: Record<string, string> = {};
-  for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) flat[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : String(v);
+  for (const [k, v] of Object.entries(res.headers))
+    if (v !== undefined) flat[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : String(v);
   const kept: Buffer[] = [];
   let keptBytes = 0;
   let size = 0;
@@ -78,7 +87,9 @@ export async function sendDelivery(req: DeliveryRequest): Promise<DeliveryAnswer
     body: Buffer.concat(kept, keptBytes),
     bodySize: size,
     truncated: size > keptBytes,
-    ...(res.statusCode >= 300 && res.statusCode < 400 && flat.location !== undefined ? { redirect: flat.location } : {}),
+    ...(res.statusCode >= 300 && res.statusCode < 400 && flat.location !== undefined
+      ? { redirect: flat.location }
+      : {}),
   });
   try {
     for await (const chunk of res.body) {

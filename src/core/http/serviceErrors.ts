@@ -75,13 +75,23 @@ export class ServiceError extends Error {
 export class ValidationError extends ServiceError {}
 export class MalformedRequest extends ServiceError {}
 export class Unauthorized extends ServiceError {
-  constructor(advice: string, fields: ServiceErrorFields, readonly tokenRejected: boolean, readonly wwwAuthenticate?: string) {
+  constructor(
+    advice: string,
+    fields: ServiceErrorFields,
+    readonly tokenRejected: boolean,
+    readonly wwwAuthenticate?: string,
+  ) {
     super('unauthorized', advice, fields);
   }
 }
-/** 403: not permitted in this session or not entitled to the product (the more common), the edge, or an expired token. */
+/** 403: not permitted in this session or not entitled to the product (the more common), the edge, or an expired token.
+ * */
 export class NotEntitled extends ServiceError {
-  constructor(advice: string, fields: ServiceErrorFields, readonly htmlBody: boolean) {
+  constructor(
+    advice: string,
+    fields: ServiceErrorFields,
+    readonly htmlBody: boolean,
+  ) {
     super('forbidden', advice, fields);
   }
 }
@@ -95,7 +105,11 @@ export class OutcomeUnknown extends ServiceError {}
 export class UnexpectedResponse extends ServiceError {}
 /** Refused before sending: a rule of the spec the request would break. */
 export class LocalValidationError extends ServiceError {
-  constructor(readonly rule: string, advice: string, fields: ServiceErrorFields = {}) {
+  constructor(
+    readonly rule: string,
+    advice: string,
+    fields: ServiceErrorFields = {},
+  ) {
     super('local-validation', advice, fields);
   }
 }

@@ -106,7 +106,11 @@ export class Sandbox extends EventEmitter {
     const host = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
     const baseUrl = `http://${host}:${addr.port}`;
     const clock = this.clock;
-    const signer = new WebhookSigner(clock, this.options.issuer ?? SANDBOX_ISSUER, this.options.audience ?? SANDBOX_AUDIENCE);
+    const signer = new WebhookSigner(
+      clock,
+      this.options.issuer ?? SANDBOX_ISSUER,
+      this.options.audience ?? SANDBOX_AUDIENCE,
+    );
     await signer.init();
     const dispatcher = new WebhookDispatcher(clock, signer, { ...DEFAULT_RETRY, ...this.options.retry });
     dispatcher.on('attempt', (a: DeliveryAttempt) => this.emit('webhook', { event: 'webhook', ...a }));
@@ -116,8 +120,14 @@ export class Sandbox extends EventEmitter {
       problemsBase: `${baseUrl}/problems`,
       username: SANDBOX_USERNAME,
       password: SANDBOX_PASSWORD,
-      tokens: new SandboxTokens(clock, `${baseUrl}/user-management-services-ws`, this.options.accessTokenTtlSeconds ?? 3600),
-      workflows: new SandboxWorkflows(clock, (this.options.workflowDurationSeconds ?? 20) * 1000, (e) => this.publish(e)),
+      tokens: new SandboxTokens(
+        clock,
+        `${baseUrl}/user-management-services-ws`,
+        this.options.accessTokenTtlSeconds ?? 3600,
+      ),
+      workflows: new SandboxWorkflows(clock, (this.options.workflowDurationSeconds ?? 20) * 1000, (e) =>
+        this.publish(e),
+      ),
       signer,
       dispatcher,
       faults: new SandboxFaults(),
@@ -169,7 +179,8 @@ export class Sandbox extends EventEmitter {
     if (!ctx) return;
     this.emit('workflow-event', event);
     const body = Buffer.from(JSON.stringify(event), 'utf8');
-    for (const address of ctx.webhookEndpoints) void ctx.dispatcher.deliver({ address, body, webhookId: event.webhookId, topic: event.topic });
+    for (const address of ctx.webhookEndpoints)
+      void ctx.dispatcher.deliver({ address, body, webhookId: event.webhookId, topic: event.topic });
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -207,7 +218,13 @@ export class Sandbox extends EventEmitter {
     }
     if (!res.headersSent) send(res, reply);
     if (ctx) ctx.stats.requests++;
-    const event: RequestEvent = { event: 'request', method: req.method ?? 'GET', path: rawUrl.split('?')[0], status: reply.status, durationMs: Math.round((performance.now() - started) * 10) / 10 };
+    const event: RequestEvent = {
+      event: 'request',
+      method: req.method ?? 'GET',
+      path: rawUrl.split('?')[0],
+      status: reply.status,
+      durationMs: Math.round((performance.now() - started) * 10) / 10,
+    };
     const cid = req.headers['x-svc-correlationid'];
     if (typeof cid === 'string') event.correlationId = cid;
     this.emit('request', event);
@@ -215,7 +232,12 @@ export class Sandbox extends EventEmitter {
 
   private async route(ctx: SandboxContext, req: SandboxRequest, rawUrl: string): Promise<Reply> {
     const seg = req.segments;
-    if (seg[0] === 'sandbox') return controlRoute(ctx, req, seg.slice(1), { info: () => this.info(), reset: () => this.reset(), advance: this.advanceable() });
+    if (seg[0] === 'sandbox')
+      return controlRoute(ctx, req, seg.slice(1), {
+        info: () => this.info(),
+        reset: () => this.reset(),
+        advance: this.advanceable(),
+      });
     if (req.method === 'GET' && '/' + seg.join('/') === JWKS_PATH) return service.jwks(ctx);
 
     const handler = this.serviceHandler(ctx, req);
@@ -231,7 +253,10 @@ export class Sandbox extends EventEmitter {
     return reply;
   }
 
-  private serviceHandler(ctx: SandboxContext, req: SandboxRequest): (() => Promise<Reply>) | 'not-served' | 'method-not-allowed' {
+  private serviceHandler(
+    ctx: SandboxContext,
+    req: SandboxRequest,
+  ): (() => Promise<Reply>) | 'not-served' | 'method-not-allowed' {
     const path = '/' + req.segments.join('/');
     const post = req.method === 'POST';
     const only = (ok: boolean, fn: () => Promise<Reply>) => (ok ? fn : 'method-not-allowed');
@@ -241,12 +266,14 @@ export class Sandbox extends EventEmitter {
     const root = WORKFLOW_ROOT.split('/').filter(Boolean);
     if (root.every((s, i) => req.segments[i] === s)) {
       const rest = req.segments.slice(root.length);
-      if (rest.length === 3 && rest[0] === 'sessions' && rest[2] === 'workflows') return only(post, () => service.startWorkflow(ctx, req, rest[1]));
+      if (rest.length === 3 && rest[0] === 'sessions' && rest[2] === 'workflows')
+        return only(post, () => service.startWorkflow(ctx, req, rest[1]));
       if (rest.length === 2 && rest[0] === 'workflows') {
         if (req.method === 'GET') return () => service.readWorkflow(ctx, req, rest[1]);
         return only(post, () => service.reconfirmWorkflow(ctx, req, rest[1]));
       }
-      if (rest.length === 1 && rest[0] === 'workflows') return only(req.method === 'GET', () => service.findWorkflows(ctx, req));
+      if (rest.length === 1 && rest[0] === 'workflows')
+        return only(req.method === 'GET', () => service.findWorkflows(ctx, req));
     }
     return 'not-served';
   }

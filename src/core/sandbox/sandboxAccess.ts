@@ -29,7 +29,11 @@ function single(v: string | string[] | undefined): string | undefined {
 }
 
 /** A refusal when the request does not carry this sandbox's control secret; undefined when it does. */
-export function secretRefusal(problemsBase: string, headerValue: string | string[] | undefined, expected: string): Reply | undefined {
+export function secretRefusal(
+  problemsBase: string,
+  headerValue: string | string[] | undefined,
+  expected: string,
+): Reply | undefined {
   const given = single(headerValue);
   const type = `${problemsBase}/sandbox-secret`;
   if (given === undefined || given === '')

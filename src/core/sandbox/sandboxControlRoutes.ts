@@ -43,7 +43,7 @@ function pendingFaults(ctx: SandboxContext): Record<string, number> {
 
 function mediaTypeOf(req: SandboxRequest): string {
   const v = req.headers['content-type'];
-  return (Array.isArray(v) ? v[0] : v ?? '').split(';')[0].trim().toLowerCase();
+  return (Array.isArray(v) ? v[0] : (v ?? '')).split(';')[0].trim().toLowerCase();
 }
 
 const LITERAL_ROUTES = new Set(['POST clock/advance', 'POST keys/rotate']);
@@ -66,14 +66,24 @@ export async function controlRoute(
   // A cross-site page can send a form or text/plain without a preflight, never application/json: so any body, and
   // every POST or PUT (with or without one), must say application/json. GET and DELETE without a body need no type:
   // a page cannot send a DELETE without a preflight that is refused above.
-  if ((req.body.length > 0 || (req.method !== 'GET' && req.method !== 'HEAD' && req.method !== 'DELETE')) && mediaTypeOf(req) !== 'application/json')
-    return problemReply(415, `${ctx.problemsBase}/sandbox-control`, 'Unsupported media type', 'The control API takes Content-Type: application/json only.');
+  if (
+    (req.body.length > 0 || (req.method !== 'GET' && req.method !== 'HEAD' && req.method !== 'DELETE')) &&
+    mediaTypeOf(req) !== 'application/json'
+  )
+    return problemReply(
+      415,
+      `${ctx.problemsBase}/sandbox-control`,
+      'Unsupported media type',
+      'The control API takes Content-Type: application/json only.',
+    );
   const b = body(req);
   if (b === undefined) return bad(ctx, 'The body must be a JSON object.');
   const [head, id, sub] = rest;
   // Two-segment literal routes (clock/advance, keys/rotate) first; otherwise the second segment is an id.
   const literal = `${req.method} ${rest.join('/')}`;
-  const route = LITERAL_ROUTES.has(literal) ? literal : `${req.method} ${head ?? ''}${id !== undefined ? '/:id' : ''}${sub !== undefined ? '/' + sub : ''}`;
+  const route = LITERAL_ROUTES.has(literal)
+    ? literal
+    : `${req.method} ${head ?? ''}${id !== undefined ? '/:id' : ''}${sub !== undefined ? '/' + sub : ''}`;
   switch (route) {
     case 'GET ':
       return jsonReply(200, hooks.info());
@@ -88,7 +98,13 @@ export async function controlRoute(
       // Bounded like the explorer's: a thousand sessions must not hold a megabyte of id each.
       if (sessionId.length > MAX_SESSION_ID_CHARS || /[\u0000-\u001f\u007f]/.test(sessionId))
         return bad(ctx, `sessionId must be at most ${MAX_SESSION_ID_CHARS} characters, with no control characters.`);
-      if (ctx.workflows.sessions.has(sessionId)) return problemReply(409, `${ctx.problemsBase}/session-exists`, 'Session exists', `Session "${sessionId}" already exists.`);
+      if (ctx.workflows.sessions.has(sessionId))
+        return problemReply(
+          409,
+          `${ctx.problemsBase}/session-exists`,
+          'Session exists',
+          `Session "${sessionId}" already exists.`,
+        );
       const loan = b.loan === undefined ? null : b.loan;
       if (loan !== null && !isPlainObject(loan)) return bad(ctx, 'loan must be an object.');
       const staged = ctx.workflows.stage(sessionId, loan as Record<string, unknown> | null);
@@ -120,14 +136,22 @@ export async function controlRoute(
     case 'POST webhooks':
     case 'DELETE webhooks': {
       if (typeof b.url !== 'string') return bad(ctx, 'url is a required string.');
-      if (b.url.length > MAX_ENDPOINT_URL_CHARS) return bad(ctx, `url must be at most ${MAX_ENDPOINT_URL_CHARS} characters.`);
+      if (b.url.length > MAX_ENDPOINT_URL_CHARS)
+        return bad(ctx, `url must be at most ${MAX_ENDPOINT_URL_CHARS} characters.`);
       try {
         new URL(b.url);
       } catch {
         return bad(ctx, 'url is not a valid URL.');
       }
-      if (req.method === 'POST' && !ctx.webhookEndpoints.has(b.url) && ctx.webhookEndpoints.size >= MAX_WEBHOOK_ENDPOINTS)
-        return tooMuch(ctx, `the sandbox sends events to at most ${MAX_WEBHOOK_ENDPOINTS} addresses: DELETE /sandbox/webhooks one first`);
+      if (
+        req.method === 'POST' &&
+        !ctx.webhookEndpoints.has(b.url) &&
+        ctx.webhookEndpoints.size >= MAX_WEBHOOK_ENDPOINTS
+      )
+        return tooMuch(
+          ctx,
+          `the sandbox sends events to at most ${MAX_WEBHOOK_ENDPOINTS} addresses: DELETE /sandbox/webhooks one first`,
+        );
       if (req.method === 'POST') ctx.webhookEndpoints.add(b.url);
       else ctx.webhookEndpoints.delete(b.url);
       return jsonReply(req.method === 'POST' ? 201 : 200, { endpoints: [...ctx.webhookEndpoints] });
@@ -138,9 +162,11 @@ export async function controlRoute(
       const count = b.count === undefined ? 1 : b.count;
       const after = b.after === undefined ? 0 : b.after;
       if (!isFaultKind(b.fault)) return bad(ctx, `fault must be one of: ${FAULT_KINDS.join(', ')}.`);
-      if (typeof count !== 'number' || !Number.isInteger(count) || count < 1 || count > 1000) return bad(ctx, 'count must be an integer from 1 to 1000.');
+      if (typeof count !== 'number' || !Number.isInteger(count) || count < 1 || count > 1000)
+        return bad(ctx, 'count must be an integer from 1 to 1000.');
       if (b.after !== undefined && b.fault !== 'throttle') return bad(ctx, 'after applies only to the throttle fault.');
-      if (typeof after !== 'number' || !Number.isInteger(after) || after < 0 || after > 1000) return bad(ctx, 'after must be an integer from 0 to 1000.');
+      if (typeof after !== 'number' || !Number.isInteger(after) || after < 0 || after > 1000)
+        return bad(ctx, 'after must be an integer from 0 to 1000.');
       if (b.fault === 'throttle') ctx.throttle.throttleNext(count, after);
       else if (b.fault === 'workflow-fails') ctx.workflows.failNext += count;
       else ctx.faults.add(b.fault, count);
@@ -153,7 +179,8 @@ export async function controlRoute(
       return jsonReply(200, { pending: pendingFaults(ctx) });
     case 'POST clock/advance': {
       const seconds = b.seconds;
-      if (typeof seconds !== 'number' || !(seconds >= 0) || seconds > 366 * 86400) return bad(ctx, 'seconds must be a number from 0 to one year.');
+      if (typeof seconds !== 'number' || !(seconds >= 0) || seconds > 366 * 86400)
+        return bad(ctx, 'seconds must be a number from 0 to one year.');
       if (!hooks.advance) return bad(ctx, 'This sandbox clock cannot be advanced.');
       hooks.advance.advance(seconds * 1000);
       return jsonReply(200, { now: new Date(ctx.clock.now()).toISOString() });
@@ -164,12 +191,18 @@ export async function controlRoute(
       return jsonReply(200, { workflows: ctx.workflows.all() });
     case 'POST workflows/:id/finish': {
       const status = (b.status ?? 'complete') as WorkflowStatus;
-      if (!['complete', 'failed', 'cancelled'].includes(status)) return bad(ctx, 'status must be complete, failed or cancelled.');
+      if (!['complete', 'failed', 'cancelled'].includes(status))
+        return bad(ctx, 'status must be complete, failed or cancelled.');
       const current = ctx.workflows.get(id);
       if (!current) return notFound(ctx, `No workflow "${id}".`);
       // A finished workflow stays as it ended: saying 200 with nothing changed read as if it had been changed.
       if (current.status !== 'processing')
-        return problemReply(409, `${ctx.problemsBase}/sandbox-control`, 'Already finished', `Workflow "${id}" has already finished (${current.status}); only a processing one can be finished.`);
+        return problemReply(
+          409,
+          `${ctx.problemsBase}/sandbox-control`,
+          'Already finished',
+          `Workflow "${id}" has already finished (${current.status}); only a processing one can be finished.`,
+        );
       return jsonReply(200, { workflow: ctx.workflows.finish(id, status as Exclude<WorkflowStatus, 'processing'>) });
     }
     case 'GET deliveries':
@@ -184,13 +217,19 @@ export async function controlRoute(
       if (typeof b.bodyBase64 !== 'string') return bad(ctx, 'bodyBase64 is a required string.');
       if (b.claims !== undefined && !isPlainObject(b.claims)) return bad(ctx, 'claims must be an object.');
       if (b.header !== undefined && !isPlainObject(b.header)) return bad(ctx, 'header must be an object.');
-      if (b.alg !== undefined && !['RS256', 'RS384', 'RS512', 'PS256'].includes(b.alg as string)) return bad(ctx, 'alg must be RS256, RS384, RS512 or PS256.');
+      if (b.alg !== undefined && !['RS256', 'RS384', 'RS512', 'PS256'].includes(b.alg as string))
+        return bad(ctx, 'alg must be RS256, RS384, RS512 or PS256.');
       const token = await signCustom(ctx.signer, ctx.clock, Buffer.from(b.bodyBase64, 'base64'), {
         claims: b.claims as Record<string, unknown> | undefined,
         header: b.header as Record<string, unknown> | undefined,
         alg: b.alg as 'RS256' | undefined,
       });
-      return jsonReply(200, { token, kid: ctx.signer.currentKid, issuer: ctx.signer.issuer, audience: ctx.signer.audience });
+      return jsonReply(200, {
+        token,
+        kid: ctx.signer.currentKid,
+        issuer: ctx.signer.issuer,
+        audience: ctx.signer.audience,
+      });
     }
     case 'POST keys/rotate':
       return jsonReply(200, { kid: await ctx.signer.rotate() });

@@ -21,7 +21,13 @@ export function parsePath(rawUrl: string): { segments: string[]; query: URLSearc
   const path = q >= 0 ? rawUrl.slice(0, q) : rawUrl;
   const query = new URLSearchParams(q >= 0 ? rawUrl.slice(q + 1) : '');
   try {
-    return { segments: path.split('/').filter((s) => s !== '').map((s) => decodeURIComponent(s)), query };
+    return {
+      segments: path
+        .split('/')
+        .filter((s) => s !== '')
+        .map((s) => decodeURIComponent(s)),
+      query,
+    };
   } catch {
     return undefined;
   }

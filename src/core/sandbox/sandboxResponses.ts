@@ -14,13 +14,25 @@ export function jsonReply(status: number, value: unknown, headers: Record<string
 }
 
 /** RFC 9457 problem document with the application/problem+json content type and no messages key. */
-export function problemReply(status: number, type: string, title: string, detail: string, headers: Record<string, string> = {}): Reply {
+export function problemReply(
+  status: number,
+  type: string,
+  title: string,
+  detail: string,
+  headers: Record<string, string> = {},
+): Reply {
   const body = { type, title, status, detail, instance: `urn:uuid:${randomUUID()}` };
   return { status, headers: { 'content-type': 'application/problem+json', ...headers }, body: JSON.stringify(body) };
 }
 
 /** The messages envelope with one message. */
-export function messagesReply(status: number, code: string, text: string, nowMs: number, extra: Record<string, unknown> = {}): Reply {
+export function messagesReply(
+  status: number,
+  code: string,
+  text: string,
+  nowMs: number,
+  extra: Record<string, unknown> = {},
+): Reply {
   return jsonReply(status, { ...extra, messages: [{ code, text, timestamp: messageTimestamp(nowMs) }] });
 }
 
@@ -35,7 +47,8 @@ export function emptyReply(status: number, headers: Record<string, string> = {})
 }
 
 export function send(res: ServerResponse, reply: Reply): void {
-  const body = reply.body === undefined ? undefined : Buffer.isBuffer(reply.body) ? reply.body : Buffer.from(reply.body, 'utf8');
+  const body =
+    reply.body === undefined ? undefined : Buffer.isBuffer(reply.body) ? reply.body : Buffer.from(reply.body, 'utf8');
   res.statusCode = reply.status;
   for (const [k, v] of Object.entries(reply.headers ?? {})) res.setHeader(k, v);
   res.setHeader('content-length', String(body?.length ?? 0));

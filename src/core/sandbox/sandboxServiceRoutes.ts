@@ -26,7 +26,10 @@ function links(ctx: SandboxContext, w: SandboxWorkflow) {
 }
 
 /** Checks the bearer token; on refusal returns the spec's 401 problem document with WWW-Authenticate. */
-export async function authenticate(ctx: SandboxContext, req: SandboxRequest): Promise<{ ok: true; subject: TokenSubject } | { ok: false; reply: Reply }> {
+export async function authenticate(
+  ctx: SandboxContext,
+  req: SandboxRequest,
+): Promise<{ ok: true; subject: TokenSubject } | { ok: false; reply: Reply }> {
   const check = await ctx.tokens.checkAuthorization(header(req, 'authorization'));
   if (check.ok) {
     if (ctx.faults.take('forbidden')) return { ok: false, reply: emptyReply(403) };
@@ -35,7 +38,9 @@ export async function authenticate(ctx: SandboxContext, req: SandboxRequest): Pr
   if (check.reason === 'missing')
     return {
       ok: false,
-      reply: problemReply(401, 'about:blank', 'Unauthorized', 'No credential was sent.', { 'www-authenticate': `Bearer realm="${REALM}"` }),
+      reply: problemReply(401, 'about:blank', 'Unauthorized', 'No credential was sent.', {
+        'www-authenticate': `Bearer realm="${REALM}"`,
+      }),
     };
   const detail = check.reason === 'expired' ? 'The access token has expired.' : 'The access token was rejected.';
   return {
@@ -50,26 +55,53 @@ export async function authenticate(ctx: SandboxContext, req: SandboxRequest): Pr
 
 export async function signIn(ctx: SandboxContext, req: SandboxRequest): Promise<Reply> {
   const parsed = parseJsonBody(req);
-  if (!parsed.ok || !isPlainObject(parsed.value)) return malformed(ctx, 'The body must be a JSON object with username and password.');
+  if (!parsed.ok || !isPlainObject(parsed.value))
+    return malformed(ctx, 'The body must be a JSON object with username and password.');
   const { username, password, useralias } = parsed.value;
   if (typeof username !== 'string' || typeof password !== 'string' || username === '' || password === '')
-    return problemReply(400, problemType(ctx, 'invalid-request'), 'Invalid request', 'username and password are required strings.');
+    return problemReply(
+      400,
+      problemType(ctx, 'invalid-request'),
+      'Invalid request',
+      'username and password are required strings.',
+    );
   if (useralias !== undefined && typeof useralias !== 'string') return malformed(ctx, 'useralias must be a string.');
   if (username !== ctx.username || password !== ctx.password)
-    return problemReply(401, problemType(ctx, 'invalid-credentials'), 'Invalid credentials', 'The username or password is not correct.');
-  // The alias's placement is "not shown": the sandbox accepts the body field, the X-Svc-UserAlias header or the query parameter.
-  const alias = (useralias as string | undefined) ?? header(req, 'x-svc-useralias') ?? req.query.get('useralias') ?? undefined;
+    return problemReply(
+      401,
+      problemType(ctx, 'invalid-credentials'),
+      'Invalid credentials',
+      'The username or password is not correct.',
+    );
+  // The alias's placement is "not shown": the sandbox accepts the body field, the X-Svc-UserAlias header or the query
+  // parameter.
+  const alias =
+    (useralias as string | undefined) ?? header(req, 'x-svc-useralias') ?? req.query.get('useralias') ?? undefined;
   return jsonReply(200, await ctx.tokens.issue({ username, alias: alias || undefined }));
 }
 
 export async function refresh(ctx: SandboxContext, req: SandboxRequest): Promise<Reply> {
   const parsed = parseJsonBody(req);
-  if (!parsed.ok || !isPlainObject(parsed.value)) return malformed(ctx, 'The body must be a JSON object with refresh_token.');
+  if (!parsed.ok || !isPlainObject(parsed.value))
+    return malformed(ctx, 'The body must be a JSON object with refresh_token.');
   const token = parsed.value.refresh_token;
-  if (typeof token !== 'string' || token === '') return problemReply(400, problemType(ctx, 'invalid-request'), 'Invalid request', 'refresh_token is a required string.');
+  if (typeof token !== 'string' || token === '')
+    return problemReply(
+      400,
+      problemType(ctx, 'invalid-request'),
+      'Invalid request',
+      'refresh_token is a required string.',
+    );
   const redeemed = ctx.tokens.redeem(token);
   if (!redeemed.ok)
-    return problemReply(401, problemType(ctx, 'invalid-refresh-token'), 'Invalid refresh token', redeemed.reason === 'expired' ? 'The refresh token has lapsed; sign in again.' : 'The refresh token is not known.');
+    return problemReply(
+      401,
+      problemType(ctx, 'invalid-refresh-token'),
+      'Invalid refresh token',
+      redeemed.reason === 'expired'
+        ? 'The refresh token has lapsed; sign in again.'
+        : 'The refresh token is not known.',
+    );
   return jsonReply(200, await ctx.tokens.issue(redeemed.subject, token));
 }
 
@@ -86,12 +118,15 @@ export async function startWorkflow(ctx: SandboxContext, req: SandboxRequest, se
   if (!isPlainObject(body)) return malformed(ctx, 'The body must be a JSON object.');
   const { product, correlationId } = body;
   // A field of the wrong type means the body cannot be read as the request at all: problem document.
-  if (product !== undefined && product !== null && !isPlainObject(product)) return malformed(ctx, 'product must be an object.');
+  if (product !== undefined && product !== null && !isPlainObject(product))
+    return malformed(ctx, 'product must be an object.');
   if (isPlainObject(product)) {
     for (const f of ['service', 'model'] as const)
-      if (product[f] !== undefined && product[f] !== null && typeof product[f] !== 'string') return malformed(ctx, `product.${f} must be a string.`);
+      if (product[f] !== undefined && product[f] !== null && typeof product[f] !== 'string')
+        return malformed(ctx, `product.${f} must be a string.`);
   }
-  if (correlationId !== undefined && typeof correlationId !== 'string') return malformed(ctx, 'correlationId must be a string.');
+  if (correlationId !== undefined && typeof correlationId !== 'string')
+    return malformed(ctx, 'correlationId must be a string.');
 
   const now = ctx.clock.now();
   const invalid = (text: string) => messagesReply(400, 'VALIDATION_ERROR', text, now);
@@ -102,24 +137,42 @@ export async function startWorkflow(ctx: SandboxContext, req: SandboxRequest, se
   const service = typeof product.service === 'string' ? product.service.trim() : '';
   const model = typeof product.model === 'string' ? product.model.trim() : '';
   if (!service || !model) return invalid('product needs both service and model.');
-  if (typeof correlationId === 'string' && correlationId.length > 255) return invalid('correlationId is longer than 255 characters.');
+  if (typeof correlationId === 'string' && correlationId.length > 255)
+    return invalid('correlationId is longer than 255 characters.');
   // Product resolution runs before the empty-session check (spec: Errors, rule 1).
   const definition = resolveProduct(service, model);
   if (!definition) return invalid('The service/model pair does not resolve to a permitted product.');
 
   const session = ctx.workflows.sessions.get(sessionId);
-  if (!session) return problemReply(404, problemType(ctx, 'not-found'), 'Not found', `No session with identifier "${sessionId}".`);
+  if (!session)
+    return problemReply(404, problemType(ctx, 'not-found'), 'Not found', `No session with identifier "${sessionId}".`);
   if (!definition.entitled) return emptyReply(403);
 
-  if (ctx.faults.take('start-500')) return { status: 500, headers: { 'content-type': 'text/plain' }, body: 'Internal Server Error' };
-  if (ctx.faults.take('start-write-conflict')) return messagesReply(409, 'WORKFLOW_WRITE_CONFLICT', 'A concurrent change won the race.', now);
+  if (ctx.faults.take('start-500'))
+    return { status: 500, headers: { 'content-type': 'text/plain' }, body: 'Internal Server Error' };
+  if (ctx.faults.take('start-write-conflict'))
+    return messagesReply(409, 'WORKFLOW_WRITE_CONFLICT', 'A concurrent change won the race.', now);
   if (ctx.faults.take('start-conflict-problem'))
-    return problemReply(409, problemType(ctx, 'session-locked'), 'Conflict', 'The session is locked by another operation.');
+    return problemReply(
+      409,
+      problemType(ctx, 'session-locked'),
+      'Conflict',
+      'The session is locked by another operation.',
+    );
   if (session.loan === null) return messagesReply(409, 'SESSION_EMPTY', 'Nothing is staged in this session.', now);
 
-  const workflow = ctx.workflows.start(session, definition, correlationId as string | undefined, actorIdFor(auth.subject));
-  if (ctx.faults.take('start-500-billed')) return { status: 500, headers: { 'content-type': 'text/plain' }, body: 'Internal Server Error' };
-  return messagesReply(202, 'ACCEPTED', 'The workflow was accepted.', now, { workflow: { ...workflow }, links: links(ctx, workflow) });
+  const workflow = ctx.workflows.start(
+    session,
+    definition,
+    correlationId as string | undefined,
+    actorIdFor(auth.subject),
+  );
+  if (ctx.faults.take('start-500-billed'))
+    return { status: 500, headers: { 'content-type': 'text/plain' }, body: 'Internal Server Error' };
+  return messagesReply(202, 'ACCEPTED', 'The workflow was accepted.', now, {
+    workflow: { ...workflow },
+    links: links(ctx, workflow),
+  });
 }
 
 // --- 5. Read workflow (GET self) and reconfirm (POST reconfirm): "not shown" shapes, ours in README ---
@@ -128,8 +181,16 @@ export async function readWorkflow(ctx: SandboxContext, req: SandboxRequest, wor
   const auth = await authenticate(ctx, req);
   if (!auth.ok) return auth.reply;
   const w = ctx.workflows.get(workflowId);
-  if (!w) return problemReply(404, problemType(ctx, 'not-found'), 'Not found', `No workflow with identifier "${workflowId}".`);
-  const oversized = ctx.faults.take('read-oversized') ? { ordered: { note: 'read-oversized fault', padding: 'x'.repeat(1024 * 1024) } } : {};
+  if (!w)
+    return problemReply(
+      404,
+      problemType(ctx, 'not-found'),
+      'Not found',
+      `No workflow with identifier "${workflowId}".`,
+    );
+  const oversized = ctx.faults.take('read-oversized')
+    ? { ordered: { note: 'read-oversized fault', padding: 'x'.repeat(1024 * 1024) } }
+    : {};
   return jsonReply(200, { workflow: { ...w, ...oversized }, links: links(ctx, w) });
 }
 
@@ -138,13 +199,29 @@ export async function reconfirmWorkflow(ctx: SandboxContext, req: SandboxRequest
   if (!auth.ok) return auth.reply;
   if (req.body.length > 0) {
     const parsed = parseJsonBody(req);
-    if (!parsed.ok || !isPlainObject(parsed.value)) return malformed(ctx, 'A reconfirm body, when sent, must be a JSON object.');
+    if (!parsed.ok || !isPlainObject(parsed.value))
+      return malformed(ctx, 'A reconfirm body, when sent, must be a JSON object.');
   }
   const existing = ctx.workflows.get(workflowId);
-  if (!existing) return problemReply(404, problemType(ctx, 'not-found'), 'Not found', `No workflow with identifier "${workflowId}".`);
+  if (!existing)
+    return problemReply(
+      404,
+      problemType(ctx, 'not-found'),
+      'Not found',
+      `No workflow with identifier "${workflowId}".`,
+    );
   const w = ctx.workflows.reconfirm(workflowId);
-  if (!w) return problemReply(409, problemType(ctx, 'reconfirm-not-available'), 'Reconfirm not available', 'This workflow cannot be reconfirmed now.');
-  return messagesReply(202, 'ACCEPTED', 'The reconfirm was accepted.', ctx.clock.now(), { workflow: { ...w }, links: links(ctx, w) });
+  if (!w)
+    return problemReply(
+      409,
+      problemType(ctx, 'reconfirm-not-available'),
+      'Reconfirm not available',
+      'This workflow cannot be reconfirmed now.',
+    );
+  return messagesReply(202, 'ACCEPTED', 'The reconfirm was accepted.', ctx.clock.now(), {
+    workflow: { ...w },
+    links: links(ctx, w),
+  });
 }
 
 /** Find Workflows by correlationId ("not shown" in the spec; the sandbox's own shape). */
@@ -159,20 +236,39 @@ export async function findWorkflows(ctx: SandboxContext, req: SandboxRequest): P
 
 // --- 3. Webhook test endpoint ---
 
-const TEST_HEADERS = ['x-svc-topic', 'x-svc-sub-topic', 'x-svc-tenant-id', 'x-svc-webhook-id', 'x-svc-triggered-at'] as const;
+const TEST_HEADERS = [
+  'x-svc-topic',
+  'x-svc-sub-topic',
+  'x-svc-tenant-id',
+  'x-svc-webhook-id',
+  'x-svc-triggered-at',
+] as const;
 
 export async function testWebhook(ctx: SandboxContext, req: SandboxRequest): Promise<Reply> {
   const auth = await authenticate(ctx, req);
   if (!auth.ok) return auth.reply;
   const missing = TEST_HEADERS.filter((h) => !header(req, h));
-  if (missing.length > 0) return problemReply(400, problemType(ctx, 'missing-header'), 'Missing header', `Required header(s) missing: ${missing.join(', ')}.`);
+  if (missing.length > 0)
+    return problemReply(
+      400,
+      problemType(ctx, 'missing-header'),
+      'Missing header',
+      `Required header(s) missing: ${missing.join(', ')}.`,
+    );
   const triggeredAt = header(req, 'x-svc-triggered-at')!;
   if (parseUtcTimestamp(triggeredAt) === undefined || !triggeredAt.endsWith('Z'))
-    return problemReply(400, problemType(ctx, 'invalid-header'), 'Invalid header', 'X-Svc-Triggered-At must be a UTC timestamp ending in Z.');
+    return problemReply(
+      400,
+      problemType(ctx, 'invalid-header'),
+      'Invalid header',
+      'X-Svc-Triggered-At must be a UTC timestamp ending in Z.',
+    );
   const parsed = parseJsonBody(req);
-  if (!parsed.ok || !isPlainObject(parsed.value)) return malformed(ctx, 'The body must be a JSON object with address and testData.');
+  if (!parsed.ok || !isPlainObject(parsed.value))
+    return malformed(ctx, 'The body must be a JSON object with address and testData.');
   const { address } = parsed.value;
-  if (typeof address !== 'string') return problemReply(400, problemType(ctx, 'invalid-address'), 'Invalid address', 'address is a required string.');
+  if (typeof address !== 'string')
+    return problemReply(400, problemType(ctx, 'invalid-address'), 'Invalid address', 'address is a required string.');
   const refusal = addressRefusal(address, ctx.allowLoopbackHttp);
   if (refusal) return problemReply(400, problemType(ctx, 'invalid-address'), 'Invalid address', refusal);
 
@@ -229,4 +325,3 @@ export function jwks(ctx: SandboxContext): Reply {
   if (ctx.faults.take('jwks-unavailable')) return emptyReply(503);
   return jsonReply(200, ctx.signer.jwks(), { 'cache-control': 'public, max-age=3600' });
 }
-

@@ -21,7 +21,8 @@ interface RefreshRecord extends TokenSubject {
   bytes: number;
 }
 
-export type AccessCheck = { ok: true; subject: TokenSubject } | { ok: false; reason: 'missing' | 'malformed' | 'invalid' | 'expired' };
+export type AccessCheck =
+  { ok: true; subject: TokenSubject } | { ok: false; reason: 'missing' | 'malformed' | 'invalid' | 'expired' };
 
 /** Refresh tokens remembered (a sign-in each; the sandbox lives in the extension host), and the bytes their
  * usernames and aliases may hold: the spec bounds neither, so a sign-in with a megabyte of alias is taken, and the
@@ -51,11 +52,20 @@ export class SandboxTokens {
     if (!refresh) {
       refresh = randomBytes(32).toString('base64url');
       const bytes = refreshRecordBytes(refresh, subject);
-      this.refreshTokens.set(refresh, { username: subject.username, alias: subject.alias, issuedAt: now, expiresAt: refreshTokenExpiry(now), bytes });
+      this.refreshTokens.set(refresh, {
+        username: subject.username,
+        alias: subject.alias,
+        issuedAt: now,
+        expiresAt: refreshTokenExpiry(now),
+        bytes,
+      });
       this.refreshBytes += bytes;
       // Each sign-in adds one: the oldest are forgotten beyond the caps (their refresh is then refused, and the
       // spec's answer to that is a new sign-in). The newest is always kept.
-      while (this.refreshTokens.size > 1 && (this.refreshTokens.size > MAX_REFRESH_TOKENS || this.refreshBytes > MAX_REFRESH_TOKEN_BYTES)) {
+      while (
+        this.refreshTokens.size > 1 &&
+        (this.refreshTokens.size > MAX_REFRESH_TOKENS || this.refreshBytes > MAX_REFRESH_TOKEN_BYTES)
+      ) {
         const [oldest, rec] = this.refreshTokens.entries().next().value!;
         this.refreshTokens.delete(oldest);
         this.refreshBytes -= rec.bytes;
@@ -69,7 +79,11 @@ export class SandboxTokens {
       .setIssuedAt(iat)
       .setExpirationTime(iat + this.accessTokenTtlSeconds)
       .setJti(randomUUID());
-    return { access_token: await jwt.sign(this.secret), refresh_token: refresh, expires_in: this.accessTokenTtlSeconds };
+    return {
+      access_token: await jwt.sign(this.secret),
+      refresh_token: refresh,
+      expires_in: this.accessTokenTtlSeconds,
+    };
   }
 
   /** The refresh token's owner, or why it is refused. Reuse is allowed until it lapses (spec: Authentication 3). */
@@ -91,7 +105,13 @@ export class SandboxTokens {
         requiredClaims: ['exp', 'sub'],
         currentDate: new Date(this.clock.now()),
       });
-      return { ok: true, subject: { username: String(payload.sub), alias: typeof payload.alias === 'string' ? payload.alias : undefined } };
+      return {
+        ok: true,
+        subject: {
+          username: String(payload.sub),
+          alias: typeof payload.alias === 'string' ? payload.alias : undefined,
+        },
+      };
     } catch (err) {
       return { ok: false, reason: (err as { code?: string }).code === 'ERR_JWT_EXPIRED' ? 'expired' : 'invalid' };
     }

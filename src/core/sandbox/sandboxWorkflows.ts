@@ -92,12 +92,18 @@ export class SandboxWorkflows {
   /** Creates the session or replaces its loan; a refusal says which bound it would pass (nothing is changed). */
   stage(sessionId: string, loan: Record<string, unknown> | null): { ok: true } | { ok: false; reason: string } {
     if (!this.sessions.has(sessionId) && this.sessions.size >= MAX_SANDBOX_SESSIONS)
-      return { ok: false, reason: `the sandbox holds at most ${MAX_SANDBOX_SESSIONS} sessions: POST /sandbox/reset, or restart it` };
+      return {
+        ok: false,
+        reason: `the sandbox holds at most ${MAX_SANDBOX_SESSIONS} sessions: POST /sandbox/reset, or restart it`,
+      };
     const bytes = loan === null ? 0 : Buffer.byteLength(JSON.stringify(loan));
     let total = bytes;
     for (const [id, n] of this.loanBytes) if (id !== sessionId) total += n;
     if (total > MAX_STAGED_LOAN_BYTES)
-      return { ok: false, reason: `the sandbox holds at most ${MAX_STAGED_LOAN_BYTES / 1024 / 1024} MiB of staged loans, and this one would make ${total} bytes: unstage others (DELETE /sandbox/sessions/ID/loan) or POST /sandbox/reset` };
+      return {
+        ok: false,
+        reason: `the sandbox holds at most ${MAX_STAGED_LOAN_BYTES / 1024 / 1024} MiB of staged loans, and this one would make ${total} bytes: unstage others (DELETE /sandbox/sessions/ID/loan) or POST /sandbox/reset`,
+      };
     const existing = this.sessions.get(sessionId);
     if (existing) existing.loan = loan;
     else this.sessions.set(sessionId, { sessionId, loan });
@@ -131,7 +137,12 @@ export class SandboxWorkflows {
   }
 
   /** Starts a billed workflow against the session's current snapshot. */
-  start(session: SandboxSession, definition: SandboxProduct, correlationId: string | undefined, actor: string): SandboxWorkflow {
+  start(
+    session: SandboxSession,
+    definition: SandboxProduct,
+    correlationId: string | undefined,
+    actor: string,
+  ): SandboxWorkflow {
     const workflow: SandboxWorkflow = {
       workflowId: shortId('wf_'),
       runId: shortId('wfrun_'),
@@ -178,11 +189,19 @@ export class SandboxWorkflows {
   }
 
   private bill(w: SandboxWorkflow, kind: BillingEntry['kind']): void {
-    this.billing.push({ workflowId: w.workflowId, runId: w.runId, correlationId: w.correlationId, product: { ...w.product }, at: messageTimestamp(this.clock.now()), kind });
+    this.billing.push({
+      workflowId: w.workflowId,
+      runId: w.runId,
+      correlationId: w.correlationId,
+      product: { ...w.product },
+      at: messageTimestamp(this.clock.now()),
+      kind,
+    });
     if (this.billing.length > MAX_BILLING_ENTRIES) this.billing.splice(0, this.billing.length - MAX_BILLING_ENTRIES);
   }
 
-  /** Over the cap, the oldest finished workflows are forgotten (processing ones finish first: their timer holds them). */
+  /** Over the cap, the oldest finished workflows are forgotten (processing ones finish first: their timer holds them).
+   * */
   private forgetOldest(): void {
     if (this.workflows.size <= MAX_SANDBOX_WORKFLOWS) return;
     for (const [id, r] of this.workflows) {

@@ -78,14 +78,27 @@ export class WebhookDispatcher extends EventEmitter {
   }
 
   private async attempt(hook: OutgoingWebhook, deliveryId: string, n: number): Promise<DeliveryAttempt> {
-    const address = hook.address.length > RECORD_ADDRESS_CHARS ? `${hook.address.slice(0, RECORD_ADDRESS_CHARS)}…` : hook.address;
-    const record: DeliveryAttempt = { deliveryId, webhookId: hook.webhookId, topic: hook.topic, address, attempt: n, at: this.clock.now() };
+    const address =
+      hook.address.length > RECORD_ADDRESS_CHARS ? `${hook.address.slice(0, RECORD_ADDRESS_CHARS)}…` : hook.address;
+    const record: DeliveryAttempt = {
+      deliveryId,
+      webhookId: hook.webhookId,
+      topic: hook.topic,
+      address,
+      attempt: n,
+      at: this.clock.now(),
+    };
     try {
       const token = await this.signer.sign(hook.body);
       const res = await httpRequest({
         method: 'POST',
         url: hook.address,
-        headers: { ...hook.headers, authorization: `Bearer ${token}`, 'content-type': 'application/json', 'user-agent': 'WorkflowService-Webhooks/sandbox' },
+        headers: {
+          ...hook.headers,
+          authorization: `Bearer ${token}`,
+          'content-type': 'application/json',
+          'user-agent': 'WorkflowService-Webhooks/sandbox',
+        },
         body: hook.body,
         timeoutMs: this.retry.timeoutMs,
         maxResponseBytes: 64 * 1024,

@@ -61,5 +61,12 @@ export interface ProblemDocument {
   instance?: string;
 }
 
-export const SCHEMA_NAMES = ['webhook-event', 'webhook-jwt-claims', 'workflow', 'token-response', 'messages-envelope', 'problem-document'] as const;
+export const SCHEMA_NAMES = [
+  'webhook-event',
+  'webhook-jwt-claims',
+  'workflow',
+  'token-response',
+  'messages-envelope',
+  'problem-document',
+] as const;
 export type SchemaName = (typeof SCHEMA_NAMES)[number];

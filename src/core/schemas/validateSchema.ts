@@ -3,7 +3,22 @@
 // schema cannot quietly use one this does not check.
 export type Schema = Record<string, unknown>;
 
-const KNOWN = new Set(['$schema', '$id', 'title', 'description', 'type', 'required', 'properties', 'items', 'enum', 'pattern', 'minimum', 'maximum', 'anyOf', 'not']);
+const KNOWN = new Set([
+  '$schema',
+  '$id',
+  'title',
+  'description',
+  'type',
+  'required',
+  'properties',
+  'items',
+  'enum',
+  'pattern',
+  'minimum',
+  'maximum',
+  'anyOf',
+  'not',
+]);
 
 function typeOf(v: unknown): string {
   if (v === null) return 'null';
@@ -14,26 +29,38 @@ function typeOf(v: unknown): string {
 
 /** Every place `value` breaks `schema`, as "path: what"; empty when it conforms. */
 export function validateSchema(schema: Schema, value: unknown, path = '$'): string[] {
-  for (const k of Object.keys(schema)) if (!KNOWN.has(k)) throw new Error(`schema keyword "${k}" is not supported (at ${path})`);
+  for (const k of Object.keys(schema))
+    if (!KNOWN.has(k)) throw new Error(`schema keyword "${k}" is not supported (at ${path})`);
   const errors: string[] = [];
   const t = typeOf(value);
   if (schema.type !== undefined) {
     const want = schema.type as string;
     if (!(t === want || (want === 'number' && t === 'integer'))) return [`${path}: is ${t}, not ${want}`];
   }
-  if (schema.enum && !(schema.enum as unknown[]).includes(value)) errors.push(`${path}: ${JSON.stringify(value)} is not one of ${JSON.stringify(schema.enum)}`);
-  if (typeof value === 'string' && typeof schema.pattern === 'string' && !new RegExp(schema.pattern, 'u').test(value)) errors.push(`${path}: "${value}" does not match ${schema.pattern}`);
+  if (schema.enum && !(schema.enum as unknown[]).includes(value))
+    errors.push(`${path}: ${JSON.stringify(value)} is not one of ${JSON.stringify(schema.enum)}`);
+  if (typeof value === 'string' && typeof schema.pattern === 'string' && !new RegExp(schema.pattern, 'u').test(value))
+    errors.push(`${path}: "${value}" does not match ${schema.pattern}`);
   if (typeof value === 'number') {
-    if (typeof schema.minimum === 'number' && value < schema.minimum) errors.push(`${path}: ${value} < ${schema.minimum}`);
-    if (typeof schema.maximum === 'number' && value > schema.maximum) errors.push(`${path}: ${value} > ${schema.maximum}`);
+    if (typeof schema.minimum === 'number' && value < schema.minimum)
+      errors.push(`${path}: ${value} < ${schema.minimum}`);
+    if (typeof schema.maximum === 'number' && value > schema.maximum)
+      errors.push(`${path}: ${value} > ${schema.maximum}`);
   }
   if (t === 'object') {
     const o = value as Record<string, unknown>;
-    for (const r of (schema.required as string[] | undefined) ?? []) if (!(r in o)) errors.push(`${path}: "${r}" is missing`);
-    for (const [k, sub] of Object.entries((schema.properties as Record<string, Schema> | undefined) ?? {})) if (k in o) errors.push(...validateSchema(sub, o[k], `${path}.${k}`));
+    for (const r of (schema.required as string[] | undefined) ?? [])
+      if (!(r in o)) errors.push(`${path}: "${r}" is missing`);
+    for (const [k, sub] of Object.entries((schema.properties as Record<string, Schema> | undefined) ?? {}))
+      if (k in o) errors.push(...validateSchema(sub, o[k], `${path}.${k}`));
   }
-  if (t === 'array' && schema.items) (value as unknown[]).forEach((item, i) => errors.push(...validateSchema(schema.items as Schema, item, `${path}[${i}]`)));
-  if (schema.anyOf && !(schema.anyOf as Schema[]).some((s) => validateSchema(s, value, path).length === 0)) errors.push(`${path}: matches none of anyOf`);
-  if (schema.not && validateSchema(schema.not as Schema, value, path).length === 0) errors.push(`${path}: matches what "not" forbids (${JSON.stringify(schema.not)})`);
+  if (t === 'array' && schema.items)
+    (value as unknown[]).forEach((item, i) =>
+      errors.push(...validateSchema(schema.items as Schema, item, `${path}[${i}]`)),
+    );
+  if (schema.anyOf && !(schema.anyOf as Schema[]).some((s) => validateSchema(s, value, path).length === 0))
+    errors.push(`${path}: matches none of anyOf`);
+  if (schema.not && validateSchema(schema.not as Schema, value, path).length === 0)
+    errors.push(`${path}: matches what "not" forbids (${JSON.stringify(schema.not)})`);
   return errors;
 }

@@ -13,7 +13,12 @@ import { WebhookSigner } from './webhookSigner';
 
 export const DEFAULT_TEST_ISSUER = 'https://issuer.test.invalid/webhooks';
 export const DEFAULT_TEST_AUDIENCE = 'test-receiver';
-export const KEY_FILES = { issuer: 'issuer.json', jwks: 'jwks.json', privateJwk: 'private-key.jwk.json', privatePem: 'private-key.pem' } as const;
+export const KEY_FILES = {
+  issuer: 'issuer.json',
+  jwks: 'jwks.json',
+  privateJwk: 'private-key.jwk.json',
+  privatePem: 'private-key.pem',
+} as const;
 export const PRIVATE_KEY_MODE = 0o600;
 
 export class KeyFilesError extends Error {}
@@ -27,14 +32,31 @@ export interface IssuerFile {
 }
 
 /** Writes a new key pair into `dir` (created if missing); refuses a folder that already holds one. */
-export async function writeKeyPair(dir: string, clock: Clock, issuer: string, audience: string): Promise<{ files: string[]; issuerFile: IssuerFile; jwks: { keys: JWK[] } }> {
+export async function writeKeyPair(
+  dir: string,
+  clock: Clock,
+  issuer: string,
+  audience: string,
+): Promise<{ files: string[]; issuerFile: IssuerFile; jwks: { keys: JWK[] } }> {
   const taken = Object.values(KEY_FILES).filter((f) => existsSync(join(dir, f)));
-  if (taken.length) throw new KeyFilesError(`${dir} already holds ${taken.join(', ')}: nothing was written. Choose an empty folder, or delete those files first.`);
+  if (taken.length)
+    throw new KeyFilesError(
+      `${dir} already holds ${taken.join(', ')}: nothing was written. Choose an empty folder, or delete those files first.`,
+    );
   const signer = new WebhookSigner(clock, issuer, audience);
   await signer.init();
   const key = await signer.exportCurrent();
-  const pem = createPrivateKey({ key: key.privateJwk as never, format: 'jwk' }).export({ type: 'pkcs8', format: 'pem' }) as string;
-  const issuerFile: IssuerFile = { issuer, audience, kid: key.kid, privateKey: KEY_FILES.privateJwk, jwks: KEY_FILES.jwks };
+  const pem = createPrivateKey({ key: key.privateJwk as never, format: 'jwk' }).export({
+    type: 'pkcs8',
+    format: 'pem',
+  }) as string;
+  const issuerFile: IssuerFile = {
+    issuer,
+    audience,
+    kid: key.kid,
+    privateKey: KEY_FILES.privateJwk,
+    jwks: KEY_FILES.jwks,
+  };
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   // 'wx': never through a file (or a link) that appeared since the check; the mode is set at creation.
   const write = (name: string, text: string, mode: number) => {
@@ -42,7 +64,10 @@ export async function writeKeyPair(dir: string, clock: Clock, issuer: string, au
       writeFileSync(join(dir, name), text, { mode, flag: 'wx' });
     } catch (err) {
       // A link left where a key file goes (dangling, so the check above did not see it) is never written through.
-      if ((err as NodeJS.ErrnoException).code === 'EEXIST') throw new KeyFilesError(`${join(dir, name)} already exists (a link or a file that appeared meanwhile): the key pair was not completed. Choose an empty folder.`);
+      if ((err as NodeJS.ErrnoException).code === 'EEXIST')
+        throw new KeyFilesError(
+          `${join(dir, name)} already exists (a link or a file that appeared meanwhile): the key pair was not completed. Choose an empty folder.`,
+        );
       throw err;
     }
   };
@@ -51,7 +76,11 @@ export async function writeKeyPair(dir: string, clock: Clock, issuer: string, au
   const jwks = signer.jwks();
   write(KEY_FILES.jwks, JSON.stringify(jwks, null, 2) + '\n', 0o644);
   write(KEY_FILES.issuer, JSON.stringify(issuerFile, null, 2) + '\n', 0o644);
-  return { files: [KEY_FILES.issuer, KEY_FILES.jwks, KEY_FILES.privateJwk, KEY_FILES.privatePem].map((f) => join(dir, f)), issuerFile, jwks };
+  return {
+    files: [KEY_FILES.issuer, KEY_FILES.jwks, KEY_FILES.privateJwk, KEY_FILES.privatePem].map((f) => join(dir, f)),
+    issuerFile,
+    jwks,
+  };
 }
 
 /** The signer a key folder describes: its private key as a JWK or, if named so, a PEM. */
@@ -60,7 +89,9 @@ export async function readKeyPair(dir: string, clock: Clock): Promise<WebhookSig
     try {
       return readFileSync(join(dir, name), 'utf8');
     } catch (err) {
-      throw new KeyFilesError(`cannot read ${join(dir, name)} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}): is ${dir} a folder written by \`wfs keys generate\`?`);
+      throw new KeyFilesError(
+        `cannot read ${join(dir, name)} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}): is ${dir} a folder written by \`wfs keys generate\`?`,
+      );
     }
   };
   let info: Partial<IssuerFile>;
@@ -71,13 +102,18 @@ export async function readKeyPair(dir: string, clock: Clock): Promise<WebhookSig
     throw new KeyFilesError(`${join(dir, KEY_FILES.issuer)} is not valid JSON: ${(err as Error).message}`);
   }
   for (const k of ['issuer', 'audience', 'kid', 'privateKey'] as const)
-    if (typeof info[k] !== 'string' || !info[k]) throw new KeyFilesError(`${join(dir, KEY_FILES.issuer)} has no "${k}" string`);
+    if (typeof info[k] !== 'string' || !info[k])
+      throw new KeyFilesError(`${join(dir, KEY_FILES.issuer)} has no "${k}" string`);
   const text = read(info.privateKey!);
   let jwk: JWK;
   try {
-    jwk = text.trimStart().startsWith('-----BEGIN') ? (createPrivateKey(text).export({ format: 'jwk' }) as JWK) : (JSON.parse(text) as JWK);
+    jwk = text.trimStart().startsWith('-----BEGIN')
+      ? (createPrivateKey(text).export({ format: 'jwk' }) as JWK)
+      : (JSON.parse(text) as JWK);
   } catch (err) {
-    throw new KeyFilesError(`${join(dir, info.privateKey!)} is neither a private JWK nor a PEM private key: ${(err as Error).message}`);
+    throw new KeyFilesError(
+      `${join(dir, info.privateKey!)} is neither a private JWK nor a PEM private key: ${(err as Error).message}`,
+    );
   }
   try {
     return await WebhookSigner.fromKeys(clock, info.issuer!, info.audience!, [{ ...jwk, kid: info.kid }]);

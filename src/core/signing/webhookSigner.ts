@@ -88,7 +88,15 @@ export class WebhookSigner {
   /** The claims a token for `body` carries: the genuine ones, then `o.claims` applied (null removes). */
   claimsFor(body: Buffer | Uint8Array, o: SignOptions = {}): Record<string, unknown> {
     const iat = Math.floor(this.clock.now() / 1000);
-    const claims: Record<string, unknown> = { iss: this.issuer, aud: this.audience, iat, exp: iat + (o.ttlSeconds ?? 300), jti: randomUUID(), body_sha256: sha256Hex(body), ...o.claims };
+    const claims: Record<string, unknown> = {
+      iss: this.issuer,
+      aud: this.audience,
+      iat,
+      exp: iat + (o.ttlSeconds ?? 300),
+      jti: randomUUID(),
+      body_sha256: sha256Hex(body),
+      ...o.claims,
+    };
     for (const [k, v] of Object.entries(claims)) if (v === null || v === undefined) delete claims[k];
     return claims;
   }
@@ -97,8 +105,11 @@ export class WebhookSigner {
     const alg = o.alg ?? 'RS256';
     const current = this.current;
     // A WebCrypto RSA key is bound to its hash: the same key material is imported again for another algorithm.
-    const key = alg === 'RS256' ? current.privateKey : await importJWK({ ...(await exportJWK(current.privateKey)), alg }, alg);
-    return new SignJWT(this.claimsFor(body, o)).setProtectedHeader({ typ: 'JWT', ...o.header, alg, kid: (o.header?.kid as string | undefined) ?? current.kid }).sign(key);
+    const key =
+      alg === 'RS256' ? current.privateKey : await importJWK({ ...(await exportJWK(current.privateKey)), alg }, alg);
+    return new SignJWT(this.claimsFor(body, o))
+      .setProtectedHeader({ typ: 'JWT', ...o.header, alg, kid: (o.header?.kid as string | undefined) ?? current.kid })
+      .sign(key);
   }
 }
 
@@ -107,7 +118,12 @@ export class WebhookSigner {
 export type CustomSignOptions = Pick<SignOptions, 'claims' | 'header' | 'alg'>;
 
 /** The sandbox's /sandbox/sign: kept for its callers; the clock is the signer's own. */
-export async function signCustom(signer: WebhookSigner, _clock: Clock, body: Buffer, o: CustomSignOptions = {}): Promise<string> {
+export async function signCustom(
+  signer: WebhookSigner,
+  _clock: Clock,
+  body: Buffer,
+  o: CustomSignOptions = {},
+): Promise<string> {
   return signer.sign(body, o);
 }
 

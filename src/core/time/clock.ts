@@ -23,10 +23,13 @@ export class SystemClock implements Clock {
 
   setTimeout(fn: () => void, ms: number): TimerHandle {
     const id = nextTimerId++;
-    const t = setTimeout(() => {
-      this.timers.delete(id);
-      fn();
-    }, Math.max(0, ms));
+    const t = setTimeout(
+      () => {
+        this.timers.delete(id);
+        fn();
+      },
+      Math.max(0, ms),
+    );
     t.unref?.();
     this.timers.set(id, t);
     return { id };

@@ -6,7 +6,8 @@ export function messageTimestamp(ms: number): string {
   return iso.endsWith('.000Z') ? iso.slice(0, -5) + 'Z' : iso.replace(/0+Z$/, 'Z');
 }
 
-/** UTC ISO 8601 with exactly 7 fractional digits (spec: webhook triggeredAt). Sub-ms digits come from `subMs` (0..9999). */
+/** UTC ISO 8601 with exactly 7 fractional digits (spec: webhook triggeredAt). Sub-ms digits come from `subMs`
+ * (0..9999). */
 export function triggeredAtTimestamp(ms: number, subMs = 0): string {
   const iso = new Date(ms).toISOString();
   const frac = String(subMs).padStart(4, '0').slice(0, 4);

@@ -98,7 +98,12 @@ export class Tunnel extends EventEmitter {
     const url = `${this.host}/${subdomain ? encodeURIComponent(subdomain) : '?new'}`;
     let res;
     try {
-      res = await httpRequest({ method: 'GET', url, timeoutMs: this.options.openTimeoutMs ?? 15_000, maxResponseBytes: 64 * 1024 });
+      res = await httpRequest({
+        method: 'GET',
+        url,
+        timeoutMs: this.options.openTimeoutMs ?? 15_000,
+        maxResponseBytes: 64 * 1024,
+      });
     } catch (err) {
       throw new TunnelError(`the tunnel server ${this.host} did not open a tunnel: ${(err as Error).message}`);
     }
@@ -109,7 +114,9 @@ export class Tunnel extends EventEmitter {
       throw new TunnelError(`the tunnel server ${this.host} answered ${res.status} without JSON`);
     }
     if (res.status !== 200 || typeof info.url !== 'string' || typeof info.port !== 'number')
-      throw new TunnelError(`the tunnel server ${this.host} refused (${res.status}): ${(info as { message?: string }).message ?? 'no tunnel information'}`);
+      throw new TunnelError(
+        `the tunnel server ${this.host} refused (${res.status}): ${(info as { message?: string }).message ?? 'no tunnel information'}`,
+      );
     if (this.currentState === 'closed') throw new TunnelError('the tunnel was closed while opening');
     this.clientId = info.id;
     const remoteHost = new URL(this.host).hostname;
@@ -159,7 +166,10 @@ export class Tunnel extends EventEmitter {
   }
 
   private scheduleReconnect(): void {
-    const delay = Math.min(this.options.reconnectMaxMs ?? 30_000, (this.options.reconnectBaseMs ?? 1000) * 2 ** this.attempt++);
+    const delay = Math.min(
+      this.options.reconnectMaxMs ?? 30_000,
+      (this.options.reconnectBaseMs ?? 1000) * 2 ** this.attempt++,
+    );
     this.emit('reconnect-scheduled', delay);
     this.reconnectTimer = this.options.clock.setTimeout(() => {
       if (this.currentState !== 'reconnecting') return;

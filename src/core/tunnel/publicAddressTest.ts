@@ -39,13 +39,31 @@ export interface PublicAddressTestOptions {
 
 export const SELF_TEST_HEADER = 'x-wfs-self-test';
 const DNS_CODES = ['ENOTFOUND', 'EAI_AGAIN', 'EAI_FAIL', 'EAI_NONAME'];
-const CONNECT_CODES = ['ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH', 'ECONNRESET', 'EPIPE', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED', 'EADDRNOTAVAIL'];
+const CONNECT_CODES = [
+  'ECONNREFUSED',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ECONNRESET',
+  'EPIPE',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'UND_ERR_SOCKET',
+  'UND_ERR_CLOSED',
+  'EADDRNOTAVAIL',
+];
 
 export async function testPublicAddress(o: PublicAddressTestOptions): Promise<PublicAddressTestResult> {
   const testedAt = new Date(o.clock.now()).toISOString();
   const id = randomUUID();
   const body = Buffer.from(
-    JSON.stringify({ webhookId: id, topic: SELF_TEST_TOPIC, subTopic: `event:${SELF_TEST_TOPIC}`, tenantId: 'self-test', triggeredAt: testedAt.replace(/(\.\d{3})Z$/, '$10000Z'), actorId: 'wfs-self-test', data: {} }),
+    JSON.stringify({
+      webhookId: id,
+      topic: SELF_TEST_TOPIC,
+      subTopic: `event:${SELF_TEST_TOPIC}`,
+      tenantId: 'self-test',
+      triggeredAt: testedAt.replace(/(\.\d{3})Z$/, '$10000Z'),
+      actorId: 'wfs-self-test',
+      data: {},
+    }),
   );
   let arrival: DeliveryRecord | undefined;
   const watch = (r: DeliveryRecord) => {
@@ -60,7 +78,13 @@ export async function testPublicAddress(o: PublicAddressTestOptions): Promise<Pu
     const res = await httpRequest({
       method: 'POST',
       url: o.publicUrl,
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}`, 'x-svc-webhook-id': id, 'x-svc-topic': SELF_TEST_TOPIC, [SELF_TEST_HEADER]: id },
+      headers: {
+        'content-type': 'application/json',
+        authorization: `Bearer ${token}`,
+        'x-svc-webhook-id': id,
+        'x-svc-topic': SELF_TEST_TOPIC,
+        [SELF_TEST_HEADER]: id,
+      },
       body,
       timeoutMs: o.timeoutMs ?? 15_000,
       maxResponseBytes: 64 * 1024,
@@ -70,11 +94,34 @@ export async function testPublicAddress(o: PublicAddressTestOptions): Promise<Pu
     const text = res.body.toString('utf8');
     if (!arrival) {
       if (res.contentType === 'text/html' && /localtunnel|reminder|tunnel password/i.test(text))
-        return { ...base, ok: false, arrived: false, status: res.status, roundTripMs, failedHop: 'reminder-page', detail: `the tunnel answered ${res.status} with its reminder page instead of forwarding: the service would get that page, not your receiver` };
-      return { ...base, ok: false, arrived: false, status: res.status, roundTripMs, failedHop: 'tunnel', detail: `something on the way answered ${res.status}${res.headers.server ? ` (server: ${res.headers.server.slice(0, 60)})` : ''}, but the request never reached the receiver: the tunnel or proxy does not forward to it` };
+        return {
+          ...base,
+          ok: false,
+          arrived: false,
+          status: res.status,
+          roundTripMs,
+          failedHop: 'reminder-page',
+          detail: `the tunnel answered ${res.status} with its reminder page instead of forwarding: the service would get that page, not your receiver`,
+        };
+      return {
+        ...base,
+        ok: false,
+        arrived: false,
+        status: res.status,
+        roundTripMs,
+        failedHop: 'tunnel',
+        detail: `something on the way answered ${res.status}${res.headers.server ? ` (server: ${res.headers.server.slice(0, 60)})` : ''}, but the request never reached the receiver: the tunnel or proxy does not forward to it`,
+      };
     }
     if (res.status === 200 && arrival.verified)
-      return { ...base, ok: true, arrived: true, status: 200, roundTripMs, detail: `a signed delivery went through ${new URL(o.publicUrl).host} and back in ${roundTripMs} ms, verified and answered 200` };
+      return {
+        ...base,
+        ok: true,
+        arrived: true,
+        status: 200,
+        roundTripMs,
+        detail: `a signed delivery went through ${new URL(o.publicUrl).host} and back in ${roundTripMs} ms, verified and answered 200`,
+      };
     const refused = arrival.checks.find((c) => !c.ok && c.step < 7);
     return {
       ...base,
@@ -96,15 +143,44 @@ export async function testPublicAddress(o: PublicAddressTestOptions): Promise<Pu
         arrived: !!arrival,
         roundTripMs,
         failedHop: 'timeout',
-        detail: arrival ? `the delivery reached the receiver, but its answer did not come back through the tunnel within ${o.timeoutMs ?? 15_000} ms` : `no answer within ${o.timeoutMs ?? 15_000} ms, and nothing reached the receiver: the tunnel drops requests silently`,
+        detail: arrival
+          ? `the delivery reached the receiver, but its answer did not come back through the tunnel within ${o.timeoutMs ?? 15_000} ms`
+          : `no answer within ${o.timeoutMs ?? 15_000} ms, and nothing reached the receiver: the tunnel drops requests silently`,
       };
     const code = e instanceof TransportError ? e.code : undefined;
-    if (code && DNS_CODES.includes(code)) return { ...base, ok: false, arrived: false, failedHop: 'dns', detail: `the name ${host} does not resolve (${code})` };
+    if (code && DNS_CODES.includes(code))
+      return {
+        ...base,
+        ok: false,
+        arrived: false,
+        failedHop: 'dns',
+        detail: `the name ${host} does not resolve (${code})`,
+      };
     if (code && (/CERT|SSL|TLS|SELF_SIGNED|UNABLE_TO_VERIFY/.test(code) || code === 'ERR_TLS_CERT_ALTNAME_INVALID'))
-      return { ...base, ok: false, arrived: !!arrival, failedHop: 'tls', detail: `the TLS handshake with ${host} failed (${code})` };
+      return {
+        ...base,
+        ok: false,
+        arrived: !!arrival,
+        failedHop: 'tls',
+        detail: `the TLS handshake with ${host} failed (${code})`,
+      };
     if (code && CONNECT_CODES.includes(code))
-      return { ...base, ok: false, arrived: !!arrival, failedHop: arrival ? 'tunnel' : 'connect', detail: arrival ? `the delivery reached the receiver, but the tunnel closed the connection before its answer came back (${code})` : `no connection to ${new URL(o.publicUrl).host} (${code})` };
-    return { ...base, ok: false, arrived: !!arrival, failedHop: 'connect', detail: `the request failed: ${(err as Error).message}` };
+      return {
+        ...base,
+        ok: false,
+        arrived: !!arrival,
+        failedHop: arrival ? 'tunnel' : 'connect',
+        detail: arrival
+          ? `the delivery reached the receiver, but the tunnel closed the connection before its answer came back (${code})`
+          : `no connection to ${new URL(o.publicUrl).host} (${code})`,
+      };
+    return {
+      ...base,
+      ok: false,
+      arrived: !!arrival,
+      failedHop: 'connect',
+      detail: `the request failed: ${(err as Error).message}`,
+    };
   } finally {
     selfTestOver();
     o.receiver.off('delivery', watch);

@@ -161,7 +161,10 @@ export class DeliveryLog extends EventEmitter {
           }
           const previous = loaded.get(parsed.record.id);
           if (previous) this.drop(previous);
-          loaded.set(parsed.record.id, this.insert(parsed.record, parsed.inline, parsed.metaBytes, { offset, length: bytes.length }));
+          loaded.set(
+            parsed.record.id,
+            this.insert(parsed.record, parsed.inline, parsed.metaBytes, { offset, length: bytes.length }),
+          );
         }
         this.appender = await AppendFile.open(file);
       } catch (err) {
@@ -170,10 +173,19 @@ export class DeliveryLog extends EventEmitter {
         this.forgotten.clear();
         throw err;
       }
-      if (skipped > 0) this.emit('warning', `${skipped} unreadable line${skipped === 1 ? '' : 's'} in ${file} (torn by a crash, or not a record) ${skipped === 1 ? 'was' : 'were'} skipped`);
+      if (skipped > 0)
+        this.emit(
+          'warning',
+          `${skipped} unreadable line${skipped === 1 ? '' : 's'} in ${file} (torn by a crash, or not a record) ${skipped === 1 ? 'was' : 'were'} skipped`,
+        );
       if (skipped > 0 || this.appender.length > this.diskBudgetBytes) {
         // Loaded, the history works without it: a full disk must not stop the receiver from starting.
-        await this.compact().catch((err: Error) => this.emit('warning', `${file} could not be compacted (${err.message}); it is tried again when it next outgrows its budget, or at the next start`));
+        await this.compact().catch((err: Error) =>
+          this.emit(
+            'warning',
+            `${file} could not be compacted (${err.message}); it is tried again when it next outgrows its budget, or at the next start`,
+          ),
+        );
       }
       return { loaded: this.size, skipped };
     });
@@ -189,7 +201,13 @@ export class DeliveryLog extends EventEmitter {
     const file = this.file;
     const line = file ? serializeLine(record, kept) : undefined;
     const metaBytes = line ? line.length - Math.ceil(kept.length / 3) * 4 : estimateMetaBytes(record);
-    const entry = this.insert(record, !file || kept.length <= this.inlineBodyBytes ? kept : undefined, metaBytes, undefined, kept);
+    const entry = this.insert(
+      record,
+      !file || kept.length <= this.inlineBodyBytes ? kept : undefined,
+      metaBytes,
+      undefined,
+      kept,
+    );
     if (!file || !line) return undefined;
     // Group commit: records added while a write is under way go out together in the next one, one writev for
     // the lot, so a burst pays the file system's round trip once per batch rather than once per delivery.
@@ -324,10 +342,19 @@ export class DeliveryLog extends EventEmitter {
     this.appender = undefined;
     const lock = this.claiming;
     this.claiming = undefined;
-    await lock?.then((l) => l.release(), () => undefined);
+    await lock?.then(
+      (l) => l.release(),
+      () => undefined,
+    );
   }
 
-  private insert(record: DeliveryRecord, inline: Buffer | undefined, metaBytes: number, line?: Entry['line'], pending?: Buffer): Entry {
+  private insert(
+    record: DeliveryRecord,
+    inline: Buffer | undefined,
+    metaBytes: number,
+    line?: Entry['line'],
+    pending?: Buffer,
+  ): Entry {
     // A body waiting for its write is held until it is written (then dropped if large).
     const held = inline ?? pending;
     const memoryBytes = RECORD_OVERHEAD_BYTES + 2 * metaBytes + (held?.length ?? 0);
@@ -348,10 +375,17 @@ export class DeliveryLog extends EventEmitter {
   /** Drops the oldest records until both budgets hold; refused ones first while they exceed their share. Both
    * walks start where the last one stopped, so a full history costs O(1) per added record, not a scan. */
   private evict(): void {
-    while (this.refusedBytes > this.memoryBudgetBytes * REFUSED_SHARE && this.refusedHead < this.refused.length && this.size > 1) {
+    while (
+      this.refusedBytes > this.memoryBudgetBytes * REFUSED_SHARE &&
+      this.refusedHead < this.refused.length &&
+      this.size > 1
+    ) {
       this.drop(this.refused[this.refusedHead++]!);
     }
-    while ((this.memoryBytes > this.memoryBudgetBytes || this.liveDiskBytes > this.diskBudgetBytes / 2) && this.size > 1) {
+    while (
+      (this.memoryBytes > this.memoryBudgetBytes || this.liveDiskBytes > this.diskBudgetBytes / 2) &&
+      this.size > 1
+    ) {
       while (this.entries[this.head]!.evicted) this.head++;
       this.drop(this.entries[this.head]!);
     }
@@ -395,7 +429,10 @@ export class DeliveryLog extends EventEmitter {
       (async function* (): AsyncGenerator<Buffer> {
         if (ack) yield ack;
         for (const e of live) {
-          const line = e.line && appender ? await appender.read(e.line.offset, e.line.length) : serializeLine(e.record, e.inline!).subarray(0, -1);
+          const line =
+            e.line && appender
+              ? await appender.read(e.line.offset, e.line.length)
+              : serializeLine(e.record, e.inline!).subarray(0, -1);
           lengths.push(line.length);
           yield line;
         }

@@ -110,13 +110,21 @@ export class JwksCache {
     if (!this.keys || stale || unknownKid) await this.refresh();
     if (!this.keys) throw this.unavailable(`not fetched yet (${this.whyNotFetched()})`);
     if (kid !== undefined && !this.kids.has(kid)) {
-      if (this.fetchedBy <= startedBefore) throw this.unavailable(`the kid ${kidText(kid)} is not in the key set fetched ${Math.round((this.options.clock.now() - this.fetchedAt) / 1000)} s ago, and the set was not fetched again since the delivery arrived (${this.whyNotFetched()})`);
-      throw new KeySetError(`no key with kid ${kidText(kid)}: the key set, fetched after the delivery arrived, holds ${this.heldKids()}`);
+      if (this.fetchedBy <= startedBefore)
+        throw this.unavailable(
+          `the kid ${kidText(kid)} is not in the key set fetched ${Math.round((this.options.clock.now() - this.fetchedAt) / 1000)} s ago, and the set was not fetched again since the delivery arrived (${this.whyNotFetched()})`,
+        );
+      throw new KeySetError(
+        `no key with kid ${kidText(kid)}: the key set, fetched after the delivery arrived, holds ${this.heldKids()}`,
+      );
     }
     const candidates = this.keys.filter((k) => (kid === undefined || k.kid === kid) && usableForRs256(k));
     const why = this.lastError ? ` (last refresh failed: ${this.lastError})` : '';
     if (candidates.length === 0) throw new KeySetError(`no RS256 key with kid ${kidText(kid)} in the key set${why}`);
-    if (candidates.length > 1) throw new KeySetError(`${candidates.length} RS256 keys match ${kid === undefined ? 'a token without kid' : `kid ${kidText(kid)}`}: ambiguous`);
+    if (candidates.length > 1)
+      throw new KeySetError(
+        `${candidates.length} RS256 keys match ${kid === undefined ? 'a token without kid' : `kid ${kidText(kid)}`}: ambiguous`,
+      );
     const jwk = candidates[0]!;
     let key = this.imported.get(jwk);
     if (!key) {
@@ -128,14 +136,18 @@ export class JwksCache {
       this.imported.set(jwk, key);
     }
     const bits = key.asymmetricKeyDetails?.modulusLength ?? 0;
-    if (bits < MIN_RSA_BITS) throw new KeySetError(`the key ${kidText(kid)} has ${bits} bits; RS256 needs at least ${MIN_RSA_BITS}`);
+    if (bits < MIN_RSA_BITS)
+      throw new KeySetError(`the key ${kidText(kid)} has ${bits} bits; RS256 needs at least ${MIN_RSA_BITS}`);
     if (kid !== undefined) this.usable.set(kid, key);
     return key;
   }
 
   private unavailable(what: string): KeySetUnavailable {
     const waitMs = Math.max(1000, this.waitMs(this.options.clock.now()));
-    return new KeySetUnavailable(`could not be consulted: ${what}; the next key-set request is possible in ${Math.ceil(waitMs / 1000)} s`, waitMs);
+    return new KeySetUnavailable(
+      `could not be consulted: ${what}; the next key-set request is possible in ${Math.ceil(waitMs / 1000)} s`,
+      waitMs,
+    );
   }
 
   private whyNotFetched(): string {
@@ -158,7 +170,8 @@ export class JwksCache {
   private waitMs(now: number): number {
     while (this.attempts.length > 0 && now - this.attempts[0]! >= 60_000) this.attempts.shift();
     const cooldown = this.lastAttemptAt + (this.options.cooldownMs ?? DEFAULT_COOLDOWN_MS) - now;
-    const budget = this.attempts.length >= (this.options.maxFetchesPerMinute ?? 5) ? this.attempts[0]! + 60_000 - now : 0;
+    const budget =
+      this.attempts.length >= (this.options.maxFetchesPerMinute ?? 5) ? this.attempts[0]! + 60_000 - now : 0;
     return Math.max(0, cooldown, budget);
   }
 
@@ -179,7 +192,12 @@ export class JwksCache {
 
   private async fetchOnce(n: number): Promise<void> {
     try {
-      const res = await httpRequest({ method: 'GET', url: this.options.jwksUrl, timeoutMs: this.options.timeoutMs ?? 5000, maxResponseBytes: 512 * 1024 });
+      const res = await httpRequest({
+        method: 'GET',
+        url: this.options.jwksUrl,
+        timeoutMs: this.options.timeoutMs ?? 5000,
+        maxResponseBytes: 512 * 1024,
+      });
       if (res.status !== 200) throw new Error(`key set answered ${res.status}`);
       const jwks = JSON.parse(res.body.toString('utf8')) as { keys?: unknown };
       if (!jwks || !Array.isArray(jwks.keys)) throw new Error('key set has no "keys" array');

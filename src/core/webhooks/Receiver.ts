@@ -2,7 +2,13 @@
 // raw body with a size cap, the seven verification steps, dedupe on webhookId recorded only after verification,
 // an optional response override, forwarding to the developer's own app, and a log of every request.
 import { EventEmitter } from 'node:events';
-import { createServer, type IncomingMessage, type OutgoingHttpHeaders, type Server, type ServerResponse } from 'node:http';
+import {
+  createServer,
+  type IncomingMessage,
+  type OutgoingHttpHeaders,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { createHash } from 'node:crypto';
 import { isUtf8 } from 'node:buffer';
@@ -12,7 +18,14 @@ import { forwardableHeaders } from '../http/hopByHop';
 import type { Clock } from '../time/clock';
 import { DedupeSet } from './DedupeSet';
 import { DeliveryLog, REFUSED_BODY_PREFIX_BYTES } from './DeliveryLog';
-import { deliveryDedupeKey, describeEvent, headerValue, newRecord, type DeliveryRecord, type ForwardResult } from './deliveryRecord';
+import {
+  deliveryDedupeKey,
+  describeEvent,
+  headerValue,
+  newRecord,
+  type DeliveryRecord,
+  type ForwardResult,
+} from './deliveryRecord';
 import { TokenToFinish, type Verifier, type VerificationResult } from './Verifier';
 import { BodiesInFlight, keptPrefix, readCapped, readHashed, type BodyLost, type HashedBody } from './requestBody';
 import { answeredChecks } from './verificationSteps';
@@ -79,7 +92,9 @@ export class Receiver extends EventEmitter {
     this.log = options.log ?? new DeliveryLog();
     this.respondWith = options.respondWith;
     this.publicHosts = options.publicHosts ?? [];
-    this.inFlight = new BodiesInFlight(Math.max(options.maxBodiesInFlightBytes ?? DEFAULT_MAX_BODIES_IN_FLIGHT, this.maxBody));
+    this.inFlight = new BodiesInFlight(
+      Math.max(options.maxBodiesInFlightBytes ?? DEFAULT_MAX_BODIES_IN_FLIGHT, this.maxBody),
+    );
   }
 
   private get maxBody(): number {
@@ -115,7 +130,8 @@ export class Receiver extends EventEmitter {
 
   /** Sets or clears (undefined) the status answered to verified deliveries. */
   setResponseOverride(status: number | undefined): void {
-    if (status !== undefined && !(Number.isInteger(status) && status >= 200 && status <= 599)) throw new RangeError('the override must be an HTTP status from 200 to 599');
+    if (status !== undefined && !(Number.isInteger(status) && status >= 200 && status <= 599))
+      throw new RangeError('the override must be an HTTP status from 200 to 599');
     this.respondWith = status;
   }
 
@@ -124,10 +140,13 @@ export class Receiver extends EventEmitter {
     this.rememberAcknowledged(this.log.acknowledgedKeys());
     const connections = new ConnectionBudget(this.options.maxConnections ?? DEFAULT_MAX_CONNECTIONS);
     this.connections = connections;
-    const server = createServer({ connectionsCheckingInterval: this.options.timeoutCheckIntervalMs ?? 1000 }, (req, res) => {
-      connections.requestOn(req.socket);
-      this.serve(req, res);
-    });
+    const server = createServer(
+      { connectionsCheckingInterval: this.options.timeoutCheckIntervalMs ?? 1000 },
+      (req, res) => {
+        connections.requestOn(req.socket);
+        this.serve(req, res);
+      },
+    );
     // Not Node's maxConnections, which closes the new connection however idle the others are.
     server.on('connection', (socket: Socket) => connections.admit(socket));
     // Counted from the connection, not the first byte (Node's check: an answer 408, then closed): a connection that
@@ -169,7 +188,13 @@ export class Receiver extends EventEmitter {
    * 0.1× of the floor's CPU per delivery in paired rounds (docs/benchmarks.md).
    */
   private serve(req: IncomingMessage, res: ServerResponse): void {
-    const d: Delivery = { req, res, record: newRecord(req, this.options.clock.now()), started: performance.now(), held: 0 };
+    const d: Delivery = {
+      req,
+      res,
+      record: newRecord(req, this.options.clock.now()),
+      started: performance.now(),
+      held: 0,
+    };
     try {
       const early = this.refuseEarly(req, d.record);
       if (early) return this.answer(d, early);
@@ -191,10 +216,15 @@ export class Receiver extends EventEmitter {
     if (d.req.destroyed) return this.lost(d, 'aborted');
     if (!(next instanceof TokenToFinish)) {
       this.connections?.refusedOn(d.req.socket);
-      return readHashed(d.req, this.maxBody, REFUSED_BODY_PREFIX_BYTES, (body) => this.guarded(d, () => this.receivedRefused(d, body, next)));
+      return readHashed(d.req, this.maxBody, REFUSED_BODY_PREFIX_BYTES, (body) =>
+        this.guarded(d, () => this.receivedRefused(d, body, next)),
+      );
     }
     const signature = next.decoded.signature;
-    if (this.receiving.has(signature)) return readHashed(d.req, this.maxBody, REFUSED_BODY_PREFIX_BYTES, (body) => this.guarded(d, () => this.receivedCopy(d, body, next)));
+    if (this.receiving.has(signature))
+      return readHashed(d.req, this.maxBody, REFUSED_BODY_PREFIX_BYTES, (body) =>
+        this.guarded(d, () => this.receivedCopy(d, body, next)),
+      );
     this.receiving.add(signature);
     d.receiving = signature;
     d.token = next;
@@ -215,8 +245,13 @@ export class Receiver extends EventEmitter {
     d.kept = body.kept;
     record.body = { size: body.size, sha256: body.sha256, kept: body.kept.length, utf8: isUtf8(body.kept) };
     record.jwt = { header: token.decoded.header, claims: token.decoded.claims };
-    record.note = 'answered 503: another body under the same token was still being received; this copy was hashed, not kept (the service sends it again)';
-    this.answer(d, { status: 503, text: 'a copy of this delivery is still being received: send it again shortly\n', retryAfterS: 1 });
+    record.note =
+      'answered 503: another body under the same token was still being received; this copy was hashed, not kept (the service sends it again)';
+    this.answer(d, {
+      status: 503,
+      text: 'a copy of this delivery is still being received: send it again shortly\n',
+      retryAfterS: 1,
+    });
   }
 
   /** Ends the delivery's claim on its token's one body being received. */
@@ -251,7 +286,11 @@ export class Receiver extends EventEmitter {
     }
     if (why === 'busy') {
       d.record.note = `answered 503: the bodies being received already hold the ${this.inFlight.limit}-byte limit; not kept (the service sends it again)`;
-      return this.answer(d, { status: 503, text: 'busy receiving other deliveries: send it again shortly\n', retryAfterS: 1 });
+      return this.answer(d, {
+        status: 503,
+        text: 'busy receiving other deliveries: send it again shortly\n',
+        retryAfterS: 1,
+      });
     }
     return this.answer(d, { status: 400, text: 'body not received\n' });
   }
@@ -325,9 +364,19 @@ export class Receiver extends EventEmitter {
   private verified(d: Delivery, result: VerificationResult): void {
     const { record } = d;
     const raw = d.raw!;
-    if (!result.ok) return this.refuse(d, result, { size: raw.length, sha256: result.bodySha256 ?? createHash('sha256').update(raw).digest('hex'), kept: keptPrefix(raw, raw.length, REFUSED_BODY_PREFIX_BYTES) });
+    if (!result.ok)
+      return this.refuse(d, result, {
+        size: raw.length,
+        sha256: result.bodySha256 ?? createHash('sha256').update(raw).digest('hex'),
+        kept: keptPrefix(raw, raw.length, REFUSED_BODY_PREFIX_BYTES),
+      });
     d.kept = raw;
-    record.body = { size: raw.length, sha256: result.bodySha256!, kept: raw.length, utf8: result.bodyUtf8 ?? isUtf8(raw) };
+    record.body = {
+      size: raw.length,
+      sha256: result.bodySha256!,
+      kept: raw.length,
+      utf8: result.bodyUtf8 ?? isUtf8(raw),
+    };
     record.checks = result.checks;
     record.jwt = { header: result.header, claims: result.claims };
     record.verified = true;
@@ -336,7 +385,8 @@ export class Receiver extends EventEmitter {
     this.dispatch(d, result.body);
   }
 
-  /** A refusal, answered 403 (503 when a key set could not be consulted). It keeps a prefix of the body and the hash of the whole: a flood of them costs little. */
+  /** A refusal, answered 403 (503 when a key set could not be consulted). It keeps a prefix of the body and the hash of
+   * the whole: a flood of them costs little. */
   private refuse(d: Delivery, result: VerificationResult, body: HashedBody): void {
     const { record } = d;
     d.kept = body.kept;
@@ -350,9 +400,16 @@ export class Receiver extends EventEmitter {
     // genuine delivery (the service resends only on 5xx); a forged one gains nothing from a 503.
     if (result.retryAfterS !== undefined) {
       record.note = `answered 503: the key set could not be consulted (step 3 says why), so nothing was decided; the service sends the delivery again (Retry-After ${result.retryAfterS} s)`;
-      return this.answer(d, { status: 503, text: 'step 3 (signing key) cannot be checked right now: send it again shortly\n', retryAfterS: result.retryAfterS });
+      return this.answer(d, {
+        status: 503,
+        text: 'step 3 (signing key) cannot be checked right now: send it again shortly\n',
+        retryAfterS: result.retryAfterS,
+      });
     }
-    this.answer(d, { status: 403, text: failed ? `forbidden: step ${failed.step} (${failed.name}) failed\n` : 'forbidden\n' });
+    this.answer(d, {
+      status: 403,
+      text: failed ? `forbidden: step ${failed.step} (${failed.name}) failed\n` : 'forbidden\n',
+    });
   }
 
   /** A verified event: a duplicate is acknowledged again; otherwise it is forwarded (when set up) and answered
@@ -446,7 +503,14 @@ export class Receiver extends EventEmitter {
     const headers = forwardableHeaders(req.headers);
     const t = performance.now();
     try {
-      const res = await httpRequest({ method: 'POST', url: target, headers, body: raw, timeoutMs: this.options.forwardTimeoutMs ?? 10_000, maxResponseBytes: 64 * 1024 });
+      const res = await httpRequest({
+        method: 'POST',
+        url: target,
+        headers,
+        body: raw,
+        timeoutMs: this.options.forwardTimeoutMs ?? 10_000,
+        maxResponseBytes: 64 * 1024,
+      });
       return { target, status: res.status, latencyMs: Math.round((performance.now() - t) * 1000) / 1000 };
     } catch (err) {
       return { target, latencyMs: Math.round((performance.now() - t) * 1000) / 1000, error: (err as Error).message };
@@ -484,7 +548,10 @@ function writeAnswer(res: ServerResponse, { status, text, retryAfterS }: Answer)
   // With a body, Node sends the head and the body by writev; an empty answer leaves in one write, about 10–14 µs
   // less a request under load (measured in the receiver).
   if (text) {
-    const headers: OutgoingHttpHeaders = { 'content-type': 'text/plain; charset=utf-8', 'content-length': Buffer.byteLength(text) };
+    const headers: OutgoingHttpHeaders = {
+      'content-type': 'text/plain; charset=utf-8',
+      'content-length': Buffer.byteLength(text),
+    };
     if (retryAfterS !== undefined) headers['retry-after'] = String(retryAfterS);
     res.writeHead(status, headers);
     res.end(text);
@@ -495,7 +562,10 @@ function writeAnswer(res: ServerResponse, { status, text, retryAfterS }: Answer)
 }
 
 function verificationThrew(err: unknown): VerificationResult {
-  return { ok: false, checks: [{ step: 7, name: 'decision', ok: false, detail: `refused with 403: ${(err as Error).message}` }] };
+  return {
+    ok: false,
+    checks: [{ step: 7, name: 'decision', ok: false, detail: `refused with 403: ${(err as Error).message}` }],
+  };
 }
 
 /** The topic of the public-address self-test's signed delivery (see core/tunnel/publicAddressTest.ts). */

@@ -141,7 +141,8 @@ export class Verifier {
     if (decoded instanceof StepFailed) return refused(decoded, { header: this.headerIfDecodable(token) });
     let entries = trustedEntries(decoded.claims, this.byIssuer);
     // A token trusted on its own adds its issuers' entries to those trusted for every token.
-    const own = this.tokens.size > 0 ? this.tokens.get(token)?.filter((e) => e.issuer === decoded.claims.iss) : undefined;
+    const own =
+      this.tokens.size > 0 ? this.tokens.get(token)?.filter((e) => e.issuer === decoded.claims.iss) : undefined;
     if (own?.length) entries = entries instanceof StepFailed ? own : [...entries, ...own];
     if (entries instanceof StepFailed) return refused(entries, decoded);
     return new TokenToFinish(decoded, entries, typeof decoded.header.kid === 'string' ? decoded.header.kid : undefined);
@@ -158,16 +159,31 @@ export class Verifier {
     return this.keysBeforeBody(token, keys);
   }
 
-  private keysBeforeBody(token: TokenToFinish, keys: KeyCandidates | StepFailed): VerificationResult | undefined | Promise<VerificationResult | undefined> {
+  private keysBeforeBody(
+    token: TokenToFinish,
+    keys: KeyCandidates | StepFailed,
+  ): VerificationResult | undefined | Promise<VerificationResult | undefined> {
     const trusted = keys instanceof StepFailed ? keys : this.keysHold(token.decoded, keys, token.kid);
     // The kid's key cached in one key set did not verify: the sets not consulted may hold another key under that
     // kid (two environments naming keys alike), so they are asked before a refusal.
-    if (trusted instanceof StepFailed && trusted.step === 4 && !(keys instanceof StepFailed) && keys.unconsulted && token.decoded.header.alg === 'RS256' && token.decoded.header.crit === undefined)
+    if (
+      trusted instanceof StepFailed &&
+      trusted.step === 4 &&
+      !(keys instanceof StepFailed) &&
+      keys.unconsulted &&
+      token.decoded.header.alg === 'RS256' &&
+      token.decoded.header.crit === undefined
+    )
       return fetchKeys(keys.unconsulted, token.kid, this.keySetOf).then((others) => {
         if (!(others instanceof StepFailed)) return this.keysBeforeBody(token, others);
         if (others.retryAfterS === undefined) return refused(trusted, token.decoded);
-        const tried = keys.map((k) => `${k.entry.jwksUrl}: holds the kid's key, but the signature does not verify with it`).join('; ');
-        return refused(new StepFailed(3, `${tried}; ${others.detail}`, others.issuer, token.kid, undefined, others.retryAfterS), token.decoded);
+        const tried = keys
+          .map((k) => `${k.entry.jwksUrl}: holds the kid's key, but the signature does not verify with it`)
+          .join('; ');
+        return refused(
+          new StepFailed(3, `${tried}; ${others.detail}`, others.issuer, token.kid, undefined, others.retryAfterS),
+          token.decoded,
+        );
       });
     if (trusted instanceof StepFailed) return refused(trusted, token.decoded);
     token.trusted = trusted;
@@ -191,7 +207,11 @@ export class Verifier {
   }
 
   /** Steps 4 and 5 once the keys are known: the entry the signature and claims are trusted for, or why not. */
-  private keysHold(decoded: DecodedToken, keys: readonly KeyCandidate[], kid: string | undefined): TrustedIssuer | StepFailed {
+  private keysHold(
+    decoded: DecodedToken,
+    keys: readonly KeyCandidate[],
+    kid: string | undefined,
+  ): TrustedIssuer | StepFailed {
     const trusted = signatureHolds(decoded, keys, kid);
     if (trusted instanceof StepFailed) return trusted;
     return claimsHold(decoded.claims, trusted, Math.floor(this.options.clock.now() / 1000), kid) ?? trusted;
@@ -204,7 +224,13 @@ export class Verifier {
     const { header, claims } = decoded;
     const bodySha256 = bodyHashHolds(claims, rawBody, trusted, kid);
     if (bodySha256 instanceof StepFailed) return refused(bodySha256, decoded);
-    const result: VerificationResult = { ok: true, checks: this.passedChecks(trusted, kid), header, claims, bodySha256 };
+    const result: VerificationResult = {
+      ok: true,
+      checks: this.passedChecks(trusted, kid),
+      header,
+      claims,
+      bodySha256,
+    };
     result.bodyUtf8 = isUtf8(rawBody);
     try {
       if (!result.bodyUtf8) throw new Error('the body is not UTF-8');
@@ -271,11 +297,24 @@ const MAX_CACHED = 64;
 
 /** A refusal: its own list of checks (a pass shares one frozen list), and what was decoded, for display. Nothing
  * decided (a key set that could not be consulted) is answered 503 with Retry-After, and step 7 says so. */
-function refused(f: StepFailed, seen?: { header?: ProtectedHeaderParameters; claims?: JWTPayload }): VerificationResult {
+function refused(
+  f: StepFailed,
+  seen?: { header?: ProtectedHeaderParameters; claims?: JWTPayload },
+): VerificationResult {
   const checks = refusedChecks(f);
   if (f.retryAfterS !== undefined) {
     const last = checks[checks.length - 1]!;
-    checks[checks.length - 1] = { ...last, detail: `not decided: answered 503 with Retry-After ${f.retryAfterS} s, because step ${f.step} (${STEP_NAMES[f.step - 1]}) could not consult the key set; the service sends the delivery again` };
+    checks[checks.length - 1] = {
+      ...last,
+      detail: `not decided: answered 503 with Retry-After ${f.retryAfterS} s, because step ${f.step} (${STEP_NAMES[f.step - 1]}) could not consult the key set; the service sends the delivery again`,
+    };
   }
-  return { ok: false, checks, header: seen?.header, claims: seen?.claims, bodySha256: f.bodySha256, retryAfterS: f.retryAfterS };
+  return {
+    ok: false,
+    checks,
+    header: seen?.header,
+    claims: seen?.claims,
+    bodySha256: f.bodySha256,
+    retryAfterS: f.retryAfterS,
+  };
 }

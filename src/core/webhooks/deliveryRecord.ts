@@ -93,7 +93,9 @@ export function redactHeaders(headers: Record<string, string | string[] | undefi
 }
 
 function isCredentialHeader(name: string): boolean {
-  return (name.length === 13 || name.length === 19) && (name === 'authorization' || /^(proxy-)?authorization$/i.test(name));
+  return (
+    (name.length === 13 || name.length === 19) && (name === 'authorization' || /^(proxy-)?authorization$/i.test(name))
+  );
 }
 
 function redactedCredential(value: string): string {
@@ -130,7 +132,10 @@ function pathOf(url: string): string {
  * Where the body has none (a test webhook's testData), the X-Svc-* headers are kept as unsigned, and the delivery
  * is deduplicated on its token, which an attacker cannot relabel (tokenDedupeKey). */
 export function describeEvent(record: DeliveryRecord, body: unknown, req: IncomingMessage, signature: Buffer): void {
-  const event = (body !== null && typeof body === 'object' && !Array.isArray(body) ? body : {}) as Record<string, unknown>;
+  const event = (body !== null && typeof body === 'object' && !Array.isArray(body) ? body : {}) as Record<
+    string,
+    unknown
+  >;
   const data = event.data as Record<string, unknown> | undefined;
   let unsigned: UnsignedFields | undefined;
   const signedOr = (field: keyof UnsignedFields, header: string): string | undefined => {
@@ -148,7 +153,8 @@ export function describeEvent(record: DeliveryRecord, body: unknown, req: Incomi
   if (unsigned) record.unsigned = unsigned;
   if (record.webhookId === undefined) record.dedupeKey = tokenDedupeKey(signature);
   // Absent fields stay absent in the history line.
-  for (const k of ['webhookId', 'topic', 'subTopic', 'triggeredAt'] as const) if (record[k] === undefined) delete record[k];
+  for (const k of ['webhookId', 'topic', 'subTopic', 'triggeredAt'] as const)
+    if (record[k] === undefined) delete record[k];
 }
 
 /** A header's value, the first when it was sent more than once. */

@@ -11,7 +11,17 @@ export type EraseOutcome = { erased: number } | { heldBy: HistoryInUse };
  * process that still keeps it, which is then left alone. */
 export async function eraseHistoryFile(file: string, holderName?: string): Promise<EraseOutcome> {
   // Nothing to erase (the usual case): no lock is taken, and its folder need not exist.
-  if (!(await stat(file).then(() => true, () => false)) && !(await stat(leftoverOf(file)).then(() => true, () => false))) return { erased: 0 };
+  if (
+    !(await stat(file).then(
+      () => true,
+      () => false,
+    )) &&
+    !(await stat(leftoverOf(file)).then(
+      () => true,
+      () => false,
+    ))
+  )
+    return { erased: 0 };
   let lock: HistoryLock;
   try {
     lock = await HistoryLock.acquire(file, holderName);
@@ -20,7 +30,10 @@ export async function eraseHistoryFile(file: string, holderName?: string): Promi
     throw err;
   }
   try {
-    const bytes = await stat(file).then((s) => s.size, () => 0);
+    const bytes = await stat(file).then(
+      (s) => s.size,
+      () => 0,
+    );
     await rm(file, { force: true });
     await rm(leftoverOf(file), { force: true });
     return { erased: bytes };

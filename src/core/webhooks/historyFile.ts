@@ -71,7 +71,9 @@ export class ReadOnlyHistoryFile extends Error {
     readonly file: string,
     readonly mode: number,
   ) {
-    super(`is read-only (mode ${octal(mode)}) and is left as it is: make it writable (chmod u+w ${file}) to keep the history in it`);
+    super(
+      `is read-only (mode ${octal(mode)}) and is left as it is: make it writable (chmod u+w ${file}) to keep the history in it`,
+    );
     this.name = 'ReadOnlyHistoryFile';
   }
 }
@@ -140,7 +142,8 @@ export class AppendFile {
     if (this.torn) await this.writeAll([NEWLINE]);
     this.torn = false;
     const offset = this.length;
-    for (let from = 0; from < lines.length; from += WRITEV_MAX) await this.writeAll(lines.slice(from, from + WRITEV_MAX));
+    for (let from = 0; from < lines.length; from += WRITEV_MAX)
+      await this.writeAll(lines.slice(from, from + WRITEV_MAX));
     return offset;
   }
 
@@ -165,7 +168,8 @@ export class AppendFile {
     let got = 0;
     while (got < length) {
       const { bytesRead } = await this.handle.read(buf, got, length - got, offset + got);
-      if (bytesRead === 0) throw new Error(`the history file ended at ${offset + got} bytes; expected ${offset + length}`);
+      if (bytesRead === 0)
+        throw new Error(`the history file ended at ${offset + got} bytes; expected ${offset + length}`);
       got += bytesRead;
     }
     return buf;
@@ -196,7 +200,9 @@ export async function rewriteFile(file: string, lines: AsyncIterable<Buffer> | I
       offsets.push(position);
       const withNewline = Buffer.concat([line, NEWLINE]);
       let written = 0;
-      while (written < withNewline.length) written += (await handle.write(withNewline, written, withNewline.length - written, position + written)).bytesWritten;
+      while (written < withNewline.length)
+        written += (await handle.write(withNewline, written, withNewline.length - written, position + written))
+          .bytesWritten;
       position += withNewline.length;
     }
     await handle.sync();

@@ -14,16 +14,33 @@ const LINE_END = Buffer.from('"}\n');
 export function serializeLine(record: DeliveryRecord, kept: Buffer): Buffer {
   const meta = Buffer.from(JSON.stringify(record), 'utf8');
   // The record's JSON ends with "}": the body field goes before it, copied once as latin1 base64 bytes.
-  return Buffer.concat([meta.subarray(0, meta.length - 1), B64_FIELD, Buffer.from(kept.toString('base64'), 'latin1'), LINE_END]);
+  return Buffer.concat([
+    meta.subarray(0, meta.length - 1),
+    B64_FIELD,
+    Buffer.from(kept.toString('base64'), 'latin1'),
+    LINE_END,
+  ]);
 }
 
 function splitLine(bytes: Buffer): { meta: Buffer; b64: Buffer } | undefined {
   const at = bytes.lastIndexOf(B64_FIELD);
-  if (at < 0 || bytes.length < at + B64_FIELD.length + 2 || bytes[bytes.length - 1] !== 0x7d || bytes[bytes.length - 2] !== 0x22) return undefined;
-  return { meta: Buffer.concat([bytes.subarray(0, at), Buffer.from('}')]), b64: bytes.subarray(at + B64_FIELD.length, bytes.length - 2) };
+  if (
+    at < 0 ||
+    bytes.length < at + B64_FIELD.length + 2 ||
+    bytes[bytes.length - 1] !== 0x7d ||
+    bytes[bytes.length - 2] !== 0x22
+  )
+    return undefined;
+  return {
+    meta: Buffer.concat([bytes.subarray(0, at), Buffer.from('}')]),
+    b64: bytes.subarray(at + B64_FIELD.length, bytes.length - 2),
+  };
 }
 
-export function parseLine(bytes: Buffer, inlineLimit: number): { record: DeliveryRecord; inline?: Buffer; metaBytes: number } | undefined {
+export function parseLine(
+  bytes: Buffer,
+  inlineLimit: number,
+): { record: DeliveryRecord; inline?: Buffer; metaBytes: number } | undefined {
   const parts = splitLine(bytes);
   if (!parts) return undefined;
   let record: DeliveryRecord;
@@ -32,11 +49,17 @@ export function parseLine(bytes: Buffer, inlineLimit: number): { record: Deliver
   } catch {
     return undefined;
   }
-  if (typeof record?.id !== 'string' || typeof record.body?.size !== 'number' || typeof record.body.kept !== 'number') return undefined;
+  if (typeof record?.id !== 'string' || typeof record.body?.size !== 'number' || typeof record.body.kept !== 'number')
+    return undefined;
   // Only a body small enough to be held in memory is decoded now; the others are read when asked for.
-  const decodedLength = Math.floor((parts.b64.length * 3) / 4) - (parts.b64.at(-1) === 0x3d ? (parts.b64.at(-2) === 0x3d ? 2 : 1) : 0);
+  const decodedLength =
+    Math.floor((parts.b64.length * 3) / 4) - (parts.b64.at(-1) === 0x3d ? (parts.b64.at(-2) === 0x3d ? 2 : 1) : 0);
   if (decodedLength !== record.body.kept) return undefined;
-  return { record, inline: decodedLength <= inlineLimit ? Buffer.from(parts.b64.toString('latin1'), 'base64') : undefined, metaBytes: parts.meta.length };
+  return {
+    record,
+    inline: decodedLength <= inlineLimit ? Buffer.from(parts.b64.toString('latin1'), 'base64') : undefined,
+    metaBytes: parts.meta.length,
+  };
 }
 
 /**
@@ -63,11 +86,17 @@ export function acknowledgedLine(keys: readonly string[], maxBytes: number): Buf
 
 /** The keys of an acknowledged line, or undefined when the line is not one. */
 export function parseAcknowledgedLine(bytes: Buffer): string[] | undefined {
-  if (bytes.length < ACKNOWLEDGED_LINE_START.length || !bytes.subarray(0, ACKNOWLEDGED_LINE_START.length).equals(ACKNOWLEDGED_LINE_START)) return undefined;
+  if (
+    bytes.length < ACKNOWLEDGED_LINE_START.length ||
+    !bytes.subarray(0, ACKNOWLEDGED_LINE_START.length).equals(ACKNOWLEDGED_LINE_START)
+  )
+    return undefined;
   try {
     const list = (JSON.parse(bytes.toString('utf8')) as { acknowledged?: unknown }).acknowledged;
     // A key is at most what dedupeKey() makes: anything else in a hand-edited file is passed over.
-    return Array.isArray(list) ? list.filter((k): k is string => typeof k === 'string' && k.length > 0 && dedupeKey(k) === k) : undefined;
+    return Array.isArray(list)
+      ? list.filter((k): k is string => typeof k === 'string' && k.length > 0 && dedupeKey(k) === k)
+      : undefined;
   } catch {
     return undefined;
   }

@@ -97,10 +97,18 @@ export class HistoryLock {
 
 async function readHolder(path: string): Promise<(LockHolder & { token?: string }) | undefined> {
   try {
-    const o = JSON.parse(await readFile(path, 'utf8')) as { pid?: unknown; host?: unknown; name?: unknown; token?: unknown };
+    const o = JSON.parse(await readFile(path, 'utf8')) as {
+      pid?: unknown;
+      host?: unknown;
+      name?: unknown;
+      token?: unknown;
+    };
     if (typeof o.pid !== 'number' || typeof o.host !== 'string') return undefined;
     // The name is shown in messages: a lock file is anyone's to write, so it is kept short and on one line.
-    const name = typeof o.name === 'string' && o.name.length > 0 && o.name.length <= 80 && !/[\u0000-\u001f\u007f]/.test(o.name) ? o.name : undefined;
+    const name =
+      typeof o.name === 'string' && o.name.length > 0 && o.name.length <= 80 && !/[\u0000-\u001f\u007f]/.test(o.name)
+        ? o.name
+        : undefined;
     return { pid: o.pid, host: o.host, name, token: typeof o.token === 'string' ? o.token : undefined };
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT' || err instanceof SyntaxError) return undefined;
@@ -112,7 +120,10 @@ async function readHolder(path: string): Promise<(LockHolder & { token?: string 
 async function held(path: string, holder: LockHolder | undefined): Promise<boolean> {
   if (!holder) {
     // Empty or unreadable: being written by its taker right now, or left by a crash mid-write long ago.
-    const age = await stat(path).then((s) => Date.now() - s.mtimeMs, () => Infinity);
+    const age = await stat(path).then(
+      (s) => Date.now() - s.mtimeMs,
+      () => Infinity,
+    );
     return age < UNWRITTEN_LOCK_MS;
   }
   if (holder.host !== hostname()) return true;

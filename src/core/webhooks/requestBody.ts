@@ -54,7 +54,13 @@ function tooLargeByItsHeader(req: IncomingMessage, cap: number): boolean {
 /** Reads the body up to cap bytes, each chunk taken from the budget, and calls done once: with the bytes, or why
  * not. Past the cap or the budget the chunks are dropped at once and the rest is discarded as it comes; what the
  * holding took is given back by its holder. */
-export function readCapped(req: IncomingMessage, cap: number, budget: BodiesInFlight, holding: Holding, done: (raw: Buffer | BodyLost) => void): void {
+export function readCapped(
+  req: IncomingMessage,
+  cap: number,
+  budget: BodiesInFlight,
+  holding: Holding,
+  done: (raw: Buffer | BodyLost) => void,
+): void {
   if (tooLargeByItsHeader(req, cap)) return done('too-large');
   const chunks: Buffer[] = [];
   let size = 0;
@@ -79,7 +85,12 @@ export function readCapped(req: IncomingMessage, cap: number, budget: BodiesInFl
 
 /** Reads a refused request's body up to cap bytes without holding it: hashed as it streams by, its first keep
  * bytes kept. */
-export function readHashed(req: IncomingMessage, cap: number, keep: number, done: (body: HashedBody | BodyLost) => void): void {
+export function readHashed(
+  req: IncomingMessage,
+  cap: number,
+  keep: number,
+  done: (body: HashedBody | BodyLost) => void,
+): void {
   if (tooLargeByItsHeader(req, cap)) return done('too-large');
   const hash = createHash('sha256');
   const prefix: Buffer[] = [];

@@ -26,9 +26,14 @@ export interface TestWebhookRequest {
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
- * @param allowLoopbackHttp true only when the test endpoint is the sandbox: the real service needs a public https address.
+ * @param allowLoopbackHttp true only when the test endpoint is the sandbox: the real service needs a public https
+ * address.
  */
-export function buildTestWebhookRequest(input: TestWebhookInput, nowMs: number, allowLoopbackHttp: boolean): TestWebhookRequest {
+export function buildTestWebhookRequest(
+  input: TestWebhookInput,
+  nowMs: number,
+  allowLoopbackHttp: boolean,
+): TestWebhookRequest {
   let url: URL;
   try {
     url = new URL(input.address);
@@ -44,8 +49,13 @@ export function buildTestWebhookRequest(input: TestWebhookInput, nowMs: number, 
         : `The address must be an https URL (got ${url.protocol}//).`,
     );
   const webhookId = input.webhookId ?? randomUUID();
-  if (!UUID.test(webhookId)) throw new LocalValidationError('webhook-id-not-uuid', `The webhook id "${webhookId}" is not a UUID.`);
-  for (const [name, v] of [['topic', input.topic], ['sub-topic', input.subTopic], ['tenant id', input.tenantId]] as const) {
+  if (!UUID.test(webhookId))
+    throw new LocalValidationError('webhook-id-not-uuid', `The webhook id "${webhookId}" is not a UUID.`);
+  for (const [name, v] of [
+    ['topic', input.topic],
+    ['sub-topic', input.subTopic],
+    ['tenant id', input.tenantId],
+  ] as const) {
     if (!v || !v.trim()) throw new LocalValidationError('header-required', `The ${name} is required.`);
     checkOutgoingValue(name, v);
   }
@@ -64,9 +74,19 @@ export function buildTestWebhookRequest(input: TestWebhookInput, nowMs: number, 
   };
 }
 
-export async function sendTestWebhook(testWebhookUrl: string, request: TestWebhookRequest, opts: AuthorizedCallOptions & { timeoutMs?: number }): Promise<unknown> {
+export async function sendTestWebhook(
+  testWebhookUrl: string,
+  request: TestWebhookRequest,
+  opts: AuthorizedCallOptions & { timeoutMs?: number },
+): Promise<unknown> {
   const res = await authorizedRequest(
-    { method: 'POST', url: joinUrl(testWebhookUrl, TEST_WEBHOOK_PATH), json: request.json, headers: request.headers, timeoutMs: opts.timeoutMs },
+    {
+      method: 'POST',
+      url: joinUrl(testWebhookUrl, TEST_WEBHOOK_PATH),
+      json: request.json,
+      headers: request.headers,
+      timeoutMs: opts.timeoutMs,
+    },
     { operation: 'test-webhook' },
     opts,
   );

@@ -18,7 +18,15 @@ export interface VerificationCheck {
   detail: string;
 }
 
-export const STEP_NAMES = ['bearer token', 'trusted issuer', 'signing key', 'signature (RS256)', 'claims (iss, aud, exp)', 'body hash', 'decision'] as const;
+export const STEP_NAMES = [
+  'bearer token',
+  'trusted issuer',
+  'signing key',
+  'signature (RS256)',
+  'claims (iss, aud, exp)',
+  'body hash',
+  'decision',
+] as const;
 
 export const TOLERANCE_S = 60;
 
@@ -63,42 +71,68 @@ const HEX64 = /^[0-9a-f]{64}$/;
 export function bearerToken(authorization: string | undefined): string | StepFailed {
   if (!authorization) return new StepFailed(1, 'no Authorization header');
   const m = BEARER.exec(authorization);
-  if (!m) return new StepFailed(1, `Authorization is not of the form "Bearer <JWT>" (scheme: ${authorization.split(' ')[0].slice(0, 20)})`);
+  if (!m)
+    return new StepFailed(
+      1,
+      `Authorization is not of the form "Bearer <JWT>" (scheme: ${authorization.split(' ')[0].slice(0, 20)})`,
+    );
   return m[1]!;
 }
 
 /** 2a. The token's two JSON segments, decoded without a library; nothing in them is trusted yet. */
-export function decodeToken(token: string, decodeHeader: (segment: string) => ProtectedHeaderParameters): DecodedToken | StepFailed {
+export function decodeToken(
+  token: string,
+  decodeHeader: (segment: string) => ProtectedHeaderParameters,
+): DecodedToken | StepFailed {
   const dot1 = token.indexOf('.');
   const dot = token.lastIndexOf('.');
   try {
     const header = decodeHeader(token.slice(0, dot1));
     const claims = decodeSegment(token.slice(dot1 + 1, dot), 'claims') as JWTPayload;
     const signature = token.slice(dot + 1);
-    return { header, claims, signingInput: token.slice(0, dot), signature, signatureBytes: canonicalBase64url(signature, 'signature') };
+    return {
+      header,
+      claims,
+      signingInput: token.slice(0, dot),
+      signature,
+      signatureBytes: canonicalBase64url(signature, 'signature'),
+    };
   } catch (err) {
     return new StepFailed(2, `the token cannot be decoded: ${(err as Error).message}`);
   }
 }
 
 /** 2b. The issuer in our own map, before any network request. Nothing in the token (jku, x5u, jwk) names keys. */
-export function trustedEntries(claims: JWTPayload, byIssuer: ReadonlyMap<string, TrustedIssuer[]>): TrustedIssuer[] | StepFailed {
+export function trustedEntries(
+  claims: JWTPayload,
+  byIssuer: ReadonlyMap<string, TrustedIssuer[]>,
+): TrustedIssuer[] | StepFailed {
   const iss = claims.iss;
   const entries = typeof iss === 'string' ? byIssuer.get(iss) : undefined;
-  return entries ?? new StepFailed(2, `issuer ${JSON.stringify(iss ?? null)} is not trusted; no key-set request was made`);
+  return (
+    entries ?? new StepFailed(2, `issuer ${JSON.stringify(iss ?? null)} is not trusted; no key-set request was made`)
+  );
 }
 
 /** 3. The signing key by kid, from the key sets configured for the issuer, each on its own: a kid one set holds
  * cached is used without consulting the others (they are consulted only if its signature does not verify).
  * Synchronous while a cache holds the key (the hot path allocates no promise); a cache that must fetch makes it
  * asynchronous. */
-export function signingKeys(entries: readonly TrustedIssuer[], kid: string | undefined, cacheFor: (e: TrustedIssuer) => JwksCache): KeyCandidates | StepFailed | Promise<KeyCandidates | StepFailed> {
+export function signingKeys(
+  entries: readonly TrustedIssuer[],
+  kid: string | undefined,
+  cacheFor: (e: TrustedIssuer) => JwksCache,
+): KeyCandidates | StepFailed | Promise<KeyCandidates | StepFailed> {
   return cachedSigningKeys(entries, kid, cacheFor) ?? fetchKeys(entries, kid, cacheFor);
 }
 
 /** 3, from the caches alone: the keys of the key sets holding the kid's cached, with the entries not consulted;
  * undefined when none does. */
-function cachedSigningKeys(entries: readonly TrustedIssuer[], kid: string | undefined, cacheFor: (e: TrustedIssuer) => JwksCache): KeyCandidates | undefined {
+function cachedSigningKeys(
+  entries: readonly TrustedIssuer[],
+  kid: string | undefined,
+  cacheFor: (e: TrustedIssuer) => JwksCache,
+): KeyCandidates | undefined {
   // One entry (nearly every receiver): no list of the others to build.
   if (entries.length === 1) {
     const key = cacheFor(entries[0]!).cachedKey(kid);
@@ -118,7 +152,11 @@ function cachedSigningKeys(entries: readonly TrustedIssuer[], kid: string | unde
 /** 3, asking each key set (fetching as its cache needs): the keys found, or a refusal naming every key set asked
  * and what it said. While a key set that might hold the key could not be consulted, nothing is decided: the
  * StepFailed carries a Retry-After (the longest of theirs, so every one can be asked by then). */
-export async function fetchKeys(entries: readonly TrustedIssuer[], kid: string | undefined, cacheFor: (e: TrustedIssuer) => JwksCache): Promise<KeyCandidates | StepFailed> {
+export async function fetchKeys(
+  entries: readonly TrustedIssuer[],
+  kid: string | undefined,
+  cacheFor: (e: TrustedIssuer) => JwksCache,
+): Promise<KeyCandidates | StepFailed> {
   const answers = await Promise.all(
     entries.map((entry) =>
       cacheFor(entry)
@@ -140,24 +178,46 @@ export async function fetchKeys(entries: readonly TrustedIssuer[], kid: string |
     }
   }
   if (candidates.length > 0) return candidates;
-  return new StepFailed(3, misses.join('; '), entries[0], kid, undefined, retryAfterMs === undefined ? undefined : Math.ceil(retryAfterMs / 1000));
+  return new StepFailed(
+    3,
+    misses.join('; '),
+    entries[0],
+    kid,
+    undefined,
+    retryAfterMs === undefined ? undefined : Math.ceil(retryAfterMs / 1000),
+  );
 }
 
 /** 4. RS256 pinned (the token's own alg is never honoured), then the signature. With several key sets holding
  * the kid (two sandboxes), each key is tried: the one that verifies decides, and among entries sharing it, the one
  * whose audience the token names. Checked on the event loop (about 50 µs here): handing it to libuv's thread pool
  * cost about 0.35× the floor's CPU more per delivery in `npm run bench` (docs/benchmarks.md), for no throughput. */
-export function signatureHolds(token: DecodedToken, candidates: readonly KeyCandidate[], kid: string | undefined): TrustedIssuer | StepFailed {
+export function signatureHolds(
+  token: DecodedToken,
+  candidates: readonly KeyCandidate[],
+  kid: string | undefined,
+): TrustedIssuer | StepFailed {
   let trusted = candidates[0]!.entry;
   const { header, claims } = token;
-  if (header.alg !== 'RS256') return new StepFailed(4, `alg ${JSON.stringify(header.alg)} refused: only RS256 is accepted`, trusted, kid);
-  if (header.crit !== undefined) return new StepFailed(4, `critical header parameters ${JSON.stringify(header.crit)} are not supported`, trusted, kid);
+  if (header.alg !== 'RS256')
+    return new StepFailed(4, `alg ${JSON.stringify(header.alg)} refused: only RS256 is accepted`, trusted, kid);
+  if (header.crit !== undefined)
+    return new StepFailed(
+      4,
+      `critical header parameters ${JSON.stringify(header.crit)} are not supported`,
+      trusted,
+      kid,
+    );
   const signature = token.signatureBytes;
-  if (signature.length === 0) return new StepFailed(4, 'signature does not verify: the signature is empty', trusted, kid);
+  if (signature.length === 0)
+    return new StepFailed(4, 'signature does not verify: the signature is empty', trusted, kid);
   const input = Buffer.from(token.signingInput, 'latin1');
   try {
     // One key set holds the kid (every receiver but one trusting two sandboxes): nothing to choose between.
-    if (candidates.length === 1) return cryptoVerify('RSA-SHA256', input, candidates[0]!.key, signature) ? trusted : new StepFailed(4, 'signature does not verify: signature verification failed', trusted, kid);
+    if (candidates.length === 1)
+      return cryptoVerify('RSA-SHA256', input, candidates[0]!.key, signature)
+        ? trusted
+        : new StepFailed(4, 'signature does not verify: signature verification failed', trusted, kid);
     for (let i = 0; i < candidates.length; i++) {
       const c = candidates[i]!;
       // Two entries may share one key (one key set named twice): it is checked once.
@@ -171,7 +231,12 @@ export function signatureHolds(token: DecodedToken, candidates: readonly KeyCand
   } catch (err) {
     return new StepFailed(4, `signature does not verify: ${(err as Error).message}`, trusted, kid);
   }
-  return new StepFailed(4, `signature does not verify: signature verification failed${candidates.length > 1 ? ` with the key "${kid}" of any of ${candidates.length} key sets` : ''}`, trusted, kid);
+  return new StepFailed(
+    4,
+    `signature does not verify: signature verification failed${candidates.length > 1 ? ` with the key "${kid}" of any of ${candidates.length} key sets` : ''}`,
+    trusted,
+    kid,
+  );
 }
 
 function clockText(nowS: number): string {
@@ -179,44 +244,94 @@ function clockText(nowS: number): string {
 }
 
 /** 5. iss (matched in step 2), aud, exp (required), with a 60 s tolerance. */
-export function claimsHold(claims: JWTPayload, trusted: TrustedIssuer, nowS: number, kid: string | undefined): StepFailed | undefined {
+export function claimsHold(
+  claims: JWTPayload,
+  trusted: TrustedIssuer,
+  nowS: number,
+  kid: string | undefined,
+): StepFailed | undefined {
   const aud = claims.aud;
   if (!(aud === trusted.audience || (Array.isArray(aud) && aud.includes(trusted.audience))))
-    return new StepFailed(5, `audience ${JSON.stringify(aud ?? null)} is not the one registered for ${trusted.issuer} with the key set ${trusted.jwksUrl} (${trusted.audience})`, trusted, kid);
+    return new StepFailed(
+      5,
+      `audience ${JSON.stringify(aud ?? null)} is not the one registered for ${trusted.issuer} with the key set ${trusted.jwksUrl} (${trusted.audience})`,
+      trusted,
+      kid,
+    );
   const exp = claims.exp;
   if (exp === undefined) return new StepFailed(5, 'exp is missing; it is required', trusted, kid);
-  if (typeof exp !== 'number' || !Number.isFinite(exp)) return new StepFailed(5, `exp is not a number (${JSON.stringify(exp)})`, trusted, kid);
+  if (typeof exp !== 'number' || !Number.isFinite(exp))
+    return new StepFailed(5, `exp is not a number (${JSON.stringify(exp)})`, trusted, kid);
   // Every genuine delivery failing here by about the same amount is this machine's clock, not the sender: the
   // detail says which time it went by.
   if (nowS > exp + TOLERANCE_S)
-    return new StepFailed(5, `expired ${nowS - exp} s ago by this machine's clock (${clockText(nowS)}; tolerance ${TOLERANCE_S} s): a replayed or held-up delivery, or a clock that is off`, trusted, kid);
+    return new StepFailed(
+      5,
+      `expired ${nowS - exp} s ago by this machine's clock (${clockText(nowS)}; tolerance ${TOLERANCE_S} s): a replayed or held-up delivery, or a clock that is off`,
+      trusted,
+      kid,
+    );
   const nbf = claims.nbf;
   for (const name of ['nbf', 'iat'] as const) {
     const v = claims[name];
-    if (v !== undefined && (typeof v !== 'number' || !Number.isFinite(v))) return new StepFailed(5, `${name} is not a number (${JSON.stringify(v)})`, trusted, kid);
+    if (v !== undefined && (typeof v !== 'number' || !Number.isFinite(v)))
+      return new StepFailed(5, `${name} is not a number (${JSON.stringify(v)})`, trusted, kid);
   }
   if (typeof nbf === 'number' && nowS < nbf - TOLERANCE_S)
-    return new StepFailed(5, `not valid before ${nbf}, ${nbf - nowS} s from now by this machine's clock (${clockText(nowS)}): a clock that is off, here or at the sender`, trusted, kid);
+    return new StepFailed(
+      5,
+      `not valid before ${nbf}, ${nbf - nowS} s from now by this machine's clock (${clockText(nowS)}): a clock that is off, here or at the sender`,
+      trusted,
+      kid,
+    );
   return undefined;
 }
 
 /** 6. SHA-256 over the raw bytes as received, compared in constant time; returns the hash (hex). */
-export function bodyHashHolds(claims: JWTPayload, rawBody: Buffer, trusted: TrustedIssuer, kid: string | undefined): string | StepFailed {
+export function bodyHashHolds(
+  claims: JWTPayload,
+  rawBody: Buffer,
+  trusted: TrustedIssuer,
+  kid: string | undefined,
+): string | StepFailed {
   return digestHolds(claims, createHash('sha256').update(rawBody).digest(), rawBody.length, trusted, kid);
 }
 
-/** 6, for a body hashed as it streamed by (size bytes, SHA-256 digest actual): the same comparison, in constant time. */
-export function digestHolds(claims: JWTPayload, actual: Buffer, size: number, trusted: TrustedIssuer, kid: string | undefined): string | StepFailed {
+/** 6, for a body hashed as it streamed by (size bytes, SHA-256 digest actual): the same comparison, in constant time.
+ * */
+export function digestHolds(
+  claims: JWTPayload,
+  actual: Buffer,
+  size: number,
+  trusted: TrustedIssuer,
+  kid: string | undefined,
+): string | StepFailed {
   const claimed = claims.body_sha256;
-  if (typeof claimed !== 'string' || !HEX64.test(claimed)) return new StepFailed(6, `body_sha256 is ${claimed === undefined ? 'missing' : 'not 64 lower-case hex digits'}`, trusted, kid);
+  if (typeof claimed !== 'string' || !HEX64.test(claimed))
+    return new StepFailed(
+      6,
+      `body_sha256 is ${claimed === undefined ? 'missing' : 'not 64 lower-case hex digits'}`,
+      trusted,
+      kid,
+    );
   const sha256 = actual.toString('hex');
   if (timingSafeEqual(actual, Buffer.from(claimed, 'hex'))) return sha256;
-  return new StepFailed(6, `body_sha256 does not match the ${size} bytes received (got ${sha256.slice(0, 12)}…)`, trusted, kid, sha256);
+  return new StepFailed(
+    6,
+    `body_sha256 does not match the ${size} bytes received (got ${sha256.slice(0, 12)}…)`,
+    trusted,
+    kid,
+    sha256,
+  );
 }
 
 /** What a passed step says: constant for a given issuer and kid, so one frozen list serves every delivery signed
  * with that key. Step 7 says what the receiver answers a verified delivery by default. */
-export function passedCheck(step: number, issuer: TrustedIssuer | undefined, kid: string | undefined): VerificationCheck {
+export function passedCheck(
+  step: number,
+  issuer: TrustedIssuer | undefined,
+  kid: string | undefined,
+): VerificationCheck {
   let detail: string;
   switch (step) {
     case 1:
@@ -250,14 +365,27 @@ export function refusedChecks(f: StepFailed): VerificationCheck[] {
   const checks: VerificationCheck[] = [];
   for (let step = 1; step < f.step; step++) checks.push(passedCheck(step, f.issuer, f.kid));
   checks.push({ step: f.step, name: STEP_NAMES[f.step - 1], ok: false, detail: f.detail });
-  checks.push({ step: 7, name: STEP_NAMES[6], ok: false, detail: `refused with 403: step ${f.step} (${STEP_NAMES[f.step - 1]}) failed` });
+  checks.push({
+    step: 7,
+    name: STEP_NAMES[6],
+    ok: false,
+    detail: `refused with 403: step ${f.step} (${STEP_NAMES[f.step - 1]}) failed`,
+  });
   return checks;
 }
 
 /** 7. The decision as answered: a verified delivery answered otherwise than 200 (a body that is not JSON, an
  * override, the forward target's status, a history that cannot be written) records that answer. */
-export function answeredChecks(checks: readonly VerificationCheck[], status: number, text: string): VerificationCheck[] {
-  return checks.map((c) => (c.step === 7 && c.ok ? { ...c, detail: `verified: answered ${status}${text.trim() ? ` (${text.trim()})` : ''}` } : c));
+export function answeredChecks(
+  checks: readonly VerificationCheck[],
+  status: number,
+  text: string,
+): VerificationCheck[] {
+  return checks.map((c) =>
+    c.step === 7 && c.ok
+      ? { ...c, detail: `verified: answered ${status}${text.trim() ? ` (${text.trim()})` : ''}` }
+      : c,
+  );
 }
 
 export function decodeSegment(segment: string, what: string): Record<string, unknown> {
@@ -271,6 +399,7 @@ export function decodeSegment(segment: string, what: string): Record<string, unk
  * several. Only the spelling that re-encodes to itself is accepted. */
 function canonicalBase64url(segment: string, what: string): Buffer {
   const bytes = Buffer.from(segment, 'base64url');
-  if (bytes.toString('base64url') !== segment) throw new Error(`the ${what} segment is not canonical base64url (RFC 7515 §2: no padding, no stray bits)`);
+  if (bytes.toString('base64url') !== segment)
+    throw new Error(`the ${what} segment is not canonical base64url (RFC 7515 §2: no padding, no stray bits)`);
   return bytes;
 }

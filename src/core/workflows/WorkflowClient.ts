@@ -23,7 +23,11 @@ export const DEFAULT_FIND_WORKFLOWS_PATH = `${WORKFLOW_ROOT}/workflows?correlati
 /** The Find Workflows address for a correlationId. It must be on the service's own origin: the token goes with it. */
 export function findWorkflowsUrl(baseUrl: string, correlationId: string, template?: string): string {
   const t = template ?? joinUrl(baseUrl, DEFAULT_FIND_WORKFLOWS_PATH);
-  if (!t.includes('{correlationId}')) throw new LocalValidationError('find-url-template', `The Find Workflows address "${t}" has no {correlationId} in it.`);
+  if (!t.includes('{correlationId}'))
+    throw new LocalValidationError(
+      'find-url-template',
+      `The Find Workflows address "${t}" has no {correlationId} in it.`,
+    );
   let url: URL;
   try {
     url = new URL(t.replace('{correlationId}', encodeURIComponent(correlationId)));
@@ -31,7 +35,10 @@ export function findWorkflowsUrl(baseUrl: string, correlationId: string, templat
     throw new LocalValidationError('find-url-template', `The Find Workflows address "${t}" is not a URL.`);
   }
   if (url.origin !== new URL(baseUrl).origin)
-    throw new LocalValidationError('find-url-origin', `The Find Workflows address ${url.origin} is not on the service's origin (${new URL(baseUrl).origin}); the access token is only sent to the service.`);
+    throw new LocalValidationError(
+      'find-url-origin',
+      `The Find Workflows address ${url.origin} is not on the service's origin (${new URL(baseUrl).origin}); the access token is only sent to the service.`,
+    );
   return url.toString();
 }
 
@@ -65,13 +72,20 @@ export function prepareStart(req: StartRequest, nowMs: number): PreparedStart {
   const service = req.product.service?.trim();
   const model = req.product.model?.trim();
   if (!req.sessionId) throw new LocalValidationError('session-required', 'A session id is required.');
-  if (!service || !model) throw new LocalValidationError('product-required', 'A product needs both service and model.', { correlationId });
+  if (!service || !model)
+    throw new LocalValidationError('product-required', 'A product needs both service and model.', { correlationId });
   checkCorrelationId(correlationId);
   checkOutgoingValue('sessionId', req.sessionId);
   checkOutgoingValue('product.service', service);
   checkOutgoingValue('product.model', model);
   if (req.supportCorrelationId) checkOutgoingValue('X-Svc-CorrelationID', req.supportCorrelationId);
-  return { sessionId: req.sessionId, service, model, correlationId, ...(req.supportCorrelationId ? { supportCorrelationId: req.supportCorrelationId } : {}) };
+  return {
+    sessionId: req.sessionId,
+    service,
+    model,
+    correlationId,
+    ...(req.supportCorrelationId ? { supportCorrelationId: req.supportCorrelationId } : {}),
+  };
 }
 
 export class WorkflowClient {
@@ -88,7 +102,10 @@ export class WorkflowClient {
   }
 
   async start(req: StartRequest): Promise<StartResult> {
-    const { sessionId, service, model, correlationId, supportCorrelationId } = prepareStart(req, this.options.clock.now());
+    const { sessionId, service, model, correlationId, supportCorrelationId } = prepareStart(
+      req,
+      this.options.clock.now(),
+    );
     const ctx = { operation: 'start' as const, correlationId, subject: sessionId };
     const res = await authorizedRequest(
       {
@@ -102,7 +119,12 @@ export class WorkflowClient {
       this.options,
     );
     const envelope = readWorkflowEnvelope(res.json);
-    if (!envelope) throw new UnexpectedResponse('unexpected', `The service accepted the start (${res.status}) but the body has no workflow.`, { status: res.status, correlationId, billed: 'possibly' });
+    if (!envelope)
+      throw new UnexpectedResponse(
+        'unexpected',
+        `The service accepted the start (${res.status}) but the body has no workflow.`,
+        { status: res.status, correlationId, billed: 'possibly' },
+      );
     return { ...envelope, correlationId };
   }
 
@@ -115,14 +137,28 @@ export class WorkflowClient {
     return this.workflowCall('POST', workflowIdOrUrl, 'reconfirm');
   }
 
-  private async workflowCall(method: 'GET' | 'POST', workflowIdOrUrl: string, operation: 'read' | 'reconfirm'): Promise<WorkflowEnvelope> {
+  private async workflowCall(
+    method: 'GET' | 'POST',
+    workflowIdOrUrl: string,
+    operation: 'read' | 'reconfirm',
+  ): Promise<WorkflowEnvelope> {
     const res = await authorizedRequest(
-      { method, url: this.resolveWorkflowUrl(workflowIdOrUrl), headers: this.headers(), timeoutMs: this.options.timeoutMs },
+      {
+        method,
+        url: this.resolveWorkflowUrl(workflowIdOrUrl),
+        headers: this.headers(),
+        timeoutMs: this.options.timeoutMs,
+      },
       { operation, subject: workflowIdOrUrl },
       this.options,
     );
     const envelope = readWorkflowEnvelope(res.json);
-    if (!envelope) throw new UnexpectedResponse('unexpected', `The workflow ${operation} (${res.status}) has no workflow in its body.`, { status: res.status });
+    if (!envelope)
+      throw new UnexpectedResponse(
+        'unexpected',
+        `The workflow ${operation} (${res.status}) has no workflow in its body.`,
+        { status: res.status },
+      );
     return envelope;
   }
 
@@ -131,7 +167,11 @@ export class WorkflowClient {
   async find(correlationId: string): Promise<Workflow[]> {
     checkOutgoingValue('correlationId', correlationId);
     const url = findWorkflowsUrl(this.options.baseUrl, correlationId, this.options.findWorkflowsUrl);
-    const res = await authorizedRequest({ method: 'GET', url, headers: this.headers(), timeoutMs: this.options.timeoutMs }, { operation: 'read', correlationId }, this.options);
+    const res = await authorizedRequest(
+      { method: 'GET', url, headers: this.headers(), timeoutMs: this.options.timeoutMs },
+      { operation: 'read', correlationId },
+      this.options,
+    );
     const list = (res.json as { workflows?: unknown })?.workflows;
     return Array.isArray(list) ? (list as Workflow[]) : [];
   }
@@ -156,7 +196,10 @@ export class WorkflowClient {
     const url = new URL(idOrUrl);
     const base = new URL(this.options.baseUrl);
     if (url.origin !== base.origin)
-      throw new LocalValidationError('foreign-link', `The link ${url.origin} is not on this environment (${base.origin}); the access token is only sent to the environment's own address.`);
+      throw new LocalValidationError(
+        'foreign-link',
+        `The link ${url.origin} is not on this environment (${base.origin}); the access token is only sent to the environment's own address.`,
+      );
     return url.toString();
   }
 

@@ -19,7 +19,6 @@ export interface WorkflowPollerOptions {
   deadlineMs?: number;
 }
 
-
 interface Followed {
   startedAt: number;
   /** The next check's number (1-based). */
@@ -93,7 +92,10 @@ export class WorkflowPoller {
     const deadline = f.startedAt + (this.options.deadlineMs ?? DEFAULT_POLL_DEADLINE_MS);
     const now = this.options.clock.now();
     if (f.dueAt > deadline) {
-      this.timer = this.options.clock.setTimeout(() => this.stop(id, { kind: 'stopped', reason: 'deadline' }), Math.max(0, deadline - now));
+      this.timer = this.options.clock.setTimeout(
+        () => this.stop(id, { kind: 'stopped', reason: 'deadline' }),
+        Math.max(0, deadline - now),
+      );
       return;
     }
     this.timer = this.options.clock.setTimeout(() => void this.check(id), Math.max(0, f.dueAt - now));
@@ -122,7 +124,8 @@ export class WorkflowPoller {
     if (outcome.kind === 'transient-error' && FINAL_READ_ERRORS.has((outcome.error as ServiceError).kind))
       return this.stop(id, { kind: 'stopped', reason: 'error', error: outcome.error });
     this.options.onOutcome(id, outcome);
-    if (outcome.kind === 'read' && isTerminal(outcome.envelope.workflow.status)) return this.stop(id, { kind: 'stopped', reason: 'terminal' });
+    if (outcome.kind === 'read' && isTerminal(outcome.envelope.workflow.status))
+      return this.stop(id, { kind: 'stopped', reason: 'terminal' });
     f.check++;
     f.dueAt = this.options.clock.now() + pollDelayMs(f.check);
     this.arm();

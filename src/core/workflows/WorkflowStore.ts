@@ -42,7 +42,10 @@ export const MAX_WORKFLOWS_PER_ENVIRONMENT = 200;
 export class WorkflowStore extends EventEmitter {
   private readonly data = new Map<string, EnvironmentSnapshot>();
 
-  constructor(initial: unknown, private readonly persist: (snapshot: StoreSnapshot) => void | Promise<void>) {
+  constructor(
+    initial: unknown,
+    private readonly persist: (snapshot: StoreSnapshot) => void | Promise<void>,
+  ) {
     super();
     this.restore(initial);
   }
@@ -52,11 +55,23 @@ export class WorkflowStore extends EventEmitter {
     if (!initial || typeof initial !== 'object') return;
     for (const [env, value] of Object.entries(initial as Record<string, unknown>)) {
       const v = value as Partial<EnvironmentSnapshot>;
-      const sessions = Array.isArray(v?.sessions) ? v.sessions.filter((s): s is string => typeof s === 'string' && s.length > 0) : [];
-      const workflows = Array.isArray(v?.workflows)
-        ? v.workflows.filter((w): w is TrackedWorkflow => !!w && typeof w.workflowId === 'string' && typeof w.sessionId === 'string' && typeof w.status === 'string')
+      const sessions = Array.isArray(v?.sessions)
+        ? v.sessions.filter((s): s is string => typeof s === 'string' && s.length > 0)
         : [];
-      this.data.set(env, { sessions: [...new Set(sessions)], workflows, ...(typeof v?.service === 'string' ? { service: v.service } : {}) });
+      const workflows = Array.isArray(v?.workflows)
+        ? v.workflows.filter(
+            (w): w is TrackedWorkflow =>
+              !!w &&
+              typeof w.workflowId === 'string' &&
+              typeof w.sessionId === 'string' &&
+              typeof w.status === 'string',
+          )
+        : [];
+      this.data.set(env, {
+        sessions: [...new Set(sessions)],
+        workflows,
+        ...(typeof v?.service === 'string' ? { service: v.service } : {}),
+      });
     }
   }
 
@@ -120,7 +135,11 @@ export class WorkflowStore extends EventEmitter {
   }
 
   /** Records a workflow from a start or read answer of `service`; the session is added when it is new. */
-  upsertFromEnvelope(environment: string, answer: WorkflowEnvelope, extra: { service: string; correlationId?: string; now: number }): TrackedWorkflow {
+  upsertFromEnvelope(
+    environment: string,
+    answer: WorkflowEnvelope,
+    extra: { service: string; correlationId?: string; now: number },
+  ): TrackedWorkflow {
     // What is kept is bounded in bytes: a large answer keeps its known fields only (boundedEnvelope.ts).
     const envelope = boundedEnvelope(answer);
     this.followService(environment, extra.service);
@@ -147,7 +166,8 @@ export class WorkflowStore extends EventEmitter {
     if (existing) Object.assign(existing, next);
     else {
       e.workflows.push(next);
-      if (e.workflows.length > MAX_WORKFLOWS_PER_ENVIRONMENT) e.workflows.splice(0, e.workflows.length - MAX_WORKFLOWS_PER_ENVIRONMENT);
+      if (e.workflows.length > MAX_WORKFLOWS_PER_ENVIRONMENT)
+        e.workflows.splice(0, e.workflows.length - MAX_WORKFLOWS_PER_ENVIRONMENT);
     }
     this.changed(environment);
     return existing ?? next;

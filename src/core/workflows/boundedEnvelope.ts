@@ -14,7 +14,8 @@ const MAX_LINK_CHARS = 2048;
 /** The key of the note a cut answer carries: Open Raw JSON shows it first. */
 export const CUT_NOTE_KEY = 'keptByTheToolkit';
 
-const cut = (v: unknown): string | undefined => (typeof v === 'string' ? (v.length > MAX_FIELD_CHARS ? `${v.slice(0, MAX_FIELD_CHARS)}…` : v) : undefined);
+const cut = (v: unknown): string | undefined =>
+  typeof v === 'string' ? (v.length > MAX_FIELD_CHARS ? `${v.slice(0, MAX_FIELD_CHARS)}…` : v) : undefined;
 
 const isShort = (v: unknown): v is string => typeof v === 'string' && v.length <= MAX_LINK_CHARS;
 
@@ -24,7 +25,11 @@ export function boundedEnvelope(envelope: WorkflowEnvelope): WorkflowEnvelope {
   if (bytes <= MAX_KEPT_ENVELOPE_BYTES) return envelope;
   const w = envelope.workflow;
   const messages: ServiceMessage[] | undefined = Array.isArray(envelope.messages)
-    ? envelope.messages.slice(0, MAX_MESSAGES).map((m) => ({ code: cut(m?.code) ?? '', ...(m?.text !== undefined ? { text: cut(m.text) } : {}), ...(m?.timestamp !== undefined ? { timestamp: cut(m.timestamp) } : {}) }))
+    ? envelope.messages.slice(0, MAX_MESSAGES).map((m) => ({
+        code: cut(m?.code) ?? '',
+        ...(m?.text !== undefined ? { text: cut(m.text) } : {}),
+        ...(m?.timestamp !== undefined ? { timestamp: cut(m.timestamp) } : {}),
+      }))
     : undefined;
   const links = envelope.links;
   return {
@@ -44,7 +49,12 @@ export function boundedEnvelope(envelope: WorkflowEnvelope): WorkflowEnvelope {
     ...(messages ? { messages } : {}),
     // A cut link would be a wrong one: links are kept whole when short, or not at all (reconfirm then uses the id).
     ...(isShort(links?.self?.href) && isShort(links?.reconfirm?.href) && isShort(links?.reconfirm?.method)
-      ? { links: { self: { href: links!.self.href }, reconfirm: { href: links!.reconfirm.href, method: links!.reconfirm.method } } }
+      ? {
+          links: {
+            self: { href: links!.self.href },
+            reconfirm: { href: links!.reconfirm.href, method: links!.reconfirm.method },
+          },
+        }
       : {}),
   } as WorkflowEnvelope;
 }

@@ -7,16 +7,27 @@ export const MAX_CORRELATION_ID = 255;
 
 /** e.g. wfs-20260115T120000Z-9f3a61c2: sortable by time, unique by 32 random bits. */
 export function generateCorrelationId(nowMs: number): string {
-  const stamp = new Date(nowMs).toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+  const stamp = new Date(nowMs)
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d+Z$/, 'Z');
   return `wfs-${stamp}-${randomBytes(4).toString('hex')}`;
 }
 
 export function checkCorrelationId(value: string): void {
   if (value.length > MAX_CORRELATION_ID)
-    throw new LocalValidationError('correlationId-length', `correlationId is ${value.length} characters; the service accepts at most ${MAX_CORRELATION_ID}.`, {
-      correlationId: value.slice(0, 40) + '…',
-    });
-  if (value.length === 0) throw new LocalValidationError('correlationId-empty', 'correlationId is empty; leave it out to have one generated.');
+    throw new LocalValidationError(
+      'correlationId-length',
+      `correlationId is ${value.length} characters; the service accepts at most ${MAX_CORRELATION_ID}.`,
+      {
+        correlationId: value.slice(0, 40) + '…',
+      },
+    );
+  if (value.length === 0)
+    throw new LocalValidationError(
+      'correlationId-empty',
+      'correlationId is empty; leave it out to have one generated.',
+    );
   checkOutgoingValue('correlationId', value);
 }
 
@@ -42,11 +53,17 @@ export interface CorrelationSearch<T> {
   copied?: string;
 }
 
-/** Searches by the typed correlationId, then, when that finds nothing, by its copied-clean form (copiedCorrelationId). */
-export async function findByCorrelationId<T>(find: (correlationId: string) => Promise<T[]>, typed: string): Promise<CorrelationSearch<T>> {
+/** Searches by the typed correlationId, then, when that finds nothing, by its copied-clean form (copiedCorrelationId).
+ * */
+export async function findByCorrelationId<T>(
+  find: (correlationId: string) => Promise<T[]>,
+  typed: string,
+): Promise<CorrelationSearch<T>> {
   const asTyped = await find(typed);
   const copied = copiedCorrelationId(typed);
   if (asTyped.length > 0 || copied === undefined) return { found: asTyped, searched: typed, copied };
   const underCopied = await find(copied);
-  return underCopied.length > 0 ? { found: underCopied, searched: copied, copied } : { found: [], searched: typed, copied };
+  return underCopied.length > 0
+    ? { found: underCopied, searched: copied, copied }
+    : { found: [], searched: typed, copied };
 }

@@ -11,4 +11,12 @@ export function pollDelayMs(check: number): number {
 }
 
 /** Read errors after which polling cannot succeed: stop rather than keep asking (a dropped connection goes on). */
-export const FINAL_READ_ERRORS: ReadonlySet<string> = new Set(['not-found', 'path-not-served', 'forbidden', 'unauthorized', 'local-validation', 'validation', 'malformed-request']);
+export const FINAL_READ_ERRORS: ReadonlySet<string> = new Set([
+  'not-found',
+  'path-not-served',
+  'forbidden',
+  'unauthorized',
+  'local-validation',
+  'validation',
+  'malformed-request',
+]);

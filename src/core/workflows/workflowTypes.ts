@@ -44,7 +44,8 @@ export interface WorkflowEnvelope {
 
 /** Ids and the status longer than this are not an answer of the service (they are kept, exact, per workflow). */
 const MAX_ID_CHARS = 1024;
-const idOk = (v: unknown, required: boolean) => (v === undefined ? !required : typeof v === 'string' && v.length <= MAX_ID_CHARS);
+const idOk = (v: unknown, required: boolean) =>
+  v === undefined ? !required : typeof v === 'string' && v.length <= MAX_ID_CHARS;
 
 /** Checks the parts of a workflow envelope we rely on; anything else passes through untouched. */
 export function readWorkflowEnvelope(json: unknown): WorkflowEnvelope | undefined {

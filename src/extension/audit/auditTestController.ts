@@ -28,13 +28,22 @@ export class AuditTestController implements vscode.Disposable {
       item.description = `expects ${c.expectStatus}`;
       group.children.add(item);
     }
-    this.controller.createRunProfile('Audit a Webhook Receiver', vscode.TestRunProfileKind.Run, async (request, token) => {
-      await this.run(request, token);
-    }, true);
+    this.controller.createRunProfile(
+      'Audit a Webhook Receiver',
+      vscode.TestRunProfileKind.Run,
+      async (request, token) => {
+        await this.run(request, token);
+      },
+      true,
+    );
   }
 
   /** Runs the request's cases (all when it names none). `target` skips the question (tests, re-runs). */
-  async run(request: vscode.TestRunRequest, token: vscode.CancellationToken, target?: string): Promise<AuditTestOutcome[]> {
+  async run(
+    request: vscode.TestRunRequest,
+    token: vscode.CancellationToken,
+    target?: string,
+  ): Promise<AuditTestOutcome[]> {
     const excluded = new Set((request.exclude ?? []).map((t) => t.id));
     const leaves: vscode.TestItem[] = [];
     const collect = (item: vscode.TestItem) => {
@@ -65,9 +74,13 @@ export class AuditTestController implements vscode.Disposable {
       }
     };
     try {
-      const summary = await this.panel.run({ target, caseIds: leaves.map((t) => t.id), onResult: report, cancellation: token });
-      if (!summary)
-        for (const t of leaves) if (!outcomes.some((o) => o.id === t.id)) run.skipped(t);
+      const summary = await this.panel.run({
+        target,
+        caseIds: leaves.map((t) => t.id),
+        onResult: report,
+        cancellation: token,
+      });
+      if (!summary) for (const t of leaves) if (!outcomes.some((o) => o.id === t.id)) run.skipped(t);
     } finally {
       run.end();
     }

@@ -24,7 +24,9 @@ export class AccountsProvider implements vscode.AuthenticationProvider, vscode.D
   ) {
     this.disposables.push(
       auth.onDidChange((env) => void this.announce(env)),
-      vscode.authentication.registerAuthenticationProvider(AUTH_PROVIDER_ID, AUTH_PROVIDER_LABEL, this, { supportsMultipleAccounts: true }),
+      vscode.authentication.registerAuthenticationProvider(AUTH_PROVIDER_ID, AUTH_PROVIDER_LABEL, this, {
+        supportsMultipleAccounts: true,
+      }),
     );
   }
 
@@ -42,7 +44,8 @@ export class AccountsProvider implements vscode.AuthenticationProvider, vscode.D
   /** "Sign in" from the Accounts menu, or another extension asking with createIfNone: the usual sign-in flow. */
   async createSession(scopes: readonly string[]): Promise<vscode.AuthenticationSession> {
     const env = scopes[0] ?? this.environments.currentName;
-    if (!this.environments.names().includes(env)) throw new Error(`There is no Workflow Service environment named "${env}".`);
+    if (!this.environments.names().includes(env))
+      throw new Error(`There is no Workflow Service environment named "${env}".`);
     if (!(await this.auth.signIn({ environment: env }))) throw new Error(`Signing in to ${env} did not complete.`);
     const s = await this.session(env);
     if (!s) throw new Error(`Signed in to ${env}, but no access token is available.`);
@@ -71,7 +74,12 @@ export class AccountsProvider implements vscode.AuthenticationProvider, vscode.D
     } catch {
       return undefined; // the refresh failed: the environment shows "signed out" or "expired" on its own
     }
-    return { id: sessionId(env), accessToken, account: { id: `${env}/${user}`, label: `${user} · ${env}` }, scopes: [env] };
+    return {
+      id: sessionId(env),
+      accessToken,
+      account: { id: `${env}/${user}`, label: `${user} · ${env}` },
+      scopes: [env],
+    };
   }
 
   private async announce(env: string): Promise<void> {
@@ -81,8 +89,17 @@ export class AccountsProvider implements vscode.AuthenticationProvider, vscode.D
     if (before === now) return;
     if (now) this.announced.set(env, now);
     else this.announced.delete(env);
-    const s = (user: string): vscode.AuthenticationSession => ({ id: sessionId(env), accessToken: '', account: { id: `${env}/${user}`, label: `${user} · ${env}` }, scopes: [env] });
-    this.changed.fire({ added: !before && now ? [s(now)] : [], removed: before && !now ? [s(before)] : [], changed: before && now ? [s(now)] : [] });
+    const s = (user: string): vscode.AuthenticationSession => ({
+      id: sessionId(env),
+      accessToken: '',
+      account: { id: `${env}/${user}`, label: `${user} · ${env}` },
+      scopes: [env],
+    });
+    this.changed.fire({
+      added: !before && now ? [s(now)] : [],
+      removed: before && !now ? [s(before)] : [],
+      changed: before && now ? [s(now)] : [],
+    });
   }
 
   dispose(): void {

@@ -2,7 +2,13 @@
 // user opted in to silent re-sign-in). Other windows follow through secrets.onDidChange (TokenManager.load).
 import * as vscode from 'vscode';
 import { SignInRequired } from '../../core/auth/authErrors';
-import { TokenManager, secretKeyFor, type Credentials, type SecretStorageFailure, type TokenStateEvent } from '../../core/auth/TokenManager';
+import {
+  TokenManager,
+  secretKeyFor,
+  type Credentials,
+  type SecretStorageFailure,
+  type TokenStateEvent,
+} from '../../core/auth/TokenManager';
 import { passwordKeyFor } from '../../core/auth/secretScope';
 import type { Environment } from '../../core/environments/environment';
 import { SANDBOX_ENVIRONMENT } from '../../core/environments/environmentConfig';
@@ -51,7 +57,9 @@ export class AuthService implements vscode.Disposable, EnvironmentFollower {
         await this.secrets.delete(`wfs.password.${name}`);
       }
     } catch (err) {
-      this.log.warn(`VS Code's secret storage could not remove sign-ins stored before they were bound to an address (${(err as Error).message}); they are never used.`);
+      this.log.warn(
+        `VS Code's secret storage could not remove sign-ins stored before they were bound to an address (${(err as Error).message}); they are never used.`,
+      );
     }
   }
 
@@ -67,10 +75,18 @@ export class AuthService implements vscode.Disposable, EnvironmentFollower {
       const now = current.find((c) => c.name === env.name);
       if (env.builtIn) {
         // The sandbox's origin never comes back: what is left of it is unusable, so a failure is only logged.
-        await Promise.all([this.secrets.delete(secretKeyFor(env.key)), this.secrets.delete(passwordKeyFor(env.key))]).catch((err: Error) =>
-          this.log.warn(`VS Code's secret storage could not remove the stopped sandbox's sign-in (${err.message}); it is never used again.`),
+        await Promise.all([
+          this.secrets.delete(secretKeyFor(env.key)),
+          this.secrets.delete(passwordKeyFor(env.key)),
+        ]).catch((err: Error) =>
+          this.log.warn(
+            `VS Code's secret storage could not remove the stopped sandbox's sign-in (${err.message}); it is never used again.`,
+          ),
         );
-      } else if (now && now.key !== env.key) this.log.warn(`${env.name}: its address changed (${now.key}); its sign-in stays with the old address, so sign in again.`);
+      } else if (now && now.key !== env.key)
+        this.log.warn(
+          `${env.name}: its address changed (${now.key}); its sign-in stays with the old address, so sign in again.`,
+        );
       this.changed.fire(env.name);
     }
   }
@@ -108,7 +124,8 @@ export class AuthService implements vscode.Disposable, EnvironmentFollower {
   async require(name: string): Promise<{ manager: TokenManager; env: Environment }> {
     const env = this.environments.get(name);
     if (!env) {
-      if (name === SANDBOX_ENVIRONMENT) throw new SignInRequired('signed-out', 'The sandbox is not running: start it and sign in.');
+      if (name === SANDBOX_ENVIRONMENT)
+        throw new SignInRequired('signed-out', 'The sandbox is not running: start it and sign in.');
       throw new SignInRequired('signed-out', `There is no environment "${name}" in settings.`);
     }
     const manager = (await this.manager(name))!;
@@ -152,17 +169,25 @@ export class AuthService implements vscode.Disposable, EnvironmentFollower {
       this.warnedLapse.add(`${name}:${e.refreshExpiresAt}`);
       void this.rememberedCredentials(env).then((silent) => {
         if (silent) {
-          return this.log.info(`${name}: the sign-in lapses at ${new Date(e.refreshExpiresAt!).toISOString()}; silent re-sign-in is on`);
+          return this.log.info(
+            `${name}: the sign-in lapses at ${new Date(e.refreshExpiresAt!).toISOString()}; silent re-sign-in is on`,
+          );
         }
         const when = new Date(e.refreshExpiresAt!).toLocaleTimeString();
         void vscode.window
-          .showWarningMessage(`Your sign-in to ${name} lapses at ${when} (midnight US Eastern). Sign in again to stay signed in.`, 'Sign In')
+          .showWarningMessage(
+            `Your sign-in to ${name} lapses at ${when} (midnight US Eastern). Sign in again to stay signed in.`,
+            'Sign In',
+          )
           .then((a) => a && vscode.commands.executeCommand('wfs.signIn', { environment: name }));
       });
     }
     if (e.state === 'expired')
       void vscode.window
-        .showWarningMessage(`Your sign-in to ${name} has lapsed (midnight US Eastern). Sign in again to go on.`, 'Sign In')
+        .showWarningMessage(
+          `Your sign-in to ${name} has lapsed (midnight US Eastern). Sign in again to go on.`,
+          'Sign In',
+        )
         .then((a) => a && vscode.commands.executeCommand('wfs.signIn', { environment: name }));
   }
 
@@ -171,16 +196,20 @@ export class AuthService implements vscode.Disposable, EnvironmentFollower {
     const isSandbox = name === SANDBOX_ENVIRONMENT;
     const refusal = restrictedModeRefusal('sign-in', name, vscode.workspace.isTrusted);
     if (refusal) {
-      void vscode.window.showWarningMessage(refusal, 'Manage Workspace Trust').then((a) => a && vscode.commands.executeCommand('workbench.trust.manage'));
+      void vscode.window
+        .showWarningMessage(refusal, 'Manage Workspace Trust')
+        .then((a) => a && vscode.commands.executeCommand('workbench.trust.manage'));
       return false;
     }
     if (isSandbox && !this.sandbox.info && !(await this.sandbox.startWithUi())) return false;
     const manager = await this.manager(name);
     const env = this.environments.get(name);
     if (!manager || !env) {
-      void vscode.window.showErrorMessage(`There is no environment "${name}": add it to the wfs.environments setting.`, 'Open Settings').then((a) => {
-        if (a) void vscode.commands.executeCommand('workbench.action.openSettings', 'wfs.environments');
-      });
+      void vscode.window
+        .showErrorMessage(`There is no environment "${name}": add it to the wfs.environments setting.`, 'Open Settings')
+        .then((a) => {
+          if (a) void vscode.commands.executeCommand('workbench.action.openSettings', 'wfs.environments');
+        });
       return false;
     }
     const info = this.sandbox.info;
@@ -216,8 +245,9 @@ export class AuthService implements vscode.Disposable, EnvironmentFollower {
       userAlias = alias.trim() || undefined;
     }
     try {
-      await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Signing in to ${name}…` }, () =>
-        manager.signIn({ username: username.trim(), password, userAlias }),
+      await vscode.window.withProgress(
+        { location: vscode.ProgressLocation.Notification, title: `Signing in to ${name}…` },
+        () => manager.signIn({ username: username.trim(), password, userAlias }),
       );
     } catch (err) {
       void showError(this.log, `Sign-in to ${name}`, err);
@@ -226,11 +256,13 @@ export class AuthService implements vscode.Disposable, EnvironmentFollower {
     this.log.info(`Signed in to ${name} as ${username.trim()}${userAlias ? ` (alias ${userAlias})` : ''}`);
     // The sign-in succeeded: a password the storage cannot keep only means no silent re-sign-in.
     if (vscode.workspace.getConfiguration('wfs').get<boolean>(REMEMBER_SETTING))
-      await this.secrets.store(passwordKeyFor(env.key), JSON.stringify({ username: username.trim(), password, userAlias })).then(undefined, (err: Error) => {
-        const text = `Signed in to ${name}, but VS Code's secret storage did not keep the password for silent re-sign-in (${err.message}): you will be asked to sign in when the sign-in lapses.`;
-        this.log.warn(text);
-        void vscode.window.showWarningMessage(text);
-      });
+      await this.secrets
+        .store(passwordKeyFor(env.key), JSON.stringify({ username: username.trim(), password, userAlias }))
+        .then(undefined, (err: Error) => {
+          const text = `Signed in to ${name}, but VS Code's secret storage did not keep the password for silent re-sign-in (${err.message}): you will be asked to sign in when the sign-in lapses.`;
+          this.log.warn(text);
+          void vscode.window.showWarningMessage(text);
+        });
     return true;
   }
 
@@ -241,12 +273,17 @@ export class AuthService implements vscode.Disposable, EnvironmentFollower {
     const env = this.environments.get(name);
     const failures: string[] = [];
     await manager?.signOut().catch((err: Error) => failures.push(err.message));
-    if (env) await Promise.resolve(this.secrets.delete(passwordKeyFor(env.key))).catch((err: Error) => failures.push(`the remembered password was not removed (${err.message})`));
+    if (env)
+      await Promise.resolve(this.secrets.delete(passwordKeyFor(env.key))).catch((err: Error) =>
+        failures.push(`the remembered password was not removed (${err.message})`),
+      );
     this.changed.fire(name);
     if (failures.length === 0) return this.log.info(`Signed out of ${name}`);
     const text = `Signed out of ${name}: ${failures.join('; ')}.`;
     this.log.error(text);
-    void vscode.window.showErrorMessage(text, 'Sign Out Again').then((a) => a && vscode.commands.executeCommand('wfs.signOut', name));
+    void vscode.window
+      .showErrorMessage(text, 'Sign Out Again')
+      .then((a) => a && vscode.commands.executeCommand('wfs.signOut', name));
   }
 
   dispose(): void {

@@ -21,16 +21,35 @@ async function switchEnvironment(s: Services, name?: string): Promise<string | u
     const c = s.environments.get(n);
     return {
       label: `${n === current ? '$(check)' : '$(blank)'} ${n}`,
-      description: n === SANDBOX_ENVIRONMENT ? (c ? `built-in sandbox · ${c.baseUrl}` : 'built-in sandbox · not started') : c?.baseUrl,
+      description:
+        n === SANDBOX_ENVIRONMENT
+          ? c
+            ? `built-in sandbox · ${c.baseUrl}`
+            : 'built-in sandbox · not started'
+          : c?.baseUrl,
       run: () => s.environments.select(n),
     };
   });
   items.push({ label: '', kind: vscode.QuickPickItemKind.Separator, run: async () => undefined });
-  if (signedIn) items.push({ label: `$(sign-out) Sign Out of ${current}`, description: tm?.current?.username, run: () => s.auth.signOut(current) });
-  else items.push({ label: `$(sign-in) Sign In to ${current}…`, run: () => vscode.commands.executeCommand('wfs.signIn') });
-  if (current === SANDBOX_ENVIRONMENT && !s.sandbox.info) items.push({ label: '$(play) Start Sandbox', run: () => s.sandbox.startWithUi() });
-  items.push({ label: '$(settings-gear) Configure Environments…', description: 'wfs.environments', run: () => vscode.commands.executeCommand('workbench.action.openSettings', 'wfs.environments') });
-  const pick = await vscode.window.showQuickPick(items, { title: 'Workflow Service: Environment', placeHolder: `Current: ${current}` });
+  if (signedIn)
+    items.push({
+      label: `$(sign-out) Sign Out of ${current}`,
+      description: tm?.current?.username,
+      run: () => s.auth.signOut(current),
+    });
+  else
+    items.push({ label: `$(sign-in) Sign In to ${current}…`, run: () => vscode.commands.executeCommand('wfs.signIn') });
+  if (current === SANDBOX_ENVIRONMENT && !s.sandbox.info)
+    items.push({ label: '$(play) Start Sandbox', run: () => s.sandbox.startWithUi() });
+  items.push({
+    label: '$(settings-gear) Configure Environments…',
+    description: 'wfs.environments',
+    run: () => vscode.commands.executeCommand('workbench.action.openSettings', 'wfs.environments'),
+  });
+  const pick = await vscode.window.showQuickPick(items, {
+    title: 'Workflow Service: Environment',
+    placeHolder: `Current: ${current}`,
+  });
   await pick?.run();
   return s.environments.currentName;
 }

@@ -14,11 +14,16 @@ export function registerReceiverCommands(s: Services): vscode.Disposable[] {
   return [
     vscode.commands.registerCommand('wfs.startReceiver', () => startReceiver(s)),
     vscode.commands.registerCommand('wfs.stopReceiver', () => s.receiver.stop()),
-    vscode.commands.registerCommand('wfs.testPublicAddress', (args?: { timeoutMs?: number }) => testPublicAddressCommand(s, typeof args?.timeoutMs === 'number' ? args.timeoutMs : undefined)),
+    vscode.commands.registerCommand('wfs.testPublicAddress', (args?: { timeoutMs?: number }) =>
+      testPublicAddressCommand(s, typeof args?.timeoutMs === 'number' ? args.timeoutMs : undefined),
+    ),
     vscode.commands.registerCommand('wfs.choosePublicAddress', () => choosePublicAddress(s)),
     vscode.commands.registerCommand('wfs.copyReceiverUrl', async (which?: 'local' | 'public') => {
       const info = s.receiver.info;
-      if (!info) return void vscode.window.showInformationMessage('The webhook receiver is not running.', 'Start Receiver').then((a) => a && startReceiver(s));
+      if (!info)
+        return void vscode.window
+          .showInformationMessage('The webhook receiver is not running.', 'Start Receiver')
+          .then((a) => a && startReceiver(s));
       const url = which === 'local' || !info.publicUrl ? info.localUrl : info.publicUrl;
       await vscode.env.clipboard.writeText(url);
       vscode.window.setStatusBarMessage(`Copied ${url}`, 3000);
@@ -29,32 +34,47 @@ export function registerReceiverCommands(s: Services): vscode.Disposable[] {
 
 async function startReceiver(s: Services): Promise<ReceiverInfo | undefined> {
   try {
-    const info = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Starting the webhook receiver…' }, () => s.receiver.start());
+    const info = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: 'Starting the webhook receiver…' },
+      () => s.receiver.start(),
+    );
     const buttons = info.publicUrl ? ['Copy Public URL', 'Copy Local URL'] : ['Copy Local URL'];
     void vscode.window
-      .showInformationMessage(`Webhook receiver at ${info.localUrl}${info.publicUrl ? ` — public ${info.publicUrl}` : ` (loopback only: ${info.publicNote ?? 'the sandbox reaches it directly'})`}${movedNote(s, info)}`, ...buttons)
-      .then((a) => a && vscode.commands.executeCommand('wfs.copyReceiverUrl', a === 'Copy Local URL' ? 'local' : 'public'));
+      .showInformationMessage(
+        `Webhook receiver at ${info.localUrl}${info.publicUrl ? ` — public ${info.publicUrl}` : ` (loopback only: ${info.publicNote ?? 'the sandbox reaches it directly'})`}${movedNote(s, info)}`,
+        ...buttons,
+      )
+      .then(
+        (a) => a && vscode.commands.executeCommand('wfs.copyReceiverUrl', a === 'Copy Local URL' ? 'local' : 'public'),
+      );
     return info;
   } catch (err) {
     if (err instanceof PublicAddressError) {
-      // The receiver runs; its public address did not open. Say why, and offer the setting at fault or the other sources.
+      // The receiver runs; its public address did not open. Say why, and offer the setting at fault or the other
+      // sources.
       s.log.warn(err.message);
       const setting = err.setting;
-      void vscode.window.showWarningMessage(err.message, ...(setting ? ['Open Settings'] : []), 'Choose Address Source', 'Show Log').then((a) => {
-        if (a === 'Open Settings') void vscode.commands.executeCommand('workbench.action.openSettings', setting);
-        else if (a === 'Choose Address Source') void vscode.commands.executeCommand('wfs.choosePublicAddress');
-        else if (a === 'Show Log') s.log.show();
-      });
+      void vscode.window
+        .showWarningMessage(err.message, ...(setting ? ['Open Settings'] : []), 'Choose Address Source', 'Show Log')
+        .then((a) => {
+          if (a === 'Open Settings') void vscode.commands.executeCommand('workbench.action.openSettings', setting);
+          else if (a === 'Choose Address Source') void vscode.commands.executeCommand('wfs.choosePublicAddress');
+          else if (a === 'Show Log') s.log.show();
+        });
     } else if (err instanceof SettingError) {
       // Nothing was started: a setting the receiver needs holds something it cannot use.
       const message = `The webhook receiver could not start: ${err.message}.`;
       s.log.error(message);
-      void vscode.window.showErrorMessage(message, 'Open Settings').then((a) => a && vscode.commands.executeCommand('workbench.action.openSettings', err.setting));
+      void vscode.window
+        .showErrorMessage(message, 'Open Settings')
+        .then((a) => a && vscode.commands.executeCommand('workbench.action.openSettings', err.setting));
     } else if (err instanceof ListenError) {
       // The port is the user's setting: say so, and open it.
       const message = `The webhook receiver could not start: ${err.message} (wfs.receiver.port is ${err.port}).`;
       s.log.error(message);
-      void vscode.window.showErrorMessage(message, 'Open Settings').then((a) => a && vscode.commands.executeCommand('workbench.action.openSettings', 'wfs.receiver.port'));
+      void vscode.window
+        .showErrorMessage(message, 'Open Settings')
+        .then((a) => a && vscode.commands.executeCommand('workbench.action.openSettings', 'wfs.receiver.port'));
     } else void showError(s.log, 'Start receiver', err);
     return s.receiver.info;
   }
@@ -77,9 +97,20 @@ function movedNote(s: Services, info: ReceiverInfo): string {
 }
 
 const SOURCE_ITEMS: Record<PublicAddressSource, { label: string; detail: string }> = {
-  vscode: { label: "VS Code's port forwarding", detail: 'Under remote development (SSH, WSL, containers, Codespaces, code-server) the forwarded address reaches the receiver; in Codespaces make the port public.' },
-  url: { label: 'A URL of your own', detail: 'ngrok, cloudflared, a dev tunnel or a reverse proxy forwarding to a fixed wfs.receiver.port.' },
-  localtunnel: { label: 'localtunnel', detail: 'A relay run by volunteers, unencrypted to this machine; asked once per real environment; never for the Sandbox.' },
+  vscode: {
+    label: "VS Code's port forwarding",
+    detail:
+      'Under remote development (SSH, WSL, containers, Codespaces, code-server) the forwarded address reaches the receiver; in Codespaces make the port public.',
+  },
+  url: {
+    label: 'A URL of your own',
+    detail: 'ngrok, cloudflared, a dev tunnel or a reverse proxy forwarding to a fixed wfs.receiver.port.',
+  },
+  localtunnel: {
+    label: 'localtunnel',
+    detail:
+      'A relay run by volunteers, unencrypted to this machine; asked once per real environment; never for the Sandbox.',
+  },
   none: { label: 'None', detail: 'Loopback only: the sandbox reaches it; the real service does not.' },
 };
 
@@ -88,7 +119,11 @@ async function choosePublicAddress(s: Services): Promise<PublicAddressSource | u
   const config = vscode.workspace.getConfiguration('wfs');
   const current = config.get<string>('receiver.publicAddress');
   const pick = await vscode.window.showQuickPick(
-    (['vscode', 'url', 'localtunnel', 'none'] as const).map((source) => ({ ...SOURCE_ITEMS[source], description: source === current ? `${source} (current)` : source, source })),
+    (['vscode', 'url', 'localtunnel', 'none'] as const).map((source) => ({
+      ...SOURCE_ITEMS[source],
+      description: source === current ? `${source} (current)` : source,
+      source,
+    })),
     { title: 'Where the webhook receiver gets its public address', ignoreFocusOut: true },
   );
   if (!pick || !PUBLIC_ADDRESS_SOURCES.includes(pick.source)) return undefined;
@@ -105,11 +140,16 @@ async function choosePublicAddress(s: Services): Promise<PublicAddressSource | u
   // Choosing localtunnel is asking for it: a remembered "no" would otherwise never be asked again.
   if (pick.source === 'localtunnel') await s.receiver.consent.forgetAll();
   await s.receiver.settings.update('wfs.receiver.publicAddress', pick.source);
-  void vscode.window.showInformationMessage(`The receiver's public address now comes from: ${SOURCE_ITEMS[pick.source].label}. Restart the receiver to use it.`, 'Restart Receiver').then(async (a) => {
-    if (!a) return;
-    await vscode.commands.executeCommand('wfs.stopReceiver');
-    await vscode.commands.executeCommand('wfs.startReceiver');
-  });
+  void vscode.window
+    .showInformationMessage(
+      `The receiver's public address now comes from: ${SOURCE_ITEMS[pick.source].label}. Restart the receiver to use it.`,
+      'Restart Receiver',
+    )
+    .then(async (a) => {
+      if (!a) return;
+      await vscode.commands.executeCommand('wfs.stopReceiver');
+      await vscode.commands.executeCommand('wfs.startReceiver');
+    });
   return pick.source;
 }
 
@@ -121,17 +161,37 @@ function publicUrlInputProblem(value: string): string | undefined {
   return problem && `The address ${problem}`;
 }
 
-const HOP_NAMES: Record<string, string> = { dns: 'DNS', connect: 'connecting', tls: 'TLS', 'reminder-page': "the tunnel's reminder page", tunnel: 'the tunnel', timeout: 'a timeout', receiver: 'the receiver' };
+const HOP_NAMES: Record<string, string> = {
+  dns: 'DNS',
+  connect: 'connecting',
+  tls: 'TLS',
+  'reminder-page': "the tunnel's reminder page",
+  tunnel: 'the tunnel',
+  timeout: 'a timeout',
+  receiver: 'the receiver',
+};
 
 async function testPublicAddressCommand(s: Services, timeoutMs?: number): Promise<PublicAddressTestResult | undefined> {
   try {
-    const r = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Sending a signed delivery through the public address…' }, () => s.receiver.testPublicAddress(timeoutMs));
+    const r = await vscode.window.withProgress(
+      {
+        location: vscode.ProgressLocation.Notification,
+        title: 'Sending a signed delivery through the public address…',
+      },
+      () => s.receiver.testPublicAddress(timeoutMs),
+    );
     if (r.ok) void vscode.window.showInformationMessage(`Public address works: ${r.detail}.`);
     else
-      void vscode.window.showWarningMessage(`Public address test failed at ${HOP_NAMES[r.failedHop ?? ''] ?? r.failedHop}: ${r.detail}.`, 'Choose Address Source', 'Show Log').then((a) => {
-        if (a === 'Choose Address Source') void vscode.commands.executeCommand('wfs.choosePublicAddress');
-        else if (a === 'Show Log') s.log.show();
-      });
+      void vscode.window
+        .showWarningMessage(
+          `Public address test failed at ${HOP_NAMES[r.failedHop ?? ''] ?? r.failedHop}: ${r.detail}.`,
+          'Choose Address Source',
+          'Show Log',
+        )
+        .then((a) => {
+          if (a === 'Choose Address Source') void vscode.commands.executeCommand('wfs.choosePublicAddress');
+          else if (a === 'Show Log') s.log.show();
+        });
     return r;
   } catch (err) {
     void showError(s.log, 'Test public address', err);

@@ -7,7 +7,9 @@ import { pickOrType } from './pickOrType';
 
 export function registerSessionCommands(s: Services): vscode.Disposable[] {
   return [
-    vscode.commands.registerCommand('wfs.addSession', (arg?: string | ExplorerNode) => addSession(s, typeof arg === 'string' ? arg : undefined)),
+    vscode.commands.registerCommand('wfs.addSession', (arg?: string | ExplorerNode) =>
+      addSession(s, typeof arg === 'string' ? arg : undefined),
+    ),
     vscode.commands.registerCommand('wfs.removeSession', (node?: ExplorerNode) => {
       if (node?.kind === 'session') s.workflows.removeSession(node.env, node.sessionId);
     }),
@@ -25,8 +27,16 @@ async function addSession(s: Services, given?: string): Promise<string | undefin
     sessionId = await pickOrType<string>({
       title: `Add a session to ${env}`,
       placeholder: 'Type a session id (sessions are created in your loan system; no endpoint lists them)',
-      items: suggestions.map((id) => ({ label: id, value: id, description: id === info?.sessions.staged ? 'sandbox: a loan is staged' : 'sandbox: nothing staged (start → 409 SESSION_EMPTY)' })),
-      fromText: (text) => (text.trim() ? { label: text.trim(), value: text.trim(), description: 'add this session id' } : undefined),
+      items: suggestions.map((id) => ({
+        label: id,
+        value: id,
+        description:
+          id === info?.sessions.staged
+            ? 'sandbox: a loan is staged'
+            : 'sandbox: nothing staged (start → 409 SESSION_EMPTY)',
+      })),
+      fromText: (text) =>
+        text.trim() ? { label: text.trim(), value: text.trim(), description: 'add this session id' } : undefined,
     });
   }
   sessionId = sessionId?.trim();
@@ -35,7 +45,8 @@ async function addSession(s: Services, given?: string): Promise<string | undefin
     void vscode.window.showErrorMessage('A session id has at most 255 characters and no control characters.');
     return undefined;
   }
-  if (!s.workflows.store.addSession(env, sessionId)) void vscode.window.showInformationMessage(`${sessionId} is already in the explorer.`);
+  if (!s.workflows.store.addSession(env, sessionId))
+    void vscode.window.showInformationMessage(`${sessionId} is already in the explorer.`);
   else s.log.info(`${env}: added session ${sessionId}`);
   return sessionId;
 }

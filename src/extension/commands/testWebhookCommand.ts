@@ -28,7 +28,11 @@ interface Remembered {
 }
 
 export function registerTestWebhookCommand(s: Services): vscode.Disposable[] {
-  return [vscode.commands.registerCommand('wfs.sendTestWebhook', (args?: TestWebhookArgs) => sendTestWebhookCommand(s, args ?? {}))];
+  return [
+    vscode.commands.registerCommand('wfs.sendTestWebhook', (args?: TestWebhookArgs) =>
+      sendTestWebhookCommand(s, args ?? {}),
+    ),
+  ];
 }
 
 /** An event-shaped body: the receiver and the panel then show it as any delivery, tied to the latest workflow. */
@@ -44,7 +48,10 @@ export function testDataTemplate(h: Remembered, nowMs: number, runId?: string): 
   };
 }
 
-async function sendTestWebhookCommand(s: Services, args: TestWebhookArgs): Promise<{ webhookId: string; address: string } | undefined> {
+async function sendTestWebhookCommand(
+  s: Services,
+  args: TestWebhookArgs,
+): Promise<{ webhookId: string; address: string } | undefined> {
   const env = s.environments.currentName;
   let manager, config;
   try {
@@ -53,11 +60,25 @@ async function sendTestWebhookCommand(s: Services, args: TestWebhookArgs): Promi
     void showError(s.log, 'Send test webhook', err);
     return undefined;
   }
-  const last = s.state.get<Remembered>(LAST_KEY) ?? { topic: 'workflow/completed', subTopic: 'event:workflow/completed', tenantId: 'tenant-demo' };
-  const ask = async (title: string, value: string, prompt: string) => vscode.window.showInputBox({ title, value, prompt, ignoreFocusOut: true, validateInput: (v) => (v.trim() ? undefined : 'Required') });
-  const topic = args.topic ?? (await ask('Send test webhook (1/5): topic', last.topic, 'X-Svc-Topic, shape <group>/<name>'));
+  const last = s.state.get<Remembered>(LAST_KEY) ?? {
+    topic: 'workflow/completed',
+    subTopic: 'event:workflow/completed',
+    tenantId: 'tenant-demo',
+  };
+  const ask = async (title: string, value: string, prompt: string) =>
+    vscode.window.showInputBox({
+      title,
+      value,
+      prompt,
+      ignoreFocusOut: true,
+      validateInput: (v) => (v.trim() ? undefined : 'Required'),
+    });
+  const topic =
+    args.topic ?? (await ask('Send test webhook (1/5): topic', last.topic, 'X-Svc-Topic, shape <group>/<name>'));
   if (!topic) return undefined;
-  const subTopic = args.subTopic ?? (await ask('Send test webhook (2/5): sub-topic', last.subTopic, 'X-Svc-Sub-Topic, shape <kind>:<group>/<name>'));
+  const subTopic =
+    args.subTopic ??
+    (await ask('Send test webhook (2/5): sub-topic', last.subTopic, 'X-Svc-Sub-Topic, shape <kind>:<group>/<name>'));
   if (!subTopic) return undefined;
   const tenantId = args.tenantId ?? (await ask('Send test webhook (3/5): tenant', last.tenantId, 'X-Svc-Tenant-Id'));
   if (!tenantId) return undefined;
@@ -80,24 +101,35 @@ async function sendTestWebhookCommand(s: Services, args: TestWebhookArgs): Promi
   if (!address) {
     let receiver = s.receiver.info;
     if (!receiver) {
-      const start = await vscode.window.showInformationMessage('The webhook receiver is not running. Start it to receive the test webhook?', 'Start Receiver', 'Enter an Address');
+      const start = await vscode.window.showInformationMessage(
+        'The webhook receiver is not running. Start it to receive the test webhook?',
+        'Start Receiver',
+        'Enter an Address',
+      );
       if (start === 'Start Receiver') receiver = await vscode.commands.executeCommand('wfs.startReceiver');
       else if (start !== 'Enter an Address') return undefined;
     }
     const suggested = receiver ? (serviceIsLocal ? receiver.localUrl : (receiver.publicUrl ?? '')) : '';
     address = await vscode.window.showInputBox({
       title: 'Send test webhook (5/5): address',
-      prompt: serviceIsLocal ? `Where ${env} sends it (it runs on this machine, so it reaches loopback addresses)` : 'A public https URL (the receiver’s public address)',
+      prompt: serviceIsLocal
+        ? `Where ${env} sends it (it runs on this machine, so it reaches loopback addresses)`
+        : 'A public https URL (the receiver’s public address)',
       value: suggested,
       ignoreFocusOut: true,
     });
     if (!address) return undefined;
   }
   try {
-    const request = buildTestWebhookRequest({ address: address.trim(), ...headers, testData }, s.clock.now(), serviceIsLocal);
+    const request = buildTestWebhookRequest(
+      { address: address.trim(), ...headers, testData },
+      s.clock.now(),
+      serviceIsLocal,
+    );
     s.log.info(`${env}: send test webhook ${request.webhookId} (${headers.topic}) to ${address}`);
-    await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Sending a test webhook…' }, () =>
-      sendTestWebhook(config.testWebhookUrl, request, { tokens: manager, gate: manager.gate, clock: s.clock }),
+    await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: 'Sending a test webhook…' },
+      () => sendTestWebhook(config.testWebhookUrl, request, { tokens: manager, gate: manager.gate, clock: s.clock }),
     );
     s.log.info(`${env}: test webhook ${request.webhookId} accepted`);
     void vscode.window.showInformationMessage(`Test webhook ${request.webhookId} sent to ${address}.`);
@@ -115,12 +147,27 @@ async function chooseTestData(h: Remembered, now: number, runId?: string): Promi
   const editor = vscode.window.activeTextEditor;
   const jsonEditor = editor && ['json', 'jsonc'].includes(editor.document.languageId) ? editor : undefined;
   const items: (vscode.QuickPickItem & { id: string })[] = [
-    { id: 'template', label: '$(file-code) Built-in template', description: 'an event-shaped body with a fresh webhookId' },
-    ...(jsonEditor ? [{ id: 'editor', label: '$(edit) The active JSON editor', description: vscode.workspace.asRelativePath(jsonEditor.document.uri) }] : []),
+    {
+      id: 'template',
+      label: '$(file-code) Built-in template',
+      description: 'an event-shaped body with a fresh webhookId',
+    },
+    ...(jsonEditor
+      ? [
+          {
+            id: 'editor',
+            label: '$(edit) The active JSON editor',
+            description: vscode.workspace.asRelativePath(jsonEditor.document.uri),
+          },
+        ]
+      : []),
     { id: 'file', label: '$(folder-opened) A JSON file…' },
     { id: 'none', label: '$(circle-slash) No testData', description: 'the service sends its own simulated body' },
   ];
-  const pick = await vscode.window.showQuickPick(items, { title: 'Send test webhook (4/5): testData (sent as the HTTP body)', ignoreFocusOut: true });
+  const pick = await vscode.window.showQuickPick(items, {
+    title: 'Send test webhook (4/5): testData (sent as the HTTP body)',
+    ignoreFocusOut: true,
+  });
   if (!pick) return 'cancelled';
   if (pick.id === 'template') return { value: testDataTemplate(h, now, runId) };
   if (pick.id === 'none') return { value: undefined };
@@ -130,12 +177,16 @@ async function chooseTestData(h: Remembered, now: number, runId?: string): Promi
     text = jsonEditor!.document.getText();
     source = 'the active editor';
   } else {
-    const uri = (await vscode.window.showOpenDialog({ canSelectMany: false, filters: { JSON: ['json'] }, title: 'testData' }))?.[0];
+    const uri = (
+      await vscode.window.showOpenDialog({ canSelectMany: false, filters: { JSON: ['json'] }, title: 'testData' })
+    )?.[0];
     if (!uri) return 'cancelled';
     try {
       text = new TextDecoder().decode(await readBoundedFile(uri, MAX_TEST_DATA_BYTES));
     } catch (err) {
-      void vscode.window.showErrorMessage(`The testData file could not be used: ${(err as Error).message}. Nothing was sent.`);
+      void vscode.window.showErrorMessage(
+        `The testData file could not be used: ${(err as Error).message}. Nothing was sent.`,
+      );
       return 'cancelled';
     }
     source = uri.fsPath;
@@ -143,7 +194,9 @@ async function chooseTestData(h: Remembered, now: number, runId?: string): Promi
   try {
     return { value: JSON.parse(text) };
   } catch (err) {
-    void vscode.window.showErrorMessage(`The testData in ${source} is not valid JSON: ${(err as Error).message}. Nothing was sent.`);
+    void vscode.window.showErrorMessage(
+      `The testData in ${source} is not valid JSON: ${(err as Error).message}. Nothing was sent.`,
+    );
     return 'cancelled';
   }
 }

@@ -30,7 +30,10 @@ export function registerWorkflowCommands(s: Services): vscode.Disposable[] {
   };
   return [
     vscode.commands.registerCommand('wfs.startWorkflow', (arg?: ExplorerNode | StartWorkflowArgs) =>
-      startWorkflow(s, arg && 'kind' in arg ? (arg.kind === 'session' ? { sessionId: arg.sessionId } : {}) : (arg ?? {})),
+      startWorkflow(
+        s,
+        arg && 'kind' in arg ? (arg.kind === 'session' ? { sessionId: arg.sessionId } : {}) : (arg ?? {}),
+      ),
     ),
     vscode.commands.registerCommand('wfs.findWorkflows', (args?: FindWorkflowsArgs) => findWorkflows(s, args ?? {})),
     vscode.commands.registerCommand('wfs.refreshWorkflow', (node?: WorkflowNode) => refreshWorkflow(s, node)),
@@ -39,7 +42,9 @@ export function registerWorkflowCommands(s: Services): vscode.Disposable[] {
     vscode.commands.registerCommand('wfs.openWorkflowJson', async (node?: WorkflowNode) => {
       const w = node ? s.workflows.store.workflow(node.env, node.workflowId) : await pickWorkflow(s, 'Open Raw JSON');
       if (!w) return;
-      const doc = await vscode.workspace.openTextDocument(workflowJsonUri(node?.env ?? s.environments.currentName, w.workflowId));
+      const doc = await vscode.workspace.openTextDocument(
+        workflowJsonUri(node?.env ?? s.environments.currentName, w.workflowId),
+      );
       await vscode.languages.setTextDocumentLanguage(doc, 'json');
       await vscode.window.showTextDocument(doc, { preview: true });
       return doc.uri.toString();
@@ -53,7 +58,11 @@ export function registerWorkflowCommands(s: Services): vscode.Disposable[] {
   ];
 }
 
-async function pickWorkflow(s: Services, title: string, filter: (w: TrackedWorkflow) => boolean = () => true): Promise<TrackedWorkflow | undefined> {
+async function pickWorkflow(
+  s: Services,
+  title: string,
+  filter: (w: TrackedWorkflow) => boolean = () => true,
+): Promise<TrackedWorkflow | undefined> {
   const env = s.environments.currentName;
   const list = s.workflows.store.workflows(env).filter(filter);
   if (list.length === 0) {
@@ -64,7 +73,12 @@ async function pickWorkflow(s: Services, title: string, filter: (w: TrackedWorkf
     list
       .slice()
       .reverse()
-      .map((w) => ({ label: `${w.product.service} / ${w.product.model}`, description: `${w.status} · ${w.sessionId}`, detail: `workflowId ${w.workflowId} · correlationId ${w.correlationId}`, w })),
+      .map((w) => ({
+        label: `${w.product.service} / ${w.product.model}`,
+        description: `${w.status} · ${w.sessionId}`,
+        detail: `workflowId ${w.workflowId} · correlationId ${w.correlationId}`,
+        w,
+      })),
     { title, matchOnDetail: true },
   );
   return pick?.w;
@@ -75,7 +89,9 @@ async function pickWorkflow(s: Services, title: string, filter: (w: TrackedWorkf
 function allowedInThisWorkspace(action: GuardedAction, env: string): boolean {
   const refusal = restrictedModeRefusal(action, env, vscode.workspace.isTrusted);
   if (!refusal) return true;
-  void vscode.window.showWarningMessage(refusal, 'Manage Workspace Trust').then((a) => a && vscode.commands.executeCommand('workbench.trust.manage'));
+  void vscode.window
+    .showWarningMessage(refusal, 'Manage Workspace Trust')
+    .then((a) => a && vscode.commands.executeCommand('workbench.trust.manage'));
   return false;
 }
 
@@ -98,7 +114,8 @@ async function startWorkflow(s: Services, args: StartWorkflowArgs): Promise<Trac
     args.correlationId ??
     (await vscode.window.showInputBox({
       title: 'Start workflow: correlationId',
-      prompt: 'A distinctive id to find this workflow by (Find Workflows), should the answer be lost. The generated one is unique.',
+      prompt:
+        'A distinctive id to find this workflow by (Find Workflows), should the answer be lost. The generated one is unique.',
       value: suggested,
       ignoreFocusOut: true,
       validateInput: (v) => {
@@ -114,30 +131,46 @@ async function startWorkflow(s: Services, args: StartWorkflowArgs): Promise<Trac
   if (vscode.workspace.getConfiguration('wfs').get<boolean>('confirmBilledStart') !== false) {
     const ok = await vscode.window.showWarningMessage(
       `Start a billed workflow?`,
-      { modal: true, detail: `${product.service} / ${product.model} in session ${sessionId} on ${env}.\nThe service bills every workflow it starts.\ncorrelationId: ${correlationId}\n\n(Turn this question off with the setting wfs.confirmBilledStart.)` },
+      {
+        modal: true,
+        detail: `${product.service} / ${product.model} in session ${sessionId} on ${env}.\nThe service bills every workflow it starts.\ncorrelationId: ${correlationId}\n\n(Turn this question off with the setting wfs.confirmBilledStart.)`,
+      },
       'Start (Billed)',
     );
     if (ok !== 'Start (Billed)') return undefined;
   }
   try {
-    const w = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Starting ${product.service} / ${product.model} in ${sessionId}…` }, async (progress) => {
-      // Say what is happening while the shared throttle holds the start, instead of a bare "Starting…".
-      const off = manager.gate.onBackoff(({ delayMs }) => progress.report({ message: `throttled by the service (429): retrying in ${Math.ceil(delayMs / 1000)} s` }));
-      try {
-        return await s.workflows.start(env, { sessionId, product, correlationId });
-      } finally {
-        off();
-      }
-    });
-    void vscode.window.showInformationMessage(`Started ${product.service} / ${product.model}: ${w.status} (workflowId ${w.workflowId}). The explorer follows it live.`);
+    const w = await vscode.window.withProgress(
+      {
+        location: vscode.ProgressLocation.Notification,
+        title: `Starting ${product.service} / ${product.model} in ${sessionId}…`,
+      },
+      async (progress) => {
+        // Say what is happening while the shared throttle holds the start, instead of a bare "Starting…".
+        const off = manager.gate.onBackoff(({ delayMs }) =>
+          progress.report({ message: `throttled by the service (429): retrying in ${Math.ceil(delayMs / 1000)} s` }),
+        );
+        try {
+          return await s.workflows.start(env, { sessionId, product, correlationId });
+        } finally {
+          off();
+        }
+      },
+    );
+    void vscode.window.showInformationMessage(
+      `Started ${product.service} / ${product.model}: ${w.status} (workflowId ${w.workflowId}). The explorer follows it live.`,
+    );
     return w;
   } catch (err) {
     // The answer was lost after the request left: the service may hold the workflow. Look before offering anything.
-    if (err instanceof TransportError && err.mayHaveBeenSent) return afterLostAnswer(s, env, { sessionId, product, correlationId }, err);
+    if (err instanceof TransportError && err.mayHaveBeenSent)
+      return afterLostAnswer(s, env, { sessionId, product, correlationId }, err);
     if (err instanceof ServiceError && err.kind === 'not-found') {
       // The session itself is unknown there: say which, and offer to drop it from the explorer.
       s.log.error(`Start workflow: ${err.advice}`);
-      void vscode.window.showErrorMessage(`Start workflow: ${err.advice}`, 'Remove from Explorer').then((a) => a && s.workflows.removeSession(env, sessionId));
+      void vscode.window
+        .showErrorMessage(`Start workflow: ${err.advice}`, 'Remove from Explorer')
+        .then((a) => a && s.workflows.removeSession(env, sessionId));
       return undefined;
     }
     void showError(s.log, 'Start workflow', err, { billed: true });
@@ -145,8 +178,15 @@ async function startWorkflow(s: Services, args: StartWorkflowArgs): Promise<Trac
   }
 }
 
-async function afterLostAnswer(s: Services, env: string, args: Required<StartWorkflowArgs>, err: TransportError): Promise<TrackedWorkflow | undefined> {
-  s.log.warn(`${env}: no answer to the start (${err.message}); searching Find Workflows by correlationId ${args.correlationId}`);
+async function afterLostAnswer(
+  s: Services,
+  env: string,
+  args: Required<StartWorkflowArgs>,
+  err: TransportError,
+): Promise<TrackedWorkflow | undefined> {
+  s.log.warn(
+    `${env}: no answer to the start (${err.message}); searching Find Workflows by correlationId ${args.correlationId}`,
+  );
   let found: TrackedWorkflow[];
   try {
     found = await s.workflows.find(env, args.correlationId);
@@ -156,7 +196,9 @@ async function afterLostAnswer(s: Services, env: string, args: Required<StartWor
     return undefined;
   }
   if (found.length > 0) {
-    void vscode.window.showInformationMessage(`The start's answer was lost (${err.message}), but the service holds the workflow with correlationId ${args.correlationId}: it is in the explorer.`);
+    void vscode.window.showInformationMessage(
+      `The start's answer was lost (${err.message}), but the service holds the workflow with correlationId ${args.correlationId}: it is in the explorer.`,
+    );
     return found[0];
   }
   const again = await vscode.window.showWarningMessage(
@@ -181,20 +223,38 @@ async function findWorkflows(s: Services, args: FindWorkflowsArgs): Promise<Trac
     (await pickOrType<string>({
       title: `Find Workflows on ${env}: correlationId`,
       placeholder: 'Type a correlationId, or pick one of your starts',
-      items: recent.map((w) => ({ label: w.correlationId, description: `${w.product.service} / ${w.product.model} · ${w.sessionId}`, value: w.correlationId })),
-      fromText: (text) => (text.trim() ? { label: text.trim(), description: 'search for this correlationId', value: text.trim() } : undefined),
+      items: recent.map((w) => ({
+        label: w.correlationId,
+        description: `${w.product.service} / ${w.product.model} · ${w.sessionId}`,
+        value: w.correlationId,
+      })),
+      fromText: (text) =>
+        text.trim()
+          ? { label: text.trim(), description: 'search for this correlationId', value: text.trim() }
+          : undefined,
     }));
   if (!correlationId) return undefined;
   try {
     // Copied with its quotes ("wfs-…" from a JSON line): "none" would say to start again, and bill twice.
-    const { found, searched, copied } = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Searching ${env} for correlationId ${correlationId}…` }, () =>
-      findByCorrelationId((id) => s.workflows.find(env, id), correlationId),
+    const { found, searched, copied } = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: `Searching ${env} for correlationId ${correlationId}…` },
+      () => findByCorrelationId((id) => s.workflows.find(env, id), correlationId),
     );
-    if (found.length === 0) void vscode.window.showInformationMessage(`${env} holds no workflow with correlationId ${correlationId}${copied !== undefined ? `, nor with ${copied}` : ''}.`);
+    if (found.length === 0)
+      void vscode.window.showInformationMessage(
+        `${env} holds no workflow with correlationId ${correlationId}${copied !== undefined ? `, nor with ${copied}` : ''}.`,
+      );
     else {
-      const list = found.map((w) => `${w.product.service} / ${w.product.model} in ${w.sessionId} (${w.status}, ${w.workflowId})`).join('; ');
-      const asTyped = searched === correlationId ? '' : `No workflow carries the correlationId as typed (${JSON.stringify(correlationId)}), but without the quotes or spaces copying added, `;
-      void vscode.window.showInformationMessage(`${asTyped}${env} holds ${found.length === 1 ? 'one workflow' : `${found.length} workflows`} with correlationId ${searched}: ${list}. Added to the explorer.`);
+      const list = found
+        .map((w) => `${w.product.service} / ${w.product.model} in ${w.sessionId} (${w.status}, ${w.workflowId})`)
+        .join('; ');
+      const asTyped =
+        searched === correlationId
+          ? ''
+          : `No workflow carries the correlationId as typed (${JSON.stringify(correlationId)}), but without the quotes or spaces copying added, `;
+      void vscode.window.showInformationMessage(
+        `${asTyped}${env} holds ${found.length === 1 ? 'one workflow' : `${found.length} workflows`} with correlationId ${searched}: ${list}. Added to the explorer.`,
+      );
       void vscode.commands.executeCommand('wfs.revealWorkflowByRunId', found[0]!.runId);
     }
     return found;
@@ -207,9 +267,13 @@ async function findWorkflows(s: Services, args: FindWorkflowsArgs): Promise<Trac
 async function pickSession(s: Services, env: string): Promise<string | undefined> {
   const sessions = s.workflows.store.sessions(env);
   const ADD = '$(add) Add a session…';
-  const pick = await vscode.window.showQuickPick([...sessions.map((id) => ({ label: id })), { label: ADD }], { title: 'Start workflow: session', placeHolder: 'The session whose staged loan the workflow is for' });
+  const pick = await vscode.window.showQuickPick([...sessions.map((id) => ({ label: id })), { label: ADD }], {
+    title: 'Start workflow: session',
+    placeHolder: 'The session whose staged loan the workflow is for',
+  });
   if (!pick) return undefined;
-  if (pick.label === ADD) return (await vscode.commands.executeCommand<string | undefined>('wfs.addSession')) ?? undefined;
+  if (pick.label === ADD)
+    return (await vscode.commands.executeCommand<string | undefined>('wfs.addSession')) ?? undefined;
   return pick.label;
 }
 
@@ -222,7 +286,9 @@ function pickProduct(products: Product[]): Promise<Product | undefined> {
     items: products.map((p) => ({ label: `${p.service} / ${p.model}`, value: p })),
     fromText: (text) => {
       const m = /^\s*([^/]+?)\s*\/\s*(.+?)\s*$/.exec(text);
-      return m ? { label: `${m[1]} / ${m[2]}`, description: 'other product', value: { service: m[1]!, model: m[2]! } } : undefined;
+      return m
+        ? { label: `${m[1]} / ${m[2]}`, description: 'other product', value: { service: m[1]!, model: m[2]! } }
+        : undefined;
     },
   });
 }
@@ -242,22 +308,37 @@ async function refreshWorkflow(s: Services, node?: WorkflowNode): Promise<Tracke
 async function refreshAll(s: Services): Promise<void> {
   const env = s.environments.currentName;
   if (s.workflows.store.workflows(env).length === 0) return;
-  const r = await vscode.window.withProgress({ location: { viewId: 'wfs.explorer' }, title: 'Refreshing workflows' }, () => s.workflows.refreshAll(env));
-  if (r.failed) void vscode.window.showWarningMessage(`${r.failed} of ${r.read + r.failed} workflows could not be read; see the tooltips or the log.`, 'Show Log').then((a) => a && s.log.show());
+  const r = await vscode.window.withProgress(
+    { location: { viewId: 'wfs.explorer' }, title: 'Refreshing workflows' },
+    () => s.workflows.refreshAll(env),
+  );
+  if (r.failed)
+    void vscode.window
+      .showWarningMessage(
+        `${r.failed} of ${r.read + r.failed} workflows could not be read; see the tooltips or the log.`,
+        'Show Log',
+      )
+      .then((a) => a && s.log.show());
 }
 
 async function reconfirmWorkflow(s: Services, node?: WorkflowNode): Promise<TrackedWorkflow | undefined> {
   const env = node?.env ?? s.environments.currentName;
-  const w = node ? s.workflows.store.workflow(node.env, node.workflowId) : await pickWorkflow(s, 'Reconfirm workflow', (x) => x.reconfirmAvailable);
+  const w = node
+    ? s.workflows.store.workflow(node.env, node.workflowId)
+    : await pickWorkflow(s, 'Reconfirm workflow', (x) => x.reconfirmAvailable);
   if (!w) return undefined;
   // The store's record is updated in place by later reads: the run this reconfirm starts from, as it is now.
   const earlierRunId = w.runId;
   try {
-    const r = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Reconfirming ${w.workflowId}…` }, () => s.workflows.reconfirm(env, w.workflowId));
+    const r = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: `Reconfirming ${w.workflowId}…` },
+      () => s.workflows.reconfirm(env, w.workflowId),
+    );
     void vscode.window.showInformationMessage(`Reconfirmed ${w.workflowId}: ${r.status}.`);
     return r;
   } catch (err) {
-    if (err instanceof TransportError && err.mayHaveBeenSent) return afterLostReconfirm(s, env, w.workflowId, earlierRunId, err);
+    if (err instanceof TransportError && err.mayHaveBeenSent)
+      return afterLostReconfirm(s, env, w.workflowId, earlierRunId, err);
     void showError(s.log, `Reconfirm of ${w.workflowId}`, err, { billed: true });
     return undefined;
   }
@@ -265,8 +346,16 @@ async function reconfirmWorkflow(s: Services, node?: WorkflowNode): Promise<Trac
 
 /** A reconfirm is billed like a start: sent and its answer lost, it may have taken place. The workflow read again
  * says which (a reconfirm starts a new run: its runId changes). */
-async function afterLostReconfirm(s: Services, env: string, workflowId: string, earlierRunId: string, err: TransportError): Promise<TrackedWorkflow | undefined> {
-  s.log.warn(`${env}: no answer to the reconfirm of ${workflowId} (${err.message}); reading it again to see whether a new run started`);
+async function afterLostReconfirm(
+  s: Services,
+  env: string,
+  workflowId: string,
+  earlierRunId: string,
+  err: TransportError,
+): Promise<TrackedWorkflow | undefined> {
+  s.log.warn(
+    `${env}: no answer to the reconfirm of ${workflowId} (${err.message}); reading it again to see whether a new run started`,
+  );
   let now: TrackedWorkflow;
   try {
     now = await s.workflows.refresh(env, workflowId);
@@ -274,11 +363,15 @@ async function afterLostReconfirm(s: Services, env: string, workflowId: string, 
     // Neither answer: whether the billed reconfirm took place is unknown until the workflow can be read.
     const message = `The reconfirm's answer was lost (${err.message}), and ${workflowId} could not be read to see whether it took place (${(readErr as Error).message}). It may have been reconfirmed and billed: refresh the workflow (a new runId means it was) before reconfirming again.`;
     s.log.error(message);
-    void vscode.window.showErrorMessage(message, 'Refresh Workflow').then((a) => a && vscode.commands.executeCommand('wfs.refreshWorkflow', { kind: 'workflow', env, workflowId }));
+    void vscode.window
+      .showErrorMessage(message, 'Refresh Workflow')
+      .then((a) => a && vscode.commands.executeCommand('wfs.refreshWorkflow', { kind: 'workflow', env, workflowId }));
     return undefined;
   }
   if (now.runId !== earlierRunId) {
-    void vscode.window.showInformationMessage(`The reconfirm's answer was lost (${err.message}), but ${workflowId} shows a new run (${now.runId}): it was reconfirmed.`);
+    void vscode.window.showInformationMessage(
+      `The reconfirm's answer was lost (${err.message}), but ${workflowId} shows a new run (${now.runId}): it was reconfirmed.`,
+    );
     return now;
   }
   const again = await vscode.window.showWarningMessage(

@@ -3,7 +3,12 @@
 // (globalState). What follows a change (sign-ins, pollers, the receiver's trust) is ordered in environmentSync.ts.
 import * as vscode from 'vscode';
 import { EnvironmentValues, type Environment } from '../../core/environments/environment';
-import { parseEnvironments, sandboxEnvironment, SANDBOX_ENVIRONMENT, type EnvironmentConfig } from '../../core/environments/environmentConfig';
+import {
+  parseEnvironments,
+  sandboxEnvironment,
+  SANDBOX_ENVIRONMENT,
+  type EnvironmentConfig,
+} from '../../core/environments/environmentConfig';
 import type { ExtensionLog } from '../log/extensionLog';
 import type { SandboxHost } from '../sandboxHost';
 
@@ -32,9 +37,14 @@ export class EnvironmentRegistry implements vscode.Disposable {
     const text = problems.join(' ');
     if (text && text !== this.lastProblems) {
       this.log.warn(`Settings: ${text}`);
-      void vscode.window.showWarningMessage(`Some Workflow Service environments were skipped: ${text}`, 'Open Settings').then((a) => {
-        if (a) void vscode.commands.executeCommand('workbench.action.openSettingsJson', { revealSetting: { key: 'wfs.environments' } });
-      });
+      void vscode.window
+        .showWarningMessage(`Some Workflow Service environments were skipped: ${text}`, 'Open Settings')
+        .then((a) => {
+          if (a)
+            void vscode.commands.executeCommand('workbench.action.openSettingsJson', {
+              revealSetting: { key: 'wfs.environments' },
+            });
+        });
     }
     this.lastProblems = text;
   }

@@ -52,5 +52,7 @@ export function presentError(operation: string, err: unknown, billed = false): E
 /** "Sign-in to Staging" + "Sign-in was refused: …" reads "Sign-in to Staging was refused: …", not the word twice. */
 function joinOperation(operation: string, advice: string): string {
   const first = operation.split(' ')[0]!;
-  return advice.toLowerCase().startsWith(first.toLowerCase() + ' ') ? `${operation}${advice.slice(first.length)}` : `${operation}: ${advice}`;
+  return advice.toLowerCase().startsWith(first.toLowerCase() + ' ')
+    ? `${operation}${advice.slice(first.length)}`
+    : `${operation}: ${advice}`;
 }

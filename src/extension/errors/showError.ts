@@ -4,9 +4,17 @@ import { ServiceError } from '../../core/http/serviceErrors';
 import type { ExtensionLog } from '../log/extensionLog';
 import { presentError } from './errorPresentation';
 
-export async function showError(log: ExtensionLog, operation: string, err: unknown, opts: { billed?: boolean } = {}): Promise<void> {
+export async function showError(
+  log: ExtensionLog,
+  operation: string,
+  err: unknown,
+  opts: { billed?: boolean } = {},
+): Promise<void> {
   const p = presentError(operation, err, opts.billed);
-  const detail = err instanceof ServiceError ? ` [kind=${err.kind}${err.status ? ` status=${err.status}` : ''}${err.correlationId ? ` correlationId=${err.correlationId}` : ''}${err.serverText ? ` server said: ${err.serverText}` : ''}]` : '';
+  const detail =
+    err instanceof ServiceError
+      ? ` [kind=${err.kind}${err.status ? ` status=${err.status}` : ''}${err.correlationId ? ` correlationId=${err.correlationId}` : ''}${err.serverText ? ` server said: ${err.serverText}` : ''}]`
+      : '';
   log.error(`${p.message}${detail}`);
   const pick = p.modal
     ? await vscode.window.showErrorMessage(p.message, { modal: true, detail: correlationDetail(err) }, ...p.actions)
@@ -33,5 +41,7 @@ export async function showError(log: ExtensionLog, operation: string, err: unkno
 
 function correlationDetail(err: unknown): string | undefined {
   const cid = (err as ServiceError)?.correlationId;
-  return cid ? `correlationId: ${cid}\nSearch for the workflow by this correlationId before starting another.` : undefined;
+  return cid
+    ? `correlationId: ${cid}\nSearch for the workflow by this correlationId before starting another.`
+    : undefined;
 }

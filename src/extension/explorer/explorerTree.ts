@@ -9,7 +9,13 @@ import type { EnvironmentRegistry } from '../environments/environmentRegistry';
 import type { WorkflowService } from '../workflows/workflowService';
 import type { ReceiverHost } from '../receiver/receiverHost';
 import { deliveryTreeItem } from '../receiver/deliveryTreeItem';
-import { workflowContextValue, workflowDescription, workflowIcon, workflowLabel, workflowTooltip } from './workflowPresentation';
+import {
+  workflowContextValue,
+  workflowDescription,
+  workflowIcon,
+  workflowLabel,
+  workflowTooltip,
+} from './workflowPresentation';
 
 export type ExplorerNode =
   | { kind: 'environment'; env: string }
@@ -33,7 +39,13 @@ export class ExplorerTree implements vscode.TreeDataProvider<ExplorerNode>, vsco
     private readonly clock: Clock,
   ) {
     const refresh = () => this.changed.fire(undefined);
-    this.disposables.push(environments.onDidChange(refresh), auth.onDidChange(refresh), workflows.onDidChange(refresh), receiver.onDidReceive(refresh), receiver.onDidClearHistory(refresh));
+    this.disposables.push(
+      environments.onDidChange(refresh),
+      auth.onDidChange(refresh),
+      workflows.onDidChange(refresh),
+      receiver.onDidReceive(refresh),
+      receiver.onDidClearHistory(refresh),
+    );
   }
 
   /** What the explorer shows now; also published as the context key that picks the welcome view. */
@@ -58,7 +70,10 @@ export class ExplorerTree implements vscode.TreeDataProvider<ExplorerNode>, vsco
       await this.auth.manager(this.environments.currentName); // loads a stored sign-in before deciding
       return this.currentState() === 'ready' ? [{ kind: 'environment', env: this.environments.currentName }] : [];
     }
-    if (node.kind === 'environment') return this.workflows.store.sessions(node.env).map((sessionId) => ({ kind: 'session', env: node.env, sessionId }));
+    if (node.kind === 'environment')
+      return this.workflows.store
+        .sessions(node.env)
+        .map((sessionId) => ({ kind: 'session', env: node.env, sessionId }));
     if (node.kind === 'session')
       return this.workflows.store
         .workflows(node.env, node.sessionId)
@@ -67,7 +82,14 @@ export class ExplorerTree implements vscode.TreeDataProvider<ExplorerNode>, vsco
         .map((w) => ({ kind: 'workflow', env: node.env, workflowId: w.workflowId }));
     if (node.kind === 'workflow') {
       const w = this.workflows.store.workflow(node.env, node.workflowId);
-      return w ? this.deliveriesOf(w.runId).map((r) => ({ kind: 'delivery', env: node.env, workflowId: node.workflowId, deliveryId: r.id })) : [];
+      return w
+        ? this.deliveriesOf(w.runId).map((r) => ({
+            kind: 'delivery',
+            env: node.env,
+            workflowId: node.workflowId,
+            deliveryId: r.id,
+          }))
+        : [];
     }
     return [];
   }
@@ -95,7 +117,9 @@ export class ExplorerTree implements vscode.TreeDataProvider<ExplorerNode>, vsco
       item.id = `env/${node.env}`;
       item.description = [tm?.current?.username, config?.baseUrl].filter(Boolean).join(' · ');
       item.iconPath = new vscode.ThemeIcon(config?.builtIn ? 'beaker' : 'cloud', new vscode.ThemeColor('charts.green'));
-      item.tooltip = new vscode.MarkdownString(`**${node.env}**${config?.builtIn ? ' — the built-in sandbox' : ''}\n\nService at \`${config?.baseUrl ?? '?'}\``);
+      item.tooltip = new vscode.MarkdownString(
+        `**${node.env}**${config?.builtIn ? ' — the built-in sandbox' : ''}\n\nService at \`${config?.baseUrl ?? '?'}\``,
+      );
       item.contextValue = `environment ${config?.builtIn ? 'sandbox' : 'remote'}`;
       return item;
     }
@@ -106,7 +130,9 @@ export class ExplorerTree implements vscode.TreeDataProvider<ExplorerNode>, vsco
       item.id = `session/${node.env}/${node.sessionId}`;
       item.description = n === 0 ? 'no workflows yet' : `${n} workflow${n === 1 ? '' : 's'}`;
       item.iconPath = new vscode.ThemeIcon('folder-library');
-      item.tooltip = new vscode.MarkdownString(`Session \`${node.sessionId}\` in ${node.env}\n\nStart a workflow here with the ▷ button.`);
+      item.tooltip = new vscode.MarkdownString(
+        `Session \`${node.sessionId}\` in ${node.env}\n\nStart a workflow here with the ▷ button.`,
+      );
       item.contextValue = 'session';
       return item;
     }
@@ -114,7 +140,10 @@ export class ExplorerTree implements vscode.TreeDataProvider<ExplorerNode>, vsco
     const w = this.workflows.store.workflow(node.env, node.workflowId);
     if (!w) return new vscode.TreeItem('(removed)');
     const deliveries = this.deliveriesOf(w.runId).length;
-    const item = new vscode.TreeItem(workflowLabel(w), deliveries ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
+    const item = new vscode.TreeItem(
+      workflowLabel(w),
+      deliveries ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None,
+    );
     // The id changes when deliveries first arrive: VS Code keeps the first collapsible state it saw for an id.
     item.id = `workflow/${node.env}/${w.workflowId}${deliveries ? '/deliveries' : ''}`;
     item.description = workflowDescription(w);

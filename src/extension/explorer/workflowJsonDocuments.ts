@@ -6,7 +6,10 @@ import type { WorkflowService } from '../workflows/workflowService';
 export const WORKFLOW_JSON_SCHEME = 'wfs-workflow';
 
 export function workflowJsonUri(env: string, workflowId: string): vscode.Uri {
-  return vscode.Uri.from({ scheme: WORKFLOW_JSON_SCHEME, path: `/${encodeURIComponent(env)}/${encodeURIComponent(workflowId)}.json` });
+  return vscode.Uri.from({
+    scheme: WORKFLOW_JSON_SCHEME,
+    path: `/${encodeURIComponent(env)}/${encodeURIComponent(workflowId)}.json`,
+  });
 }
 
 export class WorkflowJsonDocuments implements vscode.TextDocumentContentProvider, vscode.Disposable {
@@ -17,13 +20,17 @@ export class WorkflowJsonDocuments implements vscode.TextDocumentContentProvider
   constructor(private readonly workflows: WorkflowService) {
     // Open documents follow the workflow's latest state.
     this.subscription = workflows.onDidChange(() => {
-      for (const d of vscode.workspace.textDocuments) if (d.uri.scheme === WORKFLOW_JSON_SCHEME) this.changed.fire(d.uri);
+      for (const d of vscode.workspace.textDocuments)
+        if (d.uri.scheme === WORKFLOW_JSON_SCHEME) this.changed.fire(d.uri);
     });
   }
 
   provideTextDocumentContent(uri: vscode.Uri): string {
     const [, env, file] = uri.path.split('/');
-    const w = this.workflows.store.workflow(decodeURIComponent(env ?? ''), decodeURIComponent((file ?? '').replace(/\.json$/, '')));
+    const w = this.workflows.store.workflow(
+      decodeURIComponent(env ?? ''),
+      decodeURIComponent((file ?? '').replace(/\.json$/, '')),
+    );
     if (!w) return JSON.stringify({ error: 'This workflow is no longer in the explorer.' }, null, 2);
     return `${JSON.stringify(w.envelope ?? { workflow: { workflowId: w.workflowId, status: w.status } }, null, 2)}\n`;
   }

@@ -19,14 +19,18 @@ export function workflowIcon(w: Pick<TrackedWorkflow, 'status' | 'pollingStopped
     case 'cancelled':
       return { id: 'circle-slash', color: 'disabledForeground' };
     case 'processing':
-      return w.pollingStopped ? { id: 'watch', color: 'list.warningForeground' } : { id: 'sync~spin', color: 'charts.blue' };
+      return w.pollingStopped
+        ? { id: 'watch', color: 'list.warningForeground' }
+        : { id: 'sync~spin', color: 'charts.blue' };
     default:
       return { id: 'question', color: 'list.warningForeground' };
   }
 }
 
 /** Tokens matched by `viewItem =~ /…/` in package.json menus. */
-export function workflowContextValue(w: Pick<TrackedWorkflow, 'status' | 'reconfirmAvailable' | 'pollingStopped'>): string {
+export function workflowContextValue(
+  w: Pick<TrackedWorkflow, 'status' | 'reconfirmAvailable' | 'pollingStopped'>,
+): string {
   const tokens = ['workflow', `status-${w.status.replace(/[^a-z-]/gi, '')}`];
   if (w.reconfirmAvailable) tokens.push('reconfirmable');
   if (!isTerminal(w.status) && !w.pollingStopped) tokens.push('live');
@@ -43,7 +47,10 @@ export function workflowDescription(w: Pick<TrackedWorkflow, 'status' | 'polling
 
 /** Markdown-escapes text that came from the service, so it cannot inject links or markup into the tooltip. */
 export function escapeMarkdown(text: string): string {
-  return text.replace(/[\\`*_{}[\]()#+\-.!|~]/g, (c) => `\\${c}`).replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  return text
+    .replace(/[\\`*_{}[\]()#+\-.!|~]/g, (c) => `\\${c}`)
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;');
 }
 
 function ago(ms: number): string {
@@ -60,17 +67,27 @@ export function workflowTooltip(w: TrackedWorkflow, now: number): string {
     '',
     '| | |',
     '|---|---|',
-    row('Product', w.productName ? `${w.productName} (${w.product.service} / ${w.product.model})` : `${w.product.service} / ${w.product.model}`),
+    row(
+      'Product',
+      w.productName
+        ? `${w.productName} (${w.product.service} / ${w.product.model})`
+        : `${w.product.service} / ${w.product.model}`,
+    ),
     row('Session', w.sessionId),
     row('correlationId', w.correlationId),
     row('workflowId', w.workflowId),
     row('runId', w.runId),
     row('Started', new Date(w.startedAt).toISOString()),
-    row('Last polled', w.lastPolledAt ? `${new Date(w.lastPolledAt).toISOString()} (${ago(now - w.lastPolledAt)})` : undefined),
+    row(
+      'Last polled',
+      w.lastPolledAt ? `${new Date(w.lastPolledAt).toISOString()} (${ago(now - w.lastPolledAt)})` : undefined,
+    ),
     row('Reconfirm', w.reconfirmAvailable ? 'available' : 'not available'),
   ];
-  if (w.pollingStopped) lines.push('', `Polling stopped: ${escapeMarkdown(w.pollingStopped)}. Refresh to read it again.`);
+  if (w.pollingStopped)
+    lines.push('', `Polling stopped: ${escapeMarkdown(w.pollingStopped)}. Refresh to read it again.`);
   if (w.lastError) lines.push('', `Last error: ${escapeMarkdown(w.lastError)}`);
-  for (const m of w.messages ?? []) lines.push('', `Message ${escapeMarkdown(String(m.code))}${m.text ? `: ${escapeMarkdown(String(m.text))}` : ''}`);
+  for (const m of w.messages ?? [])
+    lines.push('', `Message ${escapeMarkdown(String(m.code))}${m.text ? `: ${escapeMarkdown(String(m.text))}` : ''}`);
   return lines.join('\n');
 }

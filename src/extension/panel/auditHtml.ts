@@ -1,7 +1,13 @@
 // The audit scorecard's page: the same CSP, styles and DOM helpers as the webhook panel, its own script.
 import { webviewDocument } from './panelHtml';
 
-export function auditHtml(i: { cspSource: string; nonce: string; domUri: string; scriptUri: string; styleUri: string }): string {
+export function auditHtml(i: {
+  cspSource: string;
+  nonce: string;
+  domUri: string;
+  scriptUri: string;
+  styleUri: string;
+}): string {
   return webviewDocument({
     cspSource: i.cspSource,
     nonce: i.nonce,

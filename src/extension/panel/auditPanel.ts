@@ -4,7 +4,13 @@ import * as vscode from 'vscode';
 import { homedir } from 'node:os';
 import { isLoopbackHost } from '../../core/http/loopback';
 import { auditCurl, auditJson, auditMarkdown } from '../../core/audit/auditReport';
-import { AuditRefused, checkTarget, runAudit, type AuditCaseResult, type AuditSummary } from '../../core/audit/receiverAudit';
+import {
+  AuditRefused,
+  checkTarget,
+  runAudit,
+  type AuditCaseResult,
+  type AuditSummary,
+} from '../../core/audit/receiverAudit';
 import { AUDIT_CASES } from '../../core/audit/auditCases';
 import { auditHtml } from './auditHtml';
 import { newNonce } from './panelHtml';
@@ -39,7 +45,8 @@ export class AuditPanel implements vscode.Disposable {
     if (!target) {
       target = await vscode.window.showInputBox({
         title: 'Audit a webhook receiver',
-        prompt: 'The URL of your receiver. It must trust the sandbox issuer (shown with the results); the audit sends it forged deliveries.',
+        prompt:
+          'The URL of your receiver. It must trust the sandbox issuer (shown with the results); the audit sends it forged deliveries.',
         value: this.s.state.get<string>(LAST_TARGET) ?? 'http://localhost:3000/webhooks',
         ignoreFocusOut: true,
         validateInput: (v) => {
@@ -59,7 +66,10 @@ export class AuditPanel implements vscode.Disposable {
       if (!isLoopbackHost(url.hostname) && !confirmed) {
         const ok = await vscode.window.showWarningMessage(
           `Send forged webhook deliveries to ${url.host}?`,
-          { modal: true, detail: `The audit sends ${AUDIT_CASES.length} deliveries, most of them forged (bad signatures, wrong audiences, tampered bodies). Only do this to a receiver you own.` },
+          {
+            modal: true,
+            detail: `The audit sends ${AUDIT_CASES.length} deliveries, most of them forged (bad signatures, wrong audiences, tampered bodies). Only do this to a receiver you own.`,
+          },
           'Send Forged Deliveries',
         );
         if (ok !== 'Send Forged Deliveries') return undefined;
@@ -76,26 +86,39 @@ export class AuditPanel implements vscode.Disposable {
     await this.show();
     this.post({ type: 'running', target });
     // The duplicate case repeats the genuine delivery: asked for alone, it brings the genuine one along.
-    const wanted = args.caseIds ? new Set(args.caseIds.includes('duplicate') ? [...args.caseIds, 'genuine'] : args.caseIds) : undefined;
+    const wanted = args.caseIds
+      ? new Set(args.caseIds.includes('duplicate') ? [...args.caseIds, 'genuine'] : args.caseIds)
+      : undefined;
     const cases = wanted ? AUDIT_CASES.filter((c) => wanted.has(c.id)) : AUDIT_CASES;
     try {
-      const summary = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Auditing ${target}…`, cancellable: false }, (progress) =>
-        runAudit({
-          target: target!,
-          sandboxUrl: sandbox.baseUrl,
-          sandboxSecret: sandbox.controlSecret,
-          clock: this.s.clock,
-          allowNonLocal: confirmed,
-          cases,
-          shouldStop: () => args.cancellation?.isCancellationRequested === true,
-          onResult: (r) => {
-            progress.report({ message: r.title, increment: 100 / cases.length });
-            args.onResult?.(r);
-          },
-        }),
+      const summary = await vscode.window.withProgress(
+        { location: vscode.ProgressLocation.Notification, title: `Auditing ${target}…`, cancellable: false },
+        (progress) =>
+          runAudit({
+            target: target!,
+            sandboxUrl: sandbox.baseUrl,
+            sandboxSecret: sandbox.controlSecret,
+            clock: this.s.clock,
+            allowNonLocal: confirmed,
+            cases,
+            shouldStop: () => args.cancellation?.isCancellationRequested === true,
+            onResult: (r) => {
+              progress.report({ message: r.title, increment: 100 / cases.length });
+              args.onResult?.(r);
+            },
+          }),
       );
       this.last = summary;
-      this.s.log.info(`Receiver audit of ${target}: ${summary.passed}/${summary.total} passed${summary.failed ? `; failed: ${summary.results.filter((r) => !r.passed).map((r) => r.id).join(', ')}` : ''}`);
+      this.s.log.info(
+        `Receiver audit of ${target}: ${summary.passed}/${summary.total} passed${
+          summary.failed
+            ? `; failed: ${summary.results
+                .filter((r) => !r.passed)
+                .map((r) => r.id)
+                .join(', ')}`
+            : ''
+        }`,
+      );
       this.post({ type: 'summary', summary });
       return summary;
     } catch (err) {
@@ -109,7 +132,10 @@ export class AuditPanel implements vscode.Disposable {
   private async show(): Promise<void> {
     if (this.panel) return this.panel.reveal();
     const root = vscode.Uri.joinPath(this.extensionUri, 'media', 'panel');
-    const panel = vscode.window.createWebviewPanel('wfs.auditPanel', 'Receiver Audit', vscode.ViewColumn.Active, { enableScripts: true, localResourceRoots: [root] });
+    const panel = vscode.window.createWebviewPanel('wfs.auditPanel', 'Receiver Audit', vscode.ViewColumn.Active, {
+      enableScripts: true,
+      localResourceRoots: [root],
+    });
     this.panel = panel;
     const media = (f: string) => panel.webview.asWebviewUri(vscode.Uri.joinPath(root, f)).toString();
     let resolveReady!: () => void;
@@ -123,7 +149,13 @@ export class AuditPanel implements vscode.Disposable {
       else if (m.type === 'copy-curl') void this.copyCurl(String(m.id));
     });
     panel.onDidDispose(() => (this.panel = undefined));
-    panel.webview.html = auditHtml({ cspSource: panel.webview.cspSource, nonce: newNonce(), domUri: media('dom.js'), scriptUri: media('audit.js'), styleUri: media('panel.css') });
+    panel.webview.html = auditHtml({
+      cspSource: panel.webview.cspSource,
+      nonce: newNonce(),
+      domUri: media('dom.js'),
+      scriptUri: media('audit.js'),
+      styleUri: media('panel.css'),
+    });
     await this.ready;
   }
 
@@ -145,11 +177,17 @@ export class AuditPanel implements vscode.Disposable {
     const uri =
       target ??
       (await vscode.window.showSaveDialog({
-        defaultUri: vscode.Uri.joinPath(vscode.workspace.workspaceFolders?.[0]?.uri ?? vscode.Uri.file(homedir()), `receiver-audit.${format}`),
+        defaultUri: vscode.Uri.joinPath(
+          vscode.workspace.workspaceFolders?.[0]?.uri ?? vscode.Uri.file(homedir()),
+          `receiver-audit.${format}`,
+        ),
         filters: format === 'md' ? { Markdown: ['md'] } : { JSON: ['json'] },
       }));
     if (!uri) return undefined;
-    await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(format === 'md' ? auditMarkdown(this.last) : auditJson(this.last)));
+    await vscode.workspace.fs.writeFile(
+      uri,
+      new TextEncoder().encode(format === 'md' ? auditMarkdown(this.last) : auditJson(this.last)),
+    );
     return uri.fsPath;
   }
 

@@ -26,7 +26,12 @@ export interface DeliveryRow {
 
 export type UnsignedField = 'webhookId' | 'topic' | 'subTopic' | 'triggeredAt';
 
-const UNSIGNED_HEADERS: Record<UnsignedField, string> = { webhookId: 'x-svc-webhook-id', topic: 'x-svc-topic', subTopic: 'x-svc-sub-topic', triggeredAt: 'x-svc-triggered-at' };
+const UNSIGNED_HEADERS: Record<UnsignedField, string> = {
+  webhookId: 'x-svc-webhook-id',
+  topic: 'x-svc-topic',
+  subTopic: 'x-svc-sub-topic',
+  triggeredAt: 'x-svc-triggered-at',
+};
 
 export interface DeliveryFilter {
   topic?: string;
@@ -103,18 +108,33 @@ export function deliveryRow(r: DeliveryRecord): DeliveryRow {
 }
 
 /** The filter on what the row and the record carry; `text` is searched in the body only by filterRows. */
-function matchesWithoutBody(row: DeliveryRow, r: DeliveryRecord, f: DeliveryFilter, text: string | undefined): boolean | 'body' {
+function matchesWithoutBody(
+  row: DeliveryRow,
+  r: DeliveryRecord,
+  f: DeliveryFilter,
+  text: string | undefined,
+): boolean | 'body' {
   if (f.topic && row.topic !== f.topic) return false;
   if (f.status !== undefined && row.status !== f.status) return false;
   if (f.verification === 'verified' && !row.verified) return false;
   if (f.verification === 'refused' && row.verified) return false;
   if (!text) return true;
-  if ([row.topic, row.subTopic, row.runId, row.triggeredAt, r.path, r.webhookId].some((v) => v?.toLowerCase().includes(text))) return true;
+  if (
+    [row.topic, row.subTopic, row.runId, row.triggeredAt, r.path, r.webhookId].some((v) =>
+      v?.toLowerCase().includes(text),
+    )
+  )
+    return true;
   if (Object.entries(r.headers).some(([k, v]) => `${k}: ${v}`.toLowerCase().includes(text))) return true;
   return r.body.utf8 && r.body.kept > 0 ? 'body' : false;
 }
 
-export async function matchesFilter(row: DeliveryRow, r: DeliveryRecord, f: DeliveryFilter, readBody: BodyReader): Promise<boolean> {
+export async function matchesFilter(
+  row: DeliveryRow,
+  r: DeliveryRecord,
+  f: DeliveryFilter,
+  readBody: BodyReader,
+): Promise<boolean> {
   const text = f.text?.trim().toLowerCase();
   const m = matchesWithoutBody(row, r, f, text);
   if (m !== 'body') return m;
@@ -135,7 +155,12 @@ export function rowsWithoutText(records: readonly DeliveryRecord[], f: DeliveryF
 /** Rows newest first, filtered; a text filter reads bodies (from disk for large ones) only for rows that need it.
  * Once `current()` says a newer filter was asked for, no further body is read and undefined is returned: a scan
  * per pause in typing would otherwise read the whole history from disk for results nobody sees. */
-export async function filterRows(records: readonly DeliveryRecord[], f: DeliveryFilter, readBody: BodyReader, current: () => boolean = () => true): Promise<DeliveryRow[] | undefined> {
+export async function filterRows(
+  records: readonly DeliveryRecord[],
+  f: DeliveryFilter,
+  readBody: BodyReader,
+  current: () => boolean = () => true,
+): Promise<DeliveryRow[] | undefined> {
   const out: DeliveryRow[] = [];
   for (let i = records.length - 1; i >= 0; i--) {
     if (!current()) return undefined;
@@ -166,7 +191,8 @@ function jwtView(r: DeliveryRecord): JwtView | undefined {
   const dates: JwtView['dates'] = [];
   for (const claim of ['iat', 'nbf', 'exp']) {
     const v = claims?.[claim];
-    if (typeof v === 'number' && Number.isFinite(v) && Math.abs(v) < 1e11) dates.push({ claim, value: v, iso: new Date(v * 1000).toISOString() });
+    if (typeof v === 'number' && Number.isFinite(v) && Math.abs(v) < 1e11)
+      dates.push({ claim, value: v, iso: new Date(v * 1000).toISOString() });
   }
   const exp = claims?.exp;
   const arrival = Date.parse(r.receivedAt);
@@ -174,14 +200,16 @@ function jwtView(r: DeliveryRecord): JwtView | undefined {
     header: r.jwt.header as Record<string, unknown> | undefined,
     claims,
     dates,
-    expiresInSecondsAtArrival: typeof exp === 'number' && Number.isFinite(arrival) ? Math.round(exp - arrival / 1000) : undefined,
+    expiresInSecondsAtArrival:
+      typeof exp === 'number' && Number.isFinite(arrival) ? Math.round(exp - arrival / 1000) : undefined,
   };
 }
 
 /** @param raw the body bytes kept for the record (DeliveryLog.body). */
 export function deliveryDetail(r: DeliveryRecord, raw: Buffer): DeliveryDetail {
   const notes = [r.note];
-  if (r.body.kept < r.body.size) notes.push(`only the first ${r.body.kept} of ${r.body.size} bytes were kept (a refused request keeps a prefix)`);
+  if (r.body.kept < r.body.size)
+    notes.push(`only the first ${r.body.kept} of ${r.body.size} bytes were kept (a refused request keeps a prefix)`);
   let prettyJson: string | undefined;
   if (r.body.utf8 && r.body.kept === r.body.size) {
     try {
@@ -216,11 +244,20 @@ export function deliveryDetail(r: DeliveryRecord, raw: Buffer): DeliveryDetail {
  * $WFS_WEBHOOK_TOKEN. A non-UTF-8 body is carried as base64 and decoded on the way in.
  */
 export function curlCommand(r: DeliveryRecord, url: string, raw: Buffer): string {
-  const skip = new Set(['authorization', 'host', 'content-length', 'connection', 'transfer-encoding', 'accept-encoding']);
+  const skip = new Set([
+    'authorization',
+    'host',
+    'content-length',
+    'connection',
+    'transfer-encoding',
+    'accept-encoding',
+  ]);
   const parts = [`curl -sS -X ${r.method || 'POST'} ${shellQuote(url)}`];
-  for (const [k, v] of Object.entries(r.headers)) if (!skip.has(k.toLowerCase())) parts.push(`-H ${shellQuote(`${k}: ${v}`)}`);
+  for (const [k, v] of Object.entries(r.headers))
+    if (!skip.has(k.toLowerCase())) parts.push(`-H ${shellQuote(`${k}: ${v}`)}`);
   parts.push(`-H "Authorization: Bearer $WFS_WEBHOOK_TOKEN"`);
-  if (r.body.utf8 && !raw.includes(0)) return [...parts, `--data-binary ${shellQuote(raw.toString('utf8'))}`].join(' \\\n  ');
+  if (r.body.utf8 && !raw.includes(0))
+    return [...parts, `--data-binary ${shellQuote(raw.toString('utf8'))}`].join(' \\\n  ');
   return `printf %s ${shellQuote(raw.toString('base64'))} | base64 -d | ${[...parts, '--data-binary @-'].join(' \\\n  ')}`;
 }
 
@@ -230,7 +267,10 @@ export function curlCommand(r: DeliveryRecord, url: string, raw: Buffer): string
  * file, then base64): built as one string it held all of it at once in the shared extension host, and past V8's
  * string limit it could not be built at all. Joined, the chunks are the text JSON.stringify(…, null, 2) gives.
  */
-export async function* exportJsonChunks(records: readonly DeliveryRecord[], readBody: BodyReader): AsyncGenerator<string> {
+export async function* exportJsonChunks(
+  records: readonly DeliveryRecord[],
+  readBody: BodyReader,
+): AsyncGenerator<string> {
   yield `{\n  "exportedBy": "Workflow Service Toolkit",\n  "count": ${records.length},\n  "deliveries": [`;
   if (records.length === 0) return yield ']\n}\n';
   for (let i = 0; i < records.length; i++) {

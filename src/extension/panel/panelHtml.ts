@@ -16,13 +16,27 @@ export interface PanelHtmlInput {
 }
 
 export function contentSecurityPolicy(cspSource: string, nonce: string): string {
-  return [`default-src 'none'`, `style-src ${cspSource}`, `script-src 'nonce-${nonce}'`, `img-src ${cspSource}`, `font-src ${cspSource}`].join('; ');
+  return [
+    `default-src 'none'`,
+    `style-src ${cspSource}`,
+    `script-src 'nonce-${nonce}'`,
+    `img-src ${cspSource}`,
+    `font-src ${cspSource}`,
+  ].join('; ');
 }
 
 const attr = (s: string) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
 
 /** A webview page: the CSP, our styles, the body, and our scripts, each carrying the nonce. */
-export function webviewDocument(i: { cspSource: string; nonce: string; styleUri: string; scriptUris: string[]; title: string; bodyClass?: string; body: string }): string {
+export function webviewDocument(i: {
+  cspSource: string;
+  nonce: string;
+  styleUri: string;
+  scriptUris: string[];
+  title: string;
+  bodyClass?: string;
+  body: string;
+}): string {
   return `<!DOCTYPE html>
 <html lang="en">
 <head>

@@ -3,7 +3,14 @@
 // sends like any other input), and answers an unknown or malformed one with a log line, never an exception.
 import type { DeliveryDetail, DeliveryFilter, DeliveryRow } from './deliveryView';
 
-export const PANEL_ACTIONS = ['replay-local', 'replay-forward', 'copy-curl', 'export-one', 'export-all', 'jump'] as const;
+export const PANEL_ACTIONS = [
+  'replay-local',
+  'replay-forward',
+  'copy-curl',
+  'export-one',
+  'export-all',
+  'jump',
+] as const;
 export type PanelAction = (typeof PANEL_ACTIONS)[number];
 
 /** Each action as its button in the panel reads (media/panel/panel.js): what an error about it is titled. */
@@ -72,9 +79,15 @@ export function parsePanelRequest(m: unknown): PanelRequest | { invalid: string 
   switch (m.type) {
     case 'ready': {
       const filter = m.filter === undefined ? undefined : parseFilter(m.filter);
-      if ((m.filter !== undefined && !filter) || !optional(m.paused, (x): x is boolean => typeof x === 'boolean')) return bad;
+      if ((m.filter !== undefined && !filter) || !optional(m.paused, (x): x is boolean => typeof x === 'boolean'))
+        return bad;
       if (m.selectedId !== undefined && m.selectedId !== null && !isString(m.selectedId)) return bad;
-      return { type: 'ready', filter, paused: m.paused as boolean | undefined, selectedId: m.selectedId as string | null | undefined };
+      return {
+        type: 'ready',
+        filter,
+        paused: m.paused as boolean | undefined,
+        selectedId: m.selectedId as string | null | undefined,
+      };
     }
     case 'filter': {
       const filter = parseFilter(m.filter);

@@ -6,9 +6,24 @@ import { forwardableHeaders } from '../../core/http/hopByHop';
 import { homedir } from 'node:os';
 import { httpRequest } from '../../core/http/request';
 import type { DeliveryRecord } from '../../core/webhooks/deliveryRecord';
-import { curlCommand, deliveryDetail, deliveryRow, exportJsonChunks, filterRows, matchesFilter, rowsWithoutText, type DeliveryFilter } from './deliveryView';
+import {
+  curlCommand,
+  deliveryDetail,
+  deliveryRow,
+  exportJsonChunks,
+  filterRows,
+  matchesFilter,
+  rowsWithoutText,
+  type DeliveryFilter,
+} from './deliveryView';
 import { newNonce, panelHtml } from './panelHtml';
-import { PANEL_ACTION_LABELS, parsePanelRequest, type PanelAction, type PanelRequest, type PanelUpdate } from './panelProtocol';
+import {
+  PANEL_ACTION_LABELS,
+  parsePanelRequest,
+  type PanelAction,
+  type PanelRequest,
+  type PanelUpdate,
+} from './panelProtocol';
 import type { Services } from '../services';
 import { historyStorageNote } from './historyStorage';
 import { writeExport } from './exportFile';
@@ -55,7 +70,12 @@ export class WebhookPanel implements vscode.Disposable {
   /** Opens (or reveals) the panel, optionally on one delivery. */
   async show(selectId?: string): Promise<void> {
     if (!this.panel) {
-      const panel = vscode.window.createWebviewPanel(WEBHOOK_PANEL_VIEW_TYPE, 'Webhook Deliveries', vscode.ViewColumn.Active, this.webviewOptions());
+      const panel = vscode.window.createWebviewPanel(
+        WEBHOOK_PANEL_VIEW_TYPE,
+        'Webhook Deliveries',
+        vscode.ViewColumn.Active,
+        this.webviewOptions(),
+      );
       this.attach(panel, {});
     } else this.panel.reveal();
     await this.whenReady();
@@ -63,7 +83,12 @@ export class WebhookPanel implements vscode.Disposable {
   }
 
   private webviewOptions(): vscode.WebviewPanelOptions & vscode.WebviewOptions {
-    return { enableScripts: true, localResourceRoots: [vscode.Uri.joinPath(this.extensionUri, 'media', 'panel')], retainContextWhenHidden: false, enableFindWidget: true };
+    return {
+      enableScripts: true,
+      localResourceRoots: [vscode.Uri.joinPath(this.extensionUri, 'media', 'panel')],
+      retainContextWhenHidden: false,
+      enableFindWidget: true,
+    };
   }
 
   private attach(panel: vscode.WebviewPanel, state: PanelState): void {
@@ -74,8 +99,15 @@ export class WebhookPanel implements vscode.Disposable {
     this.selectedId = state.selectedId ?? undefined;
     panel.webview.options = this.webviewOptions();
     panel.iconPath = vscode.Uri.joinPath(this.extensionUri, 'media', 'wfs.svg');
-    const media = (f: string) => panel.webview.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, 'media', 'panel', f)).toString();
-    panel.webview.html = panelHtml({ cspSource: panel.webview.cspSource, nonce: newNonce(), domUri: media('dom.js'), scriptUri: media('panel.js'), styleUri: media('panel.css') });
+    const media = (f: string) =>
+      panel.webview.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, 'media', 'panel', f)).toString();
+    panel.webview.html = panelHtml({
+      cspSource: panel.webview.cspSource,
+      nonce: newNonce(),
+      domUri: media('dom.js'),
+      scriptUri: media('panel.js'),
+      styleUri: media('panel.css'),
+    });
     this.panelDisposables = [
       panel.webview.onDidReceiveMessage((raw: unknown) => {
         const m = parsePanelRequest(raw);
@@ -105,12 +137,22 @@ export class WebhookPanel implements vscode.Disposable {
   private storage(): string {
     const log = this.s.receiver.log;
     const held = this.s.receiver.historyInUse;
-    return historyStorageNote(this.s.receiver.historyFile, log.bytesInMemory, log.bytesOnDisk, held && { file: held.file, holder: historyHolder(held) });
+    return historyStorageNote(
+      this.s.receiver.historyFile,
+      log.bytesInMemory,
+      log.bytesOnDisk,
+      held && { file: held.file, holder: historyHolder(held) },
+    );
   }
 
   private sendReceiverLine(): void {
     const info = this.s.receiver.info;
-    this.post({ type: 'receiver', receiver: info ? { running: true, localUrl: info.localUrl, publicUrl: info.publicUrl, publicNote: info.publicNote } : { running: false } });
+    this.post({
+      type: 'receiver',
+      receiver: info
+        ? { running: true, localUrl: info.localUrl, publicUrl: info.publicUrl, publicNote: info.publicNote }
+        : { running: false },
+    });
   }
 
   private sendRows(): void {
@@ -118,10 +160,17 @@ export class WebhookPanel implements vscode.Disposable {
     const filter = this.filter;
     const records = this.s.receiver.log.all();
     // Without text nothing is read, and the rows go at once, in order with every other message.
-    if (!filter.text?.trim()) return this.post({ type: 'rows', rows: rowsWithoutText(records, filter), total: records.length, storage: this.storage() });
+    if (!filter.text?.trim())
+      return this.post({
+        type: 'rows',
+        rows: rowsWithoutText(records, filter),
+        total: records.length,
+        storage: this.storage(),
+      });
     // A newer filter asked for while bodies are read stops this scan: only the latest one is shown.
     void filterRows(records, filter, this.readBody, () => filter === this.filter).then((rows) => {
-      if (rows && filter === this.filter) this.post({ type: 'rows', rows, total: this.s.receiver.log.size, storage: this.storage() });
+      if (rows && filter === this.filter)
+        this.post({ type: 'rows', rows, total: this.s.receiver.log.size, storage: this.storage() });
     });
   }
 
@@ -137,7 +186,9 @@ export class WebhookPanel implements vscode.Disposable {
       if (rowsWithoutText([r], filter).length) this.post({ type: 'append', row, total: this.s.receiver.log.size });
       return;
     }
-    void matchesFilter(row, r, filter, this.readBody).then((yes) => yes && filter === this.filter && this.post({ type: 'append', row, total: this.s.receiver.log.size }));
+    void matchesFilter(row, r, filter, this.readBody).then(
+      (yes) => yes && filter === this.filter && this.post({ type: 'append', row, total: this.s.receiver.log.size }),
+    );
   }
 
   private find(id: string | undefined): DeliveryRecord | undefined {
@@ -183,7 +234,8 @@ export class WebhookPanel implements vscode.Disposable {
         // Through the command, so a failure is shown as the palette's would be (the port in use, the public address).
         return vscode.commands.executeCommand('wfs.startReceiver');
       case 'action':
-        // Export All as the palette's Export Webhook History…: an empty history says so rather than saving an empty file.
+        // Export All as the palette's Export Webhook History…: an empty history says so rather than saving an empty
+        // file.
         return m.action === 'export-all' ? this.exportHistory() : this.runAction(m.action, m.id);
     }
   }
@@ -197,7 +249,11 @@ export class WebhookPanel implements vscode.Disposable {
       void vscode.window.showInformationMessage('The webhook history is empty: nothing to clear.');
       return false;
     }
-    const ok = await vscode.window.showWarningMessage(`Clear all ${n} deliveries from the history?`, { modal: true, detail: this.storage() }, 'Clear');
+    const ok = await vscode.window.showWarningMessage(
+      `Clear all ${n} deliveries from the history?`,
+      { modal: true, detail: this.storage() },
+      'Clear',
+    );
     if (ok !== 'Clear') return false;
     await this.s.receiver.clearHistory();
     return true;
@@ -223,7 +279,12 @@ export class WebhookPanel implements vscode.Disposable {
   /** The actions of the detail view and the toolbar; also callable from tests and commands. */
   async runAction(action: PanelAction, id?: string, exportTo?: vscode.Uri): Promise<unknown> {
     try {
-      if (action === 'export-all') return await this.exportRecords([...this.s.receiver.log.all()], `deliveries-${new Date().toISOString().replace(/[:.]/g, '-')}.json`, exportTo);
+      if (action === 'export-all')
+        return await this.exportRecords(
+          [...this.s.receiver.log.all()],
+          `deliveries-${new Date().toISOString().replace(/[:.]/g, '-')}.json`,
+          exportTo,
+        );
       // Every other action is on one delivery, which may have left the history (cleared, or evicted by the budget)
       // since the webview showed it.
       const r = this.find(id);
@@ -240,10 +301,14 @@ export class WebhookPanel implements vscode.Disposable {
           return await this.replay(r, url);
         }
         case 'copy-curl': {
-          const url = this.s.receiver.info?.publicUrl ?? this.s.receiver.info?.localUrl ?? `http://127.0.0.1:PORT${r.path}`;
+          const url =
+            this.s.receiver.info?.publicUrl ?? this.s.receiver.info?.localUrl ?? `http://127.0.0.1:PORT${r.path}`;
           const cmd = curlCommand(r, url, await this.bodyOf(r));
           await vscode.env.clipboard.writeText(cmd);
-          vscode.window.setStatusBarMessage('Copied the delivery as a curl command (set WFS_WEBHOOK_TOKEN first)', 4000);
+          vscode.window.setStatusBarMessage(
+            'Copied the delivery as a curl command (set WFS_WEBHOOK_TOKEN first)',
+            4000,
+          );
           return cmd;
         }
         case 'export-one':
@@ -256,39 +321,66 @@ export class WebhookPanel implements vscode.Disposable {
       }
     } catch (err) {
       const text = `${PANEL_ACTION_LABELS[action]}: ${(err as Error).message}`;
-      if (err instanceof ReceiverStopped) void vscode.window.showErrorMessage(text, 'Start Receiver').then((a) => a && vscode.commands.executeCommand('wfs.startReceiver'));
+      if (err instanceof ReceiverStopped)
+        void vscode.window
+          .showErrorMessage(text, 'Start Receiver')
+          .then((a) => a && vscode.commands.executeCommand('wfs.startReceiver'));
       else void vscode.window.showErrorMessage(text, 'Show Log').then((a) => a && this.s.log.show());
     }
     return undefined;
   }
 
-  private async exportRecords(records: DeliveryRecord[], name: string, exportTo?: vscode.Uri): Promise<string | undefined> {
+  private async exportRecords(
+    records: DeliveryRecord[],
+    name: string,
+    exportTo?: vscode.Uri,
+  ): Promise<string | undefined> {
     const folder = vscode.workspace.workspaceFolders?.[0]?.uri ?? vscode.Uri.file(homedir());
-    const target = exportTo ?? (await vscode.window.showSaveDialog({ defaultUri: vscode.Uri.joinPath(folder, name), filters: { JSON: ['json'] } }));
+    const target =
+      exportTo ??
+      (await vscode.window.showSaveDialog({
+        defaultUri: vscode.Uri.joinPath(folder, name),
+        filters: { JSON: ['json'] },
+      }));
     if (!target) return undefined;
     await writeExport(target, exportJsonChunks(records, this.readBody));
-    void vscode.window.showInformationMessage(`Exported ${records.length} deliver${records.length === 1 ? 'y' : 'ies'} to ${target.fsPath}`);
+    void vscode.window.showInformationMessage(
+      `Exported ${records.length} deliver${records.length === 1 ? 'y' : 'ies'} to ${target.fsPath}`,
+    );
     return target.fsPath;
   }
 
   private async bodyOf(r: DeliveryRecord): Promise<Buffer> {
     const body = await this.s.receiver.log.body(r.id);
     if (!body) throw new Error(GONE);
-    if (r.body.kept < r.body.size) throw new Error(`Only the first ${r.body.kept} of its ${r.body.size} bytes were kept (it was refused), so it cannot be replayed or copied whole.`);
+    if (r.body.kept < r.body.size)
+      throw new Error(
+        `Only the first ${r.body.kept} of its ${r.body.size} bytes were kept (it was refused), so it cannot be replayed or copied whole.`,
+      );
     return body;
   }
 
   /** The same body and event headers, with a fresh sandbox token (the original token is never stored). Only for a
    * verified delivery: re-signing a refused one would turn a stranger's body into one that verifies. */
   private async replay(r: DeliveryRecord, url: string): Promise<{ status: number }> {
-    if (!r.verified) throw new Error('This delivery was refused, so it is not replayed with a fresh signature: that would make a body nobody trusted verify. Copy it as curl or export it instead.');
+    if (!r.verified)
+      throw new Error(
+        'This delivery was refused, so it is not replayed with a fresh signature: that would make a body nobody trusted verify. Copy it as curl or export it instead.',
+      );
     const body = await this.bodyOf(r);
     const token = await this.s.sandbox.signWebhookBody(body);
     if (!token) throw new Error('Replaying needs the sandbox running: it signs the replayed delivery.');
     // The recorded headers, minus what belonged to the old connection (a redacted Proxy-Authorization among them).
     const headers = forwardableHeaders(r.headers);
     headers.authorization = `Bearer ${token}`;
-    const res = await httpRequest({ method: 'POST', url, headers, body, timeoutMs: 10_000, maxResponseBytes: 64 * 1024 });
+    const res = await httpRequest({
+      method: 'POST',
+      url,
+      headers,
+      body,
+      timeoutMs: 10_000,
+      maxResponseBytes: 64 * 1024,
+    });
     this.s.log.info(`Replayed delivery ${r.id} to ${url}: ${res.status}`);
     vscode.window.setStatusBarMessage(`Replayed to ${url}: ${res.status}`, 4000);
     return { status: res.status };

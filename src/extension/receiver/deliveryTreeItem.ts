@@ -11,11 +11,16 @@ export function deliveryTreeItem(r: DeliveryRecord, id: string): vscode.TreeItem
   item.id = id;
   const outcome = r.verified ? '' : failed ? ` refused at step ${failed.step}` : ' refused';
   item.description = `${r.status}${outcome}${r.duplicate ? ' duplicate' : ''} · ${r.receivedAt.slice(11, 19)}`;
-  item.iconPath = new vscode.ThemeIcon('mail', new vscode.ThemeColor(r.verified && r.status < 300 ? 'testing.iconPassed' : 'list.warningForeground'));
+  item.iconPath = new vscode.ThemeIcon(
+    'mail',
+    new vscode.ThemeColor(r.verified && r.status < 300 ? 'testing.iconPassed' : 'list.warningForeground'),
+  );
   const refusal = failed ? ` Refused at step ${failed.step} (${failed.name}): ${failed.detail}.` : '';
   item.tooltip = `Webhook ${topic ?? ''} received ${r.receivedAt}, answered ${r.status}${r.duplicate ? ' (duplicate)' : ''}.${refusal} Click to open it in the webhook panel.`;
   item.contextValue = 'delivery';
   item.command = { command: 'wfs.openWebhookPanel', title: 'Open in Webhook Panel', arguments: [r.id] };
-  item.accessibilityInformation = { label: `Webhook ${topic ?? ''}, ${r.verified ? 'verified' : 'refused'}, answered ${r.status}` };
+  item.accessibilityInformation = {
+    label: `Webhook ${topic ?? ''}, ${r.verified ? 'verified' : 'refused'}, answered ${r.status}`,
+  };
   return item;
 }

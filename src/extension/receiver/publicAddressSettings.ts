@@ -20,7 +20,9 @@ export async function migrateTunnelSetting(log: ExtensionLog): Promise<void> {
   const source = sourceForOldTunnelSetting(old);
   if (source && config.inspect<string>('receiver.publicAddress')?.globalValue === undefined) {
     await config.update('receiver.publicAddress', source, vscode.ConfigurationTarget.Global);
-    log.info(`Settings: wfs.receiver.tunnel "${old}" is now wfs.receiver.publicAddress "${source}"${source === 'localtunnel' ? ' (it asks before opening for each real environment)' : ''}.`);
+    log.info(
+      `Settings: wfs.receiver.tunnel "${old}" is now wfs.receiver.publicAddress "${source}"${source === 'localtunnel' ? ' (it asks before opening for each real environment)' : ''}.`,
+    );
   }
   await config.update('receiver.tunnel', undefined, vscode.ConfigurationTarget.Global);
 }

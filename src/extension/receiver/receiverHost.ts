@@ -111,7 +111,8 @@ export class ReceiverHost implements vscode.Disposable, EnvironmentFollower {
     private readonly clock: Clock,
   ) {
     const config = vscode.workspace.getConfiguration('wfs');
-    const mib = (key: string, fallback: number) => Math.max(1, Math.floor(config.get<number>(key) ?? fallback)) * 1024 * 1024;
+    const mib = (key: string, fallback: number) =>
+      Math.max(1, Math.floor(config.get<number>(key) ?? fallback)) * 1024 * 1024;
     // Deliveries from real environments may carry customer data: the user may keep them in memory only.
     const diskFile = join(storageDir, 'deliveries.jsonl');
     const memoryOnly = config.get<string>('receiver.historyStorage') === 'memory';
@@ -122,13 +123,16 @@ export class ReceiverHost implements vscode.Disposable, EnvironmentFollower {
       diskBudgetBytes: mib('receiver.historyDiskMiB', 256),
       holderName,
     });
-    this.writeNotice = new HistoryWriteNotice((text) =>
-      void Promise.resolve(vscode.window.showWarningMessage(text, 'Open Webhook Panel', 'Show Log')).then((a) =>
-        a ? vscode.commands.executeCommand(a === 'Show Log' ? 'wfs.showLog' : 'wfs.openWebhookPanel') : undefined,
-      ),
+    this.writeNotice = new HistoryWriteNotice(
+      (text) =>
+        void Promise.resolve(vscode.window.showWarningMessage(text, 'Open Webhook Panel', 'Show Log')).then((a) =>
+          a ? vscode.commands.executeCommand(a === 'Show Log' ? 'wfs.showLog' : 'wfs.openWebhookPanel') : undefined,
+        ),
     );
     this.log.on('error-persisting', (e: Error) => {
-      this.extLog.warn(`The delivery history could not be written (${e.message}); verified deliveries are answered 503 until it can.`);
+      this.extLog.warn(
+        `The delivery history could not be written (${e.message}); verified deliveries are answered 503 until it can.`,
+      );
       this.writeNotice.failed(e);
     });
     this.log.on('persisting-again', () => {
@@ -142,7 +146,9 @@ export class ReceiverHost implements vscode.Disposable, EnvironmentFollower {
         if (this.inUseElsewhere(e)) return;
         // A full disk, a file another user owns: tried again when the receiver starts, which says why it cannot.
         this.loadFailed = e;
-        this.extLog.warn(`The delivery history file ${diskFile} could not be opened (${e.message}): it is tried again when the receiver starts.`);
+        this.extLog.warn(
+          `The delivery history file ${diskFile} could not be opened (${e.message}): it is tried again when the receiver starts.`,
+        );
       });
     this.verifier = new Verifier({ issuers: [], clock });
     this.applyTrust();
@@ -152,7 +158,10 @@ export class ReceiverHost implements vscode.Disposable, EnvironmentFollower {
     // Through the commands, so a restart says what it did (or why it failed) as the palette's would.
     this.settings = new ReceiverSettingsWatch(
       () => this.receiver?.url !== undefined,
-      () => Promise.resolve(vscode.commands.executeCommand('wfs.stopReceiver')).then(() => vscode.commands.executeCommand('wfs.startReceiver')),
+      () =>
+        Promise.resolve(vscode.commands.executeCommand('wfs.stopReceiver')).then(() =>
+          vscode.commands.executeCommand('wfs.startReceiver'),
+        ),
     );
     this.disposables.push(this.settings);
   }
@@ -160,7 +169,9 @@ export class ReceiverHost implements vscode.Disposable, EnvironmentFollower {
   /** Every window shares the global storage; the first to load the file keeps it, and the others say so. */
   private inUseElsewhere(e: Error): boolean {
     if (!(e instanceof HistoryInUse)) return false;
-    this.extLog.warn(`The delivery history file ${e.file} is kept by ${historyHolder(e)}: this window keeps its deliveries in memory only, until it is reloaded after that one closes.`);
+    this.extLog.warn(
+      `The delivery history file ${e.file} is kept by ${historyHolder(e)}: this window keeps its deliveries in memory only, until it is reloaded after that one closes.`,
+    );
     return true;
   }
 
@@ -189,8 +200,13 @@ export class ReceiverHost implements vscode.Disposable, EnvironmentFollower {
   private async eraseEarlierHistory(file: string, holderName: string): Promise<void> {
     const outcome = await eraseHistoryFile(file, holderName);
     if ('heldBy' in outcome)
-      this.extLog.warn(`wfs.receiver.historyStorage is memory, but the earlier delivery history file ${file} is still kept by ${historyHolder(outcome.heldBy)}: it is erased when a window starts after that one closes.`);
-    else if (outcome.erased > 0) this.extLog.info(`wfs.receiver.historyStorage is memory: the earlier delivery history file ${file} (${byteSize(outcome.erased)}) was erased.`);
+      this.extLog.warn(
+        `wfs.receiver.historyStorage is memory, but the earlier delivery history file ${file} is still kept by ${historyHolder(outcome.heldBy)}: it is erased when a window starts after that one closes.`,
+      );
+    else if (outcome.erased > 0)
+      this.extLog.info(
+        `wfs.receiver.historyStorage is memory: the earlier delivery history file ${file} (${byteSize(outcome.erased)}) was erased.`,
+      );
   }
 
   /** Trusts the issuers of the environments resolving now; a (re)started sandbox learns where to send its events. */
@@ -206,8 +222,18 @@ export class ReceiverHost implements vscode.Disposable, EnvironmentFollower {
   private trusted(current: readonly Environment[]): { issuers: TrustedIssuer[]; text: string; configured: string } {
     const sandboxInUse = this.environments.currentName === SANDBOX_ENVIRONMENT;
     const envs = current.filter((e) => e.trustedIssuers.length > 0 && (sandboxInUse || e.name !== SANDBOX_ENVIRONMENT));
-    const describe = (list: readonly Environment[]) => list.map((e) => `${e.name} (${e.trustedIssuers.map((t) => `${t.issuer}, key set ${t.jwksUrl}, audience ${t.audience}`).join('; ')})`).join('; ');
-    return { issuers: envs.flatMap((e) => e.trustedIssuers), text: describe(envs) || 'no issuer', configured: describe(envs.filter((e) => e.name !== SANDBOX_ENVIRONMENT)) };
+    const describe = (list: readonly Environment[]) =>
+      list
+        .map(
+          (e) =>
+            `${e.name} (${e.trustedIssuers.map((t) => `${t.issuer}, key set ${t.jwksUrl}, audience ${t.audience}`).join('; ')})`,
+        )
+        .join('; ');
+    return {
+      issuers: envs.flatMap((e) => e.trustedIssuers),
+      text: describe(envs) || 'no issuer',
+      configured: describe(envs.filter((e) => e.name !== SANDBOX_ENVIRONMENT)),
+    };
   }
 
   /** Applies the trust of the environments resolving now, and says so when it changed: in the log, and, while the
@@ -221,9 +247,16 @@ export class ReceiverHost implements vscode.Disposable, EnvironmentFollower {
     this.configuredTrust = configured;
     this.verifier.setIssuers(issuers);
     const inUse = this.environments.currentName;
-    this.extLog.info(`Receiver trusts: ${text}${inUse === SANDBOX_ENVIRONMENT ? '' : ` (not the Sandbox's issuer: ${inUse} is the environment in use)`}`);
+    this.extLog.info(
+      `Receiver trusts: ${text}${inUse === SANDBOX_ENVIRONMENT ? '' : ` (not the Sandbox's issuer: ${inUse} is the environment in use)`}`,
+    );
     if (configuredBefore !== undefined && configured !== configuredBefore && this.receiver?.url)
-      void Promise.resolve(vscode.window.showInformationMessage(`The webhook receiver now trusts: ${configured || 'no configured environment\'s issuer'}.`, 'Show Log')).then((a) => (a ? vscode.commands.executeCommand('wfs.showLog') : undefined));
+      void Promise.resolve(
+        vscode.window.showInformationMessage(
+          `The webhook receiver now trusts: ${configured || "no configured environment's issuer"}.`,
+          'Show Log',
+        ),
+      ).then((a) => (a ? vscode.commands.executeCommand('wfs.showLog') : undefined));
     this.changed.fire();
   }
 
@@ -263,7 +296,11 @@ export class ReceiverHost implements vscode.Disposable, EnvironmentFollower {
   setResponseOverride(status: number | undefined): void {
     this.receiver?.setResponseOverride(status);
     this.override = status;
-    this.extLog.info(status === undefined ? 'Receiver answers verified deliveries normally' : `Receiver answers verified deliveries with ${status}`);
+    this.extLog.info(
+      status === undefined
+        ? 'Receiver answers verified deliveries normally'
+        : `Receiver answers verified deliveries with ${status}`,
+    );
   }
 
   /** The forward target, once it may be used: a loopback address, or a host the user confirmed (never otherwise:
@@ -296,7 +333,10 @@ export class ReceiverHost implements vscode.Disposable, EnvironmentFollower {
     const answer = await Promise.resolve(
       vscode.window.showWarningMessage(
         `Forward verified deliveries to ${origin}?`,
-        { modal: true, detail: `wfs.receiver.forwardTo sends every verified delivery, which may carry customer loan data, on to ${target}. That host is not on this machine: forward to it only if you run it. Your answer is remembered for ${origin}.` },
+        {
+          modal: true,
+          detail: `wfs.receiver.forwardTo sends every verified delivery, which may carry customer loan data, on to ${target}. That host is not on this machine: forward to it only if you run it. Your answer is remembered for ${origin}.`,
+        },
         'Forward',
       ),
     ).catch(() => undefined);
@@ -304,7 +344,10 @@ export class ReceiverHost implements vscode.Disposable, EnvironmentFollower {
       this.extLog.warn(`Not forwarding deliveries to ${origin}: not confirmed.`);
       return undefined;
     }
-    await this.state.update(CONFIRMED_FORWARD_KEY, [...(this.state.get<string[]>(CONFIRMED_FORWARD_KEY) ?? []), origin]);
+    await this.state.update(CONFIRMED_FORWARD_KEY, [
+      ...(this.state.get<string[]>(CONFIRMED_FORWARD_KEY) ?? []),
+      origin,
+    ]);
     return target;
   }
 
@@ -332,11 +375,17 @@ export class ReceiverHost implements vscode.Disposable, EnvironmentFollower {
       respondWith: this.override,
     });
     receiver.on('delivery', (r: DeliveryRecord) => {
-      this.extLog.info(`Webhook ${r.method} ${r.path} → ${r.status} ${r.verified ? 'verified' : r.status >= 500 ? 'not verified yet (the service sends it again)' : 'refused'}${r.duplicate ? ' (duplicate)' : ''}${r.topic ? ` topic ${r.topic}` : r.unsigned?.topic ? ` topic ${r.unsigned.topic} (unsigned)` : ''}`);
+      this.extLog.info(
+        `Webhook ${r.method} ${r.path} → ${r.status} ${r.verified ? 'verified' : r.status >= 500 ? 'not verified yet (the service sends it again)' : 'refused'}${r.duplicate ? ' (duplicate)' : ''}${r.topic ? ` topic ${r.topic}` : r.unsigned?.topic ? ` topic ${r.unsigned.topic} (unsigned)` : ''}`,
+      );
       this.delivered.fire(r);
     });
-    receiver.on('verified-event', (e: { record: DeliveryRecord }) => this.verifiedEvent.fire({ runId: e.record.runId, record: e.record }));
-    receiver.on('failure', (r: DeliveryRecord) => this.extLog.error(`Webhook ${r.method} ${r.path} answered 500: ${r.note}`));
+    receiver.on('verified-event', (e: { record: DeliveryRecord }) =>
+      this.verifiedEvent.fire({ runId: e.record.runId, record: e.record }),
+    );
+    receiver.on('failure', (r: DeliveryRecord) =>
+      this.extLog.error(`Webhook ${r.method} ${r.path} answered 500: ${r.note}`),
+    );
     const localUrl = await receiver.start();
     this.receiver = receiver;
     this.extLog.info(`Receiver listening at ${localUrl}`);
@@ -349,7 +398,10 @@ export class ReceiverHost implements vscode.Disposable, EnvironmentFollower {
       // The receiver stays up on loopback; the user is told why the public address did not open, and where to choose.
       this.publicAddress = { source: publicAddressSource(), note: `did not open: ${(err as Error).message}` };
       this.changed.fire();
-      throw new PublicAddressError(`The receiver runs at ${localUrl}, but its public address (${this.publicAddress.source}) did not open: ${(err as Error).message}`, err instanceof SettingError ? err.setting : undefined);
+      throw new PublicAddressError(
+        `The receiver runs at ${localUrl}, but its public address (${this.publicAddress.source}) did not open: ${(err as Error).message}`,
+        err instanceof SettingError ? err.setting : undefined,
+      );
     }
     this.changed.fire();
     return this.info!;
@@ -364,7 +416,10 @@ export class ReceiverHost implements vscode.Disposable, EnvironmentFollower {
 
   /** Opens the public address the settings choose. Only localtunnel reaches a third party: for the sandbox it opens
    * none (the sandbox reaches loopback), and for a real environment only with the user's consent. */
-  private async openPublicAddress(receiver: Receiver, localUrl: string): Promise<{ source: PublicAddressSource; url?: string; note?: string }> {
+  private async openPublicAddress(
+    receiver: Receiver,
+    localUrl: string,
+  ): Promise<{ source: PublicAddressSource; url?: string; note?: string }> {
     const cfg = vscode.workspace.getConfiguration('wfs');
     const source = publicAddressSource();
     const env = this.environments.currentName;
@@ -377,7 +432,10 @@ export class ReceiverHost implements vscode.Disposable, EnvironmentFollower {
         const external = new URL((await vscode.env.asExternalUri(vscode.Uri.parse(localUrl))).toString(true));
         const local = new URL(localUrl);
         if (isLoopbackHost(external.hostname) && external.port === local.port && external.pathname === local.pathname)
-          return { source, note: 'VS Code forwards nothing in a local window: for an address the service can reach, choose "url" (your own tunnel) or "localtunnel" in wfs.receiver.publicAddress' };
+          return {
+            source,
+            note: 'VS Code forwards nothing in a local window: for an address the service can reach, choose "url" (your own tunnel) or "localtunnel" in wfs.receiver.publicAddress',
+          };
         receiver.setPublicHosts([external.hostname]);
         const codespaces = vscode.env.remoteName === 'codespaces' || external.hostname.endsWith('.app.github.dev');
         const note = codespaces
@@ -389,20 +447,37 @@ export class ReceiverHost implements vscode.Disposable, EnvironmentFollower {
       }
       case 'url': {
         const url = addressSetting('receiver.publicUrl');
-        if (!url) throw new SettingError('wfs.receiver.publicUrl', 'wfs.receiver.publicUrl is not set: give the public http(s) URL your tunnel or proxy serves');
-        if (!cfg.get<number>('receiver.port')) throw new Error('wfs.receiver.port is 0 (a free port each time): fix it to the port your tunnel or proxy forwards to');
+        if (!url)
+          throw new SettingError(
+            'wfs.receiver.publicUrl',
+            'wfs.receiver.publicUrl is not set: give the public http(s) URL your tunnel or proxy serves',
+          );
+        if (!cfg.get<number>('receiver.port'))
+          throw new Error(
+            'wfs.receiver.port is 0 (a free port each time): fix it to the port your tunnel or proxy forwards to',
+          );
         receiver.setPublicHosts([new URL(url).hostname]);
         return { source, url };
       }
       case 'localtunnel': {
-        if (env === SANDBOX_ENVIRONMENT) return { source, note: 'not opened for the Sandbox, which reaches the receiver on loopback' };
+        if (env === SANDBOX_ENVIRONMENT)
+          return { source, note: 'not opened for the Sandbox, which reaches the receiver on loopback' };
         const host = addressSetting('receiver.tunnelHost') ?? 'https://localtunnel.me';
         const subdomain = cfg.get<string>('receiver.tunnelSubdomain')?.trim() || undefined;
         const nameProblem = subdomain === undefined ? undefined : tunnelNameProblem(subdomain);
-        if (nameProblem) throw new SettingError('wfs.receiver.tunnelSubdomain', `wfs.receiver.tunnelSubdomain ${nameProblem}`);
+        if (nameProblem)
+          throw new SettingError('wfs.receiver.tunnelSubdomain', `wfs.receiver.tunnelSubdomain ${nameProblem}`);
         const answer = await this.consent.answer(env, new URL(host).host);
-        if (answer === 'declined') return { source, note: `not opened: you declined localtunnel for ${env} (choose localtunnel again in "Choose Public Address Source…" to be asked again)` };
-        if (answer === 'unanswered') return { source, note: `not opened: you did not answer whether to open localtunnel for ${env}; you are asked again at the next start` };
+        if (answer === 'declined')
+          return {
+            source,
+            note: `not opened: you declined localtunnel for ${env} (choose localtunnel again in "Choose Public Address Source…" to be asked again)`,
+          };
+        if (answer === 'unanswered')
+          return {
+            source,
+            note: `not opened: you did not answer whether to open localtunnel for ${env}; you are asked again at the next start`,
+          };
         const tunnel = new Tunnel({ localPort: Number(new URL(localUrl).port), host, subdomain, clock: this.clock });
         let reconnected = false;
         tunnel.on('state', (s: TunnelState) => {
@@ -432,7 +507,12 @@ export class ReceiverHost implements vscode.Disposable, EnvironmentFollower {
     this.selfTesting ??= (async () => {
       const receiver = this.receiver;
       const publicUrl = this.info?.publicUrl;
-      if (!receiver || !publicUrl) throw new Error(this.receiver ? `The receiver has no public address (${this.info?.publicNote ?? this.info?.publicSource}).` : 'The webhook receiver is not running.');
+      if (!receiver || !publicUrl)
+        throw new Error(
+          this.receiver
+            ? `The receiver has no public address (${this.info?.publicNote ?? this.info?.publicSource}).`
+            : 'The webhook receiver is not running.',
+        );
       // The sandbox signs the probe, and the receiver trusts that one token (whichever environment is in use).
       await this.sandbox.ensureStarted();
       this.applyTrust();
@@ -450,7 +530,9 @@ export class ReceiverHost implements vscode.Disposable, EnvironmentFollower {
           return token;
         },
       }).finally(() => untrust?.());
-      this.extLog[result.ok ? 'info' : 'warn'](`Public address test: ${result.ok ? 'ok' : `failed at ${result.failedHop}`}: ${result.detail}`);
+      this.extLog[result.ok ? 'info' : 'warn'](
+        `Public address test: ${result.ok ? 'ok' : `failed at ${result.failedHop}`}: ${result.detail}`,
+      );
       if (this.receiver === receiver) this.selfTest = result;
       this.changed.fire();
       return result;

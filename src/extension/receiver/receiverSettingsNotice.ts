@@ -1,7 +1,14 @@
 // What to say when a receiver setting changes while the receiver or the history runs (see receiverSettingsWatch.ts).
 
 /** Read by the receiver when it starts. */
-const RESTART_KEYS = ['wfs.receiver.port', 'wfs.receiver.publicAddress', 'wfs.receiver.publicUrl', 'wfs.receiver.tunnelHost', 'wfs.receiver.tunnelSubdomain', 'wfs.receiver.forwardTo'];
+const RESTART_KEYS = [
+  'wfs.receiver.port',
+  'wfs.receiver.publicAddress',
+  'wfs.receiver.publicUrl',
+  'wfs.receiver.tunnelHost',
+  'wfs.receiver.tunnelSubdomain',
+  'wfs.receiver.forwardTo',
+];
 /** Read by the delivery history when the window starts. */
 const RELOAD_KEYS = ['wfs.receiver.historyStorage', 'wfs.receiver.historyMemoryMiB', 'wfs.receiver.historyDiskMiB'];
 
@@ -17,11 +24,25 @@ function listed(keys: readonly string[]): string {
 
 /** What to say about a change, or undefined when nothing needs saying (the receiver is stopped: it reads its
  * settings when it starts). */
-export function settingsChangeNotice(changed: { restart: string[]; reload: string[] }, receiverRunning: boolean, historyInMemory: boolean): { text: string; action: 'Reload Window' | 'Restart Receiver' } | undefined {
+export function settingsChangeNotice(
+  changed: { restart: string[]; reload: string[] },
+  receiverRunning: boolean,
+  historyInMemory: boolean,
+): { text: string; action: 'Reload Window' | 'Restart Receiver' } | undefined {
   if (changed.reload.length > 0) {
-    const erase = changed.reload.includes('wfs.receiver.historyStorage') && historyInMemory ? ' The history file is then erased.' : '';
-    return { text: `${listed(changed.reload)} changed: the delivery history uses the new value once the window reloads.${erase}`, action: 'Reload Window' };
+    const erase =
+      changed.reload.includes('wfs.receiver.historyStorage') && historyInMemory
+        ? ' The history file is then erased.'
+        : '';
+    return {
+      text: `${listed(changed.reload)} changed: the delivery history uses the new value once the window reloads.${erase}`,
+      action: 'Reload Window',
+    };
   }
-  if (changed.restart.length > 0 && receiverRunning) return { text: `${listed(changed.restart)} changed: the running webhook receiver uses the new value once restarted.`, action: 'Restart Receiver' };
+  if (changed.restart.length > 0 && receiverRunning)
+    return {
+      text: `${listed(changed.restart)} changed: the running webhook receiver uses the new value once restarted.`,
+      action: 'Restart Receiver',
+    };
   return undefined;
 }

@@ -12,7 +12,8 @@ export class ReceiverSettingsWatch implements vscode.Disposable {
   constructor(isRunning: () => boolean, restart: () => Thenable<unknown>) {
     this.subscription = vscode.workspace.onDidChangeConfiguration((e) => {
       const changed = changedReceiverSettings((key) => e.affectsConfiguration(key) && !this.expected.delete(key));
-      const historyInMemory = vscode.workspace.getConfiguration('wfs').get<string>('receiver.historyStorage') === 'memory';
+      const historyInMemory =
+        vscode.workspace.getConfiguration('wfs').get<string>('receiver.historyStorage') === 'memory';
       const notice = settingsChangeNotice(changed, isRunning(), historyInMemory);
       if (!notice) return;
       void vscode.window.showInformationMessage(notice.text, notice.action).then((a) => {

@@ -6,7 +6,12 @@ import type { Clock, TimerHandle } from '../../core/time/clock';
 import { deliveryTreeItem } from './deliveryTreeItem';
 import type { ReceiverHost } from './receiverHost';
 
-export type ReceiverNode = { kind: 'local' } | { kind: 'tunnel' } | { kind: 'selfTest' } | { kind: 'deliveries' } | { kind: 'delivery'; deliveryId: string };
+export type ReceiverNode =
+  | { kind: 'local' }
+  | { kind: 'tunnel' }
+  | { kind: 'selfTest' }
+  | { kind: 'deliveries' }
+  | { kind: 'delivery'; deliveryId: string };
 
 /** Rows in the view; the webhook panel has the whole history. */
 export const RECEIVER_VIEW_DELIVERIES = 50;
@@ -43,11 +48,18 @@ export class ReceiverTree implements vscode.TreeDataProvider<ReceiverNode>, vsco
 
   getChildren(node?: ReceiverNode): ReceiverNode[] {
     if (!this.receiver.info) return [];
-    if (!node) return [{ kind: 'local' }, { kind: 'tunnel' }, ...(this.receiver.info.selfTest ? [{ kind: 'selfTest' } as const] : []), { kind: 'deliveries' }];
+    if (!node)
+      return [
+        { kind: 'local' },
+        { kind: 'tunnel' },
+        ...(this.receiver.info.selfTest ? [{ kind: 'selfTest' } as const] : []),
+        { kind: 'deliveries' },
+      ];
     if (node.kind !== 'deliveries') return [];
     const all = this.receiver.log.all();
     const out: ReceiverNode[] = [];
-    for (let i = all.length - 1; i >= 0 && out.length < RECEIVER_VIEW_DELIVERIES; i--) out.push({ kind: 'delivery', deliveryId: all[i]!.id });
+    for (let i = all.length - 1; i >= 0 && out.length < RECEIVER_VIEW_DELIVERIES; i--)
+      out.push({ kind: 'delivery', deliveryId: all[i]!.id });
     return out;
   }
 
@@ -68,7 +80,12 @@ export class ReceiverTree implements vscode.TreeDataProvider<ReceiverNode>, vsco
         item.id = 'receiver/tunnel';
         item.contextValue = 'wfs.receiverPublic';
         const source = info?.publicSource ?? 'vscode';
-        if (source === 'localtunnel' && info?.tunnelState && info.tunnelState !== 'closed' && info.tunnelState !== 'open') {
+        if (
+          source === 'localtunnel' &&
+          info?.tunnelState &&
+          info.tunnelState !== 'closed' &&
+          info.tunnelState !== 'open'
+        ) {
           // While the tunnel is down its URL reaches nothing: say so rather than show a dead address.
           item.description = `tunnel ${info.tunnelState}`;
           item.iconPath = new vscode.ThemeIcon('sync~spin');
@@ -79,7 +96,9 @@ export class ReceiverTree implements vscode.TreeDataProvider<ReceiverNode>, vsco
         item.description = url ?? (source === 'localtunnel' ? 'no tunnel' : 'none');
         item.iconPath = new vscode.ThemeIcon(url ? 'globe' : 'circle-slash');
         item.tooltip = `${url ? `${url}\n` : ''}Source: ${source} (wfs.receiver.publicAddress).${info?.publicNote ? `\n${info.publicNote}.` : ''}${url ? '\nClick to copy; "Test Public Address" sends a signed delivery through it.' : ''}`;
-        item.command = url ? { command: 'wfs.copyReceiverUrl', title: 'Copy Public URL', arguments: ['public'] } : { command: 'wfs.choosePublicAddress', title: 'Choose Public Address Source' };
+        item.command = url
+          ? { command: 'wfs.copyReceiverUrl', title: 'Copy Public URL', arguments: ['public'] }
+          : { command: 'wfs.choosePublicAddress', title: 'Choose Public Address Source' };
         return item;
       }
       case 'selfTest': {
@@ -96,7 +115,8 @@ export class ReceiverTree implements vscode.TreeDataProvider<ReceiverNode>, vsco
         const count = this.receiver.log.size;
         const item = new vscode.TreeItem('Deliveries', vscode.TreeItemCollapsibleState.Expanded);
         item.id = 'receiver/deliveries';
-        item.description = count > RECEIVER_VIEW_DELIVERIES ? `latest ${RECEIVER_VIEW_DELIVERIES} of ${count}` : `${count}`;
+        item.description =
+          count > RECEIVER_VIEW_DELIVERIES ? `latest ${RECEIVER_VIEW_DELIVERIES} of ${count}` : `${count}`;
         item.iconPath = new vscode.ThemeIcon('inbox');
         item.tooltip = 'Every request the receiver answered, refused ones too. The webhook panel shows each in full.';
         item.command = { command: 'wfs.openWebhookPanel', title: 'Open Webhook Panel' };

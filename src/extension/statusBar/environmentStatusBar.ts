@@ -23,7 +23,10 @@ export class EnvironmentStatusBar implements vscode.Disposable {
     // The time left changes by the minute: re-render twice a minute (a cheap string format, no I/O).
     this.ticker = setInterval(() => this.render(), 30_000);
     this.ticker.unref?.();
-    this.disposables.push(environments.onDidChange(() => void this.refresh()), auth.onDidChange(() => this.render()));
+    this.disposables.push(
+      environments.onDidChange(() => void this.refresh()),
+      auth.onDidChange(() => this.render()),
+    );
     void this.refresh();
   }
 
@@ -37,13 +40,19 @@ export class EnvironmentStatusBar implements vscode.Disposable {
     const name = this.environments.currentName;
     const tm = this.auth.peek(name);
     if (!this.environments.current) {
-      this.item.text = name === SANDBOX_ENVIRONMENT ? '$(beaker) Sandbox: not started' : `$(warning) ${name}: not configured`;
-      this.item.tooltip = name === SANDBOX_ENVIRONMENT ? 'Workflow Service — the built-in sandbox is not running. Click for the environment menu.' : `Workflow Service — "${name}" is not in settings.`;
+      this.item.text =
+        name === SANDBOX_ENVIRONMENT ? '$(beaker) Sandbox: not started' : `$(warning) ${name}: not configured`;
+      this.item.tooltip =
+        name === SANDBOX_ENVIRONMENT
+          ? 'Workflow Service — the built-in sandbox is not running. Click for the environment menu.'
+          : `Workflow Service — "${name}" is not in settings.`;
       this.item.backgroundColor = undefined;
     } else {
       const m = statusBarModel(name, tm?.state ?? 'signed-out', this.clock.now(), tm?.current);
       this.item.text = m.text;
-      this.item.tooltip = /Click to/.test(m.tooltip) ? m.tooltip : `${m.tooltip}\nClick to switch environment or sign out.`;
+      this.item.tooltip = /Click to/.test(m.tooltip)
+        ? m.tooltip
+        : `${m.tooltip}\nClick to switch environment or sign out.`;
       this.item.backgroundColor = m.warning ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
     }
     this.item.show();

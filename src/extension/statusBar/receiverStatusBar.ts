@@ -17,10 +17,16 @@ export class ReceiverStatusBar implements vscode.Disposable {
   render(): void {
     const info = this.receiver.info;
     if (!info) return this.item.hide();
-    const tunnel = info.tunnelState === 'closed' ? '' : info.tunnelState === 'open' ? ' · tunnel open' : ` · tunnel ${info.tunnelState}`;
+    const tunnel =
+      info.tunnelState === 'closed'
+        ? ''
+        : info.tunnelState === 'open'
+          ? ' · tunnel open'
+          : ` · tunnel ${info.tunnelState}`;
     this.item.text = `${info.tunnelState === 'reconnecting' ? '$(debug-disconnect)' : '$(radio-tower)'} Receiver${tunnel}`;
     this.item.tooltip = `Webhook receiver\nLocal: ${info.localUrl}${info.publicUrl ? `\nPublic: ${info.publicUrl}` : ''}\nTunnel: ${info.tunnelState}\nClick to copy the ${info.publicUrl ? 'public' : 'local'} URL.`;
-    this.item.backgroundColor = info.tunnelState === 'reconnecting' ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
+    this.item.backgroundColor =
+      info.tunnelState === 'reconnecting' ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
     this.item.show();
   }
 

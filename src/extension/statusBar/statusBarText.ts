@@ -22,11 +22,19 @@ export function statusBarModel(
   session?: { username: string; userAlias?: string; accessExpiresAt: number; refreshExpiresAt: number },
 ): StatusBarModel {
   if (!session || state === 'signed-out')
-    return { text: `$(account) ${environment}: signed out`, tooltip: `Workflow Service — ${environment}\nNot signed in. Click to sign in.`, warning: false };
+    return {
+      text: `$(account) ${environment}: signed out`,
+      tooltip: `Workflow Service — ${environment}\nNot signed in. Click to sign in.`,
+      warning: false,
+    };
   const who = session.userAlias ? `${session.username} as ${session.userAlias}` : session.username;
   const lapse = new Date(session.refreshExpiresAt).toISOString().replace('.000Z', 'Z');
   if (state === 'expired')
-    return { text: `$(warning) ${environment}: sign-in lapsed`, tooltip: `Workflow Service — ${environment}\n${who}: the sign-in lapsed at ${lapse}. Click to sign in again.`, warning: true };
+    return {
+      text: `$(warning) ${environment}: sign-in lapsed`,
+      tooltip: `Workflow Service — ${environment}\n${who}: the sign-in lapsed at ${lapse}. Click to sign in again.`,
+      warning: true,
+    };
   const icon = state === 'refreshing' ? '$(sync~spin)' : state === 'lapsing-soon' ? '$(warning)' : '$(account)';
   const token = `token ${formatRemaining(Math.max(0, session.accessExpiresAt - now))}`;
   const tooltip = [

@@ -28,7 +28,9 @@ export class WorkspaceSettingsGuard implements vscode.Disposable {
 
   /** Reads each workspace settings file; warns about each user-only setting it sets, once per file. */
   async check(): Promise<string[]> {
-    const files = (vscode.workspace.workspaceFolders ?? []).map((f) => vscode.Uri.joinPath(f.uri, '.vscode', 'settings.json'));
+    const files = (vscode.workspace.workspaceFolders ?? []).map((f) =>
+      vscode.Uri.joinPath(f.uri, '.vscode', 'settings.json'),
+    );
     if (vscode.workspace.workspaceFile?.scheme === 'file') files.push(vscode.workspace.workspaceFile);
     const warned = new Set(this.state.get<string[]>(WARNED_KEY) ?? []);
     const found: string[] = [];
@@ -37,7 +39,8 @@ export class WorkspaceSettingsGuard implements vscode.Disposable {
       try {
         text = new TextDecoder().decode(await readBoundedFile(file, MAX_SETTINGS_FILE_BYTES));
       } catch (err) {
-        if ((err as { code?: string }).code !== 'FileNotFound') this.log.warn(`Workspace settings not checked for user-only settings: ${(err as Error).message}.`);
+        if ((err as { code?: string }).code !== 'FileNotFound')
+          this.log.warn(`Workspace settings not checked for user-only settings: ${(err as Error).message}.`);
         continue;
       }
       for (const key of userOnlySettingsIn(text)) {
@@ -47,9 +50,14 @@ export class WorkspaceSettingsGuard implements vscode.Disposable {
         warned.add(id);
         const where = vscode.workspace.asRelativePath(file);
         this.log.warn(`${where} sets ${key}; only user settings can set it, so the workspace value is ignored.`);
-        void vscode.window.showWarningMessage(`${where} sets ${key}, which only your user settings can set: the workspace value is ignored.`, 'Open User Settings').then((a) => {
-          if (a) void vscode.commands.executeCommand('workbench.action.openSettings', key);
-        });
+        void vscode.window
+          .showWarningMessage(
+            `${where} sets ${key}, which only your user settings can set: the workspace value is ignored.`,
+            'Open User Settings',
+          )
+          .then((a) => {
+            if (a) void vscode.commands.executeCommand('workbench.action.openSettings', key);
+          });
       }
     }
     await this.state.update(WARNED_KEY, [...warned]);

@@ -34,7 +34,9 @@ export class WorkflowService implements vscode.Disposable, EnvironmentFollower {
   ) {
     this.store = new WorkflowStore(state.get(STORE_KEY), (s) => Promise.resolve(state.update(STORE_KEY, s)));
     this.store.on('changed', () => this.changed.fire());
-    this.store.on('error-persisting', (e: Error) => this.log.warn(`Could not save the explorer's state: ${e.message} (kept in memory)`));
+    this.store.on('error-persisting', (e: Error) =>
+      this.log.warn(`Could not save the explorer's state: ${e.message} (kept in memory)`),
+    );
     this.disposables.push(auth.onDidChange((env) => void this.resumeLive(env)));
   }
 
@@ -60,16 +62,31 @@ export class WorkflowService implements vscode.Disposable, EnvironmentFollower {
   /** A client for the environment as it resolves now, signed in (or a SignInRequired). */
   private async client(name: string): Promise<{ client: WorkflowClient; env: Environment }> {
     const { manager, env } = await this.auth.require(name);
-    const client = new WorkflowClient({ baseUrl: env.baseUrl, userAlias: manager.current?.userAlias, tokens: manager, gate: manager.gate, clock: this.clock, findWorkflowsUrl: env.findWorkflowsUrl, onBackoff: (n, ms) => this.log.warn(`${name}: throttled (429); retry ${n} in ${ms} ms`) });
+    const client = new WorkflowClient({
+      baseUrl: env.baseUrl,
+      userAlias: manager.current?.userAlias,
+      tokens: manager,
+      gate: manager.gate,
+      clock: this.clock,
+      findWorkflowsUrl: env.findWorkflowsUrl,
+      onBackoff: (n, ms) => this.log.warn(`${name}: throttled (429); retry ${n} in ${ms} ms`),
+    });
     return { client, env };
   }
 
   private poller(env: Environment): WorkflowPoller {
     let p = this.pollers.get(env);
     if (!p) {
-      const deadlineMs = (vscode.workspace.getConfiguration('wfs').get<number>('polling.deadlineMinutes') ?? DEFAULT_POLL_DEADLINE_MS / 60_000) * 60_000;
+      const deadlineMs =
+        (vscode.workspace.getConfiguration('wfs').get<number>('polling.deadlineMinutes') ??
+          DEFAULT_POLL_DEADLINE_MS / 60_000) * 60_000;
       // Reads go to this value's service only: once the environment points elsewhere, retain() disposes the poller.
-      p = new WorkflowPoller({ clock: this.clock, deadlineMs, read: (id) => this.readAt(env, id), onOutcome: (id, o) => this.onPoll(env, id, o) });
+      p = new WorkflowPoller({
+        clock: this.clock,
+        deadlineMs,
+        read: (id) => this.readAt(env, id),
+        onOutcome: (id, o) => this.onPoll(env, id, o),
+      });
       if (!this.visible) p.pause();
       this.pollers.set(env, p);
     }
@@ -99,11 +116,13 @@ export class WorkflowService implements vscode.Disposable, EnvironmentFollower {
     if (o.kind === 'read') {
       const before = this.store.workflow(env, id)?.status;
       this.store.upsertFromEnvelope(env, o.envelope, { service: value.key, now: this.clock.now() });
-      if (before !== o.envelope.workflow.status) this.log.info(`${env}: workflow ${id} is ${o.envelope.workflow.status}`);
+      if (before !== o.envelope.workflow.status)
+        this.log.info(`${env}: workflow ${id} is ${o.envelope.workflow.status}`);
     } else if (o.kind === 'transient-error') {
       this.log.warn(`${env}: reading workflow ${id} failed (${o.error.message}); polling goes on`);
       this.store.markWorkflow(env, id, { lastError: o.error.message });
-    } else if (o.reason === 'deadline') this.store.markWorkflow(env, id, { pollingStopped: 'polling deadline reached' });
+    } else if (o.reason === 'deadline')
+      this.store.markWorkflow(env, id, { pollingStopped: 'polling deadline reached' });
     else if (o.reason === 'error') {
       this.log.warn(`${env}: reading workflow ${id} failed (${o.error?.message}); polling stopped`);
       this.store.markWorkflow(env, id, { pollingStopped: 'polling stopped by an error', lastError: o.error?.message });
@@ -112,10 +131,18 @@ export class WorkflowService implements vscode.Disposable, EnvironmentFollower {
 
   async start(env: string, req: StartRequest): Promise<TrackedWorkflow> {
     const { client, env: value } = await this.client(env);
-    this.log.info(`${env}: start workflow ${req.product.service}/${req.product.model} in session ${req.sessionId} (correlationId ${req.correlationId ?? '(generated)'})`);
+    this.log.info(
+      `${env}: start workflow ${req.product.service}/${req.product.model} in session ${req.sessionId} (correlationId ${req.correlationId ?? '(generated)'})`,
+    );
     const result = await client.start(req);
-    this.log.info(`${env}: started workflow ${result.workflow.workflowId} (runId ${result.workflow.runId}, correlationId ${result.correlationId}): ${result.workflow.status}`);
-    const w = this.store.upsertFromEnvelope(env, result, { service: value.key, correlationId: result.correlationId, now: this.clock.now() });
+    this.log.info(
+      `${env}: started workflow ${result.workflow.workflowId} (runId ${result.workflow.runId}, correlationId ${result.correlationId}): ${result.workflow.status}`,
+    );
+    const w = this.store.upsertFromEnvelope(env, result, {
+      service: value.key,
+      correlationId: result.correlationId,
+      now: this.clock.now(),
+    });
     this.poller(value).follow(w.workflowId, w.startedAt);
     return w;
   }
@@ -128,7 +155,11 @@ export class WorkflowService implements vscode.Disposable, EnvironmentFollower {
     const found = await client.find(correlationId);
     this.log.info(`${env}: Find Workflows found ${found.length} for correlationId ${correlationId}`);
     return found.map((workflow) => {
-      const w = this.store.upsertFromEnvelope(env, { workflow }, { service: value.key, correlationId, now: this.clock.now() });
+      const w = this.store.upsertFromEnvelope(
+        env,
+        { workflow },
+        { service: value.key, correlationId, now: this.clock.now() },
+      );
       if (!isTerminal(w.status)) this.poller(value).follow(w.workflowId, w.startedAt);
       return w;
     });

@@ -45,7 +45,8 @@ function withSandboxSecret(args: string[], env: Record<string, string>): Record<
   let secret = i >= 0 && args[i + 1] !== undefined ? sandboxSecretFor(args[i + 1]) : '';
   // A shell line (`bash -c 'wfs listen --trust-sandbox URL | head'`) names the address inside one argument.
   const line = args.join(' ');
-  if (!secret && SANDBOX_ADDRESS_FLAGS.some((f) => line.includes(f))) secret = [...SANDBOX_SECRETS].find(([url]) => line.includes(url))?.[1] ?? '';
+  if (!secret && SANDBOX_ADDRESS_FLAGS.some((f) => line.includes(f)))
+    secret = [...SANDBOX_SECRETS].find(([url]) => line.includes(url))?.[1] ?? '';
   return secret ? { ...env, WFS_SANDBOX_SECRET: secret } : env;
 }
 
@@ -158,7 +159,12 @@ export async function startSandboxProcess(args: string[] = [], opts: WfsOptions 
     proc,
     info,
     env: { WFS_BASE_URL: info.baseUrl, WFS_USERNAME: info.username, WFS_PASSWORD: info.password },
-    control: (method, path, json) => rawRequest(`${info.baseUrl}/sandbox/${path}`, { method, json, headers: ownerHeaders(method, info.controlSecret) }),
+    control: (method, path, json) =>
+      rawRequest(`${info.baseUrl}/sandbox/${path}`, {
+        method,
+        json,
+        headers: ownerHeaders(method, info.controlSecret),
+      }),
     requests: () => proc.events('request').map((r) => `${r.method} ${r.path} ${r.status}`),
     stop: async () => {
       if (proc.child.exitCode === null && proc.child.signalCode === null) proc.kill('SIGTERM');
@@ -170,7 +176,10 @@ export async function startSandboxProcess(args: string[] = [], opts: WfsOptions 
 /** What the sandbox's owner sends to its control API: the secret, and for a POST or PUT the JSON content type (a
  * bodyless one too, as the control API requires). */
 export function ownerHeaders(method: string, secret: string): Record<string, string> {
-  return { 'x-sandbox-secret': secret, ...(method === 'POST' || method === 'PUT' ? { 'content-type': 'application/json' } : {}) };
+  return {
+    'x-sandbox-secret': secret,
+    ...(method === 'POST' || method === 'PUT' ? { 'content-type': 'application/json' } : {}),
+  };
 }
 
 /** The sandbox's own request lines arrive asynchronously: wait until it has printed this many. */

@@ -10,7 +10,13 @@ import { BrokenReceiver } from '../helpers/brokenReceiver';
 
 import { validateJunit } from '../helpers/junitSchema';
 
-const unescape = (s: string) => s.replace(/&#10;/g, '\n').replace(/&quot;/g, '"').replace(/&gt;/g, '>').replace(/&lt;/g, '<').replace(/&amp;/g, '&');
+const unescape = (s: string) =>
+  s
+    .replace(/&#10;/g, '\n')
+    .replace(/&quot;/g, '"')
+    .replace(/&gt;/g, '>')
+    .replace(/&lt;/g, '<')
+    .replace(/&amp;/g, '&');
 
 describe('audit reports for CI', function () {
   this.timeout(60_000);
@@ -18,10 +24,19 @@ describe('audit reports for CI', function () {
   before(async () => {
     const sandbox = new Sandbox({ port: 0 });
     const info = await sandbox.start();
-    const r = new BrokenReceiver('malformed-500', { issuer: info.issuer, audience: info.audience, jwksUrl: info.jwksUrl });
+    const r = new BrokenReceiver('malformed-500', {
+      issuer: info.issuer,
+      audience: info.audience,
+      jwksUrl: info.jwksUrl,
+    });
     const url = await r.start();
     try {
-      summary = await runAudit({ target: url, sandboxUrl: info.baseUrl, sandboxSecret: info.controlSecret, clock: new SystemClock() });
+      summary = await runAudit({
+        target: url,
+        sandboxUrl: info.baseUrl,
+        sandboxSecret: info.controlSecret,
+        clock: new SystemClock(),
+      });
     } finally {
       await r.stop();
       await sandbox.stop();
@@ -36,28 +51,59 @@ describe('audit reports for CI', function () {
     assert.equal(v.valid, true);
     assert.equal([...xml.matchAll(/<testcase /g)].length, AUDIT_CASES.length);
     const failures = [...xml.matchAll(/<failure message="([^"]*)"/g)].map((m) => unescape(m[1]!));
-    assert.deepEqual(failures, summary.results.filter((r) => !r.passed).map((r) => r.fix));
-    assert.match(xml, /<testsuite name="Webhook receiver audit: http:\/\/127\.0\.0\.1:\d+\/webhooks" tests="30" failures="3" errors="0"/);
+    assert.deepEqual(
+      failures,
+      summary.results.filter((r) => !r.passed).map((r) => r.fix),
+    );
+    assert.match(
+      xml,
+      /<testsuite name="Webhook receiver audit: http:\/\/127\.0\.0\.1:\d+\/webhooks" tests="30" failures="3" errors="0"/,
+    );
     assert.match(xml, /classname="wfs\.audit\.Step 1" name="empty-bearer: /);
   });
 
   it('stays valid whatever the receiver answered: quotes, ]]>, control characters, non-ASCII', async () => {
-    const nasty = { ...summary, results: summary.results.map((r, i) => (i === 2 ? { ...r, passed: false, detail: 'a "quoted" ]]> end \u0001 naïve <tag> & more', fix: 'fix "this" & <that>\nnext line\u0002' } : r)) };
+    const nasty = {
+      ...summary,
+      results: summary.results.map((r, i) =>
+        i === 2
+          ? {
+              ...r,
+              passed: false,
+              detail: 'a "quoted" ]]> end \u0001 naïve <tag> & more',
+              fix: 'fix "this" & <that>\nnext line\u0002',
+            }
+          : r,
+      ),
+    };
     const xml = auditJunit({ ...nasty, failed: nasty.results.filter((r) => !r.passed).length });
     assert.deepEqual((await validateJunit(xml)).errors, []);
     assert.ok(xml.includes('fix &quot;this&quot; &amp; &lt;that&gt;&#10;next line'));
   });
 
   it('the schema check is real: a testcase without a name, or a failure outside a testcase, is rejected', async () => {
-    assert.equal((await validateJunit(auditJunit(summary).replace(/<testcase classname="([^"]*)" name="[^"]*"/, '<testcase classname="$1"'))).valid, false);
-    assert.equal((await validateJunit(auditJunit(summary).replace('<properties>', '<failure message="x"/><properties>'))).valid, false);
+    assert.equal(
+      (
+        await validateJunit(
+          auditJunit(summary).replace(/<testcase classname="([^"]*)" name="[^"]*"/, '<testcase classname="$1"'),
+        )
+      ).valid,
+      false,
+    );
+    assert.equal(
+      (await validateJunit(auditJunit(summary).replace('<properties>', '<failure message="x"/><properties>'))).valid,
+      false,
+    );
   });
 
   it('the Markdown summary: a row per case, the fix for each failure', () => {
     const md = auditSummaryMarkdown(summary);
     assert.match(md, /^### Webhook receiver audit: 27\/30 passed ❌/);
     assert.equal(md.split('\n').filter((l) => /^\| (✅|❌) \|/.test(l)).length, AUDIT_CASES.length);
-    assert.match(md, /\| ❌ \| An empty Bearer token .* \| Step 1 \| 403 \| 500 \| Refuse with 403 an Authorization header whose token is empty/);
+    assert.match(
+      md,
+      /\| ❌ \| An empty Bearer token .* \| Step 1 \| 403 \| 500 \| Refuse with 403 an Authorization header whose token is empty/,
+    );
   });
 
   it('the Markdown summary with the processed-count probes: a row for each, so the rows add up to the totals', () => {
@@ -67,7 +113,11 @@ describe('audit reports for CI', function () {
       failed: summary.failed + 1,
       total: summary.total + 2,
       inYourCode: summary.inYourCode.map((c) =>
-        c.id === 'duplicates-processed-twice' ? { ...c, probe: { passed: true, detail: 'the count went up by 1 for 2 copies' } } : c.id === 'dedupe-poisoning' ? { ...c, probe: { passed: false, detail: 'a forged delivery was answered 200' } } : c,
+        c.id === 'duplicates-processed-twice'
+          ? { ...c, probe: { passed: true, detail: 'the count went up by 1 for 2 copies' } }
+          : c.id === 'dedupe-poisoning'
+            ? { ...c, probe: { passed: false, detail: 'a forged delivery was answered 200' } }
+            : c,
       ),
     };
     const md = auditSummaryMarkdown(probed);
@@ -75,6 +125,9 @@ describe('audit reports for CI', function () {
     const rows = md.split('\n').filter((l) => /^\| (✅|❌) \|/.test(l));
     assert.equal(rows.length, probed.total, 'one row per case and per probe');
     assert.equal(rows.filter((l) => l.startsWith('| ✅')).length, probed.passed);
-    assert.match(rows.at(-1)!, /^\| ❌ \| .* \| Check in your code \| counted once \| a forged delivery was answered 200 \| /);
+    assert.match(
+      rows.at(-1)!,
+      /^\| ❌ \| .* \| Check in your code \| counted once \| a forged delivery was answered 200 \| /,
+    );
   });
 });

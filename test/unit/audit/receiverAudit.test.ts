@@ -45,8 +45,38 @@ const CAUGHT_BY: Record<string, Mistake> = {
   'hs256-jwk-modulus': 'alg-confusion-modulus',
 };
 /** The mistakes the first 18 cases missed (each scored 18/18 before these cases existed). */
-const MISSED_BY_THE_FIRST_18 = ['trusts-jwk-header', 'follows-x5u', 'accepts-rs384', 'accepts-ps256', 'no-issuer-check-cached-keys', 'iss-derived-jwks', 'tolerance-120', 'malformed-500', 'alg-confusion-pkcs1', 'alg-confusion-modulus'] as const;
-const FIRST_18 = ['genuine', 'duplicate', 'no-authorization', 'not-bearer', 'unknown-issuer', 'alg-none', 'hs256-public-key', 'rs512', 'wrong-audience', 'exp-missing', 'exp-30s-past', 'exp-120s-past', 'body-hash-missing', 'body-changed', 'body-reserialized', 'jku-header', 'foreign-key-known-kid', 'key-set-failing'];
+const MISSED_BY_THE_FIRST_18 = [
+  'trusts-jwk-header',
+  'follows-x5u',
+  'accepts-rs384',
+  'accepts-ps256',
+  'no-issuer-check-cached-keys',
+  'iss-derived-jwks',
+  'tolerance-120',
+  'malformed-500',
+  'alg-confusion-pkcs1',
+  'alg-confusion-modulus',
+] as const;
+const FIRST_18 = [
+  'genuine',
+  'duplicate',
+  'no-authorization',
+  'not-bearer',
+  'unknown-issuer',
+  'alg-none',
+  'hs256-public-key',
+  'rs512',
+  'wrong-audience',
+  'exp-missing',
+  'exp-30s-past',
+  'exp-120s-past',
+  'body-hash-missing',
+  'body-changed',
+  'body-reserialized',
+  'jku-header',
+  'foreign-key-known-kid',
+  'key-set-failing',
+];
 
 describe('receiver audit', function () {
   this.timeout(60_000);
@@ -67,7 +97,9 @@ describe('receiver audit', function () {
 
   it('has every case the issue lists, each with a rule, a reason and a fix, and a mistake that it catches', () => {
     assert.deepEqual(AUDIT_CASES.map((c) => c.id).sort(), Object.keys(CAUGHT_BY).sort());
-    for (const c of AUDIT_CASES) for (const k of ['title', 'rule', 'why', 'fix'] as const) assert.ok(c[k].length > 20 || k === 'title', `${c.id}.${k}`);
+    for (const c of AUDIT_CASES)
+      for (const k of ['title', 'rule', 'why', 'fix'] as const)
+        assert.ok(c[k].length > 20 || k === 'title', `${c.id}.${k}`);
   });
 
   it('our own receiver passes every case', async () => {
@@ -75,10 +107,16 @@ describe('receiver audit', function () {
     const url = await receiver.start();
     try {
       const s = await runAudit({ target: url, sandboxUrl, sandboxSecret, clock });
-      assert.deepEqual(s.results.filter((r) => !r.passed).map((r) => `${r.id}: ${r.detail}`), []);
+      assert.deepEqual(
+        s.results.filter((r) => !r.passed).map((r) => `${r.id}: ${r.detail}`),
+        [],
+      );
       assert.equal(s.passed, AUDIT_CASES.length);
       // Its refetch cooldown: a kid the key set does not hold, right after a fetch, is not decided yet (issue #51).
-      assert.match(s.results.find((r) => r.id === 'key-set-failing')!.detail, /^answered 503 with Retry-After \d+: not decided/);
+      assert.match(
+        s.results.find((r) => r.id === 'key-set-failing')!.detail,
+        /^answered 503 with Retry-After \d+: not decided/,
+      );
       const dup = receiver.log.all().filter((r) => r.duplicate);
       assert.equal(dup.length, 1, 'the duplicate was recognised, not processed twice');
     } finally {
@@ -90,17 +128,27 @@ describe('receiver audit', function () {
     const wrong = new KeySetServer();
     await wrong.start();
     wrong.keys = [(await newRsaKey('someone-else')).jwk];
-    const receiver = new Receiver({ verifier: new Verifier({ issuers: [{ ...trust, jwksUrl: wrong.url }], clock }), clock });
+    const receiver = new Receiver({
+      verifier: new Verifier({ issuers: [{ ...trust, jwksUrl: wrong.url }], clock }),
+      clock,
+    });
     const url = await receiver.start();
     try {
       const s = await runAudit({ target: url, sandboxUrl, sandboxSecret, clock });
       const byId = Object.fromEntries(s.results.map((r) => [r.id, r]));
       assert.equal(byId.genuine!.passed, false);
-      assert.match(byId.genuine!.response!.body, /^forbidden: step 3 \(signing key\) failed/, 'our receiver names the step it refused at');
+      assert.match(
+        byId.genuine!.response!.body,
+        /^forbidden: step 3 \(signing key\) failed/,
+        'our receiver names the step it refused at',
+      );
       const exp = byId['exp-30s-past']!;
       assert.equal(exp.passed, false);
       assert.doesNotMatch(exp.fix, /clock tolerance/i, 'not the fixed advice for the step it probes');
-      assert.match(exp.fix, /refused this delivery at step 3.*probes step 5.*Fix step 3 first: look the kid up in the key set configured/);
+      assert.match(
+        exp.fix,
+        /refused this delivery at step 3.*probes step 5.*Fix step 3 first: look the kid up in the key set configured/,
+      );
       assert.match(byId.duplicate!.fix, /genuine delivery was answered 403 too.*step 3/);
     } finally {
       await receiver.stop();
@@ -127,8 +175,15 @@ describe('receiver audit', function () {
     const url = await r.start();
     try {
       const s = await runAudit({ target: url, sandboxUrl, sandboxSecret, clock });
-      assert.deepEqual(s.results.filter((x) => !x.passed).map((x) => `${x.id}: ${x.detail}`), []);
-      assert.equal(r.processed, 2, 'processed: the genuine one and the one 30 s past exp; the duplicate was not processed again');
+      assert.deepEqual(
+        s.results.filter((x) => !x.passed).map((x) => `${x.id}: ${x.detail}`),
+        [],
+      );
+      assert.equal(
+        r.processed,
+        2,
+        'processed: the genuine one and the one 30 s past exp; the duplicate was not processed again',
+      );
     } finally {
       await r.stop();
     }
@@ -143,7 +198,8 @@ describe('receiver audit', function () {
         const result = s.results.find((x) => x.id === caseId)!;
         assert.equal(result.passed, false, `${caseId} should fail against ${mistake}: ${result.detail}`);
         assert.ok(result.fix.length > 0);
-        if (caseId !== 'genuine') assert.equal(s.results.find((x) => x.id === 'genuine')!.passed, true, 'otherwise the receiver works');
+        if (caseId !== 'genuine')
+          assert.equal(s.results.find((x) => x.id === 'genuine')!.passed, true, 'otherwise the receiver works');
       } finally {
         await r.stop();
       }
@@ -155,8 +211,18 @@ describe('receiver audit', function () {
       const r = new BrokenReceiver(mistake, trust);
       const url = await r.start();
       try {
-        const s = await runAudit({ target: url, sandboxUrl, sandboxSecret, clock, cases: AUDIT_CASES.filter((c) => FIRST_18.includes(c.id)) });
-        assert.deepEqual(s.results.filter((x) => !x.passed).map((x) => x.id), [], `${mistake} scores 18/18 on the first cases`);
+        const s = await runAudit({
+          target: url,
+          sandboxUrl,
+          sandboxSecret,
+          clock,
+          cases: AUDIT_CASES.filter((c) => FIRST_18.includes(c.id)),
+        });
+        assert.deepEqual(
+          s.results.filter((x) => !x.passed).map((x) => x.id),
+          [],
+          `${mistake} scores 18/18 on the first cases`,
+        );
       } finally {
         await r.stop();
       }
@@ -168,7 +234,13 @@ describe('receiver audit', function () {
       const r = new BrokenReceiver(mistake, trust);
       const url = await r.start();
       try {
-        return await runAudit({ target: url, sandboxUrl, sandboxSecret, clock, processedUrl: withCount ? new URL('/processed', url).toString() : undefined });
+        return await runAudit({
+          target: url,
+          sandboxUrl,
+          sandboxSecret,
+          clock,
+          processedUrl: withCount ? new URL('/processed', url).toString() : undefined,
+        });
       } finally {
         await r.stop();
       }
@@ -177,7 +249,14 @@ describe('receiver audit', function () {
 
     it('without the URL: three things to look for, none probed, in the scorecard', async () => {
       const s = await auditWith('none', false);
-      assert.deepEqual(s.inYourCode.map((c) => [c.id, c.probe]), [['constant-time-hash', undefined], ['duplicates-processed-twice', undefined], ['dedupe-poisoning', undefined]]);
+      assert.deepEqual(
+        s.inYourCode.map((c) => [c.id, c.probe]),
+        [
+          ['constant-time-hash', undefined],
+          ['duplicates-processed-twice', undefined],
+          ['dedupe-poisoning', undefined],
+        ],
+      );
       assert.match(auditMarkdown(s), /## Check in your code[\s\S]*timingSafeEqual/);
     });
 
@@ -185,12 +264,20 @@ describe('receiver audit', function () {
       const s = await auditWith('none');
       assert.equal(probe(s, 'duplicates-processed-twice')?.passed, true);
       assert.equal(probe(s, 'dedupe-poisoning')?.passed, true);
-      assert.deepEqual([s.passed, s.failed, s.total], [s.results.length + 2, 0, s.results.length + 2], 'the probes count as tests');
+      assert.deepEqual(
+        [s.passed, s.failed, s.total],
+        [s.results.length + 2, 0, s.results.length + 2],
+        'the probes count as tests',
+      );
     });
 
     it('webhookId recorded before verification: every case passes, the poisoning probe does not', async () => {
       const s = await auditWith('records-id-before-verify');
-      assert.deepEqual(s.results.filter((r) => !r.passed).map((r) => r.id), [], 'invisible to the 30 cases');
+      assert.deepEqual(
+        s.results.filter((r) => !r.passed).map((r) => r.id),
+        [],
+        'invisible to the 30 cases',
+      );
       assert.equal(probe(s, 'dedupe-poisoning')?.passed, false);
       assert.match(probe(s, 'dedupe-poisoning')!.detail, /poisoned the dedupe set/);
       assert.equal(s.failed, 1, 'a failed probe fails the audit');
@@ -199,7 +286,10 @@ describe('receiver audit', function () {
 
     it('duplicates processed again while answering 200: every case passes, the duplicates probe does not', async () => {
       const s = await auditWith('processes-duplicates');
-      assert.deepEqual(s.results.filter((r) => !r.passed).map((r) => r.id), []);
+      assert.deepEqual(
+        s.results.filter((r) => !r.passed).map((r) => r.id),
+        [],
+      );
       assert.equal(probe(s, 'duplicates-processed-twice')?.passed, false);
       assert.match(probe(s, 'duplicates-processed-twice')!.detail, /went from \d+ to \d+ \(expected \+1\)/);
     });
@@ -211,19 +301,27 @@ describe('receiver audit', function () {
     assert.throws(() => checkTarget('ftp://127.0.0.1/x'), /http/);
     assert.equal(checkTarget('https://example.com/webhooks', true).host, 'example.com');
     assert.equal(checkTarget('http://localhost:3000/webhooks').port, '3000');
-    await assert.rejects(runAudit({ target: 'http://192.0.2.1/webhooks', sandboxUrl, sandboxSecret, clock }), AuditRefused);
+    await assert.rejects(
+      runAudit({ target: 'http://192.0.2.1/webhooks', sandboxUrl, sandboxSecret, clock }),
+      AuditRefused,
+    );
   });
 
   it('sends a bounded number of requests, none carrying a real credential (only sandbox or audit-made tokens)', async () => {
     const rec = new RecordingServer();
     const url = await rec.start();
     try {
-      const signIn = await fetch(`${sandboxUrl}/sandbox`, { headers: { 'x-sandbox-secret': sandboxSecret } }).then((r) => r.json());
+      const signIn = await fetch(`${sandboxUrl}/sandbox`, { headers: { 'x-sandbox-secret': sandboxSecret } }).then(
+        (r) => r.json(),
+      );
       const s = await runAudit({ target: url, sandboxUrl, sandboxSecret, clock });
       assert.equal(rec.requests.length, AUDIT_CASES.length, 'one request per case');
       let notTokens = 0;
       for (const req of rec.requests) {
-        assert.ok(!JSON.stringify(req.headers).includes(sandboxSecret), "the sandbox's control secret never leaves for the target");
+        assert.ok(
+          !JSON.stringify(req.headers).includes(sandboxSecret),
+          "the sandbox's control secret never leaves for the target",
+        );
         const auth = req.headers.authorization as string | undefined;
         if (!auth) continue;
         // The malformed-token cases send what is not a JWT at all; every real token is checked.
@@ -247,7 +345,14 @@ describe('receiver audit', function () {
   });
 
   it('a target that does not answer: each case fails with "no answer", within the per-request timeout', async () => {
-    const s = await runAudit({ target: 'http://127.0.0.1:9/webhooks', sandboxUrl, sandboxSecret, clock, cases: AUDIT_CASES.slice(0, 2), requestTimeoutMs: 2000 });
+    const s = await runAudit({
+      target: 'http://127.0.0.1:9/webhooks',
+      sandboxUrl,
+      sandboxSecret,
+      clock,
+      cases: AUDIT_CASES.slice(0, 2),
+      requestTimeoutMs: 2000,
+    });
     assert.equal(s.failed, 2);
     assert.match(s.results[0]!.detail, /^no answer/);
   });

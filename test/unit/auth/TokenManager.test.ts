@@ -3,7 +3,13 @@ import assert from 'node:assert/strict';
 import { decodeJwt } from 'jose';
 import { MemorySecretStore } from '../../../src/core/auth/secretStore';
 import { SignInRequired } from '../../../src/core/auth/authErrors';
-import { TokenManager, secretKeyFor, type TokenStateEvent, type AliasPlacement, type SecretStorageFailure } from '../../../src/core/auth/TokenManager';
+import {
+  TokenManager,
+  secretKeyFor,
+  type TokenStateEvent,
+  type AliasPlacement,
+  type SecretStorageFailure,
+} from '../../../src/core/auth/TokenManager';
 import { REFRESH_PATH, startSandbox, type SandboxFixture } from '../helpers/sandboxFixture';
 import { untilTrue as waitFor } from '../helpers/eventLoop';
 
@@ -47,7 +53,10 @@ describe('TokenManager', () => {
   });
 
   it('refused credentials raise SignInRequired and store nothing', async () => {
-    await assert.rejects(tm.signIn({ username: 'demo', password: 'wrong' }), (e: unknown) => e instanceof SignInRequired && e.reason === 'credentials-refused');
+    await assert.rejects(
+      tm.signIn({ username: 'demo', password: 'wrong' }),
+      (e: unknown) => e instanceof SignInRequired && e.reason === 'credentials-refused',
+    );
     assert.deepEqual(store.keys(), []);
   });
 
@@ -100,7 +109,11 @@ describe('TokenManager', () => {
     assert.equal(refreshRequests, 1);
     assert.equal(new Set(tokens).size, 1);
     assert.notEqual(tokens[0], s.accessToken);
-    assert.equal(await tm.freshAccessToken(s.accessToken), tokens[0], 'a token already replaced is not refreshed again');
+    assert.equal(
+      await tm.freshAccessToken(s.accessToken),
+      tokens[0],
+      'a token already replaced is not refreshed again',
+    );
     assert.equal(refreshRequests, 1);
   });
 
@@ -119,7 +132,10 @@ describe('TokenManager', () => {
     assert.equal(states.at(-1)?.state, 'lapsing-soon');
     f.clock.advance(30 * 60_000);
     await waitFor(() => states.at(-1)?.state === 'expired' && tm.current === undefined);
-    await assert.rejects(tm.getAccessToken(), (e: unknown) => e instanceof SignInRequired && e.reason === 'refresh-lapsed');
+    await assert.rejects(
+      tm.getAccessToken(),
+      (e: unknown) => e instanceof SignInRequired && e.reason === 'refresh-lapsed',
+    );
     assert.equal(refreshRequests, 0, 'a lapsed refresh token is not even tried');
     assert.equal(await store.get(secretKeyFor('sandbox')), undefined);
   });
@@ -141,7 +157,10 @@ describe('TokenManager', () => {
     await tm.signIn(creds());
     await f.control('POST', 'reset'); // the sandbox drops every refresh token
     f.clock.advance(3600_000);
-    await assert.rejects(tm.getAccessToken(), (e: unknown) => e instanceof SignInRequired && e.reason === 'refresh-refused');
+    await assert.rejects(
+      tm.getAccessToken(),
+      (e: unknown) => e instanceof SignInRequired && e.reason === 'refresh-refused',
+    );
     assert.equal(tm.state, 'expired');
   });
 
@@ -225,7 +244,10 @@ describe('TokenManager', () => {
       const session = await m.signIn(creds());
       assert.equal(m.state, 'signed-in');
       assert.equal(await m.getAccessToken(), session.accessToken);
-      assert.deepEqual(failures.map((f) => [f.operation, f.error.message]), [['write', 'Cannot create an item in a locked collection']]);
+      assert.deepEqual(
+        failures.map((f) => [f.operation, f.error.message]),
+        [['write', 'Cannot create an item in a locked collection']],
+      );
       assert.deepEqual(failing.keys(), [], 'nothing was kept anywhere else');
       m.dispose();
     });
@@ -235,7 +257,10 @@ describe('TokenManager', () => {
       const failures = failuresOf(m);
       assert.equal(await m.load(), undefined);
       assert.equal(m.state, 'signed-out');
-      assert.deepEqual(failures.map((f) => f.operation), ['read']);
+      assert.deepEqual(
+        failures.map((f) => f.operation),
+        ['read'],
+      );
       m.dispose();
     });
 
@@ -244,7 +269,10 @@ describe('TokenManager', () => {
       const m = make({ store: failing });
       await m.signIn(creds());
       failing.failing = new Set(['delete']);
-      await assert.rejects(m.signOut(), /^Error: signed out in this window, but the secret storage did not remove the stored sign-in \(the keyring is locked\); sign out again once it works$/);
+      await assert.rejects(
+        m.signOut(),
+        /^Error: signed out in this window, but the secret storage did not remove the stored sign-in \(the keyring is locked\); sign out again once it works$/,
+      );
       assert.equal(m.state, 'signed-out');
       await assert.rejects(m.getAccessToken(), SignInRequired);
       m.dispose();

@@ -10,36 +10,97 @@ describe('npm run bench (smoke, tiny counts)', function () {
   this.timeout(120_000);
   it('writes results.json with the receiver ratios and the exact counts, and the Markdown table', () => {
     const dir = mkdtempSync(join(tmpdir(), 'wfs-bench-smoke-'));
-    execFileSync(process.execPath, ['bench/run.mjs', '--tiny', '--only', 'receiver,keysets,tokens,polling,extension,history', '--out', dir], { stdio: ['ignore', 'ignore', 'pipe'], timeout: 110_000 });
+    execFileSync(
+      process.execPath,
+      ['bench/run.mjs', '--tiny', '--only', 'receiver,keysets,tokens,polling,extension,history', '--out', dir],
+      { stdio: ['ignore', 'ignore', 'pipe'], timeout: 110_000 },
+    );
     const r = JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8'));
     for (const k of ['cpu', 'cores', 'node']) assert.ok(r.machine[k], `machine.${k}`);
     assert.ok(Number.isFinite(r.receiver.ratioToBareHttp));
     assert.ok(Number.isFinite(r.receiver.ratioToTypical));
     assert.equal(r.receiver.ours.statuses['200'], 100, 'every delivery verified and answered 200');
-    assert.equal(r.receiver.ours.delivered, 226, 'ours received its share of both runs: 200 under load (a warm-up round and one measured), 26 of the 258 alternating among ten one at a time (warm-ups included)');
+    assert.equal(
+      r.receiver.ours.delivered,
+      226,
+      'ours received its share of both runs: 200 under load (a warm-up round and one measured), 26 of the 258 alternating among ten one at a time (warm-ups included)',
+    );
     assert.equal(r.receiver.ours.verified, 226, 'every one of them verified');
     assert.equal(r.receiver.specMinimum.statuses['200'], 100, 'the spec minimum verifies every delivery too');
     assert.equal(r.receiver.oursFile.statuses['200'], 100, 'so does ours with the history file');
-    assert.equal(r.receiver.specHistory.statuses['200'], 100, 'and the spec minimum with the least history (its Host check lets the load through)');
+    assert.equal(
+      r.receiver.specHistory.statuses['200'],
+      100,
+      'and the spec minimum with the least history (its Host check lets the load through)',
+    );
     assert.equal(r.receiver.leastBounded.statuses['200'], 100, 'and the least history bounded as ours must be');
-    assert.equal(r.receiver.ourVerifier.statuses['200'], 100, 'our Verifier alone verifies every delivery (the key fetch included)');
+    assert.equal(
+      r.receiver.ourVerifier.statuses['200'],
+      100,
+      'our Verifier alone verifies every delivery (the key fetch included)',
+    );
     assert.equal(r.receiver.oursNoHistory.statuses['200'], 100, 'and so does ours without its history');
-    for (const k of ['cpuRatioToFloor', 'specMinimumCpuRatioToFloor', 'cpuRatioToSpecMinimum', 'floorRatioToTypical', 'fileCpuRatioToFloor', 'typicalCpuRatioToFloor', 'fileAddedP99Ms', 'specHistoryCpuRatioToFloor', 'cpuRatioToSpecHistory', 'ourVerifierCpuRatioToFloor', 'oursNoHistoryCpuRatioToFloor', 'leastBoundedCpuRatioToFloor', 'cpuRatioToLeastBounded', 'leastBoundedRatioToTypical'] as const) assert.ok(Number.isFinite(r.receiver[k]) && r.receiver[k] > 0, k);
+    for (const k of [
+      'cpuRatioToFloor',
+      'specMinimumCpuRatioToFloor',
+      'cpuRatioToSpecMinimum',
+      'floorRatioToTypical',
+      'fileCpuRatioToFloor',
+      'typicalCpuRatioToFloor',
+      'fileAddedP99Ms',
+      'specHistoryCpuRatioToFloor',
+      'cpuRatioToSpecHistory',
+      'ourVerifierCpuRatioToFloor',
+      'oursNoHistoryCpuRatioToFloor',
+      'leastBoundedCpuRatioToFloor',
+      'cpuRatioToLeastBounded',
+      'leastBoundedRatioToTypical',
+    ] as const)
+      assert.ok(Number.isFinite(r.receiver[k]) && r.receiver[k] > 0, k);
     assert.equal(r.receiver.ours.rounds.length, 1);
     assert.ok(Number.isFinite(r.receiver.ours.handlerP99Ms));
     assert.ok(Number.isFinite(r.receiver.idealVerifyingRatioToBareHttp));
-    for (const name of ['ours', 'oursFile', 'bareHttp', 'minimalVerify', 'typical', 'specMinimum', 'specHistory', 'leastBounded', 'ourVerifier', 'oursNoHistory'])
-      for (const k of ['serverCpuUsPerRequest', 'loadgenCpuUsPerRequest', 'serialP99Ms'] as const) assert.ok(Number.isFinite(r.receiver[name][k]), `${name}.${k}`);
+    for (const name of [
+      'ours',
+      'oursFile',
+      'bareHttp',
+      'minimalVerify',
+      'typical',
+      'specMinimum',
+      'specHistory',
+      'leastBounded',
+      'ourVerifier',
+      'oursNoHistory',
+    ])
+      for (const k of ['serverCpuUsPerRequest', 'loadgenCpuUsPerRequest', 'serialP99Ms'] as const)
+        assert.ok(Number.isFinite(r.receiver[name][k]), `${name}.${k}`);
     assert.ok(Number.isFinite(r.receiver.addedP99Ms), 'added latency from the pairwise differences');
     const own = r.receiver.ownWork;
-    assert.deepEqual([own.deliveries, own.rounds], [100, 2], "the Receiver's own work: every delivery driven through its handler (all answered 200, or the bench throws)");
+    assert.deepEqual(
+      [own.deliveries, own.rounds],
+      [100, 2],
+      "the Receiver's own work: every delivery driven through its handler (all answered 200, or the bench throws)",
+    );
     assert.ok(own.oursUs > 0 && own.verifierAloneUs > 0 && Number.isFinite(own.receiverUs), JSON.stringify(own));
     // Where each receiver's CPU went: the main thread outside GC, GC pauses, the other threads (Linux), adding up.
-    for (const name of ['minimalVerify', 'specMinimum', 'specHistory', 'leastBounded', 'ourVerifier', 'oursNoHistory', 'ours', 'oursFile', 'typical']) {
+    for (const name of [
+      'minimalVerify',
+      'specMinimum',
+      'specHistory',
+      'leastBounded',
+      'ourVerifier',
+      'oursNoHistory',
+      'ours',
+      'oursFile',
+      'typical',
+    ]) {
       const c = r.receiver.cpuSplit[name];
       assert.ok(c.cpuUs > 0 && c.gcPauseUs >= 0, `${name}: ${JSON.stringify(c)}`);
       if (process.platform === 'linux') assert.ok(c.otherThreadsUs >= 0, `${name}: the other threads counted`);
-      assert.ok(Math.abs(c.mainOutsideGcUs + c.gcPauseUs + (c.otherThreadsUs ?? 0) - c.cpuUs) < 0.2, `${name}: the parts add up (${JSON.stringify(c)})`);
+      assert.ok(
+        Math.abs(c.mainOutsideGcUs + c.gcPauseUs + (c.otherThreadsUs ?? 0) - c.cpuUs) < 0.2,
+        `${name}: the parts add up (${JSON.stringify(c)})`,
+      );
     }
     assert.ok(r.keySets.ours.unknownKidFlood.keySetRequests <= 5, 'the key-set budget holds');
     assert.ok(r.keySets.ours.coldAndFailing.keySetRequests <= 5);
@@ -47,27 +108,55 @@ describe('npm run bench (smoke, tiny counts)', function () {
     assert.equal(r.polling.requests, r.polling.schedule);
     // The shipped bundle activates on a stubbed host, registers its disposables, and exports nothing a peer could use.
     assert.equal(r.extension.error, undefined, `the extension bench ran: ${r.extension.error}`);
-    assert.ok(Number.isFinite(r.extension.activateMs) && r.extension.subscriptions > 20, 'activate() registered its views, commands and servers');
-    assert.equal(r.extension.exportsNothing, true, 'activate() returns nothing: no services, no SecretStorage for other extensions');
+    assert.ok(
+      Number.isFinite(r.extension.activateMs) && r.extension.subscriptions > 20,
+      'activate() registered its views, commands and servers',
+    );
+    assert.equal(
+      r.extension.exportsNothing,
+      true,
+      'activate() returns nothing: no services, no SecretStorage for other extensions',
+    );
     const h = r.history;
     assert.equal(h.acknowledged, h.deliveries, 'every large delivery answered 200 by wfs listen --log');
     assert.equal(h.restartLoaded, h.deliveries, 'all of them read back at the restart');
     assert.equal(h.restartSkipped, 0);
-    for (const k of ['rssAfterMB', 'peakRssMB', 'historyFileMB', 'restartReadyMs', 'rssAfterRestartMB', 'deliveriesPerSecond'] as const) assert.ok(Number.isFinite(h[k]) && h[k] > 0, `history.${k} = ${h[k]}`);
-    for (const k of ['addedP50Ms', 'addedP99Ms', 'withLogP99Ms'] as const) assert.ok(Number.isFinite(h.writeBeforeAck[k]), `writeBeforeAck.${k}`);
+    for (const k of [
+      'rssAfterMB',
+      'peakRssMB',
+      'historyFileMB',
+      'restartReadyMs',
+      'rssAfterRestartMB',
+      'deliveriesPerSecond',
+    ] as const)
+      assert.ok(Number.isFinite(h[k]) && h[k] > 0, `history.${k} = ${h[k]}`);
+    for (const k of ['addedP50Ms', 'addedP99Ms', 'withLogP99Ms'] as const)
+      assert.ok(Number.isFinite(h.writeBeforeAck[k]), `writeBeforeAck.${k}`);
     const md = readFileSync(join(dir, 'results.md'), 'utf8');
     assert.match(md, /ours ÷ bare http/);
     assert.match(md, /CPU per delivery: ours ÷ floor/);
     assert.match(md, /Ours taken apart: our Verifier alone [\d.]+×, with the Receiver around it [\d.]+×/);
     // Where the receivers can have a CPU of their own (Linux, taskset, two CPUs), they do, and the report says so.
-    const canPin = process.platform === 'linux' && availableParallelism() >= 2 && spawnSync('taskset', ['-c', '-p', String(process.pid)]).status === 0;
+    const canPin =
+      process.platform === 'linux' &&
+      availableParallelism() >= 2 &&
+      spawnSync('taskset', ['-c', '-p', String(process.pid)]).status === 0;
     if (canPin) {
-      assert.ok(r.receiver.pinned && r.receiver.pinned.receivers !== r.receiver.pinned.loadGenerator, `pinned: ${JSON.stringify(r.receiver.pinned)}`);
+      assert.ok(
+        r.receiver.pinned && r.receiver.pinned.receivers !== r.receiver.pinned.loadGenerator,
+        `pinned: ${JSON.stringify(r.receiver.pinned)}`,
+      );
       assert.match(md, /the receivers ran on CPU \d+ and the load generator on CPU \d+/);
     } else assert.match(md, /the load generator shares the machine/);
-    assert.match(md, /the Receiver's own JavaScript per delivery, without sockets \(100 deliveries driven by hand through its handler, 2 paired rounds\) \| -?[\d.]+ µs/);
+    assert.match(
+      md,
+      /the Receiver's own JavaScript per delivery, without sockets \(100 deliveries driven by hand through its handler, 2 paired rounds\) \| -?[\d.]+ µs/,
+    );
     assert.match(md, /restart on that history/);
-    assert.match(md, /where the CPU per delivery goes .*\*\*ours -?[\d.]+ \+ [\d.]+ \+ [\d.?]+ = [\d.]+\*\*.* Ours over the floor: -?[\d.]+ µs: -?[\d.]+ on the main thread outside GC, -?[\d.]+ in GC pauses, -?[\d.?]+ on the other threads/);
+    assert.match(
+      md,
+      /where the CPU per delivery goes .*\*\*ours -?[\d.]+ \+ [\d.]+ \+ [\d.?]+ = [\d.]+\*\*.* Ours over the floor: -?[\d.]+ µs: -?[\d.]+ on the main thread outside GC, -?[\d.]+ in GC pauses, -?[\d.?]+ on the other threads/,
+    );
   });
 });
 
@@ -75,12 +164,23 @@ describe('bench/bound.mjs (smoke, tiny counts)', function () {
   this.timeout(60_000);
   it("runs paired rounds of the receivers named (ours from another build too) and reports each one's CPU and every ratio with its interval", () => {
     // --compare: ours from another build (here the same one) as a receiver of its own.
-    const out = execFileSync(process.execPath, ['bench/bound.mjs', '2', 'floor,leastBounded,ours,compared', '--compare', 'out/bench/receiverCore.js', '--tiny'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 55_000 });
+    const out = execFileSync(
+      process.execPath,
+      ['bench/bound.mjs', '2', 'floor,leastBounded,ours,compared', '--compare', 'out/bench/receiverCore.js', '--tiny'],
+      { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 55_000 },
+    );
     const report = JSON.parse(out);
     assert.equal(report.rounds, 2);
     assert.deepEqual(Object.keys(report.cpuUsPerDelivery), ['floor', 'leastBounded', 'ours', 'compared']);
     for (const us of Object.values(report.cpuUsPerDelivery)) assert.ok(Number.isFinite(us) && (us as number) > 0);
-    assert.deepEqual(Object.keys(report.ratios), ['leastBounded ÷ floor', 'ours ÷ floor', 'ours ÷ leastBounded', 'compared ÷ floor', 'compared ÷ leastBounded', 'compared ÷ ours']);
+    assert.deepEqual(Object.keys(report.ratios), [
+      'leastBounded ÷ floor',
+      'ours ÷ floor',
+      'ours ÷ leastBounded',
+      'compared ÷ floor',
+      'compared ÷ leastBounded',
+      'compared ÷ ours',
+    ]);
     for (const r of Object.values(report.ratios)) assert.match(r as string, /^\d+\.\d{3} \(\d+\.\d{3}–\d+\.\d{3}\)$/);
   });
 });

@@ -34,7 +34,9 @@ function held(url: string, body: Buffer, headers: Record<string, string>) {
       if (text.includes('\r\n\r\n')) resolve(Number(text.split(' ')[1]));
     });
   });
-  const head = Object.entries({ host: u.host, 'content-length': String(body.length), ...headers }).map(([k, v]) => `${k}: ${v}\r\n`);
+  const head = Object.entries({ host: u.host, 'content-length': String(body.length), ...headers }).map(
+    ([k, v]) => `${k}: ${v}\r\n`,
+  );
   socket.write(`POST ${u.pathname} HTTP/1.1\r\n${head.join('')}\r\n`);
   socket.write(body.subarray(0, -1));
   return { status, finish: () => socket.write(body.subarray(-1)), close: () => socket.destroy() };
@@ -53,10 +55,14 @@ const b64 = (o: unknown) => Buffer.from(JSON.stringify(o)).toString('base64url')
 
 function post(url: string, body: Buffer, headers: Record<string, string>): Promise<number> {
   return new Promise((resolve, reject) => {
-    const req = request(url, { method: 'POST', headers: { 'content-length': String(body.length), ...headers } }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode!));
-    });
+    const req = request(
+      url,
+      { method: 'POST', headers: { 'content-length': String(body.length), ...headers } },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode!));
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
@@ -76,7 +82,9 @@ describe('bench: the spec minimum with the least history', () => {
 
   it('keeps every request it answers, token redacted, refused bodies cut, within its byte budget', async () => {
     const modulePath = pathToFileURL(join(process.cwd(), 'bench', 'receiverTargets.mjs')).href;
-    const { specMinimumWithHistory } = (await import(modulePath)) as { specMinimumWithHistory: (jwk: unknown, trust: unknown, budget: number) => Promise<Target> };
+    const { specMinimumWithHistory } = (await import(modulePath)) as {
+      specMinimumWithHistory: (jwk: unknown, trust: unknown, budget: number) => Promise<Target>;
+    };
     // Room for two verified deliveries of about 2 KB (and 512 bytes of estimate each), not three.
     target = await specMinimumWithHistory(jwk, trust, 6000);
     const ids: string[] = [];
@@ -86,10 +94,15 @@ describe('bench: the spec minimum with the least history', () => {
       const body = Buffer.from(JSON.stringify({ webhookId, topic: 't', pad: 'x'.repeat(2000) }));
       const bearer = `Bearer ${token(body)}`;
       assert.equal(await post(target.url, body, { authorization: bearer, 'content-type': 'application/json' }), 200);
-      for (const kept of target.history()) assert.ok(!JSON.stringify(kept.headers).includes(bearer.slice(7)), 'the token is never kept');
+      for (const kept of target.history())
+        assert.ok(!JSON.stringify(kept.headers).includes(bearer.slice(7)), 'the token is never kept');
     }
     let kept = target.history();
-    assert.deepEqual(kept.map((k) => k.webhookId), ids.slice(1), 'the oldest went when the budget was reached');
+    assert.deepEqual(
+      kept.map((k) => k.webhookId),
+      ids.slice(1),
+      'the oldest went when the budget was reached',
+    );
     assert.ok(kept.reduce((n, k) => n + k.bytes, 0) <= 6000);
     assert.match(kept[0]!.headers.authorization!, /^Bearer <redacted, \d+ characters>$/);
 
@@ -106,7 +119,9 @@ describe('bench: the spec minimum with the least history', () => {
 
   it('the least history bounded as #15 asks (what ours is also measured against): refused bodies hashed, not held; caps; one body per token; its own names, path and method', async () => {
     const modulePath = pathToFileURL(join(process.cwd(), 'bench', 'receiverTargets.mjs')).href;
-    const { leastBoundedHistory } = (await import(modulePath)) as { leastBoundedHistory: (jwk: unknown, trust: unknown, o: object) => Promise<Target> };
+    const { leastBoundedHistory } = (await import(modulePath)) as {
+      leastBoundedHistory: (jwk: unknown, trust: unknown, o: object) => Promise<Target>;
+    };
     target = await leastBoundedHistory(jwk, trust, { maxBody: 300_000, maxInFlight: 450_000 });
     const json = (n: number) => Buffer.from(JSON.stringify({ webhookId: randomUUID(), pad: 'x'.repeat(n) }));
     const signed = (body: Buffer) => ({ authorization: `Bearer ${token(body)}`, 'content-type': 'application/json' });

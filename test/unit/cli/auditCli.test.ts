@@ -18,7 +18,15 @@ describe('wfs audit', function () {
   let info: Awaited<ReturnType<Sandbox['start']>>;
   let lines: Record<string, any>[];
   // The user's environment: the running sandbox's control secret, as its ready line gave it.
-  const io = (env: Record<string, string> = { WFS_SANDBOX_SECRET: info.controlSecret }): CliIO => ({ emit: (l) => lines.push(l), print: () => undefined, printError: () => undefined, env, clock, readStdin: () => '', onStop: () => () => undefined });
+  const io = (env: Record<string, string> = { WFS_SANDBOX_SECRET: info.controlSecret }): CliIO => ({
+    emit: (l) => lines.push(l),
+    print: () => undefined,
+    printError: () => undefined,
+    env,
+    clock,
+    readStdin: () => '',
+    onStop: () => () => undefined,
+  });
 
   before(async () => {
     sandbox = new Sandbox({ port: 0 });
@@ -28,7 +36,13 @@ describe('wfs audit', function () {
   beforeEach(() => (lines = []));
 
   it('our receiver: every case passes, exit 0', async () => {
-    const receiver = new Receiver({ verifier: new Verifier({ issuers: [{ issuer: info.issuer, audience: info.audience, jwksUrl: info.jwksUrl }], clock }), clock });
+    const receiver = new Receiver({
+      verifier: new Verifier({
+        issuers: [{ issuer: info.issuer, audience: info.audience, jwksUrl: info.jwksUrl }],
+        clock,
+      }),
+      clock,
+    });
     const url = await receiver.start();
     try {
       assert.equal(await main(['audit', '--target', url, '--sandbox-url', info.baseUrl], io()), 0);
@@ -38,11 +52,24 @@ describe('wfs audit', function () {
     const cases = lines.filter((l) => l.event === 'case');
     assert.equal(cases.length, AUDIT_CASES.length);
     assert.ok(cases.every((c) => c.passed === true && !('fix' in c)));
-    assert.deepEqual(lines.at(-1), { event: 'summary', target: lines.at(-1)!.target, issuer: info.issuer, audience: info.audience, jwksUrl: info.jwksUrl, passed: AUDIT_CASES.length, failed: 0, total: AUDIT_CASES.length });
+    assert.deepEqual(lines.at(-1), {
+      event: 'summary',
+      target: lines.at(-1)!.target,
+      issuer: info.issuer,
+      audience: info.audience,
+      jwksUrl: info.jwksUrl,
+      passed: AUDIT_CASES.length,
+      failed: 0,
+      total: AUDIT_CASES.length,
+    });
   });
 
   it('a receiver that does not require exp: that case fails with its fix, exit 1', async () => {
-    const r = new BrokenReceiver('exp-optional', { issuer: info.issuer, audience: info.audience, jwksUrl: info.jwksUrl });
+    const r = new BrokenReceiver('exp-optional', {
+      issuer: info.issuer,
+      audience: info.audience,
+      jwksUrl: info.jwksUrl,
+    });
     const url = await r.start();
     try {
       assert.equal(await main(['audit', '--target', url, '--sandbox-url', info.baseUrl], io()), 1);
@@ -73,9 +100,18 @@ describe('wfs audit', function () {
   it('usage errors exit 2 before sending anything: no target, a remote target, both sandbox flags', async () => {
     assert.equal(await main(['audit'], io()), 2);
     assert.match(lines.at(-1)!.message, /--target is required/);
-    assert.equal(await main(['audit', '--target', 'https://example.com/webhooks', '--sandbox-url', info.baseUrl], io()), 2);
+    assert.equal(
+      await main(['audit', '--target', 'https://example.com/webhooks', '--sandbox-url', info.baseUrl], io()),
+      2,
+    );
     assert.match(lines.at(-1)!.message, /not a loopback address.*--allow-remote/);
-    assert.equal(await main(['audit', '--target', 'http://127.0.0.1:1/x', '--sandbox-url', info.baseUrl, '--sandbox-port', '1'], io()), 2);
+    assert.equal(
+      await main(
+        ['audit', '--target', 'http://127.0.0.1:1/x', '--sandbox-url', info.baseUrl, '--sandbox-port', '1'],
+        io(),
+      ),
+      2,
+    );
     assert.equal(lines.filter((l) => l.event === 'case').length, 0);
   });
 
@@ -84,9 +120,21 @@ describe('wfs audit', function () {
     const url = await rec.start();
     try {
       assert.equal(await main(['audit', '--target', url, '--sandbox-url', info.baseUrl], io({})), 2);
-      assert.match(lines.at(-1)!.message, /^--sandbox-url http:\/\/127\.0\.0\.1:\d+: WFS_SANDBOX_SECRET is not set, and the sandbox's control API needs its secret: set it to the "controlSecret" of that sandbox's ready line/);
-      assert.equal(await main(['audit', '--target', url, '--sandbox-url', info.baseUrl], io({ WFS_SANDBOX_SECRET: 'f'.repeat(64) })), 1);
-      assert.match(lines.at(-1)!.message, /answered 403 to GET \/sandbox: X-Sandbox-Secret is not this sandbox's secret/);
+      assert.match(
+        lines.at(-1)!.message,
+        /^--sandbox-url http:\/\/127\.0\.0\.1:\d+: WFS_SANDBOX_SECRET is not set, and the sandbox's control API needs its secret: set it to the "controlSecret" of that sandbox's ready line/,
+      );
+      assert.equal(
+        await main(
+          ['audit', '--target', url, '--sandbox-url', info.baseUrl],
+          io({ WFS_SANDBOX_SECRET: 'f'.repeat(64) }),
+        ),
+        1,
+      );
+      assert.match(
+        lines.at(-1)!.message,
+        /answered 403 to GET \/sandbox: X-Sandbox-Secret is not this sandbox's secret/,
+      );
       assert.equal(rec.requests.length, 0, 'no delivery reached the target');
     } finally {
       await rec.stop();

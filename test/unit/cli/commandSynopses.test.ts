@@ -14,9 +14,19 @@ import { testWebhookCommand } from '../../../src/cli/commands/testWebhookCommand
 const UNLISTED = new Set(['help', 'no-tunnel']);
 
 describe('wfs command synopses', () => {
-  for (const command of [sandboxCommand, startCommand, statusCommand, findCommand, testWebhookCommand, listenCommand, auditCommand]) {
+  for (const command of [
+    sandboxCommand,
+    startCommand,
+    statusCommand,
+    findCommand,
+    testWebhookCommand,
+    listenCommand,
+    auditCommand,
+  ]) {
     it(`wfs ${command.name}: the synopsis names every flag`, () => {
-      const missing = Object.keys(command.flags).filter((f) => !UNLISTED.has(f) && !new RegExp(`--${f}\\b(?!-)`).test(command.synopsis));
+      const missing = Object.keys(command.flags).filter(
+        (f) => !UNLISTED.has(f) && !new RegExp(`--${f}\\b(?!-)`).test(command.synopsis),
+      );
       assert.deepEqual(missing, []);
     });
   }

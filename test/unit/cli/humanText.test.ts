@@ -26,19 +26,37 @@ describe('the human face', () => {
   const s = makeStyle(false);
 
   it('an error keeps its correlationId on a line of its own, and goes to stderr', () => {
-    const r = renderHuman({ event: 'error', kind: 'outcome-unknown', correlationId: 'c-1', message: 'Outcome unknown: run `wfs find --correlation-id c-1`' }, s);
+    const r = renderHuman(
+      {
+        event: 'error',
+        kind: 'outcome-unknown',
+        correlationId: 'c-1',
+        message: 'Outcome unknown: run `wfs find --correlation-id c-1`',
+      },
+      s,
+    );
     assert.equal(r.stream, 'stderr');
     assert.equal(r.text, '✗ Outcome unknown: run `wfs find --correlation-id c-1`\n  correlationId  c-1\n');
   });
 
   it('an event without a renderer of its own is shown by name with its fields, never lost', () => {
-    const r = renderHuman({ event: 'tunnel', state: 'open', publicUrl: 'https://x.example', extra: { a: 1 }, none: null }, s);
+    const r = renderHuman(
+      { event: 'tunnel', state: 'open', publicUrl: 'https://x.example', extra: { a: 1 }, none: null },
+      s,
+    );
     assert.equal(r.stream, 'stdout');
     assert.equal(r.text, 'tunnel  state=open  publicUrl=https://x.example  extra={"a":1}\n');
   });
 
   it('a status line: time, status padded, id and run', () => {
-    const r = renderHuman({ event: 'status', at: '2026-01-15T12:00:05.000Z', workflow: { workflowId: 'wf_1', runId: 'r1', status: 'processing' } }, s);
+    const r = renderHuman(
+      {
+        event: 'status',
+        at: '2026-01-15T12:00:05.000Z',
+        workflow: { workflowId: 'wf_1', runId: 'r1', status: 'processing' },
+      },
+      s,
+    );
     assert.equal(r.text, '12:00:05  processing  wf_1  run r1\n');
   });
 });

@@ -33,7 +33,10 @@ describe('wfs listen', () => {
     lines = [];
     stop = undefined;
     trustFile = join(mkdtempSync(join(tmpdir(), 'wfs-trust-')), 'trust.json');
-    writeFileSync(trustFile, JSON.stringify([{ issuer: f.info.issuer, jwksUrl: f.info.jwksUrl, audience: f.info.audience }]));
+    writeFileSync(
+      trustFile,
+      JSON.stringify([{ issuer: f.info.issuer, jwksUrl: f.info.jwksUrl, audience: f.info.audience }]),
+    );
   });
   afterEach(() => f.stop());
 
@@ -43,10 +46,26 @@ describe('wfs listen', () => {
     const ready = lines.find((l) => l.event === 'ready')!;
     assert.match(ready.url, /^http:\/\/127\.0\.0\.1:\d+\/webhooks$/);
     assert.equal(ready.publicUrl, null);
-    const sent = await main(['test-webhook', '--address', ready.url, '--topic', 'workflow/completed', '--sub-topic', 'status:workflow/completed', '--tenant-id', 't1'], io());
+    const sent = await main(
+      [
+        'test-webhook',
+        '--address',
+        ready.url,
+        '--topic',
+        'workflow/completed',
+        '--sub-topic',
+        'status:workflow/completed',
+        '--tenant-id',
+        't1',
+      ],
+      io(),
+    );
     assert.equal(sent, 0);
     const delivery = lines.find((l) => l.event === 'delivery')!;
-    assert.deepEqual([delivery.status, delivery.verified, delivery.duplicate, delivery.topic], [200, true, false, 'workflow/completed']);
+    assert.deepEqual(
+      [delivery.status, delivery.verified, delivery.duplicate, delivery.topic],
+      [200, true, false, 'workflow/completed'],
+    );
     assert.equal(delivery.checks.length, 7);
     stop!();
     assert.equal(await listening, 0);
@@ -57,7 +76,10 @@ describe('wfs listen', () => {
     const server = new LocaltunnelServer();
     await server.start();
     try {
-      const listening = main(['listen', '--trust-file', trustFile, '--tunnel', '--tunnel-host', server.url, '--path', '/hooks'], io());
+      const listening = main(
+        ['listen', '--trust-file', trustFile, '--tunnel', '--tunnel-host', server.url, '--path', '/hooks'],
+        io(),
+      );
       await until(() => lines.some((l) => l.event === 'ready'));
       const ready = lines.find((l) => l.event === 'ready')!;
       assert.match(ready.publicUrl, /^http:\/\/[0-9a-f]+\.tunnel\.test:\d+\/hooks$/);
@@ -70,7 +92,10 @@ describe('wfs listen', () => {
   });
 
   it('a dead tunnel host: exit 1 with a tunnel error', async () => {
-    const code = await main(['listen', '--trust-file', trustFile, '--tunnel', '--tunnel-host', 'http://127.0.0.1:9'], io());
+    const code = await main(
+      ['listen', '--trust-file', trustFile, '--tunnel', '--tunnel-host', 'http://127.0.0.1:9'],
+      io(),
+    );
     assert.equal(code, 1);
     assert.equal(lines.at(-1)!.kind, 'tunnel');
   });
@@ -81,7 +106,10 @@ describe('wfs listen', () => {
     assert.equal(lines.find((l) => l.event === 'ready')!.publicUrl, null);
     stop!();
     assert.equal(await listening, 0);
-    assert.deepEqual(lines.map((l) => l.event), ['ready', 'stopped']);
+    assert.deepEqual(
+      lines.map((l) => l.event),
+      ['ready', 'stopped'],
+    );
   });
 
   it('usage errors: the tunnel flags go with --tunnel, which --no-tunnel and --public-url exclude', async () => {
@@ -89,7 +117,10 @@ describe('wfs listen', () => {
       [['--tunnel-host', 'http://127.0.0.1:9'], /add --tunnel/],
       [['--subdomain', 'mine'], /add --tunnel/],
       [['--tunnel', '--no-tunnel'], /--no-tunnel excludes --tunnel/],
-      [['--tunnel', '--public-url', 'http://127.0.0.1:1/webhooks', '--port', '1'], /--public-url excludes --no-tunnel and --tunnel/],
+      [
+        ['--tunnel', '--public-url', 'http://127.0.0.1:1/webhooks', '--port', '1'],
+        /--public-url excludes --no-tunnel and --tunnel/,
+      ],
     ] as const) {
       assert.equal(await main(['listen', '--trust-file', trustFile, ...args], io()), 2, args.join(' '));
       assert.match(lines.at(-1)!.message, message);

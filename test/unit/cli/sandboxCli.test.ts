@@ -13,15 +13,31 @@ function lines(child: ChildProcess): AsyncIterator<string> {
 
 describe('wfs sandbox (CLI)', () => {
   it('prints the ready line, logs requests as JSON lines, and exits 0 on SIGTERM', async () => {
-    const child = spawn(process.execPath, [CLI, 'sandbox', '--port', '0', '--access-token-ttl', '600'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [CLI, 'sandbox', '--port', '0', '--access-token-ttl', '600'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     const it = lines(child);
     const ready = JSON.parse((await it.next()).value);
     assert.equal(ready.event, 'ready');
-    for (const k of ['baseUrl', 'testWebhookUrl', 'problemsBase', 'issuer', 'audience', 'jwksUrl', 'username', 'password', 'sessions', 'products', 'unentitledProduct'])
+    for (const k of [
+      'baseUrl',
+      'testWebhookUrl',
+      'problemsBase',
+      'issuer',
+      'audience',
+      'jwksUrl',
+      'username',
+      'password',
+      'sessions',
+      'products',
+      'unentitledProduct',
+    ])
       assert.ok(k in ready, k);
     assert.match(ready.baseUrl, /^http:\/\/127\.0\.0\.1:\d+$/);
     assert.ok(ready.sessions.staged && ready.sessions.empty);
-    const r = await rawRequest(ready.baseUrl + '/user-management-services-ws/oauth2/002/signInWithPassword', { json: { username: ready.username, password: ready.password } });
+    const r = await rawRequest(ready.baseUrl + '/user-management-services-ws/oauth2/002/signInWithPassword', {
+      json: { username: ready.username, password: ready.password },
+    });
     assert.equal(r.json().expires_in, 600);
     const logged = JSON.parse((await it.next()).value);
     assert.deepEqual([logged.event, logged.method, logged.status], ['request', 'POST', 200]);

@@ -35,7 +35,17 @@ describe('wfs start / status / test-webhook', () => {
   afterEach(() => f.stop());
 
   it('start: exit 0 and the service JSON on 202', async () => {
-    const code = await run(['start', '--session', f.info.sessions.staged, '--service', 'Appraisal', '--model', 'Standard', '--correlation-id', 'c-1']);
+    const code = await run([
+      'start',
+      '--session',
+      f.info.sessions.staged,
+      '--service',
+      'Appraisal',
+      '--model',
+      'Standard',
+      '--correlation-id',
+      'c-1',
+    ]);
     assert.equal(code, 0);
     assert.equal(lines[0].event, 'started');
     assert.equal(lines[0].correlationId, 'c-1');
@@ -44,7 +54,15 @@ describe('wfs start / status / test-webhook', () => {
   });
 
   it('start on an empty session: exit 1 and one error line with status, code and advice', async () => {
-    const code = await run(['start', '--session', f.info.sessions.empty, '--service', 'Appraisal', '--model', 'Standard']);
+    const code = await run([
+      'start',
+      '--session',
+      f.info.sessions.empty,
+      '--service',
+      'Appraisal',
+      '--model',
+      'Standard',
+    ]);
     assert.equal(code, 1);
     assert.equal(lines.length, 1);
     assert.deepEqual([lines[0].event, lines[0].status, lines[0].code], ['error', 409, 'SESSION_EMPTY']);
@@ -54,13 +72,33 @@ describe('wfs start / status / test-webhook', () => {
 
   it('start answered 500: exit 3, message says a billed workflow may exist and names the correlationId', async () => {
     await f.control('POST', 'faults', { fault: 'start-500' });
-    const code = await run(['start', '--session', f.info.sessions.staged, '--service', 'Appraisal', '--model', 'Standard', '--correlation-id', 'c-500']);
+    const code = await run([
+      'start',
+      '--session',
+      f.info.sessions.staged,
+      '--service',
+      'Appraisal',
+      '--model',
+      'Standard',
+      '--correlation-id',
+      'c-500',
+    ]);
     assert.equal(code, 3);
     assert.match(lines[0].message, /outcome unknown.*billed.*Find Workflows by correlationId c-500/i);
   });
 
   it('start with a 256-character correlationId: exit 2 before anything is sent', async () => {
-    const code = await run(['start', '--session', f.info.sessions.staged, '--service', 'A', '--model', 'B', '--correlation-id', 'x'.repeat(256)]);
+    const code = await run([
+      'start',
+      '--session',
+      f.info.sessions.staged,
+      '--service',
+      'A',
+      '--model',
+      'B',
+      '--correlation-id',
+      'x'.repeat(256),
+    ]);
     assert.equal(code, 2);
     assert.equal((await f.control('GET', 'billing')).json().billed.length, 0);
   });
@@ -94,7 +132,10 @@ describe('wfs start / status / test-webhook', () => {
     await untilLine(() => lines.length > 0); // the first read is done: only now may the clock move
     await drive(f, p, 60_000);
     assert.equal(await p, 0);
-    assert.deepEqual(lines.map((l) => l.workflow?.status), ['processing', 'complete']);
+    assert.deepEqual(
+      lines.map((l) => l.workflow?.status),
+      ['processing', 'complete'],
+    );
   });
 
   it('status --follow: exit 4 at the deadline while still processing', async () => {
@@ -127,7 +168,19 @@ describe('wfs start / status / test-webhook', () => {
     it('sends testData from a file and reports the receiver answer', async () => {
       const file = join(mkdtempSync(join(tmpdir(), 'wfs-')), 'data.json');
       writeFileSync(file, '{"hello":"world"}');
-      const code = await run(['test-webhook', '--address', address, '--topic', 'workflow/completed', '--sub-topic', 'status:workflow/completed', '--tenant-id', 't1', '--data', file]);
+      const code = await run([
+        'test-webhook',
+        '--address',
+        address,
+        '--topic',
+        'workflow/completed',
+        '--sub-topic',
+        'status:workflow/completed',
+        '--tenant-id',
+        't1',
+        '--data',
+        file,
+      ]);
       assert.equal(code, 0);
       assert.equal(lines[0].event, 'sent');
       assert.equal(lines[0].response.receiverStatus, 200);
@@ -136,21 +189,56 @@ describe('wfs start / status / test-webhook', () => {
     });
 
     it('reads testData from standard input with --data -', async () => {
-      await run(['test-webhook', '--address', address, '--topic', 't/x', '--sub-topic', 'k:t/x', '--tenant-id', 't1', '--data', '-'], undefined, '[1,2,3]');
+      await run(
+        [
+          'test-webhook',
+          '--address',
+          address,
+          '--topic',
+          't/x',
+          '--sub-topic',
+          'k:t/x',
+          '--tenant-id',
+          't1',
+          '--data',
+          '-',
+        ],
+        undefined,
+        '[1,2,3]',
+      );
       assert.equal(receiver.requests[0].body.toString(), '[1,2,3]');
     });
 
     it('malformed --data JSON: exit 2, nothing sent', async () => {
-      const code = await run(['test-webhook', '--address', address, '--topic', 't/x', '--sub-topic', 'k:t/x', '--tenant-id', 't1', '--data', '-'], undefined, '{oops');
+      const code = await run(
+        [
+          'test-webhook',
+          '--address',
+          address,
+          '--topic',
+          't/x',
+          '--sub-topic',
+          'k:t/x',
+          '--tenant-id',
+          't1',
+          '--data',
+          '-',
+        ],
+        undefined,
+        '{oops',
+      );
       assert.equal(code, 2);
       assert.match(lines[0].message, /not valid JSON/);
       assert.equal(receiver.requests.length, 0);
     });
 
     it('refuses an http address when the test endpoint is not a local sandbox', async () => {
-      const code = await run(['test-webhook', '--address', address, '--topic', 't/x', '--sub-topic', 'k:t/x', '--tenant-id', 't1'], {
-        WFS_TEST_WEBHOOK_URL: 'https://webhooks.example.invalid',
-      });
+      const code = await run(
+        ['test-webhook', '--address', address, '--topic', 't/x', '--sub-topic', 'k:t/x', '--tenant-id', 't1'],
+        {
+          WFS_TEST_WEBHOOK_URL: 'https://webhooks.example.invalid',
+        },
+      );
       assert.equal(code, 2);
       assert.match(lines[0].message, /https/);
     });
@@ -159,7 +247,8 @@ describe('wfs start / status / test-webhook', () => {
 
 /**
  * Moves the shared virtual clock in 1 s steps until the command settles. The command signs in and reads over real
- * HTTP first, so the follower may start after the clock has moved: the bound is generous simulated time, never wall time.
+ * HTTP first, so the follower may start after the clock has moved: the bound is generous simulated time, never wall
+ * time.
  */
 async function drive(f: SandboxFixture, p: Promise<number>, expectedMs: number): Promise<void> {
   let settled = false;

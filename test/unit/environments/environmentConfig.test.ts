@@ -1,5 +1,9 @@
 import assert from 'node:assert/strict';
-import { parseEnvironments, sandboxEnvironment, SANDBOX_ENVIRONMENT } from '../../../src/core/environments/environmentConfig';
+import {
+  parseEnvironments,
+  sandboxEnvironment,
+  SANDBOX_ENVIRONMENT,
+} from '../../../src/core/environments/environmentConfig';
 
 describe('wfs.environments setting', () => {
   it('reads a full entry, trimming and defaulting the test-webhook URL to the base URL', () => {
@@ -33,10 +37,19 @@ describe('wfs.environments setting', () => {
       { name: 'Hooks', baseUrl: 'https://wfs.example.test', testWebhookUrl: 'http://10.0.0.7:8080' },
       { name: 'Local', baseUrl: 'http://127.0.0.1:4010', testWebhookUrl: 'http://localhost:4010' },
     ]);
-    assert.deepEqual(environments.map((e) => e.name), ['Local']);
+    assert.deepEqual(
+      environments.map((e) => e.name),
+      ['Local'],
+    );
     assert.equal(problems.length, 2);
-    assert.match(problems[0]!, /^wfs\.environments\[0\] \("Prod"\): "baseUrl" is plain http to wfs\.example\.test, which is not this machine: .* unencrypted, so none is sent\. Use the service's https:\/\/ address, or a loopback address/);
-    assert.match(problems[1]!, /^wfs\.environments\[1\] \("Hooks"\): "testWebhookUrl" is plain http to 10\.0\.0\.7:8080, which is not this machine/);
+    assert.match(
+      problems[0]!,
+      /^wfs\.environments\[0\] \("Prod"\): "baseUrl" is plain http to wfs\.example\.test, which is not this machine: .* unencrypted, so none is sent\. Use the service's https:\/\/ address, or a loopback address/,
+    );
+    assert.match(
+      problems[1]!,
+      /^wfs\.environments\[1\] \("Hooks"\): "testWebhookUrl" is plain http to 10\.0\.0\.7:8080, which is not this machine/,
+    );
   });
 
   it('a base URL written without its scheme: the problem gives it with one', () => {
@@ -45,11 +58,25 @@ describe('wfs.environments setting', () => {
       { name: 'Local', baseUrl: 'http://127.0.0.1:8080', testWebhookUrl: 'localhost:8080' },
     ]);
     assert.deepEqual(environments, []);
-    assert.match(problems[0]!, /\("Staging"\): "baseUrl" is not a URL: staging\.example\.test \(it lacks its scheme: write https:\/\/staging\.example\.test\)\.$/);
-    assert.match(problems[1]!, /\("Local"\): "testWebhookUrl" must be an http\(s\) URL \(it lacks its scheme: write http:\/\/localhost:8080\)\.$/);
-    const issuer = parseEnvironments([{ name: 'Prod', baseUrl: 'https://api.example.test', trustedIssuers: [{ issuer: 'i', audience: 'a', jwksUrl: 'keys.example.test/jwks' }] }]);
+    assert.match(
+      problems[0]!,
+      /\("Staging"\): "baseUrl" is not a URL: staging\.example\.test \(it lacks its scheme: write https:\/\/staging\.example\.test\)\.$/,
+    );
+    assert.match(
+      problems[1]!,
+      /\("Local"\): "testWebhookUrl" must be an http\(s\) URL \(it lacks its scheme: write http:\/\/localhost:8080\)\.$/,
+    );
+    const issuer = parseEnvironments([
+      {
+        name: 'Prod',
+        baseUrl: 'https://api.example.test',
+        trustedIssuers: [{ issuer: 'i', audience: 'a', jwksUrl: 'keys.example.test/jwks' }],
+      },
+    ]);
     assert.deepEqual(issuer.environments[0]!.trustedIssuers, []);
-    assert.deepEqual(issuer.problems, ['wfs.environments[0] ("Prod"): a trusted issuer\'s "jwksUrl" is not a URL: keys.example.test/jwks (it lacks its scheme: write https://keys.example.test/jwks); that issuer was skipped.']);
+    assert.deepEqual(issuer.problems, [
+      'wfs.environments[0] ("Prod"): a trusted issuer\'s "jwksUrl" is not a URL: keys.example.test/jwks (it lacks its scheme: write https://keys.example.test/jwks); that issuer was skipped.',
+    ]);
   });
 
   it('skips each bad entry with a problem naming it, and keeps the good ones', () => {
@@ -58,12 +85,20 @@ describe('wfs.environments setting', () => {
       { baseUrl: 'https://a' },
       { name: 'Sandbox', baseUrl: 'https://a' },
       { name: 'ftp', baseUrl: 'ftp://a' },
-      { name: 'Good', baseUrl: 'https://good', products: [{ service: 'X' }], trustedIssuers: [{ issuer: 'i', audience: 'a', jwksUrl: 'file:///etc/passwd' }] },
+      {
+        name: 'Good',
+        baseUrl: 'https://good',
+        products: [{ service: 'X' }],
+        trustedIssuers: [{ issuer: 'i', audience: 'a', jwksUrl: 'file:///etc/passwd' }],
+      },
       { name: 'good', baseUrl: 'https://dup' },
       { name: 'Bad<script>', baseUrl: 'https://a' },
       { name: 'Alias', baseUrl: 'https://a', userAliasPlacement: 'cookie' },
     ]);
-    assert.deepEqual(environments.map((e) => e.name), ['Good']);
+    assert.deepEqual(
+      environments.map((e) => e.name),
+      ['Good'],
+    );
     assert.deepEqual(environments[0]!.products, []);
     assert.deepEqual(environments[0]!.trustedIssuers, [], 'a jwksUrl that is not http(s) is refused');
     assert.equal(problems.length, 9);
@@ -76,7 +111,10 @@ describe('wfs.environments setting', () => {
   });
 
   it('a setting that is not a list is one problem, not an exception', () => {
-    assert.deepEqual(parseEnvironments({ name: 'x' }), { environments: [], problems: ['wfs.environments must be a list of environments.'] });
+    assert.deepEqual(parseEnvironments({ name: 'x' }), {
+      environments: [],
+      problems: ['wfs.environments must be a list of environments.'],
+    });
     assert.deepEqual(parseEnvironments(undefined), { environments: [], problems: [] });
   });
 
@@ -93,12 +131,23 @@ describe('wfs.environments setting', () => {
     });
     assert.equal(e.name, SANDBOX_ENVIRONMENT);
     assert.equal(e.builtIn, true);
-    assert.deepEqual(e.products, [{ service: 'A', model: 'B' }, { service: 'C', model: 'D' }]);
-    assert.deepEqual(e.trustedIssuers, [{ issuer: 'https://sandbox/iss', audience: 'aud', jwksUrl: 'http://127.0.0.1:1/.well-known/jwks.json' }]);
+    assert.deepEqual(e.products, [
+      { service: 'A', model: 'B' },
+      { service: 'C', model: 'D' },
+    ]);
+    assert.deepEqual(e.trustedIssuers, [
+      { issuer: 'https://sandbox/iss', audience: 'aud', jwksUrl: 'http://127.0.0.1:1/.well-known/jwks.json' },
+    ]);
   });
 
   it('findWorkflowsUrl: a template with {correlationId} on the origin of baseUrl, or the entry is refused with a reason', () => {
-    const ok = parseEnvironments([{ name: 'S', baseUrl: 'https://svc.example', findWorkflowsUrl: 'https://svc.example/wf/search?c={correlationId}' }]);
+    const ok = parseEnvironments([
+      {
+        name: 'S',
+        baseUrl: 'https://svc.example',
+        findWorkflowsUrl: 'https://svc.example/wf/search?c={correlationId}',
+      },
+    ]);
     assert.equal(ok.environments[0]!.findWorkflowsUrl, 'https://svc.example/wf/search?c={correlationId}');
     for (const bad of ['https://other.example/s?c={correlationId}', 'https://svc.example/search', 42]) {
       const r = parseEnvironments([{ name: 'S', baseUrl: 'https://svc.example', findWorkflowsUrl: bad }]);

@@ -2,13 +2,35 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import type { DeliveryRecord } from '../../../src/core/webhooks/deliveryRecord';
-import { curlCommand, deliveryDetail, deliveryRow, exportJson, exportJsonChunks, filterRows, hexDump } from '../../../src/extension/panel/deliveryView';
+import {
+  curlCommand,
+  deliveryDetail,
+  deliveryRow,
+  exportJson,
+  exportJsonChunks,
+  filterRows,
+  hexDump,
+} from '../../../src/extension/panel/deliveryView';
 import { contentSecurityPolicy, newNonce, panelHtml } from '../../../src/extension/panel/panelHtml';
 
 const T = '2026-11-22T10:00:00.1234567Z';
-const EVENT = { webhookId: 'w-1', topic: 'workflow/completed', subTopic: 'event:workflow/completed', triggeredAt: T, data: { runId: 'wfrun_1' } };
-const REFUSED_BODY = Buffer.from(JSON.stringify({ topic: 'evil/topic', data: { runId: 'wfrun_9' }, note: '<img src=x onerror=alert(1)>' }));
-const info = (b: Buffer, over: Partial<DeliveryRecord['body']> = {}) => ({ size: b.length, sha256: 'ab'.repeat(32), kept: b.length, utf8: true, ...over });
+const EVENT = {
+  webhookId: 'w-1',
+  topic: 'workflow/completed',
+  subTopic: 'event:workflow/completed',
+  triggeredAt: T,
+  data: { runId: 'wfrun_1' },
+};
+const REFUSED_BODY = Buffer.from(
+  JSON.stringify({ topic: 'evil/topic', data: { runId: 'wfrun_9' }, note: '<img src=x onerror=alert(1)>' }),
+);
+const info = (b: Buffer, over: Partial<DeliveryRecord['body']> = {}) => ({
+  size: b.length,
+  sha256: 'ab'.repeat(32),
+  kept: b.length,
+  utf8: true,
+  ...over,
+});
 /** The bodies the "history" holds, by record id (DeliveryLog.body in the product). */
 const bodies = new Map<string, Buffer>([
   ['d1', Buffer.from(JSON.stringify(EVENT))],
@@ -23,7 +45,11 @@ function record(over: Partial<DeliveryRecord> = {}): DeliveryRecord {
     receivedAt: '2026-11-22T10:00:01.000Z',
     method: 'POST',
     path: '/webhooks',
-    headers: { 'content-type': 'application/json', authorization: 'Bearer <redacted, 812 characters>', 'x-svc-topic': 'workflow/completed' },
+    headers: {
+      'content-type': 'application/json',
+      authorization: 'Bearer <redacted, 812 characters>',
+      'x-svc-topic': 'workflow/completed',
+    },
     body: info(bodies.get('d1')!),
     checks: [1, 2, 3, 4, 5, 6, 7].map((step) => ({ step, name: `s${step}`, ok: true, detail: 'ok' })),
     verified: true,
@@ -59,20 +85,32 @@ const refused = record({
 });
 
 describe('webhook panel view model', () => {
-  it('marks what came from X-Svc-* headers as unsigned: a test webhook\'s ids, and anything of a refused delivery', () => {
-    const test = record({ webhookId: undefined, topic: undefined, subTopic: undefined, triggeredAt: undefined, headers: { 'x-svc-topic': 'orders/created', 'x-svc-webhook-id': 'hdr-1' }, unsigned: { topic: 'orders/created', webhookId: 'hdr-1' } });
+  it("marks what came from X-Svc-* headers as unsigned: a test webhook's ids, and anything of a refused delivery", () => {
+    const test = record({
+      webhookId: undefined,
+      topic: undefined,
+      subTopic: undefined,
+      triggeredAt: undefined,
+      headers: { 'x-svc-topic': 'orders/created', 'x-svc-webhook-id': 'hdr-1' },
+      unsigned: { topic: 'orders/created', webhookId: 'hdr-1' },
+    });
     const row = deliveryRow(test);
     assert.deepEqual([row.topic, row.webhookId, row.unsigned], ['orders/created', 'hdr-1', ['webhookId', 'topic']]);
     const signed = deliveryRow(record());
     assert.deepEqual([signed.topic, signed.webhookId, signed.unsigned], ['workflow/completed', 'w-1', undefined]);
-    const refused = deliveryRow(record({ verified: false, webhookId: undefined, topic: undefined, subTopic: undefined, triggeredAt: undefined }));
+    const refused = deliveryRow(
+      record({ verified: false, webhookId: undefined, topic: undefined, subTopic: undefined, triggeredAt: undefined }),
+    );
     assert.deepEqual([refused.topic, refused.unsigned], ['workflow/completed', ['topic']]);
   });
 
   it('a row keeps triggeredAt to all 7 digits, with topic, subTopic, status, badge data and latency', () => {
     const row = deliveryRow(record());
     assert.equal(row.triggeredAt, T);
-    assert.deepEqual([row.topic, row.subTopic, row.status, row.verified, row.duplicate, row.latencyMs, row.runId], ['workflow/completed', 'event:workflow/completed', 200, true, false, 1.25, 'wfrun_1']);
+    assert.deepEqual(
+      [row.topic, row.subTopic, row.status, row.verified, row.duplicate, row.latencyMs, row.runId],
+      ['workflow/completed', 'event:workflow/completed', 200, true, false, 1.25, 'wfrun_1'],
+    );
     assert.equal(row.failedCheck, undefined);
   });
 
@@ -113,7 +151,11 @@ describe('webhook panel view model', () => {
     };
     assert.equal(await filterRows(many, { text: 'no such text' }, reading, () => current), undefined);
     assert.equal(reads.length, 3, 'no body read after the filter changed');
-    assert.equal((await filterRows(many, { text: 'no such text' }, async () => bodies.get('d2')))!.length, 0, 'left alone, it reads to the end');
+    assert.equal(
+      (await filterRows(many, { text: 'no such text' }, async () => bodies.get('d2')))!.length,
+      0,
+      'left alone, it reads to the end',
+    );
   });
 
   it('detail: headers, raw text, pretty JSON, JWT dates and time to expiry at arrival, checks, response', () => {
@@ -122,11 +164,20 @@ describe('webhook panel view model', () => {
     assert.equal(d.note, undefined);
     assert.equal(d.hex, undefined);
     assert.match(d.prettyJson!, /\n {2}"webhookId": "w-1"/);
-    assert.deepEqual(d.jwt!.dates.map((x) => [x.claim, x.iso]), [['iat', '2026-11-22T10:00:00.000Z'], ['exp', '2026-11-22T10:05:00.000Z']]);
+    assert.deepEqual(
+      d.jwt!.dates.map((x) => [x.claim, x.iso]),
+      [
+        ['iat', '2026-11-22T10:00:00.000Z'],
+        ['exp', '2026-11-22T10:05:00.000Z'],
+      ],
+    );
     assert.equal(d.jwt!.expiresInSecondsAtArrival, 299);
     assert.equal(d.checks.length, 7);
     assert.deepEqual(d.response, { status: 200, durationMs: 1.25 });
-    assert.ok(d.headers.some(([k, v]) => k === 'authorization' && v.startsWith('Bearer <redacted')), 'the token itself is never there');
+    assert.ok(
+      d.headers.some(([k, v]) => k === 'authorization' && v.startsWith('Bearer <redacted')),
+      'the token itself is never there',
+    );
   });
 
   it('a non-UTF-8 body is shown as hex, byte for byte', () => {
@@ -173,7 +224,10 @@ describe('webhook panel view model', () => {
       return readBody(id);
     };
     const chunks = exportJsonChunks([record(), refused], counting);
-    assert.equal((await chunks.next()).value, '{\n  "exportedBy": "Workflow Service Toolkit",\n  "count": 2,\n  "deliveries": [');
+    assert.equal(
+      (await chunks.next()).value,
+      '{\n  "exportedBy": "Workflow Service Toolkit",\n  "count": 2,\n  "deliveries": [',
+    );
     assert.deepEqual(reads, [], 'no body read before its delivery is written');
     await chunks.next();
     assert.deepEqual(reads, ['d1'], 'one body at a time');
@@ -186,7 +240,10 @@ describe('webhook panel view model', () => {
   it('export is JSON with every record and its kept body bytes', async () => {
     const parsed = JSON.parse(await exportJson([record(), refused], readBody));
     assert.equal(parsed.count, 2);
-    assert.deepEqual(parsed.deliveries.map((d: DeliveryRecord) => d.id), ['d1', 'd2']);
+    assert.deepEqual(
+      parsed.deliveries.map((d: DeliveryRecord) => d.id),
+      ['d1', 'd2'],
+    );
     assert.equal(Buffer.from(parsed.deliveries[1].bodyBase64, 'base64').toString(), REFUSED_BODY.toString());
   });
 });
@@ -194,7 +251,10 @@ describe('webhook panel view model', () => {
 describe('webhook panel HTML', () => {
   it('CSP: default-src none, scripts only by nonce, styles and images only from the webview resource origin', () => {
     const csp = contentSecurityPolicy('https://res.vscode-cdn.net', 'abc');
-    assert.equal(csp, "default-src 'none'; style-src https://res.vscode-cdn.net; script-src 'nonce-abc'; img-src https://res.vscode-cdn.net; font-src https://res.vscode-cdn.net");
+    assert.equal(
+      csp,
+      "default-src 'none'; style-src https://res.vscode-cdn.net; script-src 'nonce-abc'; img-src https://res.vscode-cdn.net; font-src https://res.vscode-cdn.net",
+    );
     assert.ok(!/unsafe-inline|unsafe-eval/.test(csp));
   });
 
@@ -202,10 +262,24 @@ describe('webhook panel HTML', () => {
     const a = newNonce();
     assert.notEqual(a, newNonce());
     assert.equal(Buffer.from(a, 'base64').length, 18);
-    const html = panelHtml({ cspSource: 'vscode-resource:', nonce: a, domUri: 'vscode-resource:/media/panel/dom.js', scriptUri: 'vscode-resource:/media/panel/panel.js', styleUri: 'vscode-resource:/media/panel/panel.css' });
+    const html = panelHtml({
+      cspSource: 'vscode-resource:',
+      nonce: a,
+      domUri: 'vscode-resource:/media/panel/dom.js',
+      scriptUri: 'vscode-resource:/media/panel/panel.js',
+      styleUri: 'vscode-resource:/media/panel/panel.css',
+    });
     assert.equal(html.match(/<script/g)!.length, 2);
-    assert.ok(html.includes(`<script nonce="${a}" src="vscode-resource:/media/panel/dom.js"></script>\n<script nonce="${a}" src="vscode-resource:/media/panel/panel.js"></script>`));
-    assert.equal(html.match(/<script nonce="[^"]+" src="[^"]+"><\/script>/g)!.length, 2, 'every script has a src and the nonce');
+    assert.ok(
+      html.includes(
+        `<script nonce="${a}" src="vscode-resource:/media/panel/dom.js"></script>\n<script nonce="${a}" src="vscode-resource:/media/panel/panel.js"></script>`,
+      ),
+    );
+    assert.equal(
+      html.match(/<script nonce="[^"]+" src="[^"]+"><\/script>/g)!.length,
+      2,
+      'every script has a src and the nonce',
+    );
     assert.ok(!/ on[a-z]+=/.test(html), 'no inline event handlers');
   });
 });

@@ -4,7 +4,14 @@ import { byteSize, historyStorageNote } from '../../../src/extension/panel/histo
 
 describe('the history storage note', () => {
   it('writes sizes in binary units', () => {
-    assert.deepEqual([0, 1023, 1536, 10 * 1024, 64 * 1024 * 1024 - 1, 3 * 1024 ** 3].map(byteSize), ['0 bytes', '1023 bytes', '1.5 KiB', '10 KiB', '64 MiB', '3.0 GiB']);
+    assert.deepEqual([0, 1023, 1536, 10 * 1024, 64 * 1024 * 1024 - 1, 3 * 1024 ** 3].map(byteSize), [
+      '0 bytes',
+      '1023 bytes',
+      '1.5 KiB',
+      '10 KiB',
+      '64 MiB',
+      '3.0 GiB',
+    ]);
   });
 
   it('on disk: names the file and both sizes, and how to keep it off the disk', () => {
@@ -15,7 +22,10 @@ describe('the history storage note', () => {
   });
 
   it('in memory only: the size in memory, and that it goes with VS Code', () => {
-    assert.equal(historyStorageNote(undefined, 300, 0), 'The history is kept in memory only (300 bytes; wfs.receiver.historyStorage) and is gone when VS Code closes.');
+    assert.equal(
+      historyStorageNote(undefined, 300, 0),
+      'The history is kept in memory only (300 bytes; wfs.receiver.historyStorage) and is gone when VS Code closes.',
+    );
     // Another window holds the file: this one says so, rather than blaming the setting.
     assert.equal(
       historyStorageNote(undefined, 300, 0, { file: '/s/deliveries.jsonl', holder: 'wfs listen (pid 4242)' }),

@@ -4,15 +4,38 @@ import { parsePanelRequest } from '../../../src/extension/panel/panelProtocol';
 
 describe('webhook panel protocol: messages from the webview are validated on arrival', () => {
   it('accepts every well-formed request, keeping only the known fields', () => {
-    assert.deepEqual(parsePanelRequest({ type: 'filter', filter: { topic: 't', status: 403, verification: 'refused', text: 'x', extra: 1 } }), { type: 'filter', filter: { topic: 't', status: 403, verification: 'refused', text: 'x' } });
-    assert.deepEqual(parsePanelRequest({ type: 'ready', filter: {}, paused: false, selectedId: null }), { type: 'ready', filter: {}, paused: false, selectedId: null });
+    assert.deepEqual(
+      parsePanelRequest({
+        type: 'filter',
+        filter: { topic: 't', status: 403, verification: 'refused', text: 'x', extra: 1 },
+      }),
+      { type: 'filter', filter: { topic: 't', status: 403, verification: 'refused', text: 'x' } },
+    );
+    assert.deepEqual(parsePanelRequest({ type: 'ready', filter: {}, paused: false, selectedId: null }), {
+      type: 'ready',
+      filter: {},
+      paused: false,
+      selectedId: null,
+    });
     assert.deepEqual(parsePanelRequest({ type: 'select', id: 'abc' }), { type: 'select', id: 'abc' });
     assert.deepEqual(parsePanelRequest({ type: 'override', status: null }), { type: 'override', status: null });
     assert.deepEqual(parsePanelRequest({ type: 'override', status: 503 }), { type: 'override', status: 503 });
-    assert.deepEqual(parsePanelRequest({ type: 'action', action: 'copy-curl', id: 'abc' }), { type: 'action', action: 'copy-curl', id: 'abc' });
-    assert.deepEqual(parsePanelRequest({ type: 'action', action: 'export-all' }), { type: 'action', action: 'export-all', id: undefined });
+    assert.deepEqual(parsePanelRequest({ type: 'action', action: 'copy-curl', id: 'abc' }), {
+      type: 'action',
+      action: 'copy-curl',
+      id: 'abc',
+    });
+    assert.deepEqual(parsePanelRequest({ type: 'action', action: 'export-all' }), {
+      type: 'action',
+      action: 'export-all',
+      id: undefined,
+    });
     assert.deepEqual(parsePanelRequest({ type: 'clear' }), { type: 'clear' });
-    assert.deepEqual(parsePanelRequest({ type: 'start-receiver', port: 1 }), { type: 'start-receiver' }, 'nothing of the message but its type is used');
+    assert.deepEqual(
+      parsePanelRequest({ type: 'start-receiver', port: 1 }),
+      { type: 'start-receiver' },
+      'nothing of the message but its type is used',
+    );
   });
 
   it('refuses malformed and unknown messages with a reason, never an exception', () => {

@@ -2,12 +2,16 @@
 import assert from 'node:assert/strict';
 import { changedReceiverSettings, settingsChangeNotice } from '../../../src/extension/receiver/receiverSettingsNotice';
 
-const touched = (...keys: string[]) => changedReceiverSettings((k) => keys.some((t) => k === t || k.startsWith(`${t}.`)));
+const touched = (...keys: string[]) =>
+  changedReceiverSettings((k) => keys.some((t) => k === t || k.startsWith(`${t}.`)));
 
 describe('the notice for a receiver setting changed while it runs', () => {
   it('sorts what a change touched into what a restart applies and what a reload applies', () => {
     assert.deepEqual(touched('wfs.receiver.forwardTo'), { restart: ['wfs.receiver.forwardTo'], reload: [] });
-    assert.deepEqual(touched('wfs.receiver.historyStorage', 'wfs.receiver.port'), { restart: ['wfs.receiver.port'], reload: ['wfs.receiver.historyStorage'] });
+    assert.deepEqual(touched('wfs.receiver.historyStorage', 'wfs.receiver.port'), {
+      restart: ['wfs.receiver.port'],
+      reload: ['wfs.receiver.historyStorage'],
+    });
     assert.deepEqual(touched('wfs.environments'), { restart: [], reload: [] });
   });
 
@@ -25,9 +29,16 @@ describe('the notice for a receiver setting changed while it runs', () => {
       text: 'wfs.receiver.historyStorage changed: the delivery history uses the new value once the window reloads. The history file is then erased.',
       action: 'Reload Window',
     });
-    assert.deepEqual(settingsChangeNotice(touched('wfs.receiver.historyStorage'), false, false)?.text, 'wfs.receiver.historyStorage changed: the delivery history uses the new value once the window reloads.');
+    assert.deepEqual(
+      settingsChangeNotice(touched('wfs.receiver.historyStorage'), false, false)?.text,
+      'wfs.receiver.historyStorage changed: the delivery history uses the new value once the window reloads.',
+    );
     assert.equal(
-      settingsChangeNotice(touched('wfs.receiver.historyMemoryMiB', 'wfs.receiver.historyDiskMiB', 'wfs.receiver.port'), true, false)?.text,
+      settingsChangeNotice(
+        touched('wfs.receiver.historyMemoryMiB', 'wfs.receiver.historyDiskMiB', 'wfs.receiver.port'),
+        true,
+        false,
+      )?.text,
       'wfs.receiver.historyMemoryMiB and wfs.receiver.historyDiskMiB changed: the delivery history uses the new value once the window reloads.',
     );
   });

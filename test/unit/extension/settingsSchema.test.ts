@@ -5,9 +5,24 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-type Schema = { type?: string; markdownDescription?: string; description?: string; format?: string; enum?: string[]; enumDescriptions?: string[]; items?: Schema; properties?: Record<string, Schema>; additionalProperties?: boolean; defaultSnippets?: unknown[]; markdownDeprecationMessage?: string };
+type Schema = {
+  type?: string;
+  markdownDescription?: string;
+  description?: string;
+  format?: string;
+  enum?: string[];
+  enumDescriptions?: string[];
+  items?: Schema;
+  properties?: Record<string, Schema>;
+  additionalProperties?: boolean;
+  defaultSnippets?: unknown[];
+  markdownDeprecationMessage?: string;
+};
 const manifest = JSON.parse(readFileSync(join(__dirname, '../../../../package.json'), 'utf8'));
-const props: Record<string, Schema> = Object.assign({}, ...[manifest.contributes.configuration].flat().map((c: { properties: Record<string, Schema> }) => c.properties));
+const props: Record<string, Schema> = Object.assign(
+  {},
+  ...[manifest.contributes.configuration].flat().map((c: { properties: Record<string, Schema> }) => c.properties),
+);
 
 describe('settings schema (package.json)', () => {
   it('every setting has a markdownDescription; enums describe each value', () => {
@@ -18,8 +33,16 @@ describe('settings schema (package.json)', () => {
   });
 
   it('ports, minutes, seconds and MiB are integers; addresses are URIs', () => {
-    for (const key of ['wfs.receiver.port', 'wfs.polling.deadlineMinutes', 'wfs.sandbox.workflowDurationSeconds', 'wfs.receiver.historyMemoryMiB', 'wfs.receiver.historyDiskMiB']) assert.equal(props[key]!.type, 'integer', key);
-    for (const key of ['wfs.receiver.publicUrl', 'wfs.receiver.tunnelHost', 'wfs.receiver.forwardTo']) assert.equal(props[key]!.format, 'uri', key);
+    for (const key of [
+      'wfs.receiver.port',
+      'wfs.polling.deadlineMinutes',
+      'wfs.sandbox.workflowDurationSeconds',
+      'wfs.receiver.historyMemoryMiB',
+      'wfs.receiver.historyDiskMiB',
+    ])
+      assert.equal(props[key]!.type, 'integer', key);
+    for (const key of ['wfs.receiver.publicUrl', 'wfs.receiver.tunnelHost', 'wfs.receiver.forwardTo'])
+      assert.equal(props[key]!.format, 'uri', key);
     assert.ok(!Object.values(props).some((s) => s.type === 'number'), 'no setting is a bare number');
   });
 
@@ -27,14 +50,31 @@ describe('settings schema (package.json)', () => {
     const env = props['wfs.environments']!;
     const item = env.items!;
     assert.equal(item.additionalProperties, false);
-    for (const [field, s] of Object.entries(item.properties!)) assert.ok(s.markdownDescription, `environment field ${field}`);
+    for (const [field, s] of Object.entries(item.properties!))
+      assert.ok(s.markdownDescription, `environment field ${field}`);
     for (const nested of ['products', 'trustedIssuers']) {
       assert.equal(item.properties![nested]!.items!.additionalProperties, false, nested);
-      for (const [field, s] of Object.entries(item.properties![nested]!.items!.properties!)) assert.ok(s.markdownDescription, `${nested}.${field}`);
+      for (const [field, s] of Object.entries(item.properties![nested]!.items!.properties!))
+        assert.ok(s.markdownDescription, `${nested}.${field}`);
     }
-    assert.deepEqual(Object.keys(item.properties!).sort(), ['baseUrl', 'findWorkflowsUrl', 'name', 'problemsBase', 'products', 'testWebhookUrl', 'trustedIssuers', 'userAlias', 'userAliasPlacement'], 'the fields environmentConfig.ts reads');
+    assert.deepEqual(
+      Object.keys(item.properties!).sort(),
+      [
+        'baseUrl',
+        'findWorkflowsUrl',
+        'name',
+        'problemsBase',
+        'products',
+        'testWebhookUrl',
+        'trustedIssuers',
+        'userAlias',
+        'userAliasPlacement',
+      ],
+      'the fields environmentConfig.ts reads',
+    );
     const snippet = JSON.stringify(env.defaultSnippets);
-    for (const field of ['name', 'baseUrl', 'products', 'trustedIssuers', 'jwksUrl', 'audience']) assert.ok(snippet.includes(`"${field}"`), `the snippet fills ${field}`);
+    for (const field of ['name', 'baseUrl', 'products', 'trustedIssuers', 'jwksUrl', 'audience'])
+      assert.ok(snippet.includes(`"${field}"`), `the snippet fills ${field}`);
   });
 
   it('the listing has what the Marketplace shows: a 128×128 PNG icon, keywords, a banner, bugs and homepage', () => {
@@ -43,7 +83,11 @@ describe('settings schema (package.json)', () => {
     assert.deepEqual([png.readUInt32BE(16), png.readUInt32BE(20)], [128, 128]);
     assert.ok(manifest.keywords.length >= 5 && manifest.keywords.length <= 30);
     assert.ok(manifest.galleryBanner.color && manifest.bugs.url && manifest.homepage);
-    assert.match(readFileSync(join(__dirname, '../../../../.vscodeignore'), 'utf8'), /^!media\/icon\.png$/m, 'the icon ships');
+    assert.match(
+      readFileSync(join(__dirname, '../../../../.vscodeignore'), 'utf8'),
+      /^!media\/icon\.png$/m,
+      'the icon ships',
+    );
   });
 });
 
@@ -52,7 +96,9 @@ describe('README, the listing', () => {
   const readme = readFileSync(join(root, 'README.md'), 'utf8');
 
   it('every relative link and image resolves to a file in the repository; none leaves it', () => {
-    const links = [...readme.matchAll(/\]\(([^)\s]+)\)/g)].map((m) => m[1]!).filter((l) => !/^(https?:|#|mailto:)/.test(l));
+    const links = [...readme.matchAll(/\]\(([^)\s]+)\)/g)]
+      .map((m) => m[1]!)
+      .filter((l) => !/^(https?:|#|mailto:)/.test(l));
     assert.ok(links.length >= 8, `${links.length} relative links`);
     for (const l of links) {
       assert.ok(!l.startsWith('..'), `${l} points outside the repository`);
@@ -61,13 +107,18 @@ describe('README, the listing', () => {
   });
 
   it('is written for users: build, test tiers and benchmark method live in CONTRIBUTING.md and docs/', () => {
-    for (const contributorOnly of ['test:electron', 'loadgen.mjs', 'enable-smoke-test-driver', '## Layout']) assert.ok(!readme.includes(contributorOnly), contributorOnly);
+    for (const contributorOnly of ['test:electron', 'loadgen.mjs', 'enable-smoke-test-driver', '## Layout'])
+      assert.ok(!readme.includes(contributorOnly), contributorOnly);
     assert.match(readme, /`npm ci && npm test`/, 'the one test command, which .ci/run runs');
   });
 
   it('packages with its images: vsce rewrites relative links (no --no-rewrite-relative-links), and media/readme ships', () => {
     assert.ok(!manifest.scripts.package.includes('--no-rewrite-relative-links'));
-    assert.match(manifest.repository.url, /^https:\/\/github\.com\//, 'a repository vsce can rewrite links against (a documented placeholder until the first publish)');
+    assert.match(
+      manifest.repository.url,
+      /^https:\/\/github\.com\//,
+      'a repository vsce can rewrite links against (a documented placeholder until the first publish)',
+    );
     assert.match(readFileSync(join(root, '.vscodeignore'), 'utf8'), /^!media\/readme\/\*\*$/m);
   });
 });

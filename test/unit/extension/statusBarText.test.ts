@@ -6,7 +6,10 @@ const session = { username: 'demo', accessExpiresAt: NOW + 65 * 60_000, refreshE
 
 describe('status bar model', () => {
   it('formats time to expiry', () => {
-    assert.deepEqual([formatRemaining(30_000), formatRemaining(59 * 60_000), formatRemaining(65 * 60_000)], ['<1m', '59m', '1h 05m']);
+    assert.deepEqual(
+      [formatRemaining(30_000), formatRemaining(59 * 60_000), formatRemaining(65 * 60_000)],
+      ['<1m', '59m', '1h 05m'],
+    );
   });
   it('signed out', () => {
     assert.equal(statusBarModel('Sandbox', 'signed-out', NOW).text, '$(account) Sandbox: signed out');

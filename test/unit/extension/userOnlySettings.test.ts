@@ -16,18 +16,29 @@ describe('user-only settings in a workspace file', () => {
       "editor.tabSize": 2,
       "url": "http://x//y"
     }`;
-    assert.deepEqual(userOnlySettingsIn(text), ['wfs.environments', 'wfs.confirmBilledStart', 'wfs.receiver.tunnelHost']);
+    assert.deepEqual(userOnlySettingsIn(text), [
+      'wfs.environments',
+      'wfs.confirmBilledStart',
+      'wfs.receiver.tunnelHost',
+    ]);
     assert.deepEqual(userOnlySettingsIn('{}'), []);
   });
 
   it('every one of them is declared application- or machine-scoped in package.json, so VS Code ignores a workspace value', () => {
     const manifest = JSON.parse(readFileSync(join(__dirname, '../../../../package.json'), 'utf8'));
     const c = manifest.contributes.configuration;
-    const props = Array.isArray(c) ? Object.assign({}, ...c.map((x: { properties: object }) => x.properties)) : c.properties;
-    for (const key of USER_ONLY_SETTINGS) assert.ok(['application', 'machine'].includes(props[key]?.scope), `${key}: scope ${props[key]?.scope}`);
-    for (const key of ['wfs.environments', 'wfs.confirmBilledStart', 'wfs.auth.rememberPasswordForSilentSignIn']) assert.equal(props[key].scope, 'application', key);
+    const props = Array.isArray(c)
+      ? Object.assign({}, ...c.map((x: { properties: object }) => x.properties))
+      : c.properties;
+    for (const key of USER_ONLY_SETTINGS)
+      assert.ok(['application', 'machine'].includes(props[key]?.scope), `${key}: scope ${props[key]?.scope}`);
+    for (const key of ['wfs.environments', 'wfs.confirmBilledStart', 'wfs.auth.rememberPasswordForSilentSignIn'])
+      assert.equal(props[key].scope, 'application', key);
     // In Restricted Mode VS Code also reads them from user settings only (restrictedConfigurations).
-    assert.deepEqual([...manifest.capabilities.untrustedWorkspaces.restrictedConfigurations].sort(), [...USER_ONLY_SETTINGS].sort());
+    assert.deepEqual(
+      [...manifest.capabilities.untrustedWorkspaces.restrictedConfigurations].sort(),
+      [...USER_ONLY_SETTINGS].sort(),
+    );
     assert.equal(manifest.capabilities.untrustedWorkspaces.supported, 'limited');
   });
 });

@@ -51,7 +51,10 @@ export class BrokenReceiver {
   private readonly seen = new Set<string>();
   processed = 0;
 
-  constructor(private readonly mistake: Mistake, private readonly trust: Trust) {}
+  constructor(
+    private readonly mistake: Mistake,
+    private readonly trust: Trust,
+  ) {}
 
   async start(): Promise<string> {
     this.server = createServer((req, res) => {
@@ -114,7 +117,13 @@ export class BrokenReceiver {
       return 500;
     }
     const event = JSON.parse(raw.toString('utf8')) as { webhookId?: string };
-    if (m !== 'records-id-before-verify' && m !== 'processes-duplicates' && event.webhookId && this.seen.has(event.webhookId)) return m === 'no-dedupe-answers-409' ? 409 : 200;
+    if (
+      m !== 'records-id-before-verify' &&
+      m !== 'processes-duplicates' &&
+      event.webhookId &&
+      this.seen.has(event.webhookId)
+    )
+      return m === 'no-dedupe-answers-409' ? 409 : 200;
     if (event.webhookId) this.seen.add(event.webhookId);
     this.processed++;
     return 200;
@@ -140,11 +149,16 @@ export class BrokenReceiver {
     // set is down).
     const fromJku = m === 'follows-jku' && typeof header.jku === 'string';
     const fromIss = m === 'iss-derived-jwks' && typeof claims.iss === 'string' && claims.iss !== this.trust.issuer;
-    const setUrl = fromJku ? (header.jku as string) : fromIss ? `${claims.iss}/.well-known/jwks.json` : this.trust.jwksUrl;
+    const setUrl = fromJku
+      ? (header.jku as string)
+      : fromIss
+        ? `${claims.iss}/.well-known/jwks.json`
+        : this.trust.jwksUrl;
     let keys: JWK[];
     try {
       keys = await this.keySet(setUrl, false);
-      if (!keys.some((k) => k.kid === header.kid) && m !== 'no-issuer-check-cached-keys') keys = await this.keySet(setUrl, true);
+      if (!keys.some((k) => k.kid === header.kid) && m !== 'no-issuer-check-cached-keys')
+        keys = await this.keySet(setUrl, true);
     } catch (err) {
       if (m === 'key-failure-500') throw err;
       throw new Refuse('key set');
@@ -157,10 +171,18 @@ export class BrokenReceiver {
     }
     if (m === 'accepts-alg-none' && header.alg === 'none') {
       // "trusts the token's algorithm": nothing to verify
-    } else if ((m === 'alg-confusion' || m === 'alg-confusion-pkcs1' || m === 'alg-confusion-modulus') && header.alg === 'HS256') {
+    } else if (
+      (m === 'alg-confusion' || m === 'alg-confusion-pkcs1' || m === 'alg-confusion-modulus') &&
+      header.alg === 'HS256'
+    ) {
       if (!jwk) throw new Refuse('no key');
       const publicKey = createPublicKey({ key: jwk as never, format: 'jwk' });
-      const secret = m === 'alg-confusion' ? (publicKey.export({ type: 'spki', format: 'pem' }) as string) : m === 'alg-confusion-pkcs1' ? (publicKey.export({ type: 'pkcs1', format: 'pem' }) as string) : (jwk.n as string);
+      const secret =
+        m === 'alg-confusion'
+          ? (publicKey.export({ type: 'spki', format: 'pem' }) as string)
+          : m === 'alg-confusion-pkcs1'
+            ? (publicKey.export({ type: 'pkcs1', format: 'pem' }) as string)
+            : (jwk.n as string);
       const [h, p, s] = token.split('.');
       if (createHmac('sha256', secret).update(`${h}.${p}`).digest('base64url') !== s) throw new Refuse('hmac');
     } else if (m === 'no-signature-check') {
@@ -170,29 +192,49 @@ export class BrokenReceiver {
       const key = await importJWK({ ...jwk, alg: header.alg as string }, header.alg as string).catch(() => {
         throw new Refuse('key import');
       });
-      if (m === 'any-rsa-alg') await compactVerify(token, key).catch(() => { throw new Refuse('signature'); });
+      if (m === 'any-rsa-alg')
+        await compactVerify(token, key).catch(() => {
+          throw new Refuse('signature');
+        });
       else {
         await jwtVerify(token, key, {
-          algorithms: m === 'accepts-rs384' ? ['RS256', 'RS384'] : m === 'accepts-ps256' ? ['RS256', 'PS256'] : ['RS256'],
+          algorithms:
+            m === 'accepts-rs384' ? ['RS256', 'RS384'] : m === 'accepts-ps256' ? ['RS256', 'PS256'] : ['RS256'],
           issuer: skipsIssuer ? undefined : this.trust.issuer,
           audience: m === 'no-audience-check' ? undefined : this.trust.audience,
           requiredClaims: m === 'exp-optional' ? [] : ['exp'],
-          clockTolerance: m === 'no-clock-tolerance' ? 0 : m === 'lenient-tolerance' ? 600 : m === 'tolerance-120' ? 120 : 60,
+          clockTolerance:
+            m === 'no-clock-tolerance' ? 0 : m === 'lenient-tolerance' ? 600 : m === 'tolerance-120' ? 120 : 60,
         }).catch(() => {
           throw new Refuse('claims');
         });
       }
     }
-    if (m === 'no-audience-check' || m === 'exp-optional' || m === 'no-clock-tolerance' || m === 'lenient-tolerance' || m === 'tolerance-120') {
+    if (
+      m === 'no-audience-check' ||
+      m === 'exp-optional' ||
+      m === 'no-clock-tolerance' ||
+      m === 'lenient-tolerance' ||
+      m === 'tolerance-120'
+    ) {
       // jwtVerify above checked the claims with the mistake in place
-    } else if (m === 'accepts-alg-none' || m === 'alg-confusion' || m === 'alg-confusion-pkcs1' || m === 'alg-confusion-modulus' || m === 'no-signature-check' || m === 'any-rsa-alg') {
+    } else if (
+      m === 'accepts-alg-none' ||
+      m === 'alg-confusion' ||
+      m === 'alg-confusion-pkcs1' ||
+      m === 'alg-confusion-modulus' ||
+      m === 'no-signature-check' ||
+      m === 'any-rsa-alg'
+    ) {
       if (claims.aud !== this.trust.audience) throw new Refuse('aud');
       if (typeof claims.exp !== 'number' || claims.exp + 60 < Date.now() / 1000) throw new Refuse('exp');
     }
     if (m === 'no-body-hash') return;
-    const bytes = m === 'hashes-reserialized-json' ? Buffer.from(JSON.stringify(JSON.parse(raw.toString('utf8')))) : raw;
+    const bytes =
+      m === 'hashes-reserialized-json' ? Buffer.from(JSON.stringify(JSON.parse(raw.toString('utf8')))) : raw;
     const want = claims.body_sha256;
     if (typeof want !== 'string' || !/^[0-9a-f]{64}$/.test(want)) throw new Refuse('hash missing');
-    if (!timingSafeEqual(Buffer.from(want, 'hex'), createHash('sha256').update(bytes).digest())) throw new Refuse('hash');
+    if (!timingSafeEqual(Buffer.from(want, 'hex'), createHash('sha256').update(bytes).digest()))
+      throw new Refuse('hash');
   }
 }

@@ -11,9 +11,19 @@ export interface TestKey {
   spki: string;
 }
 
-export async function newRsaKey(kid: string, modulusLength = 2048, alg: 'RS256' | 'RS512' | 'PS256' = 'RS256'): Promise<TestKey> {
+export async function newRsaKey(
+  kid: string,
+  modulusLength = 2048,
+  alg: 'RS256' | 'RS512' | 'PS256' = 'RS256',
+): Promise<TestKey> {
   const { privateKey, publicKey } = await generateKeyPair(alg, { modulusLength, extractable: true });
-  return { kid, privateKey, publicKey, jwk: { ...(await exportJWK(publicKey)), kid, use: 'sig' }, spki: await exportSPKI(publicKey) };
+  return {
+    kid,
+    privateKey,
+    publicKey,
+    jwk: { ...(await exportJWK(publicKey)), kid, use: 'sig' },
+    spki: await exportSPKI(publicKey),
+  };
 }
 
 export class KeySetServer {

@@ -46,7 +46,10 @@ export class LocaltunnelServer {
 
   /** Resolves once the client `id` has at least one idle socket. */
   async ready(id: string): Promise<void> {
-    await untilTrue(() => (this.clients.get(id)?.idle.length ?? 0) > 0, () => `tunnel client ${id} never connected`);
+    await untilTrue(
+      () => (this.clients.get(id)?.idle.length ?? 0) > 0,
+      () => `tunnel client ${id} never connected`,
+    );
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -62,7 +65,14 @@ export class LocaltunnelServer {
       const id = req.url === '/?new' ? randomBytes(4).toString('hex') : req.url!.slice(1);
       const client = this.clients.get(id) ?? (await this.newClient(id));
       res.writeHead(200, { 'content-type': 'application/json' });
-      return void res.end(JSON.stringify({ id, port: (client.tcp.address() as AddressInfo).port, max_conn_count: 2, url: `http://${id}.tunnel.test:${this.port}` }));
+      return void res.end(
+        JSON.stringify({
+          id,
+          port: (client.tcp.address() as AddressInfo).port,
+          max_conn_count: 2,
+          url: `http://${id}.tunnel.test:${this.port}`,
+        }),
+      );
     }
     res.writeHead(404);
     res.end();

@@ -81,4 +81,3 @@ export class ManualClock implements Clock {
 async function flushMicrotasks(): Promise<void> {
   for (let i = 0; i < 5; i++) await new Promise<void>((r) => setImmediate(r));
 }
-

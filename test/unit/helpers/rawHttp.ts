@@ -20,11 +20,22 @@ export async function rawRequest(
     body = JSON.stringify(opts.json);
     headers['content-type'] ??= 'application/json';
   }
-  const res = await request(url, { method: (opts.method ?? (body !== undefined ? 'POST' : 'GET')) as 'GET', headers, body });
+  const res = await request(url, {
+    method: (opts.method ?? (body !== undefined ? 'POST' : 'GET')) as 'GET',
+    headers,
+    body,
+  });
   const buf = Buffer.from(await res.body.arrayBuffer());
   const flat: Record<string, string> = {};
-  for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) flat[k] = Array.isArray(v) ? v.join(', ') : String(v);
-  return { status: res.statusCode, headers: flat, body: buf, text: buf.toString('utf8'), json: () => JSON.parse(buf.toString('utf8')) };
+  for (const [k, v] of Object.entries(res.headers))
+    if (v !== undefined) flat[k] = Array.isArray(v) ? v.join(', ') : String(v);
+  return {
+    status: res.statusCode,
+    headers: flat,
+    body: buf,
+    text: buf.toString('utf8'),
+    json: () => JSON.parse(buf.toString('utf8')),
+  };
 }
 
 export interface HeldRequest {
@@ -50,7 +61,12 @@ export function heldRequest(url: string, headers: Record<string, string>, body: 
     });
     socket.on('close', () => resolve(text));
   });
-  const lines = Object.entries({ host: u.host, 'content-type': 'application/json', 'content-length': String(body.length), ...headers }).map(([k, v]) => `${k}: ${v}\r\n`);
+  const lines = Object.entries({
+    host: u.host,
+    'content-type': 'application/json',
+    'content-length': String(body.length),
+    ...headers,
+  }).map(([k, v]) => `${k}: ${v}\r\n`);
   socket.write(`POST ${u.pathname} HTTP/1.1\r\n${lines.join('')}\r\n`);
   socket.write(body.subarray(0, -1));
   return { socket, answer, finish: () => socket.write(body.subarray(-1)) };

@@ -56,10 +56,19 @@ export class RecordingProxy {
   private forward(req: IncomingMessage, res: ServerResponse): void {
     this.forwarded.push(`${req.method} ${req.url}`);
     const u = new URL(req.url ?? '');
-    const up = request({ host: this.resolve(u.hostname), port: u.port || 80, path: u.pathname + u.search, method: req.method, headers: req.headers }, (r) => {
-      res.writeHead(r.statusCode ?? 502, r.headers);
-      r.pipe(res);
-    });
+    const up = request(
+      {
+        host: this.resolve(u.hostname),
+        port: u.port || 80,
+        path: u.pathname + u.search,
+        method: req.method,
+        headers: req.headers,
+      },
+      (r) => {
+        res.writeHead(r.statusCode ?? 502, r.headers);
+        r.pipe(res);
+      },
+    );
     up.on('error', () => {
       res.writeHead(502);
       res.end();

@@ -25,7 +25,13 @@ export class RecordingServer {
       const chunks: Buffer[] = [];
       req.on('data', (c) => chunks.push(c));
       req.on('end', () => {
-        const rec: Recorded = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks), arrivedAt: performance.now() };
+        const rec: Recorded = {
+          method: req.method ?? '',
+          url: req.url ?? '',
+          headers: req.headers,
+          body: Buffer.concat(chunks),
+          arrivedAt: performance.now(),
+        };
         this.requests.push(rec);
         const status = this.respond(this.requests.length, rec);
         void (this.gate ?? Promise.resolve()).then(() => {

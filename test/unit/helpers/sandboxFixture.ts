@@ -10,7 +10,10 @@ export interface SandboxFixture {
   clock: ManualClock;
   url(path: string): string;
   signIn(extra?: Record<string, unknown>): Promise<{ access_token: string; refresh_token: string; expires_in: number }>;
-  call(path: string, opts?: { method?: string; token?: string; json?: unknown; body?: string; headers?: Record<string, string> }): Promise<RawResponse>;
+  call(
+    path: string,
+    opts?: { method?: string; token?: string; json?: unknown; body?: string; headers?: Record<string, string> },
+  ): Promise<RawResponse>;
   /** Calls the control API as the sandbox's owner: with its secret, and a JSON content type when there is a body. */
   control(method: string, path: string, json?: unknown): Promise<RawResponse>;
   stop(): Promise<void>;
@@ -27,7 +30,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     clock,
     url,
     async signIn(extra = {}) {
-      const res = await rawRequest(url(SIGN_IN_PATH), { json: { username: info.username, password: info.password, ...extra } });
+      const res = await rawRequest(url(SIGN_IN_PATH), {
+        json: { username: info.username, password: info.password, ...extra },
+      });
       if (res.status !== 200) throw new Error(`sign-in failed: ${res.status} ${res.text}`);
       return res.json();
     },
@@ -39,7 +44,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       return rawRequest(url(path), { method, headers, json: opts.json, body: opts.body });
     },
     control(method, path, json) {
-      return rawRequest(url('/sandbox/' + path), { method, json, headers: { 'x-sandbox-secret': info.controlSecret, ...(method === 'POST' || method === 'PUT' ? { 'content-type': 'application/json' } : {}) } });
+      return rawRequest(url('/sandbox/' + path), {
+        method,
+        json,
+        headers: {
+          'x-sandbox-secret': info.controlSecret,
+          ...(method === 'POST' || method === 'PUT' ? { 'content-type': 'application/json' } : {}),
+        },
+      });
     },
     stop: () => sandbox.stop(),
   };

@@ -21,7 +21,13 @@ export class ScriptedServer {
       const chunks: Buffer[] = [];
       req.on('data', (c) => chunks.push(c));
       req.on('end', () => {
-        this.requests.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks), arrivedAt: performance.now() });
+        this.requests.push({
+          method: req.method ?? '',
+          url: req.url ?? '',
+          headers: req.headers,
+          body: Buffer.concat(chunks),
+          arrivedAt: performance.now(),
+        });
         const reply = this.script[Math.min(this.requests.length - 1, this.script.length - 1)];
         res.writeHead(reply.status, reply.headers);
         res.end(reply.body);
@@ -38,4 +44,8 @@ export class ScriptedServer {
   }
 }
 
-export const json = (status: number, body: unknown, type = 'application/json'): ScriptedReply => ({ status, headers: { 'content-type': type }, body: JSON.stringify(body) });
+export const json = (status: number, body: unknown, type = 'application/json'): ScriptedReply => ({
+  status,
+  headers: { 'content-type': type },
+  body: JSON.stringify(body),
+});

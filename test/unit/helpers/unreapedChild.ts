@@ -53,7 +53,8 @@ export async function spawnUnreaped(command: string[], env: NodeJS.ProcessEnv = 
       await ended;
       for (let i = 0; i < 1000 && procState(pid) !== 'Z'; i++) await new Promise((r) => setTimeout(r, 2));
       const state = procState(pid);
-      if (state !== 'Z') throw new Error(`pid ${pid} is not a zombie: /proc/${pid}/stat says ${state ?? 'no such process'}`);
+      if (state !== 'Z')
+        throw new Error(`pid ${pid} is not a zombie: /proc/${pid}/stat says ${state ?? 'no such process'}`);
     },
     stop() {
       parent.kill('SIGKILL');

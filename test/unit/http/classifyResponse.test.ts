@@ -20,7 +20,12 @@ import {
 
 const PB = 'https://api.example.test/problems';
 
-function res(status: number, contentType: string, body: unknown = '', headers: Record<string, string> = {}): HttpResponse {
+function res(
+  status: number,
+  contentType: string,
+  body: unknown = '',
+  headers: Record<string, string> = {},
+): HttpResponse {
   const buf = Buffer.isBuffer(body) ? body : Buffer.from(typeof body === 'string' ? body : JSON.stringify(body));
   return { status, contentType, headers: { 'content-type': contentType, ...headers }, body: buf, durationMs: 1 };
 }
@@ -39,7 +44,10 @@ const problem = (status: number, type: string) => ({ type, title: 't', status, d
 
 describe('classifyResponse: start workflow error table', () => {
   it('202 ACCEPTED is success and returns the parsed body', () => {
-    const out = classifyResponse(res(202, 'application/json', { workflow: { workflowId: 'wf_1' }, ...msg('ACCEPTED') }), { operation: 'start' });
+    const out = classifyResponse(
+      res(202, 'application/json', { workflow: { workflowId: 'wf_1' }, ...msg('ACCEPTED') }),
+      { operation: 'start' },
+    );
     assert.ok(out.ok);
     assert.equal((out.json as any).workflow.workflowId, 'wf_1');
   });
@@ -57,13 +65,19 @@ describe('classifyResponse: start workflow error table', () => {
     assert.equal(e.instance, 'urn:uuid:1');
   });
   it('401 about:blank (no credential sent) → Unauthorized, not a rejected token', () => {
-    const e = startError(res(401, 'application/problem+json', problem(401, 'about:blank'), { 'www-authenticate': 'Bearer realm="x"' }));
+    const e = startError(
+      res(401, 'application/problem+json', problem(401, 'about:blank'), { 'www-authenticate': 'Bearer realm="x"' }),
+    );
     assert.ok(e instanceof Unauthorized);
     assert.equal((e as Unauthorized).tokenRejected, false);
     assert.equal((e as Unauthorized).wwwAuthenticate, 'Bearer realm="x"');
   });
   it('401 invalid-token type → Unauthorized with tokenRejected', () => {
-    const e = startError(res(401, 'application/problem+json', problem(401, `${PB}/invalid-token`), { 'www-authenticate': 'Bearer realm="x", error="invalid_token"' }));
+    const e = startError(
+      res(401, 'application/problem+json', problem(401, `${PB}/invalid-token`), {
+        'www-authenticate': 'Bearer realm="x", error="invalid_token"',
+      }),
+    );
     assert.ok(e instanceof Unauthorized);
     assert.equal((e as Unauthorized).tokenRejected, true);
     assert.equal(e.problemType, `${PB}/invalid-token`);
@@ -121,7 +135,10 @@ describe('classifyResponse: start workflow error table', () => {
   it('413 from the edge → refused as too large, nothing processed; the test webhook is told to send smaller testData', () => {
     const e = startError(res(413, '', ''));
     assert.equal(e.kind, 'unexpected');
-    assert.match(e.advice, /^The service refused the request as too large \(413 Payload Too Large\); nothing was processed\. Send a smaller request\.$/);
+    assert.match(
+      e.advice,
+      /^The service refused the request as too large \(413 Payload Too Large\); nothing was processed\. Send a smaller request\.$/,
+    );
     const out = classifyResponse(res(413, 'text/html', '<h1>413</h1>'), { operation: 'test-webhook' });
     assert.ok(!out.ok);
     assert.match(out.error.advice, /too large \(413.*Send smaller testData\.$/);
@@ -148,12 +165,24 @@ describe('classifyBody', () => {
     assert.equal(classifyBody({ contentType: 'application/json', body: Buffer.from('{"messages":') }).kind, 'none');
   });
   it('messages must be an array of coded messages before messages[0].code is read', () => {
-    assert.equal(classifyBody({ contentType: 'application/json', body: Buffer.from('{"messages":null}') }).kind, 'json');
-    assert.equal(classifyBody({ contentType: 'application/json', body: Buffer.from('{"messages":[]}') }).kind, 'messages');
-    assert.equal(classifyBody({ contentType: 'application/json', body: Buffer.from('{"messages":[{"text":"no code"}]}') }).kind, 'json');
+    assert.equal(
+      classifyBody({ contentType: 'application/json', body: Buffer.from('{"messages":null}') }).kind,
+      'json',
+    );
+    assert.equal(
+      classifyBody({ contentType: 'application/json', body: Buffer.from('{"messages":[]}') }).kind,
+      'messages',
+    );
+    assert.equal(
+      classifyBody({ contentType: 'application/json', body: Buffer.from('{"messages":[{"text":"no code"}]}') }).kind,
+      'json',
+    );
   });
   it('a problem document is recognised by application/problem+json', () => {
-    const b = classifyBody({ contentType: 'application/problem+json', body: Buffer.from(JSON.stringify(problem(400, 'about:blank'))) });
+    const b = classifyBody({
+      contentType: 'application/problem+json',
+      body: Buffer.from(JSON.stringify(problem(400, 'about:blank'))),
+    });
     assert.equal(b.kind, 'problem');
   });
 });

@@ -17,24 +17,55 @@ import { ManualClock } from '../helpers/manualClock';
 import { RecordingProxy } from '../helpers/recordingProxy';
 
 const refused = (e: unknown) => {
-  if (e instanceof LocalValidationError && e.rule === 'credential-origin' && /is plain http to wfs-test\.test:\d+, which is not this machine.*https:\/\//.test(e.message)) return true;
+  if (
+    e instanceof LocalValidationError &&
+    e.rule === 'credential-origin' &&
+    /is plain http to wfs-test\.test:\d+, which is not this machine.*https:\/\//.test(e.message)
+  )
+    return true;
   throw new Error(`not refused for its plain http origin: ${(e as Error).message}`);
 };
 
 describe('credentialOriginProblem', () => {
   it('allows https anywhere and plain http on loopback only', () => {
-    for (const ok of ['https://wfs.example', 'https://10.0.0.1:8443/x', 'http://127.0.0.1:4010', 'http://127.9.9.9', 'http://localhost:1', 'HTTP://LOCALHOST', 'http://[::1]:4010', 'http://127.1/'])
+    for (const ok of [
+      'https://wfs.example',
+      'https://10.0.0.1:8443/x',
+      'http://127.0.0.1:4010',
+      'http://127.9.9.9',
+      'http://localhost:1',
+      'HTTP://LOCALHOST',
+      'http://[::1]:4010',
+      'http://127.1/',
+    ])
       assert.equal(credentialOriginProblem(ok), undefined, ok);
   });
 
   it('refuses plain http to any other host, whatever it looks like', () => {
-    for (const bad of ['http://wfs.example', 'HTTP://wfs.example/x', 'http://10.0.0.1:8080', 'http://0.0.0.0:4010', 'http://localhost.wfs.example', 'http://127.0.0.1.nip.io', 'http://[::ffff:127.0.0.1]/', 'http://[fe80::1]/', 'http://localhost./'])
-      assert.match(credentialOriginProblem(bad) ?? '', /^is plain http to .+, which is not this machine: a password or token sent there would cross the network unencrypted, so none is sent\. Use the service's https:\/\/ address, or a loopback address \(127\.0\.0\.1, localhost\) for a local sandbox$/, bad);
+    for (const bad of [
+      'http://wfs.example',
+      'HTTP://wfs.example/x',
+      'http://10.0.0.1:8080',
+      'http://0.0.0.0:4010',
+      'http://localhost.wfs.example',
+      'http://127.0.0.1.nip.io',
+      'http://[::ffff:127.0.0.1]/',
+      'http://[fe80::1]/',
+      'http://localhost./',
+    ])
+      assert.match(
+        credentialOriginProblem(bad) ?? '',
+        /^is plain http to .+, which is not this machine: a password or token sent there would cross the network unencrypted, so none is sent\. Use the service's https:\/\/ address, or a loopback address \(127\.0\.0\.1, localhost\) for a local sandbox$/,
+        bad,
+      );
   });
 
   it('leaves what is not an http URL to httpUrlProblem', () => {
     assert.equal(credentialOriginProblem('not a url'), undefined);
-    assert.throws(() => assertCredentialOrigin('http://wfs-test.test:1', 'WFS_BASE_URL'), (e: unknown) => refused(e) && (e as Error).message.startsWith('WFS_BASE_URL is plain http'));
+    assert.throws(
+      () => assertCredentialOrigin('http://wfs-test.test:1', 'WFS_BASE_URL'),
+      (e: unknown) => refused(e) && (e as Error).message.startsWith('WFS_BASE_URL is plain http'),
+    );
   });
 });
 
@@ -71,8 +102,16 @@ describe('credentials and plain http, through a recording proxy', () => {
   };
 
   it('the control: an https origin of the same name is tried through the proxy', async () => {
-    const tm = new TokenManager({ environment: 'e', baseUrl: `https://wfs-test.test:${port}`, store: new MemorySecretStore(), clock });
-    await assert.rejects(tm.signIn({ username: 'u', password: 'p' }), (e: unknown) => !(e instanceof LocalValidationError));
+    const tm = new TokenManager({
+      environment: 'e',
+      baseUrl: `https://wfs-test.test:${port}`,
+      store: new MemorySecretStore(),
+      clock,
+    });
+    await assert.rejects(
+      tm.signIn({ username: 'u', password: 'p' }),
+      (e: unknown) => !(e instanceof LocalValidationError),
+    );
     assert.deepEqual(proxy.connects, [`wfs-test.test:${port}`]);
     tm.dispose();
   });
@@ -87,9 +126,22 @@ describe('credentials and plain http, through a recording proxy', () => {
   it('refresh (and the silent re-sign-in it may lead to): refused before the refresh token leaves', async () => {
     const store = new MemorySecretStore();
     const now = clock.now();
-    const session: TokenSession = { username: 'u', accessToken: 'a', refreshToken: 'r', accessExpiresAt: now + 30_000, refreshIssuedAt: now, refreshExpiresAt: now + 3_600_000 };
+    const session: TokenSession = {
+      username: 'u',
+      accessToken: 'a',
+      refreshToken: 'r',
+      accessExpiresAt: now + 30_000,
+      refreshIssuedAt: now,
+      refreshExpiresAt: now + 3_600_000,
+    };
     await store.store(secretKeyFor('e'), JSON.stringify(session));
-    const tm = new TokenManager({ environment: 'e', baseUrl: CLEAR, store, clock, silentCredentials: async () => ({ username: 'u', password: 'p' }) });
+    const tm = new TokenManager({
+      environment: 'e',
+      baseUrl: CLEAR,
+      store,
+      clock,
+      silentCredentials: async () => ({ username: 'u', password: 'p' }),
+    });
     await tm.load();
     await assert.rejects(tm.getAccessToken(), refused);
     await assert.rejects(tm.refresh(), refused);
@@ -104,7 +156,10 @@ describe('credentials and plain http, through a recording proxy', () => {
       freshAccessToken: async () => (tokenReads++, 'b'),
     };
     const client = new WorkflowClient({ baseUrl: CLEAR, tokens, clock });
-    await assert.rejects(client.start({ sessionId: 's', product: { service: 'Appraisal', model: 'Standard' } }), refused);
+    await assert.rejects(
+      client.start({ sessionId: 's', product: { service: 'Appraisal', model: 'Standard' } }),
+      refused,
+    );
     await assert.rejects(client.read('wf_1'), refused);
     await assert.rejects(client.reconfirm('wf_1'), refused);
     await assert.rejects(client.find('wfs-1'), refused);
@@ -118,9 +173,31 @@ describe('credentials and plain http, through a recording proxy', () => {
 describe('the CLI service target and plain http', () => {
   const base = { WFS_USERNAME: 'u', WFS_PASSWORD: 'p' };
   it('WFS_BASE_URL or WFS_TEST_WEBHOOK_URL in plain http to a host that is not loopback: a usage error naming the variable', () => {
-    assert.throws(() => readServiceTarget({ ...base, WFS_BASE_URL: 'http://wfs-test.invalid:8080' }), (e: unknown) => e instanceof UsageError && /^WFS_BASE_URL is plain http to wfs-test\.invalid:8080, which is not this machine: .*Use the service's https:\/\/ address/.test(e.message));
-    assert.throws(() => readServiceTarget({ ...base, WFS_BASE_URL: 'https://wfs.example', WFS_TEST_WEBHOOK_URL: 'http://hooks.example' }), (e: unknown) => e instanceof UsageError && e.message.startsWith('WFS_TEST_WEBHOOK_URL is plain http to hooks.example,'));
-    assert.equal(readServiceTarget({ ...base, WFS_BASE_URL: 'http://127.0.0.1:4010/' }).baseUrl, 'http://127.0.0.1:4010');
-    assert.equal(readServiceTarget({ ...base, WFS_BASE_URL: 'https://wfs.example' }).testWebhookUrl, 'https://wfs.example');
+    assert.throws(
+      () => readServiceTarget({ ...base, WFS_BASE_URL: 'http://wfs-test.invalid:8080' }),
+      (e: unknown) =>
+        e instanceof UsageError &&
+        /^WFS_BASE_URL is plain http to wfs-test\.invalid:8080, which is not this machine: .*Use the service's https:\/\/ address/.test(
+          e.message,
+        ),
+    );
+    assert.throws(
+      () =>
+        readServiceTarget({
+          ...base,
+          WFS_BASE_URL: 'https://wfs.example',
+          WFS_TEST_WEBHOOK_URL: 'http://hooks.example',
+        }),
+      (e: unknown) =>
+        e instanceof UsageError && e.message.startsWith('WFS_TEST_WEBHOOK_URL is plain http to hooks.example,'),
+    );
+    assert.equal(
+      readServiceTarget({ ...base, WFS_BASE_URL: 'http://127.0.0.1:4010/' }).baseUrl,
+      'http://127.0.0.1:4010',
+    );
+    assert.equal(
+      readServiceTarget({ ...base, WFS_BASE_URL: 'https://wfs.example' }).testWebhookUrl,
+      'https://wfs.example',
+    );
   });
 });

@@ -18,6 +18,11 @@ describe('forwardableHeaders (forwarding and replay)', () => {
       'x-multi': ['a', 'b'],
       absent: undefined,
     });
-    assert.deepEqual(out, { 'content-type': 'application/json', 'x-svc-topic': 'workflow/completed', 'x-mixed-case': 'kept', 'x-multi': 'a, b' });
+    assert.deepEqual(out, {
+      'content-type': 'application/json',
+      'x-svc-topic': 'workflow/completed',
+      'x-mixed-case': 'kept',
+      'x-multi': 'a, b',
+    });
   });
 });

@@ -13,26 +13,51 @@ const settings = (values: Record<string, unknown>) => ({ get: <T>(k: string) => 
 describe('proxy settings', () => {
   it('reads HTTPS_PROXY, HTTP_PROXY and NO_PROXY, upper case first; https falls back to HTTP_PROXY', () => {
     assert.deepEqual(proxySettingsFromEnv({}), {});
-    assert.deepEqual(proxySettingsFromEnv({ http_proxy: 'http://p:1', NO_PROXY: 'a,b' }), { httpProxy: 'http://p:1', httpsProxy: 'http://p:1', noProxy: 'a,b' });
-    assert.deepEqual(proxySettingsFromEnv({ HTTPS_PROXY: 'http://s:2', https_proxy: 'http://lower:3' }), { httpsProxy: 'http://s:2' });
+    assert.deepEqual(proxySettingsFromEnv({ http_proxy: 'http://p:1', NO_PROXY: 'a,b' }), {
+      httpProxy: 'http://p:1',
+      httpsProxy: 'http://p:1',
+      noProxy: 'a,b',
+    });
+    assert.deepEqual(proxySettingsFromEnv({ HTTPS_PROXY: 'http://s:2', https_proxy: 'http://lower:3' }), {
+      httpsProxy: 'http://s:2',
+    });
   });
 
   it('VS Code: http.proxy for both schemes, http.noProxy joined; the environment when http.proxy is empty or proxySupport is off', () => {
     const env = { HTTPS_PROXY: 'http://env:1', NO_PROXY: 'envhost' };
-    assert.deepEqual(extensionProxySettings(settings({ proxy: 'http://vs:8080', noProxy: ['a.example', 'b.example'] }), env), {
-      httpProxy: 'http://vs:8080',
-      httpsProxy: 'http://vs:8080',
-      noProxy: 'a.example,b.example',
-    });
+    assert.deepEqual(
+      extensionProxySettings(settings({ proxy: 'http://vs:8080', noProxy: ['a.example', 'b.example'] }), env),
+      {
+        httpProxy: 'http://vs:8080',
+        httpsProxy: 'http://vs:8080',
+        noProxy: 'a.example,b.example',
+      },
+    );
     assert.deepEqual(extensionProxySettings(settings({ proxy: 'http://vs:8080' }), env).noProxy, 'envhost');
-    assert.deepEqual(extensionProxySettings(settings({ proxy: '' }), env), { httpsProxy: 'http://env:1', noProxy: 'envhost' });
-    assert.deepEqual(extensionProxySettings(settings({ proxy: 'http://vs:8080', proxySupport: 'off' }), env), { httpsProxy: 'http://env:1', noProxy: 'envhost' });
-    assert.equal(extensionProxySettings(settings({ proxy: 'http://vs:1', proxyAuthorization: 'Basic eA==' }), {}).proxyAuthorization, 'Basic eA==');
+    assert.deepEqual(extensionProxySettings(settings({ proxy: '' }), env), {
+      httpsProxy: 'http://env:1',
+      noProxy: 'envhost',
+    });
+    assert.deepEqual(extensionProxySettings(settings({ proxy: 'http://vs:8080', proxySupport: 'off' }), env), {
+      httpsProxy: 'http://env:1',
+      noProxy: 'envhost',
+    });
+    assert.equal(
+      extensionProxySettings(settings({ proxy: 'http://vs:1', proxyAuthorization: 'Basic eA==' }), {})
+        .proxyAuthorization,
+      'Basic eA==',
+    );
   });
 
   it('a malformed proxy address is named', () => {
-    assert.throws(() => checkProxySettings({ httpsProxy: 'not a url' }, 'HTTPS_PROXY'), /HTTPS_PROXY: the https proxy "not a url" is not a URL/);
-    assert.throws(() => checkProxySettings({ httpProxy: 'socks5://p:1' }, 'http.proxy'), /must be an http:\/\/ or https:\/\/ URL/);
+    assert.throws(
+      () => checkProxySettings({ httpsProxy: 'not a url' }, 'HTTPS_PROXY'),
+      /HTTPS_PROXY: the https proxy "not a url" is not a URL/,
+    );
+    assert.throws(
+      () => checkProxySettings({ httpProxy: 'socks5://p:1' }, 'http.proxy'),
+      /must be an http:\/\/ or https:\/\/ URL/,
+    );
     assert.doesNotThrow(() => checkProxySettings({ httpProxy: 'http://user:pw@p:1' }, 'x'));
     assert.equal(proxyDispatcher({}), undefined, 'no proxy, no dispatcher');
   });
@@ -61,7 +86,10 @@ describe('proxy settings', () => {
         assert.deepEqual(proxy.connects, [`svc.test:${port}`]);
         await httpRequest({ method: 'GET', url: `http://127.0.0.1:${port}/`, dispatcher });
         await httpRequest({ method: 'GET', url: `http://localhost:${port}/`, dispatcher });
-        await assert.rejects(httpRequest({ method: 'GET', url: `http://direct.test:${port}/`, dispatcher, timeoutMs: 5000 }), /cannot reach/);
+        await assert.rejects(
+          httpRequest({ method: 'GET', url: `http://direct.test:${port}/`, dispatcher, timeoutMs: 5000 }),
+          /cannot reach/,
+        );
         assert.deepEqual(proxy.connects, [`svc.test:${port}`], 'loopback and NO_PROXY never reached the proxy');
       } finally {
         await dispatcher.close();

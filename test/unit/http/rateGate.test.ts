@@ -54,6 +54,10 @@ describe('RateGate', () => {
     clock.advance(5);
     assert.equal(gate.throttled(sentEarlier), 745, 'the same episode: the remaining wait, not a doubled one');
     clock.advance(745);
-    assert.equal(gate.throttled(clock.now()), 1500, 'a request sent after the backoff began and refused again is a new episode');
+    assert.equal(
+      gate.throttled(clock.now()),
+      1500,
+      'a request sent after the backoff began and refused again is a new episode',
+    );
   });
 });

@@ -8,7 +8,12 @@ describe('httpRequest', () => {
   let server: Server;
   let base: string;
   let seen: { method?: string; url?: string; headers: IncomingHttpHeaders; body: Buffer }[] = [];
-  let respond: (url: string) => { status: number; headers?: Record<string, string>; body?: string | Buffer; hang?: boolean } = () => ({ status: 200 });
+  let respond: (url: string) => {
+    status: number;
+    headers?: Record<string, string>;
+    body?: string | Buffer;
+    hang?: boolean;
+  } = () => ({ status: 200 });
 
   before(async () => {
     server = createServer((req, res) => {
@@ -61,25 +66,38 @@ describe('httpRequest', () => {
   });
   it('times out with a TransportError of reason "timeout"', async () => {
     respond = () => ({ status: 200, hang: true });
-    await assert.rejects(httpRequest({ method: 'GET', url: base + '/slow', timeoutMs: 100 }), (e: unknown) => e instanceof TransportError && e.reason === 'timeout');
+    await assert.rejects(
+      httpRequest({ method: 'GET', url: base + '/slow', timeoutMs: 100 }),
+      (e: unknown) => e instanceof TransportError && e.reason === 'timeout',
+    );
   });
   it('refuses a response larger than the cap', async () => {
     respond = () => ({ status: 200, body: Buffer.alloc(5000, 97) });
-    await assert.rejects(httpRequest({ method: 'GET', url: base + '/big', maxResponseBytes: 1000 }), (e: unknown) => e instanceof TransportError && e.reason === 'too-large');
+    await assert.rejects(
+      httpRequest({ method: 'GET', url: base + '/big', maxResponseBytes: 1000 }),
+      (e: unknown) => e instanceof TransportError && e.reason === 'too-large',
+    );
   });
   it('reports a dead peer as a network TransportError', async () => {
     const dead = createServer();
     await new Promise<void>((r) => dead.listen(0, '127.0.0.1', r));
     const port = (dead.address() as AddressInfo).port;
     await new Promise<void>((r) => dead.close(() => r()));
-    await assert.rejects(httpRequest({ method: 'GET', url: `http://127.0.0.1:${port}/` }), (e: unknown) => e instanceof TransportError && e.reason === 'network' && !e.mayHaveBeenSent);
+    await assert.rejects(
+      httpRequest({ method: 'GET', url: `http://127.0.0.1:${port}/` }),
+      (e: unknown) => e instanceof TransportError && e.reason === 'network' && !e.mayHaveBeenSent,
+    );
   });
   it('a connection reset after the request arrived may have been sent (a billed start must be searched for); a refusal was not', async () => {
-    const resetting = createServer((req) => req.on('data', () => undefined).on('end', () => req.socket.resetAndDestroy()));
+    const resetting = createServer((req) =>
+      req.on('data', () => undefined).on('end', () => req.socket.resetAndDestroy()),
+    );
     await new Promise<void>((r) => resetting.listen(0, '127.0.0.1', r));
     const port = (resetting.address() as AddressInfo).port;
     try {
-      const err = await httpRequest({ method: 'POST', url: `http://127.0.0.1:${port}/`, json: {} }).catch((e: unknown) => e);
+      const err = await httpRequest({ method: 'POST', url: `http://127.0.0.1:${port}/`, json: {} }).catch(
+        (e: unknown) => e,
+      );
       assert.ok(err instanceof TransportError, String(err));
       assert.equal(err.reason, 'network');
       assert.ok(err.mayHaveBeenSent, `code ${err.code}`);

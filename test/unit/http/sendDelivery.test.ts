@@ -28,7 +28,10 @@ describe('sendDelivery', () => {
       const body = Buffer.from([1, 2, 0, 255]);
       const a = await sendDelivery({ url, body, headers: { Authorization: 'Bearer t' } });
       assert.ok(received.equals(body));
-      assert.deepEqual([a.status, a.bodySize, a.body!.length, a.truncated, a.headers!['x-app'], a.error], [500, 100_000, ANSWER_BODY_KEPT, true, 'yes', undefined]);
+      assert.deepEqual(
+        [a.status, a.bodySize, a.body!.length, a.truncated, a.headers!['x-app'], a.error],
+        [500, 100_000, ANSWER_BODY_KEPT, true, 'yes', undefined],
+      );
       assert.equal(a.target, url);
       assert.ok(a.latencyMs >= 0);
     } finally {

@@ -16,7 +16,11 @@ describe('sandbox: only its owner signs, no web page is served', () => {
   afterEach(() => f.stop());
 
   const control = (method: string, path: string, headers: Record<string, string> = {}, body?: string) =>
-    rawRequest(f.url(`/sandbox${path}`), { method, body, headers: { ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers } });
+    rawRequest(f.url(`/sandbox${path}`), {
+      method,
+      body,
+      headers: { ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
+    });
 
   // Every kind of control route: reading, changing, signing.
   const ROUTES: [string, string, string?][] = [
@@ -38,9 +42,17 @@ describe('sandbox: only its owner signs, no web page is served', () => {
       assert.equal(missing.headers['content-type'], 'application/problem+json');
       const p = missing.json();
       assert.equal(p.title, 'Sandbox secret missing');
-      assert.match(p.detail, /need the header X-Sandbox-Secret\. Its value is "controlSecret" in the sandbox's ready line .*set WFS_SANDBOX_SECRET to it/);
+      assert.match(
+        p.detail,
+        /need the header X-Sandbox-Secret\. Its value is "controlSecret" in the sandbox's ready line .*set WFS_SANDBOX_SECRET to it/,
+      );
       assert.ok(!missing.text.includes(f.info.controlSecret), 'the refusal never tells the secret');
-      const wrong = await control(method, path, { 'x-sandbox-secret': f.info.controlSecret.slice(0, -1) + (f.info.controlSecret.endsWith('0') ? '1' : '0') }, body);
+      const wrong = await control(
+        method,
+        path,
+        { 'x-sandbox-secret': f.info.controlSecret.slice(0, -1) + (f.info.controlSecret.endsWith('0') ? '1' : '0') },
+        body,
+      );
       assert.equal(wrong.status, 403, `${method} /sandbox${path} with a wrong secret`);
       assert.equal(wrong.json().title, 'Sandbox secret wrong');
     }
@@ -65,7 +77,7 @@ describe('sandbox: only its owner signs, no web page is served', () => {
     }
   });
 
-  it('makes a new secret at each start: the last start\'s secret and another sandbox\'s are refused', async () => {
+  it("makes a new secret at each start: the last start's secret and another sandbox's are refused", async () => {
     const first = f.info.controlSecret;
     assert.match(first, /^[0-9a-f]{64}$/);
     await f.sandbox.stop();
@@ -76,8 +88,19 @@ describe('sandbox: only its owner signs, no web page is served', () => {
       assert.notEqual(other.info.controlSecret, again.controlSecret);
       const r = await rawRequest(`${again.baseUrl}/sandbox/faults`, { headers: { 'x-sandbox-secret': first } });
       assert.equal(r.status, 403);
-      assert.equal((await rawRequest(`${again.baseUrl}/sandbox/faults`, { headers: { 'x-sandbox-secret': other.info.controlSecret } })).status, 403);
-      assert.equal((await rawRequest(`${again.baseUrl}/sandbox/faults`, { headers: { 'x-sandbox-secret': again.controlSecret } })).status, 200);
+      assert.equal(
+        (
+          await rawRequest(`${again.baseUrl}/sandbox/faults`, {
+            headers: { 'x-sandbox-secret': other.info.controlSecret },
+          })
+        ).status,
+        403,
+      );
+      assert.equal(
+        (await rawRequest(`${again.baseUrl}/sandbox/faults`, { headers: { 'x-sandbox-secret': again.controlSecret } }))
+          .status,
+        200,
+      );
     } finally {
       await other.stop();
     }
@@ -90,7 +113,14 @@ describe('sandbox: only its owner signs, no web page is served', () => {
     const test = await f.call(TEST_WEBHOOK_PATH, {
       token: tokens.access_token,
       json: { address: 'http://127.0.0.1:9/hooks', testData: {} },
-      headers: { 'content-type': 'application/json', 'x-svc-topic': 't', 'x-svc-sub-topic': 's', 'x-svc-tenant-id': 'x', 'x-svc-webhook-id': 'w', 'x-svc-triggered-at': '2026-01-01T00:00:00.0000000Z' },
+      headers: {
+        'content-type': 'application/json',
+        'x-svc-topic': 't',
+        'x-svc-sub-topic': 's',
+        'x-svc-tenant-id': 'x',
+        'x-svc-webhook-id': 'w',
+        'x-svc-triggered-at': '2026-01-01T00:00:00.0000000Z',
+      },
     });
     assert.equal(test.status, 200, test.text);
   });
@@ -109,7 +139,10 @@ describe('sandbox: only its owner signs, no web page is served', () => {
       for (const [method, path, headers, body] of cases) {
         const r = await rawRequest(f.url(path), { method, body, headers: { origin, ...headers } });
         assert.equal(r.status, 403, `${method} ${path} from Origin ${origin}`);
-        assert.match(r.text, /^This sandbox serves programs on this machine, not web pages: a request from Origin ".*" is refused\./);
+        assert.match(
+          r.text,
+          /^This sandbox serves programs on this machine, not web pages: a request from Origin ".*" is refused\./,
+        );
         assert.equal(r.headers['access-control-allow-origin'], undefined);
         assert.ok(!/eyJ/.test(r.text), 'no token');
       }
@@ -117,7 +150,10 @@ describe('sandbox: only its owner signs, no web page is served', () => {
 
   it('serves a loopback Origin (a page or tool on this machine), like a request without one', async () => {
     for (const origin of ['http://localhost:3000', 'http://127.0.0.1:5173', 'http://[::1]:8080']) {
-      const r = await rawRequest(f.url(SIGN_IN_PATH), { json: { username: f.info.username, password: f.info.password }, headers: { origin } });
+      const r = await rawRequest(f.url(SIGN_IN_PATH), {
+        json: { username: f.info.username, password: f.info.password },
+        headers: { origin },
+      });
       assert.equal(r.status, 200, origin);
     }
   });
@@ -125,8 +161,19 @@ describe('sandbox: only its owner signs, no web page is served', () => {
   it('31 cross-site sign-ins (Origin: http://evil.example, text/plain, a wrong password) leave the real sign-in unthrottled', async () => {
     const wrong = JSON.stringify({ username: f.info.username, password: 'guess' });
     const statuses = new Set<number>();
-    for (let i = 0; i < 31; i++) statuses.add((await rawRequest(f.url(SIGN_IN_PATH), { method: 'POST', body: wrong, headers: { origin: EVIL, 'content-type': 'text/plain' } })).status);
-    const real = await rawRequest(f.url(SIGN_IN_PATH), { json: { username: f.info.username, password: f.info.password } });
+    for (let i = 0; i < 31; i++)
+      statuses.add(
+        (
+          await rawRequest(f.url(SIGN_IN_PATH), {
+            method: 'POST',
+            body: wrong,
+            headers: { origin: EVIL, 'content-type': 'text/plain' },
+          })
+        ).status,
+      );
+    const real = await rawRequest(f.url(SIGN_IN_PATH), {
+      json: { username: f.info.username, password: f.info.password },
+    });
     assert.equal(real.status, 200, 'the real sign-in is not 429');
     assert.deepEqual([...statuses], [403], 'each cross-site attempt refused');
   });
@@ -136,7 +183,11 @@ describe('sandbox: only its owner signs, no web page is served', () => {
       for (const path of ['/sandbox/faults', '/sandbox/sign', SIGN_IN_PATH, JWKS_PATH]) {
         const r = await rawRequest(f.url(path), {
           method: 'OPTIONS',
-          headers: { origin, 'access-control-request-method': 'DELETE', 'access-control-request-headers': 'x-sandbox-secret, content-type' },
+          headers: {
+            origin,
+            'access-control-request-method': 'DELETE',
+            'access-control-request-headers': 'x-sandbox-secret, content-type',
+          },
         });
         assert.ok(r.status >= 400, `OPTIONS ${path} from ${origin}: ${r.status}`);
         for (const h of Object.keys(r.headers)) assert.ok(!h.startsWith('access-control-'), `${h} on OPTIONS ${path}`);
@@ -155,7 +206,23 @@ describe('sandbox access checks', () => {
   });
 
   it('counts as loopback only an http(s) origin on a loopback name', () => {
-    for (const o of ['http://localhost', 'http://localhost:3000', 'https://127.0.0.1:8443', 'http://127.9.9.9', 'http://[::1]:80']) assert.equal(isLoopbackOrigin(o), true, o);
-    for (const o of ['null', 'http://evil.example', 'http://localhost.evil.example', 'http://127.0.0.1.nip.io', 'file://', 'chrome-extension://abc', '']) assert.equal(isLoopbackOrigin(o), false, o);
+    for (const o of [
+      'http://localhost',
+      'http://localhost:3000',
+      'https://127.0.0.1:8443',
+      'http://127.9.9.9',
+      'http://[::1]:80',
+    ])
+      assert.equal(isLoopbackOrigin(o), true, o);
+    for (const o of [
+      'null',
+      'http://evil.example',
+      'http://localhost.evil.example',
+      'http://127.0.0.1.nip.io',
+      'file://',
+      'chrome-extension://abc',
+      '',
+    ])
+      assert.equal(isLoopbackOrigin(o), false, o);
   });
 });

@@ -38,9 +38,14 @@ describe('sandbox: sign-in and refresh', () => {
   it('user alias is accepted in the body, the X-Svc-UserAlias header or the query, and lands in the token', async () => {
     const body = decodeJwt((await f.signIn({ useralias: 'alice' })).access_token);
     assert.equal(body.alias, 'alice');
-    const h = await f.call(SIGN_IN_PATH, { json: { username: 'demo', password: 'demo-password' }, headers: { 'x-svc-useralias': 'bob' } });
+    const h = await f.call(SIGN_IN_PATH, {
+      json: { username: 'demo', password: 'demo-password' },
+      headers: { 'x-svc-useralias': 'bob' },
+    });
     assert.equal(decodeJwt(h.json().access_token).alias, 'bob');
-    const q = await f.call(SIGN_IN_PATH + '?useralias=carol', { json: { username: 'demo', password: 'demo-password' } });
+    const q = await f.call(SIGN_IN_PATH + '?useralias=carol', {
+      json: { username: 'demo', password: 'demo-password' },
+    });
     assert.equal(decodeJwt(q.json().access_token).alias, 'carol');
   });
   it('refresh returns a new access token, expires_in 3600 from the new issue, and the refresh token is reusable', async () => {
@@ -70,7 +75,10 @@ describe('sandbox: sign-in and refresh', () => {
   it('an access token past its expiry is refused with 401 invalid_token', async () => {
     const t = await f.signIn();
     f.clock.advance(3600_000 + 1000);
-    const r = await f.call(`/workflow-services-ws/resources/v1/sessions/${f.info.sessions.staged}/workflows`, { token: t.access_token, json: { product: f.info.products[0] } });
+    const r = await f.call(`/workflow-services-ws/resources/v1/sessions/${f.info.sessions.staged}/workflows`, {
+      token: t.access_token,
+      json: { product: f.info.products[0] },
+    });
     assert.equal(r.status, 401);
     assert.match(r.headers['www-authenticate'], /error="invalid_token"/);
   });

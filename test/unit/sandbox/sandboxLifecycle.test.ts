@@ -32,7 +32,12 @@ describe('sandbox: workflow lifecycle and webhooks', () => {
   });
 
   const startOne = async (product = { service: 'Appraisal', model: 'Standard' }) =>
-    (await f.call(`${ROOT}/sessions/${f.info.sessions.staged}/workflows`, { token, json: { product, correlationId: 'life-1' } })).json().workflow;
+    (
+      await f.call(`${ROOT}/sessions/${f.info.sessions.staged}/workflows`, {
+        token,
+        json: { product, correlationId: 'life-1' },
+      })
+    ).json().workflow;
 
   it('moves processing → complete after the configured delay, setting the recorded fields', async () => {
     const w = await startOne();
@@ -95,13 +100,25 @@ describe('sandbox: workflow lifecycle and webhooks', () => {
       const jwt = auth.slice(7);
       assert.equal(decodeProtectedHeader(jwt).alg, 'RS256');
       assert.ok(decodeProtectedHeader(jwt).kid);
-      const { payload } = await jwtVerify(jwt, keys, { algorithms: ['RS256'], issuer: f.info.issuer, audience: f.info.audience, currentDate: new Date(f.clock.now()) });
+      const { payload } = await jwtVerify(jwt, keys, {
+        algorithms: ['RS256'],
+        issuer: f.info.issuer,
+        audience: f.info.audience,
+        currentDate: new Date(f.clock.now()),
+      });
       assert.ok(typeof payload.exp === 'number');
-      assert.equal(payload.body_sha256, createHash('sha256').update(req.body).digest('hex'), 'body_sha256 is over the exact bytes sent');
+      assert.equal(
+        payload.body_sha256,
+        createHash('sha256').update(req.body).digest('hex'),
+        'body_sha256 is over the exact bytes sent',
+      );
       assert.equal(req.headers['content-type'], 'application/json');
     }
     const events = receiver.requests.map((r) => JSON.parse(r.body.toString()));
-    assert.deepEqual(events.map((e) => e.topic), ['workflow/started', 'workflow/completed']);
+    assert.deepEqual(
+      events.map((e) => e.topic),
+      ['workflow/started', 'workflow/completed'],
+    );
     for (const e of events) {
       assert.equal(e.data.runId, w.runId);
       assert.match(e.webhookId, /^[0-9a-f-]{36}$/);
@@ -156,48 +173,116 @@ describe('sandbox: workflow lifecycle and webhooks', () => {
     await f.control('POST', 'faults', { fault: 'throttle', count: 40 });
     await f.control('POST', 'faults', { fault: 'start-500', count: 2 });
     await f.control('POST', 'faults', { fault: 'workflow-fails' });
-    assert.equal((await f.call(SIGN_IN_PATH, { json: { username: f.info.username, password: f.info.password } })).status, 429);
-    assert.deepEqual((await f.control('GET', 'faults')).json().pending, { throttle: 39, 'start-500': 2, 'workflow-fails': 1 });
+    assert.equal(
+      (await f.call(SIGN_IN_PATH, { json: { username: f.info.username, password: f.info.password } })).status,
+      429,
+    );
+    assert.deepEqual((await f.control('GET', 'faults')).json().pending, {
+      throttle: 39,
+      'start-500': 2,
+      'workflow-fails': 1,
+    });
     assert.deepEqual((await f.control('DELETE', 'faults')).json().pending, {});
-    assert.equal((await f.call(SIGN_IN_PATH, { json: { username: f.info.username, password: f.info.password } })).status, 200, 'no 429 after DELETE');
+    assert.equal(
+      (await f.call(SIGN_IN_PATH, { json: { username: f.info.username, password: f.info.password } })).status,
+      200,
+      'no 429 after DELETE',
+    );
   });
 
   it('the throttle fault with "after" lets that many requests through first (a sign-in, then the call is throttled)', async () => {
     await f.control('POST', 'faults', { fault: 'throttle', count: 1, after: 1 });
     const signIn = () => f.call(SIGN_IN_PATH, { json: { username: f.info.username, password: f.info.password } });
     assert.deepEqual([(await signIn()).status, (await signIn()).status, (await signIn()).status], [200, 429, 200]);
-    assert.equal((await f.control('POST', 'faults', { fault: 'start-500', after: 1 })).status, 400, 'after is for the throttle only');
+    assert.equal(
+      (await f.control('POST', 'faults', { fault: 'start-500', after: 1 })).status,
+      400,
+      'after is for the throttle only',
+    );
   });
 
   it('answers only loopback Host names: a DNS-rebinding Host gets 421 and no token is minted', async () => {
     const body = { bodyBase64: Buffer.from('{}').toString('base64') };
     const secret = { 'x-sandbox-secret': f.info.controlSecret };
-    const rebound = await rawRequest(f.url('/sandbox/sign'), { json: body, headers: { host: 'rebind.attacker.example', ...secret } });
+    const rebound = await rawRequest(f.url('/sandbox/sign'), {
+      json: body,
+      headers: { host: 'rebind.attacker.example', ...secret },
+    });
     assert.equal(rebound.status, 421);
     assert.ok(!rebound.text.includes('token'));
-    const service = await rawRequest(f.url(SIGN_IN_PATH), { json: { username: f.info.username, password: f.info.password }, headers: { host: 'rebind.attacker.example:80' } });
+    const service = await rawRequest(f.url(SIGN_IN_PATH), {
+      json: { username: f.info.username, password: f.info.password },
+      headers: { host: 'rebind.attacker.example:80' },
+    });
     assert.equal(service.status, 421, 'the service endpoints too');
-    assert.equal((await rawRequest(f.url('/sandbox/sign'), { json: body, headers: { host: 'localhost', ...secret } })).status, 200);
+    assert.equal(
+      (await rawRequest(f.url('/sandbox/sign'), { json: body, headers: { host: 'localhost', ...secret } })).status,
+      200,
+    );
   });
 
   it('the control API takes application/json only: a text/plain or form body, or a bodyless POST without it, is 415', async () => {
     const sign = JSON.stringify({ bodyBase64: Buffer.from('{}').toString('base64') });
     const secret = { 'x-sandbox-secret': f.info.controlSecret };
     for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x'])
-      assert.equal((await rawRequest(f.url('/sandbox/sign'), { method: 'POST', body: sign, headers: { 'content-type': type, ...secret } })).status, 415, type);
+      assert.equal(
+        (
+          await rawRequest(f.url('/sandbox/sign'), {
+            method: 'POST',
+            body: sign,
+            headers: { 'content-type': type, ...secret },
+          })
+        ).status,
+        415,
+        type,
+      );
     assert.equal((await rawRequest(f.url('/sandbox/reset'), { method: 'POST', headers: secret })).status, 415);
-    assert.equal((await rawRequest(f.url('/sandbox/webhooks'), { method: 'DELETE', body: JSON.stringify({ url: 'http://127.0.0.1:1/x' }), headers: { 'content-type': 'text/plain', ...secret } })).status, 415, 'a DELETE with a body that does not say JSON');
-    assert.equal((await rawRequest(f.url('/sandbox/sign'), { method: 'POST', body: sign, headers: { 'content-type': 'application/json; charset=utf-8', ...secret } })).status, 200);
-    assert.equal((await rawRequest(f.url('/sandbox/faults'), { headers: secret })).status, 200, 'GET needs no content type');
-    assert.equal((await rawRequest(f.url('/sandbox/faults'), { method: 'DELETE', headers: secret })).status, 200, 'nor a bodyless DELETE');
+    assert.equal(
+      (
+        await rawRequest(f.url('/sandbox/webhooks'), {
+          method: 'DELETE',
+          body: JSON.stringify({ url: 'http://127.0.0.1:1/x' }),
+          headers: { 'content-type': 'text/plain', ...secret },
+        })
+      ).status,
+      415,
+      'a DELETE with a body that does not say JSON',
+    );
+    assert.equal(
+      (
+        await rawRequest(f.url('/sandbox/sign'), {
+          method: 'POST',
+          body: sign,
+          headers: { 'content-type': 'application/json; charset=utf-8', ...secret },
+        })
+      ).status,
+      200,
+    );
+    assert.equal(
+      (await rawRequest(f.url('/sandbox/faults'), { headers: secret })).status,
+      200,
+      'GET needs no content type',
+    );
+    assert.equal(
+      (await rawRequest(f.url('/sandbox/faults'), { method: 'DELETE', headers: secret })).status,
+      200,
+      'nor a bodyless DELETE',
+    );
   });
 
   it('a sandbox started with allowedHosts answers that name too', async () => {
     const other = await startSandbox({ allowedHosts: ['wfs-sandbox.test'] });
     try {
       const secret = { 'x-sandbox-secret': other.info.controlSecret };
-      assert.equal((await rawRequest(other.url('/sandbox/faults'), { headers: { host: 'wfs-sandbox.test:1234', ...secret } })).status, 200);
-      assert.equal((await rawRequest(other.url('/sandbox/faults'), { headers: { host: 'other.test', ...secret } })).status, 421);
+      assert.equal(
+        (await rawRequest(other.url('/sandbox/faults'), { headers: { host: 'wfs-sandbox.test:1234', ...secret } }))
+          .status,
+        200,
+      );
+      assert.equal(
+        (await rawRequest(other.url('/sandbox/faults'), { headers: { host: 'other.test', ...secret } })).status,
+        421,
+      );
     } finally {
       await other.stop();
     }
@@ -206,7 +291,10 @@ describe('sandbox: workflow lifecycle and webhooks', () => {
   it('POST reset clears the throttle and its window', async () => {
     await f.control('POST', 'faults', { fault: 'throttle', count: 5 });
     await f.control('POST', 'reset');
-    assert.equal((await f.call(SIGN_IN_PATH, { json: { username: f.info.username, password: f.info.password } })).status, 200);
+    assert.equal(
+      (await f.call(SIGN_IN_PATH, { json: { username: f.info.username, password: f.info.password } })).status,
+      200,
+    );
     assert.deepEqual((await f.control('GET', 'faults')).json().pending, {});
   });
 });

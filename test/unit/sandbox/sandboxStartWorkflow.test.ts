@@ -8,8 +8,17 @@ describe('sandbox: start workflow', () => {
   let f: SandboxFixture;
   let token: string;
   const startPath = (sessionId: string) => `${ROOT}/sessions/${encodeURIComponent(sessionId)}/workflows`;
-  const start = (json: unknown, sessionId = f.info.sessions.staged, extra: { headers?: Record<string, string>; token?: string | null; body?: string } = {}) =>
-    f.call(startPath(sessionId), { json: extra.body === undefined ? json : undefined, body: extra.body, token: extra.token === null ? undefined : (extra.token ?? token), headers: extra.headers });
+  const start = (
+    json: unknown,
+    sessionId = f.info.sessions.staged,
+    extra: { headers?: Record<string, string>; token?: string | null; body?: string } = {},
+  ) =>
+    f.call(startPath(sessionId), {
+      json: extra.body === undefined ? json : undefined,
+      body: extra.body,
+      token: extra.token === null ? undefined : (extra.token ?? token),
+      headers: extra.headers,
+    });
 
   beforeEach(async () => {
     f = await startSandbox();
@@ -19,18 +28,27 @@ describe('sandbox: start workflow', () => {
 
   describe('202 ACCEPTED', () => {
     it('the control API finishes a processing workflow (200); one already finished stays as it ended (409), an unknown one is 404', async () => {
-    const started = (await start({ product: { service: 'Appraisal', model: 'Standard' } })).json().workflow as { workflowId: string };
-    const finished = await f.control('POST', `workflows/${started.workflowId}/finish`, { status: 'cancelled' });
-    assert.deepEqual([finished.status, finished.json().workflow.status], [200, 'cancelled']);
-    const again = await f.control('POST', `workflows/${started.workflowId}/finish`, { status: 'complete' });
-    assert.equal(again.status, 409);
-    assert.equal(again.json().detail, `Workflow "${started.workflowId}" has already finished (cancelled); only a processing one can be finished.`);
-    assert.equal((await f.call(`${ROOT}/workflows/${started.workflowId}`, { token })).json().workflow.status, 'cancelled', 'unchanged');
-    assert.equal((await f.control('POST', 'workflows/wf_nope/finish', {})).status, 404);
-    assert.equal((await f.control('POST', `workflows/${started.workflowId}/finish`, { status: 'done' })).status, 400);
-  });
+      const started = (await start({ product: { service: 'Appraisal', model: 'Standard' } })).json().workflow as {
+        workflowId: string;
+      };
+      const finished = await f.control('POST', `workflows/${started.workflowId}/finish`, { status: 'cancelled' });
+      assert.deepEqual([finished.status, finished.json().workflow.status], [200, 'cancelled']);
+      const again = await f.control('POST', `workflows/${started.workflowId}/finish`, { status: 'complete' });
+      assert.equal(again.status, 409);
+      assert.equal(
+        again.json().detail,
+        `Workflow "${started.workflowId}" has already finished (cancelled); only a processing one can be finished.`,
+      );
+      assert.equal(
+        (await f.call(`${ROOT}/workflows/${started.workflowId}`, { token })).json().workflow.status,
+        'cancelled',
+        'unchanged',
+      );
+      assert.equal((await f.control('POST', 'workflows/wf_nope/finish', {})).status, 404);
+      assert.equal((await f.control('POST', `workflows/${started.workflowId}/finish`, { status: 'done' })).status, 400);
+    });
 
-  it('returns workflow (processing), one ACCEPTED message and self/reconfirm links', async () => {
+    it('returns workflow (processing), one ACCEPTED message and self/reconfirm links', async () => {
       const r = await start({ product: { service: 'Appraisal', model: 'Standard' }, correlationId: 'order-1' });
       assert.equal(r.status, 202);
       assert.equal(r.headers['content-type'], 'application/json');
@@ -45,7 +63,8 @@ describe('sandbox: start workflow', () => {
       assert.equal(w.productType, 'Appraisal');
       assert.equal(w.productName, 'Standard');
       assert.equal(w.reconfirmAvailable, false);
-      for (const absent of ['ordered', 'fulfilled', 'completed', 'serviceable', 'referenceNumber']) assert.ok(!(absent in w), `${absent} is omitted on the acknowledgment`);
+      for (const absent of ['ordered', 'fulfilled', 'completed', 'serviceable', 'referenceNumber'])
+        assert.ok(!(absent in w), `${absent} is omitted on the acknowledgment`);
       assert.equal(b.messages.length, 1);
       assert.equal(b.messages[0].code, 'ACCEPTED');
       assert.equal(b.messages[0].timestamp, '2026-01-15T12:00:00Z', 'no fractional seconds when they are zero');
@@ -89,8 +108,14 @@ describe('sandbox: start workflow', () => {
       ['only model', { product: { model: 'Standard' } }],
       ['pair that does not resolve', { product: { service: 'Appraisal', model: 'Nope' } }],
       ['terms field present', { product: { service: 'Appraisal', model: 'Standard' }, terms: { rate: 5 } }],
-      ['correlationId of 256 characters', { product: { service: 'Appraisal', model: 'Standard' }, correlationId: 'x'.repeat(256) }],
-      ['a field other than product and correlationId', { product: { service: 'Appraisal', model: 'Standard' }, priority: 'high' }],
+      [
+        'correlationId of 256 characters',
+        { product: { service: 'Appraisal', model: 'Standard' }, correlationId: 'x'.repeat(256) },
+      ],
+      [
+        'a field other than product and correlationId',
+        { product: { service: 'Appraisal', model: 'Standard' }, priority: 'high' },
+      ],
     ];
     for (const [name, body] of cases)
       it(name, async () => {
@@ -161,7 +186,11 @@ describe('sandbox: start workflow', () => {
       assert.ok(!r.text.includes('messages'));
     });
     it('edge: a POST without Content-Type gets an HTML 403', async () => {
-      const r = await f.call(startPath(f.info.sessions.staged), { token, body: JSON.stringify({ product: f.info.products[0] }), headers: { 'content-type': '' } });
+      const r = await f.call(startPath(f.info.sessions.staged), {
+        token,
+        body: JSON.stringify({ product: f.info.products[0] }),
+        headers: { 'content-type': '' },
+      });
       assert.equal(r.status, 403);
       assert.match(r.headers['content-type'], /^text\/html/);
       assert.match(r.text, /<html>/);
@@ -172,12 +201,17 @@ describe('sandbox: start workflow', () => {
       assert.match(r.headers['content-type'], /^text\/html/);
     });
     it('edge: a header resembling cross-site scripting gets an HTML 403', async () => {
-      const r = await start({ product: f.info.products[0] }, undefined, { headers: { 'x-svc-useragent': '<script>alert(1)</script>' } });
+      const r = await start({ product: f.info.products[0] }, undefined, {
+        headers: { 'x-svc-useragent': '<script>alert(1)</script>' },
+      });
       assert.equal(r.status, 403);
       assert.match(r.headers['content-type'], /^text\/html/);
     });
     it('the same value Base64-encoded passes the edge', async () => {
-      const r = await start({ product: f.info.products[0], correlationId: Buffer.from("x' OR '1'='1").toString('base64') });
+      const r = await start({
+        product: f.info.products[0],
+        correlationId: Buffer.from("x' OR '1'='1").toString('base64'),
+      });
       assert.equal(r.status, 202);
     });
   });
@@ -191,7 +225,10 @@ describe('sandbox: start workflow', () => {
       assert.match(r.json().detail, /no-such-session/);
     });
     it('a path outside the served context roots: 404 with no body', async () => {
-      const r = await f.call(`/resources/v1/sessions/${f.info.sessions.staged}/workflows`, { token, json: { product: f.info.products[0] } });
+      const r = await f.call(`/resources/v1/sessions/${f.info.sessions.staged}/workflows`, {
+        token,
+        json: { product: f.info.products[0] },
+      });
       assert.equal(r.status, 404);
       assert.equal(r.body.length, 0);
       assert.equal(r.headers['content-type'], undefined);
@@ -246,7 +283,11 @@ describe('sandbox: start workflow', () => {
         }
         assert.equal(refusedBefore429, 5, 'five refused credentials (weight 20 each) use up a limit of 100');
         g.clock.advance(60_000);
-        assert.equal((await g.call(SIGN_IN_PATH, { json: { username: 'demo', password: 'demo-password' } })).status, 200, 'resumes after the window');
+        assert.equal(
+          (await g.call(SIGN_IN_PATH, { json: { username: 'demo', password: 'demo-password' } })).status,
+          200,
+          'resumes after the window',
+        );
       } finally {
         await g.stop();
       }

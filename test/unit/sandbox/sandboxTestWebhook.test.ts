@@ -67,7 +67,11 @@ describe('sandbox: test-webhook endpoint', () => {
     assert.equal(r.status, 401);
   });
   it('refuses a non-https address that is not loopback', async () => {
-    const r = await f.call('/test-webhook', { token, json: { address: 'http://example.com/hook', testData: {} }, headers: HEADERS });
+    const r = await f.call('/test-webhook', {
+      token,
+      json: { address: 'http://example.com/hook', testData: {} },
+      headers: HEADERS,
+    });
     assert.equal(r.status, 400);
     assert.equal(r.json().type, `${f.info.problemsBase}/invalid-address`);
   });
@@ -94,10 +98,20 @@ describe('sandbox: test-webhook endpoint', () => {
     assert.equal(refused.retryRefused, 'not retried: the sandbox holds at most 64 MiB of deliveries awaiting a retry');
     assert.ok(refused.error, 'the attempt itself was made');
     // A small one still fits; one that arrives needs no retry at all.
-    assert.equal((await f.call('/test-webhook', { token, json: { address, testData: { small: true } }, headers: HEADERS })).json().retryScheduled, true);
+    assert.equal(
+      (await f.call('/test-webhook', { token, json: { address, testData: { small: true } }, headers: HEADERS })).json()
+        .retryScheduled,
+      true,
+    );
     const live = new RecordingServer();
     try {
-      const ok = (await f.call('/test-webhook', { token, json: { address: `${await live.start()}/webhooks`, testData }, headers: HEADERS })).json();
+      const ok = (
+        await f.call('/test-webhook', {
+          token,
+          json: { address: `${await live.start()}/webhooks`, testData },
+          headers: HEADERS,
+        })
+      ).json();
       assert.deepEqual([ok.receiverStatus, ok.retryScheduled, ok.retryRefused], [200, false, undefined]);
     } finally {
       await live.stop();
@@ -106,7 +120,10 @@ describe('sandbox: test-webhook endpoint', () => {
 
   it("an attempt's record keeps at most 2,048 characters of its address", async () => {
     const long = `${address}/${'p'.repeat(5000)}`;
-    assert.equal((await f.call('/test-webhook', { token, json: { address: long, testData: {} }, headers: HEADERS })).status, 200);
+    assert.equal(
+      (await f.call('/test-webhook', { token, json: { address: long, testData: {} }, headers: HEADERS })).status,
+      200,
+    );
     const [attempt] = (await f.control('GET', 'deliveries')).json().attempts;
     assert.equal(attempt.address, `${long.slice(0, 2048)}…`);
   });
@@ -159,14 +176,20 @@ describe('sandbox: JWKS and control API', () => {
     assert.equal((await f.control('GET', `sessions/${f.info.sessions.staged}`)).json().staged, true);
   });
   it('refuses a control body that is not a JSON object', async () => {
-    const r = await f.call('/sandbox/sessions', { body: '[1]', headers: { 'content-type': 'application/json', 'x-sandbox-secret': f.info.controlSecret } });
+    const r = await f.call('/sandbox/sessions', {
+      body: '[1]',
+      headers: { 'content-type': 'application/json', 'x-sandbox-secret': f.info.controlSecret },
+    });
     assert.equal(r.status, 400);
   });
   it('answers an unknown method on a served path with 405 and an oversized body with 413', async () => {
     assert.equal((await f.call('/workflow-services-ws/resources/v1/sessions/x/workflows')).status, 405);
     const g = await startSandbox({ maxBodyBytes: 100 });
     try {
-      assert.equal((await g.call('/user-management-services-ws/oauth2/002/signInWithPassword', { body: 'x'.repeat(200) })).status, 413);
+      assert.equal(
+        (await g.call('/user-management-services-ws/oauth2/002/signInWithPassword', { body: 'x'.repeat(200) })).status,
+        413,
+      );
     } finally {
       await g.stop();
     }

@@ -15,22 +15,32 @@ import { RecordingServer } from '../helpers/recordingServer';
 // The implementation has the declared API (a compile-time check: `npm run typecheck` fails when they differ).
 const api: Pick<typeof Declared, 'createTestIssuer' | 'buildEvent' | 'deliver' | 'runAudit'> = kit;
 
-const eventSchema = JSON.parse(readFileSync(join(__dirname, '../../../../src/core/schemas/json/webhook-event.schema.json'), 'utf8'));
+const eventSchema = JSON.parse(
+  readFileSync(join(__dirname, '../../../../src/core/schemas/json/webhook-event.schema.json'), 'utf8'),
+);
 
 describe('the test kit', () => {
   it('signs the exact bytes of a body; plain jose verifies the token against the served key set', async () => {
     const issuer = await api.createTestIssuer({ issuer: 'https://iss.example', audience: 'aud-1' });
     const jwks = await issuer.serveJwks();
     try {
-      const body = Buffer.from([0x7b, 0x22, 0x61, 0x22, 0x3a, 0xff, 0x7d]); // not UTF-8: the bytes, not a string of them
+      // not UTF-8: the bytes, not a string of them
+      const body = Buffer.from([0x7b, 0x22, 0x61, 0x22, 0x3a, 0xff, 0x7d]);
       const signed = await issuer.sign(body);
       assert.ok(signed.body.equals(body));
       assert.equal(signed.headers.authorization, `Bearer ${signed.token}`);
-      const { payload, protectedHeader } = await jwtVerify(signed.token, createRemoteJWKSet(new URL(jwks.url)), { issuer: 'https://iss.example', audience: 'aud-1', algorithms: ['RS256'] });
+      const { payload, protectedHeader } = await jwtVerify(signed.token, createRemoteJWKSet(new URL(jwks.url)), {
+        issuer: 'https://iss.example',
+        audience: 'aud-1',
+        algorithms: ['RS256'],
+      });
       assert.equal(payload.body_sha256, createHash('sha256').update(body).digest('hex'));
       assert.equal(protectedHeader.kid, issuer.kid);
       assert.equal(jwks.requests(), 1);
-      assert.deepEqual(issuer.jwks().keys.map((k) => k.kid), [issuer.kid]);
+      assert.deepEqual(
+        issuer.jwks().keys.map((k) => k.kid),
+        [issuer.kid],
+      );
       assert.equal(issuer.jwks().keys[0]!.d, undefined, 'no private part in the key set');
     } finally {
       await jwks.stop();
@@ -47,7 +57,10 @@ describe('the test kit', () => {
     const signed = await issuer.signEvent(event);
     assert.equal(signed.body.toString('utf8'), JSON.stringify(event));
     assert.equal(decodeJwt(signed.token).body_sha256, createHash('sha256').update(signed.body).digest('hex'));
-    assert.deepEqual([signed.headers['x-svc-topic'], signed.headers['x-svc-webhook-id'], signed.headers['x-svc-triggered-at']], [event.topic, event.webhookId, event.triggeredAt]);
+    assert.deepEqual(
+      [signed.headers['x-svc-topic'], signed.headers['x-svc-webhook-id'], signed.headers['x-svc-triggered-at']],
+      [event.topic, event.webhookId, event.triggeredAt],
+    );
   });
 
   it('breaks one claim at a time: expired, another audience, issuer or kid, a claim left out', async () => {
@@ -55,7 +68,13 @@ describe('the test kit', () => {
     const nowS = Math.floor(Date.now() / 1000);
     const expired = decodeJwt((await issuer.sign('{}', { expiresIn: -120 })).token);
     assert.ok(expired.exp! <= nowS - 119 && expired.exp! >= nowS - 121);
-    const other = await issuer.sign('{}', { audience: 'x', issuer: 'y', kid: 'k', omit: ['body_sha256', 'jti'], claims: { extra: 1 } });
+    const other = await issuer.sign('{}', {
+      audience: 'x',
+      issuer: 'y',
+      kid: 'k',
+      omit: ['body_sha256', 'jti'],
+      claims: { extra: 1 },
+    });
     const c = decodeJwt(other.token);
     assert.deepEqual([c.aud, c.iss, c.body_sha256, c.jti, c.extra], ['x', 'y', undefined, undefined, 1]);
     assert.equal(decodeProtectedHeader(other.token).kid, 'k');
@@ -71,9 +90,15 @@ describe('the test kit', () => {
       assert.equal(issuer.kid, second);
       assert.notEqual(second, first);
       const served = (await (await fetch(jwks.url)).json()) as { keys: { kid: string }[] };
-      assert.deepEqual(served.keys.map((k) => k.kid), [second, first]);
+      assert.deepEqual(
+        served.keys.map((k) => k.kid),
+        [second, first],
+      );
       await issuer.rotate({ keepPrevious: false });
-      assert.deepEqual(issuer.jwks().keys.map((k) => k.kid), [issuer.kid]);
+      assert.deepEqual(
+        issuer.jwks().keys.map((k) => k.kid),
+        [issuer.kid],
+      );
       jwks.failNext(1);
       assert.equal((await fetch(jwks.url)).status, 503);
       assert.equal((await fetch(jwks.url)).status, 200);
@@ -105,17 +130,33 @@ describe('the test kit', () => {
 
   describe('runAudit with the test issuer (no sandbox)', function () {
     this.timeout(60_000);
-    for (const [mistake, failing] of [['none', []], ['no-body-hash', ['body-changed', 'body-reserialized']], ['no-issuer-check', ['unknown-issuer']]] as const) {
+    for (const [mistake, failing] of [
+      ['none', []],
+      ['no-body-hash', ['body-changed', 'body-reserialized']],
+      ['no-issuer-check', ['unknown-issuer']],
+    ] as const) {
       it(`a receiver with ${mistake === 'none' ? 'no mistake passes every case' : `mistake "${mistake}" fails ${failing.join(', ')}`}`, async () => {
         const issuer = await api.createTestIssuer();
         const jwks = await issuer.serveJwks();
-        const receiver = new BrokenReceiver(mistake, { issuer: issuer.issuer, audience: issuer.audience, jwksUrl: jwks.url });
+        const receiver = new BrokenReceiver(mistake, {
+          issuer: issuer.issuer,
+          audience: issuer.audience,
+          jwksUrl: jwks.url,
+        });
         const url = await receiver.start();
         try {
           const result = await api.runAudit(url, { issuer, jwks, timeoutMs: 5000 });
           const failed = result.results.filter((r) => !r.passed).map((r) => r.id);
-          for (const id of failing) assert.ok(failed.includes(id), `${id} should fail: ${JSON.stringify(result.results.filter((r) => !r.passed).map((r) => [r.id, r.detail]))}`);
-          if (mistake === 'none') assert.deepEqual(result.results.filter((r) => !r.passed).map((r) => [r.id, r.detail]), []);
+          for (const id of failing)
+            assert.ok(
+              failed.includes(id),
+              `${id} should fail: ${JSON.stringify(result.results.filter((r) => !r.passed).map((r) => [r.id, r.detail]))}`,
+            );
+          if (mistake === 'none')
+            assert.deepEqual(
+              result.results.filter((r) => !r.passed).map((r) => [r.id, r.detail]),
+              [],
+            );
           assert.equal(result.passed + result.failed, result.total);
           assert.ok(result.total >= 18);
         } finally {

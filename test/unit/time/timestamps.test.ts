@@ -1,12 +1,29 @@
 import assert from 'node:assert/strict';
-import { isoTimestamp, messageTimestamp, parseUtcTimestamp, triggeredAtTimestamp } from '../../../src/core/time/timestamps';
+import {
+  isoTimestamp,
+  messageTimestamp,
+  parseUtcTimestamp,
+  triggeredAtTimestamp,
+} from '../../../src/core/time/timestamps';
 
 describe('timestamps', () => {
   it('isoTimestamp is exactly toISOString, across minutes, days, years and before 1970', () => {
     const at = [
-      Date.UTC(2026, 10, 23, 10, 59, 59, 999), Date.UTC(2026, 10, 23, 11, 0, 0, 0), Date.UTC(2026, 10, 23, 11, 0, 0, 7),
-      Date.UTC(2026, 11, 31, 23, 59, 59, 99), Date.UTC(2027, 0, 1), 0, -1, -0.5, -60_000, -60_001, 1.9, Date.UTC(1969, 11, 31, 23, 59, 5, 50),
-      Date.UTC(9999, 11, 31, 23, 59, 59, 999), 8.64e15, -8.64e15,
+      Date.UTC(2026, 10, 23, 10, 59, 59, 999),
+      Date.UTC(2026, 10, 23, 11, 0, 0, 0),
+      Date.UTC(2026, 10, 23, 11, 0, 0, 7),
+      Date.UTC(2026, 11, 31, 23, 59, 59, 99),
+      Date.UTC(2027, 0, 1),
+      0,
+      -1,
+      -0.5,
+      -60_000,
+      -60_001,
+      1.9,
+      Date.UTC(1969, 11, 31, 23, 59, 5, 50),
+      Date.UTC(9999, 11, 31, 23, 59, 59, 999),
+      8.64e15,
+      -8.64e15,
     ];
     // Consecutive calls in one minute take the cached path; a seeded walk also crosses minutes back and forth.
     let x = 1_700_000_000_000;

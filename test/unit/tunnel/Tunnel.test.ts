@@ -37,7 +37,13 @@ describe('Tunnel', () => {
     server = new LocaltunnelServer();
     await server.start();
     clock = new ManualClock();
-    receiver = new Receiver({ verifier: new Verifier({ issuers: [{ issuer: f.info.issuer, jwksUrl: f.info.jwksUrl, audience: f.info.audience }], clock: f.clock }), clock: f.clock });
+    receiver = new Receiver({
+      verifier: new Verifier({
+        issuers: [{ issuer: f.info.issuer, jwksUrl: f.info.jwksUrl, audience: f.info.audience }],
+        clock: f.clock,
+      }),
+      clock: f.clock,
+    });
     localPort = Number(new URL(await receiver.start()).port);
     states = [];
     tunnel = new Tunnel({ localPort, host: server.url, clock, openTimeoutMs: 2000, reconnectBaseMs: 1000 });
@@ -58,7 +64,8 @@ describe('Tunnel', () => {
     assert.deepEqual(states, ['opening', 'open']);
     const id = new URL(url).hostname.split('.')[0];
     await server.ready(id);
-    const body = Buffer.from([0x7b, 0x22, 0x62, 0x22, 0x3a, 0x22, 0xff, 0xfe, 0x80, 0x22, 0x7d]); // {"b":"\xff\xfe\x80"}
+    // {"b":"\xff\xfe\x80"}
+    const body = Buffer.from([0x7b, 0x22, 0x62, 0x22, 0x3a, 0x22, 0xff, 0xfe, 0x80, 0x22, 0x7d]);
     const status = await viaTunnel(url, body);
     assert.equal(status, 400, 'verified, then refused only because the bytes are not JSON');
     const rec = receiver.log.all()[0];
@@ -69,7 +76,10 @@ describe('Tunnel', () => {
   it('carries a genuine JSON delivery end to end (200)', async () => {
     const url = await tunnel.open();
     await server.ready(new URL(url).hostname.split('.')[0]);
-    assert.equal(await viaTunnel(url, Buffer.from('{"webhookId":"55555555-5555-4555-8555-555555555555","topic":"t/x"}')), 200);
+    assert.equal(
+      await viaTunnel(url, Buffer.from('{"webhookId":"55555555-5555-4555-8555-555555555555","topic":"t/x"}')),
+      200,
+    );
   });
 
   it('reaches the receiver (on 127.0.0.1) when "localhost" resolves to ::1 first', async () => {
@@ -83,7 +93,11 @@ describe('Tunnel', () => {
       const opts = (typeof options === 'object' && options) || {};
       if (host !== 'localhost') return (original as (...a: unknown[]) => void)(host, options, callback);
       asked.push(host);
-      if ((opts as { all?: boolean }).all) process.nextTick(cb, null, [{ address: '::1', family: 6 }, { address: '127.0.0.1', family: 4 }]);
+      if ((opts as { all?: boolean }).all)
+        process.nextTick(cb, null, [
+          { address: '::1', family: 6 },
+          { address: '127.0.0.1', family: 4 },
+        ]);
       else process.nextTick(cb, null, '::1', 6);
     }) as typeof dns.lookup;
     dns.lookup = ipv6First;
@@ -101,7 +115,8 @@ describe('Tunnel', () => {
     const promises = dns.promises as { lookup: unknown };
     const originalLookup = promises.lookup;
     const originalAuto = net.getDefaultAutoSelectFamily();
-    promises.lookup = async (host: string) => (host === 'localhost' ? { address: '::1', family: 6 } : { address: '127.0.0.1', family: 4 });
+    promises.lookup = async (host: string) =>
+      host === 'localhost' ? { address: '::1', family: 6 } : { address: '127.0.0.1', family: 4 };
     net.setDefaultAutoSelectFamily(false);
     try {
       const warned = new Promise<Error>((r) => tunnel.once('warning', r));
@@ -134,7 +149,10 @@ describe('Tunnel', () => {
 
   it('a server that refuses the opening request fails the open once (no endless retry)', async () => {
     server.refuseWith = 503;
-    await assert.rejects(tunnel.open(), (e: unknown) => e instanceof TunnelError && /refused \(503\)/.test((e as Error).message));
+    await assert.rejects(
+      tunnel.open(),
+      (e: unknown) => e instanceof TunnelError && /refused \(503\)/.test((e as Error).message),
+    );
     assert.equal(tunnel.state, 'closed');
     assert.equal(server.openRequests, 1);
   });

@@ -26,10 +26,19 @@ function close(server: Server): Promise<void> {
 /** A reverse proxy that forwards everything to the receiver, rewriting Host to its own public name. */
 function reverseProxy(targetPort: number, publicHost: string): Server {
   return createServer((req, res) => {
-    const up = request({ host: '127.0.0.1', port: targetPort, method: req.method, path: req.url, headers: { ...req.headers, host: publicHost } }, (r) => {
-      res.writeHead(r.statusCode ?? 502, r.headers);
-      r.pipe(res);
-    });
+    const up = request(
+      {
+        host: '127.0.0.1',
+        port: targetPort,
+        method: req.method,
+        path: req.url,
+        headers: { ...req.headers, host: publicHost },
+      },
+      (r) => {
+        res.writeHead(r.statusCode ?? 502, r.headers);
+        r.pipe(res);
+      },
+    );
     req.pipe(up);
   });
 }
@@ -49,7 +58,13 @@ describe('testPublicAddress', function () {
   beforeEach(async () => {
     sandbox = new Sandbox({ port: 0 });
     const info = await sandbox.start();
-    receiver = new Receiver({ verifier: new Verifier({ issuers: [{ issuer: info.issuer, audience: info.audience, jwksUrl: info.jwksUrl }], clock }), clock });
+    receiver = new Receiver({
+      verifier: new Verifier({
+        issuers: [{ issuer: info.issuer, audience: info.audience, jwksUrl: info.jwksUrl }],
+        clock,
+      }),
+      clock,
+    });
     receiverPort = Number(new URL(await receiver.start()).port);
   });
   afterEach(async () => {
@@ -73,7 +88,12 @@ describe('testPublicAddress', function () {
   });
 
   it('dns: a name that does not resolve', async () => {
-    const dispatcher = new Agent({ connect: { lookup: (_h: string, _o: unknown, cb: (e: Error) => void) => cb(Object.assign(new Error('getaddrinfo ENOTFOUND gone.example'), { code: 'ENOTFOUND' })) } as never });
+    const dispatcher = new Agent({
+      connect: {
+        lookup: (_h: string, _o: unknown, cb: (e: Error) => void) =>
+          cb(Object.assign(new Error('getaddrinfo ENOTFOUND gone.example'), { code: 'ENOTFOUND' })),
+      } as never,
+    });
     const r = await testPublicAddress({ publicUrl: 'http://gone.example/webhooks', receiver, sign, clock, dispatcher });
     await dispatcher.close();
     assert.deepEqual([r.ok, r.failedHop, r.arrived], [false, 'dns', false]);
@@ -94,8 +114,14 @@ describe('testPublicAddress', function () {
     assert.equal(r.failedHop, 'tls', r.detail);
   });
 
-  it("reminder-page: the tunnel answers with its reminder page instead of forwarding", async () => {
-    const port = await serve(createServer((_q, s) => s.writeHead(200, { 'content-type': 'text/html' }).end('<html><h1>Friendly Reminder</h1><p>This website is served via a localtunnel.</p></html>')));
+  it('reminder-page: the tunnel answers with its reminder page instead of forwarding', async () => {
+    const port = await serve(
+      createServer((_q, s) =>
+        s
+          .writeHead(200, { 'content-type': 'text/html' })
+          .end('<html><h1>Friendly Reminder</h1><p>This website is served via a localtunnel.</p></html>'),
+      ),
+    );
     const r = await testPublicAddress({ publicUrl: `http://127.0.0.1:${port}/webhooks`, receiver, sign, clock });
     assert.deepEqual([r.failedHop, r.arrived, r.status], ['reminder-page', false, 200]);
   });
@@ -109,14 +135,25 @@ describe('testPublicAddress', function () {
 
   it('timeout: the tunnel takes the request and drops it silently', async () => {
     const port = await serve(createServer(() => undefined));
-    const r = await testPublicAddress({ publicUrl: `http://127.0.0.1:${port}/webhooks`, receiver, sign, clock, timeoutMs: 300 });
+    const r = await testPublicAddress({
+      publicUrl: `http://127.0.0.1:${port}/webhooks`,
+      receiver,
+      sign,
+      clock,
+      timeoutMs: 300,
+    });
     assert.deepEqual([r.failedHop, r.arrived], ['timeout', false]);
     assert.match(r.detail, /nothing reached the receiver/);
   });
 
   it('receiver: the delivery arrives and is refused, with the step', async () => {
     const port = await serve(reverseProxy(receiverPort, '127.0.0.1'));
-    const r = await testPublicAddress({ publicUrl: `http://127.0.0.1:${port}/webhooks`, receiver, sign: async () => 'a.b.c', clock });
+    const r = await testPublicAddress({
+      publicUrl: `http://127.0.0.1:${port}/webhooks`,
+      receiver,
+      sign: async () => 'a.b.c',
+      clock,
+    });
     assert.deepEqual([r.failedHop, r.arrived, r.status], ['receiver', true, 403]);
     assert.match(r.detail, /answered 403: step 2/);
   });

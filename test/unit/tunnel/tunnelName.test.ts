@@ -8,7 +8,8 @@ describe('tunnelNameProblem', () => {
   });
 
   it('refuses the rest, quoting the name (cut when long)', () => {
-    for (const bad of ['abc', 'a'.repeat(64), 'My_Name', '-abcd', 'abcd-', 'ab cd', 'ab.cd', '../x', '']) assert.match(tunnelNameProblem(bad) ?? '', /^is not a name a localtunnel server gives/, bad);
+    for (const bad of ['abc', 'a'.repeat(64), 'My_Name', '-abcd', 'abcd-', 'ab cd', 'ab.cd', '../x', ''])
+      assert.match(tunnelNameProblem(bad) ?? '', /^is not a name a localtunnel server gives/, bad);
     assert.ok(tunnelNameProblem('x'.repeat(1000))!.length < 250);
   });
 });

@@ -5,10 +5,16 @@ describe('DedupeSet', () => {
   it('remembers ids up to its capacity and forgets the oldest first', () => {
     const s = new DedupeSet(3);
     for (const id of ['a', 'b', 'c']) s.add(id);
-    assert.deepEqual(['a', 'b', 'c'].map((id) => s.has(id)), [true, true, true]);
+    assert.deepEqual(
+      ['a', 'b', 'c'].map((id) => s.has(id)),
+      [true, true, true],
+    );
     s.add('d');
     assert.equal(s.has('a'), false, 'the oldest is forgotten');
-    assert.deepEqual(['b', 'c', 'd'].map((id) => s.has(id)), [true, true, true]);
+    assert.deepEqual(
+      ['b', 'c', 'd'].map((id) => s.has(id)),
+      [true, true, true],
+    );
     assert.equal(s.size, 3);
   });
 

@@ -34,7 +34,9 @@ function rec(i: number, size = 10, over: Partial<DeliveryRecord> = {}): [Deliver
 const fileIn = () => join(mkdtempSync(join(tmpdir(), 'wfs-history-')), 'deliveries.jsonl');
 
 /** The prototype of node's FileHandle, whose methods a test replaces to fail as a full disk does. */
-async function fileHandlePrototype(file: string): Promise<Record<'writev' | 'sync', (...a: unknown[]) => Promise<unknown>>> {
+async function fileHandlePrototype(
+  file: string,
+): Promise<Record<'writev' | 'sync', (...a: unknown[]) => Promise<unknown>>> {
   const probe = await open(file, 'r');
   const proto = Object.getPrototypeOf(probe);
   await probe.close();
@@ -54,13 +56,21 @@ describe('DeliveryLog', () => {
   it('is bounded in bytes in memory: the oldest go first, and it is queryable', async () => {
     const log = new DeliveryLog({ memoryBudgetBytes: 200 * 1024 });
     // In memory only there is no write to wait for: nothing is returned, so the receiver answers at once.
-    for (let i = 0; i < 50; i++) assert.equal(log.add(...rec(i, 10 * 1024, { topic: i % 2 ? 'a/odd' : 'a/even', runId: `run${i}` })), undefined);
+    for (let i = 0; i < 50; i++)
+      assert.equal(log.add(...rec(i, 10 * 1024, { topic: i % 2 ? 'a/odd' : 'a/even', runId: `run${i}` })), undefined);
     assert.ok(log.bytesInMemory <= 200 * 1024, `${log.bytesInMemory} bytes`);
     const ids = log.all().map((r) => r.id);
     assert.ok(ids.length >= 15 && ids.length < 20, `${ids.length} kept`);
     assert.equal(ids.at(-1), 'r49');
-    assert.deepEqual(ids, ids.slice().sort((a, b) => Number(a.slice(1)) - Number(b.slice(1))), 'oldest first, newest kept');
-    assert.deepEqual(log.query({ runId: 'run49' }).map((r) => r.id), ['r49']);
+    assert.deepEqual(
+      ids,
+      ids.slice().sort((a, b) => Number(a.slice(1)) - Number(b.slice(1))),
+      'oldest first, newest kept',
+    );
+    assert.deepEqual(
+      log.query({ runId: 'run49' }).map((r) => r.id),
+      ['r49'],
+    );
     assert.equal(log.query({ topic: 'a/odd' }).length, ids.filter((id) => Number(id.slice(1)) % 2).length);
     assert.deepEqual(await log.body('r49'), Buffer.alloc(10 * 1024, 0x61 + (49 % 26)));
     assert.equal(await log.body('r0'), undefined, 'gone with its record');
@@ -84,12 +94,22 @@ describe('DeliveryLog', () => {
     assert.ok(log.bytesInMemory <= 64 * 1024, `${log.bytesInMemory} bytes`);
     assert.equal(kept.at(-1)!.id, 'r4999');
     const n = kept.map((r) => Number(r.id.slice(1)));
-    assert.deepEqual(n, n.slice().sort((a, b) => a - b), 'oldest first');
+    assert.deepEqual(
+      n,
+      n.slice().sort((a, b) => a - b),
+      'oldest first',
+    );
     assert.ok(n[0] > 4800, `only recent records remain (oldest r${n[0]})`);
     // Evicted records must not stay reachable through the eviction queues (a leak of every record ever seen).
     const internals = log as unknown as { entries: unknown[]; refused: unknown[] };
-    assert.ok(internals.entries.length <= 2 * kept.length + 65, `${internals.entries.length} entries held for ${kept.length} kept`);
-    assert.ok(internals.refused.length <= 2 * kept.length + 65, `${internals.refused.length} refused entries held for ${kept.length} kept`);
+    assert.ok(
+      internals.entries.length <= 2 * kept.length + 65,
+      `${internals.entries.length} entries held for ${kept.length} kept`,
+    );
+    assert.ok(
+      internals.refused.length <= 2 * kept.length + 65,
+      `${internals.refused.length} refused entries held for ${kept.length} kept`,
+    );
   });
 
   it('finds records by id whenever the lookup is first made: before, during and after evictions, and after clear', async () => {
@@ -114,10 +134,19 @@ describe('DeliveryLog', () => {
 
   it('a file that repeats an id (edited by hand) loads the later line only', async () => {
     const file = fileIn();
-    writeFileSync(file, Buffer.concat([rec(1), rec(2), rec(1, 10, { status: 503 })].map(([r, bytes]) => serializeLine(r, bytes))));
+    writeFileSync(
+      file,
+      Buffer.concat([rec(1), rec(2), rec(1, 10, { status: 503 })].map(([r, bytes]) => serializeLine(r, bytes))),
+    );
     const b = new DeliveryLog({ file });
     assert.deepEqual(await b.load(), { loaded: 2, skipped: 0 });
-    assert.deepEqual(b.all().map((r) => [r.id, r.status]), [['r2', 200], ['r1', 503]]);
+    assert.deepEqual(
+      b.all().map((r) => [r.id, r.status]),
+      [
+        ['r2', 200],
+        ['r1', 503],
+      ],
+    );
     assert.equal(b.find('r1')?.status, 503);
     await b.close();
   });
@@ -131,7 +160,10 @@ describe('DeliveryLog', () => {
     await a.close();
     const b = new DeliveryLog({ file, inlineBodyBytes: 1024 });
     assert.deepEqual(await b.load(), { loaded: 5, skipped: 0 });
-    assert.deepEqual(b.all().map((r) => r.id), ['r0', 'r1', 'r2', 'r3', 'r4']);
+    assert.deepEqual(
+      b.all().map((r) => r.id),
+      ['r0', 'r1', 'r2', 'r3', 'r4'],
+    );
     assert.ok(b.bytesInMemory < 20 * 1024);
     assert.deepEqual(await b.body('r3'), Buffer.alloc(300 * 1024, 0x61 + 3));
     assert.deepEqual(await b.body('r4'), Buffer.alloc(100, 0x61 + 4));
@@ -153,8 +185,15 @@ describe('DeliveryLog', () => {
     await b.add(...rec(3));
     await b.close();
     const c = new DeliveryLog({ file });
-    assert.deepEqual(await c.load(), { loaded: 4, skipped: 0 }, 'compacted at load, and the new record was not glued onto the torn line');
-    assert.deepEqual(c.all().map((r) => r.id), ['r0', 'r1', 'r2', 'r3']);
+    assert.deepEqual(
+      await c.load(),
+      { loaded: 4, skipped: 0 },
+      'compacted at load, and the new record was not glued onto the torn line',
+    );
+    assert.deepEqual(
+      c.all().map((r) => r.id),
+      ['r0', 'r1', 'r2', 'r3'],
+    );
     await c.close();
   });
 
@@ -191,7 +230,11 @@ describe('DeliveryLog', () => {
     }
     assert.ok(calls <= 3, `${calls} writev calls for 40 records`);
     const lines = readFileSync(file, 'utf8').split('\n').filter(Boolean);
-    assert.deepEqual(lines.map((l) => JSON.parse(l).id), Array.from({ length: 40 }, (_, i) => `r${i}`), 'in the order added');
+    assert.deepEqual(
+      lines.map((l) => JSON.parse(l).id),
+      Array.from({ length: 40 }, (_, i) => `r${i}`),
+      'in the order added',
+    );
     // Each record's offset is its own: a body read back from the file is that record's.
     for (const i of [0, 3, 17, 39]) assert.deepEqual(await log.body(`r${i}`), rec(i, i % 3 ? 30 : 300)[1], `r${i}`);
     await log.close();
@@ -208,7 +251,13 @@ describe('DeliveryLog', () => {
     const cleared = log.clear();
     const after = log.add(...rec(3));
     await Promise.all([...before, cleared, after]);
-    assert.deepEqual(readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l).id), ['r3']);
+    assert.deepEqual(
+      readFileSync(file, 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l).id),
+      ['r3'],
+    );
     assert.equal(log.bytesOnDisk, statSync(file).size, 'the offsets it keeps are those of the file');
     assert.deepEqual(await log.body('r3'), rec(3)[1]);
     await log.close();
@@ -269,13 +318,16 @@ describe('DeliveryLog', () => {
     }
     assert.equal(log.size, 0, 'the records read before the failure are let go');
     assert.deepEqual(await log.load(), { loaded: 2, skipped: 1 });
-    assert.deepEqual(log.all().map((r) => r.id), ['r0', 'r1']);
+    assert.deepEqual(
+      log.all().map((r) => r.id),
+      ['r0', 'r1'],
+    );
     const counted = log.bytesInMemory;
     await log.close();
     assert.equal(counted, await loadedAlone(file), 'memory counted once');
   });
 
-  it("a compaction at load that fails (disk full) is a warning, not a failed load: the history works, and the file is compacted at the next start", async () => {
+  it('a compaction at load that fails (disk full) is a warning, not a failed load: the history works, and the file is compacted at the next start', async () => {
     const file = fileIn();
     writeFileSync(file, [serializeLine(...rec(0)), 'garbage\n', serializeLine(...rec(1))].join(''));
     const log = new DeliveryLog({ file });
@@ -329,7 +381,13 @@ describe('DeliveryLog', () => {
     const again = new DeliveryLog({ file, inlineBodyBytes: 1024 });
     await again.load();
     // Every record kept before the restart is there again (an older one the file still held may come back too).
-    assert.deepEqual(again.all().map((r) => r.id).slice(-ids.length), ids);
+    assert.deepEqual(
+      again
+        .all()
+        .map((r) => r.id)
+        .slice(-ids.length),
+      ids,
+    );
     await again.close();
   });
 
@@ -361,7 +419,10 @@ describe('DeliveryLog', () => {
       await reopened.close();
     }
     assert.equal(fileModeWarning('f', 0o600), undefined);
-    assert.equal(fileModeWarning('f', 0o640), 'is readable by other users (mode 0640), and deliveries may carry customer data: it is left as it is; run chmod 600 f to keep it to yourself');
+    assert.equal(
+      fileModeWarning('f', 0o640),
+      'is readable by other users (mode 0640), and deliveries may carry customer data: it is left as it is; run chmod 600 f to keep it to yourself',
+    );
   });
 
   it('a file nobody may write (mode 0444) is refused, not written, and its mode and bytes are left as they were (as root too); its lock is given up on close', async () => {
@@ -370,9 +431,16 @@ describe('DeliveryLog', () => {
     writeFileSync(file, line);
     chmodSync(file, 0o444);
     const log = new DeliveryLog({ file });
-    const err = await log.load().then(() => undefined, (e: unknown) => e);
+    const err = await log.load().then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     assert.ok(err instanceof ReadOnlyHistoryFile || (err as NodeJS.ErrnoException).code === 'EACCES', String(err));
-    if (err instanceof ReadOnlyHistoryFile) assert.equal(err.message, `is read-only (mode 0444) and is left as it is: make it writable (chmod u+w ${file}) to keep the history in it`);
+    if (err instanceof ReadOnlyHistoryFile)
+      assert.equal(
+        err.message,
+        `is read-only (mode 0444) and is left as it is: make it writable (chmod u+w ${file}) to keep the history in it`,
+      );
     assert.equal(statSync(file).mode & 0o777, 0o444);
     assert.equal(readFileSync(file, 'utf8'), line);
     await log.close();
@@ -436,7 +504,10 @@ describe('DeliveryLog', () => {
     const keys = again.acknowledgedKeys();
     // The newest ids, in order, with nothing missing between the oldest kept and the last record.
     const first = Number(keys[0]!.slice(3));
-    assert.deepEqual(keys, Array.from({ length: 600 - first }, (_, k) => `wh-${String(first + k).padStart(6, '0')}`));
+    assert.deepEqual(
+      keys,
+      Array.from({ length: 600 - first }, (_, k) => `wh-${String(first + k).padStart(6, '0')}`),
+    );
     await again.close();
   });
 
@@ -459,7 +530,10 @@ describe('DeliveryLog', () => {
   it('a hand-edited line of ids: keys no receiver could hold are passed over, and the line is not counted as torn', async () => {
     const file = fileIn();
     const long = 'x'.repeat(200);
-    writeFileSync(file, `${JSON.stringify({ acknowledged: ['wh-a', 7, long, '', 'wh-b'] })}\n${serializeLine(rec(1)[0], rec(1)[1]).toString()}`);
+    writeFileSync(
+      file,
+      `${JSON.stringify({ acknowledged: ['wh-a', 7, long, '', 'wh-b'] })}\n${serializeLine(rec(1)[0], rec(1)[1]).toString()}`,
+    );
     const log = new DeliveryLog({ file });
     assert.deepEqual(await log.load(), { loaded: 1, skipped: 0 });
     assert.deepEqual(log.acknowledgedKeys(), ['wh-a', 'wh-b']);

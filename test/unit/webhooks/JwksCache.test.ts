@@ -46,7 +46,10 @@ describe('JwksCache', () => {
     clock.advance(4_000);
     const err = await unavailable(cache.getKey('k2'));
     assert.equal(err.retryAfterMs, 11_000);
-    assert.match(err.message, /^could not be consulted: the kid "k2" is not in the key set fetched 4 s ago, and the set was not fetched again since the delivery arrived \(key-set requests are limited to one every 15 s and 5 a minute\); the next key-set request is possible in 11 s$/);
+    assert.match(
+      err.message,
+      /^could not be consulted: the kid "k2" is not in the key set fetched 4 s ago, and the set was not fetched again since the delivery arrived \(key-set requests are limited to one every 15 s and 5 a minute\); the next key-set request is possible in 11 s$/,
+    );
     assert.equal(server.requests, 1);
   });
 
@@ -57,7 +60,10 @@ describe('JwksCache', () => {
     assert.ok(await cache.getKey('k2'));
     clock.advance(15_000);
     const err = await refused(cache.getKey('k3'));
-    assert.equal(err.message, 'no key with kid "k3": the key set, fetched after the delivery arrived, holds 2 kids: "k2", "k1"');
+    assert.equal(
+      err.message,
+      'no key with kid "k3": the key set, fetched after the delivery arrived, holds 2 kids: "k2", "k1"',
+    );
     assert.equal(server.requests, 3);
   });
 

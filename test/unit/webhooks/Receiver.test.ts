@@ -1,6 +1,6 @@
 // The receiver end to end: the sandbox signs and delivers, the receiver verifies, dedupes, forwards and logs.
 import assert from 'node:assert/strict';
-import { DedupeSet, dedupeKey } from '../../../src/core/webhooks/DedupeSet';
+import { type DedupeSet, dedupeKey } from '../../../src/core/webhooks/DedupeSet';
 import { Receiver } from '../../../src/core/webhooks/Receiver';
 import { TokenToFinish, Verifier } from '../../../src/core/webhooks/Verifier';
 import { JwksCache } from '../../../src/core/webhooks/JwksCache';
@@ -19,7 +19,15 @@ import { startSandbox, type SandboxFixture } from '../helpers/sandboxFixture';
 import { RecordingServer } from '../helpers/recordingServer';
 import { heldRequest, rawRequest } from '../helpers/rawHttp';
 
-const EVENT = (webhookId: string) => ({ webhookId, topic: 'workflow/completed', subTopic: 'status:workflow/completed', tenantId: 't', triggeredAt: '2026-01-15T12:00:00.1234567Z', actorId: 'a', data: { runId: 'wfrun_abc' } });
+const EVENT = (webhookId: string) => ({
+  webhookId,
+  topic: 'workflow/completed',
+  subTopic: 'status:workflow/completed',
+  tenantId: 't',
+  triggeredAt: '2026-01-15T12:00:00.1234567Z',
+  actorId: 'a',
+  data: { runId: 'wfrun_abc' },
+});
 const ID1 = '11111111-1111-4111-8111-111111111111';
 
 describe('Receiver', () => {
@@ -30,7 +38,10 @@ describe('Receiver', () => {
 
   const make = async (extra: Partial<ConstructorParameters<typeof Receiver>[0]> = {}) => {
     await receiver?.stop();
-    const verifier = new Verifier({ issuers: [{ issuer: f.info.issuer, jwksUrl: f.info.jwksUrl, audience: f.info.audience }], clock: f.clock });
+    const verifier = new Verifier({
+      issuers: [{ issuer: f.info.issuer, jwksUrl: f.info.jwksUrl, audience: f.info.audience }],
+      clock: f.clock,
+    });
     receiver = new Receiver({ verifier, clock: f.clock, ...extra });
     receiver.on('verified-event', (e: { event: unknown }) => events.push(e.event));
     url = await receiver.start();
@@ -39,7 +50,11 @@ describe('Receiver', () => {
   const deliver = async (body: Buffer | string, auth?: string, to = url) => {
     const bytes = Buffer.isBuffer(body) ? body : Buffer.from(body);
     const token = auth ?? `Bearer ${await f.sandbox.context.signer.sign(bytes)}`;
-    return rawRequest(to, { method: 'POST', body: bytes, headers: { 'content-type': 'application/json', authorization: token } });
+    return rawRequest(to, {
+      method: 'POST',
+      body: bytes,
+      headers: { 'content-type': 'application/json', authorization: token },
+    });
   };
 
   beforeEach(async () => {
@@ -61,7 +76,13 @@ describe('Receiver', () => {
     const r = await f.call('/test-webhook', {
       token: access_token,
       json: { address: url, testData: EVENT(ID1) },
-      headers: { 'x-svc-topic': 'workflow/completed', 'x-svc-sub-topic': 's:w/c', 'x-svc-tenant-id': 't', 'x-svc-webhook-id': ID1, 'x-svc-triggered-at': '2026-01-15T12:00:00.1234567Z' },
+      headers: {
+        'x-svc-topic': 'workflow/completed',
+        'x-svc-sub-topic': 's:w/c',
+        'x-svc-tenant-id': 't',
+        'x-svc-webhook-id': ID1,
+        'x-svc-triggered-at': '2026-01-15T12:00:00.1234567Z',
+      },
     });
     assert.equal(r.json().receiverStatus, 200);
     const rec = receiver.log.all()[0];
@@ -77,7 +98,10 @@ describe('Receiver', () => {
   it('receives the sandbox workflow events, tied to the workflow runId', async () => {
     await f.control('POST', 'webhooks', { url });
     const { access_token } = await f.signIn();
-    const start = await f.call(`/workflow-services-ws/resources/v1/sessions/${f.info.sessions.staged}/workflows`, { token: access_token, json: { product: f.info.products[0] } });
+    const start = await f.call(`/workflow-services-ws/resources/v1/sessions/${f.info.sessions.staged}/workflows`, {
+      token: access_token,
+      json: { product: f.info.products[0] },
+    });
     const runId = start.json().workflow.runId;
     await new Promise<void>((r) => receiver.once('delivery', () => r()));
     const rec = receiver.log.query({ runId })[0];
@@ -89,16 +113,26 @@ describe('Receiver', () => {
     /** A test webhook's body: the caller's testData, no ids in the signed bytes. */
     const TEST_DATA = Buffer.from(JSON.stringify({ order: 7 }));
     const withHeaders = async (body: Buffer, token: string, headers: Record<string, string>, to = url) =>
-      rawRequest(to, { method: 'POST', body, headers: { 'content-type': 'application/json', authorization: `Bearer ${token}`, ...headers } });
+      rawRequest(to, {
+        method: 'POST',
+        body,
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}`, ...headers },
+      });
 
     it('a body without a signed webhookId is deduplicated on its token: relabelled with any X-Svc-Webhook-Id it stays a duplicate; a fresh token is a new delivery', async () => {
       const token = await f.sandbox.context.signer.sign(TEST_DATA);
       const answers = [];
-      for (const id of ['A', 'A', 'B']) answers.push((await withHeaders(TEST_DATA, token, { 'x-svc-webhook-id': id, 'x-svc-topic': 'orders/created' })).text);
+      for (const id of ['A', 'A', 'B'])
+        answers.push(
+          (await withHeaders(TEST_DATA, token, { 'x-svc-webhook-id': id, 'x-svc-topic': 'orders/created' })).text,
+        );
       assert.deepEqual(answers, ['', 'duplicate\n', 'duplicate\n']);
       assert.equal(events.length, 1);
       const [first] = receiver.log.all();
-      assert.deepEqual([first!.webhookId, first!.topic, first!.unsigned], [undefined, undefined, { webhookId: 'A', topic: 'orders/created' }]);
+      assert.deepEqual(
+        [first!.webhookId, first!.topic, first!.unsigned],
+        [undefined, undefined, { webhookId: 'A', topic: 'orders/created' }],
+      );
       assert.match(first!.dedupeKey!, /^sha256:[0-9a-f]{64}$/);
       // The service signs each test webhook anew: the same testData sent again is a new delivery.
       const fresh = await f.sandbox.context.signer.sign(TEST_DATA);
@@ -109,7 +143,11 @@ describe('Receiver', () => {
     it('an X-Svc-Webhook-Id never makes a signed event a duplicate, nor survives a restart as one', async () => {
       const log = new DeliveryLog();
       await make({ log });
-      assert.equal((await withHeaders(TEST_DATA, await f.sandbox.context.signer.sign(TEST_DATA), { 'x-svc-webhook-id': ID1 })).status, 200);
+      assert.equal(
+        (await withHeaders(TEST_DATA, await f.sandbox.context.signer.sign(TEST_DATA), { 'x-svc-webhook-id': ID1 }))
+          .status,
+        200,
+      );
       assert.deepEqual(log.acknowledgedKeys().includes(ID1), false, 'the header id is not kept as acknowledged');
       await make({ log });
       assert.equal((await deliver(JSON.stringify(EVENT(ID1)))).text, '', 'the real event is processed');
@@ -126,14 +164,23 @@ describe('Receiver', () => {
       const appUrl = await app.start();
       try {
         await make({ forwardTo: appUrl });
-        assert.equal((await withHeaders(TEST_DATA, await f.sandbox.context.signer.sign(TEST_DATA), { 'x-svc-topic': 'wfs/self-test' })).status, 200);
+        assert.equal(
+          (
+            await withHeaders(TEST_DATA, await f.sandbox.context.signer.sign(TEST_DATA), {
+              'x-svc-topic': 'wfs/self-test',
+            })
+          ).status,
+          200,
+        );
         const selfId = '99999999-9999-4999-8999-999999999999';
         const probe = Buffer.from(JSON.stringify({ webhookId: selfId, topic: 'wfs/self-test' }));
         const over = receiver.expectSelfTest(selfId);
         assert.equal((await deliver(probe)).status, 200);
         over();
         // The same signed topic outside a self-test is the user's event like any other.
-        const later = Buffer.from(JSON.stringify({ webhookId: '88888888-8888-4888-8888-888888888888', topic: 'wfs/self-test' }));
+        const later = Buffer.from(
+          JSON.stringify({ webhookId: '88888888-8888-4888-8888-888888888888', topic: 'wfs/self-test' }),
+        );
         assert.equal((await deliver(later)).status, 200);
         assert.deepEqual(
           app.requests.map((r) => r.body.toString('utf8')),
@@ -148,7 +195,8 @@ describe('Receiver', () => {
 
   it('a key set that cannot be consulted is answered 503 with Retry-After, recorded as undecided; the resend is verified (issue #51: rotation after a flood)', async () => {
     assert.equal((await deliver(JSON.stringify(EVENT(ID1)))).status, 200, 'the key set is fetched');
-    const forged = (kid: string) => `Bearer ${Buffer.from(JSON.stringify({ alg: 'RS256', kid })).toString('base64url')}.${Buffer.from(JSON.stringify({ iss: f.info.issuer, aud: f.info.audience, exp: Math.floor(f.clock.now() / 1000) + 300 })).toString('base64url')}.${Buffer.alloc(256, 7).toString('base64url')}`;
+    const forged = (kid: string) =>
+      `Bearer ${Buffer.from(JSON.stringify({ alg: 'RS256', kid })).toString('base64url')}.${Buffer.from(JSON.stringify({ iss: f.info.issuer, aud: f.info.audience, exp: Math.floor(f.clock.now() / 1000) + 300 })).toString('base64url')}.${Buffer.alloc(256, 7).toString('base64url')}`;
     for (let i = 0; i < 6; i++) {
       const r = await deliver('{}', forged(`random-${i}`));
       assert.ok(r.status === 403 || r.status === 503, `a forged token is never accepted: ${r.status}`);
@@ -162,7 +210,10 @@ describe('Receiver', () => {
     assert.ok(retryAfter >= 1 && retryAfter <= 15, `Retry-After ${first.headers['retry-after']}`);
     const rec = receiver.log.all().at(-1)!;
     assert.equal(rec.verified, false);
-    assert.match(rec.note!, /^answered 503: the key set could not be consulted \(step 3 says why\), so nothing was decided; the service sends the delivery again/);
+    assert.match(
+      rec.note!,
+      /^answered 503: the key set could not be consulted \(step 3 says why\), so nothing was decided; the service sends the delivery again/,
+    );
     const step3 = rec.checks.find((c) => c.step === 3)!;
     assert.ok(!step3.ok && step3.detail.startsWith(`${f.info.jwksUrl}: could not be consulted`), step3.detail);
     assert.equal(events.length, 1, 'not dispatched');
@@ -190,7 +241,11 @@ describe('Receiver', () => {
     assert.equal((await deliver(JSON.stringify(EVENT(`${longId}2`)))).text, '', 'another long id is not a duplicate');
     assert.equal(events.length, 2);
     const held = (receiver as unknown as { dedupe: DedupeSet }).dedupe;
-    assert.deepEqual([held.has(dedupeKey(longId)), held.has(longId)], [true, false], 'the set holds 71 characters for it, not 200 KB');
+    assert.deepEqual(
+      [held.has(dedupeKey(longId)), held.has(longId)],
+      [true, false],
+      'the set holds 71 characters for it, not 200 KB',
+    );
   });
 
   it('a new Receiver on the same history knows the events it acknowledged: not those refused, answered 5xx, or forged', async () => {
@@ -226,7 +281,11 @@ describe('Receiver', () => {
     assert.deepEqual(log.acknowledgedKeys(), []);
     assert.equal((await deliver(JSON.stringify(EVENT(ID1)))).text, 'duplicate\n', 'the receiver that answered it');
     await make({ log });
-    assert.equal((await deliver(JSON.stringify(EVENT(ID1)))).text, 'duplicate\n', 'its copy since the Clear is in the history again');
+    assert.equal(
+      (await deliver(JSON.stringify(EVENT(ID1)))).text,
+      'duplicate\n',
+      'its copy since the Clear is in the history again',
+    );
     assert.equal((await deliver(JSON.stringify(EVENT(ID2)))).text, '', 'not seen since the Clear: handled again');
     assert.equal(events.length, 3);
   });
@@ -247,7 +306,10 @@ describe('Receiver', () => {
     await make({ maxBodyBytes: 1000 });
     assert.equal((await deliver('x'.repeat(2000))).status, 413);
     assert.equal((await deliver(Buffer.from([0xff, 0x00, 0x7b]))).status, 400);
-    assert.deepEqual(receiver.log.all().map((r: DeliveryRecord) => r.status), [413, 400]);
+    assert.deepEqual(
+      receiver.log.all().map((r: DeliveryRecord) => r.status),
+      [413, 400],
+    );
   });
 
   it('the response override rehearses retries: 500 is not recorded as processed, so the resend is not a duplicate', async () => {
@@ -270,7 +332,9 @@ describe('Receiver', () => {
     // the end, nor closes.
     silent.resume();
     await new Promise<void>((r) => silent.once('close', () => r())); // the server closes it: the behaviour under test
-    const body = Buffer.from(JSON.stringify({ webhookId: '66666666-6666-4666-8666-666666666666', topic: 't/x', data: {} }));
+    const body = Buffer.from(
+      JSON.stringify({ webhookId: '66666666-6666-4666-8666-666666666666', topic: 't/x', data: {} }),
+    );
     assert.equal((await deliver(body)).status, 200, 'its place is free again');
   });
 
@@ -278,14 +342,17 @@ describe('Receiver', () => {
     await make({ headersTimeoutMs: 300, bodyTimeoutMs: 600, timeoutCheckIntervalMs: 50 });
     const { connect } = await import('node:net');
     const u = new URL(url);
-    for (const partial of ['POST /webhooks HTTP/1.1\r\nHost: 127.0.0.1\r\n', 'POST /webhooks HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 100\r\n\r\n{"a":']) {
+    for (const partial of [
+      'POST /webhooks HTTP/1.1\r\nHost: 127.0.0.1\r\n',
+      'POST /webhooks HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 100\r\n\r\n{"a":',
+    ]) {
       const socket = connect(Number(u.port), '127.0.0.1');
       socket.on('error', () => undefined);
       const answer: Buffer[] = [];
       socket.on('data', (d: Buffer) => answer.push(d));
       socket.write(partial);
       await new Promise<void>((r) => socket.once('close', () => r())); // the server closes it: the behaviour under test
-      assert.match(Buffer.concat(answer).toString(), /^HTTP\/1\.1 408 /, "answered 408 Request Timeout");
+      assert.match(Buffer.concat(answer).toString(), /^HTTP\/1\.1 408 /, 'answered 408 Request Timeout');
     }
   });
 
@@ -312,7 +379,10 @@ describe('Receiver', () => {
       const fwd = record.forward!;
       assert.equal(fwd.status, 200);
       const held = released - app.requests[0].arrivedAt;
-      assert.ok(held > 0 && fwd.latencyMs >= Math.floor(held * 1000) / 1000, `the forward took ${fwd.latencyMs} ms, the app held it ${held} ms`);
+      assert.ok(
+        held > 0 && fwd.latencyMs >= Math.floor(held * 1000) / 1000,
+        `the forward took ${fwd.latencyMs} ms, the app held it ${held} ms`,
+      );
       assert.ok(record.durationMs >= fwd.latencyMs, 'the delivery lasted at least as long as its forward');
       app.respond = () => 500;
       assert.equal((await deliver('{"webhookId":"33333333-3333-4333-8333-333333333333"}')).status, 500);
@@ -331,11 +401,19 @@ describe('Receiver', () => {
       const first = deliver(JSON.stringify(EVENT(ID1)));
       await app.waitFor(1);
       const copy = await deliver(JSON.stringify(EVENT(ID1)));
-      assert.deepEqual([copy.status, copy.text], [200, 'duplicate\n'], 'answered while the first still waits for the app');
+      assert.deepEqual(
+        [copy.status, copy.text],
+        [200, 'duplicate\n'],
+        'answered while the first still waits for the app',
+      );
       release();
       assert.equal((await first).status, 200);
       assert.equal(app.requests.length, 1, 'forwarded once');
-      assert.deepEqual(receiver.log.all().map((r) => r.duplicate), [true, false], 'the copy is recorded first, flagged');
+      assert.deepEqual(
+        receiver.log.all().map((r) => r.duplicate),
+        [true, false],
+        'the copy is recorded first, flagged',
+      );
     } finally {
       await app.stop();
     }
@@ -359,7 +437,11 @@ describe('Receiver', () => {
       assert.equal((await deliver(JSON.stringify(EVENT(ID1)))).text, 'duplicate\n');
       assert.equal(failures.length, 1, 'the failure is reported');
       const third = await deliver(JSON.stringify(EVENT(ID1)));
-      assert.deepEqual([third.status, third.text], [200, 'duplicate\n'], 'still a duplicate: the first copy is still being processed');
+      assert.deepEqual(
+        [third.status, third.text],
+        [200, 'duplicate\n'],
+        'still a duplicate: the first copy is still being processed',
+      );
       release();
       assert.equal((await first).status, 200);
       assert.equal(app.requests.length, 1, 'forwarded once');
@@ -373,7 +455,12 @@ describe('Receiver', () => {
     const socket = connect(Number(u.port), '127.0.0.1');
     await new Promise<void>((r) => socket.once('connect', () => r()));
     // Handed to the kernel before the close, so the server reads the head and part of the body, then the end.
-    await new Promise<void>((r) => socket.write(`POST /webhooks HTTP/1.1\r\nHost: ${u.host}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"webhookId":`, () => r()));
+    await new Promise<void>((r) =>
+      socket.write(
+        `POST /webhooks HTTP/1.1\r\nHost: ${u.host}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"webhookId":`,
+        () => r(),
+      ),
+    );
     socket.destroy();
     await untilTrue(() => receiver.log.all().length === 1);
     const [record] = receiver.log.all();
@@ -387,13 +474,24 @@ describe('Receiver', () => {
     let asked!: () => void;
     const askedForKey = new Promise<void>((r) => (asked = r));
     const real = new JwksCache({ jwksUrl: f.info.jwksUrl, clock: f.clock });
-    const slow = { cachedKey: () => undefined, getKey: async (kid: string) => (asked(), await gate, real.getKey(kid)) } as unknown as JwksCache;
+    const slow = {
+      cachedKey: () => undefined,
+      getKey: async (kid: string) => (asked(), await gate, real.getKey(kid)),
+    } as unknown as JwksCache;
     await receiver.stop();
-    receiver = new Receiver({ verifier: new Verifier({ issuers: [{ issuer: f.info.issuer, jwksUrl: f.info.jwksUrl, audience: f.info.audience }], clock: f.clock, keySet: () => slow }), clock: f.clock });
+    receiver = new Receiver({
+      verifier: new Verifier({
+        issuers: [{ issuer: f.info.issuer, jwksUrl: f.info.jwksUrl, audience: f.info.audience }],
+        clock: f.clock,
+        keySet: () => slow,
+      }),
+      clock: f.clock,
+    });
     url = await receiver.start();
     const u = new URL(url);
     const body = Buffer.from('{"webhookId":"2b1c2a8e-0b4e-4c39-9d3a-1f2e3d4c5b6a","topic":"t"}');
-    const head = (token: string) => `POST /webhooks HTTP/1.1\r\nHost: ${u.host}\r\nContent-Type: application/json\r\nAuthorization: Bearer ${token}\r\nContent-Length: ${body.length}\r\n\r\n`;
+    const head = (token: string) =>
+      `POST /webhooks HTTP/1.1\r\nHost: ${u.host}\r\nContent-Type: application/json\r\nAuthorization: Bearer ${token}\r\nContent-Length: ${body.length}\r\n\r\n`;
     const socket = connect(Number(u.port), '127.0.0.1');
     socket.on('error', () => undefined);
     socket.write(head(await f.sandbox.context.signer.sign(body)));
@@ -426,11 +524,17 @@ describe('Receiver: bounded, crash-safe, every answer delivered', () => {
   let url: string;
   const make = async (extra: Partial<ConstructorParameters<typeof Receiver>[0]> = {}) => {
     await receiver?.stop();
-    const verifier = new Verifier({ issuers: [{ issuer: f.info.issuer, jwksUrl: f.info.jwksUrl, audience: f.info.audience }], clock: f.clock });
+    const verifier = new Verifier({
+      issuers: [{ issuer: f.info.issuer, jwksUrl: f.info.jwksUrl, audience: f.info.audience }],
+      clock: f.clock,
+    });
     receiver = new Receiver({ verifier, clock: f.clock, ...extra });
     url = await receiver.start();
   };
-  const signed = async (body: Buffer) => ({ 'content-type': 'application/json', authorization: `Bearer ${await f.sandbox.context.signer.sign(body)}` });
+  const signed = async (body: Buffer) => ({
+    'content-type': 'application/json',
+    authorization: `Bearer ${await f.sandbox.context.signer.sign(body)}`,
+  });
 
   beforeEach(async () => {
     f = await startSandbox();
@@ -442,25 +546,57 @@ describe('Receiver: bounded, crash-safe, every answer delivered', () => {
   });
 
   it('answers only its own names: a DNS-rebinding Host gets 421 unread; the public address in use is answered', async () => {
-    const body = Buffer.from(JSON.stringify({ webhookId: '77777777-7777-4777-8777-777777777777', topic: 't/x', data: {} }));
-    const rebound = await rawRequest(url, { method: 'POST', body, headers: { ...(await signed(body)), host: 'rebind.attacker.example' } });
+    const body = Buffer.from(
+      JSON.stringify({ webhookId: '77777777-7777-4777-8777-777777777777', topic: 't/x', data: {} }),
+    );
+    const rebound = await rawRequest(url, {
+      method: 'POST',
+      body,
+      headers: { ...(await signed(body)), host: 'rebind.attacker.example' },
+    });
     assert.equal(rebound.status, 421);
     const r = receiver.log.all()[0];
     assert.deepEqual([r.status, r.verified, r.body.kept], [421, false, 0]);
     assert.match(r.note!, /rebind\.attacker\.example/);
-    assert.equal((await rawRequest(url, { method: 'POST', body, headers: { ...(await signed(body)), host: 'abc.loca.lt' } })).status, 421, 'not before it is the public address');
+    assert.equal(
+      (await rawRequest(url, { method: 'POST', body, headers: { ...(await signed(body)), host: 'abc.loca.lt' } }))
+        .status,
+      421,
+      'not before it is the public address',
+    );
     receiver.setPublicHosts(['abc.loca.lt']);
-    assert.equal((await rawRequest(url, { method: 'POST', body, headers: { ...(await signed(body)), host: 'abc.loca.lt' } })).status, 200);
-    assert.equal((await rawRequest(url, { method: 'POST', body, headers: { ...(await signed(body)), host: 'localhost:1234' } })).status, 200, 'loopback names always (a duplicate, answered 200)');
+    assert.equal(
+      (await rawRequest(url, { method: 'POST', body, headers: { ...(await signed(body)), host: 'abc.loca.lt' } }))
+        .status,
+      200,
+    );
+    assert.equal(
+      (await rawRequest(url, { method: 'POST', body, headers: { ...(await signed(body)), host: 'localhost:1234' } }))
+        .status,
+      200,
+      'loopback names always (a duplicate, answered 200)',
+    );
     // The last name allowed is remembered for speed: the public address going away must forget it.
-    assert.equal((await rawRequest(url, { method: 'POST', body, headers: { ...(await signed(body)), host: 'abc.loca.lt' } })).status, 200);
+    assert.equal(
+      (await rawRequest(url, { method: 'POST', body, headers: { ...(await signed(body)), host: 'abc.loca.lt' } }))
+        .status,
+      200,
+    );
     receiver.setPublicHosts([]);
-    assert.equal((await rawRequest(url, { method: 'POST', body, headers: { ...(await signed(body)), host: 'abc.loca.lt' } })).status, 421, 'not after it stopped being the public address');
+    assert.equal(
+      (await rawRequest(url, { method: 'POST', body, headers: { ...(await signed(body)), host: 'abc.loca.lt' } }))
+        .status,
+      421,
+      'not after it stopped being the public address',
+    );
   });
 
   it('a refused request keeps a 4 KiB prefix of its body with the size and SHA-256 of the whole', async () => {
     const body = Buffer.alloc(300 * 1024, 0x41);
-    assert.equal((await rawRequest(url, { method: 'POST', body, headers: { authorization: 'Bearer x.y.z' } })).status, 403);
+    assert.equal(
+      (await rawRequest(url, { method: 'POST', body, headers: { authorization: 'Bearer x.y.z' } })).status,
+      403,
+    );
     const r = receiver.log.all()[0];
     assert.deepEqual([r.body.size, r.body.kept], [300 * 1024, 4096]);
     assert.equal(r.body.sha256, createHash('sha256').update(body).digest('hex'));
@@ -471,11 +607,20 @@ describe('Receiver: bounded, crash-safe, every answer delivered', () => {
     const file = join(mkdtempSync(join(tmpdir(), 'wfs-flood-')), 'deliveries.jsonl');
     const log = new DeliveryLog({ file, memoryBudgetBytes: 2 * 1024 * 1024, diskBudgetBytes: 4 * 1024 * 1024 });
     await make({ log, maxBodyBytes: 1024 * 1024 + 10 });
-    const genuine = Buffer.from(JSON.stringify({ webhookId: '22222222-2222-4222-8222-222222222222', topic: 't/x', data: {} }));
-    assert.equal((await rawRequest(url, { method: 'POST', body: genuine, headers: await signed(genuine) })).status, 200);
+    const genuine = Buffer.from(
+      JSON.stringify({ webhookId: '22222222-2222-4222-8222-222222222222', topic: 't/x', data: {} }),
+    );
+    assert.equal(
+      (await rawRequest(url, { method: 'POST', body: genuine, headers: await signed(genuine) })).status,
+      200,
+    );
     const junk = Buffer.alloc(1024 * 1024, 0x7a);
     for (let i = 0; i < 60; i += 6)
-      await Promise.all(Array.from({ length: 6 }, () => rawRequest(url, { method: 'POST', body: junk, headers: { 'content-type': 'application/json' } })));
+      await Promise.all(
+        Array.from({ length: 6 }, () =>
+          rawRequest(url, { method: 'POST', body: junk, headers: { 'content-type': 'application/json' } }),
+        ),
+      );
     await log.flush();
     assert.ok(log.bytesInMemory <= 2 * 1024 * 1024, `${log.bytesInMemory} bytes in memory`);
     assert.ok(statSync(file).size <= 4 * 1024 * 1024, `${statSync(file).size} bytes on disk`);
@@ -501,9 +646,13 @@ describe('Receiver: bounded, crash-safe, every answer delivered', () => {
       return Promise.resolve(written).then(() => gate);
     };
     await make({ log });
-    const body = Buffer.from(JSON.stringify({ webhookId: '33333333-3333-4333-8333-333333333333', topic: 't/x', data: {} }));
+    const body = Buffer.from(
+      JSON.stringify({ webhookId: '33333333-3333-4333-8333-333333333333', topic: 't/x', data: {} }),
+    );
     let answered = false;
-    const pending = rawRequest(url, { method: 'POST', body, headers: await signed(body) }).then((r) => ((answered = true), r));
+    const pending = rawRequest(url, { method: 'POST', body, headers: await signed(body) }).then(
+      (r) => ((answered = true), r),
+    );
     await untilTrue(() => log.size === 1);
     for (let i = 0; i < 50; i++) await new Promise((r) => setImmediate(r));
     assert.equal(answered, false, 'no answer while the write is pending');
@@ -511,15 +660,25 @@ describe('Receiver: bounded, crash-safe, every answer delivered', () => {
     assert.equal((await pending).status, 200);
 
     failNext = true;
-    const body2 = Buffer.from(JSON.stringify({ webhookId: '44444444-4444-4444-8444-444444444444', topic: 't/x', data: {} }));
+    const body2 = Buffer.from(
+      JSON.stringify({ webhookId: '44444444-4444-4444-8444-444444444444', topic: 't/x', data: {} }),
+    );
     const failed = await rawRequest(url, { method: 'POST', body: body2, headers: await signed(body2) });
     assert.equal(failed.status, 503);
     const rec = log.all().at(-1)!;
     assert.equal(rec.status, 503);
     assert.match(rec.note!, /could not be written.*ENOSPC/);
-    assert.equal(rec.checks.find((c) => c.step === 7)!.detail, 'verified: answered 503 (not stored)', 'step 7 records what was answered');
+    assert.equal(
+      rec.checks.find((c) => c.step === 7)!.detail,
+      'verified: answered 503 (not stored)',
+      'step 7 records what was answered',
+    );
     failNext = false;
-    assert.equal((await rawRequest(url, { method: 'POST', body: body2, headers: await signed(body2) })).status, 200, 'the resend is processed, not a duplicate');
+    assert.equal(
+      (await rawRequest(url, { method: 'POST', body: body2, headers: await signed(body2) })).status,
+      200,
+      'the resend is processed, not a duplicate',
+    );
   });
 
   it('a fault of ours while handling a request is answered 500 and reported, and the receiver keeps serving', async () => {
@@ -533,34 +692,60 @@ describe('Receiver: bounded, crash-safe, every answer delivered', () => {
     await make({ log });
     const failures: DeliveryRecord[] = [];
     receiver.on('failure', (r: DeliveryRecord) => failures.push(r));
-    const body = Buffer.from(JSON.stringify({ webhookId: '88888888-8888-4888-8888-888888888888', topic: 't/x', data: {} }));
+    const body = Buffer.from(
+      JSON.stringify({ webhookId: '88888888-8888-4888-8888-888888888888', topic: 't/x', data: {} }),
+    );
     const failed = await rawRequest(url, { method: 'POST', body, headers: await signed(body) });
     assert.deepEqual([failed.status, failed.text], [500, 'internal error\n']);
     assert.equal(failures.length, 1);
     assert.equal(failures[0]!.note, 'not handled: the history is broken');
-    assert.equal((await rawRequest(url, { method: 'GET' })).status, 500, 'a refusal that fails the same way is answered too');
+    assert.equal(
+      (await rawRequest(url, { method: 'GET' })).status,
+      500,
+      'a refusal that fails the same way is answered too',
+    );
     broken = false;
     assert.equal((await rawRequest(url, { method: 'POST', body, headers: await signed(body) })).status, 200);
-    assert.deepEqual(log.all().map((r) => [r.status, r.duplicate]), [[200, false]], 'the resend is processed, not taken for a duplicate');
+    assert.deepEqual(
+      log.all().map((r) => [r.status, r.duplicate]),
+      [[200, false]],
+      'the resend is processed, not taken for a duplicate',
+    );
   });
 
   it('step 7 records the status actually answered (override, forward), not a fixed 200', async () => {
-    const body = Buffer.from(JSON.stringify({ webhookId: '55555555-5555-4555-8555-555555555555', topic: 't/x', data: {} }));
+    const body = Buffer.from(
+      JSON.stringify({ webhookId: '55555555-5555-4555-8555-555555555555', topic: 't/x', data: {} }),
+    );
     receiver.setResponseOverride(500);
     assert.equal((await rawRequest(url, { method: 'POST', body, headers: await signed(body) })).status, 500);
-    assert.equal(receiver.log.all()[0].checks.find((c) => c.step === 7)!.detail, 'verified: answered 500 (not processed)');
+    assert.equal(
+      receiver.log.all()[0].checks.find((c) => c.step === 7)!.detail,
+      'verified: answered 500 (not processed)',
+    );
     receiver.setResponseOverride(undefined);
     assert.equal((await rawRequest(url, { method: 'POST', body, headers: await signed(body) })).status, 200);
     assert.equal(receiver.log.all()[1].checks.find((c) => c.step === 7)!.detail, 'verified: answered 200');
     // Passed checks are one list shared by every delivery signed with the same key: another answer never changes it.
-    const body2 = Buffer.from(JSON.stringify({ webhookId: '66666666-6666-4666-8666-666666666666', topic: 't/x', data: {} }));
+    const body2 = Buffer.from(
+      JSON.stringify({ webhookId: '66666666-6666-4666-8666-666666666666', topic: 't/x', data: {} }),
+    );
     receiver.setResponseOverride(502);
     assert.equal((await rawRequest(url, { method: 'POST', body: body2, headers: await signed(body2) })).status, 502);
-    assert.equal(receiver.log.all()[2].checks.find((c) => c.step === 7)!.detail, 'verified: answered 502 (not processed)');
-    assert.equal(receiver.log.all()[1].checks.find((c) => c.step === 7)!.detail, 'verified: answered 200', 'the earlier record still says 200');
+    assert.equal(
+      receiver.log.all()[2].checks.find((c) => c.step === 7)!.detail,
+      'verified: answered 502 (not processed)',
+    );
+    assert.equal(
+      receiver.log.all()[1].checks.find((c) => c.step === 7)!.detail,
+      'verified: answered 200',
+      'the earlier record still says 200',
+    );
     assert.ok(Object.isFrozen(receiver.log.all()[1].checks), 'the shared list cannot be changed in place');
     // A 2xx override is answered without text, like a 200.
-    const body3 = Buffer.from(JSON.stringify({ webhookId: '67676767-6767-4767-8767-676767676767', topic: 't/x', data: {} }));
+    const body3 = Buffer.from(
+      JSON.stringify({ webhookId: '67676767-6767-4767-8767-676767676767', topic: 't/x', data: {} }),
+    );
     receiver.setResponseOverride(202);
     const accepted = await rawRequest(url, { method: 'POST', body: body3, headers: await signed(body3) });
     assert.deepEqual([accepted.status, accepted.headers['content-length'], accepted.text], [202, '0', '']);
@@ -568,7 +753,12 @@ describe('Receiver: bounded, crash-safe, every answer delivered', () => {
   });
 
   it('a verified body nested 100,000 levels deep is answered 200 and kept whole', async () => {
-    const deep = Buffer.from('{"webhookId":"66666666-6666-4666-8666-666666666666","topic":"t/deep","data":' + '['.repeat(100_000) + ']'.repeat(100_000) + '}');
+    const deep = Buffer.from(
+      '{"webhookId":"66666666-6666-4666-8666-666666666666","topic":"t/deep","data":' +
+        '['.repeat(100_000) +
+        ']'.repeat(100_000) +
+        '}',
+    );
     const log = new DeliveryLog({ file: join(mkdtempSync(join(tmpdir(), 'wfs-deep-')), 'd.jsonl') });
     await make({ log });
     assert.equal((await rawRequest(url, { method: 'POST', body: deep, headers: await signed(deep) })).status, 200);
@@ -592,10 +782,20 @@ describe('Receiver: bounded, crash-safe, every answer delivered', () => {
       // "a" then two-byte characters: the 4096th byte is the first half of one.
       const body = Buffer.from(`a${'é'.repeat(450_000)}`);
       const requests = [0, 1, 2].map(() => heldRequest(url, {}, body));
-      await untilTrue(() => read() >= 3 * body.length - 3, () => `${read()} bytes read`, 1_000_000);
+      await untilTrue(
+        () => read() >= 3 * body.length - 3,
+        () => `${read()} bytes read`,
+        1_000_000,
+      );
       assert.equal(receiver.bodyBytesInFlight, 0, 'three 900 KB bodies arrived, and none is held');
-      const genuine = Buffer.from(JSON.stringify({ webhookId: '33333333-3333-4333-8333-333333333333', topic: 't/x', data: {} }));
-      assert.equal((await rawRequest(url, { method: 'POST', body: genuine, headers: await signed(genuine) })).status, 200, 'the budget is all there for a signed delivery');
+      const genuine = Buffer.from(
+        JSON.stringify({ webhookId: '33333333-3333-4333-8333-333333333333', topic: 't/x', data: {} }),
+      );
+      assert.equal(
+        (await rawRequest(url, { method: 'POST', body: genuine, headers: await signed(genuine) })).status,
+        200,
+        'the budget is all there for a signed delivery',
+      );
       requests.forEach((r) => r.finish());
       for (const r of requests) assert.match(await r.answer, /^HTTP\/1\.1 403 /);
       const refused = receiver.log.all().filter((r) => !r.verified);
@@ -610,9 +810,20 @@ describe('Receiver: bounded, crash-safe, every answer delivered', () => {
     it('over the bytes all bodies may hold at once, a request is answered 503 with Retry-After at once; what was held is given back', async () => {
       await make({ maxBodiesInFlightBytes: 1024 * 1024 });
       const read = bytesRead();
-      const event = (n: number) => Buffer.from(JSON.stringify({ webhookId: `44444444-4444-4444-8444-00000000000${n}`, topic: 't/x', data: { pad: 'p'.repeat(600_000) } }));
+      const event = (n: number) =>
+        Buffer.from(
+          JSON.stringify({
+            webhookId: `44444444-4444-4444-8444-00000000000${n}`,
+            topic: 't/x',
+            data: { pad: 'p'.repeat(600_000) },
+          }),
+        );
       const first = heldRequest(url, await signed(event(1)), event(1));
-      await untilTrue(() => receiver.bodyBytesInFlight >= event(1).length - 1 - 64 * 1024, () => `${receiver.bodyBytesInFlight} bytes held`, 1_000_000);
+      await untilTrue(
+        () => receiver.bodyBytesInFlight >= event(1).length - 1 - 64 * 1024,
+        () => `${receiver.bodyBytesInFlight} bytes held`,
+        1_000_000,
+      );
       // A genuine token signed for another body passes steps 1–5: its bytes are held until the end, so they count.
       const second = heldRequest(url, await signed(event(9)), event(2));
       const busy = await second.answer;
@@ -623,40 +834,85 @@ describe('Receiver: bounded, crash-safe, every answer delivered', () => {
       assert.match(record.note!, /^answered 503: the bodies being received already hold the 1048576-byte limit/);
       first.finish();
       assert.match(await first.answer, /^HTTP\/1\.1 200 /, 'the delivery in progress is not the one refused');
-      await untilTrue(() => receiver.bodyBytesInFlight === 0 && read() > 0, () => `${receiver.bodyBytesInFlight} bytes still held`);
+      await untilTrue(
+        () => receiver.bodyBytesInFlight === 0 && read() > 0,
+        () => `${receiver.bodyBytesInFlight} bytes still held`,
+      );
       // Given back every time: one after another, each fits.
-      for (let n = 3; n <= 7; n++) assert.equal((await rawRequest(url, { method: 'POST', body: event(n), headers: await signed(event(n)) })).status, 200);
+      for (let n = 3; n <= 7; n++)
+        assert.equal(
+          (await rawRequest(url, { method: 'POST', body: event(n), headers: await signed(event(n)) })).status,
+          200,
+        );
       assert.equal(receiver.bodyBytesInFlight, 0);
     });
 
     it('one body per token at a time: a genuine token replayed with other bodies holds one; the others are hashed as they come and refused at step 6, a true copy is answered 503, and once the first ends the delivery goes through', async () => {
       await make({ maxBodiesInFlightBytes: 4 * 1024 * 1024 });
       const read = bytesRead();
-      const genuine = Buffer.from(JSON.stringify({ webhookId: '55555555-5555-4555-8555-555555555555', topic: 't/x', data: { pad: 'p'.repeat(600_000) } }));
+      const genuine = Buffer.from(
+        JSON.stringify({
+          webhookId: '55555555-5555-4555-8555-555555555555',
+          topic: 't/x',
+          data: { pad: 'p'.repeat(600_000) },
+        }),
+      );
       const headers = await signed(genuine);
       const other = (c: string) => Buffer.alloc(genuine.length, c);
       const first = heldRequest(url, headers, other('a'));
-      await untilTrue(() => receiver.bodyBytesInFlight >= genuine.length - 1 - 64 * 1024, () => `${receiver.bodyBytesInFlight} bytes held`, 1_000_000);
+      await untilTrue(
+        () => receiver.bodyBytesInFlight >= genuine.length - 1 - 64 * 1024,
+        () => `${receiver.bodyBytesInFlight} bytes held`,
+        1_000_000,
+      );
       const replays = [other('b'), other('c')].map((body) => heldRequest(url, headers, body));
-      await untilTrue(() => read() >= 3 * genuine.length, () => `${read()} bytes read`, 1_000_000);
+      await untilTrue(
+        () => read() >= 3 * genuine.length,
+        () => `${read()} bytes read`,
+        1_000_000,
+      );
       // Held, all three would fit in the 4 MiB; hashed, the two replays hold nothing.
-      assert.ok(receiver.bodyBytesInFlight < genuine.length, `${receiver.bodyBytesInFlight} bytes held: only the first body`);
+      assert.ok(
+        receiver.bodyBytesInFlight < genuine.length,
+        `${receiver.bodyBytesInFlight} bytes held: only the first body`,
+      );
 
       const copy = await rawRequest(url, { method: 'POST', body: genuine, headers });
-      assert.deepEqual([copy.status, copy.headers['retry-after']], [503, '1'], 'the true body, while another is received under its token: sent again shortly');
+      assert.deepEqual(
+        [copy.status, copy.headers['retry-after']],
+        [503, '1'],
+        'the true body, while another is received under its token: sent again shortly',
+      );
       const copyRecord = receiver.log.all().at(-1)!;
       assert.match(copyRecord.note!, /^answered 503: another body under the same token was still being received/);
-      assert.deepEqual([copyRecord.body.size, copyRecord.body.sha256], [genuine.length, createHash('sha256').update(genuine).digest('hex')]);
+      assert.deepEqual(
+        [copyRecord.body.size, copyRecord.body.sha256],
+        [genuine.length, createHash('sha256').update(genuine).digest('hex')],
+      );
 
       for (const r of replays) r.finish();
       for (const r of replays) assert.match(await r.answer, /^HTTP\/1\.1 403 [^]*forbidden: step 6 /);
       first.finish();
-      assert.match(await first.answer, /^HTTP\/1\.1 403 [^]*forbidden: step 6 /, 'the held one, too, once its body ends');
-      await untilTrue(() => receiver.bodyBytesInFlight === 0, () => `${receiver.bodyBytesInFlight} bytes still held`);
-      assert.equal((await rawRequest(url, { method: 'POST', body: genuine, headers })).status, 200, 'sent again, the delivery is processed');
+      assert.match(
+        await first.answer,
+        /^HTTP\/1\.1 403 [^]*forbidden: step 6 /,
+        'the held one, too, once its body ends',
+      );
+      await untilTrue(
+        () => receiver.bodyBytesInFlight === 0,
+        () => `${receiver.bodyBytesInFlight} bytes still held`,
+      );
+      assert.equal(
+        (await rawRequest(url, { method: 'POST', body: genuine, headers })).status,
+        200,
+        'sent again, the delivery is processed',
+      );
       assert.equal((await rawRequest(url, { method: 'POST', body: genuine, headers })).text, 'duplicate\n');
       const refused = receiver.log.all().filter((r) => r.status === 403);
-      assert.deepEqual(refused.map((r) => r.checks?.find((c) => !c.ok)?.step), [6, 6, 6]);
+      assert.deepEqual(
+        refused.map((r) => r.checks?.find((c) => !c.ok)?.step),
+        [6, 6, 6],
+      );
     });
   });
 
@@ -672,10 +928,12 @@ describe('Receiver: bounded, crash-safe, every answer delivered', () => {
     };
     const idle = [0, 1, 2, 3].map(open);
     for (let n = 0; n < 4; n = await connections()) await new Promise((r) => setImmediate(r));
-    const body = Buffer.from(JSON.stringify({ webhookId: '55555555-5555-4555-8555-555555555555', topic: 't/x', data: {} }));
+    const body = Buffer.from(
+      JSON.stringify({ webhookId: '55555555-5555-4555-8555-555555555555', topic: 't/x', data: {} }),
+    );
     assert.equal((await rawRequest(url, { method: 'POST', body, headers: await signed(body) })).status, 200);
     await idle[0]!.closed; // the oldest gave way
-    assert.equal(await connections(), 4, 'the three others and the delivery\'s, kept alive');
+    assert.equal(await connections(), 4, "the three others and the delivery's, kept alive");
     idle.forEach((c) => c.s.destroy());
     for (let n = 4; n > 1; n = await connections()) await new Promise((r) => setImmediate(r));
 
@@ -683,10 +941,15 @@ describe('Receiver: bounded, crash-safe, every answer delivered', () => {
     // instead. (A request already refused would give way: see the connection budget's tests.)
     let requests = 0;
     server.on('request', () => requests++);
-    const bodies = [0, 1, 2, 3].map((i) => Buffer.from(JSON.stringify({ webhookId: `6666666${i}-6666-4666-8666-666666666666`, topic: 't/held' })));
+    const bodies = [0, 1, 2, 3].map((i) =>
+      Buffer.from(JSON.stringify({ webhookId: `6666666${i}-6666-4666-8666-666666666666`, topic: 't/held' })),
+    );
     const headers = await Promise.all(bodies.map((b) => signed(b)));
     const held = bodies.map((b, i) => heldRequest(url, headers[i]!, b));
-    await untilTrue(() => requests === 4, () => `${requests} requests in progress`);
+    await untilTrue(
+      () => requests === 4,
+      () => `${requests} requests in progress`,
+    );
     const fifth = open();
     await fifth.closed;
     held.forEach((h) => h.finish());
@@ -711,10 +974,14 @@ describe('Receiver: bounded, crash-safe, every answer delivered', () => {
 
     it("Node's http.request with a declared Content-Length over the limit", async () => {
       const status = await new Promise<number>((resolve, reject) => {
-        const req = httpRequest(url, { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': big.length } }, (res) => {
-          res.resume();
-          resolve(res.statusCode!);
-        });
+        const req = httpRequest(
+          url,
+          { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': big.length } },
+          (res) => {
+            res.resume();
+            resolve(res.statusCode!);
+          },
+        );
         req.on('error', reject);
         req.end(big);
       });
@@ -731,7 +998,9 @@ describe('Receiver: bounded, crash-safe, every answer delivered', () => {
       const { port } = new URL(url);
       const answer = await new Promise<string>((resolve, reject) => {
         const s = connect(Number(port), '127.0.0.1', () => {
-          s.write(`POST /webhooks HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${big.length}\r\nConnection: close\r\n\r\n`);
+          s.write(
+            `POST /webhooks HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${big.length}\r\nConnection: close\r\n\r\n`,
+          );
           s.end(big);
         });
         let text = '';
@@ -750,9 +1019,20 @@ describe('Receiver: the last 10,000 acknowledged events are known across a resta
     // Verification is not under test here, and RSA-signing 10,001 bodies would take about 10 s: every request
     // passes steps 1–7 as a verified delivery would, and the Receiver and the history do the rest for real.
     const passAll = {
-      begin: () => new TokenToFinish({ header: { alg: 'RS256' }, claims: {}, signingInput: '', signature: '', signatureBytes: Buffer.alloc(0) }, [], undefined),
+      begin: () =>
+        new TokenToFinish(
+          { header: { alg: 'RS256' }, claims: {}, signingInput: '', signature: '', signatureBytes: Buffer.alloc(0) },
+          [],
+          undefined,
+        ),
       beforeBody: () => undefined,
-      finish: (_t: TokenToFinish, raw: Buffer) => ({ ok: true, checks: [], bodySha256: createHash('sha256').update(raw).digest('hex'), bodyUtf8: true, body: JSON.parse(raw.toString('utf8')) }),
+      finish: (_t: TokenToFinish, raw: Buffer) => ({
+        ok: true,
+        checks: [],
+        bodySha256: createHash('sha256').update(raw).digest('hex'),
+        bodyUtf8: true,
+        body: JSON.parse(raw.toString('utf8')),
+      }),
     } as unknown as Verifier;
     const log = new DeliveryLog({ memoryBudgetBytes: 1024 * 1024 });
     const clock = new SystemClock();
@@ -764,7 +1044,11 @@ describe('Receiver: the last 10,000 acknowledged events are known across a resta
       return { r, url: await r.start() };
     };
     const send = async (url: string, n: number) => {
-      const res = await rawRequest(url, { method: 'POST', json: EVENT(id(n)), headers: { authorization: 'Bearer a.b.c' } });
+      const res = await rawRequest(url, {
+        method: 'POST',
+        json: EVENT(id(n)),
+        headers: { authorization: 'Bearer a.b.c' },
+      });
       assert.equal(res.status, 200);
       return res.text;
     };
@@ -773,7 +1057,8 @@ describe('Receiver: the last 10,000 acknowledged events are known across a resta
     await send(first.url, 0);
     await send(first.url, 1);
     // The rest in parallel (their order among themselves does not matter): 10,001 acknowledged in all.
-    for (let n = 2; n <= 10_000; n += 50) await Promise.all(Array.from({ length: Math.min(50, 10_001 - n) }, (_, k) => send(first.url, n + k)));
+    for (let n = 2; n <= 10_000; n += 50)
+      await Promise.all(Array.from({ length: Math.min(50, 10_001 - n) }, (_, k) => send(first.url, n + k)));
     await first.r.stop();
     assert.equal(events.length, 10_001);
     assert.ok(log.size < 2_000, `${log.size} records kept: most were dropped, and only their ids remain`);

@@ -11,7 +11,9 @@ import { KeySetServer, newRsaKey, type TestKey } from '../helpers/keySetServer';
 
 const ISS = 'https://issuer.test/webhooks';
 const AUD = 'my-receiver';
-const BODY = Buffer.from('{"webhookId":"3f1c2a8e-0b4e-4c39-9d3a-1f2e3d4c5b6a","topic":"workflow/completed","data":{"runId":"wfrun_1"}}');
+const BODY = Buffer.from(
+  '{"webhookId":"3f1c2a8e-0b4e-4c39-9d3a-1f2e3d4c5b6a","topic":"workflow/completed","data":{"runId":"wfrun_1"}}',
+);
 const sha = (b: Buffer | string) => createHash('sha256').update(b).digest('hex');
 
 describe('Verifier', () => {
@@ -23,11 +25,27 @@ describe('Verifier', () => {
   let issuers: TrustedIssuer[];
   const nowS = () => Math.floor(clock.now() / 1000);
 
-  async function token(opts: { claims?: Record<string, unknown>; header?: Record<string, unknown>; signWith?: TestKey; drop?: string[] } = {}): Promise<string> {
-    const claims: Record<string, unknown> = { iss: ISS, aud: AUD, iat: nowS(), exp: nowS() + 300, body_sha256: sha(BODY), ...opts.claims };
+  async function token(
+    opts: {
+      claims?: Record<string, unknown>;
+      header?: Record<string, unknown>;
+      signWith?: TestKey;
+      drop?: string[];
+    } = {},
+  ): Promise<string> {
+    const claims: Record<string, unknown> = {
+      iss: ISS,
+      aud: AUD,
+      iat: nowS(),
+      exp: nowS() + 300,
+      body_sha256: sha(BODY),
+      ...opts.claims,
+    };
     for (const d of opts.drop ?? []) delete claims[d];
     const k = opts.signWith ?? key;
-    return new SignJWT(claims).setProtectedHeader({ alg: 'RS256', kid: key.kid, ...opts.header } as never).sign(k.privateKey);
+    return new SignJWT(claims)
+      .setProtectedHeader({ alg: 'RS256', kid: key.kid, ...opts.header } as never)
+      .sign(k.privateKey);
   }
   const verify = (auth: string | undefined, body = BODY) => verifier.verify(auth, body);
   const failedStep = (r: Awaited<ReturnType<typeof verify>>) => r.checks.find((c) => !c.ok)?.step;
@@ -56,7 +74,10 @@ describe('Verifier', () => {
   it('passes a genuine delivery: seven checks in order, body parsed only then', async () => {
     const r = await verify(`Bearer ${await token()}`);
     assert.equal(r.ok, true);
-    assert.deepEqual(r.checks.map((c) => [c.step, c.ok]), [1, 2, 3, 4, 5, 6, 7].map((s) => [s, true]));
+    assert.deepEqual(
+      r.checks.map((c) => [c.step, c.ok]),
+      [1, 2, 3, 4, 5, 6, 7].map((s) => [s, true]),
+    );
     assert.equal((r.body as { topic: string }).topic, 'workflow/completed');
   });
 
@@ -74,7 +95,7 @@ describe('Verifier', () => {
     assert.equal(verifier.cacheFor(verifier.issuers[0]!), kept, 'an unchanged issuer keeps its cache');
   });
 
-  it('trustToken: one token of an issuer not otherwise trusted verifies (Test Public Address\'s probe); any other token of that issuer is refused at step 2', async () => {
+  it("trustToken: one token of an issuer not otherwise trusted verifies (Test Public Address's probe); any other token of that issuer is refused at step 2", async () => {
     verifier.setIssuers([issuers[1]!]);
     const probe = await token();
     const untrust = verifier.trustToken(probe, [issuers[0]!]);
@@ -98,13 +119,17 @@ describe('Verifier', () => {
     });
     afterEach(() => staging.stop());
 
-    it('each delivery verifies against its own key set, with that entry\'s audience', async () => {
+    it("each delivery verifies against its own key set, with that entry's audience", async () => {
       const a = await verify(`Bearer ${await token()}`);
       assert.equal(a.ok, true, JSON.stringify(a.checks));
       assert.match(a.checks[2]!.detail, new RegExp(keys.url.replace(/[.?]/g, '\\$&')));
       const b = await verify(`Bearer ${await token({ signWith: second, claims: { aud: 'staging-aud' } })}`);
       assert.equal(b.ok, true, JSON.stringify(b.checks));
-      assert.match(b.checks[2]!.detail, new RegExp(staging.url.replace(/[.?]/g, '\\$&')), 'step 3 names the key set that verified it');
+      assert.match(
+        b.checks[2]!.detail,
+        new RegExp(staging.url.replace(/[.?]/g, '\\$&')),
+        'step 3 names the key set that verified it',
+      );
     });
 
     it("an entry's key does not lend its trust to another entry's audience", async () => {
@@ -131,7 +156,7 @@ describe('Verifier', () => {
       assert.equal(keys.requests, 1);
     });
 
-    it('a kid cached in one key set is used without asking the other (issue #51: 8 deliveries from A fetched B 5 times, then B\'s rotation got 403)', async () => {
+    it("a kid cached in one key set is used without asking the other (issue #51: 8 deliveries from A fetched B 5 times, then B's rotation got 403)", async () => {
       const b1 = await newRsaKey('b1');
       staging.keys = [b1.jwk];
       for (let i = 0; i < 8; i++) {
@@ -142,7 +167,9 @@ describe('Verifier', () => {
       clock.advance(16_000);
       const b2 = await newRsaKey('b2');
       staging.keys = [b2.jwk, b1.jwk];
-      const r = await verify(`Bearer ${await token({ signWith: b2, header: { kid: 'b2' }, claims: { aud: 'staging-aud' } })}`);
+      const r = await verify(
+        `Bearer ${await token({ signWith: b2, header: { kid: 'b2' }, claims: { aud: 'staging-aud' } })}`,
+      );
       assert.equal(r.ok, true, JSON.stringify(r.checks));
       assert.equal(staging.requests, 2);
     });
@@ -153,8 +180,15 @@ describe('Verifier', () => {
       staging.keys = [second.jwk]; // the second set rotates in a key under the same kid
       const fromStaging = `Bearer ${await token({ signWith: second, claims: { aud: 'staging-aud' } })}`;
       const early = await verify(fromStaging);
-      assert.ok(early.retryAfterS !== undefined, `within the cooldown: answered later, never refused (${early.checks.find((c) => !c.ok)?.detail})`);
-      assert.ok(early.checks.find((c) => !c.ok)!.detail.includes(keys.url) && early.checks.find((c) => !c.ok)!.detail.includes(staging.url), 'names both key sets');
+      assert.ok(
+        early.retryAfterS !== undefined,
+        `within the cooldown: answered later, never refused (${early.checks.find((c) => !c.ok)?.detail})`,
+      );
+      assert.ok(
+        early.checks.find((c) => !c.ok)!.detail.includes(keys.url) &&
+          early.checks.find((c) => !c.ok)!.detail.includes(staging.url),
+        'names both key sets',
+      );
       clock.advance(early.retryAfterS! * 1000);
       assert.equal((await verify(fromStaging)).ok, true);
       const foreign = await verify(`Bearer ${await token({ signWith: await newRsaKey('k1') })}`);
@@ -175,7 +209,10 @@ describe('Verifier', () => {
     assert.equal(failedStep(forged), 4);
     const tokens = await Promise.all(Array.from({ length: 20 }, (_, i) => token(i % 2 ? { signWith: other } : {})));
     const results = await Promise.all(tokens.map((t) => verify(`Bearer ${t}`)));
-    assert.deepEqual(results.map((r) => r.ok), Array.from({ length: 20 }, (_, i) => i % 2 === 0));
+    assert.deepEqual(
+      results.map((r) => r.ok),
+      Array.from({ length: 20 }, (_, i) => i % 2 === 0),
+    );
   });
 
   describe('steps 3 to 5 before the body (beforeBody)', () => {
@@ -209,7 +246,16 @@ describe('Verifier', () => {
     it('from the cache: a signature that does not verify (step 4), another audience or an expired token (step 5) is refused before the body', async () => {
       assert.equal((await verify(`Bearer ${await token()}`)).ok, true, 'the key is cached');
       const forged = now(verifier.beforeBody(await begun({ signWith: await newRsaKey('k1') })));
-      assert.deepEqual(forged?.checks.map((c) => [c.step, c.ok]), [[1, true], [2, true], [3, true], [4, false], [7, false]]);
+      assert.deepEqual(
+        forged?.checks.map((c) => [c.step, c.ok]),
+        [
+          [1, true],
+          [2, true],
+          [3, true],
+          [4, false],
+          [7, false],
+        ],
+      );
       assert.equal(failedStep(now(verifier.beforeBody(await begun({ claims: { aud: 'someone-else' } })))!), 5);
       assert.equal(failedStep(now(verifier.beforeBody(await begun({ claims: { exp: nowS() - 61 } })))!), 5);
       assert.equal(keys.requests, 1, 'from the cache');
@@ -224,7 +270,10 @@ describe('Verifier', () => {
       assert.equal(failedStep(await verifier.finish(t, Buffer.from('{"another":"body"}'))), 6);
       const r = await verifier.finish(t, BODY);
       assert.equal(r.ok, true);
-      assert.deepEqual(r.checks.map((c) => [c.step, c.ok]), [1, 2, 3, 4, 5, 6, 7].map((n) => [n, true]));
+      assert.deepEqual(
+        r.checks.map((c) => [c.step, c.ok]),
+        [1, 2, 3, 4, 5, 6, 7].map((n) => [n, true]),
+      );
     });
 
     it('hashHolds(): step 6 on a body hashed as it streamed by, without its bytes', async () => {
@@ -232,7 +281,11 @@ describe('Verifier', () => {
       const t = await begun();
       assert.equal(now(verifier.beforeBody(t)), undefined);
       const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
-      assert.equal(verifier.hashHolds(t, { size: BODY.length, sha256: sha256(BODY) }), undefined, 'the body the token was signed for');
+      assert.equal(
+        verifier.hashHolds(t, { size: BODY.length, sha256: sha256(BODY) }),
+        undefined,
+        'the body the token was signed for',
+      );
       const other = Buffer.from('{"another":"body"}');
       const refusal = verifier.hashHolds(t, { size: other.length, sha256: sha256(other) })!;
       assert.equal(failedStep(refusal), 6);
@@ -277,11 +330,19 @@ describe('Verifier', () => {
       changed[10] ^= 1;
       assert.equal(failedStep(await verify(`Bearer ${await token()}`, changed)), 6);
       assert.equal(failedStep(await verify(`Bearer ${await token({ drop: ['body_sha256'] })}`)), 6);
-      assert.equal(failedStep(await verify(`Bearer ${await token({ claims: { body_sha256: sha(BODY).toUpperCase() } })}`)), 6);
+      assert.equal(
+        failedStep(await verify(`Bearer ${await token({ claims: { body_sha256: sha(BODY).toUpperCase() } })}`)),
+        6,
+      );
     });
     it('7: every failure ends in a recorded 403 decision', async () => {
       const r = await verify(undefined);
-      assert.deepEqual(r.checks.at(-1), { step: 7, name: 'decision', ok: false, detail: 'refused with 403: step 1 (bearer token) failed' });
+      assert.deepEqual(r.checks.at(-1), {
+        step: 7,
+        name: 'decision',
+        ok: false,
+        detail: 'refused with 403: step 1 (bearer token) failed',
+      });
     });
   });
 
@@ -301,7 +362,9 @@ describe('Verifier', () => {
       it(`${alg} with the right key`, async () => {
         // The same RSA key material, imported for the other algorithm: only the pinned algorithm refuses it.
         const same = await importPKCS8(await exportPKCS8(key.privateKey), alg);
-        const t = await new SignJWT({ iss: ISS, aud: AUD, exp: nowS() + 300, body_sha256: sha(BODY) }).setProtectedHeader({ alg, kid: 'k1' }).sign(same);
+        const t = await new SignJWT({ iss: ISS, aud: AUD, exp: nowS() + 300, body_sha256: sha(BODY) })
+          .setProtectedHeader({ alg, kid: 'k1' })
+          .sign(same);
         const r = await verify(`Bearer ${t}`);
         assert.equal(failedStep(r), 4);
         assert.match(r.checks.find((c) => !c.ok)!.detail, /only RS256/);
@@ -309,7 +372,10 @@ describe('Verifier', () => {
     it('a jku header pointing at another server is never contacted', async () => {
       const t = await token({ header: { jku: other.url } });
       assert.equal((await verify(`Bearer ${t}`)).ok, true, 'verified with the configured key set, jku ignored');
-      const forged = await token({ header: { jku: other.url, kid: 'attacker' }, signWith: await newRsaKey('attacker') });
+      const forged = await token({
+        header: { jku: other.url, kid: 'attacker' },
+        signWith: await newRsaKey('attacker'),
+      });
       assert.equal((await verify(`Bearer ${forged}`)).ok, false);
       assert.equal(other.requests, 0);
     });
@@ -326,7 +392,9 @@ describe('Verifier', () => {
       keys.keys = [key.jwk, { ...(publicKey.export({ format: 'jwk' }) as object), kid: 'small', use: 'sig' }];
       const now = nowS();
       const input = `${base64url.encode(JSON.stringify({ alg: 'RS256', kid: 'small' }))}.${base64url.encode(JSON.stringify({ iss: ISS, aud: AUD, exp: now + 300, body_sha256: sha(BODY) }))}`;
-      const r = await verify(`Bearer ${input}.${cryptoSign('RSA-SHA256', Buffer.from(input), privateKey).toString('base64url')}`);
+      const r = await verify(
+        `Bearer ${input}.${cryptoSign('RSA-SHA256', Buffer.from(input), privateKey).toString('base64url')}`,
+      );
       assert.equal(r.ok, false);
       assert.equal(failedStep(r), 3);
       assert.match(r.checks.find((c) => !c.ok)!.detail, /1024 bits; RS256 needs at least 2048/);
@@ -355,7 +423,10 @@ describe('Verifier', () => {
     it('a re-serialised body fails against the hash of the bytes sent', async () => {
       const sent = Buffer.from('{ "a": 1 }');
       const reserialised = Buffer.from(JSON.stringify(JSON.parse(sent.toString())));
-      assert.equal(failedStep(await verify(`Bearer ${await token({ claims: { body_sha256: sha(sent) } })}`, reserialised)), 6);
+      assert.equal(
+        failedStep(await verify(`Bearer ${await token({ claims: { body_sha256: sha(sent) } })}`, reserialised)),
+        6,
+      );
     });
     it('a verified body that is not JSON is flagged for an error answer, not refused', async () => {
       const bin = Buffer.from([0xff, 0xfe, 0x00]);
@@ -383,7 +454,8 @@ describe('Verifier', () => {
       assert.equal(keys.requests, 1, 'within the cooldown after a fetch, an unknown kid does not refetch');
       for (let s = 0; s < 60; s++) {
         clock.advance(1000);
-        for (let i = 0; i < 10; i++) assert.equal((await verify(`Bearer ${await token({ header: { kid: `again-${s}-${i}` } })}`)).ok, false);
+        for (let i = 0; i < 10; i++)
+          assert.equal((await verify(`Bearer ${await token({ header: { kid: `again-${s}-${i}` } })}`)).ok, false);
       }
       assert.equal(keys.requests, 1 + 4, 'one a cooldown: 4 in a minute, under the 5-a-minute budget');
     });
@@ -403,8 +475,14 @@ describe('Verifier', () => {
         assert.equal(r.ok, false);
         assert.equal(failedStep(r), 3);
         assert.ok(r.retryAfterS! >= 1, 'answered later, not refused');
-        assert.match(r.checks.find((c) => !c.ok)!.detail, /could not be consulted: not fetched yet \(the last request failed: key set answered 503\)/);
-        assert.match(r.checks[r.checks.length - 1]!.detail, /^not decided: answered 503 with Retry-After \d+ s, because step 3 \(signing key\) could not consult the key set; the service sends the delivery again$/);
+        assert.match(
+          r.checks.find((c) => !c.ok)!.detail,
+          /could not be consulted: not fetched yet \(the last request failed: key set answered 503\)/,
+        );
+        assert.match(
+          r.checks[r.checks.length - 1]!.detail,
+          /^not decided: answered 503 with Retry-After \d+ s, because step 3 \(signing key\) could not consult the key set; the service sends the delivery again$/,
+        );
       }
       assert.equal(keys.requests, 1);
       clock.advance(15_000);
@@ -414,7 +492,8 @@ describe('Verifier', () => {
     });
     it('rotation after a flood of forged kids (issue #51): the genuine delivery under the new key is answered later, then verified on its resend', async () => {
       assert.equal((await verify(`Bearer ${await token()}`)).ok, true);
-      for (let i = 0; i < 6; i++) assert.equal((await verify(`Bearer ${await token({ header: { kid: `forged-${i}` } })}`)).ok, false);
+      for (let i = 0; i < 6; i++)
+        assert.equal((await verify(`Bearer ${await token({ header: { kid: `forged-${i}` } })}`)).ok, false);
       const k2 = await newRsaKey('k2');
       keys.keys = [k2.jwk, key.jwk];
       const genuine = `Bearer ${await token({ header: { kid: 'k2' }, signWith: k2 })}`;
@@ -452,8 +531,15 @@ describe('Verifier', () => {
       const silent = createServer(() => void requests++);
       await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
       try {
-        const cache = new JwksCache({ jwksUrl: `http://127.0.0.1:${(silent.address() as AddressInfo).port}/jwks`, clock, timeoutMs: 200 });
-        await assert.rejects(cache.getKey('k1'), /could not be consulted: not fetched yet \(the last request failed: no answer .* within 200 ms\)/);
+        const cache = new JwksCache({
+          jwksUrl: `http://127.0.0.1:${(silent.address() as AddressInfo).port}/jwks`,
+          clock,
+          timeoutMs: 200,
+        });
+        await assert.rejects(
+          cache.getKey('k1'),
+          /could not be consulted: not fetched yet \(the last request failed: no answer .* within 200 ms\)/,
+        );
         assert.equal(requests, 1);
       } finally {
         silent.closeAllConnections();

@@ -12,7 +12,12 @@ describe('delivery record ids', () => {
 
   it('differ between processes: a restarted receiver never reuses the ids of the records it reloads', () => {
     const module = join(__dirname, '..', '..', '..', 'src', 'core', 'webhooks', 'deliveryIds.js');
-    const first = () => execFileSync(process.execPath, ['-e', `process.stdout.write(require(${JSON.stringify(module)}).nextDeliveryId())`], { encoding: 'utf8' });
+    const first = () =>
+      execFileSync(
+        process.execPath,
+        ['-e', `process.stdout.write(require(${JSON.stringify(module)}).nextDeliveryId())`],
+        { encoding: 'utf8' },
+      );
     const a = first();
     const b = first();
     assert.match(a, /-1$/);

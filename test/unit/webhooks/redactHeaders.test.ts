@@ -5,7 +5,11 @@ describe('redactHeaders', () => {
   const token = 'eyJhbGciOiJSUzI1NiJ9.eyJpc3MiOiJ4In0.c2lnbmF0dXJl';
 
   it('keeps a credential header only as its scheme and length, whatever the case of its name', () => {
-    const out = redactHeaders({ Authorization: `Bearer ${token}`, 'PROXY-AUTHORIZATION': `Basic ${token}`, 'proxy-authorization': token });
+    const out = redactHeaders({
+      Authorization: `Bearer ${token}`,
+      'PROXY-AUTHORIZATION': `Basic ${token}`,
+      'proxy-authorization': token,
+    });
     assert.deepEqual(out, {
       Authorization: `Bearer <redacted, ${token.length + 7} characters>`,
       'PROXY-AUTHORIZATION': `Basic <redacted, ${token.length + 6} characters>`,
@@ -22,6 +26,10 @@ describe('redactHeaders', () => {
       'x-absent': undefined,
       'x-authorization': 'not a credential header',
     });
-    assert.deepEqual(redactHeaders(headers), { 'content-type': 'application/json', 'set-cookie': 'a=1, b=2', 'x-authorization': 'not a credential header' });
+    assert.deepEqual(redactHeaders(headers), {
+      'content-type': 'application/json',
+      'set-cookie': 'a=1, b=2',
+      'x-authorization': 'not a credential header',
+    });
   });
 });

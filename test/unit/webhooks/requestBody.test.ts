@@ -4,7 +4,11 @@ import { isUtf8 } from 'node:buffer';
 import { BodiesInFlight, keptPrefix } from '../../../src/core/webhooks/requestBody';
 
 describe('keptPrefix', () => {
-  for (const [name, ch] of [['two-byte', 'é'], ['three-byte', '€'], ['four-byte', '😀']] as const) {
+  for (const [name, ch] of [
+    ['two-byte', 'é'],
+    ['three-byte', '€'],
+    ['four-byte', '😀'],
+  ] as const) {
     it(`stops before a ${name} character the cut would split, and keeps text UTF-8`, () => {
       const size = Buffer.byteLength(ch);
       for (let lead = 0; lead < size; lead++) {

@@ -37,14 +37,24 @@ describe('verification steps', () => {
   it('5: aud must name the entry, exp is required and honoured with the tolerance', () => {
     const now = 1_000_000;
     assert.equal(claimsHold({ aud: 'receiver', exp: now }, issuer, now, 'k1'), undefined);
-    assert.equal(claimsHold({ aud: ['x', 'receiver'], exp: now - TOLERANCE_S }, issuer, now, 'k1'), undefined, 'inside the tolerance');
+    assert.equal(
+      claimsHold({ aud: ['x', 'receiver'], exp: now - TOLERANCE_S }, issuer, now, 'k1'),
+      undefined,
+      'inside the tolerance',
+    );
     const cases: [Record<string, unknown>, RegExp][] = [
       [{ aud: 'other', exp: now }, /^audience "other" is not the one registered/],
       [{ aud: 'receiver' }, /^exp is missing/],
       [{ aud: 'receiver', exp: '1' }, /^exp is not a number/],
       // The time it went by, so a machine whose clock is off is seen as such.
-      [{ aud: 'receiver', exp: now - TOLERANCE_S - 1 }, /^expired 61 s ago by this machine's clock \(1970-01-12T13:46:40Z; tolerance 60 s\): a replayed or held-up delivery, or a clock that is off$/],
-      [{ aud: 'receiver', exp: now + 999, nbf: now + TOLERANCE_S + 5 }, /^not valid before 1000065, 65 s from now by this machine's clock \(1970-01-12T13:46:40Z\): a clock that is off, here or at the sender$/],
+      [
+        { aud: 'receiver', exp: now - TOLERANCE_S - 1 },
+        /^expired 61 s ago by this machine's clock \(1970-01-12T13:46:40Z; tolerance 60 s\): a replayed or held-up delivery, or a clock that is off$/,
+      ],
+      [
+        { aud: 'receiver', exp: now + 999, nbf: now + TOLERANCE_S + 5 },
+        /^not valid before 1000065, 65 s from now by this machine's clock \(1970-01-12T13:46:40Z\): a clock that is off, here or at the sender$/,
+      ],
       // A time claim of the wrong type is refused, never passed over.
       [{ aud: 'receiver', exp: now, nbf: String(now + 3600) }, /^nbf is not a number \("1003600"\)$/],
       [{ aud: 'receiver', exp: now, nbf: null }, /^nbf is not a number \(null\)$/],
@@ -72,16 +82,33 @@ describe('verification steps', () => {
     assert.equal(spellings.length, 16);
     for (const c of spellings) {
       const other = `${token.slice(0, -1)}${c}`;
-      assert.deepEqual(Buffer.from(other.split('.')[2]!, 'base64url'), Buffer.alloc(256, 0xa5), 'Node decodes each to the same bytes');
+      assert.deepEqual(
+        Buffer.from(other.split('.')[2]!, 'base64url'),
+        Buffer.alloc(256, 0xa5),
+        'Node decodes each to the same bytes',
+      );
       const r = decodeToken(other, (h) => decodeSegment(h, 'header'));
       if (c === signature.at(-1)) assert.ok(!(r instanceof StepFailed));
-      else assert.match((r as StepFailed).detail, /^the token cannot be decoded: the signature segment is not canonical base64url/, c);
+      else
+        assert.match(
+          (r as StepFailed).detail,
+          /^the token cannot be decoded: the signature segment is not canonical base64url/,
+          c,
+        );
     }
     // The claims' last character with stray low bits: {"iss":"i"} is 11 bytes, 15 characters, 2 bits unused.
     const claims = seg({ iss: 'i' });
     const stray = `${claims.slice(0, -1)}${alphabet[alphabet.indexOf(claims.at(-1)!) + 1]}`;
-    assert.match((decodeToken(`${seg({ alg: 'RS256' })}.${stray}.${signature}`, (h) => decodeSegment(h, 'header')) as StepFailed).detail, /the claims segment is not canonical base64url/);
-    assert.match((decodeToken(`${seg({ alg: 'RS256' })}=.${claims}.${signature}`, (h) => decodeSegment(h, 'header')) as StepFailed).detail, /the header segment is not canonical base64url/);
+    assert.match(
+      (decodeToken(`${seg({ alg: 'RS256' })}.${stray}.${signature}`, (h) => decodeSegment(h, 'header')) as StepFailed)
+        .detail,
+      /the claims segment is not canonical base64url/,
+    );
+    assert.match(
+      (decodeToken(`${seg({ alg: 'RS256' })}=.${claims}.${signature}`, (h) => decodeSegment(h, 'header')) as StepFailed)
+        .detail,
+      /the header segment is not canonical base64url/,
+    );
   });
 
   it('6: the hash of the raw bytes, or step 6 carrying the hash it computed', () => {
@@ -92,13 +119,25 @@ describe('verification steps', () => {
     assert.equal(wrong.step, 6);
     assert.match(wrong.bodySha256!, /^[0-9a-f]{64}$/);
     assert.notEqual(wrong.bodySha256, sha);
-    assert.match((bodyHashHolds({ body_sha256: sha.toUpperCase() }, body, issuer, 'k') as StepFailed).detail, /not 64 lower-case hex digits/);
+    assert.match(
+      (bodyHashHolds({ body_sha256: sha.toUpperCase() }, body, issuer, 'k') as StepFailed).detail,
+      /not 64 lower-case hex digits/,
+    );
     assert.match((bodyHashHolds({}, body, issuer, 'k') as StepFailed).detail, /missing/);
   });
 
   it('a refusal lists the steps before it as passed, the failure, then the decision', () => {
     const checks = refusedChecks(new StepFailed(4, 'bad signature', issuer, 'k1'));
-    assert.deepEqual(checks.map((c) => [c.step, c.ok]), [[1, true], [2, true], [3, true], [4, false], [7, false]]);
+    assert.deepEqual(
+      checks.map((c) => [c.step, c.ok]),
+      [
+        [1, true],
+        [2, true],
+        [3, true],
+        [4, false],
+        [7, false],
+      ],
+    );
     assert.equal(checks[2]!.detail, 'key k1 found in https://issuer.test/jwks');
     assert.equal(checks[4]!.detail, 'refused with 403: step 4 (signature (RS256)) failed');
   });

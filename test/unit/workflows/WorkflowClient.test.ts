@@ -4,7 +4,15 @@ import assert from 'node:assert/strict';
 import type { AccessTokenProvider } from '../../../src/core/auth/TokenManager';
 import { ManualClock } from '../helpers/manualClock';
 import { WorkflowClient, findWorkflowsUrl } from '../../../src/core/workflows/WorkflowClient';
-import { LocalValidationError, NotEntitled, OutcomeUnknown, RateLimited, ServiceError, SessionEmpty, Unauthorized } from '../../../src/core/http/serviceErrors';
+import {
+  LocalValidationError,
+  NotEntitled,
+  OutcomeUnknown,
+  RateLimited,
+  ServiceError,
+  SessionEmpty,
+  Unauthorized,
+} from '../../../src/core/http/serviceErrors';
 import { RateGate, backoffDelay } from '../../../src/core/http/rateGate';
 import { USER_AGENT } from '../../../src/core/version';
 import { ScriptedServer, json } from '../helpers/scriptedServer';
@@ -27,7 +35,16 @@ class CountingTokens implements AccessTokenProvider {
 }
 
 const ACCEPTED = json(202, {
-  workflow: { workflowId: 'wf_1', runId: 'wfrun_1', status: 'processing', sessionId: 's', product: { service: 'A', model: 'B' }, productType: 'A', productName: 'B', reconfirmAvailable: false },
+  workflow: {
+    workflowId: 'wf_1',
+    runId: 'wfrun_1',
+    status: 'processing',
+    sessionId: 's',
+    product: { service: 'A', model: 'B' },
+    productType: 'A',
+    productName: 'B',
+    reconfirmAvailable: false,
+  },
   messages: [{ code: 'ACCEPTED', text: 'ok', timestamp: '2026-01-15T12:00:00Z' }],
   links: { self: { href: 'x' }, reconfirm: { href: 'x', method: 'POST' } },
 });
@@ -38,7 +55,8 @@ describe('WorkflowClient against scripted responses', () => {
   let tokens: CountingTokens;
   let clock: ManualClock;
   let client: WorkflowClient;
-  const start = (extra = {}) => client.start({ sessionId: 'sess-1', product: { service: 'Appraisal', model: 'Standard' }, ...extra });
+  const start = (extra = {}) =>
+    client.start({ sessionId: 'sess-1', product: { service: 'Appraisal', model: 'Standard' }, ...extra });
 
   beforeEach(async () => {
     server = new ScriptedServer();
@@ -79,7 +97,14 @@ describe('WorkflowClient against scripted responses', () => {
 
   for (const status of [401, 403])
     it(`on ${status}: one fresh token, one retry, and success`, async () => {
-      server.script = [{ status, headers: status === 401 ? { 'content-type': 'application/problem+json' } : {}, body: status === 401 ? JSON.stringify({ type: `${PB}/invalid-token`, status }) : '' }, ACCEPTED];
+      server.script = [
+        {
+          status,
+          headers: status === 401 ? { 'content-type': 'application/problem+json' } : {},
+          body: status === 401 ? JSON.stringify({ type: `${PB}/invalid-token`, status }) : '',
+        },
+        ACCEPTED,
+      ];
       await start();
       assert.equal(tokens.freshCalls, 1);
       assert.equal(server.requests.length, 2);
@@ -100,12 +125,24 @@ describe('WorkflowClient against scripted responses', () => {
   });
 
   const noRetry: [number, ReturnType<typeof json>, string][] = [
-    [400, json(400, { messages: [{ code: 'VALIDATION_ERROR', text: 't', timestamp: '2026-01-15T12:00:00Z' }] }), 'validation'],
+    [
+      400,
+      json(400, { messages: [{ code: 'VALIDATION_ERROR', text: 't', timestamp: '2026-01-15T12:00:00Z' }] }),
+      'validation',
+    ],
     [400, json(400, { type: `${PB}/malformed`, status: 400 }, 'application/problem+json'), 'malformed-request'],
     [404, json(404, { type: `${PB}/problems/not-found`, status: 404 }, 'application/problem+json'), 'not-found'],
     [404, { status: 404 } as ReturnType<typeof json>, 'path-not-served'],
-    [409, json(409, { messages: [{ code: 'SESSION_EMPTY', text: 't', timestamp: '2026-01-15T12:00:00Z' }] }), 'session-empty'],
-    [409, json(409, { messages: [{ code: 'WORKFLOW_WRITE_CONFLICT', text: 't', timestamp: '2026-01-15T12:00:00Z' }] }), 'write-conflict'],
+    [
+      409,
+      json(409, { messages: [{ code: 'SESSION_EMPTY', text: 't', timestamp: '2026-01-15T12:00:00Z' }] }),
+      'session-empty',
+    ],
+    [
+      409,
+      json(409, { messages: [{ code: 'WORKFLOW_WRITE_CONFLICT', text: 't', timestamp: '2026-01-15T12:00:00Z' }] }),
+      'write-conflict',
+    ],
     [500, { status: 500, headers: { 'content-type': 'text/plain' }, body: 'boom' }, 'outcome-unknown'],
   ];
   for (const [status, reply, kind] of noRetry)
@@ -133,7 +170,13 @@ describe('WorkflowClient against scripted responses', () => {
   it('429: backs off on the injected clock (exponential, jittered, capped) and resumes', async () => {
     server.script = [{ status: 429 }, { status: 429 }, ACCEPTED];
     const waits: number[] = [];
-    client = new WorkflowClient({ baseUrl: server.url, tokens, clock, random: () => 0.5, onBackoff: (_a, d) => waits.push(d) });
+    client = new WorkflowClient({
+      baseUrl: server.url,
+      tokens,
+      clock,
+      random: () => 0.5,
+      onBackoff: (_a, d) => waits.push(d),
+    });
     const p = start();
     await until(() => waits.length === 1);
     assert.equal(server.requests.length, 1, 'no second request before the delay');
@@ -148,7 +191,13 @@ describe('WorkflowClient against scripted responses', () => {
 
   it('429: gives up after the bounded number of attempts with RateLimited', async () => {
     server.script = [{ status: 429 }];
-    client = new WorkflowClient({ baseUrl: server.url, tokens, clock, backoff: { maxAttempts: 3, baseDelayMs: 100, maxDelayMs: 1000 }, random: () => 0 });
+    client = new WorkflowClient({
+      baseUrl: server.url,
+      tokens,
+      clock,
+      backoff: { maxAttempts: 3, baseDelayMs: 100, maxDelayMs: 1000 },
+      random: () => 0,
+    });
     const p = start().catch((e) => e);
     for (let i = 0; i < 10 && server.requests.length < 3; i++) await clock.advanceAsync(1000);
     assert.ok((await p) instanceof RateLimited);
@@ -158,7 +207,13 @@ describe('WorkflowClient against scripted responses', () => {
   it('429: every call of the client waits out the backoff another call met (one shared throttle)', async () => {
     server.script = [{ status: 429 }, ACCEPTED];
     const waits: number[] = [];
-    client = new WorkflowClient({ baseUrl: server.url, tokens, clock, random: () => 0.5, onBackoff: (_a, d) => waits.push(d) });
+    client = new WorkflowClient({
+      baseUrl: server.url,
+      tokens,
+      clock,
+      random: () => 0.5,
+      onBackoff: (_a, d) => waits.push(d),
+    });
     const first = start();
     await until(() => waits.length === 1);
     const second = client.read('wf_1');
@@ -179,7 +234,17 @@ describe('WorkflowClient against scripted responses', () => {
     // The same service's TokenManager refreshing now must wait as well.
     const store = new MemorySecretStore();
     const manager = new TokenManager({ environment: 'gate', baseUrl: server.url, store, clock, gate });
-    await store.store('wfs.tokens.gate', JSON.stringify({ username: 'u', accessToken: 'a', refreshToken: 'r', accessExpiresAt: clock.now() + 3_600_000, refreshIssuedAt: clock.now(), refreshExpiresAt: clock.now() + 86_400_000 }));
+    await store.store(
+      'wfs.tokens.gate',
+      JSON.stringify({
+        username: 'u',
+        accessToken: 'a',
+        refreshToken: 'r',
+        accessExpiresAt: clock.now() + 3_600_000,
+        refreshIssuedAt: clock.now(),
+        refreshExpiresAt: clock.now() + 86_400_000,
+      }),
+    );
     await manager.load();
     const refreshing = manager.refresh().catch((e: unknown) => e);
     for (let i = 0; i < 3; i++) await clock.advanceAsync(100);
@@ -188,7 +253,10 @@ describe('WorkflowClient against scripted responses', () => {
     await p;
     await refreshing;
     assert.equal(server.requests.length, 3);
-    assert.ok(server.requests.some((r) => r.url.includes('oauth2')), 'the refresh went once the throttle opened');
+    assert.ok(
+      server.requests.some((r) => r.url.includes('oauth2')),
+      'the refresh went once the throttle opened',
+    );
 
     // And the other way: a 429 answered to the TokenManager closes the gate for the client, and the refresh itself
     // backs off and is sent again (it used to fail at once).
@@ -199,7 +267,11 @@ describe('WorkflowClient against scripted responses', () => {
     await until(() => gate.remainingMs > 0);
     const after = start();
     await clock.advanceAsync(gate.remainingMs - 1);
-    assert.equal(server.requests.length, 1, 'neither the workflow call nor the refresh\'s retry went during the backoff the refresh met');
+    assert.equal(
+      server.requests.length,
+      1,
+      "neither the workflow call nor the refresh's retry went during the backoff the refresh met",
+    );
     await clock.advanceAsync(1);
     await after;
     await refreshedAgain;
@@ -209,12 +281,21 @@ describe('WorkflowClient against scripted responses', () => {
 
   it('backoff delays grow exponentially with jitter and stay under the cap', () => {
     const policy = { maxAttempts: 10, baseDelayMs: 1000, maxDelayMs: 8000 };
-    assert.deepEqual([0, 1, 2, 3, 4].map((a) => backoffDelay(a, policy, () => 0)), [500, 1000, 2000, 4000, 4000]);
-    assert.deepEqual([0, 1, 2, 3, 4].map((a) => backoffDelay(a, policy, () => 1)), [1000, 2000, 4000, 8000, 8000]);
+    assert.deepEqual(
+      [0, 1, 2, 3, 4].map((a) => backoffDelay(a, policy, () => 0)),
+      [500, 1000, 2000, 4000, 4000],
+    );
+    assert.deepEqual(
+      [0, 1, 2, 3, 4].map((a) => backoffDelay(a, policy, () => 1)),
+      [1000, 2000, 4000, 8000, 8000],
+    );
   });
 
   it('refuses a correlationId over 255 characters before sending, naming the rule', async () => {
-    await assert.rejects(start({ correlationId: 'x'.repeat(256) }), (e: unknown) => e instanceof LocalValidationError && e.rule === 'correlationId-length');
+    await assert.rejects(
+      start({ correlationId: 'x'.repeat(256) }),
+      (e: unknown) => e instanceof LocalValidationError && e.rule === 'correlationId-length',
+    );
     assert.equal(server.requests.length, 0);
     server.script = [ACCEPTED];
     await start({ correlationId: 'x'.repeat(255) });
@@ -222,17 +303,30 @@ describe('WorkflowClient against scripted responses', () => {
   });
 
   it('refuses values the edge would reject as SQL or script, before sending', async () => {
-    for (const bad of [{ correlationId: "1' OR '1'='1" }, { product: { service: '<script>x</script>', model: 'M' } }, { sessionId: 'a; DROP TABLE s' }])
-      await assert.rejects(start(bad), (e: unknown) => e instanceof LocalValidationError && e.rule === 'edge-refused-value');
+    for (const bad of [
+      { correlationId: "1' OR '1'='1" },
+      { product: { service: '<script>x</script>', model: 'M' } },
+      { sessionId: 'a; DROP TABLE s' },
+    ])
+      await assert.rejects(
+        start(bad),
+        (e: unknown) => e instanceof LocalValidationError && e.rule === 'edge-refused-value',
+      );
     assert.equal(server.requests.length, 0);
   });
 
   it('refuses a product without service or model before sending', async () => {
-    await assert.rejects(start({ product: { service: 'A', model: ' ' } }), (e: unknown) => e instanceof LocalValidationError && e.rule === 'product-required');
+    await assert.rejects(
+      start({ product: { service: 'A', model: ' ' } }),
+      (e: unknown) => e instanceof LocalValidationError && e.rule === 'product-required',
+    );
   });
 
   it('never sends the token to a link on another origin', async () => {
-    assert.throws(() => client.resolveWorkflowUrl('https://evil.example/workflow-services-ws/resources/v1/workflows/wf_1'), (e: unknown) => e instanceof LocalValidationError && e.rule === 'foreign-link');
+    assert.throws(
+      () => client.resolveWorkflowUrl('https://evil.example/workflow-services-ws/resources/v1/workflows/wf_1'),
+      (e: unknown) => e instanceof LocalValidationError && e.rule === 'foreign-link',
+    );
     // A link on another origin is not followed: the caller falls back to the id, the same URL on this origin.
     assert.equal(client.ownLink('https://evil.example/workflow-services-ws/resources/v1/workflows/wf_1'), undefined);
     assert.equal(client.ownLink('not a url'), undefined);
@@ -247,14 +341,22 @@ describe('WorkflowClient against the sandbox', () => {
   let client: WorkflowClient;
   beforeEach(async () => {
     f = await startSandbox();
-    const tm = new TokenManager({ environment: 'sandbox', baseUrl: f.info.baseUrl, store: new MemorySecretStore(), clock: f.clock });
+    const tm = new TokenManager({
+      environment: 'sandbox',
+      baseUrl: f.info.baseUrl,
+      store: new MemorySecretStore(),
+      clock: f.clock,
+    });
     await tm.signIn({ username: f.info.username, password: f.info.password });
     client = new WorkflowClient({ baseUrl: f.info.baseUrl, tokens: tm, clock: f.clock });
   });
   afterEach(() => f.stop());
 
   it('starts, reads by id and by self link, and reconfirms when available', async () => {
-    const r = await client.start({ sessionId: f.info.sessions.staged, product: { service: 'Appraisal', model: 'Standard' } });
+    const r = await client.start({
+      sessionId: f.info.sessions.staged,
+      product: { service: 'Appraisal', model: 'Standard' },
+    });
     assert.equal(r.workflow.status, 'processing');
     assert.equal((await client.read(r.workflow.workflowId)).workflow.runId, r.workflow.runId);
     assert.equal((await client.read(r.links!.self.href)).workflow.workflowId, r.workflow.workflowId);
@@ -272,8 +374,14 @@ describe('WorkflowClient against the sandbox', () => {
 
   it('maps the sandbox refusals to typed errors: SESSION_EMPTY, not entitled, unknown session', async () => {
     await assert.rejects(client.start({ sessionId: f.info.sessions.empty, product: f.info.products[0] }), SessionEmpty);
-    await assert.rejects(client.start({ sessionId: f.info.sessions.staged, product: f.info.unentitledProduct }), NotEntitled);
-    await assert.rejects(client.start({ sessionId: 'nope', product: f.info.products[0] }), (e: unknown) => (e as ServiceError).kind === 'not-found');
+    await assert.rejects(
+      client.start({ sessionId: f.info.sessions.staged, product: f.info.unentitledProduct }),
+      NotEntitled,
+    );
+    await assert.rejects(
+      client.start({ sessionId: 'nope', product: f.info.products[0] }),
+      (e: unknown) => (e as ServiceError).kind === 'not-found',
+    );
   });
 
   it('recovers from a one-off 403 by retrying with a fresh token', async () => {
@@ -284,7 +392,9 @@ describe('WorkflowClient against the sandbox', () => {
 
   it('finds the billed workflow of a 500 by its correlationId', async () => {
     await f.control('POST', 'faults', { fault: 'start-500-billed' });
-    const err = await client.start({ sessionId: f.info.sessions.staged, product: f.info.products[0], correlationId: 'order-x' }).catch((e) => e);
+    const err = await client
+      .start({ sessionId: f.info.sessions.staged, product: f.info.products[0], correlationId: 'order-x' })
+      .catch((e) => e);
     assert.ok(err instanceof OutcomeUnknown);
     const found = await client.find('order-x');
     assert.equal(found.length, 1);
@@ -294,9 +404,21 @@ describe('WorkflowClient against the sandbox', () => {
 
 describe('Find Workflows address (the adapter)', () => {
   it('defaults to the sandbox shape; a template takes {correlationId}, encoded; another origin is refused', () => {
-    assert.equal(findWorkflowsUrl('https://svc.example', 'a b/c'), 'https://svc.example/workflow-services-ws/resources/v1/workflows?correlationId=a%20b%2Fc');
-    assert.equal(findWorkflowsUrl('https://svc.example', 'x', 'https://svc.example/search/{correlationId}'), 'https://svc.example/search/x');
-    assert.throws(() => findWorkflowsUrl('https://svc.example', 'x', 'https://other.example/search/{correlationId}'), /not on the service's origin/);
-    assert.throws(() => findWorkflowsUrl('https://svc.example', 'x', 'https://svc.example/search'), /has no \{correlationId\}/);
+    assert.equal(
+      findWorkflowsUrl('https://svc.example', 'a b/c'),
+      'https://svc.example/workflow-services-ws/resources/v1/workflows?correlationId=a%20b%2Fc',
+    );
+    assert.equal(
+      findWorkflowsUrl('https://svc.example', 'x', 'https://svc.example/search/{correlationId}'),
+      'https://svc.example/search/x',
+    );
+    assert.throws(
+      () => findWorkflowsUrl('https://svc.example', 'x', 'https://other.example/search/{correlationId}'),
+      /not on the service's origin/,
+    );
+    assert.throws(
+      () => findWorkflowsUrl('https://svc.example', 'x', 'https://svc.example/search'),
+      /has no \{correlationId\}/,
+    );
   });
 });

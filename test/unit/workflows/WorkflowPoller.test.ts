@@ -6,7 +6,17 @@ import { pollTimes } from '../helpers/pollTimes';
 import type { WorkflowEnvelope } from '../../../src/core/workflows/workflowTypes';
 
 function env(id: string, status: string): WorkflowEnvelope {
-  return { workflow: { workflowId: id, runId: 'r', status, sessionId: 's', product: { service: 'A', model: 'B' }, productType: 'A', productName: 'A' } };
+  return {
+    workflow: {
+      workflowId: id,
+      runId: 'r',
+      status,
+      sessionId: 's',
+      product: { service: 'A', model: 'B' },
+      productType: 'A',
+      productName: 'A',
+    },
+  };
 }
 
 describe('WorkflowPoller', () => {
@@ -42,7 +52,10 @@ describe('WorkflowPoller', () => {
   it('reads one workflow exactly at the schedule until the deadline, then says so', async () => {
     poller.follow('w1', t0);
     await clock.advanceAsync(10 * 60_000 + 1);
-    assert.deepEqual(readsAt.map((r) => r.t), pollTimes(10 * 60_000));
+    assert.deepEqual(
+      readsAt.map((r) => r.t),
+      pollTimes(10 * 60_000),
+    );
     assert.deepEqual(outcomes.at(-1), { id: 'w1', o: { kind: 'stopped', reason: 'deadline' } });
     assert.deepEqual(poller.followedIds, []);
   });
@@ -53,7 +66,10 @@ describe('WorkflowPoller', () => {
     statusOf.set('w1', 'complete');
     await clock.advanceAsync(2000);
     await clock.advanceAsync(60_000);
-    assert.deepEqual(readsAt.map((r) => r.t), [2000, 4000]);
+    assert.deepEqual(
+      readsAt.map((r) => r.t),
+      [2000, 4000],
+    );
     assert.deepEqual(outcomes.at(-1)!.o, { kind: 'stopped', reason: 'terminal' });
   });
 
@@ -65,16 +81,27 @@ describe('WorkflowPoller', () => {
     assert.equal(readsAt.length, 1, 'no reads while paused');
     poller.resume();
     await clock.advanceAsync(0);
-    assert.deepEqual(readsAt.map((r) => r.t), [2000, 32_000]);
+    assert.deepEqual(
+      readsAt.map((r) => r.t),
+      [2000, 32_000],
+    );
     await clock.advanceAsync(5000);
-    assert.deepEqual(readsAt.map((r) => r.t), [2000, 32_000, 37_000], 'the third check comes 5 s after the second');
+    assert.deepEqual(
+      readsAt.map((r) => r.t),
+      [2000, 32_000, 37_000],
+      'the third check comes 5 s after the second',
+    );
   });
 
   it('a remembered workflow joins the schedule where elapsed time puts it', async () => {
     await clock.advanceAsync(60_000);
     poller.follow('old', t0);
     await clock.advanceAsync(10_000);
-    assert.deepEqual(readsAt.map((r) => r.t), [69_000], 'checks at 2,4,9,19,…,59,69 s: the next one is at 69 s');
+    assert.deepEqual(
+      readsAt.map((r) => r.t),
+      [69_000],
+      'checks at 2,4,9,19,…,59,69 s: the next one is at 69 s',
+    );
   });
 
   it('a not-found read stops polling that workflow; a dropped connection does not', async () => {
@@ -83,10 +110,16 @@ describe('WorkflowPoller', () => {
     failWith.set('gone', new NotFound('not-found', 'gone'));
     failWith.set('flaky', Object.assign(new Error('socket hang up'), { kind: 'transport' }));
     await clock.advanceAsync(4000);
-    assert.deepEqual(readsAt.map((r) => r.id), ['gone', 'flaky', 'flaky']);
+    assert.deepEqual(
+      readsAt.map((r) => r.id),
+      ['gone', 'flaky', 'flaky'],
+    );
     const gone = outcomes.filter((o) => o.id === 'gone').map((o) => o.o);
     // A final read error is its own outcome: never announced as transient ("polling goes on") before the stop.
-    assert.deepEqual(gone.map((o) => o.kind), ['stopped']);
+    assert.deepEqual(
+      gone.map((o) => o.kind),
+      ['stopped'],
+    );
     assert.equal(gone[0]!.kind === 'stopped' && gone[0]!.reason, 'error');
     assert.equal(outcomes.filter((o) => o.id === 'flaky')[0]!.o.kind, 'transient-error');
     assert.deepEqual(poller.followedIds, ['flaky']);
@@ -121,8 +154,14 @@ describe('WorkflowPoller', () => {
     await clock.advanceAsync(500);
     poller.refreshSoon('w1');
     await clock.advanceAsync(0);
-    assert.deepEqual(readsAt.map((r) => r.t), [500]);
+    assert.deepEqual(
+      readsAt.map((r) => r.t),
+      [500],
+    );
     await clock.advanceAsync(2000);
-    assert.deepEqual(readsAt.map((r) => r.t), [500, 2500]);
+    assert.deepEqual(
+      readsAt.map((r) => r.t),
+      [500, 2500],
+    );
   });
 });

@@ -1,11 +1,25 @@
 import assert from 'node:assert/strict';
-import { MAX_WORKFLOWS_PER_ENVIRONMENT, WorkflowStore, type StoreSnapshot } from '../../../src/core/workflows/WorkflowStore';
+import {
+  MAX_WORKFLOWS_PER_ENVIRONMENT,
+  WorkflowStore,
+  type StoreSnapshot,
+} from '../../../src/core/workflows/WorkflowStore';
 import { readWorkflowEnvelope, type WorkflowEnvelope } from '../../../src/core/workflows/workflowTypes';
 import { CUT_NOTE_KEY, MAX_KEPT_ENVELOPE_BYTES } from '../../../src/core/workflows/boundedEnvelope';
 
 function envelope(id: string, status: string, sessionId = 's1'): WorkflowEnvelope {
   return {
-    workflow: { workflowId: id, runId: `run-${id}`, status, sessionId, correlationId: `c-${id}`, product: { service: 'A', model: 'B' }, productType: 'A', productName: 'A B', reconfirmAvailable: status === 'complete' },
+    workflow: {
+      workflowId: id,
+      runId: `run-${id}`,
+      status,
+      sessionId,
+      correlationId: `c-${id}`,
+      product: { service: 'A', model: 'B' },
+      productType: 'A',
+      productName: 'A B',
+      reconfirmAvailable: status === 'complete',
+    },
   };
 }
 
@@ -25,7 +39,10 @@ describe('WorkflowStore', () => {
     store.addSession('Staging', 's9');
     assert.deepEqual(store.sessions('Sandbox'), ['s1']);
     assert.deepEqual(store.sessions('Staging'), ['s9']);
-    assert.deepEqual(saved.at(-1), { Sandbox: { sessions: ['s1'], workflows: [] }, Staging: { sessions: ['s9'], workflows: [] } });
+    assert.deepEqual(saved.at(-1), {
+      Sandbox: { sessions: ['s1'], workflows: [] },
+      Staging: { sessions: ['s9'], workflows: [] },
+    });
     assert.throws(() => store.addSession('Sandbox', '  '), /session id is required/);
   });
 
@@ -48,7 +65,10 @@ describe('WorkflowStore', () => {
     store.markWorkflow('Sandbox', 'w1', { pollingStopped: 'deadline' });
     assert.deepEqual(store.live('Sandbox'), []);
     store.resumePolling('Sandbox', 'w1', 99);
-    assert.deepEqual(store.live('Sandbox').map((w) => [w.workflowId, w.startedAt]), [['w1', 99]]);
+    assert.deepEqual(
+      store.live('Sandbox').map((w) => [w.workflowId, w.startedAt]),
+      [['w1', 99]],
+    );
   });
 
   it('removing a session forgets its workflows; removing a workflow forgets only it', () => {
@@ -56,14 +76,21 @@ describe('WorkflowStore', () => {
     store.upsertFromEnvelope('Sandbox', envelope('w2', 'processing', 's2'), { service: SVC, now: 1 });
     store.upsertFromEnvelope('Sandbox', envelope('w3', 'processing', 's2'), { service: SVC, now: 1 });
     store.removeWorkflow('Sandbox', 'w3');
-    assert.deepEqual(store.workflows('Sandbox', 's2').map((w) => w.workflowId), ['w2']);
+    assert.deepEqual(
+      store.workflows('Sandbox', 's2').map((w) => w.workflowId),
+      ['w2'],
+    );
     store.removeSession('Sandbox', 's1');
     assert.deepEqual(store.sessions('Sandbox'), ['s2']);
-    assert.deepEqual(store.workflows('Sandbox').map((w) => w.workflowId), ['w2']);
+    assert.deepEqual(
+      store.workflows('Sandbox').map((w) => w.workflowId),
+      ['w2'],
+    );
   });
 
   it('is bounded per environment (oldest forgotten first)', () => {
-    for (let i = 0; i < MAX_WORKFLOWS_PER_ENVIRONMENT + 5; i++) store.upsertFromEnvelope('E', envelope(`w${i}`, 'processing'), { service: SVC, now: i });
+    for (let i = 0; i < MAX_WORKFLOWS_PER_ENVIRONMENT + 5; i++)
+      store.upsertFromEnvelope('E', envelope(`w${i}`, 'processing'), { service: SVC, now: i });
     const ids = store.workflows('E').map((w) => w.workflowId);
     assert.equal(ids.length, MAX_WORKFLOWS_PER_ENVIRONMENT);
     assert.equal(ids[0], 'w5');
@@ -71,11 +98,20 @@ describe('WorkflowStore', () => {
 
   it('restores from storage, dropping malformed entries instead of throwing', () => {
     const restored = new WorkflowStore(
-      { Sandbox: { sessions: ['s1', 's1', 7, ''], workflows: [{ workflowId: 'w1', sessionId: 's1', status: 'complete' }, { nope: true }, null] }, Broken: 'x' },
+      {
+        Sandbox: {
+          sessions: ['s1', 's1', 7, ''],
+          workflows: [{ workflowId: 'w1', sessionId: 's1', status: 'complete' }, { nope: true }, null],
+        },
+        Broken: 'x',
+      },
       () => {},
     );
     assert.deepEqual(restored.sessions('Sandbox'), ['s1']);
-    assert.deepEqual(restored.workflows('Sandbox').map((w) => w.workflowId), ['w1']);
+    assert.deepEqual(
+      restored.workflows('Sandbox').map((w) => w.workflowId),
+      ['w1'],
+    );
     assert.deepEqual(restored.sessions('Broken'), []);
     assert.doesNotThrow(() => new WorkflowStore('garbage', () => {}));
   });
@@ -84,7 +120,11 @@ describe('WorkflowStore', () => {
     store.addSession('Sandbox', 's0');
     store.upsertFromEnvelope('Sandbox', envelope('w1', 'processing'), { service: SVC, now: 1 });
     store.followService('Sandbox', SVC);
-    assert.deepEqual(store.workflows('Sandbox').map((w) => w.workflowId), ['w1'], 'the same service keeps them');
+    assert.deepEqual(
+      store.workflows('Sandbox').map((w) => w.workflowId),
+      ['w1'],
+      'the same service keeps them',
+    );
     const restarted = 'Sandbox@http://127.0.0.1:2+http://127.0.0.1:2';
     store.followService('Sandbox', restarted);
     assert.deepEqual(store.workflows('Sandbox'), [], 'a restarted sandbox never knew w1');
@@ -92,13 +132,23 @@ describe('WorkflowStore', () => {
     assert.equal(saved.at(-1)!.Sandbox!.service, restarted);
     assert.deepEqual(saved.at(-1)!.Sandbox!.workflows, []);
     store.upsertFromEnvelope('Sandbox', envelope('w2', 'processing'), { service: SVC, now: 2 });
-    assert.deepEqual(store.workflows('Sandbox').map((w) => w.workflowId), ['w2'], 'a write from another service replaces them too');
+    assert.deepEqual(
+      store.workflows('Sandbox').map((w) => w.workflowId),
+      ['w2'],
+      'a write from another service replaces them too',
+    );
   });
 
   it('a snapshot saved before services were recorded adopts the first service it meets, keeping its workflows', () => {
-    const old = new WorkflowStore({ Staging: { sessions: ['s1'], workflows: [{ workflowId: 'w1', sessionId: 's1', status: 'processing' }] } }, () => {});
+    const old = new WorkflowStore(
+      { Staging: { sessions: ['s1'], workflows: [{ workflowId: 'w1', sessionId: 's1', status: 'processing' }] } },
+      () => {},
+    );
     old.followService('Staging', 'Staging@https://a+https://a');
-    assert.deepEqual(old.workflows('Staging').map((w) => w.workflowId), ['w1']);
+    assert.deepEqual(
+      old.workflows('Staging').map((w) => w.workflowId),
+      ['w1'],
+    );
     old.followService('Staging', 'Staging@https://b+https://b');
     assert.deepEqual(old.workflows('Staging'), []);
   });
@@ -116,30 +166,55 @@ describe('WorkflowStore', () => {
   it('what it keeps is bounded in bytes: a huge answer keeps its known fields under a note; 200 of them stay a few MiB', () => {
     const huge = (id: string): WorkflowEnvelope => ({
       ...envelope(id, 'processing'),
-      workflow: { ...envelope(id, 'processing').workflow, ordered: 'o'.repeat(1_000_000), productName: 'n'.repeat(5000) },
+      workflow: {
+        ...envelope(id, 'processing').workflow,
+        ordered: 'o'.repeat(1_000_000),
+        productName: 'n'.repeat(5000),
+      },
       messages: Array.from({ length: 1000 }, (_, i) => ({ code: 'INFO', text: `${i} `.repeat(200) })),
-      links: { self: { href: `https://svc.example/w/${id}` }, reconfirm: { href: `https://svc.example/w/${id}`, method: 'POST' } },
+      links: {
+        self: { href: `https://svc.example/w/${id}` },
+        reconfirm: { href: `https://svc.example/w/${id}`, method: 'POST' },
+      },
     });
     const small = envelope('w-small', 'processing');
-    assert.equal(store.upsertFromEnvelope('Sandbox', small, { service: SVC, now: 1 }).envelope, small, 'a small answer is kept whole, as it came');
+    assert.equal(
+      store.upsertFromEnvelope('Sandbox', small, { service: SVC, now: 1 }).envelope,
+      small,
+      'a small answer is kept whole, as it came',
+    );
 
     const kept = store.upsertFromEnvelope('Sandbox', huge('w-huge'), { service: SVC, now: 2 });
     const text = JSON.stringify(kept.envelope);
     assert.ok(text.length <= MAX_KEPT_ENVELOPE_BYTES, `${text.length} bytes kept`);
-    assert.match((kept.envelope as unknown as Record<string, string>)[CUT_NOTE_KEY]!, /^The service answered \d+ bytes; the explorer keeps at most 16384/);
-    assert.deepEqual([kept.workflowId, kept.envelope!.workflow.runId, kept.envelope!.workflow.sessionId], ['w-huge', 'run-w-huge', 's1'], 'ids exact');
+    assert.match(
+      (kept.envelope as unknown as Record<string, string>)[CUT_NOTE_KEY]!,
+      /^The service answered \d+ bytes; the explorer keeps at most 16384/,
+    );
+    assert.deepEqual(
+      [kept.workflowId, kept.envelope!.workflow.runId, kept.envelope!.workflow.sessionId],
+      ['w-huge', 'run-w-huge', 's1'],
+      'ids exact',
+    );
     assert.equal(kept.envelope!.links?.reconfirm.href, 'https://svc.example/w/w-huge', 'a short link kept whole');
     assert.equal(kept.messages?.length, 5);
     assert.equal(kept.envelope!.workflow.productName.length, 513);
 
-    for (let i = 0; i < MAX_WORKFLOWS_PER_ENVIRONMENT; i++) store.upsertFromEnvelope('Sandbox', huge(`w${i}`), { service: SVC, now: 3 + i });
+    for (let i = 0; i < MAX_WORKFLOWS_PER_ENVIRONMENT; i++)
+      store.upsertFromEnvelope('Sandbox', huge(`w${i}`), { service: SVC, now: 3 + i });
     const persisted = Buffer.byteLength(JSON.stringify(saved.at(-1)));
-    assert.ok(persisted < 5 * 1024 * 1024, `${persisted} bytes persisted for ${MAX_WORKFLOWS_PER_ENVIRONMENT} answers of over 1 MB`);
+    assert.ok(
+      persisted < 5 * 1024 * 1024,
+      `${persisted} bytes persisted for ${MAX_WORKFLOWS_PER_ENVIRONMENT} answers of over 1 MB`,
+    );
   });
 
   it('an answer whose ids are absurdly long is not a workflow answer', () => {
     assert.equal(readWorkflowEnvelope(envelope('w'.repeat(1025), 'processing')), undefined);
-    assert.equal(readWorkflowEnvelope({ workflow: { ...envelope('w1', 'processing').workflow, sessionId: 's'.repeat(5000) } }), undefined);
+    assert.equal(
+      readWorkflowEnvelope({ workflow: { ...envelope('w1', 'processing').workflow, sessionId: 's'.repeat(5000) } }),
+      undefined,
+    );
     assert.ok(readWorkflowEnvelope(envelope('w'.repeat(1000), 'processing')), 'long, but within bounds');
   });
 });

@@ -7,7 +7,15 @@ import type { WorkflowEnvelope } from '../../../src/core/workflows/workflowTypes
 import { NotFound, ServiceError } from '../../../src/core/http/serviceErrors';
 
 const envelope = (status: string): WorkflowEnvelope => ({
-  workflow: { workflowId: 'wf_1', runId: 'wfrun_1', status, sessionId: 's', product: { service: 'A', model: 'B' }, productType: 'A', productName: 'B' },
+  workflow: {
+    workflowId: 'wf_1',
+    runId: 'wfrun_1',
+    status,
+    sessionId: 's',
+    product: { service: 'A', model: 'B' },
+    productType: 'A',
+    productName: 'B',
+  },
 });
 
 describe('poll schedule', () => {

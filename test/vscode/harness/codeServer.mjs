@@ -43,26 +43,44 @@ export async function startCodeServer(opts) {
   const workspace = join(dir, 'workspace');
   for (const d of [join(userData, 'User'), extensionsDir, workspace]) mkdirSync(d, { recursive: true });
   writeFileSync(join(dir, 'config.yaml'), 'auth: none\ncert: false\n');
-  const trust = opts.workspaceTrust ? { 'security.workspace.trust.enabled': true, 'security.workspace.trust.startupPrompt': 'never', 'security.workspace.trust.banner': 'never' } : {};
-  writeFileSync(join(userData, 'User', 'settings.json'), JSON.stringify({ ...QUIET_SETTINGS, ...trust, ...opts.settings }, null, 2));
+  const trust = opts.workspaceTrust
+    ? {
+        'security.workspace.trust.enabled': true,
+        'security.workspace.trust.startupPrompt': 'never',
+        'security.workspace.trust.banner': 'never',
+      }
+    : {};
+  writeFileSync(
+    join(userData, 'User', 'settings.json'),
+    JSON.stringify({ ...QUIET_SETTINGS, ...trust, ...opts.settings }, null, 2),
+  );
   const port = await freePort();
   const args = [
     opts.tools.codeServerEntry,
-    '--auth', 'none',
-    '--bind-addr', `127.0.0.1:${port}`,
+    '--auth',
+    'none',
+    '--bind-addr',
+    `127.0.0.1:${port}`,
     '--disable-telemetry',
     '--disable-update-check',
     '--disable-getting-started-override',
-    '--config', join(dir, 'config.yaml'),
-    '--user-data-dir', userData,
-    '--extensions-dir', extensionsDir,
+    '--config',
+    join(dir, 'config.yaml'),
+    '--user-data-dir',
+    userData,
+    '--extensions-dir',
+    extensionsDir,
   ];
   if (!opts.workspaceTrust) args.push('--disable-workspace-trust');
   if (opts.smokeTestDriver) args.push('--vscode-option', 'enable-smoke-test-driver');
   args.push(workspace);
   const logFile = join(dir, 'code-server.log');
   const log = createWriteStream(logFile);
-  const child = spawn(opts.tools.node24, args, { detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...opts.env } });
+  const child = spawn(opts.tools.node24, args, {
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, ...opts.env },
+  });
   child.stdout.pipe(log);
   child.stderr.pipe(log);
   const url = `http://127.0.0.1:${port}`;

@@ -2,7 +2,16 @@
 // registry alone (no apt step): Node 24 (code-server requires it), code-server with its VS Code dependencies built
 // for Node 24, and a headless Chromium (@sparticuz/chromium ships one inside its registry package).
 import { spawnSync } from 'node:child_process';
-import { createReadStream, createWriteStream, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync, chmodSync } from 'node:fs';
+import {
+  createReadStream,
+  createWriteStream,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+  chmodSync,
+} from 'node:fs';
 import { pipeline } from 'node:stream/promises';
 import { createBrotliDecompress } from 'node:zlib';
 import { join } from 'node:path';
@@ -41,20 +50,29 @@ export function ensureTools({ log = console.log } = {}) {
   if (installed(marker, want, node24, tools.codeServerEntry)) return tools;
   ensureBuildToolchain(log);
   const started = Date.now();
-  log(`Installing Node ${NODE24_VERSION} and code-server ${CODE_SERVER_VERSION} from npm into .vscode-test/ (first run only, about 4 min)…`);
+  log(
+    `Installing Node ${NODE24_VERSION} and code-server ${CODE_SERVER_VERSION} from npm into .vscode-test/ (first run only, about 4 min)…`,
+  );
   // A half-finished earlier install is removed rather than trusted.
   rmSync(marker, { force: true });
   rmSync(join(base, 'node24'), { recursive: true, force: true });
   rmSync(join(base, 'code-server'), { recursive: true, force: true });
   mkdirSync(join(base, 'node24'), { recursive: true });
   writeFileSync(join(base, 'node24', 'package.json'), '{"private":true}\n');
-  run('npm', ['install', '--no-audit', '--no-fund', '--save-exact', `node@${NODE24_VERSION}`], { cwd: join(base, 'node24') });
-  if (!existsSync(node24)) throw new Error(`Node 24 binary not found at ${node24} after installing node@${NODE24_VERSION}`);
+  run('npm', ['install', '--no-audit', '--no-fund', '--save-exact', `node@${NODE24_VERSION}`], {
+    cwd: join(base, 'node24'),
+  });
+  if (!existsSync(node24))
+    throw new Error(`Node 24 binary not found at ${node24} after installing node@${NODE24_VERSION}`);
   const env = { ...process.env, PATH: `${join(nodeDir, 'bin')}:${process.env.PATH}`, npm_config_nodedir: nodeDir };
   mkdirSync(join(base, 'code-server'), { recursive: true });
   writeFileSync(join(base, 'code-server', 'package.json'), '{"private":true}\n');
   // code-server's own postinstall would build native modules against the wrong headers; do its steps ourselves.
-  run('npm', ['install', '--no-audit', '--no-fund', '--save-exact', '--ignore-scripts', `code-server@${CODE_SERVER_VERSION}`], { cwd: join(base, 'code-server'), env });
+  run(
+    'npm',
+    ['install', '--no-audit', '--no-fund', '--save-exact', '--ignore-scripts', `code-server@${CODE_SERVER_VERSION}`],
+    { cwd: join(base, 'code-server'), env },
+  );
   const vscodeDir = join(csRoot, 'lib', 'vscode');
   denyKerberosBuild(vscodeDir);
   run('npm', ['install', '--omit=dev', '--no-audit', '--no-fund'], { cwd: vscodeDir, env });
@@ -71,8 +89,13 @@ function ensureBuildToolchain(log) {
   const missing = ['g++', 'make', 'python3'].filter((c) => !has(c));
   if (missing.length === 0) return;
   const canApt = process.getuid?.() === 0 && has('apt-get');
-  if (!canApt) throw new Error(`Building VS Code's native modules needs ${missing.join(', ')}: install a C++ toolchain (Debian: apt-get install -y build-essential python3).`);
-  log(`Installing build-essential and python3 with apt-get (missing: ${missing.join(', ')}; VS Code's native modules are built from source).`);
+  if (!canApt)
+    throw new Error(
+      `Building VS Code's native modules needs ${missing.join(', ')}: install a C++ toolchain (Debian: apt-get install -y build-essential python3).`,
+    );
+  log(
+    `Installing build-essential and python3 with apt-get (missing: ${missing.join(', ')}; VS Code's native modules are built from source).`,
+  );
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
   run('apt-get', ['update', '-qq'], { cwd: '/', env });
   run('apt-get', ['install', '-y', '-qq', 'build-essential', 'python3'], { cwd: '/', env });
@@ -113,7 +136,13 @@ export async function ensureChromium({ log = console.log } = {}) {
   const fontsConf = join(unpacked, 'fonts.conf');
   const browser = {
     executablePath: executable,
-    env: { ...process.env, LD_LIBRARY_PATH: [join(unpacked, 'lib'), join(unpacked, 'swiftshader'), process.env.LD_LIBRARY_PATH].filter(Boolean).join(':'), FONTCONFIG_FILE: fontsConf },
+    env: {
+      ...process.env,
+      LD_LIBRARY_PATH: [join(unpacked, 'lib'), join(unpacked, 'swiftshader'), process.env.LD_LIBRARY_PATH]
+        .filter(Boolean)
+        .join(':'),
+      FONTCONFIG_FILE: fontsConf,
+    },
   };
   if (installed(marker, want, executable, fontsConf)) return browser;
   const started = Date.now();
@@ -122,11 +151,19 @@ export async function ensureChromium({ log = console.log } = {}) {
   mkdirSync(unpacked, { recursive: true });
   writeFileSync(join(base, 'package.json'), '{"private":true}\n');
   // Its JavaScript (which wants Node 22) is never run: only the files in bin/ are used.
-  run('npm', ['install', '--no-audit', '--no-fund', '--save-exact', '--ignore-scripts', '--engine-strict=false', want.package], { cwd: base });
+  run(
+    'npm',
+    ['install', '--no-audit', '--no-fund', '--save-exact', '--ignore-scripts', '--engine-strict=false', want.package],
+    { cwd: base },
+  );
   const bin = join(base, 'node_modules', '@sparticuz', 'chromium', 'bin');
   await pipeline(createReadStream(join(bin, 'chromium.br')), createBrotliDecompress(), createWriteStream(executable));
   chmodSync(executable, 0o755);
-  for (const [archive, dir] of [['al2023.tar.br', '.'], ['swiftshader.tar.br', 'swiftshader'], ['fonts.tar.br', 'fontpack']]) {
+  for (const [archive, dir] of [
+    ['al2023.tar.br', '.'],
+    ['swiftshader.tar.br', 'swiftshader'],
+    ['fonts.tar.br', 'fontpack'],
+  ]) {
     const tar = join(base, archive.replace(/\.br$/, ''));
     await pipeline(createReadStream(join(bin, archive)), createBrotliDecompress(), createWriteStream(tar));
     mkdirSync(join(unpacked, dir), { recursive: true });

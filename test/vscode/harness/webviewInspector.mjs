@@ -30,7 +30,10 @@ export async function startWebviewInspector() {
             if (!holds) continue;
             // Polled with evaluate (CDP, which the webview's CSP allows), not waitForFunction (which needs eval).
             while (until && !(await frame.evaluate(until))) {
-              if (Date.now() > deadline) return answer(408, { error: `the webview never showed ${until}; it shows: ${await frame.evaluate(() => document.body.innerText.slice(0, 400))}` });
+              if (Date.now() > deadline)
+                return answer(408, {
+                  error: `the webview never showed ${until}; it shows: ${await frame.evaluate(() => document.body.innerText.slice(0, 400))}`,
+                });
               await page.waitForTimeout(50);
             }
             return answer(200, { value: await frame.evaluate(expression) });

@@ -44,7 +44,9 @@ describe('extension in a real VS Code host', () => {
   });
 
   it('contributes a walkthrough whose steps run registered commands and whose media ship with the extension', async () => {
-    const manifest = ext.packageJSON as Manifest & { contributes: { walkthroughs: { id: string; steps: { description: string; media: { markdown: string } }[] }[] } };
+    const manifest = ext.packageJSON as Manifest & {
+      contributes: { walkthroughs: { id: string; steps: { description: string; media: { markdown: string } }[] }[] };
+    };
     const registered = new Set(await vscode.commands.getCommands(true));
     const [walkthrough] = manifest.contributes.walkthroughs;
     assert.equal(walkthrough!.steps.length, 5);
@@ -54,13 +56,25 @@ describe('extension in a real VS Code host', () => {
       const media = vscode.Uri.joinPath(ext.extensionUri, step.media.markdown);
       assert.ok((await vscode.workspace.fs.stat(media)).size > 0, `${step.media.markdown} exists`);
     }
-    await vscode.commands.executeCommand('workbench.action.openWalkthrough', `${EXTENSION_ID}#${walkthrough!.id}`, false);
+    await vscode.commands.executeCommand(
+      'workbench.action.openWalkthrough',
+      `${EXTENSION_ID}#${walkthrough!.id}`,
+      false,
+    );
   });
 
   it('starts the embedded sandbox from the command and serves the service on loopback', async () => {
-    const info = (await vscode.commands.executeCommand('wfs.startSandbox')) as { baseUrl: string; controlSecret: string; sessions: { staged: string } };
+    const info = (await vscode.commands.executeCommand('wfs.startSandbox')) as {
+      baseUrl: string;
+      controlSecret: string;
+      sessions: { staged: string };
+    };
     assert.match(info.baseUrl, /^http:\/\/127\.0\.0\.1:\d+$/);
-    assert.equal((await fetch(`${info.baseUrl}/sandbox`)).status, 403, 'its control API only for the holder of its secret');
+    assert.equal(
+      (await fetch(`${info.baseUrl}/sandbox`)).status,
+      403,
+      'its control API only for the holder of its secret',
+    );
     const res = await fetch(`${info.baseUrl}/sandbox`, { headers: { 'x-sandbox-secret': info.controlSecret } });
     assert.equal(res.status, 200);
     assert.equal(((await res.json()) as { sessions: { staged: string } }).sessions.staged, info.sessions.staged);

@@ -31,20 +31,34 @@ describe('receiver audit in a real VS Code host', () => {
     const { localUrl } = (await vscode.commands.executeCommand('wfs.startReceiver')) as { localUrl: string };
     const s = (await vscode.commands.executeCommand('wfs.auditReceiver', { target: localUrl })) as AuditSummary;
     assert.equal(s.total, 30);
-    assert.deepEqual(s.results.filter((r) => !r.passed).map((r) => r.id), []);
-    const dom = await auditPanelDom(`document.querySelectorAll('.case').length === 30 && document.querySelectorAll('.case.ok').length === 30`);
+    assert.deepEqual(
+      s.results.filter((r) => !r.passed).map((r) => r.id),
+      [],
+    );
+    const dom = await auditPanelDom(
+      `document.querySelectorAll('.case').length === 30 && document.querySelectorAll('.case.ok').length === 30`,
+    );
     assert.equal(dom.cases.length, 30);
     assert.ok(dom.cases.every((c) => c.ok));
   });
 
   it('a receiver that follows jku fails that case, with the fix shown; the scorecard exports as Markdown', async () => {
     const info = api.sandbox.info!;
-    const broken = new BrokenReceiver('follows-jku', { issuer: info.issuer, audience: info.audience, jwksUrl: info.jwksUrl });
+    const broken = new BrokenReceiver('follows-jku', {
+      issuer: info.issuer,
+      audience: info.audience,
+      jwksUrl: info.jwksUrl,
+    });
     const url = await broken.start();
     try {
       const s = (await vscode.commands.executeCommand('wfs.auditReceiver', { target: url })) as AuditSummary;
-      assert.deepEqual(s.results.filter((r) => !r.passed).map((r) => r.id), ['jku-header']);
-      const report = await auditPanelDom(`document.querySelectorAll('.case').length === 30 && document.querySelectorAll('.case.ok').length === 29`);
+      assert.deepEqual(
+        s.results.filter((r) => !r.passed).map((r) => r.id),
+        ['jku-header'],
+      );
+      const report = await auditPanelDom(
+        `document.querySelectorAll('.case').length === 30 && document.querySelectorAll('.case.ok').length === 29`,
+      );
       const jku = report.cases.find((c) => c.id === 'jku-header')!;
       assert.equal(jku.ok, false);
       assert.match(jku.text, /Fix: Ignore jku/);
@@ -61,7 +75,9 @@ describe('receiver audit in a real VS Code host', () => {
   it('a non-loopback target is not audited unless the modal is confirmed', async () => {
     // Nobody answers the modal in a test host (it is dismissed), so nothing may be sent: the audit's panel, which
     // an audit brings to the front before its first delivery, stays behind the editor the user was in.
-    const editor = await vscode.window.showTextDocument(await vscode.workspace.openTextDocument({ content: 'the user was here' }));
+    const editor = await vscode.window.showTextDocument(
+      await vscode.workspace.openTextDocument({ content: 'the user was here' }),
+    );
     const result = await vscode.commands.executeCommand('wfs.auditReceiver', { target: 'http://192.0.2.10/webhooks' });
     assert.equal(result, undefined);
     assert.equal(vscode.window.activeTextEditor?.document, editor.document, 'no audit ran');
@@ -95,15 +111,25 @@ describe('receiver audit in a real VS Code host', () => {
     it('one test item per case, grouped by the step of the rule it probes', () => {
       const groups: string[] = [];
       api.auditTests.controller.items.forEach((g) => groups.push(g.label));
-      assert.ok(['Step 1', 'Step 2', 'Step 3', 'Step 4', 'Step 5', 'Step 6', 'Step 7'].every((g) => groups.includes(g)), groups.join(', '));
-      assert.deepEqual(leaves().map((t) => t.id).sort(), AUDIT_CASES.map((c) => c.id).sort());
+      assert.ok(
+        ['Step 1', 'Step 2', 'Step 3', 'Step 4', 'Step 5', 'Step 6', 'Step 7'].every((g) => groups.includes(g)),
+        groups.join(', '),
+      );
+      assert.deepEqual(
+        leaves()
+          .map((t) => t.id)
+          .sort(),
+        AUDIT_CASES.map((c) => c.id).sort(),
+      );
     });
 
     it('running one case sends only it; its failure message is the fix', async () => {
       const item = leaves().find((t) => t.id === 'no-authorization')!;
       requests.length = 0;
       const outcomes = await api.auditTests.run(new vscode.TestRunRequest([item]), token(), target);
-      assert.deepEqual(outcomes, [{ id: 'no-authorization', passed: false, message: AUDIT_CASES.find((c) => c.id === 'no-authorization')!.fix }]);
+      assert.deepEqual(outcomes, [
+        { id: 'no-authorization', passed: false, message: AUDIT_CASES.find((c) => c.id === 'no-authorization')!.fix },
+      ]);
       assert.equal(requests.length, 1);
     });
 
@@ -114,9 +140,16 @@ describe('receiver audit in a real VS Code host', () => {
       step5.children.forEach((t) => inGroup.push(t.id));
       assert.deepEqual(outcomes.map((o) => o.id).sort(), inGroup.sort());
       const failed = outcomes.filter((o) => !o.passed).map((o) => o.id);
-      assert.ok(failed.length > 0 && failed.length < inGroup.length, `some fail, some pass: ${JSON.stringify(outcomes)}`);
+      assert.ok(
+        failed.length > 0 && failed.length < inGroup.length,
+        `some fail, some pass: ${JSON.stringify(outcomes)}`,
+      );
       requests.length = 0;
-      const again = await api.auditTests.run(new vscode.TestRunRequest(leaves().filter((t) => failed.includes(t.id))), token(), target);
+      const again = await api.auditTests.run(
+        new vscode.TestRunRequest(leaves().filter((t) => failed.includes(t.id))),
+        token(),
+        target,
+      );
       assert.deepEqual(again.map((o) => o.id).sort(), failed.slice().sort());
       assert.equal(requests.length, failed.length);
     });

@@ -31,8 +31,15 @@ describe('an environment is a value: a restarted sandbox is a new origin', () =>
     const before = api.environments.get('Sandbox')!;
     assert.equal(before.baseUrl, first.baseUrl);
     assert.equal(api.environments.get('Sandbox'), before, 'the same value while nothing changed');
-    assert.equal(await vscode.commands.executeCommand('wfs.signIn', { username: 'demo', password: 'demo-password' }), true);
-    const started = (await vscode.commands.executeCommand('wfs.startWorkflow', { sessionId: first.sessions.staged, product: first.products[0], correlationId: 'env-value-1' })) as { workflowId: string };
+    assert.equal(
+      await vscode.commands.executeCommand('wfs.signIn', { username: 'demo', password: 'demo-password' }),
+      true,
+    );
+    const started = (await vscode.commands.executeCommand('wfs.startWorkflow', {
+      sessionId: first.sessions.staged,
+      product: first.products[0],
+      correlationId: 'env-value-1',
+    })) as { workflowId: string };
     assert.ok(started?.workflowId);
     assert.ok(api.workflows.store.workflow('Sandbox', started.workflowId));
     assert.ok(await api.secrets.get(secretKeyFor(before.key)));
@@ -42,7 +49,10 @@ describe('an environment is a value: a restarted sandbox is a new origin', () =>
     const seenAtStop = new Promise<{ token?: string; resolves: boolean }>((resolve) => {
       const sub = api.environments.onDidChange(async () => {
         sub.dispose();
-        resolve({ token: await api.secrets.get(secretKeyFor(before.key)), resolves: !!api.environments.get('Sandbox') });
+        resolve({
+          token: await api.secrets.get(secretKeyFor(before.key)),
+          resolves: !!api.environments.get('Sandbox'),
+        });
       });
     });
     await vscode.commands.executeCommand('wfs.stopSandbox');
@@ -52,21 +62,39 @@ describe('an environment is a value: a restarted sandbox is a new origin', () =>
 
     const second = (await vscode.commands.executeCommand('wfs.startSandbox')) as SandboxInfo;
     assert.notEqual(second.baseUrl, first.baseUrl, 'a new run listens on a new port');
-    await until(api.environments.onDidChange, () => api.workflows.store.workflow('Sandbox', started.workflowId) === undefined, 'the old run\'s workflows to be forgotten');
+    await until(
+      api.environments.onDidChange,
+      () => api.workflows.store.workflow('Sandbox', started.workflowId) === undefined,
+      "the old run's workflows to be forgotten",
+    );
     const after = api.environments.get('Sandbox')!;
     assert.notEqual(after.key, before.key);
     assert.equal((await api.auth.manager('Sandbox'))?.state, 'signed-out', 'the new run asks to sign in');
-    assert.ok(api.workflows.store.sessions('Sandbox').includes(first.sessions.staged), 'the user\'s sessions stay');
+    assert.ok(api.workflows.store.sessions('Sandbox').includes(first.sessions.staged), "the user's sessions stay");
 
     // The receiver trusts the new run's issuer and is registered with it: a workflow event arrives verified.
-    assert.equal(await vscode.commands.executeCommand('wfs.signIn', { username: 'demo', password: 'demo-password' }), true);
+    assert.equal(
+      await vscode.commands.executeCommand('wfs.signIn', { username: 'demo', password: 'demo-password' }),
+      true,
+    );
     const seen: DeliveryRecord[] = [];
     const sub = api.receiver.onDidReceive((r) => seen.push(r));
     try {
-      const next = (await vscode.commands.executeCommand('wfs.startWorkflow', { sessionId: second.sessions.staged, product: second.products[0], correlationId: 'env-value-2' })) as { workflowId: string };
+      const next = (await vscode.commands.executeCommand('wfs.startWorkflow', {
+        sessionId: second.sessions.staged,
+        product: second.products[0],
+        correlationId: 'env-value-2',
+      })) as { workflowId: string };
       assert.ok(next?.workflowId);
-      await until(api.receiver.onDidReceive, () => seen.some((r) => r.verified), 'a verified delivery from the new run');
-      assert.ok(seen.every((r) => r.verified), JSON.stringify(seen.map((r) => r.checks.filter((c) => !c.ok))));
+      await until(
+        api.receiver.onDidReceive,
+        () => seen.some((r) => r.verified),
+        'a verified delivery from the new run',
+      );
+      assert.ok(
+        seen.every((r) => r.verified),
+        JSON.stringify(seen.map((r) => r.checks.filter((c) => !c.ok))),
+      );
     } finally {
       sub.dispose();
     }

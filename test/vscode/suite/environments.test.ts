@@ -17,8 +17,15 @@ describe('environments in a real VS Code host', () => {
   });
 
   it('a configured environment appears after the Sandbox; a bad entry is skipped', async () => {
-    await setSetting('environments', [{ name: 'Staging', baseUrl: 'http://127.0.0.1:9/', products: [{ service: 'Appraisal', model: 'Standard' }] }, { name: 'Broken' }]);
-    await until(api.environments.onDidChange, () => api.environments.names().includes('Staging'), 'the setting to be read');
+    await setSetting('environments', [
+      { name: 'Staging', baseUrl: 'http://127.0.0.1:9/', products: [{ service: 'Appraisal', model: 'Standard' }] },
+      { name: 'Broken' },
+    ]);
+    await until(
+      api.environments.onDidChange,
+      () => api.environments.names().includes('Staging'),
+      'the setting to be read',
+    );
     assert.deepEqual(api.environments.names(), ['Sandbox', 'Staging']);
     assert.equal(api.environments.get('Staging')?.baseUrl, 'http://127.0.0.1:9');
   });
@@ -33,8 +40,19 @@ describe('environments in a real VS Code host', () => {
   it('the sandbox environment serves a real environment: sign in to a configured environment that is a sandbox', async () => {
     const info = (await vscode.commands.executeCommand('wfs.startSandbox')) as { baseUrl: string };
     await setSetting('environments', [{ name: 'Staging', baseUrl: info.baseUrl }]);
-    await until(api.environments.onDidChange, () => api.environments.get('Staging')?.baseUrl === info.baseUrl, 'the new address');
-    assert.equal(await vscode.commands.executeCommand('wfs.signIn', { environment: 'Staging', username: 'demo', password: 'demo-password' }), true);
+    await until(
+      api.environments.onDidChange,
+      () => api.environments.get('Staging')?.baseUrl === info.baseUrl,
+      'the new address',
+    );
+    assert.equal(
+      await vscode.commands.executeCommand('wfs.signIn', {
+        environment: 'Staging',
+        username: 'demo',
+        password: 'demo-password',
+      }),
+      true,
+    );
     assert.ok(await api.secrets.get(tokensKey(api, 'Staging')), 'tokens stored under the environment and its origins');
     assert.equal(await api.secrets.get(tokensKey(api, 'Sandbox')), undefined, 'other environments untouched');
     await vscode.commands.executeCommand('wfs.signOut', 'Staging');

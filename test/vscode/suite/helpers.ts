@@ -11,7 +11,12 @@ export async function extensionApi(): Promise<ExtensionApi> {
 }
 
 /** Resolves when `check` holds, re-checking on each `event`; fails after `timeoutMs` naming what was awaited. */
-export function until(event: vscode.Event<unknown>, check: () => boolean | Promise<boolean>, what: string, timeoutMs = 20_000): Promise<void> {
+export function until(
+  event: vscode.Event<unknown>,
+  check: () => boolean | Promise<boolean>,
+  what: string,
+  timeoutMs = 20_000,
+): Promise<void> {
   return new Promise((resolve, reject) => {
     let done = false;
     const finish = (err?: Error) => {

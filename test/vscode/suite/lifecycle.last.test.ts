@@ -19,13 +19,28 @@ describe('lifecycle in a real VS Code host (last)', () => {
 
   it('deactivate() resolves only once the sandbox and the receiver stopped listening and the history is on disk', async () => {
     await vscode.commands.executeCommand('wfs.switchEnvironment', 'Sandbox');
-    const sandbox = (await vscode.commands.executeCommand('wfs.startSandbox')) as { baseUrl: string; controlSecret: string; sessions: { staged: string }; products: { service: string; model: string }[] };
-    assert.equal(await vscode.commands.executeCommand('wfs.signIn', { username: 'demo', password: 'demo-password' }), true);
+    const sandbox = (await vscode.commands.executeCommand('wfs.startSandbox')) as {
+      baseUrl: string;
+      controlSecret: string;
+      sessions: { staged: string };
+      products: { service: string; model: string }[];
+    };
+    assert.equal(
+      await vscode.commands.executeCommand('wfs.signIn', { username: 'demo', password: 'demo-password' }),
+      true,
+    );
     const receiver = (await vscode.commands.executeCommand('wfs.startReceiver')) as { localUrl: string };
     await vscode.commands.executeCommand('wfs.explorer.focus');
-    const w = await vscode.commands.executeCommand('wfs.startWorkflow', { sessionId: sandbox.sessions.staged, product: sandbox.products[0], correlationId: `lifecycle-${Date.now()}` });
+    const w = await vscode.commands.executeCommand('wfs.startWorkflow', {
+      sessionId: sandbox.sessions.staged,
+      product: sandbox.products[0],
+      correlationId: `lifecycle-${Date.now()}`,
+    });
     assert.ok(w, 'a workflow is being followed');
-    assert.equal((await fetch(`${sandbox.baseUrl}/sandbox`, { headers: { 'x-sandbox-secret': sandbox.controlSecret } })).status, 200);
+    assert.equal(
+      (await fetch(`${sandbox.baseUrl}/sandbox`, { headers: { 'x-sandbox-secret': sandbox.controlSecret } })).status,
+      200,
+    );
     // A refused request: its record is written after the answer, so only a shutdown that waits has it on disk.
     const marker = `lifecycle-${Date.now()}`;
     assert.equal((await fetch(receiver.localUrl, { method: 'PUT', headers: { 'x-lifecycle': marker } })).status, 405);
@@ -33,7 +48,11 @@ describe('lifecycle in a real VS Code host (last)', () => {
     // The window holds its history file: another window sharing the global storage would keep its own in memory.
     const held = JSON.parse(readFileSync(`${api.receiver.historyFile}.lock`, 'utf8')) as { pid: number; name: string };
     assert.equal(held.pid, process.pid, 'the lock names this extension host');
-    assert.equal(held.name, `a ${vscode.env.appName} window`, 'and says what it is, for the message another process shows');
+    assert.equal(
+      held.name,
+      `a ${vscode.env.appName} window`,
+      'and says what it is, for the message another process shows',
+    );
 
     // The extension's own module, as VS Code loaded it: its deactivate is what VS Code calls.
     const ext = vscode.extensions.getExtension(EXTENSION_ID)!;

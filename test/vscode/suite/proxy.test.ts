@@ -14,7 +14,10 @@ import { extensionApi, setSetting, until } from './helpers';
 import { notificationButtons, notificationsInCenter } from './workbenchDom';
 
 /** Node 24's process-wide default CA list (not yet in this @types/node). */
-const caApi = tls as unknown as { getCACertificates(type?: 'default'): string[]; setDefaultCACertificates(certs: string[]): void };
+const caApi = tls as unknown as {
+  getCACertificates(type?: 'default'): string[];
+  setDefaultCACertificates(certs: string[]): void;
+};
 
 describe('http.proxy in a real VS Code host', () => {
   let api: ExtensionApi;
@@ -50,13 +53,32 @@ describe('http.proxy in a real VS Code host', () => {
   it('signs in to an environment through the proxy set in http.proxy, and not at all without it', async () => {
     const named = `https://wfs-proxied.test:${front.port}`;
     await setSetting('environments', [{ name: 'Proxied', baseUrl: named }]);
-    await until(api.environments.onDidChange, () => api.environments.get('Proxied')?.baseUrl === named, 'the environment');
+    await until(
+      api.environments.onDidChange,
+      () => api.environments.get('Proxied')?.baseUrl === named,
+      'the environment',
+    );
 
-    assert.equal(await vscode.commands.executeCommand('wfs.signIn', { environment: 'Proxied', username: 'demo', password: 'demo-password' }), false, 'no proxy: the name does not resolve');
+    assert.equal(
+      await vscode.commands.executeCommand('wfs.signIn', {
+        environment: 'Proxied',
+        username: 'demo',
+        password: 'demo-password',
+      }),
+      false,
+      'no proxy: the name does not resolve',
+    );
     assert.deepEqual(proxy.connects, []);
 
     await vscode.workspace.getConfiguration('http').update('proxy', proxy.url, vscode.ConfigurationTarget.Global);
-    assert.equal(await vscode.commands.executeCommand('wfs.signIn', { environment: 'Proxied', username: 'demo', password: 'demo-password' }), true);
+    assert.equal(
+      await vscode.commands.executeCommand('wfs.signIn', {
+        environment: 'Proxied',
+        username: 'demo',
+        password: 'demo-password',
+      }),
+      true,
+    );
     assert.deepEqual(proxy.connects, [new URL(named).host]);
     await vscode.commands.executeCommand('wfs.signOut', 'Proxied');
   });
@@ -66,10 +88,24 @@ describe('http.proxy in a real VS Code host', () => {
     await vscode.commands.executeCommand('notifications.clearAll');
     const clear = sandbox.info().baseUrl.replace('127.0.0.1', 'wfs-proxied.test');
     // A second, valid entry says when the setting has been read.
-    await setSetting('environments', [{ name: 'Clear', baseUrl: clear }, { name: 'Marker', baseUrl: `https://wfs-proxied.test:${front.port}` }]);
-    await until(api.environments.onDidChange, () => api.environments.names().includes('Marker'), 'the setting to be read');
+    await setSetting('environments', [
+      { name: 'Clear', baseUrl: clear },
+      { name: 'Marker', baseUrl: `https://wfs-proxied.test:${front.port}` },
+    ]);
+    await until(
+      api.environments.onDidChange,
+      () => api.environments.names().includes('Marker'),
+      'the setting to be read',
+    );
     assert.equal(api.environments.get('Clear'), undefined, 'the entry was refused');
-    assert.equal(await vscode.commands.executeCommand('wfs.signIn', { environment: 'Clear', username: 'demo', password: 'demo-password' }), false);
+    assert.equal(
+      await vscode.commands.executeCommand('wfs.signIn', {
+        environment: 'Clear',
+        username: 'demo',
+        password: 'demo-password',
+      }),
+      false,
+    );
     assert.deepEqual(proxy.connects, [], 'nothing went through the proxy');
     assert.deepEqual(proxy.forwarded, []);
     const said = new RegExp(

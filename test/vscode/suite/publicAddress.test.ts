@@ -9,7 +9,8 @@ import type { PublicAddressTestResult } from '../../../src/core/tunnel/publicAdd
 import { migrateTunnelSetting } from '../../../src/extension/receiver/publicAddressSettings';
 import { extensionApi, setSetting } from './helpers';
 
-const listenOn = (server: Server) => new Promise<number>((r) => server.listen(0, '127.0.0.1', () => r((server.address() as AddressInfo).port)));
+const listenOn = (server: Server) =>
+  new Promise<number>((r) => server.listen(0, '127.0.0.1', () => r((server.address() as AddressInfo).port)));
 const closeServer = (server: Server) =>
   new Promise<void>((r) => {
     server.close(() => r());
@@ -47,15 +48,19 @@ describe('public address: a URL of your own, and Test Public Address, in a real 
     await setSetting('receiver.publicUrl', publicUrl);
     return (await vscode.commands.executeCommand('wfs.startReceiver')) as { publicUrl?: string; publicNote?: string };
   }
-  const test = async (timeoutMs?: number) => (await vscode.commands.executeCommand('wfs.testPublicAddress', { timeoutMs })) as PublicAddressTestResult;
+  const test = async (timeoutMs?: number) =>
+    (await vscode.commands.executeCommand('wfs.testPublicAddress', { timeoutMs })) as PublicAddressTestResult;
 
   it('through a reverse proxy: the signed delivery arrives verified, and the view shows the result', async () => {
     const proxyPort = await serve(
       createServer((req, res) => {
-        const up = request({ host: '127.0.0.1', port: receiverPort, method: req.method, path: req.url, headers: req.headers }, (r) => {
-          res.writeHead(r.statusCode ?? 502, r.headers);
-          r.pipe(res);
-        });
+        const up = request(
+          { host: '127.0.0.1', port: receiverPort, method: req.method, path: req.url, headers: req.headers },
+          (r) => {
+            res.writeHead(r.statusCode ?? 502, r.headers);
+            r.pipe(res);
+          },
+        );
         req.pipe(up);
       }),
     );
@@ -76,8 +81,14 @@ describe('public address: a URL of your own, and Test Public Address, in a real 
     await closeServer(servers.pop()!);
     const cases: [string, string, number?][] = [
       [`http://127.0.0.1:${dead}/webhooks`, 'connect'],
-      [`http://127.0.0.1:${await serve(createServer((_q, s) => s.writeHead(200, { 'content-type': 'text/html' }).end('<h1>Friendly Reminder</h1> localtunnel')))}/webhooks`, 'reminder-page'],
-      [`http://127.0.0.1:${await serve(createServer((_q, s) => s.writeHead(502).end('bad gateway')))}/webhooks`, 'tunnel'],
+      [
+        `http://127.0.0.1:${await serve(createServer((_q, s) => s.writeHead(200, { 'content-type': 'text/html' }).end('<h1>Friendly Reminder</h1> localtunnel')))}/webhooks`,
+        'reminder-page',
+      ],
+      [
+        `http://127.0.0.1:${await serve(createServer((_q, s) => s.writeHead(502).end('bad gateway')))}/webhooks`,
+        'tunnel',
+      ],
       [`http://127.0.0.1:${await serve(createServer(() => undefined))}/webhooks`, 'timeout', 400],
       [`https://127.0.0.1:${await serve(createServer((_q, s) => s.end()))}/webhooks`, 'tls'],
     ];

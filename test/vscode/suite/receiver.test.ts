@@ -16,16 +16,37 @@ import { join } from 'node:path';
 import { ReceiverHost } from '../../../src/extension/receiver/receiverHost';
 import type { ExtensionLog } from '../../../src/extension/log/extensionLog';
 
-const silentLog = { info: () => undefined, warn: () => undefined, error: () => undefined, debug: () => undefined, show: () => undefined, dispose: () => undefined } as unknown as ExtensionLog;
+const silentLog = {
+  info: () => undefined,
+  warn: () => undefined,
+  error: () => undefined,
+  debug: () => undefined,
+  show: () => undefined,
+  dispose: () => undefined,
+} as unknown as ExtensionLog;
 
 /** Sends the i-th of a series of deliveries (60 KB unless padded otherwise), signed by the sandbox at baseUrl (the
  * extension's: its control secret comes from there), to a receiver; its status. */
 async function sendSigned(baseUrl: string, url: string, i: number, pad = 60_000): Promise<number> {
-  const body = Buffer.from(JSON.stringify({ webhookId: `f${String(i).padStart(7, '0')}-0000-4000-8000-000000000000`, topic: 'disk/full', data: { pad: 'x'.repeat(pad) } }));
+  const body = Buffer.from(
+    JSON.stringify({
+      webhookId: `f${String(i).padStart(7, '0')}-0000-4000-8000-000000000000`,
+      topic: 'disk/full',
+      data: { pad: 'x'.repeat(pad) },
+    }),
+  );
   const secret = (await extensionApi()).sandbox.info?.controlSecret ?? '';
-  const signed = await fetch(`${baseUrl}/sandbox/sign`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-sandbox-secret': secret }, body: JSON.stringify({ bodyBase64: body.toString('base64') }) });
+  const signed = await fetch(`${baseUrl}/sandbox/sign`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-sandbox-secret': secret },
+    body: JSON.stringify({ bodyBase64: body.toString('base64') }),
+  });
   const { token } = (await signed.json()) as { token: string };
-  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body });
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+    body,
+  });
   await res.arrayBuffer();
   return res.status;
 }
@@ -36,7 +57,10 @@ describe('webhook receiver in a real VS Code host', () => {
     api = await extensionApi();
     await vscode.commands.executeCommand('wfs.switchEnvironment', 'Sandbox');
     await vscode.commands.executeCommand('wfs.startSandbox');
-    assert.equal(await vscode.commands.executeCommand('wfs.signIn', { username: 'demo', password: 'demo-password' }), true);
+    assert.equal(
+      await vscode.commands.executeCommand('wfs.signIn', { username: 'demo', password: 'demo-password' }),
+      true,
+    );
   });
   after(async () => {
     await vscode.commands.executeCommand('wfs.stopReceiver');
@@ -49,21 +73,33 @@ describe('webhook receiver in a real VS Code host', () => {
   });
 
   it("starts on loopback; its public address is VS Code's forwarding of it (code-server is a remote), which reaches it", async () => {
-    const info = (await vscode.commands.executeCommand('wfs.startReceiver')) as { localUrl: string; publicUrl?: string; publicSource: string; tunnelState: string };
+    const info = (await vscode.commands.executeCommand('wfs.startReceiver')) as {
+      localUrl: string;
+      publicUrl?: string;
+      publicSource: string;
+      tunnelState: string;
+    };
     assert.match(info.localUrl, /^http:\/\/127\.0\.0\.1:\d+\/webhooks$/);
     assert.equal(info.publicSource, 'vscode');
     assert.equal(info.tunnelState, 'closed', 'no third-party tunnel');
     assert.ok(info.publicUrl && info.publicUrl !== info.localUrl, `forwarded: ${info.publicUrl}`);
     // Through the forwarding, a request reaches the receiver (and is refused: it carries no token).
     const before = api.receiver.log.size;
-    const res = await fetch(info.publicUrl!, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    const res = await fetch(info.publicUrl!, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
     assert.equal(res.status, 403, await res.text());
     assert.equal(api.receiver.log.size, before + 1, 'the receiver recorded it');
     await api.receiver.log.clear();
     assert.equal(await vscode.commands.executeCommand('wfs.copyReceiverUrl', 'local'), info.localUrl);
     // The view now shows the address (a click copies it), the public address, and the deliveries.
     const rows = api.receiverTree.getChildren();
-    assert.deepEqual(rows.map((n) => n.kind), ['local', 'tunnel', 'deliveries']);
+    assert.deepEqual(
+      rows.map((n) => n.kind),
+      ['local', 'tunnel', 'deliveries'],
+    );
     const local = api.receiverTree.getTreeItem(rows[0]!);
     assert.equal(local.description, info.localUrl);
     assert.deepEqual([local.command?.command, ...(local.command?.arguments ?? [])], ['wfs.copyReceiverUrl', 'local']);
@@ -86,9 +122,16 @@ describe('webhook receiver in a real VS Code host', () => {
     const r = seen[0]!;
     assert.equal(r.status, 200);
     assert.equal(r.verified, true);
-    assert.deepEqual(r.checks.map((c) => c.ok), [true, true, true, true, true, true, true]);
+    assert.deepEqual(
+      r.checks.map((c) => c.ok),
+      [true, true, true, true, true, true, true],
+    );
     assert.equal(r.topic, 'workflow/completed');
-    assert.deepEqual(api.state.get('wfs.testWebhook.last'), { topic: 'workflow/completed', subTopic: 'event:workflow/completed', tenantId: 'tenant-host-test' }, 'remembered for next time');
+    assert.deepEqual(
+      api.state.get('wfs.testWebhook.last'),
+      { topic: 'workflow/completed', subTopic: 'event:workflow/completed', tenantId: 'tenant-host-test' },
+      'remembered for next time',
+    );
     // The receiver view lists it first, verified, and a click opens it in the panel.
     const newest = api.receiverTree.getChildren({ kind: 'deliveries' })[0]!;
     const item = api.receiverTree.getTreeItem(newest);
@@ -100,7 +143,11 @@ describe('webhook receiver in a real VS Code host', () => {
   it('a forged delivery (no token) is refused with 403 at step 1', async () => {
     let redraws = 0;
     const counting = api.receiverTree.onDidChangeTreeData(() => redraws++);
-    const res = await fetch(api.receiver.info!.localUrl, { method: 'POST', body: '{"webhookId":"x"}', headers: { 'content-type': 'application/json' } });
+    const res = await fetch(api.receiver.info!.localUrl, {
+      method: 'POST',
+      body: '{"webhookId":"x"}',
+      headers: { 'content-type': 'application/json' },
+    });
     assert.equal(res.status, 403);
     const last = api.receiver.log.all().at(-1)!;
     assert.equal(last.verified, false);
@@ -124,7 +171,8 @@ describe('webhook receiver in a real VS Code host', () => {
   it('Stop Receiver then Start Receiver: a copy of an event it acknowledged before is still a duplicate, and the view says so', async () => {
     await setSetting('receiver.publicAddress', 'none');
     try {
-      const start = async () => ((await vscode.commands.executeCommand('wfs.startReceiver')) as { localUrl: string }).localUrl;
+      const start = async () =>
+        ((await vscode.commands.executeCommand('wfs.startReceiver')) as { localUrl: string }).localUrl;
       assert.equal(await sendSigned(api.sandbox.info!.baseUrl, await start(), 900), 200);
       assert.equal(api.receiver.log.all().at(-1)!.duplicate, false);
       await vscode.commands.executeCommand('wfs.stopReceiver');
@@ -152,7 +200,8 @@ describe('webhook receiver in a real VS Code host', () => {
       try {
         const { localUrl } = await before.start();
         // 200 KB a delivery against a 1 MiB file: the first record is dropped after a few.
-        for (let i = 1; i <= 8; i++) assert.equal(await sendSigned(api.sandbox.info!.baseUrl, localUrl, i, 200_000), 200);
+        for (let i = 1; i <= 8; i++)
+          assert.equal(await sendSigned(api.sandbox.info!.baseUrl, localUrl, i, 200_000), 200);
       } finally {
         await before.shutdown();
         before.dispose();
@@ -177,7 +226,12 @@ describe('webhook receiver in a real VS Code host', () => {
   });
 
   it("a public address unlike the last start's: with a real environment configured, the start says to register the new one, and what keeps it", async () => {
-    const start = async () => (await vscode.commands.executeCommand('wfs.startReceiver')) as { localUrl: string; publicUrl?: string; publicChangedFrom?: string };
+    const start = async () =>
+      (await vscode.commands.executeCommand('wfs.startReceiver')) as {
+        localUrl: string;
+        publicUrl?: string;
+        publicChangedFrom?: string;
+      };
     const escaped = (t: string) => t.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
     await setSetting('environments', [{ name: 'Staging', baseUrl: 'http://127.0.0.1:9/' }]);
     // The first start's port is held while the second starts, so the forwarded address surely differs.
@@ -188,10 +242,15 @@ describe('webhook receiver in a real VS Code host', () => {
       await new Promise<void>((r) => holder.listen(Number(new URL(first.localUrl).port), '127.0.0.1', r));
       await vscode.commands.executeCommand('notifications.clearAll');
       const second = await start();
-      assert.ok(first.publicUrl && second.publicUrl && second.publicUrl !== first.publicUrl, `${first.publicUrl} then ${second.publicUrl}`);
+      assert.ok(
+        first.publicUrl && second.publicUrl && second.publicUrl !== first.publicUrl,
+        `${first.publicUrl} then ${second.publicUrl}`,
+      );
       assert.equal(second.publicChangedFrom, first.publicUrl);
       await notificationsInCenter(
-        new RegExp(`Its public address is not the one it had last time \\(${escaped(first.publicUrl!)}\\): where your webhook endpoint is registered with the service, register this one\\. A fixed wfs\\.receiver\\.port keeps the forwarded address from one start to the next\\.$`),
+        new RegExp(
+          `Its public address is not the one it had last time \\(${escaped(first.publicUrl!)}\\): where your webhook endpoint is registered with the service, register this one\\. A fixed wfs\\.receiver\\.port keeps the forwarded address from one start to the next\\.$`,
+        ),
         1,
       );
       // The same address again (a restart on the port just used): nothing to say.
@@ -211,7 +270,11 @@ describe('webhook receiver in a real VS Code host', () => {
     await vscode.commands.executeCommand('wfs.stopReceiver');
     await setSetting('receiver.publicAddress', 'none');
     try {
-      const info = (await vscode.commands.executeCommand('wfs.startReceiver')) as { publicUrl?: string; publicNote?: string; publicSource: string };
+      const info = (await vscode.commands.executeCommand('wfs.startReceiver')) as {
+        publicUrl?: string;
+        publicNote?: string;
+        publicSource: string;
+      };
       assert.deepEqual([info.publicSource, info.publicUrl], ['none', undefined]);
       assert.match(String(api.receiverTree.getTreeItem({ kind: 'tunnel' }).tooltip), /Source: none/);
       assert.equal(api.receiverTree.getTreeItem({ kind: 'tunnel' }).command?.command, 'wfs.choosePublicAddress');
@@ -230,7 +293,12 @@ describe('webhook receiver in a real VS Code host', () => {
     try {
       assert.equal(await vscode.commands.executeCommand('wfs.startReceiver'), undefined);
       assert.equal(api.receiver.info, undefined);
-      await notificationsInCenter(new RegExp(`^The webhook receiver could not start: port ${port} on 127\\.0\\.0\\.1 is already in use by another process: choose another port, or 0 for a free one \\(wfs\\.receiver\\.port is ${port}\\)\\.$`), 1);
+      await notificationsInCenter(
+        new RegExp(
+          `^The webhook receiver could not start: port ${port} on 127\\.0\\.0\\.1 is already in use by another process: choose another port, or 0 for a free one \\(wfs\\.receiver\\.port is ${port}\\)\\.$`,
+        ),
+        1,
+      );
     } finally {
       await setSetting('receiver.port', undefined);
       taken.close();
@@ -241,12 +309,14 @@ describe('webhook receiver in a real VS Code host', () => {
     // Only this test's notifications in the center: what earlier tests left cannot hide them.
     await vscode.commands.executeCommand('notifications.clearAll');
     await vscode.commands.executeCommand('wfs.stopReceiver');
-    // forwardTo is read before anything listens: nothing starts, and no "Forward verified deliveries to null?" question.
+    // forwardTo is read before anything listens: nothing starts, and no "Forward verified deliveries to null?"
+    // question.
     await setSetting('receiver.forwardTo', 'localhost:3000');
     try {
       assert.equal(await vscode.commands.executeCommand('wfs.startReceiver'), undefined);
       assert.equal(api.receiver.info, undefined);
-      const forward = /^The webhook receiver could not start: wfs\.receiver\.forwardTo must be an http\(s\) URL \(it lacks its scheme: write http:\/\/localhost:3000\)\.$/;
+      const forward =
+        /^The webhook receiver could not start: wfs\.receiver\.forwardTo must be an http\(s\) URL \(it lacks its scheme: write http:\/\/localhost:3000\)\.$/;
       await notificationsInCenter(forward, 1);
       assert.deepEqual(await notificationButtons(forward), ['Open Settings']);
     } finally {
@@ -257,15 +327,18 @@ describe('webhook receiver in a real VS Code host', () => {
     await setSetting('receiver.publicUrl', 'hooks.example.test/webhooks');
     await setSetting('receiver.port', await freePort());
     try {
-      const info = (await vscode.commands.executeCommand('wfs.startReceiver')) as { localUrl: string; publicUrl?: string } | undefined;
+      const info = (await vscode.commands.executeCommand('wfs.startReceiver')) as
+        { localUrl: string; publicUrl?: string } | undefined;
       assert.ok(info?.localUrl, 'the receiver runs on loopback');
       assert.equal(info.publicUrl, undefined);
-      const publicUrl = /did not open: wfs\.receiver\.publicUrl is not a URL: hooks\.example\.test\/webhooks \(it lacks its scheme: write https:\/\/hooks\.example\.test\/webhooks\)$/;
+      const publicUrl =
+        /did not open: wfs\.receiver\.publicUrl is not a URL: hooks\.example\.test\/webhooks \(it lacks its scheme: write https:\/\/hooks\.example\.test\/webhooks\)$/;
       await notificationsInCenter(publicUrl, 1);
       assert.deepEqual(await notificationButtons(publicUrl), ['Open Settings', 'Choose Address Source', 'Show Log']);
     } finally {
       await vscode.commands.executeCommand('wfs.stopReceiver');
-      for (const key of ['receiver.publicAddress', 'receiver.publicUrl', 'receiver.port']) await setSetting(key, undefined);
+      for (const key of ['receiver.publicAddress', 'receiver.publicUrl', 'receiver.port'])
+        await setSetting(key, undefined);
     }
   });
 
@@ -277,11 +350,16 @@ describe('webhook receiver in a real VS Code host', () => {
       // Written by Choose Public Address Source…, which says what to do itself.
       await api.receiver.settings.update('wfs.receiver.publicUrl', 'https://own-command.example.test/webhooks');
       await setSetting('receiver.forwardTo', 'http://127.0.0.1:9/app');
-      const notice = /^wfs\.receiver\.forwardTo changed: the running webhook receiver uses the new value once restarted\.$/;
+      const notice =
+        /^wfs\.receiver\.forwardTo changed: the running webhook receiver uses the new value once restarted\.$/;
       await notificationsInCenter(notice, 1);
       assert.deepEqual(await notificationButtons(notice), ['Restart Receiver']);
       const all = await notificationsInCenter(/./, 1);
-      assert.deepEqual(all.filter((m) => /wfs\.receiver\.publicUrl changed/.test(m)), [], 'no notice for our own write');
+      assert.deepEqual(
+        all.filter((m) => /wfs\.receiver\.publicUrl changed/.test(m)),
+        [],
+        'no notice for our own write',
+      );
     } finally {
       await setSetting('receiver.forwardTo', undefined);
       await setSetting('receiver.publicUrl', undefined);
@@ -294,7 +372,14 @@ describe('webhook receiver in a real VS Code host', () => {
     const file = join(dir, 'deliveries.jsonl');
     writeFileSync(file, `${'x'.repeat(3000)}\n`);
     const lines: string[] = [];
-    const log = { info: (l: string) => lines.push(l), warn: (l: string) => lines.push(l), error: (l: string) => lines.push(l), debug: () => undefined, show: () => undefined, dispose: () => undefined } as unknown as ExtensionLog;
+    const log = {
+      info: (l: string) => lines.push(l),
+      warn: (l: string) => lines.push(l),
+      error: (l: string) => lines.push(l),
+      debug: () => undefined,
+      show: () => undefined,
+      dispose: () => undefined,
+    } as unknown as ExtensionLog;
     await setSetting('receiver.historyStorage', 'memory');
     // A second ReceiverHost, as a window opened now builds it: the real settings, storage and file.
     const host = new ReceiverHost(dir, api.state, api.environments, api.sandbox, log, api.clock);
@@ -302,7 +387,10 @@ describe('webhook receiver in a real VS Code host', () => {
       await host.ready();
       assert.equal(existsSync(file), false, 'the earlier deliveries are gone from the disk');
       assert.equal(host.historyFile, undefined);
-      assert.deepEqual(lines.filter((l) => !l.startsWith('Receiver trusts: ')), [`wfs.receiver.historyStorage is memory: the earlier delivery history file ${file} (2.9 KiB) was erased.`]);
+      assert.deepEqual(
+        lines.filter((l) => !l.startsWith('Receiver trusts: ')),
+        [`wfs.receiver.historyStorage is memory: the earlier delivery history file ${file} (2.9 KiB) was erased.`],
+      );
     } finally {
       host.dispose();
       await setSetting('receiver.historyStorage', undefined);
@@ -320,7 +408,8 @@ describe('webhook receiver in a real VS Code host', () => {
       assert.equal(await send(0), 200);
       fillDisk(join(mounted.dir, 'filler'));
       assert.equal(await send(1), 503);
-      const warning = /^The webhook delivery history could not be written: the disk holding it is full \(ENOSPC: no space left on device, write\)\. Verified deliveries are answered 503, so the service sends them again, until space is freed\.$/;
+      const warning =
+        /^The webhook delivery history could not be written: the disk holding it is full \(ENOSPC: no space left on device, write\)\. Verified deliveries are answered 503, so the service sends them again, until space is freed\.$/;
       await notificationsInCenter(warning, 1);
       assert.deepEqual(await notificationButtons(warning), ['Open Webhook Panel', 'Show Log']);
       rmSync(join(mounted.dir, 'filler'));
@@ -349,7 +438,9 @@ describe('webhook receiver in a real VS Code host', () => {
           () => host.start(),
           (e: Error & { setting?: string }) =>
             e.setting === 'wfs.receiver.historyStorage' &&
-            /^its delivery history file .*deliveries\.jsonl could not be opened \(ENOSPC: no space left on device, write\): free space on its disk or fix its access, or set wfs\.receiver\.historyStorage to memory$/.test(e.message),
+            /^its delivery history file .*deliveries\.jsonl could not be opened \(ENOSPC: no space left on device, write\): free space on its disk or fix its access, or set wfs\.receiver\.historyStorage to memory$/.test(
+              e.message,
+            ),
         );
         assert.equal(host.running, undefined, 'no receiver answers deliveries it could not keep');
         rmSync(join(mounted.dir, 'filler'));
@@ -390,16 +481,31 @@ describe('webhook receiver in a real VS Code host', () => {
     });
 
     it('start shows the public URL; the status bar shows the tunnel open, then reconnecting when it drops', async () => {
-      const info = (await vscode.commands.executeCommand('wfs.startReceiver')) as { localUrl: string; publicUrl?: string; tunnelState: string };
+      const info = (await vscode.commands.executeCommand('wfs.startReceiver')) as {
+        localUrl: string;
+        publicUrl?: string;
+        tunnelState: string;
+      };
       assert.match(info.publicUrl ?? '', /^http:\/\/[0-9a-f]{8}\.tunnel\.test:\d+\/webhooks$/);
       assert.equal(info.tunnelState, 'open');
       await statusBarEntry(/^\$\(radio-tower\) Receiver · tunnel open$/);
-      assert.equal(await vscode.commands.executeCommand('wfs.copyReceiverUrl'), info.publicUrl, 'the public URL is the one copied');
+      assert.equal(
+        await vscode.commands.executeCommand('wfs.copyReceiverUrl'),
+        info.publicUrl,
+        'the public URL is the one copied',
+      );
       const publicRow = () => api.receiverTree.getTreeItem({ kind: 'tunnel' });
       assert.equal(publicRow().description, info.publicUrl);
-      assert.deepEqual([publicRow().command?.command, ...(publicRow().command?.arguments ?? [])], ['wfs.copyReceiverUrl', 'public']);
+      assert.deepEqual(
+        [publicRow().command?.command, ...(publicRow().command?.arguments ?? [])],
+        ['wfs.copyReceiverUrl', 'public'],
+      );
       await server.stop();
-      await until(api.receiver.onDidChange, () => api.receiver.info?.tunnelState === 'reconnecting', 'the tunnel to notice the drop');
+      await until(
+        api.receiver.onDidChange,
+        () => api.receiver.info?.tunnelState === 'reconnecting',
+        'the tunnel to notice the drop',
+      );
       await statusBarEntry(/^\$\(debug-disconnect\) Receiver · tunnel reconnecting$/);
       assert.equal(publicRow().description, 'tunnel reconnecting', 'the view says the tunnel is down, not a stale URL');
       await server.start(server.port);
@@ -417,7 +523,10 @@ describe('webhook receiver in a real VS Code host', () => {
         const before = server.openRequests;
         const bad = (await vscode.commands.executeCommand('wfs.startReceiver')) as Info;
         assert.equal(bad.publicUrl, undefined);
-        assert.equal(bad.publicNote, 'did not open: wfs.receiver.tunnelSubdomain is not a name a localtunnel server gives ("Not_A_Name"): 4 to 63 lower-case letters, digits and hyphens, starting and ending with a letter or digit');
+        assert.equal(
+          bad.publicNote,
+          'did not open: wfs.receiver.tunnelSubdomain is not a name a localtunnel server gives ("Not_A_Name"): 4 to 63 lower-case letters, digits and hyphens, starting and ending with a letter or digit',
+        );
         assert.equal(server.openRequests, before, 'the tunnel server was never asked');
       } finally {
         await vscode.commands.executeCommand('wfs.stopReceiver');
@@ -427,29 +536,50 @@ describe('webhook receiver in a real VS Code host', () => {
 
     it('a self-test run once runs again by itself after the tunnel reconnects', async () => {
       await vscode.commands.executeCommand('wfs.startReceiver');
-      const first = (await vscode.commands.executeCommand('wfs.testPublicAddress', { timeoutMs: 5000 })) as { testedAt: string; publicUrl: string };
+      const first = (await vscode.commands.executeCommand('wfs.testPublicAddress', { timeoutMs: 5000 })) as {
+        testedAt: string;
+        publicUrl: string;
+      };
       assert.ok(first?.testedAt, 'a result (the stand-in public name resolves nowhere: a DNS failure is a result too)');
       await server.stop();
-      await until(api.receiver.onDidChange, () => api.receiver.info?.tunnelState === 'reconnecting', 'the tunnel to drop');
+      await until(
+        api.receiver.onDidChange,
+        () => api.receiver.info?.tunnelState === 'reconnecting',
+        'the tunnel to drop',
+      );
       await server.start(server.port);
-      await until(api.receiver.onDidChange, () => !!api.receiver.info?.selfTest && api.receiver.info.selfTest.testedAt !== first.testedAt, 'a second self-test after the reconnection', 30_000);
+      await until(
+        api.receiver.onDidChange,
+        () => !!api.receiver.info?.selfTest && api.receiver.info.selfTest.testedAt !== first.testedAt,
+        'a second self-test after the reconnection',
+        30_000,
+      );
       assert.equal(api.receiver.info?.tunnelState, 'open');
       await vscode.commands.executeCommand('wfs.stopReceiver');
     });
 
     it('without a remembered answer it asks (the test host dismisses the dialog): no tunnel, and it asks again next time', async () => {
       await api.receiver.consent.remember('Staging', undefined);
-      const unanswered = /^not opened: you did not answer whether to open localtunnel for Staging; you are asked again at the next start$/;
+      const unanswered =
+        /^not opened: you did not answer whether to open localtunnel for Staging; you are asked again at the next start$/;
       try {
         const before = server.openRequests;
-        const info = (await vscode.commands.executeCommand('wfs.startReceiver')) as { publicUrl?: string; publicNote?: string; tunnelState: string };
+        const info = (await vscode.commands.executeCommand('wfs.startReceiver')) as {
+          publicUrl?: string;
+          publicNote?: string;
+          tunnelState: string;
+        };
         assert.equal(info.publicUrl, undefined);
         assert.equal(info.tunnelState, 'closed');
         assert.match(info.publicNote ?? '', unanswered);
         assert.equal(server.openRequests, before, 'the tunnel server was never contacted');
         await vscode.commands.executeCommand('wfs.stopReceiver');
         const again = (await vscode.commands.executeCommand('wfs.startReceiver')) as { publicNote?: string };
-        assert.match(again.publicNote ?? '', unanswered, 'a dismissed dialog is not an answer: asked again, not a remembered "no"');
+        assert.match(
+          again.publicNote ?? '',
+          unanswered,
+          'a dismissed dialog is not an answer: asked again, not a remembered "no"',
+        );
       } finally {
         await vscode.commands.executeCommand('wfs.stopReceiver');
       }
@@ -459,12 +589,21 @@ describe('webhook receiver in a real VS Code host', () => {
       try {
         await api.receiver.consent.remember('Staging', false);
         const before = server.openRequests;
-        const info = (await vscode.commands.executeCommand('wfs.startReceiver')) as { publicUrl?: string; publicNote?: string };
+        const info = (await vscode.commands.executeCommand('wfs.startReceiver')) as {
+          publicUrl?: string;
+          publicNote?: string;
+        };
         assert.equal(info.publicUrl, undefined);
-        assert.match(info.publicNote ?? '', /^not opened: you declined localtunnel for Staging \(choose localtunnel again in "Choose Public Address Source…" to be asked again\)$/);
+        assert.match(
+          info.publicNote ?? '',
+          /^not opened: you declined localtunnel for Staging \(choose localtunnel again in "Choose Public Address Source…" to be asked again\)$/,
+        );
         await vscode.commands.executeCommand('wfs.stopReceiver');
         await vscode.commands.executeCommand('wfs.switchEnvironment', 'Sandbox');
-        const sandboxInfo = (await vscode.commands.executeCommand('wfs.startReceiver')) as { publicUrl?: string; publicNote?: string };
+        const sandboxInfo = (await vscode.commands.executeCommand('wfs.startReceiver')) as {
+          publicUrl?: string;
+          publicNote?: string;
+        };
         assert.equal(sandboxInfo.publicUrl, undefined);
         assert.match(sandboxInfo.publicNote ?? '', /not opened for the Sandbox/);
         assert.equal(server.openRequests, before);
@@ -486,7 +625,11 @@ describe('webhook receiver in a real VS Code host', () => {
       assert.equal(await chosen, 'localtunnel');
       try {
         const info = (await vscode.commands.executeCommand('wfs.startReceiver')) as { publicNote?: string };
-        assert.match(info.publicNote ?? '', /you did not answer whether to open localtunnel for Staging/, 'asked (and dismissed), not the remembered "no"');
+        assert.match(
+          info.publicNote ?? '',
+          /you did not answer whether to open localtunnel for Staging/,
+          'asked (and dismissed), not the remembered "no"',
+        );
       } finally {
         await vscode.commands.executeCommand('wfs.stopReceiver');
       }

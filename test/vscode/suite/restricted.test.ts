@@ -20,8 +20,13 @@ describe('Restricted Mode: an untrusted workspace', function () {
     recorderUrl = await recorder.start();
     // A real environment, from user settings: the address records anything sent to it.
     await setSetting('environments', [{ name: 'Staging', baseUrl: recorderUrl }]);
-    await until(api.environments.onDidChange, () => api.environments.get('Staging')?.baseUrl === recorderUrl, 'the user setting');
-    // The billing question is the user's own choice (user settings); here it is off so that only trust can stop a start.
+    await until(
+      api.environments.onDidChange,
+      () => api.environments.get('Staging')?.baseUrl === recorderUrl,
+      'the user setting',
+    );
+    // The billing question is the user's own choice (user settings); here it is off so that only trust can stop a
+    // start.
     await setSetting('confirmBilledStart', false);
   });
   after(async () => {
@@ -34,7 +39,10 @@ describe('Restricted Mode: an untrusted workspace', function () {
 
   it('the sandbox works: sign in, start a workflow, read it in the explorer', async () => {
     await vscode.commands.executeCommand('wfs.switchEnvironment', 'Sandbox');
-    assert.equal(await vscode.commands.executeCommand('wfs.signIn', { username: 'demo', password: 'demo-password' }), true);
+    assert.equal(
+      await vscode.commands.executeCommand('wfs.signIn', { username: 'demo', password: 'demo-password' }),
+      true,
+    );
     const started = (await vscode.commands.executeCommand('wfs.startWorkflow', {
       sessionId: 'sess-demo-staged',
       product: { service: 'Appraisal', model: 'Standard' },
@@ -46,7 +54,14 @@ describe('Restricted Mode: an untrusted workspace', function () {
   });
 
   it('signing in to a real environment waits for trust: nothing is sent', async () => {
-    assert.equal(await vscode.commands.executeCommand('wfs.signIn', { environment: 'Staging', username: 'demo', password: 'demo-password' }), false);
+    assert.equal(
+      await vscode.commands.executeCommand('wfs.signIn', {
+        environment: 'Staging',
+        username: 'demo',
+        password: 'demo-password',
+      }),
+      false,
+    );
     assert.equal(recorder.requests.length, 0, 'no password left the machine');
   });
 
@@ -65,9 +80,19 @@ describe('Restricted Mode: an untrusted workspace', function () {
   it('a workspace settings file cannot set what restrictedConfigurations lists', async () => {
     const dir = join(vscode.workspace.workspaceFolders![0]!.uri.fsPath, '.vscode');
     mkdirSync(dir, { recursive: true });
-    writeFileSync(join(dir, 'settings.json'), JSON.stringify({ 'wfs.environments': [{ name: 'Staging', baseUrl: 'http://127.0.0.1:9/steal' }], 'wfs.polling.deadlineMinutes': 9 }));
+    writeFileSync(
+      join(dir, 'settings.json'),
+      JSON.stringify({
+        'wfs.environments': [{ name: 'Staging', baseUrl: 'http://127.0.0.1:9/steal' }],
+        'wfs.polling.deadlineMinutes': 9,
+      }),
+    );
     try {
-      await until(vscode.workspace.onDidChangeConfiguration, () => vscode.workspace.getConfiguration('wfs').get('polling.deadlineMinutes') === 9, 'the workspace file to be read');
+      await until(
+        vscode.workspace.onDidChangeConfiguration,
+        () => vscode.workspace.getConfiguration('wfs').get('polling.deadlineMinutes') === 9,
+        'the workspace file to be read',
+      );
       assert.equal(api.environments.get('Staging')?.baseUrl, recorderUrl);
     } finally {
       rmSync(join(dir, 'settings.json'), { force: true });

@@ -38,9 +38,18 @@ describe('sandbox sign-in in a real VS Code host', () => {
     const stored = JSON.parse((await api.secrets.get(tokensKey(api, 'Sandbox')))!);
     assert.equal(stored.username, 'demo');
     assert.ok(stored.accessToken && stored.refreshToken);
-    assert.equal(await api.secrets.get(passwordKey(api, 'Sandbox')), undefined, 'the password is not kept unless the user opts in');
-    const settings = JSON.stringify(vscode.workspace.getConfiguration().inspect('wfs') ?? {}) + JSON.stringify(api.state.keys().map((k) => api.state.get(k)));
-    assert.ok(!settings.includes(stored.accessToken) && !settings.includes('demo-password'), 'no secret in settings or globalState');
+    assert.equal(
+      await api.secrets.get(passwordKey(api, 'Sandbox')),
+      undefined,
+      'the password is not kept unless the user opts in',
+    );
+    const settings =
+      JSON.stringify(vscode.workspace.getConfiguration().inspect('wfs') ?? {}) +
+      JSON.stringify(api.state.keys().map((k) => api.state.get(k)));
+    assert.ok(
+      !settings.includes(stored.accessToken) && !settings.includes('demo-password'),
+      'no secret in settings or globalState',
+    );
     await statusBarEntry(/^\$\(account\) Sandbox: demo · token (59m|1h 00m)$/);
   });
 
@@ -49,14 +58,23 @@ describe('sandbox sign-in in a real VS Code host', () => {
     assert.equal(tm.state, 'signed-in');
     await api.secrets.delete(tokensKey(api, 'Sandbox'));
     await until(api.auth.onDidChange, () => tm.state === 'signed-out', 'the manager to follow the deleted secret');
-    assert.equal(await vscode.commands.executeCommand('wfs.signIn', { username: 'demo', password: 'demo-password' }), true);
+    assert.equal(
+      await vscode.commands.executeCommand('wfs.signIn', { username: 'demo', password: 'demo-password' }),
+      true,
+    );
   });
 
   it('with silent re-sign-in opted in, the password is kept in SecretStorage only, and sign-out removes it', async () => {
     await setSetting('auth.rememberPasswordForSilentSignIn', true);
     try {
-      assert.equal(await vscode.commands.executeCommand('wfs.signIn', { username: 'demo', password: 'demo-password' }), true);
-      assert.deepEqual(JSON.parse((await api.secrets.get(passwordKey(api, 'Sandbox')))!), { username: 'demo', password: 'demo-password' });
+      assert.equal(
+        await vscode.commands.executeCommand('wfs.signIn', { username: 'demo', password: 'demo-password' }),
+        true,
+      );
+      assert.deepEqual(JSON.parse((await api.secrets.get(passwordKey(api, 'Sandbox')))!), {
+        username: 'demo',
+        password: 'demo-password',
+      });
       const settings = JSON.stringify(vscode.workspace.getConfiguration().inspect('wfs') ?? {});
       assert.ok(!settings.includes('demo-password'));
     } finally {
@@ -69,17 +87,32 @@ describe('sandbox sign-in in a real VS Code host', () => {
     const stored = JSON.parse((await api.secrets.get(tokensKey(api, 'Sandbox')))!);
     await vscode.commands.executeCommand('notifications.clearAll');
     // As another window would write it: the same session, its refresh token lapsing in 10 minutes.
-    await api.secrets.store(tokensKey(api, 'Sandbox'), JSON.stringify({ ...stored, refreshExpiresAt: Date.now() + 10 * 60_000 }));
-    await notificationsInCenter(/^Your sign-in to Sandbox lapses at .* \(midnight US Eastern\)\. Sign in again to stay signed in\.$/, 1);
+    await api.secrets.store(
+      tokensKey(api, 'Sandbox'),
+      JSON.stringify({ ...stored, refreshExpiresAt: Date.now() + 10 * 60_000 }),
+    );
+    await notificationsInCenter(
+      /^Your sign-in to Sandbox lapses at .* \(midnight US Eastern\)\. Sign in again to stay signed in\.$/,
+      1,
+    );
     assert.equal(tm.state, 'lapsing-soon');
     await statusBarEntry(/^\$\(warning\) Sandbox: demo/);
-    await api.secrets.store(tokensKey(api, 'Sandbox'), JSON.stringify({ ...stored, refreshExpiresAt: Date.now() - 1000 }));
-    await notificationsInCenter(/^Your sign-in to Sandbox has lapsed \(midnight US Eastern\)\. Sign in again to go on\.$/, 1);
+    await api.secrets.store(
+      tokensKey(api, 'Sandbox'),
+      JSON.stringify({ ...stored, refreshExpiresAt: Date.now() - 1000 }),
+    );
+    await notificationsInCenter(
+      /^Your sign-in to Sandbox has lapsed \(midnight US Eastern\)\. Sign in again to go on\.$/,
+      1,
+    );
     await vscode.commands.executeCommand('notifications.hideList');
     // Lapsed; the next request for a token (the explorer's poll) then deletes the useless session: signed out.
     assert.ok(['expired', 'signed-out'].includes(tm.state), tm.state);
     assert.equal(api.explorer.currentState(), 'signed-out', 'the explorer asks to sign in again');
-    assert.equal(await vscode.commands.executeCommand('wfs.signIn', { username: 'demo', password: 'demo-password' }), true);
+    assert.equal(
+      await vscode.commands.executeCommand('wfs.signIn', { username: 'demo', password: 'demo-password' }),
+      true,
+    );
   });
 
   it('sign-out clears SecretStorage and the status bar says signed out', async () => {
@@ -93,7 +126,8 @@ describe('sandbox sign-in in a real VS Code host', () => {
   it('a secret storage that refuses (a locked keyring): the sign-in works for this window and says so; a sign-out it cannot finish says what is left', async () => {
     // VS Code's SecretStorage as it behaves with a locked or missing OS keyring: every call rejects.
     let failing = true;
-    const refuse = <T>(real: () => Thenable<T>): Thenable<T> => (failing ? Promise.reject(new Error('Cannot create an item in a locked collection')) : real());
+    const refuse = <T>(real: () => Thenable<T>): Thenable<T> =>
+      failing ? Promise.reject(new Error('Cannot create an item in a locked collection')) : real();
     const secrets: vscode.SecretStorage = {
       get: (key) => refuse(() => api.secrets.get(key)),
       store: (key, value) => refuse(() => api.secrets.store(key, value)),
@@ -104,15 +138,25 @@ describe('sandbox sign-in in a real VS Code host', () => {
     const auth = new AuthService(secrets, api.environments, api.sandbox, api.log, api.clock);
     try {
       await vscode.commands.executeCommand('notifications.clearAll');
-      assert.equal(await auth.signIn({ username: 'demo', password: 'demo-password' }), true, 'the sign-in itself succeeded');
+      assert.equal(
+        await auth.signIn({ username: 'demo', password: 'demo-password' }),
+        true,
+        'the sign-in itself succeeded',
+      );
       const manager = (await auth.manager('Sandbox'))!;
       assert.equal(manager.state, 'signed-in');
       assert.ok(await manager.getAccessToken());
-      await notificationsInCenter(/^VS Code's secret storage did not keep your sign-in to Sandbox: you stay signed in until this window closes, and the next window asks you to sign in again \(Cannot create an item in a locked collection\)\.$/, 1);
+      await notificationsInCenter(
+        /^VS Code's secret storage did not keep your sign-in to Sandbox: you stay signed in until this window closes, and the next window asks you to sign in again \(Cannot create an item in a locked collection\)\.$/,
+        1,
+      );
 
       await auth.signOut('Sandbox');
       assert.equal(manager.state, 'signed-out', 'signed out in this window all the same');
-      await notificationsInCenter(/^Signed out of Sandbox: signed out in this window, but the secret storage did not remove the stored sign-in \(Cannot create an item in a locked collection\); sign out again once it works; the remembered password was not removed \(Cannot create an item in a locked collection\)\.$/, 1);
+      await notificationsInCenter(
+        /^Signed out of Sandbox: signed out in this window, but the secret storage did not remove the stored sign-in \(Cannot create an item in a locked collection\); sign out again once it works; the remembered password was not removed \(Cannot create an item in a locked collection\)\.$/,
+        1,
+      );
     } finally {
       failing = false;
       auth.dispose();

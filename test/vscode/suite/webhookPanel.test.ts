@@ -27,7 +27,10 @@ describe('webhook panel in a real VS Code host', () => {
     await vscode.commands.executeCommand('wfs.switchEnvironment', 'Sandbox');
     await vscode.commands.executeCommand('wfs.stopSandbox');
     await vscode.commands.executeCommand('wfs.startSandbox');
-    assert.equal(await vscode.commands.executeCommand('wfs.signIn', { username: 'demo', password: 'demo-password' }), true);
+    assert.equal(
+      await vscode.commands.executeCommand('wfs.signIn', { username: 'demo', password: 'demo-password' }),
+      true,
+    );
     receiverUrl = ((await vscode.commands.executeCommand('wfs.startReceiver')) as { localUrl: string }).localUrl;
     api.receiver.log.clear();
   });
@@ -48,21 +51,44 @@ describe('webhook panel in a real VS Code host', () => {
 
   /** A verified test webhook of this test's own, so that no test depends on another's deliveries. */
   function verifiedOwn(tenantId: string): Promise<DeliveryRecord> {
-    return deliveredBy(() => vscode.commands.executeCommand('wfs.sendTestWebhook', { topic: 'workflow/completed', subTopic: 'event:workflow/completed', tenantId, testData: 'template', address: receiverUrl }));
+    return deliveredBy(() =>
+      vscode.commands.executeCommand('wfs.sendTestWebhook', {
+        topic: 'workflow/completed',
+        subTopic: 'event:workflow/completed',
+        tenantId,
+        testData: 'template',
+        address: receiverUrl,
+      }),
+    );
   }
 
   it('opens, and shows one verified and one refused delivery live, each with the right checks', async () => {
     await vscode.commands.executeCommand('wfs.openWebhookPanel');
     // As the user sees it: a tab of the panel's kind, active in its group.
-    const tabs = vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((t) => t.input instanceof vscode.TabInputWebview && t.input.viewType.endsWith('wfs.webhookPanel'));
-    assert.deepEqual(tabs.map((t) => [t.label, t.isActive]), [['Webhook Deliveries', true]]);
+    const tabs = vscode.window.tabGroups.all
+      .flatMap((g) => g.tabs)
+      .filter((t) => t.input instanceof vscode.TabInputWebview && t.input.viewType.endsWith('wfs.webhookPanel'));
+    assert.deepEqual(
+      tabs.map((t) => [t.label, t.isActive]),
+      [['Webhook Deliveries', true]],
+    );
     const verified = await deliveredBy(() =>
-      vscode.commands.executeCommand('wfs.sendTestWebhook', { topic: 'workflow/completed', subTopic: 'event:workflow/completed', tenantId: 'tenant-panel', testData: 'template', address: receiverUrl }),
+      vscode.commands.executeCommand('wfs.sendTestWebhook', {
+        topic: 'workflow/completed',
+        subTopic: 'event:workflow/completed',
+        tenantId: 'tenant-panel',
+        testData: 'template',
+        address: receiverUrl,
+      }),
     );
     // Forged: an unsigned token whose header and claims carry markup, markup in a header and in the body.
     const forged = `${b64url({ alg: 'none', kid: XSS })}.${b64url({ iss: XSS, aud: 'x', exp: 1 })}.`;
     const refused = await deliveredBy(() =>
-      fetch(receiverUrl, { method: 'POST', headers: { authorization: `Bearer ${forged}`, 'x-svc-topic': XSS, 'content-type': 'application/json' }, body: JSON.stringify({ topic: XSS, note: XSS }) }),
+      fetch(receiverUrl, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${forged}`, 'x-svc-topic': XSS, 'content-type': 'application/json' },
+        body: JSON.stringify({ topic: XSS, note: XSS }),
+      }),
     );
     assert.equal(verified.verified, true);
     assert.equal(refused.status, 403);
@@ -74,12 +100,19 @@ describe('webhook panel in a real VS Code host', () => {
 
     await vscode.commands.executeCommand('wfs.openWebhookPanel', verified.id);
     dom = await webhookPanelDom(`document.querySelectorAll('#detail .check').length === 7`);
-    assert.deepEqual(dom.checks.map((c) => c.ok), [true, true, true, true, true, true, true]);
+    assert.deepEqual(
+      dom.checks.map((c) => c.ok),
+      [true, true, true, true, true, true, true],
+    );
     assert.match(dom.detailText, /tenant-panel/);
 
     await vscode.commands.executeCommand('wfs.openWebhookPanel', refused.id);
     dom = await webhookPanelDom(`document.querySelectorAll('#detail .check').length === 3`);
-    assert.deepEqual(dom.checks.map((c) => c.ok), [true, false, false], 'step 1 passed, step 2 (issuer) failed, decision refused');
+    assert.deepEqual(
+      dom.checks.map((c) => c.ok),
+      [true, false, false],
+      'step 1 passed, step 2 (issuer) failed, decision refused',
+    );
     assert.match(dom.checks[1]!.text, /2\. trusted issuer/);
     assert.equal(dom.injected, 0, 'no element was created from payload markup');
     assert.ok(dom.detailText.includes(XSS), 'the markup is shown, as text');
@@ -87,13 +120,17 @@ describe('webhook panel in a real VS Code host', () => {
 
   it('filters in the extension: refused only', async () => {
     await verifiedOwn('filter-verified');
-    await deliveredBy(() => fetch(receiverUrl, { method: 'POST', headers: { authorization: 'Bearer not.a.jwt' }, body: '{}' }));
+    await deliveredBy(() =>
+      fetch(receiverUrl, { method: 'POST', headers: { authorization: 'Bearer not.a.jwt' }, body: '{}' }),
+    );
     await vscode.commands.executeCommand('wfs.openWebhookPanel');
     const refused = api.receiver.log.all().filter((r) => !r.verified).length;
     const all = api.receiver.log.size;
     assert.ok(refused >= 1 && refused < all, 'both kinds are in the history');
     await chooseVerificationFilter('refused');
-    const dom = await webhookPanelDom(`document.getElementById('summary').textContent === '${refused} shown of ${all}'`);
+    const dom = await webhookPanelDom(
+      `document.getElementById('summary').textContent === '${refused} shown of ${all}'`,
+    );
     assert.ok(dom.visibleRows.length > 0);
     for (const row of dom.visibleRows) assert.match(row, /refused/);
     await chooseVerificationFilter('');
@@ -102,12 +139,22 @@ describe('webhook panel in a real VS Code host', () => {
 
   it('a text filter typed over stops reading bodies: the newer filter is shown, the older scan reads no further', async () => {
     await verifiedOwn('typing-over');
-    for (const n of [1, 2]) await deliveredBy(() => fetch(receiverUrl, { method: 'POST', headers: { authorization: 'Bearer not.a.jwt' }, body: `{"typed":"over ${n}"}` }));
+    for (const n of [1, 2])
+      await deliveredBy(() =>
+        fetch(receiverUrl, {
+          method: 'POST',
+          headers: { authorization: 'Bearer not.a.jwt' },
+          body: `{"typed":"over ${n}"}`,
+        }),
+      );
     await vscode.commands.executeCommand('wfs.openWebhookPanel');
     const log = api.receiver.log;
     const all = log.size;
     const refused = log.all().filter((r) => !r.verified).length;
-    assert.ok(log.all().filter((r) => r.body.utf8 && r.body.kept > 0).length >= 3, 'a scan for text nobody sent would read several bodies');
+    assert.ok(
+      log.all().filter((r) => r.body.utf8 && r.body.kept > 0).length >= 3,
+      'a scan for text nobody sent would read several bodies',
+    );
     // Each body read waits at a gate the test opens, so the first scan is caught after its first read.
     const read = new vscode.EventEmitter<void>();
     const reads: string[] = [];
@@ -129,7 +176,9 @@ describe('webhook panel in a real VS Code host', () => {
       await webhookPanelDom(`document.getElementById('summary').textContent === '${refused} shown of ${all}'`);
       open();
       // The first scan goes on when its read returns: a round trip to the webview gives it every turn it would need.
-      const dom = await webhookPanelDom(`document.getElementById('summary').textContent === '${refused} shown of ${all}'`);
+      const dom = await webhookPanelDom(
+        `document.getElementById('summary').textContent === '${refused} shown of ${all}'`,
+      );
       for (const row of dom.visibleRows) assert.match(row, /refused/);
       assert.equal(reads.length, 1, 'no body read after the filter changed');
     } finally {
@@ -145,33 +194,61 @@ describe('webhook panel in a real VS Code host', () => {
     const replayed = await deliveredBy(() => api.webhookPanel.runAction('replay-local', original.id));
     assert.equal(replayed.verified, true);
     assert.equal(replayed.duplicate, true);
-    assert.deepEqual(await api.receiver.log.body(replayed.id), await api.receiver.log.body(original.id), 'the same bytes');
+    assert.deepEqual(
+      await api.receiver.log.body(replayed.id),
+      await api.receiver.log.body(original.id),
+      'the same bytes',
+    );
     assert.equal(replayed.body.sha256, original.body.sha256);
   });
 
   it('a refused delivery is never re-signed: no Replay button, and the action itself refuses, sending nothing', async () => {
     // A genuine sandbox token for one body, sent with another: refused at step 6.
     const token = await api.sandbox.signWebhookBody(Buffer.from('{"webhookId":"genuine"}'));
-    const refused = await deliveredBy(() => fetch(receiverUrl, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: '{"attacker":"body"}' }));
+    const refused = await deliveredBy(() =>
+      fetch(receiverUrl, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: '{"attacker":"body"}',
+      }),
+    );
     assert.equal(refused.status, 403);
     await vscode.commands.executeCommand('wfs.openWebhookPanel', refused.id);
-    const buttons = await inWebview<string[]>('#spacer', `[...document.querySelectorAll('#detail .actions button')].map((b) => b.textContent)`, `document.getElementById('detail').textContent.includes('body_sha256 does not match')`);
+    const buttons = await inWebview<string[]>(
+      '#spacer',
+      `[...document.querySelectorAll('#detail .actions button')].map((b) => b.textContent)`,
+      `document.getElementById('detail').textContent.includes('body_sha256 does not match')`,
+    );
     assert.deepEqual(buttons, ['Copy as curl', 'Export…']);
     await vscode.commands.executeCommand('notifications.clearAll');
     const count = api.receiver.log.all().length;
     assert.equal(await api.webhookPanel.runAction('replay-local', refused.id), undefined);
-    await notificationsInCenter(/^Replay to Receiver: This delivery was refused, so it is not replayed with a fresh signature/, 1);
+    await notificationsInCenter(
+      /^Replay to Receiver: This delivery was refused, so it is not replayed with a fresh signature/,
+      1,
+    );
     assert.equal(api.receiver.log.all().length, count, 'nothing was sent');
     await vscode.commands.executeCommand('notifications.hideList');
   });
 
   it('a test webhook whose testData carries no ids shows its header topic marked unsigned', async () => {
-    const r = await deliveredBy(() => vscode.commands.executeCommand('wfs.sendTestWebhook', { topic: 'orders/unsigned', subTopic: 'event:orders/unsigned', tenantId: 't-unsigned', testData: { plain: true }, address: receiverUrl }));
+    const r = await deliveredBy(() =>
+      vscode.commands.executeCommand('wfs.sendTestWebhook', {
+        topic: 'orders/unsigned',
+        subTopic: 'event:orders/unsigned',
+        tenantId: 't-unsigned',
+        testData: { plain: true },
+        address: receiverUrl,
+      }),
+    );
     assert.equal(r.verified, true);
     assert.deepEqual([r.topic, r.unsigned?.topic], [undefined, 'orders/unsigned']);
     await vscode.commands.executeCommand('wfs.openWebhookPanel', r.id);
     const dom = await webhookPanelDom(`document.querySelectorAll('#detail .check').length === 7`);
-    assert.match(dom.detailText, /orders\/unsigned \(unsigned: from a header, outside the signature; decides nothing\)/);
+    assert.match(
+      dom.detailText,
+      /orders\/unsigned \(unsigned: from a header, outside the signature; decides nothing\)/,
+    );
   });
 
   it('copy as curl carries the body and never the token', async () => {
@@ -196,15 +273,27 @@ describe('webhook panel in a real VS Code host', () => {
     for (const action of actions) assert.equal(await api.webhookPanel.runAction(action, gone.id), undefined, action);
     // What the user reads: one error per action, each saying why.
     const shown = await notificationsInCenter(/^[\w ]+: That delivery is no longer in the history\.$/, actions.length);
-    assert.deepEqual(shown.map((m) => m.split(':')[0]).sort(), ['Copy as curl', 'Export', 'Go to Workflow', 'Replay to Receiver'], 'titled as the buttons read');
+    assert.deepEqual(
+      shown.map((m) => m.split(':')[0]).sort(),
+      ['Copy as curl', 'Export', 'Go to Workflow', 'Replay to Receiver'],
+      'titled as the buttons read',
+    );
     await vscode.commands.executeCommand('notifications.hideList');
   });
 
   it("a workflow's webhook events appear under it in the tree, and the panel jumps to it", async () => {
     const info = api.sandbox.info!;
     await vscode.commands.executeCommand('wfs.explorer.focus');
-    const w = (await vscode.commands.executeCommand('wfs.startWorkflow', { sessionId: info.sessions.staged, product: info.products[0], correlationId: `panel-${Date.now()}` })) as TrackedWorkflow;
-    await until(api.receiver.onDidReceive, () => api.receiver.log.all().some((r) => r.runId === w.runId && r.verified), 'the workflow event');
+    const w = (await vscode.commands.executeCommand('wfs.startWorkflow', {
+      sessionId: info.sessions.staged,
+      product: info.products[0],
+      correlationId: `panel-${Date.now()}`,
+    })) as TrackedWorkflow;
+    await until(
+      api.receiver.onDidReceive,
+      () => api.receiver.log.all().some((r) => r.runId === w.runId && r.verified),
+      'the workflow event',
+    );
     const node = { kind: 'workflow' as const, env: 'Sandbox', workflowId: w.workflowId };
     const children = await api.explorer.getChildren(node);
     assert.ok(children.length >= 1);
@@ -219,15 +308,25 @@ describe('webhook panel in a real VS Code host', () => {
     const file1 = vscode.Uri.file(join(dir, 'one.json'));
     assert.equal(await api.webhookPanel.runAction('export-one', one.id, file1), file1.fsPath);
     const exported = JSON.parse(readFileSync(file1.fsPath, 'utf8'));
-    assert.deepEqual(exported.deliveries.map((d: DeliveryRecord) => d.id), [one.id]);
-    assert.deepEqual(Buffer.from(exported.deliveries[0].bodyBase64, 'base64'), await api.receiver.log.body(one.id), 'with its body bytes');
+    assert.deepEqual(
+      exported.deliveries.map((d: DeliveryRecord) => d.id),
+      [one.id],
+    );
+    assert.deepEqual(
+      Buffer.from(exported.deliveries[0].bodyBase64, 'base64'),
+      await api.receiver.log.body(one.id),
+      'with its body bytes',
+    );
     const file2 = vscode.Uri.file(join(dir, 'all.json'));
     await api.webhookPanel.runAction('export-all', undefined, file2);
     assert.equal(JSON.parse(readFileSync(file2.fsPath, 'utf8')).count, api.receiver.log.size);
     // Written one delivery at a time to a new file, then renamed: nothing half-written is left beside them.
     assert.deepEqual(readdirSync(dir).sort(), ['all.json', 'one.json']);
     // A folder that is not there: the export fails (said in an error message), and leaves nothing.
-    assert.equal(await api.webhookPanel.runAction('export-all', undefined, vscode.Uri.file(join(dir, 'missing', 'all.json'))), undefined);
+    assert.equal(
+      await api.webhookPanel.runAction('export-all', undefined, vscode.Uri.file(join(dir, 'missing', 'all.json'))),
+      undefined,
+    );
     assert.deepEqual(readdirSync(dir).sort(), ['all.json', 'one.json']);
   });
 
@@ -250,13 +349,19 @@ describe('webhook panel in a real VS Code host', () => {
     assert.equal(JSON.parse(readFileSync(over, 'utf8')).count, api.receiver.log.size);
   });
 
-  it('the palette: Clear Webhook History… asks first (unanswered, it clears nothing), Export Webhook History… saves it all; once cleared, the views and an open panel redraw, and both commands and the panel\'s Export All say there is nothing', async () => {
+  it("the palette: Clear Webhook History… asks first (unanswered, it clears nothing), Export Webhook History… saves it all; once cleared, the views and an open panel redraw, and both commands and the panel's Export All say there is nothing", async () => {
     await verifiedOwn('palette');
     const n = api.receiver.log.size;
     // A test host refuses to show a modal (the command fails with that), where a user would answer Cancel: either
     // way the history stays.
-    const asked = await Promise.resolve(vscode.commands.executeCommand('wfs.clearWebhookHistory')).then(String, (err: Error) => err.message);
-    assert.match(asked, /^(false|DialogService: refused to show dialog in tests\. Contents: Clear all \d+ deliveries from the history\?)$/);
+    const asked = await Promise.resolve(vscode.commands.executeCommand('wfs.clearWebhookHistory')).then(
+      String,
+      (err: Error) => err.message,
+    );
+    assert.match(
+      asked,
+      /^(false|DialogService: refused to show dialog in tests\. Contents: Clear all \d+ deliveries from the history\?)$/,
+    );
     assert.equal(api.receiver.log.size, n, 'nothing cleared without the Clear button');
     const to = vscode.Uri.file(join(mkdtempSync(join(tmpdir(), 'wfs-export-')), 'all.json'));
     assert.equal(await vscode.commands.executeCommand('wfs.exportWebhookHistory', to), to.fsPath);
@@ -266,7 +371,10 @@ describe('webhook panel in a real VS Code host', () => {
     await vscode.commands.executeCommand('wfs.openWebhookPanel');
     await webhookPanelDom(`document.getElementById('summary').textContent.endsWith(' of ${n}')`);
     const redrawn = new Set<string>();
-    const subscriptions = [api.receiverTree.onDidChangeTreeData(() => redrawn.add('receiver view')), api.explorer.onDidChangeTreeData(() => redrawn.add('explorer'))];
+    const subscriptions = [
+      api.receiverTree.onDidChangeTreeData(() => redrawn.add('receiver view')),
+      api.explorer.onDidChangeTreeData(() => redrawn.add('explorer')),
+    ];
     await api.receiver.clearHistory();
     subscriptions.forEach((d) => d.dispose());
     assert.deepEqual([...redrawn].sort(), ['explorer', 'receiver view']);
@@ -276,11 +384,17 @@ describe('webhook panel in a real VS Code host', () => {
     assert.equal(await vscode.commands.executeCommand('wfs.clearWebhookHistory'), false);
     assert.equal(await vscode.commands.executeCommand('wfs.exportWebhookHistory', to), undefined);
     const said = await notificationsInCenter(/^The webhook history is empty: nothing to (clear|export)\.$/, 2);
-    assert.deepEqual([...new Set(said)].sort(), ['The webhook history is empty: nothing to clear.', 'The webhook history is empty: nothing to export.']);
-    // The panel's own Export All button, clicked as a user would, says the same (it used to offer to save an empty file).
+    assert.deepEqual([...new Set(said)].sort(), [
+      'The webhook history is empty: nothing to clear.',
+      'The webhook history is empty: nothing to export.',
+    ]);
+    // The panel's own Export All button, clicked as a user would, says the same (it used to offer to save an empty
+    // file).
     await vscode.commands.executeCommand('notifications.clearAll');
     await inWebview('#export-all', `(document.getElementById('export-all').click(), true)`);
-    assert.deepEqual(await notificationsInCenter(/^(The webhook history is empty|Export All)/, 1), ['The webhook history is empty: nothing to export.']);
+    assert.deepEqual(await notificationsInCenter(/^(The webhook history is empty|Export All)/, 1), [
+      'The webhook history is empty: nothing to export.',
+    ]);
   });
 
   it('forwards verified deliveries to the developer app, shows its answer, and replays to it with a fresh token', async () => {
@@ -292,13 +406,22 @@ describe('webhook panel in a real VS Code host', () => {
     try {
       receiverUrl = ((await vscode.commands.executeCommand('wfs.startReceiver')) as { localUrl: string }).localUrl;
       const r = await deliveredBy(() =>
-        vscode.commands.executeCommand('wfs.sendTestWebhook', { topic: 'workflow/completed', subTopic: 'event:workflow/completed', tenantId: 'fwd', testData: 'template', address: receiverUrl }),
+        vscode.commands.executeCommand('wfs.sendTestWebhook', {
+          topic: 'workflow/completed',
+          subTopic: 'event:workflow/completed',
+          tenantId: 'fwd',
+          testData: 'template',
+          address: receiverUrl,
+        }),
       );
       assert.equal(r.forward?.status, 202);
       assert.equal(r.status, 202, "the receiver answers with the app's status");
       await vscode.commands.executeCommand('wfs.openWebhookPanel', r.id);
       const dom = await webhookPanelDom(`document.getElementById('detail').textContent.includes('forwarded to')`);
-      assert.ok(dom.detailText.includes(`forwarded to${appUrl} → 202 in`), 'the forward target, its answer and latency are shown');
+      assert.ok(
+        dom.detailText.includes(`forwarded to${appUrl} → 202 in`),
+        'the forward target, its answer and latency are shown',
+      );
       const replay = (await api.webhookPanel.runAction('replay-forward', r.id)) as { status: number };
       assert.equal(replay.status, 202);
       assert.equal(app.requests.length, 2);
@@ -317,7 +440,13 @@ describe('webhook panel in a real VS Code host', () => {
     api.receiver.setResponseOverride(202);
     try {
       const r = await deliveredBy(() =>
-        vscode.commands.executeCommand('wfs.sendTestWebhook', { topic: 'workflow/completed', subTopic: 'event:workflow/completed', tenantId: 't', testData: 'template', address: receiverUrl }),
+        vscode.commands.executeCommand('wfs.sendTestWebhook', {
+          topic: 'workflow/completed',
+          subTopic: 'event:workflow/completed',
+          tenantId: 't',
+          testData: 'template',
+          address: receiverUrl,
+        }),
       );
       assert.equal(r.status, 202);
     } finally {
@@ -330,14 +459,22 @@ describe('webhook panel in a real VS Code host', () => {
     await vscode.commands.executeCommand('wfs.openWebhookPanel');
     const line = `document.getElementById('receiver-text').textContent`;
     const button = `document.getElementById('receiver-start')`;
-    const read = (until: string) => inWebview<{ text: string; buttonShown: boolean }>('#receiver-text', `({ text: ${line}, buttonShown: !${button}.hidden })`, until);
+    const read = (until: string) =>
+      inWebview<{ text: string; buttonShown: boolean }>(
+        '#receiver-text',
+        `({ text: ${line}, buttonShown: !${button}.hidden })`,
+        until,
+      );
     const running = await read(`${line}.startsWith('Receiving at ')`);
     assert.equal(running.text.split(' · ')[0], `Receiving at ${api.receiver.info!.localUrl}`);
     assert.equal(running.buttonShown, false);
 
     await vscode.commands.executeCommand('wfs.stopReceiver');
     const stopped = await read(`${line}.startsWith('The receiver is stopped')`);
-    assert.deepEqual(stopped, { text: 'The receiver is stopped: nothing is received until it starts. The history below is kept.', buttonShown: true });
+    assert.deepEqual(stopped, {
+      text: 'The receiver is stopped: nothing is received until it starts. The history below is kept.',
+      buttonShown: true,
+    });
 
     // Replay needs the receiver: its error says so and offers to start it.
     await vscode.commands.executeCommand('notifications.clearAll');

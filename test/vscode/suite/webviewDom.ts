@@ -6,7 +6,10 @@
 export async function inWebview<T>(has: string, expression: string, until?: string, timeoutMs?: number): Promise<T> {
   const base = process.env.WFS_TEST_WEBVIEW_URL;
   if (!base) throw new Error('WFS_TEST_WEBVIEW_URL is not set: run the suite with npm run test:vscode');
-  const res = await fetch(`${base}/evaluate`, { method: 'POST', body: JSON.stringify({ has, expression, until, timeoutMs }) });
+  const res = await fetch(`${base}/evaluate`, {
+    method: 'POST',
+    body: JSON.stringify({ has, expression, until, timeoutMs }),
+  });
   const body = (await res.json()) as { value?: T; error?: string };
   if (!res.ok) throw new Error(`reading the webview failed: ${body.error}`);
   return body.value as T;
@@ -38,12 +41,18 @@ export function webhookPanelDom(until?: string): Promise<PanelDom> {
 
 /** Chooses in the panel's "verified and refused" menu, as a user would. */
 export function chooseVerificationFilter(value: '' | 'verified' | 'refused'): Promise<boolean> {
-  return inWebview<boolean>('#spacer', `(() => { const s = document.getElementById('f-verification'); s.value = ${JSON.stringify(value)}; s.dispatchEvent(new Event('change')); return true; })()`);
+  return inWebview<boolean>(
+    '#spacer',
+    `(() => { const s = document.getElementById('f-verification'); s.value = ${JSON.stringify(value)}; s.dispatchEvent(new Event('change')); return true; })()`,
+  );
 }
 
 /** Types in the panel's text filter, as a user would (the panel sends it after a 150 ms pause). */
 export function typeFilterText(text: string): Promise<boolean> {
-  return inWebview<boolean>('#spacer', `(() => { const t = document.getElementById('f-text'); t.value = ${JSON.stringify(text)}; t.dispatchEvent(new Event('input')); return true; })()`);
+  return inWebview<boolean>(
+    '#spacer',
+    `(() => { const t = document.getElementById('f-text'); t.value = ${JSON.stringify(text)}; t.dispatchEvent(new Event('input')); return true; })()`,
+  );
 }
 
 export interface AuditDom {

@@ -21,7 +21,10 @@ describe('workflow explorer in a real VS Code host', () => {
     await vscode.commands.executeCommand('wfs.switchEnvironment', 'Sandbox');
     await vscode.commands.executeCommand('wfs.stopSandbox');
     await vscode.commands.executeCommand('wfs.startSandbox');
-    assert.equal(await vscode.commands.executeCommand('wfs.signIn', { username: 'demo', password: 'demo-password' }), true);
+    assert.equal(
+      await vscode.commands.executeCommand('wfs.signIn', { username: 'demo', password: 'demo-password' }),
+      true,
+    );
     await vscode.commands.executeCommand('wfs.explorer.focus');
   });
   after(async () => {
@@ -44,25 +47,40 @@ describe('workflow explorer in a real VS Code host', () => {
     assert.deepEqual(root, { kind: 'environment', env: 'Sandbox' });
     const sessions = await api.explorer.getChildren(root);
     assert.deepEqual(sessions, [{ kind: 'session', env: 'Sandbox', sessionId: info.sessions.staged }]);
-    assert.deepEqual((api.state.get('wfs.workflows') as Record<string, { sessions: string[] }>).Sandbox.sessions, [info.sessions.staged], 'persisted in globalState');
+    assert.deepEqual(
+      (api.state.get('wfs.workflows') as Record<string, { sessions: string[] }>).Sandbox.sessions,
+      [info.sessions.staged],
+      'persisted in globalState',
+    );
   });
 
   it('starts a workflow in the session and sees it reach "complete" in the tree by live polling', async () => {
     const info = api.sandbox.info!;
     assert.equal(api.treeView.visible, true, 'the explorer is visible, so polling runs');
-    started = (await vscode.commands.executeCommand('wfs.startWorkflow', { sessionId: info.sessions.staged, product: info.products[0], correlationId: `host-test-${Date.now()}` })) as TrackedWorkflow;
+    started = (await vscode.commands.executeCommand('wfs.startWorkflow', {
+      sessionId: info.sessions.staged,
+      product: info.products[0],
+      correlationId: `host-test-${Date.now()}`,
+    })) as TrackedWorkflow;
     assert.ok(started, 'the start returned a workflow');
     assert.equal(started.status, 'processing');
     assert.equal(started.product.service, 'Appraisal');
     const node: ExplorerNode = { kind: 'workflow', env: 'Sandbox', workflowId: started.workflowId };
     const item = () => api.explorer.getTreeItem(node);
     assert.equal((item().iconPath as vscode.ThemeIcon).id, 'sync~spin', 'processing spins');
-    await until(api.workflows.onDidChange, () => api.workflows.store.workflow('Sandbox', started.workflowId)?.status === 'complete', 'the workflow to complete');
+    await until(
+      api.workflows.onDidChange,
+      () => api.workflows.store.workflow('Sandbox', started.workflowId)?.status === 'complete',
+      'the workflow to complete',
+    );
     assert.equal(item().description, 'complete');
     assert.equal((item().iconPath as vscode.ThemeIcon).id, 'pass-filled');
     assert.match(item().contextValue!, /status-complete/);
     const tooltip = (item().tooltip as vscode.MarkdownString).value;
-    for (const part of [started.workflowId, started.runId, started.correlationId].map((p) => p.replace(/[_-]/g, (c) => `\\${c}`))) assert.ok(tooltip.includes(part), `tooltip names ${part}`);
+    for (const part of [started.workflowId, started.runId, started.correlationId].map((p) =>
+      p.replace(/[_-]/g, (c) => `\\${c}`),
+    ))
+      assert.ok(tooltip.includes(part), `tooltip names ${part}`);
     const [root] = await api.explorer.getChildren();
     const [session] = await api.explorer.getChildren(root);
     assert.deepEqual(await api.explorer.getChildren(session), [node]);
@@ -71,10 +89,21 @@ describe('workflow explorer in a real VS Code host', () => {
   it('reconfirm is offered by the context token once available (Appraisal / Standard), and works; refresh reads it again', async () => {
     const w = api.workflows.store.workflow('Sandbox', started.workflowId)!;
     assert.equal(w.reconfirmAvailable, true, 'the sandbox makes Appraisal / Standard reconfirmable on completion');
-    assert.match(api.explorer.getTreeItem({ kind: 'workflow', env: 'Sandbox', workflowId: w.workflowId }).contextValue!, /reconfirmable/);
-    const r = (await vscode.commands.executeCommand('wfs.reconfirmWorkflow', { kind: 'workflow', env: 'Sandbox', workflowId: w.workflowId })) as TrackedWorkflow;
+    assert.match(
+      api.explorer.getTreeItem({ kind: 'workflow', env: 'Sandbox', workflowId: w.workflowId }).contextValue!,
+      /reconfirmable/,
+    );
+    const r = (await vscode.commands.executeCommand('wfs.reconfirmWorkflow', {
+      kind: 'workflow',
+      env: 'Sandbox',
+      workflowId: w.workflowId,
+    })) as TrackedWorkflow;
     assert.equal(r.workflowId, w.workflowId);
-    const refreshed = (await vscode.commands.executeCommand('wfs.refreshWorkflow', { kind: 'workflow', env: 'Sandbox', workflowId: w.workflowId })) as TrackedWorkflow;
+    const refreshed = (await vscode.commands.executeCommand('wfs.refreshWorkflow', {
+      kind: 'workflow',
+      env: 'Sandbox',
+      workflowId: w.workflowId,
+    })) as TrackedWorkflow;
     assert.equal(refreshed.workflowId, w.workflowId);
     assert.ok(refreshed.lastPolledAt! >= w.lastPolledAt!);
   });
@@ -105,13 +134,24 @@ describe('workflow explorer in a real VS Code host', () => {
 
   it('Refresh All Workflows reads again the workflows polling has let go (terminal ones): a change made elsewhere shows', async () => {
     // The reconfirm above started a new run: it completes, and polling lets it go.
-    await until(api.workflows.onDidChange, () => api.workflows.store.workflow('Sandbox', started.workflowId)?.status === 'complete', 'the reconfirmed run to complete');
+    await until(
+      api.workflows.onDidChange,
+      () => api.workflows.store.workflow('Sandbox', started.workflowId)?.status === 'complete',
+      'the reconfirmed run to complete',
+    );
     const before = api.workflows.store.workflow('Sandbox', started.workflowId)!;
     // Reconfirmed elsewhere (another tool, a colleague): a new run the explorer has not read.
     const info = api.sandbox.info!;
-    const signIn = await fetch(`${info.baseUrl}/user-management-services-ws/oauth2/002/signInWithPassword`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: info.username, password: info.password }) });
+    const signIn = await fetch(`${info.baseUrl}/user-management-services-ws/oauth2/002/signInWithPassword`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: info.username, password: info.password }),
+    });
     const { access_token } = (await signIn.json()) as { access_token: string };
-    const reconfirmed = await fetch(before.envelope!.links!.reconfirm!.href, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${access_token}` } });
+    const reconfirmed = await fetch(before.envelope!.links!.reconfirm!.href, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${access_token}` },
+    });
     assert.ok(reconfirmed.ok, `reconfirm answered ${reconfirmed.status}`);
     const { workflow } = (await reconfirmed.json()) as { workflow: { runId: string } };
     assert.notEqual(workflow.runId, before.runId);
@@ -121,15 +161,26 @@ describe('workflow explorer in a real VS Code host', () => {
 
   it('an answer of over 1 MiB (read-oversized fault): the explorer keeps its known fields, says so in the raw JSON, and its saved state stays small', async () => {
     const node = { kind: 'workflow', env: 'Sandbox', workflowId: started.workflowId };
-    const faults = await fetch(`${api.sandbox.info!.baseUrl}/sandbox/faults`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-sandbox-secret': api.sandbox.info!.controlSecret }, body: JSON.stringify({ fault: 'read-oversized' }) });
+    const faults = await fetch(`${api.sandbox.info!.baseUrl}/sandbox/faults`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-sandbox-secret': api.sandbox.info!.controlSecret },
+      body: JSON.stringify({ fault: 'read-oversized' }),
+    });
     assert.equal(faults.status, 201, 'the fault is injected');
     const refreshed = (await vscode.commands.executeCommand('wfs.refreshWorkflow', node)) as TrackedWorkflow;
     assert.equal(refreshed.workflowId, started.workflowId);
     const uri = (await vscode.commands.executeCommand('wfs.openWorkflowJson', node)) as string;
     const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri)!;
     // The earlier test opened this document: VS Code asks the provider again and updates it a moment later.
-    await until(vscode.workspace.onDidChangeTextDocument, () => doc.getText().includes('keptByTheToolkit'), 'the open document to show the latest answer');
-    const shown = JSON.parse(doc.getText()) as { keptByTheToolkit?: string; workflow: { workflowId: string; ordered?: unknown } };
+    await until(
+      vscode.workspace.onDidChangeTextDocument,
+      () => doc.getText().includes('keptByTheToolkit'),
+      'the open document to show the latest answer',
+    );
+    const shown = JSON.parse(doc.getText()) as {
+      keptByTheToolkit?: string;
+      workflow: { workflowId: string; ordered?: unknown };
+    };
     assert.match(shown.keptByTheToolkit ?? '', /^The service answered \d{7} bytes; the explorer keeps at most 16384/);
     assert.deepEqual([shown.workflow.workflowId, shown.workflow.ordered], [started.workflowId, undefined]);
     await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
@@ -137,7 +188,7 @@ describe('workflow explorer in a real VS Code host', () => {
     assert.ok(saved < 64 * 1024, `the explorer's saved state is ${saved} bytes`);
   });
 
-  it("a reconfirm whose answer is lost (the connection cut after the service took it): the workflow is read again, and its new run says it was reconfirmed", async () => {
+  it('a reconfirm whose answer is lost (the connection cut after the service took it): the workflow is read again, and its new run says it was reconfirmed', async () => {
     const info = api.sandbox.info!;
     // Between the extension and the sandbox: every request passes, but a reconfirm's connection is cut once the
     // sandbox answered it.
@@ -148,38 +199,81 @@ describe('workflow explorer in a real VS Code host', () => {
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', async () => {
         const headers: Record<string, string> = {};
-        for (const h of ['content-type', 'authorization', 'accept', 'x-svc-useralias']) if (typeof req.headers[h] === 'string') headers[h] = req.headers[h] as string;
-        const answer = await fetch(info.baseUrl + req.url, { method: req.method, headers, body: req.method === 'GET' ? undefined : Buffer.concat(chunks) });
+        for (const h of ['content-type', 'authorization', 'accept', 'x-svc-useralias'])
+          if (typeof req.headers[h] === 'string') headers[h] = req.headers[h] as string;
+        const answer = await fetch(info.baseUrl + req.url, {
+          method: req.method,
+          headers,
+          body: req.method === 'GET' ? undefined : Buffer.concat(chunks),
+        });
         const body = Buffer.from(await answer.arrayBuffer());
         if (req.method === 'POST' && /\/workflows\/wf_/.test(req.url!)) return void (cut++, req.socket.destroy());
         if (req.method === 'GET' && failReads > 0) return void (failReads--, res.writeHead(503).end());
-        res.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'application/json' }).end(body);
+        res
+          .writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'application/json' })
+          .end(body);
       });
     });
     await new Promise<void>((r) => relay.listen(0, '127.0.0.1', r));
     try {
-      await setSetting('environments', [{ name: 'Relay', baseUrl: `http://127.0.0.1:${(relay.address() as AddressInfo).port}` }]);
+      await setSetting('environments', [
+        { name: 'Relay', baseUrl: `http://127.0.0.1:${(relay.address() as AddressInfo).port}` },
+      ]);
       await until(api.environments.onDidChange, () => !!api.environments.get('Relay'), 'the Relay environment');
       await vscode.commands.executeCommand('wfs.switchEnvironment', 'Relay');
-      assert.equal(await vscode.commands.executeCommand('wfs.signIn', { environment: 'Relay', username: info.username, password: info.password }), true);
+      assert.equal(
+        await vscode.commands.executeCommand('wfs.signIn', {
+          environment: 'Relay',
+          username: info.username,
+          password: info.password,
+        }),
+        true,
+      );
       await vscode.commands.executeCommand('wfs.addSession', info.sessions.staged);
-      const w = (await vscode.commands.executeCommand('wfs.startWorkflow', { sessionId: info.sessions.staged, product: info.products[0], correlationId: `host-relay-${Date.now()}` })) as TrackedWorkflow;
-      await until(api.workflows.onDidChange, () => api.workflows.store.workflow('Relay', w.workflowId)?.reconfirmAvailable === true, 'the workflow to complete, reconfirmable');
+      const w = (await vscode.commands.executeCommand('wfs.startWorkflow', {
+        sessionId: info.sessions.staged,
+        product: info.products[0],
+        correlationId: `host-relay-${Date.now()}`,
+      })) as TrackedWorkflow;
+      await until(
+        api.workflows.onDidChange,
+        () => api.workflows.store.workflow('Relay', w.workflowId)?.reconfirmAvailable === true,
+        'the workflow to complete, reconfirmable',
+      );
       // The store's record is updated in place: the run id as it is now.
       const beforeRunId = api.workflows.store.workflow('Relay', w.workflowId)!.runId;
       await vscode.commands.executeCommand('notifications.clearAll');
-      const after = (await vscode.commands.executeCommand('wfs.reconfirmWorkflow', { kind: 'workflow', env: 'Relay', workflowId: w.workflowId })) as TrackedWorkflow | undefined;
+      const after = (await vscode.commands.executeCommand('wfs.reconfirmWorkflow', {
+        kind: 'workflow',
+        env: 'Relay',
+        workflowId: w.workflowId,
+      })) as TrackedWorkflow | undefined;
       assert.equal(cut, 1, 'the reconfirm was sent, and its answer lost');
       assert.ok(after && after.runId !== beforeRunId, `a new run: ${after?.runId} after ${beforeRunId}`);
-      await notificationsInCenter(new RegExp(`^The reconfirm's answer was lost \\(.+\\), but ${w.workflowId} shows a new run \\(${after.runId}\\): it was reconfirmed\\.$`), 1);
+      await notificationsInCenter(
+        new RegExp(
+          `^The reconfirm's answer was lost \\(.+\\), but ${w.workflowId} shows a new run \\(${after.runId}\\): it was reconfirmed\\.$`,
+        ),
+        1,
+      );
 
       // Lost again, and the workflow cannot be read either: whether it took place is unknown, and the message says
       // how to find out.
-      await until(api.workflows.onDidChange, () => api.workflows.store.workflow('Relay', w.workflowId)?.reconfirmAvailable === true, 'the new run to complete');
+      await until(
+        api.workflows.onDidChange,
+        () => api.workflows.store.workflow('Relay', w.workflowId)?.reconfirmAvailable === true,
+        'the new run to complete',
+      );
       failReads = 1;
-      const unknown = await vscode.commands.executeCommand('wfs.reconfirmWorkflow', { kind: 'workflow', env: 'Relay', workflowId: w.workflowId });
+      const unknown = await vscode.commands.executeCommand('wfs.reconfirmWorkflow', {
+        kind: 'workflow',
+        env: 'Relay',
+        workflowId: w.workflowId,
+      });
       assert.deepEqual([unknown, cut], [undefined, 2]);
-      const notice = new RegExp(`^The reconfirm's answer was lost \\(.+\\), and ${w.workflowId} could not be read to see whether it took place \\(.+\\)\\. It may have been reconfirmed and billed: refresh the workflow \\(a new runId means it was\\) before reconfirming again\\.$`);
+      const notice = new RegExp(
+        `^The reconfirm's answer was lost \\(.+\\), and ${w.workflowId} could not be read to see whether it took place \\(.+\\)\\. It may have been reconfirmed and billed: refresh the workflow \\(a new runId means it was\\) before reconfirming again\\.$`,
+      );
       await notificationsInCenter(notice, 1);
       assert.deepEqual(await notificationButtons(notice), ['Refresh Workflow']);
     } finally {
@@ -193,15 +287,27 @@ describe('workflow explorer in a real VS Code host', () => {
   it('a refused start (SESSION_EMPTY) adds nothing to the tree', async () => {
     const info = api.sandbox.info!;
     const before = api.workflows.store.workflows('Sandbox').length;
-    const r = await vscode.commands.executeCommand('wfs.startWorkflow', { sessionId: info.sessions.empty, product: info.products[0], correlationId: `host-empty-${Date.now()}` });
+    const r = await vscode.commands.executeCommand('wfs.startWorkflow', {
+      sessionId: info.sessions.empty,
+      product: info.products[0],
+      correlationId: `host-empty-${Date.now()}`,
+    });
     assert.equal(r, undefined);
     assert.equal(api.workflows.store.workflows('Sandbox').length, before);
   });
 
   it('removing the workflow and the session forgets them', async () => {
-    await vscode.commands.executeCommand('wfs.removeWorkflow', { kind: 'workflow', env: 'Sandbox', workflowId: started.workflowId });
+    await vscode.commands.executeCommand('wfs.removeWorkflow', {
+      kind: 'workflow',
+      env: 'Sandbox',
+      workflowId: started.workflowId,
+    });
     assert.equal(api.workflows.store.workflow('Sandbox', started.workflowId), undefined);
-    await vscode.commands.executeCommand('wfs.removeSession', { kind: 'session', env: 'Sandbox', sessionId: api.sandbox.info!.sessions.staged });
+    await vscode.commands.executeCommand('wfs.removeSession', {
+      kind: 'session',
+      env: 'Sandbox',
+      sessionId: api.sandbox.info!.sessions.staged,
+    });
     assert.equal(api.explorer.currentState(), 'no-sessions');
   });
 });

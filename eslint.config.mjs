@@ -1,0 +1,48 @@
+// Lint rules that keep the architecture (docs/design.md): the core and the CLI never reach VS Code, no import
+// cycles, no promise left floating in the product. Formatting is Prettier's job (`npm run format`).
+import tseslint from 'typescript-eslint';
+import { importX, createNodeResolver } from 'eslint-plugin-import-x';
+
+const noVscode = {
+  paths: [
+    { name: 'vscode', message: 'src/core and src/cli run without VS Code: pass what you need in from src/extension.' },
+  ],
+};
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'out/**', 'node_modules/**', '.vscode-test/**', 'media/**', 'test/vscode/peer/**'] },
+  {
+    files: ['src/**/*.ts', 'test/**/*.ts', 'bench/**/*.ts'],
+    extends: [tseslint.configs.base],
+    languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+    },
+    plugins: { 'import-x': importX },
+    settings: {
+      'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.js', '.json', '.d.ts'] })],
+      'import-x/extensions': ['.ts', '.js'],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts'] },
+    },
+    rules: {
+      'import-x/no-cycle': ['error', { ignoreExternal: true }],
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: false }],
+      '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
+      'no-restricted-imports': 'off',
+      // Prettier holds code to 120 columns; this holds comments there too (it cannot break strings, nor should it).
+      'max-len': [
+        'error',
+        { code: 120, ignoreStrings: true, ignoreTemplateLiterals: true, ignoreUrls: true, ignoreRegExpLiterals: true },
+      ],
+    },
+  },
+  {
+    files: ['src/core/**/*.ts', 'src/cli/**/*.ts', 'src/testkit/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', noVscode] },
+  },
+  {
+    // Tests may leave a promise to an assertion helper that rejects into mocha; the product may not.
+    files: ['test/**/*.ts', 'bench/**/*.ts'],
+    rules: { '@typescript-eslint/no-floating-promises': 'off', '@typescript-eslint/no-misused-promises': 'off' },
+  },
+);

@@ -789,6 +789,35 @@ async function main() {
         },
       ),
     );
+    results.push(
+      await step(
+        "the extension's details page renders the packaged README (its tables and images) and CHANGELOG",
+        async () => {
+          await runCommand(page, 'Notifications: Clear All Notifications');
+          await runCommand(page, 'View: Close All Editors');
+          await runCommand(page, 'Extensions: Show Installed Extensions');
+          await page
+            .locator('.extensions-viewlet .monaco-list-row', { hasText: 'Workflow Service Toolkit' })
+            .first()
+            .click({ timeout: 30_000 });
+          const details = webview();
+          // README: its first heading, a table rendered as a table (not as pipes), and its images loaded.
+          await details.locator('h1', { hasText: 'Workflow Service Toolkit' }).first().waitFor({ timeout: 60_000 });
+          await details.locator('table th').first().waitFor({ timeout: 15_000 });
+          const pipes = await details.locator('p', { hasText: /^\s*\|.*\|\s*$/ }).count();
+          if (pipes > 0) throw new Error(`${pipes} README table row(s) render as plain text`);
+          const broken = await details
+            .locator('img')
+            .evaluateAll((imgs) => imgs.filter((i) => !(i.complete && i.naturalWidth > 0)).map((i) => i.src));
+          if (broken.length > 0) throw new Error(`README images that did not load: ${broken.join(', ')}`);
+          await page.screenshot({ path: join(shots, '09-details-readme.png') });
+          await page.locator('.extension-editor .navbar .action-label', { hasText: 'Changelog' }).click();
+          await details.locator('h2', { hasText: '[0.1.0]' }).first().waitFor({ timeout: 30_000 });
+          await details.locator('h3', { hasText: 'Added' }).first().waitFor({ timeout: 15_000 });
+          await page.screenshot({ path: join(shots, '10-details-changelog.png') });
+        },
+      ),
+    );
   } finally {
     await browser.close().catch(() => {});
     await server.stop();

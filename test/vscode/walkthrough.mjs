@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { spawn, spawnSync } from 'node:child_process';
 import { createServer } from 'node:http';
-import { existsSync, mkdirSync, mkdtempSync, truncateSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ensureTools, projectRoot } from './harness/tools.mjs';
@@ -806,10 +806,14 @@ async function main() {
           await details.locator('table th').first().waitFor({ timeout: 15_000 });
           const pipes = await details.locator('p', { hasText: /^\s*\|.*\|\s*$/ }).count();
           if (pipes > 0) throw new Error(`${pipes} README table row(s) render as plain text`);
-          const broken = await details
-            .locator('img')
-            .evaluateAll((imgs) => imgs.filter((i) => !(i.complete && i.naturalWidth > 0)).map((i) => i.src));
-          if (broken.length > 0) throw new Error(`README images that did not load: ${broken.join(', ')}`);
+          // vsce points README's images at the repository (the Marketplace needs https); offline they cannot load,
+          // so check that each names a screenshot the repository holds.
+          const raw = `${repositoryUrl()}/raw/HEAD/`;
+          const images = await details.locator('img').evaluateAll((imgs) => imgs.map((i) => i.src));
+          const unknown = images.filter(
+            (src) => !src.startsWith(raw) || !existsSync(join(root, src.slice(raw.length))),
+          );
+          if (images.length === 0 || unknown.length > 0) throw new Error(`README images: ${images.join(', ')}`);
           await page.screenshot({ path: join(shots, '09-details-readme.png') });
           await page.locator('.extension-editor .navbar .action-label', { hasText: 'Changelog' }).click();
           await details.locator('h2', { hasText: '[0.1.0]' }).first().waitFor({ timeout: 30_000 });
@@ -827,6 +831,12 @@ async function main() {
   console.log(`Screenshots in test/vscode/screenshots/.`);
   console.log(`walkthrough: ${results.length - failed} passed, ${failed} failed`);
   return failed === 0 ? 0 : 1;
+}
+
+/** The repository URL of package.json, as vsce uses it to rewrite README's relative links. */
+function repositoryUrl() {
+  const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+  return pkg.repository.url.replace(/\.git$/, '');
 }
 
 /** `wfs sandbox` from this build, as a second environment; resolves with its ready line. */

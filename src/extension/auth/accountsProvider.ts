@@ -9,7 +9,7 @@ import type { AuthService } from './authService';
 export const AUTH_PROVIDER_ID = 'wfs';
 export const AUTH_PROVIDER_LABEL = 'Workflow Service';
 
-const sessionId = (env: string) => `wfs:${env}`;
+const sessionId = (envName: string) => `wfs:${envName}`;
 
 export class AccountsProvider implements vscode.AuthenticationProvider, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<vscode.AuthenticationProviderAuthenticationSessionsChangeEvent>();
@@ -58,15 +58,17 @@ export class AccountsProvider implements vscode.AuthenticationProvider, vscode.D
     if (env) await this.auth.signOut(env);
   }
 
-  private account(env: string): string | undefined {
-    const tm = this.auth.peek(env);
+  private account(envName: string): string | undefined {
+    const env = this.environments.get(envName);
+    const tm = env && this.auth.peek(env);
     const user = tm?.current?.username;
     return tm && user && tm.state !== 'signed-out' && tm.state !== 'expired' ? user : undefined;
   }
 
-  private async session(env: string): Promise<vscode.AuthenticationSession | undefined> {
-    const tm = await this.auth.manager(env);
-    const user = this.account(env);
+  private async session(envName: string): Promise<vscode.AuthenticationSession | undefined> {
+    const env = this.environments.get(envName);
+    const tm = env && (await this.auth.manager(env));
+    const user = this.account(envName);
     if (!tm || !user) return undefined;
     let accessToken: string;
     try {
@@ -75,15 +77,17 @@ export class AccountsProvider implements vscode.AuthenticationProvider, vscode.D
       return undefined; // the refresh failed: the environment shows "signed out" or "expired" on its own
     }
     return {
-      id: sessionId(env),
+      id: sessionId(envName),
       accessToken,
-      account: { id: `${env}/${user}`, label: `${user} · ${env}` },
-      scopes: [env],
+      account: { id: `${envName}/${user}`, label: `${user} · ${envName}` },
+      scopes: [envName],
     };
   }
 
-  private async announce(env: string): Promise<void> {
-    await this.auth.manager(env);
+  private async announce(envName: string): Promise<void> {
+    const value = this.environments.get(envName);
+    if (value) await this.auth.manager(value);
+    const env = envName;
     const before = this.announced.get(env);
     const now = this.account(env);
     if (before === now) return;

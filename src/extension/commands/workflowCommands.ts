@@ -215,7 +215,7 @@ async function startWorkflow(s: Services, args: StartWorkflowArgs): Promise<Trac
       if (err.mayHaveStarted) return afterCancelledStart(s, env, req);
       s.log.info(`${env.name}: the start (correlationId ${correlationId}) was cancelled before it was sent`);
       void vscode.window.showInformationMessage(
-        'The start was cancelled before it was sent: no workflow was started, nothing was billed.',
+        'The start was cancelled before the service took it: no workflow was started, nothing was billed.',
       );
       return undefined;
     }

@@ -510,7 +510,7 @@ async function benchTokens() {
   // an expired access token themselves, as after a laptop wakes from sleep.
   const noTimers = { now: () => clock.now(), setTimeout: () => 0, clearTimeout: () => {} };
   const tm = new core.tokens.TokenManager({
-    environment: 'bench',
+    secretScope: 'bench',
     baseUrl: info.baseUrl,
     store: new core.secrets.MemorySecretStore(),
     clock: noTimers,

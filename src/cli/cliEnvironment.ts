@@ -2,21 +2,23 @@
 // Reading and checking the variables is separate from signing in, so a command refuses a bad request before any
 // credential leaves the process.
 import { MemorySecretStore } from '../core/auth/secretStore';
-import { TokenManager, type AliasPlacement, type Credentials } from '../core/auth/TokenManager';
-import { credentialOriginProblem } from '../core/http/credentialOrigin';
+import { TokenManager, type Credentials } from '../core/auth/TokenManager';
+import { toEnvironment, type Environment } from '../core/environments/environment';
+import {
+  parseServiceFields,
+  type ServiceFieldProblem,
+  type ServiceFields,
+} from '../core/environments/environmentConfig';
 import { isLoopbackHost } from '../core/http/loopback';
 import { DEFAULT_429_BACKOFF, RateGate } from '../core/http/rateGate';
 import type { Clock } from '../core/time/clock';
 import { UsageError } from './flags';
-import { httpUrlValue } from './httpUrlValue';
 import type { CliIO } from './output';
 
-/** The service a command talks to, read and checked, nothing sent yet. */
-export interface ServiceTarget {
-  baseUrl: string;
-  testWebhookUrl: string;
+/** The service a command talks to, read and checked, nothing sent yet: an Environment read by the extension's own
+ * parser (environmentConfig.ts parseServiceFields), and what only the CLI has. */
+export interface ServiceTarget extends Environment {
   credentials: Credentials;
-  aliasPlacement: AliasPlacement;
   /** Attempts per request while the service answers 429. */
   rateLimitAttempts: number;
   /** True when the test endpoint is a local sandbox, which accepts http:// loopback addresses. */
@@ -29,42 +31,55 @@ export interface CliEnvironment extends ServiceTarget {
   gate: RateGate;
 }
 
+/** The CLI's environment has no settings entry: this name stands for it in its key and messages. */
+const CLI_ENVIRONMENT = 'wfs';
+
+/** Each service field is a variable. */
+const VARIABLE: Record<keyof ServiceFields, string> = {
+  baseUrl: 'WFS_BASE_URL',
+  testWebhookUrl: 'WFS_TEST_WEBHOOK_URL',
+  userAliasPlacement: 'WFS_USER_ALIAS_PLACEMENT',
+};
+
 function required(env: NodeJS.ProcessEnv, name: string): string {
   const v = env[name];
   if (!v) throw new UsageError(`${name} is not set (run \`wfs <command> --help\` for the environment it reads)`);
   return v;
 }
 
-/** A service address: an http(s) URL, written without its trailing slashes, where the password and tokens may go
- * (https, or plain http on loopback). */
-function serviceUrl(name: string, value: string): string {
-  const url = httpUrlValue(name, value).replace(/\/+$/, '');
-  const problem = credentialOriginProblem(url);
-  if (problem) throw new UsageError(`${name} ${problem}.`);
-  return url;
-}
-
 export function readServiceTarget(env: NodeJS.ProcessEnv): ServiceTarget {
-  const baseUrl = serviceUrl('WFS_BASE_URL', required(env, 'WFS_BASE_URL'));
-  const testWebhookUrl = serviceUrl('WFS_TEST_WEBHOOK_URL', env.WFS_TEST_WEBHOOK_URL || baseUrl);
+  const service = parseServiceFields({
+    baseUrl: required(env, 'WFS_BASE_URL'),
+    testWebhookUrl: env.WFS_TEST_WEBHOOK_URL || undefined,
+    userAliasPlacement: env.WFS_USER_ALIAS_PLACEMENT || undefined,
+  });
+  // Said as the CLI always said them: an address's problem first, then missing credentials, then the placement.
+  const refuse = (p: ServiceFieldProblem): never => {
+    throw new UsageError(`${VARIABLE[p.field]} ${p.problem}${p.kind === 'clear-credentials' ? '.' : ''}`);
+  };
+  if ('problem' in service && service.kind !== 'alias-placement') refuse(service);
   const credentials: Credentials = {
     username: required(env, 'WFS_USERNAME'),
     password: required(env, 'WFS_PASSWORD'),
     userAlias: env.WFS_USER_ALIAS || undefined,
   };
-  const aliasPlacement = (env.WFS_USER_ALIAS_PLACEMENT || 'body') as AliasPlacement;
-  if (!['body', 'header', 'query'].includes(aliasPlacement))
-    throw new UsageError('WFS_USER_ALIAS_PLACEMENT must be body, header or query');
+  if ('problem' in service) return refuse(service);
   const rawAttempts = env.WFS_RATE_LIMIT_ATTEMPTS;
   const rateLimitAttempts = rawAttempts ? Number(rawAttempts) : DEFAULT_429_BACKOFF.maxAttempts;
   if (!Number.isInteger(rateLimitAttempts) || rateLimitAttempts < 1 || rateLimitAttempts > 10)
     throw new UsageError('WFS_RATE_LIMIT_ATTEMPTS must be an integer from 1 to 10');
-  const t = new URL(testWebhookUrl);
+  const environment = toEnvironment({
+    name: CLI_ENVIRONMENT,
+    ...service,
+    userAlias: credentials.userAlias,
+    products: [],
+    trustedIssuers: [],
+    builtIn: false,
+  });
+  const t = new URL(environment.testWebhookUrl);
   return {
-    baseUrl,
-    testWebhookUrl,
+    ...environment,
     credentials,
-    aliasPlacement,
     rateLimitAttempts,
     isLocalSandbox: t.protocol === 'http:' && isLoopbackHost(t.hostname),
   };
@@ -76,7 +91,7 @@ export async function signIn(target: ServiceTarget, io: CliIO): Promise<CliEnvir
   const gate = new RateGate(clock, { ...DEFAULT_429_BACKOFF, maxAttempts: target.rateLimitAttempts });
   gate.onBackoff(({ attempt, delayMs }) => io.emit({ event: 'backoff', status: 429, attempt, delayMs }));
   const tokens = new TokenManager({
-    environment: 'cli',
+    secretScope: target.key,
     baseUrl: target.baseUrl,
     store: new MemorySecretStore(),
     clock,

@@ -114,7 +114,10 @@ export function compose(context: vscode.ExtensionContext): Composition {
     auditTests,
     treeView.onDidChangeVisibility((e) => workflows.setVisible(e.visible)),
     receiver.onVerifiedEvent((e) => e.runId && workflows.refreshByRunId(e.runId)),
-    vscode.workspace.registerTextDocumentContentProvider(WORKFLOW_JSON_SCHEME, new WorkflowJsonDocuments(workflows)),
+    vscode.workspace.registerTextDocumentContentProvider(
+      WORKFLOW_JSON_SCHEME,
+      new WorkflowJsonDocuments(workflows, environments),
+    ),
     vscode.commands.registerCommand('wfs.openWebhookPanel', (deliveryId?: string) =>
       webhookPanel.show(typeof deliveryId === 'string' ? deliveryId : undefined),
     ),
@@ -167,10 +170,10 @@ async function revealWorkflowByRunId(
   treeView: vscode.TreeView<ExplorerNode>,
   runId: string,
 ): Promise<string | undefined> {
-  for (const env of s.environments.names()) {
+  for (const env of s.environments.all()) {
     const w = s.workflows.store.findByRunId(env, runId);
     if (!w) continue;
-    if (env !== s.environments.currentName) await s.environments.select(env);
+    if (env.name !== s.environments.currentName) await s.environments.select(env.name);
     await vscode.commands.executeCommand('wfs.explorer.focus');
     await treeView.reveal(
       { kind: 'workflow', env, workflowId: w.workflowId },

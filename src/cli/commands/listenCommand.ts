@@ -1,5 +1,6 @@
 // `wfs listen`: the webhook receiver (and, when asked, a tunnel), headless. One JSON line per delivery and tunnel state
 // change.
+import { isLoopbackHost } from '../../core/http/loopback';
 import { TransportError } from '../../core/http/request';
 import { statSync } from 'node:fs';
 import { readBoundedText } from '../boundedRead';
@@ -193,8 +194,9 @@ export const listenCommand: CommandSpec = {
       );
     if (sources > 1)
       throw new UsageError('--trust-file, --trust-sandbox and --issuer/--audience/--jwks-url exclude each other');
-    const host = flags.values.get('host') ?? '127.0.0.1';
-    if (!['127.0.0.1', 'localhost', '::1'].includes(host) && !/^127\./.test(host))
+    // Bound without IPv6 brackets: [::1] and ::1 are one address.
+    const host = (flags.values.get('host') ?? '127.0.0.1').replace(/^\[(.*)\]$/, '$1');
+    if (!isLoopbackHost(host))
       throw new UsageError('--host must be a loopback address: the public side is --public-url or --tunnel');
     const path = flags.values.get('path') ?? '/webhooks';
     if (!path.startsWith('/')) throw new UsageError('--path must start with /');

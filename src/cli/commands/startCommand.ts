@@ -13,7 +13,7 @@ import {
 import { TransportError } from '../../core/http/request';
 import { OutcomeUnknown } from '../../core/http/serviceErrors';
 import { startWorkflowUrl } from '../../core/http/paths';
-import { watchStartOnWire } from '../startOnWire';
+import { watchStartOnWire } from '../../core/workflows/startOnWire';
 import { StoppedBeforeSent } from '../output';
 
 /** Stopped (SIGINT/SIGTERM/SIGHUP) after the start went out and before its answer came: the same unknown as a lost

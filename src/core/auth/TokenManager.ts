@@ -51,8 +51,9 @@ export interface TokenStateEvent {
 }
 
 export interface TokenManagerOptions {
-  /** Names the environment; the secret key is derived from it. */
-  environment: string;
+  /** Where the session is kept: the Environment's key (secretScope.ts: its name and origins), from which the
+   * secret's key is derived, so a session is only ever found for the origins it was issued by. */
+  secretScope: string;
   baseUrl: string;
   store: SecretStore;
   clock: Clock;
@@ -80,8 +81,8 @@ export interface SecretStorageFailure {
   error: Error;
 }
 
-export function secretKeyFor(environment: string): string {
-  return `wfs.tokens.${environment}`;
+export function secretKeyFor(secretScope: string): string {
+  return `wfs.tokens.${secretScope}`;
 }
 
 export class TokenManager extends EventEmitter implements AccessTokenProvider {
@@ -99,7 +100,7 @@ export class TokenManager extends EventEmitter implements AccessTokenProvider {
 
   constructor(private readonly options: TokenManagerOptions) {
     super();
-    this.key = secretKeyFor(options.environment);
+    this.key = secretKeyFor(options.secretScope);
     this.rateGate = options.gate ?? new RateGate(options.clock);
     this.storeSubscription = options.store.onDidChange?.((k) => {
       if (k === this.key) void this.load();

@@ -41,6 +41,46 @@ function urlProblem(value: unknown): string {
   return (typeof value === 'string' && httpUrlProblem(value)) || 'must be an http(s) URL';
 }
 
+/** Where an environment's service is and how sign-in carries the user alias, as written (a settings entry, or the
+ * CLI's WFS_* variables): absent fields take their defaults. */
+export interface ServiceFields {
+  baseUrl?: unknown;
+  testWebhookUrl?: unknown;
+  userAliasPlacement?: unknown;
+}
+
+/** A refused field: which one, and why as the end of a sentence that names it (the caller names it its own way). */
+export interface ServiceFieldProblem {
+  field: keyof ServiceFields;
+  problem: string;
+  /** 'clear-credentials': an http address off this machine (a whole clause); 'address': not an http(s) URL;
+   * 'alias-placement': not body, header or query. */
+  kind: 'address' | 'clear-credentials' | 'alias-placement';
+}
+
+export const ALIAS_PLACEMENTS: readonly AliasPlacement[] = ['body', 'header', 'query'];
+
+/** The one reading of the service fields, for the extension's settings and the CLI alike: http(s) URLs without
+ * their trailing slashes, where credentials may go (https, or plain http on loopback); the test webhook address
+ * defaults to the service's; the alias goes in the body unless told otherwise. The first problem, in field order. */
+export function parseServiceFields(
+  o: ServiceFields,
+): Pick<EnvironmentConfig, 'baseUrl' | 'testWebhookUrl' | 'aliasPlacement'> | ServiceFieldProblem {
+  const baseUrl = httpUrl(o.baseUrl);
+  if (!baseUrl) return { field: 'baseUrl', problem: urlProblem(o.baseUrl), kind: 'address' };
+  // The password and tokens go to both: the address is refused, not sent in clear.
+  const clearBase = credentialOriginProblem(baseUrl);
+  if (clearBase) return { field: 'baseUrl', problem: clearBase, kind: 'clear-credentials' };
+  const testWebhookUrl = o.testWebhookUrl === undefined ? baseUrl : httpUrl(o.testWebhookUrl);
+  if (!testWebhookUrl) return { field: 'testWebhookUrl', problem: urlProblem(o.testWebhookUrl), kind: 'address' };
+  const clearTest = credentialOriginProblem(testWebhookUrl);
+  if (clearTest) return { field: 'testWebhookUrl', problem: clearTest, kind: 'clear-credentials' };
+  const aliasPlacement = (o.userAliasPlacement ?? 'body') as AliasPlacement;
+  if (!ALIAS_PLACEMENTS.includes(aliasPlacement))
+    return { field: 'userAliasPlacement', problem: 'must be body, header or query', kind: 'alias-placement' };
+  return { baseUrl, testWebhookUrl, aliasPlacement };
+}
+
 /** Reads the setting; bad entries are skipped with a problem, never thrown, so one typo does not hide the rest. */
 export function parseEnvironments(raw: unknown): ParsedEnvironments {
   const environments: EnvironmentConfig[] = [];
@@ -62,22 +102,12 @@ export function parseEnvironments(raw: unknown): ParsedEnvironments {
       return problems.push(
         `${where}: the name "${name}" is already used${name.toLowerCase() === 'sandbox' ? ' by the built-in sandbox' : ''}.`,
       );
-    const baseUrl = httpUrl(o.baseUrl);
-    if (!baseUrl) return problems.push(`${where} ("${name}"): "baseUrl" ${urlProblem(o.baseUrl)}.`);
-    // The password and tokens go to both: the entry is refused, not sent in clear.
-    const clearBase = credentialOriginProblem(baseUrl);
-    if (clearBase) return problems.push(`${where} ("${name}"): "baseUrl" ${clearBase}.`);
-    const testWebhookUrl = o.testWebhookUrl === undefined ? baseUrl : httpUrl(o.testWebhookUrl);
-    if (!testWebhookUrl)
-      return problems.push(`${where} ("${name}"): "testWebhookUrl" ${urlProblem(o.testWebhookUrl)}.`);
-    const clearTest = credentialOriginProblem(testWebhookUrl);
-    if (clearTest) return problems.push(`${where} ("${name}"): "testWebhookUrl" ${clearTest}.`);
+    const service = parseServiceFields(o);
+    if ('problem' in service) return problems.push(`${where} ("${name}"): "${service.field}" ${service.problem}.`);
+    const { baseUrl, testWebhookUrl, aliasPlacement: placement } = service;
     const problemsBase = o.problemsBase === undefined ? undefined : httpUrl(o.problemsBase);
     if (o.problemsBase !== undefined && !problemsBase)
       return problems.push(`${where} ("${name}"): "problemsBase" ${urlProblem(o.problemsBase)}.`);
-    const placement = (o.userAliasPlacement ?? 'body') as AliasPlacement;
-    if (!['body', 'header', 'query'].includes(placement))
-      return problems.push(`${where} ("${name}"): "userAliasPlacement" must be body, header or query.`);
     const products: Product[] = [];
     for (const p of Array.isArray(o.products) ? o.products : []) {
       const q = p as Record<string, unknown>;

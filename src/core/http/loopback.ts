@@ -1,6 +1,11 @@
-// Loopback addresses: the only plain-http webhook targets the sandbox accepts.
+// The one loopback check: this machine's own addresses. Plain http is allowed to them (credentials to a local
+// sandbox, webhooks to a local receiver), loopback servers answer only their names, and the CLI listens only there.
 
-export function isLoopbackHost(hostname: string): boolean {
-  const h = hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  return h === 'localhost' || h === '::1' || /^127\.\d+\.\d+\.\d+$/.test(h);
+/** True for localhost, 127.0.0.0/8 (dotted quad) and ::1, as a URL's hostname, a Host header's name or a flag
+ * gives them: IPv6 brackets optional, any case. Nothing else ("localhost.", "127.1") is taken for this machine. */
+export function isLoopbackHost(host: string): boolean {
+  const h = host.replace(/^\[(.*)\]$/, '$1').toLowerCase();
+  if (h === 'localhost' || h === '::1') return true;
+  const quad = /^127\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(h);
+  return !!quad && quad.slice(1).every((n) => Number(n) <= 255);
 }

@@ -101,7 +101,8 @@ export class WorkflowClient {
     return this.options.gate;
   }
 
-  async start(req: StartRequest): Promise<StartResult> {
+  /** `signal` aborts the request; once sent, the service may have started the workflow all the same. */
+  async start(req: StartRequest, signal?: AbortSignal): Promise<StartResult> {
     const { sessionId, service, model, correlationId, supportCorrelationId } = prepareStart(
       req,
       this.options.clock.now(),
@@ -114,6 +115,7 @@ export class WorkflowClient {
         json: { product: { service, model }, correlationId },
         headers: { ...this.headers(), 'x-svc-correlationid': supportCorrelationId },
         timeoutMs: this.options.timeoutMs,
+        signal,
       },
       ctx,
       this.options,

@@ -1,6 +1,9 @@
 // What the explorer remembers per environment: the sessions a user added (no endpoint lists them) and the
 // workflows started here with their last known state. Plain data, persisted by the host (VS Code globalState).
+// Every method takes the Environment value: its name is the persisted key (a user's sessions are theirs whatever
+// the address), its key says which service the workflows were read from, so a value only ever sees its own.
 import { EventEmitter } from 'node:events';
+import type { Environment } from '../environments/environment';
 import type { ServiceMessage } from '../http/bodyKind';
 import { isTerminal, type Product, type WorkflowEnvelope } from './workflowTypes';
 import { boundedEnvelope } from './boundedEnvelope';
@@ -34,7 +37,11 @@ export interface EnvironmentSnapshot {
   service?: string;
 }
 
+/** Keyed by environment name. */
 export type StoreSnapshot = Record<string, EnvironmentSnapshot>;
+
+/** What the store needs of an Environment value. */
+export type StoreEnvironment = Pick<Environment, 'name' | 'key'>;
 
 /** Older workflows are forgotten beyond this many per environment. */
 export const MAX_WORKFLOWS_PER_ENVIRONMENT = 200;
@@ -53,7 +60,7 @@ export class WorkflowStore extends EventEmitter {
   /** Accepts anything (it comes from storage): keeps what is well-formed, drops the rest. */
   private restore(initial: unknown): void {
     if (!initial || typeof initial !== 'object') return;
-    for (const [env, value] of Object.entries(initial as Record<string, unknown>)) {
+    for (const [envName, value] of Object.entries(initial as Record<string, unknown>)) {
       const v = value as Partial<EnvironmentSnapshot>;
       const sessions = Array.isArray(v?.sessions)
         ? v.sessions.filter((s): s is string => typeof s === 'string' && s.length > 0)
@@ -67,7 +74,7 @@ export class WorkflowStore extends EventEmitter {
               typeof w.status === 'string',
           )
         : [];
-      this.data.set(env, {
+      this.data.set(envName, {
         sessions: [...new Set(sessions)],
         workflows,
         ...(typeof v?.service === 'string' ? { service: v.service } : {}),
@@ -75,75 +82,83 @@ export class WorkflowStore extends EventEmitter {
     }
   }
 
-  private env(environment: string): EnvironmentSnapshot {
-    let e = this.data.get(environment);
-    if (!e) this.data.set(environment, (e = { sessions: [], workflows: [] }));
+  private bucket(envName: string): EnvironmentSnapshot {
+    let e = this.data.get(envName);
+    if (!e) this.data.set(envName, (e = { sessions: [], workflows: [] }));
     return e;
   }
 
-  sessions(environment: string): readonly string[] {
-    return this.data.get(environment)?.sessions ?? [];
+  /** The value's workflows: none when the name's workflows were read from another service. A snapshot from before
+   * services were recorded is read as the value's until follow() adopts it. */
+  private own(env: StoreEnvironment): TrackedWorkflow[] {
+    const e = this.data.get(env.name);
+    return e && (e.service === undefined || e.service === env.key) ? e.workflows : [];
   }
 
-  workflows(environment: string, sessionId?: string): readonly TrackedWorkflow[] {
-    const all = this.data.get(environment)?.workflows ?? [];
+  /** Sessions are kept by name only: the user's list, whatever the address. */
+  sessions(env: Pick<Environment, 'name'>): readonly string[] {
+    return this.data.get(env.name)?.sessions ?? [];
+  }
+
+  workflows(env: StoreEnvironment, sessionId?: string): readonly TrackedWorkflow[] {
+    const all = this.own(env);
     return sessionId === undefined ? all : all.filter((w) => w.sessionId === sessionId);
   }
 
-  workflow(environment: string, workflowId: string): TrackedWorkflow | undefined {
-    return this.data.get(environment)?.workflows.find((w) => w.workflowId === workflowId);
+  workflow(env: StoreEnvironment, workflowId: string): TrackedWorkflow | undefined {
+    return this.own(env).find((w) => w.workflowId === workflowId);
   }
 
-  findByRunId(environment: string, runId: string): TrackedWorkflow | undefined {
-    return this.data.get(environment)?.workflows.find((w) => w.runId === runId);
+  findByRunId(env: StoreEnvironment, runId: string): TrackedWorkflow | undefined {
+    return this.own(env).find((w) => w.runId === runId);
   }
 
   /** Non-terminal workflows whose polling has not stopped: the ones the poller follows. */
-  live(environment: string): TrackedWorkflow[] {
-    return (this.data.get(environment)?.workflows ?? []).filter((w) => !isTerminal(w.status) && !w.pollingStopped);
+  live(env: StoreEnvironment): TrackedWorkflow[] {
+    return this.own(env).filter((w) => !isTerminal(w.status) && !w.pollingStopped);
   }
 
   /** @returns false when it was already there. */
-  addSession(environment: string, sessionId: string): boolean {
+  addSession(env: Pick<Environment, 'name'>, sessionId: string): boolean {
     const id = sessionId.trim();
     if (!id) throw new RangeError('a session id is required');
-    const e = this.env(environment);
+    const e = this.bucket(env.name);
     if (e.sessions.includes(id)) return false;
     e.sessions.push(id);
-    this.changed(environment);
+    this.changed(env.name);
     return true;
   }
 
   /** Forgets the session and the workflows started in it (here only: nothing is cancelled at the service). */
-  removeSession(environment: string, sessionId: string): void {
-    const e = this.env(environment);
+  removeSession(env: StoreEnvironment, sessionId: string): void {
+    const e = this.bucket(env.name);
     e.sessions = e.sessions.filter((s) => s !== sessionId);
     e.workflows = e.workflows.filter((w) => w.sessionId !== sessionId);
-    this.changed(environment);
+    this.changed(env.name);
   }
 
-  /** Workflows belong to the service they were read from. When the environment now resolves to another one (a
-   * restarted sandbox, a setting pointing the name elsewhere), that service never knew them: they are forgotten.
-   * Sessions are the user's own list and stay. A snapshot from before services were recorded adopts the first. */
-  followService(environment: string, service: string): void {
-    const e = this.env(environment);
-    if (e.service === service) return;
+  /** Workflows belong to the service they were read from. When the name now resolves to another one (a restarted
+   * sandbox, a setting pointing the name elsewhere), that service never knew them: they are forgotten. Sessions are
+   * the user's own list and stay. A snapshot from before services were recorded adopts the first. */
+  follow(env: StoreEnvironment): void {
+    const e = this.bucket(env.name);
+    if (e.service === env.key) return;
     const had = e.service !== undefined && e.workflows.length > 0;
     if (e.service !== undefined) e.workflows = [];
-    e.service = service;
-    if (had) this.changed(environment);
+    e.service = env.key;
+    if (had) this.changed(env.name);
   }
 
-  /** Records a workflow from a start or read answer of `service`; the session is added when it is new. */
+  /** Records a workflow from a start or read answer of the value's service; the session is added when it is new. */
   upsertFromEnvelope(
-    environment: string,
+    env: StoreEnvironment,
     answer: WorkflowEnvelope,
-    extra: { service: string; correlationId?: string; now: number },
+    extra: { correlationId?: string; now: number },
   ): TrackedWorkflow {
     // What is kept is bounded in bytes: a large answer keeps its known fields only (boundedEnvelope.ts).
     const envelope = boundedEnvelope(answer);
-    this.followService(environment, extra.service);
-    const e = this.env(environment);
+    this.follow(env);
+    const e = this.bucket(env.name);
     const w = envelope.workflow;
     if (!e.sessions.includes(w.sessionId)) e.sessions.push(w.sessionId);
     const existing = e.workflows.find((x) => x.workflowId === w.workflowId);
@@ -169,40 +184,41 @@ export class WorkflowStore extends EventEmitter {
       if (e.workflows.length > MAX_WORKFLOWS_PER_ENVIRONMENT)
         e.workflows.splice(0, e.workflows.length - MAX_WORKFLOWS_PER_ENVIRONMENT);
     }
-    this.changed(environment);
+    this.changed(env.name);
     return existing ?? next;
   }
 
   /** Notes why polling stopped or what went wrong, keeping the last known state. */
-  markWorkflow(environment: string, workflowId: string, mark: { pollingStopped?: string; lastError?: string }): void {
-    const w = this.workflow(environment, workflowId);
+  markWorkflow(env: StoreEnvironment, workflowId: string, mark: { pollingStopped?: string; lastError?: string }): void {
+    const w = this.workflow(env, workflowId);
     if (!w) return;
     if ('pollingStopped' in mark) w.pollingStopped = mark.pollingStopped;
     if ('lastError' in mark) w.lastError = mark.lastError;
-    this.changed(environment);
+    this.changed(env.name);
   }
 
   /** Lets polling go on again (a manual refresh restarts the schedule). */
-  resumePolling(environment: string, workflowId: string, now: number): void {
-    const w = this.workflow(environment, workflowId);
+  resumePolling(env: StoreEnvironment, workflowId: string, now: number): void {
+    const w = this.workflow(env, workflowId);
     if (!w) return;
     w.pollingStopped = undefined;
     w.startedAt = now;
-    this.changed(environment);
+    this.changed(env.name);
   }
 
-  removeWorkflow(environment: string, workflowId: string): void {
-    const e = this.env(environment);
+  removeWorkflow(env: StoreEnvironment, workflowId: string): void {
+    const e = this.bucket(env.name);
+    if (this.own(env) !== e.workflows) return;
     e.workflows = e.workflows.filter((w) => w.workflowId !== workflowId);
-    this.changed(environment);
+    this.changed(env.name);
   }
 
   snapshot(): StoreSnapshot {
     return Object.fromEntries(this.data);
   }
 
-  private changed(environment: string): void {
+  private changed(envName: string): void {
     void Promise.resolve(this.persist(this.snapshot())).catch((err: Error) => this.emit('error-persisting', err));
-    this.emit('changed', environment);
+    this.emit('changed', envName);
   }
 }

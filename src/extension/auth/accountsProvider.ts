@@ -1,7 +1,8 @@
 // The Workflow Service in VS Code's Accounts menu (vscode.AuthenticationProvider, as the authentication-provider
 // sample does). One session per signed-in environment; its scope is the environment's name. Signing in and out
 // still go through AuthService, so the status bar, the explorer and the Accounts menu always agree. Another
-// extension that asks for a session gets VS Code's own consent prompt first.
+// extension that asks for a session gets VS Code's own consent prompt first. Accounts are keyed by envName (a session
+// id and scope are text); each call resolves the name's value now.
 import * as vscode from 'vscode';
 import type { EnvironmentRegistry } from '../environments/environmentRegistry';
 import type { AuthService } from './authService';
@@ -9,7 +10,7 @@ import type { AuthService } from './authService';
 export const AUTH_PROVIDER_ID = 'wfs';
 export const AUTH_PROVIDER_LABEL = 'Workflow Service';
 
-const sessionId = (env: string) => `wfs:${env}`;
+const sessionId = (envName: string) => `wfs:${envName}`;
 
 export class AccountsProvider implements vscode.AuthenticationProvider, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<vscode.AuthenticationProviderAuthenticationSessionsChangeEvent>();
@@ -23,7 +24,7 @@ export class AccountsProvider implements vscode.AuthenticationProvider, vscode.D
     private readonly environments: EnvironmentRegistry,
   ) {
     this.disposables.push(
-      auth.onDidChange((env) => void this.announce(env)),
+      auth.onDidChange((envName) => void this.announce(envName)),
       vscode.authentication.registerAuthenticationProvider(AUTH_PROVIDER_ID, AUTH_PROVIDER_LABEL, this, {
         supportsMultipleAccounts: true,
       }),
@@ -33,9 +34,9 @@ export class AccountsProvider implements vscode.AuthenticationProvider, vscode.D
   /** Signed-in environments, each with a current access token (refreshed first if it is due). */
   async getSessions(scopes?: readonly string[]): Promise<vscode.AuthenticationSession[]> {
     const sessions: vscode.AuthenticationSession[] = [];
-    for (const env of this.environments.names()) {
-      if (scopes && scopes.length > 0 && !scopes.includes(env)) continue;
-      const s = await this.session(env);
+    for (const envName of this.environments.names()) {
+      if (scopes && scopes.length > 0 && !scopes.includes(envName)) continue;
+      const s = await this.session(envName);
       if (s) sessions.push(s);
     }
     return sessions;
@@ -43,30 +44,33 @@ export class AccountsProvider implements vscode.AuthenticationProvider, vscode.D
 
   /** "Sign in" from the Accounts menu, or another extension asking with createIfNone: the usual sign-in flow. */
   async createSession(scopes: readonly string[]): Promise<vscode.AuthenticationSession> {
-    const env = scopes[0] ?? this.environments.currentName;
-    if (!this.environments.names().includes(env))
-      throw new Error(`There is no Workflow Service environment named "${env}".`);
-    if (!(await this.auth.signIn({ environment: env }))) throw new Error(`Signing in to ${env} did not complete.`);
-    const s = await this.session(env);
-    if (!s) throw new Error(`Signed in to ${env}, but no access token is available.`);
+    const envName = scopes[0] ?? this.environments.currentName;
+    if (!this.environments.names().includes(envName))
+      throw new Error(`There is no Workflow Service environment named "${envName}".`);
+    if (!(await this.auth.signIn({ environment: envName })))
+      throw new Error(`Signing in to ${envName} did not complete.`);
+    const s = await this.session(envName);
+    if (!s) throw new Error(`Signed in to ${envName}, but no access token is available.`);
     return s;
   }
 
   /** "Sign Out" from the Accounts menu. */
   async removeSession(id: string): Promise<void> {
-    const env = this.environments.names().find((e) => sessionId(e) === id);
-    if (env) await this.auth.signOut(env);
+    const envName = this.environments.names().find((e) => sessionId(e) === id);
+    if (envName) await this.auth.signOut(envName);
   }
 
-  private account(env: string): string | undefined {
-    const tm = this.auth.peek(env);
+  private account(envName: string): string | undefined {
+    const env = this.environments.get(envName);
+    const tm = env && this.auth.peek(env);
     const user = tm?.current?.username;
     return tm && user && tm.state !== 'signed-out' && tm.state !== 'expired' ? user : undefined;
   }
 
-  private async session(env: string): Promise<vscode.AuthenticationSession | undefined> {
-    const tm = await this.auth.manager(env);
-    const user = this.account(env);
+  private async session(envName: string): Promise<vscode.AuthenticationSession | undefined> {
+    const env = this.environments.get(envName);
+    const tm = env && (await this.auth.manager(env));
+    const user = this.account(envName);
     if (!tm || !user) return undefined;
     let accessToken: string;
     try {
@@ -75,25 +79,26 @@ export class AccountsProvider implements vscode.AuthenticationProvider, vscode.D
       return undefined; // the refresh failed: the environment shows "signed out" or "expired" on its own
     }
     return {
-      id: sessionId(env),
+      id: sessionId(envName),
       accessToken,
-      account: { id: `${env}/${user}`, label: `${user} · ${env}` },
-      scopes: [env],
+      account: { id: `${envName}/${user}`, label: `${user} · ${envName}` },
+      scopes: [envName],
     };
   }
 
-  private async announce(env: string): Promise<void> {
-    await this.auth.manager(env);
-    const before = this.announced.get(env);
-    const now = this.account(env);
+  private async announce(envName: string): Promise<void> {
+    const env = this.environments.get(envName);
+    if (env) await this.auth.manager(env);
+    const before = this.announced.get(envName);
+    const now = this.account(envName);
     if (before === now) return;
-    if (now) this.announced.set(env, now);
-    else this.announced.delete(env);
+    if (now) this.announced.set(envName, now);
+    else this.announced.delete(envName);
     const s = (user: string): vscode.AuthenticationSession => ({
-      id: sessionId(env),
+      id: sessionId(envName),
       accessToken: '',
-      account: { id: `${env}/${user}`, label: `${user} · ${env}` },
-      scopes: [env],
+      account: { id: `${envName}/${user}`, label: `${user} · ${envName}` },
+      scopes: [envName],
     });
     this.changed.fire({
       added: !before && now ? [s(now)] : [],

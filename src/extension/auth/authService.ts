@@ -1,7 +1,6 @@
 // Sign-in per environment value: one TokenManager each, over SecretStorage (tokens, and the password only when the
 // user opted in to silent re-sign-in). Other windows follow through secrets.onDidChange (TokenManager.load).
 import * as vscode from 'vscode';
-import { SignInRequired } from '../../core/auth/authErrors';
 import {
   TokenManager,
   secretKeyFor,
@@ -10,7 +9,7 @@ import {
   type TokenStateEvent,
 } from '../../core/auth/TokenManager';
 import { passwordKeyFor } from '../../core/auth/secretScope';
-import type { Environment } from '../../core/environments/environment';
+import { EnvironmentChanged, type Environment } from '../../core/environments/environment';
 import { SANDBOX_ENVIRONMENT } from '../../core/environments/environmentConfig';
 import { RateGate } from '../../core/http/rateGate';
 import type { Clock } from '../../core/time/clock';
@@ -32,9 +31,11 @@ export interface SignInArgs {
 const REMEMBER_SETTING = 'auth.rememberPasswordForSilentSignIn';
 
 export class AuthService implements vscode.Disposable, EnvironmentFollower {
-  /** One TokenManager per environment value: a value whose origins changed is a new key, with no secret stored. */
-  private readonly managers = new Map<Environment, TokenManager>();
+  /** One TokenManager per environment value: a value whose origins changed is a new key, with no secret stored.
+   * `loaded` settles once its stored sign-in was read: before that it reads as signed out. */
+  private readonly managers = new Map<Environment, { manager: TokenManager; loaded: Promise<unknown> }>();
   private readonly changed = new vscode.EventEmitter<string>();
+  /** Fires with the name (envName) of an environment whose sign-in changed, or whose value was let go. */
   readonly onDidChange = this.changed.event;
   private readonly warnedLapse = new Set<string>();
   private readonly warnedStorage = new Set<string>();
@@ -68,7 +69,7 @@ export class AuthService implements vscode.Disposable, EnvironmentFollower {
    * secrets are deleted. */
   async retain(current: readonly Environment[]): Promise<void> {
     const keep = new Set(current);
-    for (const [env, manager] of [...this.managers]) {
+    for (const [env, { manager }] of [...this.managers]) {
       if (keep.has(env)) continue;
       manager.dispose();
       this.managers.delete(env);
@@ -91,14 +92,17 @@ export class AuthService implements vscode.Disposable, EnvironmentFollower {
     }
   }
 
-  /** The environment's TokenManager, created (and loaded from SecretStorage) on first use. */
-  async manager(name: string): Promise<TokenManager | undefined> {
-    const env = this.environments.get(name);
-    if (!env) return undefined;
-    const existing = this.managers.get(env);
-    if (existing) return existing;
+  /** The value's TokenManager, created (and loaded from SecretStorage) on first use; undefined for a value that no
+   * longer resolves (a manager made for it now would never be let go). */
+  async manager(env: Environment): Promise<TokenManager | undefined> {
+    const known = this.managers.get(env);
+    if (known) {
+      await known.loaded;
+      return known.manager;
+    }
+    if (!this.environments.isCurrent(env)) return undefined;
     const manager = new TokenManager({
-      environment: env.key,
+      secretScope: env.key,
       baseUrl: env.baseUrl,
       store: new SecretStorageStore(this.secrets),
       clock: this.clock,
@@ -109,28 +113,26 @@ export class AuthService implements vscode.Disposable, EnvironmentFollower {
     });
     manager.on('state', (e: TokenStateEvent) => this.onState(env, e));
     manager.on('storage-error', (f: SecretStorageFailure) => this.onStorageFailure(env, f));
-    this.managers.set(env, manager);
-    await manager.load();
+    // Every caller waits for the same read: one that came second must not see "signed out" while it runs.
+    const loaded = manager.load();
+    this.managers.set(env, { manager, loaded });
+    await loaded;
     return manager;
   }
 
   /** Synchronous view for renderers: undefined until manager() created it. */
-  peek(name: string): TokenManager | undefined {
-    const env = this.environments.get(name);
-    return env && this.managers.get(env);
+  peek(env: Environment): TokenManager | undefined {
+    return this.managers.get(env)?.manager;
   }
 
-  /** A signed-in manager, or a SignInRequired the UI turns into a "Sign In" button. */
-  async require(name: string): Promise<{ manager: TokenManager; env: Environment }> {
-    const env = this.environments.get(name);
-    if (!env) {
-      if (name === SANDBOX_ENVIRONMENT)
-        throw new SignInRequired('signed-out', 'The sandbox is not running: start it and sign in.');
-      throw new SignInRequired('signed-out', `There is no environment "${name}" in settings.`);
-    }
-    const manager = (await this.manager(name))!;
+  /** The value's signed-in manager. Throws EnvironmentChanged when the value no longer resolves (nothing may be
+   * sent for it), or a SignInRequired the UI turns into a "Sign In" button. */
+  async require(env: Environment): Promise<TokenManager> {
+    const manager = await this.manager(env);
+    if (!manager || !this.environments.isCurrent(env))
+      throw new EnvironmentChanged(env, this.environments.get(env.name));
     if (manager.state === 'signed-out' || manager.state === 'expired') await manager.getAccessToken(); // throws the right SignInRequired
-    return { manager, env };
+    return manager;
   }
 
   /** The password remembered for this environment's origins, when the user opted in. */
@@ -202,8 +204,8 @@ export class AuthService implements vscode.Disposable, EnvironmentFollower {
       return false;
     }
     if (isSandbox && !this.sandbox.info && !(await this.sandbox.startWithUi())) return false;
-    const manager = await this.manager(name);
     const env = this.environments.get(name);
+    const manager = env && (await this.manager(env));
     if (!manager || !env) {
       void vscode.window
         .showErrorMessage(`There is no environment "${name}": add it to the wfs.environments setting.`, 'Open Settings')
@@ -267,10 +269,10 @@ export class AuthService implements vscode.Disposable, EnvironmentFollower {
   }
 
   /** Signed out in this window whatever the storage does; what it could not remove is said, to try again. */
-  async signOut(environment?: string): Promise<void> {
-    const name = environment ?? this.environments.currentName;
-    const manager = await this.manager(name);
+  async signOut(envName?: string): Promise<void> {
+    const name = envName ?? this.environments.currentName;
     const env = this.environments.get(name);
+    const manager = env && (await this.manager(env));
     const failures: string[] = [];
     await manager?.signOut().catch((err: Error) => failures.push(err.message));
     if (env)
@@ -287,7 +289,7 @@ export class AuthService implements vscode.Disposable, EnvironmentFollower {
   }
 
   dispose(): void {
-    for (const m of this.managers.values()) m.dispose();
+    for (const { manager } of this.managers.values()) manager.dispose();
     this.managers.clear();
     this.changed.dispose();
   }

@@ -15,7 +15,8 @@ async function switchEnvironment(s: Services, name?: string): Promise<string | u
     return name;
   }
   const current = s.environments.currentName;
-  const tm = await s.auth.manager(current);
+  const env = s.environments.current;
+  const tm = env && (await s.auth.manager(env));
   const signedIn = tm && tm.state !== 'signed-out' && tm.state !== 'expired';
   const items: MenuItem[] = s.environments.names().map((n) => {
     const c = s.environments.get(n);

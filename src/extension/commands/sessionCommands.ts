@@ -1,6 +1,7 @@
 // Add a session by id (no endpoint lists them), remembered per environment; remove it from the explorer.
 import * as vscode from 'vscode';
 import { SANDBOX_ENVIRONMENT } from '../../core/environments/environmentConfig';
+import type { Environment } from '../../core/environments/environment';
 import type { ExplorerNode } from '../explorer/explorerTree';
 import type { Services } from '../services';
 import { pickOrType } from './pickOrType';
@@ -17,15 +18,16 @@ export function registerSessionCommands(s: Services): vscode.Disposable[] {
 }
 
 async function addSession(s: Services, given?: string): Promise<string | undefined> {
-  const env = s.environments.currentName;
+  // Sessions are the user's list, kept by name: one can be added while the sandbox is stopped.
+  const env: Pick<Environment, 'name'> = s.environments.current ?? { name: s.environments.currentName };
   let sessionId = given;
   if (sessionId === undefined) {
     const known = new Set(s.workflows.store.sessions(env));
-    const info = env === SANDBOX_ENVIRONMENT ? s.sandbox.info : undefined;
+    const info = env.name === SANDBOX_ENVIRONMENT ? s.sandbox.info : undefined;
     // The sandbox's seeded sessions are offered; any other id can be typed.
     const suggestions = info ? [info.sessions.staged, info.sessions.empty].filter((id) => !known.has(id)) : [];
     sessionId = await pickOrType<string>({
-      title: `Add a session to ${env}`,
+      title: `Add a session to ${env.name}`,
       placeholder: 'Type a session id (sessions are created in your loan system; no endpoint lists them)',
       items: suggestions.map((id) => ({
         label: id,
@@ -47,6 +49,6 @@ async function addSession(s: Services, given?: string): Promise<string | undefin
   }
   if (!s.workflows.store.addSession(env, sessionId))
     void vscode.window.showInformationMessage(`${sessionId} is already in the explorer.`);
-  else s.log.info(`${env}: added session ${sessionId}`);
+  else s.log.info(`${env.name}: added session ${sessionId}`);
   return sessionId;
 }

@@ -4,7 +4,6 @@ import * as vscode from 'vscode';
 import { readBoundedFile } from '../boundedFile';
 import { isLoopbackHost } from '../../core/http/loopback';
 import { randomUUID } from 'node:crypto';
-import { SANDBOX_ENVIRONMENT } from '../../core/environments/environmentConfig';
 import { triggeredAtTimestamp } from '../../core/time/timestamps';
 import { buildTestWebhookRequest, sendTestWebhook } from '../../core/webhooks/testWebhookRequest';
 import { showError } from '../errors/showError';
@@ -52,10 +51,10 @@ async function sendTestWebhookCommand(
   s: Services,
   args: TestWebhookArgs,
 ): Promise<{ webhookId: string; address: string } | undefined> {
-  const env = s.environments.currentName;
-  let manager, config;
+  let env, manager;
   try {
-    ({ manager, env: config } = await s.auth.require(env));
+    env = s.environments.resolve(s.environments.currentName);
+    manager = await s.auth.require(env);
   } catch (err) {
     void showError(s.log, 'Send test webhook', err);
     return undefined;
@@ -96,7 +95,7 @@ async function sendTestWebhookCommand(
 
   // A service on this machine (the sandbox, or a `wfs sandbox` standing in for staging) reaches loopback addresses;
   // the real service needs a public https one. The CLI draws the same line.
-  const serviceIsLocal = env === SANDBOX_ENVIRONMENT || isLoopbackHost(new URL(config.testWebhookUrl).hostname);
+  const serviceIsLocal = env.builtIn || isLoopbackHost(new URL(env.testWebhookUrl).hostname);
   let address = args.address;
   if (!address) {
     let receiver = s.receiver.info;
@@ -113,7 +112,7 @@ async function sendTestWebhookCommand(
     address = await vscode.window.showInputBox({
       title: 'Send test webhook (5/5): address',
       prompt: serviceIsLocal
-        ? `Where ${env} sends it (it runs on this machine, so it reaches loopback addresses)`
+        ? `Where ${env.name} sends it (it runs on this machine, so it reaches loopback addresses)`
         : 'A public https URL (the receiver’s public address)',
       value: suggested,
       ignoreFocusOut: true,
@@ -126,12 +125,12 @@ async function sendTestWebhookCommand(
       s.clock.now(),
       serviceIsLocal,
     );
-    s.log.info(`${env}: send test webhook ${request.webhookId} (${headers.topic}) to ${address}`);
+    s.log.info(`${env.name}: send test webhook ${request.webhookId} (${headers.topic}) to ${address}`);
     await vscode.window.withProgress(
       { location: vscode.ProgressLocation.Notification, title: 'Sending a test webhook…' },
-      () => sendTestWebhook(config.testWebhookUrl, request, { tokens: manager, gate: manager.gate, clock: s.clock }),
+      () => sendTestWebhook(env.testWebhookUrl, request, { tokens: manager, gate: manager.gate, clock: s.clock }),
     );
-    s.log.info(`${env}: test webhook ${request.webhookId} accepted`);
+    s.log.info(`${env.name}: test webhook ${request.webhookId} accepted`);
     void vscode.window.showInformationMessage(`Test webhook ${request.webhookId} sent to ${address}.`);
     return { webhookId: request.webhookId, address };
   } catch (err) {

@@ -1,10 +1,18 @@
 // Start (billed: a modal confirmation unless turned off), refresh, reconfirm, open raw JSON, copy ids, remove.
 import * as vscode from 'vscode';
+import {
+  EnvironmentChanged,
+  environmentChange,
+  serviceOrigin,
+  type Environment,
+} from '../../core/environments/environment';
+import { startWorkflowUrl } from '../../core/http/paths';
 import { TransportError } from '../../core/http/request';
 import { ServiceError } from '../../core/http/serviceErrors';
 import { restrictedModeRefusal, type GuardedAction } from '../trust/restrictedMode';
 import { checkCorrelationId, findByCorrelationId, generateCorrelationId } from '../../core/workflows/correlationId';
 import type { TrackedWorkflow } from '../../core/workflows/WorkflowStore';
+import { watchStartOnWire } from '../../core/workflows/startOnWire';
 import type { Product } from '../../core/workflows/workflowTypes';
 import { showError } from '../errors/showError';
 import type { ExplorerNode } from '../explorer/explorerTree';
@@ -22,7 +30,7 @@ type WorkflowNode = Extract<ExplorerNode, { kind: 'workflow' }>;
 
 export function registerWorkflowCommands(s: Services): vscode.Disposable[] {
   const copy = (field: 'workflowId' | 'runId' | 'correlationId') => async (node?: WorkflowNode) => {
-    const w = node ? s.workflows.store.workflow(node.env, node.workflowId) : await pickWorkflow(s, `Copy ${field}`);
+    const w = await nodeOrPick(s, node, `Copy ${field}`);
     if (!w) return;
     await vscode.env.clipboard.writeText(w[field]);
     vscode.window.setStatusBarMessage(`Copied ${field} ${w[field]}`, 3000);
@@ -40,11 +48,9 @@ export function registerWorkflowCommands(s: Services): vscode.Disposable[] {
     vscode.commands.registerCommand('wfs.refresh', () => refreshAll(s)),
     vscode.commands.registerCommand('wfs.reconfirmWorkflow', (node?: WorkflowNode) => reconfirmWorkflow(s, node)),
     vscode.commands.registerCommand('wfs.openWorkflowJson', async (node?: WorkflowNode) => {
-      const w = node ? s.workflows.store.workflow(node.env, node.workflowId) : await pickWorkflow(s, 'Open Raw JSON');
+      const w = await nodeOrPick(s, node, 'Open Raw JSON');
       if (!w) return;
-      const doc = await vscode.workspace.openTextDocument(
-        workflowJsonUri(node?.env ?? s.environments.currentName, w.workflowId),
-      );
+      const doc = await vscode.workspace.openTextDocument(workflowJsonUri(w.env, w.workflowId));
       await vscode.languages.setTextDocumentLanguage(doc, 'json');
       await vscode.window.showTextDocument(doc, { preview: true });
       return doc.uri.toString();
@@ -58,15 +64,30 @@ export function registerWorkflowCommands(s: Services): vscode.Disposable[] {
   ];
 }
 
+/** A workflow with the Environment value it belongs to. */
+type WorkflowInEnv = TrackedWorkflow & { env: Environment };
+
+/** The node's workflow, in the value the node was shown for; or one picked from the current environment's. */
+async function nodeOrPick(
+  s: Services,
+  node: WorkflowNode | undefined,
+  title: string,
+  filter?: (w: TrackedWorkflow) => boolean,
+): Promise<WorkflowInEnv | undefined> {
+  if (!node) return pickWorkflow(s, title, filter);
+  const w = s.workflows.store.workflow(node.env, node.workflowId);
+  return w && { ...w, env: node.env };
+}
+
 async function pickWorkflow(
   s: Services,
   title: string,
   filter: (w: TrackedWorkflow) => boolean = () => true,
-): Promise<TrackedWorkflow | undefined> {
-  const env = s.environments.currentName;
-  const list = s.workflows.store.workflows(env).filter(filter);
-  if (list.length === 0) {
-    void vscode.window.showInformationMessage(`No workflows in ${env} to choose from.`);
+): Promise<WorkflowInEnv | undefined> {
+  const env = s.environments.current;
+  const list = env ? s.workflows.store.workflows(env).filter(filter) : [];
+  if (!env || list.length === 0) {
+    void vscode.window.showInformationMessage(`No workflows in ${s.environments.currentName} to choose from.`);
     return undefined;
   }
   const pick = await vscode.window.showQuickPick(
@@ -81,13 +102,13 @@ async function pickWorkflow(
       })),
     { title, matchOnDetail: true },
   );
-  return pick?.w;
+  return pick && { ...pick.w, env };
 }
 
 /** Restricted Mode: a real environment's billed start waits for workspace trust. The warning is not awaited: a
  * notification stays until closed, and the command's caller must learn at once that nothing was started. */
-function allowedInThisWorkspace(action: GuardedAction, env: string): boolean {
-  const refusal = restrictedModeRefusal(action, env, vscode.workspace.isTrusted);
+function allowedInThisWorkspace(action: GuardedAction, envName: string): boolean {
+  const refusal = restrictedModeRefusal(action, envName, vscode.workspace.isTrusted);
   if (!refusal) return true;
   void vscode.window
     .showWarningMessage(refusal, 'Manage Workspace Trust')
@@ -95,19 +116,30 @@ function allowedInThisWorkspace(action: GuardedAction, env: string): boolean {
   return false;
 }
 
+/** The start was cancelled by the user (the progress notification's Cancel). */
+class StartCancelled extends Error {
+  constructor(
+    /** Whether the request may have reached the service (its head was written and no 4xx came back). */
+    readonly mayHaveStarted: boolean,
+  ) {
+    super('the start was cancelled');
+  }
+}
+
 async function startWorkflow(s: Services, args: StartWorkflowArgs): Promise<TrackedWorkflow | undefined> {
-  const env = s.environments.currentName;
-  if (!allowedInThisWorkspace('start', env)) return undefined;
-  let config, manager;
+  if (!allowedInThisWorkspace('start', s.environments.currentName)) return undefined;
+  // The name is resolved once, here: the value is what the user confirms and what the start is sent to.
+  let env: Environment, manager;
   try {
-    ({ env: config, manager } = await s.auth.require(env));
+    env = s.environments.resolve(s.environments.currentName);
+    manager = await s.auth.require(env);
   } catch (err) {
     void showError(s.log, 'Start workflow', err);
     return undefined;
   }
   const sessionId = args.sessionId ?? (await pickSession(s, env));
   if (!sessionId) return undefined;
-  const product = args.product ?? (await pickProduct(config.products));
+  const product = args.product ?? (await pickProduct(env.products));
   if (!product) return undefined;
   const suggested = generateCorrelationId(s.clock.now());
   const correlationId =
@@ -128,32 +160,48 @@ async function startWorkflow(s: Services, args: StartWorkflowArgs): Promise<Trac
       },
     }));
   if (!correlationId) return undefined;
-  if (vscode.workspace.getConfiguration('wfs').get<boolean>('confirmBilledStart') !== false) {
+  const asked = vscode.workspace.getConfiguration('wfs').get<boolean>('confirmBilledStart') !== false;
+  if (asked) {
     const ok = await vscode.window.showWarningMessage(
       `Start a billed workflow?`,
       {
         modal: true,
-        detail: `${product.service} / ${product.model} in session ${sessionId} on ${env}.\nThe service bills every workflow it starts.\ncorrelationId: ${correlationId}\n\n(Turn this question off with the setting wfs.confirmBilledStart.)`,
+        detail: `${product.service} / ${product.model} in session ${sessionId} on ${env.name} (${serviceOrigin(env)}).\nThe service bills every workflow it starts.\ncorrelationId: ${correlationId}\n\n(Turn this question off with the setting wfs.confirmBilledStart.)`,
       },
       'Start (Billed)',
     );
     if (ok !== 'Start (Billed)') return undefined;
   }
+  const req = { sessionId, product, correlationId };
   try {
     const w = await vscode.window.withProgress(
       {
         location: vscode.ProgressLocation.Notification,
         title: `Starting ${product.service} / ${product.model} in ${sessionId}…`,
+        cancellable: true,
       },
-      async (progress) => {
+      async (progress, token) => {
         // Say what is happening while the shared throttle holds the start, instead of a bare "Starting…".
         const off = manager.gate.onBackoff(({ delayMs }) =>
           progress.report({ message: `throttled by the service (429): retrying in ${Math.ceil(delayMs / 1000)} s` }),
         );
+        const onWire = watchStartOnWire(startWorkflowUrl(env.baseUrl, sessionId));
+        const abort = new AbortController();
+        let cancelSubscription: vscode.Disposable | undefined;
+        // A cancel ends the wait at once (a 429 backoff too), then aborts the request if it is still open.
+        const cancelled = new Promise<never>((_, reject) => {
+          cancelSubscription = token.onCancellationRequested(() => {
+            reject(new StartCancelled(onWire.mayHaveStarted));
+            abort.abort();
+          });
+        });
         try {
-          return await s.workflows.start(env, { sessionId, product, correlationId });
+          // The very value the user confirmed: if its name resolves to another now, nothing is sent.
+          return await Promise.race([s.workflows.start(env, req, abort.signal), cancelled]);
         } finally {
           off();
+          cancelSubscription?.dispose();
+          onWire.dispose();
         }
       },
     );
@@ -162,9 +210,17 @@ async function startWorkflow(s: Services, args: StartWorkflowArgs): Promise<Trac
     );
     return w;
   } catch (err) {
+    if (err instanceof EnvironmentChanged) return environmentChangedBeforeStart(s, err, asked, args);
+    if (err instanceof StartCancelled) {
+      if (err.mayHaveStarted) return afterCancelledStart(s, env, req);
+      s.log.info(`${env.name}: the start (correlationId ${correlationId}) was cancelled before it was sent`);
+      void vscode.window.showInformationMessage(
+        'The start was cancelled before the service took it: no workflow was started, nothing was billed.',
+      );
+      return undefined;
+    }
     // The answer was lost after the request left: the service may hold the workflow. Look before offering anything.
-    if (err instanceof TransportError && err.mayHaveBeenSent)
-      return afterLostAnswer(s, env, { sessionId, product, correlationId }, err);
+    if (err instanceof TransportError && err.mayHaveBeenSent) return afterLostAnswer(s, env, req, err);
     if (err instanceof ServiceError && err.kind === 'not-found') {
       // The session itself is unknown there: say which, and offer to drop it from the explorer.
       s.log.error(`Start workflow: ${err.advice}`);
@@ -178,14 +234,61 @@ async function startWorkflow(s: Services, args: StartWorkflowArgs): Promise<Trac
   }
 }
 
+/** The environment the user confirmed is not the one its name resolves to now (a settings edit, a restarted
+ * sandbox): nothing was sent. Starting again asks again, for the environment as it is now. */
+function environmentChangedBeforeStart(
+  s: Services,
+  err: EnvironmentChanged,
+  asked: boolean,
+  args: StartWorkflowArgs,
+): undefined {
+  const when = asked ? 'while you confirmed the billed start' : 'before the billed start was sent';
+  const message = `${err.env.name} changed ${when} (${environmentChange(err.env, err.now)}): nothing was started or billed. Check the environment, then start again to ${asked ? 'confirm' : 'send'} the start to the address it has now.`;
+  s.log.warn(message);
+  void vscode.window
+    .showWarningMessage(message, 'Start Again')
+    .then((a) => a && vscode.commands.executeCommand('wfs.startWorkflow', args));
+  return undefined;
+}
+
+/** Cancelled after the request was sent: like a lost answer, the service may hold (and bill) the workflow. What it
+ * holds under the correlationId is added to the explorer, to be followed and reconfirmed there. */
+async function afterCancelledStart(
+  s: Services,
+  env: Environment,
+  args: Required<StartWorkflowArgs>,
+): Promise<TrackedWorkflow | undefined> {
+  const { correlationId } = args;
+  const cancelled = `The start of ${args.product.service} / ${args.product.model} in ${args.sessionId} was cancelled after its request was sent: a workflow may have been started and billed (correlationId ${correlationId}).`;
+  s.log.warn(`${env.name}: ${cancelled} Searching Find Workflows by that correlationId.`);
+  let found: TrackedWorkflow[] = [];
+  try {
+    found = await s.workflows.find(env, correlationId);
+  } catch (findErr) {
+    s.log.error(`Find Workflows after a cancelled start failed: ${(findErr as Error).message}`);
+  }
+  const next =
+    found.length > 0
+      ? `${env.name} holds ${found.length === 1 ? `one (workflowId ${found[0]!.workflowId})` : `${found.length}`} with that correlationId: it is in the explorer, to follow and reconfirm there.`
+      : 'Find Workflows by that correlationId before starting another.';
+  void vscode.window
+    .showWarningMessage(`${cancelled} ${next}`, 'Find Workflows', 'Copy correlationId')
+    .then(async (a) => {
+      if (a === 'Find Workflows')
+        await vscode.commands.executeCommand('wfs.findWorkflows', { correlationId, environment: env.name });
+      if (a === 'Copy correlationId') await vscode.env.clipboard.writeText(correlationId);
+    });
+  return found[0];
+}
+
 async function afterLostAnswer(
   s: Services,
-  env: string,
+  env: Environment,
   args: Required<StartWorkflowArgs>,
   err: TransportError,
 ): Promise<TrackedWorkflow | undefined> {
   s.log.warn(
-    `${env}: no answer to the start (${err.message}); searching Find Workflows by correlationId ${args.correlationId}`,
+    `${env.name}: no answer to the start (${err.message}); searching Find Workflows by correlationId ${args.correlationId}`,
   );
   let found: TrackedWorkflow[];
   try {
@@ -216,12 +319,18 @@ export interface FindWorkflowsArgs {
 
 /** Find Workflows by a correlationId typed or picked from this environment's starts; adds what it finds. */
 async function findWorkflows(s: Services, args: FindWorkflowsArgs): Promise<TrackedWorkflow[] | undefined> {
-  const env = args.environment ?? s.environments.currentName;
+  let env: Environment;
+  try {
+    env = s.environments.resolve(args.environment ?? s.environments.currentName);
+  } catch (err) {
+    void showError(s.log, 'Find Workflows', err);
+    return undefined;
+  }
   const recent = [...s.workflows.store.workflows(env)].reverse().filter((w) => w.correlationId);
   const correlationId =
     args.correlationId ??
     (await pickOrType<string>({
-      title: `Find Workflows on ${env}: correlationId`,
+      title: `Find Workflows on ${env.name}: correlationId`,
       placeholder: 'Type a correlationId, or pick one of your starts',
       items: recent.map((w) => ({
         label: w.correlationId,
@@ -237,12 +346,15 @@ async function findWorkflows(s: Services, args: FindWorkflowsArgs): Promise<Trac
   try {
     // Copied with its quotes ("wfs-…" from a JSON line): "none" would say to start again, and bill twice.
     const { found, searched, copied } = await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: `Searching ${env} for correlationId ${correlationId}…` },
+      {
+        location: vscode.ProgressLocation.Notification,
+        title: `Searching ${env.name} for correlationId ${correlationId}…`,
+      },
       () => findByCorrelationId((id) => s.workflows.find(env, id), correlationId),
     );
     if (found.length === 0)
       void vscode.window.showInformationMessage(
-        `${env} holds no workflow with correlationId ${correlationId}${copied !== undefined ? `, nor with ${copied}` : ''}.`,
+        `${env.name} holds no workflow with correlationId ${correlationId}${copied !== undefined ? `, nor with ${copied}` : ''}.`,
       );
     else {
       const list = found
@@ -253,7 +365,7 @@ async function findWorkflows(s: Services, args: FindWorkflowsArgs): Promise<Trac
           ? ''
           : `No workflow carries the correlationId as typed (${JSON.stringify(correlationId)}), but without the quotes or spaces copying added, `;
       void vscode.window.showInformationMessage(
-        `${asTyped}${env} holds ${found.length === 1 ? 'one workflow' : `${found.length} workflows`} with correlationId ${searched}: ${list}. Added to the explorer.`,
+        `${asTyped}${env.name} holds ${found.length === 1 ? 'one workflow' : `${found.length} workflows`} with correlationId ${searched}: ${list}. Added to the explorer.`,
       );
       void vscode.commands.executeCommand('wfs.revealWorkflowByRunId', found[0]!.runId);
     }
@@ -264,7 +376,7 @@ async function findWorkflows(s: Services, args: FindWorkflowsArgs): Promise<Trac
   }
 }
 
-async function pickSession(s: Services, env: string): Promise<string | undefined> {
+async function pickSession(s: Services, env: Environment): Promise<string | undefined> {
   const sessions = s.workflows.store.sessions(env);
   const ADD = '$(add) Add a session…';
   const pick = await vscode.window.showQuickPick([...sessions.map((id) => ({ label: id })), { label: ADD }], {
@@ -294,11 +406,10 @@ function pickProduct(products: Product[]): Promise<Product | undefined> {
 }
 
 async function refreshWorkflow(s: Services, node?: WorkflowNode): Promise<TrackedWorkflow | undefined> {
-  const env = node?.env ?? s.environments.currentName;
-  const w = node ? s.workflows.store.workflow(node.env, node.workflowId) : await pickWorkflow(s, 'Refresh workflow');
+  const w = await nodeOrPick(s, node, 'Refresh workflow');
   if (!w) return undefined;
   try {
-    return await s.workflows.refresh(env, w.workflowId);
+    return await s.workflows.refresh(w.env, w.workflowId);
   } catch (err) {
     void showError(s.log, `Refresh of ${w.workflowId}`, err);
     return undefined;
@@ -306,8 +417,8 @@ async function refreshWorkflow(s: Services, node?: WorkflowNode): Promise<Tracke
 }
 
 async function refreshAll(s: Services): Promise<void> {
-  const env = s.environments.currentName;
-  if (s.workflows.store.workflows(env).length === 0) return;
+  const env = s.environments.current;
+  if (!env || s.workflows.store.workflows(env).length === 0) return;
   const r = await vscode.window.withProgress(
     { location: { viewId: 'wfs.explorer' }, title: 'Refreshing workflows' },
     () => s.workflows.refreshAll(env),
@@ -322,11 +433,9 @@ async function refreshAll(s: Services): Promise<void> {
 }
 
 async function reconfirmWorkflow(s: Services, node?: WorkflowNode): Promise<TrackedWorkflow | undefined> {
-  const env = node?.env ?? s.environments.currentName;
-  const w = node
-    ? s.workflows.store.workflow(node.env, node.workflowId)
-    : await pickWorkflow(s, 'Reconfirm workflow', (x) => x.reconfirmAvailable);
+  const w = await nodeOrPick(s, node, 'Reconfirm workflow', (x) => x.reconfirmAvailable);
   if (!w) return undefined;
+  const env = w.env;
   // The store's record is updated in place by later reads: the run this reconfirm starts from, as it is now.
   const earlierRunId = w.runId;
   try {
@@ -348,13 +457,13 @@ async function reconfirmWorkflow(s: Services, node?: WorkflowNode): Promise<Trac
  * says which (a reconfirm starts a new run: its runId changes). */
 async function afterLostReconfirm(
   s: Services,
-  env: string,
+  env: Environment,
   workflowId: string,
   earlierRunId: string,
   err: TransportError,
 ): Promise<TrackedWorkflow | undefined> {
   s.log.warn(
-    `${env}: no answer to the reconfirm of ${workflowId} (${err.message}); reading it again to see whether a new run started`,
+    `${env.name}: no answer to the reconfirm of ${workflowId} (${err.message}); reading it again to see whether a new run started`,
   );
   let now: TrackedWorkflow;
   try {

@@ -2,6 +2,7 @@
 // wfs.environments setting, each resolved to one Environment value; which one is current is remembered per user
 // (globalState). What follows a change (sign-ins, pollers, the receiver's trust) is ordered in environmentSync.ts.
 import * as vscode from 'vscode';
+import { SignInRequired } from '../../core/auth/authErrors';
 import { EnvironmentValues, type Environment } from '../../core/environments/environment';
 import {
   parseEnvironments,
@@ -77,6 +78,21 @@ export class EnvironmentRegistry implements vscode.Disposable {
 
   get current(): Environment | undefined {
     return this.get(this.currentName);
+  }
+
+  /** The name resolved once, where a command or a tree node starts: from there the value is passed, never the name
+   * looked up again. Throws a SignInRequired (the UI offers "Sign In") when it resolves to nothing. */
+  resolve(envName: string): Environment {
+    const env = this.get(envName);
+    if (env) return env;
+    if (envName === SANDBOX_ENVIRONMENT)
+      throw new SignInRequired('signed-out', 'The sandbox is not running: start it and sign in.');
+    throw new SignInRequired('signed-out', `There is no environment "${envName}" in settings.`);
+  }
+
+  /** True while the name still resolves to this very value (nothing about it changed since it was read). */
+  isCurrent(env: Environment): boolean {
+    return this.get(env.name) === env;
   }
 
   /** Every trusted issuer of every environment: the receiver accepts deliveries from any of them. */

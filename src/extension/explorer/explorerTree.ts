@@ -2,6 +2,7 @@
 // When the environment is not usable yet (sandbox stopped, signed out, no sessions) the tree is empty and a
 // welcome view, chosen by the context key wfs.explorerState, says what to do with a button.
 import * as vscode from 'vscode';
+import type { Environment } from '../../core/environments/environment';
 import { SANDBOX_ENVIRONMENT } from '../../core/environments/environmentConfig';
 import type { Clock } from '../../core/time/clock';
 import type { AuthService } from '../auth/authService';
@@ -17,11 +18,13 @@ import {
   workflowTooltip,
 } from './workflowPresentation';
 
+/** Each node carries the Environment value it was shown for: a command run on it acts on that value (and refuses,
+ * with EnvironmentChanged, when the name now resolves to another). Tree item ids use the name: stable for VS Code. */
 export type ExplorerNode =
-  | { kind: 'environment'; env: string }
-  | { kind: 'session'; env: string; sessionId: string }
-  | { kind: 'workflow'; env: string; workflowId: string }
-  | { kind: 'delivery'; env: string; workflowId: string; deliveryId: string };
+  | { kind: 'environment'; env: Environment }
+  | { kind: 'session'; env: Environment; sessionId: string }
+  | { kind: 'workflow'; env: Environment; workflowId: string }
+  | { kind: 'delivery'; env: Environment; workflowId: string; deliveryId: string };
 
 export type ExplorerState = 'sandbox-stopped' | 'not-configured' | 'signed-out' | 'no-sessions' | 'ready';
 
@@ -50,9 +53,9 @@ export class ExplorerTree implements vscode.TreeDataProvider<ExplorerNode>, vsco
 
   /** What the explorer shows now; also published as the context key that picks the welcome view. */
   currentState(): ExplorerState {
-    const env = this.environments.currentName;
+    const env = this.environments.current;
     let state: ExplorerState;
-    if (!this.environments.current) state = env === SANDBOX_ENVIRONMENT ? 'sandbox-stopped' : 'not-configured';
+    if (!env) state = this.environments.currentName === SANDBOX_ENVIRONMENT ? 'sandbox-stopped' : 'not-configured';
     else {
       const tm = this.auth.peek(env);
       if (!tm || tm.state === 'signed-out' || tm.state === 'expired') state = 'signed-out';
@@ -67,8 +70,9 @@ export class ExplorerTree implements vscode.TreeDataProvider<ExplorerNode>, vsco
 
   async getChildren(node?: ExplorerNode): Promise<ExplorerNode[]> {
     if (!node) {
-      await this.auth.manager(this.environments.currentName); // loads a stored sign-in before deciding
-      return this.currentState() === 'ready' ? [{ kind: 'environment', env: this.environments.currentName }] : [];
+      const env = this.environments.current;
+      if (env) await this.auth.manager(env); // loads a stored sign-in before deciding
+      return env && this.currentState() === 'ready' ? [{ kind: 'environment', env }] : [];
     }
     if (node.kind === 'environment')
       return this.workflows.store
@@ -111,27 +115,27 @@ export class ExplorerTree implements vscode.TreeDataProvider<ExplorerNode>, vsco
 
   getTreeItem(node: ExplorerNode): vscode.TreeItem {
     if (node.kind === 'environment') {
-      const config = this.environments.get(node.env);
-      const tm = this.auth.peek(node.env);
-      const item = new vscode.TreeItem(node.env, vscode.TreeItemCollapsibleState.Expanded);
-      item.id = `env/${node.env}`;
-      item.description = [tm?.current?.username, config?.baseUrl].filter(Boolean).join(' · ');
-      item.iconPath = new vscode.ThemeIcon(config?.builtIn ? 'beaker' : 'cloud', new vscode.ThemeColor('charts.green'));
+      const env = node.env;
+      const tm = this.auth.peek(env);
+      const item = new vscode.TreeItem(env.name, vscode.TreeItemCollapsibleState.Expanded);
+      item.id = `env/${env.name}`;
+      item.description = [tm?.current?.username, env.baseUrl].filter(Boolean).join(' · ');
+      item.iconPath = new vscode.ThemeIcon(env.builtIn ? 'beaker' : 'cloud', new vscode.ThemeColor('charts.green'));
       item.tooltip = new vscode.MarkdownString(
-        `**${node.env}**${config?.builtIn ? ' — the built-in sandbox' : ''}\n\nService at \`${config?.baseUrl ?? '?'}\``,
+        `**${env.name}**${env.builtIn ? ' — the built-in sandbox' : ''}\n\nService at \`${env.baseUrl}\``,
       );
-      item.contextValue = `environment ${config?.builtIn ? 'sandbox' : 'remote'}`;
+      item.contextValue = `environment ${env.builtIn ? 'sandbox' : 'remote'}`;
       return item;
     }
     if (node.kind === 'session') {
       const n = this.workflows.store.workflows(node.env, node.sessionId).length;
       // Always expandable: VS Code keeps the first collapsible state it saw for an id, so None would stick.
       const item = new vscode.TreeItem(node.sessionId, vscode.TreeItemCollapsibleState.Expanded);
-      item.id = `session/${node.env}/${node.sessionId}`;
+      item.id = `session/${node.env.name}/${node.sessionId}`;
       item.description = n === 0 ? 'no workflows yet' : `${n} workflow${n === 1 ? '' : 's'}`;
       item.iconPath = new vscode.ThemeIcon('folder-library');
       item.tooltip = new vscode.MarkdownString(
-        `Session \`${node.sessionId}\` in ${node.env}\n\nStart a workflow here with the ▷ button.`,
+        `Session \`${node.sessionId}\` in ${node.env.name}\n\nStart a workflow here with the ▷ button.`,
       );
       item.contextValue = 'session';
       return item;
@@ -145,7 +149,7 @@ export class ExplorerTree implements vscode.TreeDataProvider<ExplorerNode>, vsco
       deliveries ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None,
     );
     // The id changes when deliveries first arrive: VS Code keeps the first collapsible state it saw for an id.
-    item.id = `workflow/${node.env}/${w.workflowId}${deliveries ? '/deliveries' : ''}`;
+    item.id = `workflow/${node.env.name}/${w.workflowId}${deliveries ? '/deliveries' : ''}`;
     item.description = workflowDescription(w);
     const icon = workflowIcon(w);
     item.iconPath = new vscode.ThemeIcon(icon.id, icon.color ? new vscode.ThemeColor(icon.color) : undefined);

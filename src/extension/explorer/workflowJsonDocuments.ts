@@ -1,14 +1,18 @@
 // "Open Raw JSON": the last envelope read for a workflow, as a read-only JSON document (a content provider's
 // documents cannot be edited or saved over anything).
 import * as vscode from 'vscode';
+import type { Environment } from '../../core/environments/environment';
+import type { EnvironmentRegistry } from '../environments/environmentRegistry';
 import type { WorkflowService } from '../workflows/workflowService';
 
 export const WORKFLOW_JSON_SCHEME = 'wfs-workflow';
 
-export function workflowJsonUri(env: string, workflowId: string): vscode.Uri {
+/** A document's address names the environment (envName: a URI is text) and the workflow; reading it resolves the
+ * name's value now, so it shows only what the current service holds. */
+export function workflowJsonUri(env: Environment, workflowId: string): vscode.Uri {
   return vscode.Uri.from({
     scheme: WORKFLOW_JSON_SCHEME,
-    path: `/${encodeURIComponent(env)}/${encodeURIComponent(workflowId)}.json`,
+    path: `/${encodeURIComponent(env.name)}/${encodeURIComponent(workflowId)}.json`,
   });
 }
 
@@ -17,7 +21,10 @@ export class WorkflowJsonDocuments implements vscode.TextDocumentContentProvider
   readonly onDidChange = this.changed.event;
   private readonly subscription: vscode.Disposable;
 
-  constructor(private readonly workflows: WorkflowService) {
+  constructor(
+    private readonly workflows: WorkflowService,
+    private readonly environments: EnvironmentRegistry,
+  ) {
     // Open documents follow the workflow's latest state.
     this.subscription = workflows.onDidChange(() => {
       for (const d of vscode.workspace.textDocuments)
@@ -26,11 +33,9 @@ export class WorkflowJsonDocuments implements vscode.TextDocumentContentProvider
   }
 
   provideTextDocumentContent(uri: vscode.Uri): string {
-    const [, env, file] = uri.path.split('/');
-    const w = this.workflows.store.workflow(
-      decodeURIComponent(env ?? ''),
-      decodeURIComponent((file ?? '').replace(/\.json$/, '')),
-    );
+    const [, envName, file] = uri.path.split('/');
+    const env = this.environments.get(decodeURIComponent(envName ?? ''));
+    const w = env && this.workflows.store.workflow(env, decodeURIComponent((file ?? '').replace(/\.json$/, '')));
     if (!w) return JSON.stringify({ error: 'This workflow is no longer in the explorer.' }, null, 2);
     return `${JSON.stringify(w.envelope ?? { workflow: { workflowId: w.workflowId, status: w.status } }, null, 2)}\n`;
   }

@@ -32,14 +32,15 @@ export class EnvironmentStatusBar implements vscode.Disposable {
 
   /** Makes sure the current environment's TokenManager exists (loading a stored sign-in), then renders. */
   async refresh(): Promise<void> {
-    await this.auth.manager(this.environments.currentName);
+    const env = this.environments.current;
+    if (env) await this.auth.manager(env);
     this.render();
   }
 
   render(): void {
     const name = this.environments.currentName;
-    const tm = this.auth.peek(name);
-    if (!this.environments.current) {
+    const env = this.environments.current;
+    if (!env) {
       this.item.text =
         name === SANDBOX_ENVIRONMENT ? '$(beaker) Sandbox: not started' : `$(warning) ${name}: not configured`;
       this.item.tooltip =
@@ -48,7 +49,8 @@ export class EnvironmentStatusBar implements vscode.Disposable {
           : `Workflow Service — "${name}" is not in settings.`;
       this.item.backgroundColor = undefined;
     } else {
-      const m = statusBarModel(name, tm?.state ?? 'signed-out', this.clock.now(), tm?.current);
+      const tm = this.auth.peek(env);
+      const m = statusBarModel(env, tm?.state ?? 'signed-out', this.clock.now(), tm?.current);
       this.item.text = m.text;
       this.item.tooltip = /Click to/.test(m.tooltip)
         ? m.tooltip

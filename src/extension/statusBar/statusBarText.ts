@@ -1,5 +1,6 @@
 // What the status bar says about the environment and sign-in; pure, so it is unit-tested in plain Node.
 import type { TokenState } from '../../core/auth/TokenManager';
+import type { Environment } from '../../core/environments/environment';
 
 export interface StatusBarModel {
   text: string;
@@ -15,16 +16,19 @@ export function formatRemaining(ms: number): string {
   return h > 0 ? `${h}h ${String(m % 60).padStart(2, '0')}m` : `${m}m`;
 }
 
+/** The tooltip names the service's origin: the name alone does not say where a start would go. */
 export function statusBarModel(
-  environment: string,
+  env: Pick<Environment, 'name' | 'baseUrl'>,
   state: TokenState,
   now: number,
   session?: { username: string; userAlias?: string; accessExpiresAt: number; refreshExpiresAt: number },
 ): StatusBarModel {
+  const environment = env.name;
+  const heading = `Workflow Service — ${environment} (${new URL(env.baseUrl).origin})`;
   if (!session || state === 'signed-out')
     return {
       text: `$(account) ${environment}: signed out`,
-      tooltip: `Workflow Service — ${environment}\nNot signed in. Click to sign in.`,
+      tooltip: `${heading}\nNot signed in. Click to sign in.`,
       warning: false,
     };
   const who = session.userAlias ? `${session.username} as ${session.userAlias}` : session.username;
@@ -32,13 +36,13 @@ export function statusBarModel(
   if (state === 'expired')
     return {
       text: `$(warning) ${environment}: sign-in lapsed`,
-      tooltip: `Workflow Service — ${environment}\n${who}: the sign-in lapsed at ${lapse}. Click to sign in again.`,
+      tooltip: `${heading}\n${who}: the sign-in lapsed at ${lapse}. Click to sign in again.`,
       warning: true,
     };
   const icon = state === 'refreshing' ? '$(sync~spin)' : state === 'lapsing-soon' ? '$(warning)' : '$(account)';
   const token = `token ${formatRemaining(Math.max(0, session.accessExpiresAt - now))}`;
   const tooltip = [
-    `Workflow Service — ${environment}`,
+    heading,
     `Signed in as ${who}`,
     `Access token expires in ${formatRemaining(Math.max(0, session.accessExpiresAt - now))} (refreshed automatically one minute before)`,
     `Sign-in lapses at ${lapse} (midnight US Eastern)${state === 'lapsing-soon' ? ' — soon: sign in again to stay signed in' : ''}`,

@@ -2,7 +2,7 @@
 // non-terminal ones live through one WorkflowPoller per environment value, paused while the explorer is hidden.
 import { isTerminal } from '../../core/workflows/workflowTypes';
 import * as vscode from 'vscode';
-import type { Environment } from '../../core/environments/environment';
+import { serviceOrigin, type Environment } from '../../core/environments/environment';
 import type { Clock } from '../../core/time/clock';
 import { WorkflowClient, type StartRequest } from '../../core/workflows/WorkflowClient';
 import { WorkflowPoller, type PollOutcome } from '../../core/workflows/WorkflowPoller';
@@ -37,7 +37,7 @@ export class WorkflowService implements vscode.Disposable, EnvironmentFollower {
     this.store.on('error-persisting', (e: Error) =>
       this.log.warn(`Could not save the explorer's state: ${e.message} (kept in memory)`),
     );
-    this.disposables.push(auth.onDidChange((env) => void this.resumeLive(env)));
+    this.disposables.push(auth.onDidChange((envName) => void this.resumeLive(envName)));
   }
 
   /** Stops the pollers of values that no longer resolve; the store forgets workflows read from a service its
@@ -49,29 +49,29 @@ export class WorkflowService implements vscode.Disposable, EnvironmentFollower {
       p.dispose();
       this.pollers.delete(env);
     }
-    for (const env of current) this.store.followService(env.name, env.key);
+    for (const env of current) this.store.follow(env);
   }
 
   /** The explorer became visible or hidden: polling runs only while someone can see it. */
   setVisible(visible: boolean): void {
     this.visible = visible;
     for (const p of this.pollers.values()) visible ? p.resume() : p.pause();
-    if (visible) for (const env of this.environments.names()) void this.resumeLive(env);
+    if (visible) for (const envName of this.environments.names()) void this.resumeLive(envName);
   }
 
-  /** A client for the environment as it resolves now, signed in (or a SignInRequired). */
-  private async client(name: string): Promise<{ client: WorkflowClient; env: Environment }> {
-    const { manager, env } = await this.auth.require(name);
-    const client = new WorkflowClient({
+  /** A client for this very value, signed in: an EnvironmentChanged when it no longer resolves, or a
+   * SignInRequired. Nothing is looked up by name again, so a call goes where its caller's value points. */
+  private async client(env: Environment): Promise<WorkflowClient> {
+    const manager = await this.auth.require(env);
+    return new WorkflowClient({
       baseUrl: env.baseUrl,
       userAlias: manager.current?.userAlias,
       tokens: manager,
       gate: manager.gate,
       clock: this.clock,
       findWorkflowsUrl: env.findWorkflowsUrl,
-      onBackoff: (n, ms) => this.log.warn(`${name}: throttled (429); retry ${n} in ${ms} ms`),
+      onBackoff: (n, ms) => this.log.warn(`${env.name}: throttled (429); retry ${n} in ${ms} ms`),
     });
-    return { client, env };
   }
 
   private poller(env: Environment): WorkflowPoller {
@@ -84,7 +84,7 @@ export class WorkflowService implements vscode.Disposable, EnvironmentFollower {
       p = new WorkflowPoller({
         clock: this.clock,
         deadlineMs,
-        read: (id) => this.readAt(env, id),
+        read: async (id) => (await this.client(env)).read(id),
         onOutcome: (id, o) => this.onPoll(env, id, o),
       });
       if (!this.visible) p.pause();
@@ -93,94 +93,83 @@ export class WorkflowService implements vscode.Disposable, EnvironmentFollower {
     return p;
   }
 
-  private async readAt(env: Environment, id: string): Promise<WorkflowEnvelope> {
-    const { client, env: now } = await this.client(env.name);
-    if (now !== env) throw new Error(`${env.name} now points at another service`);
-    return client.read(id);
-  }
-
-  /** Follows every remembered non-terminal workflow of a signed-in environment. */
-  private async resumeLive(name: string): Promise<void> {
-    const env = this.environments.get(name);
+  /** Follows every remembered non-terminal workflow of a signed-in environment (by name: the value it resolves to
+   * now, as the sign-in that changed belongs to it). */
+  private async resumeLive(envName: string): Promise<void> {
+    const env = this.environments.get(envName);
     if (!env) return;
-    this.store.followService(name, env.key);
-    const live = this.store.live(name);
+    this.store.follow(env);
+    const live = this.store.live(env);
     if (live.length === 0) return;
-    const tm = await this.auth.manager(name);
-    if (!tm || tm.state === 'signed-out' || tm.state === 'expired' || this.environments.get(name) !== env) return;
+    const tm = await this.auth.manager(env);
+    if (!tm || tm.state === 'signed-out' || tm.state === 'expired' || !this.environments.isCurrent(env)) return;
     for (const w of live) this.poller(env).follow(w.workflowId, w.startedAt);
   }
 
-  private onPoll(value: Environment, id: string, o: PollOutcome): void {
-    const env = value.name;
+  private onPoll(env: Environment, id: string, o: PollOutcome): void {
     if (o.kind === 'read') {
       const before = this.store.workflow(env, id)?.status;
-      this.store.upsertFromEnvelope(env, o.envelope, { service: value.key, now: this.clock.now() });
+      this.store.upsertFromEnvelope(env, o.envelope, { now: this.clock.now() });
       if (before !== o.envelope.workflow.status)
-        this.log.info(`${env}: workflow ${id} is ${o.envelope.workflow.status}`);
+        this.log.info(`${env.name}: workflow ${id} is ${o.envelope.workflow.status}`);
     } else if (o.kind === 'transient-error') {
-      this.log.warn(`${env}: reading workflow ${id} failed (${o.error.message}); polling goes on`);
+      this.log.warn(`${env.name}: reading workflow ${id} failed (${o.error.message}); polling goes on`);
       this.store.markWorkflow(env, id, { lastError: o.error.message });
     } else if (o.reason === 'deadline')
       this.store.markWorkflow(env, id, { pollingStopped: 'polling deadline reached' });
     else if (o.reason === 'error') {
-      this.log.warn(`${env}: reading workflow ${id} failed (${o.error?.message}); polling stopped`);
+      this.log.warn(`${env.name}: reading workflow ${id} failed (${o.error?.message}); polling stopped`);
       this.store.markWorkflow(env, id, { pollingStopped: 'polling stopped by an error', lastError: o.error?.message });
     }
   }
 
-  async start(env: string, req: StartRequest): Promise<TrackedWorkflow> {
-    const { client, env: value } = await this.client(env);
+  /** Starts a billed workflow at this very value's service: the one the user confirmed. `signal` cancels the wait
+   * (and the request, if it is still open); the start may have reached the service all the same. */
+  async start(env: Environment, req: StartRequest, signal?: AbortSignal): Promise<TrackedWorkflow> {
+    const client = await this.client(env);
     this.log.info(
-      `${env}: start workflow ${req.product.service}/${req.product.model} in session ${req.sessionId} (correlationId ${req.correlationId ?? '(generated)'})`,
+      `${env.name}: start workflow ${req.product.service}/${req.product.model} in session ${req.sessionId} at ${serviceOrigin(env)} (correlationId ${req.correlationId ?? '(generated)'})`,
     );
-    const result = await client.start(req);
+    const result = await client.start(req, signal);
     this.log.info(
-      `${env}: started workflow ${result.workflow.workflowId} (runId ${result.workflow.runId}, correlationId ${result.correlationId}): ${result.workflow.status}`,
+      `${env.name}: started workflow ${result.workflow.workflowId} (runId ${result.workflow.runId}, correlationId ${result.correlationId}): ${result.workflow.status}`,
     );
     const w = this.store.upsertFromEnvelope(env, result, {
-      service: value.key,
       correlationId: result.correlationId,
       now: this.clock.now(),
     });
-    this.poller(value).follow(w.workflowId, w.startedAt);
+    this.poller(env).follow(w.workflowId, w.startedAt);
     return w;
   }
 
   /** Find Workflows by correlationId: what the service holds is added to the explorer under its session, and
    * followed while it runs. */
-  async find(env: string, correlationId: string): Promise<TrackedWorkflow[]> {
-    const { client, env: value } = await this.client(env);
-    this.log.info(`${env}: Find Workflows by correlationId ${correlationId}`);
+  async find(env: Environment, correlationId: string): Promise<TrackedWorkflow[]> {
+    const client = await this.client(env);
+    this.log.info(`${env.name}: Find Workflows by correlationId ${correlationId}`);
     const found = await client.find(correlationId);
-    this.log.info(`${env}: Find Workflows found ${found.length} for correlationId ${correlationId}`);
+    this.log.info(`${env.name}: Find Workflows found ${found.length} for correlationId ${correlationId}`);
     return found.map((workflow) => {
-      const w = this.store.upsertFromEnvelope(
-        env,
-        { workflow },
-        { service: value.key, correlationId, now: this.clock.now() },
-      );
-      if (!isTerminal(w.status)) this.poller(value).follow(w.workflowId, w.startedAt);
+      const w = this.store.upsertFromEnvelope(env, { workflow }, { correlationId, now: this.clock.now() });
+      if (!isTerminal(w.status)) this.poller(env).follow(w.workflowId, w.startedAt);
       return w;
     });
   }
 
-  async refresh(env: string, workflowId: string): Promise<TrackedWorkflow> {
+  async refresh(env: Environment, workflowId: string): Promise<TrackedWorkflow> {
     const envelope = await this.read(env, workflowId);
     const w = this.store.workflow(env, workflowId)!;
-    const value = this.environments.get(env);
-    if (w.pollingStopped || !value || !this.poller(value).followedIds.includes(workflowId)) {
+    if (w.pollingStopped || !this.poller(env).followedIds.includes(workflowId)) {
       this.store.resumePolling(env, workflowId, this.clock.now());
-      void this.resumeLive(env);
+      void this.resumeLive(env.name);
     }
     return { ...w, envelope };
   }
 
-  private async read(env: string, workflowId: string): Promise<WorkflowEnvelope> {
+  private async read(env: Environment, workflowId: string): Promise<WorkflowEnvelope> {
     try {
-      const { client, env: value } = await this.client(env);
-      const envelope = await client.read(workflowId);
-      this.store.upsertFromEnvelope(env, envelope, { service: value.key, now: this.clock.now() });
+      const envelope = await (await this.client(env)).read(workflowId);
+      this.store.upsertFromEnvelope(env, envelope, { now: this.clock.now() });
       return envelope;
     } catch (err) {
       this.store.markWorkflow(env, workflowId, { lastError: (err as Error).message });
@@ -188,7 +177,7 @@ export class WorkflowService implements vscode.Disposable, EnvironmentFollower {
     }
   }
 
-  async refreshAll(env: string): Promise<{ read: number; failed: number }> {
+  async refreshAll(env: Environment): Promise<{ read: number; failed: number }> {
     let read = 0;
     let failed = 0;
     for (const w of this.store.workflows(env)) {
@@ -202,41 +191,35 @@ export class WorkflowService implements vscode.Disposable, EnvironmentFollower {
     return { read, failed };
   }
 
-  async reconfirm(env: string, workflowId: string): Promise<TrackedWorkflow> {
+  async reconfirm(env: Environment, workflowId: string): Promise<TrackedWorkflow> {
     const w = this.store.workflow(env, workflowId);
-    const { client, env: value } = await this.client(env);
-    this.log.info(`${env}: reconfirm workflow ${workflowId}`);
+    const client = await this.client(env);
+    this.log.info(`${env.name}: reconfirm workflow ${workflowId}`);
     // The link, when it is on the environment's own origin; otherwise the same URL the spec gives it
     // ({base_url}/…/workflows/{workflowId}) on that origin. Behind a gateway the service's links may name an
     // origin of its own, where the token must not go, and the reconfirm would fail as a foreign link.
     const envelope = await client.reconfirm(client.ownLink(w?.envelope?.links?.reconfirm?.href) ?? workflowId);
-    this.log.info(`${env}: reconfirmed workflow ${workflowId}: ${envelope.workflow.status}`);
-    const updated = this.store.upsertFromEnvelope(env, envelope, { service: value.key, now: this.clock.now() });
-    this.poller(value).follow(updated.workflowId, this.clock.now());
+    this.log.info(`${env.name}: reconfirmed workflow ${workflowId}: ${envelope.workflow.status}`);
+    const updated = this.store.upsertFromEnvelope(env, envelope, { now: this.clock.now() });
+    this.poller(env).follow(updated.workflowId, this.clock.now());
     return updated;
   }
 
   /** A verified webhook named this runId: read that workflow now rather than at its next scheduled check. */
   refreshByRunId(runId: string): void {
     for (const [env, p] of this.pollers) {
-      const w = this.store.findByRunId(env.name, runId);
+      const w = this.store.findByRunId(env, runId);
       if (w) p.refreshSoon(w.workflowId);
     }
   }
 
-  /** The poller following this environment's current value, if any. */
-  private following(name: string): WorkflowPoller | undefined {
-    const env = this.environments.get(name);
-    return env && this.pollers.get(env);
-  }
-
-  remove(env: string, workflowId: string): void {
-    this.following(env)?.unfollow(workflowId);
+  remove(env: Environment, workflowId: string): void {
+    this.pollers.get(env)?.unfollow(workflowId);
     this.store.removeWorkflow(env, workflowId);
   }
 
-  removeSession(env: string, sessionId: string): void {
-    for (const w of this.store.workflows(env, sessionId)) this.following(env)?.unfollow(w.workflowId);
+  removeSession(env: Environment, sessionId: string): void {
+    for (const w of this.store.workflows(env, sessionId)) this.pollers.get(env)?.unfollow(w.workflowId);
     this.store.removeSession(env, sessionId);
   }
 

@@ -21,7 +21,7 @@ describe('TokenManager', () => {
   let states: TokenStateEvent[];
   const creds = () => ({ username: f.info.username, password: f.info.password });
   const make = (extra: Partial<ConstructorParameters<typeof TokenManager>[0]> = {}) => {
-    const m = new TokenManager({ environment: 'sandbox', baseUrl: f.info.baseUrl, store, clock: f.clock, ...extra });
+    const m = new TokenManager({ secretScope: 'sandbox', baseUrl: f.info.baseUrl, store, clock: f.clock, ...extra });
     m.on('state', (e: TokenStateEvent) => states.push(e));
     return m;
   };

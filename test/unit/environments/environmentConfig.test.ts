@@ -4,6 +4,7 @@ import {
   sandboxEnvironment,
   SANDBOX_ENVIRONMENT,
 } from '../../../src/core/environments/environmentConfig';
+import { readServiceTarget } from '../../../src/cli/cliEnvironment';
 
 describe('wfs.environments setting', () => {
   it('reads a full entry, trimming and defaulting the test-webhook URL to the base URL', () => {
@@ -154,5 +155,66 @@ describe('wfs.environments setting', () => {
       assert.equal(r.environments.length, 0, String(bad));
       assert.match(r.problems[0]!, /findWorkflowsUrl/);
     }
+  });
+});
+
+// The CLI reads WFS_* through the same parser (parseServiceFields): one rule for addresses, plain http and the
+// alias placement, each said in the CLI's words (its variable's name) and the setting's (its entry and field).
+describe('the CLI and the setting read an environment through one parser', () => {
+  const credentials = { WFS_USERNAME: 'demo', WFS_PASSWORD: 'demo-password' };
+  const cases: { name: string; fields: Record<string, string>; cli: RegExp; setting: RegExp }[] = [
+    {
+      name: 'an address without its scheme',
+      fields: { baseUrl: 'api.example.com' },
+      cli: /^WFS_BASE_URL is not a URL: api\.example\.com \(it lacks its scheme: write https:\/\/api\.example\.com\)$/,
+      setting:
+        /"baseUrl" is not a URL: api\.example\.com \(it lacks its scheme: write https:\/\/api\.example\.com\)\.$/,
+    },
+    {
+      name: 'plain http off this machine',
+      fields: { baseUrl: 'https://wfs.example', testWebhookUrl: 'http://wfs.example' },
+      cli: /^WFS_TEST_WEBHOOK_URL is plain http to wfs\.example, which is not this machine: .+ for a local sandbox\.$/,
+      setting: /"testWebhookUrl" is plain http to wfs\.example, which is not this machine: .+ for a local sandbox\.$/,
+    },
+    {
+      name: 'an alias placement that is not body, header or query',
+      fields: { baseUrl: 'https://wfs.example', userAliasPlacement: 'cookie' },
+      cli: /^WFS_USER_ALIAS_PLACEMENT must be body, header or query$/,
+      setting: /"userAliasPlacement" must be body, header or query\.$/,
+    },
+  ];
+  const variable: Record<string, string> = {
+    baseUrl: 'WFS_BASE_URL',
+    testWebhookUrl: 'WFS_TEST_WEBHOOK_URL',
+    userAliasPlacement: 'WFS_USER_ALIAS_PLACEMENT',
+  };
+  for (const c of cases)
+    it(`${c.name}: refused by both, each naming its own field`, () => {
+      const env = Object.fromEntries(Object.entries(c.fields).map(([k, v]) => [variable[k]!, v]));
+      assert.throws(
+        () => readServiceTarget({ ...credentials, ...env }),
+        (e: Error) => c.cli.test(e.message),
+      );
+      const { environments, problems } = parseEnvironments([{ name: 'E', ...c.fields }]);
+      assert.deepEqual(environments, []);
+      assert.match(problems.join(' '), c.setting);
+    });
+
+  it('a good entry reads the same: trailing slashes gone, test webhooks at the service, alias placement kept', () => {
+    const fields = { baseUrl: 'http://127.0.0.1:4010/base//', userAliasPlacement: 'query' };
+    const cli = readServiceTarget({
+      ...credentials,
+      WFS_BASE_URL: fields.baseUrl,
+      WFS_USER_ALIAS_PLACEMENT: fields.userAliasPlacement,
+    });
+    const [setting] = parseEnvironments([{ name: 'E', ...fields }]).environments;
+    const pick = (e: { baseUrl: string; testWebhookUrl: string; aliasPlacement: string }) => [
+      e.baseUrl,
+      e.testWebhookUrl,
+      e.aliasPlacement,
+    ];
+    assert.deepEqual(pick(cli), pick(setting!));
+    assert.deepEqual(pick(cli), ['http://127.0.0.1:4010/base', 'http://127.0.0.1:4010/base', 'query']);
+    assert.equal(cli.key, 'wfs@http://127.0.0.1:4010+http://127.0.0.1:4010', 'an Environment value, keyed like one');
   });
 });

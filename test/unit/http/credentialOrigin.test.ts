@@ -103,7 +103,7 @@ describe('credentials and plain http, through a recording proxy', () => {
 
   it('the control: an https origin of the same name is tried through the proxy', async () => {
     const tm = new TokenManager({
-      environment: 'e',
+      secretScope: 'e',
       baseUrl: `https://wfs-test.test:${port}`,
       store: new MemorySecretStore(),
       clock,
@@ -117,7 +117,7 @@ describe('credentials and plain http, through a recording proxy', () => {
   });
 
   it('sign-in: refused before the password leaves', async () => {
-    const tm = new TokenManager({ environment: 'e', baseUrl: CLEAR, store: new MemorySecretStore(), clock });
+    const tm = new TokenManager({ secretScope: 'e', baseUrl: CLEAR, store: new MemorySecretStore(), clock });
     await assert.rejects(tm.signIn({ username: 'u', password: 'p' }), refused);
     nothingSent();
     tm.dispose();
@@ -136,7 +136,7 @@ describe('credentials and plain http, through a recording proxy', () => {
     };
     await store.store(secretKeyFor('e'), JSON.stringify(session));
     const tm = new TokenManager({
-      environment: 'e',
+      secretScope: 'e',
       baseUrl: CLEAR,
       store,
       clock,

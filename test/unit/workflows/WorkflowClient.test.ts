@@ -233,7 +233,7 @@ describe('WorkflowClient against scripted responses', () => {
     await until(() => gate.remainingMs > 0);
     // The same service's TokenManager refreshing now must wait as well.
     const store = new MemorySecretStore();
-    const manager = new TokenManager({ environment: 'gate', baseUrl: server.url, store, clock, gate });
+    const manager = new TokenManager({ secretScope: 'gate', baseUrl: server.url, store, clock, gate });
     await store.store(
       'wfs.tokens.gate',
       JSON.stringify({
@@ -342,7 +342,7 @@ describe('WorkflowClient against the sandbox', () => {
   beforeEach(async () => {
     f = await startSandbox();
     const tm = new TokenManager({
-      environment: 'sandbox',
+      secretScope: 'sandbox',
       baseUrl: f.info.baseUrl,
       store: new MemorySecretStore(),
       clock: f.clock,

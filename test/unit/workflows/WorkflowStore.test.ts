@@ -24,6 +24,10 @@ function envelope(id: string, status: string, sessionId = 's1'): WorkflowEnvelop
 }
 
 const SVC = 'Sandbox@http://127.0.0.1:1+http://127.0.0.1:1';
+/** Environment values as the store sees them: the name it persists under, the service it was read from. */
+const SANDBOX = { name: 'Sandbox', key: SVC };
+const STAGING = { name: 'Staging', key: 'Staging@https://staging.example+https://staging.example' };
+const E = { name: 'E', key: 'E@https://e.example+https://e.example' };
 
 describe('WorkflowStore', () => {
   let saved: StoreSnapshot[];
@@ -34,64 +38,64 @@ describe('WorkflowStore', () => {
   });
 
   it('remembers sessions per environment, once each, and persists every change', () => {
-    assert.equal(store.addSession('Sandbox', ' s1 '), true);
-    assert.equal(store.addSession('Sandbox', 's1'), false);
-    store.addSession('Staging', 's9');
-    assert.deepEqual(store.sessions('Sandbox'), ['s1']);
-    assert.deepEqual(store.sessions('Staging'), ['s9']);
+    assert.equal(store.addSession(SANDBOX, ' s1 '), true);
+    assert.equal(store.addSession(SANDBOX, 's1'), false);
+    store.addSession(STAGING, 's9');
+    assert.deepEqual(store.sessions(SANDBOX), ['s1']);
+    assert.deepEqual(store.sessions(STAGING), ['s9']);
     assert.deepEqual(saved.at(-1), {
       Sandbox: { sessions: ['s1'], workflows: [] },
       Staging: { sessions: ['s9'], workflows: [] },
     });
-    assert.throws(() => store.addSession('Sandbox', '  '), /session id is required/);
+    assert.throws(() => store.addSession(SANDBOX, '  '), /session id is required/);
   });
 
   it('records a started workflow with its correlationId and keeps its start time across reads', () => {
-    const first = store.upsertFromEnvelope('Sandbox', envelope('w1', 'processing'), { service: SVC, now: 1000 });
+    const first = store.upsertFromEnvelope(SANDBOX, envelope('w1', 'processing'), { now: 1000 });
     assert.equal(first.startedAt, 1000);
-    assert.deepEqual(store.sessions('Sandbox'), ['s1'], 'the session is added with its first workflow');
-    store.upsertFromEnvelope('Sandbox', envelope('w1', 'complete'), { service: SVC, now: 5000 });
-    const w = store.workflow('Sandbox', 'w1')!;
+    assert.deepEqual(store.sessions(SANDBOX), ['s1'], 'the session is added with its first workflow');
+    store.upsertFromEnvelope(SANDBOX, envelope('w1', 'complete'), { now: 5000 });
+    const w = store.workflow(SANDBOX, 'w1')!;
     assert.equal(w.status, 'complete');
     assert.equal(w.startedAt, 1000);
     assert.equal(w.lastPolledAt, 5000);
     assert.equal(w.reconfirmAvailable, true);
-    assert.equal(store.findByRunId('Sandbox', 'run-w1')?.workflowId, 'w1');
-    assert.deepEqual(store.live('Sandbox'), [], 'a terminal workflow is not live');
+    assert.equal(store.findByRunId(SANDBOX, 'run-w1')?.workflowId, 'w1');
+    assert.deepEqual(store.live(SANDBOX), [], 'a terminal workflow is not live');
   });
 
   it('live() leaves out workflows whose polling stopped; a refresh resumes them', () => {
-    store.upsertFromEnvelope('Sandbox', envelope('w1', 'processing'), { service: SVC, now: 1 });
-    store.markWorkflow('Sandbox', 'w1', { pollingStopped: 'deadline' });
-    assert.deepEqual(store.live('Sandbox'), []);
-    store.resumePolling('Sandbox', 'w1', 99);
+    store.upsertFromEnvelope(SANDBOX, envelope('w1', 'processing'), { now: 1 });
+    store.markWorkflow(SANDBOX, 'w1', { pollingStopped: 'deadline' });
+    assert.deepEqual(store.live(SANDBOX), []);
+    store.resumePolling(SANDBOX, 'w1', 99);
     assert.deepEqual(
-      store.live('Sandbox').map((w) => [w.workflowId, w.startedAt]),
+      store.live(SANDBOX).map((w) => [w.workflowId, w.startedAt]),
       [['w1', 99]],
     );
   });
 
   it('removing a session forgets its workflows; removing a workflow forgets only it', () => {
-    store.upsertFromEnvelope('Sandbox', envelope('w1', 'processing', 's1'), { service: SVC, now: 1 });
-    store.upsertFromEnvelope('Sandbox', envelope('w2', 'processing', 's2'), { service: SVC, now: 1 });
-    store.upsertFromEnvelope('Sandbox', envelope('w3', 'processing', 's2'), { service: SVC, now: 1 });
-    store.removeWorkflow('Sandbox', 'w3');
+    store.upsertFromEnvelope(SANDBOX, envelope('w1', 'processing', 's1'), { now: 1 });
+    store.upsertFromEnvelope(SANDBOX, envelope('w2', 'processing', 's2'), { now: 1 });
+    store.upsertFromEnvelope(SANDBOX, envelope('w3', 'processing', 's2'), { now: 1 });
+    store.removeWorkflow(SANDBOX, 'w3');
     assert.deepEqual(
-      store.workflows('Sandbox', 's2').map((w) => w.workflowId),
+      store.workflows(SANDBOX, 's2').map((w) => w.workflowId),
       ['w2'],
     );
-    store.removeSession('Sandbox', 's1');
-    assert.deepEqual(store.sessions('Sandbox'), ['s2']);
+    store.removeSession(SANDBOX, 's1');
+    assert.deepEqual(store.sessions(SANDBOX), ['s2']);
     assert.deepEqual(
-      store.workflows('Sandbox').map((w) => w.workflowId),
+      store.workflows(SANDBOX).map((w) => w.workflowId),
       ['w2'],
     );
   });
 
   it('is bounded per environment (oldest forgotten first)', () => {
     for (let i = 0; i < MAX_WORKFLOWS_PER_ENVIRONMENT + 5; i++)
-      store.upsertFromEnvelope('E', envelope(`w${i}`, 'processing'), { service: SVC, now: i });
-    const ids = store.workflows('E').map((w) => w.workflowId);
+      store.upsertFromEnvelope(E, envelope(`w${i}`, 'processing'), { now: i });
+    const ids = store.workflows(E).map((w) => w.workflowId);
     assert.equal(ids.length, MAX_WORKFLOWS_PER_ENVIRONMENT);
     assert.equal(ids[0], 'w5');
   });
@@ -107,33 +111,35 @@ describe('WorkflowStore', () => {
       },
       () => {},
     );
-    assert.deepEqual(restored.sessions('Sandbox'), ['s1']);
+    assert.deepEqual(restored.sessions(SANDBOX), ['s1']);
     assert.deepEqual(
-      restored.workflows('Sandbox').map((w) => w.workflowId),
+      restored.workflows(SANDBOX).map((w) => w.workflowId),
       ['w1'],
     );
-    assert.deepEqual(restored.sessions('Broken'), []);
+    assert.deepEqual(restored.sessions({ name: 'Broken' }), []);
     assert.doesNotThrow(() => new WorkflowStore('garbage', () => {}));
   });
 
   it('workflows belong to the service they were read from: another service for the name forgets them, sessions stay', () => {
-    store.addSession('Sandbox', 's0');
-    store.upsertFromEnvelope('Sandbox', envelope('w1', 'processing'), { service: SVC, now: 1 });
-    store.followService('Sandbox', SVC);
+    store.addSession(SANDBOX, 's0');
+    store.upsertFromEnvelope(SANDBOX, envelope('w1', 'processing'), { now: 1 });
+    store.follow(SANDBOX);
     assert.deepEqual(
-      store.workflows('Sandbox').map((w) => w.workflowId),
+      store.workflows(SANDBOX).map((w) => w.workflowId),
       ['w1'],
       'the same service keeps them',
     );
-    const restarted = 'Sandbox@http://127.0.0.1:2+http://127.0.0.1:2';
-    store.followService('Sandbox', restarted);
-    assert.deepEqual(store.workflows('Sandbox'), [], 'a restarted sandbox never knew w1');
-    assert.deepEqual(store.sessions('Sandbox'), ['s0', 's1']);
-    assert.equal(saved.at(-1)!.Sandbox!.service, restarted);
+    const restarted = { name: 'Sandbox', key: 'Sandbox@http://127.0.0.1:2+http://127.0.0.1:2' };
+    assert.deepEqual(store.workflows(restarted), [], 'a value of another service never sees them, even unfollowed');
+    store.follow(restarted);
+    assert.deepEqual(store.workflows(restarted), [], 'a restarted sandbox never knew w1');
+    assert.deepEqual(store.workflows(SANDBOX), [], 'forgotten, not only hidden');
+    assert.deepEqual(store.sessions(SANDBOX), ['s0', 's1']);
+    assert.equal(saved.at(-1)!.Sandbox!.service, restarted.key);
     assert.deepEqual(saved.at(-1)!.Sandbox!.workflows, []);
-    store.upsertFromEnvelope('Sandbox', envelope('w2', 'processing'), { service: SVC, now: 2 });
+    store.upsertFromEnvelope(SANDBOX, envelope('w2', 'processing'), { now: 2 });
     assert.deepEqual(
-      store.workflows('Sandbox').map((w) => w.workflowId),
+      store.workflows(SANDBOX).map((w) => w.workflowId),
       ['w2'],
       'a write from another service replaces them too',
     );
@@ -144,23 +150,25 @@ describe('WorkflowStore', () => {
       { Staging: { sessions: ['s1'], workflows: [{ workflowId: 'w1', sessionId: 's1', status: 'processing' }] } },
       () => {},
     );
-    old.followService('Staging', 'Staging@https://a+https://a');
+    const a = { name: 'Staging', key: 'Staging@https://a+https://a' };
+    old.follow(a);
     assert.deepEqual(
-      old.workflows('Staging').map((w) => w.workflowId),
+      old.workflows(a).map((w) => w.workflowId),
       ['w1'],
     );
-    old.followService('Staging', 'Staging@https://b+https://b');
-    assert.deepEqual(old.workflows('Staging'), []);
+    const b = { name: 'Staging', key: 'Staging@https://b+https://b' };
+    old.follow(b);
+    assert.deepEqual(old.workflows(b), []);
   });
 
   it('a failing persist is reported as an event, and the change is kept in memory', async () => {
     const errors: Error[] = [];
     const s = new WorkflowStore(undefined, () => Promise.reject(new Error('ENOSPC: no space left on device')));
     s.on('error-persisting', (e: Error) => errors.push(e));
-    s.addSession('Sandbox', 's1');
+    s.addSession(SANDBOX, 's1');
     await new Promise((r) => setImmediate(r));
     assert.match(errors[0]!.message, /ENOSPC/);
-    assert.deepEqual(s.sessions('Sandbox'), ['s1']);
+    assert.deepEqual(s.sessions(SANDBOX), ['s1']);
   });
 
   it('what it keeps is bounded in bytes: a huge answer keeps its known fields under a note; 200 of them stay a few MiB', () => {
@@ -179,12 +187,12 @@ describe('WorkflowStore', () => {
     });
     const small = envelope('w-small', 'processing');
     assert.equal(
-      store.upsertFromEnvelope('Sandbox', small, { service: SVC, now: 1 }).envelope,
+      store.upsertFromEnvelope(SANDBOX, small, { now: 1 }).envelope,
       small,
       'a small answer is kept whole, as it came',
     );
 
-    const kept = store.upsertFromEnvelope('Sandbox', huge('w-huge'), { service: SVC, now: 2 });
+    const kept = store.upsertFromEnvelope(SANDBOX, huge('w-huge'), { now: 2 });
     const text = JSON.stringify(kept.envelope);
     assert.ok(text.length <= MAX_KEPT_ENVELOPE_BYTES, `${text.length} bytes kept`);
     assert.match(
@@ -201,7 +209,7 @@ describe('WorkflowStore', () => {
     assert.equal(kept.envelope!.workflow.productName.length, 513);
 
     for (let i = 0; i < MAX_WORKFLOWS_PER_ENVIRONMENT; i++)
-      store.upsertFromEnvelope('Sandbox', huge(`w${i}`), { service: SVC, now: 3 + i });
+      store.upsertFromEnvelope(SANDBOX, huge(`w${i}`), { now: 3 + i });
     const persisted = Buffer.byteLength(JSON.stringify(saved.at(-1)));
     assert.ok(
       persisted < 5 * 1024 * 1024,

@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import type { ExtensionApi } from '../hostExtension/extension';
 import type { DeliveryRecord } from '../../../src/core/webhooks/deliveryRecord';
 import { secretKeyFor } from '../../../src/core/auth/TokenManager';
-import { extensionApi, setSetting, until } from './helpers';
+import { extensionApi, setSetting, until, envValue } from './helpers';
 
 type SandboxInfo = { baseUrl: string; sessions: { staged: string }; products: { service: string; model: string }[] };
 
@@ -41,7 +41,7 @@ describe('an environment is a value: a restarted sandbox is a new origin', () =>
       correlationId: 'env-value-1',
     })) as { workflowId: string };
     assert.ok(started?.workflowId);
-    assert.ok(api.workflows.store.workflow('Sandbox', started.workflowId));
+    assert.ok(api.workflows.store.workflow(envValue(api, 'Sandbox'), started.workflowId));
     assert.ok(await api.secrets.get(secretKeyFor(before.key)));
     await vscode.commands.executeCommand('wfs.startReceiver');
 
@@ -64,13 +64,20 @@ describe('an environment is a value: a restarted sandbox is a new origin', () =>
     assert.notEqual(second.baseUrl, first.baseUrl, 'a new run listens on a new port');
     await until(
       api.environments.onDidChange,
-      () => api.workflows.store.workflow('Sandbox', started.workflowId) === undefined,
+      () => api.workflows.store.workflow(envValue(api, 'Sandbox'), started.workflowId) === undefined,
       "the old run's workflows to be forgotten",
     );
     const after = api.environments.get('Sandbox')!;
     assert.notEqual(after.key, before.key);
-    assert.equal((await api.auth.manager('Sandbox'))?.state, 'signed-out', 'the new run asks to sign in');
-    assert.ok(api.workflows.store.sessions('Sandbox').includes(first.sessions.staged), "the user's sessions stay");
+    assert.equal(
+      (await api.auth.manager(envValue(api, 'Sandbox')))?.state,
+      'signed-out',
+      'the new run asks to sign in',
+    );
+    assert.ok(
+      api.workflows.store.sessions(envValue(api, 'Sandbox')).includes(first.sessions.staged),
+      "the user's sessions stay",
+    );
 
     // The receiver trusts the new run's issuer and is registered with it: a workflow event arrives verified.
     assert.equal(

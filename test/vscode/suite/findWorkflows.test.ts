@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { ExtensionApi } from '../hostExtension/extension';
 import type { TrackedWorkflow } from '../../../src/core/workflows/WorkflowStore';
-import { extensionApi, setSetting } from './helpers';
+import { extensionApi, setSetting, envValue } from './helpers';
 import { notificationsInCenter } from './workbenchDom';
 
 describe('Find Workflows in a real VS Code host', () => {
@@ -48,7 +48,7 @@ describe('Find Workflows in a real VS Code host', () => {
     ).catch(() => undefined);
     assert.equal(started, undefined);
     assert.ok(
-      !api.workflows.store.workflows('Sandbox').some((w) => w.correlationId === cid),
+      !api.workflows.store.workflows(envValue(api, 'Sandbox')).some((w) => w.correlationId === cid),
       'not known before the search',
     );
 
@@ -57,7 +57,9 @@ describe('Find Workflows in a real VS Code host', () => {
     })) as TrackedWorkflow[];
     assert.equal(found.length, 1);
     assert.equal(found[0]!.correlationId, cid);
-    const inTree = api.workflows.store.workflows('Sandbox', 'sess-demo-staged').find((w) => w.correlationId === cid);
+    const inTree = api.workflows.store
+      .workflows(envValue(api, 'Sandbox'), 'sess-demo-staged')
+      .find((w) => w.correlationId === cid);
     assert.ok(inTree, 'added to the explorer under its session');
   });
 
@@ -86,11 +88,11 @@ describe('Find Workflows in a real VS Code host', () => {
   });
 
   it('a correlationId the service does not hold finds nothing and adds nothing', async () => {
-    const before = api.workflows.store.workflows('Sandbox').length;
+    const before = api.workflows.store.workflows(envValue(api, 'Sandbox')).length;
     const found = (await vscode.commands.executeCommand('wfs.findWorkflows', {
       correlationId: 'never-started',
     })) as TrackedWorkflow[];
     assert.deepEqual(found, []);
-    assert.equal(api.workflows.store.workflows('Sandbox').length, before);
+    assert.equal(api.workflows.store.workflows(envValue(api, 'Sandbox')).length, before);
   });
 });

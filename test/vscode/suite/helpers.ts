@@ -1,6 +1,7 @@
 // Shared by the extension-host suites: the extension's API and event-driven waits (no fixed sleeps).
 import * as vscode from 'vscode';
 import type { ExtensionApi } from '../hostExtension/extension';
+import type { Environment } from '../../../src/core/environments/environment';
 import { secretKeyFor } from '../../../src/core/auth/TokenManager';
 import { passwordKeyFor } from '../../../src/core/auth/secretScope';
 
@@ -50,4 +51,39 @@ export function tokensKey(api: ExtensionApi, name: string): string {
 
 export function passwordKey(api: ExtensionApi, name: string): string {
   return passwordKeyFor(api.environments.get(name)!.key);
+}
+
+/** A modal's question as the extension asked it, for answerModals. */
+export interface ModalQuestion {
+  message: string;
+  detail?: string;
+  items: string[];
+}
+
+/** Answers the extension's modal warnings with `answer` (a button's label, or undefined for Cancel) until the
+ * returned function is called; other warnings go to VS Code as usual. A test host refuses to show a modal, so this
+ * is how a suite plays the user who reads one and clicks. */
+export function answerModals(
+  api: ExtensionApi,
+  answer: (q: ModalQuestion) => Promise<string | undefined> | string | undefined,
+): () => void {
+  const window = api.window as { showWarningMessage: (...args: unknown[]) => Thenable<unknown> };
+  const original = window.showWarningMessage;
+  window.showWarningMessage = (message: unknown, ...rest: unknown[]) => {
+    const options = rest[0] as vscode.MessageOptions | undefined;
+    if (typeof options !== 'object' || !options?.modal) return original.call(api.window, message, ...rest);
+    const items = rest.slice(1).map((i) => (typeof i === 'string' ? i : (i as vscode.MessageItem).title));
+    return Promise.resolve(answer({ message: String(message), detail: options.detail, items }));
+  };
+  return () => {
+    window.showWarningMessage = original;
+  };
+}
+
+/** The Environment value a name resolves to now (the APIs take values, never names); fails when it resolves to
+ * nothing. */
+export function envValue(api: ExtensionApi, envName: string): Environment {
+  const env = api.environments.get(envName);
+  if (!env) throw new Error(`${envName} does not resolve (the sandbox stopped, or not in wfs.environments)`);
+  return env;
 }

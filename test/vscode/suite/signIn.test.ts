@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { ExtensionApi } from '../hostExtension/extension';
 import { AuthService } from '../../../src/extension/auth/authService';
-import { extensionApi, passwordKey, setSetting, tokensKey, until } from './helpers';
+import { extensionApi, passwordKey, setSetting, tokensKey, until, envValue } from './helpers';
 import { notificationsInCenter, statusBarEntry } from './workbenchDom';
 
 describe('sandbox sign-in in a real VS Code host', () => {
@@ -34,7 +34,7 @@ describe('sandbox sign-in in a real VS Code host', () => {
   it('signs in with the demo credentials; the session lives in SecretStorage and nowhere in settings; the status bar names the user', async () => {
     const ok = await vscode.commands.executeCommand('wfs.signIn', { username: 'demo', password: 'demo-password' });
     assert.equal(ok, true);
-    assert.equal((await api.auth.manager('Sandbox'))?.state, 'signed-in');
+    assert.equal((await api.auth.manager(envValue(api, 'Sandbox')))?.state, 'signed-in');
     const stored = JSON.parse((await api.secrets.get(tokensKey(api, 'Sandbox')))!);
     assert.equal(stored.username, 'demo');
     assert.ok(stored.accessToken && stored.refreshToken);
@@ -54,7 +54,7 @@ describe('sandbox sign-in in a real VS Code host', () => {
   });
 
   it('another window signing out (the secret deleted) is followed through secrets.onDidChange', async () => {
-    const tm = (await api.auth.manager('Sandbox'))!;
+    const tm = (await api.auth.manager(envValue(api, 'Sandbox')))!;
     assert.equal(tm.state, 'signed-in');
     await api.secrets.delete(tokensKey(api, 'Sandbox'));
     await until(api.auth.onDidChange, () => tm.state === 'signed-out', 'the manager to follow the deleted secret');
@@ -83,7 +83,7 @@ describe('sandbox sign-in in a real VS Code host', () => {
   });
 
   it('a sign-in about to lapse (midnight US Eastern) warns with "Sign In"; a lapsed one warns too', async () => {
-    const tm = (await api.auth.manager('Sandbox'))!;
+    const tm = (await api.auth.manager(envValue(api, 'Sandbox')))!;
     const stored = JSON.parse((await api.secrets.get(tokensKey(api, 'Sandbox')))!);
     await vscode.commands.executeCommand('notifications.clearAll');
     // As another window would write it: the same session, its refresh token lapsing in 10 minutes.
@@ -117,7 +117,7 @@ describe('sandbox sign-in in a real VS Code host', () => {
 
   it('sign-out clears SecretStorage and the status bar says signed out', async () => {
     await vscode.commands.executeCommand('wfs.signOut');
-    assert.equal((await api.auth.manager('Sandbox'))?.state, 'signed-out');
+    assert.equal((await api.auth.manager(envValue(api, 'Sandbox')))?.state, 'signed-out');
     assert.equal(await api.secrets.get(tokensKey(api, 'Sandbox')), undefined);
     assert.equal(await api.secrets.get(passwordKey(api, 'Sandbox')), undefined);
     await statusBarEntry(/^\$\(account\) Sandbox: signed out$/);
@@ -143,7 +143,7 @@ describe('sandbox sign-in in a real VS Code host', () => {
         true,
         'the sign-in itself succeeded',
       );
-      const manager = (await auth.manager('Sandbox'))!;
+      const manager = (await auth.manager(envValue(api, 'Sandbox')))!;
       assert.equal(manager.state, 'signed-in');
       assert.ok(await manager.getAccessToken());
       await notificationsInCenter(

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { ExtensionApi } from '../hostExtension/extension';
 import { RecordingServer } from '../../unit/helpers/recordingServer';
-import { extensionApi, setSetting, tokensKey, until } from './helpers';
+import { extensionApi, setSetting, tokensKey, until, envValue } from './helpers';
 import { notificationsInCenter } from './workbenchDom';
 
 describe('trust: workspace settings and secrets in a real VS Code host', () => {
@@ -124,7 +124,7 @@ describe('trust: workspace settings and secrets in a real VS Code host', () => {
     assert.ok(!billed.billed.some((b) => b.correlationId === 'trust-billing-question'), 'nothing billed');
 
     // Refresh and use the token: nothing reaches the workspace's server.
-    const manager = (await api.auth.manager('Staging'))!;
+    const manager = (await api.auth.manager(envValue(api, 'Staging')))!;
     await manager.refresh();
     assert.equal(
       await vscode.commands.executeCommand('wfs.signIn', {
@@ -145,15 +145,15 @@ describe('trust: workspace settings and secrets in a real VS Code host', () => {
       () => api.environments.get('Staging')?.baseUrl === recorderUrl,
       'the moved environment',
     );
-    const manager = (await api.auth.manager('Staging'))!;
+    const manager = (await api.auth.manager(envValue(api, 'Staging')))!;
     assert.equal(manager.state, 'signed-out');
-    await assert.rejects(api.auth.require('Staging'), /sign in/i);
+    await assert.rejects(api.auth.require(envValue(api, 'Staging')), /sign in/i);
     assert.equal(recorder.requests.length, 0, 'the old token went nowhere');
   });
 
   it('a forward target that is not on this machine is asked about first; declined (the host dismisses the modal), nothing is forwarded', async () => {
     await vscode.commands.executeCommand('wfs.switchEnvironment', 'Sandbox');
-    if (!(await api.auth.manager('Sandbox'))?.current)
+    if (!(await api.auth.manager(envValue(api, 'Sandbox')))?.current)
       await vscode.commands.executeCommand('wfs.signIn', { username: 'demo', password: 'demo-password' });
     await setSetting('receiver.forwardTo', 'http://forward-target.invalid/app');
     await vscode.commands.executeCommand('wfs.stopReceiver');

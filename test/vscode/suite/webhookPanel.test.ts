@@ -9,7 +9,7 @@ import { chmodSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileS
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { RecordingServer } from '../../unit/helpers/recordingServer';
-import { extensionApi, setSetting, until } from './helpers';
+import { extensionApi, setSetting, until, envValue } from './helpers';
 import { chooseVerificationFilter, inWebview, typeFilterText, webhookPanelDom } from './webviewDom';
 import { notificationButtons, notificationsInCenter } from './workbenchDom';
 
@@ -294,7 +294,7 @@ describe('webhook panel in a real VS Code host', () => {
       () => api.receiver.log.all().some((r) => r.runId === w.runId && r.verified),
       'the workflow event',
     );
-    const node = { kind: 'workflow' as const, env: 'Sandbox', workflowId: w.workflowId };
+    const node = { kind: 'workflow' as const, env: envValue(api, 'Sandbox'), workflowId: w.workflowId };
     const children = await api.explorer.getChildren(node);
     assert.ok(children.length >= 1);
     assert.equal(children[0]!.kind, 'delivery');

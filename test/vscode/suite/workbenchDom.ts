@@ -60,3 +60,19 @@ export async function quickPickRows(label: string): Promise<string[]> {
   const rows = `[...document.querySelectorAll('.quick-input-widget .quick-input-list .monaco-list-row')].map((r) => r.getAttribute('aria-label') ?? r.textContent)`;
   return inWebview<string[]>('.monaco-workbench', rows, `(${rows}).some((r) => r.includes(${JSON.stringify(label)}))`);
 }
+
+/** Clicks the button labelled `label` on the notification in the center whose message matches `pattern`, once
+ * one is there: as a user cancels a progress notification. */
+export async function clickNotificationButton(pattern: RegExp, label: string): Promise<void> {
+  const button = `[...document.querySelectorAll('.notifications-center .notification-list-item')].filter((i) => new RegExp(${JSON.stringify(pattern.source)}).test(i.querySelector('.notification-list-item-message')?.textContent ?? '')).flatMap((i) => [...i.querySelectorAll('.monaco-button')]).find((b) => b.textContent.trim() === ${JSON.stringify(label)})`;
+  const deadline = Date.now() + 15_000;
+  for (let attempt = 0; ; attempt++) {
+    await openCenter(attempt);
+    try {
+      await inWebview<boolean>('.monaco-workbench', `(${button}).click() ?? true`, `!!(${button})`, 1_000);
+      return;
+    } catch (err) {
+      if (Date.now() > deadline) throw err;
+    }
+  }
+}

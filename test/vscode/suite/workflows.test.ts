@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import type { ExtensionApi } from '../hostExtension/extension';
 import type { ExplorerNode } from '../../../src/extension/explorer/explorerTree';
 import type { TrackedWorkflow } from '../../../src/core/workflows/WorkflowStore';
-import { extensionApi, setSetting, until } from './helpers';
+import { extensionApi, setSetting, until, envValue } from './helpers';
 import { notificationButtons, notificationsInCenter } from './workbenchDom';
 
 describe('workflow explorer in a real VS Code host', () => {
@@ -34,7 +34,8 @@ describe('workflow explorer in a real VS Code host', () => {
   });
 
   it('signed in with no sessions: the explorer shows the "Add Session" welcome', async () => {
-    for (const s of api.workflows.store.sessions('Sandbox')) api.workflows.removeSession('Sandbox', s);
+    for (const s of api.workflows.store.sessions(envValue(api, 'Sandbox')))
+      api.workflows.removeSession(envValue(api, 'Sandbox'), s);
     assert.equal(api.explorer.currentState(), 'no-sessions');
     assert.deepEqual(await api.explorer.getChildren(), []);
   });
@@ -44,9 +45,9 @@ describe('workflow explorer in a real VS Code host', () => {
     assert.equal(await vscode.commands.executeCommand('wfs.addSession', info.sessions.staged), info.sessions.staged);
     assert.equal(api.explorer.currentState(), 'ready');
     const [root] = await api.explorer.getChildren();
-    assert.deepEqual(root, { kind: 'environment', env: 'Sandbox' });
+    assert.deepEqual(root, { kind: 'environment', env: envValue(api, 'Sandbox') });
     const sessions = await api.explorer.getChildren(root);
-    assert.deepEqual(sessions, [{ kind: 'session', env: 'Sandbox', sessionId: info.sessions.staged }]);
+    assert.deepEqual(sessions, [{ kind: 'session', env: envValue(api, 'Sandbox'), sessionId: info.sessions.staged }]);
     assert.deepEqual(
       (api.state.get('wfs.workflows') as Record<string, { sessions: string[] }>).Sandbox.sessions,
       [info.sessions.staged],
@@ -65,12 +66,12 @@ describe('workflow explorer in a real VS Code host', () => {
     assert.ok(started, 'the start returned a workflow');
     assert.equal(started.status, 'processing');
     assert.equal(started.product.service, 'Appraisal');
-    const node: ExplorerNode = { kind: 'workflow', env: 'Sandbox', workflowId: started.workflowId };
+    const node: ExplorerNode = { kind: 'workflow', env: envValue(api, 'Sandbox'), workflowId: started.workflowId };
     const item = () => api.explorer.getTreeItem(node);
     assert.equal((item().iconPath as vscode.ThemeIcon).id, 'sync~spin', 'processing spins');
     await until(
       api.workflows.onDidChange,
-      () => api.workflows.store.workflow('Sandbox', started.workflowId)?.status === 'complete',
+      () => api.workflows.store.workflow(envValue(api, 'Sandbox'), started.workflowId)?.status === 'complete',
       'the workflow to complete',
     );
     assert.equal(item().description, 'complete');
@@ -87,21 +88,22 @@ describe('workflow explorer in a real VS Code host', () => {
   });
 
   it('reconfirm is offered by the context token once available (Appraisal / Standard), and works; refresh reads it again', async () => {
-    const w = api.workflows.store.workflow('Sandbox', started.workflowId)!;
+    const w = api.workflows.store.workflow(envValue(api, 'Sandbox'), started.workflowId)!;
     assert.equal(w.reconfirmAvailable, true, 'the sandbox makes Appraisal / Standard reconfirmable on completion');
     assert.match(
-      api.explorer.getTreeItem({ kind: 'workflow', env: 'Sandbox', workflowId: w.workflowId }).contextValue!,
+      api.explorer.getTreeItem({ kind: 'workflow', env: envValue(api, 'Sandbox'), workflowId: w.workflowId })
+        .contextValue!,
       /reconfirmable/,
     );
     const r = (await vscode.commands.executeCommand('wfs.reconfirmWorkflow', {
       kind: 'workflow',
-      env: 'Sandbox',
+      env: envValue(api, 'Sandbox'),
       workflowId: w.workflowId,
     })) as TrackedWorkflow;
     assert.equal(r.workflowId, w.workflowId);
     const refreshed = (await vscode.commands.executeCommand('wfs.refreshWorkflow', {
       kind: 'workflow',
-      env: 'Sandbox',
+      env: envValue(api, 'Sandbox'),
       workflowId: w.workflowId,
     })) as TrackedWorkflow;
     assert.equal(refreshed.workflowId, w.workflowId);
@@ -109,7 +111,7 @@ describe('workflow explorer in a real VS Code host', () => {
   });
 
   it('opens the raw JSON as a read-only JSON document, and copies the ids', async () => {
-    const node = { kind: 'workflow', env: 'Sandbox', workflowId: started.workflowId };
+    const node = { kind: 'workflow', env: envValue(api, 'Sandbox'), workflowId: started.workflowId };
     const uri = (await vscode.commands.executeCommand('wfs.openWorkflowJson', node)) as string;
     const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri)!;
     assert.equal(doc.languageId, 'json');
@@ -122,7 +124,7 @@ describe('workflow explorer in a real VS Code host', () => {
   });
 
   it('copies the workflowId; Go to Workflow by runId selects it in the explorer, and an unknown runId says so', async () => {
-    const node: ExplorerNode = { kind: 'workflow', env: 'Sandbox', workflowId: started.workflowId };
+    const node: ExplorerNode = { kind: 'workflow', env: envValue(api, 'Sandbox'), workflowId: started.workflowId };
     assert.equal(await vscode.commands.executeCommand('wfs.copyWorkflowId', node), started.workflowId);
     assert.equal(await vscode.env.clipboard.readText(), started.workflowId);
     assert.equal(await vscode.commands.executeCommand('wfs.revealWorkflowByRunId', started.runId), started.workflowId);
@@ -136,10 +138,10 @@ describe('workflow explorer in a real VS Code host', () => {
     // The reconfirm above started a new run: it completes, and polling lets it go.
     await until(
       api.workflows.onDidChange,
-      () => api.workflows.store.workflow('Sandbox', started.workflowId)?.status === 'complete',
+      () => api.workflows.store.workflow(envValue(api, 'Sandbox'), started.workflowId)?.status === 'complete',
       'the reconfirmed run to complete',
     );
-    const before = api.workflows.store.workflow('Sandbox', started.workflowId)!;
+    const before = api.workflows.store.workflow(envValue(api, 'Sandbox'), started.workflowId)!;
     // Reconfirmed elsewhere (another tool, a colleague): a new run the explorer has not read.
     const info = api.sandbox.info!;
     const signIn = await fetch(`${info.baseUrl}/user-management-services-ws/oauth2/002/signInWithPassword`, {
@@ -156,11 +158,11 @@ describe('workflow explorer in a real VS Code host', () => {
     const { workflow } = (await reconfirmed.json()) as { workflow: { runId: string } };
     assert.notEqual(workflow.runId, before.runId);
     await vscode.commands.executeCommand('wfs.refresh');
-    assert.equal(api.workflows.store.workflow('Sandbox', started.workflowId)!.runId, workflow.runId);
+    assert.equal(api.workflows.store.workflow(envValue(api, 'Sandbox'), started.workflowId)!.runId, workflow.runId);
   });
 
   it('an answer of over 1 MiB (read-oversized fault): the explorer keeps its known fields, says so in the raw JSON, and its saved state stays small', async () => {
-    const node = { kind: 'workflow', env: 'Sandbox', workflowId: started.workflowId };
+    const node = { kind: 'workflow', env: envValue(api, 'Sandbox'), workflowId: started.workflowId };
     const faults = await fetch(`${api.sandbox.info!.baseUrl}/sandbox/faults`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-sandbox-secret': api.sandbox.info!.controlSecret },
@@ -237,15 +239,15 @@ describe('workflow explorer in a real VS Code host', () => {
       })) as TrackedWorkflow;
       await until(
         api.workflows.onDidChange,
-        () => api.workflows.store.workflow('Relay', w.workflowId)?.reconfirmAvailable === true,
+        () => api.workflows.store.workflow(envValue(api, 'Relay'), w.workflowId)?.reconfirmAvailable === true,
         'the workflow to complete, reconfirmable',
       );
       // The store's record is updated in place: the run id as it is now.
-      const beforeRunId = api.workflows.store.workflow('Relay', w.workflowId)!.runId;
+      const beforeRunId = api.workflows.store.workflow(envValue(api, 'Relay'), w.workflowId)!.runId;
       await vscode.commands.executeCommand('notifications.clearAll');
       const after = (await vscode.commands.executeCommand('wfs.reconfirmWorkflow', {
         kind: 'workflow',
-        env: 'Relay',
+        env: envValue(api, 'Relay'),
         workflowId: w.workflowId,
       })) as TrackedWorkflow | undefined;
       assert.equal(cut, 1, 'the reconfirm was sent, and its answer lost');
@@ -261,13 +263,13 @@ describe('workflow explorer in a real VS Code host', () => {
       // how to find out.
       await until(
         api.workflows.onDidChange,
-        () => api.workflows.store.workflow('Relay', w.workflowId)?.reconfirmAvailable === true,
+        () => api.workflows.store.workflow(envValue(api, 'Relay'), w.workflowId)?.reconfirmAvailable === true,
         'the new run to complete',
       );
       failReads = 1;
       const unknown = await vscode.commands.executeCommand('wfs.reconfirmWorkflow', {
         kind: 'workflow',
-        env: 'Relay',
+        env: envValue(api, 'Relay'),
         workflowId: w.workflowId,
       });
       assert.deepEqual([unknown, cut], [undefined, 2]);
@@ -286,26 +288,26 @@ describe('workflow explorer in a real VS Code host', () => {
 
   it('a refused start (SESSION_EMPTY) adds nothing to the tree', async () => {
     const info = api.sandbox.info!;
-    const before = api.workflows.store.workflows('Sandbox').length;
+    const before = api.workflows.store.workflows(envValue(api, 'Sandbox')).length;
     const r = await vscode.commands.executeCommand('wfs.startWorkflow', {
       sessionId: info.sessions.empty,
       product: info.products[0],
       correlationId: `host-empty-${Date.now()}`,
     });
     assert.equal(r, undefined);
-    assert.equal(api.workflows.store.workflows('Sandbox').length, before);
+    assert.equal(api.workflows.store.workflows(envValue(api, 'Sandbox')).length, before);
   });
 
   it('removing the workflow and the session forgets them', async () => {
     await vscode.commands.executeCommand('wfs.removeWorkflow', {
       kind: 'workflow',
-      env: 'Sandbox',
+      env: envValue(api, 'Sandbox'),
       workflowId: started.workflowId,
     });
-    assert.equal(api.workflows.store.workflow('Sandbox', started.workflowId), undefined);
+    assert.equal(api.workflows.store.workflow(envValue(api, 'Sandbox'), started.workflowId), undefined);
     await vscode.commands.executeCommand('wfs.removeSession', {
       kind: 'session',
-      env: 'Sandbox',
+      env: envValue(api, 'Sandbox'),
       sessionId: api.sandbox.info!.sessions.staged,
     });
     assert.equal(api.explorer.currentState(), 'no-sessions');

@@ -1,6 +1,7 @@
 // Whether a billed start may have reached the service, seen from undici's diagnostics channels: the request's head
 // written to a socket, and its answer. A stop before that point started nothing; a stop after it is "outcome
-// unknown", like a lost answer. The channels are process-wide, so only requests that match are counted.
+// unknown", like a lost answer: `wfs start` stopped by a signal, a start cancelled in the extension. The channels are
+// process-wide, so only requests that match are counted.
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 
 interface ChannelRequest {

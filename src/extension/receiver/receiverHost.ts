@@ -18,7 +18,7 @@ import { addressSetting, SettingError } from './addressSetting';
 import { eraseHistoryFile } from '../../core/webhooks/eraseHistory';
 import { ReceiverSettingsWatch } from './receiverSettingsWatch';
 import { HistoryWriteNotice } from './historyWriteNotice';
-import { byteSize } from '../panel/historyStorage';
+import { byteSize } from '../../core/byteSize';
 import { isLoopbackHost } from '../../core/http/loopback';
 import { testPublicAddress, type PublicAddressTestResult } from '../../core/tunnel/publicAddressTest';
 import { LocaltunnelConsent } from './localtunnelConsent';

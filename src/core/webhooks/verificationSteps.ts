@@ -187,8 +187,8 @@ export async function fetchKeys(
 
 /** 4. RS256 pinned (the token's own alg is never honoured), then the signature. With several key sets holding
  * the kid (two sandboxes), each key is tried: the one that verifies decides, and among entries sharing it, the one
- * whose audience the token names. Checked on the event loop (about 50 µs here): handing it to libuv's thread pool
- * cost about 0.35× the floor's CPU more per delivery in `npm run bench` (docs/benchmarks.md), for no throughput. */
+ * whose audience the token names. Checked on the event loop: handing it to libuv's thread pool costs more CPU than
+ * the check it moves, for no throughput (docs/benchmarks.md: "Why the hot path is written as it is"). */
 export function signatureHolds(
   token: DecodedToken,
   candidates: readonly KeyCandidate[],

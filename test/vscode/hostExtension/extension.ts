@@ -9,10 +9,22 @@ export interface ExtensionApi extends Composition {
   secrets: vscode.SecretStorage;
   /** context.subscriptions: what VS Code disposes on deactivate (the lifecycle test disposes it itself). */
   subscriptions: readonly vscode.Disposable[];
+  /** Composes the services again on the same context, into this same object, after a test deactivated them and
+   * disposed the subscriptions (as a window reload would): every suite, in any order, finds a working extension. */
+  recompose(): void;
 }
 
 export function activate(context: vscode.ExtensionContext): ExtensionApi {
-  return { ...compose(context), secrets: context.secrets, subscriptions: context.subscriptions };
+  const api: ExtensionApi = {
+    ...compose(context),
+    secrets: context.secrets,
+    subscriptions: context.subscriptions,
+    recompose: () => {
+      context.subscriptions.splice(0);
+      Object.assign(api, compose(context));
+    },
+  };
+  return api;
 }
 
 export { deactivate } from '../../../src/extension/composition';

@@ -300,18 +300,40 @@ describe('Receiver', () => {
     assert.equal(events.length, 1);
   });
 
-  it('refuses: no token 403, wrong path 404, GET 405, oversized 413, verified non-JSON 400', async () => {
-    assert.equal((await rawRequest(url, { method: 'POST', body: '{}' })).status, 403);
-    assert.equal((await deliver('{}', undefined, url.replace('/webhooks', '/other'))).status, 404);
-    assert.equal((await rawRequest(url)).status, 405);
-    await make({ maxBodyBytes: 1000 });
-    assert.equal((await deliver('x'.repeat(2000))).status, 413);
-    assert.equal((await deliver(Buffer.from([0xff, 0x00, 0x7b]))).status, 400);
-    assert.deepEqual(
-      receiver.log.all().map((r: DeliveryRecord) => r.status),
-      [413, 400],
-    );
-  });
+  const refusals: {
+    name: string;
+    options?: Partial<ConstructorParameters<typeof Receiver>[0]>;
+    send: () => Promise<{ status: number }>;
+    status: number;
+  }[] = [
+    { name: 'no token: 403', send: () => rawRequest(url, { method: 'POST', body: '{}' }), status: 403 },
+    {
+      name: 'another path: 404',
+      send: () => deliver('{}', undefined, url.replace('/webhooks', '/other')),
+      status: 404,
+    },
+    { name: 'GET: 405', send: () => rawRequest(url), status: 405 },
+    {
+      name: 'a body over maxBodyBytes: 413',
+      options: { maxBodyBytes: 1000 },
+      send: () => deliver('x'.repeat(2000)),
+      status: 413,
+    },
+    {
+      name: 'a verified body that is not JSON: 400',
+      send: () => deliver(Buffer.from([0xff, 0x00, 0x7b])),
+      status: 400,
+    },
+  ];
+  for (const c of refusals)
+    it(`refuses ${c.name}, and records what it answered`, async () => {
+      if (c.options) await make(c.options);
+      assert.equal((await c.send()).status, c.status);
+      assert.deepEqual(
+        receiver.log.all().map((r: DeliveryRecord) => r.status),
+        [c.status],
+      );
+    });
 
   it('the response override rehearses retries: 500 is not recorded as processed, so the resend is not a duplicate', async () => {
     receiver.setResponseOverride(500);

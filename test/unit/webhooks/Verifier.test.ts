@@ -237,8 +237,10 @@ describe('Verifier', () => {
     const digest = (b: Buffer) => ({ size: b.length, sha256: sha(b) });
 
     it('before the key set is fetched: a promise while it is, then the same verdicts (one fetch for both)', async () => {
-      const forged = verifier.headers(`Bearer ${await token({ signWith: await newRsaKey('k1') })}`);
-      const passed = verifier.headers(`Bearer ${await token()}`);
+      // Both tokens made first: the two verdicts are asked for back to back, while the one fetch is in flight.
+      const [bad, genuine] = [await token({ signWith: await newRsaKey('k1') }), await token()];
+      const forged = verifier.headers(`Bearer ${bad}`);
+      const passed = verifier.headers(`Bearer ${genuine}`);
       assert.ok(forged instanceof Promise && passed instanceof Promise);
       assert.equal(failedStep((await forged) as VerificationResult), 4);
       const t = trusted(await passed);

@@ -3,7 +3,7 @@
 // Receiver's share moves with everything around it (docs/benchmarks.md: "Ours taken apart"); here only its code runs,
 // so a change to it shows in paired rounds that HTTP's noise would hide.
 import { EventEmitter } from 'node:events';
-import { leastVerifierHandler, noHistory } from './receiverTargets.mjs';
+import { leastVerifierHandler, noHistory, verifyDelivery } from './receiverTargets.mjs';
 
 /** What the Receiver reads of a request, and the events it listens for. */
 class HandDrivenRequest extends EventEmitter {
@@ -36,7 +36,7 @@ export async function receiverOwnWork(core, trust, clock, deliveries, rounds) {
   const { Receiver } = core.receiver;
   const verifier = new core.verifier.Verifier({ issuers: [trust], clock });
   const first = deliveries[0];
-  await verifier.verify(first.headers.authorization, first.body); // the key set fetched once, before any round
+  await verifyDelivery(verifier, first.headers.authorization, first.body); // the key set fetched once, before any round
   let statusesOtherThan200 = 0;
   const answered = (res) => {
     if (res.status !== 200) statusesOtherThan200++;

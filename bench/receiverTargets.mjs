@@ -285,6 +285,15 @@ export async function ourVerifierAlone(core, trust, clock) {
   return { url: await listen(server), stop: () => new Promise((r) => server.close(r)) };
 }
 
+/** A delivery through both of the Verifier's doors, as the receiver takes them: the headers (steps 1 to 5), then
+ * the body's digest (step 6). The verdict, a promise only while a key set is fetched. */
+export function verifyDelivery(verifier, authorization, body) {
+  const verdict = verifier.headers(authorization);
+  const withBody = (v) =>
+    'ok' in v ? v : verifier.body(v, { size: body.length, sha256: createHash('sha256').update(body).digest('hex') });
+  return verdict instanceof Promise ? verdict.then(withBody) : withBody(verdict);
+}
+
 /** The least handler around a Verifier: the body read, checked, answered 200 or 403. Also driven by hand, without
  * sockets, in receiverOwnWork.mjs. */
 export function leastVerifierHandler(verifier) {
@@ -292,18 +301,9 @@ export function leastVerifierHandler(verifier) {
     const chunks = [];
     req.on('data', (c) => chunks.push(c));
     req.on('end', () => {
-      // Like the Receiver, anything thrown inside verification is a refusal.
-      try {
-        const result = verifier.check(req.headers.authorization, Buffer.concat(chunks));
-        if (result instanceof Promise)
-          result.then(
-            (r) => answer(res, r.ok ? 200 : 403),
-            () => answer(res, 403),
-          );
-        else answer(res, result.ok ? 200 : 403);
-      } catch {
-        answer(res, 403);
-      }
+      const result = verifyDelivery(verifier, req.headers.authorization, Buffer.concat(chunks));
+      if (result instanceof Promise) result.then((r) => answer(res, r.ok ? 200 : 403));
+      else answer(res, result.ok ? 200 : 403);
     });
   };
 }

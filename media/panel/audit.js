@@ -1,6 +1,7 @@
 // Receiver audit scorecard (webview side). Everything from the target's answers is inserted as text.
 // @ts-check
 (function () {
+  /** @type {WebviewApi<import('../../src/extension/panel/auditProtocol').AuditRequest>} */
   const vscode = acquireVsCodeApi();
   const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
   const { el, kvTable: kv } = window.wfsDom;
@@ -8,6 +9,7 @@
   $('export-md').addEventListener('click', () => vscode.postMessage({ type: 'export', format: 'md' }));
   $('export-json').addEventListener('click', () => vscode.postMessage({ type: 'export', format: 'json' }));
 
+  /** @param {import('../../src/core/audit/receiverAudit').AuditSummary} s */
   function render(s) {
     $('title').textContent = `Receiver audit of ${s.target}`;
     $('summary').textContent = `${s.passed} of ${s.total} passed`;
@@ -23,7 +25,9 @@
     );
     parts.push(trust);
     for (const r of s.results) {
-      const d = el('details', null, `section case ${r.passed ? 'ok' : 'bad'}`, { 'data-id': r.id });
+      const d = /** @type {HTMLDetailsElement} */ (
+        el('details', null, `section case ${r.passed ? 'ok' : 'bad'}`, { 'data-id': r.id })
+      );
       if (!r.passed) d.open = true;
       const sum = el('summary');
       sum.appendChild(el('span', r.passed ? '✓' : '✗', 'mark', { 'aria-label': r.passed ? 'passed' : 'failed' }));
@@ -56,7 +60,7 @@
       parts.push(d);
     }
     // What no request can show: things to look for in the receiver's code (probed when a processed count was given).
-    const own = el('details', null, 'section in-your-code');
+    const own = /** @type {HTMLDetailsElement} */ (el('details', null, 'section in-your-code'));
     own.open = true;
     own.appendChild(el('summary', 'Check in your code'));
     for (const c of s.inYourCode ?? []) {
@@ -74,10 +78,11 @@
   }
 
   window.addEventListener('message', (event) => {
-    const m = event.data;
+    // Only the extension posts to this page: auditProtocol.ts's AuditUpdate messages.
+    const m = /** @type {import('../../src/extension/panel/auditProtocol').AuditUpdate} */ (event.data);
     if (m.type === 'running') $('cases').replaceChildren(el('p', `Running the audit against ${m.target}…`, 'empty'));
-    if (m.type === 'summary') render(m.summary);
-    if (m.type === 'error') $('cases').replaceChildren(el('p', m.message, 'empty'));
+    else if (m.type === 'summary') render(m.summary);
+    else if (m.type === 'error') $('cases').replaceChildren(el('p', m.message, 'empty'));
   });
   vscode.postMessage({ type: 'ready' });
 })();

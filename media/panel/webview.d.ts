@@ -7,7 +7,8 @@ declare global {
     getState(): any;
     setState(state: unknown): void;
   }
-  function acquireVsCodeApi(): WebviewApi<PanelRequest>;
+  /** The panel's requests unless the script's own annotation names its protocol (audit.js: AuditRequest). */
+  function acquireVsCodeApi<Request = PanelRequest>(): WebviewApi<Request>;
   interface Window {
     wfsDom: {
       el(tag: string, text?: unknown, cls?: string, attrs?: Record<string, unknown>): HTMLElement;

@@ -1,4 +1,4 @@
-// The services a command may use; built once in activate() (extension.ts) and handed to each command module.
+// The services a command may use; built once by compose() (composition.ts) and handed to each command module.
 import type { Clock } from '../core/time/clock';
 import type { AuthService } from './auth/authService';
 import type { EnvironmentRegistry } from './environments/environmentRegistry';

@@ -8,7 +8,7 @@ import { request } from 'undici';
 import { heldRequest } from '../unit/helpers/rawHttp';
 import { sendDelivery, signedDeliveries } from './helpers/deliveries';
 import { bytesReadBy, memoryOf, openFiles } from './helpers/proc';
-import { startSandboxProcess, WfsProcess, type SandboxProcess } from './helpers/wfsProcess';
+import { withSandboxProcess, WfsProcess } from './helpers/wfsProcess';
 
 const MIB = 1024 * 1024;
 
@@ -44,11 +44,7 @@ async function holdBodies(pid: number, url: string, headers: Record<string, stri
 
 describe('wfs listen: senders that hold their bodies open, as a process', function () {
   this.timeout(120_000);
-  let s: SandboxProcess;
-  before(async () => {
-    s = await startSandboxProcess();
-  });
-  after(() => s.stop());
+  const s = withSandboxProcess();
 
   it('250 unsigned 1 MB bodies held open cost next to nothing; signed deliveries go on being answered 200, and each held one gets its 403', async function () {
     if (process.platform !== 'linux') this.skip(); // resident memory and bytes read come from /proc

@@ -5,7 +5,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { recordsIn } from './helpers/deliveries';
-import { CLI, startSandboxProcess, WfsProcess, type SandboxProcess } from './helpers/wfsProcess';
+import { CLI, withSandboxProcess, WfsProcess } from './helpers/wfsProcess';
 
 /** `wfs ARGS | head -n N` in bash; the pipeline prints wfs's own exit status on stderr as "wfs=CODE". */
 function piped(args: string[], lines: number, env: Record<string, string> = {}): WfsProcess {
@@ -16,11 +16,7 @@ function piped(args: string[], lines: number, env: Record<string, string> = {}):
 
 describe('wfs with its output closed by the reader (EPIPE)', function () {
   this.timeout(60_000);
-  let s: SandboxProcess;
-  beforeEach(async () => {
-    s = await startSandboxProcess();
-  });
-  afterEach(() => s.stop());
+  const s = withSandboxProcess([], { perTest: true });
 
   it('wfs listen | head -n 2: the delivery after the reader left is kept, and listen stops with exit 0', async () => {
     const log = join(mkdtempSync(join(tmpdir(), 'wfs-epipe-')), 'deliveries.jsonl');

@@ -5,17 +5,13 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { recordsIn, sendDelivery, signedDeliveries } from './helpers/deliveries';
-import { startSandboxProcess, WfsProcess, type SandboxProcess } from './helpers/wfsProcess';
+import { withSandboxProcess, WfsProcess } from './helpers/wfsProcess';
 
 const SENDERS = 16;
 
 describe('wfs listen --log under SIGKILL', function () {
   this.timeout(120_000);
-  let s: SandboxProcess;
-  before(async () => {
-    s = await startSandboxProcess();
-  });
-  after(() => s.stop());
+  const s = withSandboxProcess();
 
   for (const round of [1, 2, 3]) {
     it(`round ${round}: every delivery answered 2xx before the kill is in the file; the restart reads it back`, async () => {

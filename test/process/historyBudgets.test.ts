@@ -8,7 +8,7 @@ import { basename, dirname, join } from 'node:path';
 import { request } from 'undici';
 import { recordsIn, sendDelivery, signedDeliveries } from './helpers/deliveries';
 import { memoryOf } from './helpers/proc';
-import { startSandboxProcess, WfsProcess, type SandboxProcess } from './helpers/wfsProcess';
+import { withSandboxProcess, WfsProcess } from './helpers/wfsProcess';
 
 const SENDERS = 16;
 const MIB = 1024 * 1024;
@@ -24,11 +24,7 @@ function untilStopped(pid: number): void {
 
 describe('wfs listen --log: the history on disk and in memory, as a process', function () {
   this.timeout(120_000);
-  let s: SandboxProcess;
-  before(async () => {
-    s = await startSandboxProcess();
-  });
-  after(() => s.stop());
+  const s = withSandboxProcess();
 
   it('SIGKILL in the middle of a compaction: the old file stays whole with every acknowledged delivery, and the restart keeps the newest', async () => {
     const file = join(mkdtempSync(join(tmpdir(), 'wfs-compaction-')), 'deliveries.jsonl');

@@ -6,18 +6,14 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
 import { request } from 'undici';
-import { startSandboxProcess, WfsProcess, type SandboxProcess } from './helpers/wfsProcess';
+import { withSandboxProcess, WfsProcess } from './helpers/wfsProcess';
 import { signedBy } from './helpers/deliveries';
 
 const JWKS_GET = /^GET \/\.well-known\/jwks\.json 200$/;
 
 describe('key rotation: floods of made-up kids and an unreachable key set never cost a genuine delivery', function () {
   this.timeout(60_000);
-  let s: SandboxProcess;
-  beforeEach(async () => {
-    s = await startSandboxProcess();
-  });
-  afterEach(() => s.stop());
+  const s = withSandboxProcess([], { perTest: true });
 
   async function post(url: string, body: Buffer, token: string): Promise<{ status: number; retryAfter?: string }> {
     const res = await request(url, {

@@ -11,7 +11,7 @@ import { freePort } from '../unit/helpers/freePort';
 import { BrokenReceiver } from '../unit/helpers/brokenReceiver';
 import { RecordingServer } from '../unit/helpers/recordingServer';
 import { validateJunit } from '../unit/helpers/junitSchema';
-import { startSandboxProcess, WfsProcess, type SandboxProcess } from './helpers/wfsProcess';
+import { startSandboxProcess, withSandboxProcess, WfsProcess } from './helpers/wfsProcess';
 import { sendDelivery, signedBy } from './helpers/deliveries';
 
 const SEND = (address: string) => [
@@ -28,11 +28,7 @@ const SEND = (address: string) => [
 
 describe('wfs listen / sandbox / audit as processes', function () {
   this.timeout(60_000);
-  let s: SandboxProcess;
-  beforeEach(async () => {
-    s = await startSandboxProcess();
-  });
-  afterEach(() => s.stop());
+  const s = withSandboxProcess([], { perTest: true });
 
   /** Posts body signed by the sandbox, as the service signs each attempt anew; resolves with the status. */
   async function postSigned(url: string, body: Buffer): Promise<number> {

@@ -2,17 +2,13 @@
 // cross-site Origin), tried against the spawned process as they were found.
 import assert from 'node:assert/strict';
 import { rawRequest } from '../unit/helpers/rawHttp';
-import { startSandboxProcess, WfsProcess, type SandboxProcess } from './helpers/wfsProcess';
+import { startSandboxProcess, withSandboxProcess, WfsProcess } from './helpers/wfsProcess';
 
 const SIGN_IN = '/user-management-services-ws/oauth2/002/signInWithPassword';
 
 describe('wfs sandbox: only its owner signs, no web page is served', function () {
   this.timeout(60_000);
-  let s: SandboxProcess;
-  beforeEach(async () => {
-    s = await startSandboxProcess();
-  });
-  afterEach(() => s.stop());
+  const s = withSandboxProcess([], { perTest: true });
 
   const sign = (headers: Record<string, string>) =>
     rawRequest(`${s.info.baseUrl}/sandbox/sign`, {

@@ -5,15 +5,11 @@ import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { recordsIn, sendDelivery, signedDeliveries } from './helpers/deliveries';
-import { startSandboxProcess, WfsProcess, type SandboxProcess } from './helpers/wfsProcess';
+import { withSandboxProcess, WfsProcess } from './helpers/wfsProcess';
 
 describe('wfs listen --log on a file another receiver holds', function () {
   this.timeout(60_000);
-  let s: SandboxProcess;
-  before(async () => {
-    s = await startSandboxProcess();
-  });
-  after(() => s.stop());
+  const s = withSandboxProcess();
 
   it('the second exits 2 naming the first; after the first is killed (-9), the next takes the file over whole', async () => {
     const file = join(mkdtempSync(join(tmpdir(), 'wfs-shared-')), 'deliveries.jsonl');

@@ -4,15 +4,11 @@
 import assert from 'node:assert/strict';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { startSandboxProcess, WfsProcess, type SandboxProcess } from './helpers/wfsProcess';
+import { withSandboxProcess, WfsProcess } from './helpers/wfsProcess';
 
 describe('wfs env and wfs sign-in', function () {
   this.timeout(60_000);
-  let s: SandboxProcess;
-  before(async () => {
-    s = await startSandboxProcess(['--access-token-ttl', '90']);
-  });
-  after(() => s.stop());
+  const s = withSandboxProcess(['--access-token-ttl', '90']);
 
   it('env: the service, its origin, the user and "password set", never the password; the proxy without its credentials; exit 0', async () => {
     const p = new WfsProcess(['env'], { ...s.env, HTTP_PROXY: 'http://me:secret@proxy.example:3128' });

@@ -9,7 +9,7 @@ import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import manifest from '../../package.json';
-import { CLI, startSandboxProcess, WfsProcess, type SandboxProcess } from './helpers/wfsProcess';
+import { CLI, withSandboxProcess, WfsProcess } from './helpers/wfsProcess';
 
 const COMMANDS = ['sandbox', 'start', 'status', 'find', 'test-webhook', 'listen', 'audit'];
 
@@ -150,11 +150,7 @@ describe('wfs help, version and usage errors as a process', function () {
   });
 
   describe('refused before anything is sent', () => {
-    let s: SandboxProcess;
-    before(async () => {
-      s = await startSandboxProcess();
-    });
-    after(() => s.stop());
+    const s = withSandboxProcess();
 
     it('a 300-character correlationId: exit 2, and the sandbox saw no request at all (no sign-in)', async () => {
       const p = new WfsProcess(

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { SIGN_IN_PATH, REFRESH_PATH, WORKFLOW_ROOT } from '../../src/core/http/paths';
-import { startSandboxProcess, WfsProcess, type SandboxProcess } from './helpers/wfsProcess';
+import { startSandboxProcess, withSandboxProcess, WfsProcess, type SandboxProcess } from './helpers/wfsProcess';
 
 const START = (s: SandboxProcess) => [
   'start',
@@ -40,11 +40,7 @@ async function billed(s: SandboxProcess): Promise<{ correlationId: string }[]> {
 
 describe('wfs start / status / test-webhook as processes', function () {
   this.timeout(60_000);
-  let s: SandboxProcess;
-  beforeEach(async () => {
-    s = await startSandboxProcess(['--workflow-duration', '1']);
-  });
-  afterEach(() => s.stop());
+  const s = withSandboxProcess(['--workflow-duration', '1'], { perTest: true });
 
   it('a throttled sign-in backs off, then the start goes: exit 0 after exactly one 202, backoff line first', async () => {
     await s.control('POST', 'faults', { fault: 'throttle', count: 1 });

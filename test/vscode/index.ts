@@ -20,14 +20,10 @@ export function run(): Promise<void> {
     grep: process.env.WFS_VSCODE_GREP,
   });
   const dir = join(__dirname, 'suite');
-  // "*.last.test.js" runs after the rest: the lifecycle suite disposes the extension's services.
-  const files = readdirSync(dir)
+  // In name order; no suite relies on another having run, or not run, before it.
+  for (const f of readdirSync(dir)
     .filter((n) => n.endsWith('.test.js'))
-    .sort();
-  for (const f of [
-    ...files.filter((n) => !n.endsWith('.last.test.js')),
-    ...files.filter((n) => n.endsWith('.last.test.js')),
-  ])
+    .sort())
     mocha.addFile(join(dir, f));
   const results: TestResult[] = [];
   return new Promise((resolve, reject) => {

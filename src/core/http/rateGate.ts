@@ -1,5 +1,5 @@
-// The service's rate throttle counts every endpoint per source address (spec: Limits, "Rate throttle"; docs/design.md
-// §3 "one shared throttle for all requests"). So one 429 anywhere holds every request to that service until its
+// The service's rate throttle counts every endpoint per source address (spec: Limits, "Rate throttle"; docs/design.md,
+// Layers: "the shared 429 gate"). So one 429 anywhere holds every request to that service until its
 // backoff has passed: polling, a start, a refresh and a sign-in all wait together instead of each meeting the
 // throttle again on its own.
 import type { Clock } from '../time/clock';

@@ -24,8 +24,8 @@ export function parseUtcTimestamp(text: string): number | undefined {
 }
 
 /** Exactly `new Date(ms).toISOString()` for whole milliseconds, cheaper when called often: the date, hour and minute
- * are formatted once per minute and the rest by arithmetic. A receiver stamps every delivery with it; measured in
- * the receiver under load, `toISOString` cost about 4–6 µs a call there. */
+ * are formatted once per minute and the rest by arithmetic. A receiver stamps every delivery with it
+ * (docs/benchmarks.md: "Why the hot path is written as it is"). */
 export function isoTimestamp(ms: number): string {
   const t = Math.trunc(ms); // as Date does
   const minute = t - (((t % 60_000) + 60_000) % 60_000);

@@ -4,8 +4,8 @@
 // stranger sends can make more than 4 a minute (the spec's example limit is 5), and a kid the set does not hold is
 // refused only when a fetch made after the delivery arrived says so: until then the key set "cannot be consulted"
 // (KeySetUnavailable), and the receiver answers 503 so the service sends the delivery again.
-// Keys become node:crypto KeyObjects once per fetch, so each delivery verifies synchronously on the main thread
-// (WebCrypto's asynchronous verify cost ~200 µs a delivery in latency; see bench/).
+// Keys become node:crypto KeyObjects once per fetch, so each delivery verifies synchronously on the main thread,
+// without WebCrypto's asynchronous round trip (docs/benchmarks.md).
 import { createPublicKey, type KeyObject } from 'node:crypto';
 import { httpRequest } from '../http/request';
 import type { Clock } from '../time/clock';

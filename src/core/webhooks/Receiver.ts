@@ -10,7 +10,6 @@ import {
   type ServerResponse,
 } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { createHash } from 'node:crypto';
 import { isUtf8 } from 'node:buffer';
 import { httpRequest } from '../http/request';
 import { isAllowedHost } from '../http/hostCheck';
@@ -26,7 +25,7 @@ import {
   type DeliveryRecord,
   type ForwardResult,
 } from './deliveryRecord';
-import { TokenToFinish, type Verifier, type VerificationResult } from './Verifier';
+import { TrustedToken, type HeadersVerdict, type Verifier, type VerificationResult } from './Verifier';
 import { BodiesInFlight, keptPrefix, readCapped, readHashed, type BodyLost, type HashedBody } from './requestBody';
 import { answeredChecks } from './verificationSteps';
 import { listenOn } from '../http/listenError';
@@ -42,6 +41,9 @@ export interface ReceiverOptions {
   /** Bytes all the bodies being received may hold at once (at least maxBodyBytes); over it a request is answered 503
    * with Retry-After, and the service sends it again. */
   maxBodiesInFlightBytes?: number;
+  /** The budget itself, when the caller keeps it (to share one between receivers, or to watch what is held); it
+   * replaces maxBodiesInFlightBytes. */
+  bodiesInFlight?: BodiesInFlight;
   /** Connections open at once. Each costs a file descriptor of the process (the extension host's, shared) and up to
    * its headers in memory. Past it the connection idle the longest is closed to make room; a new one is refused only
    * while every connection has a request in progress (see ConnectionBudget). */
@@ -84,7 +86,7 @@ export class Receiver extends EventEmitter {
   private localUrl?: string;
   private publicHosts: readonly string[];
   /** The last Host header value found allowed: a sender repeats it on every request, and comparing it is cheaper
-   * than parsing it again (about 3–4 µs a request under load, measured). */
+   * than parsing it again (docs/benchmarks.md). */
   private allowedHost?: string;
 
   constructor(private readonly options: ReceiverOptions) {
@@ -92,18 +94,13 @@ export class Receiver extends EventEmitter {
     this.log = options.log ?? new DeliveryLog();
     this.respondWith = options.respondWith;
     this.publicHosts = options.publicHosts ?? [];
-    this.inFlight = new BodiesInFlight(
-      Math.max(options.maxBodiesInFlightBytes ?? DEFAULT_MAX_BODIES_IN_FLIGHT, this.maxBody),
-    );
+    this.inFlight =
+      options.bodiesInFlight ??
+      new BodiesInFlight(Math.max(options.maxBodiesInFlightBytes ?? DEFAULT_MAX_BODIES_IN_FLIGHT, this.maxBody));
   }
 
   private get maxBody(): number {
     return this.options.maxBodyBytes ?? DEFAULT_MAX_BODY;
-  }
-
-  /** Bytes the bodies being received hold now. */
-  get bodyBytesInFlight(): number {
-    return this.inFlight.held;
   }
 
   /** The public address's host names (the tunnel opened, or moved): requests naming them are answered too. */
@@ -182,10 +179,11 @@ export class Receiver extends EventEmitter {
   }
 
   /**
-   * One request: refused early (Host, path, method, size) or read, verified, then dispatched; always recorded and
-   * answered by answer(). Synchronous from the body's last byte to the answer unless something must be waited for
-   * (a key set to fetch, a forward, a history write): the steps call each other rather than await, which cut about
-   * 0.1× of the floor's CPU per delivery in paired rounds (docs/benchmarks.md).
+   * One request, on one straight path: check (Host, path, method, then steps 1 to 5 from the headers), read (the
+   * body held for a token trusted through step 5, else hashed as it streams by), decide (step 6, then what the
+   * delivery is), and answer(), which records before it answers. Synchronous from the body's last byte to the answer
+   * unless something must be waited for (a key set to fetch, a forward, a history write): each wait resumes the path
+   * where it stopped, rather than every step awaiting the next (docs/benchmarks.md).
    */
   private serve(req: IncomingMessage, res: ServerResponse): void {
     const d: Delivery = {
@@ -194,86 +192,143 @@ export class Receiver extends EventEmitter {
       record: newRecord(req, this.options.clock.now()),
       started: performance.now(),
       held: 0,
+      whole: false,
     };
     try {
       const early = this.refuseEarly(req, d.record);
       if (early) return this.answer(d, early);
-      // Steps 1–5 from the headers: a request they refuse (no trusted issuer named, a signature that does not verify,
-      // another audience, expired) is hashed as it streams by, never held. Only a genuine token's body is held.
-      const token = this.begin(req);
-      const refused = token instanceof TokenToFinish ? this.beforeBody(token) : token;
+      const verdict = this.options.verifier.headers(headerValue(req, 'authorization'));
       // While a key set is fetched (at most its 5 s timeout), the body waits in the socket: nothing is held.
-      if (refused instanceof Promise) void refused.then((r) => this.guarded(d, () => this.readBody(d, r ?? token)));
-      else this.readBody(d, refused ?? token);
+      if (verdict instanceof Promise) void verdict.then((v) => this.guarded(d, () => this.read(d, v)));
+      else this.read(d, verdict);
     } catch (err) {
       this.failed(d, err);
     }
   }
 
-  /** Reads the body: held to finish the steps for a token that passed 1–5, else (the refusal) hashed as it streams. */
-  private readBody(d: Delivery, next: TokenToFinish | VerificationResult): void {
+  /** Reads the body, then decide(). Held only for a token trusted through step 5, one body per token at a time; a
+   * refusal, or a second body under a token whose first is still being received, is hashed as it streams by. */
+  private read(d: Delivery, verdict: HeadersVerdict): void {
     // A sender gone while the key set was fetched: its request will never end.
     if (d.req.destroyed) return this.lost(d, 'aborted');
-    if (!(next instanceof TokenToFinish)) {
-      this.connections?.refusedOn(d.req.socket);
+    const signature = verdict instanceof TrustedToken ? verdict.decoded.signature : undefined;
+    if (signature === undefined || this.receiving.has(signature)) {
+      if (signature === undefined) this.connections?.refusedOn(d.req.socket);
       return readHashed(d.req, this.maxBody, REFUSED_BODY_PREFIX_BYTES, (body) =>
-        this.guarded(d, () => this.receivedRefused(d, body, next)),
+        this.guarded(d, () => this.decide(d, verdict, body)),
       );
     }
-    const signature = next.decoded.signature;
-    if (this.receiving.has(signature))
-      return readHashed(d.req, this.maxBody, REFUSED_BODY_PREFIX_BYTES, (body) =>
-        this.guarded(d, () => this.receivedCopy(d, body, next)),
-      );
     this.receiving.add(signature);
     d.receiving = signature;
-    d.token = next;
-    readCapped(d.req, this.maxBody, this.inFlight, d, (raw) => {
+    d.whole = true;
+    readCapped(d.req, this.maxBody, this.inFlight, d, (body) => {
       this.doneReceiving(d);
-      this.guarded(d, () => this.received(d, raw, next));
+      this.guarded(d, () => this.decide(d, verdict, body));
     });
   }
 
-  /** A second body under a token whose first is still being received, hashed as it came: a body its hash does not
-   * match is refused at step 6; a true copy is answered 503, and the service sends it again once the first is done
-   * (a copy then is answered as a duplicate, or processed if the first failed). */
-  private receivedCopy(d: Delivery, body: HashedBody | BodyLost, token: TokenToFinish): void {
+  /** What the delivery is, from its verdict and its body: lost, refused, a copy still being received, verified but
+   * not JSON, a duplicate, or a verified event, forwarded when set up and answered. */
+  private decide(d: Delivery, verdict: HeadersVerdict, body: HashedBody | BodyLost): void {
     if (typeof body === 'string') return this.lost(d, body);
-    const refusal = this.options.verifier.hashHolds(token, body);
-    if (refusal) return this.refuse(d, refusal, body);
     const { record } = d;
+    const result = verdict instanceof TrustedToken ? this.options.verifier.body(verdict, body) : verdict;
+    if (!result.ok) return this.refuse(d, result, body);
+    const utf8 = isUtf8(body.kept);
     d.kept = body.kept;
-    record.body = { size: body.size, sha256: body.sha256, kept: body.kept.length, utf8: isUtf8(body.kept) };
-    record.jwt = { header: token.decoded.header, claims: token.decoded.claims };
-    record.note =
-      'answered 503: another body under the same token was still being received; this copy was hashed, not kept (the service sends it again)';
+    record.body = { size: body.size, sha256: body.sha256, kept: body.kept.length, utf8 };
+    record.jwt = { header: result.header, claims: result.claims };
+    if (!d.whole) {
+      // A true copy of a body still being received under its token: the service sends it again once the first is
+      // done, when it is answered as a duplicate, or processed if the first failed.
+      record.note =
+        'answered 503: another body under the same token was still being received; this copy was hashed, not kept (the service sends it again)';
+      return this.answer(d, {
+        status: 503,
+        text: 'a copy of this delivery is still being received: send it again shortly\n',
+        retryAfterS: 1,
+      });
+    }
+    record.checks = result.checks;
+    record.verified = true;
+    let event: unknown;
+    try {
+      if (!utf8) throw new Error('the body is not UTF-8');
+      event = JSON.parse(body.kept.toString('utf8'));
+    } catch {
+      return this.answer(d, { status: 400, text: 'the body is not JSON\n' });
+    }
+    describeEvent(record, event, d.req, (verdict as TrustedToken).decoded.signatureBytes);
+    // Only signed bytes decide: the body's webhookId, or the token itself (see describeEvent). A copy that arrives
+    // while the first is still being processed is a duplicate too.
+    const key = deliveryDedupeKey(record);
+    if (key && (this.dedupe.has(key) || this.processing.has(key))) {
+      record.duplicate = true;
+      return this.answer(d, { status: 200, text: 'duplicate\n' });
+    }
+    if (key) {
+      this.processing.add(key);
+      d.claimed = key;
+    }
+    // The public-address self-test is ours, not the user's event: it is never forwarded to their app.
+    if (this.options.forwardTo && !(record.webhookId !== undefined && this.selfTests.has(record.webhookId))) {
+      void this.forward(d.req, body.kept).then((forward) =>
+        this.guarded(d, () => {
+          record.forward = forward;
+          this.dispatched(d, event, forward.status ?? 502);
+        }),
+      );
+    } else this.dispatched(d, event, 200);
+  }
+
+  private dispatched(d: Delivery, event: unknown, status: number): void {
+    if (this.respondWith !== undefined) status = this.respondWith;
+    this.emit('verified-event', { event, record: d.record });
+    // A 2xx says all there is to say: no text, so the answer leaves in one write (see writeAnswer).
+    this.answer(d, status < 300 ? { status, text: '' } : { status, text: 'not processed\n' });
+  }
+
+  /** Before the body is read: only our own names (loopback, or the public address in use; a DNS-rebinding page
+   * names its own host), the webhook path, POST. */
+  private refuseEarly(req: IncomingMessage, record: DeliveryRecord): Answer | undefined {
+    const host = req.headers.host;
+    if (host === undefined || host !== this.allowedHost) {
+      if (isAllowedHost(host, this.publicHosts)) this.allowedHost = host;
+      else {
+        record.note = `Host ${JSON.stringify(host ?? '')} is not this receiver's: answered 421 without reading the body`;
+        return { status: 421, text: 'misdirected request: this receiver answers only its own addresses\n' };
+      }
+    }
+    if (record.path !== this.path) return { status: 404, text: 'not the webhook path\n' };
+    if (req.method !== 'POST') return { status: 405, text: 'POST only\n' };
+    return undefined;
+  }
+
+  /** A refusal, answered 403 (503 when a key set could not be consulted). It keeps a prefix of the body and the hash of
+   * the whole: a flood of them costs little. */
+  private refuse(d: Delivery, result: VerificationResult, body: HashedBody): void {
+    const { record } = d;
+    d.kept = d.whole ? keptPrefix(body.kept, body.size, REFUSED_BODY_PREFIX_BYTES) : body.kept;
+    record.body = { size: body.size, sha256: body.sha256, kept: d.kept.length, utf8: isUtf8(d.kept) };
+    record.checks = result.checks;
+    record.jwt = result.header || result.claims ? { header: result.header, claims: result.claims } : undefined;
+    // Nothing decided: a key set that could not be consulted may hold a key just rotated in. A 403 would lose a
+    // genuine delivery (the service resends only on 5xx); a forged one gains nothing from a 503.
+    if (result.retryAfterS !== undefined) {
+      record.note = `answered 503: the key set could not be consulted (step 3 says why), so nothing was decided; the service sends the delivery again (Retry-After ${result.retryAfterS} s)`;
+      return this.answer(d, {
+        status: 503,
+        text: 'step 3 (signing key) cannot be checked right now: send it again shortly\n',
+        retryAfterS: result.retryAfterS,
+      });
+    }
+    // The step, not its detail: enough for the sender's developer (and the audit) to know where to look, nothing
+    // about keys or trust.
+    const failed = result.checks.find((c) => !c.ok && c.step < 7);
     this.answer(d, {
-      status: 503,
-      text: 'a copy of this delivery is still being received: send it again shortly\n',
-      retryAfterS: 1,
+      status: 403,
+      text: failed ? `forbidden: step ${failed.step} (${failed.name}) failed\n` : 'forbidden\n',
     });
-  }
-
-  /** Ends the delivery's claim on its token's one body being received. */
-  private doneReceiving(d: Delivery): void {
-    if (d.receiving === undefined) return;
-    this.receiving.delete(d.receiving);
-    d.receiving = undefined;
-  }
-
-  /** The body read (or not) of a request whose token got through steps 1–5: verified, or answered why not. */
-  private received(d: Delivery, raw: Buffer | BodyLost, token: TokenToFinish): void {
-    if (typeof raw === 'string') return this.lost(d, raw);
-    d.raw = raw;
-    const result = this.finish(token, raw);
-    if (result instanceof Promise) void result.then((r) => this.guarded(d, () => this.verified(d, r)));
-    else this.verified(d, result);
-  }
-
-  /** The body of a request refused before its body (steps 1 to 5), read without being held. */
-  private receivedRefused(d: Delivery, body: HashedBody | BodyLost, result: VerificationResult): void {
-    if (typeof body === 'string') return this.lost(d, body);
-    this.refuse(d, result, body);
   }
 
   /** A body not read: too large, over the bytes all bodies may hold at once, or cut short. */
@@ -293,156 +348,6 @@ export class Receiver extends EventEmitter {
       });
     }
     return this.answer(d, { status: 400, text: 'body not received\n' });
-  }
-
-  /** Runs a step of a delivery; anything it throws is answered by failed(), never left to crash the host. */
-  private guarded(d: Delivery, step: () => void): void {
-    try {
-      step();
-    } catch (err) {
-      this.failed(d, err);
-    }
-  }
-
-  /** A fault of ours while handling a request: answered 500 (the service sends it again) and reported. */
-  private failed(d: Delivery, err: unknown): void {
-    const { res, record } = d;
-    record.note = `not handled: ${(err as Error)?.message ?? String(err)}`;
-    this.release(d);
-    this.giveBack(d);
-    if (!res.headersSent) writeAnswer(res, { status: 500, text: 'internal error\n' });
-    this.emit('failure', record, err);
-  }
-
-  /** Before the body is read: only our own names (loopback, or the public address in use; a DNS-rebinding page
-   * names its own host), the webhook path, POST. */
-  private refuseEarly(req: IncomingMessage, record: DeliveryRecord): Answer | undefined {
-    const host = req.headers.host;
-    if (host === undefined || host !== this.allowedHost) {
-      if (isAllowedHost(host, this.publicHosts)) this.allowedHost = host;
-      else {
-        record.note = `Host ${JSON.stringify(host ?? '')} is not this receiver's: answered 421 without reading the body`;
-        return { status: 421, text: 'misdirected request: this receiver answers only its own addresses\n' };
-      }
-    }
-    if (record.path !== this.path) return { status: 404, text: 'not the webhook path\n' };
-    if (req.method !== 'POST') return { status: 405, text: 'POST only\n' };
-    return undefined;
-  }
-
-  /** Steps 1–2 of the Verifier. Any exception inside verification is a refusal (docs/design.md: jose throws plain
-   * TypeErrors for some keys). */
-  private begin(req: IncomingMessage): VerificationResult | TokenToFinish {
-    try {
-      return this.options.verifier.begin(headerValue(req, 'authorization'));
-    } catch (err) {
-      return verificationThrew(err);
-    }
-  }
-
-  /** Steps 3–5 of the Verifier before the body: a refusal, or undefined to hold the body and finish. */
-  private beforeBody(token: TokenToFinish): VerificationResult | undefined | Promise<VerificationResult | undefined> {
-    try {
-      const result = this.options.verifier.beforeBody(token);
-      return result instanceof Promise ? result.catch(verificationThrew) : result;
-    } catch (err) {
-      return verificationThrew(err);
-    }
-  }
-
-  /** The Verifier's verdict on the rest: synchronous while the key is cached. */
-  private finish(token: TokenToFinish, raw: Buffer): VerificationResult | Promise<VerificationResult> {
-    try {
-      const result = this.options.verifier.finish(token, raw);
-      return result instanceof Promise ? result.catch(verificationThrew) : result;
-    } catch (err) {
-      return verificationThrew(err);
-    }
-  }
-
-  /** Records the verdict; a refusal is answered 403, a verified event dispatched. */
-  private verified(d: Delivery, result: VerificationResult): void {
-    const { record } = d;
-    const raw = d.raw!;
-    if (!result.ok)
-      return this.refuse(d, result, {
-        size: raw.length,
-        sha256: result.bodySha256 ?? createHash('sha256').update(raw).digest('hex'),
-        kept: keptPrefix(raw, raw.length, REFUSED_BODY_PREFIX_BYTES),
-      });
-    d.kept = raw;
-    record.body = {
-      size: raw.length,
-      sha256: result.bodySha256!,
-      kept: raw.length,
-      utf8: result.bodyUtf8 ?? isUtf8(raw),
-    };
-    record.checks = result.checks;
-    record.jwt = { header: result.header, claims: result.claims };
-    record.verified = true;
-    if (result.bodyError !== undefined) return this.answer(d, { status: 400, text: 'the body is not JSON\n' });
-    describeEvent(record, result.body, d.req, d.token!.decoded.signatureBytes);
-    this.dispatch(d, result.body);
-  }
-
-  /** A refusal, answered 403 (503 when a key set could not be consulted). It keeps a prefix of the body and the hash of
-   * the whole: a flood of them costs little. */
-  private refuse(d: Delivery, result: VerificationResult, body: HashedBody): void {
-    const { record } = d;
-    d.kept = body.kept;
-    record.body = { size: body.size, sha256: body.sha256, kept: body.kept.length, utf8: isUtf8(body.kept) };
-    record.checks = result.checks;
-    record.jwt = result.header || result.claims ? { header: result.header, claims: result.claims } : undefined;
-    // The step, not its detail: enough for the sender's developer (and the audit) to know where to look, nothing
-    // about keys or trust.
-    const failed = result.checks.find((c) => !c.ok && c.step < 7);
-    // Nothing decided: a key set that could not be consulted may hold a key just rotated in. A 403 would lose a
-    // genuine delivery (the service resends only on 5xx); a forged one gains nothing from a 503.
-    if (result.retryAfterS !== undefined) {
-      record.note = `answered 503: the key set could not be consulted (step 3 says why), so nothing was decided; the service sends the delivery again (Retry-After ${result.retryAfterS} s)`;
-      return this.answer(d, {
-        status: 503,
-        text: 'step 3 (signing key) cannot be checked right now: send it again shortly\n',
-        retryAfterS: result.retryAfterS,
-      });
-    }
-    this.answer(d, {
-      status: 403,
-      text: failed ? `forbidden: step ${failed.step} (${failed.name}) failed\n` : 'forbidden\n',
-    });
-  }
-
-  /** A verified event: a duplicate is acknowledged again; otherwise it is forwarded (when set up) and answered
-   * 200, the forward target's status, or the override. */
-  private dispatch(d: Delivery, event: unknown): void {
-    const { record } = d;
-    // Only signed bytes decide: the body's webhookId, or the token itself (see describeEvent).
-    const key = deliveryDedupeKey(record);
-    // A copy that arrives while the first is still being processed is a duplicate too.
-    if (key && (this.dedupe.has(key) || this.processing.has(key))) {
-      record.duplicate = true;
-      return this.answer(d, { status: 200, text: 'duplicate\n' });
-    }
-    if (key) {
-      this.processing.add(key);
-      d.claimed = key;
-    }
-    // The public-address self-test is ours, not the user's event: it is never forwarded to their app.
-    if (this.options.forwardTo && !(record.webhookId !== undefined && this.selfTests.has(record.webhookId))) {
-      void this.forward(d.req, d.raw!).then((forward) =>
-        this.guarded(d, () => {
-          record.forward = forward;
-          this.dispatched(d, event, forward.status ?? 502);
-        }),
-      );
-    } else this.dispatched(d, event, 200);
-  }
-
-  private dispatched(d: Delivery, event: unknown, status: number): void {
-    if (this.respondWith !== undefined) status = this.respondWith;
-    this.emit('verified-event', { event, record: d.record });
-    // A 2xx says all there is to say: no text, so the answer leaves in one write (see send()).
-    this.answer(d, status < 300 ? { status, text: '' } : { status, text: 'not processed\n' });
   }
 
   /** Records, then answers. A 2xx leaves only once the record reached the OS: an acknowledged delivery survives a
@@ -475,27 +380,49 @@ export class Receiver extends EventEmitter {
   private send(d: Delivery, answer: Answer): void {
     // Only a delivery answered 2xx counts as processed: a 5xx is resent by the service and must not look duplicated.
     if (d.claimed !== undefined && answer.status >= 200 && answer.status < 300) this.dedupe.add(d.claimed);
-    this.release(d);
-    this.giveBack(d);
+    this.letGo(d);
     if (!d.res.headersSent) writeAnswer(d.res, answer);
     this.emit('delivery', d.record);
   }
 
-  /** Ends this delivery's claim on its webhookId, if it made one: a copy answered as a duplicate, or one that failed
-   * before claiming, never releases the claim of the copy still being processed. */
-  private release(d: Delivery): void {
-    if (d.claimed === undefined) return;
-    this.processing.delete(d.claimed);
-    d.claimed = undefined;
+  /** Runs a step of a delivery after a wait; anything it throws is answered by failed(), never left to crash the
+   * host. */
+  private guarded(d: Delivery, step: () => void): void {
+    try {
+      step();
+    } catch (err) {
+      this.failed(d, err);
+    }
   }
 
-  /** Gives back what the delivery's body held of the bytes all bodies may hold at once, and its token's claim if
-   * its body never ended (the claim is normally given back when it does). */
-  private giveBack(d: Delivery): void {
+  /** A fault of ours while handling a request: answered 500 (the service sends it again) and reported. */
+  private failed(d: Delivery, err: unknown): void {
+    const { res, record } = d;
+    record.note = `not handled: ${(err as Error)?.message ?? String(err)}`;
+    this.letGo(d);
+    if (!res.headersSent) writeAnswer(res, { status: 500, text: 'internal error\n' });
+    this.emit('failure', record, err);
+  }
+
+  /** Gives back what the delivery holds: its claim on its webhookId (a copy answered as a duplicate, or one that
+   * failed before claiming, never releases the claim of the copy still being processed), its token's claim on the
+   * one body being received, and its bytes of the budget for bodies in flight. */
+  private letGo(d: Delivery): void {
+    if (d.claimed !== undefined) {
+      this.processing.delete(d.claimed);
+      d.claimed = undefined;
+    }
     this.doneReceiving(d);
     if (d.held === 0) return;
     this.inFlight.give(d.held);
     d.held = 0;
+  }
+
+  /** Ends the delivery's claim on its token's one body being received. */
+  private doneReceiving(d: Delivery): void {
+    if (d.receiving === undefined) return;
+    this.receiving.delete(d.receiving);
+    d.receiving = undefined;
   }
 
   private async forward(req: IncomingMessage, raw: Buffer): Promise<ForwardResult> {
@@ -533,20 +460,19 @@ interface Delivery {
   started: number;
   /** Bytes its body holds of the receiver's budget for bodies in flight, until it is answered. */
   held: number;
-  raw?: Buffer;
+  /** Its body is held whole (its token passed steps 1 to 5 and no other body under it was being received). */
+  whole: boolean;
   /** The body bytes the history keeps: all of a verified one, a prefix of a refused one. */
   kept?: Buffer;
   /** The webhookId (its dedupe key) this delivery marked as being processed, until it is answered. */
   claimed?: string;
-  /** The token whose steps 1 to 5 passed, once its body is being held. */
-  token?: TokenToFinish;
   /** Its token's signature, while its body is being received (Receiver.receiving). */
   receiving?: string;
 }
 
 function writeAnswer(res: ServerResponse, { status, text, retryAfterS }: Answer): void {
-  // With a body, Node sends the head and the body by writev; an empty answer leaves in one write, about 10–14 µs
-  // less a request under load (measured in the receiver).
+  // With a body, Node sends the head and the body by writev; an empty answer leaves in one write, which is cheaper
+  // under load (docs/benchmarks.md).
   if (text) {
     const headers: OutgoingHttpHeaders = {
       'content-type': 'text/plain; charset=utf-8',
@@ -559,13 +485,6 @@ function writeAnswer(res: ServerResponse, { status, text, retryAfterS }: Answer)
     res.writeHead(status, { 'content-length': 0 });
     res.end();
   }
-}
-
-function verificationThrew(err: unknown): VerificationResult {
-  return {
-    ok: false,
-    checks: [{ step: 7, name: 'decision', ok: false, detail: `refused with 403: ${(err as Error).message}` }],
-  };
 }
 
 /** The topic of the public-address self-test's signed delivery (see core/tunnel/publicAddressTest.ts). */

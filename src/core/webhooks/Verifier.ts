@@ -2,12 +2,10 @@
 // each recorded with its result so the UI can show exactly which passed and why one failed. JSON is parsed only
 // after every step passes.
 import type { JWTPayload, ProtectedHeaderParameters } from 'jose';
-import { isUtf8 } from 'node:buffer';
 import type { Clock } from '../time/clock';
 import { JwksCache } from './JwksCache';
 import {
   bearerToken,
-  bodyHashHolds,
   claimsHold,
   decodeSegment,
   decodeToken,
@@ -21,7 +19,6 @@ import {
   STEP_NAMES,
   trustedEntries,
   type DecodedToken,
-  type KeyCandidate,
   type KeyCandidates,
   type TrustedIssuer,
   type VerificationCheck,
@@ -36,18 +33,19 @@ export interface VerificationResult {
   /** Decoded (not trusted unless ok) JWT header and claims, for display. */
   header?: ProtectedHeaderParameters;
   claims?: JWTPayload;
-  /** Parsed body: present only when every step passed and the body is JSON. */
-  body?: unknown;
-  /** Set when every step passed but the body is not JSON: the receiver cannot handle it. */
-  bodyError?: string;
-  /** SHA-256 (hex) of the raw body, when step 6 computed it. */
-  bodySha256?: string;
-  /** Whether the raw body is valid UTF-8, when every step passed (checked before parsing it). */
-  bodyUtf8?: boolean;
   /** Set when nothing was decided: a key set could not be consulted. The receiver answers 503 with this
    * Retry-After (seconds), so the service sends the delivery again; it is neither verified nor refused. */
   retryAfterS?: number;
 }
+
+/** What the receiver learned of a body as it was read: its size and SHA-256 (hex). Step 6 needs no more. */
+export interface BodyDigest {
+  size: number;
+  sha256: string;
+}
+
+/** What headers() decides: a token trusted through step 5, or a refusal. */
+export type HeadersVerdict = TrustedToken | VerificationResult;
 
 export interface VerifierOptions {
   issuers: TrustedIssuer[];
@@ -67,13 +65,13 @@ export class Verifier {
   private readonly caches = new Map<string, JwksCache>();
   private byIssuer = new Map<string, TrustedIssuer[]>();
   private entries: TrustedIssuer[] = [];
-  private readonly headers = new Map<string, ProtectedHeaderParameters>();
+  private readonly decodedHeaders = new Map<string, ProtectedHeaderParameters>();
   private readonly passes = new Map<string, readonly VerificationCheck[]>();
   private lastPass?: { issuer: TrustedIssuer; kid: string | undefined; list: readonly VerificationCheck[] };
   /** Single tokens trusted beyond the entries, each for its own issuers (Test Public Address's probe, signed by the
    * sandbox while a real environment is in use); every other token of those issuers is refused at step 2. */
   private readonly tokens = new Map<string, TrustedIssuer[]>();
-  /** Bound once: check() runs per delivery. */
+  /** Bound once: headers() runs per delivery. */
   private readonly decodeHeaderOf = (segment: string) => this.decodeHeader(segment);
   private readonly keySetOf = (issuer: TrustedIssuer) => this.cacheFor(issuer);
 
@@ -120,125 +118,77 @@ export class Verifier {
     return () => void this.tokens.delete(token);
   }
 
-  async verify(authorization: string | undefined, rawBody: Buffer): Promise<VerificationResult> {
-    return this.check(authorization, rawBody);
+  /**
+   * Steps 1 to 5, from the Authorization header alone, before any byte of the body: the token trusted through
+   * step 5, or a refusal. None of them needs the body (the signature covers the header and claims), so a request
+   * no trusted issuer signed, or whose signature does not verify, or that is for another audience or expired, never
+   * has its body held. Synchronous while the signing key is cached (every delivery but the first of a key); a
+   * promise only while a key set is fetched. Never throws: a fault inside verification is a refusal.
+   */
+  headers(authorization: string | undefined): HeadersVerdict | Promise<HeadersVerdict> {
+    try {
+      const token = bearerToken(authorization);
+      if (token instanceof StepFailed) return refused(token);
+      const decoded = decodeToken(token, this.decodeHeaderOf);
+      if (decoded instanceof StepFailed) return refused(decoded, { header: this.headerIfDecodable(token) });
+      let entries = trustedEntries(decoded.claims, this.byIssuer);
+      // A token trusted on its own adds its issuers' entries to those trusted for every token.
+      const own =
+        this.tokens.size > 0 ? this.tokens.get(token)?.filter((e) => e.issuer === decoded.claims.iss) : undefined;
+      if (own?.length) entries = entries instanceof StepFailed ? own : [...entries, ...own];
+      if (entries instanceof StepFailed) return refused(entries, decoded);
+      const kid = typeof decoded.header.kid === 'string' ? decoded.header.kid : undefined;
+      const keys = signingKeys(entries, kid, this.keySetOf);
+      if (keys instanceof Promise) return keys.then((k) => this.keysHold(decoded, kid, k)).catch(threw);
+      return this.keysHold(decoded, kid, keys);
+    } catch (err) {
+      return threw(err);
+    }
   }
 
-  /** verify(), synchronous while the signing key is cached (every delivery but the first of a key): the receiver
-   * then answers from the request's own 'end' callback, with no promise in between. */
-  check(authorization: string | undefined, rawBody: Buffer): VerificationResult | Promise<VerificationResult> {
-    const token = this.begin(authorization);
-    return token instanceof TokenToFinish ? this.finish(token, rawBody) : token;
+  /**
+   * Step 6 for a token headers() trusted: the body's digest against its body_sha256 claim. The verdict on the
+   * delivery: every check passed, or the refusal.
+   */
+  body(token: TrustedToken, digest: BodyDigest): VerificationResult {
+    const { decoded, issuer, kid } = token;
+    const r = digestHolds(decoded.claims, digest.sha256, digest.size, issuer, kid);
+    if (r instanceof StepFailed) return refused(r, decoded);
+    return { ok: true, checks: this.passedChecks(issuer, kid), header: decoded.header, claims: decoded.claims };
   }
 
-  /** Steps 1 and 2 from the Authorization header alone, before any key or body: a refusal, or the token that
-   * finish() takes on. The receiver calls it as the request arrives, so a request no trusted issuer signed never
-   * has its body held in memory (it is hashed as it streams by). */
-  begin(authorization: string | undefined): VerificationResult | TokenToFinish {
-    const token = bearerToken(authorization);
-    if (token instanceof StepFailed) return refused(token);
-    const decoded = decodeToken(token, this.decodeHeaderOf);
-    if (decoded instanceof StepFailed) return refused(decoded, { header: this.headerIfDecodable(token) });
-    let entries = trustedEntries(decoded.claims, this.byIssuer);
-    // A token trusted on its own adds its issuers' entries to those trusted for every token.
-    const own =
-      this.tokens.size > 0 ? this.tokens.get(token)?.filter((e) => e.issuer === decoded.claims.iss) : undefined;
-    if (own?.length) entries = entries instanceof StepFailed ? own : [...entries, ...own];
-    if (entries instanceof StepFailed) return refused(entries, decoded);
-    return new TokenToFinish(decoded, entries, typeof decoded.header.kid === 'string' ? decoded.header.kid : undefined);
-  }
-
-  /** Steps 3 to 5 before the body. None of them needs it (the signature covers the header and claims), so a token
-   * whose signature does not verify (anyone can name a trusted issuer), or that is for another audience or expired,
-   * is refused before its body is held: the receiver then hashes that body as it streams by, as for an untrusted
-   * issuer. Undefined when they passed: finish() goes on from step 6. Synchronous while the keys are cached; a
-   * promise while a key set is fetched, and the receiver leaves the body in the socket until it settles. */
-  beforeBody(token: TokenToFinish): VerificationResult | undefined | Promise<VerificationResult | undefined> {
-    const keys = signingKeys(token.entries, token.kid, this.keySetOf);
-    if (keys instanceof Promise) return keys.then((k) => this.keysBeforeBody(token, k));
-    return this.keysBeforeBody(token, keys);
-  }
-
-  private keysBeforeBody(
-    token: TokenToFinish,
+  /** Steps 4 and 5 once the keys are known. When the kid's key cached in one key set did not verify, the sets not
+   * consulted may hold another key under that kid (two environments naming keys alike): they are asked before a
+   * refusal. */
+  private keysHold(
+    decoded: DecodedToken,
+    kid: string | undefined,
     keys: KeyCandidates | StepFailed,
-  ): VerificationResult | undefined | Promise<VerificationResult | undefined> {
-    const trusted = keys instanceof StepFailed ? keys : this.keysHold(token.decoded, keys, token.kid);
-    // The kid's key cached in one key set did not verify: the sets not consulted may hold another key under that
-    // kid (two environments naming keys alike), so they are asked before a refusal.
+  ): HeadersVerdict | Promise<HeadersVerdict> {
+    let trusted = keys instanceof StepFailed ? keys : signatureHolds(decoded, keys, kid);
+    if (!(trusted instanceof StepFailed))
+      trusted = claimsHold(decoded.claims, trusted, Math.floor(this.options.clock.now() / 1000), kid) ?? trusted;
+    if (!(trusted instanceof StepFailed)) return new TrustedToken(decoded, trusted, kid);
+    const failed = trusted;
     if (
-      trusted instanceof StepFailed &&
-      trusted.step === 4 &&
+      failed.step === 4 &&
       !(keys instanceof StepFailed) &&
       keys.unconsulted &&
-      token.decoded.header.alg === 'RS256' &&
-      token.decoded.header.crit === undefined
+      decoded.header.alg === 'RS256' &&
+      decoded.header.crit === undefined
     )
-      return fetchKeys(keys.unconsulted, token.kid, this.keySetOf).then((others) => {
-        if (!(others instanceof StepFailed)) return this.keysBeforeBody(token, others);
-        if (others.retryAfterS === undefined) return refused(trusted, token.decoded);
+      return fetchKeys(keys.unconsulted, kid, this.keySetOf).then((others) => {
+        if (!(others instanceof StepFailed)) return this.keysHold(decoded, kid, others);
+        if (others.retryAfterS === undefined) return refused(failed, decoded);
         const tried = keys
           .map((k) => `${k.entry.jwksUrl}: holds the kid's key, but the signature does not verify with it`)
           .join('; ');
         return refused(
-          new StepFailed(3, `${tried}; ${others.detail}`, others.issuer, token.kid, undefined, others.retryAfterS),
-          token.decoded,
+          new StepFailed(3, `${tried}; ${others.detail}`, others.issuer, kid, others.retryAfterS),
+          decoded,
         );
       });
-    if (trusted instanceof StepFailed) return refused(trusted, token.decoded);
-    token.trusted = trusted;
-    return undefined;
-  }
-
-  /** Steps 3 to 7 for a token begin() let through, with the whole body: 3 to 5 by beforeBody() unless it took them
-   * already, then step 6 on. */
-  finish(token: TokenToFinish, rawBody: Buffer): VerificationResult | Promise<VerificationResult> {
-    const refusal = token.trusted ? undefined : this.beforeBody(token);
-    if (refusal instanceof Promise) return refusal.then((r) => r ?? this.withBody(token, rawBody));
-    return refusal ?? this.withBody(token, rawBody);
-  }
-
-  /** Step 6 for a body the receiver hashed as it streamed by rather than held (a second body under a token whose
-   * first is still being received): its refusal, or undefined when the hash matches the claim. Only for a token
-   * whose steps 3 to 5 passed. */
-  hashHolds(token: TokenToFinish, body: { size: number; sha256: string }): VerificationResult | undefined {
-    const r = digestHolds(token.decoded.claims, Buffer.from(body.sha256, 'hex'), body.size, token.trusted!, token.kid);
-    return r instanceof StepFailed ? refused(r, token.decoded) : undefined;
-  }
-
-  /** Steps 4 and 5 once the keys are known: the entry the signature and claims are trusted for, or why not. */
-  private keysHold(
-    decoded: DecodedToken,
-    keys: readonly KeyCandidate[],
-    kid: string | undefined,
-  ): TrustedIssuer | StepFailed {
-    const trusted = signatureHolds(decoded, keys, kid);
-    if (trusted instanceof StepFailed) return trusted;
-    return claimsHold(decoded.claims, trusted, Math.floor(this.options.clock.now() / 1000), kid) ?? trusted;
-  }
-
-  /** Step 6 for a token whose steps 3 to 5 passed, then the body parsed. */
-  private withBody(token: TokenToFinish, rawBody: Buffer): VerificationResult {
-    const { decoded, kid } = token;
-    const trusted = token.trusted!;
-    const { header, claims } = decoded;
-    const bodySha256 = bodyHashHolds(claims, rawBody, trusted, kid);
-    if (bodySha256 instanceof StepFailed) return refused(bodySha256, decoded);
-    const result: VerificationResult = {
-      ok: true,
-      checks: this.passedChecks(trusted, kid),
-      header,
-      claims,
-      bodySha256,
-    };
-    result.bodyUtf8 = isUtf8(rawBody);
-    try {
-      if (!result.bodyUtf8) throw new Error('the body is not UTF-8');
-      result.body = JSON.parse(rawBody.toString('utf8'));
-    } catch (err) {
-      result.bodyError = `verified, but the body is not JSON: ${(err as Error).message}`;
-    }
-    return result;
+    return refused(failed, decoded);
   }
 
   /** The seven passed checks for an issuer and kid: their details name nothing that varies per delivery (the
@@ -270,24 +220,22 @@ export class Verifier {
 
   /** Protected headers repeat (one per issuer and key): each distinct one is decoded once and shared, frozen. */
   private decodeHeader(segment: string): ProtectedHeaderParameters {
-    let header = this.headers.get(segment);
+    let header = this.decodedHeaders.get(segment);
     if (!header) {
       header = Object.freeze(decodeSegment(segment, 'header')) as ProtectedHeaderParameters;
-      if (this.headers.size >= MAX_CACHED) this.headers.clear();
-      this.headers.set(segment, header);
+      if (this.decodedHeaders.size >= MAX_CACHED) this.decodedHeaders.clear();
+      this.decodedHeaders.set(segment, header);
     }
     return header;
   }
 }
 
-/** A token through steps 1 and 2 (a bearer JWT, decoded, naming a trusted issuer): nothing in it is trusted yet. */
-export class TokenToFinish {
-  /** The trust entry steps 3 to 5 passed for, once beforeBody() took them. */
-  trusted?: TrustedIssuer;
-
+/** A token through steps 1 to 5: its signature verifies with a key of `issuer`'s key set, and its claims hold for
+ * that entry. Its body is not trusted until Verifier.body() checks step 6. */
+export class TrustedToken {
   constructor(
     readonly decoded: DecodedToken,
-    readonly entries: TrustedIssuer[],
+    readonly issuer: TrustedIssuer,
     readonly kid: string | undefined,
   ) {}
 }
@@ -309,12 +257,13 @@ function refused(
       detail: `not decided: answered 503 with Retry-After ${f.retryAfterS} s, because step ${f.step} (${STEP_NAMES[f.step - 1]}) could not consult the key set; the service sends the delivery again`,
     };
   }
+  return { ok: false, checks, header: seen?.header, claims: seen?.claims, retryAfterS: f.retryAfterS };
+}
+
+/** A fault inside verification (a key the crypto library rejects, say): a refusal, never a crash of the host. */
+function threw(err: unknown): VerificationResult {
   return {
     ok: false,
-    checks,
-    header: seen?.header,
-    claims: seen?.claims,
-    bodySha256: f.bodySha256,
-    retryAfterS: f.retryAfterS,
+    checks: [{ step: 7, name: 'decision', ok: false, detail: `refused with 403: ${(err as Error).message}` }],
   };
 }

@@ -7,9 +7,8 @@ let issued = 0;
 
 /**
  * The next record id: the process's random prefix and a counter. A counter rather than `randomUUID()` for every
- * request: a UUID string is built from 16 pieces and then flattened, about 1–2 µs and 600 bytes of garbage a
- * request, measured in the Receiver without sockets (docs/benchmarks.md). The id only has to be unique; nothing
- * about it is secret.
+ * request: a UUID string is built from 16 pieces and then flattened, garbage on every request (docs/benchmarks.md).
+ * The id only has to be unique; nothing about it is secret.
  */
 export function nextDeliveryId(): string {
   return `${PREFIX}-${(++issued).toString(36)}`;

@@ -29,7 +29,8 @@ export interface Holding {
   held: number;
 }
 
-/** A refused request's body, read as it streamed by: its size and hash, and the prefix kept. */
+/** A body as read: its size and SHA-256 (hex), and the bytes kept (all of a held body, a prefix of one hashed as
+ * it streamed by). */
 export interface HashedBody {
   size: number;
   sha256: string;
@@ -51,17 +52,18 @@ function tooLargeByItsHeader(req: IncomingMessage, cap: number): boolean {
   return Number.isFinite(declared) && declared > cap;
 }
 
-/** Reads the body up to cap bytes, each chunk taken from the budget, and calls done once: with the bytes, or why
- * not. Past the cap or the budget the chunks are dropped at once and the rest is discarded as it comes; what the
- * holding took is given back by its holder. */
+/** Reads the body up to cap bytes, each chunk taken from the budget and hashed as it comes, and calls done once:
+ * with the whole body (kept: every byte), or why not. Past the cap or the budget the chunks are dropped at once and
+ * the rest is discarded as it comes; what the holding took is given back by its holder. */
 export function readCapped(
   req: IncomingMessage,
   cap: number,
   budget: BodiesInFlight,
   holding: Holding,
-  done: (raw: Buffer | BodyLost) => void,
+  done: (body: HashedBody | BodyLost) => void,
 ): void {
   if (tooLargeByItsHeader(req, cap)) return done('too-large');
+  const hash = createHash('sha256');
   const chunks: Buffer[] = [];
   let size = 0;
   const settle = once(done);
@@ -76,9 +78,12 @@ export function readCapped(
     if (size > cap) return drop('too-large');
     if (!budget.take(c.length)) return drop('busy');
     holding.held += c.length;
+    hash.update(c);
     chunks.push(c);
   });
-  req.on('end', () => settle(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size)));
+  req.on('end', () =>
+    settle({ size, sha256: hash.digest('hex'), kept: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size) }),
+  );
   // A sender gone before the end: Node destroys the request with an 'aborted' error, emitted because we listen.
   req.on('error', () => settle('aborted'));
 }

@@ -1,7 +1,7 @@
-// The seven verification steps (spec: Authentication 6) as functions, composed in order by Verifier.verify. Each
-// returns what the next step needs, or a StepFailed naming its step and why. The answer (step 7) is the
-// receiver's: it records what it answered (see decisionCheck).
-import { createHash, timingSafeEqual, verify as cryptoVerify, type KeyObject } from 'node:crypto';
+// The seven verification steps (spec: Authentication 6) as functions, composed in order by Verifier.headers (1 to 5)
+// and Verifier.body (6). Each returns what the next step needs, or a StepFailed naming its step and why. The answer
+// (step 7) is the receiver's: it records what it answered (see answeredChecks).
+import { timingSafeEqual, verify as cryptoVerify, type KeyObject } from 'node:crypto';
 import type { JWTPayload, ProtectedHeaderParameters } from 'jose';
 import { KeySetUnavailable, type JwksCache } from './JwksCache';
 
@@ -37,8 +37,6 @@ export class StepFailed {
     readonly detail: string,
     readonly issuer?: TrustedIssuer,
     readonly kid?: string,
-    /** Step 6 hashed the body before it failed: the record reuses the hash. */
-    readonly bodySha256?: string,
     /** Set when nothing was decided (step 3 could not consult a key set): the delivery is answered 503 with this
      * Retry-After, so the service sends it again, rather than refused. */
     readonly retryAfterS?: number,
@@ -183,15 +181,14 @@ export async function fetchKeys(
     misses.join('; '),
     entries[0],
     kid,
-    undefined,
     retryAfterMs === undefined ? undefined : Math.ceil(retryAfterMs / 1000),
   );
 }
 
 /** 4. RS256 pinned (the token's own alg is never honoured), then the signature. With several key sets holding
  * the kid (two sandboxes), each key is tried: the one that verifies decides, and among entries sharing it, the one
- * whose audience the token names. Checked on the event loop (about 50 µs here): handing it to libuv's thread pool
- * cost about 0.35× the floor's CPU more per delivery in `npm run bench` (docs/benchmarks.md), for no throughput. */
+ * whose audience the token names. Checked on the event loop: handing it to libuv's thread pool costs more CPU than
+ * the check it moves, for no throughput (docs/benchmarks.md: "Why the hot path is written as it is"). */
 export function signatureHolds(
   token: DecodedToken,
   candidates: readonly KeyCandidate[],
@@ -287,21 +284,11 @@ export function claimsHold(
   return undefined;
 }
 
-/** 6. SHA-256 over the raw bytes as received, compared in constant time; returns the hash (hex). */
-export function bodyHashHolds(
-  claims: JWTPayload,
-  rawBody: Buffer,
-  trusted: TrustedIssuer,
-  kid: string | undefined,
-): string | StepFailed {
-  return digestHolds(claims, createHash('sha256').update(rawBody).digest(), rawBody.length, trusted, kid);
-}
-
-/** 6, for a body hashed as it streamed by (size bytes, SHA-256 digest actual): the same comparison, in constant time.
- * */
+/** 6. The body's SHA-256 (hex, as the receiver computed it over the raw bytes received) against the body_sha256
+ * claim, compared in constant time. The hash, when it matches. */
 export function digestHolds(
   claims: JWTPayload,
-  actual: Buffer,
+  sha256: string,
   size: number,
   trusted: TrustedIssuer,
   kid: string | undefined,
@@ -314,14 +301,12 @@ export function digestHolds(
       trusted,
       kid,
     );
-  const sha256 = actual.toString('hex');
-  if (timingSafeEqual(actual, Buffer.from(claimed, 'hex'))) return sha256;
+  if (sha256.length === 64 && timingSafeEqual(Buffer.from(sha256, 'hex'), Buffer.from(claimed, 'hex'))) return sha256;
   return new StepFailed(
     6,
     `body_sha256 does not match the ${size} bytes received (got ${sha256.slice(0, 12)}…)`,
     trusted,
     kid,
-    sha256,
   );
 }
 

@@ -13,6 +13,7 @@ import {
 } from '../../core/audit/receiverAudit';
 import { AUDIT_CASES } from '../../core/audit/auditCases';
 import { auditHtml } from './auditHtml';
+import { parseAuditRequest, type AuditExportFormat, type AuditUpdate } from './auditProtocol';
 import { newNonce } from './panelHtml';
 import type { Services } from '../services';
 
@@ -140,13 +141,24 @@ export class AuditPanel implements vscode.Disposable {
     const media = (f: string) => panel.webview.asWebviewUri(vscode.Uri.joinPath(root, f)).toString();
     let resolveReady!: () => void;
     this.ready = new Promise((r) => (resolveReady = r));
-    panel.webview.onDidReceiveMessage((m: { type: string; [k: string]: unknown }) => {
-      if (m.type === 'ready') {
-        resolveReady();
-        if (this.last) this.post({ type: 'summary', summary: this.last });
-      } else if (m.type === 'rerun' && this.lastArgs) void this.run(this.lastArgs);
-      else if (m.type === 'export') void this.export(m.format === 'md' ? 'md' : 'json');
-      else if (m.type === 'copy-curl') void this.copyCurl(String(m.id));
+    panel.webview.onDidReceiveMessage((raw: unknown) => {
+      const m = parseAuditRequest(raw);
+      if ('invalid' in m) return this.s.log.warn(`Receiver audit panel: ignored ${m.invalid}`);
+      switch (m.type) {
+        case 'ready':
+          resolveReady();
+          if (this.last) this.post({ type: 'summary', summary: this.last });
+          return;
+        case 'rerun':
+          if (this.lastArgs) void this.run(this.lastArgs);
+          return;
+        case 'export':
+          void this.export(m.format);
+          return;
+        case 'copy-curl':
+          void this.copyCurl(m.id);
+          return;
+      }
     });
     panel.onDidDispose(() => (this.panel = undefined));
     panel.webview.html = auditHtml({
@@ -159,7 +171,7 @@ export class AuditPanel implements vscode.Disposable {
     await this.ready;
   }
 
-  private post(m: unknown): void {
+  private post(m: AuditUpdate): void {
     void this.panel?.webview.postMessage(m);
   }
 
@@ -172,7 +184,7 @@ export class AuditPanel implements vscode.Disposable {
     return cmd;
   }
 
-  async export(format: 'md' | 'json', target?: vscode.Uri): Promise<string | undefined> {
+  async export(format: AuditExportFormat, target?: vscode.Uri): Promise<string | undefined> {
     if (!this.last) return undefined;
     const uri =
       target ??

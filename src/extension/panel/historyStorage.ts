@@ -1,17 +1,6 @@
 // The panel's line on where the delivery history is kept, what it costs, and how to erase it. The extension host is
 // shared with every other extension, so the bytes held in memory are shown, not just a count.
-
-/** 1536 → "1.5 KiB"; binary units, one decimal under 10. */
-export function byteSize(bytes: number): string {
-  const units = ['bytes', 'KiB', 'MiB', 'GiB'];
-  let n = bytes;
-  let u = 0;
-  while (n >= 1024 && u < units.length - 1) {
-    n /= 1024;
-    u++;
-  }
-  return u === 0 ? `${n} bytes` : `${n < 10 ? n.toFixed(1) : Math.round(n)} ${units[u]}`;
-}
+import { byteSize } from '../../core/byteSize';
 
 /** `heldBy`: the file and who holds it ("a Visual Studio Code window (pid 4242)"), when another process keeping it
  * is why this window keeps its history in memory. */

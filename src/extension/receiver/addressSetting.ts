@@ -1,7 +1,6 @@
 // The receiver's settings that hold an address (forwardTo, publicUrl, tunnelHost), read where they are used. A value
-// that is not an http(s) URL is said with the setting's name, so the error can open it: "localhost:3000" used to
-// make the forward question read "Forward verified deliveries to null?", and a bad tunnelHost failed with a bare
-// "Invalid URL".
+// that is not an http(s) URL is said with the setting's name, so the error can open it, rather than a question about
+// a null address or a bare "Invalid URL".
 import * as vscode from 'vscode';
 import { httpUrlProblem } from '../../core/http/httpUrlProblem';
 

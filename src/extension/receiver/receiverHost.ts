@@ -1,38 +1,36 @@
-// The webhook receiver inside VS Code: loopback Receiver + Verifier (trusting every configured environment's
-// issuers, and the Sandbox's only while it is the environment in use) + optional public Tunnel + a persisted
-// DeliveryLog. While the sandbox runs, the receiver's address is
-// registered with it, so the sandbox's workflow events arrive here too.
+// The webhook receiver inside VS Code, its lifecycle: a loopback Receiver started and stopped, its Verifier trusting
+// every configured environment's issuers (and the Sandbox's only while it is the environment in use), and its
+// address registered with the sandbox while that runs, so the sandbox's workflow events arrive here too. The
+// history (receiverHistory.ts), the public address (publicAddress.ts) and its self-test
+// (publicAddressSelfTest.ts) are their own files; forward consent is here.
 import * as vscode from 'vscode';
-import { join } from 'node:path';
-import { mkdir } from 'node:fs/promises';
 import { SANDBOX_ENVIRONMENT } from '../../core/environments/environmentConfig';
 import type { Clock } from '../../core/time/clock';
-import { tunnelNameProblem } from '../../core/tunnel/tunnelName';
-import { Tunnel, type TunnelState } from '../../core/tunnel/Tunnel';
-import { DeliveryLog } from '../../core/webhooks/DeliveryLog';
+import type { TunnelState } from '../../core/tunnel/Tunnel';
+import type { DeliveryLog } from '../../core/webhooks/DeliveryLog';
 import type { DeliveryRecord } from '../../core/webhooks/deliveryRecord';
 import { Receiver } from '../../core/webhooks/Receiver';
 import { Verifier, type TrustedIssuer } from '../../core/webhooks/Verifier';
-import { HistoryInUse, historyHolder } from '../../core/webhooks/historyLock';
-import { addressSetting, SettingError } from './addressSetting';
-import { eraseHistoryFile } from '../../core/webhooks/eraseHistory';
+import type { HistoryInUse } from '../../core/webhooks/historyLock';
+import { addressSetting } from './addressSetting';
 import { ReceiverSettingsWatch } from './receiverSettingsWatch';
-import { HistoryWriteNotice } from './historyWriteNotice';
-import { byteSize } from '../panel/historyStorage';
 import { isLoopbackHost } from '../../core/http/loopback';
-import { testPublicAddress, type PublicAddressTestResult } from '../../core/tunnel/publicAddressTest';
+import type { PublicAddressTestResult } from '../../core/tunnel/publicAddressTest';
 import { LocaltunnelConsent } from './localtunnelConsent';
-import { publicAddressSource, type PublicAddressSource } from './publicAddressSettings';
+import type { PublicAddressSource } from './publicAddressSettings';
+import { PublicAddress } from './publicAddress';
+import { PublicAddressSelfTest } from './publicAddressSelfTest';
+import { ReceiverHistory } from './receiverHistory';
 import type { Environment } from '../../core/environments/environment';
 import type { EnvironmentRegistry } from '../environments/environmentRegistry';
 import type { EnvironmentFollower } from '../environments/environmentSync';
 import type { ExtensionLog } from '../log/extensionLog';
 import type { SandboxHost } from '../sandboxHost';
 
+export { PublicAddressError } from './publicAddress';
+
 /** Origins outside this machine the user agreed to forward deliveries to (kept outside settings). */
 const CONFIRMED_FORWARD_KEY = 'wfs.confirmedForwardOrigins';
-/** The public address of the last start: a new one must be registered with the service again. */
-const LAST_PUBLIC_URL_KEY = 'wfs.receiver.lastPublicUrl';
 
 export interface ReceiverInfo {
   localUrl: string;
@@ -48,59 +46,29 @@ export interface ReceiverInfo {
   publicChangedFrom?: string;
 }
 
-/** A public address that could not be opened; the receiver itself runs. */
-/** The receiver runs, but its public address did not open; `setting` names the setting at fault, when one is. */
-export class PublicAddressError extends Error {
-  constructor(
-    message: string,
-    readonly setting?: string,
-  ) {
-    super(message);
-  }
-}
-
 export class ReceiverHost implements vscode.Disposable, EnvironmentFollower {
   private receiver?: Receiver;
-  private tunnel?: Tunnel;
-  private publicAddress?: { source: PublicAddressSource; url?: string; note?: string };
-  private selfTest?: PublicAddressTestResult;
-  private publicChangedFrom?: string;
-  private selfTesting?: Promise<PublicAddressTestResult>;
+  private readonly publicAddress: PublicAddress;
+  private readonly selfTest: PublicAddressSelfTest;
   readonly consent: LocaltunnelConsent;
   /** Says when a receiver setting changed while it runs; our own commands write through it. */
   readonly settings: ReceiverSettingsWatch;
   private starting?: Promise<ReceiverInfo>;
   private override?: number;
-  readonly log: DeliveryLog;
-  /** Where the history is kept on disk; undefined when it lives in memory only (chosen, or the file is another
-   * window's: see historyInUse). */
-  get historyFile(): string | undefined {
-    return this.log.file;
-  }
-
-  /** Set when another process (most often another window) holds the history file: this window's history is in
-   * memory only. */
-  get historyInUse(): HistoryInUse | undefined {
-    return this.log.fileInUse;
-  }
-  private loaded?: Promise<unknown>;
-  /** Why the history file could not be loaded when the window started (not because another window keeps it). */
-  private loadFailed?: Error;
+  private readonly history: ReceiverHistory;
   private readonly verifier: Verifier;
   /** What the receiver trusts, as last logged; and of it, the configured environments' issuers. */
   private trustText?: string;
   private configuredTrust?: string;
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChange = this.changed.event;
-  private readonly cleared = new vscode.EventEmitter<void>();
   /** The history was emptied: whatever lists its deliveries lists none now. */
-  readonly onDidClearHistory = this.cleared.event;
+  readonly onDidClearHistory: vscode.Event<void>;
   private readonly delivered = new vscode.EventEmitter<DeliveryRecord>();
   readonly onDidReceive = this.delivered.event;
   private readonly verifiedEvent = new vscode.EventEmitter<{ runId?: string; record: DeliveryRecord }>();
   readonly onVerifiedEvent = this.verifiedEvent.event;
   private readonly disposables: vscode.Disposable[] = [];
-  private readonly writeNotice: HistoryWriteNotice;
 
   constructor(
     storageDir: string,
@@ -110,51 +78,32 @@ export class ReceiverHost implements vscode.Disposable, EnvironmentFollower {
     private readonly extLog: ExtensionLog,
     private readonly clock: Clock,
   ) {
-    const config = vscode.workspace.getConfiguration('wfs');
-    const mib = (key: string, fallback: number) =>
-      Math.max(1, Math.floor(config.get<number>(key) ?? fallback)) * 1024 * 1024;
-    // Deliveries from real environments may carry customer data: the user may keep them in memory only.
-    const diskFile = join(storageDir, 'deliveries.jsonl');
-    const memoryOnly = config.get<string>('receiver.historyStorage') === 'memory';
-    const holderName = `a ${vscode.env.appName} window`;
-    this.log = new DeliveryLog({
-      file: memoryOnly ? undefined : diskFile,
-      memoryBudgetBytes: mib('receiver.historyMemoryMiB', 64),
-      diskBudgetBytes: mib('receiver.historyDiskMiB', 256),
-      holderName,
-    });
-    this.writeNotice = new HistoryWriteNotice(
-      (text) =>
-        void Promise.resolve(vscode.window.showWarningMessage(text, 'Open Webhook Panel', 'Show Log')).then((a) =>
-          a ? vscode.commands.executeCommand(a === 'Show Log' ? 'wfs.showLog' : 'wfs.openWebhookPanel') : undefined,
-        ),
-    );
-    this.log.on('error-persisting', (e: Error) => {
-      this.extLog.warn(
-        `The delivery history could not be written (${e.message}); verified deliveries are answered 503 until it can.`,
-      );
-      this.writeNotice.failed(e);
-    });
-    this.log.on('persisting-again', () => {
-      this.extLog.info('The delivery history is written again.');
-      this.writeNotice.written();
-    });
-    this.log.on('warning', (text: string) => this.extLog.warn(`Delivery history: ${text}`));
-    this.loaded = mkdir(storageDir, { recursive: true })
-      .then((): Promise<unknown> => (memoryOnly ? this.eraseEarlierHistory(diskFile, holderName) : this.log.load()))
-      .catch((e: Error) => {
-        if (this.inUseElsewhere(e)) return;
-        // A full disk, a file another user owns: tried again when the receiver starts, which says why it cannot.
-        this.loadFailed = e;
-        this.extLog.warn(
-          `The delivery history file ${diskFile} could not be opened (${e.message}): it is tried again when the receiver starts.`,
-        );
-      });
+    this.history = new ReceiverHistory(storageDir, extLog);
+    this.onDidClearHistory = this.history.onDidClear;
+    this.disposables.push(this.history);
     this.verifier = new Verifier({ issuers: [], clock });
     this.applyTrust();
     // Switching environments changes whether the Sandbox's issuer is trusted.
     this.disposables.push(environments.onDidChange(() => this.applyTrust()));
     this.consent = new LocaltunnelConsent(state);
+    this.publicAddress = new PublicAddress({
+      state,
+      environments,
+      consent: this.consent,
+      clock,
+      extLog,
+      changed: () => this.changed.fire(),
+      // A reconnected tunnel is a new path: a self-test the user ran is run again.
+      reconnected: () => void (this.selfTest.last ? this.testPublicAddress().catch(() => undefined) : undefined),
+    });
+    this.selfTest = new PublicAddressSelfTest({
+      sandbox,
+      environments,
+      verifier: this.verifier,
+      clock,
+      extLog,
+      sandboxStarted: () => this.applyTrust(),
+    });
     // Through the commands, so a restart says what it did (or why it failed) as the palette's would.
     this.settings = new ReceiverSettingsWatch(
       () => this.receiver?.url !== undefined,
@@ -166,47 +115,21 @@ export class ReceiverHost implements vscode.Disposable, EnvironmentFollower {
     this.disposables.push(this.settings);
   }
 
-  /** Every window shares the global storage; the first to load the file keeps it, and the others say so. */
-  private inUseElsewhere(e: Error): boolean {
-    if (!(e instanceof HistoryInUse)) return false;
-    this.extLog.warn(
-      `The delivery history file ${e.file} is kept by ${historyHolder(e)}: this window keeps its deliveries in memory only, until it is reloaded after that one closes.`,
-    );
-    return true;
+  /** The delivery history: every delivery this window's receiver answered, bounded in bytes. */
+  get log(): DeliveryLog {
+    return this.history.log;
   }
 
-  /** Before the receiver starts: a history that could not be loaded is loaded now, or the start says why not.
-   * Started without it, the receiver would append to a file it never read, and a compaction would drop the
-   * records it holds. */
-  private async historyLoaded(): Promise<void> {
-    await this.ready();
-    if (!this.loadFailed || !this.log.file) return;
-    const file = this.log.file;
-    try {
-      await (this.loaded = this.log.load());
-      this.loadFailed = undefined;
-      this.extLog.info(`The delivery history file ${file} is open now.`);
-    } catch (e) {
-      this.loaded = Promise.resolve();
-      if (this.inUseElsewhere(e as Error)) return;
-      throw new SettingError(
-        'wfs.receiver.historyStorage',
-        `its delivery history file ${file} could not be opened (${(e as Error).message}): free space on its disk or fix its access, or set wfs.receiver.historyStorage to memory`,
-      );
-    }
+  /** Where the history is kept on disk; undefined when it lives in memory only (chosen, or the file is another
+   * window's: see historyInUse). */
+  get historyFile(): string | undefined {
+    return this.history.file;
   }
 
-  /** In memory only: the file kept before the setting changed is erased, so no earlier delivery stays on disk. */
-  private async eraseEarlierHistory(file: string, holderName: string): Promise<void> {
-    const outcome = await eraseHistoryFile(file, holderName);
-    if ('heldBy' in outcome)
-      this.extLog.warn(
-        `wfs.receiver.historyStorage is memory, but the earlier delivery history file ${file} is still kept by ${historyHolder(outcome.heldBy)}: it is erased when a window starts after that one closes.`,
-      );
-    else if (outcome.erased > 0)
-      this.extLog.info(
-        `wfs.receiver.historyStorage is memory: the earlier delivery history file ${file} (${byteSize(outcome.erased)}) was erased.`,
-      );
+  /** Set when another process (most often another window) holds the history file: this window's history is in
+   * memory only. */
+  get historyInUse(): HistoryInUse | undefined {
+    return this.history.inUse;
   }
 
   /** Trusts the issuers of the environments resolving now; a (re)started sandbox learns where to send its events. */
@@ -262,29 +185,27 @@ export class ReceiverHost implements vscode.Disposable, EnvironmentFollower {
 
   /** Empties the history and erases its file; the views that list deliveries redraw at once. */
   async clearHistory(): Promise<void> {
-    await this.log.clear();
-    this.cleared.fire();
+    await this.history.clear();
     this.changed.fire();
   }
 
   /** Resolves once the stored history is read (the panel waits for it). */
   ready(): Promise<unknown> {
-    return this.loaded ?? Promise.resolve();
+    return this.history.ready();
   }
 
   get info(): ReceiverInfo | undefined {
     const url = this.receiver?.url;
     if (!url) return undefined;
     const p = this.publicAddress;
-    const tunnelUrl = this.tunnel?.publicUrl ? this.tunnel.publicUrl + this.receiver!.path : undefined;
     return {
       localUrl: url,
-      publicUrl: p?.source === 'localtunnel' ? tunnelUrl : p?.url,
-      publicSource: p?.source ?? publicAddressSource(),
-      publicNote: p?.note,
-      tunnelState: this.tunnel?.state ?? 'closed',
-      selfTest: this.selfTest,
-      publicChangedFrom: this.publicChangedFrom,
+      publicUrl: p.url(this.receiver!.path),
+      publicSource: p.source,
+      publicNote: p.note,
+      tunnelState: p.tunnelState,
+      selfTest: this.selfTest.last,
+      publicChangedFrom: p.changedFrom,
     };
   }
 
@@ -351,10 +272,6 @@ export class ReceiverHost implements vscode.Disposable, EnvironmentFollower {
     return target;
   }
 
-  get running(): Receiver | undefined {
-    return this.receiver;
-  }
-
   start(): Promise<ReceiverInfo> {
     if (this.receiver?.url) return Promise.resolve(this.info!);
     this.starting ??= this.doStart().finally(() => (this.starting = undefined));
@@ -362,7 +279,7 @@ export class ReceiverHost implements vscode.Disposable, EnvironmentFollower {
   }
 
   private async doStart(): Promise<ReceiverInfo> {
-    await this.historyLoaded();
+    await this.history.loadedForStart();
     const cfg = vscode.workspace.getConfiguration('wfs');
     this.applyTrust();
     const receiver = new Receiver({
@@ -392,162 +309,35 @@ export class ReceiverHost implements vscode.Disposable, EnvironmentFollower {
     this.sandbox.setWebhookEndpoint(localUrl, true);
     this.changed.fire();
     try {
-      this.publicAddress = await this.openPublicAddress(receiver, localUrl);
-      await this.rememberPublicUrl(this.info?.publicUrl);
-    } catch (err) {
-      // The receiver stays up on loopback; the user is told why the public address did not open, and where to choose.
-      this.publicAddress = { source: publicAddressSource(), note: `did not open: ${(err as Error).message}` };
+      await this.publicAddress.open(receiver, localUrl);
+    } finally {
       this.changed.fire();
-      throw new PublicAddressError(
-        `The receiver runs at ${localUrl}, but its public address (${this.publicAddress.source}) did not open: ${(err as Error).message}`,
-        err instanceof SettingError ? err.setting : undefined,
-      );
     }
-    this.changed.fire();
     return this.info!;
-  }
-
-  /** Compares this start's public address with the last one, then remembers it (outside settings). */
-  private async rememberPublicUrl(url: string | undefined): Promise<void> {
-    const last = this.state.get<string>(LAST_PUBLIC_URL_KEY);
-    this.publicChangedFrom = url && last && last !== url ? last : undefined;
-    if (url && url !== last) await this.state.update(LAST_PUBLIC_URL_KEY, url);
-  }
-
-  /** Opens the public address the settings choose. Only localtunnel reaches a third party: for the sandbox it opens
-   * none (the sandbox reaches loopback), and for a real environment only with the user's consent. */
-  private async openPublicAddress(
-    receiver: Receiver,
-    localUrl: string,
-  ): Promise<{ source: PublicAddressSource; url?: string; note?: string }> {
-    const cfg = vscode.workspace.getConfiguration('wfs');
-    const source = publicAddressSource();
-    const env = this.environments.currentName;
-    switch (source) {
-      case 'none':
-        return { source, note: 'none (wfs.receiver.publicAddress): loopback only' };
-      case 'vscode': {
-        // VS Code's own port forwarding: under remote development (SSH, WSL, containers, Codespaces, code-server) the
-        // receiver runs on the remote machine, and this is the address that reaches it.
-        const external = new URL((await vscode.env.asExternalUri(vscode.Uri.parse(localUrl))).toString(true));
-        const local = new URL(localUrl);
-        if (isLoopbackHost(external.hostname) && external.port === local.port && external.pathname === local.pathname)
-          return {
-            source,
-            note: 'VS Code forwards nothing in a local window: for an address the service can reach, choose "url" (your own tunnel) or "localtunnel" in wfs.receiver.publicAddress',
-          };
-        receiver.setPublicHosts([external.hostname]);
-        const codespaces = vscode.env.remoteName === 'codespaces' || external.hostname.endsWith('.app.github.dev');
-        const note = codespaces
-          ? `Codespaces forwards port ${local.port} privately: in the Ports view, right-click it, Port Visibility → Public, so the service can reach it`
-          : isLoopbackHost(external.hostname)
-            ? `forwarded by VS Code to ${external.host}: your browser reaches it, the service does not`
-            : undefined;
-        return { source, url: external.toString(), note };
-      }
-      case 'url': {
-        const url = addressSetting('receiver.publicUrl');
-        if (!url)
-          throw new SettingError(
-            'wfs.receiver.publicUrl',
-            'wfs.receiver.publicUrl is not set: give the public http(s) URL your tunnel or proxy serves',
-          );
-        if (!cfg.get<number>('receiver.port'))
-          throw new Error(
-            'wfs.receiver.port is 0 (a free port each time): fix it to the port your tunnel or proxy forwards to',
-          );
-        receiver.setPublicHosts([new URL(url).hostname]);
-        return { source, url };
-      }
-      case 'localtunnel': {
-        if (env === SANDBOX_ENVIRONMENT)
-          return { source, note: 'not opened for the Sandbox, which reaches the receiver on loopback' };
-        const host = addressSetting('receiver.tunnelHost') ?? 'https://localtunnel.me';
-        const subdomain = cfg.get<string>('receiver.tunnelSubdomain')?.trim() || undefined;
-        const nameProblem = subdomain === undefined ? undefined : tunnelNameProblem(subdomain);
-        if (nameProblem)
-          throw new SettingError('wfs.receiver.tunnelSubdomain', `wfs.receiver.tunnelSubdomain ${nameProblem}`);
-        const answer = await this.consent.answer(env, new URL(host).host);
-        if (answer === 'declined')
-          return {
-            source,
-            note: `not opened: you declined localtunnel for ${env} (choose localtunnel again in "Choose Public Address Source…" to be asked again)`,
-          };
-        if (answer === 'unanswered')
-          return {
-            source,
-            note: `not opened: you did not answer whether to open localtunnel for ${env}; you are asked again at the next start`,
-          };
-        const tunnel = new Tunnel({ localPort: Number(new URL(localUrl).port), host, subdomain, clock: this.clock });
-        let reconnected = false;
-        tunnel.on('state', (s: TunnelState) => {
-          if (tunnel.publicUrl) receiver.setPublicHosts([new URL(tunnel.publicUrl).hostname]);
-          this.extLog.info(`Tunnel ${s}${tunnel.publicUrl ? ` (${tunnel.publicUrl})` : ''}`);
-          if (s === 'reconnecting') reconnected = true;
-          // A reconnected tunnel is a new path: a self-test the user ran is run again.
-          if (s === 'open' && reconnected && this.selfTest) void this.testPublicAddress().catch(() => undefined);
-          this.changed.fire();
-        });
-        tunnel.on('warning', (e: Error) => this.extLog.warn(`Tunnel: ${e.message}`));
-        this.tunnel = tunnel;
-        try {
-          await tunnel.open();
-        } catch (err) {
-          this.tunnel = undefined;
-          tunnel.close();
-          throw err;
-        }
-        return { source };
-      }
-    }
   }
 
   /** Sends one sandbox-signed delivery through the public address and records the result (shown in the view). */
   testPublicAddress(timeoutMs?: number): Promise<PublicAddressTestResult> {
-    this.selfTesting ??= (async () => {
-      const receiver = this.receiver;
-      const publicUrl = this.info?.publicUrl;
-      if (!receiver || !publicUrl)
-        throw new Error(
-          this.receiver
+    const receiver = this.receiver;
+    const publicUrl = this.info?.publicUrl;
+    if (!receiver || !publicUrl)
+      return Promise.reject(
+        new Error(
+          receiver
             ? `The receiver has no public address (${this.info?.publicNote ?? this.info?.publicSource}).`
             : 'The webhook receiver is not running.',
-        );
-      // The sandbox signs the probe, and the receiver trusts that one token (whichever environment is in use).
-      await this.sandbox.ensureStarted();
-      this.applyTrust();
-      let untrust: (() => void) | undefined;
-      const result = await testPublicAddress({
-        publicUrl,
-        receiver,
-        clock: this.clock,
-        timeoutMs,
-        sign: async (body) => {
-          const token = await this.sandbox.signWebhookBody(body);
-          const sandboxIssuers = this.environments.get(SANDBOX_ENVIRONMENT)?.trustedIssuers;
-          if (!token || !sandboxIssuers) throw new Error('the sandbox stopped');
-          untrust = this.verifier.trustToken(token, sandboxIssuers);
-          return token;
-        },
-      }).finally(() => untrust?.());
-      this.extLog[result.ok ? 'info' : 'warn'](
-        `Public address test: ${result.ok ? 'ok' : `failed at ${result.failedHop}`}: ${result.detail}`,
+        ),
       );
-      if (this.receiver === receiver) this.selfTest = result;
-      this.changed.fire();
-      return result;
-    })().finally(() => (this.selfTesting = undefined));
-    return this.selfTesting;
+    return this.selfTest
+      .run(receiver, publicUrl, () => this.receiver === receiver, timeoutMs)
+      .finally(() => this.changed.fire());
   }
 
   async stop(): Promise<void> {
     const r = this.receiver;
     this.receiver = undefined;
-    this.tunnel?.close();
-    this.tunnel = undefined;
-    this.publicAddress = undefined;
-    this.publicChangedFrom = undefined;
-    this.selfTest = undefined;
+    this.publicAddress.close();
+    this.selfTest.last = undefined;
     if (r) {
       if (r.url) this.sandbox.setWebhookEndpoint(r.url, false);
       await r.stop();
@@ -559,15 +349,13 @@ export class ReceiverHost implements vscode.Disposable, EnvironmentFollower {
   /** Deactivation: the receiver and tunnel stopped, and the history written out and its file closed. */
   async shutdown(): Promise<void> {
     await this.stop();
-    await this.loaded;
-    await this.log.close();
+    await this.history.close();
   }
 
   dispose(): void {
     void this.stop();
     for (const d of this.disposables) d.dispose();
     this.changed.dispose();
-    this.cleared.dispose();
     this.delivered.dispose();
     this.verifiedEvent.dispose();
   }

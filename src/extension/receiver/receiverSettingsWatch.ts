@@ -1,6 +1,6 @@
 // The receiver reads its settings when it starts, and the delivery history reads its own when the window starts. A
-// change made while they run used to wait silently (a new forwardTo was not used, historyStorage "memory" left the
-// file being written): now it is said, with the one action that applies it.
+// change made while they run is said, with the one action that applies it, rather than waiting silently (a new
+// forwardTo unused, historyStorage "memory" leaving the file being written).
 import * as vscode from 'vscode';
 import { changedReceiverSettings, settingsChangeNotice } from './receiverSettingsNotice';
 

@@ -187,3 +187,26 @@ export async function sandboxRequests(s: SandboxProcess, count: number): Promise
   await s.proc.line(() => s.proc.events('request').length >= count, `${count} request lines`);
   return s.requests();
 }
+
+/**
+ * A `wfs sandbox` process for the tests of the suite it is called in: started before them (before each one with
+ * `perTest`, for tests that change the sandbox's state) and stopped after. What it returns stands for the running
+ * sandbox; it is read only inside those tests.
+ */
+export function withSandboxProcess(args: string[] = [], opts: WfsOptions & { perTest?: boolean } = {}): SandboxProcess {
+  let current: SandboxProcess | undefined;
+  const [setUp, tearDown] = opts.perTest ? [beforeEach, afterEach] : [before, after];
+  setUp(async () => {
+    current = await startSandboxProcess(args, opts);
+  });
+  tearDown(async () => {
+    await current?.stop();
+    current = undefined;
+  });
+  return new Proxy({} as SandboxProcess, {
+    get(_target, key: keyof SandboxProcess) {
+      if (!current) throw new Error(`the sandbox of withSandboxProcess() runs only during its suite's tests`);
+      return current[key];
+    },
+  });
+}

@@ -1,6 +1,7 @@
 // The panel says where the history is and what it costs, in bytes a person reads.
 import assert from 'node:assert/strict';
-import { byteSize, historyStorageNote } from '../../../src/extension/panel/historyStorage';
+import { byteSize } from '../../../src/core/byteSize';
+import { historyStorageNote } from '../../../src/extension/panel/historyStorage';
 
 describe('the history storage note', () => {
   it('writes sizes in binary units', () => {

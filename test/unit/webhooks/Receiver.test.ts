@@ -2,7 +2,8 @@
 import assert from 'node:assert/strict';
 import { type DedupeSet, dedupeKey } from '../../../src/core/webhooks/DedupeSet';
 import { Receiver } from '../../../src/core/webhooks/Receiver';
-import { TokenToFinish, Verifier } from '../../../src/core/webhooks/Verifier';
+import { TrustedToken, Verifier } from '../../../src/core/webhooks/Verifier';
+import { BodiesInFlight } from '../../../src/core/webhooks/requestBody';
 import { JwksCache } from '../../../src/core/webhooks/JwksCache';
 import { DeliveryLog } from '../../../src/core/webhooks/DeliveryLog';
 import type { DeliveryRecord } from '../../../src/core/webhooks/deliveryRecord';
@@ -299,18 +300,40 @@ describe('Receiver', () => {
     assert.equal(events.length, 1);
   });
 
-  it('refuses: no token 403, wrong path 404, GET 405, oversized 413, verified non-JSON 400', async () => {
-    assert.equal((await rawRequest(url, { method: 'POST', body: '{}' })).status, 403);
-    assert.equal((await deliver('{}', undefined, url.replace('/webhooks', '/other'))).status, 404);
-    assert.equal((await rawRequest(url)).status, 405);
-    await make({ maxBodyBytes: 1000 });
-    assert.equal((await deliver('x'.repeat(2000))).status, 413);
-    assert.equal((await deliver(Buffer.from([0xff, 0x00, 0x7b]))).status, 400);
-    assert.deepEqual(
-      receiver.log.all().map((r: DeliveryRecord) => r.status),
-      [413, 400],
-    );
-  });
+  const refusals: {
+    name: string;
+    options?: Partial<ConstructorParameters<typeof Receiver>[0]>;
+    send: () => Promise<{ status: number }>;
+    status: number;
+  }[] = [
+    { name: 'no token: 403', send: () => rawRequest(url, { method: 'POST', body: '{}' }), status: 403 },
+    {
+      name: 'another path: 404',
+      send: () => deliver('{}', undefined, url.replace('/webhooks', '/other')),
+      status: 404,
+    },
+    { name: 'GET: 405', send: () => rawRequest(url), status: 405 },
+    {
+      name: 'a body over maxBodyBytes: 413',
+      options: { maxBodyBytes: 1000 },
+      send: () => deliver('x'.repeat(2000)),
+      status: 413,
+    },
+    {
+      name: 'a verified body that is not JSON: 400',
+      send: () => deliver(Buffer.from([0xff, 0x00, 0x7b])),
+      status: 400,
+    },
+  ];
+  for (const c of refusals)
+    it(`refuses ${c.name}, and records what it answered`, async () => {
+      if (c.options) await make(c.options);
+      assert.equal((await c.send()).status, c.status);
+      assert.deepEqual(
+        receiver.log.all().map((r: DeliveryRecord) => r.status),
+        [c.status],
+      );
+    });
 
   it('the response override rehearses retries: 500 is not recorded as processed, so the resend is not a duplicate', async () => {
     receiver.setResponseOverride(500);
@@ -468,6 +491,7 @@ describe('Receiver', () => {
   });
 
   it('a genuine token whose key set is still being fetched: the body waits in the socket (nothing held); a sender gone meanwhile is recorded, not left hanging', async () => {
+    const budget = new BodiesInFlight(32 * 1024 * 1024);
     // The key set answers only when the test lets it.
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
@@ -486,6 +510,7 @@ describe('Receiver', () => {
         keySet: () => slow,
       }),
       clock: f.clock,
+      bodiesInFlight: budget,
     });
     url = await receiver.start();
     const u = new URL(url);
@@ -497,7 +522,7 @@ describe('Receiver', () => {
     socket.write(head(await f.sandbox.context.signer.sign(body)));
     socket.write(body);
     await askedForKey;
-    assert.equal(receiver.bodyBytesInFlight, 0, 'the body is not held while the key set is fetched');
+    assert.equal(budget.held, 0, 'the body is not held while the key set is fetched');
     socket.destroy();
     const server = (receiver as unknown as { server: Server }).server;
     const open = () => new Promise<number>((r) => server.getConnections((_e, n) => r(n)));
@@ -769,6 +794,7 @@ describe('Receiver: bounded, crash-safe, every answer delivered', () => {
   });
 
   describe('bodies being received are bounded in bytes, whoever sends them', () => {
+    let budget: BodiesInFlight;
     /** Every byte the receiver's sockets have read, so a test knows the bodies sent have arrived. */
     const bytesRead = () => {
       const sockets: Socket[] = [];
@@ -777,7 +803,7 @@ describe('Receiver: bounded, crash-safe, every answer delivered', () => {
     };
 
     it('a request no trusted issuer signed holds none of its body while it arrives: hashed as it streams by, a prefix kept, cut before a split character', async () => {
-      await make({ maxBodiesInFlightBytes: 1024 * 1024 });
+      await make({ bodiesInFlight: (budget = new BodiesInFlight(1024 * 1024)) });
       const read = bytesRead();
       // "a" then two-byte characters: the 4096th byte is the first half of one.
       const body = Buffer.from(`a${'é'.repeat(450_000)}`);
@@ -787,7 +813,7 @@ describe('Receiver: bounded, crash-safe, every answer delivered', () => {
         () => `${read()} bytes read`,
         1_000_000,
       );
-      assert.equal(receiver.bodyBytesInFlight, 0, 'three 900 KB bodies arrived, and none is held');
+      assert.equal(budget.held, 0, 'three 900 KB bodies arrived, and none is held');
       const genuine = Buffer.from(
         JSON.stringify({ webhookId: '33333333-3333-4333-8333-333333333333', topic: 't/x', data: {} }),
       );
@@ -808,7 +834,7 @@ describe('Receiver: bounded, crash-safe, every answer delivered', () => {
     });
 
     it('over the bytes all bodies may hold at once, a request is answered 503 with Retry-After at once; what was held is given back', async () => {
-      await make({ maxBodiesInFlightBytes: 1024 * 1024 });
+      await make({ bodiesInFlight: (budget = new BodiesInFlight(1024 * 1024)) });
       const read = bytesRead();
       const event = (n: number) =>
         Buffer.from(
@@ -820,8 +846,8 @@ describe('Receiver: bounded, crash-safe, every answer delivered', () => {
         );
       const first = heldRequest(url, await signed(event(1)), event(1));
       await untilTrue(
-        () => receiver.bodyBytesInFlight >= event(1).length - 1 - 64 * 1024,
-        () => `${receiver.bodyBytesInFlight} bytes held`,
+        () => budget.held >= event(1).length - 1 - 64 * 1024,
+        () => `${budget.held} bytes held`,
         1_000_000,
       );
       // A genuine token signed for another body passes steps 1–5: its bytes are held until the end, so they count.
@@ -835,8 +861,8 @@ describe('Receiver: bounded, crash-safe, every answer delivered', () => {
       first.finish();
       assert.match(await first.answer, /^HTTP\/1\.1 200 /, 'the delivery in progress is not the one refused');
       await untilTrue(
-        () => receiver.bodyBytesInFlight === 0 && read() > 0,
-        () => `${receiver.bodyBytesInFlight} bytes still held`,
+        () => budget.held === 0 && read() > 0,
+        () => `${budget.held} bytes still held`,
       );
       // Given back every time: one after another, each fits.
       for (let n = 3; n <= 7; n++)
@@ -844,11 +870,11 @@ describe('Receiver: bounded, crash-safe, every answer delivered', () => {
           (await rawRequest(url, { method: 'POST', body: event(n), headers: await signed(event(n)) })).status,
           200,
         );
-      assert.equal(receiver.bodyBytesInFlight, 0);
+      assert.equal(budget.held, 0);
     });
 
     it('one body per token at a time: a genuine token replayed with other bodies holds one; the others are hashed as they come and refused at step 6, a true copy is answered 503, and once the first ends the delivery goes through', async () => {
-      await make({ maxBodiesInFlightBytes: 4 * 1024 * 1024 });
+      await make({ bodiesInFlight: (budget = new BodiesInFlight(4 * 1024 * 1024)) });
       const read = bytesRead();
       const genuine = Buffer.from(
         JSON.stringify({
@@ -861,8 +887,8 @@ describe('Receiver: bounded, crash-safe, every answer delivered', () => {
       const other = (c: string) => Buffer.alloc(genuine.length, c);
       const first = heldRequest(url, headers, other('a'));
       await untilTrue(
-        () => receiver.bodyBytesInFlight >= genuine.length - 1 - 64 * 1024,
-        () => `${receiver.bodyBytesInFlight} bytes held`,
+        () => budget.held >= genuine.length - 1 - 64 * 1024,
+        () => `${budget.held} bytes held`,
         1_000_000,
       );
       const replays = [other('b'), other('c')].map((body) => heldRequest(url, headers, body));
@@ -872,10 +898,7 @@ describe('Receiver: bounded, crash-safe, every answer delivered', () => {
         1_000_000,
       );
       // Held, all three would fit in the 4 MiB; hashed, the two replays hold nothing.
-      assert.ok(
-        receiver.bodyBytesInFlight < genuine.length,
-        `${receiver.bodyBytesInFlight} bytes held: only the first body`,
-      );
+      assert.ok(budget.held < genuine.length, `${budget.held} bytes held: only the first body`);
 
       const copy = await rawRequest(url, { method: 'POST', body: genuine, headers });
       assert.deepEqual(
@@ -899,8 +922,8 @@ describe('Receiver: bounded, crash-safe, every answer delivered', () => {
         'the held one, too, once its body ends',
       );
       await untilTrue(
-        () => receiver.bodyBytesInFlight === 0,
-        () => `${receiver.bodyBytesInFlight} bytes still held`,
+        () => budget.held === 0,
+        () => `${budget.held} bytes still held`,
       );
       assert.equal(
         (await rawRequest(url, { method: 'POST', body: genuine, headers })).status,
@@ -1019,20 +1042,13 @@ describe('Receiver: the last 10,000 acknowledged events are known across a resta
     // Verification is not under test here, and RSA-signing 10,001 bodies would take about 10 s: every request
     // passes steps 1–7 as a verified delivery would, and the Receiver and the history do the rest for real.
     const passAll = {
-      begin: () =>
-        new TokenToFinish(
+      headers: () =>
+        new TrustedToken(
           { header: { alg: 'RS256' }, claims: {}, signingInput: '', signature: '', signatureBytes: Buffer.alloc(0) },
-          [],
+          { issuer: 'https://issuer.test', jwksUrl: 'http://127.0.0.1:1/jwks.json', audience: 'a' },
           undefined,
         ),
-      beforeBody: () => undefined,
-      finish: (_t: TokenToFinish, raw: Buffer) => ({
-        ok: true,
-        checks: [],
-        bodySha256: createHash('sha256').update(raw).digest('hex'),
-        bodyUtf8: true,
-        body: JSON.parse(raw.toString('utf8')),
-      }),
+      body: () => ({ ok: true, checks: [] }),
     } as unknown as Verifier;
     const log = new DeliveryLog({ memoryBudgetBytes: 1024 * 1024 });
     const clock = new SystemClock();

@@ -12,15 +12,23 @@ export interface ExtensionApi extends Composition {
   /** The `vscode.window` this extension calls (each extension gets its own API object): a test host refuses to
    * show modal dialogs, so a suite that must answer one answers it here (helpers.ts answerModals). */
   window: typeof vscode.window;
+  /** Composes the services again on the same context, into this same object, after a test deactivated them and
+   * disposed the subscriptions (as a window reload would): every suite, in any order, finds a working extension. */
+  recompose(): void;
 }
 
 export function activate(context: vscode.ExtensionContext): ExtensionApi {
-  return {
+  const api: ExtensionApi = {
     ...compose(context),
     secrets: context.secrets,
     subscriptions: context.subscriptions,
     window: vscode.window,
+    recompose: () => {
+      context.subscriptions.splice(0);
+      Object.assign(api, compose(context));
+    },
   };
+  return api;
 }
 
 export { deactivate } from '../../../src/extension/composition';

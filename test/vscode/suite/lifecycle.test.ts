@@ -1,5 +1,7 @@
-// Runs last: deactivating the extension (VS Code awaits deactivate() on reload and shutdown) stops the sandbox
-// and the receiver and closes the history file before it resolves; then VS Code disposes the subscriptions.
+// Deactivating the extension (VS Code awaits deactivate() on reload and shutdown) stops the sandbox and the
+// receiver and closes the history file before it resolves; then VS Code disposes the subscriptions. The test then
+// composes the extension again on the same context, as a reload would, so it leaves a working extension behind
+// and may run in any order.
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -7,13 +9,22 @@ import * as vscode from 'vscode';
 import type { ExtensionApi } from '../hostExtension/extension';
 import { EXTENSION_ID, extensionApi, setSetting } from './helpers';
 
-describe('lifecycle in a real VS Code host (last)', () => {
+/** The extension's own module, as VS Code loaded it: its deactivate is what VS Code calls. */
+function main(): { deactivate(): Promise<void> } {
+  const ext = vscode.extensions.getExtension(EXTENSION_ID)!;
+  return require(join(ext.extensionPath, 'dist', 'extension.js')) as { deactivate(): Promise<void> };
+}
+
+describe('lifecycle in a real VS Code host', () => {
   let api: ExtensionApi;
   before(async () => {
     api = await extensionApi();
     await setSetting('confirmBilledStart', false);
   });
+  /** Set while the services are deactivated: whatever the test's outcome, they are composed again after it. */
+  let deactivated = false;
   after(async () => {
+    if (deactivated) api.recompose();
     await setSetting('confirmBilledStart', undefined);
   });
 
@@ -54,10 +65,8 @@ describe('lifecycle in a real VS Code host (last)', () => {
       'and says what it is, for the message another process shows',
     );
 
-    // The extension's own module, as VS Code loaded it: its deactivate is what VS Code calls.
-    const ext = vscode.extensions.getExtension(EXTENSION_ID)!;
-    const main = require(join(ext.extensionPath, 'dist', 'extension.js')) as { deactivate(): Promise<void> };
-    await main.deactivate();
+    deactivated = true;
+    await main().deactivate();
 
     await assert.rejects(fetch(`${sandbox.baseUrl}/sandbox`), 'the sandbox stopped listening');
     await assert.rejects(fetch(receiver.localUrl, { method: 'POST' }), 'the receiver stopped listening');
@@ -69,5 +78,12 @@ describe('lifecycle in a real VS Code host (last)', () => {
     assert.equal(existsSync(`${file}.lock`), false, 'and the file is given up for the next window');
     // Then VS Code disposes the subscriptions: nothing is left to stop, and nothing throws.
     for (const d of [...api.subscriptions].reverse()) d.dispose();
+
+    // A reload composes the extension again on the same context: its commands and a fresh receiver work.
+    api.recompose();
+    deactivated = false;
+    const again = (await vscode.commands.executeCommand('wfs.startReceiver')) as { localUrl: string };
+    assert.equal((await fetch(again.localUrl, { method: 'PUT' })).status, 405, 'a fresh receiver answers');
+    await vscode.commands.executeCommand('wfs.stopReceiver');
   });
 });

@@ -1,0 +1,191 @@
+// The receiver's public address: where the service sends deliveries when it cannot reach loopback. The settings
+// choose its source (none, VS Code's port forwarding, the user's own tunnel or proxy, or localtunnel); this opens it
+// for a running receiver, lets the receiver answer requests that name it, keeps the tunnel, and remembers the
+// address across starts (a new one must be registered with the service again).
+import * as vscode from 'vscode';
+import { SANDBOX_ENVIRONMENT } from '../../core/environments/environmentConfig';
+import { isLoopbackHost } from '../../core/http/loopback';
+import type { Clock } from '../../core/time/clock';
+import { tunnelNameProblem } from '../../core/tunnel/tunnelName';
+import { Tunnel, type TunnelState } from '../../core/tunnel/Tunnel';
+import type { Receiver } from '../../core/webhooks/Receiver';
+import type { EnvironmentRegistry } from '../environments/environmentRegistry';
+import type { ExtensionLog } from '../log/extensionLog';
+import { addressSetting, SettingError } from './addressSetting';
+import type { LocaltunnelConsent } from './localtunnelConsent';
+import { publicAddressSource, type PublicAddressSource } from './publicAddressSettings';
+
+/** The public address of the last start: a new one must be registered with the service again. */
+const LAST_PUBLIC_URL_KEY = 'wfs.receiver.lastPublicUrl';
+
+/** The receiver runs, but its public address did not open; `setting` names the setting at fault, when one is. */
+export class PublicAddressError extends Error {
+  constructor(
+    message: string,
+    readonly setting?: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface PublicAddressDeps {
+  state: vscode.Memento;
+  environments: EnvironmentRegistry;
+  consent: LocaltunnelConsent;
+  clock: Clock;
+  extLog: ExtensionLog;
+  /** The address, or the tunnel's state, changed. */
+  changed: () => void;
+  /** The tunnel reconnected: a new path, so a self-test the user ran is run again. */
+  reconnected: () => void;
+}
+
+export class PublicAddress {
+  private tunnel?: Tunnel;
+  private opened?: { source: PublicAddressSource; url?: string; note?: string };
+  /** The public address of the previous start, when this start's differs: registered with the service, it is stale. */
+  changedFrom?: string;
+
+  constructor(private readonly deps: PublicAddressDeps) {}
+
+  get source(): PublicAddressSource {
+    return this.opened?.source ?? publicAddressSource();
+  }
+
+  /** Why there is no public address, or what to know about it. */
+  get note(): string | undefined {
+    return this.opened?.note;
+  }
+
+  get tunnelState(): TunnelState {
+    return this.tunnel?.state ?? 'closed';
+  }
+
+  /** The public URL of the receiver's webhook path, when one is open. */
+  url(path: string): string | undefined {
+    if (this.opened?.source === 'localtunnel') return this.tunnel?.publicUrl ? this.tunnel.publicUrl + path : undefined;
+    return this.opened?.url;
+  }
+
+  /** Opens the address the settings choose for a receiver that runs at localUrl; on failure the receiver stays up
+   * on loopback, the note says why, and a PublicAddressError names the setting at fault. */
+  async open(receiver: Receiver, localUrl: string): Promise<void> {
+    try {
+      this.opened = await this.openSource(receiver, localUrl);
+      await this.remember(this.url(receiver.path));
+    } catch (err) {
+      this.opened = { source: publicAddressSource(), note: `did not open: ${(err as Error).message}` };
+      throw new PublicAddressError(
+        `The receiver runs at ${localUrl}, but its public address (${this.opened.source}) did not open: ${(err as Error).message}`,
+        err instanceof SettingError ? err.setting : undefined,
+      );
+    }
+  }
+
+  /** The receiver stopped: the tunnel closes, and nothing of this start is shown. */
+  close(): void {
+    this.tunnel?.close();
+    this.tunnel = undefined;
+    this.opened = undefined;
+    this.changedFrom = undefined;
+  }
+
+  /** Compares this start's public address with the last one, then remembers it (outside settings). */
+  private async remember(url: string | undefined): Promise<void> {
+    const last = this.deps.state.get<string>(LAST_PUBLIC_URL_KEY);
+    this.changedFrom = url && last && last !== url ? last : undefined;
+    if (url && url !== last) await this.deps.state.update(LAST_PUBLIC_URL_KEY, url);
+  }
+
+  /** Only localtunnel reaches a third party: for the sandbox it opens none (the sandbox reaches loopback), and for a
+   * real environment only with the user's consent. */
+  private async openSource(
+    receiver: Receiver,
+    localUrl: string,
+  ): Promise<{ source: PublicAddressSource; url?: string; note?: string }> {
+    const cfg = vscode.workspace.getConfiguration('wfs');
+    const source = publicAddressSource();
+    const env = this.deps.environments.currentName;
+    switch (source) {
+      case 'none':
+        return { source, note: 'none (wfs.receiver.publicAddress): loopback only' };
+      case 'vscode': {
+        // VS Code's own port forwarding: under remote development (SSH, WSL, containers, Codespaces, code-server) the
+        // receiver runs on the remote machine, and this is the address that reaches it.
+        const external = new URL((await vscode.env.asExternalUri(vscode.Uri.parse(localUrl))).toString(true));
+        const local = new URL(localUrl);
+        if (isLoopbackHost(external.hostname) && external.port === local.port && external.pathname === local.pathname)
+          return {
+            source,
+            note: 'VS Code forwards nothing in a local window: for an address the service can reach, choose "url" (your own tunnel) or "localtunnel" in wfs.receiver.publicAddress',
+          };
+        receiver.setPublicHosts([external.hostname]);
+        const codespaces = vscode.env.remoteName === 'codespaces' || external.hostname.endsWith('.app.github.dev');
+        const note = codespaces
+          ? `Codespaces forwards port ${local.port} privately: in the Ports view, right-click it, Port Visibility → Public, so the service can reach it`
+          : isLoopbackHost(external.hostname)
+            ? `forwarded by VS Code to ${external.host}: your browser reaches it, the service does not`
+            : undefined;
+        return { source, url: external.toString(), note };
+      }
+      case 'url': {
+        const url = addressSetting('receiver.publicUrl');
+        if (!url)
+          throw new SettingError(
+            'wfs.receiver.publicUrl',
+            'wfs.receiver.publicUrl is not set: give the public http(s) URL your tunnel or proxy serves',
+          );
+        if (!cfg.get<number>('receiver.port'))
+          throw new Error(
+            'wfs.receiver.port is 0 (a free port each time): fix it to the port your tunnel or proxy forwards to',
+          );
+        receiver.setPublicHosts([new URL(url).hostname]);
+        return { source, url };
+      }
+      case 'localtunnel': {
+        if (env === SANDBOX_ENVIRONMENT)
+          return { source, note: 'not opened for the Sandbox, which reaches the receiver on loopback' };
+        const host = addressSetting('receiver.tunnelHost') ?? 'https://localtunnel.me';
+        const subdomain = cfg.get<string>('receiver.tunnelSubdomain')?.trim() || undefined;
+        const nameProblem = subdomain === undefined ? undefined : tunnelNameProblem(subdomain);
+        if (nameProblem)
+          throw new SettingError('wfs.receiver.tunnelSubdomain', `wfs.receiver.tunnelSubdomain ${nameProblem}`);
+        const answer = await this.deps.consent.answer(env, new URL(host).host);
+        if (answer === 'declined')
+          return {
+            source,
+            note: `not opened: you declined localtunnel for ${env} (choose localtunnel again in "Choose Public Address Source…" to be asked again)`,
+          };
+        if (answer === 'unanswered')
+          return {
+            source,
+            note: `not opened: you did not answer whether to open localtunnel for ${env}; you are asked again at the next start`,
+          };
+        const tunnel = new Tunnel({
+          localPort: Number(new URL(localUrl).port),
+          host,
+          subdomain,
+          clock: this.deps.clock,
+        });
+        let reconnected = false;
+        tunnel.on('state', (s: TunnelState) => {
+          if (tunnel.publicUrl) receiver.setPublicHosts([new URL(tunnel.publicUrl).hostname]);
+          this.deps.extLog.info(`Tunnel ${s}${tunnel.publicUrl ? ` (${tunnel.publicUrl})` : ''}`);
+          if (s === 'reconnecting') reconnected = true;
+          if (s === 'open' && reconnected) this.deps.reconnected();
+          this.deps.changed();
+        });
+        tunnel.on('warning', (e: Error) => this.deps.extLog.warn(`Tunnel: ${e.message}`));
+        this.tunnel = tunnel;
+        try {
+          await tunnel.open();
+        } catch (err) {
+          this.tunnel = undefined;
+          tunnel.close();
+          throw err;
+        }
+        return { source };
+      }
+    }
+  }
+}

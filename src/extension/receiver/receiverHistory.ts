@@ -1,0 +1,147 @@
+// The receiver's delivery history as this window owns it: the DeliveryLog built from the settings (in memory only,
+// or in the global storage's file, which one window keeps at a time), loaded when the window starts, loaded again
+// before a start when that failed, erased when the user keeps deliveries in memory only, and said when it cannot be
+// written.
+import * as vscode from 'vscode';
+import { join } from 'node:path';
+import { mkdir } from 'node:fs/promises';
+import { byteSize } from '../../core/byteSize';
+import { DeliveryLog } from '../../core/webhooks/DeliveryLog';
+import { eraseHistoryFile } from '../../core/webhooks/eraseHistory';
+import { HistoryInUse, historyHolder } from '../../core/webhooks/historyLock';
+import type { ExtensionLog } from '../log/extensionLog';
+import { SettingError } from './addressSetting';
+import { HistoryWriteNotice } from './historyWriteNotice';
+
+export class ReceiverHistory implements vscode.Disposable {
+  readonly log: DeliveryLog;
+  private loaded: Promise<unknown>;
+  /** Why the history file could not be loaded when the window started (not because another window keeps it). */
+  private loadFailed?: Error;
+  private readonly writeNotice: HistoryWriteNotice;
+  private readonly cleared = new vscode.EventEmitter<void>();
+  /** The history was emptied: whatever lists its deliveries lists none now. */
+  readonly onDidClear = this.cleared.event;
+
+  constructor(
+    storageDir: string,
+    private readonly extLog: ExtensionLog,
+  ) {
+    const config = vscode.workspace.getConfiguration('wfs');
+    const mib = (key: string, fallback: number) =>
+      Math.max(1, Math.floor(config.get<number>(key) ?? fallback)) * 1024 * 1024;
+    // Deliveries from real environments may carry customer data: the user may keep them in memory only.
+    const diskFile = join(storageDir, 'deliveries.jsonl');
+    const memoryOnly = config.get<string>('receiver.historyStorage') === 'memory';
+    const holderName = `a ${vscode.env.appName} window`;
+    this.log = new DeliveryLog({
+      file: memoryOnly ? undefined : diskFile,
+      memoryBudgetBytes: mib('receiver.historyMemoryMiB', 64),
+      diskBudgetBytes: mib('receiver.historyDiskMiB', 256),
+      holderName,
+    });
+    this.writeNotice = new HistoryWriteNotice(
+      (text) =>
+        void Promise.resolve(vscode.window.showWarningMessage(text, 'Open Webhook Panel', 'Show Log')).then((a) =>
+          a ? vscode.commands.executeCommand(a === 'Show Log' ? 'wfs.showLog' : 'wfs.openWebhookPanel') : undefined,
+        ),
+    );
+    this.log.on('error-persisting', (e: Error) => {
+      this.extLog.warn(
+        `The delivery history could not be written (${e.message}); verified deliveries are answered 503 until it can.`,
+      );
+      this.writeNotice.failed(e);
+    });
+    this.log.on('persisting-again', () => {
+      this.extLog.info('The delivery history is written again.');
+      this.writeNotice.written();
+    });
+    this.log.on('warning', (text: string) => this.extLog.warn(`Delivery history: ${text}`));
+    this.loaded = mkdir(storageDir, { recursive: true })
+      .then((): Promise<unknown> => (memoryOnly ? this.eraseEarlierHistory(diskFile, holderName) : this.log.load()))
+      .catch((e: Error) => {
+        if (this.inUseElsewhere(e)) return;
+        // A full disk, a file another user owns: tried again when the receiver starts, which says why it cannot.
+        this.loadFailed = e;
+        this.extLog.warn(
+          `The delivery history file ${diskFile} could not be opened (${e.message}): it is tried again when the receiver starts.`,
+        );
+      });
+  }
+
+  /** Where the history is kept on disk; undefined when it lives in memory only (chosen, or the file is another
+   * window's: see inUse). */
+  get file(): string | undefined {
+    return this.log.file;
+  }
+
+  /** Set when another process (most often another window) holds the history file: this window's history is in
+   * memory only. */
+  get inUse(): HistoryInUse | undefined {
+    return this.log.fileInUse;
+  }
+
+  /** Resolves once the stored history is read (the panel waits for it). */
+  ready(): Promise<unknown> {
+    return this.loaded;
+  }
+
+  /** Before the receiver starts: a history that could not be loaded is loaded now, or the start says why not.
+   * Started without it, the receiver would append to a file it never read, and a compaction would drop the
+   * records it holds. */
+  async loadedForStart(): Promise<void> {
+    await this.loaded;
+    if (!this.loadFailed || !this.log.file) return;
+    const file = this.log.file;
+    try {
+      await (this.loaded = this.log.load());
+      this.loadFailed = undefined;
+      this.extLog.info(`The delivery history file ${file} is open now.`);
+    } catch (e) {
+      this.loaded = Promise.resolve();
+      if (this.inUseElsewhere(e as Error)) return;
+      throw new SettingError(
+        'wfs.receiver.historyStorage',
+        `its delivery history file ${file} could not be opened (${(e as Error).message}): free space on its disk or fix its access, or set wfs.receiver.historyStorage to memory`,
+      );
+    }
+  }
+
+  /** Empties the history and erases its file; the views that list deliveries redraw at once. */
+  async clear(): Promise<void> {
+    await this.log.clear();
+    this.cleared.fire();
+  }
+
+  /** Deactivation: the history written out and its file closed. */
+  async close(): Promise<void> {
+    await this.loaded;
+    await this.log.close();
+  }
+
+  dispose(): void {
+    this.cleared.dispose();
+  }
+
+  /** Every window shares the global storage; the first to load the file keeps it, and the others say so. */
+  private inUseElsewhere(e: Error): boolean {
+    if (!(e instanceof HistoryInUse)) return false;
+    this.extLog.warn(
+      `The delivery history file ${e.file} is kept by ${historyHolder(e)}: this window keeps its deliveries in memory only, until it is reloaded after that one closes.`,
+    );
+    return true;
+  }
+
+  /** In memory only: the file kept before the setting changed is erased, so no earlier delivery stays on disk. */
+  private async eraseEarlierHistory(file: string, holderName: string): Promise<void> {
+    const outcome = await eraseHistoryFile(file, holderName);
+    if ('heldBy' in outcome)
+      this.extLog.warn(
+        `wfs.receiver.historyStorage is memory, but the earlier delivery history file ${file} is still kept by ${historyHolder(outcome.heldBy)}: it is erased when a window starts after that one closes.`,
+      );
+    else if (outcome.erased > 0)
+      this.extLog.info(
+        `wfs.receiver.historyStorage is memory: the earlier delivery history file ${file} (${byteSize(outcome.erased)}) was erased.`,
+      );
+  }
+}

@@ -7,7 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { ProbeReport } from '../../../src/core/probe/probeTypes';
-import { extensionApi, setSetting } from './helpers';
+import { RecordingServer } from '../../unit/helpers/recordingServer';
+import { extensionApi, setSetting, until } from './helpers';
 import { inWebview } from './webviewDom';
 
 interface ReportDom {
@@ -108,5 +109,66 @@ describe('Check Environment Against the Contract in a real VS Code host', () => 
       `[...document.querySelectorAll('#probe-rows tr')].some((r) => r.getAttribute('data-id') === 'sign-in-refusal' && r.textContent.includes('invalid_grant'))`,
     );
     assert.ok(dom.rows.some((r) => r.id === 'sign-in-refusal' && /error invalid_grant/.test(r.text)));
+  });
+});
+
+// runOffline.mjs's untrusted window runs the suites named "Restricted Mode"; the trusted run skips this one.
+describe('Restricted Mode: the contract check', function () {
+  let recorder: RecordingServer;
+  let recorderUrl: string;
+  const dir = mkdtempSync(join(tmpdir(), 'wfs-probe-restricted-'));
+  before(async function () {
+    if (!process.env.WFS_EXPECT_UNTRUSTED) return this.skip();
+    assert.equal(vscode.workspace.isTrusted, false, 'this window must open the folder untrusted');
+    const api = await extensionApi();
+    recorder = new RecordingServer();
+    recorderUrl = await recorder.start();
+    await setSetting('environments', [{ name: 'Probed', baseUrl: recorderUrl }]);
+    await until(
+      api.environments.onDidChange,
+      () => api.environments.get('Probed')?.baseUrl === recorderUrl,
+      'the setting',
+    );
+  });
+  after(async () => {
+    if (!process.env.WFS_EXPECT_UNTRUSTED) return;
+    await setSetting('environments', undefined);
+    await setSetting('sandbox.profile', undefined);
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await vscode.commands.executeCommand('wfs.stopSandbox');
+    await recorder.stop();
+  });
+
+  it('checking a real environment waits for trust: nothing is sent', async () => {
+    const report = await vscode.commands.executeCommand('wfs.probeService', {
+      environment: 'Probed',
+      username: 'demo',
+      password: 'demo-password',
+      includeRefusal: false,
+    });
+    assert.equal(report, undefined);
+    assert.equal(recorder.requests.length, 0, 'no password left the machine');
+  });
+
+  it('the sandbox can be checked, and wfs.sandbox.profile is ignored: it answers as itself', async () => {
+    const profile = join(dir, 'profile.json');
+    writeFileSync(
+      profile,
+      JSON.stringify({
+        format: 'wfs-sandbox-profile',
+        version: 1,
+        signInRefusal: { status: 400, contentType: 'application/json', bodyKind: 'json', fields: { error: 'string' } },
+      }),
+    );
+    await setSetting('sandbox.profile', profile);
+    await vscode.commands.executeCommand('wfs.stopSandbox');
+    const report = (await vscode.commands.executeCommand('wfs.probeService', {
+      environment: 'Sandbox',
+      username: 'demo',
+      password: 'demo-password',
+      includeRefusal: true,
+    })) as ProbeReport;
+    const refusal = report.rows.find((r) => r.id === 'sign-in-refusal')!;
+    assert.deepEqual([refusal.service?.status, refusal.matchesSandbox], [401, true]);
   });
 });

@@ -18,8 +18,11 @@ export const EXIT_START_ACCEPTED = 3;
 export const probeServiceCommand: CommandSpec = {
   name: 'probe-service',
   summary: 'check an environment against the contract (never billing); can teach the sandbox what it found',
-  synopsis:
-    'probe-service [--include-refusal] [--jwks-url URL …] [--webhook-address URL [--webhook-port P]] [--markdown FILE] [--profile-out FILE]',
+  synopsis: [
+    'probe-service [--include-refusal] [--jwks-url URL …] [--spacing MS]',
+    '              [--webhook-address URL [--webhook-port P] [--webhook-wait SECONDS]]',
+    '              [--markdown FILE] [--profile-out FILE]',
+  ].join('\n'),
   description: [
     `Sends a fixed series of at most ${MAX_PROBE_REQUESTS} requests, ${DEFAULT_SPACING_MS} ms apart, none of which can bill: a sign-in with`,
     'the given credentials, a refresh and a garbage refresh, five starts that cannot be accepted (no Authorization, a',

@@ -2,6 +2,7 @@
 // the wall clock), at most 20 requests, credentials only to the environment's origins; and the sandbox profile's
 // loader, which never lets the sandbox imitate a divergence from the spec.
 import assert from 'node:assert/strict';
+import { once } from 'node:events';
 import { runProbe, MAX_PROBE_REQUESTS } from '../../../src/core/probe/runProbe';
 import { probeProfile } from '../../../src/core/probe/probeProfile';
 import { loadSandboxProfile, ProfileError } from '../../../src/core/sandbox/sandboxProfile';
@@ -43,8 +44,9 @@ describe('runProbe', () => {
     const before = fx.sandbox.context.stats.requests;
     const done = runProbe(target(), { clock, spacingMs: 5_000, includeRefusal: true });
     // The first request needs no wait; each later one waits for the clock.
-    for (let i = 0; i < 50 && fx.sandbox.context.stats.requests - before < 1; i++)
-      await new Promise((r) => setImmediate(r));
+    await once(fx.sandbox, 'request');
+    // The probe is now waiting for its spacing: a timer, and nothing else in flight.
+    while (clock.pendingCount === 0) await new Promise((r) => setImmediate(r));
     assert.equal(fx.sandbox.context.stats.requests - before, 1);
     await clock.advanceAsync(4_999);
     assert.equal(fx.sandbox.context.stats.requests - before, 1, 'not before the spacing has passed');

@@ -20,9 +20,11 @@ import { commandHelp, SERVICE_ENV, helpTable, type CommandSpec } from './command
 import { closest, parseFlags, UsageError } from './flags';
 import { errnoInWords, UNREACHABLE_NEXT } from './errnoWords';
 import { chooseFace, processIO, StoppedBeforeSent, type CliIO } from './output';
+import { probeServiceCommand } from './commands/probeServiceCommand';
 
 const COMMANDS: CommandSpec[] = [
   sandboxCommand,
+  probeServiceCommand,
   envCommand,
   signInCommand,
   startCommand,

@@ -27,6 +27,7 @@ import { ReceiverStatusBar } from './statusBar/receiverStatusBar';
 import { WorkflowService } from './workflows/workflowService';
 import { WebhookPanel } from './panel/webhookPanel';
 import { AuditPanel, type AuditArgs } from './panel/auditPanel';
+import { registerProbeCommand } from './probe/probeCommand';
 
 /** What compose() built. The shipped activate() keeps it to itself: exported, it would hand every service (and
  * SecretStorage) to any other extension that calls getExtension(…).activate(). */
@@ -143,6 +144,7 @@ export function compose(context: vscode.ExtensionContext): Composition {
     ...registerWorkflowCommands(services),
     ...registerTestWebhookCommand(services),
     ...registerReceiverCommands(services),
+    ...registerProbeCommand(services),
   );
   shutdown = async () => {
     // Polling first, so nothing reads a sandbox that is going away; then the servers, the tunnel and the history.

@@ -2,6 +2,7 @@
 import * as vscode from 'vscode';
 import { Sandbox, type SandboxInfo } from '../core/sandbox/Sandbox';
 import type { ExtensionLog } from './log/extensionLog';
+import { sandboxProfile } from './probe/sandboxProfileSetting';
 
 export class SandboxHost implements vscode.Disposable {
   private sandbox?: Sandbox;
@@ -20,7 +21,11 @@ export class SandboxHost implements vscode.Disposable {
     if (this.sandbox) return Promise.resolve(this.sandbox.info());
     this.starting ??= (async () => {
       const seconds = vscode.workspace.getConfiguration('wfs').get<number>('sandbox.workflowDurationSeconds') ?? 8;
-      const sandbox = new Sandbox({ port: 0, workflowDurationSeconds: seconds });
+      const sandbox = new Sandbox({
+        port: 0,
+        workflowDurationSeconds: seconds,
+        profile: await sandboxProfile(this.log),
+      });
       sandbox.on('request', (e: { method: string; path: string; status: number }) =>
         this.log.debug(`sandbox ${e.method} ${e.path} → ${e.status}`),
       );

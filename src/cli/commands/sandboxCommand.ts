@@ -2,12 +2,13 @@
 import { Sandbox } from '../../core/sandbox/Sandbox';
 import type { CommandSpec } from '../commandSpec';
 import { intFlag } from '../flags';
+import { readProfileFlag } from './sandboxProfileFlag';
 
 export const sandboxCommand: CommandSpec = {
   name: 'sandbox',
   summary: 'run the simulator of the Workflow Service',
   synopsis:
-    'sandbox [--host H] [--port P] [--access-token-ttl SECONDS] [--workflow-duration SECONDS] [--allow-host NAME …]',
+    'sandbox [--host H] [--port P] [--access-token-ttl SECONDS] [--workflow-duration SECONDS] [--allow-host NAME …] [--profile FILE]',
   description: [
     'Runs the sandbox until SIGTERM or SIGINT (exit 0). The first line, {"event":"ready",…}, carries its baseUrl,',
     'testWebhookUrl, issuer, audience, jwksUrl, the demo credentials, sessions and products, and its controlSecret;',
@@ -35,12 +36,19 @@ export const sandboxCommand: CommandSpec = {
       value: 'NAME',
       description: 'answer this Host name too (loopback names always); others get 421',
     },
+    profile: {
+      type: 'string',
+      value: 'FILE',
+      description: 'imitate an environment where the spec is silent (a file from wfs probe-service --profile-out)',
+    },
   },
   // It runs until stopped: the first signal stops it cleanly (exit 0).
   exits: [[130, 'a second SIGINT, SIGTERM or SIGHUP while it was stopping']],
   async run(flags, io) {
     const { emit } = io;
+    const profile = readProfileFlag(flags.values.get('profile'));
     const sandbox = new Sandbox({
+      profile: profile?.profile,
       host: flags.values.get('host') ?? '127.0.0.1',
       port: intFlag(flags, 'port', 0, 65535) ?? 0,
       accessTokenTtlSeconds: intFlag(flags, 'access-token-ttl', 1, 86400),
@@ -49,6 +57,15 @@ export const sandboxCommand: CommandSpec = {
     });
     const info = await sandbox.start();
     emit({ event: 'ready', ...info });
+    if (profile) {
+      emit({
+        event: 'profile',
+        file: flags.values.get('profile'),
+        imitated: profile.imitated,
+        ignored: profile.ignored,
+      });
+      for (const why of profile.ignored) emit({ event: 'warning', message: `--profile: not imitated: ${why}` });
+    }
     sandbox.on('request', (e) => emit(e));
     sandbox.on('webhook', (e) => emit(e));
     sandbox.on('error-event', (e) => emit(e));

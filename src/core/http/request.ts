@@ -13,6 +13,8 @@ export interface HttpRequest {
   maxResponseBytes?: number;
   dispatcher?: Dispatcher;
   signal?: AbortSignal;
+  /** Sends a POST without Content-Type: only `wfs probe-service` does, to see the edge's answer to one. */
+  omitContentType?: boolean;
 }
 
 export interface HttpResponse {
@@ -67,7 +69,8 @@ export async function httpRequest(req: HttpRequest): Promise<HttpResponse> {
   let body: Buffer | string | undefined = req.body;
   if (req.json !== undefined) body = JSON.stringify(req.json);
   // Spec: every POST sends Content-Type: application/json, including a POST with no body.
-  if (req.method === 'POST' || req.method === 'PUT') headers['content-type'] ??= 'application/json';
+  if ((req.method === 'POST' || req.method === 'PUT') && !req.omitContentType)
+    headers['content-type'] ??= 'application/json';
 
   const timeoutMs = req.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const timeout = AbortSignal.timeout(timeoutMs);

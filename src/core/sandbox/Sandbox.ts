@@ -30,6 +30,7 @@ import { DEFAULT_RETRY, WebhookDispatcher, type DeliveryAttempt, type RetryPolic
 import { WebhookSigner } from '../signing/webhookSigner';
 import { listenOn } from '../http/listenError';
 import { newControlSecret, originRefusal } from './sandboxAccess';
+import type { SandboxProfile } from './sandboxProfile';
 
 export interface SandboxOptions {
   host?: string;
@@ -46,6 +47,8 @@ export interface SandboxOptions {
   /** Host names the sandbox answers besides loopback addresses and localhost (e.g. a name a proxy or container
    * reaches it by). Any other Host header is refused with 421, so a DNS-rebinding page cannot use it. */
   allowedHosts?: readonly string[];
+  /** Imitate an environment where the spec is silent (sandboxProfile.ts). */
+  profile?: SandboxProfile;
 }
 
 export interface SandboxInfo {
@@ -136,7 +139,9 @@ export class Sandbox extends EventEmitter {
       allowLoopbackHttp: this.options.allowLoopbackHttp ?? true,
       controlSecret: newControlSecret(),
       stats: { jwksRequests: 0, requests: 0 },
+      profile: this.options.profile,
     };
+    ctx.tokens.imitate = this.options.profile?.accessToken;
     this.ctx = ctx;
     return this.info();
   }

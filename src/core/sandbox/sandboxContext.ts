@@ -1,5 +1,6 @@
 // What the sandbox's route handlers share.
 import type { Clock } from '../time/clock';
+import type { SandboxProfile } from './sandboxProfile';
 import type { RateThrottle } from './rateThrottle';
 import type { SandboxFaults } from './sandboxFaults';
 import type { SandboxTokens } from './sandboxTokens';
@@ -26,4 +27,6 @@ export interface SandboxContext {
   /** The per-start secret the control API and /sandbox/sign require (sandboxAccess.ts). */
   controlSecret: string;
   stats: { jwksRequests: number; requests: number };
+  /** What a real environment was observed to do where the spec is silent (wfs sandbox --profile). */
+  profile?: SandboxProfile;
 }

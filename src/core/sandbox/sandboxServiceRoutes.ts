@@ -9,6 +9,7 @@ import { emptyReply, jsonReply, messagesReply, problemReply, type Reply } from '
 import { SANDBOX_TENANT, resolveProduct } from './sandboxSeed';
 import type { TokenSubject } from './sandboxTokens';
 import type { SandboxWorkflow } from './sandboxWorkflows';
+import { placeholderValues, profileReply } from './sandboxProfile';
 
 const REALM = 'workflow-service';
 
@@ -67,12 +68,14 @@ export async function signIn(ctx: SandboxContext, req: SandboxRequest): Promise<
     );
   if (useralias !== undefined && typeof useralias !== 'string') return malformed(ctx, 'useralias must be a string.');
   if (username !== ctx.username || password !== ctx.password)
-    return problemReply(
-      401,
-      problemType(ctx, 'invalid-credentials'),
-      'Invalid credentials',
-      'The username or password is not correct.',
-    );
+    return ctx.profile?.signInRefusal
+      ? profileReply(ctx, ctx.profile.signInRefusal, 'The username or password is not correct.')
+      : problemReply(
+          401,
+          problemType(ctx, 'invalid-credentials'),
+          'Invalid credentials',
+          'The username or password is not correct.',
+        );
   // The alias's placement is "not shown": the sandbox accepts the body field, the X-Svc-UserAlias header or the query
   // parameter.
   const alias =
@@ -93,6 +96,8 @@ export async function refresh(ctx: SandboxContext, req: SandboxRequest): Promise
       'refresh_token is a required string.',
     );
   const redeemed = ctx.tokens.redeem(token);
+  if (!redeemed.ok && ctx.profile?.refreshRefusal)
+    return profileReply(ctx, ctx.profile.refreshRefusal, 'The refresh token is not known or has lapsed.');
   if (!redeemed.ok)
     return problemReply(
       401,
@@ -290,7 +295,16 @@ export async function testWebhook(ctx: SandboxContext, req: SandboxRequest): Pro
   const body = Buffer.from(JSON.stringify(payload) ?? 'null', 'utf8');
   const forwarded: Record<string, string> = {};
   for (const h of TEST_HEADERS) forwarded[h] = header(req, h)!;
-  const attempt = await ctx.dispatcher.deliver({ address, body, webhookId, topic, headers: forwarded });
+  // A profile adds the headers and token claims an environment was seen to send (sandboxProfile.ts).
+  const imitate = ctx.profile?.testWebhook;
+  for (const h of imitate?.headers ?? []) forwarded[h] ??= `sandbox-${h}`;
+  const iat = Math.floor(ctx.clock.now() / 1000);
+  const sign = imitate && {
+    claims: placeholderValues(imitate.claims, iat),
+    header: placeholderValues(Object.fromEntries(imitate.header.map((h) => [h, 'string' as const])), iat),
+    ttlSeconds: imitate.lifetimeSeconds,
+  };
+  const attempt = await ctx.dispatcher.deliver({ address, body, webhookId, topic, headers: forwarded, sign });
   return jsonReply(200, {
     webhookId,
     address,

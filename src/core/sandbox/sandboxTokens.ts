@@ -3,6 +3,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { SignJWT, jwtVerify } from 'jose';
 import type { Clock } from '../time/clock';
 import { refreshTokenExpiry } from '../auth/refreshTokenExpiry';
+import { placeholderValues, type JsonTypeName } from './sandboxProfile';
 
 export interface TokenSubject {
   username: string;
@@ -37,6 +38,8 @@ function refreshRecordBytes(key: string, subject: TokenSubject): number {
 
 export class SandboxTokens {
   private readonly secret = randomBytes(32);
+  /** Extra header parameters and claims an environment's access tokens were seen to carry (a sandbox profile). */
+  imitate?: { header: string[]; claims: Record<string, JsonTypeName> };
   private readonly refreshTokens = new Map<string, RefreshRecord>();
   private refreshBytes = 0;
 
@@ -72,8 +75,13 @@ export class SandboxTokens {
       }
     }
     const iat = Math.floor(now / 1000);
-    const jwt = new SignJWT({ alias: subject.alias })
-      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+    const extra = this.imitate;
+    const jwt = new SignJWT({ ...placeholderValues(extra?.claims ?? {}, iat), alias: subject.alias })
+      .setProtectedHeader({
+        ...placeholderValues(Object.fromEntries((extra?.header ?? []).map((h) => [h, 'string'])), iat),
+        alg: 'HS256',
+        typ: 'JWT',
+      })
       .setSubject(subject.username)
       .setIssuer(this.issuer)
       .setIssuedAt(iat)

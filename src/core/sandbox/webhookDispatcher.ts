@@ -4,7 +4,7 @@ import { EventEmitter } from 'node:events';
 import { randomUUID } from 'node:crypto';
 import type { Clock, TimerHandle } from '../time/clock';
 import { httpRequest } from '../http/request';
-import type { WebhookSigner } from '../signing/webhookSigner';
+import type { SignOptions, WebhookSigner } from '../signing/webhookSigner';
 
 export interface RetryPolicy {
   /** Attempts in all, the first included. */
@@ -47,6 +47,8 @@ export interface OutgoingWebhook {
   topic?: string;
   /** Extra headers sent with the delivery (the X-Svc-* values of a test webhook). */
   headers?: Record<string, string>;
+  /** Extra claims, header parameters or lifetime of its token (a sandbox profile's test webhook). */
+  sign?: Pick<SignOptions, 'claims' | 'header' | 'ttlSeconds'>;
 }
 
 export class WebhookDispatcher extends EventEmitter {
@@ -89,7 +91,7 @@ export class WebhookDispatcher extends EventEmitter {
       at: this.clock.now(),
     };
     try {
-      const token = await this.signer.sign(hook.body);
+      const token = await this.signer.sign(hook.body, hook.sign);
       const res = await httpRequest({
         method: 'POST',
         url: hook.address,

@@ -1,0 +1,197 @@
+// `wfs probe-service`: checks an environment against the contract with a fixed series of requests that can never
+// bill, reports each observation against the spec and the sandbox, and can write a profile the sandbox imitates.
+import { writeFileSync } from 'node:fs';
+import { isLoopbackHost } from '../../core/http/loopback';
+import { probeMarkdown, summaryLine } from '../../core/probe/probeReport';
+import { probeProfile } from '../../core/probe/probeProfile';
+import { DEFAULT_SPACING_MS, MAX_KEY_SETS, MAX_PROBE_REQUESTS, runProbe } from '../../core/probe/runProbe';
+import { WebhookCapture } from '../../core/probe/webhookCapture';
+import { buildTestWebhookRequest } from '../../core/webhooks/testWebhookRequest';
+import { findWorkflowsUrl } from '../../core/workflows/WorkflowClient';
+import { readServiceTarget } from '../cliEnvironment';
+import { SERVICE_ENV, type CommandSpec } from '../commandSpec';
+import { intFlag, UsageError } from '../flags';
+import { httpUrlValue } from '../httpUrlValue';
+
+export const EXIT_START_ACCEPTED = 3;
+
+export const probeServiceCommand: CommandSpec = {
+  name: 'probe-service',
+  summary: 'check an environment against the contract (never billing); can teach the sandbox what it found',
+  synopsis: [
+    'probe-service [--include-refusal] [--jwks-url URL …] [--spacing MS]',
+    '              [--webhook-address URL [--webhook-port P] [--webhook-wait SECONDS]]',
+    '              [--markdown FILE] [--profile-out FILE]',
+  ].join('\n'),
+  description: [
+    `Sends a fixed series of at most ${MAX_PROBE_REQUESTS} requests, ${DEFAULT_SPACING_MS} ms apart, none of which can bill: a sign-in with`,
+    'the given credentials, a refresh and a garbage refresh, five starts that cannot be accepted (no Authorization, a',
+    'malformed token, malformed JSON, no Content-Type, an unresolvable product on a session that cannot exist), a path',
+    'without the workflow context root, a read of a workflow that cannot exist, Find Workflows (with WFS_FIND_WORKFLOWS_URL),',
+    'the key sets (--jwks-url) and, with --webhook-address, one test webhook. Credentials go only to WFS_BASE_URL and',
+    'WFS_TEST_WEBHOOK_URL. One {"event":"probe-row",…} line per observation: what the spec says, what the sandbox does,',
+    'what the service did (status, media type, body kind, field names; JWT header and claim names, never values), and',
+    'the verdict: "as-spec", "silent" (with matchesSandbox) or "differs". Then {"event":"probe-summary",…}.',
+    'A 429 stops the probe. A 2xx on any start stops it at once with the workflow and correlationId (exit 3).',
+    'The test webhook: the probe listens on 127.0.0.1:--webhook-port for it; --webhook-address is the address the service',
+    'is given (your tunnel or proxy in front of that port; for a local sandbox, http://127.0.0.1:P/… itself).',
+    '--profile-out writes what the service chose where the spec is silent, for wfs sandbox --profile.',
+  ].join('\n'),
+  flags: {
+    'include-refusal': {
+      type: 'boolean',
+      description: 'also sign in once with a wrong password (a refused credential: repeated ones meet the throttle)',
+    },
+    'jwks-url': {
+      type: 'string',
+      multiple: true,
+      value: 'URL',
+      description: `a key set of the environment's webhook issuers (at most ${MAX_KEY_SETS}; no credential is sent there)`,
+    },
+    'webhook-address': {
+      type: 'string',
+      value: 'URL',
+      description: 'send one test webhook to this address and record what arrives',
+    },
+    'webhook-port': {
+      type: 'string',
+      value: 'P',
+      description: "the loopback port the probe receives it on (default: the address's port when it is loopback)",
+    },
+    'webhook-wait': {
+      type: 'string',
+      value: 'SECONDS',
+      description: 'how long to wait for the test webhook to arrive (default 30)',
+    },
+    spacing: {
+      type: 'string',
+      value: 'MS',
+      description: `time between requests (default ${DEFAULT_SPACING_MS}, at least 100)`,
+    },
+    markdown: { type: 'string', value: 'FILE', description: 'write the report as Markdown' },
+    'profile-out': {
+      type: 'string',
+      value: 'FILE',
+      description: 'write a sandbox profile (wfs sandbox --profile FILE)',
+    },
+  },
+  env: [
+    ...SERVICE_ENV,
+    ['WFS_PROBLEMS_BASE', "the base of the service's problem types (default: WFS_BASE_URL)"],
+    ['WFS_FIND_WORKFLOWS_URL', 'Find Workflows address with {correlationId}; without it Find Workflows is not probed'],
+  ],
+  exits: [
+    [1, 'something differs from the spec, or the probe stopped early (429, a refused sign-in, no answer)'],
+    [EXIT_START_ACCEPTED, 'a start was answered 2xx: the probe stopped at once (the error line names the workflow)'],
+  ],
+  async run(flags, io) {
+    const target = readServiceTarget(io.env);
+    const problemsBase = io.env.WFS_PROBLEMS_BASE
+      ? httpUrlValue('WFS_PROBLEMS_BASE', io.env.WFS_PROBLEMS_BASE).replace(/\/+$/, '')
+      : undefined;
+    const findTemplate = io.env.WFS_FIND_WORKFLOWS_URL || undefined;
+    if (findTemplate)
+      try {
+        findWorkflowsUrl(target.baseUrl, 'x', findTemplate);
+      } catch (err) {
+        throw new UsageError(`WFS_FIND_WORKFLOWS_URL: ${(err as Error).message}`);
+      }
+    const jwksUrls = (flags.lists.get('jwks-url') ?? []).map((u) => httpUrlValue('--jwks-url', u));
+    if (jwksUrls.length > MAX_KEY_SETS) throw new UsageError(`--jwks-url: at most ${MAX_KEY_SETS} key sets`);
+    const spacingMs = intFlag(flags, 'spacing', 100, 60_000) ?? DEFAULT_SPACING_MS;
+    const waitMs = (intFlag(flags, 'webhook-wait', 1, 600) ?? 30) * 1000;
+    const address = flags.values.get('webhook-address');
+    let capture: WebhookCapture | undefined;
+    if (address !== undefined) {
+      httpUrlValue('--webhook-address', address);
+      // Every rule of the test endpoint is checked before a credential leaves.
+      buildTestWebhookRequest(
+        { address, topic: 'probe/test', subTopic: 'probe:probe/test', tenantId: 'wfs-probe' },
+        io.clock.now(),
+        target.isLocalSandbox,
+      );
+      const url = new URL(address);
+      const port =
+        intFlag(flags, 'webhook-port', 1, 65535) ??
+        (isLoopbackHost(url.hostname) && url.port ? Number(url.port) : undefined);
+      if (port === undefined)
+        throw new UsageError(
+          '--webhook-port is required with a public --webhook-address: the loopback port your tunnel or proxy forwards that address to',
+        );
+      capture = new WebhookCapture(url.hostname);
+      await capture.listen(port);
+    } else if (flags.values.has('webhook-port')) throw new UsageError('--webhook-port goes with --webhook-address');
+    const includeRefusal = flags.switches.has('include-refusal');
+    if (includeRefusal)
+      io.emit({
+        event: 'warning',
+        message:
+          "With --include-refusal the probe signs in once with a wrong password. Refused credentials weigh on the service's throttle (spec: Errors, rule 5): do not repeat it in a loop.",
+      });
+    io.emit({
+      event: 'probing',
+      origin: new URL(target.baseUrl).origin,
+      testWebhookOrigin: new URL(target.testWebhookUrl).origin,
+      plannedRequests: MAX_PROBE_REQUESTS,
+      spacingMs,
+    });
+    let report;
+    try {
+      report = await runProbe(
+        {
+          baseUrl: target.baseUrl,
+          testWebhookUrl: target.testWebhookUrl,
+          credentials: target.credentials,
+          aliasPlacement: target.aliasPlacement,
+          problemsBase,
+          findWorkflowsUrl: findTemplate,
+          jwksUrls,
+          isLocalSandbox: target.isLocalSandbox,
+        },
+        {
+          clock: io.clock,
+          spacingMs,
+          includeRefusal,
+          webhook: capture && address ? { address, capture, waitMs } : undefined,
+          onRow: (row) => io.emit({ event: 'probe-row', ...row }),
+        },
+      );
+    } finally {
+      await capture?.close();
+    }
+    const markdownFile = flags.values.get('markdown');
+    if (markdownFile) {
+      writeFileSync(markdownFile, probeMarkdown(report));
+      io.emit({ event: 'written', what: 'markdown', file: markdownFile });
+    }
+    const profileFile = flags.values.get('profile-out');
+    if (profileFile) {
+      writeFileSync(profileFile, JSON.stringify(probeProfile(report), null, 2) + '\n');
+      io.emit({ event: 'written', what: 'profile', file: profileFile });
+    }
+    io.emit({
+      event: 'probe-summary',
+      ended: report.outcome.ended,
+      counts: report.counts,
+      requests: report.requests,
+      summary: summaryLine(report),
+    });
+    const o = report.outcome;
+    if (o.ended === 'start-accepted') {
+      io.emit({
+        event: 'error',
+        kind: 'start-accepted',
+        status: o.accepted?.status,
+        ...(o.accepted?.workflowId ? { workflowId: o.accepted.workflowId } : {}),
+        correlationId: o.accepted?.correlationId,
+        message: o.message,
+      });
+      return EXIT_START_ACCEPTED;
+    }
+    if (o.ended !== 'complete') {
+      io.emit({ event: 'error', kind: o.ended, message: o.message });
+      return 1;
+    }
+    return report.counts.differs > 0 ? 1 : 0;
+  },
+};

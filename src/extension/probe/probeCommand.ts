@@ -53,7 +53,7 @@ export class ProbePanel implements vscode.Disposable {
       (await vscode.window.showInputBox({
         title: `Check ${name} against the contract (1/3)`,
         prompt: 'Username (the probe signs in with it; nothing is stored)',
-        value: sandboxInfo?.username ?? this.s.auth.peek(name)?.current?.username,
+        value: sandboxInfo?.username ?? this.s.auth.peek(env)?.current?.username,
         ignoreFocusOut: true,
         validateInput: (v) => (v.trim() ? undefined : 'A username is required'),
       }));

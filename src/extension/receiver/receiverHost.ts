@@ -20,6 +20,7 @@ import { ReceiverSettingsWatch } from './receiverSettingsWatch';
 import { HistoryWriteNotice } from './historyWriteNotice';
 import { byteSize } from '../panel/historyStorage';
 import { isLoopbackHost } from '../../core/http/loopback';
+import { linkDerivedDelivery } from '../fixtures/derivedFrom';
 import { testPublicAddress, type PublicAddressTestResult } from '../../core/tunnel/publicAddressTest';
 import { LocaltunnelConsent } from './localtunnelConsent';
 import { publicAddressSource, type PublicAddressSource } from './publicAddressSettings';
@@ -375,6 +376,7 @@ export class ReceiverHost implements vscode.Disposable, EnvironmentFollower {
       respondWith: this.override,
     });
     receiver.on('delivery', (r: DeliveryRecord) => {
+      linkDerivedDelivery(r);
       this.extLog.info(
         `Webhook ${r.method} ${r.path} → ${r.status} ${r.verified ? 'verified' : r.status >= 500 ? 'not verified yet (the service sends it again)' : 'refused'}${r.duplicate ? ' (duplicate)' : ''}${r.topic ? ` topic ${r.topic}` : r.unsigned?.topic ? ` topic ${r.unsigned.topic} (unsigned)` : ''}`,
       );

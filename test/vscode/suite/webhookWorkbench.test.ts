@@ -11,6 +11,7 @@ import type { DeliveryRecord } from '../../../src/core/webhooks/deliveryRecord';
 import { parseFixture } from '../../../src/core/fixtures/fixtureFormat';
 import type { FixtureSendResult } from '../../../src/extension/fixtures/fixtureSend';
 import { rawRequest } from '../../unit/helpers/rawHttp';
+import { RecordingServer } from '../../unit/helpers/recordingServer';
 import { extensionApi, setSetting, until } from './helpers';
 import { notificationsInCenter } from './workbenchDom';
 
@@ -199,5 +200,49 @@ describe('webhook workbench: Edit and Resend, fixtures and their CodeLenses', ()
       for (const s of held) s.destroy();
       await new Promise((r) => silent.close(r));
     }
+  });
+});
+
+describe('Restricted Mode: webhook fixtures', function () {
+  let recorder: RecordingServer;
+  let recorderUrl: string;
+  before(async function () {
+    if (!process.env.WFS_EXPECT_UNTRUSTED) return this.skip();
+    assert.equal(vscode.workspace.isTrusted, false);
+    await extensionApi();
+    recorder = new RecordingServer();
+    recorderUrl = await recorder.start();
+  });
+  after(async () => {
+    if (!process.env.WFS_EXPECT_UNTRUSTED) return;
+    await vscode.commands.executeCommand('wfs.stopSandbox');
+    await recorder.stop();
+  });
+
+  it('a fixture is read and checked, sent to loopback, and sending it off this machine waits for trust', async () => {
+    const uri = vscode.Uri.joinPath(vscode.workspace.workspaceFolders![0]!.uri, 'webhooks', 'restricted.webhook.json');
+    const body = '{"webhookId":"{{webhookId}}","note":"restricted"}';
+    await vscode.workspace.fs.writeFile(
+      uri,
+      Buffer.from(`{"wfsFixture":1,"topic":"a/b","subTopic":"s:a/b","tenant":"t","body":${body}}\n`),
+    );
+    const doc = await vscode.workspace.openTextDocument(uri);
+    const lenses = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', uri);
+    assert.ok(
+      lenses.some((l) => l.command?.title.includes('Send to Receiver')),
+      'its CodeLenses are there',
+    );
+    const local = (await vscode.commands.executeCommand('wfs.sendFixture', doc.uri, {
+      target: { kind: 'url', url: recorderUrl },
+    })) as FixtureSendResult;
+    assert.equal(local.sent?.answer.status, 200);
+    assert.equal(recorder.requests.length, 1);
+    assert.match(recorder.requests[0]!.headers.authorization as string, /^Bearer ey/);
+    const remote = (await vscode.commands.executeCommand('wfs.sendFixture', doc.uri, {
+      target: { kind: 'url', url: 'http://192.0.2.1:9/hook' },
+      confirmedRemote: true,
+    })) as FixtureSendResult;
+    assert.equal(remote.notSent, 'waits-for-trust');
+    await notificationsInCenter(/^Sending this fixture to 192\.0\.2\.1 waits until you trust this workspace/, 1);
   });
 });

@@ -145,6 +145,31 @@ describe('webhook workbench: Edit and Resend, fixtures and their CodeLenses', ()
     assert.match((await api.receiver.log.body(again.delivery!.id))!.toString(), /actor-edited/);
   });
 
+  it('Copy as PowerShell and Copy as curl for cmd.exe: the command on the clipboard, the body in the file it names', async () => {
+    const d = await deliveredBy(() =>
+      vscode.commands.executeCommand('wfs.sendTestWebhook', {
+        topic: 'workflow/completed',
+        subTopic: 'event:workflow/completed',
+        tenantId: 'tenant-shells',
+        testData: 'template',
+        address: receiverUrl,
+      }),
+    );
+    const body = (await api.receiver.log.body(d.id))!;
+    const ps = (await api.webhookPanel.runAction('copy-powershell', d.id)) as string;
+    assert.equal(await vscode.env.clipboard.readText(), ps);
+    assert.match(ps, /^\$headers = @\{/);
+    assert.match(ps, /'Authorization' = "Bearer \$env:WFS_WEBHOOK_TOKEN"/);
+    assert.ok(ps.includes(`$body = @'\n${body.toString('utf8')}\n'@`), 'the exact body in a here-string');
+    assert.ok(!ps.includes('redacted'));
+    const cmd = (await api.webhookPanel.runAction('copy-cmd', d.id)) as string;
+    assert.equal(await vscode.env.clipboard.readText(), cmd);
+    assert.ok(!cmd.includes('\n'), 'one line');
+    const file = /--data-binary "@([^"]+)"$/.exec(cmd)![1]!;
+    assert.deepEqual(readFileSync(file), body);
+    assert.match(cmd, /-H "Authorization: Bearer %WFS_WEBHOOK_TOKEN%"/);
+  });
+
   it('a fixture with an error gets a diagnostic naming the field; nothing is sent', async () => {
     await setSetting('fixtures.folder', undefined);
     const root = vscode.workspace.workspaceFolders![0]!.uri;

@@ -666,6 +666,14 @@ function vscodeStub() {
       isTrusted: true,
       registerTextDocumentContentProvider: () => disposable,
       textDocuments: [],
+      onDidOpenTextDocument: event,
+      onDidChangeTextDocument: event,
+      onDidCloseTextDocument: event,
+      onDidGrantWorkspaceTrust: event,
+    },
+    languages: {
+      createDiagnosticCollection: () => ({ set() {}, delete() {}, dispose() {} }),
+      registerCodeLensProvider: () => disposable,
     },
     commands: { registerCommand: () => disposable, executeCommand: async () => undefined },
     TestRunProfileKind: { Run: 1 },
@@ -683,6 +691,7 @@ function vscodeStub() {
   const context = {
     subscriptions: [],
     globalState: memento(),
+    workspaceState: memento(),
     secrets: { get: async () => undefined, store: async () => {}, delete: async () => {}, onDidChange: event },
     globalStorageUri: { fsPath: mkdtempSync(join(tmpdir(), 'wfs-bench-ext-')) },
     extensionUri: { fsPath: root, path: root },

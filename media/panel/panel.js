@@ -248,6 +248,17 @@
         );
     }
     action('Copy as curl', 'copy-curl', 'The token is read from $WFS_WEBHOOK_TOKEN');
+    action('Copy as PowerShell', 'copy-powershell', 'Invoke-RestMethod; the token is read from $env:WFS_WEBHOOK_TOKEN');
+    action(
+      'Copy as curl for cmd.exe',
+      'copy-cmd',
+      'curl.exe; the body is written to a file; the token is %WFS_WEBHOOK_TOKEN%',
+    );
+    // An edited body or a fixture is re-signed with the sandbox's key when sent: only for a verified delivery (as Replay).
+    if (d.row.verified) {
+      action('Edit and Resend…', 'edit-resend', 'Open the body and its event headers in an editor, then sign and send');
+      action('Save as Fixture…', 'save-fixture', 'Save this delivery to a fixture file in the workspace');
+    }
     action('Export…', 'export-one', 'Save this delivery as JSON');
     if (d.row.runId)
       action(`Go to Workflow (${d.row.runId})`, 'jump', 'Reveal the workflow with this runId in the explorer');

@@ -12,6 +12,8 @@ export interface CommandSpec {
   /** A few sentences on what it does and prints. */
   description: string;
   flags: FlagSpecs;
+  /** The command takes arguments besides its flags (`wfs send FILE|DIR…`): their placeholder and meaning. */
+  positionals?: [string, string];
   /** Environment variables the command reads, with their meaning. */
   env?: [string, string][];
   /** Exit codes beyond 0 / 1 / 2, with their meaning. */
@@ -38,6 +40,7 @@ export function commandHelp(spec: CommandSpec): string {
     f.description + (f.multiple ? ' (repeatable)' : ''),
   ]);
   rows.push(['--help', 'print this help and exit 0']);
+  if (spec.positionals) out.push('arguments:', ...table([spec.positionals]), '');
   out.push('flags:', ...table(rows));
   if (spec.env?.length) out.push('', 'environment:', ...table(spec.env));
   // A command's own meaning of a code replaces the common one (audit's 1 is a failed case), in code order.

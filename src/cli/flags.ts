@@ -25,21 +25,29 @@ export interface ParsedFlags {
   values: Map<string, string>;
   lists: Map<string, string[]>;
   switches: Set<string>;
+  /** Arguments that are not flags: only for a command that takes them (CommandSpec.positionals). */
+  positionals: string[];
 }
 
 /** envNames: the environment variables the command reads, so a flag written for one of them (--base-url for
  * WFS_BASE_URL) is pointed there. */
-export function parseFlags(argv: string[], specs: FlagSpecs, envNames: readonly string[] = []): ParsedFlags {
+export function parseFlags(
+  argv: string[],
+  specs: FlagSpecs,
+  envNames: readonly string[] = [],
+  allowPositionals = false,
+): ParsedFlags {
   const options: Record<string, { type: 'string' | 'boolean'; multiple?: boolean }> = {};
   for (const [name, s] of Object.entries(specs))
     options[name] = { type: s.type, ...(s.multiple ? { multiple: true } : {}) };
   let parsed: Record<string, string | boolean | (string | boolean)[] | undefined>;
+  let positionals: string[];
   try {
-    parsed = parseArgs({ args: argv, options, strict: true, allowPositionals: false }).values;
+    ({ values: parsed, positionals } = parseArgs({ args: argv, options, strict: true, allowPositionals }));
   } catch (err) {
     throw new UsageError(usageMessage(err as Error & { code?: string }, argv, specs, envNames));
   }
-  const out: ParsedFlags = { values: new Map(), lists: new Map(), switches: new Set() };
+  const out: ParsedFlags = { values: new Map(), lists: new Map(), switches: new Set(), positionals };
   for (const [name, v] of Object.entries(parsed)) {
     if (Array.isArray(v)) out.lists.set(name, v.map(String));
     else if (typeof v === 'string') out.values.set(name, v);

@@ -11,6 +11,7 @@ import { listenCommand } from './commands/listenCommand';
 import { keysCommand } from './commands/keysCommand';
 import { sandboxCommand } from './commands/sandboxCommand';
 import { signCommand } from './commands/signCommand';
+import { sendCommand } from './commands/sendCommand';
 import { startCommand } from './commands/startCommand';
 import { statusCommand } from './commands/statusCommand';
 import { testWebhookCommand } from './commands/testWebhookCommand';
@@ -34,6 +35,7 @@ const COMMANDS: CommandSpec[] = [
   listenCommand,
   auditCommand,
   signCommand,
+  sendCommand,
   keysCommand,
 ];
 
@@ -118,6 +120,7 @@ export async function main(argv: string[], io: CliIO = processIO()): Promise<num
       rest,
       command.flags,
       (command.env ?? []).flatMap(([names]) => names.split(/,\s*/)),
+      command.positionals !== undefined,
     );
     const proxy = proxySettingsFromEnv(io.env);
     checkProxySettings(proxy, 'HTTPS_PROXY/HTTP_PROXY');

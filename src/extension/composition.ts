@@ -8,6 +8,7 @@ import { registerEnvironmentCommands } from './commands/environmentCommands';
 import { registerReceiverCommands } from './commands/receiverCommands';
 import { registerSessionCommands } from './commands/sessionCommands';
 import { registerTestWebhookCommand } from './commands/testWebhookCommand';
+import { registerFixtureCommands, type FixtureServices } from './fixtures/fixtureCommands';
 import { registerWorkflowCommands } from './commands/workflowCommands';
 import { EnvironmentRegistry } from './environments/environmentRegistry';
 import { EnvironmentSync } from './environments/environmentSync';
@@ -35,6 +36,7 @@ export interface Composition extends Services {
   statusBar: EnvironmentStatusBar;
   webhookPanel: WebhookPanel;
   auditPanel: AuditPanel;
+  fixtures: FixtureServices;
   receiverStatusBar: ReceiverStatusBar;
   treeView: vscode.TreeView<ExplorerNode>;
   receiverTree: ReceiverTree;
@@ -86,6 +88,7 @@ export function compose(context: vscode.ExtensionContext): Composition {
   };
   const webhookPanel = new WebhookPanel(context.extensionUri, services);
   const auditPanel = new AuditPanel(context.extensionUri, services);
+  const fixtures = registerFixtureCommands(services, context.workspaceState);
   const auditTests = new AuditTestController(auditPanel);
   const settingsGuard = new WorkspaceSettingsGuard(context.globalState, log);
   // Signed-in environments in VS Code's Accounts menu; sign-in and sign-out still go through AuthService.
@@ -145,6 +148,7 @@ export function compose(context: vscode.ExtensionContext): Composition {
     ...registerTestWebhookCommand(services),
     ...registerReceiverCommands(services),
     ...registerProbeCommand(services),
+    ...fixtures.disposables,
   );
   shutdown = async () => {
     // Polling first, so nothing reads a sandbox that is going away; then the servers, the tunnel and the history.
@@ -160,6 +164,7 @@ export function compose(context: vscode.ExtensionContext): Composition {
     receiverStatusBar,
     webhookPanel,
     auditPanel,
+    fixtures: fixtures.services,
     treeView,
     receiverTree,
     receiverView,

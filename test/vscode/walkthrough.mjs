@@ -570,6 +570,64 @@ async function main() {
     );
     results.push(
       await step(
+        '"Edit and Resend…" in the panel opens the delivery as a fixture document; one field changed, its "Send to Receiver" CodeLens sends it, verified',
+        async () => {
+          await runCommand(page, 'Notifications: Clear All Notifications');
+          const before = await webview().locator('.row').count();
+          await webview().locator('.row', { hasText: 'verified' }).first().click();
+          await webview().locator('.check.ok').nth(6).waitFor({ timeout: 15_000 });
+          await webview().getByRole('button', { name: 'Edit and Resend…' }).click();
+          const tab = page.locator('.tab', { hasText: /^delivery-.*\.webhook\.json/ }).first();
+          await tab.waitFor({ timeout: 15_000 });
+          const lens = page.locator('.codelens-decoration a', { hasText: 'Send to Receiver' }).first();
+          await lens.waitFor({ timeout: 30_000 });
+          // One field changed as a user types it: find "actor-test" and replace it.
+          await page.keyboard.press('Control+H');
+          await page.locator('.find-widget textarea[aria-label="Find"]').fill('actor-test');
+          await page.locator('.find-widget textarea[aria-label="Replace"]').fill('actor-edited');
+          await page.locator('.find-widget [aria-label^="Replace All"]').click();
+          await page.keyboard.press('Escape');
+          await page.locator('.view-lines', { hasText: 'actor-edited' }).first().waitFor({ timeout: 10_000 });
+          await page.screenshot({ path: join(shots, '09-edit-and-resend.png') });
+          await lens.click();
+          await page
+            .getByText(/^Sent to http:\/\/127\.0\.0\.1:\d+\/webhooks: 200, verified in \d+ ms/)
+            .first()
+            .waitFor({ timeout: 30_000 });
+          await runCommand(page, 'Workflow Service: Open Webhook Panel');
+          await webview().locator('.row').nth(before).waitFor({ timeout: 15_000 });
+        },
+      ),
+    );
+    results.push(
+      await step('"Save as Fixture…" writes webhooks/NAME.webhook.json; its CodeLenses send it again', async () => {
+        await runCommand(page, 'Notifications: Clear All Notifications');
+        await webview().locator('.row', { hasText: 'verified' }).first().click();
+        await webview().locator('.check.ok').nth(6).waitFor({ timeout: 15_000 });
+        await webview().getByRole('button', { name: 'Save as Fixture…' }).click();
+        await page.getByText('Save as Fixture', { exact: true }).first().waitFor({ timeout: 15_000 });
+        await quickInput.fill('order-completed');
+        await page.keyboard.press('Enter');
+        await page.locator('.tab', { hasText: 'order-completed.webhook.json' }).waitFor({ timeout: 15_000 });
+        for (const title of ['Send to Receiver', 'Send to App', 'Send as Test Webhook'])
+          await page.locator('.codelens-decoration a', { hasText: title }).first().waitFor({ timeout: 30_000 });
+        const onDisk = JSON.parse(
+          readFileSync(join(server.workspace, 'webhooks', 'order-completed.webhook.json'), 'utf8'),
+        );
+        if (onDisk.wfsFixture !== 1 || onDisk.webhookId !== '{{fresh}}' || !onDisk.body)
+          throw new Error(`not the documented format: ${JSON.stringify(onDisk).slice(0, 200)}`);
+        await runCommand(page, 'Notifications: Clear All Notifications');
+        await page.screenshot({ path: join(shots, '10-fixture-codelens.png') });
+        await page.locator('.codelens-decoration a', { hasText: 'Send to Receiver' }).first().click();
+        await page
+          .getByText(/^Sent to http:\/\/127\.0\.0\.1:\d+\/webhooks: 200, verified in \d+ ms/)
+          .first()
+          .waitFor({ timeout: 30_000 });
+        await runCommand(page, 'Workflow Service: Open Webhook Panel');
+      }),
+    );
+    results.push(
+      await step(
         '"Answer verified with" in the panel changes what the receiver answers (202 here), and back',
         async () => {
           await webview().locator('#override').selectOption('202');

@@ -66,6 +66,27 @@ const RENDERERS: Record<string, Render> = {
         : typeof r.error !== 'string';
     return `${delivered ? s.green('✓') : s.red('✗')} Test webhook ${l.webhookId} sent${r.address ? ` to ${r.address}` : ''}: ${outcome}${r.retryScheduled ? ' (a retry is scheduled)' : ''}`;
   },
+  'fixture-sent': (l, s) => {
+    const head = `${l.passed ? s.green('✓') : s.red('✗')} ${s.dim(`[${l.index}/${l.total}]`)} ${l.file}`;
+    if (typeof l.error === 'string') return `${head}: ${l.error} (waited ${l.latencyMs} ms)`;
+    const answer = String(l.answer ?? '')
+      .replace(/\s+/g, ' ')
+      .trim();
+    const shown = answer.length > 200 ? `${answer.slice(0, 200)}…` : answer;
+    const status = l.passed ? String(l.status) : s.red(`${l.status} (expected ${l.expected})`);
+    return `${head} → ${status} in ${l.latencyMs} ms${shown ? `  ${s.dim(shown)}` : ''}`;
+  },
+  'fixture-invalid': (l, s) =>
+    [
+      `${s.red('✗')} ${s.dim(`[${l.index}/${l.total}]`)} ${l.file}: not sent, the fixture is invalid`,
+      ...(l.problems ?? []).map(
+        (p: Line) => `    ${p.line ? `${p.line}:${p.column} ` : ''}${p.field ? `${p.field}: ` : ''}${p.message}`,
+      ),
+    ].join('\n'),
+  'signing-sandbox': (l, s) =>
+    `${s.dim('Signing with a sandbox started here:')} your receiver must trust issuer ${l.issuer}, audience ${l.audience}, jwksUrl ${l.jwksUrl}`,
+  'send-summary': (l, s) =>
+    `${l.failed || l.notSent ? s.red('✗') : s.green('✓')} ${l.passed} of ${l.total} fixture(s) answered as expected by ${l.to}${l.failed ? `, ${l.failed} did not` : ''}${l.notSent ? `, ${l.notSent} not sent` : ''} (${seconds(l.elapsedMs)})`,
   found: (l, s) => {
     const rows: string[] = (l.workflows ?? []).map(
       (w: Line) =>

@@ -58,6 +58,9 @@ export interface DeliveryRecord {
   forward?: ForwardResult;
   /** Something the receiver could not do with this delivery, e.g. parse a body nested too deeply. */
   note?: string;
+  /** The delivery this one was made from by Edit and Resend (its id), as its X-Wfs-Derived-From header said: a
+   * verified delivery's only, and a link for the user, never a decision (the header is outside the signature). */
+  derivedFrom?: string;
 }
 
 export interface UnsignedFields {

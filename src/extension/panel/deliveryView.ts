@@ -1,7 +1,7 @@
 // What the webhook panel shows, computed from DeliveryRecords: list rows, filters, the detail of one delivery,
 // curl and export. Pure (no vscode import): unit-tested in plain Node; the webview only renders these as text.
 import type { DeliveryRecord } from '../../core/webhooks/deliveryRecord';
-import { shellQuote } from '../../core/http/shellQuote';
+import { bashCurlCommand, type ShellRequest } from '../../core/http/shellCommands';
 
 export interface DeliveryRow {
   id: string;
@@ -239,26 +239,15 @@ export function deliveryDetail(r: DeliveryRecord, raw: Buffer): DeliveryDetail {
   };
 }
 
-/**
- * The delivery as a curl command. The original token is never stored, so the command reads a fresh one from
- * $WFS_WEBHOOK_TOKEN. A non-UTF-8 body is carried as base64 and decoded on the way in.
- */
+/** The delivery as a request for a shell command (shellCommands.ts): the original token is never stored, so every
+ * form reads a fresh one from $WFS_WEBHOOK_TOKEN. */
+export function shellRequest(r: DeliveryRecord, url: string, raw: Buffer): ShellRequest {
+  return { url, headers: Object.entries(r.headers), body: raw };
+}
+
+/** The delivery as a bash curl command (a non-UTF-8 body is carried as base64 and decoded on the way in). */
 export function curlCommand(r: DeliveryRecord, url: string, raw: Buffer): string {
-  const skip = new Set([
-    'authorization',
-    'host',
-    'content-length',
-    'connection',
-    'transfer-encoding',
-    'accept-encoding',
-  ]);
-  const parts = [`curl -sS -X ${r.method || 'POST'} ${shellQuote(url)}`];
-  for (const [k, v] of Object.entries(r.headers))
-    if (!skip.has(k.toLowerCase())) parts.push(`-H ${shellQuote(`${k}: ${v}`)}`);
-  parts.push(`-H "Authorization: Bearer $WFS_WEBHOOK_TOKEN"`);
-  if (r.body.utf8 && !raw.includes(0))
-    return [...parts, `--data-binary ${shellQuote(raw.toString('utf8'))}`].join(' \\\n  ');
-  return `printf %s ${shellQuote(raw.toString('base64'))} | base64 -d | ${[...parts, '--data-binary @-'].join(' \\\n  ')}`;
+  return bashCurlCommand(shellRequest(r, url, raw)).command;
 }
 
 /**

@@ -3,12 +3,16 @@
 // webview state). The extension side does filtering and detail; the webview only renders text.
 import * as vscode from 'vscode';
 import { forwardableHeaders } from '../../core/http/hopByHop';
-import { homedir } from 'node:os';
+import { homedir, tmpdir } from 'node:os';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { cmdCurlCommand, powerShellCommand } from '../../core/http/shellCommands';
 import { httpRequest } from '../../core/http/request';
 import type { DeliveryRecord } from '../../core/webhooks/deliveryRecord';
 import {
   curlCommand,
   deliveryDetail,
+  shellRequest,
   deliveryRow,
   exportJsonChunks,
   filterRows,
@@ -311,6 +315,13 @@ export class WebhookPanel implements vscode.Disposable {
           );
           return cmd;
         }
+        case 'copy-powershell':
+        case 'copy-cmd':
+          return await this.copyForShell(action, r);
+        case 'edit-resend':
+          return await vscode.commands.executeCommand('wfs.editAndResend', r.id);
+        case 'save-fixture':
+          return await vscode.commands.executeCommand('wfs.saveAsFixture', r.id);
         case 'export-one':
           return await this.exportRecords([r], `delivery-${r.id}.json`, exportTo);
         case 'jump': {
@@ -328,6 +339,26 @@ export class WebhookPanel implements vscode.Disposable {
       else void vscode.window.showErrorMessage(text, 'Show Log').then((a) => a && this.s.log.show());
     }
     return undefined;
+  }
+
+  /** PowerShell or cmd.exe: a body (or header) the shell cannot carry inline is written to a file in the temp
+   * folder, which the command names. */
+  private async copyForShell(action: 'copy-powershell' | 'copy-cmd', r: DeliveryRecord): Promise<string> {
+    const url = this.s.receiver.info?.publicUrl ?? this.s.receiver.info?.localUrl ?? `http://127.0.0.1:PORT${r.path}`;
+    const req = shellRequest(r, url, await this.bodyOf(r));
+    const dir = await mkdtemp(join(tmpdir(), 'wfs-delivery-'));
+    const filePath = (purpose: 'body' | 'config') => join(dir, purpose === 'body' ? `${r.id}.body` : `${r.id}.curlrc`);
+    const cmd = action === 'copy-powershell' ? powerShellCommand(req, filePath) : cmdCurlCommand(req, filePath);
+    for (const f of cmd.files) await writeFile(f.path, f.bytes);
+    if (cmd.files.length === 0) await rm(dir, { recursive: true, force: true });
+    await vscode.env.clipboard.writeText(cmd.command);
+    const shell = action === 'copy-powershell' ? 'a PowerShell command' : 'a cmd.exe command';
+    const token = action === 'copy-powershell' ? '$env:WFS_WEBHOOK_TOKEN' : '%WFS_WEBHOOK_TOKEN%';
+    const where = cmd.bodyInFile
+      ? ` The body is in ${cmd.files.find((f) => f.purpose === 'body')!.path} (${cmd.bodyInFile}).`
+      : '';
+    void vscode.window.showInformationMessage(`Copied the delivery as ${shell}: set ${token} first.${where}`);
+    return cmd.command;
   }
 
   private async exportRecords(

@@ -16,6 +16,7 @@ import { addressSetting } from './addressSetting';
 import { ReceiverSettingsWatch } from './receiverSettingsWatch';
 import { isLoopbackHost } from '../../core/http/loopback';
 import type { PublicAddressTestResult } from '../../core/tunnel/publicAddressTest';
+import { linkDerivedDelivery } from '../fixtures/derivedFrom';
 import { LocaltunnelConsent } from './localtunnelConsent';
 import type { PublicAddressSource } from './publicAddressSettings';
 import { PublicAddress } from './publicAddress';
@@ -292,6 +293,7 @@ export class ReceiverHost implements vscode.Disposable, EnvironmentFollower {
       respondWith: this.override,
     });
     receiver.on('delivery', (r: DeliveryRecord) => {
+      linkDerivedDelivery(r);
       this.extLog.info(
         `Webhook ${r.method} ${r.path} → ${r.status} ${r.verified ? 'verified' : r.status >= 500 ? 'not verified yet (the service sends it again)' : 'refused'}${r.duplicate ? ' (duplicate)' : ''}${r.topic ? ` topic ${r.topic}` : r.unsigned?.topic ? ` topic ${r.unsigned.topic} (unsigned)` : ''}`,
       );

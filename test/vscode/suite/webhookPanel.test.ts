@@ -219,7 +219,7 @@ describe('webhook panel in a real VS Code host', () => {
       `[...document.querySelectorAll('#detail .actions button')].map((b) => b.textContent)`,
       `document.getElementById('detail').textContent.includes('body_sha256 does not match')`,
     );
-    assert.deepEqual(buttons, ['Copy as curl', 'Export…']);
+    assert.deepEqual(buttons, ['Copy as curl', 'Copy as PowerShell', 'Copy as curl for cmd.exe', 'Export…']);
     await vscode.commands.executeCommand('notifications.clearAll');
     const count = api.receiver.log.all().length;
     assert.equal(await api.webhookPanel.runAction('replay-local', refused.id), undefined);

@@ -102,6 +102,8 @@ if (withTests) {
     platform: 'node',
     target: 'node20',
     format: 'cjs',
+    // The CLI loads each command with import() (src/cli/commandList.ts); unbundled, that must stay a require().
+    supported: { 'dynamic-import': false },
     sourcemap: 'inline',
     logLevel: 'warning',
   });

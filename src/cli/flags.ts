@@ -25,6 +25,8 @@ export interface ParsedFlags {
   values: Map<string, string>;
   lists: Map<string, string[]>;
   switches: Set<string>;
+  /** The one word a command takes after its name, if it takes one (CommandSpec.argument). */
+  argument?: string;
 }
 
 /** envNames: the environment variables the command reads, so a flag written for one of them (--base-url for

@@ -10,7 +10,6 @@ import { sandboxSecretFromEnv, sandboxSecretHelp } from '../sandboxSecret';
 
 export const auditCommand: CommandSpec = {
   name: 'audit',
-  summary: 'probe your webhook receiver for the classic verification mistakes',
   synopsis:
     'audit --target URL [--sandbox-url URL | --sandbox-port P] [--allow-remote] [--timeout SECONDS] [--processed-url URL] [--junit FILE] [--summary-md FILE]',
   description: [

@@ -5,7 +5,6 @@ import { intFlag } from '../flags';
 
 export const sandboxCommand: CommandSpec = {
   name: 'sandbox',
-  summary: 'run the simulator of the Workflow Service',
   synopsis:
     'sandbox [--host H] [--port P] [--access-token-ttl SECONDS] [--workflow-duration SECONDS] [--allow-host NAME …]',
   description: [

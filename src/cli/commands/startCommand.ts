@@ -37,7 +37,6 @@ function lostAnswer(err: TransportError, correlationId: string): OutcomeUnknown 
 
 export const startCommand: CommandSpec = {
   name: 'start',
-  summary: 'start one billed workflow on a session',
   synopsis:
     'start --session ID --service S --model M [--correlation-id C] [--follow [--deadline SECONDS] [--give-up-after SECONDS]]',
   description: [

@@ -24,7 +24,6 @@ function isUnreachable(err: Error): err is TransportError {
 
 export const statusCommand: CommandSpec = {
   name: 'status',
-  summary: 'read a workflow, or follow it to its end',
   synopsis: 'status --workflow ID_OR_URL [--follow] [--deadline SECONDS] [--give-up-after SECONDS]',
   description: [
     'Reads the workflow once and prints {"event":"status","at":…,"workflow":…,"links":…}, by id or by its self link',

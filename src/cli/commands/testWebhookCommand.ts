@@ -23,7 +23,6 @@ export function deliveryFailure(response: unknown): string | undefined {
 
 export const testWebhookCommand: CommandSpec = {
   name: 'test-webhook',
-  summary: 'ask the service to send a simulated webhook to an address',
   synopsis: 'test-webhook --address URL --topic T --sub-topic S --tenant-id T [--webhook-id UUID] [--data FILE|-]',
   description: [
     'Asks the webhook test endpoint to send testData to URL, with the five X-Svc-* headers.',

@@ -1,12 +1,16 @@
 // `wfs audit`: runs the receiver audit against a developer's endpoint; one JSON line per case, then a summary.
 import { appendFileSync, writeFileSync } from 'node:fs';
-import { AuditRefused, runAudit } from '../../core/audit/receiverAudit';
+import { AuditRefused, AuditTargetUnreachable, runAudit } from '../../core/audit/receiverAudit';
+import { errnoInWords } from '../errnoWords';
 import { auditJunit, auditSummaryMarkdown } from '../../core/audit/auditReport';
 import { Sandbox } from '../../core/sandbox/Sandbox';
 import type { CommandSpec } from '../commandSpec';
 import { intFlag, requiredFlag, UsageError } from '../flags';
 import { httpUrlValue } from '../httpUrlValue';
 import { sandboxSecretFromEnv, sandboxSecretHelp } from '../sandboxSecret';
+
+/** Nothing answered at --target: nothing was audited, which is not a failed case. */
+export const EXIT_TARGET_UNREACHABLE = 8;
 
 export const auditCommand: CommandSpec = {
   name: 'audit',
@@ -52,7 +56,10 @@ export const auditCommand: CommandSpec = {
     },
   },
   env: [sandboxSecretHelp('--sandbox-url')],
-  exits: [[1, 'a case failed, or the sandbox could not be reached (the error line says why)']],
+  exits: [
+    [1, 'a case failed, or the sandbox could not be reached (the error line says why)'],
+    [EXIT_TARGET_UNREACHABLE, 'nothing answered at --target (nothing audited): start your receiver, or check the URL'],
+  ],
   async run(flags, io) {
     const { emit } = io;
     const target = httpUrlValue(
@@ -138,6 +145,17 @@ export const auditCommand: CommandSpec = {
       return summary.failed === 0 ? 0 : 1;
     } catch (err) {
       if (err instanceof AuditRefused) throw new UsageError(err.message);
+      if (err instanceof AuditTargetUnreachable) {
+        const origin = new URL(err.target).origin;
+        emit({
+          event: 'error',
+          kind: 'target-unreachable',
+          target: err.target,
+          ...(err.code ? { code: err.code } : {}),
+          message: `${errnoInWords(err.code, origin) ?? `${origin} could not be reached (${err.message})`}: nothing was audited. Start your receiver (it must listen at ${err.target}), or check --target.`,
+        });
+        return EXIT_TARGET_UNREACHABLE;
+      }
       throw err;
     } finally {
       await embedded?.stop();

@@ -1,6 +1,7 @@
 // The human face of wfs: one function per event kind turns a JSON line (the same object a script gets) into a few
 // short lines of text. An event without its own function is shown by the generic one, so no event is ever lost.
 import type { Style } from './style';
+import { SERVER_RENDERERS } from './serverText';
 
 type Line = Record<string, any>;
 type Render = (line: Line, s: Style) => string;
@@ -30,6 +31,7 @@ export function table(rows: [string, string][], indent = '  '): string {
 }
 
 const RENDERERS: Record<string, Render> = {
+  ...SERVER_RENDERERS,
   started: (l, s) => {
     const w = l.workflow ?? {};
     const product = w.product ? `${w.product.service} ${w.product.model}` : '';

@@ -94,6 +94,7 @@ async function runProcess(argv: string[]): Promise<void> {
   let stopping = false;
   const onSignal = (signal: NodeJS.Signals) => {
     if (stopping || stopListeners.size === 0) {
+      base.progress?.(undefined);
       base.emit({ event: 'error', kind: 'interrupted', message: `stopped by ${signal} before the command finished` });
       exitAfterFlush(EXIT.interrupted);
       return;
@@ -130,6 +131,7 @@ async function runProcess(argv: string[]): Promise<void> {
     code = EXIT.failed;
   }
   clearInterval(hold);
+  base.progress?.(undefined);
   exitAfterFlush(code);
 }
 

@@ -1,5 +1,6 @@
 // `wfs audit`: runs the receiver audit against a developer's endpoint; one JSON line per case, then a summary.
 import { appendFileSync, writeFileSync } from 'node:fs';
+import { AUDIT_CASES } from '../../core/audit/auditCases';
 import { AuditRefused, AuditTargetUnreachable, runAudit } from '../../core/audit/receiverAudit';
 import { errnoInWords } from '../errnoWords';
 import { auditJunit, auditSummaryMarkdown } from '../../core/audit/auditReport';
@@ -93,8 +94,11 @@ export const auditCommand: CommandSpec = {
       if (!url) {
         // No sandbox given: run one here. Give it a fixed port so your receiver can trust its key-set address.
         embedded = new Sandbox({ port: sandboxPort });
+        io.progress?.('starting a sandbox to sign the deliveries');
         ({ baseUrl: url, controlSecret: secret } = await embedded.start());
       }
+      let done = 0;
+      io.progress?.(() => `auditing ${target}: ${done} of ${AUDIT_CASES.length} cases`);
       const summary = await runAudit({
         target,
         sandboxUrl: url,
@@ -103,7 +107,8 @@ export const auditCommand: CommandSpec = {
         allowNonLocal: flags.switches.has('allow-remote'),
         requestTimeoutMs: timeoutS * 1000,
         processedUrl,
-        onResult: (r) =>
+        onResult: (r) => {
+          done++;
           emit({
             event: 'case',
             id: r.id,
@@ -113,8 +118,10 @@ export const auditCommand: CommandSpec = {
             passed: r.passed,
             detail: r.detail,
             ...(r.passed ? {} : { fix: r.fix }),
-          }),
+          });
+        },
       });
+      io.progress?.(undefined);
       for (const c of summary.inYourCode)
         emit({
           event: 'check-in-your-code',
@@ -158,6 +165,7 @@ export const auditCommand: CommandSpec = {
       }
       throw err;
     } finally {
+      io.progress?.(undefined);
       await embedded?.stop();
     }
   },

@@ -46,7 +46,8 @@ export const sandboxCommand: CommandSpec = {
       workflowDurationSeconds: intFlag(flags, 'workflow-duration', 0, 86400),
       allowedHosts: flags.lists.get('allow-host') ?? [],
     });
-    const info = await sandbox.start();
+    io.progress?.('starting the sandbox');
+    const info = await sandbox.start().finally(() => io.progress?.(undefined));
     emit({ event: 'ready', ...info });
     sandbox.on('request', (e) => emit(e));
     sandbox.on('webhook', (e) => emit(e));

@@ -58,6 +58,17 @@ export async function main(argv: string[], io: CliIO = processIO()): Promise<num
     io.printError(overview());
     return EXIT.usage;
   }
+  // `wfs sandbox faultz`: a word after a command that has commands of two words is one of them, mistyped.
+  const siblings = COMMANDS.filter((c) => c.name.startsWith(`${name} `)).map((c) => c.name.slice(name.length + 1));
+  if (!twoWords && siblings.length && rest[0] !== undefined && !rest[0].startsWith('-')) {
+    const near = closest(rest[0], siblings);
+    emit({
+      event: 'error',
+      kind: 'usage',
+      message: `unknown command "${name} ${rest[0]}"${near ? ` (did you mean \`wfs ${name} ${near}\`?)` : ''} (commands: ${siblings.map((w) => `${name} ${w}`).join(', ')})`,
+    });
+    return EXIT.usage;
+  }
   const entry = COMMANDS.find((c) => c.name === name);
   if (!entry) {
     const near = closest(

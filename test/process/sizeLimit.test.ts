@@ -5,7 +5,7 @@ import { request } from 'node:http';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startSandboxProcess, WfsProcess, type SandboxProcess } from './helpers/wfsProcess';
+import { sandboxRequests, startSandboxProcess, WfsProcess, type SandboxProcess } from './helpers/wfsProcess';
 
 const LIMIT = 64 * 1024 * 1024;
 
@@ -58,7 +58,8 @@ describe('the request size limit: one number, 64 MiB', function () {
     const dir = mkdtempSync(join(tmpdir(), 'wfs-size-'));
     const file = join(dir, 'big.json');
     writeFileSync(file, JSON.stringify('x'.repeat(LIMIT - 20)));
-    const before = s.requests().length;
+    // The two requests of the test above are printed asynchronously: wait for their lines first.
+    const before = (await sandboxRequests(s, 2)).length;
     const p = new WfsProcess(
       [
         'test-webhook',

@@ -84,9 +84,12 @@ describe('text on a terminal for sandbox, listen, audit and the sandbox control 
   });
 
   it('the control commands: an unknown fault is a usage error with a suggestion; a dead sandbox is one line, exit 1', async () => {
-    const word = new WfsProcess(['sandbox', 'faultz', '--sandbox-url', s.info.baseUrl]);
+    const word = new WfsProcess(['sandbox', 'rotate-kye', '--sandbox-url', s.info.baseUrl]);
     assert.equal(await word.exitCode(), 2);
-    assert.match(word.lines[0]!.message, /^unknown command "sandbox faultz" \(did you mean `wfs sandbox faults`\?\)/);
+    assert.match(
+      word.lines[0]!.message,
+      /^unknown command "sandbox rotate-kye" \(did you mean `wfs sandbox rotate-key`\?\)/,
+    );
     const typo = new WfsProcess(['sandbox', 'fault', 'throtle', '--sandbox-url', s.info.baseUrl]);
     assert.equal(await typo.exitCode(), 2);
     assert.match(typo.lines[0]!.message, /^unknown fault "throtle" \(did you mean throttle\?\)/);

@@ -17,7 +17,7 @@ export const hasScript = (() => {
 export const plain = (s: string): string => s.replace(/\x1b\[[0-9;]*m/g, '');
 
 export interface TerminalRun {
-  /** Everything written to the terminal so far (stdout and stderr both), "\r\n" as "\n". */
+  /** What the terminal shows so far (stdout and stderr both), "\r\n" as "\n", redrawn lines resolved. */
   out(): string;
   /** Resolves once the output matches. */
   waitFor(re: RegExp): Promise<string>;
@@ -54,7 +54,13 @@ export function onTerminal(args: string[], env: Record<string, string> = {}): Te
     ended = true;
     for (const w of waiters.splice(0)) w();
   });
-  const text = () => out.replace(/\r\n/g, '\n');
+  // What the screen shows: a spinner line erased and redrawn in place ("\r\x1b[K") leaves only what was written last.
+  const text = () =>
+    out
+      .replace(/\r\n/g, '\n')
+      .split('\n')
+      .map((line) => line.split('\r\x1b[K').pop()!)
+      .join('\n');
   return {
     out: text,
     exited,

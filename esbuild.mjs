@@ -95,8 +95,7 @@ if (cliPackage) {
 
 if (withTests) {
   rmSync('out', { recursive: true, force: true });
-  await esbuild.build({
-    entryPoints: [...filesUnder('src', '.ts'), ...filesUnder('test', '.ts')],
+  const transpile = {
     outdir: 'out',
     outbase: '.',
     platform: 'node',
@@ -104,7 +103,11 @@ if (withTests) {
     format: 'cjs',
     sourcemap: 'inline',
     logLevel: 'warning',
-  });
+  };
+  // The CLI loads each command with import() (src/cli/commandList.ts); unbundled, that must become a require() of the
+  // transpiled file. The tests' own import() of .mjs files (bench/) stays an import.
+  await esbuild.build({ ...transpile, entryPoints: filesUnder('src', '.ts'), supported: { 'dynamic-import': false } });
+  await esbuild.build({ ...transpile, entryPoints: filesUnder('test', '.ts') });
   // The receiver as it ships, for `npm run bench`: Receiver, Verifier and DeliveryLog bundled and minified like the
   // production dist/. In out/ every call across modules goes through an export getter, which the bench would measure.
   await esbuild.build({

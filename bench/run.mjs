@@ -1,5 +1,5 @@
 // `npm run bench`: measures and reports; asserts nothing. Writes bench/results.json and bench/results.md.
-//   node bench/run.mjs [--quick] [--only receiver,keysets,tokens,polling,extension,panel]
+//   node bench/run.mjs [--quick] [--only receiver,keysets,tokens,polling,extension,panel,history,cli-startup]
 // Everything runs on loopback in this process tree; the receiver load comes from a second process.
 import { execFileSync, spawn } from 'node:child_process';
 import {
@@ -33,6 +33,7 @@ import {
 import { measureRealVsCode } from './vscodeActivation.mjs';
 import { receiverOwnWork } from './receiverOwnWork.mjs';
 import { benchHistory } from './history.mjs';
+import { measureCliStartup } from './cliStartup.mjs';
 import { cpuShareMark, cpuShareSince, unwatchGc, watchGc } from './cpuShare.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -844,7 +845,7 @@ const machine = {
   quick,
 };
 const results = { machine };
-for (const [name, fn] of [
+for (const [name, fn, alias] of [
   ['receiver', benchReceiver],
   ['keySets', benchKeySets],
   ['tokens', benchTokens],
@@ -852,8 +853,9 @@ for (const [name, fn] of [
   ['extension', benchExtension],
   ['panel', benchPanel],
   ['history', benchHistoryRun],
+  ['cliStartup', async () => measureCliStartup({ runs: tiny ? 2 : 20 }), 'cli-startup'],
 ]) {
-  const key = name.toLowerCase();
+  const key = alias ?? name.toLowerCase();
   if (!want(key)) continue;
   log(`bench: ${name}…`);
   try {
@@ -973,6 +975,11 @@ function markdown(r) {
   if (w && !w.error)
     L.push(
       `| panel first screen, ${w.deliveries} deliveries (headless Chromium) | ${w.webviewFirstScreenMs} ms (${w.domRowsRendered} rows in the DOM; rows built in ${w.hostRowsMs} ms) | |`,
+    );
+  const c = r.cliStartup;
+  if (c && !c.error)
+    L.push(
+      `| \`wfs --help\`; \`wfs --version\`; \`node -e 0\` (median of ${c.runs} runs each, in turn) | ${c.helpMs} ms (${c.helpRatio}× node); ${c.versionMs} ms (${c.versionRatio}× node); ${c.nodeMs} ms (goal ≤ 1.5× node) | |`,
     );
   return L.join('\n') + '\n';
 }

@@ -1,12 +1,11 @@
 // What a CLI command is: its flags, its help, and the function that runs it. main.ts dispatches on these, so every
-// command gets `--help`, strict flag parsing and the same exit-code handling.
+// command gets `--help`, strict flag parsing and the same exit-code handling. Its line in `wfs --help` is in
+// commandList.ts, which loads the command's module only when it runs.
 import type { FlagSpecs, ParsedFlags } from './flags';
 import type { CliIO } from './output';
 
 export interface CommandSpec {
   name: string;
-  /** One line for `wfs --help`. */
-  summary: string;
   /** The synopsis after `wfs `, e.g. 'start --session ID …'. */
   synopsis: string;
   /** A few sentences on what it does and prints. */
@@ -14,6 +13,8 @@ export interface CommandSpec {
   flags: FlagSpecs;
   /** The command takes arguments besides its flags (`wfs send FILE|DIR…`): their placeholder and meaning. */
   positionals?: [string, string];
+  /** One word the command takes after its name (`wfs sandbox fault KIND`): in ParsedFlags.argument. */
+  argument?: { value: string; description: string };
   /** Environment variables the command reads, with their meaning. */
   env?: [string, string][];
   /** Exit codes beyond 0 / 1 / 2, with their meaning. */
@@ -35,6 +36,7 @@ export const PROXY_ENV: [string, string][] = [SERVICE_ENV[SERVICE_ENV.length - 1
 
 export function commandHelp(spec: CommandSpec): string {
   const out = [`usage: wfs ${spec.synopsis}`, '', spec.description, ''];
+  if (spec.argument) out.push('argument:', ...table([[spec.argument.value, spec.argument.description]]), '');
   const rows: [string, string][] = Object.entries(spec.flags).map(([name, f]) => [
     `--${name}${f.type === 'string' ? ` ${f.value ?? 'VALUE'}` : ''}`,
     f.description + (f.multiple ? ' (repeatable)' : ''),

@@ -27,6 +27,8 @@ export interface ParsedFlags {
   switches: Set<string>;
   /** Arguments that are not flags: only for a command that takes them (CommandSpec.positionals). */
   positionals: string[];
+  /** The one word a command takes after its name, if it takes one (CommandSpec.argument). */
+  argument?: string;
 }
 
 /** envNames: the environment variables the command reads, so a flag written for one of them (--base-url for

@@ -1,54 +1,14 @@
 // `wfs`: the core, headless, for scripts and CI. Public interface: README "CLI" and `wfs <command> --help`.
-import { ServiceError } from '../core/http/serviceErrors';
-import { TransportError, setDefaultDispatcher } from '../core/http/request';
-import { ProxyConfigError, checkProxySettings, proxyDispatcher, proxySettingsFromEnv } from '../core/http/proxy';
-import { TunnelError } from '../core/tunnel/Tunnel';
-import { ListenError } from '../core/http/listenError';
+// This module stays light: it parses, prints help and the version, and loads a command's code (commandList.ts) only to
+// run it, so `wfs --help` never evaluates undici, jose or the sandbox.
 import { TOOLKIT_VERSION } from '../core/version';
-import { auditCommand } from './commands/auditCommand';
-import { findCommand } from './commands/findCommand';
-import { listenCommand } from './commands/listenCommand';
-import { keysCommand } from './commands/keysCommand';
-import { sandboxCommand } from './commands/sandboxCommand';
-import { signCommand } from './commands/signCommand';
-import { sendCommand } from './commands/sendCommand';
-import { startCommand } from './commands/startCommand';
-import { statusCommand } from './commands/statusCommand';
-import { testWebhookCommand } from './commands/testWebhookCommand';
-import { envCommand } from './commands/envCommand';
-import { signInCommand } from './commands/signInCommand';
-import { commandHelp, SERVICE_ENV, helpTable, type CommandSpec } from './commandSpec';
-import { closest, parseFlags, UsageError } from './flags';
-import { errnoInWords, UNREACHABLE_NEXT } from './errnoWords';
-import { chooseFace, processIO, StoppedBeforeSent, type CliIO } from './output';
-import { probeServiceCommand } from './commands/probeServiceCommand';
+import { COMMANDS } from './commandList';
+import { commandHelp, SERVICE_ENV, helpTable } from './commandSpec';
+import { closest } from './flags';
+import { chooseFace, processIO, type CliIO } from './output';
+import { EXIT } from './exitCodes';
 
-const COMMANDS: CommandSpec[] = [
-  sandboxCommand,
-  probeServiceCommand,
-  envCommand,
-  signInCommand,
-  startCommand,
-  statusCommand,
-  findCommand,
-  testWebhookCommand,
-  listenCommand,
-  auditCommand,
-  signCommand,
-  sendCommand,
-  keysCommand,
-];
-
-/** Exit codes (README: CLI). */
-export const EXIT = {
-  ok: 0,
-  failed: 1,
-  usage: 2,
-  outcomeUnknown: 3,
-  deadline: 4,
-  noneFound: 5,
-  interrupted: 130,
-} as const;
+export { EXIT };
 
 function overview(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length)) + 2;
@@ -89,16 +49,28 @@ export async function main(argv: string[], io: CliIO = processIO()): Promise<num
     return EXIT.ok;
   }
   if (name === '--help' || name === '-h' || name === 'help') {
-    const about = rest[0] && COMMANDS.find((c) => c.name === rest[0]);
-    io.print(about ? commandHelp(about) : overview());
+    const twoWordsAbout = rest.length > 1 && COMMANDS.find((c) => c.name === `${rest[0]} ${rest[1]}`);
+    const about = twoWordsAbout || (rest[0] && COMMANDS.find((c) => c.name === rest[0]));
+    io.print(about ? commandHelp(await about.load()) : overview());
     return EXIT.ok;
   }
   if (!name) {
     io.printError(overview());
     return EXIT.usage;
   }
-  const command = COMMANDS.find((c) => c.name === name);
-  if (!command) {
+  // `wfs sandbox faultz`: a word after a command that has commands of two words is one of them, mistyped.
+  const siblings = COMMANDS.filter((c) => c.name.startsWith(`${name} `)).map((c) => c.name.slice(name.length + 1));
+  if (!twoWords && siblings.length && rest[0] !== undefined && !rest[0].startsWith('-')) {
+    const near = closest(rest[0], siblings);
+    emit({
+      event: 'error',
+      kind: 'usage',
+      message: `unknown command "${name} ${rest[0]}"${near ? ` (did you mean \`wfs ${name} ${near}\`?)` : ''} (commands: ${siblings.map((w) => `${name} ${w}`).join(', ')})`,
+    });
+    return EXIT.usage;
+  }
+  const entry = COMMANDS.find((c) => c.name === name);
+  if (!entry) {
     const near = closest(
       name,
       COMMANDS.map((c) => c.name),
@@ -110,90 +82,13 @@ export async function main(argv: string[], io: CliIO = processIO()): Promise<num
     });
     return EXIT.usage;
   }
+  const command = await entry.load();
   if (rest.includes('--help') || rest.includes('-h')) {
     io.print(commandHelp(command));
     return EXIT.ok;
   }
-  let restoreDispatcher: (() => void) | undefined;
-  try {
-    const flags = parseFlags(
-      rest,
-      command.flags,
-      (command.env ?? []).flatMap(([names]) => names.split(/,\s*/)),
-      command.positionals !== undefined,
-    );
-    const proxy = proxySettingsFromEnv(io.env);
-    checkProxySettings(proxy, 'HTTPS_PROXY/HTTP_PROXY');
-    const dispatcher = proxyDispatcher(proxy);
-    if (dispatcher) {
-      const previous = setDefaultDispatcher(dispatcher);
-      restoreDispatcher = () => {
-        setDefaultDispatcher(previous);
-        void dispatcher.close();
-      };
-    }
-    return await command.run(flags, io);
-  } catch (err) {
-    return reportError(err, io);
-  } finally {
-    restoreDispatcher?.();
-  }
-}
-
-function reportError(err: unknown, io: CliIO): number {
-  const { emit } = io;
-  if (err instanceof UsageError || err instanceof ProxyConfigError) {
-    emit({ event: 'error', kind: 'usage', message: err.message });
-    return EXIT.usage;
-  }
-  if (err instanceof StoppedBeforeSent) {
-    emit({ event: 'error', kind: 'interrupted', message: err.message });
-    return EXIT.interrupted;
-  }
-  if (err instanceof ServiceError) {
-    emit(err.toJSON());
-    if (err.kind === 'local-validation') return EXIT.usage;
-    if (err.kind === 'outcome-unknown') return EXIT.outcomeUnknown;
-    return EXIT.failed;
-  }
-  if (err instanceof ListenError) {
-    emit({
-      event: 'error',
-      kind: 'listen',
-      code: err.code,
-      message: `${err.message} (${err.code === 'EADDRNOTAVAIL' ? '--host' : `--port ${err.port}`})`,
-    });
-    return EXIT.failed;
-  }
-  if (err instanceof TunnelError) {
-    emit({ event: 'error', kind: 'tunnel', message: err.message });
-    return EXIT.failed;
-  }
-  if (err instanceof TransportError) {
-    emit({
-      event: 'error',
-      kind: 'transport',
-      reason: err.reason,
-      ...(err.code ? { code: err.code } : {}),
-      message: transportMessage(err),
-    });
-    return EXIT.failed;
-  }
-  emit({ event: 'error', kind: 'internal', message: (err as Error)?.message ?? String(err) });
-  return EXIT.failed;
-}
-
-/** A request that got no answer, in words: the errno said plainly with its code kept, then what to do. */
-function transportMessage(err: TransportError): string {
-  const where = (() => {
-    try {
-      return new URL(err.url).origin;
-    } catch {
-      return err.url;
-    }
-  })();
-  const words = err.reason === 'network' ? errnoInWords(err.code, where) : undefined;
-  return words ? `${words}: ${UNREACHABLE_NEXT}` : err.message;
+  const { runCommand } = await import('./runCommand');
+  return runCommand(command, rest, io);
 }
 
 /**
@@ -210,6 +105,7 @@ async function runProcess(argv: string[]): Promise<void> {
   let stopping = false;
   const onSignal = (signal: NodeJS.Signals) => {
     if (stopping || stopListeners.size === 0) {
+      base.progress?.(undefined);
       base.emit({ event: 'error', kind: 'interrupted', message: `stopped by ${signal} before the command finished` });
       exitAfterFlush(EXIT.interrupted);
       return;
@@ -246,6 +142,7 @@ async function runProcess(argv: string[]): Promise<void> {
     code = EXIT.failed;
   }
   clearInterval(hold);
+  base.progress?.(undefined);
   exitAfterFlush(code);
 }
 

@@ -4,6 +4,7 @@ import { SystemClock, type Clock } from '../core/time/clock';
 import { MAX_STDIN_BYTES, readBoundedText } from './boundedRead';
 import { renderHuman } from './render/humanText';
 import { colourEnabled, makeStyle } from './render/style';
+import { ProgressLine, type ProgressText } from './render/progressLine';
 
 /** The user stopped a command before it sent anything that matters: exit 130, nothing done. */
 export class StoppedBeforeSent extends Error {
@@ -26,6 +27,8 @@ export interface CliIO {
   /** Registers a listener for the user's request to stop (SIGINT/SIGTERM/SIGHUP in the real CLI); returns its removal.
    * */
   onStop: (listener: () => void) => () => void;
+  /** What the command is waiting for, as a spinner line (undefined clears it); only text on a terminal shows it. */
+  progress?: (text: ProgressText | undefined) => void;
 }
 
 export const emitToStdout: Emit = (line) => {
@@ -49,20 +52,39 @@ export function humanEmit(
   env: NodeJS.ProcessEnv,
   isTTY: boolean,
   write: (stream: 'stdout' | 'stderr', text: string) => void,
+  progress?: ProgressLine,
 ): Emit {
   const style = makeStyle(colourEnabled(env, isTTY));
   return (line) => {
     const { text, stream } = renderHuman(line, style);
+    progress?.hide();
     write(stream, text);
+    // A 429 backoff is a wait: its countdown replaces the spinner's words until it ends.
+    if (line.event === 'backoff' && typeof line.delayMs === 'number')
+      progress?.interrupt(
+        line.delayMs,
+        (left) => `the service is throttling (429): attempt ${Number(line.attempt) + 1} in ${left} s`,
+      );
+    else progress?.show();
   };
 }
 
+/** A spinner only for text on a terminal that can redraw a line. */
+export function progressWanted(face: Face, env: NodeJS.ProcessEnv, stdoutIsTTY: boolean): boolean {
+  return face === 'human' && stdoutIsTTY && env.TERM !== 'dumb';
+}
+
 export function processIO(face: Face = 'json'): CliIO {
+  const isTTY = process.stdout.isTTY === true;
+  const progress = progressWanted(face, process.env, isTTY)
+    ? new ProgressLine((s) => void process.stdout.write(s), makeStyle(colourEnabled(process.env, isTTY)))
+    : undefined;
   return {
     emit:
       face === 'human'
-        ? humanEmit(process.env, process.stdout.isTTY === true, (stream, text) => void process[stream].write(text))
+        ? humanEmit(process.env, isTTY, (stream, text) => void process[stream].write(text), progress)
         : emitToStdout,
+    ...(progress ? { progress: (text: ProgressText | undefined) => progress.set(text) } : {}),
     print: (text) => void process.stdout.write(text),
     printError: (text) => void process.stderr.write(text),
     env: process.env,

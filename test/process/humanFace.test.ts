@@ -25,7 +25,13 @@ async function onTerminal(args: string[], env: Record<string, string>): Promise<
   child.stdout.on('data', (d: Buffer) => (out += d.toString('utf8')));
   child.stderr.on('data', (d: Buffer) => (out += d.toString('utf8')));
   const code = await new Promise<number | null>((r) => child.once('close', (c) => r(c)));
-  return { out: out.replace(/\r\n/g, '\n'), code };
+  // What the screen shows: a spinner line erased and redrawn in place ("\r\x1b[K") leaves only what was written last.
+  const shown = out
+    .replace(/\r\n/g, '\n')
+    .split('\n')
+    .map((line) => line.split('\r\x1b[K').pop()!)
+    .join('\n');
+  return { out: shown, code };
 }
 
 const plain = (s: string) => s.replace(/\x1b\[[0-9;]*m/g, '');

@@ -1,6 +1,8 @@
 // `wfs audit`: runs the receiver audit against a developer's endpoint; one JSON line per case, then a summary.
 import { appendFileSync, writeFileSync } from 'node:fs';
-import { AuditRefused, runAudit } from '../../core/audit/receiverAudit';
+import { AUDIT_CASES } from '../../core/audit/auditCases';
+import { AuditRefused, AuditTargetUnreachable, runAudit } from '../../core/audit/receiverAudit';
+import { errnoInWords } from '../errnoWords';
 import { auditJunit, auditSummaryMarkdown } from '../../core/audit/auditReport';
 import { Sandbox } from '../../core/sandbox/Sandbox';
 import type { CommandSpec } from '../commandSpec';
@@ -8,9 +10,11 @@ import { intFlag, requiredFlag, UsageError } from '../flags';
 import { httpUrlValue } from '../httpUrlValue';
 import { sandboxSecretFromEnv, sandboxSecretHelp } from '../sandboxSecret';
 
+/** Nothing answered at --target: nothing was audited, which is not a failed case. */
+export const EXIT_TARGET_UNREACHABLE = 8;
+
 export const auditCommand: CommandSpec = {
   name: 'audit',
-  summary: 'probe your webhook receiver for the classic verification mistakes',
   synopsis:
     'audit --target URL [--sandbox-url URL | --sandbox-port P] [--allow-remote] [--timeout SECONDS] [--processed-url URL] [--junit FILE] [--summary-md FILE]',
   description: [
@@ -53,7 +57,10 @@ export const auditCommand: CommandSpec = {
     },
   },
   env: [sandboxSecretHelp('--sandbox-url')],
-  exits: [[1, 'a case failed, or the sandbox could not be reached (the error line says why)']],
+  exits: [
+    [1, 'a case failed, or the sandbox could not be reached (the error line says why)'],
+    [EXIT_TARGET_UNREACHABLE, 'nothing answered at --target (nothing audited): start your receiver, or check the URL'],
+  ],
   async run(flags, io) {
     const { emit } = io;
     const target = httpUrlValue(
@@ -87,8 +94,11 @@ export const auditCommand: CommandSpec = {
       if (!url) {
         // No sandbox given: run one here. Give it a fixed port so your receiver can trust its key-set address.
         embedded = new Sandbox({ port: sandboxPort });
+        io.progress?.('starting a sandbox to sign the deliveries');
         ({ baseUrl: url, controlSecret: secret } = await embedded.start());
       }
+      let done = 0;
+      io.progress?.(() => `auditing ${target}: ${done} of ${AUDIT_CASES.length} cases`);
       const summary = await runAudit({
         target,
         sandboxUrl: url,
@@ -97,7 +107,8 @@ export const auditCommand: CommandSpec = {
         allowNonLocal: flags.switches.has('allow-remote'),
         requestTimeoutMs: timeoutS * 1000,
         processedUrl,
-        onResult: (r) =>
+        onResult: (r) => {
+          done++;
           emit({
             event: 'case',
             id: r.id,
@@ -107,8 +118,10 @@ export const auditCommand: CommandSpec = {
             passed: r.passed,
             detail: r.detail,
             ...(r.passed ? {} : { fix: r.fix }),
-          }),
+          });
+        },
       });
+      io.progress?.(undefined);
       for (const c of summary.inYourCode)
         emit({
           event: 'check-in-your-code',
@@ -139,8 +152,20 @@ export const auditCommand: CommandSpec = {
       return summary.failed === 0 ? 0 : 1;
     } catch (err) {
       if (err instanceof AuditRefused) throw new UsageError(err.message);
+      if (err instanceof AuditTargetUnreachable) {
+        const origin = new URL(err.target).origin;
+        emit({
+          event: 'error',
+          kind: 'target-unreachable',
+          target: err.target,
+          ...(err.code ? { code: err.code } : {}),
+          message: `${errnoInWords(err.code, origin) ?? `${origin} could not be reached (${err.message})`}: nothing was audited. Start your receiver (it must listen at ${err.target}), or check --target.`,
+        });
+        return EXIT_TARGET_UNREACHABLE;
+      }
       throw err;
     } finally {
+      io.progress?.(undefined);
       await embedded?.stop();
     }
   },

@@ -8,7 +8,6 @@ const REQUIRED = ['WFS_BASE_URL', 'WFS_USERNAME', 'WFS_PASSWORD'] as const;
 
 export const envCommand: CommandSpec = {
   name: 'env',
-  summary: 'show the service, user and proxy the other commands would use (never the password)',
   synopsis: 'env',
   description: [
     'Prints {"event":"env","baseUrl":…,"origin":…,"testWebhookUrl":…,"username":…,"passwordSet":true,"proxy":…,"missing":[…]}',

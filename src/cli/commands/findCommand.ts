@@ -9,7 +9,6 @@ export const EXIT_NONE_FOUND = 5;
 
 export const findCommand: CommandSpec = {
   name: 'find',
-  summary: 'find the workflows started with a correlationId (after a 500, before starting again)',
   synopsis: 'find --correlation-id C',
   description: [
     'Searches Find Workflows by correlationId and prints {"event":"found","correlationId":…,"workflows":[…]} (exit 0),',

@@ -10,7 +10,6 @@ import { requiredFlag, UsageError } from '../flags';
 
 export const keysCommand: CommandSpec = {
   name: 'keys generate',
-  summary: "write a test issuer's key pair and key set to a folder",
   synopsis: 'keys generate --out DIR [--issuer ISS] [--audience AUD]',
   description: [
     'Writes a new RS256 key pair into DIR (created if missing; a folder that already holds one is refused):',

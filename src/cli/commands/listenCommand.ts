@@ -95,7 +95,6 @@ function checkLogPath(file: string): void {
 
 export const listenCommand: CommandSpec = {
   name: 'listen',
-  summary: 'run the webhook receiver (with a public address when asked), printing every delivery',
   synopsis: [
     'listen (--trust-file FILE | --trust-sandbox URL | --issuer I --audience A --jwks-url U …)',
     '           [--host H] [--port P] [--path /webhooks] [--public-url URL | --tunnel [--tunnel-host URL] [--subdomain S]]',

@@ -17,7 +17,6 @@ export const EXIT_START_ACCEPTED = 3;
 
 export const probeServiceCommand: CommandSpec = {
   name: 'probe-service',
-  summary: 'check an environment against the contract (never billing); can teach the sandbox what it found',
   synopsis: [
     'probe-service [--include-refusal] [--jwks-url URL …] [--spacing MS]',
     '              [--webhook-address URL [--webhook-port P] [--webhook-wait SECONDS]]',

@@ -6,7 +6,6 @@ import { readProfileFlag } from './sandboxProfileFlag';
 
 export const sandboxCommand: CommandSpec = {
   name: 'sandbox',
-  summary: 'run the simulator of the Workflow Service',
   synopsis:
     'sandbox [--host H] [--port P] [--access-token-ttl SECONDS] [--workflow-duration SECONDS] [--allow-host NAME …] [--profile FILE]',
   description: [
@@ -55,7 +54,8 @@ export const sandboxCommand: CommandSpec = {
       workflowDurationSeconds: intFlag(flags, 'workflow-duration', 0, 86400),
       allowedHosts: flags.lists.get('allow-host') ?? [],
     });
-    const info = await sandbox.start();
+    io.progress?.('starting the sandbox');
+    const info = await sandbox.start().finally(() => io.progress?.(undefined));
     emit({ event: 'ready', ...info });
     if (profile) {
       emit({

@@ -16,7 +16,6 @@ import { sandboxSecretFromEnv, sandboxSecretHelp } from '../sandboxSecret';
 
 export const sendCommand: CommandSpec = {
   name: 'send',
-  summary: 'sign and send webhook fixtures (NAME.webhook.json) to a receiver or an app',
   synopsis: 'send FILE|DIR… --to URL [--sandbox-url URL | --sandbox-port P] [--allow-remote] [--timeout SECONDS]',
   positionals: ['FILE|DIR…', `fixture files, or folders whose *${FIXTURE_SUFFIX} files are sent (sorted, recursive)`],
   description: [

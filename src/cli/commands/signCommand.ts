@@ -15,7 +15,6 @@ const FORMATS = ['header', 'curl', 'json'];
 
 export const signCommand: CommandSpec = {
   name: 'sign',
-  summary: 'print the Authorization header for exactly the bytes of a body',
   synopsis:
     'sign --body FILE|- (--keys DIR | --sandbox-url URL) [--exp T] [--aud A] [--iss I] [--kid K] [--omit CLAIM] [--format header|curl|json] [--to URL]',
   description: [

@@ -4,7 +4,6 @@ import { SERVICE_ENV, type CommandSpec } from '../commandSpec';
 
 export const signInCommand: CommandSpec = {
   name: 'sign-in',
-  summary: "check the credentials: sign in once and print the tokens' lifetime (nothing is stored)",
   synopsis: 'sign-in',
   description: [
     'Signs in to WFS_BASE_URL with WFS_USERNAME and WFS_PASSWORD and prints',

@@ -37,7 +37,6 @@ function lostAnswer(err: TransportError, correlationId: string): OutcomeUnknown 
 
 export const startCommand: CommandSpec = {
   name: 'start',
-  summary: 'start one billed workflow on a session',
   synopsis:
     'start --session ID --service S --model M [--correlation-id C] [--follow [--deadline SECONDS] [--give-up-after SECONDS]]',
   description: [
@@ -116,7 +115,8 @@ export const startCommand: CommandSpec = {
       const sent = client.start({ sessionId, product, correlationId: prepared.correlationId }).catch((err: unknown) => {
         throw err instanceof TransportError && err.mayHaveBeenSent ? lostAnswer(err, prepared.correlationId) : err;
       });
-      const result = await Promise.race([sent, stopped]);
+      io.progress?.(`starting a billed workflow on ${sessionId} (correlationId ${prepared.correlationId})`);
+      const result = await Promise.race([sent, stopped]).finally(() => io.progress?.(undefined));
       const { correlationId, ...body } = result;
       io.emit({ event: 'started', correlationId, ...body });
       if (!follow) return 0;

@@ -24,7 +24,6 @@ function isUnreachable(err: Error): err is TransportError {
 
 export const statusCommand: CommandSpec = {
   name: 'status',
-  summary: 'read a workflow, or follow it to its end',
   synopsis: 'status --workflow ID_OR_URL [--follow] [--deadline SECONDS] [--give-up-after SECONDS]',
   description: [
     'Reads the workflow once and prints {"event":"status","at":…,"workflow":…,"links":…}, by id or by its self link',
@@ -160,11 +159,19 @@ export async function followWorkflow({
     },
   });
   const unsubscribe = io.onStop(() => follower.cancel());
-  const end = await follower.done.finally(unsubscribe);
+  const origin = new URL(baseUrl).origin;
+  io.progress?.(() =>
+    unreachable
+      ? `cannot reach ${origin}: ${unreachable.failures} failed read${unreachable.failures === 1 ? '' : 's'}, still trying`
+      : `following ${first.workflow.workflowId}: ${lastStatus}`,
+  );
+  const end = await follower.done.finally(() => {
+    unsubscribe();
+    io.progress?.(undefined);
+  });
   if (end.reason === 'terminal') return ended(end.envelope.workflow.status, emit);
   if (end.reason === 'error') throw end.error;
   if (end.reason === 'cancelled' && gaveUp && unreachable) {
-    const origin = new URL(baseUrl).origin;
     const resume = `wfs status --follow --workflow ${/^[\w.:/@%+=,-]+$/.test(target) ? target : shellQuote(target)}`;
     emit({
       event: 'error',

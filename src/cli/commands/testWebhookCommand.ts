@@ -1,5 +1,6 @@
 // `wfs test-webhook`: asks the service to send a simulated webhook to an address.
 import { MAX_STDIN_BYTES, readBoundedText } from '../boundedRead';
+import { MAX_REQUEST_BYTES, sizeInWords } from '../../core/sandbox/sandboxRequest';
 import { buildTestWebhookRequest, sendTestWebhook } from '../../core/webhooks/testWebhookRequest';
 import { readServiceTarget, signIn } from '../cliEnvironment';
 import { SERVICE_ENV, type CommandSpec } from '../commandSpec';
@@ -23,7 +24,6 @@ export function deliveryFailure(response: unknown): string | undefined {
 
 export const testWebhookCommand: CommandSpec = {
   name: 'test-webhook',
-  summary: 'ask the service to send a simulated webhook to an address',
   synopsis: 'test-webhook --address URL --topic T --sub-topic S --tenant-id T [--webhook-id UUID] [--data FILE|-]',
   description: [
     'Asks the webhook test endpoint to send testData to URL, with the five X-Svc-* headers.',
@@ -69,8 +69,13 @@ export const testWebhookCommand: CommandSpec = {
     if (hint) throw new UsageError(`--address ${input.address} is not a URL${hint}`);
     const testData = readTestData(flags.values.get('data'), io.readStdin);
     const target = readServiceTarget(io.env);
-    // Every local rule (https address, UUID, header values) is checked before the sign-in goes out.
-    buildTestWebhookRequest({ ...input, testData }, io.clock.now(), target.isLocalSandbox);
+    // Every local rule (https address, UUID, header values, the size) is checked before the sign-in goes out.
+    const local = buildTestWebhookRequest({ ...input, testData }, io.clock.now(), target.isLocalSandbox);
+    const requestBytes = Buffer.byteLength(JSON.stringify(local.json));
+    if (requestBytes > MAX_REQUEST_BYTES)
+      throw new UsageError(
+        `--data: the request would be ${sizeInWords(requestBytes)}, over the limit of ${sizeInWords(MAX_REQUEST_BYTES)}; nothing was sent`,
+      );
     const env = await signIn(target, io);
     try {
       const request = buildTestWebhookRequest({ ...input, testData }, env.clock.now(), env.isLocalSandbox);

@@ -2,6 +2,7 @@
 // short lines of text. An event without its own function is shown by the generic one, so no event is ever lost.
 import type { Style } from './style';
 import { PROBE_RENDERERS } from './probeText';
+import { SERVER_RENDERERS } from './serverText';
 
 type Line = Record<string, any>;
 type Render = (line: Line, s: Style) => string;
@@ -32,6 +33,7 @@ export function table(rows: [string, string][], indent = '  '): string {
 
 const RENDERERS: Record<string, Render> = {
   ...PROBE_RENDERERS,
+  ...SERVER_RENDERERS,
   started: (l, s) => {
     const w = l.workflow ?? {};
     const product = w.product ? `${w.product.service} ${w.product.model}` : '';

@@ -501,13 +501,13 @@ export const AUDIT_CASES: AuditCase[] = [
     fix: "Configure each trusted issuer's key-set address; never build it from the token's iss (not even <iss>/.well-known/jwks.json).",
   },
   {
-    id: 'exp-100s-past',
-    title: 'exp 100 seconds in the past',
+    id: 'exp-75s-past',
+    title: 'exp 75 seconds in the past',
     rule: 'Step 5: exp not passed, with a clock tolerance of 60 seconds.',
-    why: 'Beyond the 60-second tolerance: a receiver with a looser tolerance (e.g. 2 minutes) accepts expired tokens.',
+    why: 'Beyond the 60-second tolerance by 15 seconds, a margin that a few seconds of clock skew or latency does not use up: a receiver with any looser tolerance (70 s, 90 s, 2 minutes) accepts it, and an expired token with it.',
     expectStatus: 403,
-    build: (ctx) => simple(ctx, 'exp-100s-past', { iat: ctx.nowS() - 400, exp: ctx.nowS() - 100 }),
-    fix: 'Use a clock tolerance of exactly 60 seconds (jose: clockTolerance: 60).',
+    build: (ctx) => simple(ctx, 'exp-75s-past', { iat: ctx.nowS() - 375, exp: ctx.nowS() - 75 }),
+    fix: 'Use a clock tolerance of exactly 60 seconds (jose: clockTolerance: 60), not more.',
   },
   {
     id: 'malformed-segments',

@@ -72,28 +72,89 @@ export async function probeWithProcessedCount(
   const s1 = await d.sendGenuine(y);
   const s2 = await d.sendGenuine(y);
   const c1 = await count();
-  const dup =
-    c1 - c0 === 1 && s1 === 200 && s2 === 200
-      ? { passed: true, detail: 'the same event twice: both answered 200, processed once' }
-      : {
-          passed: false,
-          detail: `the same event twice: answered ${s1} then ${s2}, and the processed count went from ${c0} to ${c1} (expected +1)`,
-        };
+  const dup = duplicateVerdict(s1, s2, c0, c1);
   // Poisoning: a forged delivery with id X, then the genuine X, which must still be processed.
   const x = randomUUID();
   const sf = await d.sendForged(x);
   const c2 = await count();
   const sg = await d.sendGenuine(x);
   const c3 = await count();
-  const poison =
-    sf === 403 && sg === 200 && c3 - c2 === 1 && c2 === c1
-      ? {
-          passed: true,
-          detail: "a forged delivery with a genuine event's id was refused, and the genuine one was then processed",
-        }
-      : {
-          passed: false,
-          detail: `a forged delivery with webhookId X answered ${sf}; the genuine X then answered ${sg} and the processed count went from ${c2} to ${c3} (expected +1): ${c3 === c2 ? 'the forged delivery poisoned the dedupe set, so the genuine event was never processed' : 'see the counts'}`,
-        };
+  const poison = poisoningVerdict({ sf, sg, before: c1, afterForged: c2, afterGenuine: c3 });
   return { 'duplicates-processed-twice': dup, 'dedupe-poisoning': poison };
+}
+
+type Verdict = { passed: boolean; detail: string };
+const is2xx = (s: number) => s >= 200 && s < 300;
+const plus = (n: number) => (n >= 0 ? `+${n}` : String(n));
+
+/** The same genuine event sent twice: the fault named first is the one that matters most. */
+export function duplicateVerdict(s1: number, s2: number, c0: number, c1: number): Verdict {
+  const counts = `(processed count ${c0} → ${c1})`;
+  if (s1 !== 200)
+    return {
+      passed: false,
+      detail: `a genuine delivery was answered ${s1}, not 200, so duplicates could not be probed: fix the genuine case first ${counts}`,
+    };
+  if (s2 !== 200)
+    return {
+      passed: false,
+      detail: `the same event delivered again was answered ${s2}: a duplicate must be answered 200 (anything else makes the service send it again) ${counts}`,
+    };
+  if (c1 - c0 >= 2)
+    return {
+      passed: false,
+      detail: `the same event delivered twice was processed ${c1 - c0} times: both answered 200, and the duplicate ran again ${counts}`,
+    };
+  if (c1 - c0 <= 0)
+    return {
+      passed: false,
+      detail: `a genuine delivery answered 200 but the processed count did not move ${counts}: is --processed-url this receiver's count of processed deliveries?`,
+    };
+  return { passed: true, detail: 'the same event twice: both answered 200, processed once' };
+}
+
+/** A forged delivery carrying webhookId X, then the genuine X: the forged one must be refused and leave no trace. */
+export function poisoningVerdict(o: {
+  sf: number;
+  sg: number;
+  before: number;
+  afterForged: number;
+  afterGenuine: number;
+}): Verdict {
+  const { sf, sg, before, afterForged, afterGenuine } = o;
+  const counts = `(processed count ${before} → ${afterForged} after the forged delivery, → ${afterGenuine} after the genuine one)`;
+  if (is2xx(sf))
+    return {
+      passed: false,
+      detail: `a forged delivery (signed with a key the issuer never published) was answered ${sf}: the receiver accepted it${afterForged > before ? ' and processed it' : ''}; it must refuse it with 403 ${counts}`,
+    };
+  if (afterForged !== before)
+    return {
+      passed: false,
+      detail: `a forged delivery was answered ${sf} but the processed count moved by ${plus(afterForged - before)}: it was processed before it was refused ${counts}`,
+    };
+  if (sf !== 403)
+    return {
+      passed: false,
+      detail: `a forged delivery was answered ${sf}; a refusal must be 403${sf >= 500 ? ' (a 5xx makes the service send it again)' : ''} ${counts}`,
+    };
+  if (sg !== 200)
+    return {
+      passed: false,
+      detail: `after a refused forged delivery with its webhookId, the genuine event was answered ${sg}, not 200 ${counts}`,
+    };
+  if (afterGenuine === afterForged)
+    return {
+      passed: false,
+      detail: `the forged delivery poisoned the dedupe set: it was refused, but its webhookId was kept, so the genuine event with that id was answered 200 as a duplicate and never processed ${counts}`,
+    };
+  if (afterGenuine - afterForged !== 1)
+    return {
+      passed: false,
+      detail: `the genuine event was processed ${afterGenuine - afterForged} times after one delivery ${counts}`,
+    };
+  return {
+    passed: true,
+    detail: "a forged delivery with a genuine event's id was refused, and the genuine one was then processed",
+  };
 }

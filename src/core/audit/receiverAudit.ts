@@ -65,6 +65,19 @@ export interface AuditOptions {
 
 export class AuditRefused extends Error {}
 
+/** Nothing answered at the target: the connection was refused, the host unknown, or the route missing. Nothing was
+ * audited, so no case is reported: each would fail with the same cause and advice about the wrong thing. */
+export class AuditTargetUnreachable extends Error {
+  constructor(
+    readonly target: string,
+    readonly code: string | undefined,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'AuditTargetUnreachable';
+  }
+}
+
 /** Checks the target before anything is sent. */
 export function checkTarget(target: string, allowNonLocal = false): URL {
   let url: URL;
@@ -236,6 +249,10 @@ export async function runAudit(o: AuditOptions): Promise<AuditSummary> {
       } catch (err) {
         error = (err as Error).message;
         if (err instanceof TransportError && err.reason === 'timeout') unanswered++;
+        // The first request found nothing there: said once, instead of every case failing the same way.
+        if (!answered && results.length === 0 && err instanceof TransportError && err.reason === 'network') {
+          throw new AuditTargetUnreachable(target, err.code, err.message);
+        }
       } finally {
         await c.after?.(ctx);
       }

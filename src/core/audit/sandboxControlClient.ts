@@ -86,6 +86,24 @@ export class SandboxControlClient implements AuditIssuer {
     await this.call('DELETE', '/sandbox/faults');
   }
 
+  /** Injects `count` faults of this kind (`after`: throttle only, let that many requests through first); the faults
+   * still pending afterwards. */
+  async injectFault(fault: string, count: number, after?: number): Promise<Record<string, number>> {
+    const r = await this.call('POST', '/sandbox/faults', { fault, count, ...(after === undefined ? {} : { after }) });
+    return r.pending as Record<string, number>;
+  }
+
+  /** The faults still to come, each with its count left, and every kind the sandbox knows. */
+  async faults(): Promise<{ pending: Record<string, number>; kinds: string[] }> {
+    const r = await this.call('GET', '/sandbox/faults');
+    return { pending: r.pending as Record<string, number>, kinds: r.kinds as string[] };
+  }
+
+  /** Publishes a new signing key (the previous one stays in the key set); its kid. */
+  async rotateKey(): Promise<string> {
+    return (await this.call('POST', '/sandbox/keys/rotate')).kid as string;
+  }
+
   async keySet(): Promise<{ keys: Record<string, unknown>[] }> {
     return (await this.call('GET', '/.well-known/jwks.json')) as { keys: Record<string, unknown>[] };
   }

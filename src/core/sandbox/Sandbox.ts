@@ -11,8 +11,14 @@ import { REFRESH_PATH, SIGN_IN_PATH, TEST_WEBHOOK_PATH, WORKFLOW_ROOT } from '..
 import { controlRoute, type AdvanceableClock } from './sandboxControlRoutes';
 import type { SandboxContext } from './sandboxContext';
 import { SandboxFaults } from './sandboxFaults';
-import { parsePath, type SandboxRequest } from './sandboxRequest';
-import { edgeHtmlReply, emptyReply, send, type Reply } from './sandboxResponses';
+import {
+  MAX_REQUEST_BYTES,
+  MAX_REQUEST_BYTES_IN_FLIGHT,
+  parsePath,
+  sizeInWords,
+  type SandboxRequest,
+} from './sandboxRequest';
+import { edgeHtmlReply, emptyReply, problemReply, send, type Reply } from './sandboxResponses';
 import { DEFAULT_THROTTLE, RateThrottle, type ThrottleOptions } from './rateThrottle';
 import {
   EMPTY_SESSION_ID,
@@ -197,11 +203,27 @@ export class Sandbox extends EventEmitter {
       const hostAllowed = isAllowedHost(req.headers.host, this.options.allowedHosts);
       // A web page's request is refused on every route before anything counts it (the throttle above all).
       const fromPage = hostAllowed ? originRefusal(req.headers.origin) : undefined;
-      const body = hostAllowed && !fromPage ? await readBody(req, this.options.maxBodyBytes ?? 1024 * 1024) : undefined;
+      const cap = this.options.maxBodyBytes ?? MAX_REQUEST_BYTES;
+      const body = hostAllowed && !fromPage ? await this.readBody(req, cap) : undefined;
       if (!hostAllowed) reply = misdirected(req.headers.host);
       else if (fromPage) reply = fromPage;
       else if (!ctx) reply = emptyReply(503);
-      else if (body === undefined) reply = emptyReply(413);
+      else if (body === 'too-large')
+        reply = problemReply(
+          413,
+          `${ctx.problemsBase}/request-too-large`,
+          'Request too large',
+          `The sandbox reads requests of at most ${sizeInWords(cap)}; this one was larger, and nothing was done. Send a smaller body (testData included).`,
+        );
+      else if (body === 'busy')
+        reply = problemReply(
+          503,
+          `${ctx.problemsBase}/busy`,
+          'Busy',
+          `The sandbox is reading ${sizeInWords(MAX_REQUEST_BYTES_IN_FLIGHT)} of other requests at once; nothing was done. Send it again in a moment.`,
+          { 'retry-after': '1' },
+        );
+      else if (body === undefined) reply = emptyReply(400);
       else {
         const parsed = parsePath(rawUrl);
         if (!parsed) reply = emptyReply(404);
@@ -288,6 +310,45 @@ export class Sandbox extends EventEmitter {
     return typeof c.advance === 'function' ? { advance: (ms) => c.advance!(ms) } : undefined;
   }
 
+  /** Bytes of request bodies being read now, across connections (MAX_REQUEST_BYTES_IN_FLIGHT). */
+  private bytesInFlight = 0;
+
+  /** The whole body, or why not: larger than `cap` (read to its end and dropped, so the sender reads the 413), or
+   * the bodies being read at once past their bound. */
+  private readBody(req: IncomingMessage, cap: number): Promise<Buffer | 'too-large' | 'busy'> {
+    return new Promise((resolve, reject) => {
+      const chunks: Buffer[] = [];
+      let held = 0;
+      let refused: 'too-large' | 'busy' | undefined;
+      const release = () => {
+        this.bytesInFlight -= held;
+        held = 0;
+        chunks.length = 0;
+      };
+      req.on('data', (c: Buffer) => {
+        if (refused) return;
+        if (held + c.length > cap) refused = 'too-large';
+        else if (this.bytesInFlight + c.length > MAX_REQUEST_BYTES_IN_FLIGHT) refused = 'busy';
+        if (refused) return release();
+        chunks.push(c);
+        held += c.length;
+        this.bytesInFlight += c.length;
+      });
+      req.on('end', () => {
+        if (refused) return resolve(refused);
+        const body = Buffer.concat(chunks);
+        release();
+        resolve(body);
+      });
+      req.on('error', (err) => {
+        release();
+        reject(err);
+      });
+      // A sender gone mid-body: what it sent is given back to the budget (release twice is harmless).
+      req.on('close', release);
+    });
+  }
+
   private reset(): void {
     const ctx = this.context;
     ctx.workflows.reset();
@@ -324,19 +385,4 @@ function edgeScan(req: SandboxRequest, rawUrl: string): string | undefined {
     if (rule) return rule;
   }
   return undefined;
-}
-
-function readBody(req: IncomingMessage, cap: number): Promise<Buffer | undefined> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let over = false;
-    req.on('data', (c: Buffer) => {
-      size += c.length;
-      if (size > cap) over = true;
-      else chunks.push(c);
-    });
-    req.on('end', () => resolve(over ? undefined : Buffer.concat(chunks)));
-    req.on('error', reject);
-  });
 }

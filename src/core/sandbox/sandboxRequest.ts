@@ -1,5 +1,17 @@
-// The parsed form of a request the sandbox serves.
+// The parsed form of a request the sandbox serves, and how large one may be.
 import type { IncomingHttpHeaders } from 'node:http';
+
+/** The largest request the sandbox reads, and so the largest testData a client sends it (the CLI and the extension
+ * refuse more before sending). The spec shows no limit; this is the toolkit's one number, docs/cli.md. */
+export const MAX_REQUEST_BYTES = 64 * 1024 * 1024;
+/** Request bodies being read at once, in all: a second large upload waits (503) rather than doubling the memory. */
+export const MAX_REQUEST_BYTES_IN_FLIGHT = 2 * MAX_REQUEST_BYTES;
+
+/** "64 MiB (67,108,864 bytes)". */
+export function sizeInWords(bytes: number): string {
+  const mib = bytes / 1024 / 1024;
+  return `${Number.isInteger(mib) ? mib : mib.toFixed(2)} MiB (${bytes.toLocaleString('en-US')} bytes)`;
+}
 
 export interface SandboxRequest {
   method: string;

@@ -41,11 +41,11 @@ describe('the human face', () => {
 
   it('an event without a renderer of its own is shown by name with its fields, never lost', () => {
     const r = renderHuman(
-      { event: 'tunnel', state: 'open', publicUrl: 'https://x.example', extra: { a: 1 }, none: null },
+      { event: 'mystery', state: 'open', publicUrl: 'https://x.example', extra: { a: 1 }, none: null },
       s,
     );
     assert.equal(r.stream, 'stdout');
-    assert.equal(r.text, 'tunnel  state=open  publicUrl=https://x.example  extra={"a":1}\n');
+    assert.equal(r.text, 'mystery  state=open  publicUrl=https://x.example  extra={"a":1}\n');
   });
 
   it('a status line: time, status padded, id and run', () => {

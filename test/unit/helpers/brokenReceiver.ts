@@ -30,7 +30,7 @@ export type Mistake =
   | 'accepts-ps256'
   | 'no-issuer-check-cached-keys'
   | 'iss-derived-jwks'
-  | 'tolerance-120'
+  | 'tolerance-90'
   | 'malformed-500'
   | 'alg-confusion-pkcs1'
   | 'alg-confusion-modulus'
@@ -204,7 +204,7 @@ export class BrokenReceiver {
           audience: m === 'no-audience-check' ? undefined : this.trust.audience,
           requiredClaims: m === 'exp-optional' ? [] : ['exp'],
           clockTolerance:
-            m === 'no-clock-tolerance' ? 0 : m === 'lenient-tolerance' ? 600 : m === 'tolerance-120' ? 120 : 60,
+            m === 'no-clock-tolerance' ? 0 : m === 'lenient-tolerance' ? 600 : m === 'tolerance-90' ? 90 : 60,
         }).catch(() => {
           throw new Refuse('claims');
         });
@@ -215,7 +215,7 @@ export class BrokenReceiver {
       m === 'exp-optional' ||
       m === 'no-clock-tolerance' ||
       m === 'lenient-tolerance' ||
-      m === 'tolerance-120'
+      m === 'tolerance-90'
     ) {
       // jwtVerify above checked the claims with the mistake in place
     } else if (

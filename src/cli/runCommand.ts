@@ -1,0 +1,100 @@
+// Runs one command: strict flags, the proxy from the environment, and every error turned into its line and exit
+// code. Loaded only when a command runs (main.ts), since what it imports brings undici in.
+import { ServiceError } from '../core/http/serviceErrors';
+import { TransportError, setDefaultDispatcher } from '../core/http/request';
+import { ProxyConfigError, checkProxySettings, proxyDispatcher, proxySettingsFromEnv } from '../core/http/proxy';
+import { TunnelError } from '../core/tunnel/Tunnel';
+import { ListenError } from '../core/http/listenError';
+import type { CommandSpec } from './commandSpec';
+import { parseFlags, UsageError } from './flags';
+import { errnoInWords, UNREACHABLE_NEXT } from './errnoWords';
+import { StoppedBeforeSent, type CliIO } from './output';
+import { EXIT } from './exitCodes';
+
+export async function runCommand(command: CommandSpec, rest: string[], io: CliIO): Promise<number> {
+  let restoreDispatcher: (() => void) | undefined;
+  try {
+    // A command that takes one word after its name (`wfs sandbox fault throttle`) has it first.
+    const word = command.argument && rest[0] !== undefined && !rest[0].startsWith('-') ? rest[0] : undefined;
+    if (command.argument && word === undefined)
+      throw new UsageError(`wfs ${command.name} needs ${command.argument.value}: ${command.argument.description}`);
+    const flags = parseFlags(
+      word === undefined ? rest : rest.slice(1),
+      command.flags,
+      (command.env ?? []).flatMap(([names]) => names.split(/,\s*/)),
+      command.positionals !== undefined,
+    );
+    if (word !== undefined) flags.argument = word;
+    const proxy = proxySettingsFromEnv(io.env);
+    checkProxySettings(proxy, 'HTTPS_PROXY/HTTP_PROXY');
+    const dispatcher = proxyDispatcher(proxy);
+    if (dispatcher) {
+      const previous = setDefaultDispatcher(dispatcher);
+      restoreDispatcher = () => {
+        setDefaultDispatcher(previous);
+        void dispatcher.close();
+      };
+    }
+    return await command.run(flags, io);
+  } catch (err) {
+    return reportError(err, io);
+  } finally {
+    restoreDispatcher?.();
+  }
+}
+
+function reportError(err: unknown, io: CliIO): number {
+  const { emit } = io;
+  if (err instanceof UsageError || err instanceof ProxyConfigError) {
+    emit({ event: 'error', kind: 'usage', message: err.message });
+    return EXIT.usage;
+  }
+  if (err instanceof StoppedBeforeSent) {
+    emit({ event: 'error', kind: 'interrupted', message: err.message });
+    return EXIT.interrupted;
+  }
+  if (err instanceof ServiceError) {
+    emit(err.toJSON());
+    if (err.kind === 'local-validation') return EXIT.usage;
+    if (err.kind === 'outcome-unknown') return EXIT.outcomeUnknown;
+    return EXIT.failed;
+  }
+  if (err instanceof ListenError) {
+    emit({
+      event: 'error',
+      kind: 'listen',
+      code: err.code,
+      message: `${err.message} (${err.code === 'EADDRNOTAVAIL' ? '--host' : `--port ${err.port}`})`,
+    });
+    return EXIT.failed;
+  }
+  if (err instanceof TunnelError) {
+    emit({ event: 'error', kind: 'tunnel', message: err.message });
+    return EXIT.failed;
+  }
+  if (err instanceof TransportError) {
+    emit({
+      event: 'error',
+      kind: 'transport',
+      reason: err.reason,
+      ...(err.code ? { code: err.code } : {}),
+      message: transportMessage(err),
+    });
+    return EXIT.failed;
+  }
+  emit({ event: 'error', kind: 'internal', message: (err as Error)?.message ?? String(err) });
+  return EXIT.failed;
+}
+
+/** A request that got no answer, in words: the errno said plainly with its code kept, then what to do. */
+function transportMessage(err: TransportError): string {
+  const where = (() => {
+    try {
+      return new URL(err.url).origin;
+    } catch {
+      return err.url;
+    }
+  })();
+  const words = err.reason === 'network' ? errnoInWords(err.code, where) : undefined;
+  return words ? `${words}: ${UNREACHABLE_NEXT}` : err.message;
+}

@@ -12,6 +12,8 @@ import { Tunnel, type TunnelState } from '../../core/tunnel/Tunnel';
 import { DeliveryLog } from '../../core/webhooks/DeliveryLog';
 import type { DeliveryRecord } from '../../core/webhooks/deliveryRecord';
 import { Receiver } from '../../core/webhooks/Receiver';
+import { Forwarder } from '../../core/webhooks/forwardFanOut';
+import { forwardEverything } from '../../core/webhooks/forwardRules';
 import { Verifier, type TrustedIssuer } from '../../core/webhooks/Verifier';
 import { HistoryInUse, historyHolder } from '../../core/webhooks/historyLock';
 import { addressSetting, SettingError } from './addressSetting';
@@ -351,6 +353,13 @@ export class ReceiverHost implements vscode.Disposable, EnvironmentFollower {
     return target;
   }
 
+  private async confirmedForwarder(): Promise<Forwarder | undefined> {
+    const target = await this.confirmedForwardTarget();
+    return target
+      ? new Forwarder({ rules: [forwardEverything(target, 'wfs.receiver.forwardTo')], passThrough: true })
+      : undefined;
+  }
+
   get running(): Receiver | undefined {
     return this.receiver;
   }
@@ -371,7 +380,7 @@ export class ReceiverHost implements vscode.Disposable, EnvironmentFollower {
       port: cfg.get<number>('receiver.port') ?? 0,
       path: '/webhooks',
       log: this.log,
-      forwardTo: await this.confirmedForwardTarget(),
+      forward: await this.confirmedForwarder(),
       respondWith: this.override,
     });
     receiver.on('delivery', (r: DeliveryRecord) => {

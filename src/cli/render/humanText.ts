@@ -1,6 +1,8 @@
 // The human face of wfs: one function per event kind turns a JSON line (the same object a script gets) into a few
 // short lines of text. An event without its own function is shown by the generic one, so no event is ever lost.
 import type { Style } from './style';
+import { forwardFailed, type ForwardAnswerRecord } from '../../core/webhooks/deliveryRecord';
+import { forwardLine } from '../../core/webhooks/forwardText';
 
 type Line = Record<string, any>;
 type Render = (line: Line, s: Style) => string;
@@ -91,6 +93,18 @@ const RENDERERS: Record<string, Render> = {
       ...(l.noProxy ? ([['no proxy for', String(l.noProxy)]] as [string, string][]) : []),
     ];
     return table(rows, '');
+  },
+  delivery: (l, s) => {
+    const ok = l.verified === true && Number(l.status) < 300;
+    const what = l.verified ? (l.duplicate ? 'verified, duplicate' : 'verified') : 'refused';
+    const topic = l.topic ?? (l.unsigned?.topic ? `${l.unsigned.topic} (unsigned)` : '');
+    const lines = [
+      `${ok ? s.green('✓') : s.red('✗')} ${l.status} ${what}${topic ? `  ${topic}` : ''}${l.webhookId ? s.dim(`  ${l.webhookId}`) : ''}`,
+    ];
+    for (const f of (l.forwards ?? []) as ForwardAnswerRecord[])
+      lines.push(`  ${forwardFailed(f) ? s.red(forwardLine(f)) : forwardLine(f)}`);
+    if (l.note) lines.push(s.dim(`  ${l.note}`));
+    return lines.join('\n');
   },
   'signed-in': (l, s) =>
     `${s.green('✓')} Signed in to ${l.origin} as ${l.username}${l.accessExpiresInSeconds !== undefined ? `: the access token lasts ${l.accessExpiresInSeconds} s (until ${l.accessExpiresAt}), the refresh token until ${l.refreshExpiresAt}` : ''}. Nothing was stored.`,

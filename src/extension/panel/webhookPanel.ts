@@ -3,6 +3,7 @@
 // webview state). The extension side does filtering and detail; the webview only renders text.
 import * as vscode from 'vscode';
 import { forwardableHeaders } from '../../core/http/hopByHop';
+import { forwardsOf } from '../../core/webhooks/deliveryRecord';
 import { homedir } from 'node:os';
 import { httpRequest } from '../../core/http/request';
 import type { DeliveryRecord } from '../../core/webhooks/deliveryRecord';
@@ -150,7 +151,13 @@ export class WebhookPanel implements vscode.Disposable {
     this.post({
       type: 'receiver',
       receiver: info
-        ? { running: true, localUrl: info.localUrl, publicUrl: info.publicUrl, publicNote: info.publicNote }
+        ? {
+            running: true,
+            localUrl: info.localUrl,
+            publicUrl: info.publicUrl,
+            publicNote: info.publicNote,
+            passThrough: info.passThrough,
+          }
         : { running: false },
     });
   }
@@ -296,7 +303,7 @@ export class WebhookPanel implements vscode.Disposable {
           return await this.replay(r, url);
         }
         case 'replay-forward': {
-          const url = r.forward?.target ?? this.s.receiver.forwardTo;
+          const url = forwardsOf(r)[0]?.target ?? this.s.receiver.forwardTo;
           if (!url) throw new Error('No forward target is set (wfs.receiver.forwardTo).');
           return await this.replay(r, url);
         }

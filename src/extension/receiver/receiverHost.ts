@@ -12,8 +12,8 @@ import { Tunnel, type TunnelState } from '../../core/tunnel/Tunnel';
 import { DeliveryLog } from '../../core/webhooks/DeliveryLog';
 import type { DeliveryRecord } from '../../core/webhooks/deliveryRecord';
 import { Receiver } from '../../core/webhooks/Receiver';
-import { Forwarder } from '../../core/webhooks/forwardFanOut';
-import { forwardEverything } from '../../core/webhooks/forwardRules';
+import type { Forwarder } from '../../core/webhooks/forwardFanOut';
+import { ForwardConsent } from './forwardConsent';
 import { Verifier, type TrustedIssuer } from '../../core/webhooks/Verifier';
 import { HistoryInUse, historyHolder } from '../../core/webhooks/historyLock';
 import { addressSetting, SettingError } from './addressSetting';
@@ -31,8 +31,6 @@ import type { EnvironmentFollower } from '../environments/environmentSync';
 import type { ExtensionLog } from '../log/extensionLog';
 import type { SandboxHost } from '../sandboxHost';
 
-/** Origins outside this machine the user agreed to forward deliveries to (kept outside settings). */
-const CONFIRMED_FORWARD_KEY = 'wfs.confirmedForwardOrigins';
 /** The public address of the last start: a new one must be registered with the service again. */
 const LAST_PUBLIC_URL_KEY = 'wfs.receiver.lastPublicUrl';
 
@@ -48,6 +46,10 @@ export interface ReceiverInfo {
   selfTest?: PublicAddressTestResult;
   /** The public address of the previous start, when this start's differs: registered with the service, it is stale. */
   publicChangedFrom?: string;
+  /** Forwarded deliveries are answered with the apps' status. */
+  passThrough?: boolean;
+  /** How many forward rules are in use. */
+  forwardRules?: number;
 }
 
 /** A public address that could not be opened; the receiver itself runs. */
@@ -69,6 +71,9 @@ export class ReceiverHost implements vscode.Disposable, EnvironmentFollower {
   private publicChangedFrom?: string;
   private selfTesting?: Promise<PublicAddressTestResult>;
   readonly consent: LocaltunnelConsent;
+  /** Where verified deliveries may be forwarded (wfs.receiver.forward, forwardTo; the receiver task's rules). */
+  readonly forwardConsent: ForwardConsent;
+  private forwarder?: Forwarder;
   /** Says when a receiver setting changed while it runs; our own commands write through it. */
   readonly settings: ReceiverSettingsWatch;
   private starting?: Promise<ReceiverInfo>;
@@ -157,6 +162,7 @@ export class ReceiverHost implements vscode.Disposable, EnvironmentFollower {
     // Switching environments changes whether the Sandbox's issuer is trusted.
     this.disposables.push(environments.onDidChange(() => this.applyTrust()));
     this.consent = new LocaltunnelConsent(state);
+    this.forwardConsent = new ForwardConsent(state, extLog);
     // Through the commands, so a restart says what it did (or why it failed) as the palette's would.
     this.settings = new ReceiverSettingsWatch(
       () => this.receiver?.url !== undefined,
@@ -287,6 +293,8 @@ export class ReceiverHost implements vscode.Disposable, EnvironmentFollower {
       tunnelState: this.tunnel?.state ?? 'closed',
       selfTest: this.selfTest,
       publicChangedFrom: this.publicChangedFrom,
+      passThrough: this.forwarder?.passThrough,
+      forwardRules: this.forwarder?.options.rules.length,
     };
   }
 
@@ -305,59 +313,9 @@ export class ReceiverHost implements vscode.Disposable, EnvironmentFollower {
     );
   }
 
-  /** The forward target, once it may be used: a loopback address, or a host the user confirmed (never otherwise:
-   * a verified delivery may carry customer data). */
+  /** The first forward target that may be used now (never one off this machine the user did not confirm). */
   get forwardTo(): string | undefined {
-    let target: string | undefined;
-    try {
-      target = addressSetting('receiver.forwardTo');
-    } catch {
-      return undefined; // not a URL: Start Receiver says so
-    }
-    return target && this.forwardAllowed(target) ? target : undefined;
-  }
-
-  private forwardAllowed(target: string): boolean {
-    try {
-      const u = new URL(target);
-      return isLoopbackHost(u.hostname) || (this.state.get<string[]>(CONFIRMED_FORWARD_KEY) ?? []).includes(u.origin);
-    } catch {
-      return false;
-    }
-  }
-
-  /** The configured forward target after asking, once per origin, when it is not on this machine. */
-  private async confirmedForwardTarget(): Promise<string | undefined> {
-    const target = addressSetting('receiver.forwardTo');
-    if (!target || this.forwardAllowed(target)) return target;
-    const origin = new URL(target).origin;
-    // A dialog that cannot be shown (it fails, or is dismissed) is a "no".
-    const answer = await Promise.resolve(
-      vscode.window.showWarningMessage(
-        `Forward verified deliveries to ${origin}?`,
-        {
-          modal: true,
-          detail: `wfs.receiver.forwardTo sends every verified delivery, which may carry customer loan data, on to ${target}. That host is not on this machine: forward to it only if you run it. Your answer is remembered for ${origin}.`,
-        },
-        'Forward',
-      ),
-    ).catch(() => undefined);
-    if (answer !== 'Forward') {
-      this.extLog.warn(`Not forwarding deliveries to ${origin}: not confirmed.`);
-      return undefined;
-    }
-    await this.state.update(CONFIRMED_FORWARD_KEY, [
-      ...(this.state.get<string[]>(CONFIRMED_FORWARD_KEY) ?? []),
-      origin,
-    ]);
-    return target;
-  }
-
-  private async confirmedForwarder(): Promise<Forwarder | undefined> {
-    const target = await this.confirmedForwardTarget();
-    return target
-      ? new Forwarder({ rules: [forwardEverything(target, 'wfs.receiver.forwardTo')], passThrough: true })
-      : undefined;
+    return this.forwardConsent.forwardTo;
   }
 
   get running(): Receiver | undefined {
@@ -380,7 +338,7 @@ export class ReceiverHost implements vscode.Disposable, EnvironmentFollower {
       port: cfg.get<number>('receiver.port') ?? 0,
       path: '/webhooks',
       log: this.log,
-      forward: await this.confirmedForwarder(),
+      forward: (this.forwarder = await this.forwardConsent.forwarder()),
       respondWith: this.override,
     });
     receiver.on('delivery', (r: DeliveryRecord) => {

@@ -23,9 +23,24 @@ export class ForwardConsent {
     private readonly extLog: ExtensionLog,
   ) {}
 
+  /** The receiver task's rules, while the receiver it started runs: they take the settings' place. */
+  private taskForward?: { rules: unknown[]; passThrough: boolean };
+
+  useTaskRules(forward: { rules: unknown[]; passThrough: boolean } | undefined): void {
+    this.taskForward = forward;
+  }
+
   /** The rules the settings give, checked: wfs.receiver.forward wins over wfs.receiver.forwardTo when it has any.
    * Throws SettingError naming the setting and the rule at fault. */
   configuredRules(): ForwardRule[] {
+    if (this.taskForward) {
+      try {
+        return parseForwardRules(this.taskForward.rules, 'the wfs task\'s "forward"');
+      } catch (err) {
+        if (err instanceof ForwardRuleError) throw new SettingError('wfs.receiver.forward', err.message);
+        throw err;
+      }
+    }
     const cfg = vscode.workspace.getConfiguration('wfs');
     const listed = cfg.get<unknown>('receiver.forward');
     const forwardTo = addressSetting('receiver.forwardTo');
@@ -86,7 +101,7 @@ export class ForwardConsent {
   async forwarder(): Promise<Forwarder | undefined> {
     const rules = await this.confirmedRules();
     if (rules.length === 0) return undefined;
-    return new Forwarder({ rules, passThrough: passThroughSetting() });
+    return new Forwarder({ rules, passThrough: this.taskForward?.passThrough ?? passThroughSetting() });
   }
 
   private async ask(origin: string, rules: readonly ForwardRule[]): Promise<boolean> {

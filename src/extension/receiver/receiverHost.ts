@@ -328,6 +328,12 @@ export class ReceiverHost implements vscode.Disposable, EnvironmentFollower {
     return this.starting;
   }
 
+  /** Starts the receiver with the receiver task's forward rules in place of the settings' (until it stops). */
+  startWithForward(forward?: { rules: unknown[]; passThrough: boolean }): Promise<ReceiverInfo> {
+    if (!this.receiver?.url && !this.starting) this.forwardConsent.useTaskRules(forward);
+    return this.start();
+  }
+
   private async doStart(): Promise<ReceiverInfo> {
     await this.historyLoaded();
     const cfg = vscode.workspace.getConfiguration('wfs');
@@ -515,6 +521,8 @@ export class ReceiverHost implements vscode.Disposable, EnvironmentFollower {
     this.publicAddress = undefined;
     this.publicChangedFrom = undefined;
     this.selfTest = undefined;
+    this.forwarder = undefined;
+    this.forwardConsent.useTaskRules(undefined);
     if (r) {
       if (r.url) this.sandbox.setWebhookEndpoint(r.url, false);
       await r.stop();

@@ -653,6 +653,7 @@ function vscodeStub() {
       showInformationMessage: async () => undefined,
       setStatusBarMessage: () => disposable,
     },
+    tasks: { registerTaskProvider: () => disposable },
     workspace: {
       getConfiguration: () => ({ get: () => undefined, update: async () => {} }),
       onDidChangeConfiguration: event,

@@ -79,6 +79,8 @@
     $('receiver-text').textContent = r.running
       ? `Receiving at ${r.localUrl}${r.publicUrl ? ` · public address ${r.publicUrl}` : r.publicNote ? ` · no public address: ${r.publicNote}` : ''}`
       : 'The receiver is stopped: nothing is received until it starts. The history below is kept.';
+    $('receiver-text').textContent +=
+      r.running && r.passThrough ? " · pass-through on: the service is answered your apps' status" : '';
   }
 
   function renderPause() {
@@ -147,6 +149,16 @@
       }),
     );
     if (r.duplicate) badge.appendChild(el('span', 'duplicate', 'badge dup'));
+    if (r.forwardsFailed)
+      badge.appendChild(
+        el('span', 'forward failed', 'badge bad forward-failed', {
+          title: `${r.forwardsFailed} of ${r.forwarded} apps did not answer, or answered 5xx`,
+        }),
+      );
+    else if (r.forwarded)
+      badge.appendChild(
+        el('span', `→ ${r.forwarded}`, 'badge forwarded', { title: `forwarded to ${r.forwarded} apps` }),
+      );
     d.appendChild(badge);
     d.appendChild(el('span', r.latencyMs.toFixed(1), 'latency'));
     return d;
@@ -205,6 +217,37 @@
     line.appendChild(el('span', label, 'json-key'));
     line.appendChild(el('span', JSON.stringify(value), `json-${value === null ? 'null' : typeof value}`));
     return line;
+  }
+
+  /** Each app's answer to the forwarded delivery: status, latency, headers, the first 4 KiB of its body, as text. */
+  function appAnswers(forwards) {
+    const failed = forwards.filter((f) => f.failed).length;
+    const s = section(
+      `The app's answer (${forwards.length === 1 ? '1 target' : `${forwards.length} targets`}${failed ? `, ${failed} failed` : ''})`,
+    );
+    s.classList.add('app-answers');
+    for (const f of forwards) {
+      const box = el('div', null, f.failed ? 'app-answer failed' : 'app-answer');
+      box.appendChild(el('h3', `${f.failed ? '✗' : '✓'} ${f.target}`));
+      /** @type {[string, unknown][]} */
+      const kv = [
+        ['status', f.status === undefined ? `no answer: ${f.error}` : String(f.status)],
+        ['latency', `${f.latencyMs} ms`],
+      ];
+      if (f.redirect !== undefined) kv.push(['redirect', `to ${f.redirect} (not followed)`]);
+      if (f.status !== undefined && f.error) kv.push(['cut', f.error]);
+      if (f.rules.length) kv.push(['rules', f.rules.join('; ')]);
+      if (f.bodySize !== undefined) kv.push(['body size', `${f.bodySize} bytes`]);
+      box.appendChild(kvTable(kv));
+      if (f.headers.length) {
+        box.appendChild(el('h3', `Response headers (${f.headers.length})`));
+        box.appendChild(kvTable(f.headers));
+      }
+      if (f.bodyNote) box.appendChild(el('p', f.bodyNote, 'note'));
+      if (f.body !== undefined) box.appendChild(el('pre', f.body, 'raw app-body'));
+      s.appendChild(box);
+    }
+    return s;
   }
 
   function renderDetail() {
@@ -302,14 +345,15 @@
       ['runId', d.row.runId || '—'],
       ['response sent', `${d.response.status} after ${d.response.durationMs} ms`],
     ];
-    if (d.forward)
+    for (const f of d.forwards || [])
       timing.push([
-        'forwarded to',
-        `${d.forward.target} → ${d.forward.status ?? d.forward.error} in ${d.forward.latencyMs} ms`,
+        f.failed ? 'forward failed' : 'forwarded to',
+        `${f.target} → ${f.status ?? f.error} in ${f.latencyMs} ms`,
       ]);
     const summary = section('Summary');
     summary.appendChild(kvTable(timing));
     parts.push(summary);
+    if (d.forwards && d.forwards.length) parts.push(appAnswers(d.forwards));
 
     if (d.jwt) {
       const jwt = section('Token (decoded; trusted only if verified)');

@@ -16,6 +16,7 @@ import { ExplorerTree, type ExplorerNode } from './explorer/explorerTree';
 import { WORKFLOW_JSON_SCHEME, WorkflowJsonDocuments } from './explorer/workflowJsonDocuments';
 import { ExtensionLog } from './log/extensionLog';
 import { ReceiverHost } from './receiver/receiverHost';
+import { ReceiverTaskProvider, WFS_TASK_TYPE } from './tasks/receiverTask';
 import { ReceiverTree, type ReceiverNode } from './receiver/receiverTree';
 import { SandboxHost } from './sandboxHost';
 import { ProxyRouting } from './proxyRouting';
@@ -149,6 +150,7 @@ export function compose(context: vscode.ExtensionContext): Composition {
     ...registerReceiverCommands(services),
     ...registerProbeCommand(services),
     ...fixtures.disposables,
+    vscode.tasks.registerTaskProvider(WFS_TASK_TYPE, new ReceiverTaskProvider(receiver)),
   );
   shutdown = async () => {
     // Polling first, so nothing reads a sandbox that is going away; then the servers, the tunnel and the history.

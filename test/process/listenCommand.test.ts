@@ -312,11 +312,18 @@ describe('wfs listen / sandbox / audit as processes', function () {
     await listen.stopCleanly();
   });
 
-  it("--forward-to: a verified delivery goes to your app with its exact bytes and is answered the app's status; an app that is down is 502, and the line says why", async () => {
+  it("--forward-to --pass-through: a verified delivery goes to your app with its exact bytes and is answered the app's status; an app that is down is 502, and the line says why", async () => {
     const app = new RecordingServer();
     app.respond = () => 202;
     const appUrl = `${await app.start()}/app`;
-    const listen = new WfsProcess(['listen', '--trust-sandbox', s.info.baseUrl, '--forward-to', appUrl]);
+    const listen = new WfsProcess([
+      'listen',
+      '--trust-sandbox',
+      s.info.baseUrl,
+      '--forward-to',
+      appUrl,
+      '--pass-through',
+    ]);
     try {
       const { url } = await listen.event('ready');
       const bodyOf = (n: number) =>

@@ -7,7 +7,9 @@ import { readBoundedText } from '../boundedRead';
 import { dirname } from 'node:path';
 import { SandboxControlClient } from '../../core/audit/sandboxControlClient';
 import { DeliveryLog } from '../../core/webhooks/DeliveryLog';
-import type { DeliveryRecord } from '../../core/webhooks/deliveryRecord';
+import { forwardsOf, type DeliveryRecord } from '../../core/webhooks/deliveryRecord';
+import { Forwarder } from '../../core/webhooks/forwardFanOut';
+import { ForwardRuleError, forwardEverything, parseForwardFlag } from '../../core/webhooks/forwardRules';
 import { fileModeWarning, octal } from '../../core/webhooks/historyFile';
 import { DEFAULT_MAX_BODY, Receiver } from '../../core/webhooks/Receiver';
 import { Verifier, type TrustedIssuer } from '../../core/webhooks/Verifier';
@@ -93,13 +95,45 @@ function checkLogPath(file: string): void {
     );
 }
 
+/** --forward (repeatable) or --forward-to, and --pass-through: the forwarder, or undefined when nothing forwards. */
+function forwarderFromFlags(flags: ParsedFlags, forwardTo: string | undefined): Forwarder | undefined {
+  const patterns = flags.lists.get('forward') ?? [];
+  if (patterns.length > 0 && forwardTo !== undefined)
+    throw new UsageError("--forward-to excludes --forward: for everything, write --forward '**=URL' among the rules");
+  let rules;
+  try {
+    rules =
+      forwardTo !== undefined
+        ? [forwardEverything(forwardTo, '--forward-to')]
+        : patterns.map((p) => parseForwardFlag(p));
+  } catch (err) {
+    if (err instanceof ForwardRuleError) throw new UsageError(err.message);
+    throw err;
+  }
+  if (flags.switches.has('pass-through') && rules.length === 0)
+    throw new UsageError("--pass-through answers with your app's status: add --forward or --forward-to");
+  return rules.length > 0 ? new Forwarder({ rules, passThrough: flags.switches.has('pass-through') }) : undefined;
+}
+
+/** The delivery line's forward fields: every target's answer (`forwards`), and `forward`, the first target's
+ * status as lines before rules carried it (a field of the JSON lines is never removed). */
+function forwardFields(r: DeliveryRecord): Record<string, unknown> {
+  const forwards = forwardsOf(r);
+  if (forwards.length === 0) return {};
+  const { target, status, latencyMs, error } = forwards[0]!;
+  return {
+    forward: { target, ...(status !== undefined ? { status } : {}), latencyMs, ...(error ? { error } : {}) },
+    forwards,
+  };
+}
+
 export const listenCommand: CommandSpec = {
   name: 'listen',
   synopsis: [
     'listen (--trust-file FILE | --trust-sandbox URL | --issuer I --audience A --jwks-url U …)',
     '           [--host H] [--port P] [--path /webhooks] [--public-url URL | --tunnel [--tunnel-host URL] [--subdomain S]]',
     '           [--self-test]',
-    '           [--forward-to URL] [--respond STATUS] [--max-body BYTES]',
+    "           [--forward 'PATTERN=URL' … | --forward-to URL] [--pass-through] [--respond STATUS] [--max-body BYTES]",
     '           [--log FILE [--history-disk MIB]] [--history-memory MIB]',
   ].join('\n'),
   description: [
@@ -160,10 +194,21 @@ export const listenCommand: CommandSpec = {
       description: 'with --tunnel: the localtunnel server (default https://localtunnel.me)',
     },
     subdomain: { type: 'string', value: 'S', description: 'with --tunnel: ask the tunnel server for this name' },
+    forward: {
+      type: 'string',
+      multiple: true,
+      value: 'PATTERN=URL',
+      description:
+        "POST verified deliveries whose signed topic matches PATTERN (a glob; 'TOPIC SUBTOPIC' for both) on to URL",
+    },
     'forward-to': {
       type: 'string',
       value: 'URL',
-      description: 'POST each verified delivery on to your app, and answer its status',
+      description: "POST every verified delivery on to your app (the same as --forward '**=URL')",
+    },
+    'pass-through': {
+      type: 'boolean',
+      description: "answer the service with your app's status (the highest of them), not 200",
     },
     respond: {
       type: 'string',
@@ -225,6 +270,7 @@ export const listenCommand: CommandSpec = {
       throw new UsageError('--self-test needs a public address: --public-url URL, or --tunnel');
     const forwardTo = flags.values.get('forward-to');
     if (forwardTo) httpUrlValue('--forward-to', forwardTo);
+    const forwarder = forwarderFromFlags(flags, forwardTo);
     const port = intFlag(flags, 'port', 0, 65535) ?? 0;
     const maxBodyBytes = intFlag(flags, 'max-body', 1, 100 * 1024 * 1024) ?? DEFAULT_MAX_BODY;
     const respondWith = intFlag(flags, 'respond', 200, 599);
@@ -295,7 +341,7 @@ export const listenCommand: CommandSpec = {
       path,
       maxBodyBytes,
       respondWith,
-      forwardTo,
+      forward: forwarder,
       log,
     });
     receiver.on('delivery', (r: DeliveryRecord) =>
@@ -310,7 +356,7 @@ export const listenCommand: CommandSpec = {
         ...(r.unsigned ? { unsigned: r.unsigned } : {}),
         bytes: r.body.size,
         checks: r.checks,
-        ...(r.forward ? { forward: r.forward } : {}),
+        ...forwardFields(r),
         ...(r.note ? { note: r.note } : {}),
       }),
     );

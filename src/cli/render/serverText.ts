@@ -1,5 +1,7 @@
 // The human face of the commands that run until stopped (`wfs sandbox`, `wfs listen`), of `wfs audit`, and of the
 // sandbox's control commands: one short line per event, the facts a person acts on first.
+import { forwardFailed, type ForwardAnswerRecord } from '../../core/webhooks/deliveryRecord';
+import { forwardLine } from '../../core/webhooks/forwardText';
 import type { Style } from './style';
 
 type Line = Record<string, any>;
@@ -66,14 +68,16 @@ function delivery(l: Line, s: Style): string {
   const what = [
     l.duplicate ? 'duplicate' : undefined,
     l.verified ? 'verified' : 'not verified',
-    l.topic ? String(l.topic) : undefined,
+    l.topic ? String(l.topic) : l.unsigned?.topic ? `${l.unsigned.topic} (unsigned)` : undefined,
     l.webhookId ? String(l.webhookId) : undefined,
     `${l.bytes} bytes`,
   ].filter(Boolean);
   return [
     `${ok ? s.green('✓') : s.red('✗')} ${httpStatus(l.status, s)}  ${what.join('  ')}`,
     ...(why && !ok ? [s.dim(`    ${why}`)] : []),
-    ...(l.forward ? [s.dim(`    forwarded: ${l.forward.status ?? l.forward.error ?? JSON.stringify(l.forward)}`)] : []),
+    ...((l.forwards ?? []) as ForwardAnswerRecord[]).map(
+      (f) => `    ${forwardFailed(f) ? s.red(forwardLine(f)) : s.dim(forwardLine(f))}`,
+    ),
   ].join('\n');
 }
 

@@ -493,5 +493,10 @@ function estimateMetaBytes(r: DeliveryRecord): number {
   for (const k in r.headers) n += k.length + r.headers[k]!.length + 8;
   for (const c of r.checks) n += c.name.length + (c.detail?.length ?? 0) + 24;
   if (r.jwt) n += 400;
+  // Each app's answer: up to 4 KiB of body (base64 when binary) and its headers.
+  for (const f of r.forwards ?? []) {
+    n += 120 + f.target.length + (f.body?.length ?? 0) * 2 + (f.bodyBase64?.length ?? 0) + (f.error?.length ?? 0);
+    for (const k in f.headers) n += k.length + f.headers[k]!.length + 8;
+  }
   return n;
 }

@@ -11,20 +11,12 @@ import {
 } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { isUtf8 } from 'node:buffer';
-import { httpRequest } from '../http/request';
 import { isAllowedHost } from '../http/hostCheck';
-import { forwardableHeaders } from '../http/hopByHop';
 import type { Clock } from '../time/clock';
 import { DedupeSet } from './DedupeSet';
 import { DeliveryLog, REFUSED_BODY_PREFIX_BYTES } from './DeliveryLog';
-import {
-  deliveryDedupeKey,
-  describeEvent,
-  headerValue,
-  newRecord,
-  type DeliveryRecord,
-  type ForwardResult,
-} from './deliveryRecord';
+import { deliveryDedupeKey, describeEvent, headerValue, newRecord, type DeliveryRecord } from './deliveryRecord';
+import type { Forwarder } from './forwardFanOut';
 import { TrustedToken, type HeadersVerdict, type Verifier, type VerificationResult } from './Verifier';
 import { BodiesInFlight, keptPrefix, readCapped, readHashed, type BodyLost, type HashedBody } from './requestBody';
 import { answeredChecks } from './verificationSteps';
@@ -55,8 +47,8 @@ export interface ReceiverOptions {
   log?: DeliveryLog;
   /** Answer verified deliveries with this status instead (e.g. 500 to rehearse the service's retries). */
   respondWith?: number;
-  forwardTo?: string;
-  forwardTimeoutMs?: number;
+  /** Forward rules: each verified delivery goes on to the apps whose rules its signed topic matches. */
+  forward?: Forwarder;
   /** Host names answered besides loopback ones: the public address in use (a tunnel's, or your own proxy's). */
   publicHosts?: readonly string[];
 }
@@ -271,14 +263,19 @@ export class Receiver extends EventEmitter {
       d.claimed = key;
     }
     // The public-address self-test is ours, not the user's event: it is never forwarded to their app.
-    if (this.options.forwardTo && !(record.webhookId !== undefined && this.selfTests.has(record.webhookId))) {
-      void this.forward(d.req, body.kept).then((forward) =>
+    const forwarder = this.options.forward;
+    const sending =
+      forwarder && !(record.webhookId !== undefined && this.selfTests.has(record.webhookId))
+        ? forwarder.send(record, d.req.headers, body.kept)
+        : undefined;
+    if (sending)
+      void sending.then((forwards) =>
         this.guarded(d, () => {
-          record.forward = forward;
-          this.dispatched(d, event, forward.status ?? 502);
+          record.forwards = forwards;
+          this.dispatched(d, event, forwarder!.answerStatus(forwards));
         }),
       );
-    } else this.dispatched(d, event, 200);
+    else this.dispatched(d, event, 200);
   }
 
   private dispatched(d: Delivery, event: unknown, status: number): void {
@@ -423,25 +420,6 @@ export class Receiver extends EventEmitter {
     if (d.receiving === undefined) return;
     this.receiving.delete(d.receiving);
     d.receiving = undefined;
-  }
-
-  private async forward(req: IncomingMessage, raw: Buffer): Promise<ForwardResult> {
-    const target = this.options.forwardTo!;
-    const headers = forwardableHeaders(req.headers);
-    const t = performance.now();
-    try {
-      const res = await httpRequest({
-        method: 'POST',
-        url: target,
-        headers,
-        body: raw,
-        timeoutMs: this.options.forwardTimeoutMs ?? 10_000,
-        maxResponseBytes: 64 * 1024,
-      });
-      return { target, status: res.status, latencyMs: Math.round((performance.now() - t) * 1000) / 1000 };
-    } catch (err) {
-      return { target, latencyMs: Math.round((performance.now() - t) * 1000) / 1000, error: (err as Error).message };
-    }
   }
 }
 

@@ -1,6 +1,6 @@
 // What the webhook panel shows, computed from DeliveryRecords: list rows, filters, the detail of one delivery,
 // curl and export. Pure (no vscode import): unit-tested in plain Node; the webview only renders these as text.
-import type { DeliveryRecord } from '../../core/webhooks/deliveryRecord';
+import { forwardFailed, forwardsOf, type DeliveryRecord } from '../../core/webhooks/deliveryRecord';
 import { bashCurlCommand, type ShellRequest } from '../../core/http/shellCommands';
 
 export interface DeliveryRow {
@@ -22,6 +22,25 @@ export interface DeliveryRow {
   webhookId?: string;
   /** Which of the fields above came from X-Svc-* headers, outside the signature: shown marked unsigned. */
   unsigned?: UnsignedField[];
+  /** Apps the delivery was forwarded to, and how many of them failed (refused, timed out, 5xx): seen in the list. */
+  forwarded?: number;
+  forwardsFailed?: number;
+}
+
+/** One app's answer to a forwarded delivery, as the panel shows it: all text. */
+export interface ForwardView {
+  target: string;
+  rules: string[];
+  status?: number;
+  latencyMs: number;
+  error?: string;
+  redirect?: string;
+  failed: boolean;
+  headers: [string, string][];
+  /** The body's first 4 KiB as text; a binary body is described in bodyNote instead. */
+  body?: string;
+  bodySize?: number;
+  bodyNote?: string;
 }
 
 export type UnsignedField = 'webhookId' | 'topic' | 'subTopic' | 'triggeredAt';
@@ -64,7 +83,10 @@ export interface DeliveryDetail {
   jwt?: JwtView;
   checks: { step: number; name: string; ok: boolean; detail: string }[];
   response: { status: number; durationMs: number };
+  /** The first target, for Replay to Forward Target. */
   forward?: { target: string; status?: number; latencyMs: number; error?: string };
+  /** Every app the delivery went to, and what each answered. */
+  forwards: ForwardView[];
   /** Bytes received in all. */
   bodyBytes: number;
   /** Bytes kept and shown: fewer than bodyBytes for a refused request (only a prefix is kept). */
@@ -97,6 +119,11 @@ export function deliveryRow(r: DeliveryRecord): DeliveryRow {
     failedCheck: failed ? `step ${failed.step} ${failed.name}` : undefined,
     runId: r.runId,
   };
+  const forwards = forwardsOf(r);
+  if (forwards.length > 0) {
+    row.forwarded = forwards.length;
+    row.forwardsFailed = forwards.filter(forwardFailed).length;
+  }
   for (const field of ['webhookId', 'topic', 'subTopic', 'triggeredAt'] as const) {
     const signed = r[field];
     const value = signed ?? header(r, UNSIGNED_HEADERS[field]);
@@ -231,11 +258,44 @@ export function deliveryDetail(r: DeliveryRecord, raw: Buffer): DeliveryDetail {
     jwt: jwtView(r),
     checks: r.checks.map((c) => ({ ...c })),
     response: { status: r.status, durationMs: r.durationMs },
-    forward: r.forward ? { ...r.forward } : undefined,
+    forward: forwardsOf(r).length > 0 ? firstForward(r) : undefined,
+    forwards: forwardsOf(r).map(forwardView),
     bodyBytes: r.body.size,
     keptBytes: r.body.kept,
     sha256: r.body.sha256,
     ...(notes.some(Boolean) ? { note: notes.filter(Boolean).join('; ') } : {}),
+  };
+}
+
+function firstForward(r: DeliveryRecord): DeliveryDetail['forward'] {
+  const { target, status, latencyMs, error } = forwardsOf(r)[0]!;
+  return { target, status, latencyMs, error };
+}
+
+function forwardView(f: ReturnType<typeof forwardsOf>[number]): ForwardView {
+  const kept =
+    f.body !== undefined
+      ? Buffer.byteLength(f.body)
+      : f.bodyBase64 !== undefined
+        ? Buffer.from(f.bodyBase64, 'base64').length
+        : 0;
+  const cut = f.truncated ? `the first ${kept} of ${f.bodySize} bytes` : undefined;
+  return {
+    target: f.target,
+    rules: [...(f.rules ?? [])],
+    ...(f.status !== undefined ? { status: f.status } : {}),
+    latencyMs: f.latencyMs,
+    ...(f.error ? { error: f.error } : {}),
+    ...(f.redirect !== undefined ? { redirect: f.redirect } : {}),
+    failed: forwardFailed(f),
+    headers: Object.entries(f.headers ?? {}),
+    ...(f.body !== undefined ? { body: f.body } : {}),
+    ...(f.bodySize !== undefined ? { bodySize: f.bodySize } : {}),
+    ...(f.bodyBase64 !== undefined
+      ? { bodyNote: `${f.bodySize} bytes, not UTF-8 (${cut ?? 'all'} kept, as base64 in exports)` }
+      : cut
+        ? { bodyNote: `${cut} are shown` }
+        : {}),
   };
 }
 

@@ -59,6 +59,8 @@ export interface ReceiverLine {
   publicUrl?: string;
   /** Why there is no public address, when there is none. */
   publicNote?: string;
+  /** Forwarded deliveries are answered with the apps' status (wfs.receiver.forwardPassThrough). */
+  passThrough?: boolean;
 }
 
 const isString = (v: unknown): v is string => typeof v === 'string';

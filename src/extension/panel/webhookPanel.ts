@@ -3,6 +3,7 @@
 // webview state). The extension side does filtering and detail; the webview only renders text.
 import * as vscode from 'vscode';
 import { forwardableHeaders } from '../../core/http/hopByHop';
+import { forwardsOf } from '../../core/webhooks/deliveryRecord';
 import { homedir, tmpdir } from 'node:os';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -154,7 +155,13 @@ export class WebhookPanel implements vscode.Disposable {
     this.post({
       type: 'receiver',
       receiver: info
-        ? { running: true, localUrl: info.localUrl, publicUrl: info.publicUrl, publicNote: info.publicNote }
+        ? {
+            running: true,
+            localUrl: info.localUrl,
+            publicUrl: info.publicUrl,
+            publicNote: info.publicNote,
+            passThrough: info.passThrough,
+          }
         : { running: false },
     });
   }
@@ -300,7 +307,7 @@ export class WebhookPanel implements vscode.Disposable {
           return await this.replay(r, url);
         }
         case 'replay-forward': {
-          const url = r.forward?.target ?? this.s.receiver.forwardTo;
+          const url = forwardsOf(r)[0]?.target ?? this.s.receiver.forwardTo;
           if (!url) throw new Error('No forward target is set (wfs.receiver.forwardTo).');
           return await this.replay(r, url);
         }

@@ -1,6 +1,6 @@
 // One delivery as a tree row, the same in the explorer (a workflow's deliveries) and the receiver view.
 import * as vscode from 'vscode';
-import type { DeliveryRecord } from '../../core/webhooks/deliveryRecord';
+import { forwardFailed, forwardsOf, type DeliveryRecord } from '../../core/webhooks/deliveryRecord';
 
 /** @param id the row's id, unique within its tree. */
 export function deliveryTreeItem(r: DeliveryRecord, id: string): vscode.TreeItem {
@@ -10,13 +10,25 @@ export function deliveryTreeItem(r: DeliveryRecord, id: string): vscode.TreeItem
   const item = new vscode.TreeItem(topic ?? 'webhook', vscode.TreeItemCollapsibleState.None);
   item.id = id;
   const outcome = r.verified ? '' : failed ? ` refused at step ${failed.step}` : ' refused';
-  item.description = `${r.status}${outcome}${r.duplicate ? ' duplicate' : ''} · ${r.receivedAt.slice(11, 19)}`;
+  // A forward that failed (refused, timed out, 5xx) is seen at a glance, even when the service was answered 200.
+  const forwardsFailed = forwardsOf(r).filter(forwardFailed);
+  const forwardNote = forwardsFailed.length > 0 ? ` · forward failed (${forwardsFailed.length})` : '';
+  item.description = `${r.status}${outcome}${r.duplicate ? ' duplicate' : ''}${forwardNote} · ${r.receivedAt.slice(11, 19)}`;
   item.iconPath = new vscode.ThemeIcon(
-    'mail',
-    new vscode.ThemeColor(r.verified && r.status < 300 ? 'testing.iconPassed' : 'list.warningForeground'),
+    forwardsFailed.length > 0 ? 'error' : 'mail',
+    new vscode.ThemeColor(
+      forwardsFailed.length > 0
+        ? 'list.errorForeground'
+        : r.verified && r.status < 300
+          ? 'testing.iconPassed'
+          : 'list.warningForeground',
+    ),
   );
   const refusal = failed ? ` Refused at step ${failed.step} (${failed.name}): ${failed.detail}.` : '';
-  item.tooltip = `Webhook ${topic ?? ''} received ${r.receivedAt}, answered ${r.status}${r.duplicate ? ' (duplicate)' : ''}.${refusal} Click to open it in the webhook panel.`;
+  const forwardText = forwardsFailed
+    .map((f) => ` Forward to ${f.target} failed: ${f.status !== undefined ? `answered ${f.status}` : f.error}.`)
+    .join('');
+  item.tooltip = `Webhook ${topic ?? ''} received ${r.receivedAt}, answered ${r.status}${r.duplicate ? ' (duplicate)' : ''}.${refusal}${forwardText} Click to open it in the webhook panel.`;
   item.contextValue = 'delivery';
   item.command = { command: 'wfs.openWebhookPanel', title: 'Open in Webhook Panel', arguments: [r.id] };
   item.accessibilityInformation = {

@@ -10,11 +10,11 @@ import type { TunnelState } from '../../core/tunnel/Tunnel';
 import type { DeliveryLog } from '../../core/webhooks/DeliveryLog';
 import type { DeliveryRecord } from '../../core/webhooks/deliveryRecord';
 import { Receiver } from '../../core/webhooks/Receiver';
+import type { Forwarder } from '../../core/webhooks/forwardFanOut';
+import { ForwardConsent } from './forwardConsent';
 import { Verifier, type TrustedIssuer } from '../../core/webhooks/Verifier';
 import type { HistoryInUse } from '../../core/webhooks/historyLock';
-import { addressSetting } from './addressSetting';
 import { ReceiverSettingsWatch } from './receiverSettingsWatch';
-import { isLoopbackHost } from '../../core/http/loopback';
 import type { PublicAddressTestResult } from '../../core/tunnel/publicAddressTest';
 import { linkDerivedDelivery } from '../fixtures/derivedFrom';
 import { LocaltunnelConsent } from './localtunnelConsent';
@@ -30,9 +30,6 @@ import type { SandboxHost } from '../sandboxHost';
 
 export { PublicAddressError } from './publicAddress';
 
-/** Origins outside this machine the user agreed to forward deliveries to (kept outside settings). */
-const CONFIRMED_FORWARD_KEY = 'wfs.confirmedForwardOrigins';
-
 export interface ReceiverInfo {
   localUrl: string;
   publicUrl?: string;
@@ -45,6 +42,10 @@ export interface ReceiverInfo {
   selfTest?: PublicAddressTestResult;
   /** The public address of the previous start, when this start's differs: registered with the service, it is stale. */
   publicChangedFrom?: string;
+  /** Forwarded deliveries are answered with the apps' status. */
+  passThrough?: boolean;
+  /** How many forward rules are in use. */
+  forwardRules?: number;
 }
 
 export class ReceiverHost implements vscode.Disposable, EnvironmentFollower {
@@ -52,6 +53,9 @@ export class ReceiverHost implements vscode.Disposable, EnvironmentFollower {
   private readonly publicAddress: PublicAddress;
   private readonly selfTest: PublicAddressSelfTest;
   readonly consent: LocaltunnelConsent;
+  /** Where verified deliveries may be forwarded (wfs.receiver.forward, forwardTo; the receiver task's rules). */
+  readonly forwardConsent: ForwardConsent;
+  private forwarder?: Forwarder;
   /** Says when a receiver setting changed while it runs; our own commands write through it. */
   readonly settings: ReceiverSettingsWatch;
   private starting?: Promise<ReceiverInfo>;
@@ -73,7 +77,7 @@ export class ReceiverHost implements vscode.Disposable, EnvironmentFollower {
 
   constructor(
     storageDir: string,
-    private readonly state: vscode.Memento,
+    state: vscode.Memento,
     private readonly environments: EnvironmentRegistry,
     private readonly sandbox: SandboxHost,
     private readonly extLog: ExtensionLog,
@@ -87,6 +91,7 @@ export class ReceiverHost implements vscode.Disposable, EnvironmentFollower {
     // Switching environments changes whether the Sandbox's issuer is trusted.
     this.disposables.push(environments.onDidChange(() => this.applyTrust()));
     this.consent = new LocaltunnelConsent(state);
+    this.forwardConsent = new ForwardConsent(state, extLog);
     this.publicAddress = new PublicAddress({
       state,
       environments,
@@ -207,6 +212,8 @@ export class ReceiverHost implements vscode.Disposable, EnvironmentFollower {
       tunnelState: p.tunnelState,
       selfTest: this.selfTest.last,
       publicChangedFrom: p.changedFrom,
+      passThrough: this.forwarder?.passThrough,
+      forwardRules: this.forwarder?.options.rules.length,
     };
   }
 
@@ -225,58 +232,21 @@ export class ReceiverHost implements vscode.Disposable, EnvironmentFollower {
     );
   }
 
-  /** The forward target, once it may be used: a loopback address, or a host the user confirmed (never otherwise:
-   * a verified delivery may carry customer data). */
+  /** The first forward target that may be used now (never one off this machine the user did not confirm). */
   get forwardTo(): string | undefined {
-    let target: string | undefined;
-    try {
-      target = addressSetting('receiver.forwardTo');
-    } catch {
-      return undefined; // not a URL: Start Receiver says so
-    }
-    return target && this.forwardAllowed(target) ? target : undefined;
-  }
-
-  private forwardAllowed(target: string): boolean {
-    try {
-      const u = new URL(target);
-      return isLoopbackHost(u.hostname) || (this.state.get<string[]>(CONFIRMED_FORWARD_KEY) ?? []).includes(u.origin);
-    } catch {
-      return false;
-    }
-  }
-
-  /** The configured forward target after asking, once per origin, when it is not on this machine. */
-  private async confirmedForwardTarget(): Promise<string | undefined> {
-    const target = addressSetting('receiver.forwardTo');
-    if (!target || this.forwardAllowed(target)) return target;
-    const origin = new URL(target).origin;
-    // A dialog that cannot be shown (it fails, or is dismissed) is a "no".
-    const answer = await Promise.resolve(
-      vscode.window.showWarningMessage(
-        `Forward verified deliveries to ${origin}?`,
-        {
-          modal: true,
-          detail: `wfs.receiver.forwardTo sends every verified delivery, which may carry customer loan data, on to ${target}. That host is not on this machine: forward to it only if you run it. Your answer is remembered for ${origin}.`,
-        },
-        'Forward',
-      ),
-    ).catch(() => undefined);
-    if (answer !== 'Forward') {
-      this.extLog.warn(`Not forwarding deliveries to ${origin}: not confirmed.`);
-      return undefined;
-    }
-    await this.state.update(CONFIRMED_FORWARD_KEY, [
-      ...(this.state.get<string[]>(CONFIRMED_FORWARD_KEY) ?? []),
-      origin,
-    ]);
-    return target;
+    return this.forwardConsent.forwardTo;
   }
 
   start(): Promise<ReceiverInfo> {
     if (this.receiver?.url) return Promise.resolve(this.info!);
     this.starting ??= this.doStart().finally(() => (this.starting = undefined));
     return this.starting;
+  }
+
+  /** Starts the receiver with the receiver task's forward rules in place of the settings' (until it stops). */
+  startWithForward(forward?: { rules: unknown[]; passThrough: boolean }): Promise<ReceiverInfo> {
+    if (!this.receiver?.url && !this.starting) this.forwardConsent.useTaskRules(forward);
+    return this.start();
   }
 
   private async doStart(): Promise<ReceiverInfo> {
@@ -289,7 +259,7 @@ export class ReceiverHost implements vscode.Disposable, EnvironmentFollower {
       port: cfg.get<number>('receiver.port') ?? 0,
       path: '/webhooks',
       log: this.log,
-      forwardTo: await this.confirmedForwardTarget(),
+      forward: (this.forwarder = await this.forwardConsent.forwarder()),
       respondWith: this.override,
     });
     receiver.on('delivery', (r: DeliveryRecord) => {
@@ -340,6 +310,8 @@ export class ReceiverHost implements vscode.Disposable, EnvironmentFollower {
     this.receiver = undefined;
     this.publicAddress.close();
     this.selfTest.last = undefined;
+    this.forwarder = undefined;
+    this.forwardConsent.useTaskRules(undefined);
     if (r) {
       if (r.url) this.sandbox.setWebhookEndpoint(r.url, false);
       await r.stop();

@@ -8,6 +8,8 @@ const RESTART_KEYS = [
   'wfs.receiver.tunnelHost',
   'wfs.receiver.tunnelSubdomain',
   'wfs.receiver.forwardTo',
+  'wfs.receiver.forward',
+  'wfs.receiver.forwardPassThrough',
 ];
 /** Read by the delivery history when the window starts. */
 const RELOAD_KEYS = ['wfs.receiver.historyStorage', 'wfs.receiver.historyMemoryMiB', 'wfs.receiver.historyDiskMiB'];

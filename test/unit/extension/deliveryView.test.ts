@@ -283,3 +283,54 @@ describe('webhook panel HTML', () => {
     assert.ok(!/ on[a-z]+=/.test(html), 'no inline event handlers');
   });
 });
+
+describe("the app's answer in the panel's view model", () => {
+  const forwards: DeliveryRecord['forwards'] = [
+    {
+      target: 'http://127.0.0.1:3000/pay',
+      rules: ['payments/* → http://127.0.0.1:3000/pay'],
+      status: 500,
+      latencyMs: 12,
+      headers: { 'content-type': 'text/html' },
+      body: '<script>alert(1)</script>TypeError',
+      bodySize: 9000,
+      truncated: true,
+    },
+    { target: 'http://127.0.0.1:3001/', rules: [], status: 200, latencyMs: 3 },
+    {
+      target: 'http://127.0.0.1:3002/bin',
+      rules: [],
+      status: 200,
+      latencyMs: 4,
+      bodyBase64: 'AAEC',
+      bodySize: 3,
+    },
+  ];
+
+  it('a failing target shows in the row; the detail has each answer as text, with what was cut', () => {
+    const row = deliveryRow(record({ forwards }));
+    assert.deepEqual([row.forwarded, row.forwardsFailed], [3, 1]);
+    const d = deliveryDetail(record({ forwards }), bodies.get('d1')!);
+    assert.deepEqual(d.forward, { target: 'http://127.0.0.1:3000/pay', status: 500, latencyMs: 12, error: undefined });
+    const [failing, ok, bin] = d.forwards;
+    assert.equal(failing!.failed, true);
+    assert.equal(
+      failing!.body,
+      '<script>alert(1)</script>TypeError',
+      'kept as text: the webview sets it as textContent',
+    );
+    assert.deepEqual(failing!.headers, [['content-type', 'text/html']]);
+    assert.equal(failing!.bodyNote, 'the first 34 of 9000 bytes are shown');
+    assert.equal(ok!.failed, false);
+    assert.equal(bin!.bodyNote, '3 bytes, not UTF-8 (all kept, as base64 in exports)');
+    assert.equal(deliveryRow(record()).forwardsFailed, undefined, 'not forwarded: nothing to show');
+  });
+
+  it('a history record written before rules (one `forward`) still shows, and exports carry every answer', async () => {
+    const old = record({ forward: { target: 'http://127.0.0.1:9/', latencyMs: 2, error: 'cannot reach' } });
+    assert.deepEqual([deliveryRow(old).forwarded, deliveryRow(old).forwardsFailed], [1, 1]);
+    assert.equal(deliveryDetail(old, bodies.get('d1')!).forwards[0]!.target, 'http://127.0.0.1:9/');
+    const exported = JSON.parse(await exportJson([record({ forwards })], readBody));
+    assert.deepEqual(exported.deliveries[0].forwards, forwards);
+  });
+});

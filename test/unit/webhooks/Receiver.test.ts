@@ -4,6 +4,8 @@ import { type DedupeSet, dedupeKey } from '../../../src/core/webhooks/DedupeSet'
 import { Receiver } from '../../../src/core/webhooks/Receiver';
 import { TrustedToken, Verifier } from '../../../src/core/webhooks/Verifier';
 import { BodiesInFlight } from '../../../src/core/webhooks/requestBody';
+import { Forwarder } from '../../../src/core/webhooks/forwardFanOut';
+import { forwardEverything, parseForwardRules } from '../../../src/core/webhooks/forwardRules';
 import { JwksCache } from '../../../src/core/webhooks/JwksCache';
 import { DeliveryLog } from '../../../src/core/webhooks/DeliveryLog';
 import type { DeliveryRecord } from '../../../src/core/webhooks/deliveryRecord';
@@ -30,6 +32,9 @@ const EVENT = (webhookId: string) => ({
   data: { runId: 'wfrun_abc' },
 });
 const ID1 = '11111111-1111-4111-8111-111111111111';
+const ID2 = '22222222-2222-4222-8222-222222222223';
+/** Everything to one app, answering the service with its status (what forwardTo did before rules). */
+const forwardAll = (url: string) => new Forwarder({ rules: [forwardEverything(url, 'test')], passThrough: true });
 
 describe('Receiver', () => {
   let f: SandboxFixture;
@@ -160,11 +165,41 @@ describe('Receiver', () => {
       assert.equal((await withHeaders(TEST_DATA, token, { 'x-svc-webhook-id': 'relabelled' })).text, 'duplicate\n');
     });
 
+    it('forward rules route by the signed topic only: an X-Svc-Topic header never matches; answered 200 unless pass-through', async () => {
+      const app = new RecordingServer();
+      const appUrl = await app.start();
+      try {
+        app.respond = () => 500;
+        await make({
+          forward: new Forwarder({ rules: parseForwardRules([{ topic: 'payments/*', url: appUrl }], 'test') }),
+        });
+        const token = await f.sandbox.context.signer.sign(TEST_DATA);
+        const relabelled = await withHeaders(TEST_DATA, token, { 'x-svc-topic': 'payments/settled' });
+        assert.equal(relabelled.status, 200);
+        assert.equal(app.requests.length, 0, 'an unsigned topic is not routed');
+        assert.equal(receiver.log.all()[0]!.forwards, undefined);
+        const signed = Buffer.from(JSON.stringify({ webhookId: ID1, topic: 'payments/settled' }));
+        assert.equal((await deliver(signed)).status, 200, "the app's 500 is recorded, the service answered 200");
+        assert.deepEqual(app.requests[0]!.body, signed);
+        assert.equal(receiver.log.all()[1]!.forwards![0]!.status, 500);
+        await make({
+          forward: new Forwarder({
+            rules: parseForwardRules([{ topic: 'payments/*', url: appUrl }], 'test'),
+            passThrough: true,
+          }),
+        });
+        const again = Buffer.from(JSON.stringify({ webhookId: ID2, topic: 'payments/settled' }));
+        assert.equal((await deliver(again)).status, 500, "pass-through: the app's status");
+      } finally {
+        await app.stop();
+      }
+    });
+
     it('the self-test is recognised by its signed webhookId while the test runs, never by an X-Svc-Topic', async () => {
       const app = new RecordingServer();
       const appUrl = await app.start();
       try {
-        await make({ forwardTo: appUrl });
+        await make({ forward: forwardAll(appUrl) });
         assert.equal(
           (
             await withHeaders(TEST_DATA, await f.sandbox.context.signer.sign(TEST_DATA), {
@@ -383,7 +418,7 @@ describe('Receiver', () => {
     const app = new RecordingServer();
     const appUrl = (await app.start()) + '/app/hooks';
     try {
-      await make({ forwardTo: appUrl });
+      await make({ forward: forwardAll(appUrl) });
       const body = Buffer.from('{ "webhookId":"22222222-2222-4222-8222-222222222222" ,"topic":"t/x" }');
       // The app holds its answer until the test lets it go: the forward's latency spans at least that hold.
       let release!: () => void;
@@ -399,11 +434,11 @@ describe('Receiver', () => {
       assert.match(String(app.requests[0].headers.authorization), /^Bearer ey/);
       assert.equal(app.requests[0].url, '/app/hooks');
       const record = receiver.log.all()[0];
-      const fwd = record.forward!;
+      const fwd = record.forwards![0]!;
       assert.equal(fwd.status, 200);
       const held = released - app.requests[0].arrivedAt;
       assert.ok(
-        held > 0 && fwd.latencyMs >= Math.floor(held * 1000) / 1000,
+        held > 0 && fwd.latencyMs >= Math.floor(held),
         `the forward took ${fwd.latencyMs} ms, the app held it ${held} ms`,
       );
       assert.ok(record.durationMs >= fwd.latencyMs, 'the delivery lasted at least as long as its forward');
@@ -418,7 +453,7 @@ describe('Receiver', () => {
     const app = new RecordingServer();
     const appUrl = (await app.start()) + '/app/hooks';
     try {
-      await make({ forwardTo: appUrl });
+      await make({ forward: forwardAll(appUrl) });
       let release!: () => void;
       app.gate = new Promise((r) => (release = r));
       const first = deliver(JSON.stringify(EVENT(ID1)));
@@ -446,7 +481,7 @@ describe('Receiver', () => {
     const app = new RecordingServer();
     const appUrl = (await app.start()) + '/app/hooks';
     try {
-      await make({ forwardTo: appUrl });
+      await make({ forward: forwardAll(appUrl) });
       // A listener of ours that throws on duplicates: the copy's handling fails after its answer left.
       receiver.on('delivery', (r: DeliveryRecord) => {
         if (r.duplicate) throw new Error('a listener broke');
@@ -537,9 +572,9 @@ describe('Receiver', () => {
   });
 
   it('answers 502 and records the error when the forward target is down', async () => {
-    await make({ forwardTo: 'http://127.0.0.1:9/down' });
+    await make({ forward: forwardAll('http://127.0.0.1:9/down') });
     assert.equal((await deliver('{"webhookId":"44444444-4444-4444-8444-444444444444"}')).status, 502);
-    assert.ok(receiver.log.all()[0].forward?.error);
+    assert.ok(receiver.log.all()[0].forwards?.[0]?.error);
   });
 });
 

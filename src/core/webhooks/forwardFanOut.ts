@@ -1,0 +1,117 @@
+// Fan-out of a verified delivery to the apps its forward rules name: in parallel, each target once (two rules naming
+// one URL send once), each with its own timeout, through the one sender (sendDelivery: exact bytes, no redirects,
+// the answer's first 4 KiB). What each app answered is recorded as text for the panel, the CLI and exports.
+import { isUtf8 } from 'node:buffer';
+import type { Dispatcher } from 'undici';
+import { forwardableHeaders } from '../http/hopByHop';
+import { DEFAULT_DELIVERY_TIMEOUT_MS, sendDelivery, type DeliveryAnswer } from '../http/sendDelivery';
+import type { ForwardAnswerRecord } from './deliveryRecord';
+import { ruleMatches, type ForwardRule } from './forwardRules';
+
+export interface ForwarderOptions {
+  rules: readonly ForwardRule[];
+  /** Each target's timeout unless its rule sets one (default 10 s). */
+  timeoutMs?: number;
+  /** Answer the service with the apps' status (the highest; 502/504 when one did not answer) instead of 200. */
+  passThrough?: boolean;
+  dispatcher?: Dispatcher;
+}
+
+interface Target {
+  url: string;
+  rules: string[];
+  headers: Record<string, string>;
+  timeoutMs: number;
+}
+
+export class Forwarder {
+  constructor(readonly options: ForwarderOptions) {}
+
+  get passThrough(): boolean {
+    return this.options.passThrough === true;
+  }
+
+  /** The targets the rules give a delivery with these signed fields, one per URL, in rule order. */
+  targets(signed: { topic?: string; subTopic?: string }): Target[] {
+    const byUrl = new Map<string, Target>();
+    for (const rule of this.options.rules) {
+      if (!ruleMatches(rule, signed)) continue;
+      const key = new URL(rule.url).href;
+      const seen = byUrl.get(key);
+      if (seen) {
+        seen.rules.push(rule.name);
+        // The first rule's value of a header wins; the longest timeout, so no rule's target is cut sooner than asked.
+        for (const [k, v] of Object.entries(rule.headers)) seen.headers[k] ??= v;
+        if (rule.timeoutMs !== undefined) seen.timeoutMs = Math.max(seen.timeoutMs, rule.timeoutMs);
+        continue;
+      }
+      byUrl.set(key, {
+        url: rule.url,
+        rules: [rule.name],
+        headers: { ...rule.headers },
+        timeoutMs: rule.timeoutMs ?? this.options.timeoutMs ?? DEFAULT_DELIVERY_TIMEOUT_MS,
+      });
+    }
+    return [...byUrl.values()];
+  }
+
+  /** Sends the delivery to every target its signed fields match; undefined when no rule takes it. */
+  send(
+    signed: { topic?: string; subTopic?: string },
+    requestHeaders: Record<string, string | string[] | undefined>,
+    raw: Buffer,
+  ): Promise<ForwardAnswerRecord[]> | undefined {
+    const targets = this.targets(signed);
+    if (targets.length === 0) return undefined;
+    const passed = forwardableHeaders(requestHeaders);
+    return Promise.all(
+      targets.map((t) =>
+        sendDelivery({
+          url: t.url,
+          body: raw,
+          headers: { ...passed, ...t.headers },
+          timeoutMs: t.timeoutMs,
+          dispatcher: this.options.dispatcher,
+        }).then((a) => answerRecord(a, t.rules)),
+      ),
+    );
+  }
+
+  /** What the service is answered once the targets did: 200, or with pass-through the apps' own status. */
+  answerStatus(forwards: readonly ForwardAnswerRecord[]): number {
+    return this.passThrough ? passThroughStatus(forwards) : 200;
+  }
+}
+
+/** The status that tells the service what the apps did: a target that did not answer makes it 504 (timed out) or
+ * 502; otherwise the highest status answered, so a 5xx from any app has the service send the delivery again. */
+export function passThroughStatus(forwards: readonly ForwardAnswerRecord[]): number {
+  let status = 0;
+  for (const f of forwards) {
+    if (f.status === undefined) return f.failure === 'timeout' ? 504 : 502;
+    status = Math.max(status, f.status);
+  }
+  return status || 200;
+}
+
+function answerRecord(a: DeliveryAnswer, rules: string[]): ForwardAnswerRecord {
+  const out: ForwardAnswerRecord = { target: a.target, rules, latencyMs: a.latencyMs };
+  if (a.status !== undefined) out.status = a.status;
+  if (a.headers) out.headers = a.headers;
+  if (a.body && a.body.length > 0) {
+    // A cut may fall inside a UTF-8 sequence: up to 3 bytes at the end are let go before calling it binary.
+    let text: string | undefined;
+    for (let drop = 0; drop <= (a.truncated ? 3 : 0) && text === undefined; drop++) {
+      const part = a.body.subarray(0, a.body.length - drop);
+      if (isUtf8(part)) text = part.toString('utf8');
+    }
+    if (text !== undefined) out.body = text;
+    else out.bodyBase64 = a.body.toString('base64');
+  }
+  if (a.bodySize !== undefined) out.bodySize = a.bodySize;
+  if (a.truncated) out.truncated = true;
+  if (a.redirect !== undefined) out.redirect = a.redirect;
+  if (a.failure) out.failure = a.failure;
+  if (a.error) out.error = a.error;
+  return out;
+}

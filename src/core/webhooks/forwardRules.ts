@@ -1,0 +1,154 @@
+// Forward rules: which verified deliveries go on to which of the developer's apps. A rule is a glob over the signed
+// `topic` (and optionally the signed `subTopic`), a target URL and optional extra headers. They are checked once,
+// when the receiver starts, so a bad one is refused there, named, rather than failing each delivery later.
+import { httpUrlProblem } from '../http/httpUrlProblem';
+
+export interface ForwardRuleInput {
+  /** A glob over the signed topic; `**` (or leaving it out) matches every verified delivery. */
+  topic?: string;
+  /** A glob over the signed subTopic; left out, any subTopic (or none) matches. */
+  subTopic?: string;
+  url: string;
+  headers?: Record<string, string>;
+  /** Milliseconds for the whole exchange with this target (default: the receiver's forward timeout). */
+  timeoutMs?: number;
+  /** How the rule is named in errors and in the record; default `topic → url`. */
+  name?: string;
+}
+
+export interface ForwardRule {
+  name: string;
+  topic: string;
+  subTopic?: string;
+  url: string;
+  headers: Record<string, string>;
+  timeoutMs?: number;
+  /** Compiled globs. */
+  matchTopic: (topic: string | undefined) => boolean;
+  matchSubTopic: (subTopic: string | undefined) => boolean;
+}
+
+/** A rule the receiver cannot use: the message names it and says what to change. */
+export class ForwardRuleError extends Error {}
+
+/** The topic and subTopic shapes are `<group>/<name>` and `<kind>:<group>/<name>`: a glob holds those characters,
+ * `*` (any run without `/`), `**` (any run) and `?` (one character but `/`). */
+const GLOB_CHARS = /^[A-Za-z0-9_.:/*?-]+$/;
+/** Header names (RFC 9110 token) and values without line breaks. */
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+/** Headers a rule may not set: the connection's own, and the credential the service signed. */
+const RESERVED_HEADERS = new Set(['host', 'content-length', 'transfer-encoding', 'connection', 'authorization']);
+
+function globProblem(glob: string): string | undefined {
+  if (glob.length === 0) return 'is empty';
+  if (glob.length > 200) return 'is longer than 200 characters';
+  if (!GLOB_CHARS.test(glob)) {
+    const bad = [...glob].find((c) => !/[A-Za-z0-9_.:/*?-]/.test(c))!;
+    return `holds ${JSON.stringify(bad)}: a pattern is letters, digits, _ . : / - and the wildcards * ** ?`;
+  }
+  if (/\*{3,}/.test(glob)) return 'holds *** : use * (within one /-separated part) or ** (across them)';
+  return undefined;
+}
+
+function compile(glob: string): (value: string | undefined) => boolean {
+  if (glob === '**') return () => true;
+  let source = '';
+  for (let i = 0; i < glob.length; i++) {
+    const c = glob[i]!;
+    if (c === '*' && glob[i + 1] === '*') {
+      source += '.*';
+      i++;
+    } else if (c === '*') source += '[^/]*';
+    else if (c === '?') source += '[^/]';
+    else source += c.replace(/[.\\^$+(){}[\]|-]/g, '\\$&');
+  }
+  const re = new RegExp(`^${source}$`);
+  return (value) => value !== undefined && re.test(value);
+}
+
+/** The rules, checked and compiled, in order; `where` names their source (a setting, a flag) in errors. */
+export function parseForwardRules(inputs: readonly unknown[], where: string): ForwardRule[] {
+  return inputs.map((input, i) => parseForwardRule(input, `${where}[${i}]`));
+}
+
+export function parseForwardRule(input: unknown, where: string): ForwardRule {
+  if (input === null || typeof input !== 'object' || Array.isArray(input))
+    throw new ForwardRuleError(`${where} must be an object {"topic", "url"}, not ${JSON.stringify(input)}`);
+  const o = input as Record<string, unknown>;
+  const url = o.url;
+  const topic = o.topic ?? '**';
+  const label = `${where}${typeof o.name === 'string' && o.name ? ` "${o.name}"` : ''} (${typeof topic === 'string' ? topic : '?'} → ${typeof url === 'string' ? url : '?'})`;
+  if (typeof url !== 'string' || url === '') throw new ForwardRuleError(`${label}: "url" is missing`);
+  const urlProblem = httpUrlProblem(url);
+  if (urlProblem) throw new ForwardRuleError(`${label}: "url" ${urlProblem}`);
+  if (new URL(url).username || new URL(url).password)
+    throw new ForwardRuleError(`${label}: "url" carries a user name or password; put credentials in "headers"`);
+  if (typeof topic !== 'string') throw new ForwardRuleError(`${label}: "topic" must be a string`);
+  const topicProblem = globProblem(topic);
+  if (topicProblem) throw new ForwardRuleError(`${label}: the topic pattern ${JSON.stringify(topic)} ${topicProblem}`);
+  let subTopic: string | undefined;
+  if (o.subTopic !== undefined) {
+    if (typeof o.subTopic !== 'string') throw new ForwardRuleError(`${label}: "subTopic" must be a string`);
+    const p = globProblem(o.subTopic);
+    if (p) throw new ForwardRuleError(`${label}: the subTopic pattern ${JSON.stringify(o.subTopic)} ${p}`);
+    subTopic = o.subTopic;
+  }
+  const headers: Record<string, string> = {};
+  if (o.headers !== undefined) {
+    if (o.headers === null || typeof o.headers !== 'object' || Array.isArray(o.headers))
+      throw new ForwardRuleError(`${label}: "headers" must be an object of header names to string values`);
+    for (const [k, v] of Object.entries(o.headers as Record<string, unknown>)) {
+      if (!HEADER_NAME.test(k)) throw new ForwardRuleError(`${label}: ${JSON.stringify(k)} is not a header name`);
+      if (RESERVED_HEADERS.has(k.toLowerCase()))
+        throw new ForwardRuleError(`${label}: the header ${k} is the receiver's to send, not a rule's`);
+      if (typeof v !== 'string' || /[\r\n\0]/.test(v))
+        throw new ForwardRuleError(`${label}: the header ${k} must be a string on one line`);
+      headers[k.toLowerCase()] = v;
+    }
+  }
+  let timeoutMs: number | undefined;
+  if (o.timeoutMs !== undefined) {
+    if (typeof o.timeoutMs !== 'number' || !Number.isInteger(o.timeoutMs) || o.timeoutMs < 1 || o.timeoutMs > 600_000)
+      throw new ForwardRuleError(`${label}: "timeoutMs" must be a whole number of milliseconds from 1 to 600000`);
+    timeoutMs = o.timeoutMs;
+  }
+  const matchTopic = compile(topic);
+  const matchSubTopic = subTopic === undefined ? () => true : compile(subTopic);
+  return {
+    name: typeof o.name === 'string' && o.name ? o.name : `${topic}${subTopic ? ` ${subTopic}` : ''} → ${url}`,
+    topic,
+    ...(subTopic !== undefined ? { subTopic } : {}),
+    url,
+    headers,
+    ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+    matchTopic,
+    matchSubTopic,
+  };
+}
+
+/** `wfs.receiver.forwardTo` / `--forward-to`: every verified delivery to that URL. */
+export function forwardEverything(url: string, where: string): ForwardRule {
+  return parseForwardRule({ topic: '**', url }, where);
+}
+
+/** `--forward 'PATTERN=URL'`: PATTERN is a topic glob, optionally a space and a subTopic glob; the first `=` ends it
+ * (a URL may hold more). */
+export function parseForwardFlag(value: string, where = '--forward'): ForwardRule {
+  const eq = value.indexOf('=');
+  if (eq <= 0)
+    throw new ForwardRuleError(
+      `${where} ${JSON.stringify(value)}: expected PATTERN=URL, e.g. 'payments/*=http://localhost:3000/hooks'`,
+    );
+  const pattern = value.slice(0, eq).trim();
+  const [topic, subTopic, ...more] = pattern.split(/\s+/);
+  if (more.length > 0)
+    throw new ForwardRuleError(
+      `${where} ${JSON.stringify(value)}: PATTERN is a topic glob, optionally a space and a subTopic glob`,
+    );
+  return parseForwardRule({ topic, ...(subTopic ? { subTopic } : {}), url: value.slice(eq + 1) }, `${where} ${value}`);
+}
+
+/** Whether a rule takes a delivery, by its signed fields only (never what unsigned headers said). */
+export function ruleMatches(rule: ForwardRule, signed: { topic?: string; subTopic?: string }): boolean {
+  return rule.matchTopic(signed.topic) && rule.matchSubTopic(signed.subTopic);
+}

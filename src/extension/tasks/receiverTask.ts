@@ -1,0 +1,130 @@
+// Task type `wfs`: `{"type": "wfs", "task": "receiver", "forward": [rules], "passThrough": false}` starts the webhook
+// receiver with those forward rules and prints each delivery in its terminal (a Pseudoterminal, no process). Its
+// background problem matcher ("$wfs-receiver") lets a launch configuration's preLaunchTask wait until the receiver
+// is ready, and files each failed forward in the Problems view. When the debug session that waited for it ends, the
+// task ends, and stops the receiver if the task started it; a receiver the user had started stays up.
+import * as vscode from 'vscode';
+import { ForwardRuleError, parseForwardRules } from '../../core/webhooks/forwardRules';
+import type { DeliveryRecord } from '../../core/webhooks/deliveryRecord';
+import type { ReceiverHost } from '../receiver/receiverHost';
+import { deliveryLines, TASK_STARTING, taskReady } from './receiverTaskLines';
+
+export const WFS_TASK_TYPE = 'wfs';
+
+export interface WfsTaskDefinition extends vscode.TaskDefinition {
+  task: 'receiver';
+  forward?: unknown[];
+  passThrough?: boolean;
+}
+
+export class ReceiverTaskProvider implements vscode.TaskProvider {
+  constructor(private readonly receiver: ReceiverHost) {}
+
+  provideTasks(): vscode.Task[] {
+    return [this.task({ type: WFS_TASK_TYPE, task: 'receiver' }, vscode.TaskScope.Workspace)];
+  }
+
+  resolveTask(task: vscode.Task): vscode.Task | undefined {
+    const d = task.definition as WfsTaskDefinition;
+    if (d.type !== WFS_TASK_TYPE || d.task !== 'receiver') return undefined;
+    return this.task(d, task.scope ?? vscode.TaskScope.Workspace, task.name);
+  }
+
+  private task(d: WfsTaskDefinition, scope: vscode.TaskScope | vscode.WorkspaceFolder, name = 'receiver'): vscode.Task {
+    const t = new vscode.Task(
+      d,
+      scope,
+      name,
+      WFS_TASK_TYPE,
+      new vscode.CustomExecution(
+        async (resolved) => new ReceiverTerminal(this.receiver, resolved as WfsTaskDefinition),
+      ),
+      ['$wfs-receiver'],
+    );
+    t.isBackground = true;
+    return t;
+  }
+}
+
+class ReceiverTerminal implements vscode.Pseudoterminal {
+  private readonly written = new vscode.EventEmitter<string>();
+  private readonly closed = new vscode.EventEmitter<number | void>();
+  readonly onDidWrite = this.written.event;
+  readonly onDidClose = this.closed.event;
+  private readonly disposables: vscode.Disposable[] = [];
+  /** Whether this task started the receiver (then it stops it); a receiver already running stays up. */
+  private started = false;
+  /** Debug sessions started while the task runs, whose end ends it. */
+  private readonly sessions = new Set<string>();
+  private ended = false;
+
+  constructor(
+    private readonly receiver: ReceiverHost,
+    private readonly definition: WfsTaskDefinition,
+  ) {}
+
+  private line(text: string): void {
+    this.written.fire(text.replace(/\r?\n/g, '\r\n') + '\r\n');
+  }
+
+  open(): void {
+    void this.run().catch((err: Error) => this.end(1, `wfs: the receiver did not start: ${err.message}`));
+  }
+
+  private async run(): Promise<void> {
+    this.line(TASK_STARTING);
+    const rules = this.definition.forward;
+    if (rules !== undefined) {
+      if (!Array.isArray(rules)) throw new Error('"forward" must be a list of rules {"topic", "url"}');
+      try {
+        parseForwardRules(rules, 'the task\'s "forward"');
+      } catch (err) {
+        if (err instanceof ForwardRuleError) throw new Error(err.message);
+        throw err;
+      }
+    }
+    this.disposables.push(
+      this.receiver.onDidReceive((r: DeliveryRecord) => deliveryLines(r).forEach((l) => this.line(l))),
+    );
+    this.disposables.push(
+      vscode.debug.onDidStartDebugSession((s) => {
+        if (s.configuration.preLaunchTask !== undefined) this.sessions.add(s.id);
+      }),
+      vscode.debug.onDidTerminateDebugSession((s) => {
+        if (!this.sessions.delete(s.id) || this.sessions.size > 0) return;
+        void this.end(0, `wfs: the debug session ${JSON.stringify(s.name)} ended: the task ends`);
+      }),
+    );
+    if (this.receiver.info?.localUrl) {
+      this.line(
+        'wfs: the receiver was already running (started before this task): it keeps its own forward rules, and stays up when the task ends.',
+      );
+    } else {
+      this.started = true;
+      const info = await this.receiver.startWithForward(
+        rules === undefined ? undefined : { rules, passThrough: this.definition.passThrough === true },
+      );
+      if (this.ended) return;
+      if (info.forwardRules)
+        this.line(`wfs: forwarding by ${info.forwardRules} rule(s)${info.passThrough ? ', pass-through on' : ''}`);
+    }
+    this.line(taskReady(this.receiver.info?.localUrl ?? '?'));
+  }
+
+  private async end(code: number, why: string): Promise<void> {
+    if (this.ended) return;
+    this.ended = true;
+    this.line(why);
+    for (const d of this.disposables.splice(0)) d.dispose();
+    if (this.started) {
+      await this.receiver.stop().catch(() => undefined);
+      this.line('wfs: the receiver this task started is stopped.');
+    }
+    this.closed.fire(code);
+  }
+
+  close(): void {
+    // Terminated by the user (or VS Code): the receiver it started goes with it.
+    void this.end(0, 'wfs: the task was stopped');
+  }
+}

@@ -320,32 +320,42 @@ describe('wfs start / status / test-webhook as processes', function () {
     await listen.stopCleanly('SIGINT');
   });
 
-  it('test-webhook with testData over the service\'s size limit: exit 1, an error that says too large, not "unexpected"', async () => {
-    const data = JSON.stringify({ pad: 'x'.repeat(1024 * 1024) });
-    const p = new WfsProcess(
-      [
-        'test-webhook',
-        '--address',
-        'http://127.0.0.1:9/webhooks',
-        '--topic',
-        'workflow/completed',
-        '--sub-topic',
-        'status:workflow/completed',
-        '--tenant-id',
-        't1',
-        '--data',
-        '-',
-      ],
-      s.env,
-      { stdin: data },
-    );
-    assert.equal(await p.exitCode(), 1, p.stdout + p.stderr);
-    const error = p.lines.at(-1)!;
-    assert.deepEqual([error.event, error.status], ['error', 413]);
-    assert.match(
-      error.message,
-      /too large \(413 Payload Too Large\); nothing was processed\. Send smaller testData\.$/,
-    );
+  it('test-webhook answered 413 by a service whose limit is below ours: exit 1, an error that says too large, not "unexpected"', async () => {
+    // The sandbox reads up to 64 MiB, the CLI's own bound; a real service may stop sooner. A test endpoint that
+    // answers 413 (as a proxy or the service's edge does) stands in for it; sign-in still goes to the sandbox.
+    const edge = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => res.writeHead(413, { 'content-type': 'text/html' }).end('<html>Payload Too Large</html>'));
+    });
+    await new Promise<void>((r) => edge.listen(0, '127.0.0.1', r));
+    try {
+      const p = new WfsProcess(
+        [
+          'test-webhook',
+          '--address',
+          'http://127.0.0.1:9/webhooks',
+          '--topic',
+          'workflow/completed',
+          '--sub-topic',
+          'status:workflow/completed',
+          '--tenant-id',
+          't1',
+          '--data',
+          '-',
+        ],
+        { ...s.env, WFS_TEST_WEBHOOK_URL: `http://127.0.0.1:${(edge.address() as AddressInfo).port}` },
+        { stdin: JSON.stringify({ pad: 'x'.repeat(1024 * 1024) }) },
+      );
+      assert.equal(await p.exitCode(), 1, p.stdout + p.stderr);
+      const error = p.lines.at(-1)!;
+      assert.deepEqual([error.event, error.status], ['error', 413]);
+      assert.match(
+        error.message,
+        /too large \(413 Payload Too Large\); nothing was processed\. Send smaller testData\.$/,
+      );
+    } finally {
+      edge.close();
+    }
   });
 
   it('test-webhook to an address that is down: the "sent" line (the endpoint took it), then a delivery-failed error line and exit 7', async () => {

@@ -617,6 +617,14 @@ async function main() {
         if (onDisk.wfsFixture !== 1 || onDisk.webhookId !== '{{fresh}}' || !onDisk.body)
           throw new Error(`not the documented format: ${JSON.stringify(onDisk).slice(0, 200)}`);
         await runCommand(page, 'Notifications: Clear All Notifications');
+        // The previous step's Find/Replace widget may still be open over the editor.
+        await page
+          .locator('.find-widget.visible')
+          .waitFor({ state: 'hidden', timeout: 1_000 })
+          .catch(async () => {
+            await page.locator('.monaco-editor textarea').first().focus();
+            await page.keyboard.press('Escape');
+          });
         await page.screenshot({ path: join(shots, '10-fixture-codelens.png') });
         await page.locator('.codelens-decoration a', { hasText: 'Send to Receiver' }).first().click();
         await page
@@ -872,11 +880,11 @@ async function main() {
             (src) => !src.startsWith(raw) || !existsSync(join(root, src.slice(raw.length))),
           );
           if (images.length === 0 || unknown.length > 0) throw new Error(`README images: ${images.join(', ')}`);
-          await page.screenshot({ path: join(shots, '09-details-readme.png') });
+          await page.screenshot({ path: join(shots, '13-details-readme.png') });
           await page.locator('.extension-editor .navbar .action-label', { hasText: 'Changelog' }).click();
           await details.locator('h2', { hasText: '[0.1.0]' }).first().waitFor({ timeout: 30_000 });
           await details.locator('h3', { hasText: 'Added' }).first().waitFor({ timeout: 15_000 });
-          await page.screenshot({ path: join(shots, '10-details-changelog.png') });
+          await page.screenshot({ path: join(shots, '14-details-changelog.png') });
         },
       ),
     );

@@ -16,6 +16,12 @@ describe('sandbox sign-in in a real VS Code host', () => {
   after(async () => {
     await vscode.commands.executeCommand('wfs.stopSandbox');
   });
+  // Each test sets up the sign-in it needs: none relies on the one before.
+  const signIn = async () =>
+    assert.equal(
+      await vscode.commands.executeCommand('wfs.signIn', { username: 'demo', password: 'demo-password' }),
+      true,
+    );
 
   it('before the sandbox starts, the status bar says so and the explorer offers to start it', async () => {
     await vscode.commands.executeCommand('wfs.stopSandbox');
@@ -25,6 +31,7 @@ describe('sandbox sign-in in a real VS Code host', () => {
   });
 
   it('a wrong password is refused and stores nothing', async () => {
+    await api.auth.signOut('Sandbox');
     const ok = await vscode.commands.executeCommand('wfs.signIn', { username: 'demo', password: 'wrong' });
     assert.equal(ok, false);
     assert.equal(await api.secrets.get(tokensKey(api, 'Sandbox')), undefined);
@@ -54,6 +61,7 @@ describe('sandbox sign-in in a real VS Code host', () => {
   });
 
   it('another window signing out (the secret deleted) is followed through secrets.onDidChange', async () => {
+    await signIn();
     const tm = (await api.auth.manager(envValue(api, 'Sandbox')))!;
     assert.equal(tm.state, 'signed-in');
     await api.secrets.delete(tokensKey(api, 'Sandbox'));
@@ -83,6 +91,7 @@ describe('sandbox sign-in in a real VS Code host', () => {
   });
 
   it('a sign-in about to lapse (midnight US Eastern) warns with "Sign In"; a lapsed one warns too', async () => {
+    await signIn();
     const tm = (await api.auth.manager(envValue(api, 'Sandbox')))!;
     const stored = JSON.parse((await api.secrets.get(tokensKey(api, 'Sandbox')))!);
     await vscode.commands.executeCommand('notifications.clearAll');
@@ -116,6 +125,7 @@ describe('sandbox sign-in in a real VS Code host', () => {
   });
 
   it('sign-out clears SecretStorage and the status bar says signed out', async () => {
+    await signIn();
     await vscode.commands.executeCommand('wfs.signOut');
     assert.equal((await api.auth.manager(envValue(api, 'Sandbox')))?.state, 'signed-out');
     assert.equal(await api.secrets.get(tokensKey(api, 'Sandbox')), undefined);

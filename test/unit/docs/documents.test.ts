@@ -7,6 +7,7 @@ import { dirname, join, resolve } from 'node:path';
 const ROOT = resolve(__dirname, '../../../..');
 const README_MAX_BYTES = 15 * 1024;
 const MAX_SENTENCE_WORDS = 40;
+const MAX_PARAGRAPH_WORDS = 80;
 
 const read = (file: string) => readFileSync(join(ROOT, file), 'utf8');
 const markdownFiles = () => ['README.md', 'CHANGELOG.md', 'CONTRIBUTING.md', ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
@@ -48,6 +49,30 @@ export function longSentences(markdown: string, max = MAX_SENTENCE_WORDS): strin
   return over;
 }
 
+/** Paragraphs over the limit, with their word count. A paragraph is a run of lines up to a blank line, a heading, a
+ * table row or a list item; fenced code and tables are not prose, and each list item is a paragraph of its own. A word
+ * is any whitespace-separated token holding a letter, digit or underscore, inline code included. */
+export function longParagraphs(markdown: string, max = MAX_PARAGRAPH_WORDS): string[] {
+  const paragraphs: string[] = [];
+  let current: string[] = [];
+  const end = () => {
+    if (current.length) paragraphs.push(current.join(' '));
+    current = [];
+  };
+  for (const line of markdown.replace(/^```[\s\S]*?^```/gm, '').split('\n')) {
+    const listItem = /^\s*([-*]|\d+\.) /.test(line);
+    if (line.trim() === '' || line.startsWith('#') || line.startsWith('|') || listItem) {
+      end();
+      if (listItem) current.push(line);
+    } else current.push(line);
+  }
+  end();
+  return paragraphs.flatMap((p) => {
+    const words = p.split(/\s+/).filter((w) => /\w/.test(w)).length;
+    return words > max ? [`${words} words: ${p.slice(0, 90)}…`] : [];
+  });
+}
+
 /** Relative links (not http, mailto or an in-page anchor) whose file does not exist. */
 export function brokenLinks(file: string, markdown: string): string[] {
   const out: string[] = [];
@@ -82,6 +107,10 @@ describe('documents, for their readers', () => {
       assert.deepEqual(longSentences(read(file)), []);
     });
 
+  it(`docs/cli.md: no paragraph over ${MAX_PARAGRAPH_WORDS} words`, () => {
+    assert.deepEqual(longParagraphs(read('docs/cli.md')), []);
+  });
+
   it('every relative link in README, CHANGELOG, CONTRIBUTING and docs/ resolves', () => {
     assert.deepEqual(markdownFiles().flatMap((f) => brokenLinks(f, read(f))), []);
   });
@@ -94,6 +123,10 @@ describe('documents, for their readers', () => {
     assert.equal(longSentences(`${'word '.repeat(41)}end.`).length, 1);
     assert.equal(longSentences(`${'word '.repeat(30)}end. ${'word '.repeat(30)}end.`).length, 0);
     assert.equal(longSentences('| a | b |\n|---|---|\n| ' + 'x '.repeat(30) + '| ' + 'y '.repeat(30) + '|').length, 0, 'cells are read apart');
+    assert.equal(longParagraphs(`${'word '.repeat(81)}`).length, 1);
+    assert.equal(longParagraphs(`${'word '.repeat(50)}\n\n${'word '.repeat(50)}`).length, 0, 'a blank line ends a paragraph');
+    assert.equal(longParagraphs(`${'word '.repeat(50)}\n- ${'word '.repeat(50)}`).length, 0, 'a list item is its own paragraph');
+    assert.equal(longParagraphs('```\n' + 'word '.repeat(90) + '\n```\n| ' + 'x '.repeat(90) + '|').length, 0, 'code and tables are not prose');
     assert.deepEqual(brokenLinks('README.md', '[a](docs/nothing-here.md) [b](https://example.com) [c](#top)'), ['README.md: docs/nothing-here.md']);
     assert.equal(orphanTableRows('| a | b |\n|---|---|\n| 1 | 2 |\n\n| 3 | 4 |\n').length, 1);
     assert.equal(orphanTableRows('text\n\n| a | b |\n|---|---|\n').length, 0);

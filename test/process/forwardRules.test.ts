@@ -117,18 +117,18 @@ describe('wfs listen --forward: routing by signed topic, as a process', function
       '--human',
     ]);
     try {
-      const ready = await listen.line((l) => /^ready {2}/.test(String(l.text)), 'the ready line');
-      const url = /url=(\S+)/.exec(String(ready.text))![1]!;
+      const ready = await listen.line((l) => /^✓ Receiver listening at /.test(String(l.text)), 'the ready line');
+      const url = /listening at (\S+)/.exec(String(ready.text))![1]!;
       assert.equal(await post(url, event(3, 'payments/settled')), 503, "the app's own status");
       const failed = await listen.line((l) => /forward failed/.test(String(l.text)), 'the forward line');
       assert.match(
         String(failed.text),
         new RegExp(
-          `^ {2}forward failed: ${broken.url.replace(/\./g, '\\.')}/pay → 503 in \\d+ ms \\(7 B\\): "db down"$`,
+          `^ {4}forward failed: ${broken.url.replace(/\./g, '\\.')}/pay → 503 in \\d+ ms \\(7 B\\): "db down"$`,
         ),
       );
       assert.ok(
-        listen.lines.some((l) => /^✗ 503 verified {2}payments\/settled/.test(String(l.text))),
+        listen.lines.some((l) => /^✗ 503 {2}verified {2}payments\/settled {2}/.test(String(l.text))),
         listen.stdout,
       );
       assert.equal(await post(url, event(4, 'other/topic')), 200, 'no rule matched: 200');

@@ -30,7 +30,7 @@ describe('the progress line on a terminal', function () {
   it('start --follow: a spinner while following, erased before the end line; NO_COLOR leaves it uncoloured', async () => {
     const t = onTerminal([...START(), '--follow', '--correlation-id', 'spin-follow'], { ...s.env, NO_COLOR: '1' });
     assert.equal(await t.exited, 0, t.out());
-    const raw = t.out();
+    const raw = t.raw();
     assert.ok(raw.includes(ERASE), 'redrawn in place');
     assert.match(raw, new RegExp(`${SPINNER.source} following wf_\\w+: processing \\d+ s`));
     assert.ok(!/\x1b\[[0-9;]*m/.test(raw), 'no colour with NO_COLOR');
@@ -46,10 +46,10 @@ describe('the progress line on a terminal', function () {
     const t = onTerminal([...START(), '--correlation-id', 'spin-backoff'], { ...s.env, NO_COLOR: '1' });
     assert.equal(await t.exited, 0, t.out());
     assert.match(
-      t.out(),
+      t.raw(),
       new RegExp(`${SPINNER.source} the service is throttling \\(429\\): attempt 2 in \\d+\\.\\d s`),
     );
-    assert.match(shown(t.out()), /✓ Started workflow wf_\w+/);
+    assert.match(shown(t.raw()), /✓ Started workflow wf_\w+/);
   });
 
   it('never with --json on a terminal, nor piped with --human and FORCE_COLOR', async () => {

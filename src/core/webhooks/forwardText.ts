@@ -1,6 +1,6 @@
 // One line of text per app a delivery was forwarded to: what it answered, a failure first. Shared by `wfs listen` on a
 // terminal, the receiver task's terminal in VS Code, and its problem matcher (which reads "forward failed").
-import { forwardFailed, type ForwardAnswerRecord } from './deliveryRecord';
+import { forwardFailed, type ForwardAnswerRecord } from './forwardAnswer';
 
 /** Characters of the app's body shown on the line; the panel and the JSON line have the first 4 KiB. */
 const BODY_PREVIEW = 160;

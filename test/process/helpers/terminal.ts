@@ -19,6 +19,8 @@ export const plain = (s: string): string => s.replace(/\x1b\[[0-9;]*m/g, '');
 export interface TerminalRun {
   /** What the terminal shows so far (stdout and stderr both), "\r\n" as "\n", redrawn lines resolved. */
   out(): string;
+  /** Every byte written so far ("\r\n" as "\n"), the redraws included. */
+  raw(): string;
   /** Resolves once the output matches. */
   waitFor(re: RegExp): Promise<string>;
   exited: Promise<number | null>;
@@ -63,6 +65,7 @@ export function onTerminal(args: string[], env: Record<string, string> = {}): Te
       .join('\n');
   return {
     out: text,
+    raw: () => out.replace(/\r\n/g, '\n'),
     exited,
     kill: (signal = 'SIGTERM') => {
       // `script` passes the terminal's signals on to its child; kill the child's group through script itself.

@@ -456,7 +456,10 @@ describe('wfs listen / sandbox / audit as processes', function () {
     assert.deepEqual([rehearsed!.status, rehearsed!.verified], [500, true]);
     assert.equal(rehearsed!.checks.at(-1).detail, 'verified: answered 500 (not processed)');
     assert.deepEqual([refused!.status, refused!.verified], [403, false]);
-    assert.deepEqual([tooLarge!.status, tooLarge!.note], [413, 'body over the 1000-byte limit; not kept']);
+    assert.deepEqual(
+      [tooLarge!.status, tooLarge!.note, tooLarge!.bytes],
+      [413, `body over the 1000-byte limit (${large.length} bytes declared); not kept`, large.length],
+    );
     await listen.stopCleanly();
   });
 

@@ -333,7 +333,10 @@ export class Receiver extends EventEmitter {
     if (why === 'too-large') {
       // The rest of the body is read and discarded (Node dumps it after the answer), so the sender reads a 413,
       // never a reset; the server's request timeout bounds how long that may take.
-      d.record.note = `body over the ${this.maxBody}-byte limit; not kept`;
+      // Not read, so its size is what its header declared (none when chunked): the line says how large it was.
+      const declared = Number(d.req.headers['content-length']);
+      if (Number.isSafeInteger(declared) && declared > 0) d.record.body = { ...d.record.body, size: declared };
+      d.record.note = `body over the ${this.maxBody}-byte limit${declared > 0 ? ` (${declared} bytes declared)` : ''}; not kept`;
       return this.answer(d, { status: 413, text: 'body too large\n' });
     }
     if (why === 'busy') {

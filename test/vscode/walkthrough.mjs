@@ -620,6 +620,10 @@ async function main() {
           await page.keyboard.press('Escape');
           await page.locator('.view-lines', { hasText: 'actor-edited' }).first().waitFor({ timeout: 10_000 });
           await page.screenshot({ path: join(shots, '09-edit-and-resend.png') });
+          // Back in the text, the Find widget closed and the top in view: the CodeLens sits above line 1.
+          await page.locator('.view-lines').first().click();
+          await page.keyboard.press('Escape');
+          await page.keyboard.press('Control+Home');
           await lens.click();
           await page
             .getByText(/^Sent to http:\/\/127\.0\.0\.1:\d+\/webhooks: 200, verified in \d+ ms/)
@@ -653,8 +657,9 @@ async function main() {
           .locator('.find-widget.visible')
           .waitFor({ state: 'hidden', timeout: 1_000 })
           .catch(async () => {
-            await page.locator('.monaco-editor textarea').first().focus();
+            await page.locator('.view-lines').first().click();
             await page.keyboard.press('Escape');
+            await page.keyboard.press('Control+Home');
           });
         await page.screenshot({ path: join(shots, '10-fixture-codelens.png') });
         await page.locator('.codelens-decoration a', { hasText: 'Send to Receiver' }).first().click();

@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { spawn, spawnSync } from 'node:child_process';
 import { createServer } from 'node:http';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ensureTools, projectRoot } from './harness/tools.mjs';
@@ -107,11 +107,24 @@ async function main() {
   // A second environment, "Staging": a `wfs sandbox` process. It signs as the same issuer as the built-in sandbox
   // under its own key, so the receiver must check each delivery against its own key set.
   const staging = await startStagingSandbox();
+  // The developer's app, which a forward rule routes `orders/*` deliveries to: it answers 201 with a header and a JSON
+  // body of its own. No other step sends an `orders/` topic, so the rule changes nothing they see.
+  const app = createServer((req, res) =>
+    req
+      .resume()
+      .on('end', () =>
+        res.writeHead(201, { 'content-type': 'application/json', 'x-app': 'walkthrough-app' }).end('{"handled":true}'),
+      ),
+  );
+  await new Promise((r) => app.listen(0, '127.0.0.1', r));
   const server = await startCodeServer({
     tools,
     extensionsDir,
     settings: {
       'wfs.sandbox.workflowDurationSeconds': 3,
+      'wfs.receiver.forward': [
+        { name: 'orders app', topic: 'orders/*', url: `http://127.0.0.1:${app.address().port}/hooks` },
+      ],
       'wfs.environments': [
         {
           name: 'Staging',
@@ -142,6 +155,24 @@ async function main() {
         triggeredAt: '2026-11-22T08:00:00.1234567Z',
         actorId: 'actor-file',
         data: { runId: 'wfrun_from_file' },
+      },
+      null,
+      2,
+    ),
+  );
+  // testData whose signed topic the forward rule matches.
+  const ordersTestData = join(server.workspace, 'orders-testdata.json');
+  writeFileSync(
+    ordersTestData,
+    JSON.stringify(
+      {
+        webhookId: randomUUID(),
+        topic: 'orders/created',
+        subTopic: 'event:orders/created',
+        tenantId: 'tenant-demo',
+        triggeredAt: '2026-11-22T08:00:00.1234567Z',
+        actorId: 'actor-orders',
+        data: { orderId: 'ord_1001' },
       },
       null,
       2,
@@ -437,19 +468,20 @@ async function main() {
         },
       ),
     );
+    /** Opens a workspace file by name with Quick Open (Ctrl+P) and waits for its tab. */
+    const quickOpen = async (name) => {
+      await page.keyboard.press('Control+P');
+      await quickInput.fill(name);
+      await page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first().waitFor({ timeout: 15_000 });
+      await page.keyboard.press('Enter');
+      await page.locator('.tab', { hasText: name }).waitFor({ timeout: 15_000 });
+    };
     results.push(
       await step(
         'testData from the active JSON editor that is not valid JSON: a clear error, nothing sent',
         async () => {
           await runCommand(page, 'Notifications: Clear All Notifications');
-          await page.keyboard.press('Control+P');
-          await quickInput.fill('bad-testdata.json');
-          await page
-            .locator('.quick-input-list .monaco-list-row', { hasText: 'bad-testdata.json' })
-            .first()
-            .waitFor({ timeout: 15_000 });
-          await page.keyboard.press('Enter');
-          await page.locator('.tab', { hasText: 'bad-testdata.json' }).waitFor({ timeout: 15_000 });
+          await quickOpen('bad-testdata.json');
           await sendTestWebhook('The active JSON editor');
           await page
             .getByText(/The testData in the active editor is not valid JSON: .*Nothing was sent\./)
@@ -654,6 +686,56 @@ async function main() {
           const newest = await webview().locator('.row').first().locator('.status').textContent();
           if (newest !== '200')
             throw new Error(`after resetting the override the newest delivery was answered ${newest}`);
+        },
+      ),
+    );
+    results.push(
+      await step(
+        "a forward rule (orders/* → a small app on loopback, set before launch): the panel's detail shows the app's answer, its status, headers and body as text; the service is still answered 200",
+        async () => {
+          await runCommand(page, 'Notifications: Clear All Notifications');
+          // From the active editor, not the open dialog: the dialog opens in the folder it last showed, which by now
+          // may be webhooks/ (Save as Fixture), and a typed path then lands there.
+          await runCommand(page, 'View: Close All Editors');
+          await quickOpen('orders-testdata.json');
+          await sendTestWebhook('The active JSON editor');
+          await page.getByText('Send test webhook (5/5): address').waitFor({ timeout: 15_000 });
+          await page.keyboard.press('Enter');
+          await page
+            .getByText(/Test webhook [0-9a-f-]{36} sent to/)
+            .first()
+            .waitFor({ timeout: 15_000 });
+          await runCommand(page, 'Workflow Service: Open Webhook Panel');
+          const row = webview().locator('.row:has(.badge.forwarded)').first();
+          await row.waitFor({ timeout: 15_000 });
+          // Pass-through is off by default: the service is still answered 200, whatever the app said.
+          const status = await row.locator('.status').textContent();
+          if (status !== '200') throw new Error(`the receiver answered ${status}, not 200, with pass-through off`);
+          await row.click();
+          const answer = webview().locator('.app-answers');
+          await answer.getByText("The app's answer (1 target)").waitFor({ timeout: 15_000 });
+          const box = answer.locator('.app-answer:not(.failed)');
+          const pairs = await box
+            .locator('tr')
+            .evaluateAll((trs) =>
+              trs.map((tr) => [
+                tr.querySelector('th')?.textContent?.toLowerCase(),
+                tr.querySelector('td')?.textContent,
+              ]),
+            );
+          const value = (k) => pairs.find(([name]) => name === k)?.[1];
+          if (value('status') !== '201') throw new Error(`the app's status shows as ${value('status')}, not 201`);
+          if (value('x-app') !== 'walkthrough-app')
+            throw new Error(`the app's x-app header is not shown: ${JSON.stringify(pairs)}`);
+          const body = await box.locator('pre.app-body').textContent();
+          if (body !== '{"handled":true}') throw new Error(`the app's body shows as ${JSON.stringify(body)}`);
+          await answer.scrollIntoViewIfNeeded();
+          await runCommand(page, 'Notifications: Clear All Notifications');
+          // The palette fades out: the picture waits until it is gone.
+          await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 15_000 });
+          const shot = join(shots, '11-app-answer.png');
+          await page.screenshot({ path: shot });
+          copyFileSync(shot, join(root, 'media', 'readme', '08-app-answer.png'));
         },
       ),
     );
@@ -895,6 +977,7 @@ async function main() {
       ),
     );
   } finally {
+    app.close();
     await browser.close().catch(() => {});
     await server.stop();
     staging.stop();

@@ -1,7 +1,7 @@
 // The seven verification steps (spec: Authentication 6) as functions, composed in order by Verifier.headers (1 to 5)
 // and Verifier.body (6). Each returns what the next step needs, or a StepFailed naming its step and why. The answer
 // (step 7) is the receiver's: it records what it answered (see answeredChecks).
-import { timingSafeEqual, verify as cryptoVerify, type KeyObject } from 'node:crypto';
+import { verify as cryptoVerify, type KeyObject } from 'node:crypto';
 import type { JWTPayload, ProtectedHeaderParameters } from 'jose';
 import { KeySetUnavailable, type JwksCache } from './JwksCache';
 
@@ -63,7 +63,6 @@ export interface KeyCandidate {
 export type KeyCandidates = KeyCandidate[] & { unconsulted?: readonly TrustedIssuer[] };
 
 const BEARER = /^Bearer ([A-Za-z0-9_-]+\.[A-Za-z0-9_-]*\.[A-Za-z0-9_-]*)$/;
-const HEX64 = /^[0-9a-f]{64}$/;
 
 /** 1. The bearer token of the Authorization header. */
 export function bearerToken(authorization: string | undefined): string | StepFailed {
@@ -294,20 +293,36 @@ export function digestHolds(
   kid: string | undefined,
 ): string | StepFailed {
   const claimed = claims.body_sha256;
-  if (typeof claimed !== 'string' || !HEX64.test(claimed))
+  const differs = typeof claimed === 'string' ? hexDifference(claimed, sha256) : -1;
+  if (differs < 0)
     return new StepFailed(
       6,
       `body_sha256 is ${claimed === undefined ? 'missing' : 'not 64 lower-case hex digits'}`,
       trusted,
       kid,
     );
-  if (sha256.length === 64 && timingSafeEqual(Buffer.from(sha256, 'hex'), Buffer.from(claimed, 'hex'))) return sha256;
+  if (differs === 0) return sha256;
   return new StepFailed(
     6,
     `body_sha256 does not match the ${size} bytes received (got ${sha256.slice(0, 12)}…)`,
     trusted,
     kid,
   );
+}
+
+/** -1 when claimed is not 64 lower-case hex digits; else 0 when it equals sha256 (64 lower-case hex digits, as
+ * computed), another number when not. Every character is compared, whatever the first difference: constant time, as
+ * timingSafeEqual, without decoding either string into a buffer on every delivery (docs/benchmarks.md). */
+function hexDifference(claimed: string, sha256: string): number {
+  if (claimed.length !== 64) return -1;
+  let invalid = 0;
+  let difference = sha256.length === 64 ? 0 : 1;
+  for (let i = 0; i < 64; i++) {
+    const c = claimed.charCodeAt(i);
+    invalid |= c < 48 || c > 102 || (c > 57 && c < 97) ? 1 : 0;
+    difference |= c ^ sha256.charCodeAt(i);
+  }
+  return invalid ? -1 : difference;
 }
 
 /** What a passed step says: constant for a given issuer and kid, so one frozen list serves every delivery signed
@@ -380,11 +395,32 @@ export function decodeSegment(segment: string, what: string): Record<string, unk
 }
 
 /** A segment's bytes, when it is canonical base64url: Node's decoder also takes other spellings of the same bytes
- * (the unused low bits of the last character: 16 spellings of one RS256 signature), so one token could pass as
- * several. Only the spelling that re-encodes to itself is accepted. */
+ * (the unused low bits of the last character: 16 spellings of one RS256 signature; '+' and '/'; padding and other
+ * characters, which it skips), so one token could pass as several. Only the one spelling of its bytes is accepted.
+ * Checked without encoding the bytes again, which costs a second string per segment on every delivery
+ * (docs/benchmarks.md): a skipped character leaves fewer bytes than the length promises. */
 function canonicalBase64url(segment: string, what: string): Buffer {
   const bytes = Buffer.from(segment, 'base64url');
-  if (bytes.toString('base64url') !== segment)
+  const n = segment.length;
+  const rest = n & 3;
+  const last = n === 0 ? 0 : (BASE64URL_VALUES[segment.charCodeAt(n - 1)] ?? -1);
+  if (
+    bytes.length !== (n * 3) >> 2 ||
+    rest === 1 ||
+    last < 0 ||
+    // The bits past the last whole byte must be zero: 4 of them after 2 characters of a group, 2 after 3.
+    (rest !== 0 && (last & (rest === 2 ? 15 : 3)) !== 0) ||
+    segment.indexOf('+') >= 0 ||
+    segment.indexOf('/') >= 0
+  )
     throw new Error(`the ${what} segment is not canonical base64url (RFC 7515 §2: no padding, no stray bits)`);
   return bytes;
 }
+
+/** Each character's value in the base64url alphabet, -1 for a character outside it. */
+const BASE64URL_VALUES = (() => {
+  const values = new Int8Array(128).fill(-1);
+  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+  for (let i = 0; i < alphabet.length; i++) values[alphabet.charCodeAt(i)] = i;
+  return values;
+})();

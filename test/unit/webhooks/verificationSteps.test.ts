@@ -111,6 +111,24 @@ describe('verification steps', () => {
     );
   });
 
+  const canonicalCases: [string, (s: string) => string][] = [
+    ["'+' for '-' (base64's alphabet, which Node also decodes)", (s) => s.replace(/-/, '+')],
+    ["'/' for '_'", (s) => s.replace(/_/, '/')],
+    ['a space inside (Node skips it)', (s) => `${s.slice(0, 10)} ${s.slice(10)}`],
+    ['a character outside both alphabets (Node skips it)', (s) => `${s.slice(0, 10)}!${s.slice(10)}`],
+    ['three characters more, the last alone in its group (it holds no byte)', (s) => `${s}AAA`],
+  ];
+  for (const [name, respell] of canonicalCases)
+    it(`2: a signature spelled with ${name} is refused as not canonical`, () => {
+      // 0xfb 0xff: bytes whose base64url has both '-' and '_'.
+      const bytes = Buffer.concat([Buffer.alloc(128, 0xfb), Buffer.alloc(128, 0xff)]);
+      const signature = bytes.toString('base64url');
+      assert.ok(signature.includes('-') && signature.includes('_'));
+      const head = `${Buffer.from('{"alg":"RS256"}').toString('base64url')}.${Buffer.from('{"iss":"i"}').toString('base64url')}`;
+      const r = decodeToken(`${head}.${respell(signature)}`, (h) => decodeSegment(h, 'header'));
+      assert.match((r as StepFailed).detail, /the signature segment is not canonical base64url/);
+    });
+
   it('6: the digest the receiver computed against body_sha256', () => {
     const body = Buffer.from('{"a":1}');
     const sha = createHash('sha256').update(body).digest('hex');
@@ -124,6 +142,19 @@ describe('verification steps', () => {
       /not 64 lower-case hex digits/,
     );
     assert.match((digestHolds({}, sha, body.length, issuer, 'k') as StepFailed).detail, /missing/);
+    for (const bad of [sha.slice(1), `${sha}0`, `${sha.slice(0, 63)}g`, `${sha.slice(0, 63)}/`, `${sha.slice(0, 63)}:`])
+      assert.match(
+        (digestHolds({ body_sha256: bad }, sha, 7, issuer, 'k') as StepFailed).detail,
+        /not 64 lower-case/,
+        bad,
+      );
+    // One hex digit apart, first or last: both found.
+    const flip = (s: string, i: number) => `${s.slice(0, i)}${s[i] === '0' ? '1' : '0'}${s.slice(i + 1)}`;
+    for (const i of [0, 63])
+      assert.match(
+        (digestHolds({ body_sha256: flip(sha, i) }, sha, 7, issuer, 'k') as StepFailed).detail,
+        /does not match/,
+      );
   });
 
   it('a refusal lists the steps before it as passed, the failure, then the decision', () => {

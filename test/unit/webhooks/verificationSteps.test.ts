@@ -27,6 +27,35 @@ describe('verification steps', () => {
     assert.match(basic.detail, /scheme: Basicx{15}\)$/);
   });
 
+  const notBearer: [string, string][] = [
+    ['two segments', 'Bearer a.b'],
+    ['four segments', 'Bearer a.b.c.d'],
+    ['an empty header segment', 'Bearer .b.c'],
+    ['the scheme in lower case', 'bearer a.b.c'],
+    ['no space after the scheme', 'Bearera.b.c'],
+  ];
+  for (const [name, authorization] of notBearer)
+    it(`1: ${name} is not a bearer token`, () => {
+      assert.equal((bearerToken(authorization) as StepFailed).step, 1);
+    });
+
+  it('2: a character outside base64url in any segment is refused as the token is decoded', () => {
+    const seg = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url');
+    const [h, c, s] = [seg({ alg: 'RS256' }), seg({ iss: 'i' }), Buffer.alloc(256, 1).toString('base64url')];
+    const cases: [string, RegExp][] = [
+      [`${h.slice(0, 4)} ${h.slice(4)}.${c}.${s}`, /header segment/],
+      [`${h}.${c.slice(0, 4)}*${c.slice(4)}.${s}`, /claims segment/],
+      [`${h}.${c}.${s.slice(0, 4)}=${s.slice(4)}`, /signature segment/],
+    ];
+    for (const [token, which] of cases) {
+      assert.equal(bearerToken(`Bearer ${token}`), token);
+      const r = decodeToken(token, (x) => decodeSegment(x, 'header')) as StepFailed;
+      assert.equal(r.step, 2);
+      assert.match(r.detail, which);
+      assert.match(r.detail, /not canonical base64url/);
+    }
+  });
+
   it('2: the issuer is looked up in our own map only', () => {
     const byIssuer = new Map([[issuer.issuer, [issuer]]]);
     assert.deepEqual(trustedEntries({ iss: issuer.issuer }, byIssuer), [issuer]);

@@ -2,7 +2,8 @@
 // compared within the round, and a 95% interval for each median ratio by bootstrap. `npm run bench` gives one
 // median of 8 rounds; between two runs of the same code this host moved more than that run's own spread
 // (docs/benchmarks.md: "How sure a harness run is"), so a gap of a few percent needs more rounds than the bench has.
-//   node esbuild.mjs --tests && node bench/bound.mjs [ROUNDS] [floor,specMinimum,leastHistory,leastBounded,ours] [--tiny]
+//   node esbuild.mjs --tests && node bench/bound.mjs [ROUNDS] [floor,specMinimum,leastHistory,leastBounded,ours,
+//   oursNoHistory,ourVerifier] [--tiny]
 // (--tiny: 100 deliveries a round, the smoke test's size: proves it runs, measures nothing. --compare FILE: also
 // "compared", ours from another build's out/bench/receiverCore.js copied to FILE (outside out/, which every build
 // empties), to judge a change in paired rounds.)
@@ -20,7 +21,9 @@ import {
   bareHttp,
   leastBoundedHistory,
   minimalVerifier,
+  noHistory,
   ourReceiver,
+  ourVerifierAlone,
   specMinimum,
   specMinimumWithHistory,
 } from './receiverTargets.mjs';
@@ -59,6 +62,9 @@ const TARGETS = {
   leastHistory: () => specMinimumWithHistory(jwk, trust),
   leastBounded: () => leastBoundedHistory(jwk, trust),
   ours: () => ourReceiver(core, trust, new SystemClock()),
+  // Ours taken apart: the Receiver with a history that keeps nothing, and our Verifier behind the least handler.
+  oursNoHistory: () => ourReceiver(core, trust, new SystemClock(), noHistory()),
+  ourVerifier: () => ourVerifierAlone(core, trust, new SystemClock()),
 };
 if (compareFile) {
   const other = require(resolve(compareFile));

@@ -39,7 +39,9 @@ export function isoTimestamp(ms: number): string {
   const rest = t - minute;
   const s = Math.floor(rest / 1000);
   const milli = rest - s * 1000;
-  return `${isoMinute.prefix}${s < 10 ? '0' : ''}${s}.${milli < 10 ? '00' : milli < 100 ? '0' : ''}${milli}Z`;
+  // Joined, not concatenated: one flat string of 24 characters, where `+` leaves a tree of pieces that every record
+  // kept in the history would hold (136 bytes against 38, measured; docs/benchmarks.md).
+  return [isoMinute.prefix, s < 10 ? '0' : '', s, '.', milli < 10 ? '00' : milli < 100 ? '0' : '', milli, 'Z'].join('');
 }
 
 const isoMinute = { start: Number.NaN, prefix: '' };

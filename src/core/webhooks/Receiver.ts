@@ -228,7 +228,10 @@ export class Receiver extends EventEmitter {
     if (!result.ok) return this.refuse(d, result, body);
     const utf8 = isUtf8(body.kept);
     d.kept = body.kept;
-    record.body = { size: body.size, sha256: body.sha256, kept: body.kept.length, utf8 };
+    // The claim's string, which step 6 found equal to the digest: one string of the two for each record kept.
+    const claimed = result.claims?.body_sha256;
+    const sha256 = claimed === body.sha256 ? claimed : body.sha256;
+    record.body = { size: body.size, sha256, kept: body.kept.length, utf8 };
     record.jwt = { header: result.header, claims: result.claims };
     if (!d.whole) {
       // A true copy of a body still being received under its token: the service sends it again once the first is

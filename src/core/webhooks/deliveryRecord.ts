@@ -102,7 +102,10 @@ function isCredentialHeader(name: string): boolean {
 
 function redactedCredential(value: string): string {
   const space = value.indexOf(' ');
-  return `${(space < 0 ? value : value.slice(0, space)).slice(0, 20)} <redacted, ${value.length} characters>`;
+  // Joined into one flat string: each record keeps it (see isoTimestamp).
+  return [(space < 0 ? value : value.slice(0, space)).slice(0, 20), ' <redacted, ', value.length, ' characters>'].join(
+    '',
+  );
 }
 
 const EMPTY_BODY: BodyInfo = { size: 0, sha256: createHash('sha256').digest('hex'), kept: 0, utf8: true };

@@ -103,7 +103,7 @@ export class Verifier {
   }
 
   /** The cache of a key set (created on first use). */
-  cacheFor(issuer: TrustedIssuer): JwksCache {
+  private cacheFor(issuer: TrustedIssuer): JwksCache {
     let c = this.caches.get(issuer.jwksUrl);
     if (!c) {
       c = this.options.keySet?.(issuer) ?? new JwksCache({ jwksUrl: issuer.jwksUrl, clock: this.options.clock });

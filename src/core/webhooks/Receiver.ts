@@ -15,7 +15,7 @@ import { isAllowedHost } from '../http/hostCheck';
 import type { Clock } from '../time/clock';
 import { DedupeSet } from './DedupeSet';
 import { DeliveryLog, REFUSED_BODY_PREFIX_BYTES } from './DeliveryLog';
-import { deliveryDedupeKey, describeEvent, headerValue, newRecord, type DeliveryRecord } from './deliveryRecord';
+import { deliveryDedupeKey, describeEvent, newRecord, type DeliveryRecord } from './deliveryRecord';
 import type { Forwarder } from './forwardFanOut';
 import { TrustedToken, type HeadersVerdict, type Verifier, type VerificationResult } from './Verifier';
 import { BodiesInFlight, keptPrefix, readCapped, readHashed, type BodyLost, type HashedBody } from './requestBody';
@@ -189,7 +189,8 @@ export class Receiver extends EventEmitter {
     try {
       const early = this.refuseEarly(req, d.record);
       if (early) return this.answer(d, early);
-      const verdict = this.options.verifier.headers(headerValue(req, 'authorization'));
+      // Node keeps the first Authorization of a request and drops any other: always one string, or none.
+      const verdict = this.options.verifier.headers(req.headers.authorization);
       // While a key set is fetched (at most its 5 s timeout), the body waits in the socket: nothing is held.
       if (verdict instanceof Promise) void verdict.then((v) => this.guarded(d, () => this.read(d, v)));
       else this.read(d, verdict);

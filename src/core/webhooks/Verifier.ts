@@ -165,9 +165,9 @@ export class Verifier {
     kid: string | undefined,
     keys: KeyCandidates | StepFailed,
   ): HeadersVerdict | Promise<HeadersVerdict> {
+    const nowS = Math.floor(this.options.clock.now() / 1000);
     let trusted = keys instanceof StepFailed ? keys : signatureHolds(decoded, keys, kid);
-    if (!(trusted instanceof StepFailed))
-      trusted = claimsHold(decoded.claims, trusted, Math.floor(this.options.clock.now() / 1000), kid) ?? trusted;
+    if (!(trusted instanceof StepFailed)) trusted = claimsHold(decoded.claims, trusted, nowS, kid) ?? trusted;
     if (!(trusted instanceof StepFailed)) return new TrustedToken(decoded, trusted, kid);
     const failed = trusted;
     if (

@@ -2,10 +2,9 @@
 // receiver builds it from the request, with the headers as recorded. The raw token is never stored: only its scheme
 // and length, and its decoded header and claims.
 import type { IncomingMessage } from 'node:http';
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { JWTPayload, ProtectedHeaderParameters } from 'jose';
 import { isoTimestamp } from '../time/timestamps';
-import { nextDeliveryId } from './deliveryIds';
 import { dedupeKey, tokenDedupeKey } from './DedupeSet';
 import type { VerificationCheck } from './Verifier';
 
@@ -106,6 +105,19 @@ function redactedCredential(value: string): string {
   return [(space < 0 ? value : value.slice(0, space)).slice(0, 20), ' <redacted, ', value.length, ' characters>'].join(
     '',
   );
+}
+
+/** Random per process (72 bits), so records kept from an earlier run never share an id with this run's. */
+const ID_PREFIX = randomBytes(9).toString('base64url');
+let idsIssued = 0;
+
+/**
+ * The next record id, unique within the history and across restarts: the process's random prefix and a counter.
+ * A counter rather than `randomUUID()` for every request: a UUID string is built from 16 pieces and then flattened,
+ * garbage on every request (docs/benchmarks.md). The id only has to be unique; nothing about it is secret.
+ */
+export function nextDeliveryId(): string {
+  return `${ID_PREFIX}-${(++idsIssued).toString(36)}`;
 }
 
 const EMPTY_BODY: BodyInfo = { size: 0, sha256: createHash('sha256').digest('hex'), kept: 0, utf8: true };

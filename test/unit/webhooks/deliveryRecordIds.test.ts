@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
-import { nextDeliveryId } from '../../../src/core/webhooks/deliveryIds';
+import { nextDeliveryId } from '../../../src/core/webhooks/deliveryRecord';
 
 describe('delivery record ids', () => {
   it('never repeat within a process, and are safe in a URL, an HTML attribute and a JSON line', () => {
@@ -11,7 +11,7 @@ describe('delivery record ids', () => {
   });
 
   it('differ between processes: a restarted receiver never reuses the ids of the records it reloads', () => {
-    const module = join(__dirname, '..', '..', '..', 'src', 'core', 'webhooks', 'deliveryIds.js');
+    const module = join(__dirname, '..', '..', '..', 'src', 'core', 'webhooks', 'deliveryRecord.js');
     const first = () =>
       execFileSync(
         process.execPath,

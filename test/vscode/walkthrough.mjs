@@ -181,6 +181,7 @@ async function main() {
   const browser = await launchBrowser();
   const results = [];
   let sendTestWebhook;
+  let sendToOfferedReceiver;
   /** The built-in sandbox's address, read from its notification: the walkthrough injects faults through it. */
   try {
     const page = browser.pages()[0] ?? (await browser.newPage());
@@ -222,6 +223,10 @@ async function main() {
       if (testData) return page.locator('.quick-input-list .monaco-list-row', { hasText: testData }).click();
       await quickInput.focus();
       await page.keyboard.press('Enter');
+      await sendToOfferedReceiver();
+    };
+    // Step 5 of "Send Test Webhook…": the receiver's address is offered; Enter sends, and the notification says so.
+    sendToOfferedReceiver = async () => {
       await page.getByText('Send test webhook (5/5): address').waitFor({ timeout: 15_000 });
       if (!/^http:\/\/127\.0\.0\.1:\d+\/webhooks$/.test(await quickInput.inputValue()))
         throw new Error('the receiver address is not offered');
@@ -515,12 +520,7 @@ async function main() {
         'testData from a JSON file (the open dialog): its JSON is the body, and the delivery arrives verified',
         async () => {
           await sendTestWebhookFromFile(goodTestData);
-          await page.getByText('Send test webhook (5/5): address').waitFor({ timeout: 15_000 });
-          await page.keyboard.press('Enter');
-          await page
-            .getByText(/Test webhook [0-9a-f-]{36} sent to/)
-            .first()
-            .waitFor({ timeout: 15_000 });
+          await sendToOfferedReceiver();
           await runCommand(page, 'Workflow Service: Show Log');
           await page
             .locator('.output-view, .panel')
@@ -699,12 +699,7 @@ async function main() {
           await runCommand(page, 'View: Close All Editors');
           await quickOpen('orders-testdata.json');
           await sendTestWebhook('The active JSON editor');
-          await page.getByText('Send test webhook (5/5): address').waitFor({ timeout: 15_000 });
-          await page.keyboard.press('Enter');
-          await page
-            .getByText(/Test webhook [0-9a-f-]{36} sent to/)
-            .first()
-            .waitFor({ timeout: 15_000 });
+          await sendToOfferedReceiver();
           await runCommand(page, 'Workflow Service: Open Webhook Panel');
           const row = webview().locator('.row:has(.badge.forwarded)').first();
           await row.waitFor({ timeout: 15_000 });

@@ -2,7 +2,7 @@
 // NO_COLOR; piped, or with --json, the JSON lines scripts rely on, unchanged. Waiting is on the process's exit.
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
-import { CLI, startSandboxProcess, WfsProcess, type SandboxProcess } from './helpers/wfsProcess';
+import { CLI, withSandboxProcess, WfsProcess } from './helpers/wfsProcess';
 
 const ESC = '\x1b[';
 const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
@@ -38,14 +38,11 @@ const plain = (s: string) => s.replace(/\x1b\[[0-9;]*m/g, '');
 
 describe('wfs on a terminal and in a pipe', function () {
   this.timeout(60_000);
-  let s: SandboxProcess;
-  before(async function () {
+  // Registered before the sandbox's hooks: without `script` no sandbox is started.
+  before(function () {
     if (!hasScript) this.skip();
-    s = await startSandboxProcess(['--workflow-duration', '1']);
   });
-  after(async () => {
-    await s?.stop();
-  });
+  const s = withSandboxProcess(['--workflow-duration', '1']);
   const START = () => ['start', '--session', s.info.sessions.staged, '--service', 'Appraisal', '--model', 'Standard'];
   /** A workflow started (piped) and followed to complete, for find to show. */
   const completed = async (cid: string) =>

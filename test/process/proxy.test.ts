@@ -4,25 +4,26 @@
 import assert from 'node:assert/strict';
 import { RecordingProxy } from '../unit/helpers/recordingProxy';
 import { TEST_NAMES_CERT, TlsFront } from '../unit/helpers/tlsFront';
-import { startSandboxProcess, WfsProcess, type SandboxProcess } from './helpers/wfsProcess';
+import { withSandboxProcess, WfsProcess } from './helpers/wfsProcess';
 
 describe('wfs behind an HTTP proxy', function () {
   this.timeout(60_000);
-  let s: SandboxProcess;
   let proxy: RecordingProxy;
   let front: TlsFront;
   let named: string;
+  // Registered before the sandbox's hooks: the proxy and the TLS front stop before the sandbox does.
+  afterEach(async () => {
+    await proxy.stop();
+    await front.stop();
+  });
+  // --allow-host: the sandbox answers requests addressed to the .test name the proxy resolves.
+  const s = withSandboxProcess(['--allow-host', 'wfs-sandbox.test'], { perTest: true });
+  // After the sandbox's beforeEach: the front needs its port.
   beforeEach(async () => {
-    s = await startSandboxProcess(['--allow-host', 'wfs-sandbox.test']);
     proxy = new RecordingProxy();
     await proxy.start();
     front = new TlsFront(Number(new URL(s.info.baseUrl).port));
     named = `https://wfs-sandbox.test:${await front.start()}`;
-  });
-  afterEach(async () => {
-    await proxy.stop();
-    await front.stop();
-    await s.stop();
   });
 
   const start = (env: Record<string, string>) =>

@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
 import { CLI, withSandboxProcess, WfsProcess } from './helpers/wfsProcess';
+import { testWebhookArgs } from './helpers/testWebhookArgs';
 
 const ESC = '\x1b[';
 const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
@@ -70,20 +71,7 @@ describe('wfs on a terminal and in a pipe', function () {
   });
 
   it("an error on a terminal: a ✗ line that says what to do, and the command's own exit code (7 for a failed delivery)", async () => {
-    const { out, code } = await onTerminal(
-      [
-        'test-webhook',
-        '--address',
-        'http://127.0.0.1:9/webhooks',
-        '--topic',
-        'workflow/completed',
-        '--sub-topic',
-        'status:workflow/completed',
-        '--tenant-id',
-        't1',
-      ],
-      { ...s.env, NO_COLOR: '1' },
-    );
+    const { out, code } = await onTerminal(testWebhookArgs('http://127.0.0.1:9/webhooks'), { ...s.env, NO_COLOR: '1' });
     assert.equal(code, 7, out);
     assert.match(
       out,

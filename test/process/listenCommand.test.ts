@@ -13,18 +13,7 @@ import { RecordingServer } from '../unit/helpers/recordingServer';
 import { validateJunit } from '../unit/helpers/junitSchema';
 import { startSandboxProcess, withSandboxProcess, WfsProcess } from './helpers/wfsProcess';
 import { sendDelivery, signedBy } from './helpers/deliveries';
-
-const SEND = (address: string) => [
-  'test-webhook',
-  '--address',
-  address,
-  '--topic',
-  'workflow/completed',
-  '--sub-topic',
-  'status:workflow/completed',
-  '--tenant-id',
-  't1',
-];
+import { testWebhookArgs } from './helpers/testWebhookArgs';
 
 describe('wfs listen / sandbox / audit as processes', function () {
   this.timeout(60_000);
@@ -52,7 +41,7 @@ describe('wfs listen / sandbox / audit as processes', function () {
 
   /** exit: 0, or 7 when the receiver is meant to refuse (test-webhook reports a delivery the address refused). */
   async function send(address: string, exit = 0): Promise<WfsProcess> {
-    const p = new WfsProcess(SEND(address), s.env);
+    const p = new WfsProcess(testWebhookArgs(address), s.env);
     assert.equal(await p.exitCode(), exit, p.stdout + p.stderr);
     return p;
   }
@@ -120,7 +109,7 @@ describe('wfs listen / sandbox / audit as processes', function () {
       ]);
       const ready = await listen.event('ready');
       for (const sandbox of [s, s2]) {
-        const p = new WfsProcess(SEND(ready.url), sandbox.env);
+        const p = new WfsProcess(testWebhookArgs(ready.url), sandbox.env);
         assert.equal(await p.exitCode(), 0, p.stdout + p.stderr);
       }
       await listen.line(() => listen.events('delivery').length >= 2, 'two delivery lines');

@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { RecordingProxy } from '../unit/helpers/recordingProxy';
 import { TEST_NAMES_CERT, TlsFront } from '../unit/helpers/tlsFront';
 import { withSandboxProcess, WfsProcess } from './helpers/wfsProcess';
+import { testWebhookArgs } from './helpers/testWebhookArgs';
 
 describe('wfs behind an HTTP proxy', function () {
   this.timeout(60_000);
@@ -71,20 +72,7 @@ describe('wfs behind an HTTP proxy', function () {
       ['start', ['start', '--session', 'sess-demo-staged', '--service', 'Appraisal', '--model', 'Standard']],
       ['status', ['status', '--workflow', 'wf_1']],
       ['find', ['find', '--correlation-id', 'wfs-1']],
-      [
-        'test-webhook',
-        [
-          'test-webhook',
-          '--address',
-          'https://hooks.example.test/x',
-          '--topic',
-          't/x',
-          '--sub-topic',
-          'k:t/x',
-          '--tenant-id',
-          't',
-        ],
-      ],
+      ['test-webhook', testWebhookArgs('https://hooks.example.test/x')],
     ];
     for (const [name, args] of commands)
       it(`wfs ${name} with WFS_BASE_URL=http://wfs-sandbox.test:PORT through HTTP_PROXY: exit 2 naming the variable, and the proxy saw nothing`, async () => {

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { SIGN_IN_PATH, REFRESH_PATH, WORKFLOW_ROOT } from '../../src/core/http/paths';
 import { startSandboxProcess, withSandboxProcess, WfsProcess, type SandboxProcess } from './helpers/wfsProcess';
+import { testWebhookArgs } from './helpers/testWebhookArgs';
 
 const START = (s: SandboxProcess) => [
   'start',
@@ -291,20 +292,7 @@ describe('wfs start / status / test-webhook as processes', function () {
     const listen = new WfsProcess(['listen', '--trust-sandbox', s.info.baseUrl, '--no-tunnel'], {});
     const ready = await listen.event('ready');
     await s.control('POST', 'faults', { fault: 'throttle', count: 1, after: 1 });
-    const p = new WfsProcess(
-      [
-        'test-webhook',
-        '--address',
-        ready.url,
-        '--topic',
-        'workflow/completed',
-        '--sub-topic',
-        'status:workflow/completed',
-        '--tenant-id',
-        't1',
-      ],
-      s.env,
-    );
+    const p = new WfsProcess(testWebhookArgs(ready.url), s.env);
     assert.equal(await p.exitCode(), 0, p.stdout + p.stderr);
     assert.deepEqual(
       p.lines.map((l) => l.event),
@@ -330,19 +318,7 @@ describe('wfs start / status / test-webhook as processes', function () {
     await new Promise<void>((r) => edge.listen(0, '127.0.0.1', r));
     try {
       const p = new WfsProcess(
-        [
-          'test-webhook',
-          '--address',
-          'http://127.0.0.1:9/webhooks',
-          '--topic',
-          'workflow/completed',
-          '--sub-topic',
-          'status:workflow/completed',
-          '--tenant-id',
-          't1',
-          '--data',
-          '-',
-        ],
+        [...testWebhookArgs('http://127.0.0.1:9/webhooks'), '--data', '-'],
         { ...s.env, WFS_TEST_WEBHOOK_URL: `http://127.0.0.1:${(edge.address() as AddressInfo).port}` },
         { stdin: JSON.stringify({ pad: 'x'.repeat(1024 * 1024) }) },
       );
@@ -359,20 +335,7 @@ describe('wfs start / status / test-webhook as processes', function () {
   });
 
   it('test-webhook to an address that is down: the "sent" line (the endpoint took it), then a delivery-failed error line and exit 7', async () => {
-    const p = new WfsProcess(
-      [
-        'test-webhook',
-        '--address',
-        'http://127.0.0.1:9/webhooks',
-        '--topic',
-        'workflow/completed',
-        '--sub-topic',
-        'status:workflow/completed',
-        '--tenant-id',
-        't1',
-      ],
-      s.env,
-    );
+    const p = new WfsProcess(testWebhookArgs('http://127.0.0.1:9/webhooks'), s.env);
     assert.equal(await p.exitCode(), 7, p.stdout + p.stderr);
     const { event, webhookId, response } = p.events('sent')[0]!;
     assert.deepEqual(
@@ -395,14 +358,10 @@ describe('wfs start / status / test-webhook as processes', function () {
     const dir = mkdtempSync(join(tmpdir(), 'wfs-bom-'));
     const file = join(dir, 'data.json');
     writeFileSync(file, '\ufeff{"loan":"L-1"}');
-    const args = ['--topic', 'workflow/completed', '--sub-topic', 'status:workflow/completed', '--tenant-id', 't1'];
-    const p = new WfsProcess(
-      ['test-webhook', '--address', 'http://127.0.0.1:9/webhooks', ...args, '--data', file],
-      s.env,
-    );
+    const p = new WfsProcess([...testWebhookArgs('http://127.0.0.1:9/webhooks'), '--data', file], s.env);
     assert.equal(await p.exitCode(), 7, p.stdout + p.stderr);
     assert.equal(p.events('sent').length, 1, 'sent, not refused as invalid JSON');
-    const bare = new WfsProcess(['test-webhook', '--address', 'localhost:4020/webhooks', ...args], s.env);
+    const bare = new WfsProcess(testWebhookArgs('localhost:4020/webhooks'), s.env);
     assert.equal(await bare.exitCode(), 2);
     assert.equal(
       bare.lines.at(-1)!.message,

@@ -7,7 +7,7 @@ import type { Server, ServerResponse } from 'node:http';
 import * as vscode from 'vscode';
 import type { ExtensionApi } from '../hostExtension/extension';
 import type { TrackedWorkflow } from '../../../src/core/workflows/WorkflowStore';
-import { envValue, extensionApi, setSetting, startSandboxRelay, until } from './helpers';
+import { envValue, extensionApi, setSetting, signInThrough, startSandboxRelay } from './helpers';
 import { clickNotificationButton, notificationButtons, notificationsInCenter } from './workbenchDom';
 
 type SandboxInfo = {
@@ -40,17 +40,7 @@ describe('a billed workflow start cancelled in the extension', () => {
       return true;
     });
     relay = started.server;
-    await setSetting('environments', [{ name: 'Held', baseUrl: started.url }]);
-    await until(api.environments.onDidChange, () => !!api.environments.get('Held'), 'the Held environment');
-    await vscode.commands.executeCommand('wfs.switchEnvironment', 'Held');
-    assert.equal(
-      await vscode.commands.executeCommand('wfs.signIn', {
-        environment: 'Held',
-        username: sandbox.username,
-        password: sandbox.password,
-      }),
-      true,
-    );
+    await signInThrough(api, 'Held', started.url, sandbox);
     await setSetting('confirmBilledStart', false);
   });
   after(async () => {

@@ -1,4 +1,5 @@
 // Shared by the extension-host suites: the extension's API and event-driven waits (no fixed sleeps).
+import assert from 'node:assert/strict';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as vscode from 'vscode';
@@ -121,4 +122,23 @@ export async function startSandboxRelay(
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+}
+
+/** Makes `url` the one configured environment `name`, switches to it and signs in: how a test puts a relay between
+ * the extension and its sandbox. */
+export async function signInThrough(
+  api: ExtensionApi,
+  name: string,
+  url: string,
+  user: { username: string; password: string },
+): Promise<void> {
+  await setSetting('environments', [{ name, baseUrl: url }]);
+  await until(api.environments.onDidChange, () => !!api.environments.get(name), `the ${name} environment`);
+  await vscode.commands.executeCommand('wfs.switchEnvironment', name);
+  const signedIn = await vscode.commands.executeCommand('wfs.signIn', {
+    environment: name,
+    username: user.username,
+    password: user.password,
+  });
+  assert.equal(signedIn, true);
 }

@@ -43,6 +43,13 @@ function row<R extends { id: string | null }>(rows: R[], id: string): R {
   return found;
 }
 
+/** A sandbox profile (the file wfs.sandbox.profile names) in `dir`, with these parts. */
+function profileFile(dir: string, parts: object): string {
+  const file = join(dir, 'profile.json');
+  writeFileSync(file, JSON.stringify({ format: 'wfs-sandbox-profile', version: 1, ...parts }));
+  return file;
+}
+
 describe('Check Environment Against the Contract in a real VS Code host', () => {
   const dir = mkdtempSync(join(tmpdir(), 'wfs-probe-host-'));
   before(async () => {
@@ -82,22 +89,16 @@ describe('Check Environment Against the Contract in a real VS Code host', () => 
   });
 
   it("wfs.sandbox.profile: the restarted sandbox answers a wrong password in the profile's shape", async () => {
-    const profile = join(dir, 'profile.json');
-    writeFileSync(
-      profile,
-      JSON.stringify({
-        format: 'wfs-sandbox-profile',
-        version: 1,
-        signInRefusal: {
-          status: 400,
-          contentType: 'application/json',
-          bodyKind: 'json',
-          fields: { error: 'string', error_description: 'string' },
-          errorCode: 'invalid_grant',
-        },
-        refresh: { rotatesRefreshToken: true },
-      }),
-    );
+    const profile = profileFile(dir, {
+      signInRefusal: {
+        status: 400,
+        contentType: 'application/json',
+        bodyKind: 'json',
+        fields: { error: 'string', error_description: 'string' },
+        errorCode: 'invalid_grant',
+      },
+      refresh: { rotatesRefreshToken: true },
+    });
     await setSetting('sandbox.profile', profile);
     await vscode.commands.executeCommand('wfs.stopSandbox');
     await vscode.commands.executeCommand('wfs.startSandbox');
@@ -155,15 +156,9 @@ describe('Restricted Mode: the contract check', function () {
   });
 
   it('the sandbox can be checked, and wfs.sandbox.profile is ignored: it answers as itself', async () => {
-    const profile = join(dir, 'profile.json');
-    writeFileSync(
-      profile,
-      JSON.stringify({
-        format: 'wfs-sandbox-profile',
-        version: 1,
-        signInRefusal: { status: 400, contentType: 'application/json', bodyKind: 'json', fields: { error: 'string' } },
-      }),
-    );
+    const profile = profileFile(dir, {
+      signInRefusal: { status: 400, contentType: 'application/json', bodyKind: 'json', fields: { error: 'string' } },
+    });
     await setSetting('sandbox.profile', profile);
     await vscode.commands.executeCommand('wfs.stopSandbox');
     const report = await probeSandbox();

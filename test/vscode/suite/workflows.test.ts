@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import type { ExtensionApi } from '../hostExtension/extension';
 import type { ExplorerNode } from '../../../src/extension/explorer/explorerTree';
 import type { TrackedWorkflow } from '../../../src/core/workflows/WorkflowStore';
-import { extensionApi, setSetting, startSandboxRelay, until, envValue } from './helpers';
+import { extensionApi, setSetting, signInThrough, startSandboxRelay, until, envValue } from './helpers';
 import { notificationButtons, notificationsInCenter } from './workbenchDom';
 
 describe('workflow explorer in a real VS Code host', () => {
@@ -208,17 +208,7 @@ describe('workflow explorer in a real VS Code host', () => {
       return false;
     });
     try {
-      await setSetting('environments', [{ name: 'Relay', baseUrl: url }]);
-      await until(api.environments.onDidChange, () => !!api.environments.get('Relay'), 'the Relay environment');
-      await vscode.commands.executeCommand('wfs.switchEnvironment', 'Relay');
-      assert.equal(
-        await vscode.commands.executeCommand('wfs.signIn', {
-          environment: 'Relay',
-          username: info.username,
-          password: info.password,
-        }),
-        true,
-      );
+      await signInThrough(api, 'Relay', url, info);
       await vscode.commands.executeCommand('wfs.addSession', info.sessions.staged);
       const w = (await vscode.commands.executeCommand('wfs.startWorkflow', {
         sessionId: info.sessions.staged,

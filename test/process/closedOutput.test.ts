@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { recordsIn } from './helpers/deliveries';
 import { CLI, withSandboxProcess, WfsProcess } from './helpers/wfsProcess';
-import { testWebhookArgs } from './helpers/testWebhookArgs';
+import { testWebhookArgs } from './helpers/commandArgs';
 
 /** `wfs ARGS | head -n N` in bash; the pipeline prints wfs's own exit status on stderr as "wfs=CODE". */
 function piped(args: string[], lines: number, env: Record<string, string> = {}): WfsProcess {

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
 import { CLI, withSandboxProcess, WfsProcess } from './helpers/wfsProcess';
-import { testWebhookArgs } from './helpers/testWebhookArgs';
+import { startArgs, testWebhookArgs } from './helpers/commandArgs';
 
 const ESC = '\x1b[';
 const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
@@ -44,13 +44,12 @@ describe('wfs on a terminal and in a pipe', function () {
     if (!hasScript) this.skip();
   });
   const s = withSandboxProcess(['--workflow-duration', '1']);
-  const START = () => ['start', '--session', s.info.sessions.staged, '--service', 'Appraisal', '--model', 'Standard'];
   /** A workflow started (piped) and followed to complete, for find to show. */
   const completed = async (cid: string) =>
-    assert.equal(await new WfsProcess([...START(), '--follow', '--correlation-id', cid], s.env).exitCode(), 0);
+    assert.equal(await new WfsProcess([...startArgs(s), '--follow', '--correlation-id', cid], s.env).exitCode(), 0);
 
   it('start --follow on a terminal: text with colour (no JSON), the workflow id, its correlationId and the end status; exit 0', async () => {
-    const { out, code } = await onTerminal([...START(), '--follow', '--correlation-id', 'tty-follow'], s.env);
+    const { out, code } = await onTerminal([...startArgs(s), '--follow', '--correlation-id', 'tty-follow'], s.env);
     assert.equal(code, 0, out);
     assert.ok(out.includes(ESC), 'coloured');
     assert.doesNotMatch(out, /\{"event"/);
@@ -81,11 +80,14 @@ describe('wfs on a terminal and in a pipe', function () {
   });
 
   it('--json on a terminal, and any pipe: JSON lines with the same fields as before', async () => {
-    const tty = await onTerminal([...START(), '--json', '--correlation-id', 'tty-json'], s.env);
+    const tty = await onTerminal([...startArgs(s), '--json', '--correlation-id', 'tty-json'], s.env);
     assert.equal(tty.code, 0, tty.out);
     const line = JSON.parse(tty.out.trim());
     assert.deepEqual(Object.keys(line), ['event', 'correlationId', 'workflow', 'links', 'messages']);
-    const piped = new WfsProcess([...START(), '--follow', '--correlation-id', 'piped'], { ...s.env, FORCE_COLOR: '1' });
+    const piped = new WfsProcess([...startArgs(s), '--follow', '--correlation-id', 'piped'], {
+      ...s.env,
+      FORCE_COLOR: '1',
+    });
     assert.equal(await piped.exitCode(), 0, piped.stdout + piped.stderr);
     assert.ok(!piped.stdout.includes(ESC), 'FORCE_COLOR colours text, never JSON');
     assert.deepEqual(

@@ -6,6 +6,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { SIGN_IN_PATH } from '../../src/core/http/paths';
 import { withSandboxProcess, WfsProcess, type SandboxProcess } from './helpers/wfsProcess';
+import { startArgs } from './helpers/commandArgs';
 
 /** Between wfs and the sandbox: every request is passed on, and the answer to the first request whose path
  * matches `hold` is kept back (the request itself reached the sandbox). `held` resolves once that happened. */
@@ -54,17 +55,7 @@ describe('wfs start stopped by a signal', function () {
   });
   const s = withSandboxProcess(['--workflow-duration', '3600'], { perTest: true });
 
-  const start = (cid: string) => [
-    'start',
-    '--session',
-    s.info.sessions.staged,
-    '--service',
-    'Appraisal',
-    '--model',
-    'Standard',
-    '--correlation-id',
-    cid,
-  ];
+  const start = (cid: string) => [...startArgs(s), '--correlation-id', cid];
   const billed = async (): Promise<{ correlationId: string }[]> => (await s.control('GET', 'billing')).json().billed;
 
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {

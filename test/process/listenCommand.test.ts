@@ -13,7 +13,7 @@ import { RecordingServer } from '../unit/helpers/recordingServer';
 import { validateJunit } from '../unit/helpers/junitSchema';
 import { startSandboxProcess, withSandboxProcess, WfsProcess } from './helpers/wfsProcess';
 import { sendDelivery, signedBy } from './helpers/deliveries';
-import { testWebhookArgs } from './helpers/testWebhookArgs';
+import { testWebhookArgs } from './helpers/commandArgs';
 
 describe('wfs listen / sandbox / audit as processes', function () {
   this.timeout(60_000);

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { RecordingProxy } from '../unit/helpers/recordingProxy';
 import { TEST_NAMES_CERT, TlsFront } from '../unit/helpers/tlsFront';
 import { withSandboxProcess, WfsProcess } from './helpers/wfsProcess';
-import { testWebhookArgs } from './helpers/testWebhookArgs';
+import { startArgs, testWebhookArgs } from './helpers/commandArgs';
 
 describe('wfs behind an HTTP proxy', function () {
   this.timeout(60_000);
@@ -28,7 +28,7 @@ describe('wfs behind an HTTP proxy', function () {
   });
 
   const start = (env: Record<string, string>) =>
-    new WfsProcess(['start', '--session', s.info.sessions.staged, '--service', 'Appraisal', '--model', 'Standard'], {
+    new WfsProcess(startArgs(s), {
       ...s.env,
       WFS_BASE_URL: named,
       NODE_EXTRA_CA_CERTS: TEST_NAMES_CERT,

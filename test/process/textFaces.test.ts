@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { startSandboxProcess, WfsProcess, type SandboxProcess } from './helpers/wfsProcess';
 import { hasScript, onTerminal } from './helpers/terminal';
-import { testWebhookArgs } from './helpers/testWebhookArgs';
+import { testWebhookArgs } from './helpers/commandArgs';
 
 const NO_JSON = /\{"event"/;
 

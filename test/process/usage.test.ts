@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import manifest from '../../package.json';
 import { CLI, withSandboxProcess, WfsProcess } from './helpers/wfsProcess';
-import { testWebhookArgs } from './helpers/testWebhookArgs';
+import { startArgs, testWebhookArgs } from './helpers/commandArgs';
 
 const COMMANDS = ['sandbox', 'start', 'status', 'find', 'test-webhook', 'listen', 'audit'];
 
@@ -154,20 +154,7 @@ describe('wfs help, version and usage errors as a process', function () {
     const s = withSandboxProcess();
 
     it('a 300-character correlationId: exit 2, and the sandbox saw no request at all (no sign-in)', async () => {
-      const p = new WfsProcess(
-        [
-          'start',
-          '--session',
-          s.info.sessions.staged,
-          '--service',
-          'Appraisal',
-          '--model',
-          'Standard',
-          '--correlation-id',
-          'x'.repeat(300),
-        ],
-        s.env,
-      );
+      const p = new WfsProcess([...startArgs(s), '--correlation-id', 'x'.repeat(300)], s.env);
       assert.equal(await p.exitCode(), 2);
       assert.match(p.lines.at(-1)!.message, /255/);
       await s.control('GET', 'stats');

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { recordsIn } from './helpers/deliveries';
 import { CLI, withSandboxProcess, WfsProcess } from './helpers/wfsProcess';
+import { testWebhookArgs } from './helpers/commandArgs';
 
 /** `wfs ARGS | head -n N` in bash; the pipeline prints wfs's own exit status on stderr as "wfs=CODE". */
 function piped(args: string[], lines: number, env: Record<string, string> = {}): WfsProcess {
@@ -22,20 +23,7 @@ describe('wfs with its output closed by the reader (EPIPE)', function () {
     const log = join(mkdtempSync(join(tmpdir(), 'wfs-epipe-')), 'deliveries.jsonl');
     const pipeline = piped(['listen', '--trust-sandbox', s.info.baseUrl, '--log', log], 2);
     const ready = await pipeline.event('ready');
-    const send = new WfsProcess(
-      [
-        'test-webhook',
-        '--address',
-        ready.url,
-        '--topic',
-        'workflow/completed',
-        '--sub-topic',
-        'status:workflow/completed',
-        '--tenant-id',
-        't1',
-      ],
-      s.env,
-    );
+    const send = new WfsProcess(testWebhookArgs(ready.url), s.env);
     assert.equal(await send.exitCode(), 0, send.stdout + send.stderr);
     const sent = await send.event('sent');
     assert.equal((sent.response as { receiverStatus: number }).receiverStatus, 200);

@@ -3,6 +3,7 @@
 // "could not reach <origin>", the last status it saw and the command to resume.
 import assert from 'node:assert/strict';
 import { startSandboxProcess, WfsProcess } from './helpers/wfsProcess';
+import { startArgs } from './helpers/commandArgs';
 
 describe('wfs status --follow against a service that died', function () {
   this.timeout(60_000);
@@ -10,10 +11,7 @@ describe('wfs status --follow against a service that died', function () {
   it('SIGKILLed sandbox: one warning, then exit 1 with the origin, the last status and the resume command', async () => {
     const s = await startSandboxProcess(['--workflow-duration', '3600']);
     try {
-      const started = new WfsProcess(
-        ['start', '--session', s.info.sessions.staged, '--service', 'Appraisal', '--model', 'Standard'],
-        s.env,
-      );
+      const started = new WfsProcess(startArgs(s), s.env);
       const id = (await started.event('started')).workflow.workflowId;
       const p = new WfsProcess(['status', '--workflow', id, '--follow', '--give-up-after', '3'], s.env);
       const first = await p.event('status');

@@ -6,23 +6,20 @@ import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fillDisk, tmpfsOrSkip } from '../unit/helpers/tmpfs';
 import { recordsIn, sendDelivery, signedDeliveries } from './helpers/deliveries';
-import { startSandboxProcess, WfsProcess, type SandboxProcess } from './helpers/wfsProcess';
+import { withSandboxProcess, WfsProcess } from './helpers/wfsProcess';
 
 const KIB = 1024;
 
 describe('wfs listen --log on a full disk, as a process', function () {
   this.timeout(60_000);
-  let s: SandboxProcess;
   let dir: string;
   let unmount: (() => void) | undefined;
-  before(async function () {
+  // Registered before the sandbox's hooks: a skip here skips starting it too.
+  before(function () {
     ({ dir, unmount } = tmpfsOrSkip(this, 2048 * KIB));
-    s = await startSandboxProcess();
   });
-  after(async () => {
-    await s?.stop();
-    unmount?.();
-  });
+  after(() => unmount?.());
+  const s = withSandboxProcess();
   afterEach(() => {
     for (const name of ['deliveries.jsonl', 'deliveries.jsonl.lock', 'filler'])
       rmSync(join(dir, name), { force: true });

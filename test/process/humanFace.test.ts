@@ -2,7 +2,8 @@
 // NO_COLOR; piped, or with --json, the JSON lines scripts rely on, unchanged. Waiting is on the process's exit.
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
-import { CLI, startSandboxProcess, WfsProcess, type SandboxProcess } from './helpers/wfsProcess';
+import { CLI, withSandboxProcess, WfsProcess } from './helpers/wfsProcess';
+import { startArgs, testWebhookArgs } from './helpers/commandArgs';
 
 const ESC = '\x1b[';
 const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
@@ -38,21 +39,17 @@ const plain = (s: string) => s.replace(/\x1b\[[0-9;]*m/g, '');
 
 describe('wfs on a terminal and in a pipe', function () {
   this.timeout(60_000);
-  let s: SandboxProcess;
-  before(async function () {
+  // Registered before the sandbox's hooks: without `script` no sandbox is started.
+  before(function () {
     if (!hasScript) this.skip();
-    s = await startSandboxProcess(['--workflow-duration', '1']);
   });
-  after(async () => {
-    await s?.stop();
-  });
-  const START = () => ['start', '--session', s.info.sessions.staged, '--service', 'Appraisal', '--model', 'Standard'];
+  const s = withSandboxProcess(['--workflow-duration', '1']);
   /** A workflow started (piped) and followed to complete, for find to show. */
   const completed = async (cid: string) =>
-    assert.equal(await new WfsProcess([...START(), '--follow', '--correlation-id', cid], s.env).exitCode(), 0);
+    assert.equal(await new WfsProcess([...startArgs(s), '--follow', '--correlation-id', cid], s.env).exitCode(), 0);
 
   it('start --follow on a terminal: text with colour (no JSON), the workflow id, its correlationId and the end status; exit 0', async () => {
-    const { out, code } = await onTerminal([...START(), '--follow', '--correlation-id', 'tty-follow'], s.env);
+    const { out, code } = await onTerminal([...startArgs(s), '--follow', '--correlation-id', 'tty-follow'], s.env);
     assert.equal(code, 0, out);
     assert.ok(out.includes(ESC), 'coloured');
     assert.doesNotMatch(out, /\{"event"/);
@@ -73,20 +70,7 @@ describe('wfs on a terminal and in a pipe', function () {
   });
 
   it("an error on a terminal: a ✗ line that says what to do, and the command's own exit code (7 for a failed delivery)", async () => {
-    const { out, code } = await onTerminal(
-      [
-        'test-webhook',
-        '--address',
-        'http://127.0.0.1:9/webhooks',
-        '--topic',
-        'workflow/completed',
-        '--sub-topic',
-        'status:workflow/completed',
-        '--tenant-id',
-        't1',
-      ],
-      { ...s.env, NO_COLOR: '1' },
-    );
+    const { out, code } = await onTerminal(testWebhookArgs('http://127.0.0.1:9/webhooks'), { ...s.env, NO_COLOR: '1' });
     assert.equal(code, 7, out);
     assert.match(
       out,
@@ -96,11 +80,14 @@ describe('wfs on a terminal and in a pipe', function () {
   });
 
   it('--json on a terminal, and any pipe: JSON lines with the same fields as before', async () => {
-    const tty = await onTerminal([...START(), '--json', '--correlation-id', 'tty-json'], s.env);
+    const tty = await onTerminal([...startArgs(s), '--json', '--correlation-id', 'tty-json'], s.env);
     assert.equal(tty.code, 0, tty.out);
     const line = JSON.parse(tty.out.trim());
     assert.deepEqual(Object.keys(line), ['event', 'correlationId', 'workflow', 'links', 'messages']);
-    const piped = new WfsProcess([...START(), '--follow', '--correlation-id', 'piped'], { ...s.env, FORCE_COLOR: '1' });
+    const piped = new WfsProcess([...startArgs(s), '--follow', '--correlation-id', 'piped'], {
+      ...s.env,
+      FORCE_COLOR: '1',
+    });
     assert.equal(await piped.exitCode(), 0, piped.stdout + piped.stderr);
     assert.ok(!piped.stdout.includes(ESC), 'FORCE_COLOR colours text, never JSON');
     assert.deepEqual(

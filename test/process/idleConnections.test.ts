@@ -7,7 +7,7 @@ import { connect, type AddressInfo, type Socket } from 'node:net';
 import { request } from 'undici';
 import { signedBy, sendDelivery, type SignedDelivery } from './helpers/deliveries';
 import { bytesReadBy, memoryOf, openFiles } from './helpers/proc';
-import { startSandboxProcess, WfsProcess, type SandboxProcess } from './helpers/wfsProcess';
+import { withSandboxProcess, WfsProcess } from './helpers/wfsProcess';
 
 const MIB = 1024 * 1024;
 /** The receiver's budget (DEFAULT_MAX_CONNECTIONS): connections it keeps at once. */
@@ -86,12 +86,11 @@ function rawDelivery(port: number, path: string, d: SignedDelivery): Sent {
 
 describe('wfs listen: connections that say nothing never keep a delivery out, as a process', function () {
   this.timeout(60_000);
-  let s: SandboxProcess;
-  before(async function () {
+  // Registered before the sandbox's hooks, so a skip starts no sandbox.
+  before(function () {
     if (process.platform !== 'linux') this.skip(); // open files and resident memory come from /proc
-    s = await startSandboxProcess();
   });
-  after(() => s?.stop());
+  const s = withSandboxProcess();
 
   it('2,000 idle connections, then a genuine delivery: answered 200 within 2 s; open files stay within the budget', async () => {
     const [genuine] = await signedMany(s.info.baseUrl, 1, 'c');

@@ -5,7 +5,8 @@ import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { SIGN_IN_PATH } from '../../src/core/http/paths';
-import { startSandboxProcess, WfsProcess, type SandboxProcess } from './helpers/wfsProcess';
+import { withSandboxProcess, WfsProcess, type SandboxProcess } from './helpers/wfsProcess';
+import { startArgs } from './helpers/commandArgs';
 
 /** Between wfs and the sandbox: every request is passed on, and the answer to the first request whose path
  * matches `hold` is kept back (the request itself reached the sandbox). `held` resolves once that happened. */
@@ -45,29 +46,16 @@ async function holdingProxy(
 
 describe('wfs start stopped by a signal', function () {
   this.timeout(60_000);
-  let s: SandboxProcess;
   let proxy: Server | undefined;
-  beforeEach(async () => {
-    s = await startSandboxProcess(['--workflow-duration', '3600']);
-  });
-  afterEach(async () => {
+  // Registered before the sandbox's hooks: the relay in front of it is closed before the sandbox stops.
+  afterEach(() => {
     proxy?.closeAllConnections();
     proxy?.close();
     proxy = undefined;
-    await s.stop();
   });
+  const s = withSandboxProcess(['--workflow-duration', '3600'], { perTest: true });
 
-  const start = (cid: string) => [
-    'start',
-    '--session',
-    s.info.sessions.staged,
-    '--service',
-    'Appraisal',
-    '--model',
-    'Standard',
-    '--correlation-id',
-    cid,
-  ];
+  const start = (cid: string) => [...startArgs(s), '--correlation-id', cid];
   const billed = async (): Promise<{ correlationId: string }[]> => (await s.control('GET', 'billing')).json().billed;
 
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {

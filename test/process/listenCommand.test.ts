@@ -13,22 +13,15 @@ import { RecordingServer } from '../unit/helpers/recordingServer';
 import { validateJunit } from '../unit/helpers/junitSchema';
 import { startSandboxProcess, withSandboxProcess, WfsProcess } from './helpers/wfsProcess';
 import { sendDelivery, signedBy } from './helpers/deliveries';
-
-const SEND = (address: string) => [
-  'test-webhook',
-  '--address',
-  address,
-  '--topic',
-  'workflow/completed',
-  '--sub-topic',
-  'status:workflow/completed',
-  '--tenant-id',
-  't1',
-];
+import { testWebhookArgs } from './helpers/commandArgs';
 
 describe('wfs listen / sandbox / audit as processes', function () {
   this.timeout(60_000);
   const s = withSandboxProcess([], { perTest: true });
+
+  /** `wfs listen` trusting this test's sandbox, with the flags the test adds. */
+  const listenTo = (...flags: string[]): WfsProcess =>
+    new WfsProcess(['listen', '--trust-sandbox', s.info.baseUrl, ...flags]);
 
   /** Posts body signed by the sandbox, as the service signs each attempt anew; resolves with the status. */
   async function postSigned(url: string, body: Buffer): Promise<number> {
@@ -52,7 +45,7 @@ describe('wfs listen / sandbox / audit as processes', function () {
 
   /** exit: 0, or 7 when the receiver is meant to refuse (test-webhook reports a delivery the address refused). */
   async function send(address: string, exit = 0): Promise<WfsProcess> {
-    const p = new WfsProcess(SEND(address), s.env);
+    const p = new WfsProcess(testWebhookArgs(address), s.env);
     assert.equal(await p.exitCode(), exit, p.stdout + p.stderr);
     return p;
   }
@@ -120,7 +113,7 @@ describe('wfs listen / sandbox / audit as processes', function () {
       ]);
       const ready = await listen.event('ready');
       for (const sandbox of [s, s2]) {
-        const p = new WfsProcess(SEND(ready.url), sandbox.env);
+        const p = new WfsProcess(testWebhookArgs(ready.url), sandbox.env);
         assert.equal(await p.exitCode(), 0, p.stdout + p.stderr);
       }
       await listen.line(() => listen.events('delivery').length >= 2, 'two delivery lines');
@@ -156,16 +149,7 @@ describe('wfs listen / sandbox / audit as processes', function () {
       const proxyPort = await listenOn(proxy);
       try {
         const publicUrl = `http://127.0.0.1:${proxyPort}/webhooks`;
-        const listen = new WfsProcess([
-          'listen',
-          '--port',
-          String(port),
-          '--public-url',
-          publicUrl,
-          '--trust-sandbox',
-          s.info.baseUrl,
-          '--self-test',
-        ]);
+        const listen = listenTo('--port', String(port), '--public-url', publicUrl, '--self-test');
         const ready = await listen.event('ready');
         assert.equal(ready.publicUrl, publicUrl);
         const t = await listen.event('self-test');
@@ -179,16 +163,13 @@ describe('wfs listen / sandbox / audit as processes', function () {
 
     it('a public address that leads nowhere: the self-test names the hop (connect)', async () => {
       const dead = await freePort();
-      const listen = new WfsProcess([
-        'listen',
+      const listen = listenTo(
         '--port',
         String(await freePort()),
         '--public-url',
         `http://127.0.0.1:${dead}/webhooks`,
-        '--trust-sandbox',
-        s.info.baseUrl,
         '--self-test',
-      ]);
+      );
       const t = await listen.event('self-test');
       assert.deepEqual([t.ok, t.failedHop, t.arrived], [false, 'connect', false]);
       assert.match(t.detail, /ECONNREFUSED/);
@@ -198,15 +179,7 @@ describe('wfs listen / sandbox / audit as processes', function () {
     it('with a tunnel, the self-test runs once it is open and again after each reconnection', async () => {
       const server = new LocaltunnelServer();
       await server.start();
-      const listen = new WfsProcess([
-        'listen',
-        '--trust-sandbox',
-        s.info.baseUrl,
-        '--tunnel',
-        '--tunnel-host',
-        server.url,
-        '--self-test',
-      ]);
+      const listen = listenTo('--tunnel', '--tunnel-host', server.url, '--self-test');
       try {
         const first = await listen.event('self-test');
         // The stand-in server's public names (*.tunnel.test) resolve nowhere: the test names that hop.
@@ -287,7 +260,7 @@ describe('wfs listen / sandbox / audit as processes', function () {
   });
 
   it('an expired token: refused at step 5, and the detail says by which clock (a machine whose clock is off shows it)', async () => {
-    const listen = new WfsProcess(['listen', '--trust-sandbox', s.info.baseUrl]);
+    const listen = listenTo();
     const { url } = await listen.event('ready');
     const body = Buffer.from('{"webhookId":"00000000-0000-4000-8000-000000000005","topic":"a/b"}');
     const signed = await s.control('POST', 'sign', {
@@ -316,14 +289,7 @@ describe('wfs listen / sandbox / audit as processes', function () {
     const app = new RecordingServer();
     app.respond = () => 202;
     const appUrl = `${await app.start()}/app`;
-    const listen = new WfsProcess([
-      'listen',
-      '--trust-sandbox',
-      s.info.baseUrl,
-      '--forward-to',
-      appUrl,
-      '--pass-through',
-    ]);
+    const listen = listenTo('--forward-to', appUrl, '--pass-through');
     try {
       const { url } = await listen.event('ready');
       const bodyOf = (n: number) =>
@@ -360,8 +326,7 @@ describe('wfs listen / sandbox / audit as processes', function () {
     const appUrl = `${await app.start()}/app`;
     const file = join(mkdtempSync(join(tmpdir(), 'wfs-dedupe-')), 'deliveries.jsonl');
     const body = Buffer.from('{"webhookId":"00000000-0000-4000-8000-0000000000d1","topic":"a/b","data":{"x":1}}');
-    const run = () =>
-      new WfsProcess(['listen', '--trust-sandbox', s.info.baseUrl, '--forward-to', appUrl, '--log', file]);
+    const run = () => listenTo('--forward-to', appUrl, '--log', file);
     try {
       const first = run();
       assert.equal(await postSigned((await first.event('ready')).url, body), 200);
@@ -387,20 +352,7 @@ describe('wfs listen / sandbox / audit as processes', function () {
           data: { pad: 'p'.repeat(200_000) },
         }),
       );
-    const run = () =>
-      new WfsProcess([
-        'listen',
-        '--trust-sandbox',
-        s.info.baseUrl,
-        '--forward-to',
-        appUrl,
-        '--log',
-        file,
-        '--history-memory',
-        '1',
-        '--history-disk',
-        '1',
-      ]);
+    const run = () => listenTo('--forward-to', appUrl, '--log', file, '--history-memory', '1', '--history-disk', '1');
     try {
       const first = run();
       const url = (await first.event('ready')).url;
@@ -419,15 +371,7 @@ describe('wfs listen / sandbox / audit as processes', function () {
   });
 
   it('--respond 500 answers verified deliveries 500 (refused ones still 403); --max-body refuses a larger body with a 413 the sender reads', async () => {
-    const listen = new WfsProcess([
-      'listen',
-      '--trust-sandbox',
-      s.info.baseUrl,
-      '--respond',
-      '500',
-      '--max-body',
-      '1000',
-    ]);
+    const listen = listenTo('--respond', '500', '--max-body', '1000');
     const { url } = await listen.event('ready');
     const signedPost = async (body: Buffer) => {
       const token = (await s.control('POST', 'sign', { bodyBase64: body.toString('base64') })).json().token as string;
@@ -464,22 +408,14 @@ describe('wfs listen / sandbox / audit as processes', function () {
   });
 
   it('--host and --path: another loopback address and path; a non-loopback host is exit 2. wfs sandbox --access-token-ttl sets expires_in', async () => {
-    const open = new WfsProcess(['listen', '--trust-sandbox', s.info.baseUrl, '--host', '0.0.0.0']);
+    const open = listenTo('--host', '0.0.0.0');
     assert.equal(await open.exitCode(), 2);
     assert.equal(
       open.lines.at(-1)!.message,
       '--host must be a loopback address: the public side is --public-url or --tunnel',
     );
 
-    const listen = new WfsProcess([
-      'listen',
-      '--trust-sandbox',
-      s.info.baseUrl,
-      '--host',
-      '127.0.0.2',
-      '--path',
-      '/hooks',
-    ]);
+    const listen = listenTo('--host', '127.0.0.2', '--path', '/hooks');
     const { url } = await listen.event('ready');
     assert.match(url, /^http:\/\/127\.0\.0\.2:\d+\/hooks$/);
     await send(url);
@@ -508,7 +444,7 @@ describe('wfs listen / sandbox / audit as processes', function () {
 
   it('without --tunnel or --public-url: loopback only, no tunnel opened, deliveries still verified', async () => {
     // A third-party relay carries deliveries and their tokens unencrypted: a script that names none gets none.
-    const listen = new WfsProcess(['listen', '--trust-sandbox', s.info.baseUrl]);
+    const listen = listenTo();
     const ready = await listen.event('ready');
     assert.equal(ready.publicUrl, null);
     await send(ready.url);
@@ -527,7 +463,7 @@ describe('wfs listen / sandbox / audit as processes', function () {
       ['--tunnel-host', 'http://127.0.0.1:1'],
       ['--subdomain', 'mine'],
     ]) {
-      const p = new WfsProcess(['listen', '--trust-sandbox', s.info.baseUrl, ...extra]);
+      const p = listenTo(...extra);
       assert.equal(await p.exitCode(), 2);
       assert.match(p.lines.at(-1)!.message, /add --tunnel to open one/);
       assert.deepEqual(p.events('tunnel'), []);
@@ -538,29 +474,11 @@ describe('wfs listen / sandbox / audit as processes', function () {
     const server = new LocaltunnelServer();
     await server.start();
     try {
-      const listen = new WfsProcess([
-        'listen',
-        '--trust-sandbox',
-        s.info.baseUrl,
-        '--tunnel',
-        '--tunnel-host',
-        server.url,
-        '--subdomain',
-        'wfs-demo-7',
-      ]);
+      const listen = listenTo('--tunnel', '--tunnel-host', server.url, '--subdomain', 'wfs-demo-7');
       assert.equal((await listen.event('ready')).publicUrl, `http://wfs-demo-7.tunnel.test:${server.port}/webhooks`);
       await listen.stopCleanly();
       const before = server.openRequests;
-      const bad = new WfsProcess([
-        'listen',
-        '--trust-sandbox',
-        s.info.baseUrl,
-        '--tunnel',
-        '--tunnel-host',
-        server.url,
-        '--subdomain',
-        'My_Name',
-      ]);
+      const bad = listenTo('--tunnel', '--tunnel-host', server.url, '--subdomain', 'My_Name');
       assert.equal(await bad.exitCode(), 2);
       assert.equal(
         bad.lines.at(-1)!.message,
@@ -575,14 +493,7 @@ describe('wfs listen / sandbox / audit as processes', function () {
   it('when the tunnel server goes away: reconnect lines, then closed and exit 0 on SIGTERM', async () => {
     const server = new LocaltunnelServer();
     await server.start();
-    const listen = new WfsProcess([
-      'listen',
-      '--trust-sandbox',
-      s.info.baseUrl,
-      '--tunnel',
-      '--tunnel-host',
-      server.url,
-    ]);
+    const listen = listenTo('--tunnel', '--tunnel-host', server.url);
     try {
       const ready = await listen.event('ready');
       assert.match(ready.publicUrl, /^http:\/\/[a-f0-9]+\.tunnel\.test:\d+\/webhooks$/);
@@ -613,7 +524,7 @@ describe('wfs listen / sandbox / audit as processes', function () {
   });
 
   it('wfs audit against wfs listen scores clean; SIGINT during an audit ends it with exit 130 and an error line', async () => {
-    const listen = new WfsProcess(['listen', '--no-tunnel', '--trust-sandbox', s.info.baseUrl]);
+    const listen = listenTo('--no-tunnel');
     const ready = await listen.event('ready');
     try {
       const audit = new WfsProcess(['audit', '--target', ready.url, '--sandbox-url', s.info.baseUrl]);

@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { startSandboxProcess, WfsProcess, type SandboxProcess } from './helpers/wfsProcess';
 import { hasScript, onTerminal } from './helpers/terminal';
+import { startArgs } from './helpers/commandArgs';
 
 const ERASE = '\r\x1b[K';
 const SPINNER = /[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]/;
@@ -25,10 +26,9 @@ describe('the progress line on a terminal', function () {
   after(async () => {
     await s?.stop();
   });
-  const START = () => ['start', '--session', s.info.sessions.staged, '--service', 'Appraisal', '--model', 'Standard'];
 
   it('start --follow: a spinner while following, erased before the end line; NO_COLOR leaves it uncoloured', async () => {
-    const t = onTerminal([...START(), '--follow', '--correlation-id', 'spin-follow'], { ...s.env, NO_COLOR: '1' });
+    const t = onTerminal([...startArgs(s), '--follow', '--correlation-id', 'spin-follow'], { ...s.env, NO_COLOR: '1' });
     assert.equal(await t.exited, 0, t.out());
     const raw = t.raw();
     assert.ok(raw.includes(ERASE), 'redrawn in place');
@@ -43,7 +43,7 @@ describe('the progress line on a terminal', function () {
   it('a 429 backoff: its countdown on the line, then the start goes on', async () => {
     const fault = await s.control('POST', 'faults', { fault: 'throttle', count: 1, after: 1 });
     assert.equal(fault.status, 201);
-    const t = onTerminal([...START(), '--correlation-id', 'spin-backoff'], { ...s.env, NO_COLOR: '1' });
+    const t = onTerminal([...startArgs(s), '--correlation-id', 'spin-backoff'], { ...s.env, NO_COLOR: '1' });
     assert.equal(await t.exited, 0, t.out());
     assert.match(
       t.raw(),
@@ -53,11 +53,11 @@ describe('the progress line on a terminal', function () {
   });
 
   it('never with --json on a terminal, nor piped with --human and FORCE_COLOR', async () => {
-    const tty = onTerminal([...START(), '--follow', '--json', '--correlation-id', 'spin-json'], s.env);
+    const tty = onTerminal([...startArgs(s), '--follow', '--json', '--correlation-id', 'spin-json'], s.env);
     assert.equal(await tty.exited, 0, tty.out());
     assert.ok(!tty.out().includes('\x1b['), JSON.stringify(tty.out()));
     assert.doesNotMatch(tty.out(), SPINNER);
-    const piped = new WfsProcess([...START(), '--follow', '--human', '--correlation-id', 'spin-pipe'], {
+    const piped = new WfsProcess([...startArgs(s), '--follow', '--human', '--correlation-id', 'spin-pipe'], {
       ...s.env,
       FORCE_COLOR: '1',
     });

@@ -4,29 +4,31 @@
 import assert from 'node:assert/strict';
 import { RecordingProxy } from '../unit/helpers/recordingProxy';
 import { TEST_NAMES_CERT, TlsFront } from '../unit/helpers/tlsFront';
-import { startSandboxProcess, WfsProcess, type SandboxProcess } from './helpers/wfsProcess';
+import { withSandboxProcess, WfsProcess } from './helpers/wfsProcess';
+import { startArgs, testWebhookArgs } from './helpers/commandArgs';
 
 describe('wfs behind an HTTP proxy', function () {
   this.timeout(60_000);
-  let s: SandboxProcess;
   let proxy: RecordingProxy;
   let front: TlsFront;
   let named: string;
+  // Registered before the sandbox's hooks: the proxy and the TLS front stop before the sandbox does.
+  afterEach(async () => {
+    await proxy.stop();
+    await front.stop();
+  });
+  // --allow-host: the sandbox answers requests addressed to the .test name the proxy resolves.
+  const s = withSandboxProcess(['--allow-host', 'wfs-sandbox.test'], { perTest: true });
+  // After the sandbox's beforeEach: the front needs its port.
   beforeEach(async () => {
-    s = await startSandboxProcess(['--allow-host', 'wfs-sandbox.test']);
     proxy = new RecordingProxy();
     await proxy.start();
     front = new TlsFront(Number(new URL(s.info.baseUrl).port));
     named = `https://wfs-sandbox.test:${await front.start()}`;
   });
-  afterEach(async () => {
-    await proxy.stop();
-    await front.stop();
-    await s.stop();
-  });
 
   const start = (env: Record<string, string>) =>
-    new WfsProcess(['start', '--session', s.info.sessions.staged, '--service', 'Appraisal', '--model', 'Standard'], {
+    new WfsProcess(startArgs(s), {
       ...s.env,
       WFS_BASE_URL: named,
       NODE_EXTRA_CA_CERTS: TEST_NAMES_CERT,
@@ -70,20 +72,7 @@ describe('wfs behind an HTTP proxy', function () {
       ['start', ['start', '--session', 'sess-demo-staged', '--service', 'Appraisal', '--model', 'Standard']],
       ['status', ['status', '--workflow', 'wf_1']],
       ['find', ['find', '--correlation-id', 'wfs-1']],
-      [
-        'test-webhook',
-        [
-          'test-webhook',
-          '--address',
-          'https://hooks.example.test/x',
-          '--topic',
-          't/x',
-          '--sub-topic',
-          'k:t/x',
-          '--tenant-id',
-          't',
-        ],
-      ],
+      ['test-webhook', testWebhookArgs('https://hooks.example.test/x')],
     ];
     for (const [name, args] of commands)
       it(`wfs ${name} with WFS_BASE_URL=http://wfs-sandbox.test:PORT through HTTP_PROXY: exit 2 naming the variable, and the proxy saw nothing`, async () => {

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'undici';
 import { signedBy } from './helpers/deliveries';
-import { startSandboxProcess, WfsProcess, type Line, type SandboxProcess } from './helpers/wfsProcess';
+import { withSandboxProcess, WfsProcess, type Line } from './helpers/wfsProcess';
 
 /** A loopback app that records the bodies forwarded to it. */
 async function recordingApp(): Promise<{ url: string; bodies: string[]; server: Server }> {
@@ -36,7 +36,6 @@ async function post(
 
 describe('wfs listen: only signed bytes decide dedupe and forwarding, as a process', function () {
   this.timeout(60_000);
-  let s: SandboxProcess;
   let app: Awaited<ReturnType<typeof recordingApp>>;
   let listen: WfsProcess;
   let url: string;
@@ -46,14 +45,11 @@ describe('wfs listen: only signed bytes decide dedupe and forwarding, as a proce
       .line(() => listen.events('delivery').length >= n, `${n} delivery lines`)
       .then(() => listen.events('delivery')[n - 1]!);
 
+  const s = withSandboxProcess();
   before(async () => {
-    s = await startSandboxProcess();
     app = await recordingApp();
   });
-  after(async () => {
-    app.server.close();
-    await s.stop();
-  });
+  after(() => app.server.close());
   beforeEach(async () => {
     app.bodies.length = 0;
     listen = new WfsProcess(['listen', '--trust-sandbox', s.info.baseUrl, '--forward-to', app.url]);

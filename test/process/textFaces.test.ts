@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { startSandboxProcess, WfsProcess, type SandboxProcess } from './helpers/wfsProcess';
 import { hasScript, onTerminal } from './helpers/terminal';
+import { testWebhookArgs } from './helpers/commandArgs';
 
 const NO_JSON = /\{"event"/;
 
@@ -110,20 +111,7 @@ describe('text on a terminal for sandbox, listen, audit and the sandbox control 
     assert.doesNotMatch(ready, NO_JSON);
     const url = /^✓ Receiver listening at (\S+)/m.exec(ready)![1]!;
     assert.match(ready, /\n {2}public address +none \(loopback only; --tunnel or --public-url\)\n {2}trusts +\S+/);
-    const sent = new WfsProcess(
-      [
-        'test-webhook',
-        '--address',
-        url,
-        '--topic',
-        'workflow/completed',
-        '--sub-topic',
-        'status:workflow/completed',
-        '--tenant-id',
-        't1',
-      ],
-      s.env,
-    );
+    const sent = new WfsProcess(testWebhookArgs(url), s.env);
     assert.equal(await sent.exitCode(), 0, sent.stdout + sent.stderr);
     const text = await t.waitFor(/✓ 200 +verified/);
     assert.match(text, /✓ 200 {2}verified {2}workflow\/completed {2}[\w-]+ {2}\d+ bytes\n/);

@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import manifest from '../../package.json';
 import { CLI, withSandboxProcess, WfsProcess } from './helpers/wfsProcess';
+import { startArgs, testWebhookArgs } from './helpers/commandArgs';
 
 const COMMANDS = ['sandbox', 'start', 'status', 'find', 'test-webhook', 'listen', 'audit'];
 
@@ -153,20 +154,7 @@ describe('wfs help, version and usage errors as a process', function () {
     const s = withSandboxProcess();
 
     it('a 300-character correlationId: exit 2, and the sandbox saw no request at all (no sign-in)', async () => {
-      const p = new WfsProcess(
-        [
-          'start',
-          '--session',
-          s.info.sessions.staged,
-          '--service',
-          'Appraisal',
-          '--model',
-          'Standard',
-          '--correlation-id',
-          'x'.repeat(300),
-        ],
-        s.env,
-      );
+      const p = new WfsProcess([...startArgs(s), '--correlation-id', 'x'.repeat(300)], s.env);
       assert.equal(await p.exitCode(), 2);
       assert.match(p.lines.at(-1)!.message, /255/);
       await s.control('GET', 'stats');
@@ -187,20 +175,7 @@ describe('wfs help, version and usage errors as a process', function () {
           WFS_USERNAME: 'u',
           WFS_PASSWORD: 'p',
         };
-        const p = new WfsProcess(
-          [
-            'test-webhook',
-            '--address',
-            'http://example.invalid/hook',
-            '--topic',
-            't/x',
-            '--sub-topic',
-            'k:t/x',
-            '--tenant-id',
-            't',
-          ],
-          env,
-        );
+        const p = new WfsProcess(testWebhookArgs('http://example.invalid/hook'), env);
         assert.equal(await p.exitCode(), 2, p.stdout);
         assert.equal(p.lines.at(-1)!.kind, 'local-validation');
         assert.match(p.lines.at(-1)!.message, /https/);
@@ -212,22 +187,7 @@ describe('wfs help, version and usage errors as a process', function () {
 
     it('an unreachable service with a malformed request: still exit 2, never a transport error', async () => {
       const env = { WFS_BASE_URL: 'http://127.0.0.1:9', WFS_USERNAME: 'u', WFS_PASSWORD: 'p' };
-      const p = new WfsProcess(
-        [
-          'test-webhook',
-          '--address',
-          'http://127.0.0.1:9/x',
-          '--topic',
-          't/x',
-          '--sub-topic',
-          'k:t/x',
-          '--tenant-id',
-          't',
-          '--webhook-id',
-          'not-a-uuid',
-        ],
-        env,
-      );
+      const p = new WfsProcess([...testWebhookArgs('http://127.0.0.1:9/x'), '--webhook-id', 'not-a-uuid'], env);
       assert.equal(await p.exitCode(), 2);
       assert.match(p.lines.at(-1)!.message, /not a UUID/);
     });
@@ -256,17 +216,7 @@ describe('wfs help, version and usage errors as a process', function () {
       const trust = new WfsProcess(['listen', '--trust-file', '/dev/zero']);
       assert.equal(await trust.exitCode(), 2);
       assert.equal(trust.lines.at(-1)!.message, '--trust-file /dev/zero: larger than 1 MiB');
-      const hook = [
-        'test-webhook',
-        '--address',
-        'http://127.0.0.1:9/x',
-        '--topic',
-        't/x',
-        '--sub-topic',
-        'k:t/x',
-        '--tenant-id',
-        't',
-      ];
+      const hook = testWebhookArgs('http://127.0.0.1:9/x');
       const data = new WfsProcess([...hook, '--data', '/dev/zero'], s.env);
       assert.equal(await data.exitCode(), 2);
       assert.equal(data.lines.at(-1)!.message, '--data: cannot read /dev/zero: larger than 64 MiB');

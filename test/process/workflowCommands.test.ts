@@ -8,16 +8,7 @@ import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { SIGN_IN_PATH, REFRESH_PATH, WORKFLOW_ROOT } from '../../src/core/http/paths';
 import { startSandboxProcess, withSandboxProcess, WfsProcess, type SandboxProcess } from './helpers/wfsProcess';
-
-const START = (s: SandboxProcess) => [
-  'start',
-  '--session',
-  s.info.sessions.staged,
-  '--service',
-  'Appraisal',
-  '--model',
-  'Standard',
-];
+import { startArgs, testWebhookArgs } from './helpers/commandArgs';
 
 /** Service requests only (the control API's own lines left out), as "METHOD path status". The sandbox prints each
  * line after answering, so a client may exit first: wait until at least `atLeast` have been printed. */
@@ -29,7 +20,7 @@ async function serviceRequests(s: SandboxProcess, atLeast = 0): Promise<string[]
 
 /** `wfs start` run to its end (exit 0): the workflowId it printed. */
 async function startOne(s: SandboxProcess): Promise<string> {
-  const started = new WfsProcess(START(s), s.env);
+  const started = new WfsProcess(startArgs(s), s.env);
   assert.equal(await started.exitCode(), 0);
   return (await started.event('started')).workflow.workflowId;
 }
@@ -44,7 +35,7 @@ describe('wfs start / status / test-webhook as processes', function () {
 
   it('a throttled sign-in backs off, then the start goes: exit 0 after exactly one 202, backoff line first', async () => {
     await s.control('POST', 'faults', { fault: 'throttle', count: 1 });
-    const p = new WfsProcess([...START(s), '--correlation-id', 'throttled-sign-in'], s.env);
+    const p = new WfsProcess([...startArgs(s), '--correlation-id', 'throttled-sign-in'], s.env);
     assert.equal(await p.exitCode(), 0, p.stdout + p.stderr);
     assert.deepEqual(
       p.lines.map((l) => l.event),
@@ -61,7 +52,7 @@ describe('wfs start / status / test-webhook as processes', function () {
   it('a throttled start backs off (the process stays alive through the wait), then exit 0 after one 202', async () => {
     // after: 1 lets the sign-in through and throttles the start twice.
     await s.control('POST', 'faults', { fault: 'throttle', count: 2, after: 1 });
-    const p = new WfsProcess([...START(s), '--correlation-id', 'throttled-start'], s.env);
+    const p = new WfsProcess([...startArgs(s), '--correlation-id', 'throttled-start'], s.env);
     assert.equal(await p.exitCode(), 0, p.stdout + p.stderr);
     assert.deepEqual(
       p.lines.map((l) => l.event),
@@ -81,7 +72,7 @@ describe('wfs start / status / test-webhook as processes', function () {
 
   it('a throttle that outlasts every attempt: exit 1, a clear error line, nothing billed', async () => {
     await s.control('POST', 'faults', { fault: 'throttle', count: 10 });
-    const p = new WfsProcess(START(s), { ...s.env, WFS_RATE_LIMIT_ATTEMPTS: '2' });
+    const p = new WfsProcess(startArgs(s), { ...s.env, WFS_RATE_LIMIT_ATTEMPTS: '2' });
     assert.equal(await p.exitCode(), 1, p.stdout + p.stderr);
     const err = p.lines.at(-1)!;
     assert.deepEqual([err.event, err.status, err.kind], ['error', 429, 'rate-limited']);
@@ -93,7 +84,7 @@ describe('wfs start / status / test-webhook as processes', function () {
   for (const fault of ['start-500', 'start-500-billed']) {
     it(`${fault}: exit 3 with the correlationId to search by`, async () => {
       await s.control('POST', 'faults', { fault });
-      const p = new WfsProcess([...START(s), '--correlation-id', `cid-${fault}`], s.env);
+      const p = new WfsProcess([...startArgs(s), '--correlation-id', `cid-${fault}`], s.env);
       assert.equal(await p.exitCode(), 3);
       const err = p.lines.at(-1)!;
       assert.deepEqual(
@@ -122,7 +113,7 @@ describe('wfs start / status / test-webhook as processes', function () {
 
   it('find with a correlationId copied with its quotes finds the billed workflow under the clean form (exit 0), never "none"', async () => {
     await s.control('POST', 'faults', { fault: 'start-500-billed' });
-    const start = new WfsProcess([...START(s), '--correlation-id', 'cid-copied'], s.env);
+    const start = new WfsProcess([...startArgs(s), '--correlation-id', 'cid-copied'], s.env);
     assert.equal(await start.exitCode(), 3);
     // As copied from the error line's JSON: "correlationId":"cid-copied", with the quotes and the comma.
     const find = new WfsProcess(['find', '--correlation-id', '"cid-copied",'], s.env);
@@ -172,7 +163,7 @@ describe('wfs start / status / test-webhook as processes', function () {
     await new Promise<void>((r) => cutter.listen(0, '127.0.0.1', r));
     try {
       const env = { ...s.env, WFS_BASE_URL: `http://127.0.0.1:${(cutter.address() as AddressInfo).port}` };
-      const p = new WfsProcess([...START(s), '--correlation-id', 'cid-lost'], env);
+      const p = new WfsProcess([...startArgs(s), '--correlation-id', 'cid-lost'], env);
       assert.equal(await p.exitCode(), 3);
       const err = p.lines.at(-1)!;
       assert.deepEqual([err.event, err.kind, err.correlationId], ['error', 'outcome-unknown', 'cid-lost']);
@@ -209,7 +200,7 @@ describe('wfs start / status / test-webhook as processes', function () {
 
   it('forbidden: exactly one retry, with a fresh token; twice forbidden is surfaced (exit 1)', async () => {
     await s.control('POST', 'faults', { fault: 'forbidden' });
-    const ok = new WfsProcess(START(s), s.env);
+    const ok = new WfsProcess(startArgs(s), s.env);
     assert.equal(await ok.exitCode(), 0, ok.stdout);
     const startPath = `${WORKFLOW_ROOT}/sessions/${s.info.sessions.staged}/workflows`;
     assert.deepEqual(await serviceRequests(s, 4), [
@@ -221,7 +212,7 @@ describe('wfs start / status / test-webhook as processes', function () {
 
     await s.control('POST', 'faults', { fault: 'forbidden', count: 2 });
     const before = (await serviceRequests(s)).length;
-    const refused = new WfsProcess(START(s), s.env);
+    const refused = new WfsProcess(startArgs(s), s.env);
     assert.equal(await refused.exitCode(), 1);
     assert.equal(refused.lines.at(-1)!.status, 403);
     assert.deepEqual(
@@ -233,7 +224,7 @@ describe('wfs start / status / test-webhook as processes', function () {
 
   it('a wrong password: exit 1, and the password appears in no output', async () => {
     const password = 'hunter2-not-the-password';
-    const p = new WfsProcess(START(s), { ...s.env, WFS_PASSWORD: password });
+    const p = new WfsProcess(startArgs(s), { ...s.env, WFS_PASSWORD: password });
     assert.equal(await p.exitCode(), 1);
     assert.equal(p.lines.at(-1)!.status, 401);
     assert.ok(!(p.stdout + p.stderr).includes(password));
@@ -274,10 +265,7 @@ describe('wfs start / status / test-webhook as processes', function () {
   it('status --follow to its deadline: exit 4 with a deadline error line', async () => {
     const long = await startSandboxProcess(['--workflow-duration', '3600']);
     try {
-      const started = new WfsProcess(
-        ['start', '--session', long.info.sessions.staged, '--service', 'Appraisal', '--model', 'Standard'],
-        long.env,
-      );
+      const started = new WfsProcess(startArgs(long), long.env);
       const id = (await started.event('started')).workflow.workflowId;
       const p = new WfsProcess(['status', '--workflow', id, '--follow', '--deadline', '1'], long.env);
       assert.equal(await p.exitCode(), 4);
@@ -291,20 +279,7 @@ describe('wfs start / status / test-webhook as processes', function () {
     const listen = new WfsProcess(['listen', '--trust-sandbox', s.info.baseUrl, '--no-tunnel'], {});
     const ready = await listen.event('ready');
     await s.control('POST', 'faults', { fault: 'throttle', count: 1, after: 1 });
-    const p = new WfsProcess(
-      [
-        'test-webhook',
-        '--address',
-        ready.url,
-        '--topic',
-        'workflow/completed',
-        '--sub-topic',
-        'status:workflow/completed',
-        '--tenant-id',
-        't1',
-      ],
-      s.env,
-    );
+    const p = new WfsProcess(testWebhookArgs(ready.url), s.env);
     assert.equal(await p.exitCode(), 0, p.stdout + p.stderr);
     assert.deepEqual(
       p.lines.map((l) => l.event),
@@ -330,19 +305,7 @@ describe('wfs start / status / test-webhook as processes', function () {
     await new Promise<void>((r) => edge.listen(0, '127.0.0.1', r));
     try {
       const p = new WfsProcess(
-        [
-          'test-webhook',
-          '--address',
-          'http://127.0.0.1:9/webhooks',
-          '--topic',
-          'workflow/completed',
-          '--sub-topic',
-          'status:workflow/completed',
-          '--tenant-id',
-          't1',
-          '--data',
-          '-',
-        ],
+        [...testWebhookArgs('http://127.0.0.1:9/webhooks'), '--data', '-'],
         { ...s.env, WFS_TEST_WEBHOOK_URL: `http://127.0.0.1:${(edge.address() as AddressInfo).port}` },
         { stdin: JSON.stringify({ pad: 'x'.repeat(1024 * 1024) }) },
       );
@@ -359,20 +322,7 @@ describe('wfs start / status / test-webhook as processes', function () {
   });
 
   it('test-webhook to an address that is down: the "sent" line (the endpoint took it), then a delivery-failed error line and exit 7', async () => {
-    const p = new WfsProcess(
-      [
-        'test-webhook',
-        '--address',
-        'http://127.0.0.1:9/webhooks',
-        '--topic',
-        'workflow/completed',
-        '--sub-topic',
-        'status:workflow/completed',
-        '--tenant-id',
-        't1',
-      ],
-      s.env,
-    );
+    const p = new WfsProcess(testWebhookArgs('http://127.0.0.1:9/webhooks'), s.env);
     assert.equal(await p.exitCode(), 7, p.stdout + p.stderr);
     const { event, webhookId, response } = p.events('sent')[0]!;
     assert.deepEqual(
@@ -395,14 +345,10 @@ describe('wfs start / status / test-webhook as processes', function () {
     const dir = mkdtempSync(join(tmpdir(), 'wfs-bom-'));
     const file = join(dir, 'data.json');
     writeFileSync(file, '\ufeff{"loan":"L-1"}');
-    const args = ['--topic', 'workflow/completed', '--sub-topic', 'status:workflow/completed', '--tenant-id', 't1'];
-    const p = new WfsProcess(
-      ['test-webhook', '--address', 'http://127.0.0.1:9/webhooks', ...args, '--data', file],
-      s.env,
-    );
+    const p = new WfsProcess([...testWebhookArgs('http://127.0.0.1:9/webhooks'), '--data', file], s.env);
     assert.equal(await p.exitCode(), 7, p.stdout + p.stderr);
     assert.equal(p.events('sent').length, 1, 'sent, not refused as invalid JSON');
-    const bare = new WfsProcess(['test-webhook', '--address', 'localhost:4020/webhooks', ...args], s.env);
+    const bare = new WfsProcess(testWebhookArgs('localhost:4020/webhooks'), s.env);
     assert.equal(await bare.exitCode(), 2);
     assert.equal(
       bare.lines.at(-1)!.message,
@@ -412,7 +358,7 @@ describe('wfs start / status / test-webhook as processes', function () {
 
   it("SIGTERM during a start's backoff: exit 130 with an error line, no started line, nothing billed", async () => {
     await s.control('POST', 'faults', { fault: 'throttle', count: 10 });
-    const p = new WfsProcess(START(s), s.env);
+    const p = new WfsProcess(startArgs(s), s.env);
     await p.event('backoff');
     p.kill('SIGTERM');
     assert.equal(await p.exitCode(), 130);
@@ -424,10 +370,7 @@ describe('wfs start / status / test-webhook as processes', function () {
   it('SIGINT while following: exit 130 with a cancelled line', async () => {
     const long = await startSandboxProcess(['--workflow-duration', '3600']);
     try {
-      const started = new WfsProcess(
-        ['start', '--session', long.info.sessions.staged, '--service', 'Appraisal', '--model', 'Standard'],
-        long.env,
-      );
+      const started = new WfsProcess(startArgs(long), long.env);
       const id = (await started.event('started')).workflow.workflowId;
       const p = new WfsProcess(['status', '--workflow', id, '--follow'], long.env);
       await p.event('status');

@@ -3,12 +3,11 @@
 // holds under that correlationId is added to the explorer. In a real VS Code host, the progress cancelled by its
 // Cancel button, in front of a sandbox whose answer to the start is held.
 import assert from 'node:assert/strict';
-import { createServer, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { Server, ServerResponse } from 'node:http';
 import * as vscode from 'vscode';
 import type { ExtensionApi } from '../hostExtension/extension';
 import type { TrackedWorkflow } from '../../../src/core/workflows/WorkflowStore';
-import { envValue, extensionApi, setSetting, until } from './helpers';
+import { envValue, extensionApi, setSetting, signInThrough, startSandboxRelay } from './helpers';
 import { clickNotificationButton, notificationButtons, notificationsInCenter } from './workbenchDom';
 
 type SandboxInfo = {
@@ -26,56 +25,28 @@ describe('a billed workflow start cancelled in the extension', () => {
   const held: ServerResponse[] = [];
   let startsTaken = 0;
   let onStartTaken = () => {};
-  // Between the extension and the sandbox: everything passes, but the answer to a start is held once the sandbox
-  // took (and billed) it.
-  const relay = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', async () => {
-      const headers: Record<string, string> = {};
-      for (const h of ['content-type', 'authorization', 'accept', 'x-svc-useralias'])
-        if (typeof req.headers[h] === 'string') headers[h] = req.headers[h] as string;
-      const answer = await fetch(sandbox.baseUrl + req.url, {
-        method: req.method,
-        headers,
-        body: req.method === 'GET' ? undefined : Buffer.concat(chunks),
-      });
-      const body = Buffer.from(await answer.arrayBuffer());
-      if (req.method === 'POST' && /\/sessions\/[^/]+\/workflows$/.test(req.url!)) {
-        held.push(res);
-        startsTaken++;
-        return onStartTaken();
-      }
-      res
-        .writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'application/json' })
-        .end(body);
-    });
-  });
+  let relay: Server | undefined;
 
   before(async () => {
     api = await extensionApi();
     await vscode.commands.executeCommand('wfs.switchEnvironment', 'Sandbox');
     sandbox = (await vscode.commands.executeCommand('wfs.startSandbox')) as SandboxInfo;
-    await new Promise<void>((r) => relay.listen(0, '127.0.0.1', r));
-    await setSetting('environments', [
-      { name: 'Held', baseUrl: `http://127.0.0.1:${(relay.address() as AddressInfo).port}` },
-    ]);
-    await until(api.environments.onDidChange, () => !!api.environments.get('Held'), 'the Held environment');
-    await vscode.commands.executeCommand('wfs.switchEnvironment', 'Held');
-    assert.equal(
-      await vscode.commands.executeCommand('wfs.signIn', {
-        environment: 'Held',
-        username: sandbox.username,
-        password: sandbox.password,
-      }),
-      true,
-    );
+    // Everything passes, but the answer to a start is held once the sandbox took (and billed) it.
+    const started = await startSandboxRelay(sandbox.baseUrl, (req, res) => {
+      if (req.method !== 'POST' || !/\/sessions\/[^/]+\/workflows$/.test(req.url!)) return false;
+      held.push(res);
+      startsTaken++;
+      onStartTaken();
+      return true;
+    });
+    relay = started.server;
+    await signInThrough(api, 'Held', started.url, sandbox);
     await setSetting('confirmBilledStart', false);
   });
   after(async () => {
     for (const r of held) r.destroy();
-    relay.closeAllConnections();
-    await new Promise<void>((r) => relay.close(() => r()));
+    relay?.closeAllConnections();
+    await new Promise<void>((r) => (relay ? relay.close(() => r()) : r()));
     await setSetting('confirmBilledStart', undefined);
     await setSetting('environments', undefined);
     await vscode.commands.executeCommand('wfs.switchEnvironment', 'Sandbox');

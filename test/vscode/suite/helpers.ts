@@ -1,4 +1,7 @@
 // Shared by the extension-host suites: the extension's API and event-driven waits (no fixed sleeps).
+import assert from 'node:assert/strict';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import * as vscode from 'vscode';
 import type { ExtensionApi } from '../hostExtension/extension';
 import type { Environment } from '../../../src/core/environments/environment';
@@ -86,4 +89,56 @@ export function envValue(api: ExtensionApi, envName: string): Environment {
   const env = api.environments.get(envName);
   if (!env) throw new Error(`${envName} does not resolve (the sandbox stopped, or not in wfs.environments)`);
   return env;
+}
+
+/**
+ * A loopback relay between the extension and a sandbox at `baseUrl`: each request is passed on with the headers the
+ * service reads, and the sandbox's answer sent back, unless `intercept` (called once the sandbox has answered, so the
+ * request did reach it) takes the response itself (holds it, cuts the connection or answers otherwise) and returns
+ * true. The caller closes `server`.
+ */
+export async function startSandboxRelay(
+  baseUrl: string,
+  intercept: (req: IncomingMessage, res: ServerResponse) => boolean,
+): Promise<{ server: Server; url: string }> {
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', async () => {
+      const headers: Record<string, string> = {};
+      for (const h of ['content-type', 'authorization', 'accept', 'x-svc-useralias'])
+        if (typeof req.headers[h] === 'string') headers[h] = req.headers[h] as string;
+      const answer = await fetch(baseUrl + req.url, {
+        method: req.method,
+        headers,
+        body: req.method === 'GET' ? undefined : Buffer.concat(chunks),
+      });
+      const body = Buffer.from(await answer.arrayBuffer());
+      if (intercept(req, res)) return;
+      res
+        .writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'application/json' })
+        .end(body);
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+}
+
+/** Makes `url` the one configured environment `name`, switches to it and signs in: how a test puts a relay between
+ * the extension and its sandbox. */
+export async function signInThrough(
+  api: ExtensionApi,
+  name: string,
+  url: string,
+  user: { username: string; password: string },
+): Promise<void> {
+  await setSetting('environments', [{ name, baseUrl: url }]);
+  await until(api.environments.onDidChange, () => !!api.environments.get(name), `the ${name} environment`);
+  await vscode.commands.executeCommand('wfs.switchEnvironment', name);
+  const signedIn = await vscode.commands.executeCommand('wfs.signIn', {
+    environment: name,
+    username: user.username,
+    password: user.password,
+  });
+  assert.equal(signedIn, true);
 }

@@ -23,6 +23,33 @@ const REPORT_DOM = `(() => ({
   injected: document.querySelectorAll('#probe-rows script, #probe-rows img, #probe-rows iframe, [onerror]').length,
 }))()`;
 
+/** The contract check of the built-in sandbox as its demo user, the sign-in refusal included. */
+async function probeSandbox(): Promise<ProbeReport> {
+  return (await vscode.commands.executeCommand('wfs.probeService', {
+    environment: 'Sandbox',
+    username: 'demo',
+    password: 'demo-password',
+    includeRefusal: true,
+  })) as ProbeReport;
+}
+
+/** The report's rows and summary as its webview shows them, read once `ready` (run in the webview) holds. */
+const reportDom = (ready: string): Promise<ReportDom> => inWebview<ReportDom>('#probe-rows', REPORT_DOM, ready);
+
+/** The row with this id, from the report or from its webview. */
+function row<R extends { id: string | null }>(rows: R[], id: string): R {
+  const found = rows.find((r) => r.id === id);
+  if (!found) throw new Error(`no row ${id} among ${rows.map((r) => r.id).join(', ')}`);
+  return found;
+}
+
+/** A sandbox profile (the file wfs.sandbox.profile names) in `dir`, with these parts. */
+function profileFile(dir: string, parts: object): string {
+  const file = join(dir, 'profile.json');
+  writeFileSync(file, JSON.stringify({ format: 'wfs-sandbox-profile', version: 1, ...parts }));
+  return file;
+}
+
 describe('Check Environment Against the Contract in a real VS Code host', () => {
   const dir = mkdtempSync(join(tmpdir(), 'wfs-probe-host-'));
   before(async () => {
@@ -37,27 +64,18 @@ describe('Check Environment Against the Contract in a real VS Code host', () => 
   });
 
   it("probes the sandbox: every row as the spec says or the sandbox's own choice, shown in the report and exported", async () => {
-    const report = (await vscode.commands.executeCommand('wfs.probeService', {
-      environment: 'Sandbox',
-      username: 'demo',
-      password: 'demo-password',
-      includeRefusal: true,
-    })) as ProbeReport;
+    const report = await probeSandbox();
     assert.equal(report.outcome.ended, 'complete');
     assert.deepEqual([report.counts.differs, report.counts['not-probed']], [0, 0]);
     for (const r of report.rows)
       assert.ok(r.verdict === 'as-spec' || (r.verdict === 'silent' && r.matchesSandbox), `${r.id}: ${r.verdictText}`);
-    const dom = await inWebview<ReportDom>(
-      '#probe-rows',
-      REPORT_DOM,
-      `document.querySelectorAll('#probe-rows tr').length === 20`,
-    );
+    const dom = await reportDom(`document.querySelectorAll('#probe-rows tr').length === 20`);
     assert.equal(dom.rows.length, 20);
     assert.match(
       dom.summary,
       /^Nothing differs from the spec\. 11 as the spec says, 9 where the spec is silent \(9 as the sandbox does\)/,
     );
-    const refusal = dom.rows.find((r) => r.id === 'sign-in-refusal')!;
+    const refusal = row(dom.rows, 'sign-in-refusal');
     assert.match(refusal.cls, /\bsilent\b/);
     assert.match(refusal.text, /the spec is silent: the service chose 401 · application\/problem\+json · problem/);
     assert.ok(dom.rows.filter((r) => /\bas-spec\b/.test(r.cls)).every((r) => r.text.endsWith('as the spec says')));
@@ -71,41 +89,28 @@ describe('Check Environment Against the Contract in a real VS Code host', () => 
   });
 
   it("wfs.sandbox.profile: the restarted sandbox answers a wrong password in the profile's shape", async () => {
-    const profile = join(dir, 'profile.json');
-    writeFileSync(
-      profile,
-      JSON.stringify({
-        format: 'wfs-sandbox-profile',
-        version: 1,
-        signInRefusal: {
-          status: 400,
-          contentType: 'application/json',
-          bodyKind: 'json',
-          fields: { error: 'string', error_description: 'string' },
-          errorCode: 'invalid_grant',
-        },
-        refresh: { rotatesRefreshToken: true },
-      }),
-    );
+    const profile = profileFile(dir, {
+      signInRefusal: {
+        status: 400,
+        contentType: 'application/json',
+        bodyKind: 'json',
+        fields: { error: 'string', error_description: 'string' },
+        errorCode: 'invalid_grant',
+      },
+      refresh: { rotatesRefreshToken: true },
+    });
     await setSetting('sandbox.profile', profile);
     await vscode.commands.executeCommand('wfs.stopSandbox');
     await vscode.commands.executeCommand('wfs.startSandbox');
-    const report = (await vscode.commands.executeCommand('wfs.probeService', {
-      environment: 'Sandbox',
-      username: 'demo',
-      password: 'demo-password',
-      includeRefusal: true,
-    })) as ProbeReport;
-    const refusal = report.rows.find((r) => r.id === 'sign-in-refusal')!;
+    const report = await probeSandbox();
+    const refusal = row(report.rows, 'sign-in-refusal');
     assert.deepEqual(
       [refusal.service?.status, refusal.service?.errorCode, refusal.matchesSandbox],
       [400, 'invalid_grant', false],
     );
     // The divergence in the profile is not imitated: the refresh token is still reused.
-    assert.equal(report.rows.find((r) => r.id === 'refresh')!.verdict, 'as-spec');
-    const dom = await inWebview<ReportDom>(
-      '#probe-rows',
-      REPORT_DOM,
+    assert.equal(row(report.rows, 'refresh').verdict, 'as-spec');
+    const dom = await reportDom(
       `[...document.querySelectorAll('#probe-rows tr')].some((r) => r.getAttribute('data-id') === 'sign-in-refusal' && r.textContent.includes('invalid_grant'))`,
     );
     assert.ok(dom.rows.some((r) => r.id === 'sign-in-refusal' && /error invalid_grant/.test(r.text)));
@@ -151,24 +156,13 @@ describe('Restricted Mode: the contract check', function () {
   });
 
   it('the sandbox can be checked, and wfs.sandbox.profile is ignored: it answers as itself', async () => {
-    const profile = join(dir, 'profile.json');
-    writeFileSync(
-      profile,
-      JSON.stringify({
-        format: 'wfs-sandbox-profile',
-        version: 1,
-        signInRefusal: { status: 400, contentType: 'application/json', bodyKind: 'json', fields: { error: 'string' } },
-      }),
-    );
+    const profile = profileFile(dir, {
+      signInRefusal: { status: 400, contentType: 'application/json', bodyKind: 'json', fields: { error: 'string' } },
+    });
     await setSetting('sandbox.profile', profile);
     await vscode.commands.executeCommand('wfs.stopSandbox');
-    const report = (await vscode.commands.executeCommand('wfs.probeService', {
-      environment: 'Sandbox',
-      username: 'demo',
-      password: 'demo-password',
-      includeRefusal: true,
-    })) as ProbeReport;
-    const refusal = report.rows.find((r) => r.id === 'sign-in-refusal')!;
+    const report = await probeSandbox();
+    const refusal = row(report.rows, 'sign-in-refusal');
     assert.deepEqual([refusal.service?.status, refusal.matchesSandbox], [401, true]);
   });
 });

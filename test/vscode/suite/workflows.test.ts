@@ -1,13 +1,11 @@
 // The explorer in a real VS Code host: add a session, start a workflow, watch it reach complete in the tree by
 // live polling; refresh, reconfirm, raw JSON, copy; refusals surface as typed errors, never as a tree entry.
 import assert from 'node:assert/strict';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import * as vscode from 'vscode';
 import type { ExtensionApi } from '../hostExtension/extension';
 import type { ExplorerNode } from '../../../src/extension/explorer/explorerTree';
 import type { TrackedWorkflow } from '../../../src/core/workflows/WorkflowStore';
-import { extensionApi, setSetting, until, envValue } from './helpers';
+import { extensionApi, setSetting, signInThrough, startSandboxRelay, until, envValue } from './helpers';
 import { notificationButtons, notificationsInCenter } from './workbenchDom';
 
 describe('workflow explorer in a real VS Code host', () => {
@@ -196,41 +194,21 @@ describe('workflow explorer in a real VS Code host', () => {
     // sandbox answered it.
     let cut = 0;
     let failReads = 0;
-    const relay = createServer((req, res) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (c: Buffer) => chunks.push(c));
-      req.on('end', async () => {
-        const headers: Record<string, string> = {};
-        for (const h of ['content-type', 'authorization', 'accept', 'x-svc-useralias'])
-          if (typeof req.headers[h] === 'string') headers[h] = req.headers[h] as string;
-        const answer = await fetch(info.baseUrl + req.url, {
-          method: req.method,
-          headers,
-          body: req.method === 'GET' ? undefined : Buffer.concat(chunks),
-        });
-        const body = Buffer.from(await answer.arrayBuffer());
-        if (req.method === 'POST' && /\/workflows\/wf_/.test(req.url!)) return void (cut++, req.socket.destroy());
-        if (req.method === 'GET' && failReads > 0) return void (failReads--, res.writeHead(503).end());
-        res
-          .writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'application/json' })
-          .end(body);
-      });
+    const { server: relay, url } = await startSandboxRelay(info.baseUrl, (req, res) => {
+      if (req.method === 'POST' && /\/workflows\/wf_/.test(req.url!)) {
+        cut++;
+        req.socket.destroy();
+        return true;
+      }
+      if (req.method === 'GET' && failReads > 0) {
+        failReads--;
+        res.writeHead(503).end();
+        return true;
+      }
+      return false;
     });
-    await new Promise<void>((r) => relay.listen(0, '127.0.0.1', r));
     try {
-      await setSetting('environments', [
-        { name: 'Relay', baseUrl: `http://127.0.0.1:${(relay.address() as AddressInfo).port}` },
-      ]);
-      await until(api.environments.onDidChange, () => !!api.environments.get('Relay'), 'the Relay environment');
-      await vscode.commands.executeCommand('wfs.switchEnvironment', 'Relay');
-      assert.equal(
-        await vscode.commands.executeCommand('wfs.signIn', {
-          environment: 'Relay',
-          username: info.username,
-          password: info.password,
-        }),
-        true,
-      );
+      await signInThrough(api, 'Relay', url, info);
       await vscode.commands.executeCommand('wfs.addSession', info.sessions.staged);
       const w = (await vscode.commands.executeCommand('wfs.startWorkflow', {
         sessionId: info.sessions.staged,

@@ -23,7 +23,9 @@ describe('workflow explorer in a real VS Code host', () => {
       await vscode.commands.executeCommand('wfs.signIn', { username: 'demo', password: 'demo-password' }),
       true,
     );
+    // Shown by this suite, whatever ran before it: VS Code reports the view visible a moment after the focus.
     await vscode.commands.executeCommand('wfs.explorer.focus');
+    await until(api.treeView.onDidChangeVisibility, () => api.treeView.visible, 'the explorer is shown');
   });
   after(async () => {
     await setSetting('sandbox.workflowDurationSeconds', undefined);

@@ -329,10 +329,3 @@ export async function* exportJsonChunks(
   }
   yield '\n  ]\n}\n';
 }
-
-/** The whole export as one string: for a few deliveries (one, or a small history). */
-export async function exportJson(records: readonly DeliveryRecord[], readBody: BodyReader): Promise<string> {
-  let text = '';
-  for await (const chunk of exportJsonChunks(records, readBody)) text += chunk;
-  return text;
-}

@@ -6,12 +6,18 @@ import {
   curlCommand,
   deliveryDetail,
   deliveryRow,
-  exportJson,
   exportJsonChunks,
   filterRows,
   hexDump,
 } from '../../../src/extension/panel/deliveryView';
 import { contentSecurityPolicy, newNonce, panelHtml } from '../../../src/extension/panel/panelHtml';
+
+/** The export as the panel writes it, its chunks joined. */
+async function exportJson(...args: Parameters<typeof exportJsonChunks>): Promise<string> {
+  let text = '';
+  for await (const chunk of exportJsonChunks(...args)) text += chunk;
+  return text;
+}
 
 const T = '2026-11-22T10:00:00.1234567Z';
 const EVENT = {

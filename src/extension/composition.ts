@@ -8,7 +8,7 @@ import { registerEnvironmentCommands } from './commands/environmentCommands';
 import { registerReceiverCommands } from './commands/receiverCommands';
 import { registerSessionCommands } from './commands/sessionCommands';
 import { registerTestWebhookCommand } from './commands/testWebhookCommand';
-import { registerFixtureCommands, type FixtureServices } from './fixtures/fixtureCommands';
+import { registerFixtureCommands } from './fixtures/fixtureCommands';
 import { registerWorkflowCommands } from './commands/workflowCommands';
 import { EnvironmentRegistry } from './environments/environmentRegistry';
 import { EnvironmentSync } from './environments/environmentSync';
@@ -17,7 +17,7 @@ import { WORKFLOW_JSON_SCHEME, WorkflowJsonDocuments } from './explorer/workflow
 import { ExtensionLog } from './log/extensionLog';
 import { ReceiverHost } from './receiver/receiverHost';
 import { ReceiverTaskProvider, WFS_TASK_TYPE } from './tasks/receiverTask';
-import { ReceiverTree, type ReceiverNode } from './receiver/receiverTree';
+import { ReceiverTree } from './receiver/receiverTree';
 import { SandboxHost } from './sandboxHost';
 import { ProxyRouting } from './proxyRouting';
 import { WorkspaceSettingsGuard } from './trust/workspaceSettingsGuard';
@@ -34,14 +34,10 @@ import { registerProbeCommand } from './probe/probeCommand';
 /** What compose() built. The shipped activate() keeps it to itself: exported, it would hand every service (and
  * SecretStorage) to any other extension that calls getExtension(…).activate(). */
 export interface Composition extends Services {
-  statusBar: EnvironmentStatusBar;
   webhookPanel: WebhookPanel;
   auditPanel: AuditPanel;
-  fixtures: FixtureServices;
-  receiverStatusBar: ReceiverStatusBar;
   treeView: vscode.TreeView<ExplorerNode>;
   receiverTree: ReceiverTree;
-  receiverView: vscode.TreeView<ReceiverNode>;
   settingsGuard: WorkspaceSettingsGuard;
   auditTests: AuditTestController;
 }
@@ -149,7 +145,7 @@ export function compose(context: vscode.ExtensionContext): Composition {
     ...registerTestWebhookCommand(services),
     ...registerReceiverCommands(services),
     ...registerProbeCommand(services),
-    ...fixtures.disposables,
+    ...fixtures,
     vscode.tasks.registerTaskProvider(WFS_TASK_TYPE, new ReceiverTaskProvider(receiver)),
   );
   shutdown = async () => {
@@ -162,14 +158,10 @@ export function compose(context: vscode.ExtensionContext): Composition {
     ...services,
     settingsGuard,
     auditTests,
-    statusBar,
-    receiverStatusBar,
     webhookPanel,
     auditPanel,
-    fixtures: fixtures.services,
     treeView,
     receiverTree,
-    receiverView,
   };
 }
 

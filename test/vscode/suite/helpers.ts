@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import * as vscode from 'vscode';
 import type { ExtensionApi } from '../hostExtension/extension';
 import type { Environment } from '../../../src/core/environments/environment';
+import type { DeliveryRecord } from '../../../src/core/webhooks/deliveryRecord';
 import { secretKeyFor } from '../../../src/core/auth/TokenManager';
 import { passwordKeyFor } from '../../../src/core/auth/secretScope';
 
@@ -141,4 +142,22 @@ export async function signInThrough(
     password: user.password,
   });
   assert.equal(signedIn, true);
+}
+
+/** The built-in sandbox as the environment in use, started, and signed in as its demo user. */
+export async function signInToSandbox(): Promise<void> {
+  await vscode.commands.executeCommand('wfs.switchEnvironment', 'Sandbox');
+  await vscode.commands.executeCommand('wfs.startSandbox');
+  assert.equal(
+    await vscode.commands.executeCommand('wfs.signIn', { username: 'demo', password: 'demo-password' }),
+    true,
+  );
+}
+
+/** The record of the delivery `send` makes to the extension's receiver, once the receiver has it. */
+export async function deliveredBy(api: ExtensionApi, send: () => PromiseLike<unknown>): Promise<DeliveryRecord> {
+  const before = api.receiver.log.all().length;
+  await send();
+  await until(api.receiver.onDidReceive, () => api.receiver.log.all().length > before, 'a delivery');
+  return api.receiver.log.all().at(-1)!;
 }

@@ -8,7 +8,7 @@ import type { DeliveryRecord } from '../../../src/core/webhooks/deliveryRecord';
 import { LocaltunnelServer } from '../../unit/helpers/localtunnelServer';
 import { freePort } from '../../unit/helpers/freePort';
 import { fillDisk, tmpfsOrSkip } from '../../unit/helpers/tmpfs';
-import { extensionApi, setSetting, until } from './helpers';
+import { extensionApi, setSetting, signInToSandbox, until } from './helpers';
 import { notificationButtons, notificationsInCenter, quickPickRows, statusBarEntry } from './workbenchDom';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -55,12 +55,7 @@ describe('webhook receiver in a real VS Code host', () => {
   let api: ExtensionApi;
   before(async () => {
     api = await extensionApi();
-    await vscode.commands.executeCommand('wfs.switchEnvironment', 'Sandbox');
-    await vscode.commands.executeCommand('wfs.startSandbox');
-    assert.equal(
-      await vscode.commands.executeCommand('wfs.signIn', { username: 'demo', password: 'demo-password' }),
-      true,
-    );
+    await signInToSandbox();
   });
   after(async () => {
     await vscode.commands.executeCommand('wfs.stopReceiver');

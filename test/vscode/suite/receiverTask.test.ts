@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ExtensionApi } from '../hostExtension/extension';
 import type { DeliveryRecord } from '../../../src/core/webhooks/deliveryRecord';
-import { extensionApi, setSetting, until } from './helpers';
+import { extensionApi, setSetting, signInToSandbox, until } from './helpers';
 import { webhookPanelDom } from './webviewDom';
 
 /** The app under the debugger: answers 201 with a line naming what it got, or 500 for tenant "fail". */
@@ -43,12 +43,7 @@ describe('receiver task and launch configuration in a real VS Code host', () => 
 
   before(async () => {
     api = await extensionApi();
-    await vscode.commands.executeCommand('wfs.switchEnvironment', 'Sandbox');
-    await vscode.commands.executeCommand('wfs.startSandbox');
-    assert.equal(
-      await vscode.commands.executeCommand('wfs.signIn', { username: 'demo', password: 'demo-password' }),
-      true,
-    );
+    await signInToSandbox();
     await vscode.commands.executeCommand('wfs.stopReceiver');
     port = await freePort();
     appFile = join(mkdtempSync(join(tmpdir(), 'wfs-app-')), 'app.js');

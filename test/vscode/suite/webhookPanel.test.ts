@@ -9,7 +9,7 @@ import { chmodSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileS
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { RecordingServer } from '../../unit/helpers/recordingServer';
-import { extensionApi, setSetting, until, envValue } from './helpers';
+import { deliveredBy, envValue, extensionApi, setSetting, until } from './helpers';
 import { chooseVerificationFilter, inWebview, typeFilterText, webhookPanelDom } from './webviewDom';
 import { notificationButtons, notificationsInCenter } from './workbenchDom';
 
@@ -42,16 +42,9 @@ describe('webhook panel in a real VS Code host', () => {
     await vscode.commands.executeCommand('wfs.stopSandbox');
   });
 
-  async function deliveredBy(send: () => PromiseLike<unknown>): Promise<DeliveryRecord> {
-    const before = api.receiver.log.all().length;
-    await send();
-    await until(api.receiver.onDidReceive, () => api.receiver.log.all().length > before, 'a delivery');
-    return api.receiver.log.all().at(-1)!;
-  }
-
   /** A verified test webhook of this test's own, so that no test depends on another's deliveries. */
   function verifiedOwn(tenantId: string): Promise<DeliveryRecord> {
-    return deliveredBy(() =>
+    return deliveredBy(api, () =>
       vscode.commands.executeCommand('wfs.sendTestWebhook', {
         topic: 'workflow/completed',
         subTopic: 'event:workflow/completed',
@@ -72,7 +65,7 @@ describe('webhook panel in a real VS Code host', () => {
       tabs.map((t) => [t.label, t.isActive]),
       [['Webhook Deliveries', true]],
     );
-    const verified = await deliveredBy(() =>
+    const verified = await deliveredBy(api, () =>
       vscode.commands.executeCommand('wfs.sendTestWebhook', {
         topic: 'workflow/completed',
         subTopic: 'event:workflow/completed',
@@ -83,7 +76,7 @@ describe('webhook panel in a real VS Code host', () => {
     );
     // Forged: an unsigned token whose header and claims carry markup, markup in a header and in the body.
     const forged = `${b64url({ alg: 'none', kid: XSS })}.${b64url({ iss: XSS, aud: 'x', exp: 1 })}.`;
-    const refused = await deliveredBy(() =>
+    const refused = await deliveredBy(api, () =>
       fetch(receiverUrl, {
         method: 'POST',
         headers: { authorization: `Bearer ${forged}`, 'x-svc-topic': XSS, 'content-type': 'application/json' },
@@ -120,7 +113,7 @@ describe('webhook panel in a real VS Code host', () => {
 
   it('filters in the extension: refused only', async () => {
     await verifiedOwn('filter-verified');
-    await deliveredBy(() =>
+    await deliveredBy(api, () =>
       fetch(receiverUrl, { method: 'POST', headers: { authorization: 'Bearer not.a.jwt' }, body: '{}' }),
     );
     await vscode.commands.executeCommand('wfs.openWebhookPanel');
@@ -140,7 +133,7 @@ describe('webhook panel in a real VS Code host', () => {
   it('a text filter typed over stops reading bodies: the newer filter is shown, the older scan reads no further', async () => {
     await verifiedOwn('typing-over');
     for (const n of [1, 2])
-      await deliveredBy(() =>
+      await deliveredBy(api, () =>
         fetch(receiverUrl, {
           method: 'POST',
           headers: { authorization: 'Bearer not.a.jwt' },
@@ -191,7 +184,7 @@ describe('webhook panel in a real VS Code host', () => {
 
   it('replays a delivery to the receiver with a fresh sandbox token: verified again, flagged duplicate', async () => {
     const original = await verifiedOwn('replay');
-    const replayed = await deliveredBy(() => api.webhookPanel.runAction('replay-local', original.id));
+    const replayed = await deliveredBy(api, () => api.webhookPanel.runAction('replay-local', original.id));
     assert.equal(replayed.verified, true);
     assert.equal(replayed.duplicate, true);
     assert.deepEqual(
@@ -205,7 +198,7 @@ describe('webhook panel in a real VS Code host', () => {
   it('a refused delivery is never re-signed: no Replay button, and the action itself refuses, sending nothing', async () => {
     // A genuine sandbox token for one body, sent with another: refused at step 6.
     const token = await api.sandbox.signWebhookBody(Buffer.from('{"webhookId":"genuine"}'));
-    const refused = await deliveredBy(() =>
+    const refused = await deliveredBy(api, () =>
       fetch(receiverUrl, {
         method: 'POST',
         headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
@@ -232,7 +225,7 @@ describe('webhook panel in a real VS Code host', () => {
   });
 
   it('a test webhook whose testData carries no ids shows its header topic marked unsigned', async () => {
-    const r = await deliveredBy(() =>
+    const r = await deliveredBy(api, () =>
       vscode.commands.executeCommand('wfs.sendTestWebhook', {
         topic: 'orders/unsigned',
         subTopic: 'event:orders/unsigned',
@@ -405,7 +398,7 @@ describe('webhook panel in a real VS Code host', () => {
     await setSetting('receiver.forwardTo', appUrl);
     try {
       receiverUrl = ((await vscode.commands.executeCommand('wfs.startReceiver')) as { localUrl: string }).localUrl;
-      const r = await deliveredBy(() =>
+      const r = await deliveredBy(api, () =>
         vscode.commands.executeCommand('wfs.sendTestWebhook', {
           topic: 'workflow/completed',
           subTopic: 'event:workflow/completed',
@@ -439,7 +432,7 @@ describe('webhook panel in a real VS Code host', () => {
   it('the response override answers verified deliveries with the chosen status', async () => {
     api.receiver.setResponseOverride(202);
     try {
-      const r = await deliveredBy(() =>
+      const r = await deliveredBy(api, () =>
         vscode.commands.executeCommand('wfs.sendTestWebhook', {
           topic: 'workflow/completed',
           subTopic: 'event:workflow/completed',

@@ -7,12 +7,11 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import type { ExtensionApi } from '../hostExtension/extension';
-import type { DeliveryRecord } from '../../../src/core/webhooks/deliveryRecord';
 import { parseFixture } from '../../../src/core/fixtures/fixtureFormat';
 import type { FixtureSendResult } from '../../../src/extension/fixtures/fixtureSend';
 import { rawRequest } from '../../unit/helpers/rawHttp';
 import { RecordingServer } from '../../unit/helpers/recordingServer';
-import { extensionApi, setSetting, until } from './helpers';
+import { deliveredBy, extensionApi, setSetting, signInToSandbox, until } from './helpers';
 import { notificationsInCenter } from './workbenchDom';
 
 const sha = (b: Buffer | string) => createHash('sha256').update(b).digest('hex');
@@ -23,12 +22,7 @@ describe('webhook workbench: Edit and Resend, fixtures and their CodeLenses', ()
 
   before(async () => {
     api = await extensionApi();
-    await vscode.commands.executeCommand('wfs.switchEnvironment', 'Sandbox');
-    await vscode.commands.executeCommand('wfs.startSandbox');
-    assert.equal(
-      await vscode.commands.executeCommand('wfs.signIn', { username: 'demo', password: 'demo-password' }),
-      true,
-    );
+    await signInToSandbox();
     receiverUrl = ((await vscode.commands.executeCommand('wfs.startReceiver')) as { localUrl: string }).localUrl;
   });
   after(async () => {
@@ -37,13 +31,6 @@ describe('webhook workbench: Edit and Resend, fixtures and their CodeLenses', ()
     await vscode.commands.executeCommand('wfs.stopReceiver');
     await vscode.commands.executeCommand('wfs.stopSandbox');
   });
-
-  async function deliveredBy(send: () => PromiseLike<unknown>): Promise<DeliveryRecord> {
-    const before = api.receiver.log.all().length;
-    await send();
-    await until(api.receiver.onDidReceive, () => api.receiver.log.all().length > before, 'a delivery');
-    return api.receiver.log.all().at(-1)!;
-  }
 
   /** Runs a CodeLens of a document, as a click on it does: the provider's own command and arguments. */
   async function clickLens(uri: vscode.Uri, title: RegExp): Promise<FixtureSendResult> {
@@ -55,7 +42,7 @@ describe('webhook workbench: Edit and Resend, fixtures and their CodeLenses', ()
 
   it('receive → Edit and Resend one field → verified, linked, compared → Save as Fixture → send by CodeLens', async () => {
     const tenant = `tenant-workbench-${Date.now()}`;
-    const original = await deliveredBy(() =>
+    const original = await deliveredBy(api, () =>
       vscode.commands.executeCommand('wfs.sendTestWebhook', {
         topic: 'workflow/completed',
         subTopic: 'event:workflow/completed',
@@ -146,7 +133,7 @@ describe('webhook workbench: Edit and Resend, fixtures and their CodeLenses', ()
   });
 
   it('Copy as PowerShell and Copy as curl for cmd.exe: the command on the clipboard, the body in the file it names', async () => {
-    const d = await deliveredBy(() =>
+    const d = await deliveredBy(api, () =>
       vscode.commands.executeCommand('wfs.sendTestWebhook', {
         topic: 'workflow/completed',
         subTopic: 'event:workflow/completed',
@@ -194,7 +181,7 @@ describe('webhook workbench: Edit and Resend, fixtures and their CodeLenses', ()
   });
 
   it('a refused delivery cannot be re-signed; a target that does not answer is named with the time waited', async () => {
-    const refused = await deliveredBy(() =>
+    const refused = await deliveredBy(api, () =>
       rawRequest(receiverUrl, {
         method: 'POST',
         body: '{"webhookId":"x"}',

@@ -8,6 +8,7 @@ import type { CliIO } from '../../../src/cli/output';
 import { startSandbox, type SandboxFixture } from '../helpers/sandboxFixture';
 import { LocaltunnelServer } from '../helpers/localtunnelServer';
 import { untilTrue } from '../helpers/eventLoop';
+import { testWebhookArgs } from '../../process/helpers/commandArgs';
 
 describe('wfs listen', () => {
   let f: SandboxFixture;
@@ -46,20 +47,7 @@ describe('wfs listen', () => {
     const ready = lines.find((l) => l.event === 'ready')!;
     assert.match(ready.url, /^http:\/\/127\.0\.0\.1:\d+\/webhooks$/);
     assert.equal(ready.publicUrl, null);
-    const sent = await main(
-      [
-        'test-webhook',
-        '--address',
-        ready.url,
-        '--topic',
-        'workflow/completed',
-        '--sub-topic',
-        'status:workflow/completed',
-        '--tenant-id',
-        't1',
-      ],
-      io(),
-    );
+    const sent = await main(testWebhookArgs(ready.url), io());
     assert.equal(sent, 0);
     const delivery = lines.find((l) => l.event === 'delivery')!;
     assert.deepEqual(

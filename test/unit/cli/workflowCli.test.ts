@@ -8,6 +8,7 @@ import { untilTrue } from '../helpers/eventLoop';
 import { writeFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { testWebhookArgs } from '../../process/helpers/commandArgs';
 
 describe('wfs start / status / test-webhook', () => {
   let f: SandboxFixture;
@@ -168,19 +169,7 @@ describe('wfs start / status / test-webhook', () => {
     it('sends testData from a file and reports the receiver answer', async () => {
       const file = join(mkdtempSync(join(tmpdir(), 'wfs-')), 'data.json');
       writeFileSync(file, '{"hello":"world"}');
-      const code = await run([
-        'test-webhook',
-        '--address',
-        address,
-        '--topic',
-        'workflow/completed',
-        '--sub-topic',
-        'status:workflow/completed',
-        '--tenant-id',
-        't1',
-        '--data',
-        file,
-      ]);
+      const code = await run([...testWebhookArgs(address), '--data', file]);
       assert.equal(code, 0);
       assert.equal(lines[0].event, 'sent');
       assert.equal(lines[0].response.receiverStatus, 200);

@@ -10,6 +10,7 @@ import { parseFlags, UsageError } from './flags';
 import { errnoInWords, UNREACHABLE_NEXT } from './errnoWords';
 import { StoppedBeforeSent, type CliIO } from './output';
 import { EXIT } from './exitCodes';
+import { transportErrorEvent } from './transportErrorEvent';
 
 export async function runCommand(command: CommandSpec, rest: string[], io: CliIO): Promise<number> {
   let restoreDispatcher: (() => void) | undefined;
@@ -73,13 +74,7 @@ function reportError(err: unknown, io: CliIO): number {
     return EXIT.failed;
   }
   if (err instanceof TransportError) {
-    emit({
-      event: 'error',
-      kind: 'transport',
-      reason: err.reason,
-      ...(err.code ? { code: err.code } : {}),
-      message: transportMessage(err),
-    });
+    emit(transportErrorEvent(err, transportMessage(err)));
     return EXIT.failed;
   }
   emit({ event: 'error', kind: 'internal', message: (err as Error)?.message ?? String(err) });

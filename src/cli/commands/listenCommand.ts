@@ -2,6 +2,7 @@
 // change.
 import { isLoopbackHost } from '../../core/http/loopback';
 import { TransportError } from '../../core/http/request';
+import { transportErrorEvent } from '../transportErrorEvent';
 import { statSync } from 'node:fs';
 import { readBoundedText } from '../boundedRead';
 import { dirname } from 'node:path';
@@ -295,13 +296,12 @@ export const listenCommand: CommandSpec = {
         // Nothing answering there is "could not be reached" (exit 1), as for every command; a sandbox that refuses
         // (a wrong secret) or something else answering is a usage error.
         if (err instanceof TransportError) {
-          io.emit({
-            event: 'error',
-            kind: 'transport',
-            reason: err.reason,
-            ...(err.code ? { code: err.code } : {}),
-            message: `--trust-sandbox ${trustSandbox}: could not reach the sandbox (${err.code ?? err.reason}): is \`wfs sandbox\` running at that address?`,
-          });
+          io.emit(
+            transportErrorEvent(
+              err,
+              `--trust-sandbox ${trustSandbox}: could not reach the sandbox (${err.code ?? err.reason}): is \`wfs sandbox\` running at that address?`,
+            ),
+          );
           return 1;
         }
         throw new UsageError(`--trust-sandbox ${trustSandbox}: ${(err as Error).message}`);

@@ -3,6 +3,7 @@
 // sandbox's control secret (WFS_SANDBOX_SECRET) and prints one line.
 import { SandboxControlClient } from '../../core/audit/sandboxControlClient';
 import { TransportError } from '../../core/http/request';
+import { transportErrorEvent } from '../transportErrorEvent';
 import { FAULT_KINDS } from '../../core/sandbox/sandboxFaults';
 import type { CommandSpec } from '../commandSpec';
 import { closest, intFlag, requiredFlag, UsageError, type FlagSpecs, type ParsedFlags } from '../flags';
@@ -44,13 +45,12 @@ async function withSandbox(
   } catch (err) {
     const origin = new URL(url).origin;
     if (err instanceof TransportError) {
-      io.emit({
-        event: 'error',
-        kind: 'transport',
-        reason: err.reason,
-        ...(err.code ? { code: err.code } : {}),
-        message: `${errnoInWords(err.code, origin) ?? `could not reach ${origin} (${err.reason})`}: is \`wfs sandbox\` running there? Its ready line gives its baseUrl.`,
-      });
+      io.emit(
+        transportErrorEvent(
+          err,
+          `${errnoInWords(err.code, origin) ?? `could not reach ${origin} (${err.reason})`}: is \`wfs sandbox\` running there? Its ready line gives its baseUrl.`,
+        ),
+      );
       return 1;
     }
     io.emit({ event: 'error', kind: 'sandbox-refused', message: (err as Error).message });

@@ -79,6 +79,17 @@ export function acknowledgedKey(r: DeliveryRecord): string | undefined {
   return r.verified && r.status >= 200 && r.status < 300 ? deliveryDedupeKey(r) : undefined;
 }
 
+// Strings that repeat from one delivery to the next (a Host, a User-Agent, the redacted token of a sender whose tokens
+// have one length, a topic): a record keeps the string an earlier record kept when the two are equal, not a copy of
+// its own. The history's memory is bounded in bytes, and the extension host is shared (docs/benchmarks.md: "What a
+// record keeps"). Written inline, not as a helper: this runs for every header of every request.
+/** Longer values are not remembered past their record. */
+const MAX_SHARED_CHARS = 256;
+/** The last value of each header name, for the first names seen (a request may name any header). */
+const lastHeaderValues = new Map<string, string>();
+const MAX_SHARED_NAMES = 32;
+const lastTopics = { topic: '', subTopic: '' };
+
 export function redactHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
   // for...in and a length test before any lower-casing: this runs for every request, and Object.entries with two
   // toLowerCase per header costs more (docs/benchmarks.md).
@@ -87,8 +98,15 @@ export function redactHeaders(headers: Record<string, string | string[] | undefi
     if (!Object.hasOwn(headers, k)) continue;
     const v = headers[k];
     if (v === undefined) continue;
-    const value = typeof v === 'string' ? v : v.join(', ');
-    out[k] = isCredentialHeader(k) ? redactedCredential(value) : value;
+    const joined = typeof v === 'string' ? v : v.join(', ');
+    const value = isCredentialHeader(k) ? redactedCredential(joined) : joined;
+    const last = lastHeaderValues.get(k);
+    if (value === last) out[k] = last;
+    else {
+      out[k] = value;
+      if (value.length <= MAX_SHARED_CHARS && (last !== undefined || lastHeaderValues.size < MAX_SHARED_NAMES))
+        lastHeaderValues.set(k, value);
+    }
   }
   return out;
 }
@@ -117,7 +135,9 @@ let idsIssued = 0;
  * garbage on every request (docs/benchmarks.md). The id only has to be unique; nothing about it is secret.
  */
 export function nextDeliveryId(): string {
-  return `${ID_PREFIX}-${(++idsIssued).toString(36)}`;
+  // Joined, not concatenated: one flat string, where `+` leaves a tree of pieces that every record keeps (see
+  // isoTimestamp).
+  return [ID_PREFIX, '-', (++idsIssued).toString(36)].join('');
 }
 
 const EMPTY_BODY: BodyInfo = { size: 0, sha256: createHash('sha256').digest('hex'), kept: 0, utf8: true };
@@ -157,10 +177,15 @@ export function describeEvent(record: DeliveryRecord, body: unknown, req: Incomi
   let unsigned: UnsignedFields | undefined;
   const signedOr = (field: keyof UnsignedFields, header: string): string | undefined => {
     const v = event[field];
-    if (typeof v === 'string') return v;
-    const h = headerValue(req, header);
-    if (h !== undefined) (unsigned ??= {})[field] = h;
-    return undefined;
+    if (typeof v !== 'string') {
+      const h = headerValue(req, header);
+      if (h !== undefined) (unsigned ??= {})[field] = h;
+      return undefined;
+    }
+    if (field !== 'topic' && field !== 'subTopic') return v;
+    if (v === lastTopics[field]) return lastTopics[field];
+    if (v.length <= MAX_SHARED_CHARS) lastTopics[field] = v;
+    return v;
   };
   record.webhookId = signedOr('webhookId', 'x-svc-webhook-id');
   record.topic = signedOr('topic', 'x-svc-topic');

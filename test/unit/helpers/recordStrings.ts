@@ -1,0 +1,104 @@
+// Run as a child process, with a heap of its own: a Receiver keeps RECORDS deliveries sent to it over loopback HTTP
+// (one connection, as the service sends), then the heap is snapshotted and the strings the history keeps are
+// counted. Prints one JSON line: the records kept, and how many copies of each repeated value are in the heap.
+import { request, Agent, createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createHash, generateKeyPairSync, randomUUID, sign } from 'node:crypto';
+import { getHeapSnapshot } from 'node:v8';
+import { Receiver } from '../../../src/core/webhooks/Receiver';
+import { Verifier } from '../../../src/core/webhooks/Verifier';
+import { SystemClock } from '../../../src/core/time/clock';
+
+const RECORDS = Number(process.argv[2] ?? 64);
+
+async function main(): Promise<void> {
+  const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  const jwk = { ...publicKey.export({ format: 'jwk' }), kid: 'k1', alg: 'RS256', use: 'sig' };
+  const keySet = createServer((_req, res) => res.end(JSON.stringify({ keys: [jwk] })));
+  await new Promise<void>((r) => keySet.listen(0, '127.0.0.1', r));
+  // Made at run time, so that no copy of them sits in this file's code.
+  const unique = randomUUID();
+  const values = {
+    issuer: `https://strings.invalid/${unique}/webhooks`,
+    audience: `receiver-${unique}`,
+    topic: `orders/${unique}/created`,
+    subTopic: `event:orders/${unique}/created`,
+    userAgent: `WorkflowService-Webhooks/${unique}`,
+  };
+  const trust = {
+    issuer: values.issuer,
+    audience: values.audience,
+    jwksUrl: `http://127.0.0.1:${(keySet.address() as AddressInfo).port}/jwks.json`,
+  };
+  const clock = new SystemClock();
+  const receiver = new Receiver({ verifier: new Verifier({ issuers: [trust], clock }), clock });
+  const url = new URL(await receiver.start());
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  const b64 = (o: unknown) => Buffer.from(JSON.stringify(o)).toString('base64url');
+  const now = Math.floor(Date.now() / 1000);
+  let credential = '';
+  for (let i = 0; i < RECORDS; i++) {
+    const body = Buffer.from(
+      JSON.stringify({
+        webhookId: randomUUID(),
+        topic: values.topic,
+        subTopic: values.subTopic,
+        tenantId: 't',
+        triggeredAt: `2026-11-26T10:00:${String(i % 60).padStart(2, '0')}.1234567Z`,
+        actorId: 'a',
+        data: { runId: `wfrun_${i}` },
+      }),
+    );
+    const input = `${b64({ alg: 'RS256', typ: 'JWT', kid: 'k1' })}.${b64({ iss: trust.issuer, aud: trust.audience, iat: now, exp: now + 600, jti: randomUUID(), body_sha256: createHash('sha256').update(body).digest('hex') })}`;
+    const authorization = `Bearer ${input}.${sign('RSA-SHA256', Buffer.from(input), privateKey).toString('base64url')}`;
+    credential = `Bearer <redacted, ${authorization.length} characters>`;
+    const status = await new Promise<number | undefined>((resolve, reject) => {
+      const req = request(url, {
+        method: 'POST',
+        agent,
+        headers: { 'content-type': 'application/json', 'user-agent': values.userAgent, authorization },
+      });
+      req.on('response', (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode));
+      });
+      req.on('error', reject);
+      req.end(body);
+    });
+    if (status !== 200) throw new Error(`delivery ${i} was answered ${status}`);
+  }
+  agent.destroy();
+  const kept = receiver.log.all().length;
+  const wanted = new Map<string, number>([...Object.values(values), credential].map((v) => [v, 0]));
+  const snapshot = await new Promise<string>((resolve, reject) => {
+    const parts: Buffer[] = [];
+    const stream = getHeapSnapshot();
+    stream.on('data', (c: Buffer) => parts.push(c));
+    stream.on('end', () => resolve(Buffer.concat(parts).toString('utf8')));
+    stream.on('error', reject);
+  });
+  const heap = JSON.parse(snapshot) as {
+    snapshot: { meta: { node_fields: string[]; node_types: [string[]] } };
+    nodes: number[];
+    strings: string[];
+  };
+  const fields = heap.snapshot.meta.node_fields;
+  const types = heap.snapshot.meta.node_types[0];
+  const [typeAt, nameAt, width] = [fields.indexOf('type'), fields.indexOf('name'), fields.length];
+  for (let i = 0; i < heap.nodes.length; i += width) {
+    if (types[heap.nodes[i + typeAt]!] === 'string') {
+      const name = heap.strings[heap.nodes[i + nameAt]!]!;
+      const n = wanted.get(name);
+      if (n !== undefined) wanted.set(name, n + 1);
+    }
+  }
+  const copies = Object.fromEntries(Object.entries(values).map(([k, v]) => [k, wanted.get(v)]));
+  process.stdout.write(`${JSON.stringify({ kept, copies: { ...copies, credential: wanted.get(credential) } })}\n`);
+  await receiver.stop();
+  keySet.close();
+}
+
+main().catch((err: Error) => {
+  process.stderr.write(`${err.stack ?? err.message}\n`);
+  process.exit(1);
+});

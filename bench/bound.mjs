@@ -8,7 +8,9 @@
 // "compared", ours from another build's out/bench/receiverCore.js copied to FILE (outside out/, which every build
 // empties), to judge a change in paired rounds.)
 // Receivers on CPU 0 and the load generator on CPU 1 (taskset, Linux), a fresh receiver each round, 4,000 deliveries
-// a round at 16 in flight after 3,000 sent to a bare server to warm the load generator.
+// a round at 16 in flight after 3,000 sent to a bare server to warm the load generator. Each round's CPU is also
+// split as the bench splits it (cpuShare.mjs): the main thread outside GC pauses, the pauses, the other threads; a
+// gap between two receivers is then found in one of the three, with its own interval.
 import { createRequire } from 'node:module';
 import { createServer } from 'node:http';
 import { execFileSync, spawn } from 'node:child_process';
@@ -27,6 +29,7 @@ import {
   specMinimum,
   specMinimumWithHistory,
 } from './receiverTargets.mjs';
+import { cpuShareMark, cpuShareSince, watchGc } from './cpuShare.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const require = createRequire(import.meta.url);
@@ -128,41 +131,52 @@ function round(url, warmUrl) {
     let text = '';
     let cpu0;
     let cpu;
+    let mark;
+    let share;
     child.stdout.on('data', (c) => {
       text += c;
-      if (!cpu0 && text.includes('warm\n')) cpu0 = process.cpuUsage();
-      if (cpu0 && !cpu && text.endsWith('}\n')) cpu = process.cpuUsage(cpu0);
+      if (!cpu0 && text.includes('warm\n')) ((cpu0 = process.cpuUsage()), (mark = cpuShareMark()));
+      if (cpu0 && !cpu && text.endsWith('}\n')) ((cpu = process.cpuUsage(cpu0)), (share = cpuShareSince(mark, COUNT)));
     });
     child.on('exit', (code) => {
       if (code !== 0 || !cpu) return reject(new Error(`the load generator exited ${code}`));
       const result = JSON.parse(text.slice(text.indexOf('warm\n') + 5));
       if (result.statuses['200'] !== COUNT)
         return reject(new Error(`not all answered 200: ${JSON.stringify(result.statuses)}`));
-      resolve((cpu.user + cpu.system) / result.count);
+      const us = (cpu.user + cpu.system) / result.count;
+      const others = share.otherThreadsUsPerRequest ?? 0;
+      resolve({ us, gc: share.gcPauseUsPerRequest, others, main: us - share.gcPauseUsPerRequest - others });
     });
   });
 }
 
 const median = (l) => [...l].sort((a, b) => a - b)[l.length >> 1];
-/** The median of the round-by-round ratios a/b, and its 95% interval from 2,000 resamples of the rounds. */
-function ratio(a, b) {
-  const ratios = a.map((x, i) => x / b[i]);
+/** The median of per-round values, and its 95% interval from 2,000 resamples of the rounds. */
+function withInterval(values, digits) {
   const medians = Array.from({ length: 2000 }, () =>
-    median(ratios.map(() => ratios[Math.floor(Math.random() * ratios.length)])),
+    median(values.map(() => values[Math.floor(Math.random() * values.length)])),
   ).sort((x, y) => x - y);
-  return `${median(ratios).toFixed(3)} (${medians[50].toFixed(3)}–${medians[1949].toFixed(3)})`;
+  return `${median(values).toFixed(digits)} (${medians[50].toFixed(digits)}–${medians[1949].toFixed(digits)})`;
 }
+/** The median of the round-by-round ratios a/b, with its interval. */
+const ratio = (a, b) =>
+  withInterval(
+    a.map((x, i) => x / b[i]),
+    3,
+  );
 
+watchGc();
 const warmer = await bareHttp();
 const runs = Object.fromEntries(names.map((n) => [n, []]));
+const parts = Object.fromEntries(names.map((n) => [n, []]));
 // A first round not counted; then each round starts with the next receiver, so none is always first.
 for (let r = -1; r < ROUNDS; r++) {
   for (let i = 0; i < names.length; i++) {
     const name = names[(i + Math.max(r, 0)) % names.length];
     const target = await TARGETS[name]();
-    const us = await round(target.url, warmer.url);
+    const measured = await round(target.url, warmer.url);
     await target.stop();
-    if (r >= 0) runs[name].push(us);
+    if (r >= 0) (runs[name].push(measured.us), parts[name].push(measured));
   }
   if (r >= 0)
     process.stderr.write(
@@ -177,6 +191,27 @@ const report = {
   cpuUsPerDelivery: Object.fromEntries(names.map((n) => [n, Math.round(median(runs[n]) * 10) / 10])),
   ratios: {},
 };
+// Where the CPU goes (cpuShare.mjs): µs per delivery on the main thread outside GC pauses, in GC pauses, and on the
+// other threads (V8's helpers, libuv's pool); then each pair's round-by-round differences, part by part.
+const PARTS = ['main', 'gc', 'others'];
+report.partsUsPerDelivery = Object.fromEntries(
+  names.map((n) => [
+    n,
+    Object.fromEntries(PARTS.map((p) => [p, Math.round(median(parts[n].map((x) => x[p])) * 10) / 10])),
+  ]),
+);
+report.partDifferencesUs = {};
 for (let i = 1; i < names.length; i++)
-  for (let j = 0; j < i; j++) report.ratios[`${names[i]} ÷ ${names[j]}`] = ratio(runs[names[i]], runs[names[j]]);
+  for (let j = 0; j < i; j++) {
+    report.ratios[`${names[i]} ÷ ${names[j]}`] = ratio(runs[names[i]], runs[names[j]]);
+    report.partDifferencesUs[`${names[i]} − ${names[j]}`] = Object.fromEntries(
+      PARTS.map((p) => [
+        p,
+        withInterval(
+          parts[names[i]].map((x, k) => x[p] - parts[names[j]][k][p]),
+          1,
+        ),
+      ]),
+    );
+  }
 console.log(JSON.stringify(report, null, 1));

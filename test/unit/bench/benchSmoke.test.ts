@@ -182,5 +182,21 @@ describe('bench/bound.mjs (smoke, tiny counts)', function () {
       'compared ÷ ours',
     ]);
     for (const r of Object.values(report.ratios)) assert.match(r as string, /^\d+\.\d{3} \(\d+\.\d{3}–\d+\.\d{3}\)$/);
+    // Where the CPU goes: each receiver's main thread outside GC, GC pauses and other threads, adding up to its CPU;
+    // then each pair's differences, part by part, with intervals.
+    const parts = report.partsUsPerDelivery as Record<string, { main: number; gc: number; others: number }>;
+    assert.deepEqual(Object.keys(parts), ['floor', 'leastBounded', 'ours', 'compared']);
+    for (const p of Object.values(parts)) {
+      assert.ok(p.main > 0 && p.gc >= 0 && p.others >= 0, JSON.stringify(p));
+    }
+    const differences = report.partDifferencesUs as Record<string, Record<string, string>>;
+    assert.deepEqual(
+      Object.keys(differences),
+      Object.keys(report.ratios).map((k) => k.replace('÷', '−')),
+    );
+    for (const d of Object.values(differences)) {
+      assert.deepEqual(Object.keys(d), ['main', 'gc', 'others']);
+      for (const v of Object.values(d)) assert.match(v, /^-?\d+\.\d \(-?\d+\.\d–-?\d+\.\d\)$/);
+    }
   });
 });

@@ -20,6 +20,11 @@ describe('timestamps', () => {
       -60_000,
       -60_001,
       1.9,
+      // the same millisecond again (a burst shares one string), then the same time of another minute and day
+      1.2,
+      1,
+      60_001,
+      86_400_001,
       Date.UTC(1969, 11, 31, 23, 59, 5, 50),
       Date.UTC(9999, 11, 31, 23, 59, 59, 999),
       8.64e15,

@@ -53,6 +53,26 @@ async function loadedAlone(file: string): Promise<number> {
 }
 
 describe('DeliveryLog', () => {
+  it("counts a record's checks by their text, the same for every record sharing one frozen list", () => {
+    const log = new DeliveryLog();
+    const added = (checks: DeliveryRecord['checks'], i: number) => {
+      const before = log.bytesInMemory;
+      log.add(...rec(i, 10, { checks }));
+      return log.bytesInMemory - before;
+    };
+    const check = (step: number, detail: string) => ({ step, name: `step ${step}`, ok: true, detail });
+    const shared = Object.freeze([check(1, 'a'.repeat(100)), check(2, 'b'.repeat(300))]);
+    const none = added([], 0);
+    const first = added(shared, 1);
+    // Each check's name and detail, counted twice (the estimate doubles a record's text) with 24 bytes each.
+    assert.equal(first - none, 2 * (6 + 100 + 24 + 6 + 300 + 24));
+    assert.equal(added(shared, 2), first, 'the same list again');
+    // Another list, even of the same length, is counted by its own text.
+    assert.equal(added(Object.freeze([check(1, 'c'), check(2, 'd')]), 3) - none, 2 * (6 + 1 + 24 + 6 + 1 + 24));
+    assert.equal(added(shared, 4), first, 'the first list again');
+    assert.equal(added([check(1, 'e'.repeat(50))], 5) - none, 2 * (6 + 50 + 24), 'a list not frozen');
+  });
+
   it('is bounded in bytes in memory: the oldest go first, and it is queryable', async () => {
     const log = new DeliveryLog({ memoryBudgetBytes: 200 * 1024 });
     // In memory only there is no write to wait for: nothing is returned, so the receiver answers at once.

@@ -19,6 +19,21 @@ describe('redactHeaders', () => {
     assert.ok(!JSON.stringify(out).includes(token));
   });
 
+  it('says the scheme and length of each credential, when the one before had the same length', () => {
+    // Each pair is alike in length (and in where its first space is): a text remembered from the one before must not
+    // stand for the next.
+    const cases: [string, string][] = [
+      [`Bearer ${token}`, `Bearer <redacted, ${token.length + 7} characters>`],
+      [`Bearer ${token.replace(/.$/, 'x')}`, `Bearer <redacted, ${token.length + 7} characters>`],
+      [`Beaver ${token}`, `Beaver <redacted, ${token.length + 7} characters>`],
+      [`Bearer${token} `, `Bearer${token.slice(0, 14)} <redacted, ${token.length + 7} characters>`],
+      [`${token}Bearer `, `${token.slice(0, 20)} <redacted, ${token.length + 7} characters>`],
+      [`${token.replace(/^e/, 'E')}Bearer `, `E${token.slice(1, 20)} <redacted, ${token.length + 7} characters>`],
+      [`Bearer ${token}x`, `Bearer <redacted, ${token.length + 8} characters>`],
+    ];
+    for (const [value, text] of cases) assert.equal(redactHeaders({ authorization: value }).authorization, text, value);
+  });
+
   it('copies other headers, joins repeated ones, and skips absent and inherited ones', () => {
     const headers = Object.assign(Object.create({ inherited: 'no' }) as Record<string, string | string[] | undefined>, {
       'content-type': 'application/json',

@@ -179,30 +179,42 @@ export function describeEvent(record: DeliveryRecord, body: unknown, req: Incomi
     string,
     unknown
   >;
-  const data = event.data as Record<string, unknown> | undefined;
+  // Each field set only when the body signs it, never set and then deleted: an absent field stays absent in the
+  // history line, and the record keeps its shape (a delete would turn it into a slow dictionary).
   let unsigned: UnsignedFields | undefined;
-  const signedOr = (field: keyof UnsignedFields, header: string): string | undefined => {
-    const v = event[field];
-    if (typeof v !== 'string') {
-      const h = headerValue(req, header);
-      if (h !== undefined) (unsigned ??= {})[field] = h;
-      return undefined;
-    }
-    if (field !== 'topic' && field !== 'subTopic') return v;
-    if (v === lastTopics[field]) return lastTopics[field];
-    if (v.length <= MAX_SHARED_CHARS) lastTopics[field] = v;
-    return v;
-  };
-  record.webhookId = signedOr('webhookId', 'x-svc-webhook-id');
-  record.topic = signedOr('topic', 'x-svc-topic');
-  record.subTopic = signedOr('subTopic', 'x-svc-sub-topic');
-  record.triggeredAt = signedOr('triggeredAt', 'x-svc-triggered-at');
+  const webhookId = event.webhookId;
+  if (typeof webhookId === 'string') record.webhookId = webhookId;
+  else unsigned = unsignedHeader(unsigned, 'webhookId', req, 'x-svc-webhook-id');
+  const topic = event.topic;
+  if (typeof topic === 'string') {
+    if (topic === lastTopics.topic) record.topic = lastTopics.topic;
+    else if ((record.topic = topic).length <= MAX_SHARED_CHARS) lastTopics.topic = topic;
+  } else unsigned = unsignedHeader(unsigned, 'topic', req, 'x-svc-topic');
+  const subTopic = event.subTopic;
+  if (typeof subTopic === 'string') {
+    if (subTopic === lastTopics.subTopic) record.subTopic = lastTopics.subTopic;
+    else if ((record.subTopic = subTopic).length <= MAX_SHARED_CHARS) lastTopics.subTopic = subTopic;
+  } else unsigned = unsignedHeader(unsigned, 'subTopic', req, 'x-svc-sub-topic');
+  const triggeredAt = event.triggeredAt;
+  if (typeof triggeredAt === 'string') record.triggeredAt = triggeredAt;
+  else unsigned = unsignedHeader(unsigned, 'triggeredAt', req, 'x-svc-triggered-at');
+  const data = event.data as Record<string, unknown> | undefined;
   if (data && typeof data === 'object' && typeof data.runId === 'string') record.runId = data.runId;
   if (unsigned) record.unsigned = unsigned;
-  if (record.webhookId === undefined) record.dedupeKey = tokenDedupeKey(signature);
-  // Absent fields stay absent in the history line.
-  for (const k of ['webhookId', 'topic', 'subTopic', 'triggeredAt'] as const)
-    if (record[k] === undefined) delete record[k];
+  if (typeof webhookId !== 'string') record.dedupeKey = tokenDedupeKey(signature);
+}
+
+/** unsigned, with the header's value for field when the request sent that header. */
+function unsignedHeader(
+  unsigned: UnsignedFields | undefined,
+  field: keyof UnsignedFields,
+  req: IncomingMessage,
+  header: string,
+): UnsignedFields | undefined {
+  const h = headerValue(req, header);
+  if (h === undefined) return unsigned;
+  (unsigned ??= {})[field] = h;
+  return unsigned;
 }
 
 /** A header's value, the first when it was sent more than once. */

@@ -139,6 +139,11 @@ describe('Receiver', () => {
         [first!.webhookId, first!.topic, first!.unsigned],
         [undefined, undefined, { webhookId: 'A', topic: 'orders/created' }],
       );
+      // Absent, not set to undefined: the record's fields are what the signed body says.
+      assert.deepEqual(
+        ['webhookId', 'topic', 'subTopic', 'triggeredAt', 'runId'].filter((k) => k in first!),
+        [],
+      );
       assert.match(first!.dedupeKey!, /^sha256:[0-9a-f]{64}$/);
       // The service signs each test webhook anew: the same testData sent again is a new delivery.
       const fresh = await f.sandbox.context.signer.sign(TEST_DATA);

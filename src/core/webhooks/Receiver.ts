@@ -227,7 +227,10 @@ export class Receiver extends EventEmitter {
     const { record } = d;
     const result = verdict instanceof TrustedToken ? this.options.verifier.body(verdict, body) : verdict;
     if (!result.ok) return this.refuse(d, result, body);
-    const utf8 = isUtf8(body.kept);
+    // A held body is decoded once: its text shows whether it is UTF-8, since the decoder turns every invalid
+    // sequence into U+FFFD; only a text that has one is checked byte by byte.
+    const text = d.whole ? body.kept.toString('utf8') : undefined;
+    const utf8 = text === undefined || text.includes('\uFFFD') ? isUtf8(body.kept) : true;
     d.kept = body.kept;
     // The claim's string, which step 6 found equal to the digest: one string of the two for each record kept.
     const claimed = result.claims?.body_sha256;
@@ -250,7 +253,7 @@ export class Receiver extends EventEmitter {
     let event: unknown;
     try {
       if (!utf8) throw new Error('the body is not UTF-8');
-      event = JSON.parse(body.kept.toString('utf8'));
+      event = JSON.parse(text!);
     } catch {
       return this.answer(d, { status: 400, text: 'the body is not JSON\n' });
     }

@@ -375,6 +375,21 @@ describe('Receiver', () => {
       );
     });
 
+  it('a verified body is UTF-8 only when every byte is: a stray byte inside a JSON string is a 400, a real U+FFFD is text', async () => {
+    const json = (note: Buffer) =>
+      Buffer.concat([Buffer.from(`{"webhookId":"${ID1}","topic":"t/x","note":"`), note, Buffer.from('"}')]);
+    // JSON.parse would take the first: the decoder turns the stray byte into U+FFFD.
+    assert.equal((await deliver(json(Buffer.from([0xff])))).status, 400);
+    assert.equal((await deliver(json(Buffer.from('\uFFFD', 'utf8')))).status, 200);
+    assert.deepEqual(
+      receiver.log.all().map((r: DeliveryRecord) => [r.status, r.body.utf8, r.verified]),
+      [
+        [400, false, true],
+        [200, true, true],
+      ],
+    );
+  });
+
   it('the response override rehearses retries: 500 is not recorded as processed, so the resend is not a duplicate', async () => {
     receiver.setResponseOverride(500);
     assert.equal((await deliver(JSON.stringify(EVENT(ID1)))).status, 500);

@@ -60,6 +60,8 @@ export const DEFAULT_MAX_BODIES_IN_FLIGHT = 32 * 1024 * 1024;
  * rather than reset; each connection is a descriptor and at most Node's 16 KiB of headers (docs/benchmarks.md). */
 export const DEFAULT_MAX_CONNECTIONS = 1024;
 const EMPTY = Buffer.alloc(0);
+/** The characters of a trusted token's signature that name it among the bodies being received: 132 bits. */
+const TOKEN_KEY_CHARS = 22;
 
 export class Receiver extends EventEmitter {
   readonly log: DeliveryLog;
@@ -204,7 +206,9 @@ export class Receiver extends EventEmitter {
   private read(d: Delivery, verdict: HeadersVerdict): void {
     // A sender gone while the key set was fetched: its request will never end.
     if (d.req.destroyed) return this.lost(d, 'aborted');
-    const signature = verdict instanceof TrustedToken ? verdict.decoded.signature : undefined;
+    // Its signature's first characters name the token: a Set hashes its key, and a signature runs to hundreds of
+    // characters. Only tokens the service signed get here, and two of them alike in 132 bits do not happen.
+    const signature = verdict instanceof TrustedToken ? verdict.decoded.signature.slice(0, TOKEN_KEY_CHARS) : undefined;
     if (signature === undefined || this.receiving.has(signature)) {
       if (signature === undefined) this.connections?.refusedOn(d.req.socket);
       return readHashed(d.req, this.maxBody, REFUSED_BODY_PREFIX_BYTES, (body) =>
@@ -454,7 +458,7 @@ interface Delivery {
   kept?: Buffer;
   /** The webhookId (its dedupe key) this delivery marked as being processed, until it is answered. */
   claimed?: string;
-  /** Its token's signature, while its body is being received (Receiver.receiving). */
+  /** Its token's signature (the first TOKEN_KEY_CHARS), while its body is being received (Receiver.receiving). */
   receiving?: string;
 }
 

@@ -187,6 +187,11 @@ export class Receiver extends EventEmitter {
       started: performance.now(),
       held: 0,
       whole: false,
+      // Named now, so that every delivery has one shape from the start.
+      verdict: undefined,
+      kept: undefined,
+      claimed: undefined,
+      receiving: undefined,
     };
     try {
       const early = this.refuseEarly(req, d.record);
@@ -218,11 +223,20 @@ export class Receiver extends EventEmitter {
     this.receiving.add(signature);
     d.receiving = signature;
     d.whole = true;
-    readCapped(d.req, this.maxBody, this.inFlight, d, (body) => {
-      this.doneReceiving(d);
-      this.guarded(d, () => this.decide(d, verdict, body));
-    });
+    d.verdict = verdict;
+    readCapped(d.req, this.maxBody, this.inFlight, d, this.heldBodyRead);
   }
+
+  /** A held body read (or lost): the token's claim on its one body ends, then decide(). One function for every
+   * delivery (d says which), rather than two closures made for each. */
+  private readonly heldBodyRead = (body: HashedBody | BodyLost, d: Delivery): void => {
+    this.doneReceiving(d);
+    try {
+      this.decide(d, d.verdict!, body);
+    } catch (err) {
+      this.failed(d, err);
+    }
+  };
 
   /** What the delivery is, from its verdict and its body: lost, refused, a copy still being received, verified but
    * not JSON, a duplicate, or a verified event, forwarded when set up and answered. */
@@ -454,6 +468,8 @@ interface Delivery {
   held: number;
   /** Its body is held whole (its token passed steps 1 to 5 and no other body under it was being received). */
   whole: boolean;
+  /** The verdict on its headers, while a held body is being read. */
+  verdict?: HeadersVerdict;
   /** The body bytes the history keeps: all of a verified one, a prefix of a refused one. */
   kept?: Buffer;
   /** The webhookId (its dedupe key) this delivery marked as being processed, until it is answered. */

@@ -53,39 +53,51 @@ function tooLargeByItsHeader(req: IncomingMessage, cap: number): boolean {
 }
 
 /** Reads the body up to cap bytes, each chunk taken from the budget and hashed as it comes, and calls done once:
- * with the whole body (kept: every byte), or why not. Past the cap or the budget the chunks are dropped at once and
+ * with the whole body (kept: every byte), or why not, and the holding (so that done can be one function for every
+ * request rather than a closure for each). Past the cap or the budget the chunks are dropped at once and
  * the rest is discarded as it comes; what the holding took is given back by its holder. */
-export function readCapped(
+export function readCapped<H extends Holding>(
   req: IncomingMessage,
   cap: number,
   budget: BodiesInFlight,
-  holding: Holding,
-  done: (body: HashedBody | BodyLost) => void,
+  holding: H,
+  done: (body: HashedBody | BodyLost, holding: H) => void,
 ): void {
-  if (tooLargeByItsHeader(req, cap)) return done('too-large');
+  if (tooLargeByItsHeader(req, cap)) return done('too-large', holding);
   const hash = createHash('sha256');
   const chunks: Buffer[] = [];
   let size = 0;
-  const settle = once(done);
-  const drop = (why: BodyLost) => {
+  // Its state in this one scope, rather than a once() wrapper and a drop helper: three closures a request, not five.
+  let settled = false;
+  req.on('data', (c: Buffer) => {
+    size += c.length;
+    if (size <= cap && budget.take(c.length)) {
+      holding.held += c.length;
+      hash.update(c);
+      chunks.push(c);
+      return;
+    }
     // The stream keeps flowing without a listener: the rest of the body is discarded as it comes.
     req.removeAllListeners('data');
     chunks.length = 0;
-    settle(why);
-  };
-  req.on('data', (c: Buffer) => {
-    size += c.length;
-    if (size > cap) return drop('too-large');
-    if (!budget.take(c.length)) return drop('busy');
-    holding.held += c.length;
-    hash.update(c);
-    chunks.push(c);
+    if (settled) return;
+    settled = true;
+    done(size > cap ? 'too-large' : 'busy', holding);
   });
-  req.on('end', () =>
-    settle({ size, sha256: hash.digest('hex'), kept: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size) }),
-  );
+  req.on('end', () => {
+    if (settled) return;
+    settled = true;
+    done(
+      { size, sha256: hash.digest('hex'), kept: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size) },
+      holding,
+    );
+  });
   // A sender gone before the end: Node destroys the request with an 'aborted' error, emitted because we listen.
-  req.on('error', () => settle('aborted'));
+  req.on('error', () => {
+    if (settled) return;
+    settled = true;
+    done('aborted', holding);
+  });
 }
 
 /** Reads a refused request's body up to cap bytes without holding it: hashed as it streams by, its first keep

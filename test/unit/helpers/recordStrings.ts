@@ -1,10 +1,11 @@
 // Run as a child process, with a heap of its own: a Receiver keeps RECORDS deliveries sent to it over loopback HTTP
 // (one connection, as the service sends), then the heap is snapshotted and the strings the history keeps are
 // counted. Prints one JSON line: the records kept, and how many copies of each repeated value are in the heap.
-import { request, Agent, createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { createHash, generateKeyPairSync, randomUUID, sign } from 'node:crypto';
+import { request, Agent } from 'node:http';
+import { createHash, randomUUID } from 'node:crypto';
 import { getHeapSnapshot } from 'node:v8';
+import { SignJWT } from 'jose';
+import { KeySetServer, newRsaKey } from './keySetServer';
 import { Receiver } from '../../../src/core/webhooks/Receiver';
 import { Verifier } from '../../../src/core/webhooks/Verifier';
 import { SystemClock } from '../../../src/core/time/clock';
@@ -12,10 +13,9 @@ import { SystemClock } from '../../../src/core/time/clock';
 const RECORDS = Number(process.argv[2] ?? 64);
 
 async function main(): Promise<void> {
-  const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-  const jwk = { ...publicKey.export({ format: 'jwk' }), kid: 'k1', alg: 'RS256', use: 'sig' };
-  const keySet = createServer((_req, res) => res.end(JSON.stringify({ keys: [jwk] })));
-  await new Promise<void>((r) => keySet.listen(0, '127.0.0.1', r));
+  const key = await newRsaKey('k1');
+  const keySet = new KeySetServer();
+  keySet.keys = [key.jwk];
   // Made at run time, so that no copy of them sits in this file's code.
   const unique = randomUUID();
   const values = {
@@ -28,13 +28,12 @@ async function main(): Promise<void> {
   const trust = {
     issuer: values.issuer,
     audience: values.audience,
-    jwksUrl: `http://127.0.0.1:${(keySet.address() as AddressInfo).port}/jwks.json`,
+    jwksUrl: await keySet.start(),
   };
   const clock = new SystemClock();
   const receiver = new Receiver({ verifier: new Verifier({ issuers: [trust], clock }), clock });
   const url = new URL(await receiver.start());
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
-  const b64 = (o: unknown) => Buffer.from(JSON.stringify(o)).toString('base64url');
   const now = Math.floor(Date.now() / 1000);
   let credential = '';
   for (let i = 0; i < RECORDS; i++) {
@@ -49,8 +48,15 @@ async function main(): Promise<void> {
         data: { runId: `wfrun_${i}` },
       }),
     );
-    const input = `${b64({ alg: 'RS256', typ: 'JWT', kid: 'k1' })}.${b64({ iss: trust.issuer, aud: trust.audience, iat: now, exp: now + 600, jti: randomUUID(), body_sha256: createHash('sha256').update(body).digest('hex') })}`;
-    const authorization = `Bearer ${input}.${sign('RSA-SHA256', Buffer.from(input), privateKey).toString('base64url')}`;
+    const token = await new SignJWT({ body_sha256: createHash('sha256').update(body).digest('hex') })
+      .setProtectedHeader({ alg: 'RS256', typ: 'JWT', kid: key.kid })
+      .setIssuer(trust.issuer)
+      .setAudience(trust.audience)
+      .setIssuedAt(now)
+      .setExpirationTime(now + 600)
+      .setJti(randomUUID())
+      .sign(key.privateKey);
+    const authorization = `Bearer ${token}`;
     credential = `Bearer <redacted, ${authorization.length} characters>`;
     const status = await new Promise<number | undefined>((resolve, reject) => {
       const req = request(url, {
@@ -95,7 +101,7 @@ async function main(): Promise<void> {
   const copies = Object.fromEntries(Object.entries(values).map(([k, v]) => [k, wanted.get(v)]));
   process.stdout.write(`${JSON.stringify({ kept, copies: { ...copies, credential: wanted.get(credential) } })}\n`);
   await receiver.stop();
-  keySet.close();
+  await keySet.stop();
 }
 
 main().catch((err: Error) => {

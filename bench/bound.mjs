@@ -6,7 +6,8 @@
 //   oursNoHistory,ourVerifier] [--tiny]
 // (--tiny: 100 deliveries a round, the smoke test's size: proves it runs, measures nothing. --compare FILE: also
 // "compared", ours from another build's out/bench/receiverCore.js copied to FILE (outside out/, which every build
-// empties), to judge a change in paired rounds.)
+// empties), to judge a change in paired rounds. --raw: rawLoadgen.mjs instead of loadgen.mjs, so the receiver runs
+// saturated and a round takes about a third of the time; `npm run bench` keeps undici.)
 // Receivers on CPU 0 and the load generator on CPU 1 (taskset, Linux), a fresh receiver each round, 4,000 deliveries
 // a round at 16 in flight after 3,000 sent to a bare server to warm the load generator. Each round's CPU is also
 // split as the bench splits it (cpuShare.mjs): the main thread outside GC pauses, the pauses, the other threads; a
@@ -40,8 +41,9 @@ const compareAt = process.argv.indexOf('--compare');
 const compareFile = compareAt >= 0 ? process.argv[compareAt + 1] : undefined;
 const args = process.argv
   .slice(2)
-  .filter((a, i) => a !== '--tiny' && a !== '--compare' && (compareAt < 0 || i !== compareAt - 1));
+  .filter((a, i) => a !== '--tiny' && a !== '--raw' && a !== '--compare' && (compareAt < 0 || i !== compareAt - 1));
 const tiny = process.argv.includes('--tiny');
+const loadGenerator = process.argv.includes('--raw') ? 'rawLoadgen.mjs' : 'loadgen.mjs';
 const ROUNDS = Number(args[0] ?? 30);
 const names = (args[1] ?? 'floor,leastHistory,leastBounded,ours').split(',');
 const WARM = tiny ? 20 : 3000;
@@ -123,7 +125,7 @@ function round(url, warmUrl) {
       warmup: WARM,
     }),
   );
-  const argv = [process.execPath, join(here, 'loadgen.mjs'), file];
+  const argv = [process.execPath, join(here, loadGenerator), file];
   const child = pinned
     ? spawn('taskset', ['-c', '1', ...argv], { stdio: ['ignore', 'pipe', 'inherit'] })
     : spawn(argv[0], argv.slice(1), { stdio: ['ignore', 'pipe', 'inherit'] });
@@ -188,6 +190,7 @@ keySet.close();
 const report = {
   rounds: ROUNDS,
   pinned,
+  loadGenerator,
   cpuUsPerDelivery: Object.fromEntries(names.map((n) => [n, Math.round(median(runs[n]) * 10) / 10])),
   ratios: {},
 };

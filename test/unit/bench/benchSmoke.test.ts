@@ -198,5 +198,19 @@ describe('bench/bound.mjs (smoke, tiny counts)', function () {
       assert.deepEqual(Object.keys(d), ['main', 'gc', 'others']);
       for (const v of Object.values(d)) assert.match(v, /^-?\d+\.\d \(-?\d+\.\d–-?\d+\.\d\)$/);
     }
+    assert.equal(report.loadGenerator, 'loadgen.mjs');
+  });
+
+  it('--raw: the raw-socket load generator, each delivery answered 200 and counted', () => {
+    // A round rejects unless every delivery was answered 200: a miscounted or misparsed answer fails the run.
+    const out = execFileSync(process.execPath, ['bench/bound.mjs', '2', 'floor,leastBounded,ours', '--tiny', '--raw'], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+      timeout: 55_000,
+    });
+    const report = JSON.parse(out);
+    assert.equal(report.loadGenerator, 'rawLoadgen.mjs');
+    assert.deepEqual(Object.keys(report.cpuUsPerDelivery), ['floor', 'leastBounded', 'ours']);
+    for (const us of Object.values(report.cpuUsPerDelivery)) assert.ok(Number.isFinite(us) && (us as number) > 0);
   });
 });

@@ -7,24 +7,14 @@
 // [from, from + count) (from defaults to warmup) and prints one JSON line
 // {count, seconds, rps, cpuUsPerRequest, statuses, perUrl: [{p50, p99, count, overFirst?}]} (latencies in ms, measured
 // per request on this side).
-import { readFileSync } from 'node:fs';
 import { Pool } from 'undici';
+import { readLoadConfig } from './loadConfig.mjs';
 
-const {
-  urls,
-  warmUrls,
-  requestsFile,
-  from = undefined,
-  count,
-  concurrency,
-  warmup,
-} = JSON.parse(readFileSync(process.argv[2], 'utf8'));
 const decode = (list) => list.map((r) => ({ headers: r.headers, body: Buffer.from(r.body, 'base64') }));
-// Only the two slices stay alive: the whole file, kept, made every GC of the measured run slower.
-const [warmList, measuredList] = (() => {
-  const all = JSON.parse(readFileSync(requestsFile, 'utf8'));
-  const start = from ?? warmup;
-  return [decode(all.slice(0, warmup)), decode(all.slice(start, start + count))];
+// Only the decoded requests stay alive, not the stored ones.
+const { urls, warmUrls, concurrency, warmList, measuredList } = (() => {
+  const config = readLoadConfig(process.argv[2]);
+  return { ...config, warmList: decode(config.warmList), measuredList: decode(config.measuredList) };
 })();
 const pools = (list) =>
   list.map((url) => {

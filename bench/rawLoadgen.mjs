@@ -3,22 +3,12 @@
 // spends a fraction of the receiver's CPU per request, where undici spends about as much as the receiver; so the
 // receiver runs saturated and each round takes about a third of the time. Answers must carry Content-Length (every
 // receiver under test sends it); requests go one at a time on each of `concurrency` keep-alive connections.
-import { readFileSync } from 'node:fs';
 import { connect } from 'node:net';
+import { readLoadConfig } from './loadConfig.mjs';
 
-const {
-  urls,
-  warmUrls,
-  requestsFile,
-  from = undefined,
-  count,
-  concurrency,
-  warmup,
-} = JSON.parse(readFileSync(process.argv[2], 'utf8'));
+const { urls, warmUrls, concurrency, warmList, measuredList } = readLoadConfig(process.argv[2]);
 if (urls.length !== 1 || (warmUrls && warmUrls.length !== 1))
   throw new Error('rawLoadgen.mjs sends to one URL (and warms one)');
-const all = JSON.parse(readFileSync(requestsFile, 'utf8'));
-const start = from ?? warmup;
 
 /** Each request as the bytes sent: head and body in one buffer, so it leaves in one write. */
 function serialize(list, url) {
@@ -89,7 +79,7 @@ function run(url, list) {
 }
 
 const warmTo = (warmUrls ?? urls)[0];
-await run(warmTo, serialize(all.slice(0, warmup), warmTo));
-const measured = serialize(all.slice(start, start + count), urls[0]);
+await run(warmTo, serialize(warmList, warmTo));
+const measured = serialize(measuredList, urls[0]);
 process.stdout.write('warm\n');
 process.stdout.write(`${JSON.stringify(await run(urls[0], measured))}\n`);

@@ -7,43 +7,32 @@
 // (--tiny: 100 deliveries a round, the smoke test's size: proves it runs, measures nothing. --compare FILE: also
 // "compared", ours from another build's out/bench/receiverCore.js copied to FILE (outside out/, which every build
 // empties), to judge a change in paired rounds. --raw: rawLoadgen.mjs instead of loadgen.mjs, so the receiver runs
-// saturated and a round takes about a third of the time; `npm run bench` keeps undici.)
+// saturated and a round takes about a third of the time; `npm run bench` keeps undici. --together: every receiver
+// named runs in a process of its own (boundReceiver.mjs), all on CPU 0, and each round sends each of them the same
+// deliveries at once, in lockstep (raw sockets): a change of the machine's speed during a round reaches them all
+// alike, where one after the other it lands on one receiver's round and not the next.)
 // Receivers on CPU 0 and the load generator on CPU 1 (taskset, Linux), a fresh receiver each round, 4,000 deliveries
 // a round at 16 in flight after 3,000 sent to a bare server to warm the load generator. Each round's CPU is also
 // split as the bench splits it (cpuShare.mjs): the main thread outside GC pauses, the pauses, the other threads; a
 // gap between two receivers is then found in one of the three, with its own interval.
-import { createRequire } from 'node:module';
 import { createServer } from 'node:http';
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync, fork, spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createHash, generateKeyPairSync, randomUUID, sign } from 'node:crypto';
-import {
-  bareHttp,
-  leastBoundedHistory,
-  minimalVerifier,
-  noHistory,
-  ourReceiver,
-  ourVerifierAlone,
-  specMinimum,
-  specMinimumWithHistory,
-} from './receiverTargets.mjs';
+import { bareHttp } from './receiverTargets.mjs';
+import { boundTargets } from './boundTargets.mjs';
 import { cpuShareMark, cpuShareSince, watchGc } from './cpuShare.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const require = createRequire(import.meta.url);
-const shipped = require(join(here, '..', 'out', 'bench', 'receiverCore.js'));
-const core = { receiver: shipped, verifier: shipped, deliveryLog: shipped };
-const { SystemClock } = require(join(here, '..', 'out', 'src', 'core', 'time', 'clock.js'));
 const compareAt = process.argv.indexOf('--compare');
 const compareFile = compareAt >= 0 ? process.argv[compareAt + 1] : undefined;
-const args = process.argv
-  .slice(2)
-  .filter((a, i) => a !== '--tiny' && a !== '--raw' && a !== '--compare' && (compareAt < 0 || i !== compareAt - 1));
+const args = process.argv.slice(2).filter((a, i) => !a.startsWith('--') && (compareAt < 0 || i !== compareAt - 1));
 const tiny = process.argv.includes('--tiny');
-const loadGenerator = process.argv.includes('--raw') ? 'rawLoadgen.mjs' : 'loadgen.mjs';
+const together = process.argv.includes('--together');
+const loadGenerator = process.argv.includes('--raw') || together ? 'rawLoadgen.mjs' : 'loadgen.mjs';
 const ROUNDS = Number(args[0] ?? 30);
 const names = (args[1] ?? 'floor,leastHistory,leastBounded,ours').split(',');
 const WARM = tiny ? 20 : 3000;
@@ -61,21 +50,7 @@ const trust = {
   audience: 'bench-receiver',
   jwksUrl: `http://127.0.0.1:${keySet.address().port}/jwks.json`,
 };
-const TARGETS = {
-  floor: () => minimalVerifier(jwk),
-  specMinimum: () => specMinimum(jwk, trust),
-  leastHistory: () => specMinimumWithHistory(jwk, trust),
-  leastBounded: () => leastBoundedHistory(jwk, trust),
-  ours: () => ourReceiver(core, trust, new SystemClock()),
-  // Ours taken apart: the Receiver with a history that keeps nothing, and our Verifier behind the least handler.
-  oursNoHistory: () => ourReceiver(core, trust, new SystemClock(), noHistory()),
-  ourVerifier: () => ourVerifierAlone(core, trust, new SystemClock()),
-};
-if (compareFile) {
-  const other = require(resolve(compareFile));
-  TARGETS.compared = () =>
-    ourReceiver({ receiver: other, verifier: other, deliveryLog: other }, trust, new SystemClock());
-}
+const TARGETS = boundTargets({ jwk, trust, compareFile });
 for (const n of names)
   if (!TARGETS[n]) throw new Error(`unknown receiver ${n}: one of ${Object.keys(TARGETS).join(', ')}`);
 
@@ -108,27 +83,36 @@ const dir = mkdtempSync(join(tmpdir(), 'wfs-bound-'));
 const requestsFile = join(dir, 'requests.json');
 writeFileSync(requestsFile, JSON.stringify(requests));
 const pinned = process.platform === 'linux';
-if (pinned) execFileSync('taskset', ['-a', '-c', '-p', '0', String(process.pid)], { stdio: 'ignore' });
+// Together, the receivers have CPU 0 to themselves, and this process (the key set, the warm-up server) waits on CPU 1
+// with the load generator.
+const pin = (pid, cpu) => execFileSync('taskset', ['-a', '-c', '-p', cpu, String(pid)], { stdio: 'ignore' });
+if (pinned) pin(process.pid, together ? '1' : '0');
 
-/** One measurement: this process's CPU per delivery while the load generator sends the round's deliveries. */
-function round(url, warmUrl) {
+/** The load generator for one round, sending to urls after warming itself on warmUrl; with `waitForGo`, it waits
+ * for a line on its stdin after it says "warm". */
+function loadGeneratorFor(urls, warmUrl, waitForGo) {
   const file = join(dir, 'config.json');
   writeFileSync(
     file,
     JSON.stringify({
-      urls: [url],
+      urls,
       warmUrls: [warmUrl],
       requestsFile,
       from: WARM,
       count: COUNT,
       concurrency: 16,
       warmup: WARM,
+      waitForGo,
     }),
   );
   const argv = [process.execPath, join(here, loadGenerator), file];
-  const child = pinned
-    ? spawn('taskset', ['-c', '1', ...argv], { stdio: ['ignore', 'pipe', 'inherit'] })
-    : spawn(argv[0], argv.slice(1), { stdio: ['ignore', 'pipe', 'inherit'] });
+  const stdio = [waitForGo ? 'pipe' : 'ignore', 'pipe', 'inherit'];
+  return pinned ? spawn('taskset', ['-c', '1', ...argv], { stdio }) : spawn(argv[0], argv.slice(1), { stdio });
+}
+
+/** One measurement: this process's CPU per delivery while the load generator sends the round's deliveries. */
+function round(url, warmUrl) {
+  const child = loadGeneratorFor([url], warmUrl, false);
   return new Promise((resolve, reject) => {
     let text = '';
     let cpu0;
@@ -152,6 +136,52 @@ function round(url, warmUrl) {
   });
 }
 
+/** --together: each receiver in a process of its own (boundReceiver.mjs), all on CPU 0, sent the round's
+ * deliveries at once and in lockstep (rawLoadgen.mjs): whatever the machine's speed does during a round, it does to
+ * every receiver alike. */
+const ask = (child, message) =>
+  new Promise((resolve) => {
+    child.once('message', resolve);
+    child.send(message);
+  });
+async function startReceivers() {
+  const receivers = {};
+  for (const name of names) {
+    const child = fork(join(here, 'boundReceiver.mjs'), [
+      JSON.stringify({ name, jwk, trust, compareFile, count: COUNT }),
+    ]);
+    const ready = new Promise((resolve) => child.once('message', resolve));
+    if (pinned) pin(child.pid, '0');
+    await ready;
+    receivers[name] = child;
+  }
+  return receivers;
+}
+
+/** One measurement of all the receivers at once: each one's CPU per delivery, by name. */
+async function roundTogether(receivers, order, warmUrl) {
+  const urls = [];
+  for (const name of order) urls.push((await ask(receivers[name], 'start')).url);
+  const child = loadGeneratorFor(urls, warmUrl, true);
+  let text = '';
+  let marked;
+  child.stdout.on('data', (c) => {
+    text += c;
+    if (!marked && text.includes('warm\n'))
+      marked = Promise.all(order.map((n) => ask(receivers[n], 'mark'))).then(() => child.stdin.write('go\n'));
+  });
+  const code = await new Promise((resolve) => child.on('exit', resolve));
+  const measured = {};
+  for (const name of order) measured[name] = await ask(receivers[name], 'end');
+  if (code !== 0 || !marked) throw new Error(`the load generator exited ${code}`);
+  const result = JSON.parse(text.slice(text.indexOf('warm\n') + 5));
+  const byUrl = result.statusesByUrl ?? [result.statuses];
+  order.forEach((name, i) => {
+    if (byUrl[i]['200'] !== COUNT) throw new Error(`${name}: not all answered 200: ${JSON.stringify(byUrl[i])}`);
+  });
+  return measured;
+}
+
 const median = (l) => [...l].sort((a, b) => a - b)[l.length >> 1];
 /** The median of per-round values, and its 95% interval from 2,000 resamples of the rounds. */
 function withInterval(values, digits) {
@@ -171,9 +201,15 @@ watchGc();
 const warmer = await bareHttp();
 const runs = Object.fromEntries(names.map((n) => [n, []]));
 const parts = Object.fromEntries(names.map((n) => [n, []]));
+const receivers = together ? await startReceivers() : undefined;
 // A first round not counted; then each round starts with the next receiver, so none is always first.
 for (let r = -1; r < ROUNDS; r++) {
-  for (let i = 0; i < names.length; i++) {
+  if (receivers) {
+    const order = names.map((_, i) => names[(i + Math.max(r, 0)) % names.length]);
+    const measured = await roundTogether(receivers, order, warmer.url);
+    if (r >= 0) for (const name of names) (runs[name].push(measured[name].us), parts[name].push(measured[name]));
+  }
+  for (let i = 0; !receivers && i < names.length; i++) {
     const name = names[(i + Math.max(r, 0)) % names.length];
     const target = await TARGETS[name]();
     const measured = await round(target.url, warmer.url);
@@ -186,11 +222,13 @@ for (let r = -1; r < ROUNDS; r++) {
     );
 }
 await warmer.stop();
+for (const child of Object.values(receivers ?? {})) child.send('exit');
 keySet.close();
 const report = {
   rounds: ROUNDS,
   pinned,
   loadGenerator,
+  together,
   cpuUsPerDelivery: Object.fromEntries(names.map((n) => [n, Math.round(median(runs[n]) * 10) / 10])),
   ratios: {},
 };

@@ -12,8 +12,16 @@ export function readLoadConfig(configFile) {
     count,
     concurrency,
     warmup,
+    waitForGo = false,
   } = JSON.parse(readFileSync(configFile, 'utf8'));
   const all = JSON.parse(readFileSync(requestsFile, 'utf8'));
   const start = from ?? warmup;
-  return { urls, warmUrls, concurrency, warmList: all.slice(0, warmup), measuredList: all.slice(start, start + count) };
+  return {
+    urls,
+    warmUrls,
+    concurrency,
+    waitForGo,
+    warmList: all.slice(0, warmup),
+    measuredList: all.slice(start, start + count),
+  };
 }

@@ -213,4 +213,19 @@ describe('bench/bound.mjs (smoke, tiny counts)', function () {
     assert.deepEqual(Object.keys(report.cpuUsPerDelivery), ['floor', 'leastBounded', 'ours']);
     for (const us of Object.values(report.cpuUsPerDelivery)) assert.ok(Number.isFinite(us) && (us as number) > 0);
   });
+
+  it('--together: each receiver in its own process, all sent the same deliveries at once, each answered 200', () => {
+    // A round rejects unless each receiver answered all of its deliveries 200, and the processes must exit after.
+    const out = execFileSync(process.execPath, ['bench/bound.mjs', '2', 'leastBounded,ours', '--tiny', '--together'], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+      timeout: 55_000,
+    });
+    const report = JSON.parse(out);
+    assert.equal(report.together, true);
+    assert.equal(report.loadGenerator, 'rawLoadgen.mjs');
+    assert.deepEqual(Object.keys(report.cpuUsPerDelivery), ['leastBounded', 'ours']);
+    for (const us of Object.values(report.cpuUsPerDelivery)) assert.ok(Number.isFinite(us) && (us as number) > 0);
+    assert.match(report.ratios['ours ÷ leastBounded'], /^\d\.\d{3} \(\d\.\d{3}–\d\.\d{3}\)$/);
+  });
 });

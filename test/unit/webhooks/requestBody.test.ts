@@ -1,7 +1,8 @@
 // What a refused request keeps of its body: a copy of its prefix, never cut inside a character.
 import assert from 'node:assert/strict';
 import { isUtf8 } from 'node:buffer';
-import { BodiesInFlight, keptPrefix } from '../../../src/core/webhooks/requestBody';
+import { createHash } from 'node:crypto';
+import { BodiesInFlight, keptPrefix, sha256Hex } from '../../../src/core/webhooks/requestBody';
 
 describe('keptPrefix', () => {
   for (const [name, ch] of [
@@ -50,5 +51,31 @@ describe('BodiesInFlight', () => {
     b.give(60);
     assert.equal(b.take(60), true);
     assert.equal(b.held, 100);
+  });
+});
+
+describe('sha256Hex', () => {
+  const bodies = [Buffer.alloc(0), Buffer.from('{"webhookId":"a","note":"é ✓"}'), Buffer.alloc(70_000, 0xff)];
+  const expected = bodies.map((b) => createHash('sha256').update(b).digest('hex'));
+
+  it('is the SHA-256 of the bytes, in lower-case hex', () => {
+    assert.deepEqual(bodies.map(sha256Hex), expected);
+  });
+
+  it('gives the same digests where Node has no crypto.hash (before 20.12, as in older VS Code)', () => {
+    const crypto = require('node:crypto') as { hash?: unknown };
+    const modulePath = require.resolve('../../../src/core/webhooks/requestBody');
+    const hash = crypto.hash;
+    assert.equal(typeof hash, 'function', 'this Node has crypto.hash: the test removes it');
+    delete require.cache[modulePath];
+    crypto.hash = undefined;
+    try {
+      const fallback = (require(modulePath) as { sha256Hex: (b: Buffer) => string }).sha256Hex;
+      assert.notEqual(fallback, sha256Hex, 'a fresh copy of the module, made without crypto.hash');
+      assert.deepEqual(bodies.map(fallback), expected);
+    } finally {
+      crypto.hash = hash;
+      delete require.cache[modulePath];
+    }
   });
 });

@@ -10,7 +10,8 @@
 // saturated and a round takes about a third of the time; `npm run bench` keeps undici. --together: every receiver
 // named runs in a process of its own (boundReceiver.mjs), all on CPU 0, and each round sends each of them the same
 // deliveries at once, in lockstep (raw sockets): a change of the machine's speed during a round reaches them all
-// alike, where one after the other it lands on one receiver's round and not the next.)
+// alike, where one after the other it lands on one receiver's round and not the next. --profile DIR, with
+// --together: each receiver's CPU profile, DIR/<name>.cpuprofile, written when the run ends.)
 // Receivers on CPU 0 and the load generator on CPU 1 (taskset, Linux), a fresh receiver each round, 4,000 deliveries
 // a round at 16 in flight after 3,000 sent to a bare server to warm the load generator. Each round's CPU is also
 // split as the bench splits it (cpuShare.mjs): the main thread outside GC pauses, the pauses, the other threads; a
@@ -27,9 +28,12 @@ import { boundTargets } from './boundTargets.mjs';
 import { cpuShareMark, cpuShareSince, watchGc } from './cpuShare.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const compareAt = process.argv.indexOf('--compare');
-const compareFile = compareAt >= 0 ? process.argv[compareAt + 1] : undefined;
-const args = process.argv.slice(2).filter((a, i) => !a.startsWith('--') && (compareAt < 0 || i !== compareAt - 1));
+const valueOf = (flag) => (process.argv.includes(flag) ? process.argv[process.argv.indexOf(flag) + 1] : undefined);
+const compareFile = valueOf('--compare');
+const profileDir = valueOf('--profile');
+const args = process.argv
+  .slice(2)
+  .filter((a, i, all) => !a.startsWith('--') && all[i - 1] !== '--compare' && all[i - 1] !== '--profile');
 const tiny = process.argv.includes('--tiny');
 const together = process.argv.includes('--together');
 const loadGenerator = process.argv.includes('--raw') || together ? 'rawLoadgen.mjs' : 'loadgen.mjs';
@@ -147,9 +151,15 @@ const ask = (child, message) =>
 async function startReceivers() {
   const receivers = {};
   for (const name of names) {
-    const child = fork(join(here, 'boundReceiver.mjs'), [
-      JSON.stringify({ name, jwk, trust, compareFile, count: COUNT }),
-    ]);
+    const child = fork(
+      join(here, 'boundReceiver.mjs'),
+      [JSON.stringify({ name, jwk, trust, compareFile, count: COUNT })],
+      {
+        execArgv: profileDir
+          ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, `--cpu-prof-name=${name}.cpuprofile`]
+          : [],
+      },
+    );
     const ready = new Promise((resolve) => child.once('message', resolve));
     if (pinned) pin(child.pid, '0');
     await ready;

@@ -17,7 +17,7 @@ const here = dirname(fileURLToPath(import.meta.url));
 const require = createRequire(import.meta.url);
 
 /** jwk: the key set's one public key; trust: the issuer entry; compareFile: another build's receiverCore.js, measured
- * as "compared". */
+ * as "compared" (or several, comma-separated: "compared", "compared2", ...). */
 export function boundTargets({ jwk, trust, compareFile }) {
   const shipped = require(join(here, '..', 'out', 'bench', 'receiverCore.js'));
   const core = { receiver: shipped, verifier: shipped, deliveryLog: shipped };
@@ -32,10 +32,11 @@ export function boundTargets({ jwk, trust, compareFile }) {
     oursNoHistory: () => ourReceiver(core, trust, new SystemClock(), noHistory()),
     ourVerifier: () => ourVerifierAlone(core, trust, new SystemClock()),
   };
-  if (compareFile) {
-    const other = require(resolve(compareFile));
-    targets.compared = () =>
+  // Several builds, comma-separated: "compared", "compared2", ...
+  (compareFile ? compareFile.split(',') : []).forEach((file, i) => {
+    const other = require(resolve(file));
+    targets[i === 0 ? 'compared' : `compared${i + 1}`] = () =>
       ourReceiver({ receiver: other, verifier: other, deliveryLog: other }, trust, new SystemClock());
-  }
+  });
   return targets;
 }

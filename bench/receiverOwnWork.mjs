@@ -18,13 +18,20 @@ class HandDrivenRequest extends EventEmitter {
 /** What the Receiver calls on a response. */
 class RecordedResponse {
   headersSent = false;
-  status = 0;
+  /** As on Node's ServerResponse: set directly or by writeHead, and sent when the answer ends. */
+  statusCode = 200;
   writeHead(status) {
-    this.status = status;
+    this.statusCode = status;
     this.headersSent = true;
     return this;
   }
-  end() {}
+  end() {
+    this.headersSent = true;
+  }
+  /** The status answered; 0 before an answer. */
+  get status() {
+    return this.headersSent ? this.statusCode : 0;
+  }
 }
 
 /**

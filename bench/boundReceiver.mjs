@@ -28,4 +28,6 @@ process.on('message', async (m) => {
     process.send({ us, gc: share.gcPauseUsPerRequest, others, main: us - share.gcPauseUsPerRequest - others });
   } else if (m === 'exit') process.exit(0);
 });
+// bound.mjs gone (it failed, or was stopped): nothing is left running.
+process.on('disconnect', () => process.exit(1));
 process.send('ready');

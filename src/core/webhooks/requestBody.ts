@@ -37,12 +37,9 @@ export interface HashedBody {
   kept: Buffer;
 }
 
-/** The SHA-256 (hex) of a body held whole: in one call where Node has crypto.hash (20.12 and later), which makes no
- * Hash object for the garbage collector to finalize; else through createHash (docs/benchmarks.md). */
-export const sha256Hex: (bytes: Buffer) => string =
-  typeof oneShotHash === 'function'
-    ? (bytes) => oneShotHash('sha256', bytes, 'hex')
-    : (bytes) => createHash('sha256').update(bytes).digest('hex');
+/** Node 20.12 and later hash in one call (crypto.hash), which makes no Hash object for the garbage collector to
+ * finalize; older Node (VS Code 1.90's Electron) has only createHash (docs/benchmarks.md). */
+const ONE_SHOT_HASH = typeof oneShotHash === 'function';
 
 /** done, called the first time only: a body ends once, however many of its events come. */
 function once<T>(done: (value: T) => void): (value: T) => void {
@@ -94,7 +91,8 @@ export function readCapped<H extends Holding>(
     settled = true;
     // Held whole, so hashed whole: one call, rather than a Hash object updated chunk by chunk.
     const kept = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
-    done({ size, sha256: sha256Hex(kept), kept }, holding);
+    const sha256 = ONE_SHOT_HASH ? oneShotHash('sha256', kept, 'hex') : createHash('sha256').update(kept).digest('hex');
+    done({ size, sha256, kept }, holding);
   });
   // A sender gone before the end: Node destroys the request with an 'aborted' error, emitted because we listen.
   req.on('error', () => {

@@ -2,7 +2,15 @@
 import assert from 'node:assert/strict';
 import { isUtf8 } from 'node:buffer';
 import { createHash } from 'node:crypto';
-import { BodiesInFlight, keptPrefix, sha256Hex } from '../../../src/core/webhooks/requestBody';
+import { EventEmitter } from 'node:events';
+import type { IncomingMessage } from 'node:http';
+import {
+  BodiesInFlight,
+  keptPrefix,
+  readCapped,
+  type BodyLost,
+  type HashedBody,
+} from '../../../src/core/webhooks/requestBody';
 
 describe('keptPrefix', () => {
   for (const [name, ch] of [
@@ -54,15 +62,28 @@ describe('BodiesInFlight', () => {
   });
 });
 
-describe('sha256Hex', () => {
-  const bodies = [Buffer.alloc(0), Buffer.from('{"webhookId":"a","note":"é ✓"}'), Buffer.alloc(70_000, 0xff)];
-  const expected = bodies.map((b) => createHash('sha256').update(b).digest('hex'));
+describe('readCapped hashes the body it holds', () => {
+  const chunks = [Buffer.from('{"webhookId":"a","note":"é '), Buffer.from('✓"}'), Buffer.alloc(70_000, 0xff)];
+  const whole = Buffer.concat(chunks);
+  const expected = createHash('sha256').update(whole).digest('hex');
 
-  it('is the SHA-256 of the bytes, in lower-case hex', () => {
-    assert.deepEqual(bodies.map(sha256Hex), expected);
+  /** The body read from a request that sends chunks, through readCapped as `read` has it. */
+  function bodyRead(read: typeof readCapped): HashedBody | BodyLost {
+    const req = Object.assign(new EventEmitter(), { headers: {} }) as unknown as IncomingMessage;
+    let result: HashedBody | BodyLost | undefined;
+    read(req, 1024 * 1024, new BodiesInFlight(1024 * 1024), { held: 0 }, (body) => (result = body));
+    for (const c of chunks) req.emit('data', c);
+    req.emit('end');
+    assert.ok(result !== undefined, 'done was called');
+    return result;
+  }
+
+  it('its SHA-256 in lower-case hex, its size, and every byte kept', () => {
+    const body = bodyRead(readCapped) as HashedBody;
+    assert.deepEqual([body.sha256, body.size, body.kept.equals(whole)], [expected, whole.length, true]);
   });
 
-  it('gives the same digests where Node has no crypto.hash (before 20.12, as in older VS Code)', () => {
+  it('gives the same digest where Node has no crypto.hash (before 20.12, as in older VS Code)', () => {
     const crypto = require('node:crypto') as { hash?: unknown };
     const modulePath = require.resolve('../../../src/core/webhooks/requestBody');
     const hash = crypto.hash;
@@ -70,9 +91,9 @@ describe('sha256Hex', () => {
     delete require.cache[modulePath];
     crypto.hash = undefined;
     try {
-      const fallback = (require(modulePath) as { sha256Hex: (b: Buffer) => string }).sha256Hex;
-      assert.notEqual(fallback, sha256Hex, 'a fresh copy of the module, made without crypto.hash');
-      assert.deepEqual(bodies.map(fallback), expected);
+      const fresh = (require(modulePath) as { readCapped: typeof readCapped }).readCapped;
+      assert.notEqual(fresh, readCapped, 'a fresh copy of the module, made without crypto.hash');
+      assert.equal((bodyRead(fresh) as HashedBody).sha256, expected);
     } finally {
       crypto.hash = hash;
       delete require.cache[modulePath];

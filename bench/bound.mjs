@@ -214,22 +214,20 @@ const parts = Object.fromEntries(names.map((n) => [n, []]));
 const receivers = together ? await startReceivers() : undefined;
 // A first round not counted; then each round starts with the next receiver, so none is always first.
 for (let r = -1; r < ROUNDS; r++) {
-  if (receivers) {
-    const order = names.map((_, i) => names[(i + Math.max(r, 0)) % names.length]);
-    const measured = await roundTogether(receivers, order, warmer.url);
-    if (r >= 0) for (const name of names) (runs[name].push(measured[name].us), parts[name].push(measured[name]));
-  }
-  for (let i = 0; !receivers && i < names.length; i++) {
-    const name = names[(i + Math.max(r, 0)) % names.length];
-    const target = await TARGETS[name]();
-    const measured = await round(target.url, warmer.url);
-    await target.stop();
-    if (r >= 0) (runs[name].push(measured.us), parts[name].push(measured));
-  }
-  if (r >= 0)
-    process.stderr.write(
-      `round ${r + 1}/${ROUNDS}: ${names.map((n) => `${n} ${runs[n].at(-1).toFixed(1)} µs`).join(', ')}\n`,
-    );
+  const order = names.map((_, i) => names[(i + Math.max(r, 0)) % names.length]);
+  let measured = {};
+  if (receivers) measured = await roundTogether(receivers, order, warmer.url);
+  else
+    for (const name of order) {
+      const target = await TARGETS[name]();
+      measured[name] = await round(target.url, warmer.url);
+      await target.stop();
+    }
+  if (r < 0) continue;
+  for (const name of names) (runs[name].push(measured[name].us), parts[name].push(measured[name]));
+  process.stderr.write(
+    `round ${r + 1}/${ROUNDS}: ${names.map((n) => `${n} ${runs[n].at(-1).toFixed(1)} µs`).join(', ')}\n`,
+  );
 }
 await warmer.stop();
 for (const child of Object.values(receivers ?? {})) child.send('exit');

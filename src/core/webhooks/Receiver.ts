@@ -322,6 +322,8 @@ export class Receiver extends EventEmitter {
       }
     }
     if (record.path !== this.path) return { status: 404, text: 'not the webhook path\n' };
+    // The receiver's own string, rather than each record keeping its request's copy.
+    record.path = this.path;
     if (req.method !== 'POST') return { status: 405, text: 'POST only\n' };
     return undefined;
   }

@@ -79,37 +79,32 @@ export function acknowledgedKey(r: DeliveryRecord): string | undefined {
   return r.verified && r.status >= 200 && r.status < 300 ? deliveryDedupeKey(r) : undefined;
 }
 
-// Strings that repeat from one delivery to the next (a Host, a User-Agent, the redacted token of a sender whose tokens
-// have one length, a topic): a record keeps the string an earlier record kept when the two are equal, not a copy of
-// its own. The history's memory is bounded in bytes, and the extension host is shared (docs/benchmarks.md: "What a
-// record keeps"). Written inline, not as a helper: this runs for every header of every request.
-/** Longer values are not remembered past their record. */
+/** Longer topics are not remembered past their record. */
 const MAX_SHARED_CHARS = 256;
-/** The last value of each header name, for the first names seen (a request may name any header). */
-const lastHeaderValues = new Map<string, string>();
-const MAX_SHARED_NAMES = 32;
+// A topic repeats from one delivery to the next: a record keeps the string the one before kept when the two are
+// equal, not a copy of its own (docs/benchmarks.md: "What a record keeps").
 const lastTopics = { topic: '', subTopic: '' };
 
 export function redactHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
-  // for...in and a length test before any lower-casing: this runs for every request, and Object.entries with two
-  // toLowerCase per header costs more (docs/benchmarks.md).
-  const out: Record<string, string> = {};
-  for (const k in headers) {
-    if (!Object.hasOwn(headers, k)) continue;
-    const v = headers[k];
-    if (v === undefined) continue;
-    const joined = typeof v === 'string' ? v : v.join(', ');
-    const value = isCredentialHeader(k) ? redactedCredential(joined) : joined;
-    const last = lastHeaderValues.get(k);
-    if (value === last) out[k] = last;
-    else {
-      out[k] = value;
-      if (value.length <= MAX_SHARED_CHARS && (last !== undefined || lastHeaderValues.size < MAX_SHARED_NAMES))
-        lastHeaderValues.set(k, value);
-    }
+  // Copied by spread, then only the credentials and the rare repeated header rewritten: this runs for every request,
+  // and a copy key by key costs twice as much (docs/benchmarks.md).
+  const out = { ...headers };
+  const last = lastHeaders;
+  for (const k in out) {
+    const v = out[k];
+    if (typeof v === 'string') {
+      if (isCredentialHeader(k)) out[k] = redactedCredential(v);
+      else if (v === last[k]) out[k] = last[k];
+    } else if (v === undefined) delete out[k];
+    else out[k] = isCredentialHeader(k) ? redactedCredential(v.join(', ')) : v.join(', ');
   }
-  return out;
+  lastHeaders = out as Record<string, string>;
+  return lastHeaders;
 }
+
+/** The headers the last request kept: a sender repeats most of them, and a record keeps the string the one before
+ * kept when the two are equal, not a copy of its own (docs/benchmarks.md: "What a record keeps"). */
+let lastHeaders: Record<string, string> = {};
 
 function isCredentialHeader(name: string): boolean {
   return (

@@ -24,6 +24,7 @@ async function main(): Promise<void> {
     topic: `orders/${unique}/created`,
     subTopic: `event:orders/${unique}/created`,
     userAgent: `WorkflowService-Webhooks/${unique}`,
+    path: `/webhooks/${unique}`,
   };
   const trust = {
     issuer: values.issuer,
@@ -31,7 +32,7 @@ async function main(): Promise<void> {
     jwksUrl: await keySet.start(),
   };
   const clock = new SystemClock();
-  const receiver = new Receiver({ verifier: new Verifier({ issuers: [trust], clock }), clock });
+  const receiver = new Receiver({ verifier: new Verifier({ issuers: [trust], clock }), clock, path: values.path });
   const url = new URL(await receiver.start());
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
   const now = Math.floor(Date.now() / 1000);

@@ -29,6 +29,7 @@ describe('records share the strings that repeat', () => {
     ['topic', 'the signed topic'],
     ['subTopic', 'the signed subTopic'],
     ['userAgent', 'a header value that repeats'],
+    ['path', "the path shares the receiver's string"],
     ['credential', 'the redacted Authorization of tokens of one length'],
   ])
     it(`${where}: one copy for ${RECORDS} records`, () => {

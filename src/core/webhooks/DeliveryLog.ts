@@ -12,6 +12,7 @@ import { HistoryInUse, HistoryLock } from './historyLock';
 import { DEDUPE_CAP, DedupeSet } from './DedupeSet';
 import { acknowledgedKey, type DeliveryRecord } from './deliveryRecord';
 import { acknowledgedLine, bodyOfLine, parseAcknowledgedLine, parseLine, serializeLine } from './historyLine';
+import { keptBuffer, type KeptBytes } from './keptBytes';
 
 export interface DeliveryQuery {
   topic?: string;
@@ -53,7 +54,7 @@ interface Batch {
 interface Entry {
   record: DeliveryRecord;
   /** The kept body bytes when they are held in memory. */
-  inline?: Buffer;
+  inline?: KeptBytes;
   /** Where the record's line is in the file. */
   line?: { offset: number; length: number };
   memoryBytes: number;
@@ -197,7 +198,7 @@ export class DeliveryLog extends EventEmitter {
    * record stays in memory either way). Without a file there is nothing to wait for: undefined, so a caller answers
    * at once rather than a microtask later. The record's id must be new to the history (the Receiver's never repeat).
    */
-  add(record: DeliveryRecord, kept: Buffer): Promise<void> | undefined {
+  add(record: DeliveryRecord, kept: KeptBytes): Promise<void> | undefined {
     const file = this.file;
     const line = file ? serializeLine(record, kept) : undefined;
     const metaBytes = line ? line.length - Math.ceil(kept.length / 3) * 4 : estimateMetaBytes(record);
@@ -253,7 +254,7 @@ export class DeliveryLog extends EventEmitter {
       offset += line.length;
       this.liveDiskBytes += line.length;
       // Written, the body need not stay in memory: large ones are read back from the file on demand.
-      if (entry.inline && entry.inline.length > this.inlineBodyBytes) {
+      if (entry.inline !== undefined && entry.inline.length > this.inlineBodyBytes) {
         this.memoryBytes -= entry.inline.length;
         if (!entry.record.verified) this.refusedBytes -= entry.inline.length;
         entry.memoryBytes -= entry.inline.length;
@@ -300,9 +301,9 @@ export class DeliveryLog extends EventEmitter {
   async body(id: string): Promise<Buffer | undefined> {
     const entry = this.index().get(id);
     if (!entry) return undefined;
-    if (entry.inline) return entry.inline;
+    if (entry.inline !== undefined) return keptBuffer(entry.inline);
     return this.enqueue(async () => {
-      if (entry.inline) return entry.inline;
+      if (entry.inline !== undefined) return keptBuffer(entry.inline);
       if (!entry.line || !this.appender) return undefined;
       const bytes = await this.appender.read(entry.line.offset, entry.line.length);
       return bodyOfLine(bytes);
@@ -350,10 +351,10 @@ export class DeliveryLog extends EventEmitter {
 
   private insert(
     record: DeliveryRecord,
-    inline: Buffer | undefined,
+    inline: KeptBytes | undefined,
     metaBytes: number,
     line?: Entry['line'],
-    pending?: Buffer,
+    pending?: KeptBytes,
   ): Entry {
     // A body waiting for its write is held until it is written (then dropped if large).
     const held = inline ?? pending;
@@ -420,7 +421,7 @@ export class DeliveryLog extends EventEmitter {
   private async compact(): Promise<void> {
     const file = this.options.file!;
     const appender = await this.openAppender();
-    const live = this.entries.filter((e) => !e.evicted && (e.line || (e.inline && !e.pending)));
+    const live = this.entries.filter((e) => !e.evicted && (e.line || (e.inline !== undefined && !e.pending)));
     const ack = acknowledgedLine(this.forgotten.keys(), this.diskBudgetBytes / 4);
     // Each kept line is copied from the old file (or written from memory when its append had failed).
     const lengths: number[] = [];

@@ -20,6 +20,7 @@ import type { Forwarder } from './forwardFanOut';
 import { TrustedToken, type HeadersVerdict, type Verifier, type VerificationResult } from './Verifier';
 import { BodiesInFlight, keptPrefix, readCapped, readHashed, type BodyLost, type HashedBody } from './requestBody';
 import { answeredChecks } from './verificationSteps';
+import type { KeptBytes } from './keptBytes';
 import { listenOn } from '../http/listenError';
 import { ConnectionBudget } from '../http/connectionBudget';
 
@@ -82,12 +83,15 @@ export class Receiver extends EventEmitter {
   /** The last Host header value found allowed: a sender repeats it on every request, and comparing it is cheaper
    * than parsing it again (docs/benchmarks.md). */
   private allowedHost?: string;
+  /** Each record's path is this string once the request is found to name it, not a copy per record. */
+  private readonly webhookPath: string;
 
   constructor(private readonly options: ReceiverOptions) {
     super();
     this.log = options.log ?? new DeliveryLog();
     this.respondWith = options.respondWith;
     this.publicHosts = options.publicHosts ?? [];
+    this.webhookPath = options.path ?? '/webhooks';
     this.inFlight =
       options.bodiesInFlight ??
       new BodiesInFlight(Math.max(options.maxBodiesInFlightBytes ?? DEFAULT_MAX_BODIES_IN_FLIGHT, this.maxBody));
@@ -108,7 +112,7 @@ export class Receiver extends EventEmitter {
   }
 
   get path(): string {
-    return this.options.path ?? '/webhooks';
+    return this.webhookPath;
   }
 
   /** The public-address self-test is about to send a delivery whose signed body carries this webhookId: it is ours,
@@ -249,7 +253,9 @@ export class Receiver extends EventEmitter {
     // sequence into U+FFFD; only a text that has one is checked byte by byte.
     const text = d.whole ? body.kept.toString('utf8') : undefined;
     const utf8 = text === undefined || text.includes('\uFFFD') ? isUtf8(body.kept) : true;
-    d.kept = body.kept;
+    // An ASCII body is kept as its text (see keptBytes.ts): valid UTF-8 decodes to as many characters as bytes only
+    // when every character is one byte.
+    d.kept = utf8 && text !== undefined && text.length === body.size && body.size > 0 ? text : body.kept;
     // The claim's string, which step 6 found equal to the digest: one string of the two for each record kept.
     const claimed = result.claims?.body_sha256;
     const sha256 = claimed === body.sha256 ? claimed : body.sha256;
@@ -321,9 +327,8 @@ export class Receiver extends EventEmitter {
         return { status: 421, text: 'misdirected request: this receiver answers only its own addresses\n' };
       }
     }
-    if (record.path !== this.path) return { status: 404, text: 'not the webhook path\n' };
-    // The receiver's own string, rather than each record keeping its request's copy.
-    record.path = this.path;
+    if (record.path !== this.webhookPath) return { status: 404, text: 'not the webhook path\n' };
+    record.path = this.webhookPath;
     if (req.method !== 'POST') return { status: 405, text: 'POST only\n' };
     return undefined;
   }
@@ -473,7 +478,7 @@ interface Delivery {
   /** The verdict on its headers, while a held body is being read. */
   verdict?: HeadersVerdict;
   /** The body bytes the history keeps: all of a verified one, a prefix of a refused one. */
-  kept?: Buffer;
+  kept?: KeptBytes;
   /** The webhookId (its dedupe key) this delivery marked as being processed, until it is answered. */
   claimed?: string;
   /** Its token's signature (the first TOKEN_KEY_CHARS), while its body is being received (Receiver.receiving). */

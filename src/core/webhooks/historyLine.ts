@@ -2,6 +2,7 @@
 // its kept body bytes per line, and the line of acknowledged event ids that compaction writes first.
 import { dedupeKey } from './DedupeSet';
 import type { DeliveryRecord } from './deliveryRecord';
+import { keptBuffer, type KeptBytes } from './keptBytes';
 
 /**
  * One line of the file: the record's fields, then its kept body bytes as base64 in a last field "b64". The body is
@@ -11,13 +12,13 @@ import type { DeliveryRecord } from './deliveryRecord';
 const B64_FIELD = Buffer.from(',"b64":"');
 const LINE_END = Buffer.from('"}\n');
 
-export function serializeLine(record: DeliveryRecord, kept: Buffer): Buffer {
+export function serializeLine(record: DeliveryRecord, kept: KeptBytes): Buffer {
   const meta = Buffer.from(JSON.stringify(record), 'utf8');
   // The record's JSON ends with "}": the body field goes before it, copied once as latin1 base64 bytes.
   return Buffer.concat([
     meta.subarray(0, meta.length - 1),
     B64_FIELD,
-    Buffer.from(kept.toString('base64'), 'latin1'),
+    Buffer.from(keptBuffer(kept).toString('base64'), 'latin1'),
     LINE_END,
   ]);
 }

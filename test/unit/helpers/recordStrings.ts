@@ -1,6 +1,7 @@
 // Run as a child process, with a heap of its own: a Receiver keeps RECORDS deliveries sent to it over loopback HTTP
 // (one connection, as the service sends), then the heap is snapshotted and the strings the history keeps are
-// counted. Prints one JSON line: the records kept, and how many copies of each repeated value are in the heap.
+// counted. Prints one JSON line: the records kept, how many of the bodies sent are in the heap as text (an ASCII body
+// is kept as its text), and how many copies of each repeated value are in the heap.
 import { request, Agent } from 'node:http';
 import { createHash, randomUUID } from 'node:crypto';
 import { getHeapSnapshot } from 'node:v8';
@@ -37,10 +38,14 @@ async function main(): Promise<void> {
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
   const now = Math.floor(Date.now() / 1000);
   let credential = '';
+  // Each body's whole text, found in the heap by its start and the webhookId it carries (a set of the texts
+  // themselves would be found too).
+  const bodyIds = new Set<string>();
+  const bodyStart = '{"webhookId":"';
   for (let i = 0; i < RECORDS; i++) {
     const body = Buffer.from(
       JSON.stringify({
-        webhookId: randomUUID(),
+        webhookId: newId(bodyIds),
         topic: values.topic,
         subTopic: values.subTopic,
         tenantId: 't',
@@ -92,17 +97,32 @@ async function main(): Promise<void> {
   const fields = heap.snapshot.meta.node_fields;
   const types = heap.snapshot.meta.node_types[0];
   const [typeAt, nameAt, width] = [fields.indexOf('type'), fields.indexOf('name'), fields.length];
+  let bodiesAsText = 0;
   for (let i = 0; i < heap.nodes.length; i += width) {
     if (types[heap.nodes[i + typeAt]!] === 'string') {
       const name = heap.strings[heap.nodes[i + nameAt]!]!;
       const n = wanted.get(name);
       if (n !== undefined) wanted.set(name, n + 1);
+      if (
+        name.startsWith(bodyStart) &&
+        name.endsWith('}') &&
+        bodyIds.has(name.slice(bodyStart.length, bodyStart.length + 36))
+      )
+        bodiesAsText++;
     }
   }
   const copies = Object.fromEntries(Object.entries(values).map(([k, v]) => [k, wanted.get(v)]));
-  process.stdout.write(`${JSON.stringify({ kept, copies: { ...copies, credential: wanted.get(credential) } })}\n`);
+  process.stdout.write(
+    `${JSON.stringify({ kept, bodiesAsText, copies: { ...copies, credential: wanted.get(credential) } })}\n`,
+  );
   await receiver.stop();
   await keySet.stop();
+}
+
+function newId(ids: Set<string>): string {
+  const id = randomUUID();
+  ids.add(id);
+  return id;
 }
 
 main().catch((err: Error) => {

@@ -190,6 +190,30 @@ describe('DeliveryLog', () => {
     await b.close();
   });
 
+  it('keeps an ASCII body given as its text: the same bytes from memory, from the file, and after a reload', async () => {
+    const file = fileIn();
+    const text = '{"webhookId":"w1","note":"plain ASCII"}';
+    const [record] = rec(1, text.length);
+    const a = new DeliveryLog({ file });
+    await a.add(record, text);
+    const [other, bytes] = rec(2, 64);
+    await a.add(other, bytes);
+    assert.deepEqual(await a.body('r1'), Buffer.from(text));
+    assert.ok(Buffer.isBuffer(await a.body('r1')));
+    await a.close();
+    const b = new DeliveryLog({ file });
+    assert.deepEqual(await b.load(), { loaded: 2, skipped: 0 });
+    assert.deepEqual(await b.body('r1'), Buffer.from(text));
+    assert.deepEqual(await b.body('r2'), bytes);
+    await b.close();
+    const asText = new DeliveryLog();
+    asText.add(record, text);
+    assert.deepEqual(await asText.body('r1'), Buffer.from(text));
+    const asBytes = new DeliveryLog();
+    asBytes.add(record, Buffer.from(text));
+    assert.equal(asText.bytesInMemory, asBytes.bytesInMemory, 'its bytes are counted alike');
+  });
+
   it('a torn last line and garbage are skipped, counted and reported once; the next record starts on a line of its own', async () => {
     const file = fileIn();
     const a = new DeliveryLog({ file });

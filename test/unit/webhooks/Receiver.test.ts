@@ -33,6 +33,7 @@ const EVENT = (webhookId: string) => ({
 });
 const ID1 = '11111111-1111-4111-8111-111111111111';
 const ID2 = '22222222-2222-4222-8222-222222222223';
+const ID3 = '33333333-3333-4333-8333-333333333333';
 /** Everything to one app, answering the service with its status (what forwardTo did before rules). */
 const forwardAll = (url: string) => new Forwarder({ rules: [forwardEverything(url, 'test')], passThrough: true });
 
@@ -388,6 +389,24 @@ describe('Receiver', () => {
         [200, true, true],
       ],
     );
+  });
+
+  it('keeps every body byte for byte, whether it is held as text (ASCII) or as bytes (other UTF-8, a stray byte)', async () => {
+    const json = (id: string, note: Buffer) =>
+      Buffer.concat([Buffer.from(`{"webhookId":"${id}","topic":"t/x","note":"`), note, Buffer.from('"}')]);
+    const sent = [
+      json(ID1, Buffer.from('plain ASCII')),
+      json(ID2, Buffer.from('caf\u00e9 \u{1F600}', 'utf8')),
+      // As many characters decoded as bytes, but not ASCII: the stray byte decodes to U+FFFD.
+      json(ID3, Buffer.from([0xff])),
+    ];
+    for (const body of sent) await deliver(body);
+    const records = receiver.log.all();
+    assert.deepEqual(
+      records.map((r: DeliveryRecord) => r.status),
+      [200, 200, 400],
+    );
+    for (const [i, r] of records.entries()) assert.deepEqual(await receiver.log.body(r.id), sent[i], `body ${i}`);
   });
 
   it('the response override rehearses retries: 500 is not recorded as processed, so the resend is not a duplicate', async () => {

@@ -8,7 +8,7 @@ import { promisify } from 'node:util';
 const RECORDS = 48;
 
 describe('records share the strings that repeat', () => {
-  let found: { kept: number; copies: Record<string, number> };
+  let found: { kept: number; bodiesAsText: number; copies: Record<string, number> };
 
   before(async function () {
     this.timeout(60_000);
@@ -19,6 +19,10 @@ describe('records share the strings that repeat', () => {
     );
     found = JSON.parse(stdout) as typeof found;
     assert.equal(found.kept, RECORDS, 'every delivery is kept');
+  });
+
+  it('each ASCII body is kept as one string, not a Buffer', () => {
+    assert.equal(found.bodiesAsText, RECORDS);
   });
 
   // Each value is in the heap where it came from (the sender's side of the child, the trust entry) and once for all

@@ -197,14 +197,19 @@ export class DeliveryLog extends EventEmitter {
    * file, the returned promise resolves once its line reached the OS, and rejects if it could not be written (the
    * record stays in memory either way). Without a file there is nothing to wait for: undefined, so a caller answers
    * at once rather than a microtask later. The record's id must be new to the history (the Receiver's never repeat).
+   * asciiText: the same bytes as text, when they are all ASCII; held in memory instead of the Buffer (keptBytes.ts).
    */
-  add(record: DeliveryRecord, kept: KeptBytes): Promise<void> | undefined {
+  add(record: DeliveryRecord, kept: Buffer, asciiText?: string): Promise<void> | undefined {
     const file = this.file;
     const line = file ? serializeLine(record, kept) : undefined;
     const metaBytes = line ? line.length - Math.ceil(kept.length / 3) * 4 : estimateMetaBytes(record);
     const entry = this.insert(
       record,
-      !file || kept.length <= this.inlineBodyBytes ? kept : undefined,
+      !file || kept.length <= this.inlineBodyBytes
+        ? asciiText !== undefined && asciiText.length === kept.length
+          ? asciiText
+          : kept
+        : undefined,
       metaBytes,
       undefined,
       kept,

@@ -20,7 +20,6 @@ import type { Forwarder } from './forwardFanOut';
 import { TrustedToken, type HeadersVerdict, type Verifier, type VerificationResult } from './Verifier';
 import { BodiesInFlight, keptPrefix, readCapped, readHashed, type BodyLost, type HashedBody } from './requestBody';
 import { answeredChecks } from './verificationSteps';
-import type { KeptBytes } from './keptBytes';
 import { listenOn } from '../http/listenError';
 import { ConnectionBudget } from '../http/connectionBudget';
 
@@ -194,6 +193,7 @@ export class Receiver extends EventEmitter {
       // Named now, so that every delivery has one shape from the start.
       verdict: undefined,
       kept: undefined,
+      keptText: undefined,
       claimed: undefined,
       receiving: undefined,
     };
@@ -253,9 +253,10 @@ export class Receiver extends EventEmitter {
     // sequence into U+FFFD; only a text that has one is checked byte by byte.
     const text = d.whole ? body.kept.toString('utf8') : undefined;
     const utf8 = text === undefined || text.includes('\uFFFD') ? isUtf8(body.kept) : true;
-    // An ASCII body is kept as its text (see keptBytes.ts): valid UTF-8 decodes to as many characters as bytes only
-    // when every character is one byte.
-    d.kept = utf8 && text !== undefined && text.length === body.size && body.size > 0 ? text : body.kept;
+    d.kept = body.kept;
+    // The history may keep an ASCII body as its text (see keptBytes.ts): valid UTF-8 decodes to as many characters as
+    // bytes only when every character is one byte.
+    if (utf8 && text !== undefined && text.length === body.size && body.size > 0) d.keptText = text;
     // The claim's string, which step 6 found equal to the digest: one string of the two for each record kept.
     const claimed = result.claims?.body_sha256;
     const sha256 = claimed === body.sha256 ? claimed : body.sha256;
@@ -390,7 +391,9 @@ export class Receiver extends EventEmitter {
     record.status = a.status;
     record.durationMs = Math.round((performance.now() - d.started) * 1000) / 1000;
     if (record.verified && a.status !== 200) record.checks = answeredChecks(record.checks, a.status, a.text);
-    const written = this.log.add(record, d.kept ?? EMPTY);
+    const written = this.log.add(record, d.kept ?? EMPTY, d.keptText);
+    // Not held while the record is written: the history holds the text if it keeps it.
+    d.keptText = undefined;
     if (!written) return this.send(d, a);
     if (a.status < 200 || a.status >= 300) {
       written.catch(() => undefined); // reported through the log's error-persisting event
@@ -478,7 +481,9 @@ interface Delivery {
   /** The verdict on its headers, while a held body is being read. */
   verdict?: HeadersVerdict;
   /** The body bytes the history keeps: all of a verified one, a prefix of a refused one. */
-  kept?: KeptBytes;
+  kept?: Buffer;
+  /** The same bytes as text, when they are all ASCII (a verified body's, decoded to parse it). */
+  keptText?: string;
   /** The webhookId (its dedupe key) this delivery marked as being processed, until it is answered. */
   claimed?: string;
   /** Its token's signature (the first TOKEN_KEY_CHARS), while its body is being received (Receiver.receiving). */

@@ -1,7 +1,8 @@
-// The bytes the history keeps of a body: a Buffer, or, for a body whose bytes are all ASCII, the text of them, one
-// character a byte. A Buffer of a request's body is four objects (its view, its ArrayBuffer, the ArrayBuffer's
-// extension and backing store, the bytes outside the heap); the text is one, and the receiver has decoded it anyway
-// to parse the event. The history holds thousands of bodies (docs/benchmarks.md: "What a record keeps").
+// The bytes the history holds in memory of a body: a Buffer, or, for a body whose bytes are all ASCII, the text of
+// them, one character a byte. A Buffer of a request's body is four objects (its view, its ArrayBuffer, the
+// ArrayBuffer's extension and backing store, the bytes outside the heap); the text is one, and the receiver has
+// decoded it anyway to parse the event. The history holds thousands of bodies (docs/benchmarks.md: "What a record
+// keeps"). A body is written to the file from its Buffer.
 
 export type KeptBytes = Buffer | string;
 

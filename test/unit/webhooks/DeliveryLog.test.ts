@@ -190,24 +190,31 @@ describe('DeliveryLog', () => {
     await b.close();
   });
 
-  it('keeps an ASCII body given as its text: the same bytes from memory, from the file, and after a reload', async () => {
+  it('holds an ASCII body given as its text: the same bytes from memory, from the file, and after a reload', async () => {
     const file = fileIn();
     const text = '{"webhookId":"w1","note":"plain ASCII"}';
     const [record] = rec(1, text.length);
-    const a = new DeliveryLog({ file });
-    await a.add(record, text);
+    const a = new DeliveryLog({ file, inlineBodyBytes: 100 });
+    await a.add(record, Buffer.from(text), text);
     const [other, bytes] = rec(2, 64);
-    await a.add(other, bytes);
+    // A text that is not the same bytes is not taken for them.
+    await a.add(other, bytes, 'x');
+    // Larger than what stays in memory: written from its bytes, and read back from the file.
+    const [large, largeBytes] = rec(3, 200);
+    await a.add(large, largeBytes, largeBytes.toString('latin1'));
+    assert.deepEqual(await a.body('r2'), bytes);
+    assert.deepEqual(await a.body('r3'), largeBytes);
     assert.deepEqual(await a.body('r1'), Buffer.from(text));
     assert.ok(Buffer.isBuffer(await a.body('r1')));
     await a.close();
     const b = new DeliveryLog({ file });
-    assert.deepEqual(await b.load(), { loaded: 2, skipped: 0 });
+    assert.deepEqual(await b.load(), { loaded: 3, skipped: 0 });
     assert.deepEqual(await b.body('r1'), Buffer.from(text));
     assert.deepEqual(await b.body('r2'), bytes);
+    assert.deepEqual(await b.body('r3'), largeBytes);
     await b.close();
     const asText = new DeliveryLog();
-    asText.add(record, text);
+    asText.add(record, Buffer.from(text), text);
     assert.deepEqual(await asText.body('r1'), Buffer.from(text));
     const asBytes = new DeliveryLog();
     asBytes.add(record, Buffer.from(text));

@@ -1,10 +1,12 @@
 // Every request the receiver saw, refused ones too, bounded in bytes in memory and on disk (docs/design.md).
-// - A body is kept once, as its raw bytes: base64, parsed JSON and text views are derived when read.
+// - A body is kept once: its raw bytes, or an ASCII body's text (keptBytes.ts); base64, parsed JSON and text views
+//   are derived when read.
 // - Bodies above a threshold stay on disk (in the history file) and are read on demand.
 // - A refused request keeps only a prefix of its body, with the size and SHA-256 of the whole.
 // - add() resolves once the record reached the OS, so a caller can acknowledge only what a crash cannot lose.
 // - The file is read line by line, torn lines are skipped and reported once, and it is compacted by writing a new
 //   file and renaming it over the old one.
+import { isAscii } from 'node:buffer';
 import { EventEmitter } from 'node:events';
 import { rm } from 'node:fs/promises';
 import { AppendFile, leftoverOf, readLines, rewriteFile } from './historyFile';
@@ -197,7 +199,8 @@ export class DeliveryLog extends EventEmitter {
    * file, the returned promise resolves once its line reached the OS, and rejects if it could not be written (the
    * record stays in memory either way). Without a file there is nothing to wait for: undefined, so a caller answers
    * at once rather than a microtask later. The record's id must be new to the history (the Receiver's never repeat).
-   * asciiText: the same bytes as text, when they are all ASCII; held in memory instead of the Buffer (keptBytes.ts).
+   * asciiText: the text kept decodes to, when its bytes are all ASCII; held in memory instead of the Buffer
+   * (keptBytes.ts). Bytes that are not all ASCII are held as they are.
    */
   add(record: DeliveryRecord, kept: Buffer, asciiText?: string): Promise<void> | undefined {
     const file = this.file;
@@ -206,7 +209,7 @@ export class DeliveryLog extends EventEmitter {
     const entry = this.insert(
       record,
       !file || kept.length <= this.inlineBodyBytes
-        ? asciiText !== undefined && asciiText.length === kept.length
+        ? asciiText !== undefined && asciiText.length === kept.length && isAscii(kept)
           ? asciiText
           : kept
         : undefined,

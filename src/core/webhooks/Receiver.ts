@@ -300,14 +300,16 @@ export class Receiver extends EventEmitter {
       forwarder && !(record.webhookId !== undefined && this.selfTests.has(record.webhookId))
         ? forwarder.send(record, d.req.headers, body.kept)
         : undefined;
-    if (sending)
+    if (sending) {
+      // A forward may take seconds: the text is not held meanwhile, and the history keeps the bytes.
+      d.keptText = undefined;
       void sending.then((forwards) =>
         this.guarded(d, () => {
           record.forwards = forwards;
           this.dispatched(d, event, forwarder!.answerStatus(forwards));
         }),
       );
-    else this.dispatched(d, event, 200);
+    } else this.dispatched(d, event, 200);
   }
 
   private dispatched(d: Delivery, event: unknown, status: number): void {

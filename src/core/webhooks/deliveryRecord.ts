@@ -86,11 +86,13 @@ const MAX_SHARED_CHARS = 256;
 const lastTopics = { topic: '', subTopic: '' };
 
 export function redactHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
-  // Copied by spread, then only the credentials and the rare repeated header rewritten: this runs for every request,
-  // and a copy key by key costs twice as much (docs/benchmarks.md).
+  // Copied by spread, then rewritten where needed (a credential, a repeated header joined, a value the last record
+  // kept): this runs for every request, and building the copy key by key costs more (docs/benchmarks.md).
   const out = { ...headers };
   const last = lastHeaders;
   for (const k in out) {
+    // Only the request's own: for...in also walks what anything in the host added to Object.prototype.
+    if (!Object.hasOwn(out, k)) continue;
     const v = out[k];
     if (typeof v === 'string') {
       if (isCredentialHeader(k)) out[k] = redactedCredential(v);

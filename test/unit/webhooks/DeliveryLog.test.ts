@@ -197,8 +197,12 @@ describe('DeliveryLog', () => {
     const a = new DeliveryLog({ file, inlineBodyBytes: 100 });
     await a.add(record, Buffer.from(text), text);
     const [other, bytes] = rec(2, 64);
-    // A text that is not the same bytes is not taken for them.
+    // A text of another length is not taken for the bytes.
     await a.add(other, bytes, 'x');
+    // Nor is one of bytes that are not all ASCII: a stray byte decodes to one U+FFFD.
+    const [stray] = rec(4, 1);
+    await a.add(stray, Buffer.from([0xff]), '\uFFFD');
+    assert.deepEqual(await a.body('r4'), Buffer.from([0xff]));
     // Larger than what stays in memory: written from its bytes, and read back from the file.
     const [large, largeBytes] = rec(3, 200);
     await a.add(large, largeBytes, largeBytes.toString('latin1'));
@@ -208,7 +212,7 @@ describe('DeliveryLog', () => {
     assert.ok(Buffer.isBuffer(await a.body('r1')));
     await a.close();
     const b = new DeliveryLog({ file });
-    assert.deepEqual(await b.load(), { loaded: 3, skipped: 0 });
+    assert.deepEqual(await b.load(), { loaded: 4, skipped: 0 });
     assert.deepEqual(await b.body('r1'), Buffer.from(text));
     assert.deepEqual(await b.body('r2'), bytes);
     assert.deepEqual(await b.body('r3'), largeBytes);
@@ -603,6 +607,39 @@ describe('DeliveryLog', () => {
     const again = new DeliveryLog({ file });
     assert.deepEqual(await again.load(), { loaded: 1, skipped: 0 });
     await again.close();
+  });
+
+  it("a record whose append failed is written by the next compaction from what memory holds: an ASCII body's text as its bytes", async () => {
+    const file = fileIn();
+    const log = new DeliveryLog({ file, diskBudgetBytes: 8192 });
+    await log.load();
+    log.on('error-persisting', () => undefined);
+    // Older records first, so that the budget drops them, not the one whose append fails.
+    for (let i = 0; i < 10; i++) await log.add(...rec(i, 200));
+    const text = '{"webhookId":"w99","note":"held as text"}';
+    const [record] = rec(99, text.length);
+    const proto = await fileHandlePrototype(file);
+    const writev = proto.writev;
+    proto.writev = () => Promise.reject(Object.assign(new Error('no space left on device'), { code: 'ENOSPC' }));
+    try {
+      await assert.rejects(async () => log.add(record, Buffer.from(text), text), /no space left/);
+    } finally {
+      proto.writev = writev;
+    }
+    // Appends until the file passes its budget and is compacted (it shrinks): the failed record is written then.
+    let compacted = false;
+    for (let i = 100; i < 140 && !compacted; i++) {
+      const before = log.bytesOnDisk;
+      await log.add(...rec(i, 200));
+      compacted = log.bytesOnDisk < before;
+    }
+    assert.ok(compacted, 'the file was compacted');
+    assert.ok(log.find('r99'), 'the failed record is still kept');
+    await log.close();
+    const reloaded = new DeliveryLog({ file, diskBudgetBytes: 8192 });
+    await reloaded.load();
+    assert.deepEqual(await reloaded.body('r99'), Buffer.from(text));
+    await reloaded.close();
   });
 
   it('a write that fails (e.g. full disk) rejects add() and is reported; the record stays in memory', async () => {

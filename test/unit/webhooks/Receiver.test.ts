@@ -391,22 +391,56 @@ describe('Receiver', () => {
     );
   });
 
-  it('keeps every body byte for byte, whether it is held as text (ASCII) or as bytes (other UTF-8, a stray byte)', async () => {
-    const json = (id: string, note: Buffer) =>
-      Buffer.concat([Buffer.from(`{"webhookId":"${id}","topic":"t/x","note":"`), note, Buffer.from('"}')]);
-    const sent = [
-      json(ID1, Buffer.from('plain ASCII')),
-      json(ID2, Buffer.from('caf\u00e9 \u{1F600}', 'utf8')),
-      // As many characters decoded as bytes, but not ASCII: the stray byte decodes to U+FFFD.
-      json(ID3, Buffer.from([0xff])),
-    ];
-    for (const body of sent) await deliver(body);
-    const records = receiver.log.all();
-    assert.deepEqual(
-      records.map((r: DeliveryRecord) => r.status),
-      [200, 200, 400],
-    );
-    for (const [i, r] of records.entries()) assert.deepEqual(await receiver.log.body(r.id), sent[i], `body ${i}`);
+  for (const where of ['in memory', 'with a history file'] as const)
+    it(`keeps every body byte for byte, held as text (ASCII) or as bytes (other UTF-8, a stray byte): ${where}`, async () => {
+      const file = where === 'in memory' ? undefined : join(mkdtempSync(join(tmpdir(), 'wfs-kept-')), 'h.jsonl');
+      if (file) await make({ log: new DeliveryLog({ file }) });
+      const json = (id: string, note: Buffer) =>
+        Buffer.concat([Buffer.from(`{"webhookId":"${id}","topic":"t/x","note":"`), note, Buffer.from('"}')]);
+      const sent = [
+        json(ID1, Buffer.from('plain ASCII')),
+        json(ID2, Buffer.from('caf\u00e9 \u{1F600}', 'utf8')),
+        // As many characters decoded as bytes, but not ASCII: the stray byte decodes to U+FFFD.
+        json(ID3, Buffer.from([0xff])),
+      ];
+      for (const body of sent) await deliver(body);
+      const records = receiver.log.all();
+      assert.deepEqual(
+        records.map((r: DeliveryRecord) => r.status),
+        [200, 200, 400],
+      );
+      for (const [i, r] of records.entries()) assert.deepEqual(await receiver.log.body(r.id), sent[i], `body ${i}`);
+      if (!file) return;
+      await receiver.stop();
+      await receiver.log.close();
+      const reloaded = new DeliveryLog({ file });
+      await reloaded.load();
+      for (const [i, r] of records.entries()) assert.deepEqual(await reloaded.body(r.id), sent[i], `reloaded ${i}`);
+      await reloaded.close();
+    });
+
+  it('a forwarded body is not held as text while its forward is under way, nor after: the history keeps its bytes', async () => {
+    const app = new RecordingServer();
+    const appUrl = await app.start();
+    const given: (string | undefined)[] = [];
+    const log = new DeliveryLog();
+    const add = log.add.bind(log);
+    log.add = (record, kept, asciiText) => {
+      given.push(asciiText);
+      return add(record, kept, asciiText);
+    };
+    try {
+      await make({ forward: forwardAll(appUrl), log });
+      const body = Buffer.from(JSON.stringify(EVENT(ID1)));
+      assert.equal((await deliver(body)).status, 200);
+      assert.equal(app.requests.length, 1);
+      // Not forwarded (a duplicate is answered at once): its text is given.
+      assert.equal((await deliver(body)).status, 200);
+      assert.deepEqual(given, [undefined, body.toString('latin1')]);
+      assert.deepEqual(await log.body(receiver.log.all()[0]!.id), body);
+    } finally {
+      await app.stop();
+    }
   });
 
   it('the response override rehearses retries: 500 is not recorded as processed, so the resend is not a duplicate', async () => {

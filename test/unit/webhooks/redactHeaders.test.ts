@@ -47,4 +47,15 @@ describe('redactHeaders', () => {
       'x-authorization': 'not a credential header',
     });
   });
+
+  it('keeps only the request own headers, even when something in the host made a property of every object enumerable', () => {
+    const proto = Object.prototype as Record<string, unknown>;
+    proto.polluted = 'from Object.prototype';
+    try {
+      redactHeaders({ host: 'a' });
+      assert.deepEqual(Object.keys(redactHeaders({ host: 'a' })), ['host']);
+    } finally {
+      delete proto.polluted;
+    }
+  });
 });

@@ -6,7 +6,6 @@
 // - add() resolves once the record reached the OS, so a caller can acknowledge only what a crash cannot lose.
 // - The file is read line by line, torn lines are skipped and reported once, and it is compacted by writing a new
 //   file and renaming it over the old one.
-import { isAscii } from 'node:buffer';
 import { EventEmitter } from 'node:events';
 import { rm } from 'node:fs/promises';
 import { AppendFile, leftoverOf, readLines, rewriteFile } from './historyFile';
@@ -199,8 +198,9 @@ export class DeliveryLog extends EventEmitter {
    * file, the returned promise resolves once its line reached the OS, and rejects if it could not be written (the
    * record stays in memory either way). Without a file there is nothing to wait for: undefined, so a caller answers
    * at once rather than a microtask later. The record's id must be new to the history (the Receiver's never repeat).
-   * asciiText: the text kept decodes to, when its bytes are all ASCII; held in memory instead of the Buffer
-   * (keptBytes.ts). Bytes that are not all ASCII are held as they are.
+   * asciiText: kept decoded as UTF-8 (the receiver decodes a body to parse it). Held in memory instead of the Buffer
+   * when it shows every byte is ASCII: as many characters as bytes, and no U+FFFD, which an invalid byte decodes to
+   * (keptBytes.ts). A call to buffer.isAscii costs more than the rest of add().
    */
   add(record: DeliveryRecord, kept: Buffer, asciiText?: string): Promise<void> | undefined {
     const file = this.file;
@@ -209,7 +209,7 @@ export class DeliveryLog extends EventEmitter {
     const entry = this.insert(
       record,
       !file || kept.length <= this.inlineBodyBytes
-        ? asciiText !== undefined && asciiText.length === kept.length && isAscii(kept)
+        ? asciiText !== undefined && asciiText.length === kept.length && !asciiText.includes('\uFFFD')
           ? asciiText
           : kept
         : undefined,

@@ -200,7 +200,7 @@ export class DeliveryLog extends EventEmitter {
    * at once rather than a microtask later. The record's id must be new to the history (the Receiver's never repeat).
    * asciiText: kept decoded as UTF-8 (the receiver decodes a body to parse it). Held in memory instead of the Buffer
    * when it shows every byte is ASCII: as many characters as bytes, and no U+FFFD, which an invalid byte decodes to
-   * (keptBytes.ts). A call to buffer.isAscii costs more than the rest of add().
+   * (keptBytes.ts); the same answer as buffer.isAscii, for less (docs/benchmarks.md).
    */
   add(record: DeliveryRecord, kept: Buffer, asciiText?: string): Promise<void> | undefined {
     const file = this.file;

@@ -254,9 +254,8 @@ export class Receiver extends EventEmitter {
     const text = d.whole ? body.kept.toString('utf8') : undefined;
     const utf8 = text === undefined || text.includes('\uFFFD') ? isUtf8(body.kept) : true;
     d.kept = body.kept;
-    // The history may keep an ASCII body as its text (see keptBytes.ts): valid UTF-8 decodes to as many characters as
-    // bytes only when every character is one byte.
-    if (utf8 && text !== undefined && text.length === body.size && body.size > 0) d.keptText = text;
+    // The history holds an ASCII body as this text; it tells which are (DeliveryLog.add, keptBytes.ts).
+    d.keptText = text;
     // The claim's string, which step 6 found equal to the digest: one string of the two for each record kept.
     const claimed = result.claims?.body_sha256;
     const sha256 = claimed === body.sha256 ? claimed : body.sha256;

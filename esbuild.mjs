@@ -108,7 +108,7 @@ if (withTests) {
   // transpiled file. The tests' own import() of .mjs files (bench/) stays an import.
   await esbuild.build({ ...transpile, entryPoints: filesUnder('src', '.ts'), supported: { 'dynamic-import': false } });
   await esbuild.build({ ...transpile, entryPoints: filesUnder('test', '.ts') });
-  // The receiver as it ships, for `npm run bench`: Receiver, Verifier and DeliveryLog bundled and minified like the
+  // The receiver as it ships, for `npm run bench`: Receiver, Verifier and DeliveryHistory bundled and minified like the
   // production dist/. In out/ every call across modules goes through an export getter, which the bench would measure.
   await esbuild.build({
     ...common,
@@ -116,7 +116,7 @@ if (withTests) {
     sourcemap: false,
     stdin: {
       contents:
-        "export { Receiver } from './Receiver'; export { Verifier } from './Verifier'; export { DeliveryLog } from './DeliveryLog';",
+        "export { Receiver } from './Receiver'; export { Verifier } from './Verifier'; export { DeliveryHistory } from './DeliveryHistory';",
       resolveDir: 'src/core/webhooks',
       loader: 'ts',
     },

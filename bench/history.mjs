@@ -1,5 +1,5 @@
 // The delivery history under load, measured on `wfs listen --log` as a separate process (the same Receiver and
-// DeliveryLog as the extension): RSS after many 1 MiB deliveries, restart time on the full history, and what
+// DeliveryHistory as the extension): RSS after many 1 MiB deliveries, restart time on the full history, and what
 // writing each record before acknowledging it costs in latency.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, statSync } from 'node:fs';

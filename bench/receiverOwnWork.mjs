@@ -59,7 +59,7 @@ export async function receiverOwnWork(core, trust, clock, deliveries, rounds) {
   };
   const ours = () => {
     // The handler start() installs, reached directly: TypeScript's private is a plain property at run time.
-    const receiver = new Receiver({ verifier, clock, log: noHistory() });
+    const receiver = new Receiver({ verifier, clock, history: noHistory() });
     return driven((req, res) => receiver.serve(req, res));
   };
   const verifierAlone = () => driven(leastVerifierHandler(verifier));

@@ -308,7 +308,7 @@ export function leastVerifierHandler(verifier) {
   };
 }
 
-/** In place of a DeliveryLog: keeps nothing, so ours with it is the Receiver without its history. */
+/** In place of a DeliveryHistory: keeps nothing, so ours with it is the Receiver without its history. */
 export function noHistory() {
   return {
     add: () => undefined,

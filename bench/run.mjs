@@ -174,7 +174,7 @@ const TARGETS = [
         core,
         trust,
         clock,
-        new core.deliveryLog.DeliveryLog({ file: join(mkdtempSync(join(dir, 'history-')), 'deliveries.jsonl') }),
+        new core.deliveryLog.DeliveryHistory({ file: join(mkdtempSync(join(dir, 'history-')), 'deliveries.jsonl') }),
       ),
   ],
   // The least a receiver with a history adds to the spec minimum: what ours in memory is measured against.

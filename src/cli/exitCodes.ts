@@ -1,10 +1,20 @@
-/** Exit codes every command shares (docs/cli.md); a command's own are in its --help. */
+/**
+ * Every exit code of every command, in one table (docs/cli.md lists them): each code means one thing across commands.
+ * A command's --help names the ones it uses.
+ */
 export const EXIT = {
   ok: 0,
   failed: 1,
   usage: 2,
+  /** A billed start may have happened: its answer was lost (start), or a probe's start was answered 2xx. */
   outcomeUnknown: 3,
   deadline: 4,
   noneFound: 5,
+  /** A followed workflow ended failed or cancelled. */
+  notComplete: 6,
+  /** test-webhook: the service answered that the delivery to the receiver failed. */
+  deliveryFailed: 7,
+  /** audit: the target could not be reached. */
+  targetUnreachable: 8,
   interrupted: 130,
 } as const;

@@ -1,5 +1,5 @@
 // `wfs listen --log FILE` on a disk that is really full: a small tmpfs mounted for the test, filled with a file, then
-// emptied. Unit tests inject ENOSPC into DeliveryLog; this is the process, its file, its lock and its answers as
+// emptied. Unit tests inject ENOSPC into DeliveryHistory; this is the process, its file, its lock and its answers as
 // a user meets them when the disk fills up under it.
 import assert from 'node:assert/strict';
 import { existsSync, rmSync } from 'node:fs';

@@ -1,5 +1,5 @@
 // `wfs listen --log FILE` as a user runs it, where its history meets the disk and memory: killed with SIGKILL in the
-// middle of a compaction, and flooded with unsigned 1 MB requests. The unit tests drive DeliveryLog by hand; these
+// middle of a compaction, and flooded with unsigned 1 MB requests. The unit tests drive DeliveryHistory by hand; these
 // see the process, its file and its resident memory.
 import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync, watch } from 'node:fs';

@@ -1,5 +1,6 @@
 // `wfs audit`: runs the receiver audit against a developer's endpoint; one JSON line per case, then a summary.
 import { appendFileSync, writeFileSync } from 'node:fs';
+import { EXIT } from '../exitCodes';
 import { AUDIT_CASES } from '../../core/audit/auditCases';
 import { AuditRefused, AuditTargetUnreachable, runAudit } from '../../core/audit/receiverAudit';
 import { errnoInWords } from '../errnoWords';
@@ -11,7 +12,6 @@ import { httpUrlValue } from '../httpUrlValue';
 import { sandboxSecretFromEnv, sandboxSecretHelp } from '../sandboxSecret';
 
 /** Nothing answered at --target: nothing was audited, which is not a failed case. */
-export const EXIT_TARGET_UNREACHABLE = 8;
 
 export const auditCommand: CommandSpec = {
   name: 'audit',
@@ -59,7 +59,7 @@ export const auditCommand: CommandSpec = {
   env: [sandboxSecretHelp('--sandbox-url')],
   exits: [
     [1, 'a case failed, or the sandbox could not be reached (the error line says why)'],
-    [EXIT_TARGET_UNREACHABLE, 'nothing answered at --target (nothing audited): start your receiver, or check the URL'],
+    [EXIT.targetUnreachable, 'nothing answered at --target (nothing audited): start your receiver, or check the URL'],
   ],
   async run(flags, io) {
     const { emit } = io;
@@ -161,7 +161,7 @@ export const auditCommand: CommandSpec = {
           ...(err.code ? { code: err.code } : {}),
           message: `${errnoInWords(err.code, origin) ?? `${origin} could not be reached (${err.message})`}: nothing was audited. Start your receiver (it must listen at ${err.target}), or check --target.`,
         });
-        return EXIT_TARGET_UNREACHABLE;
+        return EXIT.targetUnreachable;
       }
       throw err;
     } finally {

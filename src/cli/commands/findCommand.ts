@@ -1,11 +1,10 @@
 // `wfs find`: Find Workflows by correlationId, the way to resolve a start whose outcome is unknown (exit 3).
 import { WorkflowClient, findWorkflowsUrl } from '../../core/workflows/WorkflowClient';
+import { EXIT } from '../exitCodes';
 import { findByCorrelationId, MAX_CORRELATION_ID } from '../../core/workflows/correlationId';
 import { readServiceTarget, signIn } from '../cliEnvironment';
 import { SERVICE_ENV, type CommandSpec } from '../commandSpec';
 import { requiredFlag, UsageError } from '../flags';
-
-export const EXIT_NONE_FOUND = 5;
 
 export const findCommand: CommandSpec = {
   name: 'find',
@@ -26,7 +25,7 @@ export const findCommand: CommandSpec = {
     ...SERVICE_ENV,
     ['WFS_FIND_WORKFLOWS_URL', "Find Workflows address with {correlationId}, on WFS_BASE_URL's origin"],
   ],
-  exits: [[EXIT_NONE_FOUND, 'no workflow has this correlationId']],
+  exits: [[EXIT.noneFound, 'no workflow has this correlationId']],
   async run(flags, io) {
     const correlationId = requiredFlag(flags, 'correlation-id');
     const target = readServiceTarget(io.env);
@@ -70,7 +69,7 @@ export const findCommand: CommandSpec = {
             }
           : {}),
       });
-      return EXIT_NONE_FOUND;
+      return EXIT.noneFound;
     } finally {
       env.tokens.dispose();
     }

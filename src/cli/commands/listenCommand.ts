@@ -6,8 +6,8 @@ import { transportErrorEvent } from '../transportErrorEvent';
 import { statSync } from 'node:fs';
 import { readBoundedText } from '../boundedRead';
 import { dirname } from 'node:path';
-import { SandboxControlClient } from '../../core/audit/sandboxControlClient';
-import { DeliveryLog } from '../../core/webhooks/DeliveryLog';
+import { SandboxControlClient } from '../../core/sandbox/sandboxControlClient';
+import { DeliveryHistory } from '../../core/webhooks/DeliveryHistory';
 import { forwardsOf, type DeliveryRecord } from '../../core/webhooks/deliveryRecord';
 import { Forwarder } from '../../core/webhooks/forwardFanOut';
 import { ForwardRuleError, forwardEverything, parseForwardFlag } from '../../core/webhooks/forwardRules';
@@ -308,7 +308,7 @@ export const listenCommand: CommandSpec = {
       }
     } else issuers = trustFromFlags(flags);
 
-    const log = new DeliveryLog({
+    const log = new DeliveryHistory({
       file: logFile,
       memoryBudgetBytes: historyMemory * 1024 * 1024,
       diskBudgetBytes: historyDisk * 1024 * 1024,
@@ -342,7 +342,7 @@ export const listenCommand: CommandSpec = {
       maxBodyBytes,
       respondWith,
       forward: forwarder,
-      log,
+      history: log,
     });
     receiver.on('delivery', (r: DeliveryRecord) =>
       emit({

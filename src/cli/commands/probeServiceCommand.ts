@@ -1,6 +1,7 @@
 // `wfs probe-service`: checks an environment against the contract with a fixed series of requests that can never
 // bill, reports each observation against the spec and the sandbox, and can write a profile the sandbox imitates.
 import { writeFileSync } from 'node:fs';
+import { EXIT } from '../exitCodes';
 import { isLoopbackHost } from '../../core/http/loopback';
 import { probeMarkdown, summaryLine } from '../../core/probe/probeReport';
 import { probeProfile } from '../../core/probe/probeProfile';
@@ -12,8 +13,6 @@ import { readServiceTarget } from '../cliEnvironment';
 import { SERVICE_ENV, type CommandSpec } from '../commandSpec';
 import { intFlag, UsageError } from '../flags';
 import { httpUrlValue } from '../httpUrlValue';
-
-export const EXIT_START_ACCEPTED = 3;
 
 export const probeServiceCommand: CommandSpec = {
   name: 'probe-service',
@@ -81,7 +80,7 @@ export const probeServiceCommand: CommandSpec = {
   ],
   exits: [
     [1, 'something differs from the spec, or the probe stopped early (429, a refused sign-in, no answer)'],
-    [EXIT_START_ACCEPTED, 'a start was answered 2xx: the probe stopped at once (the error line names the workflow)'],
+    [EXIT.outcomeUnknown, 'a start was answered 2xx: the probe stopped at once (the error line names the workflow)'],
   ],
   async run(flags, io) {
     const target = readServiceTarget(io.env);
@@ -185,7 +184,7 @@ export const probeServiceCommand: CommandSpec = {
         correlationId: o.accepted?.correlationId,
         message: o.message,
       });
-      return EXIT_START_ACCEPTED;
+      return EXIT.outcomeUnknown;
     }
     if (o.ended !== 'complete') {
       io.emit({ event: 'error', kind: o.ended, message: o.message });

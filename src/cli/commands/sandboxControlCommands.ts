@@ -1,7 +1,7 @@
 // `wfs sandbox fault`, `wfs sandbox faults` and `wfs sandbox rotate-key`: a running sandbox's control API from the
 // command line, so rehearsing a 429 or a billed 500 needs no hand-written curl. Each sends one request with the
 // sandbox's control secret (WFS_SANDBOX_SECRET) and prints one line.
-import { SandboxControlClient } from '../../core/audit/sandboxControlClient';
+import { SandboxControlClient } from '../../core/sandbox/sandboxControlClient';
 import { TransportError } from '../../core/http/request';
 import { transportErrorEvent } from '../transportErrorEvent';
 import { FAULT_KINDS } from '../../core/sandbox/sandboxFaults';

@@ -3,7 +3,7 @@
 // expects. This is how a CI job replays them.
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { SandboxControlClient } from '../../core/audit/sandboxControlClient';
+import { SandboxControlClient } from '../../core/sandbox/sandboxControlClient';
 import { FIXTURE_SUFFIX, parseFixture, resolveFixture } from '../../core/fixtures/fixtureFormat';
 import { sendResolvedFixture, type BodySigner } from '../../core/fixtures/sendFixture';
 import { isLoopbackHost } from '../../core/http/loopback';

@@ -1,10 +1,10 @@
 // `wfs sign`: the Authorization header for exactly the bytes of a body, signed with a test key pair on disk or by a
 // running sandbox, with the claims a test needs to break.
 import { sandboxSecretFromEnv, sandboxSecretHelp } from '../sandboxSecret';
-import { SandboxControlClient } from '../../core/audit/sandboxControlClient';
+import { SandboxControlClient } from '../../core/sandbox/sandboxControlClient';
 import { KeyFilesError, readKeyPair } from '../../core/signing/keyPairFiles';
 import { sha256Hex } from '../../core/signing/webhookSigner';
-import { shellQuote } from '../../core/http/shellQuote';
+import { shellQuote } from '../../core/presentation/shellQuote';
 import { MAX_STDIN_BYTES, readBoundedBytes } from '../boundedRead';
 import type { CommandSpec } from '../commandSpec';
 import { requiredFlag, UsageError } from '../flags';

@@ -1,15 +1,10 @@
 // `wfs start`: starts one billed workflow and prints the service's JSON on 202.
 import { WorkflowClient, prepareStart } from '../../core/workflows/WorkflowClient';
+import { EXIT } from '../exitCodes';
 import { readServiceTarget, signIn } from '../cliEnvironment';
 import { SERVICE_ENV, type CommandSpec } from '../commandSpec';
 import { intFlag, requiredFlag, UsageError } from '../flags';
-import {
-  DEFAULT_GIVE_UP_SECONDS,
-  EXIT_CANCELLED,
-  EXIT_DEADLINE,
-  EXIT_NOT_COMPLETE,
-  followWorkflow,
-} from './statusCommand';
+import { DEFAULT_GIVE_UP_SECONDS, followWorkflow } from './statusCommand';
 import { TransportError } from '../../core/http/request';
 import { OutcomeUnknown } from '../../core/http/serviceErrors';
 import { startWorkflowUrl } from '../../core/http/paths';
@@ -73,9 +68,9 @@ export const startCommand: CommandSpec = {
       3,
       'outcome unknown: the start answered 500, its answer was lost, or the command was stopped while waiting for it, so a billed workflow may exist: run `wfs find --correlation-id C` with the correlationId in the error line',
     ],
-    [EXIT_DEADLINE, 'with --follow: the deadline came while the workflow was still running'],
-    [EXIT_NOT_COMPLETE, 'with --follow: the workflow ended failed or cancelled'],
-    [EXIT_CANCELLED, 'interrupted (SIGINT/SIGTERM) before the start was sent, or while following'],
+    [EXIT.deadline, 'with --follow: the deadline came while the workflow was still running'],
+    [EXIT.notComplete, 'with --follow: the workflow ended failed or cancelled'],
+    [EXIT.interrupted, 'interrupted (SIGINT/SIGTERM) before the start was sent, or while following'],
   ],
   async run(flags, io) {
     const sessionId = requiredFlag(flags, 'session');

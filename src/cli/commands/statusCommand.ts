@@ -1,5 +1,6 @@
 // `wfs status`: reads a workflow once, or follows it by the spec's poll schedule.
 import { WorkflowClient } from '../../core/workflows/WorkflowClient';
+import { EXIT } from '../exitCodes';
 import { WorkflowFollower } from '../../core/workflows/WorkflowFollower';
 import { isTerminal, type WorkflowEnvelope } from '../../core/workflows/workflowTypes';
 import { readServiceTarget, signIn } from '../cliEnvironment';
@@ -7,14 +8,9 @@ import { SERVICE_ENV, type CommandSpec } from '../commandSpec';
 import { intFlag, requiredFlag, UsageError } from '../flags';
 import type { CliIO, Emit } from '../output';
 import { TransportError } from '../../core/http/request';
-import { shellQuote } from '../../core/http/shellQuote';
+import { shellQuote } from '../../core/presentation/shellQuote';
 import { errnoInWords } from '../errnoWords';
 
-export const EXIT_DEADLINE = 4;
-/** --follow saw the workflow end, but not complete: a script running `wfs status --follow && next-step` stops. */
-export const EXIT_NOT_COMPLETE = 6; // 5 is find's "none found": each code means one thing across commands
-export const EXIT_CANCELLED = 130;
-export const EXIT_UNREACHABLE = 1;
 export const DEFAULT_GIVE_UP_SECONDS = 60;
 
 /** A read that never got an answer from the service: a refused or cut connection, an unknown host, a timeout. */
@@ -52,12 +48,12 @@ export const statusCommand: CommandSpec = {
   env: SERVICE_ENV,
   exits: [
     [
-      EXIT_UNREACHABLE,
+      EXIT.failed,
       'the service refused or failed, or could not be reached; with --follow: for --give-up-after seconds in a row',
     ],
-    [EXIT_DEADLINE, '--follow reached its deadline while the workflow was still running'],
-    [EXIT_NOT_COMPLETE, '--follow saw the workflow end failed or cancelled'],
-    [EXIT_CANCELLED, '--follow was interrupted (SIGINT/SIGTERM)'],
+    [EXIT.deadline, '--follow reached its deadline while the workflow was still running'],
+    [EXIT.notComplete, '--follow saw the workflow end failed or cancelled'],
+    [EXIT.interrupted, '--follow was interrupted (SIGINT/SIGTERM)'],
   ],
   async run(flags, io) {
     const { emit } = io;
@@ -183,21 +179,21 @@ export async function followWorkflow({
       code: unreachable.error.code,
       message: `could not reach ${origin} for ${Math.round((io.clock.now() - unreachable.since) / 1000)} s (${unreachable.failures} failed reads, last: ${errnoInWords(unreachable.error.code, origin) ?? unreachable.error.message}); the workflow was last seen ${lastStatus}. When the service is back, resume with: ${resume}`,
     });
-    return EXIT_UNREACHABLE;
+    return EXIT.failed;
   }
   if (end.reason === 'cancelled') {
     emit({ event: 'error', kind: 'cancelled', message: 'following was cancelled' });
-    return EXIT_CANCELLED;
+    return EXIT.interrupted;
   }
   emit({
     event: 'error',
     kind: 'deadline',
     message: `the workflow is still ${lastStatus} after the ${deadlineSeconds} s deadline; polling stopped`,
   });
-  return EXIT_DEADLINE;
+  return EXIT.deadline;
 }
 
-/** A followed workflow's end: 0 when complete; otherwise an error line naming the status, and EXIT_NOT_COMPLETE. */
+/** A followed workflow's end: 0 when complete; otherwise an error line naming the status, and EXIT.notComplete. */
 function ended(status: string, emit: Emit): number {
   if (status === 'complete') return 0;
   emit({
@@ -206,5 +202,5 @@ function ended(status: string, emit: Emit): number {
     status,
     message: `the workflow ended ${status}, not complete`,
   });
-  return EXIT_NOT_COMPLETE;
+  return EXIT.notComplete;
 }

@@ -1,5 +1,6 @@
 // `wfs test-webhook`: asks the service to send a simulated webhook to an address.
 import { MAX_STDIN_BYTES, readBoundedText } from '../boundedRead';
+import { EXIT } from '../exitCodes';
 import { MAX_REQUEST_BYTES, sizeInWords } from '../../core/sandbox/sandboxRequest';
 import { buildTestWebhookRequest, sendTestWebhook } from '../../core/webhooks/testWebhookRequest';
 import { readServiceTarget, signIn } from '../cliEnvironment';
@@ -8,7 +9,6 @@ import { requiredFlag, UsageError } from '../flags';
 import { missingSchemeHint } from '../../core/http/schemeHint';
 
 /** The service took the request and says its delivery to the address failed. */
-export const EXIT_DELIVERY_FAILED = 7;
 
 /** What the test endpoint's answer says of the delivery: failed when it names an error, or a status the address
  * answered outside 2xx. The real service's answer is not documented; a body without either says nothing. */
@@ -52,7 +52,7 @@ export const testWebhookCommand: CommandSpec = {
   env: SERVICE_ENV,
   exits: [
     [
-      EXIT_DELIVERY_FAILED,
+      EXIT.deliveryFailed,
       'the service took the request and says the delivery to the address failed (the error line says how)',
     ],
   ],
@@ -94,7 +94,7 @@ export const testWebhookCommand: CommandSpec = {
         address: input.address,
         message: `${failure}. Check that your receiver is running and reachable at ${input.address} (\`wfs listen\` prints its address).`,
       });
-      return EXIT_DELIVERY_FAILED;
+      return EXIT.deliveryFailed;
     } finally {
       env.tokens.dispose();
     }

@@ -4,7 +4,7 @@
 import { createHmac, createPublicKey, randomUUID, type KeyObject } from 'node:crypto';
 import { SignJWT, type CryptoKey } from 'jose';
 import { sha256Hex } from '../signing/webhookSigner';
-import type { AuditIssuer, SandboxTrust } from './sandboxControlClient';
+import type { AuditIssuer, SandboxTrust } from '../sandbox/sandboxControlClient';
 
 export interface AuditContext {
   /** The issuer that signs: a sandbox, or the test kit's issuer. */

@@ -1,5 +1,5 @@
 // The audit scorecard as Markdown and JSON, and each case's request as curl.
-import { shellQuote } from '../http/shellQuote';
+import { shellQuote } from '../presentation/shellQuote';
 import type { AuditCaseResult, AuditSummary } from './receiverAudit';
 
 export function auditCurl(r: AuditCaseResult): string {

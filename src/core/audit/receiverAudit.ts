@@ -10,7 +10,7 @@ import { missingSchemeHint } from '../http/schemeHint';
 import { httpRequest, TransportError } from '../http/request';
 import type { Clock } from '../time/clock';
 import { AUDIT_CASES, forgedDelivery, genuineDelivery, type AuditCase, type AuditContext } from './auditCases';
-import { SandboxControlClient, type AuditIssuer, type SandboxTrust } from './sandboxControlClient';
+import { SandboxControlClient, type AuditIssuer, type SandboxTrust } from '../sandbox/sandboxControlClient';
 import { CODE_CHECKS, probeWithProcessedCount, readProcessedCount, type CodeCheck } from './inYourCode';
 
 export interface AuditCaseResult {

@@ -14,7 +14,7 @@ import { isUtf8 } from 'node:buffer';
 import { isAllowedHost } from '../http/hostCheck';
 import type { Clock } from '../time/clock';
 import { DedupeSet } from './DedupeSet';
-import { DeliveryLog, REFUSED_BODY_PREFIX_BYTES } from './DeliveryLog';
+import { DeliveryHistory, REFUSED_BODY_PREFIX_BYTES } from './DeliveryHistory';
 import { deliveryDedupeKey, describeEvent, newRecord, type DeliveryRecord } from './deliveryRecord';
 import type { Forwarder } from './forwardFanOut';
 import { TrustedToken, type HeadersVerdict, type Verifier, type VerificationResult } from './Verifier';
@@ -44,7 +44,7 @@ export interface ReceiverOptions {
   bodyTimeoutMs?: number;
   /** How often Node checks those timeouts (its default is 30 s). */
   timeoutCheckIntervalMs?: number;
-  log?: DeliveryLog;
+  history?: DeliveryHistory;
   /** Answer verified deliveries with this status instead (e.g. 500 to rehearse the service's retries). */
   respondWith?: number;
   /** Forward rules: each verified delivery goes on to the apps whose rules its signed topic matches. */
@@ -64,7 +64,7 @@ const EMPTY = Buffer.alloc(0);
 const TOKEN_KEY_CHARS = 22;
 
 export class Receiver extends EventEmitter {
-  readonly log: DeliveryLog;
+  readonly history: DeliveryHistory;
   private server?: Server;
   private readonly dedupe = new DedupeSet();
   private readonly inFlight: BodiesInFlight;
@@ -87,7 +87,7 @@ export class Receiver extends EventEmitter {
 
   constructor(private readonly options: ReceiverOptions) {
     super();
-    this.log = options.log ?? new DeliveryLog();
+    this.history = options.history ?? new DeliveryHistory();
     this.respondWith = options.respondWith;
     this.publicHosts = options.publicHosts ?? [];
     this.webhookPath = options.path ?? '/webhooks';
@@ -131,7 +131,7 @@ export class Receiver extends EventEmitter {
 
   async start(): Promise<string> {
     if (this.localUrl) return this.localUrl;
-    this.rememberAcknowledged(this.log.acknowledgedKeys());
+    this.rememberAcknowledged(this.history.acknowledgedKeys());
     const connections = new ConnectionBudget(this.options.maxConnections ?? DEFAULT_MAX_CONNECTIONS);
     this.connections = connections;
     const server = createServer(
@@ -172,7 +172,7 @@ export class Receiver extends EventEmitter {
       s.close(() => resolve());
       s.closeAllConnections();
     });
-    await this.log.flush();
+    await this.history.flush();
   }
 
   /**
@@ -254,7 +254,7 @@ export class Receiver extends EventEmitter {
     const text = d.whole ? body.kept.toString('utf8') : undefined;
     const utf8 = text === undefined || text.includes('\uFFFD') ? isUtf8(body.kept) : true;
     d.kept = body.kept;
-    // The history holds an ASCII body as this text; it tells which are (DeliveryLog.add, keptBytes.ts).
+    // The history holds an ASCII body as this text; it tells which are (DeliveryHistory.add, keptBytes.ts).
     d.keptText = text;
     // The claim's string, which step 6 found equal to the digest: one string of the two for each record kept.
     const claimed = result.claims?.body_sha256;
@@ -392,7 +392,7 @@ export class Receiver extends EventEmitter {
     record.status = a.status;
     record.durationMs = Math.round((performance.now() - d.started) * 1000) / 1000;
     if (record.verified && a.status !== 200) record.checks = answeredChecks(record.checks, a.status, a.text);
-    const written = this.log.add(record, d.kept ?? EMPTY, d.keptText);
+    const written = this.history.add(record, d.kept ?? EMPTY, d.keptText);
     // Not held while the record is written: the history holds the text if it keeps it.
     d.keptText = undefined;
     if (!written) return this.send(d, a);

@@ -1,4 +1,4 @@
-// What the history keeps of one request: its record (the body's bytes are kept beside it, see DeliveryLog), as the
+// What the history keeps of one request: its record (the body's bytes are kept beside it, see DeliveryHistory), as the
 // receiver builds it from the request, with the headers as recorded. The raw token is never stored: only its scheme
 // and length, and its decoded header and claims.
 import type { IncomingMessage } from 'node:http';
@@ -11,7 +11,7 @@ import type { VerificationCheck } from './Verifier';
 export { forwardFailed, forwardsOf, type ForwardAnswerRecord, type ForwardResult } from './forwardAnswer';
 import type { ForwardAnswerRecord, ForwardResult } from './forwardAnswer';
 
-/** What is known of a request body; its bytes are had through DeliveryLog.body(). */
+/** What is known of a request body; its bytes are had through DeliveryHistory.body(). */
 export interface BodyInfo {
   /** Bytes received in all. */
   size: number;

@@ -1,4 +1,4 @@
-// The history file's line format (DeliveryLog reads and writes it; historyFile.ts does the file I/O): one record and
+// The history file's line format (DeliveryHistory reads and writes it; historyFile.ts does the I/O): one record and
 // its kept body bytes per line, and the line of acknowledged event ids that compaction writes first.
 import { dedupeKey } from './DedupeSet';
 import type { DeliveryRecord } from './deliveryRecord';

@@ -1,7 +1,7 @@
 // What the webhook panel shows, computed from DeliveryRecords: list rows, filters, the detail of one delivery,
 // curl and export. Pure (no vscode import): unit-tested in plain Node; the webview only renders these as text.
 import { forwardFailed, forwardsOf, type DeliveryRecord } from '../../core/webhooks/deliveryRecord';
-import { bashCurlCommand, type ShellRequest } from '../../core/http/shellCommands';
+import { bashCurlCommand, type ShellRequest } from '../../core/presentation/shellCommands';
 
 export interface DeliveryRow {
   id: string;
@@ -232,7 +232,7 @@ function jwtView(r: DeliveryRecord): JwtView | undefined {
   };
 }
 
-/** @param raw the body bytes kept for the record (DeliveryLog.body). */
+/** @param raw the body bytes kept for the record (DeliveryHistory.body). */
 export function deliveryDetail(r: DeliveryRecord, raw: Buffer): DeliveryDetail {
   const notes = [r.note];
   if (r.body.kept < r.body.size)

@@ -7,7 +7,7 @@ import { forwardsOf } from '../../core/webhooks/deliveryRecord';
 import { homedir, tmpdir } from 'node:os';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { cmdCurlCommand, powerShellCommand } from '../../core/http/shellCommands';
+import { cmdCurlCommand, powerShellCommand } from '../../core/presentation/shellCommands';
 import { httpRequest } from '../../core/http/request';
 import type { DeliveryRecord } from '../../core/webhooks/deliveryRecord';
 import {

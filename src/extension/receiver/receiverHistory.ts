@@ -1,4 +1,4 @@
-// The receiver's delivery history as this window owns it: the DeliveryLog built from the settings (in memory only,
+// The receiver's delivery history as this window owns it: the DeliveryHistory built from the settings (in memory only,
 // or in the global storage's file, which one window keeps at a time), loaded when the window starts, loaded again
 // before a start when that failed, erased when the user keeps deliveries in memory only, and said when it cannot be
 // written.
@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import { join } from 'node:path';
 import { mkdir } from 'node:fs/promises';
 import { byteSize } from '../../core/byteSize';
-import { DeliveryLog } from '../../core/webhooks/DeliveryLog';
+import { DeliveryHistory } from '../../core/webhooks/DeliveryHistory';
 import { eraseHistoryFile } from '../../core/webhooks/eraseHistory';
 import { HistoryInUse, historyHolder } from '../../core/webhooks/historyLock';
 import type { ExtensionLog } from '../log/extensionLog';
@@ -14,7 +14,7 @@ import { SettingError } from './addressSetting';
 import { HistoryWriteNotice } from './historyWriteNotice';
 
 export class ReceiverHistory implements vscode.Disposable {
-  readonly log: DeliveryLog;
+  readonly log: DeliveryHistory;
   private loaded: Promise<unknown>;
   /** Why the history file could not be loaded when the window started (not because another window keeps it). */
   private loadFailed?: Error;
@@ -34,7 +34,7 @@ export class ReceiverHistory implements vscode.Disposable {
     const diskFile = join(storageDir, 'deliveries.jsonl');
     const memoryOnly = config.get<string>('receiver.historyStorage') === 'memory';
     const holderName = `a ${vscode.env.appName} window`;
-    this.log = new DeliveryLog({
+    this.log = new DeliveryHistory({
       file: memoryOnly ? undefined : diskFile,
       memoryBudgetBytes: mib('receiver.historyMemoryMiB', 64),
       diskBudgetBytes: mib('receiver.historyDiskMiB', 256),

@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import { SANDBOX_ENVIRONMENT } from '../../core/environments/environmentConfig';
 import type { Clock } from '../../core/time/clock';
 import type { TunnelState } from '../../core/tunnel/Tunnel';
-import type { DeliveryLog } from '../../core/webhooks/DeliveryLog';
+import type { DeliveryHistory } from '../../core/webhooks/DeliveryHistory';
 import type { DeliveryRecord } from '../../core/webhooks/deliveryRecord';
 import { Receiver } from '../../core/webhooks/Receiver';
 import type { Forwarder } from '../../core/webhooks/forwardFanOut';
@@ -122,7 +122,7 @@ export class ReceiverHost implements vscode.Disposable, EnvironmentFollower {
   }
 
   /** The delivery history: every delivery this window's receiver answered, bounded in bytes. */
-  get log(): DeliveryLog {
+  get log(): DeliveryHistory {
     return this.history.log;
   }
 
@@ -258,7 +258,7 @@ export class ReceiverHost implements vscode.Disposable, EnvironmentFollower {
       clock: this.clock,
       port: cfg.get<number>('receiver.port') ?? 0,
       path: '/webhooks',
-      log: this.log,
+      history: this.log,
       forward: (this.forwarder = await this.forwardConsent.forwarder()),
       respondWith: this.override,
     });

@@ -123,7 +123,7 @@ describe('receiver audit', function () {
         s.results.find((r) => r.id === 'key-set-failing')!.detail,
         /^answered 503 with Retry-After \d+: not decided/,
       );
-      const dup = receiver.log.all().filter((r) => r.duplicate);
+      const dup = receiver.history.all().filter((r) => r.duplicate);
       assert.equal(dup.length, 1, 'the duplicate was recognised, not processed twice');
     } finally {
       await receiver.stop();

@@ -24,7 +24,7 @@ describe('bench/receiverWalk.mjs: one delivery through the receiver', function (
     assert.equal(walk.walk.at(-1), 'core/webhooks/Receiver.ts writeAnswer');
     assert.ok(walk.walk.includes('core/webhooks/Verifier.ts headers'));
     assert.ok(walk.walk.includes('core/webhooks/Verifier.ts body'));
-    assert.ok(walk.walk.includes('core/webhooks/DeliveryLog.ts add'), 'the record is kept before the answer');
+    assert.ok(walk.walk.includes('core/webhooks/DeliveryHistory.ts add'), 'the record is kept before the answer');
   });
 
   it('stays in 11 files, with at most 24 returns and 68 stops', () => {

@@ -37,7 +37,7 @@ const info = (b: Buffer, over: Partial<DeliveryRecord['body']> = {}) => ({
   utf8: true,
   ...over,
 });
-/** The bodies the "history" holds, by record id (DeliveryLog.body in the product). */
+/** The bodies the "history" holds, by record id (DeliveryHistory.body in the product). */
 const bodies = new Map<string, Buffer>([
   ['d1', Buffer.from(JSON.stringify(EVENT))],
   ['d2', REFUSED_BODY],

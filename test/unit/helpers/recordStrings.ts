@@ -80,7 +80,7 @@ async function main(): Promise<void> {
     if (status !== 200) throw new Error(`delivery ${i} was answered ${status}`);
   }
   agent.destroy();
-  const kept = receiver.log.all().length;
+  const kept = receiver.history.all().length;
   const wanted = new Map<string, number>([...Object.values(values), credential].map((v) => [v, 0]));
   const snapshot = await new Promise<string>((resolve, reject) => {
     const parts: Buffer[] = [];

@@ -15,7 +15,7 @@ import {
   powerShellCommand,
   powerShellQuote,
   type ShellRequest,
-} from '../../../src/core/http/shellCommands';
+} from '../../../src/core/presentation/shellCommands';
 import { Receiver } from '../../../src/core/webhooks/Receiver';
 import { Verifier } from '../../../src/core/webhooks/Verifier';
 import type { DeliveryRecord } from '../../../src/core/webhooks/deliveryRecord';

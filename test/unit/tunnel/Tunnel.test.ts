@@ -68,9 +68,9 @@ describe('Tunnel', () => {
     const body = Buffer.from([0x7b, 0x22, 0x62, 0x22, 0x3a, 0x22, 0xff, 0xfe, 0x80, 0x22, 0x7d]);
     const status = await viaTunnel(url, body);
     assert.equal(status, 400, 'verified, then refused only because the bytes are not JSON');
-    const rec = receiver.log.all()[0];
+    const rec = receiver.history.all()[0];
     assert.equal(rec.verified, true);
-    assert.deepEqual(await receiver.log.body(rec.id), body);
+    assert.deepEqual(await receiver.history.body(rec.id), body);
   });
 
   it('carries a genuine JSON delivery end to end (200)', async () => {

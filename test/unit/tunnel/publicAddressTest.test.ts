@@ -82,7 +82,7 @@ describe('testPublicAddress', function () {
     assert.equal(r.status, 200);
     assert.ok(r.roundTripMs! > 0);
     assert.equal(r.failedHop, undefined);
-    const rec = receiver.log.all().at(-1)!;
+    const rec = receiver.history.all().at(-1)!;
     assert.equal(rec.topic, 'wfs/self-test');
     assert.equal(rec.verified, true);
   });

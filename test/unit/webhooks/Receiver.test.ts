@@ -7,7 +7,7 @@ import { BodiesInFlight } from '../../../src/core/webhooks/requestBody';
 import { Forwarder } from '../../../src/core/webhooks/forwardFanOut';
 import { forwardEverything, parseForwardRules } from '../../../src/core/webhooks/forwardRules';
 import { JwksCache } from '../../../src/core/webhooks/JwksCache';
-import { DeliveryLog } from '../../../src/core/webhooks/DeliveryLog';
+import { DeliveryHistory } from '../../../src/core/webhooks/DeliveryHistory';
 import type { DeliveryRecord } from '../../../src/core/webhooks/deliveryRecord';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, statSync } from 'node:fs';
@@ -92,7 +92,7 @@ describe('Receiver', () => {
       },
     });
     assert.equal(r.json().receiverStatus, 200);
-    const rec = receiver.log.all()[0];
+    const rec = receiver.history.all()[0];
     assert.equal(rec.verified, true);
     assert.equal(rec.checks.filter((c) => c.ok).length, 7);
     assert.equal(rec.webhookId, ID1);
@@ -111,7 +111,7 @@ describe('Receiver', () => {
     });
     const runId = start.json().workflow.runId;
     await new Promise<void>((r) => receiver.once('delivery', () => r()));
-    const rec = receiver.log.query({ runId })[0];
+    const rec = receiver.history.query({ runId })[0];
     assert.equal(rec.status, 200);
     assert.equal(rec.topic, 'workflow/started');
   });
@@ -135,7 +135,7 @@ describe('Receiver', () => {
         );
       assert.deepEqual(answers, ['', 'duplicate\n', 'duplicate\n']);
       assert.equal(events.length, 1);
-      const [first] = receiver.log.all();
+      const [first] = receiver.history.all();
       assert.deepEqual(
         [first!.webhookId, first!.topic, first!.unsigned],
         [undefined, undefined, { webhookId: 'A', topic: 'orders/created' }],
@@ -153,21 +153,21 @@ describe('Receiver', () => {
     });
 
     it('an X-Svc-Webhook-Id never makes a signed event a duplicate, nor survives a restart as one', async () => {
-      const log = new DeliveryLog();
-      await make({ log });
+      const log = new DeliveryHistory();
+      await make({ history: log });
       assert.equal(
         (await withHeaders(TEST_DATA, await f.sandbox.context.signer.sign(TEST_DATA), { 'x-svc-webhook-id': ID1 }))
           .status,
         200,
       );
       assert.deepEqual(log.acknowledgedKeys().includes(ID1), false, 'the header id is not kept as acknowledged');
-      await make({ log });
+      await make({ history: log });
       assert.equal((await deliver(JSON.stringify(EVENT(ID1)))).text, '', 'the real event is processed');
       assert.equal((await deliver(JSON.stringify(EVENT(ID1)))).text, 'duplicate\n', 'its own copy is the duplicate');
       // The token-keyed delivery is known across the restart too.
       const token = await f.sandbox.context.signer.sign(TEST_DATA);
       assert.equal((await withHeaders(TEST_DATA, token, {})).text, '');
-      await make({ log });
+      await make({ history: log });
       assert.equal((await withHeaders(TEST_DATA, token, { 'x-svc-webhook-id': 'relabelled' })).text, 'duplicate\n');
     });
 
@@ -183,11 +183,11 @@ describe('Receiver', () => {
         const relabelled = await withHeaders(TEST_DATA, token, { 'x-svc-topic': 'payments/settled' });
         assert.equal(relabelled.status, 200);
         assert.equal(app.requests.length, 0, 'an unsigned topic is not routed');
-        assert.equal(receiver.log.all()[0]!.forwards, undefined);
+        assert.equal(receiver.history.all()[0]!.forwards, undefined);
         const signed = Buffer.from(JSON.stringify({ webhookId: ID1, topic: 'payments/settled' }));
         assert.equal((await deliver(signed)).status, 200, "the app's 500 is recorded, the service answered 200");
         assert.deepEqual(app.requests[0]!.body, signed);
-        assert.equal(receiver.log.all()[1]!.forwards![0]!.status, 500);
+        assert.equal(receiver.history.all()[1]!.forwards![0]!.status, 500);
         await make({
           forward: new Forwarder({
             rules: parseForwardRules([{ topic: 'payments/*', url: appUrl }], 'test'),
@@ -250,7 +250,7 @@ describe('Receiver', () => {
     assert.equal(first.status, 503, first.text);
     const retryAfter = Number(first.headers['retry-after']);
     assert.ok(retryAfter >= 1 && retryAfter <= 15, `Retry-After ${first.headers['retry-after']}`);
-    const rec = receiver.log.all().at(-1)!;
+    const rec = receiver.history.all().at(-1)!;
     assert.equal(rec.verified, false);
     assert.match(
       rec.note!,
@@ -271,7 +271,7 @@ describe('Receiver', () => {
     assert.deepEqual([first.status, first.headers['content-length'], first.text], [200, '0', '']);
     const again = await deliver(JSON.stringify(EVENT(ID1)));
     assert.deepEqual([again.status, again.text], [200, 'duplicate\n']);
-    assert.equal(receiver.log.all()[1].duplicate, true);
+    assert.equal(receiver.history.all()[1].duplicate, true);
     assert.equal(events.length, 1);
   });
 
@@ -291,15 +291,15 @@ describe('Receiver', () => {
   });
 
   it('a new Receiver on the same history knows the events it acknowledged: not those refused, answered 5xx, or forged', async () => {
-    const log = new DeliveryLog();
+    const log = new DeliveryHistory();
     const ids = ['a', 'b', 'c', 'd'].map((c) => `${c.repeat(8)}-1111-4111-8111-111111111111`);
-    await make({ log });
+    await make({ history: log });
     assert.equal((await deliver(JSON.stringify(EVENT(ids[0]!)))).status, 200);
     assert.equal((await deliver(JSON.stringify(EVENT(ids[1]!)), 'Bearer a.b.c')).status, 403);
     receiver.setResponseOverride(500);
     assert.equal((await deliver(JSON.stringify(EVENT(ids[2]!)))).status, 500);
     receiver.setResponseOverride(undefined);
-    await make({ log });
+    await make({ history: log });
     const again = await Promise.all(ids.slice(0, 3).map((id) => deliver(JSON.stringify(EVENT(id)))));
     assert.deepEqual(
       again.map((r) => [r.status, r.text]),
@@ -314,15 +314,15 @@ describe('Receiver', () => {
   });
 
   it('after Clear the running receiver still knows the events it acknowledged; a receiver started after it knows only those it saw since (Clear erases the ids too, as README says)', async () => {
-    const log = new DeliveryLog();
+    const log = new DeliveryHistory();
     const ID2 = '22222222-2222-4222-8222-222222222222';
-    await make({ log });
+    await make({ history: log });
     assert.equal((await deliver(JSON.stringify(EVENT(ID1)))).status, 200);
     assert.equal((await deliver(JSON.stringify(EVENT(ID2)))).status, 200);
     await log.clear();
     assert.deepEqual(log.acknowledgedKeys(), []);
     assert.equal((await deliver(JSON.stringify(EVENT(ID1)))).text, 'duplicate\n', 'the receiver that answered it');
-    await make({ log });
+    await make({ history: log });
     assert.equal(
       (await deliver(JSON.stringify(EVENT(ID1)))).text,
       'duplicate\n',
@@ -337,7 +337,7 @@ describe('Receiver', () => {
     assert.equal(forged.status, 403);
     const genuine = await deliver(JSON.stringify(EVENT(ID1)));
     assert.equal(genuine.status, 200);
-    assert.equal(receiver.log.all()[1].duplicate, false);
+    assert.equal(receiver.history.all()[1].duplicate, false);
     assert.equal(events.length, 1);
   });
 
@@ -371,7 +371,7 @@ describe('Receiver', () => {
       if (c.options) await make(c.options);
       assert.equal((await c.send()).status, c.status);
       assert.deepEqual(
-        receiver.log.all().map((r: DeliveryRecord) => r.status),
+        receiver.history.all().map((r: DeliveryRecord) => r.status),
         [c.status],
       );
     });
@@ -383,7 +383,7 @@ describe('Receiver', () => {
     assert.equal((await deliver(json(Buffer.from([0xff])))).status, 400);
     assert.equal((await deliver(json(Buffer.from('\uFFFD', 'utf8')))).status, 200);
     assert.deepEqual(
-      receiver.log.all().map((r: DeliveryRecord) => [r.status, r.body.utf8, r.verified]),
+      receiver.history.all().map((r: DeliveryRecord) => [r.status, r.body.utf8, r.verified]),
       [
         [400, false, true],
         [200, true, true],
@@ -394,7 +394,7 @@ describe('Receiver', () => {
   for (const where of ['in memory', 'with a history file'] as const)
     it(`keeps every body byte for byte, held as text (ASCII) or as bytes (other UTF-8, a stray byte): ${where}`, async () => {
       const file = where === 'in memory' ? undefined : join(mkdtempSync(join(tmpdir(), 'wfs-kept-')), 'h.jsonl');
-      if (file) await make({ log: new DeliveryLog({ file }) });
+      if (file) await make({ history: new DeliveryHistory({ file }) });
       const json = (id: string, note: Buffer) =>
         Buffer.concat([Buffer.from(`{"webhookId":"${id}","topic":"t/x","note":"`), note, Buffer.from('"}')]);
       const sent = [
@@ -404,16 +404,16 @@ describe('Receiver', () => {
         json(ID3, Buffer.from([0xff])),
       ];
       for (const body of sent) await deliver(body);
-      const records = receiver.log.all();
+      const records = receiver.history.all();
       assert.deepEqual(
         records.map((r: DeliveryRecord) => r.status),
         [200, 200, 400],
       );
-      for (const [i, r] of records.entries()) assert.deepEqual(await receiver.log.body(r.id), sent[i], `body ${i}`);
+      for (const [i, r] of records.entries()) assert.deepEqual(await receiver.history.body(r.id), sent[i], `body ${i}`);
       if (!file) return;
       await receiver.stop();
-      await receiver.log.close();
-      const reloaded = new DeliveryLog({ file });
+      await receiver.history.close();
+      const reloaded = new DeliveryHistory({ file });
       await reloaded.load();
       for (const [i, r] of records.entries()) assert.deepEqual(await reloaded.body(r.id), sent[i], `reloaded ${i}`);
       await reloaded.close();
@@ -423,21 +423,21 @@ describe('Receiver', () => {
     const app = new RecordingServer();
     const appUrl = await app.start();
     const given: (string | undefined)[] = [];
-    const log = new DeliveryLog();
+    const log = new DeliveryHistory();
     const add = log.add.bind(log);
     log.add = (record, kept, asciiText) => {
       given.push(asciiText);
       return add(record, kept, asciiText);
     };
     try {
-      await make({ forward: forwardAll(appUrl), log });
+      await make({ forward: forwardAll(appUrl), history: log });
       const body = Buffer.from(JSON.stringify(EVENT(ID1)));
       assert.equal((await deliver(body)).status, 200);
       assert.equal(app.requests.length, 1);
       // Not forwarded (a duplicate is answered at once): its text is given.
       assert.equal((await deliver(body)).status, 200);
       assert.deepEqual(given, [undefined, body.toString('latin1')]);
-      assert.deepEqual(await log.body(receiver.log.all()[0]!.id), body);
+      assert.deepEqual(await log.body(receiver.history.all()[0]!.id), body);
     } finally {
       await app.stop();
     }
@@ -448,7 +448,7 @@ describe('Receiver', () => {
     assert.equal((await deliver(JSON.stringify(EVENT(ID1)))).status, 500);
     receiver.setResponseOverride(undefined);
     assert.equal((await deliver(JSON.stringify(EVENT(ID1)))).status, 200);
-    assert.equal(receiver.log.all()[1].duplicate, false);
+    assert.equal(receiver.history.all()[1].duplicate, false);
     assert.throws(() => receiver.setResponseOverride(99), RangeError);
   });
 
@@ -506,7 +506,7 @@ describe('Receiver', () => {
       assert.deepEqual(app.requests[0].body, body);
       assert.match(String(app.requests[0].headers.authorization), /^Bearer ey/);
       assert.equal(app.requests[0].url, '/app/hooks');
-      const record = receiver.log.all()[0];
+      const record = receiver.history.all()[0];
       const fwd = record.forwards![0]!;
       assert.equal(fwd.status, 200);
       const held = released - app.requests[0].arrivedAt;
@@ -541,7 +541,7 @@ describe('Receiver', () => {
       assert.equal((await first).status, 200);
       assert.equal(app.requests.length, 1, 'forwarded once');
       assert.deepEqual(
-        receiver.log.all().map((r) => r.duplicate),
+        receiver.history.all().map((r) => r.duplicate),
         [true, false],
         'the copy is recorded first, flagged',
       );
@@ -593,8 +593,8 @@ describe('Receiver', () => {
       ),
     );
     socket.destroy();
-    await untilTrue(() => receiver.log.all().length === 1);
-    const [record] = receiver.log.all();
+    await untilTrue(() => receiver.history.all().length === 1);
+    const [record] = receiver.history.all();
     assert.deepEqual([record!.status, record!.verified, record!.body.size], [400, false, 0]);
   });
 
@@ -636,8 +636,8 @@ describe('Receiver', () => {
     const open = () => new Promise<number>((r) => server.getConnections((_e, n) => r(n)));
     for (let i = 0; i < 100_000 && (await open()) > 0; i++) await new Promise((r) => setImmediate(r));
     release();
-    await untilTrue(() => receiver.log.all().length === 1);
-    const [record] = receiver.log.all();
+    await untilTrue(() => receiver.history.all().length === 1);
+    const [record] = receiver.history.all();
     assert.deepEqual([record!.status, record!.verified, record!.body.size], [400, false, 0]);
     // The next genuine delivery, with the key set now answering, is verified.
     const r = await deliver(Buffer.from('{"webhookId":"3c1c2a8e-0b4e-4c39-9d3a-1f2e3d4c5b6a","topic":"t"}'));
@@ -647,7 +647,7 @@ describe('Receiver', () => {
   it('answers 502 and records the error when the forward target is down', async () => {
     await make({ forward: forwardAll('http://127.0.0.1:9/down') });
     assert.equal((await deliver('{"webhookId":"44444444-4444-4444-8444-444444444444"}')).status, 502);
-    assert.ok(receiver.log.all()[0].forwards?.[0]?.error);
+    assert.ok(receiver.history.all()[0].forwards?.[0]?.error);
   });
 });
 
@@ -688,7 +688,7 @@ describe('Receiver: bounded, crash-safe, every answer delivered', () => {
       headers: { ...(await signed(body)), host: 'rebind.attacker.example' },
     });
     assert.equal(rebound.status, 421);
-    const r = receiver.log.all()[0];
+    const r = receiver.history.all()[0];
     assert.deepEqual([r.status, r.verified, r.body.kept], [421, false, 0]);
     assert.match(r.note!, /rebind\.attacker\.example/);
     assert.equal(
@@ -730,16 +730,16 @@ describe('Receiver: bounded, crash-safe, every answer delivered', () => {
       (await rawRequest(url, { method: 'POST', body, headers: { authorization: 'Bearer x.y.z' } })).status,
       403,
     );
-    const r = receiver.log.all()[0];
+    const r = receiver.history.all()[0];
     assert.deepEqual([r.body.size, r.body.kept], [300 * 1024, 4096]);
     assert.equal(r.body.sha256, createHash('sha256').update(body).digest('hex'));
-    assert.equal((await receiver.log.body(r.id))!.length, 4096);
+    assert.equal((await receiver.history.body(r.id))!.length, 4096);
   });
 
   it('a flood of unsigned 1 MB requests keeps the history within its memory budget, and verified deliveries survive it', async () => {
     const file = join(mkdtempSync(join(tmpdir(), 'wfs-flood-')), 'deliveries.jsonl');
-    const log = new DeliveryLog({ file, memoryBudgetBytes: 2 * 1024 * 1024, diskBudgetBytes: 4 * 1024 * 1024 });
-    await make({ log, maxBodyBytes: 1024 * 1024 + 10 });
+    const log = new DeliveryHistory({ file, memoryBudgetBytes: 2 * 1024 * 1024, diskBudgetBytes: 4 * 1024 * 1024 });
+    await make({ history: log, maxBodyBytes: 1024 * 1024 + 10 });
     const genuine = Buffer.from(
       JSON.stringify({ webhookId: '22222222-2222-4222-8222-222222222222', topic: 't/x', data: {} }),
     );
@@ -760,7 +760,7 @@ describe('Receiver: bounded, crash-safe, every answer delivered', () => {
     assert.equal(log.all().filter((r) => r.verified).length, 1, 'the verified delivery is still there');
     await receiver.stop();
     await log.close();
-    const restarted = new DeliveryLog({ file });
+    const restarted = new DeliveryHistory({ file });
     const loaded = await restarted.load();
     assert.equal(loaded.skipped, 0);
     assert.ok(restarted.all().some((r) => r.verified));
@@ -768,7 +768,7 @@ describe('Receiver: bounded, crash-safe, every answer delivered', () => {
   });
 
   it('a 2xx leaves only after the record reached the log; if it cannot be written the answer is 503 and the id is not marked processed', async () => {
-    const log = new DeliveryLog();
+    const log = new DeliveryHistory();
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
     const add = log.add.bind(log);
@@ -778,7 +778,7 @@ describe('Receiver: bounded, crash-safe, every answer delivered', () => {
       if (failNext) return gate.then(() => Promise.reject(new Error('ENOSPC: no space left on device')));
       return Promise.resolve(written).then(() => gate);
     };
-    await make({ log });
+    await make({ history: log });
     const body = Buffer.from(
       JSON.stringify({ webhookId: '33333333-3333-4333-8333-333333333333', topic: 't/x', data: {} }),
     );
@@ -815,14 +815,14 @@ describe('Receiver: bounded, crash-safe, every answer delivered', () => {
   });
 
   it('a fault of ours while handling a request is answered 500 and reported, and the receiver keeps serving', async () => {
-    const log = new DeliveryLog();
+    const log = new DeliveryHistory();
     const add = log.add.bind(log);
     let broken = true;
     log.add = (record, kept) => {
       if (broken) throw new TypeError('the history is broken');
       return add(record, kept);
     };
-    await make({ log });
+    await make({ history: log });
     const failures: DeliveryRecord[] = [];
     receiver.on('failure', (r: DeliveryRecord) => failures.push(r));
     const body = Buffer.from(
@@ -853,12 +853,12 @@ describe('Receiver: bounded, crash-safe, every answer delivered', () => {
     receiver.setResponseOverride(500);
     assert.equal((await rawRequest(url, { method: 'POST', body, headers: await signed(body) })).status, 500);
     assert.equal(
-      receiver.log.all()[0].checks.find((c) => c.step === 7)!.detail,
+      receiver.history.all()[0].checks.find((c) => c.step === 7)!.detail,
       'verified: answered 500 (not processed)',
     );
     receiver.setResponseOverride(undefined);
     assert.equal((await rawRequest(url, { method: 'POST', body, headers: await signed(body) })).status, 200);
-    assert.equal(receiver.log.all()[1].checks.find((c) => c.step === 7)!.detail, 'verified: answered 200');
+    assert.equal(receiver.history.all()[1].checks.find((c) => c.step === 7)!.detail, 'verified: answered 200');
     // Passed checks are one list shared by every delivery signed with the same key: another answer never changes it.
     const body2 = Buffer.from(
       JSON.stringify({ webhookId: '66666666-6666-4666-8666-666666666666', topic: 't/x', data: {} }),
@@ -866,15 +866,15 @@ describe('Receiver: bounded, crash-safe, every answer delivered', () => {
     receiver.setResponseOverride(502);
     assert.equal((await rawRequest(url, { method: 'POST', body: body2, headers: await signed(body2) })).status, 502);
     assert.equal(
-      receiver.log.all()[2].checks.find((c) => c.step === 7)!.detail,
+      receiver.history.all()[2].checks.find((c) => c.step === 7)!.detail,
       'verified: answered 502 (not processed)',
     );
     assert.equal(
-      receiver.log.all()[1].checks.find((c) => c.step === 7)!.detail,
+      receiver.history.all()[1].checks.find((c) => c.step === 7)!.detail,
       'verified: answered 200',
       'the earlier record still says 200',
     );
-    assert.ok(Object.isFrozen(receiver.log.all()[1].checks), 'the shared list cannot be changed in place');
+    assert.ok(Object.isFrozen(receiver.history.all()[1].checks), 'the shared list cannot be changed in place');
     // A 2xx override is answered without text, like a 200.
     const body3 = Buffer.from(
       JSON.stringify({ webhookId: '67676767-6767-4767-8767-676767676767', topic: 't/x', data: {} }),
@@ -882,7 +882,7 @@ describe('Receiver: bounded, crash-safe, every answer delivered', () => {
     receiver.setResponseOverride(202);
     const accepted = await rawRequest(url, { method: 'POST', body: body3, headers: await signed(body3) });
     assert.deepEqual([accepted.status, accepted.headers['content-length'], accepted.text], [202, '0', '']);
-    assert.equal(receiver.log.all()[3].checks.find((c) => c.step === 7)!.detail, 'verified: answered 202');
+    assert.equal(receiver.history.all()[3].checks.find((c) => c.step === 7)!.detail, 'verified: answered 202');
   });
 
   it('a verified body nested 100,000 levels deep is answered 200 and kept whole', async () => {
@@ -892,12 +892,12 @@ describe('Receiver: bounded, crash-safe, every answer delivered', () => {
         ']'.repeat(100_000) +
         '}',
     );
-    const log = new DeliveryLog({ file: join(mkdtempSync(join(tmpdir(), 'wfs-deep-')), 'd.jsonl') });
-    await make({ log });
+    const log = new DeliveryHistory({ file: join(mkdtempSync(join(tmpdir(), 'wfs-deep-')), 'd.jsonl') });
+    await make({ history: log });
     assert.equal((await rawRequest(url, { method: 'POST', body: deep, headers: await signed(deep) })).status, 200);
-    const r = receiver.log.all()[0];
+    const r = receiver.history.all()[0];
     assert.equal(r.topic, 't/deep');
-    assert.deepEqual(await receiver.log.body(r.id), deep);
+    assert.deepEqual(await receiver.history.body(r.id), deep);
     await log.close();
   });
 
@@ -932,12 +932,12 @@ describe('Receiver: bounded, crash-safe, every answer delivered', () => {
       );
       requests.forEach((r) => r.finish());
       for (const r of requests) assert.match(await r.answer, /^HTTP\/1\.1 403 /);
-      const refused = receiver.log.all().filter((r) => !r.verified);
+      const refused = receiver.history.all().filter((r) => !r.verified);
       assert.equal(refused.length, 3);
       for (const r of refused) {
         assert.deepEqual([r.status, r.body.size, r.body.kept, r.body.utf8], [403, body.length, 4095, true]);
         assert.equal(r.body.sha256, createHash('sha256').update(body).digest('hex'));
-        assert.equal((await receiver.log.body(r.id))!.toString('utf8'), body.subarray(0, 4095).toString('utf8'));
+        assert.equal((await receiver.history.body(r.id))!.toString('utf8'), body.subarray(0, 4095).toString('utf8'));
       }
     });
 
@@ -963,7 +963,7 @@ describe('Receiver: bounded, crash-safe, every answer delivered', () => {
       const busy = await second.answer;
       assert.match(busy, /^HTTP\/1\.1 503 /);
       assert.match(busy, /\r\nretry-after: 1\r\n/i);
-      const record = receiver.log.all().at(-1)!;
+      const record = receiver.history.all().at(-1)!;
       assert.deepEqual([record.status, record.body.kept], [503, 0]);
       assert.match(record.note!, /^answered 503: the bodies being received already hold the 1048576-byte limit/);
       first.finish();
@@ -1014,7 +1014,7 @@ describe('Receiver: bounded, crash-safe, every answer delivered', () => {
         [503, '1'],
         'the true body, while another is received under its token: sent again shortly',
       );
-      const copyRecord = receiver.log.all().at(-1)!;
+      const copyRecord = receiver.history.all().at(-1)!;
       assert.match(copyRecord.note!, /^answered 503: another body under the same token was still being received/);
       assert.deepEqual(
         [copyRecord.body.size, copyRecord.body.sha256],
@@ -1039,7 +1039,7 @@ describe('Receiver: bounded, crash-safe, every answer delivered', () => {
         'sent again, the delivery is processed',
       );
       assert.equal((await rawRequest(url, { method: 'POST', body: genuine, headers })).text, 'duplicate\n');
-      const refused = receiver.log.all().filter((r) => r.status === 403);
+      const refused = receiver.history.all().filter((r) => r.status === 403);
       assert.deepEqual(
         refused.map((r) => r.checks?.find((c) => !c.ok)?.step),
         [6, 6, 6],
@@ -1158,12 +1158,12 @@ describe('Receiver: the last 10,000 acknowledged events are known across a resta
         ),
       body: () => ({ ok: true, checks: [] }),
     } as unknown as Verifier;
-    const log = new DeliveryLog({ memoryBudgetBytes: 1024 * 1024 });
+    const log = new DeliveryHistory({ memoryBudgetBytes: 1024 * 1024 });
     const clock = new SystemClock();
     const id = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
     const events: string[] = [];
     const start = async () => {
-      const r = new Receiver({ verifier: passAll, clock, log });
+      const r = new Receiver({ verifier: passAll, clock, history: log });
       r.on('verified-event', (e: { event: { webhookId: string } }) => events.push(e.event.webhookId));
       return { r, url: await r.start() };
     };

@@ -5,7 +5,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DeliveryLog } from '../../../src/core/webhooks/DeliveryLog';
+import { DeliveryHistory } from '../../../src/core/webhooks/DeliveryHistory';
 import type { DeliveryRecord } from '../../../src/core/webhooks/deliveryRecord';
 import {
   HistoryInUse,
@@ -45,13 +45,13 @@ const deadPid = () => spawnSync(process.execPath, ['-e', '']).pid!;
 describe('the history file has one writer', () => {
   it("a second history on the same file keeps its records in memory and leaves the first one's file alone", async () => {
     const file = fileIn();
-    const first = new DeliveryLog({ file });
+    const first = new DeliveryHistory({ file });
     await first.load();
     await first.add(...rec('a1'));
     assert.deepEqual([holderOf(file).pid, holderOf(file).host], [process.pid, hostname()]);
     const bytes = statSync(file).size;
 
-    const second = new DeliveryLog({ file });
+    const second = new DeliveryHistory({ file });
     const err = await second.load().then(
       () => undefined,
       (e: unknown) => e,
@@ -78,7 +78,7 @@ describe('the history file has one writer', () => {
 
     await first.close();
     assert.equal(existsSync(HistoryLock.lockPath(file)), false, 'closing gives the lock up');
-    const third = new DeliveryLog({ file });
+    const third = new DeliveryHistory({ file });
     assert.deepEqual(await third.load(), { loaded: 1, skipped: 0 });
     assert.deepEqual(
       third.all().map((r) => r.id),
@@ -90,7 +90,7 @@ describe('the history file has one writer', () => {
   it('a lock left by a process that is gone (a crash, a kill -9) is taken over', async () => {
     const file = fileIn();
     writeFileSync(HistoryLock.lockPath(file), JSON.stringify({ pid: deadPid(), host: hostname(), token: 'old' }));
-    const log = new DeliveryLog({ file });
+    const log = new DeliveryHistory({ file });
     await log.load();
     assert.equal(holderOf(file).pid, process.pid);
     await log.close();
@@ -117,9 +117,9 @@ describe('the history file has one writer', () => {
 
   it('the holder says what it is, and a name written by hand is shown only when it is one short line', async () => {
     const file = fileIn();
-    const first = new DeliveryLog({ file, holderName: 'wfs listen' });
+    const first = new DeliveryHistory({ file, holderName: 'wfs listen' });
     await first.load();
-    const err = await new DeliveryLog({ file, holderName: 'a VS Code window' }).load().then(
+    const err = await new DeliveryHistory({ file, holderName: 'a VS Code window' }).load().then(
       () => undefined,
       (e: unknown) => e,
     );

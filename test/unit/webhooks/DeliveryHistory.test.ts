@@ -5,7 +5,7 @@ import { appendFileSync, chmodSync, existsSync, mkdtempSync, readFileSync, statS
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { open } from 'node:fs/promises';
-import { DeliveryLog } from '../../../src/core/webhooks/DeliveryLog';
+import { DeliveryHistory } from '../../../src/core/webhooks/DeliveryHistory';
 import type { DeliveryRecord } from '../../../src/core/webhooks/deliveryRecord';
 import { serializeLine } from '../../../src/core/webhooks/historyLine';
 import { fileModeWarning, ReadOnlyHistoryFile, remainderAfter } from '../../../src/core/webhooks/historyFile';
@@ -45,16 +45,16 @@ async function fileHandlePrototype(
 
 /** The memory a fresh history counts for the file's records. */
 async function loadedAlone(file: string): Promise<number> {
-  const log = new DeliveryLog({ file });
+  const log = new DeliveryHistory({ file });
   await log.load();
   const bytes = log.bytesInMemory;
   await log.close();
   return bytes;
 }
 
-describe('DeliveryLog', () => {
+describe('DeliveryHistory', () => {
   it("counts a record's checks by their text, the same for every record sharing one frozen list", () => {
-    const log = new DeliveryLog();
+    const log = new DeliveryHistory();
     const added = (checks: DeliveryRecord['checks'], i: number) => {
       const before = log.bytesInMemory;
       log.add(...rec(i, 10, { checks }));
@@ -74,7 +74,7 @@ describe('DeliveryLog', () => {
   });
 
   it('is bounded in bytes in memory: the oldest go first, and it is queryable', async () => {
-    const log = new DeliveryLog({ memoryBudgetBytes: 200 * 1024 });
+    const log = new DeliveryHistory({ memoryBudgetBytes: 200 * 1024 });
     // In memory only there is no write to wait for: nothing is returned, so the receiver answers at once.
     for (let i = 0; i < 50; i++)
       assert.equal(log.add(...rec(i, 10 * 1024, { topic: i % 2 ? 'a/odd' : 'a/even', runId: `run${i}` })), undefined);
@@ -97,7 +97,7 @@ describe('DeliveryLog', () => {
   });
 
   it('refused requests hold at most a quarter of the memory budget: a flood cannot push out verified deliveries', async () => {
-    const log = new DeliveryLog({ memoryBudgetBytes: 400 * 1024 });
+    const log = new DeliveryHistory({ memoryBudgetBytes: 400 * 1024 });
     for (let i = 0; i < 10; i++) await log.add(...rec(i, 10 * 1024));
     for (let i = 100; i < 1100; i++) await log.add(...rec(i, 4096, { verified: false, status: 403 }));
     const kept = log.all();
@@ -108,7 +108,7 @@ describe('DeliveryLog', () => {
   });
 
   it('a long mixed stream keeps the newest within budget, and its bookkeeping holds nothing evicted', async () => {
-    const log = new DeliveryLog({ memoryBudgetBytes: 64 * 1024 });
+    const log = new DeliveryHistory({ memoryBudgetBytes: 64 * 1024 });
     for (let i = 0; i < 5000; i++) await log.add(...rec(i, 512, i % 10 ? {} : { verified: false, status: 403 }));
     const kept = log.all();
     assert.ok(log.bytesInMemory <= 64 * 1024, `${log.bytesInMemory} bytes`);
@@ -133,7 +133,7 @@ describe('DeliveryLog', () => {
   });
 
   it('finds records by id whenever the lookup is first made: before, during and after evictions, and after clear', async () => {
-    const log = new DeliveryLog({ memoryBudgetBytes: 64 * 1024 });
+    const log = new DeliveryHistory({ memoryBudgetBytes: 64 * 1024 });
     for (let i = 0; i < 20; i++) log.add(...rec(i, 512));
     assert.equal(log.size, 20);
     assert.equal(log.find('r7')?.id, 'r7', 'the first lookup sees every record added before it');
@@ -158,7 +158,7 @@ describe('DeliveryLog', () => {
       file,
       Buffer.concat([rec(1), rec(2), rec(1, 10, { status: 503 })].map(([r, bytes]) => serializeLine(r, bytes))),
     );
-    const b = new DeliveryLog({ file });
+    const b = new DeliveryHistory({ file });
     assert.deepEqual(await b.load(), { loaded: 2, skipped: 0 });
     assert.deepEqual(
       b.all().map((r) => [r.id, r.status]),
@@ -173,12 +173,12 @@ describe('DeliveryLog', () => {
 
   it('persists as JSON lines and reloads line by line; large bodies stay on disk and are read on demand', async () => {
     const file = fileIn();
-    const a = new DeliveryLog({ file, inlineBodyBytes: 1024 });
+    const a = new DeliveryHistory({ file, inlineBodyBytes: 1024 });
     for (let i = 0; i < 5; i++) await a.add(...rec(i, i === 3 ? 300 * 1024 : 100));
     assert.ok(a.bytesInMemory < 20 * 1024, `the 300 KiB body is not held in memory (${a.bytesInMemory} bytes)`);
     assert.deepEqual(await a.body('r3'), Buffer.alloc(300 * 1024, 0x61 + 3), 'read back from the file');
     await a.close();
-    const b = new DeliveryLog({ file, inlineBodyBytes: 1024 });
+    const b = new DeliveryHistory({ file, inlineBodyBytes: 1024 });
     assert.deepEqual(await b.load(), { loaded: 5, skipped: 0 });
     assert.deepEqual(
       b.all().map((r) => r.id),
@@ -194,7 +194,7 @@ describe('DeliveryLog', () => {
     const file = fileIn();
     const text = '{"webhookId":"w1","note":"plain ASCII"}';
     const [record] = rec(1, text.length);
-    const a = new DeliveryLog({ file, inlineBodyBytes: 100 });
+    const a = new DeliveryHistory({ file, inlineBodyBytes: 100 });
     await a.add(record, Buffer.from(text), text);
     const [other, bytes] = rec(2, 64);
     // A text of another length is not taken for the bytes.
@@ -211,27 +211,27 @@ describe('DeliveryLog', () => {
     assert.deepEqual(await a.body('r1'), Buffer.from(text));
     assert.ok(Buffer.isBuffer(await a.body('r1')));
     await a.close();
-    const b = new DeliveryLog({ file });
+    const b = new DeliveryHistory({ file });
     assert.deepEqual(await b.load(), { loaded: 4, skipped: 0 });
     assert.deepEqual(await b.body('r1'), Buffer.from(text));
     assert.deepEqual(await b.body('r2'), bytes);
     assert.deepEqual(await b.body('r3'), largeBytes);
     await b.close();
-    const asText = new DeliveryLog();
+    const asText = new DeliveryHistory();
     asText.add(record, Buffer.from(text), text);
     assert.deepEqual(await asText.body('r1'), Buffer.from(text));
-    const asBytes = new DeliveryLog();
+    const asBytes = new DeliveryHistory();
     asBytes.add(record, Buffer.from(text));
     assert.equal(asText.bytesInMemory, asBytes.bytesInMemory, 'its bytes are counted alike');
   });
 
   it('a torn last line and garbage are skipped, counted and reported once; the next record starts on a line of its own', async () => {
     const file = fileIn();
-    const a = new DeliveryLog({ file });
+    const a = new DeliveryHistory({ file });
     for (let i = 0; i < 3; i++) await a.add(...rec(i));
     await a.close();
     appendFileSync(file, 'not json at all\n{"id":"torn","b64":"AAA'); // garbage, then a record cut off by a crash
-    const b = new DeliveryLog({ file });
+    const b = new DeliveryHistory({ file });
     const warnings: string[] = [];
     b.on('warning', (w: string) => warnings.push(w));
     assert.deepEqual(await b.load(), { loaded: 3, skipped: 2 });
@@ -239,7 +239,7 @@ describe('DeliveryLog', () => {
     assert.match(warnings[0], /2 unreadable lines/);
     await b.add(...rec(3));
     await b.close();
-    const c = new DeliveryLog({ file });
+    const c = new DeliveryHistory({ file });
     assert.deepEqual(
       await c.load(),
       { loaded: 4, skipped: 0 },
@@ -255,7 +255,7 @@ describe('DeliveryLog', () => {
   it('a torn line is ended before the next append even when nothing compacts it (AppendFile)', async () => {
     const file = fileIn();
     writeFileSync(file, '{"torn":');
-    const log = new DeliveryLog({ file, diskBudgetBytes: MiB });
+    const log = new DeliveryHistory({ file, diskBudgetBytes: MiB });
     // load() compacts away the torn line; to see the append on its own, add without loading.
     await log.add(...rec(7));
     await log.close();
@@ -266,7 +266,7 @@ describe('DeliveryLog', () => {
 
   it('a burst is written in batches (group commit): one writev for the records added while a write was under way', async () => {
     const file = fileIn();
-    const log = new DeliveryLog({ file, inlineBodyBytes: 100 });
+    const log = new DeliveryHistory({ file, inlineBodyBytes: 100 });
     // FileHandle is not exported: its prototype is reached through a handle.
     const probe = await open(file, 'a');
     const proto = Object.getPrototypeOf(probe) as { writev: (...a: unknown[]) => Promise<unknown> };
@@ -293,14 +293,14 @@ describe('DeliveryLog', () => {
     // Each record's offset is its own: a body read back from the file is that record's.
     for (const i of [0, 3, 17, 39]) assert.deepEqual(await log.body(`r${i}`), rec(i, i % 3 ? 30 : 300)[1], `r${i}`);
     await log.close();
-    const again = new DeliveryLog({ file });
+    const again = new DeliveryHistory({ file });
     assert.deepEqual(await again.load(), { loaded: 40, skipped: 0 });
     await again.close();
   });
 
   it('clear() while records wait for their write: none of them reaches the erased file, later ones do', async () => {
     const file = fileIn();
-    const log = new DeliveryLog({ file });
+    const log = new DeliveryHistory({ file });
     await log.add(...rec(0));
     const before = [log.add(...rec(1)), log.add(...rec(2))];
     const cleared = log.clear();
@@ -320,7 +320,7 @@ describe('DeliveryLog', () => {
 
   it('a write that fails part-way (disk full mid-line) rejects, and the next record starts on a line of its own', async () => {
     const file = fileIn();
-    const log = new DeliveryLog({ file });
+    const log = new DeliveryHistory({ file });
     const events: string[] = [];
     log.on('error-persisting', (e: Error) => events.push(`failed: ${e.message}`));
     log.on('persisting-again', () => events.push('again'));
@@ -351,7 +351,7 @@ describe('DeliveryLog', () => {
     const lines = readFileSync(file, 'utf8').split('\n');
     assert.equal(lines[1], lines[1]!.slice(0, 5), 'the torn fragment is a line by itself');
     assert.equal(JSON.parse(lines[2]!).id, 'r2');
-    const again = new DeliveryLog({ file });
+    const again = new DeliveryHistory({ file });
     assert.deepEqual(await again.load(), { loaded: 3, skipped: 1 });
     await again.close();
   });
@@ -359,7 +359,7 @@ describe('DeliveryLog', () => {
   it('a load that fails part-way (the torn last line cannot be ended: disk full) leaves nothing half-loaded, and loads whole when tried again', async () => {
     const file = fileIn();
     writeFileSync(file, [serializeLine(...rec(0)), serializeLine(...rec(1))].join('') + '{"torn');
-    const log = new DeliveryLog({ file });
+    const log = new DeliveryHistory({ file });
     const proto = await fileHandlePrototype(file);
     const writev = proto.writev;
     proto.writev = async () => {
@@ -385,7 +385,7 @@ describe('DeliveryLog', () => {
   it('a compaction at load that fails (disk full) is a warning, not a failed load: the history works, and the file is compacted at the next start', async () => {
     const file = fileIn();
     writeFileSync(file, [serializeLine(...rec(0)), 'garbage\n', serializeLine(...rec(1))].join(''));
-    const log = new DeliveryLog({ file });
+    const log = new DeliveryHistory({ file });
     const warnings: string[] = [];
     log.on('warning', (w: string) => warnings.push(w));
     const proto = await fileHandlePrototype(file);
@@ -406,7 +406,7 @@ describe('DeliveryLog', () => {
     await log.add(...rec(2));
     assert.deepEqual(await log.body('r1'), rec(1)[1], 'read back from the file it kept');
     await log.close();
-    const again = new DeliveryLog({ file });
+    const again = new DeliveryHistory({ file });
     assert.deepEqual(await again.load(), { loaded: 3, skipped: 1 });
     await again.close();
     assert.equal(readFileSync(file, 'utf8').includes('garbage'), false, 'compacted at the next start');
@@ -422,7 +422,7 @@ describe('DeliveryLog', () => {
 
   it('on disk it stays within its budget: compaction writes a new file and renames it, keeping the newest records', async () => {
     const file = fileIn();
-    const log = new DeliveryLog({ file, diskBudgetBytes: 512 * 1024, inlineBodyBytes: 1024 });
+    const log = new DeliveryHistory({ file, diskBudgetBytes: 512 * 1024, inlineBodyBytes: 1024 });
     let compactions = 0;
     log.on('compacted', () => compactions++);
     for (let i = 0; i < 60; i++) await log.add(...rec(i, 20 * 1024));
@@ -433,7 +433,7 @@ describe('DeliveryLog', () => {
     assert.equal(ids.at(-1), 'r59');
     for (const id of ids) assert.equal((await log.body(id))!.length, 20 * 1024, `${id} readable after compaction`);
     await log.close();
-    const again = new DeliveryLog({ file, inlineBodyBytes: 1024 });
+    const again = new DeliveryHistory({ file, inlineBodyBytes: 1024 });
     await again.load();
     // Every record kept before the restart is there again (an older one the file still held may come back too).
     assert.deepEqual(
@@ -449,7 +449,7 @@ describe('DeliveryLog', () => {
   it('a file it makes is readable by its owner only, also after a compaction; one found with another mode keeps it, compacted or not', async () => {
     const modeOf = (f: string) => statSync(f).mode & 0o777;
     const file = fileIn();
-    const log = new DeliveryLog({ file, diskBudgetBytes: 256 * 1024, inlineBodyBytes: 1024 });
+    const log = new DeliveryHistory({ file, diskBudgetBytes: 256 * 1024, inlineBodyBytes: 1024 });
     await log.add(...rec(0));
     assert.equal(modeOf(file), 0o600, 'made 0600 whatever the umask');
     let compactions = 0;
@@ -464,7 +464,7 @@ describe('DeliveryLog', () => {
       const older = fileIn();
       writeFileSync(older, serializeLine(...rec(1)).toString() + '\n');
       chmodSync(older, mode);
-      const reopened = new DeliveryLog({ file: older, diskBudgetBytes: 256 * 1024, inlineBodyBytes: 1024 });
+      const reopened = new DeliveryHistory({ file: older, diskBudgetBytes: 256 * 1024, inlineBodyBytes: 1024 });
       await reopened.load();
       let compacted = 0;
       reopened.on('compacted', () => compacted++);
@@ -485,7 +485,7 @@ describe('DeliveryLog', () => {
     const line = serializeLine(...rec(1)).toString() + '\n';
     writeFileSync(file, line);
     chmodSync(file, 0o444);
-    const log = new DeliveryLog({ file });
+    const log = new DeliveryHistory({ file });
     const err = await log.load().then(
       () => undefined,
       (e: unknown) => e,
@@ -504,11 +504,11 @@ describe('DeliveryLog', () => {
 
   it('a compaction that never reached its rename leaves the old file whole; its leftover is removed at load', async () => {
     const file = fileIn();
-    const a = new DeliveryLog({ file });
+    const a = new DeliveryHistory({ file });
     for (let i = 0; i < 4; i++) await a.add(...rec(i));
     await a.close();
     writeFileSync(`${file}.compacting`, '{"id":"half-written"'); // what a crash mid-compaction leaves
-    const b = new DeliveryLog({ file });
+    const b = new DeliveryHistory({ file });
     assert.deepEqual(await b.load(), { loaded: 4, skipped: 0 });
     assert.equal(existsSync(`${file}.compacting`), false);
     await b.close();
@@ -517,7 +517,7 @@ describe('DeliveryLog', () => {
   it('remembers the webhookIds of acknowledged deliveries whose records its budgets dropped: across a restart and compactions, oldest first', async () => {
     const file = fileIn();
     const options = { file, memoryBudgetBytes: 200 * 1024, diskBudgetBytes: 512 * 1024, inlineBodyBytes: 1024 };
-    const log = new DeliveryLog(options);
+    const log = new DeliveryHistory(options);
     let compactions = 0;
     log.on('compacted', () => compactions++);
     // Every fifth is refused and every seventh answered 503: the service sends those again, so neither is remembered.
@@ -534,7 +534,7 @@ describe('DeliveryLog', () => {
     await log.close();
     assert.ok(statSync(file).size <= options.diskBudgetBytes, `${statSync(file).size} bytes on disk`);
 
-    const again = new DeliveryLog(options);
+    const again = new DeliveryHistory(options);
     assert.equal((await again.load()).skipped, 0, 'the line of ids is not a torn record');
     assert.deepEqual(again.acknowledgedKeys(), acknowledged, 'after the restart: dropped records included');
     assert.ok(again.all().length < 20);
@@ -546,7 +546,7 @@ describe('DeliveryLog', () => {
   it('the ids it keeps for dropped records take at most a quarter of the disk budget: the newest of them', async () => {
     const file = fileIn();
     const options = { file, diskBudgetBytes: 16 * 1024 };
-    const log = new DeliveryLog(options);
+    const log = new DeliveryHistory(options);
     for (let i = 0; i < 600; i++) await log.add(...rec(i, 10, { webhookId: `wh-${String(i).padStart(6, '0')}` }));
     await log.close();
     const lines = readFileSync(file, 'utf8').split('\n').filter(Boolean);
@@ -554,7 +554,7 @@ describe('DeliveryLog', () => {
     assert.ok(lines[0]!.length <= 4 * 1024, `${lines[0]!.length} bytes of ids`);
     assert.ok(ids.length > 100, `${ids.length} ids`);
     assert.ok(statSync(file).size <= options.diskBudgetBytes, `${statSync(file).size} bytes on disk`);
-    const again = new DeliveryLog(options);
+    const again = new DeliveryHistory(options);
     await again.load();
     const keys = again.acknowledgedKeys();
     // The newest ids, in order, with nothing missing between the oldest kept and the last record.
@@ -568,7 +568,7 @@ describe('DeliveryLog', () => {
 
   it('the quarter of the disk budget is counted in the bytes written: ids that escape or take several UTF-8 bytes each', async () => {
     const file = fileIn();
-    const log = new DeliveryLog({ file, diskBudgetBytes: 16 * 1024 });
+    const log = new DeliveryHistory({ file, diskBudgetBytes: 16 * 1024 });
     // 100 characters each, 600 bytes as JSON: counted by characters, the line would take 22 KiB, over the whole budget.
     const id = (i: number) => `${String(i).padStart(4, '0')}${'\u0001'.repeat(96)}`;
     for (let i = 0; i < 300; i++) await log.add(...rec(i, 10, { webhookId: id(i) }));
@@ -576,7 +576,7 @@ describe('DeliveryLog', () => {
     const first = readFileSync(file, 'utf8').split('\n')[0]!;
     assert.ok(Buffer.byteLength(first) <= 4 * 1024, `${Buffer.byteLength(first)} bytes of ids`);
     assert.ok(statSync(file).size <= 16 * 1024, `${statSync(file).size} bytes on disk`);
-    const again = new DeliveryLog({ file });
+    const again = new DeliveryHistory({ file });
     await again.load();
     assert.ok(again.acknowledgedKeys().includes(id(299)));
     await again.close();
@@ -589,7 +589,7 @@ describe('DeliveryLog', () => {
       file,
       `${JSON.stringify({ acknowledged: ['wh-a', 7, long, '', 'wh-b'] })}\n${serializeLine(rec(1)[0], rec(1)[1]).toString()}`,
     );
-    const log = new DeliveryLog({ file });
+    const log = new DeliveryHistory({ file });
     assert.deepEqual(await log.load(), { loaded: 1, skipped: 0 });
     assert.deepEqual(log.acknowledgedKeys(), ['wh-a', 'wh-b']);
     await log.close();
@@ -597,21 +597,21 @@ describe('DeliveryLog', () => {
 
   it('clear forgets everything and erases the file', async () => {
     const file = fileIn();
-    const log = new DeliveryLog({ file });
+    const log = new DeliveryHistory({ file });
     for (let i = 0; i < 3; i++) await log.add(...rec(i, 1000));
     await log.clear();
     assert.equal(log.size, 0);
     assert.equal(statSync(file).size, 0);
     await log.add(...rec(9));
     await log.close();
-    const again = new DeliveryLog({ file });
+    const again = new DeliveryHistory({ file });
     assert.deepEqual(await again.load(), { loaded: 1, skipped: 0 });
     await again.close();
   });
 
   it("a record whose append failed is written by the next compaction from what memory holds: an ASCII body's text as its bytes", async () => {
     const file = fileIn();
-    const log = new DeliveryLog({ file, diskBudgetBytes: 8192 });
+    const log = new DeliveryHistory({ file, diskBudgetBytes: 8192 });
     await log.load();
     log.on('error-persisting', () => undefined);
     // Older records first, so that the budget drops them, not the one whose append fails.
@@ -636,7 +636,7 @@ describe('DeliveryLog', () => {
     assert.ok(compacted, 'the file was compacted');
     assert.ok(log.find('r99'), 'the failed record is still kept');
     await log.close();
-    const reloaded = new DeliveryLog({ file, diskBudgetBytes: 8192 });
+    const reloaded = new DeliveryHistory({ file, diskBudgetBytes: 8192 });
     await reloaded.load();
     assert.deepEqual(await reloaded.body('r99'), Buffer.from(text));
     await reloaded.close();
@@ -644,7 +644,7 @@ describe('DeliveryLog', () => {
 
   it('a write that fails (e.g. full disk) rejects add() and is reported; the record stays in memory', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'wfs-history-'));
-    const log = new DeliveryLog({ file: dir }); // a directory cannot be opened for appending
+    const log = new DeliveryHistory({ file: dir }); // a directory cannot be opened for appending
     const errors: Error[] = [];
     log.on('error-persisting', (e: Error) => errors.push(e));
     await assert.rejects(async () => log.add(...rec(1)), /EISDIR|illegal operation/);

@@ -22,7 +22,7 @@ export interface DeliveryQuery {
   verified?: boolean;
 }
 
-export interface DeliveryLogOptions {
+export interface DeliveryHistoryOptions {
   /** The JSON-lines file; without one the history lives in memory only. */
   file?: string;
   /** Bytes the history may hold in memory (records and inline bodies). */
@@ -70,7 +70,7 @@ export interface LoadReport {
   skipped: number;
 }
 
-export class DeliveryLog extends EventEmitter {
+export class DeliveryHistory extends EventEmitter {
   private entries: Entry[] = [];
   private holes = 0;
   /** entries[head] is the oldest record not yet evicted, or before it. */
@@ -105,7 +105,7 @@ export class DeliveryLog extends EventEmitter {
   readonly diskBudgetBytes: number;
   private readonly inlineBodyBytes: number;
 
-  constructor(private readonly options: DeliveryLogOptions = {}) {
+  constructor(private readonly options: DeliveryHistoryOptions = {}) {
     super();
     this.memoryBudgetBytes = options.memoryBudgetBytes ?? DEFAULT_HISTORY_MEMORY_BYTES;
     this.diskBudgetBytes = options.diskBudgetBytes ?? DEFAULT_HISTORY_DISK_BYTES;

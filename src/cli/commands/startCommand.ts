@@ -5,29 +5,45 @@ import { readServiceTarget, signIn } from '../cliEnvironment';
 import { SERVICE_ENV, type CommandSpec } from '../commandSpec';
 import { intFlag, requiredFlag, UsageError } from '../flags';
 import { DEFAULT_GIVE_UP_SECONDS, followWorkflow } from './statusCommand';
+import { OutcomeUnknown, ServiceError } from '../../core/http/serviceErrors';
 import { TransportError } from '../../core/http/request';
-import { OutcomeUnknown } from '../../core/http/serviceErrors';
-import { startWorkflowUrl } from '../../core/http/paths';
-import { watchStartOnWire } from '../../core/workflows/startOnWire';
+import { startBilledWorkflow, type OutcomeUnknownResult } from '../../core/workflows/billedStart';
+import { shellQuote } from '../../core/presentation/shellQuote';
 import { StoppedBeforeSent } from '../output';
 
-/** Stopped (SIGINT/SIGTERM/SIGHUP) after the start went out and before its answer came: the same unknown as a lost
- * answer. */
-function stoppedAfterSend(correlationId: string): OutcomeUnknown {
+/** A start that may have billed a workflow although no answer says so: what happened, then the exact command. */
+function outcomeUnknown(o: OutcomeUnknownResult): OutcomeUnknown {
+  const what = {
+    'stopped-after-send': 'the start was sent and the command was stopped before its answer came',
+    'answer-lost': `the start was sent and its answer lost (${lostHow(o)})`,
+    'service-error': `the service answered ${o.error instanceof ServiceError && o.error.status ? o.error.status : 'an error'} to the start`,
+  }[o.cause];
+  const fields = o.error instanceof ServiceError ? o.error : undefined;
   return new OutcomeUnknown(
     'outcome-unknown',
-    `Outcome unknown: the start was sent and the command was stopped before its answer came; a workflow may have been started and billed. Do not retry blindly: run \`wfs find --correlation-id ${correlationId}\`, and start another only if none is found.`,
-    { correlationId, billed: 'possibly' },
+    `Outcome unknown: ${what}; a workflow may have been started and billed. Do not retry blindly: run \`${findCommandLine(o.correlationId)}\`, and start another only if none is found.`,
+    {
+      correlationId: o.correlationId,
+      billed: 'possibly',
+      status: fields?.status,
+      code: fields?.code,
+      problemType: fields?.problemType,
+      instance: fields?.instance,
+    },
   );
 }
 
-/** The start was sent and its answer lost (a timeout, a connection reset): like a 500, a billed workflow may exist. */
-function lostAnswer(err: TransportError, correlationId: string): OutcomeUnknown {
-  return new OutcomeUnknown(
-    'outcome-unknown',
-    `Outcome unknown: the start was sent and its answer lost (${err.reason === 'network' ? `the connection was cut: ${err.code ?? 'closed'}` : err.message}); a workflow may have been started and billed. Do not retry blindly: run \`wfs find --correlation-id ${correlationId}\`, and start another only if none is found.`,
-    { correlationId, billed: 'possibly' },
-  );
+/** How the answer was lost, in words: a cut connection by its code, a timeout by the transport's message. */
+function lostHow(o: OutcomeUnknownResult): string {
+  const e = o.error;
+  if (e instanceof TransportError && e.reason === 'network') return `the connection was cut: ${e.code ?? 'closed'}`;
+  return o.detail;
+}
+
+/** The exact `wfs find` line for a correlationId, quoted for a POSIX shell where it needs quoting. */
+function findCommandLine(correlationId: string): string {
+  const value = /^[\w.:@/+-]+$/.test(correlationId) ? correlationId : shellQuote(correlationId);
+  return `wfs find --correlation-id ${value}`;
 }
 
 export const startCommand: CommandSpec = {
@@ -65,7 +81,7 @@ export const startCommand: CommandSpec = {
   env: SERVICE_ENV,
   exits: [
     [
-      3,
+      EXIT.outcomeUnknown,
       'outcome unknown: the start answered 500, its answer was lost, or the command was stopped while waiting for it, so a billed workflow may exist: run `wfs find --correlation-id C` with the correlationId in the error line',
     ],
     [EXIT.deadline, 'with --follow: the deadline came while the workflow was still running'],
@@ -87,8 +103,8 @@ export const startCommand: CommandSpec = {
       io.clock.now(),
     );
     const env = await signIn(target, io);
-    const onWire = watchStartOnWire(startWorkflowUrl(env.baseUrl, sessionId));
-    let unsubscribe: () => void = () => undefined;
+    const stop = new AbortController();
+    let unsubscribe = io.onStop(() => stop.abort());
     try {
       const client = new WorkflowClient({
         baseUrl: env.baseUrl,
@@ -97,25 +113,21 @@ export const startCommand: CommandSpec = {
         gate: env.gate,
         clock: env.clock,
       });
-      // A stop while the start may be on the wire ends like a lost answer; before that, nothing was started.
-      const stopped = new Promise<never>((_, reject) => {
-        unsubscribe = io.onStop(() =>
-          reject(
-            onWire.mayHaveStarted
-              ? stoppedAfterSend(prepared.correlationId)
-              : new StoppedBeforeSent('stopped before the start was sent: no workflow was started, nothing was billed'),
-          ),
-        );
-      });
-      const sent = client.start({ sessionId, product, correlationId: prepared.correlationId }).catch((err: unknown) => {
-        throw err instanceof TransportError && err.mayHaveBeenSent ? lostAnswer(err, prepared.correlationId) : err;
-      });
       io.progress?.(`starting a billed workflow on ${sessionId} (correlationId ${prepared.correlationId})`);
-      const result = await Promise.race([sent, stopped]).finally(() => io.progress?.(undefined));
+      const outcome = await startBilledWorkflow(
+        (req, options) => client.start(req, options),
+        { sessionId, product, correlationId: prepared.correlationId },
+        stop.signal,
+      ).finally(() => io.progress?.(undefined));
+      if (outcome.kind === 'not-sent')
+        throw new StoppedBeforeSent('stopped before the start was sent: no workflow was started, nothing was billed');
+      if (outcome.kind === 'outcome-unknown') throw outcomeUnknown(outcome);
+      const result = outcome.result;
       const { correlationId, ...body } = result;
       io.emit({ event: 'started', correlationId, ...body });
       if (!follow) return 0;
       unsubscribe(); // from here a stop cancels the follow, not the start
+      unsubscribe = () => undefined;
       return await followWorkflow({
         client,
         target: body.workflow.workflowId,
@@ -127,7 +139,6 @@ export const startCommand: CommandSpec = {
       });
     } finally {
       unsubscribe();
-      onWire.dispose();
       env.tokens.dispose();
     }
   },

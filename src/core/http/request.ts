@@ -15,6 +15,14 @@ export interface HttpRequest {
   signal?: AbortSignal;
   /** Sends a POST without Content-Type: only `wfs probe-service` does, to see the edge's answer to one. */
   omitContentType?: boolean;
+  /** Told when the whole request (head and body) was handed to the socket, and when an answer's status came: a
+   * billed start asks whether it may have reached the service. Needs a body. */
+  wire?: RequestWire;
+}
+
+export interface RequestWire {
+  written(): void;
+  answered(status: number): void;
 }
 
 export interface HttpResponse {
@@ -33,14 +41,18 @@ export class TransportError extends Error {
     readonly url: string,
     /** The system or undici error code, when there was one (ECONNREFUSED, ECONNRESET, …). */
     readonly code?: string,
+    /** Known only for a request with a `wire`: whether all of it was handed to the socket before the failure. */
+    readonly written?: boolean,
   ) {
     super(message);
     this.name = 'TransportError';
   }
 
-  /** Whether the request may have reached the server before the answer was lost: a timeout, or a connection
-   * reset or closed mid-exchange. A refused connection or an unknown host never sent anything. */
+  /** Whether the request may have reached the server before the answer was lost. Known for a request sent with a
+   * `wire`; otherwise guessed from the failure: a timeout, or a connection reset or closed mid-exchange. A refused
+   * connection or an unknown host never sent anything. */
   get mayHaveBeenSent(): boolean {
+    if (this.written !== undefined) return this.written;
     return (
       this.reason === 'timeout' ||
       this.reason === 'too-large' ||
@@ -72,6 +84,21 @@ export async function httpRequest(req: HttpRequest): Promise<HttpResponse> {
   if ((req.method === 'POST' || req.method === 'PUT') && !req.omitContentType)
     headers['content-type'] ??= 'application/json';
 
+  let written: boolean | undefined;
+  let payload: Buffer | string | AsyncIterable<Buffer> | undefined = body;
+  if (req.wire && body !== undefined) {
+    // Handed over as an iterable, undici asks for what follows the one chunk only once it wrote the head and the
+    // chunk to the socket: that moment is "written". The length stays explicit, so the bytes on the wire are the same.
+    const bytes = Buffer.from(body);
+    const wire = req.wire;
+    written = false;
+    headers['content-length'] = String(bytes.length);
+    payload = (async function* () {
+      yield bytes;
+      written = true;
+      wire.written();
+    })();
+  }
   const timeoutMs = req.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const timeout = AbortSignal.timeout(timeoutMs);
   const signal = req.signal ? AbortSignal.any([timeout, req.signal]) : timeout;
@@ -81,15 +108,17 @@ export async function httpRequest(req: HttpRequest): Promise<HttpResponse> {
     res = await undiciRequest(req.url, {
       method: req.method,
       headers,
-      body,
+      // undici takes an async iterable body (writeIterable); its types name only the other kinds.
+      body: payload as Buffer | string | undefined,
       signal,
       headersTimeout: timeoutMs,
       bodyTimeout: timeoutMs,
       dispatcher: req.dispatcher ?? defaultDispatcher,
     });
   } catch (err) {
-    throw toTransportError(err, req, timeout, timeoutMs);
+    throw toTransportError(err, req, timeout, timeoutMs, written);
   }
+  req.wire?.answered(res.statusCode);
   const limit = req.maxResponseBytes ?? DEFAULT_MAX_RESPONSE;
   const chunks: Buffer[] = [];
   let size = 0;
@@ -98,13 +127,19 @@ export async function httpRequest(req: HttpRequest): Promise<HttpResponse> {
       size += (chunk as Buffer).length;
       if (size > limit) {
         res.body.destroy();
-        throw new TransportError(`response from ${redactUrl(req.url)} exceeds ${limit} bytes`, 'too-large', req.url);
+        throw new TransportError(
+          `response from ${redactUrl(req.url)} exceeds ${limit} bytes`,
+          'too-large',
+          req.url,
+          undefined,
+          written,
+        );
       }
       chunks.push(chunk as Buffer);
     }
   } catch (err) {
     if (err instanceof TransportError) throw err;
-    throw toTransportError(err, req, timeout, timeoutMs);
+    throw toTransportError(err, req, timeout, timeoutMs, written);
   }
   const flat: Record<string, string> = {};
   for (const [k, v] of Object.entries(res.headers))
@@ -118,18 +153,25 @@ export async function httpRequest(req: HttpRequest): Promise<HttpResponse> {
   };
 }
 
-function toTransportError(err: unknown, req: HttpRequest, timeout: AbortSignal, timeoutMs: number): TransportError {
+function toTransportError(
+  err: unknown,
+  req: HttpRequest,
+  timeout: AbortSignal,
+  timeoutMs: number,
+  written: boolean | undefined,
+): TransportError {
   const url = redactUrl(req.url);
-  if (timeout.aborted) return new TransportError(`no answer from ${url} within ${timeoutMs} ms`, 'timeout', req.url);
-  if (req.signal?.aborted) return new TransportError(`request to ${url} was cancelled`, 'aborted', req.url);
   const e = err as { code?: string; message?: string };
-  if (e?.code === 'UND_ERR_HEADERS_TIMEOUT' || e?.code === 'UND_ERR_BODY_TIMEOUT')
-    return new TransportError(`no answer from ${url} within ${timeoutMs} ms`, 'timeout', req.url);
+  if (timeout.aborted || e?.code === 'UND_ERR_HEADERS_TIMEOUT' || e?.code === 'UND_ERR_BODY_TIMEOUT')
+    return new TransportError(`no answer from ${url} within ${timeoutMs} ms`, 'timeout', req.url, undefined, written);
+  if (req.signal?.aborted)
+    return new TransportError(`request to ${url} was cancelled`, 'aborted', req.url, undefined, written);
   return new TransportError(
     `cannot reach ${url}: ${tlsHint(e?.code) ?? e?.code ?? e?.message ?? String(err)}`,
     'network',
     req.url,
     e?.code,
+    written,
   );
 }
 

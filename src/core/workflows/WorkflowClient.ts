@@ -1,6 +1,7 @@
 // Start, read, reconfirm and find workflows (spec: Endpoints 4–6, Errors). Refusals are typed ServiceErrors.
 import { authorizedRequest, type AuthorizedCallOptions } from '../http/authorizedRequest';
 import { RateGate } from '../http/rateGate';
+import type { RequestWire } from '../http/request';
 import { WORKFLOW_ROOT, joinUrl, startWorkflowUrl, workflowUrl } from '../http/paths';
 import { LocalValidationError, UnexpectedResponse } from '../http/serviceErrors';
 import { USER_AGENT } from '../version';
@@ -101,8 +102,10 @@ export class WorkflowClient {
     return this.options.gate;
   }
 
-  /** `signal` aborts the request; once sent, the service may have started the workflow all the same. */
-  async start(req: StartRequest, signal?: AbortSignal): Promise<StartResult> {
+  /** `signal` aborts the request; once sent, the service may have started the workflow all the same. `wire` is told
+   * when the start was handed to the socket (startBilledWorkflow decides by it). */
+  async start(req: StartRequest, options: { signal?: AbortSignal; wire?: RequestWire } = {}): Promise<StartResult> {
+    const { signal, wire } = options;
     const { sessionId, service, model, correlationId, supportCorrelationId } = prepareStart(
       req,
       this.options.clock.now(),
@@ -116,6 +119,7 @@ export class WorkflowClient {
         headers: { ...this.headers(), 'x-svc-correlationid': supportCorrelationId },
         timeoutMs: this.options.timeoutMs,
         signal,
+        wire,
       },
       ctx,
       this.options,

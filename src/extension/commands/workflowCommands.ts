@@ -6,13 +6,12 @@ import {
   serviceOrigin,
   type Environment,
 } from '../../core/environments/environment';
-import { startWorkflowUrl } from '../../core/http/paths';
 import { TransportError } from '../../core/http/request';
 import { ServiceError } from '../../core/http/serviceErrors';
 import { restrictedModeRefusal, type GuardedAction } from '../trust/restrictedMode';
 import { checkCorrelationId, findByCorrelationId, generateCorrelationId } from '../../core/workflows/correlationId';
 import type { TrackedWorkflow } from '../../core/workflows/WorkflowStore';
-import { watchStartOnWire } from '../../core/workflows/startOnWire';
+import type { BilledStartOutcome, OutcomeUnknownResult } from '../../core/workflows/billedStart';
 import type { Product } from '../../core/workflows/workflowTypes';
 import { showError } from '../errors/showError';
 import type { ExplorerNode } from '../explorer/explorerTree';
@@ -116,16 +115,6 @@ function allowedInThisWorkspace(action: GuardedAction, envName: string): boolean
   return false;
 }
 
-/** The start was cancelled by the user (the progress notification's Cancel). */
-class StartCancelled extends Error {
-  constructor(
-    /** Whether the request may have reached the service (its head was written and no 4xx came back). */
-    readonly mayHaveStarted: boolean,
-  ) {
-    super('the start was cancelled');
-  }
-}
-
 async function startWorkflow(s: Services, args: StartWorkflowArgs): Promise<TrackedWorkflow | undefined> {
   if (!allowedInThisWorkspace('start', s.environments.currentName)) return undefined;
   // The name is resolved once, here: the value is what the user confirms and what the start is sent to.
@@ -174,7 +163,7 @@ async function startWorkflow(s: Services, args: StartWorkflowArgs): Promise<Trac
   }
   const req = { sessionId, product, correlationId };
   try {
-    const w = await vscode.window.withProgress(
+    const outcome = await vscode.window.withProgress(
       {
         location: vscode.ProgressLocation.Notification,
         title: `Starting ${product.service} / ${product.model} in ${sessionId}…`,
@@ -185,42 +174,20 @@ async function startWorkflow(s: Services, args: StartWorkflowArgs): Promise<Trac
         const off = manager.gate.onBackoff(({ delayMs }) =>
           progress.report({ message: `throttled by the service (429): retrying in ${Math.ceil(delayMs / 1000)} s` }),
         );
-        const onWire = watchStartOnWire(startWorkflowUrl(env.baseUrl, sessionId));
-        const abort = new AbortController();
-        let cancelSubscription: vscode.Disposable | undefined;
-        // A cancel ends the wait at once (a 429 backoff too), then aborts the request if it is still open.
-        const cancelled = new Promise<never>((_, reject) => {
-          cancelSubscription = token.onCancellationRequested(() => {
-            reject(new StartCancelled(onWire.mayHaveStarted));
-            abort.abort();
-          });
-        });
+        const stop = new AbortController();
+        const cancelSubscription = token.onCancellationRequested(() => stop.abort());
         try {
           // The very value the user confirmed: if its name resolves to another now, nothing is sent.
-          return await Promise.race([s.workflows.start(env, req, abort.signal), cancelled]);
+          return await s.workflows.start(env, req, stop.signal);
         } finally {
           off();
-          cancelSubscription?.dispose();
-          onWire.dispose();
+          cancelSubscription.dispose();
         }
       },
     );
-    void vscode.window.showInformationMessage(
-      `Started ${product.service} / ${product.model}: ${w.status} (workflowId ${w.workflowId}). The explorer follows it live.`,
-    );
-    return w;
+    return renderStart(s, env, req, outcome);
   } catch (err) {
     if (err instanceof EnvironmentChanged) return environmentChangedBeforeStart(s, err, asked, args);
-    if (err instanceof StartCancelled) {
-      if (err.mayHaveStarted) return afterCancelledStart(s, env, req);
-      s.log.info(`${env.name}: the start (correlationId ${correlationId}) was cancelled before it was sent`);
-      void vscode.window.showInformationMessage(
-        'The start was cancelled before the service took it: no workflow was started, nothing was billed.',
-      );
-      return undefined;
-    }
-    // The answer was lost after the request left: the service may hold the workflow. Look before offering anything.
-    if (err instanceof TransportError && err.mayHaveBeenSent) return afterLostAnswer(s, env, req, err);
     if (err instanceof ServiceError && err.kind === 'not-found') {
       // The session itself is unknown there: say which, and offer to drop it from the explorer.
       s.log.error(`Start workflow: ${err.advice}`);
@@ -231,6 +198,37 @@ async function startWorkflow(s: Services, args: StartWorkflowArgs): Promise<Trac
     }
     void showError(s.log, 'Start workflow', err, { billed: true });
     return undefined;
+  }
+}
+
+/** What the core's billed start decided, said to the user. */
+function renderStart(
+  s: Services,
+  env: Environment,
+  req: Required<StartWorkflowArgs>,
+  outcome: BilledStartOutcome<TrackedWorkflow>,
+): Promise<TrackedWorkflow | undefined> | TrackedWorkflow | undefined {
+  const { product } = req;
+  switch (outcome.kind) {
+    case 'started': {
+      const w = outcome.result;
+      void vscode.window.showInformationMessage(
+        `Started ${product.service} / ${product.model}: ${w.status} (workflowId ${w.workflowId}). The explorer follows it live.`,
+      );
+      return w;
+    }
+    case 'not-sent':
+      s.log.info(`${env.name}: the start (correlationId ${req.correlationId}) was cancelled before it was sent`);
+      void vscode.window.showInformationMessage(
+        'The start was cancelled before the service took it: no workflow was started, nothing was billed.',
+      );
+      return undefined;
+    case 'outcome-unknown':
+      if (outcome.cause === 'stopped-after-send') return afterCancelledStart(s, env, req);
+      // The answer was lost after the request left: the service may hold the workflow. Look before offering anything.
+      if (outcome.cause === 'answer-lost') return afterLostAnswer(s, env, req, outcome);
+      void showError(s.log, 'Start workflow', outcome.error ?? new Error(outcome.detail), { billed: true });
+      return undefined;
   }
 }
 
@@ -285,27 +283,27 @@ async function afterLostAnswer(
   s: Services,
   env: Environment,
   args: Required<StartWorkflowArgs>,
-  err: TransportError,
+  lost: OutcomeUnknownResult,
 ): Promise<TrackedWorkflow | undefined> {
   s.log.warn(
-    `${env.name}: no answer to the start (${err.message}); searching Find Workflows by correlationId ${args.correlationId}`,
+    `${env.name}: no answer to the start (${lost.detail}); searching Find Workflows by correlationId ${args.correlationId}`,
   );
   let found: TrackedWorkflow[];
   try {
     found = await s.workflows.find(env, args.correlationId);
   } catch (findErr) {
-    void showError(s.log, 'Start workflow', err, { billed: true });
+    void showError(s.log, 'Start workflow', lost.error ?? new Error(lost.detail), { billed: true });
     s.log.error(`Find Workflows after a lost answer failed: ${(findErr as Error).message}`);
     return undefined;
   }
   if (found.length > 0) {
     void vscode.window.showInformationMessage(
-      `The start's answer was lost (${err.message}), but the service holds the workflow with correlationId ${args.correlationId}: it is in the explorer.`,
+      `The start's answer was lost (${lost.detail}), but the service holds the workflow with correlationId ${args.correlationId}: it is in the explorer.`,
     );
     return found[0];
   }
   const again = await vscode.window.showWarningMessage(
-    `The start's answer was lost (${err.message}), and Find Workflows holds no workflow with correlationId ${args.correlationId}: nothing was started. Start it again?`,
+    `The start's answer was lost (${lost.detail}), and Find Workflows holds no workflow with correlationId ${args.correlationId}: nothing was started. Start it again?`,
     'Start Again',
   );
   // The same correlationId again: a later search finds whichever start the service kept.

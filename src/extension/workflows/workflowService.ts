@@ -8,6 +8,7 @@ import { WorkflowClient, type StartRequest } from '../../core/workflows/Workflow
 import { WorkflowPoller, type PollOutcome } from '../../core/workflows/WorkflowPoller';
 import { WorkflowStore, type TrackedWorkflow } from '../../core/workflows/WorkflowStore';
 import { DEFAULT_POLL_DEADLINE_MS } from '../../core/workflows/pollSchedule';
+import { startBilledWorkflow, type BilledStartOutcome } from '../../core/workflows/billedStart';
 import type { WorkflowEnvelope } from '../../core/workflows/workflowTypes';
 import type { AuthService } from '../auth/authService';
 import type { EnvironmentRegistry } from '../environments/environmentRegistry';
@@ -123,23 +124,33 @@ export class WorkflowService implements vscode.Disposable, EnvironmentFollower {
     }
   }
 
-  /** Starts a billed workflow at this very value's service: the one the user confirmed. `signal` cancels the wait
-   * (and the request, if it is still open); the start may have reached the service all the same. */
-  async start(env: Environment, req: StartRequest, signal?: AbortSignal): Promise<TrackedWorkflow> {
+  /** Starts a billed workflow at this very value's service: the one the user confirmed. `stop` (the user's Cancel)
+   * ends the wait at once; the outcome says whether the start may have reached the service all the same. */
+  async start(
+    env: Environment,
+    req: StartRequest & { correlationId: string },
+    stop?: AbortSignal,
+  ): Promise<BilledStartOutcome<TrackedWorkflow>> {
     const client = await this.client(env);
     this.log.info(
-      `${env.name}: start workflow ${req.product.service}/${req.product.model} in session ${req.sessionId} at ${serviceOrigin(env)} (correlationId ${req.correlationId ?? '(generated)'})`,
+      `${env.name}: start workflow ${req.product.service}/${req.product.model} in session ${req.sessionId} at ${serviceOrigin(env)} (correlationId ${req.correlationId})`,
     );
-    const result = await client.start(req, signal);
-    this.log.info(
-      `${env.name}: started workflow ${result.workflow.workflowId} (runId ${result.workflow.runId}, correlationId ${result.correlationId}): ${result.workflow.status}`,
+    return startBilledWorkflow(
+      async (r, options) => {
+        const result = await client.start(r, options);
+        this.log.info(
+          `${env.name}: started workflow ${result.workflow.workflowId} (runId ${result.workflow.runId}, correlationId ${result.correlationId}): ${result.workflow.status}`,
+        );
+        const w = this.store.upsertFromEnvelope(env, result, {
+          correlationId: result.correlationId,
+          now: this.clock.now(),
+        });
+        this.poller(env).follow(w.workflowId, w.startedAt);
+        return w;
+      },
+      req,
+      stop,
     );
-    const w = this.store.upsertFromEnvelope(env, result, {
-      correlationId: result.correlationId,
-      now: this.clock.now(),
-    });
-    this.poller(env).follow(w.workflowId, w.startedAt);
-    return w;
   }
 
   /** Find Workflows by correlationId: what the service holds is added to the explorer under its session, and

@@ -85,7 +85,7 @@ describe('wfs start / status / test-webhook', () => {
       'c-500',
     ]);
     assert.equal(code, 3);
-    assert.match(lines[0].message, /outcome unknown.*billed.*Find Workflows by correlationId c-500/i);
+    assert.match(lines[0].message, /outcome unknown.*billed.*run `wfs find --correlation-id c-500`/i);
   });
 
   it('start with a 256-character correlationId: exit 2 before anything is sent', async () => {

@@ -190,9 +190,11 @@ export class ReceiverSession extends EventEmitter {
       }
     }
     for (const e of run.endpoints ?? [])
-      await e.register(url).catch((err: Error) =>
-        this.emit('endpoint-warning', `${e.name} was not told this receiver's address ${url}: ${err.message}`),
-      );
+      await e
+        .register(url)
+        .catch((err: Error) =>
+          this.emit('endpoint-warning', `${e.name} was not told this receiver's address ${url}: ${err.message}`),
+        );
     const started = { url, publicUrl: this.publicUrl, publicNote: this.run.publicNote };
     this.emit('started', started);
     if (addressError) throw addressError;
@@ -248,9 +250,11 @@ export class ReceiverSession extends EventEmitter {
     if (!receiver || !run) return;
     run.options.publicAddress?.close();
     for (const e of run.options.endpoints ?? [])
-      await e.unregister(run.url).catch((err: Error) =>
-        this.emit('endpoint-warning', `${e.name} was not told that ${run.url} stopped: ${err.message}`),
-      );
+      await e
+        .unregister(run.url)
+        .catch((err: Error) =>
+          this.emit('endpoint-warning', `${e.name} was not told that ${run.url} stopped: ${err.message}`),
+        );
     await receiver.stop();
     this.emit('stopped');
   }

@@ -28,6 +28,7 @@ const SCRIPT = `#!/bin/sh
 export class CurlStandIn {
   readonly dir = mkdtempSync(join(tmpdir(), 'wfs-curl-stand-in-'));
   private readonly record = join(this.dir, 'runs.jsonl');
+  private readonly home = mkdtempSync(join(tmpdir(), 'wfs-home-'));
 
   constructor() {
     writeFileSync(join(this.dir, 'curl'), SCRIPT);
@@ -36,10 +37,9 @@ export class CurlStandIn {
 
   /** An environment in which `curl` is the stand-in; HOME is an empty folder, so no ~/.curlrc or ~/.bashrc is read. */
   env(extra: Record<string, string> = {}): Record<string, string> {
-    const home = mkdtempSync(join(tmpdir(), 'wfs-home-'));
     return {
       PATH: `${this.dir}${delimiter}${process.env.PATH ?? ''}`,
-      HOME: home,
+      HOME: this.home,
       HISTFILE: '/dev/null',
       LC_ALL: 'C',
       CURL_STAND_IN_RECORD: this.record,

@@ -138,7 +138,7 @@ describe('wfs keys generate and wfs sign', () => {
     assert.equal(await s.exitCode(), 0, s.stderr);
     assert.match(
       s.stdout,
-      /^curl -sS -X POST 'http:\/\/127\.0\.0\.1:9\/hook' -H 'Content-Type: application\/json' -H 'Authorization: Bearer [\w.-]+' --data-binary @'.*it'\\''s\.json'\n$/,
+      /^curl -sS --globoff -X POST \\\n  --url 'http:\/\/127\.0\.0\.1:9\/hook' \\\n  -H 'Content-Type: application\/json' \\\n  -H 'Authorization: Bearer [\w.-]+' \\\n  --data-binary @- < '.*it'\\''s\.json'\n$/,
     );
   });
 

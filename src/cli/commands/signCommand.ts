@@ -4,7 +4,7 @@ import { sandboxSecretFromEnv, sandboxSecretHelp } from '../sandboxSecret';
 import { SandboxControlClient } from '../../core/sandbox/sandboxControlClient';
 import { KeyFilesError, readKeyPair } from '../../core/signing/keyPairFiles';
 import { sha256Hex } from '../../core/signing/webhookSigner';
-import { shellQuote } from '../../core/presentation/shellQuote';
+import { bashCurlCommand, ShellCommandError } from '../../core/presentation/shellCommands';
 import { MAX_STDIN_BYTES, readBoundedBytes } from '../boundedRead';
 import type { CommandSpec } from '../commandSpec';
 import { requiredFlag, UsageError } from '../flags';
@@ -22,9 +22,9 @@ export const signCommand: CommandSpec = {
     'over those bytes. The key is a test key pair written by `wfs keys generate --out DIR` (--keys DIR), or a running',
     "sandbox's own (--sandbox-url). --exp, --aud, --iss, --kid and --omit break one claim at a time, for a test that",
     'must see the delivery refused.',
-    'Prints, by --format: header (default) the header value "Bearer <jwt>"; curl a ready curl command to --to URL',
-    '(the body from FILE, or inline when read from standard input); json one line {"event":"signed","authorization":…,',
-    '"token":…,"kid":…,"claims":…,"bodySha256":…,"bodyBytes":…}.',
+    'Prints, by --format: header (default) the header value "Bearer <jwt>"; curl a ready bash curl command to --to URL',
+    "(the body goes to curl's standard input: from FILE, or the bytes read, printed by printf); json one line",
+    '{"event":"signed","authorization":…,"token":…,"kid":…,"claims":…,"bodySha256":…,"bodyBytes":…}.',
   ].join('\n'),
   flags: {
     body: {
@@ -119,7 +119,7 @@ export const signCommand: CommandSpec = {
         bodyBytes: body.length,
         ...(to ? { to } : {}),
       });
-    else io.print(curlCommand(to!, authorization, source, body) + '\n');
+    else io.print(curlCommand(to!, token, source, body) + '\n');
     return 0;
   },
 };
@@ -135,26 +135,18 @@ function decodeClaims(token: string): unknown {
   return JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8'));
 }
 
-/** A bash curl command that sends exactly these bytes: from the file itself, or inline when read from standard input.
- * */
-function curlCommand(to: string, authorization: string, source: string, body: Buffer): string {
-  // Bytes that are not text (or hold NUL, which no shell argument can) go through base64 in a process substitution.
-  const inline =
-    body.includes(0) || !isUtf8(body)
-      ? `@<(printf %s ${shellQuote(body.toString('base64'))} | base64 -d)`
-      : shellQuote(body.toString('utf8'));
-  const data = `--data-binary ${source !== '-' ? `@${shellQuote(source)}` : inline}`;
-  return [
-    'curl -sS -X POST',
-    shellQuote(to),
-    '-H',
-    shellQuote('Content-Type: application/json'),
-    '-H',
-    shellQuote(`Authorization: ${authorization}`),
-    data,
-  ].join(' ');
-}
-
-function isUtf8(b: Buffer): boolean {
-  return Buffer.from(b.toString('utf8'), 'utf8').equals(b);
+/** A bash curl command that sends exactly these bytes: the file itself, or standard input's bytes through curl's
+ * standard input (never as an argument, where curl reads `@path` as a file to send). */
+function curlCommand(to: string, token: string, source: string, body: Buffer): string {
+  try {
+    return bashCurlCommand({
+      url: to,
+      headers: [['Content-Type', 'application/json']],
+      body: source === '-' ? body : { path: source },
+      token,
+    }).command;
+  } catch (err) {
+    if (err instanceof ShellCommandError) throw new UsageError(`--format curl: ${err.message}`);
+    throw err;
+  }
 }

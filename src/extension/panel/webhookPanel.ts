@@ -348,22 +348,24 @@ export class WebhookPanel implements vscode.Disposable {
     return undefined;
   }
 
-  /** PowerShell or cmd.exe: a body (or header) the shell cannot carry inline is written to a file in the temp
-   * folder, which the command names. */
+  /** PowerShell or cmd.exe: the request (a curl config file and the body) is written to a new folder in the temp
+   * folder, which the command enters; a delivery no command can carry is refused with the reason. */
   private async copyForShell(action: 'copy-powershell' | 'copy-cmd', r: DeliveryRecord): Promise<string> {
     const url = this.s.receiver.info?.publicUrl ?? this.s.receiver.info?.localUrl ?? `http://127.0.0.1:PORT${r.path}`;
     const req = shellRequest(r, url, await this.bodyOf(r));
     const dir = await mkdtemp(join(tmpdir(), 'wfs-delivery-'));
-    const filePath = (purpose: 'body' | 'config') => join(dir, purpose === 'body' ? `${r.id}.body` : `${r.id}.curlrc`);
-    const cmd = action === 'copy-powershell' ? powerShellCommand(req, filePath) : cmdCurlCommand(req, filePath);
-    for (const f of cmd.files) await writeFile(f.path, f.bytes);
-    if (cmd.files.length === 0) await rm(dir, { recursive: true, force: true });
+    let cmd;
+    try {
+      cmd = action === 'copy-powershell' ? powerShellCommand(req, dir) : cmdCurlCommand(req, dir);
+      for (const f of cmd.files) await writeFile(f.path, f.bytes, { mode: 0o600 });
+    } catch (err) {
+      await rm(dir, { recursive: true, force: true });
+      throw err;
+    }
     await vscode.env.clipboard.writeText(cmd.command);
     const shell = action === 'copy-powershell' ? 'a PowerShell command' : 'a cmd.exe command';
     const token = action === 'copy-powershell' ? '$env:WFS_WEBHOOK_TOKEN' : '%WFS_WEBHOOK_TOKEN%';
-    const where = cmd.bodyInFile
-      ? ` The body is in ${cmd.files.find((f) => f.purpose === 'body')!.path} (${cmd.bodyInFile}).`
-      : '';
+    const where = cmd.bodyInFile ? ` The request is in ${dir} (${cmd.bodyInFile}).` : '';
     void vscode.window.showInformationMessage(`Copied the delivery as ${shell}: set ${token} first.${where}`);
     return cmd.command;
   }

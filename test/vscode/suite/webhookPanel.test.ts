@@ -1,6 +1,7 @@
 // The webhook panel in a real VS Code host: what the webview renders (reported from inside it) for one verified
 // and one refused delivery, hostile payloads rendered as text, replay, jump to workflow, deliveries in the tree.
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import * as vscode from 'vscode';
 import type { ExtensionApi } from '../hostExtension/extension';
 import type { DeliveryRecord } from '../../../src/core/webhooks/deliveryRecord';
@@ -251,8 +252,9 @@ describe('webhook panel in a real VS Code host', () => {
     assert.ok(body.includes(tenant));
     const cmd = (await api.webhookPanel.runAction('copy-curl', original.id)) as string;
     assert.equal(await vscode.env.clipboard.readText(), cmd);
-    assert.ok(!body.includes("'"));
-    assert.ok(cmd.includes(`--data-binary '${body}'`), 'the exact body, quoted for the shell');
+    // The body reaches curl on its standard input (--data-binary @-), never as an argument: run that part in a shell.
+    assert.match(cmd, /--data-binary @-$/);
+    assert.equal(execFileSync('sh', ['-c', cmd.split(' | curl')[0]!]).toString(), body, 'the exact body');
     assert.match(cmd, /\$WFS_WEBHOOK_TOKEN/);
     assert.ok(!cmd.includes('redacted'));
     assert.ok(!cmd.includes('Bearer ey'), 'no token of the original delivery');

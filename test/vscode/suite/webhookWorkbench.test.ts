@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { createServer, type Server, type Socket } from 'node:net';
 import type { ExtensionApi } from '../hostExtension/extension';
 import { parseFixture } from '../../../src/core/fixtures/fixtureFormat';
@@ -145,16 +146,25 @@ describe('webhook workbench: Edit and Resend, fixtures and their CodeLenses', ()
     const body = (await api.receiver.log.body(d.id))!;
     const ps = (await api.webhookPanel.runAction('copy-powershell', d.id)) as string;
     assert.equal(await vscode.env.clipboard.readText(), ps);
-    assert.match(ps, /^\$headers = @\{/);
-    assert.match(ps, /'Authorization' = "Bearer \$env:WFS_WEBHOOK_TOKEN"/);
-    assert.ok(ps.includes(`$body = @'\n${body.toString('utf8')}\n'@`), 'the exact body in a here-string');
+    // curl.exe reads the request from a config file and the body file, in a folder the line enters: nothing from the
+    // delivery is on its command line (test/unit/presentation/shellCommands.test.ts checks each shell's rules).
+    const psDir =
+      /^Push-Location -LiteralPath '([^']+)' -ErrorAction Stop; try \{ curl\.exe -sS --globoff -X POST -K 'request\.curlrc' -H "Authorization: Bearer \$env:WFS_WEBHOOK_TOKEN" \} finally \{ Pop-Location \}$/.exec(
+        ps,
+      );
+    assert.ok(psDir, ps);
+    assert.deepEqual(readFileSync(join(psDir[1]!, 'request.body')), body, 'the exact body in the file');
+    assert.match(readFileSync(join(psDir[1]!, 'request.curlrc'), 'latin1'), /^url = "http:\/\/.*"$/m);
     assert.ok(!ps.includes('redacted'));
     const cmd = (await api.webhookPanel.runAction('copy-cmd', d.id)) as string;
     assert.equal(await vscode.env.clipboard.readText(), cmd);
     assert.ok(!cmd.includes('\n'), 'one line');
-    const file = /--data-binary "@([^"]+)"$/.exec(cmd)![1]!;
-    assert.deepEqual(readFileSync(file), body);
-    assert.match(cmd, /-H "Authorization: Bearer %WFS_WEBHOOK_TOKEN%"/);
+    const cmdDir =
+      /^pushd "([^"]+)" && \(curl\.exe -sS --globoff -X POST -K request\.curlrc -H "Authorization: Bearer %WFS_WEBHOOK_TOKEN%" & popd\)$/.exec(
+        cmd,
+      );
+    assert.ok(cmdDir, cmd);
+    assert.deepEqual(readFileSync(join(cmdDir[1]!, 'request.body')), body);
   });
 
   it('a fixture with an error gets a diagnostic naming the field; nothing is sent', async () => {

@@ -136,11 +136,11 @@ export class WebhookPanel implements vscode.Disposable {
     void this.panel?.webview.postMessage(message);
   }
 
-  private readonly readBody = (id: string) => this.s.receiver.log.body(id);
+  private readonly readBody = (id: string) => this.s.receiver.history.body(id);
 
   /** Where the history is kept and how to erase it, shown with the count. */
   private storage(): string {
-    const log = this.s.receiver.log;
+    const log = this.s.receiver.history;
     const held = this.s.receiver.historyInUse;
     return historyStorageNote(
       this.s.receiver.historyFile,
@@ -169,7 +169,7 @@ export class WebhookPanel implements vscode.Disposable {
   private sendRows(): void {
     this.pending = 0;
     const filter = this.filter;
-    const records = this.s.receiver.log.all();
+    const records = this.s.receiver.history.all();
     // Without text nothing is read, and the rows go at once, in order with every other message.
     if (!filter.text?.trim())
       return this.post({
@@ -181,7 +181,7 @@ export class WebhookPanel implements vscode.Disposable {
     // A newer filter asked for while bodies are read stops this scan: only the latest one is shown.
     void filterRows(records, filter, this.readBody, () => filter === this.filter).then((rows) => {
       if (rows && filter === this.filter)
-        this.post({ type: 'rows', rows, total: this.s.receiver.log.size, storage: this.storage() });
+        this.post({ type: 'rows', rows, total: this.s.receiver.history.size, storage: this.storage() });
     });
   }
 
@@ -194,22 +194,22 @@ export class WebhookPanel implements vscode.Disposable {
     const row = deliveryRow(r);
     const filter = this.filter;
     if (!filter.text?.trim()) {
-      if (rowsWithoutText([r], filter).length) this.post({ type: 'append', row, total: this.s.receiver.log.size });
+      if (rowsWithoutText([r], filter).length) this.post({ type: 'append', row, total: this.s.receiver.history.size });
       return;
     }
     void matchesFilter(row, r, filter, this.readBody).then(
-      (yes) => yes && filter === this.filter && this.post({ type: 'append', row, total: this.s.receiver.log.size }),
+      (yes) => yes && filter === this.filter && this.post({ type: 'append', row, total: this.s.receiver.history.size }),
     );
   }
 
   private find(id: string | undefined): DeliveryRecord | undefined {
-    return id ? this.s.receiver.log.find(id) : undefined;
+    return id ? this.s.receiver.history.find(id) : undefined;
   }
 
   private async select(id: string): Promise<void> {
     this.selectedId = id;
     const r = this.find(id);
-    const body = r ? await this.s.receiver.log.body(r.id) : undefined;
+    const body = r ? await this.s.receiver.history.body(r.id) : undefined;
     this.post({ type: 'detail', detail: r && body ? deliveryDetail(r, body) : null });
   }
 
@@ -255,7 +255,7 @@ export class WebhookPanel implements vscode.Disposable {
    * Clear Webhook History…). An open panel shows the empty list whichever asked. True when cleared. */
   async clearHistory(): Promise<boolean> {
     await this.s.receiver.ready();
-    const n = this.s.receiver.log.size;
+    const n = this.s.receiver.history.size;
     if (n === 0) {
       void vscode.window.showInformationMessage('The webhook history is empty: nothing to clear.');
       return false;
@@ -280,7 +280,7 @@ export class WebhookPanel implements vscode.Disposable {
   /** Saves the whole history as JSON (the panel's Export All…, and the palette's Export Webhook History…). */
   async exportHistory(exportTo?: vscode.Uri): Promise<string | undefined> {
     await this.s.receiver.ready();
-    if (this.s.receiver.log.size === 0) {
+    if (this.s.receiver.history.size === 0) {
       void vscode.window.showInformationMessage('The webhook history is empty: nothing to export.');
       return undefined;
     }
@@ -292,7 +292,7 @@ export class WebhookPanel implements vscode.Disposable {
     try {
       if (action === 'export-all')
         return await this.exportRecords(
-          [...this.s.receiver.log.all()],
+          [...this.s.receiver.history.all()],
           `deliveries-${new Date().toISOString().replace(/[:.]/g, '-')}.json`,
           exportTo,
         );
@@ -391,7 +391,7 @@ export class WebhookPanel implements vscode.Disposable {
   }
 
   private async bodyOf(r: DeliveryRecord): Promise<Buffer> {
-    const body = await this.s.receiver.log.body(r.id);
+    const body = await this.s.receiver.history.body(r.id);
     if (!body) throw new Error(GONE);
     if (r.body.kept < r.body.size)
       throw new Error(

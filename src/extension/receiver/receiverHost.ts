@@ -41,7 +41,6 @@ export class ReceiverHost implements vscode.Disposable, EnvironmentFollower {
   private readonly trust: ReceiverTrust;
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChange = this.changed.event;
-  /** The history was emptied: whatever lists its deliveries lists none now. */
   readonly onDidClearHistory: vscode.Event<void>;
   private readonly delivered = new vscode.EventEmitter<DeliveryRecord>();
   readonly onDidReceive = this.delivered.event;

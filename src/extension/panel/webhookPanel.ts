@@ -9,6 +9,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { cmdCurlCommand, powerShellCommand } from '../../core/presentation/shellCommands';
 import { httpRequest } from '../../core/http/request';
+import { isLoopbackHost } from '../../core/http/loopback';
+import { WaitsForTrust } from '../trust/restrictedMode';
 import type { DeliveryRecord } from '../../core/webhooks/deliveryRecord';
 import {
   curlCommand,
@@ -407,6 +409,9 @@ export class WebhookPanel implements vscode.Disposable {
       throw new Error(
         'This delivery was refused, so it is not replayed with a fresh signature: that would make a body nobody trusted verify. Copy it as curl or export it instead.',
       );
+    const host = new URL(url).hostname;
+    if (!isLoopbackHost(host) && !vscode.workspace.isTrusted)
+      throw new WaitsForTrust(`Replaying a delivery to ${host}`);
     const body = await this.bodyOf(r);
     const token = await this.s.sandbox.signWebhookBody(body);
     if (!token) throw new Error('Replaying needs the sandbox running: it signs the replayed delivery.');

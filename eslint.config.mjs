@@ -41,6 +41,19 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': ['error', noVscode] },
   },
   {
+    // One core, thin faces: a face configures a ReceiverSession; only core builds its parts.
+    files: ['src/cli/**/*.ts', 'src/extension/**/*.ts', 'src/testkit/**/*.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: 'NewExpression[callee.name=/^(Receiver|Verifier|DeliveryHistory|Tunnel)$/]',
+          message: 'A face configures a ReceiverSession (src/core/receiver); only core builds a receiver\'s parts.',
+        },
+      ],
+    },
+  },
+  {
     // Tests may leave a promise to an assertion helper that rejects into mocha; the product may not.
     files: ['test/**/*.ts', 'bench/**/*.ts'],
     rules: { '@typescript-eslint/no-floating-promises': 'off', '@typescript-eslint/no-misused-promises': 'off' },

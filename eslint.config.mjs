@@ -48,7 +48,7 @@ export default tseslint.config(
         'error',
         {
           selector: 'NewExpression[callee.name=/^(Receiver|Verifier|DeliveryHistory|Tunnel)$/]',
-          message: 'A face configures a ReceiverSession (src/core/receiver); only core builds a receiver\'s parts.',
+          message: "A face configures a ReceiverSession (src/core/receiver); only core builds a receiver's parts.",
         },
       ],
     },

@@ -51,6 +51,8 @@ export function renderReceiverEvents(
   session.on('failure', (r) => extLog.error(`Webhook ${r.method} ${r.path} answered 500: ${r.note}`));
   session.on('started', ({ url }) => extLog.info(`Receiver listening at ${url}`));
   session.on('tunnel', () => to.changed());
+  // After PublicAddressSelfTest kept the result (its listener is older): a rerun after a reconnection shows too.
+  session.on('self-test', () => to.changed());
   session.on('endpoint-warning', (m) => extLog.warn(m));
   session.on('warning', (m) => extLog.warn(m));
 }

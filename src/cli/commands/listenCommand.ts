@@ -2,7 +2,7 @@
 // ReceiverSession and prints one JSON line per event: deliveries, tunnel changes, self-tests, warnings.
 import { statSync } from 'node:fs';
 import { TransportError } from '../../core/http/request';
-import { ReceiverSession } from '../../core/receiver/ReceiverSession';
+import { ReceiverSession } from '../../core/receiver';
 import { SandboxControlClient } from '../../core/sandbox/sandboxControlClient';
 import type { DeliveryRecord } from '../../core/webhooks/deliveryRecord';
 import { fileModeWarning } from '../../core/webhooks/historyFile';

@@ -3,11 +3,7 @@
 import { statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { isLoopbackHost } from '../../core/http/loopback';
-import {
-  FixedPublicAddress,
-  LocaltunnelAddress,
-  type PublicAddressProvider,
-} from '../../core/receiver/publicAddressProvider';
+import { FixedPublicAddress, LocaltunnelAddress, type PublicAddressProvider } from '../../core/receiver';
 import type { Clock } from '../../core/time/clock';
 import { tunnelNameProblem } from '../../core/tunnel/tunnelName';
 import { forwardsOf, type DeliveryRecord } from '../../core/webhooks/deliveryRecord';

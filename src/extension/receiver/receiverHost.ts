@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import type { Clock } from '../../core/time/clock';
 import type { DeliveryHistory } from '../../core/webhooks/DeliveryHistory';
 import type { DeliveryRecord } from '../../core/webhooks/deliveryRecord';
-import { ReceiverSession } from '../../core/receiver/ReceiverSession';
+import { ReceiverSession } from '../../core/receiver';
 import type { TrustedIssuer } from '../../core/webhooks/Verifier';
 import type { HistoryInUse } from '../../core/webhooks/historyLock';
 import type { PublicAddressTestResult } from '../../core/tunnel/publicAddressTest';

@@ -3,7 +3,7 @@ import type { TunnelState } from '../../core/tunnel/Tunnel';
 import type { PublicAddressTestResult } from '../../core/tunnel/publicAddressTest';
 import type { DeliveryRecord } from '../../core/webhooks/deliveryRecord';
 import type { PublicAddressSource } from './publicAddressSettings';
-import type { ReceiverSession } from '../../core/receiver/ReceiverSession';
+import type { ReceiverSession } from '../../core/receiver';
 import { linkDerivedDelivery } from '../fixtures/derivedFrom';
 import type { ExtensionLog } from '../log/extensionLog';
 

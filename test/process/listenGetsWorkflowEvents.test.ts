@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { withSandboxProcess, WfsProcess } from './helpers/wfsProcess';
 import { startArgs } from './helpers/commandArgs';
 import { sendDelivery } from './helpers/deliveries';
+import { hasScript, onTerminal, plain } from './helpers/terminal';
 
 /** Runs a short wfs command to its end: its exit code and lines. */
 async function wfs(args: string[], env: Record<string, string> = {}): Promise<WfsProcess> {
@@ -50,6 +51,16 @@ describe('wfs listen gets the workflow events of the sandbox it trusts', functio
     assert.match(bad.lines.at(-1)!.message, /unknown action "remvoe" \(did you mean remove\?\)/);
     const noUrl = await wfs(['sandbox', 'webhooks', 'add'], exported());
     assert.match(noUrl.lines.at(-1)!.message, /add needs --url URL/);
+  });
+
+  it('sandbox webhooks on a terminal: the addresses as lines, or none with the command to add one', async function () {
+    if (!hasScript) this.skip();
+    const t = onTerminal(['sandbox', 'webhooks', 'list'], { ...exported(), NO_COLOR: '1' });
+    assert.equal(await t.exited, 0, t.out());
+    assert.equal(
+      plain(t.out()).trim(),
+      'The sandbox sends workflow events to no address.\n  add one: wfs sandbox webhooks add --url URL',
+    );
   });
 
   it("listen --trust-keys DIR: what wfs sign --keys DIR signs arrives verified; another folder's key is refused", async () => {

@@ -132,4 +132,10 @@ export const SERVER_RENDERERS: Record<string, Render> = {
   'faults-cleared': (l, s) => `${s.green('✓')} Faults cleared; pending now: ${pending(l.pending)}`,
   'key-rotated': (l, s) =>
     `${s.green('✓')} The sandbox signs with a new key now: kid ${s.bold(String(l.kid))} (the previous key stays in its key set)`,
+  webhooks: (l, s) => {
+    const endpoints = (l.endpoints ?? []) as string[];
+    if (endpoints.length === 0)
+      return `The sandbox sends workflow events to no address.\n${s.dim('  add one: wfs sandbox webhooks add --url URL')}`;
+    return `The sandbox sends workflow events to:\n${endpoints.map((e) => `  ${e}`).join('\n')}`;
+  },
 };

@@ -78,6 +78,9 @@ export interface AuditOptions {
   onResult?: (r: AuditCaseResult) => void;
   /** Checked before each case: true stops the run (the cases not sent are left out of the summary). */
   shouldStop?: () => boolean;
+  /** Told each request's Authorization just before it is sent (the extension's own receiver trusts the audit's
+   * tokens one delivery each, to judge them by the signer's key set whatever environment is in use). */
+  beforeSend?: (authorization: string | undefined) => void;
 }
 
 export class AuditRefused extends Error {}
@@ -259,6 +262,7 @@ export async function runAudit(o: AuditOptions): Promise<AuditSummary> {
       const watchedBefore = c.watch ? await c.watch(ctx) : 0;
       await c.before?.(ctx);
       try {
+        o.beforeSend?.(req.headers.authorization);
         const res = await httpRequest({
           method: 'POST',
           url: target,
@@ -320,17 +324,18 @@ export async function runAudit(o: AuditOptions): Promise<AuditSummary> {
       };
     } else if (o.processedUrl) {
       const timeoutMs = o.requestTimeoutMs ?? 10_000;
-      const send = async (req: { headers: Record<string, string>; body: Buffer }) =>
-        (
-          await httpRequest({
-            method: 'POST',
-            url: target,
-            headers: req.headers,
-            body: req.body,
-            timeoutMs,
-            maxResponseBytes: 16 * 1024,
-          })
-        ).status;
+      const send = async (req: { headers: Record<string, string>; body: Buffer }) => {
+        o.beforeSend?.(req.headers.authorization);
+        const res = await httpRequest({
+          method: 'POST',
+          url: target,
+          headers: req.headers,
+          body: req.body,
+          timeoutMs,
+          maxResponseBytes: 16 * 1024,
+        });
+        return res.status;
+      };
       try {
         probes = await probeWithProcessedCount({
           processedUrl: o.processedUrl,

@@ -118,8 +118,8 @@ export class Verifier {
   }
 
   /** Trusts this one token for these issuers, until the returned function is called. With `once`, only for the first
-   * delivery that verifies with it, and never past its own exp (with the 60 s tolerance); the function then
-   * withdraws it if still unspent. */
+   * delivery that verifies with it, and judged by these issuers' key sets alone; kept until its own exp (with the
+   * 60 s tolerance), at least a minute; the function then withdraws it if still unspent. */
   trustToken(token: string, issuers: readonly TrustedIssuer[], o: { once?: boolean } = {}): () => void {
     if (!o.once) {
       this.tokens.set(token, [...issuers]);
@@ -127,8 +127,9 @@ export class Verifier {
     }
     const nowS = Math.floor(this.options.clock.now() / 1000);
     this.dropExpired(nowS);
-    const expiresAtS = tokenExpiry(token, nowS);
-    if (expiresAtS < nowS) return () => undefined;
+    // Kept until its exp (with the tolerance), and at least a minute: one already expired (the audit sends such) is
+    // then refused at step 5 by its signer's key set, as on the Sandbox, not left to another's.
+    const expiresAtS = Math.max(tokenExpiry(token, nowS), nowS + MIN_ONCE_S);
     this.forgetOnce(token);
     const entry: OnceToken = { issuers: [...issuers], expiresAtS, bytes: tokenBytes(token, issuers) };
     this.once.set(token, entry);
@@ -171,13 +172,15 @@ export class Verifier {
       const decoded = decodeToken(token, this.decodeHeaderOf);
       if (decoded instanceof StepFailed) return refused(decoded, { header: this.headerIfDecodable(token) });
       let entries = trustedEntries(decoded.claims, this.byIssuer);
-      // A token trusted on its own adds its issuers' entries to those trusted for every token.
-      const signedHere = this.once.size > 0 ? this.onceToken(token) : undefined;
-      const own =
-        this.tokens.size > 0 || signedHere !== undefined
-          ? (this.tokens.get(token) ?? this.once.get(token)?.issuers)?.filter((e) => e.issuer === decoded.claims.iss)
-          : undefined;
-      if (own?.length) entries = entries instanceof StepFailed ? own : [...entries, ...own];
+      // A token trusted on its own adds its issuers' entries to those trusted for every token. One signed here is
+      // judged by its signer's key set alone: who signed it is known, and another key set naming the same issuer (a
+      // second sandbox as an environment) would only be asked for a kid it never holds, spending its request budget.
+      const once = this.once.size > 0 ? this.onceToken(token) : undefined;
+      const ownIssuers =
+        once !== undefined ? this.once.get(token)!.issuers : this.tokens.size > 0 ? this.tokens.get(token) : undefined;
+      const own = ownIssuers?.filter((e) => e.issuer === decoded.claims.iss);
+      const signedHere = own?.length ? once : undefined;
+      if (own?.length) entries = signedHere !== undefined || entries instanceof StepFailed ? own : [...entries, ...own];
       if (entries instanceof StepFailed) return refused(entries, decoded);
       const kid = typeof decoded.header.kid === 'string' ? decoded.header.kid : undefined;
       const keys = signingKeys(entries, kid, this.keySetOf);
@@ -324,6 +327,8 @@ const MAX_ONCE_TOKENS = 256;
 const MAX_ONCE_BYTES = 1024 * 1024;
 /** A token without a numeric exp is refused at step 5; it is kept no longer than a genuine token lives. */
 const NO_EXP_TTL_S = 600;
+/** The least time a token signed here is kept: long enough for the delivery it was signed for. */
+const MIN_ONCE_S = 60;
 
 /** When a token trusted once stops mattering: its exp plus the tolerance step 5 allows, read without trusting it. */
 function tokenExpiry(token: string, nowS: number): number {

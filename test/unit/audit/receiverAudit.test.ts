@@ -206,6 +206,47 @@ describe('receiver audit', function () {
     }
   });
 
+  it('a receiver trusting another sandbox under the same issuer (a second environment): 30/30 when each token the audit sends is trusted once, a trust mismatch when not', async () => {
+    const staging = new Sandbox({ port: 0 });
+    const st = await staging.start();
+    const verifier = new Verifier({
+      issuers: [{ issuer: st.issuer, audience: st.audience, jwksUrl: st.jwksUrl }],
+      clock,
+    });
+    const receiver = new Receiver({ verifier, clock });
+    const url = await receiver.start();
+    try {
+      assert.equal(st.issuer, trust.issuer, 'every sandbox signs as the same issuer');
+      const refused = await runAudit({ target: url, sandboxUrl, sandboxSecret, clock });
+      assert.equal(refused.trustMismatch?.step, 3);
+      const s = await runAudit({
+        target: url,
+        sandboxUrl,
+        sandboxSecret,
+        clock,
+        beforeSend: (auth) => {
+          if (auth?.startsWith('Bearer ')) verifier.trustToken(auth.slice(7), [trust], { once: true });
+        },
+      });
+      assert.deepEqual(
+        s.results.filter((r) => !r.passed).map((r) => `${r.id}: ${r.detail}`),
+        [],
+      );
+      assert.equal(s.passed, AUDIT_CASES.length);
+      assert.deepEqual(
+        receiver.history
+          .all()
+          .filter((r) => r.signedHere)
+          .map((r) => r.duplicate),
+        [false, true, false],
+        'the three it must accept (the genuine delivery, its duplicate, 30 s past exp), marked signed here',
+      );
+    } finally {
+      await receiver.stop();
+      await staging.stop();
+    }
+  });
+
   it('asked for cases without the genuine one: it is sent first, to check trust, and reported only when refused', async () => {
     const only = AUDIT_CASES.filter((c) => c.id === 'wrong-audience');
     const ok = new BrokenReceiver('none', trust);

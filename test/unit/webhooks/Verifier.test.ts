@@ -148,14 +148,32 @@ describe('Verifier', () => {
       assert.match(late.checks.find((c) => c.step === 2)!.detail, /signed here for one delivery, already spent/);
     });
 
-    it('expires with its own exp (plus the 60 s tolerance); an expired one is not even kept', async () => {
+    it("judged by its signer's key set alone: another key set trusted for the same issuer is not asked for its kid", async () => {
+      // Two sandboxes under one issuer string: the environment's key set (other) and the signer's (keys).
+      const envKey = await newRsaKey('env-1');
+      other.keys = [envKey.jwk];
+      verifier.setIssuers([{ issuer: ISS, jwksUrl: other.url, audience: AUD }]);
+      const signed = await token();
+      verifier.trustToken(signed, [issuers[0]!], { once: true });
+      assert.equal((await verify(`Bearer ${signed}`)).ok, true);
+      assert.equal(other.requests, 0, "the environment's key set was not asked for the signer's kid");
+      const forged = await token({ signWith: envKey });
+      verifier.trustToken(forged, [issuers[0]!], { once: true });
+      assert.equal(failedStep(await verify(`Bearer ${forged}`)), 4, 'a forgery under the kid fails on its merits');
+    });
+
+    it('expires with its own exp (plus the 60 s tolerance); one already expired is kept a minute, refused at step 5', async () => {
       const signed = await token({ claims: { exp: nowS() + 30 } });
       verifier.trustToken(signed, [issuers[0]!], { once: true });
       clock.advance(91_000);
       assert.equal(failedStep(await verify(`Bearer ${signed}`)), 2, 'past exp + 60 s: not trusted any more');
       assert.equal(verifier.pendingOnce.count, 0);
-      verifier.trustToken(await token({ claims: { exp: nowS() - 61 } }), [issuers[0]!], { once: true });
-      assert.equal(verifier.pendingOnce.count, 0);
+      const expired = await token({ claims: { exp: nowS() - 120 } });
+      verifier.trustToken(expired, [issuers[0]!], { once: true });
+      assert.equal(failedStep(await verify(`Bearer ${expired}`)), 5, "judged by its signer's key set: expired");
+      clock.advance(61_000);
+      verifier.trustToken(await token(), [issuers[0]!], { once: true });
+      assert.equal(verifier.pendingOnce.count, 1, 'the expired one was dropped after its minute');
     });
 
     it('bounded: at most 256 pending, the oldest dropped first; withdrawn by the function it returns', async () => {

@@ -406,8 +406,9 @@ export class WebhookPanel implements vscode.Disposable {
         'This delivery was refused, so it is not replayed with a fresh signature: that would make a body nobody trusted verify. Copy it as curl or export it instead.',
       );
     const body = await this.bodyOf(r);
-    const token = await this.s.sandbox.signWebhookBody(body);
-    if (!token) throw new Error('Replaying needs the sandbox running: it signs the replayed delivery.');
+    if (!this.s.sandbox.info) throw new Error('Replaying needs the sandbox running: it signs the replayed delivery.');
+    // This window's receiver trusts the exact token signed here, once; an app is told what it must trust.
+    const { token, done } = await this.s.signing.signFor(url, body);
     // The recorded headers, minus what belonged to the old connection (a redacted Proxy-Authorization among them).
     const headers = forwardableHeaders(r.headers);
     headers.authorization = `Bearer ${token}`;
@@ -418,7 +419,8 @@ export class WebhookPanel implements vscode.Disposable {
       body,
       timeoutMs: 10_000,
       maxResponseBytes: 64 * 1024,
-    });
+    }).finally(done);
+    this.s.signing.answered(url, res.status);
     this.s.log.info(`Replayed delivery ${r.id} to ${url}: ${res.status}`);
     vscode.window.setStatusBarMessage(`Replayed to ${url}: ${res.status}`, 4000);
     return { status: res.status };

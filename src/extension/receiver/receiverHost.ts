@@ -189,6 +189,12 @@ export class ReceiverHost implements vscode.Disposable, EnvironmentFollower {
     this.changed.fire();
   }
 
+  /** Trusts one token this toolkit signed (Edit and Resend, a fixture, Replay, the audit) for one delivery, whatever
+   * environment is in use; the function returned withdraws it if still unspent (Verifier.trustToken, once). */
+  trustSignedHere(token: string, issuers: readonly TrustedIssuer[]): () => void {
+    return this.verifier.trustToken(token, issuers, { once: true });
+  }
+
   /** Empties the history and erases its file; the views that list deliveries redraw at once. */
   async clearHistory(): Promise<void> {
     await this.history.clear();

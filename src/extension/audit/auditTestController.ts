@@ -88,6 +88,7 @@ export class AuditTestController implements vscode.Disposable {
         // The receiver refused the genuine delivery: nothing else was sent or judged, and no case failed for it.
         run.appendOutput(`✗ ${advice}\r\n`);
         const genuine = summary.results.find((r) => r.trustMismatch)!;
+        const notSent = `Not sent: the receiver refused the genuine delivery, so this case would say nothing. ${advice}`;
         for (const t of leaves) {
           run.started(t);
           if (t.id === genuine.id) {
@@ -95,13 +96,11 @@ export class AuditTestController implements vscode.Disposable {
             message.expectedOutput = String(genuine.expected);
             message.actualOutput = String(genuine.status);
             run.failed(t, message, genuine.durationMs);
-          } else run.errored(t, new vscode.TestMessage(`Not sent: ${advice}`));
-          outcomes.push({
-            id: t.id,
-            passed: false,
-            message: advice,
-            ...(t.id === genuine.id ? {} : { notSent: true }),
-          });
+            outcomes.push({ id: t.id, passed: false, message: advice });
+          } else {
+            run.errored(t, new vscode.TestMessage(notSent));
+            outcomes.push({ id: t.id, passed: false, message: notSent, notSent: true });
+          }
         }
       }
       if (!summary) for (const t of leaves) if (!outcomes.some((o) => o.id === t.id)) run.skipped(t);

@@ -29,6 +29,7 @@ import { ReceiverStatusBar } from './statusBar/receiverStatusBar';
 import { WorkflowService } from './workflows/workflowService';
 import { WebhookPanel } from './panel/webhookPanel';
 import { AuditPanel, type AuditArgs } from './panel/auditPanel';
+import { SandboxSigning } from './sandboxSigning';
 import { registerProbeCommand } from './probe/probeCommand';
 
 /** What compose() built. The shipped activate() keeps it to itself: exported, it would hand every service (and
@@ -72,6 +73,7 @@ export function compose(context: vscode.ExtensionContext): Composition {
   const receiverView = vscode.window.createTreeView('wfs.receiver', { treeDataProvider: receiverTree });
   const statusBar = new EnvironmentStatusBar(environments, auth, clock);
   const receiverStatusBar = new ReceiverStatusBar(receiver);
+  const signing = new SandboxSigning(sandbox, receiver, environments, log);
   const services: Services = {
     log,
     clock,
@@ -80,6 +82,7 @@ export function compose(context: vscode.ExtensionContext): Composition {
     auth,
     workflows,
     receiver,
+    signing,
     explorer,
     state: context.globalState,
   };
@@ -104,6 +107,7 @@ export function compose(context: vscode.ExtensionContext): Composition {
     auth,
     workflows,
     receiver,
+    signing,
     explorer,
     treeView,
     receiverTree,

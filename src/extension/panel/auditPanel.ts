@@ -3,6 +3,7 @@
 import * as vscode from 'vscode';
 import { homedir } from 'node:os';
 import { isLoopbackHost } from '../../core/http/loopback';
+import { waitsForTrustText } from '../trust/restrictedMode';
 import { auditCurl, auditJson, auditMarkdown } from '../../core/audit/auditReport';
 import {
   AuditRefused,
@@ -68,6 +69,13 @@ export class AuditPanel implements vscode.Disposable {
     let confirmed = args.confirmedRemote === true;
     try {
       const url = checkTarget(target, true);
+      // Off this machine, in Restricted Mode: nothing is sent, whatever a workspace or an argument says.
+      if (!isLoopbackHost(url.hostname) && !vscode.workspace.isTrusted) {
+        void vscode.window
+          .showWarningMessage(waitsForTrustText(`Auditing ${url.host}, off this machine,`), 'Manage Workspace Trust')
+          .then((a) => a && vscode.commands.executeCommand('workbench.trust.manage'));
+        return undefined;
+      }
       if (!isLoopbackHost(url.hostname) && !confirmed) {
         const ok = await vscode.window.showWarningMessage(
           `Send forged webhook deliveries to ${url.host}?`,

@@ -6,7 +6,8 @@ import { ProxyConfigError, checkProxySettings, proxyDispatcher, proxySettingsFro
 import { TunnelError } from '../core/tunnel/Tunnel';
 import { ListenError } from '../core/http/listenError';
 import type { CommandSpec } from './commandSpec';
-import { parseFlags, UsageError } from './flags';
+import { listInWords, missingRequiredFlags, parseFlags, UsageError, type ParsedFlags } from './flags';
+import { missingServiceVariables, notSetInWords } from './cliEnvironment';
 import { errnoInWords, UNREACHABLE_NEXT } from './errnoWords';
 import { StoppedBeforeSent, type CliIO } from './output';
 import { EXIT } from './exitCodes';
@@ -26,6 +27,7 @@ export async function runCommand(command: CommandSpec, rest: string[], io: CliIO
       command.positionals !== undefined,
     );
     if (word !== undefined) flags.argument = word;
+    checkRequiredInputs(command, flags, io.env);
     const proxy = proxySettingsFromEnv(io.env);
     checkProxySettings(proxy, 'HTTPS_PROXY/HTTP_PROXY');
     const dispatcher = proxyDispatcher(proxy);
@@ -38,16 +40,32 @@ export async function runCommand(command: CommandSpec, rest: string[], io: CliIO
     }
     return await command.run(flags, io);
   } catch (err) {
-    return reportError(err, io);
+    return reportError(err, io, command);
   } finally {
     restoreDispatcher?.();
   }
 }
 
-function reportError(err: unknown, io: CliIO): number {
+/** Every required flag the command lacks, and (for a command that signs in) every service variable that is not set,
+ * in one usage error: a user fixes them all in one go, not one per run. */
+function checkRequiredInputs(command: CommandSpec, flags: ParsedFlags, env: NodeJS.ProcessEnv): void {
+  const flagsMissing = missingRequiredFlags(flags, command.flags);
+  if (flagsMissing.length === 0) return;
+  const readsService = (command.env ?? []).some(([names]) => names === 'WFS_BASE_URL');
+  const variables = readsService ? missingServiceVariables(env) : [];
+  const flagWords = `${listInWords(flagsMissing)} ${flagsMissing.length === 1 ? 'is' : 'are'} required`;
+  throw new UsageError(
+    variables.length ? `${flagWords}; and ${notSetInWords(variables)}` : flagWords,
+    variables.length ? 'its flags and the environment it reads' : 'its flags',
+  );
+}
+
+function reportError(err: unknown, io: CliIO, command: CommandSpec): number {
   const { emit } = io;
   if (err instanceof UsageError || err instanceof ProxyConfigError) {
-    emit({ event: 'error', kind: 'usage', message: err.message });
+    const help =
+      err instanceof UsageError && err.seeHelp ? ` (run \`wfs ${command.name} --help\` for ${err.seeHelp})` : '';
+    emit({ event: 'error', kind: 'usage', message: err.message + help });
     return EXIT.usage;
   }
   if (err instanceof StoppedBeforeSent) {

@@ -11,14 +11,14 @@ import { buildTestWebhookRequest } from '../../core/webhooks/testWebhookRequest'
 import { findWorkflowsUrl } from '../../core/workflows/WorkflowClient';
 import { readServiceTarget } from '../cliEnvironment';
 import { SERVICE_ENV, type CommandSpec } from '../commandSpec';
-import { intFlag, UsageError } from '../flags';
+import { durationFlag, intFlag, UsageError } from '../flags';
 import { httpUrlValue } from '../httpUrlValue';
 
 export const probeServiceCommand: CommandSpec = {
   name: 'probe-service',
   synopsis: [
-    'probe-service [--include-refusal] [--jwks-url URL …] [--spacing MS]',
-    '              [--webhook-address URL [--webhook-port P] [--webhook-wait SECONDS]]',
+    'probe-service [--include-refusal] [--jwks-url URL …] [--spacing DURATION]',
+    '              [--webhook-address URL [--webhook-port P] [--webhook-wait DURATION]]',
     '              [--markdown FILE] [--profile-out FILE]',
   ].join('\n'),
   description: [
@@ -58,13 +58,13 @@ export const probeServiceCommand: CommandSpec = {
     },
     'webhook-wait': {
       type: 'string',
-      value: 'SECONDS',
-      description: 'how long to wait for the test webhook to arrive (default 30)',
+      value: 'DURATION',
+      description: 'how long to wait for the test webhook to arrive, up to 10m (a bare number is seconds; default 30s)',
     },
     spacing: {
       type: 'string',
-      value: 'MS',
-      description: `time between requests (default ${DEFAULT_SPACING_MS}, at least 100)`,
+      value: 'DURATION',
+      description: `time between requests, 100ms to 60s (a bare number is milliseconds; default ${DEFAULT_SPACING_MS}ms)`,
     },
     markdown: { type: 'string', value: 'FILE', description: 'write the report as Markdown' },
     'profile-out': {
@@ -96,8 +96,8 @@ export const probeServiceCommand: CommandSpec = {
       }
     const jwksUrls = (flags.lists.get('jwks-url') ?? []).map((u) => httpUrlValue('--jwks-url', u));
     if (jwksUrls.length > MAX_KEY_SETS) throw new UsageError(`--jwks-url: at most ${MAX_KEY_SETS} key sets`);
-    const spacingMs = intFlag(flags, 'spacing', 100, 60_000) ?? DEFAULT_SPACING_MS;
-    const waitMs = (intFlag(flags, 'webhook-wait', 1, 600) ?? 30) * 1000;
+    const spacingMs = durationFlag(flags, 'spacing', 'ms', 100, 60_000) ?? DEFAULT_SPACING_MS;
+    const waitMs = durationFlag(flags, 'webhook-wait', 's', 1000, 600_000) ?? 30_000;
     const address = flags.values.get('webhook-address');
     let capture: WebhookCapture | undefined;
     if (address !== undefined) {

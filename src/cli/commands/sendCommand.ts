@@ -10,13 +10,13 @@ import { isLoopbackHost } from '../../core/http/loopback';
 import { Sandbox } from '../../core/sandbox/Sandbox';
 import { MAX_STDIN_BYTES, readBoundedText } from '../boundedRead';
 import type { CommandSpec } from '../commandSpec';
-import { intFlag, requiredFlag, UsageError } from '../flags';
+import { durationFlag, intFlag, requiredFlag, UsageError } from '../flags';
 import { httpUrlValue } from '../httpUrlValue';
 import { sandboxSecretFromEnv, sandboxSecretHelp } from '../sandboxSecret';
 
 export const sendCommand: CommandSpec = {
   name: 'send',
-  synopsis: 'send FILE|DIR… --to URL [--sandbox-url URL | --sandbox-port P] [--allow-remote] [--timeout SECONDS]',
+  synopsis: 'send FILE|DIR… --to URL [--sandbox-url URL | --sandbox-port P] [--allow-remote] [--timeout DURATION]',
   positionals: ['FILE|DIR…', `fixture files, or folders whose *${FIXTURE_SUFFIX} files are sent (sorted, recursive)`],
   description: [
     'Sends each webhook fixture to --to, signed with a sandbox key over its exact body bytes (a fresh exp and',
@@ -28,7 +28,12 @@ export const sendCommand: CommandSpec = {
     '(unreachable, or no answer within --timeout), and says how long it waited.',
   ].join('\n'),
   flags: {
-    to: { type: 'string', value: 'URL', description: 'where to send: your receiver or app (required)' },
+    to: {
+      type: 'string',
+      value: 'URL',
+      description: 'where to send: your receiver or app (required)',
+      required: true,
+    },
     'sandbox-url': {
       type: 'string',
       value: 'URL',
@@ -40,7 +45,11 @@ export const sendCommand: CommandSpec = {
       description: 'without --sandbox-url: run one here on this port (default: a free one)',
     },
     'allow-remote': { type: 'boolean', description: 'allow a --to address off this machine' },
-    timeout: { type: 'string', value: 'SECONDS', description: 'wait this long for each answer, 1 to 120 (default 10)' },
+    timeout: {
+      type: 'string',
+      value: 'DURATION',
+      description: 'wait this long for each answer: 500ms to 120s, e.g. 30s (a bare number is seconds; default 10s)',
+    },
   },
   env: [sandboxSecretHelp('--sandbox-url')],
   exits: [
@@ -61,7 +70,7 @@ export const sendCommand: CommandSpec = {
     const sandboxUrl = flags.values.get('sandbox-url');
     if (sandboxUrl && flags.values.has('sandbox-port')) throw new UsageError('--sandbox-url excludes --sandbox-port');
     if (sandboxUrl) httpUrlValue('--sandbox-url', sandboxUrl, "the sandbox's http(s) baseUrl");
-    const timeoutMs = (intFlag(flags, 'timeout', 1, 120) ?? 10) * 1000;
+    const timeoutMs = durationFlag(flags, 'timeout', 's', 500, 120_000) ?? 10_000;
     const sandboxPort = intFlag(flags, 'sandbox-port', 0, 65535) ?? 0;
     const files = fixtureFiles(flags.positionals);
     if (files.length === 0) throw new UsageError(`no *${FIXTURE_SUFFIX} files in ${flags.positionals.join(', ')}`);

@@ -1,6 +1,7 @@
 // The human face of wfs: one function per event kind turns a JSON line (the same object a script gets) into a few
 // short lines of text. An event without its own function is shown by the generic one, so no event is ever lost.
 import type { Style } from './style';
+import { listInWords } from '../flags';
 import { PROBE_RENDERERS } from './probeText';
 import { SERVER_RENDERERS } from './serverText';
 
@@ -108,14 +109,30 @@ const RENDERERS: Record<string, Render> = {
   env: (l, s) => {
     const rows: [string, string][] = [
       ['service', String(l.baseUrl ?? s.red('not set (WFS_BASE_URL)'))],
-      ['webhook test', String(l.testWebhookUrl ?? '')],
+      // Without its own variable the test endpoint is the service's; with neither set there is nothing to show.
+      [
+        'webhook test',
+        l.testWebhookUrl
+          ? `${l.testWebhookUrl}${l.testWebhookUrl === l.baseUrl ? s.dim(' (the service: WFS_TEST_WEBHOOK_URL not set)') : ''}`
+          : s.dim('the service (WFS_TEST_WEBHOOK_URL not set)'),
+      ],
       ['user', String(l.username ?? s.red('not set (WFS_USERNAME)'))],
       ['password', l.passwordSet ? 'set' : s.red('not set (WFS_PASSWORD)')],
       ...(l.userAlias ? ([['user alias', String(l.userAlias)]] as [string, string][]) : []),
       ['proxy', l.proxy ? String(l.proxy) : 'none (direct)'],
       ...(l.noProxy ? ([['no proxy for', String(l.noProxy)]] as [string, string][]) : []),
     ];
-    return table(rows, '');
+    const missing = (l.missing ?? []) as string[];
+    return [
+      table(rows, ''),
+      ...(missing.length
+        ? [
+            s.red(
+              `${listInWords(missing)} ${missing.length === 1 ? 'is' : 'are'} not set: the service commands need ${missing.length === 1 ? 'it' : 'them'}`,
+            ),
+          ]
+        : []),
+    ].join('\n');
   },
   'signed-in': (l, s) =>
     `${s.green('✓')} Signed in to ${l.origin} as ${l.username}${l.accessExpiresInSeconds !== undefined ? `: the access token lasts ${l.accessExpiresInSeconds} s (until ${l.accessExpiresAt}), the refresh token until ${l.refreshExpiresAt}` : ''}. Nothing was stored.`,

@@ -1,6 +1,7 @@
 // Runs one command: strict flags, the proxy from the environment, and every error turned into its line and exit
 // code. Loaded only when a command runs (main.ts), since what it imports brings undici in.
-import { ServiceError } from '../core/http/serviceErrors';
+import { PathNotServed, ServiceError } from '../core/http/serviceErrors';
+import { pathNotServedAdvice, type BaseUrlNames } from '../core/http/pathNotServed';
 import { TransportError, setDefaultDispatcher } from '../core/http/request';
 import { ProxyConfigError, checkProxySettings, proxyDispatcher, proxySettingsFromEnv } from '../core/http/proxy';
 import { TunnelError } from '../core/tunnel/Tunnel';
@@ -12,6 +13,9 @@ import { errnoInWords, UNREACHABLE_NEXT } from './errnoWords';
 import { StoppedBeforeSent, type CliIO } from './output';
 import { EXIT } from './exitCodes';
 import { transportErrorEvent } from './transportErrorEvent';
+
+/** The CLI's settings are its variables. */
+const CLI_NAMES: BaseUrlNames = { baseUrl: 'WFS_BASE_URL', testWebhookUrl: 'WFS_TEST_WEBHOOK_URL' };
 
 export async function runCommand(command: CommandSpec, rest: string[], io: CliIO): Promise<number> {
   let restoreDispatcher: (() => void) | undefined;
@@ -73,7 +77,12 @@ function reportError(err: unknown, io: CliIO, command: CommandSpec): number {
     return EXIT.interrupted;
   }
   if (err instanceof ServiceError) {
-    emit(err.toJSON());
+    // Said with the variable to change: the core's words name the extension's settings.
+    emit(
+      err instanceof PathNotServed && err.operation
+        ? { ...err.toJSON(), message: pathNotServedAdvice(err.operation, err.requestUrl, CLI_NAMES) }
+        : err.toJSON(),
+    );
     if (err.kind === 'local-validation') return EXIT.usage;
     if (err.kind === 'outcome-unknown') return EXIT.outcomeUnknown;
     return EXIT.failed;

@@ -7,8 +7,7 @@ import { readServiceTarget, signIn } from '../cliEnvironment';
 import { SERVICE_ENV, type CommandSpec } from '../commandSpec';
 import { requiredFlag, UsageError } from '../flags';
 import { missingSchemeHint } from '../../core/http/schemeHint';
-
-/** The service took the request and says its delivery to the address failed. */
+import { DEFAULT_MAX_BODY } from '../../core/webhooks/Receiver';
 
 /** What the test endpoint's answer says of the delivery: failed when it names an error, or a status the address
  * answered outside 2xx. The real service's answer is not documented; a body without either says nothing. */
@@ -21,6 +20,36 @@ export function deliveryFailure(response: unknown): string | undefined {
     return `the address answered ${r.receiverStatus}, so the delivery failed${retry}`;
   return undefined;
 }
+
+/** What to do about a failed delivery, by what the address did: no answer is a receiver that is not running, but an
+ * answer is the receiver (or what is behind it) saying why. `bodyBytes`: the testData's size as delivered. */
+export function deliveryFailureAdvice(response: unknown, address: string, bodyBytes: number): string {
+  const status = (response as { receiverStatus?: unknown } | undefined)?.receiverStatus;
+  const listen = '`wfs listen` prints every delivery with its answer and why';
+  switch (typeof status === 'number' ? status : undefined) {
+    case undefined:
+      return `Check that your receiver is running and reachable at ${address} (\`wfs listen\` prints its address).`;
+    case 413: {
+      const needed = Math.ceil(bodyBytes / MIB) * MIB;
+      return `The receiver refused the body of ${sizeInWords(bodyBytes)} as over its size limit. \`wfs listen\` takes ${sizeInWords(DEFAULT_MAX_BODY)} unless started with --max-body BYTES: restart it with --max-body ${needed}, or send smaller --data. (The receiver in VS Code takes ${sizeInWords(DEFAULT_MAX_BODY)}.)`;
+    }
+    case 502:
+    case 504:
+      return `The receiver took the delivery, but the app behind it did not answer${status === 504 ? ' in time' : ''}: with \`wfs listen --pass-through\`, its answer is your app's, so check that the app is running at the --forward-to (or --forward) address (${listen}). Through a tunnel or a proxy, ${status} can also mean that nothing listens behind it.`;
+    case 403:
+    case 401:
+      return `The receiver refused the delivery as not verified: ${listen}. Make it trust this service's issuer and key set (\`wfs listen --trust-sandbox URL\` for a local sandbox).`;
+    case 404:
+    case 405:
+      return `Nothing at ${address} takes webhooks: check the path (\`wfs listen\` prints the address to use).`;
+    case 421:
+      return `The receiver does not answer the host name of ${address}: use the address \`wfs listen\` prints, or the public address it was given (--public-url, --tunnel).`;
+    default:
+      return `Your receiver answered ${status}: ${listen}.`;
+  }
+}
+
+const MIB = 1024 * 1024;
 
 export const testWebhookCommand: CommandSpec = {
   name: 'test-webhook',
@@ -99,7 +128,10 @@ export const testWebhookCommand: CommandSpec = {
         kind: 'delivery-failed',
         webhookId: request.webhookId,
         address: input.address,
-        message: `${failure}. Check that your receiver is running and reachable at ${input.address} (\`wfs listen\` prints its address).`,
+        ...(typeof (response as { receiverStatus?: unknown })?.receiverStatus === 'number'
+          ? { receiverStatus: (response as { receiverStatus: number }).receiverStatus }
+          : {}),
+        message: `${failure}. ${deliveryFailureAdvice(response, input.address, Buffer.byteLength(JSON.stringify(request.json.testData ?? null)))}`,
       });
       return EXIT.deliveryFailed;
     } finally {

@@ -57,7 +57,10 @@ export const sandboxCommand: CommandSpec = {
     });
     io.progress?.('starting the sandbox');
     const info = await sandbox.start().finally(() => io.progress?.(undefined));
-    emit({ event: 'ready', ...info });
+    const host = flags.values.get('host');
+    // Bound to every interface: its addresses are loopback ones (they work here), and other machines need a name.
+    const everywhere = host === '0.0.0.0' || host === '::' || host === '[::]';
+    emit({ event: 'ready', ...info, ...(everywhere ? { listeningOn: host } : {}) });
     if (profile) {
       emit({
         event: 'profile',

@@ -8,6 +8,7 @@ import { SERVICE_ENV, type CommandSpec } from '../commandSpec';
 import { requiredFlag, UsageError } from '../flags';
 import { missingSchemeHint } from '../../core/http/schemeHint';
 import { DEFAULT_MAX_BODY } from '../../core/webhooks/Receiver';
+import { parseJsonText } from '../../core/jsonText';
 
 /** What the test endpoint's answer says of the delivery: failed when it names an error, or a status the address
  * answered outside 2xx. The real service's answer is not documented; a body without either says nothing. */
@@ -148,11 +149,9 @@ function readTestData(data: string | undefined, readStdin: () => string): unknow
   } catch (err) {
     throw new UsageError(`--data: cannot read ${data === '-' ? 'standard input' : data}: ${(err as Error).message}`);
   }
-  // A byte-order mark (Windows editors save one) is not part of the JSON: dropped, never shown as an invisible
-  // character.
-  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+  // A byte-order mark (Windows editors save one) is dropped; an error says its line and column.
   try {
-    return JSON.parse(text);
+    return parseJsonText(text);
   } catch (err) {
     throw new UsageError(`--data ${data === '-' ? '-' : data}: not valid JSON: ${(err as Error).message}`);
   }

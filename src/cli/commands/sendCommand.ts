@@ -5,6 +5,7 @@ import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { SandboxControlClient } from '../../core/sandbox/sandboxControlClient';
 import { FIXTURE_SUFFIX, parseFixture, resolveFixture } from '../../core/fixtures/fixtureFormat';
+import { fixtureFromEvent, looksLikeFixture, type EventFields } from '../../core/fixtures/plainEvent';
 import { sendResolvedFixture, type BodySigner } from '../../core/fixtures/sendFixture';
 import { isLoopbackHost } from '../../core/http/loopback';
 import { Sandbox } from '../../core/sandbox/Sandbox';
@@ -16,8 +17,12 @@ import { sandboxSecretFromEnv, sandboxSecretHelp } from '../sandboxSecret';
 
 export const sendCommand: CommandSpec = {
   name: 'send',
-  synopsis: 'send FILE|DIR… --to URL [--sandbox-url URL | --sandbox-port P] [--allow-remote] [--timeout DURATION]',
-  positionals: ['FILE|DIR…', `fixture files, or folders whose *${FIXTURE_SUFFIX} files are sent (sorted, recursive)`],
+  synopsis:
+    'send FILE|DIR… --to URL [--topic T --sub-topic S [--tenant-id T]] [--sandbox-url URL | --sandbox-port P] [--allow-remote] [--timeout DURATION]',
+  positionals: [
+    'FILE|DIR…',
+    `fixture files, or folders whose *${FIXTURE_SUFFIX} files are sent (sorted, recursive); or plain event bodies (JSON files without "wfsFixture")`,
+  ],
   description: [
     'Sends each webhook fixture to --to, signed with a sandbox key over its exact body bytes (a fresh exp and',
     'body_sha256), with a fresh webhookId and triggeredAt unless the fixture fixes them. The key is a running',
@@ -26,6 +31,12 @@ export const sendCommand: CommandSpec = {
     '({"event":"fixture-sent","file","index","total","to","status","expected","passed","latencyMs","webhookId",',
     '"bodyBytes","answer"}), then {"event":"send-summary",…}. Stops at the first fixture the target does not answer',
     '(unreachable, or no answer within --timeout), and says how long it waited.',
+    'A plain event body (a JSON file without "wfsFixture", or any file with --topic) is sent as its exact bytes, with',
+    'X-Svc-Topic, -Sub-Topic and -Tenant-Id from --topic, --sub-topic and --tenant-id, else from its own "topic",',
+    '"subTopic" and "tenantId"; its webhookId and triggeredAt when it has them. `wfs fixture new` makes a fixture of one.',
+    '"expected" is the status the fixture expects (a number, a list of them, or "2xx"). The summary counts "passed",',
+    '"failed" (sent, answered otherwise or not at all), "invalid" (not sent: the fixture is invalid) and "notSent" (not',
+    'sent: the target stopped answering).',
   ].join('\n'),
   flags: {
     to: {
@@ -43,6 +54,17 @@ export const sendCommand: CommandSpec = {
       type: 'string',
       value: 'P',
       description: 'without --sandbox-url: run one here on this port (default: a free one)',
+    },
+    topic: { type: 'string', value: 'T', description: 'send the files as plain event bodies with this X-Svc-Topic' },
+    'sub-topic': {
+      type: 'string',
+      value: 'S',
+      description: 'with plain event bodies: X-Svc-Sub-Topic (default: the body\'s "subTopic")',
+    },
+    'tenant-id': {
+      type: 'string',
+      value: 'T',
+      description: 'with plain event bodies: X-Svc-Tenant-Id (default: the body\'s "tenantId")',
     },
     'allow-remote': { type: 'boolean', description: 'allow a --to address off this machine' },
     timeout: {
@@ -72,6 +94,12 @@ export const sendCommand: CommandSpec = {
     if (sandboxUrl) httpUrlValue('--sandbox-url', sandboxUrl, "the sandbox's http(s) baseUrl");
     const timeoutMs = durationFlag(flags, 'timeout', 's', 500, 120_000) ?? 10_000;
     const sandboxPort = intFlag(flags, 'sandbox-port', 0, 65535) ?? 0;
+    const given: EventFields = {
+      topic: flags.values.get('topic'),
+      subTopic: flags.values.get('sub-topic'),
+      tenant: flags.values.get('tenant-id'),
+    };
+    const plainAlways = Object.values(given).some((v) => v !== undefined);
     const files = fixtureFiles(flags.positionals);
     if (files.length === 0) throw new UsageError(`no *${FIXTURE_SUFFIX} files in ${flags.positionals.join(', ')}`);
 
@@ -96,6 +124,7 @@ export const sendCommand: CommandSpec = {
     const started = performance.now();
     let passed = 0;
     let failed = 0;
+    let invalid = 0;
     let notSent = 0;
     try {
       for (let i = 0; i < files.length; i++) {
@@ -105,7 +134,7 @@ export const sendCommand: CommandSpec = {
         try {
           text = readBoundedText(file, MAX_STDIN_BYTES);
         } catch (err) {
-          failed++;
+          invalid++;
           emit({
             event: 'fixture-invalid',
             ...position,
@@ -118,12 +147,15 @@ export const sendCommand: CommandSpec = {
           });
           continue;
         }
-        const parsed = parseFixture(text);
+        // A plain event body: with --topic (or its siblings) every file is one, else a JSON file not a fixture.
+        const plain = plainAlways || !looksLikeFixture(text, file);
+        const parsed = plain ? fixtureFromEvent(text, given) : parseFixture(text);
         if (!parsed.ok) {
-          failed++;
+          invalid++;
           emit({
             event: 'fixture-invalid',
             ...position,
+            ...(plain ? { plainEvent: true } : {}),
             problems: parsed.problems.map((p) => ({
               field: p.field,
               message: p.message,
@@ -185,15 +217,17 @@ export const sendCommand: CommandSpec = {
       total: files.length,
       passed,
       failed,
+      invalid,
       notSent,
       elapsedMs: Math.round(performance.now() - started),
     });
-    return failed === 0 && notSent === 0 ? 0 : 1;
+    return failed === 0 && invalid === 0 && notSent === 0 ? 0 : 1;
   },
 };
 
-function expectedText(status: number[] | undefined): string {
-  return status ? status.join(' or ') : '2xx';
+/** What the fixture expects, as data: a status, a list of them, or "2xx" when it names none. */
+function expectedText(status: number[] | undefined): number | number[] | '2xx' {
+  return status ? (status.length === 1 ? status[0]! : status) : '2xx';
 }
 
 /** The files named, and the fixture files under the folders named, in order; each once. */

@@ -76,20 +76,26 @@ const RENDERERS: Record<string, Render> = {
       .replace(/\s+/g, ' ')
       .trim();
     const shown = answer.length > 200 ? `${answer.slice(0, 200)}…` : answer;
-    const status = l.passed ? String(l.status) : s.red(`${l.status} (expected ${l.expected})`);
+    const expected = Array.isArray(l.expected) ? l.expected.join(' or ') : String(l.expected);
+    const status = l.passed ? String(l.status) : s.red(`${l.status} (expected ${expected})`);
     return `${head} → ${status} in ${l.latencyMs} ms${shown ? `  ${s.dim(shown)}` : ''}`;
   },
   'fixture-invalid': (l, s) =>
     [
-      `${s.red('✗')} ${s.dim(`[${l.index}/${l.total}]`)} ${l.file}: not sent, the fixture is invalid`,
+      `${s.red('✗')} ${s.dim(`[${l.index}/${l.total}]`)} ${l.file}: not sent, ${l.plainEvent ? 'the event body cannot be sent as it is' : 'the fixture is invalid'}`,
       ...(l.problems ?? []).map(
         (p: Line) => `    ${p.line ? `${p.line}:${p.column} ` : ''}${p.field ? `${p.field}: ` : ''}${p.message}`,
       ),
     ].join('\n'),
+  'fixture-written': (l, s) =>
+    [
+      `${s.green('✓')} Wrote the fixture ${s.bold(String(l.file))}: ${l.topic} (${l.subTopic}), tenant ${l.tenant}`,
+      s.dim(`  send it: wfs send ${l.file} --to URL`),
+    ].join('\n'),
   'signing-sandbox': (l, s) =>
     `${s.dim('Signing with a sandbox started here:')} your receiver must trust issuer ${l.issuer}, audience ${l.audience}, jwksUrl ${l.jwksUrl}`,
   'send-summary': (l, s) =>
-    `${l.failed || l.notSent ? s.red('✗') : s.green('✓')} ${l.passed} of ${l.total} fixture(s) answered as expected by ${l.to}${l.failed ? `, ${l.failed} did not` : ''}${l.notSent ? `, ${l.notSent} not sent` : ''} (${seconds(l.elapsedMs)})`,
+    `${l.failed || l.invalid || l.notSent ? s.red('✗') : s.green('✓')} ${l.passed} of ${l.total} fixture(s) answered as expected by ${l.to}${l.failed ? `, ${l.failed} did not` : ''}${l.invalid ? `, ${l.invalid} invalid (not sent)` : ''}${l.notSent ? `, ${l.notSent} not sent` : ''} (${seconds(l.elapsedMs)})`,
   found: (l, s) => {
     const rows: string[] = (l.workflows ?? []).map(
       (w: Line) =>

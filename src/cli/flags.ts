@@ -1,6 +1,7 @@
 // Flags through node:util parseArgs, strictly: unknown flags, missing values and stray arguments are usage errors
 // with a message that names the flag, never silently ignored.
 import { parseArgs } from 'node:util';
+import { editDistance } from '../core/presentation/editDistance';
 
 export interface FlagSpec {
   /** 'string' flags take a value; 'boolean' flags stand alone. */
@@ -126,21 +127,6 @@ export function closest(name: string, candidates: readonly string[]): string | u
 
 function single(list: readonly string[]): string | undefined {
   return list.length === 1 ? list[0] : undefined;
-}
-
-/** Edit distance counting a swap of neighbours as one edit (optimal string alignment), for names of a few dozen
- * characters: "--prot" is one typo from "--port". */
-function editDistance(a: string, b: string): number {
-  const d = Array.from({ length: a.length + 1 }, (_, i) =>
-    Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
-  );
-  for (let i = 1; i <= a.length; i++)
-    for (let j = 1; j <= b.length; j++) {
-      d[i]![j] = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
-        d[i]![j] = Math.min(d[i]![j]!, d[i - 2]![j - 2]! + 1);
-    }
-  return d[a.length]![b.length]!;
 }
 
 function longFlag(message: string): string | undefined {

@@ -10,6 +10,7 @@ import { OutcomeUnknown } from '../../core/http/serviceErrors';
 import { startWorkflowUrl } from '../../core/http/paths';
 import { watchStartOnWire } from '../../core/workflows/startOnWire';
 import { StoppedBeforeSent } from '../output';
+import { explainStartRefusal } from '../startRefusal';
 
 /** Stopped (SIGINT/SIGTERM/SIGHUP) after the start went out and before its answer came: the same unknown as a lost
  * answer. */
@@ -106,7 +107,9 @@ export const startCommand: CommandSpec = {
         throw err instanceof TransportError && err.mayHaveBeenSent ? lostAnswer(err, prepared.correlationId) : err;
       });
       io.progress?.(`starting a billed workflow on ${sessionId} (correlationId ${prepared.correlationId})`);
-      const result = await Promise.race([sent, stopped]).finally(() => io.progress?.(undefined));
+      const result = await Promise.race([sent, stopped])
+        .catch((err: unknown) => explainStartRefusal(err, product, env.baseUrl, io.env))
+        .finally(() => io.progress?.(undefined));
       const { correlationId, ...body } = result;
       io.emit({ event: 'started', correlationId, ...body });
       if (!follow) return 0;

@@ -53,14 +53,16 @@ export async function runCommand(command: CommandSpec, rest: string[], io: CliIO
 /** Every required flag the command lacks, and (for a command that signs in) every service variable that is not set,
  * in one usage error: a user fixes them all in one go, not one per run. */
 function checkRequiredInputs(command: CommandSpec, flags: ParsedFlags, env: NodeJS.ProcessEnv): void {
-  const flagsMissing = missingRequiredFlags(flags, command.flags);
-  if (flagsMissing.length === 0) return;
+  // A command's arguments (`wfs send FILE|DIR…`) are required as its flags are: named with them.
+  const argumentsMissing = command.positionals && flags.positionals.length === 0 ? [command.positionals[0]] : [];
+  const flagsMissing = [...argumentsMissing, ...missingRequiredFlags(flags, command.flags)];
+  if (missingRequiredFlags(flags, command.flags).length === 0) return;
   const readsService = (command.env ?? []).some(([names]) => names === 'WFS_BASE_URL');
   const variables = readsService ? missingServiceVariables(env) : [];
   const flagWords = `${listInWords(flagsMissing)} ${flagsMissing.length === 1 ? 'is' : 'are'} required`;
   throw new UsageError(
     variables.length ? `${flagWords}; and ${notSetInWords(variables)}` : flagWords,
-    variables.length ? 'its flags and the environment it reads' : 'its flags',
+    `${argumentsMissing.length ? 'its arguments and flags' : 'its flags'}${variables.length ? ' and the environment it reads' : ''}`,
   );
 }
 

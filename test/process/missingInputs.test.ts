@@ -57,3 +57,14 @@ describe('missing flags and variables, named at once', () => {
     );
   });
 });
+
+describe('missing arguments with missing flags', () => {
+  it('wfs send with nothing: its fixtures and --to, in one error', async () => {
+    const p = new WfsProcess(['send']);
+    assert.equal(await p.exitCode(), 2);
+    assert.equal(
+      p.lines.at(-1)!.message,
+      'FILE|DIR… and --to URL are required (run `wfs send --help` for its arguments and flags)',
+    );
+  });
+});

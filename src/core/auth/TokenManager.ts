@@ -219,7 +219,12 @@ export class TokenManager extends EventEmitter implements AccessTokenProvider {
       return httpRequest({ method: 'POST', url, json: body, headers, timeoutMs: this.options.timeoutMs });
     });
     const res = sent.response;
-    const out = classifyResponse(res, { operation: 'sign-in', backoffs: sent.backoffs, backoffMs: sent.elapsedMs });
+    const out = classifyResponse(res, {
+      operation: 'sign-in',
+      backoffs: sent.backoffs,
+      backoffMs: sent.elapsedMs,
+      url,
+    });
     if (!out.ok) {
       if (out.error.status === 401)
         throw new SignInRequired('credentials-refused', out.error.advice, {
@@ -268,7 +273,12 @@ export class TokenManager extends EventEmitter implements AccessTokenProvider {
       throw err;
     }
     const res = sent.response;
-    const out = classifyResponse(res, { operation: 'refresh', backoffs: sent.backoffs, backoffMs: sent.elapsedMs });
+    const out = classifyResponse(res, {
+      operation: 'refresh',
+      backoffs: sent.backoffs,
+      backoffMs: sent.elapsedMs,
+      url: joinUrl(this.options.baseUrl, REFRESH_PATH),
+    });
     if (!out.ok) {
       if (out.error.status === 401 || out.error.status === 400)
         return this.reSignIn('refresh-refused', 'The refresh token was refused: sign in again.');

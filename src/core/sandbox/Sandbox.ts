@@ -112,7 +112,10 @@ export class Sandbox extends EventEmitter {
     await listenOn(server, this.options.port ?? 0, this.options.host ?? '127.0.0.1');
     this.server = server;
     const addr = server.address() as AddressInfo;
-    const host = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
+    // Listening on every interface (0.0.0.0, ::) is not an address to connect to, nor a Host the sandbox answers: the
+    // addresses it hands out (baseUrl, jwksUrl, links) name this machine's loopback, which it always answers.
+    const connectable = addr.address === '0.0.0.0' ? '127.0.0.1' : addr.address === '::' ? '::1' : addr.address;
+    const host = addr.family === 'IPv6' ? `[${connectable}]` : connectable;
     const baseUrl = `http://${host}:${addr.port}`;
     const clock = this.clock;
     const signer = new WebhookSigner(

@@ -6,7 +6,6 @@
 // - add() resolves once the record reached the OS, so a caller can acknowledge only what a crash cannot lose.
 // - The file is read line by line, torn lines are skipped and reported once, and it is compacted by writing a new
 //   file and renaming it over the old one.
-import { EventEmitter } from 'node:events';
 import { rm } from 'node:fs/promises';
 import { AppendFile, leftoverOf, readLines, rewriteFile } from './historyFile';
 import { HistoryInUse, HistoryLock } from './historyLock';
@@ -14,6 +13,7 @@ import { DEDUPE_CAP, DedupeSet } from './DedupeSet';
 import { acknowledgedKey, type DeliveryRecord } from './deliveryRecord';
 import { acknowledgedLine, bodyOfLine, parseAcknowledgedLine, parseLine, serializeLine } from './historyLine';
 import { keptBuffer, type KeptBytes } from './keptBytes';
+import { TypedEmitter } from '../events/TypedEmitter';
 
 export interface DeliveryQuery {
   topic?: string;
@@ -70,7 +70,18 @@ export interface LoadReport {
   skipped: number;
 }
 
-export class DeliveryHistory extends EventEmitter {
+export interface DeliveryHistoryEvents {
+  /** Something the user should know, the history going on (unreadable lines skipped, a compaction that failed). */
+  warning: [string];
+  /** A write failed: its records stay in memory. */
+  'error-persisting': [Error];
+  /** A write succeeded after one had failed. */
+  'persisting-again': [];
+  /** The file was compacted (its new length in bytes). */
+  compacted: [number];
+}
+
+export class DeliveryHistory extends TypedEmitter<DeliveryHistoryEvents> {
   private entries: Entry[] = [];
   private holes = 0;
   /** entries[head] is the oldest record not yet evicted, or before it. */

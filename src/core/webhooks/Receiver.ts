@@ -1,7 +1,6 @@
 // The embedded webhook receiver (spec: Events, Authentication 6; docs/design.md): node:http on loopback,
 // raw body with a size cap, the seven verification steps, dedupe on webhookId recorded only after verification,
 // an optional response override, forwarding to the developer's own app, and a log of every request.
-import { EventEmitter } from 'node:events';
 import {
   createServer,
   type IncomingMessage,
@@ -22,6 +21,7 @@ import { BodiesInFlight, keptPrefix, readCapped, readHashed, type BodyLost, type
 import { answeredChecks } from './verificationSteps';
 import { listenOn } from '../http/listenError';
 import { ConnectionBudget } from '../http/connectionBudget';
+import { TypedEmitter } from '../events/TypedEmitter';
 
 export interface ReceiverOptions {
   verifier: Verifier;
@@ -63,7 +63,22 @@ const EMPTY = Buffer.alloc(0);
 /** The characters of a trusted token's signature that name it among the bodies being received: 132 bits. */
 const TOKEN_KEY_CHARS = 22;
 
-export class Receiver extends EventEmitter {
+export interface VerifiedEvent {
+  /** The signed body, parsed. */
+  event: unknown;
+  record: DeliveryRecord;
+}
+
+export interface ReceiverEvents {
+  /** Every request, once answered. */
+  delivery: [DeliveryRecord];
+  /** A verified, non-duplicate delivery, before it is answered. */
+  'verified-event': [VerifiedEvent];
+  /** A fault of ours while handling a request (answered 500). */
+  failure: [DeliveryRecord, unknown];
+}
+
+export class Receiver extends TypedEmitter<ReceiverEvents> {
   readonly history: DeliveryHistory;
   private server?: Server;
   private readonly dedupe = new DedupeSet();

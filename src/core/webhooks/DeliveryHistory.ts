@@ -90,7 +90,7 @@ export class DeliveryHistory extends TypedEmitter<DeliveryHistoryEvents> {
   private refused: Entry[] = [];
   private refusedHead = 0;
   /** Records by id, built when first asked for (the panel's detail and actions, the Receiver view, body reads), then
-   * kept up to date: until then a delivery costs no hash of its id (about half of add()'s time, measured). */
+   * kept up to date: a receiver nobody looks at does not index its deliveries. */
   private byId?: Map<string, Entry>;
   private ordered?: DeliveryRecord[];
   private memoryBytes = 0;
@@ -211,7 +211,7 @@ export class DeliveryHistory extends TypedEmitter<DeliveryHistoryEvents> {
    * at once rather than a microtask later. The record's id must be new to the history (the Receiver's never repeat).
    * asciiText: kept decoded as UTF-8 (the receiver decodes a body to parse it). Held in memory instead of the Buffer
    * when it shows every byte is ASCII: as many characters as bytes, and no U+FFFD, which an invalid byte decodes to
-   * (keptBytes.ts); the same answer as buffer.isAscii, for less (docs/benchmarks.md).
+   * (keptBytes.ts).
    */
   add(record: DeliveryRecord, kept: Buffer, asciiText?: string): Promise<void> | undefined {
     const file = this.file;
@@ -511,15 +511,7 @@ export class DeliveryHistory extends TypedEmitter<DeliveryHistoryEvents> {
 function estimateMetaBytes(r: DeliveryRecord): number {
   let n = 200 + r.path.length;
   for (const k in r.headers) n += k.length + r.headers[k]!.length + 8;
-  // A verified delivery's checks are one frozen list shared by every delivery signed with the same key: the last
-  // one's sum is kept rather than counted again each time.
-  if (r.checks === lastChecks.list) n += lastChecks.bytes;
-  else {
-    let bytes = 0;
-    for (const c of r.checks) bytes += c.name.length + (c.detail?.length ?? 0) + 24;
-    n += bytes;
-    if (Object.isFrozen(r.checks)) ((lastChecks.list = r.checks), (lastChecks.bytes = bytes));
-  }
+  for (const c of r.checks) n += c.name.length + (c.detail?.length ?? 0) + 24;
   if (r.jwt) n += 400;
   // Each app's answer: up to 4 KiB of body (base64 when binary) and its headers.
   for (const f of r.forwards ?? []) {
@@ -528,5 +520,3 @@ function estimateMetaBytes(r: DeliveryRecord): number {
   }
   return n;
 }
-
-const lastChecks: { list?: DeliveryRecord['checks']; bytes: number } = { bytes: 0 };

@@ -14,7 +14,7 @@ import { isAllowedHost } from '../http/hostCheck';
 import type { Clock } from '../time/clock';
 import { DedupeSet } from './DedupeSet';
 import { DeliveryHistory, REFUSED_BODY_PREFIX_BYTES } from './DeliveryHistory';
-import { deliveryDedupeKey, describeEvent, newRecord, type DeliveryRecord } from './deliveryRecord';
+import { DeliveryIds, deliveryDedupeKey, describeEvent, newRecord, type DeliveryRecord } from './deliveryRecord';
 import type { Forwarder } from './forwardFanOut';
 import { TrustedToken, type HeadersVerdict, type Verifier, type VerificationResult } from './Verifier';
 import { BodiesInFlight, keptPrefix, readCapped, readHashed, type BodyLost, type HashedBody } from './requestBody';
@@ -82,6 +82,7 @@ export class Receiver extends TypedEmitter<ReceiverEvents> {
   readonly history: DeliveryHistory;
   private server?: Server;
   private readonly dedupe = new DedupeSet();
+  private readonly ids = new DeliveryIds();
   private readonly inFlight: BodiesInFlight;
   /** webhookIds of verified deliveries still being processed. */
   private readonly processing = new Set<string>();
@@ -94,10 +95,8 @@ export class Receiver extends TypedEmitter<ReceiverEvents> {
   private respondWith?: number;
   private localUrl?: string;
   private publicHosts: readonly string[];
-  /** The last Host header value found allowed: a sender repeats it on every request, and comparing it is cheaper
-   * than parsing it again (docs/benchmarks.md). */
+  /** The last Host header value found allowed: a sender repeats it on every request, so it is parsed once. */
   private allowedHost?: string;
-  /** Each record's path is this string once the request is found to name it, not a copy per record. */
   private readonly webhookPath: string;
 
   constructor(private readonly options: ReceiverOptions) {
@@ -195,22 +194,16 @@ export class Receiver extends TypedEmitter<ReceiverEvents> {
    * body held for a token trusted through step 5, else hashed as it streams by), decide (step 6, then what the
    * delivery is), and answer(), which records before it answers. Synchronous from the body's last byte to the answer
    * unless something must be waited for (a key set to fetch, a forward, a history write): each wait resumes the path
-   * where it stopped, rather than every step awaiting the next (docs/benchmarks.md).
+   * where it stopped.
    */
   private serve(req: IncomingMessage, res: ServerResponse): void {
     const d: Delivery = {
       req,
       res,
-      record: newRecord(req, this.options.clock.now()),
+      record: newRecord(req, this.options.clock.now(), this.ids.next()),
       started: performance.now(),
       held: 0,
       whole: false,
-      // Named now, so that every delivery has one shape from the start.
-      verdict: undefined,
-      kept: undefined,
-      keptText: undefined,
-      claimed: undefined,
-      receiving: undefined,
     };
     try {
       const early = this.refuseEarly(req, d.record);
@@ -246,8 +239,7 @@ export class Receiver extends TypedEmitter<ReceiverEvents> {
     readCapped(d.req, this.maxBody, this.inFlight, d, this.heldBodyRead);
   }
 
-  /** A held body read (or lost): the token's claim on its one body ends, then decide(). One function for every
-   * delivery (d says which), rather than two closures made for each. */
+  /** A held body read (or lost): the token's claim on its one body ends, then decide(). */
   private readonly heldBodyRead = (body: HashedBody | BodyLost, d: Delivery): void => {
     this.doneReceiving(d);
     try {
@@ -271,10 +263,7 @@ export class Receiver extends TypedEmitter<ReceiverEvents> {
     d.kept = body.kept;
     // The history holds an ASCII body as this text; it tells which are (DeliveryHistory.add, keptBytes.ts).
     d.keptText = text;
-    // The claim's string, which step 6 found equal to the digest: one string of the two for each record kept.
-    const claimed = result.claims?.body_sha256;
-    const sha256 = claimed === body.sha256 ? claimed : body.sha256;
-    record.body = { size: body.size, sha256, kept: body.kept.length, utf8 };
+    record.body = { size: body.size, sha256: body.sha256, kept: body.kept.length, utf8 };
     record.jwt = { header: result.header, claims: result.claims };
     if (!d.whole) {
       // A true copy of a body still being received under its token: the service sends it again once the first is
@@ -345,7 +334,6 @@ export class Receiver extends TypedEmitter<ReceiverEvents> {
       }
     }
     if (record.path !== this.webhookPath) return { status: 404, text: 'not the webhook path\n' };
-    record.path = this.webhookPath;
     if (req.method !== 'POST') return { status: 405, text: 'POST only\n' };
     return undefined;
   }

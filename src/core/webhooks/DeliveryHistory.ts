@@ -110,7 +110,7 @@ export class DeliveryHistory extends TypedEmitter<DeliveryHistoryEvents> {
   private writeFailing = false;
   /** Dedupe keys of acknowledged deliveries whose records were dropped (by the budgets, or from the file before this
    * run): the receiver's dedupe set outlives them, and so must the history's memory of them. At most DEDUPE_CAP keys
-   * of at most 128 characters each (dedupeKey), about 1.3 MB at the very most. */
+   * of at most 128 characters each (dedupeKey). */
   private readonly forgotten = new DedupeSet(DEDUPE_CAP);
   readonly memoryBudgetBytes: number;
   readonly diskBudgetBytes: number;

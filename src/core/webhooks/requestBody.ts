@@ -38,7 +38,7 @@ export interface HashedBody {
 }
 
 /** Node 20.12 and later hash in one call (crypto.hash), which makes no Hash object for the garbage collector to
- * finalize; older Node (VS Code 1.90's Electron) has only createHash (docs/benchmarks.md). */
+ * finalize; older Node (VS Code 1.90's Electron) has only createHash. */
 const ONE_SHOT_HASH = typeof oneShotHash === 'function';
 
 /** done, called the first time only: a body ends once, however many of its events come. */

@@ -202,30 +202,41 @@ async function roundTogether(receivers, order, warmUrl) {
 }
 
 /** --guard: the latency ours adds, one delivery at a time, alternating with bare http: each delivery to ours minus
- * the request to bare http just before it (loadgen.mjs's overFirst). Both in this process, on CPU 0. */
+ * the request to bare http just before it (loadgen.mjs's overFirst). All in this process, on CPU 0; the builds given
+ * by --compare alternate with them, and bare http's own p99 says how much of a stall is the machine's. */
 async function addedLatency() {
   if (pinned) pin(process.pid, '0');
+  const order = ['ours', ...names.filter((n) => n.startsWith('compared'))];
   const bare = await bareHttp();
-  const ours = await TARGETS.ours();
+  const targets = [];
+  for (const name of order) targets.push(await TARGETS[name]());
   const file = join(dir, 'latency.json');
-  writeFileSync(
-    file,
-    JSON.stringify({ urls: [bare.url, ours.url], requestsFile, count: COUNT, concurrency: 1, warmup: WARM }),
-  );
+  const urls = [bare.url, ...targets.map((t) => t.url)];
+  writeFileSync(file, JSON.stringify({ urls, requestsFile, count: COUNT, concurrency: 1, warmup: WARM }));
   const argv = [process.execPath, join(here, 'loadgen.mjs'), file];
   const stdio = ['ignore', 'pipe', 'inherit'];
   const child = pinned ? spawn('taskset', ['-c', '1', ...argv], { stdio }) : spawn(argv[0], argv.slice(1), { stdio });
   let text = '';
   child.stdout.on('data', (c) => (text += c));
   const code = await new Promise((resolve) => child.on('exit', resolve));
-  await ours.stop();
+  for (const t of targets) await t.stop();
   await bare.stop();
   if (code !== 0) throw new Error(`the load generator exited ${code}`);
   const result = JSON.parse(text.slice(text.indexOf('warm\n') + 5));
   if (result.statuses['200'] !== COUNT) throw new Error(`not all answered 200: ${JSON.stringify(result.statuses)}`);
-  const added = result.perUrl[1].overFirst;
   const ms = (v) => Math.round(v * 1000) / 1000;
-  return { addedP50Ms: ms(added.p50), addedP99Ms: ms(added.p99), pairs: added.count };
+  const added = (i) => ({
+    addedP50Ms: ms(result.perUrl[i].overFirst.p50),
+    addedP99Ms: ms(result.perUrl[i].overFirst.p99),
+  });
+  const others = Object.fromEntries(order.slice(1).map((name, i) => [name, added(i + 2)]));
+  return {
+    ...added(1),
+    pairs: result.perUrl[1].overFirst.count,
+    bareP50Ms: ms(result.perUrl[0].p50),
+    bareP99Ms: ms(result.perUrl[0].p99),
+    ...(order.length > 1 ? { others } : {}),
+  };
 }
 
 const median = (l) => [...l].sort((a, b) => a - b)[l.length >> 1];

@@ -38,7 +38,11 @@ export function guardMarkdown(report, where, note) {
     '| goal | measured | |',
     '|---|---|---|',
     `| CPU per delivery: ours ≤ ${CPU_GOAL}× the bounded least history (the upper end of the interval counts) | ${cpu.median.toFixed(3)}× (95% interval ${cpu.low.toFixed(3)}–${cpu.high.toFixed(3)}; median of ${report.rounds} paired rounds; ours ${report.cpuUsPerDelivery.ours} µs, bounded ${report.cpuUsPerDelivery.leastBounded} µs) | ${verdict(cpu.holds)} |`,
-    `| added latency over bare http, one delivery at a time: p99 < ${ADDED_P99_GOAL_MS} ms | p99 ${latency.addedP99Ms} ms, p50 ${latency.addedP50Ms} ms (${latency.pairs} pairs) | ${verdict(latency.holds)} |`,
+    `| added latency over bare http, one delivery at a time: p99 < ${ADDED_P99_GOAL_MS} ms | p99 ${latency.addedP99Ms} ms, p50 ${latency.addedP50Ms} ms (${latency.pairs} pairs; bare http's own latency: p50 ${latency.bareP50Ms} ms, p99 ${latency.bareP99Ms} ms${Object.entries(
+      latency.others ?? {},
+    )
+      .map(([name, o]) => `; ${name} added p99 ${o.addedP99Ms} ms, p50 ${o.addedP50Ms} ms`)
+      .join('')}) | ${verdict(latency.holds)} |`,
     '',
     END,
     '',

@@ -270,5 +270,6 @@ describe('bench/bound.mjs (smoke, tiny counts)', function () {
     assert.equal(typeof cpu.holds, 'boolean');
     assert.equal(latency.pairs, 50, 'every delivery to ours paired with the one to bare http before it');
     assert.ok(Number.isFinite(latency.addedP99Ms) && typeof latency.holds === 'boolean', JSON.stringify(latency));
+    assert.ok(Number.isFinite(latency.bareP99Ms), "bare http's own latency, to tell the machine's stalls from ours");
   });
 });

@@ -1,7 +1,7 @@
 // How far ours is from the bound, with confidence: paired rounds of a few receivers, each round's CPU per delivery
 // compared within the round, and a 95% interval for each median ratio by bootstrap. `npm run bench` gives one
 // median of 8 rounds; between two runs of the same code this host moved more than that run's own spread
-// (docs/benchmarks.md: "How sure a harness run is"), so a gap of a few percent needs more rounds than the bench has.
+// (docs/benchmarks.md: "bench/bound.mjs"), so a gap of a few percent needs more rounds than the bench has.
 //   node esbuild.mjs --tests && node bench/bound.mjs [ROUNDS] [floor,specMinimum,leastHistory,leastBounded,ours,
 //   oursNoHistory,ourVerifier] [--tiny]
 // (--tiny: 100 deliveries a round, the smoke test's size: proves it runs, measures nothing. --compare FILE: also

@@ -28,6 +28,20 @@ export function guardMarkdown(report, where, note) {
   const { cpu, latency } = report.guard;
   const verdict = (held) => (held ? 'holds' : '**does not hold**');
   const command = `node bench/bound.mjs ${report.rounds} ${Object.keys(report.cpuUsPerDelivery).join(',')}${report.together ? ' --together' : ''} --guard`;
+  const others = Object.entries(latency.others ?? {})
+    .map(([name, o]) => `; ${name} added p99 ${o.addedP99Ms} ms, p50 ${o.addedP50Ms} ms`)
+    .join('');
+  // Bare http's own p99 over the goal: the machine stalls more than the goal allows, whatever the receiver does.
+  const noisy =
+    latency.bareP99Ms >= ADDED_P99_GOAL_MS
+      ? ` (bare http's own p99 is ${latency.bareP99Ms} ms here: the machine stalls more than the goal; judge it on a quieter one)`
+      : '';
+  const compared = Object.keys(report.cpuUsPerDelivery)
+    .filter((n) => n.startsWith('compared'))
+    .map(
+      (n) =>
+        `| for comparison, in the same rounds: ${n} ÷ the bounded least history; ${n} ÷ ours | ${report.ratios[`${n} ÷ leastBounded`]}; ${report.ratios[`${n} ÷ ours`]} | |`,
+    );
   return [
     START,
     '',
@@ -38,11 +52,8 @@ export function guardMarkdown(report, where, note) {
     '| goal | measured | |',
     '|---|---|---|',
     `| CPU per delivery: ours ≤ ${CPU_GOAL}× the bounded least history (the upper end of the interval counts) | ${cpu.median.toFixed(3)}× (95% interval ${cpu.low.toFixed(3)}–${cpu.high.toFixed(3)}; median of ${report.rounds} paired rounds; ours ${report.cpuUsPerDelivery.ours} µs, bounded ${report.cpuUsPerDelivery.leastBounded} µs) | ${verdict(cpu.holds)} |`,
-    `| added latency over bare http, one delivery at a time: p99 < ${ADDED_P99_GOAL_MS} ms | p99 ${latency.addedP99Ms} ms, p50 ${latency.addedP50Ms} ms (${latency.pairs} pairs; bare http's own latency: p50 ${latency.bareP50Ms} ms, p99 ${latency.bareP99Ms} ms${Object.entries(
-      latency.others ?? {},
-    )
-      .map(([name, o]) => `; ${name} added p99 ${o.addedP99Ms} ms, p50 ${o.addedP50Ms} ms`)
-      .join('')}) | ${verdict(latency.holds)} |`,
+    ...compared,
+    `| added latency over bare http, one delivery at a time: p99 < ${ADDED_P99_GOAL_MS} ms | p99 ${latency.addedP99Ms} ms, p50 ${latency.addedP50Ms} ms (${latency.pairs} pairs; bare http's own latency: p50 ${latency.bareP50Ms} ms, p99 ${latency.bareP99Ms} ms${others}) | ${verdict(latency.holds)}${noisy} |`,
     '',
     END,
     '',

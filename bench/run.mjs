@@ -193,8 +193,8 @@ const median = (list) => [...list].sort((a, b) => a - b)[Math.floor(list.length 
 /**
  * Puts this process (every thread: the receivers under test, V8's and libuv's) on one CPU and the load generators
  * on another, so the scheduler never moves one onto the other's CPU mid-round. In paired rounds on the 2-core
- * machine, the same receiver's CPU ratio to the floor moved by up to 0.2 between unpinned runs and by at most 0.05
- * between pinned ones (docs/benchmarks.md). Linux with taskset and two CPUs to spare only; otherwise nothing is
+ * machine, the same receiver's CPU ratio to the floor moved far more between unpinned runs than between pinned ones
+ * (docs/benchmarks.md). Linux with taskset and two CPUs to spare only; otherwise nothing is
  * pinned and the report says so. restore() gives the process back the CPUs it had.
  */
 function pinReceivers() {

@@ -3,7 +3,6 @@
 // - one refresh in flight at a time, shared by every caller;
 // - the refresh token lapses at issue + 24 h rounded up to midnight America/New_York; then sign in again;
 // - tokens live only in the SecretStore.
-import { EventEmitter } from 'node:events';
 import { classifyResponse } from '../http/classifyResponse';
 import { assertCredentialOrigin } from '../http/credentialOrigin';
 import { REFRESH_PATH, SIGN_IN_PATH, joinUrl } from '../http/paths';
@@ -14,6 +13,7 @@ import type { Clock, TimerHandle } from '../time/clock';
 import { SignInRequired } from './authErrors';
 import { refreshTokenExpiry } from './refreshTokenExpiry';
 import type { Disposable, SecretStore } from './secretStore';
+import { TypedEmitter } from '../events/TypedEmitter';
 
 export const REFRESH_LEAD_MS = 60_000;
 const SCHEDULED_RETRY_MS = 30_000;
@@ -85,7 +85,13 @@ export function secretKeyFor(secretScope: string): string {
   return `wfs.tokens.${secretScope}`;
 }
 
-export class TokenManager extends EventEmitter implements AccessTokenProvider {
+export interface TokenManagerEvents {
+  /** The state changed, or an operation failed (then with its error). */
+  state: [TokenStateEvent];
+  'storage-error': [SecretStorageFailure];
+}
+
+export class TokenManager extends TypedEmitter<TokenManagerEvents> implements AccessTokenProvider {
   private session?: TokenSession;
   private inFlight?: Promise<TokenSession>;
   private refreshTimer?: TimerHandle;

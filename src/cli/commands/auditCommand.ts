@@ -30,7 +30,6 @@ export const auditCommand: CommandSpec = {
       type: 'string',
       value: 'URL',
       description: 'your receiver, e.g. http://localhost:3000/webhooks (required)',
-      required: true,
     },
     ...KEY_FLAGS,
     'allow-remote': { type: 'boolean', description: 'allow a target that is not on loopback' },

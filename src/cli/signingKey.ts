@@ -130,3 +130,10 @@ export function trustAdvice(source: KeySource, key: SigningKey): string {
     return `The key is the folder ${source.dir}: the receiver must trust its issuer and audience (${source.dir}/issuer.json) with the key set ${source.dir}/jwks.json (served at ${key.jwksUrl} while this command runs). Or sign with a key it already trusts: --sandbox-url URL, or WFS_BASE_URL and WFS_SANDBOX_SECRET of its sandbox.`;
   return `${source.asked ? 'The key is that of a sandbox started here (--sandbox-port)' : 'No sandbox was named (WFS_BASE_URL is not set), so the key is that of a sandbox started here'}, with a new key at each run: a receiver trusts it only if it trusts the key set ${key.jwksUrl} and fetches it while this command runs. To sign with the sandbox your receiver trusts, set WFS_BASE_URL and WFS_SANDBOX_SECRET as \`wfs sandbox\` prints them (its export line), or give --sandbox-url URL.`;
 }
+
+/** A sandbox started here to sign: its first line says whom your app must trust. */
+export function announceKey(key: OpenKey, emit: (line: Record<string, unknown>) => void): void {
+  if (key.source.kind !== 'here') return;
+  const { baseUrl, issuer, audience, jwksUrl } = key.trust;
+  emit({ event: 'signing-sandbox', baseUrl, issuer, audience, jwksUrl });
+}

@@ -1,9 +1,8 @@
 // The test kit's issuer: the shared signer with a key of its own, and its key set served on loopback.
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { DEFAULT_TEST_AUDIENCE, DEFAULT_TEST_ISSUER } from '../core/signing/keyPairFiles';
 import { WebhookSigner, type SignOptions } from '../core/signing/webhookSigner';
 import { SystemClock } from '../core/time/clock';
+import { serveJwks } from '../core/signing/jwksServer';
 import type { JwksServer, SignedDelivery, TestIssuer, TestIssuerOptions, TokenOptions, Jwk, Jwks } from './testkit';
 
 /** TokenOptions (the kit's words) as the signer's claim changes. */
@@ -109,42 +108,4 @@ export function signerOf(issuer: TestIssuer): WebhookSigner {
   return issuer.webhookSigner;
 }
 
-/** The key set at `path` (default /.well-known/jwks.json), read fresh at each request so a rotation shows at once. */
-export async function serveJwks(
-  jwks: () => unknown,
-  options: { port?: number; path?: string } = {},
-): Promise<JwksServer> {
-  const path = options.path ?? '/.well-known/jwks.json';
-  let requests = 0;
-  let failing = 0;
-  const server: Server = createServer((req, res) => {
-    if (req.method !== 'GET' || (req.url ?? '').split('?')[0] !== path) {
-      res.writeHead(404, { 'content-type': 'text/plain' });
-      return void res.end('not found\n');
-    }
-    requests++;
-    if (failing > 0) {
-      failing--;
-      res.writeHead(503, { 'content-type': 'text/plain' });
-      return void res.end('key set unavailable (failNext)\n');
-    }
-    res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'public, max-age=3600' });
-    res.end(JSON.stringify(jwks()));
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
-  });
-  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return {
-    url: origin + path,
-    origin,
-    requests: () => requests,
-    failNext: (count) => void (failing = Math.max(0, count)),
-    stop: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
-  };
-}
+export { serveJwks } from '../core/signing/jwksServer';

@@ -9,7 +9,7 @@ import { matchAdvice, refusalText } from '../../core/audit/trustMismatch';
 import type { CommandSpec } from '../commandSpec';
 import { durationFlag, requiredFlag, UsageError } from '../flags';
 import { httpUrlValue } from '../httpUrlValue';
-import { KEY_ENV, KEY_FLAGS, keySource, openKey, trustAdvice, type OpenKey } from '../signingKey';
+import { announceKey, KEY_ENV, KEY_FLAGS, keySource, openKey, trustAdvice, type OpenKey } from '../signingKey';
 
 /** Nothing answered at --target: nothing was audited, which is not a failed case. */
 
@@ -90,14 +90,7 @@ export const auditCommand: CommandSpec = {
     try {
       if (source.kind === 'here') io.progress?.('starting a sandbox to sign the deliveries');
       key = await openKey(source, io.clock);
-      if (source.kind === 'here')
-        emit({
-          event: 'signing-sandbox',
-          baseUrl: key.trust.baseUrl,
-          issuer: key.trust.issuer,
-          audience: key.trust.audience,
-          jwksUrl: key.trust.jwksUrl,
-        });
+      announceKey(key, emit);
       let done = 0;
       io.progress?.(() => `auditing ${target}: ${done} of ${AUDIT_CASES.length} cases`);
       const summary = await runAudit({

@@ -12,7 +12,7 @@ import { MAX_STDIN_BYTES, readBoundedText } from '../boundedRead';
 import type { CommandSpec } from '../commandSpec';
 import { durationFlag, requiredFlag, UsageError } from '../flags';
 import { httpUrlValue } from '../httpUrlValue';
-import { KEY_ENV, KEY_FLAGS, keySource, openKey, trustAdvice } from '../signingKey';
+import { announceKey, KEY_ENV, KEY_FLAGS, keySource, openKey, trustAdvice } from '../signingKey';
 
 export const sendCommand: CommandSpec = {
   name: 'send',
@@ -87,14 +87,7 @@ export const sendCommand: CommandSpec = {
     if (files.length === 0) throw new UsageError(`no *${FIXTURE_SUFFIX} files in ${flags.positionals.join(', ')}`);
 
     const key = await openKey(source, io.clock);
-    if (source.kind === 'here')
-      emit({
-        event: 'signing-sandbox',
-        baseUrl: key.trust.baseUrl,
-        issuer: key.trust.issuer,
-        audience: key.trust.audience,
-        jwksUrl: key.trust.jwksUrl,
-      });
+    announceKey(key, emit);
     let lastToken = '';
     const sign: BodySigner = async (body) => (lastToken = await key.sign(body));
     let mismatchSaid = false;

@@ -30,6 +30,7 @@ import { WorkflowService } from './workflows/workflowService';
 import { WebhookPanel } from './panel/webhookPanel';
 import { AuditPanel, type AuditArgs } from './panel/auditPanel';
 import { registerProbeCommand } from './probe/probeCommand';
+import { registerAssistant } from './assistant/registerAssistant';
 
 /** What compose() built. The shipped activate() keeps it to itself: exported, it would hand every service (and
  * SecretStorage) to any other extension that calls getExtension(…).activate(). */
@@ -146,6 +147,7 @@ export function compose(context: vscode.ExtensionContext): Composition {
     ...registerReceiverCommands(services),
     ...registerProbeCommand(services),
     ...fixtures,
+    ...registerAssistant(services, context.extensionUri),
     vscode.tasks.registerTaskProvider(WFS_TASK_TYPE, new ReceiverTaskProvider(receiver)),
   );
   shutdown = async () => {

@@ -26,6 +26,8 @@ export interface AssistantTool<I = Record<string, unknown>, O = unknown> {
   /** verb_noun, prefixed wfs_: unique among every tool the editor or client knows. */
   name: string;
   title: string;
+  /** One line for people (VS Code's tool picker). */
+  summary: string;
   /** For the model: what it does, what it returns, when to use it and when not. */
   description: string;
   inputSchema: Schema;

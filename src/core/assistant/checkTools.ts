@@ -33,6 +33,7 @@ export interface AuditResult {
 export const auditReceiver: AssistantTool<AuditInput, AuditResult> = {
   name: 'wfs_audit_receiver',
   title: 'Audit a webhook receiver',
+  summary: "Send the audit's 30 cases to your receiver and list each failure with its fix.",
   description: [
     "Sends the audit's 30 cases to the developer's own webhook receiver at a URL: one genuine signed delivery and",
     'forged or malformed ones (no token, an untrusted issuer, alg none, an expired token, a changed body, a replay…),',
@@ -130,6 +131,7 @@ export interface ContractResult {
 export const checkContract: AssistantTool<Record<string, never>, ContractResult> = {
   name: 'wfs_check_contract',
   title: 'Check the environment against the contract',
+  summary: 'Run probe-service against the environment in use (never billing) and list where it differs from the spec.',
   description: [
     'Runs probe-service against the environment in use: about 20 fixed requests that can never bill (sign-in, refused',
     "and malformed calls, a start that must be refused) and compares each answer's status, body kind and fields with",

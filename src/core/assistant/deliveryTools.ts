@@ -1,6 +1,7 @@
 // The tools that read the receiver's deliveries: list them, read one whole, explain a refusal step by step, and wait
 // for the next one. They read only; nothing here sends.
 import type { DeliveryRecord } from '../webhooks/deliveryRecord';
+import { parseUtcTimestamp } from '../time/timestamps';
 import type { AssistantContext } from './assistantContext';
 import { READS, ToolRefused, type AssistantTool } from './assistantTool';
 import {
@@ -47,6 +48,7 @@ export interface ListResult {
 export const listDeliveries: AssistantTool<ListInput, ListResult> = {
   name: 'wfs_list_deliveries',
   title: 'List webhook deliveries',
+  summary: 'List the deliveries your receiver got, filtered by topic, verified or refused, status, time or text.',
   description: [
     "Lists the webhook deliveries the local receiver got, newest first: each one's id, topic, whether it was verified or",
     "refused (and at which of the seven verification steps), the status the receiver answered, and what the developer's",
@@ -143,6 +145,7 @@ export interface GetInput {
 export const getDelivery: AssistantTool<GetInput, DeliveryDetail> = {
   name: 'wfs_get_delivery',
   title: 'Read one webhook delivery',
+  summary: "Read one delivery: body, headers, the seven verification steps and your app's answer.",
   description: [
     'Returns one delivery whole: its body (text, and parsed JSON when it is JSON; the first 16 KiB), the request',
     "headers as recorded (the token itself is never kept: only its scheme and length), the token's decoded header and",
@@ -172,6 +175,7 @@ export const getDelivery: AssistantTool<GetInput, DeliveryDetail> = {
 export const explainDelivery: AssistantTool<{ id?: string }, RefusalExplanation> = {
   name: 'wfs_explain_refusal',
   title: 'Explain why a delivery was refused',
+  summary: "Explain a delivery's verification step by step, with causes and fixes for the step that failed.",
   description: [
     "Explains a delivery's verification step by step: what each of the spec's seven steps checks, what it found, and",
     'for the step that failed, its likely causes and what to do (the setting, flag or tool that fixes it). For a',
@@ -192,6 +196,7 @@ export const explainDelivery: AssistantTool<{ id?: string }, RefusalExplanation>
 export interface WaitInput {
   topic?: string;
   verified?: boolean;
+  since?: string;
   timeoutSeconds?: number;
 }
 
@@ -201,10 +206,12 @@ export type WaitResult =
 export const waitForDelivery: AssistantTool<WaitInput, WaitResult> = {
   name: 'wfs_wait_for_delivery',
   title: 'Wait for the next webhook delivery',
+  summary: 'Wait for the next delivery of a topic to reach your receiver.',
   description: [
     'Waits until a new delivery (of the topic, when given) reaches the receiver, or the timeout passes, and returns it',
-    'as wfs_list_deliveries would. Deliveries that arrived before the call do not count. Use it after starting a',
-    'sandbox workflow or sending a test webhook, to see the event arrive.',
+    'as wfs_list_deliveries would. Deliveries that arrived before the call do not count, unless `since` names an',
+    'earlier time: then the first one received since then. Use it after starting a sandbox workflow or sending a test',
+    'webhook, to see the event arrive.',
   ].join(' '),
   inputSchema: {
     type: 'object',
@@ -212,6 +219,12 @@ export const waitForDelivery: AssistantTool<WaitInput, WaitResult> = {
     properties: {
       topic: topicProperty,
       verified: { type: 'boolean', description: 'true: wait for a verified one; false: for a refused one.' },
+      since: {
+        type: 'string',
+        maxLength: 40,
+        description:
+          'Count deliveries received since then ("2m", or an ISO 8601 time), e.g. the time a workflow was started.',
+      },
       timeoutSeconds: {
         type: 'integer',
         minimum: 1,
@@ -225,10 +238,17 @@ export const waitForDelivery: AssistantTool<WaitInput, WaitResult> = {
   effect: 'reads',
   async run(input, ctx, signal) {
     const started = ctx.clock.now();
-    const seen = new Set((await ctx.deliveries.records()).map((r) => r.id));
+    const sinceMs = input.since === undefined ? undefined : parseSince(input.since, started);
+    if (input.since !== undefined && sinceMs === undefined)
+      throw new ToolRefused(
+        `since "${input.since}" is neither a duration ("2m", "1h") nor an ISO 8601 time: give one of those.`,
+      );
+    // Without `since`, what is there now does not count; with it, what arrived since then does.
+    const seen = sinceMs === undefined ? new Set((await ctx.deliveries.records()).map((r) => r.id)) : new Set<string>();
     const topicOk = input.topic === undefined ? () => true : topicMatcher(input.topic);
     const fits = (r: DeliveryRecord) =>
       !seen.has(r.id) &&
+      (sinceMs === undefined || (parseUtcTimestamp(r.receivedAt) ?? 0) >= sinceMs) &&
       topicOk(r.topic ?? r.unsigned?.topic) &&
       (input.verified === undefined || r.verified === input.verified);
     const timeoutMs = (input.timeoutSeconds ?? 60) * 1000;

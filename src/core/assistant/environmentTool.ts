@@ -28,6 +28,7 @@ async function known<T>(get: () => T | Promise<T>): Promise<Known<T>> {
 export const describeEnvironment: AssistantTool<Record<string, never>, EnvironmentResult> = {
   name: 'wfs_environment',
   title: 'Show the webhook setup',
+  summary: 'Show the environment, the receiver, your app and the sandbox issuer that signs.',
   description: [
     'Says where everything is: the environment in use (Sandbox or a real, billed one), where the deliveries are read',
     "from and how many there are, the receiver's address, the developer's app (their forward target), the sandbox",

@@ -170,6 +170,7 @@ async function planReplay(input: ReplayInput, ctx: AssistantContext): Promise<Re
 export const replayToApp: AssistantTool<ReplayInput, SendResult> = {
   name: 'wfs_replay_to_app',
   title: 'Replay a delivery to your app',
+  summary: 'Send a verified delivery or a fixture to your app again, re-signed, and read its answer.',
   description: [
     "Sends a verified delivery again (or a fixture file, NAME.webhook.json) to the developer's app, their forward",
     'target, re-signed with the sandbox key over the exact same body bytes. Returns what the app answered: its status,',
@@ -267,6 +268,7 @@ function eventTarget(input: SendEventInput, ctx: AssistantContext): string {
 export const sendEvent: AssistantTool<SendEventInput, SendResult> = {
   name: 'wfs_send_event',
   title: 'Send a signed webhook event',
+  summary: 'Sign a new event and send it to your receiver or your app, and read the answer.',
   description: [
     'Builds a webhook event as the service sends it (webhookId, topic, subTopic, tenantId, triggeredAt with 7',
     'fractional digits, actorId, data), signs its exact bytes with the sandbox key, and sends it to the local',

@@ -55,6 +55,7 @@ export interface FindResult {
 export const findWorkflows: AssistantTool<{ correlationId: string }, FindResult> = {
   name: 'wfs_find_workflows',
   title: 'Find workflows by correlationId',
+  summary: 'Find the workflows started with a correlationId in the environment in use.',
   description: [
     'Finds the workflows the service holds for a correlationId, in the environment in use: ids, runId (the one',
     'webhook events carry in data.runId), status and product. Use it after a start whose outcome is unknown (a 500, a',
@@ -91,6 +92,7 @@ export const workflowStatus: AssistantTool<
 > = {
   name: 'wfs_workflow_status',
   title: 'Read a workflow',
+  summary: "Read one workflow's status, runId and messages from the service.",
   description: [
     'Reads one workflow from the service in the environment in use: its status (processing, complete, failed,',
     'cancelled), runId, product, session, and the messages of the answer. A delivery ties to a workflow through',
@@ -205,6 +207,7 @@ const startProperties = {
 export const startSandboxWorkflow: AssistantTool<StartInput, StartOutcome> = {
   name: 'wfs_start_sandbox_workflow',
   title: 'Start a workflow on the Sandbox',
+  summary: 'Start a workflow on the Sandbox, where nothing is billed.',
   description: [
     'Starts a workflow on the Sandbox, the simulator on this machine, where nothing is billed: it runs for a few',
     'seconds, ends complete (or failed), and sends signed workflow events (workflow/completed…) to the receiver.',
@@ -238,6 +241,7 @@ export const startBilledWorkflow: AssistantTool<
 > = {
   name: 'wfs_start_billed_workflow',
   title: 'Start a billed workflow (asks the user)',
+  summary: 'Start a billed workflow, only after you confirm it in a dialog.',
   description: [
     'Starts one BILLED workflow in the environment in use, only after the user confirms that very start (environment,',
     'product, session) in a dialog. Where the client cannot ask the user, nothing is started: the result holds the',

@@ -13,13 +13,14 @@ export function sandboxSecretHelp(flag: string): [string, string] {
 }
 
 /** The secret for the sandbox named by `flag` and its value (e.g. "--trust-sandbox URL"); a usage error, before
- * anything
- * is sent, without one. */
+ * anything is sent, without one. */
 export function sandboxSecretFromEnv(env: NodeJS.ProcessEnv, flag: string): string {
   const secret = env[SANDBOX_SECRET_ENV]?.trim();
-  if (!secret)
-    throw new UsageError(
-      `${flag}: ${SANDBOX_SECRET_ENV} is not set, and the sandbox's control API needs its secret: set it to the "controlSecret" of that sandbox's ready line (the first line \`wfs sandbox\` prints; new at each start)`,
-    );
+  if (!secret) throw new UsageError(sandboxSecretMissing(flag));
   return secret;
+}
+
+/** What a command says when the sandbox that `flag` names has no secret in the environment. */
+export function sandboxSecretMissing(flag: string): string {
+  return `${flag}: ${SANDBOX_SECRET_ENV} is not set, and the sandbox's control API needs its secret: set it to the "controlSecret" of that sandbox's ready line (the first line \`wfs sandbox\` prints; new at each start)`;
 }

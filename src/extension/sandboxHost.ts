@@ -1,5 +1,6 @@
 // Runs the embedded sandbox inside the extension host, on demand.
 import * as vscode from 'vscode';
+import type { EndpointRegistration } from '../core/receiver/ReceiverSession';
 import { Sandbox, type SandboxInfo } from '../core/sandbox/Sandbox';
 import type { ExtensionLog } from './log/extensionLog';
 import { sandboxProfile } from './probe/sandboxProfileSetting';
@@ -51,6 +52,15 @@ export class SandboxHost implements vscode.Disposable {
     if (!endpoints) return;
     if (registered) endpoints.add(url);
     else endpoints.delete(url);
+  }
+
+  /** The receiver's registration with this sandbox: its workflow events go to the receiver while it runs. */
+  webhookEndpoint(): EndpointRegistration {
+    return {
+      name: 'the sandbox',
+      register: async (url) => this.setWebhookEndpoint(url, true),
+      unregister: async (url) => this.setWebhookEndpoint(url, false),
+    };
   }
 
   /** A fresh sandbox token for a body (replaying a delivery); undefined while the sandbox is stopped. */

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createLocalJWKSet, createRemoteJWKSet, decodeJwt, decodeProtectedHeader, jwtVerify, errors } from 'jose';
@@ -138,7 +138,7 @@ describe('wfs keys generate and wfs sign', () => {
     assert.equal(await s.exitCode(), 0, s.stderr);
     assert.match(
       s.stdout,
-      /^curl -sS -X POST 'http:\/\/127\.0\.0\.1:9\/hook' -H 'Content-Type: application\/json' -H 'Authorization: Bearer [\w.-]+' --data-binary @'.*it'\\''s\.json'\n$/,
+      /^curl -sS --globoff -X POST \\\n  --url 'http:\/\/127\.0\.0\.1:9\/hook' \\\n  -H 'Content-Type: application\/json' \\\n  -H 'Authorization: Bearer [\w.-]+' \\\n  --data-binary @- < '.*it'\\''s\.json'\n$/,
     );
   });
 
@@ -146,13 +146,26 @@ describe('wfs keys generate and wfs sign', () => {
     const file = join(dir, 'c.json');
     writeFileSync(file, '{}');
     const cases: [string[], RegExp][] = [
-      [['sign', '--body', file], /either --keys DIR .* or --sandbox-url URL/],
-      [['sign', '--body', file, '--keys', keys, '--sandbox-url', 'http://127.0.0.1:1'], /not both/],
+      [
+        ['sign', '--body', file],
+        /^nothing to sign with: no --keys DIR, and no sandbox \(WFS_BASE_URL and WFS_SANDBOX_SECRET are not set\)\. Give --keys DIR \(a folder from `wfs keys generate --out DIR`\), or paste the `export` line that `wfs sandbox` prints/,
+      ],
+      [
+        ['sign'],
+        /^--body is missing: .*; and nothing to sign with: no --keys DIR, and no sandbox \(WFS_BASE_URL and WFS_SANDBOX_SECRET are not set\)/,
+      ],
+      [
+        ['sign', '--body', file, '--keys', keys, '--sandbox-url', 'http://127.0.0.1:1'],
+        /^both --keys and --sandbox-url were given: sign with one/,
+      ],
       [
         ['sign', '--body', file, '--keys', keys, '--omit', 'kid'],
         /--omit kid: only body_sha256, exp, iat, jti, iss, aud/,
       ],
-      [['sign', '--body', file, '--keys', dir], /--keys: cannot read .*issuer\.json \(ENOENT\)/],
+      [
+        ['sign', '--body', file, '--keys', dir],
+        /--keys: cannot read .*issuer\.json \(ENOENT\): is .* a folder written by/,
+      ],
       [['sign', '--body', join(dir, 'missing.json'), '--keys', keys], /--body: cannot read .*missing\.json: ENOENT/],
       [['sign', '--body', file, '--keys', keys, '--format', 'curl'], /--format curl needs --to URL/],
     ];
@@ -191,5 +204,75 @@ describe('wfs keys generate and wfs sign', () => {
     } finally {
       await sandbox.stop();
     }
+  });
+
+  describe("a cloned repository's key folder (issue #67, hole 5): nothing outside it is read or used, nothing quoted", () => {
+    let repo: string;
+    let folder: string;
+    let issuerFile: Record<string, unknown>;
+    let file: string;
+    before(() => {
+      repo = join(dir, 'cloned');
+      folder = join(repo, 'test', 'webhook-keys');
+      mkdirSync(folder, { recursive: true });
+      for (const f of ['issuer.json', 'jwks.json', 'private-key.jwk.json', 'private-key.pem'])
+        copyFileSync(join(keys, f), join(folder, f));
+      issuerFile = JSON.parse(readFileSync(join(folder, 'issuer.json'), 'utf8'));
+      // Three levels up from test/webhook-keys: beside the repository, where the user keeps something else.
+      writeFileSync(join(dir, 'secret.txt'), 'TOP-SECRET\n');
+      file = join(dir, 'event.json');
+      writeFileSync(file, '{}');
+    });
+    const naming = (privateKey: string) =>
+      writeFileSync(join(folder, 'issuer.json'), JSON.stringify({ ...issuerFile, privateKey }));
+    /** `wfs sign --keys` on the folder, piped and as text: exit 2, no token, nothing of the file it names; the
+     * message names the file and the rule. */
+    const refused = async (names: RegExp) => {
+      for (const face of ['--json', '--human']) {
+        const s = await wfs(['sign', '--body', file, '--keys', folder, face]);
+        assert.equal(await s.exitCode(), 2, s.stdout + s.stderr);
+        assert.doesNotMatch(s.stdout + s.stderr, /TOP-SECRET/);
+        assert.doesNotMatch(s.stdout + s.stderr, /Bearer/);
+        const message = face === '--json' ? s.lines.at(-1)!.message : s.stderr;
+        if (face === '--human') assert.match(message, /^✗ --keys: /);
+        assert.match(message, names);
+        assert.match(
+          message,
+          /\. Nothing was read: the files a key folder names must be inside it: a name relative to the folder, without "\.\.", and no link out\./,
+        );
+      }
+    };
+
+    it('"privateKey": "../../../secret.txt" is refused by its name', async () => {
+      naming('../../../secret.txt');
+      await refused(
+        /issuer\.json names "privateKey": "\.\.\/\.\.\/\.\.\/secret\.txt", which leads out of the folder with "\.\."/,
+      );
+    });
+
+    it('an absolute path to a real private key outside the folder is not signed with', async () => {
+      naming(join(keys, 'private-key.pem'));
+      await refused(/names "privateKey": ".*private-key\.pem", which is an absolute path/);
+      naming(join(dir, 'secret.txt'));
+      await refused(/names "privateKey": ".*secret\.txt", which is an absolute path/);
+    });
+
+    it('a link in the folder to a file outside it is not followed', async () => {
+      symlinkSync(join(dir, 'secret.txt'), join(folder, 'key.pem'));
+      naming('key.pem');
+      await refused(/names "privateKey": "key\.pem", which is a link to outside the folder/);
+    });
+
+    it('a file in the folder that is not a key is named with where it fails, never quoted', async () => {
+      writeFileSync(join(folder, 'notes.json'), 'TOP-SECRET');
+      naming('notes.json');
+      const s = await wfs(['sign', '--body', file, '--keys', folder]);
+      assert.equal(await s.exitCode(), 2);
+      assert.doesNotMatch(s.stdout + s.stderr, /TOP-SECRET/);
+      assert.equal(
+        s.lines.at(-1)!.message,
+        `--keys: ${join(folder, 'notes.json')} is neither a private JWK nor a PEM private key: it is not valid JSON (line 1, column 1)`,
+      );
+    });
   });
 });

@@ -12,12 +12,14 @@ export const keysCommand: CommandSpec = {
   name: 'keys generate',
   synopsis: 'keys generate --out DIR [--issuer ISS] [--audience AUD]',
   description: [
-    'Writes a new RS256 key pair into DIR (created if missing; a folder that already holds one is refused):',
+    'Writes a new RS256 key pair into DIR (created if missing). A folder that already holds one, or that another user',
+    'can write (group- or world-writable, or not yours), is refused, and nothing is written:',
     '  issuer.json           the issuer, audience and kid, and the names of the files below',
-    '  jwks.json             the public key set: give it to the receiver under test as its trusted key set',
+    '  jwks.json             the public key set: `wfs listen --trust-keys DIR` trusts it, or give it to your receiver',
     '  private-key.jwk.json  the private key as a JWK (mode 0600), read by `wfs sign --keys DIR`',
     '  private-key.pem       the same key as PKCS#8 PEM (mode 0600)',
-    'A test key: never trust it outside tests. Prints {"event":"keys","dir":…,"kid":…,"issuer":…,"audience":…,"files":[…]}.',
+    'A test key: never trust it outside tests. On a terminal it says what it wrote and what to run next; piped, it',
+    'prints {"event":"keys","dir":…,"kid":…,"issuer":…,"audience":…,"files":[…]}.',
   ].join('\n'),
   flags: {
     out: { type: 'string', value: 'DIR', description: 'the folder to write (required)' },

@@ -152,7 +152,8 @@ export const mcpCommand: CommandSpec = {
             clock: io.clock,
             port,
             forwardTo,
-            register: (url, registered) => sandbox.register(url, registered),
+            sandbox: sandbox.endpoint,
+            warn: (message) => say({ event: 'warning', message }),
           });
         } catch (err) {
           if (err instanceof ListenError) throw new UsageError(`--port: ${err.message}`);

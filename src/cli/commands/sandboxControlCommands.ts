@@ -1,56 +1,45 @@
 // `wfs sandbox fault`, `wfs sandbox faults` and `wfs sandbox rotate-key`: a running sandbox's control API from the
-// command line, so rehearsing a 429 or a billed 500 needs no hand-written curl. Each sends one request with the
-// sandbox's control secret (WFS_SANDBOX_SECRET) and prints one line.
+// command line, so rehearsing a 429 or a billed 500 needs no hand-written curl. Each acts on the environment's
+// sandbox (the `export` line `wfs sandbox` prints) unless --sandbox-url names another (sandboxTarget.ts), sends one
+// request with its control secret, and prints one line.
 import { SandboxControlClient } from '../../core/sandbox/sandboxControlClient';
 import { TransportError } from '../../core/http/request';
-import { transportErrorEvent } from '../transportErrorEvent';
 import { FAULT_KINDS } from '../../core/sandbox/sandboxFaults';
 import type { CommandSpec } from '../commandSpec';
-import { closest, intFlag, requiredFlag, UsageError, type FlagSpecs, type ParsedFlags } from '../flags';
-import { httpUrlValue } from '../httpUrlValue';
+import { closest, intFlag, type FlagSpecs, type ParsedFlags } from '../flags';
 import type { CliIO } from '../output';
-import { sandboxSecretFromEnv, sandboxSecretHelp } from '../sandboxSecret';
-import { errnoInWords } from '../errnoWords';
+import { sandboxTarget, sandboxTargetHelp, sandboxUnreachableEvent } from '../sandboxTarget';
 
 const SANDBOX_URL: FlagSpecs = {
   'sandbox-url': {
     type: 'string',
     value: 'URL',
-    description: 'the running sandbox: the "baseUrl" of its ready line (required)',
+    description: 'another running sandbox than WFS_BASE_URL\'s: the "baseUrl" of its ready line',
   },
 };
 
-const ENV = [sandboxSecretHelp('--sandbox-url')];
+const ENV = sandboxTargetHelp('--sandbox-url');
 
 const EXITS: [number, string][] = [
-  [1, 'nothing answered at --sandbox-url, or the sandbox refused the request (the error line says why)'],
-  [2, 'usage error, or WFS_SANDBOX_SECRET not set (nothing sent)'],
+  [1, 'nothing answered at the sandbox, or the sandbox refused the request (the error line says why)'],
+  [2, 'usage error, or no sandbox named (WFS_BASE_URL and WFS_SANDBOX_SECRET, or --sandbox-url): nothing sent'],
 ];
 
-/** Runs `call` against the sandbox at --sandbox-url; a sandbox that cannot be reached is one line and exit 1. */
+/** Runs `call` against the sandbox the flag or the environment names; a sandbox that cannot be reached is one line
+ * and exit 1. `wrong`: what the command itself found wrong, said in the same message as a sandbox not named. */
 async function withSandbox(
   flags: ParsedFlags,
   io: CliIO,
   call: (sandbox: SandboxControlClient) => Promise<Record<string, unknown>>,
+  wrong: string[] = [],
 ): Promise<number> {
-  const url = httpUrlValue(
-    '--sandbox-url',
-    requiredFlag(flags, 'sandbox-url', 'the "baseUrl" of the sandbox\'s ready line, e.g. http://127.0.0.1:4010'),
-    "the sandbox's http(s) baseUrl",
-  );
-  const secret = sandboxSecretFromEnv(io.env, `--sandbox-url ${url}`);
+  const target = sandboxTarget(io.env, '--sandbox-url', flags.values.get('sandbox-url'), wrong);
   try {
-    io.emit(await call(new SandboxControlClient(url, secret)));
+    io.emit(await call(new SandboxControlClient(target.baseUrl, target.secret)));
     return 0;
   } catch (err) {
-    const origin = new URL(url).origin;
     if (err instanceof TransportError) {
-      io.emit(
-        transportErrorEvent(
-          err,
-          `${errnoInWords(err.code, origin) ?? `could not reach ${origin} (${err.reason})`}: is \`wfs sandbox\` running there? Its ready line gives its baseUrl.`,
-        ),
-      );
+      io.emit(sandboxUnreachableEvent(err, target));
       return 1;
     }
     io.emit({ event: 'error', kind: 'sandbox-refused', message: (err as Error).message });
@@ -60,7 +49,7 @@ async function withSandbox(
 
 export const sandboxFaultCommand: CommandSpec = {
   name: 'sandbox fault',
-  synopsis: 'sandbox fault KIND --sandbox-url URL [--count N] [--after N]',
+  synopsis: 'sandbox fault KIND [--count N] [--after N] [--sandbox-url URL]',
   description: [
     'Injects a fault into a running sandbox, to rehearse how your code meets it: the next COUNT requests it applies to',
     'fail that way. Prints {"event":"fault-injected","fault":…,"count":…,"pending":{…}} (every fault still to come).',
@@ -81,28 +70,32 @@ export const sandboxFaultCommand: CommandSpec = {
   exits: EXITS,
   async run(flags, io) {
     const fault = flags.argument ?? '';
+    const wrong: string[] = [];
     if (!(FAULT_KINDS as readonly string[]).includes(fault)) {
       const near = closest(fault, FAULT_KINDS);
-      throw new UsageError(
-        `unknown fault "${fault}"${near ? ` (did you mean ${near}?)` : ''}: one of ${FAULT_KINDS.join(', ')}`,
-      );
+      wrong.push(`unknown fault "${fault}"${near ? ` (did you mean ${near}?)` : ''}: one of ${FAULT_KINDS.join(', ')}`);
     }
     const count = intFlag(flags, 'count', 1, 1000) ?? 1;
     const after = intFlag(flags, 'after', 0, 1000);
-    if (after !== undefined && fault !== 'throttle') throw new UsageError('--after applies only to the throttle fault');
-    return withSandbox(flags, io, async (s) => ({
-      event: 'fault-injected',
-      fault,
-      count,
-      ...(after === undefined ? {} : { after }),
-      pending: await s.injectFault(fault, count, after),
-    }));
+    if (after !== undefined && fault !== 'throttle') wrong.push('--after applies only to the throttle fault');
+    return withSandbox(
+      flags,
+      io,
+      async (s) => ({
+        event: 'fault-injected',
+        fault,
+        count,
+        ...(after === undefined ? {} : { after }),
+        pending: await s.injectFault(fault, count, after),
+      }),
+      wrong,
+    );
   },
 };
 
 export const sandboxFaultsCommand: CommandSpec = {
   name: 'sandbox faults',
-  synopsis: 'sandbox faults --sandbox-url URL [--clear]',
+  synopsis: 'sandbox faults [--clear] [--sandbox-url URL]',
   description: [
     'Lists the faults a running sandbox still has to apply, each with its count left:',
     '{"event":"faults","pending":{…},"kinds":[…]}. With --clear it clears them all first:',
@@ -124,7 +117,7 @@ export const sandboxFaultsCommand: CommandSpec = {
 
 export const sandboxRotateKeyCommand: CommandSpec = {
   name: 'sandbox rotate-key',
-  synopsis: 'sandbox rotate-key --sandbox-url URL',
+  synopsis: 'sandbox rotate-key [--sandbox-url URL]',
   description: [
     'Makes a running sandbox sign with a new key from now on; the previous key stays in its key set. Rehearses a key',
     'rotation: your receiver must fetch the key set again for the new kid. Prints {"event":"key-rotated","kid":…}.',

@@ -1,13 +1,15 @@
 // `wfs sign`: the Authorization header for exactly the bytes of a body, signed with a test key pair on disk or by a
-// running sandbox, with the claims a test needs to break.
-import { sandboxSecretFromEnv, sandboxSecretHelp } from '../sandboxSecret';
+// running sandbox (the environment's, as for every command that acts on one, unless --sandbox-url names another),
+// with the claims a test needs to break.
+import { findSandbox, sandboxTargetHelp, sandboxUnreachableEvent, type SandboxTarget } from '../sandboxTarget';
 import { SandboxControlClient } from '../../core/sandbox/sandboxControlClient';
+import { TransportError } from '../../core/http/request';
 import { KeyFilesError, readKeyPair } from '../../core/signing/keyPairFiles';
 import { sha256Hex } from '../../core/signing/webhookSigner';
-import { shellQuote } from '../../core/presentation/shellQuote';
+import { bashCurlCommand, ShellCommandError } from '../../core/presentation/shellCommands';
 import { MAX_STDIN_BYTES, readBoundedBytes } from '../boundedRead';
 import type { CommandSpec } from '../commandSpec';
-import { requiredFlag, UsageError } from '../flags';
+import { UsageError } from '../flags';
 import { httpUrlValue } from '../httpUrlValue';
 
 const OMITTABLE = ['body_sha256', 'exp', 'iat', 'jti', 'iss', 'aud'];
@@ -16,15 +18,16 @@ const FORMATS = ['header', 'curl', 'json'];
 export const signCommand: CommandSpec = {
   name: 'sign',
   synopsis:
-    'sign --body FILE|- (--keys DIR | --sandbox-url URL) [--exp T] [--aud A] [--iss I] [--kid K] [--omit CLAIM] [--format header|curl|json] [--to URL]',
+    'sign --body FILE|- [--keys DIR | --sandbox-url URL] [--exp T] [--aud A] [--iss I] [--kid K] [--omit CLAIM] [--format header|curl|json] [--to URL]',
   description: [
     'Signs the exact bytes of FILE (or standard input, -) as the service signs a webhook: an RS256 JWT with body_sha256',
     'over those bytes. The key is a test key pair written by `wfs keys generate --out DIR` (--keys DIR), or a running',
-    "sandbox's own (--sandbox-url). --exp, --aud, --iss, --kid and --omit break one claim at a time, for a test that",
-    'must see the delivery refused.',
-    'Prints, by --format: header (default) the header value "Bearer <jwt>"; curl a ready curl command to --to URL',
-    '(the body from FILE, or inline when read from standard input); json one line {"event":"signed","authorization":…,',
-    '"token":…,"kid":…,"claims":…,"bodySha256":…,"bodyBytes":…}.',
+    "sandbox's own: the environment's (WFS_BASE_URL with WFS_SANDBOX_SECRET, the `export` line `wfs sandbox` prints)",
+    'unless --sandbox-url names another. --exp, --aud, --iss, --kid and --omit break one claim at a time, for a test',
+    'that must see the delivery refused.',
+    'Prints, by --format: header (default) the header value "Bearer <jwt>"; curl a ready bash curl command to --to URL',
+    "(the body goes to curl's standard input: from FILE, or the bytes read, printed by printf); json one line",
+    '{"event":"signed","authorization":…,"token":…,"kid":…,"claims":…,"bodySha256":…,"bodyBytes":…}.',
   ].join('\n'),
   flags: {
     body: {
@@ -33,7 +36,11 @@ export const signCommand: CommandSpec = {
       description: 'the body to sign: a file, or - for standard input (required)',
     },
     keys: { type: 'string', value: 'DIR', description: 'a folder written by `wfs keys generate`' },
-    'sandbox-url': { type: 'string', value: 'URL', description: 'a running sandbox that signs (its baseUrl)' },
+    'sandbox-url': {
+      type: 'string',
+      value: 'URL',
+      description: "another running sandbox than WFS_BASE_URL's signs (its baseUrl)",
+    },
     exp: {
       type: 'string',
       value: 'T',
@@ -46,21 +53,40 @@ export const signCommand: CommandSpec = {
     format: { type: 'string', value: 'F', description: 'header (default), curl or json' },
     to: { type: 'string', value: 'URL', description: "the receiver's URL, for --format curl (and json)" },
   },
-  env: [sandboxSecretHelp('--sandbox-url')],
+  env: sandboxTargetHelp('--sandbox-url'),
+  exits: [
+    [1, 'nothing answered at the sandbox, or it refused to sign (the error line says why)'],
+    [
+      2,
+      'usage error: nothing to sign or nothing to sign with, an unreadable body, a key folder refused (nothing sent)',
+    ],
+  ],
   async run(flags, io) {
-    const source = requiredFlag(flags, 'body', 'a file, or - for standard input');
+    const bodyFlag = flags.values.get('body');
     const keysDir = flags.values.get('keys');
     const sandboxUrl = flags.values.get('sandbox-url');
-    if (!keysDir === !sandboxUrl)
+    if (keysDir !== undefined && sandboxUrl !== undefined)
       throw new UsageError(
-        'give either --keys DIR (a folder from `wfs keys generate`) or --sandbox-url URL (a running sandbox), not both',
+        'both --keys and --sandbox-url were given: sign with one, either --keys DIR (a folder from `wfs keys generate`) or --sandbox-url URL (a running sandbox)',
+      );
+    // Everything missing or wrong at once: the body, something to sign with, the format.
+    const problems: string[] = [];
+    if (!bodyFlag)
+      problems.push('--body is missing: give the body to sign, a file or - for standard input (--body event.json)');
+    const sandbox = keysDir === undefined ? findSandbox(io.env, '--sandbox-url', sandboxUrl) : undefined;
+    if (sandbox && 'problem' in sandbox)
+      problems.push(
+        sandboxUrl !== undefined
+          ? sandbox.problem
+          : `nothing to sign with: no --keys DIR, and no sandbox (${sandbox.missing.join(' and ')} ${sandbox.missing.length > 1 ? 'are' : 'is'} not set). Give --keys DIR (a folder from \`wfs keys generate --out DIR\`), or paste the \`export\` line that \`wfs sandbox\` prints (it sets WFS_BASE_URL and WFS_SANDBOX_SECRET) to sign with that sandbox, or give --sandbox-url URL`,
       );
     const format = flags.values.get('format') ?? 'header';
-    if (!FORMATS.includes(format)) throw new UsageError(`--format must be one of ${FORMATS.join(', ')}`);
+    if (!FORMATS.includes(format)) problems.push(`--format must be one of ${FORMATS.join(', ')}`);
     const to = flags.values.get('to');
     if (to !== undefined) httpUrlValue('--to', to);
-    if (format === 'curl' && to === undefined)
-      throw new UsageError('--format curl needs --to URL: the receiver to send to');
+    if (format === 'curl' && to === undefined) problems.push('--format curl needs --to URL: the receiver to send to');
+    if (problems.length) throw new UsageError(problems.join('; and '));
+    const source = bodyFlag!;
     const omit = flags.lists.get('omit') ?? [];
     for (const c of omit)
       if (!OMITTABLE.includes(c)) throw new UsageError(`--omit ${c}: only ${OMITTABLE.join(', ')} can be left out`);
@@ -96,13 +122,19 @@ export const signCommand: CommandSpec = {
       token = await signer.sign(body, { claims: { iat: nowS, exp: nowS + 300, ...claims }, header });
       kid = (header?.kid as string | undefined) ?? signer.currentKid;
     } else {
-      httpUrlValue('--sandbox-url', sandboxUrl!);
-      const sandbox = new SandboxControlClient(
-        sandboxUrl!,
-        sandboxSecretFromEnv(io.env, `--sandbox-url ${sandboxUrl}`),
-      );
-      // The sandbox sets iat from its own clock; an exp given here is absolute, so both agree on what "now" is.
-      const signed = await sandbox.sign(body, { claims, header });
+      const target = sandbox as SandboxTarget;
+      let signed: { token: string; kid: string };
+      try {
+        // The sandbox sets iat from its own clock; an exp given here is absolute, so both agree on what "now" is.
+        signed = await new SandboxControlClient(target.baseUrl, target.secret).sign(body, { claims, header });
+      } catch (err) {
+        if (err instanceof TransportError) {
+          io.emit(sandboxUnreachableEvent(err, target));
+          return 1;
+        }
+        io.emit({ event: 'error', kind: 'sandbox-refused', message: (err as Error).message });
+        return 1;
+      }
       token = signed.token;
       kid = (header?.kid as string | undefined) ?? signed.kid;
     }
@@ -119,7 +151,7 @@ export const signCommand: CommandSpec = {
         bodyBytes: body.length,
         ...(to ? { to } : {}),
       });
-    else io.print(curlCommand(to!, authorization, source, body) + '\n');
+    else io.print(curlCommand(to!, token, source, body) + '\n');
     return 0;
   },
 };
@@ -135,26 +167,18 @@ function decodeClaims(token: string): unknown {
   return JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8'));
 }
 
-/** A bash curl command that sends exactly these bytes: from the file itself, or inline when read from standard input.
- * */
-function curlCommand(to: string, authorization: string, source: string, body: Buffer): string {
-  // Bytes that are not text (or hold NUL, which no shell argument can) go through base64 in a process substitution.
-  const inline =
-    body.includes(0) || !isUtf8(body)
-      ? `@<(printf %s ${shellQuote(body.toString('base64'))} | base64 -d)`
-      : shellQuote(body.toString('utf8'));
-  const data = `--data-binary ${source !== '-' ? `@${shellQuote(source)}` : inline}`;
-  return [
-    'curl -sS -X POST',
-    shellQuote(to),
-    '-H',
-    shellQuote('Content-Type: application/json'),
-    '-H',
-    shellQuote(`Authorization: ${authorization}`),
-    data,
-  ].join(' ');
-}
-
-function isUtf8(b: Buffer): boolean {
-  return Buffer.from(b.toString('utf8'), 'utf8').equals(b);
+/** A bash curl command that sends exactly these bytes: the file itself, or standard input's bytes through curl's
+ * standard input (never as an argument, where curl reads `@path` as a file to send). */
+function curlCommand(to: string, token: string, source: string, body: Buffer): string {
+  try {
+    return bashCurlCommand({
+      url: to,
+      headers: [['Content-Type', 'application/json']],
+      body: source === '-' ? body : { path: source },
+      token,
+    }).command;
+  } catch (err) {
+    if (err instanceof ShellCommandError) throw new UsageError(`--format curl: ${err.message}`);
+    throw err;
+  }
 }

@@ -1,25 +1,23 @@
-// `wfs mcp` without --history: a receiver of its own on loopback, so the assistant has deliveries to read. It trusts
-// the sandbox that signs the assistant's replays and events, forwards verified deliveries to --forward-to, keeps its
-// history in memory, and is registered with that sandbox so its workflow events arrive here.
-import { httpRequest } from '../../core/http/request';
-import { joinUrl } from '../../core/http/paths';
-import { SANDBOX_SECRET_HEADER } from '../../core/sandbox/sandboxAccess';
-import type { Clock } from '../../core/time/clock';
+// `wfs mcp` without --history: a receiver session of its own on loopback, so the assistant has deliveries to read.
+// It trusts the sandbox that signs the assistant's replays and events, forwards verified deliveries to --forward-to,
+// keeps its history in memory, and tells that sandbox its address so the sandbox's workflow events arrive here.
 import type { DeliverySource } from '../../core/assistant/assistantContext';
-import { DeliveryHistory } from '../../core/webhooks/DeliveryHistory';
+import { ReceiverSession, type EndpointRegistration } from '../../core/receiver/ReceiverSession';
+import type { Clock } from '../../core/time/clock';
+import type { DeliveryRecord } from '../../core/webhooks/deliveryRecord';
 import { forwardEverything } from '../../core/webhooks/forwardRules';
 import { Forwarder } from '../../core/webhooks/forwardFanOut';
-import { Receiver } from '../../core/webhooks/Receiver';
-import { Verifier, type TrustedIssuer } from '../../core/webhooks/Verifier';
+import type { TrustedIssuer } from '../../core/webhooks/Verifier';
 
 export interface OwnReceiverOptions {
   trust: TrustedIssuer;
   clock: Clock;
   port: number;
   forwardTo?: string;
-  historyMemoryBytes?: number;
-  /** Registers the receiver's address with the signing sandbox, so its workflow events come here. */
-  register: (url: string, registered: boolean) => Promise<void>;
+  /** The signing sandbox, told the receiver's address while it runs. */
+  sandbox: EndpointRegistration;
+  /** Said on stderr: an endpoint not told, a warning of the session. */
+  warn: (message: string) => void;
 }
 
 export interface OwnReceiver {
@@ -29,52 +27,32 @@ export interface OwnReceiver {
 }
 
 export async function startOwnReceiver(o: OwnReceiverOptions): Promise<OwnReceiver> {
-  const history = new DeliveryHistory({ memoryBudgetBytes: o.historyMemoryBytes });
-  const receiver = new Receiver({
-    verifier: new Verifier({ issuers: [o.trust], clock: o.clock }),
-    clock: o.clock,
-    port: o.port,
-    history,
-    forward: o.forwardTo ? new Forwarder({ rules: [forwardEverything(o.forwardTo, '--forward-to')] }) : undefined,
-  });
-  const url = await receiver.start();
-  await o.register(url, true).catch(async (err: Error) => {
-    await receiver.stop();
+  const session = new ReceiverSession({ clock: o.clock, history: {}, issuers: [o.trust] });
+  session.on('endpoint-warning', o.warn);
+  session.on('warning', o.warn);
+  let url: string;
+  try {
+    ({ url } = await session.start({
+      port: o.port,
+      forward: o.forwardTo ? new Forwarder({ rules: [forwardEverything(o.forwardTo, '--forward-to')] }) : undefined,
+      endpoints: [o.sandbox],
+    }));
+  } catch (err) {
+    await session.close();
     throw err;
-  });
+  }
   return {
     url,
     deliveries: {
       description: `the receiver wfs mcp runs at ${url} (history in memory)`,
-      records: async () => history.all(),
-      body: (id) => history.body(id),
+      records: async () => session.history.all(),
+      body: (id) => session.history.body(id),
       onChange: (listener) => {
-        receiver.on('delivery', listener);
-        return () => void receiver.off('delivery', listener);
+        const heard = (_r: DeliveryRecord) => listener();
+        session.on('delivery', heard);
+        return () => void session.off('delivery', heard);
       },
     },
-    stop: async () => {
-      await o.register(url, false).catch(() => undefined);
-      await receiver.stop();
-      await history.close();
-    },
+    stop: () => session.close(),
   };
-}
-
-/** Registers (or removes) an address with a running `wfs sandbox` through its control API. */
-export async function registerWithSandbox(
-  sandboxUrl: string,
-  secret: string,
-  url: string,
-  registered: boolean,
-): Promise<void> {
-  const res = await httpRequest({
-    method: registered ? 'POST' : 'DELETE',
-    url: joinUrl(sandboxUrl, '/sandbox/webhooks'),
-    json: { url },
-    headers: { [SANDBOX_SECRET_HEADER]: secret },
-    timeoutMs: 10_000,
-  });
-  if (res.status >= 300)
-    throw new Error(`the sandbox at ${sandboxUrl} answered ${res.status} when the receiver's address was registered`);
 }

@@ -6,8 +6,8 @@ import type { Credentials } from '../../core/auth/TokenManager';
 import { Sandbox } from '../../core/sandbox/Sandbox';
 import { SandboxControlClient } from '../../core/sandbox/sandboxControlClient';
 import { SANDBOX_PASSWORD, SANDBOX_USERNAME } from '../../core/sandbox/sandboxSeed';
+import type { EndpointRegistration } from '../../core/receiver/ReceiverSession';
 import type { TrustedIssuer } from '../../core/webhooks/Verifier';
-import { registerWithSandbox } from './ownReceiver';
 
 export interface SigningSandbox {
   baseUrl: string;
@@ -19,7 +19,8 @@ export interface SigningSandbox {
   /** Its published demo account. */
   demo: Credentials;
   controlSecret: string;
-  register(url: string, registered: boolean): Promise<void>;
+  /** Told a receiver's address, so the sandbox's workflow events go there. */
+  endpoint: EndpointRegistration;
   stop(): Promise<void>;
 }
 
@@ -35,10 +36,10 @@ export async function startEmbeddedSandbox(port: number): Promise<SigningSandbox
     trust: { issuer: info.issuer, audience: info.audience, jwksUrl: info.jwksUrl },
     demo: { username: info.username, password: info.password },
     controlSecret: info.controlSecret,
-    register: async (url, registered) => {
-      const endpoints = sandbox.context.webhookEndpoints;
-      if (registered) endpoints.add(url);
-      else endpoints.delete(url);
+    endpoint: {
+      name: `the sandbox at ${info.baseUrl}`,
+      register: async (url) => void sandbox.context.webhookEndpoints.add(url),
+      unregister: async (url) => void sandbox.context.webhookEndpoints.delete(url),
     },
     stop: () => sandbox.stop(),
   };
@@ -56,7 +57,11 @@ export async function runningSandbox(baseUrl: string, secret: string): Promise<S
     trust: { issuer: t.issuer, audience: t.audience, jwksUrl: t.jwksUrl },
     demo: { username: SANDBOX_USERNAME, password: SANDBOX_PASSWORD },
     controlSecret: secret,
-    register: (url, registered) => registerWithSandbox(baseUrl, secret, url, registered),
+    endpoint: {
+      name: `the sandbox at ${baseUrl}`,
+      register: async (url) => void (await client.addWebhook(url)),
+      unregister: async (url) => void (await client.removeWebhook(url)),
+    },
     stop: async () => undefined,
   };
 }

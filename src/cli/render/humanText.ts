@@ -3,6 +3,7 @@
 import type { Style } from './style';
 import { PROBE_RENDERERS } from './probeText';
 import { SERVER_RENDERERS } from './serverText';
+import { KEYS_RENDERERS } from './keysText';
 
 type Line = Record<string, any>;
 type Render = (line: Line, s: Style) => string;
@@ -34,6 +35,7 @@ export function table(rows: [string, string][], indent = '  '): string {
 const RENDERERS: Record<string, Render> = {
   ...PROBE_RENDERERS,
   ...SERVER_RENDERERS,
+  ...KEYS_RENDERERS,
   started: (l, s) => {
     const w = l.workflow ?? {};
     const product = w.product ? `${w.product.service} ${w.product.model}` : '';

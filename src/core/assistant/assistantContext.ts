@@ -76,6 +76,9 @@ export interface AssistantContext {
   appTarget(signed: { topic?: string; subTopic?: string }): string;
   /** The receiver's delivery address, on this machine. */
   receiverUrl(): string;
+  /** Has this face's own receiver accept one token this machine signed (whatever environment it trusts now), until
+   * the returned function is called; absent where the receiver trusts the signer already. */
+  trustAtReceiver?(token: string, signer: DeliverySigner): () => void;
   /** The sandbox key that re-signs replays and events. */
   signer(): Promise<DeliverySigner>;
   /** Signed in; anything using the user's token follows workspace trust. */

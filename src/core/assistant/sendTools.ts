@@ -78,13 +78,25 @@ async function signAndSend(
   body: Buffer,
   headers: Record<string, string>,
   sent: SendResult['sent'],
-  signal?: AbortSignal,
+  o: { signal?: AbortSignal; toReceiver?: boolean } = {},
 ): Promise<SendResult> {
   ctx.checkSending();
   ctx.checkReach(to);
   const signer = await ctx.signer();
   const token = await signer.sign(body);
-  const a = await sendDelivery({ url: to, body, headers: { ...headers, authorization: `Bearer ${token}` }, signal });
+  // What this machine signs for its own receiver, that receiver accepts, whichever environment it trusts now.
+  const untrust = o.toReceiver ? ctx.trustAtReceiver?.(token, signer) : undefined;
+  let a;
+  try {
+    a = await sendDelivery({
+      url: to,
+      body,
+      headers: { ...headers, authorization: `Bearer ${token}` },
+      signal: o.signal,
+    });
+  } finally {
+    untrust?.();
+  }
   const signedBy = { issuer: signer.issuer, jwksUrl: signer.jwksUrl };
   const answer = answerOf(a);
   const hint = hintFor(answer, to, signedBy);
@@ -220,7 +232,7 @@ export const replayToApp: AssistantTool<ReplayInput, SendResult> = {
       p.body,
       p.headers,
       { what: p.what, topic: p.topic, webhookId: p.webhookId, bodyBytes: p.body.length },
-      signal,
+      { signal },
     );
   },
 };
@@ -330,7 +342,7 @@ export const sendEvent: AssistantTool<SendEventInput, SendResult> = {
         webhookId: resolved.webhookId,
         bodyBytes: resolved.body.length,
       },
-      signal,
+      { signal, toReceiver: input.to === 'receiver' },
     );
   },
 };

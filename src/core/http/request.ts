@@ -81,7 +81,8 @@ export async function httpRequest(req: HttpRequest): Promise<HttpResponse> {
   let body: Buffer | string | undefined = req.body;
   if (req.json !== undefined) body = JSON.stringify(req.json);
   // Spec: every POST sends Content-Type: application/json, including a POST with no body.
-  if ((req.method === 'POST' || req.method === 'PUT') && !req.omitContentType)
+  // A DELETE carrying JSON says so too.
+  if ((req.method === 'POST' || req.method === 'PUT' || req.json !== undefined) && !req.omitContentType)
     headers['content-type'] ??= 'application/json';
 
   let written: boolean | undefined;

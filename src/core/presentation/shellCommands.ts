@@ -1,19 +1,20 @@
-// A signed delivery as a command for each shell a user pastes into: bash (curl), PowerShell (Invoke-RestMethod) and
-// cmd.exe (curl.exe). Pure: the caller writes the files a command names (`files`) before handing it over. Each
-// command sends exactly the delivery's bytes; where a shell cannot carry them inline, the body goes through a file.
-// The token is never in the command: it is read from an environment variable the user sets.
-import { shellQuote } from './shellQuote';
+// A signed delivery as a curl command for each shell a user pastes into: bash, PowerShell and cmd.exe. Whatever bytes
+// the delivery holds, curl receives exactly the intended arguments and body (curlRequest.ts checks what it can carry):
+// - every body reaches curl through standard input or a file (`--data-binary @-` / `@FILE`), never as an argument,
+//   where curl would read `@path` as "send this file" and `<path` likewise; `--globoff` keeps `[]{}` in the URL as
+//   they are, and `--url` keeps the URL from being read as an option;
+// - the bash command's text is printable ASCII (and the line breaks of a body), so pasting it into a terminal cannot
+//   send a control character, and no byte of it depends on the terminal's encoding;
+// - on Windows nothing from the request is on any command line: only the folder the caller chose (cmdCurlCommand).
+// Pure: the caller writes the files a command names (`files`) before handing it over. The token is read from an
+// environment variable the user sets, unless the caller gives the token itself.
+import { join } from 'node:path';
+import { curlRequest, firstRefused, ShellCommandError, type CurlRequest, type ShellRequest } from './curlRequest';
+import { bashWord, shellQuote } from './shellQuote';
 
-export interface ShellRequest {
-  url: string;
-  /** Headers to send besides Authorization (Content-Type among them); hop-by-hop ones are the caller's to drop. */
-  headers: [string, string][];
-  body: Buffer;
-  /** The environment variable holding the token (default WFS_WEBHOOK_TOKEN). */
-  tokenVariable?: string;
-}
+export { ShellCommandError, TOKEN_VARIABLE, type ShellRequest } from './curlRequest';
 
-/** A file the command reads: written by the caller, at the path it chose through `filePath`. */
+/** A file the command reads: written by the caller before the command is handed over. */
 export interface ShellFile {
   path: string;
   bytes: Buffer;
@@ -23,57 +24,100 @@ export interface ShellFile {
 export interface ShellCommand {
   command: string;
   files: ShellFile[];
-  /** Why the body is in a file rather than inline, when it is. */
+  /** Why the body is in a file rather than in the command, when it is. */
   bodyInFile?: string;
 }
 
-/** Where the caller will write a file the command needs (e.g. in the temp folder). */
-export type FilePath = (purpose: 'body' | 'config') => string;
+/** The names of the two files the Windows commands read, in the folder the caller gives. */
+export const CONFIG_FILE = 'request.curlrc';
+export const BODY_FILE = 'request.body';
 
-const TOKEN = 'WFS_WEBHOOK_TOKEN';
-/** Headers that belonged to the old connection or carry the token: never copied. */
-const SKIPPED = new Set([
-  'authorization',
-  'host',
-  'content-length',
-  'connection',
-  'transfer-encoding',
-  'accept-encoding',
-]);
-
-function copiedHeaders(req: ShellRequest): [string, string][] {
-  return req.headers.filter(([k]) => !SKIPPED.has(k.toLowerCase()));
-}
-
-function isUtf8Text(b: Buffer): boolean {
-  return !b.includes(0) && Buffer.from(b.toString('utf8'), 'utf8').equals(b);
-}
-
-/** Bodies up to this are a quoted argument of curl; larger ones are piped in (see bashCurlCommand). */
-export const BASH_ARGUMENT_MAX = 64 * 1024;
+/** Printable ASCII and line feeds: a body that stays readable in the bash command. Anything else is base64. */
+const PASTEABLE = /^[\x20-\x7e\n]*$/;
 
 /**
- * bash (and zsh, sh): a small UTF-8 body is curl's quoted argument. A larger one is printed by the shell's builtin
- * printf into curl's standard input: a builtin is not an exec, so the 128 KiB a single argument may have on Linux
- * does not apply. A body that is not UTF-8 text (or holds NUL, which no shell word can) is carried as base64 and
- * decoded on the way.
+ * bash (and zsh): the builtin printf writes the body into curl's standard input. A builtin is not an exec, so the
+ * 128 KiB a single argument may have on Linux does not apply. A body that is not printable ASCII text (or holds NUL,
+ * which no shell word can) is carried as base64 and decoded on the way. A body from the user's own file is
+ * redirected into curl's standard input by the shell.
  */
 export function bashCurlCommand(req: ShellRequest): ShellCommand {
-  const token = req.tokenVariable ?? TOKEN;
-  const parts = [`curl -sS -X POST ${shellQuote(req.url)}`];
-  for (const [k, v] of copiedHeaders(req)) parts.push(`-H ${shellQuote(`${k}: ${v}`)}`);
-  parts.push(`-H "Authorization: Bearer $${token}"`);
-  const text = isUtf8Text(req.body);
-  if (text && req.body.length <= BASH_ARGUMENT_MAX)
-    return { command: [...parts, `--data-binary ${shellQuote(req.body.toString('utf8'))}`].join(' \\\n  '), files: [] };
-  const source = text
-    ? `printf %s ${shellQuote(req.body.toString('utf8'))}`
-    : `printf %s ${shellQuote(req.body.toString('base64'))} | base64 -d`;
-  return { command: `${source} | ${[...parts, '--data-binary @-'].join(' \\\n  ')}`, files: [] };
+  const r = curlRequest(req);
+  const args = [
+    'curl -sS --globoff -X POST',
+    `--url ${shellQuote(r.url)}`,
+    ...r.headerLines.map((line) => `-H ${bashWord(Buffer.from(line, 'latin1'))}`),
+    'variable' in r.token
+      ? `-H "Authorization: Bearer $${r.token.variable}"`
+      : `-H ${shellQuote(`Authorization: Bearer ${r.token.value}`)}`,
+  ];
+  const curl = (data: string) => [...args, data].join(' \\\n  ');
+  if (!Buffer.isBuffer(r.body)) {
+    const path = Buffer.from(r.body.path, 'utf8');
+    if (path.includes(0)) throw new ShellCommandError('A file name cannot hold NUL.');
+    return { command: curl(`--data-binary @- < ${bashWord(path)}`), files: [] };
+  }
+  const text = r.body.toString('latin1');
+  const source = PASTEABLE.test(text)
+    ? `printf %s ${shellQuote(text)}`
+    : `printf %s ${shellQuote(r.body.toString('base64'))} | base64 -d`;
+  return { command: `${source} | ${curl('--data-binary @-')}`, files: [] };
 }
 
-/** Bodies above this go through a file for PowerShell: a pasted command of megabytes is slow to echo. */
-export const POWERSHELL_INLINE_MAX = 256 * 1024;
+/** One value in a curl config file: curl's quoting, whose escapes are \\ \" \t \n \r \v. Header values hold no CR,
+ * LF or other control byte but tab (curlRequest refuses them), and the URL is printable ASCII. */
+export function curlConfigQuote(s: string): string {
+  return `"${s.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\t/g, '\\t')}"`;
+}
+
+/** The request as a curl config file (`-K`): the URL, the headers, and the body from the file beside it. Bytes are
+ * written as they are (one character per byte), which is how curl reads the file. */
+function configFile(r: CurlRequest): Buffer {
+  const lines = [
+    "# This request for curl.exe -K was written by Workflow Service Toolkit: each value in curl's config quoting.",
+    `url = ${curlConfigQuote(r.url)}`,
+    ...r.headerLines.map((line) => `header = ${curlConfigQuote(line)}`),
+    `data-binary = "@${BODY_FILE}"`,
+  ];
+  return Buffer.from(lines.join('\n') + '\n', 'latin1');
+}
+
+function windowsFiles(r: CurlRequest, dir: string): ShellFile[] {
+  if (!Buffer.isBuffer(r.body)) throw new ShellCommandError('The Windows commands send a body they wrote themselves.');
+  return [
+    { path: join(dir, CONFIG_FILE), bytes: configFile(r), purpose: 'config' },
+    { path: join(dir, BODY_FILE), bytes: r.body, purpose: 'body' },
+  ];
+}
+
+const WINDOWS_REASON = "the request is read from files, so nothing from it is on curl.exe's command line";
+
+/** Outside these, cmd.exe changes a folder name even inside double quotes (%, and ! and ^ with delayed expansion) or
+ * cannot hold it on a line. */
+const CMD_FOLDER = /^[^"%!^\x00-\x1f\x7f]+$/;
+
+/**
+ * cmd.exe: one line to paste, after the caller has written the two files into `dir`. curl.exe's arguments are split
+ * by the C runtime's rules, not cmd's, and a program built for the ANSI code page turns some Unicode characters into
+ * ASCII quotes ("best fit"): no quoting of request data can be right for both, so none is on the line. The URL and
+ * headers are in a curl config file (curl's own escaping), the body in a file it names, and the line holds only fixed
+ * ASCII words, the token variable, and the folder, which `pushd` (cmd's own, no program) enters first. If the folder
+ * cannot be entered, `&&` runs nothing.
+ */
+export function cmdCurlCommand(req: ShellRequest, dir: string): ShellCommand {
+  const r = curlRequest(req);
+  if (!CMD_FOLDER.test(dir))
+    throw new ShellCommandError(
+      `The folder ${dir} holds ${firstRefused(dir, /[^"%!^\x00-\x1f\x7f]/)}, which cmd.exe would change. Set TEMP to a folder without it, or use Copy as PowerShell.`,
+    );
+  // A b64token holds nothing cmd.exe reads inside quotes; the variable is the user's own.
+  const auth = 'variable' in r.token ? `%${r.token.variable}%` : r.token.value;
+  return {
+    command: `pushd "${dir}" && (curl.exe -sS --globoff -X POST -K ${CONFIG_FILE} -H "Authorization: Bearer ${auth}" & popd)`,
+    files: windowsFiles(r, dir),
+    bodyInFile: WINDOWS_REASON,
+  };
+}
 
 /** PowerShell treats the typographic single quotes as quotes too: each is doubled inside a single-quoted string. */
 const PS_QUOTES = /['\u2018\u2019\u201a\u201b]/g;
@@ -82,87 +126,28 @@ export function powerShellQuote(s: string): string {
   return `'${s.replace(PS_QUOTES, (q) => q + q)}'`;
 }
 
-/** Why the body cannot be a single-quoted here-string, or undefined when it can. */
-export function hereStringProblem(body: Buffer): string | undefined {
-  if (!isUtf8Text(body)) return 'the body is not UTF-8 text';
-  if (body.length > POWERSHELL_INLINE_MAX) return `the body is larger than ${POWERSHELL_INLINE_MAX / 1024} KiB`;
-  const text = body.toString('utf8');
-  // A pasted here-string's line ends are the console's: CR cannot be told apart, so it is refused here.
-  if (text.includes('\r')) return 'the body holds a carriage return';
-  if (/(^|\n)[ \t]*['\u2018\u2019\u201a\u201b]@/.test(text)) return "a line of the body starts with '@";
-  return undefined;
-}
-
 /**
- * PowerShell (5.1 and 7): Invoke-RestMethod with the body as bytes, so no encoding is applied to it. UTF-8 text comes
- * from a single-quoted here-string (nothing in it is expanded; its line ends are made LF, the only ones such a body
- * holds); anything else from a file (`-InFile`), whose bytes are sent as they are.
+ * PowerShell 5.1 and 7: the same curl.exe and files as cmd.exe. PowerShell builds curl.exe's command line itself,
+ * and 5.1 (Legacy) and 7.3+ (Standard) build it differently for an argument holding `"` or an empty one: every
+ * argument here is fixed ASCII, without `"`, never empty, and only the Authorization one holds a space, which both
+ * quote alike. `curl.exe`, not `curl`: in 5.1 `curl` is Invoke-WebRequest. The folder is a single-quoted literal; if
+ * it cannot be entered, `-ErrorAction Stop` ends the line before curl.exe runs.
  */
-export function powerShellCommand(req: ShellRequest, filePath: FilePath): ShellCommand {
-  const token = req.tokenVariable ?? TOKEN;
-  const headers = copiedHeaders(req);
-  const contentType = headers.find(([k]) => k.toLowerCase() === 'content-type')?.[1] ?? 'application/json';
-  const entries = headers
-    .filter(([k]) => k.toLowerCase() !== 'content-type')
-    .map(([k, v]) => `  ${powerShellQuote(k)} = ${powerShellQuote(v)}`);
-  entries.push(`  'Authorization' = "Bearer $env:${token}"`);
-  const lines = [`$headers = @{\n${entries.join('\n')}\n}`];
-  const problem = hereStringProblem(req.body);
-  const files: ShellFile[] = [];
-  let body: string;
-  if (problem === undefined) {
-    lines.push(`$body = @'\n${req.body.toString('utf8')}\n'@ -replace "\`r\`n", "\`n"`);
-    body = '-Body ([System.Text.Encoding]::UTF8.GetBytes($body))';
-  } else {
-    const path = filePath('body');
-    files.push({ path, bytes: req.body, purpose: 'body' });
-    body = `-InFile ${powerShellQuote(path)}`;
-  }
-  lines.push(
-    `Invoke-RestMethod -Method Post -Uri ${powerShellQuote(req.url)} -Headers $headers -ContentType ${powerShellQuote(contentType)} ${body}`,
-  );
-  return { command: lines.join('\n'), files, ...(problem ? { bodyInFile: problem } : {}) };
-}
-
-/** Printable ASCII that means nothing to cmd.exe inside double quotes, with or without delayed expansion. */
-const CMD_SAFE = /^[\x20-\x7e]*$/;
-const CMD_SPECIAL = /["%!^]/;
-
-function cmdSafe(s: string): boolean {
-  return CMD_SAFE.test(s) && !CMD_SPECIAL.test(s);
-}
-
-/** A curl config file's quoted value (curl's own escapes). */
-function curlConfigQuote(s: string): string {
-  return `"${s.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\t/g, '\\t').replace(/\r/g, '\\r').replace(/\n/g, '\\n')}"`;
-}
-
-/**
- * cmd.exe: curl.exe (shipped with Windows 10 and later), on one line. A command line cannot hold a newline, expands
- * `%` (and `!` under delayed expansion), and is at most 8191 characters, so the body is always read from a file
- * (`--data-binary @FILE`); a URL or header with a character cmd.exe would change goes into a curl config file
- * (`-K FILE`), in UTF-8 and curl's own quoting.
- */
-export function cmdCurlCommand(req: ShellRequest, filePath: FilePath): ShellCommand {
-  const token = req.tokenVariable ?? TOKEN;
-  const config: string[] = [];
-  const parts = ['curl.exe -sS -X POST'];
-  if (cmdSafe(req.url)) parts.push(`"${req.url}"`);
-  else config.push(`url = ${curlConfigQuote(req.url)}`);
-  for (const [k, v] of copiedHeaders(req)) {
-    const line = `${k}: ${v}`;
-    if (cmdSafe(line)) parts.push(`-H "${line}"`);
-    else config.push(`header = ${curlConfigQuote(line)}`);
-  }
-  parts.push(`-H "Authorization: Bearer %${token}%"`);
-  const files: ShellFile[] = [];
-  if (config.length) {
-    const path = filePath('config');
-    files.push({ path, bytes: Buffer.from(config.join('\n') + '\n', 'utf8'), purpose: 'config' });
-    parts.push(`-K "${path}"`);
-  }
-  const bodyPath = filePath('body');
-  files.push({ path: bodyPath, bytes: req.body, purpose: 'body' });
-  parts.push(`--data-binary "@${bodyPath}"`);
-  return { command: parts.join(' '), files, bodyInFile: 'cmd.exe cannot carry a body on its command line' };
+export function powerShellCommand(req: ShellRequest, dir: string): ShellCommand {
+  const r = curlRequest(req);
+  if (/[\x00-\x1f\x7f-\x9f\u2028\u2029]/.test(dir))
+    throw new ShellCommandError(
+      `The folder ${JSON.stringify(dir)} holds a control character. Set TEMP to a folder without one.`,
+    );
+  const auth =
+    'variable' in r.token
+      ? `"Authorization: Bearer $env:${r.token.variable}"`
+      : powerShellQuote(`Authorization: Bearer ${r.token.value}`);
+  return {
+    command:
+      `Push-Location -LiteralPath ${powerShellQuote(dir)} -ErrorAction Stop; ` +
+      `try { curl.exe -sS --globoff -X POST -K '${CONFIG_FILE}' -H ${auth} } finally { Pop-Location }`,
+    files: windowsFiles(r, dir),
+    bodyInFile: WINDOWS_REASON,
+  };
 }

@@ -1,4 +1,5 @@
-// The audit's signing issuer: a sandbox (embedded or `wfs sandbox`), driven through its /sandbox/ control API.
+// A running sandbox (embedded or `wfs sandbox`) driven through its /sandbox/ control API: the audit's and `wfs sign`'s
+// signing issuer, the trust of `wfs listen --trust-sandbox` and the addresses it sends workflow events to, faults.
 import { httpRequest } from '../http/request';
 import { joinUrl } from '../http/paths';
 import { SANDBOX_SECRET_HEADER } from '../sandbox/sandboxAccess';
@@ -102,6 +103,20 @@ export class SandboxControlClient implements AuditIssuer {
   /** Publishes a new signing key (the previous one stays in the key set); its kid. */
   async rotateKey(): Promise<string> {
     return (await this.call('POST', '/sandbox/keys/rotate')).kid as string;
+  }
+
+  /** Registers an address the sandbox sends its workflow events to; every address registered now. */
+  async addWebhook(url: string): Promise<string[]> {
+    return (await this.call('POST', '/sandbox/webhooks', { url })).endpoints as string[];
+  }
+
+  /** Stops sending workflow events to an address; every address registered now. */
+  async removeWebhook(url: string): Promise<string[]> {
+    return (await this.call('DELETE', '/sandbox/webhooks', { url })).endpoints as string[];
+  }
+
+  async webhooks(): Promise<string[]> {
+    return (await this.call('GET', '/sandbox/webhooks')).endpoints as string[];
   }
 
   async keySet(): Promise<{ keys: Record<string, unknown>[] }> {

@@ -4,120 +4,182 @@
 //   jwks.json            the public key set, as a receiver's key-set address would serve it
 //   private-key.jwk.json the private key as a JWK (mode 0600)
 //   private-key.pem      the same key as PKCS#8 PEM, for tools in other languages (mode 0600)
+// Writing is all or nothing, into a folder no other user can write; reading stays inside the folder
+// (keyFolderFiles.ts).
 import { createPrivateKey } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { lstatSync, mkdirSync, rmdirSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import type { JWK } from 'jose';
+import { shellWord } from '../presentation/shellWord';
 import type { Clock } from '../time/clock';
+import {
+  jsonObject,
+  KEY_FILES,
+  KeyFilesError,
+  readIssuerFile,
+  readKeyFolderFile,
+  type IssuerFile,
+} from './keyFolderFiles';
 import { WebhookSigner } from './webhookSigner';
+
+export { KEY_FILES, KeyFilesError, type IssuerFile } from './keyFolderFiles';
 
 export const DEFAULT_TEST_ISSUER = 'https://issuer.test.invalid/webhooks';
 export const DEFAULT_TEST_AUDIENCE = 'test-receiver';
-export const KEY_FILES = {
-  issuer: 'issuer.json',
-  jwks: 'jwks.json',
-  privateJwk: 'private-key.jwk.json',
-  privatePem: 'private-key.pem',
-} as const;
 export const PRIVATE_KEY_MODE = 0o600;
 
-export class KeyFilesError extends Error {}
-
-export interface IssuerFile {
-  issuer: string;
-  audience: string;
-  kid: string;
-  privateKey: string;
-  jwks: string;
-}
-
-/** Writes a new key pair into `dir` (created if missing); refuses a folder that already holds one. */
+/** Writes a new key pair into `dir` (created if missing); refuses a folder that already holds one, or that another
+ * user can write. */
 export async function writeKeyPair(
   dir: string,
   clock: Clock,
   issuer: string,
   audience: string,
 ): Promise<{ files: string[]; issuerFile: IssuerFile; jwks: { keys: JWK[] } }> {
-  const taken = Object.values(KEY_FILES).filter((f) => existsSync(join(dir, f)));
-  if (taken.length)
+  let created: string | undefined;
+  try {
+    created = mkdirSync(dir, { recursive: true, mode: 0o700 });
+  } catch (err) {
     throw new KeyFilesError(
-      `${dir} already holds ${taken.join(', ')}: nothing was written. Choose an empty folder, or delete those files first.`,
+      `cannot create the folder ${dir} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}): nothing was written. Choose another folder.`,
     );
-  const signer = new WebhookSigner(clock, issuer, audience);
-  await signer.init();
-  const key = await signer.exportCurrent();
-  const pem = createPrivateKey({ key: key.privateJwk as never, format: 'jwk' }).export({
-    type: 'pkcs8',
-    format: 'pem',
-  }) as string;
-  const issuerFile: IssuerFile = {
-    issuer,
-    audience,
-    kid: key.kid,
-    privateKey: KEY_FILES.privateJwk,
-    jwks: KEY_FILES.jwks,
-  };
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  // 'wx': never through a file (or a link) that appeared since the check; the mode is set at creation.
-  const write = (name: string, text: string, mode: number) => {
-    try {
-      writeFileSync(join(dir, name), text, { mode, flag: 'wx' });
-    } catch (err) {
-      // A link left where a key file goes (dangling, so the check above did not see it) is never written through.
-      if ((err as NodeJS.ErrnoException).code === 'EEXIST')
-        throw new KeyFilesError(
-          `${join(dir, name)} already exists (a link or a file that appeared meanwhile): the key pair was not completed. Choose an empty folder.`,
-        );
-      throw err;
-    }
-  };
-  write(KEY_FILES.privateJwk, JSON.stringify(key.privateJwk, null, 2) + '\n', PRIVATE_KEY_MODE);
-  write(KEY_FILES.privatePem, pem, PRIVATE_KEY_MODE);
-  const jwks = signer.jwks();
-  write(KEY_FILES.jwks, JSON.stringify(jwks, null, 2) + '\n', 0o644);
-  write(KEY_FILES.issuer, JSON.stringify(issuerFile, null, 2) + '\n', 0o644);
-  return {
-    files: [KEY_FILES.issuer, KEY_FILES.jwks, KEY_FILES.privateJwk, KEY_FILES.privatePem].map((f) => join(dir, f)),
-    issuerFile,
-    jwks,
-  };
+  }
+  try {
+    checkFolderIsPrivate(dir);
+    // lstat, not exists: a link left where a key file goes counts, even one that leads nowhere.
+    const taken = Object.values(KEY_FILES).filter((f) => present(join(dir, f)));
+    if (taken.length)
+      throw new KeyFilesError(
+        `${dir} already holds ${taken.join(', ')}: nothing was written. Choose an empty folder, or delete those files first.`,
+      );
+    const signer = new WebhookSigner(clock, issuer, audience);
+    await signer.init();
+    const key = await signer.exportCurrent();
+    const pem = createPrivateKey({ key: key.privateJwk as never, format: 'jwk' }).export({
+      type: 'pkcs8',
+      format: 'pem',
+    }) as string;
+    const issuerFile: IssuerFile = {
+      issuer,
+      audience,
+      kid: key.kid,
+      privateKey: KEY_FILES.privateJwk,
+      jwks: KEY_FILES.jwks,
+    };
+    const jwks = signer.jwks();
+    writeAllOrNone(dir, [
+      { name: KEY_FILES.privateJwk, text: JSON.stringify(key.privateJwk, null, 2) + '\n', mode: PRIVATE_KEY_MODE },
+      { name: KEY_FILES.privatePem, text: pem, mode: PRIVATE_KEY_MODE },
+      { name: KEY_FILES.jwks, text: JSON.stringify(jwks, null, 2) + '\n', mode: 0o644 },
+      // Last: a folder with an issuer.json is a complete one.
+      { name: KEY_FILES.issuer, text: JSON.stringify(issuerFile, null, 2) + '\n', mode: 0o644 },
+    ]);
+    return {
+      files: [KEY_FILES.issuer, KEY_FILES.jwks, KEY_FILES.privateJwk, KEY_FILES.privatePem].map((f) => join(dir, f)),
+      issuerFile,
+      jwks,
+    };
+  } catch (err) {
+    if (created) removeEmptyFolders(dir, created);
+    throw err;
+  }
 }
 
-/** The signer a key folder describes: its private key as a JWK or, if named so, a PEM. */
-export async function readKeyPair(dir: string, clock: Clock): Promise<WebhookSigner> {
-  const read = (name: string) => {
-    try {
-      return readFileSync(join(dir, name), 'utf8');
-    } catch (err) {
-      throw new KeyFilesError(
-        `cannot read ${join(dir, name)} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}): is ${dir} a folder written by \`wfs keys generate\`?`,
-      );
-    }
-  };
-  let info: Partial<IssuerFile>;
+function present(path: string): boolean {
   try {
-    info = JSON.parse(read(KEY_FILES.issuer)) as Partial<IssuerFile>;
+    lstatSync(path);
+    return true;
   } catch (err) {
-    if (err instanceof KeyFilesError) throw err;
-    throw new KeyFilesError(`${join(dir, KEY_FILES.issuer)} is not valid JSON: ${(err as Error).message}`);
+    return (err as NodeJS.ErrnoException).code !== 'ENOENT';
   }
-  for (const k of ['issuer', 'audience', 'kid', 'privateKey'] as const)
-    if (typeof info[k] !== 'string' || !info[k])
-      throw new KeyFilesError(`${join(dir, KEY_FILES.issuer)} has no "${k}" string`);
-  const text = read(info.privateKey!);
-  let jwk: JWK;
-  try {
-    jwk = text.trimStart().startsWith('-----BEGIN')
-      ? (createPrivateKey(text).export({ format: 'jwk' }) as JWK)
-      : (JSON.parse(text) as JWK);
-  } catch (err) {
+}
+
+/** Private keys go only where no other user can replace or add files: the folder is the user's own and neither
+ * group- nor world-writable. Windows keeps permissions in ACLs, which a mode does not show: not checked there. */
+function checkFolderIsPrivate(dir: string): void {
+  if (process.platform === 'win32') return;
+  const st = statSync(dir);
+  if (!st.isDirectory()) throw new KeyFilesError(`${dir} is not a folder: nothing was written. Choose a folder.`);
+  const uid = process.getuid?.();
+  if (uid !== undefined && st.uid !== uid)
     throw new KeyFilesError(
-      `${join(dir, info.privateKey!)} is neither a private JWK nor a PEM private key: ${(err as Error).message}`,
+      `${dir} belongs to another user (uid ${st.uid}), who could replace the keys written there: nothing was written. Choose a folder of your own (--out DIR).`,
     );
-  }
+  if (st.mode & 0o022)
+    throw new KeyFilesError(
+      `${dir} can be written by ${st.mode & 0o002 ? 'every user' : 'its group'} (mode ${(st.mode & 0o7777).toString(8).padStart(4, '0')}): ${st.mode & 0o002 ? 'any user' : 'any member'} could replace the keys written there, so nothing was written. Run \`chmod go-w ${shellWord(dir)}\`, or choose another folder (--out DIR).`,
+    );
+}
+
+/** Each file created new (never through a link or over a file that appeared meanwhile), with its mode from the
+ * start; when one cannot be written, those already written are removed, so no partial key pair stays behind. */
+export function writeAllOrNone(dir: string, files: { name: string; text: string; mode: number }[]): void {
+  const written: string[] = [];
   try {
-    return await WebhookSigner.fromKeys(clock, info.issuer!, info.audience!, [{ ...jwk, kid: info.kid }]);
+    for (const f of files) {
+      const path = join(dir, f.name);
+      try {
+        // 'wx': O_EXCL, which also refuses a link at the name, dangling or not.
+        writeFileSync(path, f.text, { mode: f.mode, flag: 'wx' });
+      } catch (err) {
+        const code = (err as NodeJS.ErrnoException).code;
+        throw new KeyFilesError(
+          code === 'EEXIST'
+            ? `${path} already exists (a link or a file that appeared meanwhile): nothing was written. Choose an empty folder.`
+            : `cannot write ${path} (${code ?? (err as Error).message}): nothing was written.`,
+        );
+      }
+      written.push(path);
+    }
   } catch (err) {
-    throw new KeyFilesError(`${join(dir, info.privateKey!)}: ${(err as Error).message}`);
+    for (const path of written.reverse()) {
+      try {
+        unlinkSync(path);
+      } catch {
+        // Already gone: nothing to remove.
+      }
+    }
+    throw err;
+  }
+}
+
+/** The folders this call created, from `dir` up to `created`, each only if empty. */
+function removeEmptyFolders(dir: string, created: string): void {
+  const top = resolve(created);
+  for (let d = resolve(dir); d.startsWith(top); d = dirname(d)) {
+    try {
+      rmdirSync(d);
+    } catch {
+      return;
+    }
+    if (d === top) return;
+  }
+}
+
+/** The signer a key folder describes: its private key as a JWK or, if named so, a PEM. Every file it reads is
+ * inside the folder; a key it cannot use is named with the reason, never shown. */
+export async function readKeyPair(dir: string, clock: Clock): Promise<WebhookSigner> {
+  const info = readIssuerFile(dir, ['issuer', 'audience', 'kid', 'privateKey']) as Omit<IssuerFile, 'jwks'>;
+  const path = join(dir, info.privateKey);
+  const text = readKeyFolderFile(dir, info.privateKey, 'privateKey');
+  let jwk: JWK;
+  if (text.trimStart().startsWith('-----BEGIN')) {
+    try {
+      jwk = createPrivateKey(text).export({ format: 'jwk' }) as JWK;
+    } catch {
+      throw new KeyFilesError(`${path} holds a PEM block that is not a private key (PKCS#8 or PKCS#1, unencrypted)`);
+    }
+  } else {
+    const parsed = jsonObject(text);
+    if (typeof parsed === 'string')
+      throw new KeyFilesError(`${path} is neither a private JWK nor a PEM private key: it is ${parsed}`);
+    jwk = parsed as JWK;
+  }
+  if (jwk.kty !== 'RSA' || typeof jwk.d !== 'string')
+    throw new KeyFilesError(`${path} is not an RSA private key (a JWK with "kty": "RSA" and its private part "d")`);
+  try {
+    return await WebhookSigner.fromKeys(clock, info.issuer, info.audience, [{ ...jwk, kid: info.kid }]);
+  } catch {
+    throw new KeyFilesError(`${path} holds an RSA private key that cannot be used to sign RS256`);
   }
 }

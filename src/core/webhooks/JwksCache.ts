@@ -6,6 +6,7 @@
 // (KeySetUnavailable), and the receiver answers 503 so the service sends the delivery again.
 // Keys become node:crypto KeyObjects once per fetch, so each delivery verifies synchronously on the main thread,
 // without WebCrypto's asynchronous round trip (docs/benchmarks.md).
+// A key set given in-process (a key folder's jwks.json) is held as given and never fetched.
 import { createPublicKey, type KeyObject } from 'node:crypto';
 import { httpRequest } from '../http/request';
 import type { Clock } from '../time/clock';
@@ -19,6 +20,9 @@ export interface JwksCacheOptions {
   /** A second bound, over any 60 s (default 5, the spec's example). */
   maxFetchesPerMinute?: number;
   timeoutMs?: number;
+  /** A key set given in-process (a key folder's jwks.json, which has no address): held from the start, never
+   * fetched, and a kid it lacks is refused at once. `jwksUrl` then only names it. */
+  keys?: { keys: readonly unknown[] };
 }
 
 export const DEFAULT_COOLDOWN_MS = 15_000;
@@ -85,7 +89,9 @@ export class JwksCache {
   private started = 0;
   private fetchedBy = 0;
 
-  constructor(private readonly options: JwksCacheOptions) {}
+  constructor(private readonly options: JwksCacheOptions) {
+    if (options.keys) this.hold(options.keys.keys, 0);
+  }
 
   get jwksUrl(): string {
     return this.options.jwksUrl;
@@ -110,12 +116,12 @@ export class JwksCache {
     if (!this.keys || stale || unknownKid) await this.refresh();
     if (!this.keys) throw this.unavailable(`not fetched yet (${this.whyNotFetched()})`);
     if (kid !== undefined && !this.kids.has(kid)) {
-      if (this.fetchedBy <= startedBefore)
+      if (this.fetchedBy <= startedBefore && !this.options.keys)
         throw this.unavailable(
           `the kid ${kidText(kid)} is not in the key set fetched ${Math.round((this.options.clock.now() - this.fetchedAt) / 1000)} s ago, and the set was not fetched again since the delivery arrived (${this.whyNotFetched()})`,
         );
       throw new KeySetError(
-        `no key with kid ${kidText(kid)}: the key set, fetched after the delivery arrived, holds ${this.heldKids()}`,
+        `no key with kid ${kidText(kid)}: the key set${this.options.keys ? '' : ', fetched after the delivery arrived,'} holds ${this.heldKids()}`,
       );
     }
     const candidates = this.keys.filter((k) => (kid === undefined || k.kid === kid) && usableForRs256(k));
@@ -163,6 +169,7 @@ export class JwksCache {
   }
 
   private isStale(now: number): boolean {
+    if (this.options.keys) return false;
     return now - this.fetchedAt >= (this.options.refreshMs ?? 3600_000);
   }
 
@@ -179,6 +186,7 @@ export class JwksCache {
    * callers share one fetch. */
   private refresh(): Promise<void> {
     if (this.inFlight) return this.inFlight;
+    if (this.options.keys) return Promise.resolve();
     const now = this.options.clock.now();
     if (this.waitMs(now) > 0) return Promise.resolve();
     this.lastAttemptAt = now;
@@ -188,6 +196,17 @@ export class JwksCache {
       this.inFlight = undefined;
     });
     return this.inFlight;
+  }
+
+  /** Makes `keys` the key set in use, as fetched by request `n`. */
+  private hold(keys: readonly unknown[], n: number): void {
+    this.keys = keys.filter((k): k is Jwk => !!k && typeof k === 'object');
+    this.imported.clear();
+    this.usable.clear();
+    this.kids = new Set(this.keys.map((k) => k.kid).filter((k): k is string => typeof k === 'string'));
+    this.fetchedAt = this.options.clock.now();
+    this.fetchedBy = n;
+    this.lastError = undefined;
   }
 
   private async fetchOnce(n: number): Promise<void> {
@@ -201,13 +220,7 @@ export class JwksCache {
       if (res.status !== 200) throw new Error(`key set answered ${res.status}`);
       const jwks = JSON.parse(res.body.toString('utf8')) as { keys?: unknown };
       if (!jwks || !Array.isArray(jwks.keys)) throw new Error('key set has no "keys" array');
-      this.keys = jwks.keys.filter((k): k is Jwk => !!k && typeof k === 'object');
-      this.imported.clear();
-      this.usable.clear();
-      this.kids = new Set(this.keys.map((k) => k.kid).filter((k): k is string => typeof k === 'string'));
-      this.fetchedAt = this.options.clock.now();
-      this.fetchedBy = n;
-      this.lastError = undefined;
+      this.hold(jwks.keys, n);
     } catch (err) {
       // The last good key set stays in use.
       this.lastError = (err as Error).message;

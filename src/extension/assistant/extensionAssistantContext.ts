@@ -56,9 +56,9 @@ export class ExtensionAssistantContext implements AssistantContext {
       },
       records: async () => {
         await receiver.ready();
-        return receiver.log.all();
+        return receiver.history.all();
       },
-      body: (id) => receiver.log.body(id),
+      body: (id) => receiver.history.body(id),
       onChange: (listener) => {
         const sub = receiver.onDidReceive(() => listener());
         return () => sub.dispose();
@@ -136,6 +136,14 @@ export class ExtensionAssistantContext implements AssistantContext {
     throw new ToolRefused(
       'The webhook receiver is not running: start it (Workflow Service: Start Webhook Receiver), then ask again.',
     );
+  }
+
+  trustAtReceiver(token: string, signer: DeliverySigner): () => void {
+    const info = this.s.sandbox.info;
+    if (!info) return () => undefined;
+    return this.s.receiver.trustSignedHere(token, [
+      { issuer: signer.issuer, audience: info.audience, jwksUrl: signer.jwksUrl },
+    ]);
   }
 
   async signer(): Promise<DeliverySigner> {

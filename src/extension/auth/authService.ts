@@ -19,7 +19,7 @@ import { showError } from '../errors/showError';
 import type { ExtensionLog } from '../log/extensionLog';
 import type { SandboxHost } from '../sandboxHost';
 import { SecretStorageStore } from '../secretStorageStore';
-import { restrictedModeRefusal } from '../trust/restrictedMode';
+import { restrictedModeRefusal, WaitsForTrust } from '../trust/restrictedMode';
 
 export interface SignInArgs {
   environment?: string;
@@ -126,8 +126,10 @@ export class AuthService implements vscode.Disposable, EnvironmentFollower {
   }
 
   /** The value's signed-in manager. Throws EnvironmentChanged when the value no longer resolves (nothing may be
-   * sent for it), or a SignInRequired the UI turns into a "Sign In" button. */
+   * sent for it), or a SignInRequired the UI turns into a "Sign In" button. Every use of a real environment's
+   * sign-in comes through here, so Restricted Mode stops them all here: WaitsForTrust, before the token is read. */
   async require(env: Environment): Promise<TokenManager> {
+    if (!env.builtIn && !vscode.workspace.isTrusted) throw new WaitsForTrust(`Using your sign-in to ${env.name}`);
     const manager = await this.manager(env);
     if (!manager || !this.environments.isCurrent(env))
       throw new EnvironmentChanged(env, this.environments.get(env.name));

@@ -4,6 +4,7 @@ import { PublicAddressError, type ReceiverInfo } from '../receiver/receiverHost'
 import { PUBLIC_ADDRESS_SOURCES, type PublicAddressSource } from '../receiver/publicAddressSettings';
 import type { PublicAddressTestResult } from '../../core/tunnel/publicAddressTest';
 import { showError } from '../errors/showError';
+import { WaitsForTrust } from '../trust/restrictedMode';
 import { ListenError } from '../../core/http/listenError';
 import { httpUrlProblem } from '../../core/http/httpUrlProblem';
 import { SettingError } from '../receiver/addressSetting';
@@ -172,6 +173,11 @@ const HOP_NAMES: Record<string, string> = {
 };
 
 async function testPublicAddressCommand(s: Services, timeoutMs?: number): Promise<PublicAddressTestResult | undefined> {
+  // The test sends a signed delivery off this machine, through the public address.
+  if (!vscode.workspace.isTrusted) {
+    void showError(s.log, 'Test public address', new WaitsForTrust('Sending a delivery through the public address'));
+    return undefined;
+  }
   try {
     const r = await vscode.window.withProgress(
       {

@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { triggeredAtTimestamp } from '../../core/time/timestamps';
 import { buildTestWebhookRequest, sendTestWebhook } from '../../core/webhooks/testWebhookRequest';
 import { showError } from '../errors/showError';
+import { WaitsForTrust } from '../trust/restrictedMode';
 import type { Services } from '../services';
 
 const LAST_KEY = 'wfs.testWebhook.last';
@@ -120,6 +121,10 @@ async function sendTestWebhookCommand(
     if (!address) return undefined;
   }
   try {
+    // Restricted Mode: the sandbox may deliver on this machine only (a real environment already waited above).
+    const host = URL.canParse(address.trim()) ? new URL(address.trim()).hostname : '';
+    if (host && !isLoopbackHost(host) && !vscode.workspace.isTrusted)
+      throw new WaitsForTrust(`Sending a test webhook to ${host}`);
     const request = buildTestWebhookRequest(
       { address: address.trim(), ...headers, testData },
       s.clock.now(),

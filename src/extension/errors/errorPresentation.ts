@@ -3,8 +3,10 @@
 import { SignInRequired } from '../../core/auth/authErrors';
 import { ServiceError } from '../../core/http/serviceErrors';
 import { TransportError } from '../../core/http/request';
+import { WaitsForTrust } from '../trust/restrictedMode';
 
-export type ErrorAction = 'Find Workflows' | 'Sign In' | 'Copy correlationId' | 'Show Log' | 'Open Settings';
+export type ErrorAction =
+  'Find Workflows' | 'Sign In' | 'Copy correlationId' | 'Show Log' | 'Open Settings' | 'Manage Workspace Trust';
 
 export interface ErrorPresentation {
   message: string;
@@ -18,6 +20,10 @@ export function presentError(operation: string, err: unknown, billed = false): E
   const actions: ErrorAction[] = [];
   let message: string;
   let modal = false;
+  if (err instanceof WaitsForTrust) {
+    // Nothing was sent: "failed" would be wrong, and the log has nothing to add.
+    return { message: `${operation}: ${err.message}`, actions: ['Manage Workspace Trust'], modal: false };
+  }
   if (err instanceof SignInRequired) {
     message = joinOperation(operation, err.advice);
     actions.push('Sign In');

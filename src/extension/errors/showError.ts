@@ -33,6 +33,9 @@ export async function showError(
     case 'Show Log':
       log.show();
       break;
+    case 'Manage Workspace Trust':
+      await vscode.commands.executeCommand('workbench.trust.manage');
+      break;
     case 'Open Settings':
       await vscode.commands.executeCommand('workbench.action.openSettings', 'wfs.');
       break;

@@ -100,7 +100,7 @@ export class ExplorerTree implements vscode.TreeDataProvider<ExplorerNode>, vsco
 
   /** Verified deliveries that carry this runId, newest first (a forged one cannot claim a workflow). */
   private deliveriesOf(runId: string) {
-    return this.receiver.log.query({ runId, verified: true }).reverse();
+    return this.receiver.history.query({ runId, verified: true }).reverse();
   }
 
   getParent(node: ExplorerNode): ExplorerNode | undefined {
@@ -163,7 +163,7 @@ export class ExplorerTree implements vscode.TreeDataProvider<ExplorerNode>, vsco
   }
 
   private deliveryItem(node: Extract<ExplorerNode, { kind: 'delivery' }>): vscode.TreeItem {
-    const r = this.receiver.log.find(node.deliveryId);
+    const r = this.receiver.history.find(node.deliveryId);
     return r ? deliveryTreeItem(r, `delivery/${r.id}`) : new vscode.TreeItem('(no longer in the history)');
   }
 

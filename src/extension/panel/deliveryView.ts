@@ -305,7 +305,7 @@ export function shellRequest(r: DeliveryRecord, url: string, raw: Buffer): Shell
   return { url, headers: Object.entries(r.headers), body: raw };
 }
 
-/** The delivery as a bash curl command (a non-UTF-8 body is carried as base64 and decoded on the way in). */
+/** The delivery as a bash curl command (shellCommands.ts: the body goes to curl's standard input). */
 export function curlCommand(r: DeliveryRecord, url: string, raw: Buffer): string {
   return bashCurlCommand(shellRequest(r, url, raw)).command;
 }

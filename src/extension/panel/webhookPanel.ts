@@ -9,6 +9,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { cmdCurlCommand, powerShellCommand } from '../../core/presentation/shellCommands';
 import { httpRequest } from '../../core/http/request';
+import { isLoopbackHost } from '../../core/http/loopback';
+import { WaitsForTrust } from '../trust/restrictedMode';
 import type { DeliveryRecord } from '../../core/webhooks/deliveryRecord';
 import {
   curlCommand,
@@ -136,11 +138,11 @@ export class WebhookPanel implements vscode.Disposable {
     void this.panel?.webview.postMessage(message);
   }
 
-  private readonly readBody = (id: string) => this.s.receiver.log.body(id);
+  private readonly readBody = (id: string) => this.s.receiver.history.body(id);
 
   /** Where the history is kept and how to erase it, shown with the count. */
   private storage(): string {
-    const log = this.s.receiver.log;
+    const log = this.s.receiver.history;
     const held = this.s.receiver.historyInUse;
     return historyStorageNote(
       this.s.receiver.historyFile,
@@ -169,7 +171,7 @@ export class WebhookPanel implements vscode.Disposable {
   private sendRows(): void {
     this.pending = 0;
     const filter = this.filter;
-    const records = this.s.receiver.log.all();
+    const records = this.s.receiver.history.all();
     // Without text nothing is read, and the rows go at once, in order with every other message.
     if (!filter.text?.trim())
       return this.post({
@@ -181,7 +183,7 @@ export class WebhookPanel implements vscode.Disposable {
     // A newer filter asked for while bodies are read stops this scan: only the latest one is shown.
     void filterRows(records, filter, this.readBody, () => filter === this.filter).then((rows) => {
       if (rows && filter === this.filter)
-        this.post({ type: 'rows', rows, total: this.s.receiver.log.size, storage: this.storage() });
+        this.post({ type: 'rows', rows, total: this.s.receiver.history.size, storage: this.storage() });
     });
   }
 
@@ -194,22 +196,22 @@ export class WebhookPanel implements vscode.Disposable {
     const row = deliveryRow(r);
     const filter = this.filter;
     if (!filter.text?.trim()) {
-      if (rowsWithoutText([r], filter).length) this.post({ type: 'append', row, total: this.s.receiver.log.size });
+      if (rowsWithoutText([r], filter).length) this.post({ type: 'append', row, total: this.s.receiver.history.size });
       return;
     }
     void matchesFilter(row, r, filter, this.readBody).then(
-      (yes) => yes && filter === this.filter && this.post({ type: 'append', row, total: this.s.receiver.log.size }),
+      (yes) => yes && filter === this.filter && this.post({ type: 'append', row, total: this.s.receiver.history.size }),
     );
   }
 
   private find(id: string | undefined): DeliveryRecord | undefined {
-    return id ? this.s.receiver.log.find(id) : undefined;
+    return id ? this.s.receiver.history.find(id) : undefined;
   }
 
   private async select(id: string): Promise<void> {
     this.selectedId = id;
     const r = this.find(id);
-    const body = r ? await this.s.receiver.log.body(r.id) : undefined;
+    const body = r ? await this.s.receiver.history.body(r.id) : undefined;
     this.post({ type: 'detail', detail: r && body ? deliveryDetail(r, body) : null });
   }
 
@@ -255,7 +257,7 @@ export class WebhookPanel implements vscode.Disposable {
    * Clear Webhook History…). An open panel shows the empty list whichever asked. True when cleared. */
   async clearHistory(): Promise<boolean> {
     await this.s.receiver.ready();
-    const n = this.s.receiver.log.size;
+    const n = this.s.receiver.history.size;
     if (n === 0) {
       void vscode.window.showInformationMessage('The webhook history is empty: nothing to clear.');
       return false;
@@ -280,7 +282,7 @@ export class WebhookPanel implements vscode.Disposable {
   /** Saves the whole history as JSON (the panel's Export All…, and the palette's Export Webhook History…). */
   async exportHistory(exportTo?: vscode.Uri): Promise<string | undefined> {
     await this.s.receiver.ready();
-    if (this.s.receiver.log.size === 0) {
+    if (this.s.receiver.history.size === 0) {
       void vscode.window.showInformationMessage('The webhook history is empty: nothing to export.');
       return undefined;
     }
@@ -292,7 +294,7 @@ export class WebhookPanel implements vscode.Disposable {
     try {
       if (action === 'export-all')
         return await this.exportRecords(
-          [...this.s.receiver.log.all()],
+          [...this.s.receiver.history.all()],
           `deliveries-${new Date().toISOString().replace(/[:.]/g, '-')}.json`,
           exportTo,
         );
@@ -348,22 +350,24 @@ export class WebhookPanel implements vscode.Disposable {
     return undefined;
   }
 
-  /** PowerShell or cmd.exe: a body (or header) the shell cannot carry inline is written to a file in the temp
-   * folder, which the command names. */
+  /** PowerShell or cmd.exe: the request (a curl config file and the body) is written to a new folder in the temp
+   * folder, which the command enters; a delivery no command can carry is refused with the reason. */
   private async copyForShell(action: 'copy-powershell' | 'copy-cmd', r: DeliveryRecord): Promise<string> {
     const url = this.s.receiver.info?.publicUrl ?? this.s.receiver.info?.localUrl ?? `http://127.0.0.1:PORT${r.path}`;
     const req = shellRequest(r, url, await this.bodyOf(r));
     const dir = await mkdtemp(join(tmpdir(), 'wfs-delivery-'));
-    const filePath = (purpose: 'body' | 'config') => join(dir, purpose === 'body' ? `${r.id}.body` : `${r.id}.curlrc`);
-    const cmd = action === 'copy-powershell' ? powerShellCommand(req, filePath) : cmdCurlCommand(req, filePath);
-    for (const f of cmd.files) await writeFile(f.path, f.bytes);
-    if (cmd.files.length === 0) await rm(dir, { recursive: true, force: true });
+    let cmd;
+    try {
+      cmd = action === 'copy-powershell' ? powerShellCommand(req, dir) : cmdCurlCommand(req, dir);
+      for (const f of cmd.files) await writeFile(f.path, f.bytes, { mode: 0o600 });
+    } catch (err) {
+      await rm(dir, { recursive: true, force: true });
+      throw err;
+    }
     await vscode.env.clipboard.writeText(cmd.command);
     const shell = action === 'copy-powershell' ? 'a PowerShell command' : 'a cmd.exe command';
     const token = action === 'copy-powershell' ? '$env:WFS_WEBHOOK_TOKEN' : '%WFS_WEBHOOK_TOKEN%';
-    const where = cmd.bodyInFile
-      ? ` The body is in ${cmd.files.find((f) => f.purpose === 'body')!.path} (${cmd.bodyInFile}).`
-      : '';
+    const where = cmd.bodyInFile ? ` The request is in ${dir} (${cmd.bodyInFile}).` : '';
     void vscode.window.showInformationMessage(`Copied the delivery as ${shell}: set ${token} first.${where}`);
     return cmd.command;
   }
@@ -389,7 +393,7 @@ export class WebhookPanel implements vscode.Disposable {
   }
 
   private async bodyOf(r: DeliveryRecord): Promise<Buffer> {
-    const body = await this.s.receiver.log.body(r.id);
+    const body = await this.s.receiver.history.body(r.id);
     if (!body) throw new Error(GONE);
     if (r.body.kept < r.body.size)
       throw new Error(
@@ -405,6 +409,9 @@ export class WebhookPanel implements vscode.Disposable {
       throw new Error(
         'This delivery was refused, so it is not replayed with a fresh signature: that would make a body nobody trusted verify. Copy it as curl or export it instead.',
       );
+    const host = new URL(url).hostname;
+    if (!isLoopbackHost(host) && !vscode.workspace.isTrusted)
+      throw new WaitsForTrust(`Replaying a delivery to ${host}`);
     const body = await this.bodyOf(r);
     const token = await this.s.sandbox.signWebhookBody(body);
     if (!token) throw new Error('Replaying needs the sandbox running: it signs the replayed delivery.');

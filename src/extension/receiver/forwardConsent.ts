@@ -1,7 +1,10 @@
-// Where verified deliveries may be forwarded: the rules of wfs.receiver.forward (window scope: a workspace may set
-// them, and is untrusted input), or else wfs.receiver.forwardTo as "everything → that URL". A target on this machine
-// is used at once; one off it only once the user confirmed its origin (asked once per origin, however many targets
-// it holds; remembered outside settings), since a verified delivery may carry customer data.
+// Where verified deliveries may be forwarded. The user's own settings (wfs.receiver.forward, else
+// wfs.receiver.forwardTo as "everything → that URL"; forwardPassThrough) apply as they are. What a workspace adds (its
+// settings file, or a wfs task in its tasks.json) is someone else's word: never used in Restricted Mode (VS Code
+// drops those settings' workspace values there too: restrictedConfigurations), and in a trusted workspace used only
+// once the user agreed to that very value, loopback targets included (workspaceForward.ts). Then a target off this
+// machine is used only once the user confirmed its origin (asked once per origin; remembered outside settings), since
+// a verified delivery may carry customer data.
 import * as vscode from 'vscode';
 import { isLoopbackHost } from '../../core/http/loopback';
 import { Forwarder } from '../../core/webhooks/forwardFanOut';
@@ -13,9 +16,48 @@ import {
 } from '../../core/webhooks/forwardRules';
 import type { ExtensionLog } from '../log/extensionLog';
 import { addressSetting, SettingError } from './addressSetting';
+import {
+  agreementKey,
+  chooseForward,
+  withAgreement,
+  workspaceForwardQuestion,
+  workspaceValues,
+  type ForwardChoice,
+  type ForwardValues,
+} from './workspaceForward';
 
 /** Origins outside this machine the user agreed to forward deliveries to (kept outside settings). */
 const CONFIRMED_FORWARD_KEY = 'wfs.confirmedForwardOrigins';
+/** The workspaces' forward values the user agreed to use (hashes: workspaceForward.ts agreementKey). */
+const AGREED_WORKSPACE_KEY = 'wfs.agreedWorkspaceForward';
+const USE_WORKSPACE = 'Use Workspace Settings';
+
+/** The receiver task's forward values, while the receiver it started runs: they take the settings' place. */
+export interface TaskForward {
+  rules: unknown[];
+  passThrough: boolean;
+  /** Defined in the user's own tasks.json (not a workspace's): used as the user's settings are. */
+  userTask?: boolean;
+}
+
+/** What a workspace adds: where it comes from (said to the user), how its rules are named in errors, and the key of
+ * an agreement to it. */
+interface WorkspaceLayer {
+  values: ForwardValues;
+  where: string;
+  rulesWhere: string;
+  key: string;
+}
+
+/** The values in use and the rules they give. */
+interface InUse {
+  choice: ForwardChoice;
+  rules: ForwardRule[];
+  passThrough: boolean;
+}
+
+const SETTING_RULES = 'wfs.receiver.forward';
+const TASK_RULES = 'the wfs task\'s "forward"';
 
 export class ForwardConsent {
   constructor(
@@ -23,42 +65,118 @@ export class ForwardConsent {
     private readonly extLog: ExtensionLog,
   ) {}
 
-  /** The receiver task's rules, while the receiver it started runs: they take the settings' place. */
-  private taskForward?: { rules: unknown[]; passThrough: boolean };
+  private taskForward?: TaskForward;
 
-  useTaskRules(forward: { rules: unknown[]; passThrough: boolean } | undefined): void {
+  useTaskRules(forward: TaskForward | undefined): void {
     this.taskForward = forward;
   }
 
-  /** The rules the settings give, checked: wfs.receiver.forward wins over wfs.receiver.forwardTo when it has any.
-   * Throws SettingError naming the setting and the rule at fault. */
-  configuredRules(): ForwardRule[] {
-    if (this.taskForward) {
-      try {
-        return parseForwardRules(this.taskForward.rules, 'the wfs task\'s "forward"');
-      } catch (err) {
-        if (err instanceof ForwardRuleError) throw new SettingError('wfs.receiver.forward', err.message);
-        throw err;
-      }
-    }
+  /** The user's own values (and how their rules are named), and what the workspace adds (undefined when nothing). */
+  private layers(): { user: ForwardValues; userRulesWhere: string; workspace?: WorkspaceLayer } {
     const cfg = vscode.workspace.getConfiguration('wfs');
-    const listed = cfg.get<unknown>('receiver.forward');
+    const rules = cfg.inspect<unknown>('receiver.forward');
+    const pass = cfg.inspect<unknown>('receiver.forwardPassThrough');
+    const user = { rules: rules?.globalValue, passThrough: pass?.globalValue };
+    const task = this.taskForward;
+    if (task?.userTask)
+      return { user: { rules: task.rules, passThrough: task.passThrough }, userRulesWhere: TASK_RULES };
+    // A task's empty rules, or pass-through off, add nothing: the user's own settings stand.
+    const fromTask = task && workspaceValues({ rules: task.rules, passThrough: task.passThrough || undefined });
+    if (task && !fromTask) return { user, userRulesWhere: SETTING_RULES };
+    if (fromTask) {
+      const values = fromTask;
+      return {
+        user,
+        userRulesWhere: SETTING_RULES,
+        workspace: {
+          values,
+          where: "This workspace's wfs task (tasks.json)",
+          rulesWhere: TASK_RULES,
+          key: agreementKey(workspaceId(), 'task', values),
+        },
+      };
+    }
+    // In Restricted Mode VS Code leaves these workspace values out (restrictedConfigurations); inUse() checks again.
+    const added = workspaceValues({
+      rules: rules?.workspaceFolderValue ?? rules?.workspaceValue,
+      passThrough: pass?.workspaceFolderValue ?? pass?.workspaceValue,
+    });
+    if (!added) return { user, userRulesWhere: SETTING_RULES };
+    const file = vscode.workspace.workspaceFile;
+    const name = file && file.scheme !== 'untitled' ? file.path.split('/').pop() : undefined;
+    return {
+      user,
+      userRulesWhere: SETTING_RULES,
+      workspace: {
+        values: added,
+        where: `This workspace's settings (${name ?? '.vscode/settings.json'})`,
+        rulesWhere: SETTING_RULES,
+        key: agreementKey(workspaceId(), 'settings', added),
+      },
+    };
+  }
+
+  private agreed(key: string): boolean {
+    return (this.state.get<string[]>(AGREED_WORKSPACE_KEY) ?? []).includes(key);
+  }
+
+  /** The values in use now, without asking: a workspace's only in a trusted workspace and once agreed. Throws
+   * SettingError naming the setting and the rule at fault. */
+  private inUseNow(): InUse {
+    const { user, userRulesWhere, workspace } = this.layers();
+    const agreed = !!workspace && this.agreed(workspace.key);
+    const choice = chooseForward({ user, workspace: workspace?.values, trusted: vscode.workspace.isTrusted, agreed });
+    return this.resolve(choice, choice.from === 'workspace' ? workspace!.rulesWhere : userRulesWhere);
+  }
+
+  /** The values in use, after asking about a workspace's value the user has not agreed to (in a trusted workspace
+   * only). A "no" (or no answer) is not remembered: the question comes again at the next use. */
+  private async inUse(): Promise<InUse> {
+    const { user, userRulesWhere, workspace } = this.layers();
+    const trusted = vscode.workspace.isTrusted;
+    let agreed = !!workspace && this.agreed(workspace.key);
+    if (workspace && !trusted)
+      this.extLog.info(`${workspace.where}: not used in Restricted Mode; your own forward settings apply.`);
+    else if (workspace && !agreed) {
+      // Checked before asking: the question names their targets, and a rule the receiver cannot use is said as such.
+      const theirs = this.resolve({ values: workspace.values, from: 'workspace' }, workspace.rulesWhere);
+      const mine = this.resolve({ values: user, from: 'user' }, userRulesWhere);
+      agreed = await this.askWorkspace(workspace, theirs, mine);
+    }
+    const choice = chooseForward({ user, workspace: workspace?.values, trusted, agreed });
+    const used = this.resolve(choice, choice.from === 'workspace' ? workspace!.rulesWhere : userRulesWhere);
+    if (choice.from === 'workspace') this.extLog.info(`Forwarding by ${lowerFirst(workspace!.where)}, as you agreed.`);
     const forwardTo = addressSetting('receiver.forwardTo');
+    if (forwardTo && used.rules.every((r) => r.url !== forwardTo))
+      this.extLog.warn(
+        `There are forward rules, so wfs.receiver.forwardTo (${forwardTo}) is not used: add {"topic": "**", "url": "${forwardTo}"} to the rules to keep sending everything there.`,
+      );
+    return used;
+  }
+
+  /** The rules and pass-through the chosen values give: the rules when there are any, else forwardTo. */
+  private resolve(choice: ForwardChoice, rulesWhere: string): InUse {
+    const { rules: listed, passThrough } = choice.values;
+    let rules: ForwardRule[];
     if (Array.isArray(listed) && listed.length > 0) {
-      if (forwardTo)
-        this.extLog.warn(
-          `wfs.receiver.forward has rules, so wfs.receiver.forwardTo (${forwardTo}) is not used: add {"topic": "**", "url": "${forwardTo}"} to the rules to keep sending everything there.`,
-        );
       try {
-        return parseForwardRules(listed, 'wfs.receiver.forward');
+        rules = parseForwardRules(listed, rulesWhere);
       } catch (err) {
         if (err instanceof ForwardRuleError) throw new SettingError('wfs.receiver.forward', err.message);
         throw err;
       }
+    } else if (listed !== undefined && !Array.isArray(listed))
+      throw new SettingError('wfs.receiver.forward', `${rulesWhere} must be a list of rules {"topic", "url"}`);
+    else {
+      const forwardTo = addressSetting('receiver.forwardTo');
+      rules = forwardTo ? [forwardEverything(forwardTo, 'wfs.receiver.forwardTo')] : [];
     }
-    if (listed !== undefined && !Array.isArray(listed))
-      throw new SettingError('wfs.receiver.forward', 'wfs.receiver.forward must be a list of rules {"topic", "url"}');
-    return forwardTo ? [forwardEverything(forwardTo, 'wfs.receiver.forwardTo')] : [];
+    return { choice, rules, passThrough: passThrough === true };
+  }
+
+  /** The rules in use now, without asking. Throws SettingError naming the setting and the rule at fault. */
+  configuredRules(): ForwardRule[] {
+    return this.inUseNow().rules;
   }
 
   /** Whether deliveries may go to this URL without asking: on this machine, or to an origin the user confirmed. */
@@ -71,7 +189,8 @@ export class ForwardConsent {
     }
   }
 
-  /** The first forward target that may be used now (Replay to Forward Target), never one not yet confirmed. */
+  /** The first forward target that may be used now (Replay to Forward Target), never one not yet confirmed, nor a
+   * workspace's not yet agreed to. */
   get forwardTo(): string | undefined {
     let rules: ForwardRule[];
     try {
@@ -82,10 +201,25 @@ export class ForwardConsent {
     return rules.find((r) => this.allowed(r.url))?.url;
   }
 
-  /** The configured rules after asking, once per origin, about targets off this machine; the rules of an origin not
-   * confirmed are left out (and logged), the others kept. */
+  /** The app Send to App sends to: the user's own target, or a workspace's once the user agreed to it (asked here
+   * when not yet); never an origin off this machine not yet confirmed. Throws SettingError as configuredRules. */
+  async appTarget(): Promise<string | undefined> {
+    return (await this.inUse()).rules.find((r) => this.allowed(r.url))?.url;
+  }
+
+  /** Whether a workspace sets forward values that are not in use now (Restricted Mode, or not agreed to). */
+  workspaceValuesUnused(): boolean {
+    const { workspace } = this.layers();
+    return !!workspace && !(vscode.workspace.isTrusted && this.agreed(workspace.key));
+  }
+
+  /** The rules in use (after asking about a workspace's value, as inUse), with those of an origin off this machine
+   * the user did not confirm left out (and logged). */
   async confirmedRules(): Promise<ForwardRule[]> {
-    const rules = this.configuredRules();
+    return this.confirmed((await this.inUse()).rules);
+  }
+
+  private async confirmed(rules: ForwardRule[]): Promise<ForwardRule[]> {
     const byOrigin = new Map<string, ForwardRule[]>();
     for (const r of rules) {
       if (this.allowed(r.url)) continue;
@@ -99,16 +233,40 @@ export class ForwardConsent {
 
   /** The receiver's forwarder for the confirmed rules, or undefined when nothing is forwarded. */
   async forwarder(): Promise<Forwarder | undefined> {
-    const rules = await this.confirmedRules();
+    const used = await this.inUse();
+    const rules = await this.confirmed(used.rules);
     if (rules.length === 0) return undefined;
-    return new Forwarder({ rules, passThrough: this.taskForward?.passThrough ?? passThroughSetting() });
+    return new Forwarder({ rules, passThrough: used.passThrough });
+  }
+
+  /** Asks once before a workspace's value is first used; true when the user agreed (remembered for this value). */
+  private async askWorkspace(workspace: WorkspaceLayer, theirs: InUse, mine: InUse): Promise<boolean> {
+    const replacing = Array.isArray(workspace.values.rules) && workspace.values.rules.length > 0;
+    const { message, detail } = workspaceForwardQuestion({
+      where: workspace.where,
+      targets: replacing ? theirs.rules.map((r) => r.url) : [],
+      what: deliveriesMatching(theirs.rules),
+      passThrough: theirs.passThrough,
+      replaces: describeOwn(mine, replacing, workspace.values.passThrough !== undefined),
+    });
+    // A dialog that cannot be shown (it fails, or is dismissed) is a "no".
+    const answer = await Promise.resolve(
+      vscode.window.showWarningMessage(message, { modal: true, detail }, USE_WORKSPACE),
+    ).catch(() => undefined);
+    if (answer !== USE_WORKSPACE) {
+      this.extLog.warn(`${workspace.where}: forward settings not used (not agreed); your own settings apply.`);
+      return false;
+    }
+    await this.state.update(
+      AGREED_WORKSPACE_KEY,
+      withAgreement(this.state.get<string[]>(AGREED_WORKSPACE_KEY) ?? [], workspace.key),
+    );
+    return true;
   }
 
   private async ask(origin: string, rules: readonly ForwardRule[]): Promise<boolean> {
     const targets = [...new Set(rules.map((r) => r.url))];
-    const what = rules.every((r) => r.topic === '**' && r.subTopic === undefined)
-      ? 'every verified delivery'
-      : `verified deliveries matching ${rules.map((r) => r.topic + (r.subTopic ? ` ${r.subTopic}` : '')).join(', ')}`;
+    const what = deliveriesMatching(rules);
     // A dialog that cannot be shown (it fails, or is dismissed) is a "no".
     const answer = await Promise.resolve(
       vscode.window.showWarningMessage(
@@ -132,7 +290,36 @@ export class ForwardConsent {
   }
 }
 
-/** wfs.receiver.forwardPassThrough: answer the service with the apps' status. Off by default. */
-export function passThroughSetting(): boolean {
-  return vscode.workspace.getConfiguration('wfs').get<boolean>('receiver.forwardPassThrough') === true;
+/** "every verified delivery", or the topics the rules match. */
+function deliveriesMatching(rules: readonly ForwardRule[]): string {
+  return rules.every((r) => r.topic === '**' && r.subTopic === undefined)
+    ? 'every verified delivery'
+    : `verified deliveries matching ${rules.map((r) => r.topic + (r.subTopic ? ` ${r.subTopic}` : '')).join(', ')}`;
+}
+
+/** What of the user's own a workspace value takes the place of, named with its targets. */
+function describeOwn(mine: InUse, rules: boolean, passThrough: boolean): string {
+  const own = Array.isArray(mine.choice.values.rules) && mine.choice.values.rules.length > 0;
+  const targets = [...new Set(mine.rules.map((r) => r.url))].join(', ');
+  const what = !rules
+    ? undefined
+    : own
+      ? `your own forward rules (to ${targets})`
+      : mine.rules.length > 0
+        ? `your own wfs.receiver.forwardTo (${targets})`
+        : 'your own settings, which forward nothing';
+  const pass = passThrough ? `your pass-through setting (${mine.passThrough ? 'on' : 'off'})` : undefined;
+  return [what, pass].filter(Boolean).join(' and ');
+}
+
+/** One workspace: its .code-workspace file, or its folders. */
+function workspaceId(): string {
+  return (
+    vscode.workspace.workspaceFile?.toString() ??
+    (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.toString()).join('\n')
+  );
+}
+
+function lowerFirst(text: string): string {
+  return text.charAt(0).toLowerCase() + text.slice(1);
 }

@@ -1,14 +1,19 @@
-// The receiver's public address: where the service sends deliveries when it cannot reach loopback. The settings
-// choose its source (none, VS Code's port forwarding, the user's own tunnel or proxy, or localtunnel); this opens it
-// for a running receiver, lets the receiver answer requests that name it, keeps the tunnel, and remembers the
-// address across starts (a new one must be registered with the service again).
+// The receiver's public address as the window's settings choose it (none, VS Code's port forwarding, the user's own
+// tunnel or proxy, or localtunnel by consent): a PublicAddressProvider for the receiver session. The tunnel itself is
+// core's (LocaltunnelAddress); this adds VS Code's forwarding, the consent, and remembers the address across starts
+// (a new one must be registered with the service again).
 import * as vscode from 'vscode';
 import { SANDBOX_ENVIRONMENT } from '../../core/environments/environmentConfig';
 import { isLoopbackHost } from '../../core/http/loopback';
 import type { Clock } from '../../core/time/clock';
 import { tunnelNameProblem } from '../../core/tunnel/tunnelName';
-import { Tunnel, type TunnelState } from '../../core/tunnel/Tunnel';
-import type { Receiver } from '../../core/webhooks/Receiver';
+import type { TunnelState } from '../../core/tunnel/Tunnel';
+import {
+  LocaltunnelAddress,
+  type PublicAddressContext,
+  type PublicAddressOpened,
+  type PublicAddressProvider,
+} from '../../core/receiver/publicAddressProvider';
 import type { EnvironmentRegistry } from '../environments/environmentRegistry';
 import type { ExtensionLog } from '../log/extensionLog';
 import { addressSetting, SettingError } from './addressSetting';
@@ -34,14 +39,10 @@ export interface PublicAddressDeps {
   consent: LocaltunnelConsent;
   clock: Clock;
   extLog: ExtensionLog;
-  /** The address, or the tunnel's state, changed. */
-  changed: () => void;
-  /** The tunnel reconnected: a new path, so a self-test the user ran is run again. */
-  reconnected: () => void;
 }
 
-export class PublicAddress {
-  private tunnel?: Tunnel;
+export class PublicAddress implements PublicAddressProvider {
+  private tunnel?: LocaltunnelAddress;
   private opened?: { source: PublicAddressSource; url?: string; note?: string };
   /** The public address of the previous start, when this start's differs: registered with the service, it is stale. */
   changedFrom?: string;
@@ -58,21 +59,23 @@ export class PublicAddress {
   }
 
   get tunnelState(): TunnelState {
-    return this.tunnel?.state ?? 'closed';
+    return this.tunnel?.tunnelState ?? 'closed';
   }
 
   /** The public URL of the receiver's webhook path, when one is open. */
-  url(path: string): string | undefined {
-    if (this.opened?.source === 'localtunnel') return this.tunnel?.publicUrl ? this.tunnel.publicUrl + path : undefined;
+  url(): string | undefined {
+    if (this.opened?.source === 'localtunnel') return this.tunnel?.url();
     return this.opened?.url;
   }
 
-  /** Opens the address the settings choose for a receiver that runs at localUrl; on failure the receiver stays up
-   * on loopback, the note says why, and a PublicAddressError names the setting at fault. */
-  async open(receiver: Receiver, localUrl: string): Promise<void> {
+  /** Opens the address the settings choose for a receiver that runs at ctx.localUrl; on failure the receiver stays
+   * up on loopback, the note says why, and a PublicAddressError names the setting at fault. */
+  async open(ctx: PublicAddressContext): Promise<PublicAddressOpened> {
+    const localUrl = ctx.localUrl;
     try {
-      this.opened = await this.openSource(receiver, localUrl);
-      await this.remember(this.url(receiver.path));
+      this.opened = await this.openSource(ctx);
+      await this.remember(this.url());
+      return { url: this.url(), note: this.opened.note };
     } catch (err) {
       this.opened = { source: publicAddressSource(), note: `did not open: ${(err as Error).message}` };
       throw new PublicAddressError(
@@ -100,9 +103,9 @@ export class PublicAddress {
   /** Only localtunnel reaches a third party: for the sandbox it opens none (the sandbox reaches loopback), and for a
    * real environment only with the user's consent. */
   private async openSource(
-    receiver: Receiver,
-    localUrl: string,
+    ctx: PublicAddressContext,
   ): Promise<{ source: PublicAddressSource; url?: string; note?: string }> {
+    const localUrl = ctx.localUrl;
     const cfg = vscode.workspace.getConfiguration('wfs');
     const source = publicAddressSource();
     const env = this.deps.environments.currentName;
@@ -119,7 +122,7 @@ export class PublicAddress {
             source,
             note: 'VS Code forwards nothing in a local window: for an address the service can reach, choose "url" (your own tunnel) or "localtunnel" in wfs.receiver.publicAddress',
           };
-        receiver.setPublicHosts([external.hostname]);
+        ctx.setPublicHosts([external.hostname]);
         const codespaces = vscode.env.remoteName === 'codespaces' || external.hostname.endsWith('.app.github.dev');
         const note = codespaces
           ? `Codespaces forwards port ${local.port} privately: in the Ports view, right-click it, Port Visibility → Public, so the service can reach it`
@@ -139,7 +142,7 @@ export class PublicAddress {
           throw new Error(
             'wfs.receiver.port is 0 (a free port each time): fix it to the port your tunnel or proxy forwards to',
           );
-        receiver.setPublicHosts([new URL(url).hostname]);
+        ctx.setPublicHosts([new URL(url).hostname]);
         return { source, url };
       }
       case 'localtunnel': {
@@ -161,27 +164,19 @@ export class PublicAddress {
             source,
             note: `not opened: you did not answer whether to open localtunnel for ${env}; you are asked again at the next start`,
           };
-        const tunnel = new Tunnel({
-          localPort: Number(new URL(localUrl).port),
-          host,
-          subdomain,
-          clock: this.deps.clock,
-        });
-        let reconnected = false;
-        tunnel.on('state', (s: TunnelState) => {
-          if (tunnel.publicUrl) receiver.setPublicHosts([new URL(tunnel.publicUrl).hostname]);
-          this.deps.extLog.info(`Tunnel ${s}${tunnel.publicUrl ? ` (${tunnel.publicUrl})` : ''}`);
-          if (s === 'reconnecting') reconnected = true;
-          if (s === 'open' && reconnected) this.deps.reconnected();
-          this.deps.changed();
-        });
-        tunnel.on('warning', (e: Error) => this.deps.extLog.warn(`Tunnel: ${e.message}`));
+        const tunnel = new LocaltunnelAddress({ host, subdomain, clock: this.deps.clock });
         this.tunnel = tunnel;
         try {
-          await tunnel.open();
+          await tunnel.open({
+            ...ctx,
+            tunnelChanged: (state, publicUrl, reconnected) => {
+              this.deps.extLog.info(`Tunnel ${state}${publicUrl ? ` (${publicUrl})` : ''}`);
+              ctx.tunnelChanged(state, publicUrl, reconnected);
+            },
+            warning: (m) => this.deps.extLog.warn(`Tunnel: ${m}`),
+          });
         } catch (err) {
           this.tunnel = undefined;
-          tunnel.close();
           throw err;
         }
         return { source };

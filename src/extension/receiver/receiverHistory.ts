@@ -1,20 +1,41 @@
-// The receiver's delivery history as this window owns it: the DeliveryHistory built from the settings (in memory only,
-// or in the global storage's file, which one window keeps at a time), loaded when the window starts, loaded again
-// before a start when that failed, erased when the user keeps deliveries in memory only, and said when it cannot be
-// written.
+// The receiver's delivery history as this window owns it: where the settings keep it (in memory only, or in the
+// global storage's file, which one window keeps at a time), loaded when the window starts, loaded again before a start
+// when that failed, erased when the user keeps deliveries in memory only, and said when it cannot be written. The
+// history itself is the receiver session's.
 import * as vscode from 'vscode';
 import { join } from 'node:path';
 import { mkdir } from 'node:fs/promises';
 import { byteSize } from '../../core/byteSize';
-import { DeliveryHistory } from '../../core/webhooks/DeliveryHistory';
+import type { DeliveryHistory, DeliveryHistoryOptions } from '../../core/webhooks/DeliveryHistory';
+import type { ReceiverSession } from '../../core/receiver/ReceiverSession';
 import { eraseHistoryFile } from '../../core/webhooks/eraseHistory';
 import { HistoryInUse, historyHolder } from '../../core/webhooks/historyLock';
 import type { ExtensionLog } from '../log/extensionLog';
 import { SettingError } from './addressSetting';
 import { HistoryWriteNotice } from './historyWriteNotice';
 
+/** Where the settings keep the history, read once when the window starts. */
+export function historySettings(
+  storageDir: string,
+): DeliveryHistoryOptions & { diskFile: string; memoryOnly: boolean } {
+  const config = vscode.workspace.getConfiguration('wfs');
+  const mib = (key: string, fallback: number) =>
+    Math.max(1, Math.floor(config.get<number>(key) ?? fallback)) * 1024 * 1024;
+  // Deliveries from real environments may carry customer data: the user may keep them in memory only.
+  const diskFile = join(storageDir, 'deliveries.jsonl');
+  const memoryOnly = config.get<string>('receiver.historyStorage') === 'memory';
+  return {
+    file: memoryOnly ? undefined : diskFile,
+    memoryBudgetBytes: mib('receiver.historyMemoryMiB', 64),
+    diskBudgetBytes: mib('receiver.historyDiskMiB', 256),
+    holderName: `a ${vscode.env.appName} window`,
+    diskFile,
+    memoryOnly,
+  };
+}
+
 export class ReceiverHistory implements vscode.Disposable {
-  readonly log: DeliveryHistory;
+  readonly history: DeliveryHistory;
   private loaded: Promise<unknown>;
   /** Why the history file could not be loaded when the window started (not because another window keeps it). */
   private loadFailed?: Error;
@@ -24,41 +45,34 @@ export class ReceiverHistory implements vscode.Disposable {
   readonly onDidClear = this.cleared.event;
 
   constructor(
+    session: ReceiverSession,
     storageDir: string,
+    settings: ReturnType<typeof historySettings>,
     private readonly extLog: ExtensionLog,
   ) {
-    const config = vscode.workspace.getConfiguration('wfs');
-    const mib = (key: string, fallback: number) =>
-      Math.max(1, Math.floor(config.get<number>(key) ?? fallback)) * 1024 * 1024;
-    // Deliveries from real environments may carry customer data: the user may keep them in memory only.
-    const diskFile = join(storageDir, 'deliveries.jsonl');
-    const memoryOnly = config.get<string>('receiver.historyStorage') === 'memory';
-    const holderName = `a ${vscode.env.appName} window`;
-    this.log = new DeliveryHistory({
-      file: memoryOnly ? undefined : diskFile,
-      memoryBudgetBytes: mib('receiver.historyMemoryMiB', 64),
-      diskBudgetBytes: mib('receiver.historyDiskMiB', 256),
-      holderName,
-    });
+    this.history = session.history;
+    const { diskFile, memoryOnly, holderName } = settings;
     this.writeNotice = new HistoryWriteNotice(
       (text) =>
         void Promise.resolve(vscode.window.showWarningMessage(text, 'Open Webhook Panel', 'Show Log')).then((a) =>
           a ? vscode.commands.executeCommand(a === 'Show Log' ? 'wfs.showLog' : 'wfs.openWebhookPanel') : undefined,
         ),
     );
-    this.log.on('error-persisting', (e: Error) => {
+    session.on('history-write-failed', (e) => {
       this.extLog.warn(
         `The delivery history could not be written (${e.message}); verified deliveries are answered 503 until it can.`,
       );
       this.writeNotice.failed(e);
     });
-    this.log.on('persisting-again', () => {
+    session.on('history-written-again', () => {
       this.extLog.info('The delivery history is written again.');
       this.writeNotice.written();
     });
-    this.log.on('warning', (text: string) => this.extLog.warn(`Delivery history: ${text}`));
+    session.on('history-warning', (text) => this.extLog.warn(`Delivery history: ${text}`));
     this.loaded = mkdir(storageDir, { recursive: true })
-      .then((): Promise<unknown> => (memoryOnly ? this.eraseEarlierHistory(diskFile, holderName) : this.log.load()))
+      .then((): Promise<unknown> =>
+        memoryOnly ? this.eraseEarlierHistory(diskFile, holderName!) : this.history.load(),
+      )
       .catch((e: Error) => {
         if (this.inUseElsewhere(e)) return;
         // A full disk, a file another user owns: tried again when the receiver starts, which says why it cannot.
@@ -72,13 +86,13 @@ export class ReceiverHistory implements vscode.Disposable {
   /** Where the history is kept on disk; undefined when it lives in memory only (chosen, or the file is another
    * window's: see inUse). */
   get file(): string | undefined {
-    return this.log.file;
+    return this.history.file;
   }
 
   /** Set when another process (most often another window) holds the history file: this window's history is in
    * memory only. */
   get inUse(): HistoryInUse | undefined {
-    return this.log.fileInUse;
+    return this.history.fileInUse;
   }
 
   /** Resolves once the stored history is read (the panel waits for it). */
@@ -91,10 +105,10 @@ export class ReceiverHistory implements vscode.Disposable {
    * records it holds. */
   async loadedForStart(): Promise<void> {
     await this.loaded;
-    if (!this.loadFailed || !this.log.file) return;
-    const file = this.log.file;
+    if (!this.loadFailed || !this.history.file) return;
+    const file = this.history.file;
     try {
-      await (this.loaded = this.log.load());
+      await (this.loaded = this.history.load());
       this.loadFailed = undefined;
       this.extLog.info(`The delivery history file ${file} is open now.`);
     } catch (e) {
@@ -109,14 +123,14 @@ export class ReceiverHistory implements vscode.Disposable {
 
   /** Empties the history and erases its file; the views that list deliveries redraw at once. */
   async clear(): Promise<void> {
-    await this.log.clear();
+    await this.history.clear();
     this.cleared.fire();
   }
 
   /** Deactivation: the history written out and its file closed. */
   async close(): Promise<void> {
     await this.loaded;
-    await this.log.close();
+    await this.history.close();
   }
 
   dispose(): void {

@@ -9,6 +9,15 @@ export class ReceiverSettingsWatch implements vscode.Disposable {
   /** Settings our own commands are writing, which say what to do themselves (Choose Public Address Source…). */
   private readonly expected = new Set<string>();
 
+  /** Restarts through the commands, so a restart says what it did (or why it failed) as the palette's would. */
+  static restartingThroughCommands(isRunning: () => boolean): ReceiverSettingsWatch {
+    return new ReceiverSettingsWatch(isRunning, () =>
+      Promise.resolve(vscode.commands.executeCommand('wfs.stopReceiver')).then(() =>
+        vscode.commands.executeCommand('wfs.startReceiver'),
+      ),
+    );
+  }
+
   constructor(isRunning: () => boolean, restart: () => Thenable<unknown>) {
     this.subscription = vscode.workspace.onDidChangeConfiguration((e) => {
       const changed = changedReceiverSettings((key) => e.affectsConfiguration(key) && !this.expected.delete(key));

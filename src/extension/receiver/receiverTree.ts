@@ -56,7 +56,7 @@ export class ReceiverTree implements vscode.TreeDataProvider<ReceiverNode>, vsco
         { kind: 'deliveries' },
       ];
     if (node.kind !== 'deliveries') return [];
-    const all = this.receiver.log.all();
+    const all = this.receiver.history.all();
     const out: ReceiverNode[] = [];
     for (let i = all.length - 1; i >= 0 && out.length < RECEIVER_VIEW_DELIVERIES; i--)
       out.push({ kind: 'delivery', deliveryId: all[i]!.id });
@@ -112,7 +112,7 @@ export class ReceiverTree implements vscode.TreeDataProvider<ReceiverNode>, vsco
         return item;
       }
       case 'deliveries': {
-        const count = this.receiver.log.size;
+        const count = this.receiver.history.size;
         const item = new vscode.TreeItem('Deliveries', vscode.TreeItemCollapsibleState.Expanded);
         item.id = 'receiver/deliveries';
         item.description =
@@ -123,7 +123,7 @@ export class ReceiverTree implements vscode.TreeDataProvider<ReceiverNode>, vsco
         return item;
       }
       case 'delivery': {
-        const r = this.receiver.log.find(node.deliveryId);
+        const r = this.receiver.history.find(node.deliveryId);
         return r ? deliveryTreeItem(r, `receiver/delivery/${r.id}`) : new vscode.TreeItem('(no longer in the history)');
       }
     }

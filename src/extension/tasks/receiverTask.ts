@@ -3,10 +3,15 @@
 // background problem matcher ("$wfs-receiver") lets a launch configuration's preLaunchTask wait until the receiver
 // is ready, and files each failed forward in the Problems view. When the debug session that waited for it ends, the
 // task ends, and stops the receiver if the task started it; a receiver the user had started stays up.
+// A workspace's tasks.json is someone else's file: the task waits for trust (VS Code runs no task in Restricted Mode
+// either), and its forward rules are used only once the user agreed to them (ForwardConsent); those of the user's own
+// tasks.json are used as the user's settings are.
 import * as vscode from 'vscode';
 import { ForwardRuleError, parseForwardRules } from '../../core/webhooks/forwardRules';
 import type { DeliveryRecord } from '../../core/webhooks/deliveryRecord';
+import type { TaskForward } from '../receiver/forwardConsent';
 import type { ReceiverHost } from '../receiver/receiverHost';
+import { waitsForTrustText } from '../trust/restrictedMode';
 import { deliveryLines, TASK_STARTING, taskReady } from './receiverTaskLines';
 
 export const WFS_TASK_TYPE = 'wfs';
@@ -36,14 +41,24 @@ export class ReceiverTaskProvider implements vscode.TaskProvider {
       scope,
       name,
       WFS_TASK_TYPE,
-      new vscode.CustomExecution(
-        async (resolved) => new ReceiverTerminal(this.receiver, resolved as WfsTaskDefinition),
+      new vscode.CustomExecution(async (resolved) =>
+        receiverTaskTerminal(this.receiver, resolved as WfsTaskDefinition, scope),
       ),
       ['$wfs-receiver'],
     );
     t.isBackground = true;
     return t;
   }
+}
+
+/** The task's terminal: what its CustomExecution runs (the host suite drives it directly in Restricted Mode, where
+ * VS Code would not start the task at all). */
+export function receiverTaskTerminal(
+  receiver: ReceiverHost,
+  definition: WfsTaskDefinition,
+  scope: vscode.TaskScope | vscode.WorkspaceFolder | undefined,
+): vscode.Pseudoterminal {
+  return new ReceiverTerminal(receiver, definition, scope === vscode.TaskScope.Global);
 }
 
 class ReceiverTerminal implements vscode.Pseudoterminal {
@@ -61,6 +76,8 @@ class ReceiverTerminal implements vscode.Pseudoterminal {
   constructor(
     private readonly receiver: ReceiverHost,
     private readonly definition: WfsTaskDefinition,
+    /** Defined in the user's own tasks.json, not a workspace's. */
+    private readonly userTask: boolean,
   ) {}
 
   private line(text: string): void {
@@ -72,6 +89,8 @@ class ReceiverTerminal implements vscode.Pseudoterminal {
   }
 
   private async run(): Promise<void> {
+    if (!vscode.workspace.isTrusted)
+      return this.end(1, `wfs: ${waitsForTrustText('The receiver task')} Nothing was started.`);
     this.line(TASK_STARTING);
     const rules = this.definition.forward;
     if (rules !== undefined) {
@@ -101,9 +120,12 @@ class ReceiverTerminal implements vscode.Pseudoterminal {
       );
     } else {
       this.started = true;
-      const info = await this.receiver.startWithForward(
-        rules === undefined ? undefined : { rules, passThrough: this.definition.passThrough === true },
-      );
+      // ReceiverHost hands this object to ForwardConsent.useTaskRules as it is, userTask included.
+      const forward: TaskForward | undefined =
+        rules === undefined
+          ? undefined
+          : { rules, passThrough: this.definition.passThrough === true, userTask: this.userTask };
+      const info = await this.receiver.startWithForward(forward);
       if (this.ended) return;
       if (info.forwardRules)
         this.line(`wfs: forwarding by ${info.forwardRules} rule(s)${info.passThrough ? ', pass-through on' : ''}`);

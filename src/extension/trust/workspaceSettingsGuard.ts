@@ -1,9 +1,9 @@
-// Tells the user, once per setting and file, that a workspace tried to set a setting only user settings may set
-// (VS Code already ignores the value: see userOnlySettings.ts).
+// Tells the user, once per setting and file, that a workspace tried to set a setting only user settings may set, or
+// (in Restricted Mode) one used only in a trusted workspace. VS Code already ignores the value (userOnlySettings.ts).
 import * as vscode from 'vscode';
 import { readBoundedFile } from '../boundedFile';
 import type { ExtensionLog } from '../log/extensionLog';
-import { userOnlySettingsIn } from './userOnlySettings';
+import { settingsIn, TRUSTED_WORKSPACE_SETTINGS, userOnlySettingsIn } from './userOnlySettings';
 
 const WARNED_KEY = 'wfs.ignoredWorkspaceSettingsWarned';
 /** A settings file is a few kilobytes; a cloned repository's may be anything. */
@@ -33,6 +33,7 @@ export class WorkspaceSettingsGuard implements vscode.Disposable {
     );
     if (vscode.workspace.workspaceFile?.scheme === 'file') files.push(vscode.workspace.workspaceFile);
     const warned = new Set(this.state.get<string[]>(WARNED_KEY) ?? []);
+    const trusted = vscode.workspace.isTrusted;
     const found: string[] = [];
     for (const file of files) {
       let text: string;
@@ -43,21 +44,26 @@ export class WorkspaceSettingsGuard implements vscode.Disposable {
           this.log.warn(`Workspace settings not checked for user-only settings: ${(err as Error).message}.`);
         continue;
       }
-      for (const key of userOnlySettingsIn(text)) {
+      const where = vscode.workspace.asRelativePath(file);
+      const ignored = [
+        ...userOnlySettingsIn(text).map((key) => ({
+          key,
+          text: `${where} sets ${key}, which only your user settings can set: the workspace value is ignored.`,
+        })),
+        ...(trusted ? [] : settingsIn(text, TRUSTED_WORKSPACE_SETTINGS)).map((key) => ({
+          key,
+          text: `${where} sets ${key}, which a workspace decides only once you trust it: the workspace value is ignored in Restricted Mode.`,
+        })),
+      ];
+      for (const { key, text: said } of ignored) {
         const id = `${file.toString()}#${key}`;
         found.push(id);
         if (warned.has(id)) continue;
         warned.add(id);
-        const where = vscode.workspace.asRelativePath(file);
-        this.log.warn(`${where} sets ${key}; only user settings can set it, so the workspace value is ignored.`);
-        void vscode.window
-          .showWarningMessage(
-            `${where} sets ${key}, which only your user settings can set: the workspace value is ignored.`,
-            'Open User Settings',
-          )
-          .then((a) => {
-            if (a) void vscode.commands.executeCommand('workbench.action.openSettings', key);
-          });
+        this.log.warn(said);
+        void vscode.window.showWarningMessage(said, 'Open User Settings').then((a) => {
+          if (a) void vscode.commands.executeCommand('workbench.action.openSettings', key);
+        });
       }
     }
     await this.state.update(WARNED_KEY, [...warned]);

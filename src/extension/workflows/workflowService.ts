@@ -38,7 +38,13 @@ export class WorkflowService implements vscode.Disposable, EnvironmentFollower {
     this.store.on('error-persisting', (e: Error) =>
       this.log.warn(`Could not save the explorer's state: ${e.message} (kept in memory)`),
     );
-    this.disposables.push(auth.onDidChange((envName) => void this.resumeLive(envName)));
+    this.disposables.push(
+      auth.onDidChange((envName) => void this.resumeLive(envName)),
+      // Restricted Mode held a real environment's live workflows (reading them uses its sign-in): trust resumes them.
+      vscode.workspace.onDidGrantWorkspaceTrust(() => {
+        for (const envName of this.environments.names()) void this.resumeLive(envName);
+      }),
+    );
   }
 
   /** Stops the pollers of values that no longer resolve; the store forgets workflows read from a service its
@@ -100,6 +106,7 @@ export class WorkflowService implements vscode.Disposable, EnvironmentFollower {
     const env = this.environments.get(envName);
     if (!env) return;
     this.store.follow(env);
+    if (!env.builtIn && !vscode.workspace.isTrusted) return;
     const live = this.store.live(env);
     if (live.length === 0) return;
     const tm = await this.auth.manager(env);

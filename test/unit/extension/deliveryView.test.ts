@@ -214,9 +214,9 @@ describe('webhook panel view model', () => {
     const cmd = curlCommand(record({ body: info(nasty) }), 'http://127.0.0.1:9/webhooks', nasty);
     assert.ok(!/redacted/.test(cmd));
     assert.match(cmd, /Authorization: Bearer \$WFS_WEBHOOK_TOKEN/);
-    // What the shell would pass to curl as the body: evaluate the quoted argument with a real shell.
-    const quoted = cmd.split('--data-binary ')[1]!;
-    assert.equal(execFileSync('sh', ['-c', `printf %s ${quoted}`]).toString(), nasty.toString());
+    // What the shell pipes into curl's standard input (--data-binary @-): evaluate that part with a real shell.
+    assert.match(cmd, /--data-binary @-$/);
+    assert.equal(execFileSync('sh', ['-c', cmd.split(' | curl')[0]!]).toString(), nasty.toString());
     const bin = Buffer.from([0xff, 0x00, 0x27]);
     const binary = curlCommand(record({ body: info(bin, { utf8: false }) }), 'http://x', bin);
     assert.match(binary, /^printf %s '\/wAn' \| base64 -d \| curl/);

@@ -2,7 +2,12 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { USER_ONLY_SETTINGS, userOnlySettingsIn } from '../../../src/extension/trust/userOnlySettings';
+import {
+  settingsIn,
+  TRUSTED_WORKSPACE_SETTINGS,
+  USER_ONLY_SETTINGS,
+  userOnlySettingsIn,
+} from '../../../src/extension/trust/userOnlySettings';
 
 describe('user-only settings in a workspace file', () => {
   it('finds the settings that route credentials, billing or deliveries; not others, not in comments', () => {
@@ -22,6 +27,10 @@ describe('user-only settings in a workspace file', () => {
       'wfs.receiver.tunnelHost',
     ]);
     assert.deepEqual(userOnlySettingsIn('{}'), []);
+    assert.deepEqual(
+      settingsIn('{"wfs.receiver.forward": [], "wfs.polling.deadlineMinutes": 3}', TRUSTED_WORKSPACE_SETTINGS),
+      ['wfs.receiver.forward'],
+    );
   });
 
   it('every one of them is declared application- or machine-scoped in package.json, so VS Code ignores a workspace value', () => {
@@ -34,10 +43,12 @@ describe('user-only settings in a workspace file', () => {
       assert.ok(['application', 'machine'].includes(props[key]?.scope), `${key}: scope ${props[key]?.scope}`);
     for (const key of ['wfs.environments', 'wfs.confirmBilledStart', 'wfs.auth.rememberPasswordForSilentSignIn'])
       assert.equal(props[key].scope, 'application', key);
-    // In Restricted Mode VS Code also reads them from user settings only (restrictedConfigurations).
+    // A workspace may set these, but they route deliveries or what the sandbox sends: window scope, and restricted.
+    for (const key of TRUSTED_WORKSPACE_SETTINGS) assert.equal(props[key]?.scope, 'window', key);
+    // In Restricted Mode VS Code reads both kinds from user settings only (restrictedConfigurations).
     assert.deepEqual(
       [...manifest.capabilities.untrustedWorkspaces.restrictedConfigurations].sort(),
-      [...USER_ONLY_SETTINGS].sort(),
+      [...USER_ONLY_SETTINGS, ...TRUSTED_WORKSPACE_SETTINGS].sort(),
     );
     assert.equal(manifest.capabilities.untrustedWorkspaces.supported, 'limited');
   });

@@ -121,11 +121,11 @@ describe("the assistant's tools through vscode.lm", function () {
     assert.match(shown ?? '', /Send a signed workflow\/completed event/);
     assert.ok(shown?.includes(`the receiver at ${receiverUrl}`), shown);
     assert.equal(await confirmation(api, 'wfs_list_deliveries', {}), undefined, 'a reading tool asks nothing');
-    const before = api.receiver.log.all().length;
+    const before = api.receiver.history.all().length;
     const result = await invoke('wfs_send_event', input);
     assert.equal(result.answer.status, 200);
-    await until(api.receiver.onDidReceive, () => api.receiver.log.all().length > before, 'the event');
-    assert.equal(api.receiver.log.all().at(-1)!.verified, true);
+    await until(api.receiver.onDidReceive, () => api.receiver.history.all().length > before, 'the event');
+    assert.equal(api.receiver.history.all().at(-1)!.verified, true);
   });
 
   it('the reading tools list, read and wait for deliveries, and explain a refusal step by step', async () => {

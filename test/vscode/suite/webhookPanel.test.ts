@@ -1,6 +1,7 @@
 // The webhook panel in a real VS Code host: what the webview renders (reported from inside it) for one verified
 // and one refused delivery, hostile payloads rendered as text, replay, jump to workflow, deliveries in the tree.
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import * as vscode from 'vscode';
 import type { ExtensionApi } from '../hostExtension/extension';
 import type { DeliveryRecord } from '../../../src/core/webhooks/deliveryRecord';
@@ -32,7 +33,7 @@ describe('webhook panel in a real VS Code host', () => {
       true,
     );
     receiverUrl = ((await vscode.commands.executeCommand('wfs.startReceiver')) as { localUrl: string }).localUrl;
-    api.receiver.log.clear();
+    api.receiver.history.clear();
   });
   after(async () => {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
@@ -117,8 +118,8 @@ describe('webhook panel in a real VS Code host', () => {
       fetch(receiverUrl, { method: 'POST', headers: { authorization: 'Bearer not.a.jwt' }, body: '{}' }),
     );
     await vscode.commands.executeCommand('wfs.openWebhookPanel');
-    const refused = api.receiver.log.all().filter((r) => !r.verified).length;
-    const all = api.receiver.log.size;
+    const refused = api.receiver.history.all().filter((r) => !r.verified).length;
+    const all = api.receiver.history.size;
     assert.ok(refused >= 1 && refused < all, 'both kinds are in the history');
     await chooseVerificationFilter('refused');
     const dom = await webhookPanelDom(
@@ -141,7 +142,7 @@ describe('webhook panel in a real VS Code host', () => {
         }),
       );
     await vscode.commands.executeCommand('wfs.openWebhookPanel');
-    const log = api.receiver.log;
+    const log = api.receiver.history;
     const all = log.size;
     const refused = log.all().filter((r) => !r.verified).length;
     assert.ok(
@@ -188,8 +189,8 @@ describe('webhook panel in a real VS Code host', () => {
     assert.equal(replayed.verified, true);
     assert.equal(replayed.duplicate, true);
     assert.deepEqual(
-      await api.receiver.log.body(replayed.id),
-      await api.receiver.log.body(original.id),
+      await api.receiver.history.body(replayed.id),
+      await api.receiver.history.body(original.id),
       'the same bytes',
     );
     assert.equal(replayed.body.sha256, original.body.sha256);
@@ -214,13 +215,13 @@ describe('webhook panel in a real VS Code host', () => {
     );
     assert.deepEqual(buttons, ['Copy as curl', 'Copy as PowerShell', 'Copy as curl for cmd.exe', 'Export…']);
     await vscode.commands.executeCommand('notifications.clearAll');
-    const count = api.receiver.log.all().length;
+    const count = api.receiver.history.all().length;
     assert.equal(await api.webhookPanel.runAction('replay-local', refused.id), undefined);
     await notificationsInCenter(
       /^Replay to Receiver: This delivery was refused, so it is not replayed with a fresh signature/,
       1,
     );
-    assert.equal(api.receiver.log.all().length, count, 'nothing was sent');
+    assert.equal(api.receiver.history.all().length, count, 'nothing was sent');
     await vscode.commands.executeCommand('notifications.hideList');
   });
 
@@ -247,12 +248,13 @@ describe('webhook panel in a real VS Code host', () => {
   it('copy as curl carries the body and never the token', async () => {
     const tenant = `tenant-curl-${Date.now()}`;
     const original = await verifiedOwn(tenant);
-    const body = (await api.receiver.log.body(original.id))!.toString('utf8');
+    const body = (await api.receiver.history.body(original.id))!.toString('utf8');
     assert.ok(body.includes(tenant));
     const cmd = (await api.webhookPanel.runAction('copy-curl', original.id)) as string;
     assert.equal(await vscode.env.clipboard.readText(), cmd);
-    assert.ok(!body.includes("'"));
-    assert.ok(cmd.includes(`--data-binary '${body}'`), 'the exact body, quoted for the shell');
+    // The body reaches curl on its standard input (--data-binary @-), never as an argument: run that part in a shell.
+    assert.match(cmd, /--data-binary @-$/);
+    assert.equal(execFileSync('sh', ['-c', cmd.split(' | curl')[0]!]).toString(), body, 'the exact body');
     assert.match(cmd, /\$WFS_WEBHOOK_TOKEN/);
     assert.ok(!cmd.includes('redacted'));
     assert.ok(!cmd.includes('Bearer ey'), 'no token of the original delivery');
@@ -260,7 +262,7 @@ describe('webhook panel in a real VS Code host', () => {
 
   it('an action on a delivery no longer in the history says so, instead of failing on it', async () => {
     const gone = await verifiedOwn('stale');
-    await api.receiver.log.clear();
+    await api.receiver.history.clear();
     await vscode.commands.executeCommand('notifications.clearAll');
     const actions = ['replay-local', 'copy-curl', 'export-one', 'jump'] as const;
     for (const action of actions) assert.equal(await api.webhookPanel.runAction(action, gone.id), undefined, action);
@@ -284,14 +286,14 @@ describe('webhook panel in a real VS Code host', () => {
     })) as TrackedWorkflow;
     await until(
       api.receiver.onDidReceive,
-      () => api.receiver.log.all().some((r) => r.runId === w.runId && r.verified),
+      () => api.receiver.history.all().some((r) => r.runId === w.runId && r.verified),
       'the workflow event',
     );
     const node = { kind: 'workflow' as const, env: envValue(api, 'Sandbox'), workflowId: w.workflowId };
     const children = await api.explorer.getChildren(node);
     assert.ok(children.length >= 1);
     assert.equal(children[0]!.kind, 'delivery');
-    const delivery = api.receiver.log.all().find((r) => r.runId === w.runId)!;
+    const delivery = api.receiver.history.all().find((r) => r.runId === w.runId)!;
     assert.equal(await api.webhookPanel.runAction('jump', delivery.id), w.workflowId);
   });
 
@@ -307,12 +309,12 @@ describe('webhook panel in a real VS Code host', () => {
     );
     assert.deepEqual(
       Buffer.from(exported.deliveries[0].bodyBase64, 'base64'),
-      await api.receiver.log.body(one.id),
+      await api.receiver.history.body(one.id),
       'with its body bytes',
     );
     const file2 = vscode.Uri.file(join(dir, 'all.json'));
     await api.webhookPanel.runAction('export-all', undefined, file2);
-    assert.equal(JSON.parse(readFileSync(file2.fsPath, 'utf8')).count, api.receiver.log.size);
+    assert.equal(JSON.parse(readFileSync(file2.fsPath, 'utf8')).count, api.receiver.history.size);
     // Written one delivery at a time to a new file, then renamed: nothing half-written is left beside them.
     assert.deepEqual(readdirSync(dir).sort(), ['all.json', 'one.json']);
     // A folder that is not there: the export fails (said in an error message), and leaves nothing.
@@ -339,12 +341,12 @@ describe('webhook panel in a real VS Code host', () => {
     }
     assert.equal(statSync(made).mode & 0o777, 0o600);
     assert.equal(statSync(over).mode & 0o777, 0o600);
-    assert.equal(JSON.parse(readFileSync(over, 'utf8')).count, api.receiver.log.size);
+    assert.equal(JSON.parse(readFileSync(over, 'utf8')).count, api.receiver.history.size);
   });
 
   it("the palette: Clear Webhook History… asks first (unanswered, it clears nothing), Export Webhook History… saves it all; once cleared, the views and an open panel redraw, and both commands and the panel's Export All say there is nothing", async () => {
     await verifiedOwn('palette');
-    const n = api.receiver.log.size;
+    const n = api.receiver.history.size;
     // A test host refuses to show a modal (the command fails with that), where a user would answer Cancel: either
     // way the history stays.
     const asked = await Promise.resolve(vscode.commands.executeCommand('wfs.clearWebhookHistory')).then(
@@ -355,7 +357,7 @@ describe('webhook panel in a real VS Code host', () => {
       asked,
       /^(false|DialogService: refused to show dialog in tests\. Contents: Clear all \d+ deliveries from the history\?)$/,
     );
-    assert.equal(api.receiver.log.size, n, 'nothing cleared without the Clear button');
+    assert.equal(api.receiver.history.size, n, 'nothing cleared without the Clear button');
     const to = vscode.Uri.file(join(mkdtempSync(join(tmpdir(), 'wfs-export-')), 'all.json'));
     assert.equal(await vscode.commands.executeCommand('wfs.exportWebhookHistory', to), to.fsPath);
     assert.equal(JSON.parse(readFileSync(to.fsPath, 'utf8')).count, n);

@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { createServer, type Server, type Socket } from 'node:net';
 import type { ExtensionApi } from '../hostExtension/extension';
 import { parseFixture } from '../../../src/core/fixtures/fixtureFormat';
@@ -65,17 +66,17 @@ describe('webhook workbench: Edit and Resend, fixtures and their CodeLenses', ()
     const edited = editor.document.getText();
 
     // Send through the document's CodeLens, to this receiver.
-    const before = api.receiver.log.all().length;
+    const before = api.receiver.history.all().length;
     const resent = await clickLens(editor.document.uri, /Send to Receiver/);
     assert.equal(resent.notSent, undefined);
     assert.equal(resent.sent?.answer.status, 200);
     const fresh = resent.delivery!;
-    assert.ok(api.receiver.log.all().length > before);
+    assert.ok(api.receiver.history.all().length > before);
     assert.equal(fresh.verified, true, JSON.stringify(fresh.checks.find((c) => !c.ok)));
     assert.equal(fresh.duplicate, false, 'a fresh webhookId: not a duplicate of the original');
     assert.notEqual(fresh.webhookId, original.webhookId);
     assert.equal(fresh.derivedFrom, original.id, 'linked to its original');
-    const body = (await api.receiver.log.body(fresh.id))!;
+    const body = (await api.receiver.history.body(fresh.id))!;
     assert.match(body.toString('utf8'), /"actorId": "actor-edited"/);
     assert.match(body.toString('utf8'), new RegExp(tenant));
     // Exactly the editor's bytes were signed: the body's value as it stands in the document, ids filled in.
@@ -129,7 +130,7 @@ describe('webhook workbench: Edit and Resend, fixtures and their CodeLenses', ()
     const again = await clickLens(file, /Send to Receiver/);
     assert.equal(again.delivery?.verified, true);
     assert.notEqual(again.delivery?.webhookId, fresh.webhookId);
-    assert.match((await api.receiver.log.body(again.delivery!.id))!.toString(), /actor-edited/);
+    assert.match((await api.receiver.history.body(again.delivery!.id))!.toString(), /actor-edited/);
   });
 
   it('Copy as PowerShell and Copy as curl for cmd.exe: the command on the clipboard, the body in the file it names', async () => {
@@ -142,19 +143,28 @@ describe('webhook workbench: Edit and Resend, fixtures and their CodeLenses', ()
         address: receiverUrl,
       }),
     );
-    const body = (await api.receiver.log.body(d.id))!;
+    const body = (await api.receiver.history.body(d.id))!;
     const ps = (await api.webhookPanel.runAction('copy-powershell', d.id)) as string;
     assert.equal(await vscode.env.clipboard.readText(), ps);
-    assert.match(ps, /^\$headers = @\{/);
-    assert.match(ps, /'Authorization' = "Bearer \$env:WFS_WEBHOOK_TOKEN"/);
-    assert.ok(ps.includes(`$body = @'\n${body.toString('utf8')}\n'@`), 'the exact body in a here-string');
+    // curl.exe reads the request from a config file and the body file, in a folder the line enters: nothing from the
+    // delivery is on its command line (test/unit/presentation/shellCommands.test.ts checks each shell's rules).
+    const psDir =
+      /^Push-Location -LiteralPath '([^']+)' -ErrorAction Stop; try \{ curl\.exe -sS --globoff -X POST -K 'request\.curlrc' -H "Authorization: Bearer \$env:WFS_WEBHOOK_TOKEN" \} finally \{ Pop-Location \}$/.exec(
+        ps,
+      );
+    assert.ok(psDir, ps);
+    assert.deepEqual(readFileSync(join(psDir[1]!, 'request.body')), body, 'the exact body in the file');
+    assert.match(readFileSync(join(psDir[1]!, 'request.curlrc'), 'latin1'), /^url = "http:\/\/.*"$/m);
     assert.ok(!ps.includes('redacted'));
     const cmd = (await api.webhookPanel.runAction('copy-cmd', d.id)) as string;
     assert.equal(await vscode.env.clipboard.readText(), cmd);
     assert.ok(!cmd.includes('\n'), 'one line');
-    const file = /--data-binary "@([^"]+)"$/.exec(cmd)![1]!;
-    assert.deepEqual(readFileSync(file), body);
-    assert.match(cmd, /-H "Authorization: Bearer %WFS_WEBHOOK_TOKEN%"/);
+    const cmdDir =
+      /^pushd "([^"]+)" && \(curl\.exe -sS --globoff -X POST -K request\.curlrc -H "Authorization: Bearer %WFS_WEBHOOK_TOKEN%" & popd\)$/.exec(
+        cmd,
+      );
+    assert.ok(cmdDir, cmd);
+    assert.deepEqual(readFileSync(join(cmdDir[1]!, 'request.body')), body);
   });
 
   it('a fixture with an error gets a diagnostic naming the field; nothing is sent', async () => {
@@ -173,10 +183,10 @@ describe('webhook workbench: Edit and Resend, fixtures and their CodeLenses', ()
     );
     const [d] = vscode.languages.getDiagnostics(uri).filter((x) => x.source === 'webhook fixture');
     assert.match(d!.message, /^body: "body" is missing: this fixture names topic "orders\/created" but no body/);
-    const before = api.receiver.log.all().length;
+    const before = api.receiver.history.all().length;
     const r = await clickLens(uri, /Send to Receiver/);
     assert.equal(r.notSent, 'invalid');
-    assert.equal(api.receiver.log.all().length, before);
+    assert.equal(api.receiver.history.all().length, before);
     await notificationsInCenter(/broken\.webhook\.json: nothing was sent\. "body" \(line 1\)/, 1);
   });
 

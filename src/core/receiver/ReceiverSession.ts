@@ -1,0 +1,271 @@
+// The webhook receiver as every face runs it: the delivery history, the verifier and the receiver, the forwarder,
+// the public address and the endpoints told where to send events, started and stopped in one order. `wfs listen`,
+// the extension and the assistant's tools each configure one and render its events; none assembles these parts.
+import { EventEmitter } from 'node:events';
+import type { Clock } from '../time/clock';
+import type { TunnelState } from '../tunnel/Tunnel';
+import { testPublicAddress, type PublicAddressTestResult } from '../tunnel/publicAddressTest';
+import { DeliveryHistory, type DeliveryHistoryOptions } from '../webhooks/DeliveryHistory';
+import type { DeliveryRecord } from '../webhooks/deliveryRecord';
+import type { Forwarder } from '../webhooks/forwardFanOut';
+import { Receiver } from '../webhooks/Receiver';
+import { Verifier, type TrustedIssuer, type VerifierOptions } from '../webhooks/Verifier';
+import type { PublicAddressProvider } from './publicAddressProvider';
+
+export interface ReceiverSessionOptions {
+  clock: Clock;
+  /** The delivery history: in memory only without a file. */
+  history: Omit<DeliveryHistoryOptions, 'clock'>;
+  issuers?: readonly TrustedIssuer[];
+  /** Key sets given in-process (a key folder's public key), in place of fetching the entry's jwksUrl. */
+  keySet?: VerifierOptions['keySet'];
+}
+
+/** One run of the receiver: what it listens on and what it does with verified deliveries. */
+export interface ReceiverRunOptions {
+  /** A loopback address (default 127.0.0.1). */
+  host?: string;
+  port?: number;
+  path?: string;
+  maxBodyBytes?: number;
+  respondWith?: number;
+  forward?: Forwarder;
+  publicAddress?: PublicAddressProvider;
+  /** Told the receiver's local URL once it listens, and again when it stops (a sandbox sends it workflow events). */
+  endpoints?: readonly EndpointRegistration[];
+}
+
+export interface EndpointRegistration {
+  /** Who is told, for messages: e.g. "the sandbox at http://127.0.0.1:4010". */
+  readonly name: string;
+  register(url: string): Promise<void>;
+  unregister(url: string): Promise<void>;
+}
+
+export interface ReceiverStarted {
+  url: string;
+  publicUrl?: string;
+  /** Why there is no public address, or what to know about it. */
+  publicNote?: string;
+}
+
+/** What signs a self-test delivery: the token, and the issuers the receiver trusts for that one token. */
+export type SelfTestSigner = (body: Buffer) => Promise<{ token: string; issuers: readonly TrustedIssuer[] }>;
+
+/** Every event a session emits, with its payload. */
+export interface ReceiverSessionEvents {
+  delivery: [record: DeliveryRecord];
+  /** A verified delivery of a workflow event (its record carries the runId). */
+  'verified-event': [record: DeliveryRecord];
+  /** A request the receiver could not handle (answered 500). */
+  failure: [record: DeliveryRecord];
+  trust: [issuers: readonly TrustedIssuer[]];
+  tunnel: [change: { state: TunnelState; publicUrl?: string; reconnected: boolean }];
+  'self-test': [result: PublicAddressTestResult];
+  /** The history said something the user should know (a skipped line, a compaction that failed). */
+  'history-warning': [message: string];
+  /** The history file cannot be written: verified deliveries are answered 503 until it can. */
+  'history-write-failed': [error: Error];
+  'history-written-again': [];
+  /** An endpoint could not be told the receiver's address. */
+  'endpoint-warning': [message: string];
+  warning: [message: string];
+  started: [started: ReceiverStarted];
+  stopped: [];
+}
+
+export interface ReceiverSession {
+  on<K extends keyof ReceiverSessionEvents>(event: K, listener: (...args: ReceiverSessionEvents[K]) => void): this;
+  off<K extends keyof ReceiverSessionEvents>(event: K, listener: (...args: ReceiverSessionEvents[K]) => void): this;
+  emit<K extends keyof ReceiverSessionEvents>(event: K, ...args: ReceiverSessionEvents[K]): boolean;
+}
+
+export class ReceiverSession extends EventEmitter {
+  readonly history: DeliveryHistory;
+  readonly verifier: Verifier;
+  private receiver?: Receiver;
+  private run?: { options: ReceiverRunOptions; url: string; publicNote?: string };
+  private lastSelfTest?: { signer: SelfTestSigner; timeoutMs?: number };
+  private stopping?: Promise<void>;
+
+  constructor(private readonly options: ReceiverSessionOptions) {
+    super();
+    this.history = new DeliveryHistory({ ...options.history });
+    this.history.on('warning', (m: string) => this.emit('history-warning', m));
+    this.history.on('error-persisting', (e: Error) => this.emit('history-write-failed', e));
+    this.history.on('persisting-again', () => this.emit('history-written-again'));
+    const { clock, keySet } = options;
+    this.verifier = new Verifier({ issuers: [...(options.issuers ?? [])], clock, keySet });
+  }
+
+  /** Reads the stored history (a file another process holds, or cannot be read, rejects: see DeliveryHistory). */
+  loadHistory(): ReturnType<DeliveryHistory['load']> {
+    return this.history.load();
+  }
+
+  get running(): boolean {
+    return this.receiver?.url !== undefined;
+  }
+
+  /** The receiver's loopback URL (with its webhook path) while it runs. */
+  get url(): string | undefined {
+    return this.receiver?.url;
+  }
+
+  get path(): string | undefined {
+    return this.receiver?.path;
+  }
+
+  get publicUrl(): string | undefined {
+    return this.run?.options.publicAddress?.url();
+  }
+
+  get publicNote(): string | undefined {
+    return this.run?.publicNote;
+  }
+
+  get tunnelState(): TunnelState {
+    return this.run?.options.publicAddress?.tunnelState ?? 'closed';
+  }
+
+  get forwarder(): Forwarder | undefined {
+    return this.run?.options.forward;
+  }
+
+  /** The issuers trusted from now on (settings changed, a sandbox restarted on another port). */
+  setIssuers(issuers: readonly TrustedIssuer[]): void {
+    this.verifier.setIssuers(issuers);
+    this.emit('trust', this.verifier.issuers);
+  }
+
+  /** Trusts one token this machine signed (a self-test, a replay, an edited resend) for these issuers, until the
+   * returned function is called. */
+  trustSignedHere(token: string, issuers: readonly TrustedIssuer[]): () => void {
+    return this.verifier.trustToken(token, issuers);
+  }
+
+  /** Sets or clears (undefined) the status answered to verified deliveries, for this run and the next. */
+  setResponseOverride(status: number | undefined): void {
+    this.receiver?.setResponseOverride(status);
+    if (this.run) this.run.options = { ...this.run.options, respondWith: status };
+  }
+
+  /**
+   * Starts the receiver, then its public address, then tells the endpoints. A receiver that listens but whose
+   * public address failed stays up on loopback: the error is thrown after the session says `started`.
+   */
+  async start(run: ReceiverRunOptions = {}): Promise<ReceiverStarted> {
+    if (this.receiver) throw new Error('the receiver is already running');
+    const receiver = new Receiver({
+      verifier: this.verifier,
+      clock: this.options.clock,
+      host: run.host,
+      port: run.port ?? 0,
+      path: run.path ?? '/webhooks',
+      maxBodyBytes: run.maxBodyBytes,
+      respondWith: run.respondWith,
+      forward: run.forward,
+      history: this.history,
+    });
+    receiver.on('delivery', (r: DeliveryRecord) => this.emit('delivery', r));
+    receiver.on('verified-event', (e: { record: DeliveryRecord }) => this.emit('verified-event', e.record));
+    receiver.on('failure', (r: DeliveryRecord) => this.emit('failure', r));
+    const url = await receiver.start();
+    this.receiver = receiver;
+    this.run = { options: run, url };
+    let addressError: unknown;
+    if (run.publicAddress) {
+      try {
+        const opened = await run.publicAddress.open({
+          localUrl: url,
+          path: receiver.path,
+          setPublicHosts: (hosts) => receiver.setPublicHosts(hosts),
+          tunnelChanged: (state, publicUrl, reconnected) => this.tunnelChanged(state, publicUrl, reconnected),
+          warning: (m) => this.emit('warning', m),
+        });
+        this.run.publicNote = opened.note;
+      } catch (err) {
+        addressError = err;
+        this.run.publicNote = `did not open: ${(err as Error).message}`;
+      }
+    }
+    for (const e of run.endpoints ?? [])
+      await e
+        .register(url)
+        .catch((err: Error) =>
+          this.emit('endpoint-warning', `${e.name} was not told this receiver's address ${url}: ${err.message}`),
+        );
+    const started = { url, publicUrl: this.publicUrl, publicNote: this.run.publicNote };
+    this.emit('started', started);
+    if (addressError) throw addressError;
+    return started;
+  }
+
+  /** Sends one signed delivery through the public address and watches it arrive; after a tunnel reconnects, the
+   * last one run is run again. The receiver trusts that one token, whatever else it trusts. */
+  async testPublicAddress(signer: SelfTestSigner, timeoutMs?: number): Promise<PublicAddressTestResult> {
+    const receiver = this.receiver;
+    const publicUrl = this.publicUrl;
+    if (!receiver || !publicUrl)
+      throw new Error(
+        receiver
+          ? `The receiver has no public address (${this.publicNote ?? 'none chosen'}).`
+          : 'The webhook receiver is not running.',
+      );
+    this.lastSelfTest = { signer, timeoutMs };
+    let untrust: (() => void) | undefined;
+    const result = await testPublicAddress({
+      publicUrl,
+      receiver,
+      clock: this.options.clock,
+      timeoutMs,
+      sign: async (body) => {
+        const { token, issuers } = await signer(body);
+        untrust = this.trustSignedHere(token, issuers);
+        return token;
+      },
+    }).finally(() => untrust?.());
+    this.emit('self-test', result);
+    return result;
+  }
+
+  /** Stops the public address, tells the endpoints, then stops the receiver (its answers in flight finish). */
+  stop(): Promise<void> {
+    this.stopping ??= this.doStop().finally(() => (this.stopping = undefined));
+    return this.stopping;
+  }
+
+  /** The end of the session: the receiver stopped, then the history written out and its file let go. */
+  async close(): Promise<void> {
+    await this.stop();
+    await this.history.close();
+  }
+
+  private async doStop(): Promise<void> {
+    const receiver = this.receiver;
+    const run = this.run;
+    this.receiver = undefined;
+    this.run = undefined;
+    this.lastSelfTest = undefined;
+    if (!receiver || !run) return;
+    run.options.publicAddress?.close();
+    for (const e of run.options.endpoints ?? [])
+      await e
+        .unregister(run.url)
+        .catch((err: Error) =>
+          this.emit('endpoint-warning', `${e.name} was not told that ${run.url} stopped: ${err.message}`),
+        );
+    await receiver.stop();
+    this.emit('stopped');
+  }
+
+  private tunnelChanged(state: TunnelState, publicUrl: string | undefined, reconnected: boolean): void {
+    this.emit('tunnel', { state, publicUrl, reconnected });
+    // A reconnected tunnel is a new path, maybe a new name: a self-test that ran is run again.
+    const last = this.lastSelfTest;
+    if (reconnected && last)
+      void this.testPublicAddress(last.signer, last.timeoutMs).catch((err: Error) =>
+        this.emit('warning', `the public address test after the tunnel reconnected failed: ${err.message}`),
+      );
+  }
+}

@@ -1,0 +1,76 @@
+// What the receiver's views show of it, and how its session's events reach the log and the views.
+import type { TunnelState } from '../../core/tunnel/Tunnel';
+import type { PublicAddressTestResult } from '../../core/tunnel/publicAddressTest';
+import type { DeliveryRecord } from '../../core/webhooks/deliveryRecord';
+import type { PublicAddressSource } from './publicAddressSettings';
+import type { ReceiverSession } from '../../core/receiver/ReceiverSession';
+import { linkDerivedDelivery } from '../fixtures/derivedFrom';
+import type { ExtensionLog } from '../log/extensionLog';
+
+export interface ReceiverInfo {
+  localUrl: string;
+  publicUrl?: string;
+  /** Where the public address comes from (wfs.receiver.publicAddress). */
+  publicSource: PublicAddressSource;
+  /** Why there is no public address, or what to know about it (e.g. Codespaces ports are private). */
+  publicNote?: string;
+  tunnelState: TunnelState;
+  /** The last "Test Public Address" result, while the address is the same. */
+  selfTest?: PublicAddressTestResult;
+  /** The public address of the previous start, when this start's differs: registered with the service, it is stale. */
+  publicChangedFrom?: string;
+  /** Forwarded deliveries are answered with the apps' status. */
+  passThrough?: boolean;
+  /** How many forward rules are in use. */
+  forwardRules?: number;
+}
+
+/** One delivery, as the output channel says it. */
+export function deliveryLogLine(r: DeliveryRecord): string {
+  const outcome = r.verified
+    ? 'verified'
+    : r.status >= 500
+      ? 'not verified yet (the service sends it again)'
+      : 'refused';
+  const topic = r.topic ? ` topic ${r.topic}` : r.unsigned?.topic ? ` topic ${r.unsigned.topic} (unsigned)` : '';
+  return `Webhook ${r.method} ${r.path} → ${r.status} ${outcome}${r.duplicate ? ' (duplicate)' : ''}${topic}`;
+}
+
+/** The session's events, said in the log and passed to the views. */
+export function renderReceiverEvents(
+  session: ReceiverSession,
+  extLog: ExtensionLog,
+  to: { delivered(r: DeliveryRecord): void; verified(r: DeliveryRecord): void; changed(): void },
+): void {
+  session.on('delivery', (r) => {
+    linkDerivedDelivery(r);
+    extLog.info(deliveryLogLine(r));
+    to.delivered(r);
+  });
+  session.on('verified-event', (r) => to.verified(r));
+  session.on('failure', (r) => extLog.error(`Webhook ${r.method} ${r.path} answered 500: ${r.note}`));
+  session.on('started', ({ url }) => extLog.info(`Receiver listening at ${url}`));
+  session.on('tunnel', () => to.changed());
+  session.on('endpoint-warning', (m) => extLog.warn(m));
+  session.on('warning', (m) => extLog.warn(m));
+}
+
+/** The running receiver as the views show it; undefined while it is stopped. */
+export function receiverInfo(
+  session: ReceiverSession,
+  address: { source: PublicAddressSource; note?: string; changedFrom?: string },
+  selfTest: PublicAddressTestResult | undefined,
+): ReceiverInfo | undefined {
+  if (!session.url) return undefined;
+  return {
+    localUrl: session.url,
+    publicUrl: session.publicUrl,
+    publicSource: address.source,
+    publicNote: address.note,
+    tunnelState: session.tunnelState,
+    selfTest,
+    publicChangedFrom: address.changedFrom,
+    passThrough: session.forwarder?.passThrough,
+    forwardRules: session.forwarder?.options.rules.length,
+  };
+}

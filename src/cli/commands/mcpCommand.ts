@@ -144,8 +144,15 @@ export const mcpCommand: CommandSpec = {
       cleanup.push(() => sandbox.stop());
       let own: OwnReceiver | undefined;
       let deliveries;
-      if (historyFile) deliveries = new HistoryFileReader({ file: historyFile, clock: io.clock });
-      else {
+      if (historyFile) {
+        const reader = new HistoryFileReader({ file: historyFile, clock: io.clock });
+        // Read once now, so the first tool call answers from memory; later calls read only what was appended.
+        const loaded = await reader.records().catch((err: Error) => {
+          throw new UsageError(`--history ${historyFile}: ${err.message}`);
+        });
+        say({ event: 'history', file: historyFile, loaded: loaded.length });
+        deliveries = reader;
+      } else {
         try {
           own = await startOwnReceiver({
             trust: sandbox.trust,

@@ -88,7 +88,7 @@ export function filterDeliveries(
   limit: number,
 ): { total: number; matching: DeliveryRecord[] } {
   const topicOk = f.topic === undefined ? undefined : topicMatcher(f.topic);
-  const needle = f.text?.toLowerCase();
+  const needle = f.text === undefined ? undefined : new RegExp(f.text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'i');
   const matching: DeliveryRecord[] = [];
   let total = 0;
   for (let i = records.length - 1; i >= 0; i--) {
@@ -97,23 +97,23 @@ export function filterDeliveries(
     if (f.verified !== undefined && r.verified !== f.verified) continue;
     if (f.status !== undefined && r.status !== f.status) continue;
     if (f.sinceMs !== undefined && (parseUtcTimestamp(r.receivedAt) ?? 0) < f.sinceMs) continue;
-    if (needle !== undefined && !searchText(r).includes(needle)) continue;
+    if (needle !== undefined && !mentions(r, needle)) continue;
     total++;
     if (matching.length < limit) matching.push(r);
   }
   return { total, matching };
 }
 
-/** What the text filter looks in: ids, topics, the path, what a step or the receiver said, and the apps' answers. */
-function searchText(r: DeliveryRecord): string {
-  const parts = [r.id, r.topic, r.subTopic, r.webhookId, r.runId, r.path, r.note, r.triggeredAt];
-  for (const c of r.checks) if (!c.ok) parts.push(c.detail);
-  if (r.unsigned) parts.push(...Object.values(r.unsigned));
-  for (const f of forwardsOf(r)) parts.push(f.target, f.error, (f as { body?: string }).body);
-  return parts
-    .filter((p) => typeof p === 'string')
-    .join('\n')
-    .toLowerCase();
+/** What the text filter looks in: ids, topics, the path, what a step or the receiver said, and the apps' answers.
+ * Each field is tested as it is: no text is built per record. */
+function mentions(r: DeliveryRecord, needle: RegExp): boolean {
+  const hit = (v: string | undefined) => v !== undefined && needle.test(v);
+  if (hit(r.id) || hit(r.topic) || hit(r.subTopic) || hit(r.webhookId) || hit(r.runId) || hit(r.path)) return true;
+  if (hit(r.note) || hit(r.triggeredAt)) return true;
+  for (const c of r.checks) if (!c.ok && hit(c.detail)) return true;
+  if (r.unsigned) for (const v of Object.values(r.unsigned)) if (hit(v)) return true;
+  for (const f of forwardsOf(r)) if (hit(f.target) || hit(f.error) || hit((f as { body?: string }).body)) return true;
+  return false;
 }
 
 /** "2h", "15m", "30s", "1d" before now, or an ISO 8601 time; undefined when it is neither. */

@@ -220,6 +220,17 @@ describe('wfs mcp over stdio', function () {
   });
 });
 
+describe('wfs mcp: usage errors on stdio', function () {
+  it('are said on stderr, never on stdout (the client reads stdout as the protocol), with exit 2', async () => {
+    const p = new WfsProcess(['mcp', '--forward-to', 'https://app.example/hooks']);
+    assert.equal(await p.exitCode(), 2);
+    assert.equal(p.stdout, '');
+    const line = JSON.parse(p.stderr.trim().split('\n').at(-1)!) as Line;
+    assert.equal(line.kind, 'usage');
+    assert.match(line.message, /not on this machine: add --allow-remote/);
+  });
+});
+
 describe('wfs mcp: a billed start through a client that asks the user (MCP elicitation)', function () {
   this.timeout(60_000);
   const s = withSandboxProcess();

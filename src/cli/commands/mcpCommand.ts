@@ -12,7 +12,8 @@ import { ListenError } from '../../core/http/listenError';
 import { TransportError } from '../../core/http/request';
 import { SANDBOX_SECRET_ENV } from '../../core/sandbox/sandboxAccess';
 import { SERVICE_ENV, type CommandSpec } from '../commandSpec';
-import { intFlag, UsageError } from '../flags';
+import { intFlag, UsageError, type ParsedFlags } from '../flags';
+import { EXIT } from '../exitCodes';
 import { httpUrlValue } from '../httpUrlValue';
 import type { CliIO } from '../output';
 import { CliAssistantContext } from '../mcp/cliAssistantContext';
@@ -88,119 +89,135 @@ export const mcpCommand: CommandSpec = {
   ],
   exits: [[130, 'a second SIGINT, SIGTERM or SIGHUP while it was stopping']],
   async run(flags, io) {
-    const httpPort = intFlag(flags, 'http', 0, 65535);
-    const historyFile = flags.values.get('history');
-    const receiverUrl = flags.values.get('receiver-url');
-    if (receiverUrl !== undefined) {
-      httpUrlValue('--receiver-url', receiverUrl);
-      if (!historyFile)
-        throw new UsageError('--receiver-url goes with --history: without it, wfs mcp runs its own receiver');
-      if (!isLoopbackHost(new URL(receiverUrl).hostname))
-        throw new UsageError('--receiver-url must be on this machine: the address `wfs listen` printed');
-    }
-    if (historyFile && flags.values.has('port'))
-      throw new UsageError("--port is its own receiver's port: with --history, the deliveries are that receiver's");
-    const port = intFlag(flags, 'port', 0, 65535) ?? 0;
-    const forwardTo = flags.values.get('forward-to');
-    const allowRemote = flags.switches.has('allow-remote');
-    if (forwardTo !== undefined) {
-      httpUrlValue('--forward-to', forwardTo);
-      if (!isLoopbackHost(new URL(forwardTo).hostname) && !allowRemote)
-        throw new UsageError(
-          `--forward-to ${new URL(forwardTo).host} is not on this machine: add --allow-remote to send signed deliveries there`,
-        );
-    }
-    const sandboxUrl = flags.values.get('sandbox-url');
-    if (sandboxUrl && flags.values.has('sandbox-port')) throw new UsageError('--sandbox-url excludes --sandbox-port');
-    if (sandboxUrl) httpUrlValue('--sandbox-url', sandboxUrl, "the sandbox's http(s) baseUrl");
-    const secret = io.env[SANDBOX_SECRET_ENV]?.trim();
-    if (sandboxUrl && !secret)
-      throw new UsageError(
-        `--sandbox-url ${sandboxUrl}: ${SANDBOX_SECRET_ENV} is not set, and the sandbox's control API needs its secret: set it to the "controlSecret" of that sandbox's ready line`,
-      );
-    const sandboxPort = intFlag(flags, 'sandbox-port', 0, 65535) ?? 0;
-    const readOnly = flags.switches.has('read-only');
-    // On stdio, stdout carries the protocol: this command's own lines go to stderr.
-    const say =
-      httpPort === undefined ? (line: Record<string, unknown>) => io.printError(JSON.stringify(line) + '\n') : io.emit;
-
-    const cleanup: (() => Promise<void> | void)[] = [];
-    const stopAll = async () => {
-      for (const c of cleanup.reverse()) await Promise.resolve(c()).catch(() => undefined);
-    };
+    if (flags.values.has('http')) return serve(flags, io);
+    // On stdio, stdout is the client's: an error is said on stderr, as every other line of this command.
     try {
-      let sandbox: SigningSandbox;
-      try {
-        sandbox = sandboxUrl ? await runningSandbox(sandboxUrl, secret!) : await startEmbeddedSandbox(sandboxPort);
-      } catch (err) {
-        if (err instanceof ListenError) throw new UsageError(`--sandbox-port: ${err.message}`);
-        if (err instanceof TransportError)
-          throw new UsageError(
-            `--sandbox-url ${sandboxUrl}: could not reach the sandbox (${err.code ?? err.reason}): is \`wfs sandbox\` running at that address?`,
-          );
-        if (sandboxUrl) throw new UsageError(`--sandbox-url ${sandboxUrl}: ${(err as Error).message}`);
-        throw err;
-      }
-      cleanup.push(() => sandbox.stop());
-      let own: OwnReceiver | undefined;
-      let deliveries;
-      if (historyFile) {
-        const reader = new HistoryFileReader({ file: historyFile, clock: io.clock });
-        // Read once now, so the first tool call answers from memory; later calls read only what was appended.
-        const loaded = await reader.records().catch((err: Error) => {
-          throw new UsageError(`--history ${historyFile}: ${err.message}`);
-        });
-        say({ event: 'history', file: historyFile, loaded: loaded.length });
-        deliveries = reader;
-      } else {
-        try {
-          own = await startOwnReceiver({
-            trust: sandbox.trust,
-            clock: io.clock,
-            port,
-            forwardTo,
-            sandbox: sandbox.endpoint,
-            warn: (message) => say({ event: 'warning', message }),
-          });
-        } catch (err) {
-          if (err instanceof ListenError) throw new UsageError(`--port: ${err.message}`);
-          throw err;
-        }
-        cleanup.push(() => own!.stop());
-        deliveries = own.deliveries;
-      }
-      const token = httpPort === undefined ? undefined : randomBytes(24).toString('base64url');
-      const ctx = new CliAssistantContext({
-        io,
-        deliveries,
-        sandbox,
-        forwardTo,
-        receiverUrl: own?.url ?? receiverUrl,
-        allowRemote,
-        workspace: process.cwd(),
-        extraSecrets: token ? [token] : [],
-      });
-      cleanup.push(() => ctx.dispose());
-      if (ctx.serviceProblem)
-        say({ event: 'warning', message: `the workflow tools cannot be used: ${ctx.serviceProblem}` });
-      const details = {
-        tools: offeredTools({ readOnly }).map((t) => t.name),
-        environment: ctx.environment(),
-        deliveries: deliveries.description,
-        receiverUrl: own?.url ?? receiverUrl ?? null,
-        forwardTo: forwardTo ?? null,
-        signer: { issuer: sandbox.trust.issuer, audience: sandbox.trust.audience, jwksUrl: sandbox.trust.jwksUrl },
-      };
-      const stopped = new Promise<void>((resolve) => cleanup.push(io.onStop(resolve)));
-      if (httpPort === undefined) await serveStdio(ctx, readOnly, say, details, stopped);
-      else await serveHttp(ctx, readOnly, io, httpPort, token!, details, stopped);
-      return 0;
-    } finally {
-      await stopAll();
-      say({ event: 'stopped' });
+      return await serve(flags, io);
+    } catch (err) {
+      const usage = err instanceof UsageError;
+      io.printError(
+        JSON.stringify({ event: 'error', kind: usage ? 'usage' : 'internal', message: (err as Error).message }) + '\n',
+      );
+      return usage ? EXIT.usage : EXIT.failed;
     }
   },
 };
+
+async function serve(flags: ParsedFlags, io: CliIO): Promise<number> {
+  const httpPort = intFlag(flags, 'http', 0, 65535);
+  const historyFile = flags.values.get('history');
+  const receiverUrl = flags.values.get('receiver-url');
+  if (receiverUrl !== undefined) {
+    httpUrlValue('--receiver-url', receiverUrl);
+    if (!historyFile)
+      throw new UsageError('--receiver-url goes with --history: without it, wfs mcp runs its own receiver');
+    if (!isLoopbackHost(new URL(receiverUrl).hostname))
+      throw new UsageError('--receiver-url must be on this machine: the address `wfs listen` printed');
+  }
+  if (historyFile && flags.values.has('port'))
+    throw new UsageError("--port is its own receiver's port: with --history, the deliveries are that receiver's");
+  const port = intFlag(flags, 'port', 0, 65535) ?? 0;
+  const forwardTo = flags.values.get('forward-to');
+  const allowRemote = flags.switches.has('allow-remote');
+  if (forwardTo !== undefined) {
+    httpUrlValue('--forward-to', forwardTo);
+    if (!isLoopbackHost(new URL(forwardTo).hostname) && !allowRemote)
+      throw new UsageError(
+        `--forward-to ${new URL(forwardTo).host} is not on this machine: add --allow-remote to send signed deliveries there`,
+      );
+  }
+  const sandboxUrl = flags.values.get('sandbox-url');
+  if (sandboxUrl && flags.values.has('sandbox-port')) throw new UsageError('--sandbox-url excludes --sandbox-port');
+  if (sandboxUrl) httpUrlValue('--sandbox-url', sandboxUrl, "the sandbox's http(s) baseUrl");
+  const secret = io.env[SANDBOX_SECRET_ENV]?.trim();
+  if (sandboxUrl && !secret)
+    throw new UsageError(
+      `--sandbox-url ${sandboxUrl}: ${SANDBOX_SECRET_ENV} is not set, and the sandbox's control API needs its secret: set it to the "controlSecret" of that sandbox's ready line`,
+    );
+  const sandboxPort = intFlag(flags, 'sandbox-port', 0, 65535) ?? 0;
+  const readOnly = flags.switches.has('read-only');
+  // On stdio, stdout carries the protocol: this command's own lines go to stderr.
+  const say =
+    httpPort === undefined ? (line: Record<string, unknown>) => io.printError(JSON.stringify(line) + '\n') : io.emit;
+
+  const cleanup: (() => Promise<void> | void)[] = [];
+  let served = false;
+  const stopAll = async () => {
+    for (const c of cleanup.reverse()) await Promise.resolve(c()).catch(() => undefined);
+  };
+  try {
+    let sandbox: SigningSandbox;
+    try {
+      sandbox = sandboxUrl ? await runningSandbox(sandboxUrl, secret!) : await startEmbeddedSandbox(sandboxPort);
+    } catch (err) {
+      if (err instanceof ListenError) throw new UsageError(`--sandbox-port: ${err.message}`);
+      if (err instanceof TransportError)
+        throw new UsageError(
+          `--sandbox-url ${sandboxUrl}: could not reach the sandbox (${err.code ?? err.reason}): is \`wfs sandbox\` running at that address?`,
+        );
+      if (sandboxUrl) throw new UsageError(`--sandbox-url ${sandboxUrl}: ${(err as Error).message}`);
+      throw err;
+    }
+    cleanup.push(() => sandbox.stop());
+    let own: OwnReceiver | undefined;
+    let deliveries;
+    if (historyFile) {
+      const reader = new HistoryFileReader({ file: historyFile, clock: io.clock });
+      // Read once now, so the first tool call answers from memory; later calls read only what was appended.
+      const loaded = await reader.records().catch((err: Error) => {
+        throw new UsageError(`--history ${historyFile}: ${err.message}`);
+      });
+      say({ event: 'history', file: historyFile, loaded: loaded.length });
+      deliveries = reader;
+    } else {
+      try {
+        own = await startOwnReceiver({
+          trust: sandbox.trust,
+          clock: io.clock,
+          port,
+          forwardTo,
+          sandbox: sandbox.endpoint,
+          warn: (message) => say({ event: 'warning', message }),
+        });
+      } catch (err) {
+        if (err instanceof ListenError) throw new UsageError(`--port: ${err.message}`);
+        throw err;
+      }
+      cleanup.push(() => own!.stop());
+      deliveries = own.deliveries;
+    }
+    const token = httpPort === undefined ? undefined : randomBytes(24).toString('base64url');
+    const ctx = new CliAssistantContext({
+      io,
+      deliveries,
+      sandbox,
+      forwardTo,
+      receiverUrl: own?.url ?? receiverUrl,
+      allowRemote,
+      workspace: process.cwd(),
+      extraSecrets: token ? [token] : [],
+    });
+    cleanup.push(() => ctx.dispose());
+    if (ctx.serviceProblem)
+      say({ event: 'warning', message: `the workflow tools cannot be used: ${ctx.serviceProblem}` });
+    const details = {
+      tools: offeredTools({ readOnly }).map((t) => t.name),
+      environment: ctx.environment(),
+      deliveries: deliveries.description,
+      receiverUrl: own?.url ?? receiverUrl ?? null,
+      forwardTo: forwardTo ?? null,
+      signer: { issuer: sandbox.trust.issuer, audience: sandbox.trust.audience, jwksUrl: sandbox.trust.jwksUrl },
+    };
+    const stopped = new Promise<void>((resolve) => cleanup.push(io.onStop(resolve)));
+    if (httpPort === undefined) await serveStdio(ctx, readOnly, say, details, stopped);
+    else await serveHttp(ctx, readOnly, io, httpPort, token!, details, stopped);
+    served = true;
+    return 0;
+  } finally {
+    await stopAll();
+    if (served) say({ event: 'stopped' });
+  }
+}
 
 async function serveStdio(
   ctx: CliAssistantContext,

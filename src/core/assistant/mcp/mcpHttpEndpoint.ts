@@ -13,7 +13,7 @@ import { isLoopbackHost } from '../../http/loopback';
 import { listenOn } from '../../http/listenError';
 
 export const MCP_PATH = '/mcp';
-/** Client sessions open at once: an editor or two, a CLI, an inspector. */
+/** Client sessions open at once: an editor or two, a CLI, an inspector; past it the one unused longest is closed. */
 export const MAX_SESSIONS = 16;
 /** A JSON-RPC message from a client is small; a larger body is refused before it is parsed. */
 const MAX_BODY_BYTES = 1024 * 1024;
@@ -32,6 +32,8 @@ export interface McpHttpOptions {
 interface Session {
   transport: StreamableHTTPServerTransport;
   server: Server;
+  /** When it was last used, in requests served: the one used longest ago gives way when all places are taken. */
+  used: number;
 }
 
 export class McpHttpEndpoint {
@@ -39,6 +41,7 @@ export class McpHttpEndpoint {
   private readonly sessions = new Map<string, Session>();
   private readonly token: Buffer;
   private port = 0;
+  private served = 0;
 
   constructor(private readonly options: McpHttpOptions) {
     this.token = Buffer.from(options.token, 'utf8');
@@ -130,15 +133,19 @@ export class McpHttpEndpoint {
       if (req.method === 'POST') {
         const body = await readJson(req);
         if (body === undefined) return reply(res, 400, 'the body is not JSON, or larger than 1 MiB');
-        if (known) return await known.transport.handleRequest(req, res, body);
+        if (known) {
+          known.used = ++this.served;
+          return await known.transport.handleRequest(req, res, body);
+        }
         if (sessionId !== undefined) return reply(res, 404, 'this session is closed or unknown: initialize a new one');
         if (!isInitializeRequest(body)) return reply(res, 400, 'no session: the first request must be initialize');
-        if (this.sessions.size >= MAX_SESSIONS)
-          return reply(res, 503, `${MAX_SESSIONS} client sessions are open: close one (DELETE) and try again`);
+        // A client that went away without closing its session holds a place: the one unused longest gives way.
+        if (this.sessions.size >= MAX_SESSIONS) await this.closeLeastUsed();
         return await this.open(req, res, body);
       }
       if (req.method === 'GET' || req.method === 'DELETE') {
         if (!known) return reply(res, sessionId === undefined ? 400 : 404, 'no such session: initialize one first');
+        known.used = ++this.served;
         return await known.transport.handleRequest(req, res);
       }
       res.setHeader('allow', 'GET, POST, DELETE');
@@ -149,11 +156,19 @@ export class McpHttpEndpoint {
     }
   }
 
+  private async closeLeastUsed(): Promise<void> {
+    let oldest: [string, Session] | undefined;
+    for (const entry of this.sessions) if (!oldest || entry[1].used < oldest[1].used) oldest = entry;
+    if (!oldest) return;
+    this.sessions.delete(oldest[0]);
+    await oldest[1].server.close().catch(() => undefined);
+  }
+
   private async open(req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
     const server = this.options.createServer();
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
-      onsessioninitialized: (id) => void this.sessions.set(id, { transport, server }),
+      onsessioninitialized: (id) => void this.sessions.set(id, { transport, server, used: ++this.served }),
       onsessionclosed: (id) => void this.sessions.delete(id),
     });
     transport.onclose = () => {

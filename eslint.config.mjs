@@ -9,6 +9,10 @@ const noVscode = {
   ],
 };
 
+const corePublicSurfaces = [
+  { group: ['**/core/receiver/*'], message: 'Import the receiver session from src/core/receiver (its index.ts).' },
+];
+
 export default tseslint.config(
   { ignores: ['dist/**', 'out/**', 'node_modules/**', '.vscode-test/**', 'media/**', 'test/vscode/peer/**'] },
   {
@@ -37,8 +41,30 @@ export default tseslint.config(
     },
   },
   {
-    files: ['src/core/**/*.ts', 'src/cli/**/*.ts', 'src/testkit/**/*.ts'],
+    files: ['src/core/**/*.ts', 'src/testkit/**/*.ts'],
     rules: { 'no-restricted-imports': ['error', noVscode] },
+  },
+  {
+    // A core folder with a public surface (its index.ts) is reached only through it from the faces.
+    files: ['src/cli/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { ...noVscode, patterns: corePublicSurfaces }] },
+  },
+  {
+    files: ['src/extension/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: corePublicSurfaces }] },
+  },
+  {
+    // One core, thin faces: a face configures a ReceiverSession; only core builds its parts.
+    files: ['src/cli/**/*.ts', 'src/extension/**/*.ts', 'src/testkit/**/*.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: 'NewExpression[callee.name=/^(Receiver|Verifier|DeliveryHistory|Tunnel)$/]',
+          message: "A face configures a ReceiverSession (src/core/receiver); only core builds a receiver's parts.",
+        },
+      ],
+    },
   },
   {
     // Tests may leave a promise to an assertion helper that rejects into mocha; the product may not.

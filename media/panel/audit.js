@@ -9,11 +9,39 @@
   $('export-md').addEventListener('click', () => vscode.postMessage({ type: 'export', format: 'md' }));
   $('export-json').addEventListener('click', () => vscode.postMessage({ type: 'export', format: 'json' }));
 
-  /** @param {import('../../src/core/audit/receiverAudit').AuditSummary} s */
-  function render(s) {
+  /**
+   * @param {import('../../src/core/audit/receiverAudit').AuditSummary} s
+   * @param {string | undefined} advice
+   */
+  function render(s, advice) {
     $('title').textContent = `Receiver audit of ${s.target}`;
-    $('summary').textContent = `${s.passed} of ${s.total} passed`;
+    const m = s.trustMismatch;
+    $('summary').textContent = m
+      ? `not audited: the genuine delivery was refused, ${s.notSent ?? 0} cases not sent`
+      : `${s.passed} of ${s.total} passed`;
     const parts = [];
+    if (m) {
+      // One result, first: the key the audit signed with, what the receiver said, and how to make them match.
+      const d = /** @type {HTMLDetailsElement} */ (el('details', null, 'section trust-mismatch bad'));
+      d.open = true;
+      d.appendChild(
+        el('summary', `✗ The receiver refused the genuine delivery: the other ${s.notSent ?? 0} cases were not sent`),
+      );
+      d.appendChild(
+        kv([
+          ['issuer', m.signedWith.issuer],
+          ['key set', m.signedWith.jwksUrl],
+          ['kid', m.signedWith.kid ?? '(none)'],
+          ['audience', m.signedWith.audience],
+          [
+            'answered',
+            `${m.status}${m.said ? ` "${m.said}"` : ' with no reason'}${m.retryAfter ? ` (Retry-After ${m.retryAfter})` : ''}`,
+          ],
+        ]),
+      );
+      if (advice) d.appendChild(el('p', advice, 'fix'));
+      parts.push(d);
+    }
     const trust = el('details', null, 'section');
     trust.appendChild(el('summary', 'The receiver was expected to trust'));
     trust.appendChild(
@@ -24,7 +52,8 @@
       ]),
     );
     parts.push(trust);
-    for (const r of s.results) {
+    // The refused genuine delivery is the block above.
+    for (const r of s.results.filter((x) => !x.trustMismatch)) {
       const d = /** @type {HTMLDetailsElement} */ (
         el('details', null, `section case ${r.passed ? 'ok' : 'bad'}`, { 'data-id': r.id })
       );
@@ -59,6 +88,7 @@
       }
       parts.push(d);
     }
+    if (m) return void $('cases').replaceChildren(...parts);
     // What no request can show: things to look for in the receiver's code (probed when a processed count was given).
     const own = /** @type {HTMLDetailsElement} */ (el('details', null, 'section in-your-code'));
     own.open = true;
@@ -81,7 +111,7 @@
     // Only the extension posts to this page: auditProtocol.ts's AuditUpdate messages.
     const m = /** @type {import('../../src/extension/panel/auditProtocol').AuditUpdate} */ (event.data);
     if (m.type === 'running') $('cases').replaceChildren(el('p', `Running the audit against ${m.target}…`, 'empty'));
-    else if (m.type === 'summary') render(m.summary);
+    else if (m.type === 'summary') render(m.summary, m.advice);
     else if (m.type === 'error') $('cases').replaceChildren(el('p', m.message, 'empty'));
   });
   vscode.postMessage({ type: 'ready' });

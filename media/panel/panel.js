@@ -22,6 +22,10 @@
   const detailEl = $('detail');
 
   const { el, kvTable } = window.wfsDom;
+  // deliveryView.ts SIGNED_HERE_TEXT: a delivery verified with a token this toolkit signed for it.
+  const SIGNED_HERE = 'signed here (sandbox key)';
+  const SIGNED_HERE_TITLE =
+    "Signed by this toolkit with the sandbox's key (Edit and Resend, a fixture, Replay or the audit), and trusted for this one delivery: not sent by the service";
 
   function persist() {
     vscode.setState({ filter, selectedId, paused });
@@ -149,6 +153,7 @@
       }),
     );
     if (r.duplicate) badge.appendChild(el('span', 'duplicate', 'badge dup'));
+    if (r.signedHere) badge.appendChild(el('span', SIGNED_HERE, 'badge signed-here', { title: SIGNED_HERE_TITLE }));
     if (r.forwardsFailed)
       badge.appendChild(
         el('span', 'forward failed', 'badge bad forward-failed', {
@@ -268,6 +273,7 @@
     );
     if (d.row.duplicate)
       head.appendChild(el('span', 'duplicate (already processed: answered 200, not processed again)', 'badge dup'));
+    if (d.row.signedHere) head.appendChild(el('span', SIGNED_HERE, 'badge signed-here', { title: SIGNED_HERE_TITLE }));
     parts.push(head);
 
     const actions = el('div', null, 'actions', { role: 'toolbar', 'aria-label': 'Delivery actions' });

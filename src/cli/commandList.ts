@@ -32,6 +32,11 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import('./commands/sandboxControlCommands')).sandboxRotateKeyCommand,
   },
   {
+    name: 'sandbox webhooks',
+    summary: 'list, add or remove the addresses a running sandbox sends workflow events to',
+    load: async () => (await import('./commands/sandboxControlCommands')).sandboxWebhooksCommand,
+  },
+  {
     name: 'probe-service',
     summary: 'check an environment against the contract (never billing); can teach the sandbox what it found',
     load: async () => (await import('./commands/probeServiceCommand')).probeServiceCommand,

@@ -16,5 +16,8 @@ export const EXIT = {
   deliveryFailed: 7,
   /** audit: the target could not be reached. */
   targetUnreachable: 8,
+  /** audit: the receiver refused the genuine delivery (most often it does not trust the key that signed it); the
+   * attack cases were not sent. */
+  trustMismatch: 9,
   interrupted: 130,
 } as const;

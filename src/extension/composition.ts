@@ -29,6 +29,7 @@ import { ReceiverStatusBar } from './statusBar/receiverStatusBar';
 import { WorkflowService } from './workflows/workflowService';
 import { WebhookPanel } from './panel/webhookPanel';
 import { AuditPanel, type AuditArgs } from './panel/auditPanel';
+import { SandboxSigning } from './sandboxSigning';
 import { registerProbeCommand } from './probe/probeCommand';
 import { registerAssistant } from './assistant/registerAssistant';
 
@@ -73,6 +74,7 @@ export function compose(context: vscode.ExtensionContext): Composition {
   const receiverView = vscode.window.createTreeView('wfs.receiver', { treeDataProvider: receiverTree });
   const statusBar = new EnvironmentStatusBar(environments, auth, clock);
   const receiverStatusBar = new ReceiverStatusBar(receiver);
+  const signing = new SandboxSigning(sandbox, receiver, environments, log);
   const services: Services = {
     log,
     clock,
@@ -81,6 +83,7 @@ export function compose(context: vscode.ExtensionContext): Composition {
     auth,
     workflows,
     receiver,
+    signing,
     explorer,
     state: context.globalState,
   };
@@ -105,6 +108,7 @@ export function compose(context: vscode.ExtensionContext): Composition {
     auth,
     workflows,
     receiver,
+    signing,
     explorer,
     treeView,
     receiverTree,

@@ -1,6 +1,6 @@
 // Runs the embedded sandbox inside the extension host, on demand.
 import * as vscode from 'vscode';
-import type { EndpointRegistration } from '../core/receiver/ReceiverSession';
+import type { EndpointRegistration } from '../core/receiver';
 import { Sandbox, type SandboxInfo } from '../core/sandbox/Sandbox';
 import type { ExtensionLog } from './log/extensionLog';
 import { sandboxProfile } from './probe/sandboxProfileSetting';

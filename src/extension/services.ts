@@ -6,6 +6,7 @@ import type { ExplorerTree } from './explorer/explorerTree';
 import type { ExtensionLog } from './log/extensionLog';
 import type { ReceiverHost } from './receiver/receiverHost';
 import type { SandboxHost } from './sandboxHost';
+import type { SandboxSigning } from './sandboxSigning';
 import type { WorkflowService } from './workflows/workflowService';
 import type * as vscode from 'vscode';
 
@@ -17,6 +18,8 @@ export interface Services {
   auth: AuthService;
   workflows: WorkflowService;
   receiver: ReceiverHost;
+  /** What the editor signs with the sandbox's key and where it sends it (sandboxSigning.ts). */
+  signing: SandboxSigning;
   explorer: ExplorerTree;
   state: vscode.Memento;
 }

@@ -5,21 +5,24 @@ import { AUDIT_CASES } from '../../core/audit/auditCases';
 import { AuditRefused, AuditTargetUnreachable, runAudit } from '../../core/audit/receiverAudit';
 import { errnoInWords } from '../errnoWords';
 import { auditJunit, auditSummaryMarkdown } from '../../core/audit/auditReport';
-import { Sandbox } from '../../core/sandbox/Sandbox';
+import { matchAdvice, refusalText } from '../../core/audit/trustMismatch';
 import type { CommandSpec } from '../commandSpec';
 import { intFlag, requiredFlag, UsageError } from '../flags';
 import { httpUrlValue } from '../httpUrlValue';
-import { sandboxSecretFromEnv, sandboxSecretHelp } from '../sandboxSecret';
+import { KEY_ENV, KEY_FLAGS, keySource, openKey, trustAdvice, type OpenKey } from '../signingKey';
 
 /** Nothing answered at --target: nothing was audited, which is not a failed case. */
 
 export const auditCommand: CommandSpec = {
   name: 'audit',
   synopsis:
-    'audit --target URL [--sandbox-url URL | --sandbox-port P] [--allow-remote] [--timeout SECONDS] [--processed-url URL] [--junit FILE] [--summary-md FILE]',
+    'audit --target URL [--sandbox-url URL | --keys DIR | --sandbox-port P] [--allow-remote] [--timeout SECONDS] [--processed-url URL] [--junit FILE] [--summary-md FILE]',
   description: [
     'Sends signed and deliberately broken deliveries to your receiver and checks each answer against the spec.',
-    "Your receiver must trust the sandbox's issuer, audience and jwksUrl (printed by `wfs sandbox`).",
+    'It signs with the sandbox WFS_BASE_URL names (with WFS_SANDBOX_SECRET), or the key a flag names: your receiver',
+    'must trust its issuer, audience and jwksUrl. The genuine delivery goes first: refused, the audit stops there',
+    '(exit 9) with {"event":"trust-mismatch",…} naming the key it signed with, what the receiver answered and how to',
+    'make them match, since a refusal of the other cases would say nothing.',
     'Prints {"event":"case",…} per case (with "fix" when it failed), then {"event":"summary",…}.',
   ].join('\n'),
   flags: {
@@ -28,16 +31,7 @@ export const auditCommand: CommandSpec = {
       value: 'URL',
       description: 'your receiver, e.g. http://localhost:3000/webhooks (required)',
     },
-    'sandbox-url': {
-      type: 'string',
-      value: 'URL',
-      description: 'a running `wfs sandbox` whose keys sign the deliveries (its secret in WFS_SANDBOX_SECRET)',
-    },
-    'sandbox-port': {
-      type: 'string',
-      value: 'P',
-      description: 'without --sandbox-url: run one here on this port (default: a free one)',
-    },
+    ...KEY_FLAGS,
     'allow-remote': { type: 'boolean', description: 'allow a target that is not on loopback' },
     timeout: { type: 'string', value: 'SECONDS', description: 'per-request timeout, 1 to 60 (default 10)' },
     'processed-url': {
@@ -56,10 +50,14 @@ export const auditCommand: CommandSpec = {
       description: 'also write a Markdown table for a CI job summary (e.g. $GITHUB_STEP_SUMMARY)',
     },
   },
-  env: [sandboxSecretHelp('--sandbox-url')],
+  env: KEY_ENV,
   exits: [
     [1, 'a case failed, or the sandbox could not be reached (the error line says why)'],
     [EXIT.targetUnreachable, 'nothing answered at --target (nothing audited): start your receiver, or check the URL'],
+    [
+      EXIT.trustMismatch,
+      'the receiver refused the genuine delivery (most often: it does not trust the key the audit signed with); the other cases were not sent',
+    ],
   ],
   async run(flags, io) {
     const { emit } = io;
@@ -67,14 +65,10 @@ export const auditCommand: CommandSpec = {
       '--target',
       requiredFlag(flags, 'target', 'the URL of your webhook receiver, e.g. http://localhost:3000/webhooks'),
     );
-    const sandboxUrl = flags.values.get('sandbox-url');
-    if (sandboxUrl && flags.values.has('sandbox-port')) throw new UsageError('--sandbox-url excludes --sandbox-port');
-    if (sandboxUrl) httpUrlValue('--sandbox-url', sandboxUrl, "the sandbox's http(s) baseUrl");
-    let secret = sandboxUrl ? sandboxSecretFromEnv(io.env, `--sandbox-url ${sandboxUrl}`) : '';
+    const source = keySource(flags, io.env, 'audit');
     const processedUrl = flags.values.get('processed-url');
     if (processedUrl) httpUrlValue('--processed-url', processedUrl);
     const timeoutS = intFlag(flags, 'timeout', 1, 60) ?? 10;
-    const sandboxPort = intFlag(flags, 'sandbox-port', 0, 65535) ?? 0;
     // Report files are checked before anything is sent: a typo in a path must not cost a whole audit run.
     for (const [flag, write] of [
       ['junit', writeFileSync],
@@ -88,27 +82,31 @@ export const auditCommand: CommandSpec = {
         throw new UsageError(`--${flag} ${file}: ${(err as Error).message}`);
       }
     }
-    let embedded: Sandbox | undefined;
-    let url = sandboxUrl;
+    let key: OpenKey | undefined;
     try {
-      if (!url) {
-        // No sandbox given: run one here. Give it a fixed port so your receiver can trust its key-set address.
-        embedded = new Sandbox({ port: sandboxPort });
-        io.progress?.('starting a sandbox to sign the deliveries');
-        ({ baseUrl: url, controlSecret: secret } = await embedded.start());
-      }
+      if (source.kind === 'here') io.progress?.('starting a sandbox to sign the deliveries');
+      key = await openKey(source, io.clock);
+      if (source.kind === 'here')
+        emit({
+          event: 'signing-sandbox',
+          baseUrl: key.trust.baseUrl,
+          issuer: key.trust.issuer,
+          audience: key.trust.audience,
+          jwksUrl: key.trust.jwksUrl,
+        });
       let done = 0;
       io.progress?.(() => `auditing ${target}: ${done} of ${AUDIT_CASES.length} cases`);
       const summary = await runAudit({
         target,
-        sandboxUrl: url,
-        sandboxSecret: secret,
+        issuer: key.issuer,
         clock: io.clock,
         allowNonLocal: flags.switches.has('allow-remote'),
         requestTimeoutMs: timeoutS * 1000,
         processedUrl,
         onResult: (r) => {
           done++;
+          // A refused genuine delivery is said once, as the trust-mismatch line below.
+          if (r.trustMismatch) return;
           emit({
             event: 'case',
             id: r.id,
@@ -122,7 +120,26 @@ export const auditCommand: CommandSpec = {
         },
       });
       io.progress?.(undefined);
-      for (const c of summary.inYourCode)
+      const m = summary.trustMismatch;
+      if (m) {
+        emit({
+          event: 'trust-mismatch',
+          target: summary.target,
+          issuer: m.signedWith.issuer,
+          audience: m.signedWith.audience,
+          jwksUrl: m.signedWith.jwksUrl,
+          kid: m.signedWith.kid ?? null,
+          status: m.status,
+          ...(m.said ? { answer: m.said } : {}),
+          ...(m.step !== undefined ? { step: m.step } : {}),
+          ...(m.retryAfter ? { retryAfter: m.retryAfter } : {}),
+          trust: m.trust,
+          notSent: summary.notSent ?? 0,
+          message: `${refusalText(m, "the audit's genuine delivery", summary.target)} The other ${summary.notSent ?? 0} cases were not sent: a refusal of theirs would say nothing.`,
+          fix: m.trust ? `${matchAdvice(m)} ${trustAdvice(source, m.signedWith)}` : matchAdvice(m),
+        });
+      }
+      for (const c of m ? [] : summary.inYourCode)
         emit({
           event: 'check-in-your-code',
           id: c.id,
@@ -148,7 +165,9 @@ export const auditCommand: CommandSpec = {
         passed: summary.passed,
         failed: summary.failed,
         total: summary.total,
+        ...(m ? { trustMismatch: true, notSent: summary.notSent ?? 0 } : {}),
       });
+      if (m) return EXIT.trustMismatch;
       return summary.failed === 0 ? 0 : 1;
     } catch (err) {
       if (err instanceof AuditRefused) throw new UsageError(err.message);
@@ -166,7 +185,7 @@ export const auditCommand: CommandSpec = {
       throw err;
     } finally {
       io.progress?.(undefined);
-      await embedded?.stop();
+      await key?.stop();
     }
   },
 };

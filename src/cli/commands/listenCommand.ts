@@ -2,7 +2,7 @@
 // ReceiverSession and prints one JSON line per event: deliveries, tunnel changes, self-tests, warnings.
 import { statSync } from 'node:fs';
 import { TransportError } from '../../core/http/request';
-import { ReceiverSession, type EndpointRegistration } from '../../core/receiver/ReceiverSession';
+import { ReceiverSession } from '../../core/receiver';
 import { SandboxControlClient } from '../../core/sandbox/sandboxControlClient';
 import type { DeliveryRecord } from '../../core/webhooks/deliveryRecord';
 import { fileModeWarning } from '../../core/webhooks/historyFile';
@@ -19,8 +19,10 @@ import {
   listenRunFromFlags,
   readTrustFile,
   trustFromFlags,
+  trustFromKeyFolders,
   trustSource,
 } from './listenFlags';
+import { keySetsWithFolders } from '../../core/signing/keyFolderTrust';
 
 export { readTrustFile } from './listenFlags';
 
@@ -33,7 +35,7 @@ interface TrustedSandbox {
 export const listenCommand: CommandSpec = {
   name: 'listen',
   synopsis: [
-    'listen (--trust-file FILE | --trust-sandbox URL | --issuer I --audience A --jwks-url U …)',
+    'listen (--trust-sandbox URL | --trust-keys DIR … | --trust-file FILE | --issuer I --audience A --jwks-url U …)',
     '           [--host H] [--port P] [--path /webhooks] [--public-url URL | --tunnel [--tunnel-host URL] [--subdomain S]]',
     '           [--self-test]',
     "           [--forward 'PATTERN=URL' … | --forward-to URL] [--pass-through] [--respond STATUS] [--max-body BYTES]",
@@ -60,12 +62,18 @@ export const listenCommand: CommandSpec = {
     const run = listenRunFromFlags(flags, io.clock);
     const sandbox = source === 'sandbox' ? await trustedSandbox(flags, io) : undefined;
     if (typeof sandbox === 'number') return sandbox;
+    const folders = source === 'keys' ? trustFromKeyFolders(flags) : [];
     const issuers =
-      source === 'file' ? readTrustFile(flags.values.get('trust-file')!) : (sandbox?.issuers ?? trustFromFlags(flags));
+      source === 'file'
+        ? readTrustFile(flags.values.get('trust-file')!)
+        : source === 'keys'
+          ? folders.map((f) => f.entry)
+          : (sandbox?.issuers ?? trustFromFlags(flags));
     const { emit } = io;
     const session = new ReceiverSession({
       clock: io.clock,
       issuers,
+      ...(folders.length ? { keySet: keySetsWithFolders(folders, io.clock) } : {}),
       history: {
         file: run.logFile,
         memoryBudgetBytes: run.historyMemoryBytes,
@@ -88,7 +96,7 @@ export const listenCommand: CommandSpec = {
     }
     let started;
     try {
-      started = await session.start({ ...run, endpoints: sandbox ? [sandboxEndpoint(sandbox.client)] : [] });
+      started = await session.start({ ...run, endpoints: sandbox ? [sandbox.client.asEndpoint()] : [] });
     } catch (err) {
       await session.close();
       throw err;
@@ -181,13 +189,4 @@ async function trustedSandbox(flags: ParsedFlags, io: CliIO): Promise<TrustedSan
     // A sandbox that refuses (a wrong secret) or something else answering is a usage error.
     throw new UsageError(`--trust-sandbox ${url}: ${(err as Error).message}`);
   }
-}
-
-/** The trusted sandbox sends its workflow events here while the receiver runs. */
-function sandboxEndpoint(client: SandboxControlClient): EndpointRegistration {
-  return {
-    name: `the sandbox at ${client.baseUrl}`,
-    register: async (url) => void (await client.addWebhook(url)),
-    unregister: async (url) => void (await client.removeWebhook(url)),
-  };
 }

@@ -3,11 +3,7 @@
 import { statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { isLoopbackHost } from '../../core/http/loopback';
-import {
-  FixedPublicAddress,
-  LocaltunnelAddress,
-  type PublicAddressProvider,
-} from '../../core/receiver/publicAddressProvider';
+import { FixedPublicAddress, LocaltunnelAddress, type PublicAddressProvider } from '../../core/receiver';
 import type { Clock } from '../../core/time/clock';
 import { tunnelNameProblem } from '../../core/tunnel/tunnelName';
 import { forwardsOf, type DeliveryRecord } from '../../core/webhooks/deliveryRecord';
@@ -19,6 +15,8 @@ import type { TrustedIssuer } from '../../core/webhooks/Verifier';
 import { readBoundedText } from '../boundedRead';
 import { intFlag, UsageError, type FlagSpecs, type ParsedFlags } from '../flags';
 import { httpUrlValue } from '../httpUrlValue';
+import { readKeyFolderTrust, type KeyFolderTrust } from '../../core/signing/keyFolderTrust';
+import { KeyFilesError } from '../../core/signing/keyFolderFiles';
 
 /** A trust file lists a few issuers: a megabyte is thousands of them. */
 const MAX_TRUST_FILE_BYTES = 1024 * 1024;
@@ -127,19 +125,36 @@ export function forwardFields(r: DeliveryRecord): Record<string, unknown> {
 }
 
 /** Which trust source the flags name: exactly one. */
-export function trustSource(flags: ParsedFlags): 'file' | 'sandbox' | 'flags' {
+export type TrustSource = 'file' | 'sandbox' | 'keys' | 'flags';
+
+export function trustSource(flags: ParsedFlags): TrustSource {
   const named = [
     flags.values.has('trust-file') && 'file',
     flags.values.has('trust-sandbox') && 'sandbox',
+    flags.lists.has('trust-keys') && 'keys',
     (flags.lists.has('issuer') || flags.lists.has('audience') || flags.lists.has('jwks-url')) && 'flags',
-  ].filter((x): x is 'file' | 'sandbox' | 'flags' => typeof x === 'string');
+  ].filter((x): x is TrustSource => typeof x === 'string');
   if (named.length === 0)
     throw new UsageError(
-      'say whom to trust: --trust-file FILE, --trust-sandbox URL, or --issuer/--audience/--jwks-url',
+      'say whom to trust: --trust-sandbox URL, --trust-keys DIR (a folder of `wfs keys generate`), --trust-file FILE, or --issuer/--audience/--jwks-url',
     );
   if (named.length > 1)
-    throw new UsageError('--trust-file, --trust-sandbox and --issuer/--audience/--jwks-url exclude each other');
+    throw new UsageError(
+      '--trust-file, --trust-sandbox, --trust-keys and --issuer/--audience/--jwks-url exclude each other',
+    );
   return named[0]!;
+}
+
+/** --trust-keys DIR (repeatable): the folders' trust entries and the key sets held in-process for them. */
+export function trustFromKeyFolders(flags: ParsedFlags): KeyFolderTrust[] {
+  return (flags.lists.get('trust-keys') ?? []).map((dir) => {
+    try {
+      return readKeyFolderTrust(dir);
+    } catch (err) {
+      if (err instanceof KeyFilesError) throw new UsageError(`--trust-keys ${dir}: ${err.message}`);
+      throw err;
+    }
+  });
 }
 
 export interface ListenRun {
@@ -216,6 +231,12 @@ function publicAddressFromFlags(flags: ParsedFlags, clock: Clock): PublicAddress
 
 export const LISTEN_FLAGS: FlagSpecs = {
   'trust-file': { type: 'string', value: 'FILE', description: 'a JSON array of {issuer, jwksUrl, audience}' },
+  'trust-keys': {
+    type: 'string',
+    multiple: true,
+    value: 'DIR',
+    description: 'trust a key folder written by `wfs keys generate --out DIR` (its key set is read from the folder)',
+  },
   'trust-sandbox': {
     type: 'string',
     value: 'URL',

@@ -8,6 +8,7 @@ import { FAULT_KINDS } from '../../core/sandbox/sandboxFaults';
 import type { CommandSpec } from '../commandSpec';
 import { closest, intFlag, type FlagSpecs, type ParsedFlags } from '../flags';
 import type { CliIO } from '../output';
+import { httpUrlValue } from '../httpUrlValue';
 import { sandboxTarget, sandboxTargetHelp, sandboxUnreachableEvent } from '../sandboxTarget';
 
 const SANDBOX_URL: FlagSpecs = {
@@ -127,5 +128,56 @@ export const sandboxRotateKeyCommand: CommandSpec = {
   exits: EXITS,
   async run(flags, io) {
     return withSandbox(flags, io, async (s) => ({ event: 'key-rotated', kid: await s.rotateKey() }));
+  },
+};
+
+const WEBHOOK_ACTIONS = ['list', 'add', 'remove'];
+
+export const sandboxWebhooksCommand: CommandSpec = {
+  name: 'sandbox webhooks',
+  synopsis: 'sandbox webhooks list|add|remove [--url URL] [--sandbox-url URL]',
+  description: [
+    'The addresses a running sandbox sends its workflow events to (signed webhooks, as the service sends them).',
+    '`wfs listen --trust-sandbox` registers its own address while it runs; this is for any other receiver, such as',
+    'your app. Prints {"event":"webhooks","endpoints":[…]}: every address registered after the change.',
+  ].join('\n'),
+  argument: { value: 'list|add|remove', description: 'list the addresses, or add or remove --url' },
+  flags: {
+    ...SANDBOX_URL,
+    url: { type: 'string', value: 'URL', description: 'with add and remove: the http(s) address, e.g. your app' },
+  },
+  env: ENV,
+  exits: EXITS,
+  async run(flags, io) {
+    const action = flags.argument ?? '';
+    const url = flags.values.get('url');
+    const wrong: string[] = [];
+    if (!WEBHOOK_ACTIONS.includes(action)) {
+      const near = closest(action, WEBHOOK_ACTIONS);
+      wrong.push(`unknown action "${action}"${near ? ` (did you mean ${near}?)` : ''}: one of list, add, remove`);
+    } else if (action !== 'list' && url === undefined)
+      wrong.push(`${action} needs --url URL: the address to ${action}`);
+    else if (action === 'list' && url !== undefined) wrong.push('--url applies to add and remove');
+    if (url !== undefined) {
+      try {
+        httpUrlValue('--url', url);
+      } catch (err) {
+        wrong.push((err as Error).message);
+      }
+    }
+    return withSandbox(
+      flags,
+      io,
+      async (s) => ({
+        event: 'webhooks',
+        endpoints:
+          action === 'add'
+            ? await s.addWebhook(url!)
+            : action === 'remove'
+              ? await s.removeWebhook(url!)
+              : await s.webhooks(),
+      }),
+      wrong,
+    );
   },
 };

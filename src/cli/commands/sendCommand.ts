@@ -3,46 +3,39 @@
 // expects. This is how a CI job replays them.
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { SandboxControlClient } from '../../core/sandbox/sandboxControlClient';
 import { FIXTURE_SUFFIX, parseFixture, resolveFixture } from '../../core/fixtures/fixtureFormat';
 import { sendResolvedFixture, type BodySigner } from '../../core/fixtures/sendFixture';
 import { isLoopbackHost } from '../../core/http/loopback';
-import { Sandbox } from '../../core/sandbox/Sandbox';
+import { kidOf, matchAdvice, refusalOf, refusalText } from '../../core/audit/trustMismatch';
 import { MAX_STDIN_BYTES, readBoundedText } from '../boundedRead';
 import type { CommandSpec } from '../commandSpec';
 import { intFlag, requiredFlag, UsageError } from '../flags';
 import { httpUrlValue } from '../httpUrlValue';
-import { sandboxSecretFromEnv, sandboxSecretHelp } from '../sandboxSecret';
+import { KEY_ENV, KEY_FLAGS, keySource, openKey, trustAdvice } from '../signingKey';
 
 export const sendCommand: CommandSpec = {
   name: 'send',
-  synopsis: 'send FILE|DIR… --to URL [--sandbox-url URL | --sandbox-port P] [--allow-remote] [--timeout SECONDS]',
+  synopsis:
+    'send FILE|DIR… --to URL [--sandbox-url URL | --keys DIR | --sandbox-port P] [--allow-remote] [--timeout SECONDS]',
   positionals: ['FILE|DIR…', `fixture files, or folders whose *${FIXTURE_SUFFIX} files are sent (sorted, recursive)`],
   description: [
-    'Sends each webhook fixture to --to, signed with a sandbox key over its exact body bytes (a fresh exp and',
-    'body_sha256), with a fresh webhookId and triggeredAt unless the fixture fixes them. The key is a running',
-    "sandbox's (--sandbox-url), or one started here (--sandbox-port; your app must trust its issuer and jwksUrl,",
-    'printed first). Prints each answer: text on a terminal, one JSON line per fixture when piped',
-    '({"event":"fixture-sent","file","index","total","to","status","expected","passed","latencyMs","webhookId",',
-    '"bodyBytes","answer"}), then {"event":"send-summary",…}. Stops at the first fixture the target does not answer',
-    '(unreachable, or no answer within --timeout), and says how long it waited.',
+    'Sends each webhook fixture to --to, signed over its exact body bytes (a fresh exp and body_sha256), with a',
+    'fresh webhookId and triggeredAt unless the fixture fixes them. The key is the sandbox WFS_BASE_URL names (with',
+    'WFS_SANDBOX_SECRET), or the one a flag names; without WFS_BASE_URL, a sandbox started here (your app must trust',
+    'its issuer and jwksUrl, printed first). Prints each answer: text on a terminal, one JSON line per fixture when',
+    'piped ({"event":"fixture-sent","file","index","total","to","status","expected","passed","latencyMs","webhookId",',
+    '"bodyBytes","answer"}), then {"event":"send-summary",…}. A refusal at a step that trust decides (issuer, signing',
+    'key, signature, audience) is explained once, {"event":"trust-mismatch",…}: the key it signed with, and how to',
+    'make them match. Stops at the first fixture the target does not answer (unreachable, or no answer within',
+    '--timeout), and says how long it waited.',
   ].join('\n'),
   flags: {
     to: { type: 'string', value: 'URL', description: 'where to send: your receiver or app (required)' },
-    'sandbox-url': {
-      type: 'string',
-      value: 'URL',
-      description: 'a running `wfs sandbox` whose key signs (its secret in WFS_SANDBOX_SECRET)',
-    },
-    'sandbox-port': {
-      type: 'string',
-      value: 'P',
-      description: 'without --sandbox-url: run one here on this port (default: a free one)',
-    },
+    ...KEY_FLAGS,
     'allow-remote': { type: 'boolean', description: 'allow a --to address off this machine' },
     timeout: { type: 'string', value: 'SECONDS', description: 'wait this long for each answer, 1 to 120 (default 10)' },
   },
-  env: [sandboxSecretHelp('--sandbox-url')],
+  env: KEY_ENV,
   exits: [
     [
       1,
@@ -58,32 +51,23 @@ export const sendCommand: CommandSpec = {
       );
     if (flags.positionals.length === 0)
       throw new UsageError(`name the fixtures to send: files, or folders of *${FIXTURE_SUFFIX} files`);
-    const sandboxUrl = flags.values.get('sandbox-url');
-    if (sandboxUrl && flags.values.has('sandbox-port')) throw new UsageError('--sandbox-url excludes --sandbox-port');
-    if (sandboxUrl) httpUrlValue('--sandbox-url', sandboxUrl, "the sandbox's http(s) baseUrl");
+    const source = keySource(flags, io.env, 'send');
     const timeoutMs = (intFlag(flags, 'timeout', 1, 120) ?? 10) * 1000;
-    const sandboxPort = intFlag(flags, 'sandbox-port', 0, 65535) ?? 0;
     const files = fixtureFiles(flags.positionals);
     if (files.length === 0) throw new UsageError(`no *${FIXTURE_SUFFIX} files in ${flags.positionals.join(', ')}`);
 
-    let embedded: Sandbox | undefined;
-    let sign: BodySigner;
-    if (sandboxUrl) {
-      const client = new SandboxControlClient(sandboxUrl, sandboxSecretFromEnv(io.env, `--sandbox-url ${sandboxUrl}`));
-      sign = async (body) => (await client.sign(body)).token;
-    } else {
-      embedded = new Sandbox({ port: sandboxPort });
-      const info = await embedded.start();
+    const key = await openKey(source, io.clock);
+    if (source.kind === 'here')
       emit({
         event: 'signing-sandbox',
-        baseUrl: info.baseUrl,
-        issuer: info.issuer,
-        audience: info.audience,
-        jwksUrl: info.jwksUrl,
+        baseUrl: key.trust.baseUrl,
+        issuer: key.trust.issuer,
+        audience: key.trust.audience,
+        jwksUrl: key.trust.jwksUrl,
       });
-      const signer = embedded.context.signer;
-      sign = (body) => signer.sign(body);
-    }
+    let lastToken = '';
+    const sign: BodySigner = async (body) => (lastToken = await key.sign(body));
+    let mismatchSaid = false;
     const started = performance.now();
     let passed = 0;
     let failed = 0;
@@ -152,6 +136,13 @@ export const sendCommand: CommandSpec = {
         }
         if (sent.expected) passed++;
         else failed++;
+        const refusal =
+          sent.expected || a.status === undefined
+            ? undefined
+            : refusalOf(
+                { ...key.trust, kid: kidOf(`Bearer ${lastToken}`) },
+                { status: a.status, body: a.body?.toString('utf8'), retryAfter: a.headers?.['retry-after'] },
+              );
         emit({
           event: 'fixture-sent',
           ...position,
@@ -166,9 +157,30 @@ export const sendCommand: CommandSpec = {
           ...(a.truncated ? { answerBytes: a.bodySize } : {}),
           ...(a.redirect ? { redirect: a.redirect } : {}),
         });
+        // Said once: every other fixture signed with the same key meets the same refusal.
+        if (refusal?.trust && !mismatchSaid) {
+          mismatchSaid = true;
+          const k = refusal.signedWith;
+          emit({
+            event: 'trust-mismatch',
+            file,
+            to,
+            issuer: k.issuer,
+            audience: k.audience,
+            jwksUrl: k.jwksUrl,
+            kid: k.kid ?? null,
+            status: refusal.status,
+            ...(refusal.said ? { answer: refusal.said } : {}),
+            ...(refusal.step !== undefined ? { step: refusal.step } : {}),
+            ...(refusal.retryAfter ? { retryAfter: refusal.retryAfter } : {}),
+            trust: true,
+            message: `${refusalText(refusal, file, to)}${refusal.step === undefined ? ' It names no reason: the key may be why.' : ''}`,
+            fix: `${matchAdvice(refusal)} ${trustAdvice(source, k)}`,
+          });
+        }
       }
     } finally {
-      await embedded?.stop();
+      await key.stop();
     }
     emit({
       event: 'send-summary',

@@ -113,12 +113,31 @@ const auditCase: Render = (l, s) => {
 };
 
 const auditSummary: Render = (l, s) => {
+  if (l.trustMismatch)
+    return `${s.red('✗')} ${s.bold('not audited')}: ${l.target} refused the genuine delivery, so the ${l.notSent} other cases were not sent (see above)`;
   const all = l.failed === 0;
   return [
     `${all ? s.green('✓') : s.red('✗')} ${s.bold(`${l.passed}/${l.total} passed`)}${all ? '' : `, ${l.failed} failed`}: ${l.target}`,
     s.dim(`  it must trust issuer ${l.issuer}, audience ${l.audience}, key set ${l.jwksUrl}`),
   ].join('\n');
 };
+
+/** The receiver refused a delivery signed with a key it may not trust (audit, send): the facts, then the fix. */
+const trustMismatch: Render = (l, s) =>
+  [
+    `${s.red('✗')} ${l.message}`,
+    pairs(
+      [
+        ['issuer', String(l.issuer)],
+        ['key set', String(l.jwksUrl)],
+        ...(l.kid ? ([['kid', String(l.kid)]] as [string, string][]) : []),
+        ['audience', String(l.audience)],
+        ['answered', `${l.status}${l.answer ? ` ${JSON.stringify(l.answer)}` : ''}`],
+      ],
+      '    ',
+    ),
+    `    fix: ${l.fix}`,
+  ].join('\n');
 
 const checkInYourCode: Render = (l, s) =>
   l.probed
@@ -141,6 +160,7 @@ export const SERVER_RENDERERS: Record<string, Render> = {
     `${l.state === 'open' ? s.green('✓') : s.yellow('…')} tunnel ${l.state}${l.publicUrl ? `: ${l.publicUrl}` : ''}`,
   case: auditCase,
   summary: auditSummary,
+  'trust-mismatch': trustMismatch,
   'check-in-your-code': checkInYourCode,
   'fault-injected': (l, s) =>
     `${s.green('✓')} Injected ${s.bold(String(l.fault))} ×${l.count}${l.after ? ` after ${l.after} request(s)` : ''}; pending now: ${pending(l.pending)}`,
@@ -148,4 +168,10 @@ export const SERVER_RENDERERS: Record<string, Render> = {
   'faults-cleared': (l, s) => `${s.green('✓')} Faults cleared; pending now: ${pending(l.pending)}`,
   'key-rotated': (l, s) =>
     `${s.green('✓')} The sandbox signs with a new key now: kid ${s.bold(String(l.kid))} (the previous key stays in its key set)`,
+  webhooks: (l, s) => {
+    const endpoints = (l.endpoints ?? []) as string[];
+    if (endpoints.length === 0)
+      return `The sandbox sends workflow events to no address.\n${s.dim('  add one: wfs sandbox webhooks add --url URL')}`;
+    return `The sandbox sends workflow events to:\n${endpoints.map((e) => `  ${e}`).join('\n')}`;
+  },
 };

@@ -1,6 +1,19 @@
 // The audit scorecard as Markdown and JSON, and each case's request as curl.
 import { shellQuote } from '../presentation/shellQuote';
 import type { AuditCaseResult, AuditSummary } from './receiverAudit';
+import { answerText, matchAdvice, signingKeyText } from './trustMismatch';
+
+/** The audit stopped at the genuine delivery: one paragraph saying so, or nothing. */
+export function mismatchLines(s: AuditSummary): string[] {
+  const m = s.trustMismatch;
+  if (!m) return [];
+  return [
+    `**The receiver refused the genuine delivery**: it ${answerText(m)}. The audit signed it with ${signingKeyText(m.signedWith)}. The other ${s.notSent ?? 0} cases were not sent: a refusal of theirs would say nothing.`,
+    '',
+    `**How to make them match:** ${matchAdvice(m)}`,
+    '',
+  ];
+}
 
 export function auditCurl(r: AuditCaseResult): string {
   const parts = [`curl -sS -i -X POST ${shellQuote(r.request.url)}`];
@@ -19,6 +32,7 @@ export function auditMarkdown(s: AuditSummary): string {
     '',
     `The receiver was expected to trust issuer \`${s.trust.issuer}\`, audience \`${s.trust.audience}\`, key set \`${s.trust.jwksUrl}\`.`,
     '',
+    ...mismatchLines(s),
     '| | case | expected | answered | result |',
     '|---|---|---|---|---|',
     ...s.results.map(
@@ -135,6 +149,7 @@ export function auditSummaryMarkdown(s: AuditSummary): string {
     '',
     `\`${s.target}\`, trusting \`${s.trust.issuer}\``,
     '',
+    ...mismatchLines(s),
     '| | case | rule | expected | answered | fix |',
     '|---|---|---|---|---|---|',
     ...s.results.map(

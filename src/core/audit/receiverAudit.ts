@@ -12,6 +12,17 @@ import type { Clock } from '../time/clock';
 import { AUDIT_CASES, forgedDelivery, genuineDelivery, type AuditCase, type AuditContext } from './auditCases';
 import { SandboxControlClient, type AuditIssuer, type SandboxTrust } from '../sandbox/sandboxControlClient';
 import { CODE_CHECKS, probeWithProcessedCount, readProcessedCount, type CodeCheck } from './inYourCode';
+import {
+  answeredStep,
+  kidOf,
+  matchAdvice,
+  refusalOf,
+  signingKeyText,
+  STEP_ADVICE,
+  type TrustMismatch,
+} from './trustMismatch';
+
+export { answeredStep } from './trustMismatch';
 
 export interface AuditCaseResult {
   id: string;
@@ -28,6 +39,8 @@ export interface AuditCaseResult {
   request: { method: 'POST'; url: string; headers: Record<string, string>; body: string; bodyBase64: string };
   response?: { status: number; body: string };
   durationMs: number;
+  /** On the genuine case, when the receiver refused it: what signed it and what the receiver answered. */
+  trustMismatch?: TrustMismatch;
 }
 
 export interface AuditSummary {
@@ -41,6 +54,10 @@ export interface AuditSummary {
   results: AuditCaseResult[];
   /** Mistakes not visible from outside: what to look for, and a probe's result when a processed-count URL was given. */
   inYourCode: CodeCheck[];
+  /** The receiver refused the genuine delivery: the audit stopped there, and `results` holds that case alone. */
+  trustMismatch?: TrustMismatch;
+  /** Cases not sent because the genuine delivery was refused. */
+  notSent?: number;
 }
 
 export interface AuditOptions {
@@ -61,6 +78,9 @@ export interface AuditOptions {
   onResult?: (r: AuditCaseResult) => void;
   /** Checked before each case: true stops the run (the cases not sent are left out of the summary). */
   shouldStop?: () => boolean;
+  /** Told each request's Authorization just before it is sent (the extension's own receiver trusts the audit's
+   * tokens one delivery each, to judge them by the signer's key set whatever environment is in use). */
+  beforeSend?: (authorization: string | undefined) => void;
 }
 
 export class AuditRefused extends Error {}
@@ -196,8 +216,15 @@ export async function runAudit(o: AuditOptions): Promise<AuditSummary> {
     `not sent: the receiver answered none of the first ${SILENT_LIMIT} requests within ${o.requestTimeoutMs ?? 10_000} ms`;
   let probes: Partial<Record<CodeCheck['id'], { passed: boolean; detail: string }>> = {};
   const startedAt = new Date(o.clock.now()).toISOString();
+  // The genuine delivery goes first, asked for or not: it tells whether the receiver trusts the audit's key at all.
+  // Refused, nothing else can be judged (a refused forgery proves nothing then), so nothing else is sent.
+  const requested = o.cases ?? AUDIT_CASES;
+  const genuineCase = requested.find((c) => c.id === 'genuine') ?? AUDIT_CASES.find((c) => c.id === 'genuine')!;
+  const trustCheckOnly = !requested.includes(genuineCase);
+  const cases = [genuineCase, ...requested.filter((c) => c !== genuineCase)];
+  let mismatch: TrustMismatch | undefined;
   try {
-    for (const c of o.cases ?? AUDIT_CASES) {
+    for (const c of cases) {
       if (o.shouldStop?.()) break;
       const t0 = o.clock.now();
       const req = await c.build(ctx);
@@ -235,6 +262,7 @@ export async function runAudit(o: AuditOptions): Promise<AuditSummary> {
       const watchedBefore = c.watch ? await c.watch(ctx) : 0;
       await c.before?.(ctx);
       try {
+        o.beforeSend?.(req.headers.authorization);
         const res = await httpRequest({
           method: 'POST',
           url: target,
@@ -267,10 +295,28 @@ export async function runAudit(o: AuditOptions): Promise<AuditSummary> {
         response: status === undefined ? undefined : { status, body: responseBody },
         durationMs: o.clock.now() - t0,
       };
+      if (c === genuineCase && status !== undefined) {
+        const { issuer, audience, jwksUrl } = trust;
+        const signedWith = { issuer, audience, jwksUrl, kid: kidOf(req.headers.authorization) };
+        mismatch = refusalOf(signedWith, { status, body: responseBody, retryAfter });
+        if (mismatch) {
+          const others = cases.length - 1;
+          r.trustMismatch = mismatch;
+          r.detail = `answered ${status}${mismatch.said ? ` ("${mismatch.said}")` : ''}: the receiver refused a genuine delivery, signed with ${signingKeyText(signedWith)}; ${others === 1 ? 'the other case was' : `the other ${others} cases were`} not sent, since a refusal of theirs would say nothing`;
+          r.fix = matchAdvice(mismatch);
+          results.push(r);
+          o.onResult?.(r);
+          break;
+        }
+      }
+      // The genuine delivery sent only to check trust, and not refused, is not a result of its own.
+      if (c === genuineCase && trustCheckOnly) continue;
       results.push(r);
       o.onResult?.(r);
     }
-    if (o.processedUrl && !answered && unanswered >= SILENT_LIMIT) {
+    if (mismatch) {
+      // Nothing was judged: no probe is sent either.
+    } else if (o.processedUrl && !answered && unanswered >= SILENT_LIMIT) {
       const detail = silence().replace(/^not sent/, 'not probed');
       probes = {
         'duplicates-processed-twice': { passed: false, detail },
@@ -278,17 +324,18 @@ export async function runAudit(o: AuditOptions): Promise<AuditSummary> {
       };
     } else if (o.processedUrl) {
       const timeoutMs = o.requestTimeoutMs ?? 10_000;
-      const send = async (req: { headers: Record<string, string>; body: Buffer }) =>
-        (
-          await httpRequest({
-            method: 'POST',
-            url: target,
-            headers: req.headers,
-            body: req.body,
-            timeoutMs,
-            maxResponseBytes: 16 * 1024,
-          })
-        ).status;
+      const send = async (req: { headers: Record<string, string>; body: Buffer }) => {
+        o.beforeSend?.(req.headers.authorization);
+        const res = await httpRequest({
+          method: 'POST',
+          url: target,
+          headers: req.headers,
+          body: req.body,
+          timeoutMs,
+          maxResponseBytes: 16 * 1024,
+        });
+        return res.status;
+      };
       try {
         probes = await probeWithProcessedCount({
           processedUrl: o.processedUrl,
@@ -314,18 +361,22 @@ export async function runAudit(o: AuditOptions): Promise<AuditSummary> {
   const probed = inYourCode.filter((c) => c.probe);
   const total = results.length + probed.length;
   const passed = results.filter((r) => r.passed).length + probed.filter((c) => c.probe!.passed).length;
-  return { target, trust, passed, failed: total - passed, total, startedAt, results, inYourCode };
+  return {
+    target,
+    trust,
+    passed,
+    failed: total - passed,
+    total,
+    startedAt,
+    results,
+    inYourCode,
+    ...(mismatch ? { trustMismatch: mismatch, notSent: cases.length - 1 } : {}),
+  };
 }
 
 /** The step of the seven a case probes, from its rule ("Step 5: …"); undefined for the genuine and duplicate cases. */
 export function probedStep(rule: string): number | undefined {
   const m = /^Step (\d)\b/.exec(rule);
-  return m ? Number(m[1]) : undefined;
-}
-
-/** The step a receiver says it refused at, from its answer's body ("… step 3 …"), if it says one. */
-export function answeredStep(body: string | undefined): number | undefined {
-  const m = /\bstep (\d)\b/i.exec(body ?? '');
   return m ? Number(m[1]) : undefined;
 }
 
@@ -354,13 +405,3 @@ export function reattributeFailures(results: AuditCaseResult[]): void {
     }
   }
 }
-
-const STEP_ADVICE = [
-  'read the token from "Authorization: Bearer <JWT>".',
-  "check the token's iss against the issuers you trust, before fetching any key.",
-  'look the kid up in the key set configured for that issuer (its address from your configuration, never from the token); with the sandbox, that is its /.well-known/jwks.json.',
-  'verify the signature with RS256 pinned.',
-  'check aud against the audience registered for the issuer, and exp with 60 seconds of tolerance.',
-  'hash the raw request bytes as received (SHA-256) and compare with body_sha256.',
-  'answer 403 on any failure, 200 once the delivery is processed.',
-];

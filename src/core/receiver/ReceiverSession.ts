@@ -138,10 +138,10 @@ export class ReceiverSession extends EventEmitter {
     this.emit('trust', this.verifier.issuers);
   }
 
-  /** Trusts one token this machine signed (a self-test, a replay, an edited resend) for these issuers, until the
-   * returned function is called. */
+  /** Trusts one token this toolkit signed (a replay, an edited resend, a fixture, the audit) for one delivery, judged
+   * by its signer's key set alone; its record is marked signed here. The function returned withdraws it if unspent. */
   trustSignedHere(token: string, issuers: readonly TrustedIssuer[]): () => void {
-    return this.verifier.trustToken(token, issuers);
+    return this.verifier.trustToken(token, issuers, { once: true });
   }
 
   /** Sets or clears (undefined) the status answered to verified deliveries, for this run and the next. */
@@ -221,7 +221,8 @@ export class ReceiverSession extends EventEmitter {
       timeoutMs,
       sign: async (body) => {
         const { token, issuers } = await signer(body);
-        untrust = this.trustSignedHere(token, issuers);
+        // Trusted for as long as the test runs (its probe is known by its signed id, never forwarded).
+        untrust = this.verifier.trustToken(token, issuers);
         return token;
       },
     }).finally(() => untrust?.());

@@ -1,6 +1,7 @@
 // A running sandbox (embedded or `wfs sandbox`) driven through its /sandbox/ control API: the audit's and `wfs sign`'s
 // signing issuer, the trust of `wfs listen --trust-sandbox` and the addresses it sends workflow events to, faults.
 import { httpRequest } from '../http/request';
+import type { EndpointRegistration } from '../receiver/ReceiverSession';
 import { joinUrl } from '../http/paths';
 import { SANDBOX_SECRET_HEADER } from '../sandbox/sandboxAccess';
 
@@ -113,6 +114,15 @@ export class SandboxControlClient implements AuditIssuer {
   /** Stops sending workflow events to an address; every address registered now. */
   async removeWebhook(url: string): Promise<string[]> {
     return (await this.call('DELETE', '/sandbox/webhooks', { url })).endpoints as string[];
+  }
+
+  /** A receiver's registration with this sandbox: its workflow events go to the receiver while it runs. */
+  asEndpoint(): EndpointRegistration {
+    return {
+      name: `the sandbox at ${this.baseUrl}`,
+      register: async (url) => void (await this.addWebhook(url)),
+      unregister: async (url) => void (await this.removeWebhook(url)),
+    };
   }
 
   async webhooks(): Promise<string[]> {

@@ -247,7 +247,9 @@ export class Receiver extends EventEmitter {
   private decide(d: Delivery, verdict: HeadersVerdict, body: HashedBody | BodyLost): void {
     if (typeof body === 'string') return this.lost(d, body);
     const { record } = d;
-    const result = verdict instanceof TrustedToken ? this.options.verifier.body(verdict, body) : verdict;
+    // A copy not held (another body under its token is being received) is answered 503 below: it does not spend a
+    // token trusted once, which the held one needs.
+    const result = verdict instanceof TrustedToken ? this.options.verifier.body(verdict, body, d.whole) : verdict;
     if (!result.ok) return this.refuse(d, result, body);
     // A held body is decoded once: its text shows whether it is UTF-8, since the decoder turns every invalid
     // sequence into U+FFFD; only a text that has one is checked byte by byte.
@@ -274,6 +276,9 @@ export class Receiver extends EventEmitter {
     }
     record.checks = result.checks;
     record.verified = true;
+    // Signed by this toolkit's own key for this one delivery (Edit and Resend, a fixture, the audit): not the
+    // service's, and marked so.
+    if ((verdict as TrustedToken).signedHere !== undefined) record.signedHere = true;
     let event: unknown;
     try {
       if (!utf8) throw new Error('the body is not UTF-8');

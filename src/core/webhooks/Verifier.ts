@@ -17,6 +17,7 @@ import {
   signingKeys,
   StepFailed,
   STEP_NAMES,
+  TOLERANCE_S,
   trustedEntries,
   type DecodedToken,
   type KeyCandidates,
@@ -71,6 +72,10 @@ export class Verifier {
   /** Single tokens trusted beyond the entries, each for its own issuers (Test Public Address's probe, signed by the
    * sandbox while a real environment is in use); every other token of those issuers is refused at step 2. */
   private readonly tokens = new Map<string, TrustedIssuer[]>();
+  /** Tokens signed here (by the editor, the audit) for one delivery each: spent by the first delivery that verifies
+   * with it, dropped once expired, and bounded in count and bytes (the oldest go first). */
+  private readonly once = new Map<string, OnceToken>();
+  private onceBytes = 0;
   /** Bound once: headers() runs per delivery. */
   private readonly decodeHeaderOf = (segment: string) => this.decodeHeader(segment);
   private readonly keySetOf = (issuer: TrustedIssuer) => this.cacheFor(issuer);
@@ -112,10 +117,45 @@ export class Verifier {
     return c;
   }
 
-  /** Trusts this one token for these issuers, until the returned function is called. */
-  trustToken(token: string, issuers: readonly TrustedIssuer[]): () => void {
-    this.tokens.set(token, [...issuers]);
-    return () => void this.tokens.delete(token);
+  /** Trusts this one token for these issuers, until the returned function is called. With `once`, only for the first
+   * delivery that verifies with it, and judged by these issuers' key sets alone; kept until its own exp (with the
+   * 60 s tolerance), at least a minute; the function then withdraws it if still unspent. */
+  trustToken(token: string, issuers: readonly TrustedIssuer[], o: { once?: boolean } = {}): () => void {
+    if (!o.once) {
+      this.tokens.set(token, [...issuers]);
+      return () => void this.tokens.delete(token);
+    }
+    const nowS = Math.floor(this.options.clock.now() / 1000);
+    this.dropExpired(nowS);
+    // Kept until its exp (with the tolerance), and at least a minute: one already expired (the audit sends such) is
+    // then refused at step 5 by its signer's key set, as on the Sandbox, not left to another's.
+    const expiresAtS = Math.max(tokenExpiry(token, nowS), nowS + MIN_ONCE_S);
+    this.forgetOnce(token);
+    const entry: OnceToken = { issuers: [...issuers], expiresAtS, bytes: tokenBytes(token, issuers) };
+    this.once.set(token, entry);
+    this.onceBytes += entry.bytes;
+    for (const oldest of this.once.keys()) {
+      if (this.once.size <= MAX_ONCE_TOKENS && this.onceBytes <= MAX_ONCE_BYTES) break;
+      this.forgetOnce(oldest);
+    }
+    return () => void (this.once.get(token) === entry && this.forgetOnce(token));
+  }
+
+  /** Tokens trusted once and not yet spent nor expired: how many, and the bytes they hold. */
+  get pendingOnce(): { count: number; bytes: number } {
+    return { count: this.once.size, bytes: this.onceBytes };
+  }
+
+  private forgetOnce(token: string): boolean {
+    const e = this.once.get(token);
+    if (!e) return false;
+    this.once.delete(token);
+    this.onceBytes -= e.bytes;
+    return true;
+  }
+
+  private dropExpired(nowS: number): void {
+    for (const [token, e] of this.once) if (e.expiresAtS < nowS) this.forgetOnce(token);
   }
 
   /**
@@ -132,15 +172,20 @@ export class Verifier {
       const decoded = decodeToken(token, this.decodeHeaderOf);
       if (decoded instanceof StepFailed) return refused(decoded, { header: this.headerIfDecodable(token) });
       let entries = trustedEntries(decoded.claims, this.byIssuer);
-      // A token trusted on its own adds its issuers' entries to those trusted for every token.
-      const own =
-        this.tokens.size > 0 ? this.tokens.get(token)?.filter((e) => e.issuer === decoded.claims.iss) : undefined;
-      if (own?.length) entries = entries instanceof StepFailed ? own : [...entries, ...own];
+      // A token trusted on its own adds its issuers' entries to those trusted for every token. One signed here is
+      // judged by its signer's key set alone: who signed it is known, and another key set naming the same issuer (a
+      // second sandbox as an environment) would only be asked for a kid it never holds, spending its request budget.
+      const once = this.once.size > 0 ? this.onceToken(token) : undefined;
+      const ownIssuers =
+        once !== undefined ? this.once.get(token)!.issuers : this.tokens.size > 0 ? this.tokens.get(token) : undefined;
+      const own = ownIssuers?.filter((e) => e.issuer === decoded.claims.iss);
+      const signedHere = own?.length ? once : undefined;
+      if (own?.length) entries = signedHere !== undefined || entries instanceof StepFailed ? own : [...entries, ...own];
       if (entries instanceof StepFailed) return refused(entries, decoded);
       const kid = typeof decoded.header.kid === 'string' ? decoded.header.kid : undefined;
       const keys = signingKeys(entries, kid, this.keySetOf);
-      if (keys instanceof Promise) return keys.then((k) => this.keysHold(decoded, kid, k)).catch(threw);
-      return this.keysHold(decoded, kid, keys);
+      if (keys instanceof Promise) return keys.then((k) => this.keysHold(decoded, kid, k, signedHere)).catch(threw);
+      return this.keysHold(decoded, kid, keys, signedHere);
     } catch (err) {
       return threw(err);
     }
@@ -150,11 +195,28 @@ export class Verifier {
    * Step 6 for a token headers() trusted: the body's digest against its body_sha256 claim. The verdict on the
    * delivery: every check passed, or the refusal.
    */
-  body(token: TrustedToken, digest: BodyDigest): VerificationResult {
+  body(token: TrustedToken, digest: BodyDigest, spend = true): VerificationResult {
     const { decoded, issuer, kid } = token;
     const r = digestHolds(decoded.claims, digest.sha256, digest.size, issuer, kid);
     if (r instanceof StepFailed) return refused(r, decoded);
+    // A token signed here for one delivery is spent by the first that verifies; a copy that verified meanwhile (its
+    // headers checked while the token was unspent) finds it spent. `spend` false: a copy the receiver will not
+    // accept anyway (another body under that token is still being received) leaves it for the one it holds.
+    if (spend && token.signedHere !== undefined && !this.forgetOnce(token.signedHere))
+      return refused(
+        new StepFailed(2, 'a token signed here for one delivery, already spent by an earlier one', issuer, kid),
+        decoded,
+      );
     return { ok: true, checks: this.passedChecks(issuer, kid), header: decoded.header, claims: decoded.claims };
+  }
+
+  /** The token itself when it is trusted once and still valid (an expired one is dropped). */
+  private onceToken(token: string): string | undefined {
+    const e = this.once.get(token);
+    if (!e) return undefined;
+    if (e.expiresAtS >= Math.floor(this.options.clock.now() / 1000)) return token;
+    this.forgetOnce(token);
+    return undefined;
   }
 
   /** Steps 4 and 5 once the keys are known. When the kid's key cached in one key set did not verify, the sets not
@@ -164,6 +226,7 @@ export class Verifier {
     decoded: DecodedToken,
     kid: string | undefined,
     keys: KeyCandidates | StepFailed,
+    signedHere?: string,
   ): HeadersVerdict | Promise<HeadersVerdict> {
     const nowS = Math.floor(this.options.clock.now() / 1000);
     let trusted = keys instanceof StepFailed ? keys : signatureHolds(decoded, keys, kid);
@@ -174,7 +237,7 @@ export class Verifier {
       const claims = decoded.claims;
       if (claims.iss === trusted.issuer) claims.iss = trusted.issuer;
       if (claims.aud === trusted.audience) claims.aud = trusted.audience;
-      return new TrustedToken(decoded, trusted, kid);
+      return new TrustedToken(decoded, trusted, kid, signedHere);
     }
     const failed = trusted;
     if (
@@ -185,7 +248,7 @@ export class Verifier {
       decoded.header.crit === undefined
     )
       return fetchKeys(keys.unconsulted, kid, this.keySetOf).then((others) => {
-        if (!(others instanceof StepFailed)) return this.keysHold(decoded, kid, others);
+        if (!(others instanceof StepFailed)) return this.keysHold(decoded, kid, others, signedHere);
         if (others.retryAfterS === undefined) return refused(failed, decoded);
         const tried = keys
           .map((k) => `${k.entry.jwksUrl}: holds the kid's key, but the signature does not verify with it`)
@@ -244,11 +307,46 @@ export class TrustedToken {
     readonly decoded: DecodedToken,
     readonly issuer: TrustedIssuer,
     readonly kid: string | undefined,
+    /** The token, when it was trusted once as signed here (Verifier.trustToken with `once`). */
+    readonly signedHere: string | undefined = undefined,
   ) {}
 }
 
 /** Distinct headers or (issuer, kid) pairs remembered; a flood of made-up ones only resets the cache. */
 const MAX_CACHED = 64;
+
+interface OnceToken {
+  issuers: TrustedIssuer[];
+  /** Seconds since the epoch after which step 5 refuses it anyway: its exp plus the tolerance. */
+  expiresAtS: number;
+  bytes: number;
+}
+
+/** Tokens signed here and not yet spent: an audit signs about 40, an edit one; past these the oldest are dropped. */
+const MAX_ONCE_TOKENS = 256;
+const MAX_ONCE_BYTES = 1024 * 1024;
+/** A token without a numeric exp is refused at step 5; it is kept no longer than a genuine token lives. */
+const NO_EXP_TTL_S = 600;
+/** The least time a token signed here is kept: long enough for the delivery it was signed for. */
+const MIN_ONCE_S = 60;
+
+/** When a token trusted once stops mattering: its exp plus the tolerance step 5 allows, read without trusting it. */
+function tokenExpiry(token: string, nowS: number): number {
+  try {
+    const claims = JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8')) as {
+      exp?: unknown;
+    };
+    if (typeof claims.exp === 'number' && Number.isFinite(claims.exp)) return claims.exp + TOLERANCE_S;
+  } catch {
+    // Not decodable: step 2 refuses it; it is kept as a token without exp would be.
+  }
+  return nowS + NO_EXP_TTL_S;
+}
+
+/** The bytes a token trusted once holds: its characters and its issuers' strings. */
+function tokenBytes(token: string, issuers: readonly TrustedIssuer[]): number {
+  return issuers.reduce((n, i) => n + i.issuer.length + i.jwksUrl.length + i.audience.length, token.length);
+}
 
 /** A refusal: its own list of checks (a pass shares one frozen list), and what was decoded, for display. Nothing
  * decided (a key set that could not be consulted) is answered 503 with Retry-After, and step 7 says so. */

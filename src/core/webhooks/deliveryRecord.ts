@@ -59,6 +59,9 @@ export interface DeliveryRecord {
   /** The delivery this one was made from by Edit and Resend (its id), as its X-Wfs-Derived-From header said: a
    * verified delivery's only, and a link for the user, never a decision (the header is outside the signature). */
   derivedFrom?: string;
+  /** Verified with a token this toolkit signed for this one delivery (Edit and Resend, a fixture sent to the
+   * receiver, Replay, the audit): signed with the sandbox's key here, not by the service. */
+  signedHere?: true;
 }
 
 export interface UnsignedFields {

@@ -11,6 +11,8 @@ export interface AuditTestOutcome {
   id: string;
   passed: boolean;
   message?: string;
+  /** Not sent: the receiver refused the genuine delivery, so this case was neither sent nor judged. */
+  notSent?: true;
 }
 
 export class AuditTestController implements vscode.Disposable {
@@ -59,7 +61,8 @@ export class AuditTestController implements vscode.Disposable {
     const outcomes: AuditTestOutcome[] = [];
     const report = (r: AuditCaseResult) => {
       const item = byId.get(r.id);
-      if (!item) return;
+      // A refused genuine delivery is reported with the run's end, in the editor's words (below).
+      if (!item || r.trustMismatch) return;
       run.started(item);
       if (r.passed) {
         run.passed(item, r.durationMs);
@@ -80,6 +83,26 @@ export class AuditTestController implements vscode.Disposable {
         onResult: report,
         cancellation: token,
       });
+      const advice = summary && this.panel.trustAdvice(summary);
+      if (summary?.trustMismatch && advice) {
+        // The receiver refused the genuine delivery: nothing else was sent or judged, and no case failed for it.
+        run.appendOutput(`✗ ${advice}\r\n`);
+        const genuine = summary.results.find((r) => r.trustMismatch)!;
+        const notSent = `Not sent: the receiver refused the genuine delivery, so this case would say nothing. ${advice}`;
+        for (const t of leaves) {
+          run.started(t);
+          if (t.id === genuine.id) {
+            const message = new vscode.TestMessage(advice);
+            message.expectedOutput = String(genuine.expected);
+            message.actualOutput = String(genuine.status);
+            run.failed(t, message, genuine.durationMs);
+            outcomes.push({ id: t.id, passed: false, message: advice });
+          } else {
+            run.errored(t, new vscode.TestMessage(notSent));
+            outcomes.push({ id: t.id, passed: false, message: notSent, notSent: true });
+          }
+        }
+      }
       if (!summary) for (const t of leaves) if (!outcomes.some((o) => o.id === t.id)) run.skipped(t);
     } finally {
       run.end();

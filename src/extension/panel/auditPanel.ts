@@ -3,6 +3,7 @@
 import * as vscode from 'vscode';
 import { homedir } from 'node:os';
 import { isLoopbackHost } from '../../core/http/loopback';
+import { waitsForTrustText } from '../trust/restrictedMode';
 import { auditCurl, auditJson, auditMarkdown } from '../../core/audit/auditReport';
 import {
   AuditRefused,
@@ -12,6 +13,8 @@ import {
   type AuditSummary,
 } from '../../core/audit/receiverAudit';
 import { AUDIT_CASES } from '../../core/audit/auditCases';
+import { matchAdvice, refusalText } from '../../core/audit/trustMismatch';
+import { SANDBOX_ENVIRONMENT } from '../../core/environments/environmentConfig';
 import { auditHtml } from './auditHtml';
 import { parseAuditRequest, type AuditExportFormat, type AuditUpdate } from './auditProtocol';
 import { newNonce } from './panelHtml';
@@ -33,6 +36,8 @@ export interface AuditArgs {
 export class AuditPanel implements vscode.Disposable {
   private panel?: vscode.WebviewPanel;
   private last?: AuditSummary;
+  /** The editor's words on the last run's trust mismatch, if it stopped at one. */
+  private lastAdvice?: string;
   private lastArgs?: AuditArgs;
   private ready?: Promise<void>;
 
@@ -64,6 +69,13 @@ export class AuditPanel implements vscode.Disposable {
     let confirmed = args.confirmedRemote === true;
     try {
       const url = checkTarget(target, true);
+      // Off this machine, in Restricted Mode: nothing is sent, whatever a workspace or an argument says.
+      if (!isLoopbackHost(url.hostname) && !vscode.workspace.isTrusted) {
+        void vscode.window
+          .showWarningMessage(waitsForTrustText(`Auditing ${url.host}, off this machine,`), 'Manage Workspace Trust')
+          .then((a) => a && vscode.commands.executeCommand('workbench.trust.manage'));
+        return undefined;
+      }
       if (!isLoopbackHost(url.hostname) && !confirmed) {
         const ok = await vscode.window.showWarningMessage(
           `Send forged webhook deliveries to ${url.host}?`,
@@ -91,6 +103,9 @@ export class AuditPanel implements vscode.Disposable {
       ? new Set(args.caseIds.includes('duplicate') ? [...args.caseIds, 'genuine'] : args.caseIds)
       : undefined;
     const cases = wanted ? AUDIT_CASES.filter((c) => wanted.has(c.id)) : AUDIT_CASES;
+    // This window's own receiver trusts each token the audit sends, once, on any environment (as it trusts what the
+    // editor signs): its verdicts are its verification's, not the environment's trust.
+    const { beforeSend, done } = this.s.signing.forAudit(target);
     try {
       const summary = await vscode.window.withProgress(
         { location: vscode.ProgressLocation.Notification, title: `Auditing ${target}…`, cancellable: false },
@@ -99,6 +114,7 @@ export class AuditPanel implements vscode.Disposable {
             target: target!,
             sandboxUrl: sandbox.baseUrl,
             sandboxSecret: sandbox.controlSecret,
+            beforeSend,
             clock: this.s.clock,
             allowNonLocal: confirmed,
             cases,
@@ -110,6 +126,8 @@ export class AuditPanel implements vscode.Disposable {
           }),
       );
       this.last = summary;
+      this.lastAdvice = summary.trustMismatch ? this.trustAdvice(summary) : undefined;
+      if (summary.trustMismatch) this.s.log.warn(`Receiver audit of ${target}: ${this.lastAdvice}`);
       this.s.log.info(
         `Receiver audit of ${target}: ${summary.passed}/${summary.total} passed${
           summary.failed
@@ -120,14 +138,31 @@ export class AuditPanel implements vscode.Disposable {
             : ''
         }`,
       );
-      this.post({ type: 'summary', summary });
+      this.post({ type: 'summary', summary, advice: this.lastAdvice });
       return summary;
     } catch (err) {
       const message = err instanceof AuditRefused ? err.message : `The audit could not run: ${(err as Error).message}`;
       this.post({ type: 'error', message });
       void vscode.window.showErrorMessage(message, 'Show Log').then((a) => a && this.s.log.show());
       return undefined;
+    } finally {
+      done();
     }
+  }
+
+  /** The audit stopped at a refused genuine delivery: what it signed with and how to make the receiver trust it, in
+   * the editor's words (which environment is in use, and whom this window's receiver trusts). */
+  trustAdvice(s: AuditSummary): string | undefined {
+    const m = s.trustMismatch;
+    if (!m) return undefined;
+    const what = `${refusalText(m, "the audit's genuine delivery", s.target)} The other ${s.notSent ?? 0} cases were not sent: a refusal of theirs would say nothing.`;
+    if (!m.trust) return `${what} ${matchAdvice(m)}`;
+    const env = this.s.environments.currentName;
+    const inUse =
+      env === SANDBOX_ENVIRONMENT
+        ? 'The Sandbox is the environment in use.'
+        : `${env} is the environment in use: this window's receiver trusts the Sandbox's key only while the Sandbox is in use (and each delivery the editor signs for it, once).`;
+    return `${what} The audit signs with the Sandbox's key, served while the sandbox runs in this window. ${inUse} Make them match: have ${s.target} trust issuer ${m.signedWith.issuer} with key set ${m.signedWith.jwksUrl} (audience ${m.signedWith.audience}) for development${env === SANDBOX_ENVIRONMENT ? '' : `, or switch to the Sandbox (Workflow Service: Switch Environment…) if ${s.target} trusts the environment in use`}.`;
   }
 
   private async show(): Promise<void> {
@@ -147,7 +182,7 @@ export class AuditPanel implements vscode.Disposable {
       switch (m.type) {
         case 'ready':
           resolveReady();
-          if (this.last) this.post({ type: 'summary', summary: this.last });
+          if (this.last) this.post({ type: 'summary', summary: this.last, advice: this.lastAdvice });
           return;
         case 'rerun':
           if (this.lastArgs) void this.run(this.lastArgs);

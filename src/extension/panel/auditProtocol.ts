@@ -14,7 +14,10 @@ export type AuditRequest =
 
 /** Extension → webview. */
 export type AuditUpdate =
-  { type: 'running'; target: string } | { type: 'summary'; summary: AuditSummary } | { type: 'error'; message: string };
+  | { type: 'running'; target: string }
+  /** `advice`: when the audit stopped at a refused genuine delivery, what happened and how to make them match. */
+  | { type: 'summary'; summary: AuditSummary; advice?: string }
+  | { type: 'error'; message: string };
 
 /** The message as an AuditRequest, or a reason it is not one. */
 export function parseAuditRequest(m: unknown): AuditRequest | { invalid: string } {

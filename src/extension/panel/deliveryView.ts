@@ -25,6 +25,9 @@ export interface DeliveryRow {
   /** Apps the delivery was forwarded to, and how many of them failed (refused, timed out, 5xx): seen in the list. */
   forwarded?: number;
   forwardsFailed?: number;
+  /** Verified with a token this toolkit signed for it (Edit and Resend, a fixture, Replay, the audit), with the
+   * sandbox's key: not the service's. */
+  signedHere?: true;
 }
 
 /** One app's answer to a forwarded delivery, as the panel shows it: all text. */
@@ -107,6 +110,9 @@ function header(r: DeliveryRecord, name: string): string | undefined {
 
 /** From the record alone (no body read): what the receiver took from a verified event's signed body, or else the
  * X-Svc-* headers, marked unsigned. */
+/** The badge of a delivery verified with a token signed here: so nobody takes it for the service's. */
+export const SIGNED_HERE_TEXT = 'signed here (sandbox key)';
+
 export function deliveryRow(r: DeliveryRecord): DeliveryRow {
   const failed = r.checks.find((c) => !c.ok);
   const row: DeliveryRow = {
@@ -119,6 +125,7 @@ export function deliveryRow(r: DeliveryRecord): DeliveryRow {
     failedCheck: failed ? `step ${failed.step} ${failed.name}` : undefined,
     runId: r.runId,
   };
+  if (r.signedHere) row.signedHere = true;
   const forwards = forwardsOf(r);
   if (forwards.length > 0) {
     row.forwarded = forwards.length;

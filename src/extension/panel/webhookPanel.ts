@@ -413,8 +413,9 @@ export class WebhookPanel implements vscode.Disposable {
     if (!isLoopbackHost(host) && !vscode.workspace.isTrusted)
       throw new WaitsForTrust(`Replaying a delivery to ${host}`);
     const body = await this.bodyOf(r);
-    const token = await this.s.sandbox.signWebhookBody(body);
-    if (!token) throw new Error('Replaying needs the sandbox running: it signs the replayed delivery.');
+    if (!this.s.sandbox.info) throw new Error('Replaying needs the sandbox running: it signs the replayed delivery.');
+    // This window's receiver trusts the exact token signed here, once; an app is told what it must trust.
+    const { token, done } = await this.s.signing.signFor(url, body);
     // The recorded headers, minus what belonged to the old connection (a redacted Proxy-Authorization among them).
     const headers = forwardableHeaders(r.headers);
     headers.authorization = `Bearer ${token}`;
@@ -425,7 +426,8 @@ export class WebhookPanel implements vscode.Disposable {
       body,
       timeoutMs: 10_000,
       maxResponseBytes: 64 * 1024,
-    });
+    }).finally(done);
+    this.s.signing.answered(url, res.status);
     this.s.log.info(`Replayed delivery ${r.id} to ${url}: ${res.status}`);
     vscode.window.setStatusBarMessage(`Replayed to ${url}: ${res.status}`, 4000);
     return { status: res.status };

@@ -1,6 +1,7 @@
 // One delivery as a tree row, the same in the explorer (a workflow's deliveries) and the receiver view.
 import * as vscode from 'vscode';
 import { forwardFailed, forwardsOf, type DeliveryRecord } from '../../core/webhooks/deliveryRecord';
+import { SIGNED_HERE_TEXT } from '../panel/deliveryView';
 
 /** @param id the row's id, unique within its tree. */
 export function deliveryTreeItem(r: DeliveryRecord, id: string): vscode.TreeItem {
@@ -13,7 +14,8 @@ export function deliveryTreeItem(r: DeliveryRecord, id: string): vscode.TreeItem
   // A forward that failed (refused, timed out, 5xx) is seen at a glance, even when the service was answered 200.
   const forwardsFailed = forwardsOf(r).filter(forwardFailed);
   const forwardNote = forwardsFailed.length > 0 ? ` · forward failed (${forwardsFailed.length})` : '';
-  item.description = `${r.status}${outcome}${r.duplicate ? ' duplicate' : ''}${forwardNote} · ${r.receivedAt.slice(11, 19)}`;
+  const signedHere = r.signedHere ? ` · ${SIGNED_HERE_TEXT}` : '';
+  item.description = `${r.status}${outcome}${r.duplicate ? ' duplicate' : ''}${signedHere}${forwardNote} · ${r.receivedAt.slice(11, 19)}`;
   item.iconPath = new vscode.ThemeIcon(
     forwardsFailed.length > 0 ? 'error' : 'mail',
     new vscode.ThemeColor(

@@ -13,7 +13,7 @@ import {
   type PublicAddressContext,
   type PublicAddressOpened,
   type PublicAddressProvider,
-} from '../../core/receiver/publicAddressProvider';
+} from '../../core/receiver';
 import type { EnvironmentRegistry } from '../environments/environmentRegistry';
 import type { ExtensionLog } from '../log/extensionLog';
 import { addressSetting, SettingError } from './addressSetting';

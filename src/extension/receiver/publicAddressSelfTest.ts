@@ -3,7 +3,7 @@
 // trusts that one token, whichever environment is in use, never forwards it, and runs it again after the tunnel
 // reconnects.
 import { SANDBOX_ENVIRONMENT } from '../../core/environments/environmentConfig';
-import type { ReceiverSession } from '../../core/receiver/ReceiverSession';
+import type { ReceiverSession } from '../../core/receiver';
 import type { PublicAddressTestResult } from '../../core/tunnel/publicAddressTest';
 import type { EnvironmentRegistry } from '../environments/environmentRegistry';
 import type { ExtensionLog } from '../log/extensionLog';

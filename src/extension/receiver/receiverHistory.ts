@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { mkdir } from 'node:fs/promises';
 import { byteSize } from '../../core/byteSize';
 import type { DeliveryHistory, DeliveryHistoryOptions } from '../../core/webhooks/DeliveryHistory';
-import type { ReceiverSession } from '../../core/receiver/ReceiverSession';
+import type { ReceiverSession } from '../../core/receiver';
 import { eraseHistoryFile } from '../../core/webhooks/eraseHistory';
 import { HistoryInUse, historyHolder } from '../../core/webhooks/historyLock';
 import type { ExtensionLog } from '../log/extensionLog';

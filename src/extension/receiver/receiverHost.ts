@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import type { Clock } from '../../core/time/clock';
 import type { DeliveryHistory } from '../../core/webhooks/DeliveryHistory';
 import type { DeliveryRecord } from '../../core/webhooks/deliveryRecord';
-import { ReceiverSession } from '../../core/receiver/ReceiverSession';
+import { ReceiverSession } from '../../core/receiver';
 import type { TrustedIssuer } from '../../core/webhooks/Verifier';
 import type { HistoryInUse } from '../../core/webhooks/historyLock';
 import type { PublicAddressTestResult } from '../../core/tunnel/publicAddressTest';
@@ -105,7 +105,8 @@ export class ReceiverHost implements vscode.Disposable, EnvironmentFollower {
     if (this.session.url) this.sandbox.setWebhookEndpoint(this.session.url, true);
   }
 
-  /** Trusts one token the editor signed (a replay, an edited resend, a fixture) until the result is called. */
+  /** Trusts one token this toolkit signed (Edit and Resend, a fixture, Replay, the audit) for one delivery, whatever
+   * environment is in use; the function returned withdraws it if still unspent. */
   trustSignedHere(token: string, issuers: readonly TrustedIssuer[]): () => void {
     return this.session.trustSignedHere(token, issuers);
   }

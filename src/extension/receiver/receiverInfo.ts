@@ -3,7 +3,7 @@ import type { TunnelState } from '../../core/tunnel/Tunnel';
 import type { PublicAddressTestResult } from '../../core/tunnel/publicAddressTest';
 import type { DeliveryRecord } from '../../core/webhooks/deliveryRecord';
 import type { PublicAddressSource } from './publicAddressSettings';
-import type { ReceiverSession } from '../../core/receiver/ReceiverSession';
+import type { ReceiverSession } from '../../core/receiver';
 import { linkDerivedDelivery } from '../fixtures/derivedFrom';
 import type { ExtensionLog } from '../log/extensionLog';
 
@@ -51,6 +51,8 @@ export function renderReceiverEvents(
   session.on('failure', (r) => extLog.error(`Webhook ${r.method} ${r.path} answered 500: ${r.note}`));
   session.on('started', ({ url }) => extLog.info(`Receiver listening at ${url}`));
   session.on('tunnel', () => to.changed());
+  // After PublicAddressSelfTest kept the result (its listener is older): a rerun after a reconnection shows too.
+  session.on('self-test', () => to.changed());
   session.on('endpoint-warning', (m) => extLog.warn(m));
   session.on('warning', (m) => extLog.warn(m));
 }

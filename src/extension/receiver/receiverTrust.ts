@@ -5,7 +5,7 @@
 import * as vscode from 'vscode';
 import { SANDBOX_ENVIRONMENT } from '../../core/environments/environmentConfig';
 import type { Environment } from '../../core/environments/environment';
-import type { ReceiverSession } from '../../core/receiver/ReceiverSession';
+import type { ReceiverSession } from '../../core/receiver';
 import type { TrustedIssuer } from '../../core/webhooks/Verifier';
 import type { EnvironmentRegistry } from '../environments/environmentRegistry';
 import type { ExtensionLog } from '../log/extensionLog';

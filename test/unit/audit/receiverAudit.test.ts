@@ -10,12 +10,14 @@ import {
   AuditRefused,
   AuditTargetUnreachable,
   checkTarget,
+  reattributeFailures,
   runAudit,
   type AuditSummary,
 } from '../../../src/core/audit/receiverAudit';
 import { auditCurl, auditJson, auditMarkdown } from '../../../src/core/audit/auditReport';
 import { BrokenReceiver, type Mistake } from '../helpers/brokenReceiver';
 import { RecordingServer } from '../helpers/recordingServer';
+import { ScriptedServer } from '../helpers/scriptedServer';
 import { KeySetServer, newRsaKey } from '../helpers/keySetServer';
 
 const CAUGHT_BY: Record<string, Mistake> = {
@@ -130,7 +132,7 @@ describe('receiver audit', function () {
     }
   });
 
-  it('a receiver trusting the wrong key set: the cases it must accept are not given advice about what they probe', async () => {
+  it('a receiver trusting another key set: the audit stops at the refused genuine delivery, naming the key it signed with and what the receiver said', async () => {
     const wrong = new KeySetServer();
     await wrong.start();
     wrong.keys = [(await newRsaKey('someone-else')).jwk];
@@ -141,39 +143,156 @@ describe('receiver audit', function () {
     const url = await receiver.start();
     try {
       const s = await runAudit({ target: url, sandboxUrl, sandboxSecret, clock });
-      const byId = Object.fromEntries(s.results.map((r) => [r.id, r]));
-      assert.equal(byId.genuine!.passed, false);
-      assert.match(
-        byId.genuine!.response!.body,
-        /^forbidden: step 3 \(signing key\) failed/,
-        'our receiver names the step it refused at',
+      assert.deepEqual(
+        s.results.map((r) => [r.id, r.passed]),
+        [['genuine', false]],
+        'no attack case was sent: a refusal of theirs would say nothing',
       );
-      const exp = byId['exp-30s-past']!;
-      assert.equal(exp.passed, false);
-      assert.doesNotMatch(exp.fix, /clock tolerance/i, 'not the fixed advice for the step it probes');
+      assert.equal(receiver.history.all().length, 1, 'one delivery reached the receiver');
+      assert.deepEqual([s.passed, s.failed, s.total, s.notSent], [0, 1, 1, AUDIT_CASES.length - 1]);
+      const m = s.trustMismatch!;
+      const kid = sandbox.context.signer.currentKid;
+      assert.deepEqual(m, {
+        signedWith: { ...trust, kid },
+        status: 403,
+        said: 'forbidden: step 3 (signing key) failed',
+        step: 3,
+        trust: true,
+      });
+      const genuine = s.results[0]!;
+      assert.equal(genuine.trustMismatch, m);
       assert.match(
-        exp.fix,
-        /refused this delivery at step 3.*probes step 5.*Fix step 3 first: look the kid up in the key set configured/,
+        genuine.detail,
+        /^answered 403 \("forbidden: step 3 \(signing key\) failed"\): the receiver refused a genuine delivery, signed with issuer .*, key set .*jwks\.json, kid .*; the other 29 cases were not sent/,
       );
-      assert.match(byId.duplicate!.fix, /genuine delivery was answered 403 too.*step 3/);
+      assert.match(
+        genuine.fix,
+        /^The receiver does not trust that key\. Make them match: have the receiver trust issuer /,
+      );
+      assert.match(auditMarkdown(s), /\*\*The receiver refused the genuine delivery\*\*: it answered 403/);
     } finally {
       await receiver.stop();
       await wrong.stop();
     }
   });
 
-  it('without a step in the answer, a refused genuine delivery still redirects the advice of the cases that must pass', async () => {
+  it("a refusal that names no step stops the audit too; a refusal naming a step trust does not decide gets that step's advice", async () => {
     const r = new BrokenReceiver('refuses-everything', trust);
     const url = await r.start();
     try {
       const s = await runAudit({ target: url, sandboxUrl, sandboxSecret, clock });
-      const exp = s.results.find((x) => x.id === 'exp-30s-past')!;
-      assert.match(exp.fix, /^The genuine delivery was answered 403 too, so this failure says nothing about step 5/);
-      const rejected = s.results.find((x) => x.id === 'exp-120s-past')!;
-      assert.ok(rejected.passed, 'a case that must be refused is unaffected');
+      assert.deepEqual(
+        s.results.map((x) => x.id),
+        ['genuine'],
+      );
+      assert.equal(s.trustMismatch!.trust, true);
+      assert.equal(s.trustMismatch!.step, undefined);
     } finally {
       await r.stop();
     }
+    const rec = new ScriptedServer();
+    rec.script = [{ status: 403, body: 'forbidden: step 6 (body hash) failed\n' }];
+    const url2 = await rec.start();
+    try {
+      const s = await runAudit({ target: url2, sandboxUrl, sandboxSecret, clock });
+      assert.equal(rec.requests.length, 1);
+      assert.equal(s.trustMismatch!.trust, false);
+      assert.match(
+        s.results[0]!.fix,
+        /^The receiver names step 6, which is not about trust: hash the raw request bytes/,
+      );
+    } finally {
+      await rec.stop();
+    }
+  });
+
+  it('a receiver trusting another sandbox under the same issuer (a second environment): 30/30 when each token the audit sends is trusted once, a trust mismatch when not', async () => {
+    const staging = new Sandbox({ port: 0 });
+    const st = await staging.start();
+    const verifier = new Verifier({
+      issuers: [{ issuer: st.issuer, audience: st.audience, jwksUrl: st.jwksUrl }],
+      clock,
+    });
+    const receiver = new Receiver({ verifier, clock });
+    const url = await receiver.start();
+    try {
+      assert.equal(st.issuer, trust.issuer, 'every sandbox signs as the same issuer');
+      const refused = await runAudit({ target: url, sandboxUrl, sandboxSecret, clock });
+      assert.equal(refused.trustMismatch?.step, 3);
+      const s = await runAudit({
+        target: url,
+        sandboxUrl,
+        sandboxSecret,
+        clock,
+        beforeSend: (auth) => {
+          if (auth?.startsWith('Bearer ')) verifier.trustToken(auth.slice(7), [trust], { once: true });
+        },
+      });
+      assert.deepEqual(
+        s.results.filter((r) => !r.passed).map((r) => `${r.id}: ${r.detail}`),
+        [],
+      );
+      assert.equal(s.passed, AUDIT_CASES.length);
+      assert.deepEqual(
+        receiver.history
+          .all()
+          .filter((r) => r.signedHere)
+          .map((r) => r.duplicate),
+        [false, true, false],
+        'the three it must accept (the genuine delivery, its duplicate, 30 s past exp), marked signed here',
+      );
+    } finally {
+      await receiver.stop();
+      await staging.stop();
+    }
+  });
+
+  it('asked for cases without the genuine one: it is sent first, to check trust, and reported only when refused', async () => {
+    const only = AUDIT_CASES.filter((c) => c.id === 'wrong-audience');
+    const ok = new BrokenReceiver('none', trust);
+    const url = await ok.start();
+    try {
+      const s = await runAudit({ target: url, sandboxUrl, sandboxSecret, clock, cases: only });
+      assert.deepEqual(
+        s.results.map((x) => [x.id, x.passed]),
+        [['wrong-audience', true]],
+      );
+      assert.equal(ok.processed, 1, 'the genuine delivery went first');
+    } finally {
+      await ok.stop();
+    }
+    const refusing = new BrokenReceiver('refuses-everything', trust);
+    const url2 = await refusing.start();
+    try {
+      const s = await runAudit({ target: url2, sandboxUrl, sandboxSecret, clock, cases: only });
+      assert.deepEqual(
+        s.results.map((x) => [x.id, x.passed]),
+        [['genuine', false]],
+        'a 403 to the wrong audience would have passed, saying nothing',
+      );
+      assert.equal(s.notSent, 1);
+    } finally {
+      await refusing.stop();
+    }
+  });
+
+  it("a case refused at another step than it probes gets that step's advice (reattributeFailures)", () => {
+    const base = { title: 't', why: 'w', request: {} as never, durationMs: 0, fix: 'fixed advice' };
+    const results = [
+      { ...base, id: 'genuine', rule: 'Receiver responses: 200', expected: 200, status: 200, passed: true, detail: '' },
+      {
+        ...base,
+        id: 'exp-30s-past',
+        rule: 'Step 5: exp',
+        expected: 200,
+        status: 403,
+        passed: false,
+        detail: '',
+        response: { status: 403, body: 'forbidden: step 3 (signing key) failed' },
+      },
+    ];
+    reattributeFailures(results);
+    assert.match(results[1]!.fix, /refused this delivery at step 3.*probes step 5.*Fix step 3 first: look the kid up/);
   });
 
   it('the test receiver with no mistake passes every case too (so each mistake below is the only difference)', async () => {

@@ -10,6 +10,11 @@ import { Verifier } from '../../../src/core/webhooks/Verifier';
 import { AUDIT_CASES } from '../../../src/core/audit/auditCases';
 import { BrokenReceiver } from '../helpers/brokenReceiver';
 import { RecordingServer } from '../helpers/recordingServer';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { writeKeyPair } from '../../../src/core/signing/keyPairFiles';
+import { KeySetServer } from '../helpers/keySetServer';
 
 describe('wfs audit', function () {
   this.timeout(60_000);
@@ -83,18 +88,86 @@ describe('wfs audit', function () {
     assert.equal(lines.at(-1)!.failed, 1);
   });
 
-  it('without --sandbox-url it runs its own sandbox (on --sandbox-port) and names its key set in the summary', async () => {
+  it('--sandbox-port: a sandbox started here signs, and says so; a receiver refusing everything stops the audit at the genuine delivery, exit 9', async () => {
     const rec = new RecordingServer();
     rec.respond = () => 403;
     const url = await rec.start();
     try {
-      assert.equal(await main(['audit', '--target', url, '--sandbox-port', '0'], io()), 1);
+      assert.equal(await main(['audit', '--target', url, '--sandbox-port', '0'], io()), 9);
     } finally {
       await rec.stop();
     }
+    assert.equal(rec.requests.length, 1, 'only the genuine delivery was sent');
+    const signing = lines.find((l) => l.event === 'signing-sandbox')!;
+    assert.match(signing.jwksUrl, /^http:\/\/127\.0\.0\.1:\d+\/\.well-known\/jwks\.json$/);
+    assert.deepEqual(
+      lines.filter((l) => l.event === 'case'),
+      [],
+      'no case is reported failed: the receiver was never judged',
+    );
+    const m = lines.find((l) => l.event === 'trust-mismatch')!;
+    assert.deepEqual([m.status, m.trust, m.notSent, m.jwksUrl], [403, true, 29, signing.jwksUrl]);
+    assert.match(m.kid, /\S/);
+    assert.match(m.message, /answered 403 with no reason to the audit's genuine delivery, signed with issuer .*kid/);
+    assert.match(m.fix, /a sandbox started here \(--sandbox-port\).*set WFS_BASE_URL and WFS_SANDBOX_SECRET/);
     const summary = lines.at(-1)!;
-    assert.match(summary.jwksUrl, /^http:\/\/127\.0\.0\.1:\d+\/\.well-known\/jwks\.json$/);
-    assert.equal(summary.failed, 3, 'a receiver refusing everything fails the three cases that expect 200');
+    assert.deepEqual([summary.event, summary.trustMismatch, summary.notSent], ['summary', true, 29]);
+  });
+
+  it('by default it signs with the sandbox WFS_BASE_URL names (with WFS_SANDBOX_SECRET): 30/30 against a receiver trusting it', async () => {
+    const receiver = new Receiver({
+      verifier: new Verifier({
+        issuers: [{ issuer: info.issuer, audience: info.audience, jwksUrl: info.jwksUrl }],
+        clock,
+      }),
+      clock,
+    });
+    const url = await receiver.start();
+    try {
+      const env = { WFS_BASE_URL: info.baseUrl, WFS_SANDBOX_SECRET: info.controlSecret };
+      assert.equal(await main(['audit', '--target', url], io(env)), 0);
+      assert.equal(lines.at(-1)!.passed, AUDIT_CASES.length);
+      assert.equal(lines.at(-1)!.jwksUrl, info.jwksUrl);
+      lines = [];
+      assert.equal(await main(['audit', '--target', url], io({ WFS_BASE_URL: info.baseUrl })), 2);
+      assert.match(
+        lines.at(-1)!.message,
+        /^wfs audit signs with the sandbox WFS_BASE_URL names \(http:\/\/127\.0\.0\.1:\d+\), and WFS_SANDBOX_SECRET is not set: .*--sandbox-url URL, --keys DIR .*--sandbox-port P/,
+      );
+    } finally {
+      await receiver.stop();
+    }
+  });
+
+  it("--keys DIR: signs with the folder's key: 30/30 against a receiver trusting that folder's key set", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'wfs-audit-keys-'));
+    const { issuerFile, jwks } = await writeKeyPair(dir, clock, 'https://keys.test/webhooks', 'keys-aud');
+    const keySet = new KeySetServer();
+    await keySet.start();
+    keySet.keys = jwks.keys;
+    const receiver = new Receiver({
+      verifier: new Verifier({
+        issuers: [{ issuer: issuerFile.issuer, audience: issuerFile.audience, jwksUrl: keySet.url }],
+        clock,
+      }),
+      clock,
+    });
+    const url = await receiver.start();
+    try {
+      assert.equal(await main(['audit', '--target', url, '--keys', dir], io({})), 0, JSON.stringify(lines));
+      const summary = lines.at(-1)!;
+      assert.deepEqual(
+        [summary.issuer, summary.audience, summary.passed, summary.total],
+        [issuerFile.issuer, issuerFile.audience, AUDIT_CASES.length, AUDIT_CASES.length],
+      );
+      lines = [];
+      assert.equal(await main(['audit', '--target', url, '--keys', join(dir, 'none')], io({})), 2);
+      assert.match(lines.at(-1)!.message, /^--keys: cannot read .*issuer\.json/);
+    } finally {
+      await receiver.stop();
+      await keySet.stop();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('usage errors exit 2 before sending anything: no target, a remote target, both sandbox flags', async () => {

@@ -127,6 +127,12 @@ describe('webhook panel view model', () => {
     assert.equal(row.runId, undefined);
   });
 
+  it('a delivery verified with a token signed here carries the mark; one from the service does not', () => {
+    assert.equal(deliveryRow(record({ signedHere: true })).signedHere, true);
+    assert.equal('signedHere' in deliveryRow(record()), false);
+    assert.equal(deliveryDetail(record({ signedHere: true }), Buffer.from('{}')).row.signedHere, true);
+  });
+
   it('filters by topic, status, verified/refused and free text; newest first', async () => {
     const all = [record(), refused, record({ id: 'd3', status: 500, headers: { 'x-svc-tenant-id': 'tenant-42' } })];
     const ids = async (f: Parameters<typeof filterRows>[1]) => (await filterRows(all, f, readBody))!.map((r) => r.id);

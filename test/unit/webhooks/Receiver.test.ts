@@ -102,6 +102,25 @@ describe('Receiver', () => {
     assert.doesNotMatch(JSON.stringify(rec), /eyJ[\w-]+\.eyJ[\w-]+\.[\w-]+/, 'no compact JWT anywhere in the record');
   });
 
+  it('a token trusted once (signed here) while the sandbox is not trusted: 200 verified and marked signed here, once; any other sandbox token refused', async () => {
+    const verifier = new Verifier({ issuers: [], clock: f.clock });
+    await receiver.stop();
+    receiver = new Receiver({ verifier, clock: f.clock });
+    url = await receiver.start();
+    const sandboxTrust = [{ issuer: f.info.issuer, jwksUrl: f.info.jwksUrl, audience: f.info.audience }];
+    const body = Buffer.from(JSON.stringify(EVENT(ID1)));
+    const token = await f.sandbox.context.signer.sign(body);
+    verifier.trustToken(token, sandboxTrust, { once: true });
+    assert.equal((await deliver(body, `Bearer ${token}`)).status, 200);
+    const rec = receiver.history.all().at(-1)!;
+    assert.deepEqual([rec.verified, rec.signedHere], [true, true]);
+    assert.equal((await deliver(body, `Bearer ${token}`)).status, 403, 'spent: the same token again');
+    const again = receiver.history.all().at(-1)!;
+    assert.deepEqual([again.verified, again.signedHere], [false, undefined]);
+    const other = Buffer.from(JSON.stringify(EVENT(ID2)));
+    assert.equal((await deliver(other)).status, 403, 'any other sandbox-signed delivery stays refused');
+  });
+
   it('receives the sandbox workflow events, tied to the workflow runId', async () => {
     await f.control('POST', 'webhooks', { url });
     const { access_token } = await f.signIn();

@@ -116,6 +116,89 @@ describe('Verifier', () => {
     assert.equal(failedStep(await verify(`Bearer ${probe}`)), 2, 'the probe itself, once its test is over');
   });
 
+  describe('trustToken once: a token signed here verifies for one delivery only', () => {
+    beforeEach(() => verifier.setIssuers([issuers[1]!]));
+
+    it('the first delivery that verifies spends it; the next with it is refused at step 2; any other token of the issuer too', async () => {
+      const signed = await token();
+      verifier.trustToken(signed, [issuers[0]!], { once: true });
+      assert.equal(failedStep(await verify(`Bearer ${signed}`, Buffer.from('another body'))), 6);
+      assert.equal(verifier.pendingOnce.count, 1, 'a body that fails step 6 does not spend it');
+      const v = await verifier.headers(`Bearer ${signed}`);
+      assert.ok(v instanceof TrustedToken);
+      assert.equal(v.signedHere, signed, 'the verdict says it was signed here');
+      assert.equal(verifier.body(v, { size: BODY.length, sha256: sha(BODY) }).ok, true);
+      assert.equal(verifier.pendingOnce.count, 0);
+      const again = await verify(`Bearer ${signed}`);
+      assert.equal(failedStep(again), 2, 'spent');
+      assert.equal(failedStep(await verify(`Bearer ${await token({ claims: { jti: 'x' } })}`)), 2);
+    });
+
+    it('two copies verified by their headers while it was unspent: the second to reach step 6 is refused (spent), unless told not to spend', async () => {
+      const signed = await token();
+      verifier.trustToken(signed, [issuers[0]!], { once: true });
+      const a = await verifier.headers(`Bearer ${signed}`);
+      const b = await verifier.headers(`Bearer ${signed}`);
+      assert.ok(a instanceof TrustedToken && b instanceof TrustedToken);
+      const digest = { size: BODY.length, sha256: sha(BODY) };
+      assert.equal(verifier.body(b, digest, false).ok, true, 'a copy that does not spend it');
+      assert.equal(verifier.body(a, digest).ok, true);
+      const late = verifier.body(b, digest);
+      assert.equal(late.ok, false);
+      assert.match(late.checks.find((c) => c.step === 2)!.detail, /signed here for one delivery, already spent/);
+    });
+
+    it("judged by its signer's key set alone: another key set trusted for the same issuer is not asked for its kid", async () => {
+      // Two sandboxes under one issuer string: the environment's key set (other) and the signer's (keys).
+      const envKey = await newRsaKey('env-1');
+      other.keys = [envKey.jwk];
+      verifier.setIssuers([{ issuer: ISS, jwksUrl: other.url, audience: AUD }]);
+      const signed = await token();
+      verifier.trustToken(signed, [issuers[0]!], { once: true });
+      assert.equal((await verify(`Bearer ${signed}`)).ok, true);
+      assert.equal(other.requests, 0, "the environment's key set was not asked for the signer's kid");
+      const forged = await token({ signWith: envKey });
+      verifier.trustToken(forged, [issuers[0]!], { once: true });
+      assert.equal(failedStep(await verify(`Bearer ${forged}`)), 4, 'a forgery under the kid fails on its merits');
+    });
+
+    it('expires with its own exp (plus the 60 s tolerance); one already expired is kept a minute, refused at step 5', async () => {
+      const signed = await token({ claims: { exp: nowS() + 30 } });
+      verifier.trustToken(signed, [issuers[0]!], { once: true });
+      clock.advance(91_000);
+      assert.equal(failedStep(await verify(`Bearer ${signed}`)), 2, 'past exp + 60 s: not trusted any more');
+      assert.equal(verifier.pendingOnce.count, 0);
+      const expired = await token({ claims: { exp: nowS() - 120 } });
+      verifier.trustToken(expired, [issuers[0]!], { once: true });
+      assert.equal(failedStep(await verify(`Bearer ${expired}`)), 5, "judged by its signer's key set: expired");
+      clock.advance(61_000);
+      verifier.trustToken(await token(), [issuers[0]!], { once: true });
+      assert.equal(verifier.pendingOnce.count, 1, 'the expired one was dropped after its minute');
+    });
+
+    it('bounded: at most 256 pending, the oldest dropped first; withdrawn by the function it returns', async () => {
+      const first = await token({ claims: { jti: 'first' } });
+      verifier.trustToken(first, [issuers[0]!], { once: true });
+      const base = await token();
+      for (let i = 0; i < 256; i++) verifier.trustToken(`${base}${i}`, [issuers[0]!], { once: true });
+      assert.equal(verifier.pendingOnce.count, 256);
+      assert.ok(verifier.pendingOnce.bytes < 1024 * 1024);
+      assert.equal(failedStep(await verify(`Bearer ${first}`)), 2, 'the oldest was dropped');
+      const last = await token({ claims: { jti: 'last' } });
+      const withdraw = verifier.trustToken(last, [issuers[0]!], { once: true });
+      withdraw();
+      assert.equal(failedStep(await verify(`Bearer ${last}`)), 2);
+      assert.equal(verifier.pendingOnce.count, 255);
+    });
+
+    it('bounded in bytes: a megabyte of pending tokens at most', async () => {
+      const long = 'x'.repeat(300 * 1024);
+      for (let i = 0; i < 5; i++) verifier.trustToken(`${long}${i}`, [issuers[0]!], { once: true });
+      assert.ok(verifier.pendingOnce.bytes <= 1024 * 1024, String(verifier.pendingOnce.bytes));
+      assert.equal(verifier.pendingOnce.count, 3);
+    });
+  });
+
   describe('one issuer at two key sets (two environments, e.g. two sandboxes)', () => {
     let second: TestKey;
     let staging: KeySetServer;

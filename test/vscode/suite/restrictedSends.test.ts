@@ -214,6 +214,13 @@ describe("Restricted Mode: a repository's settings, fixtures and task send nothi
     })) as FixtureSendResult;
     assert.equal(remote.notSent, 'waits-for-trust');
     assert.equal(await vscode.commands.executeCommand('wfs.testPublicAddress', { timeoutMs: 500 }), undefined);
+    // The audit of a receiver off this machine, even confirmed by its caller: nothing is signed or sent (.invalid
+    // never resolves, so a regression fails on a refused name, not on traffic leaving the machine).
+    const audit = await vscode.commands.executeCommand('wfs.auditReceiver', {
+      target: 'http://wfs-audit-target.invalid:9/webhooks',
+      confirmedRemote: true,
+    });
+    assert.equal(audit, undefined, 'the audit waits for trust');
 
     await vscode.commands.executeCommand('wfs.stopReceiver');
     const definition: WfsTaskDefinition = {

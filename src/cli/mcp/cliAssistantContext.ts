@@ -6,9 +6,10 @@ import type {
   AssistantContext,
   AssistantEnvironment,
   AssistantWorkflows,
-  AuditSigner,
-  DeliverySigner,
+  AuditSetup,
   DeliverySource,
+  SignedForTarget,
+  SignerInfo,
 } from '../../core/assistant/assistantContext';
 import { ToolRefused } from '../../core/assistant/assistantTool';
 import { readFixtureIn } from '../../core/assistant/fixtureFile';
@@ -120,12 +121,18 @@ export class CliAssistantContext implements AssistantContext {
     );
   }
 
-  async signer(): Promise<DeliverySigner> {
-    return this.o.sandbox.signer;
+  async signer(): Promise<SignerInfo> {
+    const { issuer, jwksUrl } = this.o.sandbox.signer;
+    return { issuer, jwksUrl };
   }
 
-  async auditSigner(): Promise<AuditSigner> {
-    return this.o.sandbox.audit;
+  async signFor(_url: string, body: Buffer): Promise<SignedForTarget> {
+    // Its own receiver trusts the signing sandbox already; another process's receiver decides for itself.
+    return { token: await this.o.sandbox.signer.sign(body), done: () => undefined };
+  }
+
+  async auditSetup(): Promise<AuditSetup> {
+    return { signer: this.o.sandbox.audit, done: () => undefined };
   }
 
   private target(): ServiceTarget {

@@ -2,7 +2,7 @@
 // It trusts the sandbox that signs the assistant's replays and events, forwards verified deliveries to --forward-to,
 // keeps its history in memory, and tells that sandbox its address so the sandbox's workflow events arrive here.
 import type { DeliverySource } from '../../core/assistant/assistantContext';
-import { ReceiverSession, type EndpointRegistration } from '../../core/receiver/ReceiverSession';
+import { ReceiverSession, type EndpointRegistration } from '../../core/receiver';
 import type { Clock } from '../../core/time/clock';
 import type { DeliveryRecord } from '../../core/webhooks/deliveryRecord';
 import { forwardEverything } from '../../core/webhooks/forwardRules';

@@ -1,20 +1,20 @@
 // The sandbox whose key signs what `wfs mcp` sends (replays, events, the audit): a running `wfs sandbox` named by
 // --sandbox-url (its secret in WFS_SANDBOX_SECRET), or one started in this process. Either is this machine's
 // simulator, where nothing is billed; the app must trust its issuer and key set.
-import type { AuditSigner, DeliverySigner } from '../../core/assistant/assistantContext';
+import type { AuditSetup, SignerInfo } from '../../core/assistant/assistantContext';
 import type { Credentials } from '../../core/auth/TokenManager';
 import { Sandbox } from '../../core/sandbox/Sandbox';
 import { SandboxControlClient } from '../../core/sandbox/sandboxControlClient';
 import { SANDBOX_PASSWORD, SANDBOX_USERNAME } from '../../core/sandbox/sandboxSeed';
-import type { EndpointRegistration } from '../../core/receiver/ReceiverSession';
+import type { EndpointRegistration } from '../../core/receiver';
 import type { TrustedIssuer } from '../../core/webhooks/Verifier';
 
 export interface SigningSandbox {
   baseUrl: string;
   /** Started here (stopped with wfs mcp), or a running `wfs sandbox`. */
   embedded: boolean;
-  signer: DeliverySigner;
-  audit: AuditSigner;
+  signer: SignerInfo & { sign(body: Buffer): Promise<string> };
+  audit: AuditSetup['signer'];
   trust: TrustedIssuer;
   /** Its published demo account. */
   demo: Credentials;

@@ -21,12 +21,16 @@ export interface DeliverySource {
   readonly description: string;
 }
 
-/** Signs a delivery's exact bytes (a fresh token: new exp, body_sha256 over them). Says who signs, so the user knows
- * what their app must trust; never holds out the key. */
-export interface DeliverySigner {
-  sign(body: Buffer): Promise<string>;
+/** Who signs what the tools send (the sandbox's key): what the app must trust. Never the key. */
+export interface SignerInfo {
   issuer: string;
   jwksUrl: string;
+}
+
+/** A token for exactly these bytes (a fresh exp, body_sha256 over them); `done()` once the answer came. */
+export interface SignedForTarget {
+  token: string;
+  done(): void;
 }
 
 export interface AssistantEnvironment {
@@ -57,8 +61,13 @@ export interface BilledStartDetails {
   correlationId: string;
 }
 
-/** Who signs the audit's tokens: a sandbox through its control API, or another issuer. */
-export type AuditSigner = { sandboxUrl: string; sandboxSecret: string } | { issuer: AuditIssuer };
+/** Who signs the audit's tokens (a sandbox through its control API, or another issuer), and what a face does with
+ * each request before it is sent (its own receiver trusts them once); `done()` when the audit is over. */
+export interface AuditSetup {
+  signer: { sandboxUrl: string; sandboxSecret: string } | { issuer: AuditIssuer };
+  beforeSend?: (authorization: string | undefined) => void;
+  done(): void;
+}
 
 /**
  * Each method that cannot give what is asked throws a ToolRefused saying why and what to do (the command or setting
@@ -76,14 +85,14 @@ export interface AssistantContext {
   appTarget(signed: { topic?: string; subTopic?: string }): string;
   /** The receiver's delivery address, on this machine. */
   receiverUrl(): string;
-  /** Has this face's own receiver accept one token this machine signed (whatever environment it trusts now), until
-   * the returned function is called; absent where the receiver trusts the signer already. */
-  trustAtReceiver?(token: string, signer: DeliverySigner): () => void;
-  /** The sandbox key that re-signs replays and events. */
-  signer(): Promise<DeliverySigner>;
+  /** Who signs replays and events. */
+  signer(): Promise<SignerInfo>;
+  /** A token for `body`, to be sent to `url`. Sent to this face's own receiver, the receiver accepts that one token
+   * whatever environment it trusts now (what this machine signs for itself), until `done()`. */
+  signFor(url: string, body: Buffer): Promise<SignedForTarget>;
   /** Signed in; anything using the user's token follows workspace trust. */
   workflows(): Promise<AssistantWorkflows>;
-  auditSigner(): Promise<AuditSigner>;
+  auditSetup(target: string): Promise<AuditSetup>;
   /** The probe-service report of the environment in use (it signs in with the user's credentials). */
   contractCheck(): Promise<ProbeReport>;
   /** A fixture file's text: only a `*.webhook.json` inside the workspace (the CLI: the folder it runs in). */

@@ -2,6 +2,7 @@
 // receiver, each failure with its fix) and the contract check (probe-service: the environment's answers against the
 // spec, never billing).
 import { AuditRefused, AuditTargetUnreachable, runAudit } from '../audit/receiverAudit';
+import { matchAdvice, refusalText } from '../audit/trustMismatch';
 import { summaryLine } from '../probe/probeReport';
 import { ToolRefused, type AssistantTool } from './assistantTool';
 
@@ -26,6 +27,9 @@ export interface AuditResult {
     fix: string;
   }[];
   passedCases: string[];
+  /** The receiver refused the genuine delivery: the audit stopped there, judging nothing else. What signed it, what
+   * the receiver answered, and how to make them match. */
+  trustMismatch?: { refusal: string; advice: string; notSent: number };
   /** Mistakes the audit cannot see from outside: what to look for in the handler's code. */
   inYourCode: { title: string; lookFor: string }[];
 }
@@ -38,8 +42,9 @@ export const auditReceiver: AssistantTool<AuditInput, AuditResult> = {
     "Sends the audit's 30 cases to the developer's own webhook receiver at a URL: one genuine signed delivery and",
     'forged or malformed ones (no token, an untrusted issuer, alg none, an expired token, a changed body, a replay…),',
     'and judges each answer by the spec (200 for genuine, 403 for the rest). Returns the failures, each with what went',
-    'wrong and how to fix it in the handler. The receiver must trust the sandbox issuer it reports for the genuine',
-    'case to pass. Only addresses on this machine, unless the user allowed the host.',
+    'wrong and how to fix it in the handler. The receiver must trust the sandbox issuer it reports: when it refuses the',
+    'genuine delivery, the audit stops there and says how to make the trust match. Only addresses on this machine,',
+    'unless the user allowed the host.',
   ].join(' '),
   inputSchema: {
     type: 'object',
@@ -73,14 +78,16 @@ export const auditReceiver: AssistantTool<AuditInput, AuditResult> = {
       );
     }
     ctx.checkReach(url.toString());
-    const signer = await ctx.auditSigner();
+    const setup = await ctx.auditSetup(url.toString());
     try {
+      const signer = setup.signer;
       const s = await runAudit({
         target: url.toString(),
         ...('issuer' in signer ? { issuer: signer.issuer } : signer),
         clock: ctx.clock,
         allowNonLocal: true,
         requestTimeoutMs: 10_000,
+        beforeSend: setup.beforeSend,
       });
       return {
         target: s.target,
@@ -100,6 +107,15 @@ export const auditReceiver: AssistantTool<AuditInput, AuditResult> = {
             fix: r.fix,
           })),
         passedCases: s.results.filter((r) => r.passed).map((r) => r.id),
+        ...(s.trustMismatch
+          ? {
+              trustMismatch: {
+                refusal: refusalText(s.trustMismatch, 'the genuine delivery', s.target),
+                advice: matchAdvice(s.trustMismatch),
+                notSent: s.notSent ?? 0,
+              },
+            }
+          : {}),
         inYourCode: s.inYourCode.map((c) => ({ title: c.title, lookFor: c.lookFor })),
       };
     } catch (err) {
@@ -109,6 +125,8 @@ export const auditReceiver: AssistantTool<AuditInput, AuditResult> = {
         );
       if (err instanceof AuditRefused) throw new ToolRefused(err.message);
       throw err;
+    } finally {
+      setup.done();
     }
   },
 };

@@ -78,24 +78,22 @@ async function signAndSend(
   body: Buffer,
   headers: Record<string, string>,
   sent: SendResult['sent'],
-  o: { signal?: AbortSignal; toReceiver?: boolean } = {},
+  signal?: AbortSignal,
 ): Promise<SendResult> {
   ctx.checkSending();
   ctx.checkReach(to);
   const signer = await ctx.signer();
-  const token = await signer.sign(body);
-  // What this machine signs for its own receiver, that receiver accepts, whichever environment it trusts now.
-  const untrust = o.toReceiver ? ctx.trustAtReceiver?.(token, signer) : undefined;
+  const { token, done } = await ctx.signFor(to, body);
   let a;
   try {
     a = await sendDelivery({
       url: to,
       body,
       headers: { ...headers, authorization: `Bearer ${token}` },
-      signal: o.signal,
+      signal,
     });
   } finally {
-    untrust?.();
+    done();
   }
   const signedBy = { issuer: signer.issuer, jwksUrl: signer.jwksUrl };
   const answer = answerOf(a);
@@ -218,10 +216,10 @@ export const replayToApp: AssistantTool<ReplayInput, SendResult> = {
   effect: 'sends',
   async preview(input, ctx): Promise<ToolPreview> {
     const p = await planReplay(input, ctx);
-    const signer = await ctx.signer();
+    // Free of side effects (VS Code's rule for a preview): the signer is not asked, so the sandbox is not started.
     return {
       title: 'Replay a webhook delivery to your app',
-      message: `Send ${p.what}${p.topic ? ` (${p.topic})` : ''}, ${p.body.length} bytes, to ${p.to} as a POST, re-signed with the sandbox key of ${signer.issuer}.`,
+      message: `Send ${p.what}${p.topic ? ` (${p.topic})` : ''}, ${p.body.length} bytes, to ${p.to} as a POST, re-signed with the sandbox's key.`,
     };
   },
   async run(input, ctx, signal) {
@@ -232,7 +230,7 @@ export const replayToApp: AssistantTool<ReplayInput, SendResult> = {
       p.body,
       p.headers,
       { what: p.what, topic: p.topic, webhookId: p.webhookId, bodyBytes: p.body.length },
-      { signal },
+      signal,
     );
   },
 };
@@ -322,10 +320,9 @@ export const sendEvent: AssistantTool<SendEventInput, SendResult> = {
   effect: 'sends',
   async preview(input, ctx) {
     const to = eventTarget(input, ctx);
-    const signer = await ctx.signer();
     return {
       title: `Send a signed ${input.topic} event`,
-      message: `Send a new ${input.topic} event (data: ${JSON.stringify(input.data ?? {}).slice(0, 300)}) to ${input.to === 'receiver' ? 'the receiver' : 'your app'} at ${to} as a POST, signed with the sandbox key of ${signer.issuer}.`,
+      message: `Send a new ${input.topic} event (data: ${JSON.stringify(input.data ?? {}).slice(0, 300)}) to ${input.to === 'receiver' ? 'the receiver' : 'your app'} at ${to} as a POST, signed with the sandbox's key.`,
     };
   },
   async run(input, ctx, signal) {
@@ -342,7 +339,7 @@ export const sendEvent: AssistantTool<SendEventInput, SendResult> = {
         webhookId: resolved.webhookId,
         bodyBytes: resolved.body.length,
       },
-      { signal, toReceiver: input.to === 'receiver' },
+      signal,
     );
   },
 };

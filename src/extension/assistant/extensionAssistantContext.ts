@@ -6,10 +6,11 @@ import type {
   AssistantContext,
   AssistantEnvironment,
   AssistantWorkflows,
-  AuditSigner,
+  AuditSetup,
   BilledStartDetails,
-  DeliverySigner,
   DeliverySource,
+  SignedForTarget,
+  SignerInfo,
 } from '../../core/assistant/assistantContext';
 import { ToolRefused } from '../../core/assistant/assistantTool';
 import { billedStartQuestion } from '../../core/assistant/billedStartRule';
@@ -138,31 +139,22 @@ export class ExtensionAssistantContext implements AssistantContext {
     );
   }
 
-  trustAtReceiver(token: string, signer: DeliverySigner): () => void {
-    const info = this.s.sandbox.info;
-    if (!info) return () => undefined;
-    return this.s.receiver.trustSignedHere(token, [
-      { issuer: signer.issuer, audience: info.audience, jwksUrl: signer.jwksUrl },
-    ]);
+  async signer(): Promise<SignerInfo> {
+    const info = await this.s.sandbox.ensureStarted();
+    return { issuer: info.issuer, jwksUrl: info.jwksUrl };
   }
 
-  async signer(): Promise<DeliverySigner> {
-    const info = await this.s.sandbox.ensureStarted();
-    const sandbox = this.s.sandbox;
-    return {
-      issuer: info.issuer,
-      jwksUrl: info.jwksUrl,
-      sign: async (body) => {
-        const token = await sandbox.signWebhookBody(body);
-        if (!token) throw new ToolRefused('The sandbox stopped before it could sign: start it again (Start Sandbox).');
-        return token;
-      },
-    };
+  /** As the editor signs what it sends (sandboxSigning.ts): sent to this window's receiver, that one token is
+   * accepted whatever environment is in use; sent to an app, the notice of what it must trust. */
+  async signFor(url: string, body: Buffer): Promise<SignedForTarget> {
+    await this.s.sandbox.ensureStarted();
+    return this.s.signing.signFor(url, body);
   }
 
-  async auditSigner(): Promise<AuditSigner> {
+  async auditSetup(target: string): Promise<AuditSetup> {
     const info = await this.s.sandbox.ensureStarted();
-    return { sandboxUrl: info.baseUrl, sandboxSecret: info.controlSecret };
+    const { beforeSend, done } = this.s.signing.forAudit(target);
+    return { signer: { sandboxUrl: info.baseUrl, sandboxSecret: info.controlSecret }, beforeSend, done };
   }
 
   /** The environment in use, when a tool may use the user's sign-in there now. */

@@ -116,9 +116,13 @@ export async function assistantFixture(): Promise<AssistantFixture> {
       return f.appUrl;
     },
     receiverUrl: () => receiverUrl,
-    signer: async () => ({ sign: (b) => signer.sign(b), issuer: info.issuer, jwksUrl: info.jwksUrl }),
+    signer: async () => ({ issuer: info.issuer, jwksUrl: info.jwksUrl }),
+    signFor: async (_url, body) => ({ token: await signer.sign(body), done: () => undefined }),
     workflows: async () => workflows,
-    auditSigner: async () => ({ sandboxUrl: info.baseUrl, sandboxSecret: info.controlSecret }),
+    auditSetup: async () => ({
+      signer: { sandboxUrl: info.baseUrl, sandboxSecret: info.controlSecret },
+      done: () => undefined,
+    }),
     contractCheck: async () => {
       throw new ToolRefused('not in this test');
     },

@@ -10,6 +10,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { ExtensionApi } from '../hostExtension/extension';
 import { ASSISTANT_TOOLS } from '../../../src/core/assistant/toolRegistry';
+import { Sandbox } from '../../../src/core/sandbox/Sandbox';
 import { mcpServerDefinition, resolvedDefinition } from '../../../src/extension/assistant/mcpServerProvider';
 import { ExtensionAssistantContext } from '../../../src/extension/assistant/extensionAssistantContext';
 import { LanguageModelToolAdapter } from '../../../src/extension/assistant/languageModelTools';
@@ -224,6 +225,43 @@ describe("the assistant's tools through vscode.lm", function () {
       assert.equal(asked.length, 2);
     } finally {
       restore();
+    }
+  });
+
+  it("on another environment, an event the assistant sends to this window's receiver is accepted once, marked signed here", async () => {
+    const staging = new Sandbox({ port: 0 });
+    const st = await staging.start();
+    try {
+      await setSetting('environments', [
+        {
+          name: 'Staging',
+          baseUrl: st.baseUrl,
+          trustedIssuers: [{ issuer: st.issuer, jwksUrl: st.jwksUrl, audience: st.audience }],
+        },
+      ]);
+      await until(api.environments.onDidChange, () => !!api.environments.get('Staging'), 'the Staging environment');
+      await vscode.commands.executeCommand('wfs.switchEnvironment', 'Staging');
+      const env = await invoke('wfs_environment', {});
+      assert.equal(env.environment.name, 'Staging');
+      assert.equal(env.environment.billed, true);
+      const before = api.receiver.history.all().length;
+      const sent = await invoke('wfs_send_event', { to: 'receiver', topic: 'loan/updated' });
+      assert.equal(sent.answer.status, 200, JSON.stringify(sent.answer));
+      await until(api.receiver.onDidReceive, () => api.receiver.history.all().length > before, 'the event');
+      const r = api.receiver.history.all().at(-1)!;
+      assert.equal(r.verified, true);
+      assert.equal(r.signedHere, true);
+      // A start here would be billed: the Sandbox's own start tool refuses.
+      await assert.rejects(
+        Promise.resolve(
+          vscode.lm.invokeTool('wfs_start_sandbox_workflow', { input: {}, toolInvocationToken: undefined }),
+        ),
+        /not the Sandbox: a start there is billed/,
+      );
+    } finally {
+      await vscode.commands.executeCommand('wfs.switchEnvironment', 'Sandbox');
+      await setSetting('environments', undefined);
+      await staging.stop();
     }
   });
 

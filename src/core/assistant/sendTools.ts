@@ -6,8 +6,16 @@
 import { isUtf8 } from 'node:buffer';
 import { forwardableHeaders } from '../http/hopByHop';
 import { sendDelivery, type DeliveryAnswer } from '../http/sendDelivery';
-import { parseFixture, resolveFixture, type Fixture, type ResolvedFixture } from '../fixtures/fixtureFormat';
-import { FRESH_WEBHOOK_ID, NOW, BODY_TRIGGERED_AT, BODY_WEBHOOK_ID } from '../fixtures/fixtureFormat';
+import {
+  BODY_TRIGGERED_AT,
+  BODY_WEBHOOK_ID,
+  FRESH_WEBHOOK_ID,
+  NOW,
+  parseFixture,
+  resolveFixture,
+  type Fixture,
+  type ResolvedFixture,
+} from '../fixtures/fixtureFormat';
 import type { DeliveryRecord } from '../webhooks/deliveryRecord';
 import type { AssistantContext } from './assistantContext';
 import { ToolRefused, type AssistantTool, type ToolPreview } from './assistantTool';

@@ -83,8 +83,12 @@ export const mcpCommand: CommandSpec = {
     'read-only': { type: 'boolean', description: 'offer only the tools that read (nothing is sent or started)' },
   },
   env: [
-    ...SERVICE_ENV,
+    // The service is optional here: without it, the workflow tools use the signing sandbox.
+    ['WFS_BASE_URL', 'the service the workflow tools use (default: the signing sandbox, with its demo account)'],
+    ['WFS_USERNAME, WFS_PASSWORD', 'with WFS_BASE_URL: credentials; tokens are kept in memory only'],
+    ...SERVICE_ENV.filter(([names]) => names !== 'WFS_BASE_URL' && names !== 'WFS_USERNAME, WFS_PASSWORD'),
     ['WFS_FIND_WORKFLOWS_URL', "Find Workflows address with {correlationId}, on WFS_BASE_URL's origin"],
+    ['WFS_PROBLEMS_BASE', "for the contract check: the base of the service's problem types (default: WFS_BASE_URL)"],
     [SANDBOX_SECRET_ENV, 'with --sandbox-url: that sandbox\'s "controlSecret"'],
   ],
   exits: [[130, 'a second SIGINT, SIGTERM or SIGHUP while it was stopping']],

@@ -70,7 +70,11 @@ if (cliPackage) {
     },
   });
   copyFileSync('src/testkit/testkit.d.ts', `${dir}/testkit.d.ts`);
-  copyFileSync('docs/testkit.md', `${dir}/testkit.md`);
+  // The package ships docs/cli.md as its README.md: testkit.md's links to it follow.
+  writeFileSync(
+    `${dir}/testkit.md`,
+    readFileSync('docs/testkit.md', 'utf8').replace(/\]\(cli\.md(#[^)]*)?\)/g, '](README.md$1)'),
+  );
   // The service's objects as JSON Schemas (src/core/schemas), for any language's tests.
   cpSync('src/core/schemas/json', `${dir}/schemas`, { recursive: true });
   const manifest = {

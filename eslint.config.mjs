@@ -67,6 +67,31 @@ export default tseslint.config(
     },
   },
   {
+    // The receiver's path and the clocks keep no state in their modules, shared by every receiver in a process (#68):
+    // module-level values are constants; what changes lives in an object (a Receiver, a history, a clock).
+    files: ['src/core/webhooks/**/*.ts', 'src/core/time/**/*.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: ":matches(Program, Program > ExportNamedDeclaration) > VariableDeclaration[kind!='const']",
+          message: 'No module-level variable here: keep what changes in the object that owns it.',
+        },
+        {
+          selector:
+            ':matches(Program, Program > ExportNamedDeclaration) > VariableDeclaration > VariableDeclarator > :matches(ObjectExpression, ArrayExpression).init',
+          message: 'A module-level object or array can be filled by any caller: freeze it (Object.freeze, as const).',
+        },
+        {
+          selector:
+            ':matches(Program, Program > ExportNamedDeclaration) > VariableDeclaration > VariableDeclarator:not([id.typeAnnotation.typeAnnotation.typeName.name=/^Readonly/]) > NewExpression.init[callee.name=/^(Map|WeakMap|Set|WeakSet)$/]',
+          message:
+            'A module-level map or set is a cache shared by every receiver: keep it in its object, or type it Readonly.',
+        },
+      ],
+    },
+  },
+  {
     // Tests may leave a promise to an assertion helper that rejects into mocha; the product may not.
     files: ['test/**/*.ts', 'bench/**/*.ts'],
     rules: { '@typescript-eslint/no-floating-promises': 'off', '@typescript-eslint/no-misused-promises': 'off' },

@@ -1,7 +1,7 @@
 // How far ours is from the bound, with confidence: paired rounds of a few receivers, each round's CPU per delivery
 // compared within the round, and a 95% interval for each median ratio by bootstrap. `npm run bench` gives one
 // median of 8 rounds; between two runs of the same code this host moved more than that run's own spread
-// (docs/benchmarks.md: "How sure a harness run is"), so a gap of a few percent needs more rounds than the bench has.
+// (docs/benchmarks.md: "bench/bound.mjs"), so a gap of a few percent needs more rounds than the bench has.
 //   node esbuild.mjs --tests && node bench/bound.mjs [ROUNDS] [floor,specMinimum,leastHistory,leastBounded,ours,
 //   oursNoHistory,ourVerifier] [--tiny]
 // (--tiny: 100 deliveries a round, the smoke test's size: proves it runs, measures nothing. --compare FILE: also
@@ -16,14 +16,19 @@
 // a round at 16 in flight after 3,000 sent to a bare server to warm the load generator. Each round's CPU is also
 // split as the bench splits it (cpuShare.mjs): the main thread outside GC pauses, the pauses, the other threads; a
 // gap between two receivers is then found in one of the three, with its own interval.
+// --guard: the performance goal (guard.mjs) judged after the rounds: ours ÷ leastBounded, the upper end of its
+// interval at most 1.15, and the latency ours adds over bare http one delivery at a time (loadgen.mjs, ours and bare
+// http in this process on CPU 0), p99 under 1 ms; the run exits 1 when either fails (not with --tiny). --write also puts the verdict in
+// bench/results.md; --note TEXT adds a sentence to it (what else the machine was running).
 import { createServer } from 'node:http';
 import { execFileSync, fork, spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpus, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createHash, generateKeyPairSync, randomUUID, sign } from 'node:crypto';
 import { bareHttp } from './receiverTargets.mjs';
+import { guardMarkdown, guardVerdict, writeGuard } from './guard.mjs';
 import { boundTargets } from './boundTargets.mjs';
 import { cpuShareMark, cpuShareSince, watchGc } from './cpuShare.mjs';
 
@@ -33,9 +38,11 @@ const compareFile = valueOf('--compare');
 const profileDir = valueOf('--profile');
 const args = process.argv
   .slice(2)
-  .filter((a, i, all) => !a.startsWith('--') && all[i - 1] !== '--compare' && all[i - 1] !== '--profile');
+  .filter((a, i, all) => !a.startsWith('--') && !['--compare', '--profile', '--note'].includes(all[i - 1]));
 const tiny = process.argv.includes('--tiny');
 const together = process.argv.includes('--together');
+const guard = process.argv.includes('--guard');
+const note = valueOf('--note');
 const loadGenerator = process.argv.includes('--raw') || together ? 'rawLoadgen.mjs' : 'loadgen.mjs';
 const ROUNDS = Number(args[0] ?? 30);
 const names = (args[1] ?? 'floor,leastHistory,leastBounded,ours').split(',');
@@ -57,6 +64,8 @@ const trust = {
 const TARGETS = boundTargets({ jwk, trust, compareFile });
 for (const n of names)
   if (!TARGETS[n]) throw new Error(`unknown receiver ${n}: one of ${Object.keys(TARGETS).join(', ')}`);
+if (guard && !(names.includes('ours') && names.includes('leastBounded')))
+  throw new Error('--guard compares ours with leastBounded: name both');
 
 // The same deliveries every round: each receiver is fresh, so none is taken for a copy. Tokens last an hour.
 const b64 = (o) => Buffer.from(JSON.stringify(o)).toString('base64url');
@@ -192,6 +201,44 @@ async function roundTogether(receivers, order, warmUrl) {
   return measured;
 }
 
+/** --guard: the latency ours adds, one delivery at a time, alternating with bare http: each delivery to ours minus
+ * the request to bare http just before it (loadgen.mjs's overFirst). All in this process, on CPU 0; the builds given
+ * by --compare alternate with them, and bare http's own p99 says how much of a stall is the machine's. */
+async function addedLatency() {
+  if (pinned) pin(process.pid, '0');
+  const order = ['ours', ...names.filter((n) => n.startsWith('compared'))];
+  const bare = await bareHttp();
+  const targets = [];
+  for (const name of order) targets.push(await TARGETS[name]());
+  const file = join(dir, 'latency.json');
+  const urls = [bare.url, ...targets.map((t) => t.url)];
+  writeFileSync(file, JSON.stringify({ urls, requestsFile, count: COUNT, concurrency: 1, warmup: WARM }));
+  const argv = [process.execPath, join(here, 'loadgen.mjs'), file];
+  const stdio = ['ignore', 'pipe', 'inherit'];
+  const child = pinned ? spawn('taskset', ['-c', '1', ...argv], { stdio }) : spawn(argv[0], argv.slice(1), { stdio });
+  let text = '';
+  child.stdout.on('data', (c) => (text += c));
+  const code = await new Promise((resolve) => child.on('exit', resolve));
+  for (const t of targets) await t.stop();
+  await bare.stop();
+  if (code !== 0) throw new Error(`the load generator exited ${code}`);
+  const result = JSON.parse(text.slice(text.indexOf('warm\n') + 5));
+  if (result.statuses['200'] !== COUNT) throw new Error(`not all answered 200: ${JSON.stringify(result.statuses)}`);
+  const ms = (v) => Math.round(v * 1000) / 1000;
+  const added = (i) => ({
+    addedP50Ms: ms(result.perUrl[i].overFirst.p50),
+    addedP99Ms: ms(result.perUrl[i].overFirst.p99),
+  });
+  const others = Object.fromEntries(order.slice(1).map((name, i) => [name, added(i + 2)]));
+  return {
+    ...added(1),
+    pairs: result.perUrl[1].overFirst.count,
+    bareP50Ms: ms(result.perUrl[0].p50),
+    bareP99Ms: ms(result.perUrl[0].p99),
+    ...(order.length > 1 ? { others } : {}),
+  };
+}
+
 const median = (l) => [...l].sort((a, b) => a - b)[l.length >> 1];
 /** The median of per-round values, and its 95% interval from 2,000 resamples of the rounds. */
 function withInterval(values, digits) {
@@ -231,8 +278,10 @@ for (let r = -1; r < ROUNDS; r++) {
 }
 await warmer.stop();
 for (const child of Object.values(receivers ?? {})) child.send('exit');
+const latency = guard ? await addedLatency() : undefined;
 keySet.close();
 const report = {
+  date: new Date().toISOString(),
   rounds: ROUNDS,
   pinned,
   loadGenerator,
@@ -263,4 +312,14 @@ for (let i = 1; i < names.length; i++)
       ]),
     );
   }
+if (guard) {
+  report.guard = guardVerdict(report.ratios['ours ÷ leastBounded'], latency);
+  if (process.argv.includes('--write')) {
+    const cpu = cpus();
+    const where = `on ${cpu[0]?.model ?? 'unknown'}, ${cpu.length} cores, Node ${process.version}, ${report.date.slice(0, 10)}`;
+    writeGuard(join(here, 'results.md'), guardMarkdown(report, where, note));
+  }
+  // --tiny measures nothing, so it judges nothing.
+  if (!tiny && !(report.guard.cpu.holds && report.guard.latency.holds)) process.exitCode = 1;
+}
 console.log(JSON.stringify(report, null, 1));

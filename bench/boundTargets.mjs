@@ -20,7 +20,7 @@ const require = createRequire(import.meta.url);
  * as "compared" (or several, comma-separated: "compared", "compared2", ...). */
 export function boundTargets({ jwk, trust, compareFile }) {
   const shipped = require(join(here, '..', 'out', 'bench', 'receiverCore.js'));
-  const core = { receiver: shipped, verifier: shipped, deliveryLog: shipped };
+  const core = { receiver: shipped, verifier: shipped, history: shipped };
   const { SystemClock } = require(join(here, '..', 'out', 'src', 'core', 'time', 'clock.js'));
   const targets = {
     floor: () => minimalVerifier(jwk),
@@ -36,7 +36,7 @@ export function boundTargets({ jwk, trust, compareFile }) {
   (compareFile ? compareFile.split(',') : []).forEach((file, i) => {
     const other = require(resolve(file));
     targets[i === 0 ? 'compared' : `compared${i + 1}`] = () =>
-      ourReceiver({ receiver: other, verifier: other, deliveryLog: other }, trust, new SystemClock());
+      ourReceiver({ receiver: other, verifier: other, history: other }, trust, new SystemClock());
   });
   return targets;
 }

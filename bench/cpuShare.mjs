@@ -1,7 +1,7 @@
 // Where a receiver's CPU goes besides its own JavaScript: V8's garbage collector pausing the main thread, and the
 // process's other threads (V8's helpers, which scavenge and mark in parallel with it, and libuv's pool). Through
-// HTTP the Receiver costs two to three times what its code costs without sockets (docs/benchmarks.md): this says how
-// much of that is collecting what it allocates and keeps.
+// HTTP the Receiver costs more than its code costs without sockets (receiverOwnWork.mjs): this says how much of that
+// is collecting what it allocates and keeps.
 import { readdirSync, readFileSync } from 'node:fs';
 import { PerformanceObserver } from 'node:perf_hooks';
 

@@ -1,6 +1,6 @@
 // The Receiver's own JavaScript per delivery, without sockets: each signed delivery is driven by hand through the
 // Receiver's request handler, against our Verifier behind the least handler on the same deliveries. Through HTTP the
-// Receiver's share moves with everything around it (docs/benchmarks.md: "Ours taken apart"); here only its code runs,
+// Receiver's share moves with everything around it (docs/benchmarks.md: "Where the CPU goes"); here only its code runs,
 // so a change to it shows in paired rounds that HTTP's noise would hide.
 import { EventEmitter } from 'node:events';
 import { leastVerifierHandler, noHistory, verifyDelivery } from './receiverTargets.mjs';

@@ -319,16 +319,16 @@ export function noHistory() {
   };
 }
 
-export async function ourReceiver(core, trust, clock, log) {
+export async function ourReceiver(core, trust, clock, history) {
   const { Receiver } = core.receiver;
   const { Verifier } = core.verifier;
-  const receiver = new Receiver({ verifier: new Verifier({ issuers: [trust], clock }), clock, log });
+  const receiver = new Receiver({ verifier: new Verifier({ issuers: [trust], clock }), clock, history });
   const url = await receiver.start();
   return {
     url,
     stop: async () => {
       await receiver.stop();
-      await log?.close();
+      await history?.close();
     },
     receiver,
   };

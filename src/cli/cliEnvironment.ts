@@ -12,7 +12,7 @@ import {
 import { isLoopbackHost } from '../core/http/loopback';
 import { DEFAULT_429_BACKOFF, RateGate } from '../core/http/rateGate';
 import type { Clock } from '../core/time/clock';
-import { UsageError } from './flags';
+import { listInWords, UsageError } from './flags';
 import type { CliIO } from './output';
 
 /** The service a command talks to, read and checked, nothing sent yet: an Environment read by the extension's own
@@ -41,26 +41,42 @@ const VARIABLE: Record<keyof ServiceFields, string> = {
   userAliasPlacement: 'WFS_USER_ALIAS_PLACEMENT',
 };
 
-function required(env: NodeJS.ProcessEnv, name: string): string {
-  const v = env[name];
-  if (!v) throw new UsageError(`${name} is not set (run \`wfs <command> --help\` for the environment it reads)`);
-  return v;
+/** The variables every service command needs. */
+export const REQUIRED_SERVICE_VARIABLES = ['WFS_BASE_URL', 'WFS_USERNAME', 'WFS_PASSWORD'] as const;
+
+/** The required service variables that are not set, in their order. */
+export function missingServiceVariables(env: NodeJS.ProcessEnv): string[] {
+  return REQUIRED_SERVICE_VARIABLES.filter((name) => !env[name]);
+}
+
+/** "WFS_USERNAME and WFS_PASSWORD are not set", with what to do; the runner ends it with the command's help. */
+export function notSetInWords(names: readonly string[]): string {
+  return `${listInWords(names)} ${names.length === 1 ? 'is' : 'are'} not set: export ${names.length === 1 ? 'it' : 'them'}; a local \`wfs sandbox\` prints the export line for its own`;
 }
 
 export function readServiceTarget(env: NodeJS.ProcessEnv): ServiceTarget {
-  const service = parseServiceFields({
-    baseUrl: required(env, 'WFS_BASE_URL'),
-    testWebhookUrl: env.WFS_TEST_WEBHOOK_URL || undefined,
-    userAliasPlacement: env.WFS_USER_ALIAS_PLACEMENT || undefined,
-  });
+  // Every missing variable is named at once, so the user sets them in one go.
+  const missing = missingServiceVariables(env);
+  const service = env.WFS_BASE_URL
+    ? parseServiceFields({
+        baseUrl: env.WFS_BASE_URL,
+        testWebhookUrl: env.WFS_TEST_WEBHOOK_URL || undefined,
+        userAliasPlacement: env.WFS_USER_ALIAS_PLACEMENT || undefined,
+      })
+    : undefined;
   // Said as the CLI always said them: an address's problem first, then missing credentials, then the placement.
   const refuse = (p: ServiceFieldProblem): never => {
-    throw new UsageError(`${VARIABLE[p.field]} ${p.problem}${p.kind === 'clear-credentials' ? '.' : ''}`);
+    const also = missing.length ? `; and ${notSetInWords(missing)}` : '';
+    throw new UsageError(
+      `${VARIABLE[p.field]} ${p.problem}${p.kind === 'clear-credentials' && !also ? '.' : ''}${also}`,
+      also ? 'the environment it reads' : undefined,
+    );
   };
-  if ('problem' in service && service.kind !== 'alias-placement') refuse(service);
+  if (service && 'problem' in service && service.kind !== 'alias-placement') refuse(service);
+  if (missing.length || !service) throw new UsageError(notSetInWords(missing), 'the environment it reads');
   const credentials: Credentials = {
-    username: required(env, 'WFS_USERNAME'),
-    password: required(env, 'WFS_PASSWORD'),
+    username: env.WFS_USERNAME!,
+    password: env.WFS_PASSWORD!,
     userAlias: env.WFS_USER_ALIAS || undefined,
   };
   if ('problem' in service) return refuse(service);

@@ -88,8 +88,13 @@ export const COMMANDS: readonly CommandEntry[] = [
   },
   {
     name: 'send',
-    summary: 'sign and send webhook fixtures (NAME.webhook.json) to a receiver or an app',
+    summary: 'sign and send webhook fixtures (NAME.webhook.json), or plain event bodies, to a receiver or an app',
     load: async () => (await import('./commands/sendCommand')).sendCommand,
+  },
+  {
+    name: 'fixture new',
+    summary: 'write a webhook fixture (NAME.webhook.json) from a plain event body',
+    load: async () => (await import('./commands/fixtureNewCommand')).fixtureNewCommand,
   },
   {
     name: 'mcp',

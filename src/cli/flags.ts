@@ -1,6 +1,7 @@
 // Flags through node:util parseArgs, strictly: unknown flags, missing values and stray arguments are usage errors
 // with a message that names the flag, never silently ignored.
 import { parseArgs } from 'node:util';
+import { editDistance } from '../core/presentation/editDistance';
 
 export interface FlagSpec {
   /** 'string' flags take a value; 'boolean' flags stand alone. */
@@ -10,14 +11,21 @@ export interface FlagSpec {
   /** The value's placeholder in help, e.g. 'PORT'. */
   value?: string;
   description: string;
+  /** The command cannot run without it: every missing one is named in one usage error, before the command runs. */
+  required?: boolean;
 }
 
 export type FlagSpecs = Record<string, FlagSpec>;
 
 export class UsageError extends Error {
-  constructor(message: string) {
+  /** What `wfs <command> --help` tells that fixes it (e.g. 'the environment it reads'): the message then ends with the
+   * real command's help, which only the runner knows. */
+  readonly seeHelp?: string;
+
+  constructor(message: string, seeHelp?: string) {
     super(message);
     this.name = 'UsageError';
+    this.seeHelp = seeHelp;
   }
 }
 
@@ -121,21 +129,6 @@ function single(list: readonly string[]): string | undefined {
   return list.length === 1 ? list[0] : undefined;
 }
 
-/** Edit distance counting a swap of neighbours as one edit (optimal string alignment), for names of a few dozen
- * characters: "--prot" is one typo from "--port". */
-function editDistance(a: string, b: string): number {
-  const d = Array.from({ length: a.length + 1 }, (_, i) =>
-    Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
-  );
-  for (let i = 1; i <= a.length; i++)
-    for (let j = 1; j <= b.length; j++) {
-      d[i]![j] = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
-        d[i]![j] = Math.min(d[i]![j]!, d[i - 2]![j - 2]! + 1);
-    }
-  return d[a.length]![b.length]!;
-}
-
 function longFlag(message: string): string | undefined {
   return /(--[a-z0-9-]+)/.exec(message)?.[1];
 }
@@ -149,8 +142,72 @@ export function intFlag(flags: ParsedFlags, name: string, min: number, max: numb
   return n;
 }
 
+/** Names joined as a person lists them: "a", "a and b", "a, b and c". */
+export function listInWords(names: readonly string[]): string {
+  return names.length <= 1 ? (names[0] ?? '') : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
+}
+
+/** The required flags (FlagSpec.required) not given, each with its placeholder: ['--service S', '--model M']. */
+export function missingRequiredFlags(flags: ParsedFlags, specs: FlagSpecs): string[] {
+  return Object.entries(specs)
+    .filter(([name, s]) => s.required && !flags.values.get(name) && !flags.lists.get(name)?.length)
+    .map(([name, s]) => `--${name}${s.type === 'string' ? ` ${s.value ?? 'VALUE'}` : ''}`);
+}
+
 export function requiredFlag(flags: ParsedFlags, name: string, what?: string): string {
   const v = flags.values.get(name);
   if (!v) throw new UsageError(`--${name} is required${what ? `: ${what}` : ''}`);
   return v;
+}
+
+const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/** A duration in words a person reads: "90 s", "10 min", "2 h", "500 ms". */
+export function durationInWords(ms: number): string {
+  if (ms % 86_400_000 === 0) return `${ms / 86_400_000} d`;
+  if (ms % 3_600_000 === 0) return `${ms / 3_600_000} h`;
+  if (ms % 60_000 === 0 && ms >= 60_000) return `${ms / 60_000} min`;
+  if (ms % 1000 === 0) return `${ms / 1000} s`;
+  return `${ms} ms`;
+}
+
+/**
+ * A duration flag, in milliseconds: a number with a unit (500ms, 3s, 2m, 1h, 1d; decimals allowed, 1.5s), or a bare
+ * number in the flag's own unit (`bareUnit`: what it meant before units were accepted). Within [minMs, maxMs].
+ */
+export function durationFlag(
+  flags: ParsedFlags,
+  name: string,
+  bareUnit: 's' | 'ms',
+  minMs: number,
+  maxMs: number,
+): number | undefined {
+  const raw = flags.values.get(name);
+  if (raw === undefined) return undefined;
+  const ms = parseDuration(raw, bareUnit);
+  if (ms === undefined || ms < minMs || ms > maxMs)
+    throw new UsageError(
+      `--${name} ${raw}: give a duration from ${durationInWords(minMs)} to ${durationInWords(maxMs)}, with a unit (500ms, 3s, 2m, 1h) or as a number of ${bareUnit === 's' ? 'seconds' : 'milliseconds'}`,
+    );
+  return ms;
+}
+
+/** "3s" → 3000, "1.5m" → 90000, "20" → 20 in `bareUnit`; undefined when it is not a duration or not whole ms. */
+export function parseDuration(raw: string, bareUnit: 's' | 'ms'): number | undefined {
+  const m = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h|d)?\s*$/i.exec(raw);
+  if (!m) return undefined;
+  const ms = Number(m[1]) * UNIT_MS[(m[2] ?? bareUnit).toLowerCase()]!;
+  return Number.isSafeInteger(ms)
+    ? ms
+    : Number.isFinite(ms) && Math.abs(ms - Math.round(ms)) < 1e-6
+      ? Math.round(ms)
+      : undefined;
+}
+
+/** A duration flag that must be whole seconds (a token's expires_in): in seconds. */
+export function wholeSecondsFlag(flags: ParsedFlags, name: string, minS: number, maxS: number): number | undefined {
+  const ms = durationFlag(flags, name, 's', minS * 1000, maxS * 1000);
+  if (ms === undefined) return undefined;
+  if (ms % 1000 !== 0) throw new UsageError(`--${name} ${flags.values.get(name)}: give whole seconds (e.g. 90s, 2m)`);
+  return ms / 1000;
 }

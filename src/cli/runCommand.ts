@@ -1,16 +1,21 @@
 // Runs one command: strict flags, the proxy from the environment, and every error turned into its line and exit
 // code. Loaded only when a command runs (main.ts), since what it imports brings undici in.
-import { ServiceError } from '../core/http/serviceErrors';
+import { PathNotServed, ServiceError } from '../core/http/serviceErrors';
+import { pathNotServedAdvice, type BaseUrlNames } from '../core/http/pathNotServed';
 import { TransportError, setDefaultDispatcher } from '../core/http/request';
 import { ProxyConfigError, checkProxySettings, proxyDispatcher, proxySettingsFromEnv } from '../core/http/proxy';
 import { TunnelError } from '../core/tunnel/Tunnel';
 import { ListenError } from '../core/http/listenError';
 import type { CommandSpec } from './commandSpec';
-import { parseFlags, UsageError } from './flags';
+import { listInWords, missingRequiredFlags, parseFlags, UsageError, type ParsedFlags } from './flags';
+import { missingServiceVariables, notSetInWords } from './cliEnvironment';
 import { errnoInWords, UNREACHABLE_NEXT } from './errnoWords';
 import { StoppedBeforeSent, type CliIO } from './output';
 import { EXIT } from './exitCodes';
 import { transportErrorEvent } from './transportErrorEvent';
+
+/** The CLI's settings are its variables. */
+const CLI_NAMES: BaseUrlNames = { baseUrl: 'WFS_BASE_URL', testWebhookUrl: 'WFS_TEST_WEBHOOK_URL' };
 
 export async function runCommand(command: CommandSpec, rest: string[], io: CliIO): Promise<number> {
   let restoreDispatcher: (() => void) | undefined;
@@ -26,6 +31,7 @@ export async function runCommand(command: CommandSpec, rest: string[], io: CliIO
       command.positionals !== undefined,
     );
     if (word !== undefined) flags.argument = word;
+    checkRequiredInputs(command, flags, io.env);
     const proxy = proxySettingsFromEnv(io.env);
     checkProxySettings(proxy, 'HTTPS_PROXY/HTTP_PROXY');
     const dispatcher = proxyDispatcher(proxy);
@@ -38,16 +44,34 @@ export async function runCommand(command: CommandSpec, rest: string[], io: CliIO
     }
     return await command.run(flags, io);
   } catch (err) {
-    return reportError(err, io);
+    return reportError(err, io, command);
   } finally {
     restoreDispatcher?.();
   }
 }
 
-function reportError(err: unknown, io: CliIO): number {
+/** Every required flag the command lacks, and (for a command that signs in) every service variable that is not set,
+ * in one usage error: a user fixes them all in one go, not one per run. */
+function checkRequiredInputs(command: CommandSpec, flags: ParsedFlags, env: NodeJS.ProcessEnv): void {
+  // A command's arguments (`wfs send FILE|DIR…`) are required as its flags are: named with them.
+  const argumentsMissing = command.positionals && flags.positionals.length === 0 ? [command.positionals[0]] : [];
+  const flagsMissing = [...argumentsMissing, ...missingRequiredFlags(flags, command.flags)];
+  if (missingRequiredFlags(flags, command.flags).length === 0) return;
+  const readsService = (command.env ?? []).some(([names]) => names === 'WFS_BASE_URL');
+  const variables = readsService ? missingServiceVariables(env) : [];
+  const flagWords = `${listInWords(flagsMissing)} ${flagsMissing.length === 1 ? 'is' : 'are'} required`;
+  throw new UsageError(
+    variables.length ? `${flagWords}; and ${notSetInWords(variables)}` : flagWords,
+    `${argumentsMissing.length ? 'its arguments and flags' : 'its flags'}${variables.length ? ' and the environment it reads' : ''}`,
+  );
+}
+
+function reportError(err: unknown, io: CliIO, command: CommandSpec): number {
   const { emit } = io;
   if (err instanceof UsageError || err instanceof ProxyConfigError) {
-    emit({ event: 'error', kind: 'usage', message: err.message });
+    const help =
+      err instanceof UsageError && err.seeHelp ? ` (run \`wfs ${command.name} --help\` for ${err.seeHelp})` : '';
+    emit({ event: 'error', kind: 'usage', message: err.message + help });
     return EXIT.usage;
   }
   if (err instanceof StoppedBeforeSent) {
@@ -55,7 +79,12 @@ function reportError(err: unknown, io: CliIO): number {
     return EXIT.interrupted;
   }
   if (err instanceof ServiceError) {
-    emit(err.toJSON());
+    // Said with the variable to change: the core's words name the extension's settings.
+    emit(
+      err instanceof PathNotServed && err.operation
+        ? { ...err.toJSON(), message: pathNotServedAdvice(err.operation, err.requestUrl, CLI_NAMES) }
+        : err.toJSON(),
+    );
     if (err.kind === 'local-validation') return EXIT.usage;
     if (err.kind === 'outcome-unknown') return EXIT.outcomeUnknown;
     return EXIT.failed;

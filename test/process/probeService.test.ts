@@ -260,3 +260,27 @@ describe('wfs probe-service', function () {
     }
   });
 });
+
+// Issue 69, point 16: probe-service said Find Workflows' address was not configured, though `wfs find` searches the
+// sandbox's path by default. It probes where `wfs find` searches.
+describe('wfs probe-service: Find Workflows where wfs find searches', function () {
+  this.timeout(60_000);
+
+  it('without WFS_FIND_WORKFLOWS_URL: the find row is probed at the sandbox path, as wfs find does', async () => {
+    const sandbox = await startSandboxProcess();
+    try {
+      const p = new WfsProcess(['probe-service', '--spacing', '100ms'], sandbox.env);
+      assert.equal(await p.exitCode(), 0, p.stdout + p.stderr);
+      const probing = await p.event('probing');
+      assert.equal(probing.findWorkflowsAt, `${sandbox.info.baseUrl}/workflow-services-ws/resources/v1/workflows`);
+      assert.equal(probing.findWorkflowsDefault, true);
+      const find = row(p, 'find');
+      assert.notEqual(find.verdict, 'not-probed', find.verdictText);
+      assert.deepEqual([find.service.status, find.matchesSandbox], [200, true]);
+      const found = new WfsProcess(['find', '--correlation-id', 'nothing-started-with-this'], sandbox.env);
+      assert.equal(await found.exitCode(), 5, 'and wfs find answers from the same address');
+    } finally {
+      await sandbox.stop();
+    }
+  });
+});

@@ -69,6 +69,7 @@ describe('wfs send', () => {
       total: 1,
       passed: 1,
       failed: 0,
+      invalid: 0,
       notSent: 0,
     });
     await listen.stopCleanly();
@@ -156,7 +157,7 @@ describe('wfs send', () => {
       sent.map((l) => [l.status, l.expected, l.passed]),
       [
         [202, '2xx', true],
-        [409, '409', true],
+        [409, 409, true],
         [500, '2xx', false],
       ],
     );
@@ -164,7 +165,9 @@ describe('wfs send', () => {
     const [invalid] = send.events('fixture-invalid');
     assert.equal(invalid!.problems[0].field, 'body');
     assert.match(invalid!.problems[0].message, /names topic "d\/x" but no body/);
-    assert.deepEqual([send.events('send-summary')[0]!.passed, send.events('send-summary')[0]!.failed], [2, 2]);
+    // The invalid fixture is counted as such: not as an answer that "did not", and not as 0 not sent.
+    const summary = send.events('send-summary')[0]!;
+    assert.deepEqual([summary.passed, summary.failed, summary.invalid, summary.notSent], [2, 1, 1, 0]);
     // On a terminal: text, one line per answer, failures in red words.
     const human = await wfs(['send', folder, '--to', to, '--sandbox-url', s.info.baseUrl, '--human']);
     assert.equal(await human.exitCode(), 1);
@@ -173,7 +176,7 @@ describe('wfs send', () => {
       human.stdout,
       /✗ \[4\/4\] .*d-nobody\.webhook\.json: not sent, the fixture is invalid\n {4}1:1 body: "body" is missing/,
     );
-    assert.match(human.stdout, /✗ 2 of 4 fixture\(s\) answered as expected by .*, 2 did not/);
+    assert.match(human.stdout, /✗ 2 of 4 fixture\(s\) answered as expected by .*, 1 did not, 1 invalid \(not sent\) /);
     await app.stop();
   });
 

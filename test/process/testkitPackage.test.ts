@@ -149,4 +149,49 @@ describe('the test kit, installed from the packed CLI into an empty folder', fun
     );
     assert.equal(tsc.status, 0, tsc.out);
   });
+
+  it('the installed testkit.md links only to files the package holds (cli.md is its README.md)', () => {
+    const installed = join(dir, 'node_modules/workflow-service-cli');
+    for (const doc of ['testkit.md', 'README.md']) {
+      const text = readFileSync(join(installed, doc), 'utf8');
+      const links = [...text.matchAll(/\]\(([^)#:]+)(#[^)]*)?\)/g)].map((m) => m[1]!);
+      for (const link of links)
+        assert.ok(existsSync(join(installed, link)), `${doc} links to ${link}, not in the package`);
+    }
+    assert.match(readFileSync(join(installed, 'testkit.md'), 'utf8'), /\[cli\.md\]\(README\.md\)/);
+  });
+
+  it('README and docs/testkit.md install from the tarball first, and say the package is not on the registry', () => {
+    for (const doc of ['README.md', 'docs/testkit.md']) {
+      const text = readFileSync(join(ROOT, doc), 'utf8');
+      assert.match(text, /not on the npm registry yet/, doc);
+      assert.match(text, /npm run pack:cli/, doc);
+      assert.match(text, /npm install --save-dev \S*dist\/workflow-service-cli-0\.1\.0\.tgz/, doc);
+      assert.doesNotMatch(
+        text,
+        /npm install --save-dev workflow-service-cli\b(?!-)/,
+        `${doc}: the registry route fails with E404`,
+      );
+    }
+  });
+
+  it("docs/testkit.md's Jest example passes as written, with Jest from the npm registry", () => {
+    const jestDir = mkdtempSync(join(tmpdir(), 'wfs-testkit-jest-'));
+    writeFileSync(join(jestDir, 'package.json'), '{"private":true,"type":"module"}\n');
+    const tarball = join(ROOT, 'dist', `workflow-service-cli-${manifest.version}.tgz`);
+    const install = run('npm', ['install', tarball, join(ROOT, 'node_modules/jose'), 'jest@30'], jestDir, 170_000);
+    assert.equal(install.status, 0, install.out);
+    for (const name of ['receiver.mjs', 'jest.config.mjs', 'receiver.jest.test.mjs'])
+      writeFileSync(join(jestDir, name), docBlock(name));
+    const doc = readFileSync(join(ROOT, 'docs/testkit.md'), 'utf8');
+    const command = /```sh\n(NODE_OPTIONS=[^\n]*jest[^\n]*)\n```/.exec(doc)?.[1];
+    assert.ok(command, 'docs/testkit.md gives the command that runs Jest');
+    const t = run('sh', ['-c', command], jestDir);
+    assert.equal(t.status, 0, t.out);
+    assert.match(t.out, /Tests: +3 passed, 3 total/);
+    // Without the flag, the error the document warns of.
+    const plain = run('npx', ['jest'], jestDir);
+    assert.notEqual(plain.status, 0);
+    assert.match(plain.out, /Must use import to load ES Module/);
+  });
 });

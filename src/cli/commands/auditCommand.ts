@@ -7,7 +7,7 @@ import { errnoInWords } from '../errnoWords';
 import { auditJunit, auditSummaryMarkdown } from '../../core/audit/auditReport';
 import { matchAdvice, refusalText } from '../../core/audit/trustMismatch';
 import type { CommandSpec } from '../commandSpec';
-import { intFlag, requiredFlag, UsageError } from '../flags';
+import { durationFlag, requiredFlag, UsageError } from '../flags';
 import { httpUrlValue } from '../httpUrlValue';
 import { KEY_ENV, KEY_FLAGS, keySource, openKey, trustAdvice, type OpenKey } from '../signingKey';
 
@@ -16,7 +16,7 @@ import { KEY_ENV, KEY_FLAGS, keySource, openKey, trustAdvice, type OpenKey } fro
 export const auditCommand: CommandSpec = {
   name: 'audit',
   synopsis:
-    'audit --target URL [--sandbox-url URL | --keys DIR | --sandbox-port P] [--allow-remote] [--timeout SECONDS] [--processed-url URL] [--junit FILE] [--summary-md FILE]',
+    'audit --target URL [--sandbox-url URL | --keys DIR | --sandbox-port P] [--allow-remote] [--timeout DURATION] [--processed-url URL] [--junit FILE] [--summary-md FILE]',
   description: [
     'Sends signed and deliberately broken deliveries to your receiver and checks each answer against the spec.',
     'It signs with the sandbox WFS_BASE_URL names (with WFS_SANDBOX_SECRET), or the key a flag names: your receiver',
@@ -33,7 +33,11 @@ export const auditCommand: CommandSpec = {
     },
     ...KEY_FLAGS,
     'allow-remote': { type: 'boolean', description: 'allow a target that is not on loopback' },
-    timeout: { type: 'string', value: 'SECONDS', description: 'per-request timeout, 1 to 60 (default 10)' },
+    timeout: {
+      type: 'string',
+      value: 'DURATION',
+      description: 'per-request timeout: 1s to 60s, e.g. 30s (a bare number is seconds; default 10s)',
+    },
     'processed-url': {
       type: 'string',
       value: 'URL',
@@ -68,7 +72,7 @@ export const auditCommand: CommandSpec = {
     const source = keySource(flags, io.env, 'audit');
     const processedUrl = flags.values.get('processed-url');
     if (processedUrl) httpUrlValue('--processed-url', processedUrl);
-    const timeoutS = intFlag(flags, 'timeout', 1, 60) ?? 10;
+    const timeoutMs = durationFlag(flags, 'timeout', 's', 1000, 60_000) ?? 10_000;
     // Report files are checked before anything is sent: a typo in a path must not cost a whole audit run.
     for (const [flag, write] of [
       ['junit', writeFileSync],
@@ -101,7 +105,7 @@ export const auditCommand: CommandSpec = {
         issuer: key.issuer,
         clock: io.clock,
         allowNonLocal: flags.switches.has('allow-remote'),
-        requestTimeoutMs: timeoutS * 1000,
+        requestTimeoutMs: timeoutMs,
         processedUrl,
         onResult: (r) => {
           done++;

@@ -19,7 +19,12 @@ export const findCommand: CommandSpec = {
     'GET {base}/workflow-services-ws/resources/v1/workflows?correlationId=C. WFS_FIND_WORKFLOWS_URL points it elsewhere.',
   ].join('\n'),
   flags: {
-    'correlation-id': { type: 'string', value: 'C', description: 'the correlationId the start sent (required)' },
+    'correlation-id': {
+      type: 'string',
+      value: 'C',
+      description: 'the correlationId the start sent (required)',
+      required: true,
+    },
   },
   env: [
     ...SERVICE_ENV,

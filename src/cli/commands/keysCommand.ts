@@ -22,7 +22,7 @@ export const keysCommand: CommandSpec = {
     'prints {"event":"keys","dir":…,"kid":…,"issuer":…,"audience":…,"files":[…]}.',
   ].join('\n'),
   flags: {
-    out: { type: 'string', value: 'DIR', description: 'the folder to write (required)' },
+    out: { type: 'string', value: 'DIR', description: 'the folder to write (required)', required: true },
     issuer: {
       type: 'string',
       value: 'ISS',

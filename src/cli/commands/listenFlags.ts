@@ -13,6 +13,7 @@ import { octal } from '../../core/webhooks/historyFile';
 import { DEFAULT_MAX_BODY } from '../../core/webhooks/Receiver';
 import type { TrustedIssuer } from '../../core/webhooks/Verifier';
 import { readBoundedText } from '../boundedRead';
+import { parseJsonText } from '../../core/jsonText';
 import { intFlag, UsageError, type FlagSpecs, type ParsedFlags } from '../flags';
 import { httpUrlValue } from '../httpUrlValue';
 import { readKeyFolderTrust, type KeyFolderTrust } from '../../core/signing/keyFolderTrust';
@@ -22,11 +23,17 @@ import { KeyFilesError } from '../../core/signing/keyFolderFiles';
 const MAX_TRUST_FILE_BYTES = 1024 * 1024;
 
 export function readTrustFile(file: string): TrustedIssuer[] {
+  let text: string;
+  try {
+    text = readBoundedText(file, MAX_TRUST_FILE_BYTES);
+  } catch (err) {
+    throw new UsageError(`--trust-file ${file}: cannot read it: ${(err as Error).message}`);
+  }
   let parsed: unknown;
   try {
-    parsed = JSON.parse(readBoundedText(file, MAX_TRUST_FILE_BYTES));
+    parsed = parseJsonText(text);
   } catch (err) {
-    throw new UsageError(`--trust-file ${file}: ${(err as Error).message}`);
+    throw new UsageError(`--trust-file ${file}: not valid JSON: ${(err as Error).message}`);
   }
   if (!Array.isArray(parsed) || parsed.length === 0)
     throw new UsageError(`--trust-file ${file}: expected a non-empty JSON array of {issuer, jwksUrl, audience}`);

@@ -8,24 +8,25 @@ import { probeProfile } from '../../core/probe/probeProfile';
 import { DEFAULT_SPACING_MS, MAX_KEY_SETS, MAX_PROBE_REQUESTS, runProbe } from '../../core/probe/runProbe';
 import { WebhookCapture } from '../../core/probe/webhookCapture';
 import { buildTestWebhookRequest } from '../../core/webhooks/testWebhookRequest';
-import { findWorkflowsUrl } from '../../core/workflows/WorkflowClient';
+import { DEFAULT_FIND_WORKFLOWS_PATH, findWorkflowsUrl } from '../../core/workflows/WorkflowClient';
+import { joinUrl } from '../../core/http/paths';
 import { readServiceTarget } from '../cliEnvironment';
 import { SERVICE_ENV, type CommandSpec } from '../commandSpec';
-import { intFlag, UsageError } from '../flags';
+import { durationFlag, intFlag, UsageError } from '../flags';
 import { httpUrlValue } from '../httpUrlValue';
 
 export const probeServiceCommand: CommandSpec = {
   name: 'probe-service',
   synopsis: [
-    'probe-service [--include-refusal] [--jwks-url URL …] [--spacing MS]',
-    '              [--webhook-address URL [--webhook-port P] [--webhook-wait SECONDS]]',
+    'probe-service [--include-refusal] [--jwks-url URL …] [--spacing DURATION]',
+    '              [--webhook-address URL [--webhook-port P] [--webhook-wait DURATION]]',
     '              [--markdown FILE] [--profile-out FILE]',
   ].join('\n'),
   description: [
     `Sends a fixed series of at most ${MAX_PROBE_REQUESTS} requests, ${DEFAULT_SPACING_MS} ms apart, none of which can bill: a sign-in with`,
     'the given credentials, a refresh and a garbage refresh, five starts that cannot be accepted (no Authorization, a',
     'malformed token, malformed JSON, no Content-Type, an unresolvable product on a session that cannot exist), a path',
-    'without the workflow context root, a read of a workflow that cannot exist, Find Workflows (with WFS_FIND_WORKFLOWS_URL),',
+    'without the workflow context root, a read of a workflow that cannot exist, Find Workflows (where `wfs find` searches),',
     'the key sets (--jwks-url) and, with --webhook-address, one test webhook. Credentials go only to WFS_BASE_URL and',
     'WFS_TEST_WEBHOOK_URL. One {"event":"probe-row",…} line per observation: what the spec says, what the sandbox does,',
     'what the service did (status, media type, body kind, field names; JWT header and claim names, never values), and',
@@ -58,13 +59,13 @@ export const probeServiceCommand: CommandSpec = {
     },
     'webhook-wait': {
       type: 'string',
-      value: 'SECONDS',
-      description: 'how long to wait for the test webhook to arrive (default 30)',
+      value: 'DURATION',
+      description: 'how long to wait for the test webhook to arrive, up to 10m (a bare number is seconds; default 30s)',
     },
     spacing: {
       type: 'string',
-      value: 'MS',
-      description: `time between requests (default ${DEFAULT_SPACING_MS}, at least 100)`,
+      value: 'DURATION',
+      description: `time between requests, 100ms to 60s (a bare number is milliseconds; default ${DEFAULT_SPACING_MS}ms)`,
     },
     markdown: { type: 'string', value: 'FILE', description: 'write the report as Markdown' },
     'profile-out': {
@@ -76,7 +77,10 @@ export const probeServiceCommand: CommandSpec = {
   env: [
     ...SERVICE_ENV,
     ['WFS_PROBLEMS_BASE', "the base of the service's problem types (default: WFS_BASE_URL)"],
-    ['WFS_FIND_WORKFLOWS_URL', 'Find Workflows address with {correlationId}; without it Find Workflows is not probed'],
+    [
+      'WFS_FIND_WORKFLOWS_URL',
+      "Find Workflows address with {correlationId}, as for wfs find (default: the sandbox's path on WFS_BASE_URL)",
+    ],
   ],
   exits: [
     [1, 'something differs from the spec, or the probe stopped early (429, a refused sign-in, no answer)'],
@@ -87,7 +91,8 @@ export const probeServiceCommand: CommandSpec = {
     const problemsBase = io.env.WFS_PROBLEMS_BASE
       ? httpUrlValue('WFS_PROBLEMS_BASE', io.env.WFS_PROBLEMS_BASE).replace(/\/+$/, '')
       : undefined;
-    const findTemplate = io.env.WFS_FIND_WORKFLOWS_URL || undefined;
+    // Where `wfs find` searches: the variable, or the sandbox's own path (the service's is not documented).
+    const findTemplate = io.env.WFS_FIND_WORKFLOWS_URL || joinUrl(target.baseUrl, DEFAULT_FIND_WORKFLOWS_PATH);
     if (findTemplate)
       try {
         findWorkflowsUrl(target.baseUrl, 'x', findTemplate);
@@ -96,8 +101,8 @@ export const probeServiceCommand: CommandSpec = {
       }
     const jwksUrls = (flags.lists.get('jwks-url') ?? []).map((u) => httpUrlValue('--jwks-url', u));
     if (jwksUrls.length > MAX_KEY_SETS) throw new UsageError(`--jwks-url: at most ${MAX_KEY_SETS} key sets`);
-    const spacingMs = intFlag(flags, 'spacing', 100, 60_000) ?? DEFAULT_SPACING_MS;
-    const waitMs = (intFlag(flags, 'webhook-wait', 1, 600) ?? 30) * 1000;
+    const spacingMs = durationFlag(flags, 'spacing', 'ms', 100, 60_000) ?? DEFAULT_SPACING_MS;
+    const waitMs = durationFlag(flags, 'webhook-wait', 's', 1000, 600_000) ?? 30_000;
     const address = flags.values.get('webhook-address');
     let capture: WebhookCapture | undefined;
     if (address !== undefined) {
@@ -132,6 +137,9 @@ export const probeServiceCommand: CommandSpec = {
       testWebhookOrigin: new URL(target.testWebhookUrl).origin,
       plannedRequests: MAX_PROBE_REQUESTS,
       spacingMs,
+      // Without its query, as every address the probe prints.
+      findWorkflowsAt: findTemplate.split('?')[0],
+      ...(io.env.WFS_FIND_WORKFLOWS_URL ? {} : { findWorkflowsDefault: true }),
     });
     let report;
     try {

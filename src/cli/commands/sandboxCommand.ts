@@ -1,13 +1,13 @@
 // `wfs sandbox`: runs the simulator until SIGTERM/SIGINT, printing a ready line and one line per event.
 import { Sandbox } from '../../core/sandbox/Sandbox';
 import type { CommandSpec } from '../commandSpec';
-import { intFlag } from '../flags';
+import { durationFlag, intFlag, wholeSecondsFlag } from '../flags';
 import { readProfileFlag } from './sandboxProfileFlag';
 
 export const sandboxCommand: CommandSpec = {
   name: 'sandbox',
   synopsis:
-    'sandbox [--host H] [--port P] [--access-token-ttl SECONDS] [--workflow-duration SECONDS] [--allow-host NAME …] [--profile FILE]',
+    'sandbox [--host H] [--port P] [--access-token-ttl DURATION] [--workflow-duration DURATION] [--allow-host NAME …] [--profile FILE]',
   description: [
     'Runs the sandbox until SIGTERM or SIGINT (exit 0). The first line, {"event":"ready",…}, carries its baseUrl,',
     'testWebhookUrl, issuer, audience, jwksUrl, the demo credentials, sessions and products, and its controlSecret;',
@@ -21,13 +21,14 @@ export const sandboxCommand: CommandSpec = {
     port: { type: 'string', value: 'P', description: 'the port (default 0: a free one)' },
     'access-token-ttl': {
       type: 'string',
-      value: 'SECONDS',
-      description: 'expires_in of issued access tokens (default 3600)',
+      value: 'DURATION',
+      description:
+        'expires_in of issued access tokens, whole seconds: 90s, 5m, 1h (a bare number is seconds; default 1h)',
     },
     'workflow-duration': {
       type: 'string',
-      value: 'SECONDS',
-      description: 'how long a workflow stays processing (default 20)',
+      value: 'DURATION',
+      description: 'how long a workflow stays processing: 500ms, 20s, 2m (a bare number is seconds; default 20s)',
     },
     'allow-host': {
       type: 'string',
@@ -50,13 +51,16 @@ export const sandboxCommand: CommandSpec = {
       profile: profile?.profile,
       host: flags.values.get('host') ?? '127.0.0.1',
       port: intFlag(flags, 'port', 0, 65535) ?? 0,
-      accessTokenTtlSeconds: intFlag(flags, 'access-token-ttl', 1, 86400),
-      workflowDurationSeconds: intFlag(flags, 'workflow-duration', 0, 86400),
+      accessTokenTtlSeconds: wholeSecondsFlag(flags, 'access-token-ttl', 1, 86400),
+      workflowDurationSeconds: seconds(durationFlag(flags, 'workflow-duration', 's', 0, 86_400_000)),
       allowedHosts: flags.lists.get('allow-host') ?? [],
     });
     io.progress?.('starting the sandbox');
     const info = await sandbox.start().finally(() => io.progress?.(undefined));
-    emit({ event: 'ready', ...info });
+    const host = flags.values.get('host');
+    // Bound to every interface: its addresses are loopback ones (they work here), and other machines need a name.
+    const everywhere = host === '0.0.0.0' || host === '::' || host === '[::]';
+    emit({ event: 'ready', ...info, ...(everywhere ? { listeningOn: host } : {}) });
     if (profile) {
       emit({
         event: 'profile',
@@ -75,3 +79,7 @@ export const sandboxCommand: CommandSpec = {
     return 0;
   },
 };
+
+function seconds(ms: number | undefined): number | undefined {
+  return ms === undefined ? undefined : ms / 1000;
+}

@@ -4,20 +4,24 @@
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { FIXTURE_SUFFIX, parseFixture, resolveFixture } from '../../core/fixtures/fixtureFormat';
+import { fixtureFromEvent, looksLikeFixture, type EventFields } from '../../core/fixtures/plainEvent';
 import { sendResolvedFixture, type BodySigner } from '../../core/fixtures/sendFixture';
 import { isLoopbackHost } from '../../core/http/loopback';
 import { kidOf, matchAdvice, refusalOf, refusalText } from '../../core/audit/trustMismatch';
 import { MAX_STDIN_BYTES, readBoundedText } from '../boundedRead';
 import type { CommandSpec } from '../commandSpec';
-import { intFlag, requiredFlag, UsageError } from '../flags';
+import { durationFlag, requiredFlag, UsageError } from '../flags';
 import { httpUrlValue } from '../httpUrlValue';
 import { KEY_ENV, KEY_FLAGS, keySource, openKey, trustAdvice } from '../signingKey';
 
 export const sendCommand: CommandSpec = {
   name: 'send',
   synopsis:
-    'send FILE|DIR… --to URL [--sandbox-url URL | --keys DIR | --sandbox-port P] [--allow-remote] [--timeout SECONDS]',
-  positionals: ['FILE|DIR…', `fixture files, or folders whose *${FIXTURE_SUFFIX} files are sent (sorted, recursive)`],
+    'send FILE|DIR… --to URL [--topic T --sub-topic S [--tenant-id T]] [--sandbox-url URL | --keys DIR | --sandbox-port P] [--allow-remote] [--timeout DURATION]',
+  positionals: [
+    'FILE|DIR…',
+    `fixture files, or folders whose *${FIXTURE_SUFFIX} files are sent (sorted, recursive); or plain event bodies (JSON files without "wfsFixture")`,
+  ],
   description: [
     'Sends each webhook fixture to --to, signed over its exact body bytes (a fresh exp and body_sha256), with a',
     'fresh webhookId and triggeredAt unless the fixture fixes them. The key is the sandbox WFS_BASE_URL names (with',
@@ -30,10 +34,30 @@ export const sendCommand: CommandSpec = {
     '--timeout), and says how long it waited.',
   ].join('\n'),
   flags: {
-    to: { type: 'string', value: 'URL', description: 'where to send: your receiver or app (required)' },
+    to: {
+      type: 'string',
+      value: 'URL',
+      description: 'where to send: your receiver or app (required)',
+      required: true,
+    },
     ...KEY_FLAGS,
+    topic: { type: 'string', value: 'T', description: 'send the files as plain event bodies with this X-Svc-Topic' },
+    'sub-topic': {
+      type: 'string',
+      value: 'S',
+      description: 'with plain event bodies: X-Svc-Sub-Topic (default: the body\'s "subTopic")',
+    },
+    'tenant-id': {
+      type: 'string',
+      value: 'T',
+      description: 'with plain event bodies: X-Svc-Tenant-Id (default: the body\'s "tenantId")',
+    },
     'allow-remote': { type: 'boolean', description: 'allow a --to address off this machine' },
-    timeout: { type: 'string', value: 'SECONDS', description: 'wait this long for each answer, 1 to 120 (default 10)' },
+    timeout: {
+      type: 'string',
+      value: 'DURATION',
+      description: 'wait this long for each answer: 500ms to 120s, e.g. 30s (a bare number is seconds; default 10s)',
+    },
   },
   env: KEY_ENV,
   exits: [
@@ -52,7 +76,13 @@ export const sendCommand: CommandSpec = {
     if (flags.positionals.length === 0)
       throw new UsageError(`name the fixtures to send: files, or folders of *${FIXTURE_SUFFIX} files`);
     const source = keySource(flags, io.env, 'send');
-    const timeoutMs = (intFlag(flags, 'timeout', 1, 120) ?? 10) * 1000;
+    const timeoutMs = durationFlag(flags, 'timeout', 's', 500, 120_000) ?? 10_000;
+    const given: EventFields = {
+      topic: flags.values.get('topic'),
+      subTopic: flags.values.get('sub-topic'),
+      tenant: flags.values.get('tenant-id'),
+    };
+    const plainAlways = Object.values(given).some((v) => v !== undefined);
     const files = fixtureFiles(flags.positionals);
     if (files.length === 0) throw new UsageError(`no *${FIXTURE_SUFFIX} files in ${flags.positionals.join(', ')}`);
 
@@ -71,6 +101,7 @@ export const sendCommand: CommandSpec = {
     const started = performance.now();
     let passed = 0;
     let failed = 0;
+    let invalid = 0;
     let notSent = 0;
     try {
       for (let i = 0; i < files.length; i++) {
@@ -80,7 +111,7 @@ export const sendCommand: CommandSpec = {
         try {
           text = readBoundedText(file, MAX_STDIN_BYTES);
         } catch (err) {
-          failed++;
+          invalid++;
           emit({
             event: 'fixture-invalid',
             ...position,
@@ -93,12 +124,15 @@ export const sendCommand: CommandSpec = {
           });
           continue;
         }
-        const parsed = parseFixture(text);
+        // A plain event body: with --topic (or its siblings) every file is one, else a JSON file not a fixture.
+        const plain = plainAlways || !looksLikeFixture(text, file);
+        const parsed = plain ? fixtureFromEvent(text, given) : parseFixture(text);
         if (!parsed.ok) {
-          failed++;
+          invalid++;
           emit({
             event: 'fixture-invalid',
             ...position,
+            ...(plain ? { plainEvent: true } : {}),
             problems: parsed.problems.map((p) => ({
               field: p.field,
               message: p.message,
@@ -188,15 +222,17 @@ export const sendCommand: CommandSpec = {
       total: files.length,
       passed,
       failed,
+      invalid,
       notSent,
       elapsedMs: Math.round(performance.now() - started),
     });
-    return failed === 0 && notSent === 0 ? 0 : 1;
+    return failed === 0 && invalid === 0 && notSent === 0 ? 0 : 1;
   },
 };
 
-function expectedText(status: number[] | undefined): string {
-  return status ? status.join(' or ') : '2xx';
+/** What the fixture expects, as data: a status, a list of them, or "2xx" when it names none. */
+function expectedText(status: number[] | undefined): number | number[] | '2xx' {
+  return status ? (status.length === 1 ? status[0]! : status) : '2xx';
 }
 
 /** The files named, and the fixture files under the folders named, in order; each once. */

@@ -3,13 +3,14 @@ import { WorkflowClient, prepareStart } from '../../core/workflows/WorkflowClien
 import { EXIT } from '../exitCodes';
 import { readServiceTarget, signIn } from '../cliEnvironment';
 import { SERVICE_ENV, type CommandSpec } from '../commandSpec';
-import { intFlag, requiredFlag, UsageError } from '../flags';
-import { DEFAULT_GIVE_UP_SECONDS, followWorkflow } from './statusCommand';
+import { requiredFlag, UsageError } from '../flags';
+import { FOLLOW_FLAGS, followDurations, followWorkflow } from './statusCommand';
 import { OutcomeUnknown, ServiceError } from '../../core/http/serviceErrors';
 import { TransportError } from '../../core/http/request';
 import { startBilledWorkflow, type OutcomeUnknownResult } from '../../core/workflows/billedStart';
 import { shellQuote } from '../../core/presentation/shellQuote';
 import { StoppedBeforeSent } from '../output';
+import { explainStartRefusal } from '../startRefusal';
 
 /** A start that may have billed a workflow although no answer says so: what happened, then the exact command. */
 function outcomeUnknown(o: OutcomeUnknownResult): OutcomeUnknown {
@@ -49,7 +50,7 @@ function findCommandLine(correlationId: string): string {
 export const startCommand: CommandSpec = {
   name: 'start',
   synopsis:
-    'start --session ID --service S --model M [--correlation-id C] [--follow [--deadline SECONDS] [--give-up-after SECONDS]]',
+    'start --session ID --service S --model M [--correlation-id C] [--follow [--deadline DURATION] [--give-up-after DURATION]]',
   description: [
     'Starts one BILLED workflow and prints {"event":"started","correlationId":…,"workflow":…,"messages":…,"links":…} on 202.',
     'Without --correlation-id a distinctive one is generated, so a 500 can always be resolved with `wfs find`.',
@@ -58,25 +59,21 @@ export const startCommand: CommandSpec = {
     'With --follow it then follows the workflow as `wfs status --follow` does, with the same lines and exit codes.',
   ].join('\n'),
   flags: {
-    session: { type: 'string', value: 'ID', description: 'the session holding the staged loan (required)' },
-    service: { type: 'string', value: 'S', description: 'product.service, e.g. Appraisal (required)' },
-    model: { type: 'string', value: 'M', description: 'product.model, e.g. Standard (required)' },
+    session: {
+      type: 'string',
+      value: 'ID',
+      description: 'the session holding the staged loan (required)',
+      required: true,
+    },
+    service: { type: 'string', value: 'S', description: 'product.service, e.g. Appraisal (required)', required: true },
+    model: { type: 'string', value: 'M', description: 'product.model, e.g. Standard (required)', required: true },
     'correlation-id': {
       type: 'string',
       value: 'C',
       description: 'your own reference, at most 255 characters (default: generated)',
     },
     follow: { type: 'boolean', description: 'then follow the workflow to its end, as `wfs status --follow`' },
-    deadline: {
-      type: 'string',
-      value: 'SECONDS',
-      description: 'with --follow: stop polling after this long (default 600)',
-    },
-    'give-up-after': {
-      type: 'string',
-      value: 'SECONDS',
-      description: `with --follow: stop (exit 1) once reads have failed to reach the service for this long (default ${DEFAULT_GIVE_UP_SECONDS})`,
-    },
+    ...FOLLOW_FLAGS,
   },
   env: SERVICE_ENV,
   exits: [
@@ -92,8 +89,7 @@ export const startCommand: CommandSpec = {
     const sessionId = requiredFlag(flags, 'session');
     const product = { service: requiredFlag(flags, 'service'), model: requiredFlag(flags, 'model') };
     const follow = flags.switches.has('follow');
-    const deadlineSeconds = intFlag(flags, 'deadline', 1, 7 * 86400) ?? 600;
-    const giveUpSeconds = intFlag(flags, 'give-up-after', 1, 7 * 86400) ?? DEFAULT_GIVE_UP_SECONDS;
+    const { deadlineMs, giveUpMs } = followDurations(flags);
     for (const name of ['deadline', 'give-up-after'])
       if (flags.values.has(name) && !follow) throw new UsageError(`--${name} applies only with --follow`);
     const target = readServiceTarget(io.env);
@@ -118,7 +114,9 @@ export const startCommand: CommandSpec = {
         (req, options) => client.start(req, options),
         { sessionId, product, correlationId: prepared.correlationId },
         stop.signal,
-      ).finally(() => io.progress?.(undefined));
+      )
+        .catch((err: unknown) => explainStartRefusal(err, product, env.baseUrl, io.env))
+        .finally(() => io.progress?.(undefined));
       if (outcome.kind === 'not-sent')
         throw new StoppedBeforeSent('stopped before the start was sent: no workflow was started, nothing was billed');
       if (outcome.kind === 'outcome-unknown') throw outcomeUnknown(outcome);
@@ -134,8 +132,8 @@ export const startCommand: CommandSpec = {
         first: body,
         baseUrl: env.baseUrl,
         io,
-        deadlineSeconds,
-        giveUpSeconds,
+        deadlineMs,
+        giveUpMs,
       });
     } finally {
       unsubscribe();

@@ -5,13 +5,41 @@ import { WorkflowFollower } from '../../core/workflows/WorkflowFollower';
 import { isTerminal, type WorkflowEnvelope } from '../../core/workflows/workflowTypes';
 import { readServiceTarget, signIn } from '../cliEnvironment';
 import { SERVICE_ENV, type CommandSpec } from '../commandSpec';
-import { intFlag, requiredFlag, UsageError } from '../flags';
+import { durationFlag, durationInWords, requiredFlag, UsageError, type ParsedFlags } from '../flags';
+import type { TimerHandle } from '../../core/time/clock';
 import type { CliIO, Emit } from '../output';
 import { TransportError } from '../../core/http/request';
 import { shellQuote } from '../../core/presentation/shellQuote';
 import { errnoInWords } from '../errnoWords';
 
 export const DEFAULT_GIVE_UP_SECONDS = 60;
+export const DEFAULT_DEADLINE_SECONDS = 600;
+/** The longest --deadline and --give-up-after: a week. */
+const MAX_FOLLOW_MS = 7 * 86_400_000;
+/** While reads cannot reach the service, how often it tries again (the spec's schedule can wait 10 s). */
+const UNREACHABLE_RETRY_MS = 2000;
+
+/** The help of --deadline and --give-up-after, for status and start alike. */
+export const FOLLOW_FLAGS = {
+  deadline: {
+    type: 'string',
+    value: 'DURATION',
+    description: `with --follow: stop polling after this long, e.g. 90s, 10m, 1h (a bare number is seconds; default ${DEFAULT_DEADLINE_SECONDS / 60}m)`,
+  },
+  'give-up-after': {
+    type: 'string',
+    value: 'DURATION',
+    description: `with --follow: stop (exit 1) once reads have failed to reach the service for this long (default ${DEFAULT_GIVE_UP_SECONDS}s)`,
+  },
+} as const;
+
+/** --deadline and --give-up-after, in milliseconds: durations with a unit, or bare seconds as before. */
+export function followDurations(flags: ParsedFlags): { deadlineMs: number; giveUpMs: number } {
+  return {
+    deadlineMs: durationFlag(flags, 'deadline', 's', 1000, MAX_FOLLOW_MS) ?? DEFAULT_DEADLINE_SECONDS * 1000,
+    giveUpMs: durationFlag(flags, 'give-up-after', 's', 1000, MAX_FOLLOW_MS) ?? DEFAULT_GIVE_UP_SECONDS * 1000,
+  };
+}
 
 /** A read that never got an answer from the service: a refused or cut connection, an unknown host, a timeout. */
 function isUnreachable(err: Error): err is TransportError {
@@ -20,7 +48,7 @@ function isUnreachable(err: Error): err is TransportError {
 
 export const statusCommand: CommandSpec = {
   name: 'status',
-  synopsis: 'status --workflow ID_OR_URL [--follow] [--deadline SECONDS] [--give-up-after SECONDS]',
+  synopsis: 'status --workflow ID_OR_URL [--follow] [--deadline DURATION] [--give-up-after DURATION]',
   description: [
     'Reads the workflow once and prints {"event":"status","at":…,"workflow":…,"links":…}, by id or by its self link',
     "(a link must be on WFS_BASE_URL's origin: the token is never sent elsewhere).",
@@ -29,21 +57,17 @@ export const statusCommand: CommandSpec = {
     'when it ends failed or cancelled, after an error line naming the status.',
     'When reads cannot reach the service, it warns once ({"event":"warning","kind":"unreachable",…}) and keeps polling; after',
     '--give-up-after seconds of nothing but failed connections it stops with exit 1, the last status it saw and the command',
-    'to resume.',
+    'to resume. At the deadline (exit 4) it prints the command that follows it further.',
   ].join('\n'),
   flags: {
-    workflow: { type: 'string', value: 'ID_OR_URL', description: 'a workflow id (wf_…) or its self link (required)' },
+    workflow: {
+      type: 'string',
+      value: 'ID_OR_URL',
+      description: 'a workflow id (wf_…) or its self link (required)',
+      required: true,
+    },
     follow: { type: 'boolean', description: 'poll until the workflow reaches a terminal status' },
-    deadline: {
-      type: 'string',
-      value: 'SECONDS',
-      description: 'with --follow: stop polling after this long (default 600)',
-    },
-    'give-up-after': {
-      type: 'string',
-      value: 'SECONDS',
-      description: `with --follow: stop (exit 1) once reads have failed to reach the service for this long (default ${DEFAULT_GIVE_UP_SECONDS})`,
-    },
+    ...FOLLOW_FLAGS,
   },
   env: SERVICE_ENV,
   exits: [
@@ -59,8 +83,7 @@ export const statusCommand: CommandSpec = {
     const { emit } = io;
     const target = requiredFlag(flags, 'workflow');
     const follow = flags.switches.has('follow');
-    const deadlineSeconds = intFlag(flags, 'deadline', 1, 7 * 86400) ?? 600;
-    const giveUpSeconds = intFlag(flags, 'give-up-after', 1, 7 * 86400) ?? DEFAULT_GIVE_UP_SECONDS;
+    const { deadlineMs, giveUpMs } = followDurations(flags);
     if (flags.values.has('deadline') && !follow) throw new UsageError('--deadline applies only with --follow');
     if (flags.values.has('give-up-after') && !follow)
       throw new UsageError('--give-up-after applies only with --follow');
@@ -79,7 +102,7 @@ export const statusCommand: CommandSpec = {
       const line = (e: WorkflowEnvelope) => ({ event: 'status', at: new Date(env.clock.now()).toISOString(), ...e });
       emit(line(first));
       if (!follow) return 0;
-      return await followWorkflow({ client, target, first, baseUrl: env.baseUrl, io, deadlineSeconds, giveUpSeconds });
+      return await followWorkflow({ client, target, first, baseUrl: env.baseUrl, io, deadlineMs, giveUpMs });
     } finally {
       env.tokens.dispose();
     }
@@ -94,8 +117,8 @@ export interface FollowArgs {
   first: WorkflowEnvelope;
   baseUrl: string;
   io: CliIO;
-  deadlineSeconds: number;
-  giveUpSeconds: number;
+  deadlineMs: number;
+  giveUpMs: number;
 }
 
 /** Follows a workflow to its end (status --follow, start --follow): a line per change, the exit code of its end. */
@@ -105,8 +128,8 @@ export async function followWorkflow({
   first,
   baseUrl,
   io,
-  deadlineSeconds,
-  giveUpSeconds,
+  deadlineMs,
+  giveUpMs,
 }: FollowArgs): Promise<number> {
   const { emit } = io;
   const line = (e: WorkflowEnvelope) => ({ event: 'status', at: new Date(io.clock.now()).toISOString(), ...e });
@@ -116,11 +139,21 @@ export async function followWorkflow({
   // Consecutive reads that could not reach the service: warned about once, then counted.
   let unreachable: { since: number; failures: number; error: TransportError } | undefined;
   let gaveUp = false;
+  // While unreachable: a read again every UNREACHABLE_RETRY_MS, and the give-up at exactly giveUpMs after the first
+  // failed read, not at the first scheduled read after it (which came up to 10 s late).
+  let retryTimer: TimerHandle | undefined;
+  let giveUpTimer: TimerHandle | undefined;
+  const clearTimers = () => {
+    io.clock.clearTimeout(retryTimer);
+    io.clock.clearTimeout(giveUpTimer);
+    retryTimer = giveUpTimer = undefined;
+  };
   const follower = new WorkflowFollower({
     read: () => client.read(target),
     clock: io.clock,
-    deadlineMs: deadlineSeconds * 1000,
+    deadlineMs,
     onRead: (e) => {
+      clearTimers();
       if (unreachable)
         emit({
           event: 'reconnected',
@@ -143,15 +176,19 @@ export async function followWorkflow({
         emit({
           event: 'warning',
           kind: 'unreachable',
-          message: `read failed, polling continues: ${err.message}; giving up after ${giveUpSeconds} s without an answer`,
+          message: `read failed, polling continues: ${err.message}; giving up after ${durationInWords(giveUpMs)} without an answer`,
         });
+        giveUpTimer = io.clock.setTimeout(() => {
+          gaveUp = true;
+          follower.cancel();
+        }, giveUpMs);
       }
       unreachable.failures++;
       unreachable.error = err;
-      if (now - unreachable.since >= giveUpSeconds * 1000) {
-        gaveUp = true;
-        follower.cancel();
-      }
+      const left = unreachable.since + giveUpMs - now;
+      io.clock.clearTimeout(retryTimer);
+      if (left > 0)
+        retryTimer = io.clock.setTimeout(() => follower.refreshSoon(), Math.min(UNREACHABLE_RETRY_MS, left));
     },
   });
   const unsubscribe = io.onStop(() => follower.cancel());
@@ -162,13 +199,14 @@ export async function followWorkflow({
       : `following ${first.workflow.workflowId}: ${lastStatus}`,
   );
   const end = await follower.done.finally(() => {
+    clearTimers();
     unsubscribe();
     io.progress?.(undefined);
   });
   if (end.reason === 'terminal') return ended(end.envelope.workflow.status, emit);
   if (end.reason === 'error') throw end.error;
+  const resume = `wfs status --follow --workflow ${/^[\w.:/@%+=,-]+$/.test(target) ? target : shellQuote(target)}`;
   if (end.reason === 'cancelled' && gaveUp && unreachable) {
-    const resume = `wfs status --follow --workflow ${/^[\w.:/@%+=,-]+$/.test(target) ? target : shellQuote(target)}`;
     emit({
       event: 'error',
       kind: 'unreachable',
@@ -188,7 +226,10 @@ export async function followWorkflow({
   emit({
     event: 'error',
     kind: 'deadline',
-    message: `the workflow is still ${lastStatus} after the ${deadlineSeconds} s deadline; polling stopped`,
+    lastStatus,
+    workflowId: first.workflow.workflowId,
+    resume,
+    message: `the workflow is still ${lastStatus} after the ${durationInWords(deadlineMs)} deadline; polling stopped, the workflow goes on. Follow it further with: ${resume}`,
   });
   return EXIT.deadline;
 }

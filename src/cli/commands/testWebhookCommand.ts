@@ -7,8 +7,8 @@ import { readServiceTarget, signIn } from '../cliEnvironment';
 import { SERVICE_ENV, type CommandSpec } from '../commandSpec';
 import { requiredFlag, UsageError } from '../flags';
 import { missingSchemeHint } from '../../core/http/schemeHint';
-
-/** The service took the request and says its delivery to the address failed. */
+import { DEFAULT_MAX_BODY } from '../../core/webhooks/Receiver';
+import { parseJsonText } from '../../core/jsonText';
 
 /** What the test endpoint's answer says of the delivery: failed when it names an error, or a status the address
  * answered outside 2xx. The real service's answer is not documented; a body without either says nothing. */
@@ -21,6 +21,36 @@ export function deliveryFailure(response: unknown): string | undefined {
     return `the address answered ${r.receiverStatus}, so the delivery failed${retry}`;
   return undefined;
 }
+
+/** What to do about a failed delivery, by what the address did: no answer is a receiver that is not running, but an
+ * answer is the receiver (or what is behind it) saying why. `bodyBytes`: the testData's size as delivered. */
+export function deliveryFailureAdvice(response: unknown, address: string, bodyBytes: number): string {
+  const status = (response as { receiverStatus?: unknown } | undefined)?.receiverStatus;
+  const listen = '`wfs listen` prints every delivery with its answer and why';
+  switch (typeof status === 'number' ? status : undefined) {
+    case undefined:
+      return `Check that your receiver is running and reachable at ${address} (\`wfs listen\` prints its address).`;
+    case 413: {
+      const needed = Math.ceil(bodyBytes / MIB) * MIB;
+      return `The receiver refused the body of ${sizeInWords(bodyBytes)} as over its size limit. \`wfs listen\` takes ${sizeInWords(DEFAULT_MAX_BODY)} unless started with --max-body BYTES: restart it with --max-body ${needed}, or send smaller --data. (The receiver in VS Code takes ${sizeInWords(DEFAULT_MAX_BODY)}.)`;
+    }
+    case 502:
+    case 504:
+      return `The receiver took the delivery, but the app behind it did not answer${status === 504 ? ' in time' : ''}: with \`wfs listen --pass-through\`, its answer is your app's, so check that the app is running at the --forward-to (or --forward) address (${listen}). Through a tunnel or a proxy, ${status} can also mean that nothing listens behind it.`;
+    case 403:
+    case 401:
+      return `The receiver refused the delivery as not verified: ${listen}. Make it trust this service's issuer and key set (\`wfs listen --trust-sandbox URL\` for a local sandbox).`;
+    case 404:
+    case 405:
+      return `Nothing at ${address} takes webhooks: check the path (\`wfs listen\` prints the address to use).`;
+    case 421:
+      return `The receiver does not answer the host name of ${address}: use the address \`wfs listen\` prints, or the public address it was given (--public-url, --tunnel).`;
+    default:
+      return `Your receiver answered ${status}: ${listen}.`;
+  }
+}
+
+const MIB = 1024 * 1024;
 
 export const testWebhookCommand: CommandSpec = {
   name: 'test-webhook',
@@ -38,14 +68,21 @@ export const testWebhookCommand: CommandSpec = {
       type: 'string',
       value: 'URL',
       description: 'the public https address that receives the event (required)',
+      required: true,
     },
-    topic: { type: 'string', value: 'T', description: 'X-Svc-Topic, e.g. workflow/completed (required)' },
+    topic: {
+      type: 'string',
+      value: 'T',
+      description: 'X-Svc-Topic, e.g. workflow/completed (required)',
+      required: true,
+    },
     'sub-topic': {
       type: 'string',
       value: 'S',
       description: 'X-Svc-Sub-Topic, e.g. status:workflow/completed (required)',
+      required: true,
     },
-    'tenant-id': { type: 'string', value: 'T', description: 'X-Svc-Tenant-Id (required)' },
+    'tenant-id': { type: 'string', value: 'T', description: 'X-Svc-Tenant-Id (required)', required: true },
     'webhook-id': { type: 'string', value: 'UUID', description: 'X-Svc-Webhook-Id (default: a new UUID)' },
     data: { type: 'string', value: 'FILE|-', description: 'testData as JSON, from a file or standard input (-)' },
   },
@@ -92,7 +129,10 @@ export const testWebhookCommand: CommandSpec = {
         kind: 'delivery-failed',
         webhookId: request.webhookId,
         address: input.address,
-        message: `${failure}. Check that your receiver is running and reachable at ${input.address} (\`wfs listen\` prints its address).`,
+        ...(typeof (response as { receiverStatus?: unknown })?.receiverStatus === 'number'
+          ? { receiverStatus: (response as { receiverStatus: number }).receiverStatus }
+          : {}),
+        message: `${failure}. ${deliveryFailureAdvice(response, input.address, Buffer.byteLength(JSON.stringify(request.json.testData ?? null)))}`,
       });
       return EXIT.deliveryFailed;
     } finally {
@@ -109,11 +149,9 @@ function readTestData(data: string | undefined, readStdin: () => string): unknow
   } catch (err) {
     throw new UsageError(`--data: cannot read ${data === '-' ? 'standard input' : data}: ${(err as Error).message}`);
   }
-  // A byte-order mark (Windows editors save one) is not part of the JSON: dropped, never shown as an invisible
-  // character.
-  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+  // A byte-order mark (Windows editors save one) is dropped; an error says its line and column.
   try {
-    return JSON.parse(text);
+    return parseJsonText(text);
   } catch (err) {
     throw new UsageError(`--data ${data === '-' ? '-' : data}: not valid JSON: ${(err as Error).message}`);
   }

@@ -1,6 +1,7 @@
 // The human face of wfs: one function per event kind turns a JSON line (the same object a script gets) into a few
 // short lines of text. An event without its own function is shown by the generic one, so no event is ever lost.
 import type { Style } from './style';
+import { listInWords } from '../flags';
 import { PROBE_RENDERERS } from './probeText';
 import { SERVER_RENDERERS } from './serverText';
 import { KEYS_RENDERERS } from './keysText';
@@ -77,20 +78,26 @@ const RENDERERS: Record<string, Render> = {
       .replace(/\s+/g, ' ')
       .trim();
     const shown = answer.length > 200 ? `${answer.slice(0, 200)}…` : answer;
-    const status = l.passed ? String(l.status) : s.red(`${l.status} (expected ${l.expected})`);
+    const expected = Array.isArray(l.expected) ? l.expected.join(' or ') : String(l.expected);
+    const status = l.passed ? String(l.status) : s.red(`${l.status} (expected ${expected})`);
     return `${head} → ${status} in ${l.latencyMs} ms${shown ? `  ${s.dim(shown)}` : ''}`;
   },
   'fixture-invalid': (l, s) =>
     [
-      `${s.red('✗')} ${s.dim(`[${l.index}/${l.total}]`)} ${l.file}: not sent, the fixture is invalid`,
+      `${s.red('✗')} ${s.dim(`[${l.index}/${l.total}]`)} ${l.file}: not sent, ${l.plainEvent ? 'the event body cannot be sent as it is' : 'the fixture is invalid'}`,
       ...(l.problems ?? []).map(
         (p: Line) => `    ${p.line ? `${p.line}:${p.column} ` : ''}${p.field ? `${p.field}: ` : ''}${p.message}`,
       ),
     ].join('\n'),
+  'fixture-written': (l, s) =>
+    [
+      `${s.green('✓')} Wrote the fixture ${s.bold(String(l.file))}: ${l.topic} (${l.subTopic}), tenant ${l.tenant}`,
+      s.dim(`  send it: wfs send ${l.file} --to URL`),
+    ].join('\n'),
   'signing-sandbox': (l, s) =>
     `${s.dim('Signing with a sandbox started here:')} your receiver must trust issuer ${l.issuer}, audience ${l.audience}, jwksUrl ${l.jwksUrl}`,
   'send-summary': (l, s) =>
-    `${l.failed || l.notSent ? s.red('✗') : s.green('✓')} ${l.passed} of ${l.total} fixture(s) answered as expected by ${l.to}${l.failed ? `, ${l.failed} did not` : ''}${l.notSent ? `, ${l.notSent} not sent` : ''} (${seconds(l.elapsedMs)})`,
+    `${l.failed || l.invalid || l.notSent ? s.red('✗') : s.green('✓')} ${l.passed} of ${l.total} fixture(s) answered as expected by ${l.to}${l.failed ? `, ${l.failed} did not` : ''}${l.invalid ? `, ${l.invalid} invalid (not sent)` : ''}${l.notSent ? `, ${l.notSent} not sent` : ''} (${seconds(l.elapsedMs)})`,
   found: (l, s) => {
     const rows: string[] = (l.workflows ?? []).map(
       (w: Line) =>
@@ -110,14 +117,30 @@ const RENDERERS: Record<string, Render> = {
   env: (l, s) => {
     const rows: [string, string][] = [
       ['service', String(l.baseUrl ?? s.red('not set (WFS_BASE_URL)'))],
-      ['webhook test', String(l.testWebhookUrl ?? '')],
+      // Without its own variable the test endpoint is the service's; with neither set there is nothing to show.
+      [
+        'webhook test',
+        l.testWebhookUrl
+          ? `${l.testWebhookUrl}${l.testWebhookUrl === l.baseUrl ? s.dim(' (the service: WFS_TEST_WEBHOOK_URL not set)') : ''}`
+          : s.dim('the service (WFS_TEST_WEBHOOK_URL not set)'),
+      ],
       ['user', String(l.username ?? s.red('not set (WFS_USERNAME)'))],
       ['password', l.passwordSet ? 'set' : s.red('not set (WFS_PASSWORD)')],
       ...(l.userAlias ? ([['user alias', String(l.userAlias)]] as [string, string][]) : []),
       ['proxy', l.proxy ? String(l.proxy) : 'none (direct)'],
       ...(l.noProxy ? ([['no proxy for', String(l.noProxy)]] as [string, string][]) : []),
     ];
-    return table(rows, '');
+    const missing = (l.missing ?? []) as string[];
+    return [
+      table(rows, ''),
+      ...(missing.length
+        ? [
+            s.red(
+              `${listInWords(missing)} ${missing.length === 1 ? 'is' : 'are'} not set: the service commands need ${missing.length === 1 ? 'it' : 'them'}`,
+            ),
+          ]
+        : []),
+    ].join('\n');
   },
   'signed-in': (l, s) =>
     `${s.green('✓')} Signed in to ${l.origin} as ${l.username}${l.accessExpiresInSeconds !== undefined ? `: the access token lasts ${l.accessExpiresInSeconds} s (until ${l.accessExpiresAt}), the refresh token until ${l.refreshExpiresAt}` : ''}. Nothing was stored.`,

@@ -22,8 +22,13 @@ const WORDS: Record<string, string> = {
 };
 
 export const PROBE_RENDERERS: Record<string, (l: Line, s: Style) => string> = {
-  probing: (l) =>
-    `Checking ${l.origin} against the contract (${l.plannedRequests} requests at most, ${l.spacingMs} ms apart; none can bill)`,
+  probing: (l, s) =>
+    [
+      `Checking ${l.origin} against the contract (${l.plannedRequests} requests at most, ${l.spacingMs} ms apart; none can bill)`,
+      ...(l.findWorkflowsDefault
+        ? [s.dim(`  Find Workflows: the sandbox's path, as wfs find uses it (WFS_FIND_WORKFLOWS_URL names another)`)]
+        : []),
+    ].join('\n'),
   'probe-row': (l, s) => {
     const words = String(WORDS[l.verdict] ?? l.verdict).padEnd(VERDICT_WIDTH);
     const first = `${mark(l, s)} ${words} ${String(l.id).padEnd(ID_WIDTH)} ${l.serviceText}`;

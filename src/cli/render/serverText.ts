@@ -36,6 +36,14 @@ function sandboxReady(l: Line, s: Style): string {
       ['audience', String(l.audience)],
       ['key set', String(l.jwksUrl)],
       ['control secret', String(l.controlSecret)],
+      ...(l.listeningOn
+        ? ([
+            [
+              'listening on',
+              `${l.listeningOn}, every interface (other machines reach it by a name given with --allow-host NAME)`,
+            ],
+          ] as [string, string][])
+        : []),
     ]),
     s.dim('  in another terminal:'),
     s.dim(

@@ -190,6 +190,24 @@ export async function runAudit(o: AuditOptions): Promise<AuditSummary> {
       throw new AuditRefused(`The processed count cannot be read: ${err.message}. Nothing was sent.`);
     });
   }
+  const { ctx, decoy } = await auditContext(sandbox, trust, o.clock);
+  const run = new AuditRun(o, target, ctx);
+  try {
+    await run.sendCases();
+    if (!run.mismatch) await run.probe();
+  } finally {
+    await decoy.stop();
+    await sandbox.clearFaults().catch(() => undefined);
+  }
+  return run.summary();
+}
+
+/** What every case builds its request from: the signer, and a foreign key served by a decoy no case may reach. */
+async function auditContext(
+  sandbox: AuditIssuer,
+  trust: SandboxTrust,
+  clock: Clock,
+): Promise<{ ctx: AuditContext; decoy: { stop: () => Promise<void> } }> {
   const { privateKey, publicKey } = await generateKeyPair('RS256', { modulusLength: 2048 });
   const publicJwk = await exportJWK(publicKey);
   const kid = `audit-${(await calculateJwkThumbprint(publicJwk)).slice(0, 12)}`;
@@ -198,180 +216,230 @@ export async function runAudit(o: AuditOptions): Promise<AuditSummary> {
     { keys: [foreignJwk] },
     createPublicKey({ key: publicJwk as never, format: 'jwk' }).export({ type: 'spki', format: 'pem' }) as string,
   );
-  const ctx: AuditContext = {
+  const ctx = {
     sandbox,
     trust,
-    nowS: () => Math.floor(o.clock.now() / 1000),
+    nowS: () => Math.floor(clock.now() / 1000),
     foreign: { privateKey, kid },
     decoy,
     foreignJwk,
   };
-  const deadline = o.clock.now() + (o.deadlineMs ?? 120_000);
-  const results: AuditCaseResult[] = [];
-  // A receiver that has answered nothing, the first requests running into the timeout, is not answering at all:
-  // the rest are not sent, rather than each waiting out the timeout in turn until the overall deadline.
-  let answered = false;
-  let unanswered = 0;
-  const silence = () =>
-    `not sent: the receiver answered none of the first ${SILENT_LIMIT} requests within ${o.requestTimeoutMs ?? 10_000} ms`;
-  let probes: Partial<Record<CodeCheck['id'], { passed: boolean; detail: string }>> = {};
-  const startedAt = new Date(o.clock.now()).toISOString();
-  // The genuine delivery goes first, asked for or not: it tells whether the receiver trusts the audit's key at all.
-  // Refused, nothing else can be judged (a refused forgery proves nothing then), so nothing else is sent.
-  const requested = o.cases ?? AUDIT_CASES;
-  const genuineCase = requested.find((c) => c.id === 'genuine') ?? AUDIT_CASES.find((c) => c.id === 'genuine')!;
-  const trustCheckOnly = !requested.includes(genuineCase);
-  const cases = [genuineCase, ...requested.filter((c) => c !== genuineCase)];
-  let mismatch: TrustMismatch | undefined;
-  try {
-    for (const c of cases) {
-      if (o.shouldStop?.()) break;
-      const t0 = o.clock.now();
-      const req = await c.build(ctx);
-      const base = {
-        id: c.id,
-        title: c.title,
-        rule: c.rule,
-        why: c.why,
-        expected: c.expectStatus,
-        fix: c.fix,
-        request: {
-          method: 'POST' as const,
-          url: target,
-          headers: req.headers,
-          body: req.body.toString('utf8'),
-          bodyBase64: req.body.toString('base64'),
-        },
-      };
-      const notSent =
-        !answered && unanswered >= SILENT_LIMIT
-          ? silence()
-          : o.clock.now() > deadline
-            ? 'not sent: the audit reached its overall deadline'
-            : undefined;
+  return { ctx, decoy };
+}
+
+type AuditCaseBase = Omit<AuditCaseResult, 'passed' | 'detail' | 'durationMs'>;
+type Probes = Partial<Record<CodeCheck['id'], { passed: boolean; detail: string }>>;
+
+/** One audit, case by case: the genuine delivery first, then each other case, then the probes. */
+class AuditRun {
+  readonly results: AuditCaseResult[] = [];
+  mismatch?: TrustMismatch;
+  private readonly deadline: number;
+  private readonly startedAt: string;
+  private readonly timeoutMs: number;
+  /** A receiver that has answered nothing, the first requests running into the timeout, is not answering at all:
+   * the rest are not sent, rather than each waiting out the timeout in turn until the overall deadline. */
+  private answered = false;
+  private unanswered = 0;
+  private probes: Probes = {};
+  private readonly genuineCase: AuditCase;
+  private readonly trustCheckOnly: boolean;
+  private readonly cases: AuditCase[];
+
+  constructor(
+    private readonly o: AuditOptions,
+    private readonly target: string,
+    private readonly ctx: AuditContext,
+  ) {
+    this.deadline = o.clock.now() + (o.deadlineMs ?? 120_000);
+    this.startedAt = new Date(o.clock.now()).toISOString();
+    this.timeoutMs = o.requestTimeoutMs ?? 10_000;
+    // The genuine delivery goes first, asked for or not: it tells whether the receiver trusts the audit's key at
+    // all. Refused, nothing else can be judged (a refused forgery proves nothing then), so nothing else is sent.
+    const requested = o.cases ?? AUDIT_CASES;
+    this.genuineCase = requested.find((c) => c.id === 'genuine') ?? AUDIT_CASES.find((c) => c.id === 'genuine')!;
+    this.trustCheckOnly = !requested.includes(this.genuineCase);
+    this.cases = [this.genuineCase, ...requested.filter((c) => c !== this.genuineCase)];
+  }
+
+  private get silent(): boolean {
+    return !this.answered && this.unanswered >= SILENT_LIMIT;
+  }
+
+  private silence(): string {
+    return `not sent: the receiver answered none of the first ${SILENT_LIMIT} requests within ${this.timeoutMs} ms`;
+  }
+
+  private push(r: AuditCaseResult): void {
+    this.results.push(r);
+    this.o.onResult?.(r);
+  }
+
+  async sendCases(): Promise<void> {
+    for (const c of this.cases) {
+      if (this.o.shouldStop?.()) break;
+      const t0 = this.o.clock.now();
+      const req = await c.build(this.ctx);
+      const base = this.caseBase(c, req);
+      const notSent = this.silent
+        ? this.silence()
+        : this.o.clock.now() > this.deadline
+          ? 'not sent: the audit reached its overall deadline'
+          : undefined;
       if (notSent) {
-        const r: AuditCaseResult = { ...base, passed: false, detail: notSent, durationMs: 0 };
-        results.push(r);
-        o.onResult?.(r);
+        this.push({ ...base, passed: false, detail: notSent, durationMs: 0 });
         continue;
       }
-      let status: number | undefined;
-      let error: string | undefined;
-      let responseBody = '';
-      let retryAfter: string | undefined;
-      const watchedBefore = c.watch ? await c.watch(ctx) : 0;
-      await c.before?.(ctx);
-      try {
-        o.beforeSend?.(req.headers.authorization);
-        const res = await httpRequest({
-          method: 'POST',
-          url: target,
-          headers: req.headers,
-          body: req.body,
-          timeoutMs: o.requestTimeoutMs ?? 10_000,
-          maxResponseBytes: 16 * 1024,
-        });
-        status = res.status;
-        responseBody = res.body.toString('utf8').slice(0, 2000);
-        retryAfter = res.headers['retry-after'];
-      } catch (err) {
-        error = (err as Error).message;
-        if (err instanceof TransportError && err.reason === 'timeout') unanswered++;
-        // The first request found nothing there: said once, instead of every case failing the same way.
-        if (!answered && results.length === 0 && err instanceof TransportError && err.reason === 'network') {
-          throw new AuditTargetUnreachable(target, err.code, err.message);
-        }
-      } finally {
-        await c.after?.(ctx);
-      }
-      if (status !== undefined) answered = true;
-      const watchFailure = c.watch && c.judgeWatch ? c.judgeWatch(watchedBefore, await c.watch(ctx)) : undefined;
-      const verdict = judge(c, status, error, watchFailure, retryAfter);
-      const r: AuditCaseResult = {
-        ...base,
-        status,
-        error,
-        ...verdict,
-        response: status === undefined ? undefined : { status, body: responseBody },
-        durationMs: o.clock.now() - t0,
-      };
-      if (c === genuineCase && status !== undefined) {
-        const { issuer, audience, jwksUrl } = trust;
-        const signedWith = { issuer, audience, jwksUrl, kid: kidOf(req.headers.authorization) };
-        mismatch = refusalOf(signedWith, { status, body: responseBody, retryAfter });
-        if (mismatch) {
-          const others = cases.length - 1;
-          r.trustMismatch = mismatch;
-          r.detail = `answered ${status}${mismatch.said ? ` ("${mismatch.said}")` : ''}: the receiver refused a genuine delivery, signed with ${signingKeyText(signedWith)}; ${others === 1 ? 'the other case was' : `the other ${others} cases were`} not sent, since a refusal of theirs would say nothing`;
-          r.fix = matchAdvice(mismatch);
-          results.push(r);
-          o.onResult?.(r);
-          break;
-        }
+      const { result: r, retryAfter } = await this.sendCase(c, req, base, t0);
+      if (c === this.genuineCase && r.status !== undefined && this.refusedGenuine(r, req, retryAfter)) {
+        this.push(r);
+        break;
       }
       // The genuine delivery sent only to check trust, and not refused, is not a result of its own.
-      if (c === genuineCase && trustCheckOnly) continue;
-      results.push(r);
-      o.onResult?.(r);
+      if (c === this.genuineCase && this.trustCheckOnly) continue;
+      this.push(r);
     }
-    if (mismatch) {
-      // Nothing was judged: no probe is sent either.
-    } else if (o.processedUrl && !answered && unanswered >= SILENT_LIMIT) {
-      const detail = silence().replace(/^not sent/, 'not probed');
-      probes = {
+  }
+
+  private caseBase(c: AuditCase, req: { headers: Record<string, string>; body: Buffer }): AuditCaseBase {
+    return {
+      id: c.id,
+      title: c.title,
+      rule: c.rule,
+      why: c.why,
+      expected: c.expectStatus,
+      fix: c.fix,
+      request: {
+        method: 'POST' as const,
+        url: this.target,
+        headers: req.headers,
+        body: req.body.toString('utf8'),
+        bodyBase64: req.body.toString('base64'),
+      },
+    };
+  }
+
+  /** Sends one case and judges its answer (and what it watched, such as key-set requests). */
+  private async sendCase(
+    c: AuditCase,
+    req: { headers: Record<string, string>; body: Buffer },
+    base: AuditCaseBase,
+    t0: number,
+  ): Promise<{ result: AuditCaseResult; retryAfter?: string }> {
+    let answer: { status: number; body: string; retryAfter?: string } | undefined;
+    let error: string | undefined;
+    const watchedBefore = c.watch ? await c.watch(this.ctx) : 0;
+    await c.before?.(this.ctx);
+    try {
+      answer = await this.send(req);
+    } catch (err) {
+      error = (err as Error).message;
+      if (err instanceof TransportError && err.reason === 'timeout') this.unanswered++;
+      // The first request found nothing there: said once, instead of every case failing the same way.
+      if (!this.answered && this.results.length === 0 && err instanceof TransportError && err.reason === 'network')
+        throw new AuditTargetUnreachable(this.target, err.code, err.message);
+    } finally {
+      await c.after?.(this.ctx);
+    }
+    if (answer) this.answered = true;
+    const watchFailure = c.watch && c.judgeWatch ? c.judgeWatch(watchedBefore, await c.watch(this.ctx)) : undefined;
+    const result: AuditCaseResult = {
+      ...base,
+      status: answer?.status,
+      error,
+      ...judge(c, answer?.status, error, watchFailure, answer?.retryAfter),
+      response: answer && { status: answer.status, body: answer.body },
+      durationMs: this.o.clock.now() - t0,
+    };
+    return { result, retryAfter: answer?.retryAfter };
+  }
+
+  private async send(req: {
+    headers: Record<string, string>;
+    body: Buffer;
+  }): Promise<{ status: number; body: string; retryAfter?: string }> {
+    this.o.beforeSend?.(req.headers.authorization);
+    const res = await httpRequest({
+      method: 'POST',
+      url: this.target,
+      headers: req.headers,
+      body: req.body,
+      timeoutMs: this.timeoutMs,
+      maxResponseBytes: 16 * 1024,
+    });
+    return {
+      status: res.status,
+      body: res.body.toString('utf8').slice(0, 2000),
+      retryAfter: res.headers['retry-after'],
+    };
+  }
+
+  /** Whether the receiver refused the genuine delivery; if so, `r` says with which key, and how to match it. */
+  private refusedGenuine(
+    r: AuditCaseResult,
+    req: { headers: Record<string, string> },
+    retryAfter: string | undefined,
+  ): boolean {
+    const { issuer, audience, jwksUrl } = this.ctx.trust;
+    const signedWith = { issuer, audience, jwksUrl, kid: kidOf(req.headers.authorization) };
+    const answer = r.response!;
+    this.mismatch = refusalOf(signedWith, { status: answer.status, body: answer.body, retryAfter });
+    if (!this.mismatch) return false;
+    const others = this.cases.length - 1;
+    r.trustMismatch = this.mismatch;
+    r.detail = `answered ${answer.status}${this.mismatch.said ? ` ("${this.mismatch.said}")` : ''}: the receiver refused a genuine delivery, signed with ${signingKeyText(signedWith)}; ${others === 1 ? 'the other case was' : `the other ${others} cases were`} not sent, since a refusal of theirs would say nothing`;
+    r.fix = matchAdvice(this.mismatch);
+    return true;
+  }
+
+  /** With a processed-count URL: the dedupe probes, which only the receiver's own count can judge. */
+  async probe(): Promise<void> {
+    if (!this.o.processedUrl) return;
+    if (this.silent) {
+      const detail = this.silence().replace(/^not sent/, 'not probed');
+      this.probes = {
         'duplicates-processed-twice': { passed: false, detail },
         'dedupe-poisoning': { passed: false, detail },
       };
-    } else if (o.processedUrl) {
-      const timeoutMs = o.requestTimeoutMs ?? 10_000;
-      const send = async (req: { headers: Record<string, string>; body: Buffer }) => {
-        o.beforeSend?.(req.headers.authorization);
-        const res = await httpRequest({
-          method: 'POST',
-          url: target,
-          headers: req.headers,
-          body: req.body,
-          timeoutMs,
-          maxResponseBytes: 16 * 1024,
-        });
-        return res.status;
-      };
-      try {
-        probes = await probeWithProcessedCount({
-          processedUrl: o.processedUrl,
-          timeoutMs,
-          sendGenuine: async (id) => send(await genuineDelivery(ctx, 'in-your-code', id)),
-          sendForged: async (id) => send(await forgedDelivery(ctx, 'in-your-code', id)),
-        });
-      } catch (err) {
-        const detail = `not probed: ${(err as Error).message}`;
-        probes = {
-          'duplicates-processed-twice': { passed: false, detail },
-          'dedupe-poisoning': { passed: false, detail },
-        };
-      }
+      return;
     }
-  } finally {
-    await decoy.stop();
-    await sandbox.clearFaults().catch(() => undefined);
+    const send = async (req: { headers: Record<string, string>; body: Buffer }) => (await this.send(req)).status;
+    try {
+      this.probes = await probeWithProcessedCount({
+        processedUrl: this.o.processedUrl,
+        timeoutMs: this.timeoutMs,
+        sendGenuine: async (id) => send(await genuineDelivery(this.ctx, 'in-your-code', id)),
+        sendForged: async (id) => send(await forgedDelivery(this.ctx, 'in-your-code', id)),
+      });
+    } catch (err) {
+      const detail = `not probed: ${(err as Error).message}`;
+      this.probes = {
+        'duplicates-processed-twice': { passed: false, detail },
+        'dedupe-poisoning': { passed: false, detail },
+      };
+    }
   }
-  reattributeFailures(results);
-  const inYourCode = CODE_CHECKS.map((c) => ({ ...c, ...(probes[c.id] ? { probe: probes[c.id] } : {}) }));
-  // A probe run counts like a case, in all three figures: passed + failed = total.
-  const probed = inYourCode.filter((c) => c.probe);
-  const total = results.length + probed.length;
-  const passed = results.filter((r) => r.passed).length + probed.filter((c) => c.probe!.passed).length;
-  return {
-    target,
-    trust,
-    passed,
-    failed: total - passed,
-    total,
-    startedAt,
-    results,
-    inYourCode,
-    ...(mismatch ? { trustMismatch: mismatch, notSent: cases.length - 1 } : {}),
-  };
+
+  summary(): AuditSummary {
+    const results = this.results;
+    reattributeFailures(results);
+    const inYourCode = CODE_CHECKS.map((c) => ({ ...c, ...(this.probes[c.id] ? { probe: this.probes[c.id] } : {}) }));
+    // A probe run counts like a case, in all three figures: passed + failed = total.
+    const probed = inYourCode.filter((c) => c.probe);
+    const total = results.length + probed.length;
+    const passed = results.filter((r) => r.passed).length + probed.filter((c) => c.probe!.passed).length;
+    return {
+      target: this.target,
+      trust: this.ctx.trust,
+      passed,
+      failed: total - passed,
+      total,
+      startedAt: this.startedAt,
+      results,
+      inYourCode,
+      ...(this.mismatch ? { trustMismatch: this.mismatch, notSent: this.cases.length - 1 } : {}),
+    };
+  }
 }
 
 /** The step of the seven a case probes, from its rule ("Step 5: …"); undefined for the genuine and duplicate cases. */

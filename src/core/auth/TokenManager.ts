@@ -3,7 +3,6 @@
 // - one refresh in flight at a time, shared by every caller;
 // - the refresh token lapses at issue + 24 h rounded up to midnight America/New_York; then sign in again;
 // - tokens live only in the SecretStore.
-import { EventEmitter } from 'node:events';
 import { classifyResponse } from '../http/classifyResponse';
 import { assertCredentialOrigin } from '../http/credentialOrigin';
 import { REFRESH_PATH, SIGN_IN_PATH, joinUrl } from '../http/paths';
@@ -14,6 +13,7 @@ import type { Clock, TimerHandle } from '../time/clock';
 import { SignInRequired } from './authErrors';
 import { refreshTokenExpiry } from './refreshTokenExpiry';
 import type { Disposable, SecretStore } from './secretStore';
+import { TypedEmitter } from '../events/TypedEmitter';
 
 export const REFRESH_LEAD_MS = 60_000;
 const SCHEDULED_RETRY_MS = 30_000;
@@ -85,7 +85,13 @@ export function secretKeyFor(secretScope: string): string {
   return `wfs.tokens.${secretScope}`;
 }
 
-export class TokenManager extends EventEmitter implements AccessTokenProvider {
+export interface TokenManagerEvents {
+  /** The state changed, or an operation failed (then with its error). */
+  state: [TokenStateEvent];
+  'storage-error': [SecretStorageFailure];
+}
+
+export class TokenManager extends TypedEmitter<TokenManagerEvents> implements AccessTokenProvider {
   private session?: TokenSession;
   private inFlight?: Promise<TokenSession>;
   private refreshTimer?: TimerHandle;
@@ -219,7 +225,12 @@ export class TokenManager extends EventEmitter implements AccessTokenProvider {
       return httpRequest({ method: 'POST', url, json: body, headers, timeoutMs: this.options.timeoutMs });
     });
     const res = sent.response;
-    const out = classifyResponse(res, { operation: 'sign-in', backoffs: sent.backoffs, backoffMs: sent.elapsedMs });
+    const out = classifyResponse(res, {
+      operation: 'sign-in',
+      backoffs: sent.backoffs,
+      backoffMs: sent.elapsedMs,
+      url,
+    });
     if (!out.ok) {
       if (out.error.status === 401)
         throw new SignInRequired('credentials-refused', out.error.advice, {
@@ -268,7 +279,12 @@ export class TokenManager extends EventEmitter implements AccessTokenProvider {
       throw err;
     }
     const res = sent.response;
-    const out = classifyResponse(res, { operation: 'refresh', backoffs: sent.backoffs, backoffMs: sent.elapsedMs });
+    const out = classifyResponse(res, {
+      operation: 'refresh',
+      backoffs: sent.backoffs,
+      backoffMs: sent.elapsedMs,
+      url: joinUrl(this.options.baseUrl, REFRESH_PATH),
+    });
     if (!out.ok) {
       if (out.error.status === 401 || out.error.status === 400)
         return this.reSignIn('refresh-refused', 'The refresh token was refused: sign in again.');

@@ -48,7 +48,7 @@ export async function authorizedRequest(
       token = await opts.tokens.freshAccessToken(token);
       continue;
     }
-    const out = classifyResponse(res, { ...ctx, backoffs: sent.backoffs, backoffMs: sent.elapsedMs });
+    const out = classifyResponse(res, { url: request.url, ...ctx, backoffs: sent.backoffs, backoffMs: sent.elapsedMs });
     if (!out.ok) throw out.error;
     return { json: out.json, status: res.status, response: res };
   }

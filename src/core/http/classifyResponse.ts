@@ -2,6 +2,7 @@
 // then on the kind of body. 403, 429, 500 and the infrastructure 404 are decided on status alone.
 import { classifyBody, problemTypeName, type BodyKind } from './bodyKind';
 import type { HttpResponse } from './request';
+import { pathNotServedAdvice } from './pathNotServed';
 import {
   Conflict,
   MalformedRequest,
@@ -32,6 +33,8 @@ export interface ClassifyContext {
   backoffMs?: number;
   /** What the request named (the session of a start, the workflow of a read), so a 404 can say which. */
   subject?: string;
+  /** The address the request went to, so a 404 without a problem document can say which base URL to change. */
+  url?: string;
 }
 
 export function classifyResponse(res: HttpResponse, ctx: ClassifyContext): Outcome {
@@ -181,11 +184,7 @@ function notFound(res: HttpResponse, ctx: ClassifyContext): ServiceError {
       problemFields(res, ctx, body),
     );
   }
-  return new PathNotServed(
-    'path-not-served',
-    "The path is not served (404 without a problem document): most often the base URL lacks the workflow context root (/workflow-services-ws). Check the environment's base URL.",
-    base(res, ctx),
-  );
+  return new PathNotServed(pathNotServedAdvice(ctx.operation, ctx.url), base(res, ctx), ctx.operation, ctx.url);
 }
 
 function conflict(res: HttpResponse, ctx: ClassifyContext): ServiceError {

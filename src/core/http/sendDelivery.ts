@@ -1,7 +1,8 @@
-// The one sender of a signed delivery to a receiver or an app: the exact bytes, one timeout over the whole exchange,
+// The sender of a signed delivery to a receiver or an app: the exact bytes, one timeout over the whole exchange,
 // redirects never followed, and the answer recorded (status, headers, the first 4 KiB of the body with its full
-// size, latency). Forwarding, replay, fixtures, the audit and the test kit share it; consent for a target off this
-// machine is the caller's to decide before calling.
+// size, latency). It serves the receiver's forwarding (forwardFanOut.ts), fixtures sent by `wfs send` and by the
+// extension's Send Fixture and Edit and Resend (sendFixture.ts), and the test kit's deliver(). Consent for a target
+// off this machine is the caller's to decide before calling.
 import { request as undiciRequest, type Dispatcher } from 'undici';
 import type { ForwardResult } from '../webhooks/deliveryRecord';
 import { redactUrl } from './request';

@@ -1,5 +1,6 @@
 // Typed errors of the service, one per row of the spec's error tables. User-facing text is built from these
 // fields, never from the server's text/detail alone (those are not contractual).
+import type { PathOperation } from './pathNotServed';
 
 export type ServiceErrorKind =
   | 'validation'
@@ -96,7 +97,18 @@ export class NotEntitled extends ServiceError {
   }
 }
 export class NotFound extends ServiceError {}
-export class PathNotServed extends ServiceError {}
+/** 404 without a problem document: the address does not serve the path. It keeps the request, so a caller can say
+ * which of its settings to change in its own words (pathNotServedAdvice). */
+export class PathNotServed extends ServiceError {
+  constructor(
+    advice: string,
+    fields: ServiceErrorFields,
+    readonly operation?: PathOperation,
+    readonly requestUrl?: string,
+  ) {
+    super('path-not-served', advice, fields);
+  }
+}
 export class SessionEmpty extends ServiceError {}
 export class WriteConflict extends ServiceError {}
 export class Conflict extends ServiceError {}

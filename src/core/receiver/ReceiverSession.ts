@@ -1,7 +1,7 @@
 // The webhook receiver as every face runs it: the delivery history, the verifier and the receiver, the forwarder,
 // the public address and the endpoints told where to send events, started and stopped in one order. `wfs listen`,
 // the extension and the assistant's tools each configure one and render its events; none assembles these parts.
-import { EventEmitter } from 'node:events';
+import { TypedEmitter } from '../events/TypedEmitter';
 import type { Clock } from '../time/clock';
 import type { TunnelState } from '../tunnel/Tunnel';
 import { testPublicAddress, type PublicAddressTestResult } from '../tunnel/publicAddressTest';
@@ -53,7 +53,7 @@ export interface ReceiverStarted {
 export type SelfTestSigner = (body: Buffer) => Promise<{ token: string; issuers: readonly TrustedIssuer[] }>;
 
 /** Every event a session emits, with its payload. */
-export interface ReceiverSessionEvents {
+export type ReceiverSessionEvents = {
   delivery: [record: DeliveryRecord];
   /** A verified delivery of a workflow event (its record carries the runId). */
   'verified-event': [record: DeliveryRecord];
@@ -72,15 +72,9 @@ export interface ReceiverSessionEvents {
   warning: [message: string];
   started: [started: ReceiverStarted];
   stopped: [];
-}
+};
 
-export interface ReceiverSession {
-  on<K extends keyof ReceiverSessionEvents>(event: K, listener: (...args: ReceiverSessionEvents[K]) => void): this;
-  off<K extends keyof ReceiverSessionEvents>(event: K, listener: (...args: ReceiverSessionEvents[K]) => void): this;
-  emit<K extends keyof ReceiverSessionEvents>(event: K, ...args: ReceiverSessionEvents[K]): boolean;
-}
-
-export class ReceiverSession extends EventEmitter {
+export class ReceiverSession extends TypedEmitter<ReceiverSessionEvents> {
   readonly history: DeliveryHistory;
   readonly verifier: Verifier;
   private receiver?: Receiver;
@@ -91,8 +85,8 @@ export class ReceiverSession extends EventEmitter {
   constructor(private readonly options: ReceiverSessionOptions) {
     super();
     this.history = new DeliveryHistory({ ...options.history });
-    this.history.on('warning', (m: string) => this.emit('history-warning', m));
-    this.history.on('error-persisting', (e: Error) => this.emit('history-write-failed', e));
+    this.history.on('warning', (m) => this.emit('history-warning', m));
+    this.history.on('error-persisting', (e) => this.emit('history-write-failed', e));
     this.history.on('persisting-again', () => this.emit('history-written-again'));
     const { clock, keySet } = options;
     this.verifier = new Verifier({ issuers: [...(options.issuers ?? [])], clock, keySet });
@@ -167,9 +161,9 @@ export class ReceiverSession extends EventEmitter {
       forward: run.forward,
       history: this.history,
     });
-    receiver.on('delivery', (r: DeliveryRecord) => this.emit('delivery', r));
-    receiver.on('verified-event', (e: { record: DeliveryRecord }) => this.emit('verified-event', e.record));
-    receiver.on('failure', (r: DeliveryRecord) => this.emit('failure', r));
+    receiver.on('delivery', (r) => this.emit('delivery', r));
+    receiver.on('verified-event', (e) => this.emit('verified-event', e.record));
+    receiver.on('failure', (r) => this.emit('failure', r));
     const url = await receiver.start();
     this.receiver = receiver;
     this.run = { options: run, url };

@@ -3,7 +3,7 @@
 // injectable clock.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { EventEmitter } from 'node:events';
+import { TypedEmitter } from '../events/TypedEmitter';
 import { OffsetClock, type Clock } from '../time/clock';
 import { edgeViolation } from '../http/edgeFilter';
 import { isAllowedHost } from '../http/hostCheck';
@@ -76,18 +76,38 @@ export interface SandboxInfo {
   controlSecret: string;
 }
 
-export interface RequestEvent {
+// Type literals, not interfaces: `wfs sandbox` prints each as a JSON line (a Record of its fields).
+export type RequestEvent = {
   event: 'request';
   method: string;
   path: string;
   status: number;
   durationMs: number;
   correlationId?: string;
+};
+
+/** A webhook attempt of the dispatcher, as `wfs sandbox` prints it. */
+export type WebhookAttemptEvent = { event: 'webhook' } & DeliveryAttempt;
+
+/** A fault of the sandbox's own while handling a request (answered 500). */
+export type SandboxErrorEvent = {
+  event: 'sandbox-error';
+  message: string;
+};
+
+export interface SandboxEvents {
+  /** Every request answered. */
+  request: [RequestEvent];
+  /** Every webhook attempt, retries included. */
+  webhook: [WebhookAttemptEvent];
+  /** A workflow event published to the registered endpoints. */
+  'workflow-event': [WorkflowEvent];
+  'error-event': [SandboxErrorEvent];
 }
 
 export const JWKS_PATH = '/.well-known/jwks.json';
 
-export class Sandbox extends EventEmitter {
+export class Sandbox extends TypedEmitter<SandboxEvents> {
   readonly clock: Clock & Partial<AdvanceableClock>;
   private server?: Server;
   private ctx?: SandboxContext;
@@ -112,7 +132,10 @@ export class Sandbox extends EventEmitter {
     await listenOn(server, this.options.port ?? 0, this.options.host ?? '127.0.0.1');
     this.server = server;
     const addr = server.address() as AddressInfo;
-    const host = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
+    // Listening on every interface (0.0.0.0, ::) is not an address to connect to, nor a Host the sandbox answers: the
+    // addresses it hands out (baseUrl, jwksUrl, links) name this machine's loopback, which it always answers.
+    const connectable = addr.address === '0.0.0.0' ? '127.0.0.1' : addr.address === '::' ? '::1' : addr.address;
+    const host = addr.family === 'IPv6' ? `[${connectable}]` : connectable;
     const baseUrl = `http://${host}:${addr.port}`;
     const clock = this.clock;
     const signer = new WebhookSigner(
@@ -122,7 +145,7 @@ export class Sandbox extends EventEmitter {
     );
     await signer.init();
     const dispatcher = new WebhookDispatcher(clock, signer, { ...DEFAULT_RETRY, ...this.options.retry });
-    dispatcher.on('attempt', (a: DeliveryAttempt) => this.emit('webhook', { event: 'webhook', ...a }));
+    dispatcher.on('attempt', (a) => this.emit('webhook', { event: 'webhook', ...a }));
     const ctx: SandboxContext = {
       clock,
       baseUrl,

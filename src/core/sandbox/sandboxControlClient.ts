@@ -71,6 +71,17 @@ export class SandboxControlClient implements AuditIssuer {
     };
   }
 
+  /** The products the sandbox resolves a start to (the ones its account may order). */
+  async products(): Promise<{ service: string; model: string }[]> {
+    const list = (await this.call('GET', '/sandbox')).products;
+    if (!Array.isArray(list)) throw new Error(`the sandbox at ${this.baseUrl} did not list its products`);
+    return list.filter(
+      (p): p is { service: string; model: string } =>
+        typeof (p as { service?: unknown })?.service === 'string' &&
+        typeof (p as { model?: unknown })?.model === 'string',
+    );
+  }
+
   async sign(body: Buffer, o: CustomToken = {}): Promise<{ token: string; kid: string }> {
     const r = await this.call('POST', '/sandbox/sign', { bodyBase64: body.toString('base64'), ...o });
     return { token: r.token as string, kid: r.kid as string };

@@ -54,12 +54,40 @@ export const MAX_SESSION_ID_CHARS = 255;
 export const MAX_WEBHOOK_ENDPOINTS = 100;
 export const MAX_ENDPOINT_URL_CHARS = 2048;
 
+export interface ControlHooks {
+  info: () => unknown;
+  reset: () => void;
+  advance?: AdvanceableClock;
+}
+
+/** One control request, checked: its JSON body (an object), the id its path names, and what the Sandbox lends. */
+interface ControlCall {
+  ctx: SandboxContext;
+  req: SandboxRequest;
+  b: Record<string, unknown>;
+  id: string;
+  hooks: ControlHooks;
+}
+
+type ControlHandler = (call: ControlCall) => Reply | Promise<Reply>;
+
 export async function controlRoute(
   ctx: SandboxContext,
   req: SandboxRequest,
   rest: string[],
-  hooks: { info: () => unknown; reset: () => void; advance?: AdvanceableClock },
+  hooks: ControlHooks,
 ): Promise<Reply> {
+  const refused = refusal(ctx, req);
+  if (refused) return refused;
+  const b = body(req);
+  if (b === undefined) return bad(ctx, 'The body must be a JSON object.');
+  const handler = ROUTES.get(routeOf(req.method, rest));
+  if (!handler) return notFound(ctx, `No control route ${req.method} /sandbox/${rest.join('/')}.`);
+  return handler({ ctx, req, b, id: rest[1], hooks });
+}
+
+/** Why a request is refused before anything is read: no secret, or not JSON. */
+function refusal(ctx: SandboxContext, req: SandboxRequest): Reply | undefined {
   // The secret first: without it nothing is read, changed or signed (a preflight carries none, so it fails too).
   const refused = secretRefusal(ctx.problemsBase, req.headers[SANDBOX_SECRET_HEADER], ctx.controlSecret);
   if (refused) return refused;
@@ -76,164 +104,172 @@ export async function controlRoute(
       'Unsupported media type',
       'The control API takes Content-Type: application/json only.',
     );
-  const b = body(req);
-  if (b === undefined) return bad(ctx, 'The body must be a JSON object.');
+  return undefined;
+}
+
+/** The route a request names: two-segment literal routes (clock/advance, keys/rotate) first; otherwise the second
+ * segment is an id. */
+function routeOf(method: string, rest: string[]): string {
+  const literal = `${method} ${rest.join('/')}`;
+  if (LITERAL_ROUTES.has(literal)) return literal;
   const [head, id, sub] = rest;
-  // Two-segment literal routes (clock/advance, keys/rotate) first; otherwise the second segment is an id.
-  const literal = `${req.method} ${rest.join('/')}`;
-  const route = LITERAL_ROUTES.has(literal)
-    ? literal
-    : `${req.method} ${head ?? ''}${id !== undefined ? '/:id' : ''}${sub !== undefined ? '/' + sub : ''}`;
-  switch (route) {
-    case 'GET ':
-      return jsonReply(200, hooks.info());
-    case 'POST reset':
+  return `${method} ${head ?? ''}${id !== undefined ? '/:id' : ''}${sub !== undefined ? '/' + sub : ''}`;
+}
+
+function createSession({ ctx, b }: ControlCall): Reply {
+  const sessionId = b.sessionId ?? 'sess-' + randomBytes(6).toString('hex');
+  if (typeof sessionId !== 'string' || sessionId === '') return bad(ctx, 'sessionId must be a non-empty string.');
+  // Bounded like the explorer's: a thousand sessions must not hold a megabyte of id each.
+  if (sessionId.length > MAX_SESSION_ID_CHARS || /[\u0000-\u001f\u007f]/.test(sessionId))
+    return bad(ctx, `sessionId must be at most ${MAX_SESSION_ID_CHARS} characters, with no control characters.`);
+  if (ctx.workflows.sessions.has(sessionId))
+    return problemReply(
+      409,
+      `${ctx.problemsBase}/session-exists`,
+      'Session exists',
+      `Session "${sessionId}" already exists.`,
+    );
+  const loan = b.loan === undefined ? null : b.loan;
+  if (loan !== null && !isPlainObject(loan)) return bad(ctx, 'loan must be an object.');
+  const staged = ctx.workflows.stage(sessionId, loan as Record<string, unknown> | null);
+  if (!staged.ok) return tooMuch(ctx, staged.reason);
+  return jsonReply(201, { sessionId, staged: loan !== null });
+}
+
+function getSession({ ctx, id }: ControlCall): Reply {
+  const s = ctx.workflows.sessions.get(id);
+  return s ? jsonReply(200, { ...s, staged: s.loan !== null }) : notFound(ctx, `No session "${id}".`);
+}
+
+function stageLoan({ ctx, b, id }: ControlCall): Reply {
+  if (!ctx.workflows.sessions.get(id)) return notFound(ctx, `No session "${id}".`);
+  const loan = b.loan ?? b;
+  if (!isPlainObject(loan)) return bad(ctx, 'loan must be an object.');
+  const staged = ctx.workflows.stage(id, structuredClone(loan) as Record<string, unknown>);
+  if (!staged.ok) return tooMuch(ctx, staged.reason);
+  return jsonReply(200, { sessionId: id, staged: true });
+}
+
+function unstageLoan({ ctx, id }: ControlCall): Reply {
+  if (!ctx.workflows.sessions.get(id)) return notFound(ctx, `No session "${id}".`);
+  ctx.workflows.stage(id, null);
+  return jsonReply(200, { sessionId: id, staged: false });
+}
+
+/** POST adds an address events go to, DELETE removes one. */
+function changeWebhooks({ ctx, req, b }: ControlCall): Reply {
+  if (typeof b.url !== 'string') return bad(ctx, 'url is a required string.');
+  if (b.url.length > MAX_ENDPOINT_URL_CHARS)
+    return bad(ctx, `url must be at most ${MAX_ENDPOINT_URL_CHARS} characters.`);
+  try {
+    new URL(b.url);
+  } catch {
+    return bad(ctx, 'url is not a valid URL.');
+  }
+  const adding = req.method === 'POST';
+  if (adding && !ctx.webhookEndpoints.has(b.url) && ctx.webhookEndpoints.size >= MAX_WEBHOOK_ENDPOINTS)
+    return tooMuch(
+      ctx,
+      `the sandbox sends events to at most ${MAX_WEBHOOK_ENDPOINTS} addresses: DELETE /sandbox/webhooks one first`,
+    );
+  if (adding) ctx.webhookEndpoints.add(b.url);
+  else ctx.webhookEndpoints.delete(b.url);
+  return jsonReply(adding ? 201 : 200, { endpoints: [...ctx.webhookEndpoints] });
+}
+
+function addFault({ ctx, b }: ControlCall): Reply {
+  const count = b.count === undefined ? 1 : b.count;
+  const after = b.after === undefined ? 0 : b.after;
+  if (!isFaultKind(b.fault)) return bad(ctx, `fault must be one of: ${FAULT_KINDS.join(', ')}.`);
+  if (typeof count !== 'number' || !Number.isInteger(count) || count < 1 || count > 1000)
+    return bad(ctx, 'count must be an integer from 1 to 1000.');
+  if (b.after !== undefined && b.fault !== 'throttle') return bad(ctx, 'after applies only to the throttle fault.');
+  if (typeof after !== 'number' || !Number.isInteger(after) || after < 0 || after > 1000)
+    return bad(ctx, 'after must be an integer from 0 to 1000.');
+  if (b.fault === 'throttle') ctx.throttle.throttleNext(count, after);
+  else if (b.fault === 'workflow-fails') ctx.workflows.failNext += count;
+  else ctx.faults.add(b.fault, count);
+  return jsonReply(201, { pending: pendingFaults(ctx) });
+}
+
+function clearFaults({ ctx }: ControlCall): Reply {
+  ctx.faults.clear();
+  ctx.workflows.failNext = 0;
+  ctx.throttle.clearForced();
+  return jsonReply(200, { pending: pendingFaults(ctx) });
+}
+
+function advanceClock({ ctx, b, hooks }: ControlCall): Reply {
+  const seconds = b.seconds;
+  if (typeof seconds !== 'number' || !(seconds >= 0) || seconds > 366 * 86400)
+    return bad(ctx, 'seconds must be a number from 0 to one year.');
+  if (!hooks.advance) return bad(ctx, 'This sandbox clock cannot be advanced.');
+  hooks.advance.advance(seconds * 1000);
+  return jsonReply(200, { now: new Date(ctx.clock.now()).toISOString() });
+}
+
+function finishWorkflow({ ctx, b, id }: ControlCall): Reply {
+  const status = (b.status ?? 'complete') as WorkflowStatus;
+  if (!['complete', 'failed', 'cancelled'].includes(status))
+    return bad(ctx, 'status must be complete, failed or cancelled.');
+  const current = ctx.workflows.get(id);
+  if (!current) return notFound(ctx, `No workflow "${id}".`);
+  // A finished workflow stays as it ended: saying 200 with nothing changed read as if it had been changed.
+  if (current.status !== 'processing')
+    return problemReply(
+      409,
+      `${ctx.problemsBase}/sandbox-control`,
+      'Already finished',
+      `Workflow "${id}" has already finished (${current.status}); only a processing one can be finished.`,
+    );
+  return jsonReply(200, { workflow: ctx.workflows.finish(id, status as Exclude<WorkflowStatus, 'processing'>) });
+}
+
+/** For the receiver audit: a token over given bytes, with claims replaced or removed (null), extra header
+ * parameters, or another RSA algorithm. Signed with the sandbox's own current key. */
+async function signBytes({ ctx, b }: ControlCall): Promise<Reply> {
+  if (typeof b.bodyBase64 !== 'string') return bad(ctx, 'bodyBase64 is a required string.');
+  if (b.claims !== undefined && !isPlainObject(b.claims)) return bad(ctx, 'claims must be an object.');
+  if (b.header !== undefined && !isPlainObject(b.header)) return bad(ctx, 'header must be an object.');
+  if (b.alg !== undefined && !['RS256', 'RS384', 'RS512', 'PS256'].includes(b.alg as string))
+    return bad(ctx, 'alg must be RS256, RS384, RS512 or PS256.');
+  const token = await signCustom(ctx.signer, ctx.clock, Buffer.from(b.bodyBase64, 'base64'), {
+    claims: b.claims as Record<string, unknown> | undefined,
+    header: b.header as Record<string, unknown> | undefined,
+    alg: b.alg as 'RS256' | undefined,
+  });
+  const { signer } = ctx;
+  return jsonReply(200, { token, kid: signer.currentKid, issuer: signer.issuer, audience: signer.audience });
+}
+
+const ROUTES = new Map<string, ControlHandler>([
+  ['GET ', ({ hooks }) => jsonReply(200, hooks.info())],
+  [
+    'POST reset',
+    ({ hooks }) => {
       hooks.reset();
       return jsonReply(200, { reset: true });
-    case 'GET sessions':
-      return jsonReply(200, { sessions: [...ctx.workflows.sessions.values()] });
-    case 'POST sessions': {
-      const sessionId = b.sessionId ?? 'sess-' + randomBytes(6).toString('hex');
-      if (typeof sessionId !== 'string' || sessionId === '') return bad(ctx, 'sessionId must be a non-empty string.');
-      // Bounded like the explorer's: a thousand sessions must not hold a megabyte of id each.
-      if (sessionId.length > MAX_SESSION_ID_CHARS || /[\u0000-\u001f\u007f]/.test(sessionId))
-        return bad(ctx, `sessionId must be at most ${MAX_SESSION_ID_CHARS} characters, with no control characters.`);
-      if (ctx.workflows.sessions.has(sessionId))
-        return problemReply(
-          409,
-          `${ctx.problemsBase}/session-exists`,
-          'Session exists',
-          `Session "${sessionId}" already exists.`,
-        );
-      const loan = b.loan === undefined ? null : b.loan;
-      if (loan !== null && !isPlainObject(loan)) return bad(ctx, 'loan must be an object.');
-      const staged = ctx.workflows.stage(sessionId, loan as Record<string, unknown> | null);
-      if (!staged.ok) return tooMuch(ctx, staged.reason);
-      return jsonReply(201, { sessionId, staged: loan !== null });
-    }
-    case 'GET sessions/:id': {
-      const s = ctx.workflows.sessions.get(id);
-      return s ? jsonReply(200, { ...s, staged: s.loan !== null }) : notFound(ctx, `No session "${id}".`);
-    }
-    case 'POST sessions/:id/loan':
-    case 'PUT sessions/:id/loan': {
-      const s = ctx.workflows.sessions.get(id);
-      if (!s) return notFound(ctx, `No session "${id}".`);
-      const loan = b.loan ?? b;
-      if (!isPlainObject(loan)) return bad(ctx, 'loan must be an object.');
-      const staged = ctx.workflows.stage(id, structuredClone(loan) as Record<string, unknown>);
-      if (!staged.ok) return tooMuch(ctx, staged.reason);
-      return jsonReply(200, { sessionId: id, staged: true });
-    }
-    case 'DELETE sessions/:id/loan': {
-      const s = ctx.workflows.sessions.get(id);
-      if (!s) return notFound(ctx, `No session "${id}".`);
-      ctx.workflows.stage(id, null);
-      return jsonReply(200, { sessionId: id, staged: false });
-    }
-    case 'GET webhooks':
-      return jsonReply(200, { endpoints: [...ctx.webhookEndpoints] });
-    case 'POST webhooks':
-    case 'DELETE webhooks': {
-      if (typeof b.url !== 'string') return bad(ctx, 'url is a required string.');
-      if (b.url.length > MAX_ENDPOINT_URL_CHARS)
-        return bad(ctx, `url must be at most ${MAX_ENDPOINT_URL_CHARS} characters.`);
-      try {
-        new URL(b.url);
-      } catch {
-        return bad(ctx, 'url is not a valid URL.');
-      }
-      if (
-        req.method === 'POST' &&
-        !ctx.webhookEndpoints.has(b.url) &&
-        ctx.webhookEndpoints.size >= MAX_WEBHOOK_ENDPOINTS
-      )
-        return tooMuch(
-          ctx,
-          `the sandbox sends events to at most ${MAX_WEBHOOK_ENDPOINTS} addresses: DELETE /sandbox/webhooks one first`,
-        );
-      if (req.method === 'POST') ctx.webhookEndpoints.add(b.url);
-      else ctx.webhookEndpoints.delete(b.url);
-      return jsonReply(req.method === 'POST' ? 201 : 200, { endpoints: [...ctx.webhookEndpoints] });
-    }
-    case 'GET faults':
-      return jsonReply(200, { pending: pendingFaults(ctx), kinds: FAULT_KINDS });
-    case 'POST faults': {
-      const count = b.count === undefined ? 1 : b.count;
-      const after = b.after === undefined ? 0 : b.after;
-      if (!isFaultKind(b.fault)) return bad(ctx, `fault must be one of: ${FAULT_KINDS.join(', ')}.`);
-      if (typeof count !== 'number' || !Number.isInteger(count) || count < 1 || count > 1000)
-        return bad(ctx, 'count must be an integer from 1 to 1000.');
-      if (b.after !== undefined && b.fault !== 'throttle') return bad(ctx, 'after applies only to the throttle fault.');
-      if (typeof after !== 'number' || !Number.isInteger(after) || after < 0 || after > 1000)
-        return bad(ctx, 'after must be an integer from 0 to 1000.');
-      if (b.fault === 'throttle') ctx.throttle.throttleNext(count, after);
-      else if (b.fault === 'workflow-fails') ctx.workflows.failNext += count;
-      else ctx.faults.add(b.fault, count);
-      return jsonReply(201, { pending: pendingFaults(ctx) });
-    }
-    case 'DELETE faults':
-      ctx.faults.clear();
-      ctx.workflows.failNext = 0;
-      ctx.throttle.clearForced();
-      return jsonReply(200, { pending: pendingFaults(ctx) });
-    case 'POST clock/advance': {
-      const seconds = b.seconds;
-      if (typeof seconds !== 'number' || !(seconds >= 0) || seconds > 366 * 86400)
-        return bad(ctx, 'seconds must be a number from 0 to one year.');
-      if (!hooks.advance) return bad(ctx, 'This sandbox clock cannot be advanced.');
-      hooks.advance.advance(seconds * 1000);
-      return jsonReply(200, { now: new Date(ctx.clock.now()).toISOString() });
-    }
-    case 'GET clock':
-      return jsonReply(200, { now: new Date(ctx.clock.now()).toISOString() });
-    case 'GET workflows':
-      return jsonReply(200, { workflows: ctx.workflows.all() });
-    case 'POST workflows/:id/finish': {
-      const status = (b.status ?? 'complete') as WorkflowStatus;
-      if (!['complete', 'failed', 'cancelled'].includes(status))
-        return bad(ctx, 'status must be complete, failed or cancelled.');
-      const current = ctx.workflows.get(id);
-      if (!current) return notFound(ctx, `No workflow "${id}".`);
-      // A finished workflow stays as it ended: saying 200 with nothing changed read as if it had been changed.
-      if (current.status !== 'processing')
-        return problemReply(
-          409,
-          `${ctx.problemsBase}/sandbox-control`,
-          'Already finished',
-          `Workflow "${id}" has already finished (${current.status}); only a processing one can be finished.`,
-        );
-      return jsonReply(200, { workflow: ctx.workflows.finish(id, status as Exclude<WorkflowStatus, 'processing'>) });
-    }
-    case 'GET deliveries':
-      return jsonReply(200, { attempts: ctx.dispatcher.attempts });
-    case 'GET billing':
-      return jsonReply(200, { billed: ctx.workflows.billing });
-    case 'GET stats':
-      return jsonReply(200, ctx.stats);
-    case 'POST sign': {
-      // For the receiver audit: a token over given bytes, with claims replaced or removed (null), extra header
-      // parameters, or another RSA algorithm. Signed with the sandbox's own current key.
-      if (typeof b.bodyBase64 !== 'string') return bad(ctx, 'bodyBase64 is a required string.');
-      if (b.claims !== undefined && !isPlainObject(b.claims)) return bad(ctx, 'claims must be an object.');
-      if (b.header !== undefined && !isPlainObject(b.header)) return bad(ctx, 'header must be an object.');
-      if (b.alg !== undefined && !['RS256', 'RS384', 'RS512', 'PS256'].includes(b.alg as string))
-        return bad(ctx, 'alg must be RS256, RS384, RS512 or PS256.');
-      const token = await signCustom(ctx.signer, ctx.clock, Buffer.from(b.bodyBase64, 'base64'), {
-        claims: b.claims as Record<string, unknown> | undefined,
-        header: b.header as Record<string, unknown> | undefined,
-        alg: b.alg as 'RS256' | undefined,
-      });
-      return jsonReply(200, {
-        token,
-        kid: ctx.signer.currentKid,
-        issuer: ctx.signer.issuer,
-        audience: ctx.signer.audience,
-      });
-    }
-    case 'POST keys/rotate':
-      return jsonReply(200, { kid: await ctx.signer.rotate() });
-    default:
-      return notFound(ctx, `No control route ${req.method} /sandbox/${rest.join('/')}.`);
-  }
-}
+    },
+  ],
+  ['GET sessions', ({ ctx }) => jsonReply(200, { sessions: [...ctx.workflows.sessions.values()] })],
+  ['POST sessions', createSession],
+  ['GET sessions/:id', getSession],
+  ['POST sessions/:id/loan', stageLoan],
+  ['PUT sessions/:id/loan', stageLoan],
+  ['DELETE sessions/:id/loan', unstageLoan],
+  ['GET webhooks', ({ ctx }) => jsonReply(200, { endpoints: [...ctx.webhookEndpoints] })],
+  ['POST webhooks', changeWebhooks],
+  ['DELETE webhooks', changeWebhooks],
+  ['GET faults', ({ ctx }) => jsonReply(200, { pending: pendingFaults(ctx), kinds: FAULT_KINDS })],
+  ['POST faults', addFault],
+  ['DELETE faults', clearFaults],
+  ['POST clock/advance', advanceClock],
+  ['GET clock', ({ ctx }) => jsonReply(200, { now: new Date(ctx.clock.now()).toISOString() })],
+  ['GET workflows', ({ ctx }) => jsonReply(200, { workflows: ctx.workflows.all() })],
+  ['POST workflows/:id/finish', finishWorkflow],
+  ['GET deliveries', ({ ctx }) => jsonReply(200, { attempts: ctx.dispatcher.attempts })],
+  ['GET billing', ({ ctx }) => jsonReply(200, { billed: ctx.workflows.billing })],
+  ['GET stats', ({ ctx }) => jsonReply(200, ctx.stats)],
+  ['POST sign', signBytes],
+  ['POST keys/rotate', async ({ ctx }) => jsonReply(200, { kid: await ctx.signer.rotate() })],
+]);

@@ -2,6 +2,7 @@
 // for the sandbox to imitate (the sign-in refusal's shape, the refresh refusal's, the access token's claims, the
 // headers and token claims of a test webhook). The loader keeps only what is silent in the spec: an entry that
 // would make the sandbox differ from the spec is ignored, and the loader says so. Format: README "Sandbox profiles".
+import { parseJsonText } from '../jsonText';
 import { randomUUID } from 'node:crypto';
 import { messageTimestamp } from '../time/timestamps';
 import type { SandboxContext } from './sandboxContext';
@@ -102,7 +103,7 @@ const NEVER_WEBHOOK_HEADERS = new Set([
 export function loadSandboxProfile(text: string): LoadedProfile {
   let raw: unknown;
   try {
-    raw = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+    raw = parseJsonText(text);
   } catch (err) {
     throw new ProfileError(`not JSON: ${(err as Error).message}`);
   }

@@ -1,10 +1,10 @@
 // Delivers signed webhooks and resends with exponential backoff when a receiver answers >= 500 or cannot be
 // reached (spec: Events 3; the schedule is not shown: ours is documented in README).
-import { EventEmitter } from 'node:events';
 import { randomUUID } from 'node:crypto';
 import type { Clock, TimerHandle } from '../time/clock';
 import { httpRequest } from '../http/request';
 import type { SignOptions, WebhookSigner } from '../signing/webhookSigner';
+import { TypedEmitter } from '../events/TypedEmitter';
 
 export interface RetryPolicy {
   /** Attempts in all, the first included. */
@@ -19,7 +19,8 @@ export interface RetryPolicy {
 
 export const DEFAULT_RETRY: RetryPolicy = { maxAttempts: 6, baseDelayMs: 1000, maxDelayMs: 60_000, timeoutMs: 10_000 };
 
-export interface DeliveryAttempt {
+/** A type literal, not an interface: `wfs sandbox` prints it as a JSON line (a Record of its fields). */
+export type DeliveryAttempt = {
   deliveryId: string;
   webhookId: string;
   topic?: string;
@@ -32,7 +33,7 @@ export interface DeliveryAttempt {
   nextAttemptAt?: number;
   /** Why no retry follows an attempt that failed, when the bound on bodies awaiting retry refused it. */
   retryRefused?: string;
-}
+};
 
 /** Bodies held for a retry (up to 1 MiB each, the sandbox runs in the extension host): past this, a failed
  * attempt is not retried. */
@@ -51,7 +52,12 @@ export interface OutgoingWebhook {
   sign?: Pick<SignOptions, 'claims' | 'header' | 'ttlSeconds'>;
 }
 
-export class WebhookDispatcher extends EventEmitter {
+export interface DispatcherEvents {
+  /** Every attempt, once its answer (or failure) is known. */
+  attempt: [DeliveryAttempt];
+}
+
+export class WebhookDispatcher extends TypedEmitter<DispatcherEvents> {
   readonly attempts: DeliveryAttempt[] = [];
   private readonly timers = new Set<TimerHandle>();
   private stopped = false;

@@ -10,36 +10,36 @@ export interface Clock {
   clearTimeout(handle: TimerHandle | undefined): void;
 }
 
-let nextTimerId = 1;
-
 /** The real clock. Timers are unref'd so a forgotten timer never keeps a process (or the extension host's shutdown)
  * waiting; the CLI holds its process open itself until a command has an outcome (src/cli/main.ts). */
 export class SystemClock implements Clock {
-  private readonly timers = new Map<number, NodeJS.Timeout>();
+  /** Keyed by the handle itself: a handle from another clock never clears one of these. */
+  private readonly timers = new Map<TimerHandle, NodeJS.Timeout>();
+  private nextId = 1;
 
   now(): number {
     return Date.now();
   }
 
   setTimeout(fn: () => void, ms: number): TimerHandle {
-    const id = nextTimerId++;
+    const handle: TimerHandle = { id: this.nextId++ };
     const t = setTimeout(
       () => {
-        this.timers.delete(id);
+        this.timers.delete(handle);
         fn();
       },
       Math.max(0, ms),
     );
     t.unref?.();
-    this.timers.set(id, t);
-    return { id };
+    this.timers.set(handle, t);
+    return handle;
   }
 
   clearTimeout(handle: TimerHandle | undefined): void {
     if (!handle) return;
-    const t = this.timers.get(handle.id);
+    const t = this.timers.get(handle);
     if (t) clearTimeout(t);
-    this.timers.delete(handle.id);
+    this.timers.delete(handle);
   }
 }
 
@@ -49,7 +49,9 @@ export class SystemClock implements Clock {
  */
 export class OffsetClock implements Clock {
   private offset = 0;
-  private readonly pending = new Map<number, { due: number; fn: () => void; base: TimerHandle }>();
+  /** Keyed by the handle itself: a handle from another clock never clears one of these. */
+  private readonly pending = new Map<TimerHandle, { due: number; fn: () => void; base: TimerHandle }>();
+  private nextId = 1;
 
   constructor(private readonly base: Clock = new SystemClock()) {}
 
@@ -58,31 +60,31 @@ export class OffsetClock implements Clock {
   }
 
   setTimeout(fn: () => void, ms: number): TimerHandle {
-    const id = nextTimerId++;
+    const handle: TimerHandle = { id: this.nextId++ };
     const due = this.now() + Math.max(0, ms);
-    const base = this.base.setTimeout(() => this.fire(id), Math.max(0, ms));
-    this.pending.set(id, { due, fn, base });
-    return { id };
+    const base = this.base.setTimeout(() => this.fire(handle), Math.max(0, ms));
+    this.pending.set(handle, { due, fn, base });
+    return handle;
   }
 
   clearTimeout(handle: TimerHandle | undefined): void {
     if (!handle) return;
-    const p = this.pending.get(handle.id);
+    const p = this.pending.get(handle);
     if (p) this.base.clearTimeout(p.base);
-    this.pending.delete(handle.id);
+    this.pending.delete(handle);
   }
 
   advance(ms: number): void {
     if (!(ms >= 0)) throw new RangeError('the clock only moves forward');
     this.offset += ms;
     const due = [...this.pending.entries()].filter(([, p]) => p.due <= this.now()).sort((a, b) => a[1].due - b[1].due);
-    for (const [id] of due) this.fire(id);
+    for (const [handle] of due) this.fire(handle);
   }
 
-  private fire(id: number): void {
-    const p = this.pending.get(id);
+  private fire(handle: TimerHandle): void {
+    const p = this.pending.get(handle);
     if (!p) return;
-    this.pending.delete(id);
+    this.pending.delete(handle);
     this.base.clearTimeout(p.base);
     p.fn();
   }

@@ -3,12 +3,12 @@
 // localtunnel client's TunnelCluster only for the TCP piping: the client's own opening loop retries forever
 // when the server refuses, and its cluster gives up for good when the server disappears (docs/design.md).
 // local_host is never set: it routes bodies through a text transform that corrupts non-UTF-8 bytes.
-import { EventEmitter } from 'node:events';
 import { getDefaultAutoSelectFamily, type Socket } from 'node:net';
 import { lookup } from 'node:dns/promises';
 import TunnelCluster from '@n8n/localtunnel/lib/TunnelCluster';
 import { httpRequest } from '../http/request';
 import type { Clock, TimerHandle } from '../time/clock';
+import { TypedEmitter } from '../events/TypedEmitter';
 
 export type TunnelState = 'closed' | 'opening' | 'open' | 'reconnecting';
 
@@ -52,7 +52,17 @@ export async function localhostFallbackWarning(
   return '"localhost" resolves to ::1 first here and Node\'s happy-eyeballs connect (autoSelectFamily) is off, so the tunnel cannot reach the receiver on 127.0.0.1: deliveries through it will fail. Map localhost to 127.0.0.1 first in the hosts file, or run without --no-network-family-autoselection.';
 }
 
-export class Tunnel extends EventEmitter {
+export interface TunnelEvents {
+  state: [TunnelState];
+  /** Something the user should know, the tunnel going on (a dropped connection, a failed reconnect). */
+  warning: [Error];
+  /** The next reconnect, in milliseconds. */
+  'reconnect-scheduled': [number];
+  /** A request that came through the tunnel. */
+  request: [{ method: string; path: string }];
+}
+
+export class Tunnel extends TypedEmitter<TunnelEvents> {
   private currentState: TunnelState = 'closed';
   private cluster?: TunnelCluster;
   private readonly sockets = new Set<Socket>();

@@ -23,8 +23,7 @@ export function tokenDedupeKey(signature: Buffer): string {
 export class DedupeSet {
   private readonly ids = new Set<string>();
   /** Insertion order as a ring, so forgetting the oldest is O(1). Taking `ids.values().next()` instead walks
-   * over every deleted slot V8 keeps at the front of the Set, on every add once the set is full
-   * (docs/benchmarks.md). */
+   * over every deleted slot V8 keeps at the front of the Set, on every add once the set is full. */
   private readonly order: (string | undefined)[];
   private next = 0;
 

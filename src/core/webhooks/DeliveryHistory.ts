@@ -6,7 +6,6 @@
 // - add() resolves once the record reached the OS, so a caller can acknowledge only what a crash cannot lose.
 // - The file is read line by line, torn lines are skipped and reported once, and it is compacted by writing a new
 //   file and renaming it over the old one.
-import { EventEmitter } from 'node:events';
 import { rm } from 'node:fs/promises';
 import { AppendFile, leftoverOf, readLines, rewriteFile } from './historyFile';
 import { HistoryInUse, HistoryLock } from './historyLock';
@@ -14,6 +13,7 @@ import { DEDUPE_CAP, DedupeSet } from './DedupeSet';
 import { acknowledgedKey, type DeliveryRecord } from './deliveryRecord';
 import { acknowledgedLine, bodyOfLine, parseAcknowledgedLine, parseLine, serializeLine } from './historyLine';
 import { keptBuffer, type KeptBytes } from './keptBytes';
+import { TypedEmitter } from '../events/TypedEmitter';
 
 export interface DeliveryQuery {
   topic?: string;
@@ -70,7 +70,18 @@ export interface LoadReport {
   skipped: number;
 }
 
-export class DeliveryHistory extends EventEmitter {
+export interface DeliveryHistoryEvents {
+  /** Something the user should know, the history going on (unreadable lines skipped, a compaction that failed). */
+  warning: [string];
+  /** A write failed: its records stay in memory. */
+  'error-persisting': [Error];
+  /** A write succeeded after one had failed. */
+  'persisting-again': [];
+  /** The file was compacted (its new length in bytes). */
+  compacted: [number];
+}
+
+export class DeliveryHistory extends TypedEmitter<DeliveryHistoryEvents> {
   private entries: Entry[] = [];
   private holes = 0;
   /** entries[head] is the oldest record not yet evicted, or before it. */
@@ -79,7 +90,7 @@ export class DeliveryHistory extends EventEmitter {
   private refused: Entry[] = [];
   private refusedHead = 0;
   /** Records by id, built when first asked for (the panel's detail and actions, the Receiver view, body reads), then
-   * kept up to date: until then a delivery costs no hash of its id (about half of add()'s time, measured). */
+   * kept up to date: a receiver nobody looks at does not index its deliveries. */
   private byId?: Map<string, Entry>;
   private ordered?: DeliveryRecord[];
   private memoryBytes = 0;
@@ -99,7 +110,7 @@ export class DeliveryHistory extends EventEmitter {
   private writeFailing = false;
   /** Dedupe keys of acknowledged deliveries whose records were dropped (by the budgets, or from the file before this
    * run): the receiver's dedupe set outlives them, and so must the history's memory of them. At most DEDUPE_CAP keys
-   * of at most 128 characters each (dedupeKey), about 1.3 MB at the very most. */
+   * of at most 128 characters each (dedupeKey). */
   private readonly forgotten = new DedupeSet(DEDUPE_CAP);
   readonly memoryBudgetBytes: number;
   readonly diskBudgetBytes: number;
@@ -200,7 +211,7 @@ export class DeliveryHistory extends EventEmitter {
    * at once rather than a microtask later. The record's id must be new to the history (the Receiver's never repeat).
    * asciiText: kept decoded as UTF-8 (the receiver decodes a body to parse it). Held in memory instead of the Buffer
    * when it shows every byte is ASCII: as many characters as bytes, and no U+FFFD, which an invalid byte decodes to
-   * (keptBytes.ts); the same answer as buffer.isAscii, for less (docs/benchmarks.md).
+   * (keptBytes.ts).
    */
   add(record: DeliveryRecord, kept: Buffer, asciiText?: string): Promise<void> | undefined {
     const file = this.file;
@@ -500,15 +511,7 @@ export class DeliveryHistory extends EventEmitter {
 function estimateMetaBytes(r: DeliveryRecord): number {
   let n = 200 + r.path.length;
   for (const k in r.headers) n += k.length + r.headers[k]!.length + 8;
-  // A verified delivery's checks are one frozen list shared by every delivery signed with the same key: the last
-  // one's sum is kept rather than counted again each time.
-  if (r.checks === lastChecks.list) n += lastChecks.bytes;
-  else {
-    let bytes = 0;
-    for (const c of r.checks) bytes += c.name.length + (c.detail?.length ?? 0) + 24;
-    n += bytes;
-    if (Object.isFrozen(r.checks)) ((lastChecks.list = r.checks), (lastChecks.bytes = bytes));
-  }
+  for (const c of r.checks) n += c.name.length + (c.detail?.length ?? 0) + 24;
   if (r.jwt) n += 400;
   // Each app's answer: up to 4 KiB of body (base64 when binary) and its headers.
   for (const f of r.forwards ?? []) {
@@ -517,5 +520,3 @@ function estimateMetaBytes(r: DeliveryRecord): number {
   }
   return n;
 }
-
-const lastChecks: { list?: DeliveryRecord['checks']; bytes: number } = { bytes: 0 };

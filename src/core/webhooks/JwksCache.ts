@@ -5,7 +5,7 @@
 // refused only when a fetch made after the delivery arrived says so: until then the key set "cannot be consulted"
 // (KeySetUnavailable), and the receiver answers 503 so the service sends the delivery again.
 // Keys become node:crypto KeyObjects once per fetch, so each delivery verifies synchronously on the main thread,
-// without WebCrypto's asynchronous round trip (docs/benchmarks.md).
+// without WebCrypto's asynchronous round trip.
 // A key set given in-process (a key folder's jwks.json) is held as given and never fetched.
 import { createPublicKey, type KeyObject } from 'node:crypto';
 import { httpRequest } from '../http/request';

@@ -1,7 +1,6 @@
 // The embedded webhook receiver (spec: Events, Authentication 6; docs/design.md): node:http on loopback,
 // raw body with a size cap, the seven verification steps, dedupe on webhookId recorded only after verification,
 // an optional response override, forwarding to the developer's own app, and a log of every request.
-import { EventEmitter } from 'node:events';
 import {
   createServer,
   type IncomingMessage,
@@ -15,13 +14,14 @@ import { isAllowedHost } from '../http/hostCheck';
 import type { Clock } from '../time/clock';
 import { DedupeSet } from './DedupeSet';
 import { DeliveryHistory, REFUSED_BODY_PREFIX_BYTES } from './DeliveryHistory';
-import { deliveryDedupeKey, describeEvent, newRecord, type DeliveryRecord } from './deliveryRecord';
+import { DeliveryIds, deliveryDedupeKey, describeEvent, newRecord, type DeliveryRecord } from './deliveryRecord';
 import type { Forwarder } from './forwardFanOut';
 import { TrustedToken, type HeadersVerdict, type Verifier, type VerificationResult } from './Verifier';
 import { BodiesInFlight, keptPrefix, readCapped, readHashed, type BodyLost, type HashedBody } from './requestBody';
 import { answeredChecks } from './verificationSteps';
 import { listenOn } from '../http/listenError';
 import { ConnectionBudget } from '../http/connectionBudget';
+import { TypedEmitter } from '../events/TypedEmitter';
 
 export interface ReceiverOptions {
   verifier: Verifier;
@@ -57,16 +57,32 @@ export const DEFAULT_MAX_BODY = 1024 * 1024;
 export const DEFAULT_MAX_BODIES_IN_FLIGHT = 32 * 1024 * 1024;
 /** The service, a tunnel's client or a proxy open a handful; anyone who reaches the address could open thousands, and
  * idle ones give way. Room for a burst of a thousand deliveries at once, all waiting for a key set, each answered
- * rather than reset; each connection is a descriptor and at most Node's 16 KiB of headers (docs/benchmarks.md). */
+ * rather than reset; each connection is a descriptor and at most Node's 16 KiB of headers. */
 export const DEFAULT_MAX_CONNECTIONS = 1024;
 const EMPTY = Buffer.alloc(0);
 /** The characters of a trusted token's signature that name it among the bodies being received: 132 bits. */
 const TOKEN_KEY_CHARS = 22;
 
-export class Receiver extends EventEmitter {
+export interface VerifiedEvent {
+  /** The signed body, parsed. */
+  event: unknown;
+  record: DeliveryRecord;
+}
+
+export interface ReceiverEvents {
+  /** Every request, once answered. */
+  delivery: [DeliveryRecord];
+  /** A verified, non-duplicate delivery, before it is answered. */
+  'verified-event': [VerifiedEvent];
+  /** A fault of ours while handling a request (answered 500). */
+  failure: [DeliveryRecord, unknown];
+}
+
+export class Receiver extends TypedEmitter<ReceiverEvents> {
   readonly history: DeliveryHistory;
   private server?: Server;
   private readonly dedupe = new DedupeSet();
+  private readonly ids = new DeliveryIds();
   private readonly inFlight: BodiesInFlight;
   /** webhookIds of verified deliveries still being processed. */
   private readonly processing = new Set<string>();
@@ -79,10 +95,8 @@ export class Receiver extends EventEmitter {
   private respondWith?: number;
   private localUrl?: string;
   private publicHosts: readonly string[];
-  /** The last Host header value found allowed: a sender repeats it on every request, and comparing it is cheaper
-   * than parsing it again (docs/benchmarks.md). */
+  /** The last Host header value found allowed: a sender repeats it on every request, so it is parsed once. */
   private allowedHost?: string;
-  /** Each record's path is this string once the request is found to name it, not a copy per record. */
   private readonly webhookPath: string;
 
   constructor(private readonly options: ReceiverOptions) {
@@ -180,22 +194,16 @@ export class Receiver extends EventEmitter {
    * body held for a token trusted through step 5, else hashed as it streams by), decide (step 6, then what the
    * delivery is), and answer(), which records before it answers. Synchronous from the body's last byte to the answer
    * unless something must be waited for (a key set to fetch, a forward, a history write): each wait resumes the path
-   * where it stopped, rather than every step awaiting the next (docs/benchmarks.md).
+   * where it stopped.
    */
   private serve(req: IncomingMessage, res: ServerResponse): void {
     const d: Delivery = {
       req,
       res,
-      record: newRecord(req, this.options.clock.now()),
+      record: newRecord(req, this.options.clock.now(), this.ids.next()),
       started: performance.now(),
       held: 0,
       whole: false,
-      // Named now, so that every delivery has one shape from the start.
-      verdict: undefined,
-      kept: undefined,
-      keptText: undefined,
-      claimed: undefined,
-      receiving: undefined,
     };
     try {
       const early = this.refuseEarly(req, d.record);
@@ -231,8 +239,7 @@ export class Receiver extends EventEmitter {
     readCapped(d.req, this.maxBody, this.inFlight, d, this.heldBodyRead);
   }
 
-  /** A held body read (or lost): the token's claim on its one body ends, then decide(). One function for every
-   * delivery (d says which), rather than two closures made for each. */
+  /** A held body read (or lost): the token's claim on its one body ends, then decide(). */
   private readonly heldBodyRead = (body: HashedBody | BodyLost, d: Delivery): void => {
     this.doneReceiving(d);
     try {
@@ -258,10 +265,7 @@ export class Receiver extends EventEmitter {
     d.kept = body.kept;
     // The history holds an ASCII body as this text; it tells which are (DeliveryHistory.add, keptBytes.ts).
     d.keptText = text;
-    // The claim's string, which step 6 found equal to the digest: one string of the two for each record kept.
-    const claimed = result.claims?.body_sha256;
-    const sha256 = claimed === body.sha256 ? claimed : body.sha256;
-    record.body = { size: body.size, sha256, kept: body.kept.length, utf8 };
+    record.body = { size: body.size, sha256: body.sha256, kept: body.kept.length, utf8 };
     record.jwt = { header: result.header, claims: result.claims };
     if (!d.whole) {
       // A true copy of a body still being received under its token: the service sends it again once the first is
@@ -335,7 +339,6 @@ export class Receiver extends EventEmitter {
       }
     }
     if (record.path !== this.webhookPath) return { status: 404, text: 'not the webhook path\n' };
-    record.path = this.webhookPath;
     if (req.method !== 'POST') return { status: 405, text: 'POST only\n' };
     return undefined;
   }
@@ -497,8 +500,7 @@ interface Delivery {
 }
 
 function writeAnswer(res: ServerResponse, { status, text, retryAfterS }: Answer): void {
-  // With a body, Node sends the head and the body by writev; an empty answer leaves in one write, which is cheaper
-  // under load (docs/benchmarks.md).
+  // With a body, Node sends the head and the body by writev; an empty answer leaves in one write.
   if (text) {
     const headers: OutgoingHttpHeaders = {
       'content-type': 'text/plain; charset=utf-8',

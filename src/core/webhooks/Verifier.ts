@@ -68,7 +68,6 @@ export class Verifier {
   private entries: TrustedIssuer[] = [];
   private readonly decodedHeaders = new Map<string, ProtectedHeaderParameters>();
   private readonly passes = new Map<string, readonly VerificationCheck[]>();
-  private lastPass?: { issuer: TrustedIssuer; kid: string | undefined; list: readonly VerificationCheck[] };
   /** Single tokens trusted beyond the entries, each for its own issuers (Test Public Address's probe, signed by the
    * sandbox while a real environment is in use); every other token of those issuers is refused at step 2. */
   private readonly tokens = new Map<string, TrustedIssuer[]>();
@@ -76,7 +75,7 @@ export class Verifier {
    * with it, dropped once expired, and bounded in count and bytes (the oldest go first). */
   private readonly once = new Map<string, OnceToken>();
   private onceBytes = 0;
-  /** Bound once: headers() runs per delivery. */
+  /** The lookups the verification steps are given. */
   private readonly decodeHeaderOf = (segment: string) => this.decodeHeader(segment);
   private readonly keySetOf = (issuer: TrustedIssuer) => this.cacheFor(issuer);
 
@@ -104,7 +103,6 @@ export class Verifier {
     const urls = new Set(this.entries.map((e) => e.jwksUrl));
     for (const url of this.caches.keys()) if (!urls.has(url)) this.caches.delete(url);
     this.passes.clear();
-    this.lastPass = undefined;
   }
 
   /** The cache of a key set (created on first use). */
@@ -231,14 +229,7 @@ export class Verifier {
     const nowS = Math.floor(this.options.clock.now() / 1000);
     let trusted = keys instanceof StepFailed ? keys : signatureHolds(decoded, keys, kid);
     if (!(trusted instanceof StepFailed)) trusted = claimsHold(decoded.claims, trusted, nowS, kid) ?? trusted;
-    if (!(trusted instanceof StepFailed)) {
-      // The record keeps the claims: iss and aud, equal to the entry's, share its strings rather than each record
-      // keeping copies (docs/benchmarks.md: "What a record keeps").
-      const claims = decoded.claims;
-      if (claims.iss === trusted.issuer) claims.iss = trusted.issuer;
-      if (claims.aud === trusted.audience) claims.aud = trusted.audience;
-      return new TrustedToken(decoded, trusted, kid, signedHere);
-    }
+    if (!(trusted instanceof StepFailed)) return new TrustedToken(decoded, trusted, kid, signedHere);
     const failed = trusted;
     if (
       failed.step === 4 &&
@@ -264,10 +255,6 @@ export class Verifier {
   /** The seven passed checks for an issuer and kid: their details name nothing that varies per delivery (the
    * claims and body size are in the record), so one frozen list serves every delivery signed with that key. */
   private passedChecks(issuer: TrustedIssuer, kid: string | undefined): readonly VerificationCheck[] {
-    // Deliveries come signed by one key for long runs: the last list is compared by identity first, which spares
-    // building and hashing the key string each time.
-    const last = this.lastPass;
-    if (last && last.issuer === issuer && last.kid === kid) return last.list;
     const k = `${issuer.issuer}\n${issuer.jwksUrl}\n${kid ?? ''}`;
     let list = this.passes.get(k);
     if (!list) {
@@ -275,7 +262,6 @@ export class Verifier {
       if (this.passes.size >= MAX_CACHED) this.passes.clear();
       this.passes.set(k, list);
     }
-    this.lastPass = { issuer, kid, list };
     return list;
   }
 

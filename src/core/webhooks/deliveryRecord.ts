@@ -4,7 +4,6 @@
 import type { IncomingMessage } from 'node:http';
 import { createHash, randomBytes } from 'node:crypto';
 import type { JWTPayload, ProtectedHeaderParameters } from 'jose';
-import { isoTimestamp } from '../time/timestamps';
 import { dedupeKey, tokenDedupeKey } from './DedupeSet';
 import type { VerificationCheck } from './Verifier';
 
@@ -82,78 +81,56 @@ export function acknowledgedKey(r: DeliveryRecord): string | undefined {
   return r.verified && r.status >= 200 && r.status < 300 ? deliveryDedupeKey(r) : undefined;
 }
 
-/** Longer topics are not remembered past their record. */
-const MAX_SHARED_CHARS = 256;
-// A topic repeats from one delivery to the next: a record keeps the string the one before kept when the two are
-// equal, not a copy of its own (docs/benchmarks.md: "What a record keeps").
-const lastTopics = { topic: '', subTopic: '' };
-
 export function redactHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
-  // Copied by spread, then rewritten where needed (a credential, a repeated header joined, a value the last record
-  // kept): this runs for every request, and building the copy key by key costs more (docs/benchmarks.md).
   const out = { ...headers };
-  const last = lastHeaders;
   for (const k in out) {
     // Only the request's own: for...in also walks what anything in the host added to Object.prototype.
     if (!Object.hasOwn(out, k)) continue;
     const v = out[k];
-    if (typeof v === 'string') {
-      if (isCredentialHeader(k)) out[k] = redactedCredential(v);
-      else if (v === last[k]) out[k] = last[k];
-    } else if (v === undefined) delete out[k];
-    else out[k] = isCredentialHeader(k) ? redactedCredential(v.join(', ')) : v.join(', ');
+    if (v === undefined) {
+      delete out[k];
+      continue;
+    }
+    const text = typeof v === 'string' ? v : v.join(', ');
+    out[k] = /^(proxy-)?authorization$/i.test(k) ? redactedCredential(text) : text;
   }
-  lastHeaders = out as Record<string, string>;
-  return lastHeaders;
+  return out as Record<string, string>;
 }
 
-/** The headers the last request kept: a sender repeats most of them, and a record keeps the string the one before
- * kept when the two are equal, not a copy of its own (docs/benchmarks.md: "What a record keeps"). */
-let lastHeaders: Record<string, string> = {};
-
-function isCredentialHeader(name: string): boolean {
-  return (
-    (name.length === 13 || name.length === 19) && (name === 'authorization' || /^(proxy-)?authorization$/i.test(name))
-  );
-}
-
+/** A credential as its scheme (at most 20 characters) and its length: enough to tell tokens apart, nothing of them. */
 function redactedCredential(value: string): string {
   const space = value.indexOf(' ');
-  // A sender's tokens have one scheme and, signed alike, one length: the last text serves again.
-  const last = lastCredential;
-  if (value.length === last.length && space === last.space && value.startsWith(last.scheme)) return last.text;
   const scheme = (space < 0 ? value : value.slice(0, space)).slice(0, 20);
-  // Joined into one flat string: each record keeps it (see isoTimestamp).
-  const text = [scheme, ' <redacted, ', value.length, ' characters>'].join('');
-  lastCredential = { length: value.length, space, scheme, text };
-  return text;
+  return `${scheme} <redacted, ${value.length} characters>`;
 }
-
-let lastCredential = { length: -1, space: -1, scheme: '', text: '' };
-
-/** Random per process (72 bits), so records kept from an earlier run never share an id with this run's. */
-const ID_PREFIX = randomBytes(9).toString('base64url');
-let idsIssued = 0;
 
 /**
- * The next record id, unique within the history and across restarts: the process's random prefix and a counter.
- * A counter rather than `randomUUID()` for every request: a UUID string is built from 16 pieces and then flattened,
- * garbage on every request (docs/benchmarks.md). The id only has to be unique; nothing about it is secret.
+ * Ids of the records a receiver makes: unique within its history and across restarts. A random prefix (72 bits) for
+ * each source, then a counter: a restarted receiver, or a second one on the same history, never repeats an id the
+ * history holds. Nothing about an id is secret.
  */
-export function nextDeliveryId(): string {
-  // Joined, not concatenated: one flat string, where `+` leaves a tree of pieces that every record keeps (see
-  // isoTimestamp).
-  return [ID_PREFIX, '-', (++idsIssued).toString(36)].join('');
+export class DeliveryIds {
+  private readonly prefix = randomBytes(9).toString('base64url');
+  private issued = 0;
+
+  next(): string {
+    return `${this.prefix}-${(++this.issued).toString(36)}`;
+  }
 }
 
-const EMPTY_BODY: BodyInfo = { size: 0, sha256: createHash('sha256').digest('hex'), kept: 0, utf8: true };
+const EMPTY_BODY: BodyInfo = Object.freeze({
+  size: 0,
+  sha256: createHash('sha256').digest('hex'),
+  kept: 0,
+  utf8: true,
+});
 
 /** The record of a request as it arrives: what its first line and headers say; the rest is filled in as it is
  * handled. */
-export function newRecord(req: IncomingMessage, now: number): DeliveryRecord {
+export function newRecord(req: IncomingMessage, now: number, id: string): DeliveryRecord {
   return {
-    id: nextDeliveryId(),
-    receivedAt: isoTimestamp(now),
+    id,
+    receivedAt: new Date(now).toISOString(),
     method: req.method ?? '',
     path: pathOf(req.url ?? '/'),
     headers: redactHeaders(req.headers),
@@ -179,22 +156,17 @@ export function describeEvent(record: DeliveryRecord, body: unknown, req: Incomi
     string,
     unknown
   >;
-  // Each field set only when the body signs it, never set and then deleted: an absent field stays absent in the
-  // history line, and the record keeps its shape (a delete would turn it into a slow dictionary).
+  // Each field set only when the body signs it: an absent field stays absent in the history line.
   let unsigned: UnsignedFields | undefined;
   const webhookId = event.webhookId;
   if (typeof webhookId === 'string') record.webhookId = webhookId;
   else unsigned = unsignedHeader(unsigned, 'webhookId', req, 'x-svc-webhook-id');
   const topic = event.topic;
-  if (typeof topic === 'string') {
-    if (topic === lastTopics.topic) record.topic = lastTopics.topic;
-    else if ((record.topic = topic).length <= MAX_SHARED_CHARS) lastTopics.topic = topic;
-  } else unsigned = unsignedHeader(unsigned, 'topic', req, 'x-svc-topic');
+  if (typeof topic === 'string') record.topic = topic;
+  else unsigned = unsignedHeader(unsigned, 'topic', req, 'x-svc-topic');
   const subTopic = event.subTopic;
-  if (typeof subTopic === 'string') {
-    if (subTopic === lastTopics.subTopic) record.subTopic = lastTopics.subTopic;
-    else if ((record.subTopic = subTopic).length <= MAX_SHARED_CHARS) lastTopics.subTopic = subTopic;
-  } else unsigned = unsignedHeader(unsigned, 'subTopic', req, 'x-svc-sub-topic');
+  if (typeof subTopic === 'string') record.subTopic = subTopic;
+  else unsigned = unsignedHeader(unsigned, 'subTopic', req, 'x-svc-sub-topic');
   const triggeredAt = event.triggeredAt;
   if (typeof triggeredAt === 'string') record.triggeredAt = triggeredAt;
   else unsigned = unsignedHeader(unsigned, 'triggeredAt', req, 'x-svc-triggered-at');

@@ -37,7 +37,13 @@ const GLOB_CHARS = /^[A-Za-z0-9_.:/*?-]+$/;
 /** Header names (RFC 9110 token) and values without line breaks. */
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 /** Headers a rule may not set: the connection's own, and the credential the service signed. */
-const RESERVED_HEADERS = new Set(['host', 'content-length', 'transfer-encoding', 'connection', 'authorization']);
+const RESERVED_HEADERS: ReadonlySet<string> = new Set([
+  'host',
+  'content-length',
+  'transfer-encoding',
+  'connection',
+  'authorization',
+]);
 
 function globProblem(glob: string): string | undefined {
   if (glob.length === 0) return 'is empty';

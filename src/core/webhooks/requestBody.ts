@@ -38,7 +38,7 @@ export interface HashedBody {
 }
 
 /** Node 20.12 and later hash in one call (crypto.hash), which makes no Hash object for the garbage collector to
- * finalize; older Node (VS Code 1.90's Electron) has only createHash (docs/benchmarks.md). */
+ * finalize; older Node (VS Code 1.90's Electron) has only createHash. */
 const ONE_SHOT_HASH = typeof oneShotHash === 'function';
 
 /** done, called the first time only: a body ends once, however many of its events come. */
@@ -57,9 +57,8 @@ function tooLargeByItsHeader(req: IncomingMessage, cap: number): boolean {
 }
 
 /** Reads the body up to cap bytes, each chunk taken from the budget as it comes, and calls done once: with the whole
- * body (kept: every byte; hashed once whole), or why not, and the holding (so that done can be one function for every
- * request rather than a closure for each). Past the cap or the budget the chunks are dropped at once and the rest is
- * discarded as it comes; what the holding took is given back by its holder. */
+ * body (kept: every byte; hashed once whole), or why not, and the holding. Past the cap or the budget the chunks are
+ * dropped at once and the rest is discarded as it comes; what the holding took is given back by its holder. */
 export function readCapped<H extends Holding>(
   req: IncomingMessage,
   cap: number,
@@ -70,7 +69,7 @@ export function readCapped<H extends Holding>(
   if (tooLargeByItsHeader(req, cap)) return done('too-large', holding);
   const chunks: Buffer[] = [];
   let size = 0;
-  // Its state in this one scope, rather than a once() wrapper and a drop helper: three closures a request, not five.
+  // done is called once: for the first of the cap, the budget, the end or an error.
   let settled = false;
   req.on('data', (c: Buffer) => {
     size += c.length;

@@ -65,8 +65,7 @@ export type KeyCandidates = KeyCandidate[] & { unconsulted?: readonly TrustedIss
 const SCHEME = 'Bearer ';
 
 /** 1. The bearer token of the Authorization header: the scheme, then three segments joined by dots. Their characters
- * are checked by step 2 as it decodes each (only canonical base64url passes): a pattern over the whole token here
- * would read its 800 characters once more on every delivery (docs/benchmarks.md). */
+ * are checked by step 2 as it decodes each (only canonical base64url passes), so the token is read once. */
 export function bearerToken(authorization: string | undefined): string | StepFailed {
   if (!authorization) return new StepFailed(1, 'no Authorization header');
   const dot1 = authorization.indexOf('.', SCHEME.length);
@@ -90,7 +89,7 @@ export function decodeToken(
   decodeHeader: (segment: string) => ProtectedHeaderParameters,
 ): DecodedToken | StepFailed {
   const dot1 = token.indexOf('.');
-  // Step 1 found exactly two dots. lastIndexOf is a call into V8's runtime that costs ten times this search.
+  // Step 1 found exactly two dots: the second is the last.
   const dot = token.indexOf('.', dot1 + 1);
   try {
     const header = decodeHeader(token.slice(0, dot1));
@@ -196,7 +195,7 @@ export async function fetchKeys(
 /** 4. RS256 pinned (the token's own alg is never honoured), then the signature. With several key sets holding
  * the kid (two sandboxes), each key is tried: the one that verifies decides, and among entries sharing it, the one
  * whose audience the token names. Checked on the event loop: handing it to libuv's thread pool costs more CPU than
- * the check it moves, for no throughput (docs/benchmarks.md: "Why the hot path is written as it is"). */
+ * the check it moves, for no throughput. */
 export function signatureHolds(
   token: DecodedToken,
   candidates: readonly KeyCandidate[],
@@ -321,7 +320,7 @@ export function digestHolds(
 
 /** -1 when claimed is not 64 lower-case hex digits; else 0 when it equals sha256 (64 lower-case hex digits, as
  * computed), another number when not. Every character is compared, whatever the first difference: constant time, as
- * timingSafeEqual, without decoding either string into a buffer on every delivery (docs/benchmarks.md). */
+ * timingSafeEqual, without decoding either string into a buffer. */
 function hexDifference(claimed: string, sha256: string): number {
   if (claimed.length !== 64) return -1;
   let invalid = 0;
@@ -406,8 +405,7 @@ export function decodeSegment(segment: string, what: string): Record<string, unk
 /** A segment's bytes, when it is canonical base64url: Node's decoder also takes other spellings of the same bytes
  * (the unused low bits of the last character: 16 spellings of one RS256 signature; '+' and '/'; padding and other
  * characters, which it skips), so one token could pass as several. Only the one spelling of its bytes is accepted.
- * Checked without encoding the bytes again, which costs a second string per segment on every delivery
- * (docs/benchmarks.md): a skipped character leaves fewer bytes than the length promises. */
+ * Checked without encoding the bytes again: a skipped character leaves fewer bytes than the length promises. */
 function canonicalBase64url(segment: string, what: string): Buffer {
   const bytes = Buffer.from(segment, 'base64url');
   const n = segment.length;

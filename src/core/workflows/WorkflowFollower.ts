@@ -48,6 +48,11 @@ export class WorkflowFollower {
     this.poller.follow(ONE, options.clock.now());
   }
 
+  /** Reads again now, whatever the schedule says (the service was unreachable: is it back?). */
+  refreshSoon(): void {
+    this.poller.refreshSoon(ONE);
+  }
+
   cancel(): void {
     this.finish({ reason: 'cancelled', envelope: this.last });
   }

@@ -2,11 +2,11 @@
 // workflows started here with their last known state. Plain data, persisted by the host (VS Code globalState).
 // Every method takes the Environment value: its name is the persisted key (a user's sessions are theirs whatever
 // the address), its key says which service the workflows were read from, so a value only ever sees its own.
-import { EventEmitter } from 'node:events';
 import type { Environment } from '../environments/environment';
 import type { ServiceMessage } from '../http/bodyKind';
 import { isTerminal, type Product, type WorkflowEnvelope } from './workflowTypes';
 import { boundedEnvelope } from './boundedEnvelope';
+import { TypedEmitter } from '../events/TypedEmitter';
 
 export interface TrackedWorkflow {
   workflowId: string;
@@ -46,7 +46,13 @@ export type StoreEnvironment = Pick<Environment, 'name' | 'key'>;
 /** Older workflows are forgotten beyond this many per environment. */
 export const MAX_WORKFLOWS_PER_ENVIRONMENT = 200;
 
-export class WorkflowStore extends EventEmitter {
+export interface WorkflowStoreEvents {
+  /** An environment's sessions or workflows changed (its name). */
+  changed: [string];
+  'error-persisting': [Error];
+}
+
+export class WorkflowStore extends TypedEmitter<WorkflowStoreEvents> {
   private readonly data = new Map<string, EnvironmentSnapshot>();
 
   constructor(

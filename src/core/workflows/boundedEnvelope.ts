@@ -5,7 +5,7 @@
 import type { ServiceMessage } from '../http/bodyKind';
 import type { WorkflowEnvelope } from './workflowTypes';
 
-/** An answer this long (as JSON) or shorter is kept whole. The spec's envelopes are about 1–2 KB. */
+/** An answer this long (as JSON) or shorter is kept whole: far more than any envelope the spec shows. */
 export const MAX_KEPT_ENVELOPE_BYTES = 16 * 1024;
 const MAX_FIELD_CHARS = 512;
 const MAX_MESSAGES = 5;

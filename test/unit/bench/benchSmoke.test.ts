@@ -5,6 +5,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 
 describe('npm run bench (smoke, tiny counts)', function () {
   this.timeout(120_000);
@@ -160,6 +161,41 @@ describe('npm run bench (smoke, tiny counts)', function () {
   });
 });
 
+describe('npm run bench: the walk and the heap strings, reported (smoke, tiny counts)', function () {
+  this.timeout(180_000);
+  it('reports the walk of one delivery and the copies records keep, and keeps the guard section bound.mjs wrote', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'wfs-bench-figures-'));
+    const guard = (await import(pathToFileURL(join(process.cwd(), 'bench', 'guard.mjs')).href)) as {
+      guardVerdict(ratio: string, latency: object): object;
+      guardMarkdown(report: object, where: string, note?: string): string;
+      writeGuard(file: string, section: string): void;
+    };
+    const report = {
+      rounds: 30,
+      together: true,
+      cpuUsPerDelivery: { leastBounded: 200, ours: 206 },
+      guard: guard.guardVerdict('1.030 (1.020–1.040)', { addedP50Ms: 0.1, addedP99Ms: 0.6, pairs: 2000 }),
+    };
+    const section = guard.guardMarkdown(report, 'on a test machine');
+    guard.writeGuard(join(dir, 'results.md'), section);
+    execFileSync(process.execPath, ['bench/run.mjs', '--tiny', '--only', 'walk,strings', '--out', dir], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+      timeout: 170_000,
+    });
+    const r = JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8'));
+    for (const k of ['stops', 'returns', 'files', 'inReceiver'])
+      assert.ok(Number.isInteger(r.walk[k]) && r.walk[k] > 0, `walk.${k} = ${r.walk[k]}`);
+    assert.equal(r.recordStrings.kept, 8, 'every delivery kept');
+    for (const [k, n] of Object.entries(r.recordStrings.copies))
+      assert.ok(Number.isInteger(n) && (n as number) >= 1, `${k} is in the heap`);
+    const md = readFileSync(join(dir, 'results.md'), 'utf8');
+    assert.match(md, /the walk of one verified delivery through the receiver .* \d+ stops/);
+    assert.match(md, /copies in the heap of values that repeat, 8 records kept/);
+    assert.ok(md.endsWith(section), 'the guard section is kept as bound.mjs wrote it');
+    assert.match(section, /\| 1\.030× \(95% interval 1\.020–1\.040; .*\| holds \|/);
+  });
+});
+
 describe('bench/bound.mjs (smoke, tiny counts)', function () {
   this.timeout(60_000);
   it("runs paired rounds of the receivers named (ours from another build too) and reports each one's CPU and every ratio with its interval", () => {
@@ -216,16 +252,24 @@ describe('bench/bound.mjs (smoke, tiny counts)', function () {
 
   it('--together: each receiver in its own process, all sent the same deliveries at once, each answered 200', () => {
     // A round rejects unless each receiver answered all of its deliveries 200, and the processes must exit after.
-    const out = execFileSync(process.execPath, ['bench/bound.mjs', '2', 'leastBounded,ours', '--tiny', '--together'], {
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'pipe'],
-      timeout: 55_000,
-    });
+    // --guard: then the latency ours adds, one delivery at a time, and the verdict (judged only outside --tiny).
+    const out = execFileSync(
+      process.execPath,
+      ['bench/bound.mjs', '2', 'leastBounded,ours', '--tiny', '--together', '--guard'],
+      { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 55_000 },
+    );
     const report = JSON.parse(out);
     assert.equal(report.together, true);
     assert.equal(report.loadGenerator, 'rawLoadgen.mjs');
     assert.deepEqual(Object.keys(report.cpuUsPerDelivery), ['leastBounded', 'ours']);
     for (const us of Object.values(report.cpuUsPerDelivery)) assert.ok(Number.isFinite(us) && (us as number) > 0);
     assert.match(report.ratios['ours ÷ leastBounded'], /^\d\.\d{3} \(\d\.\d{3}–\d\.\d{3}\)$/);
+    const { cpu, latency } = report.guard;
+    assert.equal(cpu.goal, 'ours ÷ leastBounded ≤ 1.15');
+    assert.ok(cpu.low <= cpu.median && cpu.median <= cpu.high, JSON.stringify(cpu));
+    assert.equal(typeof cpu.holds, 'boolean');
+    assert.equal(latency.pairs, 50, 'every delivery to ours paired with the one to bare http before it');
+    assert.ok(Number.isFinite(latency.addedP99Ms) && typeof latency.holds === 'boolean', JSON.stringify(latency));
+    assert.ok(Number.isFinite(latency.bareP99Ms), "bare http's own latency, to tell the machine's stalls from ours");
   });
 });

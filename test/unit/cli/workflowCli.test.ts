@@ -106,7 +106,7 @@ describe('wfs start / status / test-webhook', () => {
 
   it('usage errors: missing flag or env → exit 2', async () => {
     assert.equal(await run(['start', '--session', 's']), 2);
-    assert.match(lines[0].message, /--service is required/);
+    assert.match(lines[0].message, /^--service S and --model M are required \(run `wfs start --help` for its flags\)$/);
     assert.equal(await main(['start', '--session', 's', '--service', 'a', '--model', 'b'], { ...io(), env: {} }), 2);
     assert.match(lines[1].message, /WFS_BASE_URL/);
   });

@@ -102,6 +102,11 @@ describe('documents, for their readers', () => {
     assert.ok(bytes <= README_MAX_BYTES, `README.md is ${bytes} bytes`);
   });
 
+  it('docs/benchmarks.md is at most 25 KB: the results and how each is measured; how a figure was reached is in git', () => {
+    const bytes = Buffer.byteLength(read('docs/benchmarks.md'));
+    assert.ok(bytes <= 25 * 1024, `docs/benchmarks.md is ${bytes} bytes`);
+  });
+
   for (const file of ['README.md', 'CHANGELOG.md'])
     it(`${file} has no sentence over ${MAX_SENTENCE_WORDS} words`, () => {
       assert.deepEqual(longSentences(read(file)), []);

@@ -103,10 +103,10 @@ describe('classifyResponse: start workflow error table', () => {
     assert.ok(e instanceof NotFound);
     assert.match(e.advice, /final/i);
   });
-  it('404 with no body (infrastructure) → PathNotServed naming the context root', () => {
+  it('404 with no body (infrastructure) → PathNotServed naming the setting to check', () => {
     const e = startError(res(404, '', ''));
     assert.ok(e instanceof PathNotServed);
-    assert.match(e.advice, /context root/);
+    assert.match(e.advice, /path is not served.*Check the environment's base URL/);
   });
   it('404 HTML from infrastructure is not parsed → PathNotServed', () => {
     assert.ok(startError(res(404, 'text/html', '<h1>Not Found</h1>')) instanceof PathNotServed);

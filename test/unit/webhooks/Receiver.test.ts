@@ -1183,7 +1183,7 @@ describe('Receiver: the last 10,000 acknowledged events are known across a resta
     const events: string[] = [];
     const start = async () => {
       const r = new Receiver({ verifier: passAll, clock, history: log });
-      r.on('verified-event', (e: { event: { webhookId: string } }) => events.push(e.event.webhookId));
+      r.on('verified-event', (e) => events.push((e.event as { webhookId: string }).webhookId));
       return { r, url: await r.start() };
     };
     const send = async (url: string, n: number) => {

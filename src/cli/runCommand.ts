@@ -57,7 +57,8 @@ function checkRequiredInputs(command: CommandSpec, flags: ParsedFlags, env: Node
   const argumentsMissing = command.positionals && flags.positionals.length === 0 ? [command.positionals[0]] : [];
   const flagsMissing = [...argumentsMissing, ...missingRequiredFlags(flags, command.flags)];
   if (missingRequiredFlags(flags, command.flags).length === 0) return;
-  const readsService = (command.env ?? []).some(([names]) => names === 'WFS_BASE_URL');
+  // A command signs in when it reads the credentials; WFS_BASE_URL alone may only name a sandbox (send, audit).
+  const readsService = (command.env ?? []).some(([names]) => names === 'WFS_USERNAME, WFS_PASSWORD');
   const variables = readsService ? missingServiceVariables(env) : [];
   const flagWords = `${listInWords(flagsMissing)} ${flagsMissing.length === 1 ? 'is' : 'are'} required`;
   throw new UsageError(

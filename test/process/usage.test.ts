@@ -215,7 +215,7 @@ describe('wfs help, version and usage errors as a process', function () {
       if (process.platform !== 'linux') this.skip();
       const trust = new WfsProcess(['listen', '--trust-file', '/dev/zero']);
       assert.equal(await trust.exitCode(), 2);
-      assert.equal(trust.lines.at(-1)!.message, '--trust-file /dev/zero: larger than 1 MiB');
+      assert.equal(trust.lines.at(-1)!.message, '--trust-file /dev/zero: cannot read it: larger than 1 MiB');
       const hook = testWebhookArgs('http://127.0.0.1:9/x');
       const data = new WfsProcess([...hook, '--data', '/dev/zero'], s.env);
       assert.equal(await data.exitCode(), 2);

@@ -121,9 +121,13 @@ describe('the editor on a real environment (Staging, not the Sandbox)', function
     );
     assert.match(dom.detailText, /signed here \(sandbox key\)/);
     assert.ok(dom.visibleRows.some((r) => r?.includes('signed here (sandbox key)')));
-    assert.equal(
-      dom.visibleRows.filter((r) => r?.includes('signed here')).length,
-      api.receiver.history.all().filter((r) => r.signedHere).length,
+    // No row is marked that the history does not mark (the panel shows a page of rows; other suites' deliveries
+    // share this window's history).
+    const marked = dom.visibleRows.filter((r) => r?.includes('signed here')).length;
+    assert.ok(marked <= api.receiver.history.all().filter((r) => r.signedHere).length, `${marked} rows marked`);
+    assert.ok(
+      dom.visibleRows.some((r) => r !== undefined && !r.includes('signed here')),
+      "Staging's own is not",
     );
   });
 

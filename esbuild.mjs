@@ -140,4 +140,6 @@ if (withTests) {
   });
   copyFileSync('package.json', `${host}/package.json`);
   cpSync('media', `${host}/media`, { recursive: true });
+  // The CLI the extension offers as its MCP server (src/extension/assistant/mcpServerProvider.ts).
+  copyFileSync('dist/cli.js', `${host}/dist/cli.js`);
 }

@@ -690,6 +690,7 @@ function vscodeStub() {
       }),
     },
     authentication: { registerAuthenticationProvider: () => disposable },
+    lm: { registerTool: () => disposable, registerMcpServerDefinitionProvider: () => disposable },
     env: { clipboard: { writeText: async () => {}, readText: async () => '' } },
   };
   const context = {

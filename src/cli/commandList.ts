@@ -97,6 +97,12 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import('./commands/fixtureNewCommand')).fixtureNewCommand,
   },
   {
+    name: 'mcp',
+    summary:
+      "serve the assistant's tools over MCP (stdio, or --http PORT on loopback) for Claude Code, Cursor, VS Code",
+    load: async () => (await import('./commands/mcpCommand')).mcpCommand,
+  },
+  {
     name: 'keys generate',
     summary: "write a test issuer's key pair and key set to a folder",
     load: async () => (await import('./commands/keysCommand')).keysCommand,

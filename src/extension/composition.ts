@@ -31,6 +31,7 @@ import { WebhookPanel } from './panel/webhookPanel';
 import { AuditPanel, type AuditArgs } from './panel/auditPanel';
 import { SandboxSigning } from './sandboxSigning';
 import { registerProbeCommand } from './probe/probeCommand';
+import { registerAssistant } from './assistant/registerAssistant';
 
 /** What compose() built. The shipped activate() keeps it to itself: exported, it would hand every service (and
  * SecretStorage) to any other extension that calls getExtension(…).activate(). */
@@ -150,6 +151,7 @@ export function compose(context: vscode.ExtensionContext): Composition {
     ...registerReceiverCommands(services),
     ...registerProbeCommand(services),
     ...fixtures,
+    ...registerAssistant(services, context.extensionUri),
     vscode.tasks.registerTaskProvider(WFS_TASK_TYPE, new ReceiverTaskProvider(receiver)),
   );
   shutdown = async () => {

@@ -12,7 +12,7 @@ import manifest from '../../package.json';
 import { CLI, withSandboxProcess, WfsProcess } from './helpers/wfsProcess';
 import { startArgs, testWebhookArgs } from './helpers/commandArgs';
 
-const COMMANDS = ['sandbox', 'start', 'status', 'find', 'test-webhook', 'listen', 'audit'];
+const COMMANDS = ['sandbox', 'start', 'status', 'find', 'test-webhook', 'listen', 'audit', 'mcp'];
 
 /** A TCP server that only counts connections: proof that nothing at all was sent to it. */
 async function countingServer(): Promise<{ server: Server; url: string; connections: () => number }> {

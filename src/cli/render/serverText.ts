@@ -69,6 +69,21 @@ function listenReady(l: Line, s: Style): string {
   ].join('\n');
 }
 
+/** `wfs mcp --http`'s ready line: where an MCP client connects, with which token, and what the tools reach. */
+function mcpReady(l: Line, s: Style): string {
+  return [
+    `${s.green('✓')} MCP server at ${s.bold(String(l.url))}`,
+    pairs([
+      ['token', `${l.token}  ${s.dim('(every request: Authorization: Bearer <token>; new at each start)')}`],
+      ['tools', String((l.tools ?? []).length)],
+      ['deliveries', String(l.deliveries)],
+      ['your app', l.forwardTo ? String(l.forwardTo) : s.dim('none (--forward-to URL)')],
+      ['signed by', `${l.signer?.issuer} (key set ${l.signer?.jwksUrl})`],
+    ]),
+    s.dim('  Ctrl-C stops it.'),
+  ].join('\n');
+}
+
 function delivery(l: Line, s: Style): string {
   const ok = l.verified === true && Number(l.status) < 300;
   const failed = (l.checks ?? []).find((c: Line) => c.ok === false);
@@ -138,7 +153,8 @@ const checkInYourCode: Render = (l, s) =>
     : `${s.cyan('?')} ${String(l.id).padEnd(26)} ${l.title} ${s.dim('(check in your code)')}`;
 
 export const SERVER_RENDERERS: Record<string, Render> = {
-  ready: (l, s) => (l.baseUrl !== undefined ? sandboxReady(l, s) : listenReady(l, s)),
+  ready: (l, s) =>
+    l.transport !== undefined ? mcpReady(l, s) : l.baseUrl !== undefined ? sandboxReady(l, s) : listenReady(l, s),
   stopped: (_l, s) => `${s.dim('stopped')}`,
   request: sandboxRequest,
   webhook: webhookAttempt,

@@ -1,6 +1,7 @@
-// The part of JSON Schema our schemas use (type, required, properties, items, enum, pattern, minimum, maximum,
-// anyOf, not), enough to check answers against them without a dependency. Unknown keywords are refused, so a
-// schema cannot quietly use one this does not check.
+// The part of JSON Schema our schemas use (type, required, properties, additionalProperties: false, items, enum,
+// pattern, minLength, maxLength, maxItems, minimum, maximum, anyOf, not), enough to check answers and tool inputs
+// against them without a dependency. Unknown keywords are refused, so a schema cannot quietly use one this does not
+// check; `default` and `examples` only describe.
 export type Schema = Record<string, unknown>;
 
 const KNOWN = new Set([
@@ -18,6 +19,12 @@ const KNOWN = new Set([
   'maximum',
   'anyOf',
   'not',
+  'additionalProperties',
+  'minLength',
+  'maxLength',
+  'maxItems',
+  'default',
+  'examples',
 ]);
 
 function typeOf(v: unknown): string {
@@ -41,6 +48,10 @@ export function validateSchema(schema: Schema, value: unknown, path = '$'): stri
     errors.push(`${path}: ${JSON.stringify(value)} is not one of ${JSON.stringify(schema.enum)}`);
   if (typeof value === 'string' && typeof schema.pattern === 'string' && !new RegExp(schema.pattern, 'u').test(value))
     errors.push(`${path}: "${value}" does not match ${schema.pattern}`);
+  if (typeof value === 'string' && typeof schema.minLength === 'number' && value.length < schema.minLength)
+    errors.push(`${path}: shorter than ${schema.minLength} characters`);
+  if (typeof value === 'string' && typeof schema.maxLength === 'number' && value.length > schema.maxLength)
+    errors.push(`${path}: longer than ${schema.maxLength} characters`);
   if (typeof value === 'number') {
     if (typeof schema.minimum === 'number' && value < schema.minimum)
       errors.push(`${path}: ${value} < ${schema.minimum}`);
@@ -53,7 +64,13 @@ export function validateSchema(schema: Schema, value: unknown, path = '$'): stri
       if (!(r in o)) errors.push(`${path}: "${r}" is missing`);
     for (const [k, sub] of Object.entries((schema.properties as Record<string, Schema> | undefined) ?? {}))
       if (k in o) errors.push(...validateSchema(sub, o[k], `${path}.${k}`));
+    if (schema.additionalProperties === false) {
+      const known = (schema.properties as Record<string, Schema> | undefined) ?? {};
+      for (const k of Object.keys(o)) if (!Object.hasOwn(known, k)) errors.push(`${path}: "${k}" is not allowed`);
+    }
   }
+  if (t === 'array' && typeof schema.maxItems === 'number' && (value as unknown[]).length > schema.maxItems)
+    errors.push(`${path}: more than ${schema.maxItems} items`);
   if (t === 'array' && schema.items)
     (value as unknown[]).forEach((item, i) =>
       errors.push(...validateSchema(schema.items as Schema, item, `${path}[${i}]`)),

@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { auditCommand } from '../../../src/cli/commands/auditCommand';
 import { findCommand } from '../../../src/cli/commands/findCommand';
 import { listenCommand } from '../../../src/cli/commands/listenCommand';
+import { mcpCommand } from '../../../src/cli/commands/mcpCommand';
 import { sandboxCommand } from '../../../src/cli/commands/sandboxCommand';
 import { startCommand } from '../../../src/cli/commands/startCommand';
 import { statusCommand } from '../../../src/cli/commands/statusCommand';
@@ -22,6 +23,7 @@ describe('wfs command synopses', () => {
     testWebhookCommand,
     listenCommand,
     auditCommand,
+    mcpCommand,
   ]) {
     it(`wfs ${command.name}: the synopsis names every flag`, () => {
       const missing = Object.keys(command.flags).filter(

@@ -1,0 +1,273 @@
+// `wfs mcp`: the assistant's tools (src/core/assistant) as an MCP server, for Claude Code, Cursor, VS Code's agent
+// mode and any MCP client (docs/agents.md). stdio by default; --http PORT serves Streamable HTTP on loopback, behind
+// Host and Origin checks and a bearer token made at each start. Deliveries come from a running receiver's history file
+// (--history, read-only) or from a receiver of its own.
+import { randomBytes } from 'node:crypto';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { HistoryFileReader } from '../../core/assistant/historyFileReader';
+import { McpHttpEndpoint } from '../../core/assistant/mcp/mcpHttpEndpoint';
+import { createToolServer, offeredTools } from '../../core/assistant/mcp/mcpToolServer';
+import { isLoopbackHost } from '../../core/http/loopback';
+import { ListenError } from '../../core/http/listenError';
+import { TransportError } from '../../core/http/request';
+import { SANDBOX_SECRET_ENV } from '../../core/sandbox/sandboxAccess';
+import { SERVICE_ENV, type CommandSpec } from '../commandSpec';
+import { intFlag, UsageError, type ParsedFlags } from '../flags';
+import { EXIT } from '../exitCodes';
+import { httpUrlValue } from '../httpUrlValue';
+import type { CliIO } from '../output';
+import { CliAssistantContext } from '../mcp/cliAssistantContext';
+import { startOwnReceiver, type OwnReceiver } from '../mcp/ownReceiver';
+import { runningSandbox, startEmbeddedSandbox, type SigningSandbox } from '../mcp/signingSandbox';
+
+export const mcpCommand: CommandSpec = {
+  name: 'mcp',
+  synopsis: [
+    'mcp [--http PORT] [--history FILE [--receiver-url URL] | --port P] [--forward-to URL]',
+    '           [--sandbox-url URL | --sandbox-port P] [--allow-remote] [--read-only]',
+  ].join('\n'),
+  description: [
+    "Serves the assistant's tools over MCP (docs/agents.md): the receiver's deliveries with their seven verification",
+    'steps, refusals explained, replays to your app with its answer, signed events, the receiver audit, workflows, and',
+    'the contract check. stdio by default (an MCP client starts it); its own lines then go to stderr.',
+    'With --http PORT it serves Streamable HTTP at http://127.0.0.1:PORT/mcp and prints',
+    '{"event":"ready","url":…,"token":…}: every request needs "Authorization: Bearer <token>" (new at each start), and',
+    'a Host or Origin that is not this machine is refused.',
+    'Deliveries: with --history FILE, those of a running `wfs listen --log FILE`, read without locking or changing the',
+    'file; without it, a receiver of its own on loopback that trusts the signing sandbox and forwards to --forward-to.',
+    'Replays and events are signed by a sandbox: --sandbox-url (a running `wfs sandbox`), else one started here.',
+    'Workflows use WFS_BASE_URL and its credentials; without WFS_BASE_URL, the signing sandbox. A billed start is made',
+    'only after the user confirms it through the client (MCP elicitation); a client that cannot ask gets the exact',
+    '`wfs start` command for the user to run instead.',
+  ].join('\n'),
+  flags: {
+    http: {
+      type: 'string',
+      value: 'PORT',
+      description: 'serve Streamable HTTP on 127.0.0.1:PORT (0: a free one) instead of stdio',
+    },
+    history: {
+      type: 'string',
+      value: 'FILE',
+      description: 'read the deliveries of a running `wfs listen --log FILE` (read-only)',
+    },
+    'receiver-url': {
+      type: 'string',
+      value: 'URL',
+      description: "with --history: that receiver's address, so events can be sent to it",
+    },
+    port: {
+      type: 'string',
+      value: 'P',
+      description: "without --history: its own receiver's port (default: a free one)",
+    },
+    'forward-to': {
+      type: 'string',
+      value: 'URL',
+      description: 'your app: where replays go, and where its own receiver forwards verified deliveries',
+    },
+    'sandbox-url': {
+      type: 'string',
+      value: 'URL',
+      description: `a running \`wfs sandbox\` whose key signs (its secret in ${SANDBOX_SECRET_ENV})`,
+    },
+    'sandbox-port': {
+      type: 'string',
+      value: 'P',
+      description: 'without --sandbox-url: the port of the sandbox started here (your app trusts its key-set address)',
+    },
+    'allow-remote': {
+      type: 'boolean',
+      description: 'let tools send to --forward-to or audit a URL off this machine',
+    },
+    'read-only': { type: 'boolean', description: 'offer only the tools that read (nothing is sent or started)' },
+  },
+  env: [
+    // The service is optional here: without it, the workflow tools use the signing sandbox.
+    ['WFS_BASE_URL', 'the service the workflow tools use (default: the signing sandbox, with its demo account)'],
+    ['WFS_USERNAME, WFS_PASSWORD', 'with WFS_BASE_URL: credentials; tokens are kept in memory only'],
+    ...SERVICE_ENV.filter(([names]) => names !== 'WFS_BASE_URL' && names !== 'WFS_USERNAME, WFS_PASSWORD'),
+    ['WFS_FIND_WORKFLOWS_URL', "Find Workflows address with {correlationId}, on WFS_BASE_URL's origin"],
+    ['WFS_PROBLEMS_BASE', "for the contract check: the base of the service's problem types (default: WFS_BASE_URL)"],
+    [SANDBOX_SECRET_ENV, 'with --sandbox-url: that sandbox\'s "controlSecret"'],
+  ],
+  exits: [[130, 'a second SIGINT, SIGTERM or SIGHUP while it was stopping']],
+  async run(flags, io) {
+    if (flags.values.has('http')) return serve(flags, io);
+    // On stdio, stdout is the client's: an error is said on stderr, as every other line of this command.
+    try {
+      return await serve(flags, io);
+    } catch (err) {
+      const usage = err instanceof UsageError;
+      io.printError(
+        JSON.stringify({ event: 'error', kind: usage ? 'usage' : 'internal', message: (err as Error).message }) + '\n',
+      );
+      return usage ? EXIT.usage : EXIT.failed;
+    }
+  },
+};
+
+async function serve(flags: ParsedFlags, io: CliIO): Promise<number> {
+  const httpPort = intFlag(flags, 'http', 0, 65535);
+  const historyFile = flags.values.get('history');
+  const receiverUrl = flags.values.get('receiver-url');
+  if (receiverUrl !== undefined) {
+    httpUrlValue('--receiver-url', receiverUrl);
+    if (!historyFile)
+      throw new UsageError('--receiver-url goes with --history: without it, wfs mcp runs its own receiver');
+    if (!isLoopbackHost(new URL(receiverUrl).hostname))
+      throw new UsageError('--receiver-url must be on this machine: the address `wfs listen` printed');
+  }
+  if (historyFile && flags.values.has('port'))
+    throw new UsageError("--port is its own receiver's port: with --history, the deliveries are that receiver's");
+  const port = intFlag(flags, 'port', 0, 65535) ?? 0;
+  const forwardTo = flags.values.get('forward-to');
+  const allowRemote = flags.switches.has('allow-remote');
+  if (forwardTo !== undefined) {
+    httpUrlValue('--forward-to', forwardTo);
+    if (!isLoopbackHost(new URL(forwardTo).hostname) && !allowRemote)
+      throw new UsageError(
+        `--forward-to ${new URL(forwardTo).host} is not on this machine: add --allow-remote to send signed deliveries there`,
+      );
+  }
+  const sandboxUrl = flags.values.get('sandbox-url');
+  if (sandboxUrl && flags.values.has('sandbox-port')) throw new UsageError('--sandbox-url excludes --sandbox-port');
+  if (sandboxUrl) httpUrlValue('--sandbox-url', sandboxUrl, "the sandbox's http(s) baseUrl");
+  const secret = io.env[SANDBOX_SECRET_ENV]?.trim();
+  if (sandboxUrl && !secret)
+    throw new UsageError(
+      `--sandbox-url ${sandboxUrl}: ${SANDBOX_SECRET_ENV} is not set, and the sandbox's control API needs its secret: set it to the "controlSecret" of that sandbox's ready line`,
+    );
+  const sandboxPort = intFlag(flags, 'sandbox-port', 0, 65535) ?? 0;
+  const readOnly = flags.switches.has('read-only');
+  // On stdio, stdout carries the protocol: this command's own lines go to stderr.
+  const say =
+    httpPort === undefined ? (line: Record<string, unknown>) => io.printError(JSON.stringify(line) + '\n') : io.emit;
+
+  const cleanup: (() => Promise<void> | void)[] = [];
+  let served = false;
+  const stopAll = async () => {
+    for (const c of cleanup.reverse()) await Promise.resolve(c()).catch(() => undefined);
+  };
+  try {
+    let sandbox: SigningSandbox;
+    try {
+      sandbox = sandboxUrl ? await runningSandbox(sandboxUrl, secret!) : await startEmbeddedSandbox(sandboxPort);
+    } catch (err) {
+      if (err instanceof ListenError) throw new UsageError(`--sandbox-port: ${err.message}`);
+      if (err instanceof TransportError)
+        throw new UsageError(
+          `--sandbox-url ${sandboxUrl}: could not reach the sandbox (${err.code ?? err.reason}): is \`wfs sandbox\` running at that address?`,
+        );
+      if (sandboxUrl) throw new UsageError(`--sandbox-url ${sandboxUrl}: ${(err as Error).message}`);
+      throw err;
+    }
+    cleanup.push(() => sandbox.stop());
+    let own: OwnReceiver | undefined;
+    let deliveries;
+    if (historyFile) {
+      const reader = new HistoryFileReader({ file: historyFile, clock: io.clock });
+      // Read once now, so the first tool call answers from memory; later calls read only what was appended.
+      const loaded = await reader.records().catch((err: Error) => {
+        throw new UsageError(`--history ${historyFile}: ${err.message}`);
+      });
+      say({ event: 'history', file: historyFile, loaded: loaded.length });
+      deliveries = reader;
+    } else {
+      try {
+        own = await startOwnReceiver({
+          trust: sandbox.trust,
+          clock: io.clock,
+          port,
+          forwardTo,
+          sandbox: sandbox.endpoint,
+          warn: (message) => say({ event: 'warning', message }),
+        });
+      } catch (err) {
+        if (err instanceof ListenError) throw new UsageError(`--port: ${err.message}`);
+        throw err;
+      }
+      cleanup.push(() => own!.stop());
+      deliveries = own.deliveries;
+    }
+    const token = httpPort === undefined ? undefined : randomBytes(24).toString('base64url');
+    const ctx = new CliAssistantContext({
+      io,
+      deliveries,
+      sandbox,
+      forwardTo,
+      receiverUrl: own?.url ?? receiverUrl,
+      allowRemote,
+      workspace: process.cwd(),
+      extraSecrets: token ? [token] : [],
+    });
+    cleanup.push(() => ctx.dispose());
+    if (ctx.serviceProblem)
+      say({ event: 'warning', message: `the workflow tools cannot be used: ${ctx.serviceProblem}` });
+    const details = {
+      tools: offeredTools({ readOnly }).map((t) => t.name),
+      environment: ctx.environment(),
+      deliveries: deliveries.description,
+      receiverUrl: own?.url ?? receiverUrl ?? null,
+      forwardTo: forwardTo ?? null,
+      signer: { issuer: sandbox.trust.issuer, audience: sandbox.trust.audience, jwksUrl: sandbox.trust.jwksUrl },
+    };
+    const stopped = new Promise<void>((resolve) => cleanup.push(io.onStop(resolve)));
+    if (httpPort === undefined) await serveStdio(ctx, readOnly, say, details, stopped);
+    else await serveHttp(ctx, readOnly, io, httpPort, token!, details, stopped);
+    served = true;
+    return 0;
+  } finally {
+    await stopAll();
+    if (served) say({ event: 'stopped' });
+  }
+}
+
+async function serveStdio(
+  ctx: CliAssistantContext,
+  readOnly: boolean,
+  say: (line: Record<string, unknown>) => void,
+  details: Record<string, unknown>,
+  stopped: Promise<void>,
+): Promise<void> {
+  const server = createToolServer(ctx, { readOnly });
+  const transport = new StdioServerTransport();
+  // The client closing its end of stdin is how it ends the session.
+  const closed = new Promise<void>((resolve) => {
+    transport.onclose = () => resolve();
+    process.stdin.once('end', () => resolve());
+    process.stdin.once('close', () => resolve());
+  });
+  await server.connect(transport);
+  say({ event: 'ready', transport: 'stdio', ...details });
+  await Promise.race([stopped, closed]);
+  await server.close().catch(() => undefined);
+}
+
+async function serveHttp(
+  ctx: CliAssistantContext,
+  readOnly: boolean,
+  io: CliIO,
+  port: number,
+  token: string,
+  details: Record<string, unknown>,
+  stopped: Promise<void>,
+): Promise<void> {
+  const endpoint = new McpHttpEndpoint({
+    port,
+    token,
+    createServer: () => createToolServer(ctx, { readOnly }),
+    onRefused: (e) => io.emit({ event: 'refused', ...e }),
+  });
+  let url: string;
+  try {
+    url = await endpoint.start();
+  } catch (err) {
+    if (err instanceof ListenError) throw new UsageError(`--http ${port}: ${err.message}`);
+    throw err;
+  }
+  // The token is said here, once, to whoever started the server; never in a log line.
+  io.emit({ event: 'ready', transport: 'http', url, token, ...details });
+  await stopped;
+  await endpoint.stop();
+}

@@ -1,0 +1,67 @@
+// The sandbox whose key signs what `wfs mcp` sends (replays, events, the audit): a running `wfs sandbox` named by
+// --sandbox-url (its secret in WFS_SANDBOX_SECRET), or one started in this process. Either is this machine's
+// simulator, where nothing is billed; the app must trust its issuer and key set.
+import type { AuditSetup, SignerInfo } from '../../core/assistant/assistantContext';
+import type { Credentials } from '../../core/auth/TokenManager';
+import { Sandbox } from '../../core/sandbox/Sandbox';
+import { SandboxControlClient } from '../../core/sandbox/sandboxControlClient';
+import { SANDBOX_PASSWORD, SANDBOX_USERNAME } from '../../core/sandbox/sandboxSeed';
+import type { EndpointRegistration } from '../../core/receiver';
+import type { TrustedIssuer } from '../../core/webhooks/Verifier';
+
+export interface SigningSandbox {
+  baseUrl: string;
+  /** Started here (stopped with wfs mcp), or a running `wfs sandbox`. */
+  embedded: boolean;
+  signer: SignerInfo & { sign(body: Buffer): Promise<string> };
+  audit: AuditSetup['signer'];
+  trust: TrustedIssuer;
+  /** Its published demo account. */
+  demo: Credentials;
+  controlSecret: string;
+  /** Told a receiver's address, so the sandbox's workflow events go there. */
+  endpoint: EndpointRegistration;
+  stop(): Promise<void>;
+}
+
+export async function startEmbeddedSandbox(port: number): Promise<SigningSandbox> {
+  const sandbox = new Sandbox({ port });
+  const info = await sandbox.start();
+  const signer = sandbox.context.signer;
+  return {
+    baseUrl: info.baseUrl,
+    embedded: true,
+    signer: { sign: (body) => signer.sign(body), issuer: info.issuer, jwksUrl: info.jwksUrl },
+    audit: { sandboxUrl: info.baseUrl, sandboxSecret: info.controlSecret },
+    trust: { issuer: info.issuer, audience: info.audience, jwksUrl: info.jwksUrl },
+    demo: { username: info.username, password: info.password },
+    controlSecret: info.controlSecret,
+    endpoint: {
+      name: `the sandbox at ${info.baseUrl}`,
+      register: async (url) => void sandbox.context.webhookEndpoints.add(url),
+      unregister: async (url) => void sandbox.context.webhookEndpoints.delete(url),
+    },
+    stop: () => sandbox.stop(),
+  };
+}
+
+/** A running `wfs sandbox`: its trust is read through the control API, which proves the secret is its own. */
+export async function runningSandbox(baseUrl: string, secret: string): Promise<SigningSandbox> {
+  const client = new SandboxControlClient(baseUrl, secret);
+  const t = await client.trust();
+  return {
+    baseUrl: t.baseUrl.replace(/\/+$/, ''),
+    embedded: false,
+    signer: { sign: async (body) => (await client.sign(body)).token, issuer: t.issuer, jwksUrl: t.jwksUrl },
+    audit: { sandboxUrl: baseUrl, sandboxSecret: secret },
+    trust: { issuer: t.issuer, audience: t.audience, jwksUrl: t.jwksUrl },
+    demo: { username: SANDBOX_USERNAME, password: SANDBOX_PASSWORD },
+    controlSecret: secret,
+    endpoint: {
+      name: `the sandbox at ${baseUrl}`,
+      register: async (url) => void (await client.addWebhook(url)),
+      unregister: async (url) => void (await client.removeWebhook(url)),
+    },
+    stop: async () => undefined,
+  };
+}

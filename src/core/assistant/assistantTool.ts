@@ -1,0 +1,58 @@
+// What one tool of the assistant is (docs/agents.md): defined once here, in core, and served by both faces, VS Code's
+// language model tools and `wfs mcp`. A face adds nothing to a tool but its own way of asking and showing.
+import type { Schema } from '../schemas/validateSchema';
+import type { AssistantContext } from './assistantContext';
+
+/** The hints of the MCP spec's ToolAnnotations; VS Code reads the same from the tool's kind of effect. */
+export interface ToolAnnotations {
+  readOnlyHint: boolean;
+  destructiveHint: boolean;
+  idempotentHint: boolean;
+  openWorldHint: boolean;
+}
+
+/** What a tool does to the world: reads what is here; sends a delivery (to the app, the receiver, or a URL); starts
+ * a workflow. Only `reads` tools are offered in VS Code's Restricted Mode. */
+export type ToolEffect = 'reads' | 'sends' | 'starts';
+
+/** Exactly what a sending or starting tool is about to do, for the human's confirmation (VS Code's
+ * prepareInvocation). */
+export interface ToolPreview {
+  title: string;
+  message: string;
+}
+
+export interface AssistantTool<I = Record<string, unknown>, O = unknown> {
+  /** verb_noun, prefixed wfs_: unique among every tool the editor or client knows. */
+  name: string;
+  title: string;
+  /** One line for people (VS Code's tool picker). */
+  summary: string;
+  /** For the model: what it does, what it returns, when to use it and when not. */
+  description: string;
+  inputSchema: Schema;
+  annotations: ToolAnnotations;
+  effect: ToolEffect;
+  /** Sending and starting tools say what they will do, from the input and the context, without doing it. */
+  preview?(input: I, ctx: AssistantContext): Promise<ToolPreview>;
+  run(input: I, ctx: AssistantContext, signal?: AbortSignal): Promise<O>;
+}
+
+/** A tool that could not do what was asked: what happened, then what to do (a command, a setting, another tool).
+ * `details` are returned with it as structured data (e.g. the exact `wfs start` command a human may run). */
+export class ToolRefused extends Error {
+  constructor(
+    message: string,
+    readonly details: Record<string, unknown> = {},
+  ) {
+    super(message);
+    this.name = 'ToolRefused';
+  }
+}
+
+export const READS: ToolAnnotations = {
+  readOnlyHint: true,
+  destructiveHint: false,
+  idempotentHint: true,
+  openWorldHint: false,
+};

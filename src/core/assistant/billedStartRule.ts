@@ -1,0 +1,48 @@
+// The rule for a billed start asked by an assistant (docs/agents.md, "The rules"): it is made only after a person
+// confirmed that very start, named by environment and product. Where the client has no way to ask a person (an MCP
+// client without elicitation), nothing is started: the person gets the exact command to run it themselves.
+import { shellQuote } from '../presentation/shellQuote';
+import type { BilledStartDetails } from './assistantContext';
+
+export type BilledStartDecision =
+  { start: true } | { start: false; reason: 'declined' | 'cannot-ask'; message: string; command?: string };
+
+/** A value as a POSIX shell reads it back: bare when it needs no quoting. */
+function shellWord(v: string): string {
+  return /^[\w.:@/+-]+$/.test(v) ? v : shellQuote(v);
+}
+
+/** The `wfs start` line that makes exactly this start, for a person to run. */
+export function billedStartCommand(d: BilledStartDetails): string {
+  return [
+    'wfs start',
+    `--session ${shellWord(d.sessionId)}`,
+    `--service ${shellWord(d.product.service)}`,
+    `--model ${shellWord(d.product.model)}`,
+    `--correlation-id ${shellWord(d.correlationId)}`,
+  ].join(' ');
+}
+
+/** What the person was asked, in words: the question a face shows (a modal, an elicitation). */
+export function billedStartQuestion(d: BilledStartDetails): string {
+  return `Start a BILLED workflow on ${d.environment} (${d.serviceOrigin}): ${d.product.service} / ${d.product.model} in session ${d.sessionId}, correlationId ${d.correlationId}? The service bills every workflow it starts.`;
+}
+
+/** `answer` is what the face got from the person; only an explicit true starts. */
+export function decideBilledStart(answer: boolean | 'cannot-ask', d: BilledStartDetails): BilledStartDecision {
+  if (answer === true) return { start: true };
+  if (answer === 'cannot-ask') {
+    const command = billedStartCommand(d);
+    return {
+      start: false,
+      reason: 'cannot-ask',
+      message: `Not started: a billed start needs a person's confirmation, and this client cannot ask one (it does not support MCP elicitation). Nothing was sent or billed. Ask the user to run this themselves, with the environment of ${d.environment} (${d.serviceOrigin}) set: ${command}`,
+      command,
+    };
+  }
+  return {
+    start: false,
+    reason: 'declined',
+    message: `Not started: the user declined the billed start of ${d.product.service} / ${d.product.model} on ${d.environment}. Nothing was sent or billed; do not ask again unless the user says so.`,
+  };
+}

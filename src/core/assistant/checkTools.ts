@@ -1,0 +1,188 @@
+// The tools that check something against the spec: the receiver audit (30 cases against the developer's own
+// receiver, each failure with its fix) and the contract check (probe-service: the environment's answers against the
+// spec, never billing).
+import { AuditRefused, AuditTargetUnreachable, runAudit } from '../audit/receiverAudit';
+import { matchAdvice, refusalText } from '../audit/trustMismatch';
+import { summaryLine } from '../probe/probeReport';
+import { ToolRefused, type AssistantTool } from './assistantTool';
+
+export interface AuditInput {
+  url: string;
+}
+
+export interface AuditResult {
+  target: string;
+  passed: number;
+  failed: number;
+  total: number;
+  /** Who signed the genuine deliveries: the receiver must trust this issuer for the genuine case to pass. */
+  signedBy: { issuer: string; audience: string; jwksUrl: string };
+  failures: {
+    id: string;
+    title: string;
+    rule: string;
+    expected: number;
+    status: number | null;
+    detail: string;
+    fix: string;
+  }[];
+  passedCases: string[];
+  /** The receiver refused the genuine delivery: the audit stopped there, judging nothing else. What signed it, what
+   * the receiver answered, and how to make them match. */
+  trustMismatch?: { refusal: string; advice: string; notSent: number };
+  /** Mistakes the audit cannot see from outside: what to look for in the handler's code. */
+  inYourCode: { title: string; lookFor: string }[];
+}
+
+export const auditReceiver: AssistantTool<AuditInput, AuditResult> = {
+  name: 'wfs_audit_receiver',
+  title: 'Audit a webhook receiver',
+  summary: "Send the audit's 30 cases to your receiver and list each failure with its fix.",
+  description: [
+    "Sends the audit's 30 cases to the developer's own webhook receiver at a URL: one genuine signed delivery and",
+    'forged or malformed ones (no token, an untrusted issuer, alg none, an expired token, a changed body, a replay…),',
+    'and judges each answer by the spec (200 for genuine, 403 for the rest). Returns the failures, each with what went',
+    'wrong and how to fix it in the handler. The receiver must trust the sandbox issuer it reports: when it refuses the',
+    'genuine delivery, the audit stops there and says how to make the trust match. Only addresses on this machine,',
+    'unless the user allowed the host.',
+  ].join(' '),
+  inputSchema: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['url'],
+    properties: {
+      url: {
+        type: 'string',
+        minLength: 8,
+        maxLength: 2000,
+        description: 'The receiver\'s delivery address, e.g. "http://localhost:3000/webhooks".',
+      },
+    },
+  },
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+  effect: 'sends',
+  async preview(input) {
+    return {
+      title: 'Audit a webhook receiver',
+      message: `Send the audit's 30 requests to ${input.url} as POSTs: one genuine delivery signed with the sandbox key, and forged or malformed ones it must refuse with 403.`,
+    };
+  },
+  async run(input, ctx) {
+    ctx.checkSending();
+    let url: URL;
+    try {
+      url = new URL(input.url);
+    } catch {
+      throw new ToolRefused(
+        `"${input.url}" is not a URL: give the receiver's address, e.g. http://localhost:3000/webhooks.`,
+      );
+    }
+    ctx.checkReach(url.toString());
+    const setup = await ctx.auditSetup(url.toString());
+    try {
+      const signer = setup.signer;
+      const s = await runAudit({
+        target: url.toString(),
+        ...('issuer' in signer ? { issuer: signer.issuer } : signer),
+        clock: ctx.clock,
+        allowNonLocal: true,
+        requestTimeoutMs: 10_000,
+        beforeSend: setup.beforeSend,
+      });
+      return {
+        target: s.target,
+        passed: s.passed,
+        failed: s.failed,
+        total: s.total,
+        signedBy: { issuer: s.trust.issuer, audience: s.trust.audience, jwksUrl: s.trust.jwksUrl },
+        failures: s.results
+          .filter((r) => !r.passed)
+          .map((r) => ({
+            id: r.id,
+            title: r.title,
+            rule: r.rule,
+            expected: r.expected,
+            status: r.status ?? null,
+            detail: r.detail,
+            fix: r.fix,
+          })),
+        passedCases: s.results.filter((r) => r.passed).map((r) => r.id),
+        ...(s.trustMismatch
+          ? {
+              trustMismatch: {
+                refusal: refusalText(s.trustMismatch, 'the genuine delivery', s.target),
+                advice: matchAdvice(s.trustMismatch),
+                notSent: s.notSent ?? 0,
+              },
+            }
+          : {}),
+        inYourCode: s.inYourCode.map((c) => ({ title: c.title, lookFor: c.lookFor })),
+      };
+    } catch (err) {
+      if (err instanceof AuditTargetUnreachable)
+        throw new ToolRefused(
+          `Nothing answered at ${err.target} (${err.code ?? err.message}): nothing was audited. Start the receiver so that it listens there, or check the URL.`,
+        );
+      if (err instanceof AuditRefused) throw new ToolRefused(err.message);
+      throw err;
+    } finally {
+      setup.done();
+    }
+  },
+};
+
+export interface ContractResult {
+  environment: string;
+  origins: { service: string; testWebhook: string };
+  /** complete, or why the probe stopped early. */
+  ended: string;
+  message?: string;
+  summary: string;
+  counts: Record<string, number>;
+  requests: number;
+  /** The rows where the service differs from the spec: what the spec says and what the service did. */
+  differs: { id: string; title: string; request: string; spec: string; service: string; notes: string[] }[];
+  /** Where the spec is silent: what this service chose. */
+  silent: { id: string; title: string; service: string }[];
+}
+
+export const checkContract: AssistantTool<Record<string, never>, ContractResult> = {
+  name: 'wfs_check_contract',
+  title: 'Check the environment against the contract',
+  summary: 'Run probe-service against the environment in use (never billing) and list where it differs from the spec.',
+  description: [
+    'Runs probe-service against the environment in use: about 20 fixed requests that can never bill (sign-in, refused',
+    "and malformed calls, a start that must be refused) and compares each answer's status, body kind and fields with",
+    'the spec. Returns where the service differs from the spec, and what it chose where the spec is silent. It signs',
+    "in with the user's credentials; use it when a handler or client behaves as if the service broke the contract.",
+  ].join(' '),
+  inputSchema: { type: 'object', additionalProperties: false, properties: {} },
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+  effect: 'reads',
+  async run(_input, ctx) {
+    const env = ctx.environment();
+    const r = await ctx.contractCheck();
+    return {
+      environment: env.name,
+      origins: { service: r.origins.service, testWebhook: r.origins.testWebhook },
+      ended: r.outcome.ended,
+      ...(r.outcome.message ? { message: r.outcome.message } : {}),
+      summary: summaryLine(r),
+      counts: { ...r.counts },
+      requests: r.requests,
+      differs: r.rows
+        .filter((row) => row.verdict === 'differs')
+        .map((row) => ({
+          id: row.id,
+          title: row.title,
+          request: row.request,
+          spec: row.spec,
+          service: row.serviceText,
+          notes: row.notes,
+        })),
+      silent: r.rows
+        .filter((row) => row.verdict === 'silent')
+        .map((row) => ({ id: row.id, title: row.title, service: row.serviceText })),
+    };
+  },
+};

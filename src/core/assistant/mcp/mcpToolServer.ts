@@ -1,0 +1,120 @@
+// The assistant's tools as an MCP server (the official SDK's protocol layer), for `wfs mcp`. The tools are defined
+// once, with JSON Schemas that VS Code's manifest also carries, so the SDK's low-level Server is used: its McpServer
+// takes zod schemas, which would be a second definition of every input. A billed start asks the person through MCP
+// elicitation; a client without it cannot ask, and the tool refuses with the command to run.
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import {
+  CallToolRequestSchema,
+  ListToolsRequestSchema,
+  type CallToolResult,
+  type Tool,
+} from '@modelcontextprotocol/sdk/types.js';
+import { TOOLKIT_VERSION } from '../../version';
+import type { AssistantContext, BilledStartDetails } from '../assistantContext';
+import type { AssistantTool } from '../assistantTool';
+import { billedStartQuestion } from '../billedStartRule';
+import { ASSISTANT_TOOLS, runTool } from '../toolRegistry';
+
+export interface ToolServerOptions {
+  /** Only the tools that read: for a window in Restricted Mode, where nothing may be sent. */
+  readOnly?: boolean;
+}
+
+/** How long a person has to answer the billed-start question. */
+const CONFIRM_TIMEOUT_MS = 10 * 60_000;
+
+export const SERVER_INSTRUCTIONS = [
+  'Tools for debugging webhook handlers of the Workflow Service: read the deliveries the local receiver got (each with',
+  'its seven verification steps and what the app answered), explain refusals, replay a delivery to the app and read',
+  'its answer, send signed events, audit a receiver, and read workflows. Start with wfs_environment. A start outside',
+  'the Sandbox is billed: wfs_start_billed_workflow asks the user first, and never retry a start whose outcome is',
+  'unknown: find it by correlationId.',
+].join(' ');
+
+export function offeredTools(o: ToolServerOptions = {}): readonly AssistantTool<never, unknown>[] {
+  return o.readOnly ? ASSISTANT_TOOLS.filter((t) => t.effect === 'reads') : ASSISTANT_TOOLS;
+}
+
+/** A tool as tools/list gives it. */
+export function mcpTool(t: AssistantTool<never, unknown>): Tool {
+  return {
+    name: t.name,
+    title: t.title,
+    description: t.description,
+    inputSchema: t.inputSchema as Tool['inputSchema'],
+    annotations: { title: t.title, ...t.annotations },
+  };
+}
+
+/** One MCP server (one per client session) over the shared context. */
+export function createToolServer(ctx: AssistantContext, o: ToolServerOptions = {}): Server {
+  const server = new Server(
+    { name: 'wfs', title: 'Workflow Service Toolkit', version: TOOLKIT_VERSION },
+    { capabilities: { tools: {} }, instructions: SERVER_INSTRUCTIONS },
+  );
+  const tools = offeredTools(o);
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: tools.map(mcpTool) }));
+  server.setRequestHandler(CallToolRequestSchema, async (req, extra): Promise<CallToolResult> => {
+    const name = req.params.name;
+    if (!tools.some((t) => t.name === name))
+      return errorResult(
+        o.readOnly && ASSISTANT_TOOLS.some((t) => t.name === name)
+          ? `${name} sends or starts something, and this server was started read-only (the VS Code window is in Restricted Mode): trust the workspace, then ask again.`
+          : `There is no tool ${name}: tools/list names them.`,
+        {},
+      );
+    // This call's own way to ask a person: through the client that made it.
+    const callCtx: AssistantContext = Object.assign(Object.create(ctx) as AssistantContext, {
+      confirmBilledStart: (d: BilledStartDetails) => askThroughClient(server, d),
+    });
+    const outcome = await runTool(name, req.params.arguments ?? {}, callCtx, extra.signal);
+    if (outcome.ok) {
+      const structured =
+        outcome.result !== null && typeof outcome.result === 'object' && !Array.isArray(outcome.result)
+          ? (outcome.result as Record<string, unknown>)
+          : { result: outcome.result };
+      return { content: [{ type: 'text', text: JSON.stringify(structured, null, 2) }], structuredContent: structured };
+    }
+    return errorResult(outcome.error, outcome.details);
+  });
+  return server;
+}
+
+function errorResult(message: string, details: Record<string, unknown>): CallToolResult {
+  const structured = { error: message, ...details };
+  const command = typeof details.command === 'string' ? `\n\nCommand for the user to run:\n${details.command}` : '';
+  return {
+    isError: true,
+    content: [{ type: 'text', text: message + command }],
+    structuredContent: structured,
+  };
+}
+
+/** A billed start's confirmation, asked of the person through MCP elicitation: only an explicit yes starts. */
+async function askThroughClient(server: Server, d: BilledStartDetails): Promise<boolean | 'cannot-ask'> {
+  if (!server.getClientCapabilities()?.elicitation) return 'cannot-ask';
+  let answer;
+  try {
+    answer = await server.elicitInput(
+      {
+        message: billedStartQuestion(d),
+        requestedSchema: {
+          type: 'object',
+          properties: {
+            confirm: {
+              type: 'boolean',
+              title: `Start ${d.product.service} / ${d.product.model} on ${d.environment} (billed)`,
+              description: `Session ${d.sessionId}, correlationId ${d.correlationId}.`,
+            },
+          },
+          required: ['confirm'],
+        },
+      },
+      { timeout: CONFIRM_TIMEOUT_MS },
+    );
+  } catch (err) {
+    // A client that says it elicits and cannot in form mode: it cannot ask. Anything else (a timeout) is a no.
+    return /does not support/i.test((err as Error).message) ? 'cannot-ask' : false;
+  }
+  return answer.action === 'accept' && answer.content?.confirm === true;
+}

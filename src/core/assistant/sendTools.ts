@@ -1,0 +1,353 @@
+// The tools that send a signed delivery: replay a verified delivery or a fixture to the developer's app, and send a
+// new event to the receiver or the app. Each body is signed over its exact bytes with the sandbox key, sent through
+// the one sender (no redirects, the answer's first 4 KiB), and the answer comes back whole so the assistant can read
+// an error, fix the handler and send again. Where it goes is the user's configuration (their forward target, their
+// receiver), never a URL the model names.
+import { isUtf8 } from 'node:buffer';
+import { forwardableHeaders } from '../http/hopByHop';
+import { sendDelivery, type DeliveryAnswer } from '../http/sendDelivery';
+import {
+  BODY_TRIGGERED_AT,
+  BODY_WEBHOOK_ID,
+  FRESH_WEBHOOK_ID,
+  NOW,
+  parseFixture,
+  resolveFixture,
+  type Fixture,
+  type ResolvedFixture,
+} from '../fixtures/fixtureFormat';
+import type { DeliveryRecord } from '../webhooks/deliveryRecord';
+import type { AssistantContext } from './assistantContext';
+import { ToolRefused, type AssistantTool, type ToolPreview } from './assistantTool';
+import { pickDelivery } from './deliveryTools';
+
+export interface AppAnswer {
+  status: number | null;
+  headers: Record<string, string>;
+  /** The first 4 KiB of the body, as text when it is UTF-8 (else bodyBase64). */
+  body?: string;
+  bodyBase64?: string;
+  bodyBytes: number;
+  truncated: boolean;
+  latencyMs: number;
+  redirect?: string;
+  /** No full answer: why. */
+  error?: string;
+}
+
+export interface SendResult {
+  to: string;
+  sent: { what: string; topic: string | null; webhookId: string | null; bodyBytes: number };
+  /** Who signed it: the issuer and key set the receiving end must trust. */
+  signedBy: { issuer: string; jwksUrl: string };
+  answer: AppAnswer;
+  /** What the answer suggests, when it is not a 2xx. */
+  hint?: string;
+}
+
+function answerOf(a: DeliveryAnswer): AppAnswer {
+  const out: AppAnswer = {
+    status: a.status ?? null,
+    headers: a.headers ?? {},
+    bodyBytes: a.bodySize ?? 0,
+    truncated: a.truncated === true,
+    latencyMs: a.latencyMs,
+  };
+  if (a.body && a.body.length) {
+    let text: string | undefined;
+    for (let drop = 0; drop <= (a.truncated ? 3 : 0) && text === undefined; drop++) {
+      const part = a.body.subarray(0, a.body.length - drop);
+      if (isUtf8(part)) text = part.toString('utf8');
+    }
+    if (text !== undefined) out.body = text;
+    else out.bodyBase64 = a.body.toString('base64');
+  }
+  if (a.redirect) out.redirect = a.redirect;
+  if (a.error) out.error = a.error;
+  return out;
+}
+
+function hintFor(a: AppAnswer, to: string, signedBy: { issuer: string; jwksUrl: string }): string | undefined {
+  if (a.status === null)
+    return `${to} did not answer (${a.error}): start your app (or the receiver), or check the address.`;
+  if (a.status === 401 || a.status === 403)
+    return `${to} refused the signature: make it trust the issuer ${signedBy.issuer} with the key set ${signedBy.jwksUrl} (wfs_environment shows them).`;
+  if (a.status >= 500)
+    return 'The handler failed: read the answer body for its error, fix the handler, then send the same delivery again.';
+  if (a.status >= 300 && a.status < 400)
+    return `${to} answered a redirect${a.redirect ? ` to ${a.redirect}` : ''}, which is never followed: send to the final address.`;
+  if (a.status >= 400) return 'The app refused the delivery: its answer body says why.';
+  return undefined;
+}
+
+async function signAndSend(
+  ctx: AssistantContext,
+  to: string,
+  body: Buffer,
+  headers: Record<string, string>,
+  sent: SendResult['sent'],
+  signal?: AbortSignal,
+): Promise<SendResult> {
+  ctx.checkSending();
+  ctx.checkReach(to);
+  const signer = await ctx.signer();
+  const { token, done } = await ctx.signFor(to, body);
+  let a;
+  try {
+    a = await sendDelivery({
+      url: to,
+      body,
+      headers: { ...headers, authorization: `Bearer ${token}` },
+      signal,
+    });
+  } finally {
+    done();
+  }
+  const signedBy = { issuer: signer.issuer, jwksUrl: signer.jwksUrl };
+  const answer = answerOf(a);
+  const hint = hintFor(answer, to, signedBy);
+  return { to, sent, signedBy, answer, ...(hint ? { hint } : {}) };
+}
+
+/** The recorded body of a verified delivery, whole. */
+async function replayableBody(ctx: AssistantContext, r: DeliveryRecord): Promise<Buffer> {
+  if (!r.verified)
+    throw new ToolRefused(
+      `Delivery ${r.id} was refused, so it is not re-signed: that would make a body nobody trusted verify. Explain it with wfs_explain_refusal, or send a new event with wfs_send_event.`,
+    );
+  const body = await ctx.deliveries.body(r.id);
+  if (!body || body.length < r.body.size)
+    throw new ToolRefused(
+      `The body of delivery ${r.id} is no longer held whole (the history dropped it to keep its size): replay a newer delivery, or a fixture.`,
+    );
+  return body;
+}
+
+async function loadFixture(ctx: AssistantContext, path: string): Promise<{ file: string; fixture: Fixture }> {
+  const { file, text } = await ctx.readFixture(path);
+  const parsed = parseFixture(text);
+  if (!parsed.ok)
+    throw new ToolRefused(
+      `${file} is not a valid fixture: ${parsed.problems
+        .slice(0, 5)
+        .map((p) => `${p.field || 'the file'} (line ${p.start.line + 1}): ${p.message}`)
+        .join('; ')}. Fix the file and replay it again.`,
+    );
+  return { file, fixture: parsed.fixture };
+}
+
+export interface ReplayInput {
+  deliveryId?: string;
+  fixture?: string;
+  topic?: string;
+}
+
+interface ReplayPlan {
+  to: string;
+  what: string;
+  topic: string | null;
+  webhookId: string | null;
+  body: Buffer;
+  headers: Record<string, string>;
+}
+
+async function planReplay(input: ReplayInput, ctx: AssistantContext): Promise<ReplayPlan> {
+  if (input.deliveryId !== undefined && input.fixture !== undefined)
+    throw new ToolRefused('Give deliveryId or fixture, not both: one delivery is replayed at a time.');
+  if (input.fixture !== undefined) {
+    const { file, fixture } = await loadFixture(ctx, input.fixture);
+    const resolved: ResolvedFixture = resolveFixture(fixture, ctx.clock.now());
+    return {
+      to: ctx.appTarget({ topic: fixture.topic, subTopic: fixture.subTopic }),
+      what: `the fixture ${file}`,
+      topic: fixture.topic,
+      webhookId: resolved.webhookId,
+      body: resolved.body,
+      headers: resolved.headers,
+    };
+  }
+  const r = await pickDelivery(
+    ctx,
+    input.deliveryId,
+    (d) => d.verified && (input.topic === undefined || d.topic === input.topic),
+    input.topic ? `verified delivery of ${input.topic}` : 'verified delivery',
+  );
+  const body = await replayableBody(ctx, r);
+  const headers = forwardableHeaders(r.headers);
+  delete headers.authorization;
+  return {
+    to: ctx.appTarget({ topic: r.topic, subTopic: r.subTopic }),
+    what: `delivery ${r.id}`,
+    topic: r.topic ?? null,
+    webhookId: r.webhookId ?? null,
+    body,
+    headers,
+  };
+}
+
+export const replayToApp: AssistantTool<ReplayInput, SendResult> = {
+  name: 'wfs_replay_to_app',
+  title: 'Replay a delivery to your app',
+  summary: 'Send a verified delivery or a fixture to your app again, re-signed, and read its answer.',
+  description: [
+    "Sends a verified delivery again (or a fixture file, NAME.webhook.json) to the developer's app, their forward",
+    'target, re-signed with the sandbox key over the exact same body bytes. Returns what the app answered: its status,',
+    'headers and the first 4 KiB of its body, so an error in the handler can be read, fixed, and the same delivery',
+    'replayed until it answers 2xx. Without deliveryId or fixture: the newest verified delivery (of the topic, when',
+    'given). Refused deliveries are never re-signed. The app must trust the sandbox issuer (wfs_environment names it).',
+  ].join(' '),
+  inputSchema: {
+    type: 'object',
+    additionalProperties: false,
+    properties: {
+      deliveryId: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 200,
+        description: 'The verified delivery to replay (an id from wfs_list_deliveries).',
+      },
+      fixture: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 1000,
+        description:
+          'Instead of a delivery: the path of a fixture file (*.webhook.json) inside the workspace, absolute or relative to it.',
+      },
+      topic: {
+        type: 'string',
+        maxLength: 200,
+        description: 'Without deliveryId or fixture: replay the newest verified delivery of this exact topic.',
+      },
+    },
+  },
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+  effect: 'sends',
+  async preview(input, ctx): Promise<ToolPreview> {
+    const p = await planReplay(input, ctx);
+    // Free of side effects (VS Code's rule for a preview): the signer is not asked, so the sandbox is not started.
+    return {
+      title: 'Replay a webhook delivery to your app',
+      message: `Send ${p.what}${p.topic ? ` (${p.topic})` : ''}, ${p.body.length} bytes, to ${p.to} as a POST, re-signed with the sandbox's key.`,
+    };
+  },
+  async run(input, ctx, signal) {
+    const p = await planReplay(input, ctx);
+    return signAndSend(
+      ctx,
+      p.to,
+      p.body,
+      p.headers,
+      { what: p.what, topic: p.topic, webhookId: p.webhookId, bodyBytes: p.body.length },
+      signal,
+    );
+  },
+};
+
+export interface SendEventInput {
+  to: 'receiver' | 'app';
+  topic: string;
+  subTopic?: string;
+  tenantId?: string;
+  actorId?: string;
+  data?: Record<string, unknown>;
+  webhookId?: string;
+}
+
+function eventFixture(input: SendEventInput): Fixture {
+  const subTopic = input.subTopic ?? `status:${input.topic}`;
+  const tenant = input.tenantId ?? 'tenant-dev';
+  const body = {
+    webhookId: input.webhookId ?? BODY_WEBHOOK_ID,
+    topic: input.topic,
+    subTopic,
+    tenantId: tenant,
+    triggeredAt: BODY_TRIGGERED_AT,
+    actorId: input.actorId ?? 'act_assistant',
+    data: input.data ?? {},
+  };
+  return {
+    topic: input.topic,
+    subTopic,
+    tenant,
+    webhookId: input.webhookId ?? FRESH_WEBHOOK_ID,
+    triggeredAt: NOW,
+    headers: {},
+    contentType: 'application/json',
+    bodyText: JSON.stringify(body, null, 2),
+    bodyIsJson: true,
+    expect: {},
+  };
+}
+
+function eventTarget(input: SendEventInput, ctx: AssistantContext): string {
+  return input.to === 'receiver' ? ctx.receiverUrl() : ctx.appTarget({ topic: input.topic, subTopic: input.subTopic });
+}
+
+export const sendEvent: AssistantTool<SendEventInput, SendResult> = {
+  name: 'wfs_send_event',
+  title: 'Send a signed webhook event',
+  summary: 'Sign a new event and send it to your receiver or your app, and read the answer.',
+  description: [
+    'Builds a webhook event as the service sends it (webhookId, topic, subTopic, tenantId, triggeredAt with 7',
+    'fractional digits, actorId, data), signs its exact bytes with the sandbox key, and sends it to the local',
+    "receiver (to see it verified step by step) or to the developer's app (their forward target). Returns the answer:",
+    'status, headers and the first 4 KiB of the body. A fresh webhookId and triggeredAt are made unless given.',
+  ].join(' '),
+  inputSchema: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['to', 'topic'],
+    properties: {
+      to: {
+        type: 'string',
+        enum: ['receiver', 'app'],
+        description: "receiver: the local webhook receiver; app: the developer's app (their forward target).",
+      },
+      topic: {
+        type: 'string',
+        pattern: '^[^/\\s]+/[^/\\s]+$',
+        maxLength: 200,
+        description: 'The event topic, <group>/<name>, e.g. "workflow/completed".',
+      },
+      subTopic: {
+        type: 'string',
+        maxLength: 200,
+        description: 'The subtype, <kind>:<group>/<name> (default "status:<topic>").',
+      },
+      tenantId: { type: 'string', maxLength: 200, description: 'The tenant (default "tenant-dev").' },
+      actorId: { type: 'string', maxLength: 200, description: 'The actor id (default "act_assistant").' },
+      data: { type: 'object', description: 'The event payload, e.g. {"workflowId": "wf_…", "runId": "wfrun_…"}.' },
+      webhookId: {
+        type: 'string',
+        maxLength: 200,
+        description: 'A fixed webhookId (to test duplicate handling); default: a fresh UUID.',
+      },
+    },
+  },
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+  effect: 'sends',
+  async preview(input, ctx) {
+    const to = eventTarget(input, ctx);
+    return {
+      title: `Send a signed ${input.topic} event`,
+      message: `Send a new ${input.topic} event (data: ${JSON.stringify(input.data ?? {}).slice(0, 300)}) to ${input.to === 'receiver' ? 'the receiver' : 'your app'} at ${to} as a POST, signed with the sandbox's key.`,
+    };
+  },
+  async run(input, ctx, signal) {
+    const to = eventTarget(input, ctx);
+    const resolved = resolveFixture(eventFixture(input), ctx.clock.now());
+    return signAndSend(
+      ctx,
+      to,
+      resolved.body,
+      resolved.headers,
+      {
+        what: `a new ${input.topic} event`,
+        topic: input.topic,
+        webhookId: resolved.webhookId,
+        bodyBytes: resolved.body.length,
+      },
+      signal,
+    );
+  },
+};

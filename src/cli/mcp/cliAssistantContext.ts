@@ -11,10 +11,9 @@ import type {
   SignedForTarget,
   SignerInfo,
 } from '../../core/assistant/assistantContext';
-import { ToolRefused } from '../../core/assistant/assistantTool';
+import { checkToolReach, ToolRefused } from '../../core/assistant/assistantTool';
 import { readFixtureIn } from '../../core/assistant/fixtureFile';
 import type { TokenManager } from '../../core/auth/TokenManager';
-import { isLoopbackHost } from '../../core/http/loopback';
 import type { ProbeReport } from '../../core/probe/probeTypes';
 import { runProbe } from '../../core/probe/runProbe';
 import { startBilledWorkflow } from '../../core/workflows/billedStart';
@@ -95,15 +94,11 @@ export class CliAssistantContext implements AssistantContext {
   }
 
   checkReach(url: string): void {
-    let u: URL;
-    try {
-      u = new URL(url);
-    } catch {
-      throw new ToolRefused(`${url} is not a URL.`);
-    }
-    if (isLoopbackHost(u.hostname) || this.o.allowRemote) return;
-    throw new ToolRefused(
-      `${u.host} is not on this machine, and wfs mcp sends signed deliveries only here unless allowed: restart it with --allow-remote if you run that host.`,
+    checkToolReach(
+      url,
+      () => this.o.allowRemote === true,
+      (u) =>
+        `${u.host} is not on this machine, and wfs mcp sends signed deliveries only here unless allowed: restart it with --allow-remote if you run that host.`,
     );
   }
 

@@ -1,5 +1,6 @@
 // What one tool of the assistant is (docs/agents.md): defined once here, in core, and served by both faces, VS Code's
 // language model tools and `wfs mcp`. A face adds nothing to a tool but its own way of asking and showing.
+import { isLoopbackHost } from '../http/loopback';
 import type { Schema } from '../schemas/validateSchema';
 import type { AssistantContext } from './assistantContext';
 
@@ -48,6 +49,19 @@ export class ToolRefused extends Error {
     super(message);
     this.name = 'ToolRefused';
   }
+}
+
+/** Whether a tool may send to `url` without asking: on this machine, or `allowed` (the face's consent). Throws
+ * ToolRefused with `elsewhere`, the face's words for what would allow it, when it may not. */
+export function checkToolReach(url: string, allowed: (u: URL) => boolean, elsewhere: (u: URL) => string): void {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    throw new ToolRefused(`${url} is not a URL.`);
+  }
+  if (isLoopbackHost(u.hostname) || allowed(u)) return;
+  throw new ToolRefused(elsewhere(u));
 }
 
 export const READS: ToolAnnotations = {

@@ -12,12 +12,11 @@ import type {
   SignedForTarget,
   SignerInfo,
 } from '../../core/assistant/assistantContext';
-import { ToolRefused } from '../../core/assistant/assistantTool';
+import { checkToolReach, ToolRefused } from '../../core/assistant/assistantTool';
 import { billedStartQuestion } from '../../core/assistant/billedStartRule';
 import { readFixtureIn } from '../../core/assistant/fixtureFile';
 import type { Environment } from '../../core/environments/environment';
 import { SANDBOX_ENVIRONMENT } from '../../core/environments/environmentConfig';
-import { isLoopbackHost } from '../../core/http/loopback';
 import type { ProbeReport } from '../../core/probe/probeTypes';
 import { ruleMatches, type ForwardRule } from '../../core/webhooks/forwardRules';
 import type { TrackedWorkflow } from '../../core/workflows/WorkflowStore';
@@ -90,15 +89,11 @@ export class ExtensionAssistantContext implements AssistantContext {
   }
 
   checkReach(url: string): void {
-    let u: URL;
-    try {
-      u = new URL(url);
-    } catch {
-      throw new ToolRefused(`${url} is not a URL.`);
-    }
-    if (isLoopbackHost(u.hostname) || this.s.receiver.forwardConsent.allowed(url)) return;
-    throw new ToolRefused(
-      `${u.origin} is not on this machine and you have not allowed deliveries to go there: set it as your forward target (wfs.receiver.forwardTo) and confirm it when the receiver starts, then ask again.`,
+    checkToolReach(
+      url,
+      () => this.s.receiver.forwardConsent.allowed(url),
+      (u) =>
+        `${u.origin} is not on this machine and you have not allowed deliveries to go there: set it as your forward target (wfs.receiver.forwardTo) and confirm it when the receiver starts, then ask again.`,
     );
   }
 

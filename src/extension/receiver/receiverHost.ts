@@ -105,8 +105,7 @@ export class ReceiverHost implements vscode.Disposable, EnvironmentFollower {
     if (this.session.url) this.sandbox.setWebhookEndpoint(this.session.url, true);
   }
 
-  /** Trusts one token this toolkit signed (Edit and Resend, a fixture, Replay, the audit) for one delivery, whatever
-   * environment is in use; the function returned withdraws it if still unspent. */
+  /** Trusts one token this toolkit signed (Edit and Resend, a fixture, Replay, the audit) for one delivery. */
   trustSignedHere(token: string, issuers: readonly TrustedIssuer[]): () => void {
     return this.session.trustSignedHere(token, issuers);
   }

@@ -70,11 +70,12 @@ if (cliPackage) {
     },
   });
   copyFileSync('src/testkit/testkit.d.ts', `${dir}/testkit.d.ts`);
-  // The package ships docs/cli.md as its README.md: testkit.md's links to it follow.
-  writeFileSync(
-    `${dir}/testkit.md`,
-    readFileSync('docs/testkit.md', 'utf8').replace(/\]\(cli\.md(#[^)]*)?\)/g, '](README.md$1)'),
-  );
+  // The package ships docs/cli.md as its README.md: the links of testkit.md and agents.md (wfs mcp) to it follow.
+  for (const doc of ['testkit.md', 'agents.md'])
+    writeFileSync(
+      `${dir}/${doc}`,
+      readFileSync(`docs/${doc}`, 'utf8').replace(/\]\(cli\.md(#[^)]*)?\)/g, '](README.md$1)'),
+    );
   // The service's objects as JSON Schemas (src/core/schemas), for any language's tests.
   cpSync('src/core/schemas/json', `${dir}/schemas`, { recursive: true });
   const manifest = {
@@ -91,7 +92,17 @@ if (cliPackage) {
       './schemas/*': './schemas/*',
       './package.json': './package.json',
     },
-    files: ['cli.js', 'testkit.cjs', 'testkit.mjs', 'testkit.d.ts', 'testkit.md', 'schemas', 'README.md', 'LICENSE'],
+    files: [
+      'cli.js',
+      'testkit.cjs',
+      'testkit.mjs',
+      'testkit.d.ts',
+      'testkit.md',
+      'agents.md',
+      'schemas',
+      'README.md',
+      'LICENSE',
+    ],
     engines: { node: root.engines.node },
   };
   writeFileSync(`${dir}/package.json`, JSON.stringify(manifest, null, 2) + '\n');

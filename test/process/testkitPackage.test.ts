@@ -150,9 +150,9 @@ describe('the test kit, installed from the packed CLI into an empty folder', fun
     assert.equal(tsc.status, 0, tsc.out);
   });
 
-  it('the installed testkit.md links only to files the package holds (cli.md is its README.md)', () => {
+  it('the installed testkit.md, README.md and agents.md link only to files the package holds (cli.md is its README.md)', () => {
     const installed = join(dir, 'node_modules/workflow-service-cli');
-    for (const doc of ['testkit.md', 'README.md']) {
+    for (const doc of ['testkit.md', 'README.md', 'agents.md']) {
       const text = readFileSync(join(installed, doc), 'utf8');
       const links = [...text.matchAll(/\]\(([^)#:]+)(#[^)]*)?\)/g)].map((m) => m[1]!);
       for (const link of links)

@@ -142,6 +142,13 @@ async function sendStart(
   billed: boolean,
   stop?: AbortSignal,
 ): Promise<StartOutcome> {
+  // The start goes to the environment that was confirmed, or nowhere: it may have changed while the person answered.
+  const now = ctx.environment();
+  if (now.name !== d.environment || serviceOrigin(now) !== d.serviceOrigin)
+    throw new ToolRefused(
+      `The environment changed from ${d.environment} (${d.serviceOrigin}) to ${now.name} (${serviceOrigin(now)}) while the start was being confirmed: nothing was started or billed. Ask again to confirm the start on ${now.name}.`,
+      { started: false, reason: 'environment-changed', environment: now.name },
+    );
   const client = await ctx.workflows();
   const outcome = await client.start(
     { sessionId: d.sessionId, product: d.product, correlationId: d.correlationId },

@@ -80,6 +80,7 @@ export class ReceiverSession extends TypedEmitter<ReceiverSessionEvents> {
   private receiver?: Receiver;
   private run?: { options: ReceiverRunOptions; url: string; publicNote?: string };
   private lastSelfTest?: { signer: SelfTestSigner; timeoutMs?: number };
+  private starting?: Promise<ReceiverStarted>;
   private stopping?: Promise<void>;
 
   constructor(private readonly options: ReceiverSessionOptions) {
@@ -149,7 +150,18 @@ export class ReceiverSession extends TypedEmitter<ReceiverSessionEvents> {
    * public address failed stays up on loopback: the error is thrown after the session says `started`.
    */
   async start(run: ReceiverRunOptions = {}): Promise<ReceiverStarted> {
-    if (this.receiver) throw new Error('the receiver is already running');
+    // One at a time: a start waits for a stop under way (its port and registrations let go), and a stop for a start.
+    await this.stopping;
+    if (this.receiver || this.starting) throw new Error('the receiver is already running');
+    this.starting = this.doStart(run);
+    try {
+      return await this.starting;
+    } finally {
+      this.starting = undefined;
+    }
+  }
+
+  private async doStart(run: ReceiverRunOptions): Promise<ReceiverStarted> {
     const receiver = new Receiver({
       verifier: this.verifier,
       clock: this.options.clock,
@@ -226,7 +238,11 @@ export class ReceiverSession extends TypedEmitter<ReceiverSessionEvents> {
 
   /** Stops the public address, tells the endpoints, then stops the receiver (its answers in flight finish). */
   stop(): Promise<void> {
-    this.stopping ??= this.doStop().finally(() => (this.stopping = undefined));
+    const starting = this.starting;
+    this.stopping ??= (async () => {
+      await starting?.catch(() => undefined);
+      await this.doStop();
+    })().finally(() => (this.stopping = undefined));
     return this.stopping;
   }
 

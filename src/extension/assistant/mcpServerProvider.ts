@@ -5,7 +5,6 @@
 // added only when VS Code starts the server (resolveMcpServerDefinition). In Restricted Mode it runs read-only.
 import * as vscode from 'vscode';
 import { SANDBOX_ENVIRONMENT } from '../../core/environments/environmentConfig';
-import { isLoopbackHost } from '../../core/http/loopback';
 import { SANDBOX_SECRET_ENV } from '../../core/sandbox/sandboxAccess';
 import { TOOLKIT_VERSION } from '../../core/version';
 import type { Services } from '../services';
@@ -24,11 +23,9 @@ export function mcpServerDefinition(s: Services, extensionUri: vscode.Uri): vsco
     if (url) args.push('--receiver-url', url);
   }
   const forwardTo = s.receiver.forwardTo;
-  if (forwardTo) {
-    args.push('--forward-to', forwardTo);
-    // forwardTo is only ever an address on this machine or an origin the user confirmed.
-    if (!isLoopbackHost(new URL(forwardTo).hostname)) args.push('--allow-remote');
-  }
+  // Never --allow-remote: it would let the model send to any host. Off this machine the editor's own tools go only to
+  // the origins the user confirmed; this server reaches loopback only.
+  if (forwardTo) args.push('--forward-to', forwardTo);
   const readOnly = !vscode.workspace.isTrusted;
   if (readOnly) args.push('--read-only');
   const env: Record<string, string> = { ELECTRON_RUN_AS_NODE: '1' };

@@ -106,4 +106,34 @@ describe('ReceiverSession', () => {
     await second.loadHistory();
     await second.close();
   });
+
+  it('a stop while the start is still opening the address waits for it: nothing stays registered or open', async () => {
+    const r = recorder();
+    let release!: () => void;
+    const slow: PublicAddressProvider = {
+      ...r.address(),
+      open: async (ctx) => {
+        r.steps.push(`open ${ctx.localUrl}`);
+        await new Promise<void>((resolve) => (release = resolve));
+        return { url: 'https://public.test/webhooks' };
+      },
+    };
+    const session = new ReceiverSession({ clock, history: {} });
+    const events: string[] = [];
+    session.on('started', () => events.push('started'));
+    session.on('stopped', () => events.push('stopped'));
+    const starting = session.start({ publicAddress: slow, endpoints: [r.endpoint] });
+    while (!release) await new Promise((resolve) => setImmediate(resolve));
+    const stopping = session.stop();
+    release();
+    const { url } = await starting;
+    await stopping;
+    assert.deepEqual(events, ['started', 'stopped']);
+    assert.deepEqual(r.steps, [`open ${url}`, `register ${url}`, 'close address', `unregister ${url}`]);
+    assert.equal(session.running, false);
+    // And a start right after a stop waits for it, then runs again.
+    await session.start({ endpoints: [r.endpoint] });
+    assert.equal(session.running, true);
+    await session.close();
+  });
 });

@@ -64,8 +64,14 @@ export function createToolServer(ctx: AssistantContext, o: ToolServerOptions = {
         {},
       );
     // This call's own way to ask a person: through the client that made it.
-    const callCtx: AssistantContext = Object.assign(Object.create(ctx) as AssistantContext, {
-      confirmBilledStart: (d: BilledStartDetails) => askThroughClient(server, d),
+    // Every other member is the shared context's own, bound to it: what a call learns (a sign-in) is kept for the next.
+    const confirm = (d: BilledStartDetails) => askThroughClient(server, d);
+    const callCtx = new Proxy(ctx, {
+      get: (target, key) => {
+        if (key === 'confirmBilledStart') return confirm;
+        const value: unknown = Reflect.get(target, key, target);
+        return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+      },
     });
     const outcome = await runTool(name, req.params.arguments ?? {}, callCtx, extra.signal);
     if (outcome.ok) {

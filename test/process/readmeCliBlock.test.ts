@@ -19,6 +19,18 @@ function readmeCliBlock(): string {
 
 describe("README's CLI block, run verbatim", function () {
   this.timeout(120_000);
+  /** The block's process group: stopped after the test, whatever the test's end (a timeout included), so nothing it
+   * started keeps its ports. */
+  let group: number | undefined;
+  afterEach(() => {
+    if (group === undefined) return;
+    try {
+      process.kill(-group, 'SIGTERM');
+    } catch {
+      // The group has already ended.
+    }
+    group = undefined;
+  });
 
   it('shows the workflow events arriving at wfs listen, verified, and the audit of it is 30 of 30', async () => {
     const folder = mkdtempSync(join(tmpdir(), 'wfs-readme-'));
@@ -34,15 +46,11 @@ describe("README's CLI block, run verbatim", function () {
       detached: true,
       env: { PATH: `${bin}:${process.env.PATH ?? ''}`, HOME: folder, NO_COLOR: '1' },
     });
+    group = child.pid;
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString('utf8')));
     child.stderr.on('data', (d: Buffer) => (out += d.toString('utf8')));
     const code = await new Promise<number | null>((resolve) => child.on('exit', (c) => resolve(c)));
-    try {
-      process.kill(-child.pid!, 'SIGTERM');
-    } catch {
-      // The group has already ended.
-    }
     assert.equal(code, 0, out);
     const events = out
       .split('\n')

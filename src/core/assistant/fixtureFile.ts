@@ -1,6 +1,7 @@
 // A fixture file a tool may read: a path the model gives is data, so only a `*.webhook.json` inside the folders the
 // user works in (VS Code: the workspace folders; the CLI: the folder `wfs mcp` runs in) is read, symbolic links
 // resolved first, and only up to a bound.
+import { constants } from 'node:fs';
 import { open, realpath } from 'node:fs/promises';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { FIXTURE_SUFFIX } from '../fixtures/fixtureFormat';
@@ -34,7 +35,8 @@ export async function readFixtureIn(path: string, folders: readonly string[]): P
     throw new ToolRefused(
       `${asked} is outside ${folders.join(', ')}: only fixtures inside the folders you work in are read.`,
     );
-  const handle = await open(real, 'r');
+  // A FIFO named *.webhook.json must not hang the tool, nor a link put at the real path since it was checked.
+  const handle = await open(real, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOFOLLOW ?? 0));
   try {
     const st = await handle.stat();
     if (!st.isFile()) throw new ToolRefused(`${asked} is not a regular file.`);

@@ -36,7 +36,7 @@ describe('the packed CLI, installed from its tarball into an empty folder', func
     bin = join(dir, 'node_modules', '.bin', 'wfs');
   });
 
-  it('installs as one package with no dependencies: cli.js, the test kit, the schemas, README, LICENSE', () => {
+  it('installs as one package with no dependencies: cli.js, the test kit, the schemas, README, agents.md, LICENSE', () => {
     assert.deepEqual(
       readdirSync(join(installed, '..')).filter((n) => !n.startsWith('.')),
       ['workflow-service-cli'],
@@ -44,6 +44,7 @@ describe('the packed CLI, installed from its tarball into an empty folder', func
     assert.deepEqual(readdirSync(installed).sort(), [
       'LICENSE',
       'README.md',
+      'agents.md',
       'cli.js',
       'package.json',
       'schemas',

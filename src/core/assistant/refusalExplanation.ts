@@ -3,6 +3,7 @@
 // and what to do. Built from the record's own checks, never from the body of a refused request.
 import type { DeliveryRecord } from '../webhooks/deliveryRecord';
 import { forwardFailed, forwardsOf } from '../webhooks/forwardAnswer';
+import { STEP_NAMES } from '../webhooks/verificationSteps';
 
 export interface StepExplained {
   step: number;
@@ -37,15 +38,6 @@ const CHECKS: Record<number, string> = {
   7: "the answer: 200 (or your app's status with pass-through) for a verified delivery, 403 for a refused one, 5xx with Retry-After when nothing could be decided",
 };
 
-const NAMES = [
-  'bearer token',
-  'trusted issuer',
-  'signing key',
-  'signature (RS256)',
-  'claims (iss, aud, exp)',
-  'body hash',
-  'decision',
-];
 
 /** Causes and fixes for a failure, by step and by what the step's detail says. */
 function advice(step: number, detail: string): { causes: string[]; todo: string[] } {
@@ -165,7 +157,7 @@ export function explainRefusal(r: DeliveryRecord): RefusalExplanation {
     const c = byStep.get(step);
     steps.push({
       step,
-      name: c?.name ?? NAMES[step - 1]!,
+      name: c?.name ?? STEP_NAMES[step - 1]!,
       checks: CHECKS[step]!,
       outcome: c ? (c.ok ? 'passed' : 'failed') : 'not reached',
       ...(c ? { detail: c.detail } : {}),

@@ -38,7 +38,6 @@ const CHECKS: Record<number, string> = {
   7: "the answer: 200 (or your app's status with pass-through) for a verified delivery, 403 for a refused one, 5xx with Retry-After when nothing could be decided",
 };
 
-
 /** Causes and fixes for a failure, by step and by what the step's detail says. */
 function advice(step: number, detail: string): { causes: string[]; todo: string[] } {
   const d = detail.toLowerCase();

@@ -12,6 +12,7 @@ import {
 import { isLoopbackHost } from '../core/http/loopback';
 import { DEFAULT_429_BACKOFF, RateGate } from '../core/http/rateGate';
 import type { Clock } from '../core/time/clock';
+import { WorkflowClient } from '../core/workflows/WorkflowClient';
 import { listInWords, UsageError } from './flags';
 import type { CliIO } from './output';
 
@@ -122,4 +123,16 @@ export async function signIn(target: ServiceTarget, io: CliIO): Promise<CliEnvir
     throw err;
   }
   return { ...target, clock, tokens, gate };
+}
+
+/** The workflow client of a signed-in environment: its tokens, its throttle and its clock. */
+export function workflowClient(env: CliEnvironment, findWorkflowsUrl?: string): WorkflowClient {
+  return new WorkflowClient({
+    baseUrl: env.baseUrl,
+    userAlias: env.credentials.userAlias,
+    tokens: env.tokens,
+    gate: env.gate,
+    clock: env.clock,
+    ...(findWorkflowsUrl ? { findWorkflowsUrl } : {}),
+  });
 }

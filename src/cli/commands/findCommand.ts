@@ -1,8 +1,8 @@
 // `wfs find`: Find Workflows by correlationId, the way to resolve a start whose outcome is unknown (exit 3).
-import { WorkflowClient, findWorkflowsUrl } from '../../core/workflows/WorkflowClient';
+import { findWorkflowsUrl } from '../../core/workflows/WorkflowClient';
 import { EXIT } from '../exitCodes';
 import { findByCorrelationId, MAX_CORRELATION_ID } from '../../core/workflows/correlationId';
-import { readServiceTarget, signIn } from '../cliEnvironment';
+import { readServiceTarget, signIn, workflowClient } from '../cliEnvironment';
 import { SERVICE_ENV, type CommandSpec } from '../commandSpec';
 import { requiredFlag, UsageError } from '../flags';
 
@@ -42,14 +42,7 @@ export const findCommand: CommandSpec = {
     }
     const env = await signIn(target, io);
     try {
-      const client = new WorkflowClient({
-        baseUrl: env.baseUrl,
-        userAlias: env.credentials.userAlias,
-        tokens: env.tokens,
-        gate: env.gate,
-        clock: env.clock,
-        findWorkflowsUrl: template,
-      });
+      const client = workflowClient(env, template);
       // Copied with its quotes or spaces, the typed form finds nothing: "none" would say to start again, and bill
       // twice.
       const { found, searched, copied } = await findByCorrelationId((id) => client.find(id), correlationId);

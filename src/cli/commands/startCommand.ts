@@ -1,7 +1,7 @@
 // `wfs start`: starts one billed workflow and prints the service's JSON on 202.
-import { WorkflowClient, prepareStart } from '../../core/workflows/WorkflowClient';
+import { prepareStart } from '../../core/workflows/WorkflowClient';
 import { EXIT } from '../exitCodes';
-import { readServiceTarget, signIn } from '../cliEnvironment';
+import { readServiceTarget, signIn, workflowClient } from '../cliEnvironment';
 import { SERVICE_ENV, type CommandSpec } from '../commandSpec';
 import { requiredFlag, UsageError } from '../flags';
 import { FOLLOW_FLAGS, followDurations, followWorkflow } from './statusCommand';
@@ -102,13 +102,7 @@ export const startCommand: CommandSpec = {
     const stop = new AbortController();
     let unsubscribe = io.onStop(() => stop.abort());
     try {
-      const client = new WorkflowClient({
-        baseUrl: env.baseUrl,
-        userAlias: env.credentials.userAlias,
-        tokens: env.tokens,
-        gate: env.gate,
-        clock: env.clock,
-      });
+      const client = workflowClient(env);
       io.progress?.(`starting a billed workflow on ${sessionId} (correlationId ${prepared.correlationId})`);
       const outcome = await startBilledWorkflow(
         (req, options) => client.start(req, options),

@@ -1,9 +1,9 @@
 // `wfs status`: reads a workflow once, or follows it by the spec's poll schedule.
-import { WorkflowClient } from '../../core/workflows/WorkflowClient';
+import type { WorkflowClient } from '../../core/workflows/WorkflowClient';
 import { EXIT } from '../exitCodes';
 import { WorkflowFollower } from '../../core/workflows/WorkflowFollower';
 import { isTerminal, type WorkflowEnvelope } from '../../core/workflows/workflowTypes';
-import { readServiceTarget, signIn } from '../cliEnvironment';
+import { readServiceTarget, signIn, workflowClient } from '../cliEnvironment';
 import { SERVICE_ENV, type CommandSpec } from '../commandSpec';
 import { durationFlag, durationInWords, requiredFlag, UsageError, type ParsedFlags } from '../flags';
 import type { TimerHandle } from '../../core/time/clock';
@@ -90,13 +90,7 @@ export const statusCommand: CommandSpec = {
     const service = readServiceTarget(io.env);
     const env = await signIn(service, io);
     try {
-      const client = new WorkflowClient({
-        baseUrl: env.baseUrl,
-        userAlias: env.credentials.userAlias,
-        tokens: env.tokens,
-        gate: env.gate,
-        clock: env.clock,
-      });
+      const client = workflowClient(env);
       client.resolveWorkflowUrl(target); // a foreign link is refused before the read
       const first = await client.read(target);
       const line = (e: WorkflowEnvelope) => ({ event: 'status', at: new Date(env.clock.now()).toISOString(), ...e });

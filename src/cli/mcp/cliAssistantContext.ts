@@ -17,8 +17,8 @@ import type { TokenManager } from '../../core/auth/TokenManager';
 import type { ProbeReport } from '../../core/probe/probeTypes';
 import { runProbe } from '../../core/probe/runProbe';
 import { startBilledWorkflow } from '../../core/workflows/billedStart';
-import { WorkflowClient } from '../../core/workflows/WorkflowClient';
-import { readServiceTarget, signIn, type ServiceTarget } from '../cliEnvironment';
+import type { WorkflowClient } from '../../core/workflows/WorkflowClient';
+import { readServiceTarget, signIn, workflowClient, type ServiceTarget } from '../cliEnvironment';
 import type { CliIO } from '../output';
 import type { SigningSandbox } from './signingSandbox';
 
@@ -155,14 +155,7 @@ export class CliAssistantContext implements AssistantContext {
     const io: CliIO = { ...this.o.io, emit: (line) => this.o.io.printError(JSON.stringify(line) + '\n') };
     const env = await signIn(target, io);
     this.tokens = env.tokens;
-    const client = new WorkflowClient({
-      baseUrl: env.baseUrl,
-      userAlias: env.credentials.userAlias,
-      tokens: env.tokens,
-      gate: env.gate,
-      clock: env.clock,
-      findWorkflowsUrl: this.o.io.env.WFS_FIND_WORKFLOWS_URL || undefined,
-    });
+    const client = workflowClient(env, this.o.io.env.WFS_FIND_WORKFLOWS_URL || undefined);
     return { tokens: env.tokens, client };
   }
 

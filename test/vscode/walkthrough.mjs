@@ -38,6 +38,12 @@ async function step(name, fn) {
       () => console.log(`      (what it saw: ${shot})`),
       () => undefined,
     );
+    // A screenshot stays on the machine that ran the test; the log travels with CI's answer.
+    const texts = await currentPage
+      ?.locator('.notification-list-item-message, .monaco-dialog-box .dialog-message-text')
+      .allTextContents()
+      .catch(() => []);
+    for (const text of texts ?? []) console.log(`      (on screen: ${JSON.stringify(text.slice(0, 300))})`);
     return false;
   }
 }
@@ -64,6 +70,22 @@ async function runCommand(page, title) {
 }
 
 /** Packages test/vscode/peer and installs it into `extensionsDir`; returns what went wrong, if anything. */
+/**
+ * Waits for a notification: in the toasts first, then in the notification center. VS Code shows three toasts at
+ * most and hides an information toast after a while, so a message that did arrive may be only in the center.
+ */
+async function seeNotification(page, hasText, timeout = 15_000) {
+  const message = page.locator('.notification-list-item-message', { hasText }).first();
+  try {
+    await message.waitFor({ timeout });
+  } catch (err) {
+    await runCommand(page, 'Notifications: Show Notifications');
+    const seen = await message.isVisible();
+    await page.keyboard.press('Escape');
+    if (!seen) throw err;
+  }
+}
+
 function installPeer(tools, extensionsDir) {
   const vsix = join(mkdtempSync(join(tmpdir(), 'wfs-peer-')), 'peer.vsix');
   const pack = spawnSync(
@@ -831,13 +853,12 @@ async function main() {
           if (primary !== 'Find Workflows')
             throw new Error(`the primary button is ${JSON.stringify(primary)}, not "Find Workflows"`);
           await dialog.getByRole('button', { name: 'Find Workflows' }).click();
-          await page
-            .locator('.notification-toast', {
-              hasText: new RegExp(
-                `Sandbox holds one workflow with correlationId ${correlationId}: Appraisal / Standard in sess-demo-staged .*Added to the explorer`,
-              ),
-            })
-            .waitFor({ timeout: 15_000 });
+          await seeNotification(
+            page,
+            new RegExp(
+              `Sandbox holds one workflow with correlationId ${correlationId}: Appraisal / Standard in sess-demo-staged .*Added to the explorer`,
+            ),
+          );
         },
       ),
     );

@@ -18,6 +18,9 @@ export async function startWebviewInspector() {
         if (!page) return answer(503, { error: 'no page yet' });
         const { has, until, expression, timeoutMs = 15_000 } = JSON.parse(Buffer.concat(chunks).toString('utf8'));
         const deadline = Date.now() + timeoutMs;
+        // A webview whose HTML is set again (a report run anew) replaces its frame: one read mid-way fails with
+        // "Frame was detached", and the frames are searched again until the deadline.
+        let lastError;
         for (;;) {
           // Webviews are nested iframes; the one that holds `has` is the panel's document.
           for (const frame of page.frames()) {
@@ -28,17 +31,25 @@ export async function startWebviewInspector() {
               continue; // a frame navigating away
             }
             if (!holds) continue;
-            // Polled with evaluate (CDP, which the webview's CSP allows), not waitForFunction (which needs eval).
-            while (until && !(await frame.evaluate(until))) {
-              if (Date.now() > deadline)
-                return answer(408, {
-                  error: `the webview never showed ${until}; it shows: ${await frame.evaluate(() => document.body.innerText.slice(0, 400))}`,
-                });
-              await page.waitForTimeout(50);
+            try {
+              // Polled with evaluate (CDP, which the webview's CSP allows), not waitForFunction (which needs eval).
+              while (until && !(await frame.evaluate(until))) {
+                if (Date.now() > deadline)
+                  return answer(408, {
+                    error: `the webview never showed ${until}; it shows: ${await frame.evaluate(() => document.body.innerText.slice(0, 400))}`,
+                  });
+                await page.waitForTimeout(50);
+              }
+              return answer(200, { value: await frame.evaluate(expression) });
+            } catch (err) {
+              if (!frame.isDetached()) throw err;
+              lastError = err;
             }
-            return answer(200, { value: await frame.evaluate(expression) });
           }
-          if (Date.now() > deadline) return answer(404, { error: `no webview frame holds ${has}` });
+          if (Date.now() > deadline)
+            return answer(404, {
+              error: `no webview frame holds ${has}${lastError ? ` (the last one was replaced: ${lastError.message})` : ''}`,
+            });
           await page.waitForTimeout(50);
         }
       } catch (err) {

@@ -10,15 +10,24 @@ export const ADDED_P99_GOAL_MS = 1;
 const START = '<!-- guard: written by `node bench/bound.mjs --guard --write`; npm run bench keeps it -->';
 const END = '<!-- /guard -->';
 
-/** The guard's verdict from a bound.mjs report: the CPU ratio's median and 95% interval, the added latency. */
+/** A figure with its interval, as bound.mjs's withInterval writes it: "1.095 (1.084–1.110)". */
+const parsed = (text) => {
+  const [median, low, high] = text.match(/-?[\d.]+/g).map(Number);
+  return { median, low, high };
+};
+
+/** The guard's verdict from a bound.mjs report: the CPU ratio's median and 95% interval, the added latency's. Each
+ * holds when the upper end of its interval meets the goal. */
 export function guardVerdict(cpuRatio, latency) {
-  const [median, low, high] = cpuRatio.match(/[\d.]+/g).map(Number);
+  const cpu = parsed(cpuRatio);
+  const added = parsed(latency.addedP99Ms);
   return {
-    cpu: { goal: `ours ÷ leastBounded ≤ ${CPU_GOAL}`, median, low, high, holds: high <= CPU_GOAL },
+    cpu: { goal: `ours ÷ leastBounded ≤ ${CPU_GOAL}`, ...cpu, holds: cpu.high <= CPU_GOAL },
     latency: {
-      goal: `added p99 < ${ADDED_P99_GOAL_MS} ms`,
+      goal: `ours' p99 − bare http's p99 < ${ADDED_P99_GOAL_MS} ms`,
       ...latency,
-      holds: latency.addedP99Ms < ADDED_P99_GOAL_MS,
+      added,
+      holds: added.high < ADDED_P99_GOAL_MS,
     },
   };
 }
@@ -28,14 +37,13 @@ export function guardMarkdown(report, where, note) {
   const { cpu, latency } = report.guard;
   const verdict = (held) => (held ? 'holds' : '**does not hold**');
   const command = `node bench/bound.mjs ${report.rounds} ${Object.keys(report.cpuUsPerDelivery).join(',')}${report.together ? ' --together' : ''} --guard`;
+  const ms = (text) => {
+    const { median, low, high } = parsed(text);
+    return `${median} ms (${low}–${high})`;
+  };
   const others = Object.entries(latency.others ?? {})
-    .map(([name, o]) => `; ${name} added p99 ${o.addedP99Ms} ms, p50 ${o.addedP50Ms} ms`)
+    .map(([name, o]) => `; ${name}: ${ms(o)}`)
     .join('');
-  // Bare http's own p99 over the goal: the machine stalls more than the goal allows, whatever the receiver does.
-  const noisy =
-    latency.bareP99Ms >= ADDED_P99_GOAL_MS
-      ? ` (bare http's own p99 is ${latency.bareP99Ms} ms here: the machine stalls more than the goal; judge it on a quieter one)`
-      : '';
   const compared = Object.keys(report.cpuUsPerDelivery)
     .filter((n) => n.startsWith('compared'))
     .map(
@@ -53,7 +61,9 @@ export function guardMarkdown(report, where, note) {
     '|---|---|---|',
     `| CPU per delivery: ours ≤ ${CPU_GOAL}× the bounded least history (the upper end of the interval counts) | ${cpu.median.toFixed(3)}× (95% interval ${cpu.low.toFixed(3)}–${cpu.high.toFixed(3)}; median of ${report.rounds} paired rounds; ours ${report.cpuUsPerDelivery.ours} µs, bounded ${report.cpuUsPerDelivery.leastBounded} µs) | ${verdict(cpu.holds)} |`,
     ...compared,
-    `| added latency over bare http, one delivery at a time: p99 < ${ADDED_P99_GOAL_MS} ms | p99 ${latency.addedP99Ms} ms, p50 ${latency.addedP50Ms} ms (${latency.pairs} pairs; bare http's own latency: p50 ${latency.bareP50Ms} ms, p99 ${latency.bareP99Ms} ms${others}) | ${verdict(latency.holds)}${noisy} |`,
+    `| added latency, one delivery at a time: ours' p99 − bare http's p99 < ${ADDED_P99_GOAL_MS} ms (the upper end of the interval counts) | ${ms(latency.addedP99Ms)}, median of ${latency.rounds} rounds, each a block of ${latency.deliveriesPerBlock} deliveries to each receiver${others} | ${verdict(latency.holds)} |`,
+    `| what the machine alone makes of it: a second bare http's p99 − bare http's p99, in the same rounds | ${ms(latency.machineP99Ms)} | |`,
+    `| the latencies themselves (medians of the rounds) | ours p50 ${latency.oursP50Ms} ms; bare http p50 ${latency.bareP50Ms} ms, p99 ${latency.bareP99Ms} ms | |`,
     '',
     END,
     '',

@@ -13,6 +13,7 @@ export function readLoadConfig(configFile) {
     concurrency,
     warmup,
     waitForGo = false,
+    blocks = false,
   } = JSON.parse(readFileSync(configFile, 'utf8'));
   const all = JSON.parse(readFileSync(requestsFile, 'utf8'));
   const start = from ?? warmup;
@@ -21,6 +22,7 @@ export function readLoadConfig(configFile) {
     warmUrls,
     concurrency,
     waitForGo,
+    blocks,
     warmList: all.slice(0, warmup),
     measuredList: all.slice(start, start + count),
   };

@@ -1,7 +1,8 @@
 // The load generator: a separate process, so the receivers under test do not share its event loop.
-// Reads {urls, warmUrls?, requestsFile, from?, count, concurrency, warmup} from a JSON file; the requests file holds
-// [{headers, body(base64)}]. Request i goes to urls[i % urls.length], so several receivers measured in one run
-// (one at a time, alternating) see the same conditions. Warms up first with requests [0, warmup) (undici's own
+// Reads {urls, warmUrls?, requestsFile, from?, count, concurrency, warmup, blocks?} from a JSON file; the requests
+// file holds [{headers, body(base64)}]. Request i goes to urls[i % urls.length], so several receivers measured in one
+// run (one at a time, alternating) see the same conditions; with blocks, the measured requests go to each URL in turn
+// as one contiguous block, so what one receiver does after answering never delays a request to another. Warms up first with requests [0, warmup) (undici's own
 // code needs a few thousand requests before it stops being the bottleneck), sent to warmUrls when given (so a
 // receiver measured in several rounds sees each delivery once), prints "warm", then measures requests
 // [from, from + count) (from defaults to warmup) and prints one JSON line
@@ -12,7 +13,7 @@ import { readLoadConfig } from './loadConfig.mjs';
 
 const decode = (list) => list.map((r) => ({ headers: r.headers, body: Buffer.from(r.body, 'base64') }));
 // Only the decoded requests stay alive, not the stored ones.
-const { urls, warmUrls, concurrency, warmList, measuredList } = (() => {
+const { urls, warmUrls, concurrency, blocks, warmList, measuredList } = (() => {
   const config = readLoadConfig(process.argv[2]);
   return { ...config, warmList: decode(config.warmList), measuredList: decode(config.measuredList) };
 })();
@@ -22,7 +23,7 @@ const pools = (list) =>
     return { path: u.pathname, pool: new Pool(u.origin, { connections: concurrency, pipelining: 1 }) };
   });
 
-async function run(targets, list) {
+async function run(targets, list, blocks) {
   const latencies = targets.map(() => []);
   const inOrder = new Float64Array(list.length);
   const statuses = {};
@@ -33,12 +34,13 @@ async function run(targets, list) {
     while (next < list.length) {
       const i = next++;
       const r = list[i];
-      const t = targets[i % targets.length];
+      const at = blocks ? Math.floor((i * targets.length) / list.length) : i % targets.length;
+      const t = targets[at];
       const s = process.hrtime.bigint();
       const res = await t.pool.request({ method: 'POST', path: t.path, headers: r.headers, body: r.body });
       await res.body.dump();
       inOrder[i] = Number(process.hrtime.bigint() - s) / 1e6;
-      latencies[i % targets.length].push(inOrder[i]);
+      latencies[at].push(inOrder[i]);
       statuses[res.statusCode] = (statuses[res.statusCode] ?? 0) + 1;
     }
   }
@@ -53,7 +55,7 @@ async function run(targets, list) {
   const perUrl = latencies.map(percentiles);
   // One at a time: each request minus the one just before it to urls[0] (the baseline), pair by pair. A stall
   // on this side lands in one request of a pair, so its p99 errs high, never below zero as p99s subtracted do.
-  if (concurrency === 1)
+  if (concurrency === 1 && !blocks)
     perUrl.forEach((u, t) => {
       if (t > 0)
         u.overFirst = percentiles(
@@ -74,9 +76,9 @@ async function run(targets, list) {
 }
 
 const warmTargets = pools(warmUrls ?? urls);
-await run(warmTargets, warmList);
+await run(warmTargets, warmList, false);
 const targets = warmUrls ? pools(urls) : warmTargets;
 process.stdout.write('warm\n');
-const result = await run(targets, measuredList);
+const result = await run(targets, measuredList, blocks);
 await Promise.all([...new Set([...warmTargets, ...targets])].map((t) => t.pool.close()));
 process.stdout.write(JSON.stringify(result) + '\n');

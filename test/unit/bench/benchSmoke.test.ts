@@ -174,7 +174,15 @@ describe('npm run bench: the walk and the heap strings, reported (smoke, tiny co
       rounds: 30,
       together: true,
       cpuUsPerDelivery: { leastBounded: 200, ours: 206 },
-      guard: guard.guardVerdict('1.030 (1.020–1.040)', { addedP50Ms: 0.1, addedP99Ms: 0.6, pairs: 2000 }),
+      guard: guard.guardVerdict('1.030 (1.020–1.040)', {
+        rounds: 20,
+        deliveriesPerBlock: 1333,
+        addedP99Ms: '0.120 (-0.050–0.310)',
+        machineP99Ms: '0.010 (-0.100–0.080)',
+        oursP50Ms: 0.24,
+        bareP50Ms: 0.15,
+        bareP99Ms: 1.6,
+      }),
     };
     const section = guard.guardMarkdown(report, 'on a test machine');
     guard.writeGuard(join(dir, 'results.md'), section);
@@ -193,6 +201,15 @@ describe('npm run bench: the walk and the heap strings, reported (smoke, tiny co
     assert.match(md, /copies in the heap of values that repeat, 8 records kept/);
     assert.ok(md.endsWith(section), 'the guard section is kept as bound.mjs wrote it');
     assert.match(section, /\| 1\.030× \(95% interval 1\.020–1\.040; .*\| holds \|/);
+    assert.match(
+      section,
+      /\| 0\.12 ms \(-0\.05–0\.31\), median of 20 rounds, each a block of 1333 deliveries to each receiver \| holds \|/,
+    );
+    assert.match(section, /second bare http's p99 − bare http's p99, in the same rounds \| 0\.01 ms \(-0\.1–0\.08\)/);
+    const over = guard.guardVerdict('1.030 (1.020–1.040)', { addedP99Ms: '0.800 (0.600–1.100)' }) as {
+      latency: { holds: boolean };
+    };
+    assert.equal(over.latency.holds, false, "the interval's upper end over 1 ms does not hold");
   });
 });
 
@@ -268,8 +285,16 @@ describe('bench/bound.mjs (smoke, tiny counts)', function () {
     assert.equal(cpu.goal, 'ours ÷ leastBounded ≤ 1.15');
     assert.ok(cpu.low <= cpu.median && cpu.median <= cpu.high, JSON.stringify(cpu));
     assert.equal(typeof cpu.holds, 'boolean');
-    assert.equal(latency.pairs, 50, 'every delivery to ours paired with the one to bare http before it');
-    assert.ok(Number.isFinite(latency.addedP99Ms) && typeof latency.holds === 'boolean', JSON.stringify(latency));
+    assert.equal(latency.rounds, 2);
+    assert.equal(
+      latency.deliveriesPerBlock,
+      25,
+      'a block of 25 deliveries to each of bare http, a second bare http and ours, after one to settle',
+    );
+    const { added } = latency;
+    assert.ok(added.low <= added.median && added.median <= added.high, JSON.stringify(latency));
+    assert.equal(typeof latency.holds, 'boolean');
+    assert.match(latency.machineP99Ms, /^-?\d\.\d{3} \(-?\d\.\d{3}–-?\d\.\d{3}\)$/, 'the machine alone');
     assert.ok(Number.isFinite(latency.bareP99Ms), "bare http's own latency, to tell the machine's stalls from ours");
   });
 });

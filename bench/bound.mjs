@@ -10,8 +10,9 @@
 // saturated and a round takes about a third of the time; `npm run bench` keeps undici. --together: every receiver
 // named runs in a process of its own (boundReceiver.mjs), all on CPU 0, and each round sends each of them the same
 // deliveries at once, in lockstep (raw sockets): a change of the machine's speed during a round reaches them all
-// alike, where one after the other it lands on one receiver's round and not the next. --profile DIR, with
-// --together: each receiver's CPU profile, DIR/<name>.cpuprofile, written when the run ends.)
+// alike, where one after the other it lands on one receiver's round and not the next; the processes are replaced
+// every 10 rounds. --profile DIR, with --together: each receiver's CPU profile, DIR/<name>.cpuprofile, written when
+// the run ends (the processes then live the whole run).)
 // Receivers on CPU 0 and the load generator on CPU 1 (taskset, Linux), a fresh receiver each round, 4,000 deliveries
 // a round at 16 in flight after 3,000 sent to a bare server to warm the load generator. Each round's CPU is also
 // split as the bench splits it (cpuShare.mjs): the main thread outside GC pauses, the pauses, the other threads; a
@@ -51,6 +52,7 @@ const names = (args[1] ?? 'floor,leastHistory,leastBounded,ours').split(',');
 const WARM = tiny ? 20 : 3000;
 const COUNT = tiny ? 100 : 4000;
 const LATENCY_ROUNDS = tiny ? 2 : 20;
+const PROCESS_ROUNDS = tiny ? 1 : 10;
 // A latency round's blocks: a first one to settle (not counted), then one to each receiver measured.
 const LATENCY_BLOCK = tiny ? 25 : 1500;
 const LATENCY_BLOCKS = 4 + names.filter((n) => n.startsWith('compared')).length;
@@ -183,6 +185,16 @@ async function startReceivers() {
   return receivers;
 }
 
+async function stopReceivers(receivers) {
+  await Promise.all(
+    Object.values(receivers).map((child) => {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.send('exit');
+      return exited;
+    }),
+  );
+}
+
 /** One measurement of all the receivers at once: each one's CPU per delivery, by name. */
 async function roundTogether(receivers, order, warmUrl) {
   const urls = [];
@@ -302,10 +314,17 @@ watchGc();
 const warmer = await bareHttp();
 const runs = Object.fromEntries(names.map((n) => [n, []]));
 const parts = Object.fromEntries(names.map((n) => [n, []]));
-const receivers = together ? await startReceivers() : undefined;
+let receivers = together ? await startReceivers() : undefined;
 // A first round not counted; then each round starts with the next receiver, so none is always first.
 for (let r = -1; r < ROUNDS; r++) {
   const order = names.map((_, i) => names[(i + Math.max(r, 0)) % names.length]);
+  // Together, a receiver's process lives PROCESS_ROUNDS rounds, then new ones warm up in a round not counted: a
+  // process's own luck (what V8 compiled, where its memory lies) then varies inside a run, and the interval holds it.
+  if (receivers && r > 0 && r % PROCESS_ROUNDS === 0 && !profileDir) {
+    await stopReceivers(receivers);
+    receivers = await startReceivers();
+    await roundTogether(receivers, order, warmer.url);
+  }
   let measured = {};
   if (receivers) measured = await roundTogether(receivers, order, warmer.url);
   else
@@ -321,7 +340,7 @@ for (let r = -1; r < ROUNDS; r++) {
   );
 }
 await warmer.stop();
-for (const child of Object.values(receivers ?? {})) child.send('exit');
+if (receivers) await stopReceivers(receivers);
 const latency = guard ? await addedLatency() : undefined;
 keySet.close();
 const report = {

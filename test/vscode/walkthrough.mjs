@@ -984,6 +984,9 @@ async function main() {
             (src) => !src.startsWith(raw) || !existsSync(join(root, src.slice(raw.length))),
           );
           if (images.length === 0 || unknown.length > 0) throw new Error(`README images: ${images.join(', ')}`);
+          // The pointer still rests on the list row it clicked: the row's hover card may cover the page's tabs.
+          await page.locator('.extension-editor').hover({ position: { x: 8, y: 8 }, force: true });
+          await page.keyboard.press('Escape');
           await page.screenshot({ path: join(shots, '13-details-readme.png') });
           await page.locator('.extension-editor .navbar .action-label', { hasText: 'Changelog' }).click();
           await details.locator('h2', { hasText: '[0.1.0]' }).first().waitFor({ timeout: 30_000 });

@@ -2,10 +2,10 @@
 // Reads {urls, warmUrls?, requestsFile, from?, count, concurrency, warmup, blocks?} from a JSON file; the requests
 // file holds [{headers, body(base64)}]. Request i goes to urls[i % urls.length], so several receivers measured in one
 // run (one at a time, alternating) see the same conditions; with blocks, the measured requests go to each URL in turn
-// as one contiguous block, so what one receiver does after answering never delays a request to another. Warms up first with requests [0, warmup) (undici's own
-// code needs a few thousand requests before it stops being the bottleneck), sent to warmUrls when given (so a
-// receiver measured in several rounds sees each delivery once), prints "warm", then measures requests
-// [from, from + count) (from defaults to warmup) and prints one JSON line
+// as one contiguous block, so what one receiver does after answering never delays a request to another. Warms up
+// first with requests [0, warmup) (undici's own code needs a few thousand requests before it stops being the
+// bottleneck), sent to warmUrls when given (so a receiver measured in several rounds sees each delivery once), prints
+// "warm", then measures requests [from, from + count) (from defaults to warmup) and prints one JSON line
 // {count, seconds, rps, cpuUsPerRequest, statuses, perUrl: [{p50, p99, count, overFirst?}]} (latencies in ms, measured
 // per request on this side).
 import { Pool } from 'undici';

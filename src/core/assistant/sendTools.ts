@@ -3,7 +3,6 @@
 // the one sender (no redirects, the answer's first 4 KiB), and the answer comes back whole so the assistant can read
 // an error, fix the handler and send again. Where it goes is the user's configuration (their forward target, their
 // receiver), never a URL the model names.
-import { isUtf8 } from 'node:buffer';
 import { forwardableHeaders } from '../http/hopByHop';
 import { sendDelivery, type DeliveryAnswer } from '../http/sendDelivery';
 import {
@@ -17,6 +16,7 @@ import {
   type ResolvedFixture,
 } from '../fixtures/fixtureFormat';
 import type { DeliveryRecord } from '../webhooks/deliveryRecord';
+import { answerBodyFields } from '../webhooks/forwardAnswer';
 import type { AssistantContext } from './assistantContext';
 import { ToolRefused, type AssistantTool, type ToolPreview } from './assistantTool';
 import { pickDelivery } from './deliveryTools';
@@ -53,15 +53,7 @@ function answerOf(a: DeliveryAnswer): AppAnswer {
     truncated: a.truncated === true,
     latencyMs: a.latencyMs,
   };
-  if (a.body && a.body.length) {
-    let text: string | undefined;
-    for (let drop = 0; drop <= (a.truncated ? 3 : 0) && text === undefined; drop++) {
-      const part = a.body.subarray(0, a.body.length - drop);
-      if (isUtf8(part)) text = part.toString('utf8');
-    }
-    if (text !== undefined) out.body = text;
-    else out.bodyBase64 = a.body.toString('base64');
-  }
+  if (a.body && a.body.length) Object.assign(out, answerBodyFields(a.body, a.truncated === true));
   if (a.redirect) out.redirect = a.redirect;
   if (a.error) out.error = a.error;
   return out;

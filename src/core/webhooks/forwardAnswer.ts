@@ -1,5 +1,7 @@
 // What a forwarded delivery's target answered, and the tests on it: plain data, importable by the CLI's renderers
 // without the record's hashing (so `wfs --help` loads no crypto).
+import { isUtf8 } from 'node:buffer';
+
 export interface ForwardResult {
   target: string;
   status?: number;
@@ -23,6 +25,16 @@ export interface ForwardAnswerRecord extends ForwardResult {
   redirect?: string;
   /** Why there is no full answer. */
   failure?: 'timeout' | 'network' | 'aborted';
+}
+
+/** An app's answer body, kept as text when it is UTF-8, else as base64. A cut may fall inside a UTF-8 sequence: a
+ * truncated body lets up to 3 bytes at its end go before it is called binary. */
+export function answerBodyFields(body: Buffer, truncated: boolean): { body: string } | { bodyBase64: string } {
+  for (let drop = 0; drop <= (truncated ? 3 : 0); drop++) {
+    const part = body.subarray(0, body.length - drop);
+    if (isUtf8(part)) return { body: part.toString('utf8') };
+  }
+  return { bodyBase64: body.toString('base64') };
 }
 
 /** Failed at a glance: no answer (refused, timed out) or a 5xx. */

@@ -1,11 +1,11 @@
 // Fan-out of a verified delivery to the apps its forward rules name: in parallel, each target once (two rules naming
 // one URL send once), each with its own timeout, through the one sender (sendDelivery: exact bytes, no redirects,
 // the answer's first 4 KiB). What each app answered is recorded as text for the panel, the CLI and exports.
-import { isUtf8 } from 'node:buffer';
 import type { Dispatcher } from 'undici';
 import { forwardableHeaders } from '../http/hopByHop';
 import { DEFAULT_DELIVERY_TIMEOUT_MS, sendDelivery, type DeliveryAnswer } from '../http/sendDelivery';
 import type { ForwardAnswerRecord } from './deliveryRecord';
+import { answerBodyFields } from './forwardAnswer';
 import { ruleMatches, type ForwardRule } from './forwardRules';
 
 export interface ForwarderOptions {
@@ -98,16 +98,7 @@ function answerRecord(a: DeliveryAnswer, rules: string[]): ForwardAnswerRecord {
   const out: ForwardAnswerRecord = { target: a.target, rules, latencyMs: a.latencyMs };
   if (a.status !== undefined) out.status = a.status;
   if (a.headers) out.headers = a.headers;
-  if (a.body && a.body.length > 0) {
-    // A cut may fall inside a UTF-8 sequence: up to 3 bytes at the end are let go before calling it binary.
-    let text: string | undefined;
-    for (let drop = 0; drop <= (a.truncated ? 3 : 0) && text === undefined; drop++) {
-      const part = a.body.subarray(0, a.body.length - drop);
-      if (isUtf8(part)) text = part.toString('utf8');
-    }
-    if (text !== undefined) out.body = text;
-    else out.bodyBase64 = a.body.toString('base64');
-  }
+  if (a.body && a.body.length > 0) Object.assign(out, answerBodyFields(a.body, a.truncated === true));
   if (a.bodySize !== undefined) out.bodySize = a.bodySize;
   if (a.truncated) out.truncated = true;
   if (a.redirect !== undefined) out.redirect = a.redirect;

@@ -3,6 +3,7 @@
 // line trusts; --sandbox-url names another sandbox, --keys DIR a key folder of `wfs keys generate`, --sandbox-port a
 // sandbox started here. With none of them and no WFS_BASE_URL, a sandbox is started here too, and said so.
 import { signerAuditIssuer } from '../core/audit/signerIssuer';
+import { signedHereClaims } from '../core/webhooks/signedHereClaim';
 import { signingKeyText, type SigningKey } from '../core/audit/trustMismatch';
 import { SANDBOX_SECRET_ENV } from '../core/sandbox/sandboxAccess';
 import { SandboxControlClient, type AuditIssuer, type SandboxTrust } from '../core/sandbox/sandboxControlClient';
@@ -106,7 +107,13 @@ export async function openKey(source: KeySource, clock: Clock): Promise<OpenKey>
       throw err;
     }
     const issuer = await signerAuditIssuer(signer);
-    return { source, issuer, trust: issuer.trustNow, sign: (body) => signer.sign(body), stop: issuer.stop };
+    return {
+      source,
+      issuer,
+      trust: issuer.trustNow,
+      sign: (body) => signer.sign(body, { claims: signedHereClaims() }),
+      stop: issuer.stop,
+    };
   }
   const sandbox = new Sandbox({ port: source.port });
   const info = await sandbox.start();
@@ -116,7 +123,7 @@ export async function openKey(source: KeySource, clock: Clock): Promise<OpenKey>
     source,
     issuer: client,
     trust: { baseUrl: info.baseUrl, issuer: info.issuer, audience: info.audience, jwksUrl: info.jwksUrl },
-    sign: (body) => signer.sign(body),
+    sign: (body) => signer.sign(body, { claims: signedHereClaims() }),
     stop: () => sandbox.stop(),
   };
 }

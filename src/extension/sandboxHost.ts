@@ -1,4 +1,5 @@
 // Runs the embedded sandbox inside the extension host, on demand.
+import { signedHereClaims } from '../core/webhooks/signedHereClaim';
 import * as vscode from 'vscode';
 import type { EndpointRegistration } from '../core/receiver';
 import { Sandbox, type SandboxInfo } from '../core/sandbox/Sandbox';
@@ -65,7 +66,7 @@ export class SandboxHost implements vscode.Disposable {
 
   /** A fresh sandbox token for a body (replaying a delivery); undefined while the sandbox is stopped. */
   async signWebhookBody(body: Buffer): Promise<string | undefined> {
-    return this.sandbox?.context.signer.sign(body);
+    return this.sandbox?.context.signer.sign(body, { claims: signedHereClaims() });
   }
 
   async startWithUi(): Promise<SandboxInfo | undefined> {

@@ -6,6 +6,7 @@ import { SandboxControlClient } from '../../core/sandbox/sandboxControlClient';
 import { TransportError } from '../../core/http/request';
 import { KeyFilesError, readKeyPair } from '../../core/signing/keyPairFiles';
 import { sha256Hex } from '../../core/signing/webhookSigner';
+import { signedHereClaims } from '../../core/webhooks/signedHereClaim';
 import { bashCurlCommand, ShellCommandError } from '../../core/presentation/shellCommands';
 import { MAX_STDIN_BYTES, readBoundedBytes } from '../boundedRead';
 import type { CommandSpec } from '../commandSpec';
@@ -119,7 +120,10 @@ export const signCommand: CommandSpec = {
         throw err;
       }
       // iat and exp from one reading of the clock: --exp +30 is exactly 30 s after iat.
-      token = await signer.sign(body, { claims: { iat: nowS, exp: nowS + 300, ...claims }, header });
+      token = await signer.sign(body, {
+        claims: { iat: nowS, exp: nowS + 300, ...signedHereClaims(), ...claims },
+        header,
+      });
       kid = (header?.kid as string | undefined) ?? signer.currentKid;
     } else {
       const target = sandbox as SandboxTarget;

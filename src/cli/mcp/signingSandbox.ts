@@ -8,6 +8,7 @@ import { SandboxControlClient } from '../../core/sandbox/sandboxControlClient';
 import { SANDBOX_PASSWORD, SANDBOX_USERNAME } from '../../core/sandbox/sandboxSeed';
 import type { EndpointRegistration } from '../../core/receiver';
 import type { TrustedIssuer } from '../../core/webhooks/Verifier';
+import { signedHereClaims } from '../../core/webhooks/signedHereClaim';
 
 export interface SigningSandbox {
   baseUrl: string;
@@ -31,7 +32,12 @@ export async function startEmbeddedSandbox(port: number): Promise<SigningSandbox
   return {
     baseUrl: info.baseUrl,
     embedded: true,
-    signer: { sign: (body) => signer.sign(body), issuer: info.issuer, jwksUrl: info.jwksUrl },
+    signer: {
+      // Marked as signed on request: the receiver keeps it out of the service's duplicate set.
+      sign: (body) => signer.sign(body, { claims: signedHereClaims() }),
+      issuer: info.issuer,
+      jwksUrl: info.jwksUrl,
+    },
     audit: { sandboxUrl: info.baseUrl, sandboxSecret: info.controlSecret },
     trust: { issuer: info.issuer, audience: info.audience, jwksUrl: info.jwksUrl },
     demo: { username: info.username, password: info.password },

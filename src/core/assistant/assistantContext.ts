@@ -88,7 +88,8 @@ export interface AssistantContext {
   /** Who signs replays and events. */
   signer(): Promise<SignerInfo>;
   /** A token for `body`, to be sent to `url`. Sent to this face's own receiver, the receiver accepts that one token
-   * whatever environment it trusts now (what this machine signs for itself), until `done()`. */
+   * whatever environment it trusts now (what this machine signs for itself), until `done()`. The token carries the
+   * mark of one signed on request (signedHereClaim.ts), so no receiver takes it for the service's own delivery. */
   signFor(url: string, body: Buffer): Promise<SignedForTarget>;
   /** Signed in; anything using the user's token follows workspace trust. */
   workflows(): Promise<AssistantWorkflows>;

@@ -59,6 +59,11 @@ function answerOf(a: DeliveryAnswer): AppAnswer {
   return out;
 }
 
+/** The webhookId a send carries, named in its preview when one is given: it decides what an app dedupes. */
+function webhookIdWords(webhookId: string | null | undefined): string {
+  return webhookId ? ` with webhookId ${JSON.stringify(webhookId)}` : '';
+}
+
 function hintFor(a: AppAnswer, to: string, signedBy: { issuer: string; jwksUrl: string }): string | undefined {
   if (a.status === null)
     return `${to} did not answer (${a.error}): start your app (or the receiver), or check the address.`;
@@ -219,7 +224,7 @@ export const replayToApp: AssistantTool<ReplayInput, SendResult> = {
     // Free of side effects (VS Code's rule for a preview): the signer is not asked, so the sandbox is not started.
     return {
       title: 'Replay a webhook delivery to your app',
-      message: `Send ${p.what}${p.topic ? ` (${p.topic})` : ''}, ${p.body.length} bytes, to ${p.to} as a POST, re-signed with the sandbox's key.`,
+      message: `Send ${p.what}${p.topic ? ` (${p.topic})` : ''}${webhookIdWords(p.webhookId)}, ${p.body.length} bytes, to ${p.to} as a POST, re-signed with the sandbox's key.`,
     };
   },
   async run(input, ctx, signal) {
@@ -322,7 +327,7 @@ export const sendEvent: AssistantTool<SendEventInput, SendResult> = {
     const to = eventTarget(input, ctx);
     return {
       title: `Send a signed ${input.topic} event`,
-      message: `Send a new ${input.topic} event (data: ${JSON.stringify(input.data ?? {}).slice(0, 300)}) to ${input.to === 'receiver' ? 'the receiver' : 'your app'} at ${to} as a POST, signed with the sandbox's key.`,
+      message: `Send a new ${input.topic} event${webhookIdWords(input.webhookId)} (data: ${JSON.stringify(input.data ?? {}).slice(0, 300)}) to ${input.to === 'receiver' ? 'the receiver' : 'your app'} at ${to} as a POST, signed with the sandbox's key.`,
     };
   },
   async run(input, ctx, signal) {

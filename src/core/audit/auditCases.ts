@@ -1,6 +1,7 @@
 // The receiver audit's cases: one genuine delivery, then each a single violation of one rule of the spec's
 // receiver checks (Authentication 6) or of its Events section. Each says what it probes, why the expected
 // answer is right, and how to fix a receiver that gets it wrong.
+import { SIGNED_HERE_CLAIM } from '../webhooks/signedHereClaim';
 import { createHmac, createPublicKey, randomUUID, type KeyObject } from 'node:crypto';
 import { SignJWT, type CryptoKey } from 'jose';
 import { sha256Hex } from '../signing/webhookSigner';
@@ -92,7 +93,10 @@ async function sandboxToken(
   extra: { header?: Record<string, unknown>; alg?: SignAlg } = {},
 ): Promise<string> {
   const now = ctx.nowS();
-  return (await ctx.sandbox.sign(body, { claims: { iat: now, exp: now + 300, ...claims }, ...extra })).token;
+  // The audit plays the service, duplicates included: its tokens never carry the mark of one signed on request.
+  const unmarked = { [SIGNED_HERE_CLAIM]: null };
+  return (await ctx.sandbox.sign(body, { claims: { iat: now, exp: now + 300, ...unmarked, ...claims }, ...extra }))
+    .token;
 }
 
 /** The claims of a genuine delivery token for `body`, on the audit's clock (the forged cases sign these). */

@@ -8,6 +8,7 @@ import { jsonReply, problemReply, type Reply } from './sandboxResponses';
 import type { WorkflowStatus } from './sandboxWorkflows';
 import { randomBytes } from 'node:crypto';
 import { signCustom } from '../signing/webhookSigner';
+import { signedHereClaims } from '../webhooks/signedHereClaim';
 import { SANDBOX_SECRET_HEADER, secretRefusal } from './sandboxAccess';
 
 export interface AdvanceableClock {
@@ -233,8 +234,9 @@ async function signBytes({ ctx, b }: ControlCall): Promise<Reply> {
   if (b.header !== undefined && !isPlainObject(b.header)) return bad(ctx, 'header must be an object.');
   if (b.alg !== undefined && !['RS256', 'RS384', 'RS512', 'PS256'].includes(b.alg as string))
     return bad(ctx, 'alg must be RS256, RS384, RS512 or PS256.');
+  // Signed on request, never one of the sandbox's own deliveries: marked so (a caller may remove the mark with null).
   const token = await signCustom(ctx.signer, ctx.clock, Buffer.from(b.bodyBase64, 'base64'), {
-    claims: b.claims as Record<string, unknown> | undefined,
+    claims: { ...signedHereClaims(), ...(b.claims as Record<string, unknown> | undefined) },
     header: b.header as Record<string, unknown> | undefined,
     alg: b.alg as 'RS256' | undefined,
   });

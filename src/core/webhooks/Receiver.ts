@@ -19,6 +19,7 @@ import type { Forwarder } from './forwardFanOut';
 import { TrustedToken, type HeadersVerdict, type Verifier, type VerificationResult } from './Verifier';
 import { BodiesInFlight, keptPrefix, readCapped, readHashed, type BodyLost, type HashedBody } from './requestBody';
 import { answeredChecks } from './verificationSteps';
+import { claimsSignedHere } from './signedHereClaim';
 import { listenOn } from '../http/listenError';
 import { ConnectionBudget } from '../http/connectionBudget';
 import { TypedEmitter } from '../events/TypedEmitter';
@@ -280,9 +281,9 @@ export class Receiver extends TypedEmitter<ReceiverEvents> {
     }
     record.checks = result.checks;
     record.verified = true;
-    // Signed by this toolkit's own key for this one delivery (Edit and Resend, a fixture, the audit): not the
+    // Signed by this toolkit on request (Edit and Resend, a fixture, the audit, the assistant, `wfs send`): not the
     // service's, and marked so.
-    if ((verdict as TrustedToken).signedHere !== undefined) record.signedHere = true;
+    if ((verdict as TrustedToken).signedHere !== undefined || claimsSignedHere(result.claims)) record.signedHere = true;
     let event: unknown;
     try {
       if (!utf8) throw new Error('the body is not UTF-8');
@@ -293,7 +294,11 @@ export class Receiver extends TypedEmitter<ReceiverEvents> {
     describeEvent(record, event, d.req, (verdict as TrustedToken).decoded.signatureBytes);
     // Only signed bytes decide: the body's webhookId, or the token itself (see describeEvent). A copy that arrives
     // while the first is still being processed is a duplicate too.
-    const key = deliveryDedupeKey(record);
+    // A delivery signed on request never enters the service's duplicate set, nor is judged by it: the service's own
+    // retry of that event must still reach the app, and a replay is meant to reach it too.
+    const onRequest = claimsSignedHere(result.claims);
+    const key = onRequest ? undefined : deliveryDedupeKey(record);
+    if (onRequest) this.noteServiceCopy(record);
     if (key && (this.dedupe.has(key) || this.processing.has(key))) {
       record.duplicate = true;
       return this.answer(d, { status: 200, text: 'duplicate\n' });
@@ -419,6 +424,15 @@ export class Receiver extends TypedEmitter<ReceiverEvents> {
           this.send(d, { status: 503, text });
         }),
     );
+  }
+
+  /** A delivery signed here under the webhookId of one the service sent and this receiver acknowledged: an app
+   * that dedupes on webhookId, as the spec asks, may skip it. Said on the record, so the faces can say it. */
+  private noteServiceCopy(record: DeliveryRecord): void {
+    const key = deliveryDedupeKey(record);
+    if (key === undefined || !this.dedupe.has(key)) return;
+    record.note =
+      'signed here under the webhookId of a delivery the service sent and this receiver acknowledged: an app that dedupes on webhookId may skip it (send it with a fresh webhookId to reach the handler)';
   }
 
   private send(d: Delivery, answer: Answer): void {

@@ -5,6 +5,7 @@ import type { IncomingMessage } from 'node:http';
 import { createHash, randomBytes } from 'node:crypto';
 import type { JWTPayload, ProtectedHeaderParameters } from 'jose';
 import { dedupeKey, tokenDedupeKey } from './DedupeSet';
+import { claimsSignedHere } from './signedHereClaim';
 import type { VerificationCheck } from './Verifier';
 
 export { forwardFailed, forwardsOf, type ForwardAnswerRecord, type ForwardResult } from './forwardAnswer';
@@ -78,7 +79,9 @@ export function deliveryDedupeKey(r: DeliveryRecord): string | undefined {
 /** A verified delivery answered 2xx: the service will not send it again, and a copy of it is a duplicate. Its
  * dedupe key, or undefined when it was not acknowledged. */
 export function acknowledgedKey(r: DeliveryRecord): string | undefined {
-  return r.verified && r.status >= 200 && r.status < 300 ? deliveryDedupeKey(r) : undefined;
+  // One signed on request is not the service's: it never enters the duplicate set (signedHereClaim.ts).
+  if (!r.verified || r.status < 200 || r.status >= 300 || claimsSignedHere(r.jwt?.claims)) return undefined;
+  return deliveryDedupeKey(r);
 }
 
 export function redactHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {

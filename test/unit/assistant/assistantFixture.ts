@@ -11,6 +11,7 @@ import { isLoopbackHost } from '../../../src/core/http/loopback';
 import { DeliveryHistory } from '../../../src/core/webhooks/DeliveryHistory';
 import { Receiver } from '../../../src/core/webhooks/Receiver';
 import { Verifier } from '../../../src/core/webhooks/Verifier';
+import { signedHereClaims } from '../../../src/core/webhooks/signedHereClaim';
 import { rawRequest, type RawResponse } from '../helpers/rawHttp';
 import { startSandbox, type SandboxFixture } from '../helpers/sandboxFixture';
 
@@ -117,7 +118,10 @@ export async function assistantFixture(): Promise<AssistantFixture> {
     },
     receiverUrl: () => receiverUrl,
     signer: async () => ({ issuer: info.issuer, jwksUrl: info.jwksUrl }),
-    signFor: async (_url, body) => ({ token: await signer.sign(body), done: () => undefined }),
+    signFor: async (_url, body) => ({
+      token: await signer.sign(body, { claims: signedHereClaims() }),
+      done: () => undefined,
+    }),
     workflows: async () => workflows,
     auditSetup: async () => ({
       signer: { sandboxUrl: info.baseUrl, sandboxSecret: info.controlSecret },

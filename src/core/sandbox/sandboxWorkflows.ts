@@ -6,6 +6,10 @@ import { messageTimestamp, triggeredAtTimestamp } from '../time/timestamps';
 import { DEMO_LOAN, EMPTY_SESSION_ID, SANDBOX_TENANT, STAGED_SESSION_ID, type SandboxProduct } from './sandboxSeed';
 import type { WebhookEvent } from '../schemas/serviceTypes';
 
+/** The events the sandbox sends for a workflow, `workflow/<name>`: at a start or reconfirm, and at its end. */
+export const SANDBOX_EVENT_NAMES = ['started', 'completed', 'failed', 'cancelled'] as const;
+type SandboxEventName = (typeof SANDBOX_EVENT_NAMES)[number];
+
 export type WorkflowStatus = 'processing' | 'complete' | 'failed' | 'cancelled';
 
 export interface SandboxSession {
@@ -233,10 +237,10 @@ export class SandboxWorkflows {
     } else {
       w.serviceable = false;
     }
-    this.emitEvent(record, status === 'complete' ? 'completed' : status);
+    this.emitEvent(record, status === 'complete' ? 'completed' : (status as SandboxEventName));
   }
 
-  private emitEvent(record: WorkflowRecord, name: string): void {
+  private emitEvent(record: WorkflowRecord, name: SandboxEventName): void {
     const w = record.workflow;
     this.onEvent({
       webhookId: randomUUID(),

@@ -12,7 +12,7 @@ import { ListenError } from '../../core/http/listenError';
 import { TransportError } from '../../core/http/request';
 import { SANDBOX_SECRET_ENV } from '../../core/sandbox/sandboxAccess';
 import { SERVICE_ENV, type CommandSpec } from '../commandSpec';
-import { intFlag, UsageError, type ParsedFlags } from '../flags';
+import { durationFlag, intFlag, UsageError, type ParsedFlags } from '../flags';
 import { EXIT } from '../exitCodes';
 import { httpUrlValue } from '../httpUrlValue';
 import type { CliIO } from '../output';
@@ -24,7 +24,7 @@ export const mcpCommand: CommandSpec = {
   name: 'mcp',
   synopsis: [
     'mcp [--http PORT] [--history FILE [--receiver-url URL] | --port P] [--forward-to URL]',
-    '           [--sandbox-url URL | --sandbox-port P] [--allow-remote] [--read-only]',
+    '           [--sandbox-url URL | --sandbox-port P [--workflow-duration DURATION]] [--allow-remote] [--read-only]',
   ].join('\n'),
   description: [
     "Serves the assistant's tools over MCP (docs/agents.md): the receiver's deliveries with their seven verification",
@@ -75,6 +75,12 @@ export const mcpCommand: CommandSpec = {
       type: 'string',
       value: 'P',
       description: 'without --sandbox-url: the port of the sandbox started here (your app trusts its key-set address)',
+    },
+    'workflow-duration': {
+      type: 'string',
+      value: 'DURATION',
+      description:
+        'without --sandbox-url: how long a workflow of the sandbox started here stays processing (500ms, 2s; default 20s)',
     },
     'allow-remote': {
       type: 'boolean',
@@ -138,7 +144,12 @@ async function serve(flags: ParsedFlags, io: CliIO): Promise<number> {
     throw new UsageError(
       `--sandbox-url ${sandboxUrl}: ${SANDBOX_SECRET_ENV} is not set, and the sandbox's control API needs its secret: set it to the "controlSecret" of that sandbox's ready line`,
     );
+  if (sandboxUrl && flags.values.has('workflow-duration'))
+    throw new UsageError(
+      '--workflow-duration is for the sandbox started here: give it to `wfs sandbox` at --sandbox-url',
+    );
   const sandboxPort = intFlag(flags, 'sandbox-port', 0, 65535) ?? 0;
+  const workflowMs = durationFlag(flags, 'workflow-duration', 's', 0, 86_400_000);
   const readOnly = flags.switches.has('read-only');
   // On stdio, stdout carries the protocol: this command's own lines go to stderr.
   const say =
@@ -152,7 +163,9 @@ async function serve(flags: ParsedFlags, io: CliIO): Promise<number> {
   try {
     let sandbox: SigningSandbox;
     try {
-      sandbox = sandboxUrl ? await runningSandbox(sandboxUrl, secret!) : await startEmbeddedSandbox(sandboxPort);
+      sandbox = sandboxUrl
+        ? await runningSandbox(sandboxUrl, secret!)
+        : await startEmbeddedSandbox(sandboxPort, workflowMs);
     } catch (err) {
       if (err instanceof ListenError) throw new UsageError(`--sandbox-port: ${err.message}`);
       if (err instanceof TransportError)

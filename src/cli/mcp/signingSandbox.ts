@@ -25,8 +25,11 @@ export interface SigningSandbox {
   stop(): Promise<void>;
 }
 
-export async function startEmbeddedSandbox(port: number): Promise<SigningSandbox> {
-  const sandbox = new Sandbox({ port });
+export async function startEmbeddedSandbox(port: number, workflowMs?: number): Promise<SigningSandbox> {
+  const sandbox = new Sandbox({
+    port,
+    workflowDurationSeconds: workflowMs === undefined ? undefined : workflowMs / 1000,
+  });
   const info = await sandbox.start();
   const signer = sandbox.context.signer;
   return {

@@ -64,13 +64,21 @@ function webhookIdWords(webhookId: string | null | undefined): string {
   return webhookId ? ` with webhookId ${JSON.stringify(webhookId)}` : '';
 }
 
-function hintFor(a: AppAnswer, to: string, signedBy: { issuer: string; jwksUrl: string }): string | undefined {
+/** What to do next, by what the answer shows. `again` says how to send the same thing once more: a replay or a
+ * fixture is sent again by wfs_replay_to_app, a new event by wfs_send_event (it has no delivery to replay). */
+function hintFor(
+  a: AppAnswer,
+  to: string,
+  signedBy: { issuer: string; jwksUrl: string },
+  again: string,
+): string | undefined {
   if (a.status === null)
     return `${to} did not answer (${a.error}): start your app (or the receiver), or check the address.`;
   if (a.status === 401 || a.status === 403)
     return `${to} refused the signature: make it trust the issuer ${signedBy.issuer} with the key set ${signedBy.jwksUrl} (wfs_environment shows them).`;
-  if (a.status >= 500)
-    return 'The handler failed: read the answer body for its error, fix the handler, then send the same delivery again.';
+  if (a.status === 503 && a.headers['retry-after'] !== undefined)
+    return `${to} could not consult its key set (503 with Retry-After, as the spec asks): the service would send it again later; ${again} once the key set answers.`;
+  if (a.status >= 500) return `The handler failed: read the answer body for its error, fix the handler, then ${again}.`;
   if (a.status >= 300 && a.status < 400)
     return `${to} answered a redirect${a.redirect ? ` to ${a.redirect}` : ''}, which is never followed: send to the final address.`;
   if (a.status >= 400) return 'The app refused the delivery: its answer body says why.';
@@ -83,6 +91,7 @@ async function signAndSend(
   body: Buffer,
   headers: Record<string, string>,
   sent: SendResult['sent'],
+  again: string,
   signal?: AbortSignal,
 ): Promise<SendResult> {
   ctx.checkSending();
@@ -102,7 +111,7 @@ async function signAndSend(
   }
   const signedBy = { issuer: signer.issuer, jwksUrl: signer.jwksUrl };
   const answer = answerOf(a);
-  const hint = hintFor(answer, to, signedBy);
+  const hint = hintFor(answer, to, signedBy, again);
   return { to, sent, signedBy, answer, ...(hint ? { hint } : {}) };
 }
 
@@ -235,6 +244,7 @@ export const replayToApp: AssistantTool<ReplayInput, SendResult> = {
       p.body,
       p.headers,
       { what: p.what, topic: p.topic, webhookId: p.webhookId, bodyBytes: p.body.length },
+      'send the same delivery again with wfs_replay_to_app',
       signal,
     );
   },
@@ -344,6 +354,8 @@ export const sendEvent: AssistantTool<SendEventInput, SendResult> = {
         webhookId: resolved.webhookId,
         bodyBytes: resolved.body.length,
       },
+      // A new event has no delivery to replay: it is sent again as it was made.
+      'send the event again with wfs_send_event',
       signal,
     );
   },

@@ -1,5 +1,5 @@
 // Spec-valid webhook events for tests (spec: Webhook event).
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { triggeredAtTimestamp } from '../core/time/timestamps';
 import type { WebhookEvent } from './testkit';
 
@@ -19,7 +19,33 @@ export function buildEvent(
     tenantId: 'tenant-test',
     triggeredAt: triggeredAtTimestamp(now(), subMs),
     actorId: 'act_test',
-    data: {},
     ...fields,
+    // The data given is laid over the topic's own, so `{ data: { runId } }` keeps the rest of a realistic event.
+    data: { ...topicData(topic), ...fields.data },
+  };
+}
+
+/** A workflow event's status, by its name: what the sandbox (and the service's workflow) says at that moment. */
+const WORKFLOW_STATUS: Record<string, string> = {
+  started: 'processing',
+  completed: 'complete',
+  failed: 'failed',
+  cancelled: 'cancelled',
+};
+
+/** The data the sandbox sends for a topic: a workflow event carries its workflow's ids, session, status and
+ * product (a handler tested with it reads what it will read in production); other topics' data is not shown by
+ * the spec, so it is empty. */
+function topicData(topic: string): Record<string, unknown> {
+  const [group, name] = topic.split('/');
+  const status = group === 'workflow' ? WORKFLOW_STATUS[name!] : undefined;
+  if (status === undefined) return {};
+  return {
+    workflowId: `wf_${randomBytes(10).toString('hex')}`,
+    runId: `wfrun_${randomBytes(10).toString('hex')}`,
+    sessionId: 'sess-demo-staged',
+    status,
+    productType: 'Appraisal',
+    productName: 'Standard',
   };
 }

@@ -98,7 +98,9 @@ export interface WebhookEvent {
 }
 
 /** A spec-valid event for any topic: a new UUID webhookId, triggeredAt now with 7 fractional digits,
- * subTopic "status:<topic>"; any field can be given. */
+ * subTopic "status:<topic>"; any field can be given. A workflow event (`workflow/started`, `completed`, `failed`,
+ * `cancelled`) carries the data the sandbox sends: workflowId, runId, sessionId, status, productType and
+ * productName. `fields.data` is laid over that data, key by key. */
 export function buildEvent(topic: string, fields?: Partial<WebhookEvent>): WebhookEvent;
 
 /** The receiver's answer to one delivery. */

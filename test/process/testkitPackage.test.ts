@@ -104,13 +104,22 @@ describe('the test kit, installed from the packed CLI into an empty folder', fun
         '  const d = await issuer.signEvent(buildEvent("payments/settled"));',
         '  const claims = JSON.parse(Buffer.from(d.token.split(".")[1], "base64url").toString());',
         '  await jwks.stop();',
-        '  console.log(JSON.stringify({ aud: claims.aud, kid: keys.keys[0].kid === issuer.kid, topic: d.headers["x-svc-topic"] }));',
+        '  const done = buildEvent("workflow/completed", { data: { runId: "wfrun_42" } }).data;',
+        '  console.log(JSON.stringify({ aud: claims.aud, kid: keys.keys[0].kid === issuer.kid, topic: d.headers["x-svc-topic"], status: done.status, runId: done.runId, workflowId: /^wf_/.test(done.workflowId) }));',
         '})();',
       ].join('\n'),
     );
     const c = run(process.execPath, ['check.cjs'], dir);
     assert.equal(c.status, 0, c.out);
-    assert.deepEqual(JSON.parse(c.out.trim().split('\n')[0]!), { aud: 'cjs', kid: true, topic: 'payments/settled' });
+    // buildEvent's workflow events carry the sandbox's data (#79, item 7), overrides laid over it.
+    assert.deepEqual(JSON.parse(c.out.trim().split('\n')[0]!), {
+      aud: 'cjs',
+      kid: true,
+      topic: 'payments/settled',
+      status: 'complete',
+      runId: 'wfrun_42',
+      workflowId: true,
+    });
     writeFileSync(
       join(dir, 'check.mts'),
       [

@@ -1,5 +1,5 @@
 // Writing files: the one helper every writer of the product goes through (DESIGN.md §2, "where outside bytes land").
-export { openForAppend, openNewFile, type OpenOptions } from './openWithoutFollowing';
+export { checkPathToWrite, openForAppend, openNewFile, type OpenOptions } from './openWithoutFollowing';
 export { UnsafeFilePath, type UnsafeFileReason } from './unsafeFilePath';
 export {
   appendFileSafely,

@@ -99,3 +99,9 @@ export async function openForAppend(
     return { handle, created: false };
   }
 }
+
+/** Checks ahead that `path` is one a write may create or replace (nothing there, or a regular file), so a command
+ * refuses a bad output path before its work rather than after; the write checks again. */
+export async function checkPathToWrite(path: string): Promise<void> {
+  refuseUnlessRegular(path, await entryAt(path));
+}

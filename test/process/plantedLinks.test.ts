@@ -154,6 +154,23 @@ posixOnly('files wfs writes: never through a link planted at the path', function
         else assert.equal(readFileSync(target, 'utf8'), 'precious');
       });
 
+  for (const [kind, plant] of [
+    ['a dangling link', dangling],
+    ['a link to an existing file', toExisting],
+  ] as const)
+    it(`wfs listen --log at ${kind}: the history file is refused, exit 2, the target untouched`, async () => {
+      const keys = join(repo, 'keys');
+      const g = await wfs(['keys', 'generate', '--out', keys]);
+      assert.equal(await g.exitCode(), 0, g.stdout + g.stderr);
+      const path = join(repo, 'deliveries.jsonl');
+      const target = plant(path);
+      const p = await wfs(['listen', '--trust-keys', keys, '--port', '0', '--log', path]);
+      assert.equal(await p.exitCode(), 2, p.stdout + p.stderr);
+      refusedAsLink(p, path, target);
+      if (kind === 'a dangling link') assert.equal(existsSync(target), false);
+      else assert.equal(readFileSync(target, 'utf8'), 'precious');
+    });
+
   it('a folder at an output path is refused with the same care', async () => {
     const path = join(repo, 'junit.xml');
     mkdirSync(path);

@@ -11,6 +11,7 @@ const noVscode = {
 
 const corePublicSurfaces = [
   { group: ['**/core/receiver/*'], message: 'Import the receiver session from src/core/receiver (its index.ts).' },
+  { group: ['**/core/files/*'], message: 'Write files through src/core/files (its index.ts).' },
 ];
 
 export default tseslint.config(

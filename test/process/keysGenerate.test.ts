@@ -2,7 +2,16 @@
 // JSON line as before. A folder other users can write, or a link left at a key file's name, is refused with nothing
 // written (issue #67); the text names the fix.
 import assert from 'node:assert/strict';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, symlinkSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { WfsProcess } from './helpers/wfsProcess';
@@ -100,5 +109,19 @@ describe('wfs keys generate', () => {
     assert.match(g.lines.at(-1)!.message, /already holds private-key\.pem: nothing was written/);
     assert.deepEqual(readdirSync(dir), ['private-key.pem']);
     assert.equal(existsSync(target), false);
+  });
+
+  it("a link at one key file's name to an existing file: refused, that file unchanged, no key file written", async () => {
+    const dir = join(base, 'linked-existing');
+    mkdirSync(dir, { mode: 0o700 });
+    const target = join(base, 'victim.pem');
+    writeFileSync(target, 'precious');
+    symlinkSync(target, join(dir, 'private-key.jwk.json'));
+    const g = await wfs(['keys', 'generate', '--out', dir]);
+    assert.equal(await g.exitCode(), 2, g.stdout);
+    assert.match(g.lines.at(-1)!.message, /already holds private-key\.jwk\.json: nothing was written/);
+    assert.doesNotMatch(g.lines.at(-1)!.message, /victim/);
+    assert.deepEqual(readdirSync(dir), ['private-key.jwk.json']);
+    assert.equal(readFileSync(target, 'utf8'), 'precious');
   });
 });

@@ -1,5 +1,5 @@
 // `wfs audit`: runs the receiver audit against a developer's endpoint; one JSON line per case, then a summary.
-import { appendFileSync, writeFileSync } from 'node:fs';
+import { appendFileSafely, UnsafeFilePath, writeFileSafely } from '../../core/files';
 import { EXIT } from '../exitCodes';
 import { AUDIT_CASES } from '../../core/audit/auditCases';
 import { AuditRefused, AuditTargetUnreachable, runAudit } from '../../core/audit/receiverAudit';
@@ -74,16 +74,19 @@ export const auditCommand: CommandSpec = {
     if (processedUrl) httpUrlValue('--processed-url', processedUrl);
     const timeoutMs = durationFlag(flags, 'timeout', 's', 1000, 60_000) ?? 10_000;
     // Report files are checked before anything is sent: a typo in a path must not cost a whole audit run.
+    // Neither is ever written through a link at its path (#74): JUnit replaces the file, the summary appends to it.
     for (const [flag, write] of [
-      ['junit', writeFileSync],
-      ['summary-md', appendFileSync],
+      ['junit', (file: string) => writeFileSafely(file, '', { existing: 'replace' })],
+      ['summary-md', (file: string) => appendFileSafely(file, '')],
     ] as const) {
       const file = flags.values.get(flag);
       if (!file) continue;
       try {
-        write(file, '');
+        await write(file);
       } catch (err) {
-        throw new UsageError(`--${flag} ${file}: ${(err as Error).message}`);
+        throw new UsageError(
+          err instanceof UnsafeFilePath ? `--${flag}: ${err.message}` : `--${flag} ${file}: ${(err as Error).message}`,
+        );
       }
     }
     let key: OpenKey | undefined;
@@ -148,8 +151,8 @@ export const auditCommand: CommandSpec = {
       const junit = flags.values.get('junit');
       const summaryMd = flags.values.get('summary-md');
       try {
-        if (junit) writeFileSync(junit, auditJunit(summary));
-        if (summaryMd) writeFileSync(summaryMd, auditSummaryMarkdown(summary), { flag: 'a' });
+        if (junit) await writeFileSafely(junit, auditJunit(summary), { existing: 'replace' });
+        if (summaryMd) await appendFileSafely(summaryMd, auditSummaryMarkdown(summary));
       } catch (err) {
         throw new UsageError(`the report could not be written: ${(err as Error).message}`);
       }

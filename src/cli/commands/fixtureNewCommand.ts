@@ -1,7 +1,8 @@
 // `wfs fixture new EVENT.json`: writes a webhook fixture (NAME.webhook.json) from a plain event body, so a fixture
 // never has to be written by hand. The body is kept, its webhookId and triggeredAt made placeholders (a new event at
 // each send), and the headers come from the flags or the body's own fields.
-import { existsSync, writeFileSync } from 'node:fs';
+import { lstatSync, type Stats } from 'node:fs';
+import { UnsafeFilePath, writeFileSafely } from '../../core/files';
 import { FIXTURE_SUFFIX, fixtureText, parseFixture } from '../../core/fixtures/fixtureFormat';
 import { fixtureFromEvent, fixturePathFor, type EventFields } from '../../core/fixtures/plainEvent';
 import { MAX_STDIN_BYTES, readBoundedText } from '../boundedRead';
@@ -38,8 +39,11 @@ export const fixtureNewCommand: CommandSpec = {
     if (!out.endsWith(FIXTURE_SUFFIX))
       throw new UsageError(`--out ${out}: a fixture's name ends in ${FIXTURE_SUFFIX} (wfs send finds it by that)`);
     if (out === source) throw new UsageError(`${source} is already named as a fixture: give --out another name`);
-    if (existsSync(out) && !flags.switches.has('force'))
-      throw new UsageError(`${out} exists: add --force to replace it, or give --out another name`);
+    const force = flags.switches.has('force');
+    // lstat, not exists: a link left at the name, dangling or not, is said as a link (--force does not help).
+    const there = entryAt(out);
+    if (there?.isSymbolicLink()) throw new UsageError(new UnsafeFilePath(out, 'link').message);
+    if (there && !force) throw new UsageError(`${out} exists: add --force to replace it, or give --out another name`);
     let text: string;
     try {
       text = source === '-' ? io.readStdin() : readBoundedText(source, MAX_STDIN_BYTES);
@@ -77,8 +81,27 @@ export const fixtureNewCommand: CommandSpec = {
     // What is written is read back as `wfs send` will read it: never a fixture that send would refuse.
     const check = parseFixture(written);
     if (!check.ok) throw new Error(`the fixture made from ${source} does not read back: ${check.problems[0]!.message}`);
-    writeFileSync(out, written);
+    try {
+      // Never through a link at `out`: a cloned repository can ship one pointing anywhere (#74).
+      await writeFileSafely(out, written, { existing: force ? 'replace' : 'refuse' });
+    } catch (err) {
+      if (err instanceof UnsafeFilePath)
+        throw new UsageError(
+          err.reason === 'exists'
+            ? `${out} exists: add --force to replace it, or give --out another name`
+            : err.message,
+        );
+      throw err;
+    }
     io.emit({ event: 'fixture-written', file: out, topic: f.topic, subTopic: f.subTopic, tenant: f.tenant });
     return 0;
   },
 };
+
+function entryAt(path: string): Stats | undefined {
+  try {
+    return lstatSync(path);
+  } catch {
+    return undefined;
+  }
+}

@@ -1,6 +1,6 @@
 // `wfs probe-service`: checks an environment against the contract with a fixed series of requests that can never
 // bill, reports each observation against the spec and the sandbox, and can write a profile the sandbox imitates.
-import { writeFileSync } from 'node:fs';
+import { checkPathToWrite, UnsafeFilePath, writeFileSafely } from '../../core/files';
 import { EXIT } from '../exitCodes';
 import { isLoopbackHost } from '../../core/http/loopback';
 import { probeMarkdown, summaryLine } from '../../core/probe/probeReport';
@@ -87,6 +87,14 @@ export const probeServiceCommand: CommandSpec = {
     [EXIT.outcomeUnknown, 'a start was answered 2xx: the probe stopped at once (the error line names the workflow)'],
   ],
   async run(flags, io) {
+    // Output paths first: a link or a folder there must not cost a whole probe (they are checked again when written).
+    for (const flag of ['markdown', 'profile-out']) {
+      const file = flags.values.get(flag);
+      if (file)
+        await checkPathToWrite(file).catch((err: unknown) => {
+          throw err instanceof UnsafeFilePath ? new UsageError(`--${flag}: ${err.message}`) : err;
+        });
+    }
     const target = readServiceTarget(io.env);
     const problemsBase = io.env.WFS_PROBLEMS_BASE
       ? httpUrlValue('WFS_PROBLEMS_BASE', io.env.WFS_PROBLEMS_BASE).replace(/\/+$/, '')
@@ -167,12 +175,13 @@ export const probeServiceCommand: CommandSpec = {
     }
     const markdownFile = flags.values.get('markdown');
     if (markdownFile) {
-      writeFileSync(markdownFile, probeMarkdown(report));
+      // Replaced whole, never through a link at the path (#74).
+      await writeFileSafely(markdownFile, probeMarkdown(report), { existing: 'replace' });
       io.emit({ event: 'written', what: 'markdown', file: markdownFile });
     }
     const profileFile = flags.values.get('profile-out');
     if (profileFile) {
-      writeFileSync(profileFile, JSON.stringify(probeProfile(report), null, 2) + '\n');
+      await writeFileSafely(profileFile, JSON.stringify(probeProfile(report), null, 2) + '\n', { existing: 'replace' });
       io.emit({ event: 'written', what: 'profile', file: profileFile });
     }
     io.emit({

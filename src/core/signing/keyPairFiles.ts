@@ -7,9 +7,10 @@
 // Writing is all or nothing, into a folder no other user can write; reading stays inside the folder
 // (keyFolderFiles.ts).
 import { createPrivateKey } from 'node:crypto';
-import { lstatSync, mkdirSync, rmdirSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdirSync, rmdirSync, statSync, unlinkSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { JWK } from 'jose';
+import { UnsafeFilePath, writeFileSafely } from '../files';
 import { shellWord } from '../presentation/shellWord';
 import type { Clock } from '../time/clock';
 import {
@@ -67,7 +68,7 @@ export async function writeKeyPair(
       jwks: KEY_FILES.jwks,
     };
     const jwks = signer.jwks();
-    writeAllOrNone(dir, [
+    await writeAllOrNone(dir, [
       { name: KEY_FILES.privateJwk, text: JSON.stringify(key.privateJwk, null, 2) + '\n', mode: PRIVATE_KEY_MODE },
       { name: KEY_FILES.privatePem, text: pem, mode: PRIVATE_KEY_MODE },
       { name: KEY_FILES.jwks, text: JSON.stringify(jwks, null, 2) + '\n', mode: 0o644 },
@@ -113,19 +114,24 @@ function checkFolderIsPrivate(dir: string): void {
 
 /** Each file created new (never through a link or over a file that appeared meanwhile), with its mode from the
  * start; when one cannot be written, those already written are removed, so no partial key pair stays behind. */
-export function writeAllOrNone(dir: string, files: { name: string; text: string; mode: number }[]): void {
+export async function writeAllOrNone(
+  dir: string,
+  files: { name: string; text: string; mode: number }[],
+): Promise<void> {
   const written: string[] = [];
   try {
     for (const f of files) {
       const path = join(dir, f.name);
       try {
-        // 'wx': O_EXCL, which also refuses a link at the name, dangling or not.
-        writeFileSync(path, f.text, { mode: f.mode, flag: 'wx' });
+        // Created new (O_EXCL|O_NOFOLLOW): never over a file that appeared meanwhile, nor through a link.
+        await writeFileSafely(path, f.text, { mode: f.mode });
       } catch (err) {
         const code = (err as NodeJS.ErrnoException).code;
         throw new KeyFilesError(
-          code === 'EEXIST'
-            ? `${path} already exists (a link or a file that appeared meanwhile): nothing was written. Choose an empty folder.`
+          err instanceof UnsafeFilePath
+            ? err.reason === 'exists'
+              ? `${path} already exists (a file that appeared meanwhile): nothing was written. Choose an empty folder.`
+              : `${err.message} Choose an empty folder.`
             : `cannot write ${path} (${code ?? (err as Error).message}): nothing was written.`,
         );
       }

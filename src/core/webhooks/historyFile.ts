@@ -2,7 +2,8 @@
 // byte offset (never as one string), and rewritten by writing a new file and renaming it over the old one, so a
 // crash at any moment leaves either the old file or the new one whole.
 import { createReadStream } from 'node:fs';
-import { open, rename, rm, stat, type FileHandle } from 'node:fs/promises';
+import { stat, type FileHandle } from 'node:fs/promises';
+import { openForAppend, replaceFileAtomically } from '../files';
 
 export interface LineAt {
   /** The line's bytes, without its newline. */
@@ -111,15 +112,10 @@ export class AppendFile {
    * its own instead of being glued onto the torn one. */
   static async open(file: string): Promise<AppendFile> {
     await refuseReadOnly(file);
-    let handle: FileHandle;
-    try {
-      // Made here: 0600 whatever the umask. Found: opened as it is, its mode untouched.
-      handle = await open(file, 'ax+', HISTORY_FILE_MODE);
-      await handle.chmod(HISTORY_FILE_MODE).catch(() => undefined);
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-      handle = await open(file, 'a+');
-    }
+    // Never through a link at the path (#74). Made here: 0600 whatever the umask. Found: opened as it is, its mode
+    // untouched.
+    const { handle, created } = await openForAppend(file, { mode: HISTORY_FILE_MODE, read: true });
+    if (created) await handle.chmod(HISTORY_FILE_MODE).catch(() => undefined);
     try {
       const { size } = await handle.stat();
       const f = new AppendFile(handle, size);
@@ -185,34 +181,31 @@ export class AppendFile {
  * `lines` yields each line's bytes (without newline); returns the new offsets in the same order.
  */
 export async function rewriteFile(file: string, lines: AsyncIterable<Buffer> | Iterable<Buffer>): Promise<number[]> {
-  const tmp = `${file}.compacting`;
   // The new file takes the old one's mode, so a compaction changes no one's access to the history.
   const mode = await stat(file).then(
     (st) => st.mode & 0o7777,
     () => HISTORY_FILE_MODE,
   );
-  const handle = await open(tmp, 'w', HISTORY_FILE_MODE);
   const offsets: number[] = [];
-  try {
-    await handle.chmod(mode).catch(() => undefined);
-    let position = 0;
-    for await (const line of lines) {
-      offsets.push(position);
-      const withNewline = Buffer.concat([line, NEWLINE]);
-      let written = 0;
-      while (written < withNewline.length)
-        written += (await handle.write(withNewline, written, withNewline.length - written, position + written))
-          .bytesWritten;
-      position += withNewline.length;
-    }
-    await handle.sync();
-  } catch (err) {
-    await handle.close();
-    await rm(tmp, { force: true });
-    throw err;
-  }
-  await handle.close();
-  await rename(tmp, file);
+  // Written new at the leftover's name (a link planted there is removed, not followed), renamed over a history file
+  // that is not a link (#74).
+  await replaceFileAtomically(
+    file,
+    async (handle) => {
+      await handle.chmod(mode).catch(() => undefined);
+      let position = 0;
+      for await (const line of lines) {
+        offsets.push(position);
+        const withNewline = Buffer.concat([line, NEWLINE]);
+        let written = 0;
+        while (written < withNewline.length)
+          written += (await handle.write(withNewline, written, withNewline.length - written, position + written))
+            .bytesWritten;
+        position += withNewline.length;
+      }
+    },
+    { mode: HISTORY_FILE_MODE, temp: leftoverOf(file), sync: true },
+  );
   return offsets;
 }
 

@@ -5,8 +5,9 @@
 // in memory. A lock whose process is gone (a crash, a kill -9), or is a zombie (killed, and not yet reaped by a
 // parent that never will, as in a container whose PID 1 does not reap), is taken over.
 import { randomBytes } from 'node:crypto';
-import { open, readFile, rm, stat } from 'node:fs/promises';
+import { readFile, rm, stat } from 'node:fs/promises';
 import { hostname } from 'node:os';
+import { openNewFile } from '../files';
 
 export interface LockHolder {
   pid: number;
@@ -61,7 +62,8 @@ export class HistoryLock {
     const mine = JSON.stringify({ pid: process.pid, host: hostname(), name, token });
     for (let attempt = 0; ; attempt++) {
       try {
-        const handle = await open(path, 'wx');
+        // Created new, never through a link: EEXIST when a lock (or a link) is there, a link then refused (#74).
+        const handle = await openNewFile(path);
         try {
           try {
             await handle.writeFile(mine);

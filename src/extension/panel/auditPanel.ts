@@ -19,6 +19,7 @@ import { auditHtml } from './auditHtml';
 import { parseAuditRequest, type AuditExportFormat, type AuditUpdate } from './auditProtocol';
 import { newNonce } from './panelHtml';
 import type { Services } from '../services';
+import { writeUriSafely } from '../writeUriSafely';
 
 const LAST_TARGET = 'wfs.audit.lastTarget';
 
@@ -231,10 +232,10 @@ export class AuditPanel implements vscode.Disposable {
         filters: format === 'md' ? { Markdown: ['md'] } : { JSON: ['json'] },
       }));
     if (!uri) return undefined;
-    await vscode.workspace.fs.writeFile(
-      uri,
-      new TextEncoder().encode(format === 'md' ? auditMarkdown(this.last) : auditJson(this.last)),
-    );
+    // The save dialog asked before replacing a file; a link at the path is refused, never written through.
+    await writeUriSafely(uri, format === 'md' ? auditMarkdown(this.last) : auditJson(this.last), {
+      existing: 'replace',
+    });
     return uri.fsPath;
   }
 

@@ -5,8 +5,9 @@ import * as vscode from 'vscode';
 import { forwardableHeaders } from '../../core/http/hopByHop';
 import { forwardsOf } from '../../core/webhooks/deliveryRecord';
 import { homedir, tmpdir } from 'node:os';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import { writeFileSafely } from '../../core/files';
 import { cmdCurlCommand, powerShellCommand } from '../../core/presentation/shellCommands';
 import { httpRequest } from '../../core/http/request';
 import { isLoopbackHost } from '../../core/http/loopback';
@@ -359,7 +360,8 @@ export class WebhookPanel implements vscode.Disposable {
     let cmd;
     try {
       cmd = action === 'copy-powershell' ? powerShellCommand(req, dir) : cmdCurlCommand(req, dir);
-      for (const f of cmd.files) await writeFile(f.path, f.bytes, { mode: 0o600 });
+      // Created new in the new folder, 0600, never through a link (none can be there yet; the helper makes it sure).
+      for (const f of cmd.files) await writeFileSafely(f.path, f.bytes, { mode: 0o600 });
     } catch (err) {
       await rm(dir, { recursive: true, force: true });
       throw err;

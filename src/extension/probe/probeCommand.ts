@@ -13,6 +13,7 @@ import { showError } from '../errors/showError';
 import { newNonce } from '../panel/panelHtml';
 import type { Services } from '../services';
 import { restrictedModeRefusal } from '../trust/restrictedMode';
+import { writeUriSafely } from '../writeUriSafely';
 import { probeHtml } from './probeHtml';
 
 export interface ProbeArgs {
@@ -166,7 +167,8 @@ export class ProbePanel implements vscode.Disposable {
       }));
     if (!uri) return undefined;
     const text = format === 'md' ? probeMarkdown(report) : JSON.stringify(report, null, 2) + '\n';
-    await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(text));
+    // The save dialog asked before replacing a file; a link at the path is refused, never written through.
+    await writeUriSafely(uri, text, { existing: 'replace' });
     return uri.fsPath;
   }
 

@@ -6,7 +6,17 @@ import * as vscode from 'vscode';
 import type { ExtensionApi } from '../hostExtension/extension';
 import type { DeliveryRecord } from '../../../src/core/webhooks/deliveryRecord';
 import type { TrackedWorkflow } from '../../../src/core/workflows/WorkflowStore';
-import { chmodSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  lstatSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { RecordingServer } from '../../unit/helpers/recordingServer';
@@ -342,6 +352,36 @@ describe('webhook panel in a real VS Code host', () => {
     assert.equal(statSync(made).mode & 0o777, 0o600);
     assert.equal(statSync(over).mode & 0o777, 0o600);
     assert.equal(JSON.parse(readFileSync(over, 'utf8')).count, api.receiver.history.size);
+  });
+
+  it('an export to a symbolic link (dangling, or to a file that exists) is refused: the target is neither created nor changed (#74)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'wfs-export-'));
+    const elsewhere = mkdtempSync(join(tmpdir(), 'wfs-elsewhere-'));
+    const one = await verifiedOwn('export-link');
+    const planted = join(elsewhere, 'planted.json');
+    const victim = join(elsewhere, 'victim.json');
+    writeFileSync(victim, 'precious');
+    symlinkSync(planted, join(dir, 'dangling.json'));
+    symlinkSync(victim, join(dir, 'existing.json'));
+    await vscode.commands.executeCommand('notifications.clearAll');
+    for (const name of ['dangling.json', 'existing.json']) {
+      const to = vscode.Uri.file(join(dir, name));
+      assert.equal(await api.webhookPanel.runAction('export-one', one.id, to), undefined, name);
+      assert.equal(await api.webhookPanel.runAction('export-all', undefined, to), undefined, name);
+      assert.ok(lstatSync(to.fsPath).isSymbolicLink());
+    }
+    assert.equal(existsSync(planted), false);
+    assert.equal(readFileSync(victim, 'utf8'), 'precious');
+    assert.deepEqual(readdirSync(dir).sort(), ['dangling.json', 'existing.json'], 'no temporary file left behind');
+    const said = await notificationsInCenter(
+      /dangling\.json is a symbolic link, and a file is never written through one/,
+      1,
+    );
+    assert.ok(
+      said.every((t) => !t.includes(elsewhere)),
+      said.join('\n'),
+    );
+    await vscode.commands.executeCommand('notifications.hideList');
   });
 
   it("the palette: Clear Webhook History… asks first (unanswered, it clears nothing), Export Webhook History… saves it all; once cleared, the views and an open panel redraw, and both commands and the panel's Export All say there is nothing", async () => {

@@ -3,7 +3,18 @@
 // they change; a "no" keeps the user's own forwardTo, for the receiver and for Send to App alike. And Save as
 // Fixture refuses a fixtures folder that is a symbolic link out of the workspace. In a real VS Code host.
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
@@ -174,12 +185,72 @@ describe('forward settings a trusted workspace proposes', function () {
       assert.equal(await vscode.commands.executeCommand('wfs.saveAsFixture', sent.delivery!.id, 'escaped'), undefined);
       assert.deepEqual(readdirSync(outside), [], 'nothing written outside the workspace');
       await notificationsInCenter(
-        /^Save as Fixture: linked-out resolves outside the workspace folder: linked-out is a symbolic link to .*Nothing was saved/,
+        /^Save as Fixture: linked-out resolves outside the workspace folder: linked-out is a symbolic link that leads outside .*Nothing was saved/,
         1,
       );
       await vscode.commands.executeCommand('notifications.hideList');
     } finally {
       unlinkSync(join(folder, 'linked-out'));
+      rmSync(outside, { recursive: true, force: true });
+    }
+  });
+
+  it("Save as Fixture with a link planted at the fixture's name (dangling, or to an existing file): refused, the target untouched (#74)", async function () {
+    this.timeout(30_000);
+    const outside = mkdtempSync(join(tmpdir(), 'wfs-outside-'));
+    const planted = join(outside, 'planted.json');
+    const victim = join(outside, 'victim.json');
+    writeFileSync(victim, 'precious');
+    const dir = join(folder, 'webhooks', 'linked-name');
+    mkdirSync(dir, { recursive: true });
+    symlinkSync(planted, join(dir, 'dangling.webhook.json'));
+    symlinkSync(victim, join(dir, 'existing.webhook.json'));
+    // A link to a file inside the workspace is not written through either.
+    writeFileSync(join(dir, 'real.txt'), 'kept');
+    symlinkSync(join(dir, 'real.txt'), join(dir, 'inside.webhook.json'));
+    try {
+      await setSetting('fixtures.folder', 'webhooks/linked-name');
+      await vscode.commands.executeCommand('wfs.startReceiver');
+      const sent = (await vscode.commands.executeCommand('wfs.sendFixtureToReceiver', fixture)) as FixtureSendResult;
+      assert.equal(sent.delivery?.verified, true);
+      await vscode.commands.executeCommand('notifications.clearAll');
+      // "dangling" looks new (nothing is asked); the others exist, and the Replace question is answered Replace.
+      const restore = answerModals(api, () => 'Replace');
+      try {
+        for (const name of ['dangling', 'existing', 'inside'])
+          assert.equal(await vscode.commands.executeCommand('wfs.saveAsFixture', sent.delivery!.id, name), undefined);
+      } finally {
+        restore();
+      }
+      assert.equal(existsSync(planted), false);
+      assert.equal(readFileSync(victim, 'utf8'), 'precious');
+      assert.equal(readFileSync(join(dir, 'real.txt'), 'utf8'), 'kept');
+      for (const name of ['dangling', 'existing', 'inside'])
+        assert.ok(lstatSync(join(dir, `${name}.webhook.json`)).isSymbolicLink());
+      // Out of the workspace: refused by the inside check, in the same words for the dangling link and the other.
+      const said = await notificationsInCenter(/^Save as Fixture: /, 3);
+      assert.ok(
+        said.every((t) => !t.includes(outside)),
+        said.join('\n'),
+      );
+      const outWords = (name: string) =>
+        said
+          .find((t) => t.includes(`${name}.webhook.json is a symbolic link that leads outside`))
+          ?.replaceAll(name, 'X');
+      assert.ok(outWords('dangling'), said.join('\n'));
+      assert.equal(outWords('dangling'), outWords('existing'));
+      // Inside the workspace: the write itself refuses the link.
+      assert.ok(
+        said.some((t) =>
+          t.includes(
+            'inside.webhook.json is a symbolic link, and a file is never written through one: nothing was written',
+          ),
+        ),
+        said.join('\n'),
+      );
+      await vscode.commands.executeCommand('notifications.hideList');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
       rmSync(outside, { recursive: true, force: true });
     }
   });

@@ -1,6 +1,7 @@
 // Issue #74, as an attacker met `wfs mcp`: a password in WFS_BASE_URL (hole 4), a billed-start question written by
 // the model (hole 5), the audit sent wherever the model chose (hole 9), and a web page flooding the log (hole 10).
 import assert from 'node:assert/strict';
+import { rawRequest } from '../unit/helpers/rawHttp';
 import { WfsProcess, type Line } from './helpers/wfsProcess';
 
 const PASSWORD = 'TopSecretPw99';
@@ -27,4 +28,37 @@ describe('wfs mcp: a user name or password inside WFS_BASE_URL (issue #74, hole 
       assert.match(said.message, /^WFS_BASE_URL holds a user name or password \(https:\/\/…@127\.0\.0\.1:4010\/\)/);
       assert.match(said.message, /WFS_USERNAME and WFS_PASSWORD/);
     });
+});
+
+describe('wfs mcp --http: a web page floods the door (issue #74, hole 10)', function () {
+  this.timeout(60_000);
+
+  it('200 refused requests: the first is logged at once, the rest counted into one line, not 200 lines', async () => {
+    const p = new WfsProcess(['mcp', '--http', '0']);
+    const ready = await p.event('ready');
+    const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+    const init = { jsonrpc: '2.0', id: 1, method: 'initialize', params: {} };
+    for (let i = 0; i < 200; i++) {
+      const r = await rawRequest(ready.url, {
+        method: 'POST',
+        headers:
+          i % 2 === 0
+            ? { ...headers, authorization: 'Bearer wrong-token' }
+            : { ...headers, authorization: `Bearer ${ready.token}`, host: `rebound-${i}.evil.example` },
+        json: init,
+      });
+      assert.equal(r.status, i % 2 === 0 ? 401 : 403);
+    }
+    const first = await p.line((l) => l.event === 'refused', 'a refusal line');
+    assert.deepEqual([first.status, first.count], [401, 1]);
+    await p.stopCleanly();
+    const refusedLines = (p.stdout + p.stderr).split('\n').filter((l) => /refused/.test(l));
+    assert.ok(refusedLines.length <= 3, `at most a couple of lines:\n${refusedLines.join('\n')}`);
+    const counted = p.events('refused').reduce((n, l) => n + (l.count as number), 0);
+    assert.equal(counted, 200, 'every refused request is counted');
+    assert.ok(
+      p.events('refused').some((l) => (l.count as number) > 1),
+      'the rest are counted, not each written',
+    );
+  });
 });

@@ -261,6 +261,7 @@ async function serveHttp(
     port,
     token,
     createServer: () => createToolServer(ctx, { readOnly }),
+    clock: io.clock,
     onRefused: (e) => io.emit({ event: 'refused', ...e }),
   });
   let url: string;

@@ -35,10 +35,13 @@ export class RefusalLog {
     this.count++;
     const now = this.clock.now();
     if (this.lastLineAt === undefined || now - this.lastLineAt >= this.intervalMs) return this.flush();
-    this.timer ??= this.clock.setTimeout(() => {
-      this.timer = undefined;
-      this.flush();
-    }, this.lastLineAt + this.intervalMs - now);
+    this.timer ??= this.clock.setTimeout(
+      () => {
+        this.timer = undefined;
+        this.flush();
+      },
+      this.lastLineAt + this.intervalMs - now,
+    );
   }
 
   /** Writes what is still counted (at stop), and stops the timer. */

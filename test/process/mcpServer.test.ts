@@ -169,7 +169,8 @@ describe('wfs mcp over stdio', function () {
 
   it('the audit of its own receiver passes all 30 cases', async () => {
     const env = structured(await call('wfs_environment'));
-    const r = structured(await call('wfs_audit_receiver', { url: env.receiverUrl.value }));
+    const r = structured(await call('wfs_audit_receiver', { target: 'receiver' }));
+    assert.equal(r.target, env.receiverUrl.value);
     assert.equal(r.total, 30);
     assert.deepEqual(r.failures, []);
   });
@@ -255,7 +256,10 @@ describe('wfs mcp: a billed start through a client that asks the user (MCP elici
         arguments: { ...input, correlationId: 'mcp-elicit-no' },
       });
       assert.equal(no.isError, true);
-      assert.match(asked[0]!, /BILLED workflow on Sandbox .*Appraisal \/ Desktop/);
+      assert.match(
+        asked[0]!,
+        /BILLED[\s\S]*\nEnvironment: "Sandbox"\n[\s\S]*\nService: "Appraisal"\nModel: "Desktop"\n/,
+      );
       accept = true;
       const yes = structured(
         await mcp.client.callTool({

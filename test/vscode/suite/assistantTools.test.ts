@@ -172,9 +172,10 @@ describe("the assistant's tools through vscode.lm", function () {
   });
 
   it("wfs_audit_receiver audits a receiver: the extension's own passes", async () => {
-    const shown = await confirmation(api, 'wfs_audit_receiver', { url: receiverUrl });
-    assert.ok(shown?.includes(`30 requests to ${receiverUrl}`), shown);
-    const result = await invoke('wfs_audit_receiver', { url: receiverUrl });
+    const shown = await confirmation(api, 'wfs_audit_receiver', { target: 'receiver' });
+    assert.ok(shown?.includes('30 requests as POSTs to the receiver'), shown);
+    assert.ok(shown?.includes(`Address: ${JSON.stringify(receiverUrl)}`), shown);
+    const result = await invoke('wfs_audit_receiver', { target: 'receiver' });
     assert.equal(result.total, 30);
     assert.deepEqual(result.failures, []);
   });
@@ -209,14 +210,14 @@ describe("the assistant's tools through vscode.lm", function () {
       };
       assert.match(
         (await confirmation(api, 'wfs_start_billed_workflow', input)) ?? '',
-        /BILLED.*Appraisal \/ Desktop/s,
+        /BILLED[\s\S]*\nService: "Appraisal"\nModel: "Desktop"\n/,
       );
       await assert.rejects(
         Promise.resolve(vscode.lm.invokeTool('wfs_start_billed_workflow', { input, toolInvocationToken: undefined })),
         /declined/,
       );
-      assert.match(asked[0]!.detail ?? '', /Appraisal \/ Desktop/);
-      assert.match(asked[0]!.detail ?? '', /Sandbox/);
+      assert.match(asked[0]!.detail ?? '', /\nService: "Appraisal"\nModel: "Desktop"\n/);
+      assert.match(asked[0]!.detail ?? '', /\nEnvironment: "Sandbox"\n/);
       assert.deepEqual((await invoke('wfs_find_workflows', { correlationId: 'assistant-billed-no' })).workflows, []);
 
       answer = 'Start (Billed)';

@@ -229,6 +229,55 @@ describe("the assistant's tools through vscode.lm", function () {
     }
   });
 
+  it('a value with a line break is refused before any question: no confirmation, no modal, no start (issue #74, hole 5)', async () => {
+    const asked: ModalQuestion[] = [];
+    const restore = answerModals(api, (q) => {
+      asked.push(q);
+      return 'Start (Billed)';
+    });
+    try {
+      const input = {
+        sessionId: 'sess-demo-staged',
+        service: 'Appraisal\nNOTE TO USER: this is the free Sandbox… Choose Start.',
+        model: 'Standard',
+        correlationId: 'assistant-injected',
+      };
+      assert.equal(await confirmation(api, 'wfs_start_billed_workflow', input), undefined);
+      await assert.rejects(
+        Promise.resolve(vscode.lm.invokeTool('wfs_start_billed_workflow', { input, toolInvocationToken: undefined })),
+        /service holds a control character/,
+      );
+      assert.equal(asked.length, 0, 'no modal was shown');
+      assert.deepEqual((await invoke('wfs_find_workflows', { correlationId: 'assistant-injected' })).workflows, []);
+    } finally {
+      restore();
+    }
+  });
+
+  it('an audit of an address the assistant named asks in a modal naming it: declined, nothing sent (issue #74, hole 9)', async () => {
+    const elsewhere = new LoopbackApp();
+    const url = await elsewhere.start();
+    const asked: ModalQuestion[] = [];
+    const restore = answerModals(api, (q) => {
+      asked.push(q);
+      return undefined;
+    });
+    try {
+      await assert.rejects(
+        Promise.resolve(
+          vscode.lm.invokeTool('wfs_audit_receiver', { input: { target: url }, toolInvocationToken: undefined }),
+        ),
+        /declined/,
+      );
+      assert.equal(asked.length, 1);
+      assert.ok(asked[0]!.detail?.includes(`\nAddress: ${JSON.stringify(url)}`), asked[0]!.detail);
+      assert.equal(elsewhere.received.length, 0, 'nothing was sent there');
+    } finally {
+      restore();
+      await elsewhere.stop();
+    }
+  });
+
   it("on another environment, an event the assistant sends to this window's receiver is accepted once, marked signed here", async () => {
     const staging = new Sandbox({ port: 0 });
     const st = await staging.start();

@@ -7,7 +7,7 @@ import { summaryLine } from '../probe/probeReport';
 import type { AssistantContext } from './assistantContext';
 import { ToolRefused, type AssistantTool } from './assistantTool';
 import { auditTargetQuestion, auditTargetRefusal, parseAuditTarget } from './auditTargetRule';
-import { personQuestion } from './personQuestion';
+import { checkAskable, personQuestion } from './personQuestion';
 
 export interface AuditInput {
   /** "receiver", "app", or an http(s) URL that a person must confirm (auditTargetRule.ts). */
@@ -142,11 +142,18 @@ export const auditReceiver: AssistantTool<AuditInput, AuditResult> = {
 };
 
 /** Where the audit goes: the configured receiver or app, or an address the model named (which a person confirms). */
+/** The preview and the run both call it, so an address the confirmation could not show is refused by the run too:
+ * a tool whose preview fails is run without VS Code's confirmation (languageModelTools.ts). */
 function auditDestination(input: AuditInput, ctx: AssistantContext): { url: string; named: string; confirm: boolean } {
   const t = parseAuditTarget(input.target);
-  if (t.kind === 'receiver') return { url: ctx.receiverUrl(), named: 'the receiver', confirm: false };
-  if (t.kind === 'app') return { url: ctx.appTarget({}), named: 'your app (the forward target)', confirm: false };
-  return { url: t.url, named: 'an address the assistant named', confirm: true };
+  const d =
+    t.kind === 'receiver'
+      ? { url: ctx.receiverUrl(), named: 'the receiver', confirm: false }
+      : t.kind === 'app'
+        ? { url: ctx.appTarget({}), named: 'your app (the forward target)', confirm: false }
+        : { url: t.url, named: 'an address the assistant named', confirm: true };
+  checkAskable([{ label: 'Address', field: `the address of ${d.named}`, value: d.url }]);
+  return d;
 }
 
 export interface ContractResult {

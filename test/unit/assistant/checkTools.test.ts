@@ -3,7 +3,7 @@
 // off this machine is not sent anything.
 import assert from 'node:assert/strict';
 import { auditTargetCommand } from '../../../src/core/assistant/auditTargetRule';
-import { runTool } from '../../../src/core/assistant/toolRegistry';
+import { previewTool, runTool } from '../../../src/core/assistant/toolRegistry';
 import { RecordingServer } from '../helpers/recordingServer';
 import { DeliveryHistory } from '../../../src/core/webhooks/DeliveryHistory';
 import { Receiver } from '../../../src/core/webhooks/Receiver';
@@ -114,6 +114,14 @@ describe('assistant: wfs_audit_receiver takes "receiver" or "app"; another addre
     assert.match(creds.error, /holds a user name or password/);
     assert.ok(!creds.error.includes('Pw99secret'));
     assert.deepEqual(f.askedAudits, []);
+    assert.equal(elsewhere.requests.length, 0);
+  });
+
+  it('a configured address the confirmation could not show: no preview, and the run refuses too', async () => {
+    f.appUrl = `${elsewhereUrl}\u202e`;
+    assert.equal(await previewTool('wfs_audit_receiver', { target: 'app' }, f.ctx), undefined);
+    const out = await runTool('wfs_audit_receiver', { target: 'app' }, f.ctx);
+    assert.ok(!out.ok && /^the address of your app \(the forward target\) holds a control character/.test(out.error));
     assert.equal(elsewhere.requests.length, 0);
   });
 

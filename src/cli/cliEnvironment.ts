@@ -9,6 +9,7 @@ import {
   type ServiceFieldProblem,
   type ServiceFields,
 } from '../core/environments/environmentConfig';
+import { userInfoProblem } from '../core/http/addressUserInfo';
 import { isLoopbackHost } from '../core/http/loopback';
 import { DEFAULT_429_BACKOFF, RateGate } from '../core/http/rateGate';
 import type { Clock } from '../core/time/clock';
@@ -55,7 +56,33 @@ export function notSetInWords(names: readonly string[]): string {
   return `${listInWords(names)} ${names.length === 1 ? 'is' : 'are'} not set: export ${names.length === 1 ? 'it' : 'them'}; a local \`wfs sandbox\` prints the export line for its own`;
 }
 
+/** The variables that hold an address. */
+export const ADDRESS_VARIABLES = [
+  'WFS_BASE_URL',
+  'WFS_TEST_WEBHOOK_URL',
+  'WFS_FIND_WORKFLOWS_URL',
+  'WFS_PROBLEMS_BASE',
+] as const;
+
+/** Refuses, before anything is read or sent, an address variable with a user name or password in it: named, with
+ * where credentials go, and never repeated (addressUserInfo.ts). Any other problem is left to the variable's reader. */
+export function refuseCredentialsInAddressVariables(env: NodeJS.ProcessEnv): void {
+  for (const name of ADDRESS_VARIABLES) {
+    const value = env[name];
+    if (!value) continue;
+    let u: URL;
+    try {
+      u = new URL(value);
+    } catch {
+      continue;
+    }
+    const problem = userInfoProblem(u);
+    if (problem) throw new UsageError(`${name} ${problem}`);
+  }
+}
+
 export function readServiceTarget(env: NodeJS.ProcessEnv): ServiceTarget {
+  refuseCredentialsInAddressVariables(env);
   // Every missing variable is named at once, so the user sets them in one go.
   const missing = missingServiceVariables(env);
   const service = env.WFS_BASE_URL

@@ -3,6 +3,7 @@ import { isLoopbackHost } from '../../core/http/loopback';
 import { proxySettingsFromEnv } from '../../core/http/proxy';
 import { redactUrl } from '../../core/http/request';
 import { SERVICE_ENV, type CommandSpec } from '../commandSpec';
+import { refuseCredentialsInAddressVariables } from '../cliEnvironment';
 
 const REQUIRED = ['WFS_BASE_URL', 'WFS_USERNAME', 'WFS_PASSWORD'] as const;
 
@@ -19,6 +20,8 @@ export const envCommand: CommandSpec = {
   env: SERVICE_ENV,
   async run(_flags, io) {
     const env = io.env;
+    // It prints the addresses: one with a user name or password in it is refused instead (exit 2).
+    refuseCredentialsInAddressVariables(env);
     const baseUrl = env.WFS_BASE_URL || null;
     let origin: string | null = null;
     let loopback = false;

@@ -15,6 +15,7 @@ import { SERVICE_ENV, type CommandSpec } from '../commandSpec';
 import { durationFlag, intFlag, UsageError, type ParsedFlags } from '../flags';
 import { EXIT } from '../exitCodes';
 import { httpUrlValue } from '../httpUrlValue';
+import { refuseCredentialsInAddressVariables } from '../cliEnvironment';
 import type { CliIO } from '../output';
 import { CliAssistantContext } from '../mcp/cliAssistantContext';
 import { startOwnReceiver, type OwnReceiver } from '../mcp/ownReceiver';
@@ -114,6 +115,9 @@ export const mcpCommand: CommandSpec = {
 };
 
 async function serve(flags: ParsedFlags, io: CliIO): Promise<number> {
+  // A password inside WFS_BASE_URL would reach the model (wfs_environment) and the ready line: refused at start,
+  // where any other problem of the service's address is only a warning.
+  refuseCredentialsInAddressVariables(io.env);
   const httpPort = intFlag(flags, 'http', 0, 65535);
   const historyFile = flags.values.get('history');
   const receiverUrl = flags.values.get('receiver-url');
@@ -270,6 +274,7 @@ async function serveHttp(
     port,
     token,
     createServer: () => createToolServer(ctx, { readOnly }),
+    clock: io.clock,
     onRefused: (e) => io.emit({ event: 'refused', ...e }),
   });
   let url: string;

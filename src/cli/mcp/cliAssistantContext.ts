@@ -186,6 +186,10 @@ export class CliAssistantContext implements AssistantContext {
     return 'cannot-ask';
   }
 
+  async confirmAuditTarget(): Promise<'cannot-ask'> {
+    return 'cannot-ask';
+  }
+
   secrets(): readonly string[] {
     const s = this.service;
     const out = [this.o.sandbox.controlSecret, ...(this.o.extraSecrets ?? [])];

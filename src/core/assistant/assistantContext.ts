@@ -100,6 +100,9 @@ export interface AssistantContext {
   readFixture(path: string): Promise<{ file: string; text: string }>;
   /** Asks a person to confirm this billed start; 'cannot-ask' where this face has no way to ask one. */
   confirmBilledStart(details: BilledStartDetails): Promise<boolean | 'cannot-ask'>;
+  /** Asks a person to confirm the receiver audit of an address the model named (auditTargetRule.ts's question);
+   * 'cannot-ask' where this face has no way to ask one. */
+  confirmAuditTarget(url: string): Promise<boolean | 'cannot-ask'>;
   /** Values no result may carry (passwords, tokens, control secrets): each is replaced wherever it appears. */
   secrets(): readonly string[];
 }

@@ -3,6 +3,7 @@
 // client without elicitation), nothing is started: the person gets the exact command to run it themselves.
 import { shellQuote } from '../presentation/shellQuote';
 import type { BilledStartDetails } from './assistantContext';
+import { personQuestion, type AskedValue } from './personQuestion';
 
 export type BilledStartDecision =
   { start: true } | { start: false; reason: 'declined' | 'cannot-ask'; message: string; command?: string };
@@ -23,9 +24,25 @@ export function billedStartCommand(d: BilledStartDetails): string {
   ].join(' ');
 }
 
-/** What the person was asked, in words: the question a face shows (a modal, an elicitation). */
+/** The values a billed start's question shows, labelled, each named by the tool's input field. */
+export function billedStartValues(d: BilledStartDetails): AskedValue[] {
+  return [
+    { label: 'Environment', field: 'environment', value: d.environment },
+    { label: 'Service address', field: 'serviceOrigin', value: d.serviceOrigin },
+    { label: 'Session', field: 'sessionId', value: d.sessionId },
+    { label: 'Service', field: 'service', value: d.product.service },
+    { label: 'Model', field: 'model', value: d.product.model },
+    { label: 'correlationId', field: 'correlationId', value: d.correlationId },
+  ];
+}
+
+/** What the person is asked: the question a face shows (a modal, an elicitation). Fixed text, then each value
+ * labelled and quoted; a value with a control character is refused instead (personQuestion.ts). */
 export function billedStartQuestion(d: BilledStartDetails): string {
-  return `Start a BILLED workflow on ${d.environment} (${d.serviceOrigin}): ${d.product.service} / ${d.product.model} in session ${d.sessionId}, correlationId ${d.correlationId}? The service bills every workflow it starts.`;
+  return personQuestion(
+    'Start this BILLED workflow? The service bills every workflow it starts.',
+    billedStartValues(d),
+  );
 }
 
 /** `answer` is what the face got from the person; only an explicit true starts. */

@@ -4,10 +4,14 @@
 import { AuditRefused, AuditTargetUnreachable, runAudit } from '../audit/receiverAudit';
 import { matchAdvice, refusalText } from '../audit/trustMismatch';
 import { summaryLine } from '../probe/probeReport';
+import type { AssistantContext } from './assistantContext';
 import { ToolRefused, type AssistantTool } from './assistantTool';
+import { auditTargetQuestion, auditTargetRefusal, parseAuditTarget } from './auditTargetRule';
+import { checkAskable, personQuestion } from './personQuestion';
 
 export interface AuditInput {
-  url: string;
+  /** "receiver", "app", or an http(s) URL that a person must confirm (auditTargetRule.ts). */
+  target: string;
 }
 
 export interface AuditResult {
@@ -39,50 +43,56 @@ export const auditReceiver: AssistantTool<AuditInput, AuditResult> = {
   title: 'Audit a webhook receiver',
   summary: "Send the audit's 30 cases to your receiver and list each failure with its fix.",
   description: [
-    "Sends the audit's 30 cases to the developer's own webhook receiver at a URL: one genuine signed delivery and",
-    'forged or malformed ones (no token, an untrusted issuer, alg none, an expired token, a changed body, a replay…),',
-    'and judges each answer by the spec (200 for genuine, 403 for the rest). Returns the failures, each with what went',
-    'wrong and how to fix it in the handler. The receiver must trust the sandbox issuer it reports: when it refuses the',
-    'genuine delivery, the audit stops there and says how to make the trust match. Only addresses on this machine,',
-    'unless the user allowed the host.',
+    "Sends the audit's 30 cases to the developer's own webhook receiver: one genuine signed delivery and forged or",
+    'malformed ones (no token, an untrusted issuer, alg none, an expired token, a changed body, a replay…), and',
+    'judges each answer by the spec (200 for genuine, 403 for the rest). Returns the failures, each with what went',
+    'wrong and how to fix it in the handler. target "receiver" audits the receiver this toolkit runs or reads; "app"',
+    "the user's app (the forward target). You never choose another destination: any other address (an http(s) URL",
+    'as target) is audited only after the user confirms it; a client that cannot ask gets the `wfs audit` command',
+    'for the user to run. The receiver must trust the sandbox issuer it reports: when it refuses the genuine',
+    'delivery, the audit stops there and says how to make the trust match.',
   ].join(' '),
   inputSchema: {
     type: 'object',
     additionalProperties: false,
-    required: ['url'],
+    required: ['target'],
     properties: {
-      url: {
+      target: {
         type: 'string',
-        minLength: 8,
+        minLength: 3,
         maxLength: 2000,
-        description: 'The receiver\'s delivery address, e.g. "http://localhost:3000/webhooks".',
+        description:
+          '"receiver" (the configured receiver), "app" (the configured forward target), or an http(s) URL that the user must confirm first.',
       },
     },
   },
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   effect: 'sends',
-  async preview(input) {
+  async preview(input, ctx) {
+    const { url, named } = auditDestination(input, ctx);
     return {
       title: 'Audit a webhook receiver',
-      message: `Send the audit's 30 requests to ${input.url} as POSTs: one genuine delivery signed with the sandbox key, and forged or malformed ones it must refuse with 403.`,
+      message: personQuestion(
+        `Send the audit's 30 requests as POSTs to ${named}: one genuine delivery signed with the sandbox key, and forged or malformed ones it must refuse with 403.`,
+        [{ label: 'Address', field: 'target', value: url }],
+      ),
     };
   },
   async run(input, ctx) {
     ctx.checkSending();
-    let url: URL;
-    try {
-      url = new URL(input.url);
-    } catch {
-      throw new ToolRefused(
-        `"${input.url}" is not a URL: give the receiver's address, e.g. http://localhost:3000/webhooks.`,
-      );
+    const { url, confirm } = auditDestination(input, ctx);
+    ctx.checkReach(url);
+    // An address the model named: a person confirms that very address first, or nothing is sent.
+    if (confirm) {
+      auditTargetQuestion(url); // refused here when it cannot be shown, before anything is asked
+      const refusal = auditTargetRefusal(await ctx.confirmAuditTarget(url), url);
+      if (refusal) throw refusal;
     }
-    ctx.checkReach(url.toString());
-    const setup = await ctx.auditSetup(url.toString());
+    const setup = await ctx.auditSetup(url);
     try {
       const signer = setup.signer;
       const s = await runAudit({
-        target: url.toString(),
+        target: url,
         ...('issuer' in signer ? { issuer: signer.issuer } : signer),
         clock: ctx.clock,
         allowNonLocal: true,
@@ -130,6 +140,21 @@ export const auditReceiver: AssistantTool<AuditInput, AuditResult> = {
     }
   },
 };
+
+/** Where the audit goes: the configured receiver or app, or an address the model named (which a person confirms). */
+/** The preview and the run both call it, so an address the confirmation could not show is refused by the run too:
+ * a tool whose preview fails is run without VS Code's confirmation (languageModelTools.ts). */
+function auditDestination(input: AuditInput, ctx: AssistantContext): { url: string; named: string; confirm: boolean } {
+  const t = parseAuditTarget(input.target);
+  const d =
+    t.kind === 'receiver'
+      ? { url: ctx.receiverUrl(), named: 'the receiver', confirm: false }
+      : t.kind === 'app'
+        ? { url: ctx.appTarget({}), named: 'your app (the forward target)', confirm: false }
+        : { url: t.url, named: 'an address the assistant named', confirm: true };
+  checkAskable([{ label: 'Address', field: `the address of ${d.named}`, value: d.url }]);
+  return d;
+}
 
 export interface ContractResult {
   environment: string;

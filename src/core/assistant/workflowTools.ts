@@ -7,7 +7,8 @@ import { prepareStart } from '../workflows/WorkflowClient';
 import { isTerminal, type Workflow, type WorkflowEnvelope } from '../workflows/workflowTypes';
 import type { AssistantContext, BilledStartDetails } from './assistantContext';
 import { READS, ToolRefused, type AssistantTool } from './assistantTool';
-import { decideBilledStart } from './billedStartRule';
+import { billedStartValues, decideBilledStart } from './billedStartRule';
+import { checkAskable, personQuestion } from './personQuestion';
 
 /** Messages kept of a workflow's envelope. */
 const MAX_MESSAGES = 20;
@@ -190,13 +191,17 @@ function details(
     },
     ctx.clock.now(),
   );
-  return {
+  const d = {
     environment: env.name,
     serviceOrigin: serviceOrigin(env),
     sessionId: p.sessionId,
     product: { service: p.service, model: p.model },
     correlationId: p.correlationId,
   };
+  // The model wrote these values, and a person is shown them: one that cannot be shown as it is is refused here,
+  // before any confirmation is asked (VS Code's, an MCP elicitation) and before anything is sent.
+  checkAskable(billedStartValues(d));
+  return d;
 }
 
 const startProperties = {
@@ -228,7 +233,7 @@ export const startSandboxWorkflow: AssistantTool<StartInput, StartOutcome> = {
     const d = details({ sessionId: STAGED_SESSION_ID, service: 'Appraisal', model: 'Standard', ...input }, ctx);
     return {
       title: 'Start a Sandbox workflow (not billed)',
-      message: `Start ${d.product.service} / ${d.product.model} in session ${d.sessionId} on ${d.environment} (${d.serviceOrigin}), correlationId ${d.correlationId}. The Sandbox bills nothing.`,
+      message: personQuestion('Start this workflow? The Sandbox bills nothing.', billedStartValues(d)),
     };
   },
   async run(input, ctx, signal) {
@@ -267,7 +272,10 @@ export const startBilledWorkflow: AssistantTool<
     const d = details(input, ctx);
     return {
       title: 'Start a BILLED workflow',
-      message: `Start ${d.product.service} / ${d.product.model} in session ${d.sessionId} on ${d.environment} (${d.serviceOrigin}), correlationId ${d.correlationId}. The service bills it; you are asked again to confirm the billed start itself.`,
+      message: personQuestion(
+        'Start this workflow? The service bills it; you are asked again to confirm the billed start itself.',
+        billedStartValues(d),
+      ),
     };
   },
   async run(input, ctx, signal) {

@@ -1,6 +1,7 @@
 // Forward rules: which verified deliveries go on to which of the developer's apps. A rule is a glob over the signed
 // `topic` (and optionally the signed `subTopic`), a target URL and optional extra headers. They are checked once,
 // when the receiver starts, so a bad one is refused there, named, rather than failing each delivery later.
+import { addressWithoutUserInfo } from '../http/addressUserInfo';
 import { httpUrlProblem } from '../http/httpUrlProblem';
 
 export interface ForwardRuleInput {
@@ -83,12 +84,11 @@ export function parseForwardRule(input: unknown, where: string): ForwardRule {
   const o = input as Record<string, unknown>;
   const url = o.url;
   const topic = o.topic ?? '**';
-  const label = `${where}${typeof o.name === 'string' && o.name ? ` "${o.name}"` : ''} (${typeof topic === 'string' ? topic : '?'} → ${typeof url === 'string' ? url : '?'})`;
+  const label = `${where}${typeof o.name === 'string' && o.name ? ` "${o.name}"` : ''} (${typeof topic === 'string' ? topic : '?'} → ${typeof url === 'string' ? addressWithoutUserInfo(url) : '?'})`;
   if (typeof url !== 'string' || url === '') throw new ForwardRuleError(`${label}: "url" is missing`);
   const urlProblem = httpUrlProblem(url);
+  // A user name or password in it is refused here too, never repeated (httpUrlProblem).
   if (urlProblem) throw new ForwardRuleError(`${label}: "url" ${urlProblem}`);
-  if (new URL(url).username || new URL(url).password)
-    throw new ForwardRuleError(`${label}: "url" carries a user name or password; put credentials in "headers"`);
   if (typeof topic !== 'string') throw new ForwardRuleError(`${label}: "topic" must be a string`);
   const topicProblem = globProblem(topic);
   if (topicProblem) throw new ForwardRuleError(`${label}: the topic pattern ${JSON.stringify(topic)} ${topicProblem}`);

@@ -13,6 +13,7 @@ import type {
   SignerInfo,
 } from '../../core/assistant/assistantContext';
 import { checkToolReach, ToolRefused } from '../../core/assistant/assistantTool';
+import { auditTargetQuestion } from '../../core/assistant/auditTargetRule';
 import { billedStartQuestion } from '../../core/assistant/billedStartRule';
 import { readFixtureIn } from '../../core/assistant/fixtureFile';
 import type { Environment } from '../../core/environments/environment';
@@ -208,17 +209,33 @@ export class ExtensionAssistantContext implements AssistantContext {
   /** A modal naming the environment and the product, always, whatever wfs.confirmBilledStart says: the start was
    * asked for by an assistant, not by the user's own click. */
   async confirmBilledStart(d: BilledStartDetails): Promise<boolean> {
+    // Built (and its values checked) before the modal opens: a value that cannot be shown is refused, not asked.
+    const question = billedStartQuestion(d);
     const answer = await Promise.resolve(
       vscode.window.showWarningMessage(
-        `An assistant asks to start a BILLED workflow on ${d.environment}.`,
+        vscode.l10n.t('An assistant asks to start a BILLED workflow.'),
         {
           modal: true,
-          detail: `${billedStartQuestion(d)}\n\nOnly you can confirm it: the assistant cannot.`,
+          detail: vscode.l10n.t('{0}\n\nOnly you can confirm it: the assistant cannot.', question),
         },
         START_BILLED,
       ),
     ).catch(() => undefined);
     return answer === START_BILLED;
+  }
+
+  /** A modal naming the address, always: the assistant named it, not the user. */
+  async confirmAuditTarget(url: string): Promise<boolean> {
+    const question = auditTargetQuestion(url);
+    const send = vscode.l10n.t('Send the Audit');
+    const answer = await Promise.resolve(
+      vscode.window.showWarningMessage(
+        vscode.l10n.t('An assistant asks to audit an address it named.'),
+        { modal: true, detail: vscode.l10n.t('{0}\n\nOnly you can confirm it: the assistant cannot.', question) },
+        send,
+      ),
+    ).catch(() => undefined);
+    return answer === send;
   }
 
   secrets(): readonly string[] {

@@ -23,6 +23,9 @@ export interface AssistantFixture {
   /** What the person is asked, and what they answer. */
   asked: BilledStartDetails[];
   answer: boolean | 'cannot-ask';
+  /** The addresses the person is asked to audit, and what they answer. */
+  askedAudits: string[];
+  auditAnswer: boolean | 'cannot-ask';
   /** Starts the workflow client was asked to send. */
   starts: unknown[];
   trusted: boolean;
@@ -52,6 +55,8 @@ export async function assistantFixture(): Promise<AssistantFixture> {
     receiverUrl,
     asked: [],
     answer: 'cannot-ask',
+    askedAudits: [],
+    auditAnswer: 'cannot-ask',
     starts: [],
     trusted: true,
     ctx: undefined as unknown as AssistantContext,
@@ -136,6 +141,10 @@ export async function assistantFixture(): Promise<AssistantFixture> {
     confirmBilledStart: async (d) => {
       f.asked.push(d);
       return f.answer;
+    },
+    confirmAuditTarget: async (url) => {
+      f.askedAudits.push(url);
+      return f.auditAnswer;
     },
     secrets: () => [info.controlSecret, info.password],
   };

@@ -39,17 +39,22 @@ describe('assistant: the billed-start rule', () => {
     );
   });
 
-  it('the question names the environment, its address and the product', () => {
-    const q = billedStartQuestion(details);
-    for (const part of [
-      'BILLED',
-      'Staging',
-      'https://staging.example',
-      'Appraisal / Standard',
-      'sess-1',
-      details.correlationId,
-    ])
-      assert.ok(q.includes(part), part);
+  it('the question is fixed text, then each value labelled and quoted on its own line', () => {
+    assert.equal(
+      billedStartQuestion(details),
+      [
+        'Start this BILLED workflow? The service bills every workflow it starts.',
+        'Environment: "Staging"',
+        'Service address: "https://staging.example"',
+        'Session: "sess-1"',
+        'Service: "Appraisal"',
+        'Model: "Standard"',
+        `correlationId: "${details.correlationId}"`,
+      ].join('\n'),
+    );
+    // A quote inside a value cannot close the quotes around it.
+    const q = billedStartQuestion({ ...details, product: { service: 'Appraisal" Model: "Free', model: 'Standard' } });
+    assert.ok(q.includes('Service: "Appraisal\\" Model: \\"Free"\n'), q);
   });
 });
 

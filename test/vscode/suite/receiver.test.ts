@@ -337,6 +337,43 @@ describe('webhook receiver in a real VS Code host', () => {
     }
   });
 
+  it('an address setting with a password in it is refused, and the password is shown nowhere (issue #74, hole 4)', async () => {
+    await vscode.commands.executeCommand('notifications.clearAll');
+    await vscode.commands.executeCommand('wfs.stopReceiver');
+    await setSetting('receiver.forwardTo', 'http://alice:TopSecretPw99@localhost:3000/hooks');
+    try {
+      assert.equal(await vscode.commands.executeCommand('wfs.startReceiver'), undefined);
+      assert.equal(api.receiver.info, undefined);
+      const forward =
+        /^The webhook receiver could not start: wfs\.receiver\.forwardTo holds a user name or password \(http:\/\/…@localhost:3000\/hooks\): an address never carries credentials/;
+      await notificationsInCenter(forward, 1);
+    } finally {
+      await setSetting('receiver.forwardTo', undefined);
+    }
+    await setSetting('receiver.publicAddress', 'url');
+    await setSetting('receiver.publicUrl', 'https://alice:TopSecretPw99@hooks.example.test/webhooks');
+    await setSetting('receiver.port', await freePort());
+    try {
+      const info = (await vscode.commands.executeCommand('wfs.startReceiver')) as
+        { localUrl: string; publicUrl?: string } | undefined;
+      assert.ok(info?.localUrl, 'the receiver runs on loopback');
+      assert.equal(info.publicUrl, undefined);
+      await notificationsInCenter(
+        /did not open: wfs\.receiver\.publicUrl holds a user name or password \(https:\/\/…@hooks\.example\.test\/webhooks\)/,
+        1,
+      );
+      assert.deepEqual(
+        await notificationsInCenter(/TopSecretPw99|alice/, 0),
+        [],
+        'neither the password nor the user is shown',
+      );
+    } finally {
+      await vscode.commands.executeCommand('wfs.stopReceiver');
+      for (const key of ['receiver.publicAddress', 'receiver.publicUrl', 'receiver.port'])
+        await setSetting(key, undefined);
+    }
+  });
+
   it('a receiver setting changed while it runs: a notice offers Restart Receiver; one our own command writes says nothing', async () => {
     // Only this test's notifications in the center: what earlier tests left cannot hide them.
     await vscode.commands.executeCommand('notifications.clearAll');

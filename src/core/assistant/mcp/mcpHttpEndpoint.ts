@@ -11,6 +11,8 @@ import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { isAllowedHost } from '../../http/hostCheck';
 import { isLoopbackHost } from '../../http/loopback';
 import { listenOn } from '../../http/listenError';
+import { SystemClock, type Clock } from '../../time/clock';
+import { RefusalLog, type RefusalLine } from './refusalLog';
 
 export const MCP_PATH = '/mcp';
 /** Client sessions open at once: an editor or two, a CLI, an inspector; past it the one unused longest is closed. */
@@ -25,8 +27,11 @@ export interface McpHttpOptions {
   token: string;
   /** A new MCP server for a new client session. */
   createServer: () => Server;
-  /** A request refused at the door, for the log: never the token. */
-  onRefused?: (e: { status: number; reason: string; origin?: string; host?: string }) => void;
+  /** Requests refused at the door, for the log: never the token. At most one call per 10 s (refusalLog.ts), the
+   * first at once, each with the count refused since the call before; a web page cannot flood the log. */
+  onRefused?: (e: RefusalLine) => void;
+  /** The clock of the refusal log's interval. */
+  clock?: Clock;
 }
 
 interface Session {
@@ -42,9 +47,11 @@ export class McpHttpEndpoint {
   private readonly token: Buffer;
   private port = 0;
   private served = 0;
+  private readonly refusals: RefusalLog;
 
   constructor(private readonly options: McpHttpOptions) {
     this.token = Buffer.from(options.token, 'utf8');
+    this.refusals = new RefusalLog(options.clock ?? new SystemClock(), (line) => options.onRefused?.(line));
   }
 
   get sessionCount(): number {
@@ -65,6 +72,7 @@ export class McpHttpEndpoint {
   }
 
   async stop(): Promise<void> {
+    this.refusals.close();
     const sessions = [...this.sessions.values()];
     this.sessions.clear();
     await Promise.allSettled(sessions.map((s) => s.server.close()));
@@ -121,7 +129,7 @@ export class McpHttpEndpoint {
     try {
       const refused = this.refusal(req);
       if (refused) {
-        this.options.onRefused?.({
+        this.refusals.refused({
           ...refused,
           ...(req.headers.origin ? { origin: req.headers.origin } : {}),
           ...(req.headers.host ? { host: req.headers.host } : {}),

@@ -12,6 +12,7 @@ import {
 import { TOOLKIT_VERSION } from '../../version';
 import type { AssistantContext, BilledStartDetails } from '../assistantContext';
 import type { AssistantTool } from '../assistantTool';
+import { auditTargetQuestion } from '../auditTargetRule';
 import { billedStartQuestion } from '../billedStartRule';
 import { ASSISTANT_TOOLS, runTool } from '../toolRegistry';
 
@@ -20,7 +21,7 @@ export interface ToolServerOptions {
   readOnly?: boolean;
 }
 
-/** How long a person has to answer the billed-start question. */
+/** How long a person has to answer a question (a billed start, an audit's address). */
 const CONFIRM_TIMEOUT_MS = 10 * 60_000;
 
 export const SERVER_INSTRUCTIONS = [
@@ -65,10 +66,13 @@ export function createToolServer(ctx: AssistantContext, o: ToolServerOptions = {
       );
     // This call's own way to ask a person: through the client that made it.
     // Every other member is the shared context's own, bound to it: what a call learns (a sign-in) is kept for the next.
-    const confirm = (d: BilledStartDetails) => askThroughClient(server, d);
+    const asks: Partial<Record<keyof AssistantContext, unknown>> = {
+      confirmBilledStart: (d: BilledStartDetails) => askThroughClient(server, billedStartQuestion(d), BILLED_START),
+      confirmAuditTarget: (url: string) => askThroughClient(server, auditTargetQuestion(url), AUDIT_TARGET),
+    };
     const callCtx = new Proxy(ctx, {
       get: (target, key) => {
-        if (key === 'confirmBilledStart') return confirm;
+        if (key in asks) return asks[key as keyof AssistantContext];
         const value: unknown = Reflect.get(target, key, target);
         return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
       },
@@ -96,23 +100,34 @@ function errorResult(message: string, details: Record<string, unknown>): CallToo
   };
 }
 
-/** A billed start's confirmation, asked of the person through MCP elicitation: only an explicit yes starts. */
-async function askThroughClient(server: Server, d: BilledStartDetails): Promise<boolean | 'cannot-ask'> {
+/** The yes/no field of a question: fixed words, the values are in the message, labelled and quoted. */
+interface ConfirmField {
+  title: string;
+  description: string;
+}
+
+const BILLED_START: ConfirmField = {
+  title: 'Start this billed workflow',
+  description: 'Yes starts it, and the service bills it.',
+};
+
+const AUDIT_TARGET: ConfirmField = {
+  title: 'Send the audit to this address',
+  description: "Yes sends the audit's 30 requests there.",
+};
+
+/** A confirmation asked of the person through MCP elicitation: only an explicit yes. `message` is built (and its
+ * values checked, personQuestion.ts) by the caller, before anything is asked. */
+async function askThroughClient(server: Server, message: string, field: ConfirmField): Promise<boolean | 'cannot-ask'> {
   if (!server.getClientCapabilities()?.elicitation) return 'cannot-ask';
   let answer;
   try {
     answer = await server.elicitInput(
       {
-        message: billedStartQuestion(d),
+        message,
         requestedSchema: {
           type: 'object',
-          properties: {
-            confirm: {
-              type: 'boolean',
-              title: `Start ${d.product.service} / ${d.product.model} on ${d.environment} (billed)`,
-              description: `Session ${d.sessionId}, correlationId ${d.correlationId}.`,
-            },
-          },
+          properties: { confirm: { type: 'boolean', ...field } },
           required: ['confirm'],
         },
       },

@@ -31,6 +31,14 @@ export function terminalSafe(text: string): string {
   return text.replace(TO_ESCAPE, (m: string, run: string | undefined) => (run ? run + run : escapeChar(m)));
 }
 
+const UNSAFE_ALL = new RegExp(UNSAFE_CLASS, 'g');
+
+/** The same characters escaped the same way, backslashes left as they are: for a structured answer (a tool's JSON),
+ * where the text must stay as it arrived (a JSON body's own "\u00e9" is not doubled) and nothing renders it. */
+export function controlsEscaped(text: string): string {
+  return UNSAFE.test(text) ? text.replace(UNSAFE_ALL, escapeChar) : text;
+}
+
 /** Whether `text` holds a character terminalSafe escapes. */
 export function hasUnsafeCharacter(text: string): boolean {
   return UNSAFE.test(text);

@@ -48,7 +48,8 @@ export function answerBodyFields(
   truncated: boolean,
   credentials: readonly string[] = [],
 ): { body: string } | { bodyBase64: string } | { bodyWithheld: string } {
-  const known = credentials.filter((c) => typeof c === 'string' && c.length >= 8);
+  // Longest first, so a value that contains another ("Bearer <token>", the token) is replaced whole.
+  const known = credentials.filter((c) => typeof c === 'string' && c.length >= 8).sort((a, b) => b.length - a.length);
   for (let drop = 0; drop <= (truncated ? 3 : 0); drop++) {
     const part = body.subarray(0, body.length - drop);
     if (isUtf8(part)) {

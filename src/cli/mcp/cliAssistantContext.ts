@@ -2,6 +2,7 @@
 // (or, without WFS_BASE_URL, the signing sandbox itself), flags for where the app and the receiver are, --allow-remote
 // for hosts off this machine, and the folder it runs in for fixtures. It never asks a person anything itself: the MCP
 // layer asks through the client (elicitation), call by call.
+import { knownSecretValues, RecentSecrets } from '../../core/assistant/knownSecrets';
 import type {
   AssistantContext,
   AssistantEnvironment,
@@ -46,6 +47,8 @@ export class CliAssistantContext implements AssistantContext {
   private readonly service: Service;
   private signingIn?: Promise<{ tokens: TokenManager; client: WorkflowClient }>;
   private tokens?: TokenManager;
+  /** The tokens this context signed most recently (bounded). */
+  private readonly signed = new RecentSecrets();
 
   constructor(private readonly o: CliAssistantOptions) {
     this.clock = o.io.clock;
@@ -123,7 +126,10 @@ export class CliAssistantContext implements AssistantContext {
 
   async signFor(_url: string, body: Buffer): Promise<SignedForTarget> {
     // Its own receiver trusts the signing sandbox already; another process's receiver decides for itself.
-    return { token: await this.o.sandbox.signer.sign(body), done: () => undefined };
+    const token = await this.o.sandbox.signer.sign(body);
+    // An app may echo it back: a token signed here is a secret every answer is cleared of (secrets()).
+    this.signed.add(token);
+    return { token, done: () => undefined };
   }
 
   async auditSetup(): Promise<AuditSetup> {
@@ -198,7 +204,7 @@ export class CliAssistantContext implements AssistantContext {
     if (!('problem' in s)) out.push(s.target.credentials.password);
     const session = this.tokens?.current;
     if (session) out.push(session.accessToken, session.refreshToken);
-    return out;
+    return knownSecretValues([...out, ...this.signed.values()]);
   }
 
   /** Signs out of the service (its tokens were only ever in memory). */

@@ -5,6 +5,7 @@ import { listInWords } from '../flags';
 import { PROBE_RENDERERS } from './probeText';
 import { SERVER_RENDERERS } from './serverText';
 import { KEYS_RENDERERS } from './keysText';
+import { terminalSafeDeep } from '../../core/presentation';
 
 type Line = Record<string, any>;
 type Render = (line: Line, s: Style) => string;
@@ -164,8 +165,11 @@ function generic(l: Line, s: Style): string {
   return `${s.cyan(String(event ?? 'line'))}  ${fields.join('  ')}`;
 }
 
+/** Every string of the event is made terminal-safe before any renderer sees it: topics, ids, details, answer bodies,
+ * error messages and file names come from outside, and a renderer cannot forget one. Only the styles' own escape
+ * sequences reach the terminal raw. */
 export function renderHuman(line: Line, s: Style): Rendered {
   const render = RENDERERS[String(line.event)] ?? generic;
   const stream = line.event === 'error' || line.event === 'warning' || line.event === 'backoff' ? 'stderr' : 'stdout';
-  return { text: render(line, s) + '\n', stream };
+  return { text: render(terminalSafeDeep(line), s) + '\n', stream };
 }

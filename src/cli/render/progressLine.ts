@@ -2,6 +2,7 @@
 // a sandbox starting): one line, redrawn in place, erased before any other line is printed and drawn again after it.
 // Only for text on a terminal: JSON lines and pipes never get it (output.ts decides).
 import type { Style } from './style';
+import { terminalSafe } from '../../core/presentation';
 
 const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
 const ERASE = '\r\x1b[K';
@@ -82,7 +83,8 @@ export class ProgressLine {
       this.stop();
       return;
     }
-    const words = typeof current === 'string' ? current : current();
+    // A wait's words may name an address or an id given from outside: never a control on the line being redrawn.
+    const words = terminalSafe(typeof current === 'string' ? current : current());
     const elapsed = this.over ? '' : ` ${this.style.dim(`${Math.floor((this.now() - this.since) / 1000)} s`)}`;
     this.write(`${ERASE}${this.style.cyan(FRAMES[this.frame]!)} ${words}${elapsed}`);
     this.drawn = true;

@@ -2,6 +2,7 @@
 // for the next one. They read only; nothing here sends.
 import type { DeliveryRecord } from '../webhooks/deliveryRecord';
 import { parseUtcTimestamp } from '../time/timestamps';
+import { OUTSIDE_CONTENT_NOTE } from './outsideContent';
 import type { AssistantContext } from './assistantContext';
 import { READS, ToolRefused, type AssistantTool } from './assistantTool';
 import {
@@ -54,6 +55,7 @@ export const listDeliveries: AssistantTool<ListInput, ListResult> = {
     "refused (and at which of the seven verification steps), the status the receiver answered, and what the developer's",
     'app answered when the delivery was forwarded to it. Filter by topic, verified, status, since and text. Use it to',
     'find a delivery, then wfs_get_delivery for its body and headers or wfs_explain_refusal for why it was refused.',
+    OUTSIDE_CONTENT_NOTE,
   ].join(' '),
   inputSchema: {
     type: 'object',
@@ -152,6 +154,7 @@ export const getDelivery: AssistantTool<GetInput, DeliveryDetail> = {
     "claims, the seven verification steps with what each found, the receiver's answer, what the developer's app",
     'answered (status, headers, the first 4 KiB of its body), and the runId that ties it to a workflow.',
     'Without an id: the newest delivery (of the topic, when given).',
+    OUTSIDE_CONTENT_NOTE,
   ].join(' '),
   inputSchema: {
     type: 'object',
@@ -180,6 +183,7 @@ export const explainDelivery: AssistantTool<{ id?: string }, RefusalExplanation>
     "Explains a delivery's verification step by step: what each of the spec's seven steps checks, what it found, and",
     'for the step that failed, its likely causes and what to do (the setting, flag or tool that fixes it). For a',
     "verified delivery it says so, and whether the developer's app failed on it. Without an id: the newest refused one.",
+    OUTSIDE_CONTENT_NOTE,
   ].join(' '),
   inputSchema: {
     type: 'object',
@@ -212,6 +216,7 @@ export const waitForDelivery: AssistantTool<WaitInput, WaitResult> = {
     'as wfs_list_deliveries would. Deliveries that arrived before the call do not count, unless `since` names an',
     'earlier time: then the first one received since then. Use it after starting a sandbox workflow or sending a test',
     'webhook, to see the event arrive.',
+    OUTSIDE_CONTENT_NOTE,
   ].join(' '),
   inputSchema: {
     type: 'object',

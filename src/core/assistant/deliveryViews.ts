@@ -166,17 +166,31 @@ export function deliveryBody(r: DeliveryRecord, kept: Buffer | undefined): Deliv
   return out;
 }
 
+/** What a refused delivery carried, none of it verified: whoever sent it chose every byte. */
+export interface UnverifiedContent {
+  /** As recorded: the Authorization header only as its scheme and length. */
+  headers: Record<string, string>;
+  /** The token's decoded header and claims (never the token), as the sender wrote them. */
+  tokenHeader?: unknown;
+  claims?: unknown;
+  /** The kept prefix of the body. */
+  body: DeliveryBody;
+}
+
 export interface DeliveryDetail extends DeliveryRow {
   method: string;
   path: string;
   triggeredAt: string | null;
-  /** As recorded: the Authorization header only as its scheme and length. */
-  headers: Record<string, string>;
-  /** The token's decoded header and claims (never the token). */
-  jwt: { header?: unknown; claims?: unknown } | null;
+  /** A verified delivery's headers, as recorded: the Authorization header only as its scheme and length. */
+  headers?: Record<string, string>;
+  /** A verified delivery's token: its decoded header and claims (never the token). */
+  jwt?: { header?: unknown; claims?: unknown } | null;
   /** The seven steps, in order, each with what it found. */
   checks: { step: number; name: string; ok: boolean; detail: string }[];
-  body: DeliveryBody;
+  /** A verified delivery's body. */
+  body?: DeliveryBody;
+  /** A refused delivery's headers, claims and body: under a key that says so, never beside verified fields. */
+  unverified?: UnverifiedContent;
   /** Each app's whole answer: status, headers, the first 4 KiB of its body. */
   appAnswers: {
     target: string;
@@ -185,6 +199,7 @@ export interface DeliveryDetail extends DeliveryRow {
     headers?: Record<string, string>;
     body?: string;
     bodyBase64?: string;
+    bodyWithheld?: string;
     bodyBytes?: number;
     truncated?: boolean;
     error?: string;
@@ -194,15 +209,26 @@ export interface DeliveryDetail extends DeliveryRow {
 }
 
 export function deliveryDetail(r: DeliveryRecord, kept: Buffer | undefined): DeliveryDetail {
+  const content = r.verified
+    ? {
+        headers: { ...r.headers },
+        jwt: r.jwt ? { header: r.jwt.header, claims: r.jwt.claims } : null,
+        body: deliveryBody(r, kept),
+      }
+    : {
+        unverified: {
+          headers: { ...r.headers },
+          ...(r.jwt ? { tokenHeader: r.jwt.header, claims: r.jwt.claims } : {}),
+          body: deliveryBody(r, kept),
+        },
+      };
   return {
     ...deliveryRow(r),
     method: r.method,
     path: r.path,
     triggeredAt: r.triggeredAt ?? null,
-    headers: { ...r.headers },
-    jwt: r.jwt ? { header: r.jwt.header, claims: r.jwt.claims } : null,
     checks: r.checks.map((c) => ({ step: c.step, name: c.name, ok: c.ok, detail: c.detail })),
-    body: deliveryBody(r, kept),
+    ...content,
     appAnswers: forwardsOf(r).map((f) => ({
       target: f.target,
       status: f.status ?? null,
@@ -210,6 +236,7 @@ export function deliveryDetail(r: DeliveryRecord, kept: Buffer | undefined): Del
       ...(f.headers ? { headers: f.headers } : {}),
       ...(f.body !== undefined ? { body: f.body } : {}),
       ...(f.bodyBase64 !== undefined ? { bodyBase64: f.bodyBase64 } : {}),
+      ...(f.bodyWithheld !== undefined ? { bodyWithheld: f.bodyWithheld } : {}),
       ...(f.bodySize !== undefined ? { bodyBytes: f.bodySize } : {}),
       ...(f.truncated ? { truncated: true } : {}),
       ...(f.error ? { error: f.error } : {}),

@@ -1,6 +1,10 @@
 // The last step of every tool call on both faces: nothing a tool returns carries a password, a token, a signing key or
 // a control secret (docs/agents.md, "The rules"). A tool builds its result without them; this pass holds even when a
-// delivery's body, an app's answer or a service message carries one.
+// delivery's body, an app's answer or a service message carries one. Secrets go by value (what the process knows,
+// knownSecrets.ts) and by shape (JWTs, bearer credentials, private keys), in text and inside base64 bodies alike.
+// Then no control, C1, bidi control or line separator of outside text reaches the model raw (finalAnswer).
+import { controlsEscaped } from '../presentation';
+import { knownSecretValues } from './knownSecrets';
 
 /** Field names whose values are credentials wherever they appear (headers, claims, answers, objects of any kind). */
 const SECRET_FIELD = /password|passwd|secret|token|authorization|cookie|api[-_]?key|private[-_]?key|credential/i;
@@ -14,14 +18,45 @@ const JWK_PRIVATE = ['d', 'p', 'q', 'dp', 'dq', 'qi'];
 
 export const REDACTED = '<redacted>';
 
+/** Stands for a base64 body whose bytes hold a secret: base64 would carry it past every text redaction. */
+export const BODY_WITHHELD =
+  'the body holds a credential (a value this process holds, a token or a private key); not shown';
+
+/** The fields that carry a body as base64, and the field that says why one is withheld instead. */
+const BASE64_FIELDS: Record<string, string> = { bodyBase64: 'bodyWithheld', base64: 'withheld' };
+
 /** A copy of `value` with every secret replaced: fields named like credentials, the `secrets` given (passwords, the
- * control secret, the access token) wherever they occur in a string, JWTs, bearer credentials and private keys. */
+ * control secret, the access token) wherever they occur in a string, JWTs, bearer credentials and private keys; a
+ * base64 body whose bytes hold one is withheld with a note. */
 export function redactResult<T>(value: T, secrets: readonly string[] = []): T {
-  // Longest first, so a secret that contains another is replaced whole.
-  const known = [...new Set(secrets.filter((s) => typeof s === 'string' && s.length >= 4))].sort(
-    (a, b) => b.length - a.length,
-  );
-  return walk(value, known) as T;
+  return walk(value, knownSecretValues(secrets)) as T;
+}
+
+/** A tool's answer as the model gets it: redacted, then every string (keys too) with its controls, C1, bidi
+ * controls and U+2028/2029 written as visible escapes (\x1b, \u202e): outside text cannot reorder, hide or break
+ * what the model or a person reading the answer sees. */
+export function finalAnswer<T>(value: T, secrets: readonly string[] = []): T {
+  return escapeStrings(redactResult(value, secrets)) as T;
+}
+
+function escapeStrings(value: unknown): unknown {
+  if (typeof value === 'string') return controlsEscaped(value);
+  if (Array.isArray(value)) return value.map(escapeStrings);
+  if (value === null || typeof value !== 'object') return value;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value as Record<string, unknown>)) out[controlsEscaped(k)] = escapeStrings(v);
+  return out;
+}
+
+/** Whether body bytes hold a known secret or something shaped like a credential. */
+function holdsSecret(bytes: Buffer, known: readonly string[]): boolean {
+  if (known.some((s) => bytes.includes(s))) return true;
+  // latin1 maps each byte to one character, so the ASCII shapes are found wherever they sit among other bytes.
+  const text = bytes.toString('latin1');
+  return [JWT, BEARER, PRIVATE_KEY].some((re) => {
+    re.lastIndex = 0;
+    return re.test(text);
+  });
 }
 
 function walk(value: unknown, known: readonly string[]): unknown {
@@ -33,6 +68,11 @@ function walk(value: unknown, known: readonly string[]): unknown {
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(o)) {
     if (isJwk && JWK_PRIVATE.includes(k)) continue;
+    const withheld = BASE64_FIELDS[k];
+    if (withheld !== undefined && typeof v === 'string' && holdsSecret(Buffer.from(v, 'base64'), known)) {
+      out[withheld] = BODY_WITHHELD;
+      continue;
+    }
     if (SECRET_FIELD.test(k) && v !== undefined && v !== null && typeof v !== 'boolean' && typeof v !== 'number') {
       out[k] = typeof v === 'string' && ALREADY_REDACTED.test(v) ? v : REDACTED;
       continue;
@@ -42,6 +82,7 @@ function walk(value: unknown, known: readonly string[]): unknown {
   return out;
 }
 
+/** `known`: values from knownSecretValues (at least 8 characters, longest first). */
 export function redactText(text: string, known: readonly string[] = []): string {
   let t = text;
   for (const s of known) if (t.includes(s)) t = t.split(s).join(REDACTED);

@@ -17,6 +17,7 @@ import {
 } from '../fixtures/fixtureFormat';
 import type { DeliveryRecord } from '../webhooks/deliveryRecord';
 import { answerBodyFields } from '../webhooks/forwardAnswer';
+import { OUTSIDE_CONTENT_NOTE } from './outsideContent';
 import type { AssistantContext } from './assistantContext';
 import { ToolRefused, type AssistantTool, type ToolPreview } from './assistantTool';
 import { pickDelivery } from './deliveryTools';
@@ -27,6 +28,8 @@ export interface AppAnswer {
   /** The first 4 KiB of the body, as text when it is UTF-8 (else bodyBase64). */
   body?: string;
   bodyBase64?: string;
+  /** Instead of bodyBase64: why a binary body is not shown (it held a credential this process sent or holds). */
+  bodyWithheld?: string;
   bodyBytes: number;
   truncated: boolean;
   latencyMs: number;
@@ -45,7 +48,9 @@ export interface SendResult {
   hint?: string;
 }
 
-function answerOf(a: DeliveryAnswer): AppAnswer {
+/** `credentials`: the token sent and every secret the process holds; the body keeps none of them (answerBodyFields
+ * takes them out before a binary body is base64-encoded, where no later redaction could see them). */
+function answerOf(a: DeliveryAnswer, credentials: readonly string[]): AppAnswer {
   const out: AppAnswer = {
     status: a.status ?? null,
     headers: a.headers ?? {},
@@ -53,7 +58,7 @@ function answerOf(a: DeliveryAnswer): AppAnswer {
     truncated: a.truncated === true,
     latencyMs: a.latencyMs,
   };
-  if (a.body && a.body.length) Object.assign(out, answerBodyFields(a.body, a.truncated === true));
+  if (a.body && a.body.length) Object.assign(out, answerBodyFields(a.body, a.truncated === true, credentials));
   if (a.redirect) out.redirect = a.redirect;
   if (a.error) out.error = a.error;
   return out;
@@ -110,7 +115,7 @@ async function signAndSend(
     done();
   }
   const signedBy = { issuer: signer.issuer, jwksUrl: signer.jwksUrl };
-  const answer = answerOf(a);
+  const answer = answerOf(a, [token, `Bearer ${token}`, ...ctx.secrets()]);
   const hint = hintFor(answer, to, signedBy, again);
   return { to, sent, signedBy, answer, ...(hint ? { hint } : {}) };
 }
@@ -201,6 +206,7 @@ export const replayToApp: AssistantTool<ReplayInput, SendResult> = {
     'headers and the first 4 KiB of its body, so an error in the handler can be read, fixed, and the same delivery',
     'replayed until it answers 2xx. Without deliveryId or fixture: the newest verified delivery (of the topic, when',
     'given). Refused deliveries are never re-signed. The app must trust the sandbox issuer (wfs_environment names it).',
+    OUTSIDE_CONTENT_NOTE,
   ].join(' '),
   inputSchema: {
     type: 'object',
@@ -299,6 +305,7 @@ export const sendEvent: AssistantTool<SendEventInput, SendResult> = {
     'fractional digits, actorId, data), signs its exact bytes with the sandbox key, and sends it to the local',
     "receiver (to see it verified step by step) or to the developer's app (their forward target). Returns the answer:",
     'status, headers and the first 4 KiB of the body. A fresh webhookId and triggeredAt are made unless given.',
+    OUTSIDE_CONTENT_NOTE,
   ].join(' '),
   inputSchema: {
     type: 'object',

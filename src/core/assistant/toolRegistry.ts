@@ -9,7 +9,7 @@ import { ToolRefused, type AssistantTool, type ToolPreview } from './assistantTo
 import { auditReceiver, checkContract } from './checkTools';
 import { explainDelivery, getDelivery, listDeliveries, waitForDelivery } from './deliveryTools';
 import { describeEnvironment } from './environmentTool';
-import { redactResult } from './resultRedaction';
+import { finalAnswer } from './resultRedaction';
 import { replayToApp, sendEvent } from './sendTools';
 import { findWorkflows, startBilledWorkflow, startSandboxWorkflow, workflowStatus } from './workflowTools';
 
@@ -47,7 +47,7 @@ export function inputProblem(tool: AssistantTool<never, unknown>, input: unknown
     .join('; ')}. Call it again with the fields its schema describes.`;
 }
 
-/** Runs a tool by name as a face does: never throws; the outcome is free of secrets. */
+/** Runs a tool by name as a face does: never throws; the outcome is free of secrets and of raw controls. */
 export async function runTool(
   name: string,
   input: unknown,
@@ -67,7 +67,8 @@ export async function runTool(
         outcome = failure(err);
       }
   }
-  return redactResult(outcome, ctx.secrets());
+  // The one place every answer is finalized: secrets out by value and by shape, outside text's controls escaped.
+  return finalAnswer(outcome, ctx.secrets());
 }
 
 /** What a sending or starting tool is about to do, free of secrets; undefined for a tool that only reads, or when
@@ -80,7 +81,7 @@ export async function previewTool(
   const tool = findTool(name);
   if (!tool?.preview || inputProblem(tool, input)) return undefined;
   try {
-    return redactResult(await tool.preview((input ?? {}) as never, ctx), ctx.secrets());
+    return finalAnswer(await tool.preview((input ?? {}) as never, ctx), ctx.secrets());
   } catch {
     return undefined;
   }

@@ -515,7 +515,13 @@ function estimateMetaBytes(r: DeliveryRecord): number {
   if (r.jwt) n += 400;
   // Each app's answer: up to 4 KiB of body (base64 when binary) and its headers.
   for (const f of r.forwards ?? []) {
-    n += 120 + f.target.length + (f.body?.length ?? 0) * 2 + (f.bodyBase64?.length ?? 0) + (f.error?.length ?? 0);
+    n +=
+      120 +
+      f.target.length +
+      (f.body?.length ?? 0) * 2 +
+      (f.bodyBase64?.length ?? 0) +
+      (f.bodyWithheld?.length ?? 0) +
+      (f.error?.length ?? 0);
     for (const k in f.headers) n += k.length + f.headers[k]!.length + 8;
   }
   return n;

@@ -18,6 +18,8 @@ export interface ForwardAnswerRecord extends ForwardResult {
   /** The body's first 4 KiB as text, when UTF-8 (else bodyBase64). */
   body?: string;
   bodyBase64?: string;
+  /** Instead of bodyBase64: why a binary body is not kept (it held a credential this process sent or holds). */
+  bodyWithheld?: string;
   /** The body's full size in bytes, as far as it arrived. */
   bodySize?: number;
   truncated?: boolean;
@@ -27,14 +29,52 @@ export interface ForwardAnswerRecord extends ForwardResult {
   failure?: 'timeout' | 'network' | 'aborted';
 }
 
+/** What stands for an answer body that held a credential this process holds, when the body is not text. */
+export const BODY_WITHHELD =
+  "the app's answer holds a credential this process holds (a token it sent, a secret it keeps); not shown";
+
+/** A credential in a text body is replaced by this. */
+export const CREDENTIAL_REDACTED = '<redacted>';
+
 /** An app's answer body, kept as text when it is UTF-8, else as base64. A cut may fall inside a UTF-8 sequence: a
- * truncated body lets up to 3 bytes at its end go before it is called binary. */
-export function answerBodyFields(body: Buffer, truncated: boolean): { body: string } | { bodyBase64: string } {
+ * truncated body lets up to 3 bytes at its end go before it is called binary.
+ *
+ * `credentials` are values this process sent or holds (the token it forwarded or signed, a header a rule adds): an app
+ * that echoes one must not hand it on. They are taken out before anything is encoded: replaced in text, and a binary
+ * body holding one's bytes is withheld whole (base64 would hide it from every later redaction). Values shorter than
+ * 8 characters are not looked for: they would match ordinary words. */
+export function answerBodyFields(
+  body: Buffer,
+  truncated: boolean,
+  credentials: readonly string[] = [],
+): { body: string } | { bodyBase64: string } | { bodyWithheld: string } {
+  // Longest first, so a value that contains another ("Bearer <token>", the token) is replaced whole.
+  const known = credentials.filter((c) => typeof c === 'string' && c.length >= 8).sort((a, b) => b.length - a.length);
   for (let drop = 0; drop <= (truncated ? 3 : 0); drop++) {
     const part = body.subarray(0, body.length - drop);
-    if (isUtf8(part)) return { body: part.toString('utf8') };
+    if (isUtf8(part)) {
+      let text = part.toString('utf8');
+      for (const c of known) if (text.includes(c)) text = text.split(c).join(CREDENTIAL_REDACTED);
+      return { body: text };
+    }
   }
+  if (known.some((c) => body.includes(c))) return { bodyWithheld: BODY_WITHHELD };
   return { bodyBase64: body.toString('base64') };
+}
+
+/** The credential values among headers sent to an app: the bearer token (without its scheme) and every other value
+ * of a header that names a credential (a rule's API key); what an answer must not echo back. */
+export function sentCredentials(headers: Record<string, string | string[] | undefined>): string[] {
+  const out: string[] = [];
+  for (const [name, value] of Object.entries(headers)) {
+    if (!/authorization|token|secret|api[-_]?key|cookie|credential|password/i.test(name)) continue;
+    for (const v of Array.isArray(value) ? value : value === undefined ? [] : [value]) {
+      out.push(v);
+      const scheme = /^(?:Bearer|Basic)\s+(.+)$/i.exec(v);
+      if (scheme) out.push(scheme[1]!);
+    }
+  }
+  return out;
 }
 
 /** Failed at a glance: no answer (refused, timed out) or a 5xx. */

@@ -5,7 +5,7 @@ import type { Dispatcher } from 'undici';
 import { forwardableHeaders } from '../http/hopByHop';
 import { DEFAULT_DELIVERY_TIMEOUT_MS, sendDelivery, type DeliveryAnswer } from '../http/sendDelivery';
 import type { ForwardAnswerRecord } from './deliveryRecord';
-import { answerBodyFields } from './forwardAnswer';
+import { answerBodyFields, sentCredentials } from './forwardAnswer';
 import { ruleMatches, type ForwardRule } from './forwardRules';
 
 export interface ForwarderOptions {
@@ -65,15 +65,16 @@ export class Forwarder {
     if (targets.length === 0) return undefined;
     const passed = forwardableHeaders(requestHeaders);
     return Promise.all(
-      targets.map((t) =>
-        sendDelivery({
+      targets.map((t) => {
+        const headers = { ...passed, ...t.headers };
+        return sendDelivery({
           url: t.url,
           body: raw,
-          headers: { ...passed, ...t.headers },
+          headers,
           timeoutMs: t.timeoutMs,
           dispatcher: this.options.dispatcher,
-        }).then((a) => answerRecord(a, t.rules)),
-      ),
+        }).then((a) => answerRecord(a, t.rules, sentCredentials(headers)));
+      }),
     );
   }
 
@@ -94,11 +95,12 @@ export function passThroughStatus(forwards: readonly ForwardAnswerRecord[]): num
   return status || 200;
 }
 
-function answerRecord(a: DeliveryAnswer, rules: string[]): ForwardAnswerRecord {
+/** `credentials`: what was sent to the app as a credential; an answer that echoes one keeps none of it. */
+function answerRecord(a: DeliveryAnswer, rules: string[], credentials: readonly string[]): ForwardAnswerRecord {
   const out: ForwardAnswerRecord = { target: a.target, rules, latencyMs: a.latencyMs };
   if (a.status !== undefined) out.status = a.status;
   if (a.headers) out.headers = a.headers;
-  if (a.body && a.body.length > 0) Object.assign(out, answerBodyFields(a.body, a.truncated === true));
+  if (a.body && a.body.length > 0) Object.assign(out, answerBodyFields(a.body, a.truncated === true, credentials));
   if (a.bodySize !== undefined) out.bodySize = a.bodySize;
   if (a.truncated) out.truncated = true;
   if (a.redirect !== undefined) out.redirect = a.redirect;

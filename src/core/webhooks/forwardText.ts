@@ -17,6 +17,7 @@ export function forwardLine(f: ForwardAnswerRecord): string {
 function bodyPreview(f: ForwardAnswerRecord): string {
   if (f.bodySize === undefined || f.bodySize === 0) return '';
   const size = `${f.bodySize} B${f.truncated ? ', first 4 KiB kept' : ''}`;
+  if (f.bodyWithheld !== undefined) return ` (${size}, not shown: it holds a credential this process holds)`;
   if (f.body === undefined) return ` (${size}, binary)`;
   const flat = f.body.replace(/\s+/g, ' ').trim();
   return ` (${size}): ${JSON.stringify(flat.length > BODY_PREVIEW ? flat.slice(0, BODY_PREVIEW) + '…' : flat)}`;

@@ -78,7 +78,8 @@ export function bearerToken(authorization: string | undefined): string | StepFai
   )
     return new StepFailed(
       1,
-      `Authorization is not of the form "Bearer <JWT>" (scheme: ${authorization.split(' ')[0].slice(0, 20)})`,
+      // The sender chose the scheme: quoted, so a reader (a person, a model) sees where their text starts and ends.
+      `Authorization is not of the form "Bearer <JWT>" (scheme: ${JSON.stringify(authorization.split(' ')[0].slice(0, 20))})`,
     );
   return authorization.slice(SCHEME.length);
 }
@@ -397,7 +398,14 @@ export function answeredChecks(
 }
 
 export function decodeSegment(segment: string, what: string): Record<string, unknown> {
-  const value: unknown = JSON.parse(canonicalBase64url(segment, what).toString('utf8'));
+  const text = canonicalBase64url(segment, what).toString('utf8');
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    // JSON.parse's own message repeats a piece of the sender's text, unquoted: the detail names the fault alone.
+    throw new Error(`the ${what} segment is not JSON`);
+  }
   if (!value || typeof value !== 'object' || Array.isArray(value)) throw new Error(`the ${what} is not a JSON object`);
   return value as Record<string, unknown>;
 }

@@ -16,6 +16,7 @@ import { checkToolReach, ToolRefused } from '../../core/assistant/assistantTool'
 import { auditTargetQuestion } from '../../core/assistant/auditTargetRule';
 import { billedStartQuestion } from '../../core/assistant/billedStartRule';
 import { readFixtureIn } from '../../core/assistant/fixtureFile';
+import { knownSecretValues, RecentSecrets } from '../../core/assistant/knownSecrets';
 import type { Environment } from '../../core/environments/environment';
 import { SANDBOX_ENVIRONMENT } from '../../core/environments/environmentConfig';
 import type { ProbeReport } from '../../core/probe/probeTypes';
@@ -47,6 +48,8 @@ function workflowOf(t: TrackedWorkflow): Workflow {
 
 export class ExtensionAssistantContext implements AssistantContext {
   readonly deliveries: DeliverySource;
+  /** The tokens this context signed most recently (bounded). */
+  private readonly signed = new RecentSecrets();
 
   constructor(private readonly s: Services) {
     const receiver = s.receiver;
@@ -144,7 +147,10 @@ export class ExtensionAssistantContext implements AssistantContext {
    * accepted whatever environment is in use; sent to an app, the notice of what it must trust. */
   async signFor(url: string, body: Buffer): Promise<SignedForTarget> {
     await this.s.sandbox.ensureStarted();
-    return this.s.signing.signFor(url, body);
+    const signed = await this.s.signing.signFor(url, body);
+    // An app may echo it back: a token signed here is a secret every answer is cleared of (secrets()).
+    this.signed.add(signed.token);
+    return signed;
   }
 
   async auditSetup(target: string): Promise<AuditSetup> {
@@ -245,6 +251,6 @@ export class ExtensionAssistantContext implements AssistantContext {
     const env = this.current();
     const session = env ? this.s.auth.peek(env)?.current : undefined;
     if (session) out.push(session.accessToken, session.refreshToken);
-    return out;
+    return knownSecretValues([...out, ...this.signed.values()]);
   }
 }

@@ -4,6 +4,7 @@
 import * as vscode from 'vscode';
 import type { Environment } from '../../core/environments/environment';
 import { SANDBOX_ENVIRONMENT } from '../../core/environments/environmentConfig';
+import { terminalSafe } from '../../core/presentation';
 import type { Clock } from '../../core/time/clock';
 import type { AuthService } from '../auth/authService';
 import type { EnvironmentRegistry } from '../environments/environmentRegistry';
@@ -130,7 +131,7 @@ export class ExplorerTree implements vscode.TreeDataProvider<ExplorerNode>, vsco
     if (node.kind === 'session') {
       const n = this.workflows.store.workflows(node.env, node.sessionId).length;
       // Always expandable: VS Code keeps the first collapsible state it saw for an id, so None would stick.
-      const item = new vscode.TreeItem(node.sessionId, vscode.TreeItemCollapsibleState.Expanded);
+      const item = new vscode.TreeItem(terminalSafe(node.sessionId), vscode.TreeItemCollapsibleState.Expanded);
       item.id = `session/${node.env.name}/${node.sessionId}`;
       item.description = n === 0 ? 'no workflows yet' : `${n} workflow${n === 1 ? '' : 's'}`;
       item.iconPath = new vscode.ThemeIcon('folder-library');
@@ -158,7 +159,9 @@ export class ExplorerTree implements vscode.TreeDataProvider<ExplorerNode>, vsco
     tooltip.supportHtml = false;
     item.tooltip = tooltip;
     item.contextValue = workflowContextValue(w);
-    item.accessibilityInformation = { label: `${workflowLabel(w)}, ${w.status}, workflow ${w.workflowId}` };
+    item.accessibilityInformation = {
+      label: `${workflowLabel(w)}, ${terminalSafe(w.status)}, workflow ${terminalSafe(w.workflowId)}`,
+    };
     return item;
   }
 

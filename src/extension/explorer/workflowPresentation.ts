@@ -1,5 +1,6 @@
 // How a remembered workflow looks in the tree: icon, colour, context tokens, label and Markdown tooltip.
 // Pure (no vscode import), so it is unit-tested in plain Node; the tree turns these into ThemeIcons.
+import { terminalSafe } from '../../core/presentation';
 import type { TrackedWorkflow } from '../../core/workflows/WorkflowStore';
 import { isTerminal } from '../../core/workflows/workflowTypes';
 
@@ -37,17 +38,19 @@ export function workflowContextValue(
   return tokens.join(' ');
 }
 
+// The service names the product and the status: no control or bidi control of its reaches a label (terminalSafe).
 export function workflowLabel(w: Pick<TrackedWorkflow, 'product' | 'productName'>): string {
-  return `${w.product.service} / ${w.product.model}`;
+  return terminalSafe(`${w.product.service} / ${w.product.model}`);
 }
 
 export function workflowDescription(w: Pick<TrackedWorkflow, 'status' | 'pollingStopped'>): string {
-  return w.pollingStopped ? `${w.status} · ${w.pollingStopped}` : w.status;
+  return terminalSafe(w.pollingStopped ? `${w.status} · ${w.pollingStopped}` : w.status);
 }
 
-/** Markdown-escapes text that came from the service, so it cannot inject links or markup into the tooltip. */
+/** Markdown-escapes text that came from the service, so it cannot inject links or markup into the tooltip; its
+ * controls and bidi controls are written as visible escapes first. */
 export function escapeMarkdown(text: string): string {
-  return text
+  return terminalSafe(text)
     .replace(/[\\`*_{}[\]()#+\-.!|~]/g, (c) => `\\${c}`)
     .replace(/</g, '&lt;')
     .replace(/>/g, '&gt;');
@@ -63,7 +66,7 @@ function ago(ms: number): string {
 export function workflowTooltip(w: TrackedWorkflow, now: number): string {
   const row = (k: string, v: string | undefined) => `| ${k} | ${v ? escapeMarkdown(v) : '—'} |`;
   const lines = [
-    `**${escapeMarkdown(workflowLabel(w))}** — ${escapeMarkdown(w.status)}`,
+    `**${escapeMarkdown(`${w.product.service} / ${w.product.model}`)}** — ${escapeMarkdown(w.status)}`,
     '',
     '| | |',
     '|---|---|',

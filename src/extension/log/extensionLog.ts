@@ -1,6 +1,11 @@
-// The "Workflow Service" log: a LogOutputChannel whose every line passes through redaction first.
+// The "Workflow Service" log: a LogOutputChannel whose every line passes through redaction first, then is made
+// terminal-safe: a line may carry a delivery's topic, an app's answer or a service's error, and neither a control nor
+// a bidi control of theirs may reorder or hide what the log shows.
 import * as vscode from 'vscode';
+import { terminalSafe } from '../../core/presentation';
 import { redact } from './redact';
+
+const clean = (line: string) => terminalSafe(redact(line));
 
 export class ExtensionLog implements vscode.Disposable {
   readonly channel: vscode.LogOutputChannel;
@@ -10,16 +15,16 @@ export class ExtensionLog implements vscode.Disposable {
   }
 
   debug(line: string): void {
-    this.channel.debug(redact(line));
+    this.channel.debug(clean(line));
   }
   info(line: string): void {
-    this.channel.info(redact(line));
+    this.channel.info(clean(line));
   }
   warn(line: string): void {
-    this.channel.warn(redact(line));
+    this.channel.warn(clean(line));
   }
   error(line: string): void {
-    this.channel.error(redact(line));
+    this.channel.error(clean(line));
   }
   show(): void {
     this.channel.show(true);

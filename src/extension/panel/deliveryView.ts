@@ -298,11 +298,13 @@ function forwardView(f: ReturnType<typeof forwardsOf>[number]): ForwardView {
     headers: Object.entries(f.headers ?? {}),
     ...(f.body !== undefined ? { body: f.body } : {}),
     ...(f.bodySize !== undefined ? { bodySize: f.bodySize } : {}),
-    ...(f.bodyBase64 !== undefined
-      ? { bodyNote: `${f.bodySize} bytes, not UTF-8 (${cut ?? 'all'} kept, as base64 in exports)` }
-      : cut
-        ? { bodyNote: `${cut} are shown` }
-        : {}),
+    ...(f.bodyWithheld !== undefined
+      ? { bodyNote: `${f.bodySize} bytes, not shown: ${f.bodyWithheld}` }
+      : f.bodyBase64 !== undefined
+        ? { bodyNote: `${f.bodySize} bytes, not UTF-8 (${cut ?? 'all'} kept, as base64 in exports)` }
+        : cut
+          ? { bodyNote: `${cut} are shown` }
+          : {}),
   };
 }
 

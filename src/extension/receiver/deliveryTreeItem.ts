@@ -1,13 +1,16 @@
 // One delivery as a tree row, the same in the explorer (a workflow's deliveries) and the receiver view.
 import * as vscode from 'vscode';
 import { forwardFailed, forwardsOf, type DeliveryRecord } from '../../core/webhooks/deliveryRecord';
+import { terminalSafe } from '../../core/presentation';
 import { SIGNED_HERE_TEXT } from '../panel/deliveryView';
 
 /** @param id the row's id, unique within its tree. */
 export function deliveryTreeItem(r: DeliveryRecord, id: string): vscode.TreeItem {
   const failed = r.verified ? undefined : r.checks.find((c) => !c.ok && c.step < 7);
   // A topic from the X-Svc-Topic header is outside the signature: shown, marked so.
-  const topic = r.topic ?? (r.unsigned?.topic !== undefined ? `${r.unsigned.topic} (unsigned)` : undefined);
+  // Every value below may be a stranger's bytes: no control or bidi control of theirs reaches the row (terminalSafe).
+  const rawTopic = r.topic ?? (r.unsigned?.topic !== undefined ? `${r.unsigned.topic} (unsigned)` : undefined);
+  const topic = rawTopic === undefined ? undefined : terminalSafe(rawTopic);
   const item = new vscode.TreeItem(topic ?? 'webhook', vscode.TreeItemCollapsibleState.None);
   item.id = id;
   const outcome = r.verified ? '' : failed ? ` refused at step ${failed.step}` : ' refused';
@@ -26,9 +29,12 @@ export function deliveryTreeItem(r: DeliveryRecord, id: string): vscode.TreeItem
           : 'list.warningForeground',
     ),
   );
-  const refusal = failed ? ` Refused at step ${failed.step} (${failed.name}): ${failed.detail}.` : '';
+  const refusal = failed ? ` Refused at step ${failed.step} (${failed.name}): ${terminalSafe(failed.detail)}.` : '';
   const forwardText = forwardsFailed
-    .map((f) => ` Forward to ${f.target} failed: ${f.status !== undefined ? `answered ${f.status}` : f.error}.`)
+    .map(
+      (f) =>
+        ` Forward to ${f.target} failed: ${f.status !== undefined ? `answered ${f.status}` : terminalSafe(String(f.error))}.`,
+    )
     .join('');
   item.tooltip = `Webhook ${topic ?? ''} received ${r.receivedAt}, answered ${r.status}${r.duplicate ? ' (duplicate)' : ''}.${refusal}${forwardText} Click to open it in the webhook panel.`;
   item.contextValue = 'delivery';

@@ -2,6 +2,7 @@
 // first. While the receiver is stopped the view is empty and its welcome view offers to start it; the context
 // key wfs.receiverState ("running" | "stopped") drives that and the view's title actions.
 import * as vscode from 'vscode';
+import { terminalSafe } from '../../core/presentation';
 import type { Clock, TimerHandle } from '../../core/time/clock';
 import { deliveryTreeItem } from './deliveryTreeItem';
 import type { ReceiverHost } from './receiverHost';
@@ -105,9 +106,14 @@ export class ReceiverTree implements vscode.TreeDataProvider<ReceiverNode>, vsco
         const t = info?.selfTest;
         const item = new vscode.TreeItem('Self-test', vscode.TreeItemCollapsibleState.None);
         item.id = 'receiver/selfTest';
-        item.description = t ? (t.ok ? `arrived · ${t.roundTripMs} ms` : `failed: ${t.failedHop}`) : '';
+        // The self-test's detail may quote what a tunnel or proxy answered: its controls are shown as escapes.
+        item.description = t
+          ? t.ok
+            ? `arrived · ${t.roundTripMs} ms`
+            : `failed: ${terminalSafe(String(t.failedHop))}`
+          : '';
         item.iconPath = new vscode.ThemeIcon(t?.ok ? 'pass' : 'error');
-        item.tooltip = t ? `${t.testedAt}: ${t.detail}.\nClick to test again.` : '';
+        item.tooltip = t ? `${t.testedAt}: ${terminalSafe(t.detail)}.\nClick to test again.` : '';
         item.command = { command: 'wfs.testPublicAddress', title: 'Test Public Address' };
         return item;
       }

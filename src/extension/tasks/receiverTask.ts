@@ -12,7 +12,7 @@ import type { DeliveryRecord } from '../../core/webhooks/deliveryRecord';
 import type { TaskForward } from '../receiver/forwardConsent';
 import type { ReceiverHost } from '../receiver/receiverHost';
 import { waitsForTrustText } from '../trust/restrictedMode';
-import { deliveryLines, TASK_STARTING, taskReady } from './receiverTaskLines';
+import { deliveryLines, TASK_STARTING, taskReady, terminalLine } from './receiverTaskLines';
 
 export const WFS_TASK_TYPE = 'wfs';
 
@@ -81,7 +81,7 @@ class ReceiverTerminal implements vscode.Pseudoterminal {
   ) {}
 
   private line(text: string): void {
-    this.written.fire(text.replace(/\r?\n/g, '\r\n') + '\r\n');
+    this.written.fire(terminalLine(text));
   }
 
   open(): void {

@@ -4,6 +4,13 @@
 // each failed target is a problem, and an end line delivers them to the Problems view.
 import { forwardFailed, forwardsOf, type DeliveryRecord } from '../../core/webhooks/deliveryRecord';
 import { forwardLine } from '../../core/webhooks/forwardText';
+import { terminalSafe } from '../../core/presentation';
+
+/** One line as the task's terminal gets it: a topic, a detail or an app's answer may carry a stranger's controls, so
+ * every one is written as a visible escape (terminalSafe); line feeds become the CR LF a terminal needs. */
+export function terminalLine(text: string): string {
+  return terminalSafe(text).replace(/\n/g, '\r\n') + '\r\n';
+}
 
 export const TASK_STARTING = 'wfs: starting the webhook receiver…';
 export const taskReady = (url: string) => `wfs: receiver ready at ${url}`;

@@ -59,4 +59,32 @@ describe('the human face', () => {
     );
     assert.equal(r.text, '12:00:05  processing  wf_1  run r1\n');
   });
+
+  it('every renderer gets outside text escaped: an audit case, a service error, a fixture answer, an unknown event', () => {
+    const colour = makeStyle(true);
+    const lines = [
+      { event: 'case', id: 'x', title: 'T', passed: false, detail: 'answered \x1b]52;c;AAAA\x07', fix: 'f\u202e' },
+      { event: 'error', kind: 'service', message: 'the service said \x9b31m\u2028boom' },
+      {
+        event: 'fixture-sent',
+        index: 1,
+        total: 1,
+        file: 'a\rb.webhook.json',
+        passed: true,
+        status: 200,
+        latencyMs: 1,
+        answer: '\u2066ok',
+      },
+      { event: 'something-new', note: '\x1b[2J', nested: { k: '\u200f' } },
+    ];
+    for (const line of lines) {
+      // Only the style's own SGR sequences reach the terminal raw.
+      const text = renderHuman(line, colour).text.replace(/\x1b\[[0-9;]*m/g, '');
+      assert.doesNotMatch(
+        text,
+        /[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029]/,
+      );
+    }
+    assert.match(renderHuman(lines[0]!, makeStyle(false)).text, /answered \\x1b\]52;c;AAAA\\x07\n {4}fix: f\\u202e/);
+  });
 });

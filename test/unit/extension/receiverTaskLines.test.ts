@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DeliveryRecord } from '../../../src/core/webhooks/deliveryRecord';
-import { deliveryLines, TASK_STARTING, taskReady } from '../../../src/extension/tasks/receiverTaskLines';
+import { deliveryLines, TASK_STARTING, taskReady, terminalLine } from '../../../src/extension/tasks/receiverTaskLines';
 
 const manifest = JSON.parse(readFileSync(join(__dirname, '../../../../package.json'), 'utf8'));
 const matcher = manifest.contributes.problemMatchers.find((m: { name: string }) => m.name === 'wfs-receiver');
@@ -56,5 +56,11 @@ describe('the receiver task lines and its problem matcher', () => {
   it('a delivery without forwards is plain lines, outside any cycle', () => {
     const lines = deliveryLines(record({ topic: undefined, unsigned: { topic: 'x/y' } }));
     assert.deepEqual(lines, ['09:00:01  200 verified  x/y (unsigned)']);
+  });
+
+  it("a stranger's controls reach the task's terminal as visible escapes; line feeds become CR LF", () => {
+    const [line] = deliveryLines(record({ topic: 'orders\x1b[2J/new\u202e' }));
+    assert.equal(terminalLine(line!), '09:00:01  200 verified  orders\\x1b[2J/new\\u202e\r\n');
+    assert.equal(terminalLine('one\ntwo\r'), 'one\r\ntwo\\x0d\r\n');
   });
 });

@@ -15,6 +15,7 @@ import {
   workflowContextValue,
   workflowDescription,
   workflowIcon,
+  workflowLabel,
   workflowTooltip,
 } from '../../../src/extension/explorer/workflowPresentation';
 import { presentError } from '../../../src/extension/errors/errorPresentation';
@@ -70,6 +71,14 @@ describe('workflow presentation in the tree', () => {
     assert.ok(!t.includes('<img'), 'no raw HTML from a message');
     assert.equal(escapeMarkdown('a_b*c'), 'a\\_b\\*c');
     assert.equal(workflowDescription({ ...base, pollingStopped: 'deadline reached' }), 'processing · deadline reached');
+  });
+
+  it("the service's controls and bidi controls reach no label, description or tooltip raw", () => {
+    const w = { ...base, product: { service: 'Appr\u202eaisal', model: 'm\x1b[2J' }, status: 'processing\u2066' };
+    assert.equal(workflowLabel(w), 'Appr\\u202eaisal / m\\x1b[2J');
+    assert.equal(workflowDescription(w), 'processing\\u2066');
+    const t = workflowTooltip({ ...w, lastError: 'boom\x9b' }, base.lastPolledAt! + 5000);
+    assert.ok(!/[\x1b\x9b\u202e\u2066]/.test(t), t);
   });
 });
 

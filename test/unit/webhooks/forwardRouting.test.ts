@@ -285,4 +285,25 @@ describe('forward fan-out to real apps', () => {
     assert.equal(bin!.body, undefined);
     assert.equal(bin!.bodyBase64, Buffer.from([0xff, 0xfe, 0x00, 0x01]).toString('base64'));
   });
+
+  it('an app that echoes the credentials it was sent gets none of them kept: text redacted, binary withheld', async () => {
+    const token = 'eyJhbGciOiJSUzI1NiJ9.eyJpc3MiOiJ4In0.c2lnbmF0dXJlLWJ5dGVz';
+    const echo = (binary: boolean) => (req: IncomingMessage, res: ServerResponse) => {
+      const sent = `${req.headers.authorization} ${req.headers['x-api-key']}`;
+      res.writeHead(500).end(binary ? Buffer.concat([Buffer.from([0xff]), Buffer.from(sent)]) : `you sent ${sent}`);
+    };
+    const text = await app(echo(false));
+    const bin = await app(echo(true));
+    const f = new Forwarder({
+      rules: parseForwardRules(
+        [text.url, bin.url].map((url) => ({ url, headers: { 'X-Api-Key': 'rule-api-key-0123' } })),
+        'r',
+      ),
+    });
+    const [t, b] = (await f.send({}, { ...HEADERS, authorization: `Bearer ${token}` }, BODY))!;
+    assert.equal(t!.body, 'you sent <redacted> <redacted>');
+    assert.equal(b!.bodyBase64, undefined);
+    assert.match(b!.bodyWithheld!, /credential this process holds/);
+    assert.equal(b!.bodySize, 1 + `Bearer ${token} rule-api-key-0123`.length, 'its size is still said');
+  });
 });

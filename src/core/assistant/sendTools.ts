@@ -21,6 +21,7 @@ import { OUTSIDE_CONTENT_NOTE } from './outsideContent';
 import type { AssistantContext } from './assistantContext';
 import { ToolRefused, type AssistantTool, type ToolPreview } from './assistantTool';
 import { pickDelivery } from './deliveryTools';
+import { checkAskable, personQuestion, type AskedValue } from './personQuestion';
 
 export interface AppAnswer {
   status: number | null;
@@ -64,9 +65,33 @@ function answerOf(a: DeliveryAnswer, credentials: readonly string[]): AppAnswer 
   return out;
 }
 
-/** The webhookId a send carries, named in its preview when one is given: it decides what an app dedupes. */
-function webhookIdWords(webhookId: string | null | undefined): string {
-  return webhookId ? ` with webhookId ${JSON.stringify(webhookId)}` : '';
+/** What a replay shows the person before it is sent: each value labelled and quoted, the webhookId (what an app
+ * dedupes on) included when there is one. The run checks the same values, so a value that cannot be shown is never
+ * sent unasked (a failed preview means no confirmation in VS Code). */
+function replayValues(p: ReplayPlan): AskedValue[] {
+  return [
+    { label: 'What', field: p.what.startsWith('the fixture') ? 'fixture' : 'deliveryId', value: p.what },
+    ...(p.topic ? [{ label: 'Topic', field: 'topic', value: p.topic }] : []),
+    ...(p.webhookId ? [{ label: 'webhookId', field: 'webhookId', value: p.webhookId }] : []),
+    { label: 'To', field: 'to', value: p.to },
+  ];
+}
+
+/** The same for a new event: the values the model chose, and where it goes. */
+function eventValues(input: SendEventInput, to: string): AskedValue[] {
+  const optional = (label: string, field: keyof SendEventInput) => {
+    const v = input[field];
+    return typeof v === 'string' ? [{ label, field, value: v }] : [];
+  };
+  return [
+    { label: 'Topic', field: 'topic', value: input.topic },
+    ...optional('subTopic', 'subTopic'),
+    ...optional('tenantId', 'tenantId'),
+    ...optional('actorId', 'actorId'),
+    ...optional('webhookId', 'webhookId'),
+    { label: 'data', field: 'data', value: JSON.stringify(input.data ?? {}).slice(0, 300) },
+    { label: 'To', field: 'to', value: `${input.to === 'receiver' ? 'the receiver' : 'your app'} at ${to}` },
+  ];
 }
 
 /** What to do next, by what the answer shows. `again` says how to send the same thing once more: a replay or a
@@ -239,11 +264,15 @@ export const replayToApp: AssistantTool<ReplayInput, SendResult> = {
     // Free of side effects (VS Code's rule for a preview): the signer is not asked, so the sandbox is not started.
     return {
       title: 'Replay a webhook delivery to your app',
-      message: `Send ${p.what}${p.topic ? ` (${p.topic})` : ''}${webhookIdWords(p.webhookId)}, ${p.body.length} bytes, to ${p.to} as a POST, re-signed with the sandbox's key.`,
+      message: personQuestion(
+        `Send this delivery again (${p.body.length} bytes) as a POST, re-signed with the sandbox's key?`,
+        replayValues(p),
+      ),
     };
   },
   async run(input, ctx, signal) {
     const p = await planReplay(input, ctx);
+    checkAskable(replayValues(p));
     return signAndSend(
       ctx,
       p.to,
@@ -344,11 +373,12 @@ export const sendEvent: AssistantTool<SendEventInput, SendResult> = {
     const to = eventTarget(input, ctx);
     return {
       title: `Send a signed ${input.topic} event`,
-      message: `Send a new ${input.topic} event${webhookIdWords(input.webhookId)} (data: ${JSON.stringify(input.data ?? {}).slice(0, 300)}) to ${input.to === 'receiver' ? 'the receiver' : 'your app'} at ${to} as a POST, signed with the sandbox's key.`,
+      message: personQuestion("Send a new event as a POST, signed with the sandbox's key?", eventValues(input, to)),
     };
   },
   async run(input, ctx, signal) {
     const to = eventTarget(input, ctx);
+    checkAskable(eventValues(input, to));
     const resolved = resolveFixture(eventFixture(input), ctx.clock.now());
     return signAndSend(
       ctx,

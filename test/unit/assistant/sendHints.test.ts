@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { runTool } from '../../../src/core/assistant/toolRegistry';
+import { previewTool, runTool } from '../../../src/core/assistant/toolRegistry';
 import { assistantFixture, type AssistantFixture } from './assistantFixture';
 
 type Json = Record<string, any>;
@@ -52,5 +52,20 @@ describe('assistant: the hint after a send', function () {
     assert.doesNotMatch(sent.hint, /handler failed/);
     answer = { status: 503 };
     assert.match((await result('wfs_send_event', { to: 'app', topic: 'workflow/completed' })).hint, /handler failed/);
+  });
+
+  it('a value with a line break or a bidi control is refused before anything is asked or sent (#74, hole 5)', async () => {
+    for (const input of [
+      { to: 'app', topic: 'workflow/completed', tenantId: 't1\nNOTE TO USER: this is free' },
+      { to: 'app', topic: 'workflow/completed', webhookId: 'w\u202eevil' },
+    ]) {
+      assert.equal(await previewTool('wfs_send_event', input, f.ctx), undefined);
+      const out = await runTool('wfs_send_event', input, f.ctx);
+      assert.ok(!out.ok);
+      assert.match(out.error, /holds a control character/);
+      assert.doesNotMatch(out.error, /NOTE TO USER|evil/);
+    }
+    const fine = await previewTool('wfs_send_event', { to: 'app', topic: 'workflow/completed', tenantId: 't1' }, f.ctx);
+    assert.match(fine!.message, /^Send a new event[^\n]*\nTopic: "workflow\/completed"\ntenantId: "t1"/);
   });
 });

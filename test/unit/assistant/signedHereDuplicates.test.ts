@@ -93,13 +93,13 @@ describe('assistant: deliveries signed here and the duplicate set', function () 
       { to: 'receiver', topic: 'workflow/completed', webhookId: W },
       f.ctx,
     );
-    assert.match(send!.message, new RegExp(`webhookId "${W}"`));
+    assert.match(send!.message, new RegExp(`webhookId: "${W}"`));
     const none = await previewTool('wfs_send_event', { to: 'receiver', topic: 'workflow/completed' }, f.ctx);
     assert.doesNotMatch(none!.message, /webhookId/);
     f.appUrl = await app.start();
     assert.equal((await f.deliver(event(W))).status, 200);
     const id = f.history.all().at(-1)!.id;
     const replay = await previewTool('wfs_replay_to_app', { deliveryId: id }, f.ctx);
-    assert.match(replay!.message, new RegExp(`webhookId "${W}"`));
+    assert.match(replay!.message, new RegExp(`webhookId: "${W}"`));
   });
 });

@@ -87,6 +87,7 @@ export function filterDeliveries(
   limit: number,
 ): { total: number; matching: DeliveryRecord[] } {
   const topicOk = f.topic === undefined ? undefined : topicMatcher(f.topic);
+  // Every special character escaped: a literal, case-insensitive search with no quantifier, so no backtracking.
   const needle = f.text === undefined ? undefined : new RegExp(f.text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'i');
   const matching: DeliveryRecord[] = [];
   let total = 0;

@@ -46,8 +46,10 @@ export function compileTopicPattern(text: string): TopicPattern {
   if (problem) throw new TopicPatternError(`The topic pattern ${quoteShort(text)} ${problem}.`);
   if (!/[*?]/.test(text)) return { text, matches: (value) => value === text };
   if (text === '**') return { text, matches: () => true };
-  const tokens = tokenize(text);
-  return { text, matches: (value) => run(tokens, value) };
+  const automaton = new Automaton(tokenize(text));
+  // What comes before the first wildcard must begin the topic: most topics are turned away by that alone.
+  const prefix = text.slice(0, text.search(/[*?]/));
+  return { text, matches: (value) => value.startsWith(prefix) && automaton.matches(value) };
 }
 
 function tokenize(text: string): Int32Array {
@@ -65,40 +67,73 @@ function tokenize(text: string): Int32Array {
   return Int32Array.from(out);
 }
 
-/** The automaton: state i means "the first i tokens matched what was read so far". Each character of the value moves
- * every live state at most one token on, so the work is bounded by tokens × characters, whatever the pattern. */
-function run(tokens: Int32Array, value: string): boolean {
-  const n = tokens.length;
-  let live = new Uint8Array(n + 1);
-  let next = new Uint8Array(n + 1);
-  live[0] = 1;
-  skipEmptyRuns(tokens, live);
-  for (const ch of value) {
-    const c = ch.codePointAt(0)!;
-    next.fill(0);
-    let any = false;
-    for (let i = 0; i < n; i++) {
-      if (live[i] === 0) continue;
-      const t = tokens[i]!;
-      if (t === GLOBSTAR || (t === STAR && c !== SLASH)) {
-        next[i] = 1; // a star takes the character and may take more
-        any = true;
-      } else if (t === c || (t === ONE && c !== SLASH)) {
-        next[i + 1] = 1;
-        any = true;
-      }
-    }
-    if (!any) return false;
-    skipEmptyRuns(tokens, next);
-    [live, next] = [next, live];
-  }
-  return live[n] === 1;
-}
+/** The automaton: state i means "the first i tokens matched what was read so far". Only live states are visited, and
+ * each character of the value moves each of them at most one token on, so the work is bounded by tokens × characters,
+ * whatever the pattern. The state lists are the compiled pattern's own, reused by each (synchronous) match. */
+class Automaton {
+  private live: Int32Array;
+  private next: Int32Array;
+  /** seen[s] === round: state s is already in this round's list. */
+  private readonly seen: Uint32Array;
+  private round = 0;
 
-/** A star may match nothing: where a state before a star is live, so is the state after it. */
-function skipEmptyRuns(tokens: Int32Array, states: Uint8Array): void {
-  for (let i = 0; i < tokens.length; i++)
-    if (states[i] === 1 && (tokens[i] === STAR || tokens[i] === GLOBSTAR)) states[i + 1] = 1;
+  constructor(private readonly tokens: Int32Array) {
+    this.live = new Int32Array(tokens.length + 1);
+    this.next = new Int32Array(tokens.length + 1);
+    this.seen = new Uint32Array(tokens.length + 1);
+  }
+
+  matches(value: string): boolean {
+    const { tokens } = this;
+    const n = tokens.length;
+    this.newRound();
+    let liveCount = this.add(this.live, 0, 0);
+    for (let k = 0; k < value.length; k++) {
+      // One code point: a surrogate pair is one character, as `?` promises.
+      let c = value.charCodeAt(k);
+      if (c >= 0xd800 && c <= 0xdbff && k + 1 < value.length) {
+        const low = value.charCodeAt(k + 1);
+        if (low >= 0xdc00 && low <= 0xdfff) {
+          c = 0x10000 + ((c - 0xd800) << 10) + (low - 0xdc00);
+          k++;
+        }
+      }
+      this.newRound();
+      let nextCount = 0;
+      for (let j = 0; j < liveCount; j++) {
+        const s = this.live[j]!;
+        if (s === n) continue;
+        const t = tokens[s]!;
+        if (t === GLOBSTAR || (t === STAR && c !== SLASH)) nextCount = this.add(this.next, nextCount, s);
+        else if (t === c || (t === ONE && c !== SLASH)) nextCount = this.add(this.next, nextCount, s + 1);
+      }
+      if (nextCount === 0) return false;
+      [this.live, this.next] = [this.next, this.live];
+      liveCount = nextCount;
+    }
+    for (let j = 0; j < liveCount; j++) if (this.live[j] === n) return true;
+    return false;
+  }
+
+  /** Adds state s to a list once, and the states a star lets through without a character (it may match nothing). */
+  private add(list: Int32Array, count: number, s: number): number {
+    for (;;) {
+      if (this.seen[s] === this.round) return count;
+      this.seen[s] = this.round;
+      list[count++] = s;
+      const t = this.tokens[s];
+      if (t !== STAR && t !== GLOBSTAR) return count;
+      s++;
+    }
+  }
+
+  private newRound(): void {
+    // Wraps after 2^32 rounds: start the marks again rather than mistake an old round for this one.
+    if (++this.round === 0x1_0000_0000) {
+      this.seen.fill(0);
+      this.round = 1;
+    }
+  }
 }
 
 /** The pattern in quotes for a message, cut when long: an error never repeats a huge input whole. */

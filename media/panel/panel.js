@@ -94,6 +94,8 @@
 
   /** Where the history is kept and how to erase it, from the extension. */
   let storage = '';
+  /** Why the topic filter cannot be used (too long, `***`), from the extension: said instead of "no match". */
+  let filterProblem = '';
 
   function renderSummary() {
     $('summary').textContent = `${rows.length} shown of ${total}`;
@@ -101,8 +103,9 @@
     $('storage').textContent = storage;
     const empty = $('empty');
     empty.hidden = rows.length > 0;
-    empty.textContent =
-      total === 0
+    empty.textContent = filterProblem
+      ? filterProblem
+      : total === 0
         ? 'No deliveries yet. Start the receiver and send a test webhook.'
         : 'No delivery matches the filters.';
     const topics = [...new Set(rows.map((r) => r.topic).filter(Boolean))].slice(0, 50);
@@ -413,6 +416,7 @@
         rows = m.rows;
         total = m.total;
         if (typeof m.storage === 'string') storage = m.storage;
+        filterProblem = typeof m.filterProblem === 'string' ? m.filterProblem : '';
         pendingWhilePaused = 0;
         renderPause();
         renderList();

@@ -20,7 +20,11 @@ export function parseJsonText(text: string): unknown {
 export function jsonSyntaxError(text: string): JsonSyntaxError | undefined {
   let i = 0;
   const fail = (what: string): never => {
-    throw new JsonSyntaxError(i >= text.length ? 'unexpected end of the JSON text' : what, positionAt(text, i));
+    // An escape at the very end steps past it: the position is the end of the text, never beyond.
+    throw new JsonSyntaxError(
+      i >= text.length ? 'unexpected end of the JSON text' : what,
+      positionAt(text, Math.min(i, text.length)),
+    );
   };
   const ws = () => {
     while (i < text.length && ' \t\n\r'.includes(text[i]!)) i++;
@@ -41,6 +45,8 @@ export function jsonSyntaxError(text: string): JsonSyntaxError | undefined {
       fail('an invalid escape in a string');
     }
   };
+  // A literal or a number, read where it starts (sticky): however long a number is, it is read whole.
+  const scalar = /true|false|null|-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
   // Iterative over containers, so a deeply nested text cannot exhaust the stack.
   const closers: string[] = [];
   /** One value; an opening bracket only opens its container (the loop below reads its members). */
@@ -61,9 +67,10 @@ export function jsonSyntaxError(text: string): JsonSyntaxError | undefined {
         if (c === '{') key();
         continue;
       }
-      const m = /^(?:true|false|null|-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?)/.exec(text.slice(i, i + 400));
-      if (!m) fail(`unexpected ${JSON.stringify(c)}${c === "'" ? ' (JSON strings take double quotes)' : ''}`);
-      i += m![0].length;
+      scalar.lastIndex = i;
+      if (!scalar.test(text))
+        fail(`unexpected ${JSON.stringify(c)}${c === "'" ? ' (JSON strings take double quotes)' : ''}`);
+      i = scalar.lastIndex;
       return;
     }
   };

@@ -3,6 +3,8 @@
 import { isUtf8 } from 'node:buffer';
 import { forwardsOf, type DeliveryRecord } from '../webhooks/deliveryRecord';
 import { parseUtcTimestamp } from '../time/timestamps';
+import { compileTopicPattern, TopicPatternError, type TopicPattern } from '../patterns';
+import { ToolRefused } from './assistantTool';
 
 /** Body bytes shown in full; past this the body is cut and says so. */
 export const BODY_SHOWN_BYTES = 16 * 1024;
@@ -65,20 +67,17 @@ export interface DeliveryFilter {
   text?: string;
 }
 
-/** A topic pattern: exact, or with * (within one /-separated part) and ** (across them). */
+/** A topic pattern as a predicate over a delivery's topic (core/patterns: `*` within one /-separated part, `**`
+ * across them, `?` one character but `/`; linear time). A bad pattern is refused in words the model can act on. */
 export function topicMatcher(pattern: string): (topic: string | null | undefined) => boolean {
-  if (!pattern.includes('*')) return (t) => t === pattern;
-  const source = pattern
-    .split('**')
-    .map((part) =>
-      part
-        .split('*')
-        .map((s) => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
-        .join('[^/]*'),
-    )
-    .join('.*');
-  const re = new RegExp(`^${source}$`);
-  return (t) => t !== null && t !== undefined && re.test(t);
+  let compiled: TopicPattern;
+  try {
+    compiled = compileTopicPattern(pattern);
+  } catch (err) {
+    if (err instanceof TopicPatternError) throw new ToolRefused(err.message);
+    throw err;
+  }
+  return (t) => t !== null && t !== undefined && compiled.matches(t);
 }
 
 /** The records that pass the filter, newest first, at most `limit`, and how many passed in all. */
@@ -88,6 +87,7 @@ export function filterDeliveries(
   limit: number,
 ): { total: number; matching: DeliveryRecord[] } {
   const topicOk = f.topic === undefined ? undefined : topicMatcher(f.topic);
+  // Every special character escaped: a literal, case-insensitive search with no quantifier, so no backtracking.
   const needle = f.text === undefined ? undefined : new RegExp(f.text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'i');
   const matching: DeliveryRecord[] = [];
   let total = 0;

@@ -3,6 +3,7 @@
 // when the receiver starts, so a bad one is refused there, named, rather than failing each delivery later.
 import { addressWithoutUserInfo } from '../http/addressUserInfo';
 import { httpUrlProblem } from '../http/httpUrlProblem';
+import { compileTopicPattern, topicPatternProblem } from '../patterns';
 
 export interface ForwardRuleInput {
   /** A glob over the signed topic; `**` (or leaving it out) matches every verified delivery. */
@@ -33,7 +34,7 @@ export interface ForwardRule {
 export class ForwardRuleError extends Error {}
 
 /** The topic and subTopic shapes are `<group>/<name>` and `<kind>:<group>/<name>`: a glob holds those characters,
- * `*` (any run without `/`), `**` (any run) and `?` (one character but `/`). */
+ * `*` (any run without `/`), `**` (any run) and `?` (one character but `/`); core/patterns matches them. */
 const GLOB_CHARS = /^[A-Za-z0-9_.:/*?-]+$/;
 /** Header names (RFC 9110 token) and values without line breaks. */
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
@@ -46,31 +47,23 @@ const RESERVED_HEADERS: ReadonlySet<string> = new Set([
   'authorization',
 ]);
 
+/** What is wrong with a rule's glob: the one matcher's own checks (length, `***`), then the characters a topic or
+ * subTopic can hold, so a typo such as `[x]` is named rather than matching nothing. */
 function globProblem(glob: string): string | undefined {
-  if (glob.length === 0) return 'is empty';
-  if (glob.length > 200) return 'is longer than 200 characters';
+  const problem = topicPatternProblem(glob);
+  if (problem) return problem;
   if (!GLOB_CHARS.test(glob)) {
     const bad = [...glob].find((c) => !/[A-Za-z0-9_.:/*?-]/.test(c))!;
     return `holds ${JSON.stringify(bad)}: a pattern is letters, digits, _ . : / - and the wildcards * ** ?`;
   }
-  if (/\*{3,}/.test(glob)) return 'holds *** : use * (within one /-separated part) or ** (across them)';
   return undefined;
 }
 
+/** A checked glob as a predicate; `**` also takes a delivery with no signed value at all (a test webhook's). */
 function compile(glob: string): (value: string | undefined) => boolean {
   if (glob === '**') return () => true;
-  let source = '';
-  for (let i = 0; i < glob.length; i++) {
-    const c = glob[i]!;
-    if (c === '*' && glob[i + 1] === '*') {
-      source += '.*';
-      i++;
-    } else if (c === '*') source += '[^/]*';
-    else if (c === '?') source += '[^/]';
-    else source += c.replace(/[.\\^$+(){}[\]|-]/g, '\\$&');
-  }
-  const re = new RegExp(`^${source}$`);
-  return (value) => value !== undefined && re.test(value);
+  const pattern = compileTopicPattern(glob);
+  return (value) => value !== undefined && pattern.matches(value);
 }
 
 /** The rules, checked and compiled, in order; `where` names their source (a setting, a flag) in errors. */

@@ -2,6 +2,7 @@
 // curl and export. Pure (no vscode import): unit-tested in plain Node; the webview only renders these as text.
 import { forwardFailed, forwardsOf, type DeliveryRecord } from '../../core/webhooks/deliveryRecord';
 import { bashCurlCommand, type ShellRequest } from '../../core/presentation/shellCommands';
+import { compileTopicPattern, topicPatternProblem } from '../../core/patterns';
 
 export interface DeliveryRow {
   id: string;
@@ -141,14 +142,34 @@ export function deliveryRow(r: DeliveryRecord): DeliveryRow {
   return row;
 }
 
+/** Which topics the filter's topic field takes: the core's one matcher (`*` within one /-separated part, `**`
+ * across them, `?` one character but `/`), so a topic typed whole still matches only itself. A pattern the matcher
+ * refuses takes nothing, and topicFilterProblem says why. */
+export type TopicFilter = (topic: string | undefined) => boolean;
+
+export function topicFilter(f: DeliveryFilter): TopicFilter {
+  const text = f.topic?.trim();
+  if (!text) return () => true;
+  if (topicPatternProblem(text)) return () => false;
+  const pattern = compileTopicPattern(text);
+  return (topic) => topic !== undefined && pattern.matches(topic);
+}
+
+/** Why the filter's topic pattern cannot be used (words that follow "the topic filter …"); undefined when it can. */
+export function topicFilterProblem(f: DeliveryFilter): string | undefined {
+  const text = f.topic?.trim();
+  return text ? topicPatternProblem(text) : undefined;
+}
+
 /** The filter on what the row and the record carry; `text` is searched in the body only by filterRows. */
 function matchesWithoutBody(
   row: DeliveryRow,
   r: DeliveryRecord,
   f: DeliveryFilter,
+  topicOk: TopicFilter,
   text: string | undefined,
 ): boolean | 'body' {
-  if (f.topic && row.topic !== f.topic) return false;
+  if (!topicOk(row.topic)) return false;
   if (f.status !== undefined && row.status !== f.status) return false;
   if (f.verification === 'verified' && !row.verified) return false;
   if (f.verification === 'refused' && row.verified) return false;
@@ -168,9 +189,10 @@ export async function matchesFilter(
   r: DeliveryRecord,
   f: DeliveryFilter,
   readBody: BodyReader,
+  topicOk: TopicFilter = topicFilter(f),
 ): Promise<boolean> {
   const text = f.text?.trim().toLowerCase();
-  const m = matchesWithoutBody(row, r, f, text);
+  const m = matchesWithoutBody(row, r, f, topicOk, text);
   if (m !== 'body') return m;
   const bytes = await readBody(r.id);
   return !!bytes && bytes.toString('utf8').toLowerCase().includes(text!);
@@ -178,10 +200,11 @@ export async function matchesFilter(
 
 /** Rows newest first, for a filter without text: nothing to read, so it is synchronous. */
 export function rowsWithoutText(records: readonly DeliveryRecord[], f: DeliveryFilter): DeliveryRow[] {
+  const topicOk = topicFilter(f);
   const out: DeliveryRow[] = [];
   for (let i = records.length - 1; i >= 0; i--) {
     const row = deliveryRow(records[i]!);
-    if (matchesWithoutBody(row, records[i]!, f, undefined) === true) out.push(row);
+    if (matchesWithoutBody(row, records[i]!, f, topicOk, undefined) === true) out.push(row);
   }
   return out;
 }
@@ -195,12 +218,13 @@ export async function filterRows(
   readBody: BodyReader,
   current: () => boolean = () => true,
 ): Promise<DeliveryRow[] | undefined> {
+  const topicOk = topicFilter(f);
   const out: DeliveryRow[] = [];
   for (let i = records.length - 1; i >= 0; i--) {
     if (!current()) return undefined;
     const r = records[i]!;
     const row = deliveryRow(r);
-    if (await matchesFilter(row, r, f, readBody)) out.push(row);
+    if (await matchesFilter(row, r, f, readBody, topicOk)) out.push(row);
   }
   return out;
 }

@@ -62,7 +62,7 @@ export function panelHtml(i: PanelHtmlInput): string {
     title: 'Webhook Deliveries',
     body: `<header class="toolbar" role="toolbar" aria-label="Filters and actions">
   <input id="f-text" type="search" placeholder="Search headers and bodies" aria-label="Search text">
-  <input id="f-topic" type="text" placeholder="topic" aria-label="Topic" list="topics">
+  <input id="f-topic" type="text" placeholder="topic, or payments/*" aria-label="Topic or topic pattern (* within a part, ** across parts, ? one character)" list="topics">
   <datalist id="topics"></datalist>
   <input id="f-status" type="text" inputmode="numeric" placeholder="status" aria-label="HTTP status" size="5">
   <select id="f-verification" aria-label="Verification">

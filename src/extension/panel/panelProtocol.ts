@@ -44,7 +44,7 @@ export type PanelRequest =
 
 /** Extension → webview. */
 export type PanelUpdate =
-  | { type: 'rows'; rows: DeliveryRow[]; total: number; storage: string }
+  | { type: 'rows'; rows: DeliveryRow[]; total: number; storage: string; filterProblem?: string }
   | { type: 'append'; row: DeliveryRow; total: number }
   | { type: 'paused-count'; count: number }
   | { type: 'detail'; detail: DeliveryDetail | null }

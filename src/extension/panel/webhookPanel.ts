@@ -22,6 +22,7 @@ import {
   filterRows,
   matchesFilter,
   rowsWithoutText,
+  topicFilterProblem,
   type DeliveryFilter,
 } from './deliveryView';
 import { newNonce, panelHtml } from './panelHtml';
@@ -180,12 +181,25 @@ export class WebhookPanel implements vscode.Disposable {
         rows: rowsWithoutText(records, filter),
         total: records.length,
         storage: this.storage(),
+        ...this.filterProblem(filter),
       });
     // A newer filter asked for while bodies are read stops this scan: only the latest one is shown.
     void filterRows(records, filter, this.readBody, () => filter === this.filter).then((rows) => {
       if (rows && filter === this.filter)
-        this.post({ type: 'rows', rows, total: this.s.receiver.history.size, storage: this.storage() });
+        this.post({
+          type: 'rows',
+          rows,
+          total: this.s.receiver.history.size,
+          storage: this.storage(),
+          ...this.filterProblem(filter),
+        });
     });
+  }
+
+  /** A topic pattern the matcher refuses is said in the panel, in place of "no delivery matches". */
+  private filterProblem(filter: DeliveryFilter): { filterProblem?: string } {
+    const problem = topicFilterProblem(filter);
+    return problem ? { filterProblem: vscode.l10n.t('The topic filter {0}.', problem) } : {};
   }
 
   private onDelivery(r: DeliveryRecord): void {

@@ -50,6 +50,15 @@ describe('assistant: the delivery tools', function () {
       glob.deliveries.map((d: Json) => d.runId),
       ['wfrun_2', 'wfrun_1'],
     );
+    const question = ok(await runTool('wfs_list_deliveries', { topic: 'workflow/faile?' }, f.ctx));
+    assert.deepEqual(
+      question.deliveries.map((d: Json) => d.runId),
+      ['wfrun_2'],
+      '? is one character, as in forward rules',
+    );
+    const bad = await runTool('wfs_list_deliveries', { topic: 'workflow/***' }, f.ctx);
+    assert.ok(!bad.ok && /The topic pattern "workflow\/\*\*\*"/.test(bad.error), 'refused in words');
+    assert.match(JSON.stringify(bad), /holds \*\*\* : use \* \(within one \/-separated part\) or \*\*/);
     const refused = ok(await runTool('wfs_list_deliveries', { verified: false }, f.ctx));
     assert.equal(refused.deliveries[0].failedStep.step, 1);
     assert.equal(ok(await runTool('wfs_list_deliveries', { status: 403 }, f.ctx)).matching, 1);

@@ -9,6 +9,8 @@ import {
   exportJsonChunks,
   filterRows,
   hexDump,
+  rowsWithoutText,
+  topicFilterProblem,
 } from '../../../src/extension/panel/deliveryView';
 import { contentSecurityPolicy, newNonce, panelHtml } from '../../../src/extension/panel/panelHtml';
 
@@ -141,8 +143,24 @@ describe('webhook panel view model', () => {
     assert.deepEqual(await ids({ verification: 'verified' }), ['d3', 'd1']);
     assert.deepEqual(await ids({ status: 500 }), ['d3']);
     assert.deepEqual(await ids({ topic: 'claimed/topic' }), ['d2']);
+    assert.deepEqual(await ids({ topic: 'workflow/*' }), ['d3', 'd1'], 'a topic pattern, by the core matcher');
+    assert.deepEqual(await ids({ topic: '**/topic' }), ['d2']);
+    assert.deepEqual(await ids({ topic: 'workflow/complete?' }), ['d3', 'd1']);
+    assert.deepEqual(await ids({ topic: 'workflow' }), [], 'a topic without wildcards matches itself only');
     assert.deepEqual(await ids({ text: 'TENANT-42' }), ['d3'], 'header text, case-insensitive');
     assert.deepEqual(await ids({ text: 'onerror' }), ['d2'], 'body text, read through the history');
+  });
+
+  it('a topic pattern the matcher refuses shows nothing and says why; a hostile one answers at once', async () => {
+    const all = [record({ topic: 'a'.repeat(120) + '/b' })];
+    assert.deepEqual(rowsWithoutText(all, { topic: 'a/***' }), []);
+    assert.match(topicFilterProblem({ topic: 'a/***' })!, /holds \*\*\*/);
+    assert.match(topicFilterProblem({ topic: 'x'.repeat(201) })!, /over the limit of 200/);
+    assert.equal(topicFilterProblem({ topic: 'workflow/*' }), undefined);
+    assert.equal(topicFilterProblem({ topic: '  ' }), undefined, 'blank is no filter');
+    const started = process.hrtime.bigint();
+    assert.deepEqual(rowsWithoutText(all, { topic: '**a**a**a**a**a**a**c' }), []);
+    assert.ok(Number(process.hrtime.bigint() - started) / 1e6 < 200, 'the RegExp form of this pattern ran past 58 s');
   });
 
   it('the text filter reads a body only when the row and headers do not already match', async () => {

@@ -12,6 +12,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import fc from 'fast-check';
 import {
   bashCurlCommand,
   BODY_FILE,
@@ -27,6 +28,8 @@ import { Receiver } from '../../../src/core/webhooks/Receiver';
 import { Verifier } from '../../../src/core/webhooks/Verifier';
 import type { DeliveryRecord } from '../../../src/core/webhooks/deliveryRecord';
 import { CurlStandIn, realCurl, runBash } from '../helpers/curlStandIn';
+import { bashWord, shellQuote } from '../../../src/core/presentation/shellQuote';
+import { shellWord } from '../../../src/core/presentation/shellWord';
 import { RecordingServer } from '../helpers/recordingServer';
 import { startSandbox, type SandboxFixture } from '../helpers/sandboxFixture';
 import {
@@ -422,5 +425,144 @@ describe('shell commands: copy for every shell', () => {
     const cmd = cmdCurlCommand(request(HOSTILE_URL, NASTY), 'C:\\t');
     assert.deepEqual(cmd.files.find((x) => x.purpose === 'body')!.bytes, NASTY);
     for (const [, v] of HOSTILE_HEADERS.slice(1, 17)) if (v.length > 2) assert.ok(!cmd.command.includes(v), v);
+  });
+  describe('properties over any request (fast-check, bounded runs)', () => {
+    const ch = (lo: number, hi: number) => fc.integer({ min: lo, max: hi }).map((c) => String.fromCharCode(c));
+    /** Header values as node:http gives them: bytes as characters, tab, printable ASCII and obs-text. */
+    const headerValue = fc.string({ unit: fc.oneof(ch(0x20, 0x7e), ch(0x80, 0xff), fc.constant('\t')), maxLength: 24 });
+    const headerName = fc.stringMatching(/^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,12}$/);
+    const url = fc.string({ unit: ch(0x21, 0x7e), maxLength: 40 }).map((tail) => `http://127.0.0.1:9/${tail}`);
+    const body = fc.oneof(
+      fc.uint8Array({ maxLength: 200 }).map((b) => Buffer.from(b)),
+      fc.string({ unit: fc.oneof(ch(0x20, 0x7e), fc.constant('\n')), maxLength: 200 }).map((t) => Buffer.from(t)),
+    );
+    const anyRequest = fc.record({
+      url,
+      headers: fc.array(fc.tuple(headerName, headerValue), { maxLength: 4 }),
+      body,
+    });
+    const linesOf = (req: ShellRequest) =>
+      req.headers
+        .filter(
+          ([k]) =>
+            !['authorization', 'host', 'content-length', 'connection', 'transfer-encoding', 'accept-encoding'].includes(
+              k.toLowerCase(),
+            ),
+        )
+        .map(([k, v]) => (v.trim() === '' ? `${k};` : `${k}: ${v}`));
+    /** Folders a Windows user may have: any printable character, accents, CJK, typographic quotes, an emoji. */
+    const folder = fc
+      .string({
+        unit: fc.oneof(ch(0x20, 0x7e), fc.constantFrom('é', '日', '‘', '’', '‚', '‛', '\u00a0', '😀')),
+        maxLength: 20,
+      })
+      .map((tail) => `C:\\Users\\${tail}`);
+
+    it('bash words: any text or bytes but NUL come back exactly through bash -c and a paste into bash -i', async () => {
+      const text = fc.string({ unit: 'grapheme', maxLength: 12 }).filter((t) => !t.includes('\0'));
+      const bytes = fc.uint8Array({ minLength: 0, maxLength: 12 }).map((b) => Buffer.from(b.filter((x) => x !== 0)));
+      await fc.assert(
+        fc.asyncProperty(fc.array(text, { maxLength: 6 }), fc.array(bytes, { maxLength: 6 }), async (texts, raw) => {
+          const words = [...texts.map(shellQuote), ...texts.map(shellWord), ...raw.map(bashWord)];
+          const expected = [...texts, ...texts].map((t) => Buffer.from(t)).concat(raw);
+          for (const w of raw.map(bashWord)) assert.match(w, /^[\x20-\x7e]*$/, 'a bash word is printable ASCII');
+          for (const interactive of [false, true]) {
+            const r = await runBash(`printf '%s\\0' ${words.join(' ')} | base64 -w0`, standIn.env(), { interactive });
+            assert.equal(r.code, 0, r.stderr);
+            const got = Buffer.from(r.stdout.trim().split('\n').at(-1)!, 'base64');
+            const parts = words.length ? got.subarray(0, -1).toString('latin1').split('\0') : [];
+            assert.deepEqual(
+              parts.map((p) => Buffer.from(p, 'latin1')),
+              expected,
+              interactive ? 'bash -i' : 'bash -c',
+            );
+          }
+        }),
+        { numRuns: 30, seed: 74 },
+      );
+    });
+
+    it('bash: any request reaches curl exactly, from a command of printable ASCII and line feeds', async () => {
+      await fc.assert(
+        fc.asyncProperty(anyRequest, async (req) => {
+          const cmd = bashCurlCommand(req);
+          assert.match(cmd.command, /^[\x20-\x7e\n]*$/);
+          const before = standIn.runs().length;
+          const r = await runBash(cmd.command, standIn.env({ WFS_WEBHOOK_TOKEN: TOKEN }));
+          assert.equal(r.code, 0, r.stderr);
+          const last = standIn.runs();
+          assert.equal(last.length, before + 1);
+          assert.deepEqual(latin1(last.at(-1)!.argv), [
+            '-sS',
+            '--globoff',
+            '-X',
+            'POST',
+            '--url',
+            req.url,
+            ...linesOf(req).flatMap((l) => ['-H', l]),
+            '-H',
+            `Authorization: Bearer ${TOKEN}`,
+            '--data-binary',
+            '@-',
+          ]);
+          assert.deepEqual(last.at(-1)!.stdin, req.body);
+        }),
+        { numRuns: 25, seed: 74 },
+      );
+    });
+
+    for (const [shell, build, argvsOf, ok] of [
+      ['cmd.exe', cmdCurlCommand, cmdArgvs, (d: string) => /^[^"%!^\x00-\x1f\x7f]+$/.test(d)],
+      ['PowerShell', powerShellCommand, powerShellArgvs, () => true],
+    ] as const)
+      it(`${shell}: any request and folder reach curl.exe exactly, by the shell's, runtime's and curl's rules`, () => {
+        fc.assert(
+          fc.property(anyRequest, folder.filter(ok), (req, dir) => {
+            const cmd = build(req, dir);
+            assert.ok(!cmd.command.includes('\n'));
+            const { argv, body: file } = throughConfig(cmd, argvsOf(cmd.command, dir));
+            assert.deepEqual(argv, [
+              '-sS',
+              '--globoff',
+              '-X',
+              'POST',
+              '--url',
+              req.url,
+              ...linesOf(req).flatMap((l) => ['-H', l]),
+              '--data-binary',
+              `@${BODY_FILE}`,
+              '-H',
+              `Authorization: Bearer ${TOKEN}`,
+            ]);
+            assert.deepEqual(file, req.body);
+          }),
+          { numRuns: 200, seed: 74 },
+        );
+      });
+
+    it('any text at all: each shell builds its command or refuses with a ShellCommandError, nothing else', () => {
+      const text = fc.string({ unit: 'binary', maxLength: 30 });
+      fc.assert(
+        fc.property(text, fc.tuple(text, text), text, text, (u, header, dir, variable) => {
+          const req: ShellRequest = {
+            url: `http://x/${u}`,
+            headers: [header],
+            body: Buffer.from(u),
+            tokenVariable: variable,
+          };
+          for (const build of [
+            bashCurlCommand,
+            (r: ShellRequest) => cmdCurlCommand(r, dir),
+            (r: ShellRequest) => powerShellCommand(r, dir),
+          ])
+            try {
+              build(req);
+            } catch (err) {
+              assert.ok(err instanceof ShellCommandError, String(err));
+            }
+        }),
+        { numRuns: 300, seed: 74 },
+      );
+    });
   });
 });

@@ -80,6 +80,25 @@ describe('forward rules', () => {
     assert.equal(ruleMatches(all!, { topic: 'anything/at-all' }), true, 'a rule without topic takes everything');
   });
 
+  it('a hostile glob is matched at once, by the core matcher (its RegExp form backtracked for over a minute)', () => {
+    const [hostile, question] = parseForwardRules(
+      [
+        { topic: '**a**a**a**a**a**a**c', subTopic: '*a*a*a*a*a*a*a*a*a*a*c', url: 'http://127.0.0.1:1/a' },
+        { topic: 'a?b', url: 'http://127.0.0.1:1/b' },
+      ],
+      'wfs.receiver.forward',
+    );
+    const started = process.hrtime.bigint();
+    assert.equal(ruleMatches(hostile!, { topic: 'a'.repeat(120) + '/b', subTopic: 'a'.repeat(120) }), false);
+    assert.equal(ruleMatches(hostile!, { topic: 'a'.repeat(120) + '/c', subTopic: 'a'.repeat(120) + 'b' }), false);
+    assert.ok(Number(process.hrtime.bigint() - started) / 1e6 < 200);
+    assert.equal(ruleMatches(question!, { topic: 'a/b' }), false, '? never takes /');
+    assert.throws(
+      () => parseForwardRules([{ topic: 'a'.repeat(201), url: 'http://127.0.0.1:1/' }], 'wfs.receiver.forward'),
+      /over the limit of 200/,
+    );
+  });
+
   it('a bad pattern, URL or header is refused, naming the rule and what to change', () => {
     const refused = (input: unknown) => {
       try {

@@ -20,6 +20,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { RecordingServer } from '../../unit/helpers/recordingServer';
+import { deliveryRow } from '../../../src/extension/panel/deliveryView';
 import { deliveredBy, envValue, extensionApi, setSetting, until } from './helpers';
 import { chooseVerificationFilter, inWebview, typeFilterText, webhookPanelDom } from './webviewDom';
 import { notificationButtons, notificationsInCenter } from './workbenchDom';
@@ -138,6 +139,42 @@ describe('webhook panel in a real VS Code host', () => {
     assert.ok(dom.visibleRows.length > 0);
     for (const row of dom.visibleRows) assert.match(row, /refused/);
     await chooseVerificationFilter('');
+    await webhookPanelDom(`document.getElementById('summary').textContent === '${all} shown of ${all}'`);
+  });
+
+  it('filters by a topic pattern through the core matcher; a pattern it refuses is said, not matched', async () => {
+    await verifiedOwn('topic-pattern');
+    await deliveredBy(api, () =>
+      vscode.commands.executeCommand('wfs.sendTestWebhook', {
+        topic: 'workflow/failed',
+        subTopic: 'event:workflow/failed',
+        tenantId: 'topic-pattern',
+        testData: 'template',
+        address: receiverUrl,
+      }),
+    );
+    await vscode.commands.executeCommand('wfs.openWebhookPanel');
+    const all = api.receiver.history.size;
+    // Counted as the panel's rows show topics: the signed one, else an X-Svc-Topic header's.
+    const completed = api.receiver.history.all().filter((r) => deliveryRow(r).topic === 'workflow/completed').length;
+    assert.ok(completed >= 1 && completed < all, 'the history holds other topics too');
+    const typeTopic = (text: string) =>
+      inWebview<boolean>(
+        '#spacer',
+        `(() => { const t = document.getElementById('f-topic'); t.value = ${JSON.stringify(text)}; t.dispatchEvent(new Event('input')); return true; })()`,
+      );
+    await typeTopic('workflow/complete?');
+    await webhookPanelDom(`document.getElementById('summary').textContent === '${completed} shown of ${all}'`);
+    await typeTopic('**a**a**a**a**a**a**c');
+    await webhookPanelDom(`document.getElementById('summary').textContent === '0 shown of ${all}'`);
+    await typeTopic('workflow/***');
+    const said = await inWebview<string>(
+      '#spacer',
+      `document.getElementById('empty').textContent`,
+      `/holds \\*\\*\\*/.test(document.getElementById('empty').textContent)`,
+    );
+    assert.match(said, /^The topic filter holds \*\*\* : use \*/);
+    await typeTopic('');
     await webhookPanelDom(`document.getElementById('summary').textContent === '${all} shown of ${all}'`);
   });
 

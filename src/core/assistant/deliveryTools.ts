@@ -24,7 +24,7 @@ const topicProperty = {
   type: 'string',
   maxLength: 200,
   description:
-    'The event topic, e.g. "workflow/completed"; * matches within one /-separated part and ** across them ("workflow/*").',
+    'The event topic, e.g. "workflow/completed"; * matches within one /-separated part, ** across them, ? one character other than / ("workflow/*").',
 };
 
 export interface ListInput {

@@ -87,4 +87,20 @@ describe('wfs start stopped by a signal', function () {
     assert.deepEqual([p.lines.at(-1)!.event, p.lines.at(-1)!.kind], ['error', 'interrupted']);
     assert.equal((await billed()).length, 0);
   });
+
+  it('SIGINT while `start --follow` follows: the workflow was started and goes on; its id, status and the command to follow it again (#79)', async () => {
+    const p = new WfsProcess([...start('cid-follow'), '--follow'], s.env);
+    const started = await p.event('started');
+    const id = (started.workflow as { workflowId: string }).workflowId;
+    p.kill('SIGINT');
+    assert.equal(await p.exitCode(), 130, p.stdout + p.stderr);
+    const err = p.lines.at(-1)!;
+    assert.deepEqual([err.event, err.kind, err.workflowId, err.lastStatus], ['error', 'cancelled', id, 'processing']);
+    assert.equal(err.resume, `wfs status --follow --workflow ${id}`);
+    assert.match(String(err.message), new RegExp(`the workflow ${id} was started and goes on`));
+    // The command it names follows that workflow again.
+    const again = new WfsProcess(['status', '--workflow', id], s.env);
+    assert.equal(await again.exitCode(), 0);
+    assert.equal((again.lines.at(-1)!.workflow as { status: string }).status, 'processing');
+  });
 });

@@ -128,6 +128,7 @@ export const startCommand: CommandSpec = {
         io,
         deadlineMs,
         giveUpMs,
+        startedHere: true,
       });
     } finally {
       unsubscribe();

@@ -113,6 +113,8 @@ export interface FollowArgs {
   io: CliIO;
   deadlineMs: number;
   giveUpMs: number;
+  /** Followed right after this command started it (`start --follow`): a stop then says it was started. */
+  startedHere?: boolean;
 }
 
 /** Follows a workflow to its end (status --follow, start --follow): a line per change, the exit code of its end. */
@@ -124,6 +126,7 @@ export async function followWorkflow({
   io,
   deadlineMs,
   giveUpMs,
+  startedHere,
 }: FollowArgs): Promise<number> {
   const { emit } = io;
   const line = (e: WorkflowEnvelope) => ({ event: 'status', at: new Date(io.clock.now()).toISOString(), ...e });
@@ -214,7 +217,16 @@ export async function followWorkflow({
     return EXIT.failed;
   }
   if (end.reason === 'cancelled') {
-    emit({ event: 'error', kind: 'cancelled', message: 'following was cancelled' });
+    // A stop ends the following, not the workflow: say which one goes on, as last seen, and how to follow it again.
+    const id = first.workflow.workflowId;
+    emit({
+      event: 'error',
+      kind: 'cancelled',
+      workflowId: id,
+      lastStatus,
+      resume,
+      message: `stopped following: the workflow ${id}${startedHere ? ' was started and' : ''} goes on at the service (last seen ${lastStatus}). Follow it again with: ${resume}`,
+    });
     return EXIT.interrupted;
   }
   emit({

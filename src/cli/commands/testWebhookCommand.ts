@@ -2,7 +2,7 @@
 import { MAX_STDIN_BYTES, readBoundedText } from '../boundedRead';
 import { EXIT } from '../exitCodes';
 import { MAX_REQUEST_BYTES, sizeInWords } from '../../core/sandbox/sandboxRequest';
-import { buildTestWebhookRequest, sendTestWebhook } from '../../core/webhooks/testWebhookRequest';
+import { buildTestWebhookRequest, sendTestWebhook, testWebhookIds } from '../../core/webhooks/testWebhookRequest';
 import { readServiceTarget, signIn } from '../cliEnvironment';
 import { SERVICE_ENV, type CommandSpec } from '../commandSpec';
 import { requiredFlag, UsageError } from '../flags';
@@ -58,7 +58,8 @@ export const testWebhookCommand: CommandSpec = {
   description: [
     'Asks the webhook test endpoint to send testData to URL, with the five X-Svc-* headers.',
     'The address must be https; only when the test endpoint is a local sandbox is a loopback http address allowed.',
-    'Prints {"event":"sent","webhookId":…,"triggeredAt":…,"response":…}. Backs off on 429 like every command. "response" is the',
+    'Prints {"event":"sent","webhookId":…,"triggeredAt":…,"response":…}: webhookId is the body\'s (what apps dedupe on),',
+    'with "headerWebhookId" when X-Svc-Webhook-Id differs. Backs off on 429 like every command. "response" is the',
     'endpoint\'s answer: the sandbox puts the first attempt\'s "receiverStatus" or "error" there, and "retryScheduled" when it',
     'will try again. When it says the delivery failed (an "error", or a "receiverStatus" outside 2xx), an error line',
     '{"kind":"delivery-failed",…} follows and the exit code is 7. Exit 0: the endpoint took it and reported no failure.',
@@ -121,13 +122,14 @@ export const testWebhookCommand: CommandSpec = {
         gate: env.gate,
         clock: env.clock,
       });
-      io.emit({ event: 'sent', webhookId: request.webhookId, triggeredAt: request.triggeredAt, response });
+      const ids = testWebhookIds(request);
+      io.emit({ event: 'sent', ...ids, triggeredAt: request.triggeredAt, response });
       const failure = deliveryFailure(response);
       if (!failure) return 0;
       io.emit({
         event: 'error',
         kind: 'delivery-failed',
-        webhookId: request.webhookId,
+        ...ids,
         address: input.address,
         ...(typeof (response as { receiverStatus?: unknown })?.receiverStatus === 'number'
           ? { receiverStatus: (response as { receiverStatus: number }).receiverStatus }

@@ -70,7 +70,7 @@ const RENDERERS: Record<string, Render> = {
       typeof r.receiverStatus === 'number'
         ? r.receiverStatus >= 200 && r.receiverStatus < 300
         : typeof r.error !== 'string';
-    return `${delivered ? s.green('✓') : s.red('✗')} Test webhook ${l.webhookId} sent${r.address ? ` to ${r.address}` : ''}: ${outcome}${r.retryScheduled ? ' (a retry is scheduled)' : ''}`;
+    return `${delivered ? s.green('✓') : s.red('✗')} Test webhook ${l.webhookId}${l.headerWebhookId ? ` (X-Svc-Webhook-Id ${l.headerWebhookId})` : ''} sent${r.address ? ` to ${r.address}` : ''}: ${outcome}${r.retryScheduled ? ' (a retry is scheduled)' : ''}`;
   },
   'fixture-sent': (l, s) => {
     const head = `${l.passed ? s.green('✓') : s.red('✗')} ${s.dim(`[${l.index}/${l.total}]`)} ${l.file}`;

@@ -48,7 +48,9 @@ export function buildTestWebhookRequest(
         ? `${url.origin} is a local address: the service needs a publicly reachable https URL. Start the receiver with a tunnel and use its public URL.`
         : `The address must be an https URL (got ${url.protocol}//).`,
     );
-  const webhookId = input.webhookId ?? randomUUID();
+  // The header's id is the body's when the body carries one, so the app and the reports see one id (spec: the
+  // header is the "event id used for duplicate detection"; an app dedupes on the body's webhookId).
+  const webhookId = input.webhookId ?? bodyWebhookId(input.testData) ?? randomUUID();
   if (!UUID.test(webhookId))
     throw new LocalValidationError('webhook-id-not-uuid', `The webhook id "${webhookId}" is not a UUID.`);
   for (const [name, v] of [
@@ -72,6 +74,28 @@ export function buildTestWebhookRequest(
     },
     json: { address: input.address, ...(input.testData !== undefined ? { testData: input.testData } : {}) },
   };
+}
+
+/** The ids of a test webhook as the app sees them: the body's webhookId (what an app dedupes on, spec: Webhook
+ * event) when the testData holds one, else the X-Svc-Webhook-Id header's; the header's is named too when they differ.
+ * Both faces report these, so neither names an id the app never sees as the event's. */
+export function testWebhookIds(request: TestWebhookRequest): { webhookId: string; headerWebhookId?: string } {
+  const data = (request.json as { testData?: unknown }).testData;
+  const bodyId =
+    data !== null && typeof data === 'object' && !Array.isArray(data)
+      ? (data as { webhookId?: unknown }).webhookId
+      : undefined;
+  if (typeof bodyId !== 'string' || bodyId === request.webhookId) return { webhookId: request.webhookId };
+  return { webhookId: bodyId, headerWebhookId: request.webhookId };
+}
+
+/** The testData's own webhookId, when it is a UUID (the header's form). */
+function bodyWebhookId(testData: unknown): string | undefined {
+  const id =
+    testData !== null && typeof testData === 'object' && !Array.isArray(testData)
+      ? (testData as { webhookId?: unknown }).webhookId
+      : undefined;
+  return typeof id === 'string' && UUID.test(id) ? id : undefined;
 }
 
 export async function sendTestWebhook(

@@ -5,7 +5,7 @@ import { readBoundedFile } from '../boundedFile';
 import { isLoopbackHost } from '../../core/http/loopback';
 import { randomUUID } from 'node:crypto';
 import { triggeredAtTimestamp } from '../../core/time/timestamps';
-import { buildTestWebhookRequest, sendTestWebhook } from '../../core/webhooks/testWebhookRequest';
+import { buildTestWebhookRequest, sendTestWebhook, testWebhookIds } from '../../core/webhooks/testWebhookRequest';
 import { showError } from '../errors/showError';
 import { WaitsForTrust } from '../trust/restrictedMode';
 import type { Services } from '../services';
@@ -135,9 +135,12 @@ async function sendTestWebhookCommand(
       { location: vscode.ProgressLocation.Notification, title: 'Sending a test webhook…' },
       () => sendTestWebhook(env.testWebhookUrl, request, { tokens: manager, gate: manager.gate, clock: s.clock }),
     );
-    s.log.info(`${env.name}: test webhook ${request.webhookId} accepted`);
-    void vscode.window.showInformationMessage(`Test webhook ${request.webhookId} sent to ${address}.`);
-    return { webhookId: request.webhookId, address };
+    // The body's webhookId is the one the app sees and dedupes on; the header's is named when it differs.
+    const ids = testWebhookIds(request);
+    const shown = ids.headerWebhookId ? `${ids.webhookId} (X-Svc-Webhook-Id ${ids.headerWebhookId})` : ids.webhookId;
+    s.log.info(`${env.name}: test webhook ${shown} accepted`);
+    void vscode.window.showInformationMessage(vscode.l10n.t('Test webhook {0} sent to {1}.', shown, address));
+    return { webhookId: ids.webhookId, address };
   } catch (err) {
     void showError(s.log, 'Send test webhook', err);
     return undefined;

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { buildTestWebhookRequest } from '../../../src/core/webhooks/testWebhookRequest';
+import { buildTestWebhookRequest, testWebhookIds } from '../../../src/core/webhooks/testWebhookRequest';
 import { LocalValidationError } from '../../../src/core/http/serviceErrors';
 
 const NOW = Date.UTC(2026, 0, 15, 12, 0, 0, 123);
@@ -63,5 +63,29 @@ describe('buildTestWebhookRequest', () => {
   });
   it('leaves testData out when none is given', () => {
     assert.deepEqual(buildTestWebhookRequest(base, NOW, false).json, { address: base.address });
+  });
+});
+
+describe('test webhook ids (#79, item 6)', () => {
+  const base = { address: 'https://hooks.example/x', topic: 'a/b', subTopic: 'k:a/b', tenantId: 't' };
+  const BODY = '11111111-2222-4333-8444-555555555555';
+  const HEADER = '99999999-2222-4333-8444-555555555555';
+
+  it("the header carries the body's webhookId, and it is the one reported", () => {
+    const r = buildTestWebhookRequest({ ...base, testData: { webhookId: BODY } }, 0, false);
+    assert.equal(r.headers['x-svc-webhook-id'], BODY);
+    assert.deepEqual(testWebhookIds(r), { webhookId: BODY });
+  });
+
+  it('a --webhook-id other than the body’s: both named, the body’s first', () => {
+    const r = buildTestWebhookRequest({ ...base, webhookId: HEADER, testData: { webhookId: BODY } }, 0, false);
+    assert.deepEqual(testWebhookIds(r), { webhookId: BODY, headerWebhookId: HEADER });
+  });
+
+  it('a body without a webhookId (or not an object): the header’s id', () => {
+    for (const testData of [undefined, [1], 'x', { webhookId: 7 }]) {
+      const r = buildTestWebhookRequest({ ...base, testData }, 0, false);
+      assert.deepEqual(testWebhookIds(r), { webhookId: r.webhookId });
+    }
   });
 });

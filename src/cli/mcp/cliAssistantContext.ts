@@ -120,8 +120,8 @@ export class CliAssistantContext implements AssistantContext {
   }
 
   async signer(): Promise<SignerInfo> {
-    const { issuer, jwksUrl } = this.o.sandbox.signer;
-    return { issuer, jwksUrl };
+    const { issuer, audience, jwksUrl } = this.o.sandbox.signer;
+    return { issuer, audience, jwksUrl };
   }
 
   async signFor(_url: string, body: Buffer): Promise<SignedForTarget> {

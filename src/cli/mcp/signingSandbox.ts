@@ -39,6 +39,7 @@ export async function startEmbeddedSandbox(port: number, workflowMs?: number): P
       // Marked as signed on request: the receiver keeps it out of the service's duplicate set.
       sign: (body) => signer.sign(body, { claims: signedHereClaims() }),
       issuer: info.issuer,
+      audience: info.audience,
       jwksUrl: info.jwksUrl,
     },
     audit: { sandboxUrl: info.baseUrl, sandboxSecret: info.controlSecret },
@@ -61,7 +62,12 @@ export async function runningSandbox(baseUrl: string, secret: string): Promise<S
   return {
     baseUrl: t.baseUrl.replace(/\/+$/, ''),
     embedded: false,
-    signer: { sign: async (body) => (await client.sign(body)).token, issuer: t.issuer, jwksUrl: t.jwksUrl },
+    signer: {
+      sign: async (body) => (await client.sign(body)).token,
+      issuer: t.issuer,
+      audience: t.audience,
+      jwksUrl: t.jwksUrl,
+    },
     audit: { sandboxUrl: baseUrl, sandboxSecret: secret },
     trust: { issuer: t.issuer, audience: t.audience, jwksUrl: t.jwksUrl },
     demo: { username: SANDBOX_USERNAME, password: SANDBOX_PASSWORD },

@@ -24,6 +24,8 @@ export interface DeliverySource {
 /** Who signs what the tools send (the sandbox's key): what the app must trust. Never the key. */
 export interface SignerInfo {
   issuer: string;
+  /** The audience its tokens carry: the app must expect it. */
+  audience: string;
   jwksUrl: string;
 }
 

@@ -11,7 +11,7 @@ export interface EnvironmentResult {
   receiverUrl: Known<string>;
   appTarget: Known<string>;
   /** The issuer and key set that sign replays and events: the app must trust them. */
-  signer: Known<{ issuer: string; jwksUrl: string }>;
+  signer: Known<{ issuer: string; audience: string; jwksUrl: string; trust: string }>;
   /** Whether tools may send from here (VS Code: the workspace is trusted). */
   sending: Known<'allowed'>;
 }
@@ -47,7 +47,9 @@ export const describeEnvironment: AssistantTool<Record<string, never>, Environme
       appTarget: await known(() => ctx.appTarget({})),
       signer: await known(async () => {
         const s = await ctx.signer();
-        return { issuer: s.issuer, jwksUrl: s.jwksUrl };
+        // In one line, what an app must trust to accept what the tools send (docs/agents.md).
+        const trust = `Your app must trust the issuer ${s.issuer} with the audience ${s.audience} and the key set ${s.jwksUrl}.`;
+        return { issuer: s.issuer, audience: s.audience, jwksUrl: s.jwksUrl, trust };
       }),
       sending: await known(() => {
         ctx.checkSending();

@@ -181,6 +181,13 @@ export class Verifier {
       if (own?.length) entries = signedHere !== undefined || entries instanceof StepFailed ? own : [...entries, ...own];
       if (entries instanceof StepFailed) return refused(entries, decoded);
       const kid = typeof decoded.header.kid === 'string' ? decoded.header.kid : undefined;
+      // Step 3 fetches the signing key by the token's kid (spec): a token that names none is refused there, before
+      // any key set is asked, rather than matched to whichever key a set holds alone.
+      if (kid === undefined)
+        return refused(
+          new StepFailed(3, 'the token names no kid, and the signing key is looked up by kid', entries[0]),
+          decoded,
+        );
       const keys = signingKeys(entries, kid, this.keySetOf);
       if (keys instanceof Promise) return keys.then((k) => this.keysHold(decoded, kid, k, signedHere)).catch(threw);
       return this.keysHold(decoded, kid, keys, signedHere);

@@ -140,7 +140,7 @@ export class ExtensionAssistantContext implements AssistantContext {
 
   async signer(): Promise<SignerInfo> {
     const info = await this.s.sandbox.ensureStarted();
-    return { issuer: info.issuer, jwksUrl: info.jwksUrl };
+    return { issuer: info.issuer, audience: info.audience, jwksUrl: info.jwksUrl };
   }
 
   /** As the editor signs what it sends (sandboxSigning.ts): sent to this window's receiver, that one token is

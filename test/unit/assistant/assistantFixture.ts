@@ -122,7 +122,7 @@ export async function assistantFixture(): Promise<AssistantFixture> {
       return f.appUrl;
     },
     receiverUrl: () => receiverUrl,
-    signer: async () => ({ issuer: info.issuer, jwksUrl: info.jwksUrl }),
+    signer: async () => ({ issuer: info.issuer, audience: info.audience, jwksUrl: info.jwksUrl }),
     signFor: async (_url, body) => ({
       token: await signer.sign(body, { claims: signedHereClaims() }),
       done: () => undefined,

@@ -164,5 +164,19 @@ describe('wfs listen --forward: routing by signed topic, as a process', function
     ]);
     assert.equal(await both.exitCode(), 2);
     assert.match(usage(both), /--forward-to excludes --forward/);
+    // An address with a password is refused, and no message repeats it (#74, hole 4), on a terminal too.
+    for (const face of ['--json', '--human']) {
+      const secret = new WfsProcess([
+        'listen',
+        '--trust-sandbox',
+        s.info.baseUrl,
+        '--forward',
+        '**=http://bob:TopSecretPw99@127.0.0.1:1/',
+        face,
+      ]);
+      assert.equal(await secret.exitCode(), 2);
+      assert.doesNotMatch(secret.stdout + secret.stderr, /TopSecretPw99|bob/);
+      assert.match(secret.stdout + secret.stderr, /\*\*=http:\/\/…@127\.0\.0\.1:1\/.*user name or password/);
+    }
   });
 });

@@ -133,18 +133,21 @@ export function forwardEverything(url: string, where: string): ForwardRule {
 /** `--forward 'PATTERN=URL'`: PATTERN is a topic glob, optionally a space and a subTopic glob; the first `=` ends it
  * (a URL may hold more). */
 export function parseForwardFlag(value: string, where = '--forward'): ForwardRule {
+  // The flag's value is named in every message: an address in it is shown without its user info (#74, hole 4).
   const eq = value.indexOf('=');
+  const shown =
+    eq > 0 ? value.slice(0, eq + 1) + addressWithoutUserInfo(value.slice(eq + 1)) : addressWithoutUserInfo(value);
   if (eq <= 0)
     throw new ForwardRuleError(
-      `${where} ${JSON.stringify(value)}: expected PATTERN=URL, e.g. 'payments/*=http://localhost:3000/hooks'`,
+      `${where} ${JSON.stringify(shown)}: expected PATTERN=URL, e.g. 'payments/*=http://localhost:3000/hooks'`,
     );
   const pattern = value.slice(0, eq).trim();
   const [topic, subTopic, ...more] = pattern.split(/\s+/);
   if (more.length > 0)
     throw new ForwardRuleError(
-      `${where} ${JSON.stringify(value)}: PATTERN is a topic glob, optionally a space and a subTopic glob`,
+      `${where} ${JSON.stringify(shown)}: PATTERN is a topic glob, optionally a space and a subTopic glob`,
     );
-  return parseForwardRule({ topic, ...(subTopic ? { subTopic } : {}), url: value.slice(eq + 1) }, `${where} ${value}`);
+  return parseForwardRule({ topic, ...(subTopic ? { subTopic } : {}), url: value.slice(eq + 1) }, `${where} ${shown}`);
 }
 
 /** Whether a rule takes a delivery, by its signed fields only (never what unsigned headers said). */

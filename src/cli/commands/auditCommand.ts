@@ -1,5 +1,5 @@
 // `wfs audit`: runs the receiver audit against a developer's endpoint; one JSON line per case, then a summary.
-import { appendFileSafely, UnsafeFilePath, writeFileSafely } from '../../core/files';
+import { appendFileSafely, refuseFolderLinkOut, UnsafeFilePath, writeFileSafely } from '../../core/files';
 import { EXIT } from '../exitCodes';
 import { AUDIT_CASES } from '../../core/audit/auditCases';
 import { AuditRefused, AuditTargetUnreachable, runAudit } from '../../core/audit/receiverAudit';
@@ -82,6 +82,8 @@ export const auditCommand: CommandSpec = {
       const file = flags.values.get(flag);
       if (!file) continue;
       try {
+        // A folder on the way that links out of the folder it runs in is refused too (#74).
+        await refuseFolderLinkOut(file, process.cwd());
         await write(file);
       } catch (err) {
         throw new UsageError(

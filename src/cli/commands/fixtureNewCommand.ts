@@ -2,7 +2,7 @@
 // never has to be written by hand. The body is kept, its webhookId and triggeredAt made placeholders (a new event at
 // each send), and the headers come from the flags or the body's own fields.
 import { lstatSync, type Stats } from 'node:fs';
-import { UnsafeFilePath, writeFileSafely } from '../../core/files';
+import { refuseFolderLinkOut, UnsafeFilePath, writeFileSafely } from '../../core/files';
 import { FIXTURE_SUFFIX, fixtureText, parseFixture } from '../../core/fixtures/fixtureFormat';
 import { fixtureFromEvent, fixturePathFor, type EventFields } from '../../core/fixtures/plainEvent';
 import { MAX_STDIN_BYTES, readBoundedText } from '../boundedRead';
@@ -83,6 +83,8 @@ export const fixtureNewCommand: CommandSpec = {
     if (!check.ok) throw new Error(`the fixture made from ${source} does not read back: ${check.problems[0]!.message}`);
     try {
       // Never through a link at `out`: a cloned repository can ship one pointing anywhere (#74).
+      // Nor through a folder on the way that links out of the folder it runs in.
+      await refuseFolderLinkOut(out, process.cwd());
       await writeFileSafely(out, written, { existing: force ? 'replace' : 'refuse' });
     } catch (err) {
       if (err instanceof UnsafeFilePath)

@@ -1,4 +1,6 @@
 // `wfs keys generate`: a test issuer's key pair and its key set in a folder, for a receiver's tests and CI.
+import { join } from 'node:path';
+import { refuseFolderLinkOut, UnsafeFilePath } from '../../core/files';
 import {
   DEFAULT_TEST_AUDIENCE,
   DEFAULT_TEST_ISSUER,
@@ -37,6 +39,8 @@ export const keysCommand: CommandSpec = {
   async run(flags, io) {
     const dir = requiredFlag(flags, 'out', 'the folder to write the key pair to');
     try {
+      // The folder itself, or one on the way, must not lead out of the folder it runs in through a link (#74).
+      await refuseFolderLinkOut(join(dir, 'private-key.pem'), process.cwd());
       const { files, issuerFile } = await writeKeyPair(
         dir,
         io.clock,
@@ -54,6 +58,7 @@ export const keysCommand: CommandSpec = {
       return 0;
     } catch (err) {
       if (err instanceof KeyFilesError) throw new UsageError(err.message);
+      if (err instanceof UnsafeFilePath) throw new UsageError(`--out: ${err.message}`);
       throw err;
     }
   },

@@ -1,6 +1,6 @@
 // `wfs probe-service`: checks an environment against the contract with a fixed series of requests that can never
 // bill, reports each observation against the spec and the sandbox, and can write a profile the sandbox imitates.
-import { checkPathToWrite, UnsafeFilePath, writeFileSafely } from '../../core/files';
+import { checkPathToWrite, refuseFolderLinkOut, UnsafeFilePath, writeFileSafely } from '../../core/files';
 import { EXIT } from '../exitCodes';
 import { isLoopbackHost } from '../../core/http/loopback';
 import { probeMarkdown, summaryLine } from '../../core/probe/probeReport';
@@ -91,7 +91,7 @@ export const probeServiceCommand: CommandSpec = {
     for (const flag of ['markdown', 'profile-out']) {
       const file = flags.values.get(flag);
       if (file)
-        await checkPathToWrite(file).catch((err: unknown) => {
+        await Promise.all([checkPathToWrite(file), refuseFolderLinkOut(file, process.cwd())]).catch((err: unknown) => {
           throw err instanceof UnsafeFilePath ? new UsageError(`--${flag}: ${err.message}`) : err;
         });
     }

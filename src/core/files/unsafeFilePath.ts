@@ -2,7 +2,7 @@
 // the path and says nothing was written; a link's target is never named (it may be a place the reader must not
 // learn about, and it is not where anything was written).
 
-export type UnsafeFileReason = 'link' | 'exists' | 'folder' | 'not-a-file';
+export type UnsafeFileReason = 'link' | 'exists' | 'folder' | 'not-a-file' | 'folder-link';
 
 export class UnsafeFilePath extends Error {
   constructor(
@@ -15,7 +15,9 @@ export class UnsafeFilePath extends Error {
 
   /** 'ELINK', 'EEXIST', 'EISDIR' or 'ENOTFILE', as Node's own errors name theirs. */
   get code(): string {
-    return { link: 'ELINK', exists: 'EEXIST', folder: 'EISDIR', 'not-a-file': 'ENOTFILE' }[this.reason];
+    return { link: 'ELINK', exists: 'EEXIST', folder: 'EISDIR', 'not-a-file': 'ENOTFILE', 'folder-link': 'ELINK' }[
+      this.reason
+    ];
   }
 }
 
@@ -27,6 +29,8 @@ function unsafeFileText(path: string, reason: UnsafeFileReason): string {
       return `${path} exists: nothing was written. Choose another path, or remove that file first.`;
     case 'folder':
       return `${path} is a folder: nothing was written. Give the path of a file.`;
+    case 'folder-link':
+      return `${path}: a folder on the way is a symbolic link out of the folder you run in, and a file is never written through one: nothing was written. Write inside this folder, or give a path outside it.`;
     case 'not-a-file':
       return `${path} is not a regular file (a device, a pipe or a socket): nothing was written. Give the path of a regular file.`;
   }

@@ -31,10 +31,11 @@ export async function signedDeliveries(
 }
 
 /** A token for body, signed by the sandbox at baseUrl (one this suite started: its secret is known) as the service
- * signs each attempt anew. */
+ * signs each attempt anew: without the mark of a token signed on request (wfs_signed_here), which a receiver keeps
+ * out of its duplicate set. */
 export async function signedBy(baseUrl: string, body: Buffer): Promise<string> {
   const res = await rawRequest(`${baseUrl}/sandbox/sign`, {
-    json: { bodyBase64: body.toString('base64') },
+    json: { bodyBase64: body.toString('base64'), claims: { wfs_signed_here: null } },
     headers: { 'x-sandbox-secret': sandboxSecretFor(baseUrl) },
   });
   if (res.status !== 200) throw new Error(`the sandbox refused to sign: ${res.status} ${res.text}`);

@@ -19,6 +19,9 @@ const RAW_CONTROL = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e
 /** An app that answers every request with 0xff 0xfe, then the Authorization header it got: not UTF-8, so base64. */
 class EchoingApp {
   readonly tokens: string[] = [];
+  /** How the token is echoed: after two bytes that are not UTF-8; as text, base64-encoded beside its JWT signature
+   * alone; or as UTF-16LE text (the last two found by the independent check of #74). */
+  echo: 'binary' | 'base64' | 'utf16' = 'binary';
   private server?: Server;
   async start(): Promise<string> {
     this.server = createServer((req, res) => {
@@ -26,9 +29,16 @@ class EchoingApp {
       req.on('end', () => {
         const authorization = String(req.headers.authorization ?? '');
         this.tokens.push(authorization.replace(/^Bearer /, ''));
-        res
-          .writeHead(500, { 'content-type': 'application/octet-stream' })
-          .end(Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(`echo: ${authorization}`)]));
+        const token = authorization.replace(/^Bearer /, '');
+        const body =
+          this.echo === 'base64'
+            ? Buffer.from(
+                `tok=${Buffer.from(token).toString('base64')} url=${Buffer.from(token).toString('base64url')} sig=${token.split('.')[2]}`,
+              )
+            : this.echo === 'utf16'
+              ? Buffer.from(`echo: ${authorization}`, 'utf16le')
+              : Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(`echo: ${authorization}`)]);
+        res.writeHead(500, { 'content-type': 'application/octet-stream' }).end(body);
       });
     });
     await new Promise<void>((r) => this.server!.listen(0, '127.0.0.1', r));
@@ -91,6 +101,10 @@ describe('wfs mcp: outside content stays data, and no token the process sent com
       assert.ok(token.length > 100, 'a JWT was sent');
       assert.ok(!text.includes(token), 'the token is not in the answer');
       assert.ok(!text.includes(token.split('.')[2]!), "not even the token's signature");
+      for (const form of [Buffer.from(token).toString('base64'), Buffer.from(token).toString('base64url')])
+        assert.ok(!text.includes(form.slice(0, 40)), 'nor the token base64-encoded');
+      const wide = Buffer.from(token, 'utf16le').toString('latin1').slice(0, 40);
+      assert.ok(!text.includes(wide) && !text.includes(wide.replaceAll('\0', '\\x00')), 'nor as UTF-16');
     }
   };
 
@@ -101,6 +115,18 @@ describe('wfs mcp: outside content stays data, and no token the process sent com
     assert.match(result.answer.bodyWithheld, /credential this process holds/);
     holdsNoToken(raw);
   });
+
+  for (const echo of ['base64', 'utf16'] as const)
+    it(`wfs_send_event to the app: a token echoed ${echo === 'base64' ? 'base64-encoded, and its signature alone,' : 'as UTF-16 text'} does not come back either`, async () => {
+      app.echo = echo;
+      try {
+        const { raw, result } = await call('wfs_send_event', { to: 'app', topic: 'workflow/completed' });
+        assert.equal(result.answer.status, 500);
+        holdsNoToken(raw);
+      } finally {
+        app.echo = 'binary';
+      }
+    });
 
   it('an event forwarded by its receiver to the app: the stored answer, read back, holds no token either', async () => {
     const sent = await call('wfs_send_event', { to: 'receiver', topic: 'workflow/completed', data: { runId: 'r74' } });

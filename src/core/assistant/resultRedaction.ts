@@ -3,6 +3,7 @@
 // delivery's body, an app's answer or a service message carries one. Secrets go by value (what the process knows,
 // knownSecrets.ts) and by shape (JWTs, bearer credentials, private keys), in text and inside base64 bodies alike.
 // Then no control, C1, bidi control or line separator of outside text reaches the model raw (finalAnswer).
+import { credentialByteForms, credentialTextForms } from '../webhooks/credentialForms';
 import { controlsEscaped } from '../presentation';
 import { knownSecretValues } from './knownSecrets';
 
@@ -48,9 +49,9 @@ function escapeStrings(value: unknown): unknown {
   return out;
 }
 
-/** Whether body bytes hold a known secret or something shaped like a credential. */
+/** Whether body bytes hold a known secret (in any form an app could echo it in) or something shaped like one. */
 function holdsSecret(bytes: Buffer, known: readonly string[]): boolean {
-  if (known.some((s) => bytes.includes(s))) return true;
+  if (known.some((s) => credentialByteForms(s).some((f) => bytes.includes(f)))) return true;
   // latin1 maps each byte to one character, so the ASCII shapes are found wherever they sit among other bytes.
   const text = bytes.toString('latin1');
   return [JWT, BEARER, PRIVATE_KEY].some((re) => {
@@ -85,7 +86,9 @@ function walk(value: unknown, known: readonly string[]): unknown {
 /** `known`: values from knownSecretValues (at least 8 characters, longest first). */
 export function redactText(text: string, known: readonly string[] = []): string {
   let t = text;
-  for (const s of known) if (t.includes(s)) t = t.split(s).join(REDACTED);
+  // Every form an app could echo a secret in (base64, a JWT's signature alone), longest first.
+  const forms = known.flatMap(credentialTextForms).sort((a, b) => b.length - a.length);
+  for (const s of forms) if (t.includes(s)) t = t.split(s).join(REDACTED);
   return t
     .replace(PRIVATE_KEY, '<redacted private key>')
     .replace(JWT, (m) => `<redacted JWT, ${m.length} characters>`)

@@ -1,5 +1,6 @@
 // What a forwarded delivery's target answered, and the tests on it: plain data, importable by the CLI's renderers
 // without the record's hashing (so `wfs --help` loads no crypto).
+import { credentialByteForms, credentialTextForms } from './credentialForms';
 import { isUtf8 } from 'node:buffer';
 
 export interface ForwardResult {
@@ -48,8 +49,13 @@ export function answerBodyFields(
   truncated: boolean,
   credentials: readonly string[] = [],
 ): { body: string } | { bodyBase64: string } | { bodyWithheld: string } {
-  // Longest first, so a value that contains another ("Bearer <token>", the token) is replaced whole.
-  const known = credentials.filter((c) => typeof c === 'string' && c.length >= 8).sort((a, b) => b.length - a.length);
+  // Each value in every form an app could echo it in (credentialForms.ts); longest first, so a value that contains
+  // another ("Bearer <token>", the token) is replaced whole.
+  const values = credentials.filter((c) => typeof c === 'string' && c.length >= 8);
+  const known = values.flatMap(credentialTextForms).sort((a, b) => b.length - a.length);
+  // UTF-16 text is valid UTF-8 when it is ASCII (a NUL after each byte): looked for in the bytes, before decoding.
+  const wide = (c: string) => credentialByteForms(c).slice(-2);
+  if (values.some((c) => wide(c).some((f) => body.includes(f)))) return { bodyWithheld: BODY_WITHHELD };
   for (let drop = 0; drop <= (truncated ? 3 : 0); drop++) {
     const part = body.subarray(0, body.length - drop);
     if (isUtf8(part)) {
@@ -58,7 +64,7 @@ export function answerBodyFields(
       return { body: text };
     }
   }
-  if (known.some((c) => body.includes(c))) return { bodyWithheld: BODY_WITHHELD };
+  if (values.some((c) => credentialByteForms(c).some((f) => body.includes(f)))) return { bodyWithheld: BODY_WITHHELD };
   return { bodyBase64: body.toString('base64') };
 }
 

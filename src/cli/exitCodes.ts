@@ -19,5 +19,7 @@ export const EXIT = {
   /** audit: the receiver refused the genuine delivery (most often it does not trust the key that signed it); the
    * attack cases were not sent. */
   trustMismatch: 9,
+  /** audit: the target answered 404, 405 or 421 to the genuine delivery: nothing takes webhooks at that path. */
+  pathNotServed: 10,
   interrupted: 130,
 } as const;

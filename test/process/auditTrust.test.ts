@@ -36,6 +36,24 @@ describe('wfs audit and wfs send sign with the key the environment names, and sa
     await listen.stopCleanly();
   });
 
+  it('a path typo (the receiver serves /webhooks, the target says /webhook): 404 is "nothing takes webhooks at that path", exit 10, not a trust mismatch (#79)', async () => {
+    const listen = new WfsProcess(['listen', '--no-tunnel', '--trust-sandbox', s.info.baseUrl]);
+    const ready = await listen.event('ready');
+    const typo = String(ready.url).replace(/\/webhooks$/, '/webhook');
+    const env = { WFS_BASE_URL: s.info.baseUrl, WFS_SANDBOX_SECRET: s.info.controlSecret };
+    const audit = new WfsProcess(['audit', '--target', typo], env);
+    assert.equal(await audit.exitCode(), 10, audit.stdout + audit.stderr);
+    assert.deepEqual(audit.events('trust-mismatch'), []);
+    const err = audit.events('error')[0]!;
+    assert.deepEqual([err.kind, err.status], ['path-not-served', 404]);
+    assert.match(String(err.message), /nothing takes webhooks at that path/);
+    assert.doesNotMatch(String(err.message), /issuer|kid/);
+    const human = new WfsProcess(['audit', '--target', typo, '--human'], env);
+    assert.equal(await human.exitCode(), 10);
+    assert.match(human.stdout + human.stderr, /nothing takes webhooks at that path/);
+    await listen.stopCleanly();
+  });
+
   it('signed with a key the receiver does not trust: one message naming the key and the answer, exit 9, no case failed', async () => {
     const other = await startSandboxProcess();
     const listen = new WfsProcess(['listen', '--no-tunnel', '--trust-sandbox', s.info.baseUrl]);

@@ -5,7 +5,7 @@ import { AUDIT_CASES } from '../../core/audit/auditCases';
 import { AuditRefused, AuditTargetUnreachable, runAudit } from '../../core/audit/receiverAudit';
 import { errnoInWords } from '../errnoWords';
 import { auditJunit, auditSummaryMarkdown } from '../../core/audit/auditReport';
-import { matchAdvice, refusalText } from '../../core/audit/trustMismatch';
+import { matchAdvice, notServedThere, refusalText } from '../../core/audit/trustMismatch';
 import type { CommandSpec } from '../commandSpec';
 import { durationFlag, requiredFlag, UsageError } from '../flags';
 import { httpUrlValue } from '../httpUrlValue';
@@ -58,6 +58,7 @@ export const auditCommand: CommandSpec = {
   exits: [
     [1, 'a case failed, or the sandbox could not be reached (the error line says why)'],
     [EXIT.targetUnreachable, 'nothing answered at --target (nothing audited): start your receiver, or check the URL'],
+    [EXIT.pathNotServed, '--target answered 404, 405 or 421: nothing takes webhooks at that path (nothing audited)'],
     [
       EXIT.trustMismatch,
       'the receiver refused the genuine delivery (most often: it does not trust the key the audit signed with); the other cases were not sent',
@@ -123,7 +124,18 @@ export const auditCommand: CommandSpec = {
       });
       io.progress?.(undefined);
       const m = summary.trustMismatch;
-      if (m) {
+      if (m && notServedThere(m)) {
+        // A path typo is no trust mismatch: nothing took the delivery at all (#79).
+        emit({
+          event: 'error',
+          kind: 'path-not-served',
+          target: summary.target,
+          status: m.status,
+          ...(m.said ? { answer: m.said } : {}),
+          notSent: summary.notSent ?? 0,
+          message: `${summary.target} answered ${m.status} to the audit's genuine delivery: nothing takes webhooks at that path, so nothing was audited. Check --target: the path your receiver serves (\`wfs listen\` prints it in its ready line, /webhooks by default), its host and port.`,
+        });
+      } else if (m) {
         emit({
           event: 'trust-mismatch',
           target: summary.target,
@@ -169,7 +181,7 @@ export const auditCommand: CommandSpec = {
         total: summary.total,
         ...(m ? { trustMismatch: true, notSent: summary.notSent ?? 0 } : {}),
       });
-      if (m) return EXIT.trustMismatch;
+      if (m) return notServedThere(m) ? EXIT.pathNotServed : EXIT.trustMismatch;
       return summary.failed === 0 ? 0 : 1;
     } catch (err) {
       if (err instanceof AuditRefused) throw new UsageError(err.message);

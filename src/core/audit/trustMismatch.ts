@@ -59,6 +59,15 @@ export function refusalOf(
   };
 }
 
+/** The statuses that say nothing takes webhooks at the address (no such path, no POST there, not this host): a typo
+ * in the address, never a matter of trust. */
+const NOT_SERVED = new Set([404, 405, 421]);
+
+/** Whether a refusal of the genuine delivery says nothing takes webhooks at that address. */
+export function notServedThere(m: { status: number }): boolean {
+  return NOT_SERVED.has(m.status);
+}
+
 /** A 401 or 403 that names no step or a step trust decides; or a 503 that names such a step or asks to try again
  * later (a receiver whose key set does not give the kid's key, and may not be fetched again yet: `wfs listen` and
  * the extension's receiver answer so). */

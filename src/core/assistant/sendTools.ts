@@ -21,6 +21,8 @@ import { OUTSIDE_CONTENT_NOTE } from './outsideContent';
 import type { AssistantContext } from './assistantContext';
 import { ToolRefused, type AssistantTool, type ToolPreview } from './assistantTool';
 import { pickDelivery } from './deliveryTools';
+import { forwardsOf } from '../webhooks/deliveryRecord';
+import { withFreshWebhookId } from '../fixtures/freshWebhookId';
 import { checkAskable, personQuestion, type AskedValue } from './personQuestion';
 
 export interface AppAnswer {
@@ -47,6 +49,8 @@ export interface SendResult {
   answer: AppAnswer;
   /** What the answer suggests, when it is not a 2xx. */
   hint?: string;
+  /** A replay under a webhookId the app already answered 2xx for: it may have been skipped as a duplicate. */
+  note?: string;
 }
 
 /** `credentials`: the token sent and every secret the process holds; the body keeps none of them (answerBodyFields
@@ -176,6 +180,9 @@ export interface ReplayInput {
   deliveryId?: string;
   fixture?: string;
   topic?: string;
+  /** Send it under a new webhookId (the body changes there only, and is signed anew), so an app that dedupes runs
+   * its handler again. */
+  freshWebhookId?: boolean;
 }
 
 interface ReplayPlan {
@@ -188,6 +195,25 @@ interface ReplayPlan {
 }
 
 async function planReplay(input: ReplayInput, ctx: AssistantContext): Promise<ReplayPlan> {
+  const plan = await planSameReplay(input, ctx);
+  if (!input.freshWebhookId) return plan;
+  const fresh = withFreshWebhookId(plan.body);
+  if (!fresh)
+    throw new ToolRefused(
+      `${plan.what} has no webhookId in its body to make fresh: replay it as it is (without freshWebhookId).`,
+    );
+  const headers = { ...plan.headers };
+  if (headers['x-svc-webhook-id'] !== undefined) headers['x-svc-webhook-id'] = fresh.webhookId;
+  return {
+    ...plan,
+    what: `${plan.what} under a fresh webhookId`,
+    webhookId: fresh.webhookId,
+    body: fresh.body,
+    headers,
+  };
+}
+
+async function planSameReplay(input: ReplayInput, ctx: AssistantContext): Promise<ReplayPlan> {
   if (input.deliveryId !== undefined && input.fixture !== undefined)
     throw new ToolRefused('Give deliveryId or fixture, not both: one delivery is replayed at a time.');
   if (input.fixture !== undefined) {
@@ -255,6 +281,11 @@ export const replayToApp: AssistantTool<ReplayInput, SendResult> = {
         maxLength: 200,
         description: 'Without deliveryId or fixture: replay the newest verified delivery of this exact topic.',
       },
+      freshWebhookId: {
+        type: 'boolean',
+        description:
+          'Send it under a new webhookId (only that value of the body changes; it is signed anew), so an app that dedupes on webhookId runs its handler again. Default: the same webhookId.',
+      },
     },
   },
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
@@ -273,7 +304,8 @@ export const replayToApp: AssistantTool<ReplayInput, SendResult> = {
   async run(input, ctx, signal) {
     const p = await planReplay(input, ctx);
     checkAskable(replayValues(p));
-    return signAndSend(
+    const acknowledged = !input.freshWebhookId && p.webhookId !== null && (await appAcknowledged(ctx, p.webhookId));
+    const result = await signAndSend(
       ctx,
       p.to,
       p.body,
@@ -282,8 +314,24 @@ export const replayToApp: AssistantTool<ReplayInput, SendResult> = {
       'send the same delivery again with wfs_replay_to_app',
       signal,
     );
+    if (!acknowledged) return result;
+    return {
+      ...result,
+      note: `Your app already answered 2xx for webhookId ${JSON.stringify(p.webhookId)}: an app that dedupes on webhookId, as the spec asks, may have treated this replay as a duplicate and skipped its handler. To run the handler again, replay with freshWebhookId: true.`,
+    };
   },
 };
+
+/** Whether an app already answered 2xx for a delivery of this webhookId (a forward, as the history recorded it). */
+async function appAcknowledged(ctx: AssistantContext, webhookId: string): Promise<boolean> {
+  for (const r of await ctx.deliveries.records())
+    if (
+      r.webhookId === webhookId &&
+      forwardsOf(r).some((f) => f.status !== undefined && f.status >= 200 && f.status < 300)
+    )
+      return true;
+  return false;
+}
 
 export interface SendEventInput {
   to: 'receiver' | 'app';

@@ -75,6 +75,35 @@ describe('wfs send', () => {
     await listen.stopCleanly();
   });
 
+  it('--fresh-id: a fixture with a fixed webhookId is sent under a new one each time, in the body and the header (#79)', async () => {
+    const file = join(dir, 'fixed.webhook.json');
+    const fixed = '0b7c9a52-3f1e-4d2a-9b8c-7e6f5a4d3c2b';
+    writeFileSync(file, fixture('orders/fixed').replace('"{{webhookId}}"', JSON.stringify(fixed)));
+    const app = new RecordingServer();
+    const url = await app.start();
+    try {
+      for (const args of [[], ['--fresh-id'], ['--fresh-id']]) {
+        const send = await wfs(['send', file, '--to', url, '--sandbox-url', s.info.baseUrl, ...args]);
+        assert.equal(await send.exitCode(), 0, send.stdout + send.stderr);
+      }
+      const ids = app.requests.map((r) => JSON.parse(r.body.toString()).webhookId as string);
+      assert.equal(ids[0], fixed);
+      assert.notEqual(ids[1], fixed);
+      assert.notEqual(ids[2], ids[1]);
+      // With --fresh-id the header carries the body's new id.
+      assert.deepEqual(
+        app.requests.slice(1).map((r) => r.headers['x-svc-webhook-id']),
+        ids.slice(1),
+      );
+      // Only the id changed: the rest of the body is the same bytes.
+      const bytes = (i: number) =>
+        app.requests[i]!.body.toString().replace(/"triggeredAt": "[^"]*"/, '"triggeredAt": "…"');
+      assert.equal(bytes(1).replace(ids[1]!, fixed), bytes(0));
+    } finally {
+      await app.stop();
+    }
+  });
+
   it('a folder of 100 (recursive, sorted): each fixture signed over its exact bytes by a sandbox it starts itself, with progress', async () => {
     const folder = join(dir, 'many');
     mkdirSync(join(folder, 'nested'), { recursive: true });

@@ -4,6 +4,7 @@
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { FIXTURE_SUFFIX, parseFixture, resolveFixture } from '../../core/fixtures/fixtureFormat';
+import { resolvedWithFreshId } from '../../core/fixtures/freshWebhookId';
 import { fixtureFromEvent, looksLikeFixture, type EventFields } from '../../core/fixtures/plainEvent';
 import { sendResolvedFixture, type BodySigner } from '../../core/fixtures/sendFixture';
 import { isLoopbackHost } from '../../core/http/loopback';
@@ -17,7 +18,7 @@ import { announceKey, KEY_ENV, KEY_FLAGS, keySource, openKey, trustAdvice } from
 export const sendCommand: CommandSpec = {
   name: 'send',
   synopsis:
-    'send FILE|DIR… --to URL [--topic T --sub-topic S [--tenant-id T]] [--sandbox-url URL | --keys DIR | --sandbox-port P] [--allow-remote] [--timeout DURATION]',
+    'send FILE|DIR… --to URL [--topic T --sub-topic S [--tenant-id T]] [--fresh-id] [--sandbox-url URL | --keys DIR | --sandbox-port P] [--allow-remote] [--timeout DURATION]',
   positionals: [
     'FILE|DIR…',
     `fixture files, or folders whose *${FIXTURE_SUFFIX} files are sent (sorted, recursive); or plain event bodies (JSON files without "wfsFixture")`,
@@ -51,6 +52,11 @@ export const sendCommand: CommandSpec = {
       type: 'string',
       value: 'T',
       description: 'with plain event bodies: X-Svc-Tenant-Id (default: the body\'s "tenantId")',
+    },
+    'fresh-id': {
+      type: 'boolean',
+      description:
+        "send each under a new webhookId (the body's, changed there only, and the header's), so an app that dedupes runs its handler again",
     },
     'allow-remote': { type: 'boolean', description: 'allow a --to address off this machine' },
     timeout: {
@@ -135,7 +141,8 @@ export const sendCommand: CommandSpec = {
           });
           continue;
         }
-        const resolved = resolveFixture(parsed.fixture, io.clock.now());
+        const same = resolveFixture(parsed.fixture, io.clock.now());
+        const resolved = flags.switches.has('fresh-id') ? resolvedWithFreshId(same) : same;
         const sent = await sendResolvedFixture(resolved, to, sign, { timeoutMs });
         const a = sent.answer;
         if (a.failure) {

@@ -294,16 +294,15 @@ export class Receiver extends TypedEmitter<ReceiverEvents> {
     describeEvent(record, event, d.req, (verdict as TrustedToken).decoded.signatureBytes);
     // Only signed bytes decide: the body's webhookId, or the token itself (see describeEvent). A copy that arrives
     // while the first is still being processed is a duplicate too.
-    // A delivery signed on request never enters the service's duplicate set, nor is judged by it: the service's own
-    // retry of that event must still reach the app, and a replay is meant to reach it too.
-    const onRequest = claimsSignedHere(result.claims);
-    const key = onRequest ? undefined : deliveryDedupeKey(record);
-    if (onRequest) this.noteServiceCopy(record);
+    // A copy of an event the service sent and this receiver acknowledged is a duplicate, whoever signed it. But a
+    // delivery signed on request never enters the service's duplicate set: the service's own retry of that event
+    // must still reach the app.
+    const key = deliveryDedupeKey(record);
     if (key && (this.dedupe.has(key) || this.processing.has(key))) {
       record.duplicate = true;
       return this.answer(d, { status: 200, text: 'duplicate\n' });
     }
-    if (key) {
+    if (key && !claimsSignedHere(result.claims)) {
       this.processing.add(key);
       d.claimed = key;
     }
@@ -424,15 +423,6 @@ export class Receiver extends TypedEmitter<ReceiverEvents> {
           this.send(d, { status: 503, text });
         }),
     );
-  }
-
-  /** A delivery signed here under the webhookId of one the service sent and this receiver acknowledged: an app
-   * that dedupes on webhookId, as the spec asks, may skip it. Said on the record, so the faces can say it. */
-  private noteServiceCopy(record: DeliveryRecord): void {
-    const key = deliveryDedupeKey(record);
-    if (key === undefined || !this.dedupe.has(key)) return;
-    record.note =
-      'signed here under the webhookId of a delivery the service sent and this receiver acknowledged: an app that dedupes on webhookId may skip it (send it with a fresh webhookId to reach the handler)';
   }
 
   private send(d: Delivery, answer: Answer): void {

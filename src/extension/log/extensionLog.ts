@@ -2,10 +2,7 @@
 // terminal-safe: a line may carry a delivery's topic, an app's answer or a service's error, and neither a control nor
 // a bidi control of theirs may reorder or hide what the log shows.
 import * as vscode from 'vscode';
-import { terminalSafe } from '../../core/presentation';
-import { redact } from './redact';
-
-const clean = (line: string) => terminalSafe(redact(line));
+import { logLine as clean } from './logLine';
 
 export class ExtensionLog implements vscode.Disposable {
   readonly channel: vscode.LogOutputChannel;

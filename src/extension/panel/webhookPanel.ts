@@ -4,10 +4,8 @@
 import * as vscode from 'vscode';
 import { forwardableHeaders } from '../../core/http/hopByHop';
 import { forwardsOf } from '../../core/webhooks/deliveryRecord';
-import { homedir, tmpdir } from 'node:os';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { join } from 'node:path';
-import { writeFileSafely } from '../../core/files';
+import { homedir } from 'node:os';
+import { writeInNewTempFolder } from '../newTempFolder';
 import { cmdCurlCommand, powerShellCommand } from '../../core/presentation/shellCommands';
 import { httpRequest } from '../../core/http/request';
 import { isLoopbackHost } from '../../core/http/loopback';
@@ -370,16 +368,11 @@ export class WebhookPanel implements vscode.Disposable {
   private async copyForShell(action: 'copy-powershell' | 'copy-cmd', r: DeliveryRecord): Promise<string> {
     const url = this.s.receiver.info?.publicUrl ?? this.s.receiver.info?.localUrl ?? `http://127.0.0.1:PORT${r.path}`;
     const req = shellRequest(r, url, await this.bodyOf(r));
-    const dir = await mkdtemp(join(tmpdir(), 'wfs-delivery-'));
-    let cmd;
-    try {
-      cmd = action === 'copy-powershell' ? powerShellCommand(req, dir) : cmdCurlCommand(req, dir);
-      // Created new in the new folder, 0600, never through a link (none can be there yet; the helper makes it sure).
-      for (const f of cmd.files) await writeFileSafely(f.path, f.bytes, { mode: 0o600 });
-    } catch (err) {
-      await rm(dir, { recursive: true, force: true });
-      throw err;
-    }
+    // Created new in a new folder, 0600, never through a link (none can be there yet; the helper makes it sure).
+    const { dir, value: cmd } = await writeInNewTempFolder('wfs-delivery-', (folder) => {
+      const made = action === 'copy-powershell' ? powerShellCommand(req, folder) : cmdCurlCommand(req, folder);
+      return { files: made.files, value: made };
+    });
     await vscode.env.clipboard.writeText(cmd.command);
     const shell = action === 'copy-powershell' ? 'a PowerShell command' : 'a cmd.exe command';
     const token = action === 'copy-powershell' ? '$env:WFS_WEBHOOK_TOKEN' : '%WFS_WEBHOOK_TOKEN%';

@@ -1,7 +1,7 @@
 // "Audit a Webhook Receiver…" in a real VS Code host: the extension's own receiver passes every case; a broken
 // receiver's failure is shown with its fix; the scorecard exports as Markdown.
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer, type Server } from 'node:http';
@@ -70,6 +70,32 @@ describe('receiver audit in a real VS Code host', () => {
     } finally {
       await broken.stop();
     }
+  });
+
+  it('saving the scorecard to a symbolic link (dangling, or to a file that exists) is refused: the target is neither created nor changed (#74)', async () => {
+    const { localUrl } = (await vscode.commands.executeCommand('wfs.startReceiver')) as { localUrl: string };
+    await vscode.commands.executeCommand('wfs.auditReceiver', { target: localUrl });
+    const dir = mkdtempSync(join(tmpdir(), 'wfs-audit-link-'));
+    const elsewhere = mkdtempSync(join(tmpdir(), 'wfs-elsewhere-'));
+    const planted = join(elsewhere, 'planted.md');
+    const victim = join(elsewhere, 'victim.md');
+    writeFileSync(victim, 'precious');
+    symlinkSync(planted, join(dir, 'dangling.md'));
+    symlinkSync(victim, join(dir, 'existing.md'));
+    // The path is the save dialog's answer; the dialog itself asked before replacing, so "replace" is what reaches
+    // the writer, and still no link is written through.
+    for (const name of ['dangling.md', 'existing.md']) {
+      const to = vscode.Uri.file(join(dir, name));
+      for (const format of ['md', 'json'] as const)
+        await assert.rejects(
+          api.auditPanel.export(format, to),
+          new RegExp(`${name.replace('.', '\\.')} is a symbolic link, and a file is never written through one`),
+        );
+      assert.ok(lstatSync(to.fsPath).isSymbolicLink(), name);
+    }
+    assert.equal(existsSync(planted), false);
+    assert.equal(readFileSync(victim, 'utf8'), 'precious');
+    assert.deepEqual(readdirSync(dir).sort(), ['dangling.md', 'existing.md'], 'no temporary file left behind');
   });
 
   it('a non-loopback target is not audited unless the modal is confirmed', async () => {

@@ -2,7 +2,7 @@
 // the spec says or as the sandbox's own choice, the report is read from its webview as a user sees it, it exports
 // as Markdown, and wfs.sandbox.profile makes the sandbox imitate a profile's refusal.
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
@@ -86,6 +86,30 @@ describe('Check Environment Against the Contract in a real VS Code host', () => 
     const md = readFileSync(file.fsPath, 'utf8');
     assert.match(md, /^# Contract check of http:\/\/127\.0\.0\.1:\d+\n/);
     assert.ok(!md.includes('demo-password') && !/eyJ[\w-]+\.eyJ/.test(md));
+  });
+
+  it('saving the contract-check report to a symbolic link (dangling, or to a file that exists) is refused: the target is neither created nor changed (#74)', async () => {
+    await probeSandbox();
+    // The path is the save dialog's answer; the dialog asked before replacing, and still no link is written through.
+    const links = mkdtempSync(join(tmpdir(), 'wfs-probe-link-'));
+    const elsewhere = mkdtempSync(join(tmpdir(), 'wfs-elsewhere-'));
+    const planted = join(elsewhere, 'planted.md');
+    const victim = join(elsewhere, 'victim.md');
+    writeFileSync(victim, 'precious');
+    symlinkSync(planted, join(links, 'dangling.md'));
+    symlinkSync(victim, join(links, 'existing.md'));
+    for (const name of ['dangling.md', 'existing.md']) {
+      const to = vscode.Uri.file(join(links, name));
+      for (const format of ['md', 'json'])
+        await assert.rejects(
+          Promise.resolve(vscode.commands.executeCommand('wfs.probeService.export', format, to)),
+          new RegExp(`${name.replace('.', '\\.')} is a symbolic link, and a file is never written through one`),
+        );
+      assert.ok(lstatSync(to.fsPath).isSymbolicLink(), name);
+    }
+    assert.equal(existsSync(planted), false);
+    assert.equal(readFileSync(victim, 'utf8'), 'precious');
+    assert.deepEqual(readdirSync(links).sort(), ['dangling.md', 'existing.md'], 'no temporary file left behind');
   });
 
   it("wfs.sandbox.profile: the restarted sandbox answers a wrong password in the profile's shape", async () => {

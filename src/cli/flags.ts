@@ -1,7 +1,7 @@
 // Flags through node:util parseArgs, strictly: unknown flags, missing values and stray arguments are usage errors
 // with a message that names the flag, never silently ignored.
 import { parseArgs } from 'node:util';
-import { editDistance } from '../core/presentation/editDistance';
+import { editDistance } from '../core/presentation';
 
 export interface FlagSpec {
   /** 'string' flags take a value; 'boolean' flags stand alone. */

@@ -7,7 +7,7 @@ import { TransportError } from '../../core/http/request';
 import { KeyFilesError, readKeyPair } from '../../core/signing/keyPairFiles';
 import { sha256Hex } from '../../core/signing/webhookSigner';
 import { signedHereClaims } from '../../core/webhooks/signedHereClaim';
-import { bashCurlCommand, ShellCommandError } from '../../core/presentation/shellCommands';
+import { bashCurlCommand, ShellCommandError } from '../../core/presentation';
 import { MAX_STDIN_BYTES, readBoundedBytes } from '../boundedRead';
 import type { CommandSpec } from '../commandSpec';
 import { UsageError } from '../flags';

@@ -8,7 +8,7 @@ import { FOLLOW_FLAGS, followDurations, followWorkflow } from './statusCommand';
 import { OutcomeUnknown, ServiceError } from '../../core/http/serviceErrors';
 import { TransportError } from '../../core/http/request';
 import { startBilledWorkflow, type OutcomeUnknownResult } from '../../core/workflows/billedStart';
-import { shellQuote } from '../../core/presentation/shellQuote';
+import { shellQuote } from '../../core/presentation';
 import { StoppedBeforeSent } from '../output';
 import { explainStartRefusal } from '../startRefusal';
 

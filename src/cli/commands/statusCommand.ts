@@ -9,7 +9,7 @@ import { durationFlag, durationInWords, requiredFlag, UsageError, type ParsedFla
 import type { TimerHandle } from '../../core/time/clock';
 import type { CliIO, Emit } from '../output';
 import { TransportError } from '../../core/http/request';
-import { shellQuote } from '../../core/presentation/shellQuote';
+import { shellQuote } from '../../core/presentation';
 import { errnoInWords } from '../errnoWords';
 
 export const DEFAULT_GIVE_UP_SECONDS = 60;

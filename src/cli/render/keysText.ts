@@ -1,5 +1,5 @@
 // The human face of `wfs keys generate`: what was written where, and the two commands that use the folder next.
-import { shellWord } from '../../core/presentation/shellWord';
+import { shellWord } from '../../core/presentation';
 import type { Style } from './style';
 
 type Line = Record<string, any>;

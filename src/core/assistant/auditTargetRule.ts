@@ -4,7 +4,7 @@
 // elicitation), nothing is sent and the person gets the exact `wfs audit` line to run themselves.
 import { httpUrlProblem } from '../http/httpUrlProblem';
 import { isLoopbackHost } from '../http/loopback';
-import { shellWord } from '../presentation/shellWord';
+import { shellWord } from '../presentation';
 import { ToolRefused } from './assistantTool';
 import { checkAskable, personQuestion } from './personQuestion';
 

@@ -1,7 +1,7 @@
 // The rule for a billed start asked by an assistant (docs/agents.md, "The rules"): it is made only after a person
 // confirmed that very start, named by environment and product. Where the client has no way to ask a person (an MCP
 // client without elicitation), nothing is started: the person gets the exact command to run it themselves.
-import { shellQuote } from '../presentation/shellQuote';
+import { shellQuote } from '../presentation';
 import type { BilledStartDetails } from './assistantContext';
 import { personQuestion, type AskedValue } from './personQuestion';
 

@@ -1,5 +1,5 @@
 // The audit scorecard as Markdown and JSON, and each case's request as curl.
-import { shellQuote } from '../presentation/shellQuote';
+import { shellQuote } from '../presentation';
 import type { AuditCaseResult, AuditSummary } from './receiverAudit';
 import { answerText, matchAdvice, signingKeyText } from './trustMismatch';
 

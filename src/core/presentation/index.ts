@@ -1,2 +1,12 @@
-// Text for people, from core: what the faces import to show outside text safely.
+// Text for people, from core: outside text made safe for a terminal, shell words and commands, "did you mean".
 export { controlsEscaped, hasUnsafeCharacter, terminalSafe, terminalSafeDeep } from './terminalSafe';
+export { editDistance } from './editDistance';
+export { shellQuote } from './shellQuote';
+export { shellWord } from './shellWord';
+export {
+  bashCurlCommand,
+  cmdCurlCommand,
+  powerShellCommand,
+  ShellCommandError,
+  type ShellRequest,
+} from './shellCommands';

@@ -11,7 +11,7 @@ import { lstatSync, mkdirSync, rmdirSync, statSync, unlinkSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { JWK } from 'jose';
 import { UnsafeFilePath, writeFileSafely } from '../files';
-import { shellWord } from '../presentation/shellWord';
+import { shellWord } from '../presentation';
 import type { Clock } from '../time/clock';
 import {
   jsonObject,

@@ -1,7 +1,7 @@
 // A start refused with 400 VALIDATION_ERROR, when the request was well formed: the product did not resolve. The spec
 // lists no endpoint that names the products (they are "supplied out of band"), so the products come from whoever
 // knows them: a sandbox (its control API), or an environment's settings. With them, the nearest are suggested.
-import { editDistance } from '../presentation/editDistance';
+import { editDistance } from '../presentation';
 import type { Product } from './workflowTypes';
 
 /** The products nearest to the one asked for, best first (at most three): a typo in the service, the model or both,

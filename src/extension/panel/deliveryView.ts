@@ -1,7 +1,7 @@
 // What the webhook panel shows, computed from DeliveryRecords: list rows, filters, the detail of one delivery,
 // curl and export. Pure (no vscode import): unit-tested in plain Node; the webview only renders these as text.
 import { forwardFailed, forwardsOf, type DeliveryRecord } from '../../core/webhooks/deliveryRecord';
-import { bashCurlCommand, type ShellRequest } from '../../core/presentation/shellCommands';
+import { bashCurlCommand, type ShellRequest } from '../../core/presentation';
 import { compileTopicPattern, topicPatternProblem } from '../../core/patterns';
 
 export interface DeliveryRow {

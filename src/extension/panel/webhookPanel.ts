@@ -6,7 +6,7 @@ import { forwardableHeaders } from '../../core/http/hopByHop';
 import { forwardsOf } from '../../core/webhooks/deliveryRecord';
 import { homedir } from 'node:os';
 import { writeInNewTempFolder } from '../newTempFolder';
-import { cmdCurlCommand, powerShellCommand } from '../../core/presentation/shellCommands';
+import { cmdCurlCommand, powerShellCommand } from '../../core/presentation';
 import { httpRequest } from '../../core/http/request';
 import { isLoopbackHost } from '../../core/http/loopback';
 import { WaitsForTrust } from '../trust/restrictedMode';

@@ -13,7 +13,10 @@ const corePublicSurfaces = [
   { group: ['**/core/receiver/*'], message: 'Import the receiver session from src/core/receiver (its index.ts).' },
   { group: ['**/core/files/*'], message: 'Write files through src/core/files (its index.ts).' },
   { group: ['**/core/patterns/*'], message: 'Match topic patterns through src/core/patterns (its index.ts).' },
-  { group: ['**/core/presentation/*'], message: 'Import text for people through src/core/presentation (its index.ts).' },
+  {
+    group: ['**/core/presentation/*'],
+    message: 'Import text for people through src/core/presentation (its index.ts).',
+  },
 ];
 
 export default tseslint.config(

@@ -1,7 +1,7 @@
 // Files and standard input the CLI reads whole (a trust file, testData) are read up to a bound: `--data /dev/zero`
 // or an endless pipe would otherwise grow the process until V8 gives up, gigabytes later.
 import { closeSync, openSync, readSync } from 'node:fs';
-import { MAX_REQUEST_BYTES } from '../core/sandbox/sandboxRequest';
+import { MAX_REQUEST_BYTES } from '../core/sandbox';
 
 /** Standard input or a file read whole for testData (`--data`): one request body, so the sandbox's one limit. */
 export const MAX_STDIN_BYTES = MAX_REQUEST_BYTES;

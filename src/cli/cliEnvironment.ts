@@ -1,19 +1,17 @@
 // The CLI's service environment: endpoints and credentials from WFS_* variables, tokens in memory only.
 // Reading and checking the variables is separate from signing in, so a command refuses a bad request before any
 // credential leaves the process.
-import { MemorySecretStore } from '../core/auth/secretStore';
-import { TokenManager, type Credentials } from '../core/auth/TokenManager';
-import { toEnvironment, type Environment } from '../core/environments/environment';
+import { type Credentials, MemorySecretStore, TokenManager } from '../core/auth';
 import {
+  type Environment,
   parseServiceFields,
   type ServiceFieldProblem,
   type ServiceFields,
-} from '../core/environments/environmentConfig';
-import { userInfoProblem } from '../core/http/addressUserInfo';
-import { isLoopbackHost } from '../core/http/loopback';
-import { DEFAULT_429_BACKOFF, RateGate } from '../core/http/rateGate';
-import type { Clock } from '../core/time/clock';
-import { WorkflowClient } from '../core/workflows/WorkflowClient';
+  toEnvironment,
+} from '../core/environments';
+import { DEFAULT_429_BACKOFF, isLoopbackHost, RateGate, userInfoProblem } from '../core/http';
+import type { Clock } from '../core/time';
+import { WorkflowClient } from '../core/workflows';
 import { listInWords, UsageError } from './flags';
 import type { CliIO } from './output';
 

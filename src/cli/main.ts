@@ -1,7 +1,7 @@
 // `wfs`: the core, headless, for scripts and CI. Public interface: README "CLI" and `wfs <command> --help`.
 // This module stays light: it parses, prints help and the version, and loads a command's code (commandList.ts) only to
 // run it, so `wfs --help` never evaluates undici, jose or the sandbox.
-import { TOOLKIT_VERSION } from '../core/version';
+import { TOOLKIT_VERSION } from '../core';
 import { COMMANDS } from './commandList';
 import { commandHelp, SERVICE_ENV, helpTable } from './commandSpec';
 import { closest } from './flags';

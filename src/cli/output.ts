@@ -1,6 +1,6 @@
 // The CLI speaks JSON lines on stdout (docs/design.md). Commands get their I/O injected so tests can run them
 // in-process.
-import { SystemClock, type Clock } from '../core/time/clock';
+import { SystemClock, type Clock } from '../core/time';
 import { MAX_STDIN_BYTES, readBoundedText } from './boundedRead';
 import { renderHuman } from './render/humanText';
 import { colourEnabled, makeStyle } from './render/style';

@@ -1,11 +1,19 @@
 // Runs one command: strict flags, the proxy from the environment, and every error turned into its line and exit
 // code. Loaded only when a command runs (main.ts), since what it imports brings undici in.
-import { PathNotServed, ServiceError } from '../core/http/serviceErrors';
-import { pathNotServedAdvice, type BaseUrlNames } from '../core/http/pathNotServed';
-import { TransportError, setDefaultDispatcher } from '../core/http/request';
-import { ProxyConfigError, checkProxySettings, proxyDispatcher, proxySettingsFromEnv } from '../core/http/proxy';
-import { TunnelError } from '../core/tunnel/Tunnel';
-import { ListenError } from '../core/http/listenError';
+import {
+  type BaseUrlNames,
+  checkProxySettings,
+  ListenError,
+  PathNotServed,
+  pathNotServedAdvice,
+  ProxyConfigError,
+  proxyDispatcher,
+  proxySettingsFromEnv,
+  ServiceError,
+  setDefaultDispatcher,
+  TransportError,
+} from '../core/http';
+import { TunnelError } from '../core/tunnel';
 import type { CommandSpec } from './commandSpec';
 import { listInWords, missingRequiredFlags, parseFlags, UsageError, type ParsedFlags } from './flags';
 import { missingServiceVariables, notSetInWords } from './cliEnvironment';

@@ -1,7 +1,7 @@
 // The control secret of a running `wfs sandbox`, for the commands that drive it (listen --trust-sandbox, audit
 // --sandbox-url). Read from the environment only: a flag's value shows in every user's process list, and another
 // local user is whom the secret keeps out.
-import { SANDBOX_SECRET_ENV } from '../core/sandbox/sandboxAccess';
+import { SANDBOX_SECRET_ENV } from '../core/sandbox';
 import { UsageError } from './flags';
 
 /** The help row for the variable, naming the flag that needs it. */

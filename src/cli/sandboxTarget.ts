@@ -2,8 +2,8 @@
 // --trust-sandbox), else the environment's: WFS_BASE_URL with WFS_SANDBOX_SECRET, as in the `export` line that
 // `wfs sandbox` prints. WFS_BASE_URL alone may be a real service, so the environment names a sandbox only with the
 // secret. Whatever is missing is named at once, with the line that fixes it.
-import { SANDBOX_SECRET_ENV } from '../core/sandbox/sandboxAccess';
-import type { TransportError } from '../core/http/request';
+import { SANDBOX_SECRET_ENV } from '../core/sandbox';
+import type { TransportError } from '../core/http';
 import { errnoInWords } from './errnoWords';
 import { UsageError } from './flags';
 import { httpUrlValue } from './httpUrlValue';

@@ -2,14 +2,17 @@
 // environment names (WFS_BASE_URL with WFS_SANDBOX_SECRET), the one a receiver set up from `wfs sandbox`'s export
 // line trusts; --sandbox-url names another sandbox, --keys DIR a key folder of `wfs keys generate`, --sandbox-port a
 // sandbox started here. With none of them and no WFS_BASE_URL, a sandbox is started here too, and said so.
-import { signerAuditIssuer } from '../core/audit/signerIssuer';
-import { signedHereClaims } from '../core/webhooks/signedHereClaim';
-import { signingKeyText, type SigningKey } from '../core/audit/trustMismatch';
-import { SANDBOX_SECRET_ENV } from '../core/sandbox/sandboxAccess';
-import { SandboxControlClient, type AuditIssuer, type SandboxTrust } from '../core/sandbox/sandboxControlClient';
-import { Sandbox } from '../core/sandbox/Sandbox';
-import { KeyFilesError, readKeyPair } from '../core/signing/keyPairFiles';
-import type { Clock } from '../core/time/clock';
+import { signerAuditIssuer, type SigningKey, signingKeyText } from '../core/audit';
+import { signedHereClaims } from '../core/webhooks';
+import {
+  type AuditIssuer,
+  Sandbox,
+  SANDBOX_SECRET_ENV,
+  SandboxControlClient,
+  type SandboxTrust,
+} from '../core/sandbox';
+import { KeyFilesError, readKeyPair } from '../core/signing';
+import type { Clock } from '../core/time';
 import { intFlag, UsageError, type FlagSpecs, type ParsedFlags } from './flags';
 import { httpUrlValue } from './httpUrlValue';
 import { sandboxSecretFromEnv } from './sandboxSecret';

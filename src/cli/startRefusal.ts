@@ -2,11 +2,9 @@
 // not resolve: the products the environment knows are asked for (a local sandbox lists its own through its control
 // API, with WFS_SANDBOX_SECRET) and the nearest suggested as flags. The spec has no endpoint that lists products, so
 // against the service there is nothing to ask.
-import { ValidationError } from '../core/http/serviceErrors';
-import { isLoopbackHost } from '../core/http/loopback';
-import { SandboxControlClient } from '../core/sandbox/sandboxControlClient';
-import { productRefusalAdvice } from '../core/workflows/productSuggestion';
-import type { Product } from '../core/workflows/workflowTypes';
+import { isLoopbackHost, ValidationError } from '../core/http';
+import { SandboxControlClient } from '../core/sandbox';
+import { type Product, productRefusalAdvice } from '../core/workflows';
 
 /** Rethrows `err`; a product that did not resolve as a ValidationError whose message suggests the nearest products. */
 export async function explainStartRefusal(

@@ -2,7 +2,7 @@
 // it is a regular file within a bound: a JSON dump picked by mistake, or a settings.json that is a link to
 // /dev/zero in a cloned repository, would otherwise be read into the extension host without end.
 import * as vscode from 'vscode';
-import { byteSize } from '../core/byteSize';
+import { byteSize } from '../core';
 
 /** The file's bytes; rejects, saying why, when it is not a regular file or is larger than `maxBytes`. */
 export async function readBoundedFile(uri: vscode.Uri, maxBytes: number): Promise<Uint8Array> {

@@ -1,7 +1,7 @@
 // The composition root: builds the services, registers views and commands, and pushes every disposable onto
 // context.subscriptions (VS Code disposes them on deactivate: receiver, tunnel, sandbox, timers).
 import * as vscode from 'vscode';
-import { SystemClock } from '../core/time/clock';
+import { SystemClock } from '../core/time';
 import { AuthService, type SignInArgs } from './auth/authService';
 import { AccountsProvider } from './auth/accountsProvider';
 import { registerEnvironmentCommands } from './commands/environmentCommands';

@@ -1,8 +1,7 @@
 // Applies the proxy settings (proxySettings.ts) to every request the extension makes, and again when they change.
 // Our dispatcher is our own: other extensions in the host are not affected.
 import * as vscode from 'vscode';
-import { setDefaultDispatcher } from '../core/http/request';
-import { checkProxySettings, proxyDispatcher } from '../core/http/proxy';
+import { checkProxySettings, proxyDispatcher, setDefaultDispatcher } from '../core/http';
 import { extensionProxySettings } from './proxySettings';
 import type { ExtensionLog } from './log/extensionLog';
 import type { Dispatcher } from 'undici';

@@ -1,7 +1,7 @@
 // The extension's requests follow VS Code's proxy settings (http.proxy, http.noProxy, http.proxyAuthorization),
 // or the HTTPS_PROXY / HTTP_PROXY / NO_PROXY environment when http.proxy is empty; http.proxySupport "off" leaves
 // only the environment, as VS Code itself does.
-import { proxySettingsFromEnv, type ProxySettings } from '../core/http/proxy';
+import { proxySettingsFromEnv, type ProxySettings } from '../core/http';
 
 export interface HttpSettings {
   get<T>(key: string): T | undefined;

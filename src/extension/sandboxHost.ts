@@ -1,8 +1,8 @@
 // Runs the embedded sandbox inside the extension host, on demand.
-import { signedHereClaims } from '../core/webhooks/signedHereClaim';
+import { signedHereClaims } from '../core/webhooks';
 import * as vscode from 'vscode';
 import type { EndpointRegistration } from '../core/receiver';
-import { Sandbox, type SandboxInfo } from '../core/sandbox/Sandbox';
+import { Sandbox, type SandboxInfo } from '../core/sandbox';
 import type { ExtensionLog } from './log/extensionLog';
 import { sandboxProfile } from './probe/sandboxProfileSetting';
 

@@ -4,10 +4,9 @@
 // your app outside the Sandbox, the app must trust the sandbox's key: said once per window, and again as a likely
 // cause when the app answers 401 or 403.
 import * as vscode from 'vscode';
-import { SANDBOX_ENVIRONMENT } from '../core/environments/environmentConfig';
-import { isLoopbackHost } from '../core/http/loopback';
-import type { TrustedIssuer } from '../core/webhooks/Verifier';
-import { forwardsOf, type DeliveryRecord } from '../core/webhooks/deliveryRecord';
+import { SANDBOX_ENVIRONMENT } from '../core/environments';
+import { isLoopbackHost } from '../core/http';
+import { type DeliveryRecord, forwardsOf, type TrustedIssuer } from '../core/webhooks';
 import type { EnvironmentRegistry } from './environments/environmentRegistry';
 import type { ExtensionLog } from './log/extensionLog';
 import type { ReceiverHost } from './receiver/receiverHost';

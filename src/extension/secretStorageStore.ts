@@ -1,6 +1,6 @@
 // The core's SecretStore backed by VS Code SecretStorage: the only place tokens (and an opted-in password) live.
 import type * as vscode from 'vscode';
-import type { Disposable, SecretStore } from '../core/auth/secretStore';
+import type { Disposable, SecretStore } from '../core/auth';
 
 export class SecretStorageStore implements SecretStore {
   constructor(private readonly secrets: vscode.SecretStorage) {}

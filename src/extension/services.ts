@@ -1,5 +1,5 @@
 // The services a command may use; built once by compose() (composition.ts) and handed to each command module.
-import type { Clock } from '../core/time/clock';
+import type { Clock } from '../core/time';
 import type { AuthService } from './auth/authService';
 import type { EnvironmentRegistry } from './environments/environmentRegistry';
 import type { ExplorerTree } from './explorer/explorerTree';

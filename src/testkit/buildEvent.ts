@@ -1,6 +1,6 @@
 // Spec-valid webhook events for tests (spec: Webhook event).
 import { randomBytes, randomUUID } from 'node:crypto';
-import { triggeredAtTimestamp } from '../core/time/timestamps';
+import { triggeredAtTimestamp } from '../core/time';
 import type { WebhookEvent } from './testkit';
 
 export function buildEvent(

@@ -1,9 +1,9 @@
 // `workflow-service-cli/testkit`: sign deliveries in a receiver's own tests, build events, deliver them, and run the
 // receiver audit as a library. Its API is testkit.d.ts; docs/testkit.md shows it in use.
-import { runAudit as runCoreAudit } from '../core/audit/receiverAudit';
-import type { AuditIssuer } from '../core/sandbox/sandboxControlClient';
-import { sendDelivery } from '../core/http/sendDelivery';
-import { SystemClock } from '../core/time/clock';
+import { runAudit as runCoreAudit } from '../core/audit';
+import type { AuditIssuer } from '../core/sandbox';
+import { sendDelivery } from '../core/http';
+import { SystemClock } from '../core/time';
 import type { AuditOptions, AuditResult, DeliveryAnswer, SignedDelivery } from './testkit';
 import { signerOf } from './testIssuer';
 

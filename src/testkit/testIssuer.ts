@@ -1,8 +1,12 @@
 // The test kit's issuer: the shared signer with a key of its own, and its key set served on loopback.
-import { DEFAULT_TEST_AUDIENCE, DEFAULT_TEST_ISSUER } from '../core/signing/keyPairFiles';
-import { WebhookSigner, type SignOptions } from '../core/signing/webhookSigner';
-import { SystemClock } from '../core/time/clock';
-import { serveJwks } from '../core/signing/jwksServer';
+import {
+  DEFAULT_TEST_AUDIENCE,
+  DEFAULT_TEST_ISSUER,
+  serveJwks,
+  type SignOptions,
+  WebhookSigner,
+} from '../core/signing';
+import { SystemClock } from '../core/time';
 import type { JwksServer, SignedDelivery, TestIssuer, TestIssuerOptions, TokenOptions, Jwk, Jwks } from './testkit';
 
 /** TokenOptions (the kit's words) as the signer's claim changes. */
@@ -108,4 +112,4 @@ export function signerOf(issuer: TestIssuer): WebhookSigner {
   return issuer.webhookSigner;
 }
 
-export { serveJwks } from '../core/signing/jwksServer';
+export { serveJwks } from '../core/signing';

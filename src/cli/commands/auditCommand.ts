@@ -1,11 +1,18 @@
 // `wfs audit`: runs the receiver audit against a developer's endpoint; one JSON line per case, then a summary.
 import { appendFileSafely, refuseFolderLinkOut, UnsafeFilePath, writeFileSafely } from '../../core/files';
 import { EXIT } from '../exitCodes';
-import { AUDIT_CASES } from '../../core/audit/auditCases';
-import { AuditRefused, AuditTargetUnreachable, runAudit } from '../../core/audit/receiverAudit';
+import {
+  AUDIT_CASES,
+  auditJunit,
+  AuditRefused,
+  auditSummaryMarkdown,
+  AuditTargetUnreachable,
+  matchAdvice,
+  notServedThere,
+  refusalText,
+  runAudit,
+} from '../../core/audit';
 import { errnoInWords } from '../errnoWords';
-import { auditJunit, auditSummaryMarkdown } from '../../core/audit/auditReport';
-import { matchAdvice, notServedThere, refusalText } from '../../core/audit/trustMismatch';
 import type { CommandSpec } from '../commandSpec';
 import { durationFlag, requiredFlag, UsageError } from '../flags';
 import { httpUrlValue } from '../httpUrlValue';

@@ -1,7 +1,5 @@
 // `wfs env`: what the service commands would use, read from the environment, with nothing sent and no secret shown.
-import { isLoopbackHost } from '../../core/http/loopback';
-import { proxySettingsFromEnv } from '../../core/http/proxy';
-import { redactUrl } from '../../core/http/request';
+import { isLoopbackHost, proxySettingsFromEnv, redactUrl } from '../../core/http';
 import { SERVICE_ENV, type CommandSpec } from '../commandSpec';
 import { refuseCredentialsInAddressVariables } from '../cliEnvironment';
 

@@ -1,7 +1,6 @@
 // `wfs find`: Find Workflows by correlationId, the way to resolve a start whose outcome is unknown (exit 3).
-import { findWorkflowsUrl } from '../../core/workflows/WorkflowClient';
+import { findByCorrelationId, findWorkflowsUrl, MAX_CORRELATION_ID } from '../../core/workflows';
 import { EXIT } from '../exitCodes';
-import { findByCorrelationId, MAX_CORRELATION_ID } from '../../core/workflows/correlationId';
 import { readServiceTarget, signIn, workflowClient } from '../cliEnvironment';
 import { SERVICE_ENV, type CommandSpec } from '../commandSpec';
 import { requiredFlag, UsageError } from '../flags';

@@ -3,8 +3,14 @@
 // each send), and the headers come from the flags or the body's own fields.
 import { lstatSync, type Stats } from 'node:fs';
 import { refuseFolderLinkOut, UnsafeFilePath, writeFileSafely } from '../../core/files';
-import { FIXTURE_SUFFIX, fixtureText, parseFixture } from '../../core/fixtures/fixtureFormat';
-import { fixtureFromEvent, fixturePathFor, type EventFields } from '../../core/fixtures/plainEvent';
+import {
+  type EventFields,
+  FIXTURE_SUFFIX,
+  fixtureFromEvent,
+  fixturePathFor,
+  fixtureText,
+  parseFixture,
+} from '../../core/fixtures';
 import { MAX_STDIN_BYTES, readBoundedText } from '../boundedRead';
 import type { CommandSpec } from '../commandSpec';
 import { UsageError } from '../flags';

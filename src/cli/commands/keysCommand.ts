@@ -1,12 +1,7 @@
 // `wfs keys generate`: a test issuer's key pair and its key set in a folder, for a receiver's tests and CI.
 import { join } from 'node:path';
 import { refuseFolderLinkOut, UnsafeFilePath } from '../../core/files';
-import {
-  DEFAULT_TEST_AUDIENCE,
-  DEFAULT_TEST_ISSUER,
-  KeyFilesError,
-  writeKeyPair,
-} from '../../core/signing/keyPairFiles';
+import { DEFAULT_TEST_AUDIENCE, DEFAULT_TEST_ISSUER, KeyFilesError, writeKeyPair } from '../../core/signing';
 import type { CommandSpec } from '../commandSpec';
 import { requiredFlag, UsageError } from '../flags';
 

@@ -1,12 +1,10 @@
 // `wfs listen`: the webhook receiver (and, when asked, a public address), headless. It configures a core
 // ReceiverSession and prints one JSON line per event: deliveries, tunnel changes, self-tests, warnings.
 import { statSync } from 'node:fs';
-import { TransportError } from '../../core/http/request';
+import { TransportError } from '../../core/http';
 import { ReceiverSession } from '../../core/receiver';
-import { SandboxControlClient } from '../../core/sandbox/sandboxControlClient';
-import type { DeliveryRecord } from '../../core/webhooks/deliveryRecord';
-import { fileModeWarning } from '../../core/webhooks/historyFile';
-import type { TrustedIssuer } from '../../core/webhooks/Verifier';
+import { SandboxControlClient } from '../../core/sandbox';
+import { type DeliveryRecord, fileModeWarning, type TrustedIssuer } from '../../core/webhooks';
 import { PROXY_ENV, type CommandSpec } from '../commandSpec';
 import { UsageError, type ParsedFlags } from '../flags';
 import { httpUrlValue } from '../httpUrlValue';
@@ -22,7 +20,7 @@ import {
   trustFromKeyFolders,
   trustSource,
 } from './listenFlags';
-import { keySetsWithFolders } from '../../core/signing/keyFolderTrust';
+import { keySetsWithFolders } from '../../core/signing';
 
 export { readTrustFile } from './listenFlags';
 

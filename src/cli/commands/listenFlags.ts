@@ -2,22 +2,26 @@
 // Every check runs before anything listens or is sent.
 import { statSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { isLoopbackHost } from '../../core/http/loopback';
+import { isLoopbackHost } from '../../core/http';
 import { FixedPublicAddress, LocaltunnelAddress, type PublicAddressProvider } from '../../core/receiver';
-import type { Clock } from '../../core/time/clock';
-import { tunnelNameProblem } from '../../core/tunnel/tunnelName';
-import { forwardsOf, type DeliveryRecord } from '../../core/webhooks/deliveryRecord';
-import { Forwarder } from '../../core/webhooks/forwardFanOut';
-import { ForwardRuleError, forwardEverything, parseForwardFlag } from '../../core/webhooks/forwardRules';
-import { octal } from '../../core/webhooks/historyFile';
-import { DEFAULT_MAX_BODY } from '../../core/webhooks/Receiver';
-import type { TrustedIssuer } from '../../core/webhooks/Verifier';
+import type { Clock } from '../../core/time';
+import { tunnelNameProblem } from '../../core/tunnel';
+import {
+  DEFAULT_MAX_BODY,
+  type DeliveryRecord,
+  Forwarder,
+  forwardEverything,
+  ForwardRuleError,
+  forwardsOf,
+  octal,
+  parseForwardFlag,
+  type TrustedIssuer,
+} from '../../core/webhooks';
 import { readBoundedText } from '../boundedRead';
-import { parseJsonText } from '../../core/jsonText';
+import { parseJsonText } from '../../core';
 import { intFlag, UsageError, type FlagSpecs, type ParsedFlags } from '../flags';
 import { httpUrlValue } from '../httpUrlValue';
-import { readKeyFolderTrust, type KeyFolderTrust } from '../../core/signing/keyFolderTrust';
-import { KeyFilesError } from '../../core/signing/keyFolderFiles';
+import { KeyFilesError, type KeyFolderTrust, readKeyFolderTrust } from '../../core/signing';
 
 /** A trust file lists a few issuers: a megabyte is thousands of them. */
 const MAX_TRUST_FILE_BYTES = 1024 * 1024;

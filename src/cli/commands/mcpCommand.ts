@@ -4,13 +4,13 @@
 // (--history, read-only) or from a receiver of its own.
 import { randomBytes } from 'node:crypto';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { HistoryFileReader } from '../../core/assistant/historyFileReader';
+import { HistoryFileReader } from '../../core/assistant';
+// eslint-disable-next-line no-restricted-imports -- the MCP server is a face of its own; it moves to src/mcp (#75)
 import { McpHttpEndpoint } from '../../core/assistant/mcp/mcpHttpEndpoint';
+// eslint-disable-next-line no-restricted-imports -- the MCP server is a face of its own; it moves to src/mcp (#75)
 import { createToolServer, offeredTools } from '../../core/assistant/mcp/mcpToolServer';
-import { isLoopbackHost } from '../../core/http/loopback';
-import { ListenError } from '../../core/http/listenError';
-import { TransportError } from '../../core/http/request';
-import { SANDBOX_SECRET_ENV } from '../../core/sandbox/sandboxAccess';
+import { isLoopbackHost, ListenError, TransportError } from '../../core/http';
+import { SANDBOX_SECRET_ENV } from '../../core/sandbox';
 import { SERVICE_ENV, type CommandSpec } from '../commandSpec';
 import { durationFlag, intFlag, UsageError, type ParsedFlags } from '../flags';
 import { EXIT } from '../exitCodes';

@@ -2,14 +2,19 @@
 // bill, reports each observation against the spec and the sandbox, and can write a profile the sandbox imitates.
 import { checkPathToWrite, refuseFolderLinkOut, UnsafeFilePath, writeFileSafely } from '../../core/files';
 import { EXIT } from '../exitCodes';
-import { isLoopbackHost } from '../../core/http/loopback';
-import { probeMarkdown, summaryLine } from '../../core/probe/probeReport';
-import { probeProfile } from '../../core/probe/probeProfile';
-import { DEFAULT_SPACING_MS, MAX_KEY_SETS, MAX_PROBE_REQUESTS, runProbe } from '../../core/probe/runProbe';
-import { WebhookCapture } from '../../core/probe/webhookCapture';
-import { buildTestWebhookRequest } from '../../core/webhooks/testWebhookRequest';
-import { DEFAULT_FIND_WORKFLOWS_PATH, findWorkflowsUrl } from '../../core/workflows/WorkflowClient';
-import { joinUrl } from '../../core/http/paths';
+import { isLoopbackHost, joinUrl } from '../../core/http';
+import {
+  DEFAULT_SPACING_MS,
+  MAX_KEY_SETS,
+  MAX_PROBE_REQUESTS,
+  probeMarkdown,
+  probeProfile,
+  runProbe,
+  summaryLine,
+  WebhookCapture,
+} from '../../core/probe';
+import { buildTestWebhookRequest } from '../../core/webhooks';
+import { DEFAULT_FIND_WORKFLOWS_PATH, findWorkflowsUrl } from '../../core/workflows';
 import { readServiceTarget } from '../cliEnvironment';
 import { SERVICE_ENV, type CommandSpec } from '../commandSpec';
 import { durationFlag, intFlag, UsageError } from '../flags';

@@ -1,5 +1,5 @@
 // `wfs sandbox`: runs the simulator until SIGTERM/SIGINT, printing a ready line and one line per event.
-import { Sandbox } from '../../core/sandbox/Sandbox';
+import { Sandbox } from '../../core/sandbox';
 import type { CommandSpec } from '../commandSpec';
 import { durationFlag, intFlag, wholeSecondsFlag } from '../flags';
 import { readProfileFlag } from './sandboxProfileFlag';

@@ -2,9 +2,8 @@
 // command line, so rehearsing a 429 or a billed 500 needs no hand-written curl. Each acts on the environment's
 // sandbox (the `export` line `wfs sandbox` prints) unless --sandbox-url names another (sandboxTarget.ts), sends one
 // request with its control secret, and prints one line.
-import { SandboxControlClient } from '../../core/sandbox/sandboxControlClient';
-import { TransportError } from '../../core/http/request';
-import { FAULT_KINDS } from '../../core/sandbox/sandboxFaults';
+import { FAULT_KINDS, SandboxControlClient } from '../../core/sandbox';
+import { TransportError } from '../../core/http';
 import type { CommandSpec } from '../commandSpec';
 import { closest, intFlag, type FlagSpecs, type ParsedFlags } from '../flags';
 import type { CliIO } from '../output';

@@ -1,6 +1,6 @@
 // `wfs sandbox --profile FILE`: the profile read and checked before the sandbox starts, a bad one refused with
 // what to do.
-import { loadSandboxProfile, MAX_PROFILE_BYTES, type LoadedProfile } from '../../core/sandbox/sandboxProfile';
+import { loadSandboxProfile, MAX_PROFILE_BYTES, type LoadedProfile } from '../../core/sandbox';
 import { readBoundedText } from '../boundedRead';
 import { UsageError } from '../flags';
 

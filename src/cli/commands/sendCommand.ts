@@ -3,12 +3,19 @@
 // expects. This is how a CI job replays them.
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { FIXTURE_SUFFIX, parseFixture, resolveFixture } from '../../core/fixtures/fixtureFormat';
-import { resolvedWithFreshId } from '../../core/fixtures/freshWebhookId';
-import { fixtureFromEvent, looksLikeFixture, type EventFields } from '../../core/fixtures/plainEvent';
-import { sendResolvedFixture, type BodySigner } from '../../core/fixtures/sendFixture';
-import { isLoopbackHost } from '../../core/http/loopback';
-import { kidOf, matchAdvice, refusalOf, refusalText } from '../../core/audit/trustMismatch';
+import {
+  type BodySigner,
+  type EventFields,
+  FIXTURE_SUFFIX,
+  fixtureFromEvent,
+  looksLikeFixture,
+  parseFixture,
+  resolvedWithFreshId,
+  resolveFixture,
+  sendResolvedFixture,
+} from '../../core/fixtures';
+import { isLoopbackHost } from '../../core/http';
+import { kidOf, matchAdvice, refusalOf, refusalText } from '../../core/audit';
 import { MAX_STDIN_BYTES, readBoundedText } from '../boundedRead';
 import type { CommandSpec } from '../commandSpec';
 import { durationFlag, requiredFlag, UsageError } from '../flags';

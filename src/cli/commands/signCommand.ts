@@ -2,11 +2,10 @@
 // running sandbox (the environment's, as for every command that acts on one, unless --sandbox-url names another),
 // with the claims a test needs to break.
 import { findSandbox, sandboxTargetHelp, sandboxUnreachableEvent, type SandboxTarget } from '../sandboxTarget';
-import { SandboxControlClient } from '../../core/sandbox/sandboxControlClient';
-import { TransportError } from '../../core/http/request';
-import { KeyFilesError, readKeyPair } from '../../core/signing/keyPairFiles';
-import { sha256Hex } from '../../core/signing/webhookSigner';
-import { signedHereClaims } from '../../core/webhooks/signedHereClaim';
+import { SandboxControlClient } from '../../core/sandbox';
+import { TransportError } from '../../core/http';
+import { KeyFilesError, readKeyPair, sha256Hex } from '../../core/signing';
+import { signedHereClaims } from '../../core/webhooks';
 import { bashCurlCommand, ShellCommandError } from '../../core/presentation';
 import { MAX_STDIN_BYTES, readBoundedBytes } from '../boundedRead';
 import type { CommandSpec } from '../commandSpec';

@@ -1,13 +1,11 @@
 // `wfs start`: starts one billed workflow and prints the service's JSON on 202.
-import { prepareStart } from '../../core/workflows/WorkflowClient';
+import { type OutcomeUnknownResult, prepareStart, startBilledWorkflow } from '../../core/workflows';
 import { EXIT } from '../exitCodes';
 import { readServiceTarget, signIn, workflowClient } from '../cliEnvironment';
 import { SERVICE_ENV, type CommandSpec } from '../commandSpec';
 import { requiredFlag, UsageError } from '../flags';
 import { FOLLOW_FLAGS, followDurations, followWorkflow } from './statusCommand';
-import { OutcomeUnknown, ServiceError } from '../../core/http/serviceErrors';
-import { TransportError } from '../../core/http/request';
-import { startBilledWorkflow, type OutcomeUnknownResult } from '../../core/workflows/billedStart';
+import { OutcomeUnknown, ServiceError, TransportError } from '../../core/http';
 import { shellQuote } from '../../core/presentation';
 import { StoppedBeforeSent } from '../output';
 import { explainStartRefusal } from '../startRefusal';

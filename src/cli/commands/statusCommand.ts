@@ -1,14 +1,12 @@
 // `wfs status`: reads a workflow once, or follows it by the spec's poll schedule.
-import type { WorkflowClient } from '../../core/workflows/WorkflowClient';
+import { isTerminal, type WorkflowClient, type WorkflowEnvelope, WorkflowFollower } from '../../core/workflows';
 import { EXIT } from '../exitCodes';
-import { WorkflowFollower } from '../../core/workflows/WorkflowFollower';
-import { isTerminal, type WorkflowEnvelope } from '../../core/workflows/workflowTypes';
 import { readServiceTarget, signIn, workflowClient } from '../cliEnvironment';
 import { SERVICE_ENV, type CommandSpec } from '../commandSpec';
 import { durationFlag, durationInWords, requiredFlag, UsageError, type ParsedFlags } from '../flags';
-import type { TimerHandle } from '../../core/time/clock';
+import type { TimerHandle } from '../../core/time';
 import type { CliIO, Emit } from '../output';
-import { TransportError } from '../../core/http/request';
+import { TransportError } from '../../core/http';
 import { shellQuote } from '../../core/presentation';
 import { errnoInWords } from '../errnoWords';
 

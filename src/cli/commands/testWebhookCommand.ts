@@ -1,14 +1,13 @@
 // `wfs test-webhook`: asks the service to send a simulated webhook to an address.
 import { MAX_STDIN_BYTES, readBoundedText } from '../boundedRead';
 import { EXIT } from '../exitCodes';
-import { MAX_REQUEST_BYTES, sizeInWords } from '../../core/sandbox/sandboxRequest';
-import { buildTestWebhookRequest, sendTestWebhook, testWebhookIds } from '../../core/webhooks/testWebhookRequest';
+import { MAX_REQUEST_BYTES, sizeInWords } from '../../core/sandbox';
+import { buildTestWebhookRequest, DEFAULT_MAX_BODY, sendTestWebhook, testWebhookIds } from '../../core/webhooks';
 import { readServiceTarget, signIn } from '../cliEnvironment';
 import { SERVICE_ENV, type CommandSpec } from '../commandSpec';
 import { requiredFlag, UsageError } from '../flags';
-import { missingSchemeHint } from '../../core/http/schemeHint';
-import { DEFAULT_MAX_BODY } from '../../core/webhooks/Receiver';
-import { parseJsonText } from '../../core/jsonText';
+import { missingSchemeHint } from '../../core/http';
+import { parseJsonText } from '../../core';
 
 /** What the test endpoint's answer says of the delivery: failed when it names an error, or a status the address
  * answered outside 2xx. The real service's answer is not documented; a body without either says nothing. */

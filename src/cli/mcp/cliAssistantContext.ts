@@ -2,23 +2,23 @@
 // (or, without WFS_BASE_URL, the signing sandbox itself), flags for where the app and the receiver are, --allow-remote
 // for hosts off this machine, and the folder it runs in for fixtures. It never asks a person anything itself: the MCP
 // layer asks through the client (elicitation), call by call.
-import { knownSecretValues, RecentSecrets } from '../../core/assistant/knownSecrets';
-import type {
-  AssistantContext,
-  AssistantEnvironment,
-  AssistantWorkflows,
-  AuditSetup,
-  DeliverySource,
-  SignedForTarget,
-  SignerInfo,
-} from '../../core/assistant/assistantContext';
-import { checkToolReach, ToolRefused } from '../../core/assistant/assistantTool';
-import { readFixtureIn } from '../../core/assistant/fixtureFile';
-import type { TokenManager } from '../../core/auth/TokenManager';
-import type { ProbeReport } from '../../core/probe/probeTypes';
-import { runProbe } from '../../core/probe/runProbe';
-import { startBilledWorkflow } from '../../core/workflows/billedStart';
-import type { WorkflowClient } from '../../core/workflows/WorkflowClient';
+import {
+  type AssistantContext,
+  type AssistantEnvironment,
+  type AssistantWorkflows,
+  type AuditSetup,
+  checkToolReach,
+  type DeliverySource,
+  knownSecretValues,
+  readFixtureIn,
+  RecentSecrets,
+  type SignedForTarget,
+  type SignerInfo,
+  ToolRefused,
+} from '../../core/assistant';
+import type { TokenManager } from '../../core/auth';
+import { type ProbeReport, runProbe } from '../../core/probe';
+import { startBilledWorkflow, type WorkflowClient } from '../../core/workflows';
 import { readServiceTarget, signIn, workflowClient, type ServiceTarget } from '../cliEnvironment';
 import type { CliIO } from '../output';
 import type { SigningSandbox } from './signingSandbox';

@@ -1,7 +1,6 @@
 // The human face of the commands that run until stopped (`wfs sandbox`, `wfs listen`), of `wfs audit`, and of the
 // sandbox's control commands: one short line per event, the facts a person acts on first.
-import { forwardFailed, type ForwardAnswerRecord } from '../../core/webhooks/forwardAnswer';
-import { forwardLine } from '../../core/webhooks/forwardText';
+import { type ForwardAnswerRecord, forwardFailed, forwardLine } from '../../core/webhooks';
 import type { Style } from './style';
 
 type Line = Record<string, any>;

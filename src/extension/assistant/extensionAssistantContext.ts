@@ -2,27 +2,27 @@
 // and its sign-in, the sandbox that signs, the user's forward settings and the origins they confirmed, workspace
 // trust, and a modal that asks the user before any billed start, whatever wfs.confirmBilledStart says.
 import * as vscode from 'vscode';
-import type {
-  AssistantContext,
-  AssistantEnvironment,
-  AssistantWorkflows,
-  AuditSetup,
-  BilledStartDetails,
-  DeliverySource,
-  SignedForTarget,
-  SignerInfo,
-} from '../../core/assistant/assistantContext';
-import { checkToolReach, ToolRefused } from '../../core/assistant/assistantTool';
-import { auditTargetQuestion } from '../../core/assistant/auditTargetRule';
-import { billedStartQuestion } from '../../core/assistant/billedStartRule';
-import { readFixtureIn } from '../../core/assistant/fixtureFile';
-import { knownSecretValues, RecentSecrets } from '../../core/assistant/knownSecrets';
-import type { Environment } from '../../core/environments/environment';
-import { SANDBOX_ENVIRONMENT } from '../../core/environments/environmentConfig';
-import type { ProbeReport } from '../../core/probe/probeTypes';
-import { ruleMatches, type ForwardRule } from '../../core/webhooks/forwardRules';
-import type { TrackedWorkflow } from '../../core/workflows/WorkflowStore';
-import type { Workflow } from '../../core/workflows/workflowTypes';
+import {
+  type AssistantContext,
+  type AssistantEnvironment,
+  type AssistantWorkflows,
+  type AuditSetup,
+  auditTargetQuestion,
+  type BilledStartDetails,
+  billedStartQuestion,
+  checkToolReach,
+  type DeliverySource,
+  knownSecretValues,
+  readFixtureIn,
+  RecentSecrets,
+  type SignedForTarget,
+  type SignerInfo,
+  ToolRefused,
+} from '../../core/assistant';
+import { type Environment, SANDBOX_ENVIRONMENT } from '../../core/environments';
+import type { ProbeReport } from '../../core/probe';
+import { ruleMatches, type ForwardRule } from '../../core/webhooks';
+import type { TrackedWorkflow, Workflow } from '../../core/workflows';
 import { SettingError } from '../receiver/addressSetting';
 import type { Services } from '../services';
 import { restrictedModeRefusal } from '../trust/restrictedMode';

@@ -3,9 +3,7 @@
 // they agree) and registered here. A tool that sends or starts says exactly what it will send where before VS Code
 // asks the user to continue; a billed start also asks in its own modal, which no "always allow" skips.
 import * as vscode from 'vscode';
-import type { AssistantContext } from '../../core/assistant/assistantContext';
-import type { AssistantTool } from '../../core/assistant/assistantTool';
-import { ASSISTANT_TOOLS, previewTool, runTool } from '../../core/assistant/toolRegistry';
+import { ASSISTANT_TOOLS, type AssistantContext, type AssistantTool, previewTool, runTool } from '../../core/assistant';
 
 /** What a tool's effect is, in the progress line VS Code shows while it runs. */
 const RUNNING: Record<AssistantTool['effect'], string> = {

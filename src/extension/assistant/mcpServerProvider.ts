@@ -4,9 +4,9 @@
 // forward target the user configured. The definition VS Code keeps holds no secret: the sandbox's control secret is
 // added only when VS Code starts the server (resolveMcpServerDefinition). In Restricted Mode it runs read-only.
 import * as vscode from 'vscode';
-import { SANDBOX_ENVIRONMENT } from '../../core/environments/environmentConfig';
-import { SANDBOX_SECRET_ENV } from '../../core/sandbox/sandboxAccess';
-import { TOOLKIT_VERSION } from '../../core/version';
+import { SANDBOX_ENVIRONMENT } from '../../core/environments';
+import { SANDBOX_SECRET_ENV } from '../../core/sandbox';
+import { TOOLKIT_VERSION } from '../../core';
 import type { Services } from '../services';
 
 export const MCP_PROVIDER_ID = 'wfs.mcpServer';

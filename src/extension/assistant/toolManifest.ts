@@ -1,7 +1,6 @@
 // The package.json entry (contributes.languageModelTools) of each assistant tool, made from its one definition in
 // core: test/unit/assistant/toolManifest.test.ts fails when the manifest and the definitions differ. Pure: no vscode.
-import type { AssistantTool } from '../../core/assistant/assistantTool';
-import { ASSISTANT_TOOLS } from '../../core/assistant/toolRegistry';
+import { ASSISTANT_TOOLS, type AssistantTool } from '../../core/assistant';
 
 /** Codicons for VS Code's tool picker. */
 const ICONS: Record<string, string> = {

@@ -2,9 +2,7 @@
 // group or one case; a failure's message is the fix; "Rerun Failed Tests" sends only those. The scorecard webview
 // stays the readable report (the run opens it).
 import * as vscode from 'vscode';
-import { AUDIT_CASES } from '../../core/audit/auditCases';
-import { auditGroup } from '../../core/audit/auditReport';
-import type { AuditCaseResult } from '../../core/audit/receiverAudit';
+import { AUDIT_CASES, type AuditCaseResult, auditGroup } from '../../core/audit';
 import type { AuditPanel } from '../panel/auditPanel';
 
 export interface AuditTestOutcome {

@@ -2,17 +2,16 @@
 // user opted in to silent re-sign-in). Other windows follow through secrets.onDidChange (TokenManager.load).
 import * as vscode from 'vscode';
 import {
-  TokenManager,
-  secretKeyFor,
   type Credentials,
+  passwordKeyFor,
+  secretKeyFor,
   type SecretStorageFailure,
+  TokenManager,
   type TokenStateEvent,
-} from '../../core/auth/TokenManager';
-import { passwordKeyFor } from '../../core/auth/secretScope';
-import { EnvironmentChanged, type Environment } from '../../core/environments/environment';
-import { SANDBOX_ENVIRONMENT } from '../../core/environments/environmentConfig';
-import { RateGate } from '../../core/http/rateGate';
-import type { Clock } from '../../core/time/clock';
+} from '../../core/auth';
+import { type Environment, EnvironmentChanged, SANDBOX_ENVIRONMENT } from '../../core/environments';
+import { RateGate } from '../../core/http';
+import type { Clock } from '../../core/time';
 import type { EnvironmentRegistry } from '../environments/environmentRegistry';
 import type { EnvironmentFollower } from '../environments/environmentSync';
 import { showError } from '../errors/showError';

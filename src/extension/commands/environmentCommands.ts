@@ -1,6 +1,6 @@
 // Switch environment, and the environment menu the status bar opens (switch, sign in, sign out, settings).
 import * as vscode from 'vscode';
-import { SANDBOX_ENVIRONMENT } from '../../core/environments/environmentConfig';
+import { SANDBOX_ENVIRONMENT } from '../../core/environments';
 import type { Services } from '../services';
 
 type MenuItem = vscode.QuickPickItem & { run: () => Thenable<unknown> | Promise<unknown> };

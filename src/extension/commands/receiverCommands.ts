@@ -2,14 +2,13 @@
 import * as vscode from 'vscode';
 import { PublicAddressError, type ReceiverInfo } from '../receiver/receiverHost';
 import { PUBLIC_ADDRESS_SOURCES, type PublicAddressSource } from '../receiver/publicAddressSettings';
-import type { PublicAddressTestResult } from '../../core/tunnel/publicAddressTest';
+import type { PublicAddressTestResult } from '../../core/tunnel';
 import { showError } from '../errors/showError';
 import { WaitsForTrust } from '../trust/restrictedMode';
-import { ListenError } from '../../core/http/listenError';
-import { httpUrlProblem } from '../../core/http/httpUrlProblem';
+import { httpUrlProblem, ListenError } from '../../core/http';
 import { SettingError } from '../receiver/addressSetting';
 import type { Services } from '../services';
-import { SANDBOX_ENVIRONMENT } from '../../core/environments/environmentConfig';
+import { SANDBOX_ENVIRONMENT } from '../../core/environments';
 
 export function registerReceiverCommands(s: Services): vscode.Disposable[] {
   return [

@@ -1,7 +1,6 @@
 // Add a session by id (no endpoint lists them), remembered per environment; remove it from the explorer.
 import * as vscode from 'vscode';
-import { SANDBOX_ENVIRONMENT } from '../../core/environments/environmentConfig';
-import type { Environment } from '../../core/environments/environment';
+import { type Environment, SANDBOX_ENVIRONMENT } from '../../core/environments';
 import type { ExplorerNode } from '../explorer/explorerTree';
 import type { Services } from '../services';
 import { pickOrType } from './pickOrType';

@@ -2,10 +2,10 @@
 // JSON editor or a file; the address defaults to the receiver (its public URL, or loopback for the sandbox).
 import * as vscode from 'vscode';
 import { readBoundedFile } from '../boundedFile';
-import { isLoopbackHost } from '../../core/http/loopback';
+import { isLoopbackHost } from '../../core/http';
 import { randomUUID } from 'node:crypto';
-import { triggeredAtTimestamp } from '../../core/time/timestamps';
-import { buildTestWebhookRequest, sendTestWebhook, testWebhookIds } from '../../core/webhooks/testWebhookRequest';
+import { triggeredAtTimestamp } from '../../core/time';
+import { buildTestWebhookRequest, sendTestWebhook, testWebhookIds } from '../../core/webhooks';
 import { showError } from '../errors/showError';
 import { WaitsForTrust } from '../trust/restrictedMode';
 import type { Services } from '../services';

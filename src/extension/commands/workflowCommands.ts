@@ -1,18 +1,17 @@
 // Start (billed: a modal confirmation unless turned off), refresh, reconfirm, open raw JSON, copy ids, remove.
 import * as vscode from 'vscode';
-import {
-  EnvironmentChanged,
-  environmentChange,
-  serviceOrigin,
-  type Environment,
-} from '../../core/environments/environment';
-import { TransportError } from '../../core/http/request';
-import { ServiceError } from '../../core/http/serviceErrors';
+import { EnvironmentChanged, environmentChange, serviceOrigin, type Environment } from '../../core/environments';
+import { ServiceError, TransportError } from '../../core/http';
 import { restrictedModeRefusal, type GuardedAction } from '../trust/restrictedMode';
-import { checkCorrelationId, findByCorrelationId, generateCorrelationId } from '../../core/workflows/correlationId';
-import type { TrackedWorkflow } from '../../core/workflows/WorkflowStore';
-import type { BilledStartOutcome, OutcomeUnknownResult } from '../../core/workflows/billedStart';
-import type { Product } from '../../core/workflows/workflowTypes';
+import {
+  type BilledStartOutcome,
+  checkCorrelationId,
+  findByCorrelationId,
+  generateCorrelationId,
+  type OutcomeUnknownResult,
+  type Product,
+  type TrackedWorkflow,
+} from '../../core/workflows';
 import { showError } from '../errors/showError';
 import type { ExplorerNode } from '../explorer/explorerTree';
 import { workflowJsonUri } from '../explorer/workflowJsonDocuments';

@@ -2,14 +2,15 @@
 // wfs.environments setting, each resolved to one Environment value; which one is current is remembered per user
 // (globalState). What follows a change (sign-ins, pollers, the receiver's trust) is ordered in environmentSync.ts.
 import * as vscode from 'vscode';
-import { SignInRequired } from '../../core/auth/authErrors';
-import { EnvironmentValues, type Environment } from '../../core/environments/environment';
+import { SignInRequired } from '../../core/auth';
 import {
-  parseEnvironments,
-  sandboxEnvironment,
-  SANDBOX_ENVIRONMENT,
+  type Environment,
   type EnvironmentConfig,
-} from '../../core/environments/environmentConfig';
+  EnvironmentValues,
+  parseEnvironments,
+  SANDBOX_ENVIRONMENT,
+  sandboxEnvironment,
+} from '../../core/environments';
 import type { ExtensionLog } from '../log/extensionLog';
 import type { SandboxHost } from '../sandboxHost';
 

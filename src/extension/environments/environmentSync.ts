@@ -3,7 +3,7 @@
 // this order: sign-ins first (nothing may use an old token), then pollers and the workflow store, then the
 // receiver's trust; views hear of it last, through EnvironmentRegistry.onDidChange.
 import * as vscode from 'vscode';
-import type { Environment } from '../../core/environments/environment';
+import type { Environment } from '../../core/environments';
 import type { ExtensionLog } from '../log/extensionLog';
 import type { SandboxHost } from '../sandboxHost';
 import type { EnvironmentRegistry } from './environmentRegistry';

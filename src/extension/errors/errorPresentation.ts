@@ -1,8 +1,7 @@
 // What a person sees for an error: what happened and what to do (the spec's "Action" column, carried by the
 // typed error's advice), and the buttons that help. Pure, so every error row is unit-tested in plain Node.
-import { SignInRequired } from '../../core/auth/authErrors';
-import { ServiceError } from '../../core/http/serviceErrors';
-import { TransportError } from '../../core/http/request';
+import { SignInRequired } from '../../core/auth';
+import { ServiceError, TransportError } from '../../core/http';
 import { WaitsForTrust } from '../trust/restrictedMode';
 
 export type ErrorAction =

@@ -1,6 +1,6 @@
 // Shows an error as presentError() describes it and carries out the button the user picks.
 import * as vscode from 'vscode';
-import { ServiceError } from '../../core/http/serviceErrors';
+import { ServiceError } from '../../core/http';
 import type { ExtensionLog } from '../log/extensionLog';
 import { presentError } from './errorPresentation';
 

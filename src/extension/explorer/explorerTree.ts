@@ -2,10 +2,9 @@
 // When the environment is not usable yet (sandbox stopped, signed out, no sessions) the tree is empty and a
 // welcome view, chosen by the context key wfs.explorerState, says what to do with a button.
 import * as vscode from 'vscode';
-import type { Environment } from '../../core/environments/environment';
-import { SANDBOX_ENVIRONMENT } from '../../core/environments/environmentConfig';
+import { type Environment, SANDBOX_ENVIRONMENT } from '../../core/environments';
 import { terminalSafe } from '../../core/presentation';
-import type { Clock } from '../../core/time/clock';
+import type { Clock } from '../../core/time';
 import type { AuthService } from '../auth/authService';
 import type { EnvironmentRegistry } from '../environments/environmentRegistry';
 import type { WorkflowService } from '../workflows/workflowService';

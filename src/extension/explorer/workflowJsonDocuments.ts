@@ -1,7 +1,7 @@
 // "Open Raw JSON": the last envelope read for a workflow, as a read-only JSON document (a content provider's
 // documents cannot be edited or saved over anything).
 import * as vscode from 'vscode';
-import type { Environment } from '../../core/environments/environment';
+import type { Environment } from '../../core/environments';
 import type { EnvironmentRegistry } from '../environments/environmentRegistry';
 import type { WorkflowService } from '../workflows/workflowService';
 

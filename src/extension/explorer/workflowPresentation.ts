@@ -1,8 +1,7 @@
 // How a remembered workflow looks in the tree: icon, colour, context tokens, label and Markdown tooltip.
 // Pure (no vscode import), so it is unit-tested in plain Node; the tree turns these into ThemeIcons.
 import { terminalSafe } from '../../core/presentation';
-import type { TrackedWorkflow } from '../../core/workflows/WorkflowStore';
-import { isTerminal } from '../../core/workflows/workflowTypes';
+import { isTerminal, type TrackedWorkflow } from '../../core/workflows';
 
 export interface IconModel {
   /** A codicon id; "~spin" makes it spin. */

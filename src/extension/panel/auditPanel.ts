@@ -2,19 +2,22 @@
 // the embedded sandbox as the signing issuer, and shows the scorecard in a webview styled like the panel.
 import * as vscode from 'vscode';
 import { homedir } from 'node:os';
-import { isLoopbackHost } from '../../core/http/loopback';
+import { isLoopbackHost } from '../../core/http';
 import { waitsForTrustText } from '../trust/restrictedMode';
-import { auditCurl, auditJson, auditMarkdown } from '../../core/audit/auditReport';
 import {
-  AuditRefused,
-  checkTarget,
-  runAudit,
+  AUDIT_CASES,
   type AuditCaseResult,
+  auditCurl,
+  auditJson,
+  auditMarkdown,
+  AuditRefused,
   type AuditSummary,
-} from '../../core/audit/receiverAudit';
-import { AUDIT_CASES } from '../../core/audit/auditCases';
-import { matchAdvice, refusalText } from '../../core/audit/trustMismatch';
-import { SANDBOX_ENVIRONMENT } from '../../core/environments/environmentConfig';
+  checkTarget,
+  matchAdvice,
+  refusalText,
+  runAudit,
+} from '../../core/audit';
+import { SANDBOX_ENVIRONMENT } from '../../core/environments';
 import { auditHtml } from './auditHtml';
 import { parseAuditRequest, type AuditExportFormat, type AuditUpdate } from './auditProtocol';
 import { newNonce } from './panelHtml';

@@ -1,7 +1,7 @@
 // The audit scorecard's messages, one discriminated union per direction, like the webhook panel's
 // (panelProtocol.ts). media/panel/audit.js names these types in its JSDoc; the host validates every message from the
 // webview on arrival and answers an unknown or malformed one with a log line, never an exception.
-import type { AuditSummary } from '../../core/audit/receiverAudit';
+import type { AuditSummary } from '../../core/audit';
 
 export type AuditExportFormat = 'md' | 'json';
 

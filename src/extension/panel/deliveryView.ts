@@ -1,6 +1,6 @@
 // What the webhook panel shows, computed from DeliveryRecords: list rows, filters, the detail of one delivery,
 // curl and export. Pure (no vscode import): unit-tested in plain Node; the webview only renders these as text.
-import { forwardFailed, forwardsOf, type DeliveryRecord } from '../../core/webhooks/deliveryRecord';
+import { forwardFailed, forwardsOf, type DeliveryRecord } from '../../core/webhooks';
 import { bashCurlCommand, type ShellRequest } from '../../core/presentation';
 import { compileTopicPattern, topicPatternProblem } from '../../core/patterns';
 

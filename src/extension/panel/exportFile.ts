@@ -2,7 +2,7 @@
 // link at its path (a failure half-way, such as a full disk, leaves no half-written export behind); elsewhere (a
 // virtual file system) through VS Code, which takes the whole content at once (writeUriSafely.ts).
 import type * as vscode from 'vscode';
-import { HISTORY_FILE_MODE as EXPORT_FILE_MODE } from '../../core/webhooks/historyFile';
+import { HISTORY_FILE_MODE as EXPORT_FILE_MODE } from '../../core/webhooks';
 import { replaceUriByParts } from '../writeUriSafely';
 
 export async function writeExport(target: vscode.Uri, chunks: AsyncIterable<string>): Promise<void> {

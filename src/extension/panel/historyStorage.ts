@@ -1,6 +1,6 @@
 // The panel's line on where the delivery history is kept, what it costs, and how to erase it. The extension host is
 // shared with every other extension, so the bytes held in memory are shown, not just a count.
-import { byteSize } from '../../core/byteSize';
+import { byteSize } from '../../core';
 
 /** `heldBy`: the file and who holds it ("a Visual Studio Code window (pid 4242)"), when another process keeping it
  * is why this window keeps its history in memory. */

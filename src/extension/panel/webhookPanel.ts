@@ -2,15 +2,12 @@
 // One panel at a time; restored after a window reload by a serializer (its filter and selection ride in the
 // webview state). The extension side does filtering and detail; the webview only renders text.
 import * as vscode from 'vscode';
-import { forwardableHeaders } from '../../core/http/hopByHop';
-import { forwardsOf } from '../../core/webhooks/deliveryRecord';
+import { forwardableHeaders, httpRequest, isLoopbackHost } from '../../core/http';
+import { type DeliveryRecord, forwardsOf, historyHolder } from '../../core/webhooks';
 import { homedir } from 'node:os';
 import { writeInNewTempFolder } from '../newTempFolder';
 import { cmdCurlCommand, powerShellCommand } from '../../core/presentation';
-import { httpRequest } from '../../core/http/request';
-import { isLoopbackHost } from '../../core/http/loopback';
 import { WaitsForTrust } from '../trust/restrictedMode';
-import type { DeliveryRecord } from '../../core/webhooks/deliveryRecord';
 import {
   curlCommand,
   deliveryDetail,
@@ -34,7 +31,6 @@ import {
 import type { Services } from '../services';
 import { historyStorageNote } from './historyStorage';
 import { writeExport } from './exportFile';
-import { historyHolder } from '../../core/webhooks/historyLock';
 
 export const WEBHOOK_PANEL_VIEW_TYPE = 'wfs.webhookPanel';
 const GONE = 'That delivery is no longer in the history.';

@@ -2,13 +2,10 @@
 // workspace trust for a real one, as sign-in does) and shows the report in a webview with Export.
 import * as vscode from 'vscode';
 import { homedir } from 'node:os';
-import { SANDBOX_ENVIRONMENT } from '../../core/environments/environmentConfig';
-import { joinUrl } from '../../core/http/paths';
-import { probeMarkdown, summaryLine } from '../../core/probe/probeReport';
-import { MAX_KEY_SETS, runProbe } from '../../core/probe/runProbe';
-import type { ProbeReport } from '../../core/probe/probeTypes';
-import { WebhookCapture } from '../../core/probe/webhookCapture';
-import { DEFAULT_FIND_WORKFLOWS_PATH } from '../../core/workflows/WorkflowClient';
+import { SANDBOX_ENVIRONMENT } from '../../core/environments';
+import { joinUrl } from '../../core/http';
+import { MAX_KEY_SETS, probeMarkdown, type ProbeReport, runProbe, summaryLine, WebhookCapture } from '../../core/probe';
+import { DEFAULT_FIND_WORKFLOWS_PATH } from '../../core/workflows';
 import { showError } from '../errors/showError';
 import { newNonce } from '../panel/panelHtml';
 import type { Services } from '../services';

@@ -1,6 +1,6 @@
 // The contract check's page: a strict CSP (nothing but this page's own nonce'd style and script), the report as
 // JSON in a non-executed data block (every "<" escaped), and a script that writes it with textContent only.
-import type { ProbeReport } from '../../core/probe/probeTypes';
+import type { ProbeReport } from '../../core/probe';
 
 export function probeCsp(cspSource: string, nonce: string): string {
   return [

@@ -1,7 +1,7 @@
 // wfs.sandbox.profile: a profile (from `wfs probe-service --profile-out`) the built-in sandbox imitates where the spec
 // is silent. A path; ignored in Restricted Mode, where a cloned repository's settings are not the user's word.
 import * as vscode from 'vscode';
-import { loadSandboxProfile, MAX_PROFILE_BYTES, type SandboxProfile } from '../../core/sandbox/sandboxProfile';
+import { loadSandboxProfile, MAX_PROFILE_BYTES, type SandboxProfile } from '../../core/sandbox';
 import { readBoundedFile } from '../boundedFile';
 import type { ExtensionLog } from '../log/extensionLog';
 

@@ -2,7 +2,7 @@
 // that is not an http(s) URL is said with the setting's name, so the error can open it, rather than a question about
 // a null address or a bare "Invalid URL".
 import * as vscode from 'vscode';
-import { httpUrlProblem } from '../../core/http/httpUrlProblem';
+import { httpUrlProblem } from '../../core/http';
 
 /** A setting that holds a value the feature cannot use; `setting` is its full id, for Open Settings. */
 export class SettingError extends Error {

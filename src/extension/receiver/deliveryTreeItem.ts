@@ -1,6 +1,6 @@
 // One delivery as a tree row, the same in the explorer (a workflow's deliveries) and the receiver view.
 import * as vscode from 'vscode';
-import { forwardFailed, forwardsOf, type DeliveryRecord } from '../../core/webhooks/deliveryRecord';
+import { forwardFailed, forwardsOf, type DeliveryRecord } from '../../core/webhooks';
 import { terminalSafe } from '../../core/presentation';
 import { SIGNED_HERE_TEXT } from '../panel/deliveryView';
 

@@ -6,14 +6,14 @@
 // machine is used only once the user confirmed its origin (asked once per origin; remembered outside settings), since
 // a verified delivery may carry customer data.
 import * as vscode from 'vscode';
-import { isLoopbackHost } from '../../core/http/loopback';
-import { Forwarder } from '../../core/webhooks/forwardFanOut';
+import { isLoopbackHost } from '../../core/http';
 import {
-  ForwardRuleError,
+  Forwarder,
   forwardEverything,
-  parseForwardRules,
   type ForwardRule,
-} from '../../core/webhooks/forwardRules';
+  ForwardRuleError,
+  parseForwardRules,
+} from '../../core/webhooks';
 import type { ExtensionLog } from '../log/extensionLog';
 import { addressSetting, SettingError } from './addressSetting';
 import {

@@ -3,11 +3,10 @@
 // core's (LocaltunnelAddress); this adds VS Code's forwarding, the consent, and remembers the address across starts
 // (a new one must be registered with the service again).
 import * as vscode from 'vscode';
-import { SANDBOX_ENVIRONMENT } from '../../core/environments/environmentConfig';
-import { isLoopbackHost } from '../../core/http/loopback';
-import type { Clock } from '../../core/time/clock';
-import { tunnelNameProblem } from '../../core/tunnel/tunnelName';
-import type { TunnelState } from '../../core/tunnel/Tunnel';
+import { SANDBOX_ENVIRONMENT } from '../../core/environments';
+import { isLoopbackHost } from '../../core/http';
+import type { Clock } from '../../core/time';
+import { tunnelNameProblem, type TunnelState } from '../../core/tunnel';
 import {
   LocaltunnelAddress,
   type PublicAddressContext,

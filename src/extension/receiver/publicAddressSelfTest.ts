@@ -2,9 +2,9 @@
 // user learns which hop (DNS, the tunnel, their proxy, the receiver) fails before the service does. The session
 // trusts that one token, whichever environment is in use, never forwards it, and runs it again after the tunnel
 // reconnects.
-import { SANDBOX_ENVIRONMENT } from '../../core/environments/environmentConfig';
+import { SANDBOX_ENVIRONMENT } from '../../core/environments';
 import type { ReceiverSession } from '../../core/receiver';
-import type { PublicAddressTestResult } from '../../core/tunnel/publicAddressTest';
+import type { PublicAddressTestResult } from '../../core/tunnel';
 import type { EnvironmentRegistry } from '../environments/environmentRegistry';
 import type { ExtensionLog } from '../log/extensionLog';
 import type { SandboxHost } from '../sandboxHost';

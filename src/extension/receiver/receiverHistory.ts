@@ -5,11 +5,15 @@
 import * as vscode from 'vscode';
 import { join } from 'node:path';
 import { mkdir } from 'node:fs/promises';
-import { byteSize } from '../../core/byteSize';
-import type { DeliveryHistory, DeliveryHistoryOptions } from '../../core/webhooks/DeliveryHistory';
+import { byteSize } from '../../core';
+import {
+  type DeliveryHistory,
+  type DeliveryHistoryOptions,
+  eraseHistoryFile,
+  historyHolder,
+  HistoryInUse,
+} from '../../core/webhooks';
 import type { ReceiverSession } from '../../core/receiver';
-import { eraseHistoryFile } from '../../core/webhooks/eraseHistory';
-import { HistoryInUse, historyHolder } from '../../core/webhooks/historyLock';
 import type { ExtensionLog } from '../log/extensionLog';
 import { SettingError } from './addressSetting';
 import { HistoryWriteNotice } from './historyWriteNotice';

@@ -2,14 +2,11 @@
 // forward rules and public address), started and stopped by the commands, and rendered: the log, the views'
 // events. The sandbox is told its address while it runs, so the sandbox's workflow events arrive here too.
 import * as vscode from 'vscode';
-import type { Clock } from '../../core/time/clock';
-import type { DeliveryHistory } from '../../core/webhooks/DeliveryHistory';
-import type { DeliveryRecord } from '../../core/webhooks/deliveryRecord';
+import type { Clock } from '../../core/time';
+import type { DeliveryHistory, DeliveryRecord, HistoryInUse, TrustedIssuer } from '../../core/webhooks';
 import { ReceiverSession } from '../../core/receiver';
-import type { TrustedIssuer } from '../../core/webhooks/Verifier';
-import type { HistoryInUse } from '../../core/webhooks/historyLock';
-import type { PublicAddressTestResult } from '../../core/tunnel/publicAddressTest';
-import type { Environment } from '../../core/environments/environment';
+import type { PublicAddressTestResult } from '../../core/tunnel';
+import type { Environment } from '../../core/environments';
 import { ForwardConsent } from './forwardConsent';
 import { ReceiverSettingsWatch } from './receiverSettingsWatch';
 import { LocaltunnelConsent } from './localtunnelConsent';

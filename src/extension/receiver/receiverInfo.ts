@@ -1,7 +1,6 @@
 // What the receiver's views show of it, and how its session's events reach the log and the views.
-import type { TunnelState } from '../../core/tunnel/Tunnel';
-import type { PublicAddressTestResult } from '../../core/tunnel/publicAddressTest';
-import type { DeliveryRecord } from '../../core/webhooks/deliveryRecord';
+import type { PublicAddressTestResult, TunnelState } from '../../core/tunnel';
+import type { DeliveryRecord } from '../../core/webhooks';
 import type { PublicAddressSource } from './publicAddressSettings';
 import type { ReceiverSession } from '../../core/receiver';
 import { linkDerivedDelivery } from '../fixtures/derivedFrom';

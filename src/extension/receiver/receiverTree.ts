@@ -3,7 +3,7 @@
 // key wfs.receiverState ("running" | "stopped") drives that and the view's title actions.
 import * as vscode from 'vscode';
 import { terminalSafe } from '../../core/presentation';
-import type { Clock, TimerHandle } from '../../core/time/clock';
+import type { Clock, TimerHandle } from '../../core/time';
 import { deliveryTreeItem } from './deliveryTreeItem';
 import type { ReceiverHost } from './receiverHost';
 

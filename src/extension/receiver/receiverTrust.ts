@@ -3,10 +3,9 @@
 // published demo account), so a delivery to a real environment's address signed by it proves nothing. What the
 // editor itself signs is trusted token by token (ReceiverSession.trustSignedHere).
 import * as vscode from 'vscode';
-import { SANDBOX_ENVIRONMENT } from '../../core/environments/environmentConfig';
-import type { Environment } from '../../core/environments/environment';
+import { type Environment, SANDBOX_ENVIRONMENT } from '../../core/environments';
 import type { ReceiverSession } from '../../core/receiver';
-import type { TrustedIssuer } from '../../core/webhooks/Verifier';
+import type { TrustedIssuer } from '../../core/webhooks';
 import type { EnvironmentRegistry } from '../environments/environmentRegistry';
 import type { ExtensionLog } from '../log/extensionLog';
 

@@ -1,8 +1,8 @@
 // The status bar item: environment, signed-in user, token state and time left; a click opens the
 // environment menu (switch environment, sign in, sign out).
 import * as vscode from 'vscode';
-import { SANDBOX_ENVIRONMENT } from '../../core/environments/environmentConfig';
-import type { Clock } from '../../core/time/clock';
+import { SANDBOX_ENVIRONMENT } from '../../core/environments';
+import type { Clock } from '../../core/time';
 import type { AuthService } from '../auth/authService';
 import type { EnvironmentRegistry } from '../environments/environmentRegistry';
 import { statusBarModel } from './statusBarText';

@@ -1,6 +1,6 @@
 // What the status bar says about the environment and sign-in; pure, so it is unit-tested in plain Node.
-import type { TokenState } from '../../core/auth/TokenManager';
-import type { Environment } from '../../core/environments/environment';
+import type { TokenState } from '../../core/auth';
+import type { Environment } from '../../core/environments';
 
 export interface StatusBarModel {
   text: string;

@@ -7,8 +7,7 @@
 // either), and its forward rules are used only once the user agreed to them (ForwardConsent); those of the user's own
 // tasks.json are used as the user's settings are.
 import * as vscode from 'vscode';
-import { ForwardRuleError, parseForwardRules } from '../../core/webhooks/forwardRules';
-import type { DeliveryRecord } from '../../core/webhooks/deliveryRecord';
+import { type DeliveryRecord, ForwardRuleError, parseForwardRules } from '../../core/webhooks';
 import type { TaskForward } from '../receiver/forwardConsent';
 import type { ReceiverHost } from '../receiver/receiverHost';
 import { waitsForTrustText } from '../trust/restrictedMode';

@@ -2,8 +2,7 @@
 // unit-tested in plain Node. A forwarded delivery is one background cycle: its begin line names the delivery's
 // topic as the problem's "file" (so a later delivery of that topic replaces its problems, and a success clears them),
 // each failed target is a problem, and an end line delivers them to the Problems view.
-import { forwardFailed, forwardsOf, type DeliveryRecord } from '../../core/webhooks/deliveryRecord';
-import { forwardLine } from '../../core/webhooks/forwardText';
+import { type DeliveryRecord, forwardFailed, forwardLine, forwardsOf } from '../../core/webhooks';
 import { terminalSafe } from '../../core/presentation';
 
 /** One line as the task's terminal gets it: a topic, a detail or an app's answer may carry a stranger's controls, so

@@ -1,7 +1,7 @@
 // Restricted Mode (an untrusted workspace): the sandbox, the explorer and the panel work; what uses a real
 // environment's sign-in, or sends anything off this machine, waits for trust. Pure: unit-tested; the commands show its
 // sentence.
-import { SANDBOX_ENVIRONMENT } from '../../core/environments/environmentConfig';
+import { SANDBOX_ENVIRONMENT } from '../../core/environments';
 
 export type GuardedAction = 'start' | 'sign-in';
 

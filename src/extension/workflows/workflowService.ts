@@ -1,15 +1,21 @@
 // Starting, reading and reconfirming workflows per environment, remembering them (globalState), and keeping
 // non-terminal ones live through one WorkflowPoller per environment value, paused while the explorer is hidden.
-import { isTerminal } from '../../core/workflows/workflowTypes';
+import {
+  type BilledStartOutcome,
+  DEFAULT_POLL_DEADLINE_MS,
+  isTerminal,
+  type PollOutcome,
+  startBilledWorkflow,
+  type StartRequest,
+  type TrackedWorkflow,
+  WorkflowClient,
+  type WorkflowEnvelope,
+  WorkflowPoller,
+  WorkflowStore,
+} from '../../core/workflows';
 import * as vscode from 'vscode';
-import { serviceOrigin, type Environment } from '../../core/environments/environment';
-import type { Clock } from '../../core/time/clock';
-import { WorkflowClient, type StartRequest } from '../../core/workflows/WorkflowClient';
-import { WorkflowPoller, type PollOutcome } from '../../core/workflows/WorkflowPoller';
-import { WorkflowStore, type TrackedWorkflow } from '../../core/workflows/WorkflowStore';
-import { DEFAULT_POLL_DEADLINE_MS } from '../../core/workflows/pollSchedule';
-import { startBilledWorkflow, type BilledStartOutcome } from '../../core/workflows/billedStart';
-import type { WorkflowEnvelope } from '../../core/workflows/workflowTypes';
+import { serviceOrigin, type Environment } from '../../core/environments';
+import type { Clock } from '../../core/time';
 import type { AuthService } from '../auth/authService';
 import type { EnvironmentRegistry } from '../environments/environmentRegistry';
 import type { EnvironmentFollower } from '../environments/environmentSync';

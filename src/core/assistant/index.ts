@@ -1,0 +1,18 @@
+// The front door of core/assistant: what the faces (CLI, extension, MCP server, test kit) may use.
+export {
+  type AssistantContext,
+  type AssistantEnvironment,
+  type AssistantWorkflows,
+  type AuditSetup,
+  type BilledStartDetails,
+  type DeliverySource,
+  type SignedForTarget,
+  type SignerInfo,
+} from './assistantContext';
+export { type AssistantTool, checkToolReach, ToolRefused } from './assistantTool';
+export { auditTargetQuestion } from './auditTargetRule';
+export { billedStartQuestion } from './billedStartRule';
+export { readFixtureIn } from './fixtureFile';
+export { HistoryFileReader } from './historyFileReader';
+export { knownSecretValues, RecentSecrets } from './knownSecrets';
+export { ASSISTANT_TOOLS, previewTool, runTool } from './toolRegistry';

@@ -1,0 +1,21 @@
+// The front door of core/audit: what the faces (CLI, extension, MCP server, test kit) may use.
+export { AUDIT_CASES } from './auditCases';
+export { auditCurl, auditGroup, auditJson, auditJunit, auditMarkdown, auditSummaryMarkdown } from './auditReport';
+export {
+  type AuditCaseResult,
+  AuditRefused,
+  type AuditSummary,
+  AuditTargetUnreachable,
+  checkTarget,
+  runAudit,
+} from './receiverAudit';
+export { signerAuditIssuer } from './signerIssuer';
+export {
+  kidOf,
+  matchAdvice,
+  notServedThere,
+  refusalOf,
+  refusalText,
+  type SigningKey,
+  signingKeyText,
+} from './trustMismatch';

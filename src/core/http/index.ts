@@ -1,0 +1,20 @@
+// The front door of core/http: what the faces (CLI, extension, MCP server, test kit) may use.
+export { userInfoProblem } from './addressUserInfo';
+export { forwardableHeaders } from './hopByHop';
+export { httpUrlProblem } from './httpUrlProblem';
+export { ListenError } from './listenError';
+export { isLoopbackHost } from './loopback';
+export { type BaseUrlNames, pathNotServedAdvice } from './pathNotServed';
+export { joinUrl } from './paths';
+export {
+  checkProxySettings,
+  ProxyConfigError,
+  proxyDispatcher,
+  type ProxySettings,
+  proxySettingsFromEnv,
+} from './proxy';
+export { DEFAULT_429_BACKOFF, RateGate } from './rateGate';
+export { httpRequest, redactUrl, setDefaultDispatcher, TransportError } from './request';
+export { missingSchemeHint } from './schemeHint';
+export { DEFAULT_DELIVERY_TIMEOUT_MS, sendDelivery } from './sendDelivery';
+export { OutcomeUnknown, PathNotServed, ServiceError, ValidationError } from './serviceErrors';

@@ -1,0 +1,8 @@
+// The front door of core/sandbox: what the faces (CLI, extension, MCP server, test kit) may use.
+export { Sandbox, type SandboxInfo } from './Sandbox';
+export { SANDBOX_SECRET_ENV } from './sandboxAccess';
+export { type AuditIssuer, SandboxControlClient, type SandboxTrust } from './sandboxControlClient';
+export { FAULT_KINDS } from './sandboxFaults';
+export { type LoadedProfile, loadSandboxProfile, MAX_PROFILE_BYTES, type SandboxProfile } from './sandboxProfile';
+export { MAX_REQUEST_BYTES, sizeInWords } from './sandboxRequest';
+export { SANDBOX_PASSWORD, SANDBOX_USERNAME } from './sandboxSeed';

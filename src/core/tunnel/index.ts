@@ -1,0 +1,4 @@
+// The front door of core/tunnel: what the faces (CLI, extension, MCP server, test kit) may use.
+export { TunnelError, type TunnelState } from './Tunnel';
+export { type PublicAddressTestResult } from './publicAddressTest';
+export { tunnelNameProblem } from './tunnelName';

@@ -1,0 +1,21 @@
+// The front door of core/webhooks: what the faces (CLI, extension, MCP server, test kit) may use.
+export { type DeliveryHistory, type DeliveryHistoryOptions } from './DeliveryHistory';
+export { DEFAULT_MAX_BODY } from './Receiver';
+export { type TrustedIssuer } from './Verifier';
+export { type DeliveryRecord, forwardsOf } from './deliveryRecord';
+export { eraseHistoryFile } from './eraseHistory';
+export { type ForwardAnswerRecord, forwardFailed } from './forwardAnswer';
+export { Forwarder } from './forwardFanOut';
+export {
+  forwardEverything,
+  type ForwardRule,
+  ForwardRuleError,
+  parseForwardFlag,
+  parseForwardRules,
+  ruleMatches,
+} from './forwardRules';
+export { forwardLine } from './forwardText';
+export { fileModeWarning, HISTORY_FILE_MODE, octal } from './historyFile';
+export { historyHolder, HistoryInUse } from './historyLock';
+export { signedHereClaims } from './signedHereClaim';
+export { buildTestWebhookRequest, sendTestWebhook, testWebhookIds } from './testWebhookRequest';

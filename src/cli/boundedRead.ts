@@ -6,7 +6,7 @@ import { MAX_REQUEST_BYTES } from '../core/sandbox';
 /** Standard input or a file read whole for testData (`--data`): one request body, so the sandbox's one limit. */
 export const MAX_STDIN_BYTES = MAX_REQUEST_BYTES;
 
-export class TooLarge extends Error {
+class TooLarge extends Error {
   constructor(readonly maxBytes: number) {
     super(`larger than ${maxBytes / 1024 / 1024} MiB`);
     this.name = 'TooLarge';

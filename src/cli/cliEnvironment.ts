@@ -42,7 +42,7 @@ const VARIABLE: Record<keyof ServiceFields, string> = {
 };
 
 /** The variables every service command needs. */
-export const REQUIRED_SERVICE_VARIABLES = ['WFS_BASE_URL', 'WFS_USERNAME', 'WFS_PASSWORD'] as const;
+const REQUIRED_SERVICE_VARIABLES = ['WFS_BASE_URL', 'WFS_USERNAME', 'WFS_PASSWORD'] as const;
 
 /** The required service variables that are not set, in their order. */
 export function missingServiceVariables(env: NodeJS.ProcessEnv): string[] {
@@ -55,7 +55,7 @@ export function notSetInWords(names: readonly string[]): string {
 }
 
 /** The variables that hold an address. */
-export const ADDRESS_VARIABLES = [
+const ADDRESS_VARIABLES = [
   'WFS_BASE_URL',
   'WFS_TEST_WEBHOOK_URL',
   'WFS_FIND_WORKFLOWS_URL',

@@ -3,7 +3,7 @@
 import { parseArgs } from 'node:util';
 import { editDistance } from '../core/presentation';
 
-export interface FlagSpec {
+interface FlagSpec {
   /** 'string' flags take a value; 'boolean' flags stand alone. */
   type: 'string' | 'boolean';
   /** May be given more than once; its values are kept in order. */
@@ -193,7 +193,7 @@ export function durationFlag(
 }
 
 /** "3s" → 3000, "1.5m" → 90000, "20" → 20 in `bareUnit`; undefined when it is not a duration or not whole ms. */
-export function parseDuration(raw: string, bareUnit: 's' | 'ms'): number | undefined {
+function parseDuration(raw: string, bareUnit: 's' | 'ms'): number | undefined {
   const m = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h|d)?\s*$/i.exec(raw);
   if (!m) return undefined;
   const ms = Number(m[1]) * UNIT_MS[(m[2] ?? bareUnit).toLowerCase()]!;

@@ -31,7 +31,7 @@ export interface CliIO {
   progress?: (text: ProgressText | undefined) => void;
 }
 
-export const emitToStdout: Emit = (line) => {
+const emitToStdout: Emit = (line) => {
   process.stdout.write(JSON.stringify(line) + '\n');
 };
 
@@ -48,7 +48,7 @@ export function chooseFace(argv: readonly string[], stdoutIsTTY: boolean): Face 
 }
 
 /** The same events, as text: each line through its renderer, errors and warnings on stderr. */
-export function humanEmit(
+function humanEmit(
   env: NodeJS.ProcessEnv,
   isTTY: boolean,
   write: (stream: 'stdout' | 'stderr', text: string) => void,
@@ -70,7 +70,7 @@ export function humanEmit(
 }
 
 /** A spinner only for text on a terminal that can redraw a line. */
-export function progressWanted(face: Face, env: NodeJS.ProcessEnv, stdoutIsTTY: boolean): boolean {
+function progressWanted(face: Face, env: NodeJS.ProcessEnv, stdoutIsTTY: boolean): boolean {
   return face === 'human' && stdoutIsTTY && env.TERM !== 'dumb';
 }
 

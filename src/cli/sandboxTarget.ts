@@ -10,7 +10,7 @@ import { httpUrlValue } from './httpUrlValue';
 import { sandboxSecretMissing } from './sandboxSecret';
 import { transportErrorEvent } from './transportErrorEvent';
 
-export const SANDBOX_URL_ENV = 'WFS_BASE_URL';
+const SANDBOX_URL_ENV = 'WFS_BASE_URL';
 
 export interface SandboxTarget {
   baseUrl: string;

@@ -10,7 +10,7 @@ import { SystemClock } from '../core/time';
 import type { JwksServer, SignedDelivery, TestIssuer, TestIssuerOptions, TokenOptions, Jwk, Jwks } from './testkit';
 
 /** TokenOptions (the kit's words) as the signer's claim changes. */
-export function signOptions(o: TokenOptions = {}, nowS: number): SignOptions {
+function signOptions(o: TokenOptions = {}, nowS: number): SignOptions {
   const claims: Record<string, unknown> = { ...o.claims };
   if (o.iat !== undefined) claims.iat = o.iat;
   if (o.exp !== undefined) claims.exp = o.exp;
@@ -22,7 +22,7 @@ export function signOptions(o: TokenOptions = {}, nowS: number): SignOptions {
 }
 
 /** The X-Svc-* headers the service sends with an event, from its fields (only those present as strings). */
-export function eventHeaders(event: Record<string, unknown>): Record<string, string> {
+function eventHeaders(event: Record<string, unknown>): Record<string, string> {
   const h: Record<string, string> = {};
   const pairs: [string, string][] = [
     ['x-svc-topic', 'topic'],
@@ -111,5 +111,3 @@ export function signerOf(issuer: TestIssuer): WebhookSigner {
   if (!(issuer instanceof Issuer)) throw new TypeError('runAudit needs an issuer made by createTestIssuer()');
   return issuer.webhookSigner;
 }
-
-export { serveJwks } from '../core/signing';

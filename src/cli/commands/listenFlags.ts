@@ -75,7 +75,7 @@ export function trustFromFlags(flags: ParsedFlags): TrustedIssuer[] {
 }
 
 /** A log file must be a file we can create or append to: say which flag and path when it cannot be. */
-export function checkLogPath(file: string): void {
+function checkLogPath(file: string): void {
   let st;
   try {
     st = statSync(file);
@@ -104,7 +104,7 @@ export function checkLogPath(file: string): void {
 }
 
 /** --forward (repeatable) or --forward-to, and --pass-through: the forwarder, or undefined when nothing forwards. */
-export function forwarderFromFlags(flags: ParsedFlags, forwardTo: string | undefined): Forwarder | undefined {
+function forwarderFromFlags(flags: ParsedFlags, forwardTo: string | undefined): Forwarder | undefined {
   const patterns = flags.lists.get('forward') ?? [];
   if (patterns.length > 0 && forwardTo !== undefined)
     throw new UsageError("--forward-to excludes --forward: for everything, write --forward '**=URL' among the rules");

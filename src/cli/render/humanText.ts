@@ -17,7 +17,7 @@ export interface Rendered {
 }
 
 /** A workflow status, coloured (green complete, red failed/cancelled, yellow otherwise), padded to `width` first. */
-export function statusWord(status: unknown, s: Style, width = 0): string {
+function statusWord(status: unknown, s: Style, width = 0): string {
   const word = String(status ?? '?');
   const cell = word.padEnd(width);
   if (word === 'complete') return s.green(cell);
@@ -29,7 +29,7 @@ const time = (iso: unknown) => (typeof iso === 'string' ? iso.slice(11, 19) : ''
 const seconds = (ms: unknown) => `${(Number(ms) / 1000).toFixed(1)} s`;
 
 /** Two aligned columns of label and value, values already styled. */
-export function table(rows: [string, string][], indent = '  '): string {
+function table(rows: [string, string][], indent = '  '): string {
   const width = Math.max(...rows.map(([a]) => a.length)) + 2;
   return rows.map(([a, b]) => `${indent}${a.padEnd(width)}${b}`).join('\n');
 }

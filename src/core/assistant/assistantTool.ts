@@ -14,7 +14,7 @@ export interface ToolAnnotations {
 
 /** What a tool does to the world: reads what is here; sends a delivery (to the app, the receiver, or a URL); starts
  * a workflow. Only `reads` tools are offered in VS Code's Restricted Mode. */
-export type ToolEffect = 'reads' | 'sends' | 'starts';
+type ToolEffect = 'reads' | 'sends' | 'starts';
 
 /** Exactly what a sending or starting tool is about to do, for the human's confirmation (VS Code's
  * prepareInvocation). */

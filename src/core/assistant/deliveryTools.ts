@@ -16,9 +16,9 @@ import {
 } from './deliveryViews';
 import { explainRefusal, type RefusalExplanation } from './refusalExplanation';
 
-export const MAX_LISTED = 100;
+const MAX_LISTED = 100;
 const DEFAULT_LISTED = 20;
-export const MAX_WAIT_SECONDS = 300;
+const MAX_WAIT_SECONDS = 300;
 
 const topicProperty = {
   type: 'string',

@@ -7,7 +7,7 @@ import { compileTopicPattern, TopicPatternError, type TopicPattern } from '../pa
 import { ToolRefused } from './assistantTool';
 
 /** Body bytes shown in full; past this the body is cut and says so. */
-export const BODY_SHOWN_BYTES = 16 * 1024;
+const BODY_SHOWN_BYTES = 16 * 1024;
 
 export interface DeliveryRow {
   id: string;
@@ -129,7 +129,7 @@ export function parseSince(text: string, nowMs: number): number | undefined {
   return Number.isNaN(loose) ? undefined : loose;
 }
 
-export interface DeliveryBody {
+interface DeliveryBody {
   /** Bytes received in all. */
   bytes: number;
   /** Bytes kept: a refused delivery keeps only a prefix. */
@@ -142,7 +142,7 @@ export interface DeliveryBody {
   truncated: boolean;
 }
 
-export function deliveryBody(r: DeliveryRecord, kept: Buffer | undefined): DeliveryBody {
+function deliveryBody(r: DeliveryRecord, kept: Buffer | undefined): DeliveryBody {
   const out: DeliveryBody = { bytes: r.body.size, kept: r.body.kept, truncated: r.body.kept < r.body.size };
   if (!kept) return out;
   const shown = kept.subarray(0, BODY_SHOWN_BYTES);
@@ -167,7 +167,7 @@ export function deliveryBody(r: DeliveryRecord, kept: Buffer | undefined): Deliv
 }
 
 /** What a refused delivery carried, none of it verified: whoever sent it chose every byte. */
-export interface UnverifiedContent {
+interface UnverifiedContent {
   /** As recorded: the Authorization header only as its scheme and length. */
   headers: Record<string, string>;
   /** The token's decoded header and claims (never the token), as the sender wrote them. */

@@ -10,7 +10,7 @@ import { whereItLeads, within } from '../fixtures/insideFolder';
 import { ToolRefused } from './assistantTool';
 
 /** A fixture is one delivery; a megabyte is the receiver's own body limit. */
-export const MAX_FIXTURE_BYTES = 1024 * 1024;
+const MAX_FIXTURE_BYTES = 1024 * 1024;
 
 /** Below `dir`, not `dir` itself. */
 function inside(dir: string, file: string): boolean {

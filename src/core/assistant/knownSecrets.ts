@@ -2,7 +2,7 @@
 // what the last pass over every tool answer removes by value, whatever shape the text around them has.
 
 /** Shorter values are not looked for: they would match ordinary words. */
-export const MIN_SECRET_LENGTH = 8;
+const MIN_SECRET_LENGTH = 8;
 /** At most this many values are looked for in one answer: the pass stays cheap whatever the process holds. */
 export const MAX_KNOWN_SECRETS = 256;
 

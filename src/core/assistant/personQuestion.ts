@@ -17,7 +17,7 @@ export interface AskedValue {
 const UNSHOWABLE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/u;
 
 /** The first value that cannot be shown in a question, with where in it and which character (as U+XXXX). */
-export function unshowableValue(
+function unshowableValue(
   values: readonly AskedValue[],
 ): { field: string; codePoint: string; position: number } | undefined {
   for (const v of values) {

@@ -5,7 +5,7 @@ import type { DeliveryRecord } from '../webhooks/deliveryRecord';
 import { forwardFailed, forwardsOf } from '../webhooks/forwardAnswer';
 import { STEP_NAMES } from '../webhooks/verificationSteps';
 
-export interface StepExplained {
+interface StepExplained {
   step: number;
   name: string;
   /** What the step checks. */

@@ -84,7 +84,7 @@ function walk(value: unknown, known: readonly string[]): unknown {
 }
 
 /** `known`: values from knownSecretValues (at least 8 characters, longest first). */
-export function redactText(text: string, known: readonly string[] = []): string {
+function redactText(text: string, known: readonly string[] = []): string {
   let t = text;
   // Every form an app could echo a secret in (base64, a JWT's signature alone), longest first.
   const forms = known.flatMap(credentialTextForms).sort((a, b) => b.length - a.length);

@@ -25,7 +25,7 @@ import { forwardsOf } from '../webhooks/deliveryRecord';
 import { withFreshWebhookId } from '../fixtures/freshWebhookId';
 import { checkAskable, personQuestion, type AskedValue } from './personQuestion';
 
-export interface AppAnswer {
+interface AppAnswer {
   status: number | null;
   headers: Record<string, string>;
   /** The first 4 KiB of the body, as text when it is UTF-8 (else bodyBase64). */

@@ -29,7 +29,7 @@ export const ASSISTANT_TOOLS: readonly AssistantTool<never, unknown>[] = [
   checkContract,
 ] as AssistantTool<never, unknown>[];
 
-export function findTool(name: string): AssistantTool<never, unknown> | undefined {
+function findTool(name: string): AssistantTool<never, unknown> | undefined {
   return ASSISTANT_TOOLS.find((t) => t.name === name);
 }
 
@@ -38,7 +38,7 @@ export type ToolOutcome =
   { ok: true; result: unknown } | { ok: false; error: string; details: Record<string, unknown> };
 
 /** The input, checked: the schema's errors as one sentence, or undefined when it conforms. */
-export function inputProblem(tool: AssistantTool<never, unknown>, input: unknown): string | undefined {
+function inputProblem(tool: AssistantTool<never, unknown>, input: unknown): string | undefined {
   const errors = validateSchema(tool.inputSchema, input ?? {});
   if (errors.length === 0) return undefined;
   return `The input of ${tool.name} does not fit its schema: ${errors

@@ -25,7 +25,7 @@ export interface WorkflowView {
   referenceNumber?: unknown;
 }
 
-export function workflowView(w: Workflow): WorkflowView {
+function workflowView(w: Workflow): WorkflowView {
   return {
     workflowId: w.workflowId,
     runId: w.runId,

@@ -4,7 +4,7 @@ import type { AuditCaseResult, AuditSummary } from './receiverAudit';
 import { answerText, matchAdvice, signingKeyText } from './trustMismatch';
 
 /** The audit stopped at the genuine delivery: one paragraph saying so, or nothing. */
-export function mismatchLines(s: AuditSummary): string[] {
+function mismatchLines(s: AuditSummary): string[] {
   const m = s.trustMismatch;
   if (!m) return [];
   return [

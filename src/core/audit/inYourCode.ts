@@ -88,7 +88,7 @@ const is2xx = (s: number) => s >= 200 && s < 300;
 const plus = (n: number) => (n >= 0 ? `+${n}` : String(n));
 
 /** The same genuine event sent twice: the fault named first is the one that matters most. */
-export function duplicateVerdict(s1: number, s2: number, c0: number, c1: number): Verdict {
+function duplicateVerdict(s1: number, s2: number, c0: number, c1: number): Verdict {
   const counts = `(processed count ${c0} → ${c1})`;
   if (s1 !== 200)
     return {
@@ -114,7 +114,7 @@ export function duplicateVerdict(s1: number, s2: number, c0: number, c1: number)
 }
 
 /** A forged delivery carrying webhookId X, then the genuine X: the forged one must be refused and leave no trace. */
-export function poisoningVerdict(o: {
+function poisoningVerdict(o: {
   sf: number;
   sg: number;
   before: number;

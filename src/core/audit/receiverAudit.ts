@@ -22,8 +22,6 @@ import {
   type TrustMismatch,
 } from './trustMismatch';
 
-export { answeredStep } from './trustMismatch';
-
 export interface AuditCaseResult {
   id: string;
   title: string;
@@ -443,7 +441,7 @@ class AuditRun {
 }
 
 /** The step of the seven a case probes, from its rule ("Step 5: …"); undefined for the genuine and duplicate cases. */
-export function probedStep(rule: string): number | undefined {
+function probedStep(rule: string): number | undefined {
   const m = /^Step (\d)\b/.exec(rule);
   return m ? Number(m[1]) : undefined;
 }

@@ -71,7 +71,7 @@ export function notServedThere(m: { status: number }): boolean {
 /** A 401 or 403 that names no step or a step trust decides; or a 503 that names such a step or asks to try again
  * later (a receiver whose key set does not give the kid's key, and may not be fetched again yet: `wfs listen` and
  * the extension's receiver answer so). */
-export function isTrustRefusal(status: number, step: number | undefined, retryAfter?: string): boolean {
+function isTrustRefusal(status: number, step: number | undefined, retryAfter?: string): boolean {
   const trustStep = step === undefined || TRUST_STEPS.has(step);
   if (status === 401 || status === 403) return trustStep;
   return status === 503 && trustStep && (step !== undefined || retryAfter !== undefined);

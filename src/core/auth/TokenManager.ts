@@ -15,7 +15,7 @@ import { refreshTokenExpiry } from './refreshTokenExpiry';
 import type { Disposable, SecretStore } from './secretStore';
 import { TypedEmitter } from '../events/TypedEmitter';
 
-export const REFRESH_LEAD_MS = 60_000;
+const REFRESH_LEAD_MS = 60_000;
 const SCHEDULED_RETRY_MS = 30_000;
 const LAPSED_ADVICE = 'The sign-in has lapsed (the refresh token expired at midnight US Eastern): sign in again.';
 

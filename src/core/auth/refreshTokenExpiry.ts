@@ -44,7 +44,7 @@ function easternOffset(ms: number): number {
 }
 
 /** The UTC instant of 00:00 Eastern on the given calendar date (midnight never falls in a DST gap in New York). */
-export function easternMidnight(year: number, month: number, day: number): number {
+function easternMidnight(year: number, month: number, day: number): number {
   const wall = Date.UTC(year, month - 1, day);
   let guess = wall - easternOffset(wall + 5 * 3600_000);
   guess = wall - easternOffset(guess);

@@ -58,7 +58,7 @@ export interface ServiceFieldProblem {
   kind: 'address' | 'clear-credentials' | 'alias-placement';
 }
 
-export const ALIAS_PLACEMENTS: readonly AliasPlacement[] = ['body', 'header', 'query'];
+const ALIAS_PLACEMENTS: readonly AliasPlacement[] = ['body', 'header', 'query'];
 
 /** The one reading of the service fields, for the extension's settings and the CLI alike: http(s) URLs without
  * their trailing slashes, where credentials may go (https, or plain http on loopback); the test webhook address

@@ -3,7 +3,7 @@
 import { EventEmitter } from 'node:events';
 
 /** Each event's name and the arguments it is emitted with. */
-export type EventArgs<E> = { [K in keyof E]: unknown[] };
+type EventArgs<E> = { [K in keyof E]: unknown[] };
 
 type Listener<A extends unknown[]> = (...args: A) => void;
 

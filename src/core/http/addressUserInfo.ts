@@ -4,7 +4,7 @@
 // user info replaced by `…`.
 
 /** Where credentials go instead, the end of every refusal. */
-export const CREDENTIALS_GO_ELSEWHERE =
+const CREDENTIALS_GO_ELSEWHERE =
   "an address never carries credentials: remove them. The service's user name and password go to sign-in (`wfs sign-in` and every `wfs` command read WFS_USERNAME and WFS_PASSWORD; the extension's Sign In keeps them in SecretStorage); an app's go in a forward rule's \"headers\"";
 
 /** `value` with anything that may be user info replaced by `…`, for a message: `https://…@host/path`. An address

@@ -7,7 +7,7 @@ export interface ServiceMessage {
   timestamp?: string;
 }
 
-export interface ProblemDocument {
+interface ProblemDocument {
   type: string;
   title?: string;
   status?: number;
@@ -22,7 +22,7 @@ export type BodyKind =
   | { kind: 'none'; contentType: string; size: number };
 
 /** True for application/json and any +json media type: the only bodies we ever hand to a JSON parser. */
-export function isJsonMediaType(mediaType: string): boolean {
+function isJsonMediaType(mediaType: string): boolean {
   return mediaType === 'application/json' || /^application\/[\w.+-]+\+json$/.test(mediaType);
 }
 

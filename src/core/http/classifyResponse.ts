@@ -20,7 +20,7 @@ import {
   type ServiceErrorFields,
 } from './serviceErrors';
 
-export type Operation = 'start' | 'read' | 'reconfirm' | 'sign-in' | 'refresh' | 'test-webhook';
+type Operation = 'start' | 'read' | 'reconfirm' | 'sign-in' | 'refresh' | 'test-webhook';
 
 export type Outcome = { ok: true; status: number; json: unknown } | { ok: false; error: ServiceError };
 

@@ -12,7 +12,7 @@ export interface BaseUrlNames {
   testWebhookUrl: string;
 }
 
-export const SETTING_NAMES: BaseUrlNames = {
+const SETTING_NAMES: BaseUrlNames = {
   baseUrl: "the environment's base URL",
   testWebhookUrl: "the environment's test webhook URL",
 };

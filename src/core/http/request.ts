@@ -62,7 +62,7 @@ export class TransportError extends Error {
   }
 }
 
-export const DEFAULT_TIMEOUT_MS = 30_000;
+const DEFAULT_TIMEOUT_MS = 30_000;
 
 /** Our requests' dispatcher when a request names none: a proxy router, set from the environment (CLI) or VS Code's
  * settings (extension). Kept here, not as undici's global dispatcher, which other extensions in the host share. */
@@ -187,7 +187,7 @@ const UNTRUSTED_CERT = new Set([
 ]);
 
 /** A TLS failure said with what to do, the code kept; undefined for any other error. */
-export function tlsHint(code: string | undefined): string | undefined {
+function tlsHint(code: string | undefined): string | undefined {
   if (code === undefined) return undefined;
   if (UNTRUSTED_CERT.has(code))
     return `its TLS certificate is not trusted by this process (${code}); if a proxy or your organisation re-signs TLS traffic, give its CA certificate in NODE_EXTRA_CA_CERTS=/path/to/ca.pem in the environment VS Code or wfs starts from`;

@@ -27,7 +27,7 @@ export interface CurlRequest {
   body: Buffer | { path: string };
 }
 
-export const TOKEN_VARIABLE = 'WFS_WEBHOOK_TOKEN';
+const TOKEN_VARIABLE = 'WFS_WEBHOOK_TOKEN';
 
 /** Headers that belonged to the old connection or carry the token: never copied. */
 const SKIPPED = new Set([

@@ -1,5 +1,5 @@
 // Text for people, from core: outside text made safe for a terminal, shell words and commands, "did you mean".
-export { controlsEscaped, hasUnsafeCharacter, terminalSafe, terminalSafeDeep } from './terminalSafe';
+export { controlsEscaped, terminalSafe, terminalSafeDeep } from './terminalSafe';
 export { editDistance } from './editDistance';
 export { shellQuote } from './shellQuote';
 export { shellWord } from './shellWord';

@@ -12,10 +12,10 @@ import { join } from 'node:path';
 import { curlRequest, firstRefused, ShellCommandError, type CurlRequest, type ShellRequest } from './curlRequest';
 import { bashWord, shellQuote } from './shellQuote';
 
-export { ShellCommandError, TOKEN_VARIABLE, type ShellRequest } from './curlRequest';
+export { ShellCommandError, type ShellRequest } from './curlRequest';
 
 /** A file the command reads: written by the caller before the command is handed over. */
-export interface ShellFile {
+interface ShellFile {
   path: string;
   bytes: Buffer;
   purpose: 'body' | 'config';
@@ -66,7 +66,7 @@ export function bashCurlCommand(req: ShellRequest): ShellCommand {
 
 /** One value in a curl config file: curl's quoting, whose escapes are \\ \" \t \n \r \v. Header values hold no CR,
  * LF or other control byte but tab (curlRequest refuses them), and the URL is printable ASCII. */
-export function curlConfigQuote(s: string): string {
+function curlConfigQuote(s: string): string {
   return `"${s.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\t/g, '\\t')}"`;
 }
 

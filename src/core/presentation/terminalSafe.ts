@@ -39,11 +39,6 @@ export function controlsEscaped(text: string): string {
   return UNSAFE.test(text) ? text.replace(UNSAFE_ALL, escapeChar) : text;
 }
 
-/** Whether `text` holds a character terminalSafe escapes. */
-export function hasUnsafeCharacter(text: string): boolean {
-  return UNSAFE.test(text);
-}
-
 /** A copy of a JSON-like value with every string in it (object keys too) made terminal-safe. */
 export function terminalSafeDeep<T>(value: T): T {
   return safeValue(value) as T;

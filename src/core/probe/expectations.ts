@@ -11,7 +11,7 @@ export interface JudgeContext {
   publishedKids?: string[];
 }
 
-export interface Judgement {
+interface Judgement {
   verdict: 'as-spec' | 'silent' | 'differs';
   /** Silent rows: the service's choice in words, and the key compared with the sandbox's. */
   chose?: string;
@@ -79,9 +79,9 @@ function problemUnderBase(o: Observation, ctx: JudgeContext, notes: string[]): v
     notes.push(`the problem type ${o.problemType} is not under {problems_base} (${ctx.problemsBase})`);
 }
 
-export const SANDBOX_ACCESS_TOKEN = { header: ['alg', 'typ'], claims: ['exp', 'iat', 'iss', 'jti', 'sub'] };
+const SANDBOX_ACCESS_TOKEN = { header: ['alg', 'typ'], claims: ['exp', 'iat', 'iss', 'jti', 'sub'] };
 /** What the sandbox's test webhook carries besides the transport's own headers (host, content-length, …). */
-export const SANDBOX_WEBHOOK_HEADERS = [
+const SANDBOX_WEBHOOK_HEADERS = [
   'accept',
   'authorization',
   'content-type',
@@ -92,7 +92,7 @@ export const SANDBOX_WEBHOOK_HEADERS = [
   'x-svc-triggered-at',
   'x-svc-webhook-id',
 ];
-export const SANDBOX_WEBHOOK_TOKEN = {
+const SANDBOX_WEBHOOK_TOKEN = {
   header: ['alg', 'kid', 'typ'],
   claims: ['aud', 'body_sha256', 'exp', 'iat', 'iss', 'jti'],
   lifetimeSeconds: 300,

@@ -4,7 +4,7 @@ import { classifyBody } from '../http/bodyKind';
 import type { HttpResponse } from '../http/request';
 import type { JsonTypeName, JwtNames, Observation } from './probeTypes';
 
-export function jsonType(v: unknown): JsonTypeName {
+function jsonType(v: unknown): JsonTypeName {
   if (v === null) return 'null';
   if (Array.isArray(v)) return 'array';
   const t = typeof v;
@@ -12,7 +12,7 @@ export function jsonType(v: unknown): JsonTypeName {
 }
 
 /** Field names of a JSON object with each value's type, in sorted order. */
-export function fieldTypes(value: unknown): Record<string, JsonTypeName> | undefined {
+function fieldTypes(value: unknown): Record<string, JsonTypeName> | undefined {
   if (!value || typeof value !== 'object' || Array.isArray(value)) return undefined;
   const out: Record<string, JsonTypeName> = {};
   for (const k of Object.keys(value).sort()) out[k] = jsonType((value as Record<string, unknown>)[k]);
@@ -25,7 +25,7 @@ export function codeValue(v: unknown): string | undefined {
 }
 
 /** A URI without its query or fragment. */
-export function withoutQuery(uri: string): string {
+function withoutQuery(uri: string): string {
   return uri.split(/[?#]/)[0]!;
 }
 

@@ -2,7 +2,7 @@
 // media types and counts, never a token, a password, a refresh token, a body's values or a URL's query string.
 
 /** The kinds of body the spec names (Errors), and what else may come back. */
-export type ObservedBodyKind = 'messages' | 'problem' | 'json' | 'empty' | 'html' | 'other';
+type ObservedBodyKind = 'messages' | 'problem' | 'json' | 'empty' | 'html' | 'other';
 
 /** A JSON value's type, recorded in place of the value. */
 export type JsonTypeName = 'string' | 'number' | 'boolean' | 'array' | 'object' | 'null';

@@ -1,13 +1,5 @@
 // The receiver session's public surface: what a face (wfs listen, the extension, the assistant's tools) may use.
-export {
-  ReceiverSession,
-  type EndpointRegistration,
-  type ReceiverRunOptions,
-  type ReceiverSessionEvents,
-  type ReceiverSessionOptions,
-  type ReceiverStarted,
-  type SelfTestSigner,
-} from './ReceiverSession';
+export { ReceiverSession, type EndpointRegistration } from './ReceiverSession';
 export {
   FixedPublicAddress,
   LocaltunnelAddress,

@@ -77,7 +77,7 @@ export interface SandboxInfo {
 }
 
 // Type literals, not interfaces: `wfs sandbox` prints each as a JSON line (a Record of its fields).
-export type RequestEvent = {
+type RequestEvent = {
   event: 'request';
   method: string;
   path: string;
@@ -87,10 +87,10 @@ export type RequestEvent = {
 };
 
 /** A webhook attempt of the dispatcher, as `wfs sandbox` prints it. */
-export type WebhookAttemptEvent = { event: 'webhook' } & DeliveryAttempt;
+type WebhookAttemptEvent = { event: 'webhook' } & DeliveryAttempt;
 
 /** A fault of the sandbox's own while handling a request (answered 500). */
-export type SandboxErrorEvent = {
+type SandboxErrorEvent = {
   event: 'sandbox-error';
   message: string;
 };

@@ -30,7 +30,7 @@ export interface ResponseTemplate {
   errorCode?: string;
 }
 
-export interface TokenTemplate {
+interface TokenTemplate {
   header: string[];
   claims: Record<string, JsonTypeName>;
   lifetimeSeconds?: number;

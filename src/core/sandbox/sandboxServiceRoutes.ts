@@ -27,7 +27,7 @@ function links(ctx: SandboxContext, w: SandboxWorkflow) {
 }
 
 /** Checks the bearer token; on refusal returns the spec's 401 problem document with WWW-Authenticate. */
-export async function authenticate(
+async function authenticate(
   ctx: SandboxContext,
   req: SandboxRequest,
 ): Promise<{ ok: true; subject: TokenSubject } | { ok: false; reply: Reply }> {
@@ -330,7 +330,7 @@ function addressRefusal(address: string, allowLoopbackHttp: boolean): string | u
 }
 
 /** An opaque actor id, never an e-mail address or a name (spec: Webhook event.actorId). */
-export function actorIdFor(subject: TokenSubject): string {
+function actorIdFor(subject: TokenSubject): string {
   return 'act_' + createHash('sha256').update(`${SANDBOX_TENANT}:${subject.username}`).digest('hex').slice(0, 24);
 }
 

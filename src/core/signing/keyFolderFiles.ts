@@ -13,7 +13,7 @@ export const KEY_FILES = {
 } as const;
 
 /** A key file is a few kilobytes (an RSA JWK); a key set of a few keys is not much more. */
-export const MAX_KEY_FILE_BYTES = 64 * 1024;
+const MAX_KEY_FILE_BYTES = 64 * 1024;
 
 export class KeyFilesError extends Error {}
 

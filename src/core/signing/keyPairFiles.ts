@@ -23,11 +23,11 @@ import {
 } from './keyFolderFiles';
 import { WebhookSigner } from './webhookSigner';
 
-export { KEY_FILES, KeyFilesError, type IssuerFile } from './keyFolderFiles';
+export { KeyFilesError, type IssuerFile } from './keyFolderFiles';
 
 export const DEFAULT_TEST_ISSUER = 'https://issuer.test.invalid/webhooks';
 export const DEFAULT_TEST_AUDIENCE = 'test-receiver';
-export const PRIVATE_KEY_MODE = 0o600;
+const PRIVATE_KEY_MODE = 0o600;
 
 /** Writes a new key pair into `dir` (created if missing); refuses a folder that already holds one, or that another
  * user can write. */

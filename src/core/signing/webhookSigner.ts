@@ -11,7 +11,7 @@ export interface SigningKey {
   publicJwk: JWK;
 }
 
-export type SignAlg = 'RS256' | 'RS384' | 'RS512' | 'PS256';
+type SignAlg = 'RS256' | 'RS384' | 'RS512' | 'PS256';
 
 /** A genuine token, or a variation of one for a test that must see it refused. */
 export interface SignOptions {

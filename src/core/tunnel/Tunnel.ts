@@ -23,7 +23,7 @@ export interface TunnelOptions {
   reconnectMaxMs?: number;
 }
 
-export const DEFAULT_TUNNEL_HOST = 'https://localtunnel.me';
+const DEFAULT_TUNNEL_HOST = 'https://localtunnel.me';
 
 interface OpenInfo {
   id: string;

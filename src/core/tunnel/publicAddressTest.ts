@@ -8,7 +8,7 @@ import type { DeliveryRecord } from '../webhooks/deliveryRecord';
 import { SELF_TEST_TOPIC, type Receiver } from '../webhooks/Receiver';
 import type { Dispatcher } from 'undici';
 
-export type PublicAddressHop = 'dns' | 'connect' | 'tls' | 'reminder-page' | 'tunnel' | 'timeout' | 'receiver';
+type PublicAddressHop = 'dns' | 'connect' | 'tls' | 'reminder-page' | 'tunnel' | 'timeout' | 'receiver';
 
 export interface PublicAddressTestResult {
   ok: boolean;
@@ -37,7 +37,7 @@ export interface PublicAddressTestOptions {
   dispatcher?: Dispatcher;
 }
 
-export const SELF_TEST_HEADER = 'x-wfs-self-test';
+const SELF_TEST_HEADER = 'x-wfs-self-test';
 const DNS_CODES = ['ENOTFOUND', 'EAI_AGAIN', 'EAI_FAIL', 'EAI_NONAME'];
 const CONNECT_CODES = [
   'ECONNREFUSED',

@@ -36,7 +36,7 @@ export interface DeliveryHistoryOptions {
 }
 
 export const DEFAULT_HISTORY_MEMORY_BYTES = 64 * 1024 * 1024;
-export const DEFAULT_HISTORY_DISK_BYTES = 256 * 1024 * 1024;
+const DEFAULT_HISTORY_DISK_BYTES = 256 * 1024 * 1024;
 export const DEFAULT_INLINE_BODY_BYTES = 64 * 1024;
 /** What a refused request keeps of its body. */
 export const REFUSED_BODY_PREFIX_BYTES = 4096;

@@ -25,7 +25,7 @@ export interface JwksCacheOptions {
   keys?: { keys: readonly unknown[] };
 }
 
-export const DEFAULT_COOLDOWN_MS = 15_000;
+const DEFAULT_COOLDOWN_MS = 15_000;
 
 /** The key set says no: no usable key for this kid (a refusal, 403). */
 export class KeySetError extends Error {
@@ -57,7 +57,7 @@ interface Jwk {
 }
 
 /** The smallest RSA modulus accepted (RFC 7518 §3.3 requires 2048 bits for RS256). */
-export const MIN_RSA_BITS = 2048;
+const MIN_RSA_BITS = 2048;
 
 /** Keys of a key set usable for RS256 verification, as the JWKS selection rules say (kty, use, alg, key_ops). */
 function usableForRs256(k: Jwk): boolean {

@@ -55,16 +55,16 @@ export interface ReceiverOptions {
 }
 
 export const DEFAULT_MAX_BODY = 1024 * 1024;
-export const DEFAULT_MAX_BODIES_IN_FLIGHT = 32 * 1024 * 1024;
+const DEFAULT_MAX_BODIES_IN_FLIGHT = 32 * 1024 * 1024;
 /** The service, a tunnel's client or a proxy open a handful; anyone who reaches the address could open thousands, and
  * idle ones give way. Room for a burst of a thousand deliveries at once, all waiting for a key set, each answered
  * rather than reset; each connection is a descriptor and at most Node's 16 KiB of headers. */
-export const DEFAULT_MAX_CONNECTIONS = 1024;
+const DEFAULT_MAX_CONNECTIONS = 1024;
 const EMPTY = Buffer.alloc(0);
 /** The characters of a trusted token's signature that name it among the bodies being received: 132 bits. */
 const TOKEN_KEY_CHARS = 22;
 
-export interface VerifiedEvent {
+interface VerifiedEvent {
   /** The signed body, parsed. */
   event: unknown;
   record: DeliveryRecord;

@@ -25,7 +25,7 @@ import {
   type VerificationCheck,
 } from './verificationSteps';
 
-export { STEP_NAMES, VERIFIED_DETAIL, type TrustedIssuer, type VerificationCheck } from './verificationSteps';
+export { type TrustedIssuer, type VerificationCheck } from './verificationSteps';
 
 export interface VerificationResult {
   ok: boolean;

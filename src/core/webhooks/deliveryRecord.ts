@@ -12,7 +12,7 @@ export { forwardFailed, forwardsOf, type ForwardAnswerRecord, type ForwardResult
 import type { ForwardAnswerRecord, ForwardResult } from './forwardAnswer';
 
 /** What is known of a request body; its bytes are had through DeliveryHistory.body(). */
-export interface BodyInfo {
+interface BodyInfo {
   /** Bytes received in all. */
   size: number;
   /** SHA-256 (hex) of all bytes received. */
@@ -64,7 +64,7 @@ export interface DeliveryRecord {
   signedHere?: true;
 }
 
-export interface UnsignedFields {
+interface UnsignedFields {
   webhookId?: string;
   topic?: string;
   subTopic?: string;
@@ -193,7 +193,7 @@ function unsignedHeader(
 }
 
 /** A header's value, the first when it was sent more than once. */
-export function headerValue(req: IncomingMessage, name: string): string | undefined {
+function headerValue(req: IncomingMessage, name: string): string | undefined {
   const v = req.headers[name];
   return Array.isArray(v) ? v[0] : v;
 }

@@ -35,7 +35,7 @@ export const BODY_WITHHELD =
   "the app's answer holds a credential this process holds (a token it sent, a secret it keeps); not shown";
 
 /** A credential in a text body is replaced by this. */
-export const CREDENTIAL_REDACTED = '<redacted>';
+const CREDENTIAL_REDACTED = '<redacted>';
 
 /** An app's answer body, kept as text when it is UTF-8, else as base64. A cut may fall inside a UTF-8 sequence: a
  * truncated body lets up to 3 bytes at its end go before it is called binary.

@@ -5,7 +5,7 @@ import { addressWithoutUserInfo } from '../http/addressUserInfo';
 import { httpUrlProblem } from '../http/httpUrlProblem';
 import { compileTopicPattern, topicPatternProblem } from '../patterns';
 
-export interface ForwardRuleInput {
+interface ForwardRuleInput {
   /** A glob over the signed topic; `**` (or leaving it out) matches every verified delivery. */
   topic?: string;
   /** A glob over the signed subTopic; left out, any subTopic (or none) matches. */
@@ -71,10 +71,10 @@ export function parseForwardRules(inputs: readonly unknown[], where: string): Fo
   return inputs.map((input, i) => parseForwardRule(input, `${where}[${i}]`));
 }
 
-export function parseForwardRule(input: unknown, where: string): ForwardRule {
+function parseForwardRule(input: unknown, where: string): ForwardRule {
   if (input === null || typeof input !== 'object' || Array.isArray(input))
     throw new ForwardRuleError(`${where} must be an object {"topic", "url"}, not ${JSON.stringify(input)}`);
-  const o = input as Record<string, unknown>;
+  const o = input as { [K in keyof ForwardRuleInput]?: unknown };
   const url = o.url;
   const topic = o.topic ?? '**';
   const label = `${where}${typeof o.name === 'string' && o.name ? ` "${o.name}"` : ''} (${typeof topic === 'string' ? topic : '?'} → ${typeof url === 'string' ? addressWithoutUserInfo(url) : '?'})`;

@@ -85,7 +85,7 @@ export function octal(mode: number): string {
 }
 
 /** Throws ReadOnlyHistoryFile when `file` exists and its mode lets nobody write it. */
-export async function refuseReadOnly(file: string): Promise<void> {
+async function refuseReadOnly(file: string): Promise<void> {
   const st = await stat(file).catch((err: NodeJS.ErrnoException) => {
     if (err.code === 'ENOENT') return undefined;
     throw err;

@@ -18,7 +18,7 @@ export interface LockHolder {
 
 /** "wfs listen (pid 1234)", "a VS Code window (pid 1234) on build-7"; a holder that names nothing is "another
  * process". */
-export function describeHolder(holder: LockHolder): string {
+function describeHolder(holder: LockHolder): string {
   return `${holder.name ?? 'another process'} (pid ${holder.pid})${holder.host === hostname() ? '' : ` on ${holder.host}`}`;
 }
 

@@ -367,7 +367,7 @@ export function passedCheck(
   return Object.freeze({ step, name: STEP_NAMES[step - 1], ok: true, detail });
 }
 
-export const VERIFIED_DETAIL = 'verified: answered 200';
+const VERIFIED_DETAIL = 'verified: answered 200';
 
 /** The checks of a refusal: the steps before the failed one passed, then the failure, then the decision. */
 export function refusedChecks(f: StepFailed): VerificationCheck[] {

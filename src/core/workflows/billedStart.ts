@@ -6,20 +6,20 @@ import { OutcomeUnknown, UnexpectedResponse } from '../http/serviceErrors';
 import type { StartRequest, StartResult } from './WorkflowClient';
 
 /** The workflow was started (202): the service's answer. */
-export interface Started<T> {
+interface Started<T> {
   kind: 'started';
   correlationId: string;
   result: T;
 }
 
 /** Nothing reached the service: stopped before the start was handed to the socket. Nothing was billed. */
-export interface NotSent {
+interface NotSent {
   kind: 'not-sent';
   correlationId: string;
 }
 
 /** Why a billed workflow may exist although no answer says so. */
-export type UnknownCause =
+type UnknownCause =
   /** The user stopped (Ctrl-C, Cancel) after the start was sent and before its answer came. */
   | 'stopped-after-send'
   /** The answer was lost after the start was sent: a timeout, a cut connection. */

@@ -1,9 +1,9 @@
 // The Workflow resource and the start/read envelopes (spec: Resources and their fields).
 import type { ServiceMessage } from '../http/bodyKind';
 
-export type WorkflowStatus = 'processing' | 'complete' | 'failed' | 'cancelled';
+type WorkflowStatus = 'processing' | 'complete' | 'failed' | 'cancelled';
 
-export const TERMINAL_STATUSES: ReadonlySet<string> = new Set(['complete', 'failed', 'cancelled']);
+const TERMINAL_STATUSES: ReadonlySet<string> = new Set(['complete', 'failed', 'cancelled']);
 
 export function isTerminal(status: string | undefined): boolean {
   return status !== undefined && TERMINAL_STATUSES.has(status);
@@ -31,7 +31,7 @@ export interface Workflow {
   referenceNumber?: unknown;
 }
 
-export interface WorkflowLinks {
+interface WorkflowLinks {
   self: { href: string };
   reconfirm: { href: string; method: string };
 }

@@ -9,8 +9,8 @@ import { SANDBOX_SECRET_ENV } from '../../core/sandbox';
 import { TOOLKIT_VERSION } from '../../core';
 import type { Services } from '../services';
 
-export const MCP_PROVIDER_ID = 'wfs.mcpServer';
-export const MCP_SERVER_LABEL = 'Workflow Service (wfs mcp)';
+const MCP_PROVIDER_ID = 'wfs.mcpServer';
+const MCP_SERVER_LABEL = 'Workflow Service (wfs mcp)';
 
 /** The server as VS Code lists it: what to run, without any secret. */
 export function mcpServerDefinition(s: Services, extensionUri: vscode.Uri): vscode.McpStdioServerDefinition {

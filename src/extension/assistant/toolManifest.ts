@@ -20,9 +20,9 @@ const ICONS: Record<string, string> = {
 };
 
 /** Only tools that read are offered in Restricted Mode: the others send, or start a workflow. */
-export const SENDING_WHEN = 'isWorkspaceTrusted';
+const SENDING_WHEN = 'isWorkspaceTrusted';
 
-export function toolContribution(t: AssistantTool<never, unknown>): Record<string, unknown> {
+function toolContribution(t: AssistantTool<never, unknown>): Record<string, unknown> {
   return {
     name: t.name,
     displayName: t.title,

@@ -7,8 +7,8 @@ import * as vscode from 'vscode';
 import type { EnvironmentRegistry } from '../environments/environmentRegistry';
 import type { AuthService } from './authService';
 
-export const AUTH_PROVIDER_ID = 'wfs';
-export const AUTH_PROVIDER_LABEL = 'Workflow Service';
+const AUTH_PROVIDER_ID = 'wfs';
+const AUTH_PROVIDER_LABEL = 'Workflow Service';
 
 const sessionId = (envName: string) => `wfs:${envName}`;
 

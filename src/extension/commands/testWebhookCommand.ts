@@ -12,7 +12,7 @@ import type { Services } from '../services';
 
 const LAST_KEY = 'wfs.testWebhook.last';
 
-export interface TestWebhookArgs {
+interface TestWebhookArgs {
   topic?: string;
   subTopic?: string;
   tenantId?: string;
@@ -36,7 +36,7 @@ export function registerTestWebhookCommand(s: Services): vscode.Disposable[] {
 }
 
 /** An event-shaped body: the receiver and the panel then show it as any delivery, tied to the latest workflow. */
-export function testDataTemplate(h: Remembered, nowMs: number, runId?: string): Record<string, unknown> {
+function testDataTemplate(h: Remembered, nowMs: number, runId?: string): Record<string, unknown> {
   return {
     webhookId: randomUUID(),
     topic: h.topic,

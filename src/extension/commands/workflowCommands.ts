@@ -18,7 +18,7 @@ import { workflowJsonUri } from '../explorer/workflowJsonDocuments';
 import type { Services } from '../services';
 import { pickOrType } from './pickOrType';
 
-export interface StartWorkflowArgs {
+interface StartWorkflowArgs {
   sessionId?: string;
   product?: Product;
   correlationId?: string;
@@ -309,7 +309,7 @@ async function afterLostAnswer(
   return again === 'Start Again' ? startWorkflow(s, args) : undefined;
 }
 
-export interface FindWorkflowsArgs {
+interface FindWorkflowsArgs {
   correlationId?: string;
   environment?: string;
 }

@@ -4,7 +4,7 @@ import { SignInRequired } from '../../core/auth';
 import { ServiceError, TransportError } from '../../core/http';
 import { WaitsForTrust } from '../trust/restrictedMode';
 
-export type ErrorAction =
+type ErrorAction =
   'Find Workflows' | 'Sign In' | 'Copy correlationId' | 'Show Log' | 'Open Settings' | 'Manage Workspace Trust';
 
 export interface ErrorPresentation {

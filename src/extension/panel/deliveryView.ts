@@ -32,7 +32,7 @@ export interface DeliveryRow {
 }
 
 /** One app's answer to a forwarded delivery, as the panel shows it: all text. */
-export interface ForwardView {
+interface ForwardView {
   target: string;
   rules: string[];
   status?: number;
@@ -47,7 +47,7 @@ export interface ForwardView {
   bodyNote?: string;
 }
 
-export type UnsignedField = 'webhookId' | 'topic' | 'subTopic' | 'triggeredAt';
+type UnsignedField = 'webhookId' | 'topic' | 'subTopic' | 'triggeredAt';
 
 const UNSIGNED_HEADERS: Record<UnsignedField, string> = {
   webhookId: 'x-svc-webhook-id',
@@ -63,7 +63,7 @@ export interface DeliveryFilter {
   text?: string;
 }
 
-export interface JwtView {
+interface JwtView {
   header?: Record<string, unknown>;
   claims?: Record<string, unknown>;
   /** Readable UTC dates of exp / iat / nbf. */
@@ -147,7 +147,7 @@ export function deliveryRow(r: DeliveryRecord): DeliveryRow {
  * refuses takes nothing, and topicFilterProblem says why. */
 export type TopicFilter = (topic: string | undefined) => boolean;
 
-export function topicFilter(f: DeliveryFilter): TopicFilter {
+function topicFilter(f: DeliveryFilter): TopicFilter {
   const text = f.topic?.trim();
   if (!text) return () => true;
   if (topicPatternProblem(text)) return () => false;

@@ -3,7 +3,7 @@
 // sends like any other input), and answers an unknown or malformed one with a log line, never an exception.
 import type { DeliveryDetail, DeliveryFilter, DeliveryRow } from './deliveryView';
 
-export const PANEL_ACTIONS = [
+const PANEL_ACTIONS = [
   'replay-local',
   'replay-forward',
   'copy-curl',
@@ -53,7 +53,7 @@ export type PanelUpdate =
 
 /** Whether deliveries are being received, and where: said in the panel, which outlives the receiver (a window
  * reload restores the panel, not the receiver). */
-export interface ReceiverLine {
+interface ReceiverLine {
   running: boolean;
   localUrl?: string;
   publicUrl?: string;

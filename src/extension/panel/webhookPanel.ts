@@ -32,7 +32,7 @@ import type { Services } from '../services';
 import { historyStorageNote } from './historyStorage';
 import { writeExport } from './exportFile';
 
-export const WEBHOOK_PANEL_VIEW_TYPE = 'wfs.webhookPanel';
+const WEBHOOK_PANEL_VIEW_TYPE = 'wfs.webhookPanel';
 const GONE = 'That delivery is no longer in the history.';
 
 /** An action that needs the receiver running: its error offers to start it. */

@@ -13,7 +13,7 @@ import { restrictedModeRefusal } from '../trust/restrictedMode';
 import { writeUriSafely } from '../writeUriSafely';
 import { probeHtml } from './probeHtml';
 
-export interface ProbeArgs {
+interface ProbeArgs {
   environment?: string;
   username?: string;
   password?: string;
@@ -23,7 +23,7 @@ export interface ProbeArgs {
 /** The sandbox is on this machine: a short spacing keeps the check quick. A real service gets a second. */
 const SANDBOX_SPACING_MS = 200;
 
-export class ProbePanel implements vscode.Disposable {
+class ProbePanel implements vscode.Disposable {
   private panel?: vscode.WebviewPanel;
   last?: ProbeReport;
 

@@ -2,7 +2,7 @@
 // JSON in a non-executed data block (every "<" escaped), and a script that writes it with textContent only.
 import type { ProbeReport } from '../../core/probe';
 
-export function probeCsp(cspSource: string, nonce: string): string {
+function probeCsp(cspSource: string, nonce: string): string {
   return [
     `default-src 'none'`,
     `style-src 'nonce-${nonce}'`,
@@ -12,7 +12,7 @@ export function probeCsp(cspSource: string, nonce: string): string {
 }
 
 /** JSON safe inside a <script type="application/json"> block: no "<" (so no "</script>"), no line separators. */
-export function jsonForHtml(value: unknown): string {
+function jsonForHtml(value: unknown): string {
   return JSON.stringify(value)
     .replace(/</g, '\\u003c')
     .replace(/\u2028/g, '\\u2028')

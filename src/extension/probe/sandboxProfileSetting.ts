@@ -5,7 +5,7 @@ import { loadSandboxProfile, MAX_PROFILE_BYTES, type SandboxProfile } from '../.
 import { readBoundedFile } from '../boundedFile';
 import type { ExtensionLog } from '../log/extensionLog';
 
-export const PROFILE_SETTING = 'sandbox.profile';
+const PROFILE_SETTING = 'sandbox.profile';
 
 /** The profile to start the sandbox with, or undefined (none set, Restricted Mode, or unreadable: said in the log
  * and once on screen). */

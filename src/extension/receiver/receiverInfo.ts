@@ -25,7 +25,7 @@ export interface ReceiverInfo {
 }
 
 /** One delivery, as the output channel says it. */
-export function deliveryLogLine(r: DeliveryRecord): string {
+function deliveryLogLine(r: DeliveryRecord): string {
   const outcome = r.verified
     ? 'verified'
     : r.status >= 500

@@ -15,7 +15,7 @@ export type ReceiverNode =
   | { kind: 'delivery'; deliveryId: string };
 
 /** Rows in the view; the webhook panel has the whole history. */
-export const RECEIVER_VIEW_DELIVERIES = 50;
+const RECEIVER_VIEW_DELIVERIES = 50;
 /** A burst of deliveries redraws the view once per this many ms, not once per delivery. */
 const REDRAW_MS = 250;
 

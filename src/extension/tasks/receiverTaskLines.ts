@@ -15,7 +15,7 @@ export const TASK_STARTING = 'wfs: starting the webhook receiver…';
 export const taskReady = (url: string) => `wfs: receiver ready at ${url}`;
 
 /** Where a delivery's problems are filed: `webhook/<signed topic>`. */
-export function problemFile(r: DeliveryRecord): string {
+function problemFile(r: DeliveryRecord): string {
   return `webhook/${r.topic ? r.topic.replace(/\s/g, '_') : 'no-signed-topic'}`;
 }
 

@@ -14,8 +14,8 @@ import {
 import type { AddressInfo } from 'node:net';
 import { SignJWT, exportJWK, generateKeyPair, jwtVerify, type CryptoKey, type JWK } from 'jose';
 
-export const STAND_IN_USER = 'probe-user';
-export const STAND_IN_PASSWORD = 'Stand-in-pa55word!';
+const STAND_IN_USER = 'probe-user';
+const STAND_IN_PASSWORD = 'Stand-in-pa55word!';
 /** The only product and session that could bill. */
 const PRODUCT = { service: 'Appraisal', model: 'Standard' };
 const SESSION = 'sess-real-loan';

@@ -51,6 +51,7 @@ function withSandboxSecret(args: string[], env: Record<string, string>): Record<
 }
 
 /** Mocha root hooks (test/process/.mocharc.json requires this file). */
+/** @public mocha loads it through .mocharc.json (require): the root hooks of the process tier. */
 export const mochaHooks = {
   afterEach(): void {
     for (const child of LIVE) child.kill('SIGKILL');
@@ -175,7 +176,7 @@ export async function startSandboxProcess(args: string[] = [], opts: WfsOptions 
 
 /** What the sandbox's owner sends to its control API: the secret, and for a POST or PUT the JSON content type (a
  * bodyless one too, as the control API requires). */
-export function ownerHeaders(method: string, secret: string): Record<string, string> {
+function ownerHeaders(method: string, secret: string): Record<string, string> {
   return {
     'x-sandbox-secret': secret,
     ...(method === 'POST' || method === 'PUT' ? { 'content-type': 'application/json' } : {}),

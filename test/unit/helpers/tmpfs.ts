@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 /** A tmpfs of `bytes` at a new folder, or why none could be mounted (mount(2) needs root, or CAP_SYS_ADMIN). */
-export function mountTmpfs(bytes: number): { dir: string; unmount: () => void } | { why: string } {
+function mountTmpfs(bytes: number): { dir: string; unmount: () => void } | { why: string } {
   const dir = mkdtempSync(join(tmpdir(), 'wfs-full-disk-'));
   try {
     execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${bytes}`, 'tmpfs', dir], { stdio: 'pipe' });

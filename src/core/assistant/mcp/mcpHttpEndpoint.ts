@@ -14,7 +14,7 @@ import { listenOn } from '../../http/listenError';
 import { SystemClock, type Clock } from '../../time/clock';
 import { RefusalLog, type RefusalLine } from './refusalLog';
 
-export const MCP_PATH = '/mcp';
+const MCP_PATH = '/mcp';
 /** Client sessions open at once: an editor or two, a CLI, an inspector; past it the one unused longest is closed. */
 export const MAX_SESSIONS = 16;
 /** A JSON-RPC message from a client is small; a larger body is refused before it is parsed. */

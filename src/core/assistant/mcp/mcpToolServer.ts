@@ -24,7 +24,7 @@ export interface ToolServerOptions {
 /** How long a person has to answer a question (a billed start, an audit's address). */
 const CONFIRM_TIMEOUT_MS = 10 * 60_000;
 
-export const SERVER_INSTRUCTIONS = [
+const SERVER_INSTRUCTIONS = [
   'Tools for debugging webhook handlers of the Workflow Service: read the deliveries the local receiver got (each with',
   'its seven verification steps and what the app answered), explain refusals, replay a delivery to the app and read',
   'its answer, send signed events, audit a receiver, and read workflows. Start with wfs_environment. A start outside',

@@ -5,7 +5,7 @@
 import type { Clock, TimerHandle } from '../../time/clock';
 
 /** At most one refusal line per this many milliseconds. */
-export const REFUSAL_LOG_INTERVAL_MS = 10_000;
+const REFUSAL_LOG_INTERVAL_MS = 10_000;
 
 /** A request refused at the door: never the token. */
 export interface Refusal {

@@ -22,7 +22,6 @@ import {
 } from './listenFlags';
 import { keySetsWithFolders } from '../../core/signing';
 
-
 /** The trusted sandbox, when --trust-sandbox names one: its trust, and the client that registers this receiver. */
 interface TrustedSandbox {
   client: SandboxControlClient;

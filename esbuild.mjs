@@ -2,11 +2,26 @@
 // `node esbuild.mjs` builds dist/; `node esbuild.mjs --tests` also writes out/ (tests + sources, unbundled).
 import * as esbuild from 'esbuild';
 import { copyFileSync, cpSync, mkdirSync, readFileSync, readdirSync, statSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 
 const production = process.argv.includes('--production');
 const withTests = process.argv.includes('--tests');
 const cliPackage = process.argv.includes('--cli-package');
+
+/** The test kit's one .d.ts, rolled up by API Extractor from its source's declarations (src/testkit/api-extractor.json).
+ * A local build: it also refreshes src/testkit/testkit.api.md, which `npm run api` (in lint) checks is current. */
+async function testkitTypes() {
+  execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'src/testkit/tsconfig.json'], {
+    stdio: 'inherit',
+  });
+  const { Extractor, ExtractorConfig } = await import('@microsoft/api-extractor');
+  const result = Extractor.invoke(ExtractorConfig.loadFileAndPrepare('src/testkit/api-extractor.json'), {
+    localBuild: true,
+  });
+  if (!result.succeeded) throw new Error(`API Extractor: ${result.errorCount} errors in the test kit's types`);
+  return 'out/testkit-types/testkit.d.ts';
+}
 
 function filesUnder(dir, suffix) {
   let out = [];
@@ -51,7 +66,7 @@ if (cliPackage) {
   copyFileSync('dist/cli.js', `${dir}/cli.js`);
   copyFileSync('docs/cli.md', `${dir}/README.md`);
   copyFileSync('LICENSE', `${dir}/LICENSE`);
-  // The test kit (docs/testkit.md), for CommonJS and ESM, jose and undici bundled in; its types written by hand.
+  // The test kit (docs/testkit.md), for CommonJS and ESM, jose and undici bundled in; its types rolled up from source.
   // In the ESM build the bundled CommonJS code (undici) still calls require() for Node's own modules.
   await esbuild.build({
     ...common,
@@ -69,7 +84,7 @@ if (cliPackage) {
       js: "import { createRequire as __wfsCreateRequire } from 'node:module'; const require = __wfsCreateRequire(import.meta.url);",
     },
   });
-  copyFileSync('src/testkit/testkit.d.ts', `${dir}/testkit.d.ts`);
+  copyFileSync(await testkitTypes(), `${dir}/testkit.d.ts`);
   // The package ships docs/cli.md as its README.md: the links of testkit.md and agents.md (wfs mcp) to it follow.
   for (const doc of ['testkit.md', 'agents.md'])
     writeFileSync(

@@ -1,7 +1,7 @@
 // Spec-valid webhook events for tests (spec: Webhook event).
 import { randomBytes, randomUUID } from 'node:crypto';
 import { triggeredAtTimestamp } from '../core/time';
-import type { WebhookEvent } from './testkit';
+import type { WebhookEvent } from '../core/schemas';
 
 export function buildEvent(
   topic: string,

@@ -1,15 +1,51 @@
 // `workflow-service-cli/testkit`: sign deliveries in a receiver's own tests, build events, deliver them, and run the
-// receiver audit as a library. Its API is testkit.d.ts; docs/testkit.md shows it in use.
+// receiver audit as a library. This file is its whole public surface: the published testkit.d.ts is rolled up from it
+// and testkit.api.md records it (API Extractor); docs/testkit.md shows it in use.
 import { runAudit as runCoreAudit } from '../core/audit';
 import type { AuditIssuer } from '../core/sandbox';
 import { sendDelivery } from '../core/http';
 import { SystemClock } from '../core/time';
-import type { AuditOptions, AuditResult, DeliveryAnswer, SignedDelivery } from './testkit';
+import type { WebhookEvent } from '../core/schemas';
+import type { AuditOptions, AuditResult, DeliveryAnswer, SignedDelivery } from './types';
+import { buildEvent as buildEventNow } from './buildEvent';
 import { signerOf } from './testIssuer';
 
 export { createTestIssuer } from './testIssuer';
-export { buildEvent } from './buildEvent';
+export type {
+  AuditCaseResult,
+  AuditOptions,
+  AuditResult,
+  ClaimName,
+  DeliveryAnswer,
+  Jwk,
+  Jwks,
+  SignedDelivery,
+  TestIssuer,
+  TestIssuerOptions,
+  TokenOptions,
+} from './types';
+export type { JwksServer } from '../core/signing';
+// The service's other objects (spec: Resources and their fields); their JSON Schemas ship in the package's schemas/
+// folder (`workflow-service-cli/schemas/workflow.schema.json`, …). Optional fields are omitted, never null.
+export type {
+  Message,
+  MessagesEnvelope,
+  ProblemDocument,
+  TokenResponse,
+  WebhookEvent,
+  WebhookJwtClaims,
+} from '../core/schemas';
+export type { Workflow, WorkflowStatus } from '../core/workflows';
 
+/** A spec-valid event for any topic: a new UUID webhookId, triggeredAt now with 7 fractional digits,
+ * subTopic "status:<topic>"; any field can be given. A workflow event (`workflow/started`, `completed`, `failed`,
+ * `cancelled`) carries the data the sandbox sends: workflowId, runId, sessionId, status, productType and
+ * productName. `fields.data` is laid over that data, key by key. */
+export function buildEvent(topic: string, fields?: Partial<WebhookEvent>): WebhookEvent {
+  return buildEventNow(topic, fields);
+}
+
+/** Sends a signed delivery to `url` as the service would (POST, its headers), and reads the receiver's answer. */
 export async function deliver(
   url: string,
   delivery: SignedDelivery,
@@ -32,6 +68,7 @@ export async function deliver(
   };
 }
 
+/** Runs the receiver audit against `url` (loopback only), signed by the test issuer. */
 export async function runAudit(url: string, options: AuditOptions): Promise<AuditResult> {
   const signer = signerOf(options.issuer);
   const jwks = options.jwks;

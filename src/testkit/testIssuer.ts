@@ -3,11 +3,12 @@ import {
   DEFAULT_TEST_AUDIENCE,
   DEFAULT_TEST_ISSUER,
   serveJwks,
+  type JwksServer,
   type SignOptions,
   WebhookSigner,
 } from '../core/signing';
 import { SystemClock } from '../core/time';
-import type { JwksServer, SignedDelivery, TestIssuer, TestIssuerOptions, TokenOptions, Jwk, Jwks } from './testkit';
+import type { SignedDelivery, TestIssuer, TestIssuerOptions, TokenOptions, Jwk, Jwks } from './types';
 
 /** TokenOptions (the kit's words) as the signer's claim changes. */
 function signOptions(o: TokenOptions = {}, nowS: number): SignOptions {
@@ -96,6 +97,7 @@ class Issuer implements TestIssuer {
   }
 }
 
+/** A test issuer with a new RSA key: signs deliveries as the service does, and serves its key set on loopback. */
 export async function createTestIssuer(options: TestIssuerOptions = {}): Promise<TestIssuer> {
   const clock = new SystemClock();
   const signer = new WebhookSigner(

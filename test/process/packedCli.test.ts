@@ -21,7 +21,7 @@ function npm(args: string[], cwd: string): string {
 }
 
 describe('the packed CLI, installed from its tarball into an empty folder', function () {
-  this.timeout(180_000);
+  this.timeout(360_000);
   let bin: string;
   let installed: string;
 

@@ -29,11 +29,11 @@ function docBlock(name: string): string {
 }
 
 describe('the test kit, installed from the packed CLI into an empty folder', function () {
-  this.timeout(180_000);
+  this.timeout(360_000);
   let dir: string;
 
   before(() => {
-    const pack = run('npm', ['run', 'pack:cli'], ROOT);
+    const pack = run('npm', ['run', 'pack:cli'], ROOT, 240_000);
     assert.equal(pack.status, 0, pack.out);
     const tarball = join(ROOT, 'dist', `workflow-service-cli-${manifest.version}.tgz`);
     dir = mkdtempSync(join(tmpdir(), 'wfs-testkit-'));

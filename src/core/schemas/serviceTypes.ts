@@ -1,6 +1,7 @@
-// The service's objects: the JSON Schemas beside this file (json/*.schema.json) describe each for any language and
-// ship in the CLI's package; a unit test checks the sandbox's answers against them. Core's TypeScript types for the
-// same objects live with their code (workflows/workflowTypes.ts); the webhook event's is here.
+// The service's objects as TypeScript types (spec: Resources and their fields), published by the test kit. The JSON
+// Schemas beside them (json/*.schema.json) say the same for any language and ship in the CLI's package; a unit test
+// checks the sandbox's answers against the schemas. The Workflow itself is in workflows/workflowTypes.ts.
+import type { Workflow, WorkflowLinks } from '../workflows/workflowTypes';
 
 /** The JSON body of a webhook delivery. */
 export interface WebhookEvent {
@@ -15,6 +16,48 @@ export interface WebhookEvent {
   triggeredAt: string;
   actorId: string;
   data: Record<string, unknown>;
+}
+
+/** A webhook delivery token's claims (kid is in its header). */
+export interface WebhookJwtClaims {
+  iss: string;
+  aud: string | string[];
+  exp: number;
+  iat?: number;
+  jti?: string;
+  /** Lower-case hex SHA-256 of the exact body bytes. */
+  body_sha256: string;
+}
+
+export interface TokenResponse {
+  access_token: string;
+  refresh_token: string;
+  expires_in: number;
+}
+
+export interface Message {
+  code: string;
+  /** Human copy: never parsed. */
+  text: string;
+  /** RFC 3339 UTC; fractional seconds only when non-zero. */
+  timestamp: string;
+}
+
+/** A JSON answer of the service: messages is an array whenever present, never null. */
+export interface MessagesEnvelope {
+  messages?: Message[];
+  workflow?: Workflow;
+  links?: WorkflowLinks;
+}
+
+export interface ProblemDocument {
+  /** Absolute URI, or about:blank. */
+  type: string;
+  title: string;
+  status: number;
+  detail?: string;
+  /** urn form: quote it to support. */
+  instance?: string;
 }
 
 export const SCHEMA_NAMES = [

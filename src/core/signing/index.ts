@@ -1,5 +1,5 @@
 // The front door of core/signing: what the faces (CLI, extension, MCP server, test kit) may use.
-export { serveJwks } from './jwksServer';
+export { type JwksServer, serveJwks } from './jwksServer';
 export { KeyFilesError } from './keyFolderFiles';
 export { type KeyFolderTrust, keySetsWithFolders, readKeyFolderTrust } from './keyFolderTrust';
 export { DEFAULT_TEST_AUDIENCE, DEFAULT_TEST_ISSUER, readKeyPair, writeKeyPair } from './keyPairFiles';

@@ -4,9 +4,12 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 export interface JwksServer {
+  /** The key set's URL on loopback, e.g. http://127.0.0.1:PORT/.well-known/jwks.json. */
   url: string;
   origin: string;
+  /** Requests for the key set answered so far. */
   requests(): number;
+  /** Answer 503 to the next `count` key-set requests (0 ends it). */
   failNext(count: number): void;
   stop(): Promise<void>;
 }

@@ -13,4 +13,4 @@ export { type BilledStartOutcome, type OutcomeUnknownResult, startBilledWorkflow
 export { checkCorrelationId, findByCorrelationId, generateCorrelationId, MAX_CORRELATION_ID } from './correlationId';
 export { DEFAULT_POLL_DEADLINE_MS } from './pollSchedule';
 export { productRefusalAdvice } from './productSuggestion';
-export { isTerminal, type Product, type Workflow, type WorkflowEnvelope } from './workflowTypes';
+export { isTerminal, type Product, type Workflow, type WorkflowEnvelope, type WorkflowStatus } from './workflowTypes';

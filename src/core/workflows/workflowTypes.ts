@@ -1,7 +1,7 @@
 // The Workflow resource and the start/read envelopes (spec: Resources and their fields).
 import type { ServiceMessage } from '../http/bodyKind';
 
-type WorkflowStatus = 'processing' | 'complete' | 'failed' | 'cancelled';
+export type WorkflowStatus = 'processing' | 'complete' | 'failed' | 'cancelled';
 
 const TERMINAL_STATUSES: ReadonlySet<string> = new Set(['complete', 'failed', 'cancelled']);
 
@@ -31,7 +31,7 @@ export interface Workflow {
   referenceNumber?: unknown;
 }
 
-interface WorkflowLinks {
+export interface WorkflowLinks {
   self: { href: string };
   reconfirm: { href: string; method: string };
 }

@@ -101,9 +101,11 @@ describe('ReceiverSession', () => {
     const first = new ReceiverSession({ clock, history: { file, holderName: 'first' } });
     await first.loadHistory();
     await first.start();
+    const early = new ReceiverSession({ clock, history: { file, holderName: 'early' } });
+    await assert.rejects(early.loadHistory(), /first/, 'held while the first session runs');
     await first.close();
     const second = new ReceiverSession({ clock, history: { file, holderName: 'second' } });
-    await second.loadHistory();
+    await assert.doesNotReject(second.loadHistory());
     await second.close();
   });
 

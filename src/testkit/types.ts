@@ -1,5 +1,7 @@
-// The test kit's public API, as users of `workflow-service-cli/testkit` see it (written by hand: the package ships
-// no dependency, not even jose's types). test/unit/testkit/testkit.test.ts checks the implementation against it.
+// The test kit's own types, as users of `workflow-service-cli/testkit` see them. The published testkit.d.ts is
+// rolled up from this source by API Extractor (api-extractor.json); the API report (testkit.api.md) shows every
+// change to them in review.
+import type { JwksServer } from '../core/signing';
 
 /** A public key in JWK form, as published in a key set. */
 export interface Jwk {
@@ -47,17 +49,6 @@ export interface SignedDelivery {
   headers: Record<string, string>;
 }
 
-export interface JwksServer {
-  /** The key set's URL on loopback, e.g. http://127.0.0.1:PORT/.well-known/jwks.json. */
-  url: string;
-  origin: string;
-  /** Requests for the key set answered so far. */
-  requests(): number;
-  /** Answer 503 to the next `count` key-set requests (0 ends it). */
-  failNext(count: number): void;
-  stop(): Promise<void>;
-}
-
 export interface TestIssuer {
   readonly issuer: string;
   readonly audience: string;
@@ -84,25 +75,6 @@ export interface TestIssuerOptions {
   audience?: string;
 }
 
-export function createTestIssuer(options?: TestIssuerOptions): Promise<TestIssuer>;
-
-/** A webhook event as the service sends it (spec: Webhook event). */
-export interface WebhookEvent {
-  webhookId: string;
-  topic: string;
-  subTopic: string;
-  tenantId: string;
-  triggeredAt: string;
-  actorId: string;
-  data: Record<string, unknown>;
-}
-
-/** A spec-valid event for any topic: a new UUID webhookId, triggeredAt now with 7 fractional digits,
- * subTopic "status:<topic>"; any field can be given. A workflow event (`workflow/started`, `completed`, `failed`,
- * `cancelled`) carries the data the sandbox sends: workflowId, runId, sessionId, status, productType and
- * productName. `fields.data` is laid over that data, key by key. */
-export function buildEvent(topic: string, fields?: Partial<WebhookEvent>): WebhookEvent;
-
 /** The receiver's answer to one delivery. */
 export interface DeliveryAnswer {
   /** Undefined when no answer came (see error). */
@@ -118,12 +90,6 @@ export interface DeliveryAnswer {
   /** Why there is no full answer: a timeout or a connection failure. */
   error?: string;
 }
-
-export function deliver(
-  url: string,
-  delivery: SignedDelivery,
-  options?: { timeoutMs?: number; headers?: Record<string, string> },
-): Promise<DeliveryAnswer>;
 
 export interface AuditCaseResult {
   id: string;
@@ -153,67 +119,4 @@ export interface AuditOptions {
   timeoutMs?: number;
   /** The receiver's count of processed deliveries (a number, or {"processed": N}): adds the dedupe probes. */
   processedUrl?: string;
-}
-
-/** Runs the receiver audit against `url` (loopback only), signed by the test issuer. */
-export function runAudit(url: string, options: AuditOptions): Promise<AuditResult>;
-
-// The service's other objects (spec: Resources and their fields); their JSON Schemas ship in the package's
-// schemas/ folder (`workflow-service-cli/schemas/workflow.schema.json`, …). Optional fields are omitted, never null.
-
-export interface WebhookJwtClaims {
-  iss: string;
-  aud: string | string[];
-  exp: number;
-  iat?: number;
-  jti?: string;
-  /** Lower-case hex SHA-256 of the exact body bytes. */
-  body_sha256: string;
-}
-
-export type WorkflowStatus = 'processing' | 'complete' | 'failed' | 'cancelled';
-
-export interface Workflow {
-  workflowId: string;
-  runId: string;
-  status: WorkflowStatus;
-  sessionId: string;
-  correlationId?: string;
-  product: { service: string; model: string };
-  productType: string;
-  productName: string;
-  reconfirmAvailable?: boolean;
-  ordered?: unknown;
-  fulfilled?: unknown;
-  completed?: unknown;
-  serviceable?: unknown;
-  referenceNumber?: unknown;
-}
-
-export interface TokenResponse {
-  access_token: string;
-  refresh_token: string;
-  expires_in: number;
-}
-
-export interface Message {
-  code: string;
-  text: string;
-  /** RFC 3339 UTC; fractional seconds only when non-zero. */
-  timestamp: string;
-}
-
-export interface MessagesEnvelope {
-  /** Always an array when present, never null. */
-  messages?: Message[];
-  workflow?: Workflow;
-  links?: { self: { href: string }; reconfirm: { href: string; method: 'POST' } };
-}
-
-export interface ProblemDocument {
-  type: string;
-  title: string;
-  status: number;
-  detail?: string;
-  instance?: string;
 }

@@ -2,3 +2,4 @@
 export { TunnelError, type TunnelState } from './Tunnel';
 export { type PublicAddressTestResult } from './publicAddressTest';
 export { tunnelNameProblem } from './tunnelName';
+export { MISSED_DELIVERIES, WHAT_TO_DO } from './publicPathAdvice';

@@ -3,7 +3,7 @@
 
 /** The spec's retry rule, and what it leaves unsaid. */
 export const MISSED_DELIVERIES =
-  'The service resends a delivery only when it was answered 5xx (a tunnel answering 502 or 504 by itself counts), with exponential backoff whose schedule and retry count the spec does not state; a delivery that got no answer, or a 4xx, is not said to be resent. A copy that comes again carries the same webhookId.';
+  "The spec says the service resends a delivery answered with a status of 500 or more, with exponential backoff (its schedule and retry count are not stated). It says nothing of deliveries that got no answer, or a 4xx such as a tunnel's own error page: count those as lost. A copy sent again carries the same webhookId.";
 
 /** What the user can do while, and after, the path is down. */
 export const WHAT_TO_DO =

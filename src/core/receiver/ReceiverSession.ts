@@ -140,6 +140,12 @@ export class ReceiverSession extends TypedEmitter<ReceiverSessionEvents> {
     return this.pathWatch?.state;
   }
 
+  /** Checks the public address now (as after a wake); false when none is watched. */
+  checkPublicPath(): boolean {
+    this.pathWatch?.checkNow('asked');
+    return this.pathWatch !== undefined;
+  }
+
   get forwarder(): Forwarder | undefined {
     return this.run?.options.forward;
   }

@@ -15,7 +15,7 @@ export function renderPublicPath(session: ReceiverSession, emit: CliIO['emit']):
 }
 
 /** One change of the public path as its JSON line: what happened, and when it stopped, what to do. */
-export function publicPathLine(c: PublicPathChange): Record<string, unknown> {
+function publicPathLine(c: PublicPathChange): Record<string, unknown> {
   const base = { event: 'public-path', state: c.state, at: iso(c.at), publicUrl: c.publicUrl };
   if (c.state === 'checking')
     return {

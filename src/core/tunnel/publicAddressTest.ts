@@ -9,8 +9,6 @@ import { SELF_TEST_TOPIC, type Receiver } from '../webhooks/Receiver';
 import type { Dispatcher } from 'undici';
 import { answeredWithoutArrival, hopOfTransportError, type PublicAddressHop } from './publicAddressHops';
 
-export type { PublicAddressHop } from './publicAddressHops';
-
 export interface PublicAddressTestResult {
   ok: boolean;
   publicUrl: string;

@@ -14,7 +14,7 @@ export type PublicPathState = 'unknown' | 'reaching' | 'not-reaching';
 /** Why a check ran: the first, the schedule, the confirmation of a failure, a wake, or asked (a tunnel reconnected). */
 export type PathCheckReason = 'start' | 'interval' | 'confirm' | 'wake' | 'asked';
 
-export const DEFAULT_PATH_CHECK_INTERVAL_MS = 120_000;
+const DEFAULT_PATH_CHECK_INTERVAL_MS = 120_000;
 
 export interface PublicPathWatchOptions {
   clock: Clock;
@@ -32,20 +32,20 @@ export interface PublicPathWatchOptions {
   wakeGapMs?: number;
 }
 
-export interface PathCheckEvent {
+interface PathCheckEvent {
   at: number;
   reason: PathCheckReason;
   result: PathCheckResult;
 }
 
-export interface PathStoppedEvent {
+interface PathStoppedEvent {
   at: number;
   /** The last check that carried through, if one ever did. */
   lastReachedAt?: number;
   result: PathCheckResult;
 }
 
-export interface PathReachingEvent {
+interface PathReachingEvent {
   at: number;
   /** Since the path was said to have stopped; undefined for the run's first check that carried through. */
   downMs?: number;

@@ -21,6 +21,7 @@ import {
   trustSource,
 } from './listenFlags';
 import { keySetsWithFolders } from '../../core/signing';
+import { renderPublicPath } from './listenPublicPath';
 
 /** The trusted sandbox, when --trust-sandbox names one: its trust, and the client that registers this receiver. */
 interface TrustedSandbox {
@@ -33,7 +34,7 @@ export const listenCommand: CommandSpec = {
   synopsis: [
     'listen (--trust-sandbox URL | --trust-keys DIR … | --trust-file FILE | --issuer I --audience A --jwks-url U …)',
     '           [--host H] [--port P] [--path /webhooks] [--public-url URL | --tunnel [--tunnel-host URL] [--subdomain S]]',
-    '           [--self-test]',
+    '           [--self-test] [--path-check-every SECONDS]',
     "           [--forward 'PATTERN=URL' … | --forward-to URL] [--pass-through] [--respond STATUS] [--max-body BYTES]",
     '           [--log FILE [--history-disk MIB]] [--history-memory MIB]',
   ].join('\n'),
@@ -48,6 +49,10 @@ export const listenCommand: CommandSpec = {
     '{"event":"tunnel","state":…} per tunnel change. SIGINT/SIGTERM/SIGHUP stop it (exit 0).',
     'With --self-test (and --trust-sandbox, whose key signs it), one signed delivery goes through the public address once',
     'it is up, and again after each tunnel reconnection: {"event":"self-test","ok":…,"failedHop":…,"roundTripMs":…}.',
+    'While a public address is in use, it is checked end to end (a probe through it, not recorded) at once, every',
+    '--path-check-every seconds, and at once after the machine wakes: {"event":"public-path","state":"reaching"} when it',
+    'carries deliveries, {"event":"public-path","state":"not-reaching",…} when it stops (with what to do), and',
+    '"reaching" again when it is back. A localtunnel that stops is reopened; a new name is a warning line.',
   ].join('\n'),
   flags: LISTEN_FLAGS,
   env: [sandboxSecretHelp('--trust-sandbox'), ...PROXY_ENV],
@@ -78,6 +83,7 @@ export const listenCommand: CommandSpec = {
       },
     });
     renderEvents(session, run.logFile, emit);
+    renderPublicPath(session, emit);
     try {
       const loaded = await session.loadHistory();
       if (run.logFile) emit({ event: 'history', file: run.logFile, loaded: loaded.loaded, skipped: loaded.skipped });
@@ -146,7 +152,14 @@ function renderEvents(session: ReceiverSession, logFile: string | undefined, emi
   session.on('failure', (r) =>
     emit({ event: 'warning', message: `a request to ${r.path} was answered 500: ${r.note}` }),
   );
-  session.on('tunnel', ({ state, publicUrl }) => emit({ event: 'tunnel', state, publicUrl: tunnelOrigin(publicUrl) }));
+  session.on('tunnel', ({ state, publicUrl, changedFrom }) =>
+    emit({
+      event: 'tunnel',
+      state,
+      publicUrl: tunnelOrigin(publicUrl),
+      ...(changedFrom ? { changedFrom: tunnelOrigin(changedFrom) } : {}),
+    }),
+  );
   session.on('self-test', (result) => emit({ event: 'self-test', ...result }));
   session.on('warning', (message) => emit({ event: 'warning', message }));
   session.on('endpoint-warning', (message) => emit({ event: 'warning', message }));

@@ -3,7 +3,12 @@
 import { statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { isLoopbackHost } from '../../core/http';
-import { FixedPublicAddress, LocaltunnelAddress, type PublicAddressProvider } from '../../core/receiver';
+import {
+  FixedPublicAddress,
+  LocaltunnelAddress,
+  type PublicAddressProvider,
+  type PublicPathCheckOptions,
+} from '../../core/receiver';
 import type { Clock } from '../../core/time';
 import { tunnelNameProblem } from '../../core/tunnel';
 import {
@@ -180,6 +185,8 @@ export interface ListenRun {
   historyDiskBytes: number;
   selfTest: boolean;
   publicAddress?: PublicAddressProvider;
+  /** The end-to-end check of the public address: its interval, or false (--path-check-every 0). */
+  pathCheck: PublicPathCheckOptions | false;
 }
 
 /** Every flag but the trust, checked; nothing listens yet. */
@@ -213,7 +220,20 @@ export function listenRunFromFlags(flags: ParsedFlags, clock: Clock): ListenRun 
     historyDiskBytes: (intFlag(flags, 'history-disk', 1, 1024 * 1024) ?? 256) * 1024 * 1024,
     selfTest,
     publicAddress,
+    pathCheck: pathCheckFromFlags(flags, publicAddress),
   };
+}
+
+/** --path-check-every SECONDS: how often the public address is checked end to end (0: never). */
+function pathCheckFromFlags(
+  flags: ParsedFlags,
+  publicAddress: PublicAddressProvider | undefined,
+): PublicPathCheckOptions | false {
+  const every = intFlag(flags, 'path-check-every', 0, 86_400);
+  if (every !== undefined && !publicAddress)
+    throw new UsageError('--path-check-every checks the public address: add --public-url URL or --tunnel');
+  if (every === 0) return false;
+  return every === undefined ? {} : { intervalMs: every * 1000 };
 }
 
 /** --public-url or --tunnel: a third-party relay carries deliveries and their tokens unencrypted, so it opens only
@@ -282,6 +302,12 @@ export const LISTEN_FLAGS: FlagSpecs = {
   'self-test': {
     type: 'boolean',
     description: 'send one signed sandbox delivery through the public address (needs --trust-sandbox)',
+  },
+  'path-check-every': {
+    type: 'string',
+    value: 'SECONDS',
+    description:
+      'check the public address end to end this often (default 120; 0: never); a wake from sleep checks at once',
   },
   tunnel: {
     type: 'boolean',

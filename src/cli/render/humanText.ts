@@ -5,6 +5,7 @@ import { listInWords } from '../flags';
 import { PROBE_RENDERERS } from './probeText';
 import { SERVER_RENDERERS } from './serverText';
 import { KEYS_RENDERERS } from './keysText';
+import { PUBLIC_PATH_RENDERERS } from './publicPathText';
 import { terminalSafeDeep } from '../../core/presentation';
 
 type Line = Record<string, any>;
@@ -38,6 +39,7 @@ const RENDERERS: Record<string, Render> = {
   ...PROBE_RENDERERS,
   ...SERVER_RENDERERS,
   ...KEYS_RENDERERS,
+  ...PUBLIC_PATH_RENDERERS,
   started: (l, s) => {
     const w = l.workflow ?? {};
     const product = w.product ? `${w.product.service} ${w.product.model}` : '';

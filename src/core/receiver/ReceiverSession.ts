@@ -11,6 +11,9 @@ import type { Forwarder } from '../webhooks/forwardFanOut';
 import { Receiver } from '../webhooks/Receiver';
 import { Verifier, type TrustedIssuer, type VerifierOptions } from '../webhooks/Verifier';
 import type { PublicAddressProvider } from './publicAddressProvider';
+import { watchPublicPath, type PublicPathChange, type PublicPathCheckOptions } from './publicPathRun';
+import type { PublicPathState, PublicPathWatch } from '../tunnel/publicPathWatch';
+import { addressChangedMessage } from '../tunnel/publicPathAdvice';
 
 export interface ReceiverSessionOptions {
   clock: Clock;
@@ -31,6 +34,8 @@ export interface ReceiverRunOptions {
   respondWith?: number;
   forward?: Forwarder;
   publicAddress?: PublicAddressProvider;
+  /** The end-to-end check of the public address while one is open (on by default); false turns it off. */
+  pathCheck?: PublicPathCheckOptions | false;
   /** Told the receiver's local URL once it listens, and again when it stops (a sandbox sends it workflow events). */
   endpoints?: readonly EndpointRegistration[];
 }
@@ -60,7 +65,11 @@ export type ReceiverSessionEvents = {
   /** A request the receiver could not handle (answered 500). */
   failure: [record: DeliveryRecord];
   trust: [issuers: readonly TrustedIssuer[]];
-  tunnel: [change: { state: TunnelState; publicUrl?: string; reconnected: boolean }];
+  tunnel: [change: { state: TunnelState; publicUrl?: string; reconnected: boolean; changedFrom?: string }];
+  /** The public path stopped carrying deliveries, carries them (first, or again), or is checked after a wake. */
+  'public-path': [change: PublicPathChange];
+  /** The public address moved (a tunnel reconnected under another name): the service must be told the new one. */
+  'public-address-changed': [change: { from: string; to: string; message: string }];
   'self-test': [result: PublicAddressTestResult];
   /** The history said something the user should know (a skipped line, a compaction that failed). */
   'history-warning': [message: string];
@@ -81,6 +90,9 @@ export class ReceiverSession extends TypedEmitter<ReceiverSessionEvents> {
   private run?: { options: ReceiverRunOptions; url: string; publicNote?: string };
   private lastSelfTest?: { signer: SelfTestSigner; timeoutMs?: number };
   private starting?: Promise<ReceiverStarted>;
+  private pathWatch?: PublicPathWatch;
+  /** The public address last seen open: a reconnection under another name is said. */
+  private lastPublicUrl?: string;
   private stopping?: Promise<void>;
 
   constructor(private readonly options: ReceiverSessionOptions) {
@@ -121,6 +133,17 @@ export class ReceiverSession extends TypedEmitter<ReceiverSessionEvents> {
 
   get tunnelState(): TunnelState {
     return this.run?.options.publicAddress?.tunnelState ?? 'closed';
+  }
+
+  /** Whether the public address carries deliveries, as its last checks say; undefined when none is watched. */
+  get publicPathState(): PublicPathState | undefined {
+    return this.pathWatch?.state;
+  }
+
+  /** Checks the public address now (as after a wake); false when none is watched. */
+  checkPublicPath(): boolean {
+    this.pathWatch?.checkNow('asked');
+    return this.pathWatch !== undefined;
   }
 
   get forwarder(): Forwarder | undefined {
@@ -190,6 +213,7 @@ export class ReceiverSession extends TypedEmitter<ReceiverSessionEvents> {
           warning: (m) => this.emit('warning', m),
         });
         this.run.publicNote = opened.note;
+        this.startPathWatch(run, receiver);
       } catch (err) {
         addressError = err;
         this.run.publicNote = `did not open: ${(err as Error).message}`;
@@ -258,6 +282,9 @@ export class ReceiverSession extends TypedEmitter<ReceiverSessionEvents> {
     this.receiver = undefined;
     this.run = undefined;
     this.lastSelfTest = undefined;
+    this.pathWatch?.stop();
+    this.pathWatch = undefined;
+    this.lastPublicUrl = undefined;
     if (!receiver || !run) return;
     run.options.publicAddress?.close();
     for (const e of run.options.endpoints ?? [])
@@ -270,8 +297,33 @@ export class ReceiverSession extends TypedEmitter<ReceiverSessionEvents> {
     this.emit('stopped');
   }
 
+  /** Watches the public address end to end while this run has one. */
+  private startPathWatch(run: ReceiverRunOptions, receiver: Receiver): void {
+    this.lastPublicUrl = this.publicUrl;
+    if (!run.publicAddress || !this.publicUrl || run.pathCheck === false) return;
+    this.pathWatch = watchPublicPath({
+      clock: this.options.clock,
+      address: run.publicAddress,
+      probes: receiver.pathProbes,
+      options: run.pathCheck ?? {},
+      changed: (change) => this.emit('public-path', change),
+    });
+    this.pathWatch.start();
+  }
+
   private tunnelChanged(state: TunnelState, publicUrl: string | undefined, reconnected: boolean): void {
-    this.emit('tunnel', { state, publicUrl, reconnected });
+    const from = this.lastPublicUrl;
+    const changedFrom = reconnected && from && publicUrl && publicUrl !== from ? from : undefined;
+    if (state === 'open' && publicUrl) this.lastPublicUrl = publicUrl;
+    this.emit('tunnel', { state, publicUrl, reconnected, ...(changedFrom ? { changedFrom } : {}) });
+    if (changedFrom && publicUrl)
+      this.emit('public-address-changed', {
+        from: changedFrom,
+        to: publicUrl,
+        message: addressChangedMessage(changedFrom, publicUrl),
+      });
+    // A new path: checked at once, whether or not its name changed.
+    if (reconnected) this.pathWatch?.checkNow('asked');
     // A reconnected tunnel is a new path, maybe a new name: a self-test that ran is run again.
     const last = this.lastSelfTest;
     if (reconnected && last)

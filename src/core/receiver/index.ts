@@ -7,3 +7,4 @@ export {
   type PublicAddressOpened,
   type PublicAddressProvider,
 } from './publicAddressProvider';
+export { type PublicPathChange, type PublicPathCheckOptions } from './publicPathRun';

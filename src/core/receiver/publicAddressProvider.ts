@@ -31,6 +31,9 @@ export interface PublicAddressProvider {
   /** The public URL of the webhook path now (a tunnel may move), or undefined. */
   url(): string | undefined;
   readonly tunnelState: TunnelState;
+  /** The path through it stopped carrying deliveries though nothing failed that it saw (a tunnel server that forgot
+   * this client while the machine slept): open it anew, when it can. */
+  renew?(why: string): void;
   close(): void;
 }
 
@@ -100,6 +103,10 @@ export class LocaltunnelAddress implements PublicAddressProvider {
       throw err;
     }
     return { url: this.url() };
+  }
+
+  renew(why: string): void {
+    this.tunnel?.renew(why);
   }
 
   close(): void {

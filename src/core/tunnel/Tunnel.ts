@@ -166,6 +166,12 @@ export class Tunnel extends TypedEmitter<TunnelEvents> {
     return info.url;
   }
 
+  /** The path through the tunnel stopped carrying requests though no socket failed (a server that dropped this client
+   * while the machine slept): reconnect as after a drop, with the same backoff. */
+  renew(why: string): void {
+    if (this.cluster && this.currentState === 'open') this.dropped(this.cluster, new TunnelError(why));
+  }
+
   /** The server went away or a socket failed: reconnect with backoff, keeping the same id when the server allows. */
   private dropped(cluster: TunnelCluster, err: Error): void {
     if (this.cluster !== cluster || this.currentState !== 'open') return;

@@ -2,3 +2,5 @@
 export { TunnelError, type TunnelState } from './Tunnel';
 export { type PublicAddressTestResult } from './publicAddressTest';
 export { tunnelNameProblem } from './tunnelName';
+export { MISSED_DELIVERIES, WHAT_TO_DO } from './publicPathAdvice';
+export { type PublicPathState } from './publicPathWatch';

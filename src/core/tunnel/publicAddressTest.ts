@@ -2,13 +2,12 @@
 // receiver itself. A tunnel that drops requests silently is the commonest failure of a public address; this names
 // the hop that failed (DNS, connect, TLS, the tunnel's reminder page, the tunnel itself, a timeout, the receiver).
 import { randomUUID } from 'node:crypto';
-import { httpRequest, TransportError } from '../http/request';
+import { httpRequest, type HttpResponse } from '../http/request';
 import type { Clock } from '../time/clock';
 import type { DeliveryRecord } from '../webhooks/deliveryRecord';
 import { SELF_TEST_TOPIC, type Receiver } from '../webhooks/Receiver';
 import type { Dispatcher } from 'undici';
-
-type PublicAddressHop = 'dns' | 'connect' | 'tls' | 'reminder-page' | 'tunnel' | 'timeout' | 'receiver';
+import { answeredWithoutArrival, hopOfTransportError, type PublicAddressHop } from './publicAddressHops';
 
 export interface PublicAddressTestResult {
   ok: boolean;
@@ -38,23 +37,10 @@ export interface PublicAddressTestOptions {
 }
 
 const SELF_TEST_HEADER = 'x-wfs-self-test';
-const DNS_CODES = ['ENOTFOUND', 'EAI_AGAIN', 'EAI_FAIL', 'EAI_NONAME'];
-const CONNECT_CODES = [
-  'ECONNREFUSED',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'ECONNRESET',
-  'EPIPE',
-  'UND_ERR_CONNECT_TIMEOUT',
-  'UND_ERR_SOCKET',
-  'UND_ERR_CLOSED',
-  'EADDRNOTAVAIL',
-];
 
-export async function testPublicAddress(o: PublicAddressTestOptions): Promise<PublicAddressTestResult> {
-  const testedAt = new Date(o.clock.now()).toISOString();
-  const id = randomUUID();
-  const body = Buffer.from(
+/** The self-test's event: a webhook event in the spec's shape, under a topic of our own. */
+function selfTestBody(id: string, testedAt: string): Buffer {
+  return Buffer.from(
     JSON.stringify({
       webhookId: id,
       topic: SELF_TEST_TOPIC,
@@ -65,6 +51,12 @@ export async function testPublicAddress(o: PublicAddressTestOptions): Promise<Pu
       data: {},
     }),
   );
+}
+
+export async function testPublicAddress(o: PublicAddressTestOptions): Promise<PublicAddressTestResult> {
+  const testedAt = new Date(o.clock.now()).toISOString();
+  const id = randomUUID();
+  const body = selfTestBody(id, testedAt);
   let arrival: DeliveryRecord | undefined;
   const watch = (r: DeliveryRecord) => {
     if (r.webhookId === id || r.headers[SELF_TEST_HEADER] === id) arrival = r;
@@ -74,6 +66,7 @@ export async function testPublicAddress(o: PublicAddressTestOptions): Promise<Pu
   o.receiver.on('delivery', watch);
   const selfTestOver = o.receiver.expectSelfTest(id);
   const t0 = performance.now();
+  const elapsed = () => Math.round((performance.now() - t0) * 10) / 10;
   try {
     const res = await httpRequest({
       method: 'POST',
@@ -90,99 +83,35 @@ export async function testPublicAddress(o: PublicAddressTestOptions): Promise<Pu
       maxResponseBytes: 64 * 1024,
       dispatcher: o.dispatcher,
     });
-    const roundTripMs = Math.round((performance.now() - t0) * 10) / 10;
-    const text = res.body.toString('utf8');
-    if (!arrival) {
-      if (res.contentType === 'text/html' && /localtunnel|reminder|tunnel password/i.test(text))
-        return {
-          ...base,
-          ok: false,
-          arrived: false,
-          status: res.status,
-          roundTripMs,
-          failedHop: 'reminder-page',
-          detail: `the tunnel answered ${res.status} with its reminder page instead of forwarding: the service would get that page, not your receiver`,
-        };
-      return {
-        ...base,
-        ok: false,
-        arrived: false,
-        status: res.status,
-        roundTripMs,
-        failedHop: 'tunnel',
-        detail: `something on the way answered ${res.status}${res.headers.server ? ` (server: ${res.headers.server.slice(0, 60)})` : ''}, but the request never reached the receiver: the tunnel or proxy does not forward to it`,
-      };
-    }
-    if (res.status === 200 && arrival.verified)
-      return {
-        ...base,
-        ok: true,
-        arrived: true,
-        status: 200,
-        roundTripMs,
-        detail: `a signed delivery went through ${new URL(o.publicUrl).host} and back in ${roundTripMs} ms, verified and answered 200`,
-      };
-    const refused = arrival.checks.find((c) => !c.ok && c.step < 7);
-    return {
-      ...base,
-      ok: false,
-      arrived: true,
-      status: res.status,
-      roundTripMs,
-      failedHop: 'receiver',
-      detail: `the delivery reached the receiver, which answered ${res.status}${refused ? `: step ${refused.step} (${refused.name}) ${refused.detail}` : ''}`,
-    };
+    return { ...base, ...answered(res, arrival, elapsed(), o.publicUrl) };
   } catch (err) {
-    const roundTripMs = Math.round((performance.now() - t0) * 10) / 10;
-    const e = err as TransportError;
-    const host = new URL(o.publicUrl).hostname;
-    if (e instanceof TransportError && e.reason === 'timeout')
-      return {
-        ...base,
-        ok: false,
-        arrived: !!arrival,
-        roundTripMs,
-        failedHop: 'timeout',
-        detail: arrival
-          ? `the delivery reached the receiver, but its answer did not come back through the tunnel within ${o.timeoutMs ?? 15_000} ms`
-          : `no answer within ${o.timeoutMs ?? 15_000} ms, and nothing reached the receiver: the tunnel drops requests silently`,
-      };
-    const code = e instanceof TransportError ? e.code : undefined;
-    if (code && DNS_CODES.includes(code))
-      return {
-        ...base,
-        ok: false,
-        arrived: false,
-        failedHop: 'dns',
-        detail: `the name ${host} does not resolve (${code})`,
-      };
-    if (code && (/CERT|SSL|TLS|SELF_SIGNED|UNABLE_TO_VERIFY/.test(code) || code === 'ERR_TLS_CERT_ALTNAME_INVALID'))
-      return {
-        ...base,
-        ok: false,
-        arrived: !!arrival,
-        failedHop: 'tls',
-        detail: `the TLS handshake with ${host} failed (${code})`,
-      };
-    if (code && CONNECT_CODES.includes(code))
-      return {
-        ...base,
-        ok: false,
-        arrived: !!arrival,
-        failedHop: arrival ? 'tunnel' : 'connect',
-        detail: arrival
-          ? `the delivery reached the receiver, but the tunnel closed the connection before its answer came back (${code})`
-          : `no connection to ${new URL(o.publicUrl).host} (${code})`,
-      };
-    return {
-      ...base,
-      ok: false,
-      arrived: !!arrival,
-      failedHop: 'connect',
-      detail: `the request failed: ${(err as Error).message}`,
-    };
+    const hop = hopOfTransportError(err, o.publicUrl, !!arrival, o.timeoutMs ?? 15_000);
+    return { ...base, ok: false, arrived: !!arrival, ...(hop.timedOut ? { roundTripMs: elapsed() } : {}), ...hop.hop };
   } finally {
     selfTestOver();
     o.receiver.off('delivery', watch);
   }
+}
+
+type Answered = Omit<PublicAddressTestResult, 'publicUrl' | 'testedAt'>;
+
+/** An answer came back: from the receiver (verified and 200, or refused at a step), or from something on the way. */
+function answered(res: HttpResponse, arrival: DeliveryRecord | undefined, roundTripMs: number, url: string): Answered {
+  const common = { status: res.status, roundTripMs };
+  if (!arrival) return { ...common, ok: false, arrived: false, ...answeredWithoutArrival(res) };
+  if (res.status === 200 && arrival.verified)
+    return {
+      ...common,
+      ok: true,
+      arrived: true,
+      detail: `a signed delivery went through ${new URL(url).host} and back in ${roundTripMs} ms, verified and answered 200`,
+    };
+  const refused = arrival.checks.find((c) => !c.ok && c.step < 7);
+  return {
+    ...common,
+    ok: false,
+    arrived: true,
+    failedHop: 'receiver',
+    detail: `the delivery reached the receiver, which answered ${res.status}${refused ? `: step ${refused.step} (${refused.name}) ${refused.detail}` : ''}`,
+  };
 }

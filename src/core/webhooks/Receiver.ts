@@ -23,6 +23,7 @@ import { claimsSignedHere } from './signedHereClaim';
 import { listenOn } from '../http/listenError';
 import { ConnectionBudget } from '../http/connectionBudget';
 import { TypedEmitter } from '../events/TypedEmitter';
+import { PATH_PROBE_HEADER, PathProbes } from './pathProbes';
 
 export interface ReceiverOptions {
   verifier: Verifier;
@@ -92,6 +93,8 @@ export class Receiver extends TypedEmitter<ReceiverEvents> {
   private readonly receiving = new Set<string>();
   /** The signed webhookIds of the public-address self-tests under way: only these are ours, never forwarded. */
   private readonly selfTests = new Set<string>();
+  /** The public path watch's probes under way: answered 204 and not recorded (see pathProbes.ts). */
+  readonly pathProbes = new PathProbes();
   private connections?: ConnectionBudget;
   private respondWith?: number;
   private localUrl?: string;
@@ -209,6 +212,7 @@ export class Receiver extends TypedEmitter<ReceiverEvents> {
     try {
       const early = this.refuseEarly(req, d.record);
       if (early) return this.answer(d, early);
+      if (this.pathProbes.take(req.headers[PATH_PROBE_HEADER])) return void writeAnswer(res, { status: 204, text: '' });
       // Node keeps the first Authorization of a request and drops any other: always one string, or none.
       const verdict = this.options.verifier.headers(req.headers.authorization);
       // While a key set is fetched (at most its 5 s timeout), the body waits in the socket: nothing is held.

@@ -84,6 +84,11 @@ export class PublicAddress implements PublicAddressProvider {
     }
   }
 
+  /** The public path watch found the address not reaching the receiver: a localtunnel is reopened. */
+  renew(why: string): void {
+    this.tunnel?.renew(why);
+  }
+
   /** The receiver stopped: the tunnel closes, and nothing of this start is shown. */
   close(): void {
     this.tunnel?.close();

@@ -173,6 +173,11 @@ export class ReceiverHost implements vscode.Disposable, EnvironmentFollower {
     return this.selfTest.run(timeoutMs).finally(() => this.changed.fire());
   }
 
+  /** Checks the public address end to end now; false when none is watched (the status bar shows the outcome). */
+  checkPublicPath(): boolean {
+    return this.session.checkPublicPath();
+  }
+
   async stop(): Promise<void> {
     const wasRunning = this.session.running;
     this.selfTest.last = undefined;

@@ -1,5 +1,5 @@
 // What the receiver's views show of it, and how its session's events reach the log and the views.
-import type { PublicAddressTestResult, TunnelState } from '../../core/tunnel';
+import type { PublicAddressTestResult, PublicPathState, TunnelState } from '../../core/tunnel';
 import type { DeliveryRecord } from '../../core/webhooks';
 import type { PublicAddressSource } from './publicAddressSettings';
 import type { ReceiverSession } from '../../core/receiver';
@@ -14,6 +14,8 @@ export interface ReceiverInfo {
   /** Why there is no public address, or what to know about it (e.g. Codespaces ports are private). */
   publicNote?: string;
   tunnelState: TunnelState;
+  /** Whether the public address carries deliveries, as its end-to-end checks say (undefined: not watched). */
+  publicPath?: PublicPathState;
   /** The last "Test Public Address" result, while the address is the same. */
   selfTest?: PublicAddressTestResult;
   /** The public address of the previous start, when this start's differs: registered with the service, it is stale. */
@@ -52,6 +54,15 @@ export function renderReceiverEvents(
   session.on('tunnel', () => to.changed());
   // After PublicAddressSelfTest kept the result (its listener is older): a rerun after a reconnection shows too.
   session.on('self-test', () => to.changed());
+  session.on('public-path', (c) => {
+    if (c.state === 'not-reaching')
+      extLog.warn(`Public address ${c.publicUrl} not reaching the receiver: ${c.result.detail}`);
+    else if (c.state === 'reaching')
+      extLog.info(`Public address ${c.publicUrl} reaches the receiver: ${c.result.detail}`);
+    else extLog.info(`The machine woke after ${Math.round(c.sleptMs / 1000)} s: checking the public address now`);
+    to.changed();
+  });
+  session.on('public-address-changed', (c) => extLog.warn(`Public address: ${c.message}`));
   session.on('endpoint-warning', (m) => extLog.warn(m));
   session.on('warning', (m) => extLog.warn(m));
 }
@@ -69,6 +80,7 @@ export function receiverInfo(
     publicSource: address.source,
     publicNote: address.note,
     tunnelState: session.tunnelState,
+    publicPath: session.publicPathState,
     selfTest,
     publicChangedFrom: address.changedFrom,
     passThrough: session.forwarder?.passThrough,

@@ -1,6 +1,7 @@
-// A status bar item while the receiver runs: its state and the tunnel's; a click copies the address.
+// A status bar item while the receiver runs: its state and the tunnel's; a click copies the address. When the
+// public address stops carrying deliveries (its end-to-end checks fail), it turns to a warning that says so.
 import * as vscode from 'vscode';
-import type { ReceiverHost } from '../receiver/receiverHost';
+import type { ReceiverHost, ReceiverInfo } from '../receiver/receiverHost';
 
 export class ReceiverStatusBar implements vscode.Disposable {
   private readonly item: vscode.StatusBarItem;
@@ -17,6 +18,7 @@ export class ReceiverStatusBar implements vscode.Disposable {
   render(): void {
     const info = this.receiver.info;
     if (!info) return this.item.hide();
+    if (info.publicPath === 'not-reaching') return this.renderNotReaching(info);
     const tunnel =
       info.tunnelState === 'closed'
         ? ''
@@ -27,6 +29,23 @@ export class ReceiverStatusBar implements vscode.Disposable {
     this.item.tooltip = `Webhook receiver\nLocal: ${info.localUrl}${info.publicUrl ? `\nPublic: ${info.publicUrl}` : ''}\nTunnel: ${info.tunnelState}\nClick to copy the ${info.publicUrl ? 'public' : 'local'} URL.`;
     this.item.backgroundColor =
       info.tunnelState === 'reconnecting' ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
+    this.item.show();
+  }
+
+  /** The words, and what to do: the service resends only what it got a 5xx for (spec: Events 3). */
+  private renderNotReaching(info: ReceiverInfo): void {
+    this.item.text = `$(warning) ${vscode.l10n.t('Public address not reaching the receiver')}`;
+    this.item.tooltip = [
+      vscode.l10n.t('Deliveries sent to {0} do not reach the receiver at {1}.', info.publicUrl ?? '', info.localUrl),
+      vscode.l10n.t(
+        'Check your tunnel or proxy (a localtunnel is reopened by itself). This is checked every few minutes, and says so when it is back.',
+      ),
+      vscode.l10n.t(
+        'Meanwhile the service resends only deliveries answered with a status of 500 or more; count the others as lost: send test webhooks again, and refresh the workflows started meanwhile.',
+      ),
+      vscode.l10n.t('Click to copy the public URL.'),
+    ].join('\n');
+    this.item.backgroundColor = new vscode.ThemeColor('statusBarItem.warningBackground');
     this.item.show();
   }
 

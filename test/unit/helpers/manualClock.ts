@@ -68,6 +68,13 @@ export class ManualClock implements Clock {
     await flushMicrotasks();
   }
 
+  /** The machine sleeps for ms: wall time (now()) jumps, while timers, which count monotonic time, fire that much
+   * later than they would have. */
+  suspend(ms: number): void {
+    this.current += ms;
+    for (const t of this.pending.values()) t.due += ms;
+  }
+
   private earliestDue(limit: number): PendingTimer | undefined {
     let best: PendingTimer | undefined;
     for (const t of this.pending.values()) {

@@ -147,6 +147,27 @@ describe('Tunnel', () => {
     assert.equal(await viaTunnel(url, Buffer.from('{"webhookId":"66666666-6666-4666-8666-666666666666"}')), 200);
   });
 
+  it('renew(): a path the watch found stopped, with no socket failed, is reopened with the same backoff', async () => {
+    const url = await tunnel.open();
+    const id = new URL(url).hostname.split('.')[0];
+    await server.ready(id);
+    const warnings: string[] = [];
+    tunnel.on('warning', (e: Error) => warnings.push(e.message));
+    const scheduled = new Promise<number>((r) => tunnel.once('reconnect-scheduled', r));
+    tunnel.renew('the public address stopped reaching the receiver');
+    assert.equal(tunnel.state, 'reconnecting');
+    assert.equal(await scheduled, 1000);
+    assert.deepEqual(warnings, ['the public address stopped reaching the receiver']);
+    const reopened = new Promise<void>((r) => tunnel.once('state', (s: TunnelState) => s === 'open' && r()));
+    clock.advance(1000);
+    await reopened;
+    await server.ready(id);
+    assert.equal(await viaTunnel(url, Buffer.from('{"webhookId":"77777777-7777-4777-8777-777777777777"}')), 200);
+    tunnel.close();
+    tunnel.renew('closed: ignored');
+    assert.equal(tunnel.state, 'closed');
+  });
+
   it('a server that refuses the opening request fails the open once (no endless retry)', async () => {
     server.refuseWith = 503;
     await assert.rejects(

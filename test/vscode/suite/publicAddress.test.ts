@@ -7,7 +7,8 @@ import * as vscode from 'vscode';
 import type { ExtensionApi } from '../hostExtension/extension';
 import type { PublicAddressTestResult } from '../../../src/core/tunnel/publicAddressTest';
 import { migrateTunnelSetting } from '../../../src/extension/receiver/publicAddressSettings';
-import { extensionApi, setSetting } from './helpers';
+import { extensionApi, setSetting, until } from './helpers';
+import { statusBarEntry } from './workbenchDom';
 
 const listenOn = (server: Server) =>
   new Promise<number>((r) => server.listen(0, '127.0.0.1', () => r((server.address() as AddressInfo).port)));
@@ -74,6 +75,40 @@ describe('public address: a URL of your own, and Test Public Address, in a real 
     const rows = api.receiverTree.getChildren().map((n) => n.kind);
     assert.deepEqual(rows, ['local', 'tunnel', 'selfTest', 'deliveries']);
     assert.match(String(api.receiverTree.getTreeItem({ kind: 'selfTest' }).description), /^arrived · [\d.]+ ms$/);
+  });
+
+  it('a proxy that stops: the status bar turns to a warning in words, and back when the proxy returns', async () => {
+    const proxy = () =>
+      createServer((req, res) => {
+        const up = request(
+          { host: '127.0.0.1', port: receiverPort, method: req.method, path: req.url, headers: req.headers },
+          (r) => {
+            res.writeHead(r.statusCode ?? 502, r.headers);
+            r.pipe(res);
+          },
+        );
+        up.on('error', () => res.destroy());
+        req.pipe(up);
+      });
+    const proxyPort = await serve(proxy());
+    const delivered = api.receiver.history.size;
+    await startWith(`http://localhost:${proxyPort}/webhooks`);
+    const pathIs = (state: string) =>
+      until(api.receiver.onDidChange, () => api.receiver.info?.publicPath === state, `the public path ${state}`);
+    await pathIs('reaching');
+    await statusBarEntry(/^\$\(radio-tower\) Receiver$/);
+    await closeServer(servers.pop()!);
+    // Two failed checks in a row say it stopped; here asked for at once rather than on the 2-minute schedule.
+    assert.equal(api.receiver.checkPublicPath(), true);
+    api.receiver.checkPublicPath();
+    await pathIs('not-reaching');
+    await statusBarEntry(/^\$\(warning\) Public address not reaching the receiver$/);
+    servers.push(proxy());
+    await new Promise<void>((r) => servers.at(-1)!.listen(proxyPort, '127.0.0.1', r));
+    api.receiver.checkPublicPath();
+    await pathIs('reaching');
+    await statusBarEntry(/^\$\(radio-tower\) Receiver$/);
+    assert.equal(api.receiver.history.size, delivered, 'the checks are not deliveries');
   });
 
   it('each broken path is named by its hop: connect, the reminder page, the tunnel itself, a timeout, TLS', async () => {

@@ -38,114 +38,111 @@ const CHECKS: Record<number, string> = {
   7: "the answer: 200 (or your app's status with pass-through) for a verified delivery, 403 for a refused one, 5xx with Retry-After when nothing could be decided",
 };
 
-/** Causes and fixes for a failure, by step and by what the step's detail says. */
-function advice(step: number, detail: string): { causes: string[]; todo: string[] } {
-  const d = detail.toLowerCase();
-  switch (step) {
-    case 1:
-      return d.includes('no authorization')
-        ? {
-            causes: [
-              'the request did not come from the service or a signer: a curl or test without the header',
-              'a proxy, tunnel or framework in front of the receiver dropped the Authorization header',
-            ],
-            todo: [
-              'send it again signed: wfs_send_event or wfs_replay_to_app sign with the sandbox key',
-              'if a proxy sits in front, make it pass Authorization through unchanged',
-            ],
-          }
-        : {
-            causes: ['the header has another scheme (Basic, a bare token) or a token that is not three parts'],
-            todo: [
-              'send "Authorization: Bearer <JWT>" exactly as the service does; sign with wfs_send_event to compare',
-            ],
-          };
-    case 2:
-      return d.includes('not trusted')
-        ? {
-            causes: [
-              "the token's issuer is not among those this receiver trusts",
-              "in VS Code the Sandbox's issuer is trusted only while the Sandbox is the environment in use",
-              'a delivery signed by another environment, or by a sandbox this receiver was not told about',
-            ],
-            todo: [
-              "VS Code: add the issuer, its jwksUrl and audience to the environment's trustedIssuers in the wfs.environments setting, or switch to the environment that sends it",
-              'CLI: start the receiver with `wfs listen --trust-sandbox URL`, `--trust-file FILE`, or --issuer/--audience/--jwks-url',
-            ],
-          }
-        : {
-            causes: ['the token is not a JWT of canonical base64url parts: something re-encoded or cut it on the way'],
-            todo: [
-              'compare the Authorization header the sender sends with what arrived (wfs_get_delivery shows its length)',
-            ],
-          };
-    case 3:
-      return {
-        causes:
-          d.includes('not found') || d.includes('no key')
-            ? [
-                "the key set does not hold the token's kid: the key was rotated, or the sandbox that signed was restarted (each start makes a new key)",
-                'two sandboxes with the same issuer name: the token came from the other one',
-              ]
-            : [
-                'the key set could not be read (the jwksUrl did not answer, or answered something that is not a key set)',
-              ],
-        todo: [
-          'send the delivery again from the sandbox running now (wfs_replay_to_app or wfs_send_event sign with its current key)',
-          "check that the issuer's jwksUrl answers: it is named in this step's detail",
-        ],
-      };
-    case 4:
-      return d.includes('alg')
-        ? {
-            causes: ['the token names an algorithm other than RS256: a forgery, or a signer set up wrongly'],
-            todo: ['sign with RS256; the receiver never follows the alg a token names'],
-          }
-        : {
-            causes: [
-              'the token or its signature was changed on the way',
-              'it was signed with another key that carries the same kid',
-            ],
-            todo: ['send it again signed by the issuer the receiver trusts; do not edit a token by hand'],
-          };
-    case 5:
-      if (d.includes('expired'))
-        return {
+interface Advice {
+  causes: string[];
+  todo: string[];
+}
+
+/** Causes and fixes for a failure, by step and by what the step's detail says (lower-cased). */
+const ADVICE_BY_STEP: Readonly<Record<number, (d: string) => Advice>> = {
+  1: (d) =>
+    d.includes('no authorization')
+      ? {
           causes: [
-            'the delivery was replayed or held up longer than its token lives (a resend of an old copy keeps the old token)',
-            "this machine's clock is off: every genuine delivery failing by about the same amount points there",
+            'the request did not come from the service or a signer: a curl or test without the header',
+            'a proxy, tunnel or framework in front of the receiver dropped the Authorization header',
           ],
           todo: [
-            're-sign it: wfs_replay_to_app gives it a fresh token',
-            'check the clock: `date -u` against a time server',
+            'send it again signed: wfs_send_event or wfs_replay_to_app sign with the sandbox key',
+            'if a proxy sits in front, make it pass Authorization through unchanged',
           ],
-        };
-      if (d.includes('audience'))
-        return {
-          causes: ['the token names another audience than the one registered for its issuer'],
+        }
+      : {
+          causes: ['the header has another scheme (Basic, a bare token) or a token that is not three parts'],
+          todo: ['send "Authorization: Bearer <JWT>" exactly as the service does; sign with wfs_send_event to compare'],
+        },
+  2: (d) =>
+    d.includes('not trusted')
+      ? {
+          causes: [
+            "the token's issuer is not among those this receiver trusts",
+            "in VS Code the Sandbox's issuer is trusted only while the Sandbox is the environment in use",
+            'a delivery signed by another environment, or by a sandbox this receiver was not told about',
+          ],
           todo: [
-            "set the audience the service registered for you in the issuer's entry (trustedIssuers, or --audience)",
+            "VS Code: add the issuer, its jwksUrl and audience to the environment's trustedIssuers in the wfs.environments setting, or switch to the environment that sends it",
+            'CLI: start the receiver with `wfs listen --trust-sandbox URL`, `--trust-file FILE`, or --issuer/--audience/--jwks-url',
           ],
-        };
-      return {
-        causes: ['a required claim is missing or not a number (exp), or nbf is in the future'],
-        todo: ['sign with exp set; check the clocks of this machine and the sender'],
-      };
-    case 6:
+        }
+      : {
+          causes: ['the token is not a JWT of canonical base64url parts: something re-encoded or cut it on the way'],
+          todo: [
+            'compare the Authorization header the sender sends with what arrived (wfs_get_delivery shows its length)',
+          ],
+        },
+  3: (d) => ({
+    causes:
+      d.includes('not found') || d.includes('no key')
+        ? [
+            "the key set does not hold the token's kid: the key was rotated, or the sandbox that signed was restarted (each start makes a new key)",
+            'two sandboxes with the same issuer name: the token came from the other one',
+          ]
+        : ['the key set could not be read (the jwksUrl did not answer, or answered something that is not a key set)'],
+    todo: [
+      'send the delivery again from the sandbox running now (wfs_replay_to_app or wfs_send_event sign with its current key)',
+      "check that the issuer's jwksUrl answers: it is named in this step's detail",
+    ],
+  }),
+  4: (d) =>
+    d.includes('alg')
+      ? {
+          causes: ['the token names an algorithm other than RS256: a forgery, or a signer set up wrongly'],
+          todo: ['sign with RS256; the receiver never follows the alg a token names'],
+        }
+      : {
+          causes: [
+            'the token or its signature was changed on the way',
+            'it was signed with another key that carries the same kid',
+          ],
+          todo: ['send it again signed by the issuer the receiver trusts; do not edit a token by hand'],
+        },
+  5: (d) => {
+    if (d.includes('expired'))
       return {
         causes: [
-          'the body changed after it was signed: re-serialized JSON, pretty-printing, another character set, or a proxy that rewrote it',
-          'the body was edited and sent with the token of the original',
-          'body_sha256 is missing or not 64 lower-case hex digits',
+          'the delivery was replayed or held up longer than its token lives (a resend of an old copy keeps the old token)',
+          "this machine's clock is off: every genuine delivery failing by about the same amount points there",
         ],
         todo: [
-          'verify over the raw bytes as received, before any JSON parsing or re-encoding',
-          'to send an edited body, re-sign it (wfs_send_event or wfs_replay_to_app of a fixture)',
+          're-sign it: wfs_replay_to_app gives it a fresh token',
+          'check the clock: `date -u` against a time server',
         ],
       };
-    default:
-      return { causes: [], todo: [] };
-  }
+    if (d.includes('audience'))
+      return {
+        causes: ['the token names another audience than the one registered for its issuer'],
+        todo: ["set the audience the service registered for you in the issuer's entry (trustedIssuers, or --audience)"],
+      };
+    return {
+      causes: ['a required claim is missing or not a number (exp), or nbf is in the future'],
+      todo: ['sign with exp set; check the clocks of this machine and the sender'],
+    };
+  },
+  6: () => ({
+    causes: [
+      'the body changed after it was signed: re-serialized JSON, pretty-printing, another character set, or a proxy that rewrote it',
+      'the body was edited and sent with the token of the original',
+      'body_sha256 is missing or not 64 lower-case hex digits',
+    ],
+    todo: [
+      'verify over the raw bytes as received, before any JSON parsing or re-encoding',
+      'to send an edited body, re-sign it (wfs_send_event or wfs_replay_to_app of a fixture)',
+    ],
+  }),
+};
+
+function advice(step: number, detail: string): Advice {
+  return ADVICE_BY_STEP[step]?.(detail.toLowerCase()) ?? { causes: [], todo: [] };
 }
 
 export function explainRefusal(r: DeliveryRecord): RefusalExplanation {

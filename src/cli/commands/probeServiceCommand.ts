@@ -92,126 +92,162 @@ export const probeServiceCommand: CommandSpec = {
     [EXIT.outcomeUnknown, 'a start was answered 2xx: the probe stopped at once (the error line names the workflow)'],
   ],
   async run(flags, io) {
-    // Output paths first: a link or a folder there must not cost a whole probe (they are checked again when written).
-    for (const flag of ['markdown', 'profile-out']) {
-      const file = flags.values.get(flag);
-      if (file)
-        await Promise.all([checkPathToWrite(file), refuseFolderLinkOut(file, process.cwd())]).catch((err: unknown) => {
-          throw err instanceof UnsafeFilePath ? new UsageError(`--${flag}: ${err.message}`) : err;
-        });
-    }
-    const target = readServiceTarget(io.env);
-    const problemsBase = io.env.WFS_PROBLEMS_BASE
-      ? httpUrlValue('WFS_PROBLEMS_BASE', io.env.WFS_PROBLEMS_BASE).replace(/\/+$/, '')
-      : undefined;
-    // Where `wfs find` searches: the variable, or the sandbox's own path (the service's is not documented).
-    const findTemplate = io.env.WFS_FIND_WORKFLOWS_URL || joinUrl(target.baseUrl, DEFAULT_FIND_WORKFLOWS_PATH);
-    if (findTemplate)
-      try {
-        findWorkflowsUrl(target.baseUrl, 'x', findTemplate);
-      } catch (err) {
-        throw new UsageError(`WFS_FIND_WORKFLOWS_URL: ${(err as Error).message}`);
-      }
-    const jwksUrls = (flags.lists.get('jwks-url') ?? []).map((u) => httpUrlValue('--jwks-url', u));
-    if (jwksUrls.length > MAX_KEY_SETS) throw new UsageError(`--jwks-url: at most ${MAX_KEY_SETS} key sets`);
-    const spacingMs = durationFlag(flags, 'spacing', 'ms', 100, 60_000) ?? DEFAULT_SPACING_MS;
-    const waitMs = durationFlag(flags, 'webhook-wait', 's', 1000, 600_000) ?? 30_000;
-    const address = flags.values.get('webhook-address');
-    let capture: WebhookCapture | undefined;
-    if (address !== undefined) {
-      httpUrlValue('--webhook-address', address);
-      // Every rule of the test endpoint is checked before a credential leaves.
-      buildTestWebhookRequest(
-        { address, topic: 'probe/test', subTopic: 'probe:probe/test', tenantId: 'wfs-probe' },
-        io.clock.now(),
-        target.isLocalSandbox,
-      );
-      const url = new URL(address);
-      const port =
-        intFlag(flags, 'webhook-port', 1, 65535) ??
-        (isLoopbackHost(url.hostname) && url.port ? Number(url.port) : undefined);
-      if (port === undefined)
-        throw new UsageError(
-          '--webhook-port is required with a public --webhook-address: the loopback port your tunnel or proxy forwards that address to',
-        );
-      capture = new WebhookCapture(url.hostname);
-      await capture.listen(port);
-    } else if (flags.values.has('webhook-port')) throw new UsageError('--webhook-port goes with --webhook-address');
-    const includeRefusal = flags.switches.has('include-refusal');
-    if (includeRefusal)
-      io.emit({
-        event: 'warning',
-        message:
-          "With --include-refusal the probe signs in once with a wrong password. Refused credentials weigh on the service's throttle (spec: Errors, rule 5): do not repeat it in a loop.",
-      });
-    io.emit({
-      event: 'probing',
-      origin: new URL(target.baseUrl).origin,
-      testWebhookOrigin: new URL(target.testWebhookUrl).origin,
-      plannedRequests: MAX_PROBE_REQUESTS,
-      spacingMs,
-      // Without its query, as every address the probe prints.
-      findWorkflowsAt: findTemplate.split('?')[0],
-      ...(io.env.WFS_FIND_WORKFLOWS_URL ? {} : { findWorkflowsDefault: true }),
-    });
+    await checkOutputPaths(flags);
+    const plan = probePlan(flags, io);
+    const capture = await openCapture(flags, io, plan.target.isLocalSandbox);
+    announce(flags, io, plan);
     let report;
     try {
       report = await runProbe(
         {
-          baseUrl: target.baseUrl,
-          testWebhookUrl: target.testWebhookUrl,
-          credentials: target.credentials,
-          aliasPlacement: target.aliasPlacement,
-          problemsBase,
-          findWorkflowsUrl: findTemplate,
-          jwksUrls,
-          isLocalSandbox: target.isLocalSandbox,
+          baseUrl: plan.target.baseUrl,
+          testWebhookUrl: plan.target.testWebhookUrl,
+          credentials: plan.target.credentials,
+          aliasPlacement: plan.target.aliasPlacement,
+          problemsBase: plan.problemsBase,
+          findWorkflowsUrl: plan.findTemplate,
+          jwksUrls: plan.jwksUrls,
+          isLocalSandbox: plan.target.isLocalSandbox,
         },
         {
           clock: io.clock,
-          spacingMs,
-          includeRefusal,
-          webhook: capture && address ? { address, capture, waitMs } : undefined,
+          spacingMs: plan.spacingMs,
+          includeRefusal: flags.switches.has('include-refusal'),
+          webhook: capture ? { address: capture.address, capture: capture.capture, waitMs: plan.waitMs } : undefined,
           onRow: (row) => io.emit({ event: 'probe-row', ...row }),
         },
       );
     } finally {
-      await capture?.close();
+      await capture?.capture.close();
     }
-    const markdownFile = flags.values.get('markdown');
-    if (markdownFile) {
-      // Replaced whole, never through a link at the path (#74).
-      await writeFileSafely(markdownFile, probeMarkdown(report), { existing: 'replace' });
-      io.emit({ event: 'written', what: 'markdown', file: markdownFile });
-    }
-    const profileFile = flags.values.get('profile-out');
-    if (profileFile) {
-      await writeFileSafely(profileFile, JSON.stringify(probeProfile(report), null, 2) + '\n', { existing: 'replace' });
-      io.emit({ event: 'written', what: 'profile', file: profileFile });
-    }
-    io.emit({
-      event: 'probe-summary',
-      ended: report.outcome.ended,
-      counts: report.counts,
-      requests: report.requests,
-      summary: summaryLine(report),
-    });
-    const o = report.outcome;
-    if (o.ended === 'start-accepted') {
-      io.emit({
-        event: 'error',
-        kind: 'start-accepted',
-        status: o.accepted?.status,
-        ...(o.accepted?.workflowId ? { workflowId: o.accepted.workflowId } : {}),
-        correlationId: o.accepted?.correlationId,
-        message: o.message,
-      });
-      return EXIT.outcomeUnknown;
-    }
-    if (o.ended !== 'complete') {
-      io.emit({ event: 'error', kind: o.ended, message: o.message });
-      return 1;
-    }
-    return report.counts.differs > 0 ? 1 : 0;
+    await writeReports(flags, io, report);
+    return finish(io, report);
   },
 };
+
+type Flags = Parameters<CommandSpec['run']>[0];
+type Io = Parameters<CommandSpec['run']>[1];
+type ProbeReport = Awaited<ReturnType<typeof runProbe>>;
+
+/** Output paths first: a link or a folder there must not cost a whole probe (they are checked again when written). */
+async function checkOutputPaths(flags: Flags): Promise<void> {
+  for (const flag of ['markdown', 'profile-out']) {
+    const file = flags.values.get(flag);
+    if (file)
+      await Promise.all([checkPathToWrite(file), refuseFolderLinkOut(file, process.cwd())]).catch((err: unknown) => {
+        throw err instanceof UnsafeFilePath ? new UsageError(`--${flag}: ${err.message}`) : err;
+      });
+  }
+}
+
+/** Where the probe goes and how fast, from the environment and the flags; a usage error before anything is sent. */
+function probePlan(flags: Flags, io: Io) {
+  const target = readServiceTarget(io.env);
+  const problemsBase = io.env.WFS_PROBLEMS_BASE
+    ? httpUrlValue('WFS_PROBLEMS_BASE', io.env.WFS_PROBLEMS_BASE).replace(/\/+$/, '')
+    : undefined;
+  // Where `wfs find` searches: the variable, or the sandbox's own path (the service's is not documented).
+  const findTemplate = io.env.WFS_FIND_WORKFLOWS_URL || joinUrl(target.baseUrl, DEFAULT_FIND_WORKFLOWS_PATH);
+  if (findTemplate)
+    try {
+      findWorkflowsUrl(target.baseUrl, 'x', findTemplate);
+    } catch (err) {
+      throw new UsageError(`WFS_FIND_WORKFLOWS_URL: ${(err as Error).message}`);
+    }
+  const jwksUrls = (flags.lists.get('jwks-url') ?? []).map((u) => httpUrlValue('--jwks-url', u));
+  if (jwksUrls.length > MAX_KEY_SETS) throw new UsageError(`--jwks-url: at most ${MAX_KEY_SETS} key sets`);
+  const spacingMs = durationFlag(flags, 'spacing', 'ms', 100, 60_000) ?? DEFAULT_SPACING_MS;
+  const waitMs = durationFlag(flags, 'webhook-wait', 's', 1000, 600_000) ?? 30_000;
+  return { target, problemsBase, findTemplate, jwksUrls, spacingMs, waitMs };
+}
+
+/** With --webhook-address: the loopback listener the test webhook arrives at, every rule checked before a
+ * credential leaves. */
+async function openCapture(
+  flags: Flags,
+  io: Io,
+  isLocalSandbox: boolean,
+): Promise<{ address: string; capture: WebhookCapture } | undefined> {
+  const address = flags.values.get('webhook-address');
+  if (address === undefined) {
+    if (flags.values.has('webhook-port')) throw new UsageError('--webhook-port goes with --webhook-address');
+    return undefined;
+  }
+  httpUrlValue('--webhook-address', address);
+  buildTestWebhookRequest(
+    { address, topic: 'probe/test', subTopic: 'probe:probe/test', tenantId: 'wfs-probe' },
+    io.clock.now(),
+    isLocalSandbox,
+  );
+  const url = new URL(address);
+  const port =
+    intFlag(flags, 'webhook-port', 1, 65535) ??
+    (isLoopbackHost(url.hostname) && url.port ? Number(url.port) : undefined);
+  if (port === undefined)
+    throw new UsageError(
+      '--webhook-port is required with a public --webhook-address: the loopback port your tunnel or proxy forwards that address to',
+    );
+  const capture = new WebhookCapture(url.hostname);
+  await capture.listen(port);
+  return { address, capture };
+}
+
+function announce(flags: Flags, io: Io, plan: ReturnType<typeof probePlan>): void {
+  if (flags.switches.has('include-refusal'))
+    io.emit({
+      event: 'warning',
+      message:
+        "With --include-refusal the probe signs in once with a wrong password. Refused credentials weigh on the service's throttle (spec: Errors, rule 5): do not repeat it in a loop.",
+    });
+  io.emit({
+    event: 'probing',
+    origin: new URL(plan.target.baseUrl).origin,
+    testWebhookOrigin: new URL(plan.target.testWebhookUrl).origin,
+    plannedRequests: MAX_PROBE_REQUESTS,
+    spacingMs: plan.spacingMs,
+    // Without its query, as every address the probe prints.
+    findWorkflowsAt: plan.findTemplate.split('?')[0],
+    ...(io.env.WFS_FIND_WORKFLOWS_URL ? {} : { findWorkflowsDefault: true }),
+  });
+}
+
+async function writeReports(flags: Flags, io: Io, report: ProbeReport): Promise<void> {
+  const markdownFile = flags.values.get('markdown');
+  if (markdownFile) {
+    // Replaced whole, never through a link at the path (#74).
+    await writeFileSafely(markdownFile, probeMarkdown(report), { existing: 'replace' });
+    io.emit({ event: 'written', what: 'markdown', file: markdownFile });
+  }
+  const profileFile = flags.values.get('profile-out');
+  if (profileFile) {
+    await writeFileSafely(profileFile, JSON.stringify(probeProfile(report), null, 2) + '\n', { existing: 'replace' });
+    io.emit({ event: 'written', what: 'profile', file: profileFile });
+  }
+}
+
+function finish(io: Io, report: ProbeReport): number {
+  io.emit({
+    event: 'probe-summary',
+    ended: report.outcome.ended,
+    counts: report.counts,
+    requests: report.requests,
+    summary: summaryLine(report),
+  });
+  const o = report.outcome;
+  if (o.ended === 'start-accepted') {
+    io.emit({
+      event: 'error',
+      kind: 'start-accepted',
+      status: o.accepted?.status,
+      ...(o.accepted?.workflowId ? { workflowId: o.accepted.workflowId } : {}),
+      correlationId: o.accepted?.correlationId,
+      message: o.message,
+    });
+    return EXIT.outcomeUnknown;
+  }
+  if (o.ended !== 'complete') {
+    io.emit({ event: 'error', kind: o.ended, message: o.message });
+    return 1;
+  }
+  return report.counts.differs > 0 ? 1 : 0;
+}

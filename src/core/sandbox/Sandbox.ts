@@ -37,6 +37,7 @@ import { WebhookSigner } from '../signing/webhookSigner';
 import { listenOn } from '../http/listenError';
 import { newControlSecret, originRefusal } from './sandboxAccess';
 import type { SandboxProfile } from './sandboxProfile';
+import { FaultedDeliveries } from './faultedDeliveries';
 
 export interface SandboxOptions {
   host?: string;
@@ -163,6 +164,7 @@ export class Sandbox extends TypedEmitter<SandboxEvents> {
       signer,
       dispatcher,
       faults: new SandboxFaults(),
+      deliveries: new FaultedDeliveries(clock, signer, dispatcher),
       throttle: new RateThrottle(clock, { ...DEFAULT_THROTTLE, ...this.options.throttle }),
       webhookEndpoints: new Set(),
       allowLoopbackHttp: this.options.allowLoopbackHttp ?? true,
@@ -171,6 +173,7 @@ export class Sandbox extends TypedEmitter<SandboxEvents> {
       profile: this.options.profile,
     };
     ctx.tokens.imitate = this.options.profile?.accessToken;
+    ctx.deliveries.set(this.options.profile?.deliveryFaults);
     this.ctx = ctx;
     return this.info();
   }
@@ -199,6 +202,7 @@ export class Sandbox extends TypedEmitter<SandboxEvents> {
     const server = this.server;
     if (!server) return;
     this.server = undefined;
+    this.ctx?.deliveries.stop();
     this.ctx?.dispatcher.stop();
     this.ctx?.workflows.stop();
     await new Promise<void>((resolve) => {
@@ -212,9 +216,7 @@ export class Sandbox extends TypedEmitter<SandboxEvents> {
     const ctx = this.ctx;
     if (!ctx) return;
     this.emit('workflow-event', event);
-    const body = Buffer.from(JSON.stringify(event), 'utf8');
-    for (const address of ctx.webhookEndpoints)
-      void ctx.dispatcher.deliver({ address, body, webhookId: event.webhookId, topic: event.topic });
+    ctx.deliveries.workflowEvent(event, [...ctx.webhookEndpoints]);
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -376,6 +378,7 @@ export class Sandbox extends TypedEmitter<SandboxEvents> {
     const ctx = this.context;
     ctx.workflows.reset();
     ctx.faults.clear();
+    ctx.deliveries.set(undefined);
     ctx.throttle.reset();
     ctx.tokens.reset();
     ctx.webhookEndpoints.clear();

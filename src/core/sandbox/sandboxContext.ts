@@ -6,6 +6,7 @@ import type { SandboxFaults } from './sandboxFaults';
 import type { SandboxTokens } from './sandboxTokens';
 import type { SandboxWorkflows } from './sandboxWorkflows';
 import type { WebhookDispatcher } from './webhookDispatcher';
+import type { FaultedDeliveries } from './faultedDeliveries';
 import type { WebhookSigner } from '../signing/webhookSigner';
 
 export interface SandboxContext {
@@ -19,6 +20,8 @@ export interface SandboxContext {
   signer: WebhookSigner;
   dispatcher: WebhookDispatcher;
   faults: SandboxFaults;
+  /** Deliveries under the delivery faults in force (duplicate, reorder, delay, retry-storm, burst). */
+  deliveries: FaultedDeliveries;
   throttle: RateThrottle;
   /** Registered webhook endpoints that receive workflow events (spec: Events 1). */
   webhookEndpoints: Set<string>;

@@ -4,6 +4,7 @@ import { httpRequest } from '../http/request';
 import type { EndpointRegistration } from '../receiver/ReceiverSession';
 import { joinUrl } from '../http/paths';
 import { SANDBOX_SECRET_HEADER } from '../sandbox/sandboxAccess';
+import type { DeliveryFaultRequest, DeliveryFaults } from './deliveryFaults';
 
 export interface SandboxTrust {
   baseUrl: string;
@@ -106,10 +107,30 @@ export class SandboxControlClient implements AuditIssuer {
     return r.pending as Record<string, number>;
   }
 
-  /** The faults still to come, each with its count left, and every kind the sandbox knows. */
-  async faults(): Promise<{ pending: Record<string, number>; kinds: string[] }> {
+  /** Lays a delivery fault (duplicate, reorder, delay, retry-storm, burst) over the setting in force; the API
+   * faults still pending and the whole delivery setting afterwards (its seed included). */
+  async addDeliveryFault(
+    request: DeliveryFaultRequest,
+  ): Promise<{ pending: Record<string, number>; delivery: unknown }> {
+    const r = await this.call('POST', '/sandbox/faults', request);
+    return { pending: r.pending as Record<string, number>, delivery: r.delivery ?? null };
+  }
+
+  /** The faults still to come, each with its count left, every kind the sandbox knows, and the delivery faults in
+   * force (null when none; an older sandbox says nothing of them). */
+  async faults(): Promise<{
+    pending: Record<string, number>;
+    kinds: string[];
+    delivery: DeliveryFaults | null;
+    deliveryKinds: string[];
+  }> {
     const r = await this.call('GET', '/sandbox/faults');
-    return { pending: r.pending as Record<string, number>, kinds: r.kinds as string[] };
+    return {
+      pending: r.pending as Record<string, number>,
+      kinds: r.kinds as string[],
+      delivery: (r.delivery as DeliveryFaults | undefined) ?? null,
+      deliveryKinds: (r.deliveryKinds as string[] | undefined) ?? [],
+    };
   }
 
   /** Publishes a new signing key (the previous one stays in the key set); its kid. */

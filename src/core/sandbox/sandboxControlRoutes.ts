@@ -3,6 +3,7 @@
 // but only for whoever holds the per-start secret (sandboxAccess.ts).
 import type { SandboxContext } from './sandboxContext';
 import { isFaultKind, FAULT_KINDS } from './sandboxFaults';
+import { DELIVERY_FAULT_KINDS, isDeliveryFaultKind, withDeliveryFault } from './deliveryFaults';
 import { isPlainObject, parseJsonBody, type SandboxRequest } from './sandboxRequest';
 import { jsonReply, problemReply, type Reply } from './sandboxResponses';
 import type { WorkflowStatus } from './sandboxWorkflows';
@@ -178,10 +179,23 @@ function changeWebhooks({ ctx, req, b }: ControlCall): Reply {
   return jsonReply(adding ? 201 : 200, { endpoints: [...ctx.webhookEndpoints] });
 }
 
+/** A delivery fault laid over the setting in force; the answer gives the whole setting (its seed included). */
+function addDeliveryFault(ctx: SandboxContext, b: Record<string, unknown>): Reply {
+  if (b.after !== undefined) return bad(ctx, 'after applies only to the throttle fault.');
+  try {
+    ctx.deliveries.set(withDeliveryFault(ctx.deliveries.faults, { ...b, fault: b.fault as never }));
+  } catch (err) {
+    return bad(ctx, `${(err as Error).message}.`);
+  }
+  return jsonReply(201, { pending: pendingFaults(ctx), delivery: ctx.deliveries.faults });
+}
+
 function addFault({ ctx, b }: ControlCall): Reply {
+  if (isDeliveryFaultKind(b.fault)) return addDeliveryFault(ctx, b);
   const count = b.count === undefined ? 1 : b.count;
   const after = b.after === undefined ? 0 : b.after;
-  if (!isFaultKind(b.fault)) return bad(ctx, `fault must be one of: ${FAULT_KINDS.join(', ')}.`);
+  if (!isFaultKind(b.fault))
+    return bad(ctx, `fault must be one of: ${[...FAULT_KINDS, ...DELIVERY_FAULT_KINDS].join(', ')}.`);
   if (typeof count !== 'number' || !Number.isInteger(count) || count < 1 || count > 1000)
     return bad(ctx, 'count must be an integer from 1 to 1000.');
   if (b.after !== undefined && b.fault !== 'throttle') return bad(ctx, 'after applies only to the throttle fault.');
@@ -197,7 +211,8 @@ function clearFaults({ ctx }: ControlCall): Reply {
   ctx.faults.clear();
   ctx.workflows.failNext = 0;
   ctx.throttle.clearForced();
-  return jsonReply(200, { pending: pendingFaults(ctx) });
+  ctx.deliveries.set(undefined);
+  return jsonReply(200, { pending: pendingFaults(ctx), delivery: null });
 }
 
 function advanceClock({ ctx, b, hooks }: ControlCall): Reply {
@@ -262,7 +277,16 @@ const ROUTES = new Map<string, ControlHandler>([
   ['GET webhooks', ({ ctx }) => jsonReply(200, { endpoints: [...ctx.webhookEndpoints] })],
   ['POST webhooks', changeWebhooks],
   ['DELETE webhooks', changeWebhooks],
-  ['GET faults', ({ ctx }) => jsonReply(200, { pending: pendingFaults(ctx), kinds: FAULT_KINDS })],
+  [
+    'GET faults',
+    ({ ctx }) =>
+      jsonReply(200, {
+        pending: pendingFaults(ctx),
+        kinds: FAULT_KINDS,
+        delivery: ctx.deliveries.faults ?? null,
+        deliveryKinds: DELIVERY_FAULT_KINDS,
+      }),
+  ],
   ['POST faults', addFault],
   ['DELETE faults', clearFaults],
   ['POST clock/advance', advanceClock],

@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { messageTimestamp } from '../time/timestamps';
 import type { SandboxContext } from './sandboxContext';
 import type { Reply } from './sandboxResponses';
+import { deliveryFaultKinds, deliveryFaultsFromJson, type DeliveryFaults } from './deliveryFaults';
 
 export const PROFILE_FORMAT = 'wfs-sandbox-profile';
 export const PROFILE_VERSION = 1;
@@ -47,6 +48,8 @@ export interface SandboxProfileFile {
   refresh?: { rotatesRefreshToken?: boolean };
   accessToken?: TokenTemplate;
   testWebhook?: { headers?: string[]; token?: TokenTemplate };
+  /** Delivery faults in force from the start (deliveryFaults.ts deliveryFaultsFromJson). */
+  deliveryFaults?: Record<string, unknown>;
 }
 
 /** What the sandbox imitates, checked. */
@@ -57,6 +60,7 @@ export interface SandboxProfile {
   /** Extra access-token header parameters and claims (by type): added to the sandbox's own, which stay. */
   accessToken?: { header: string[]; claims: Record<string, JsonTypeName> };
   testWebhook?: { headers: string[]; header: string[]; claims: Record<string, JsonTypeName>; lifetimeSeconds?: number };
+  deliveryFaults?: DeliveryFaults;
 }
 
 export interface LoadedProfile {
@@ -126,6 +130,7 @@ export function loadSandboxProfile(text: string): LoadedProfile {
     'refresh',
     'accessToken',
     'testWebhook',
+    'deliveryFaults',
   ]);
   for (const k of Object.keys(raw))
     if (!known.has(k)) out.ignored.push(`"${k}": not a profile entry this sandbox knows`);
@@ -161,37 +166,52 @@ export function loadSandboxProfile(text: string): LoadedProfile {
       );
     }
   }
-  if (raw.testWebhook !== undefined) {
-    const w = isObject(raw.testWebhook) ? raw.testWebhook : {};
-    const headers: string[] = [];
-    for (const h of Array.isArray(w.headers) ? w.headers.slice(0, MAX_NAMES) : []) {
-      const name = typeof h === 'string' ? h.toLowerCase() : '';
-      if (!HEADER_NAME.test(name)) out.ignored.push(`testWebhook.headers ${JSON.stringify(h)}: not a header name`);
-      else if (NEVER_WEBHOOK_HEADERS.has(name)) continue;
-      else headers.push(name);
-    }
-    const imitated: SandboxProfile['testWebhook'] = { headers, header: [], claims: {} };
-    if (w.token !== undefined) {
-      const t = tokenTemplate(w.token, 'testWebhook.token', out.ignored);
-      if (t) {
-        const missing = ['iss', 'aud', 'exp', 'body_sha256'].filter((c) => !(c in t.claims));
-        if (missing.length)
-          out.ignored.push(
-            `testWebhook.token lacks ${missing.join(', ')}: the spec requires them, so the sandbox keeps signing them`,
-          );
-        imitated.claims = pick(t.claims, (n) => !OWN_WEBHOOK_CLAIMS.has(n));
-        imitated.header = t.header.filter((h) => !NEVER_HEADER.has(h));
-        for (const h of t.header.filter((x) => NEVER_HEADER.has(x) && !['alg', 'typ', 'kid'].includes(x)))
-          out.ignored.push(`testWebhook.token header ${h}: changes how a token is verified; never imitated`);
-        if (t.lifetimeSeconds !== undefined) imitated.lifetimeSeconds = t.lifetimeSeconds;
-      }
-    }
-    out.profile.testWebhook = imitated;
-    out.imitated.push(
-      `test-webhook headers ${headers.join(', ') || '(its own)'}; token claims ${Object.keys(imitated.claims).join(', ') || '(its own)'}${imitated.lifetimeSeconds !== undefined ? `, lifetime ${imitated.lifetimeSeconds} s` : ''}`,
-    );
-  }
+  if (raw.testWebhook !== undefined) readTestWebhook(raw.testWebhook, out);
+  if (raw.deliveryFaults !== undefined) readDeliveryFaults(raw.deliveryFaults, out);
   return out;
+}
+
+/** The test webhook's headers and token, as the probe saw them. */
+function readTestWebhook(v: unknown, out: LoadedProfile): void {
+  const w = isObject(v) ? v : {};
+  const headers: string[] = [];
+  for (const h of Array.isArray(w.headers) ? w.headers.slice(0, MAX_NAMES) : []) {
+    const name = typeof h === 'string' ? h.toLowerCase() : '';
+    if (!HEADER_NAME.test(name)) out.ignored.push(`testWebhook.headers ${JSON.stringify(h)}: not a header name`);
+    else if (NEVER_WEBHOOK_HEADERS.has(name)) continue;
+    else headers.push(name);
+  }
+  const imitated: SandboxProfile['testWebhook'] = { headers, header: [], claims: {} };
+  if (w.token !== undefined) {
+    const t = tokenTemplate(w.token, 'testWebhook.token', out.ignored);
+    if (t) {
+      const missing = ['iss', 'aud', 'exp', 'body_sha256'].filter((c) => !(c in t.claims));
+      if (missing.length)
+        out.ignored.push(
+          `testWebhook.token lacks ${missing.join(', ')}: the spec requires them, so the sandbox keeps signing them`,
+        );
+      imitated.claims = pick(t.claims, (n) => !OWN_WEBHOOK_CLAIMS.has(n));
+      imitated.header = t.header.filter((h) => !NEVER_HEADER.has(h));
+      for (const h of t.header.filter((x) => NEVER_HEADER.has(x) && !['alg', 'typ', 'kid'].includes(x)))
+        out.ignored.push(`testWebhook.token header ${h}: changes how a token is verified; never imitated`);
+      if (t.lifetimeSeconds !== undefined) imitated.lifetimeSeconds = t.lifetimeSeconds;
+    }
+  }
+  out.profile.testWebhook = imitated;
+  out.imitated.push(
+    `test-webhook headers ${headers.join(', ') || '(its own)'}; token claims ${Object.keys(imitated.claims).join(', ') || '(its own)'}${imitated.lifetimeSeconds !== undefined ? `, lifetime ${imitated.lifetimeSeconds} s` : ''}`,
+  );
+}
+
+/** Delivery faults to set at start (deliveryFaults.ts): a setting of the sandbox's own, not an observation. */
+function readDeliveryFaults(v: unknown, out: LoadedProfile): void {
+  try {
+    const f = deliveryFaultsFromJson(v);
+    out.profile.deliveryFaults = f;
+    out.imitated.push(`delivery faults ${deliveryFaultKinds(f).join(', ')} (seed ${f.seed}, to ${f.to} deliveries)`);
+  } catch (err) {
+    out.ignored.push(`deliveryFaults: ${(err as Error).message}`);
+  }
 }
 
 function responseTemplate(v: unknown, where: string, ignored: string[]): ResponseTemplate | undefined {

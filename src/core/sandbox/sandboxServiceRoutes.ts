@@ -304,7 +304,7 @@ export async function testWebhook(ctx: SandboxContext, req: SandboxRequest): Pro
     header: placeholderValues(Object.fromEntries(imitate.header.map((h) => [h, 'string' as const])), iat),
     ttlSeconds: imitate.lifetimeSeconds,
   };
-  const attempt = await ctx.dispatcher.deliver({ address, body, webhookId, topic, headers: forwarded, sign });
+  const attempt = await ctx.deliveries.test({ address, body, webhookId, topic, headers: forwarded, sign });
   return jsonReply(200, {
     webhookId,
     address,

@@ -5,6 +5,7 @@ import type { Clock, TimerHandle } from '../time/clock';
 import { httpRequest } from '../http/request';
 import type { SignOptions, WebhookSigner } from '../signing/webhookSigner';
 import { TypedEmitter } from '../events/TypedEmitter';
+import { faultMarkHeader, SANDBOX_FAULT_HEADER, type SandboxFaultMark } from '../webhooks/sandboxFaultMark';
 
 export interface RetryPolicy {
   /** Attempts in all, the first included. */
@@ -33,6 +34,8 @@ export type DeliveryAttempt = {
   nextAttemptAt?: number;
   /** Why no retry follows an attempt that failed, when the bound on bodies awaiting retry refused it. */
   retryRefused?: string;
+  /** What a delivery fault did to it: the X-Wfs-Sandbox-Fault header it carried. */
+  fault?: string;
 };
 
 /** Bodies held for a retry (up to 1 MiB each, the sandbox runs in the extension host): past this, a failed
@@ -50,6 +53,13 @@ export interface OutgoingWebhook {
   headers?: Record<string, string>;
   /** Extra claims, header parameters or lifetime of its token (a sandbox profile's test webhook). */
   sign?: Pick<SignOptions, 'claims' | 'header' | 'ttlSeconds'>;
+  /** A token already made for these bytes, sent by the first attempt (a duplicate that keeps its original's); a
+   * retry signs anew, as the service does. */
+  token?: string;
+  /** What a delivery fault did to it, sent as the X-Wfs-Sandbox-Fault header (outside the body and the token). */
+  faultMark?: SandboxFaultMark;
+  /** A retry storm: the retry schedule divided by this factor, each retry marked with its number. */
+  retryFactor?: number;
 }
 
 export interface DispatcherEvents {
@@ -96,13 +106,16 @@ export class WebhookDispatcher extends TypedEmitter<DispatcherEvents> {
       attempt: n,
       at: this.clock.now(),
     };
+    const mark = this.markOf(hook, n);
+    if (mark !== undefined) record.fault = mark;
     try {
-      const token = await this.signer.sign(hook.body, hook.sign);
+      const token = n === 1 && hook.token !== undefined ? hook.token : await this.signer.sign(hook.body, hook.sign);
       const res = await httpRequest({
         method: 'POST',
         url: hook.address,
         headers: {
           ...hook.headers,
+          ...(mark === undefined ? {} : { [SANDBOX_FAULT_HEADER]: mark }),
           authorization: `Bearer ${token}`,
           'content-type': 'application/json',
           'user-agent': 'WorkflowService-Webhooks/sandbox',
@@ -120,7 +133,7 @@ export class WebhookDispatcher extends TypedEmitter<DispatcherEvents> {
       if (this.retryBytes + hook.body.length > this.maxRetryBytes) {
         record.retryRefused = `not retried: the sandbox holds at most ${this.maxRetryBytes / 1024 / 1024} MiB of deliveries awaiting a retry`;
       } else {
-        const delay = Math.min(this.retry.maxDelayMs, this.retry.baseDelayMs * 2 ** (n - 1));
+        const delay = this.retryDelay(hook, n);
         record.nextAttemptAt = this.clock.now() + delay;
         this.retryBytes += hook.body.length;
         const handle = this.clock.setTimeout(() => {
@@ -131,9 +144,28 @@ export class WebhookDispatcher extends TypedEmitter<DispatcherEvents> {
         this.timers.add(handle);
       }
     }
+    this.keep(record);
+    return record;
+  }
+
+  /** The wait before attempt n + 1: doubling from the base up to its ceiling, compressed in a retry storm. */
+  private retryDelay(hook: OutgoingWebhook, n: number): number {
+    const delay = Math.min(this.retry.maxDelayMs, this.retry.baseDelayMs * 2 ** (n - 1));
+    return hook.retryFactor ? Math.max(1, Math.round(delay / hook.retryFactor)) : delay;
+  }
+
+  /** The fault header of attempt n: the first carries the planned mark; a storm's retries say which retry. */
+  private markOf(hook: OutgoingWebhook, n: number): string | undefined {
+    if (n === 1) return hook.faultMark && faultMarkHeader(hook.faultMark);
+    if (!hook.retryFactor) return undefined;
+    const { duplicateOf, freshToken, burst } = hook.faultMark ?? {};
+    const retry = { attempt: n - 1, of: this.retry.maxAttempts - 1 };
+    return faultMarkHeader({ duplicateOf, freshToken, burst, retry });
+  }
+
+  private keep(record: DeliveryAttempt): void {
     this.attempts.push(record);
     if (this.attempts.length > 1000) this.attempts.splice(0, this.attempts.length - 1000);
     this.emit('attempt', record);
-    return record;
   }
 }

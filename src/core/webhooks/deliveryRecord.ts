@@ -7,6 +7,7 @@ import type { JWTPayload, ProtectedHeaderParameters } from 'jose';
 import { dedupeKey, tokenDedupeKey } from './DedupeSet';
 import { claimsSignedHere } from './signedHereClaim';
 import type { VerificationCheck } from './Verifier';
+import { parseFaultMark, SANDBOX_FAULT_HEADER, type SandboxFaultMark } from './sandboxFaultMark';
 
 export { forwardFailed, forwardsOf, type ForwardAnswerRecord, type ForwardResult } from './forwardAnswer';
 import type { ForwardAnswerRecord, ForwardResult } from './forwardAnswer';
@@ -59,6 +60,10 @@ export interface DeliveryRecord {
   /** The delivery this one was made from by Edit and Resend (its id), as its X-Wfs-Derived-From header said: a
    * verified delivery's only, and a link for the user, never a decision (the header is outside the signature). */
   derivedFrom?: string;
+  /** What the sandbox said it did to this delivery (a duplicate, a reordering, a delay…), from its
+   * X-Wfs-Sandbox-Fault header: a verified delivery's only, outside the signature, so shown as the sandbox's
+   * unverified note and never deciding anything. */
+  sandboxFault?: SandboxFaultMark;
   /** Verified with a token this toolkit signed for this one delivery (Edit and Resend, a fixture sent to the
    * receiver, Replay, the audit): signed with the sandbox's key here, not by the service. */
   signedHere?: true;
@@ -177,6 +182,8 @@ export function describeEvent(record: DeliveryRecord, body: unknown, req: Incomi
   if (data && typeof data === 'object' && typeof data.runId === 'string') record.runId = data.runId;
   if (unsigned) record.unsigned = unsigned;
   if (typeof webhookId !== 'string') record.dedupeKey = tokenDedupeKey(signature);
+  const mark = parseFaultMark(headerValue(req, SANDBOX_FAULT_HEADER));
+  if (mark) record.sandboxFault = mark;
 }
 
 /** unsigned, with the header's value for field when the request sent that header. */

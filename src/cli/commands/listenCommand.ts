@@ -4,7 +4,7 @@ import { statSync } from 'node:fs';
 import { TransportError } from '../../core/http';
 import { ReceiverSession } from '../../core/receiver';
 import { SandboxControlClient } from '../../core/sandbox';
-import { type DeliveryRecord, fileModeWarning, type TrustedIssuer } from '../../core/webhooks';
+import { type DeliveryRecord, faultMarkText, fileModeWarning, type TrustedIssuer } from '../../core/webhooks';
 import { PROXY_ENV, type CommandSpec } from '../commandSpec';
 import { UsageError, type ParsedFlags } from '../flags';
 import { httpUrlValue } from '../httpUrlValue';
@@ -147,6 +147,7 @@ function renderEvents(session: ReceiverSession, logFile: string | undefined, emi
       checks: r.checks,
       ...forwardFields(r),
       ...(r.note ? { note: r.note } : {}),
+      ...(r.sandboxFault ? { sandboxFault: { ...r.sandboxFault, text: faultMarkText(r.sandboxFault) } } : {}),
     }),
   );
   session.on('failure', (r) =>

@@ -97,6 +97,7 @@ function delivery(l: Line, s: Style): string {
   return [
     `${ok ? s.green('✓') : s.red('✗')} ${httpStatus(l.status, s)}  ${what.join('  ')}`,
     ...(why && !ok ? [s.dim(`    ${why}`)] : []),
+    ...(l.sandboxFault?.text ? [s.yellow(`    the sandbox's note (unverified): ${l.sandboxFault.text}`)] : []),
     ...((l.forwards ?? []) as ForwardAnswerRecord[]).map(
       (f) => `    ${forwardFailed(f) ? s.red(forwardLine(f)) : s.dim(forwardLine(f))}`,
     ),
@@ -110,7 +111,7 @@ const webhookAttempt: Render = (l, s) => {
   const delivered = typeof l.status === 'number' && l.status >= 200 && l.status < 300;
   const outcome = typeof l.status === 'number' ? `answered ${httpStatus(l.status, s)}` : `not delivered: ${l.error}`;
   const next = l.nextAttemptAt ? `; next attempt at ${new Date(l.nextAttemptAt).toISOString().slice(11, 19)}` : '';
-  return `${delivered ? s.green('→') : s.red('→')} webhook ${l.topic ?? ''} ${l.webhookId} to ${l.address} (attempt ${l.attempt}): ${outcome}${next}${l.retryRefused ? `; ${l.retryRefused}` : ''}`;
+  return `${delivered ? s.green('→') : s.red('→')} webhook ${l.topic ?? ''} ${l.webhookId} to ${l.address} (attempt ${l.attempt}): ${outcome}${next}${l.retryRefused ? `; ${l.retryRefused}` : ''}${l.fault ? s.yellow(`  [sandbox fault: ${l.fault}]`) : ''}`;
 };
 
 const auditCase: Render = (l, s) => {

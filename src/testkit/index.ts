@@ -19,12 +19,17 @@ export type {
   DeliveryAnswer,
   Jwk,
   Jwks,
+  Scenario,
+  ScenarioDelivery,
+  ScenarioOptions,
   SignedDelivery,
   TestIssuer,
   TestIssuerOptions,
   TokenOptions,
 } from './types';
 export type { JwksServer } from '../core/signing';
+export type { SandboxFaultMark } from '../core/webhooks';
+export { scenario } from './scenario';
 // The service's other objects (spec: Resources and their fields); their JSON Schemas ship in the package's schemas/
 // folder (`workflow-service-cli/schemas/workflow.schema.json`, …). Optional fields are omitted, never null.
 export type {

@@ -2,6 +2,7 @@
 // rolled up from this source by API Extractor (api-extractor.json); the API report (testkit.api.md) shows every
 // change to them in review.
 import type { JwksServer } from '../core/signing';
+import type { SandboxFaultMark } from '../core/webhooks';
 
 /** A public key in JWK form, as published in a key set. */
 export interface Jwk {
@@ -73,6 +74,55 @@ export interface TestIssuerOptions {
   issuer?: string;
   /** Default "test-receiver". */
   audience?: string;
+}
+
+/** How the deliveries of a scenario go wrong; each option is one delivery fault of the sandbox. */
+export interface ScenarioOptions {
+  /** The events, in the order the service made them (e.g. from buildEvent). */
+  events: object[];
+  /** Signs every delivery. */
+  issuer: TestIssuer;
+  /** Extra copies (same webhookId, same body), each after the delivery it repeats: 1 to 10. */
+  duplicate?: number;
+  /** With duplicate: each copy gets a token of its own (default: the original's token, byte for byte). */
+  freshToken?: boolean;
+  /** Deliver the events in another order (always a different one when there are two or more). */
+  reorder?: boolean;
+  /** Milliseconds before each delivery: fixed, or a seeded value from min to max (0 to 60000). */
+  delay?: number | { min: number; max: number };
+  /** Each delivery this many times at the same moment (2 to 50). */
+  burst?: number;
+  /** The same seed gives the same deliveries in the same order (default: a new one, on `scenario.seed`). */
+  seed?: number;
+  /** How every token is signed (e.g. to test expiry along with a duplicate). */
+  token?: TokenOptions;
+}
+
+/** One signed delivery of a scenario: send `body` with `headers`, unchanged. */
+export interface ScenarioDelivery extends SignedDelivery {
+  /** The event delivered (the object given; its bytes are `body`). */
+  event: object;
+  /** The event's webhookId (or "event-N" when it has none). */
+  webhookId: string;
+  /** The event's index in `events`. */
+  index: number;
+  /** When it arrives, in milliseconds from the first delivery's moment: the delays added up (nothing waits). */
+  atMs: number;
+  /** Arrives at the same moment as the delivery before it (a burst). */
+  together: boolean;
+  /** What was done to it; also in `headers["x-wfs-sandbox-fault"]` when anything was. */
+  mark: SandboxFaultMark;
+  /** The mark in words, e.g. "duplicate of 5edd… (same token), reordered"; "" when nothing was done. */
+  note: string;
+}
+
+export interface Scenario extends AsyncIterable<ScenarioDelivery> {
+  /** The seed used: give it back to repeat the scenario exactly. */
+  readonly seed: number;
+  /** How many deliveries it makes. */
+  readonly size: number;
+  /** Every delivery, signed, in the order they arrive. */
+  deliveries(): Promise<ScenarioDelivery[]>;
 }
 
 /** The receiver's answer to one delivery. */

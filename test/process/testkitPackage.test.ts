@@ -159,6 +159,26 @@ describe('the test kit, installed from the packed CLI into an empty folder', fun
     assert.equal(tsc.status, 0, tsc.out);
   });
 
+  it("docs/testkit.md's scenario() test passes on its idempotent handler, and fails on one that counts copies", () => {
+    writeFileSync(join(dir, 'handler.mjs'), docBlock('handler.mjs'));
+    writeFileSync(join(dir, 'handler.test.mjs'), docBlock('handler.test.mjs'));
+    const t = run(process.execPath, ['--test', 'handler.test.mjs'], dir);
+    assert.equal(t.status, 0, t.out);
+    assert.match(t.out, /# pass 1\b/);
+    // The same handler without its dedupe: the copies the scenario sends are counted again.
+    const handler = docBlock('handler.mjs');
+    const dedupe = /^ *if \(seen\.has\(event\.webhookId\)\).*\n/m;
+    assert.match(handler, dedupe);
+    const broken = mkdtempSync(join(tmpdir(), 'wfs-testkit-scenario-'));
+    symlinkSync(join(dir, 'node_modules'), join(broken, 'node_modules'), 'dir');
+    writeFileSync(join(broken, 'package.json'), '{"private":true,"type":"module"}\n');
+    writeFileSync(join(broken, 'handler.mjs'), handler.replace(dedupe, ''));
+    writeFileSync(join(broken, 'handler.test.mjs'), docBlock('handler.test.mjs'));
+    const b = run(process.execPath, ['--test', 'handler.test.mjs'], broken);
+    assert.equal(b.status, 1, b.out);
+    assert.match(b.out, /seed 1: each event processed once/);
+  });
+
   it('the installed testkit.md, README.md and agents.md link only to files the package holds (cli.md is its README.md)', () => {
     const installed = join(dir, 'node_modules/workflow-service-cli');
     for (const doc of ['testkit.md', 'README.md', 'agents.md']) {

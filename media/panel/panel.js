@@ -24,6 +24,9 @@
   const { el, kvTable } = window.wfsDom;
   // deliveryView.ts SIGNED_HERE_TEXT: a delivery verified with a token this toolkit signed for it.
   const SIGNED_HERE = 'signed here (sandbox key)';
+  // deliveryView.ts sandboxNote: what the sandbox said it did (a delivery fault), from a header outside the signature.
+  const SANDBOX_NOTE_TITLE =
+    "The sandbox's X-Wfs-Sandbox-Fault header: what its delivery faults did. Outside the signature, so unverified; the service sends no such header.";
   const SIGNED_HERE_TITLE =
     "Signed by this toolkit with the sandbox's key (Edit and Resend, a fixture, Replay or the audit), and trusted for this one delivery: not sent by the service";
 
@@ -157,6 +160,8 @@
     );
     if (r.duplicate) badge.appendChild(el('span', 'duplicate', 'badge dup'));
     if (r.signedHere) badge.appendChild(el('span', SIGNED_HERE, 'badge signed-here', { title: SIGNED_HERE_TITLE }));
+    if (r.sandboxNote)
+      badge.appendChild(el('span', `sandbox: ${r.sandboxNote}`, 'badge sandbox-note', { title: SANDBOX_NOTE_TITLE }));
     if (r.forwardsFailed)
       badge.appendChild(
         el('span', 'forward failed', 'badge bad forward-failed', {
@@ -277,6 +282,12 @@
     if (d.row.duplicate)
       head.appendChild(el('span', 'duplicate (already processed: answered 200, not processed again)', 'badge dup'));
     if (d.row.signedHere) head.appendChild(el('span', SIGNED_HERE, 'badge signed-here', { title: SIGNED_HERE_TITLE }));
+    if (d.row.sandboxNote)
+      head.appendChild(
+        el('span', `the sandbox's note (unverified): ${d.row.sandboxNote}`, 'badge sandbox-note', {
+          title: SANDBOX_NOTE_TITLE,
+        }),
+      );
     parts.push(head);
 
     const actions = el('div', null, 'actions', { role: 'toolbar', 'aria-label': 'Delivery actions' });

@@ -1,3 +1,4 @@
+import { deliveryFaultsText } from '../../core/sandbox/deliveryFaults';
 // The human face of the commands that run until stopped (`wfs sandbox`, `wfs listen`), of `wfs audit`, and of the
 // sandbox's control commands: one short line per event, the facts a person acts on first.
 import { type ForwardAnswerRecord, forwardFailed, forwardLine } from '../../core/webhooks';
@@ -171,8 +172,15 @@ export const SERVER_RENDERERS: Record<string, Render> = {
   'trust-mismatch': trustMismatch,
   'check-in-your-code': checkInYourCode,
   'fault-injected': (l, s) =>
-    `${s.green('✓')} Injected ${s.bold(String(l.fault))} ×${l.count}${l.after ? ` after ${l.after} request(s)` : ''}; pending now: ${pending(l.pending)}`,
-  faults: (l, s) => `Pending faults: ${pending(l.pending)}\n${s.dim(`  kinds: ${(l.kinds ?? []).join(', ')}`)}`,
+    l.delivery
+      ? `${s.green('✓')} Delivery faults now: ${deliveryFaultsText(l.delivery)}\n${s.dim(`  until cleared: wfs sandbox faults --clear`)}`
+      : `${s.green('✓')} Injected ${s.bold(String(l.fault))} ×${l.count}${l.after ? ` after ${l.after} request(s)` : ''}; pending now: ${pending(l.pending)}`,
+  faults: (l, s) =>
+    [
+      `Pending faults: ${pending(l.pending)}`,
+      s.dim(`  kinds: ${[...(l.kinds ?? []), ...(l.deliveryKinds ?? [])].join(', ')}`),
+      `Delivery faults: ${l.delivery ? deliveryFaultsText(l.delivery) : 'none'}`,
+    ].join('\n'),
   'faults-cleared': (l, s) => `${s.green('✓')} Faults cleared; pending now: ${pending(l.pending)}`,
   'key-rotated': (l, s) =>
     `${s.green('✓')} The sandbox signs with a new key now: kid ${s.bold(String(l.kid))} (the previous key stays in its key set)`,

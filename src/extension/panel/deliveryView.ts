@@ -3,6 +3,7 @@
 import { forwardFailed, forwardsOf, type DeliveryRecord } from '../../core/webhooks';
 import { bashCurlCommand, type ShellRequest } from '../../core/presentation';
 import { compileTopicPattern, topicPatternProblem } from '../../core/patterns';
+import { faultMarkText } from '../../core/webhooks/sandboxFaultMark';
 
 export interface DeliveryRow {
   id: string;
@@ -29,6 +30,9 @@ export interface DeliveryRow {
   /** Verified with a token this toolkit signed for it (Edit and Resend, a fixture, Replay, the audit), with the
    * sandbox's key: not the service's. */
   signedHere?: true;
+  /** What the sandbox said it did to it (a delivery fault), in words: its X-Wfs-Sandbox-Fault header, outside the
+   * signature, shown as the sandbox's unverified note. */
+  sandboxNote?: string;
 }
 
 /** One app's answer to a forwarded delivery, as the panel shows it: all text. */
@@ -127,6 +131,7 @@ export function deliveryRow(r: DeliveryRecord): DeliveryRow {
     runId: r.runId,
   };
   if (r.signedHere) row.signedHere = true;
+  if (r.sandboxFault) row.sandboxNote = faultMarkText(r.sandboxFault);
   const forwards = forwardsOf(r);
   if (forwards.length > 0) {
     row.forwarded = forwards.length;

@@ -135,6 +135,13 @@ describe('webhook panel view model', () => {
     assert.equal(deliveryDetail(record({ signedHere: true }), Buffer.from('{}')).row.signedHere, true);
   });
 
+  it("a delivery the sandbox faulted carries the sandbox's note in words; one without a mark has none", () => {
+    const faulted = record({ sandboxFault: { duplicateOf: 'w-1', reordered: true, delayedMs: 2100 } });
+    assert.equal(deliveryRow(faulted).sandboxNote, 'duplicate of w-1 (same token), reordered, delayed 2.1 s');
+    assert.equal(deliveryDetail(faulted, Buffer.from('{}')).row.sandboxNote, deliveryRow(faulted).sandboxNote);
+    assert.equal('sandboxNote' in deliveryRow(record()), false);
+  });
+
   it('filters by topic, status, verified/refused and free text; newest first', async () => {
     const all = [record(), refused, record({ id: 'd3', status: 500, headers: { 'x-svc-tenant-id': 'tenant-42' } })];
     const ids = async (f: Parameters<typeof filterRows>[1]) => (await filterRows(all, f, readBody))!.map((r) => r.id);

@@ -105,7 +105,7 @@ export class FaultedDeliveries {
   }
 
   private async run(hooks: OutgoingWebhook[], f: DeliveryFaults): Promise<DeliveryAttempt | undefined> {
-    const events = hooks.map((h) => ({ webhookId: h.webhookId }));
+    const events = hooks.map((h) => ({ webhookId: bodyWebhookId(h) }));
     return this.runPlan(hooks, planDeliveries(events, f, this.ordinal++), f);
   }
 
@@ -151,6 +151,17 @@ export class FaultedDeliveries {
       }, ms);
       this.timers.add(handle);
     });
+  }
+}
+
+/** The id a receiver dedupes on: the body's webhookId (a test webhook's X-Svc-Webhook-Id header may differ), or the
+ * header's when the body has none. */
+function bodyWebhookId(hook: OutgoingWebhook): string {
+  try {
+    const id = (JSON.parse(hook.body.toString('utf8')) as { webhookId?: unknown } | null)?.webhookId;
+    return typeof id === 'string' ? id : hook.webhookId;
+  } catch {
+    return hook.webhookId;
   }
 }
 

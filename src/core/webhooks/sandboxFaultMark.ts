@@ -28,7 +28,9 @@ const COUNT = /^(\d{1,4})\/(\d{1,4})$/;
 /** The header's value for a mark, its parts in a fixed order separated by "; ". */
 export function faultMarkHeader(mark: SandboxFaultMark): string | undefined {
   const parts: string[] = [];
-  if (mark.duplicateOf !== undefined) parts.push(`duplicate-of=${mark.duplicateOf}`);
+  // An id from a body (a test webhook's testData) may hold anything: only a plain one goes into a header.
+  if (mark.duplicateOf !== undefined)
+    parts.push(`duplicate-of=${ID.test(mark.duplicateOf) ? mark.duplicateOf : 'unnamed'}`);
   if (mark.freshToken) parts.push('fresh-token');
   if (mark.reordered) parts.push('reordered');
   if (mark.delayedMs !== undefined) parts.push(`delayed-ms=${mark.delayedMs}`);

@@ -130,6 +130,8 @@ describe('the sandbox fault mark', () => {
       'duplicate of 5edd (same token), reordered, delayed 2.1 s, retry 2 of 5, burst 3 of 5',
     );
     assert.equal(parseFaultMark('duplicate-of=<script>'), undefined);
+    // An id that is not plain never reaches the header as it is (no part, no line break can be slipped in).
+    assert.equal(faultMarkHeader({ duplicateOf: 'x; reordered\r\nx-evil: 1' }), 'duplicate-of=unnamed');
     assert.equal(parseFaultMark('reordered; ' + 'x'.repeat(600)), undefined);
     assert.equal(parseFaultMark('\u001b[31mreordered'), undefined);
   });

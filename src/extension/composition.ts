@@ -1,5 +1,6 @@
 // The composition root: builds the services, registers views and commands, and pushes every disposable onto
 // context.subscriptions (VS Code disposes them on deactivate: receiver, tunnel, sandbox, timers).
+import { registerSandboxFaultCommands } from './commands/sandboxFaultCommands';
 import * as vscode from 'vscode';
 import { SystemClock } from '../core/time';
 import { AuthService, type SignInArgs } from './auth/authService';
@@ -139,6 +140,7 @@ export function compose(context: vscode.ExtensionContext): Composition {
     ),
     vscode.commands.registerCommand('wfs.startSandbox', () => sandbox.startWithUi()),
     vscode.commands.registerCommand('wfs.stopSandbox', () => sandbox.stop()),
+    ...registerSandboxFaultCommands(sandbox),
     vscode.commands.registerCommand('wfs.showLog', () => log.show()),
     vscode.commands.registerCommand('wfs.signIn', (args?: SignInArgs) => auth.signIn(args)),
     vscode.commands.registerCommand('wfs.signOut', (environment?: string) =>

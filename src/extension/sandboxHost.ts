@@ -5,6 +5,7 @@ import type { EndpointRegistration } from '../core/receiver';
 import { Sandbox, type SandboxInfo } from '../core/sandbox';
 import type { ExtensionLog } from './log/extensionLog';
 import { sandboxProfile } from './probe/sandboxProfileSetting';
+import { withDeliveryFault, type DeliveryFaultRequest, type DeliveryFaults } from '../core/sandbox/deliveryFaults';
 
 export class SandboxHost implements vscode.Disposable {
   private sandbox?: Sandbox;
@@ -62,6 +63,24 @@ export class SandboxHost implements vscode.Disposable {
       register: async (url) => this.setWebhookEndpoint(url, true),
       unregister: async (url) => this.setWebhookEndpoint(url, false),
     };
+  }
+
+  /** Lays a delivery fault over the setting in force (starting the sandbox first); the whole setting. Throws
+   * RangeError naming a bad option, with nothing changed. */
+  async addDeliveryFault(request: DeliveryFaultRequest): Promise<DeliveryFaults> {
+    await this.ensureStarted();
+    const deliveries = this.sandbox!.context.deliveries;
+    const next = withDeliveryFault(deliveries.faults, request);
+    deliveries.set(next);
+    return next;
+  }
+
+  /** Clears the delivery faults; whether any were set. */
+  clearDeliveryFaults(): boolean {
+    const deliveries = this.sandbox?.context.deliveries;
+    const had = deliveries?.faults !== undefined;
+    deliveries?.set(undefined);
+    return had;
   }
 
   /** A fresh sandbox token for a body (replaying a delivery); undefined while the sandbox is stopped. */

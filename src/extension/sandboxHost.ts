@@ -2,10 +2,15 @@
 import { signedHereClaims } from '../core/webhooks';
 import * as vscode from 'vscode';
 import type { EndpointRegistration } from '../core/receiver';
-import { Sandbox, type SandboxInfo } from '../core/sandbox';
+import {
+  Sandbox,
+  type SandboxInfo,
+  withDeliveryFault,
+  type DeliveryFaultRequest,
+  type DeliveryFaults,
+} from '../core/sandbox';
 import type { ExtensionLog } from './log/extensionLog';
 import { sandboxProfile } from './probe/sandboxProfileSetting';
-import { withDeliveryFault, type DeliveryFaultRequest, type DeliveryFaults } from '../core/sandbox/deliveryFaults';
 
 export class SandboxHost implements vscode.Disposable {
   private sandbox?: Sandbox;

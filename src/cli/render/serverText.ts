@@ -1,4 +1,4 @@
-import { deliveryFaultsText } from '../../core/sandbox/deliveryFaults';
+import { deliveryFaultsText } from '../../core/sandbox';
 // The human face of the commands that run until stopped (`wfs sandbox`, `wfs listen`), of `wfs audit`, and of the
 // sandbox's control commands: one short line per event, the facts a person acts on first.
 import { type ForwardAnswerRecord, forwardFailed, forwardLine } from '../../core/webhooks';

@@ -8,8 +8,8 @@ import {
   isDeliveryFaultKind,
   type DeliveryFaultKind,
   type DeliveryFaultRequest,
-} from '../../core/sandbox/deliveryFaults';
-import type { DeliveryFaults } from '../../core/sandbox/deliveryFaults';
+  type DeliveryFaults,
+} from '../../core/sandbox';
 import type { SandboxHost } from '../sandboxHost';
 
 function kindDescription(kind: DeliveryFaultKind): string {

@@ -1,9 +1,8 @@
 // What the webhook panel shows, computed from DeliveryRecords: list rows, filters, the detail of one delivery,
 // curl and export. Pure (no vscode import): unit-tested in plain Node; the webview only renders these as text.
-import { forwardFailed, forwardsOf, type DeliveryRecord } from '../../core/webhooks';
+import { faultMarkText, forwardFailed, forwardsOf, type DeliveryRecord } from '../../core/webhooks';
 import { bashCurlCommand, type ShellRequest } from '../../core/presentation';
 import { compileTopicPattern, topicPatternProblem } from '../../core/patterns';
-import { faultMarkText } from '../../core/webhooks/sandboxFaultMark';
 
 export interface DeliveryRow {
   id: string;

@@ -9,8 +9,8 @@ export const DELIVERY_FAULT_KINDS = ['duplicate', 'reorder', 'delay', 'retry-sto
 export type DeliveryFaultKind = (typeof DELIVERY_FAULT_KINDS)[number];
 
 /** Which deliveries the faults apply to. */
-export const FAULT_TARGETS = ['all', 'workflow', 'test'] as const;
-export type FaultTarget = (typeof FAULT_TARGETS)[number];
+const FAULT_TARGETS = ['all', 'workflow', 'test'] as const;
+type FaultTarget = (typeof FAULT_TARGETS)[number];
 
 export interface DeliveryFaults {
   seed: number;
@@ -27,10 +27,10 @@ export interface DeliveryFaults {
   to: FaultTarget;
 }
 
-export const MAX_DUPLICATE_COPIES = 10;
+const MAX_DUPLICATE_COPIES = 10;
 export const MAX_FAULT_DELAY_MS = 60_000;
 export const MAX_STORM_FACTOR = 1000;
-export const MAX_BURST = 50;
+const MAX_BURST = 50;
 
 export function isDeliveryFaultKind(v: unknown): v is DeliveryFaultKind {
   return typeof v === 'string' && (DELIVERY_FAULT_KINDS as readonly string[]).includes(v);

@@ -9,7 +9,7 @@ import type { DeliveryAttempt, OutgoingWebhook, WebhookDispatcher } from './webh
 import type { WorkflowEvent } from './sandboxWorkflows';
 
 /** Workflow runs whose first events are held for a reorder; past it the oldest is sent as it stands. */
-export const MAX_HELD_RUNS = 1000;
+const MAX_HELD_RUNS = 1000;
 
 const TERMINAL = new Set(['workflow/completed', 'workflow/failed', 'workflow/cancelled']);
 
@@ -165,7 +165,7 @@ function bodyWebhookId(hook: OutgoingWebhook): string {
   }
 }
 
-export function hookOf(event: WorkflowEvent, address: string): OutgoingWebhook {
+function hookOf(event: WorkflowEvent, address: string): OutgoingWebhook {
   const body = Buffer.from(JSON.stringify(event), 'utf8');
   return { address, body, webhookId: event.webhookId, topic: event.topic };
 }

@@ -320,6 +320,7 @@
     // An edited body or a fixture is re-signed with the sandbox's key when sent: only for a verified delivery (as Replay).
     if (d.row.verified) {
       action('Edit and Resend…', 'edit-resend', 'Open the body and its event headers in an editor, then sign and send');
+      action('Send with Changes…', 'send-changes', 'Change values (path=value), then sign and send');
       action('Save as Fixture…', 'save-fixture', 'Save this delivery to a fixture file in the workspace');
     }
     action('Export…', 'export-one', 'Save this delivery as JSON');

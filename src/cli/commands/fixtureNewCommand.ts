@@ -4,7 +4,9 @@
 import { lstatSync, type Stats } from 'node:fs';
 import { refuseFolderLinkOut, UnsafeFilePath, writeFileSafely } from '../../core/files';
 import {
+  applyOverrides,
   type EventFields,
+  type EventOverride,
   FIXTURE_SUFFIX,
   fixtureFromEvent,
   fixturePathFor,
@@ -13,24 +15,29 @@ import {
 } from '../../core/fixtures';
 import { MAX_STDIN_BYTES, readBoundedText } from '../boundedRead';
 import type { CommandSpec } from '../commandSpec';
+import { changeProblem, overridesOf, SET_FLAG } from '../eventOverrideFlags';
 import { UsageError } from '../flags';
+import { parseJsonText } from '../../core';
 
 export const fixtureNewCommand: CommandSpec = {
   name: 'fixture new',
-  synopsis: 'fixture new EVENT.json|- [--topic T] [--sub-topic S] [--tenant-id T] [--out FILE] [--force]',
+  synopsis:
+    'fixture new EVENT.json|- [--topic T] [--sub-topic S] [--tenant-id T] [--set PATH=VALUE …] [--out FILE] [--force]',
   positionals: ['EVENT.json|-', 'the event body: a JSON file, or - for standard input (then --out is required)'],
   description: [
     `Writes a webhook fixture (NAME${FIXTURE_SUFFIX}) from a plain event body, for \`wfs send\`, the extension's`,
     "CodeLenses and CI. X-Svc-Topic, -Sub-Topic and -Tenant-Id come from the flags, else from the body's own",
     '"topic", "subTopic" and "tenantId"; the body\'s webhookId and triggeredAt become {{webhookId}} and {{triggeredAt}}, so',
     'each send is a new event. It expects a 200. Next to EVENT.json by default (orders.json → orders.webhook.json); an',
-    'existing file is kept unless --force. Prints {"event":"fixture-written","file":…,"topic":…,"subTopic":…,"tenant":…}.',
+    'existing file is kept unless --force. --set changes values of the body before it is written (the headers then come',
+    'from the changed body). Prints {"event":"fixture-written","file":…,"topic":…,"subTopic":…,"tenant":…}.',
   ].join('\n'),
   flags: {
     topic: { type: 'string', value: 'T', description: 'X-Svc-Topic (default: the body\'s "topic")' },
     'sub-topic': { type: 'string', value: 'S', description: 'X-Svc-Sub-Topic (default: the body\'s "subTopic")' },
     'tenant-id': { type: 'string', value: 'T', description: 'X-Svc-Tenant-Id (default: the body\'s "tenantId")' },
     out: { type: 'string', value: 'FILE', description: `where to write it (default: EVENT${FIXTURE_SUFFIX})` },
+    ...SET_FLAG,
     force: { type: 'boolean', description: 'replace the file if it exists' },
   },
   exits: [
@@ -46,6 +53,7 @@ export const fixtureNewCommand: CommandSpec = {
       throw new UsageError(`--out ${out}: a fixture's name ends in ${FIXTURE_SUFFIX} (wfs send finds it by that)`);
     if (out === source) throw new UsageError(`${source} is already named as a fixture: give --out another name`);
     const force = flags.switches.has('force');
+    const overrides = overridesOf(flags);
     // lstat, not exists: a link left at the name, dangling or not, is said as a link (--force does not help).
     const there = entryAt(out);
     if (there?.isSymbolicLink()) throw new UsageError(new UnsafeFilePath(out, 'link').message);
@@ -64,7 +72,7 @@ export const fixtureNewCommand: CommandSpec = {
       subTopic: flags.values.get('sub-topic'),
       tenant: flags.values.get('tenant-id'),
     };
-    const event = fixtureFromEvent(text, given);
+    const event = fixtureFromEvent(changedEvent(text, overrides), given);
     if (!event.ok) {
       const p = event.problems[0]!;
       io.emit({
@@ -105,6 +113,23 @@ export const fixtureNewCommand: CommandSpec = {
     return 0;
   },
 };
+
+/** The event's text with the --set changes made (a body that is not JSON is left to be refused as it is). */
+function changedEvent(text: string, overrides: EventOverride[]): string {
+  if (!overrides.length) return text;
+  try {
+    parseJsonText(text);
+  } catch {
+    return text;
+  }
+  try {
+    return applyOverrides(text, overrides);
+  } catch (err) {
+    const words = changeProblem(err);
+    if (words === undefined) throw err;
+    throw new UsageError(`${words} No fixture was written.`);
+  }
+}
 
 function entryAt(path: string): Stats | undefined {
   try {

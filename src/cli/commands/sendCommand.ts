@@ -5,27 +5,44 @@ import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   type BodySigner,
+  type EnvPlaceholders,
   type EventFields,
+  type EventOverride,
+  type Fixture,
   FIXTURE_SUFFIX,
   fixtureFromEvent,
+  type FixtureSent,
   looksLikeFixture,
   parseFixture,
+  type ResolvedFixture,
   resolvedWithFreshId,
   resolveFixture,
   sendResolvedFixture,
+  withOverrides,
 } from '../../core/fixtures';
 import { isLoopbackHost } from '../../core/http';
 import { kidOf, matchAdvice, refusalOf, refusalText } from '../../core/audit';
 import { MAX_STDIN_BYTES, readBoundedText } from '../boundedRead';
 import type { CommandSpec } from '../commandSpec';
-import { durationFlag, requiredFlag, UsageError } from '../flags';
+import { ALLOW_ENV_FLAG, allowEnvHow, changeProblem, overridesOf, SET_FLAG } from '../eventOverrideFlags';
+import { durationFlag, requiredFlag, UsageError, type ParsedFlags } from '../flags';
 import { httpUrlValue } from '../httpUrlValue';
-import { announceKey, KEY_ENV, KEY_FLAGS, keySource, openKey, trustAdvice } from '../signingKey';
+import type { CliIO } from '../output';
+import {
+  announceKey,
+  KEY_ENV,
+  KEY_FLAGS,
+  keySource,
+  openKey,
+  trustAdvice,
+  type KeySource,
+  type OpenKey,
+} from '../signingKey';
 
 export const sendCommand: CommandSpec = {
   name: 'send',
   synopsis:
-    'send FILE|DIR… --to URL [--topic T --sub-topic S [--tenant-id T]] [--fresh-id] [--sandbox-url URL | --keys DIR | --sandbox-port P] [--allow-remote] [--timeout DURATION]',
+    'send FILE|DIR… --to URL [--topic T --sub-topic S [--tenant-id T]] [--fresh-id] [--set PATH=VALUE …] [--allow-env NAME …] [--sandbox-url URL | --keys DIR | --sandbox-port P] [--allow-remote] [--timeout DURATION]',
   positionals: [
     'FILE|DIR…',
     `fixture files, or folders whose *${FIXTURE_SUFFIX} files are sent (sorted, recursive); or plain event bodies (JSON files without "wfsFixture")`,
@@ -39,7 +56,9 @@ export const sendCommand: CommandSpec = {
     '"bodyBytes","answer"}), then {"event":"send-summary",…}. A refusal at a step that trust decides (issuer, signing',
     'key, signature, audience) is explained once, {"event":"trust-mismatch",…}: the key it signed with, and how to',
     'make them match. Stops at the first fixture the target does not answer (unreachable, or no answer within',
-    '--timeout), and says how long it waited.',
+    "--timeout), and says how long it waited. A fixture's body fills {{webhookId}}, {{triggeredAt}}, {{uuid}}, {{now}} and",
+    "{{env.NAME}} (this shell's variable) inside its strings; then --set changes values. A placeholder that cannot be",
+    'filled (an unset variable) or a path a body does not have is refused (exit 2) before anything is sent.',
   ].join('\n'),
   flags: {
     to: {
@@ -65,6 +84,8 @@ export const sendCommand: CommandSpec = {
       description:
         "send each under a new webhookId (the body's, changed there only, and the header's), so an app that dedupes runs its handler again",
     },
+    ...SET_FLAG,
+    ...ALLOW_ENV_FLAG,
     'allow-remote': { type: 'boolean', description: 'allow a --to address off this machine' },
     timeout: {
       type: 'string',
@@ -80,162 +101,246 @@ export const sendCommand: CommandSpec = {
     ],
   ],
   async run(flags, io) {
-    const { emit } = io;
-    const to = httpUrlValue('--to', requiredFlag(flags, 'to', 'the URL of your receiver or app'));
-    if (!isLoopbackHost(new URL(to).hostname) && !flags.switches.has('allow-remote'))
-      throw new UsageError(
-        `--to ${new URL(to).host} is not on this machine: add --allow-remote to send signed deliveries there`,
-      );
-    if (flags.positionals.length === 0)
-      throw new UsageError(`name the fixtures to send: files, or folders of *${FIXTURE_SUFFIX} files`);
-    const source = keySource(flags, io.env, 'send');
-    const timeoutMs = durationFlag(flags, 'timeout', 's', 500, 120_000) ?? 10_000;
-    const given: EventFields = {
-      topic: flags.values.get('topic'),
-      subTopic: flags.values.get('sub-topic'),
-      tenant: flags.values.get('tenant-id'),
-    };
-    const plainAlways = Object.values(given).some((v) => v !== undefined);
-    const files = fixtureFiles(flags.positionals);
-    if (files.length === 0) throw new UsageError(`no *${FIXTURE_SUFFIX} files in ${flags.positionals.join(', ')}`);
-
-    const key = await openKey(source, io.clock);
-    announceKey(key, emit);
-    let lastToken = '';
-    const sign: BodySigner = async (body) => (lastToken = await key.sign(body));
-    let mismatchSaid = false;
+    const o = sendOptions(flags, io.env);
+    // Every change and placeholder is made once before anything is signed or sent: one that cannot be made
+    // (a path the event lacks, an unset variable) stops the run with nothing sent.
+    checkChanges(o, io.clock.now());
+    const key = await openKey(o.source, io.clock);
+    announceKey(key, io.emit);
     const started = performance.now();
-    let passed = 0;
-    let failed = 0;
-    let invalid = 0;
-    let notSent = 0;
+    let counts: SendCounts;
     try {
-      for (let i = 0; i < files.length; i++) {
-        const file = files[i]!;
-        const position = { file, index: i + 1, total: files.length };
-        let text: string;
-        try {
-          text = readBoundedText(file, MAX_STDIN_BYTES);
-        } catch (err) {
-          invalid++;
-          emit({
-            event: 'fixture-invalid',
-            ...position,
-            problems: [
-              {
-                field: '',
-                message: `cannot read it: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
-              },
-            ],
-          });
-          continue;
-        }
-        // A plain event body: with --topic (or its siblings) every file is one, else a JSON file not a fixture.
-        const plain = plainAlways || !looksLikeFixture(text, file);
-        const parsed = plain ? fixtureFromEvent(text, given) : parseFixture(text);
-        if (!parsed.ok) {
-          invalid++;
-          emit({
-            event: 'fixture-invalid',
-            ...position,
-            ...(plain ? { plainEvent: true } : {}),
-            problems: parsed.problems.map((p) => ({
-              field: p.field,
-              message: p.message,
-              line: p.start.line,
-              column: p.start.column,
-            })),
-          });
-          continue;
-        }
-        const same = resolveFixture(parsed.fixture, io.clock.now());
-        const resolved = flags.switches.has('fresh-id') ? resolvedWithFreshId(same) : same;
-        const sent = await sendResolvedFixture(resolved, to, sign, { timeoutMs });
-        const a = sent.answer;
-        if (a.failure) {
-          failed++;
-          notSent = files.length - i - 1;
-          emit({
-            event: 'fixture-sent',
-            ...position,
-            to,
-            status: a.status ?? null,
-            expected: expectedText(resolved.expect.status),
-            passed: false,
-            latencyMs: a.latencyMs,
-            webhookId: sent.webhookId,
-            bodyBytes: sent.bodyBytes,
-            error: a.error,
-            failure: a.failure,
-          });
-          emit({
-            event: 'error',
-            kind: a.failure === 'timeout' ? 'timeout' : 'unreachable',
-            message: `${a.error} (waited ${a.latencyMs} ms)${notSent ? `; the other ${notSent} fixture(s) were not sent` : ''}. Check that ${to} is running and reachable, then send again.`,
-          });
-          break;
-        }
-        if (sent.expected) passed++;
-        else failed++;
-        const refusal =
-          sent.expected || a.status === undefined
-            ? undefined
-            : refusalOf(
-                { ...key.trust, kid: kidOf(`Bearer ${lastToken}`) },
-                { status: a.status, body: a.body?.toString('utf8'), retryAfter: a.headers?.['retry-after'] },
-              );
-        emit({
-          event: 'fixture-sent',
-          ...position,
-          to,
-          status: a.status,
-          expected: expectedText(resolved.expect.status),
-          passed: sent.expected,
-          latencyMs: a.latencyMs,
-          webhookId: sent.webhookId,
-          bodyBytes: sent.bodyBytes,
-          answer: a.body?.toString('utf8') ?? '',
-          ...(a.truncated ? { answerBytes: a.bodySize } : {}),
-          ...(a.redirect ? { redirect: a.redirect } : {}),
-        });
-        // Said once: every other fixture signed with the same key meets the same refusal.
-        if (refusal?.trust && !mismatchSaid) {
-          mismatchSaid = true;
-          const k = refusal.signedWith;
-          emit({
-            event: 'trust-mismatch',
-            file,
-            to,
-            issuer: k.issuer,
-            audience: k.audience,
-            jwksUrl: k.jwksUrl,
-            kid: k.kid ?? null,
-            status: refusal.status,
-            ...(refusal.said ? { answer: refusal.said } : {}),
-            ...(refusal.step !== undefined ? { step: refusal.step } : {}),
-            ...(refusal.retryAfter ? { retryAfter: refusal.retryAfter } : {}),
-            trust: true,
-            message: `${refusalText(refusal, file, to)}${refusal.step === undefined ? ' It names no reason: the key may be why.' : ''}`,
-            fix: `${matchAdvice(refusal)} ${trustAdvice(source, k)}`,
-          });
-        }
-      }
+      counts = await sendAll(o, key, io);
     } finally {
       await key.stop();
     }
-    emit({
+    io.emit({
       event: 'send-summary',
-      to,
-      total: files.length,
-      passed,
-      failed,
-      invalid,
-      notSent,
+      to: o.to,
+      total: o.files.length,
+      ...counts,
       elapsedMs: Math.round(performance.now() - started),
     });
-    return failed === 0 && invalid === 0 && notSent === 0 ? 0 : 1;
+    return counts.failed === 0 && counts.invalid === 0 && counts.notSent === 0 ? 0 : 1;
   },
 };
+
+interface SendOptions {
+  to: string;
+  source: KeySource;
+  timeoutMs: number;
+  given: EventFields;
+  plainAlways: boolean;
+  files: string[];
+  freshId: boolean;
+  overrides: EventOverride[];
+  env: EnvPlaceholders;
+}
+
+interface SendCounts {
+  passed: number;
+  failed: number;
+  invalid: number;
+  notSent: number;
+}
+
+function sendOptions(flags: ParsedFlags, env: NodeJS.ProcessEnv): SendOptions {
+  const to = httpUrlValue('--to', requiredFlag(flags, 'to', 'the URL of your receiver or app'));
+  if (!isLoopbackHost(new URL(to).hostname) && !flags.switches.has('allow-remote'))
+    throw new UsageError(
+      `--to ${new URL(to).host} is not on this machine: add --allow-remote to send signed deliveries there`,
+    );
+  if (flags.positionals.length === 0)
+    throw new UsageError(`name the fixtures to send: files, or folders of *${FIXTURE_SUFFIX} files`);
+  const source = keySource(flags, env, 'send');
+  const timeoutMs = durationFlag(flags, 'timeout', 's', 500, 120_000) ?? 10_000;
+  const given: EventFields = {
+    topic: flags.values.get('topic'),
+    subTopic: flags.values.get('sub-topic'),
+    tenant: flags.values.get('tenant-id'),
+  };
+  const overrides = overridesOf(flags);
+  const files = fixtureFiles(flags.positionals);
+  if (files.length === 0) throw new UsageError(`no *${FIXTURE_SUFFIX} files in ${flags.positionals.join(', ')}`);
+  return {
+    to,
+    source,
+    timeoutMs,
+    given,
+    plainAlways: Object.values(given).some((v) => v !== undefined),
+    files,
+    freshId: flags.switches.has('fresh-id'),
+    overrides,
+    env: { env, allowEnv: new Set(flags.lists.get('allow-env') ?? []), allowHow: allowEnvHow },
+  };
+}
+
+type ReadFixture =
+  | { ok: true; fixture: Fixture }
+  | { ok: false; problems: { field: string; message: string; line?: number; column?: number }[]; plain?: boolean };
+
+/** A file as a fixture: a fixture file, or a plain event body (with --topic or its siblings every file is one, else a
+ * JSON file that is not a fixture). */
+function readFixture(file: string, o: SendOptions): ReadFixture {
+  let text: string;
+  try {
+    text = readBoundedText(file, MAX_STDIN_BYTES);
+  } catch (err) {
+    const message = `cannot read it: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`;
+    return { ok: false, problems: [{ field: '', message }] };
+  }
+  const plain = o.plainAlways || !looksLikeFixture(text, file);
+  const parsed = plain ? fixtureFromEvent(text, o.given) : parseFixture(text);
+  if (parsed.ok) return parsed;
+  return {
+    ok: false,
+    ...(plain ? { plain: true } : {}),
+    problems: parsed.problems.map((p) => ({
+      field: p.field,
+      message: p.message,
+      line: p.start.line,
+      column: p.start.column,
+    })),
+  };
+}
+
+/** The fixture ready to sign: placeholders filled, a fresh id if asked, then the --set changes (a later one wins,
+ * so `--set webhookId=…` is kept over --fresh-id). Throws OverrideError / PlaceholderError. */
+function prepared(fixture: Fixture, o: SendOptions, nowMs: number): ResolvedFixture {
+  const same = resolveFixture(fixture, nowMs, undefined, undefined, o.env);
+  return withOverrides(o.freshId ? resolvedWithFreshId(same) : same, o.overrides);
+}
+
+function checkChanges(o: SendOptions, nowMs: number): void {
+  const problems: string[] = [];
+  for (const file of o.files) {
+    const read = readFixture(file, o);
+    if (!read.ok) continue; // said when its turn comes, as before
+    try {
+      prepared(read.fixture, o, nowMs);
+    } catch (err) {
+      const words = changeProblem(err);
+      if (words === undefined) throw err;
+      problems.push(`${file}: ${words}`);
+    }
+  }
+  if (problems.length) throw new UsageError(`${problems.join(' ')} Nothing was sent.`);
+}
+
+async function sendAll(o: SendOptions, key: OpenKey, io: CliIO): Promise<SendCounts> {
+  const counts: SendCounts = { passed: 0, failed: 0, invalid: 0, notSent: 0 };
+  let lastToken = '';
+  const sign: BodySigner = async (body) => (lastToken = await key.sign(body));
+  let mismatchSaid = false;
+  for (let i = 0; i < o.files.length; i++) {
+    const file = o.files[i]!;
+    const position = { file, index: i + 1, total: o.files.length };
+    const read = readFixture(file, o);
+    if (!read.ok) {
+      counts.invalid++;
+      io.emit({
+        event: 'fixture-invalid',
+        ...position,
+        ...(read.plain ? { plainEvent: true } : {}),
+        problems: read.problems,
+      });
+      continue;
+    }
+    const resolved = prepared(read.fixture, o, io.clock.now());
+    const sent = await sendResolvedFixture(resolved, o.to, sign, { timeoutMs: o.timeoutMs });
+    const a = sent.answer;
+    if (a.failure) {
+      counts.failed++;
+      counts.notSent = o.files.length - i - 1;
+      emitUnanswered(io, o.to, position, resolved, sent, counts.notSent);
+      break;
+    }
+    if (sent.expected) counts.passed++;
+    else counts.failed++;
+    io.emit({
+      event: 'fixture-sent',
+      ...position,
+      to: o.to,
+      status: a.status,
+      expected: expectedText(resolved.expect.status),
+      passed: sent.expected,
+      latencyMs: a.latencyMs,
+      webhookId: sent.webhookId,
+      bodyBytes: sent.bodyBytes,
+      answer: a.body?.toString('utf8') ?? '',
+      ...(a.truncated ? { answerBytes: a.bodySize } : {}),
+      ...(a.redirect ? { redirect: a.redirect } : {}),
+    });
+    // Said once: every other fixture signed with the same key meets the same refusal.
+    if (!mismatchSaid) mismatchSaid = emitTrustMismatch(io, o, key, file, sent, lastToken);
+  }
+  return counts;
+}
+
+function emitUnanswered(
+  io: CliIO,
+  to: string,
+  position: { file: string; index: number; total: number },
+  resolved: ResolvedFixture,
+  sent: FixtureSent,
+  notSent: number,
+): void {
+  const a = sent.answer;
+  io.emit({
+    event: 'fixture-sent',
+    ...position,
+    to,
+    status: a.status ?? null,
+    expected: expectedText(resolved.expect.status),
+    passed: false,
+    latencyMs: a.latencyMs,
+    webhookId: sent.webhookId,
+    bodyBytes: sent.bodyBytes,
+    error: a.error,
+    failure: a.failure,
+  });
+  io.emit({
+    event: 'error',
+    kind: a.failure === 'timeout' ? 'timeout' : 'unreachable',
+    message: `${a.error} (waited ${a.latencyMs} ms)${notSent ? `; the other ${notSent} fixture(s) were not sent` : ''}. Check that ${to} is running and reachable, then send again.`,
+  });
+}
+
+/** Explains a refusal at a step trust decides (issuer, key, signature, audience); true when it did. */
+function emitTrustMismatch(
+  io: CliIO,
+  o: SendOptions,
+  key: OpenKey,
+  file: string,
+  sent: FixtureSent,
+  lastToken: string,
+): boolean {
+  const a = sent.answer;
+  if (sent.expected || a.status === undefined) return false;
+  const refusal = refusalOf(
+    { ...key.trust, kid: kidOf(`Bearer ${lastToken}`) },
+    { status: a.status, body: a.body?.toString('utf8'), retryAfter: a.headers?.['retry-after'] },
+  );
+  if (!refusal?.trust) return false;
+  const k = refusal.signedWith;
+  io.emit({
+    event: 'trust-mismatch',
+    file,
+    to: o.to,
+    issuer: k.issuer,
+    audience: k.audience,
+    jwksUrl: k.jwksUrl,
+    kid: k.kid ?? null,
+    status: refusal.status,
+    ...(refusal.said ? { answer: refusal.said } : {}),
+    ...(refusal.step !== undefined ? { step: refusal.step } : {}),
+    ...(refusal.retryAfter ? { retryAfter: refusal.retryAfter } : {}),
+    trust: true,
+    message: `${refusalText(refusal, file, o.to)}${refusal.step === undefined ? ' It names no reason: the key may be why.' : ''}`,
+    fix: `${matchAdvice(refusal)} ${trustAdvice(o.source, k)}`,
+  });
+  return true;
+}
 
 /** What the fixture expects, as data: a status, a list of them, or "2xx" when it names none. */
 function expectedText(status: number[] | undefined): number | number[] | '2xx' {

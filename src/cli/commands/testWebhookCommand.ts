@@ -8,6 +8,8 @@ import { SERVICE_ENV, type CommandSpec } from '../commandSpec';
 import { requiredFlag, UsageError } from '../flags';
 import { missingSchemeHint } from '../../core/http';
 import { parseJsonText } from '../../core';
+import { applyOverrides, type EventOverride } from '../../core/fixtures';
+import { notSentError, overridesOf, SET_FLAG } from '../eventOverrideFlags';
 
 /** What the test endpoint's answer says of the delivery: failed when it names an error, or a status the address
  * answered outside 2xx. The real service's answer is not documented; a body without either says nothing. */
@@ -53,7 +55,8 @@ const MIB = 1024 * 1024;
 
 export const testWebhookCommand: CommandSpec = {
   name: 'test-webhook',
-  synopsis: 'test-webhook --address URL --topic T --sub-topic S --tenant-id T [--webhook-id UUID] [--data FILE|-]',
+  synopsis:
+    'test-webhook --address URL --topic T --sub-topic S --tenant-id T [--webhook-id UUID] [--data FILE|-] [--set PATH=VALUE …]',
   description: [
     'Asks the webhook test endpoint to send testData to URL, with the five X-Svc-* headers.',
     'The address must be https; only when the test endpoint is a local sandbox is a loopback http address allowed.',
@@ -85,6 +88,7 @@ export const testWebhookCommand: CommandSpec = {
     'tenant-id': { type: 'string', value: 'T', description: 'X-Svc-Tenant-Id (required)', required: true },
     'webhook-id': { type: 'string', value: 'UUID', description: 'X-Svc-Webhook-Id (default: a new UUID)' },
     data: { type: 'string', value: 'FILE|-', description: 'testData as JSON, from a file or standard input (-)' },
+    ...SET_FLAG,
   },
   env: SERVICE_ENV,
   exits: [
@@ -104,7 +108,7 @@ export const testWebhookCommand: CommandSpec = {
     // "localhost:4020/webhooks" parses as the scheme "localhost:": say what is missing, as the extension does.
     const hint = missingSchemeHint(input.address);
     if (hint) throw new UsageError(`--address ${input.address} is not a URL${hint}`);
-    const testData = readTestData(flags.values.get('data'), io.readStdin);
+    const testData = readTestData(flags.values.get('data'), io.readStdin, overridesOf(flags));
     const target = readServiceTarget(io.env);
     // Every local rule (https address, UUID, header values, the size) is checked before the sign-in goes out.
     const local = buildTestWebhookRequest({ ...input, testData }, io.clock.now(), target.isLocalSandbox);
@@ -142,8 +146,13 @@ export const testWebhookCommand: CommandSpec = {
   },
 };
 
-function readTestData(data: string | undefined, readStdin: () => string): unknown {
-  if (data === undefined) return undefined;
+/** The --data JSON, with the --set changes made to it (the sandbox signs it as it delivers it). */
+function readTestData(data: string | undefined, readStdin: () => string, overrides: EventOverride[]): unknown {
+  if (data === undefined) {
+    if (overrides.length)
+      throw new UsageError('--set changes values of the testData: give it with --data FILE|- (nothing was sent)');
+    return undefined;
+  }
   let text: string;
   try {
     text = data === '-' ? readStdin() : readBoundedText(data, MAX_STDIN_BYTES);
@@ -151,9 +160,16 @@ function readTestData(data: string | undefined, readStdin: () => string): unknow
     throw new UsageError(`--data: cannot read ${data === '-' ? 'standard input' : data}: ${(err as Error).message}`);
   }
   // A byte-order mark (Windows editors save one) is dropped; an error says its line and column.
+  let value: unknown;
   try {
-    return parseJsonText(text);
+    value = parseJsonText(text);
   } catch (err) {
     throw new UsageError(`--data ${data === '-' ? '-' : data}: not valid JSON: ${(err as Error).message}`);
+  }
+  if (!overrides.length) return value;
+  try {
+    return JSON.parse(applyOverrides(text, overrides)) as unknown;
+  } catch (err) {
+    throw notSentError(err);
   }
 }

@@ -338,6 +338,8 @@ export class WebhookPanel implements vscode.Disposable {
           return await this.copyForShell(action, r);
         case 'edit-resend':
           return await vscode.commands.executeCommand('wfs.editAndResend', r.id);
+        case 'send-changes':
+          return await vscode.commands.executeCommand('wfs.sendDeliveryWithChanges', r.id);
         case 'save-fixture':
           return await vscode.commands.executeCommand('wfs.saveAsFixture', r.id);
         case 'export-one':

@@ -55,7 +55,8 @@ export type PanelUpdate =
 
 /** Whether deliveries are being received, and where: said in the panel, which outlives the receiver (a window
  * reload restores the panel, not the receiver). */
-interface ReceiverLine {
+/** @public media/panel/panel.js names it in its JSDoc types (tsc -p media/panel checks them). */
+export interface ReceiverLine {
   running: boolean;
   localUrl?: string;
   publicUrl?: string;

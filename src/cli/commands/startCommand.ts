@@ -115,7 +115,7 @@ export const startCommand: CommandSpec = {
       const result = outcome.result;
       const { correlationId, ...body } = result;
       io.emit({ event: 'started', correlationId, ...body });
-      if (!follow) return 0;
+      if (!follow) return EXIT.ok;
       unsubscribe(); // from here a stop cancels the follow, not the start
       unsubscribe = () => undefined;
       return await followWorkflow({

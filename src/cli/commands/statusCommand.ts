@@ -93,7 +93,7 @@ export const statusCommand: CommandSpec = {
       const first = await client.read(target);
       const line = (e: WorkflowEnvelope) => ({ event: 'status', at: new Date(env.clock.now()).toISOString(), ...e });
       emit(line(first));
-      if (!follow) return 0;
+      if (!follow) return EXIT.ok;
       return await followWorkflow({ client, target, first, baseUrl: env.baseUrl, io, deadlineMs, giveUpMs });
     } finally {
       env.tokens.dispose();
@@ -240,7 +240,7 @@ export async function followWorkflow({
 
 /** A followed workflow's end: 0 when complete; otherwise an error line naming the status, and EXIT.notComplete. */
 function ended(status: string, emit: Emit): number {
-  if (status === 'complete') return 0;
+  if (status === 'complete') return EXIT.ok;
   emit({
     event: 'error',
     kind: 'workflow-not-complete',

@@ -124,7 +124,7 @@ export const testWebhookCommand: CommandSpec = {
       const ids = testWebhookIds(request);
       io.emit({ event: 'sent', ...ids, triggeredAt: request.triggeredAt, response });
       const failure = deliveryFailure(response);
-      if (!failure) return 0;
+      if (!failure) return EXIT.ok;
       io.emit({
         event: 'error',
         kind: 'delivery-failed',

@@ -7,7 +7,7 @@ import { durationFlag, durationInWords, requiredFlag, UsageError, type ParsedFla
 import type { TimerHandle } from '../../core/time';
 import type { CliIO, Emit } from '../output';
 import { TransportError } from '../../core/http';
-import { shellQuote } from '../../core/presentation';
+import { wfsCommandLine } from '../../core/presentation';
 import { errnoInWords } from '../errnoWords';
 
 export const DEFAULT_GIVE_UP_SECONDS = 60;
@@ -200,7 +200,7 @@ export async function followWorkflow({
   });
   if (end.reason === 'terminal') return ended(end.envelope.workflow.status, emit);
   if (end.reason === 'error') throw end.error;
-  const resume = `wfs status --follow --workflow ${/^[\w.:/@%+=,-]+$/.test(target) ? target : shellQuote(target)}`;
+  const resume = wfsCommandLine('status', [['follow'], ['workflow', target]]);
   if (end.reason === 'cancelled' && gaveUp && unreachable) {
     emit({
       event: 'error',

@@ -2,8 +2,9 @@
 export { controlsEscaped, terminalSafe, terminalSafeDeep } from './terminalSafe';
 export { editDistance } from './editDistance';
 export { shellQuote } from './shellQuote';
-export { shellWord } from './shellWord';
+export { shellWord, wfsCommandLine } from './shellWord';
 export {
+  bashCurlAsGiven,
   bashCurlCommand,
   cmdCurlCommand,
   powerShellCommand,

@@ -18,5 +18,5 @@ export { forwardLine } from './forwardText';
 export { fileModeWarning, HISTORY_FILE_MODE, octal } from './historyFile';
 export { historyHolder, HistoryInUse } from './historyLock';
 export { signedHereClaims } from './signedHereClaim';
-export { buildTestWebhookRequest, sendTestWebhook, testWebhookIds, type TestWebhookSent } from './testWebhookRequest';
-export { type TestWebhookCause, type TestWebhookOutcome, testWebhookOutcome } from './testWebhookOutcome';
+export { buildTestWebhookRequest, sendTestWebhook, testWebhookIds } from './testWebhookRequest';
+export { type TestWebhookOutcome } from './testWebhookOutcome';

@@ -4,7 +4,7 @@
 // nothing of the delivery.
 
 /** Why, in one word: what the receiver's answer (or its absence) says. */
-export type TestWebhookCause =
+type TestWebhookCause =
   /** The address answered 2xx. */
   | 'delivered'
   /** The endpoint took the request; its answer names neither a status nor an error. */

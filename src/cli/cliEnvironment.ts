@@ -9,7 +9,7 @@ import {
   type ServiceFields,
   toEnvironment,
 } from '../core/environments';
-import { DEFAULT_429_BACKOFF, isLoopbackHost, RateGate, userInfoProblem } from '../core/http';
+import { DEFAULT_429_BACKOFF, RateGate, testEndpointIsLocal, userInfoProblem } from '../core/http';
 import type { Clock } from '../core/time';
 import { WorkflowClient } from '../core/workflows';
 import { listInWords, UsageError } from './flags';
@@ -118,12 +118,11 @@ export function readServiceTarget(env: NodeJS.ProcessEnv): ServiceTarget {
     trustedIssuers: [],
     builtIn: false,
   });
-  const t = new URL(environment.testWebhookUrl);
   return {
     ...environment,
     credentials,
     rateLimitAttempts,
-    isLocalSandbox: t.protocol === 'http:' && isLoopbackHost(t.hostname),
+    isLocalSandbox: testEndpointIsLocal(environment.testWebhookUrl),
   };
 }
 

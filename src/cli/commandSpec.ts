@@ -3,6 +3,7 @@
 // commandList.ts, which loads the command's module only when it runs.
 import type { FlagSpecs, ParsedFlags } from './flags';
 import type { CliIO } from './output';
+import { commonExitCodes } from './exitCodes';
 
 export interface CommandSpec {
   name: string;
@@ -17,7 +18,8 @@ export interface CommandSpec {
   argument?: { value: string; description: string };
   /** Environment variables the command reads, with their meaning. */
   env?: [string, string][];
-  /** Exit codes beyond 0 / 1 / 2, with their meaning. */
+  /** Exit codes beyond the common ones (exitCodes.ts), or a command's own meaning of one: `EXIT.<name>` with its
+   * meaning here. */
   exits?: [number, string][];
   run(flags: ParsedFlags, io: CliIO): Promise<number>;
 }
@@ -46,12 +48,7 @@ export function commandHelp(spec: CommandSpec): string {
   out.push('flags:', ...table(rows));
   if (spec.env?.length) out.push('', 'environment:', ...table(spec.env));
   // A command's own meaning of a code replaces the common one (audit's 1 is a failed case), in code order.
-  const exits = new Map<number, string>([
-    [0, 'success'],
-    [1, 'the service refused or failed, or could not be reached (the error line says why)'],
-    [2, 'usage error, or a request refused before anything was sent'],
-    [130, 'stopped by SIGINT, SIGTERM or SIGHUP before it finished'],
-  ]);
+  const exits = new Map<number, string>(commonExitCodes());
   for (const [code, meaning] of spec.exits ?? []) exits.set(code, meaning);
   out.push('', 'exit codes:', ...table([...exits].sort(([a], [b]) => a - b).map(([c, m]) => [String(c), m])));
   return out.join('\n') + '\n';

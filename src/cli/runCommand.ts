@@ -21,6 +21,7 @@ import { errnoInWords, UNREACHABLE_NEXT } from './errnoWords';
 import { StoppedBeforeSent, type CliIO } from './output';
 import { EXIT } from './exitCodes';
 import { transportErrorEvent } from './transportErrorEvent';
+import { SandboxUnreachable, sandboxUnreachableEvent } from './sandboxTarget';
 
 /** The CLI's settings are its variables. */
 const CLI_NAMES: BaseUrlNames = { baseUrl: 'WFS_BASE_URL', testWebhookUrl: 'WFS_TEST_WEBHOOK_URL' };
@@ -109,6 +110,10 @@ function reportError(err: unknown, io: CliIO, command: CommandSpec): number {
   }
   if (err instanceof TunnelError) {
     emit({ event: 'error', kind: 'tunnel', message: err.message });
+    return EXIT.failed;
+  }
+  if (err instanceof SandboxUnreachable) {
+    emit(sandboxUnreachableEvent(err));
     return EXIT.failed;
   }
   if (err instanceof TransportError) {

@@ -80,11 +80,32 @@ export function sandboxTargetHelp(flag: string): [string, string][] {
   ];
 }
 
-/** The error line when nothing answered at the sandbox: where, how it was named, and what to check. */
-export function sandboxUnreachableEvent(err: TransportError, target: SandboxTarget): Record<string, unknown> {
-  const origin = new URL(target.baseUrl).origin;
-  return transportErrorEvent(
-    err,
-    `${errnoInWords(err.code, origin) ?? `could not reach ${origin} (${err.reason})`}: is \`wfs sandbox\` running there? Its ready line gives its baseUrl${target.named.startsWith(SANDBOX_URL_ENV) ? ` (${SANDBOX_URL_ENV} names it here)` : ''}.`,
-  );
+/** Nothing answered at the running sandbox a command acts on. Every command says it in the same words and ends
+ * with the same exit code (EXIT.failed, as for a service that cannot be reached): runCommand reports it. */
+export class SandboxUnreachable extends Error {
+  /**
+   * @param baseUrl the sandbox's address as given
+   * @param namedBy what gave it: a flag ("--trust-sandbox") or the variable (WFS_BASE_URL)
+   */
+  constructor(
+    readonly transport: TransportError,
+    baseUrl: string,
+    namedBy: string,
+  ) {
+    const origin = URL.canParse(baseUrl) ? new URL(baseUrl).origin : baseUrl;
+    super(
+      `${errnoInWords(transport.code, origin) ?? `could not reach ${origin} (${transport.code ?? transport.reason})`}: is \`wfs sandbox\` running there? Its ready line gives its baseUrl (${namedBy} names it here).`,
+    );
+    this.name = 'SandboxUnreachable';
+  }
+}
+
+/** The sandbox a target names could not be reached: the error to throw. */
+export function sandboxUnreachable(err: TransportError, target: SandboxTarget): SandboxUnreachable {
+  return new SandboxUnreachable(err, target.baseUrl, target.named.split(' ')[0]!);
+}
+
+/** Its error line: the transport's shape, as for every request that got no answer. */
+export function sandboxUnreachableEvent(err: SandboxUnreachable): Record<string, unknown> {
+  return transportErrorEvent(err.transport, err.message);
 }

@@ -74,9 +74,12 @@ describe('wfs on a terminal and in a pipe', function () {
     assert.equal(code, 7, out);
     assert.match(
       out,
-      /^✗ Test webhook [\w-]+ sent to http:\/\/127\.0\.0\.1:9\/webhooks: not delivered: cannot reach .*ECONNREFUSED/m,
+      /^✗ Test webhook [\w-]+ sent to http:\/\/127\.0\.0\.1:9\/webhooks: not delivered: the service could not reach the address: cannot reach .*ECONNREFUSED/m,
     );
-    assert.match(out, /^✗ the service could not deliver to the address: .* Check that your receiver is running/m);
+    assert.match(
+      out,
+      /^✗ not delivered: the service could not reach the address: .* Check that your receiver is running/m,
+    );
   });
 
   it('--json on a terminal, and any pipe: JSON lines with the same fields as before', async () => {

@@ -255,7 +255,7 @@ describe('wfs listen / sandbox / audit as processes', function () {
     assert.equal(await p.exitCode(), 1);
     assert.match(
       p.lines.at(-1)!.message,
-      /^--trust-sandbox http:\/\/127\.0\.0\.1:9: could not reach the sandbox \(ECONNREFUSED\)/,
+      /^nothing is listening at http:\/\/127\.0\.0\.1:9 \(ECONNREFUSED\): is `wfs sandbox` running there\?.*\(--trust-sandbox names it here\)/,
     );
   });
 

@@ -1,7 +1,8 @@
 // One rule for every command that acts on a sandbox (issue #69, point 7): the sandbox the environment names
 // (WFS_BASE_URL with WFS_SANDBOX_SECRET, as the `export` line of `wfs sandbox` sets them) unless --sandbox-url names
 // another. `sandbox fault`, `sandbox faults`, `sandbox rotate-key` and `sign`, each with the environment alone, each
-// with a flag that overrides it, and each naming everything missing in one message.
+// with a flag that overrides it, and each naming everything missing in one message. A sandbox that is not running is
+// one error in the same words and with the same exit code for every command (issue #75).
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -120,6 +121,30 @@ describe('the environment names the sandbox, a flag another', function () {
         code: 'ECONNREFUSED',
         message:
           'nothing is listening at http://127.0.0.1:9 (ECONNREFUSED): is `wfs sandbox` running there? Its ready line gives its baseUrl (WFS_BASE_URL names it here).',
+      });
+    }
+  });
+
+  it('a sandbox not running, named by a flag: every command says it in the same words, with the same exit code', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'wfs-deadsign-')), 'c.json');
+    writeFileSync(file, '{}');
+    const env = { WFS_SANDBOX_SECRET: 'a secret, so that the address is tried' };
+    const runs: [string[], string][] = [
+      [['sandbox', 'faults', '--sandbox-url', DEAD], '--sandbox-url'],
+      [['sign', '--body', file, '--sandbox-url', DEAD], '--sandbox-url'],
+      [['listen', '--no-tunnel', '--trust-sandbox', DEAD], '--trust-sandbox'],
+      // With --http, its lines are on standard output as every command's; on stdio they go to standard error.
+      [['mcp', '--http', '0', '--sandbox-url', DEAD], '--sandbox-url'],
+    ];
+    for (const [args, flag] of runs) {
+      const p = await wfs(args, env);
+      assert.equal(await p.exitCode(), 1, `${args.join(' ')}: ${p.stderr}`);
+      assert.deepEqual(p.lines.at(-1), {
+        event: 'error',
+        kind: 'transport',
+        reason: 'network',
+        code: 'ECONNREFUSED',
+        message: `nothing is listening at ${DEAD} (ECONNREFUSED): is \`wfs sandbox\` running there? Its ready line gives its baseUrl (${flag} names it here).`,
       });
     }
   });

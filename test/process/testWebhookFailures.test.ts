@@ -1,12 +1,15 @@
 // `wfs test-webhook` when the receiver answered, but not 2xx (issue 69, point 5): the message follows what the address
 // did. A 413 is the receiver's size limit (named, with the flag that raises it), a 502 from `listen --pass-through` is
-// the app behind it; only no answer at all is "check that your receiver is running".
+// the app behind it; only no answer at all is "check that your receiver is running". The cause and its words are
+// core's (core/webhooks/testWebhookOutcome.ts), the ones the editor's Send Test Webhook shows too (issue #75).
 import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { withSandboxProcess, WfsProcess } from './helpers/wfsProcess';
 import { testWebhookArgs } from './helpers/commandArgs';
+import { RecordingServer } from '../unit/helpers/recordingServer';
+import { onTerminal } from './helpers/terminal';
 
 describe('wfs test-webhook: a failed delivery said by what the receiver answered', function () {
   this.timeout(60_000);
@@ -21,7 +24,8 @@ describe('wfs test-webhook: a failed delivery said by what the receiver answered
     assert.equal(await p.exitCode(), 7, p.stdout + p.stderr);
     const err = p.lines.at(-1)!;
     assert.deepEqual([err.kind, err.receiverStatus], ['delivery-failed', 413]);
-    assert.match(err.message, /^the address answered 413, so the delivery failed/);
+    assert.match(err.message, /^your receiver refused it: it answered 413, the body being over its size limit/);
+    assert.equal(err.cause, 'too-large');
     assert.match(err.message, /The receiver refused the body of 2\.00 MiB \(2,097,162 bytes\) as over its size limit/);
     assert.match(err.message, /`wfs listen` takes 1 MiB \(1,048,576 bytes\) unless started with --max-body BYTES/);
     assert.match(err.message, /restart it with --max-body 3145728/);
@@ -47,5 +51,33 @@ describe('wfs test-webhook: a failed delivery said by what the receiver answered
     assert.match(err.message, /check that the app is running at the --forward-to \(or --forward\) address/);
     assert.doesNotMatch(err.message, /Check that your receiver is running/);
     await listen.stopCleanly();
+  });
+
+  it('a receiver that answers 403: "your receiver refused it", the 403 named on the sent line and the error line, exit 7', async () => {
+    const app = new RecordingServer();
+    app.respond = () => 403;
+    const url = `${await app.start()}/webhooks`;
+    try {
+      const p = new WfsProcess(testWebhookArgs(url), s.env);
+      assert.equal(await p.exitCode(), 7, p.stdout + p.stderr);
+      assert.equal(app.requests.length, 1, 'the sandbox delivered it once (a 403 is not retried)');
+      const sent = p.events('sent')[0]!;
+      assert.deepEqual(
+        [sent.outcome.cause, sent.outcome.failed, sent.outcome.receiverStatus, sent.outcome.retryScheduled],
+        ['refused', true, 403, false],
+      );
+      const err = p.lines.at(-1)!;
+      assert.deepEqual([err.kind, err.cause, err.receiverStatus], ['delivery-failed', 'refused', 403]);
+      assert.match(
+        err.message,
+        /^your receiver refused it: it answered 403, so it did not take the delivery as verified\. /,
+      );
+      assert.match(err.message, /Make it trust this service's issuer and key set/);
+      const human = onTerminal(testWebhookArgs(url), { ...s.env, NO_COLOR: '1' });
+      assert.equal(await human.exited, 7);
+      assert.match(human.out(), /^✗ Test webhook [\w-]+ sent to .*: your receiver refused it: it answered 403/m);
+    } finally {
+      await app.stop();
+    }
   });
 });

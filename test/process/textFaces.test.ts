@@ -101,7 +101,7 @@ describe('text on a terminal for sandbox, listen, audit and the sandbox control 
     assert.equal(await dead.exited, 1);
     assert.equal(
       dead.out(),
-      '✗ nothing is listening at http://127.0.0.1:9 (ECONNREFUSED): is `wfs sandbox` running there? Its ready line gives its baseUrl.\n  code  ECONNREFUSED\n',
+      '✗ nothing is listening at http://127.0.0.1:9 (ECONNREFUSED): is `wfs sandbox` running there? Its ready line gives its baseUrl (--sandbox-url names it here).\n  code  ECONNREFUSED\n',
     );
   });
 

@@ -337,7 +337,7 @@ describe('wfs start / status / test-webhook as processes', function () {
     );
     assert.match(
       err.message,
-      /^the service could not deliver to the address: cannot reach .*ECONNREFUSED.*; the service will try again\. Check that your receiver is running/,
+      /^not delivered: the service could not reach the address: cannot reach .*ECONNREFUSED.*; the service will try again\. Check that your receiver is running/,
     );
   });
 

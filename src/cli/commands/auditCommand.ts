@@ -63,7 +63,7 @@ export const auditCommand: CommandSpec = {
   },
   env: KEY_ENV,
   exits: [
-    [1, 'a case failed, or the sandbox could not be reached (the error line says why)'],
+    [EXIT.failed, 'a case failed, or the sandbox could not be reached (the error line says why)'],
     [EXIT.targetUnreachable, 'nothing answered at --target (nothing audited): start your receiver, or check the URL'],
     [EXIT.pathNotServed, '--target answered 404, 405 or 421: nothing takes webhooks at that path (nothing audited)'],
     [
@@ -189,7 +189,7 @@ export const auditCommand: CommandSpec = {
         ...(m ? { trustMismatch: true, notSent: summary.notSent ?? 0 } : {}),
       });
       if (m) return notServedThere(m) ? EXIT.pathNotServed : EXIT.trustMismatch;
-      return summary.failed === 0 ? 0 : 1;
+      return summary.failed === 0 ? EXIT.ok : EXIT.failed;
     } catch (err) {
       if (err instanceof AuditRefused) throw new UsageError(err.message);
       if (err instanceof AuditTargetUnreachable) {

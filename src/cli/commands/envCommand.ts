@@ -1,5 +1,6 @@
 // `wfs env`: what the service commands would use, read from the environment, with nothing sent and no secret shown.
 import { isLoopbackHost, proxySettingsFromEnv, redactUrl } from '../../core/http';
+import { EXIT } from '../exitCodes';
 import { SERVICE_ENV, type CommandSpec } from '../commandSpec';
 import { refuseCredentialsInAddressVariables } from '../cliEnvironment';
 
@@ -47,6 +48,6 @@ export const envCommand: CommandSpec = {
       ...(proxy.noProxy ? { noProxy: proxy.noProxy } : {}),
       missing,
     });
-    return missing.length ? 2 : 0;
+    return missing.length ? EXIT.usage : EXIT.ok;
   },
 };

@@ -54,7 +54,7 @@ export const findCommand: CommandSpec = {
                 note: `none carries the correlationId as typed, ${JSON.stringify(correlationId)}; these carry ${JSON.stringify(searched)}, without the quotes or spaces copying added`,
               };
         io.emit({ event: 'found', correlationId: searched, ...asCopied, workflows: found });
-        return 0;
+        return EXIT.ok;
       }
       io.emit({
         event: 'none',

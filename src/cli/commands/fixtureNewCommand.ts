@@ -1,6 +1,7 @@
 // `wfs fixture new EVENT.json`: writes a webhook fixture (NAME.webhook.json) from a plain event body, so a fixture
 // never has to be written by hand. The body is kept, its webhookId and triggeredAt made placeholders (a new event at
 // each send), and the headers come from the flags or the body's own fields.
+import { EXIT } from '../exitCodes';
 import { lstatSync, type Stats } from 'node:fs';
 import { refuseFolderLinkOut, UnsafeFilePath, writeFileSafely } from '../../core/files';
 import {
@@ -41,7 +42,10 @@ export const fixtureNewCommand: CommandSpec = {
     force: { type: 'boolean', description: 'replace the file if it exists' },
   },
   exits: [
-    [1, 'the body is not JSON, a header is missing, or the file could not be written (the error line says which)'],
+    [
+      EXIT.failed,
+      'the body is not JSON, a header is missing, or the file could not be written (the error line says which)',
+    ],
   ],
   async run(flags, io) {
     const [source, ...extra] = flags.positionals;
@@ -83,7 +87,7 @@ export const fixtureNewCommand: CommandSpec = {
         column: p.start.column,
         message: `${source === '-' ? 'standard input' : source}: ${p.message}`,
       });
-      return 1;
+      return EXIT.failed;
     }
     const f = event.fixture;
     const written = fixtureText({
@@ -110,7 +114,7 @@ export const fixtureNewCommand: CommandSpec = {
       throw err;
     }
     io.emit({ event: 'fixture-written', file: out, topic: f.topic, subTopic: f.subTopic, tenant: f.tenant });
-    return 0;
+    return EXIT.ok;
   },
 };
 

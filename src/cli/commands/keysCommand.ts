@@ -1,4 +1,5 @@
 // `wfs keys generate`: a test issuer's key pair and its key set in a folder, for a receiver's tests and CI.
+import { EXIT } from '../exitCodes';
 import { join } from 'node:path';
 import { refuseFolderLinkOut, UnsafeFilePath } from '../../core/files';
 import { DEFAULT_TEST_AUDIENCE, DEFAULT_TEST_ISSUER, KeyFilesError, writeKeyPair } from '../../core/signing';
@@ -50,7 +51,7 @@ export const keysCommand: CommandSpec = {
         audience: issuerFile.audience,
         files,
       });
-      return 0;
+      return EXIT.ok;
     } catch (err) {
       if (err instanceof KeyFilesError) throw new UsageError(err.message);
       if (err instanceof UnsafeFilePath) throw new UsageError(`--out: ${err.message}`);

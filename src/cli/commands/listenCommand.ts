@@ -1,5 +1,6 @@
 // `wfs listen`: the webhook receiver (and, when asked, a public address), headless. It configures a core
 // ReceiverSession and prints one JSON line per event: deliveries, tunnel changes, self-tests, warnings.
+import { EXIT } from '../exitCodes';
 import { statSync } from 'node:fs';
 import { TransportError } from '../../core/http';
 import { ReceiverSession } from '../../core/receiver';
@@ -10,7 +11,7 @@ import { UsageError, type ParsedFlags } from '../flags';
 import { httpUrlValue } from '../httpUrlValue';
 import type { CliIO } from '../output';
 import { sandboxSecretFromEnv, sandboxSecretHelp } from '../sandboxSecret';
-import { transportErrorEvent } from '../transportErrorEvent';
+import { SandboxUnreachable } from '../sandboxTarget';
 import {
   LISTEN_FLAGS,
   forwardFields,
@@ -57,12 +58,11 @@ export const listenCommand: CommandSpec = {
   flags: LISTEN_FLAGS,
   env: [sandboxSecretHelp('--trust-sandbox'), ...PROXY_ENV],
   // It runs until stopped: the first signal stops it cleanly (exit 0).
-  exits: [[130, 'a second SIGINT, SIGTERM or SIGHUP while it was stopping']],
+  exits: [[EXIT.interrupted, 'a second SIGINT, SIGTERM or SIGHUP while it was stopping']],
   async run(flags, io) {
     const source = trustSource(flags);
     const run = listenRunFromFlags(flags, io.clock);
     const sandbox = source === 'sandbox' ? await trustedSandbox(flags, io) : undefined;
-    if (typeof sandbox === 'number') return sandbox;
     const folders = source === 'keys' ? trustFromKeyFolders(flags) : [];
     const issuers =
       source === 'file'
@@ -127,7 +127,7 @@ export const listenCommand: CommandSpec = {
     await stopped;
     await session.close();
     emit({ event: 'stopped' });
-    return 0;
+    return EXIT.ok;
   },
 };
 
@@ -178,8 +178,9 @@ function tunnelOrigin(publicUrl: string | undefined): string | null {
   return publicUrl ? new URL(publicUrl).origin : null;
 }
 
-/** Reads the sandbox's trust; nothing answering there is "could not be reached" (exit 1), as for every command. */
-async function trustedSandbox(flags: ParsedFlags, io: CliIO): Promise<TrustedSandbox | number> {
+/** Reads the sandbox's trust; nothing answering there is SandboxUnreachable, as for every
+ * command. */
+async function trustedSandbox(flags: ParsedFlags, io: CliIO): Promise<TrustedSandbox> {
   const url = flags.values.get('trust-sandbox')!;
   httpUrlValue('--trust-sandbox', url, "the sandbox's http(s) baseUrl");
   const client = new SandboxControlClient(url, sandboxSecretFromEnv(io.env, `--trust-sandbox ${url}`));
@@ -187,15 +188,7 @@ async function trustedSandbox(flags: ParsedFlags, io: CliIO): Promise<TrustedSan
     const t = await client.trust();
     return { client, issuers: [{ issuer: t.issuer, audience: t.audience, jwksUrl: t.jwksUrl }] };
   } catch (err) {
-    if (err instanceof TransportError) {
-      io.emit(
-        transportErrorEvent(
-          err,
-          `--trust-sandbox ${url}: could not reach the sandbox (${err.code ?? err.reason}): is \`wfs sandbox\` running at that address?`,
-        ),
-      );
-      return 1;
-    }
+    if (err instanceof TransportError) throw new SandboxUnreachable(err, url, '--trust-sandbox');
     // A sandbox that refuses (a wrong secret) or something else answering is a usage error.
     throw new UsageError(`--trust-sandbox ${url}: ${(err as Error).message}`);
   }

@@ -14,6 +14,7 @@ import { SANDBOX_SECRET_ENV } from '../../core/sandbox';
 import { SERVICE_ENV, type CommandSpec } from '../commandSpec';
 import { durationFlag, intFlag, UsageError, type ParsedFlags } from '../flags';
 import { EXIT } from '../exitCodes';
+import { SandboxUnreachable, sandboxUnreachableEvent } from '../sandboxTarget';
 import { httpUrlValue } from '../httpUrlValue';
 import { refuseCredentialsInAddressVariables } from '../cliEnvironment';
 import type { CliIO } from '../output';
@@ -98,13 +99,17 @@ export const mcpCommand: CommandSpec = {
     ['WFS_PROBLEMS_BASE', "for the contract check: the base of the service's problem types (default: WFS_BASE_URL)"],
     [SANDBOX_SECRET_ENV, 'with --sandbox-url: that sandbox\'s "controlSecret"'],
   ],
-  exits: [[130, 'a second SIGINT, SIGTERM or SIGHUP while it was stopping']],
+  exits: [[EXIT.interrupted, 'a second SIGINT, SIGTERM or SIGHUP while it was stopping']],
   async run(flags, io) {
     if (flags.values.has('http')) return serve(flags, io);
     // On stdio, stdout is the client's: an error is said on stderr, as every other line of this command.
     try {
       return await serve(flags, io);
     } catch (err) {
+      if (err instanceof SandboxUnreachable) {
+        io.printError(JSON.stringify(sandboxUnreachableEvent(err)) + '\n');
+        return EXIT.failed;
+      }
       const usage = err instanceof UsageError;
       io.printError(
         JSON.stringify({ event: 'error', kind: usage ? 'usage' : 'internal', message: (err as Error).message }) + '\n',
@@ -172,10 +177,7 @@ async function serve(flags: ParsedFlags, io: CliIO): Promise<number> {
         : await startEmbeddedSandbox(sandboxPort, workflowMs);
     } catch (err) {
       if (err instanceof ListenError) throw new UsageError(`--sandbox-port: ${err.message}`);
-      if (err instanceof TransportError)
-        throw new UsageError(
-          `--sandbox-url ${sandboxUrl}: could not reach the sandbox (${err.code ?? err.reason}): is \`wfs sandbox\` running at that address?`,
-        );
+      if (err instanceof TransportError) throw new SandboxUnreachable(err, sandboxUrl ?? '', '--sandbox-url');
       if (sandboxUrl) throw new UsageError(`--sandbox-url ${sandboxUrl}: ${(err as Error).message}`);
       throw err;
     }
@@ -233,7 +235,7 @@ async function serve(flags: ParsedFlags, io: CliIO): Promise<number> {
     if (httpPort === undefined) await serveStdio(ctx, readOnly, say, details, stopped);
     else await serveHttp(ctx, readOnly, io, httpPort, token!, details, stopped);
     served = true;
-    return 0;
+    return EXIT.ok;
   } finally {
     await stopAll();
     if (served) say({ event: 'stopped' });

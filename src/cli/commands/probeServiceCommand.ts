@@ -88,7 +88,7 @@ export const probeServiceCommand: CommandSpec = {
     ],
   ],
   exits: [
-    [1, 'something differs from the spec, or the probe stopped early (429, a refused sign-in, no answer)'],
+    [EXIT.failed, 'something differs from the spec, or the probe stopped early (429, a refused sign-in, no answer)'],
     [EXIT.outcomeUnknown, 'a start was answered 2xx: the probe stopped at once (the error line names the workflow)'],
   ],
   async run(flags, io) {
@@ -247,7 +247,7 @@ function finish(io: Io, report: ProbeReport): number {
   }
   if (o.ended !== 'complete') {
     io.emit({ event: 'error', kind: o.ended, message: o.message });
-    return 1;
+    return EXIT.failed;
   }
-  return report.counts.differs > 0 ? 1 : 0;
+  return report.counts.differs > 0 ? EXIT.failed : EXIT.ok;
 }

@@ -1,5 +1,6 @@
 // `wfs sandbox`: runs the simulator until SIGTERM/SIGINT, printing a ready line and one line per event.
 import { Sandbox } from '../../core/sandbox';
+import { EXIT } from '../exitCodes';
 import type { CommandSpec } from '../commandSpec';
 import { durationFlag, intFlag, wholeSecondsFlag } from '../flags';
 import { readProfileFlag } from './sandboxProfileFlag';
@@ -43,7 +44,7 @@ export const sandboxCommand: CommandSpec = {
     },
   },
   // It runs until stopped: the first signal stops it cleanly (exit 0).
-  exits: [[130, 'a second SIGINT, SIGTERM or SIGHUP while it was stopping']],
+  exits: [[EXIT.interrupted, 'a second SIGINT, SIGTERM or SIGHUP while it was stopping']],
   async run(flags, io) {
     const { emit } = io;
     const profile = readProfileFlag(flags.values.get('profile'));
@@ -76,7 +77,7 @@ export const sandboxCommand: CommandSpec = {
     await new Promise<void>((resolve) => io.onStop(resolve));
     await sandbox.stop();
     emit({ event: 'stopped' });
-    return 0;
+    return EXIT.ok;
   },
 };
 

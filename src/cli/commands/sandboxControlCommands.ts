@@ -15,11 +15,12 @@ import {
   type DeliveryFaultRequest,
 } from '../../core/sandbox';
 import { TransportError } from '../../core/http';
+import { EXIT } from '../exitCodes';
 import type { CommandSpec } from '../commandSpec';
 import { closest, durationFlag, intFlag, type FlagSpecs, type ParsedFlags } from '../flags';
 import type { CliIO } from '../output';
 import { httpUrlValue } from '../httpUrlValue';
-import { sandboxTarget, sandboxTargetHelp, sandboxUnreachableEvent } from '../sandboxTarget';
+import { sandboxTarget, sandboxTargetHelp, sandboxUnreachable } from '../sandboxTarget';
 
 const SANDBOX_URL: FlagSpecs = {
   'sandbox-url': {
@@ -32,12 +33,15 @@ const SANDBOX_URL: FlagSpecs = {
 const ENV = sandboxTargetHelp('--sandbox-url');
 
 const EXITS: [number, string][] = [
-  [1, 'nothing answered at the sandbox, or the sandbox refused the request (the error line says why)'],
-  [2, 'usage error, or no sandbox named (WFS_BASE_URL and WFS_SANDBOX_SECRET, or --sandbox-url): nothing sent'],
+  [EXIT.failed, 'nothing answered at the sandbox, or the sandbox refused the request (the error line says why)'],
+  [
+    EXIT.usage,
+    'usage error, or no sandbox named (WFS_BASE_URL and WFS_SANDBOX_SECRET, or --sandbox-url): nothing sent',
+  ],
 ];
 
-/** Runs `call` against the sandbox the flag or the environment names; a sandbox that cannot be reached is one line
- * and exit 1. `wrong`: what the command itself found wrong, said in the same message as a sandbox not named. */
+/** Runs `call` against the sandbox the flag or the environment names; a sandbox that cannot be reached is
+ * SandboxUnreachable. `wrong`: what the command itself found wrong, said in the same message as a sandbox not named. */
 async function withSandbox(
   flags: ParsedFlags,
   io: CliIO,
@@ -47,14 +51,11 @@ async function withSandbox(
   const target = sandboxTarget(io.env, '--sandbox-url', flags.values.get('sandbox-url'), wrong);
   try {
     io.emit(await call(new SandboxControlClient(target.baseUrl, target.secret)));
-    return 0;
+    return EXIT.ok;
   } catch (err) {
-    if (err instanceof TransportError) {
-      io.emit(sandboxUnreachableEvent(err, target));
-      return 1;
-    }
+    if (err instanceof TransportError) throw sandboxUnreachable(err, target);
     io.emit({ event: 'error', kind: 'sandbox-refused', message: (err as Error).message });
-    return 1;
+    return EXIT.failed;
   }
 }
 

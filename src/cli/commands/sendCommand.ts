@@ -1,6 +1,7 @@
 // `wfs send FILE|DIR… --to URL`: replays the repository's webhook fixtures (NAME.webhook.json) against a receiver or
 // an app, each signed over its exact bytes with a sandbox's key, and fails when an answer is not what the fixture
 // expects. This is how a CI job replays them.
+import { EXIT } from '../exitCodes';
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import {
@@ -96,7 +97,7 @@ export const sendCommand: CommandSpec = {
   env: KEY_ENV,
   exits: [
     [
-      1,
+      EXIT.failed,
       'an answer was not what its fixture expects (any 2xx unless it says), a fixture is invalid, or the target did not answer',
     ],
   ],
@@ -121,7 +122,7 @@ export const sendCommand: CommandSpec = {
       ...counts,
       elapsedMs: Math.round(performance.now() - started),
     });
-    return counts.failed === 0 && counts.invalid === 0 && counts.notSent === 0 ? 0 : 1;
+    return counts.failed === 0 && counts.invalid === 0 && counts.notSent === 0 ? EXIT.ok : EXIT.failed;
   },
 };
 

@@ -1,11 +1,12 @@
 // `wfs sign`: the Authorization header for exactly the bytes of a body, signed with a test key pair on disk or by a
 // running sandbox (the environment's, as for every command that acts on one, unless --sandbox-url names another),
 // with the claims a test needs to break.
-import { findSandbox, sandboxTargetHelp, sandboxUnreachableEvent, type SandboxTarget } from '../sandboxTarget';
 import { SandboxControlClient } from '../../core/sandbox';
 import { TransportError } from '../../core/http';
 import { KeyFilesError, readKeyPair, sha256Hex } from '../../core/signing';
 import { signedHereClaims } from '../../core/webhooks';
+import { EXIT } from '../exitCodes';
+import { findSandbox, sandboxTargetHelp, sandboxUnreachable, type SandboxTarget } from '../sandboxTarget';
 import { bashCurlCommand, ShellCommandError } from '../../core/presentation';
 import { MAX_STDIN_BYTES, readBoundedBytes } from '../boundedRead';
 import type { CommandSpec } from '../commandSpec';
@@ -61,9 +62,9 @@ export const signCommand: CommandSpec = {
   },
   env: sandboxTargetHelp('--sandbox-url'),
   exits: [
-    [1, 'nothing answered at the sandbox, or it refused to sign (the error line says why)'],
+    [EXIT.failed, 'nothing answered at the sandbox, or it refused to sign (the error line says why)'],
     [
-      2,
+      EXIT.usage,
       'usage error: nothing to sign or nothing to sign with, an unreadable body, a key folder refused, a --set path the body does not have (nothing sent)',
     ],
   ],
@@ -93,7 +94,7 @@ export const signCommand: CommandSpec = {
       });
     // A changed body goes to curl as the bytes signed, never as the file (which holds the unchanged ones).
     else io.print(curlCommand(c.to!, token, overrides.length ? '-' : c.source, body) + '\n');
-    return 0;
+    return EXIT.ok;
   },
 };
 
@@ -211,12 +212,9 @@ async function signBody(
     const signed = await new SandboxControlClient(target.baseUrl, target.secret).sign(body, { claims, header });
     return { token: signed.token, kid: (header?.kid as string | undefined) ?? signed.kid };
   } catch (err) {
-    if (err instanceof TransportError) {
-      io.emit(sandboxUnreachableEvent(err, target));
-      return 1;
-    }
+    if (err instanceof TransportError) throw sandboxUnreachable(err, target);
     io.emit({ event: 'error', kind: 'sandbox-refused', message: (err as Error).message });
-    return 1;
+    return EXIT.failed;
   }
 }
 

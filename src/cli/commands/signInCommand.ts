@@ -1,4 +1,5 @@
 // `wfs sign-in`: checks the credentials against the service and says how long the tokens last; stores nothing.
+import { EXIT } from '../exitCodes';
 import { readServiceTarget, signIn } from '../cliEnvironment';
 import { SERVICE_ENV, type CommandSpec } from '../commandSpec';
 
@@ -30,7 +31,7 @@ export const signInCommand: CommandSpec = {
             }
           : {}),
       });
-      return 0;
+      return EXIT.ok;
     } finally {
       env.tokens.dispose();
     }

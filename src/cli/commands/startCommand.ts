@@ -6,7 +6,7 @@ import { SERVICE_ENV, type CommandSpec } from '../commandSpec';
 import { requiredFlag, UsageError } from '../flags';
 import { FOLLOW_FLAGS, followDurations, followWorkflow } from './statusCommand';
 import { OutcomeUnknown, ServiceError, TransportError } from '../../core/http';
-import { shellQuote } from '../../core/presentation';
+import { wfsCommandLine } from '../../core/presentation';
 import { StoppedBeforeSent } from '../output';
 import { explainStartRefusal } from '../startRefusal';
 
@@ -41,8 +41,7 @@ function lostHow(o: OutcomeUnknownResult): string {
 
 /** The exact `wfs find` line for a correlationId, quoted for a POSIX shell where it needs quoting. */
 function findCommandLine(correlationId: string): string {
-  const value = /^[\w.:@/+-]+$/.test(correlationId) ? correlationId : shellQuote(correlationId);
-  return `wfs find --correlation-id ${value}`;
+  return wfsCommandLine('find', [['correlation-id', correlationId]]);
 }
 
 export const startCommand: CommandSpec = {
@@ -115,7 +114,7 @@ export const startCommand: CommandSpec = {
       const result = outcome.result;
       const { correlationId, ...body } = result;
       io.emit({ event: 'started', correlationId, ...body });
-      if (!follow) return 0;
+      if (!follow) return EXIT.ok;
       unsubscribe(); // from here a stop cancels the follow, not the start
       unsubscribe = () => undefined;
       return await followWorkflow({

@@ -7,7 +7,7 @@ import { durationFlag, durationInWords, requiredFlag, UsageError, type ParsedFla
 import type { TimerHandle } from '../../core/time';
 import type { CliIO, Emit } from '../output';
 import { TransportError } from '../../core/http';
-import { shellQuote } from '../../core/presentation';
+import { wfsCommandLine } from '../../core/presentation';
 import { errnoInWords } from '../errnoWords';
 
 export const DEFAULT_GIVE_UP_SECONDS = 60;
@@ -93,7 +93,7 @@ export const statusCommand: CommandSpec = {
       const first = await client.read(target);
       const line = (e: WorkflowEnvelope) => ({ event: 'status', at: new Date(env.clock.now()).toISOString(), ...e });
       emit(line(first));
-      if (!follow) return 0;
+      if (!follow) return EXIT.ok;
       return await followWorkflow({ client, target, first, baseUrl: env.baseUrl, io, deadlineMs, giveUpMs });
     } finally {
       env.tokens.dispose();
@@ -200,7 +200,7 @@ export async function followWorkflow({
   });
   if (end.reason === 'terminal') return ended(end.envelope.workflow.status, emit);
   if (end.reason === 'error') throw end.error;
-  const resume = `wfs status --follow --workflow ${/^[\w.:/@%+=,-]+$/.test(target) ? target : shellQuote(target)}`;
+  const resume = wfsCommandLine('status', [['follow'], ['workflow', target]]);
   if (end.reason === 'cancelled' && gaveUp && unreachable) {
     emit({
       event: 'error',
@@ -240,7 +240,7 @@ export async function followWorkflow({
 
 /** A followed workflow's end: 0 when complete; otherwise an error line naming the status, and EXIT.notComplete. */
 function ended(status: string, emit: Emit): number {
-  if (status === 'complete') return 0;
+  if (status === 'complete') return EXIT.ok;
   emit({
     event: 'error',
     kind: 'workflow-not-complete',

@@ -2,7 +2,13 @@
 import { MAX_STDIN_BYTES, readBoundedText } from '../boundedRead';
 import { EXIT } from '../exitCodes';
 import { MAX_REQUEST_BYTES, sizeInWords } from '../../core/sandbox';
-import { buildTestWebhookRequest, DEFAULT_MAX_BODY, sendTestWebhook, testWebhookIds } from '../../core/webhooks';
+import {
+  buildTestWebhookRequest,
+  DEFAULT_MAX_BODY,
+  sendTestWebhook,
+  testWebhookIds,
+  type TestWebhookOutcome,
+} from '../../core/webhooks';
 import { readServiceTarget, signIn } from '../cliEnvironment';
 import { SERVICE_ENV, type CommandSpec } from '../commandSpec';
 import { requiredFlag, UsageError } from '../flags';
@@ -11,43 +17,31 @@ import { parseJsonText } from '../../core';
 import { applyOverrides, type EventOverride } from '../../core/fixtures';
 import { notSentError, overridesOf, SET_FLAG } from '../eventOverrideFlags';
 
-/** What the test endpoint's answer says of the delivery: failed when it names an error, or a status the address
- * answered outside 2xx. The real service's answer is not documented; a body without either says nothing. */
-export function deliveryFailure(response: unknown): string | undefined {
-  if (!response || typeof response !== 'object') return undefined;
-  const r = response as { error?: unknown; receiverStatus?: unknown; retryScheduled?: unknown };
-  const retry = r.retryScheduled === true ? '; the service will try again' : '';
-  if (typeof r.error === 'string' && r.error) return `the service could not deliver to the address: ${r.error}${retry}`;
-  if (typeof r.receiverStatus === 'number' && (r.receiverStatus < 200 || r.receiverStatus > 299))
-    return `the address answered ${r.receiverStatus}, so the delivery failed${retry}`;
-  return undefined;
-}
-
-/** What to do about a failed delivery, by what the address did: no answer is a receiver that is not running, but an
- * answer is the receiver (or what is behind it) saying why. `bodyBytes`: the testData's size as delivered. */
-export function deliveryFailureAdvice(response: unknown, address: string, bodyBytes: number): string {
-  const status = (response as { receiverStatus?: unknown } | undefined)?.receiverStatus;
+/** What to do about a failed delivery, by its cause (core/webhooks decides it): no answer is a receiver that is not
+ * running, but an answer is the receiver (or what is behind it) saying why. In the CLI's words: its commands and
+ * flags. */
+export function deliveryFailureAdvice(outcome: TestWebhookOutcome, address: string): string {
   const listen = '`wfs listen` prints every delivery with its answer and why';
-  switch (typeof status === 'number' ? status : undefined) {
-    case undefined:
+  const status = outcome.receiverStatus;
+  switch (outcome.cause) {
+    case 'not-reached':
+    case 'not-reported':
+    case 'delivered':
       return `Check that your receiver is running and reachable at ${address} (\`wfs listen\` prints its address).`;
-    case 413: {
-      const needed = Math.ceil(bodyBytes / MIB) * MIB;
-      return `The receiver refused the body of ${sizeInWords(bodyBytes)} as over its size limit. \`wfs listen\` takes ${sizeInWords(DEFAULT_MAX_BODY)} unless started with --max-body BYTES: restart it with --max-body ${needed}, or send smaller --data. (The receiver in VS Code takes ${sizeInWords(DEFAULT_MAX_BODY)}.)`;
+    case 'too-large': {
+      const needed = Math.ceil(outcome.bodyBytes / MIB) * MIB;
+      return `The receiver refused the body of ${sizeInWords(outcome.bodyBytes)} as over its size limit. \`wfs listen\` takes ${sizeInWords(DEFAULT_MAX_BODY)} unless started with --max-body BYTES: restart it with --max-body ${needed}, or send smaller --data. (The receiver in VS Code takes ${sizeInWords(DEFAULT_MAX_BODY)}.)`;
     }
-    case 502:
-    case 504:
+    case 'app-not-answering':
       return `The receiver took the delivery, but the app behind it did not answer${status === 504 ? ' in time' : ''}: with \`wfs listen --pass-through\`, its answer is your app's, so check that the app is running at the --forward-to (or --forward) address (${listen}). Through a tunnel or a proxy, ${status} can also mean that nothing listens behind it.`;
-    case 403:
-    case 401:
+    case 'refused':
       return `The receiver refused the delivery as not verified: ${listen}. Make it trust this service's issuer and key set (\`wfs listen --trust-sandbox URL\` for a local sandbox).`;
-    case 404:
-    case 405:
+    case 'no-webhooks-here':
       return `Nothing at ${address} takes webhooks: check the path (\`wfs listen\` prints the address to use).`;
-    case 421:
+    case 'wrong-host':
       return `The receiver does not answer the host name of ${address}: use the address \`wfs listen\` prints, or the public address it was given (--public-url, --tunnel).`;
     default:
-      return `Your receiver answered ${status}: ${listen}.`;
+      return `${listen[0]!.toUpperCase()}${listen.slice(1)}.`;
   }
 }
 
@@ -63,8 +57,10 @@ export const testWebhookCommand: CommandSpec = {
     'Prints {"event":"sent","webhookId":…,"triggeredAt":…,"response":…}: webhookId is the body\'s (what apps dedupe on),',
     'with "headerWebhookId" when X-Svc-Webhook-Id differs. Backs off on 429 like every command. "response" is the',
     'endpoint\'s answer: the sandbox puts the first attempt\'s "receiverStatus" or "error" there, and "retryScheduled" when it',
-    'will try again. When it says the delivery failed (an "error", or a "receiverStatus" outside 2xx), an error line',
-    '{"kind":"delivery-failed",…} follows and the exit code is 7. Exit 0: the endpoint took it and reported no failure.',
+    'will try again. "outcome" is what that says: {"cause":…,"failed":…,"receiverStatus":…,"summary":…}, the same',
+    'cause and words the editor shows. When it says the delivery failed (an "error", or a "receiverStatus" outside 2xx),',
+    'an error line {"kind":"delivery-failed","cause":…,…} follows and the exit code is 7. Exit 0: the endpoint took it',
+    'and reported no failure.',
   ].join('\n'),
   flags: {
     address: {
@@ -120,24 +116,22 @@ export const testWebhookCommand: CommandSpec = {
     const env = await signIn(target, io);
     try {
       const request = buildTestWebhookRequest({ ...input, testData }, env.clock.now(), env.isLocalSandbox);
-      const response = await sendTestWebhook(env.testWebhookUrl, request, {
+      const { response, outcome } = await sendTestWebhook(env.testWebhookUrl, request, {
         tokens: env.tokens,
         gate: env.gate,
         clock: env.clock,
       });
       const ids = testWebhookIds(request);
-      io.emit({ event: 'sent', ...ids, triggeredAt: request.triggeredAt, response });
-      const failure = deliveryFailure(response);
-      if (!failure) return 0;
+      io.emit({ event: 'sent', ...ids, triggeredAt: request.triggeredAt, response, outcome: outcomeFields(outcome) });
+      if (!outcome.failed) return EXIT.ok;
       io.emit({
         event: 'error',
         kind: 'delivery-failed',
         ...ids,
         address: input.address,
-        ...(typeof (response as { receiverStatus?: unknown })?.receiverStatus === 'number'
-          ? { receiverStatus: (response as { receiverStatus: number }).receiverStatus }
-          : {}),
-        message: `${failure}. ${deliveryFailureAdvice(response, input.address, Buffer.byteLength(JSON.stringify(request.json.testData ?? null)))}`,
+        cause: outcome.cause,
+        ...(outcome.receiverStatus !== undefined ? { receiverStatus: outcome.receiverStatus } : {}),
+        message: `${outcome.summary}. ${deliveryFailureAdvice(outcome, input.address)}`,
       });
       return EXIT.deliveryFailed;
     } finally {
@@ -145,6 +139,17 @@ export const testWebhookCommand: CommandSpec = {
     }
   },
 };
+
+/** The outcome on the `sent` line: what core decided, for scripts that read it rather than "response". */
+function outcomeFields(o: TestWebhookOutcome): Record<string, unknown> {
+  return {
+    cause: o.cause,
+    failed: o.failed,
+    ...(o.receiverStatus !== undefined ? { receiverStatus: o.receiverStatus } : {}),
+    retryScheduled: o.retryScheduled,
+    summary: o.summary,
+  };
+}
 
 /** The --data JSON, with the --set changes made to it (the sandbox signs it as it delivers it). */
 function readTestData(data: string | undefined, readStdin: () => string, overrides: EventOverride[]): unknown {

@@ -62,17 +62,9 @@ const RENDERERS: Record<string, Render> = {
   reconnected: (l, s) => `${s.green('✓')} ${l.message}`,
   sent: (l, s) => {
     const r = l.response ?? {};
-    const outcome =
-      typeof r.receiverStatus === 'number'
-        ? `the address answered ${r.receiverStatus}`
-        : typeof r.error === 'string'
-          ? `not delivered: ${r.error}`
-          : 'the service took it';
-    const delivered =
-      typeof r.receiverStatus === 'number'
-        ? r.receiverStatus >= 200 && r.receiverStatus < 300
-        : typeof r.error !== 'string';
-    return `${delivered ? s.green('✓') : s.red('✗')} Test webhook ${l.webhookId}${l.headerWebhookId ? ` (X-Svc-Webhook-Id ${l.headerWebhookId})` : ''} sent${r.address ? ` to ${r.address}` : ''}: ${outcome}${r.retryScheduled ? ' (a retry is scheduled)' : ''}`;
+    // The outcome is core's reading of the endpoint's answer (core/webhooks/testWebhookOutcome.ts).
+    const o = l.outcome ?? {};
+    return `${o.failed ? s.red('✗') : s.green('✓')} Test webhook ${l.webhookId}${l.headerWebhookId ? ` (X-Svc-Webhook-Id ${l.headerWebhookId})` : ''} sent${r.address ? ` to ${r.address}` : ''}: ${o.summary}`;
   },
   'fixture-sent': (l, s) => {
     const head = `${l.passed ? s.green('✓') : s.red('✗')} ${s.dim(`[${l.index}/${l.total}]`)} ${l.file}`;

@@ -1,27 +1,21 @@
 // The rule for a billed start asked by an assistant (docs/agents.md, "The rules"): it is made only after a person
 // confirmed that very start, named by environment and product. Where the client has no way to ask a person (an MCP
 // client without elicitation), nothing is started: the person gets the exact command to run it themselves.
-import { shellQuote } from '../presentation';
+import { wfsCommandLine } from '../presentation';
 import type { BilledStartDetails } from './assistantContext';
 import { personQuestion, type AskedValue } from './personQuestion';
 
 export type BilledStartDecision =
   { start: true } | { start: false; reason: 'declined' | 'cannot-ask'; message: string; command?: string };
 
-/** A value as a POSIX shell reads it back: bare when it needs no quoting. */
-function shellWord(v: string): string {
-  return /^[\w.:@/+-]+$/.test(v) ? v : shellQuote(v);
-}
-
 /** The `wfs start` line that makes exactly this start, for a person to run. */
 export function billedStartCommand(d: BilledStartDetails): string {
-  return [
-    'wfs start',
-    `--session ${shellWord(d.sessionId)}`,
-    `--service ${shellWord(d.product.service)}`,
-    `--model ${shellWord(d.product.model)}`,
-    `--correlation-id ${shellWord(d.correlationId)}`,
-  ].join(' ');
+  return wfsCommandLine('start', [
+    ['session', d.sessionId],
+    ['service', d.product.service],
+    ['model', d.product.model],
+    ['correlation-id', d.correlationId],
+  ]);
 }
 
 /** The values a billed start's question shows, labelled, each named by the tool's input field. */

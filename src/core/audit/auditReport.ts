@@ -1,5 +1,5 @@
 // The audit scorecard as Markdown and JSON, and each case's request as curl.
-import { shellQuote } from '../presentation';
+import { bashCurlAsGiven } from '../presentation';
 import type { AuditCaseResult, AuditSummary } from './receiverAudit';
 import { answerText, matchAdvice, signingKeyText } from './trustMismatch';
 
@@ -15,11 +15,13 @@ function mismatchLines(s: AuditSummary): string[] {
   ];
 }
 
+/** The case's request as bash sends it again: built in core/presentation, the body on standard input. */
 export function auditCurl(r: AuditCaseResult): string {
-  const parts = [`curl -sS -i -X POST ${shellQuote(r.request.url)}`];
-  for (const [k, v] of Object.entries(r.request.headers)) parts.push(`-H ${shellQuote(`${k}: ${v}`)}`);
-  parts.push(`--data-binary ${shellQuote(r.request.body)}`);
-  return parts.join(' \\\n  ');
+  return bashCurlAsGiven({
+    url: r.request.url,
+    headers: Object.entries(r.request.headers),
+    body: Buffer.from(r.request.bodyBase64, 'base64'),
+  });
 }
 
 const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');

@@ -3,7 +3,7 @@ export { userInfoProblem } from './addressUserInfo';
 export { forwardableHeaders } from './hopByHop';
 export { httpUrlProblem } from './httpUrlProblem';
 export { ListenError } from './listenError';
-export { isLoopbackHost } from './loopback';
+export { isLoopbackHost, testEndpointIsLocal } from './loopback';
 export { type BaseUrlNames, pathNotServedAdvice } from './pathNotServed';
 export { joinUrl } from './paths';
 export {

@@ -9,3 +9,15 @@ export function isLoopbackHost(host: string): boolean {
   const quad = /^127\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(h);
   return !!quad && quad.slice(1).every((n) => Number(n) <= 255);
 }
+
+/**
+ * Whether the webhook test endpoint at this address runs on this machine (a local sandbox, the editor's own or a
+ * `wfs sandbox`), so it reaches the receiver's loopback address: plain http on a loopback host. The CLI, the
+ * editor's Send Test Webhook and fixture sends, and the contract check all ask this, so they draw one line. Anything
+ * else (https, another host, not a URL) is taken for a service elsewhere, which needs a public https address.
+ */
+export function testEndpointIsLocal(testWebhookUrl: string): boolean {
+  if (!URL.canParse(testWebhookUrl)) return false;
+  const url = new URL(testWebhookUrl);
+  return url.protocol === 'http:' && isLoopbackHost(url.hostname);
+}

@@ -1,9 +1,9 @@
 // Text for people, from core: outside text made safe for a terminal, shell words and commands, "did you mean".
 export { controlsEscaped, terminalSafe, terminalSafeDeep } from './terminalSafe';
 export { editDistance } from './editDistance';
-export { shellQuote } from './shellQuote';
-export { shellWord } from './shellWord';
+export { shellWord, wfsCommandLine } from './shellWord';
 export {
+  bashCurlAsGiven,
   bashCurlCommand,
   cmdCurlCommand,
   powerShellCommand,

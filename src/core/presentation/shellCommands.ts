@@ -64,6 +64,29 @@ export function bashCurlCommand(req: ShellRequest): ShellCommand {
   return { command: `${source} | ${curl('--data-binary @-')}`, files: [] };
 }
 
+/**
+ * bash (and zsh): a request exactly as given, every header (Authorization among them) as one `-H` word, and the body
+ * by the builtin printf into curl's standard input, never as an argument (where curl would read `@path` as a file).
+ * For a request made here to be replayed as it was (the audit's cases): `-i` shows the answer's status and headers.
+ */
+export function bashCurlAsGiven(req: { url: string; headers: [string, string][]; body: Buffer }): string {
+  if (!HTTP_URL_PRINTABLE.test(req.url))
+    throw new ShellCommandError(`The address ${JSON.stringify(req.url)} is not a printable http(s) URL.`);
+  const args = [
+    'curl -sS -i --globoff -X POST',
+    `--url ${shellQuote(req.url)}`,
+    ...req.headers.map(([k, v]) => `-H ${bashWord(Buffer.from(`${k}: ${v}`, 'latin1'))}`),
+    '--data-binary @-',
+  ];
+  const text = req.body.toString('latin1');
+  const source = PASTEABLE.test(text)
+    ? `printf %s ${shellQuote(text)}`
+    : `printf %s ${shellQuote(req.body.toString('base64'))} | base64 -d`;
+  return `${source} | ${args.join(' \\\n  ')}`;
+}
+
+const HTTP_URL_PRINTABLE = /^https?:\/\/[\x21-\x7e]+$/i;
+
 /** One value in a curl config file: curl's quoting, whose escapes are \\ \" \t \n \r \v. Header values hold no CR,
  * LF or other control byte but tab (curlRequest refuses them), and the URL is printable ASCII. */
 function curlConfigQuote(s: string): string {

@@ -20,3 +20,4 @@ export { historyHolder, HistoryInUse } from './historyLock';
 export { faultMarkHeader, faultMarkText, SANDBOX_FAULT_HEADER, type SandboxFaultMark } from './sandboxFaultMark';
 export { signedHereClaims } from './signedHereClaim';
 export { buildTestWebhookRequest, sendTestWebhook, testWebhookIds } from './testWebhookRequest';
+export { type TestWebhookOutcome } from './testWebhookOutcome';

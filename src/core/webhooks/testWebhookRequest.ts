@@ -6,6 +6,7 @@ import { LocalValidationError } from '../http/serviceErrors';
 import { checkOutgoingValue } from '../http/edgeFilter';
 import { triggeredAtTimestamp } from '../time/timestamps';
 import { isLoopbackHost } from '../http/loopback';
+import { testWebhookOutcome, type TestWebhookOutcome } from './testWebhookOutcome';
 
 export interface TestWebhookInput {
   address: string;
@@ -98,11 +99,17 @@ function bodyWebhookId(testData: unknown): string | undefined {
   return typeof id === 'string' && UUID.test(id) ? id : undefined;
 }
 
+/** The test endpoint's answer as it came, and what it says became of the delivery (decided here for every face). */
+export interface TestWebhookSent {
+  response: unknown;
+  outcome: TestWebhookOutcome;
+}
+
 export async function sendTestWebhook(
   testWebhookUrl: string,
   request: TestWebhookRequest,
   opts: AuthorizedCallOptions & { timeoutMs?: number },
-): Promise<unknown> {
+): Promise<TestWebhookSent> {
   const res = await authorizedRequest(
     {
       method: 'POST',
@@ -114,5 +121,5 @@ export async function sendTestWebhook(
     { operation: 'test-webhook' },
     opts,
   );
-  return res.json;
+  return { response: res.json, outcome: testWebhookOutcome(res.json, request.json.testData) };
 }

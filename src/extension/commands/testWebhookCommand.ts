@@ -2,10 +2,10 @@
 // JSON editor or a file; the address defaults to the receiver (its public URL, or loopback for the sandbox).
 import * as vscode from 'vscode';
 import { readBoundedFile } from '../boundedFile';
-import { isLoopbackHost } from '../../core/http';
+import { isLoopbackHost, testEndpointIsLocal } from '../../core/http';
 import { randomUUID } from 'node:crypto';
 import { triggeredAtTimestamp } from '../../core/time';
-import { buildTestWebhookRequest, sendTestWebhook, testWebhookIds } from '../../core/webhooks';
+import { buildTestWebhookRequest, sendTestWebhook, testWebhookIds, type TestWebhookOutcome } from '../../core/webhooks';
 import { showError } from '../errors/showError';
 import { WaitsForTrust } from '../trust/restrictedMode';
 import type { Services } from '../services';
@@ -48,10 +48,17 @@ function testDataTemplate(h: Remembered, nowMs: number, runId?: string): Record<
   };
 }
 
+/** What the command returns (to a caller, a test, the walkthrough): the ids, and core's reading of the answer. */
+export interface TestWebhookCommandResult {
+  webhookId: string;
+  address: string;
+  outcome: TestWebhookOutcome;
+}
+
 async function sendTestWebhookCommand(
   s: Services,
   args: TestWebhookArgs,
-): Promise<{ webhookId: string; address: string } | undefined> {
+): Promise<TestWebhookCommandResult | undefined> {
   let env, manager;
   try {
     env = s.environments.resolve(s.environments.currentName);
@@ -60,6 +67,48 @@ async function sendTestWebhookCommand(
     void showError(s.log, 'Send test webhook', err);
     return undefined;
   }
+  const headers = await askHeaders(s, args);
+  if (!headers) return undefined;
+  const latestRunId = s.workflows.store.workflows(env).at(-1)?.runId;
+  let testData: unknown;
+  if (args.testData === undefined) {
+    const r = await chooseTestData(headers, s.clock.now(), latestRunId);
+    if (r === 'cancelled') return undefined;
+    testData = r.value;
+  } else if (args.testData === 'template') testData = testDataTemplate(headers, s.clock.now(), latestRunId);
+  else testData = args.testData === 'none' ? undefined : args.testData;
+
+  // A service on this machine (the sandbox, or a `wfs sandbox` standing in for staging) reaches loopback addresses;
+  // the real service needs a public https one. core/http draws the line for the CLI too.
+  const serviceIsLocal = testEndpointIsLocal(env.testWebhookUrl);
+  const address = args.address ?? (await askAddress(s, env.name, serviceIsLocal));
+  if (!address) return undefined;
+  try {
+    // Restricted Mode: the sandbox may deliver on this machine only (a real environment already waited above).
+    const host = URL.canParse(address.trim()) ? new URL(address.trim()).hostname : '';
+    if (host && !isLoopbackHost(host) && !vscode.workspace.isTrusted)
+      throw new WaitsForTrust(`Sending a test webhook to ${host}`);
+    const request = buildTestWebhookRequest(
+      { address: address.trim(), ...headers, testData },
+      s.clock.now(),
+      serviceIsLocal,
+    );
+    s.log.info(`${env.name}: send test webhook ${request.webhookId} (${headers.topic}) to ${address}`);
+    const { outcome } = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Sending a test webhook…') },
+      () => sendTestWebhook(env.testWebhookUrl, request, { tokens: manager, gate: manager.gate, clock: s.clock }),
+    );
+    const ids = testWebhookIds(request);
+    showOutcome(s, env.name, ids, address, outcome);
+    return { webhookId: ids.webhookId, address, outcome };
+  } catch (err) {
+    void showError(s.log, 'Send test webhook', err);
+    return undefined;
+  }
+}
+
+/** Topic, sub-topic and tenant: from the arguments, or asked with the last ones offered (and remembered). */
+async function askHeaders(s: Services, args: TestWebhookArgs): Promise<Remembered | undefined> {
   const last = s.state.get<Remembered>(LAST_KEY) ?? {
     topic: 'workflow/completed',
     subTopic: 'event:workflow/completed',
@@ -84,66 +133,51 @@ async function sendTestWebhookCommand(
   if (!tenantId) return undefined;
   const headers = { topic: topic.trim(), subTopic: subTopic.trim(), tenantId: tenantId.trim() };
   await s.state.update(LAST_KEY, headers);
+  return headers;
+}
 
-  const latestRunId = s.workflows.store.workflows(env).at(-1)?.runId;
-  let testData: unknown;
-  if (args.testData === undefined) {
-    const r = await chooseTestData(headers, s.clock.now(), latestRunId);
-    if (r === 'cancelled') return undefined;
-    testData = r.value;
-  } else if (args.testData === 'template') testData = testDataTemplate(headers, s.clock.now(), latestRunId);
-  else testData = args.testData === 'none' ? undefined : args.testData;
-
-  // A service on this machine (the sandbox, or a `wfs sandbox` standing in for staging) reaches loopback addresses;
-  // the real service needs a public https one. The CLI draws the same line.
-  const serviceIsLocal = env.builtIn || isLoopbackHost(new URL(env.testWebhookUrl).hostname);
-  let address = args.address;
-  if (!address) {
-    let receiver = s.receiver.info;
-    if (!receiver) {
-      const start = await vscode.window.showInformationMessage(
-        'The webhook receiver is not running. Start it to receive the test webhook?',
-        'Start Receiver',
-        'Enter an Address',
-      );
-      if (start === 'Start Receiver') receiver = await vscode.commands.executeCommand('wfs.startReceiver');
-      else if (start !== 'Enter an Address') return undefined;
-    }
-    const suggested = receiver ? (serviceIsLocal ? receiver.localUrl : (receiver.publicUrl ?? '')) : '';
-    address = await vscode.window.showInputBox({
-      title: 'Send test webhook (5/5): address',
-      prompt: serviceIsLocal
-        ? `Where ${env.name} sends it (it runs on this machine, so it reaches loopback addresses)`
-        : 'A public https URL (the receiver’s public address)',
-      value: suggested,
-      ignoreFocusOut: true,
-    });
-    if (!address) return undefined;
+/** The address, asked with the receiver's offered (started first if the user wants): its loopback address for a
+ * service on this machine, its public one otherwise. */
+async function askAddress(s: Services, envName: string, serviceIsLocal: boolean): Promise<string | undefined> {
+  let receiver = s.receiver.info;
+  if (!receiver) {
+    const start = await vscode.window.showInformationMessage(
+      'The webhook receiver is not running. Start it to receive the test webhook?',
+      'Start Receiver',
+      'Enter an Address',
+    );
+    if (start === 'Start Receiver') receiver = await vscode.commands.executeCommand('wfs.startReceiver');
+    else if (start !== 'Enter an Address') return undefined;
   }
-  try {
-    // Restricted Mode: the sandbox may deliver on this machine only (a real environment already waited above).
-    const host = URL.canParse(address.trim()) ? new URL(address.trim()).hostname : '';
-    if (host && !isLoopbackHost(host) && !vscode.workspace.isTrusted)
-      throw new WaitsForTrust(`Sending a test webhook to ${host}`);
-    const request = buildTestWebhookRequest(
-      { address: address.trim(), ...headers, testData },
-      s.clock.now(),
-      serviceIsLocal,
-    );
-    s.log.info(`${env.name}: send test webhook ${request.webhookId} (${headers.topic}) to ${address}`);
-    await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: 'Sending a test webhook…' },
-      () => sendTestWebhook(env.testWebhookUrl, request, { tokens: manager, gate: manager.gate, clock: s.clock }),
-    );
-    // The body's webhookId is the one the app sees and dedupes on; the header's is named when it differs.
-    const ids = testWebhookIds(request);
-    const shown = ids.headerWebhookId ? `${ids.webhookId} (X-Svc-Webhook-Id ${ids.headerWebhookId})` : ids.webhookId;
-    s.log.info(`${env.name}: test webhook ${shown} accepted`);
-    void vscode.window.showInformationMessage(vscode.l10n.t('Test webhook {0} sent to {1}.', shown, address));
-    return { webhookId: ids.webhookId, address };
-  } catch (err) {
-    void showError(s.log, 'Send test webhook', err);
-    return undefined;
+  const suggested = receiver ? (serviceIsLocal ? receiver.localUrl : (receiver.publicUrl ?? '')) : '';
+  return vscode.window.showInputBox({
+    title: 'Send test webhook (5/5): address',
+    prompt: serviceIsLocal
+      ? `Where ${envName} sends it (it runs on this machine, so it reaches loopback addresses)`
+      : 'A public https URL (the receiver’s public address)',
+    value: suggested,
+    ignoreFocusOut: true,
+  });
+}
+
+/** What became of it, as core read the test endpoint's answer (the CLI prints the same summary): a failure, the
+ * receiver's status named, as a warning; otherwise a notice. */
+function showOutcome(
+  s: Services,
+  envName: string,
+  ids: { webhookId: string; headerWebhookId?: string },
+  address: string,
+  outcome: TestWebhookOutcome,
+): void {
+  // The body's webhookId is the one the app sees and dedupes on; the header's is named when it differs.
+  const shown = ids.headerWebhookId ? `${ids.webhookId} (X-Svc-Webhook-Id ${ids.headerWebhookId})` : ids.webhookId;
+  const message = vscode.l10n.t('Test webhook {0} sent to {1}: {2}.', shown, address, outcome.summary);
+  if (outcome.failed) {
+    s.log.warn(`${envName}: test webhook ${shown}: ${outcome.summary}`);
+    void vscode.window.showWarningMessage(message);
+  } else {
+    s.log.info(`${envName}: test webhook ${shown}: ${outcome.summary}`);
+    void vscode.window.showInformationMessage(message);
   }
 }
 

@@ -3,7 +3,7 @@
 import * as vscode from 'vscode';
 import { homedir } from 'node:os';
 import { SANDBOX_ENVIRONMENT } from '../../core/environments';
-import { joinUrl } from '../../core/http';
+import { joinUrl, testEndpointIsLocal } from '../../core/http';
 import { MAX_KEY_SETS, probeMarkdown, type ProbeReport, runProbe, summaryLine, WebhookCapture } from '../../core/probe';
 import { DEFAULT_FIND_WORKFLOWS_PATH } from '../../core/workflows';
 import { showError } from '../errors/showError';
@@ -102,7 +102,7 @@ class ProbePanel implements vscode.Disposable {
               findWorkflowsUrl:
                 env.findWorkflowsUrl ?? (env.builtIn ? joinUrl(env.baseUrl, DEFAULT_FIND_WORKFLOWS_PATH) : undefined),
               jwksUrls: env.trustedIssuers.map((t) => t.jwksUrl).slice(0, MAX_KEY_SETS),
-              isLocalSandbox: env.builtIn,
+              isLocalSandbox: testEndpointIsLocal(env.testWebhookUrl),
             },
             {
               clock: this.s.clock,

@@ -549,9 +549,15 @@ describe('receiver audit', function () {
     }
     const md = auditMarkdown(s);
     assert.match(md, new RegExp(`^# Webhook receiver audit: ${s.passed}/${s.total} passed`));
-    assert.match(md, /### No exp claim[\s\S]*\*\*Fix:\*\* Require the claim[\s\S]*```sh\ncurl -sS -i -X POST/);
+    assert.match(
+      md,
+      /### No exp claim[\s\S]*\*\*Fix:\*\* Require the claim[\s\S]*```sh\nprintf %s '.*' \| curl -sS -i --globoff -X POST/,
+    );
     assert.equal(JSON.parse(auditJson(s)).results.length, AUDIT_CASES.length);
     const curl = auditCurl(s.results[0]!);
     assert.match(curl, /-H 'authorization: Bearer ey/);
+    // The body goes on standard input (core/presentation's rule), never as an argument curl could read as @file.
+    assert.match(curl, /^printf %s '[^']*' \| curl -sS -i --globoff -X POST \\\n/);
+    assert.match(curl, /--data-binary @-$/);
   });
 });

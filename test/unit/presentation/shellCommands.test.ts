@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import fc from 'fast-check';
 import {
+  bashCurlAsGiven,
   bashCurlCommand,
   BODY_FILE,
   cmdCurlCommand,
@@ -29,7 +30,7 @@ import { Verifier } from '../../../src/core/webhooks/Verifier';
 import type { DeliveryRecord } from '../../../src/core/webhooks/deliveryRecord';
 import { CurlStandIn, realCurl, runBash } from '../helpers/curlStandIn';
 import { bashWord, shellQuote } from '../../../src/core/presentation/shellQuote';
-import { shellWord } from '../../../src/core/presentation/shellWord';
+import { shellWord, wfsCommandLine } from '../../../src/core/presentation/shellWord';
 import { RecordingServer } from '../helpers/recordingServer';
 import { startSandbox, type SandboxFixture } from '../helpers/sandboxFixture';
 import {
@@ -509,6 +510,57 @@ describe('shell commands: copy for every shell', () => {
         }),
         { numRuns: 25, seed: 74 },
       );
+    });
+
+    it("bash: any request as given (the audit's replay) reaches curl exactly, Authorization and body as they are", async () => {
+      await fc.assert(
+        fc.asyncProperty(anyRequest, async (req) => {
+          const headers: [string, string][] = [...req.headers, ['authorization', 'Bearer not-a-variable $HOME']];
+          const command = bashCurlAsGiven({ url: req.url, headers, body: req.body });
+          assert.match(command, /^[\x20-\x7e\n]*$/);
+          const before = standIn.runs().length;
+          const r = await runBash(command, standIn.env());
+          assert.equal(r.code, 0, r.stderr);
+          const last = standIn.runs();
+          assert.equal(last.length, before + 1);
+          assert.deepEqual(latin1(last.at(-1)!.argv), [
+            '-sS',
+            '-i',
+            '--globoff',
+            '-X',
+            'POST',
+            '--url',
+            req.url,
+            ...headers.flatMap(([k, v]) => ['-H', `${k}: ${v}`]),
+            '--data-binary',
+            '@-',
+          ]);
+          assert.deepEqual(last.at(-1)!.stdin, req.body);
+        }),
+        { numRuns: 25, seed: 75 },
+      );
+    });
+
+    it('wfs command lines: any values come back as the same arguments through bash -c', async () => {
+      const value = fc.string({ unit: 'grapheme', maxLength: 12 }).filter((t) => !t.includes('\0'));
+      await fc.assert(
+        fc.asyncProperty(value, value, async (a, b) => {
+          const line = wfsCommandLine('status', [['follow'], ['workflow', a], ['note', b]]);
+          const r = await runBash(`wfs() { printf '%s\\0' "$@" | base64 -w0; }; ${line}`, standIn.env());
+          assert.equal(r.code, 0, r.stderr);
+          const got = Buffer.from(r.stdout.trim().split('\n').at(-1)!, 'base64').toString('utf8').split('\0');
+          assert.deepEqual(got, ['status', '--follow', '--workflow', a, '--note', b, '']);
+        }),
+        { numRuns: 40, seed: 75 },
+      );
+      // The one bare-word rule: plain values stay bare; a leading `=` (a path in zsh) and spaces are quoted.
+      assert.equal(
+        wfsCommandLine('find', [['correlation-id', 'wfs-1.a:b/c@d']]),
+        'wfs find --correlation-id wfs-1.a:b/c@d',
+      );
+      assert.equal(shellWord('=ls'), "'=ls'");
+      assert.equal(shellWord('a=b'), 'a=b');
+      assert.equal(shellWord('it s'), "'it s'");
     });
 
     for (const [shell, build, argvsOf, ok] of [

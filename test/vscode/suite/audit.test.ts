@@ -66,7 +66,7 @@ describe('receiver audit in a real VS Code host', () => {
       const file = vscode.Uri.file(join(mkdtempSync(join(tmpdir(), 'wfs-audit-')), 'audit.md'));
       assert.equal(await api.auditPanel.export('md', file), file.fsPath);
       assert.match(readFileSync(file.fsPath, 'utf8'), /^# Webhook receiver audit: 29\/30 passed/);
-      assert.match((await api.auditPanel.copyCurl('jku-header'))!, /^curl -sS -i -X POST/);
+      assert.match((await api.auditPanel.copyCurl('jku-header'))!, /^printf %s .* \| curl -sS -i --globoff -X POST/);
     } finally {
       await broken.stop();
     }

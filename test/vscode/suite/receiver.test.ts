@@ -14,6 +14,8 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ReceiverHost } from '../../../src/extension/receiver/receiverHost';
+import type { TestWebhookCommandResult } from '../../../src/extension/commands/testWebhookCommand';
+import { RecordingServer } from '../../unit/helpers/recordingServer';
 import type { ExtensionLog } from '../../../src/extension/log/extensionLog';
 
 const silentLog = {
@@ -134,6 +136,45 @@ describe('webhook receiver in a real VS Code host', () => {
     assert.equal(item.label, 'workflow/completed');
     assert.match(String(item.description), /^200 · \d\d:\d\d:\d\d$/);
     assert.deepEqual([item.command?.command, ...(item.command?.arguments ?? [])], ['wfs.openWebhookPanel', r.id]);
+  });
+
+  it('a test webhook to a receiver that answers 403: the user is shown the 403, named as a refusal, not "sent"', async () => {
+    const app = new RecordingServer();
+    app.respond = () => 403;
+    const url = `${await app.start()}/hooks`;
+    // The extension's own warnings are recorded as it shows them; VS Code still shows them (checked on screen below).
+    const window = api.window as { showWarningMessage: (...args: unknown[]) => Thenable<unknown> };
+    const original = window.showWarningMessage;
+    const warned: string[] = [];
+    window.showWarningMessage = (message: unknown, ...rest: unknown[]) => {
+      warned.push(String(message));
+      return original.call(api.window, message, ...rest);
+    };
+    try {
+      const sent = (await vscode.commands.executeCommand('wfs.sendTestWebhook', {
+        topic: 'workflow/completed',
+        subTopic: 'event:workflow/completed',
+        tenantId: 'tenant-host-test',
+        testData: 'template',
+        address: url,
+      })) as TestWebhookCommandResult;
+      assert.equal(app.requests.length, 1, 'the sandbox delivered it to the receiver');
+      assert.deepEqual([sent.outcome.cause, sent.outcome.failed, sent.outcome.receiverStatus], ['refused', true, 403]);
+      const words =
+        /^Test webhook [0-9a-f-]{36} sent to http:\/\/127\.0\.0\.1:\d+\/hooks: your receiver refused it: it answered 403/;
+      assert.ok(
+        warned.some((m) => words.test(m)),
+        warned.join('\n'),
+      );
+      await notificationsInCenter(
+        /your receiver refused it: it answered 403, so it did not take the delivery as verified/,
+        1,
+      );
+    } finally {
+      window.showWarningMessage = original;
+      await vscode.commands.executeCommand('notifications.hideList');
+      await app.stop();
+    }
   });
 
   it('a forged delivery (no token) is refused with 403 at step 1', async () => {

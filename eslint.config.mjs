@@ -5,7 +5,10 @@ import { importX, createNodeResolver } from 'eslint-plugin-import-x';
 
 const noVscode = {
   paths: [
-    { name: 'vscode', message: 'src/core and src/cli run without VS Code: pass what you need in from src/extension.' },
+    {
+      name: 'vscode',
+      message: 'src/core, src/cli and src/mcp run without VS Code: pass what you need in from src/extension.',
+    },
   ],
 };
 
@@ -15,6 +18,15 @@ const coreFrontDoors = [
   {
     group: ['**/core/*/*'],
     message: "Import core through its folder's front door (src/core/<folder>/index.ts); add the name there if needed.",
+  },
+];
+
+// The MCP SDK (and zod, its schema library, which nothing else uses) is the MCP face's (src/mcp): the CLI loads that
+// face only for `wfs mcp`, so every other command starts without it (docs/design.md).
+const mcpSdkInTheMcpFace = [
+  {
+    group: ['@modelcontextprotocol/**', 'zod', 'zod/**'],
+    message: 'Only the MCP face (src/mcp) imports the MCP SDK and zod: put the transport there, the tool in core.',
   },
 ];
 
@@ -47,19 +59,25 @@ export default tseslint.config(
   },
   {
     files: ['src/core/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', noVscode] },
+    rules: { 'no-restricted-imports': ['error', { ...noVscode, patterns: mcpSdkInTheMcpFace }] },
   },
   {
-    files: ['src/cli/**/*.ts', 'src/mcp/**/*.ts', 'src/testkit/**/*.ts'],
+    files: ['src/cli/**/*.ts', 'src/testkit/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { ...noVscode, patterns: [...coreFrontDoors, ...mcpSdkInTheMcpFace] }],
+    },
+  },
+  {
+    files: ['src/mcp/**/*.ts'],
     rules: { 'no-restricted-imports': ['error', { ...noVscode, patterns: coreFrontDoors }] },
   },
   {
     files: ['src/extension/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', { patterns: coreFrontDoors }] },
+    rules: { 'no-restricted-imports': ['error', { patterns: [...coreFrontDoors, ...mcpSdkInTheMcpFace] }] },
   },
   {
     // One core, thin faces: a face configures a ReceiverSession; only core builds its parts.
-    files: ['src/cli/**/*.ts', 'src/extension/**/*.ts', 'src/testkit/**/*.ts'],
+    files: ['src/cli/**/*.ts', 'src/extension/**/*.ts', 'src/mcp/**/*.ts', 'src/testkit/**/*.ts'],
     rules: {
       'no-restricted-syntax': [
         'error',

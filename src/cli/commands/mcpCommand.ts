@@ -1,26 +1,16 @@
 // `wfs mcp`: the assistant's tools (src/core/assistant) as an MCP server, for Claude Code, Cursor, VS Code's agent
-// mode and any MCP client (docs/agents.md). stdio by default; --http PORT serves Streamable HTTP on loopback, behind
-// Host and Origin checks and a bearer token made at each start. Deliveries come from a running receiver's history file
-// (--history, read-only) or from a receiver of its own.
-import { randomBytes } from 'node:crypto';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { HistoryFileReader } from '../../core/assistant';
-// eslint-disable-next-line no-restricted-imports -- the MCP server is a face of its own; it moves to src/mcp (#75)
-import { McpHttpEndpoint } from '../../core/assistant/mcp/mcpHttpEndpoint';
-// eslint-disable-next-line no-restricted-imports -- the MCP server is a face of its own; it moves to src/mcp (#75)
-import { createToolServer, offeredTools } from '../../core/assistant/mcp/mcpToolServer';
-import { isLoopbackHost, ListenError, TransportError } from '../../core/http';
+// mode and any MCP client (docs/agents.md). This command reads and checks the flags; the MCP face (src/mcp) serves,
+// loaded only here so that no other command loads the MCP SDK.
+import { isLoopbackHost } from '../../core/http';
 import { SANDBOX_SECRET_ENV } from '../../core/sandbox';
+import type { McpOptions } from '../../mcp';
 import { SERVICE_ENV, type CommandSpec } from '../commandSpec';
 import { durationFlag, intFlag, UsageError, type ParsedFlags } from '../flags';
 import { EXIT } from '../exitCodes';
-import { SandboxUnreachable, sandboxUnreachableEvent } from '../sandboxTarget';
 import { httpUrlValue } from '../httpUrlValue';
 import { refuseCredentialsInAddressVariables } from '../cliEnvironment';
 import type { CliIO } from '../output';
-import { CliAssistantContext } from '../mcp/cliAssistantContext';
-import { startOwnReceiver, type OwnReceiver } from '../mcp/ownReceiver';
-import { runningSandbox, startEmbeddedSandbox, type SigningSandbox } from '../mcp/signingSandbox';
+import { SandboxUnreachable, sandboxUnreachableEvent } from '../sandboxTarget';
 
 export const mcpCommand: CommandSpec = {
   name: 'mcp',
@@ -120,9 +110,16 @@ export const mcpCommand: CommandSpec = {
 };
 
 async function serve(flags: ParsedFlags, io: CliIO): Promise<number> {
+  const options = mcpOptions(flags, io.env);
+  const { serveMcp } = await import('../../mcp');
+  return serveMcp(options, io);
+}
+
+/** The flags, checked: every mistake a usage error before anything starts. */
+function mcpOptions(flags: ParsedFlags, env: NodeJS.ProcessEnv): McpOptions {
   // A password inside WFS_BASE_URL would reach the model (wfs_environment) and the ready line: refused at start,
   // where any other problem of the service's address is only a warning.
-  refuseCredentialsInAddressVariables(io.env);
+  refuseCredentialsInAddressVariables(env);
   const httpPort = intFlag(flags, 'http', 0, 65535);
   const historyFile = flags.values.get('history');
   const receiverUrl = flags.values.get('receiver-url');
@@ -148,7 +145,7 @@ async function serve(flags: ParsedFlags, io: CliIO): Promise<number> {
   const sandboxUrl = flags.values.get('sandbox-url');
   if (sandboxUrl && flags.values.has('sandbox-port')) throw new UsageError('--sandbox-url excludes --sandbox-port');
   if (sandboxUrl) httpUrlValue('--sandbox-url', sandboxUrl, "the sandbox's http(s) baseUrl");
-  const secret = io.env[SANDBOX_SECRET_ENV]?.trim();
+  const secret = env[SANDBOX_SECRET_ENV]?.trim();
   if (sandboxUrl && !secret)
     throw new UsageError(
       `--sandbox-url ${sandboxUrl}: ${SANDBOX_SECRET_ENV} is not set, and the sandbox's control API needs its secret: set it to the "controlSecret" of that sandbox's ready line`,
@@ -160,134 +157,17 @@ async function serve(flags: ParsedFlags, io: CliIO): Promise<number> {
   const sandboxPort = intFlag(flags, 'sandbox-port', 0, 65535) ?? 0;
   const workflowMs = durationFlag(flags, 'workflow-duration', 's', 0, 86_400_000);
   const readOnly = flags.switches.has('read-only');
-  // On stdio, stdout carries the protocol: this command's own lines go to stderr.
-  const say =
-    httpPort === undefined ? (line: Record<string, unknown>) => io.printError(JSON.stringify(line) + '\n') : io.emit;
-
-  const cleanup: (() => Promise<void> | void)[] = [];
-  let served = false;
-  const stopAll = async () => {
-    for (const c of cleanup.reverse()) await Promise.resolve(c()).catch(() => undefined);
-  };
-  try {
-    let sandbox: SigningSandbox;
-    try {
-      sandbox = sandboxUrl
-        ? await runningSandbox(sandboxUrl, secret!)
-        : await startEmbeddedSandbox(sandboxPort, workflowMs);
-    } catch (err) {
-      if (err instanceof ListenError) throw new UsageError(`--sandbox-port: ${err.message}`);
-      if (err instanceof TransportError) throw new SandboxUnreachable(err, sandboxUrl ?? '', '--sandbox-url');
-      if (sandboxUrl) throw new UsageError(`--sandbox-url ${sandboxUrl}: ${(err as Error).message}`);
-      throw err;
-    }
-    cleanup.push(() => sandbox.stop());
-    let own: OwnReceiver | undefined;
-    let deliveries;
-    if (historyFile) {
-      const reader = new HistoryFileReader({ file: historyFile, clock: io.clock });
-      // Read once now, so the first tool call answers from memory; later calls read only what was appended.
-      const loaded = await reader.records().catch((err: Error) => {
-        throw new UsageError(`--history ${historyFile}: ${err.message}`);
-      });
-      say({ event: 'history', file: historyFile, loaded: loaded.length });
-      deliveries = reader;
-    } else {
-      try {
-        own = await startOwnReceiver({
-          trust: sandbox.trust,
-          clock: io.clock,
-          port,
-          forwardTo,
-          sandbox: sandbox.endpoint,
-          warn: (message) => say({ event: 'warning', message }),
-        });
-      } catch (err) {
-        if (err instanceof ListenError) throw new UsageError(`--port: ${err.message}`);
-        throw err;
-      }
-      cleanup.push(() => own!.stop());
-      deliveries = own.deliveries;
-    }
-    const token = httpPort === undefined ? undefined : randomBytes(24).toString('base64url');
-    const ctx = new CliAssistantContext({
-      io,
-      deliveries,
-      sandbox,
-      forwardTo,
-      receiverUrl: own?.url ?? receiverUrl,
-      allowRemote,
-      workspace: process.cwd(),
-      extraSecrets: token ? [token] : [],
-    });
-    cleanup.push(() => ctx.dispose());
-    if (ctx.serviceProblem)
-      say({ event: 'warning', message: `the workflow tools cannot be used: ${ctx.serviceProblem}` });
-    const details = {
-      tools: offeredTools({ readOnly }).map((t) => t.name),
-      environment: ctx.environment(),
-      deliveries: deliveries.description,
-      receiverUrl: own?.url ?? receiverUrl ?? null,
-      forwardTo: forwardTo ?? null,
-      signer: { issuer: sandbox.trust.issuer, audience: sandbox.trust.audience, jwksUrl: sandbox.trust.jwksUrl },
-    };
-    const stopped = new Promise<void>((resolve) => cleanup.push(io.onStop(resolve)));
-    if (httpPort === undefined) await serveStdio(ctx, readOnly, say, details, stopped);
-    else await serveHttp(ctx, readOnly, io, httpPort, token!, details, stopped);
-    served = true;
-    return EXIT.ok;
-  } finally {
-    await stopAll();
-    if (served) say({ event: 'stopped' });
-  }
-}
-
-async function serveStdio(
-  ctx: CliAssistantContext,
-  readOnly: boolean,
-  say: (line: Record<string, unknown>) => void,
-  details: Record<string, unknown>,
-  stopped: Promise<void>,
-): Promise<void> {
-  const server = createToolServer(ctx, { readOnly });
-  const transport = new StdioServerTransport();
-  // The client closing its end of stdin is how it ends the session.
-  const closed = new Promise<void>((resolve) => {
-    transport.onclose = () => resolve();
-    process.stdin.once('end', () => resolve());
-    process.stdin.once('close', () => resolve());
-  });
-  await server.connect(transport);
-  say({ event: 'ready', transport: 'stdio', ...details });
-  await Promise.race([stopped, closed]);
-  await server.close().catch(() => undefined);
-}
-
-async function serveHttp(
-  ctx: CliAssistantContext,
-  readOnly: boolean,
-  io: CliIO,
-  port: number,
-  token: string,
-  details: Record<string, unknown>,
-  stopped: Promise<void>,
-): Promise<void> {
-  const endpoint = new McpHttpEndpoint({
+  return {
+    httpPort,
+    historyFile,
+    receiverUrl,
     port,
-    token,
-    createServer: () => createToolServer(ctx, { readOnly }),
-    clock: io.clock,
-    onRefused: (e) => io.emit({ event: 'refused', ...e }),
-  });
-  let url: string;
-  try {
-    url = await endpoint.start();
-  } catch (err) {
-    if (err instanceof ListenError) throw new UsageError(`--http ${port}: ${err.message}`);
-    throw err;
-  }
-  // The token is said here, once, to whoever started the server; never in a log line.
-  io.emit({ event: 'ready', transport: 'http', url, token, ...details });
-  await stopped;
-  await endpoint.stop();
+    forwardTo,
+    allowRemote,
+    sandboxUrl,
+    sandboxSecret: secret,
+    sandboxPort,
+    workflowMs,
+    readOnly,
+  };
 }

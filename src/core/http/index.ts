@@ -2,7 +2,8 @@
 export { userInfoProblem } from './addressUserInfo';
 export { forwardableHeaders } from './hopByHop';
 export { httpUrlProblem } from './httpUrlProblem';
-export { ListenError } from './listenError';
+export { isAllowedHost } from './hostCheck';
+export { ListenError, listenOn } from './listenError';
 export { isLoopbackHost, testEndpointIsLocal } from './loopback';
 export { type BaseUrlNames, pathNotServedAdvice } from './pathNotServed';
 export { joinUrl } from './paths';

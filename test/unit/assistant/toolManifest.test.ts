@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ASSISTANT_TOOLS } from '../../../src/core/assistant/toolRegistry';
-import { mcpTool } from '../../../src/core/assistant/mcp/mcpToolServer';
+import { mcpTool } from '../../../src/mcp/mcpToolServer';
 import { toolContributions } from '../../../src/extension/assistant/toolManifest';
 
 const manifest = JSON.parse(readFileSync(join(__dirname, '../../../../package.json'), 'utf8'));

@@ -2,7 +2,7 @@
 // at once, each line with the count refused since the line before; a burst is counted even when nothing follows.
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { RefusalLog, type RefusalLine } from '../../../src/core/assistant/mcp/refusalLog';
+import { RefusalLog, type RefusalLine } from '../../../src/mcp/refusalLog';
 import { ManualClock } from '../helpers/manualClock';
 
 const refusal = (n: number) => ({ status: 401, reason: `no token ${n}` });

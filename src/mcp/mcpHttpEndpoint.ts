@@ -8,10 +8,8 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
-import { isAllowedHost } from '../../http/hostCheck';
-import { isLoopbackHost } from '../../http/loopback';
-import { listenOn } from '../../http/listenError';
-import { SystemClock, type Clock } from '../../time/clock';
+import { isAllowedHost, isLoopbackHost, listenOn } from '../core/http';
+import { SystemClock, type Clock } from '../core/time';
 import { RefusalLog, type RefusalLine } from './refusalLog';
 
 const MCP_PATH = '/mcp';

@@ -1,11 +1,11 @@
 // The sandbox whose key signs what `wfs mcp` sends (replays, events, the audit): a running `wfs sandbox` named by
 // --sandbox-url (its secret in WFS_SANDBOX_SECRET), or one started in this process. Either is this machine's
 // simulator, where nothing is billed; the app must trust its issuer and key set.
-import type { AuditSetup, SignerInfo } from '../../core/assistant';
-import type { Credentials } from '../../core/auth';
-import { Sandbox, SANDBOX_PASSWORD, SANDBOX_USERNAME, SandboxControlClient } from '../../core/sandbox';
-import type { EndpointRegistration } from '../../core/receiver';
-import { signedHereClaims, type TrustedIssuer } from '../../core/webhooks';
+import type { AuditSetup, SignerInfo } from '../core/assistant';
+import type { Credentials } from '../core/auth';
+import { Sandbox, SANDBOX_PASSWORD, SANDBOX_USERNAME, SandboxControlClient } from '../core/sandbox';
+import type { EndpointRegistration } from '../core/receiver';
+import { signedHereClaims, type TrustedIssuer } from '../core/webhooks';
 
 export interface SigningSandbox {
   baseUrl: string;

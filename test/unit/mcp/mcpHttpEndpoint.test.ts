@@ -2,7 +2,7 @@
 // client that went away without closing its session does not keep the next one out.
 import assert from 'node:assert/strict';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { MAX_SESSIONS, McpHttpEndpoint } from '../../../src/core/assistant/mcp/mcpHttpEndpoint';
+import { MAX_SESSIONS, McpHttpEndpoint } from '../../../src/mcp/mcpHttpEndpoint';
 import { rawRequest } from '../helpers/rawHttp';
 
 const TOKEN = 'a-token-for-this-test-only';

@@ -1,10 +1,10 @@
 // `wfs mcp` without --history: a receiver session of its own on loopback, so the assistant has deliveries to read.
 // It trusts the sandbox that signs the assistant's replays and events, forwards verified deliveries to --forward-to,
 // keeps its history in memory, and tells that sandbox its address so the sandbox's workflow events arrive here.
-import type { DeliverySource } from '../../core/assistant';
-import { ReceiverSession, type EndpointRegistration } from '../../core/receiver';
-import type { Clock } from '../../core/time';
-import { type DeliveryRecord, Forwarder, forwardEverything, type TrustedIssuer } from '../../core/webhooks';
+import type { DeliverySource } from '../core/assistant';
+import { ReceiverSession, type EndpointRegistration } from '../core/receiver';
+import type { Clock } from '../core/time';
+import { type DeliveryRecord, Forwarder, forwardEverything, type TrustedIssuer } from '../core/webhooks';
 
 export interface OwnReceiverOptions {
   trust: TrustedIssuer;

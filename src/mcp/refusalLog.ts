@@ -2,7 +2,7 @@
 // 127.0.0.1, as many as it likes: a line for each would let it flood the log and push out what matters. So a line
 // is written at most once per interval: the first refusal at once, then the latest one with how many were refused
 // since the line before (a timer writes it when the interval ends, so a burst is counted even if nothing follows).
-import type { Clock, TimerHandle } from '../../time/clock';
+import type { Clock, TimerHandle } from '../core/time';
 
 /** At most one refusal line per this many milliseconds. */
 const REFUSAL_LOG_INTERVAL_MS = 10_000;

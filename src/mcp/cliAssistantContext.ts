@@ -15,12 +15,12 @@ import {
   type SignedForTarget,
   type SignerInfo,
   ToolRefused,
-} from '../../core/assistant';
-import type { TokenManager } from '../../core/auth';
-import { type ProbeReport, runProbe } from '../../core/probe';
-import { startBilledWorkflow, type WorkflowClient } from '../../core/workflows';
-import { readServiceTarget, signIn, workflowClient, type ServiceTarget } from '../cliEnvironment';
-import type { CliIO } from '../output';
+} from '../core/assistant';
+import type { TokenManager } from '../core/auth';
+import { type ProbeReport, runProbe } from '../core/probe';
+import { startBilledWorkflow, type WorkflowClient } from '../core/workflows';
+import { readServiceTarget, signIn, workflowClient, type ServiceTarget } from '../cli/cliEnvironment';
+import type { CliIO } from '../cli/output';
 import type { SigningSandbox } from './signingSandbox';
 
 export interface CliAssistantOptions {

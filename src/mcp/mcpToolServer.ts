@@ -9,12 +9,16 @@ import {
   type CallToolResult,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
-import { TOOLKIT_VERSION } from '../../version';
-import type { AssistantContext, BilledStartDetails } from '../assistantContext';
-import type { AssistantTool } from '../assistantTool';
-import { auditTargetQuestion } from '../auditTargetRule';
-import { billedStartQuestion } from '../billedStartRule';
-import { ASSISTANT_TOOLS, runTool } from '../toolRegistry';
+import { TOOLKIT_VERSION } from '../core';
+import {
+  ASSISTANT_TOOLS,
+  auditTargetQuestion,
+  billedStartQuestion,
+  runTool,
+  type AssistantContext,
+  type AssistantTool,
+  type BilledStartDetails,
+} from '../core/assistant';
 
 export interface ToolServerOptions {
   /** Only the tools that read: for a window in Restricted Mode, where nothing may be sent. */

@@ -1,0 +1,186 @@
+// `wfs mcp` serving: the assistant's tools (src/core/assistant) as an MCP server over stdio, or Streamable HTTP on
+// loopback behind Host and Origin checks and a bearer token made at each start. Deliveries come from a running
+// receiver's history file (read-only) or from a receiver of its own; a sandbox signs. The CLI command
+// (src/cli/commands/mcpCommand.ts) reads the flags into McpOptions and loads this module only then, so no other
+// command loads the MCP SDK.
+import { randomBytes } from 'node:crypto';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { HistoryFileReader, type DeliverySource } from '../core/assistant';
+import { ListenError, TransportError } from '../core/http';
+import { EXIT } from '../cli/exitCodes';
+import { UsageError } from '../cli/flags';
+import type { CliIO } from '../cli/output';
+import { SandboxUnreachable } from '../cli/sandboxTarget';
+import { CliAssistantContext } from './cliAssistantContext';
+import { McpHttpEndpoint } from './mcpHttpEndpoint';
+import { createToolServer, offeredTools } from './mcpToolServer';
+import { startOwnReceiver, type OwnReceiver } from './ownReceiver';
+import { runningSandbox, startEmbeddedSandbox, type SigningSandbox } from './signingSandbox';
+
+/** What `wfs mcp`'s flags asked for, checked (src/cli/commands/mcpCommand.ts). */
+export interface McpOptions {
+  /** --http: Streamable HTTP on 127.0.0.1 at this port (0: a free one); undefined: stdio. */
+  httpPort?: number;
+  /** --history: the deliveries of a running `wfs listen --log FILE`. */
+  historyFile?: string;
+  /** --receiver-url: with historyFile, that receiver's address. */
+  receiverUrl?: string;
+  /** --port: without historyFile, its own receiver's port. */
+  port: number;
+  forwardTo?: string;
+  allowRemote: boolean;
+  /** --sandbox-url: a running `wfs sandbox`, with its control secret. */
+  sandboxUrl?: string;
+  sandboxSecret?: string;
+  /** Without sandboxUrl: the port and workflow duration of the sandbox started here. */
+  sandboxPort: number;
+  workflowMs?: number;
+  readOnly: boolean;
+}
+
+type Say = (line: Record<string, unknown>) => void;
+type Cleanup = (() => Promise<void> | void)[];
+
+export async function serveMcp(o: McpOptions, io: CliIO): Promise<number> {
+  // On stdio, stdout carries the protocol: this command's own lines go to stderr.
+  const say: Say = o.httpPort === undefined ? (line) => io.printError(JSON.stringify(line) + '\n') : io.emit;
+  const cleanup: Cleanup = [];
+  let served = false;
+  try {
+    const sandbox = await signingSandbox(o);
+    cleanup.push(() => sandbox.stop());
+    const { deliveries, own } = await deliverySource(o, sandbox, io, say, cleanup);
+    const token = o.httpPort === undefined ? undefined : randomBytes(24).toString('base64url');
+    const receiverUrl = own?.url ?? o.receiverUrl;
+    const ctx = new CliAssistantContext({
+      io,
+      deliveries,
+      sandbox,
+      forwardTo: o.forwardTo,
+      receiverUrl,
+      allowRemote: o.allowRemote,
+      workspace: process.cwd(),
+      extraSecrets: token ? [token] : [],
+    });
+    cleanup.push(() => ctx.dispose());
+    if (ctx.serviceProblem)
+      say({ event: 'warning', message: `the workflow tools cannot be used: ${ctx.serviceProblem}` });
+    const details = {
+      tools: offeredTools({ readOnly: o.readOnly }).map((t) => t.name),
+      environment: ctx.environment(),
+      deliveries: deliveries.description,
+      receiverUrl: receiverUrl ?? null,
+      forwardTo: o.forwardTo ?? null,
+      signer: { issuer: sandbox.trust.issuer, audience: sandbox.trust.audience, jwksUrl: sandbox.trust.jwksUrl },
+    };
+    const stopped = new Promise<void>((resolve) => cleanup.push(io.onStop(resolve)));
+    if (o.httpPort === undefined) await serveStdio(ctx, o.readOnly, say, details, stopped);
+    else await serveHttp(ctx, o.readOnly, io, o.httpPort, token!, details, stopped);
+    served = true;
+    return EXIT.ok;
+  } finally {
+    for (const c of cleanup.reverse()) await Promise.resolve(c()).catch(() => undefined);
+    if (served) say({ event: 'stopped' });
+  }
+}
+
+/** The sandbox that signs replays and events: a running one (--sandbox-url), else one started here. */
+async function signingSandbox(o: McpOptions): Promise<SigningSandbox> {
+  const { sandboxUrl } = o;
+  try {
+    return sandboxUrl
+      ? await runningSandbox(sandboxUrl, o.sandboxSecret!)
+      : await startEmbeddedSandbox(o.sandboxPort, o.workflowMs);
+  } catch (err) {
+    if (err instanceof ListenError) throw new UsageError(`--sandbox-port: ${err.message}`);
+    if (err instanceof TransportError) throw new SandboxUnreachable(err, sandboxUrl ?? '', '--sandbox-url');
+    if (sandboxUrl) throw new UsageError(`--sandbox-url ${sandboxUrl}: ${(err as Error).message}`);
+    throw err;
+  }
+}
+
+/** Where the tools read deliveries: the history file of a running receiver, or a receiver of its own. */
+async function deliverySource(
+  o: McpOptions,
+  sandbox: SigningSandbox,
+  io: CliIO,
+  say: Say,
+  cleanup: Cleanup,
+): Promise<{ deliveries: DeliverySource; own?: OwnReceiver }> {
+  const historyFile = o.historyFile;
+  if (historyFile) {
+    const reader = new HistoryFileReader({ file: historyFile, clock: io.clock });
+    // Read once now, so the first tool call answers from memory; later calls read only what was appended.
+    const loaded = await reader.records().catch((err: Error) => {
+      throw new UsageError(`--history ${historyFile}: ${err.message}`);
+    });
+    say({ event: 'history', file: historyFile, loaded: loaded.length });
+    return { deliveries: reader };
+  }
+  let own: OwnReceiver;
+  try {
+    own = await startOwnReceiver({
+      trust: sandbox.trust,
+      clock: io.clock,
+      port: o.port,
+      forwardTo: o.forwardTo,
+      sandbox: sandbox.endpoint,
+      warn: (message) => say({ event: 'warning', message }),
+    });
+  } catch (err) {
+    if (err instanceof ListenError) throw new UsageError(`--port: ${err.message}`);
+    throw err;
+  }
+  cleanup.push(() => own.stop());
+  return { deliveries: own.deliveries, own };
+}
+
+async function serveStdio(
+  ctx: CliAssistantContext,
+  readOnly: boolean,
+  say: Say,
+  details: Record<string, unknown>,
+  stopped: Promise<void>,
+): Promise<void> {
+  const server = createToolServer(ctx, { readOnly });
+  const transport = new StdioServerTransport();
+  // The client closing its end of stdin is how it ends the session.
+  const closed = new Promise<void>((resolve) => {
+    transport.onclose = () => resolve();
+    process.stdin.once('end', () => resolve());
+    process.stdin.once('close', () => resolve());
+  });
+  await server.connect(transport);
+  say({ event: 'ready', transport: 'stdio', ...details });
+  await Promise.race([stopped, closed]);
+  await server.close().catch(() => undefined);
+}
+
+async function serveHttp(
+  ctx: CliAssistantContext,
+  readOnly: boolean,
+  io: CliIO,
+  port: number,
+  token: string,
+  details: Record<string, unknown>,
+  stopped: Promise<void>,
+): Promise<void> {
+  const endpoint = new McpHttpEndpoint({
+    port,
+    token,
+    createServer: () => createToolServer(ctx, { readOnly }),
+    clock: io.clock,
+    onRefused: (e) => io.emit({ event: 'refused', ...e }),
+  });
+  let url: string;
+  try {
+    url = await endpoint.start();
+  } catch (err) {
+    if (err instanceof ListenError) throw new UsageError(`--http ${port}: ${err.message}`);
+    throw err;
+  }
+  // The token is said here, once, to whoever started the server; never in a log line.
+  io.emit({ event: 'ready', transport: 'http', url, token, ...details });
+  await stopped;
+  await endpoint.stop();
+}

@@ -49,14 +49,45 @@ await esbuild.build({
   outdir: 'dist',
   external: ['vscode'],
 });
+// The CLI: dist/cli.js is src/cli/bin.ts, main.ts and what `wfs --help` needs, as CommonJS (a `bin` may not be an ES
+// module), so help and the version read a few dozen KiB. Each command and runCommand.ts is an entry of an ES module
+// build split at every import() into dist/wfs/: main.ts and commandList.ts import them from there when a command
+// runs, and a command reads only its own code and the chunks it shares (the MCP SDK, zod and ajv: `wfs mcp` alone).
+// The two builds share no object: a command gets its flags and the CliIO (functions and a clock), and returns a code.
+// Bundled CommonJS code (undici, localtunnel) still calls require() for Node's own modules: each chunk gets one.
+const CLI_CHUNKS = 'dist/wfs';
+const commandModules = [...filesUnder('src/cli/commands', '.ts'), 'src/cli/runCommand.ts'];
+rmSync(CLI_CHUNKS, { recursive: true, force: true });
 await esbuild.build({
   ...common,
-  entryPoints: { cli: 'src/cli/main.ts' },
+  format: 'esm',
+  splitting: true,
+  entryPoints: commandModules,
+  entryNames: '[name]',
+  outdir: CLI_CHUNKS,
+  outExtension: { '.js': '.mjs' },
+  banner: {
+    js: "import { createRequire as __wfsCreateRequire } from 'node:module'; const require = __wfsCreateRequire(import.meta.url);",
+  },
+});
+await esbuild.build({
+  ...common,
+  entryPoints: { cli: 'src/cli/bin.ts' },
   outdir: 'dist',
   banner: { js: '#!/usr/bin/env node' },
+  plugins: [
+    {
+      name: 'commands-in-chunks',
+      setup: (build) =>
+        build.onResolve({ filter: /^\.\/(commands\/[A-Za-z]+|runCommand)$/ }, (args) => ({
+          path: `./wfs/${args.path.split('/').pop()}.mjs`,
+          external: true,
+        })),
+    },
+  ],
 });
 
-// The CLI on its own: dist/cli.js bundles every dependency, so its package needs no node_modules and no VS Code.
+// The CLI on its own: dist/cli.js and dist/wfs/ bundle every dependency, so its package needs no node_modules and no VS Code.
 // `npm pack dist/cli-package` then makes the tarball a user installs (npm run pack:cli).
 if (cliPackage) {
   const root = JSON.parse(readFileSync('package.json', 'utf8'));
@@ -64,6 +95,7 @@ if (cliPackage) {
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   copyFileSync('dist/cli.js', `${dir}/cli.js`);
+  cpSync(CLI_CHUNKS, `${dir}/wfs`, { recursive: true });
   copyFileSync('docs/cli.md', `${dir}/README.md`);
   copyFileSync('LICENSE', `${dir}/LICENSE`);
   // The test kit (docs/testkit.md), for CommonJS and ESM, jose and undici bundled in; its types rolled up from source.
@@ -109,6 +141,7 @@ if (cliPackage) {
     },
     files: [
       'cli.js',
+      'wfs',
       'testkit.cjs',
       'testkit.mjs',
       'testkit.d.ts',
@@ -168,4 +201,5 @@ if (withTests) {
   cpSync('media', `${host}/media`, { recursive: true });
   // The CLI the extension offers as its MCP server (src/extension/assistant/mcpServerProvider.ts).
   copyFileSync('dist/cli.js', `${host}/dist/cli.js`);
+  cpSync(CLI_CHUNKS, `${host}/dist/wfs`, { recursive: true });
 }

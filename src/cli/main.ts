@@ -98,7 +98,7 @@ export async function main(argv: string[], io: CliIO = processIO()): Promise<num
  * a command that listens for them (sandbox, listen, status --follow); any other is ended at once with an error line
  * and 130, as is a second signal. A closed stdout stops the first kind too.
  */
-async function runProcess(argv: string[]): Promise<void> {
+export async function runProcess(argv: string[]): Promise<void> {
   const hold = setInterval(() => undefined, 1 << 30);
   const base = processIO(chooseFace(argv, process.stdout.isTTY === true));
   const stopListeners = new Set<() => void>();
@@ -154,5 +154,3 @@ function exitAfterFlush(code: number): void {
   process.stdout.write('', done);
   process.stderr.write('', done);
 }
-
-if (require.main === module) void runProcess(process.argv.slice(2));

@@ -36,7 +36,7 @@ describe('the packed CLI, installed from its tarball into an empty folder', func
     bin = join(dir, 'node_modules', '.bin', 'wfs');
   });
 
-  it('installs as one package with no dependencies: cli.js, the test kit, the schemas, README, agents.md, LICENSE', () => {
+  it('installs as one package with no dependencies: cli.js and its commands (wfs/), the test kit, the schemas, README, agents.md, LICENSE', () => {
     assert.deepEqual(
       readdirSync(join(installed, '..')).filter((n) => !n.startsWith('.')),
       ['workflow-service-cli'],
@@ -52,7 +52,10 @@ describe('the packed CLI, installed from its tarball into an empty folder', func
       'testkit.d.ts',
       'testkit.md',
       'testkit.mjs',
+      'wfs',
     ]);
+    // The commands' code: dist/cli.js loads each command's chunk from wfs/ when it runs.
+    assert.ok(readdirSync(join(installed, 'wfs')).includes('mcpCommand.mjs'));
     const pkg = JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8'));
     assert.equal(pkg.dependencies, undefined);
     assert.equal(pkg.version, manifest.version);

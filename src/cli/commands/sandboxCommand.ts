@@ -57,7 +57,12 @@ export const sandboxCommand: CommandSpec = {
       allowedHosts: flags.lists.get('allow-host') ?? [],
     });
     io.progress?.('starting the sandbox');
-    const info = await sandbox.start().finally(() => io.progress?.(undefined));
+    // The ready line names the signing key (kid): `wfs sandbox` makes it before that line; a sandbox in another
+    // process (wfs mcp, the editor's) makes it at its first signature or key-set request.
+    const info = await sandbox
+      .start()
+      .then(() => sandbox.infoWithKey())
+      .finally(() => io.progress?.(undefined));
     const host = flags.values.get('host');
     // Bound to every interface: its addresses are loopback ones (they work here), and other machines need a name.
     const everywhere = host === '0.0.0.0' || host === '::' || host === '[::]';

@@ -65,8 +65,9 @@ export interface SandboxInfo {
   issuer: string;
   audience: string;
   jwksUrl: string;
-  /** The signing key's id: its JWK thumbprint, so two sandboxes (same issuer string) never share one. */
-  kid: string;
+  /** The signing key's id: its JWK thumbprint, so two sandboxes (same issuer string) never share one. The key is
+   * made when first needed (a signature, the key set, infoWithKey()), so start() may answer before it exists. */
+  kid?: string;
   username: string;
   password: string;
   sessions: { staged: string; empty: string };
@@ -144,7 +145,6 @@ export class Sandbox extends TypedEmitter<SandboxEvents> {
       this.options.issuer ?? SANDBOX_ISSUER,
       this.options.audience ?? SANDBOX_AUDIENCE,
     );
-    await signer.init();
     const dispatcher = new WebhookDispatcher(clock, signer, { ...DEFAULT_RETRY, ...this.options.retry });
     dispatcher.on('attempt', (a) => this.emit('webhook', { event: 'webhook', ...a }));
     const ctx: SandboxContext = {
@@ -188,7 +188,7 @@ export class Sandbox extends TypedEmitter<SandboxEvents> {
       issuer: ctx.signer.issuer,
       audience: ctx.signer.audience,
       jwksUrl: `${ctx.baseUrl}${JWKS_PATH}`,
-      kid: ctx.signer.currentKid,
+      ...(ctx.signer.hasKey ? { kid: ctx.signer.currentKid } : {}),
       username: ctx.username,
       password: ctx.password,
       sessions: { staged: STAGED_SESSION_ID, empty: EMPTY_SESSION_ID },
@@ -196,6 +196,12 @@ export class Sandbox extends TypedEmitter<SandboxEvents> {
       unentitledProduct: { service: unentitled.service, model: unentitled.model },
       controlSecret: ctx.controlSecret,
     };
+  }
+
+  /** The info with the signing key's id: the key is made now if it was not yet. */
+  async infoWithKey(): Promise<SandboxInfo & { kid: string }> {
+    await this.context.signer.init();
+    return { ...this.info(), kid: this.context.signer.currentKid };
   }
 
   async stop(): Promise<void> {
@@ -286,7 +292,7 @@ export class Sandbox extends TypedEmitter<SandboxEvents> {
     const seg = req.segments;
     if (seg[0] === 'sandbox')
       return controlRoute(ctx, req, seg.slice(1), {
-        info: () => this.info(),
+        info: () => this.infoWithKey(),
         reset: () => this.reset(),
         advance: this.advanceable(),
       });

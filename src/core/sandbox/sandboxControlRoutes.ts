@@ -57,7 +57,7 @@ export const MAX_WEBHOOK_ENDPOINTS = 100;
 export const MAX_ENDPOINT_URL_CHARS = 2048;
 
 export interface ControlHooks {
-  info: () => unknown;
+  info: () => Promise<unknown>;
   reset: () => void;
   advance?: AdvanceableClock;
 }
@@ -260,7 +260,7 @@ async function signBytes({ ctx, b }: ControlCall): Promise<Reply> {
 }
 
 const ROUTES = new Map<string, ControlHandler>([
-  ['GET ', ({ hooks }) => jsonReply(200, hooks.info())],
+  ['GET ', async ({ hooks }) => jsonReply(200, await hooks.info())],
   [
     'POST reset',
     ({ hooks }) => {

@@ -334,8 +334,8 @@ function actorIdFor(subject: TokenSubject): string {
   return 'act_' + createHash('sha256').update(`${SANDBOX_TENANT}:${subject.username}`).digest('hex').slice(0, 24);
 }
 
-export function jwks(ctx: SandboxContext): Reply {
+export async function jwks(ctx: SandboxContext): Promise<Reply> {
   ctx.stats.jwksRequests++;
   if (ctx.faults.take('jwks-unavailable')) return emptyReply(503);
-  return jsonReply(200, ctx.signer.jwks(), { 'cache-control': 'public, max-age=3600' });
+  return jsonReply(200, await ctx.signer.keySet(), { 'cache-control': 'public, max-age=3600' });
 }

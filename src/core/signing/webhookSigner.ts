@@ -38,6 +38,8 @@ export interface ExportedKey {
 
 export class WebhookSigner {
   private keys: SigningKey[] = [];
+  /** The first key while it is made: an RSA key pair takes 50–600 ms, so a signer makes it when first needed. */
+  private making?: Promise<void>;
 
   constructor(
     private readonly clock: Clock,
@@ -45,8 +47,30 @@ export class WebhookSigner {
     readonly audience: string,
   ) {}
 
+  /** Makes the first key now, if there is none: after it, the synchronous getters (currentKid, jwks) answer. */
   async init(): Promise<void> {
-    if (this.keys.length === 0) this.keys.push(await newKey());
+    if (this.keys.length > 0) return;
+    this.making ??= newKey().then(
+      (key) => {
+        if (this.keys.length === 0) this.keys.push(key);
+      },
+      (err: unknown) => {
+        this.making = undefined;
+        throw err;
+      },
+    );
+    await this.making;
+  }
+
+  /** Whether a key exists yet (a signer made lazily has none until its first signature or key set). */
+  get hasKey(): boolean {
+    return this.keys.length > 0;
+  }
+
+  /** The key set, its first key made if need be. */
+  async keySet(): Promise<{ keys: JWK[] }> {
+    await this.init();
+    return this.jwks();
   }
 
   /** A signer over keys kept elsewhere (`wfs keys generate`): the first is the current one. */
@@ -80,6 +104,7 @@ export class WebhookSigner {
 
   /** The current key pair, for writing to disk. */
   async exportCurrent(): Promise<ExportedKey> {
+    await this.init();
     const k = this.current;
     const privateJwk = { ...(await exportJWK(k.privateKey)), kid: k.kid, alg: 'RS256', use: 'sig' };
     return { kid: k.kid, privateJwk, publicJwk: k.publicJwk };
@@ -103,6 +128,7 @@ export class WebhookSigner {
 
   async sign(body: Buffer | Uint8Array, o: SignOptions = {}): Promise<string> {
     const alg = o.alg ?? 'RS256';
+    await this.init();
     const current = this.current;
     // A WebCrypto RSA key is bound to its hash: the same key material is imported again for another algorithm.
     const key =

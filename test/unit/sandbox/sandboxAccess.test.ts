@@ -36,6 +36,7 @@ describe('sandbox: only its owner signs, no web page is served', () => {
   ];
 
   it('refuses every control route without the secret, or with a wrong one, with a 403 that says what is missing and where it is', async () => {
+    const kid = (await f.control('GET', '')).json().kid;
     for (const [method, path, body] of ROUTES) {
       const missing = await control(method, path, {}, body);
       assert.equal(missing.status, 403, `${method} /sandbox${path} without the secret`);
@@ -58,7 +59,7 @@ describe('sandbox: only its owner signs, no web page is served', () => {
     }
     assert.deepEqual((await f.control('GET', 'faults')).json().pending, {}, 'no refused request injected a fault');
     assert.deepEqual((await f.control('GET', 'webhooks')).json().endpoints, [], 'nor registered an endpoint');
-    assert.equal((await f.control('GET', '')).json().kid, f.info.kid, 'nor rotated the key');
+    assert.equal((await f.control('GET', '')).json().kid, kid, 'nor rotated the key');
   });
 
   it('a refused /sandbox/sign mints nothing; with the secret it signs', async () => {

@@ -12,7 +12,6 @@ import { UsageError } from '../cli/flags';
 import type { CliIO } from '../cli/output';
 import { SandboxUnreachable } from '../cli/sandboxTarget';
 import { CliAssistantContext } from './cliAssistantContext';
-import { McpHttpEndpoint } from './mcpHttpEndpoint';
 import { createToolServer, offeredTools } from './mcpToolServer';
 import { startOwnReceiver, type OwnReceiver } from './ownReceiver';
 import { runningSandbox, startEmbeddedSandbox, type SigningSandbox } from './signingSandbox';
@@ -165,6 +164,8 @@ async function serveHttp(
   details: Record<string, unknown>,
   stopped: Promise<void>,
 ): Promise<void> {
+  // Loaded only for --http: the SDK's HTTP transport (and the web server under it) is not read on stdio.
+  const { McpHttpEndpoint } = await import('./mcpHttpEndpoint');
   const endpoint = new McpHttpEndpoint({
     port,
     token,

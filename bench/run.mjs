@@ -999,10 +999,16 @@ function markdown(r) {
       `| panel first screen, ${w.deliveries} deliveries (headless Chromium) | ${w.webviewFirstScreenMs} ms (${w.domRowsRendered} rows in the DOM; rows built in ${w.hostRowsMs} ms) | |`,
     );
   const c = r.cliStartup;
-  if (c && !c.error)
+  if (c && !c.error) {
+    const verdict = (held) => (held === undefined ? '' : held ? 'holds' : '**does not hold**');
+    const judged = c.tooLoaded ? `too loaded to judge: ${c.tooLoaded}` : 'idle enough to judge';
     L.push(
-      `| \`wfs --help\`; \`wfs --version\`; \`node -e 0\` (median of ${c.runs} runs each, in turn) | ${c.helpMs} ms (${c.helpRatio}× node); ${c.versionMs} ms (${c.versionRatio}× node); ${c.nodeMs} ms (goal ≤ 1.5× node) | |`,
+      `| \`wfs --help\` against \`node -e 0\` (${c.runs} pairs, A B A B; the median of the pairs' ratios; load average before ${c.loadBefore ?? '?'}, after ${c.loadAfter ?? '?'}: ${judged}) | ${c.helpRatio}× (goal ≤ ${c.goals.helpRatio}×): ${c.helpMs} ms; \`node -e 0\` ${c.nodeMs} ms (idle: ${c.idleNodeMs} ms) | ${verdict(c.holds?.help)} |`,
     );
+    L.push(
+      `| \`wfs mcp\` (stdio, its own sandbox and receiver) to its ready line (${c.runs} runs, each after a \`node -e 0\`) | ${c.mcpReadyMs} ms (goal ≤ ${c.goals.mcpReadyMs} ms); \`node -e 0\` beside it ${c.nodeMsBesideMcp} ms | ${verdict(c.holds?.mcp)} |`,
+    );
+  }
   const k2 = r.walk;
   if (k2 && !k2.error)
     L.push(

@@ -8,8 +8,6 @@ import { closest } from './flags';
 import { chooseFace, processIO, type CliIO } from './output';
 import { EXIT } from './exitCodes';
 
-export { EXIT };
-
 function overview(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length)) + 2;
   return [

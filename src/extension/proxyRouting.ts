@@ -1,25 +1,28 @@
 // Applies the proxy settings (proxySettings.ts) to every request the extension makes, and again when they change.
 // Our dispatcher is our own: other extensions in the host are not affected.
 import * as vscode from 'vscode';
+import { Disposable } from './disposable';
 import { checkProxySettings, proxyDispatcher, setDefaultDispatcher } from '../core/http';
 import { extensionProxySettings } from './proxySettings';
 import type { ExtensionLog } from './log/extensionLog';
 import type { Dispatcher } from 'undici';
 
-export class ProxyRouting implements vscode.Disposable {
+export class ProxyRouting extends Disposable {
   private current?: Dispatcher;
-  private readonly subscription: vscode.Disposable;
 
   constructor(private readonly log: ExtensionLog) {
+    super();
     this.apply();
-    this.subscription = vscode.workspace.onDidChangeConfiguration((e) => {
-      if (
-        ['http.proxy', 'http.noProxy', 'http.proxySupport', 'http.proxyAuthorization'].some((k) =>
-          e.affectsConfiguration(k),
+    this.register(
+      vscode.workspace.onDidChangeConfiguration((e) => {
+        if (
+          ['http.proxy', 'http.noProxy', 'http.proxySupport', 'http.proxyAuthorization'].some((k) =>
+            e.affectsConfiguration(k),
+          )
         )
-      )
-        this.apply();
-    });
+          this.apply();
+      }),
+    );
   }
 
   private apply(): void {
@@ -44,8 +47,8 @@ export class ProxyRouting implements vscode.Disposable {
     );
   }
 
-  dispose(): void {
-    this.subscription.dispose();
+  override dispose(): void {
+    super.dispose();
     setDefaultDispatcher(undefined);
     void this.current?.close();
   }

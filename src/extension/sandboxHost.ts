@@ -1,6 +1,7 @@
 // Runs the embedded sandbox inside the extension host, on demand.
 import { signedHereClaims } from '../core/webhooks';
 import * as vscode from 'vscode';
+import { Disposable } from './disposable';
 import type { EndpointRegistration } from '../core/receiver';
 import {
   Sandbox,
@@ -12,13 +13,15 @@ import {
 import type { ExtensionLog } from './log/extensionLog';
 import { sandboxProfile } from './probe/sandboxProfileSetting';
 
-export class SandboxHost implements vscode.Disposable {
+export class SandboxHost extends Disposable {
   private sandbox?: Sandbox;
   private starting?: Promise<SandboxInfo>;
-  private readonly changed = new vscode.EventEmitter<SandboxInfo | undefined>();
+  private readonly changed = this.register(new vscode.EventEmitter<SandboxInfo | undefined>());
   readonly onDidChange = this.changed.event;
 
-  constructor(private readonly log: ExtensionLog) {}
+  constructor(private readonly log: ExtensionLog) {
+    super();
+  }
 
   get info(): SandboxInfo | undefined {
     return this.sandbox ? this.sandbox.info() : undefined;
@@ -117,8 +120,8 @@ export class SandboxHost implements vscode.Disposable {
     }
   }
 
-  dispose(): void {
+  override dispose(): void {
     void this.stop();
-    this.changed.dispose();
+    super.dispose();
   }
 }

@@ -4,6 +4,7 @@
 // your app outside the Sandbox, the app must trust the sandbox's key: said once per window, and again as a likely
 // cause when the app answers 401 or 403.
 import * as vscode from 'vscode';
+import { Disposable } from './disposable';
 import { SANDBOX_ENVIRONMENT } from '../core/environments';
 import { isLoopbackHost } from '../core/http';
 import { type DeliveryRecord, forwardsOf, type TrustedIssuer } from '../core/webhooks';
@@ -14,10 +15,9 @@ import type { SandboxHost } from './sandboxHost';
 
 const COPY = 'Copy JWKS URL';
 
-export class SandboxSigning implements vscode.Disposable {
+export class SandboxSigning extends Disposable {
   /** The notice before the first sandbox-signed send to an app was shown in this window. */
   private appNoticeShown = false;
-  private readonly subscription: vscode.Disposable;
 
   constructor(
     private readonly sandbox: SandboxHost,
@@ -25,11 +25,14 @@ export class SandboxSigning implements vscode.Disposable {
     private readonly environments: EnvironmentRegistry,
     private readonly log: ExtensionLog,
   ) {
+    super();
     // A delivery signed here and forwarded by the receiver reached the apps with the sandbox's token.
-    this.subscription = receiver.onDidReceive((r: DeliveryRecord) => {
-      if (!r.signedHere) return;
-      for (const f of forwardsOf(r)) this.answered(f.target, f.status);
-    });
+    this.register(
+      receiver.onDidReceive((r: DeliveryRecord) => {
+        if (!r.signedHere) return;
+        for (const f of forwardsOf(r)) this.answered(f.target, f.status);
+      }),
+    );
   }
 
   /** The sandbox's trust entry while it runs. */
@@ -128,9 +131,5 @@ export class SandboxSigning implements vscode.Disposable {
     if (!url) return;
     await vscode.env.clipboard.writeText(url);
     vscode.window.setStatusBarMessage(`Copied ${url}`, 4000);
-  }
-
-  dispose(): void {
-    this.subscription.dispose();
   }
 }

@@ -1,6 +1,7 @@
 // Sign-in per environment value: one TokenManager each, over SecretStorage (tokens, and the password only when the
 // user opted in to silent re-sign-in). Other windows follow through secrets.onDidChange (TokenManager.load).
 import * as vscode from 'vscode';
+import { Disposable } from '../disposable';
 import {
   type Credentials,
   passwordKeyFor,
@@ -29,11 +30,11 @@ export interface SignInArgs {
 
 const REMEMBER_SETTING = 'auth.rememberPasswordForSilentSignIn';
 
-export class AuthService implements vscode.Disposable, EnvironmentFollower {
+export class AuthService extends Disposable implements EnvironmentFollower {
   /** One TokenManager per environment value: a value whose origins changed is a new key, with no secret stored.
    * `loaded` settles once its stored sign-in was read: before that it reads as signed out. */
   private readonly managers = new Map<Environment, { manager: TokenManager; loaded: Promise<unknown> }>();
-  private readonly changed = new vscode.EventEmitter<string>();
+  private readonly changed = this.register(new vscode.EventEmitter<string>());
   /** Fires with the name (envName) of an environment whose sign-in changed, or whose value was let go. */
   readonly onDidChange = this.changed.event;
   private readonly warnedLapse = new Set<string>();
@@ -46,6 +47,7 @@ export class AuthService implements vscode.Disposable, EnvironmentFollower {
     private readonly log: ExtensionLog,
     private readonly clock: Clock,
   ) {
+    super();
     void this.forgetUnboundSecrets();
   }
 
@@ -289,9 +291,9 @@ export class AuthService implements vscode.Disposable, EnvironmentFollower {
       .then((a) => a && vscode.commands.executeCommand('wfs.signOut', name));
   }
 
-  dispose(): void {
+  override dispose(): void {
     for (const { manager } of this.managers.values()) manager.dispose();
     this.managers.clear();
-    this.changed.dispose();
+    super.dispose();
   }
 }

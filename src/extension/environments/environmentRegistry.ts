@@ -2,6 +2,7 @@
 // wfs.environments setting, each resolved to one Environment value; which one is current is remembered per user
 // (globalState). What follows a change (sign-ins, pollers, the receiver's trust) is ordered in environmentSync.ts.
 import * as vscode from 'vscode';
+import { Disposable } from '../disposable';
 import { SignInRequired } from '../../core/auth';
 import {
   type Environment,
@@ -16,11 +17,11 @@ import type { SandboxHost } from '../sandboxHost';
 
 const CURRENT_KEY = 'wfs.currentEnvironment';
 
-export class EnvironmentRegistry implements vscode.Disposable {
+export class EnvironmentRegistry extends Disposable {
   private configured: EnvironmentConfig[] = [];
   private lastProblems = '';
   private readonly values = new EnvironmentValues();
-  private readonly changed = new vscode.EventEmitter<void>();
+  private readonly changed = this.register(new vscode.EventEmitter<void>());
   /** Fires once everything that follows a change of environments has followed it (environmentSync.ts). */
   readonly onDidChange = this.changed.event;
 
@@ -29,6 +30,7 @@ export class EnvironmentRegistry implements vscode.Disposable {
     private readonly sandbox: SandboxHost,
     private readonly log: ExtensionLog,
   ) {
+    super();
     this.read();
   }
 
@@ -111,9 +113,5 @@ export class EnvironmentRegistry implements vscode.Disposable {
   /** Tells views the environments changed, once their followers have caught up (environmentSync.ts). */
   announce(): void {
     this.changed.fire();
-  }
-
-  dispose(): void {
-    this.changed.dispose();
   }
 }

@@ -3,6 +3,7 @@
 // this order: sign-ins first (nothing may use an old token), then pollers and the workflow store, then the
 // receiver's trust; views hear of it last, through EnvironmentRegistry.onDidChange.
 import * as vscode from 'vscode';
+import { Disposable } from '../disposable';
 import type { Environment } from '../../core/environments';
 import type { ExtensionLog } from '../log/extensionLog';
 import type { SandboxHost } from '../sandboxHost';
@@ -13,9 +14,8 @@ export interface EnvironmentFollower {
   retain(current: readonly Environment[]): void | Promise<void>;
 }
 
-export class EnvironmentSync implements vscode.Disposable {
+export class EnvironmentSync extends Disposable {
   private queue: Promise<void> = Promise.resolve();
-  private readonly disposables: vscode.Disposable[];
 
   constructor(
     private readonly environments: EnvironmentRegistry,
@@ -23,14 +23,15 @@ export class EnvironmentSync implements vscode.Disposable {
     private readonly followers: readonly EnvironmentFollower[],
     private readonly log: ExtensionLog,
   ) {
-    this.disposables = [
+    super();
+    this.registerAll(
       vscode.workspace.onDidChangeConfiguration((e) => {
         if (!e.affectsConfiguration('wfs.environments')) return;
         environments.read();
         this.follow();
       }),
       sandbox.onDidChange(() => this.follow()),
-    ];
+    );
   }
 
   /** Runs one pass after the pending one: each reads the values resolving when it runs, so a late pass never
@@ -47,9 +48,5 @@ export class EnvironmentSync implements vscode.Disposable {
       }
       this.environments.announce();
     });
-  }
-
-  dispose(): void {
-    for (const d of this.disposables) d.dispose();
   }
 }

@@ -2,6 +2,7 @@
 // One panel at a time; restored after a window reload by a serializer (its filter and selection ride in the
 // webview state). The extension side does filtering and detail; the webview only renders text.
 import * as vscode from 'vscode';
+import { Disposable } from '../disposable';
 import { forwardableHeaders, httpRequest, isLoopbackHost } from '../../core/http';
 import { type DeliveryRecord, forwardsOf, historyHolder } from '../../core/webhooks';
 import { homedir } from 'node:os';
@@ -44,13 +45,12 @@ interface PanelState {
   paused?: boolean;
 }
 
-export class WebhookPanel implements vscode.Disposable {
+export class WebhookPanel extends Disposable {
   private panel?: vscode.WebviewPanel;
   private filter: DeliveryFilter = {};
   private paused = false;
   private pending = 0;
   private selectedId?: string;
-  private readonly disposables: vscode.Disposable[] = [];
   private panelDisposables: vscode.Disposable[] = [];
   private readyWaiters: (() => void)[] = [];
   private isReady = false;
@@ -59,7 +59,8 @@ export class WebhookPanel implements vscode.Disposable {
     private readonly extensionUri: vscode.Uri,
     private readonly s: Services,
   ) {
-    this.disposables.push(
+    super();
+    this.registerAll(
       vscode.window.registerWebviewPanelSerializer(WEBHOOK_PANEL_VIEW_TYPE, {
         deserializeWebviewPanel: async (panel, state: PanelState | undefined) => this.attach(panel, state ?? {}),
       }),
@@ -440,8 +441,8 @@ export class WebhookPanel implements vscode.Disposable {
     return { status: res.status };
   }
 
-  dispose(): void {
+  override dispose(): void {
     this.panel?.dispose();
-    for (const d of this.disposables) d.dispose();
+    super.dispose();
   }
 }

@@ -3,6 +3,7 @@
 // when that failed, erased when the user keeps deliveries in memory only, and said when it cannot be written. The
 // history itself is the receiver session's.
 import * as vscode from 'vscode';
+import { Disposable } from '../disposable';
 import { join } from 'node:path';
 import { mkdir } from 'node:fs/promises';
 import { byteSize } from '../../core';
@@ -38,13 +39,13 @@ export function historySettings(
   };
 }
 
-export class ReceiverHistory implements vscode.Disposable {
+export class ReceiverHistory extends Disposable {
   readonly history: DeliveryHistory;
   private loaded: Promise<unknown>;
   /** Why the history file could not be loaded when the window started (not because another window keeps it). */
   private loadFailed?: Error;
   private readonly writeNotice: HistoryWriteNotice;
-  private readonly cleared = new vscode.EventEmitter<void>();
+  private readonly cleared = this.register(new vscode.EventEmitter<void>());
   /** The history was emptied: whatever lists its deliveries lists none now. */
   readonly onDidClear = this.cleared.event;
 
@@ -54,6 +55,7 @@ export class ReceiverHistory implements vscode.Disposable {
     settings: ReturnType<typeof historySettings>,
     private readonly extLog: ExtensionLog,
   ) {
+    super();
     this.history = session.history;
     const { diskFile, memoryOnly, holderName } = settings;
     this.writeNotice = new HistoryWriteNotice(
@@ -135,10 +137,6 @@ export class ReceiverHistory implements vscode.Disposable {
   async close(): Promise<void> {
     await this.loaded;
     await this.history.close();
-  }
-
-  dispose(): void {
-    this.cleared.dispose();
   }
 
   /** Every window shares the global storage; the first to load the file keeps it, and the others say so. */

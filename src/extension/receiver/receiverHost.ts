@@ -2,6 +2,7 @@
 // forward rules and public address), started and stopped by the commands, and rendered: the log, the views'
 // events. The sandbox is told its address while it runs, so the sandbox's workflow events arrive here too.
 import * as vscode from 'vscode';
+import { Disposable } from '../disposable';
 import type { Clock } from '../../core/time';
 import type { DeliveryHistory, DeliveryRecord, HistoryInUse, TrustedIssuer } from '../../core/webhooks';
 import { ReceiverSession } from '../../core/receiver';
@@ -23,7 +24,7 @@ import type { SandboxHost } from '../sandboxHost';
 export { PublicAddressError } from './publicAddress';
 export type { ReceiverInfo } from './receiverInfo';
 
-export class ReceiverHost implements vscode.Disposable, EnvironmentFollower {
+export class ReceiverHost extends Disposable implements EnvironmentFollower {
   readonly session: ReceiverSession;
   private readonly publicAddress: PublicAddress;
   private readonly selfTest: PublicAddressSelfTest;
@@ -36,14 +37,13 @@ export class ReceiverHost implements vscode.Disposable, EnvironmentFollower {
   private override?: number;
   private readonly stored: ReceiverHistory;
   private readonly trust: ReceiverTrust;
-  private readonly changed = new vscode.EventEmitter<void>();
+  private readonly changed = this.register(new vscode.EventEmitter<void>());
   readonly onDidChange = this.changed.event;
   readonly onDidClearHistory: vscode.Event<void>;
-  private readonly delivered = new vscode.EventEmitter<DeliveryRecord>();
+  private readonly delivered = this.register(new vscode.EventEmitter<DeliveryRecord>());
   readonly onDidReceive = this.delivered.event;
-  private readonly verifiedEvent = new vscode.EventEmitter<{ runId?: string; record: DeliveryRecord }>();
+  private readonly verifiedEvent = this.register(new vscode.EventEmitter<{ runId?: string; record: DeliveryRecord }>());
   readonly onVerifiedEvent = this.verifiedEvent.event;
-  private readonly disposables: vscode.Disposable[] = [];
 
   constructor(
     storageDir: string,
@@ -53,15 +53,16 @@ export class ReceiverHost implements vscode.Disposable, EnvironmentFollower {
     private readonly extLog: ExtensionLog,
     clock: Clock,
   ) {
+    super();
     const stored = historySettings(storageDir);
     this.session = new ReceiverSession({ clock, history: stored });
     this.stored = new ReceiverHistory(this.session, storageDir, stored, extLog);
     this.onDidClearHistory = this.stored.onDidClear;
-    this.disposables.push(this.stored);
+    this.register(this.stored);
     this.trust = new ReceiverTrust(this.session, environments, extLog, () => this.changed.fire());
     this.trust.apply();
     // Switching environments changes whether the Sandbox's issuer is trusted.
-    this.disposables.push(environments.onDidChange(() => this.trust.apply()));
+    this.register(environments.onDidChange(() => this.trust.apply()));
     this.consent = new LocaltunnelConsent(state);
     this.forwardConsent = new ForwardConsent(state, extLog);
     this.publicAddress = new PublicAddress({ state, environments, consent: this.consent, clock, extLog });
@@ -78,7 +79,7 @@ export class ReceiverHost implements vscode.Disposable, EnvironmentFollower {
       changed: () => this.changed.fire(),
     });
     this.settings = ReceiverSettingsWatch.restartingThroughCommands(() => this.session.running);
-    this.disposables.push(this.settings);
+    this.register(this.settings);
   }
 
   /** The delivery history: every delivery this window's receiver answered, bounded in bytes. */
@@ -194,8 +195,8 @@ export class ReceiverHost implements vscode.Disposable, EnvironmentFollower {
     await this.stored.close();
   }
 
-  dispose(): void {
+  override dispose(): void {
     void this.stop();
-    for (const d of [...this.disposables, this.changed, this.delivered, this.verifiedEvent]) d.dispose();
+    super.dispose();
   }
 }

@@ -2,6 +2,7 @@
 // first. While the receiver is stopped the view is empty and its welcome view offers to start it; the context
 // key wfs.receiverState ("running" | "stopped") drives that and the view's title actions.
 import * as vscode from 'vscode';
+import { Disposable } from '../disposable';
 import { terminalSafe } from '../../core/presentation';
 import type { Clock, TimerHandle } from '../../core/time';
 import { deliveryTreeItem } from './deliveryTreeItem';
@@ -19,17 +20,17 @@ const RECEIVER_VIEW_DELIVERIES = 50;
 /** A burst of deliveries redraws the view once per this many ms, not once per delivery. */
 const REDRAW_MS = 250;
 
-export class ReceiverTree implements vscode.TreeDataProvider<ReceiverNode>, vscode.Disposable {
-  private readonly changed = new vscode.EventEmitter<ReceiverNode | undefined>();
+export class ReceiverTree extends Disposable implements vscode.TreeDataProvider<ReceiverNode> {
+  private readonly changed = this.register(new vscode.EventEmitter<ReceiverNode | undefined>());
   readonly onDidChangeTreeData = this.changed.event;
-  private readonly disposables: vscode.Disposable[] = [];
   private redraw?: TimerHandle;
 
   constructor(
     private readonly receiver: ReceiverHost,
     private readonly clock: Clock,
   ) {
-    this.disposables.push(
+    super();
+    this.registerAll(
       receiver.onDidChange(() => this.refreshNow()),
       receiver.onDidReceive(() => (this.redraw ??= this.clock.setTimeout(() => this.refreshNow(), REDRAW_MS))),
     );
@@ -135,9 +136,8 @@ export class ReceiverTree implements vscode.TreeDataProvider<ReceiverNode>, vsco
     }
   }
 
-  dispose(): void {
+  override dispose(): void {
     this.clock.clearTimeout(this.redraw);
-    for (const d of this.disposables) d.dispose();
-    this.changed.dispose();
+    super.dispose();
   }
 }

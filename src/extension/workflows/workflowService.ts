@@ -14,6 +14,7 @@ import {
   WorkflowStore,
 } from '../../core/workflows';
 import * as vscode from 'vscode';
+import { Disposable } from '../disposable';
 import { serviceOrigin, type Environment } from '../../core/environments';
 import type { Clock } from '../../core/time';
 import type { AuthService } from '../auth/authService';
@@ -23,14 +24,13 @@ import type { ExtensionLog } from '../log/extensionLog';
 
 const STORE_KEY = 'wfs.workflows';
 
-export class WorkflowService implements vscode.Disposable, EnvironmentFollower {
+export class WorkflowService extends Disposable implements EnvironmentFollower {
   readonly store: WorkflowStore;
   /** Keyed on the value: a restarted sandbox or a re-pointed environment gets a poller of its own. */
   private readonly pollers = new Map<Environment, WorkflowPoller>();
   private visible = false;
-  private readonly changed = new vscode.EventEmitter<void>();
+  private readonly changed = this.register(new vscode.EventEmitter<void>());
   readonly onDidChange = this.changed.event;
-  private readonly disposables: vscode.Disposable[] = [];
 
   constructor(
     state: vscode.Memento,
@@ -39,12 +39,13 @@ export class WorkflowService implements vscode.Disposable, EnvironmentFollower {
     private readonly log: ExtensionLog,
     private readonly clock: Clock,
   ) {
+    super();
     this.store = new WorkflowStore(state.get(STORE_KEY), (s) => Promise.resolve(state.update(STORE_KEY, s)));
     this.store.on('changed', () => this.changed.fire());
     this.store.on('error-persisting', (e: Error) =>
       this.log.warn(`Could not save the explorer's state: ${e.message} (kept in memory)`),
     );
-    this.disposables.push(
+    this.registerAll(
       auth.onDidChange((envName) => void this.resumeLive(envName)),
       // Restricted Mode held a real environment's live workflows (reading them uses its sign-in): trust resumes them.
       vscode.workspace.onDidGrantWorkspaceTrust(() => {
@@ -253,9 +254,8 @@ export class WorkflowService implements vscode.Disposable, EnvironmentFollower {
     this.pollers.clear();
   }
 
-  dispose(): void {
+  override dispose(): void {
     this.stopPolling();
-    for (const d of this.disposables) d.dispose();
-    this.changed.dispose();
+    super.dispose();
   }
 }

@@ -60,9 +60,9 @@ export class ExtensionAssistantContext implements AssistantContext {
       },
       records: async () => {
         await receiver.ready();
-        return receiver.history.all();
+        return receiver.deliveries.all();
       },
-      body: (id) => receiver.history.body(id),
+      body: (id) => receiver.deliveries.body(id),
       onChange: (listener) => {
         const sub = receiver.onDidReceive(() => listener());
         return () => sub.dispose();

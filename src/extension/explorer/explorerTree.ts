@@ -101,7 +101,7 @@ export class ExplorerTree extends Disposable implements vscode.TreeDataProvider<
 
   /** Verified deliveries that carry this runId, newest first (a forged one cannot claim a workflow). */
   private deliveriesOf(runId: string) {
-    return this.receiver.history.query({ runId, verified: true }).reverse();
+    return this.receiver.deliveries.query({ runId, verified: true }).reverse();
   }
 
   getParent(node: ExplorerNode): ExplorerNode | undefined {
@@ -166,7 +166,7 @@ export class ExplorerTree extends Disposable implements vscode.TreeDataProvider<
   }
 
   private deliveryItem(node: Extract<ExplorerNode, { kind: 'delivery' }>): vscode.TreeItem {
-    const r = this.receiver.history.find(node.deliveryId);
+    const r = this.receiver.deliveries.find(node.deliveryId);
     return r ? deliveryTreeItem(r, `delivery/${r.id}`) : new vscode.TreeItem('(no longer in the history)');
   }
 }

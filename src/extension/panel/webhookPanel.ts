@@ -135,16 +135,16 @@ export class WebhookPanel extends Disposable {
     void this.panel?.webview.postMessage(message);
   }
 
-  private readonly readBody = (id: string) => this.s.receiver.history.body(id);
+  private readonly readBody = (id: string) => this.s.receiver.deliveries.body(id);
 
   /** Where the history is kept and how to erase it, shown with the count. */
   private storage(): string {
-    const log = this.s.receiver.history;
+    const deliveries = this.s.receiver.deliveries;
     const held = this.s.receiver.historyInUse;
     return historyStorageNote(
       this.s.receiver.historyFile,
-      log.bytesInMemory,
-      log.bytesOnDisk,
+      deliveries.bytesInMemory,
+      deliveries.bytesOnDisk,
       held && { file: held.file, holder: historyHolder(held) },
     );
   }
@@ -168,7 +168,7 @@ export class WebhookPanel extends Disposable {
   private sendRows(): void {
     this.pending = 0;
     const filter = this.filter;
-    const records = this.s.receiver.history.all();
+    const records = this.s.receiver.deliveries.all();
     // Without text nothing is read, and the rows go at once, in order with every other message.
     if (!filter.text?.trim())
       return this.post({
@@ -184,7 +184,7 @@ export class WebhookPanel extends Disposable {
         this.post({
           type: 'rows',
           rows,
-          total: this.s.receiver.history.size,
+          total: this.s.receiver.deliveries.size,
           storage: this.storage(),
           ...this.filterProblem(filter),
         });
@@ -206,22 +206,24 @@ export class WebhookPanel extends Disposable {
     const row = deliveryRow(r);
     const filter = this.filter;
     if (!filter.text?.trim()) {
-      if (rowsWithoutText([r], filter).length) this.post({ type: 'append', row, total: this.s.receiver.history.size });
+      if (rowsWithoutText([r], filter).length)
+        this.post({ type: 'append', row, total: this.s.receiver.deliveries.size });
       return;
     }
     void matchesFilter(row, r, filter, this.readBody).then(
-      (yes) => yes && filter === this.filter && this.post({ type: 'append', row, total: this.s.receiver.history.size }),
+      (yes) =>
+        yes && filter === this.filter && this.post({ type: 'append', row, total: this.s.receiver.deliveries.size }),
     );
   }
 
   private find(id: string | undefined): DeliveryRecord | undefined {
-    return id ? this.s.receiver.history.find(id) : undefined;
+    return id ? this.s.receiver.deliveries.find(id) : undefined;
   }
 
   private async select(id: string): Promise<void> {
     this.selectedId = id;
     const r = this.find(id);
-    const body = r ? await this.s.receiver.history.body(r.id) : undefined;
+    const body = r ? await this.s.receiver.deliveries.body(r.id) : undefined;
     this.post({ type: 'detail', detail: r && body ? deliveryDetail(r, body) : null });
   }
 
@@ -267,7 +269,7 @@ export class WebhookPanel extends Disposable {
    * Clear Webhook History…). An open panel shows the empty list whichever asked. True when cleared. */
   async clearHistory(): Promise<boolean> {
     await this.s.receiver.ready();
-    const n = this.s.receiver.history.size;
+    const n = this.s.receiver.deliveries.size;
     if (n === 0) {
       void vscode.window.showInformationMessage('The webhook history is empty: nothing to clear.');
       return false;
@@ -292,7 +294,7 @@ export class WebhookPanel extends Disposable {
   /** Saves the whole history as JSON (the panel's Export All…, and the palette's Export Webhook History…). */
   async exportHistory(exportTo?: vscode.Uri): Promise<string | undefined> {
     await this.s.receiver.ready();
-    if (this.s.receiver.history.size === 0) {
+    if (this.s.receiver.deliveries.size === 0) {
       void vscode.window.showInformationMessage('The webhook history is empty: nothing to export.');
       return undefined;
     }
@@ -304,7 +306,7 @@ export class WebhookPanel extends Disposable {
     try {
       if (action === 'export-all')
         return await this.exportRecords(
-          [...this.s.receiver.history.all()],
+          [...this.s.receiver.deliveries.all()],
           `deliveries-${new Date().toISOString().replace(/[:.]/g, '-')}.json`,
           exportTo,
         );
@@ -401,7 +403,7 @@ export class WebhookPanel extends Disposable {
   }
 
   private async bodyOf(r: DeliveryRecord): Promise<Buffer> {
-    const body = await this.s.receiver.history.body(r.id);
+    const body = await this.s.receiver.deliveries.body(r.id);
     if (!body) throw new Error(GONE);
     if (r.body.kept < r.body.size)
       throw new Error(

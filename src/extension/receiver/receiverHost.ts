@@ -4,7 +4,7 @@
 import * as vscode from 'vscode';
 import { Disposable } from '../disposable';
 import type { Clock } from '../../core/time';
-import type { DeliveryHistory, DeliveryRecord, HistoryInUse, TrustedIssuer } from '../../core/webhooks';
+import type { DeliveryRecord, HistoryInUse, TrustedIssuer } from '../../core/webhooks';
 import { ReceiverSession } from '../../core/receiver';
 import type { PublicAddressTestResult } from '../../core/tunnel';
 import type { Environment } from '../../core/environments';
@@ -15,6 +15,7 @@ import { receiverInfo, renderReceiverEvents, type ReceiverInfo } from './receive
 import { PublicAddress } from './publicAddress';
 import { PublicAddressSelfTest } from './publicAddressSelfTest';
 import { historySettings, ReceiverHistory } from './receiverHistory';
+import { deliverySource, type DeliverySource } from './deliverySource';
 import { ReceiverTrust } from './receiverTrust';
 import type { EnvironmentRegistry } from '../environments/environmentRegistry';
 import type { EnvironmentFollower } from '../environments/environmentSync';
@@ -25,7 +26,9 @@ export { PublicAddressError } from './publicAddress';
 export type { ReceiverInfo } from './receiverInfo';
 
 export class ReceiverHost extends Disposable implements EnvironmentFollower {
-  readonly session: ReceiverSession;
+  private readonly session: ReceiverSession;
+  /** Every delivery this window's receiver answered, bounded in bytes: to read; only the receiver changes it. */
+  readonly deliveries: DeliverySource;
   private readonly publicAddress: PublicAddress;
   private readonly selfTest: PublicAddressSelfTest;
   readonly consent: LocaltunnelConsent;
@@ -56,6 +59,7 @@ export class ReceiverHost extends Disposable implements EnvironmentFollower {
     super();
     const stored = historySettings(storageDir);
     this.session = new ReceiverSession({ clock, history: stored });
+    this.deliveries = deliverySource(this.session.history);
     this.stored = new ReceiverHistory(this.session, storageDir, stored, extLog);
     this.onDidClearHistory = this.stored.onDidClear;
     this.register(this.stored);
@@ -80,11 +84,6 @@ export class ReceiverHost extends Disposable implements EnvironmentFollower {
     });
     this.settings = ReceiverSettingsWatch.restartingThroughCommands(() => this.session.running);
     this.register(this.settings);
-  }
-
-  /** The delivery history: every delivery this window's receiver answered, bounded in bytes. */
-  get history(): DeliveryHistory {
-    return this.session.history;
   }
 
   /** Where the history is kept on disk; undefined when in memory only (chosen, or another window's: historyInUse). */

@@ -58,7 +58,7 @@ export class ReceiverTree extends Disposable implements vscode.TreeDataProvider<
         { kind: 'deliveries' },
       ];
     if (node.kind !== 'deliveries') return [];
-    const all = this.receiver.history.all();
+    const all = this.receiver.deliveries.all();
     const out: ReceiverNode[] = [];
     for (let i = all.length - 1; i >= 0 && out.length < RECEIVER_VIEW_DELIVERIES; i--)
       out.push({ kind: 'delivery', deliveryId: all[i]!.id });
@@ -119,7 +119,7 @@ export class ReceiverTree extends Disposable implements vscode.TreeDataProvider<
         return item;
       }
       case 'deliveries': {
-        const count = this.receiver.history.size;
+        const count = this.receiver.deliveries.size;
         const item = new vscode.TreeItem('Deliveries', vscode.TreeItemCollapsibleState.Expanded);
         item.id = 'receiver/deliveries';
         item.description =
@@ -130,7 +130,7 @@ export class ReceiverTree extends Disposable implements vscode.TreeDataProvider<
         return item;
       }
       case 'delivery': {
-        const r = this.receiver.history.find(node.deliveryId);
+        const r = this.receiver.deliveries.find(node.deliveryId);
         return r ? deliveryTreeItem(r, `receiver/delivery/${r.id}`) : new vscode.TreeItem('(no longer in the history)');
       }
     }

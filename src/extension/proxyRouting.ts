@@ -10,7 +10,7 @@ import type { Dispatcher } from 'undici';
 export class ProxyRouting extends Disposable {
   private current?: Dispatcher;
 
-  constructor(private readonly log: ExtensionLog) {
+  constructor(private readonly output: ExtensionLog) {
     super();
     this.apply();
     this.register(
@@ -32,7 +32,7 @@ export class ProxyRouting extends Disposable {
       checkProxySettings(settings, 'http.proxy');
       next = proxyDispatcher(settings);
     } catch (err) {
-      this.log.error(`${(err as Error).message}; requests go without a proxy`);
+      this.output.error(`${(err as Error).message}; requests go without a proxy`);
       void vscode.window.showWarningMessage(
         `Workflow Service: ${(err as Error).message}. Requests go without a proxy until it is fixed.`,
       );
@@ -40,7 +40,7 @@ export class ProxyRouting extends Disposable {
     setDefaultDispatcher(next);
     void this.current?.close();
     this.current = next;
-    this.log.info(
+    this.output.info(
       next
         ? `requests go through the proxy ${redactProxy(settings.httpsProxy ?? settings.httpProxy)} (loopback direct${settings.noProxy ? `; not for ${settings.noProxy}` : ''})`
         : 'requests go without a proxy',

@@ -23,7 +23,7 @@ export class SandboxSigning extends Disposable {
     private readonly sandbox: SandboxHost,
     private readonly receiver: ReceiverHost,
     private readonly environments: EnvironmentRegistry,
-    private readonly log: ExtensionLog,
+    private readonly output: ExtensionLog,
   ) {
     super();
     // A delivery signed here and forwarded by the receiver reached the apps with the sandbox's token.
@@ -107,7 +107,7 @@ export class SandboxSigning extends Disposable {
     if (!info) return;
     this.appNoticeShown = true;
     const text = `What the editor sends to your app is signed with the sandbox's key, not ${env}'s. For development, your app must trust issuer ${info.issuer} with key set ${info.jwksUrl} (audience ${info.audience}), served while the sandbox runs in this window.`;
-    this.log.info(text);
+    this.output.info(text);
     void Promise.resolve(vscode.window.showInformationMessage(text, COPY)).then((a) =>
       a === COPY ? this.copyJwksUrl() : undefined,
     );
@@ -120,7 +120,7 @@ export class SandboxSigning extends Disposable {
     const info = this.sandbox.info;
     if (!info) return;
     const text = `${url} answered ${status}. The delivery was signed with the sandbox's key (issuer ${info.issuer}, key set ${info.jwksUrl}), not ${env}'s: if your app trusts only ${env}'s issuers, that may be why.`;
-    this.log.warn(text);
+    this.output.warn(text);
     void Promise.resolve(vscode.window.showWarningMessage(text, COPY)).then((a) =>
       a === COPY ? this.copyJwksUrl() : undefined,
     );

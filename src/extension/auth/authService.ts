@@ -44,7 +44,7 @@ export class AuthService extends Disposable implements EnvironmentFollower {
     private readonly secrets: vscode.SecretStorage,
     private readonly environments: EnvironmentRegistry,
     private readonly sandbox: SandboxHost,
-    private readonly log: ExtensionLog,
+    private readonly output: ExtensionLog,
     private readonly clock: Clock,
   ) {
     super();
@@ -59,7 +59,7 @@ export class AuthService extends Disposable implements EnvironmentFollower {
         await this.secrets.delete(`wfs.password.${name}`);
       }
     } catch (err) {
-      this.log.warn(
+      this.output.warn(
         `VS Code's secret storage could not remove sign-ins stored before they were bound to an address (${(err as Error).message}); they are never used.`,
       );
     }
@@ -81,12 +81,12 @@ export class AuthService extends Disposable implements EnvironmentFollower {
           this.secrets.delete(secretKeyFor(env.key)),
           this.secrets.delete(passwordKeyFor(env.key)),
         ]).catch((err: Error) =>
-          this.log.warn(
+          this.output.warn(
             `VS Code's secret storage could not remove the stopped sandbox's sign-in (${err.message}); it is never used again.`,
           ),
         );
       } else if (now && now.key !== env.key)
-        this.log.warn(
+        this.output.warn(
           `${env.name}: its address changed (${now.key}); its sign-in stays with the old address, so sign in again.`,
         );
       this.changed.fire(env.name);
@@ -159,22 +159,22 @@ export class AuthService extends Disposable implements EnvironmentFollower {
       remove: `could not remove your stored sign-in to ${env.name}`,
     }[f.operation];
     const text = `VS Code's secret storage ${what} (${f.error.message}).`;
-    this.log.warn(text);
+    this.output.warn(text);
     const key = `${env.name}:${f.operation}`;
     if (this.warnedStorage.has(key)) return;
     this.warnedStorage.add(key);
-    void vscode.window.showWarningMessage(text, 'Show Log').then((a) => a && this.log.show());
+    void vscode.window.showWarningMessage(text, 'Show Log').then((a) => a && this.output.show());
   }
 
   private onState(env: Environment, e: TokenStateEvent): void {
     const name = env.name;
-    this.log.info(`${name}: sign-in state ${e.state}${e.error ? ` (${e.error.message})` : ''}`);
+    this.output.info(`${name}: sign-in state ${e.state}${e.error ? ` (${e.error.message})` : ''}`);
     this.changed.fire(name);
     if (e.state === 'lapsing-soon' && e.refreshExpiresAt && !this.warnedLapse.has(`${name}:${e.refreshExpiresAt}`)) {
       this.warnedLapse.add(`${name}:${e.refreshExpiresAt}`);
       void this.rememberedCredentials(env).then((silent) => {
         if (silent) {
-          return this.log.info(
+          return this.output.info(
             `${name}: the sign-in lapses at ${new Date(e.refreshExpiresAt!).toISOString()}; silent re-sign-in is on`,
           );
         }
@@ -255,17 +255,17 @@ export class AuthService extends Disposable implements EnvironmentFollower {
         () => manager.signIn({ username: username.trim(), password, userAlias }),
       );
     } catch (err) {
-      void showError(this.log, `Sign-in to ${name}`, err);
+      void showError(this.output, `Sign-in to ${name}`, err);
       return false;
     }
-    this.log.info(`Signed in to ${name} as ${username.trim()}${userAlias ? ` (alias ${userAlias})` : ''}`);
+    this.output.info(`Signed in to ${name} as ${username.trim()}${userAlias ? ` (alias ${userAlias})` : ''}`);
     // The sign-in succeeded: a password the storage cannot keep only means no silent re-sign-in.
     if (vscode.workspace.getConfiguration('wfs').get<boolean>(REMEMBER_SETTING))
       await this.secrets
         .store(passwordKeyFor(env.key), JSON.stringify({ username: username.trim(), password, userAlias }))
         .then(undefined, (err: Error) => {
           const text = `Signed in to ${name}, but VS Code's secret storage did not keep the password for silent re-sign-in (${err.message}): you will be asked to sign in when the sign-in lapses.`;
-          this.log.warn(text);
+          this.output.warn(text);
           void vscode.window.showWarningMessage(text);
         });
     return true;
@@ -283,9 +283,9 @@ export class AuthService extends Disposable implements EnvironmentFollower {
         failures.push(`the remembered password was not removed (${err.message})`),
       );
     this.changed.fire(name);
-    if (failures.length === 0) return this.log.info(`Signed out of ${name}`);
+    if (failures.length === 0) return this.output.info(`Signed out of ${name}`);
     const text = `Signed out of ${name}: ${failures.join('; ')}.`;
-    this.log.error(text);
+    this.output.error(text);
     void vscode.window
       .showErrorMessage(text, 'Sign Out Again')
       .then((a) => a && vscode.commands.executeCommand('wfs.signOut', name));

@@ -52,30 +52,30 @@ async function startReceiver(s: Services): Promise<ReceiverInfo | undefined> {
     if (err instanceof PublicAddressError) {
       // The receiver runs; its public address did not open. Say why, and offer the setting at fault or the other
       // sources.
-      s.log.warn(err.message);
+      s.output.warn(err.message);
       const setting = err.setting;
       void vscode.window
         .showWarningMessage(err.message, ...(setting ? ['Open Settings'] : []), 'Choose Address Source', 'Show Log')
         .then((a) => {
           if (a === 'Open Settings') void vscode.commands.executeCommand('workbench.action.openSettings', setting);
           else if (a === 'Choose Address Source') void vscode.commands.executeCommand('wfs.choosePublicAddress');
-          else if (a === 'Show Log') s.log.show();
+          else if (a === 'Show Log') s.output.show();
         });
     } else if (err instanceof SettingError) {
       // Nothing was started: a setting the receiver needs holds something it cannot use.
       const message = `The webhook receiver could not start: ${err.message}.`;
-      s.log.error(message);
+      s.output.error(message);
       void vscode.window
         .showErrorMessage(message, 'Open Settings')
         .then((a) => a && vscode.commands.executeCommand('workbench.action.openSettings', err.setting));
     } else if (err instanceof ListenError) {
       // The port is the user's setting: say so, and open it.
       const message = `The webhook receiver could not start: ${err.message} (wfs.receiver.port is ${err.port}).`;
-      s.log.error(message);
+      s.output.error(message);
       void vscode.window
         .showErrorMessage(message, 'Open Settings')
         .then((a) => a && vscode.commands.executeCommand('workbench.action.openSettings', 'wfs.receiver.port'));
-    } else void showError(s.log, 'Start receiver', err);
+    } else void showError(s.output, 'Start receiver', err);
     return s.receiver.info;
   }
 }
@@ -174,7 +174,7 @@ const HOP_NAMES: Record<string, string> = {
 async function testPublicAddressCommand(s: Services, timeoutMs?: number): Promise<PublicAddressTestResult | undefined> {
   // The test sends a signed delivery off this machine, through the public address.
   if (!vscode.workspace.isTrusted) {
-    void showError(s.log, 'Test public address', new WaitsForTrust('Sending a delivery through the public address'));
+    void showError(s.output, 'Test public address', new WaitsForTrust('Sending a delivery through the public address'));
     return undefined;
   }
   try {
@@ -195,11 +195,11 @@ async function testPublicAddressCommand(s: Services, timeoutMs?: number): Promis
         )
         .then((a) => {
           if (a === 'Choose Address Source') void vscode.commands.executeCommand('wfs.choosePublicAddress');
-          else if (a === 'Show Log') s.log.show();
+          else if (a === 'Show Log') s.output.show();
         });
     return r;
   } catch (err) {
-    void showError(s.log, 'Test public address', err);
+    void showError(s.output, 'Test public address', err);
     return undefined;
   }
 }

@@ -48,6 +48,6 @@ async function addSession(s: Services, given?: string): Promise<string | undefin
   }
   if (!s.workflows.store.addSession(env, sessionId))
     void vscode.window.showInformationMessage(`${sessionId} is already in the explorer.`);
-  else s.log.info(`${env.name}: added session ${sessionId}`);
+  else s.output.info(`${env.name}: added session ${sessionId}`);
   return sessionId;
 }

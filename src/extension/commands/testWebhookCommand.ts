@@ -57,7 +57,7 @@ async function sendTestWebhookCommand(
     env = s.environments.resolve(s.environments.currentName);
     manager = await s.auth.require(env);
   } catch (err) {
-    void showError(s.log, 'Send test webhook', err);
+    void showError(s.output, 'Send test webhook', err);
     return undefined;
   }
   const last = s.state.get<Remembered>(LAST_KEY) ?? {
@@ -130,7 +130,7 @@ async function sendTestWebhookCommand(
       s.clock.now(),
       serviceIsLocal,
     );
-    s.log.info(`${env.name}: send test webhook ${request.webhookId} (${headers.topic}) to ${address}`);
+    s.output.info(`${env.name}: send test webhook ${request.webhookId} (${headers.topic}) to ${address}`);
     await vscode.window.withProgress(
       { location: vscode.ProgressLocation.Notification, title: 'Sending a test webhook…' },
       () => sendTestWebhook(env.testWebhookUrl, request, { tokens: manager, gate: manager.gate, clock: s.clock }),
@@ -138,11 +138,11 @@ async function sendTestWebhookCommand(
     // The body's webhookId is the one the app sees and dedupes on; the header's is named when it differs.
     const ids = testWebhookIds(request);
     const shown = ids.headerWebhookId ? `${ids.webhookId} (X-Svc-Webhook-Id ${ids.headerWebhookId})` : ids.webhookId;
-    s.log.info(`${env.name}: test webhook ${shown} accepted`);
+    s.output.info(`${env.name}: test webhook ${shown} accepted`);
     void vscode.window.showInformationMessage(vscode.l10n.t('Test webhook {0} sent to {1}.', shown, address));
     return { webhookId: ids.webhookId, address };
   } catch (err) {
-    void showError(s.log, 'Send test webhook', err);
+    void showError(s.output, 'Send test webhook', err);
     return undefined;
   }
 }

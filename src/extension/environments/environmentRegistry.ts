@@ -28,7 +28,7 @@ export class EnvironmentRegistry extends Disposable {
   constructor(
     private readonly state: vscode.Memento,
     private readonly sandbox: SandboxHost,
-    private readonly log: ExtensionLog,
+    private readonly output: ExtensionLog,
   ) {
     super();
     this.read();
@@ -40,7 +40,7 @@ export class EnvironmentRegistry extends Disposable {
     this.configured = environments;
     const text = problems.join(' ');
     if (text && text !== this.lastProblems) {
-      this.log.warn(`Settings: ${text}`);
+      this.output.warn(`Settings: ${text}`);
       void vscode.window
         .showWarningMessage(`Some Workflow Service environments were skipped: ${text}`, 'Open Settings')
         .then((a) => {
@@ -106,7 +106,7 @@ export class EnvironmentRegistry extends Disposable {
   async select(name: string): Promise<void> {
     if (!this.names().includes(name)) throw new Error(`There is no environment "${name}".`);
     await this.state.update(CURRENT_KEY, name);
-    this.log.info(`Environment: ${name}`);
+    this.output.info(`Environment: ${name}`);
     this.changed.fire();
   }
 

@@ -21,7 +21,7 @@ export class EnvironmentSync extends Disposable {
     private readonly environments: EnvironmentRegistry,
     sandbox: SandboxHost,
     private readonly followers: readonly EnvironmentFollower[],
-    private readonly log: ExtensionLog,
+    private readonly output: ExtensionLog,
   ) {
     super();
     this.registerAll(
@@ -43,7 +43,7 @@ export class EnvironmentSync extends Disposable {
         try {
           await f.retain(current);
         } catch (err) {
-          this.log.error(`Environments: ${(err as Error).message}`);
+          this.output.error(`Environments: ${(err as Error).message}`);
         }
       }
       this.environments.announce();

@@ -5,7 +5,7 @@ import type { ExtensionLog } from '../log/extensionLog';
 import { presentError } from './errorPresentation';
 
 export async function showError(
-  log: ExtensionLog,
+  output: ExtensionLog,
   operation: string,
   err: unknown,
   opts: { billed?: boolean } = {},
@@ -15,7 +15,7 @@ export async function showError(
     err instanceof ServiceError
       ? ` [kind=${err.kind}${err.status ? ` status=${err.status}` : ''}${err.correlationId ? ` correlationId=${err.correlationId}` : ''}${err.serverText ? ` server said: ${err.serverText}` : ''}]`
       : '';
-  log.error(`${p.message}${detail}`);
+  output.error(`${p.message}${detail}`);
   const pick = p.modal
     ? await vscode.window.showErrorMessage(p.message, { modal: true, detail: correlationDetail(err) }, ...p.actions)
     : await vscode.window.showErrorMessage(p.message, ...p.actions);
@@ -31,7 +31,7 @@ export async function showError(
       void vscode.window.showInformationMessage(`Copied the correlationId ${(err as ServiceError).correlationId}`);
       break;
     case 'Show Log':
-      log.show();
+      output.show();
       break;
     case 'Manage Workspace Trust':
       await vscode.commands.executeCommand('workbench.trust.manage');

@@ -115,8 +115,10 @@ export class WebhookPanel extends Disposable {
     this.panelDisposables = [
       panel.webview.onDidReceiveMessage((raw: unknown) => {
         const m = parsePanelRequest(raw);
-        if ('invalid' in m) return this.s.log.warn(`Webhook panel: ignored ${m.invalid}`);
-        this.onMessage(m).catch((err: Error) => this.s.log.warn(`Webhook panel: "${m.type}" failed: ${err.message}`));
+        if ('invalid' in m) return this.s.output.warn(`Webhook panel: ignored ${m.invalid}`);
+        this.onMessage(m).catch((err: Error) =>
+          this.s.output.warn(`Webhook panel: "${m.type}" failed: ${err.message}`),
+        );
       }),
       panel.onDidDispose(() => {
         this.panel = undefined;
@@ -359,7 +361,7 @@ export class WebhookPanel extends Disposable {
         void vscode.window
           .showErrorMessage(text, 'Start Receiver')
           .then((a) => a && vscode.commands.executeCommand('wfs.startReceiver'));
-      else void vscode.window.showErrorMessage(text, 'Show Log').then((a) => a && this.s.log.show());
+      else void vscode.window.showErrorMessage(text, 'Show Log').then((a) => a && this.s.output.show());
     }
     return undefined;
   }
@@ -438,7 +440,7 @@ export class WebhookPanel extends Disposable {
       maxResponseBytes: 64 * 1024,
     }).finally(done);
     this.s.signing.answered(url, res.status);
-    this.s.log.info(`Replayed delivery ${r.id} to ${url}: ${res.status}`);
+    this.s.output.info(`Replayed delivery ${r.id} to ${url}: ${res.status}`);
     vscode.window.setStatusBarMessage(`Replayed to ${url}: ${res.status}`, 4000);
     return { status: res.status };
   }

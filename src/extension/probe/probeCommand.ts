@@ -113,11 +113,11 @@ class ProbePanel implements vscode.Disposable {
           ),
       );
       this.last = report;
-      this.s.log.info(`Contract check of ${name}: ${summaryLine(report)}`);
+      this.s.output.info(`Contract check of ${name}: ${summaryLine(report)}`);
       this.show(name, report);
       return report;
     } catch (err) {
-      void showError(this.s.log, `Contract check of ${name}`, err);
+      void showError(this.s.output, `Contract check of ${name}`, err);
       return undefined;
     } finally {
       await capture?.close();

@@ -37,7 +37,7 @@ export interface PublicAddressDeps {
   environments: EnvironmentRegistry;
   consent: LocaltunnelConsent;
   clock: Clock;
-  extLog: ExtensionLog;
+  output: ExtensionLog;
 }
 
 export class PublicAddress implements PublicAddressProvider {
@@ -174,10 +174,10 @@ export class PublicAddress implements PublicAddressProvider {
           await tunnel.open({
             ...ctx,
             tunnelChanged: (state, publicUrl, reconnected) => {
-              this.deps.extLog.info(`Tunnel ${state}${publicUrl ? ` (${publicUrl})` : ''}`);
+              this.deps.output.info(`Tunnel ${state}${publicUrl ? ` (${publicUrl})` : ''}`);
               ctx.tunnelChanged(state, publicUrl, reconnected);
             },
-            warning: (m) => this.deps.extLog.warn(`Tunnel: ${m}`),
+            warning: (m) => this.deps.output.warn(`Tunnel: ${m}`),
           });
         } catch (err) {
           this.tunnel = undefined;

@@ -53,7 +53,7 @@ export class ReceiverHistory extends Disposable {
     session: ReceiverSession,
     storageDir: string,
     settings: ReturnType<typeof historySettings>,
-    private readonly extLog: ExtensionLog,
+    private readonly output: ExtensionLog,
   ) {
     super();
     this.history = session.history;
@@ -65,16 +65,16 @@ export class ReceiverHistory extends Disposable {
         ),
     );
     session.on('history-write-failed', (e) => {
-      this.extLog.warn(
+      this.output.warn(
         `The delivery history could not be written (${e.message}); verified deliveries are answered 503 until it can.`,
       );
       this.writeNotice.failed(e);
     });
     session.on('history-written-again', () => {
-      this.extLog.info('The delivery history is written again.');
+      this.output.info('The delivery history is written again.');
       this.writeNotice.written();
     });
-    session.on('history-warning', (text) => this.extLog.warn(`Delivery history: ${text}`));
+    session.on('history-warning', (text) => this.output.warn(`Delivery history: ${text}`));
     this.loaded = mkdir(storageDir, { recursive: true })
       .then((): Promise<unknown> =>
         memoryOnly ? this.eraseEarlierHistory(diskFile, holderName!) : this.history.load(),
@@ -83,7 +83,7 @@ export class ReceiverHistory extends Disposable {
         if (this.inUseElsewhere(e)) return;
         // A full disk, a file another user owns: tried again when the receiver starts, which says why it cannot.
         this.loadFailed = e;
-        this.extLog.warn(
+        this.output.warn(
           `The delivery history file ${diskFile} could not be opened (${e.message}): it is tried again when the receiver starts.`,
         );
       });
@@ -116,7 +116,7 @@ export class ReceiverHistory extends Disposable {
     try {
       await (this.loaded = this.history.load());
       this.loadFailed = undefined;
-      this.extLog.info(`The delivery history file ${file} is open now.`);
+      this.output.info(`The delivery history file ${file} is open now.`);
     } catch (e) {
       this.loaded = Promise.resolve();
       if (this.inUseElsewhere(e as Error)) return;
@@ -142,7 +142,7 @@ export class ReceiverHistory extends Disposable {
   /** Every window shares the global storage; the first to load the file keeps it, and the others say so. */
   private inUseElsewhere(e: Error): boolean {
     if (!(e instanceof HistoryInUse)) return false;
-    this.extLog.warn(
+    this.output.warn(
       `The delivery history file ${e.file} is kept by ${historyHolder(e)}: this window keeps its deliveries in memory only, until it is reloaded after that one closes.`,
     );
     return true;
@@ -152,11 +152,11 @@ export class ReceiverHistory extends Disposable {
   private async eraseEarlierHistory(file: string, holderName: string): Promise<void> {
     const outcome = await eraseHistoryFile(file, holderName);
     if ('heldBy' in outcome)
-      this.extLog.warn(
+      this.output.warn(
         `wfs.receiver.historyStorage is memory, but the earlier delivery history file ${file} is still kept by ${historyHolder(outcome.heldBy)}: it is erased when a window starts after that one closes.`,
       );
     else if (outcome.erased > 0)
-      this.extLog.info(
+      this.output.info(
         `wfs.receiver.historyStorage is memory: the earlier delivery history file ${file} (${byteSize(outcome.erased)}) was erased.`,
       );
   }

@@ -53,31 +53,31 @@ export class ReceiverHost extends Disposable implements EnvironmentFollower {
     state: vscode.Memento,
     environments: EnvironmentRegistry,
     private readonly sandbox: SandboxHost,
-    private readonly extLog: ExtensionLog,
+    private readonly output: ExtensionLog,
     clock: Clock,
   ) {
     super();
     const stored = historySettings(storageDir);
     this.session = new ReceiverSession({ clock, history: stored });
     this.deliveries = deliverySource(this.session.history);
-    this.stored = new ReceiverHistory(this.session, storageDir, stored, extLog);
+    this.stored = new ReceiverHistory(this.session, storageDir, stored, output);
     this.onDidClearHistory = this.stored.onDidClear;
     this.register(this.stored);
-    this.trust = new ReceiverTrust(this.session, environments, extLog, () => this.changed.fire());
+    this.trust = new ReceiverTrust(this.session, environments, output, () => this.changed.fire());
     this.trust.apply();
     // Switching environments changes whether the Sandbox's issuer is trusted.
     this.register(environments.onDidChange(() => this.trust.apply()));
     this.consent = new LocaltunnelConsent(state);
-    this.forwardConsent = new ForwardConsent(state, extLog);
-    this.publicAddress = new PublicAddress({ state, environments, consent: this.consent, clock, extLog });
+    this.forwardConsent = new ForwardConsent(state, output);
+    this.publicAddress = new PublicAddress({ state, environments, consent: this.consent, clock, output });
     this.selfTest = new PublicAddressSelfTest({
       session: this.session,
       sandbox,
       environments,
-      extLog,
+      output,
       sandboxStarted: () => this.trust.apply(),
     });
-    renderReceiverEvents(this.session, extLog, {
+    renderReceiverEvents(this.session, output, {
       delivered: (r) => this.delivered.fire(r),
       verified: (record) => this.verifiedEvent.fire({ runId: record.runId, record }),
       changed: () => this.changed.fire(),
@@ -130,7 +130,7 @@ export class ReceiverHost extends Disposable implements EnvironmentFollower {
   setResponseOverride(status: number | undefined): void {
     this.session.setResponseOverride(status);
     this.override = status;
-    this.extLog.info(`Receiver answers verified deliveries ${status === undefined ? 'normally' : `with ${status}`}`);
+    this.output.info(`Receiver answers verified deliveries ${status === undefined ? 'normally' : `with ${status}`}`);
   }
 
   /** The first forward target that may be used now (never one off this machine the user did not confirm). */
@@ -184,7 +184,7 @@ export class ReceiverHost extends Disposable implements EnvironmentFollower {
     this.forwardConsent.useTaskRules(undefined);
     await this.session.stop();
     this.publicAddress.close();
-    if (wasRunning) this.extLog.info('Receiver stopped');
+    if (wasRunning) this.output.info('Receiver stopped');
     this.changed.fire();
   }
 

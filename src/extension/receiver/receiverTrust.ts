@@ -17,7 +17,7 @@ export class ReceiverTrust {
   constructor(
     private readonly session: ReceiverSession,
     private readonly environments: EnvironmentRegistry,
-    private readonly extLog: ExtensionLog,
+    private readonly output: ExtensionLog,
     private readonly changed: () => void,
   ) {}
 
@@ -32,7 +32,7 @@ export class ReceiverTrust {
     this.configured = configured;
     this.session.setIssuers(issuers);
     const inUse = this.environments.currentName;
-    this.extLog.info(
+    this.output.info(
       `Receiver trusts: ${text}${inUse === SANDBOX_ENVIRONMENT ? '' : ` (not the Sandbox's issuer: ${inUse} is the environment in use)`}`,
     );
     if (configuredBefore !== undefined && configured !== configuredBefore && this.session.running)

@@ -13,7 +13,7 @@ const MAX_SETTINGS_FILE_BYTES = 1024 * 1024;
 export class WorkspaceSettingsGuard extends Disposable {
   constructor(
     private readonly state: vscode.Memento,
-    private readonly log: ExtensionLog,
+    private readonly output: ExtensionLog,
   ) {
     super();
     const watcher = vscode.workspace.createFileSystemWatcher('**/.vscode/settings.json');
@@ -41,7 +41,7 @@ export class WorkspaceSettingsGuard extends Disposable {
         text = new TextDecoder().decode(await readBoundedFile(file, MAX_SETTINGS_FILE_BYTES));
       } catch (err) {
         if ((err as { code?: string }).code !== 'FileNotFound')
-          this.log.warn(`Workspace settings not checked for user-only settings: ${(err as Error).message}.`);
+          this.output.warn(`Workspace settings not checked for user-only settings: ${(err as Error).message}.`);
         continue;
       }
       const where = vscode.workspace.asRelativePath(file);
@@ -60,7 +60,7 @@ export class WorkspaceSettingsGuard extends Disposable {
         found.push(id);
         if (warned.has(id)) continue;
         warned.add(id);
-        this.log.warn(said);
+        this.output.warn(said);
         void vscode.window.showWarningMessage(said, 'Open User Settings').then((a) => {
           if (a) void vscode.commands.executeCommand('workbench.action.openSettings', key);
         });

@@ -36,14 +36,14 @@ export class WorkflowService extends Disposable implements EnvironmentFollower {
     state: vscode.Memento,
     private readonly environments: EnvironmentRegistry,
     private readonly auth: AuthService,
-    private readonly log: ExtensionLog,
+    private readonly output: ExtensionLog,
     private readonly clock: Clock,
   ) {
     super();
     this.store = new WorkflowStore(state.get(STORE_KEY), (s) => Promise.resolve(state.update(STORE_KEY, s)));
     this.store.on('changed', () => this.changed.fire());
     this.store.on('error-persisting', (e: Error) =>
-      this.log.warn(`Could not save the explorer's state: ${e.message} (kept in memory)`),
+      this.output.warn(`Could not save the explorer's state: ${e.message} (kept in memory)`),
     );
     this.registerAll(
       auth.onDidChange((envName) => void this.resumeLive(envName)),
@@ -84,7 +84,7 @@ export class WorkflowService extends Disposable implements EnvironmentFollower {
       gate: manager.gate,
       clock: this.clock,
       findWorkflowsUrl: env.findWorkflowsUrl,
-      onBackoff: (n, ms) => this.log.warn(`${env.name}: throttled (429); retry ${n} in ${ms} ms`),
+      onBackoff: (n, ms) => this.output.warn(`${env.name}: throttled (429); retry ${n} in ${ms} ms`),
     });
   }
 
@@ -126,14 +126,14 @@ export class WorkflowService extends Disposable implements EnvironmentFollower {
       const before = this.store.workflow(env, id)?.status;
       this.store.upsertFromEnvelope(env, o.envelope, { now: this.clock.now() });
       if (before !== o.envelope.workflow.status)
-        this.log.info(`${env.name}: workflow ${id} is ${o.envelope.workflow.status}`);
+        this.output.info(`${env.name}: workflow ${id} is ${o.envelope.workflow.status}`);
     } else if (o.kind === 'transient-error') {
-      this.log.warn(`${env.name}: reading workflow ${id} failed (${o.error.message}); polling goes on`);
+      this.output.warn(`${env.name}: reading workflow ${id} failed (${o.error.message}); polling goes on`);
       this.store.markWorkflow(env, id, { lastError: o.error.message });
     } else if (o.reason === 'deadline')
       this.store.markWorkflow(env, id, { pollingStopped: 'polling deadline reached' });
     else if (o.reason === 'error') {
-      this.log.warn(`${env.name}: reading workflow ${id} failed (${o.error?.message}); polling stopped`);
+      this.output.warn(`${env.name}: reading workflow ${id} failed (${o.error?.message}); polling stopped`);
       this.store.markWorkflow(env, id, { pollingStopped: 'polling stopped by an error', lastError: o.error?.message });
     }
   }
@@ -146,13 +146,13 @@ export class WorkflowService extends Disposable implements EnvironmentFollower {
     stop?: AbortSignal,
   ): Promise<BilledStartOutcome<TrackedWorkflow>> {
     const client = await this.client(env);
-    this.log.info(
+    this.output.info(
       `${env.name}: start workflow ${req.product.service}/${req.product.model} in session ${req.sessionId} at ${serviceOrigin(env)} (correlationId ${req.correlationId})`,
     );
     return startBilledWorkflow(
       async (r, options) => {
         const result = await client.start(r, options);
-        this.log.info(
+        this.output.info(
           `${env.name}: started workflow ${result.workflow.workflowId} (runId ${result.workflow.runId}, correlationId ${result.correlationId}): ${result.workflow.status}`,
         );
         const w = this.store.upsertFromEnvelope(env, result, {
@@ -171,9 +171,9 @@ export class WorkflowService extends Disposable implements EnvironmentFollower {
    * followed while it runs. */
   async find(env: Environment, correlationId: string): Promise<TrackedWorkflow[]> {
     const client = await this.client(env);
-    this.log.info(`${env.name}: Find Workflows by correlationId ${correlationId}`);
+    this.output.info(`${env.name}: Find Workflows by correlationId ${correlationId}`);
     const found = await client.find(correlationId);
-    this.log.info(`${env.name}: Find Workflows found ${found.length} for correlationId ${correlationId}`);
+    this.output.info(`${env.name}: Find Workflows found ${found.length} for correlationId ${correlationId}`);
     return found.map((workflow) => {
       const w = this.store.upsertFromEnvelope(env, { workflow }, { correlationId, now: this.clock.now() });
       if (!isTerminal(w.status)) this.poller(env).follow(w.workflowId, w.startedAt);
@@ -219,12 +219,12 @@ export class WorkflowService extends Disposable implements EnvironmentFollower {
   async reconfirm(env: Environment, workflowId: string): Promise<TrackedWorkflow> {
     const w = this.store.workflow(env, workflowId);
     const client = await this.client(env);
-    this.log.info(`${env.name}: reconfirm workflow ${workflowId}`);
+    this.output.info(`${env.name}: reconfirm workflow ${workflowId}`);
     // The link, when it is on the environment's own origin; otherwise the same URL the spec gives it
     // ({base_url}/…/workflows/{workflowId}) on that origin. Behind a gateway the service's links may name an
     // origin of its own, where the token must not go, and the reconfirm would fail as a foreign link.
     const envelope = await client.reconfirm(client.ownLink(w?.envelope?.links?.reconfirm?.href) ?? workflowId);
-    this.log.info(`${env.name}: reconfirmed workflow ${workflowId}: ${envelope.workflow.status}`);
+    this.output.info(`${env.name}: reconfirmed workflow ${workflowId}: ${envelope.workflow.status}`);
     const updated = this.store.upsertFromEnvelope(env, envelope, { now: this.clock.now() });
     this.poller(env).follow(updated.workflowId, this.clock.now());
     return updated;

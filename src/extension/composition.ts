@@ -33,6 +33,7 @@ import { AuditPanel, type AuditArgs } from './panel/auditPanel';
 import { SandboxSigning } from './sandboxSigning';
 import { registerProbeCommand } from './probe/probeCommand';
 import { registerAssistant } from './assistant/registerAssistant';
+import { COMMANDS, INTERNAL_COMMANDS } from './commandIds';
 
 /** What compose() built. The shipped activate() keeps it to itself: exported, it would hand every service (and
  * SecretStorage) to any other extension that calls getExtension(…).activate(). */
@@ -125,25 +126,25 @@ export function compose(context: vscode.ExtensionContext): Composition {
       WORKFLOW_JSON_SCHEME,
       new WorkflowJsonDocuments(workflows, environments),
     ),
-    vscode.commands.registerCommand('wfs.openWebhookPanel', (deliveryId?: string) =>
+    vscode.commands.registerCommand(COMMANDS.openWebhookPanel, (deliveryId?: string) =>
       webhookPanel.show(typeof deliveryId === 'string' ? deliveryId : undefined),
     ),
-    vscode.commands.registerCommand('wfs.clearWebhookHistory', () => webhookPanel.clearHistory()),
-    vscode.commands.registerCommand('wfs.exportWebhookHistory', (to?: vscode.Uri) =>
+    vscode.commands.registerCommand(COMMANDS.clearWebhookHistory, () => webhookPanel.clearHistory()),
+    vscode.commands.registerCommand(COMMANDS.exportWebhookHistory, (to?: vscode.Uri) =>
       webhookPanel.exportHistory(to instanceof vscode.Uri ? to : undefined),
     ),
-    vscode.commands.registerCommand('wfs.auditReceiver', (args?: AuditArgs) =>
+    vscode.commands.registerCommand(COMMANDS.auditReceiver, (args?: AuditArgs) =>
       auditPanel.run(args && typeof args === 'object' ? args : {}),
     ),
-    vscode.commands.registerCommand('wfs.revealWorkflowByRunId', (runId: string) =>
+    vscode.commands.registerCommand(COMMANDS.revealWorkflowByRunId, (runId: string) =>
       revealWorkflowByRunId(services, treeView, runId),
     ),
-    vscode.commands.registerCommand('wfs.startSandbox', () => sandbox.startWithUi()),
-    vscode.commands.registerCommand('wfs.stopSandbox', () => sandbox.stop()),
+    vscode.commands.registerCommand(COMMANDS.startSandbox, () => sandbox.startWithUi()),
+    vscode.commands.registerCommand(COMMANDS.stopSandbox, () => sandbox.stop()),
     ...registerSandboxFaultCommands(sandbox),
-    vscode.commands.registerCommand('wfs.showLog', () => output.show()),
-    vscode.commands.registerCommand('wfs.signIn', (args?: SignInArgs) => auth.signIn(args)),
-    vscode.commands.registerCommand('wfs.signOut', (environment?: string) =>
+    vscode.commands.registerCommand(COMMANDS.showLog, () => output.show()),
+    vscode.commands.registerCommand(COMMANDS.signIn, (args?: SignInArgs) => auth.signIn(args)),
+    vscode.commands.registerCommand(COMMANDS.signOut, (environment?: string) =>
       auth.signOut(typeof environment === 'string' ? environment : undefined),
     ),
     ...registerEnvironmentCommands(services),
@@ -183,7 +184,7 @@ async function revealWorkflowByRunId(
     const w = s.workflows.store.findByRunId(env, runId);
     if (!w) continue;
     if (env.name !== s.environments.currentName) await s.environments.select(env.name);
-    await vscode.commands.executeCommand('wfs.explorer.focus');
+    await vscode.commands.executeCommand(INTERNAL_COMMANDS.explorerFocus);
     await treeView.reveal(
       { kind: 'workflow', env, workflowId: w.workflowId },
       { select: true, focus: true, expand: true },

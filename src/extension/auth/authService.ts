@@ -20,6 +20,8 @@ import type { ExtensionLog } from '../log/extensionLog';
 import type { SandboxHost } from '../sandboxHost';
 import { SecretStorageStore } from '../secretStorageStore';
 import { restrictedModeRefusal, WaitsForTrust } from '../trust/restrictedMode';
+import { COMMANDS } from '../commandIds';
+import { SETTINGS } from '../settingKeys';
 
 export interface SignInArgs {
   environment?: string;
@@ -184,7 +186,7 @@ export class AuthService extends Disposable implements EnvironmentFollower {
             `Your sign-in to ${name} lapses at ${when} (midnight US Eastern). Sign in again to stay signed in.`,
             'Sign In',
           )
-          .then((a) => a && vscode.commands.executeCommand('wfs.signIn', { environment: name }));
+          .then((a) => a && vscode.commands.executeCommand(COMMANDS.signIn, { environment: name }));
       });
     }
     if (e.state === 'expired')
@@ -193,7 +195,7 @@ export class AuthService extends Disposable implements EnvironmentFollower {
           `Your sign-in to ${name} has lapsed (midnight US Eastern). Sign in again to go on.`,
           'Sign In',
         )
-        .then((a) => a && vscode.commands.executeCommand('wfs.signIn', { environment: name }));
+        .then((a) => a && vscode.commands.executeCommand(COMMANDS.signIn, { environment: name }));
   }
 
   async signIn(args: SignInArgs = {}): Promise<boolean> {
@@ -213,7 +215,7 @@ export class AuthService extends Disposable implements EnvironmentFollower {
       void vscode.window
         .showErrorMessage(`There is no environment "${name}": add it to the wfs.environments setting.`, 'Open Settings')
         .then((a) => {
-          if (a) void vscode.commands.executeCommand('workbench.action.openSettings', 'wfs.environments');
+          if (a) void vscode.commands.executeCommand('workbench.action.openSettings', SETTINGS.environments);
         });
       return false;
     }
@@ -288,7 +290,7 @@ export class AuthService extends Disposable implements EnvironmentFollower {
     this.output.error(text);
     void vscode.window
       .showErrorMessage(text, 'Sign Out Again')
-      .then((a) => a && vscode.commands.executeCommand('wfs.signOut', name));
+      .then((a) => a && vscode.commands.executeCommand(COMMANDS.signOut, name));
   }
 
   override dispose(): void {

@@ -9,16 +9,18 @@ import { httpUrlProblem, ListenError } from '../../core/http';
 import { SettingError } from '../receiver/addressSetting';
 import type { Services } from '../services';
 import { SANDBOX_ENVIRONMENT } from '../../core/environments';
+import { COMMANDS } from '../commandIds';
+import { SETTINGS } from '../settingKeys';
 
 export function registerReceiverCommands(s: Services): vscode.Disposable[] {
   return [
-    vscode.commands.registerCommand('wfs.startReceiver', () => startReceiver(s)),
-    vscode.commands.registerCommand('wfs.stopReceiver', () => s.receiver.stop()),
-    vscode.commands.registerCommand('wfs.testPublicAddress', (args?: { timeoutMs?: number }) =>
+    vscode.commands.registerCommand(COMMANDS.startReceiver, () => startReceiver(s)),
+    vscode.commands.registerCommand(COMMANDS.stopReceiver, () => s.receiver.stop()),
+    vscode.commands.registerCommand(COMMANDS.testPublicAddress, (args?: { timeoutMs?: number }) =>
       testPublicAddressCommand(s, typeof args?.timeoutMs === 'number' ? args.timeoutMs : undefined),
     ),
-    vscode.commands.registerCommand('wfs.choosePublicAddress', () => choosePublicAddress(s)),
-    vscode.commands.registerCommand('wfs.copyReceiverUrl', async (which?: 'local' | 'public') => {
+    vscode.commands.registerCommand(COMMANDS.choosePublicAddress, () => choosePublicAddress(s)),
+    vscode.commands.registerCommand(COMMANDS.copyReceiverUrl, async (which?: 'local' | 'public') => {
       const info = s.receiver.info;
       if (!info)
         return void vscode.window
@@ -45,7 +47,8 @@ async function startReceiver(s: Services): Promise<ReceiverInfo | undefined> {
         ...buttons,
       )
       .then(
-        (a) => a && vscode.commands.executeCommand('wfs.copyReceiverUrl', a === 'Copy Local URL' ? 'local' : 'public'),
+        (a) =>
+          a && vscode.commands.executeCommand(COMMANDS.copyReceiverUrl, a === 'Copy Local URL' ? 'local' : 'public'),
       );
     return info;
   } catch (err) {
@@ -58,7 +61,7 @@ async function startReceiver(s: Services): Promise<ReceiverInfo | undefined> {
         .showWarningMessage(err.message, ...(setting ? ['Open Settings'] : []), 'Choose Address Source', 'Show Log')
         .then((a) => {
           if (a === 'Open Settings') void vscode.commands.executeCommand('workbench.action.openSettings', setting);
-          else if (a === 'Choose Address Source') void vscode.commands.executeCommand('wfs.choosePublicAddress');
+          else if (a === 'Choose Address Source') void vscode.commands.executeCommand(COMMANDS.choosePublicAddress);
           else if (a === 'Show Log') s.output.show();
         });
     } else if (err instanceof SettingError) {
@@ -74,7 +77,7 @@ async function startReceiver(s: Services): Promise<ReceiverInfo | undefined> {
       s.output.error(message);
       void vscode.window
         .showErrorMessage(message, 'Open Settings')
-        .then((a) => a && vscode.commands.executeCommand('workbench.action.openSettings', 'wfs.receiver.port'));
+        .then((a) => a && vscode.commands.executeCommand('workbench.action.openSettings', SETTINGS.receiverPort));
     } else void showError(s.output, 'Start receiver', err);
     return s.receiver.info;
   }
@@ -135,11 +138,11 @@ async function choosePublicAddress(s: Services): Promise<PublicAddressSource | u
       validateInput: publicUrlInputProblem,
     });
     if (!url) return undefined;
-    await s.receiver.settings.update('wfs.receiver.publicUrl', url.trim());
+    await s.receiver.settings.update(SETTINGS.receiverPublicUrl, url.trim());
   }
   // Choosing localtunnel is asking for it: a remembered "no" would otherwise never be asked again.
   if (pick.source === 'localtunnel') await s.receiver.consent.forgetAll();
-  await s.receiver.settings.update('wfs.receiver.publicAddress', pick.source);
+  await s.receiver.settings.update(SETTINGS.receiverPublicAddress, pick.source);
   void vscode.window
     .showInformationMessage(
       `The receiver's public address now comes from: ${SOURCE_ITEMS[pick.source].label}. Restart the receiver to use it.`,
@@ -147,8 +150,8 @@ async function choosePublicAddress(s: Services): Promise<PublicAddressSource | u
     )
     .then(async (a) => {
       if (!a) return;
-      await vscode.commands.executeCommand('wfs.stopReceiver');
-      await vscode.commands.executeCommand('wfs.startReceiver');
+      await vscode.commands.executeCommand(COMMANDS.stopReceiver);
+      await vscode.commands.executeCommand(COMMANDS.startReceiver);
     });
   return pick.source;
 }
@@ -194,7 +197,7 @@ async function testPublicAddressCommand(s: Services, timeoutMs?: number): Promis
           'Show Log',
         )
         .then((a) => {
-          if (a === 'Choose Address Source') void vscode.commands.executeCommand('wfs.choosePublicAddress');
+          if (a === 'Choose Address Source') void vscode.commands.executeCommand(COMMANDS.choosePublicAddress);
           else if (a === 'Show Log') s.output.show();
         });
     return r;

@@ -9,6 +9,7 @@ import { buildTestWebhookRequest, sendTestWebhook, testWebhookIds } from '../../
 import { showError } from '../errors/showError';
 import { WaitsForTrust } from '../trust/restrictedMode';
 import type { Services } from '../services';
+import { COMMANDS } from '../commandIds';
 
 const LAST_KEY = 'wfs.testWebhook.last';
 
@@ -29,7 +30,7 @@ interface Remembered {
 
 export function registerTestWebhookCommand(s: Services): vscode.Disposable[] {
   return [
-    vscode.commands.registerCommand('wfs.sendTestWebhook', (args?: TestWebhookArgs) =>
+    vscode.commands.registerCommand(COMMANDS.sendTestWebhook, (args?: TestWebhookArgs) =>
       sendTestWebhookCommand(s, args ?? {}),
     ),
   ];
@@ -106,7 +107,7 @@ async function sendTestWebhookCommand(
         'Start Receiver',
         'Enter an Address',
       );
-      if (start === 'Start Receiver') receiver = await vscode.commands.executeCommand('wfs.startReceiver');
+      if (start === 'Start Receiver') receiver = await vscode.commands.executeCommand(COMMANDS.startReceiver);
       else if (start !== 'Enter an Address') return undefined;
     }
     const suggested = receiver ? (serviceIsLocal ? receiver.localUrl : (receiver.publicUrl ?? '')) : '';

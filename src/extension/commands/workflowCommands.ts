@@ -17,6 +17,7 @@ import type { ExplorerNode } from '../explorer/explorerTree';
 import { workflowJsonUri } from '../explorer/workflowJsonDocuments';
 import type { Services } from '../services';
 import { pickOrType } from './pickOrType';
+import { COMMANDS } from '../commandIds';
 
 interface StartWorkflowArgs {
   sessionId?: string;
@@ -35,17 +36,17 @@ export function registerWorkflowCommands(s: Services): vscode.Disposable[] {
     return w[field];
   };
   return [
-    vscode.commands.registerCommand('wfs.startWorkflow', (arg?: ExplorerNode | StartWorkflowArgs) =>
+    vscode.commands.registerCommand(COMMANDS.startWorkflow, (arg?: ExplorerNode | StartWorkflowArgs) =>
       startWorkflow(
         s,
         arg && 'kind' in arg ? (arg.kind === 'session' ? { sessionId: arg.sessionId } : {}) : (arg ?? {}),
       ),
     ),
-    vscode.commands.registerCommand('wfs.findWorkflows', (args?: FindWorkflowsArgs) => findWorkflows(s, args ?? {})),
-    vscode.commands.registerCommand('wfs.refreshWorkflow', (node?: WorkflowNode) => refreshWorkflow(s, node)),
-    vscode.commands.registerCommand('wfs.refresh', () => refreshAll(s)),
-    vscode.commands.registerCommand('wfs.reconfirmWorkflow', (node?: WorkflowNode) => reconfirmWorkflow(s, node)),
-    vscode.commands.registerCommand('wfs.openWorkflowJson', async (node?: WorkflowNode) => {
+    vscode.commands.registerCommand(COMMANDS.findWorkflows, (args?: FindWorkflowsArgs) => findWorkflows(s, args ?? {})),
+    vscode.commands.registerCommand(COMMANDS.refreshWorkflow, (node?: WorkflowNode) => refreshWorkflow(s, node)),
+    vscode.commands.registerCommand(COMMANDS.refresh, () => refreshAll(s)),
+    vscode.commands.registerCommand(COMMANDS.reconfirmWorkflow, (node?: WorkflowNode) => reconfirmWorkflow(s, node)),
+    vscode.commands.registerCommand(COMMANDS.openWorkflowJson, async (node?: WorkflowNode) => {
       const w = await nodeOrPick(s, node, 'Open Raw JSON');
       if (!w) return;
       const doc = await vscode.workspace.openTextDocument(workflowJsonUri(w.env, w.workflowId));
@@ -53,10 +54,10 @@ export function registerWorkflowCommands(s: Services): vscode.Disposable[] {
       await vscode.window.showTextDocument(doc, { preview: true });
       return doc.uri.toString();
     }),
-    vscode.commands.registerCommand('wfs.copyWorkflowId', copy('workflowId')),
-    vscode.commands.registerCommand('wfs.copyRunId', copy('runId')),
-    vscode.commands.registerCommand('wfs.copyCorrelationId', copy('correlationId')),
-    vscode.commands.registerCommand('wfs.removeWorkflow', (node?: WorkflowNode) => {
+    vscode.commands.registerCommand(COMMANDS.copyWorkflowId, copy('workflowId')),
+    vscode.commands.registerCommand(COMMANDS.copyRunId, copy('runId')),
+    vscode.commands.registerCommand(COMMANDS.copyCorrelationId, copy('correlationId')),
+    vscode.commands.registerCommand(COMMANDS.removeWorkflow, (node?: WorkflowNode) => {
       if (node?.kind === 'workflow') s.workflows.remove(node.env, node.workflowId);
     }),
   ];
@@ -244,7 +245,7 @@ function environmentChangedBeforeStart(
   s.output.warn(message);
   void vscode.window
     .showWarningMessage(message, 'Start Again')
-    .then((a) => a && vscode.commands.executeCommand('wfs.startWorkflow', args));
+    .then((a) => a && vscode.commands.executeCommand(COMMANDS.startWorkflow, args));
   return undefined;
 }
 
@@ -272,7 +273,7 @@ async function afterCancelledStart(
     .showWarningMessage(`${cancelled} ${next}`, 'Find Workflows', 'Copy correlationId')
     .then(async (a) => {
       if (a === 'Find Workflows')
-        await vscode.commands.executeCommand('wfs.findWorkflows', { correlationId, environment: env.name });
+        await vscode.commands.executeCommand(COMMANDS.findWorkflows, { correlationId, environment: env.name });
       if (a === 'Copy correlationId') await vscode.env.clipboard.writeText(correlationId);
     });
   return found[0];
@@ -364,7 +365,7 @@ async function findWorkflows(s: Services, args: FindWorkflowsArgs): Promise<Trac
       void vscode.window.showInformationMessage(
         `${asTyped}${env.name} holds ${found.length === 1 ? 'one workflow' : `${found.length} workflows`} with correlationId ${searched}: ${list}. Added to the explorer.`,
       );
-      void vscode.commands.executeCommand('wfs.revealWorkflowByRunId', found[0]!.runId);
+      void vscode.commands.executeCommand(COMMANDS.revealWorkflowByRunId, found[0]!.runId);
     }
     return found;
   } catch (err) {
@@ -382,7 +383,7 @@ async function pickSession(s: Services, env: Environment): Promise<string | unde
   });
   if (!pick) return undefined;
   if (pick.label === ADD)
-    return (await vscode.commands.executeCommand<string | undefined>('wfs.addSession')) ?? undefined;
+    return (await vscode.commands.executeCommand<string | undefined>(COMMANDS.addSession)) ?? undefined;
   return pick.label;
 }
 
@@ -471,7 +472,9 @@ async function afterLostReconfirm(
     s.output.error(message);
     void vscode.window
       .showErrorMessage(message, 'Refresh Workflow')
-      .then((a) => a && vscode.commands.executeCommand('wfs.refreshWorkflow', { kind: 'workflow', env, workflowId }));
+      .then(
+        (a) => a && vscode.commands.executeCommand(COMMANDS.refreshWorkflow, { kind: 'workflow', env, workflowId }),
+      );
     return undefined;
   }
   if (now.runId !== earlierRunId) {

@@ -14,6 +14,7 @@ import {
 } from '../../core/environments';
 import type { ExtensionLog } from '../log/extensionLog';
 import type { SandboxHost } from '../sandboxHost';
+import { SETTINGS } from '../settingKeys';
 
 const CURRENT_KEY = 'wfs.currentEnvironment';
 
@@ -46,7 +47,7 @@ export class EnvironmentRegistry extends Disposable {
         .then((a) => {
           if (a)
             void vscode.commands.executeCommand('workbench.action.openSettingsJson', {
-              revealSetting: { key: 'wfs.environments' },
+              revealSetting: { key: SETTINGS.environments },
             });
         });
     }

@@ -8,6 +8,7 @@ import type { Environment } from '../../core/environments';
 import type { ExtensionLog } from '../log/extensionLog';
 import type { SandboxHost } from '../sandboxHost';
 import type { EnvironmentRegistry } from './environmentRegistry';
+import { SETTINGS } from '../settingKeys';
 
 export interface EnvironmentFollower {
   /** Keeps what belongs to these values (the ones resolving now); lets go of the rest. */
@@ -26,7 +27,7 @@ export class EnvironmentSync extends Disposable {
     super();
     this.registerAll(
       vscode.workspace.onDidChangeConfiguration((e) => {
-        if (!e.affectsConfiguration('wfs.environments')) return;
+        if (!e.affectsConfiguration(SETTINGS.environments)) return;
         environments.read();
         this.follow();
       }),

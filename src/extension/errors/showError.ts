@@ -3,6 +3,7 @@ import * as vscode from 'vscode';
 import { ServiceError } from '../../core/http';
 import type { ExtensionLog } from '../log/extensionLog';
 import { presentError } from './errorPresentation';
+import { COMMANDS } from '../commandIds';
 
 export async function showError(
   output: ExtensionLog,
@@ -21,10 +22,12 @@ export async function showError(
     : await vscode.window.showErrorMessage(p.message, ...p.actions);
   switch (pick) {
     case 'Find Workflows':
-      await vscode.commands.executeCommand('wfs.findWorkflows', { correlationId: (err as ServiceError).correlationId });
+      await vscode.commands.executeCommand(COMMANDS.findWorkflows, {
+        correlationId: (err as ServiceError).correlationId,
+      });
       break;
     case 'Sign In':
-      await vscode.commands.executeCommand('wfs.signIn');
+      await vscode.commands.executeCommand(COMMANDS.signIn);
       break;
     case 'Copy correlationId':
       await vscode.env.clipboard.writeText((err as ServiceError).correlationId ?? '');

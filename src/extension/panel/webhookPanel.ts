@@ -32,6 +32,7 @@ import {
 import type { Services } from '../services';
 import { historyStorageNote } from './historyStorage';
 import { writeExport } from './exportFile';
+import { COMMANDS } from '../commandIds';
 
 const WEBHOOK_PANEL_VIEW_TYPE = 'wfs.webhookPanel';
 const GONE = 'That delivery is no longer in the history.';
@@ -259,7 +260,7 @@ export class WebhookPanel extends Disposable {
         return;
       case 'start-receiver':
         // Through the command, so a failure is shown as the palette's would be (the port in use, the public address).
-        return vscode.commands.executeCommand('wfs.startReceiver');
+        return vscode.commands.executeCommand(COMMANDS.startReceiver);
       case 'action':
         // Export All as the palette's Export Webhook History…: an empty history says so rather than saving an empty
         // file.
@@ -342,17 +343,17 @@ export class WebhookPanel extends Disposable {
         case 'copy-cmd':
           return await this.copyForShell(action, r);
         case 'edit-resend':
-          return await vscode.commands.executeCommand('wfs.editAndResend', r.id);
+          return await vscode.commands.executeCommand(COMMANDS.editAndResend, r.id);
         case 'send-changes':
-          return await vscode.commands.executeCommand('wfs.sendDeliveryWithChanges', r.id);
+          return await vscode.commands.executeCommand(COMMANDS.sendDeliveryWithChanges, r.id);
         case 'save-fixture':
-          return await vscode.commands.executeCommand('wfs.saveAsFixture', r.id);
+          return await vscode.commands.executeCommand(COMMANDS.saveAsFixture, r.id);
         case 'export-one':
           return await this.exportRecords([r], `delivery-${r.id}.json`, exportTo);
         case 'jump': {
           const runId = deliveryRow(r).runId;
           if (!runId) return undefined;
-          return await vscode.commands.executeCommand('wfs.revealWorkflowByRunId', runId);
+          return await vscode.commands.executeCommand(COMMANDS.revealWorkflowByRunId, runId);
         }
       }
     } catch (err) {
@@ -360,7 +361,7 @@ export class WebhookPanel extends Disposable {
       if (err instanceof ReceiverStopped)
         void vscode.window
           .showErrorMessage(text, 'Start Receiver')
-          .then((a) => a && vscode.commands.executeCommand('wfs.startReceiver'));
+          .then((a) => a && vscode.commands.executeCommand(COMMANDS.startReceiver));
       else void vscode.window.showErrorMessage(text, 'Show Log').then((a) => a && this.s.output.show());
     }
     return undefined;

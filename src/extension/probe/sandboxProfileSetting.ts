@@ -4,6 +4,7 @@ import * as vscode from 'vscode';
 import { loadSandboxProfile, MAX_PROFILE_BYTES, type SandboxProfile } from '../../core/sandbox';
 import { readBoundedFile } from '../boundedFile';
 import type { ExtensionLog } from '../log/extensionLog';
+import { SETTINGS } from '../settingKeys';
 
 const PROFILE_SETTING = 'sandbox.profile';
 
@@ -30,7 +31,7 @@ export async function sandboxProfile(output: ExtensionLog): Promise<SandboxProfi
     const text = `The sandbox profile ${uri.fsPath} (wfs.sandbox.profile) was not used: ${(err as Error).message}. The sandbox starts as itself.`;
     output.warn(text);
     void vscode.window.showWarningMessage(text, 'Open Settings').then((a) => {
-      if (a) void vscode.commands.executeCommand('workbench.action.openSettings', 'wfs.sandbox.profile');
+      if (a) void vscode.commands.executeCommand('workbench.action.openSettings', SETTINGS.sandboxProfile);
     });
     return undefined;
   }

@@ -25,6 +25,7 @@ import {
   type ForwardChoice,
   type ForwardValues,
 } from './workspaceForward';
+import { SETTINGS } from '../settingKeys';
 
 /** Origins outside this machine the user agreed to forward deliveries to (kept outside settings). */
 const CONFIRMED_FORWARD_KEY = 'wfs.confirmedForwardOrigins';
@@ -56,7 +57,7 @@ interface InUse {
   passThrough: boolean;
 }
 
-const SETTING_RULES = 'wfs.receiver.forward';
+const SETTING_RULES = SETTINGS.receiverForward;
 const TASK_RULES = 'the wfs task\'s "forward"';
 
 export class ForwardConsent {
@@ -162,14 +163,14 @@ export class ForwardConsent {
       try {
         rules = parseForwardRules(listed, rulesWhere);
       } catch (err) {
-        if (err instanceof ForwardRuleError) throw new SettingError('wfs.receiver.forward', err.message);
+        if (err instanceof ForwardRuleError) throw new SettingError(SETTINGS.receiverForward, err.message);
         throw err;
       }
     } else if (listed !== undefined && !Array.isArray(listed))
-      throw new SettingError('wfs.receiver.forward', `${rulesWhere} must be a list of rules {"topic", "url"}`);
+      throw new SettingError(SETTINGS.receiverForward, `${rulesWhere} must be a list of rules {"topic", "url"}`);
     else {
       const forwardTo = addressSetting('receiver.forwardTo');
-      rules = forwardTo ? [forwardEverything(forwardTo, 'wfs.receiver.forwardTo')] : [];
+      rules = forwardTo ? [forwardEverything(forwardTo, SETTINGS.receiverForwardTo)] : [];
     }
     return { choice, rules, passThrough: passThrough === true };
   }

@@ -18,6 +18,7 @@ import type { ExtensionLog } from '../log/extensionLog';
 import { addressSetting, SettingError } from './addressSetting';
 import type { LocaltunnelConsent } from './localtunnelConsent';
 import { publicAddressSource, type PublicAddressSource } from './publicAddressSettings';
+import { SETTINGS } from '../settingKeys';
 
 /** The public address of the last start: a new one must be registered with the service again. */
 const LAST_PUBLIC_URL_KEY = 'wfs.receiver.lastPublicUrl';
@@ -139,7 +140,7 @@ export class PublicAddress implements PublicAddressProvider {
         const url = addressSetting('receiver.publicUrl');
         if (!url)
           throw new SettingError(
-            'wfs.receiver.publicUrl',
+            SETTINGS.receiverPublicUrl,
             'wfs.receiver.publicUrl is not set: give the public http(s) URL your tunnel or proxy serves',
           );
         if (!cfg.get<number>('receiver.port'))
@@ -156,7 +157,7 @@ export class PublicAddress implements PublicAddressProvider {
         const subdomain = cfg.get<string>('receiver.tunnelSubdomain')?.trim() || undefined;
         const nameProblem = subdomain === undefined ? undefined : tunnelNameProblem(subdomain);
         if (nameProblem)
-          throw new SettingError('wfs.receiver.tunnelSubdomain', `wfs.receiver.tunnelSubdomain ${nameProblem}`);
+          throw new SettingError(SETTINGS.receiverTunnelSubdomain, `wfs.receiver.tunnelSubdomain ${nameProblem}`);
         const answer = await this.deps.consent.answer(env, new URL(host).host);
         if (answer === 'declined')
           return {

@@ -18,6 +18,8 @@ import type { ReceiverSession } from '../../core/receiver';
 import type { ExtensionLog } from '../log/extensionLog';
 import { SettingError } from './addressSetting';
 import { HistoryWriteNotice } from './historyWriteNotice';
+import { COMMANDS } from '../commandIds';
+import { SETTINGS } from '../settingKeys';
 
 /** Where the settings keep the history, read once when the window starts. */
 export function historySettings(
@@ -61,7 +63,9 @@ export class ReceiverHistory extends Disposable {
     this.writeNotice = new HistoryWriteNotice(
       (text) =>
         void Promise.resolve(vscode.window.showWarningMessage(text, 'Open Webhook Panel', 'Show Log')).then((a) =>
-          a ? vscode.commands.executeCommand(a === 'Show Log' ? 'wfs.showLog' : 'wfs.openWebhookPanel') : undefined,
+          a
+            ? vscode.commands.executeCommand(a === 'Show Log' ? COMMANDS.showLog : COMMANDS.openWebhookPanel)
+            : undefined,
         ),
     );
     session.on('history-write-failed', (e) => {
@@ -121,7 +125,7 @@ export class ReceiverHistory extends Disposable {
       this.loaded = Promise.resolve();
       if (this.inUseElsewhere(e as Error)) return;
       throw new SettingError(
-        'wfs.receiver.historyStorage',
+        SETTINGS.receiverHistoryStorage,
         `its delivery history file ${file} could not be opened (${(e as Error).message}): free space on its disk or fix its access, or set wfs.receiver.historyStorage to memory`,
       );
     }

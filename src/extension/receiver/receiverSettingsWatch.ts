@@ -4,6 +4,7 @@
 import * as vscode from 'vscode';
 import { Disposable } from '../disposable';
 import { changedReceiverSettings, settingsChangeNotice } from './receiverSettingsNotice';
+import { COMMANDS } from '../commandIds';
 
 export class ReceiverSettingsWatch extends Disposable {
   /** Settings our own commands are writing, which say what to do themselves (Choose Public Address Source…). */
@@ -12,8 +13,8 @@ export class ReceiverSettingsWatch extends Disposable {
   /** Restarts through the commands, so a restart says what it did (or why it failed) as the palette's would. */
   static restartingThroughCommands(isRunning: () => boolean): ReceiverSettingsWatch {
     return new ReceiverSettingsWatch(isRunning, () =>
-      Promise.resolve(vscode.commands.executeCommand('wfs.stopReceiver')).then(() =>
-        vscode.commands.executeCommand('wfs.startReceiver'),
+      Promise.resolve(vscode.commands.executeCommand(COMMANDS.stopReceiver)).then(() =>
+        vscode.commands.executeCommand(COMMANDS.startReceiver),
       ),
     );
   }

@@ -7,6 +7,7 @@ import { terminalSafe } from '../../core/presentation';
 import type { Clock, TimerHandle } from '../../core/time';
 import { deliveryTreeItem } from './deliveryTreeItem';
 import type { ReceiverHost } from './receiverHost';
+import { COMMANDS } from '../commandIds';
 
 export type ReceiverNode =
   | { kind: 'local' }
@@ -74,7 +75,7 @@ export class ReceiverTree extends Disposable implements vscode.TreeDataProvider<
         item.description = info?.localUrl ?? 'stopped';
         item.iconPath = new vscode.ThemeIcon('plug');
         item.tooltip = `${info?.localUrl ?? ''}\nLoopback only (127.0.0.1). Click to copy.`;
-        item.command = { command: 'wfs.copyReceiverUrl', title: 'Copy Local URL', arguments: ['local'] };
+        item.command = { command: COMMANDS.copyReceiverUrl, title: 'Copy Local URL', arguments: ['local'] };
         return item;
       }
       case 'tunnel': {
@@ -99,8 +100,8 @@ export class ReceiverTree extends Disposable implements vscode.TreeDataProvider<
         item.iconPath = new vscode.ThemeIcon(url ? 'globe' : 'circle-slash');
         item.tooltip = `${url ? `${url}\n` : ''}Source: ${source} (wfs.receiver.publicAddress).${info?.publicNote ? `\n${info.publicNote}.` : ''}${url ? '\nClick to copy; "Test Public Address" sends a signed delivery through it.' : ''}`;
         item.command = url
-          ? { command: 'wfs.copyReceiverUrl', title: 'Copy Public URL', arguments: ['public'] }
-          : { command: 'wfs.choosePublicAddress', title: 'Choose Public Address Source' };
+          ? { command: COMMANDS.copyReceiverUrl, title: 'Copy Public URL', arguments: ['public'] }
+          : { command: COMMANDS.choosePublicAddress, title: 'Choose Public Address Source' };
         return item;
       }
       case 'selfTest': {
@@ -115,7 +116,7 @@ export class ReceiverTree extends Disposable implements vscode.TreeDataProvider<
           : '';
         item.iconPath = new vscode.ThemeIcon(t?.ok ? 'pass' : 'error');
         item.tooltip = t ? `${t.testedAt}: ${terminalSafe(t.detail)}.\nClick to test again.` : '';
-        item.command = { command: 'wfs.testPublicAddress', title: 'Test Public Address' };
+        item.command = { command: COMMANDS.testPublicAddress, title: 'Test Public Address' };
         return item;
       }
       case 'deliveries': {
@@ -126,7 +127,7 @@ export class ReceiverTree extends Disposable implements vscode.TreeDataProvider<
           count > RECEIVER_VIEW_DELIVERIES ? `latest ${RECEIVER_VIEW_DELIVERIES} of ${count}` : `${count}`;
         item.iconPath = new vscode.ThemeIcon('inbox');
         item.tooltip = 'Every request the receiver answered, refused ones too. The webhook panel shows each in full.';
-        item.command = { command: 'wfs.openWebhookPanel', title: 'Open Webhook Panel' };
+        item.command = { command: COMMANDS.openWebhookPanel, title: 'Open Webhook Panel' };
         return item;
       }
       case 'delivery': {

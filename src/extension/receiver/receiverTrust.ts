@@ -8,6 +8,7 @@ import type { ReceiverSession } from '../../core/receiver';
 import type { TrustedIssuer } from '../../core/webhooks';
 import type { EnvironmentRegistry } from '../environments/environmentRegistry';
 import type { ExtensionLog } from '../log/extensionLog';
+import { COMMANDS } from '../commandIds';
 
 export class ReceiverTrust {
   /** What the receiver trusts, as last logged; and of it, the configured environments' issuers. */
@@ -41,7 +42,7 @@ export class ReceiverTrust {
           `The webhook receiver now trusts: ${configured || "no configured environment's issuer"}.`,
           'Show Log',
         ),
-      ).then((a) => (a ? vscode.commands.executeCommand('wfs.showLog') : undefined));
+      ).then((a) => (a ? vscode.commands.executeCommand(COMMANDS.showLog) : undefined));
     this.changed();
   }
 

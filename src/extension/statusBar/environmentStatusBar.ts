@@ -7,6 +7,7 @@ import type { Clock } from '../../core/time';
 import type { AuthService } from '../auth/authService';
 import type { EnvironmentRegistry } from '../environments/environmentRegistry';
 import { statusBarModel } from './statusBarText';
+import { COMMANDS } from '../commandIds';
 
 export class EnvironmentStatusBar extends Disposable {
   private readonly item: vscode.StatusBarItem;
@@ -20,7 +21,7 @@ export class EnvironmentStatusBar extends Disposable {
     super();
     this.item = this.register(vscode.window.createStatusBarItem('wfs.status', vscode.StatusBarAlignment.Left, 50));
     this.item.name = 'Workflow Service';
-    this.item.command = 'wfs.switchEnvironment';
+    this.item.command = COMMANDS.switchEnvironment;
     // The time left changes by the minute: re-render twice a minute (a cheap string format, no I/O).
     this.ticker = setInterval(() => this.render(), 30_000);
     this.ticker.unref?.();

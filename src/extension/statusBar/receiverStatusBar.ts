@@ -3,6 +3,7 @@
 import * as vscode from 'vscode';
 import { Disposable } from '../disposable';
 import type { ReceiverHost, ReceiverInfo } from '../receiver/receiverHost';
+import { COMMANDS } from '../commandIds';
 
 export class ReceiverStatusBar extends Disposable {
   private readonly item: vscode.StatusBarItem;
@@ -11,7 +12,7 @@ export class ReceiverStatusBar extends Disposable {
     super();
     this.item = this.register(vscode.window.createStatusBarItem('wfs.receiver', vscode.StatusBarAlignment.Left, 49));
     this.item.name = 'Workflow Service Receiver';
-    this.item.command = 'wfs.copyReceiverUrl';
+    this.item.command = COMMANDS.copyReceiverUrl;
     this.register(receiver.onDidChange(() => this.render()));
     this.render();
   }

@@ -22,5 +22,3 @@ export const SETTINGS = {
   receiverHistoryStorage: 'wfs.receiver.historyStorage',
   fixturesFolder: 'wfs.fixtures.folder',
 } as const;
-
-export type SettingKey = (typeof SETTINGS)[keyof typeof SETTINGS];

@@ -1,6 +1,7 @@
 // Runs the embedded sandbox inside the extension host, on demand.
 import { signedHereClaims } from '../core/webhooks';
 import * as vscode from 'vscode';
+import { Disposable } from './disposable';
 import type { EndpointRegistration } from '../core/receiver';
 import {
   Sandbox,
@@ -12,13 +13,15 @@ import {
 import type { ExtensionLog } from './log/extensionLog';
 import { sandboxProfile } from './probe/sandboxProfileSetting';
 
-export class SandboxHost implements vscode.Disposable {
+export class SandboxHost extends Disposable {
   private sandbox?: Sandbox;
   private starting?: Promise<SandboxInfo>;
-  private readonly changed = new vscode.EventEmitter<SandboxInfo | undefined>();
+  private readonly changed = this.register(new vscode.EventEmitter<SandboxInfo | undefined>());
   readonly onDidChange = this.changed.event;
 
-  constructor(private readonly log: ExtensionLog) {}
+  constructor(private readonly output: ExtensionLog) {
+    super();
+  }
 
   get info(): SandboxInfo | undefined {
     return this.sandbox ? this.sandbox.info() : undefined;
@@ -32,18 +35,18 @@ export class SandboxHost implements vscode.Disposable {
       const sandbox = new Sandbox({
         port: 0,
         workflowDurationSeconds: seconds,
-        profile: await sandboxProfile(this.log),
+        profile: await sandboxProfile(this.output),
       });
       sandbox.on('request', (e: { method: string; path: string; status: number }) =>
-        this.log.debug(`sandbox ${e.method} ${e.path} → ${e.status}`),
+        this.output.debug(`sandbox ${e.method} ${e.path} → ${e.status}`),
       );
       sandbox.on('webhook', (e: { address: string; attempt: number; status?: number; error?: string }) =>
-        this.log.info(`sandbox webhook to ${e.address} attempt ${e.attempt}: ${e.status ?? e.error}`),
+        this.output.info(`sandbox webhook to ${e.address} attempt ${e.attempt}: ${e.status ?? e.error}`),
       );
       try {
         const info = await sandbox.start();
         this.sandbox = sandbox;
-        this.log.info(`Sandbox listening at ${info.baseUrl}`);
+        this.output.info(`Sandbox listening at ${info.baseUrl}`);
         this.changed.fire(info);
         return info;
       } finally {
@@ -99,10 +102,10 @@ export class SandboxHost implements vscode.Disposable {
       void vscode.window.showInformationMessage(`Workflow Service sandbox running at ${info.baseUrl}`);
       return info;
     } catch (err) {
-      this.log.error(`Sandbox failed to start: ${(err as Error).message}`);
+      this.output.error(`Sandbox failed to start: ${(err as Error).message}`);
       void vscode.window
         .showErrorMessage(`The sandbox could not start: ${(err as Error).message}`, 'Show Log')
-        .then((a) => a && this.log.show());
+        .then((a) => a && this.output.show());
       return undefined;
     }
   }
@@ -112,13 +115,13 @@ export class SandboxHost implements vscode.Disposable {
     this.sandbox = undefined;
     if (s) {
       await s.stop();
-      this.log.info('Sandbox stopped');
+      this.output.info('Sandbox stopped');
       this.changed.fire(undefined);
     }
   }
 
-  dispose(): void {
+  override dispose(): void {
     void this.stop();
-    this.changed.dispose();
+    super.dispose();
   }
 }

@@ -76,25 +76,26 @@ export const listenCommand: CommandSpec = {
       issuers,
       ...(folders.length ? { keySet: keySetsWithFolders(folders, io.clock) } : {}),
       history: {
-        file: run.logFile,
+        file: run.historyFile,
         memoryBudgetBytes: run.historyMemoryBytes,
         diskBudgetBytes: run.historyDiskBytes,
         holderName: 'wfs listen',
       },
     });
-    renderEvents(session, run.logFile, emit);
+    renderEvents(session, run.historyFile, emit);
     renderPublicPath(session, emit);
     try {
       const loaded = await session.loadHistory();
-      if (run.logFile) emit({ event: 'history', file: run.logFile, loaded: loaded.loaded, skipped: loaded.skipped });
+      if (run.historyFile)
+        emit({ event: 'history', file: run.historyFile, loaded: loaded.loaded, skipped: loaded.skipped });
     } catch (err) {
       // The lock it took goes with it, so the next start, once the cause is put right, takes the file at once.
       await session.close();
-      throw new UsageError(`--log ${run.logFile}: ${(err as Error).message}`);
+      throw new UsageError(`--log ${run.historyFile}: ${(err as Error).message}`);
     }
-    if (run.logFile) {
-      const warning = fileModeWarning(run.logFile, statSync(run.logFile).mode);
-      if (warning) emit({ event: 'warning', message: `--log ${run.logFile}: ${warning}` });
+    if (run.historyFile) {
+      const warning = fileModeWarning(run.historyFile, statSync(run.historyFile).mode);
+      if (warning) emit({ event: 'warning', message: `--log ${run.historyFile}: ${warning}` });
     }
     let started;
     try {
@@ -132,7 +133,7 @@ export const listenCommand: CommandSpec = {
 };
 
 /** Each session event as its JSON line (the lines' fields are the CLI's promise). */
-function renderEvents(session: ReceiverSession, logFile: string | undefined, emit: CliIO['emit']): void {
+function renderEvents(session: ReceiverSession, historyFile: string | undefined, emit: CliIO['emit']): void {
   session.on('delivery', (r: DeliveryRecord) =>
     emit({
       event: 'delivery',
@@ -164,11 +165,11 @@ function renderEvents(session: ReceiverSession, logFile: string | undefined, emi
   session.on('self-test', (result) => emit({ event: 'self-test', ...result }));
   session.on('warning', (message) => emit({ event: 'warning', message }));
   session.on('endpoint-warning', (message) => emit({ event: 'warning', message }));
-  session.on('history-warning', (message) => emit({ event: 'warning', message: `--log ${logFile}: ${message}` }));
+  session.on('history-warning', (message) => emit({ event: 'warning', message: `--log ${historyFile}: ${message}` }));
   session.on('history-write-failed', (err) =>
     emit({
       event: 'warning',
-      message: `the delivery log ${logFile} could not be written (${err.message}); verified deliveries are answered 503 until it can`,
+      message: `the delivery history file ${historyFile} could not be written (${err.message}); verified deliveries are answered 503 until it can`,
     }),
   );
 }

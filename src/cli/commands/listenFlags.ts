@@ -79,8 +79,8 @@ export function trustFromFlags(flags: ParsedFlags): TrustedIssuer[] {
   );
 }
 
-/** A log file must be a file we can create or append to: say which flag and path when it cannot be. */
-function checkLogPath(file: string): void {
+/** The history file (--log) must be a file we can create or append to: say which flag and path when it cannot be. */
+function checkHistoryPath(file: string): void {
   let st;
   try {
     st = statSync(file);
@@ -180,7 +180,7 @@ export interface ListenRun {
   maxBodyBytes: number;
   respondWith?: number;
   forward?: Forwarder;
-  logFile?: string;
+  historyFile?: string;
   historyMemoryBytes: number;
   historyDiskBytes: number;
   selfTest: boolean;
@@ -205,9 +205,9 @@ export function listenRunFromFlags(flags: ParsedFlags, clock: Clock): ListenRun 
     throw new UsageError('--self-test needs a public address: --public-url URL, or --tunnel');
   const forwardTo = flags.values.get('forward-to');
   if (forwardTo) httpUrlValue('--forward-to', forwardTo);
-  const logFile = flags.values.get('log');
-  if (logFile) checkLogPath(logFile);
-  if (flags.values.has('history-disk') && !logFile) throw new UsageError('--history-disk applies only with --log');
+  const historyFile = flags.values.get('log');
+  if (historyFile) checkHistoryPath(historyFile);
+  if (flags.values.has('history-disk') && !historyFile) throw new UsageError('--history-disk applies only with --log');
   return {
     host,
     port: intFlag(flags, 'port', 0, 65535) ?? 0,
@@ -215,7 +215,7 @@ export function listenRunFromFlags(flags: ParsedFlags, clock: Clock): ListenRun 
     maxBodyBytes: intFlag(flags, 'max-body', 1, 100 * 1024 * 1024) ?? DEFAULT_MAX_BODY,
     respondWith: intFlag(flags, 'respond', 200, 599),
     forward: forwarderFromFlags(flags, forwardTo),
-    logFile,
+    historyFile,
     historyMemoryBytes: (intFlag(flags, 'history-memory', 1, 65536) ?? 64) * 1024 * 1024,
     historyDiskBytes: (intFlag(flags, 'history-disk', 1, 1024 * 1024) ?? 256) * 1024 * 1024,
     selfTest,

@@ -61,7 +61,7 @@ describe('Send with Changes…: path=value on a fixture and on a delivery', () =
   }
 
   const bodyOf = async (id: string) =>
-    JSON.parse((await api.receiver.history.body(id))!.toString('utf8')) as {
+    JSON.parse((await api.receiver.deliveries.body(id))!.toString('utf8')) as {
       tenantId: string;
       data: { runId: string; count: number; note: string };
     };
@@ -108,7 +108,7 @@ describe('Send with Changes…: path=value on a fixture and on a delivery', () =
 
   it('an unset variable, or a path given that the event does not have: named, and nothing is sent', async () => {
     const uri = await writeFixture('unset', { data: { runId: 'r', note: '{{env.WFS_CHANGES_NOT_SET}}' } });
-    const before = api.receiver.history.all().length;
+    const before = api.receiver.deliveries.all().length;
     const unset = await vscode.commands.executeCommand<FixtureSendResult>('wfs.sendFixtureWithChanges', uri, {
       changes: 'data.runId=x',
       target: { kind: 'receiver' },
@@ -124,7 +124,7 @@ describe('Send with Changes…: path=value on a fixture and on a delivery', () =
     });
     assert.equal(missing.notSent, 'invalid');
     await notificationsInCenter(/^Send with Changes: nothing was sent\. data\.nope is not in the event/, 1);
-    assert.equal(api.receiver.history.all().length, before, 'the receiver got nothing');
+    assert.equal(api.receiver.deliveries.all().length, before, 'the receiver got nothing');
   });
 
   it('on a delivery: the panel action re-signs it with the change', async () => {

@@ -4,7 +4,7 @@
 // working. Port 0 (a free one) keeps nothing: its address changes anyway.
 import { homedir } from 'node:os';
 import type { JWK } from 'jose';
-import type { Sandbox } from '../core/sandbox/Sandbox';
+import type { Sandbox } from '../core/sandbox';
 import {
   readSandboxState,
   sandboxStateFile,
@@ -12,7 +12,7 @@ import {
   userStateDir,
   writeSandboxState,
   type SandboxState,
-} from '../core/sandbox/sandboxState';
+} from '../core/sandbox';
 
 export interface KeptState {
   /** What to give the Sandbox: the kept keys and secret, and how it tells of a rotation. */

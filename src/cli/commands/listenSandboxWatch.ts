@@ -2,10 +2,10 @@
 // A sandbox on a fixed port keeps its key and secret across restarts (sandboxState.ts), so the same secret registers
 // this receiver again. Each change is one line: {"event":"sandbox-registered","sandbox":…,"url":…,"message":…} when
 // registered again, a warning when the sandbox stops answering or refuses.
-import { TransportError } from '../../core/http/request';
+import { TransportError } from '../../core/http';
 import { RegistrationWatch } from '../../core/receiver';
-import type { SandboxControlClient } from '../../core/sandbox/sandboxControlClient';
-import type { Clock } from '../../core/time/clock';
+import type { SandboxControlClient } from '../../core/sandbox';
+import type { Clock } from '../../core/time';
 import type { CliIO } from '../output';
 
 /** Starts watching; the returned function stops it. */

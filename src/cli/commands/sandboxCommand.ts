@@ -5,7 +5,7 @@ import type { CommandSpec } from '../commandSpec';
 import { durationFlag, intFlag, wholeSecondsFlag } from '../flags';
 import { readProfileFlag } from './sandboxProfileFlag';
 import { keptSandboxState } from '../sandboxKeptState';
-import { STATE_DIR_ENV } from '../../core/sandbox/sandboxState';
+import { STATE_DIR_ENV } from '../../core/sandbox';
 
 export const sandboxCommand: CommandSpec = {
   name: 'sandbox',

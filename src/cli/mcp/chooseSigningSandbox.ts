@@ -3,9 +3,9 @@
 // WFS_SANDBOX_SECRET (core/sandbox/sandboxClaim.ts): the terminal where the user pasted the `export` line that
 // `wfs sandbox` prints. That sandbox then also signs, so the app trusts the user's own sandbox. Anything less stays
 // billed, with the reason said at start and in the refusal of a Sandbox start.
-import { isLoopbackHost } from '../../core/http/loopback';
-import { SANDBOX_SECRET_ENV } from '../../core/sandbox/sandboxAccess';
-import { proveSandboxClaim } from '../../core/sandbox/sandboxClaim';
+import { isLoopbackHost } from '../../core/http';
+import { SANDBOX_SECRET_ENV } from '../../core/sandbox';
+import { proveSandboxClaim } from '../../core/sandbox';
 import type { KeptState } from '../sandboxKeptState';
 import { runningSandbox, startEmbeddedSandbox, type SigningSandbox } from './signingSandbox';
 

@@ -8,4 +8,4 @@ export {
   type PublicAddressProvider,
 } from './publicAddressProvider';
 export { type PublicPathChange, type PublicPathCheckOptions } from './publicPathRun';
-export { RegistrationWatch, type RegistrationWatchEvents, type RegistrationWatchOptions } from './registrationWatch';
+export { RegistrationWatch } from './registrationWatch';

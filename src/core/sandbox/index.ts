@@ -20,7 +20,7 @@ export { MAX_SEED } from './seededRandom';
 export { type LoadedProfile, loadSandboxProfile, MAX_PROFILE_BYTES, type SandboxProfile } from './sandboxProfile';
 export { MAX_REQUEST_BYTES, sizeInWords } from './sandboxRequest';
 export { SANDBOX_PASSWORD, SANDBOX_USERNAME } from './sandboxSeed';
-export { CLAIM_PATH, proveSandboxClaim, type SandboxClaim } from './sandboxClaim';
+export { proveSandboxClaim } from './sandboxClaim';
 export {
   readSandboxState,
   sandboxStateFile,

@@ -9,7 +9,7 @@ import { joinUrl } from '../http/paths';
 import { httpRequest, TransportError } from '../http/request';
 
 /** The control route that answers the proof; it needs no secret (it never reveals it). */
-export const CLAIM_PATH = '/sandbox/claim';
+const CLAIM_PATH = '/sandbox/claim';
 export const MAX_NONCE_CHARS = 128;
 
 /** The proof a sandbox holding `secret` gives for `nonce` at `baseUrl` (hex). The fixed prefix keeps the HMAC

@@ -11,7 +11,7 @@ import { replaceFileAtomically } from '../files';
 
 /** Overrides where the state folder is (tests, CI, a second profile). */
 export const STATE_DIR_ENV = 'WFS_STATE_DIR';
-export const STATE_FILE_MODE = 0o600;
+const STATE_FILE_MODE = 0o600;
 
 export interface SandboxState {
   /** Private keys as JWKs (with kid), the current one first. */

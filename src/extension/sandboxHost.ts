@@ -16,6 +16,8 @@ import { sandboxProfile } from './probe/sandboxProfileSetting';
 export class SandboxHost extends Disposable {
   private sandbox?: Sandbox;
   private starting?: Promise<SandboxInfo>;
+  /** Addresses registered for workflow events: kept across a stop and start, which a new sandbox would forget. */
+  private readonly registered = new Set<string>();
   private readonly changed = this.register(new vscode.EventEmitter<SandboxInfo | undefined>());
   readonly onDidChange = this.changed.event;
 
@@ -46,6 +48,7 @@ export class SandboxHost extends Disposable {
       try {
         const info = await sandbox.start();
         this.sandbox = sandbox;
+        this.registerAgain(sandbox);
         this.output.info(`Sandbox listening at ${info.baseUrl}`);
         this.changed.fire(info);
         return info;
@@ -58,10 +61,24 @@ export class SandboxHost extends Disposable {
 
   /** Registers (or, with false, removes) an address the sandbox sends its workflow events to. */
   setWebhookEndpoint(url: string, registered: boolean): void {
+    if (registered) this.registered.add(url);
+    else this.registered.delete(url);
     const endpoints = this.sandbox?.context.webhookEndpoints;
     if (!endpoints) return;
     if (registered) endpoints.add(url);
     else endpoints.delete(url);
+  }
+
+  /** A sandbox started again: the receivers registered with the one before are registered with it, and it is said. */
+  private registerAgain(sandbox: Sandbox): void {
+    if (this.registered.size === 0) return;
+    for (const url of this.registered) sandbox.context.webhookEndpoints.add(url);
+    this.output.info(
+      vscode.l10n.t(
+        'Sandbox started: registered {0} with it again, so its workflow events arrive there',
+        [...this.registered].join(', '),
+      ),
+    );
   }
 
   /** The receiver's registration with this sandbox: its workflow events go to the receiver while it runs. */

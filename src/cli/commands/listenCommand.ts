@@ -23,6 +23,7 @@ import {
 } from './listenFlags';
 import { keySetsWithFolders } from '../../core/signing';
 import { renderPublicPath } from './listenPublicPath';
+import { watchSandboxRegistration } from './listenSandboxWatch';
 
 /** The trusted sandbox, when --trust-sandbox names one: its trust, and the client that registers this receiver. */
 interface TrustedSandbox {
@@ -44,7 +45,9 @@ export const listenCommand: CommandSpec = {
     'it; --tunnel opens a localtunnel, a third-party relay (https://localtunnel.me is run by volunteers, and its data',
     'channel to this machine is not encrypted: deliveries and their tokens cross it in the clear), so it opens only when',
     "asked. Every delivery is verified by the spec's seven steps against the issuers you trust.",
-    'With --trust-sandbox it registers its address with that sandbox, so workflow events arrive, and removes it at exit.',
+    'With --trust-sandbox it registers its address with that sandbox, so workflow events arrive, and removes it at exit;',
+    'when that sandbox restarts (on a fixed port it keeps its secret), it registers again and prints',
+    '{"event":"sandbox-registered",…}.',
     'Prints {"event":"ready","url":…,"publicUrl":…} once listening (publicUrl null when loopback only; with --log, a',
     '{"event":"history","loaded":…,"skipped":…} line comes before it), then {"event":"delivery",…} per request and',
     '{"event":"tunnel","state":…} per tunnel change. SIGINT/SIGTERM/SIGHUP stop it (exit 0).',
@@ -111,6 +114,8 @@ export const listenCommand: CommandSpec = {
       issuers: issuers.map((i) => i.issuer),
     });
     const stopped = new Promise<void>((resolve) => io.onStop(resolve));
+    // A restarted sandbox has forgotten this receiver: registered again, and said so.
+    const unwatch = sandbox ? watchSandboxRegistration(sandbox.client, started.url, io.clock, emit) : undefined;
     if (run.selfTest && sandbox) {
       const signer = async (body: Buffer) => ({ token: (await sandbox.client.sign(body)).token, issuers });
       await Promise.race([
@@ -126,6 +131,7 @@ export const listenCommand: CommandSpec = {
       ]);
     }
     await stopped;
+    unwatch?.();
     await session.close();
     emit({ event: 'stopped' });
     return EXIT.ok;

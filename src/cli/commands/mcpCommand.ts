@@ -20,7 +20,9 @@ import { refuseCredentialsInAddressVariables } from '../cliEnvironment';
 import type { CliIO } from '../output';
 import { CliAssistantContext } from '../mcp/cliAssistantContext';
 import { startOwnReceiver, type OwnReceiver } from '../mcp/ownReceiver';
-import { runningSandbox, startEmbeddedSandbox, type SigningSandbox } from '../mcp/signingSandbox';
+import { NotOurSandbox } from '../mcp/signingSandbox';
+import { billedSandboxWarning, chooseSigningSandbox, type SandboxChoice } from '../mcp/chooseSigningSandbox';
+import { keptSandboxState } from '../sandboxKeptState';
 
 export const mcpCommand: CommandSpec = {
   name: 'mcp',
@@ -170,17 +172,28 @@ async function serve(flags: ParsedFlags, io: CliIO): Promise<number> {
     for (const c of cleanup.reverse()) await Promise.resolve(c()).catch(() => undefined);
   };
   try {
-    let sandbox: SigningSandbox;
+    let choice: SandboxChoice;
     try {
-      sandbox = sandboxUrl
-        ? await runningSandbox(sandboxUrl, secret!)
-        : await startEmbeddedSandbox(sandboxPort, workflowMs);
+      choice = await chooseSigningSandbox({
+        env: io.env,
+        sandboxUrl,
+        secret,
+        startHere: flags.values.has('sandbox-port') || workflowMs !== undefined,
+        sandboxPort,
+        workflowMs,
+        keep: () => keptSandboxState(io.env, sandboxPort, (message) => say({ event: 'warning', message })),
+      });
     } catch (err) {
       if (err instanceof ListenError) throw new UsageError(`--sandbox-port: ${err.message}`);
+      if (err instanceof NotOurSandbox)
+        throw new UsageError(
+          `${sandboxUrl ? `--sandbox-url ${sandboxUrl}` : `WFS_BASE_URL ${io.env.WFS_BASE_URL}`}: not the \`wfs sandbox\` whose controlSecret ${SANDBOX_SECRET_ENV} holds (${err.message}): set ${SANDBOX_SECRET_ENV} from the ready line of the sandbox running there`,
+        );
       if (err instanceof TransportError) throw new SandboxUnreachable(err, sandboxUrl ?? '', '--sandbox-url');
       if (sandboxUrl) throw new UsageError(`--sandbox-url ${sandboxUrl}: ${(err as Error).message}`);
       throw err;
     }
+    const sandbox = choice.sandbox;
     cleanup.push(() => sandbox.stop());
     let own: OwnReceiver | undefined;
     let deliveries;
@@ -219,10 +232,14 @@ async function serve(flags: ParsedFlags, io: CliIO): Promise<number> {
       allowRemote,
       workspace: process.cwd(),
       extraSecrets: token ? [token] : [],
+      baseUrlIsSandbox: choice.baseUrlIsSandbox,
+      billedBecause: choice.billedBecause,
     });
     cleanup.push(() => ctx.dispose());
     if (ctx.serviceProblem)
       say({ event: 'warning', message: `the workflow tools cannot be used: ${ctx.serviceProblem}` });
+    const billed = billedSandboxWarning(io.env, choice);
+    if (billed) say({ event: 'warning', message: billed });
     const details = {
       tools: offeredTools({ readOnly }).map((t) => t.name),
       environment: ctx.environment(),

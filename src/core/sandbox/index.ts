@@ -20,3 +20,13 @@ export { MAX_SEED } from './seededRandom';
 export { type LoadedProfile, loadSandboxProfile, MAX_PROFILE_BYTES, type SandboxProfile } from './sandboxProfile';
 export { MAX_REQUEST_BYTES, sizeInWords } from './sandboxRequest';
 export { SANDBOX_PASSWORD, SANDBOX_USERNAME } from './sandboxSeed';
+export { proveSandboxClaim } from './sandboxClaim';
+export {
+  readSandboxState,
+  sandboxStateFile,
+  SandboxStateError,
+  STATE_DIR_ENV,
+  userStateDir,
+  writeSandboxState,
+  type SandboxState,
+} from './sandboxState';

@@ -83,7 +83,11 @@ export class ExtensionAssistantContext implements AssistantContext {
     const env = this.current();
     const name = env?.name ?? this.s.environments.currentName;
     const isSandbox = name === SANDBOX_ENVIRONMENT;
-    return { name, baseUrl: env?.baseUrl || (isSandbox ? (this.s.sandbox.info?.baseUrl ?? '') : ''), isSandbox };
+    const baseUrl = env?.baseUrl || (isSandbox ? (this.s.sandbox.info?.baseUrl ?? '') : '');
+    if (isSandbox) return { name, baseUrl, isSandbox };
+    // Said to the model, which relays it: the CLI and MCP tools speak English (docs/agents.md).
+    const toSandbox = 'To start one for free, the user picks the Sandbox with "Workflow Service: Switch Environment…".';
+    return { name, baseUrl, isSandbox, toSandbox };
   }
 
   checkSending(): void {

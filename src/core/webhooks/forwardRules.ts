@@ -112,7 +112,7 @@ function tlsOf(o: Record<string, unknown>, url: string, label: string): Pick<For
     throw new ForwardRuleError(
       `${label}: "ca" and "insecure" exclude each other: with the root in "ca", leave "insecure" out`,
     );
-  if (ca !== undefined) return { ca };
+  if (typeof ca === 'string') return { ca };
   if (!isLoopbackHost(u.hostname))
     throw new ForwardRuleError(
       `${label}: "insecure" is allowed for a target on this machine only (localhost, 127.0.0.1, ::1), not ${u.hostname}: give its root certificate in "ca" instead`,

@@ -3,7 +3,7 @@
 import { forwardFailed, type ForwardAnswerRecord } from './forwardAnswer';
 
 /** The mark of an answer from a target whose certificate the rule said not to check (`insecure`). */
-export const CERTIFICATE_NOT_CHECKED = '(certificate not checked)';
+const CERTIFICATE_NOT_CHECKED = '(certificate not checked)';
 
 /** Characters of the app's body shown on the line; the panel and the JSON line have the first 4 KiB. */
 const BODY_PREVIEW = 160;

@@ -21,6 +21,7 @@ import {
   octal,
   parseForwardFlag,
   type TrustedIssuer,
+  withCaFiles,
 } from '../../core/webhooks';
 import { readBoundedText } from '../boundedRead';
 import { parseJsonText } from '../../core';
@@ -115,10 +116,13 @@ function forwarderFromFlags(flags: ParsedFlags, forwardTo: string | undefined): 
     throw new UsageError("--forward-to excludes --forward: for everything, write --forward '**=URL' among the rules");
   let rules;
   try {
-    rules =
+    // A rule's ca=FILE is read here, before anything listens: a relative path is taken from where wfs runs.
+    rules = withCaFiles(
       forwardTo !== undefined
         ? [forwardEverything(forwardTo, '--forward-to')]
-        : patterns.map((p) => parseForwardFlag(p));
+        : patterns.map((p) => parseForwardFlag(p)),
+      process.cwd(),
+    );
   } catch (err) {
     if (err instanceof ForwardRuleError) throw new UsageError(err.message);
     throw err;
@@ -322,9 +326,9 @@ export const LISTEN_FLAGS: FlagSpecs = {
   forward: {
     type: 'string',
     multiple: true,
-    value: 'PATTERN=URL',
+    value: "'PATTERN=URL [ca=FILE|insecure]'",
     description:
-      "POST verified deliveries whose signed topic matches PATTERN (a glob; 'TOPIC SUBTOPIC' for both) on to URL",
+      "POST verified deliveries whose signed topic matches PATTERN (a glob; 'TOPIC SUBTOPIC' for both) on to URL; an https URL may add ca=FILE (its PEM root) or insecure (loopback only)",
   },
   'forward-to': {
     type: 'string',

@@ -13,6 +13,7 @@ export {
   parseForwardFlag,
   parseForwardRules,
   ruleMatches,
+  withCaFiles,
 } from './forwardRules';
 export { forwardLine } from './forwardText';
 export { fileModeWarning, HISTORY_FILE_MODE, octal } from './historyFile';

@@ -13,6 +13,7 @@ import {
   type ForwardRule,
   ForwardRuleError,
   parseForwardRules,
+  withCaFiles,
 } from '../../core/webhooks';
 import type { ExtensionLog } from '../log/extensionLog';
 import { addressSetting, SettingError } from './addressSetting';
@@ -237,7 +238,19 @@ export class ForwardConsent {
     const used = await this.inUse();
     const rules = await this.confirmed(used.rules);
     if (rules.length === 0) return undefined;
-    return new Forwarder({ rules, passThrough: used.passThrough });
+    return new Forwarder({ rules: this.withCas(rules), passThrough: used.passThrough });
+  }
+
+  /** The rules with their `ca` files read: only here, once the rules are in use (a workspace's only when trusted
+   * and agreed to, by inUse), so a workspace's path is never opened in Restricted Mode. A relative path is taken from
+   * the first workspace folder. */
+  private withCas(rules: ForwardRule[]): ForwardRule[] {
+    try {
+      return withCaFiles(rules, vscode.workspace.workspaceFolders?.[0]?.uri.fsPath);
+    } catch (err) {
+      if (err instanceof ForwardRuleError) throw new SettingError('wfs.receiver.forward', err.message);
+      throw err;
+    }
   }
 
   /** Asks once before a workspace's value is first used; true when the user agreed (remembered for this value). */

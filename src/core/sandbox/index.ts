@@ -8,7 +8,6 @@ export {
   type DeliveryFaultKind,
   type DeliveryFaultRequest,
   type DeliveryFaults,
-  deliveryFaultsText,
   isDeliveryFaultKind,
   MAX_FAULT_DELAY_MS,
   MAX_STORM_FACTOR,
@@ -30,3 +29,4 @@ export {
   writeSandboxState,
   type SandboxState,
 } from './sandboxState';
+export { deliveryFaultsText } from './deliveryFaultsText';

@@ -73,6 +73,8 @@ describe('Send with Changes…: path=value on a fixture and on a delivery', () =
       tenantId: 't1',
       data: { runId: 'wfrun_1', count: 1, note: '{{env.WFS_CHANGES_NOTE}}' },
     });
+    // Open, as a user has it when the CodeLens shows (the provider is asked for an open document).
+    await vscode.window.showTextDocument(uri);
     const lenses = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', uri);
     const lens = lenses.find((l) => l.command?.title === 'Send with Changes…');
     assert.ok(lens, `a "Send with Changes…" CodeLens among ${lenses.map((l) => l.command?.title).join(', ')}`);

@@ -4,7 +4,7 @@ export { DEFAULT_MAX_BODY } from './Receiver';
 export { type TrustedIssuer } from './Verifier';
 export { type DeliveryRecord, forwardsOf } from './deliveryRecord';
 export { eraseHistoryFile } from './eraseHistory';
-export { type ForwardAnswerRecord, forwardFailed } from './forwardAnswer';
+export { forwardFailed } from './forwardAnswer';
 export { Forwarder } from './forwardFanOut';
 export {
   forwardEverything,

@@ -140,4 +140,3 @@ export function deliveryFaultsFromJson(v: unknown): DeliveryFaults {
   if (!f) throw new RangeError(`names no fault: give one of ${PROFILE_KEYS.map(([k]) => k).join(', ')}`);
   return f;
 }
-

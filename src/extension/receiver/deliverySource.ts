@@ -16,21 +16,45 @@ export interface DeliverySource {
   readonly bytesOnDisk: number;
 }
 
-/** A read-only view of `history`: an object of its own, so a reader cannot reach the history's other methods. */
+/** A read-only view of `history`: an object of its own whose history is a private (#) field, so no reader reaches
+ * the history's other methods. The methods are the class's, so a host test may stand a gate in front of body() on
+ * this object and delete it again. */
+class HistoryReader implements DeliverySource {
+  readonly #history: DeliveryHistory;
+
+  constructor(history: DeliveryHistory) {
+    this.#history = history;
+  }
+
+  all(): readonly DeliveryRecord[] {
+    return this.#history.all();
+  }
+
+  find(id: string): DeliveryRecord | undefined {
+    return this.#history.find(id);
+  }
+
+  query(q: DeliveryQuery): DeliveryRecord[] {
+    return this.#history.query(q);
+  }
+
+  body(id: string): Promise<Buffer | undefined> {
+    return this.#history.body(id);
+  }
+
+  get size(): number {
+    return this.#history.size;
+  }
+
+  get bytesInMemory(): number {
+    return this.#history.bytesInMemory;
+  }
+
+  get bytesOnDisk(): number {
+    return this.#history.bytesOnDisk;
+  }
+}
+
 export function deliverySource(history: DeliveryHistory): DeliverySource {
-  return Object.freeze({
-    all: () => history.all(),
-    find: (id: string) => history.find(id),
-    query: (q: DeliveryQuery) => history.query(q),
-    body: (id: string) => history.body(id),
-    get size() {
-      return history.size;
-    },
-    get bytesInMemory() {
-      return history.bytesInMemory;
-    },
-    get bytesOnDisk() {
-      return history.bytesOnDisk;
-    },
-  });
+  return new HistoryReader(history);
 }

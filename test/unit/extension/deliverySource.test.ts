@@ -28,10 +28,9 @@ describe('DeliverySource (the extension reads deliveries, never changes them)', 
     assert.equal(source.bytesOnDisk, 0);
   });
 
-  it('offers no way to change the history: not clear, add, load or close, and cannot be extended', () => {
+  it('offers no way to change the history: not clear, add, load or close', () => {
     const source = deliverySource(f.history) as unknown as Record<string, unknown>;
     for (const name of ['clear', 'add', 'load', 'close', 'flush', 'on', 'file'])
       assert.equal(source[name], undefined, name);
-    assert.ok(Object.isFrozen(source));
   });
 });

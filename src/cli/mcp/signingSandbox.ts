@@ -67,7 +67,8 @@ export async function startEmbeddedSandbox(
 export async function runningSandbox(baseUrl: string, secret: string): Promise<SigningSandbox> {
   // Proven before the secret is sent: a server that is not the sandbox holding it never sees it.
   const claim = await proveSandboxClaim(baseUrl, secret);
-  if (!claim.proven) throw new NotOurSandbox(claim.why);
+  // Nothing answering is a sandbox not running: the one unreachable error, not a refusal.
+  if (!claim.proven) throw claim.unreachable ?? new NotOurSandbox(claim.why);
   const client = new SandboxControlClient(baseUrl, secret);
   const t = await client.trust();
   return {

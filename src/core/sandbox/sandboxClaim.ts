@@ -18,7 +18,9 @@ export function claimProof(secret: string, nonce: string, baseUrl: string): stri
   return createHmac('sha256', secret).update(`wfs-sandbox-claim\n${nonce}\n${baseUrl}`, 'utf8').digest('hex');
 }
 
-export type SandboxClaim = { proven: true; baseUrl: string } | { proven: false; why: string };
+/** Not proven; `unreachable` when nothing answered at all (a sandbox not running, not one that lied). */
+export type SandboxClaim =
+  { proven: true; baseUrl: string } | { proven: false; why: string; unreachable?: TransportError };
 
 /** Loopback names are one machine: the same port under 127.0.0.1, localhost or [::1] is the same address. */
 function sameLoopbackAddress(a: URL, b: URL): boolean {
@@ -49,7 +51,7 @@ export async function proveSandboxClaim(baseUrl: string, secret: string, timeout
     answer = JSON.parse(res.body.subarray(0, 4096).toString('utf8')) as typeof answer;
   } catch (err) {
     if (err instanceof TransportError)
-      return { proven: false, why: `nothing answered there (${err.code ?? err.reason})` };
+      return { proven: false, why: `nothing answered there (${err.code ?? err.reason})`, unreachable: err };
     return { proven: false, why: `its answer to ${CLAIM_PATH} is not JSON` };
   }
   if (typeof answer.baseUrl !== 'string' || typeof answer.proof !== 'string')

@@ -241,7 +241,7 @@
     s.classList.add('app-answers');
     for (const f of forwards) {
       const box = el('div', null, f.failed ? 'app-answer failed' : 'app-answer');
-      box.appendChild(el('h3', `${f.failed ? '✗' : '✓'} ${f.target}`));
+      box.appendChild(el('h3', `${f.failed ? '✗' : '✓'} ${f.target}${f.insecure ? ' (certificate not checked)' : ''}`));
       /** @type {[string, unknown][]} */
       const kv = [
         ['status', f.status === undefined ? `no answer: ${f.error}` : String(f.status)],
@@ -250,6 +250,7 @@
       if (f.redirect !== undefined) kv.push(['redirect', `to ${f.redirect} (not followed)`]);
       if (f.status !== undefined && f.error) kv.push(['cut', f.error]);
       if (f.rules.length) kv.push(['rules', f.rules.join('; ')]);
+      if (f.insecure) kv.push(['certificate', 'not checked: the rule says insecure']);
       if (f.bodySize !== undefined) kv.push(['body size', `${f.bodySize} bytes`]);
       box.appendChild(kvTable(kv));
       if (f.headers.length) {
@@ -369,7 +370,7 @@
     for (const f of d.forwards || [])
       timing.push([
         f.failed ? 'forward failed' : 'forwarded to',
-        `${f.target} → ${f.status ?? f.error} in ${f.latencyMs} ms`,
+        `${f.target}${f.insecure ? ' (certificate not checked)' : ''} → ${f.status ?? f.error} in ${f.latencyMs} ms`,
       ]);
     const summary = section('Summary');
     summary.appendChild(kvTable(timing));

@@ -33,6 +33,7 @@ import { AuditPanel, type AuditArgs } from './panel/auditPanel';
 import { SandboxSigning } from './sandboxSigning';
 import { registerProbeCommand } from './probe/probeCommand';
 import { registerAssistant } from './assistant/registerAssistant';
+import { COMMANDS, INTERNAL_COMMANDS } from './commandIds';
 
 /** What compose() built. The shipped activate() keeps it to itself: exported, it would hand every service (and
  * SecretStorage) to any other extension that calls getExtension(…).activate(). */
@@ -50,34 +51,34 @@ let shutdown: (() => Promise<void>) | undefined;
 
 export function compose(context: vscode.ExtensionContext): Composition {
   const clock = new SystemClock();
-  const log = new ExtensionLog();
-  const proxy = new ProxyRouting(log);
-  void migrateTunnelSetting(log).catch((err: Error) =>
-    log.warn(`Settings: wfs.receiver.tunnel could not be moved: ${err.message}`),
+  const output = new ExtensionLog();
+  const proxy = new ProxyRouting(output);
+  void migrateTunnelSetting(output).catch((err: Error) =>
+    output.warn(`Settings: wfs.receiver.tunnel could not be moved: ${err.message}`),
   );
-  const sandbox = new SandboxHost(log);
-  const environments = new EnvironmentRegistry(context.globalState, sandbox, log);
-  const auth = new AuthService(context.secrets, environments, sandbox, log, clock);
-  const workflows = new WorkflowService(context.globalState, environments, auth, log, clock);
+  const sandbox = new SandboxHost(output);
+  const environments = new EnvironmentRegistry(context.globalState, sandbox, output);
+  const auth = new AuthService(context.secrets, environments, sandbox, output, clock);
+  const workflows = new WorkflowService(context.globalState, environments, auth, output, clock);
   const receiver = new ReceiverHost(
     context.globalStorageUri.fsPath,
     context.globalState,
     environments,
     sandbox,
-    log,
+    output,
     clock,
   );
   // Sign-ins first, then pollers and the store, then the receiver's trust; views hear of a change last.
-  const environmentSync = new EnvironmentSync(environments, sandbox, [auth, workflows, receiver], log);
+  const environmentSync = new EnvironmentSync(environments, sandbox, [auth, workflows, receiver], output);
   const explorer = new ExplorerTree(environments, auth, workflows, receiver, clock);
   const treeView = vscode.window.createTreeView('wfs.explorer', { treeDataProvider: explorer, showCollapseAll: true });
   const receiverTree = new ReceiverTree(receiver, clock);
   const receiverView = vscode.window.createTreeView('wfs.receiver', { treeDataProvider: receiverTree });
   const statusBar = new EnvironmentStatusBar(environments, auth, clock);
   const receiverStatusBar = new ReceiverStatusBar(receiver);
-  const signing = new SandboxSigning(sandbox, receiver, environments, log);
+  const signing = new SandboxSigning(sandbox, receiver, environments, output);
   const services: Services = {
-    log,
+    output,
     clock,
     sandbox,
     environments,
@@ -92,14 +93,14 @@ export function compose(context: vscode.ExtensionContext): Composition {
   const auditPanel = new AuditPanel(context.extensionUri, services);
   const fixtures = registerFixtureCommands(services, context.workspaceState);
   const auditTests = new AuditTestController(auditPanel);
-  const settingsGuard = new WorkspaceSettingsGuard(context.globalState, log);
+  const settingsGuard = new WorkspaceSettingsGuard(context.globalState, output);
   // Signed-in environments in VS Code's Accounts menu; sign-in and sign-out still go through AuthService.
   const accounts = new AccountsProvider(auth, environments);
 
   // Live status only while someone can see it.
   workflows.setVisible(treeView.visible);
   context.subscriptions.push(
-    log,
+    output,
     proxy,
     settingsGuard,
     accounts,
@@ -125,25 +126,25 @@ export function compose(context: vscode.ExtensionContext): Composition {
       WORKFLOW_JSON_SCHEME,
       new WorkflowJsonDocuments(workflows, environments),
     ),
-    vscode.commands.registerCommand('wfs.openWebhookPanel', (deliveryId?: string) =>
+    vscode.commands.registerCommand(COMMANDS.openWebhookPanel, (deliveryId?: string) =>
       webhookPanel.show(typeof deliveryId === 'string' ? deliveryId : undefined),
     ),
-    vscode.commands.registerCommand('wfs.clearWebhookHistory', () => webhookPanel.clearHistory()),
-    vscode.commands.registerCommand('wfs.exportWebhookHistory', (to?: vscode.Uri) =>
+    vscode.commands.registerCommand(COMMANDS.clearWebhookHistory, () => webhookPanel.clearHistory()),
+    vscode.commands.registerCommand(COMMANDS.exportWebhookHistory, (to?: vscode.Uri) =>
       webhookPanel.exportHistory(to instanceof vscode.Uri ? to : undefined),
     ),
-    vscode.commands.registerCommand('wfs.auditReceiver', (args?: AuditArgs) =>
+    vscode.commands.registerCommand(COMMANDS.auditReceiver, (args?: AuditArgs) =>
       auditPanel.run(args && typeof args === 'object' ? args : {}),
     ),
-    vscode.commands.registerCommand('wfs.revealWorkflowByRunId', (runId: string) =>
+    vscode.commands.registerCommand(COMMANDS.revealWorkflowByRunId, (runId: string) =>
       revealWorkflowByRunId(services, treeView, runId),
     ),
-    vscode.commands.registerCommand('wfs.startSandbox', () => sandbox.startWithUi()),
-    vscode.commands.registerCommand('wfs.stopSandbox', () => sandbox.stop()),
+    vscode.commands.registerCommand(COMMANDS.startSandbox, () => sandbox.startWithUi()),
+    vscode.commands.registerCommand(COMMANDS.stopSandbox, () => sandbox.stop()),
     ...registerSandboxFaultCommands(sandbox),
-    vscode.commands.registerCommand('wfs.showLog', () => log.show()),
-    vscode.commands.registerCommand('wfs.signIn', (args?: SignInArgs) => auth.signIn(args)),
-    vscode.commands.registerCommand('wfs.signOut', (environment?: string) =>
+    vscode.commands.registerCommand(COMMANDS.showLog, () => output.show()),
+    vscode.commands.registerCommand(COMMANDS.signIn, (args?: SignInArgs) => auth.signIn(args)),
+    vscode.commands.registerCommand(COMMANDS.signOut, (environment?: string) =>
       auth.signOut(typeof environment === 'string' ? environment : undefined),
     ),
     ...registerEnvironmentCommands(services),
@@ -160,7 +161,7 @@ export function compose(context: vscode.ExtensionContext): Composition {
     // Polling first, so nothing reads a sandbox that is going away; then the servers, the tunnel and the history.
     workflows.stopPolling();
     const results = await Promise.allSettled([receiver.shutdown(), sandbox.stop()]);
-    for (const r of results) if (r.status === 'rejected') log.warn(`Shutdown: ${(r.reason as Error).message}`);
+    for (const r of results) if (r.status === 'rejected') output.warn(`Shutdown: ${(r.reason as Error).message}`);
   };
   return {
     ...services,
@@ -183,7 +184,7 @@ async function revealWorkflowByRunId(
     const w = s.workflows.store.findByRunId(env, runId);
     if (!w) continue;
     if (env.name !== s.environments.currentName) await s.environments.select(env.name);
-    await vscode.commands.executeCommand('wfs.explorer.focus');
+    await vscode.commands.executeCommand(INTERNAL_COMMANDS.explorerFocus);
     await treeView.reveal(
       { kind: 'workflow', env, workflowId: w.workflowId },
       { select: true, focus: true, expand: true },

@@ -1,25 +1,28 @@
 // Applies the proxy settings (proxySettings.ts) to every request the extension makes, and again when they change.
 // Our dispatcher is our own: other extensions in the host are not affected.
 import * as vscode from 'vscode';
+import { Disposable } from './disposable';
 import { checkProxySettings, proxyDispatcher, setDefaultDispatcher } from '../core/http';
 import { extensionProxySettings } from './proxySettings';
 import type { ExtensionLog } from './log/extensionLog';
 import type { Dispatcher } from 'undici';
 
-export class ProxyRouting implements vscode.Disposable {
+export class ProxyRouting extends Disposable {
   private current?: Dispatcher;
-  private readonly subscription: vscode.Disposable;
 
-  constructor(private readonly log: ExtensionLog) {
+  constructor(private readonly output: ExtensionLog) {
+    super();
     this.apply();
-    this.subscription = vscode.workspace.onDidChangeConfiguration((e) => {
-      if (
-        ['http.proxy', 'http.noProxy', 'http.proxySupport', 'http.proxyAuthorization'].some((k) =>
-          e.affectsConfiguration(k),
+    this.register(
+      vscode.workspace.onDidChangeConfiguration((e) => {
+        if (
+          ['http.proxy', 'http.noProxy', 'http.proxySupport', 'http.proxyAuthorization'].some((k) =>
+            e.affectsConfiguration(k),
+          )
         )
-      )
-        this.apply();
-    });
+          this.apply();
+      }),
+    );
   }
 
   private apply(): void {
@@ -29,7 +32,7 @@ export class ProxyRouting implements vscode.Disposable {
       checkProxySettings(settings, 'http.proxy');
       next = proxyDispatcher(settings);
     } catch (err) {
-      this.log.error(`${(err as Error).message}; requests go without a proxy`);
+      this.output.error(`${(err as Error).message}; requests go without a proxy`);
       void vscode.window.showWarningMessage(
         `Workflow Service: ${(err as Error).message}. Requests go without a proxy until it is fixed.`,
       );
@@ -37,15 +40,15 @@ export class ProxyRouting implements vscode.Disposable {
     setDefaultDispatcher(next);
     void this.current?.close();
     this.current = next;
-    this.log.info(
+    this.output.info(
       next
         ? `requests go through the proxy ${redactProxy(settings.httpsProxy ?? settings.httpProxy)} (loopback direct${settings.noProxy ? `; not for ${settings.noProxy}` : ''})`
         : 'requests go without a proxy',
     );
   }
 
-  dispose(): void {
-    this.subscription.dispose();
+  override dispose(): void {
+    super.dispose();
     setDefaultDispatcher(undefined);
     void this.current?.close();
   }

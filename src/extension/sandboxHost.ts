@@ -1,6 +1,7 @@
 // Runs the embedded sandbox inside the extension host, on demand.
 import { signedHereClaims } from '../core/webhooks';
 import * as vscode from 'vscode';
+import { Disposable } from './disposable';
 import type { EndpointRegistration } from '../core/receiver';
 import {
   Sandbox,
@@ -12,13 +13,17 @@ import {
 import type { ExtensionLog } from './log/extensionLog';
 import { sandboxProfile } from './probe/sandboxProfileSetting';
 
-export class SandboxHost implements vscode.Disposable {
+export class SandboxHost extends Disposable {
   private sandbox?: Sandbox;
   private starting?: Promise<SandboxInfo>;
-  private readonly changed = new vscode.EventEmitter<SandboxInfo | undefined>();
+  /** Addresses registered for workflow events: kept across a stop and start, which a new sandbox would forget. */
+  private readonly registered = new Set<string>();
+  private readonly changed = this.register(new vscode.EventEmitter<SandboxInfo | undefined>());
   readonly onDidChange = this.changed.event;
 
-  constructor(private readonly log: ExtensionLog) {}
+  constructor(private readonly output: ExtensionLog) {
+    super();
+  }
 
   get info(): SandboxInfo | undefined {
     return this.sandbox ? this.sandbox.info() : undefined;
@@ -32,18 +37,19 @@ export class SandboxHost implements vscode.Disposable {
       const sandbox = new Sandbox({
         port: 0,
         workflowDurationSeconds: seconds,
-        profile: await sandboxProfile(this.log),
+        profile: await sandboxProfile(this.output),
       });
       sandbox.on('request', (e: { method: string; path: string; status: number }) =>
-        this.log.debug(`sandbox ${e.method} ${e.path} → ${e.status}`),
+        this.output.debug(`sandbox ${e.method} ${e.path} → ${e.status}`),
       );
       sandbox.on('webhook', (e: { address: string; attempt: number; status?: number; error?: string }) =>
-        this.log.info(`sandbox webhook to ${e.address} attempt ${e.attempt}: ${e.status ?? e.error}`),
+        this.output.info(`sandbox webhook to ${e.address} attempt ${e.attempt}: ${e.status ?? e.error}`),
       );
       try {
         const info = await sandbox.start();
         this.sandbox = sandbox;
-        this.log.info(`Sandbox listening at ${info.baseUrl}`);
+        this.registerAgain(sandbox);
+        this.output.info(`Sandbox listening at ${info.baseUrl}`);
         this.changed.fire(info);
         return info;
       } finally {
@@ -55,10 +61,24 @@ export class SandboxHost implements vscode.Disposable {
 
   /** Registers (or, with false, removes) an address the sandbox sends its workflow events to. */
   setWebhookEndpoint(url: string, registered: boolean): void {
+    if (registered) this.registered.add(url);
+    else this.registered.delete(url);
     const endpoints = this.sandbox?.context.webhookEndpoints;
     if (!endpoints) return;
     if (registered) endpoints.add(url);
     else endpoints.delete(url);
+  }
+
+  /** A sandbox started again: the receivers registered with the one before are registered with it, and it is said. */
+  private registerAgain(sandbox: Sandbox): void {
+    if (this.registered.size === 0) return;
+    for (const url of this.registered) sandbox.context.webhookEndpoints.add(url);
+    this.output.info(
+      vscode.l10n.t(
+        'Sandbox started: registered {0} with it again, so its workflow events arrive there',
+        [...this.registered].join(', '),
+      ),
+    );
   }
 
   /** The receiver's registration with this sandbox: its workflow events go to the receiver while it runs. */
@@ -99,10 +119,10 @@ export class SandboxHost implements vscode.Disposable {
       void vscode.window.showInformationMessage(`Workflow Service sandbox running at ${info.baseUrl}`);
       return info;
     } catch (err) {
-      this.log.error(`Sandbox failed to start: ${(err as Error).message}`);
+      this.output.error(`Sandbox failed to start: ${(err as Error).message}`);
       void vscode.window
         .showErrorMessage(`The sandbox could not start: ${(err as Error).message}`, 'Show Log')
-        .then((a) => a && this.log.show());
+        .then((a) => a && this.output.show());
       return undefined;
     }
   }
@@ -112,13 +132,13 @@ export class SandboxHost implements vscode.Disposable {
     this.sandbox = undefined;
     if (s) {
       await s.stop();
-      this.log.info('Sandbox stopped');
+      this.output.info('Sandbox stopped');
       this.changed.fire(undefined);
     }
   }
 
-  dispose(): void {
+  override dispose(): void {
     void this.stop();
-    this.changed.dispose();
+    super.dispose();
   }
 }

@@ -4,6 +4,7 @@
 // your app outside the Sandbox, the app must trust the sandbox's key: said once per window, and again as a likely
 // cause when the app answers 401 or 403.
 import * as vscode from 'vscode';
+import { Disposable } from './disposable';
 import { SANDBOX_ENVIRONMENT } from '../core/environments';
 import { isLoopbackHost } from '../core/http';
 import { type DeliveryRecord, forwardsOf, type TrustedIssuer } from '../core/webhooks';
@@ -14,22 +15,24 @@ import type { SandboxHost } from './sandboxHost';
 
 const COPY = 'Copy JWKS URL';
 
-export class SandboxSigning implements vscode.Disposable {
+export class SandboxSigning extends Disposable {
   /** The notice before the first sandbox-signed send to an app was shown in this window. */
   private appNoticeShown = false;
-  private readonly subscription: vscode.Disposable;
 
   constructor(
     private readonly sandbox: SandboxHost,
     private readonly receiver: ReceiverHost,
     private readonly environments: EnvironmentRegistry,
-    private readonly log: ExtensionLog,
+    private readonly output: ExtensionLog,
   ) {
+    super();
     // A delivery signed here and forwarded by the receiver reached the apps with the sandbox's token.
-    this.subscription = receiver.onDidReceive((r: DeliveryRecord) => {
-      if (!r.signedHere) return;
-      for (const f of forwardsOf(r)) this.answered(f.target, f.status);
-    });
+    this.register(
+      receiver.onDidReceive((r: DeliveryRecord) => {
+        if (!r.signedHere) return;
+        for (const f of forwardsOf(r)) this.answered(f.target, f.status);
+      }),
+    );
   }
 
   /** The sandbox's trust entry while it runs. */
@@ -104,7 +107,7 @@ export class SandboxSigning implements vscode.Disposable {
     if (!info) return;
     this.appNoticeShown = true;
     const text = `What the editor sends to your app is signed with the sandbox's key, not ${env}'s. For development, your app must trust issuer ${info.issuer} with key set ${info.jwksUrl} (audience ${info.audience}), served while the sandbox runs in this window.`;
-    this.log.info(text);
+    this.output.info(text);
     void Promise.resolve(vscode.window.showInformationMessage(text, COPY)).then((a) =>
       a === COPY ? this.copyJwksUrl() : undefined,
     );
@@ -117,7 +120,7 @@ export class SandboxSigning implements vscode.Disposable {
     const info = this.sandbox.info;
     if (!info) return;
     const text = `${url} answered ${status}. The delivery was signed with the sandbox's key (issuer ${info.issuer}, key set ${info.jwksUrl}), not ${env}'s: if your app trusts only ${env}'s issuers, that may be why.`;
-    this.log.warn(text);
+    this.output.warn(text);
     void Promise.resolve(vscode.window.showWarningMessage(text, COPY)).then((a) =>
       a === COPY ? this.copyJwksUrl() : undefined,
     );
@@ -128,9 +131,5 @@ export class SandboxSigning implements vscode.Disposable {
     if (!url) return;
     await vscode.env.clipboard.writeText(url);
     vscode.window.setStatusBarMessage(`Copied ${url}`, 4000);
-  }
-
-  dispose(): void {
-    this.subscription.dispose();
   }
 }

@@ -11,7 +11,7 @@ import type { WorkflowService } from './workflows/workflowService';
 import type * as vscode from 'vscode';
 
 export interface Services {
-  log: ExtensionLog;
+  output: ExtensionLog;
   clock: Clock;
   sandbox: SandboxHost;
   environments: EnvironmentRegistry;

@@ -22,6 +22,16 @@ import { startBilledWorkflow, type WorkflowClient } from '../core/workflows';
 import { readServiceTarget, signIn, workflowClient, type ServiceTarget } from '../cli/cliEnvironment';
 import type { CliIO } from '../cli/output';
 import type { SigningSandbox } from './signingSandbox';
+import { billedWords } from './chooseSigningSandbox';
+import { SANDBOX_SECRET_ENV } from '../../core/sandbox';
+
+function sameOrigin(a: string | undefined, b: string): boolean {
+  try {
+    return a !== undefined && new URL(a).origin === new URL(b).origin;
+  } catch {
+    return false;
+  }
+}
 
 export interface CliAssistantOptions {
   io: CliIO;
@@ -36,6 +46,10 @@ export interface CliAssistantOptions {
   workspace: string;
   /** Secrets of this process besides the service's (the --http token). */
   extraSecrets?: string[];
+  /** WFS_BASE_URL proved to be a `wfs sandbox` of this machine whose secret is held (chooseSigningSandbox.ts). */
+  baseUrlIsSandbox?: boolean;
+  /** Why WFS_BASE_URL is not taken for the Sandbox. */
+  billedBecause?: string;
 }
 
 /** The service in use: WFS_BASE_URL's, checked at start, or why it cannot be used. */
@@ -74,9 +88,14 @@ export class CliAssistantContext implements AssistantContext {
       return { target: { ...target, name: 'Sandbox' }, isSandbox: true };
     }
     try {
-      const target = readServiceTarget(env);
-      // Only the sandbox whose secret this process holds is known for the simulator; any other address may bill.
-      const isSandbox = new URL(target.baseUrl).origin === new URL(sandbox.baseUrl).origin;
+      // Only a sandbox that proved it holds the secret this process holds is the simulator; any other address may
+      // bill, whatever it says of itself.
+      const isSandbox = this.o.baseUrlIsSandbox === true || sameOrigin(env.WFS_BASE_URL, sandbox.baseUrl);
+      const target = readServiceTarget(
+        isSandbox && !env.WFS_USERNAME
+          ? { ...env, WFS_USERNAME: sandbox.demo.username, WFS_PASSWORD: sandbox.demo.password }
+          : env,
+      );
       return { target: { ...target, name: isSandbox ? 'Sandbox' : new URL(target.baseUrl).origin }, isSandbox };
     } catch (err) {
       return {
@@ -88,8 +107,15 @@ export class CliAssistantContext implements AssistantContext {
 
   environment(): AssistantEnvironment {
     const s = this.service;
-    if ('problem' in s) return { name: s.baseUrl, baseUrl: s.baseUrl, isSandbox: false };
-    return { name: s.target.name, baseUrl: s.target.baseUrl, isSandbox: s.isSandbox };
+    if ('problem' in s) return { name: s.baseUrl, baseUrl: s.baseUrl, isSandbox: false, toSandbox: this.toSandbox() };
+    if (s.isSandbox) return { name: s.target.name, baseUrl: s.target.baseUrl, isSandbox: true };
+    return { name: s.target.name, baseUrl: s.target.baseUrl, isSandbox: false, toSandbox: this.toSandbox() };
+  }
+
+  /** How to make the Sandbox the environment, and why WFS_BASE_URL is not. */
+  private toSandbox(): string {
+    const baseUrl = this.o.io.env.WFS_BASE_URL ?? '';
+    return billedWords(baseUrl, this.o.billedBecause ?? `${SANDBOX_SECRET_ENV} is not set`) + '.';
   }
 
   checkSending(): void {

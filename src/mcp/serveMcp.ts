@@ -14,7 +14,10 @@ import { SandboxUnreachable } from '../cli/sandboxTarget';
 import { CliAssistantContext } from './cliAssistantContext';
 import { createToolServer, offeredTools } from './mcpToolServer';
 import { startOwnReceiver, type OwnReceiver } from './ownReceiver';
-import { runningSandbox, startEmbeddedSandbox, type SigningSandbox } from './signingSandbox';
+import { NotOurSandbox, type SigningSandbox } from './signingSandbox';
+import { billedSandboxWarning, chooseSigningSandbox, type SandboxChoice } from './chooseSigningSandbox';
+import { keptSandboxState } from '../cli/sandboxKeptState';
+import { SANDBOX_SECRET_ENV } from '../core/sandbox';
 
 /** What `wfs mcp`'s flags asked for, checked (src/cli/commands/mcpCommand.ts). */
 export interface McpOptions {
@@ -34,6 +37,8 @@ export interface McpOptions {
   /** Without sandboxUrl: the port and workflow duration of the sandbox started here. */
   sandboxPort: number;
   workflowMs?: number;
+  /** --sandbox-port or --workflow-duration: start a sandbox here even when WFS_BASE_URL names one. */
+  startHere: boolean;
   readOnly: boolean;
 }
 
@@ -46,7 +51,8 @@ export async function serveMcp(o: McpOptions, io: CliIO): Promise<number> {
   const cleanup: Cleanup = [];
   let served = false;
   try {
-    const sandbox = await signingSandbox(o);
+    const choice = await signingSandbox(o, io, say);
+    const sandbox = choice.sandbox;
     cleanup.push(() => sandbox.stop());
     const { deliveries, own } = await deliverySource(o, sandbox, io, say, cleanup);
     const token = o.httpPort === undefined ? undefined : randomBytes(24).toString('base64url');
@@ -60,10 +66,14 @@ export async function serveMcp(o: McpOptions, io: CliIO): Promise<number> {
       allowRemote: o.allowRemote,
       workspace: process.cwd(),
       extraSecrets: token ? [token] : [],
+      baseUrlIsSandbox: choice.baseUrlIsSandbox,
+      billedBecause: choice.billedBecause,
     });
     cleanup.push(() => ctx.dispose());
     if (ctx.serviceProblem)
       say({ event: 'warning', message: `the workflow tools cannot be used: ${ctx.serviceProblem}` });
+    const billed = billedSandboxWarning(io.env, choice);
+    if (billed) say({ event: 'warning', message: billed });
     const details = {
       tools: offeredTools({ readOnly: o.readOnly }).map((t) => t.name),
       environment: ctx.environment(),
@@ -83,15 +93,26 @@ export async function serveMcp(o: McpOptions, io: CliIO): Promise<number> {
   }
 }
 
-/** The sandbox that signs replays and events: a running one (--sandbox-url), else one started here. */
-async function signingSandbox(o: McpOptions): Promise<SigningSandbox> {
+/** The sandbox that signs replays and events: a running one (--sandbox-url, or WFS_BASE_URL when it proves to be
+ * one), else one started here. */
+async function signingSandbox(o: McpOptions, io: CliIO, say: Say): Promise<SandboxChoice> {
   const { sandboxUrl } = o;
   try {
-    return sandboxUrl
-      ? await runningSandbox(sandboxUrl, o.sandboxSecret!)
-      : await startEmbeddedSandbox(o.sandboxPort, o.workflowMs);
+    return await chooseSigningSandbox({
+      env: io.env,
+      sandboxUrl,
+      secret: o.sandboxSecret,
+      startHere: o.startHere,
+      sandboxPort: o.sandboxPort,
+      workflowMs: o.workflowMs,
+      keep: () => keptSandboxState(io.env, o.sandboxPort, (message) => say({ event: 'warning', message })),
+    });
   } catch (err) {
     if (err instanceof ListenError) throw new UsageError(`--sandbox-port: ${err.message}`);
+    if (err instanceof NotOurSandbox)
+      throw new UsageError(
+        `${sandboxUrl ? `--sandbox-url ${sandboxUrl}` : `WFS_BASE_URL ${io.env.WFS_BASE_URL}`}: not the \`wfs sandbox\` whose controlSecret ${SANDBOX_SECRET_ENV} holds (${err.message}): set ${SANDBOX_SECRET_ENV} from the ready line of the sandbox running there`,
+      );
     if (err instanceof TransportError) throw new SandboxUnreachable(err, sandboxUrl ?? '', '--sandbox-url');
     if (sandboxUrl) throw new UsageError(`--sandbox-url ${sandboxUrl}: ${(err as Error).message}`);
     throw err;

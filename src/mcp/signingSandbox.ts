@@ -6,6 +6,11 @@ import type { Credentials } from '../core/auth';
 import { Sandbox, SANDBOX_PASSWORD, SANDBOX_USERNAME, SandboxControlClient } from '../core/sandbox';
 import type { EndpointRegistration } from '../core/receiver';
 import { signedHereClaims, type TrustedIssuer } from '../core/webhooks';
+import { proveSandboxClaim } from '../core/sandbox';
+import type { KeptState } from '../cli/sandboxKeptState';
+
+/** The address does not prove it is the `wfs sandbox` whose secret the environment holds (sandboxClaim.ts). */
+export class NotOurSandbox extends Error {}
 
 export interface SigningSandbox {
   baseUrl: string;
@@ -22,12 +27,18 @@ export interface SigningSandbox {
   stop(): Promise<void>;
 }
 
-export async function startEmbeddedSandbox(port: number, workflowMs?: number): Promise<SigningSandbox> {
+export async function startEmbeddedSandbox(
+  port: number,
+  workflowMs?: number,
+  keep?: KeptState,
+): Promise<SigningSandbox> {
   const sandbox = new Sandbox({
+    ...keep?.options,
     port,
     workflowDurationSeconds: workflowMs === undefined ? undefined : workflowMs / 1000,
   });
   const info = await sandbox.start();
+  await keep?.afterStart(sandbox);
   const signer = sandbox.context.signer;
   return {
     baseUrl: info.baseUrl,
@@ -54,6 +65,10 @@ export async function startEmbeddedSandbox(port: number, workflowMs?: number): P
 
 /** A running `wfs sandbox`: its trust is read through the control API, which proves the secret is its own. */
 export async function runningSandbox(baseUrl: string, secret: string): Promise<SigningSandbox> {
+  // Proven before the secret is sent: a server that is not the sandbox holding it never sees it.
+  const claim = await proveSandboxClaim(baseUrl, secret);
+  // Nothing answering is a sandbox not running: the one unreachable error, not a refusal.
+  if (!claim.proven) throw claim.unreachable ?? new NotOurSandbox(claim.why);
   const client = new SandboxControlClient(baseUrl, secret);
   const t = await client.trust();
   return {

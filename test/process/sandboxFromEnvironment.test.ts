@@ -34,7 +34,7 @@ describe('the environment names the sandbox, a flag another', function () {
     assert.equal(await listed.exitCode(), 0, listed.stderr);
     assert.deepEqual(listed.lines[0]!.pending, { throttle: 2 });
     const cleared = await wfs(['sandbox', 'faults', '--clear'], exported());
-    assert.deepEqual(cleared.lines, [{ event: 'faults-cleared', pending: {} }]);
+    assert.deepEqual(cleared.lines, [{ event: 'faults-cleared', pending: {}, delivery: null }]);
     assert.deepEqual((await s.control('GET', 'faults')).json().pending, {});
     const rotated = await wfs(['sandbox', 'rotate-key'], exported());
     assert.equal(await rotated.exitCode(), 0, rotated.stderr);

@@ -42,7 +42,15 @@ describe('text on a terminal for sandbox, listen, audit and the sandbox control 
     assert.equal(t.out(), '✓ Injected throttle ×3; pending now: throttle ×3\n');
     const listed = new WfsProcess(['sandbox', 'faults', '--sandbox-url', s.info.baseUrl]);
     assert.equal(await listed.exitCode(), 0, listed.stderr);
-    assert.deepEqual(listed.lines, [{ event: 'faults', pending: { throttle: 3 }, kinds: listed.lines[0]!.kinds }]);
+    assert.deepEqual(listed.lines, [
+      {
+        event: 'faults',
+        pending: { throttle: 3 },
+        kinds: listed.lines[0]!.kinds,
+        delivery: null,
+        deliveryKinds: listed.lines[0]!.deliveryKinds,
+      },
+    ]);
     assert.ok(listed.lines[0]!.kinds.includes('start-500'));
     const answers: number[] = [];
     for (let i = 0; i < 4; i++)

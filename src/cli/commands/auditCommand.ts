@@ -199,7 +199,10 @@ export const auditCommand: CommandSpec = {
           kind: 'target-unreachable',
           target: err.target,
           ...(err.code ? { code: err.code } : {}),
-          message: `${errnoInWords(err.code, origin) ?? `${origin} could not be reached (${err.message})`}: nothing was audited. Start your receiver (it must listen at ${err.target}), or check --target.`,
+          ...(err.tls ? { tls: err.tls } : {}),
+          message: err.tls
+            ? `${err.message}: nothing was audited.`
+            : `${errnoInWords(err.code, origin) ?? `${origin} could not be reached (${err.message})`}: nothing was audited. Start your receiver (it must listen at ${err.target}), or check --target.`,
         });
         return EXIT.targetUnreachable;
       }

@@ -23,6 +23,7 @@ import {
 } from './listenFlags';
 import { keySetsWithFolders } from '../../core/signing';
 import { renderPublicPath } from './listenPublicPath';
+import { watchSandboxRegistration } from './listenSandboxWatch';
 
 /** The trusted sandbox, when --trust-sandbox names one: its trust, and the client that registers this receiver. */
 interface TrustedSandbox {
@@ -36,15 +37,17 @@ export const listenCommand: CommandSpec = {
     'listen (--trust-sandbox URL | --trust-keys DIR … | --trust-file FILE | --issuer I --audience A --jwks-url U …)',
     '           [--host H] [--port P] [--path /webhooks] [--public-url URL | --tunnel [--tunnel-host URL] [--subdomain S]]',
     '           [--self-test] [--path-check-every SECONDS]',
-    "           [--forward 'PATTERN=URL' … | --forward-to URL] [--pass-through] [--respond STATUS] [--max-body BYTES]",
-    '           [--log FILE [--history-disk MIB]] [--history-memory MIB]',
+    "           [--forward 'PATTERN=URL [ca=FILE | insecure]' … | --forward-to URL] [--pass-through]",
+    '           [--respond STATUS] [--max-body BYTES] [--log FILE [--history-disk MIB]] [--history-memory MIB]',
   ].join('\n'),
   description: [
     'Runs the receiver on loopback: by default only there. --public-url names a public address of your own in front of',
     'it; --tunnel opens a localtunnel, a third-party relay (https://localtunnel.me is run by volunteers, and its data',
     'channel to this machine is not encrypted: deliveries and their tokens cross it in the clear), so it opens only when',
     "asked. Every delivery is verified by the spec's seven steps against the issuers you trust.",
-    'With --trust-sandbox it registers its address with that sandbox, so workflow events arrive, and removes it at exit.',
+    'With --trust-sandbox it registers its address with that sandbox, so workflow events arrive, and removes it at exit;',
+    'when that sandbox restarts (on a fixed port it keeps its secret), it registers again and prints',
+    '{"event":"sandbox-registered",…}.',
     'Prints {"event":"ready","url":…,"publicUrl":…} once listening (publicUrl null when loopback only; with --log, a',
     '{"event":"history","loaded":…,"skipped":…} line comes before it), then {"event":"delivery",…} per request and',
     '{"event":"tunnel","state":…} per tunnel change. SIGINT/SIGTERM/SIGHUP stop it (exit 0).',
@@ -54,6 +57,9 @@ export const listenCommand: CommandSpec = {
     '--path-check-every seconds, and at once after the machine wakes: {"event":"public-path","state":"reaching"} when it',
     'carries deliveries, {"event":"public-path","state":"not-reaching",…} when it stops (with what to do), and',
     '"reaching" again when it is back. A localtunnel that stops is reopened; a new name is a warning line.',
+    "An https app with its own certificate: --forward '**=https://localhost:3443/webhooks ca=./rootCA.pem' trusts that",
+    "PEM root for that target only (mkcert -CAROOT holds mkcert's); `insecure` instead skips the check, for a loopback",
+    'target only, and every line of that target says "(certificate not checked)".',
   ].join('\n'),
   flags: LISTEN_FLAGS,
   env: [sandboxSecretHelp('--trust-sandbox'), ...PROXY_ENV],
@@ -76,25 +82,26 @@ export const listenCommand: CommandSpec = {
       issuers,
       ...(folders.length ? { keySet: keySetsWithFolders(folders, io.clock) } : {}),
       history: {
-        file: run.logFile,
+        file: run.historyFile,
         memoryBudgetBytes: run.historyMemoryBytes,
         diskBudgetBytes: run.historyDiskBytes,
         holderName: 'wfs listen',
       },
     });
-    renderEvents(session, run.logFile, emit);
+    renderEvents(session, run.historyFile, emit);
     renderPublicPath(session, emit);
     try {
       const loaded = await session.loadHistory();
-      if (run.logFile) emit({ event: 'history', file: run.logFile, loaded: loaded.loaded, skipped: loaded.skipped });
+      if (run.historyFile)
+        emit({ event: 'history', file: run.historyFile, loaded: loaded.loaded, skipped: loaded.skipped });
     } catch (err) {
       // The lock it took goes with it, so the next start, once the cause is put right, takes the file at once.
       await session.close();
-      throw new UsageError(`--log ${run.logFile}: ${(err as Error).message}`);
+      throw new UsageError(`--log ${run.historyFile}: ${(err as Error).message}`);
     }
-    if (run.logFile) {
-      const warning = fileModeWarning(run.logFile, statSync(run.logFile).mode);
-      if (warning) emit({ event: 'warning', message: `--log ${run.logFile}: ${warning}` });
+    if (run.historyFile) {
+      const warning = fileModeWarning(run.historyFile, statSync(run.historyFile).mode);
+      if (warning) emit({ event: 'warning', message: `--log ${run.historyFile}: ${warning}` });
     }
     let started;
     try {
@@ -110,6 +117,8 @@ export const listenCommand: CommandSpec = {
       issuers: issuers.map((i) => i.issuer),
     });
     const stopped = new Promise<void>((resolve) => io.onStop(resolve));
+    // A restarted sandbox has forgotten this receiver: registered again, and said so.
+    const unwatch = sandbox ? watchSandboxRegistration(sandbox.client, started.url, io.clock, emit) : undefined;
     if (run.selfTest && sandbox) {
       const signer = async (body: Buffer) => ({ token: (await sandbox.client.sign(body)).token, issuers });
       await Promise.race([
@@ -125,6 +134,7 @@ export const listenCommand: CommandSpec = {
       ]);
     }
     await stopped;
+    unwatch?.();
     await session.close();
     emit({ event: 'stopped' });
     return EXIT.ok;
@@ -132,7 +142,7 @@ export const listenCommand: CommandSpec = {
 };
 
 /** Each session event as its JSON line (the lines' fields are the CLI's promise). */
-function renderEvents(session: ReceiverSession, logFile: string | undefined, emit: CliIO['emit']): void {
+function renderEvents(session: ReceiverSession, historyFile: string | undefined, emit: CliIO['emit']): void {
   session.on('delivery', (r: DeliveryRecord) =>
     emit({
       event: 'delivery',
@@ -164,11 +174,11 @@ function renderEvents(session: ReceiverSession, logFile: string | undefined, emi
   session.on('self-test', (result) => emit({ event: 'self-test', ...result }));
   session.on('warning', (message) => emit({ event: 'warning', message }));
   session.on('endpoint-warning', (message) => emit({ event: 'warning', message }));
-  session.on('history-warning', (message) => emit({ event: 'warning', message: `--log ${logFile}: ${message}` }));
+  session.on('history-warning', (message) => emit({ event: 'warning', message: `--log ${historyFile}: ${message}` }));
   session.on('history-write-failed', (err) =>
     emit({
       event: 'warning',
-      message: `the delivery log ${logFile} could not be written (${err.message}); verified deliveries are answered 503 until it can`,
+      message: `the delivery history file ${historyFile} could not be written (${err.message}); verified deliveries are answered 503 until it can`,
     }),
   );
 }

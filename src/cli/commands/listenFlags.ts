@@ -21,6 +21,7 @@ import {
   octal,
   parseForwardFlag,
   type TrustedIssuer,
+  withCaFiles,
 } from '../../core/webhooks';
 import { readBoundedText } from '../boundedRead';
 import { parseJsonText } from '../../core';
@@ -79,8 +80,8 @@ export function trustFromFlags(flags: ParsedFlags): TrustedIssuer[] {
   );
 }
 
-/** A log file must be a file we can create or append to: say which flag and path when it cannot be. */
-function checkLogPath(file: string): void {
+/** The history file (--log) must be a file we can create or append to: say which flag and path when it cannot be. */
+function checkHistoryPath(file: string): void {
   let st;
   try {
     st = statSync(file);
@@ -115,10 +116,13 @@ function forwarderFromFlags(flags: ParsedFlags, forwardTo: string | undefined): 
     throw new UsageError("--forward-to excludes --forward: for everything, write --forward '**=URL' among the rules");
   let rules;
   try {
-    rules =
+    // A rule's ca=FILE is read here, before anything listens: a relative path is taken from where wfs runs.
+    rules = withCaFiles(
       forwardTo !== undefined
         ? [forwardEverything(forwardTo, '--forward-to')]
-        : patterns.map((p) => parseForwardFlag(p));
+        : patterns.map((p) => parseForwardFlag(p)),
+      process.cwd(),
+    );
   } catch (err) {
     if (err instanceof ForwardRuleError) throw new UsageError(err.message);
     throw err;
@@ -180,7 +184,7 @@ export interface ListenRun {
   maxBodyBytes: number;
   respondWith?: number;
   forward?: Forwarder;
-  logFile?: string;
+  historyFile?: string;
   historyMemoryBytes: number;
   historyDiskBytes: number;
   selfTest: boolean;
@@ -205,9 +209,9 @@ export function listenRunFromFlags(flags: ParsedFlags, clock: Clock): ListenRun 
     throw new UsageError('--self-test needs a public address: --public-url URL, or --tunnel');
   const forwardTo = flags.values.get('forward-to');
   if (forwardTo) httpUrlValue('--forward-to', forwardTo);
-  const logFile = flags.values.get('log');
-  if (logFile) checkLogPath(logFile);
-  if (flags.values.has('history-disk') && !logFile) throw new UsageError('--history-disk applies only with --log');
+  const historyFile = flags.values.get('log');
+  if (historyFile) checkHistoryPath(historyFile);
+  if (flags.values.has('history-disk') && !historyFile) throw new UsageError('--history-disk applies only with --log');
   return {
     host,
     port: intFlag(flags, 'port', 0, 65535) ?? 0,
@@ -215,7 +219,7 @@ export function listenRunFromFlags(flags: ParsedFlags, clock: Clock): ListenRun 
     maxBodyBytes: intFlag(flags, 'max-body', 1, 100 * 1024 * 1024) ?? DEFAULT_MAX_BODY,
     respondWith: intFlag(flags, 'respond', 200, 599),
     forward: forwarderFromFlags(flags, forwardTo),
-    logFile,
+    historyFile,
     historyMemoryBytes: (intFlag(flags, 'history-memory', 1, 65536) ?? 64) * 1024 * 1024,
     historyDiskBytes: (intFlag(flags, 'history-disk', 1, 1024 * 1024) ?? 256) * 1024 * 1024,
     selfTest,
@@ -322,9 +326,9 @@ export const LISTEN_FLAGS: FlagSpecs = {
   forward: {
     type: 'string',
     multiple: true,
-    value: 'PATTERN=URL',
+    value: "'PATTERN=URL [ca=FILE|insecure]'",
     description:
-      "POST verified deliveries whose signed topic matches PATTERN (a glob; 'TOPIC SUBTOPIC' for both) on to URL",
+      "POST verified deliveries whose signed topic matches PATTERN (a glob; 'TOPIC SUBTOPIC' for both) on to URL; an https URL may add ca=FILE (its PEM root) or insecure (loopback only)",
   },
   'forward-to': {
     type: 'string',

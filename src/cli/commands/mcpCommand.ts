@@ -168,6 +168,7 @@ function mcpOptions(flags: ParsedFlags, env: NodeJS.ProcessEnv): McpOptions {
     sandboxSecret: secret,
     sandboxPort,
     workflowMs,
+    startHere: flags.values.has('sandbox-port') || workflowMs !== undefined,
     readOnly,
   };
 }

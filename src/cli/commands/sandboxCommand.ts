@@ -4,6 +4,8 @@ import { EXIT } from '../exitCodes';
 import type { CommandSpec } from '../commandSpec';
 import { durationFlag, intFlag, wholeSecondsFlag } from '../flags';
 import { readProfileFlag } from './sandboxProfileFlag';
+import { keptSandboxState } from '../sandboxKeptState';
+import { STATE_DIR_ENV } from '../../core/sandbox';
 
 export const sandboxCommand: CommandSpec = {
   name: 'sandbox',
@@ -13,13 +15,19 @@ export const sandboxCommand: CommandSpec = {
     'Runs the sandbox until SIGTERM or SIGINT (exit 0). The first line, {"event":"ready",…}, carries its baseUrl,',
     'testWebhookUrl, issuer, audience, jwksUrl, the demo credentials, sessions and products, and its controlSecret;',
     'then one line per request served and per webhook attempt. Faults are injected through its control API under',
-    '/sandbox/, which (with /sandbox/sign) needs the header X-Sandbox-Secret: controlSecret, new at each start. For',
-    'wfs listen --trust-sandbox and wfs audit --sandbox-url, put it in WFS_SANDBOX_SECRET. Requests from web pages (a',
-    'non-loopback Origin) are refused.',
+    '/sandbox/, which (with /sandbox/sign) needs the header X-Sandbox-Secret: controlSecret. For wfs listen',
+    '--trust-sandbox and wfs audit --sandbox-url, put it in WFS_SANDBOX_SECRET. Requests from web pages (a',
+    'non-loopback Origin) are refused. On a free port (the default) its key and controlSecret are new at each start;',
+    'with --port P they are kept in your state folder ("keptIn" in the ready line; mode 0600), so a restart on P',
+    'publishes the same key set and takes the same secret: apps and `wfs listen` that trust it go on working.',
   ].join('\n'),
   flags: {
     host: { type: 'string', value: 'H', description: 'the address to listen on (default 127.0.0.1)' },
-    port: { type: 'string', value: 'P', description: 'the port (default 0: a free one)' },
+    port: {
+      type: 'string',
+      value: 'P',
+      description: 'the port (default 0: a free one); a fixed one keeps its key set and secret across restarts',
+    },
     'access-token-ttl': {
       type: 'string',
       value: 'DURATION',
@@ -43,15 +51,19 @@ export const sandboxCommand: CommandSpec = {
       description: 'imitate an environment where the spec is silent (a file from wfs probe-service --profile-out)',
     },
   },
+  env: [[STATE_DIR_ENV, 'with --port: the folder its key and secret are kept in (default: your state folder)']],
   // It runs until stopped: the first signal stops it cleanly (exit 0).
   exits: [[EXIT.interrupted, 'a second SIGINT, SIGTERM or SIGHUP while it was stopping']],
   async run(flags, io) {
     const { emit } = io;
     const profile = readProfileFlag(flags.values.get('profile'));
+    const port = intFlag(flags, 'port', 0, 65535) ?? 0;
+    const keep = keptSandboxState(io.env, port, (message) => emit({ event: 'warning', message }));
     const sandbox = new Sandbox({
+      ...keep.options,
       profile: profile?.profile,
       host: flags.values.get('host') ?? '127.0.0.1',
-      port: intFlag(flags, 'port', 0, 65535) ?? 0,
+      port,
       accessTokenTtlSeconds: wholeSecondsFlag(flags, 'access-token-ttl', 1, 86400),
       workflowDurationSeconds: seconds(durationFlag(flags, 'workflow-duration', 's', 0, 86_400_000)),
       allowedHosts: flags.lists.get('allow-host') ?? [],
@@ -63,10 +75,16 @@ export const sandboxCommand: CommandSpec = {
       .start()
       .then(() => sandbox.infoWithKey())
       .finally(() => io.progress?.(undefined));
+    await keep.afterStart(sandbox);
     const host = flags.values.get('host');
     // Bound to every interface: its addresses are loopback ones (they work here), and other machines need a name.
     const everywhere = host === '0.0.0.0' || host === '::' || host === '[::]';
-    emit({ event: 'ready', ...info, ...(everywhere ? { listeningOn: host } : {}) });
+    emit({
+      event: 'ready',
+      ...info,
+      ...(everywhere ? { listeningOn: host } : {}),
+      ...(keep.file ? { keptIn: keep.file } : {}),
+    });
     if (profile) {
       emit({
         event: 'profile',

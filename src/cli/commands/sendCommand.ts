@@ -299,11 +299,15 @@ function emitUnanswered(
     bodyBytes: sent.bodyBytes,
     error: a.error,
     failure: a.failure,
+    ...(a.tls ? { tls: a.tls } : {}),
   });
+  // A certificate problem is named with its fix in the error itself; "is it running" would send the user elsewhere.
+  const next = a.tls ? 'Then send again.' : `Check that ${to} is running and reachable, then send again.`;
   io.emit({
     event: 'error',
     kind: a.failure === 'timeout' ? 'timeout' : 'unreachable',
-    message: `${a.error} (waited ${a.latencyMs} ms)${notSent ? `; the other ${notSent} fixture(s) were not sent` : ''}. Check that ${to} is running and reachable, then send again.`,
+    ...(a.tls ? { tls: a.tls } : {}),
+    message: `${a.error} (waited ${a.latencyMs} ms)${notSent ? `; the other ${notSent} fixture(s) were not sent` : ''}. ${next}`,
   });
 }
 

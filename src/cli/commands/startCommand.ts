@@ -1,5 +1,5 @@
 // `wfs start`: starts one billed workflow and prints the service's JSON on 202.
-import { type OutcomeUnknownResult, prepareStart, startBilledWorkflow } from '../../core/workflows';
+import { type StartOutcomeUnknown, prepareStart, startBilledWorkflow } from '../../core/workflows';
 import { EXIT } from '../exitCodes';
 import { readServiceTarget, signIn, workflowClient } from '../cliEnvironment';
 import { SERVICE_ENV, type CommandSpec } from '../commandSpec';
@@ -11,7 +11,7 @@ import { StoppedBeforeSent } from '../output';
 import { explainStartRefusal } from '../startRefusal';
 
 /** A start that may have billed a workflow although no answer says so: what happened, then the exact command. */
-function outcomeUnknown(o: OutcomeUnknownResult): OutcomeUnknown {
+function outcomeUnknown(o: StartOutcomeUnknown): OutcomeUnknown {
   const what = {
     'stopped-after-send': 'the start was sent and the command was stopped before its answer came',
     'answer-lost': `the start was sent and its answer lost (${lostHow(o)})`,
@@ -33,7 +33,7 @@ function outcomeUnknown(o: OutcomeUnknownResult): OutcomeUnknown {
 }
 
 /** How the answer was lost, in words: a cut connection by its code, a timeout by the transport's message. */
-function lostHow(o: OutcomeUnknownResult): string {
+function lostHow(o: StartOutcomeUnknown): string {
   const e = o.error;
   if (e instanceof TransportError && e.reason === 'network') return `the connection was cut: ${e.code ?? 'closed'}`;
   return o.detail;

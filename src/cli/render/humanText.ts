@@ -60,6 +60,7 @@ const RENDERERS: Record<string, Render> = {
     `${s.yellow('…')} the service is throttling (${l.status}): waiting ${seconds(l.delayMs)} before attempt ${Number(l.attempt) + 1}`,
   warning: (l, s) => `${s.yellow('!')} ${l.message}`,
   reconnected: (l, s) => `${s.green('✓')} ${l.message}`,
+  'sandbox-registered': (l, s) => `${s.green('✓')} ${l.message}`,
   sent: (l, s) => {
     const r = l.response ?? {};
     // The outcome is core's reading of the endpoint's answer (core/webhooks/testWebhookOutcome.ts).

@@ -41,6 +41,8 @@ export interface AssistantEnvironment {
   baseUrl: string;
   /** The simulator on this machine, where nothing is billed. */
   isSandbox: boolean;
+  /** When it is not the Sandbox: why, and how to make the Sandbox the environment here (said in refusals). */
+  toSandbox?: string;
 }
 
 /** The workflow calls a tool makes, signed in as the user. */

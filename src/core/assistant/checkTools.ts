@@ -129,6 +129,8 @@ export const auditReceiver: AssistantTool<AuditInput, AuditResult> = {
         inYourCode: s.inYourCode.map((c) => ({ title: c.title, lookFor: c.lookFor })),
       };
     } catch (err) {
+      if (err instanceof AuditTargetUnreachable && err.tls)
+        throw new ToolRefused(`${err.message}: nothing was audited.`);
       if (err instanceof AuditTargetUnreachable)
         throw new ToolRefused(
           `Nothing answered at ${err.target} (${err.code ?? err.message}): nothing was audited. Start the receiver so that it listens there, or check the URL.`,

@@ -6,7 +6,8 @@ import { READS, ToolRefused, type AssistantTool } from './assistantTool';
 type Known<T> = { value: T } | { missing: string };
 
 export interface EnvironmentResult {
-  environment: { name: string; baseUrl: string; isSandbox: boolean; billed: boolean };
+  /** toSandbox, when it is not the Sandbox: why, and how to use the Sandbox instead. */
+  environment: { name: string; baseUrl: string; isSandbox: boolean; billed: boolean; toSandbox?: string };
   deliveries: { source: string; held: number };
   receiverUrl: Known<string>;
   appTarget: Known<string>;

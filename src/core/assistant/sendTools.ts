@@ -5,6 +5,7 @@
 // receiver), never a URL the model names.
 import { forwardableHeaders } from '../http/hopByHop';
 import { sendDelivery, type DeliveryAnswer } from '../http/sendDelivery';
+import type { TlsProblem } from '../http/tlsFailure';
 import {
   BODY_TRIGGERED_AT,
   BODY_WEBHOOK_ID,
@@ -39,6 +40,8 @@ interface AppAnswer {
   redirect?: string;
   /** No full answer: why. */
   error?: string;
+  /** What was wrong with the app's certificate, when that was why (`error` names it, with the fix). */
+  tls?: TlsProblem;
 }
 
 export interface SendResult {
@@ -66,6 +69,7 @@ function answerOf(a: DeliveryAnswer, credentials: readonly string[]): AppAnswer 
   if (a.body && a.body.length) Object.assign(out, answerBodyFields(a.body, a.truncated === true, credentials));
   if (a.redirect) out.redirect = a.redirect;
   if (a.error) out.error = a.error;
+  if (a.tls) out.tls = a.tls;
   return out;
 }
 
@@ -106,6 +110,7 @@ function hintFor(
   signedBy: { issuer: string; jwksUrl: string },
   again: string,
 ): string | undefined {
+  if (a.status === null && a.tls) return `${a.error}.`;
   if (a.status === null)
     return `${to} did not answer (${a.error}): start your app (or the receiver), or check the address.`;
   if (a.status === 401 || a.status === 403)

@@ -240,7 +240,7 @@ export const startSandboxWorkflow: AssistantTool<StartInput, StartOutcome> = {
     const env = ctx.environment();
     if (!env.isSandbox)
       throw new ToolRefused(
-        `The environment in use is ${env.name}, not the Sandbox: a start there is billed. Switch to the Sandbox to try it for free, or use wfs_start_billed_workflow, which asks the user first.`,
+        `The environment in use is ${env.name}, not the Sandbox: a start there is billed. ${env.toSandbox ?? 'Switch to the Sandbox to try it for free.'} Or use wfs_start_billed_workflow, which asks the user first.`,
       );
     const d = details({ sessionId: STAGED_SESSION_ID, service: 'Appraisal', model: 'Standard', ...input }, ctx);
     return sendStart(ctx, d, false, signal);

@@ -8,6 +8,7 @@ import { calculateJwkThumbprint, exportJWK, generateKeyPair } from 'jose';
 import { isLoopbackHost } from '../http/loopback';
 import { missingSchemeHint } from '../http/schemeHint';
 import { httpRequest, TransportError } from '../http/request';
+import { namedTlsFailure, type TlsProblem } from '../http/tlsFailure';
 import type { Clock } from '../time/clock';
 import { AUDIT_CASES, forgedDelivery, genuineDelivery, type AuditCase, type AuditContext } from './auditCases';
 import { SandboxControlClient, type AuditIssuer, type SandboxTrust } from '../sandbox/sandboxControlClient';
@@ -83,13 +84,16 @@ export interface AuditOptions {
 
 export class AuditRefused extends Error {}
 
-/** Nothing answered at the target: the connection was refused, the host unknown, or the route missing. Nothing was
- * audited, so no case is reported: each would fail with the same cause and advice about the wrong thing. */
+/** Nothing answered at the target: the connection was refused, the host unknown, the route missing, or its TLS
+ * failed. Nothing was audited, so no case is reported: each would fail with the same cause and advice about the
+ * wrong thing. */
 export class AuditTargetUnreachable extends Error {
   constructor(
     readonly target: string,
     readonly code: string | undefined,
     message: string,
+    /** What was wrong with the receiver's certificate, when that was the cause (the message names it and its fix). */
+    readonly tls?: TlsProblem,
   ) {
     super(message);
     this.name = 'AuditTargetUnreachable';
@@ -331,11 +335,13 @@ class AuditRun {
     try {
       answer = await this.send(req);
     } catch (err) {
-      error = (err as Error).message;
+      // A certificate problem at the receiver is named with its fix rather than as "cannot reach".
+      const tls = namedTlsFailure(err, this.target, { remedy: 'environment', who: 'your receiver' });
+      error = tls?.message ?? (err as Error).message;
       if (err instanceof TransportError && err.reason === 'timeout') this.unanswered++;
       // The first request found nothing there: said once, instead of every case failing the same way.
       if (!this.answered && this.results.length === 0 && err instanceof TransportError && err.reason === 'network')
-        throw new AuditTargetUnreachable(this.target, err.code, err.message);
+        throw new AuditTargetUnreachable(this.target, err.code, error, tls?.problem);
     } finally {
       await c.after?.(this.ctx);
     }

@@ -6,6 +6,7 @@
 import { request as undiciRequest, type Dispatcher } from 'undici';
 import type { ForwardResult } from '../webhooks/deliveryRecord';
 import { redactUrl } from './request';
+import { namedTlsFailure, type CaRemedy, type TlsProblem } from './tlsFailure';
 
 /** Bytes of the answer's body kept; the rest is counted, not kept. */
 export const ANSWER_BODY_KEPT = 4 * 1024;
@@ -20,6 +21,10 @@ export interface DeliveryRequest {
   signal?: AbortSignal;
   /** Milliseconds, for latencyMs (default performance.now). */
   now?: () => number;
+  /** How the user gives this target's root, for the words of a TLS failure (default: the environment). */
+  caRemedy?: CaRemedy;
+  /** The `ca` file the dispatcher trusts for this target, named when it does not cover the certificate. */
+  caFile?: string;
 }
 
 export interface DeliveryAnswer extends ForwardResult {
@@ -35,6 +40,8 @@ export interface DeliveryAnswer extends ForwardResult {
   redirect?: string;
   /** Why no full answer: the request timed out, or could not connect. */
   failure?: 'timeout' | 'network' | 'aborted';
+  /** With failure 'network': what was wrong with the app's TLS (its certificate), named in `error` with the fix. */
+  tls?: TlsProblem;
 }
 
 export const DEFAULT_DELIVERY_TIMEOUT_MS = 10_000;
@@ -51,16 +58,17 @@ export async function sendDelivery(req: DeliveryRequest): Promise<DeliveryAnswer
   const started = now();
   const failed = (err: unknown, answer: Partial<DeliveryAnswer> = {}): DeliveryAnswer => {
     const failure = timeout.aborted ? 'timeout' : req.signal?.aborted ? 'aborted' : 'network';
-    const code = (err as { code?: string })?.code;
+    const tls = failure === 'network' ? namedTlsFailure(err, target, tlsWords(req)) : undefined;
     const error =
-      failure === 'timeout'
-        ? answer.status === undefined
-          ? `no answer from ${redactUrl(target)} within ${timeoutMs} ms`
-          : `the answer's body from ${redactUrl(target)} did not end within ${timeoutMs} ms`
-        : failure === 'aborted'
-          ? `the delivery to ${redactUrl(target)} was cancelled`
-          : `cannot reach ${redactUrl(target)}: ${code ?? (err as Error)?.message ?? String(err)}`;
-    return { target, ...answer, latencyMs: Math.round(now() - started), error, failure };
+      tls?.message ?? failureText(failure, err, { target, timeoutMs, answered: answer.status !== undefined });
+    return {
+      target,
+      ...answer,
+      latencyMs: Math.round(now() - started),
+      error,
+      failure,
+      ...(tls ? { tls: tls.problem } : {}),
+    };
   };
   let res: Dispatcher.ResponseData;
   try {
@@ -107,4 +115,23 @@ export async function sendDelivery(req: DeliveryRequest): Promise<DeliveryAnswer
     return failed(err, answer());
   }
   return { target, ...answer(), latencyMs: Math.round(now() - started) };
+}
+
+function tlsWords(req: DeliveryRequest): { remedy: CaRemedy; caFile?: string } {
+  return { remedy: req.caRemedy ?? 'environment', ...(req.caFile !== undefined ? { caFile: req.caFile } : {}) };
+}
+
+/** A failure other than TLS in words: the target without its user info or query. */
+function failureText(
+  failure: 'timeout' | 'aborted' | 'network',
+  err: unknown,
+  o: { target: string; timeoutMs: number; answered: boolean },
+): string {
+  if (failure === 'timeout')
+    return o.answered
+      ? `the answer's body from ${redactUrl(o.target)} did not end within ${o.timeoutMs} ms`
+      : `no answer from ${redactUrl(o.target)} within ${o.timeoutMs} ms`;
+  if (failure === 'aborted') return `the delivery to ${redactUrl(o.target)} was cancelled`;
+  const code = (err as { code?: string })?.code;
+  return `cannot reach ${redactUrl(o.target)}: ${code ?? (err as Error)?.message ?? String(err)}`;
 }

@@ -294,6 +294,7 @@ export class ReceiverSession extends TypedEmitter<ReceiverSessionEvents> {
           this.emit('endpoint-warning', `${e.name} was not told that ${run.url} stopped: ${err.message}`),
         );
     await receiver.stop();
+    await run.options.forward?.close();
     this.emit('stopped');
   }
 

@@ -8,3 +8,4 @@ export {
   type PublicAddressProvider,
 } from './publicAddressProvider';
 export { type PublicPathChange, type PublicPathCheckOptions } from './publicPathRun';
+export { RegistrationWatch } from './registrationWatch';

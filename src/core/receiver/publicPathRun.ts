@@ -52,7 +52,10 @@ export function watchPublicPath(d: PublicPathRunDeps): PublicPathWatch {
   });
   watch.on('stopped', (e) => {
     d.changed({ state: 'not-reaching', publicUrl: url(), ...e });
-    d.address.renew?.(`the public address stopped reaching the receiver: ${e.result.detail}`);
+    // Only a path that carried deliveries can have dropped: one that never reached the receiver (a name that resolves
+    // nowhere, a router without hairpinning) is not mended by reopening the tunnel, which would only churn it.
+    if (e.lastReachedAt !== undefined)
+      d.address.renew?.(`the public address stopped reaching the receiver: ${e.result.detail}`);
   });
   watch.on('reaching', (e) => d.changed({ state: 'reaching', publicUrl: url(), ...e }));
   watch.on('wake', (e) => d.changed({ state: 'checking', reason: 'wake', publicUrl: url(), ...e }));

@@ -38,6 +38,7 @@ import { listenOn } from '../http/listenError';
 import { newControlSecret, originRefusal } from './sandboxAccess';
 import type { SandboxProfile } from './sandboxProfile';
 import { FaultedDeliveries } from './faultedDeliveries';
+import type { JWK } from 'jose';
 
 export interface SandboxOptions {
   host?: string;
@@ -56,6 +57,11 @@ export interface SandboxOptions {
   allowedHosts?: readonly string[];
   /** Imitate an environment where the spec is silent (sandboxProfile.ts). */
   profile?: SandboxProfile;
+  /** Signing keys kept from an earlier start (private JWKs, current first), and its control secret: the same port
+   * then keeps the same key set and secret (sandboxState.ts). Default: new ones. */
+  kept?: { keys: JWK[]; controlSecret: string };
+  /** Told after the keys change (rotate-key), so whoever keeps them writes them again. */
+  onKeysChanged?: (keys: JWK[]) => Promise<void>;
 }
 
 export interface SandboxInfo {
@@ -140,11 +146,7 @@ export class Sandbox extends TypedEmitter<SandboxEvents> {
     const host = addr.family === 'IPv6' ? `[${connectable}]` : connectable;
     const baseUrl = `http://${host}:${addr.port}`;
     const clock = this.clock;
-    const signer = new WebhookSigner(
-      clock,
-      this.options.issuer ?? SANDBOX_ISSUER,
-      this.options.audience ?? SANDBOX_AUDIENCE,
-    );
+    const signer = await this.newSigner(clock);
     const dispatcher = new WebhookDispatcher(clock, signer, { ...DEFAULT_RETRY, ...this.options.retry });
     dispatcher.on('attempt', (a) => this.emit('webhook', { event: 'webhook', ...a }));
     const ctx: SandboxContext = {
@@ -168,7 +170,10 @@ export class Sandbox extends TypedEmitter<SandboxEvents> {
       throttle: new RateThrottle(clock, { ...DEFAULT_THROTTLE, ...this.options.throttle }),
       webhookEndpoints: new Set(),
       allowLoopbackHttp: this.options.allowLoopbackHttp ?? true,
-      controlSecret: newControlSecret(),
+      controlSecret: this.options.kept?.controlSecret ?? newControlSecret(),
+      keysChanged: this.options.onKeysChanged
+        ? async () => this.options.onKeysChanged!(await signer.exportKeys())
+        : undefined,
       stats: { jwksRequests: 0, requests: 0 },
       profile: this.options.profile,
     };
@@ -176,6 +181,15 @@ export class Sandbox extends TypedEmitter<SandboxEvents> {
     ctx.deliveries.set(this.options.profile?.deliveryFaults);
     this.ctx = ctx;
     return this.info();
+  }
+
+  private async newSigner(clock: Clock): Promise<WebhookSigner> {
+    const issuer = this.options.issuer ?? SANDBOX_ISSUER;
+    const audience = this.options.audience ?? SANDBOX_AUDIENCE;
+    const kept = this.options.kept?.keys;
+    if (kept?.length) return WebhookSigner.fromKeys(clock, issuer, audience, kept);
+    // Its key is made when first needed (webhookSigner.ts): start-up does not wait on an RSA key pair.
+    return new WebhookSigner(clock, issuer, audience);
   }
 
   info(): SandboxInfo {

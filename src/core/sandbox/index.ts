@@ -8,7 +8,6 @@ export {
   type DeliveryFaultKind,
   type DeliveryFaultRequest,
   type DeliveryFaults,
-  deliveryFaultsText,
   isDeliveryFaultKind,
   MAX_FAULT_DELAY_MS,
   MAX_STORM_FACTOR,
@@ -20,3 +19,14 @@ export { MAX_SEED } from './seededRandom';
 export { type LoadedProfile, loadSandboxProfile, MAX_PROFILE_BYTES, type SandboxProfile } from './sandboxProfile';
 export { MAX_REQUEST_BYTES, sizeInWords } from './sandboxRequest';
 export { SANDBOX_PASSWORD, SANDBOX_USERNAME } from './sandboxSeed';
+export { proveSandboxClaim } from './sandboxClaim';
+export {
+  readSandboxState,
+  sandboxStateFile,
+  SandboxStateError,
+  STATE_DIR_ENV,
+  userStateDir,
+  writeSandboxState,
+  type SandboxState,
+} from './sandboxState';
+export { deliveryFaultsText } from './deliveryFaultsText';

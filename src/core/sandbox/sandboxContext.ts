@@ -30,6 +30,8 @@ export interface SandboxContext {
   /** The per-start secret the control API and /sandbox/sign require (sandboxAccess.ts). */
   controlSecret: string;
   stats: { jwksRequests: number; requests: number };
+  /** Told after the signing keys change, when they are kept across restarts (Sandbox's onKeysChanged). */
+  keysChanged?: () => Promise<void>;
   /** What a real environment was observed to do where the spec is silent (wfs sandbox --profile). */
   profile?: SandboxProfile;
 }

@@ -11,6 +11,7 @@ import { randomBytes } from 'node:crypto';
 import { signCustom } from '../signing/webhookSigner';
 import { signedHereClaims } from '../webhooks/signedHereClaim';
 import { SANDBOX_SECRET_HEADER, secretRefusal } from './sandboxAccess';
+import { claimProof, MAX_NONCE_CHARS } from './sandboxClaim';
 
 export interface AdvanceableClock {
   advance(ms: number): void;
@@ -79,6 +80,8 @@ export async function controlRoute(
   rest: string[],
   hooks: ControlHooks,
 ): Promise<Reply> {
+  // The one route without the secret: it proves the sandbox holds it, never showing it (sandboxClaim.ts).
+  if (req.method === 'POST' && rest.length === 1 && rest[0] === 'claim') return claim(ctx, req);
   const refused = refusal(ctx, req);
   if (refused) return refused;
   const b = body(req);
@@ -86,6 +89,21 @@ export async function controlRoute(
   const handler = ROUTES.get(routeOf(req.method, rest));
   if (!handler) return notFound(ctx, `No control route ${req.method} /sandbox/${rest.join('/')}.`);
   return handler({ ctx, req, b, id: rest[1], hooks });
+}
+
+/** POST /sandbox/claim {nonce}: {baseUrl, proof}, the proof that this sandbox holds its control secret. */
+function claim(ctx: SandboxContext, req: SandboxRequest): Reply {
+  if (mediaTypeOf(req) !== 'application/json')
+    return problemReply(
+      415,
+      `${ctx.problemsBase}/sandbox-control`,
+      'Unsupported media type',
+      'Send {"nonce": …} as application/json.',
+    );
+  const nonce = body(req)?.nonce;
+  if (typeof nonce !== 'string' || nonce.length === 0 || nonce.length > MAX_NONCE_CHARS)
+    return bad(ctx, `The body must be {"nonce": a string of 1 to ${MAX_NONCE_CHARS} characters}.`);
+  return jsonReply(200, { baseUrl: ctx.baseUrl, proof: claimProof(ctx.controlSecret, nonce, ctx.baseUrl) });
 }
 
 /** Why a request is refused before anything is read: no secret, or not JSON. */
@@ -259,6 +277,13 @@ async function signBytes({ ctx, b }: ControlCall): Promise<Reply> {
   return jsonReply(200, { token, kid: signer.currentKid, issuer: signer.issuer, audience: signer.audience });
 }
 
+async function rotateKey({ ctx }: ControlCall): Promise<Reply> {
+  const kid = await ctx.signer.rotate();
+  // Kept keys are written again, so a restart on this port publishes the rotated key set.
+  await ctx.keysChanged?.();
+  return jsonReply(200, { kid });
+}
+
 const ROUTES = new Map<string, ControlHandler>([
   ['GET ', async ({ hooks }) => jsonReply(200, await hooks.info())],
   [
@@ -297,5 +322,5 @@ const ROUTES = new Map<string, ControlHandler>([
   ['GET billing', ({ ctx }) => jsonReply(200, { billed: ctx.workflows.billing })],
   ['GET stats', ({ ctx }) => jsonReply(200, ctx.stats)],
   ['POST sign', signBytes],
-  ['POST keys/rotate', async ({ ctx }) => jsonReply(200, { kid: await ctx.signer.rotate() })],
+  ['POST keys/rotate', rotateKey],
 ]);

@@ -110,6 +110,13 @@ export class WebhookSigner {
     return { kid: k.kid, privateJwk, publicJwk: k.publicJwk };
   }
 
+  /** Every key pair, the current one first, as private JWKs (with kid): what a sandbox keeps across restarts. */
+  async exportKeys(): Promise<JWK[]> {
+    return Promise.all(
+      this.keys.map(async (k) => ({ ...(await exportJWK(k.privateKey)), kid: k.kid, alg: 'RS256', use: 'sig' })),
+    );
+  }
+
   /** The claims a token for `body` carries: the genuine ones, then `o.claims` applied (null removes). */
   claimsFor(body: Buffer | Uint8Array, o: SignOptions = {}): Record<string, unknown> {
     const iat = Math.floor(this.clock.now() / 1000);

@@ -2,6 +2,7 @@
 // without the record's hashing (so `wfs --help` loads no crypto).
 import { credentialByteForms, credentialTextForms } from './credentialForms';
 import { isUtf8 } from 'node:buffer';
+import type { TlsProblem } from '../http/tlsFailure';
 
 export interface ForwardResult {
   target: string;
@@ -28,6 +29,10 @@ export interface ForwardAnswerRecord extends ForwardResult {
   redirect?: string;
   /** Why there is no full answer. */
   failure?: 'timeout' | 'network' | 'aborted';
+  /** With failure 'network': what was wrong with the app's certificate (`error` names it, with the fix). */
+  tls?: TlsProblem;
+  /** The rule said `insecure`: the app's certificate was not checked. Shown on every line of this answer. */
+  insecure?: true;
 }
 
 /** What stands for an answer body that held a credential this process holds, when the body is not text. */

@@ -4,6 +4,7 @@
 import type { Dispatcher } from 'undici';
 import { forwardableHeaders } from '../http/hopByHop';
 import { DEFAULT_DELIVERY_TIMEOUT_MS, sendDelivery, type DeliveryAnswer } from '../http/sendDelivery';
+import { targetDispatcher, type TargetTls } from '../http/targetTls';
 import type { ForwardAnswerRecord } from './deliveryRecord';
 import { answerBodyFields, sentCredentials } from './forwardAnswer';
 import { ruleMatches, type ForwardRule } from './forwardRules';
@@ -22,9 +23,14 @@ interface Target {
   rules: string[];
   headers: Record<string, string>;
   timeoutMs: number;
+  /** The first rule's `ca` or `insecure` for this URL. */
+  tls?: TargetTls;
 }
 
 export class Forwarder {
+  /** One dispatcher per target with its own TLS (by URL), made at its first delivery; closed by close(). */
+  private readonly tlsDispatchers = new Map<string, Dispatcher>();
+
   constructor(readonly options: ForwarderOptions) {}
 
   get passThrough(): boolean {
@@ -40,7 +46,8 @@ export class Forwarder {
       const seen = byUrl.get(key);
       if (seen) {
         seen.rules.push(rule.name);
-        // The first rule's value of a header wins; the longest timeout, so no rule's target is cut sooner than asked.
+        // The first rule's value of a header (and its ca or insecure) wins; the longest timeout, so no rule's target
+        // is cut sooner than asked.
         for (const [k, v] of Object.entries(rule.headers)) seen.headers[k] ??= v;
         if (rule.timeoutMs !== undefined) seen.timeoutMs = Math.max(seen.timeoutMs, rule.timeoutMs);
         continue;
@@ -50,6 +57,7 @@ export class Forwarder {
         rules: [rule.name],
         headers: { ...rule.headers },
         timeoutMs: rule.timeoutMs ?? this.options.timeoutMs ?? DEFAULT_DELIVERY_TIMEOUT_MS,
+        ...(rule.tls ? { tls: rule.tls } : {}),
       });
     }
     return [...byUrl.values()];
@@ -72,10 +80,30 @@ export class Forwarder {
           body: raw,
           headers,
           timeoutMs: t.timeoutMs,
-          dispatcher: this.options.dispatcher,
-        }).then((a) => answerRecord(a, t.rules, sentCredentials(headers)));
+          dispatcher: this.dispatcherFor(t),
+          caRemedy: 'rule',
+          ...(t.tls?.caFile !== undefined ? { caFile: t.tls.caFile } : {}),
+        }).then((a) => answerRecord(a, t.rules, sentCredentials(headers), t.tls?.insecure));
       }),
     );
+  }
+
+  private dispatcherFor(t: Target): Dispatcher | undefined {
+    if (!t.tls) return this.options.dispatcher;
+    const key = new URL(t.url).href;
+    let d = this.tlsDispatchers.get(key);
+    if (!d) {
+      d = targetDispatcher(t.tls);
+      if (d) this.tlsDispatchers.set(key, d);
+    }
+    return d ?? this.options.dispatcher;
+  }
+
+  /** Closes the targets' own connections (the receiver stopped). */
+  async close(): Promise<void> {
+    const open = [...this.tlsDispatchers.values()];
+    this.tlsDispatchers.clear();
+    await Promise.all(open.map((d) => d.destroy().catch(() => undefined)));
   }
 
   /** What the service is answered once the targets did: 200, or with pass-through the apps' own status. */
@@ -96,8 +124,14 @@ export function passThroughStatus(forwards: readonly ForwardAnswerRecord[]): num
 }
 
 /** `credentials`: what was sent to the app as a credential; an answer that echoes one keeps none of it. */
-function answerRecord(a: DeliveryAnswer, rules: string[], credentials: readonly string[]): ForwardAnswerRecord {
+function answerRecord(
+  a: DeliveryAnswer,
+  rules: string[],
+  credentials: readonly string[],
+  insecure: true | undefined,
+): ForwardAnswerRecord {
   const out: ForwardAnswerRecord = { target: a.target, rules, latencyMs: a.latencyMs };
+  if (insecure) out.insecure = true;
   if (a.status !== undefined) out.status = a.status;
   if (a.headers) out.headers = a.headers;
   if (a.body && a.body.length > 0) Object.assign(out, answerBodyFields(a.body, a.truncated === true, credentials));
@@ -106,5 +140,6 @@ function answerRecord(a: DeliveryAnswer, rules: string[], credentials: readonly 
   if (a.redirect !== undefined) out.redirect = a.redirect;
   if (a.failure) out.failure = a.failure;
   if (a.error) out.error = a.error;
+  if (a.tls) out.tls = a.tls;
   return out;
 }

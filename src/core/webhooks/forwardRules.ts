@@ -1,8 +1,11 @@
 // Forward rules: which verified deliveries go on to which of the developer's apps. A rule is a glob over the signed
 // `topic` (and optionally the signed `subTopic`), a target URL and optional extra headers. They are checked once,
 // when the receiver starts, so a bad one is refused there, named, rather than failing each delivery later.
+import { isAbsolute, resolve } from 'node:path';
 import { addressWithoutUserInfo } from '../http/addressUserInfo';
 import { httpUrlProblem } from '../http/httpUrlProblem';
+import { isLoopbackHost } from '../http/loopback';
+import { CaFileError, readCaFile, type TargetTls } from '../http/targetTls';
 import { compileTopicPattern, topicPatternProblem } from '../patterns';
 
 interface ForwardRuleInput {
@@ -16,6 +19,10 @@ interface ForwardRuleInput {
   timeoutMs?: number;
   /** How the rule is named in errors and in the record; default `topic → url`. */
   name?: string;
+  /** An https target's root: a PEM file (e.g. mkcert's rootCA.pem) trusted for this target only. */
+  ca?: string;
+  /** An https target on this machine whose certificate is not checked. */
+  insecure?: boolean;
 }
 
 export interface ForwardRule {
@@ -25,6 +32,11 @@ export interface ForwardRule {
   url: string;
   headers: Record<string, string>;
   timeoutMs?: number;
+  /** The `ca` file as the rule names it (read by withCaFiles, never by the parser). */
+  ca?: string;
+  insecure?: true;
+  /** The target's own TLS, once its `ca` was read (withCaFiles) or for `insecure`. */
+  tls?: TargetTls;
   /** Compiled globs. */
   matchTopic: (topic: string | undefined) => boolean;
   matchSubTopic: (subTopic: string | undefined) => boolean;
@@ -66,6 +78,68 @@ function compile(glob: string): (value: string | undefined) => boolean {
   return (value) => value !== undefined && pattern.matches(value);
 }
 
+/** A rule's extra headers, checked: names as RFC 9110 tokens, values on one line, none of the receiver's own. */
+function headersOf(value: unknown, label: string): Record<string, string> {
+  const headers: Record<string, string> = {};
+  if (value === undefined) return headers;
+  if (value === null || typeof value !== 'object' || Array.isArray(value))
+    throw new ForwardRuleError(`${label}: "headers" must be an object of header names to string values`);
+  for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
+    if (!HEADER_NAME.test(k)) throw new ForwardRuleError(`${label}: ${JSON.stringify(k)} is not a header name`);
+    if (RESERVED_HEADERS.has(k.toLowerCase()))
+      throw new ForwardRuleError(`${label}: the header ${k} is the receiver's to send, not a rule's`);
+    if (typeof v !== 'string' || /[\r\n\0]/.test(v))
+      throw new ForwardRuleError(`${label}: the header ${k} must be a string on one line`);
+    headers[k.toLowerCase()] = v;
+  }
+  return headers;
+}
+
+/** `ca` and `insecure`, checked: both only for an https URL, `insecure` only on this machine (a certificate not
+ * checked on the network lets anyone between read the deliveries), and not both. The file is not read here. */
+function tlsOf(o: Record<string, unknown>, url: string, label: string): Pick<ForwardRule, 'ca' | 'insecure' | 'tls'> {
+  const { ca, insecure } = o;
+  if (ca === undefined && (insecure === undefined || insecure === false)) return {};
+  if (ca !== undefined && (typeof ca !== 'string' || ca.trim() === '' || /[\0\r\n]/.test(ca)))
+    throw new ForwardRuleError(`${label}: "ca" must be the path of a PEM file, e.g. the root mkcert made (rootCA.pem)`);
+  if (insecure !== undefined && typeof insecure !== 'boolean')
+    throw new ForwardRuleError(`${label}: "insecure" must be true or false`);
+  const u = new URL(url);
+  const what = ca !== undefined ? '"ca"' : '"insecure"';
+  if (u.protocol !== 'https:')
+    throw new ForwardRuleError(`${label}: ${what} applies to an https target only; this one is ${u.protocol}//`);
+  if (ca !== undefined && insecure === true)
+    throw new ForwardRuleError(
+      `${label}: "ca" and "insecure" exclude each other: with the root in "ca", leave "insecure" out`,
+    );
+  if (typeof ca === 'string') return { ca };
+  if (!isLoopbackHost(u.hostname))
+    throw new ForwardRuleError(
+      `${label}: "insecure" is allowed for a target on this machine only (localhost, 127.0.0.1, ::1), not ${u.hostname}: give its root certificate in "ca" instead`,
+    );
+  return { insecure: true, tls: { insecure: true } };
+}
+
+/** The rules with each `ca` file read and checked (bounded, PEM certificates only); a relative path is taken from
+ * `baseDir`. A face calls it once the rules are to be used: for a workspace's rules, only once the workspace is
+ * trusted and its values agreed to, since the path is the workspace's word. Throws ForwardRuleError naming the rule. */
+export function withCaFiles(rules: readonly ForwardRule[], baseDir: string | undefined): ForwardRule[] {
+  return rules.map((rule) => {
+    if (rule.ca === undefined) return rule;
+    if (!isAbsolute(rule.ca) && baseDir === undefined)
+      throw new ForwardRuleError(
+        `${rule.name}: "ca" ${rule.ca} is a relative path, and no folder is open: give an absolute path`,
+      );
+    const file = isAbsolute(rule.ca) ? rule.ca : resolve(baseDir!, rule.ca);
+    try {
+      return { ...rule, tls: { caPem: readCaFile(file), caFile: file } };
+    } catch (err) {
+      if (err instanceof CaFileError) throw new ForwardRuleError(`${rule.name}: ${err.message}`);
+      throw err;
+    }
+  });
+}
+
 /** The rules, checked and compiled, in order; `where` names their source (a setting, a flag) in errors. */
 export function parseForwardRules(inputs: readonly unknown[], where: string): ForwardRule[] {
   return inputs.map((input, i) => parseForwardRule(input, `${where}[${i}]`));
@@ -92,19 +166,7 @@ function parseForwardRule(input: unknown, where: string): ForwardRule {
     if (p) throw new ForwardRuleError(`${label}: the subTopic pattern ${JSON.stringify(o.subTopic)} ${p}`);
     subTopic = o.subTopic;
   }
-  const headers: Record<string, string> = {};
-  if (o.headers !== undefined) {
-    if (o.headers === null || typeof o.headers !== 'object' || Array.isArray(o.headers))
-      throw new ForwardRuleError(`${label}: "headers" must be an object of header names to string values`);
-    for (const [k, v] of Object.entries(o.headers as Record<string, unknown>)) {
-      if (!HEADER_NAME.test(k)) throw new ForwardRuleError(`${label}: ${JSON.stringify(k)} is not a header name`);
-      if (RESERVED_HEADERS.has(k.toLowerCase()))
-        throw new ForwardRuleError(`${label}: the header ${k} is the receiver's to send, not a rule's`);
-      if (typeof v !== 'string' || /[\r\n\0]/.test(v))
-        throw new ForwardRuleError(`${label}: the header ${k} must be a string on one line`);
-      headers[k.toLowerCase()] = v;
-    }
-  }
+  const headers = headersOf(o.headers, label);
   let timeoutMs: number | undefined;
   if (o.timeoutMs !== undefined) {
     if (typeof o.timeoutMs !== 'number' || !Number.isInteger(o.timeoutMs) || o.timeoutMs < 1 || o.timeoutMs > 600_000)
@@ -120,6 +182,7 @@ function parseForwardRule(input: unknown, where: string): ForwardRule {
     url,
     headers,
     ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+    ...tlsOf(o, url, label),
     matchTopic,
     matchSubTopic,
   };
@@ -130,8 +193,9 @@ export function forwardEverything(url: string, where: string): ForwardRule {
   return parseForwardRule({ topic: '**', url }, where);
 }
 
-/** `--forward 'PATTERN=URL'`: PATTERN is a topic glob, optionally a space and a subTopic glob; the first `=` ends it
- * (a URL may hold more). */
+/** `--forward 'PATTERN=URL[ ca=FILE | insecure]'`: PATTERN is a topic glob, optionally a space and a subTopic glob;
+ * the first `=` ends it (a URL may hold more). After the URL and a space, one option: `ca=FILE` (the rest of the
+ * value, so a path may hold spaces) or `insecure`. */
 export function parseForwardFlag(value: string, where = '--forward'): ForwardRule {
   // The flag's value is named in every message: an address in it is shown without its user info (#74, hole 4).
   const eq = value.indexOf('=');
@@ -147,7 +211,21 @@ export function parseForwardFlag(value: string, where = '--forward'): ForwardRul
     throw new ForwardRuleError(
       `${where} ${JSON.stringify(shown)}: PATTERN is a topic glob, optionally a space and a subTopic glob`,
     );
-  return parseForwardRule({ topic, ...(subTopic ? { subTopic } : {}), url: value.slice(eq + 1) }, `${where} ${shown}`);
+  const target = targetOptions(value.slice(eq + 1).trim(), `${where} ${JSON.stringify(shown)}`);
+  return parseForwardRule({ topic, ...(subTopic ? { subTopic } : {}), ...target }, `${where} ${shown}`);
+}
+
+/** `URL`, `URL ca=FILE` or `URL insecure`: the target of a --forward flag and its one TLS option. */
+function targetOptions(text: string, label: string): { url: string; ca?: string; insecure?: true } {
+  const space = text.search(/\s/);
+  if (space < 0) return { url: text };
+  const url = text.slice(0, space);
+  const option = text.slice(space).trim();
+  if (option === 'insecure') return { url, insecure: true };
+  if (option.startsWith('ca=')) return { url, ca: option.slice(3) };
+  throw new ForwardRuleError(
+    `${label}: after the URL comes one option, ca=FILE (the root that signed an https app's certificate) or insecure (a loopback https app's certificate not checked)`,
+  );
 }
 
 /** Whether a rule takes a delivery, by its signed fields only (never what unsigned headers said). */

@@ -2,6 +2,9 @@
 // terminal, the receiver task's terminal in VS Code, and its problem matcher (which reads "forward failed").
 import { forwardFailed, type ForwardAnswerRecord } from './forwardAnswer';
 
+/** The mark of an answer from a target whose certificate the rule said not to check (`insecure`). */
+const CERTIFICATE_NOT_CHECKED = '(certificate not checked)';
+
 /** Characters of the app's body shown on the line; the panel and the JSON line have the first 4 KiB. */
 const BODY_PREVIEW = 160;
 
@@ -11,7 +14,7 @@ export function forwardLine(f: ForwardAnswerRecord): string {
     f.status === undefined
       ? (f.error ?? 'no answer')
       : `${f.status}${f.redirect !== undefined ? ` redirect to ${f.redirect} (not followed)` : ''}${f.error ? `, ${f.error}` : ''}`;
-  return `${head}: ${f.target} → ${answered} in ${f.latencyMs} ms${bodyPreview(f)}`;
+  return `${head}: ${f.target}${f.insecure ? ` ${CERTIFICATE_NOT_CHECKED}` : ''} → ${answered} in ${f.latencyMs} ms${bodyPreview(f)}`;
 }
 
 function bodyPreview(f: ForwardAnswerRecord): string {

@@ -1,10 +1,10 @@
 // The front door of core/webhooks: what the faces (CLI, extension, MCP server, test kit) may use.
-export { type DeliveryHistory, type DeliveryHistoryOptions } from './DeliveryHistory';
+export { type DeliveryHistory, type DeliveryHistoryOptions, type DeliveryQuery } from './DeliveryHistory';
 export { DEFAULT_MAX_BODY } from './Receiver';
 export { type TrustedIssuer } from './Verifier';
 export { type DeliveryRecord, forwardsOf } from './deliveryRecord';
 export { eraseHistoryFile } from './eraseHistory';
-export { type ForwardAnswerRecord, forwardFailed } from './forwardAnswer';
+export { forwardFailed } from './forwardAnswer';
 export { Forwarder } from './forwardFanOut';
 export {
   forwardEverything,
@@ -13,6 +13,7 @@ export {
   parseForwardFlag,
   parseForwardRules,
   ruleMatches,
+  withCaFiles,
 } from './forwardRules';
 export { forwardLine } from './forwardText';
 export { fileModeWarning, HISTORY_FILE_MODE, octal } from './historyFile';

@@ -27,7 +27,7 @@ type UnknownCause =
   /** The service answered 5xx, or 2xx without a workflow: it may have started one all the same. */
   | 'service-error';
 
-export interface OutcomeUnknownResult {
+export interface StartOutcomeUnknown {
   kind: 'outcome-unknown';
   correlationId: string;
   cause: UnknownCause;
@@ -37,7 +37,7 @@ export interface OutcomeUnknownResult {
   error?: Error;
 }
 
-export type BilledStartOutcome<T = StartResult> = Started<T> | NotSent | OutcomeUnknownResult;
+export type BilledStartOutcome<T = StartResult> = Started<T> | NotSent | StartOutcomeUnknown;
 
 /** What sends the start: the workflow client, or a face's wrapper that also records the workflow. */
 export type SendStart<T> = (req: StartRequest, options: { signal: AbortSignal; wire: RequestWire }) => Promise<T>;
@@ -64,7 +64,7 @@ export async function startBilledWorkflow<T>(
   };
   const abort = new AbortController();
   const notSent = (): NotSent => ({ kind: 'not-sent', correlationId });
-  const unknown = (cause: UnknownCause, detail: string, error?: Error): OutcomeUnknownResult => ({
+  const unknown = (cause: UnknownCause, detail: string, error?: Error): StartOutcomeUnknown => ({
     kind: 'outcome-unknown',
     correlationId,
     cause,

@@ -9,7 +9,7 @@ export {
 export { WorkflowFollower } from './WorkflowFollower';
 export { type PollOutcome, WorkflowPoller } from './WorkflowPoller';
 export { type TrackedWorkflow, WorkflowStore } from './WorkflowStore';
-export { type BilledStartOutcome, type OutcomeUnknownResult, startBilledWorkflow } from './billedStart';
+export { type BilledStartOutcome, type StartOutcomeUnknown, startBilledWorkflow } from './billedStart';
 export { checkCorrelationId, findByCorrelationId, generateCorrelationId, MAX_CORRELATION_ID } from './correlationId';
 export { DEFAULT_POLL_DEADLINE_MS } from './pollSchedule';
 export { productRefusalAdvice } from './productSuggestion';

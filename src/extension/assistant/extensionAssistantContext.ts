@@ -26,6 +26,7 @@ import type { TrackedWorkflow, Workflow } from '../../core/workflows';
 import { SettingError } from '../receiver/addressSetting';
 import type { Services } from '../services';
 import { restrictedModeRefusal } from '../trust/restrictedMode';
+import { COMMANDS } from '../commandIds';
 
 const START_BILLED = 'Start (Billed)';
 
@@ -60,9 +61,9 @@ export class ExtensionAssistantContext implements AssistantContext {
       },
       records: async () => {
         await receiver.ready();
-        return receiver.history.all();
+        return receiver.deliveries.all();
       },
-      body: (id) => receiver.history.body(id),
+      body: (id) => receiver.deliveries.body(id),
       onChange: (listener) => {
         const sub = receiver.onDidReceive(() => listener());
         return () => sub.dispose();
@@ -82,7 +83,11 @@ export class ExtensionAssistantContext implements AssistantContext {
     const env = this.current();
     const name = env?.name ?? this.s.environments.currentName;
     const isSandbox = name === SANDBOX_ENVIRONMENT;
-    return { name, baseUrl: env?.baseUrl || (isSandbox ? (this.s.sandbox.info?.baseUrl ?? '') : ''), isSandbox };
+    const baseUrl = env?.baseUrl || (isSandbox ? (this.s.sandbox.info?.baseUrl ?? '') : '');
+    if (isSandbox) return { name, baseUrl, isSandbox };
+    // Said to the model, which relays it: the CLI and MCP tools speak English (docs/agents.md).
+    const toSandbox = 'To start one for free, the user picks the Sandbox with "Workflow Service: Switch Environment…".';
+    return { name, baseUrl, isSandbox, toSandbox };
   }
 
   checkSending(): void {
@@ -195,7 +200,7 @@ export class ExtensionAssistantContext implements AssistantContext {
     const env = this.signedInEnvironment();
     const sandbox = env.name === SANDBOX_ENVIRONMENT ? await this.s.sandbox.ensureStarted() : undefined;
     // The command asks the user for a real environment's username and password itself: they never reach the model.
-    const report = await vscode.commands.executeCommand<ProbeReport | undefined>('wfs.probeService', {
+    const report = await vscode.commands.executeCommand<ProbeReport | undefined>(COMMANDS.probeService, {
       environment: env.name,
       includeRefusal: false,
       ...(sandbox ? { username: sandbox.username, password: sandbox.password } : {}),

@@ -2,6 +2,7 @@
 // group or one case; a failure's message is the fix; "Rerun Failed Tests" sends only those. The scorecard webview
 // stays the readable report (the run opens it).
 import * as vscode from 'vscode';
+import { Disposable } from '../disposable';
 import { AUDIT_CASES, type AuditCaseResult, auditGroup } from '../../core/audit';
 import type { AuditPanel } from '../panel/auditPanel';
 
@@ -13,10 +14,11 @@ export interface AuditTestOutcome {
   notSent?: true;
 }
 
-export class AuditTestController implements vscode.Disposable {
-  readonly controller = vscode.tests.createTestController('wfs.receiverAudit', 'Webhook Receiver Audit');
+export class AuditTestController extends Disposable {
+  readonly controller = this.register(vscode.tests.createTestController('wfs.receiverAudit', 'Webhook Receiver Audit'));
 
   constructor(private readonly panel: AuditPanel) {
+    super();
     for (const c of AUDIT_CASES) {
       const groupId = `group:${auditGroup(c.rule)}`;
       let group = this.controller.items.get(groupId);
@@ -106,9 +108,5 @@ export class AuditTestController implements vscode.Disposable {
       run.end();
     }
     return outcomes;
-  }
-
-  dispose(): void {
-    this.controller.dispose();
   }
 }

@@ -4,6 +4,7 @@
 // extension that asks for a session gets VS Code's own consent prompt first. Accounts are keyed by envName (a session
 // id and scope are text); each call resolves the name's value now.
 import * as vscode from 'vscode';
+import { Disposable } from '../disposable';
 import type { EnvironmentRegistry } from '../environments/environmentRegistry';
 import type { AuthService } from './authService';
 
@@ -12,18 +13,20 @@ const AUTH_PROVIDER_LABEL = 'Workflow Service';
 
 const sessionId = (envName: string) => `wfs:${envName}`;
 
-export class AccountsProvider implements vscode.AuthenticationProvider, vscode.Disposable {
-  private readonly changed = new vscode.EventEmitter<vscode.AuthenticationProviderAuthenticationSessionsChangeEvent>();
+export class AccountsProvider extends Disposable implements vscode.AuthenticationProvider {
+  private readonly changed = this.register(
+    new vscode.EventEmitter<vscode.AuthenticationProviderAuthenticationSessionsChangeEvent>(),
+  );
   readonly onDidChangeSessions = this.changed.event;
   /** The account each environment was last announced with (for added / removed / changed events). */
   private readonly announced = new Map<string, string>();
-  private readonly disposables: vscode.Disposable[] = [];
 
   constructor(
     private readonly auth: AuthService,
     private readonly environments: EnvironmentRegistry,
   ) {
-    this.disposables.push(
+    super();
+    this.registerAll(
       auth.onDidChange((envName) => void this.announce(envName)),
       vscode.authentication.registerAuthenticationProvider(AUTH_PROVIDER_ID, AUTH_PROVIDER_LABEL, this, {
         supportsMultipleAccounts: true,
@@ -105,10 +108,5 @@ export class AccountsProvider implements vscode.AuthenticationProvider, vscode.D
       removed: before && !now ? [s(before)] : [],
       changed: before && now ? [s(now)] : [],
     });
-  }
-
-  dispose(): void {
-    for (const d of this.disposables) d.dispose();
-    this.changed.dispose();
   }
 }

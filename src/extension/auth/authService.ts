@@ -1,6 +1,7 @@
 // Sign-in per environment value: one TokenManager each, over SecretStorage (tokens, and the password only when the
 // user opted in to silent re-sign-in). Other windows follow through secrets.onDidChange (TokenManager.load).
 import * as vscode from 'vscode';
+import { Disposable } from '../disposable';
 import {
   type Credentials,
   passwordKeyFor,
@@ -19,6 +20,8 @@ import type { ExtensionLog } from '../log/extensionLog';
 import type { SandboxHost } from '../sandboxHost';
 import { SecretStorageStore } from '../secretStorageStore';
 import { restrictedModeRefusal, WaitsForTrust } from '../trust/restrictedMode';
+import { COMMANDS } from '../commandIds';
+import { SETTINGS } from '../settingKeys';
 
 export interface SignInArgs {
   environment?: string;
@@ -29,11 +32,11 @@ export interface SignInArgs {
 
 const REMEMBER_SETTING = 'auth.rememberPasswordForSilentSignIn';
 
-export class AuthService implements vscode.Disposable, EnvironmentFollower {
+export class AuthService extends Disposable implements EnvironmentFollower {
   /** One TokenManager per environment value: a value whose origins changed is a new key, with no secret stored.
    * `loaded` settles once its stored sign-in was read: before that it reads as signed out. */
   private readonly managers = new Map<Environment, { manager: TokenManager; loaded: Promise<unknown> }>();
-  private readonly changed = new vscode.EventEmitter<string>();
+  private readonly changed = this.register(new vscode.EventEmitter<string>());
   /** Fires with the name (envName) of an environment whose sign-in changed, or whose value was let go. */
   readonly onDidChange = this.changed.event;
   private readonly warnedLapse = new Set<string>();
@@ -43,9 +46,10 @@ export class AuthService implements vscode.Disposable, EnvironmentFollower {
     private readonly secrets: vscode.SecretStorage,
     private readonly environments: EnvironmentRegistry,
     private readonly sandbox: SandboxHost,
-    private readonly log: ExtensionLog,
+    private readonly output: ExtensionLog,
     private readonly clock: Clock,
   ) {
+    super();
     void this.forgetUnboundSecrets();
   }
 
@@ -57,7 +61,7 @@ export class AuthService implements vscode.Disposable, EnvironmentFollower {
         await this.secrets.delete(`wfs.password.${name}`);
       }
     } catch (err) {
-      this.log.warn(
+      this.output.warn(
         `VS Code's secret storage could not remove sign-ins stored before they were bound to an address (${(err as Error).message}); they are never used.`,
       );
     }
@@ -79,12 +83,12 @@ export class AuthService implements vscode.Disposable, EnvironmentFollower {
           this.secrets.delete(secretKeyFor(env.key)),
           this.secrets.delete(passwordKeyFor(env.key)),
         ]).catch((err: Error) =>
-          this.log.warn(
+          this.output.warn(
             `VS Code's secret storage could not remove the stopped sandbox's sign-in (${err.message}); it is never used again.`,
           ),
         );
       } else if (now && now.key !== env.key)
-        this.log.warn(
+        this.output.warn(
           `${env.name}: its address changed (${now.key}); its sign-in stays with the old address, so sign in again.`,
         );
       this.changed.fire(env.name);
@@ -157,22 +161,22 @@ export class AuthService implements vscode.Disposable, EnvironmentFollower {
       remove: `could not remove your stored sign-in to ${env.name}`,
     }[f.operation];
     const text = `VS Code's secret storage ${what} (${f.error.message}).`;
-    this.log.warn(text);
+    this.output.warn(text);
     const key = `${env.name}:${f.operation}`;
     if (this.warnedStorage.has(key)) return;
     this.warnedStorage.add(key);
-    void vscode.window.showWarningMessage(text, 'Show Log').then((a) => a && this.log.show());
+    void vscode.window.showWarningMessage(text, 'Show Log').then((a) => a && this.output.show());
   }
 
   private onState(env: Environment, e: TokenStateEvent): void {
     const name = env.name;
-    this.log.info(`${name}: sign-in state ${e.state}${e.error ? ` (${e.error.message})` : ''}`);
+    this.output.info(`${name}: sign-in state ${e.state}${e.error ? ` (${e.error.message})` : ''}`);
     this.changed.fire(name);
     if (e.state === 'lapsing-soon' && e.refreshExpiresAt && !this.warnedLapse.has(`${name}:${e.refreshExpiresAt}`)) {
       this.warnedLapse.add(`${name}:${e.refreshExpiresAt}`);
       void this.rememberedCredentials(env).then((silent) => {
         if (silent) {
-          return this.log.info(
+          return this.output.info(
             `${name}: the sign-in lapses at ${new Date(e.refreshExpiresAt!).toISOString()}; silent re-sign-in is on`,
           );
         }
@@ -182,7 +186,7 @@ export class AuthService implements vscode.Disposable, EnvironmentFollower {
             `Your sign-in to ${name} lapses at ${when} (midnight US Eastern). Sign in again to stay signed in.`,
             'Sign In',
           )
-          .then((a) => a && vscode.commands.executeCommand('wfs.signIn', { environment: name }));
+          .then((a) => a && vscode.commands.executeCommand(COMMANDS.signIn, { environment: name }));
       });
     }
     if (e.state === 'expired')
@@ -191,7 +195,7 @@ export class AuthService implements vscode.Disposable, EnvironmentFollower {
           `Your sign-in to ${name} has lapsed (midnight US Eastern). Sign in again to go on.`,
           'Sign In',
         )
-        .then((a) => a && vscode.commands.executeCommand('wfs.signIn', { environment: name }));
+        .then((a) => a && vscode.commands.executeCommand(COMMANDS.signIn, { environment: name }));
   }
 
   async signIn(args: SignInArgs = {}): Promise<boolean> {
@@ -211,7 +215,7 @@ export class AuthService implements vscode.Disposable, EnvironmentFollower {
       void vscode.window
         .showErrorMessage(`There is no environment "${name}": add it to the wfs.environments setting.`, 'Open Settings')
         .then((a) => {
-          if (a) void vscode.commands.executeCommand('workbench.action.openSettings', 'wfs.environments');
+          if (a) void vscode.commands.executeCommand('workbench.action.openSettings', SETTINGS.environments);
         });
       return false;
     }
@@ -253,17 +257,17 @@ export class AuthService implements vscode.Disposable, EnvironmentFollower {
         () => manager.signIn({ username: username.trim(), password, userAlias }),
       );
     } catch (err) {
-      void showError(this.log, `Sign-in to ${name}`, err);
+      void showError(this.output, `Sign-in to ${name}`, err);
       return false;
     }
-    this.log.info(`Signed in to ${name} as ${username.trim()}${userAlias ? ` (alias ${userAlias})` : ''}`);
+    this.output.info(`Signed in to ${name} as ${username.trim()}${userAlias ? ` (alias ${userAlias})` : ''}`);
     // The sign-in succeeded: a password the storage cannot keep only means no silent re-sign-in.
     if (vscode.workspace.getConfiguration('wfs').get<boolean>(REMEMBER_SETTING))
       await this.secrets
         .store(passwordKeyFor(env.key), JSON.stringify({ username: username.trim(), password, userAlias }))
         .then(undefined, (err: Error) => {
           const text = `Signed in to ${name}, but VS Code's secret storage did not keep the password for silent re-sign-in (${err.message}): you will be asked to sign in when the sign-in lapses.`;
-          this.log.warn(text);
+          this.output.warn(text);
           void vscode.window.showWarningMessage(text);
         });
     return true;
@@ -281,17 +285,17 @@ export class AuthService implements vscode.Disposable, EnvironmentFollower {
         failures.push(`the remembered password was not removed (${err.message})`),
       );
     this.changed.fire(name);
-    if (failures.length === 0) return this.log.info(`Signed out of ${name}`);
+    if (failures.length === 0) return this.output.info(`Signed out of ${name}`);
     const text = `Signed out of ${name}: ${failures.join('; ')}.`;
-    this.log.error(text);
+    this.output.error(text);
     void vscode.window
       .showErrorMessage(text, 'Sign Out Again')
-      .then((a) => a && vscode.commands.executeCommand('wfs.signOut', name));
+      .then((a) => a && vscode.commands.executeCommand(COMMANDS.signOut, name));
   }
 
-  dispose(): void {
+  override dispose(): void {
     for (const { manager } of this.managers.values()) manager.dispose();
     this.managers.clear();
-    this.changed.dispose();
+    super.dispose();
   }
 }

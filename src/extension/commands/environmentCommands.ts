@@ -2,11 +2,13 @@
 import * as vscode from 'vscode';
 import { SANDBOX_ENVIRONMENT } from '../../core/environments';
 import type { Services } from '../services';
+import { COMMANDS } from '../commandIds';
+import { SETTINGS } from '../settingKeys';
 
 type MenuItem = vscode.QuickPickItem & { run: () => Thenable<unknown> | Promise<unknown> };
 
 export function registerEnvironmentCommands(s: Services): vscode.Disposable[] {
-  return [vscode.commands.registerCommand('wfs.switchEnvironment', (name?: string) => switchEnvironment(s, name))];
+  return [vscode.commands.registerCommand(COMMANDS.switchEnvironment, (name?: string) => switchEnvironment(s, name))];
 }
 
 async function switchEnvironment(s: Services, name?: string): Promise<string | undefined> {
@@ -39,13 +41,16 @@ async function switchEnvironment(s: Services, name?: string): Promise<string | u
       run: () => s.auth.signOut(current),
     });
   else
-    items.push({ label: `$(sign-in) Sign In to ${current}…`, run: () => vscode.commands.executeCommand('wfs.signIn') });
+    items.push({
+      label: `$(sign-in) Sign In to ${current}…`,
+      run: () => vscode.commands.executeCommand(COMMANDS.signIn),
+    });
   if (current === SANDBOX_ENVIRONMENT && !s.sandbox.info)
     items.push({ label: '$(play) Start Sandbox', run: () => s.sandbox.startWithUi() });
   items.push({
     label: '$(settings-gear) Configure Environments…',
-    description: 'wfs.environments',
-    run: () => vscode.commands.executeCommand('workbench.action.openSettings', 'wfs.environments'),
+    description: SETTINGS.environments,
+    run: () => vscode.commands.executeCommand('workbench.action.openSettings', SETTINGS.environments),
   });
   const pick = await vscode.window.showQuickPick(items, {
     title: 'Workflow Service: Environment',

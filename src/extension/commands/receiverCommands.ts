@@ -9,16 +9,18 @@ import { httpUrlProblem, ListenError } from '../../core/http';
 import { SettingError } from '../receiver/addressSetting';
 import type { Services } from '../services';
 import { SANDBOX_ENVIRONMENT } from '../../core/environments';
+import { COMMANDS } from '../commandIds';
+import { SETTINGS } from '../settingKeys';
 
 export function registerReceiverCommands(s: Services): vscode.Disposable[] {
   return [
-    vscode.commands.registerCommand('wfs.startReceiver', () => startReceiver(s)),
-    vscode.commands.registerCommand('wfs.stopReceiver', () => s.receiver.stop()),
-    vscode.commands.registerCommand('wfs.testPublicAddress', (args?: { timeoutMs?: number }) =>
+    vscode.commands.registerCommand(COMMANDS.startReceiver, () => startReceiver(s)),
+    vscode.commands.registerCommand(COMMANDS.stopReceiver, () => s.receiver.stop()),
+    vscode.commands.registerCommand(COMMANDS.testPublicAddress, (args?: { timeoutMs?: number }) =>
       testPublicAddressCommand(s, typeof args?.timeoutMs === 'number' ? args.timeoutMs : undefined),
     ),
-    vscode.commands.registerCommand('wfs.choosePublicAddress', () => choosePublicAddress(s)),
-    vscode.commands.registerCommand('wfs.copyReceiverUrl', async (which?: 'local' | 'public') => {
+    vscode.commands.registerCommand(COMMANDS.choosePublicAddress, () => choosePublicAddress(s)),
+    vscode.commands.registerCommand(COMMANDS.copyReceiverUrl, async (which?: 'local' | 'public') => {
       const info = s.receiver.info;
       if (!info)
         return void vscode.window
@@ -45,37 +47,38 @@ async function startReceiver(s: Services): Promise<ReceiverInfo | undefined> {
         ...buttons,
       )
       .then(
-        (a) => a && vscode.commands.executeCommand('wfs.copyReceiverUrl', a === 'Copy Local URL' ? 'local' : 'public'),
+        (a) =>
+          a && vscode.commands.executeCommand(COMMANDS.copyReceiverUrl, a === 'Copy Local URL' ? 'local' : 'public'),
       );
     return info;
   } catch (err) {
     if (err instanceof PublicAddressError) {
       // The receiver runs; its public address did not open. Say why, and offer the setting at fault or the other
       // sources.
-      s.log.warn(err.message);
+      s.output.warn(err.message);
       const setting = err.setting;
       void vscode.window
         .showWarningMessage(err.message, ...(setting ? ['Open Settings'] : []), 'Choose Address Source', 'Show Log')
         .then((a) => {
           if (a === 'Open Settings') void vscode.commands.executeCommand('workbench.action.openSettings', setting);
-          else if (a === 'Choose Address Source') void vscode.commands.executeCommand('wfs.choosePublicAddress');
-          else if (a === 'Show Log') s.log.show();
+          else if (a === 'Choose Address Source') void vscode.commands.executeCommand(COMMANDS.choosePublicAddress);
+          else if (a === 'Show Log') s.output.show();
         });
     } else if (err instanceof SettingError) {
       // Nothing was started: a setting the receiver needs holds something it cannot use.
       const message = `The webhook receiver could not start: ${err.message}.`;
-      s.log.error(message);
+      s.output.error(message);
       void vscode.window
         .showErrorMessage(message, 'Open Settings')
         .then((a) => a && vscode.commands.executeCommand('workbench.action.openSettings', err.setting));
     } else if (err instanceof ListenError) {
       // The port is the user's setting: say so, and open it.
       const message = `The webhook receiver could not start: ${err.message} (wfs.receiver.port is ${err.port}).`;
-      s.log.error(message);
+      s.output.error(message);
       void vscode.window
         .showErrorMessage(message, 'Open Settings')
-        .then((a) => a && vscode.commands.executeCommand('workbench.action.openSettings', 'wfs.receiver.port'));
-    } else void showError(s.log, 'Start receiver', err);
+        .then((a) => a && vscode.commands.executeCommand('workbench.action.openSettings', SETTINGS.receiverPort));
+    } else void showError(s.output, 'Start receiver', err);
     return s.receiver.info;
   }
 }
@@ -135,11 +138,11 @@ async function choosePublicAddress(s: Services): Promise<PublicAddressSource | u
       validateInput: publicUrlInputProblem,
     });
     if (!url) return undefined;
-    await s.receiver.settings.update('wfs.receiver.publicUrl', url.trim());
+    await s.receiver.settings.update(SETTINGS.receiverPublicUrl, url.trim());
   }
   // Choosing localtunnel is asking for it: a remembered "no" would otherwise never be asked again.
   if (pick.source === 'localtunnel') await s.receiver.consent.forgetAll();
-  await s.receiver.settings.update('wfs.receiver.publicAddress', pick.source);
+  await s.receiver.settings.update(SETTINGS.receiverPublicAddress, pick.source);
   void vscode.window
     .showInformationMessage(
       `The receiver's public address now comes from: ${SOURCE_ITEMS[pick.source].label}. Restart the receiver to use it.`,
@@ -147,8 +150,8 @@ async function choosePublicAddress(s: Services): Promise<PublicAddressSource | u
     )
     .then(async (a) => {
       if (!a) return;
-      await vscode.commands.executeCommand('wfs.stopReceiver');
-      await vscode.commands.executeCommand('wfs.startReceiver');
+      await vscode.commands.executeCommand(COMMANDS.stopReceiver);
+      await vscode.commands.executeCommand(COMMANDS.startReceiver);
     });
   return pick.source;
 }
@@ -174,7 +177,7 @@ const HOP_NAMES: Record<string, string> = {
 async function testPublicAddressCommand(s: Services, timeoutMs?: number): Promise<PublicAddressTestResult | undefined> {
   // The test sends a signed delivery off this machine, through the public address.
   if (!vscode.workspace.isTrusted) {
-    void showError(s.log, 'Test public address', new WaitsForTrust('Sending a delivery through the public address'));
+    void showError(s.output, 'Test public address', new WaitsForTrust('Sending a delivery through the public address'));
     return undefined;
   }
   try {
@@ -194,12 +197,12 @@ async function testPublicAddressCommand(s: Services, timeoutMs?: number): Promis
           'Show Log',
         )
         .then((a) => {
-          if (a === 'Choose Address Source') void vscode.commands.executeCommand('wfs.choosePublicAddress');
-          else if (a === 'Show Log') s.log.show();
+          if (a === 'Choose Address Source') void vscode.commands.executeCommand(COMMANDS.choosePublicAddress);
+          else if (a === 'Show Log') s.output.show();
         });
     return r;
   } catch (err) {
-    void showError(s.log, 'Test public address', err);
+    void showError(s.output, 'Test public address', err);
     return undefined;
   }
 }

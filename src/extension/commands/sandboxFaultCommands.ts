@@ -11,6 +11,7 @@ import {
   type DeliveryFaults,
 } from '../../core/sandbox';
 import type { SandboxHost } from '../sandboxHost';
+import { COMMANDS } from '../commandIds';
 
 function kindDescription(kind: DeliveryFaultKind): string {
   switch (kind) {
@@ -86,10 +87,10 @@ async function addDeliveryFault(
 
 export function registerSandboxFaultCommands(sandbox: SandboxHost): vscode.Disposable[] {
   return [
-    vscode.commands.registerCommand('wfs.addSandboxDeliveryFault', (args?: Partial<DeliveryFaultRequest>) =>
+    vscode.commands.registerCommand(COMMANDS.addSandboxDeliveryFault, (args?: Partial<DeliveryFaultRequest>) =>
       addDeliveryFault(sandbox, args && typeof args === 'object' ? args : undefined),
     ),
-    vscode.commands.registerCommand('wfs.clearSandboxDeliveryFaults', () => {
+    vscode.commands.registerCommand(COMMANDS.clearSandboxDeliveryFaults, () => {
       const had = sandbox.clearDeliveryFaults();
       void vscode.window.showInformationMessage(
         had ? vscode.l10n.t('Sandbox delivery faults cleared.') : vscode.l10n.t('The sandbox had no delivery faults.'),

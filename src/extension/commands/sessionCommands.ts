@@ -4,13 +4,14 @@ import { type Environment, SANDBOX_ENVIRONMENT } from '../../core/environments';
 import type { ExplorerNode } from '../explorer/explorerTree';
 import type { Services } from '../services';
 import { pickOrType } from './pickOrType';
+import { COMMANDS } from '../commandIds';
 
 export function registerSessionCommands(s: Services): vscode.Disposable[] {
   return [
-    vscode.commands.registerCommand('wfs.addSession', (arg?: string | ExplorerNode) =>
+    vscode.commands.registerCommand(COMMANDS.addSession, (arg?: string | ExplorerNode) =>
       addSession(s, typeof arg === 'string' ? arg : undefined),
     ),
-    vscode.commands.registerCommand('wfs.removeSession', (node?: ExplorerNode) => {
+    vscode.commands.registerCommand(COMMANDS.removeSession, (node?: ExplorerNode) => {
       if (node?.kind === 'session') s.workflows.removeSession(node.env, node.sessionId);
     }),
   ];
@@ -48,6 +49,6 @@ async function addSession(s: Services, given?: string): Promise<string | undefin
   }
   if (!s.workflows.store.addSession(env, sessionId))
     void vscode.window.showInformationMessage(`${sessionId} is already in the explorer.`);
-  else s.log.info(`${env.name}: added session ${sessionId}`);
+  else s.output.info(`${env.name}: added session ${sessionId}`);
   return sessionId;
 }

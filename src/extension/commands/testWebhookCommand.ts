@@ -9,6 +9,7 @@ import { buildTestWebhookRequest, sendTestWebhook, testWebhookIds, type TestWebh
 import { showError } from '../errors/showError';
 import { WaitsForTrust } from '../trust/restrictedMode';
 import type { Services } from '../services';
+import { COMMANDS } from '../commandIds';
 
 const LAST_KEY = 'wfs.testWebhook.last';
 
@@ -29,7 +30,7 @@ interface Remembered {
 
 export function registerTestWebhookCommand(s: Services): vscode.Disposable[] {
   return [
-    vscode.commands.registerCommand('wfs.sendTestWebhook', (args?: TestWebhookArgs) =>
+    vscode.commands.registerCommand(COMMANDS.sendTestWebhook, (args?: TestWebhookArgs) =>
       sendTestWebhookCommand(s, args ?? {}),
     ),
   ];
@@ -64,7 +65,7 @@ async function sendTestWebhookCommand(
     env = s.environments.resolve(s.environments.currentName);
     manager = await s.auth.require(env);
   } catch (err) {
-    void showError(s.log, 'Send test webhook', err);
+    void showError(s.output, 'Send test webhook', err);
     return undefined;
   }
   const headers = await askHeaders(s, args);
@@ -93,7 +94,7 @@ async function sendTestWebhookCommand(
       s.clock.now(),
       serviceIsLocal,
     );
-    s.log.info(`${env.name}: send test webhook ${request.webhookId} (${headers.topic}) to ${address}`);
+    s.output.info(`${env.name}: send test webhook ${request.webhookId} (${headers.topic}) to ${address}`);
     const { outcome } = await vscode.window.withProgress(
       { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Sending a test webhook…') },
       () => sendTestWebhook(env.testWebhookUrl, request, { tokens: manager, gate: manager.gate, clock: s.clock }),
@@ -102,7 +103,7 @@ async function sendTestWebhookCommand(
     showOutcome(s, env.name, ids, address, outcome);
     return { webhookId: ids.webhookId, address, outcome };
   } catch (err) {
-    void showError(s.log, 'Send test webhook', err);
+    void showError(s.output, 'Send test webhook', err);
     return undefined;
   }
 }
@@ -146,7 +147,7 @@ async function askAddress(s: Services, envName: string, serviceIsLocal: boolean)
       'Start Receiver',
       'Enter an Address',
     );
-    if (start === 'Start Receiver') receiver = await vscode.commands.executeCommand('wfs.startReceiver');
+    if (start === 'Start Receiver') receiver = await vscode.commands.executeCommand(COMMANDS.startReceiver);
     else if (start !== 'Enter an Address') return undefined;
   }
   const suggested = receiver ? (serviceIsLocal ? receiver.localUrl : (receiver.publicUrl ?? '')) : '';
@@ -173,10 +174,10 @@ function showOutcome(
   const shown = ids.headerWebhookId ? `${ids.webhookId} (X-Svc-Webhook-Id ${ids.headerWebhookId})` : ids.webhookId;
   const message = vscode.l10n.t('Test webhook {0} sent to {1}: {2}.', shown, address, outcome.summary);
   if (outcome.failed) {
-    s.log.warn(`${envName}: test webhook ${shown}: ${outcome.summary}`);
+    s.output.warn(`${envName}: test webhook ${shown}: ${outcome.summary}`);
     void vscode.window.showWarningMessage(message);
   } else {
-    s.log.info(`${envName}: test webhook ${shown}: ${outcome.summary}`);
+    s.output.info(`${envName}: test webhook ${shown}: ${outcome.summary}`);
     void vscode.window.showInformationMessage(message);
   }
 }

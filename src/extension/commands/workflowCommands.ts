@@ -8,7 +8,7 @@ import {
   checkCorrelationId,
   findByCorrelationId,
   generateCorrelationId,
-  type OutcomeUnknownResult,
+  type StartOutcomeUnknown,
   type Product,
   type TrackedWorkflow,
 } from '../../core/workflows';
@@ -17,6 +17,7 @@ import type { ExplorerNode } from '../explorer/explorerTree';
 import { workflowJsonUri } from '../explorer/workflowJsonDocuments';
 import type { Services } from '../services';
 import { pickOrType } from './pickOrType';
+import { COMMANDS } from '../commandIds';
 
 interface StartWorkflowArgs {
   sessionId?: string;
@@ -35,17 +36,17 @@ export function registerWorkflowCommands(s: Services): vscode.Disposable[] {
     return w[field];
   };
   return [
-    vscode.commands.registerCommand('wfs.startWorkflow', (arg?: ExplorerNode | StartWorkflowArgs) =>
+    vscode.commands.registerCommand(COMMANDS.startWorkflow, (arg?: ExplorerNode | StartWorkflowArgs) =>
       startWorkflow(
         s,
         arg && 'kind' in arg ? (arg.kind === 'session' ? { sessionId: arg.sessionId } : {}) : (arg ?? {}),
       ),
     ),
-    vscode.commands.registerCommand('wfs.findWorkflows', (args?: FindWorkflowsArgs) => findWorkflows(s, args ?? {})),
-    vscode.commands.registerCommand('wfs.refreshWorkflow', (node?: WorkflowNode) => refreshWorkflow(s, node)),
-    vscode.commands.registerCommand('wfs.refresh', () => refreshAll(s)),
-    vscode.commands.registerCommand('wfs.reconfirmWorkflow', (node?: WorkflowNode) => reconfirmWorkflow(s, node)),
-    vscode.commands.registerCommand('wfs.openWorkflowJson', async (node?: WorkflowNode) => {
+    vscode.commands.registerCommand(COMMANDS.findWorkflows, (args?: FindWorkflowsArgs) => findWorkflows(s, args ?? {})),
+    vscode.commands.registerCommand(COMMANDS.refreshWorkflow, (node?: WorkflowNode) => refreshWorkflow(s, node)),
+    vscode.commands.registerCommand(COMMANDS.refresh, () => refreshAll(s)),
+    vscode.commands.registerCommand(COMMANDS.reconfirmWorkflow, (node?: WorkflowNode) => reconfirmWorkflow(s, node)),
+    vscode.commands.registerCommand(COMMANDS.openWorkflowJson, async (node?: WorkflowNode) => {
       const w = await nodeOrPick(s, node, 'Open Raw JSON');
       if (!w) return;
       const doc = await vscode.workspace.openTextDocument(workflowJsonUri(w.env, w.workflowId));
@@ -53,10 +54,10 @@ export function registerWorkflowCommands(s: Services): vscode.Disposable[] {
       await vscode.window.showTextDocument(doc, { preview: true });
       return doc.uri.toString();
     }),
-    vscode.commands.registerCommand('wfs.copyWorkflowId', copy('workflowId')),
-    vscode.commands.registerCommand('wfs.copyRunId', copy('runId')),
-    vscode.commands.registerCommand('wfs.copyCorrelationId', copy('correlationId')),
-    vscode.commands.registerCommand('wfs.removeWorkflow', (node?: WorkflowNode) => {
+    vscode.commands.registerCommand(COMMANDS.copyWorkflowId, copy('workflowId')),
+    vscode.commands.registerCommand(COMMANDS.copyRunId, copy('runId')),
+    vscode.commands.registerCommand(COMMANDS.copyCorrelationId, copy('correlationId')),
+    vscode.commands.registerCommand(COMMANDS.removeWorkflow, (node?: WorkflowNode) => {
       if (node?.kind === 'workflow') s.workflows.remove(node.env, node.workflowId);
     }),
   ];
@@ -122,7 +123,7 @@ async function startWorkflow(s: Services, args: StartWorkflowArgs): Promise<Trac
     env = s.environments.resolve(s.environments.currentName);
     manager = await s.auth.require(env);
   } catch (err) {
-    void showError(s.log, 'Start workflow', err);
+    void showError(s.output, 'Start workflow', err);
     return undefined;
   }
   const sessionId = args.sessionId ?? (await pickSession(s, env));
@@ -189,13 +190,13 @@ async function startWorkflow(s: Services, args: StartWorkflowArgs): Promise<Trac
     if (err instanceof EnvironmentChanged) return environmentChangedBeforeStart(s, err, asked, args);
     if (err instanceof ServiceError && err.kind === 'not-found') {
       // The session itself is unknown there: say which, and offer to drop it from the explorer.
-      s.log.error(`Start workflow: ${err.advice}`);
+      s.output.error(`Start workflow: ${err.advice}`);
       void vscode.window
         .showErrorMessage(`Start workflow: ${err.advice}`, 'Remove from Explorer')
         .then((a) => a && s.workflows.removeSession(env, sessionId));
       return undefined;
     }
-    void showError(s.log, 'Start workflow', err, { billed: true });
+    void showError(s.output, 'Start workflow', err, { billed: true });
     return undefined;
   }
 }
@@ -217,7 +218,7 @@ function renderStart(
       return w;
     }
     case 'not-sent':
-      s.log.info(`${env.name}: the start (correlationId ${req.correlationId}) was cancelled before it was sent`);
+      s.output.info(`${env.name}: the start (correlationId ${req.correlationId}) was cancelled before it was sent`);
       void vscode.window.showInformationMessage(
         'The start was cancelled before the service took it: no workflow was started, nothing was billed.',
       );
@@ -226,7 +227,7 @@ function renderStart(
       if (outcome.cause === 'stopped-after-send') return afterCancelledStart(s, env, req);
       // The answer was lost after the request left: the service may hold the workflow. Look before offering anything.
       if (outcome.cause === 'answer-lost') return afterLostAnswer(s, env, req, outcome);
-      void showError(s.log, 'Start workflow', outcome.error ?? new Error(outcome.detail), { billed: true });
+      void showError(s.output, 'Start workflow', outcome.error ?? new Error(outcome.detail), { billed: true });
       return undefined;
   }
 }
@@ -241,10 +242,10 @@ function environmentChangedBeforeStart(
 ): undefined {
   const when = asked ? 'while you confirmed the billed start' : 'before the billed start was sent';
   const message = `${err.env.name} changed ${when} (${environmentChange(err.env, err.now)}): nothing was started or billed. Check the environment, then start again to ${asked ? 'confirm' : 'send'} the start to the address it has now.`;
-  s.log.warn(message);
+  s.output.warn(message);
   void vscode.window
     .showWarningMessage(message, 'Start Again')
-    .then((a) => a && vscode.commands.executeCommand('wfs.startWorkflow', args));
+    .then((a) => a && vscode.commands.executeCommand(COMMANDS.startWorkflow, args));
   return undefined;
 }
 
@@ -257,12 +258,12 @@ async function afterCancelledStart(
 ): Promise<TrackedWorkflow | undefined> {
   const { correlationId } = args;
   const cancelled = `The start of ${args.product.service} / ${args.product.model} in ${args.sessionId} was cancelled after its request was sent: a workflow may have been started and billed (correlationId ${correlationId}).`;
-  s.log.warn(`${env.name}: ${cancelled} Searching Find Workflows by that correlationId.`);
+  s.output.warn(`${env.name}: ${cancelled} Searching Find Workflows by that correlationId.`);
   let found: TrackedWorkflow[] = [];
   try {
     found = await s.workflows.find(env, correlationId);
   } catch (findErr) {
-    s.log.error(`Find Workflows after a cancelled start failed: ${(findErr as Error).message}`);
+    s.output.error(`Find Workflows after a cancelled start failed: ${(findErr as Error).message}`);
   }
   const next =
     found.length > 0
@@ -272,7 +273,7 @@ async function afterCancelledStart(
     .showWarningMessage(`${cancelled} ${next}`, 'Find Workflows', 'Copy correlationId')
     .then(async (a) => {
       if (a === 'Find Workflows')
-        await vscode.commands.executeCommand('wfs.findWorkflows', { correlationId, environment: env.name });
+        await vscode.commands.executeCommand(COMMANDS.findWorkflows, { correlationId, environment: env.name });
       if (a === 'Copy correlationId') await vscode.env.clipboard.writeText(correlationId);
     });
   return found[0];
@@ -282,17 +283,17 @@ async function afterLostAnswer(
   s: Services,
   env: Environment,
   args: Required<StartWorkflowArgs>,
-  lost: OutcomeUnknownResult,
+  lost: StartOutcomeUnknown,
 ): Promise<TrackedWorkflow | undefined> {
-  s.log.warn(
+  s.output.warn(
     `${env.name}: no answer to the start (${lost.detail}); searching Find Workflows by correlationId ${args.correlationId}`,
   );
   let found: TrackedWorkflow[];
   try {
     found = await s.workflows.find(env, args.correlationId);
   } catch (findErr) {
-    void showError(s.log, 'Start workflow', lost.error ?? new Error(lost.detail), { billed: true });
-    s.log.error(`Find Workflows after a lost answer failed: ${(findErr as Error).message}`);
+    void showError(s.output, 'Start workflow', lost.error ?? new Error(lost.detail), { billed: true });
+    s.output.error(`Find Workflows after a lost answer failed: ${(findErr as Error).message}`);
     return undefined;
   }
   if (found.length > 0) {
@@ -320,7 +321,7 @@ async function findWorkflows(s: Services, args: FindWorkflowsArgs): Promise<Trac
   try {
     env = s.environments.resolve(args.environment ?? s.environments.currentName);
   } catch (err) {
-    void showError(s.log, 'Find Workflows', err);
+    void showError(s.output, 'Find Workflows', err);
     return undefined;
   }
   const recent = [...s.workflows.store.workflows(env)].reverse().filter((w) => w.correlationId);
@@ -364,11 +365,11 @@ async function findWorkflows(s: Services, args: FindWorkflowsArgs): Promise<Trac
       void vscode.window.showInformationMessage(
         `${asTyped}${env.name} holds ${found.length === 1 ? 'one workflow' : `${found.length} workflows`} with correlationId ${searched}: ${list}. Added to the explorer.`,
       );
-      void vscode.commands.executeCommand('wfs.revealWorkflowByRunId', found[0]!.runId);
+      void vscode.commands.executeCommand(COMMANDS.revealWorkflowByRunId, found[0]!.runId);
     }
     return found;
   } catch (err) {
-    void showError(s.log, 'Find Workflows', err);
+    void showError(s.output, 'Find Workflows', err);
     return undefined;
   }
 }
@@ -382,7 +383,7 @@ async function pickSession(s: Services, env: Environment): Promise<string | unde
   });
   if (!pick) return undefined;
   if (pick.label === ADD)
-    return (await vscode.commands.executeCommand<string | undefined>('wfs.addSession')) ?? undefined;
+    return (await vscode.commands.executeCommand<string | undefined>(COMMANDS.addSession)) ?? undefined;
   return pick.label;
 }
 
@@ -408,7 +409,7 @@ async function refreshWorkflow(s: Services, node?: WorkflowNode): Promise<Tracke
   try {
     return await s.workflows.refresh(w.env, w.workflowId);
   } catch (err) {
-    void showError(s.log, `Refresh of ${w.workflowId}`, err);
+    void showError(s.output, `Refresh of ${w.workflowId}`, err);
     return undefined;
   }
 }
@@ -426,7 +427,7 @@ async function refreshAll(s: Services): Promise<void> {
         `${r.failed} of ${r.read + r.failed} workflows could not be read; see the tooltips or the log.`,
         'Show Log',
       )
-      .then((a) => a && s.log.show());
+      .then((a) => a && s.output.show());
 }
 
 async function reconfirmWorkflow(s: Services, node?: WorkflowNode): Promise<TrackedWorkflow | undefined> {
@@ -445,7 +446,7 @@ async function reconfirmWorkflow(s: Services, node?: WorkflowNode): Promise<Trac
   } catch (err) {
     if (err instanceof TransportError && err.mayHaveBeenSent)
       return afterLostReconfirm(s, env, w.workflowId, earlierRunId, err);
-    void showError(s.log, `Reconfirm of ${w.workflowId}`, err, { billed: true });
+    void showError(s.output, `Reconfirm of ${w.workflowId}`, err, { billed: true });
     return undefined;
   }
 }
@@ -459,7 +460,7 @@ async function afterLostReconfirm(
   earlierRunId: string,
   err: TransportError,
 ): Promise<TrackedWorkflow | undefined> {
-  s.log.warn(
+  s.output.warn(
     `${env.name}: no answer to the reconfirm of ${workflowId} (${err.message}); reading it again to see whether a new run started`,
   );
   let now: TrackedWorkflow;
@@ -468,10 +469,12 @@ async function afterLostReconfirm(
   } catch (readErr) {
     // Neither answer: whether the billed reconfirm took place is unknown until the workflow can be read.
     const message = `The reconfirm's answer was lost (${err.message}), and ${workflowId} could not be read to see whether it took place (${(readErr as Error).message}). It may have been reconfirmed and billed: refresh the workflow (a new runId means it was) before reconfirming again.`;
-    s.log.error(message);
+    s.output.error(message);
     void vscode.window
       .showErrorMessage(message, 'Refresh Workflow')
-      .then((a) => a && vscode.commands.executeCommand('wfs.refreshWorkflow', { kind: 'workflow', env, workflowId }));
+      .then(
+        (a) => a && vscode.commands.executeCommand(COMMANDS.refreshWorkflow, { kind: 'workflow', env, workflowId }),
+      );
     return undefined;
   }
   if (now.runId !== earlierRunId) {

@@ -2,6 +2,7 @@
 // wfs.environments setting, each resolved to one Environment value; which one is current is remembered per user
 // (globalState). What follows a change (sign-ins, pollers, the receiver's trust) is ordered in environmentSync.ts.
 import * as vscode from 'vscode';
+import { Disposable } from '../disposable';
 import { SignInRequired } from '../../core/auth';
 import {
   type Environment,
@@ -13,22 +14,24 @@ import {
 } from '../../core/environments';
 import type { ExtensionLog } from '../log/extensionLog';
 import type { SandboxHost } from '../sandboxHost';
+import { SETTINGS } from '../settingKeys';
 
 const CURRENT_KEY = 'wfs.currentEnvironment';
 
-export class EnvironmentRegistry implements vscode.Disposable {
+export class EnvironmentRegistry extends Disposable {
   private configured: EnvironmentConfig[] = [];
   private lastProblems = '';
   private readonly values = new EnvironmentValues();
-  private readonly changed = new vscode.EventEmitter<void>();
+  private readonly changed = this.register(new vscode.EventEmitter<void>());
   /** Fires once everything that follows a change of environments has followed it (environmentSync.ts). */
   readonly onDidChange = this.changed.event;
 
   constructor(
     private readonly state: vscode.Memento,
     private readonly sandbox: SandboxHost,
-    private readonly log: ExtensionLog,
+    private readonly output: ExtensionLog,
   ) {
+    super();
     this.read();
   }
 
@@ -38,13 +41,13 @@ export class EnvironmentRegistry implements vscode.Disposable {
     this.configured = environments;
     const text = problems.join(' ');
     if (text && text !== this.lastProblems) {
-      this.log.warn(`Settings: ${text}`);
+      this.output.warn(`Settings: ${text}`);
       void vscode.window
         .showWarningMessage(`Some Workflow Service environments were skipped: ${text}`, 'Open Settings')
         .then((a) => {
           if (a)
             void vscode.commands.executeCommand('workbench.action.openSettingsJson', {
-              revealSetting: { key: 'wfs.environments' },
+              revealSetting: { key: SETTINGS.environments },
             });
         });
     }
@@ -104,16 +107,12 @@ export class EnvironmentRegistry implements vscode.Disposable {
   async select(name: string): Promise<void> {
     if (!this.names().includes(name)) throw new Error(`There is no environment "${name}".`);
     await this.state.update(CURRENT_KEY, name);
-    this.log.info(`Environment: ${name}`);
+    this.output.info(`Environment: ${name}`);
     this.changed.fire();
   }
 
   /** Tells views the environments changed, once their followers have caught up (environmentSync.ts). */
   announce(): void {
     this.changed.fire();
-  }
-
-  dispose(): void {
-    this.changed.dispose();
   }
 }

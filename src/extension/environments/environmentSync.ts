@@ -3,34 +3,36 @@
 // this order: sign-ins first (nothing may use an old token), then pollers and the workflow store, then the
 // receiver's trust; views hear of it last, through EnvironmentRegistry.onDidChange.
 import * as vscode from 'vscode';
+import { Disposable } from '../disposable';
 import type { Environment } from '../../core/environments';
 import type { ExtensionLog } from '../log/extensionLog';
 import type { SandboxHost } from '../sandboxHost';
 import type { EnvironmentRegistry } from './environmentRegistry';
+import { SETTINGS } from '../settingKeys';
 
 export interface EnvironmentFollower {
   /** Keeps what belongs to these values (the ones resolving now); lets go of the rest. */
   retain(current: readonly Environment[]): void | Promise<void>;
 }
 
-export class EnvironmentSync implements vscode.Disposable {
+export class EnvironmentSync extends Disposable {
   private queue: Promise<void> = Promise.resolve();
-  private readonly disposables: vscode.Disposable[];
 
   constructor(
     private readonly environments: EnvironmentRegistry,
     sandbox: SandboxHost,
     private readonly followers: readonly EnvironmentFollower[],
-    private readonly log: ExtensionLog,
+    private readonly output: ExtensionLog,
   ) {
-    this.disposables = [
+    super();
+    this.registerAll(
       vscode.workspace.onDidChangeConfiguration((e) => {
-        if (!e.affectsConfiguration('wfs.environments')) return;
+        if (!e.affectsConfiguration(SETTINGS.environments)) return;
         environments.read();
         this.follow();
       }),
       sandbox.onDidChange(() => this.follow()),
-    ];
+    );
   }
 
   /** Runs one pass after the pending one: each reads the values resolving when it runs, so a late pass never
@@ -42,14 +44,10 @@ export class EnvironmentSync implements vscode.Disposable {
         try {
           await f.retain(current);
         } catch (err) {
-          this.log.error(`Environments: ${(err as Error).message}`);
+          this.output.error(`Environments: ${(err as Error).message}`);
         }
       }
       this.environments.announce();
     });
-  }
-
-  dispose(): void {
-    for (const d of this.disposables) d.dispose();
   }
 }

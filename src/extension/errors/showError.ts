@@ -3,9 +3,10 @@ import * as vscode from 'vscode';
 import { ServiceError } from '../../core/http';
 import type { ExtensionLog } from '../log/extensionLog';
 import { presentError } from './errorPresentation';
+import { COMMANDS } from '../commandIds';
 
 export async function showError(
-  log: ExtensionLog,
+  output: ExtensionLog,
   operation: string,
   err: unknown,
   opts: { billed?: boolean } = {},
@@ -15,23 +16,25 @@ export async function showError(
     err instanceof ServiceError
       ? ` [kind=${err.kind}${err.status ? ` status=${err.status}` : ''}${err.correlationId ? ` correlationId=${err.correlationId}` : ''}${err.serverText ? ` server said: ${err.serverText}` : ''}]`
       : '';
-  log.error(`${p.message}${detail}`);
+  output.error(`${p.message}${detail}`);
   const pick = p.modal
     ? await vscode.window.showErrorMessage(p.message, { modal: true, detail: correlationDetail(err) }, ...p.actions)
     : await vscode.window.showErrorMessage(p.message, ...p.actions);
   switch (pick) {
     case 'Find Workflows':
-      await vscode.commands.executeCommand('wfs.findWorkflows', { correlationId: (err as ServiceError).correlationId });
+      await vscode.commands.executeCommand(COMMANDS.findWorkflows, {
+        correlationId: (err as ServiceError).correlationId,
+      });
       break;
     case 'Sign In':
-      await vscode.commands.executeCommand('wfs.signIn');
+      await vscode.commands.executeCommand(COMMANDS.signIn);
       break;
     case 'Copy correlationId':
       await vscode.env.clipboard.writeText((err as ServiceError).correlationId ?? '');
       void vscode.window.showInformationMessage(`Copied the correlationId ${(err as ServiceError).correlationId}`);
       break;
     case 'Show Log':
-      log.show();
+      output.show();
       break;
     case 'Manage Workspace Trust':
       await vscode.commands.executeCommand('workbench.trust.manage');

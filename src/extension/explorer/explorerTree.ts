@@ -2,6 +2,7 @@
 // When the environment is not usable yet (sandbox stopped, signed out, no sessions) the tree is empty and a
 // welcome view, chosen by the context key wfs.explorerState, says what to do with a button.
 import * as vscode from 'vscode';
+import { Disposable } from '../disposable';
 import { type Environment, SANDBOX_ENVIRONMENT } from '../../core/environments';
 import { terminalSafe } from '../../core/presentation';
 import type { Clock } from '../../core/time';
@@ -28,10 +29,9 @@ export type ExplorerNode =
 
 export type ExplorerState = 'sandbox-stopped' | 'not-configured' | 'signed-out' | 'no-sessions' | 'ready';
 
-export class ExplorerTree implements vscode.TreeDataProvider<ExplorerNode>, vscode.Disposable {
-  private readonly changed = new vscode.EventEmitter<ExplorerNode | undefined>();
+export class ExplorerTree extends Disposable implements vscode.TreeDataProvider<ExplorerNode> {
+  private readonly changed = this.register(new vscode.EventEmitter<ExplorerNode | undefined>());
   readonly onDidChangeTreeData = this.changed.event;
-  private readonly disposables: vscode.Disposable[] = [];
   private state?: ExplorerState;
 
   constructor(
@@ -41,8 +41,9 @@ export class ExplorerTree implements vscode.TreeDataProvider<ExplorerNode>, vsco
     private readonly receiver: ReceiverHost,
     private readonly clock: Clock,
   ) {
+    super();
     const refresh = () => this.changed.fire(undefined);
-    this.disposables.push(
+    this.registerAll(
       environments.onDidChange(refresh),
       auth.onDidChange(refresh),
       workflows.onDidChange(refresh),
@@ -100,7 +101,7 @@ export class ExplorerTree implements vscode.TreeDataProvider<ExplorerNode>, vsco
 
   /** Verified deliveries that carry this runId, newest first (a forged one cannot claim a workflow). */
   private deliveriesOf(runId: string) {
-    return this.receiver.history.query({ runId, verified: true }).reverse();
+    return this.receiver.deliveries.query({ runId, verified: true }).reverse();
   }
 
   getParent(node: ExplorerNode): ExplorerNode | undefined {
@@ -165,12 +166,7 @@ export class ExplorerTree implements vscode.TreeDataProvider<ExplorerNode>, vsco
   }
 
   private deliveryItem(node: Extract<ExplorerNode, { kind: 'delivery' }>): vscode.TreeItem {
-    const r = this.receiver.history.find(node.deliveryId);
+    const r = this.receiver.deliveries.find(node.deliveryId);
     return r ? deliveryTreeItem(r, `delivery/${r.id}`) : new vscode.TreeItem('(no longer in the history)');
-  }
-
-  dispose(): void {
-    for (const d of this.disposables) d.dispose();
-    this.changed.dispose();
   }
 }

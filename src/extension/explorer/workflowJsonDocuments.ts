@@ -1,6 +1,7 @@
 // "Open Raw JSON": the last envelope read for a workflow, as a read-only JSON document (a content provider's
 // documents cannot be edited or saved over anything).
 import * as vscode from 'vscode';
+import { Disposable } from '../disposable';
 import type { Environment } from '../../core/environments';
 import type { EnvironmentRegistry } from '../environments/environmentRegistry';
 import type { WorkflowService } from '../workflows/workflowService';
@@ -16,20 +17,22 @@ export function workflowJsonUri(env: Environment, workflowId: string): vscode.Ur
   });
 }
 
-export class WorkflowJsonDocuments implements vscode.TextDocumentContentProvider, vscode.Disposable {
-  private readonly changed = new vscode.EventEmitter<vscode.Uri>();
+export class WorkflowJsonDocuments extends Disposable implements vscode.TextDocumentContentProvider {
+  private readonly changed = this.register(new vscode.EventEmitter<vscode.Uri>());
   readonly onDidChange = this.changed.event;
-  private readonly subscription: vscode.Disposable;
 
   constructor(
     private readonly workflows: WorkflowService,
     private readonly environments: EnvironmentRegistry,
   ) {
+    super();
     // Open documents follow the workflow's latest state.
-    this.subscription = workflows.onDidChange(() => {
-      for (const d of vscode.workspace.textDocuments)
-        if (d.uri.scheme === WORKFLOW_JSON_SCHEME) this.changed.fire(d.uri);
-    });
+    this.register(
+      workflows.onDidChange(() => {
+        for (const d of vscode.workspace.textDocuments)
+          if (d.uri.scheme === WORKFLOW_JSON_SCHEME) this.changed.fire(d.uri);
+      }),
+    );
   }
 
   provideTextDocumentContent(uri: vscode.Uri): string {
@@ -38,10 +41,5 @@ export class WorkflowJsonDocuments implements vscode.TextDocumentContentProvider
     const w = env && this.workflows.store.workflow(env, decodeURIComponent((file ?? '').replace(/\.json$/, '')));
     if (!w) return JSON.stringify({ error: 'This workflow is no longer in the explorer.' }, null, 2);
     return `${JSON.stringify(w.envelope ?? { workflow: { workflowId: w.workflowId, status: w.status } }, null, 2)}\n`;
-  }
-
-  dispose(): void {
-    this.subscription.dispose();
-    this.changed.dispose();
   }
 }

@@ -2,13 +2,15 @@
 // terminal-safe: a line may carry a delivery's topic, an app's answer or a service's error, and neither a control nor
 // a bidi control of theirs may reorder or hide what the log shows.
 import * as vscode from 'vscode';
+import { Disposable } from '../disposable';
 import { logLine as clean } from './logLine';
 
-export class ExtensionLog implements vscode.Disposable {
+export class ExtensionLog extends Disposable {
   readonly channel: vscode.LogOutputChannel;
 
   constructor() {
-    this.channel = vscode.window.createOutputChannel('Workflow Service', { log: true });
+    super();
+    this.channel = this.register(vscode.window.createOutputChannel('Workflow Service', { log: true }));
   }
 
   debug(line: string): void {
@@ -25,8 +27,5 @@ export class ExtensionLog implements vscode.Disposable {
   }
   show(): void {
     this.channel.show(true);
-  }
-  dispose(): void {
-    this.channel.dispose();
   }
 }

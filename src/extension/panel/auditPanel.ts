@@ -131,8 +131,8 @@ export class AuditPanel implements vscode.Disposable {
       );
       this.last = summary;
       this.lastAdvice = summary.trustMismatch ? this.trustAdvice(summary) : undefined;
-      if (summary.trustMismatch) this.s.log.warn(`Receiver audit of ${target}: ${this.lastAdvice}`);
-      this.s.log.info(
+      if (summary.trustMismatch) this.s.output.warn(`Receiver audit of ${target}: ${this.lastAdvice}`);
+      this.s.output.info(
         `Receiver audit of ${target}: ${summary.passed}/${summary.total} passed${
           summary.failed
             ? `; failed: ${summary.results
@@ -147,7 +147,7 @@ export class AuditPanel implements vscode.Disposable {
     } catch (err) {
       const message = err instanceof AuditRefused ? err.message : `The audit could not run: ${(err as Error).message}`;
       this.post({ type: 'error', message });
-      void vscode.window.showErrorMessage(message, 'Show Log').then((a) => a && this.s.log.show());
+      void vscode.window.showErrorMessage(message, 'Show Log').then((a) => a && this.s.output.show());
       return undefined;
     } finally {
       done();
@@ -182,7 +182,7 @@ export class AuditPanel implements vscode.Disposable {
     this.ready = new Promise((r) => (resolveReady = r));
     panel.webview.onDidReceiveMessage((raw: unknown) => {
       const m = parseAuditRequest(raw);
-      if ('invalid' in m) return this.s.log.warn(`Receiver audit panel: ignored ${m.invalid}`);
+      if ('invalid' in m) return this.s.output.warn(`Receiver audit panel: ignored ${m.invalid}`);
       switch (m.type) {
         case 'ready':
           resolveReady();

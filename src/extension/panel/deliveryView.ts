@@ -48,6 +48,8 @@ interface ForwardView {
   body?: string;
   bodySize?: number;
   bodyNote?: string;
+  /** The rule said `insecure`: the app's certificate was not checked (shown beside the target). */
+  insecure?: true;
 }
 
 type UnsignedField = 'webhookId' | 'topic' | 'subTopic' | 'triggeredAt';
@@ -323,6 +325,7 @@ function forwardView(f: ReturnType<typeof forwardsOf>[number]): ForwardView {
     ...(f.error ? { error: f.error } : {}),
     ...(f.redirect !== undefined ? { redirect: f.redirect } : {}),
     failed: forwardFailed(f),
+    ...(f.insecure ? { insecure: true as const } : {}),
     headers: Object.entries(f.headers ?? {}),
     ...(f.body !== undefined ? { body: f.body } : {}),
     ...(f.bodySize !== undefined ? { bodySize: f.bodySize } : {}),

@@ -2,6 +2,7 @@
 // One panel at a time; restored after a window reload by a serializer (its filter and selection ride in the
 // webview state). The extension side does filtering and detail; the webview only renders text.
 import * as vscode from 'vscode';
+import { Disposable } from '../disposable';
 import { forwardableHeaders, httpRequest, isLoopbackHost } from '../../core/http';
 import { type DeliveryRecord, forwardsOf, historyHolder } from '../../core/webhooks';
 import { homedir } from 'node:os';
@@ -31,6 +32,7 @@ import {
 import type { Services } from '../services';
 import { historyStorageNote } from './historyStorage';
 import { writeExport } from './exportFile';
+import { COMMANDS } from '../commandIds';
 
 const WEBHOOK_PANEL_VIEW_TYPE = 'wfs.webhookPanel';
 const GONE = 'That delivery is no longer in the history.';
@@ -44,13 +46,12 @@ interface PanelState {
   paused?: boolean;
 }
 
-export class WebhookPanel implements vscode.Disposable {
+export class WebhookPanel extends Disposable {
   private panel?: vscode.WebviewPanel;
   private filter: DeliveryFilter = {};
   private paused = false;
   private pending = 0;
   private selectedId?: string;
-  private readonly disposables: vscode.Disposable[] = [];
   private panelDisposables: vscode.Disposable[] = [];
   private readyWaiters: (() => void)[] = [];
   private isReady = false;
@@ -59,7 +60,8 @@ export class WebhookPanel implements vscode.Disposable {
     private readonly extensionUri: vscode.Uri,
     private readonly s: Services,
   ) {
-    this.disposables.push(
+    super();
+    this.registerAll(
       vscode.window.registerWebviewPanelSerializer(WEBHOOK_PANEL_VIEW_TYPE, {
         deserializeWebviewPanel: async (panel, state: PanelState | undefined) => this.attach(panel, state ?? {}),
       }),
@@ -114,8 +116,10 @@ export class WebhookPanel implements vscode.Disposable {
     this.panelDisposables = [
       panel.webview.onDidReceiveMessage((raw: unknown) => {
         const m = parsePanelRequest(raw);
-        if ('invalid' in m) return this.s.log.warn(`Webhook panel: ignored ${m.invalid}`);
-        this.onMessage(m).catch((err: Error) => this.s.log.warn(`Webhook panel: "${m.type}" failed: ${err.message}`));
+        if ('invalid' in m) return this.s.output.warn(`Webhook panel: ignored ${m.invalid}`);
+        this.onMessage(m).catch((err: Error) =>
+          this.s.output.warn(`Webhook panel: "${m.type}" failed: ${err.message}`),
+        );
       }),
       panel.onDidDispose(() => {
         this.panel = undefined;
@@ -134,16 +138,16 @@ export class WebhookPanel implements vscode.Disposable {
     void this.panel?.webview.postMessage(message);
   }
 
-  private readonly readBody = (id: string) => this.s.receiver.history.body(id);
+  private readonly readBody = (id: string) => this.s.receiver.deliveries.body(id);
 
   /** Where the history is kept and how to erase it, shown with the count. */
   private storage(): string {
-    const log = this.s.receiver.history;
+    const deliveries = this.s.receiver.deliveries;
     const held = this.s.receiver.historyInUse;
     return historyStorageNote(
       this.s.receiver.historyFile,
-      log.bytesInMemory,
-      log.bytesOnDisk,
+      deliveries.bytesInMemory,
+      deliveries.bytesOnDisk,
       held && { file: held.file, holder: historyHolder(held) },
     );
   }
@@ -167,7 +171,7 @@ export class WebhookPanel implements vscode.Disposable {
   private sendRows(): void {
     this.pending = 0;
     const filter = this.filter;
-    const records = this.s.receiver.history.all();
+    const records = this.s.receiver.deliveries.all();
     // Without text nothing is read, and the rows go at once, in order with every other message.
     if (!filter.text?.trim())
       return this.post({
@@ -183,7 +187,7 @@ export class WebhookPanel implements vscode.Disposable {
         this.post({
           type: 'rows',
           rows,
-          total: this.s.receiver.history.size,
+          total: this.s.receiver.deliveries.size,
           storage: this.storage(),
           ...this.filterProblem(filter),
         });
@@ -205,22 +209,24 @@ export class WebhookPanel implements vscode.Disposable {
     const row = deliveryRow(r);
     const filter = this.filter;
     if (!filter.text?.trim()) {
-      if (rowsWithoutText([r], filter).length) this.post({ type: 'append', row, total: this.s.receiver.history.size });
+      if (rowsWithoutText([r], filter).length)
+        this.post({ type: 'append', row, total: this.s.receiver.deliveries.size });
       return;
     }
     void matchesFilter(row, r, filter, this.readBody).then(
-      (yes) => yes && filter === this.filter && this.post({ type: 'append', row, total: this.s.receiver.history.size }),
+      (yes) =>
+        yes && filter === this.filter && this.post({ type: 'append', row, total: this.s.receiver.deliveries.size }),
     );
   }
 
   private find(id: string | undefined): DeliveryRecord | undefined {
-    return id ? this.s.receiver.history.find(id) : undefined;
+    return id ? this.s.receiver.deliveries.find(id) : undefined;
   }
 
   private async select(id: string): Promise<void> {
     this.selectedId = id;
     const r = this.find(id);
-    const body = r ? await this.s.receiver.history.body(r.id) : undefined;
+    const body = r ? await this.s.receiver.deliveries.body(r.id) : undefined;
     this.post({ type: 'detail', detail: r && body ? deliveryDetail(r, body) : null });
   }
 
@@ -254,7 +260,7 @@ export class WebhookPanel implements vscode.Disposable {
         return;
       case 'start-receiver':
         // Through the command, so a failure is shown as the palette's would be (the port in use, the public address).
-        return vscode.commands.executeCommand('wfs.startReceiver');
+        return vscode.commands.executeCommand(COMMANDS.startReceiver);
       case 'action':
         // Export All as the palette's Export Webhook History…: an empty history says so rather than saving an empty
         // file.
@@ -266,7 +272,7 @@ export class WebhookPanel implements vscode.Disposable {
    * Clear Webhook History…). An open panel shows the empty list whichever asked. True when cleared. */
   async clearHistory(): Promise<boolean> {
     await this.s.receiver.ready();
-    const n = this.s.receiver.history.size;
+    const n = this.s.receiver.deliveries.size;
     if (n === 0) {
       void vscode.window.showInformationMessage('The webhook history is empty: nothing to clear.');
       return false;
@@ -291,7 +297,7 @@ export class WebhookPanel implements vscode.Disposable {
   /** Saves the whole history as JSON (the panel's Export All…, and the palette's Export Webhook History…). */
   async exportHistory(exportTo?: vscode.Uri): Promise<string | undefined> {
     await this.s.receiver.ready();
-    if (this.s.receiver.history.size === 0) {
+    if (this.s.receiver.deliveries.size === 0) {
       void vscode.window.showInformationMessage('The webhook history is empty: nothing to export.');
       return undefined;
     }
@@ -303,7 +309,7 @@ export class WebhookPanel implements vscode.Disposable {
     try {
       if (action === 'export-all')
         return await this.exportRecords(
-          [...this.s.receiver.history.all()],
+          [...this.s.receiver.deliveries.all()],
           `deliveries-${new Date().toISOString().replace(/[:.]/g, '-')}.json`,
           exportTo,
         );
@@ -337,17 +343,17 @@ export class WebhookPanel implements vscode.Disposable {
         case 'copy-cmd':
           return await this.copyForShell(action, r);
         case 'edit-resend':
-          return await vscode.commands.executeCommand('wfs.editAndResend', r.id);
+          return await vscode.commands.executeCommand(COMMANDS.editAndResend, r.id);
         case 'send-changes':
-          return await vscode.commands.executeCommand('wfs.sendDeliveryWithChanges', r.id);
+          return await vscode.commands.executeCommand(COMMANDS.sendDeliveryWithChanges, r.id);
         case 'save-fixture':
-          return await vscode.commands.executeCommand('wfs.saveAsFixture', r.id);
+          return await vscode.commands.executeCommand(COMMANDS.saveAsFixture, r.id);
         case 'export-one':
           return await this.exportRecords([r], `delivery-${r.id}.json`, exportTo);
         case 'jump': {
           const runId = deliveryRow(r).runId;
           if (!runId) return undefined;
-          return await vscode.commands.executeCommand('wfs.revealWorkflowByRunId', runId);
+          return await vscode.commands.executeCommand(COMMANDS.revealWorkflowByRunId, runId);
         }
       }
     } catch (err) {
@@ -355,8 +361,8 @@ export class WebhookPanel implements vscode.Disposable {
       if (err instanceof ReceiverStopped)
         void vscode.window
           .showErrorMessage(text, 'Start Receiver')
-          .then((a) => a && vscode.commands.executeCommand('wfs.startReceiver'));
-      else void vscode.window.showErrorMessage(text, 'Show Log').then((a) => a && this.s.log.show());
+          .then((a) => a && vscode.commands.executeCommand(COMMANDS.startReceiver));
+      else void vscode.window.showErrorMessage(text, 'Show Log').then((a) => a && this.s.output.show());
     }
     return undefined;
   }
@@ -400,7 +406,7 @@ export class WebhookPanel implements vscode.Disposable {
   }
 
   private async bodyOf(r: DeliveryRecord): Promise<Buffer> {
-    const body = await this.s.receiver.history.body(r.id);
+    const body = await this.s.receiver.deliveries.body(r.id);
     if (!body) throw new Error(GONE);
     if (r.body.kept < r.body.size)
       throw new Error(
@@ -435,13 +441,13 @@ export class WebhookPanel implements vscode.Disposable {
       maxResponseBytes: 64 * 1024,
     }).finally(done);
     this.s.signing.answered(url, res.status);
-    this.s.log.info(`Replayed delivery ${r.id} to ${url}: ${res.status}`);
+    this.s.output.info(`Replayed delivery ${r.id} to ${url}: ${res.status}`);
     vscode.window.setStatusBarMessage(`Replayed to ${url}: ${res.status}`, 4000);
     return { status: res.status };
   }
 
-  dispose(): void {
+  override dispose(): void {
     this.panel?.dispose();
-    for (const d of this.disposables) d.dispose();
+    super.dispose();
   }
 }

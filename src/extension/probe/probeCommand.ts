@@ -12,6 +12,7 @@ import type { Services } from '../services';
 import { restrictedModeRefusal } from '../trust/restrictedMode';
 import { writeUriSafely } from '../writeUriSafely';
 import { probeHtml } from './probeHtml';
+import { COMMANDS, INTERNAL_COMMANDS } from '../commandIds';
 
 interface ProbeArgs {
   environment?: string;
@@ -113,11 +114,11 @@ class ProbePanel implements vscode.Disposable {
           ),
       );
       this.last = report;
-      this.s.log.info(`Contract check of ${name}: ${summaryLine(report)}`);
+      this.s.output.info(`Contract check of ${name}: ${summaryLine(report)}`);
       this.show(name, report);
       return report;
     } catch (err) {
-      void showError(this.s.log, `Contract check of ${name}`, err);
+      void showError(this.s.output, `Contract check of ${name}`, err);
       return undefined;
     } finally {
       await capture?.close();
@@ -178,11 +179,11 @@ export function registerProbeCommand(s: Services): vscode.Disposable[] {
   const panel = new ProbePanel(s);
   return [
     panel,
-    vscode.commands.registerCommand('wfs.probeService', (args?: ProbeArgs) =>
+    vscode.commands.registerCommand(COMMANDS.probeService, (args?: ProbeArgs) =>
       panel.run(args && typeof args === 'object' ? args : {}),
     ),
     // Export without the dialog (the page's buttons use the dialog): for scripts and tests.
-    vscode.commands.registerCommand('wfs.probeService.export', (format?: string, to?: vscode.Uri) =>
+    vscode.commands.registerCommand(INTERNAL_COMMANDS.probeServiceExport, (format?: string, to?: vscode.Uri) =>
       panel.export(format === 'json' ? 'json' : 'md', to instanceof vscode.Uri ? to : undefined),
     ),
   ];

@@ -4,16 +4,17 @@ import * as vscode from 'vscode';
 import { loadSandboxProfile, MAX_PROFILE_BYTES, type SandboxProfile } from '../../core/sandbox';
 import { readBoundedFile } from '../boundedFile';
 import type { ExtensionLog } from '../log/extensionLog';
+import { SETTINGS } from '../settingKeys';
 
 const PROFILE_SETTING = 'sandbox.profile';
 
 /** The profile to start the sandbox with, or undefined (none set, Restricted Mode, or unreadable: said in the log
  * and once on screen). */
-export async function sandboxProfile(log: ExtensionLog): Promise<SandboxProfile | undefined> {
+export async function sandboxProfile(output: ExtensionLog): Promise<SandboxProfile | undefined> {
   const path = vscode.workspace.getConfiguration('wfs').get<string>(PROFILE_SETTING)?.trim();
   if (!path) return undefined;
   if (!vscode.workspace.isTrusted) {
-    log.warn(`wfs.sandbox.profile is ignored in Restricted Mode: the sandbox starts as itself.`);
+    output.warn(`wfs.sandbox.profile is ignored in Restricted Mode: the sandbox starts as itself.`);
     return undefined;
   }
   const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
@@ -23,14 +24,14 @@ export async function sandboxProfile(log: ExtensionLog): Promise<SandboxProfile 
       : vscode.Uri.joinPath(folder, path);
   try {
     const loaded = loadSandboxProfile(new TextDecoder().decode(await readBoundedFile(uri, MAX_PROFILE_BYTES)));
-    log.info(`Sandbox profile ${uri.fsPath}: imitating ${loaded.imitated.join('; ') || 'nothing'}`);
-    for (const why of loaded.ignored) log.warn(`Sandbox profile ${uri.fsPath}: not imitated: ${why}`);
+    output.info(`Sandbox profile ${uri.fsPath}: imitating ${loaded.imitated.join('; ') || 'nothing'}`);
+    for (const why of loaded.ignored) output.warn(`Sandbox profile ${uri.fsPath}: not imitated: ${why}`);
     return loaded.profile;
   } catch (err) {
     const text = `The sandbox profile ${uri.fsPath} (wfs.sandbox.profile) was not used: ${(err as Error).message}. The sandbox starts as itself.`;
-    log.warn(text);
+    output.warn(text);
     void vscode.window.showWarningMessage(text, 'Open Settings').then((a) => {
-      if (a) void vscode.commands.executeCommand('workbench.action.openSettings', 'wfs.sandbox.profile');
+      if (a) void vscode.commands.executeCommand('workbench.action.openSettings', SETTINGS.sandboxProfile);
     });
     return undefined;
   }

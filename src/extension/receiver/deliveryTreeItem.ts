@@ -3,6 +3,7 @@ import * as vscode from 'vscode';
 import { forwardFailed, forwardsOf, type DeliveryRecord } from '../../core/webhooks';
 import { terminalSafe } from '../../core/presentation';
 import { SIGNED_HERE_TEXT } from '../panel/deliveryView';
+import { COMMANDS } from '../commandIds';
 
 /** @param id the row's id, unique within its tree. */
 export function deliveryTreeItem(r: DeliveryRecord, id: string): vscode.TreeItem {
@@ -38,7 +39,7 @@ export function deliveryTreeItem(r: DeliveryRecord, id: string): vscode.TreeItem
     .join('');
   item.tooltip = `Webhook ${topic ?? ''} received ${r.receivedAt}, answered ${r.status}${r.duplicate ? ' (duplicate)' : ''}.${refusal}${forwardText} Click to open it in the webhook panel.`;
   item.contextValue = 'delivery';
-  item.command = { command: 'wfs.openWebhookPanel', title: 'Open in Webhook Panel', arguments: [r.id] };
+  item.command = { command: COMMANDS.openWebhookPanel, title: 'Open in Webhook Panel', arguments: [r.id] };
   item.accessibilityInformation = {
     label: `Webhook ${topic ?? ''}, ${r.verified ? 'verified' : 'refused'}, answered ${r.status}`,
   };

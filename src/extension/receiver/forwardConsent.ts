@@ -13,6 +13,7 @@ import {
   type ForwardRule,
   ForwardRuleError,
   parseForwardRules,
+  withCaFiles,
 } from '../../core/webhooks';
 import type { ExtensionLog } from '../log/extensionLog';
 import { addressSetting, SettingError } from './addressSetting';
@@ -25,6 +26,7 @@ import {
   type ForwardChoice,
   type ForwardValues,
 } from './workspaceForward';
+import { SETTINGS } from '../settingKeys';
 
 /** Origins outside this machine the user agreed to forward deliveries to (kept outside settings). */
 const CONFIRMED_FORWARD_KEY = 'wfs.confirmedForwardOrigins';
@@ -56,13 +58,13 @@ interface InUse {
   passThrough: boolean;
 }
 
-const SETTING_RULES = 'wfs.receiver.forward';
+const SETTING_RULES = SETTINGS.receiverForward;
 const TASK_RULES = 'the wfs task\'s "forward"';
 
 export class ForwardConsent {
   constructor(
     private readonly state: vscode.Memento,
-    private readonly extLog: ExtensionLog,
+    private readonly output: ExtensionLog,
   ) {}
 
   private taskForward?: TaskForward;
@@ -136,7 +138,7 @@ export class ForwardConsent {
     const trusted = vscode.workspace.isTrusted;
     let agreed = !!workspace && this.agreed(workspace.key);
     if (workspace && !trusted)
-      this.extLog.info(`${workspace.where}: not used in Restricted Mode; your own forward settings apply.`);
+      this.output.info(`${workspace.where}: not used in Restricted Mode; your own forward settings apply.`);
     else if (workspace && !agreed) {
       // Checked before asking: the question names their targets, and a rule the receiver cannot use is said as such.
       const theirs = this.resolve({ values: workspace.values, from: 'workspace' }, workspace.rulesWhere);
@@ -145,10 +147,10 @@ export class ForwardConsent {
     }
     const choice = chooseForward({ user, workspace: workspace?.values, trusted, agreed });
     const used = this.resolve(choice, choice.from === 'workspace' ? workspace!.rulesWhere : userRulesWhere);
-    if (choice.from === 'workspace') this.extLog.info(`Forwarding by ${lowerFirst(workspace!.where)}, as you agreed.`);
+    if (choice.from === 'workspace') this.output.info(`Forwarding by ${lowerFirst(workspace!.where)}, as you agreed.`);
     const forwardTo = addressSetting('receiver.forwardTo');
     if (forwardTo && used.rules.every((r) => r.url !== forwardTo))
-      this.extLog.warn(
+      this.output.warn(
         `There are forward rules, so wfs.receiver.forwardTo (${forwardTo}) is not used: add {"topic": "**", "url": "${forwardTo}"} to the rules to keep sending everything there.`,
       );
     return used;
@@ -162,14 +164,14 @@ export class ForwardConsent {
       try {
         rules = parseForwardRules(listed, rulesWhere);
       } catch (err) {
-        if (err instanceof ForwardRuleError) throw new SettingError('wfs.receiver.forward', err.message);
+        if (err instanceof ForwardRuleError) throw new SettingError(SETTINGS.receiverForward, err.message);
         throw err;
       }
     } else if (listed !== undefined && !Array.isArray(listed))
-      throw new SettingError('wfs.receiver.forward', `${rulesWhere} must be a list of rules {"topic", "url"}`);
+      throw new SettingError(SETTINGS.receiverForward, `${rulesWhere} must be a list of rules {"topic", "url"}`);
     else {
       const forwardTo = addressSetting('receiver.forwardTo');
-      rules = forwardTo ? [forwardEverything(forwardTo, 'wfs.receiver.forwardTo')] : [];
+      rules = forwardTo ? [forwardEverything(forwardTo, SETTINGS.receiverForwardTo)] : [];
     }
     return { choice, rules, passThrough: passThrough === true };
   }
@@ -236,7 +238,19 @@ export class ForwardConsent {
     const used = await this.inUse();
     const rules = await this.confirmed(used.rules);
     if (rules.length === 0) return undefined;
-    return new Forwarder({ rules, passThrough: used.passThrough });
+    return new Forwarder({ rules: this.withCas(rules), passThrough: used.passThrough });
+  }
+
+  /** The rules with their `ca` files read: only here, once the rules are in use (a workspace's only when trusted
+   * and agreed to, by inUse), so a workspace's path is never opened in Restricted Mode. A relative path is taken from
+   * the first workspace folder. */
+  private withCas(rules: ForwardRule[]): ForwardRule[] {
+    try {
+      return withCaFiles(rules, vscode.workspace.workspaceFolders?.[0]?.uri.fsPath);
+    } catch (err) {
+      if (err instanceof ForwardRuleError) throw new SettingError('wfs.receiver.forward', err.message);
+      throw err;
+    }
   }
 
   /** Asks once before a workspace's value is first used; true when the user agreed (remembered for this value). */
@@ -254,7 +268,7 @@ export class ForwardConsent {
       vscode.window.showWarningMessage(message, { modal: true, detail }, USE_WORKSPACE),
     ).catch(() => undefined);
     if (answer !== USE_WORKSPACE) {
-      this.extLog.warn(`${workspace.where}: forward settings not used (not agreed); your own settings apply.`);
+      this.output.warn(`${workspace.where}: forward settings not used (not agreed); your own settings apply.`);
       return false;
     }
     await this.state.update(
@@ -279,7 +293,7 @@ export class ForwardConsent {
       ),
     ).catch(() => undefined);
     if (answer !== 'Forward') {
-      this.extLog.warn(`Not forwarding deliveries to ${origin}: not confirmed.`);
+      this.output.warn(`Not forwarding deliveries to ${origin}: not confirmed.`);
       return false;
     }
     await this.state.update(CONFIRMED_FORWARD_KEY, [

@@ -18,6 +18,7 @@ import type { ExtensionLog } from '../log/extensionLog';
 import { addressSetting, SettingError } from './addressSetting';
 import type { LocaltunnelConsent } from './localtunnelConsent';
 import { publicAddressSource, type PublicAddressSource } from './publicAddressSettings';
+import { SETTINGS } from '../settingKeys';
 
 /** The public address of the last start: a new one must be registered with the service again. */
 const LAST_PUBLIC_URL_KEY = 'wfs.receiver.lastPublicUrl';
@@ -37,7 +38,7 @@ export interface PublicAddressDeps {
   environments: EnvironmentRegistry;
   consent: LocaltunnelConsent;
   clock: Clock;
-  extLog: ExtensionLog;
+  output: ExtensionLog;
 }
 
 export class PublicAddress implements PublicAddressProvider {
@@ -139,7 +140,7 @@ export class PublicAddress implements PublicAddressProvider {
         const url = addressSetting('receiver.publicUrl');
         if (!url)
           throw new SettingError(
-            'wfs.receiver.publicUrl',
+            SETTINGS.receiverPublicUrl,
             'wfs.receiver.publicUrl is not set: give the public http(s) URL your tunnel or proxy serves',
           );
         if (!cfg.get<number>('receiver.port'))
@@ -156,7 +157,7 @@ export class PublicAddress implements PublicAddressProvider {
         const subdomain = cfg.get<string>('receiver.tunnelSubdomain')?.trim() || undefined;
         const nameProblem = subdomain === undefined ? undefined : tunnelNameProblem(subdomain);
         if (nameProblem)
-          throw new SettingError('wfs.receiver.tunnelSubdomain', `wfs.receiver.tunnelSubdomain ${nameProblem}`);
+          throw new SettingError(SETTINGS.receiverTunnelSubdomain, `wfs.receiver.tunnelSubdomain ${nameProblem}`);
         const answer = await this.deps.consent.answer(env, new URL(host).host);
         if (answer === 'declined')
           return {
@@ -174,10 +175,10 @@ export class PublicAddress implements PublicAddressProvider {
           await tunnel.open({
             ...ctx,
             tunnelChanged: (state, publicUrl, reconnected) => {
-              this.deps.extLog.info(`Tunnel ${state}${publicUrl ? ` (${publicUrl})` : ''}`);
+              this.deps.output.info(`Tunnel ${state}${publicUrl ? ` (${publicUrl})` : ''}`);
               ctx.tunnelChanged(state, publicUrl, reconnected);
             },
-            warning: (m) => this.deps.extLog.warn(`Tunnel: ${m}`),
+            warning: (m) => this.deps.output.warn(`Tunnel: ${m}`),
           });
         } catch (err) {
           this.tunnel = undefined;

@@ -13,7 +13,7 @@ export interface SelfTestDeps {
   session: ReceiverSession;
   sandbox: SandboxHost;
   environments: EnvironmentRegistry;
-  extLog: ExtensionLog;
+  output: ExtensionLog;
   /** The sandbox (re)started: the receiver's trust follows before the probe is signed. */
   sandboxStarted: () => void;
 }
@@ -26,7 +26,7 @@ export class PublicAddressSelfTest {
   constructor(private readonly deps: SelfTestDeps) {
     // Also the session's own runs after a reconnection.
     deps.session.on('self-test', (result) => {
-      deps.extLog[result.ok ? 'info' : 'warn'](
+      deps.output[result.ok ? 'info' : 'warn'](
         `Public address test: ${result.ok ? 'ok' : `failed at ${result.failedHop}`}: ${result.detail}`,
       );
       if (deps.session.running) this.last = result;

@@ -13,14 +13,14 @@ export function publicAddressSource(): PublicAddressSource {
 }
 
 /** Moves a user's wfs.receiver.tunnel to wfs.receiver.publicAddress, once (the old key is then removed). */
-export async function migrateTunnelSetting(log: ExtensionLog): Promise<void> {
+export async function migrateTunnelSetting(output: ExtensionLog): Promise<void> {
   const config = vscode.workspace.getConfiguration('wfs');
   const old = config.inspect<string>('receiver.tunnel')?.globalValue;
   if (old === undefined) return;
   const source = sourceForOldTunnelSetting(old);
   if (source && config.inspect<string>('receiver.publicAddress')?.globalValue === undefined) {
     await config.update('receiver.publicAddress', source, vscode.ConfigurationTarget.Global);
-    log.info(
+    output.info(
       `Settings: wfs.receiver.tunnel "${old}" is now wfs.receiver.publicAddress "${source}"${source === 'localtunnel' ? ' (it asks before opening for each real environment)' : ''}.`,
     );
   }

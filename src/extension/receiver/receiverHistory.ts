@@ -3,6 +3,7 @@
 // when that failed, erased when the user keeps deliveries in memory only, and said when it cannot be written. The
 // history itself is the receiver session's.
 import * as vscode from 'vscode';
+import { Disposable } from '../disposable';
 import { join } from 'node:path';
 import { mkdir } from 'node:fs/promises';
 import { byteSize } from '../../core';
@@ -17,6 +18,8 @@ import type { ReceiverSession } from '../../core/receiver';
 import type { ExtensionLog } from '../log/extensionLog';
 import { SettingError } from './addressSetting';
 import { HistoryWriteNotice } from './historyWriteNotice';
+import { COMMANDS } from '../commandIds';
+import { SETTINGS } from '../settingKeys';
 
 /** Where the settings keep the history, read once when the window starts. */
 export function historySettings(
@@ -38,13 +41,13 @@ export function historySettings(
   };
 }
 
-export class ReceiverHistory implements vscode.Disposable {
+export class ReceiverHistory extends Disposable {
   readonly history: DeliveryHistory;
   private loaded: Promise<unknown>;
   /** Why the history file could not be loaded when the window started (not because another window keeps it). */
   private loadFailed?: Error;
   private readonly writeNotice: HistoryWriteNotice;
-  private readonly cleared = new vscode.EventEmitter<void>();
+  private readonly cleared = this.register(new vscode.EventEmitter<void>());
   /** The history was emptied: whatever lists its deliveries lists none now. */
   readonly onDidClear = this.cleared.event;
 
@@ -52,27 +55,30 @@ export class ReceiverHistory implements vscode.Disposable {
     session: ReceiverSession,
     storageDir: string,
     settings: ReturnType<typeof historySettings>,
-    private readonly extLog: ExtensionLog,
+    private readonly output: ExtensionLog,
   ) {
+    super();
     this.history = session.history;
     const { diskFile, memoryOnly, holderName } = settings;
     this.writeNotice = new HistoryWriteNotice(
       (text) =>
         void Promise.resolve(vscode.window.showWarningMessage(text, 'Open Webhook Panel', 'Show Log')).then((a) =>
-          a ? vscode.commands.executeCommand(a === 'Show Log' ? 'wfs.showLog' : 'wfs.openWebhookPanel') : undefined,
+          a
+            ? vscode.commands.executeCommand(a === 'Show Log' ? COMMANDS.showLog : COMMANDS.openWebhookPanel)
+            : undefined,
         ),
     );
     session.on('history-write-failed', (e) => {
-      this.extLog.warn(
+      this.output.warn(
         `The delivery history could not be written (${e.message}); verified deliveries are answered 503 until it can.`,
       );
       this.writeNotice.failed(e);
     });
     session.on('history-written-again', () => {
-      this.extLog.info('The delivery history is written again.');
+      this.output.info('The delivery history is written again.');
       this.writeNotice.written();
     });
-    session.on('history-warning', (text) => this.extLog.warn(`Delivery history: ${text}`));
+    session.on('history-warning', (text) => this.output.warn(`Delivery history: ${text}`));
     this.loaded = mkdir(storageDir, { recursive: true })
       .then((): Promise<unknown> =>
         memoryOnly ? this.eraseEarlierHistory(diskFile, holderName!) : this.history.load(),
@@ -81,7 +87,7 @@ export class ReceiverHistory implements vscode.Disposable {
         if (this.inUseElsewhere(e)) return;
         // A full disk, a file another user owns: tried again when the receiver starts, which says why it cannot.
         this.loadFailed = e;
-        this.extLog.warn(
+        this.output.warn(
           `The delivery history file ${diskFile} could not be opened (${e.message}): it is tried again when the receiver starts.`,
         );
       });
@@ -114,12 +120,12 @@ export class ReceiverHistory implements vscode.Disposable {
     try {
       await (this.loaded = this.history.load());
       this.loadFailed = undefined;
-      this.extLog.info(`The delivery history file ${file} is open now.`);
+      this.output.info(`The delivery history file ${file} is open now.`);
     } catch (e) {
       this.loaded = Promise.resolve();
       if (this.inUseElsewhere(e as Error)) return;
       throw new SettingError(
-        'wfs.receiver.historyStorage',
+        SETTINGS.receiverHistoryStorage,
         `its delivery history file ${file} could not be opened (${(e as Error).message}): free space on its disk or fix its access, or set wfs.receiver.historyStorage to memory`,
       );
     }
@@ -137,14 +143,10 @@ export class ReceiverHistory implements vscode.Disposable {
     await this.history.close();
   }
 
-  dispose(): void {
-    this.cleared.dispose();
-  }
-
   /** Every window shares the global storage; the first to load the file keeps it, and the others say so. */
   private inUseElsewhere(e: Error): boolean {
     if (!(e instanceof HistoryInUse)) return false;
-    this.extLog.warn(
+    this.output.warn(
       `The delivery history file ${e.file} is kept by ${historyHolder(e)}: this window keeps its deliveries in memory only, until it is reloaded after that one closes.`,
     );
     return true;
@@ -154,11 +156,11 @@ export class ReceiverHistory implements vscode.Disposable {
   private async eraseEarlierHistory(file: string, holderName: string): Promise<void> {
     const outcome = await eraseHistoryFile(file, holderName);
     if ('heldBy' in outcome)
-      this.extLog.warn(
+      this.output.warn(
         `wfs.receiver.historyStorage is memory, but the earlier delivery history file ${file} is still kept by ${historyHolder(outcome.heldBy)}: it is erased when a window starts after that one closes.`,
       );
     else if (outcome.erased > 0)
-      this.extLog.info(
+      this.output.info(
         `wfs.receiver.historyStorage is memory: the earlier delivery history file ${file} (${byteSize(outcome.erased)}) was erased.`,
       );
   }

@@ -2,8 +2,9 @@
 // forward rules and public address), started and stopped by the commands, and rendered: the log, the views'
 // events. The sandbox is told its address while it runs, so the sandbox's workflow events arrive here too.
 import * as vscode from 'vscode';
+import { Disposable } from '../disposable';
 import type { Clock } from '../../core/time';
-import type { DeliveryHistory, DeliveryRecord, HistoryInUse, TrustedIssuer } from '../../core/webhooks';
+import type { DeliveryRecord, HistoryInUse, TrustedIssuer } from '../../core/webhooks';
 import { ReceiverSession } from '../../core/receiver';
 import type { PublicAddressTestResult } from '../../core/tunnel';
 import type { Environment } from '../../core/environments';
@@ -14,6 +15,7 @@ import { receiverInfo, renderReceiverEvents, type ReceiverInfo } from './receive
 import { PublicAddress } from './publicAddress';
 import { PublicAddressSelfTest } from './publicAddressSelfTest';
 import { historySettings, ReceiverHistory } from './receiverHistory';
+import { deliverySource, type DeliverySource } from './deliverySource';
 import { ReceiverTrust } from './receiverTrust';
 import type { EnvironmentRegistry } from '../environments/environmentRegistry';
 import type { EnvironmentFollower } from '../environments/environmentSync';
@@ -23,8 +25,10 @@ import type { SandboxHost } from '../sandboxHost';
 export { PublicAddressError } from './publicAddress';
 export type { ReceiverInfo } from './receiverInfo';
 
-export class ReceiverHost implements vscode.Disposable, EnvironmentFollower {
-  readonly session: ReceiverSession;
+export class ReceiverHost extends Disposable implements EnvironmentFollower {
+  private readonly session: ReceiverSession;
+  /** Every delivery this window's receiver answered, bounded in bytes: to read; only the receiver changes it. */
+  readonly deliveries: DeliverySource;
   private readonly publicAddress: PublicAddress;
   private readonly selfTest: PublicAddressSelfTest;
   readonly consent: LocaltunnelConsent;
@@ -36,54 +40,50 @@ export class ReceiverHost implements vscode.Disposable, EnvironmentFollower {
   private override?: number;
   private readonly stored: ReceiverHistory;
   private readonly trust: ReceiverTrust;
-  private readonly changed = new vscode.EventEmitter<void>();
+  private readonly changed = this.register(new vscode.EventEmitter<void>());
   readonly onDidChange = this.changed.event;
   readonly onDidClearHistory: vscode.Event<void>;
-  private readonly delivered = new vscode.EventEmitter<DeliveryRecord>();
+  private readonly delivered = this.register(new vscode.EventEmitter<DeliveryRecord>());
   readonly onDidReceive = this.delivered.event;
-  private readonly verifiedEvent = new vscode.EventEmitter<{ runId?: string; record: DeliveryRecord }>();
+  private readonly verifiedEvent = this.register(new vscode.EventEmitter<{ runId?: string; record: DeliveryRecord }>());
   readonly onVerifiedEvent = this.verifiedEvent.event;
-  private readonly disposables: vscode.Disposable[] = [];
 
   constructor(
     storageDir: string,
     state: vscode.Memento,
     environments: EnvironmentRegistry,
     private readonly sandbox: SandboxHost,
-    private readonly extLog: ExtensionLog,
+    private readonly output: ExtensionLog,
     clock: Clock,
   ) {
+    super();
     const stored = historySettings(storageDir);
     this.session = new ReceiverSession({ clock, history: stored });
-    this.stored = new ReceiverHistory(this.session, storageDir, stored, extLog);
+    this.deliveries = deliverySource(this.session.history);
+    this.stored = new ReceiverHistory(this.session, storageDir, stored, output);
     this.onDidClearHistory = this.stored.onDidClear;
-    this.disposables.push(this.stored);
-    this.trust = new ReceiverTrust(this.session, environments, extLog, () => this.changed.fire());
+    this.register(this.stored);
+    this.trust = new ReceiverTrust(this.session, environments, output, () => this.changed.fire());
     this.trust.apply();
     // Switching environments changes whether the Sandbox's issuer is trusted.
-    this.disposables.push(environments.onDidChange(() => this.trust.apply()));
+    this.register(environments.onDidChange(() => this.trust.apply()));
     this.consent = new LocaltunnelConsent(state);
-    this.forwardConsent = new ForwardConsent(state, extLog);
-    this.publicAddress = new PublicAddress({ state, environments, consent: this.consent, clock, extLog });
+    this.forwardConsent = new ForwardConsent(state, output);
+    this.publicAddress = new PublicAddress({ state, environments, consent: this.consent, clock, output });
     this.selfTest = new PublicAddressSelfTest({
       session: this.session,
       sandbox,
       environments,
-      extLog,
+      output,
       sandboxStarted: () => this.trust.apply(),
     });
-    renderReceiverEvents(this.session, extLog, {
+    renderReceiverEvents(this.session, output, {
       delivered: (r) => this.delivered.fire(r),
       verified: (record) => this.verifiedEvent.fire({ runId: record.runId, record }),
       changed: () => this.changed.fire(),
     });
     this.settings = ReceiverSettingsWatch.restartingThroughCommands(() => this.session.running);
-    this.disposables.push(this.settings);
-  }
-
-  /** The delivery history: every delivery this window's receiver answered, bounded in bytes. */
-  get history(): DeliveryHistory {
-    return this.session.history;
+    this.register(this.settings);
   }
 
   /** Where the history is kept on disk; undefined when in memory only (chosen, or another window's: historyInUse). */
@@ -130,7 +130,7 @@ export class ReceiverHost implements vscode.Disposable, EnvironmentFollower {
   setResponseOverride(status: number | undefined): void {
     this.session.setResponseOverride(status);
     this.override = status;
-    this.extLog.info(`Receiver answers verified deliveries ${status === undefined ? 'normally' : `with ${status}`}`);
+    this.output.info(`Receiver answers verified deliveries ${status === undefined ? 'normally' : `with ${status}`}`);
   }
 
   /** The first forward target that may be used now (never one off this machine the user did not confirm). */
@@ -184,7 +184,7 @@ export class ReceiverHost implements vscode.Disposable, EnvironmentFollower {
     this.forwardConsent.useTaskRules(undefined);
     await this.session.stop();
     this.publicAddress.close();
-    if (wasRunning) this.extLog.info('Receiver stopped');
+    if (wasRunning) this.output.info('Receiver stopped');
     this.changed.fire();
   }
 
@@ -194,8 +194,8 @@ export class ReceiverHost implements vscode.Disposable, EnvironmentFollower {
     await this.stored.close();
   }
 
-  dispose(): void {
+  override dispose(): void {
     void this.stop();
-    for (const d of [...this.disposables, this.changed, this.delivered, this.verifiedEvent]) d.dispose();
+    super.dispose();
   }
 }

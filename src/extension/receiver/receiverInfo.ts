@@ -40,31 +40,31 @@ function deliveryLogLine(r: DeliveryRecord): string {
 /** The session's events, said in the log and passed to the views. */
 export function renderReceiverEvents(
   session: ReceiverSession,
-  extLog: ExtensionLog,
+  output: ExtensionLog,
   to: { delivered(r: DeliveryRecord): void; verified(r: DeliveryRecord): void; changed(): void },
 ): void {
   session.on('delivery', (r) => {
     linkDerivedDelivery(r);
-    extLog.info(deliveryLogLine(r));
+    output.info(deliveryLogLine(r));
     to.delivered(r);
   });
   session.on('verified-event', (r) => to.verified(r));
-  session.on('failure', (r) => extLog.error(`Webhook ${r.method} ${r.path} answered 500: ${r.note}`));
-  session.on('started', ({ url }) => extLog.info(`Receiver listening at ${url}`));
+  session.on('failure', (r) => output.error(`Webhook ${r.method} ${r.path} answered 500: ${r.note}`));
+  session.on('started', ({ url }) => output.info(`Receiver listening at ${url}`));
   session.on('tunnel', () => to.changed());
   // After PublicAddressSelfTest kept the result (its listener is older): a rerun after a reconnection shows too.
   session.on('self-test', () => to.changed());
   session.on('public-path', (c) => {
     if (c.state === 'not-reaching')
-      extLog.warn(`Public address ${c.publicUrl} not reaching the receiver: ${c.result.detail}`);
+      output.warn(`Public address ${c.publicUrl} not reaching the receiver: ${c.result.detail}`);
     else if (c.state === 'reaching')
-      extLog.info(`Public address ${c.publicUrl} reaches the receiver: ${c.result.detail}`);
-    else extLog.info(`The machine woke after ${Math.round(c.sleptMs / 1000)} s: checking the public address now`);
+      output.info(`Public address ${c.publicUrl} reaches the receiver: ${c.result.detail}`);
+    else output.info(`The machine woke after ${Math.round(c.sleptMs / 1000)} s: checking the public address now`);
     to.changed();
   });
-  session.on('public-address-changed', (c) => extLog.warn(`Public address: ${c.message}`));
-  session.on('endpoint-warning', (m) => extLog.warn(m));
-  session.on('warning', (m) => extLog.warn(m));
+  session.on('public-address-changed', (c) => output.warn(`Public address: ${c.message}`));
+  session.on('endpoint-warning', (m) => output.warn(m));
+  session.on('warning', (m) => output.warn(m));
 }
 
 /** The running receiver as the views show it; undefined while it is stopped. */

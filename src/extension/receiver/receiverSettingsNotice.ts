@@ -1,18 +1,23 @@
 // What to say when a receiver setting changes while the receiver or the history runs (see receiverSettingsWatch.ts).
+import { SETTINGS } from '../settingKeys';
 
 /** Read by the receiver when it starts. */
 const RESTART_KEYS = [
-  'wfs.receiver.port',
-  'wfs.receiver.publicAddress',
-  'wfs.receiver.publicUrl',
-  'wfs.receiver.tunnelHost',
-  'wfs.receiver.tunnelSubdomain',
-  'wfs.receiver.forwardTo',
-  'wfs.receiver.forward',
-  'wfs.receiver.forwardPassThrough',
+  SETTINGS.receiverPort,
+  SETTINGS.receiverPublicAddress,
+  SETTINGS.receiverPublicUrl,
+  SETTINGS.receiverTunnelHost,
+  SETTINGS.receiverTunnelSubdomain,
+  SETTINGS.receiverForwardTo,
+  SETTINGS.receiverForward,
+  SETTINGS.receiverForwardPassThrough,
 ];
 /** Read by the delivery history when the window starts. */
-const RELOAD_KEYS = ['wfs.receiver.historyStorage', 'wfs.receiver.historyMemoryMiB', 'wfs.receiver.historyDiskMiB'];
+const RELOAD_KEYS = [
+  SETTINGS.receiverHistoryStorage,
+  SETTINGS.receiverHistoryMemoryMiB,
+  SETTINGS.receiverHistoryDiskMiB,
+];
 
 /** The receiver settings a change touched: those a restart of the receiver applies, and those a reload applies. */
 export function changedReceiverSettings(affects: (key: string) => boolean): { restart: string[]; reload: string[] } {
@@ -33,7 +38,7 @@ export function settingsChangeNotice(
 ): { text: string; action: 'Reload Window' | 'Restart Receiver' } | undefined {
   if (changed.reload.length > 0) {
     const erase =
-      changed.reload.includes('wfs.receiver.historyStorage') && historyInMemory
+      changed.reload.includes(SETTINGS.receiverHistoryStorage) && historyInMemory
         ? ' The history file is then erased.'
         : '';
     return {

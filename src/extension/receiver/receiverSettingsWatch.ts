@@ -2,34 +2,38 @@
 // change made while they run is said, with the one action that applies it, rather than waiting silently (a new
 // forwardTo unused, historyStorage "memory" leaving the file being written).
 import * as vscode from 'vscode';
+import { Disposable } from '../disposable';
 import { changedReceiverSettings, settingsChangeNotice } from './receiverSettingsNotice';
+import { COMMANDS } from '../commandIds';
 
-export class ReceiverSettingsWatch implements vscode.Disposable {
-  private readonly subscription: vscode.Disposable;
+export class ReceiverSettingsWatch extends Disposable {
   /** Settings our own commands are writing, which say what to do themselves (Choose Public Address Source…). */
   private readonly expected = new Set<string>();
 
   /** Restarts through the commands, so a restart says what it did (or why it failed) as the palette's would. */
   static restartingThroughCommands(isRunning: () => boolean): ReceiverSettingsWatch {
     return new ReceiverSettingsWatch(isRunning, () =>
-      Promise.resolve(vscode.commands.executeCommand('wfs.stopReceiver')).then(() =>
-        vscode.commands.executeCommand('wfs.startReceiver'),
+      Promise.resolve(vscode.commands.executeCommand(COMMANDS.stopReceiver)).then(() =>
+        vscode.commands.executeCommand(COMMANDS.startReceiver),
       ),
     );
   }
 
   constructor(isRunning: () => boolean, restart: () => Thenable<unknown>) {
-    this.subscription = vscode.workspace.onDidChangeConfiguration((e) => {
-      const changed = changedReceiverSettings((key) => e.affectsConfiguration(key) && !this.expected.delete(key));
-      const historyInMemory =
-        vscode.workspace.getConfiguration('wfs').get<string>('receiver.historyStorage') === 'memory';
-      const notice = settingsChangeNotice(changed, isRunning(), historyInMemory);
-      if (!notice) return;
-      void vscode.window.showInformationMessage(notice.text, notice.action).then((a) => {
-        if (a === 'Reload Window') void vscode.commands.executeCommand('workbench.action.reloadWindow');
-        else if (a === 'Restart Receiver') void restart();
-      });
-    });
+    super();
+    this.register(
+      vscode.workspace.onDidChangeConfiguration((e) => {
+        const changed = changedReceiverSettings((key) => e.affectsConfiguration(key) && !this.expected.delete(key));
+        const historyInMemory =
+          vscode.workspace.getConfiguration('wfs').get<string>('receiver.historyStorage') === 'memory';
+        const notice = settingsChangeNotice(changed, isRunning(), historyInMemory);
+        if (!notice) return;
+        void vscode.window.showInformationMessage(notice.text, notice.action).then((a) => {
+          if (a === 'Reload Window') void vscode.commands.executeCommand('workbench.action.reloadWindow');
+          else if (a === 'Restart Receiver') void restart();
+        });
+      }),
+    );
   }
 
   /** Writes a receiver setting (user settings) without the notice: the caller says what to do itself. */
@@ -45,9 +49,5 @@ export class ReceiverSettingsWatch implements vscode.Disposable {
       this.expected.delete(key);
       throw err;
     }
-  }
-
-  dispose(): void {
-    this.subscription.dispose();
   }
 }

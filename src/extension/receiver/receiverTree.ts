@@ -2,10 +2,12 @@
 // first. While the receiver is stopped the view is empty and its welcome view offers to start it; the context
 // key wfs.receiverState ("running" | "stopped") drives that and the view's title actions.
 import * as vscode from 'vscode';
+import { Disposable } from '../disposable';
 import { terminalSafe } from '../../core/presentation';
 import type { Clock, TimerHandle } from '../../core/time';
 import { deliveryTreeItem } from './deliveryTreeItem';
 import type { ReceiverHost } from './receiverHost';
+import { COMMANDS } from '../commandIds';
 
 export type ReceiverNode =
   | { kind: 'local' }
@@ -19,17 +21,17 @@ const RECEIVER_VIEW_DELIVERIES = 50;
 /** A burst of deliveries redraws the view once per this many ms, not once per delivery. */
 const REDRAW_MS = 250;
 
-export class ReceiverTree implements vscode.TreeDataProvider<ReceiverNode>, vscode.Disposable {
-  private readonly changed = new vscode.EventEmitter<ReceiverNode | undefined>();
+export class ReceiverTree extends Disposable implements vscode.TreeDataProvider<ReceiverNode> {
+  private readonly changed = this.register(new vscode.EventEmitter<ReceiverNode | undefined>());
   readonly onDidChangeTreeData = this.changed.event;
-  private readonly disposables: vscode.Disposable[] = [];
   private redraw?: TimerHandle;
 
   constructor(
     private readonly receiver: ReceiverHost,
     private readonly clock: Clock,
   ) {
-    this.disposables.push(
+    super();
+    this.registerAll(
       receiver.onDidChange(() => this.refreshNow()),
       receiver.onDidReceive(() => (this.redraw ??= this.clock.setTimeout(() => this.refreshNow(), REDRAW_MS))),
     );
@@ -57,7 +59,7 @@ export class ReceiverTree implements vscode.TreeDataProvider<ReceiverNode>, vsco
         { kind: 'deliveries' },
       ];
     if (node.kind !== 'deliveries') return [];
-    const all = this.receiver.history.all();
+    const all = this.receiver.deliveries.all();
     const out: ReceiverNode[] = [];
     for (let i = all.length - 1; i >= 0 && out.length < RECEIVER_VIEW_DELIVERIES; i--)
       out.push({ kind: 'delivery', deliveryId: all[i]!.id });
@@ -73,7 +75,7 @@ export class ReceiverTree implements vscode.TreeDataProvider<ReceiverNode>, vsco
         item.description = info?.localUrl ?? 'stopped';
         item.iconPath = new vscode.ThemeIcon('plug');
         item.tooltip = `${info?.localUrl ?? ''}\nLoopback only (127.0.0.1). Click to copy.`;
-        item.command = { command: 'wfs.copyReceiverUrl', title: 'Copy Local URL', arguments: ['local'] };
+        item.command = { command: COMMANDS.copyReceiverUrl, title: 'Copy Local URL', arguments: ['local'] };
         return item;
       }
       case 'tunnel': {
@@ -98,8 +100,8 @@ export class ReceiverTree implements vscode.TreeDataProvider<ReceiverNode>, vsco
         item.iconPath = new vscode.ThemeIcon(url ? 'globe' : 'circle-slash');
         item.tooltip = `${url ? `${url}\n` : ''}Source: ${source} (wfs.receiver.publicAddress).${info?.publicNote ? `\n${info.publicNote}.` : ''}${url ? '\nClick to copy; "Test Public Address" sends a signed delivery through it.' : ''}`;
         item.command = url
-          ? { command: 'wfs.copyReceiverUrl', title: 'Copy Public URL', arguments: ['public'] }
-          : { command: 'wfs.choosePublicAddress', title: 'Choose Public Address Source' };
+          ? { command: COMMANDS.copyReceiverUrl, title: 'Copy Public URL', arguments: ['public'] }
+          : { command: COMMANDS.choosePublicAddress, title: 'Choose Public Address Source' };
         return item;
       }
       case 'selfTest': {
@@ -114,30 +116,29 @@ export class ReceiverTree implements vscode.TreeDataProvider<ReceiverNode>, vsco
           : '';
         item.iconPath = new vscode.ThemeIcon(t?.ok ? 'pass' : 'error');
         item.tooltip = t ? `${t.testedAt}: ${terminalSafe(t.detail)}.\nClick to test again.` : '';
-        item.command = { command: 'wfs.testPublicAddress', title: 'Test Public Address' };
+        item.command = { command: COMMANDS.testPublicAddress, title: 'Test Public Address' };
         return item;
       }
       case 'deliveries': {
-        const count = this.receiver.history.size;
+        const count = this.receiver.deliveries.size;
         const item = new vscode.TreeItem('Deliveries', vscode.TreeItemCollapsibleState.Expanded);
         item.id = 'receiver/deliveries';
         item.description =
           count > RECEIVER_VIEW_DELIVERIES ? `latest ${RECEIVER_VIEW_DELIVERIES} of ${count}` : `${count}`;
         item.iconPath = new vscode.ThemeIcon('inbox');
         item.tooltip = 'Every request the receiver answered, refused ones too. The webhook panel shows each in full.';
-        item.command = { command: 'wfs.openWebhookPanel', title: 'Open Webhook Panel' };
+        item.command = { command: COMMANDS.openWebhookPanel, title: 'Open Webhook Panel' };
         return item;
       }
       case 'delivery': {
-        const r = this.receiver.history.find(node.deliveryId);
+        const r = this.receiver.deliveries.find(node.deliveryId);
         return r ? deliveryTreeItem(r, `receiver/delivery/${r.id}`) : new vscode.TreeItem('(no longer in the history)');
       }
     }
   }
 
-  dispose(): void {
+  override dispose(): void {
     this.clock.clearTimeout(this.redraw);
-    for (const d of this.disposables) d.dispose();
-    this.changed.dispose();
+    super.dispose();
   }
 }

@@ -8,6 +8,7 @@ import type { ReceiverSession } from '../../core/receiver';
 import type { TrustedIssuer } from '../../core/webhooks';
 import type { EnvironmentRegistry } from '../environments/environmentRegistry';
 import type { ExtensionLog } from '../log/extensionLog';
+import { COMMANDS } from '../commandIds';
 
 export class ReceiverTrust {
   /** What the receiver trusts, as last logged; and of it, the configured environments' issuers. */
@@ -17,7 +18,7 @@ export class ReceiverTrust {
   constructor(
     private readonly session: ReceiverSession,
     private readonly environments: EnvironmentRegistry,
-    private readonly extLog: ExtensionLog,
+    private readonly output: ExtensionLog,
     private readonly changed: () => void,
   ) {}
 
@@ -32,7 +33,7 @@ export class ReceiverTrust {
     this.configured = configured;
     this.session.setIssuers(issuers);
     const inUse = this.environments.currentName;
-    this.extLog.info(
+    this.output.info(
       `Receiver trusts: ${text}${inUse === SANDBOX_ENVIRONMENT ? '' : ` (not the Sandbox's issuer: ${inUse} is the environment in use)`}`,
     );
     if (configuredBefore !== undefined && configured !== configuredBefore && this.session.running)
@@ -41,7 +42,7 @@ export class ReceiverTrust {
           `The webhook receiver now trusts: ${configured || "no configured environment's issuer"}.`,
           'Show Log',
         ),
-      ).then((a) => (a ? vscode.commands.executeCommand('wfs.showLog') : undefined));
+      ).then((a) => (a ? vscode.commands.executeCommand(COMMANDS.showLog) : undefined));
     this.changed();
   }
 

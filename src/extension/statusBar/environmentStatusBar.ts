@@ -1,29 +1,31 @@
 // The status bar item: environment, signed-in user, token state and time left; a click opens the
 // environment menu (switch environment, sign in, sign out).
 import * as vscode from 'vscode';
+import { Disposable } from '../disposable';
 import { SANDBOX_ENVIRONMENT } from '../../core/environments';
 import type { Clock } from '../../core/time';
 import type { AuthService } from '../auth/authService';
 import type { EnvironmentRegistry } from '../environments/environmentRegistry';
 import { statusBarModel } from './statusBarText';
+import { COMMANDS } from '../commandIds';
 
-export class EnvironmentStatusBar implements vscode.Disposable {
+export class EnvironmentStatusBar extends Disposable {
   private readonly item: vscode.StatusBarItem;
   private readonly ticker: NodeJS.Timeout;
-  private readonly disposables: vscode.Disposable[] = [];
 
   constructor(
     private readonly environments: EnvironmentRegistry,
     private readonly auth: AuthService,
     private readonly clock: Clock,
   ) {
-    this.item = vscode.window.createStatusBarItem('wfs.status', vscode.StatusBarAlignment.Left, 50);
+    super();
+    this.item = this.register(vscode.window.createStatusBarItem('wfs.status', vscode.StatusBarAlignment.Left, 50));
     this.item.name = 'Workflow Service';
-    this.item.command = 'wfs.switchEnvironment';
+    this.item.command = COMMANDS.switchEnvironment;
     // The time left changes by the minute: re-render twice a minute (a cheap string format, no I/O).
     this.ticker = setInterval(() => this.render(), 30_000);
     this.ticker.unref?.();
-    this.disposables.push(
+    this.registerAll(
       environments.onDidChange(() => void this.refresh()),
       auth.onDidChange(() => this.render()),
     );
@@ -60,9 +62,8 @@ export class EnvironmentStatusBar implements vscode.Disposable {
     this.item.show();
   }
 
-  dispose(): void {
+  override dispose(): void {
     clearInterval(this.ticker);
-    this.item.dispose();
-    for (const d of this.disposables) d.dispose();
+    super.dispose();
   }
 }

@@ -1,17 +1,19 @@
 // A status bar item while the receiver runs: its state and the tunnel's; a click copies the address. When the
 // public address stops carrying deliveries (its end-to-end checks fail), it turns to a warning that says so.
 import * as vscode from 'vscode';
+import { Disposable } from '../disposable';
 import type { ReceiverHost, ReceiverInfo } from '../receiver/receiverHost';
+import { COMMANDS } from '../commandIds';
 
-export class ReceiverStatusBar implements vscode.Disposable {
+export class ReceiverStatusBar extends Disposable {
   private readonly item: vscode.StatusBarItem;
-  private readonly subscription: vscode.Disposable;
 
   constructor(private readonly receiver: ReceiverHost) {
-    this.item = vscode.window.createStatusBarItem('wfs.receiver', vscode.StatusBarAlignment.Left, 49);
+    super();
+    this.item = this.register(vscode.window.createStatusBarItem('wfs.receiver', vscode.StatusBarAlignment.Left, 49));
     this.item.name = 'Workflow Service Receiver';
-    this.item.command = 'wfs.copyReceiverUrl';
-    this.subscription = receiver.onDidChange(() => this.render());
+    this.item.command = COMMANDS.copyReceiverUrl;
+    this.register(receiver.onDidChange(() => this.render()));
     this.render();
   }
 
@@ -47,10 +49,5 @@ export class ReceiverStatusBar implements vscode.Disposable {
     ].join('\n');
     this.item.backgroundColor = new vscode.ThemeColor('statusBarItem.warningBackground');
     this.item.show();
-  }
-
-  dispose(): void {
-    this.subscription.dispose();
-    this.item.dispose();
   }
 }

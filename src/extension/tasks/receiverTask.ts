@@ -7,6 +7,7 @@
 // either), and its forward rules are used only once the user agreed to them (ForwardConsent); those of the user's own
 // tasks.json are used as the user's settings are.
 import * as vscode from 'vscode';
+import { Disposable } from '../disposable';
 import { type DeliveryRecord, ForwardRuleError, parseForwardRules } from '../../core/webhooks';
 import type { TaskForward } from '../receiver/forwardConsent';
 import type { ReceiverHost } from '../receiver/receiverHost';
@@ -60,12 +61,11 @@ export function receiverTaskTerminal(
   return new ReceiverTerminal(receiver, definition, scope === vscode.TaskScope.Global);
 }
 
-class ReceiverTerminal implements vscode.Pseudoterminal {
+class ReceiverTerminal extends Disposable implements vscode.Pseudoterminal {
   private readonly written = new vscode.EventEmitter<string>();
   private readonly closed = new vscode.EventEmitter<number | void>();
   readonly onDidWrite = this.written.event;
   readonly onDidClose = this.closed.event;
-  private readonly disposables: vscode.Disposable[] = [];
   /** Whether this task started the receiver (then it stops it); a receiver already running stays up. */
   private started = false;
   /** Debug sessions started while the task runs, whose end ends it. */
@@ -77,7 +77,9 @@ class ReceiverTerminal implements vscode.Pseudoterminal {
     private readonly definition: WfsTaskDefinition,
     /** Defined in the user's own tasks.json, not a workspace's. */
     private readonly userTask: boolean,
-  ) {}
+  ) {
+    super();
+  }
 
   private line(text: string): void {
     this.written.fire(terminalLine(text));
@@ -101,10 +103,8 @@ class ReceiverTerminal implements vscode.Pseudoterminal {
         throw err;
       }
     }
-    this.disposables.push(
-      this.receiver.onDidReceive((r: DeliveryRecord) => deliveryLines(r).forEach((l) => this.line(l))),
-    );
-    this.disposables.push(
+    this.registerAll(this.receiver.onDidReceive((r: DeliveryRecord) => deliveryLines(r).forEach((l) => this.line(l))));
+    this.registerAll(
       vscode.debug.onDidStartDebugSession((s) => {
         if (s.configuration.preLaunchTask !== undefined) this.sessions.add(s.id);
       }),
@@ -136,7 +136,7 @@ class ReceiverTerminal implements vscode.Pseudoterminal {
     if (this.ended) return;
     this.ended = true;
     this.line(why);
-    for (const d of this.disposables.splice(0)) d.dispose();
+    this.dispose();
     if (this.started) {
       await this.receiver.stop().catch(() => undefined);
       this.line('wfs: the receiver this task started is stopped.');

@@ -3,29 +3,30 @@
 // settings a workspace may set but that are used only once it is trusted (listed in restrictedConfigurations: VS Code
 // drops a workspace's value in Restricted Mode; the forward settings also need the user's agreement then). This finds
 // the ones a settings file tries to set, so the user can be told once that they were ignored. Pure: unit-tested.
+import { SETTINGS } from '../settingKeys';
 
 /** Every wfs.* setting a workspace cannot set (package.json declares their scope). */
 export const USER_ONLY_SETTINGS = [
-  'wfs.environments',
-  'wfs.confirmBilledStart',
-  'wfs.auth.rememberPasswordForSilentSignIn',
-  'wfs.receiver.port',
-  'wfs.receiver.publicAddress',
-  'wfs.receiver.publicUrl',
-  'wfs.receiver.tunnel',
-  'wfs.receiver.tunnelHost',
-  'wfs.receiver.tunnelSubdomain',
-  'wfs.receiver.forwardTo',
-  'wfs.receiver.historyMemoryMiB',
-  'wfs.receiver.historyDiskMiB',
-  'wfs.receiver.historyStorage',
+  SETTINGS.environments,
+  SETTINGS.confirmBilledStart,
+  SETTINGS.authRememberPasswordForSilentSignIn,
+  SETTINGS.receiverPort,
+  SETTINGS.receiverPublicAddress,
+  SETTINGS.receiverPublicUrl,
+  SETTINGS.receiverTunnel,
+  SETTINGS.receiverTunnelHost,
+  SETTINGS.receiverTunnelSubdomain,
+  SETTINGS.receiverForwardTo,
+  SETTINGS.receiverHistoryMemoryMiB,
+  SETTINGS.receiverHistoryDiskMiB,
+  SETTINGS.receiverHistoryStorage,
 ] as const;
 
 /** The wfs.* settings a workspace may set, used only once it is trusted (window scope, restrictedConfigurations). */
 export const TRUSTED_WORKSPACE_SETTINGS = [
-  'wfs.receiver.forward',
-  'wfs.receiver.forwardPassThrough',
-  'wfs.sandbox.profile',
+  SETTINGS.receiverForward,
+  SETTINGS.receiverForwardPassThrough,
+  SETTINGS.sandboxProfile,
 ] as const;
 
 /** The settings of `among` a settings file's text sets, in the order they appear (comments are not read). */

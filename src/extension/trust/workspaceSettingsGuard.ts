@@ -1,6 +1,7 @@
 // Tells the user, once per setting and file, that a workspace tried to set a setting only user settings may set, or
 // (in Restricted Mode) one used only in a trusted workspace. VS Code already ignores the value (userOnlySettings.ts).
 import * as vscode from 'vscode';
+import { Disposable } from '../disposable';
 import { readBoundedFile } from '../boundedFile';
 import type { ExtensionLog } from '../log/extensionLog';
 import { settingsIn, TRUSTED_WORKSPACE_SETTINGS, userOnlySettingsIn } from './userOnlySettings';
@@ -9,15 +10,14 @@ const WARNED_KEY = 'wfs.ignoredWorkspaceSettingsWarned';
 /** A settings file is a few kilobytes; a cloned repository's may be anything. */
 const MAX_SETTINGS_FILE_BYTES = 1024 * 1024;
 
-export class WorkspaceSettingsGuard implements vscode.Disposable {
-  private readonly disposables: vscode.Disposable[] = [];
-
+export class WorkspaceSettingsGuard extends Disposable {
   constructor(
     private readonly state: vscode.Memento,
-    private readonly log: ExtensionLog,
+    private readonly output: ExtensionLog,
   ) {
+    super();
     const watcher = vscode.workspace.createFileSystemWatcher('**/.vscode/settings.json');
-    this.disposables.push(
+    this.registerAll(
       watcher,
       watcher.onDidCreate(() => void this.check()),
       watcher.onDidChange(() => void this.check()),
@@ -41,7 +41,7 @@ export class WorkspaceSettingsGuard implements vscode.Disposable {
         text = new TextDecoder().decode(await readBoundedFile(file, MAX_SETTINGS_FILE_BYTES));
       } catch (err) {
         if ((err as { code?: string }).code !== 'FileNotFound')
-          this.log.warn(`Workspace settings not checked for user-only settings: ${(err as Error).message}.`);
+          this.output.warn(`Workspace settings not checked for user-only settings: ${(err as Error).message}.`);
         continue;
       }
       const where = vscode.workspace.asRelativePath(file);
@@ -60,7 +60,7 @@ export class WorkspaceSettingsGuard implements vscode.Disposable {
         found.push(id);
         if (warned.has(id)) continue;
         warned.add(id);
-        this.log.warn(said);
+        this.output.warn(said);
         void vscode.window.showWarningMessage(said, 'Open User Settings').then((a) => {
           if (a) void vscode.commands.executeCommand('workbench.action.openSettings', key);
         });
@@ -68,9 +68,5 @@ export class WorkspaceSettingsGuard implements vscode.Disposable {
     }
     await this.state.update(WARNED_KEY, [...warned]);
     return found;
-  }
-
-  dispose(): void {
-    for (const d of this.disposables) d.dispose();
   }
 }

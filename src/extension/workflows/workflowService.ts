@@ -14,6 +14,7 @@ import {
   WorkflowStore,
 } from '../../core/workflows';
 import * as vscode from 'vscode';
+import { Disposable } from '../disposable';
 import { serviceOrigin, type Environment } from '../../core/environments';
 import type { Clock } from '../../core/time';
 import type { AuthService } from '../auth/authService';
@@ -23,28 +24,28 @@ import type { ExtensionLog } from '../log/extensionLog';
 
 const STORE_KEY = 'wfs.workflows';
 
-export class WorkflowService implements vscode.Disposable, EnvironmentFollower {
+export class WorkflowService extends Disposable implements EnvironmentFollower {
   readonly store: WorkflowStore;
   /** Keyed on the value: a restarted sandbox or a re-pointed environment gets a poller of its own. */
   private readonly pollers = new Map<Environment, WorkflowPoller>();
   private visible = false;
-  private readonly changed = new vscode.EventEmitter<void>();
+  private readonly changed = this.register(new vscode.EventEmitter<void>());
   readonly onDidChange = this.changed.event;
-  private readonly disposables: vscode.Disposable[] = [];
 
   constructor(
     state: vscode.Memento,
     private readonly environments: EnvironmentRegistry,
     private readonly auth: AuthService,
-    private readonly log: ExtensionLog,
+    private readonly output: ExtensionLog,
     private readonly clock: Clock,
   ) {
+    super();
     this.store = new WorkflowStore(state.get(STORE_KEY), (s) => Promise.resolve(state.update(STORE_KEY, s)));
     this.store.on('changed', () => this.changed.fire());
     this.store.on('error-persisting', (e: Error) =>
-      this.log.warn(`Could not save the explorer's state: ${e.message} (kept in memory)`),
+      this.output.warn(`Could not save the explorer's state: ${e.message} (kept in memory)`),
     );
-    this.disposables.push(
+    this.registerAll(
       auth.onDidChange((envName) => void this.resumeLive(envName)),
       // Restricted Mode held a real environment's live workflows (reading them uses its sign-in): trust resumes them.
       vscode.workspace.onDidGrantWorkspaceTrust(() => {
@@ -83,7 +84,7 @@ export class WorkflowService implements vscode.Disposable, EnvironmentFollower {
       gate: manager.gate,
       clock: this.clock,
       findWorkflowsUrl: env.findWorkflowsUrl,
-      onBackoff: (n, ms) => this.log.warn(`${env.name}: throttled (429); retry ${n} in ${ms} ms`),
+      onBackoff: (n, ms) => this.output.warn(`${env.name}: throttled (429); retry ${n} in ${ms} ms`),
     });
   }
 
@@ -125,14 +126,14 @@ export class WorkflowService implements vscode.Disposable, EnvironmentFollower {
       const before = this.store.workflow(env, id)?.status;
       this.store.upsertFromEnvelope(env, o.envelope, { now: this.clock.now() });
       if (before !== o.envelope.workflow.status)
-        this.log.info(`${env.name}: workflow ${id} is ${o.envelope.workflow.status}`);
+        this.output.info(`${env.name}: workflow ${id} is ${o.envelope.workflow.status}`);
     } else if (o.kind === 'transient-error') {
-      this.log.warn(`${env.name}: reading workflow ${id} failed (${o.error.message}); polling goes on`);
+      this.output.warn(`${env.name}: reading workflow ${id} failed (${o.error.message}); polling goes on`);
       this.store.markWorkflow(env, id, { lastError: o.error.message });
     } else if (o.reason === 'deadline')
       this.store.markWorkflow(env, id, { pollingStopped: 'polling deadline reached' });
     else if (o.reason === 'error') {
-      this.log.warn(`${env.name}: reading workflow ${id} failed (${o.error?.message}); polling stopped`);
+      this.output.warn(`${env.name}: reading workflow ${id} failed (${o.error?.message}); polling stopped`);
       this.store.markWorkflow(env, id, { pollingStopped: 'polling stopped by an error', lastError: o.error?.message });
     }
   }
@@ -145,13 +146,13 @@ export class WorkflowService implements vscode.Disposable, EnvironmentFollower {
     stop?: AbortSignal,
   ): Promise<BilledStartOutcome<TrackedWorkflow>> {
     const client = await this.client(env);
-    this.log.info(
+    this.output.info(
       `${env.name}: start workflow ${req.product.service}/${req.product.model} in session ${req.sessionId} at ${serviceOrigin(env)} (correlationId ${req.correlationId})`,
     );
     return startBilledWorkflow(
       async (r, options) => {
         const result = await client.start(r, options);
-        this.log.info(
+        this.output.info(
           `${env.name}: started workflow ${result.workflow.workflowId} (runId ${result.workflow.runId}, correlationId ${result.correlationId}): ${result.workflow.status}`,
         );
         const w = this.store.upsertFromEnvelope(env, result, {
@@ -170,9 +171,9 @@ export class WorkflowService implements vscode.Disposable, EnvironmentFollower {
    * followed while it runs. */
   async find(env: Environment, correlationId: string): Promise<TrackedWorkflow[]> {
     const client = await this.client(env);
-    this.log.info(`${env.name}: Find Workflows by correlationId ${correlationId}`);
+    this.output.info(`${env.name}: Find Workflows by correlationId ${correlationId}`);
     const found = await client.find(correlationId);
-    this.log.info(`${env.name}: Find Workflows found ${found.length} for correlationId ${correlationId}`);
+    this.output.info(`${env.name}: Find Workflows found ${found.length} for correlationId ${correlationId}`);
     return found.map((workflow) => {
       const w = this.store.upsertFromEnvelope(env, { workflow }, { correlationId, now: this.clock.now() });
       if (!isTerminal(w.status)) this.poller(env).follow(w.workflowId, w.startedAt);
@@ -218,12 +219,12 @@ export class WorkflowService implements vscode.Disposable, EnvironmentFollower {
   async reconfirm(env: Environment, workflowId: string): Promise<TrackedWorkflow> {
     const w = this.store.workflow(env, workflowId);
     const client = await this.client(env);
-    this.log.info(`${env.name}: reconfirm workflow ${workflowId}`);
+    this.output.info(`${env.name}: reconfirm workflow ${workflowId}`);
     // The link, when it is on the environment's own origin; otherwise the same URL the spec gives it
     // ({base_url}/…/workflows/{workflowId}) on that origin. Behind a gateway the service's links may name an
     // origin of its own, where the token must not go, and the reconfirm would fail as a foreign link.
     const envelope = await client.reconfirm(client.ownLink(w?.envelope?.links?.reconfirm?.href) ?? workflowId);
-    this.log.info(`${env.name}: reconfirmed workflow ${workflowId}: ${envelope.workflow.status}`);
+    this.output.info(`${env.name}: reconfirmed workflow ${workflowId}: ${envelope.workflow.status}`);
     const updated = this.store.upsertFromEnvelope(env, envelope, { now: this.clock.now() });
     this.poller(env).follow(updated.workflowId, this.clock.now());
     return updated;
@@ -253,9 +254,8 @@ export class WorkflowService implements vscode.Disposable, EnvironmentFollower {
     this.pollers.clear();
   }
 
-  dispose(): void {
+  override dispose(): void {
     this.stopPolling();
-    for (const d of this.disposables) d.dispose();
-    this.changed.dispose();
+    super.dispose();
   }
 }

@@ -3,6 +3,8 @@
 import { strict as assert } from 'node:assert';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { rawRequest, type RawResponse } from '../../unit/helpers/rawHttp';
 
@@ -11,6 +13,9 @@ import { rawRequest, type RawResponse } from '../../unit/helpers/rawHttp';
 export const CLI = process.env.WFS_TEST_CLI ?? join(__dirname, '../../../../dist/cli.js');
 
 export type Line = Record<string, any>;
+
+/** Where the spawned commands keep state (a sandbox on a fixed port keeps its key there): never the runner's home. */
+export const TEST_STATE_DIR = mkdtempSync(join(tmpdir(), 'wfs-state-'));
 
 export interface WfsOptions {
   cli?: string;
@@ -73,7 +78,12 @@ export class WfsProcess {
     // `bin` runs an installed `wfs` as a shell would (its shebang and node from PATH); otherwise this node runs `cli`.
     const [file, argv] = opts.bin ? [opts.bin, args] : [process.execPath, [opts.cli ?? CLI, ...args]];
     this.child = spawn(file, argv, {
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...withSandboxSecret(args, env) },
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: process.env.HOME ?? '',
+        WFS_STATE_DIR: TEST_STATE_DIR,
+        ...withSandboxSecret(args, env),
+      },
       cwd: opts.cwd,
       stdio: [opts.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
     });

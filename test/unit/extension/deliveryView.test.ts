@@ -363,6 +363,22 @@ describe("the app's answer in the panel's view model", () => {
     assert.equal(deliveryRow(record()).forwardsFailed, undefined, 'not forwarded: nothing to show');
   });
 
+  it('an answer from an `insecure` target carries the mark the panel shows beside it; a checked one does not', () => {
+    const marked = deliveryDetail(
+      record({
+        forwards: [
+          { target: 'https://localhost:3443/hooks', rules: [], status: 200, latencyMs: 3, insecure: true },
+          { target: 'https://localhost:3444/hooks', rules: [], status: 200, latencyMs: 3 },
+        ],
+      }),
+      bodies.get('d1')!,
+    );
+    assert.deepEqual(
+      marked.forwards.map((f) => f.insecure),
+      [true, undefined],
+    );
+  });
+
   it('a history record written before rules (one `forward`) still shows, and exports carry every answer', async () => {
     const old = record({ forward: { target: 'http://127.0.0.1:9/', latencyMs: 2, error: 'cannot reach' } });
     assert.deepEqual([deliveryRow(old).forwarded, deliveryRow(old).forwardsFailed], [1, 1]);

@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { startSandbox, type SandboxFixture } from '../helpers/sandboxFixture';
 import { RecordingServer } from '../helpers/recordingServer';
+import { untilTrue } from '../helpers/eventLoop';
 
 const WEBHOOK_ID = '3f1c2a8e-0b4e-4c39-9d3a-1f2e3d4c5b6a';
 const HEADERS = {
@@ -80,7 +81,13 @@ describe('sandbox: delivery faults', () => {
 
     await f.control('DELETE', 'faults');
     await fault({ fault: 'delay', delayMs: 500 });
+    const timersBefore = f.clock.pendingCount;
     const answer = testWebhook();
+    // The request crosses real sockets: advance only once the sandbox holds the delivery on the clock.
+    await untilTrue(
+      () => f.clock.pendingCount > timersBefore,
+      () => 'the delayed delivery never waited on the clock',
+    );
     await f.clock.advanceAsync(499);
     assert.equal(receiver.requests.length, 3, 'not before its delay');
     await f.clock.advanceAsync(1);

@@ -123,11 +123,11 @@ describe("the assistant's tools through vscode.lm", function () {
     assert.ok(shown?.includes(`To: "the receiver at ${receiverUrl}"`), shown);
     assert.ok(shown?.includes('Topic: "workflow/completed"'), shown);
     assert.equal(await confirmation(api, 'wfs_list_deliveries', {}), undefined, 'a reading tool asks nothing');
-    const before = api.receiver.history.all().length;
+    const before = api.receiver.deliveries.all().length;
     const result = await invoke('wfs_send_event', input);
     assert.equal(result.answer.status, 200);
-    await until(api.receiver.onDidReceive, () => api.receiver.history.all().length > before, 'the event');
-    assert.equal(api.receiver.history.all().at(-1)!.verified, true);
+    await until(api.receiver.onDidReceive, () => api.receiver.deliveries.all().length > before, 'the event');
+    assert.equal(api.receiver.deliveries.all().at(-1)!.verified, true);
   });
 
   it('the reading tools list, read and wait for deliveries, and explain a refusal step by step', async () => {
@@ -296,11 +296,11 @@ describe("the assistant's tools through vscode.lm", function () {
       const env = await invoke('wfs_environment', {});
       assert.equal(env.environment.name, 'Staging');
       assert.equal(env.environment.billed, true);
-      const before = api.receiver.history.all().length;
+      const before = api.receiver.deliveries.all().length;
       const sent = await invoke('wfs_send_event', { to: 'receiver', topic: 'loan/updated' });
       assert.equal(sent.answer.status, 200, JSON.stringify(sent.answer));
-      await until(api.receiver.onDidReceive, () => api.receiver.history.all().length > before, 'the event');
-      const r = api.receiver.history.all().at(-1)!;
+      await until(api.receiver.onDidReceive, () => api.receiver.deliveries.all().length > before, 'the event');
+      const r = api.receiver.deliveries.all().at(-1)!;
       assert.equal(r.verified, true);
       assert.equal(r.signedHere, true);
       // A start here would be billed: the Sandbox's own start tool refuses.

@@ -156,8 +156,8 @@ export async function signInToSandbox(): Promise<void> {
 
 /** The record of the delivery `send` makes to the extension's receiver, once the receiver has it. */
 export async function deliveredBy(api: ExtensionApi, send: () => PromiseLike<unknown>): Promise<DeliveryRecord> {
-  const before = api.receiver.history.all().length;
+  const before = api.receiver.deliveries.all().length;
   await send();
-  await until(api.receiver.onDidReceive, () => api.receiver.history.all().length > before, 'a delivery');
-  return api.receiver.history.all().at(-1)!;
+  await until(api.receiver.onDidReceive, () => api.receiver.deliveries.all().length > before, 'a delivery');
+  return api.receiver.deliveries.all().at(-1)!;
 }

@@ -91,7 +91,7 @@ describe('public address: a URL of your own, and Test Public Address, in a real 
         req.pipe(up);
       });
     const proxyPort = await serve(proxy());
-    const delivered = api.receiver.history.size;
+    const delivered = api.receiver.deliveries.size;
     await startWith(`http://localhost:${proxyPort}/webhooks`);
     const pathIs = (state: string) =>
       until(api.receiver.onDidChange, () => api.receiver.info?.publicPath === state, `the public path ${state}`);
@@ -108,7 +108,7 @@ describe('public address: a URL of your own, and Test Public Address, in a real 
     api.receiver.checkPublicPath();
     await pathIs('reaching');
     await statusBarEntry(/^\$\(radio-tower\) Receiver$/);
-    assert.equal(api.receiver.history.size, delivered, 'the checks are not deliveries');
+    assert.equal(api.receiver.deliveries.size, delivered, 'the checks are not deliveries');
   });
 
   it('each broken path is named by its hop: connect, the reminder page, the tunnel itself, a timeout, TLS', async () => {

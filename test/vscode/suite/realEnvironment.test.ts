@@ -112,7 +112,7 @@ describe('the editor on a real environment (Staging, not the Sandbox)', function
     assert.equal(fresh.verified, true, JSON.stringify(fresh.checks.find((c) => !c.ok)));
     assert.equal(fresh.signedHere, true);
     assert.equal(fresh.derivedFrom, original.id);
-    assert.match((await api.receiver.history.body(fresh.id))!.toString(), /actor-edited/);
+    assert.match((await api.receiver.deliveries.body(fresh.id))!.toString(), /actor-edited/);
 
     // The panel says so, on the row and in the detail, so nobody takes it for Staging's.
     await vscode.commands.executeCommand('wfs.openWebhookPanel', fresh.id);
@@ -124,7 +124,7 @@ describe('the editor on a real environment (Staging, not the Sandbox)', function
     // No row is marked that the history does not mark (the panel shows a page of rows; other suites' deliveries
     // share this window's history).
     const marked = dom.visibleRows.filter((r) => r?.includes('signed here')).length;
-    assert.ok(marked <= api.receiver.history.all().filter((r) => r.signedHere).length, `${marked} rows marked`);
+    assert.ok(marked <= api.receiver.deliveries.all().filter((r) => r.signedHere).length, `${marked} rows marked`);
     assert.ok(
       dom.visibleRows.some((r) => r !== undefined && !r.includes('signed here')),
       "Staging's own is not",
@@ -165,9 +165,9 @@ describe('the editor on a real environment (Staging, not the Sandbox)', function
     const token = (await api.sandbox.signWebhookBody(body))!;
     const status = await post(body, token);
     assert.ok(status === 403 || status === 503, `refused: ${status}`);
-    const refused = api.receiver.history.all().at(-1)!;
+    const refused = api.receiver.deliveries.all().at(-1)!;
     assert.deepEqual([refused.verified, refused.signedHere], [false, undefined]);
-    assert.equal(api.receiver.history.all().filter((r) => r.signedHere && !r.verified).length, 0);
+    assert.equal(api.receiver.deliveries.all().filter((r) => r.signedHere && !r.verified).length, 0);
   });
 
   it("the audit of the extension's own receiver: 30/30 in the scorecard and in the Testing view", async () => {

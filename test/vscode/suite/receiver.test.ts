@@ -82,15 +82,15 @@ describe('webhook receiver in a real VS Code host', () => {
     assert.equal(info.tunnelState, 'closed', 'no third-party tunnel');
     assert.ok(info.publicUrl && info.publicUrl !== info.localUrl, `forwarded: ${info.publicUrl}`);
     // Through the forwarding, a request reaches the receiver (and is refused: it carries no token).
-    const before = api.receiver.history.size;
+    const before = api.receiver.deliveries.size;
     const res = await fetch(info.publicUrl!, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: '{}',
     });
     assert.equal(res.status, 403, await res.text());
-    assert.equal(api.receiver.history.size, before + 1, 'the receiver recorded it');
-    await api.receiver.history.clear();
+    assert.equal(api.receiver.deliveries.size, before + 1, 'the receiver recorded it');
+    await api.receiver.clearHistory();
     assert.equal(await vscode.commands.executeCommand('wfs.copyReceiverUrl', 'local'), info.localUrl);
     // The view now shows the address (a click copies it), the public address, and the deliveries.
     const rows = api.receiverTree.getChildren();
@@ -186,7 +186,7 @@ describe('webhook receiver in a real VS Code host', () => {
       headers: { 'content-type': 'application/json' },
     });
     assert.equal(res.status, 403);
-    const last = api.receiver.history.all().at(-1)!;
+    const last = api.receiver.deliveries.all().at(-1)!;
     assert.equal(last.verified, false);
     assert.equal(last.checks.find((c) => !c.ok)?.step, 1);
     // Newest first in the view, with the step that refused it, once the view has redrawn.
@@ -211,10 +211,10 @@ describe('webhook receiver in a real VS Code host', () => {
       const start = async () =>
         ((await vscode.commands.executeCommand('wfs.startReceiver')) as { localUrl: string }).localUrl;
       assert.equal(await sendSigned(api.sandbox.info!.baseUrl, await start(), 900), 200);
-      assert.equal(api.receiver.history.all().at(-1)!.duplicate, false);
+      assert.equal(api.receiver.deliveries.all().at(-1)!.duplicate, false);
       await vscode.commands.executeCommand('wfs.stopReceiver');
       assert.equal(await sendSigned(api.sandbox.info!.baseUrl, await start(), 900), 200);
-      const again = api.receiver.history.all().at(-1)!;
+      const again = api.receiver.deliveries.all().at(-1)!;
       assert.deepEqual([again.status, again.verified, again.duplicate], [200, true, true]);
       const newest = api.receiverTree.getChildren({ kind: 'deliveries' })[0]!;
       assert.match(String(api.receiverTree.getTreeItem(newest).description), /^200 duplicate · /);
@@ -246,9 +246,12 @@ describe('webhook receiver in a real VS Code host', () => {
       const after = windowOn();
       try {
         const { localUrl } = await after.start();
-        assert.ok(!after.history.all().some((r) => r.webhookId === first), 'the first record is gone from the history');
+        assert.ok(
+          !after.deliveries.all().some((r) => r.webhookId === first),
+          'the first record is gone from the history',
+        );
         assert.equal(await sendSigned(api.sandbox.info!.baseUrl, localUrl, 1, 200_000), 200);
-        const again = after.history.all().at(-1)!;
+        const again = after.deliveries.all().at(-1)!;
         assert.deepEqual([again.webhookId, again.status, again.verified, again.duplicate], [first, 200, true, true]);
       } finally {
         await after.shutdown();
@@ -519,7 +522,7 @@ describe('webhook receiver in a real VS Code host', () => {
         assert.equal(host.info, undefined, 'no receiver answers deliveries it could not keep');
         rmSync(join(mounted.dir, 'filler'));
         const { localUrl } = await host.start();
-        assert.equal(host.history.size, 1, 'the earlier delivery is loaded');
+        assert.equal(host.deliveries.size, 1, 'the earlier delivery is loaded');
         assert.equal(await sendSigned(api.sandbox.info!.baseUrl, localUrl, 1), 200);
       } finally {
         await host.shutdown();

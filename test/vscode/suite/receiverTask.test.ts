@@ -56,7 +56,7 @@ describe('receiver task and launch configuration in a real VS Code host', () => 
   });
 
   async function delivered(tenantId: string): Promise<DeliveryRecord> {
-    const before = api.receiver.history.all().length;
+    const before = api.receiver.deliveries.all().length;
     await vscode.commands.executeCommand('wfs.sendTestWebhook', {
       topic: 'workflow/completed',
       subTopic: 'event:workflow/completed',
@@ -64,8 +64,8 @@ describe('receiver task and launch configuration in a real VS Code host', () => 
       testData: 'template',
       address: api.receiver.info!.localUrl,
     });
-    await until(api.receiver.onDidReceive, () => api.receiver.history.all().length > before, 'a delivery');
-    return api.receiver.history.all().at(-1)!;
+    await until(api.receiver.onDidReceive, () => api.receiver.deliveries.all().length > before, 'a delivery');
+    return api.receiver.deliveries.all().at(-1)!;
   }
 
   it('preLaunchTask "wfs: receiver" starts the receiver before the app; the app answers, the panel shows it; ending the session stops the receiver', async function () {

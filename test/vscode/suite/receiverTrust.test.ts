@@ -49,7 +49,7 @@ describe("receiver trust: the sandbox's issuer only while the Sandbox is in use;
     })
       .setProtectedHeader({ alg: 'RS256', kid: stagingKey.kid })
       .sign(stagingKey.privateKey);
-  const lastRecord = () => api.receiver.history.all().at(-1)!;
+  const lastRecord = () => api.receiver.deliveries.all().at(-1)!;
 
   before(async () => {
     api = await extensionApi();

@@ -137,8 +137,10 @@ describe("Restricted Mode: a repository's settings, fixtures and task send nothi
     for (const c of ['wfs.sendFixtureToReceiver', 'wfs.sendFixtureToApp', 'wfs.sendFixtureAsTestWebhook'])
       assert.ok(commands.includes(c), `${c} among ${commands.join(', ')}`);
     const results: Record<string, FixtureSendResult | undefined> = {};
-    // "Send…" asks where (a quick pick); its targets are run one by one below.
-    for (const lens of lenses.filter((l) => l.command!.command !== 'wfs.sendFixture'))
+    // "Send…" asks where (a quick pick) and "Send with Changes…" what to change (an input box); the targets are run
+    // one by one below.
+    const asking = ['wfs.sendFixture', 'wfs.sendFixtureWithChanges'];
+    for (const lens of lenses.filter((l) => !asking.includes(l.command!.command)))
       results[lens.command!.command] = await vscode.commands.executeCommand(
         lens.command!.command,
         ...(lens.command!.arguments ?? []),

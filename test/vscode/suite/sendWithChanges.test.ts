@@ -61,7 +61,7 @@ describe('Send with Changes…: path=value on a fixture and on a delivery', () =
   }
 
   const bodyOf = async (id: string) =>
-    JSON.parse((await api.receiver.history.body(id))!.toString('utf8')) as {
+    JSON.parse((await api.receiver.deliveries.body(id))!.toString('utf8')) as {
       tenantId: string;
       data: { runId: string; count: number; note: string };
     };
@@ -73,6 +73,8 @@ describe('Send with Changes…: path=value on a fixture and on a delivery', () =
       tenantId: 't1',
       data: { runId: 'wfrun_1', count: 1, note: '{{env.WFS_CHANGES_NOTE}}' },
     });
+    // Open, as a user has it when the CodeLens shows (the provider is asked for an open document).
+    await vscode.window.showTextDocument(uri);
     const lenses = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', uri);
     const lens = lenses.find((l) => l.command?.title === 'Send with Changes…');
     assert.ok(lens, `a "Send with Changes…" CodeLens among ${lenses.map((l) => l.command?.title).join(', ')}`);
@@ -108,7 +110,7 @@ describe('Send with Changes…: path=value on a fixture and on a delivery', () =
 
   it('an unset variable, or a path given that the event does not have: named, and nothing is sent', async () => {
     const uri = await writeFixture('unset', { data: { runId: 'r', note: '{{env.WFS_CHANGES_NOT_SET}}' } });
-    const before = api.receiver.history.all().length;
+    const before = api.receiver.deliveries.all().length;
     const unset = await vscode.commands.executeCommand<FixtureSendResult>('wfs.sendFixtureWithChanges', uri, {
       changes: 'data.runId=x',
       target: { kind: 'receiver' },
@@ -124,7 +126,7 @@ describe('Send with Changes…: path=value on a fixture and on a delivery', () =
     });
     assert.equal(missing.notSent, 'invalid');
     await notificationsInCenter(/^Send with Changes: nothing was sent\. data\.nope is not in the event/, 1);
-    assert.equal(api.receiver.history.all().length, before, 'the receiver got nothing');
+    assert.equal(api.receiver.deliveries.all().length, before, 'the receiver got nothing');
   });
 
   it('on a delivery: the panel action re-signs it with the change', async () => {

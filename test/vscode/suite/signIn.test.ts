@@ -145,7 +145,7 @@ describe('sandbox sign-in in a real VS Code host', () => {
       onDidChange: api.secrets.onDidChange,
     };
     // A second AuthService over it, built as the extension builds its own: the real window, settings and sandbox.
-    const auth = new AuthService(secrets, api.environments, api.sandbox, api.log, api.clock);
+    const auth = new AuthService(secrets, api.environments, api.sandbox, api.output, api.clock);
     try {
       await vscode.commands.executeCommand('notifications.clearAll');
       assert.equal(

@@ -44,7 +44,7 @@ describe('webhook panel in a real VS Code host', () => {
       true,
     );
     receiverUrl = ((await vscode.commands.executeCommand('wfs.startReceiver')) as { localUrl: string }).localUrl;
-    api.receiver.history.clear();
+    await api.receiver.clearHistory();
   });
   after(async () => {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
@@ -129,8 +129,8 @@ describe('webhook panel in a real VS Code host', () => {
       fetch(receiverUrl, { method: 'POST', headers: { authorization: 'Bearer not.a.jwt' }, body: '{}' }),
     );
     await vscode.commands.executeCommand('wfs.openWebhookPanel');
-    const refused = api.receiver.history.all().filter((r) => !r.verified).length;
-    const all = api.receiver.history.size;
+    const refused = api.receiver.deliveries.all().filter((r) => !r.verified).length;
+    const all = api.receiver.deliveries.size;
     assert.ok(refused >= 1 && refused < all, 'both kinds are in the history');
     await chooseVerificationFilter('refused');
     const dom = await webhookPanelDom(
@@ -154,9 +154,9 @@ describe('webhook panel in a real VS Code host', () => {
       }),
     );
     await vscode.commands.executeCommand('wfs.openWebhookPanel');
-    const all = api.receiver.history.size;
+    const all = api.receiver.deliveries.size;
     // Counted as the panel's rows show topics: the signed one, else an X-Svc-Topic header's.
-    const completed = api.receiver.history.all().filter((r) => deliveryRow(r).topic === 'workflow/completed').length;
+    const completed = api.receiver.deliveries.all().filter((r) => deliveryRow(r).topic === 'workflow/completed').length;
     assert.ok(completed >= 1 && completed < all, 'the history holds other topics too');
     const typeTopic = (text: string) =>
       inWebview<boolean>(
@@ -189,7 +189,7 @@ describe('webhook panel in a real VS Code host', () => {
         }),
       );
     await vscode.commands.executeCommand('wfs.openWebhookPanel');
-    const log = api.receiver.history;
+    const log = api.receiver.deliveries;
     const all = log.size;
     const refused = log.all().filter((r) => !r.verified).length;
     assert.ok(
@@ -236,8 +236,8 @@ describe('webhook panel in a real VS Code host', () => {
     assert.equal(replayed.verified, true);
     assert.equal(replayed.duplicate, true);
     assert.deepEqual(
-      await api.receiver.history.body(replayed.id),
-      await api.receiver.history.body(original.id),
+      await api.receiver.deliveries.body(replayed.id),
+      await api.receiver.deliveries.body(original.id),
       'the same bytes',
     );
     assert.equal(replayed.body.sha256, original.body.sha256);
@@ -262,13 +262,13 @@ describe('webhook panel in a real VS Code host', () => {
     );
     assert.deepEqual(buttons, ['Copy as curl', 'Copy as PowerShell', 'Copy as curl for cmd.exe', 'Export…']);
     await vscode.commands.executeCommand('notifications.clearAll');
-    const count = api.receiver.history.all().length;
+    const count = api.receiver.deliveries.all().length;
     assert.equal(await api.webhookPanel.runAction('replay-local', refused.id), undefined);
     await notificationsInCenter(
       /^Replay to Receiver: This delivery was refused, so it is not replayed with a fresh signature/,
       1,
     );
-    assert.equal(api.receiver.history.all().length, count, 'nothing was sent');
+    assert.equal(api.receiver.deliveries.all().length, count, 'nothing was sent');
     await vscode.commands.executeCommand('notifications.hideList');
   });
 
@@ -295,7 +295,7 @@ describe('webhook panel in a real VS Code host', () => {
   it('copy as curl carries the body and never the token', async () => {
     const tenant = `tenant-curl-${Date.now()}`;
     const original = await verifiedOwn(tenant);
-    const body = (await api.receiver.history.body(original.id))!.toString('utf8');
+    const body = (await api.receiver.deliveries.body(original.id))!.toString('utf8');
     assert.ok(body.includes(tenant));
     const cmd = (await api.webhookPanel.runAction('copy-curl', original.id)) as string;
     assert.equal(await vscode.env.clipboard.readText(), cmd);
@@ -309,7 +309,7 @@ describe('webhook panel in a real VS Code host', () => {
 
   it('an action on a delivery no longer in the history says so, instead of failing on it', async () => {
     const gone = await verifiedOwn('stale');
-    await api.receiver.history.clear();
+    await api.receiver.clearHistory();
     await vscode.commands.executeCommand('notifications.clearAll');
     const actions = ['replay-local', 'copy-curl', 'export-one', 'jump'] as const;
     for (const action of actions) assert.equal(await api.webhookPanel.runAction(action, gone.id), undefined, action);
@@ -333,14 +333,14 @@ describe('webhook panel in a real VS Code host', () => {
     })) as TrackedWorkflow;
     await until(
       api.receiver.onDidReceive,
-      () => api.receiver.history.all().some((r) => r.runId === w.runId && r.verified),
+      () => api.receiver.deliveries.all().some((r) => r.runId === w.runId && r.verified),
       'the workflow event',
     );
     const node = { kind: 'workflow' as const, env: envValue(api, 'Sandbox'), workflowId: w.workflowId };
     const children = await api.explorer.getChildren(node);
     assert.ok(children.length >= 1);
     assert.equal(children[0]!.kind, 'delivery');
-    const delivery = api.receiver.history.all().find((r) => r.runId === w.runId)!;
+    const delivery = api.receiver.deliveries.all().find((r) => r.runId === w.runId)!;
     assert.equal(await api.webhookPanel.runAction('jump', delivery.id), w.workflowId);
   });
 
@@ -356,12 +356,12 @@ describe('webhook panel in a real VS Code host', () => {
     );
     assert.deepEqual(
       Buffer.from(exported.deliveries[0].bodyBase64, 'base64'),
-      await api.receiver.history.body(one.id),
+      await api.receiver.deliveries.body(one.id),
       'with its body bytes',
     );
     const file2 = vscode.Uri.file(join(dir, 'all.json'));
     await api.webhookPanel.runAction('export-all', undefined, file2);
-    assert.equal(JSON.parse(readFileSync(file2.fsPath, 'utf8')).count, api.receiver.history.size);
+    assert.equal(JSON.parse(readFileSync(file2.fsPath, 'utf8')).count, api.receiver.deliveries.size);
     // Written one delivery at a time to a new file, then renamed: nothing half-written is left beside them.
     assert.deepEqual(readdirSync(dir).sort(), ['all.json', 'one.json']);
     // A folder that is not there: the export fails (said in an error message), and leaves nothing.
@@ -388,7 +388,7 @@ describe('webhook panel in a real VS Code host', () => {
     }
     assert.equal(statSync(made).mode & 0o777, 0o600);
     assert.equal(statSync(over).mode & 0o777, 0o600);
-    assert.equal(JSON.parse(readFileSync(over, 'utf8')).count, api.receiver.history.size);
+    assert.equal(JSON.parse(readFileSync(over, 'utf8')).count, api.receiver.deliveries.size);
   });
 
   it('an export to a symbolic link (dangling, or to a file that exists) is refused: the target is neither created nor changed (#74)', async () => {
@@ -423,7 +423,7 @@ describe('webhook panel in a real VS Code host', () => {
 
   it("the palette: Clear Webhook History… asks first (unanswered, it clears nothing), Export Webhook History… saves it all; once cleared, the views and an open panel redraw, and both commands and the panel's Export All say there is nothing", async () => {
     await verifiedOwn('palette');
-    const n = api.receiver.history.size;
+    const n = api.receiver.deliveries.size;
     // A test host refuses to show a modal (the command fails with that), where a user would answer Cancel: either
     // way the history stays.
     const asked = await Promise.resolve(vscode.commands.executeCommand('wfs.clearWebhookHistory')).then(
@@ -434,7 +434,7 @@ describe('webhook panel in a real VS Code host', () => {
       asked,
       /^(false|DialogService: refused to show dialog in tests\. Contents: Clear all \d+ deliveries from the history\?)$/,
     );
-    assert.equal(api.receiver.history.size, n, 'nothing cleared without the Clear button');
+    assert.equal(api.receiver.deliveries.size, n, 'nothing cleared without the Clear button');
     const to = vscode.Uri.file(join(mkdtempSync(join(tmpdir(), 'wfs-export-')), 'all.json'));
     assert.equal(await vscode.commands.executeCommand('wfs.exportWebhookHistory', to), to.fsPath);
     assert.equal(JSON.parse(readFileSync(to.fsPath, 'utf8')).count, n);

@@ -66,17 +66,17 @@ describe('webhook workbench: Edit and Resend, fixtures and their CodeLenses', ()
     const edited = editor.document.getText();
 
     // Send through the document's CodeLens, to this receiver.
-    const before = api.receiver.history.all().length;
+    const before = api.receiver.deliveries.all().length;
     const resent = await clickLens(editor.document.uri, /Send to Receiver/);
     assert.equal(resent.notSent, undefined);
     assert.equal(resent.sent?.answer.status, 200);
     const fresh = resent.delivery!;
-    assert.ok(api.receiver.history.all().length > before);
+    assert.ok(api.receiver.deliveries.all().length > before);
     assert.equal(fresh.verified, true, JSON.stringify(fresh.checks.find((c) => !c.ok)));
     assert.equal(fresh.duplicate, false, 'a fresh webhookId: not a duplicate of the original');
     assert.notEqual(fresh.webhookId, original.webhookId);
     assert.equal(fresh.derivedFrom, original.id, 'linked to its original');
-    const body = (await api.receiver.history.body(fresh.id))!;
+    const body = (await api.receiver.deliveries.body(fresh.id))!;
     assert.match(body.toString('utf8'), /"actorId": "actor-edited"/);
     assert.match(body.toString('utf8'), new RegExp(tenant));
     // Exactly the editor's bytes were signed: the body's value as it stands in the document, ids filled in.
@@ -130,7 +130,7 @@ describe('webhook workbench: Edit and Resend, fixtures and their CodeLenses', ()
     const again = await clickLens(file, /Send to Receiver/);
     assert.equal(again.delivery?.verified, true);
     assert.notEqual(again.delivery?.webhookId, fresh.webhookId);
-    assert.match((await api.receiver.history.body(again.delivery!.id))!.toString(), /actor-edited/);
+    assert.match((await api.receiver.deliveries.body(again.delivery!.id))!.toString(), /actor-edited/);
   });
 
   it('Copy as PowerShell and Copy as curl for cmd.exe: the command on the clipboard, the body in the file it names', async () => {
@@ -143,7 +143,7 @@ describe('webhook workbench: Edit and Resend, fixtures and their CodeLenses', ()
         address: receiverUrl,
       }),
     );
-    const body = (await api.receiver.history.body(d.id))!;
+    const body = (await api.receiver.deliveries.body(d.id))!;
     const ps = (await api.webhookPanel.runAction('copy-powershell', d.id)) as string;
     assert.equal(await vscode.env.clipboard.readText(), ps);
     // curl.exe reads the request from a config file and the body file, in a folder the line enters: nothing from the
@@ -183,10 +183,10 @@ describe('webhook workbench: Edit and Resend, fixtures and their CodeLenses', ()
     );
     const [d] = vscode.languages.getDiagnostics(uri).filter((x) => x.source === 'webhook fixture');
     assert.match(d!.message, /^body: "body" is missing: this fixture names topic "orders\/created" but no body/);
-    const before = api.receiver.history.all().length;
+    const before = api.receiver.deliveries.all().length;
     const r = await clickLens(uri, /Send to Receiver/);
     assert.equal(r.notSent, 'invalid');
-    assert.equal(api.receiver.history.all().length, before);
+    assert.equal(api.receiver.deliveries.all().length, before);
     await notificationsInCenter(/broken\.webhook\.json: nothing was sent\. "body" \(line 1\)/, 1);
   });
 

@@ -1,10 +1,8 @@
 // Files and standard input the CLI reads whole (a trust file, testData) are read up to a bound: `--data /dev/zero`
 // or an endless pipe would otherwise grow the process until V8 gives up, gigabytes later.
 import { closeSync, openSync, readSync } from 'node:fs';
-// On the path of `wfs --help` (output.ts): the constant's own light module, not the sandbox's front door, which would
-// load undici, jose and node:crypto there (cliStartup.test.ts).
-// eslint-disable-next-line no-restricted-imports -- light module on the help path (see above)
-import { MAX_REQUEST_BYTES } from '../core/sandbox/sandboxRequest';
+// On the path of `wfs --help` (output.ts): core's light door, not the sandbox's, which would load undici and jose.
+import { MAX_REQUEST_BYTES } from '../core';
 
 /** Standard input or a file read whole for testData (`--data`): one request body, so the sandbox's one limit. */
 export const MAX_STDIN_BYTES = MAX_REQUEST_BYTES;

@@ -1,13 +1,7 @@
-// The renderers are on the path of `wfs --help` (output.ts): they import the few light modules they need, not the
-// sandbox's and webhooks' front doors, which would load undici, jose and node:crypto there (cliStartup.test.ts).
-// eslint-disable-next-line no-restricted-imports -- light module on the help path (see above)
-import { deliveryFaultsText } from '../../core/sandbox/deliveryFaultsText';
 // The human face of the commands that run until stopped (`wfs sandbox`, `wfs listen`), of `wfs audit`, and of the
-// sandbox's control commands: one short line per event, the facts a person acts on first.
-// eslint-disable-next-line no-restricted-imports -- light module on the help path (see above)
-import { type ForwardAnswerRecord, forwardFailed } from '../../core/webhooks/forwardAnswer';
-// eslint-disable-next-line no-restricted-imports -- light module on the help path (see above)
-import { forwardLine } from '../../core/webhooks/forwardText';
+// sandbox's control commands: one short line per event, the facts a person acts on first. On the path of
+// `wfs --help` (output.ts), so core's light door only.
+import { deliveryFaultsText, forwardFailed, forwardLine, type ForwardAnswerRecord } from '../../core';
 import type { Style } from './style';
 
 type Line = Record<string, any>;

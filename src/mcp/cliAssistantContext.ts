@@ -23,7 +23,7 @@ import { readServiceTarget, signIn, workflowClient, type ServiceTarget } from '.
 import type { CliIO } from '../cli/output';
 import type { SigningSandbox } from './signingSandbox';
 import { billedWords } from './chooseSigningSandbox';
-import { SANDBOX_SECRET_ENV } from '../../core/sandbox';
+import { SANDBOX_SECRET_ENV } from '../core/sandbox';
 
 function sameOrigin(a: string | undefined, b: string): boolean {
   try {

@@ -112,6 +112,7 @@ export class WebhookSigner {
 
   /** Every key pair, the current one first, as private JWKs (with kid): what a sandbox keeps across restarts. */
   async exportKeys(): Promise<JWK[]> {
+    await this.init();
     return Promise.all(
       this.keys.map(async (k) => ({ ...(await exportJWK(k.privateKey)), kid: k.kid, alg: 'RS256', use: 'sig' })),
     );

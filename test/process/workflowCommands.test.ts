@@ -231,10 +231,27 @@ describe('wfs start / status / test-webhook as processes', function () {
     assert.ok(!s.proc.stdout.includes(password), "nor in the sandbox's own log");
   });
 
+  // The workflow ends when the test finishes it, after the follower has seen it processing: a workflow that ended on
+  // a timer could end before a slow `wfs status` first read it, leaving one status line instead of two.
+  const followToEnd = async (status: 'complete' | 'failed') => {
+    const long = await startSandboxProcess(['--workflow-duration', '3600']);
+    try {
+      const id = await startOne(long);
+      const p = new WfsProcess(['status', '--workflow', id, '--follow'], long.env);
+      await p.event('status');
+      assert.equal((await long.control('POST', `workflows/${id}/finish`, { status })).status, 200);
+      const code = await p.exitCode();
+      return { id, p, code, long };
+    } catch (err) {
+      await long.stop();
+      throw err;
+    }
+  };
+
   it('status --follow runs to the terminal status on real timers: exit 0, one line per change', async () => {
-    const id = await startOne(s);
-    const p = new WfsProcess(['status', '--workflow', id, '--follow'], s.env);
-    assert.equal(await p.exitCode(), 0, p.stdout + p.stderr);
+    const { p, code, long } = await followToEnd('complete');
+    await long.stop();
+    assert.equal(code, 0, p.stdout + p.stderr);
     assert.deepEqual(
       p.events('status').map((l) => l.workflow.status),
       ['processing', 'complete'],
@@ -242,24 +259,26 @@ describe('wfs start / status / test-webhook as processes', function () {
   });
 
   it('status --follow to a workflow that ends failed: exit 6 with an error line naming the status; following it again once ended is exit 6 too', async () => {
-    await s.control('POST', 'faults', { fault: 'workflow-fails', count: 1 });
-    const id = await startOne(s);
-    const p = new WfsProcess(['status', '--workflow', id, '--follow'], s.env);
-    assert.equal(await p.exitCode(), 6, p.stdout + p.stderr);
-    assert.deepEqual(
-      p.events('status').map((l) => l.workflow.status),
-      ['processing', 'failed'],
-    );
-    assert.deepEqual(p.lines.at(-1), {
-      event: 'error',
-      kind: 'workflow-not-complete',
-      status: 'failed',
-      message: 'the workflow ended failed, not complete',
-    });
-    const again = new WfsProcess(['status', '--workflow', id, '--follow'], s.env);
-    assert.equal(await again.exitCode(), 6);
-    const once = new WfsProcess(['status', '--workflow', id], s.env);
-    assert.equal(await once.exitCode(), 0, 'a read without --follow only reads: it succeeded');
+    const { id, p, code, long: s } = await followToEnd('failed');
+    try {
+      assert.equal(code, 6, p.stdout + p.stderr);
+      assert.deepEqual(
+        p.events('status').map((l) => l.workflow.status),
+        ['processing', 'failed'],
+      );
+      assert.deepEqual(p.lines.at(-1), {
+        event: 'error',
+        kind: 'workflow-not-complete',
+        status: 'failed',
+        message: 'the workflow ended failed, not complete',
+      });
+      const again = new WfsProcess(['status', '--workflow', id, '--follow'], s.env);
+      assert.equal(await again.exitCode(), 6);
+      const once = new WfsProcess(['status', '--workflow', id], s.env);
+      assert.equal(await once.exitCode(), 0, 'a read without --follow only reads: it succeeded');
+    } finally {
+      await s.stop();
+    }
   });
 
   it('status --follow to its deadline: exit 4 with a deadline error line', async () => {

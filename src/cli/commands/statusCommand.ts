@@ -116,114 +116,142 @@ export interface FollowArgs {
 }
 
 /** Follows a workflow to its end (status --follow, start --follow): a line per change, the exit code of its end. */
-export async function followWorkflow({
-  client,
-  target,
-  first,
-  baseUrl,
-  io,
-  deadlineMs,
-  giveUpMs,
-  startedHere,
-}: FollowArgs): Promise<number> {
+export async function followWorkflow(args: FollowArgs): Promise<number> {
+  const { client, target, first, baseUrl, io, deadlineMs, giveUpMs } = args;
   const { emit } = io;
   const line = (e: WorkflowEnvelope) => ({ event: 'status', at: new Date(io.clock.now()).toISOString(), ...e });
   if (isTerminal(first.workflow.status)) return ended(first.workflow.status, emit);
-  let lastStatus = first.workflow.status;
-  let lastRun = first.workflow.runId;
-  // Consecutive reads that could not reach the service: warned about once, then counted.
-  let unreachable: { since: number; failures: number; error: TransportError } | undefined;
-  let gaveUp = false;
-  // While unreachable: a read again every UNREACHABLE_RETRY_MS, and the give-up at exactly giveUpMs after the first
-  // failed read, not at the first scheduled read after it (which came up to 10 s late).
-  let retryTimer: TimerHandle | undefined;
-  let giveUpTimer: TimerHandle | undefined;
-  const clearTimers = () => {
-    io.clock.clearTimeout(retryTimer);
-    io.clock.clearTimeout(giveUpTimer);
-    retryTimer = giveUpTimer = undefined;
-  };
+  const seen = { status: first.workflow.status, runId: first.workflow.runId };
+  const outage = new Outage(
+    io,
+    giveUpMs,
+    () => follower.cancel(),
+    () => follower.refreshSoon(),
+  );
   const follower = new WorkflowFollower({
     read: () => client.read(target),
     clock: io.clock,
     deadlineMs,
     onRead: (e) => {
-      clearTimers();
-      if (unreachable)
-        emit({
-          event: 'reconnected',
-          failures: unreachable.failures,
-          message: `reached the service again after ${unreachable.failures} failed read${unreachable.failures === 1 ? '' : 's'}`,
-        });
-      unreachable = undefined;
-      if (e.workflow.status !== lastStatus || e.workflow.runId !== lastRun) emit(line(e));
-      lastStatus = e.workflow.status;
-      lastRun = e.workflow.runId;
+      outage.ended();
+      if (e.workflow.status !== seen.status || e.workflow.runId !== seen.runId) emit(line(e));
+      seen.status = e.workflow.status;
+      seen.runId = e.workflow.runId;
     },
     onTransientError: (err) => {
-      if (!isUnreachable(err)) {
-        emit({ event: 'warning', message: `read failed, polling continues: ${err.message}` });
-        return;
-      }
-      const now = io.clock.now();
-      if (!unreachable) {
-        unreachable = { since: now, failures: 0, error: err };
-        emit({
-          event: 'warning',
-          kind: 'unreachable',
-          message: `read failed, polling continues: ${err.message}; giving up after ${durationInWords(giveUpMs)} without an answer`,
-        });
-        giveUpTimer = io.clock.setTimeout(() => {
-          gaveUp = true;
-          follower.cancel();
-        }, giveUpMs);
-      }
-      unreachable.failures++;
-      unreachable.error = err;
-      const left = unreachable.since + giveUpMs - now;
-      io.clock.clearTimeout(retryTimer);
-      if (left > 0)
-        retryTimer = io.clock.setTimeout(() => follower.refreshSoon(), Math.min(UNREACHABLE_RETRY_MS, left));
+      if (isUnreachable(err)) outage.failed(err);
+      else emit({ event: 'warning', message: `read failed, polling continues: ${err.message}` });
     },
   });
   const unsubscribe = io.onStop(() => follower.cancel());
   const origin = new URL(baseUrl).origin;
   io.progress?.(() =>
-    unreachable
-      ? `cannot reach ${origin}: ${unreachable.failures} failed read${unreachable.failures === 1 ? '' : 's'}, still trying`
-      : `following ${first.workflow.workflowId}: ${lastStatus}`,
+    outage.current
+      ? `cannot reach ${origin}: ${outage.current.failures} failed read${outage.current.failures === 1 ? '' : 's'}, still trying`
+      : `following ${first.workflow.workflowId}: ${seen.status}`,
   );
   const end = await follower.done.finally(() => {
-    clearTimers();
+    outage.clearTimers();
     unsubscribe();
     io.progress?.(undefined);
   });
   if (end.reason === 'terminal') return ended(end.envelope.workflow.status, emit);
   if (end.reason === 'error') throw end.error;
+  return stoppedFollowing(args, end.reason, seen.status, outage, origin);
+}
+
+/** Reads in a row that could not reach the service: warned about once, then counted; read again every
+ * UNREACHABLE_RETRY_MS, and given up at exactly giveUpMs after the first failed read, not at the first scheduled read
+ * after it (which came up to 10 s late). */
+class Outage {
+  current: { since: number; failures: number; error: TransportError } | undefined;
+  gaveUp = false;
+  private retryTimer: TimerHandle | undefined;
+  private giveUpTimer: TimerHandle | undefined;
+
+  constructor(
+    private readonly io: CliIO,
+    private readonly giveUpMs: number,
+    private readonly giveUp: () => void,
+    private readonly readAgain: () => void,
+  ) {}
+
+  failed(err: TransportError): void {
+    const { clock, emit } = this.io;
+    const now = clock.now();
+    if (!this.current) {
+      this.current = { since: now, failures: 0, error: err };
+      emit({
+        event: 'warning',
+        kind: 'unreachable',
+        message: `read failed, polling continues: ${err.message}; giving up after ${durationInWords(this.giveUpMs)} without an answer`,
+      });
+      this.giveUpTimer = clock.setTimeout(() => {
+        this.gaveUp = true;
+        this.giveUp();
+      }, this.giveUpMs);
+    }
+    this.current.failures++;
+    this.current.error = err;
+    const left = this.current.since + this.giveUpMs - now;
+    clock.clearTimeout(this.retryTimer);
+    if (left > 0) this.retryTimer = clock.setTimeout(this.readAgain, Math.min(UNREACHABLE_RETRY_MS, left));
+  }
+
+  /** A read answered: the outage, if any, is over and said so. */
+  ended(): void {
+    this.clearTimers();
+    const was = this.current;
+    this.current = undefined;
+    if (was)
+      this.io.emit({
+        event: 'reconnected',
+        failures: was.failures,
+        message: `reached the service again after ${was.failures} failed read${was.failures === 1 ? '' : 's'}`,
+      });
+  }
+
+  clearTimers(): void {
+    this.io.clock.clearTimeout(this.retryTimer);
+    this.io.clock.clearTimeout(this.giveUpTimer);
+    this.retryTimer = this.giveUpTimer = undefined;
+  }
+}
+
+/** Following stopped before the workflow ended (a stop, the give-up, the deadline): the workflow goes on at the
+ * service, so each line says how it was last seen and the command that follows it again. */
+function stoppedFollowing(
+  { target, first, io, deadlineMs, startedHere }: FollowArgs,
+  reason: 'cancelled' | 'deadline',
+  lastStatus: string,
+  outage: Outage,
+  origin: string,
+): number {
+  const { emit } = io;
+  const workflowId = first.workflow.workflowId;
   const resume = wfsCommandLine('status', [['follow'], ['workflow', target]]);
-  if (end.reason === 'cancelled' && gaveUp && unreachable) {
+  const down = outage.current;
+  if (reason === 'cancelled' && outage.gaveUp && down) {
     emit({
       event: 'error',
       kind: 'unreachable',
       origin,
-      failures: unreachable.failures,
+      failures: down.failures,
       lastStatus,
-      workflowId: first.workflow.workflowId,
-      code: unreachable.error.code,
-      message: `could not reach ${origin} for ${Math.round((io.clock.now() - unreachable.since) / 1000)} s (${unreachable.failures} failed reads, last: ${errnoInWords(unreachable.error.code, origin) ?? unreachable.error.message}); the workflow was last seen ${lastStatus}. When the service is back, resume with: ${resume}`,
+      workflowId,
+      code: down.error.code,
+      message: `could not reach ${origin} for ${Math.round((io.clock.now() - down.since) / 1000)} s (${down.failures} failed reads, last: ${errnoInWords(down.error.code, origin) ?? down.error.message}); the workflow was last seen ${lastStatus}. When the service is back, resume with: ${resume}`,
     });
     return EXIT.failed;
   }
-  if (end.reason === 'cancelled') {
-    // A stop ends the following, not the workflow: say which one goes on, as last seen, and how to follow it again.
-    const id = first.workflow.workflowId;
+  if (reason === 'cancelled') {
     emit({
       event: 'error',
       kind: 'cancelled',
-      workflowId: id,
+      workflowId,
       lastStatus,
       resume,
-      message: `stopped following: the workflow ${id}${startedHere ? ' was started and' : ''} goes on at the service (last seen ${lastStatus}). Follow it again with: ${resume}`,
+      message: `stopped following: the workflow ${workflowId}${startedHere ? ' was started and' : ''} goes on at the service (last seen ${lastStatus}). Follow it again with: ${resume}`,
     });
     return EXIT.interrupted;
   }
@@ -231,7 +259,7 @@ export async function followWorkflow({
     event: 'error',
     kind: 'deadline',
     lastStatus,
-    workflowId: first.workflow.workflowId,
+    workflowId,
     resume,
     message: `the workflow is still ${lastStatus} after the ${durationInWords(deadlineMs)} deadline; polling stopped, the workflow goes on. Follow it further with: ${resume}`,
   });

@@ -19,7 +19,7 @@ import {
   type ProbeRequest,
 } from './auditRequests';
 
-export { forgedDelivery, genuineDelivery, probeBody, type AuditContext, type ProbeRequest } from './auditRequests';
+export { forgedDelivery, genuineDelivery, probeBody, type AuditContext } from './auditRequests';
 
 export interface AuditCase {
   id: string;

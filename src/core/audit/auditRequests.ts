@@ -28,7 +28,7 @@ export interface ProbeRequest {
   body: Buffer;
 }
 
-export type SignAlg = 'RS256' | 'RS384' | 'RS512' | 'PS256';
+type SignAlg = 'RS256' | 'RS384' | 'RS512' | 'PS256';
 
 export const b64url = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url');
 

@@ -18,15 +18,10 @@ import { buildTestWebhookRequest } from '../webhooks/testWebhookRequest';
 import { findWorkflowsUrl } from '../workflows/WorkflowClient';
 import { TOOLKIT_NAME, TOOLKIT_VERSION } from '../version';
 import { ROWS, rowSpec, type JudgeContext } from './expectations';
-import { codeValue, describe, jwtNames, observe } from './observe';
-import {
-  VERDICT_WORDS,
-  type Observation,
-  type ProbeOutcome,
-  type ProbeReport,
-  type RowResult,
-  type Verdict,
-} from './probeTypes';
+import { judgeRow, notProbed } from './judgeRow';
+import { keySetFacts, tokenFields, workflowIdOf } from './probeAnswers';
+import { describe, jwtNames, observe } from './observe';
+import { type Observation, type ProbeOutcome, type ProbeReport, type RowResult, type Verdict } from './probeTypes';
 import type { WebhookCapture } from './webhookCapture';
 
 /** The most requests one run may send, every one counted (the key sets' too). */
@@ -349,116 +344,4 @@ function signInRequest(target: ProbeTarget, password: string): HttpRequest {
   if (userAlias && target.aliasPlacement === 'header') headers['x-svc-useralias'] = userAlias;
   if (userAlias && target.aliasPlacement === 'query') url += `?useralias=${encodeURIComponent(userAlias)}`;
   return { method: 'POST', url, headers, json };
-}
-
-/** The tokens of a token response (kept in memory for the next requests only) and the facts the rows need. */
-function tokenFields(res: HttpResponse): {
-  access?: string;
-  refresh?: string;
-  facts: Record<string, number | boolean>;
-} {
-  const facts: Record<string, number | boolean> = {};
-  let json: Record<string, unknown> = {};
-  try {
-    const v = JSON.parse(res.body.toString('utf8')) as unknown;
-    if (v && typeof v === 'object' && !Array.isArray(v)) json = v as Record<string, unknown>;
-  } catch {
-    // not JSON: the observation says so
-  }
-  if (typeof json.expires_in === 'number') {
-    facts.expiresIn = json.expires_in;
-    facts.expiresInInteger = Number.isInteger(json.expires_in);
-  }
-  return {
-    access: typeof json.access_token === 'string' && json.access_token ? json.access_token : undefined,
-    refresh: typeof json.refresh_token === 'string' && json.refresh_token ? json.refresh_token : undefined,
-    facts,
-  };
-}
-
-const CACHE_HEADERS = ['cache-control', 'expires', 'etag', 'last-modified', 'age'];
-
-/** Keys, kids, algorithms and cache headers of a key set: all public, none a secret. */
-function keySetFacts(res: HttpResponse): Record<string, string | number | string[]> {
-  const facts: Record<string, string | number | string[]> = {};
-  facts.cacheHeaders = CACHE_HEADERS.filter((h) => res.headers[h] !== undefined).map((h) =>
-    h === 'cache-control' ? String(res.headers[h]) : h,
-  );
-  try {
-    const keys = (JSON.parse(res.body.toString('utf8')) as { keys?: unknown }).keys;
-    if (Array.isArray(keys)) {
-      const ks = keys.filter((k): k is Record<string, unknown> => !!k && typeof k === 'object');
-      facts.keys = ks.length;
-      facts.kids = ks.map((k) => (typeof k.kid === 'string' ? k.kid.slice(0, 128) : '')).filter(Boolean);
-      facts.keysWithoutKid = ks.filter((k) => typeof k.kid !== 'string' || !k.kid).length;
-      facts.keyTypes = [...new Set(ks.map((k) => codeValue(k.kty) ?? '?'))];
-      facts.algorithms = [...new Set(ks.map((k) => codeValue(k.alg)).filter((a): a is string => !!a))];
-    }
-  } catch {
-    // not JSON: the observation says so
-  }
-  return facts;
-}
-
-/** The workflowId of a start's answer, when it names one that looks like an id. */
-function workflowIdOf(res: HttpResponse): string | undefined {
-  try {
-    const id = (JSON.parse(res.body.toString('utf8')) as { workflow?: { workflowId?: unknown } }).workflow?.workflowId;
-    return typeof id === 'string' && /^[\w.:-]{1,128}$/.test(id) ? id : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-export function judgeRow(id: string, obs: Observation, ctx: JudgeContext): RowResult {
-  const spec = rowSpec(id);
-  const j = spec.judge(obs, ctx);
-  const base = { id, title: spec.title, request: spec.request, spec: spec.spec, sandbox: spec.sandbox, service: obs };
-  const serviceText =
-    id.startsWith('webhook-') || id === 'access-token' ? (j.chose ?? observedWords(obs)) : describe(obs);
-  if (j.verdict === 'silent') {
-    const matchesSandbox = spec.sandboxKey !== undefined && j.key === spec.sandboxKey;
-    return {
-      ...base,
-      serviceText: j.chose ?? serviceText,
-      verdict: 'silent',
-      verdictText: matchesSandbox
-        ? `${VERDICT_WORDS.silent}: the service chose ${j.chose}, as the sandbox does`
-        : `${VERDICT_WORDS.silent}: the service chose ${j.chose}, the sandbox ${spec.sandbox}`,
-      matchesSandbox,
-      notes: j.notes,
-    };
-  }
-  return {
-    ...base,
-    serviceText,
-    verdict: j.verdict,
-    verdictText: j.verdict === 'differs' ? `${VERDICT_WORDS.differs}: ${j.notes.join('; ')}` : VERDICT_WORDS['as-spec'],
-    notes: j.notes,
-  };
-}
-
-function observedWords(o: Observation): string {
-  const f = o.facts ?? {};
-  const parts: string[] = [];
-  if (f.method) parts.push(String(f.method));
-  if (o.contentType) parts.push(o.contentType);
-  if (f.authorizationScheme) parts.push(`Authorization ${f.authorizationScheme}`);
-  if (o.jwt) parts.push(`JWT ${o.jwt.alg ?? ''} claims ${Object.keys(o.jwt.claims).join(', ')}`);
-  return parts.join(' · ') || describe(o);
-}
-
-function notProbed(id: string, why: string): RowResult {
-  const spec = rowSpec(id);
-  return {
-    id,
-    title: spec.title,
-    request: spec.request,
-    spec: spec.spec,
-    sandbox: spec.sandbox,
-    serviceText: '—',
-    verdict: 'not-probed',
-    verdictText: `${VERDICT_WORDS['not-probed']}: ${why}`,
-    notes: [why],
-  };
 }

@@ -2,7 +2,7 @@
 // names-only rule (a JWT's values never leave observe.ts).
 import assert from 'node:assert/strict';
 import { SignJWT } from 'jose';
-import { judgeRow } from '../../../src/core/probe/runProbe';
+import { judgeRow } from '../../../src/core/probe/judgeRow';
 import { jwtNames, observe, parseWwwAuthenticate } from '../../../src/core/probe/observe';
 import type { Observation } from '../../../src/core/probe/probeTypes';
 

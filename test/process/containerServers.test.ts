@@ -86,6 +86,29 @@ describe('listen and sandbox in a container: every interface, Host check, /healt
     await q.stopCleanly();
   });
 
+  it('as text: the ready line says it listens on every interface and which names it answers', async () => {
+    const p = new WfsProcess([
+      'listen',
+      '--human',
+      '--host',
+      '0.0.0.0',
+      '--allow-host',
+      'app',
+      '--issuer',
+      'i',
+      '--audience',
+      'a',
+      '--jwks-url',
+      'http://127.0.0.1:9/k',
+    ]);
+    const row = await p.line((l) => /listening on/.test(String(l.text)), 'the listening-on row');
+    assert.match(
+      row.text,
+      /listening on\s+0\.0\.0\.0, every interface; answers loopback names, app \(any other Host: 421\)$/,
+    );
+    await p.stopCleanly();
+  });
+
   it('refuses an address that is neither loopback nor every interface, and an --allow-host that is not a name', async () => {
     const trust = ['--issuer', 'i', '--audience', 'a', '--jwks-url', 'http://127.0.0.1:9/k'];
     const wrongHost = new WfsProcess(['listen', '--host', '192.0.2.1', ...trust]);

@@ -6,6 +6,7 @@ import { homedir } from 'node:os';
 import type { JWK } from 'jose';
 import type { Sandbox } from '../core/sandbox';
 import {
+  newControlSecret,
   readSandboxState,
   sandboxStateFile,
   SandboxStateError,
@@ -25,7 +26,14 @@ export interface KeptState {
 
 const NOTHING: KeptState = { options: {}, afterStart: async () => undefined };
 
-export function keptSandboxState(env: NodeJS.ProcessEnv, port: number, warn: (message: string) => void): KeptState {
+/** `given`: a secret from the environment, which this start takes but which is never written to the file (a first
+ * start keeps a new one there). */
+export function keptSandboxState(
+  env: NodeJS.ProcessEnv,
+  port: number,
+  warn: (message: string) => void,
+  given?: string,
+): KeptState {
   if (port === 0) return NOTHING;
   const file = sandboxStateFile(userStateDir(env, process.platform, homedir()), port);
   let kept: SandboxState | undefined;
@@ -48,7 +56,7 @@ export function keptSandboxState(env: NodeJS.ProcessEnv, port: number, warn: (me
     options: { kept, onKeysChanged: (keys) => save({ keys, controlSecret: secret! }) },
     async afterStart(sandbox) {
       if (kept) return;
-      secret = sandbox.context.controlSecret;
+      secret = given === undefined ? sandbox.context.controlSecret : newControlSecret();
       await save({ keys: await sandbox.context.signer.exportKeys(), controlSecret: secret });
     },
   };

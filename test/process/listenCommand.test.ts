@@ -408,11 +408,11 @@ describe('wfs listen / sandbox / audit as processes', function () {
   });
 
   it('--host and --path: another loopback address and path; a non-loopback host is exit 2. wfs sandbox --access-token-ttl sets expires_in', async () => {
-    const open = listenTo('--host', '0.0.0.0');
+    const open = listenTo('--host', '192.0.2.1');
     assert.equal(await open.exitCode(), 2);
     assert.equal(
       open.lines.at(-1)!.message,
-      '--host must be a loopback address: the public side is --public-url or --tunnel',
+      '--host must be a loopback address, or 0.0.0.0 or :: (every interface, in a container, with --allow-host NAME for the names others reach it by): the public side is --public-url or --tunnel',
     );
 
     const listen = listenTo('--host', '127.0.0.2', '--path', '/hooks');

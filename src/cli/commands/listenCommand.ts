@@ -2,7 +2,7 @@
 // ReceiverSession and prints one JSON line per event: deliveries, tunnel changes, self-tests, warnings.
 import { EXIT } from '../exitCodes';
 import { statSync } from 'node:fs';
-import { TransportError } from '../../core/http';
+import { isEveryInterface, TransportError } from '../../core/http';
 import { ReceiverSession } from '../../core/receiver';
 import { SandboxControlClient } from '../../core/sandbox';
 import { type DeliveryRecord, faultMarkText, fileModeWarning, type TrustedIssuer } from '../../core/webhooks';
@@ -35,7 +35,8 @@ export const listenCommand: CommandSpec = {
   name: 'listen',
   synopsis: [
     'listen (--trust-sandbox URL | --trust-keys DIR … | --trust-file FILE | --issuer I --audience A --jwks-url U …)',
-    '           [--host H] [--port P] [--path /webhooks] [--public-url URL | --tunnel [--tunnel-host URL] [--subdomain S]]',
+    '           [--host H] [--allow-host NAME …] [--port P] [--path /webhooks]',
+    '           [--public-url URL | --tunnel [--tunnel-host URL] [--subdomain S]]',
     '           [--self-test] [--path-check-every SECONDS]',
     "           [--forward 'PATTERN=URL [ca=FILE | insecure]' … | --forward-to URL] [--pass-through]",
     '           [--respond STATUS] [--max-body BYTES] [--log FILE [--history-disk MIB]] [--history-memory MIB]',
@@ -45,6 +46,10 @@ export const listenCommand: CommandSpec = {
     'it; --tunnel opens a localtunnel, a third-party relay (https://localtunnel.me is run by volunteers, and its data',
     'channel to this machine is not encrypted: deliveries and their tokens cross it in the clear), so it opens only when',
     "asked. Every delivery is verified by the spec's seven steps against the issuers you trust.",
+    'In a container, --host 0.0.0.0 (or ::) listens on every interface; it answers loopback names, localhost and each',
+    '--allow-host name, and any other Host gets 421. The first --allow-host name is the address it registers with',
+    'the sandbox ("registeredUrl" in the ready line). GET /healthz answers 200 {"status":"ok"} once it is ready (503',
+    'before); it is never a delivery, needs no token, and goes through the same Host check.',
     'With --trust-sandbox it registers its address with that sandbox, so workflow events arrive, and removes it at exit;',
     'when that sandbox restarts (on a fixed port it keeps its secret), it registers again and prints',
     '{"event":"sandbox-registered",…}.',
@@ -115,10 +120,14 @@ export const listenCommand: CommandSpec = {
       url: started.url,
       publicUrl: started.publicUrl ?? null,
       issuers: issuers.map((i) => i.issuer),
+      ...(isEveryInterface(run.host) ? { listeningOn: run.host, allowedHosts: run.allowedHosts } : {}),
+      ...(started.registeredUrl !== started.url ? { registeredUrl: started.registeredUrl } : {}),
     });
     const stopped = new Promise<void>((resolve) => io.onStop(resolve));
     // A restarted sandbox has forgotten this receiver: registered again, and said so.
-    const unwatch = sandbox ? watchSandboxRegistration(sandbox.client, started.url, io.clock, emit) : undefined;
+    const unwatch = sandbox
+      ? watchSandboxRegistration(sandbox.client, started.registeredUrl, io.clock, emit)
+      : undefined;
     if (run.selfTest && sandbox) {
       const signer = async (body: Buffer) => ({ token: (await sandbox.client.sign(body)).token, issuers });
       await Promise.race([

@@ -2,7 +2,7 @@
 // Every check runs before anything listens or is sent.
 import { statSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { isLoopbackHost } from '../../core/http';
+import { isEveryInterface, isLoopbackHost } from '../../core/http';
 import {
   FixedPublicAddress,
   LocaltunnelAddress,
@@ -27,6 +27,7 @@ import { readBoundedText } from '../boundedRead';
 import { parseJsonText } from '../../core';
 import { intFlag, UsageError, type FlagSpecs, type ParsedFlags } from '../flags';
 import { httpUrlValue } from '../httpUrlValue';
+import { allowHostFlag } from '../allowHostFlag';
 import { KeyFilesError, type KeyFolderTrust, readKeyFolderTrust } from '../../core/signing';
 
 /** A trust file lists a few issuers: a megabyte is thousands of them. */
@@ -179,6 +180,8 @@ export function trustFromKeyFolders(flags: ParsedFlags): KeyFolderTrust[] {
 
 export interface ListenRun {
   host: string;
+  /** --allow-host: names answered besides loopback ones. */
+  allowedHosts: string[];
   port: number;
   path: string;
   maxBodyBytes: number;
@@ -197,8 +200,10 @@ export interface ListenRun {
 export function listenRunFromFlags(flags: ParsedFlags, clock: Clock): ListenRun {
   // Bound without IPv6 brackets: [::1] and ::1 are one address.
   const host = (flags.values.get('host') ?? '127.0.0.1').replace(/^\[(.*)\]$/, '$1');
-  if (!isLoopbackHost(host))
-    throw new UsageError('--host must be a loopback address: the public side is --public-url or --tunnel');
+  if (!isLoopbackHost(host) && !isEveryInterface(host))
+    throw new UsageError(
+      '--host must be a loopback address, or 0.0.0.0 or :: (every interface, in a container, with --allow-host NAME for the names others reach it by): the public side is --public-url or --tunnel',
+    );
   const path = flags.values.get('path') ?? '/webhooks';
   if (!path.startsWith('/')) throw new UsageError('--path must start with /');
   const selfTest = flags.switches.has('self-test');
@@ -214,6 +219,7 @@ export function listenRunFromFlags(flags: ParsedFlags, clock: Clock): ListenRun 
   if (flags.values.has('history-disk') && !historyFile) throw new UsageError('--history-disk applies only with --log');
   return {
     host,
+    allowedHosts: allowHostFlag(flags),
     port: intFlag(flags, 'port', 0, 65535) ?? 0,
     path,
     maxBodyBytes: intFlag(flags, 'max-body', 1, 100 * 1024 * 1024) ?? DEFAULT_MAX_BODY,
@@ -290,7 +296,18 @@ export const LISTEN_FLAGS: FlagSpecs = {
     value: 'U',
     description: "that issuer's key-set address, from your onboarding",
   },
-  host: { type: 'string', value: 'H', description: 'a loopback address to listen on (default 127.0.0.1)' },
+  host: {
+    type: 'string',
+    value: 'H',
+    description: 'the address to listen on: loopback (default 127.0.0.1), or 0.0.0.0 or :: in a container',
+  },
+  'allow-host': {
+    type: 'string',
+    multiple: true,
+    value: 'NAME',
+    description:
+      'answer this Host name too (loopback names always; others get 421); with --host 0.0.0.0 the first is the name a sandbox sends to',
+  },
   port: { type: 'string', value: 'P', description: 'the port (default 0: a free one)' },
   path: { type: 'string', value: 'PATH', description: 'the delivery path (default /webhooks)' },
   'no-tunnel': {

@@ -5,7 +5,10 @@ import type { CommandSpec } from '../commandSpec';
 import { durationFlag, intFlag, wholeSecondsFlag } from '../flags';
 import { readProfileFlag } from './sandboxProfileFlag';
 import { keptSandboxState } from '../sandboxKeptState';
-import { STATE_DIR_ENV } from '../../core/sandbox';
+import { givenSecretProblem, SANDBOX_SECRET_ENV, STATE_DIR_ENV } from '../../core/sandbox';
+import { isEveryInterface } from '../../core/http';
+import { allowHostFlag } from '../allowHostFlag';
+import { UsageError } from '../flags';
 
 export const sandboxCommand: CommandSpec = {
   name: 'sandbox',
@@ -20,6 +23,10 @@ export const sandboxCommand: CommandSpec = {
     'non-loopback Origin) are refused. On a free port (the default) its key and controlSecret are new at each start;',
     'with --port P they are kept in your state folder ("keptIn" in the ready line; mode 0600), so a restart on P',
     'publishes the same key set and takes the same secret: apps and `wfs listen` that trust it go on working.',
+    `With ${SANDBOX_SECRET_ENV} set (at least 32 characters), that is its controlSecret: containers and CI steps that`,
+    'share the variable need not read the ready line. --host 0.0.0.0 (or ::) listens on every interface; it answers',
+    'loopback names, localhost and each --allow-host name, and any other Host gets 421. GET /healthz answers 200',
+    '{"status":"ok","service":"sandbox"} once it serves (503 before): no secret needed, not logged as a request.',
   ].join('\n'),
   flags: {
     host: { type: 'string', value: 'H', description: 'the address to listen on (default 127.0.0.1)' },
@@ -51,22 +58,28 @@ export const sandboxCommand: CommandSpec = {
       description: 'imitate an environment where the spec is silent (a file from wfs probe-service --profile-out)',
     },
   },
-  env: [[STATE_DIR_ENV, 'with --port: the folder its key and secret are kept in (default: your state folder)']],
+  env: [
+    [STATE_DIR_ENV, 'with --port: the folder its key and secret are kept in (default: your state folder)'],
+    [SANDBOX_SECRET_ENV, 'its controlSecret, in place of a new or kept one (at least 32 characters)'],
+  ],
   // It runs until stopped: the first signal stops it cleanly (exit 0).
   exits: [[EXIT.interrupted, 'a second SIGINT, SIGTERM or SIGHUP while it was stopping']],
   async run(flags, io) {
     const { emit } = io;
     const profile = readProfileFlag(flags.values.get('profile'));
     const port = intFlag(flags, 'port', 0, 65535) ?? 0;
-    const keep = keptSandboxState(io.env, port, (message) => emit({ event: 'warning', message }));
+    const controlSecret = givenSecret(io.env);
+    const allowedHosts = allowHostFlag(flags);
+    const keep = keptSandboxState(io.env, port, (message) => emit({ event: 'warning', message }), controlSecret);
     const sandbox = new Sandbox({
       ...keep.options,
+      controlSecret,
       profile: profile?.profile,
       host: flags.values.get('host') ?? '127.0.0.1',
       port,
       accessTokenTtlSeconds: wholeSecondsFlag(flags, 'access-token-ttl', 1, 86400),
       workflowDurationSeconds: seconds(durationFlag(flags, 'workflow-duration', 's', 0, 86_400_000)),
-      allowedHosts: flags.lists.get('allow-host') ?? [],
+      allowedHosts,
     });
     io.progress?.('starting the sandbox');
     // The ready line names the signing key (kid): `wfs sandbox` makes it before that line; a sandbox in another
@@ -78,7 +91,7 @@ export const sandboxCommand: CommandSpec = {
     await keep.afterStart(sandbox);
     const host = flags.values.get('host');
     // Bound to every interface: its addresses are loopback ones (they work here), and other machines need a name.
-    const everywhere = host === '0.0.0.0' || host === '::' || host === '[::]';
+    const everywhere = host !== undefined && isEveryInterface(host);
     emit({
       event: 'ready',
       ...info,
@@ -103,6 +116,15 @@ export const sandboxCommand: CommandSpec = {
     return EXIT.ok;
   },
 };
+
+/** WFS_SANDBOX_SECRET, when set: the secret this sandbox takes. */
+function givenSecret(env: NodeJS.ProcessEnv): string | undefined {
+  const secret = env[SANDBOX_SECRET_ENV]?.trim();
+  if (!secret) return undefined;
+  const problem = givenSecretProblem(secret);
+  if (problem) throw new UsageError(problem);
+  return secret;
+}
 
 function seconds(ms: number | undefined): number | undefined {
   return ms === undefined ? undefined : ms / 1000;

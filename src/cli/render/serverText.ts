@@ -64,9 +64,20 @@ function listenReady(l: Line, s: Style): string {
     pairs([
       ['public address', l.publicUrl ? String(l.publicUrl) : s.dim('none (loopback only; --tunnel or --public-url)')],
       ['trusts', (l.issuers ?? []).join(', ')],
+      ...everyInterfaceRows(l),
     ]),
     s.dim('  each delivery is printed below; Ctrl-C stops it.'),
   ].join('\n');
+}
+
+/** Bound to every interface (in a container): the names it answers, and the address the sandbox sends to. */
+function everyInterfaceRows(l: Line): [string, string][] {
+  if (!l.listeningOn) return [];
+  const names = ['loopback names', ...(Array.isArray(l.allowedHosts) ? l.allowedHosts.map(String) : [])];
+  return [
+    ['listening on', `${l.listeningOn}, every interface; answers ${names.join(', ')} (any other Host: 421)`],
+    ...(l.registeredUrl ? ([['sandbox sends to', String(l.registeredUrl)]] as [string, string][]) : []),
+  ];
 }
 
 /** `wfs mcp --http`'s ready line: where an MCP client connects, with which token, and what the tools reach. */

@@ -2,7 +2,8 @@
 export { userInfoProblem } from './addressUserInfo';
 export { forwardableHeaders } from './hopByHop';
 export { httpUrlProblem } from './httpUrlProblem';
-export { isAllowedHost } from './hostCheck';
+export { allowedHostProblem, isAllowedHost } from './hostCheck';
+export { isEveryInterface } from './everyInterface';
 export { ListenError, listenOn } from './listenError';
 export { isLoopbackHost, testEndpointIsLocal } from './loopback';
 export { type BaseUrlNames, pathNotServedAdvice } from './pathNotServed';

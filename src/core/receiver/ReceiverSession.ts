@@ -14,6 +14,7 @@ import type { PublicAddressProvider } from './publicAddressProvider';
 import { watchPublicPath, type PublicPathChange, type PublicPathCheckOptions } from './publicPathRun';
 import type { PublicPathState, PublicPathWatch } from '../tunnel/publicPathWatch';
 import { addressChangedMessage } from '../tunnel/publicPathAdvice';
+import { addressForOthers } from './addressForOthers';
 
 export interface ReceiverSessionOptions {
   clock: Clock;
@@ -26,8 +27,10 @@ export interface ReceiverSessionOptions {
 
 /** One run of the receiver: what it listens on and what it does with verified deliveries. */
 export interface ReceiverRunOptions {
-  /** A loopback address (default 127.0.0.1). */
+  /** A loopback address (default 127.0.0.1), or every interface (0.0.0.0, ::) in a container. */
   host?: string;
+  /** Host names answered besides loopback ones (the names other containers reach it by); others get 421. */
+  allowedHosts?: readonly string[];
   port?: number;
   path?: string;
   maxBodyBytes?: number;
@@ -48,7 +51,10 @@ export interface EndpointRegistration {
 }
 
 export interface ReceiverStarted {
+  /** Its URL on this machine (loopback). */
   url: string;
+  /** The URL the endpoints were given: `url`, or, bound to every interface, the first allowed name's. */
+  registeredUrl: string;
   publicUrl?: string;
   /** Why there is no public address, or what to know about it. */
   publicNote?: string;
@@ -87,7 +93,7 @@ export class ReceiverSession extends TypedEmitter<ReceiverSessionEvents> {
   readonly history: DeliveryHistory;
   readonly verifier: Verifier;
   private receiver?: Receiver;
-  private run?: { options: ReceiverRunOptions; url: string; publicNote?: string };
+  private run?: { options: ReceiverRunOptions; url: string; registeredUrl: string; publicNote?: string };
   private lastSelfTest?: { signer: SelfTestSigner; timeoutMs?: number };
   private starting?: Promise<ReceiverStarted>;
   private pathWatch?: PublicPathWatch;
@@ -189,6 +195,7 @@ export class ReceiverSession extends TypedEmitter<ReceiverSessionEvents> {
       verifier: this.verifier,
       clock: this.options.clock,
       host: run.host,
+      allowedHosts: run.allowedHosts,
       port: run.port ?? 0,
       path: run.path ?? '/webhooks',
       maxBodyBytes: run.maxBodyBytes,
@@ -200,8 +207,9 @@ export class ReceiverSession extends TypedEmitter<ReceiverSessionEvents> {
     receiver.on('verified-event', (e) => this.emit('verified-event', e.record));
     receiver.on('failure', (r) => this.emit('failure', r));
     const url = await receiver.start();
+    const registeredUrl = addressForOthers(url, run.host, run.allowedHosts);
     this.receiver = receiver;
-    this.run = { options: run, url };
+    this.run = { options: run, url, registeredUrl };
     let addressError: unknown;
     if (run.publicAddress) {
       try {
@@ -221,11 +229,16 @@ export class ReceiverSession extends TypedEmitter<ReceiverSessionEvents> {
     }
     for (const e of run.endpoints ?? [])
       await e
-        .register(url)
+        .register(registeredUrl)
         .catch((err: Error) =>
-          this.emit('endpoint-warning', `${e.name} was not told this receiver's address ${url}: ${err.message}`),
+          this.emit(
+            'endpoint-warning',
+            `${e.name} was not told this receiver's address ${registeredUrl}: ${err.message}`,
+          ),
         );
-    const started = { url, publicUrl: this.publicUrl, publicNote: this.run.publicNote };
+    const started = { url, registeredUrl, publicUrl: this.publicUrl, publicNote: this.run.publicNote };
+    // Healthy once it listens and every endpoint was told: a job that waits on /healthz misses no event.
+    receiver.setReady(true);
     this.emit('started', started);
     if (addressError) throw addressError;
     return started;
@@ -287,11 +300,12 @@ export class ReceiverSession extends TypedEmitter<ReceiverSessionEvents> {
     this.lastPublicUrl = undefined;
     if (!receiver || !run) return;
     run.options.publicAddress?.close();
+    receiver.setReady(false);
     for (const e of run.options.endpoints ?? [])
       await e
-        .unregister(run.url)
+        .unregister(run.registeredUrl)
         .catch((err: Error) =>
-          this.emit('endpoint-warning', `${e.name} was not told that ${run.url} stopped: ${err.message}`),
+          this.emit('endpoint-warning', `${e.name} was not told that ${run.registeredUrl} stopped: ${err.message}`),
         );
     await receiver.stop();
     await run.options.forward?.close();

@@ -7,6 +7,8 @@ import { TypedEmitter } from '../events/TypedEmitter';
 import { OffsetClock, type Clock } from '../time/clock';
 import { edgeViolation } from '../http/edgeFilter';
 import { isAllowedHost } from '../http/hostCheck';
+import { connectableAddress } from '../http/everyInterface';
+import { healthAnswer, isHealthRequest } from '../http/health';
 import { REFRESH_PATH, SIGN_IN_PATH, TEST_WEBHOOK_PATH, WORKFLOW_ROOT } from '../http/paths';
 import { controlRoute, type AdvanceableClock } from './sandboxControlRoutes';
 import type { SandboxContext } from './sandboxContext';
@@ -60,6 +62,9 @@ export interface SandboxOptions {
   /** Signing keys kept from an earlier start (private JWKs, current first), and its control secret: the same port
    * then keeps the same key set and secret (sandboxState.ts). Default: new ones. */
   kept?: { keys: JWK[]; controlSecret: string };
+  /** The control secret to take, in place of a kept or new one: given by whoever starts it (containers that share it
+   * through their environment). */
+  controlSecret?: string;
   /** Told after the keys change (rotate-key), so whoever keeps them writes them again. */
   onKeysChanged?: (keys: JWK[]) => Promise<void>;
 }
@@ -142,7 +147,7 @@ export class Sandbox extends TypedEmitter<SandboxEvents> {
     const addr = server.address() as AddressInfo;
     // Listening on every interface (0.0.0.0, ::) is not an address to connect to, nor a Host the sandbox answers: the
     // addresses it hands out (baseUrl, jwksUrl, links) name this machine's loopback, which it always answers.
-    const connectable = addr.address === '0.0.0.0' ? '127.0.0.1' : addr.address === '::' ? '::1' : addr.address;
+    const connectable = connectableAddress(addr.address);
     const host = addr.family === 'IPv6' ? `[${connectable}]` : connectable;
     const baseUrl = `http://${host}:${addr.port}`;
     const clock = this.clock;
@@ -170,7 +175,7 @@ export class Sandbox extends TypedEmitter<SandboxEvents> {
       throttle: new RateThrottle(clock, { ...DEFAULT_THROTTLE, ...this.options.throttle }),
       webhookEndpoints: new Set(),
       allowLoopbackHttp: this.options.allowLoopbackHttp ?? true,
-      controlSecret: this.options.kept?.controlSecret ?? newControlSecret(),
+      controlSecret: this.options.controlSecret ?? this.options.kept?.controlSecret ?? newControlSecret(),
       keysChanged: this.options.onKeysChanged
         ? async () => this.options.onKeysChanged!(await signer.exportKeys())
         : undefined,
@@ -239,7 +244,24 @@ export class Sandbox extends TypedEmitter<SandboxEvents> {
     ctx.deliveries.workflowEvent(event, [...ctx.webhookEndpoints]);
   }
 
+  /** GET /healthz from an allowed Host and no web page: 200 once it serves, not logged as a request (a container's
+   * healthcheck asks every few seconds) nor counted. */
+  private health(req: IncomingMessage, res: ServerResponse): boolean {
+    if (!isHealthRequest(req.method, req.url)) return false;
+    if (!isAllowedHost(req.headers.host, this.options.allowedHosts) || originRefusal(req.headers.origin)) return false;
+    const { status, body } = healthAnswer('sandbox', this.ctx !== undefined);
+    req.resume();
+    res.writeHead(status, {
+      'content-type': 'application/json',
+      'content-length': Buffer.byteLength(body),
+      'cache-control': 'no-store',
+    });
+    res.end(req.method === 'HEAD' ? undefined : body);
+    return true;
+  }
+
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (this.health(req, res)) return;
     const started = performance.now();
     const ctx = this.ctx;
     let reply: Reply;

@@ -1,6 +1,6 @@
 // The front door of core/sandbox: what the faces (CLI, extension, MCP server, test kit) may use.
 export { Sandbox, type SandboxInfo } from './Sandbox';
-export { SANDBOX_SECRET_ENV } from './sandboxAccess';
+export { givenSecretProblem, newControlSecret, SANDBOX_SECRET_ENV } from './sandboxAccess';
 export { type AuditIssuer, SandboxControlClient, type SandboxTrust } from './sandboxControlClient';
 export { FAULT_KINDS } from './sandboxFaults';
 export {

@@ -17,6 +17,19 @@ export function newControlSecret(): string {
   return randomBytes(32).toString('hex');
 }
 
+/** A secret given to a sandbox at start (its environment's WFS_SANDBOX_SECRET, shared by containers) is at least
+ * this long: it guards signing with the sandbox's key on an address other machines may reach. */
+const MIN_GIVEN_SECRET_CHARS = 32;
+
+/** Why a given control secret cannot be taken; undefined when it can. */
+export function givenSecretProblem(secret: string): string | undefined {
+  if (secret.length < MIN_GIVEN_SECRET_CHARS)
+    return `${SANDBOX_SECRET_ENV} holds ${secret.length} characters: a sandbox takes a secret of at least ${MIN_GIVEN_SECRET_CHARS} (make one with: openssl rand -hex 32), or unset it for a new one at each start`;
+  if (/\s/.test(secret))
+    return `${SANDBOX_SECRET_ENV} holds white space: give one word, e.g. from openssl rand -hex 32`;
+  return undefined;
+}
+
 /** Compares in constant time, over digests so that the length of the expected secret does not show either. */
 export function secretMatches(given: string, expected: string): boolean {
   const a = createHash('sha256').update(given, 'utf8').digest();

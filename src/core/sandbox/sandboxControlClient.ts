@@ -3,6 +3,7 @@
 import { httpRequest } from '../http/request';
 import type { EndpointRegistration } from '../receiver/ReceiverSession';
 import { joinUrl } from '../http/paths';
+import { isLoopbackHost } from '../http/loopback';
 import { SANDBOX_SECRET_HEADER } from '../sandbox/sandboxAccess';
 import type { DeliveryFaultRequest, DeliveryFaults } from './deliveryFaults';
 
@@ -68,7 +69,7 @@ export class SandboxControlClient implements AuditIssuer {
       baseUrl: this.baseUrl,
       issuer: i.issuer as string,
       audience: i.audience as string,
-      jwksUrl: i.jwksUrl as string,
+      jwksUrl: keySetAsReached(this.baseUrl, i.baseUrl, i.jwksUrl as string),
     };
   }
 
@@ -174,4 +175,14 @@ function problemDetail(body: Buffer): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** The sandbox names its key set under its own loopback address (it cannot know the names others use). Reached by
+ * another name (a container's service name, http://sandbox:4010), its key set is under that name too; any other
+ * key-set address is kept as the sandbox gave it. */
+export function keySetAsReached(reachedAt: string, ownBase: unknown, jwksUrl: string): string {
+  if (typeof ownBase !== 'string' || !URL.canParse(ownBase) || !URL.canParse(reachedAt)) return jwksUrl;
+  if (!jwksUrl.startsWith(`${ownBase}/`) || !isLoopbackHost(new URL(ownBase).hostname)) return jwksUrl;
+  if (isLoopbackHost(new URL(reachedAt).hostname)) return jwksUrl;
+  return joinUrl(reachedAt, jwksUrl.slice(ownBase.length));
 }

@@ -11,6 +11,8 @@ import {
 import type { AddressInfo, Socket } from 'node:net';
 import { isUtf8 } from 'node:buffer';
 import { isAllowedHost } from '../http/hostCheck';
+import { connectableAddress } from '../http/everyInterface';
+import { healthAnswer, isHealthRequest } from '../http/health';
 import type { Clock } from '../time/clock';
 import { DedupeSet } from './DedupeSet';
 import { DeliveryHistory, REFUSED_BODY_PREFIX_BYTES } from './DeliveryHistory';
@@ -53,6 +55,8 @@ export interface ReceiverOptions {
   forward?: Forwarder;
   /** Host names answered besides loopback ones: the public address in use (a tunnel's, or your own proxy's). */
   publicHosts?: readonly string[];
+  /** Host names always answered besides loopback ones (--allow-host: the names other containers reach it by). */
+  allowedHosts?: readonly string[];
 }
 
 export const DEFAULT_MAX_BODY = 1024 * 1024;
@@ -99,6 +103,10 @@ export class Receiver extends TypedEmitter<ReceiverEvents> {
   private respondWith?: number;
   private localUrl?: string;
   private publicHosts: readonly string[];
+  /** The names answered: the fixed ones (allowedHosts) and the public address's. */
+  private answeredHosts: readonly string[];
+  /** Whether GET /healthz answers 200: set by whoever started it once everything it needs is done. */
+  private healthy = false;
   /** The last Host header value found allowed: a sender repeats it on every request, so it is parsed once. */
   private allowedHost?: string;
   private readonly webhookPath: string;
@@ -108,6 +116,7 @@ export class Receiver extends TypedEmitter<ReceiverEvents> {
     this.history = options.history ?? new DeliveryHistory();
     this.respondWith = options.respondWith;
     this.publicHosts = options.publicHosts ?? [];
+    this.answeredHosts = [...(options.allowedHosts ?? []), ...this.publicHosts];
     this.webhookPath = options.path ?? '/webhooks';
     this.inFlight =
       options.bodiesInFlight ??
@@ -121,6 +130,7 @@ export class Receiver extends TypedEmitter<ReceiverEvents> {
   /** The public address's host names (the tunnel opened, or moved): requests naming them are answered too. */
   setPublicHosts(hosts: readonly string[]): void {
     this.publicHosts = hosts;
+    this.answeredHosts = [...(this.options.allowedHosts ?? []), ...hosts];
     this.allowedHost = undefined;
   }
 
@@ -138,6 +148,11 @@ export class Receiver extends TypedEmitter<ReceiverEvents> {
   expectSelfTest(webhookId: string): () => void {
     this.selfTests.add(webhookId);
     return () => this.selfTests.delete(webhookId);
+  }
+
+  /** GET /healthz answers 200 from now on (true), or 503 again (false). */
+  setReady(ready: boolean): void {
+    this.healthy = ready;
   }
 
   /** Sets or clears (undefined) the status answered to verified deliveries. */
@@ -169,7 +184,9 @@ export class Receiver extends TypedEmitter<ReceiverEvents> {
     await listenOn(server, this.options.port ?? 0, this.options.host ?? '127.0.0.1');
     this.server = server;
     const a = server.address() as AddressInfo;
-    this.localUrl = `http://${a.family === 'IPv6' ? `[${a.address}]` : a.address}:${a.port}${this.path}`;
+    // Bound to every interface: the URL to connect to here is loopback's.
+    const address = connectableAddress(a.address);
+    this.localUrl = `http://${a.family === 'IPv6' ? `[${address}]` : address}:${a.port}${this.path}`;
     return this.localUrl;
   }
 
@@ -183,6 +200,7 @@ export class Receiver extends TypedEmitter<ReceiverEvents> {
   async stop(): Promise<void> {
     const s = this.server;
     this.server = undefined;
+    this.healthy = false;
     this.connections = undefined;
     this.localUrl = undefined;
     if (!s) return;
@@ -211,6 +229,7 @@ export class Receiver extends TypedEmitter<ReceiverEvents> {
     };
     try {
       const early = this.refuseEarly(req, d.record);
+      if (early === 'health') return this.health(req, res);
       if (early) return this.answer(d, early);
       if (this.pathProbes.take(req.headers[PATH_PROBE_HEADER])) return void writeAnswer(res, { status: 204, text: '' });
       // Node keeps the first Authorization of a request and drops any other: always one string, or none.
@@ -337,18 +356,32 @@ export class Receiver extends TypedEmitter<ReceiverEvents> {
 
   /** Before the body is read: only our own names (loopback, or the public address in use; a DNS-rebinding page
    * names its own host), the webhook path, POST. */
-  private refuseEarly(req: IncomingMessage, record: DeliveryRecord): Answer | undefined {
+  private refuseEarly(req: IncomingMessage, record: DeliveryRecord): Answer | 'health' | undefined {
     const host = req.headers.host;
     if (host === undefined || host !== this.allowedHost) {
-      if (isAllowedHost(host, this.publicHosts)) this.allowedHost = host;
+      if (isAllowedHost(host, this.answeredHosts)) this.allowedHost = host;
       else {
         record.note = `Host ${JSON.stringify(host ?? '')} is not this receiver's: answered 421 without reading the body`;
         return { status: 421, text: 'misdirected request: this receiver answers only its own addresses\n' };
       }
     }
+    // A health check is not a delivery: answered, never recorded nor counted.
+    if (isHealthRequest(req.method, req.url)) return 'health';
     if (record.path !== this.webhookPath) return { status: 404, text: 'not the webhook path\n' };
     if (req.method !== 'POST') return { status: 405, text: 'POST only\n' };
     return undefined;
+  }
+
+  /** GET /healthz: 200 once ready (setReady), 503 before; the request's connection stays as it is. */
+  private health(req: IncomingMessage, res: ServerResponse): void {
+    const { status, body } = healthAnswer('receiver', this.healthy);
+    req.resume();
+    res.writeHead(status, {
+      'content-type': 'application/json',
+      'content-length': Buffer.byteLength(body),
+      'cache-control': 'no-store',
+    });
+    res.end(req.method === 'HEAD' ? undefined : body);
   }
 
   /** A refusal, answered 403 (503 when a key set could not be consulted). It keeps a prefix of the body and the hash of

@@ -122,7 +122,7 @@ describe('wfs listen', () => {
     writeFileSync(bad, '[{"issuer":"x"}]');
     assert.equal(await main(['listen', '--no-tunnel', '--trust-file', bad], io()), 2);
     assert.match(lines.at(-1)!.message, /jwksUrl/);
-    assert.equal(await main(['listen', '--no-tunnel', '--trust-file', trustFile, '--host', '0.0.0.0'], io()), 2);
+    assert.equal(await main(['listen', '--no-tunnel', '--trust-file', trustFile, '--host', '192.0.2.1'], io()), 2);
     assert.match(lines.at(-1)!.message, /loopback/);
   });
 });

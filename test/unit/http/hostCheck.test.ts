@@ -1,6 +1,6 @@
 // Host checks of our loopback servers: names that are loopback (any port, IPv6 in brackets), plus given names.
 import assert from 'node:assert/strict';
-import { hostName, isAllowedHost } from '../../../src/core/http/hostCheck';
+import { allowedHostProblem, hostName, isAllowedHost } from '../../../src/core/http/hostCheck';
 
 describe('hostCheck', () => {
   it('reads the host name from a Host header: port and IPv6 brackets removed, lower case', () => {
@@ -26,5 +26,18 @@ describe('hostCheck', () => {
     assert.ok(isAllowedHost('abc.loca.lt', ['abc.loca.lt']));
     assert.ok(isAllowedHost('wfs-sandbox.test:8080', ['wfs-sandbox.test']));
     assert.ok(!isAllowedHost('other.loca.lt', ['abc.loca.lt']));
+  });
+});
+
+describe('allowedHostProblem', () => {
+  it('takes host names and IP addresses', () => {
+    for (const ok of ['app', 'wfs-listen', 'my_app', 'listen.internal', '10.0.0.5', '::1', '[fd00::5]'])
+      assert.equal(allowedHostProblem(ok), undefined, ok);
+  });
+  it('says what is wrong with a URL, a port or an empty name', () => {
+    assert.match(allowedHostProblem('http://app:3000')!, /not a host name \(a URL or a path\?\).*--allow-host app$/);
+    assert.match(allowedHostProblem('app:3000')!, /without a port/);
+    assert.match(allowedHostProblem(' ')!, /is empty/);
+    assert.match(allowedHostProblem('a b')!, /not a host name/);
   });
 });

@@ -796,6 +796,8 @@ async function main() {
             .getByText(`the sandbox's note (unverified): duplicate of ${webhookId} (same token)`)
             .waitFor({ timeout: 15_000 });
           await webview().getByText('duplicate (already processed', { exact: false }).first().waitFor();
+          // The detail keeps its scroll from the delivery shown before: its head, holding both marks, in view.
+          await webview().locator('.detail-head').scrollIntoViewIfNeeded();
           await runCommand(page, 'Notifications: Clear All Notifications');
           await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 15_000 });
           await page.screenshot({ path: join(shots, '12-duplicate-marked.png') });

@@ -75,6 +75,22 @@
     vscode.postMessage({ type: 'override', status: override.value ? parseInt(override.value, 10) : null }),
   );
 
+  // A replay's result, said in words in a polite live region; after a possible duplicate it offers a fresh id.
+  const resultText = $('action-result-text');
+  const resultFresh = $('action-result-fresh');
+  /** The delivery the shown result is about: a fresh replay offered there goes to it. */
+  let resultId = null;
+  resultFresh.addEventListener('click', () => {
+    if (resultId) vscode.postMessage({ type: 'action', action: 'replay-fresh', id: resultId });
+  });
+
+  /** @param {import('../../src/extension/panel/panelProtocol').ActionResult | null} r */
+  function renderResult(r) {
+    resultId = r ? r.id : null;
+    resultText.textContent = r ? r.text : '';
+    resultFresh.hidden = !(r && r.offerFresh);
+  }
+
   const receiverStart = $('receiver-start');
   receiverStart.addEventListener('click', () => vscode.postMessage({ type: 'start-receiver' }));
 
@@ -310,6 +326,13 @@
           'replay-forward',
           `Send the same body to ${d.forward.target}, with a fresh sandbox token`,
         );
+      // Only the signed body's webhookId can be made new (a header's is outside the signature).
+      if (d.row.webhookId && !(d.row.unsigned && d.row.unsigned.includes('webhookId')))
+        action(
+          'Replay with New Id',
+          'replay-fresh',
+          `Send it to ${d.forward ? d.forward.target : 'the local receiver'} under a new webhookId (the body changes there only, and is signed anew), so an app that dedupes runs its handler again`,
+        );
     }
     action('Copy as curl', 'copy-curl', 'The token is read from $WFS_WEBHOOK_TOKEN');
     action('Copy as PowerShell', 'copy-powershell', 'Invoke-RestMethod; the token is read from $env:WFS_WEBHOOK_TOKEN');
@@ -419,7 +442,7 @@
   }
 
   // ---- messages from the extension ----
-  const UPDATES = new Set(['rows', 'append', 'paused-count', 'detail', 'override', 'receiver']);
+  const UPDATES = new Set(['rows', 'append', 'paused-count', 'detail', 'override', 'receiver', 'result']);
   window.addEventListener('message', (event) => {
     // Validated on arrival: anything that is not one of panelProtocol.ts's PanelUpdate messages is ignored.
     if (!event.data || typeof event.data !== 'object' || !UPDATES.has(event.data.type)) return;
@@ -456,6 +479,8 @@
         renderPause();
         break;
       case 'detail':
+        // A result is about one delivery: another one selected, it no longer applies.
+        if (resultId && (!m.detail || m.detail.row.id !== resultId)) renderResult(null);
         detail = m.detail;
         selectedId = m.detail ? m.detail.row.id : null;
         persist();
@@ -467,6 +492,9 @@
         break;
       case 'receiver':
         renderReceiver(m.receiver);
+        break;
+      case 'result':
+        renderResult(m.result);
         break;
     }
   });

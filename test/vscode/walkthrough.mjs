@@ -758,6 +758,56 @@ async function main() {
     );
     results.push(
       await step(
+        'a sandbox delivery fault "duplicate" (Add Sandbox Delivery Fault…): a test webhook arrives twice, and the panel marks the second "duplicate of …"',
+        async () => {
+          await runCommand(page, 'Notifications: Clear All Notifications');
+          await runCommand(page, 'Workflow Service: Add Sandbox Delivery Fault…');
+          await page
+            .locator('.quick-input-list .monaco-list-row', { hasText: 'the same event again, same webhookId' })
+            .click({ timeout: 15_000 });
+          await page.getByText('Copies of each event (1 to 10)').waitFor({ timeout: 15_000 });
+          await quickInput.focus();
+          await page.keyboard.press('Enter');
+          await page.getByText('Seed, so a run repeats exactly').waitFor({ timeout: 15_000 });
+          await quickInput.fill('7');
+          await page.keyboard.press('Enter');
+          await seeNotification(page, /Sandbox delivery faults now: .*duplicate/);
+          await runCommand(page, 'Workflow Service: Open Webhook Panel');
+          const rows = webview().locator('.row');
+          await rows.first().waitFor({ timeout: 15_000 });
+          const before = await rows.count();
+          await runCommand(page, 'Notifications: Clear All Notifications');
+          await sendTestWebhook();
+          const sent =
+            (await page
+              .getByText(/Test webhook [0-9a-f-]{36} sent to/)
+              .first()
+              .textContent()) ?? '';
+          const webhookId = /Test webhook ([0-9a-f-]{36})/.exec(sent)?.[1];
+          // The delivery and its copy: newest first, so the copy is on top, the original under it.
+          await rows.nth(before + 1).waitFor({ timeout: 15_000 });
+          const [copy, original] = [await rows.nth(0).textContent(), await rows.nth(1).textContent()];
+          const mark = `sandbox: duplicate of ${webhookId} (same token)`;
+          if (!copy?.includes(mark) || !copy.includes('duplicate') || !copy.includes('verified'))
+            throw new Error(`the second delivery is not marked ${JSON.stringify(mark)}: ${JSON.stringify(copy)}`);
+          if (original?.includes('sandbox:')) throw new Error(`the first delivery is marked too: ${original}`);
+          await rows.nth(0).click();
+          await webview()
+            .getByText(`the sandbox's note (unverified): duplicate of ${webhookId} (same token)`)
+            .waitFor({ timeout: 15_000 });
+          await webview().getByText('duplicate (already processed', { exact: false }).first().waitFor();
+          // The detail keeps its scroll from the delivery shown before: its head, holding both marks, in view.
+          await webview().locator('.detail-head').scrollIntoViewIfNeeded();
+          await runCommand(page, 'Notifications: Clear All Notifications');
+          await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 15_000 });
+          await page.screenshot({ path: join(shots, '12-duplicate-marked.png') });
+          await runCommand(page, 'Workflow Service: Clear Sandbox Delivery Faults');
+          await seeNotification(page, 'Sandbox delivery faults cleared.');
+        },
+      ),
+    );
+    results.push(
+      await step(
         'the panel comes back after a window reload, with its selection, and says the receiver is stopped, with a button to start it',
         async () => {
           // Before the reload it says where it receives.

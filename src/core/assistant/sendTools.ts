@@ -22,8 +22,8 @@ import { OUTSIDE_CONTENT_NOTE } from './outsideContent';
 import type { AssistantContext } from './assistantContext';
 import { ToolRefused, type AssistantTool, type ToolPreview } from './assistantTool';
 import { pickDelivery } from './deliveryTools';
-import { forwardsOf } from '../webhooks/deliveryRecord';
-import { withFreshWebhookId } from '../fixtures/freshWebhookId';
+import { appAcknowledged } from '../webhooks/replayAnswer';
+import { replayWithFreshId } from '../fixtures/freshWebhookId';
 import { checkAskable, personQuestion, type AskedValue } from './personQuestion';
 
 interface AppAnswer {
@@ -202,19 +202,17 @@ interface ReplayPlan {
 async function planReplay(input: ReplayInput, ctx: AssistantContext): Promise<ReplayPlan> {
   const plan = await planSameReplay(input, ctx);
   if (!input.freshWebhookId) return plan;
-  const fresh = withFreshWebhookId(plan.body);
+  const fresh = replayWithFreshId(plan.body, plan.headers);
   if (!fresh)
     throw new ToolRefused(
       `${plan.what} has no webhookId in its body to make fresh: replay it as it is (without freshWebhookId).`,
     );
-  const headers = { ...plan.headers };
-  if (headers['x-svc-webhook-id'] !== undefined) headers['x-svc-webhook-id'] = fresh.webhookId;
   return {
     ...plan,
     what: `${plan.what} under a fresh webhookId`,
     webhookId: fresh.webhookId,
     body: fresh.body,
-    headers,
+    headers: fresh.headers,
   };
 }
 
@@ -309,7 +307,8 @@ export const replayToApp: AssistantTool<ReplayInput, SendResult> = {
   async run(input, ctx, signal) {
     const p = await planReplay(input, ctx);
     checkAskable(replayValues(p));
-    const acknowledged = !input.freshWebhookId && p.webhookId !== null && (await appAcknowledged(ctx, p.webhookId));
+    const acknowledged =
+      !input.freshWebhookId && p.webhookId !== null && appAcknowledged(await ctx.deliveries.records(), p.webhookId);
     const result = await signAndSend(
       ctx,
       p.to,
@@ -326,17 +325,6 @@ export const replayToApp: AssistantTool<ReplayInput, SendResult> = {
     };
   },
 };
-
-/** Whether an app already answered 2xx for a delivery of this webhookId (a forward, as the history recorded it). */
-async function appAcknowledged(ctx: AssistantContext, webhookId: string): Promise<boolean> {
-  for (const r of await ctx.deliveries.records())
-    if (
-      r.webhookId === webhookId &&
-      forwardsOf(r).some((f) => f.status !== undefined && f.status >= 200 && f.status < 300)
-    )
-      return true;
-  return false;
-}
 
 export interface SendEventInput {
   to: 'receiver' | 'app';

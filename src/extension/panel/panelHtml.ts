@@ -86,6 +86,7 @@ export function panelHtml(i: PanelHtmlInput): string {
   <span id="summary" class="summary" aria-live="polite"></span>
 </header>
 <div class="receiver-line" role="status" aria-live="polite"><span id="receiver-text"></span> <button id="receiver-start" type="button" hidden>Start Receiver</button></div>
+<div class="action-result" role="status" aria-live="polite"><span id="action-result-text"></span> <button id="action-result-fresh" type="button" hidden>Replay with New Id</button></div>
 <main class="split">
   <section class="list-pane" aria-label="Deliveries">
     <div class="list-head" aria-hidden="true"><span>triggeredAt / arrived</span><span>topic</span><span>HTTP</span><span>checks</span><span>ms</span></div>

@@ -6,6 +6,7 @@ import type { DeliveryDetail, DeliveryFilter, DeliveryRow } from './deliveryView
 const PANEL_ACTIONS = [
   'replay-local',
   'replay-forward',
+  'replay-fresh',
   'copy-curl',
   'copy-powershell',
   'copy-cmd',
@@ -22,6 +23,7 @@ export type PanelAction = (typeof PANEL_ACTIONS)[number];
 export const PANEL_ACTION_LABELS: Record<PanelAction, string> = {
   'replay-local': 'Replay to Receiver',
   'replay-forward': 'Replay to Forward Target',
+  'replay-fresh': 'Replay with New Id',
   'copy-curl': 'Copy as curl',
   'copy-powershell': 'Copy as PowerShell',
   'copy-cmd': 'Copy as curl for cmd.exe',
@@ -51,7 +53,18 @@ export type PanelUpdate =
   | { type: 'paused-count'; count: number }
   | { type: 'detail'; detail: DeliveryDetail | null }
   | { type: 'override'; status: number | null }
-  | { type: 'receiver'; receiver: ReceiverLine };
+  | { type: 'receiver'; receiver: ReceiverLine }
+  | { type: 'result'; result: ActionResult };
+
+/** What an action on one delivery came to, in words (said by the panel's status line). */
+/** @public media/panel/panel.js names it in its JSDoc types (tsc -p media/panel checks them). */
+export interface ActionResult {
+  /** The delivery acted on. */
+  id: string;
+  text: string;
+  /** The app may have skipped it as a duplicate: the line offers Replay with New Id for this delivery. */
+  offerFresh?: boolean;
+}
 
 /** Whether deliveries are being received, and where: said in the panel, which outlives the receiver (a window
  * reload restores the panel, not the receiver). */

@@ -4,7 +4,8 @@
 import * as vscode from 'vscode';
 import { Disposable } from '../disposable';
 import { forwardableHeaders, httpRequest, isLoopbackHost } from '../../core/http';
-import { type DeliveryRecord, forwardsOf, historyHolder } from '../../core/webhooks';
+import { answerExcerpt, appAcknowledged, type DeliveryRecord, forwardsOf, historyHolder } from '../../core/webhooks';
+import { replayWithFreshId } from '../../core/fixtures';
 import { homedir } from 'node:os';
 import { writeInNewTempFolder } from '../newTempFolder';
 import { cmdCurlCommand, powerShellCommand } from '../../core/presentation';
@@ -35,6 +36,35 @@ import { writeExport } from './exportFile';
 import { COMMANDS } from '../commandIds';
 
 const WEBHOOK_PANEL_VIEW_TYPE = 'wfs.webhookPanel';
+
+/** What a replay came to: the app's status and the start of its answer; the webhookId it was sent under. */
+interface ReplayResult {
+  status: number;
+  webhookId?: string;
+  answer?: string;
+  /** The app already answered 2xx for this webhookId (core's appAcknowledged): it may have skipped this replay. */
+  mayBeDuplicate: boolean;
+}
+
+const answerPart = (answer: string | undefined) => (answer === undefined ? {} : { answer });
+
+/** A replay's result in words, as the panel's status line and the output log say it. */
+function replayText(url: string, r: ReplayResult, fresh: boolean): string {
+  const parts = [
+    fresh && r.webhookId
+      ? vscode.l10n.t('Replayed under the new webhookId {0} to {1}: {2}.', r.webhookId, url, r.status)
+      : vscode.l10n.t('Replayed to {0}: {1}.', url, r.status),
+  ];
+  if (r.answer !== undefined) parts.push(vscode.l10n.t('It answered: {0}', r.answer));
+  if (r.mayBeDuplicate && r.webhookId)
+    parts.push(
+      vscode.l10n.t(
+        'Your app already answered 2xx for webhookId {0}: an app that dedupes on webhookId, as the spec asks, may have treated this replay as a duplicate and skipped its handler. To run the handler again, use Replay with New Id.',
+        r.webhookId,
+      ),
+    );
+  return parts.join(' ');
+}
 const GONE = 'That delivery is no longer in the history.';
 
 /** An action that needs the receiver running: its error offers to start it. */
@@ -328,6 +358,8 @@ export class WebhookPanel extends Disposable {
           if (!url) throw new Error('No forward target is set (wfs.receiver.forwardTo).');
           return await this.replay(r, url);
         }
+        case 'replay-fresh':
+          return await this.replay(r, this.freshTarget(r), true);
         case 'copy-curl': {
           const url =
             this.s.receiver.info?.publicUrl ?? this.s.receiver.info?.localUrl ?? `http://127.0.0.1:PORT${r.path}`;
@@ -358,6 +390,7 @@ export class WebhookPanel extends Disposable {
       }
     } catch (err) {
       const text = `${PANEL_ACTION_LABELS[action]}: ${(err as Error).message}`;
+      if (id) this.post({ type: 'result', result: { id, text } });
       if (err instanceof ReceiverStopped)
         void vscode.window
           .showErrorMessage(text, 'Start Receiver')
@@ -415,9 +448,19 @@ export class WebhookPanel extends Disposable {
     return body;
   }
 
-  /** The same body and event headers, with a fresh sandbox token (the original token is never stored). Only for a
-   * verified delivery: re-signing a refused one would turn a stranger's body into one that verifies. */
-  private async replay(r: DeliveryRecord, url: string): Promise<{ status: number }> {
+  /** Replay with New Id goes where the delivery went on to: its app (the first forward target), else the receiver. */
+  private freshTarget(r: DeliveryRecord): string {
+    const app = forwardsOf(r)[0]?.target;
+    if (app) return app;
+    const url = this.s.receiver.info?.localUrl;
+    if (!url) throw new ReceiverStopped(vscode.l10n.t('The receiver is not running: start it, then replay.'));
+    return url;
+  }
+
+  /** The same body and event headers, with a fresh sandbox token (the original token is never stored); with `fresh`,
+   * under a new webhookId (core's replayWithFreshId: that value of the body only, signed anew). Only for a verified
+   * delivery: re-signing a refused one would turn a stranger's body into one that verifies. */
+  private async replay(r: DeliveryRecord, url: string, fresh = false): Promise<ReplayResult> {
     if (!r.verified)
       throw new Error(
         'This delivery was refused, so it is not replayed with a fresh signature: that would make a body nobody trusted verify. Copy it as curl or export it instead.',
@@ -425,25 +468,50 @@ export class WebhookPanel extends Disposable {
     const host = new URL(url).hostname;
     if (!isLoopbackHost(host) && !vscode.workspace.isTrusted)
       throw new WaitsForTrust(`Replaying a delivery to ${host}`);
-    const body = await this.bodyOf(r);
+    const recorded = await this.bodyOf(r);
     if (!this.s.sandbox.info) throw new Error('Replaying needs the sandbox running: it signs the replayed delivery.');
-    // This window's receiver trusts the exact token signed here, once; an app is told what it must trust.
-    const { token, done } = await this.s.signing.signFor(url, body);
     // The recorded headers, minus what belonged to the old connection (a redacted Proxy-Authorization among them).
-    const headers = forwardableHeaders(r.headers);
-    headers.authorization = `Bearer ${token}`;
+    const same = { body: recorded, headers: forwardableHeaders(r.headers), webhookId: r.webhookId };
+    const sent = fresh ? replayWithFreshId(recorded, same.headers) : same;
+    if (!sent)
+      throw new Error(
+        vscode.l10n.t('Its body has no webhookId to make new: use Replay to Receiver or Replay to Forward Target.'),
+      );
+    // Decided before sending: an app that already acknowledged this webhookId may skip the replay as a duplicate.
+    const mayBeDuplicate = !fresh && !!r.webhookId && appAcknowledged(this.s.receiver.deliveries.all(), r.webhookId);
+    // This window's receiver trusts the exact token signed here, once; an app is told what it must trust.
+    const { token, done } = await this.s.signing.signFor(url, sent.body);
     const res = await httpRequest({
       method: 'POST',
       url,
-      headers,
-      body,
+      headers: { ...sent.headers, authorization: `Bearer ${token}` },
+      body: sent.body,
       timeoutMs: 10_000,
       maxResponseBytes: 64 * 1024,
     }).finally(done);
     this.s.signing.answered(url, res.status);
-    this.s.output.info(`Replayed delivery ${r.id} to ${url}: ${res.status}`);
-    vscode.window.setStatusBarMessage(`Replayed to ${url}: ${res.status}`, 4000);
-    return { status: res.status };
+    const result: ReplayResult = {
+      status: res.status,
+      ...(sent.webhookId ? { webhookId: sent.webhookId } : {}),
+      ...answerPart(answerExcerpt(res.body, [token, `Bearer ${token}`])),
+      mayBeDuplicate,
+    };
+    // The log names where and what, not the app's answer (it may hold what the app echoes).
+    this.s.output.info(
+      fresh
+        ? vscode.l10n.t(
+            'Replayed delivery {0} under the new webhookId {1} to {2}: {3}',
+            r.id,
+            sent.webhookId ?? '',
+            url,
+            res.status,
+          )
+        : vscode.l10n.t('Replayed delivery {0} to {1}: {2}', r.id, url, res.status),
+    );
+    const text = replayText(url, result, fresh);
+    vscode.window.setStatusBarMessage(vscode.l10n.t('Replayed to {0}: {1}', url, res.status), 4000);
+    this.post({ type: 'result', result: { id: r.id, text, ...(mayBeDuplicate ? { offerFresh: true } : {}) } });
+    return result;
   }
 
   override dispose(): void {

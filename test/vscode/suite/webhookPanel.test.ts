@@ -17,6 +17,8 @@ import {
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { RecordingServer } from '../../unit/helpers/recordingServer';
@@ -505,6 +507,82 @@ describe('webhook panel in a real VS Code host', () => {
       await setSetting('receiver.forwardTo', undefined);
       receiverUrl = ((await vscode.commands.executeCommand('wfs.startReceiver')) as { localUrl: string }).localUrl;
       await app.stop();
+    }
+  });
+
+  it('Replay with New Id: after the app acknowledged a webhookId, a plain replay says it may be a duplicate and offers a new id, which reaches the handler', async () => {
+    // The developer's app as the spec asks: it dedupes on the body's webhookId, and says whether it skipped one.
+    const seen: string[] = [];
+    const app = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        const id = (JSON.parse(Buffer.concat(chunks).toString('utf8')) as { webhookId: string }).webhookId;
+        const duplicate = seen.includes(id);
+        seen.push(id);
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ ok: true, duplicate }));
+      });
+    });
+    await new Promise<void>((r) => app.listen(0, '127.0.0.1', r));
+    const appUrl = `http://127.0.0.1:${(app.address() as AddressInfo).port}/webhooks`;
+    await vscode.commands.executeCommand('wfs.stopReceiver');
+    await setSetting('receiver.forwardTo', appUrl);
+    const resultText = `document.getElementById('action-result-text').textContent`;
+    const button = (label: string) =>
+      `[...document.querySelectorAll('#detail .actions button')].find((b) => b.textContent === ${JSON.stringify(label)})`;
+    try {
+      receiverUrl = ((await vscode.commands.executeCommand('wfs.startReceiver')) as { localUrl: string }).localUrl;
+      const r = await verifiedOwn('fresh-id');
+      assert.equal(r.forwards?.[0]?.status, 200, 'the app acknowledged it');
+      assert.deepEqual(seen, [r.webhookId]);
+      await vscode.commands.executeCommand('wfs.openWebhookPanel', r.id);
+      await webhookPanelDom(`!!${button('Replay to Forward Target')}`);
+
+      // A plain replay, clicked as a user would: the app skips it, and the result says why and offers a new id.
+      await inWebview('#detail', `(${button('Replay to Forward Target')}.click(), true)`);
+      const plain = await inWebview<{ text: string; offered: boolean; live: string | null }>(
+        '#action-result-text',
+        `({ text: ${resultText}, offered: !document.getElementById('action-result-fresh').hidden, live: document.querySelector('.action-result').getAttribute('aria-live') })`,
+        `${resultText}.includes('duplicate')`,
+      );
+      assert.deepEqual(seen, [r.webhookId, r.webhookId]);
+      assert.equal(
+        plain.text,
+        `Replayed to ${appUrl}: 200. It answered: {"ok":true,"duplicate":true} Your app already answered 2xx for webhookId ${r.webhookId}: an app that dedupes on webhookId, as the spec asks, may have treated this replay as a duplicate and skipped its handler. To run the handler again, use Replay with New Id.`,
+      );
+      assert.equal(plain.offered, true, 'the result line offers Replay with New Id');
+      assert.equal(plain.live, 'polite', 'said to a screen reader');
+
+      // Replay with New Id: a button in the detail's toolbar, named by its text, in the Tab order; Enter on it clicks.
+      const fresh = await inWebview<{ tag: string; tabIndex: number; disabled: boolean; focused: boolean }>(
+        '#detail',
+        `(() => { const b = ${button('Replay with New Id')}; b.focus(); const out = { tag: b.tagName, tabIndex: b.tabIndex, disabled: b.disabled, focused: document.activeElement === b }; b.click(); return out; })()`,
+      );
+      assert.deepEqual(fresh, { tag: 'BUTTON', tabIndex: 0, disabled: false, focused: true });
+      const text = await inWebview<string>(
+        '#action-result-text',
+        resultText,
+        `${resultText}.includes('new webhookId')`,
+      );
+      assert.equal(seen.length, 3);
+      const newId = seen[2]!;
+      assert.notEqual(newId, r.webhookId, 'the app saw a new id');
+      assert.equal(
+        text,
+        `Replayed under the new webhookId ${newId} to ${appUrl}: 200. It answered: {"ok":true,"duplicate":false}`,
+        "the app's answer: it ran its handler",
+      );
+      assert.equal(
+        await inWebview<boolean>('#action-result-fresh', `document.getElementById('action-result-fresh').hidden`),
+        true,
+        'nothing more to offer',
+      );
+    } finally {
+      await vscode.commands.executeCommand('wfs.stopReceiver');
+      await setSetting('receiver.forwardTo', undefined);
+      receiverUrl = ((await vscode.commands.executeCommand('wfs.startReceiver')) as { localUrl: string }).localUrl;
+      app.closeAllConnections();
+      await new Promise<void>((r) => app.close(() => r()));
     }
   });
 

@@ -18,6 +18,7 @@ import { workflowJsonUri } from '../explorer/workflowJsonDocuments';
 import type { Services } from '../services';
 import { pickOrType } from './pickOrType';
 import { COMMANDS } from '../commandIds';
+import { setting } from '../settings';
 
 interface StartWorkflowArgs {
   sessionId?: string;
@@ -149,7 +150,7 @@ async function startWorkflow(s: Services, args: StartWorkflowArgs): Promise<Trac
       },
     }));
   if (!correlationId) return undefined;
-  const asked = vscode.workspace.getConfiguration('wfs').get<boolean>('confirmBilledStart') !== false;
+  const asked = setting('confirmBilledStart');
   if (asked) {
     const ok = await vscode.window.showWarningMessage(
       `Start a billed workflow?`,

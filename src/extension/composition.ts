@@ -34,6 +34,7 @@ import { SandboxSigning } from './sandboxSigning';
 import { registerProbeCommand } from './probe/probeCommand';
 import { registerAssistant } from './assistant/registerAssistant';
 import { COMMANDS, INTERNAL_COMMANDS } from './commandIds';
+import { tellBadSettingsTo } from './settings';
 
 /** What compose() built. The shipped activate() keeps it to itself: exported, it would hand every service (and
  * SecretStorage) to any other extension that calls getExtension(…).activate(). */
@@ -50,11 +51,69 @@ export interface Composition extends Services {
 let shutdown: (() => Promise<void>) | undefined;
 
 export function compose(context: vscode.ExtensionContext): Composition {
+  const core = composeCore(context);
+  const views = composeViews(core);
+  const { output, clock, sandbox, environments, auth, workflows, receiver } = core;
+  const signing = new SandboxSigning(sandbox, receiver, environments, output);
+  const services: Services = {
+    output,
+    clock,
+    sandbox,
+    environments,
+    auth,
+    workflows,
+    receiver,
+    signing,
+    explorer: views.explorer,
+    state: context.globalState,
+  };
+  const editors = composeEditors(context, services);
+  // Live status only while someone can see it.
+  workflows.setVisible(views.treeView.visible);
+  context.subscriptions.push(
+    output,
+    core.badSettings,
+    core.proxy,
+    editors.settingsGuard,
+    editors.accounts,
+    sandbox,
+    environments,
+    core.environmentSync,
+    auth,
+    workflows,
+    receiver,
+    signing,
+    ...Object.values(views),
+    editors.webhookPanel,
+    editors.auditPanel,
+    editors.auditTests,
+    views.treeView.onDidChangeVisibility((e) => workflows.setVisible(e.visible)),
+    receiver.onVerifiedEvent((e) => e.runId && workflows.refreshByRunId(e.runId)),
+    vscode.workspace.registerTextDocumentContentProvider(
+      WORKFLOW_JSON_SCHEME,
+      new WorkflowJsonDocuments(workflows, environments),
+    ),
+    ...registerCommands(services, views, editors, context.extensionUri),
+  );
+  shutdown = async () => {
+    // Polling first, so nothing reads a sandbox that is going away; then the servers, the tunnel and the history.
+    workflows.stopPolling();
+    const results = await Promise.allSettled([receiver.shutdown(), sandbox.stop()]);
+    for (const r of results) if (r.status === 'rejected') output.warn(`Shutdown: ${(r.reason as Error).message}`);
+  };
+  const { webhookPanel, auditPanel, settingsGuard, auditTests } = editors;
+  const { treeView, receiverTree } = views;
+  return { ...services, settingsGuard, auditTests, webhookPanel, auditPanel, treeView, receiverTree };
+}
+
+/** The services without a view, each built after those it needs; settings that do not fit are told in the log. */
+function composeCore(context: vscode.ExtensionContext) {
   const clock = new SystemClock();
   const output = new ExtensionLog();
+  const badSettings = tellBadSettingsTo(output);
   const proxy = new ProxyRouting(output);
   void migrateTunnelSetting(output).catch((err: Error) =>
-    output.warn(`Settings: wfs.receiver.tunnel could not be moved: ${err.message}`),
+    output.warn(vscode.l10n.t('Settings: wfs.receiver.tunnel could not be moved: {0}', err.message)),
   );
   const sandbox = new SandboxHost(output);
   const environments = new EnvironmentRegistry(context.globalState, sandbox, output);
@@ -70,62 +129,43 @@ export function compose(context: vscode.ExtensionContext): Composition {
   );
   // Sign-ins first, then pollers and the store, then the receiver's trust; views hear of a change last.
   const environmentSync = new EnvironmentSync(environments, sandbox, [auth, workflows, receiver], output);
+  return { clock, output, badSettings, proxy, sandbox, environments, auth, workflows, receiver, environmentSync };
+}
+
+/** The trees and status bar items, in the order they are disposed. */
+function composeViews(core: ReturnType<typeof composeCore>) {
+  const { environments, auth, workflows, receiver, clock } = core;
   const explorer = new ExplorerTree(environments, auth, workflows, receiver, clock);
   const treeView = vscode.window.createTreeView('wfs.explorer', { treeDataProvider: explorer, showCollapseAll: true });
   const receiverTree = new ReceiverTree(receiver, clock);
   const receiverView = vscode.window.createTreeView('wfs.receiver', { treeDataProvider: receiverTree });
   const statusBar = new EnvironmentStatusBar(environments, auth, clock);
   const receiverStatusBar = new ReceiverStatusBar(receiver);
-  const signing = new SandboxSigning(sandbox, receiver, environments, output);
-  const services: Services = {
-    output,
-    clock,
-    sandbox,
-    environments,
-    auth,
-    workflows,
-    receiver,
-    signing,
-    explorer,
-    state: context.globalState,
-  };
+  return { explorer, treeView, receiverTree, receiverView, statusBar, receiverStatusBar };
+}
+
+/** The webviews, the fixtures' commands, the audit's tests, the settings guard and the Accounts menu. */
+function composeEditors(context: vscode.ExtensionContext, services: Services) {
   const webhookPanel = new WebhookPanel(context.extensionUri, services);
   const auditPanel = new AuditPanel(context.extensionUri, services);
   const fixtures = registerFixtureCommands(services, context.workspaceState);
   const auditTests = new AuditTestController(auditPanel);
-  const settingsGuard = new WorkspaceSettingsGuard(context.globalState, output);
+  const settingsGuard = new WorkspaceSettingsGuard(context.globalState, services.output);
   // Signed-in environments in VS Code's Accounts menu; sign-in and sign-out still go through AuthService.
-  const accounts = new AccountsProvider(auth, environments);
+  const accounts = new AccountsProvider(services.auth, services.environments);
+  return { webhookPanel, auditPanel, fixtures, auditTests, settingsGuard, accounts };
+}
 
-  // Live status only while someone can see it.
-  workflows.setVisible(treeView.visible);
-  context.subscriptions.push(
-    output,
-    proxy,
-    settingsGuard,
-    accounts,
-    sandbox,
-    environments,
-    environmentSync,
-    auth,
-    workflows,
-    receiver,
-    signing,
-    explorer,
-    treeView,
-    receiverTree,
-    receiverView,
-    statusBar,
-    receiverStatusBar,
-    webhookPanel,
-    auditPanel,
-    auditTests,
-    treeView.onDidChangeVisibility((e) => workflows.setVisible(e.visible)),
-    receiver.onVerifiedEvent((e) => e.runId && workflows.refreshByRunId(e.runId)),
-    vscode.workspace.registerTextDocumentContentProvider(
-      WORKFLOW_JSON_SCHEME,
-      new WorkflowJsonDocuments(workflows, environments),
-    ),
+/** Every command, and the receiver's task provider. */
+function registerCommands(
+  services: Services,
+  views: ReturnType<typeof composeViews>,
+  editors: ReturnType<typeof composeEditors>,
+  extensionUri: vscode.Uri,
+): vscode.Disposable[] {
+  const { webhookPanel, auditPanel } = editors;
+  const { sandbox, auth, output, receiver } = services;
+  return [
     vscode.commands.registerCommand(COMMANDS.openWebhookPanel, (deliveryId?: string) =>
       webhookPanel.show(typeof deliveryId === 'string' ? deliveryId : undefined),
     ),
@@ -137,7 +177,7 @@ export function compose(context: vscode.ExtensionContext): Composition {
       auditPanel.run(args && typeof args === 'object' ? args : {}),
     ),
     vscode.commands.registerCommand(COMMANDS.revealWorkflowByRunId, (runId: string) =>
-      revealWorkflowByRunId(services, treeView, runId),
+      revealWorkflowByRunId(services, views.treeView, runId),
     ),
     vscode.commands.registerCommand(COMMANDS.startSandbox, () => sandbox.startWithUi()),
     vscode.commands.registerCommand(COMMANDS.stopSandbox, () => sandbox.stop()),
@@ -153,25 +193,10 @@ export function compose(context: vscode.ExtensionContext): Composition {
     ...registerTestWebhookCommand(services),
     ...registerReceiverCommands(services),
     ...registerProbeCommand(services),
-    ...fixtures,
-    ...registerAssistant(services, context.extensionUri),
+    ...editors.fixtures,
+    ...registerAssistant(services, extensionUri),
     vscode.tasks.registerTaskProvider(WFS_TASK_TYPE, new ReceiverTaskProvider(receiver)),
-  );
-  shutdown = async () => {
-    // Polling first, so nothing reads a sandbox that is going away; then the servers, the tunnel and the history.
-    workflows.stopPolling();
-    const results = await Promise.allSettled([receiver.shutdown(), sandbox.stop()]);
-    for (const r of results) if (r.status === 'rejected') output.warn(`Shutdown: ${(r.reason as Error).message}`);
-  };
-  return {
-    ...services,
-    settingsGuard,
-    auditTests,
-    webhookPanel,
-    auditPanel,
-    treeView,
-    receiverTree,
-  };
+  ];
 }
 
 /** "Go to Workflow" from the panel: reveals the workflow whose runId a delivery carries. */

@@ -12,6 +12,7 @@ import {
 } from '../core/sandbox';
 import type { ExtensionLog } from './log/extensionLog';
 import { sandboxProfile } from './probe/sandboxProfileSetting';
+import { setting } from './settings';
 
 export class SandboxHost extends Disposable {
   private sandbox?: Sandbox;
@@ -33,7 +34,7 @@ export class SandboxHost extends Disposable {
   ensureStarted(): Promise<SandboxInfo> {
     if (this.sandbox) return Promise.resolve(this.sandbox.info());
     this.starting ??= (async () => {
-      const seconds = vscode.workspace.getConfiguration('wfs').get<number>('sandbox.workflowDurationSeconds') ?? 8;
+      const seconds = setting('sandboxWorkflowDurationSeconds');
       const sandbox = new Sandbox({
         port: 0,
         workflowDurationSeconds: seconds,

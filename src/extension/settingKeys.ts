@@ -11,6 +11,7 @@ export const SETTINGS = {
   receiverPort: 'wfs.receiver.port',
   receiverPublicAddress: 'wfs.receiver.publicAddress',
   receiverPublicUrl: 'wfs.receiver.publicUrl',
+  receiverPublicPathCheckSeconds: 'wfs.receiver.publicPathCheckSeconds',
   receiverTunnel: 'wfs.receiver.tunnel',
   receiverTunnelHost: 'wfs.receiver.tunnelHost',
   receiverTunnelSubdomain: 'wfs.receiver.tunnelSubdomain',

@@ -174,6 +174,17 @@ export class ReceiverSession extends TypedEmitter<ReceiverSessionEvents> {
     if (this.run) this.run.options = { ...this.run.options, respondWith: status };
   }
 
+  /** Sets how this run's public address is watched: the watch starts again with it (its first check at once), and
+   * `false` stops it. Before the address has opened, the start uses it. */
+  setPathCheck(pathCheck: PublicPathCheckOptions | false): void {
+    if (!this.run || !this.receiver) return;
+    this.run.options = { ...this.run.options, pathCheck };
+    if (this.starting && !this.pathWatch) return;
+    this.pathWatch?.stop();
+    this.pathWatch = undefined;
+    this.startPathWatch(this.run.options, this.receiver);
+  }
+
   /**
    * Starts the receiver, then its public address, then tells the endpoints. A receiver that listens but whose
    * public address failed stays up on loopback: the error is thrown after the session says `started`.
@@ -221,7 +232,7 @@ export class ReceiverSession extends TypedEmitter<ReceiverSessionEvents> {
           warning: (m) => this.emit('warning', m),
         });
         this.run.publicNote = opened.note;
-        this.startPathWatch(run, receiver);
+        this.startPathWatch(this.run.options, receiver);
       } catch (err) {
         addressError = err;
         this.run.publicNote = `did not open: ${(err as Error).message}`;

@@ -11,6 +11,5 @@ export { type PollOutcome, WorkflowPoller } from './WorkflowPoller';
 export { type TrackedWorkflow, WorkflowStore } from './WorkflowStore';
 export { type BilledStartOutcome, type StartOutcomeUnknown, startBilledWorkflow } from './billedStart';
 export { checkCorrelationId, findByCorrelationId, generateCorrelationId, MAX_CORRELATION_ID } from './correlationId';
-export { DEFAULT_POLL_DEADLINE_MS } from './pollSchedule';
 export { productRefusalAdvice } from './productSuggestion';
 export { isTerminal, type Product, type Workflow, type WorkflowEnvelope, type WorkflowStatus } from './workflowTypes';

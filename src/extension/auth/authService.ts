@@ -22,6 +22,7 @@ import { SecretStorageStore } from '../secretStorageStore';
 import { restrictedModeRefusal, WaitsForTrust } from '../trust/restrictedMode';
 import { COMMANDS } from '../commandIds';
 import { SETTINGS } from '../settingKeys';
+import { setting } from '../settings';
 
 export interface SignInArgs {
   environment?: string;
@@ -29,8 +30,6 @@ export interface SignInArgs {
   password?: string;
   userAlias?: string;
 }
-
-const REMEMBER_SETTING = 'auth.rememberPasswordForSilentSignIn';
 
 export class AuthService extends Disposable implements EnvironmentFollower {
   /** One TokenManager per environment value: a value whose origins changed is a new key, with no secret stored.
@@ -142,7 +141,7 @@ export class AuthService extends Disposable implements EnvironmentFollower {
 
   /** The password remembered for this environment's origins, when the user opted in. */
   private async rememberedCredentials(env: Environment): Promise<Credentials | undefined> {
-    if (!vscode.workspace.getConfiguration('wfs').get<boolean>(REMEMBER_SETTING)) return undefined;
+    if (!setting('authRememberPasswordForSilentSignIn')) return undefined;
     // Unreadable storage: no silent re-sign-in, so the user is asked (the read failure itself is not a sign-in error).
     const raw = await Promise.resolve(this.secrets.get(passwordKeyFor(env.key))).catch(() => undefined);
     try {
@@ -262,7 +261,7 @@ export class AuthService extends Disposable implements EnvironmentFollower {
     }
     this.output.info(`Signed in to ${name} as ${username.trim()}${userAlias ? ` (alias ${userAlias})` : ''}`);
     // The sign-in succeeded: a password the storage cannot keep only means no silent re-sign-in.
-    if (vscode.workspace.getConfiguration('wfs').get<boolean>(REMEMBER_SETTING))
+    if (setting('authRememberPasswordForSilentSignIn'))
       await this.secrets
         .store(passwordKeyFor(env.key), JSON.stringify({ username: username.trim(), password, userAlias }))
         .then(undefined, (err: Error) => {

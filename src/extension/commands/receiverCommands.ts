@@ -11,6 +11,7 @@ import type { Services } from '../services';
 import { SANDBOX_ENVIRONMENT } from '../../core/environments';
 import { COMMANDS } from '../commandIds';
 import { SETTINGS } from '../settingKeys';
+import { setting } from '../settings';
 
 export function registerReceiverCommands(s: Services): vscode.Disposable[] {
   return [
@@ -87,12 +88,11 @@ async function startReceiver(s: Services): Promise<ReceiverInfo | undefined> {
  * one registered. Said only when a real environment is configured, and with what keeps the address next time. */
 function movedNote(s: Services, info: ReceiverInfo): string {
   if (!info.publicChangedFrom || !s.environments.names().some((n) => n !== SANDBOX_ENVIRONMENT)) return '';
-  const cfg = vscode.workspace.getConfiguration('wfs');
   const keep =
-    info.publicSource === 'vscode' && !cfg.get<number>('receiver.port')
+    info.publicSource === 'vscode' && !setting('receiverPort')
       ? ' A fixed wfs.receiver.port keeps the forwarded address from one start to the next.'
       : info.publicSource === 'localtunnel'
-        ? cfg.get<string>('receiver.tunnelSubdomain')?.trim()
+        ? setting('receiverTunnelSubdomain')
           ? ' The localtunnel server did not give the name wfs.receiver.tunnelSubdomain asks for: another client may hold it.'
           : ' localtunnel gives a new name at each start: wfs.receiver.tunnelSubdomain asks for the same one.'
         : '';
@@ -119,8 +119,7 @@ const SOURCE_ITEMS: Record<PublicAddressSource, { label: string; detail: string 
 
 /** Sets wfs.receiver.publicAddress (user settings) from a pick, asks for the URL when "url" is chosen. */
 async function choosePublicAddress(s: Services): Promise<PublicAddressSource | undefined> {
-  const config = vscode.workspace.getConfiguration('wfs');
-  const current = config.get<string>('receiver.publicAddress');
+  const current = setting('receiverPublicAddress');
   const pick = await vscode.window.showQuickPick(
     (['vscode', 'url', 'localtunnel', 'none'] as const).map((source) => ({
       ...SOURCE_ITEMS[source],
@@ -133,16 +132,16 @@ async function choosePublicAddress(s: Services): Promise<PublicAddressSource | u
   if (pick.source === 'url') {
     const url = await vscode.window.showInputBox({
       title: 'The public URL your tunnel or proxy serves (it forwards to wfs.receiver.port)',
-      value: config.get<string>('receiver.publicUrl') ?? '',
+      value: setting('receiverPublicUrl'),
       ignoreFocusOut: true,
       validateInput: publicUrlInputProblem,
     });
     if (!url) return undefined;
-    await s.receiver.settings.update(SETTINGS.receiverPublicUrl, url.trim());
+    await s.receiver.settings.update('receiverPublicUrl', url.trim());
   }
   // Choosing localtunnel is asking for it: a remembered "no" would otherwise never be asked again.
   if (pick.source === 'localtunnel') await s.receiver.consent.forgetAll();
-  await s.receiver.settings.update(SETTINGS.receiverPublicAddress, pick.source);
+  await s.receiver.settings.update('receiverPublicAddress', pick.source);
   void vscode.window
     .showInformationMessage(
       `The receiver's public address now comes from: ${SOURCE_ITEMS[pick.source].label}. Restart the receiver to use it.`,

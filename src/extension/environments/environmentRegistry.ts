@@ -15,6 +15,7 @@ import {
 import type { ExtensionLog } from '../log/extensionLog';
 import type { SandboxHost } from '../sandboxHost';
 import { SETTINGS } from '../settingKeys';
+import { setting } from '../settings';
 
 const CURRENT_KEY = 'wfs.currentEnvironment';
 
@@ -37,7 +38,7 @@ export class EnvironmentRegistry extends Disposable {
 
   /** Re-reads wfs.environments (environmentSync.ts calls it when the setting changed). */
   read(): void {
-    const { environments, problems } = parseEnvironments(vscode.workspace.getConfiguration('wfs').get('environments'));
+    const { environments, problems } = parseEnvironments(setting('environments'));
     this.configured = environments;
     const text = problems.join(' ');
     if (text && text !== this.lastProblems) {

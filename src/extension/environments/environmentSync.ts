@@ -2,13 +2,13 @@
 // restarted (a new origin) or stopped. Each follower drops what it holds for values that no longer resolve, in
 // this order: sign-ins first (nothing may use an old token), then pollers and the workflow store, then the
 // receiver's trust; views hear of it last, through EnvironmentRegistry.onDidChange.
-import * as vscode from 'vscode';
 import { Disposable } from '../disposable';
 import type { Environment } from '../../core/environments';
 import type { ExtensionLog } from '../log/extensionLog';
 import type { SandboxHost } from '../sandboxHost';
 import type { EnvironmentRegistry } from './environmentRegistry';
 import { SETTINGS } from '../settingKeys';
+import { onDidChangeSettings } from '../settings';
 
 export interface EnvironmentFollower {
   /** Keeps what belongs to these values (the ones resolving now); lets go of the rest. */
@@ -26,8 +26,8 @@ export class EnvironmentSync extends Disposable {
   ) {
     super();
     this.registerAll(
-      vscode.workspace.onDidChangeConfiguration((e) => {
-        if (!e.affectsConfiguration(SETTINGS.environments)) return;
+      onDidChangeSettings((affects) => {
+        if (!affects(SETTINGS.environments)) return;
         environments.read();
         this.follow();
       }),

@@ -22,6 +22,7 @@ import { auditHtml } from './auditHtml';
 import { parseAuditRequest, type AuditExportFormat, type AuditUpdate } from './auditProtocol';
 import { newNonce } from './panelHtml';
 import type { Services } from '../services';
+import type { SandboxInfo } from '../../core/sandbox';
 import { writeUriSafely } from '../writeUriSafely';
 
 const LAST_TARGET = 'wfs.audit.lastTarget';
@@ -51,98 +52,22 @@ export class AuditPanel implements vscode.Disposable {
   ) {}
 
   async run(args: AuditArgs = {}): Promise<AuditSummary | undefined> {
-    let target = args.target;
-    if (!target) {
-      target = await vscode.window.showInputBox({
-        title: 'Audit a webhook receiver',
-        prompt:
-          'The URL of your receiver. It must trust the sandbox issuer (shown with the results); the audit sends it forged deliveries.',
-        value: this.s.state.get<string>(LAST_TARGET) ?? 'http://localhost:3000/webhooks',
-        ignoreFocusOut: true,
-        validateInput: (v) => {
-          try {
-            checkTarget(v, true);
-            return undefined;
-          } catch (err) {
-            return (err as Error).message;
-          }
-        },
-      });
-      if (!target) return undefined;
-    }
-    let confirmed = args.confirmedRemote === true;
-    try {
-      const url = checkTarget(target, true);
-      // Off this machine, in Restricted Mode: nothing is sent, whatever a workspace or an argument says.
-      if (!isLoopbackHost(url.hostname) && !vscode.workspace.isTrusted) {
-        void vscode.window
-          .showWarningMessage(waitsForTrustText(`Auditing ${url.host}, off this machine,`), 'Manage Workspace Trust')
-          .then((a) => a && vscode.commands.executeCommand('workbench.trust.manage'));
-        return undefined;
-      }
-      if (!isLoopbackHost(url.hostname) && !confirmed) {
-        const ok = await vscode.window.showWarningMessage(
-          `Send forged webhook deliveries to ${url.host}?`,
-          {
-            modal: true,
-            detail: `The audit sends ${AUDIT_CASES.length} deliveries, most of them forged (bad signatures, wrong audiences, tampered bodies). Only do this to a receiver you own.`,
-          },
-          'Send Forged Deliveries',
-        );
-        if (ok !== 'Send Forged Deliveries') return undefined;
-        confirmed = true;
-      }
-    } catch (err) {
-      void vscode.window.showErrorMessage(`Receiver audit: ${(err as Error).message}`);
-      return undefined;
-    }
+    const target = args.target || (await this.askTarget());
+    if (!target) return undefined;
+    const confirmed = await this.maySend(target, args.confirmedRemote === true);
+    if (confirmed === undefined) return undefined;
     await this.s.state.update(LAST_TARGET, target);
     const sandbox = this.s.sandbox.info ?? (await this.s.sandbox.startWithUi());
     if (!sandbox) return undefined;
     this.lastArgs = { target, confirmedRemote: confirmed };
     await this.show();
     this.post({ type: 'running', target });
-    // The duplicate case repeats the genuine delivery: asked for alone, it brings the genuine one along.
-    const wanted = args.caseIds
-      ? new Set(args.caseIds.includes('duplicate') ? [...args.caseIds, 'genuine'] : args.caseIds)
-      : undefined;
-    const cases = wanted ? AUDIT_CASES.filter((c) => wanted.has(c.id)) : AUDIT_CASES;
     // This window's own receiver trusts each token the audit sends, once, on any environment (as it trusts what the
     // editor signs): its verdicts are its verification's, not the environment's trust.
     const { beforeSend, done } = this.s.signing.forAudit(target);
     try {
-      const summary = await vscode.window.withProgress(
-        { location: vscode.ProgressLocation.Notification, title: `Auditing ${target}…`, cancellable: false },
-        (progress) =>
-          runAudit({
-            target: target!,
-            sandboxUrl: sandbox.baseUrl,
-            sandboxSecret: sandbox.controlSecret,
-            beforeSend,
-            clock: this.s.clock,
-            allowNonLocal: confirmed,
-            cases,
-            shouldStop: () => args.cancellation?.isCancellationRequested === true,
-            onResult: (r) => {
-              progress.report({ message: r.title, increment: 100 / cases.length });
-              args.onResult?.(r);
-            },
-          }),
-      );
-      this.last = summary;
-      this.lastAdvice = summary.trustMismatch ? this.trustAdvice(summary) : undefined;
-      if (summary.trustMismatch) this.s.output.warn(`Receiver audit of ${target}: ${this.lastAdvice}`);
-      this.s.output.info(
-        `Receiver audit of ${target}: ${summary.passed}/${summary.total} passed${
-          summary.failed
-            ? `; failed: ${summary.results
-                .filter((r) => !r.passed)
-                .map((r) => r.id)
-                .join(', ')}`
-            : ''
-        }`,
-      );
-      this.post({ type: 'summary', summary, advice: this.lastAdvice });
+      const summary = await this.audit({ target, sandbox, confirmed, beforeSend }, args);
+      this.report(target, summary);
       return summary;
     } catch (err) {
       const message = err instanceof AuditRefused ? err.message : `The audit could not run: ${(err as Error).message}`;
@@ -152,6 +77,107 @@ export class AuditPanel implements vscode.Disposable {
     } finally {
       done();
     }
+  }
+
+  /** The receiver's URL, asked for (the last one offered); undefined when dismissed. */
+  private askTarget(): Thenable<string | undefined> {
+    return vscode.window.showInputBox({
+      title: 'Audit a webhook receiver',
+      prompt:
+        'The URL of your receiver. It must trust the sandbox issuer (shown with the results); the audit sends it forged deliveries.',
+      value: this.s.state.get<string>(LAST_TARGET) ?? 'http://localhost:3000/webhooks',
+      ignoreFocusOut: true,
+      validateInput: (v) => {
+        try {
+          checkTarget(v, true);
+          return undefined;
+        } catch (err) {
+          return (err as Error).message;
+        }
+      },
+    });
+  }
+
+  /** Whether forged deliveries may go to the target: true when it is off this machine and confirmed (here or by the
+   * caller), false on loopback, undefined when they may not (said). */
+  private async maySend(target: string, confirmedRemote: boolean): Promise<boolean | undefined> {
+    try {
+      const url = checkTarget(target, true);
+      if (isLoopbackHost(url.hostname)) return confirmedRemote;
+      // Off this machine, in Restricted Mode: nothing is sent, whatever a workspace or an argument says.
+      if (!vscode.workspace.isTrusted) {
+        void vscode.window
+          .showWarningMessage(waitsForTrustText(`Auditing ${url.host}, off this machine,`), 'Manage Workspace Trust')
+          .then((a) => a && vscode.commands.executeCommand('workbench.trust.manage'));
+        return undefined;
+      }
+      if (confirmedRemote) return true;
+      const ok = await vscode.window.showWarningMessage(
+        `Send forged webhook deliveries to ${url.host}?`,
+        {
+          modal: true,
+          detail: `The audit sends ${AUDIT_CASES.length} deliveries, most of them forged (bad signatures, wrong audiences, tampered bodies). Only do this to a receiver you own.`,
+        },
+        'Send Forged Deliveries',
+      );
+      return ok === 'Send Forged Deliveries' ? true : undefined;
+    } catch (err) {
+      void vscode.window.showErrorMessage(`Receiver audit: ${(err as Error).message}`);
+      return undefined;
+    }
+  }
+
+  /** Runs the audit's cases (those asked for) under a progress notification, each result told as it comes. */
+  private audit(
+    run: {
+      target: string;
+      sandbox: SandboxInfo;
+      confirmed: boolean;
+      beforeSend?: (authorization: string | undefined) => void;
+    },
+    args: AuditArgs,
+  ): Thenable<AuditSummary> {
+    // The duplicate case repeats the genuine delivery: asked for alone, it brings the genuine one along.
+    const wanted = args.caseIds
+      ? new Set(args.caseIds.includes('duplicate') ? [...args.caseIds, 'genuine'] : args.caseIds)
+      : undefined;
+    const cases = wanted ? AUDIT_CASES.filter((c) => wanted.has(c.id)) : AUDIT_CASES;
+    return vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: `Auditing ${run.target}…`, cancellable: false },
+      (progress) =>
+        runAudit({
+          target: run.target,
+          sandboxUrl: run.sandbox.baseUrl,
+          sandboxSecret: run.sandbox.controlSecret,
+          beforeSend: run.beforeSend,
+          clock: this.s.clock,
+          allowNonLocal: run.confirmed,
+          cases,
+          shouldStop: () => args.cancellation?.isCancellationRequested === true,
+          onResult: (r) => {
+            progress.report({ message: r.title, increment: 100 / cases.length });
+            args.onResult?.(r);
+          },
+        }),
+    );
+  }
+
+  /** The summary kept (a reopened panel shows it), logged with a trust mismatch's advice, and shown. */
+  private report(target: string, summary: AuditSummary): void {
+    this.last = summary;
+    this.lastAdvice = summary.trustMismatch ? this.trustAdvice(summary) : undefined;
+    if (summary.trustMismatch) this.s.output.warn(`Receiver audit of ${target}: ${this.lastAdvice}`);
+    this.s.output.info(
+      `Receiver audit of ${target}: ${summary.passed}/${summary.total} passed${
+        summary.failed
+          ? `; failed: ${summary.results
+              .filter((r) => !r.passed)
+              .map((r) => r.id)
+              .join(', ')}`
+          : ''
+      }`,
+    );
+    this.post({ type: 'summary', summary, advice: this.lastAdvice });
   }
 
   /** The audit stopped at a refused genuine delivery: what it signed with and how to make the receiver trust it, in

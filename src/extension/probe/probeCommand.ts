@@ -2,7 +2,7 @@
 // workspace trust for a real one, as sign-in does) and shows the report in a webview with Export.
 import * as vscode from 'vscode';
 import { homedir } from 'node:os';
-import { SANDBOX_ENVIRONMENT } from '../../core/environments';
+import { SANDBOX_ENVIRONMENT, type Environment } from '../../core/environments';
 import { joinUrl, testEndpointIsLocal } from '../../core/http';
 import { MAX_KEY_SETS, probeMarkdown, type ProbeReport, runProbe, summaryLine, WebhookCapture } from '../../core/probe';
 import { DEFAULT_FIND_WORKFLOWS_PATH } from '../../core/workflows';
@@ -21,6 +21,28 @@ interface ProbeArgs {
   includeRefusal?: boolean;
 }
 
+interface SignInAnswers {
+  username: string;
+  password: string;
+  includeRefusal?: boolean;
+}
+
+/** Whether to also sign in once with a wrong password; null when the question was dismissed. */
+async function askWrongPassword(name: string): Promise<boolean | null> {
+  const pick = await vscode.window.showQuickPick(
+    [
+      { label: 'No wrong password', include: false },
+      {
+        label: 'Also sign in once with a wrong password',
+        detail: 'Shows the shape of a refused sign-in. Refused credentials weigh on the throttle: do not repeat it.',
+        include: true,
+      },
+    ],
+    { title: `Check ${name} against the contract (3/3)` },
+  );
+  return pick ? pick.include : null;
+}
+
 /** The sandbox is on this machine: a short spacing keeps the check quick. A real service gets a second. */
 const SANDBOX_SPACING_MS = 200;
 
@@ -32,7 +54,35 @@ class ProbePanel implements vscode.Disposable {
 
   async run(args: ProbeArgs = {}): Promise<ProbeReport | undefined> {
     const name = args.environment ?? this.s.environments.currentName;
-    // The probe signs in: a real environment waits for trust exactly as a sign-in does.
+    const env = await this.environmentToCheck(name);
+    if (!env) return undefined;
+    const sign = await this.signInAnswers(name, env, args);
+    if (!sign) return undefined;
+    // The built-in sandbox sends its test webhook to loopback: the probe receives it itself. A real service needs a
+    // public address: the CLI's --webhook-address does that.
+    const capture = env.builtIn ? new WebhookCapture() : undefined;
+    try {
+      const port = await capture?.listen(0);
+      const webhook = capture && port ? { address: `http://127.0.0.1:${port}/probe-hook`, capture } : undefined;
+      const report = await vscode.window.withProgress(
+        { location: vscode.ProgressLocation.Notification, title: `Checking ${name} against the contract…` },
+        () => this.probe(env, sign, webhook),
+      );
+      this.last = report;
+      this.s.output.info(`Contract check of ${name}: ${summaryLine(report)}`);
+      this.show(name, report);
+      return report;
+    } catch (err) {
+      void showError(this.s.output, `Contract check of ${name}`, err);
+      return undefined;
+    } finally {
+      await capture?.close();
+    }
+  }
+
+  /** The environment named, once it may be checked: a real one waits for trust (the probe signs in, as a sign-in
+   * does), the Sandbox is started first. Undefined when it may not, or does not exist (said). */
+  private async environmentToCheck(name: string): Promise<Environment | undefined> {
     const refusal = restrictedModeRefusal('sign-in', name, vscode.workspace.isTrusted);
     if (refusal) {
       void vscode.window
@@ -42,10 +92,13 @@ class ProbePanel implements vscode.Disposable {
     }
     if (name === SANDBOX_ENVIRONMENT && !this.s.sandbox.info && !(await this.s.sandbox.startWithUi())) return undefined;
     const env = this.s.environments.get(name);
-    if (!env) {
+    if (!env)
       void vscode.window.showErrorMessage(`There is no environment "${name}": add it to the wfs.environments setting.`);
-      return undefined;
-    }
+    return env;
+  }
+
+  /** The username, password and whether to try a wrong password: given, or asked (nothing is stored). */
+  private async signInAnswers(name: string, env: Environment, args: ProbeArgs): Promise<SignInAnswers | undefined> {
     const sandboxInfo = env.builtIn ? this.s.sandbox.info : undefined;
     const username =
       args.username ??
@@ -68,61 +121,36 @@ class ProbePanel implements vscode.Disposable {
         ignoreFocusOut: true,
       }));
     if (!password) return undefined;
-    let includeRefusal = args.includeRefusal;
-    if (includeRefusal === undefined && args.username === undefined) {
-      const pick = await vscode.window.showQuickPick(
-        [
-          { label: 'No wrong password', include: false },
-          {
-            label: 'Also sign in once with a wrong password',
-            detail:
-              'Shows the shape of a refused sign-in. Refused credentials weigh on the throttle: do not repeat it.',
-            include: true,
-          },
-        ],
-        { title: `Check ${name} against the contract (3/3)` },
-      );
-      if (!pick) return undefined;
-      includeRefusal = pick.include;
-    }
-    // The built-in sandbox sends its test webhook to loopback: the probe receives it itself. A real service needs a
-    // public address: the CLI's --webhook-address does that.
-    const capture = env.builtIn ? new WebhookCapture() : undefined;
-    try {
-      const port = await capture?.listen(0);
-      const report = await vscode.window.withProgress(
-        { location: vscode.ProgressLocation.Notification, title: `Checking ${name} against the contract…` },
-        () =>
-          runProbe(
-            {
-              baseUrl: env.baseUrl,
-              testWebhookUrl: env.testWebhookUrl,
-              credentials: { username: username.trim(), password, userAlias: env.userAlias },
-              aliasPlacement: env.aliasPlacement,
-              problemsBase: env.problemsBase,
-              findWorkflowsUrl:
-                env.findWorkflowsUrl ?? (env.builtIn ? joinUrl(env.baseUrl, DEFAULT_FIND_WORKFLOWS_PATH) : undefined),
-              jwksUrls: env.trustedIssuers.map((t) => t.jwksUrl).slice(0, MAX_KEY_SETS),
-              isLocalSandbox: testEndpointIsLocal(env.testWebhookUrl),
-            },
-            {
-              clock: this.s.clock,
-              spacingMs: env.builtIn ? SANDBOX_SPACING_MS : undefined,
-              includeRefusal,
-              webhook: capture && port ? { address: `http://127.0.0.1:${port}/probe-hook`, capture } : undefined,
-            },
-          ),
-      );
-      this.last = report;
-      this.s.output.info(`Contract check of ${name}: ${summaryLine(report)}`);
-      this.show(name, report);
-      return report;
-    } catch (err) {
-      void showError(this.s.output, `Contract check of ${name}`, err);
-      return undefined;
-    } finally {
-      await capture?.close();
-    }
+    const includeRefusal =
+      args.includeRefusal ?? (args.username === undefined ? await askWrongPassword(name) : undefined);
+    if (includeRefusal === null) return undefined;
+    return { username, password, includeRefusal };
+  }
+
+  private probe(
+    env: Environment,
+    sign: SignInAnswers,
+    webhook: { address: string; capture: WebhookCapture } | undefined,
+  ): Promise<ProbeReport> {
+    return runProbe(
+      {
+        baseUrl: env.baseUrl,
+        testWebhookUrl: env.testWebhookUrl,
+        credentials: { username: sign.username.trim(), password: sign.password, userAlias: env.userAlias },
+        aliasPlacement: env.aliasPlacement,
+        problemsBase: env.problemsBase,
+        findWorkflowsUrl:
+          env.findWorkflowsUrl ?? (env.builtIn ? joinUrl(env.baseUrl, DEFAULT_FIND_WORKFLOWS_PATH) : undefined),
+        jwksUrls: env.trustedIssuers.map((t) => t.jwksUrl).slice(0, MAX_KEY_SETS),
+        isLocalSandbox: testEndpointIsLocal(env.testWebhookUrl),
+      },
+      {
+        clock: this.s.clock,
+        spacingMs: env.builtIn ? SANDBOX_SPACING_MS : undefined,
+        includeRefusal: sign.includeRefusal,
+        webhook,
+      },
+    );
   }
 
   private show(name: string, report: ProbeReport): void {

@@ -5,13 +5,12 @@ import { loadSandboxProfile, MAX_PROFILE_BYTES, type SandboxProfile } from '../.
 import { readBoundedFile } from '../boundedFile';
 import type { ExtensionLog } from '../log/extensionLog';
 import { SETTINGS } from '../settingKeys';
-
-const PROFILE_SETTING = 'sandbox.profile';
+import { setting } from '../settings';
 
 /** The profile to start the sandbox with, or undefined (none set, Restricted Mode, or unreadable: said in the log
  * and once on screen). */
 export async function sandboxProfile(output: ExtensionLog): Promise<SandboxProfile | undefined> {
-  const path = vscode.workspace.getConfiguration('wfs').get<string>(PROFILE_SETTING)?.trim();
+  const path = setting('sandboxProfile');
   if (!path) return undefined;
   if (!vscode.workspace.isTrusted) {
     output.warn(`wfs.sandbox.profile is ignored in Restricted Mode: the sandbox starts as itself.`);

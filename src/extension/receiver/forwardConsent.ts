@@ -27,6 +27,7 @@ import {
   type ForwardValues,
 } from './workspaceForward';
 import { SETTINGS } from '../settingKeys';
+import { settingLayers } from '../settings';
 
 /** Origins outside this machine the user agreed to forward deliveries to (kept outside settings). */
 const CONFIRMED_FORWARD_KEY = 'wfs.confirmedForwardOrigins';
@@ -75,10 +76,9 @@ export class ForwardConsent {
 
   /** The user's own values (and how their rules are named), and what the workspace adds (undefined when nothing). */
   private layers(): { user: ForwardValues; userRulesWhere: string; workspace?: WorkspaceLayer } {
-    const cfg = vscode.workspace.getConfiguration('wfs');
-    const rules = cfg.inspect<unknown>('receiver.forward');
-    const pass = cfg.inspect<unknown>('receiver.forwardPassThrough');
-    const user = { rules: rules?.globalValue, passThrough: pass?.globalValue };
+    const rules = settingLayers('receiverForward');
+    const pass = settingLayers('receiverForwardPassThrough');
+    const user = { rules: rules.user, passThrough: pass.user };
     const task = this.taskForward;
     if (task?.userTask)
       return { user: { rules: task.rules, passThrough: task.passThrough }, userRulesWhere: TASK_RULES };
@@ -100,8 +100,8 @@ export class ForwardConsent {
     }
     // In Restricted Mode VS Code leaves these workspace values out (restrictedConfigurations); inUse() checks again.
     const added = workspaceValues({
-      rules: rules?.workspaceFolderValue ?? rules?.workspaceValue,
-      passThrough: pass?.workspaceFolderValue ?? pass?.workspaceValue,
+      rules: rules.workspace,
+      passThrough: pass.workspace,
     });
     if (!added) return { user, userRulesWhere: SETTING_RULES };
     const file = vscode.workspace.workspaceFile;
@@ -148,7 +148,7 @@ export class ForwardConsent {
     const choice = chooseForward({ user, workspace: workspace?.values, trusted, agreed });
     const used = this.resolve(choice, choice.from === 'workspace' ? workspace!.rulesWhere : userRulesWhere);
     if (choice.from === 'workspace') this.output.info(`Forwarding by ${lowerFirst(workspace!.where)}, as you agreed.`);
-    const forwardTo = addressSetting('receiver.forwardTo');
+    const forwardTo = addressSetting('receiverForwardTo');
     if (forwardTo && used.rules.every((r) => r.url !== forwardTo))
       this.output.warn(
         `There are forward rules, so wfs.receiver.forwardTo (${forwardTo}) is not used: add {"topic": "**", "url": "${forwardTo}"} to the rules to keep sending everything there.`,
@@ -170,7 +170,7 @@ export class ForwardConsent {
     } else if (listed !== undefined && !Array.isArray(listed))
       throw new SettingError(SETTINGS.receiverForward, `${rulesWhere} must be a list of rules {"topic", "url"}`);
     else {
-      const forwardTo = addressSetting('receiver.forwardTo');
+      const forwardTo = addressSetting('receiverForwardTo');
       rules = forwardTo ? [forwardEverything(forwardTo, SETTINGS.receiverForwardTo)] : [];
     }
     return { choice, rules, passThrough: passThrough === true };

@@ -19,6 +19,7 @@ import { addressSetting, SettingError } from './addressSetting';
 import type { LocaltunnelConsent } from './localtunnelConsent';
 import { publicAddressSource, type PublicAddressSource } from './publicAddressSettings';
 import { SETTINGS } from '../settingKeys';
+import { setting } from '../settings';
 
 /** The public address of the last start: a new one must be registered with the service again. */
 const LAST_PUBLIC_URL_KEY = 'wfs.receiver.lastPublicUrl';
@@ -111,7 +112,6 @@ export class PublicAddress implements PublicAddressProvider {
     ctx: PublicAddressContext,
   ): Promise<{ source: PublicAddressSource; url?: string; note?: string }> {
     const localUrl = ctx.localUrl;
-    const cfg = vscode.workspace.getConfiguration('wfs');
     const source = publicAddressSource();
     const env = this.deps.environments.currentName;
     switch (source) {
@@ -137,13 +137,13 @@ export class PublicAddress implements PublicAddressProvider {
         return { source, url: external.toString(), note };
       }
       case 'url': {
-        const url = addressSetting('receiver.publicUrl');
+        const url = addressSetting('receiverPublicUrl');
         if (!url)
           throw new SettingError(
             SETTINGS.receiverPublicUrl,
             'wfs.receiver.publicUrl is not set: give the public http(s) URL your tunnel or proxy serves',
           );
-        if (!cfg.get<number>('receiver.port'))
+        if (!setting('receiverPort'))
           throw new Error(
             'wfs.receiver.port is 0 (a free port each time): fix it to the port your tunnel or proxy forwards to',
           );
@@ -153,8 +153,8 @@ export class PublicAddress implements PublicAddressProvider {
       case 'localtunnel': {
         if (env === SANDBOX_ENVIRONMENT)
           return { source, note: 'not opened for the Sandbox, which reaches the receiver on loopback' };
-        const host = addressSetting('receiver.tunnelHost') ?? 'https://localtunnel.me';
-        const subdomain = cfg.get<string>('receiver.tunnelSubdomain')?.trim() || undefined;
+        const host = addressSetting('receiverTunnelHost') ?? 'https://localtunnel.me';
+        const subdomain = setting('receiverTunnelSubdomain') || undefined;
         const nameProblem = subdomain === undefined ? undefined : tunnelNameProblem(subdomain);
         if (nameProblem)
           throw new SettingError(SETTINGS.receiverTunnelSubdomain, `wfs.receiver.tunnelSubdomain ${nameProblem}`);

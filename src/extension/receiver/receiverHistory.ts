@@ -20,21 +20,20 @@ import { SettingError } from './addressSetting';
 import { HistoryWriteNotice } from './historyWriteNotice';
 import { COMMANDS } from '../commandIds';
 import { SETTINGS } from '../settingKeys';
+import { setting } from '../settings';
 
 /** Where the settings keep the history, read once when the window starts. */
 export function historySettings(
   storageDir: string,
 ): DeliveryHistoryOptions & { diskFile: string; memoryOnly: boolean } {
-  const config = vscode.workspace.getConfiguration('wfs');
-  const mib = (key: string, fallback: number) =>
-    Math.max(1, Math.floor(config.get<number>(key) ?? fallback)) * 1024 * 1024;
+  const MiB = 1024 * 1024;
   // Deliveries from real environments may carry customer data: the user may keep them in memory only.
   const diskFile = join(storageDir, 'deliveries.jsonl');
-  const memoryOnly = config.get<string>('receiver.historyStorage') === 'memory';
+  const memoryOnly = setting('receiverHistoryStorage') === 'memory';
   return {
     file: memoryOnly ? undefined : diskFile,
-    memoryBudgetBytes: mib('receiver.historyMemoryMiB', 64),
-    diskBudgetBytes: mib('receiver.historyDiskMiB', 256),
+    memoryBudgetBytes: setting('receiverHistoryMemoryMiB') * MiB,
+    diskBudgetBytes: setting('receiverHistoryDiskMiB') * MiB,
     holderName: `a ${vscode.env.appName} window`,
     diskFile,
     memoryOnly,

@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import { Disposable } from '../disposable';
 import type { Clock } from '../../core/time';
 import type { DeliveryRecord, HistoryInUse, TrustedIssuer } from '../../core/webhooks';
-import { ReceiverSession } from '../../core/receiver';
+import { ReceiverSession, type PublicPathCheckOptions } from '../../core/receiver';
 import type { PublicAddressTestResult } from '../../core/tunnel';
 import type { Environment } from '../../core/environments';
 import { ForwardConsent } from './forwardConsent';
@@ -21,6 +21,8 @@ import type { EnvironmentRegistry } from '../environments/environmentRegistry';
 import type { EnvironmentFollower } from '../environments/environmentSync';
 import type { ExtensionLog } from '../log/extensionLog';
 import type { SandboxHost } from '../sandboxHost';
+import { onDidChangeSettings, setting } from '../settings';
+import { SETTINGS } from '../settingKeys';
 
 export { PublicAddressError } from './publicAddress';
 export type { ReceiverInfo } from './receiverInfo';
@@ -84,6 +86,14 @@ export class ReceiverHost extends Disposable implements EnvironmentFollower {
     });
     this.settings = ReceiverSettingsWatch.restartingThroughCommands(() => this.session.running);
     this.register(this.settings);
+    // The watch's interval applies at once: a running watch starts again with it (0 stops it).
+    this.register(
+      onDidChangeSettings((affects) => {
+        if (!affects(SETTINGS.receiverPublicPathCheckSeconds)) return;
+        this.session.setPathCheck(pathCheckSetting());
+        this.changed.fire();
+      }),
+    );
   }
 
   /** Where the history is kept on disk; undefined when in memory only (chosen, or another window's: historyInUse). */
@@ -155,11 +165,12 @@ export class ReceiverHost extends Disposable implements EnvironmentFollower {
     this.trust.apply();
     try {
       await this.session.start({
-        port: vscode.workspace.getConfiguration('wfs').get<number>('receiver.port') ?? 0,
+        port: setting('receiverPort'),
         path: '/webhooks',
         forward: await this.forwardConsent.forwarder(),
         respondWith: this.override,
         publicAddress: this.publicAddress,
+        pathCheck: pathCheckSetting(),
         endpoints: [this.sandbox.webhookEndpoint()],
       });
     } finally {
@@ -198,4 +209,10 @@ export class ReceiverHost extends Disposable implements EnvironmentFollower {
     void this.stop();
     super.dispose();
   }
+}
+
+/** wfs.receiver.publicPathCheckSeconds as the session takes it: false when 0 (no watch). */
+function pathCheckSetting(): PublicPathCheckOptions | false {
+  const seconds = setting('receiverPublicPathCheckSeconds');
+  return seconds === 0 ? false : { intervalMs: seconds * 1000 };
 }

@@ -1,5 +1,6 @@
 // What to say when a receiver setting changes while the receiver or the history runs (see receiverSettingsWatch.ts).
 import { SETTINGS } from '../settingKeys';
+import type { SettingKey } from '../settingValues';
 
 /** Read by the receiver when it starts. */
 const RESTART_KEYS = [
@@ -20,7 +21,10 @@ const RELOAD_KEYS = [
 ];
 
 /** The receiver settings a change touched: those a restart of the receiver applies, and those a reload applies. */
-export function changedReceiverSettings(affects: (key: string) => boolean): { restart: string[]; reload: string[] } {
+export function changedReceiverSettings(affects: (key: SettingKey) => boolean): {
+  restart: string[];
+  reload: string[];
+} {
   return { restart: RESTART_KEYS.filter(affects), reload: RELOAD_KEYS.filter(affects) };
 }
 

@@ -5,6 +5,9 @@ import * as vscode from 'vscode';
 import { Disposable } from '../disposable';
 import { changedReceiverSettings, settingsChangeNotice } from './receiverSettingsNotice';
 import { COMMANDS } from '../commandIds';
+import { SETTINGS } from '../settingKeys';
+import { onDidChangeSettings, setting, settingLayers, updateUserSetting } from '../settings';
+import type { SettingName } from '../settingValues';
 
 export class ReceiverSettingsWatch extends Disposable {
   /** Settings our own commands are writing, which say what to do themselves (Choose Public Address Source…). */
@@ -22,10 +25,9 @@ export class ReceiverSettingsWatch extends Disposable {
   constructor(isRunning: () => boolean, restart: () => Thenable<unknown>) {
     super();
     this.register(
-      vscode.workspace.onDidChangeConfiguration((e) => {
-        const changed = changedReceiverSettings((key) => e.affectsConfiguration(key) && !this.expected.delete(key));
-        const historyInMemory =
-          vscode.workspace.getConfiguration('wfs').get<string>('receiver.historyStorage') === 'memory';
+      onDidChangeSettings((affects) => {
+        const changed = changedReceiverSettings((key) => affects(key) && !this.expected.delete(key));
+        const historyInMemory = setting('receiverHistoryStorage') === 'memory';
         const notice = settingsChangeNotice(changed, isRunning(), historyInMemory);
         if (!notice) return;
         void vscode.window.showInformationMessage(notice.text, notice.action).then((a) => {
@@ -37,14 +39,13 @@ export class ReceiverSettingsWatch extends Disposable {
   }
 
   /** Writes a receiver setting (user settings) without the notice: the caller says what to do itself. */
-  async update(key: string, value: unknown): Promise<void> {
-    const config = vscode.workspace.getConfiguration('wfs');
-    const section = key.replace(/^wfs\./, '');
-    if (config.inspect(section)?.globalValue === value) return; // no change, so no event to expect
+  async update(name: SettingName, value: unknown): Promise<void> {
+    if (settingLayers(name).user === value) return; // no change, so no event to expect
     // The change event consumes the expectation (VS Code sends it before the update resolves).
+    const key = SETTINGS[name];
     this.expected.add(key);
     try {
-      await config.update(section, value, vscode.ConfigurationTarget.Global);
+      await updateUserSetting(name, value);
     } catch (err) {
       this.expected.delete(key);
       throw err;

@@ -13,6 +13,7 @@ export const USER_ONLY_SETTINGS = [
   SETTINGS.receiverPort,
   SETTINGS.receiverPublicAddress,
   SETTINGS.receiverPublicUrl,
+  SETTINGS.receiverPublicPathCheckSeconds,
   SETTINGS.receiverTunnel,
   SETTINGS.receiverTunnelHost,
   SETTINGS.receiverTunnelSubdomain,

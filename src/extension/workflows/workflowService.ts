@@ -2,7 +2,6 @@
 // non-terminal ones live through one WorkflowPoller per environment value, paused while the explorer is hidden.
 import {
   type BilledStartOutcome,
-  DEFAULT_POLL_DEADLINE_MS,
   isTerminal,
   type PollOutcome,
   startBilledWorkflow,
@@ -21,6 +20,7 @@ import type { AuthService } from '../auth/authService';
 import type { EnvironmentRegistry } from '../environments/environmentRegistry';
 import type { EnvironmentFollower } from '../environments/environmentSync';
 import type { ExtensionLog } from '../log/extensionLog';
+import { setting } from '../settings';
 
 const STORE_KEY = 'wfs.workflows';
 
@@ -91,9 +91,7 @@ export class WorkflowService extends Disposable implements EnvironmentFollower {
   private poller(env: Environment): WorkflowPoller {
     let p = this.pollers.get(env);
     if (!p) {
-      const deadlineMs =
-        (vscode.workspace.getConfiguration('wfs').get<number>('polling.deadlineMinutes') ??
-          DEFAULT_POLL_DEADLINE_MS / 60_000) * 60_000;
+      const deadlineMs = setting('pollingDeadlineMinutes') * 60_000;
       // Reads go to this value's service only: once the environment points elsewhere, retain() disposes the poller.
       p = new WorkflowPoller({
         clock: this.clock,

@@ -37,6 +37,7 @@ describe('settings schema (package.json)', () => {
       'wfs.receiver.port',
       'wfs.polling.deadlineMinutes',
       'wfs.sandbox.workflowDurationSeconds',
+      'wfs.receiver.publicPathCheckSeconds',
       'wfs.receiver.historyMemoryMiB',
       'wfs.receiver.historyDiskMiB',
     ])

@@ -104,4 +104,36 @@ describe('public path probes and the session watch', function () {
       await session.close();
     }
   });
+  it('setPathCheck: false stops the running watch at once; new options start it again, checking at once', async () => {
+    const session = new ReceiverSession({ clock, history: {}, issuers: ISSUERS });
+    const address: PublicAddressProvider = {
+      source: 'test',
+      tunnelState: 'open',
+      url: () => session.url, // the receiver's own loopback address: a path that carries deliveries
+      open: async () => ({ url: session.url }),
+      close: () => undefined,
+    };
+    const reaching = () =>
+      new Promise<void>((resolve) => {
+        const seen = (c: PublicPathChange) => c.state === 'reaching' && (session.off('public-path', seen), resolve());
+        session.on('public-path', seen);
+      });
+    try {
+      session.setPathCheck(false); // not running: nothing to change, nothing thrown
+      const first = reaching();
+      await session.start({ publicAddress: address, pathCheck: { intervalMs: 60_000 } });
+      await first;
+      assert.equal(session.publicPathState, 'reaching');
+      session.setPathCheck(false);
+      assert.equal(session.publicPathState, undefined, 'no watch');
+      assert.equal(session.checkPublicPath(), false, 'nothing to check with');
+      const again = reaching();
+      session.setPathCheck({ intervalMs: 30_000 });
+      assert.equal(session.publicPathState, 'unknown', 'a new watch, its first check under way');
+      await again;
+      assert.equal(session.checkPublicPath(), true);
+    } finally {
+      await session.close();
+    }
+  });
 });

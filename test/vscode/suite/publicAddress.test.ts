@@ -111,6 +111,40 @@ describe('public address: a URL of your own, and Test Public Address, in a real 
     assert.equal(api.receiver.deliveries.size, delivered, 'the checks are not deliveries');
   });
 
+  it('wfs.receiver.publicPathCheckSeconds: 0 means no watch, at start and at once while running; a value starts it', async () => {
+    const proxyPort = await serve(
+      createServer((req, res) => {
+        const up = request(
+          { host: '127.0.0.1', port: receiverPort, method: req.method, path: req.url, headers: req.headers },
+          (r) => {
+            res.writeHead(r.statusCode ?? 502, r.headers);
+            r.pipe(res);
+          },
+        );
+        up.on('error', () => res.destroy());
+        req.pipe(up);
+      }),
+    );
+    const watched = (state: string | undefined, what: string) =>
+      until(api.receiver.onDidChange, () => api.receiver.info?.publicPath === state, what);
+    await setSetting('receiver.publicPathCheckSeconds', 0);
+    try {
+      const info = await startWith(`http://localhost:${proxyPort}/webhooks`);
+      assert.ok(info.publicUrl, 'the public address is open');
+      assert.equal(api.receiver.info?.publicPath, undefined, 'but not watched');
+      assert.equal(api.receiver.checkPublicPath(), false);
+      // Applied at once to the running receiver: the watch starts, and its first check goes through the proxy.
+      await setSetting('receiver.publicPathCheckSeconds', 300);
+      await watched('reaching', 'the public path reaching');
+      await statusBarEntry(/^\$\(radio-tower\) Receiver$/);
+      await setSetting('receiver.publicPathCheckSeconds', 0);
+      await watched(undefined, 'no watch');
+      assert.equal(api.receiver.checkPublicPath(), false);
+    } finally {
+      await setSetting('receiver.publicPathCheckSeconds', undefined);
+    }
+  });
+
   it('each broken path is named by its hop: connect, the reminder page, the tunnel itself, a timeout, TLS', async () => {
     const dead = await serve(createServer());
     await closeServer(servers.pop()!);

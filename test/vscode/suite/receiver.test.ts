@@ -425,7 +425,7 @@ describe('webhook receiver in a real VS Code host', () => {
     assert.ok(await vscode.commands.executeCommand('wfs.startReceiver'));
     try {
       // Written by Choose Public Address Source…, which says what to do itself.
-      await api.receiver.settings.update('wfs.receiver.publicUrl', 'https://own-command.example.test/webhooks');
+      await api.receiver.settings.update('receiverPublicUrl', 'https://own-command.example.test/webhooks');
       await setSetting('receiver.forwardTo', 'http://127.0.0.1:9/app');
       const notice =
         /^wfs\.receiver\.forwardTo changed: the running webhook receiver uses the new value once restarted\.$/;

@@ -1,0 +1,69 @@
+// Reconfirm a workflow (billed like a start), and what follows when its answer is lost.
+import * as vscode from 'vscode';
+import type { Environment } from '../../core/environments';
+import { TransportError } from '../../core/http';
+import type { TrackedWorkflow } from '../../core/workflows';
+import { showError } from '../errors/showError';
+import type { Services } from '../services';
+import { COMMANDS } from '../commandIds';
+import { nodeOrPick, type WorkflowNode } from './workflowPick';
+
+export async function reconfirmWorkflow(s: Services, node?: WorkflowNode): Promise<TrackedWorkflow | undefined> {
+  const w = await nodeOrPick(s, node, 'Reconfirm workflow', (x) => x.reconfirmAvailable);
+  if (!w) return undefined;
+  const env = w.env;
+  // The store's record is updated in place by later reads: the run this reconfirm starts from, as it is now.
+  const earlierRunId = w.runId;
+  try {
+    const r = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: `Reconfirming ${w.workflowId}…` },
+      () => s.workflows.reconfirm(env, w.workflowId),
+    );
+    void vscode.window.showInformationMessage(`Reconfirmed ${w.workflowId}: ${r.status}.`);
+    return r;
+  } catch (err) {
+    if (err instanceof TransportError && err.mayHaveBeenSent)
+      return afterLostReconfirm(s, env, w.workflowId, earlierRunId, err);
+    void showError(s.output, `Reconfirm of ${w.workflowId}`, err, { billed: true });
+    return undefined;
+  }
+}
+
+/** A reconfirm is billed like a start: sent and its answer lost, it may have taken place. The workflow read again
+ * says which (a reconfirm starts a new run: its runId changes). */
+async function afterLostReconfirm(
+  s: Services,
+  env: Environment,
+  workflowId: string,
+  earlierRunId: string,
+  err: TransportError,
+): Promise<TrackedWorkflow | undefined> {
+  s.output.warn(
+    `${env.name}: no answer to the reconfirm of ${workflowId} (${err.message}); reading it again to see whether a new run started`,
+  );
+  let now: TrackedWorkflow;
+  try {
+    now = await s.workflows.refresh(env, workflowId);
+  } catch (readErr) {
+    // Neither answer: whether the billed reconfirm took place is unknown until the workflow can be read.
+    const message = `The reconfirm's answer was lost (${err.message}), and ${workflowId} could not be read to see whether it took place (${(readErr as Error).message}). It may have been reconfirmed and billed: refresh the workflow (a new runId means it was) before reconfirming again.`;
+    s.output.error(message);
+    void vscode.window
+      .showErrorMessage(message, 'Refresh Workflow')
+      .then(
+        (a) => a && vscode.commands.executeCommand(COMMANDS.refreshWorkflow, { kind: 'workflow', env, workflowId }),
+      );
+    return undefined;
+  }
+  if (now.runId !== earlierRunId) {
+    void vscode.window.showInformationMessage(
+      `The reconfirm's answer was lost (${err.message}), but ${workflowId} shows a new run (${now.runId}): it was reconfirmed.`,
+    );
+    return now;
+  }
+  const again = await vscode.window.showWarningMessage(
+    `The reconfirm's answer was lost (${err.message}), and ${workflowId} still shows its earlier run (${earlierRunId}): it was not reconfirmed. Reconfirm again?`,
+    'Reconfirm Again',
+  );
+  return again === 'Reconfirm Again' ? reconfirmWorkflow(s, { kind: 'workflow', env, workflowId }) : undefined;
+}

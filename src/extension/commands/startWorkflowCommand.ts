@@ -1,0 +1,301 @@
+// Start a workflow (billed: a modal confirmation unless turned off), and what follows when its answer is lost or the
+// start was cancelled after it was sent.
+import * as vscode from 'vscode';
+import { EnvironmentChanged, environmentChange, serviceOrigin, type Environment } from '../../core/environments';
+import { ServiceError } from '../../core/http';
+import { restrictedModeRefusal, type GuardedAction } from '../trust/restrictedMode';
+import {
+  type BilledStartOutcome,
+  checkCorrelationId,
+  generateCorrelationId,
+  type StartOutcomeUnknown,
+  type Product,
+  type TrackedWorkflow,
+} from '../../core/workflows';
+import { showError } from '../errors/showError';
+import type { Services } from '../services';
+import { pickOrType } from './pickOrType';
+import { COMMANDS } from '../commandIds';
+import { setting } from '../settings';
+
+export interface StartWorkflowArgs {
+  sessionId?: string;
+  product?: Product;
+  correlationId?: string;
+}
+
+/** Restricted Mode: a real environment's billed start waits for workspace trust. The warning is not awaited: a
+ * notification stays until closed, and the command's caller must learn at once that nothing was started. */
+function allowedInThisWorkspace(action: GuardedAction, envName: string): boolean {
+  const refusal = restrictedModeRefusal(action, envName, vscode.workspace.isTrusted);
+  if (!refusal) return true;
+  void vscode.window
+    .showWarningMessage(refusal, 'Manage Workspace Trust')
+    .then((a) => a && vscode.commands.executeCommand('workbench.trust.manage'));
+  return false;
+}
+
+export async function startWorkflow(s: Services, args: StartWorkflowArgs): Promise<TrackedWorkflow | undefined> {
+  const target = await startTarget(s);
+  if (!target) return undefined;
+  const req = await startRequest(s, target.env, args);
+  if (!req) return undefined;
+  const asked = setting('confirmBilledStart');
+  if (asked && !(await confirmedBilledStart(target.env, req))) return undefined;
+  try {
+    return renderStart(s, target.env, req, await sendStart(s, target, req));
+  } catch (err) {
+    return startFailed(s, target.env, req, err, { asked, args });
+  }
+}
+
+type Manager = Awaited<ReturnType<Services['auth']['require']>>;
+
+/** The environment the start goes to, resolved once (the value is what the user confirms and what the start is sent
+ * to), and its sign-in; undefined when it waits for trust or cannot be resolved (said). */
+async function startTarget(s: Services): Promise<{ env: Environment; manager: Manager } | undefined> {
+  if (!allowedInThisWorkspace('start', s.environments.currentName)) return undefined;
+  try {
+    const env = s.environments.resolve(s.environments.currentName);
+    return { env, manager: await s.auth.require(env) };
+  } catch (err) {
+    void showError(s.output, 'Start workflow', err);
+    return undefined;
+  }
+}
+
+/** The session, product and correlationId: given, or asked for; undefined when a question was dismissed. */
+async function startRequest(
+  s: Services,
+  env: Environment,
+  args: StartWorkflowArgs,
+): Promise<Required<StartWorkflowArgs> | undefined> {
+  const sessionId = args.sessionId ?? (await pickSession(s, env));
+  if (!sessionId) return undefined;
+  const product = args.product ?? (await pickProduct(env.products));
+  if (!product) return undefined;
+  const suggested = generateCorrelationId(s.clock.now());
+  const correlationId =
+    args.correlationId ??
+    (await vscode.window.showInputBox({
+      title: 'Start workflow: correlationId',
+      prompt:
+        'A distinctive id to find this workflow by (Find Workflows), should the answer be lost. The generated one is unique.',
+      value: suggested,
+      ignoreFocusOut: true,
+      validateInput: (v) => {
+        try {
+          checkCorrelationId(v);
+          return undefined;
+        } catch (err) {
+          return (err as Error).message;
+        }
+      },
+    }));
+  if (!correlationId) return undefined;
+  return { sessionId, product, correlationId };
+}
+
+/** The modal question before a billed start (wfs.confirmBilledStart); true when the user chose to start. */
+async function confirmedBilledStart(env: Environment, req: Required<StartWorkflowArgs>): Promise<boolean> {
+  const { product, sessionId, correlationId } = req;
+  const ok = await vscode.window.showWarningMessage(
+    `Start a billed workflow?`,
+    {
+      modal: true,
+      detail: `${product.service} / ${product.model} in session ${sessionId} on ${env.name} (${serviceOrigin(env)}).\nThe service bills every workflow it starts.\ncorrelationId: ${correlationId}\n\n(Turn this question off with the setting wfs.confirmBilledStart.)`,
+    },
+    'Start (Billed)',
+  );
+  return ok === 'Start (Billed)';
+}
+
+/** Sends the start under a cancellable progress that says when the service throttles it. */
+function sendStart(
+  s: Services,
+  { env, manager }: { env: Environment; manager: Manager },
+  req: Required<StartWorkflowArgs>,
+): Thenable<BilledStartOutcome<TrackedWorkflow>> {
+  const { product, sessionId } = req;
+  return vscode.window.withProgress(
+    {
+      location: vscode.ProgressLocation.Notification,
+      title: `Starting ${product.service} / ${product.model} in ${sessionId}…`,
+      cancellable: true,
+    },
+    async (progress, token) => {
+      // Say what is happening while the shared throttle holds the start, instead of a bare "Starting…".
+      const off = manager.gate.onBackoff(({ delayMs }) =>
+        progress.report({ message: `throttled by the service (429): retrying in ${Math.ceil(delayMs / 1000)} s` }),
+      );
+      const stop = new AbortController();
+      const cancelSubscription = token.onCancellationRequested(() => stop.abort());
+      try {
+        // The very value the user confirmed: if its name resolves to another now, nothing is sent.
+        return await s.workflows.start(env, req, stop.signal);
+      } finally {
+        off();
+        cancelSubscription.dispose();
+      }
+    },
+  );
+}
+
+/** A start that threw: the environment changed before it was sent, its session is unknown there, or another error. */
+function startFailed(
+  s: Services,
+  env: Environment,
+  req: Required<StartWorkflowArgs>,
+  err: unknown,
+  { asked, args }: { asked: boolean; args: StartWorkflowArgs },
+): undefined {
+  if (err instanceof EnvironmentChanged) return environmentChangedBeforeStart(s, err, asked, args);
+  if (err instanceof ServiceError && err.kind === 'not-found') {
+    // The session itself is unknown there: say which, and offer to drop it from the explorer.
+    s.output.error(`Start workflow: ${err.advice}`);
+    void vscode.window
+      .showErrorMessage(`Start workflow: ${err.advice}`, 'Remove from Explorer')
+      .then((a) => a && s.workflows.removeSession(env, req.sessionId));
+    return undefined;
+  }
+  void showError(s.output, 'Start workflow', err, { billed: true });
+  return undefined;
+}
+
+/** What the core's billed start decided, said to the user. */
+function renderStart(
+  s: Services,
+  env: Environment,
+  req: Required<StartWorkflowArgs>,
+  outcome: BilledStartOutcome<TrackedWorkflow>,
+): Promise<TrackedWorkflow | undefined> | TrackedWorkflow | undefined {
+  const { product } = req;
+  switch (outcome.kind) {
+    case 'started': {
+      const w = outcome.result;
+      void vscode.window.showInformationMessage(
+        `Started ${product.service} / ${product.model}: ${w.status} (workflowId ${w.workflowId}). The explorer follows it live.`,
+      );
+      return w;
+    }
+    case 'not-sent':
+      s.output.info(`${env.name}: the start (correlationId ${req.correlationId}) was cancelled before it was sent`);
+      void vscode.window.showInformationMessage(
+        'The start was cancelled before the service took it: no workflow was started, nothing was billed.',
+      );
+      return undefined;
+    case 'outcome-unknown':
+      if (outcome.cause === 'stopped-after-send') return afterCancelledStart(s, env, req);
+      // The answer was lost after the request left: the service may hold the workflow. Look before offering anything.
+      if (outcome.cause === 'answer-lost') return afterLostAnswer(s, env, req, outcome);
+      void showError(s.output, 'Start workflow', outcome.error ?? new Error(outcome.detail), { billed: true });
+      return undefined;
+  }
+}
+
+/** The environment the user confirmed is not the one its name resolves to now (a settings edit, a restarted
+ * sandbox): nothing was sent. Starting again asks again, for the environment as it is now. */
+function environmentChangedBeforeStart(
+  s: Services,
+  err: EnvironmentChanged,
+  asked: boolean,
+  args: StartWorkflowArgs,
+): undefined {
+  const when = asked ? 'while you confirmed the billed start' : 'before the billed start was sent';
+  const message = `${err.env.name} changed ${when} (${environmentChange(err.env, err.now)}): nothing was started or billed. Check the environment, then start again to ${asked ? 'confirm' : 'send'} the start to the address it has now.`;
+  s.output.warn(message);
+  void vscode.window
+    .showWarningMessage(message, 'Start Again')
+    .then((a) => a && vscode.commands.executeCommand(COMMANDS.startWorkflow, args));
+  return undefined;
+}
+
+/** Cancelled after the request was sent: like a lost answer, the service may hold (and bill) the workflow. What it
+ * holds under the correlationId is added to the explorer, to be followed and reconfirmed there. */
+async function afterCancelledStart(
+  s: Services,
+  env: Environment,
+  args: Required<StartWorkflowArgs>,
+): Promise<TrackedWorkflow | undefined> {
+  const { correlationId } = args;
+  const cancelled = `The start of ${args.product.service} / ${args.product.model} in ${args.sessionId} was cancelled after its request was sent: a workflow may have been started and billed (correlationId ${correlationId}).`;
+  s.output.warn(`${env.name}: ${cancelled} Searching Find Workflows by that correlationId.`);
+  let found: TrackedWorkflow[] = [];
+  try {
+    found = await s.workflows.find(env, correlationId);
+  } catch (findErr) {
+    s.output.error(`Find Workflows after a cancelled start failed: ${(findErr as Error).message}`);
+  }
+  const next =
+    found.length > 0
+      ? `${env.name} holds ${found.length === 1 ? `one (workflowId ${found[0]!.workflowId})` : `${found.length}`} with that correlationId: it is in the explorer, to follow and reconfirm there.`
+      : 'Find Workflows by that correlationId before starting another.';
+  void vscode.window
+    .showWarningMessage(`${cancelled} ${next}`, 'Find Workflows', 'Copy correlationId')
+    .then(async (a) => {
+      if (a === 'Find Workflows')
+        await vscode.commands.executeCommand(COMMANDS.findWorkflows, { correlationId, environment: env.name });
+      if (a === 'Copy correlationId') await vscode.env.clipboard.writeText(correlationId);
+    });
+  return found[0];
+}
+
+async function afterLostAnswer(
+  s: Services,
+  env: Environment,
+  args: Required<StartWorkflowArgs>,
+  lost: StartOutcomeUnknown,
+): Promise<TrackedWorkflow | undefined> {
+  s.output.warn(
+    `${env.name}: no answer to the start (${lost.detail}); searching Find Workflows by correlationId ${args.correlationId}`,
+  );
+  let found: TrackedWorkflow[];
+  try {
+    found = await s.workflows.find(env, args.correlationId);
+  } catch (findErr) {
+    void showError(s.output, 'Start workflow', lost.error ?? new Error(lost.detail), { billed: true });
+    s.output.error(`Find Workflows after a lost answer failed: ${(findErr as Error).message}`);
+    return undefined;
+  }
+  if (found.length > 0) {
+    void vscode.window.showInformationMessage(
+      `The start's answer was lost (${lost.detail}), but the service holds the workflow with correlationId ${args.correlationId}: it is in the explorer.`,
+    );
+    return found[0];
+  }
+  const again = await vscode.window.showWarningMessage(
+    `The start's answer was lost (${lost.detail}), and Find Workflows holds no workflow with correlationId ${args.correlationId}: nothing was started. Start it again?`,
+    'Start Again',
+  );
+  // The same correlationId again: a later search finds whichever start the service kept.
+  return again === 'Start Again' ? startWorkflow(s, args) : undefined;
+}
+
+async function pickSession(s: Services, env: Environment): Promise<string | undefined> {
+  const sessions = s.workflows.store.sessions(env);
+  const ADD = '$(add) Add a session…';
+  const pick = await vscode.window.showQuickPick([...sessions.map((id) => ({ label: id })), { label: ADD }], {
+    title: 'Start workflow: session',
+    placeHolder: 'The session whose staged loan the workflow is for',
+  });
+  if (!pick) return undefined;
+  if (pick.label === ADD)
+    return (await vscode.commands.executeCommand<string | undefined>(COMMANDS.addSession)) ?? undefined;
+  return pick.label;
+}
+
+/** The environment's products, and free text for any other ("Service / Model"). */
+function pickProduct(products: Product[]): Promise<Product | undefined> {
+  return pickOrType<Product>({
+    title: 'Start workflow: product',
+    placeholder: 'Choose a product, or type "Service / Model"',
+    ignoreCase: true,
+    items: products.map((p) => ({ label: `${p.service} / ${p.model}`, value: p })),
+    fromText: (text) => {
+      const m = /^\s*([^/]+?)\s*\/\s*(.+?)\s*$/.exec(text);
+      return m
+        ? { label: `${m[1]} / ${m[2]}`, description: 'other product', value: { service: m[1]!, model: m[2]! } }
+        : undefined;
+    },
+  });
+}

@@ -17,7 +17,7 @@ import { createRemoteJWKSet, jwtVerify } from 'jose';
 export const SANDBOX_ISSUER = 'https://sandbox.workflow-service.invalid/webhooks';
 export const SANDBOX_AUDIENCE = 'workflow-service-toolkit';
 
-export interface Received {
+interface Received {
   path: string;
   headers: IncomingMessage['headers'];
   body: Buffer;
@@ -111,7 +111,7 @@ export async function startJoseApp(o: AppOptions = {}): Promise<App> {
   return app;
 }
 
-export function closeServer(server: Server): Promise<void> {
+function closeServer(server: Server): Promise<void> {
   return new Promise((r) => {
     server.closeAllConnections();
     server.close(() => r());

@@ -14,8 +14,10 @@ import {
   RecentSecrets,
   type SignedForTarget,
   type SignerInfo,
+  type TargetTlsChoice,
   ToolRefused,
 } from '../core/assistant';
+import { forwardTargetTls, type ForwardRule } from '../core/webhooks';
 import type { TokenManager } from '../core/auth';
 import { type ProbeReport, runProbe } from '../core/probe';
 import { startBilledWorkflow, type WorkflowClient } from '../core/workflows';
@@ -37,8 +39,8 @@ export interface CliAssistantOptions {
   io: CliIO;
   deliveries: DeliverySource;
   sandbox: SigningSandbox;
-  /** --forward-to: the user's app. */
-  forwardTo?: string;
+  /** --forward-to: the user's app, as a rule for every delivery (with --forward-ca or --forward-insecure). */
+  forward?: ForwardRule;
   /** The receiver's address: its own, or --receiver-url with --history. */
   receiverUrl?: string;
   allowRemote: boolean;
@@ -132,10 +134,15 @@ export class CliAssistantContext implements AssistantContext {
   }
 
   appTarget(): string {
-    if (this.o.forwardTo) return this.o.forwardTo;
+    if (this.o.forward) return this.o.forward.url;
     throw new ToolRefused(
       "No app is set: restart wfs mcp with --forward-to URL, your app's webhook address (e.g. http://localhost:3000/webhooks).",
     );
+  }
+
+  targetTls(url: string): TargetTlsChoice {
+    // The rule's `ca` was read at start (the flags are the user's own): nothing is read here.
+    return forwardTargetTls(this.o.forward ? [this.o.forward] : [], url, this.o.workspace);
   }
 
   receiverUrl(): string {

@@ -4,13 +4,14 @@
 import type { DeliverySource } from '../core/assistant';
 import { ReceiverSession, type EndpointRegistration } from '../core/receiver';
 import type { Clock } from '../core/time';
-import { type DeliveryRecord, Forwarder, forwardEverything, type TrustedIssuer } from '../core/webhooks';
+import { type DeliveryRecord, Forwarder, type ForwardRule, type TrustedIssuer } from '../core/webhooks';
 
 export interface OwnReceiverOptions {
   trust: TrustedIssuer;
   clock: Clock;
   port: number;
-  forwardTo?: string;
+  /** --forward-to, as a rule for every verified delivery (with its TLS). */
+  forward?: ForwardRule;
   /** The signing sandbox, told the receiver's address while it runs. */
   sandbox: EndpointRegistration;
   /** Said on stderr: an endpoint not told, a warning of the session. */
@@ -31,7 +32,7 @@ export async function startOwnReceiver(o: OwnReceiverOptions): Promise<OwnReceiv
   try {
     ({ url } = await session.start({
       port: o.port,
-      forward: o.forwardTo ? new Forwarder({ rules: [forwardEverything(o.forwardTo, '--forward-to')] }) : undefined,
+      forward: o.forward ? new Forwarder({ rules: [o.forward] }) : undefined,
       endpoints: [o.sandbox],
     }));
   } catch (err) {

@@ -6,7 +6,8 @@
 import { randomBytes } from 'node:crypto';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { HistoryFileReader, type DeliverySource } from '../core/assistant';
-import { ListenError, TransportError } from '../core/http';
+import { ListenError, type TargetTls, TransportError } from '../core/http';
+import { forwardEverything, type ForwardRule } from '../core/webhooks';
 import { EXIT } from '../cli/exitCodes';
 import { UsageError } from '../cli/flags';
 import type { CliIO } from '../cli/output';
@@ -30,6 +31,8 @@ export interface McpOptions {
   /** --port: without historyFile, its own receiver's port. */
   port: number;
   forwardTo?: string;
+  /** --forward-ca or --forward-insecure: the TLS of the app at forwardTo, its file read. */
+  forwardTls?: TargetTls;
   allowRemote: boolean;
   /** --sandbox-url: a running `wfs sandbox`, with its control secret. */
   sandboxUrl?: string;
@@ -54,14 +57,15 @@ export async function serveMcp(o: McpOptions, io: CliIO): Promise<number> {
     const choice = await signingSandbox(o, io, say);
     const sandbox = choice.sandbox;
     cleanup.push(() => sandbox.stop());
-    const { deliveries, own } = await deliverySource(o, sandbox, io, say, cleanup);
+    const forward = forwardRule(o);
+    const { deliveries, own } = await deliverySource(o, forward, sandbox, io, say, cleanup);
     const token = o.httpPort === undefined ? undefined : randomBytes(24).toString('base64url');
     const receiverUrl = own?.url ?? o.receiverUrl;
     const ctx = new CliAssistantContext({
       io,
       deliveries,
       sandbox,
-      forwardTo: o.forwardTo,
+      forward,
       receiverUrl,
       allowRemote: o.allowRemote,
       workspace: process.cwd(),
@@ -119,9 +123,19 @@ async function signingSandbox(o: McpOptions, io: CliIO, say: Say): Promise<Sandb
   }
 }
 
+/** --forward-to as a rule: every verified delivery to the app, with its own TLS; a TLS failure names --forward-ca. */
+function forwardRule(o: McpOptions): ForwardRule | undefined {
+  if (o.forwardTo === undefined) return undefined;
+  return forwardEverything(o.forwardTo, '--forward-to', {
+    ...(o.forwardTls ? { tls: o.forwardTls } : {}),
+    caFlag: '--forward-ca',
+  });
+}
+
 /** Where the tools read deliveries: the history file of a running receiver, or a receiver of its own. */
 async function deliverySource(
   o: McpOptions,
+  forward: ForwardRule | undefined,
   sandbox: SigningSandbox,
   io: CliIO,
   say: Say,
@@ -143,7 +157,7 @@ async function deliverySource(
       trust: sandbox.trust,
       clock: io.clock,
       port: o.port,
-      forwardTo: o.forwardTo,
+      forward,
       sandbox: sandbox.endpoint,
       warn: (message) => say({ event: 'warning', message }),
     });

@@ -175,7 +175,7 @@ describe('https app targets: ca, insecure and named certificate problems, as a p
       assert.match(
         String(failed.message),
         new RegExp(
-          `^your receiver at ${selfSigned.origin} presented a self-signed certificate: give .*NODE_EXTRA_CA_CERTS.*: nothing was audited\\.$`,
+          `^your receiver at ${selfSigned.origin} presented a self-signed certificate: give --ca FILE .*: nothing was audited\\.$`,
         ),
       );
     } finally {

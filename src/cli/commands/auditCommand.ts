@@ -5,6 +5,7 @@ import {
   AUDIT_CASES,
   auditJunit,
   AuditRefused,
+  type AuditSummary,
   auditSummaryMarkdown,
   AuditTargetUnreachable,
   matchAdvice,
@@ -14,16 +15,26 @@ import {
 } from '../../core/audit';
 import { errnoInWords } from '../errnoWords';
 import type { CommandSpec } from '../commandSpec';
-import { durationFlag, requiredFlag, UsageError } from '../flags';
+import { durationFlag, type ParsedFlags, requiredFlag, UsageError } from '../flags';
 import { httpUrlValue } from '../httpUrlValue';
-import { announceKey, KEY_ENV, KEY_FLAGS, keySource, openKey, trustAdvice, type OpenKey } from '../signingKey';
-
-/** Nothing answered at --target: nothing was audited, which is not a failed case. */
+import type { TargetTls } from '../../core/http';
+import type { CliIO } from '../output';
+import {
+  announceKey,
+  KEY_ENV,
+  KEY_FLAGS,
+  keySource,
+  type KeySource,
+  openKey,
+  trustAdvice,
+  type OpenKey,
+} from '../signingKey';
+import { TARGET_TLS_NAMES, targetTlsFlags, tlsFlagSpecs } from '../targetTlsFlags';
 
 export const auditCommand: CommandSpec = {
   name: 'audit',
   synopsis:
-    'audit --target URL [--sandbox-url URL | --keys DIR | --sandbox-port P] [--allow-remote] [--timeout DURATION] [--processed-url URL] [--junit FILE] [--summary-md FILE]',
+    'audit --target URL [--ca FILE | --insecure] [--sandbox-url URL | --keys DIR | --sandbox-port P] [--allow-remote] [--timeout DURATION] [--processed-url URL] [--junit FILE] [--summary-md FILE]',
   description: [
     'Sends signed and deliberately broken deliveries to your receiver and checks each answer against the spec.',
     'It signs with the sandbox WFS_BASE_URL names (with WFS_SANDBOX_SECRET), or the key a flag names: your receiver',
@@ -38,6 +49,7 @@ export const auditCommand: CommandSpec = {
       value: 'URL',
       description: 'your receiver, e.g. http://localhost:3000/webhooks (required)',
     },
+    ...tlsFlagSpecs(TARGET_TLS_NAMES, '--target'),
     ...KEY_FLAGS,
     'allow-remote': { type: 'boolean', description: 'allow a target that is not on loopback' },
     timeout: {
@@ -72,144 +84,191 @@ export const auditCommand: CommandSpec = {
     ],
   ],
   async run(flags, io) {
-    const { emit } = io;
-    const target = httpUrlValue(
-      '--target',
-      requiredFlag(flags, 'target', 'the URL of your webhook receiver, e.g. http://localhost:3000/webhooks'),
-    );
-    const source = keySource(flags, io.env, 'audit');
-    const processedUrl = flags.values.get('processed-url');
-    if (processedUrl) httpUrlValue('--processed-url', processedUrl);
-    const timeoutMs = durationFlag(flags, 'timeout', 's', 1000, 60_000) ?? 10_000;
-    // Report files are checked before anything is sent: a typo in a path must not cost a whole audit run.
-    // Neither is ever written through a link at its path (#74): JUnit replaces the file, the summary appends to it.
-    for (const [flag, write] of [
-      ['junit', (file: string) => writeFileSafely(file, '', { existing: 'replace' })],
-      ['summary-md', (file: string) => appendFileSafely(file, '')],
-    ] as const) {
-      const file = flags.values.get(flag);
-      if (!file) continue;
-      try {
-        // A folder on the way that links out of the folder it runs in is refused too (#74).
-        await refuseFolderLinkOut(file, process.cwd());
-        await write(file);
-      } catch (err) {
-        throw new UsageError(
-          err instanceof UnsafeFilePath ? `--${flag}: ${err.message}` : `--${flag} ${file}: ${(err as Error).message}`,
-        );
-      }
-    }
+    const o = auditFlags(flags, io.env);
+    await checkReportFiles(o);
     let key: OpenKey | undefined;
     try {
-      if (source.kind === 'here') io.progress?.('starting a sandbox to sign the deliveries');
-      key = await openKey(source, io.clock);
-      announceKey(key, emit);
-      let done = 0;
-      io.progress?.(() => `auditing ${target}: ${done} of ${AUDIT_CASES.length} cases`);
-      const summary = await runAudit({
-        target,
-        issuer: key.issuer,
-        clock: io.clock,
-        allowNonLocal: flags.switches.has('allow-remote'),
-        requestTimeoutMs: timeoutMs,
-        processedUrl,
-        onResult: (r) => {
-          done++;
-          // A refused genuine delivery is said once, as the trust-mismatch line below.
-          if (r.trustMismatch) return;
-          emit({
-            event: 'case',
-            id: r.id,
-            title: r.title,
-            expected: r.expected,
-            status: r.status ?? null,
-            passed: r.passed,
-            detail: r.detail,
-            ...(r.passed ? {} : { fix: r.fix }),
-          });
-        },
-      });
-      io.progress?.(undefined);
-      const m = summary.trustMismatch;
-      if (m && notServedThere(m)) {
-        // A path typo is no trust mismatch: nothing took the delivery at all (#79).
-        emit({
-          event: 'error',
-          kind: 'path-not-served',
-          target: summary.target,
-          status: m.status,
-          ...(m.said ? { answer: m.said } : {}),
-          notSent: summary.notSent ?? 0,
-          message: `${summary.target} answered ${m.status} to the audit's genuine delivery: nothing takes webhooks at that path, so nothing was audited. Check --target: the path your receiver serves (\`wfs listen\` prints it in its ready line, /webhooks by default), its host and port.`,
-        });
-      } else if (m) {
-        emit({
-          event: 'trust-mismatch',
-          target: summary.target,
-          issuer: m.signedWith.issuer,
-          audience: m.signedWith.audience,
-          jwksUrl: m.signedWith.jwksUrl,
-          kid: m.signedWith.kid ?? null,
-          status: m.status,
-          ...(m.said ? { answer: m.said } : {}),
-          ...(m.step !== undefined ? { step: m.step } : {}),
-          ...(m.retryAfter ? { retryAfter: m.retryAfter } : {}),
-          trust: m.trust,
-          notSent: summary.notSent ?? 0,
-          message: `${refusalText(m, "the audit's genuine delivery", summary.target)} The other ${summary.notSent ?? 0} cases were not sent: a refusal of theirs would say nothing.`,
-          fix: m.trust ? `${matchAdvice(m)} ${trustAdvice(source, m.signedWith)}` : matchAdvice(m),
-        });
-      }
-      for (const c of m ? [] : summary.inYourCode)
-        emit({
-          event: 'check-in-your-code',
-          id: c.id,
-          title: c.title,
-          lookFor: c.lookFor,
-          ...(c.probe ? { probed: true, passed: c.probe.passed, detail: c.probe.detail } : { probed: false }),
-        });
-      // The reports are written before the exit code says anything: CI keeps them for a failed job too.
-      const junit = flags.values.get('junit');
-      const summaryMd = flags.values.get('summary-md');
-      try {
-        if (junit) await writeFileSafely(junit, auditJunit(summary), { existing: 'replace' });
-        if (summaryMd) await appendFileSafely(summaryMd, auditSummaryMarkdown(summary));
-      } catch (err) {
-        throw new UsageError(`the report could not be written: ${(err as Error).message}`);
-      }
-      emit({
-        event: 'summary',
-        target: summary.target,
-        issuer: summary.trust.issuer,
-        audience: summary.trust.audience,
-        jwksUrl: summary.trust.jwksUrl,
-        passed: summary.passed,
-        failed: summary.failed,
-        total: summary.total,
-        ...(m ? { trustMismatch: true, notSent: summary.notSent ?? 0 } : {}),
-      });
-      if (m) return notServedThere(m) ? EXIT.pathNotServed : EXIT.trustMismatch;
-      return summary.failed === 0 ? EXIT.ok : EXIT.failed;
+      if (o.source.kind === 'here') io.progress?.('starting a sandbox to sign the deliveries');
+      key = await openKey(o.source, io.clock);
+      announceKey(key, io.emit);
+      const summary = await auditTarget(o, key, io);
+      return await renderSummary(summary, o, io);
     } catch (err) {
-      if (err instanceof AuditRefused) throw new UsageError(err.message);
-      if (err instanceof AuditTargetUnreachable) {
-        const origin = new URL(err.target).origin;
-        emit({
-          event: 'error',
-          kind: 'target-unreachable',
-          target: err.target,
-          ...(err.code ? { code: err.code } : {}),
-          ...(err.tls ? { tls: err.tls } : {}),
-          message: err.tls
-            ? `${err.message}: nothing was audited.`
-            : `${errnoInWords(err.code, origin) ?? `${origin} could not be reached (${err.message})`}: nothing was audited. Start your receiver (it must listen at ${err.target}), or check --target.`,
-        });
-        return EXIT.targetUnreachable;
-      }
-      throw err;
+      return renderFailure(err, io);
     } finally {
       io.progress?.(undefined);
       await key?.stop();
     }
   },
 };
+
+/** What the flags ask for, checked before anything is sent or started. */
+interface AuditFlags {
+  target: string;
+  source: KeySource;
+  processedUrl?: string;
+  timeoutMs: number;
+  allowRemote: boolean;
+  /** --ca or --insecure: the receiver's own TLS, its file read. */
+  tls?: TargetTls;
+  junit?: string;
+  summaryMd?: string;
+}
+
+function auditFlags(flags: ParsedFlags, env: NodeJS.ProcessEnv): AuditFlags {
+  const target = httpUrlValue(
+    '--target',
+    requiredFlag(flags, 'target', 'the URL of your webhook receiver, e.g. http://localhost:3000/webhooks'),
+  );
+  const source = keySource(flags, env, 'audit');
+  const processedUrl = flags.values.get('processed-url');
+  if (processedUrl) httpUrlValue('--processed-url', processedUrl);
+  const tls = targetTlsFlags(flags, target, TARGET_TLS_NAMES, '--target');
+  return {
+    target,
+    source,
+    ...(processedUrl ? { processedUrl } : {}),
+    timeoutMs: durationFlag(flags, 'timeout', 's', 1000, 60_000) ?? 10_000,
+    allowRemote: flags.switches.has('allow-remote'),
+    ...(tls ? { tls } : {}),
+    junit: flags.values.get('junit'),
+    summaryMd: flags.values.get('summary-md'),
+  };
+}
+
+/** Report files are checked before anything is sent: a typo in a path must not cost a whole audit run. Neither is
+ * ever written through a link at its path (#74): JUnit replaces the file, the summary appends to it. */
+async function checkReportFiles(o: AuditFlags): Promise<void> {
+  for (const [flag, file, write] of [
+    ['junit', o.junit, (f: string) => writeFileSafely(f, '', { existing: 'replace' })],
+    ['summary-md', o.summaryMd, (f: string) => appendFileSafely(f, '')],
+  ] as const) {
+    if (!file) continue;
+    try {
+      // A folder on the way that links out of the folder it runs in is refused too (#74).
+      await refuseFolderLinkOut(file, process.cwd());
+      await write(file);
+    } catch (err) {
+      throw new UsageError(
+        err instanceof UnsafeFilePath ? `--${flag}: ${err.message}` : `--${flag} ${file}: ${(err as Error).message}`,
+      );
+    }
+  }
+}
+
+/** The audit itself, each case said as it is judged. */
+async function auditTarget(o: AuditFlags, key: OpenKey, io: CliIO): Promise<AuditSummary> {
+  let done = 0;
+  io.progress?.(() => `auditing ${o.target}: ${done} of ${AUDIT_CASES.length} cases`);
+  const summary = await runAudit({
+    target: o.target,
+    issuer: key.issuer,
+    clock: io.clock,
+    allowNonLocal: o.allowRemote,
+    requestTimeoutMs: o.timeoutMs,
+    processedUrl: o.processedUrl,
+    ...(o.tls ? { tls: o.tls } : {}),
+    caRemedy: { flag: '--ca' },
+    onResult: (r) => {
+      done++;
+      // A refused genuine delivery is said once, as the trust-mismatch line (renderSummary).
+      if (r.trustMismatch) return;
+      io.emit({
+        event: 'case',
+        id: r.id,
+        title: r.title,
+        expected: r.expected,
+        status: r.status ?? null,
+        passed: r.passed,
+        detail: r.detail,
+        ...(r.passed ? {} : { fix: r.fix }),
+      });
+    },
+  });
+  io.progress?.(undefined);
+  return summary;
+}
+
+/** The refusal of the genuine delivery, the checks in your code, the reports, the summary line; the exit code. */
+async function renderSummary(summary: AuditSummary, o: AuditFlags, io: CliIO): Promise<number> {
+  const m = summary.trustMismatch;
+  if (m) io.emit(mismatchLine(summary, m, o.source));
+  for (const c of m ? [] : summary.inYourCode)
+    io.emit({
+      event: 'check-in-your-code',
+      id: c.id,
+      title: c.title,
+      lookFor: c.lookFor,
+      ...(c.probe ? { probed: true, passed: c.probe.passed, detail: c.probe.detail } : { probed: false }),
+    });
+  // The reports are written before the exit code says anything: CI keeps them for a failed job too.
+  try {
+    if (o.junit) await writeFileSafely(o.junit, auditJunit(summary), { existing: 'replace' });
+    if (o.summaryMd) await appendFileSafely(o.summaryMd, auditSummaryMarkdown(summary));
+  } catch (err) {
+    throw new UsageError(`the report could not be written: ${(err as Error).message}`);
+  }
+  io.emit({
+    event: 'summary',
+    target: summary.target,
+    issuer: summary.trust.issuer,
+    audience: summary.trust.audience,
+    jwksUrl: summary.trust.jwksUrl,
+    passed: summary.passed,
+    failed: summary.failed,
+    total: summary.total,
+    ...(m ? { trustMismatch: true, notSent: summary.notSent ?? 0 } : {}),
+  });
+  if (m) return notServedThere(m) ? EXIT.pathNotServed : EXIT.trustMismatch;
+  return summary.failed === 0 ? EXIT.ok : EXIT.failed;
+}
+
+type TrustMismatch = NonNullable<AuditSummary['trustMismatch']>;
+
+/** The genuine delivery refused: a path nothing serves (#79), or a trust mismatch with how to make them match. */
+function mismatchLine(summary: AuditSummary, m: TrustMismatch, source: KeySource): Record<string, unknown> {
+  if (notServedThere(m))
+    return {
+      event: 'error',
+      kind: 'path-not-served',
+      target: summary.target,
+      status: m.status,
+      ...(m.said ? { answer: m.said } : {}),
+      notSent: summary.notSent ?? 0,
+      message: `${summary.target} answered ${m.status} to the audit's genuine delivery: nothing takes webhooks at that path, so nothing was audited. Check --target: the path your receiver serves (\`wfs listen\` prints it in its ready line, /webhooks by default), its host and port.`,
+    };
+  return {
+    event: 'trust-mismatch',
+    target: summary.target,
+    issuer: m.signedWith.issuer,
+    audience: m.signedWith.audience,
+    jwksUrl: m.signedWith.jwksUrl,
+    kid: m.signedWith.kid ?? null,
+    status: m.status,
+    ...(m.said ? { answer: m.said } : {}),
+    ...(m.step !== undefined ? { step: m.step } : {}),
+    ...(m.retryAfter ? { retryAfter: m.retryAfter } : {}),
+    trust: m.trust,
+    notSent: summary.notSent ?? 0,
+    message: `${refusalText(m, "the audit's genuine delivery", summary.target)} The other ${summary.notSent ?? 0} cases were not sent: a refusal of theirs would say nothing.`,
+    fix: m.trust ? `${matchAdvice(m)} ${trustAdvice(source, m.signedWith)}` : matchAdvice(m),
+  };
+}
+
+/** A refusal before anything was sent is a usage error; nothing answering at the target is said as such. */
+function renderFailure(err: unknown, io: CliIO): number {
+  if (err instanceof AuditRefused) throw new UsageError(err.message);
+  if (!(err instanceof AuditTargetUnreachable)) throw err;
+  const origin = new URL(err.target).origin;
+  io.emit({
+    event: 'error',
+    kind: 'target-unreachable',
+    target: err.target,
+    ...(err.code ? { code: err.code } : {}),
+    ...(err.tls ? { tls: err.tls } : {}),
+    message: err.tls
+      ? `${err.message}: nothing was audited.`
+      : `${errnoInWords(err.code, origin) ?? `${origin} could not be reached (${err.message})`}: nothing was audited. Start your receiver (it must listen at ${err.target}), or check --target.`,
+  });
+  return EXIT.targetUnreachable;
+}

@@ -2,7 +2,7 @@
 // Every check runs before anything listens or is sent.
 import { statSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { isEveryInterface, isLoopbackHost } from '../../core/http';
+import { isEveryInterface, isLoopbackHost, type TargetTls } from '../../core/http';
 import {
   FixedPublicAddress,
   LocaltunnelAddress,
@@ -28,6 +28,7 @@ import { parseJsonText } from '../../core';
 import { intFlag, UsageError, type FlagSpecs, type ParsedFlags } from '../flags';
 import { httpUrlValue } from '../httpUrlValue';
 import { allowHostFlag } from '../allowHostFlag';
+import { FORWARD_TLS_NAMES, targetTlsFlags, tlsFlagSpecs } from '../targetTlsFlags';
 import { KeyFilesError, type KeyFolderTrust, readKeyFolderTrust } from '../../core/signing';
 
 /** A trust file lists a few issuers: a megabyte is thousands of them. */
@@ -110,17 +111,25 @@ function checkHistoryPath(file: string): void {
     );
 }
 
+/** --forward-to's TLS (--forward-ca, --forward-insecure), read; and the flag a TLS failure there names. */
+function forwardToTls(flags: ParsedFlags, forwardTo: string | undefined): { tls?: TargetTls; caFlag: string } {
+  const tls = targetTlsFlags(flags, forwardTo, FORWARD_TLS_NAMES, '--forward-to');
+  return { ...(tls ? { tls } : {}), caFlag: '--forward-ca' };
+}
+
 /** --forward (repeatable) or --forward-to, and --pass-through: the forwarder, or undefined when nothing forwards. */
 function forwarderFromFlags(flags: ParsedFlags, forwardTo: string | undefined): Forwarder | undefined {
   const patterns = flags.lists.get('forward') ?? [];
   if (patterns.length > 0 && forwardTo !== undefined)
     throw new UsageError("--forward-to excludes --forward: for everything, write --forward '**=URL' among the rules");
+  if (forwardTo === undefined) forwardToTls(flags, undefined);
   let rules;
   try {
-    // A rule's ca=FILE is read here, before anything listens: a relative path is taken from where wfs runs.
+    // A rule's ca=FILE (or --forward-ca) is read here, before anything listens: a relative path is taken from where
+    // wfs runs.
     rules = withCaFiles(
       forwardTo !== undefined
-        ? [forwardEverything(forwardTo, '--forward-to')]
+        ? [forwardEverything(forwardTo, '--forward-to', forwardToTls(flags, forwardTo))]
         : patterns.map((p) => parseForwardFlag(p)),
       process.cwd(),
     );
@@ -352,6 +361,7 @@ export const LISTEN_FLAGS: FlagSpecs = {
     value: 'URL',
     description: "POST every verified delivery on to your app (the same as --forward '**=URL')",
   },
+  ...tlsFlagSpecs(FORWARD_TLS_NAMES, '--forward-to'),
   'pass-through': {
     type: 'boolean',
     description: "answer the service with your app's status (the highest of them), not 200",

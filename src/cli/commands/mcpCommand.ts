@@ -8,6 +8,7 @@ import { SERVICE_ENV, type CommandSpec } from '../commandSpec';
 import { durationFlag, intFlag, UsageError, type ParsedFlags } from '../flags';
 import { EXIT } from '../exitCodes';
 import { httpUrlValue } from '../httpUrlValue';
+import { FORWARD_TLS_NAMES, targetTlsFlags, tlsFlagSpecs } from '../targetTlsFlags';
 import { refuseCredentialsInAddressVariables } from '../cliEnvironment';
 import type { CliIO } from '../output';
 import { SandboxUnreachable, sandboxUnreachableEvent } from '../sandboxTarget';
@@ -15,7 +16,8 @@ import { SandboxUnreachable, sandboxUnreachableEvent } from '../sandboxTarget';
 export const mcpCommand: CommandSpec = {
   name: 'mcp',
   synopsis: [
-    'mcp [--http PORT] [--history FILE [--receiver-url URL] | --port P] [--forward-to URL]',
+    'mcp [--http PORT] [--history FILE [--receiver-url URL] | --port P]',
+    '           [--forward-to URL [--forward-ca FILE | --forward-insecure]]',
     '           [--sandbox-url URL | --sandbox-port P [--workflow-duration DURATION]] [--allow-remote] [--read-only]',
   ].join('\n'),
   description: [
@@ -58,6 +60,7 @@ export const mcpCommand: CommandSpec = {
       value: 'URL',
       description: 'your app: where replays go, and where its own receiver forwards verified deliveries',
     },
+    ...tlsFlagSpecs(FORWARD_TLS_NAMES, '--forward-to'),
     'sandbox-url': {
       type: 'string',
       value: 'URL',
@@ -142,6 +145,7 @@ function mcpOptions(flags: ParsedFlags, env: NodeJS.ProcessEnv): McpOptions {
         `--forward-to ${new URL(forwardTo).host} is not on this machine: add --allow-remote to send signed deliveries there`,
       );
   }
+  const forwardTls = targetTlsFlags(flags, forwardTo, FORWARD_TLS_NAMES, '--forward-to');
   const sandboxUrl = flags.values.get('sandbox-url');
   if (sandboxUrl && flags.values.has('sandbox-port')) throw new UsageError('--sandbox-url excludes --sandbox-port');
   if (sandboxUrl) httpUrlValue('--sandbox-url', sandboxUrl, "the sandbox's http(s) baseUrl");
@@ -163,6 +167,7 @@ function mcpOptions(flags: ParsedFlags, env: NodeJS.ProcessEnv): McpOptions {
     receiverUrl,
     port,
     forwardTo,
+    ...(forwardTls ? { forwardTls } : {}),
     allowRemote,
     sandboxUrl,
     sandboxSecret: secret,

@@ -21,13 +21,14 @@ import {
   sendResolvedFixture,
   withOverrides,
 } from '../../core/fixtures';
-import { isLoopbackHost } from '../../core/http';
+import { isLoopbackHost, type TargetTls } from '../../core/http';
 import { kidOf, matchAdvice, refusalOf, refusalText } from '../../core/audit';
 import { MAX_STDIN_BYTES, readBoundedText } from '../boundedRead';
 import type { CommandSpec } from '../commandSpec';
 import { ALLOW_ENV_FLAG, allowEnvHow, changeProblem, overridesOf, SET_FLAG } from '../eventOverrideFlags';
 import { durationFlag, requiredFlag, UsageError, type ParsedFlags } from '../flags';
 import { httpUrlValue } from '../httpUrlValue';
+import { TARGET_TLS_NAMES, targetTlsFlags, tlsFlagSpecs } from '../targetTlsFlags';
 import type { CliIO } from '../output';
 import {
   announceKey,
@@ -43,7 +44,7 @@ import {
 export const sendCommand: CommandSpec = {
   name: 'send',
   synopsis:
-    'send FILE|DIR… --to URL [--topic T --sub-topic S [--tenant-id T]] [--fresh-id] [--set PATH=VALUE …] [--allow-env NAME …] [--sandbox-url URL | --keys DIR | --sandbox-port P] [--allow-remote] [--timeout DURATION]',
+    'send FILE|DIR… --to URL [--ca FILE | --insecure] [--topic T --sub-topic S [--tenant-id T]] [--fresh-id] [--set PATH=VALUE …] [--allow-env NAME …] [--sandbox-url URL | --keys DIR | --sandbox-port P] [--allow-remote] [--timeout DURATION]',
   positionals: [
     'FILE|DIR…',
     `fixture files, or folders whose *${FIXTURE_SUFFIX} files are sent (sorted, recursive); or plain event bodies (JSON files without "wfsFixture")`,
@@ -68,6 +69,7 @@ export const sendCommand: CommandSpec = {
       description: 'where to send: your receiver or app (required)',
       required: true,
     },
+    ...tlsFlagSpecs(TARGET_TLS_NAMES, '--to'),
     ...KEY_FLAGS,
     topic: { type: 'string', value: 'T', description: 'send the files as plain event bodies with this X-Svc-Topic' },
     'sub-topic': {
@@ -128,6 +130,8 @@ export const sendCommand: CommandSpec = {
 
 interface SendOptions {
   to: string;
+  /** --ca or --insecure: the TLS of the app at --to. */
+  tls?: TargetTls;
   source: KeySource;
   timeoutMs: number;
   given: EventFields;
@@ -151,6 +155,7 @@ function sendOptions(flags: ParsedFlags, env: NodeJS.ProcessEnv): SendOptions {
     throw new UsageError(
       `--to ${new URL(to).host} is not on this machine: add --allow-remote to send signed deliveries there`,
     );
+  const tls = targetTlsFlags(flags, to, TARGET_TLS_NAMES, '--to');
   if (flags.positionals.length === 0)
     throw new UsageError(`name the fixtures to send: files, or folders of *${FIXTURE_SUFFIX} files`);
   const source = keySource(flags, env, 'send');
@@ -165,6 +170,7 @@ function sendOptions(flags: ParsedFlags, env: NodeJS.ProcessEnv): SendOptions {
   if (files.length === 0) throw new UsageError(`no *${FIXTURE_SUFFIX} files in ${flags.positionals.join(', ')}`);
   return {
     to,
+    ...(tls ? { tls } : {}),
     source,
     timeoutMs,
     given,
@@ -248,7 +254,11 @@ async function sendAll(o: SendOptions, key: OpenKey, io: CliIO): Promise<SendCou
       continue;
     }
     const resolved = prepared(read.fixture, o, io.clock.now());
-    const sent = await sendResolvedFixture(resolved, o.to, sign, { timeoutMs: o.timeoutMs });
+    const sent = await sendResolvedFixture(resolved, o.to, sign, {
+      timeoutMs: o.timeoutMs,
+      caRemedy: { flag: '--ca' },
+      ...(o.tls ? { tls: o.tls } : {}),
+    });
     const a = sent.answer;
     if (a.failure) {
       counts.failed++;

@@ -1,6 +1,8 @@
 // What a tool may use, as an interface each face implements (docs/agents.md): the deliveries to read, who signs,
 // where the app and the receiver are, the workflows, the audit's signer, the contract check, and the decisions a
 // person makes (workspace trust, consent to reach a host, a billed start). Core never asks a person itself.
+import type { TargetTls } from '../http/targetTls';
+import type { CaRemedy } from '../http/tlsFailure';
 import type { ProbeReport } from '../probe/probeTypes';
 import type { AuditIssuer } from '../sandbox/sandboxControlClient';
 import type { Clock } from '../time/clock';
@@ -19,6 +21,13 @@ export interface DeliverySource {
   onChange(listener: () => void): () => void;
   /** Where the deliveries come from, in words. */
   readonly description: string;
+}
+
+/** The TLS a send to one URL takes (the user's forward rule for it: forwardTargetTls), and where the user gives a root
+ * for it, for the words of a TLS failure. */
+export interface TargetTlsChoice {
+  tls?: TargetTls;
+  caRemedy: CaRemedy;
 }
 
 /** Who signs what the tools send (the sandbox's key): what the app must trust. Never the key. */
@@ -87,6 +96,8 @@ export interface AssistantContext {
   checkReach(url: string): void;
   /** The user's app for a delivery with these signed fields: their forward target. */
   appTarget(signed: { topic?: string; subTopic?: string }): string;
+  /** The TLS of the user's own forward rule for this URL (its `ca` or `insecure`), from the rules in use only. */
+  targetTls(url: string): TargetTlsChoice;
   /** The receiver's delivery address, on this machine. */
   receiverUrl(): string;
   /** Who signs replays and events. */

@@ -8,6 +8,7 @@ export {
   type DeliverySource,
   type SignedForTarget,
   type SignerInfo,
+  type TargetTlsChoice,
 } from './assistantContext';
 export { type AssistantTool, checkToolReach, ToolRefused } from './assistantTool';
 export { auditTargetQuestion } from './auditTargetRule';

@@ -135,6 +135,8 @@ async function signAndSend(
 ): Promise<SendResult> {
   ctx.checkSending();
   ctx.checkReach(to);
+  // The forward rule's `ca` or `insecure` for this target, as the receiver's forwarding uses them.
+  const { tls, caRemedy } = ctx.targetTls(to);
   const signer = await ctx.signer();
   const { token, done } = await ctx.signFor(to, body);
   let a;
@@ -144,6 +146,8 @@ async function signAndSend(
       body,
       headers: { ...headers, authorization: `Bearer ${token}` },
       signal,
+      caRemedy,
+      ...(tls ? { tls } : {}),
     });
   } finally {
     done();

@@ -8,7 +8,9 @@ import { calculateJwkThumbprint, exportJWK, generateKeyPair } from 'jose';
 import { isLoopbackHost } from '../http/loopback';
 import { missingSchemeHint } from '../http/schemeHint';
 import { httpRequest, TransportError } from '../http/request';
-import { namedTlsFailure, type TlsProblem } from '../http/tlsFailure';
+import type { Dispatcher } from 'undici';
+import { targetDispatcher, type TargetTls } from '../http/targetTls';
+import { type CaRemedy, namedTlsFailure, type TlsProblem } from '../http/tlsFailure';
 import type { Clock } from '../time/clock';
 import { AUDIT_CASES, forgedDelivery, genuineDelivery, type AuditCase, type AuditContext } from './auditCases';
 import { SandboxControlClient, type AuditIssuer, type SandboxTrust } from '../sandbox/sandboxControlClient';
@@ -80,6 +82,10 @@ export interface AuditOptions {
   /** Told each request's Authorization just before it is sent (the extension's own receiver trusts the audit's
    * tokens one delivery each, to judge them by the signer's key set whatever environment is in use). */
   beforeSend?: (authorization: string | undefined) => void;
+  /** The receiver's own TLS (`wfs audit --ca` or `--insecure`), for the requests to the target. */
+  tls?: TargetTls;
+  /** Where the user gives the receiver's root, for the words of a TLS failure (default: the environment). */
+  caRemedy?: CaRemedy;
 }
 
 export class AuditRefused extends Error {}
@@ -193,11 +199,13 @@ export async function runAudit(o: AuditOptions): Promise<AuditSummary> {
     });
   }
   const { ctx, decoy } = await auditContext(sandbox, trust, o.clock);
-  const run = new AuditRun(o, target, ctx);
+  const dispatcher = targetDispatcher(o.tls);
+  const run = new AuditRun(o, target, ctx, dispatcher);
   try {
     await run.sendCases();
     if (!run.mismatch) await run.probe();
   } finally {
+    await dispatcher?.destroy().catch(() => undefined);
     await decoy.stop();
     await sandbox.clearFaults().catch(() => undefined);
   }
@@ -252,6 +260,8 @@ class AuditRun {
     private readonly o: AuditOptions,
     private readonly target: string,
     private readonly ctx: AuditContext,
+    /** The target's own TLS, when the audit was given one. */
+    private readonly dispatcher?: Dispatcher,
   ) {
     this.deadline = o.clock.now() + (o.deadlineMs ?? 120_000);
     this.startedAt = new Date(o.clock.now()).toISOString();
@@ -336,7 +346,11 @@ class AuditRun {
       answer = await this.send(req);
     } catch (err) {
       // A certificate problem at the receiver is named with its fix rather than as "cannot reach".
-      const tls = namedTlsFailure(err, this.target, { remedy: 'environment', who: 'your receiver' });
+      const tls = namedTlsFailure(err, this.target, {
+        remedy: this.o.caRemedy ?? 'environment',
+        who: 'your receiver',
+        ...(this.o.tls?.caFile !== undefined ? { caFile: this.o.tls.caFile } : {}),
+      });
       error = tls?.message ?? (err as Error).message;
       if (err instanceof TransportError && err.reason === 'timeout') this.unanswered++;
       // The first request found nothing there: said once, instead of every case failing the same way.
@@ -370,6 +384,7 @@ class AuditRun {
       body: req.body,
       timeoutMs: this.timeoutMs,
       maxResponseBytes: 16 * 1024,
+      ...(this.dispatcher ? { dispatcher: this.dispatcher } : {}),
     });
     return {
       status: res.status,

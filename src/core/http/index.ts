@@ -18,5 +18,7 @@ export {
 export { DEFAULT_429_BACKOFF, RateGate } from './rateGate';
 export { httpRequest, redactUrl, setDefaultDispatcher, TransportError } from './request';
 export { missingSchemeHint } from './schemeHint';
+export { CaFileError, type TargetTls, targetDispatcher, targetTlsFrom, TlsOptionError } from './targetTls';
+export { type CaRemedy } from './tlsFailure';
 export { DEFAULT_DELIVERY_TIMEOUT_MS, sendDelivery } from './sendDelivery';
 export { OutcomeUnknown, PathNotServed, ServiceError, ValidationError } from './serviceErrors';

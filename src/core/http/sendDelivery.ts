@@ -6,6 +6,7 @@
 import { request as undiciRequest, type Dispatcher } from 'undici';
 import type { ForwardResult } from '../webhooks/deliveryRecord';
 import { redactUrl } from './request';
+import { targetDispatcher, type TargetTls } from './targetTls';
 import { namedTlsFailure, type CaRemedy, type TlsProblem } from './tlsFailure';
 
 /** Bytes of the answer's body kept; the rest is counted, not kept. */
@@ -25,6 +26,9 @@ export interface DeliveryRequest {
   caRemedy?: CaRemedy;
   /** The `ca` file the dispatcher trusts for this target, named when it does not cover the certificate. */
   caFile?: string;
+  /** The target's own TLS (its `ca` or `insecure`), for a request without a dispatcher: a connection of its own is
+   * made for this one delivery, and closed after it. */
+  tls?: TargetTls;
 }
 
 export interface DeliveryAnswer extends ForwardResult {
@@ -47,6 +51,16 @@ export interface DeliveryAnswer extends ForwardResult {
 export const DEFAULT_DELIVERY_TIMEOUT_MS = 10_000;
 
 export async function sendDelivery(req: DeliveryRequest): Promise<DeliveryAnswer> {
+  const own = req.dispatcher === undefined ? targetDispatcher(req.tls) : undefined;
+  if (!own) return sendOnce(req);
+  try {
+    return await sendOnce({ ...req, dispatcher: own, caFile: req.caFile ?? req.tls?.caFile });
+  } finally {
+    await own.destroy().catch(() => undefined);
+  }
+}
+
+async function sendOnce(req: DeliveryRequest): Promise<DeliveryAnswer> {
   const now = req.now ?? (() => performance.now());
   const timeoutMs = req.timeoutMs ?? DEFAULT_DELIVERY_TIMEOUT_MS;
   const timeout = AbortSignal.timeout(timeoutMs);

@@ -3,8 +3,10 @@
 // loopback only). The process's trust (NODE_EXTRA_CA_CERTS) is left as it is.
 import { X509Certificate } from 'node:crypto';
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
+import { isAbsolute, resolve } from 'node:path';
 import { rootCertificates } from 'node:tls';
 import { Agent, type Dispatcher } from 'undici';
+import { isLoopbackHost } from './loopback';
 
 /** A CA bundle is a few certificates (the whole Mozilla store is about 220 KB): more is not a bundle. */
 export const MAX_CA_FILE_BYTES = 1024 * 1024;
@@ -14,6 +16,14 @@ export class CaFileError extends Error {
   constructor(message: string) {
     super(message);
     this.name = 'CaFileError';
+  }
+}
+
+/** `ca` or `insecure` given where they cannot be used: the message says why, in the words of where they were given. */
+export class TlsOptionError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'TlsOptionError';
   }
 }
 
@@ -90,4 +100,51 @@ export function targetDispatcher(tls: TargetTls | undefined): Dispatcher | undef
   return new Agent({
     connect: tls.insecure ? { rejectUnauthorized: false } : { ca: [...rootCertificates, tls.caPem!] },
   });
+}
+
+/** How the two options are named where they were given: a rule's `"ca"`/`"insecure"`, or flags (`--ca`). */
+export interface TlsOptionNames {
+  ca: string;
+  insecure: string;
+}
+
+/** What is wrong with `ca` or `insecure` for the target `url`, or undefined: both only for an https URL,
+ * `insecure` only on this machine (a certificate not checked on the network lets anyone between read the
+ * deliveries), and not both. The file is not read here. */
+export function tlsOptionsProblem(
+  url: string,
+  o: { ca?: unknown; insecure?: unknown },
+  names: TlsOptionNames,
+): string | undefined {
+  const { ca, insecure } = o;
+  if (ca === undefined && (insecure === undefined || insecure === false)) return undefined;
+  if (ca !== undefined && (typeof ca !== 'string' || ca.trim() === '' || /[\0\r\n]/.test(ca)))
+    return `${names.ca} must be the path of a PEM file, e.g. the root mkcert made (rootCA.pem)`;
+  if (insecure !== undefined && typeof insecure !== 'boolean') return `${names.insecure} must be true or false`;
+  const u = new URL(url);
+  if (u.protocol !== 'https:')
+    return `${ca !== undefined ? names.ca : names.insecure} applies to an https target only; this one is ${u.protocol}//`;
+  if (ca !== undefined && insecure === true)
+    return `${names.ca} and ${names.insecure} exclude each other: with the root in ${names.ca}, leave ${names.insecure} out`;
+  if (ca === undefined && !isLoopbackHost(u.hostname))
+    return `${names.insecure} is allowed for a target on this machine only (localhost, 127.0.0.1, ::1), not ${u.hostname}: give its root certificate in ${names.ca} instead`;
+  return undefined;
+}
+
+/** The TLS of one target given by flags (not a rule): `ca` and `insecure` checked as a rule's, the `ca` file read
+ * (bounded, PEM certificates only; a relative path taken from `baseDir`). Undefined when neither is given. Throws
+ * TlsOptionError, or CaFileError naming the file. */
+export function targetTlsFrom(
+  url: string,
+  o: { ca?: string; insecure?: boolean },
+  names: TlsOptionNames,
+  baseDir: string,
+): TargetTls | undefined {
+  const problem = tlsOptionsProblem(url, o, names);
+  if (problem) throw new TlsOptionError(problem);
+  if (o.ca !== undefined) {
+    const file = isAbsolute(o.ca) ? o.ca : resolve(baseDir, o.ca);
+    return { caPem: readCaFile(file), caFile: file };
+  }
+  return o.insecure ? { insecure: true } : undefined;
 }

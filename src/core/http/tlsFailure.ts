@@ -6,8 +6,8 @@
 export type TlsProblem = 'self-signed' | 'unknown-authority' | 'expired' | 'not-yet-valid' | 'wrong-name' | 'not-tls';
 
 /** How the user can give the root that signed the app's certificate where the request was made: `ca` on a forward
- * rule, or the process's environment (a one-shot command, the audit, the assistant's replay). */
-export type CaRemedy = 'rule' | 'environment';
+ * rule, a flag of the command that sent (`--ca`, `--forward-ca`), or the process's environment (where neither is). */
+export type CaRemedy = 'rule' | 'environment' | { flag: string };
 
 export interface TlsFailure {
   problem: TlsProblem;
@@ -54,9 +54,11 @@ function namesHeld(err: unknown): string | undefined {
 
 /** Where the root goes, in the words of the face that made the request. */
 function trustRoot(remedy: CaRemedy, what: string): string {
-  return remedy === 'rule'
-    ? `add \`ca\` to the forward rule with ${what} (mkcert -CAROOT shows where mkcert keeps its root, rootCA.pem)`
-    : `give ${what} in NODE_EXTRA_CA_CERTS in the environment wfs or VS Code starts from (mkcert -CAROOT shows where mkcert keeps its root, rootCA.pem)`;
+  const where = 'mkcert -CAROOT shows where mkcert keeps its root, rootCA.pem';
+  if (remedy === 'rule') return `add \`ca\` to the forward rule with ${what} (${where})`;
+  if (remedy === 'environment')
+    return `give ${what} in NODE_EXTRA_CA_CERTS in the environment wfs or VS Code starts from (${where})`;
+  return `give ${remedy.flag} FILE with ${what} as PEM (${where})`;
 }
 
 function problemText(problem: TlsProblem, host: string, o: NameOptions, err: unknown): string {

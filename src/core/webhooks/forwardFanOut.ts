@@ -5,6 +5,7 @@ import type { Dispatcher } from 'undici';
 import { forwardableHeaders } from '../http/hopByHop';
 import { DEFAULT_DELIVERY_TIMEOUT_MS, sendDelivery, type DeliveryAnswer } from '../http/sendDelivery';
 import { targetDispatcher, type TargetTls } from '../http/targetTls';
+import type { CaRemedy } from '../http/tlsFailure';
 import type { ForwardAnswerRecord } from './deliveryRecord';
 import { answerBodyFields, sentCredentials } from './forwardAnswer';
 import { ruleMatches, type ForwardRule } from './forwardRules';
@@ -25,6 +26,8 @@ interface Target {
   timeoutMs: number;
   /** The first rule's `ca` or `insecure` for this URL. */
   tls?: TargetTls;
+  /** The first rule's words for where a root is given. */
+  caRemedy?: CaRemedy;
 }
 
 export class Forwarder {
@@ -58,6 +61,7 @@ export class Forwarder {
         headers: { ...rule.headers },
         timeoutMs: rule.timeoutMs ?? this.options.timeoutMs ?? DEFAULT_DELIVERY_TIMEOUT_MS,
         ...(rule.tls ? { tls: rule.tls } : {}),
+        ...(rule.caRemedy ? { caRemedy: rule.caRemedy } : {}),
       });
     }
     return [...byUrl.values()];
@@ -81,7 +85,7 @@ export class Forwarder {
           headers,
           timeoutMs: t.timeoutMs,
           dispatcher: this.dispatcherFor(t),
-          caRemedy: 'rule',
+          caRemedy: t.caRemedy ?? 'rule',
           ...(t.tls?.caFile !== undefined ? { caFile: t.tls.caFile } : {}),
         }).then((a) => answerRecord(a, t.rules, sentCredentials(headers), t.tls?.insecure));
       }),

@@ -4,8 +4,8 @@
 import { isAbsolute, resolve } from 'node:path';
 import { addressWithoutUserInfo } from '../http/addressUserInfo';
 import { httpUrlProblem } from '../http/httpUrlProblem';
-import { isLoopbackHost } from '../http/loopback';
-import { CaFileError, readCaFile, type TargetTls } from '../http/targetTls';
+import { CaFileError, readCaFile, type TargetTls, tlsOptionsProblem } from '../http/targetTls';
+import type { CaRemedy } from '../http/tlsFailure';
 import { compileTopicPattern, topicPatternProblem } from '../patterns';
 
 interface ForwardRuleInput {
@@ -37,6 +37,8 @@ export interface ForwardRule {
   insecure?: true;
   /** The target's own TLS, once its `ca` was read (withCaFiles) or for `insecure`. */
   tls?: TargetTls;
+  /** Where the user gives this target's root, for the words of a TLS failure (default: `ca` on the rule). */
+  caRemedy?: CaRemedy;
   /** Compiled globs. */
   matchTopic: (topic: string | undefined) => boolean;
   matchSubTopic: (subTopic: string | undefined) => boolean;
@@ -95,29 +97,16 @@ function headersOf(value: unknown, label: string): Record<string, string> {
   return headers;
 }
 
-/** `ca` and `insecure`, checked: both only for an https URL, `insecure` only on this machine (a certificate not
- * checked on the network lets anyone between read the deliveries), and not both. The file is not read here. */
+/** How a rule names its TLS options in errors. */
+const RULE_TLS_NAMES = { ca: '"ca"', insecure: '"insecure"' } as const;
+
+/** `ca` and `insecure`, checked (tlsOptionsProblem); the file is not read here. */
 function tlsOf(o: Record<string, unknown>, url: string, label: string): Pick<ForwardRule, 'ca' | 'insecure' | 'tls'> {
   const { ca, insecure } = o;
-  if (ca === undefined && (insecure === undefined || insecure === false)) return {};
-  if (ca !== undefined && (typeof ca !== 'string' || ca.trim() === '' || /[\0\r\n]/.test(ca)))
-    throw new ForwardRuleError(`${label}: "ca" must be the path of a PEM file, e.g. the root mkcert made (rootCA.pem)`);
-  if (insecure !== undefined && typeof insecure !== 'boolean')
-    throw new ForwardRuleError(`${label}: "insecure" must be true or false`);
-  const u = new URL(url);
-  const what = ca !== undefined ? '"ca"' : '"insecure"';
-  if (u.protocol !== 'https:')
-    throw new ForwardRuleError(`${label}: ${what} applies to an https target only; this one is ${u.protocol}//`);
-  if (ca !== undefined && insecure === true)
-    throw new ForwardRuleError(
-      `${label}: "ca" and "insecure" exclude each other: with the root in "ca", leave "insecure" out`,
-    );
+  const problem = tlsOptionsProblem(url, { ca, insecure }, RULE_TLS_NAMES);
+  if (problem) throw new ForwardRuleError(`${label}: ${problem}`);
   if (typeof ca === 'string') return { ca };
-  if (!isLoopbackHost(u.hostname))
-    throw new ForwardRuleError(
-      `${label}: "insecure" is allowed for a target on this machine only (localhost, 127.0.0.1, ::1), not ${u.hostname}: give its root certificate in "ca" instead`,
-    );
-  return { insecure: true, tls: { insecure: true } };
+  return insecure === true ? { insecure: true, tls: { insecure: true } } : {};
 }
 
 /** The rules with each `ca` file read and checked (bounded, PEM certificates only); a relative path is taken from
@@ -125,7 +114,7 @@ function tlsOf(o: Record<string, unknown>, url: string, label: string): Pick<For
  * trusted and its values agreed to, since the path is the workspace's word. Throws ForwardRuleError naming the rule. */
 export function withCaFiles(rules: readonly ForwardRule[], baseDir: string | undefined): ForwardRule[] {
   return rules.map((rule) => {
-    if (rule.ca === undefined) return rule;
+    if (rule.ca === undefined || rule.tls) return rule;
     if (!isAbsolute(rule.ca) && baseDir === undefined)
       throw new ForwardRuleError(
         `${rule.name}: "ca" ${rule.ca} is a relative path, and no folder is open: give an absolute path`,
@@ -188,9 +177,47 @@ function parseForwardRule(input: unknown, where: string): ForwardRule {
   };
 }
 
-/** `wfs.receiver.forwardTo` / `--forward-to`: every verified delivery to that URL. */
-export function forwardEverything(url: string, where: string): ForwardRule {
-  return parseForwardRule({ topic: '**', url }, where);
+/** `wfs.receiver.forwardTo` / `--forward-to`: every verified delivery to that URL. `o.tls`: its TLS as flags gave
+ * it (targetTlsFrom), `o.caFlag` the flag that gives a root there (`--forward-ca`), named when its TLS fails. */
+export function forwardEverything(
+  url: string,
+  where: string,
+  o: { tls?: TargetTls; caFlag?: string } = {},
+): ForwardRule {
+  const rule = parseForwardRule({ topic: '**', url }, where);
+  return {
+    ...rule,
+    ...(o.tls ? { tls: o.tls } : {}),
+    ...(o.tls?.caFile !== undefined ? { ca: o.tls.caFile } : {}),
+    ...(o.tls?.insecure ? { insecure: true as const } : {}),
+    ...(o.caFlag !== undefined ? { caRemedy: { flag: o.caFlag } } : {}),
+  };
+}
+
+/** The TLS a send to `url` outside the receiver's forwarding takes (Send to App, a replay to the forward target, the
+ * assistant's replay): that of the first rule naming the URL, as the Forwarder picks it, its `ca` read now (a
+ * relative path from `baseDir`); and where the user gives a root for it, for the words of a TLS failure. Only rules
+ * in use may be given: a workspace's only once trusted and agreed to, since its `ca` path is its word. Throws
+ * ForwardRuleError naming the rule when its `ca` cannot be used. */
+export function forwardTargetTls(
+  rules: readonly ForwardRule[],
+  url: string,
+  baseDir: string | undefined,
+): { tls?: TargetTls; caRemedy: CaRemedy } {
+  const href = hrefOf(url);
+  const rule = href === undefined ? undefined : rules.find((r) => hrefOf(r.url) === href);
+  if (!rule) return { caRemedy: 'environment' };
+  const caRemedy = rule.caRemedy ?? 'rule';
+  const tls = rule.tls ?? (rule.ca !== undefined ? withCaFiles([rule], baseDir)[0]!.tls : undefined);
+  return tls ? { tls, caRemedy } : { caRemedy };
+}
+
+function hrefOf(url: string): string | undefined {
+  try {
+    return new URL(url).href;
+  } catch {
+    return undefined;
+  }
 }
 
 /** `--forward 'PATTERN=URL[ ca=FILE | insecure]'`: PATTERN is a topic glob, optionally a space and a subTopic glob;

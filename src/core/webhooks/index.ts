@@ -9,6 +9,7 @@ export { Forwarder } from './forwardFanOut';
 export {
   forwardEverything,
   type ForwardRule,
+  forwardTargetTls,
   ForwardRuleError,
   parseForwardFlag,
   parseForwardRules,

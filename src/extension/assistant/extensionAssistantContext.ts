@@ -17,6 +17,7 @@ import {
   RecentSecrets,
   type SignedForTarget,
   type SignerInfo,
+  type TargetTlsChoice,
   ToolRefused,
 } from '../../core/assistant';
 import { type Environment, SANDBOX_ENVIRONMENT } from '../../core/environments';
@@ -107,13 +108,7 @@ export class ExtensionAssistantContext implements AssistantContext {
   }
 
   private rules(): ForwardRule[] {
-    try {
-      return this.s.receiver.forwardConsent.configuredRules();
-    } catch (err) {
-      if (err instanceof SettingError)
-        throw new ToolRefused(`${err.message} (setting ${err.setting}): fix it, then ask again.`);
-      throw err;
-    }
+    return settingsRefused(() => this.s.receiver.forwardConsent.configuredRules());
   }
 
   appTarget(signed: { topic?: string; subTopic?: string }): string {
@@ -133,6 +128,11 @@ export class ExtensionAssistantContext implements AssistantContext {
     throw new ToolRefused(
       `Your forward target ${matching[0]!.url} is off this machine and not confirmed yet: start the webhook receiver and confirm it, then ask again.`,
     );
+  }
+
+  targetTls(url: string): TargetTlsChoice {
+    // The rules in use only: a workspace's `ca` is read once trusted and agreed to, never in Restricted Mode.
+    return settingsRefused(() => this.s.receiver.forwardConsent.tlsFor(url));
   }
 
   receiverUrl(): string {
@@ -257,5 +257,16 @@ export class ExtensionAssistantContext implements AssistantContext {
     const session = env ? this.s.auth.peek(env)?.current : undefined;
     if (session) out.push(session.accessToken, session.refreshToken);
     return knownSecretValues([...out, ...this.signed.values()]);
+  }
+}
+
+/** What `read` gives, or a ToolRefused naming the setting it could not be read from. */
+function settingsRefused<T>(read: () => T): T {
+  try {
+    return read();
+  } catch (err) {
+    if (err instanceof SettingError)
+      throw new ToolRefused(`${err.message} (setting ${err.setting}): fix it, then ask again.`);
+    throw err;
   }
 }

@@ -3,7 +3,7 @@
 // webview state). The extension side does filtering and detail; the webview only renders text.
 import * as vscode from 'vscode';
 import { Disposable } from '../disposable';
-import { forwardableHeaders, httpRequest, isLoopbackHost } from '../../core/http';
+import { forwardableHeaders, httpRequest, isLoopbackHost, type TargetTls, targetDispatcher } from '../../core/http';
 import { answerExcerpt, appAcknowledged, type DeliveryRecord, forwardsOf, historyHolder } from '../../core/webhooks';
 import { replayWithFreshId } from '../../core/fixtures';
 import { homedir } from 'node:os';
@@ -356,10 +356,15 @@ export class WebhookPanel extends Disposable {
         case 'replay-forward': {
           const url = forwardsOf(r)[0]?.target ?? this.s.receiver.forwardTo;
           if (!url) throw new Error('No forward target is set (wfs.receiver.forwardTo).');
-          return await this.replay(r, url);
+          // The forward rule's `ca` or `insecure` for that target, from the rules in use only.
+          return await this.replay(r, url, false, this.s.receiver.forwardConsent.tlsFor(url).tls);
         }
-        case 'replay-fresh':
-          return await this.replay(r, this.freshTarget(r), true);
+        case 'replay-fresh': {
+          const to = this.freshTarget(r);
+          // To the app: its forward rule's `ca` or `insecure`, as Replay to Forward Target.
+          const tls = to === forwardsOf(r)[0]?.target ? this.s.receiver.forwardConsent.tlsFor(to).tls : undefined;
+          return await this.replay(r, to, true, tls);
+        }
         case 'copy-curl': {
           const url =
             this.s.receiver.info?.publicUrl ?? this.s.receiver.info?.localUrl ?? `http://127.0.0.1:PORT${r.path}`;
@@ -459,8 +464,9 @@ export class WebhookPanel extends Disposable {
 
   /** The same body and event headers, with a fresh sandbox token (the original token is never stored); with `fresh`,
    * under a new webhookId (core's replayWithFreshId: that value of the body only, signed anew). Only for a verified
-   * delivery: re-signing a refused one would turn a stranger's body into one that verifies. */
-  private async replay(r: DeliveryRecord, url: string, fresh = false): Promise<ReplayResult> {
+   * delivery: re-signing a refused one would turn a stranger's body into one that verifies. `tls`: the forward rule's
+   * `ca` or `insecure` for that target. */
+  private async replay(r: DeliveryRecord, url: string, fresh = false, tls?: TargetTls): Promise<ReplayResult> {
     if (!r.verified)
       throw new Error(
         'This delivery was refused, so it is not replayed with a fresh signature: that would make a body nobody trusted verify. Copy it as curl or export it instead.',
@@ -481,6 +487,7 @@ export class WebhookPanel extends Disposable {
     const mayBeDuplicate = !fresh && !!r.webhookId && appAcknowledged(this.s.receiver.deliveries.all(), r.webhookId);
     // This window's receiver trusts the exact token signed here, once; an app is told what it must trust.
     const { token, done } = await this.s.signing.signFor(url, sent.body);
+    const dispatcher = targetDispatcher(tls);
     const res = await httpRequest({
       method: 'POST',
       url,
@@ -488,7 +495,11 @@ export class WebhookPanel extends Disposable {
       body: sent.body,
       timeoutMs: 10_000,
       maxResponseBytes: 64 * 1024,
-    }).finally(done);
+      ...(dispatcher ? { dispatcher } : {}),
+    }).finally(() => {
+      done();
+      void dispatcher?.destroy().catch(() => undefined);
+    });
     this.s.signing.answered(url, res.status);
     const result: ReplayResult = {
       status: res.status,

@@ -6,12 +6,13 @@
 // machine is used only once the user confirmed its origin (asked once per origin; remembered outside settings), since
 // a verified delivery may carry customer data.
 import * as vscode from 'vscode';
-import { isLoopbackHost } from '../../core/http';
+import { type CaRemedy, isLoopbackHost, type TargetTls } from '../../core/http';
 import {
   Forwarder,
   forwardEverything,
   type ForwardRule,
   ForwardRuleError,
+  forwardTargetTls,
   parseForwardRules,
   withCaFiles,
 } from '../../core/webhooks';
@@ -207,6 +208,20 @@ export class ForwardConsent {
    * when not yet); never an origin off this machine not yet confirmed. Throws SettingError as configuredRules. */
   async appTarget(): Promise<string | undefined> {
     return (await this.inUse()).rules.find((r) => this.allowed(r.url))?.url;
+  }
+
+  /** The TLS a send to `url` outside the receiver's forwarding takes (Send to App, Replay to Forward Target, the
+   * assistant's replay): that of the rule in use for it, its `ca` read now. Only rules in use count, so a workspace's
+   * `ca` path is never opened in Restricted Mode nor before the user agreed to its rules. Throws SettingError as
+   * configuredRules, or when the rule's `ca` cannot be used. */
+  tlsFor(url: string): { tls?: TargetTls; caRemedy: CaRemedy } {
+    const rules = this.configuredRules();
+    try {
+      return forwardTargetTls(rules, url, vscode.workspace.workspaceFolders?.[0]?.uri.fsPath);
+    } catch (err) {
+      if (err instanceof ForwardRuleError) throw new SettingError(SETTINGS.receiverForward, err.message);
+      throw err;
+    }
   }
 
   /** Whether a workspace sets forward values that are not in use now (Restricted Mode, or not agreed to). */

@@ -121,6 +121,7 @@ export async function assistantFixture(): Promise<AssistantFixture> {
       if (!f.appUrl) throw new ToolRefused('No app: set --forward-to.');
       return f.appUrl;
     },
+    targetTls: () => ({ caRemedy: 'environment' }),
     receiverUrl: () => receiverUrl,
     signer: async () => ({ issuer: info.issuer, audience: info.audience, jwksUrl: info.jwksUrl }),
     signFor: async (_url, body) => ({

@@ -33,6 +33,8 @@ export class DeliveryLog {
       maxBytes: number;
       /** The receiver's URL, for messages. */
       url: string;
+      /** What the receiver was told meanwhile (its sandbox gone, back, refusing), said after a wait that timed out. */
+      notices?: readonly string[];
     },
   ) {}
 
@@ -113,8 +115,13 @@ export class DeliveryLog {
     for (const w of [...this.wakers]) w();
   }
 
-  /** What the wait wanted, then every arrival held (the latest LISTED), then what to check. */
+  /** What the wait wanted, every arrival held (the latest LISTED) or what to check, and what the receiver was told. */
   private timeoutMessage(topic: string | undefined, timeoutMs: number): string {
+    const notices = (this.o.notices ?? []).map((n) => `\n  ${terminalSafe(n)}`).join('');
+    return this.arrivals(topic, timeoutMs) + (notices ? `\nMeanwhile:${notices}` : '');
+  }
+
+  private arrivals(topic: string | undefined, timeoutMs: number): string {
     const head = `next(${wanted(topic)}) waited ${timeoutMs} ms at ${this.o.url}, and no ${topic === undefined ? 'delivery' : `verified delivery of topic ${JSON.stringify(terminalSafe(topic))}`} came that an earlier next() had not taken.`;
     const all = this.held.length + this.dropped;
     if (all === 0)

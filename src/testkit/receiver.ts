@@ -12,6 +12,7 @@ import type { DeliveryAnswer, ReceivedDelivery, StartReceiverOptions, TestReceiv
 
 const DEFAULT_MEMORY_BYTES = 16 * 1024 * 1024;
 const MIN_MEMORY_BYTES = 64 * 1024;
+const MAX_NOTICES = 10;
 
 /** Starts a receiver on 127.0.0.1 that verifies every delivery, forwards the verified ones to `forwardTo`, and
  * records what the app answered. With a sandbox as `trust`, it is registered there before this resolves. */
@@ -45,7 +46,13 @@ export async function startReceiver(options: StartReceiverOptions): Promise<Test
     await trust.release();
     throw new Error(`startReceiver: ${(err as Error).message}`);
   }
-  const log = new DeliveryLog({ clock, maxBytes: Math.floor(memoryBytes / 2), url });
+  // What the sandbox watch said (gone, back, refusing): the latest few, for a wait that times out.
+  const notices: string[] = [];
+  const unwatch = trust.watch?.(url, clock, (m) => {
+    notices.push(m);
+    if (notices.length > MAX_NOTICES) notices.shift();
+  });
+  const log = new DeliveryLog({ clock, maxBytes: Math.floor(memoryBytes / 2), url, notices });
   // In arrival order: a verified body is read back from the history (memory) before the next record is handed on.
   let handing = Promise.resolve();
   const hand = (r: DeliveryRecord) => {
@@ -54,6 +61,7 @@ export async function startReceiver(options: StartReceiverOptions): Promise<Test
   session.on('delivery', hand);
   session.on('failure', hand);
   const close = onceOnly(async () => {
+    unwatch?.();
     await session.close();
     await handing;
     log.close();

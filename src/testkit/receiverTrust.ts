@@ -2,8 +2,9 @@
 // its registration, as `wfs listen --trust-sandbox` makes them), or a test issuer (its key set served on loopback
 // while the receiver runs, so the receiver fetches keys as it would from the service).
 import { httpUrlProblem, TransportError } from '../core/http';
-import type { EndpointRegistration } from '../core/receiver';
+import { type EndpointRegistration, RegistrationWatch } from '../core/receiver';
 import { SandboxControlClient } from '../core/sandbox';
+import type { Clock } from '../core/time';
 import type { TrustedIssuer } from '../core/webhooks';
 import type { SandboxAddress, TestIssuer } from './types';
 
@@ -11,6 +12,9 @@ export interface ReceiverTrust {
   issuers: TrustedIssuer[];
   /** The sandbox told the receiver's address (none for a test issuer). */
   endpoints: EndpointRegistration[];
+  /** Keeps the receiver registered with a sandbox that restarts, as `wfs listen --trust-sandbox` does; each change is
+   * told to `notice`. The function returned stops it. */
+  watch?(url: string, clock: Clock, notice: (message: string) => void): () => void;
   /** Lets go of what trusting took (the issuer's key-set server). */
   release(): Promise<void>;
 }
@@ -36,6 +40,7 @@ export async function receiverTrust(trust: unknown): Promise<ReceiverTrust> {
     return {
       issuers: [{ issuer: t.issuer, audience: t.audience, jwksUrl: t.jwksUrl }],
       endpoints: [client.asEndpoint()],
+      watch: (url, clock, notice) => watchRegistration(client, url, clock, notice),
       release: async () => undefined,
     };
   } catch (err) {
@@ -56,4 +61,23 @@ function isTestIssuer(t: unknown): t is TestIssuer {
 function isSandboxAddress(t: unknown): t is SandboxAddress {
   const s = t as Partial<SandboxAddress> | null;
   return typeof s?.baseUrl === 'string' && typeof s.controlSecret === 'string';
+}
+
+function watchRegistration(
+  client: SandboxControlClient,
+  url: string,
+  clock: Clock,
+  notice: (message: string) => void,
+): () => void {
+  const watch = new RegistrationWatch({
+    clock,
+    url,
+    name: `the sandbox at ${client.baseUrl}`,
+    registered: () => client.webhooks(),
+    register: async (u) => void (await client.addWebhook(u)),
+    isUnreachable: (err) => err instanceof TransportError,
+  });
+  for (const change of ['registered', 'lost', 'refused'] as const) watch.on(change, notice);
+  watch.start();
+  return () => watch.stop();
 }

@@ -184,6 +184,36 @@ describe('the test kit: startSandbox() and startReceiver()', function () {
     }
   });
 
+  it('a sandbox that stops answering is watched as wfs listen watches it: a failed wait says so', async () => {
+    const clock = new ManualClock(Date.now());
+    const sandbox = await kit.startSandbox();
+    const receiver = await kit.startReceiver({ trust: sandbox, clock });
+    try {
+      await sandbox.close();
+      // The watch asks every 5 s; its question to the stopped sandbox is refused at once (no time passes here).
+      clock.advance(5000);
+      let message = '';
+      for (let turn = 0; turn < 10_000 && !message.includes('Meanwhile'); turn++) {
+        const waiting = receiver.next({ timeoutMs: 1 });
+        clock.advance(1);
+        message = await waiting.then(
+          () => assert.fail('nothing was delivered'),
+          (e: Error) => e.message,
+        );
+        await new Promise((r) => setImmediate(r));
+      }
+      assert.match(message, /Nothing arrived at all/);
+      assert.match(
+        message,
+        new RegExp(
+          `\\nMeanwhile:\\n  the sandbox at ${sandbox.baseUrl} does not answer \\(.*\\): this receiver keeps listening, and registers again when it is back$`,
+        ),
+      );
+    } finally {
+      await receiver.close();
+    }
+  });
+
   it('a wait on a receiver nothing reached says so, and where deliveries go', async () => {
     const clock = new ManualClock(Date.now());
     const receiver = await kit.startReceiver({ trust: await kit.createTestIssuer(), clock });

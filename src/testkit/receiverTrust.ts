@@ -2,7 +2,7 @@
 // its registration, as `wfs listen --trust-sandbox` makes them), or a test issuer (its key set served on loopback
 // while the receiver runs, so the receiver fetches keys as it would from the service).
 import { httpUrlProblem, TransportError } from '../core/http';
-import { type EndpointRegistration, RegistrationWatch } from '../core/receiver';
+import type { EndpointRegistration } from '../core/receiver';
 import { SandboxControlClient } from '../core/sandbox';
 import type { Clock } from '../core/time';
 import type { TrustedIssuer } from '../core/webhooks';
@@ -69,14 +69,7 @@ function watchRegistration(
   clock: Clock,
   notice: (message: string) => void,
 ): () => void {
-  const watch = new RegistrationWatch({
-    clock,
-    url,
-    name: `the sandbox at ${client.baseUrl}`,
-    registered: () => client.webhooks(),
-    register: async (u) => void (await client.addWebhook(u)),
-    isUnreachable: (err) => err instanceof TransportError,
-  });
+  const watch = client.registrationWatch(url, clock);
   for (const change of ['registered', 'lost', 'refused'] as const) watch.on(change, notice);
   watch.start();
   return () => watch.stop();

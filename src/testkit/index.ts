@@ -1,6 +1,7 @@
-// `workflow-service-cli/testkit`: sign deliveries in a receiver's own tests, build events, deliver them, and run the
-// receiver audit as a library. This file is its whole public surface: the published testkit.d.ts is rolled up from it
-// and testkit.api.md records it (API Extractor); docs/testkit.md shows it in use.
+// `workflow-service-cli/testkit`: sign deliveries in a receiver's own tests, build events, deliver them, run the
+// receiver audit as a library, and run a sandbox and a verifying receiver in the test's own process. This file is its
+// whole public surface: the published testkit.d.ts is rolled up from it and testkit.api.md records it (API
+// Extractor); docs/testkit.md shows it in use.
 import { runAudit as runCoreAudit } from '../core/audit';
 import type { AuditIssuer } from '../core/sandbox';
 import { sendDelivery } from '../core/http';
@@ -11,6 +12,8 @@ import { buildEvent as buildEventNow } from './buildEvent';
 import { signerOf } from './testIssuer';
 
 export { createTestIssuer } from './testIssuer';
+export { startSandbox } from './sandbox';
+export { startReceiver } from './receiver';
 export type {
   AuditCaseResult,
   AuditOptions,
@@ -19,16 +22,27 @@ export type {
   DeliveryAnswer,
   Jwk,
   Jwks,
+  NextDeliveryOptions,
+  ReceivedDelivery,
+  ReceiverReady,
+  SandboxAddress,
+  SandboxReady,
   Scenario,
   ScenarioDelivery,
   ScenarioOptions,
   SignedDelivery,
+  StartReceiverOptions,
+  StartSandboxOptions,
+  StartWorkflowOptions,
   TestIssuer,
   TestIssuerOptions,
+  TestReceiver,
+  TestSandbox,
   TokenOptions,
 } from './types';
 export type { JwksServer } from '../core/signing';
-export type { SandboxFaultMark } from '../core/webhooks';
+export type { Clock, TimerHandle } from '../core/time';
+export type { SandboxFaultMark, VerificationCheck } from '../core/webhooks';
 export { scenario } from './scenario';
 // The service's other objects (spec: Resources and their fields); their JSON Schemas ship in the package's schemas/
 // folder (`workflow-service-cli/schemas/workflow.schema.json`, …). Optional fields are omitted, never null.

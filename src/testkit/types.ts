@@ -1,8 +1,11 @@
 // The test kit's own types, as users of `workflow-service-cli/testkit` see them. The published testkit.d.ts is
 // rolled up from this source by API Extractor (api-extractor.json); the API report (testkit.api.md) shows every
 // change to them in review.
+import type { WebhookEvent } from '../core/schemas';
 import type { JwksServer } from '../core/signing';
-import type { SandboxFaultMark } from '../core/webhooks';
+import type { Clock } from '../core/time';
+import type { SandboxFaultMark, VerificationCheck } from '../core/webhooks';
+import type { Workflow } from '../core/workflows';
 
 /** A public key in JWK form, as published in a key set. */
 export interface Jwk {
@@ -169,4 +172,150 @@ export interface AuditOptions {
   timeoutMs?: number;
   /** The receiver's count of processed deliveries (a number, or {"processed": N}): adds the dedupe probes. */
   processedUrl?: string;
+}
+
+/** What `startSandbox()` runs: the sandbox `wfs sandbox` runs, in this process, on loopback. */
+export interface StartSandboxOptions {
+  /** Default 0: a free port. */
+  port?: number;
+  /** How long a started workflow stays processing before it ends (default 1000; `wfs sandbox`'s is 20 s). */
+  workflowDurationMs?: number;
+  /** expires_in of the access tokens it issues (default 3600). */
+  accessTokenTtlSeconds?: number;
+  /** Its time (tokens, workflow durations, delivery retries); default the real one. A clock with `advance(ms)` also
+   * serves the sandbox's `/sandbox/clock/advance`. */
+  clock?: Clock;
+}
+
+/** What `wfs sandbox` prints in its ready line (without `"event"`): its addresses, issuer, key, demo credentials,
+ * sessions, products and control secret. */
+export interface SandboxReady {
+  baseUrl: string;
+  testWebhookUrl: string;
+  problemsBase: string;
+  issuer: string;
+  audience: string;
+  jwksUrl: string;
+  /** The signing key's id. */
+  kid: string;
+  /** The demo credentials the sandbox signs in. */
+  username: string;
+  password: string;
+  /** `staged` holds data a workflow can start on; `empty` holds none. */
+  sessions: { staged: string; empty: string };
+  /** The products a workflow may order. */
+  products: { service: string; model: string }[];
+  /** A product the demo account may not order (its start is refused). */
+  unentitledProduct: { service: string; model: string };
+  /** What the control API needs in X-Sandbox-Secret (`WFS_SANDBOX_SECRET` for `wfs listen --trust-sandbox`). */
+  controlSecret: string;
+}
+
+/** A running sandbox, as a receiver's `trust` takes it: `startSandbox()`'s, or `wfs sandbox`'s ready line. */
+export interface SandboxAddress {
+  baseUrl: string;
+  controlSecret: string;
+}
+
+export interface StartWorkflowOptions {
+  /** Default: the sandbox's first product (`ready.products[0]`). */
+  product?: { service: string; model: string };
+  correlationId?: string;
+  /** Default: the staged session (`ready.sessions.staged`). */
+  sessionId?: string;
+}
+
+export interface TestSandbox extends SandboxAddress, AsyncDisposable {
+  /** Its ready information, as `wfs sandbox` prints it. */
+  readonly ready: SandboxReady;
+  readonly baseUrl: string;
+  readonly controlSecret: string;
+  readonly port: number;
+  /** Signs in with the demo credentials and starts a workflow (POST …/sessions/{sessionId}/workflows); its events
+   * go to every receiver registered with this sandbox. Resolves with the workflow the start answered (202). */
+  startWorkflow(options?: StartWorkflowOptions): Promise<Workflow>;
+  /** Stops it and frees its port; again is harmless. Also `await using`. */
+  close(): Promise<void>;
+}
+
+export interface StartReceiverOptions {
+  /** Whom it trusts and how workflow events reach it. A sandbox (`startSandbox()`'s, or the baseUrl and
+   * controlSecret of a running `wfs sandbox`): it trusts that sandbox's issuer and key set, and registers its
+   * address there, as `wfs listen --trust-sandbox` does. A test issuer (`createTestIssuer()`): it trusts that issuer
+   * and serves its key set on loopback while it runs. */
+  trust: TestSandbox | SandboxAddress | TestIssuer;
+  /** The app every verified delivery is forwarded to (its exact bytes and headers); its answer is recorded. */
+  forwardTo?: string;
+  /** Answer the sender with the app's status instead of 200 (as `wfs listen --pass-through`). */
+  passThrough?: boolean;
+  /** Default 0: a free port. */
+  port?: number;
+  /** The webhook path (default "/webhooks"). */
+  path?: string;
+  /** Bytes this receiver may hold for deliveries (default 16 MiB): the oldest are let go first. */
+  memoryBytes?: number;
+  /** Its time (token expiry, `next()`'s timeout); default the real one. */
+  clock?: Clock;
+}
+
+/** What `wfs listen` prints in its ready line (without `"event"`). */
+export interface ReceiverReady {
+  /** Where deliveries go: loopback, with the webhook path. */
+  url: string;
+  /** Always null: the test kit's receiver has no public address. */
+  publicUrl: null;
+  /** The issuers it trusts. */
+  issuers: string[];
+}
+
+/** One request the receiver took: verified or refused, and what the app answered. */
+export interface ReceivedDelivery {
+  /** The receiver's id for it. */
+  id: string;
+  receivedAt: string;
+  /** Every one of the spec's seven steps passed. */
+  verified: boolean;
+  /** A verified copy of a delivery already acknowledged (same webhookId): answered 200, not forwarded again. */
+  duplicate: boolean;
+  /** What the receiver answered the sender. */
+  status: number;
+  /** From the verified body only. */
+  topic?: string;
+  webhookId?: string;
+  subTopic?: string;
+  runId?: string;
+  /** The steps as checked, each with what was seen. */
+  checks: readonly VerificationCheck[];
+  /** A refused delivery's first failed step in words, e.g. "step 4 (signature (RS256)): …". */
+  refusal?: string;
+  /** The verified body, parsed (a workflow event's fields). */
+  event?: WebhookEvent;
+  /** What `forwardTo` answered; absent when nothing was forwarded (refused, a duplicate, no forwardTo). */
+  answer?: DeliveryAnswer;
+  /** Something the receiver could not do with it, or why it answered as it did. */
+  note?: string;
+  /** What the sandbox says it did to this delivery (a duplicate, a delay…); outside the signature. */
+  sandboxFault?: SandboxFaultMark;
+}
+
+export interface NextDeliveryOptions {
+  /** Only a verified delivery of this topic (default: any delivery, refused ones too). */
+  topic?: string;
+  /** Default 10000. On timeout, next() rejects with what did arrive. */
+  timeoutMs?: number;
+}
+
+export interface TestReceiver extends AsyncDisposable {
+  /** Its ready information, as `wfs listen` prints it. */
+  readonly ready: ReceiverReady;
+  readonly url: string;
+  readonly port: number;
+  /** Every delivery held, oldest first, then each new one as it comes; ends when the receiver closes. Each
+   * `for await` starts from the oldest held. */
+  readonly deliveries: AsyncIterable<ReceivedDelivery>;
+  /** The first delivery that matches and no earlier next() took: held already, or the next to come. */
+  next(options?: NextDeliveryOptions): Promise<ReceivedDelivery>;
+  /** Stops it: removes its registration from the sandbox, frees its port, ends the iterators and rejects waits under
+   * way; again is harmless. Also `await using`. */
+  close(): Promise<void>;
 }

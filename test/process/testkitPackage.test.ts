@@ -1,6 +1,8 @@
 // The test kit as a user meets it: the packed CLI installed from its tarball into an empty folder with jose beside
 // it, docs/testkit.md's receiver and node:test file written there verbatim, and `node --test` run on them. The
-// same test against a receiver that skips the body hash must fail, and for that reason.
+// same test against a receiver that skips the body hash must fail, and for that reason. Its end-to-end test (a
+// sandbox, a receiver, a workflow, the app's answer) runs as the document writes it for node:test (ESM and
+// CommonJS), Jest and Vitest, each runner installed once from the npm registry.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -26,6 +28,45 @@ function docBlock(name: string): string {
   const block = [...doc.matchAll(/```js\n([\s\S]*?)```/g)].map((m) => m[1]!).find((b) => b.startsWith(`// ${name}\n`));
   assert.ok(block, `docs/testkit.md has no js block starting "// ${name}"`);
   return block;
+}
+
+/** The code block of docs/testkit.md whose first line is `// <name>: …` (a variant of another block, said in words). */
+function variantBlock(name: string): string[] {
+  const doc = readFileSync(join(ROOT, 'docs/testkit.md'), 'utf8');
+  const block = [...doc.matchAll(/```js\n([\s\S]*?)```/g)].map((m) => m[1]!).find((b) => b.startsWith(`// ${name}: `));
+  assert.ok(block, `docs/testkit.md has no js block starting "// ${name}: "`);
+  return block.trimEnd().split('\n').slice(1);
+}
+
+/** docs/testkit.md's end-to-end test with its first import lines replaced by `head` (the lines a runner's variant
+ * gives; none to leave them out), as the document says to write it for that runner. */
+function endToEndTest(head: string[], replaced = head.length): string {
+  const lines = docBlock('workflow.test.mjs').split('\n');
+  const imports = lines.findIndex((l) => l.startsWith('import '));
+  assert.ok(imports > 0 && lines.slice(imports, imports + replaced).every((l) => l.startsWith('import ')));
+  return [...lines.slice(0, imports), ...head, ...lines.slice(imports + replaced)].join('\n');
+}
+
+/** An empty folder holding the packed CLI and `extra` packages from the npm registry; one per runner per run. */
+const runnerFolders = new Map<string, string>();
+function runnerFolder(runner: string, extra: string[]): string {
+  let dir = runnerFolders.get(runner);
+  if (dir) return dir;
+  dir = mkdtempSync(join(tmpdir(), `wfs-testkit-${runner}-`));
+  writeFileSync(join(dir, 'package.json'), '{"private":true,"type":"module"}\n');
+  const tarball = join(ROOT, 'dist', `workflow-service-cli-${manifest.version}.tgz`);
+  const install = run('npm', ['install', tarball, join(ROOT, 'node_modules/jose'), ...extra], dir, 170_000);
+  assert.equal(install.status, 0, install.out);
+  runnerFolders.set(runner, dir);
+  return dir;
+}
+
+/** The command docs/testkit.md gives for Jest. */
+function jestCommand(): string {
+  const doc = readFileSync(join(ROOT, 'docs/testkit.md'), 'utf8');
+  const command = /```sh\n(NODE_OPTIONS=[^\n]*jest[^\n]*)\n```/.exec(doc)?.[1];
+  assert.ok(command, 'docs/testkit.md gives the command that runs Jest');
+  return command;
 }
 
 describe('the test kit, installed from the packed CLI into an empty folder', function () {
@@ -205,22 +246,58 @@ describe('the test kit, installed from the packed CLI into an empty folder', fun
   });
 
   it("docs/testkit.md's Jest example passes as written, with Jest from the npm registry", () => {
-    const jestDir = mkdtempSync(join(tmpdir(), 'wfs-testkit-jest-'));
-    writeFileSync(join(jestDir, 'package.json'), '{"private":true,"type":"module"}\n');
-    const tarball = join(ROOT, 'dist', `workflow-service-cli-${manifest.version}.tgz`);
-    const install = run('npm', ['install', tarball, join(ROOT, 'node_modules/jose'), 'jest@30'], jestDir, 170_000);
-    assert.equal(install.status, 0, install.out);
+    const jestDir = runnerFolder('jest', ['jest@30']);
     for (const name of ['receiver.mjs', 'jest.config.mjs', 'receiver.jest.test.mjs'])
       writeFileSync(join(jestDir, name), docBlock(name));
-    const doc = readFileSync(join(ROOT, 'docs/testkit.md'), 'utf8');
-    const command = /```sh\n(NODE_OPTIONS=[^\n]*jest[^\n]*)\n```/.exec(doc)?.[1];
-    assert.ok(command, 'docs/testkit.md gives the command that runs Jest');
-    const t = run('sh', ['-c', command], jestDir);
+    const t = run('sh', ['-c', `${jestCommand()} receiver.jest.test.mjs`], jestDir);
     assert.equal(t.status, 0, t.out);
     assert.match(t.out, /Tests: +3 passed, 3 total/);
     // Without the flag, the error the document warns of.
-    const plain = run('npx', ['jest'], jestDir);
+    const plain = run('npx', ['jest', 'receiver.jest.test.mjs'], jestDir);
     assert.notEqual(plain.status, 0);
     assert.match(plain.out, /Must use import to load ES Module/);
+  });
+
+  it("docs/testkit.md's end-to-end test passes under node:test, ESM and CommonJS: sandbox, receiver, workflow, the app's answer", () => {
+    writeFileSync(join(dir, 'workflow.test.mjs'), docBlock('workflow.test.mjs'));
+    writeFileSync(join(dir, 'workflow.test.cjs'), endToEndTest(variantBlock('workflow.test.cjs')));
+    for (const file of ['workflow.test.mjs', 'workflow.test.cjs']) {
+      const t = run(process.execPath, ['--test', file], dir);
+      assert.equal(t.status, 0, `${file}\n${t.out}`);
+      assert.match(t.out, /# pass 1\b/, file);
+      assert.match(t.out, /# fail 0\b/, file);
+    }
+  });
+
+  it('the same end-to-end test fails, naming the answer, when the app answers 500', () => {
+    const broken = mkdtempSync(join(tmpdir(), 'wfs-testkit-e2e-broken-'));
+    symlinkSync(join(dir, 'node_modules'), join(broken, 'node_modules'), 'dir');
+    writeFileSync(join(broken, 'package.json'), '{"private":true,"type":"module"}\n');
+    const test = docBlock('workflow.test.mjs');
+    assert.match(test, /res\.writeHead\(200, /);
+    writeFileSync(join(broken, 'workflow.test.mjs'), test.replace(/res\.writeHead\(200, /, 'res.writeHead(500, '));
+    const t = run(process.execPath, ['--test', 'workflow.test.mjs'], broken);
+    assert.equal(t.status, 1, t.out);
+    assert.match(t.out, /# fail 1\b/);
+    assert.match(t.out, /expected: 200\n\s+actual: 500\n/);
+  });
+
+  it("docs/testkit.md's end-to-end test passes under Jest as the document says (its first line left out)", () => {
+    const jestDir = runnerFolder('jest', ['jest@30']);
+    writeFileSync(join(jestDir, 'jest.config.mjs'), docBlock('jest.config.mjs'));
+    writeFileSync(join(jestDir, 'workflow.jest.test.mjs'), endToEndTest([], 1));
+    const t = run('sh', ['-c', `${jestCommand()} workflow.jest.test.mjs`], jestDir);
+    assert.equal(t.status, 0, t.out);
+    assert.match(t.out, /Tests: +1 passed, 1 total/);
+  });
+
+  it("docs/testkit.md's end-to-end test passes under Vitest 3 as the document says (test from vitest)", () => {
+    const vitestDir = runnerFolder('vitest', ['vitest@3']);
+    writeFileSync(join(vitestDir, 'workflow.vitest.test.mjs'), endToEndTest(variantBlock('workflow.vitest.test.mjs')));
+    const doc = readFileSync(join(ROOT, 'docs/testkit.md'), 'utf8');
+    assert.match(doc, /Run that one with `npx vitest run`/);
+    const t = run('npx', ['vitest', 'run'], vitestDir);
+    assert.equal(t.status, 0, t.out);
+    assert.match(t.out, /Tests +1 passed \(1\)/);
   });
 });

@@ -2,8 +2,6 @@
 // A sandbox on a fixed port keeps its key and secret across restarts (sandboxState.ts), so the same secret registers
 // this receiver again. Each change is one line: {"event":"sandbox-registered","sandbox":…,"url":…,"message":…} when
 // registered again, a warning when the sandbox stops answering or refuses.
-import { TransportError } from '../../core/http';
-import { RegistrationWatch } from '../../core/receiver';
 import type { SandboxControlClient } from '../../core/sandbox';
 import type { Clock } from '../../core/time';
 import type { CliIO } from '../output';
@@ -15,14 +13,7 @@ export function watchSandboxRegistration(
   clock: Clock,
   emit: CliIO['emit'],
 ): () => void {
-  const watch = new RegistrationWatch({
-    clock,
-    url: receiverUrl,
-    name: `the sandbox at ${client.baseUrl}`,
-    registered: () => client.webhooks(),
-    register: async (url) => void (await client.addWebhook(url)),
-    isUnreachable: (err) => err instanceof TransportError,
-  });
+  const watch = client.registrationWatch(receiverUrl, clock);
   watch.on('registered', (message) =>
     emit({ event: 'sandbox-registered', sandbox: client.baseUrl, url: receiverUrl, message }),
   );

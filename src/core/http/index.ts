@@ -7,7 +7,7 @@ export { isEveryInterface } from './everyInterface';
 export { ListenError, listenOn } from './listenError';
 export { isLoopbackHost, testEndpointIsLocal } from './loopback';
 export { type BaseUrlNames, pathNotServedAdvice } from './pathNotServed';
-export { joinUrl } from './paths';
+export { joinUrl, SIGN_IN_PATH, startWorkflowUrl } from './paths';
 export {
   checkProxySettings,
   ProxyConfigError,

@@ -8,4 +8,3 @@ export {
   type PublicAddressProvider,
 } from './publicAddressProvider';
 export { type PublicPathChange, type PublicPathCheckOptions } from './publicPathRun';
-export { RegistrationWatch } from './registrationWatch';

@@ -1,7 +1,9 @@
 // A running sandbox (embedded or `wfs sandbox`) driven through its /sandbox/ control API: the audit's and `wfs sign`'s
 // signing issuer, the trust of `wfs listen --trust-sandbox` and the addresses it sends workflow events to, faults.
-import { httpRequest } from '../http/request';
+import { httpRequest, TransportError } from '../http/request';
 import type { EndpointRegistration } from '../receiver/ReceiverSession';
+import { RegistrationWatch } from '../receiver/registrationWatch';
+import type { Clock } from '../time/clock';
 import { joinUrl } from '../http/paths';
 import { isLoopbackHost } from '../http/loopback';
 import { SANDBOX_SECRET_HEADER } from '../sandbox/sandboxAccess';
@@ -156,6 +158,19 @@ export class SandboxControlClient implements AuditIssuer {
       register: async (url) => void (await this.addWebhook(url)),
       unregister: async (url) => void (await this.removeWebhook(url)),
     };
+  }
+
+  /** Keeps `url` registered while this sandbox restarts (wfs listen --trust-sandbox, the test kit's receiver): not
+   * started; its events say each change. */
+  registrationWatch(url: string, clock: Clock): RegistrationWatch {
+    return new RegistrationWatch({
+      clock,
+      url,
+      name: `the sandbox at ${this.baseUrl}`,
+      registered: () => this.webhooks(),
+      register: async (u) => void (await this.addWebhook(u)),
+      isUnreachable: (err) => err instanceof TransportError,
+    });
   }
 
   async webhooks(): Promise<string[]> {

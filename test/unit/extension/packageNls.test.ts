@@ -12,6 +12,8 @@
 // Not user-facing: ids, when clauses, groups, icons, regexps, paths, enum values, defaults, and the language model
 // tools' modelDescription and inputSchema (read by the model, English like the MCP tools).
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { readJson } from '../helpers/localizedManifest';
 
 const SCHEMA_TEXT = new Set([
@@ -91,6 +93,13 @@ describe('package.json contributes: user-facing strings are %key% of package.nls
     assert.deepEqual(missing, [], 'add these keys to package.nls.json');
     const unused = Object.keys(nls).filter((k) => !used.has(k));
     assert.deepEqual(unused, [], 'remove these keys from package.nls.json (nothing in package.json names them)');
+  });
+
+  it('the .vsix ships the English strings: package.nls.json and the l10n bundle package.json names', () => {
+    const ignore = readFileSync(join(__dirname, '../../../../.vscodeignore'), 'utf8');
+    assert.match(ignore, /^!package\.nls\.json$/m);
+    assert.equal((manifest as { l10n?: string }).l10n, './l10n');
+    assert.match(ignore, /^!l10n\/bundle\.l10n\.json$/m);
   });
 
   it('a %key% appears only where a person reads it (ids, when clauses and values stay literal)', () => {

@@ -12,7 +12,7 @@ export class SettingError extends Error {
     message: string,
   ) {
     super(message);
-    this.name = vscode.l10n.t('SettingError');
+    this.name = 'SettingError';
   }
 }
 

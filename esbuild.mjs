@@ -49,6 +49,27 @@ await esbuild.build({
   outdir: 'dist',
   external: ['vscode'],
 });
+// The extension's l10n bundle: every vscode.l10n.t message of src/extension, exported by @vscode/l10n-dev into
+// l10n/bundle.l10n.json (package.json "l10n"), which the .vsix ships and translators start from. The export parses
+// every file (some seconds): a test build skips it while the bundle is newer than every source file.
+function l10nBundleCurrent() {
+  const bundle = 'l10n/bundle.l10n.json';
+  try {
+    const made = statSync(bundle).mtimeMs;
+    return filesUnder('src/extension', '.ts').every((f) => statSync(f).mtimeMs < made);
+  } catch {
+    return false;
+  }
+}
+if (!(withTests && !production && l10nBundleCurrent())) {
+  const { getL10nJson } = await import('@vscode/l10n-dev');
+  const sources = filesUnder('src/extension', '.ts').map((f) => ({
+    contents: readFileSync(f, 'utf8'),
+    extension: '.ts',
+  }));
+  mkdirSync('l10n', { recursive: true });
+  writeFileSync('l10n/bundle.l10n.json', JSON.stringify(await getL10nJson(sources), null, 2) + '\n');
+}
 // The CLI: dist/cli.js is src/cli/bin.ts, main.ts and what `wfs --help` needs, as CommonJS (a `bin` may not be an ES
 // module), so help and the version read a few dozen KiB. Each command and runCommand.ts is an entry of an ES module
 // build split at every import() into dist/wfs/: main.ts and commandList.ts import them from there when a command

@@ -216,7 +216,7 @@ async function revealWorkflowByRunId(
     );
     return w.workflowId;
   }
-  void vscode.window.showInformationMessage(`No workflow in the explorer has runId ${runId}.`);
+  void vscode.window.showInformationMessage(vscode.l10n.t('No workflow in the explorer has runId {0}.', runId));
   return undefined;
 }
 

@@ -34,7 +34,7 @@ export class ProxyRouting extends Disposable {
     } catch (err) {
       this.output.error(`${(err as Error).message}; requests go without a proxy`);
       void vscode.window.showWarningMessage(
-        `Workflow Service: ${(err as Error).message}. Requests go without a proxy until it is fixed.`,
+        vscode.l10n.t('Workflow Service: {0}. Requests go without a proxy until it is fixed.', (err as Error).message),
       );
     }
     setDefaultDispatcher(next);

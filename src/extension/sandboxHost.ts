@@ -117,12 +117,15 @@ export class SandboxHost extends Disposable {
   async startWithUi(): Promise<SandboxInfo | undefined> {
     try {
       const info = await this.ensureStarted();
-      void vscode.window.showInformationMessage(`Workflow Service sandbox running at ${info.baseUrl}`);
+      void vscode.window.showInformationMessage(vscode.l10n.t('Workflow Service sandbox running at {0}', info.baseUrl));
       return info;
     } catch (err) {
       this.output.error(`Sandbox failed to start: ${(err as Error).message}`);
       void vscode.window
-        .showErrorMessage(`The sandbox could not start: ${(err as Error).message}`, 'Show Log')
+        .showErrorMessage(
+          vscode.l10n.t('The sandbox could not start: {0}', (err as Error).message),
+          vscode.l10n.t('Show Log'),
+        )
         .then((a) => a && this.output.show());
       return undefined;
     }

@@ -13,7 +13,8 @@ import type { ExtensionLog } from './log/extensionLog';
 import type { ReceiverHost } from './receiver/receiverHost';
 import type { SandboxHost } from './sandboxHost';
 
-const COPY = 'Copy JWKS URL';
+/** The button label, in the display language (read when shown: the bundle is loaded by then). */
+const copyLabel = (): string => vscode.l10n.t('Copy JWKS URL');
 
 export class SandboxSigning extends Disposable {
   /** The notice before the first sandbox-signed send to an app was shown in this window. */
@@ -108,8 +109,8 @@ export class SandboxSigning extends Disposable {
     this.appNoticeShown = true;
     const text = `What the editor sends to your app is signed with the sandbox's key, not ${env}'s. For development, your app must trust issuer ${info.issuer} with key set ${info.jwksUrl} (audience ${info.audience}), served while the sandbox runs in this window.`;
     this.output.info(text);
-    void Promise.resolve(vscode.window.showInformationMessage(text, COPY)).then((a) =>
-      a === COPY ? this.copyJwksUrl() : undefined,
+    void Promise.resolve(vscode.window.showInformationMessage(text, copyLabel())).then((a) =>
+      a !== undefined ? this.copyJwksUrl() : undefined,
     );
   }
 
@@ -121,8 +122,8 @@ export class SandboxSigning extends Disposable {
     if (!info) return;
     const text = `${url} answered ${status}. The delivery was signed with the sandbox's key (issuer ${info.issuer}, key set ${info.jwksUrl}), not ${env}'s: if your app trusts only ${env}'s issuers, that may be why.`;
     this.output.warn(text);
-    void Promise.resolve(vscode.window.showWarningMessage(text, COPY)).then((a) =>
-      a === COPY ? this.copyJwksUrl() : undefined,
+    void Promise.resolve(vscode.window.showWarningMessage(text, copyLabel())).then((a) =>
+      a !== undefined ? this.copyJwksUrl() : undefined,
     );
   }
 

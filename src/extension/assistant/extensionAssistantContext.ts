@@ -29,8 +29,6 @@ import type { Services } from '../services';
 import { restrictedModeRefusal } from '../trust/restrictedMode';
 import { COMMANDS } from '../commandIds';
 
-const START_BILLED = 'Start (Billed)';
-
 /** The workflow a tracked one stands for: the service's own, when the explorer kept its envelope. */
 function workflowOf(t: TrackedWorkflow): Workflow {
   return (
@@ -229,10 +227,10 @@ export class ExtensionAssistantContext implements AssistantContext {
           modal: true,
           detail: vscode.l10n.t('{0}\n\nOnly you can confirm it: the assistant cannot.', question),
         },
-        START_BILLED,
+        vscode.l10n.t('Start (Billed)'),
       ),
     ).catch(() => undefined);
-    return answer === START_BILLED;
+    return answer === vscode.l10n.t('Start (Billed)');
   }
 
   /** A modal naming the address, always: the assistant named it, not the user. */

@@ -10,7 +10,6 @@ import { TOOLKIT_VERSION } from '../../core';
 import type { Services } from '../services';
 
 const MCP_PROVIDER_ID = 'wfs.mcpServer';
-const MCP_SERVER_LABEL = 'Workflow Service (wfs mcp)';
 
 /** The server as VS Code lists it: what to run, without any secret. */
 export function mcpServerDefinition(s: Services, extensionUri: vscode.Uri): vscode.McpStdioServerDefinition {
@@ -37,7 +36,7 @@ export function mcpServerDefinition(s: Services, extensionUri: vscode.Uri): vsco
   }
   const workspace = vscode.workspace.workspaceFolders?.find((f) => f.uri.scheme === 'file')?.uri;
   const definition = new vscode.McpStdioServerDefinition(
-    MCP_SERVER_LABEL,
+    vscode.l10n.t('Workflow Service (wfs mcp)'),
     process.execPath,
     args,
     env,

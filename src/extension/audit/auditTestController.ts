@@ -27,7 +27,7 @@ export class AuditTestController extends Disposable {
         this.controller.items.add(group);
       }
       const item = this.controller.createTestItem(c.id, c.title);
-      item.description = `expects ${c.expectStatus}`;
+      item.description = vscode.l10n.t('expects {0}', c.expectStatus);
       group.children.add(item);
     }
     this.controller.createRunProfile(

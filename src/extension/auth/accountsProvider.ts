@@ -9,7 +9,6 @@ import type { EnvironmentRegistry } from '../environments/environmentRegistry';
 import type { AuthService } from './authService';
 
 const AUTH_PROVIDER_ID = 'wfs';
-const AUTH_PROVIDER_LABEL = 'Workflow Service';
 
 const sessionId = (envName: string) => `wfs:${envName}`;
 
@@ -28,7 +27,7 @@ export class AccountsProvider extends Disposable implements vscode.Authenticatio
     super();
     this.registerAll(
       auth.onDidChange((envName) => void this.announce(envName)),
-      vscode.authentication.registerAuthenticationProvider(AUTH_PROVIDER_ID, AUTH_PROVIDER_LABEL, this, {
+      vscode.authentication.registerAuthenticationProvider(AUTH_PROVIDER_ID, vscode.l10n.t('Workflow Service'), this, {
         supportsMultipleAccounts: true,
       }),
     );

@@ -164,7 +164,7 @@ export class AuthService extends Disposable implements EnvironmentFollower {
     const key = `${env.name}:${f.operation}`;
     if (this.warnedStorage.has(key)) return;
     this.warnedStorage.add(key);
-    void vscode.window.showWarningMessage(text, 'Show Log').then((a) => a && this.output.show());
+    void vscode.window.showWarningMessage(text, vscode.l10n.t('Show Log')).then((a) => a && this.output.show());
   }
 
   private onState(env: Environment, e: TokenStateEvent): void {
@@ -182,8 +182,12 @@ export class AuthService extends Disposable implements EnvironmentFollower {
         const when = new Date(e.refreshExpiresAt!).toLocaleTimeString();
         void vscode.window
           .showWarningMessage(
-            `Your sign-in to ${name} lapses at ${when} (midnight US Eastern). Sign in again to stay signed in.`,
-            'Sign In',
+            vscode.l10n.t(
+              'Your sign-in to {0} lapses at {1} (midnight US Eastern). Sign in again to stay signed in.',
+              name,
+              when,
+            ),
+            vscode.l10n.t('Sign In'),
           )
           .then((a) => a && vscode.commands.executeCommand(COMMANDS.signIn, { environment: name }));
       });
@@ -191,8 +195,8 @@ export class AuthService extends Disposable implements EnvironmentFollower {
     if (e.state === 'expired')
       void vscode.window
         .showWarningMessage(
-          `Your sign-in to ${name} has lapsed (midnight US Eastern). Sign in again to go on.`,
-          'Sign In',
+          vscode.l10n.t('Your sign-in to {0} has lapsed (midnight US Eastern). Sign in again to go on.', name),
+          vscode.l10n.t('Sign In'),
         )
         .then((a) => a && vscode.commands.executeCommand(COMMANDS.signIn, { environment: name }));
   }
@@ -203,7 +207,7 @@ export class AuthService extends Disposable implements EnvironmentFollower {
     const refusal = restrictedModeRefusal('sign-in', name, vscode.workspace.isTrusted);
     if (refusal) {
       void vscode.window
-        .showWarningMessage(refusal, 'Manage Workspace Trust')
+        .showWarningMessage(refusal, vscode.l10n.t('Manage Workspace Trust'))
         .then((a) => a && vscode.commands.executeCommand('workbench.trust.manage'));
       return false;
     }
@@ -212,7 +216,10 @@ export class AuthService extends Disposable implements EnvironmentFollower {
     const manager = env && (await this.manager(env));
     if (!manager || !env) {
       void vscode.window
-        .showErrorMessage(`There is no environment "${name}": add it to the wfs.environments setting.`, 'Open Settings')
+        .showErrorMessage(
+          vscode.l10n.t('There is no environment "{0}": add it to the wfs.environments setting.', name),
+          vscode.l10n.t('Open Settings'),
+        )
         .then((a) => {
           if (a) void vscode.commands.executeCommand('workbench.action.openSettings', SETTINGS.environments);
         });
@@ -223,8 +230,8 @@ export class AuthService extends Disposable implements EnvironmentFollower {
     const username =
       args.username ??
       (await vscode.window.showInputBox({
-        title: `Sign in to ${name} (1/${steps})`,
-        prompt: isSandbox ? 'Username (the sandbox user is "demo")' : 'Username',
+        title: vscode.l10n.t('Sign in to {0} (1/{1})', name, steps),
+        prompt: isSandbox ? vscode.l10n.t('Username (the sandbox user is "demo")') : vscode.l10n.t('Username'),
         value: isSandbox ? info?.username : manager.current?.username,
         ignoreFocusOut: true,
         validateInput: (v) => (v.trim() ? undefined : 'A username is required'),
@@ -233,8 +240,10 @@ export class AuthService extends Disposable implements EnvironmentFollower {
     const password =
       args.password ??
       (await vscode.window.showInputBox({
-        title: `Sign in to ${name} (2/${steps})`,
-        prompt: isSandbox ? `Password (the sandbox password is "${info?.password}")` : `Password for ${username}`,
+        title: vscode.l10n.t('Sign in to {0} (2/{1})', name, steps),
+        prompt: isSandbox
+          ? vscode.l10n.t('Password (the sandbox password is "{0}")', info?.password ?? '')
+          : vscode.l10n.t('Password for {0}', username),
         password: true,
         ignoreFocusOut: true,
       }));
@@ -242,8 +251,8 @@ export class AuthService extends Disposable implements EnvironmentFollower {
     let userAlias = args.userAlias ?? (isSandbox || args.username ? undefined : env.userAlias);
     if (!isSandbox && args.username === undefined) {
       const alias = await vscode.window.showInputBox({
-        title: `Sign in to ${name} (3/3)`,
-        prompt: 'User alias (optional: act on behalf of another user; leave empty for none)',
+        title: vscode.l10n.t('Sign in to {0} (3/3)', name),
+        prompt: vscode.l10n.t('User alias (optional: act on behalf of another user; leave empty for none)'),
         value: env.userAlias ?? '',
         ignoreFocusOut: true,
       });
@@ -252,7 +261,7 @@ export class AuthService extends Disposable implements EnvironmentFollower {
     }
     try {
       await vscode.window.withProgress(
-        { location: vscode.ProgressLocation.Notification, title: `Signing in to ${name}…` },
+        { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Signing in to {0}…', name) },
         () => manager.signIn({ username: username.trim(), password, userAlias }),
       );
     } catch (err) {
@@ -288,7 +297,7 @@ export class AuthService extends Disposable implements EnvironmentFollower {
     const text = `Signed out of ${name}: ${failures.join('; ')}.`;
     this.output.error(text);
     void vscode.window
-      .showErrorMessage(text, 'Sign Out Again')
+      .showErrorMessage(text, vscode.l10n.t('Sign Out Again'))
       .then((a) => a && vscode.commands.executeCommand(COMMANDS.signOut, name));
   }
 

@@ -27,8 +27,8 @@ async function switchEnvironment(s: Services, name?: string): Promise<string | u
       description:
         n === SANDBOX_ENVIRONMENT
           ? c
-            ? `built-in sandbox · ${c.baseUrl}`
-            : 'built-in sandbox · not started'
+            ? vscode.l10n.t('built-in sandbox · {0}', c.baseUrl)
+            : vscode.l10n.t('built-in sandbox · not started')
           : c?.baseUrl,
       run: () => s.environments.select(n),
     };
@@ -36,25 +36,25 @@ async function switchEnvironment(s: Services, name?: string): Promise<string | u
   items.push({ label: '', kind: vscode.QuickPickItemKind.Separator, run: async () => undefined });
   if (signedIn)
     items.push({
-      label: `$(sign-out) Sign Out of ${current}`,
+      label: vscode.l10n.t('$(sign-out) Sign Out of {0}', current),
       description: tm?.current?.username,
       run: () => s.auth.signOut(current),
     });
   else
     items.push({
-      label: `$(sign-in) Sign In to ${current}…`,
+      label: vscode.l10n.t('$(sign-in) Sign In to {0}…', current),
       run: () => vscode.commands.executeCommand(COMMANDS.signIn),
     });
   if (current === SANDBOX_ENVIRONMENT && !s.sandbox.info)
-    items.push({ label: '$(play) Start Sandbox', run: () => s.sandbox.startWithUi() });
+    items.push({ label: vscode.l10n.t('$(play) Start Sandbox'), run: () => s.sandbox.startWithUi() });
   items.push({
-    label: '$(settings-gear) Configure Environments…',
+    label: vscode.l10n.t('$(settings-gear) Configure Environments…'),
     description: SETTINGS.environments,
     run: () => vscode.commands.executeCommand('workbench.action.openSettings', SETTINGS.environments),
   });
   const pick = await vscode.window.showQuickPick(items, {
-    title: 'Workflow Service: Environment',
-    placeHolder: `Current: ${current}`,
+    title: vscode.l10n.t('Workflow Service: Environment'),
+    placeHolder: vscode.l10n.t('Current: {0}', current),
   });
   await pick?.run();
   return s.environments.currentName;

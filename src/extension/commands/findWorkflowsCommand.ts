@@ -26,8 +26,8 @@ export async function findWorkflows(s: Services, args: FindWorkflowsArgs): Promi
   const correlationId =
     args.correlationId ??
     (await pickOrType<string>({
-      title: `Find Workflows on ${env.name}: correlationId`,
-      placeholder: 'Type a correlationId, or pick one of your starts',
+      title: vscode.l10n.t('Find Workflows on {0}: correlationId', env.name),
+      placeholder: vscode.l10n.t('Type a correlationId, or pick one of your starts'),
       items: recent.map((w) => ({
         label: w.correlationId,
         description: `${w.product.service} / ${w.product.model} · ${w.sessionId}`,
@@ -35,7 +35,7 @@ export async function findWorkflows(s: Services, args: FindWorkflowsArgs): Promi
       })),
       fromText: (text) =>
         text.trim()
-          ? { label: text.trim(), description: 'search for this correlationId', value: text.trim() }
+          ? { label: text.trim(), description: vscode.l10n.t('search for this correlationId'), value: text.trim() }
           : undefined,
     }));
   if (!correlationId) return undefined;
@@ -44,13 +44,18 @@ export async function findWorkflows(s: Services, args: FindWorkflowsArgs): Promi
     const { found, searched, copied } = await vscode.window.withProgress(
       {
         location: vscode.ProgressLocation.Notification,
-        title: `Searching ${env.name} for correlationId ${correlationId}…`,
+        title: vscode.l10n.t('Searching {0} for correlationId {1}…', env.name, correlationId),
       },
       () => findByCorrelationId((id) => s.workflows.find(env, id), correlationId),
     );
     if (found.length === 0)
       void vscode.window.showInformationMessage(
-        `${env.name} holds no workflow with correlationId ${correlationId}${copied !== undefined ? `, nor with ${copied}` : ''}.`,
+        vscode.l10n.t(
+          '{0} holds no workflow with correlationId {1}{2}.',
+          env.name,
+          correlationId,
+          copied !== undefined ? vscode.l10n.t(', nor with {0}', copied) : '',
+        ),
       );
     else {
       const list = found
@@ -61,7 +66,14 @@ export async function findWorkflows(s: Services, args: FindWorkflowsArgs): Promi
           ? ''
           : `No workflow carries the correlationId as typed (${JSON.stringify(correlationId)}), but without the quotes or spaces copying added, `;
       void vscode.window.showInformationMessage(
-        `${asTyped}${env.name} holds ${found.length === 1 ? 'one workflow' : `${found.length} workflows`} with correlationId ${searched}: ${list}. Added to the explorer.`,
+        vscode.l10n.t(
+          '{0}{1} holds {2} with correlationId {3}: {4}. Added to the explorer.',
+          asTyped,
+          env.name,
+          found.length === 1 ? vscode.l10n.t('one workflow') : vscode.l10n.t('{0} workflows', found.length),
+          searched,
+          list,
+        ),
       );
       void vscode.commands.executeCommand(COMMANDS.revealWorkflowByRunId, found[0]!.runId);
     }

@@ -25,11 +25,14 @@ export function registerReceiverCommands(s: Services): vscode.Disposable[] {
       const info = s.receiver.info;
       if (!info)
         return void vscode.window
-          .showInformationMessage('The webhook receiver is not running.', 'Start Receiver')
-          .then((a) => a && startReceiver(s));
+          .showInformationMessage(
+            vscode.l10n.t('The webhook receiver is not running.'),
+            vscode.l10n.t('Start Receiver'),
+          )
+          .then((a) => (a ? startReceiver(s) : undefined));
       const url = which === 'local' || !info.publicUrl ? info.localUrl : info.publicUrl;
       await vscode.env.clipboard.writeText(url);
-      vscode.window.setStatusBarMessage(`Copied ${url}`, 3000);
+      vscode.window.setStatusBarMessage(vscode.l10n.t('Copied {0}', url), 3000);
       return url;
     }),
   ];
@@ -38,18 +41,34 @@ export function registerReceiverCommands(s: Services): vscode.Disposable[] {
 async function startReceiver(s: Services): Promise<ReceiverInfo | undefined> {
   try {
     const info = await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: 'Starting the webhook receiver…' },
+      { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Starting the webhook receiver…') },
       () => s.receiver.start(),
     );
-    const buttons = info.publicUrl ? ['Copy Public URL', 'Copy Local URL'] : ['Copy Local URL'];
+    const buttons = info.publicUrl
+      ? [vscode.l10n.t('Copy Public URL'), vscode.l10n.t('Copy Local URL')]
+      : [vscode.l10n.t('Copy Local URL')];
     void vscode.window
       .showInformationMessage(
-        `Webhook receiver at ${info.localUrl}${info.publicUrl ? ` — public ${info.publicUrl}` : ` (loopback only: ${info.publicNote ?? 'the sandbox reaches it directly'})`}${movedNote(s, info)}`,
+        vscode.l10n.t(
+          'Webhook receiver at {0}{1}{2}',
+          info.localUrl,
+          info.publicUrl
+            ? vscode.l10n.t(' — public {0}', info.publicUrl)
+            : vscode.l10n.t(
+                ' (loopback only: {0})',
+                info.publicNote ?? vscode.l10n.t('the sandbox reaches it directly'),
+              ),
+          movedNote(s, info),
+        ),
         ...buttons,
       )
       .then(
         (a) =>
-          a && vscode.commands.executeCommand(COMMANDS.copyReceiverUrl, a === 'Copy Local URL' ? 'local' : 'public'),
+          a &&
+          vscode.commands.executeCommand(
+            COMMANDS.copyReceiverUrl,
+            a === vscode.l10n.t('Copy Local URL') ? 'local' : 'public',
+          ),
       );
     return info;
   } catch (err) {
@@ -59,25 +78,32 @@ async function startReceiver(s: Services): Promise<ReceiverInfo | undefined> {
       s.output.warn(err.message);
       const setting = err.setting;
       void vscode.window
-        .showWarningMessage(err.message, ...(setting ? ['Open Settings'] : []), 'Choose Address Source', 'Show Log')
+        .showWarningMessage(
+          err.message,
+          ...(setting ? [vscode.l10n.t('Open Settings')] : []),
+          vscode.l10n.t('Choose Address Source'),
+          vscode.l10n.t('Show Log'),
+        )
         .then((a) => {
-          if (a === 'Open Settings') void vscode.commands.executeCommand('workbench.action.openSettings', setting);
-          else if (a === 'Choose Address Source') void vscode.commands.executeCommand(COMMANDS.choosePublicAddress);
-          else if (a === 'Show Log') s.output.show();
+          if (a === vscode.l10n.t('Open Settings'))
+            void vscode.commands.executeCommand('workbench.action.openSettings', setting);
+          else if (a === vscode.l10n.t('Choose Address Source'))
+            void vscode.commands.executeCommand(COMMANDS.choosePublicAddress);
+          else if (a === vscode.l10n.t('Show Log')) s.output.show();
         });
     } else if (err instanceof SettingError) {
       // Nothing was started: a setting the receiver needs holds something it cannot use.
       const message = `The webhook receiver could not start: ${err.message}.`;
       s.output.error(message);
       void vscode.window
-        .showErrorMessage(message, 'Open Settings')
+        .showErrorMessage(message, vscode.l10n.t('Open Settings'))
         .then((a) => a && vscode.commands.executeCommand('workbench.action.openSettings', err.setting));
     } else if (err instanceof ListenError) {
       // The port is the user's setting: say so, and open it.
       const message = `The webhook receiver could not start: ${err.message} (wfs.receiver.port is ${err.port}).`;
       s.output.error(message);
       void vscode.window
-        .showErrorMessage(message, 'Open Settings')
+        .showErrorMessage(message, vscode.l10n.t('Open Settings'))
         .then((a) => a && vscode.commands.executeCommand('workbench.action.openSettings', SETTINGS.receiverPort));
     } else void showError(s.output, 'Start receiver', err);
     return s.receiver.info;
@@ -101,20 +127,27 @@ function movedNote(s: Services, info: ReceiverInfo): string {
 
 const SOURCE_ITEMS: Record<PublicAddressSource, { label: string; detail: string }> = {
   vscode: {
-    label: "VS Code's port forwarding",
-    detail:
+    label: vscode.l10n.t("VS Code's port forwarding"),
+    detail: vscode.l10n.t(
       'Under remote development (SSH, WSL, containers, Codespaces, code-server) the forwarded address reaches the receiver; in Codespaces make the port public.',
+    ),
   },
   url: {
-    label: 'A URL of your own',
-    detail: 'ngrok, cloudflared, a dev tunnel or a reverse proxy forwarding to a fixed wfs.receiver.port.',
+    label: vscode.l10n.t('A URL of your own'),
+    detail: vscode.l10n.t(
+      'ngrok, cloudflared, a dev tunnel or a reverse proxy forwarding to a fixed wfs.receiver.port.',
+    ),
   },
   localtunnel: {
-    label: 'localtunnel',
-    detail:
+    label: vscode.l10n.t('localtunnel'),
+    detail: vscode.l10n.t(
       'A relay run by volunteers, unencrypted to this machine; asked once per real environment; never for the Sandbox.',
+    ),
   },
-  none: { label: 'None', detail: 'Loopback only: the sandbox reaches it; the real service does not.' },
+  none: {
+    label: vscode.l10n.t('None'),
+    detail: vscode.l10n.t('Loopback only: the sandbox reaches it; the real service does not.'),
+  },
 };
 
 /** Sets wfs.receiver.publicAddress (user settings) from a pick, asks for the URL when "url" is chosen. */
@@ -123,15 +156,15 @@ async function choosePublicAddress(s: Services): Promise<PublicAddressSource | u
   const pick = await vscode.window.showQuickPick(
     (['vscode', 'url', 'localtunnel', 'none'] as const).map((source) => ({
       ...SOURCE_ITEMS[source],
-      description: source === current ? `${source} (current)` : source,
+      description: source === current ? vscode.l10n.t('{0} (current)', source) : source,
       source,
     })),
-    { title: 'Where the webhook receiver gets its public address', ignoreFocusOut: true },
+    { title: vscode.l10n.t('Where the webhook receiver gets its public address'), ignoreFocusOut: true },
   );
   if (!pick || !PUBLIC_ADDRESS_SOURCES.includes(pick.source)) return undefined;
   if (pick.source === 'url') {
     const url = await vscode.window.showInputBox({
-      title: 'The public URL your tunnel or proxy serves (it forwards to wfs.receiver.port)',
+      title: vscode.l10n.t('The public URL your tunnel or proxy serves (it forwards to wfs.receiver.port)'),
       value: setting('receiverPublicUrl'),
       ignoreFocusOut: true,
       validateInput: publicUrlInputProblem,
@@ -144,8 +177,11 @@ async function choosePublicAddress(s: Services): Promise<PublicAddressSource | u
   await s.receiver.settings.update('receiverPublicAddress', pick.source);
   void vscode.window
     .showInformationMessage(
-      `The receiver's public address now comes from: ${SOURCE_ITEMS[pick.source].label}. Restart the receiver to use it.`,
-      'Restart Receiver',
+      vscode.l10n.t(
+        "The receiver's public address now comes from: {0}. Restart the receiver to use it.",
+        SOURCE_ITEMS[pick.source].label,
+      ),
+      vscode.l10n.t('Restart Receiver'),
     )
     .then(async (a) => {
       if (!a) return;
@@ -183,21 +219,26 @@ async function testPublicAddressCommand(s: Services, timeoutMs?: number): Promis
     const r = await vscode.window.withProgress(
       {
         location: vscode.ProgressLocation.Notification,
-        title: 'Sending a signed delivery through the public address…',
+        title: vscode.l10n.t('Sending a signed delivery through the public address…'),
       },
       () => s.receiver.testPublicAddress(timeoutMs),
     );
-    if (r.ok) void vscode.window.showInformationMessage(`Public address works: ${r.detail}.`);
+    if (r.ok) void vscode.window.showInformationMessage(vscode.l10n.t('Public address works: {0}.', r.detail));
     else
       void vscode.window
         .showWarningMessage(
-          `Public address test failed at ${HOP_NAMES[r.failedHop ?? ''] ?? r.failedHop}: ${r.detail}.`,
-          'Choose Address Source',
-          'Show Log',
+          vscode.l10n.t(
+            'Public address test failed at {0}: {1}.',
+            HOP_NAMES[r.failedHop ?? ''] ?? r.failedHop,
+            r.detail,
+          ),
+          vscode.l10n.t('Choose Address Source'),
+          vscode.l10n.t('Show Log'),
         )
         .then((a) => {
-          if (a === 'Choose Address Source') void vscode.commands.executeCommand(COMMANDS.choosePublicAddress);
-          else if (a === 'Show Log') s.output.show();
+          if (a === vscode.l10n.t('Choose Address Source'))
+            void vscode.commands.executeCommand(COMMANDS.choosePublicAddress);
+          else if (a === vscode.l10n.t('Show Log')) s.output.show();
         });
     return r;
   } catch (err) {

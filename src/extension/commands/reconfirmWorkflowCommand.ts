@@ -16,10 +16,10 @@ export async function reconfirmWorkflow(s: Services, node?: WorkflowNode): Promi
   const earlierRunId = w.runId;
   try {
     const r = await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: `Reconfirming ${w.workflowId}…` },
+      { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Reconfirming {0}…', w.workflowId) },
       () => s.workflows.reconfirm(env, w.workflowId),
     );
-    void vscode.window.showInformationMessage(`Reconfirmed ${w.workflowId}: ${r.status}.`);
+    void vscode.window.showInformationMessage(vscode.l10n.t('Reconfirmed {0}: {1}.', w.workflowId, r.status));
     return r;
   } catch (err) {
     if (err instanceof TransportError && err.mayHaveBeenSent)
@@ -49,7 +49,7 @@ async function afterLostReconfirm(
     const message = `The reconfirm's answer was lost (${err.message}), and ${workflowId} could not be read to see whether it took place (${(readErr as Error).message}). It may have been reconfirmed and billed: refresh the workflow (a new runId means it was) before reconfirming again.`;
     s.output.error(message);
     void vscode.window
-      .showErrorMessage(message, 'Refresh Workflow')
+      .showErrorMessage(message, vscode.l10n.t('Refresh Workflow'))
       .then(
         (a) => a && vscode.commands.executeCommand(COMMANDS.refreshWorkflow, { kind: 'workflow', env, workflowId }),
       );
@@ -57,13 +57,25 @@ async function afterLostReconfirm(
   }
   if (now.runId !== earlierRunId) {
     void vscode.window.showInformationMessage(
-      `The reconfirm's answer was lost (${err.message}), but ${workflowId} shows a new run (${now.runId}): it was reconfirmed.`,
+      vscode.l10n.t(
+        "The reconfirm's answer was lost ({0}), but {1} shows a new run ({2}): it was reconfirmed.",
+        err.message,
+        workflowId,
+        now.runId,
+      ),
     );
     return now;
   }
   const again = await vscode.window.showWarningMessage(
-    `The reconfirm's answer was lost (${err.message}), and ${workflowId} still shows its earlier run (${earlierRunId}): it was not reconfirmed. Reconfirm again?`,
-    'Reconfirm Again',
+    vscode.l10n.t(
+      "The reconfirm's answer was lost ({0}), and {1} still shows its earlier run ({2}): it was not reconfirmed. Reconfirm again?",
+      err.message,
+      workflowId,
+      earlierRunId,
+    ),
+    vscode.l10n.t('Reconfirm Again'),
   );
-  return again === 'Reconfirm Again' ? reconfirmWorkflow(s, { kind: 'workflow', env, workflowId }) : undefined;
+  return again === vscode.l10n.t('Reconfirm Again')
+    ? reconfirmWorkflow(s, { kind: 'workflow', env, workflowId })
+    : undefined;
 }

@@ -27,28 +27,34 @@ async function addSession(s: Services, given?: string): Promise<string | undefin
     // The sandbox's seeded sessions are offered; any other id can be typed.
     const suggestions = info ? [info.sessions.staged, info.sessions.empty].filter((id) => !known.has(id)) : [];
     sessionId = await pickOrType<string>({
-      title: `Add a session to ${env.name}`,
-      placeholder: 'Type a session id (sessions are created in your loan system; no endpoint lists them)',
+      title: vscode.l10n.t('Add a session to {0}', env.name),
+      placeholder: vscode.l10n.t(
+        'Type a session id (sessions are created in your loan system; no endpoint lists them)',
+      ),
       items: suggestions.map((id) => ({
         label: id,
         value: id,
         description:
           id === info?.sessions.staged
-            ? 'sandbox: a loan is staged'
-            : 'sandbox: nothing staged (start → 409 SESSION_EMPTY)',
+            ? vscode.l10n.t('sandbox: a loan is staged')
+            : vscode.l10n.t('sandbox: nothing staged (start → 409 SESSION_EMPTY)'),
       })),
       fromText: (text) =>
-        text.trim() ? { label: text.trim(), value: text.trim(), description: 'add this session id' } : undefined,
+        text.trim()
+          ? { label: text.trim(), value: text.trim(), description: vscode.l10n.t('add this session id') }
+          : undefined,
     });
   }
   sessionId = sessionId?.trim();
   if (!sessionId) return undefined;
   if (sessionId.length > 255 || /[\u0000-\u001f]/.test(sessionId)) {
-    void vscode.window.showErrorMessage('A session id has at most 255 characters and no control characters.');
+    void vscode.window.showErrorMessage(
+      vscode.l10n.t('A session id has at most 255 characters and no control characters.'),
+    );
     return undefined;
   }
   if (!s.workflows.store.addSession(env, sessionId))
-    void vscode.window.showInformationMessage(`${sessionId} is already in the explorer.`);
+    void vscode.window.showInformationMessage(vscode.l10n.t('{0} is already in the explorer.', sessionId));
   else s.output.info(`${env.name}: added session ${sessionId}`);
   return sessionId;
 }

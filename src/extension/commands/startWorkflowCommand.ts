@@ -30,7 +30,7 @@ function allowedInThisWorkspace(action: GuardedAction, envName: string): boolean
   const refusal = restrictedModeRefusal(action, envName, vscode.workspace.isTrusted);
   if (!refusal) return true;
   void vscode.window
-    .showWarningMessage(refusal, 'Manage Workspace Trust')
+    .showWarningMessage(refusal, vscode.l10n.t('Manage Workspace Trust'))
     .then((a) => a && vscode.commands.executeCommand('workbench.trust.manage'));
   return false;
 }
@@ -78,9 +78,10 @@ async function startRequest(
   const correlationId =
     args.correlationId ??
     (await vscode.window.showInputBox({
-      title: 'Start workflow: correlationId',
-      prompt:
+      title: vscode.l10n.t('Start workflow: correlationId'),
+      prompt: vscode.l10n.t(
         'A distinctive id to find this workflow by (Find Workflows), should the answer be lost. The generated one is unique.',
+      ),
       value: suggested,
       ignoreFocusOut: true,
       validateInput: (v) => {
@@ -100,14 +101,22 @@ async function startRequest(
 async function confirmedBilledStart(env: Environment, req: Required<StartWorkflowArgs>): Promise<boolean> {
   const { product, sessionId, correlationId } = req;
   const ok = await vscode.window.showWarningMessage(
-    `Start a billed workflow?`,
+    vscode.l10n.t('Start a billed workflow?'),
     {
       modal: true,
-      detail: `${product.service} / ${product.model} in session ${sessionId} on ${env.name} (${serviceOrigin(env)}).\nThe service bills every workflow it starts.\ncorrelationId: ${correlationId}\n\n(Turn this question off with the setting wfs.confirmBilledStart.)`,
+      detail: vscode.l10n.t(
+        '{0} / {1} in session {2} on {3} ({4}).\nThe service bills every workflow it starts.\ncorrelationId: {5}\n\n(Turn this question off with the setting wfs.confirmBilledStart.)',
+        product.service,
+        product.model,
+        sessionId,
+        env.name,
+        serviceOrigin(env),
+        correlationId,
+      ),
     },
-    'Start (Billed)',
+    vscode.l10n.t('Start (Billed)'),
   );
-  return ok === 'Start (Billed)';
+  return ok === vscode.l10n.t('Start (Billed)');
 }
 
 /** Sends the start under a cancellable progress that says when the service throttles it. */
@@ -120,7 +129,7 @@ function sendStart(
   return vscode.window.withProgress(
     {
       location: vscode.ProgressLocation.Notification,
-      title: `Starting ${product.service} / ${product.model} in ${sessionId}…`,
+      title: vscode.l10n.t('Starting {0} / {1} in {2}…', product.service, product.model, sessionId),
       cancellable: true,
     },
     async (progress, token) => {
@@ -154,7 +163,7 @@ function startFailed(
     // The session itself is unknown there: say which, and offer to drop it from the explorer.
     s.output.error(`Start workflow: ${err.advice}`);
     void vscode.window
-      .showErrorMessage(`Start workflow: ${err.advice}`, 'Remove from Explorer')
+      .showErrorMessage(vscode.l10n.t('Start workflow: {0}', err.advice), vscode.l10n.t('Remove from Explorer'))
       .then((a) => a && s.workflows.removeSession(env, req.sessionId));
     return undefined;
   }
@@ -174,14 +183,22 @@ function renderStart(
     case 'started': {
       const w = outcome.result;
       void vscode.window.showInformationMessage(
-        `Started ${product.service} / ${product.model}: ${w.status} (workflowId ${w.workflowId}). The explorer follows it live.`,
+        vscode.l10n.t(
+          'Started {0} / {1}: {2} (workflowId {3}). The explorer follows it live.',
+          product.service,
+          product.model,
+          w.status,
+          w.workflowId,
+        ),
       );
       return w;
     }
     case 'not-sent':
       s.output.info(`${env.name}: the start (correlationId ${req.correlationId}) was cancelled before it was sent`);
       void vscode.window.showInformationMessage(
-        'The start was cancelled before the service took it: no workflow was started, nothing was billed.',
+        vscode.l10n.t(
+          'The start was cancelled before the service took it: no workflow was started, nothing was billed.',
+        ),
       );
       return undefined;
     case 'outcome-unknown':
@@ -205,7 +222,7 @@ function environmentChangedBeforeStart(
   const message = `${err.env.name} changed ${when} (${environmentChange(err.env, err.now)}): nothing was started or billed. Check the environment, then start again to ${asked ? 'confirm' : 'send'} the start to the address it has now.`;
   s.output.warn(message);
   void vscode.window
-    .showWarningMessage(message, 'Start Again')
+    .showWarningMessage(message, vscode.l10n.t('Start Again'))
     .then((a) => a && vscode.commands.executeCommand(COMMANDS.startWorkflow, args));
   return undefined;
 }
@@ -231,11 +248,11 @@ async function afterCancelledStart(
       ? `${env.name} holds ${found.length === 1 ? `one (workflowId ${found[0]!.workflowId})` : `${found.length}`} with that correlationId: it is in the explorer, to follow and reconfirm there.`
       : 'Find Workflows by that correlationId before starting another.';
   void vscode.window
-    .showWarningMessage(`${cancelled} ${next}`, 'Find Workflows', 'Copy correlationId')
+    .showWarningMessage(`${cancelled} ${next}`, vscode.l10n.t('Find Workflows'), vscode.l10n.t('Copy correlationId'))
     .then(async (a) => {
-      if (a === 'Find Workflows')
+      if (a === vscode.l10n.t('Find Workflows'))
         await vscode.commands.executeCommand(COMMANDS.findWorkflows, { correlationId, environment: env.name });
-      if (a === 'Copy correlationId') await vscode.env.clipboard.writeText(correlationId);
+      if (a === vscode.l10n.t('Copy correlationId')) await vscode.env.clipboard.writeText(correlationId);
     });
   return found[0];
 }
@@ -259,24 +276,32 @@ async function afterLostAnswer(
   }
   if (found.length > 0) {
     void vscode.window.showInformationMessage(
-      `The start's answer was lost (${lost.detail}), but the service holds the workflow with correlationId ${args.correlationId}: it is in the explorer.`,
+      vscode.l10n.t(
+        "The start's answer was lost ({0}), but the service holds the workflow with correlationId {1}: it is in the explorer.",
+        lost.detail,
+        args.correlationId,
+      ),
     );
     return found[0];
   }
   const again = await vscode.window.showWarningMessage(
-    `The start's answer was lost (${lost.detail}), and Find Workflows holds no workflow with correlationId ${args.correlationId}: nothing was started. Start it again?`,
-    'Start Again',
+    vscode.l10n.t(
+      "The start's answer was lost ({0}), and Find Workflows holds no workflow with correlationId {1}: nothing was started. Start it again?",
+      lost.detail,
+      args.correlationId,
+    ),
+    vscode.l10n.t('Start Again'),
   );
   // The same correlationId again: a later search finds whichever start the service kept.
-  return again === 'Start Again' ? startWorkflow(s, args) : undefined;
+  return again === vscode.l10n.t('Start Again') ? startWorkflow(s, args) : undefined;
 }
 
 async function pickSession(s: Services, env: Environment): Promise<string | undefined> {
   const sessions = s.workflows.store.sessions(env);
-  const ADD = '$(add) Add a session…';
+  const ADD = vscode.l10n.t('$(add) Add a session…');
   const pick = await vscode.window.showQuickPick([...sessions.map((id) => ({ label: id })), { label: ADD }], {
-    title: 'Start workflow: session',
-    placeHolder: 'The session whose staged loan the workflow is for',
+    title: vscode.l10n.t('Start workflow: session'),
+    placeHolder: vscode.l10n.t('The session whose staged loan the workflow is for'),
   });
   if (!pick) return undefined;
   if (pick.label === ADD)
@@ -287,14 +312,18 @@ async function pickSession(s: Services, env: Environment): Promise<string | unde
 /** The environment's products, and free text for any other ("Service / Model"). */
 function pickProduct(products: Product[]): Promise<Product | undefined> {
   return pickOrType<Product>({
-    title: 'Start workflow: product',
-    placeholder: 'Choose a product, or type "Service / Model"',
+    title: vscode.l10n.t('Start workflow: product'),
+    placeholder: vscode.l10n.t('Choose a product, or type "Service / Model"'),
     ignoreCase: true,
     items: products.map((p) => ({ label: `${p.service} / ${p.model}`, value: p })),
     fromText: (text) => {
       const m = /^\s*([^/]+?)\s*\/\s*(.+?)\s*$/.exec(text);
       return m
-        ? { label: `${m[1]} / ${m[2]}`, description: 'other product', value: { service: m[1]!, model: m[2]! } }
+        ? {
+            label: `${m[1]} / ${m[2]}`,
+            description: vscode.l10n.t('other product'),
+            value: { service: m[1]!, model: m[2]! },
+          }
         : undefined;
     },
   });

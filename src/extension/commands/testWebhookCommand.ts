@@ -143,19 +143,20 @@ async function askAddress(s: Services, envName: string, serviceIsLocal: boolean)
   let receiver = s.receiver.info;
   if (!receiver) {
     const start = await vscode.window.showInformationMessage(
-      'The webhook receiver is not running. Start it to receive the test webhook?',
-      'Start Receiver',
-      'Enter an Address',
+      vscode.l10n.t('The webhook receiver is not running. Start it to receive the test webhook?'),
+      vscode.l10n.t('Start Receiver'),
+      vscode.l10n.t('Enter an Address'),
     );
-    if (start === 'Start Receiver') receiver = await vscode.commands.executeCommand(COMMANDS.startReceiver);
-    else if (start !== 'Enter an Address') return undefined;
+    if (start === vscode.l10n.t('Start Receiver'))
+      receiver = await vscode.commands.executeCommand(COMMANDS.startReceiver);
+    else if (start !== vscode.l10n.t('Enter an Address')) return undefined;
   }
   const suggested = receiver ? (serviceIsLocal ? receiver.localUrl : (receiver.publicUrl ?? '')) : '';
   return vscode.window.showInputBox({
-    title: 'Send test webhook (5/5): address',
+    title: vscode.l10n.t('Send test webhook (5/5): address'),
     prompt: serviceIsLocal
-      ? `Where ${envName} sends it (it runs on this machine, so it reaches loopback addresses)`
-      : 'A public https URL (the receiver’s public address)',
+      ? vscode.l10n.t('Where {0} sends it (it runs on this machine, so it reaches loopback addresses)', envName)
+      : vscode.l10n.t('A public https URL (the receiver’s public address)'),
     value: suggested,
     ignoreFocusOut: true,
   });
@@ -191,23 +192,27 @@ async function chooseTestData(h: Remembered, now: number, runId?: string): Promi
   const items: (vscode.QuickPickItem & { id: string })[] = [
     {
       id: 'template',
-      label: '$(file-code) Built-in template',
-      description: 'an event-shaped body with a fresh webhookId',
+      label: vscode.l10n.t('$(file-code) Built-in template'),
+      description: vscode.l10n.t('an event-shaped body with a fresh webhookId'),
     },
     ...(jsonEditor
       ? [
           {
             id: 'editor',
-            label: '$(edit) The active JSON editor',
+            label: vscode.l10n.t('$(edit) The active JSON editor'),
             description: vscode.workspace.asRelativePath(jsonEditor.document.uri),
           },
         ]
       : []),
-    { id: 'file', label: '$(folder-opened) A JSON file…' },
-    { id: 'none', label: '$(circle-slash) No testData', description: 'the service sends its own simulated body' },
+    { id: 'file', label: vscode.l10n.t('$(folder-opened) A JSON file…') },
+    {
+      id: 'none',
+      label: vscode.l10n.t('$(circle-slash) No testData'),
+      description: vscode.l10n.t('the service sends its own simulated body'),
+    },
   ];
   const pick = await vscode.window.showQuickPick(items, {
-    title: 'Send test webhook (4/5): testData (sent as the HTTP body)',
+    title: vscode.l10n.t('Send test webhook (4/5): testData (sent as the HTTP body)'),
     ignoreFocusOut: true,
   });
   if (!pick) return 'cancelled';
@@ -220,14 +225,18 @@ async function chooseTestData(h: Remembered, now: number, runId?: string): Promi
     source = 'the active editor';
   } else {
     const uri = (
-      await vscode.window.showOpenDialog({ canSelectMany: false, filters: { JSON: ['json'] }, title: 'testData' })
+      await vscode.window.showOpenDialog({
+        canSelectMany: false,
+        filters: { JSON: ['json'] },
+        title: vscode.l10n.t('testData'),
+      })
     )?.[0];
     if (!uri) return 'cancelled';
     try {
       text = new TextDecoder().decode(await readBoundedFile(uri, MAX_TEST_DATA_BYTES));
     } catch (err) {
       void vscode.window.showErrorMessage(
-        `The testData file could not be used: ${(err as Error).message}. Nothing was sent.`,
+        vscode.l10n.t('The testData file could not be used: {0}. Nothing was sent.', (err as Error).message),
       );
       return 'cancelled';
     }
@@ -237,7 +246,7 @@ async function chooseTestData(h: Remembered, now: number, runId?: string): Promi
     return { value: JSON.parse(text) };
   } catch (err) {
     void vscode.window.showErrorMessage(
-      `The testData in ${source} is not valid JSON: ${(err as Error).message}. Nothing was sent.`,
+      vscode.l10n.t('The testData in {0} is not valid JSON: {1}. Nothing was sent.', source, (err as Error).message),
     );
     return 'cancelled';
   }

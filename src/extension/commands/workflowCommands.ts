@@ -63,14 +63,18 @@ async function refreshAll(s: Services): Promise<void> {
   const env = s.environments.current;
   if (!env || s.workflows.store.workflows(env).length === 0) return;
   const r = await vscode.window.withProgress(
-    { location: { viewId: 'wfs.explorer' }, title: 'Refreshing workflows' },
+    { location: { viewId: 'wfs.explorer' }, title: vscode.l10n.t('Refreshing workflows') },
     () => s.workflows.refreshAll(env),
   );
   if (r.failed)
     void vscode.window
       .showWarningMessage(
-        `${r.failed} of ${r.read + r.failed} workflows could not be read; see the tooltips or the log.`,
-        'Show Log',
+        vscode.l10n.t(
+          '{0} of {1} workflows could not be read; see the tooltips or the log.',
+          r.failed,
+          r.read + r.failed,
+        ),
+        vscode.l10n.t('Show Log'),
       )
       .then((a) => a && s.output.show());
 }

@@ -30,7 +30,9 @@ async function pickWorkflow(
   const env = s.environments.current;
   const list = env ? s.workflows.store.workflows(env).filter(filter) : [];
   if (!env || list.length === 0) {
-    void vscode.window.showInformationMessage(`No workflows in ${s.environments.currentName} to choose from.`);
+    void vscode.window.showInformationMessage(
+      vscode.l10n.t('No workflows in {0} to choose from.', s.environments.currentName),
+    );
     return undefined;
   }
   const pick = await vscode.window.showQuickPick(
@@ -40,7 +42,7 @@ async function pickWorkflow(
       .map((w) => ({
         label: `${w.product.service} / ${w.product.model}`,
         description: `${w.status} · ${w.sessionId}`,
-        detail: `workflowId ${w.workflowId} · correlationId ${w.correlationId}`,
+        detail: vscode.l10n.t('workflowId {0} · correlationId {1}', w.workflowId, w.correlationId),
         w,
       })),
     { title, matchOnDetail: true },

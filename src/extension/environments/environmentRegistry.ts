@@ -44,7 +44,10 @@ export class EnvironmentRegistry extends Disposable {
     if (text && text !== this.lastProblems) {
       this.output.warn(`Settings: ${text}`);
       void vscode.window
-        .showWarningMessage(`Some Workflow Service environments were skipped: ${text}`, 'Open Settings')
+        .showWarningMessage(
+          vscode.l10n.t('Some Workflow Service environments were skipped: {0}', text),
+          vscode.l10n.t('Open Settings'),
+        )
         .then((a) => {
           if (a)
             void vscode.commands.executeCommand('workbench.action.openSettingsJson', {

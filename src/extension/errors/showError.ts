@@ -17,9 +17,12 @@ export async function showError(
       ? ` [kind=${err.kind}${err.status ? ` status=${err.status}` : ''}${err.correlationId ? ` correlationId=${err.correlationId}` : ''}${err.serverText ? ` server said: ${err.serverText}` : ''}]`
       : '';
   output.error(`${p.message}${detail}`);
-  const pick = p.modal
-    ? await vscode.window.showErrorMessage(p.message, { modal: true, detail: correlationDetail(err) }, ...p.actions)
-    : await vscode.window.showErrorMessage(p.message, ...p.actions);
+  // The buttons show in the display language; the action is read back from the label picked.
+  const labels = p.actions.map(actionLabel);
+  const picked = p.modal
+    ? await vscode.window.showErrorMessage(p.message, { modal: true, detail: correlationDetail(err) }, ...labels)
+    : await vscode.window.showErrorMessage(p.message, ...labels);
+  const pick = picked === undefined ? undefined : p.actions[labels.indexOf(picked)];
   switch (pick) {
     case 'Find Workflows':
       await vscode.commands.executeCommand(COMMANDS.findWorkflows, {
@@ -31,7 +34,9 @@ export async function showError(
       break;
     case 'Copy correlationId':
       await vscode.env.clipboard.writeText((err as ServiceError).correlationId ?? '');
-      void vscode.window.showInformationMessage(`Copied the correlationId ${(err as ServiceError).correlationId}`);
+      void vscode.window.showInformationMessage(
+        vscode.l10n.t('Copied the correlationId {0}', (err as ServiceError).correlationId ?? ''),
+      );
       break;
     case 'Show Log':
       output.show();
@@ -45,9 +50,28 @@ export async function showError(
   }
 }
 
+function actionLabel(action: string): string {
+  switch (action) {
+    case 'Find Workflows':
+      return vscode.l10n.t('Find Workflows');
+    case 'Sign In':
+      return vscode.l10n.t('Sign In');
+    case 'Copy correlationId':
+      return vscode.l10n.t('Copy correlationId');
+    case 'Show Log':
+      return vscode.l10n.t('Show Log');
+    case 'Manage Workspace Trust':
+      return vscode.l10n.t('Manage Workspace Trust');
+    case 'Open Settings':
+      return vscode.l10n.t('Open Settings');
+    default:
+      return action;
+  }
+}
+
 function correlationDetail(err: unknown): string | undefined {
   const cid = (err as ServiceError)?.correlationId;
   return cid
-    ? `correlationId: ${cid}\nSearch for the workflow by this correlationId before starting another.`
+    ? vscode.l10n.t('correlationId: {0}\nSearch for the workflow by this correlationId before starting another.', cid)
     : undefined;
 }

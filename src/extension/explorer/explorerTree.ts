@@ -123,7 +123,12 @@ export class ExplorerTree extends Disposable implements vscode.TreeDataProvider<
       item.description = [tm?.current?.username, env.baseUrl].filter(Boolean).join(' · ');
       item.iconPath = new vscode.ThemeIcon(env.builtIn ? 'beaker' : 'cloud', new vscode.ThemeColor('charts.green'));
       item.tooltip = new vscode.MarkdownString(
-        `**${env.name}**${env.builtIn ? ' — the built-in sandbox' : ''}\n\nService at \`${env.baseUrl}\``,
+        vscode.l10n.t(
+          '**{0}**{1}\n\nService at `{2}`',
+          env.name,
+          env.builtIn ? vscode.l10n.t(' — the built-in sandbox') : '',
+          env.baseUrl,
+        ),
       );
       item.contextValue = `environment ${env.builtIn ? 'sandbox' : 'remote'}`;
       return item;
@@ -133,17 +138,22 @@ export class ExplorerTree extends Disposable implements vscode.TreeDataProvider<
       // Always expandable: VS Code keeps the first collapsible state it saw for an id, so None would stick.
       const item = new vscode.TreeItem(terminalSafe(node.sessionId), vscode.TreeItemCollapsibleState.Expanded);
       item.id = `session/${node.env.name}/${node.sessionId}`;
-      item.description = n === 0 ? 'no workflows yet' : `${n} workflow${n === 1 ? '' : 's'}`;
+      item.description =
+        n === 0 ? vscode.l10n.t('no workflows yet') : vscode.l10n.t('{0} workflow{1}', n, n === 1 ? '' : 's');
       item.iconPath = new vscode.ThemeIcon('folder-library');
       item.tooltip = new vscode.MarkdownString(
-        `Session \`${node.sessionId}\` in ${node.env.name}\n\nStart a workflow here with the ▷ button.`,
+        vscode.l10n.t(
+          'Session `{0}` in {1}\n\nStart a workflow here with the ▷ button.',
+          node.sessionId,
+          node.env.name,
+        ),
       );
       item.contextValue = 'session';
       return item;
     }
     if (node.kind === 'delivery') return this.deliveryItem(node);
     const w = this.workflows.store.workflow(node.env, node.workflowId);
-    if (!w) return new vscode.TreeItem('(removed)');
+    if (!w) return new vscode.TreeItem(vscode.l10n.t('(removed)'));
     const deliveries = this.deliveriesOf(w.runId).length;
     const item = new vscode.TreeItem(
       workflowLabel(w),
@@ -160,13 +170,20 @@ export class ExplorerTree extends Disposable implements vscode.TreeDataProvider<
     item.tooltip = tooltip;
     item.contextValue = workflowContextValue(w);
     item.accessibilityInformation = {
-      label: `${workflowLabel(w)}, ${terminalSafe(w.status)}, workflow ${terminalSafe(w.workflowId)}`,
+      label: vscode.l10n.t(
+        '{0}, {1}, workflow {2}',
+        workflowLabel(w),
+        terminalSafe(w.status),
+        terminalSafe(w.workflowId),
+      ),
     };
     return item;
   }
 
   private deliveryItem(node: Extract<ExplorerNode, { kind: 'delivery' }>): vscode.TreeItem {
     const r = this.receiver.deliveries.find(node.deliveryId);
-    return r ? deliveryTreeItem(r, `delivery/${r.id}`) : new vscode.TreeItem('(no longer in the history)');
+    return r
+      ? deliveryTreeItem(r, `delivery/${r.id}`)
+      : new vscode.TreeItem(vscode.l10n.t('(no longer in the history)'));
   }
 }

@@ -72,7 +72,7 @@ export class AuditPanel implements vscode.Disposable {
     } catch (err) {
       const message = err instanceof AuditRefused ? err.message : `The audit could not run: ${(err as Error).message}`;
       this.post({ type: 'error', message });
-      void vscode.window.showErrorMessage(message, 'Show Log').then((a) => a && this.s.output.show());
+      void vscode.window.showErrorMessage(message, vscode.l10n.t('Show Log')).then((a) => a && this.s.output.show());
       return undefined;
     } finally {
       done();
@@ -82,9 +82,10 @@ export class AuditPanel implements vscode.Disposable {
   /** The receiver's URL, asked for (the last one offered); undefined when dismissed. */
   private askTarget(): Thenable<string | undefined> {
     return vscode.window.showInputBox({
-      title: 'Audit a webhook receiver',
-      prompt:
+      title: vscode.l10n.t('Audit a webhook receiver'),
+      prompt: vscode.l10n.t(
         'The URL of your receiver. It must trust the sandbox issuer (shown with the results); the audit sends it forged deliveries.',
+      ),
       value: this.s.state.get<string>(LAST_TARGET) ?? 'http://localhost:3000/webhooks',
       ignoreFocusOut: true,
       validateInput: (v) => {
@@ -107,22 +108,28 @@ export class AuditPanel implements vscode.Disposable {
       // Off this machine, in Restricted Mode: nothing is sent, whatever a workspace or an argument says.
       if (!vscode.workspace.isTrusted) {
         void vscode.window
-          .showWarningMessage(waitsForTrustText(`Auditing ${url.host}, off this machine,`), 'Manage Workspace Trust')
+          .showWarningMessage(
+            waitsForTrustText(`Auditing ${url.host}, off this machine,`),
+            vscode.l10n.t('Manage Workspace Trust'),
+          )
           .then((a) => a && vscode.commands.executeCommand('workbench.trust.manage'));
         return undefined;
       }
       if (confirmedRemote) return true;
       const ok = await vscode.window.showWarningMessage(
-        `Send forged webhook deliveries to ${url.host}?`,
+        vscode.l10n.t('Send forged webhook deliveries to {0}?', url.host),
         {
           modal: true,
-          detail: `The audit sends ${AUDIT_CASES.length} deliveries, most of them forged (bad signatures, wrong audiences, tampered bodies). Only do this to a receiver you own.`,
+          detail: vscode.l10n.t(
+            'The audit sends {0} deliveries, most of them forged (bad signatures, wrong audiences, tampered bodies). Only do this to a receiver you own.',
+            AUDIT_CASES.length,
+          ),
         },
-        'Send Forged Deliveries',
+        vscode.l10n.t('Send Forged Deliveries'),
       );
-      return ok === 'Send Forged Deliveries' ? true : undefined;
+      return ok === vscode.l10n.t('Send Forged Deliveries') ? true : undefined;
     } catch (err) {
-      void vscode.window.showErrorMessage(`Receiver audit: ${(err as Error).message}`);
+      void vscode.window.showErrorMessage(vscode.l10n.t('Receiver audit: {0}', (err as Error).message));
       return undefined;
     }
   }
@@ -143,7 +150,11 @@ export class AuditPanel implements vscode.Disposable {
       : undefined;
     const cases = wanted ? AUDIT_CASES.filter((c) => wanted.has(c.id)) : AUDIT_CASES;
     return vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: `Auditing ${run.target}…`, cancellable: false },
+      {
+        location: vscode.ProgressLocation.Notification,
+        title: vscode.l10n.t('Auditing {0}…', run.target),
+        cancellable: false,
+      },
       (progress) =>
         runAudit({
           target: run.target,
@@ -198,10 +209,15 @@ export class AuditPanel implements vscode.Disposable {
   private async show(): Promise<void> {
     if (this.panel) return this.panel.reveal();
     const root = vscode.Uri.joinPath(this.extensionUri, 'media', 'panel');
-    const panel = vscode.window.createWebviewPanel('wfs.auditPanel', 'Receiver Audit', vscode.ViewColumn.Active, {
-      enableScripts: true,
-      localResourceRoots: [root],
-    });
+    const panel = vscode.window.createWebviewPanel(
+      'wfs.auditPanel',
+      vscode.l10n.t('Receiver Audit'),
+      vscode.ViewColumn.Active,
+      {
+        enableScripts: true,
+        localResourceRoots: [root],
+      },
+    );
     this.panel = panel;
     const media = (f: string) => panel.webview.asWebviewUri(vscode.Uri.joinPath(root, f)).toString();
     let resolveReady!: () => void;

@@ -65,7 +65,7 @@ function replayText(url: string, r: ReplayResult, fresh: boolean): string {
     );
   return parts.join(' ');
 }
-const GONE = 'That delivery is no longer in the history.';
+const gone = (): string => vscode.l10n.t('That delivery is no longer in the history.');
 
 /** An action that needs the receiver running: its error offers to start it. */
 class ReceiverStopped extends Error {}
@@ -107,7 +107,7 @@ export class WebhookPanel extends Disposable {
     if (!this.panel) {
       const panel = vscode.window.createWebviewPanel(
         WEBHOOK_PANEL_VIEW_TYPE,
-        'Webhook Deliveries',
+        vscode.l10n.t('Webhook Deliveries'),
         vscode.ViewColumn.Active,
         this.webviewOptions(),
       );
@@ -304,15 +304,15 @@ export class WebhookPanel extends Disposable {
     await this.s.receiver.ready();
     const n = this.s.receiver.deliveries.size;
     if (n === 0) {
-      void vscode.window.showInformationMessage('The webhook history is empty: nothing to clear.');
+      void vscode.window.showInformationMessage(vscode.l10n.t('The webhook history is empty: nothing to clear.'));
       return false;
     }
     const ok = await vscode.window.showWarningMessage(
-      `Clear all ${n} deliveries from the history?`,
+      vscode.l10n.t('Clear all {0} deliveries from the history?', n),
       { modal: true, detail: this.storage() },
-      'Clear',
+      vscode.l10n.t('Clear'),
     );
-    if (ok !== 'Clear') return false;
+    if (ok !== vscode.l10n.t('Clear')) return false;
     await this.s.receiver.clearHistory();
     return true;
   }
@@ -328,7 +328,7 @@ export class WebhookPanel extends Disposable {
   async exportHistory(exportTo?: vscode.Uri): Promise<string | undefined> {
     await this.s.receiver.ready();
     if (this.s.receiver.deliveries.size === 0) {
-      void vscode.window.showInformationMessage('The webhook history is empty: nothing to export.');
+      void vscode.window.showInformationMessage(vscode.l10n.t('The webhook history is empty: nothing to export.'));
       return undefined;
     }
     return (await this.runAction('export-all', undefined, exportTo)) as string | undefined;
@@ -346,7 +346,7 @@ export class WebhookPanel extends Disposable {
       // Every other action is on one delivery, which may have left the history (cleared, or evicted by the budget)
       // since the webview showed it.
       const r = this.find(id);
-      if (!r) throw new Error(GONE);
+      if (!r) throw new Error(gone());
       switch (action) {
         case 'replay-local': {
           const url = this.s.receiver.info?.localUrl;
@@ -398,9 +398,9 @@ export class WebhookPanel extends Disposable {
       if (id) this.post({ type: 'result', result: { id, text } });
       if (err instanceof ReceiverStopped)
         void vscode.window
-          .showErrorMessage(text, 'Start Receiver')
+          .showErrorMessage(text, vscode.l10n.t('Start Receiver'))
           .then((a) => a && vscode.commands.executeCommand(COMMANDS.startReceiver));
-      else void vscode.window.showErrorMessage(text, 'Show Log').then((a) => a && this.s.output.show());
+      else void vscode.window.showErrorMessage(text, vscode.l10n.t('Show Log')).then((a) => a && this.s.output.show());
     }
     return undefined;
   }
@@ -419,7 +419,9 @@ export class WebhookPanel extends Disposable {
     const shell = action === 'copy-powershell' ? 'a PowerShell command' : 'a cmd.exe command';
     const token = action === 'copy-powershell' ? '$env:WFS_WEBHOOK_TOKEN' : '%WFS_WEBHOOK_TOKEN%';
     const where = cmd.bodyInFile ? ` The request is in ${dir} (${cmd.bodyInFile}).` : '';
-    void vscode.window.showInformationMessage(`Copied the delivery as ${shell}: set ${token} first.${where}`);
+    void vscode.window.showInformationMessage(
+      vscode.l10n.t('Copied the delivery as {0}: set {1} first.{2}', shell, token, where),
+    );
     return cmd.command;
   }
 
@@ -438,14 +440,19 @@ export class WebhookPanel extends Disposable {
     if (!target) return undefined;
     await writeExport(target, exportJsonChunks(records, this.readBody));
     void vscode.window.showInformationMessage(
-      `Exported ${records.length} deliver${records.length === 1 ? 'y' : 'ies'} to ${target.fsPath}`,
+      vscode.l10n.t(
+        'Exported {0} deliver{1} to {2}',
+        records.length,
+        records.length === 1 ? 'y' : vscode.l10n.t('ies'),
+        target.fsPath,
+      ),
     );
     return target.fsPath;
   }
 
   private async bodyOf(r: DeliveryRecord): Promise<Buffer> {
     const body = await this.s.receiver.deliveries.body(r.id);
-    if (!body) throw new Error(GONE);
+    if (!body) throw new Error(gone());
     if (r.body.kept < r.body.size)
       throw new Error(
         `Only the first ${r.body.kept} of its ${r.body.size} bytes were kept (it was refused), so it cannot be replayed or copied whole.`,

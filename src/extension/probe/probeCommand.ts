@@ -31,14 +31,16 @@ interface SignInAnswers {
 async function askWrongPassword(name: string): Promise<boolean | null> {
   const pick = await vscode.window.showQuickPick(
     [
-      { label: 'No wrong password', include: false },
+      { label: vscode.l10n.t('No wrong password'), include: false },
       {
-        label: 'Also sign in once with a wrong password',
-        detail: 'Shows the shape of a refused sign-in. Refused credentials weigh on the throttle: do not repeat it.',
+        label: vscode.l10n.t('Also sign in once with a wrong password'),
+        detail: vscode.l10n.t(
+          'Shows the shape of a refused sign-in. Refused credentials weigh on the throttle: do not repeat it.',
+        ),
         include: true,
       },
     ],
-    { title: `Check ${name} against the contract (3/3)` },
+    { title: vscode.l10n.t('Check {0} against the contract (3/3)', name) },
   );
   return pick ? pick.include : null;
 }
@@ -65,7 +67,10 @@ class ProbePanel implements vscode.Disposable {
       const port = await capture?.listen(0);
       const webhook = capture && port ? { address: `http://127.0.0.1:${port}/probe-hook`, capture } : undefined;
       const report = await vscode.window.withProgress(
-        { location: vscode.ProgressLocation.Notification, title: `Checking ${name} against the contract…` },
+        {
+          location: vscode.ProgressLocation.Notification,
+          title: vscode.l10n.t('Checking {0} against the contract…', name),
+        },
         () => this.probe(env, sign, webhook),
       );
       this.last = report;
@@ -86,14 +91,16 @@ class ProbePanel implements vscode.Disposable {
     const refusal = restrictedModeRefusal('sign-in', name, vscode.workspace.isTrusted);
     if (refusal) {
       void vscode.window
-        .showWarningMessage(refusal, 'Manage Workspace Trust')
+        .showWarningMessage(refusal, vscode.l10n.t('Manage Workspace Trust'))
         .then((a) => a && vscode.commands.executeCommand('workbench.trust.manage'));
       return undefined;
     }
     if (name === SANDBOX_ENVIRONMENT && !this.s.sandbox.info && !(await this.s.sandbox.startWithUi())) return undefined;
     const env = this.s.environments.get(name);
     if (!env)
-      void vscode.window.showErrorMessage(`There is no environment "${name}": add it to the wfs.environments setting.`);
+      void vscode.window.showErrorMessage(
+        vscode.l10n.t('There is no environment "{0}": add it to the wfs.environments setting.', name),
+      );
     return env;
   }
 
@@ -103,8 +110,8 @@ class ProbePanel implements vscode.Disposable {
     const username =
       args.username ??
       (await vscode.window.showInputBox({
-        title: `Check ${name} against the contract (1/3)`,
-        prompt: 'Username (the probe signs in with it; nothing is stored)',
+        title: vscode.l10n.t('Check {0} against the contract (1/3)', name),
+        prompt: vscode.l10n.t('Username (the probe signs in with it; nothing is stored)'),
         value: sandboxInfo?.username ?? this.s.auth.peek(env)?.current?.username,
         ignoreFocusOut: true,
         validateInput: (v) => (v.trim() ? undefined : 'A username is required'),
@@ -113,10 +120,10 @@ class ProbePanel implements vscode.Disposable {
     const password =
       args.password ??
       (await vscode.window.showInputBox({
-        title: `Check ${name} against the contract (2/3)`,
+        title: vscode.l10n.t('Check {0} against the contract (2/3)', name),
         prompt: sandboxInfo
-          ? `Password (the sandbox password is "${sandboxInfo.password}")`
-          : `Password for ${username}`,
+          ? vscode.l10n.t('Password (the sandbox password is "{0}")', sandboxInfo.password)
+          : vscode.l10n.t('Password for {0}', username),
         password: true,
         ignoreFocusOut: true,
       }));
@@ -157,7 +164,7 @@ class ProbePanel implements vscode.Disposable {
     this.panel?.dispose();
     const panel = vscode.window.createWebviewPanel(
       'wfs.probeReport',
-      `Contract Check: ${name}`,
+      vscode.l10n.t('Contract Check: {0}', name),
       vscode.ViewColumn.Active,
       {
         enableScripts: true,

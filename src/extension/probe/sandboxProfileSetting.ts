@@ -29,7 +29,7 @@ export async function sandboxProfile(output: ExtensionLog): Promise<SandboxProfi
   } catch (err) {
     const text = `The sandbox profile ${uri.fsPath} (wfs.sandbox.profile) was not used: ${(err as Error).message}. The sandbox starts as itself.`;
     output.warn(text);
-    void vscode.window.showWarningMessage(text, 'Open Settings').then((a) => {
+    void vscode.window.showWarningMessage(text, vscode.l10n.t('Open Settings')).then((a) => {
       if (a) void vscode.commands.executeCommand('workbench.action.openSettings', SETTINGS.sandboxProfile);
     });
     return undefined;

@@ -12,7 +12,7 @@ export function deliveryTreeItem(r: DeliveryRecord, id: string): vscode.TreeItem
   // Every value below may be a stranger's bytes: no control or bidi control of theirs reaches the row (terminalSafe).
   const rawTopic = r.topic ?? (r.unsigned?.topic !== undefined ? `${r.unsigned.topic} (unsigned)` : undefined);
   const topic = rawTopic === undefined ? undefined : terminalSafe(rawTopic);
-  const item = new vscode.TreeItem(topic ?? 'webhook', vscode.TreeItemCollapsibleState.None);
+  const item = new vscode.TreeItem(topic ?? vscode.l10n.t('webhook'), vscode.TreeItemCollapsibleState.None);
   item.id = id;
   const outcome = r.verified ? '' : failed ? ` refused at step ${failed.step}` : ' refused';
   // A forward that failed (refused, timed out, 5xx) is seen at a glance, even when the service was answered 200.
@@ -37,11 +37,28 @@ export function deliveryTreeItem(r: DeliveryRecord, id: string): vscode.TreeItem
         ` Forward to ${f.target} failed: ${f.status !== undefined ? `answered ${f.status}` : terminalSafe(String(f.error))}.`,
     )
     .join('');
-  item.tooltip = `Webhook ${topic ?? ''} received ${r.receivedAt}, answered ${r.status}${r.duplicate ? ' (duplicate)' : ''}.${refusal}${forwardText} Click to open it in the webhook panel.`;
+  item.tooltip = vscode.l10n.t(
+    'Webhook {0} received {1}, answered {2}{3}.{4}{5} Click to open it in the webhook panel.',
+    topic ?? '',
+    r.receivedAt,
+    r.status,
+    r.duplicate ? vscode.l10n.t(' (duplicate)') : '',
+    refusal,
+    forwardText,
+  );
   item.contextValue = 'delivery';
-  item.command = { command: COMMANDS.openWebhookPanel, title: 'Open in Webhook Panel', arguments: [r.id] };
+  item.command = {
+    command: COMMANDS.openWebhookPanel,
+    title: vscode.l10n.t('Open in Webhook Panel'),
+    arguments: [r.id],
+  };
   item.accessibilityInformation = {
-    label: `Webhook ${topic ?? ''}, ${r.verified ? 'verified' : 'refused'}, answered ${r.status}`,
+    label: vscode.l10n.t(
+      'Webhook {0}, {1}, answered {2}',
+      topic ?? '',
+      r.verified ? vscode.l10n.t('verified') : vscode.l10n.t('refused'),
+      r.status,
+    ),
   };
   return item;
 }

@@ -34,7 +34,6 @@ import { settingLayers } from '../settings';
 const CONFIRMED_FORWARD_KEY = 'wfs.confirmedForwardOrigins';
 /** The workspaces' forward values the user agreed to use (hashes: workspaceForward.ts agreementKey). */
 const AGREED_WORKSPACE_KEY = 'wfs.agreedWorkspaceForward';
-const USE_WORKSPACE = 'Use Workspace Settings';
 
 /** The receiver task's forward values, while the receiver it started runs: they take the settings' place. */
 export interface TaskForward {
@@ -280,9 +279,9 @@ export class ForwardConsent {
     });
     // A dialog that cannot be shown (it fails, or is dismissed) is a "no".
     const answer = await Promise.resolve(
-      vscode.window.showWarningMessage(message, { modal: true, detail }, USE_WORKSPACE),
+      vscode.window.showWarningMessage(message, { modal: true, detail }, vscode.l10n.t('Use Workspace Settings')),
     ).catch(() => undefined);
-    if (answer !== USE_WORKSPACE) {
+    if (answer !== vscode.l10n.t('Use Workspace Settings')) {
       this.output.warn(`${workspace.where}: forward settings not used (not agreed); your own settings apply.`);
       return false;
     }
@@ -299,15 +298,20 @@ export class ForwardConsent {
     // A dialog that cannot be shown (it fails, or is dismissed) is a "no".
     const answer = await Promise.resolve(
       vscode.window.showWarningMessage(
-        `Forward verified deliveries to ${origin}?`,
+        vscode.l10n.t('Forward verified deliveries to {0}?', origin),
         {
           modal: true,
-          detail: `Your forward settings send ${what}, which may carry customer loan data, on to ${targets.join(', ')}. That host is not on this machine: forward to it only if you run it. Your answer is remembered for ${origin}.`,
+          detail: vscode.l10n.t(
+            'Your forward settings send {0}, which may carry customer loan data, on to {1}. That host is not on this machine: forward to it only if you run it. Your answer is remembered for {2}.',
+            what,
+            targets.join(', '),
+            origin,
+          ),
         },
-        'Forward',
+        vscode.l10n.t('Forward'),
       ),
     ).catch(() => undefined);
-    if (answer !== 'Forward') {
+    if (answer !== vscode.l10n.t('Forward')) {
       this.output.warn(`Not forwarding deliveries to ${origin}: not confirmed.`);
       return false;
     }

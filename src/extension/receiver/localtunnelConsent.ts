@@ -34,7 +34,7 @@ export class LocaltunnelConsent {
     const decline = `Not for ${environment}`;
     const answer = await Promise.resolve(
       vscode.window.showWarningMessage(
-        `Open a localtunnel public address for ${environment}'s webhooks?`,
+        vscode.l10n.t("Open a localtunnel public address for {0}'s webhooks?", environment),
         {
           modal: true,
           detail: [

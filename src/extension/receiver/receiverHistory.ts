@@ -61,9 +61,13 @@ export class ReceiverHistory extends Disposable {
     const { diskFile, memoryOnly, holderName } = settings;
     this.writeNotice = new HistoryWriteNotice(
       (text) =>
-        void Promise.resolve(vscode.window.showWarningMessage(text, 'Open Webhook Panel', 'Show Log')).then((a) =>
+        void Promise.resolve(
+          vscode.window.showWarningMessage(text, vscode.l10n.t('Open Webhook Panel'), vscode.l10n.t('Show Log')),
+        ).then((a) =>
           a
-            ? vscode.commands.executeCommand(a === 'Show Log' ? COMMANDS.showLog : COMMANDS.openWebhookPanel)
+            ? vscode.commands.executeCommand(
+                a === vscode.l10n.t('Show Log') ? COMMANDS.showLog : COMMANDS.openWebhookPanel,
+              )
             : undefined,
         ),
     );

@@ -30,9 +30,12 @@ export class ReceiverSettingsWatch extends Disposable {
         const historyInMemory = setting('receiverHistoryStorage') === 'memory';
         const notice = settingsChangeNotice(changed, isRunning(), historyInMemory);
         if (!notice) return;
-        void vscode.window.showInformationMessage(notice.text, notice.action).then((a) => {
-          if (a === 'Reload Window') void vscode.commands.executeCommand('workbench.action.reloadWindow');
-          else if (a === 'Restart Receiver') void restart();
+        const reload = notice.action === 'Reload Window';
+        const label = reload ? vscode.l10n.t('Reload Window') : vscode.l10n.t('Restart Receiver');
+        void vscode.window.showInformationMessage(notice.text, label).then((a) => {
+          if (a === undefined) return;
+          if (reload) void vscode.commands.executeCommand('workbench.action.reloadWindow');
+          else void restart();
         });
       }),
     );

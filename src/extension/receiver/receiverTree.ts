@@ -70,16 +70,20 @@ export class ReceiverTree extends Disposable implements vscode.TreeDataProvider<
     const info = this.receiver.info;
     switch (node.kind) {
       case 'local': {
-        const item = new vscode.TreeItem('Local', vscode.TreeItemCollapsibleState.None);
+        const item = new vscode.TreeItem(vscode.l10n.t('Local'), vscode.TreeItemCollapsibleState.None);
         item.id = 'receiver/local';
-        item.description = info?.localUrl ?? 'stopped';
+        item.description = info?.localUrl ?? vscode.l10n.t('stopped');
         item.iconPath = new vscode.ThemeIcon('plug');
-        item.tooltip = `${info?.localUrl ?? ''}\nLoopback only (127.0.0.1). Click to copy.`;
-        item.command = { command: COMMANDS.copyReceiverUrl, title: 'Copy Local URL', arguments: ['local'] };
+        item.tooltip = vscode.l10n.t('{0}\nLoopback only (127.0.0.1). Click to copy.', info?.localUrl ?? '');
+        item.command = {
+          command: COMMANDS.copyReceiverUrl,
+          title: vscode.l10n.t('Copy Local URL'),
+          arguments: ['local'],
+        };
         return item;
       }
       case 'tunnel': {
-        const item = new vscode.TreeItem('Public', vscode.TreeItemCollapsibleState.None);
+        const item = new vscode.TreeItem(vscode.l10n.t('Public'), vscode.TreeItemCollapsibleState.None);
         item.id = 'receiver/tunnel';
         item.contextValue = 'wfs.receiverPublic';
         const source = info?.publicSource ?? 'vscode';
@@ -90,49 +94,65 @@ export class ReceiverTree extends Disposable implements vscode.TreeDataProvider<
           info.tunnelState !== 'open'
         ) {
           // While the tunnel is down its URL reaches nothing: say so rather than show a dead address.
-          item.description = `tunnel ${info.tunnelState}`;
+          item.description = vscode.l10n.t('tunnel {0}', info.tunnelState);
           item.iconPath = new vscode.ThemeIcon('sync~spin');
-          item.tooltip = `Tunnel ${info.tunnelState}${info.publicUrl ? ` (${info.publicUrl})` : ''}: deliveries cannot reach the receiver until it is open again.`;
+          item.tooltip = vscode.l10n.t(
+            'Tunnel {0}{1}: deliveries cannot reach the receiver until it is open again.',
+            info.tunnelState,
+            info.publicUrl ? ` (${info.publicUrl})` : '',
+          );
           return item;
         }
         const url = info?.publicUrl;
-        item.description = url ?? (source === 'localtunnel' ? 'no tunnel' : 'none');
+        item.description = url ?? (source === 'localtunnel' ? vscode.l10n.t('no tunnel') : vscode.l10n.t('none'));
         item.iconPath = new vscode.ThemeIcon(url ? 'globe' : 'circle-slash');
-        item.tooltip = `${url ? `${url}\n` : ''}Source: ${source} (wfs.receiver.publicAddress).${info?.publicNote ? `\n${info.publicNote}.` : ''}${url ? '\nClick to copy; "Test Public Address" sends a signed delivery through it.' : ''}`;
+        item.tooltip = vscode.l10n.t(
+          '{0}Source: {1} (wfs.receiver.publicAddress).{2}{3}',
+          url ? `${url}\n` : '',
+          source,
+          info?.publicNote ? `\n${info.publicNote}.` : '',
+          url ? vscode.l10n.t('\nClick to copy; "Test Public Address" sends a signed delivery through it.') : '',
+        );
         item.command = url
-          ? { command: COMMANDS.copyReceiverUrl, title: 'Copy Public URL', arguments: ['public'] }
-          : { command: COMMANDS.choosePublicAddress, title: 'Choose Public Address Source' };
+          ? { command: COMMANDS.copyReceiverUrl, title: vscode.l10n.t('Copy Public URL'), arguments: ['public'] }
+          : { command: COMMANDS.choosePublicAddress, title: vscode.l10n.t('Choose Public Address Source') };
         return item;
       }
       case 'selfTest': {
         const t = info?.selfTest;
-        const item = new vscode.TreeItem('Self-test', vscode.TreeItemCollapsibleState.None);
+        const item = new vscode.TreeItem(vscode.l10n.t('Self-test'), vscode.TreeItemCollapsibleState.None);
         item.id = 'receiver/selfTest';
         // The self-test's detail may quote what a tunnel or proxy answered: its controls are shown as escapes.
         item.description = t
           ? t.ok
-            ? `arrived · ${t.roundTripMs} ms`
-            : `failed: ${terminalSafe(String(t.failedHop))}`
+            ? vscode.l10n.t('arrived · {0} ms', t.roundTripMs ?? '')
+            : vscode.l10n.t('failed: {0}', terminalSafe(String(t.failedHop)))
           : '';
         item.iconPath = new vscode.ThemeIcon(t?.ok ? 'pass' : 'error');
-        item.tooltip = t ? `${t.testedAt}: ${terminalSafe(t.detail)}.\nClick to test again.` : '';
-        item.command = { command: COMMANDS.testPublicAddress, title: 'Test Public Address' };
+        item.tooltip = t ? vscode.l10n.t('{0}: {1}.\nClick to test again.', t.testedAt, terminalSafe(t.detail)) : '';
+        item.command = { command: COMMANDS.testPublicAddress, title: vscode.l10n.t('Test Public Address') };
         return item;
       }
       case 'deliveries': {
         const count = this.receiver.deliveries.size;
-        const item = new vscode.TreeItem('Deliveries', vscode.TreeItemCollapsibleState.Expanded);
+        const item = new vscode.TreeItem(vscode.l10n.t('Deliveries'), vscode.TreeItemCollapsibleState.Expanded);
         item.id = 'receiver/deliveries';
         item.description =
-          count > RECEIVER_VIEW_DELIVERIES ? `latest ${RECEIVER_VIEW_DELIVERIES} of ${count}` : `${count}`;
+          count > RECEIVER_VIEW_DELIVERIES
+            ? vscode.l10n.t('latest {0} of {1}', RECEIVER_VIEW_DELIVERIES, count)
+            : `${count}`;
         item.iconPath = new vscode.ThemeIcon('inbox');
-        item.tooltip = 'Every request the receiver answered, refused ones too. The webhook panel shows each in full.';
-        item.command = { command: COMMANDS.openWebhookPanel, title: 'Open Webhook Panel' };
+        item.tooltip = vscode.l10n.t(
+          'Every request the receiver answered, refused ones too. The webhook panel shows each in full.',
+        );
+        item.command = { command: COMMANDS.openWebhookPanel, title: vscode.l10n.t('Open Webhook Panel') };
         return item;
       }
       case 'delivery': {
         const r = this.receiver.deliveries.find(node.deliveryId);
-        return r ? deliveryTreeItem(r, `receiver/delivery/${r.id}`) : new vscode.TreeItem('(no longer in the history)');
+        return r
+          ? deliveryTreeItem(r, `receiver/delivery/${r.id}`)
+          : new vscode.TreeItem(vscode.l10n.t('(no longer in the history)'));
       }
     }
   }

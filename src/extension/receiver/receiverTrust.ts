@@ -39,8 +39,11 @@ export class ReceiverTrust {
     if (configuredBefore !== undefined && configured !== configuredBefore && this.session.running)
       void Promise.resolve(
         vscode.window.showInformationMessage(
-          `The webhook receiver now trusts: ${configured || "no configured environment's issuer"}.`,
-          'Show Log',
+          vscode.l10n.t(
+            'The webhook receiver now trusts: {0}.',
+            configured || vscode.l10n.t("no configured environment's issuer"),
+          ),
+          vscode.l10n.t('Show Log'),
         ),
       ).then((a) => (a ? vscode.commands.executeCommand(COMMANDS.showLog) : undefined));
     this.changed();

@@ -20,7 +20,7 @@ export class EnvironmentStatusBar extends Disposable {
   ) {
     super();
     this.item = this.register(vscode.window.createStatusBarItem('wfs.status', vscode.StatusBarAlignment.Left, 50));
-    this.item.name = 'Workflow Service';
+    this.item.name = vscode.l10n.t('Workflow Service');
     this.item.command = COMMANDS.switchEnvironment;
     // The time left changes by the minute: re-render twice a minute (a cheap string format, no I/O).
     this.ticker = setInterval(() => this.render(), 30_000);
@@ -44,11 +44,13 @@ export class EnvironmentStatusBar extends Disposable {
     const env = this.environments.current;
     if (!env) {
       this.item.text =
-        name === SANDBOX_ENVIRONMENT ? '$(beaker) Sandbox: not started' : `$(warning) ${name}: not configured`;
+        name === SANDBOX_ENVIRONMENT
+          ? vscode.l10n.t('$(beaker) Sandbox: not started')
+          : vscode.l10n.t('$(warning) {0}: not configured', name);
       this.item.tooltip =
         name === SANDBOX_ENVIRONMENT
-          ? 'Workflow Service — the built-in sandbox is not running. Click for the environment menu.'
-          : `Workflow Service — "${name}" is not in settings.`;
+          ? vscode.l10n.t('Workflow Service — the built-in sandbox is not running. Click for the environment menu.')
+          : vscode.l10n.t('Workflow Service — "{0}" is not in settings.', name);
       this.item.backgroundColor = undefined;
     } else {
       const tm = this.auth.peek(env);
@@ -56,7 +58,7 @@ export class EnvironmentStatusBar extends Disposable {
       this.item.text = m.text;
       this.item.tooltip = /Click to/.test(m.tooltip)
         ? m.tooltip
-        : `${m.tooltip}\nClick to switch environment or sign out.`;
+        : vscode.l10n.t('{0}\nClick to switch environment or sign out.', m.tooltip);
       this.item.backgroundColor = m.warning ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
     }
     this.item.show();

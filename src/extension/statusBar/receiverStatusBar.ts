@@ -11,7 +11,7 @@ export class ReceiverStatusBar extends Disposable {
   constructor(private readonly receiver: ReceiverHost) {
     super();
     this.item = this.register(vscode.window.createStatusBarItem('wfs.receiver', vscode.StatusBarAlignment.Left, 49));
-    this.item.name = 'Workflow Service Receiver';
+    this.item.name = vscode.l10n.t('Workflow Service Receiver');
     this.item.command = COMMANDS.copyReceiverUrl;
     this.register(receiver.onDidChange(() => this.render()));
     this.render();
@@ -27,8 +27,18 @@ export class ReceiverStatusBar extends Disposable {
         : info.tunnelState === 'open'
           ? ' · tunnel open'
           : ` · tunnel ${info.tunnelState}`;
-    this.item.text = `${info.tunnelState === 'reconnecting' ? '$(debug-disconnect)' : '$(radio-tower)'} Receiver${tunnel}`;
-    this.item.tooltip = `Webhook receiver\nLocal: ${info.localUrl}${info.publicUrl ? `\nPublic: ${info.publicUrl}` : ''}\nTunnel: ${info.tunnelState}\nClick to copy the ${info.publicUrl ? 'public' : 'local'} URL.`;
+    this.item.text = vscode.l10n.t(
+      '{0} Receiver{1}',
+      info.tunnelState === 'reconnecting' ? '$(debug-disconnect)' : '$(radio-tower)',
+      tunnel,
+    );
+    this.item.tooltip = vscode.l10n.t(
+      'Webhook receiver\nLocal: {0}{1}\nTunnel: {2}\nClick to copy the {3} URL.',
+      info.localUrl,
+      info.publicUrl ? vscode.l10n.t('\nPublic: {0}', info.publicUrl) : '',
+      info.tunnelState,
+      info.publicUrl ? vscode.l10n.t('public') : vscode.l10n.t('local'),
+    );
     this.item.backgroundColor =
       info.tunnelState === 'reconnecting' ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
     this.item.show();

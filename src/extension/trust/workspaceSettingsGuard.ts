@@ -61,7 +61,7 @@ export class WorkspaceSettingsGuard extends Disposable {
         if (warned.has(id)) continue;
         warned.add(id);
         this.output.warn(said);
-        void vscode.window.showWarningMessage(said, 'Open User Settings').then((a) => {
+        void vscode.window.showWarningMessage(said, vscode.l10n.t('Open User Settings')).then((a) => {
           if (a) void vscode.commands.executeCommand('workbench.action.openSettings', key);
         });
       }

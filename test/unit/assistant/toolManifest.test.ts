@@ -6,13 +6,22 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ASSISTANT_TOOLS } from '../../../src/core/assistant/toolRegistry';
 import { mcpTool } from '../../../src/mcp/mcpToolServer';
-import { toolContributions } from '../../../src/extension/assistant/toolManifest';
+import { toolContributions, toolNlsEntries } from '../../../src/extension/assistant/toolManifest';
 
 const manifest = JSON.parse(readFileSync(join(__dirname, '../../../../package.json'), 'utf8'));
+const nls = JSON.parse(readFileSync(join(__dirname, '../../../../package.nls.json'), 'utf8'));
 
 describe('assistant: the tool manifest', () => {
   it("package.json's languageModelTools are the core definitions (regenerate them from toolContributions())", () => {
     assert.deepEqual(manifest.contributes.languageModelTools, toolContributions());
+  });
+
+  it("the tool picker's words are package.nls.json entries, in English the core definitions' title and summary", () => {
+    const entries = toolNlsEntries();
+    for (const [key, text] of Object.entries(entries)) assert.equal(nls[key], text, key);
+    for (const t of ASSISTANT_TOOLS) assert.equal(entries[`tool.${t.name}.displayName`], t.title);
+    const ours = Object.keys(nls).filter((k) => k.startsWith('tool.'));
+    assert.deepEqual(ours.sort(), Object.keys(entries).sort(), 'no tool entry is left from a removed tool');
   });
 
   it('sending and starting tools are offered only in a trusted workspace; reading tools everywhere', () => {
@@ -41,7 +50,8 @@ describe('assistant: the tool manifest', () => {
 
   it('the MCP server definition provider is contributed under the id the extension registers', () => {
     assert.deepEqual(manifest.contributes.mcpServerDefinitionProviders, [
-      { id: 'wfs.mcpServer', label: 'Workflow Service (wfs mcp)' },
+      { id: 'wfs.mcpServer', label: '%mcpServer.mcpServer.label%' },
     ]);
+    assert.equal(nls['mcpServer.mcpServer.label'], 'Workflow Service (wfs mcp)');
   });
 });

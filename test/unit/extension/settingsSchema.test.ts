@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { localizedManifest } from '../helpers/localizedManifest';
 
 type Schema = {
   type?: string;
@@ -18,7 +19,8 @@ type Schema = {
   defaultSnippets?: unknown[];
   markdownDeprecationMessage?: string;
 };
-const manifest = JSON.parse(readFileSync(join(__dirname, '../../../../package.json'), 'utf8'));
+// Read in English, as VS Code shows it: the descriptions live in package.nls.json.
+const manifest = localizedManifest();
 const props: Record<string, Schema> = Object.assign(
   {},
   ...[manifest.contributes.configuration].flat().map((c: { properties: Record<string, Schema> }) => c.properties),

@@ -1,0 +1,85 @@
+// Finds user-facing strings in the extension's source that a translator cannot reach: a string or template literal
+// (or a concatenation holding one) written where VS Code shows it, instead of a vscode.l10n.t(...) call or a variable.
+// Where: a show(Information|Warning|Error)Message argument; showQuickPick's or createQuickPick's title and
+// placeholder; showInputBox's and createInputBox's prompt, title and placeholder; the label of a new TreeItem.
+// A literal without a word (an icon such as "$(check)", a separator, '') is not text to translate.
+import ts from 'typescript';
+
+export interface BareString {
+  file: string;
+  line: number;
+  where: string;
+  text: string;
+}
+
+const INPUT_FIELDS = new Set(['title', 'placeholder', 'placeHolder', 'prompt']);
+
+function hasWords(text: string): boolean {
+  return /[A-Za-z]{2}/.test(text.replace(/\$\([\w~-]+\)/g, ''));
+}
+
+/** The literal text of a bare expression, or undefined when the expression is a call or a variable. */
+function bareText(e: ts.Expression): string | undefined {
+  while (ts.isParenthesizedExpression(e)) e = e.expression;
+  if (ts.isStringLiteral(e) || ts.isNoSubstitutionTemplateLiteral(e)) return hasWords(e.text) ? e.text : undefined;
+  if (ts.isTemplateExpression(e)) {
+    const text = [e.head.text, ...e.templateSpans.map((s) => s.literal.text)].join('…');
+    return hasWords(text) ? text : undefined;
+  }
+  if (ts.isConditionalExpression(e)) return bareText(e.whenTrue) ?? bareText(e.whenFalse);
+  if (ts.isBinaryExpression(e) && e.operatorToken.kind === ts.SyntaxKind.PlusToken)
+    return bareText(e.left) ?? bareText(e.right);
+  if (
+    ts.isBinaryExpression(e) &&
+    [ts.SyntaxKind.BarBarToken, ts.SyntaxKind.QuestionQuestionToken].includes(e.operatorToken.kind)
+  )
+    return bareText(e.right);
+  return undefined;
+}
+
+function calleeName(e: ts.LeftHandSideExpression): string {
+  return ts.isPropertyAccessExpression(e) ? e.name.text : ts.isIdentifier(e) ? e.text : '';
+}
+
+export function findBareStrings(file: string, source: string): BareString[] {
+  const sf = ts.createSourceFile(file, source, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
+  const found: BareString[] = [];
+  const check = (e: ts.Expression | undefined, where: string) => {
+    const text = e && bareText(e);
+    if (text !== undefined)
+      found.push({ file, line: sf.getLineAndCharacterOfPosition(e!.getStart(sf)).line + 1, where, text });
+  };
+  const checkOptions = (e: ts.Expression | undefined, where: string) => {
+    if (!e || !ts.isObjectLiteralExpression(e)) return;
+    for (const p of e.properties)
+      if (ts.isPropertyAssignment(p) && INPUT_FIELDS.has(p.name.getText(sf)))
+        check(p.initializer, `${where} ${p.name.getText(sf)}`);
+  };
+  // The names bound to createQuickPick()/createInputBox(): their title, placeholder and prompt are shown.
+  const inputs = new Set<string>();
+  const visit = (n: ts.Node): void => {
+    if (ts.isVariableDeclaration(n) && n.initializer && ts.isCallExpression(n.initializer)) {
+      const name = calleeName(n.initializer.expression);
+      if ((name === 'createQuickPick' || name === 'createInputBox') && ts.isIdentifier(n.name)) inputs.add(n.name.text);
+    }
+    if (ts.isCallExpression(n)) {
+      const name = calleeName(n.expression);
+      if (/^show(Information|Warning|Error)Message$/.test(name)) n.arguments.forEach((a) => check(a, name));
+      if (name === 'showQuickPick') checkOptions(n.arguments[1], name);
+      if (name === 'showInputBox') checkOptions(n.arguments[0], name);
+    }
+    if (ts.isNewExpression(n) && calleeName(n.expression) === 'TreeItem') check(n.arguments?.[0], 'new TreeItem');
+    if (
+      ts.isBinaryExpression(n) &&
+      n.operatorToken.kind === ts.SyntaxKind.EqualsToken &&
+      ts.isPropertyAccessExpression(n.left) &&
+      INPUT_FIELDS.has(n.left.name.text) &&
+      ts.isIdentifier(n.left.expression) &&
+      inputs.has(n.left.expression.text)
+    )
+      check(n.right, `${n.left.expression.text}.${n.left.name.text}`);
+    ts.forEachChild(n, visit);
+  };
+  visit(sf);
+  return found;
+}

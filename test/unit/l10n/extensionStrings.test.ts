@@ -1,0 +1,64 @@
+// The extension's user-facing strings go through vscode.l10n.t, so the l10n bundle holds them and a language pack
+// can translate them: a bare literal in a notification, a quick pick or input box's title, placeholder or prompt, or
+// a tree item's label fails here with its file and line.
+import assert from 'node:assert/strict';
+import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { findBareStrings } from './bareStrings';
+
+const ROOT = join(__dirname, '../../../..');
+
+function tsFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const p = join(dir, name);
+    return statSync(p).isDirectory() ? tsFiles(p) : p.endsWith('.ts') ? [p] : [];
+  });
+}
+
+describe('l10n: the extension shows no bare string', () => {
+  it('every notification, quick pick and input box text and tree item label in src/extension is vscode.l10n.t', () => {
+    const files = tsFiles(join(ROOT, 'src/extension'));
+    assert.ok(files.length > 50, `${files.length} files read`);
+    const bare = files.flatMap((f) => findBareStrings(relative(ROOT, f), readFileSync(f, 'utf8')));
+    assert.deepEqual(
+      bare.map((b) => `${b.file}:${b.line} ${b.where}: ${b.text}`),
+      [],
+      "wrap these in vscode.l10n.t('… {0} …', value)",
+    );
+  });
+
+  it('the check finds each kind of bare string, and passes translated ones and variables', () => {
+    const bad = `
+      import * as vscode from 'vscode';
+      vscode.window.showErrorMessage('Nothing was sent.');
+      vscode.window.showWarningMessage(\`Sent to \${url}\`, 'Show Log');
+      vscode.window.showInformationMessage('Saved ' + name);
+      vscode.window.showQuickPick(items, { title: 'Pick one', placeHolder: ok ? 'Type a name' : x });
+      vscode.window.showInputBox({ prompt: 'A name', title: vscode.l10n.t('Fine') });
+      const qp = vscode.window.createQuickPick();
+      qp.title = 'Start workflow';
+      qp.placeholder = vscode.l10n.t('Fine');
+      new vscode.TreeItem('(removed)');
+    `;
+    const found = findBareStrings('bad.ts', bad).map((b) => `${b.line} ${b.where}`);
+    assert.deepEqual(found, [
+      '3 showErrorMessage',
+      '4 showWarningMessage',
+      '4 showWarningMessage',
+      '5 showInformationMessage',
+      '6 showQuickPick title',
+      '6 showQuickPick placeHolder',
+      '7 showInputBox prompt',
+      '9 qp.title',
+      '11 new TreeItem',
+    ]);
+    const good = `
+      vscode.window.showErrorMessage(vscode.l10n.t('Nothing was sent to {0}.', url), vscode.l10n.t('Show Log'));
+      vscode.window.showErrorMessage(err.message);
+      vscode.window.showQuickPick(items, { title: title, placeHolder: '' });
+      new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.None);
+      new vscode.TreeItem('$(check)');
+    `;
+    assert.deepEqual(findBareStrings('good.ts', good), []);
+  });
+});

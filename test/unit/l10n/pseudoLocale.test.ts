@@ -1,0 +1,46 @@
+// The pseudo-locale keeps what VS Code reads (placeholders, codicons, setting links, link targets) and changes every
+// other letter, so a host run in qps-ploc can tell a translated string from one that leaked in English.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { plainLetters, pseudoLocalize, writePseudoLocale } from './pseudoLocale';
+
+const ROOT = join(__dirname, '../../../..');
+const placeholders = (s: string) => s.match(/\{\d+\}|\$\([\w~-]+\)/g) ?? [];
+
+describe('l10n: the pseudo-locale', () => {
+  it('wraps and accents a string, keeping placeholders and codicons', () => {
+    assert.equal(pseudoLocalize('Start Workflow'), '[Šţàŕţ Ŵôŕķƒĺôŵ]');
+    assert.equal(pseudoLocalize('$(play) Sent to {0}: {1}'), '[$(play) Šéñţ ţô {0}: {1}]');
+  });
+
+  it('any text: placeholders survive in order, and no English letter is left outside them', () => {
+    const piece = fc.oneof(
+      fc.string({ maxLength: 12 }),
+      fc.nat({ max: 9 }).map((n) => `{${n}}`),
+      fc.constantFrom('$(check)', '$(sign-in)', '#wfs.receiver.port#'),
+    );
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 8 }), (pieces) => {
+        const text = pieces.join(' ');
+        const pseudo = pseudoLocalize(text);
+        assert.deepEqual(placeholders(pseudo), placeholders(text));
+        assert.equal(plainLetters(pseudo), '');
+        assert.ok(pseudo.startsWith('[') && pseudo.endsWith(']'));
+      }),
+      { numRuns: 200, seed: 1 },
+    );
+  });
+
+  it('is generated at test time from the English bundles: every entry changed, placeholders kept', () => {
+    const { nls, bundle } = writePseudoLocale(ROOT);
+    const english = JSON.parse(readFileSync(join(ROOT, 'package.nls.json'), 'utf8')) as Record<string, string>;
+    assert.deepEqual(Object.keys(nls).sort(), Object.keys(english).sort());
+    assert.ok(Object.keys(bundle).length > 200, `${Object.keys(bundle).length} bundle messages`);
+    for (const [key, text] of Object.entries(bundle)) {
+      assert.deepEqual(placeholders(text), placeholders(key), key);
+      assert.equal(plainLetters(text), '', key);
+    }
+  });
+});

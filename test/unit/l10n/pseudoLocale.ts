@@ -1,0 +1,44 @@
+// The pseudo-locale (qps-ploc): each English string wrapped in [ ] with every letter accented, so a screen showing
+// an unwrapped or unaccented word shows a string that missed the bundle. Kept intact, since VS Code reads them:
+// placeholders {0}, codicons $(name), setting links #wfs.x#, and link targets (command:…) or (https://…).
+import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+
+const PLAIN = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ';
+const ACCENTED = 'àƀçďéƒĝĥîĵķĺɱñôþǫŕšţûṽŵẋýžÀƁÇĎÉƑĜĤÎĴĶĹṀÑÔÞǪŔŠŢÛṼŴẊÝŽ';
+const KEPT = /(\{\d+\}|\$\([\w~-]+\)|#[\w.]+#|\]\((?:command:|https?:)[^)]*\))/;
+
+export function pseudoLocalize(text: string): string {
+  const accented = text
+    .split(KEPT)
+    .map((part, i) => (i % 2 === 1 ? part : [...part].map((c) => ACCENTED[PLAIN.indexOf(c)] ?? c).join('')))
+    .join('');
+  return `[${accented}]`;
+}
+
+/** The English letters left in a pseudo-localized string, outside what is kept intact. */
+export function plainLetters(pseudo: string): string {
+  return pseudo
+    .split(KEPT)
+    .filter((_, i) => i % 2 === 0)
+    .join('')
+    .replace(/[^A-Za-z]/g, '');
+}
+
+type Bundle = Record<string, string | { message: string; comment: string[] }>;
+
+function localizeBundle(bundle: Bundle): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(bundle).map(([k, v]) => [k, pseudoLocalize(typeof v === 'string' ? v : v.message)]),
+  );
+}
+
+/** Writes package.nls.qps-ploc.json and l10n/bundle.l10n.qps-ploc.json beside the English ones, at test time. */
+export function writePseudoLocale(root: string): { nls: Record<string, string>; bundle: Record<string, string> } {
+  const nls = localizeBundle(JSON.parse(readFileSync(join(root, 'package.nls.json'), 'utf8')) as Bundle);
+  const bundle = localizeBundle(JSON.parse(readFileSync(join(root, 'l10n/bundle.l10n.json'), 'utf8')) as Bundle);
+  mkdirSync(join(root, 'l10n'), { recursive: true });
+  writeFileSync(join(root, 'package.nls.qps-ploc.json'), JSON.stringify(nls, null, 2) + '\n');
+  writeFileSync(join(root, 'l10n/bundle.l10n.qps-ploc.json'), JSON.stringify(bundle, null, 2) + '\n');
+  return { nls, bundle };
+}

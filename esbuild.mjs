@@ -108,6 +108,15 @@ await esbuild.build({
   ],
 });
 
+// A document as the package ships it: a link to a file the package does not hold (docs/containers.md, the repository's
+// Dockerfile) keeps its words and loses its target, so no link in node_modules leads nowhere.
+const PACKAGED_DOCS = new Set(['README.md', 'testkit.md', 'agents.md', 'LICENSE']);
+function packagedDoc(text) {
+  return text.replace(/\[([^\]]+)\]\(([^)#:]+)(#[^)]*)?\)/g, (link, words, target) =>
+    PACKAGED_DOCS.has(target) || target === 'cli.md' ? link : words,
+  );
+}
+
 // The CLI on its own: dist/cli.js and dist/wfs/ bundle every dependency, so its package needs no node_modules and no VS Code.
 // `npm pack dist/cli-package` then makes the tarball a user installs (npm run pack:cli).
 if (cliPackage) {
@@ -117,7 +126,7 @@ if (cliPackage) {
   mkdirSync(dir, { recursive: true });
   copyFileSync('dist/cli.js', `${dir}/cli.js`);
   cpSync(CLI_CHUNKS, `${dir}/wfs`, { recursive: true });
-  copyFileSync('docs/cli.md', `${dir}/README.md`);
+  writeFileSync(`${dir}/README.md`, packagedDoc(readFileSync('docs/cli.md', 'utf8')));
   copyFileSync('LICENSE', `${dir}/LICENSE`);
   // The test kit (docs/testkit.md), for CommonJS and ESM, jose and undici bundled in; its types rolled up from source.
   // In the ESM build the bundled CommonJS code (undici) still calls require() for Node's own modules.
@@ -142,7 +151,7 @@ if (cliPackage) {
   for (const doc of ['testkit.md', 'agents.md'])
     writeFileSync(
       `${dir}/${doc}`,
-      readFileSync(`docs/${doc}`, 'utf8').replace(/\]\(cli\.md(#[^)]*)?\)/g, '](README.md$1)'),
+      packagedDoc(readFileSync(`docs/${doc}`, 'utf8').replace(/\]\(cli\.md(#[^)]*)?\)/g, '](README.md$1)')),
     );
   // The service's objects as JSON Schemas (src/core/schemas), for any language's tests.
   cpSync('src/core/schemas/json', `${dir}/schemas`, { recursive: true });

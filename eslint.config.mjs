@@ -58,6 +58,12 @@ export default tseslint.config(
     },
   },
   {
+    // A function reads at one level: a command is flags, a core call, a render; a longer one is split into named
+    // steps. Tests are exempt: a test reads as one story (#75).
+    files: ['src/**/*.ts'],
+    rules: { 'max-lines-per-function': ['error', { max: 80, skipBlankLines: true, skipComments: true }] },
+  },
+  {
     files: ['src/core/**/*.ts'],
     rules: { 'no-restricted-imports': ['error', { ...noVscode, patterns: mcpSdkInTheMcpFace }] },
   },

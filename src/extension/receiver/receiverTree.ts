@@ -82,42 +82,8 @@ export class ReceiverTree extends Disposable implements vscode.TreeDataProvider<
         };
         return item;
       }
-      case 'tunnel': {
-        const item = new vscode.TreeItem(vscode.l10n.t('Public'), vscode.TreeItemCollapsibleState.None);
-        item.id = 'receiver/tunnel';
-        item.contextValue = 'wfs.receiverPublic';
-        const source = info?.publicSource ?? 'vscode';
-        if (
-          source === 'localtunnel' &&
-          info?.tunnelState &&
-          info.tunnelState !== 'closed' &&
-          info.tunnelState !== 'open'
-        ) {
-          // While the tunnel is down its URL reaches nothing: say so rather than show a dead address.
-          item.description = vscode.l10n.t('tunnel {0}', info.tunnelState);
-          item.iconPath = new vscode.ThemeIcon('sync~spin');
-          item.tooltip = vscode.l10n.t(
-            'Tunnel {0}{1}: deliveries cannot reach the receiver until it is open again.',
-            info.tunnelState,
-            info.publicUrl ? ` (${info.publicUrl})` : '',
-          );
-          return item;
-        }
-        const url = info?.publicUrl;
-        item.description = url ?? (source === 'localtunnel' ? vscode.l10n.t('no tunnel') : vscode.l10n.t('none'));
-        item.iconPath = new vscode.ThemeIcon(url ? 'globe' : 'circle-slash');
-        item.tooltip = vscode.l10n.t(
-          '{0}Source: {1} (wfs.receiver.publicAddress).{2}{3}',
-          url ? `${url}\n` : '',
-          source,
-          info?.publicNote ? `\n${info.publicNote}.` : '',
-          url ? vscode.l10n.t('\nClick to copy; "Test Public Address" sends a signed delivery through it.') : '',
-        );
-        item.command = url
-          ? { command: COMMANDS.copyReceiverUrl, title: vscode.l10n.t('Copy Public URL'), arguments: ['public'] }
-          : { command: COMMANDS.choosePublicAddress, title: vscode.l10n.t('Choose Public Address Source') };
-        return item;
-      }
+      case 'tunnel':
+        return this.publicItem(info);
       case 'selfTest': {
         const t = info?.selfTest;
         const item = new vscode.TreeItem(vscode.l10n.t('Self-test'), vscode.TreeItemCollapsibleState.None);
@@ -155,6 +121,39 @@ export class ReceiverTree extends Disposable implements vscode.TreeDataProvider<
           : new vscode.TreeItem(vscode.l10n.t('(no longer in the history)'));
       }
     }
+  }
+
+  /** The public address: its URL to copy, or why deliveries cannot reach the receiver through it now. */
+  private publicItem(info: ReceiverHost['info']): vscode.TreeItem {
+    const item = new vscode.TreeItem(vscode.l10n.t('Public'), vscode.TreeItemCollapsibleState.None);
+    item.id = 'receiver/tunnel';
+    item.contextValue = 'wfs.receiverPublic';
+    const source = info?.publicSource ?? 'vscode';
+    if (source === 'localtunnel' && info?.tunnelState && info.tunnelState !== 'closed' && info.tunnelState !== 'open') {
+      // While the tunnel is down its URL reaches nothing: say so rather than show a dead address.
+      item.description = vscode.l10n.t('tunnel {0}', info.tunnelState);
+      item.iconPath = new vscode.ThemeIcon('sync~spin');
+      item.tooltip = vscode.l10n.t(
+        'Tunnel {0}{1}: deliveries cannot reach the receiver until it is open again.',
+        info.tunnelState,
+        info.publicUrl ? ` (${info.publicUrl})` : '',
+      );
+      return item;
+    }
+    const url = info?.publicUrl;
+    item.description = url ?? (source === 'localtunnel' ? vscode.l10n.t('no tunnel') : vscode.l10n.t('none'));
+    item.iconPath = new vscode.ThemeIcon(url ? 'globe' : 'circle-slash');
+    item.tooltip = vscode.l10n.t(
+      '{0}Source: {1} (wfs.receiver.publicAddress).{2}{3}',
+      url ? `${url}\n` : '',
+      source,
+      info?.publicNote ? `\n${info.publicNote}.` : '',
+      url ? vscode.l10n.t('\nClick to copy; "Test Public Address" sends a signed delivery through it.') : '',
+    );
+    item.command = url
+      ? { command: COMMANDS.copyReceiverUrl, title: vscode.l10n.t('Copy Public URL'), arguments: ['public'] }
+      : { command: COMMANDS.choosePublicAddress, title: vscode.l10n.t('Choose Public Address Source') };
+    return item;
   }
 
   override dispose(): void {

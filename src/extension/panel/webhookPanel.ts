@@ -3,13 +3,11 @@
 // webview state). The extension side does filtering and detail; the webview only renders text.
 import * as vscode from 'vscode';
 import { Disposable } from '../disposable';
-import { forwardableHeaders, httpRequest, isLoopbackHost, type TargetTls, targetDispatcher } from '../../core/http';
-import { answerExcerpt, appAcknowledged, type DeliveryRecord, forwardsOf, historyHolder } from '../../core/webhooks';
-import { replayWithFreshId } from '../../core/fixtures';
+import type { TargetTls } from '../../core/http';
+import { type DeliveryRecord, forwardsOf, historyHolder } from '../../core/webhooks';
 import { homedir } from 'node:os';
 import { writeInNewTempFolder } from '../newTempFolder';
 import { cmdCurlCommand, powerShellCommand } from '../../core/presentation';
-import { WaitsForTrust } from '../trust/restrictedMode';
 import {
   curlCommand,
   deliveryDetail,
@@ -34,37 +32,10 @@ import type { Services } from '../services';
 import { historyStorageNote } from './historyStorage';
 import { writeExport } from './exportFile';
 import { COMMANDS } from '../commandIds';
+import { recordedBody, replayDelivery, type ReplayResult } from './panelReplay';
 
 const WEBHOOK_PANEL_VIEW_TYPE = 'wfs.webhookPanel';
 
-/** What a replay came to: the app's status and the start of its answer; the webhookId it was sent under. */
-interface ReplayResult {
-  status: number;
-  webhookId?: string;
-  answer?: string;
-  /** The app already answered 2xx for this webhookId (core's appAcknowledged): it may have skipped this replay. */
-  mayBeDuplicate: boolean;
-}
-
-const answerPart = (answer: string | undefined) => (answer === undefined ? {} : { answer });
-
-/** A replay's result in words, as the panel's status line and the output log say it. */
-function replayText(url: string, r: ReplayResult, fresh: boolean): string {
-  const parts = [
-    fresh && r.webhookId
-      ? vscode.l10n.t('Replayed under the new webhookId {0} to {1}: {2}.', r.webhookId, url, r.status)
-      : vscode.l10n.t('Replayed to {0}: {1}.', url, r.status),
-  ];
-  if (r.answer !== undefined) parts.push(vscode.l10n.t('It answered: {0}', r.answer));
-  if (r.mayBeDuplicate && r.webhookId)
-    parts.push(
-      vscode.l10n.t(
-        'Your app already answered 2xx for webhookId {0}: an app that dedupes on webhookId, as the spec asks, may have treated this replay as a duplicate and skipped its handler. To run the handler again, use Replay with New Id.',
-        r.webhookId,
-      ),
-    );
-  return parts.join(' ');
-}
 const gone = (): string => vscode.l10n.t('That delivery is no longer in the history.');
 
 /** An action that needs the receiver running: its error offers to start it. */
@@ -450,16 +421,6 @@ export class WebhookPanel extends Disposable {
     return target.fsPath;
   }
 
-  private async bodyOf(r: DeliveryRecord): Promise<Buffer> {
-    const body = await this.s.receiver.deliveries.body(r.id);
-    if (!body) throw new Error(gone());
-    if (r.body.kept < r.body.size)
-      throw new Error(
-        `Only the first ${r.body.kept} of its ${r.body.size} bytes were kept (it was refused), so it cannot be replayed or copied whole.`,
-      );
-    return body;
-  }
-
   /** Replay with New Id goes where the delivery went on to: its app (the first forward target), else the receiver. */
   private freshTarget(r: DeliveryRecord): string {
     const app = forwardsOf(r)[0]?.target;
@@ -469,67 +430,16 @@ export class WebhookPanel extends Disposable {
     return url;
   }
 
-  /** The same body and event headers, with a fresh sandbox token (the original token is never stored); with `fresh`,
-   * under a new webhookId (core's replayWithFreshId: that value of the body only, signed anew). Only for a verified
-   * delivery: re-signing a refused one would turn a stranger's body into one that verifies. `tls`: the forward rule's
-   * `ca` or `insecure` for that target. */
+  /** A replay, then its result in words on the panel's status line (with the offer of a new id when it may have been
+   * taken for a duplicate). */
   private async replay(r: DeliveryRecord, url: string, fresh = false, tls?: TargetTls): Promise<ReplayResult> {
-    if (!r.verified)
-      throw new Error(
-        'This delivery was refused, so it is not replayed with a fresh signature: that would make a body nobody trusted verify. Copy it as curl or export it instead.',
-      );
-    const host = new URL(url).hostname;
-    if (!isLoopbackHost(host) && !vscode.workspace.isTrusted)
-      throw new WaitsForTrust(`Replaying a delivery to ${host}`);
-    const recorded = await this.bodyOf(r);
-    if (!this.s.sandbox.info) throw new Error('Replaying needs the sandbox running: it signs the replayed delivery.');
-    // The recorded headers, minus what belonged to the old connection (a redacted Proxy-Authorization among them).
-    const same = { body: recorded, headers: forwardableHeaders(r.headers), webhookId: r.webhookId };
-    const sent = fresh ? replayWithFreshId(recorded, same.headers) : same;
-    if (!sent)
-      throw new Error(
-        vscode.l10n.t('Its body has no webhookId to make new: use Replay to Receiver or Replay to Forward Target.'),
-      );
-    // Decided before sending: an app that already acknowledged this webhookId may skip the replay as a duplicate.
-    const mayBeDuplicate = !fresh && !!r.webhookId && appAcknowledged(this.s.receiver.deliveries.all(), r.webhookId);
-    // This window's receiver trusts the exact token signed here, once; an app is told what it must trust.
-    const { token, done } = await this.s.signing.signFor(url, sent.body);
-    const dispatcher = targetDispatcher(tls);
-    const res = await httpRequest({
-      method: 'POST',
-      url,
-      headers: { ...sent.headers, authorization: `Bearer ${token}` },
-      body: sent.body,
-      timeoutMs: 10_000,
-      maxResponseBytes: 64 * 1024,
-      ...(dispatcher ? { dispatcher } : {}),
-    }).finally(() => {
-      done();
-      void dispatcher?.destroy().catch(() => undefined);
-    });
-    this.s.signing.answered(url, res.status);
-    const result: ReplayResult = {
-      status: res.status,
-      ...(sent.webhookId ? { webhookId: sent.webhookId } : {}),
-      ...answerPart(answerExcerpt(res.body, [token, `Bearer ${token}`])),
-      mayBeDuplicate,
-    };
-    // The log names where and what, not the app's answer (it may hold what the app echoes).
-    this.s.output.info(
-      fresh
-        ? vscode.l10n.t(
-            'Replayed delivery {0} under the new webhookId {1} to {2}: {3}',
-            r.id,
-            sent.webhookId ?? '',
-            url,
-            res.status,
-          )
-        : vscode.l10n.t('Replayed delivery {0} to {1}: {2}', r.id, url, res.status),
-    );
-    const text = replayText(url, result, fresh);
-    vscode.window.setStatusBarMessage(vscode.l10n.t('Replayed to {0}: {1}', url, res.status), 4000);
-    this.post({ type: 'result', result: { id: r.id, text, ...(mayBeDuplicate ? { offerFresh: true } : {}) } });
+    const { result, text } = await replayDelivery(this.s, r, url, { fresh, tls });
+    this.post({ type: 'result', result: { id: r.id, text, ...(result.mayBeDuplicate ? { offerFresh: true } : {}) } });
     return result;
+  }
+
+  private bodyOf(r: DeliveryRecord): Promise<Buffer> {
+    return recordedBody(this.s, r);
   }
 
   override dispose(): void {

@@ -80,7 +80,11 @@ export const sandboxCommand: CommandSpec = {
       accessTokenTtlSeconds: wholeSecondsFlag(flags, 'access-token-ttl', 1, 86400),
       workflowDurationSeconds: seconds(durationFlag(flags, 'workflow-duration', 's', 0, 86_400_000)),
       allowedHosts,
+      // Healthy only once the ready line is out: a container's healthcheck then means what the line says.
+      healthWaitsForReady: true,
     });
+    // A stop asked for while it starts (a container stopped at once) is kept, and honoured once it has started.
+    const stopped = new Promise<void>((resolve) => io.onStop(resolve));
     io.progress?.('starting the sandbox');
     // The ready line names the signing key (kid): `wfs sandbox` makes it before that line; a sandbox in another
     // process (wfs mcp, the editor's) makes it at its first signature or key-set request.
@@ -98,6 +102,7 @@ export const sandboxCommand: CommandSpec = {
       ...(everywhere ? { listeningOn: host } : {}),
       ...(keep.file ? { keptIn: keep.file } : {}),
     });
+    sandbox.markReady();
     if (profile) {
       emit({
         event: 'profile',
@@ -110,7 +115,7 @@ export const sandboxCommand: CommandSpec = {
     sandbox.on('request', (e) => emit(e));
     sandbox.on('webhook', (e) => emit(e));
     sandbox.on('error-event', (e) => emit(e));
-    await new Promise<void>((resolve) => io.onStop(resolve));
+    await stopped;
     await sandbox.stop();
     emit({ event: 'stopped' });
     return EXIT.ok;

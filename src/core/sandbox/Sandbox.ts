@@ -67,6 +67,9 @@ export interface SandboxOptions {
   controlSecret?: string;
   /** Told after the keys change (rotate-key), so whoever keeps them writes them again. */
   onKeysChanged?: (keys: JWK[]) => Promise<void>;
+  /** GET /healthz answers 503 until markReady(): for a starter that has more to do after start() (make the key, keep
+   * the state, print its ready line) before a container may count on it. Default: healthy once it serves. */
+  healthWaitsForReady?: boolean;
 }
 
 export interface SandboxInfo {
@@ -125,11 +128,13 @@ export class Sandbox extends TypedEmitter<SandboxEvents> {
   private server?: Server;
   private ctx?: SandboxContext;
   private readonly options: SandboxOptions;
+  private readyForHealth: boolean;
 
   constructor(options: SandboxOptions = {}) {
     super();
     this.options = options;
     this.clock = options.clock ?? new OffsetClock();
+    this.readyForHealth = !options.healthWaitsForReady;
   }
 
   get context(): SandboxContext {
@@ -223,6 +228,11 @@ export class Sandbox extends TypedEmitter<SandboxEvents> {
     return { ...this.info(), kid: this.context.signer.currentKid };
   }
 
+  /** With healthWaitsForReady: from now on GET /healthz answers 200. */
+  markReady(): void {
+    this.readyForHealth = true;
+  }
+
   async stop(): Promise<void> {
     const server = this.server;
     if (!server) return;
@@ -249,7 +259,7 @@ export class Sandbox extends TypedEmitter<SandboxEvents> {
   private health(req: IncomingMessage, res: ServerResponse): boolean {
     if (!isHealthRequest(req.method, req.url)) return false;
     if (!isAllowedHost(req.headers.host, this.options.allowedHosts) || originRefusal(req.headers.origin)) return false;
-    const { status, body } = healthAnswer('sandbox', this.ctx !== undefined);
+    const { status, body } = healthAnswer('sandbox', this.ctx !== undefined && this.readyForHealth);
     req.resume();
     res.writeHead(status, {
       'content-type': 'application/json',

@@ -288,12 +288,9 @@ describe('issue #77, checked apart (docs only)', function () {
   });
 
   describe('2c. /healthz 200 means ready, as a compose healthcheck or `curl --retry` takes it', () => {
-    // FAILS on the product (found by this check, 3 runs of 3): on a fixed port with a new state folder (a fresh
-    // container, a fresh CI runner) `wfs sandbox` answers GET /healthz 200 some 200-700 ms before it prints its ready
-    // line, and a SIGTERM in that window exits 130 with "stopped by SIGTERM before the command finished" and no
-    // "stopped" line. The docs promise 200 only once ready and exit 0 on SIGTERM. Skipped so the process tier stays
-    // green until the product is fixed; remove `.skip` to see it fail.
-    it.skip('wfs sandbox (fixed port, new state): once /healthz answers 200 it has printed ready, and SIGTERM then exits 0 within 5 s', async () => {
+    // Found by this check: on a fixed port with a new state folder (a fresh container or CI runner), `wfs sandbox`
+    // answered 200 some 200-700 ms before its ready line, and a SIGTERM then exited 130 with no "stopped" line.
+    it('wfs sandbox (fixed port, new state): once /healthz answers 200 it has printed ready, and SIGTERM then exits 0 within 5 s', async () => {
       const port = await freePort();
       const sandbox = new WfsProcess(
         ['sandbox', '--host', '0.0.0.0', '--port', String(port), '--allow-host', 'sandbox'],

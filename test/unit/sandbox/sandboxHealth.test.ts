@@ -27,6 +27,19 @@ describe('sandbox /healthz', () => {
     assert.deepEqual(paths, ['/healthz 421', '/healthz 403'], 'only the refused ones are request lines');
   });
 
+  it('with healthWaitsForReady: 503 while serving until markReady(), then 200', async () => {
+    const sandbox = new Sandbox({ healthWaitsForReady: true });
+    const info = await sandbox.start();
+    const health = `${info.baseUrl}/healthz`;
+    const before = await rawRequest(health);
+    assert.equal(before.status, 503);
+    assert.deepEqual(before.json().status, 'starting');
+    assert.equal((await rawRequest(`${info.baseUrl}/.well-known/jwks.json`)).status, 200, 'it serves meanwhile');
+    sandbox.markReady();
+    assert.equal((await rawRequest(health)).status, 200);
+    await sandbox.stop();
+  });
+
   it('takes a given control secret in place of a new one', async () => {
     const secret = 'a'.repeat(64);
     const sandbox = new Sandbox({ controlSecret: secret });

@@ -645,6 +645,13 @@ function vscodeStub() {
     ViewColumn: { Active: -1 },
     ConfigurationTarget: { Global: 1 },
     QuickPickItemKind: { Separator: -1 },
+    // English, as VS Code gives it with no bundle for the display language: {0}, {1}… filled in.
+    l10n: {
+      t: (message, ...args) =>
+        String(typeof message === 'object' ? message.message : message).replace(/\{(\d+)\}/g, (m, i) =>
+          i < args.length ? String(args[i]) : m,
+        ),
+    },
     window: {
       createOutputChannel: () => ({ debug() {}, info() {}, warn() {}, error() {}, show() {}, dispose() {} }),
       createStatusBarItem: item,

@@ -125,7 +125,8 @@ function movedNote(s: Services, info: ReceiverInfo): string {
   return `. Its public address is not the one it had last time (${info.publicChangedFrom}): where your webhook endpoint is registered with the service, register this one.${keep}`;
 }
 
-const SOURCE_ITEMS: Record<PublicAddressSource, { label: string; detail: string }> = {
+/** Made when shown, in the display language: a table built at load would be translated before its bundle is known. */
+const sourceItems = (): Record<PublicAddressSource, { label: string; detail: string }> => ({
   vscode: {
     label: vscode.l10n.t("VS Code's port forwarding"),
     detail: vscode.l10n.t(
@@ -148,14 +149,14 @@ const SOURCE_ITEMS: Record<PublicAddressSource, { label: string; detail: string 
     label: vscode.l10n.t('None'),
     detail: vscode.l10n.t('Loopback only: the sandbox reaches it; the real service does not.'),
   },
-};
+});
 
 /** Sets wfs.receiver.publicAddress (user settings) from a pick, asks for the URL when "url" is chosen. */
 async function choosePublicAddress(s: Services): Promise<PublicAddressSource | undefined> {
   const current = setting('receiverPublicAddress');
   const pick = await vscode.window.showQuickPick(
     (['vscode', 'url', 'localtunnel', 'none'] as const).map((source) => ({
-      ...SOURCE_ITEMS[source],
+      ...sourceItems()[source],
       description: source === current ? vscode.l10n.t('{0} (current)', source) : source,
       source,
     })),
@@ -179,7 +180,7 @@ async function choosePublicAddress(s: Services): Promise<PublicAddressSource | u
     .showInformationMessage(
       vscode.l10n.t(
         "The receiver's public address now comes from: {0}. Restart the receiver to use it.",
-        SOURCE_ITEMS[pick.source].label,
+        sourceItems()[pick.source].label,
       ),
       vscode.l10n.t('Restart Receiver'),
     )

@@ -1,5 +1,7 @@
 // Runs inside a real VS Code extension host: activation, contributed commands and views.
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import * as vscode from 'vscode';
 
 const EXTENSION_ID = 'workflow-service-toolkit.workflow-service-toolkit';
@@ -10,6 +12,19 @@ interface Manifest {
     viewsContainers: { activitybar: { id: string }[] };
     views: Record<string, { id: string }[]>;
   };
+}
+
+/** The manifest as a user reads it in English: VS Code gives packageJSON with its "%key%" placeholders, which
+ * package.nls.json fills. */
+function englishManifest(ext: vscode.Extension<unknown>): unknown {
+  const nls = JSON.parse(readFileSync(join(ext.extensionPath, 'package.nls.json'), 'utf8')) as Record<string, string>;
+  const fill = (v: unknown): unknown => {
+    if (typeof v === 'string') return /^%(.+)%$/.test(v) ? (nls[v.slice(1, -1)] ?? v) : v;
+    if (Array.isArray(v)) return v.map(fill);
+    if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, fill(x)]));
+    return v;
+  };
+  return fill(ext.packageJSON);
 }
 
 describe('extension in a real VS Code host', () => {
@@ -24,7 +39,7 @@ describe('extension in a real VS Code host', () => {
   });
 
   it('registers every command contributed in package.json, each in the "Workflow Service" category', async () => {
-    const manifest = ext.packageJSON as Manifest;
+    const manifest = englishManifest(ext) as Manifest;
     const registered = new Set(await vscode.commands.getCommands(true));
     const contributed = manifest.contributes.commands;
     assert.ok(contributed.length > 0);
@@ -35,7 +50,7 @@ describe('extension in a real VS Code host', () => {
   });
 
   it('contributes the activity-bar container and its views', async () => {
-    const manifest = ext.packageJSON as Manifest;
+    const manifest = englishManifest(ext) as Manifest;
     assert.ok(manifest.contributes.viewsContainers.activitybar.some((c) => c.id === 'wfs'));
     const views = manifest.contributes.views.wfs.map((v) => v.id);
     assert.ok(views.includes('wfs.explorer'));
@@ -44,12 +59,12 @@ describe('extension in a real VS Code host', () => {
   });
 
   it('contributes a walkthrough whose steps run registered commands and whose media ship with the extension', async () => {
-    const manifest = ext.packageJSON as Manifest & {
+    const manifest = englishManifest(ext) as Manifest & {
       contributes: { walkthroughs: { id: string; steps: { description: string; media: { markdown: string } }[] }[] };
     };
     const registered = new Set(await vscode.commands.getCommands(true));
     const [walkthrough] = manifest.contributes.walkthroughs;
-    assert.equal(walkthrough!.steps.length, 5);
+    assert.equal(walkthrough!.steps.length, 6);
     for (const step of walkthrough!.steps) {
       const command = /\(command:([\w.]+)\)/.exec(step.description)?.[1];
       assert.ok(command && registered.has(command), `step runs a registered command: ${command}`);

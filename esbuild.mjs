@@ -1,7 +1,17 @@
 // Bundles the extension and the CLI, and transpiles the tests for mocha.
 // `node esbuild.mjs` builds dist/; `node esbuild.mjs --tests` also writes out/ (tests + sources, unbundled).
 import * as esbuild from 'esbuild';
-import { copyFileSync, cpSync, mkdirSync, readFileSync, readdirSync, statSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  cpSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  statSync,
+  rmSync,
+  writeFileSync,
+  existsSync,
+} from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 
@@ -228,6 +238,9 @@ if (withTests) {
     external: ['vscode'],
   });
   copyFileSync('package.json', `${host}/package.json`);
+  // Its English: the manifest's %key%s and the l10n bundle, as the .vsix ships them.
+  copyFileSync('package.nls.json', `${host}/package.nls.json`);
+  if (existsSync('l10n')) cpSync('l10n', `${host}/l10n`, { recursive: true });
   cpSync('media', `${host}/media`, { recursive: true });
   // The CLI the extension offers as its MCP server (src/extension/assistant/mcpServerProvider.ts).
   copyFileSync('dist/cli.js', `${host}/dist/cli.js`);

@@ -3,6 +3,8 @@
 // takes zod schemas, which would be a second definition of every input. A billed start asks the person through MCP
 // elicitation; a client without it cannot ask, and the tool refuses with the command to run.
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv-provider.js';
+import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
 import {
   CallToolRequestSchema,
   ListToolsRequestSchema,
@@ -51,11 +53,18 @@ export function mcpTool(t: AssistantTool<never, unknown>): Tool {
   };
 }
 
+/** The SDK's Ajv validator (it checks an elicitation's answer), built at the first answer rather than with the server:
+ * building Ajv's vocabularies is a tenth of `wfs mcp`'s time to its ready line, and most sessions never ask. */
+function validatorOnDemand(): jsonSchemaValidator {
+  let ajv: AjvJsonSchemaValidator | undefined;
+  return { getValidator: (schema) => (ajv ??= new AjvJsonSchemaValidator()).getValidator(schema) };
+}
+
 /** One MCP server (one per client session) over the shared context. */
 export function createToolServer(ctx: AssistantContext, o: ToolServerOptions = {}): Server {
   const server = new Server(
     { name: 'wfs', title: 'Workflow Service Toolkit', version: TOOLKIT_VERSION },
-    { capabilities: { tools: {} }, instructions: SERVER_INSTRUCTIONS },
+    { capabilities: { tools: {} }, instructions: SERVER_INSTRUCTIONS, jsonSchemaValidator: validatorOnDemand() },
   );
   const tools = offeredTools(o);
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: tools.map(mcpTool) }));

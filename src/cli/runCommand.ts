@@ -43,7 +43,7 @@ export async function runCommand(command: CommandSpec, rest: string[], io: CliIO
     checkRequiredInputs(command, flags, io.env);
     const proxy = proxySettingsFromEnv(io.env);
     checkProxySettings(proxy, 'HTTPS_PROXY/HTTP_PROXY');
-    const dispatcher = proxyDispatcher(proxy);
+    const dispatcher = await proxyDispatcher(proxy);
     if (dispatcher) {
       const previous = setDefaultDispatcher(dispatcher);
       restoreDispatcher = () => {

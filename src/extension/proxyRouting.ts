@@ -9,6 +9,9 @@ import type { Dispatcher } from 'undici';
 
 export class ProxyRouting extends Disposable {
   private current?: Dispatcher;
+  private stopped = false;
+  /** Changes applied in order: a dispatcher is made asynchronously, and a later change must not be overtaken. */
+  private applying: Promise<void> = Promise.resolve();
 
   constructor(private readonly output: ExtensionLog) {
     super();
@@ -26,11 +29,16 @@ export class ProxyRouting extends Disposable {
   }
 
   private apply(): void {
+    this.applying = this.applying.then(() => this.applyNow());
+  }
+
+  private async applyNow(): Promise<void> {
+    if (this.stopped) return;
     const settings = extensionProxySettings(vscode.workspace.getConfiguration('http'), process.env);
     let next: Dispatcher | undefined;
     try {
       checkProxySettings(settings, 'http.proxy');
-      next = proxyDispatcher(settings);
+      next = await proxyDispatcher(settings);
     } catch (err) {
       this.output.error(`${(err as Error).message}; requests go without a proxy`);
       void vscode.window.showWarningMessage(
@@ -48,6 +56,7 @@ export class ProxyRouting extends Disposable {
   }
 
   override dispose(): void {
+    this.stopped = true;
     super.dispose();
     setDefaultDispatcher(undefined);
     void this.current?.close();

@@ -199,7 +199,7 @@ export async function runAudit(o: AuditOptions): Promise<AuditSummary> {
     });
   }
   const { ctx, decoy } = await auditContext(sandbox, trust, o.clock);
-  const dispatcher = targetDispatcher(o.tls);
+  const dispatcher = await targetDispatcher(o.tls);
   const run = new AuditRun(o, target, ctx, dispatcher);
   try {
     await run.sendCases();

@@ -1,7 +1,8 @@
 // An HTTP proxy for the service's requests (HTTPS_PROXY / HTTP_PROXY / NO_PROXY, or VS Code's http.proxy and
 // http.noProxy). Loopback is never proxied: the sandbox and the receiver live on this machine, where a corporate
 // proxy cannot reach them.
-import { Agent, Dispatcher, EnvHttpProxyAgent } from 'undici';
+import type { Dispatcher } from 'undici';
+import { undici } from './undiciOnDemand';
 import { isLoopbackHost } from './loopback';
 
 export interface ProxySettings {
@@ -55,32 +56,32 @@ export function checkProxySettings(settings: ProxySettings, source: string): voi
   }
 }
 
-/** Routes loopback targets directly and everything else by the proxy settings. */
-class LoopbackBypass extends Dispatcher {
-  constructor(
-    private readonly proxied: Dispatcher,
-    private readonly direct: Dispatcher,
-  ) {
-    super();
-  }
-
-  override dispatch(options: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler): boolean {
-    const origin = typeof options.origin === 'string' ? new URL(options.origin) : options.origin;
-    return (origin && isLoopbackHost(origin.hostname) ? this.direct : this.proxied).dispatch(options, handler);
-  }
-
-  override async close(): Promise<void> {
-    await Promise.all([this.proxied.close(), this.direct.close()]);
-  }
-
-  override async destroy(): Promise<void> {
-    await Promise.all([this.proxied.destroy(), this.direct.destroy()]);
-  }
-}
-
 /** A dispatcher for these settings, or undefined when no proxy is set (the default agent then serves). */
-export function proxyDispatcher(settings: ProxySettings): Dispatcher | undefined {
+export async function proxyDispatcher(settings: ProxySettings): Promise<Dispatcher | undefined> {
   if (!settings.httpProxy && !settings.httpsProxy) return undefined;
+  const { Agent, Dispatcher, EnvHttpProxyAgent } = await undici();
+  /** Routes loopback targets directly and everything else by the proxy settings. */
+  class LoopbackBypass extends Dispatcher {
+    constructor(
+      private readonly proxied: Dispatcher,
+      private readonly direct: Dispatcher,
+    ) {
+      super();
+    }
+
+    override dispatch(options: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler): boolean {
+      const origin = typeof options.origin === 'string' ? new URL(options.origin) : options.origin;
+      return (origin && isLoopbackHost(origin.hostname) ? this.direct : this.proxied).dispatch(options, handler);
+    }
+
+    override async close(): Promise<void> {
+      await Promise.all([this.proxied.close(), this.direct.close()]);
+    }
+
+    override async destroy(): Promise<void> {
+      await Promise.all([this.proxied.destroy(), this.direct.destroy()]);
+    }
+  }
   // Empty strings, not undefined: EnvHttpProxyAgent would otherwise read the process environment itself.
   const proxied = new EnvHttpProxyAgent({
     httpProxy: settings.httpProxy ?? '',

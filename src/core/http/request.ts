@@ -1,5 +1,6 @@
 // The one request function every part of the core uses (docs/design.md, HTTP).
-import { request as undiciRequest, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
+import { undici } from './undiciOnDemand';
 
 export interface HttpRequest {
   method: 'GET' | 'POST' | 'PUT' | 'DELETE';
@@ -103,10 +104,11 @@ export async function httpRequest(req: HttpRequest): Promise<HttpResponse> {
   const timeoutMs = req.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const timeout = AbortSignal.timeout(timeoutMs);
   const signal = req.signal ? AbortSignal.any([timeout, req.signal]) : timeout;
+  const { request } = await undici();
   const started = performance.now();
   let res: Dispatcher.ResponseData;
   try {
-    res = await undiciRequest(req.url, {
+    res = await request(req.url, {
       method: req.method,
       headers,
       // undici takes an async iterable body (writeIterable); its types name only the other kinds.

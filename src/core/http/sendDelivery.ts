@@ -3,7 +3,8 @@
 // size, latency). It serves the receiver's forwarding (forwardFanOut.ts), fixtures sent by `wfs send` and by the
 // extension's Send Fixture and Edit and Resend (sendFixture.ts), and the test kit's deliver(). Consent for a target
 // off this machine is the caller's to decide before calling.
-import { request as undiciRequest, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
+import { undici } from './undiciOnDemand';
 import type { ForwardResult } from '../webhooks/deliveryRecord';
 import { redactUrl } from './request';
 import { targetDispatcher, type TargetTls } from './targetTls';
@@ -51,7 +52,7 @@ export interface DeliveryAnswer extends ForwardResult {
 export const DEFAULT_DELIVERY_TIMEOUT_MS = 10_000;
 
 export async function sendDelivery(req: DeliveryRequest): Promise<DeliveryAnswer> {
-  const own = req.dispatcher === undefined ? targetDispatcher(req.tls) : undefined;
+  const own = req.dispatcher === undefined ? await targetDispatcher(req.tls) : undefined;
   if (!own) return sendOnce(req);
   try {
     return await sendOnce({ ...req, dispatcher: own, caFile: req.caFile ?? req.tls?.caFile });
@@ -61,6 +62,7 @@ export async function sendDelivery(req: DeliveryRequest): Promise<DeliveryAnswer
 }
 
 async function sendOnce(req: DeliveryRequest): Promise<DeliveryAnswer> {
+  const { request } = await undici();
   const now = req.now ?? (() => performance.now());
   const timeoutMs = req.timeoutMs ?? DEFAULT_DELIVERY_TIMEOUT_MS;
   const timeout = AbortSignal.timeout(timeoutMs);
@@ -86,7 +88,7 @@ async function sendOnce(req: DeliveryRequest): Promise<DeliveryAnswer> {
   };
   let res: Dispatcher.ResponseData;
   try {
-    res = await undiciRequest(target, {
+    res = await request(target, {
       method: 'POST',
       headers,
       body: Buffer.isBuffer(req.body) || typeof req.body === 'string' ? req.body : Buffer.from(req.body),

@@ -5,7 +5,8 @@ import { X509Certificate } from 'node:crypto';
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { rootCertificates } from 'node:tls';
-import { Agent, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
+import { undici } from './undiciOnDemand';
 import { isLoopbackHost } from './loopback';
 
 /** A CA bundle is a few certificates (the whole Mozilla store is about 220 KB): more is not a bundle. */
@@ -95,8 +96,9 @@ export function readCaFile(file: string): string {
 
 /** The dispatcher for a target with its own TLS: the usual roots and the `ca` file's, or no check at all. Undefined
  * when the target has none (the caller's dispatcher serves). */
-export function targetDispatcher(tls: TargetTls | undefined): Dispatcher | undefined {
+export async function targetDispatcher(tls: TargetTls | undefined): Promise<Dispatcher | undefined> {
   if (!tls || (tls.caPem === undefined && !tls.insecure)) return undefined;
+  const { Agent } = await undici();
   return new Agent({
     connect: tls.insecure ? { rejectUnauthorized: false } : { ca: [...rootCertificates, tls.caPem!] },
   });

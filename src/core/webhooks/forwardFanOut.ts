@@ -32,7 +32,7 @@ interface Target {
 
 export class Forwarder {
   /** One dispatcher per target with its own TLS (by URL), made at its first delivery; closed by close(). */
-  private readonly tlsDispatchers = new Map<string, Dispatcher>();
+  private readonly tlsDispatchers = new Map<string, Promise<Dispatcher | undefined>>();
 
   constructor(readonly options: ForwarderOptions) {}
 
@@ -79,35 +79,37 @@ export class Forwarder {
     return Promise.all(
       targets.map((t) => {
         const headers = { ...passed, ...t.headers };
-        return sendDelivery({
-          url: t.url,
-          body: raw,
-          headers,
-          timeoutMs: t.timeoutMs,
-          dispatcher: this.dispatcherFor(t),
-          caRemedy: t.caRemedy ?? 'rule',
-          ...(t.tls?.caFile !== undefined ? { caFile: t.tls.caFile } : {}),
-        }).then((a) => answerRecord(a, t.rules, sentCredentials(headers), t.tls?.insecure));
+        const send = (dispatcher: Dispatcher | undefined) =>
+          sendDelivery({
+            url: t.url,
+            body: raw,
+            headers,
+            timeoutMs: t.timeoutMs,
+            dispatcher,
+            caRemedy: t.caRemedy ?? 'rule',
+            ...(t.tls?.caFile !== undefined ? { caFile: t.tls.caFile } : {}),
+          }).then((a) => answerRecord(a, t.rules, sentCredentials(headers), t.tls?.insecure));
+        return t.tls ? this.tlsDispatcher(t).then(send) : send(this.options.dispatcher);
       }),
     );
   }
 
-  private dispatcherFor(t: Target): Dispatcher | undefined {
-    if (!t.tls) return this.options.dispatcher;
+  /** A target's own TLS connections, made once per target and kept until close(). */
+  private async tlsDispatcher(t: Target): Promise<Dispatcher | undefined> {
     const key = new URL(t.url).href;
     let d = this.tlsDispatchers.get(key);
     if (!d) {
       d = targetDispatcher(t.tls);
-      if (d) this.tlsDispatchers.set(key, d);
+      this.tlsDispatchers.set(key, d);
     }
-    return d ?? this.options.dispatcher;
+    return (await d) ?? this.options.dispatcher;
   }
 
   /** Closes the targets' own connections (the receiver stopped). */
   async close(): Promise<void> {
     const open = [...this.tlsDispatchers.values()];
     this.tlsDispatchers.clear();
-    await Promise.all(open.map((d) => d.destroy().catch(() => undefined)));
+    await Promise.all(open.map(async (d) => (await d)?.destroy().catch(() => undefined)));
   }
 
   /** What the service is answered once the targets did: 200, or with pass-through the apps' own status. */

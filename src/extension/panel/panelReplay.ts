@@ -76,7 +76,7 @@ export async function replayDelivery(
   const mayBeDuplicate = !fresh && !!r.webhookId && appAcknowledged(s.receiver.deliveries.all(), r.webhookId);
   // This window's receiver trusts the exact token signed here, once; an app is told what it must trust.
   const { token, done } = await s.signing.signFor(url, sent.body);
-  const dispatcher = targetDispatcher(tls);
+  const dispatcher = await targetDispatcher(tls);
   const res = await httpRequest({
     method: 'POST',
     url,

@@ -82,12 +82,12 @@ describe('credentials and plain http, through a recording proxy', () => {
   });
   after(() => closer.close());
   let previous: ReturnType<typeof setDefaultDispatcher>;
-  let dispatcher: NonNullable<ReturnType<typeof proxyDispatcher>>;
+  let dispatcher: NonNullable<Awaited<ReturnType<typeof proxyDispatcher>>>;
   let clock: ManualClock;
   beforeEach(async () => {
     proxy = new RecordingProxy();
     await proxy.start();
-    dispatcher = proxyDispatcher({ httpProxy: proxy.url, httpsProxy: proxy.url })!;
+    dispatcher = (await proxyDispatcher({ httpProxy: proxy.url, httpsProxy: proxy.url }))!;
     previous = setDefaultDispatcher(dispatcher);
     clock = new ManualClock();
   });

@@ -49,7 +49,7 @@ describe('proxy settings', () => {
     );
   });
 
-  it('a malformed proxy address is named', () => {
+  it('a malformed proxy address is named', async () => {
     assert.throws(
       () => checkProxySettings({ httpsProxy: 'not a url' }, 'HTTPS_PROXY'),
       /HTTPS_PROXY: the https proxy "not a url" is not a URL/,
@@ -59,7 +59,7 @@ describe('proxy settings', () => {
       /must be an http:\/\/ or https:\/\/ URL/,
     );
     assert.doesNotThrow(() => checkProxySettings({ httpProxy: 'http://user:pw@p:1' }, 'x'));
-    assert.equal(proxyDispatcher({}), undefined, 'no proxy, no dispatcher');
+    assert.equal(await proxyDispatcher({}), undefined, 'no proxy, no dispatcher');
   });
 
   describe('routing', () => {
@@ -79,7 +79,7 @@ describe('proxy settings', () => {
     });
 
     it('sends other hosts through CONNECT, loopback and NO_PROXY hosts directly', async () => {
-      const dispatcher = proxyDispatcher({ httpProxy: proxy.url, noProxy: 'direct.test' })!;
+      const dispatcher = (await proxyDispatcher({ httpProxy: proxy.url, noProxy: 'direct.test' }))!;
       try {
         const viaProxy = await httpRequest({ method: 'GET', url: `http://svc.test:${port}/`, dispatcher });
         assert.equal(JSON.parse(viaProxy.body.toString()).host, `svc.test:${port}`);

@@ -1,6 +1,8 @@
 // The contract check's page: a strict CSP (nothing but this page's own nonce'd style and script), the report as
 // JSON in a non-executed data block (every "<" escaped), and a script that writes it with textContent only.
+import * as vscode from 'vscode';
 import type { ProbeReport } from '../../core/probe';
+import { PROBE_STYLE } from './probeStyle';
 
 function probeCsp(cspSource: string, nonce: string): string {
   return [
@@ -11,6 +13,11 @@ function probeCsp(cspSource: string, nonce: string): string {
   ].join('; ');
 }
 
+/** Text safe in HTML content and in a double-quoted attribute (a translation may hold any character). */
+function esc(text: string): string {
+  return text.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
 /** JSON safe inside a <script type="application/json"> block: no "<" (so no "</script>"), no line separators. */
 function jsonForHtml(value: unknown): string {
   return JSON.stringify(value)
@@ -19,26 +26,11 @@ function jsonForHtml(value: unknown): string {
     .replace(/\u2029/g, '\\u2029');
 }
 
-const STYLE = `
-body { font-family: var(--vscode-font-family); font-size: var(--vscode-font-size); color: var(--vscode-foreground); padding: 0 16px 24px; }
-header { display: flex; gap: 8px; align-items: center; flex-wrap: wrap; padding: 8px 0; position: sticky; top: 0; background: var(--vscode-editor-background); }
-button { background: var(--vscode-button-background); color: var(--vscode-button-foreground); border: none; padding: 4px 10px; cursor: pointer; }
-button:focus-visible { outline: 1px solid var(--vscode-focusBorder); }
-table { border-collapse: collapse; width: 100%; }
-th, td { text-align: left; vertical-align: top; padding: 4px 8px; border-bottom: 1px solid var(--vscode-panel-border); }
-th { font-weight: 600; }
-tr.differs td.verdict { color: var(--vscode-errorForeground); font-weight: 600; }
-tr.silent td.verdict { color: var(--vscode-descriptionForeground); }
-tr.not-probed { opacity: 0.7; }
-.summary { margin: 4px 0 12px; }
-.note { color: var(--vscode-descriptionForeground); }
-`;
-
 const SCRIPT = `(() => {
   const vscode = acquireVsCodeApi();
   const report = JSON.parse(document.getElementById('report-data').textContent);
   const el = (tag, text, cls) => { const e = document.createElement(tag); if (text !== undefined) e.textContent = String(text); if (cls) e.className = cls; return e; };
-  document.getElementById('title').textContent = 'Contract check of ' + report.origins.service;
+  document.getElementById('title').textContent = report.title;
   document.getElementById('summary').textContent = report.summary;
   const outcome = document.getElementById('outcome');
   if (report.outcome.message) outcome.textContent = report.outcome.message; else outcome.hidden = true;
@@ -54,29 +46,54 @@ const SCRIPT = `(() => {
     document.getElementById('export-' + f).addEventListener('click', () => vscode.postMessage({ type: 'export', format: f }));
 })();`;
 
+/** The page's words, in the user's language: the report's own text (rows, summary) comes from core in English. */
+function probeText() {
+  return {
+    pageTitle: vscode.l10n.t('Contract Check'),
+    actions: vscode.l10n.t('Report actions'),
+    exportMarkdown: vscode.l10n.t('Export Markdown…'),
+    exportJson: vscode.l10n.t('Export JSON…'),
+    observations: vscode.l10n.t('Observations'),
+    columns: [
+      vscode.l10n.t('Mark'),
+      vscode.l10n.t('Observation'),
+      vscode.l10n.t('The spec says'),
+      vscode.l10n.t('The sandbox does'),
+      vscode.l10n.t('The service did'),
+      vscode.l10n.t('Verdict'),
+    ],
+  };
+}
+
 export function probeHtml(i: { cspSource: string; nonce: string; report: ProbeReport & { summary: string } }): string {
+  const t = probeText();
+  const report = { ...i.report, title: vscode.l10n.t('Contract check of {0}', i.report.origins.service) };
+  // The first column holds only a mark (✓ ≈ ✗ –): its header is named for screen readers, not shown.
+  const heads = t.columns.map((c, n) =>
+    n === 0 ? `<th><span class="sr-only">${esc(c)}</span></th>` : `<th>${esc(c)}</th>`,
+  );
   return `<!DOCTYPE html>
-<html lang="en">
+<html lang="${esc(vscode.env.language)}">
 <head>
 <meta charset="UTF-8">
 <meta http-equiv="Content-Security-Policy" content="${probeCsp(i.cspSource, i.nonce)}">
 <meta name="viewport" content="width=device-width, initial-scale=1.0">
-<title>Contract Check</title>
-<style nonce="${i.nonce}">${STYLE}</style>
+<title>${esc(t.pageTitle)}</title>
+<style nonce="${i.nonce}">${PROBE_STYLE}</style>
 </head>
 <body>
-<header role="toolbar" aria-label="Report actions">
-  <strong id="title">Contract check</strong>
-  <button id="export-md" type="button">Export Markdown…</button>
-  <button id="export-json" type="button">Export JSON…</button>
+<header role="toolbar" aria-label="${esc(t.actions)}">
+  <strong id="title"></strong>
+  <button id="export-md" type="button">${esc(t.exportMarkdown)}</button>
+  <button id="export-json" type="button">${esc(t.exportJson)}</button>
 </header>
 <p id="summary" class="summary" role="status"></p>
 <p id="outcome" class="note"></p>
-<table aria-label="Observations">
-  <thead><tr><th></th><th>Observation</th><th>The spec says</th><th>The sandbox does</th><th>The service did</th><th>Verdict</th></tr></thead>
+<table aria-label="${esc(t.observations)}">
+  <thead><tr>${heads.join('')}</tr></thead>
   <tbody id="probe-rows"></tbody>
 </table>
-<script type="application/json" id="report-data">${jsonForHtml(i.report)}</script>
+<script type="application/json" id="report-data">${jsonForHtml(report)}</script>
 <script nonce="${i.nonce}">${SCRIPT}</script>
 </body>
 </html>`;

@@ -1010,7 +1010,7 @@ function markdown(r) {
     const verdict = (held) => (held === undefined ? '' : held ? 'holds' : '**does not hold**');
     const judged = c.tooLoaded ? `too loaded to judge: ${c.tooLoaded}` : 'idle enough to judge';
     L.push(
-      `| \`wfs --help\` against \`node -e 0\` (${c.runs} pairs, A B A B; the median of the pairs' ratios; load average before ${c.loadBefore ?? '?'}, after ${c.loadAfter ?? '?'}: ${judged}) | ${c.helpRatio}× (goal ≤ ${c.goals.helpRatio}×): ${c.helpMs} ms; \`node -e 0\` ${c.nodeMs} ms (idle: ${c.idleNodeMs} ms) | ${verdict(c.holds?.help)} |`,
+      `| \`wfs --help\` (\`${c.cli}\`) against \`node -e 0\` (${c.runs} pairs, A B A B; the median of the pairs' ratios; load average before ${c.loadBefore ?? '?'}, after ${c.loadAfter ?? '?'}: ${judged}) | ${c.helpRatio}× (goal ≤ ${c.goals.helpRatio}×): ${c.helpMs} ms; \`node -e 0\` ${c.nodeMs} ms (idle: ${c.idleNodeMs} ms) | ${verdict(c.holds?.help)} |`,
     );
     L.push(
       `| \`wfs mcp\` (stdio, its own sandbox and receiver) to its ready line (${c.runs} runs, each after a \`node -e 0\`) | ${c.mcpReadyMs} ms (goal ≤ ${c.goals.mcpReadyMs} ms); \`node -e 0\` beside it ${c.nodeMsBesideMcp} ms | ${verdict(c.holds?.mcp)} |`,

@@ -59,14 +59,16 @@ await esbuild.build({
   outdir: 'dist',
   external: ['vscode'],
 });
-// The extension's l10n bundle: every vscode.l10n.t message of src/extension, exported by @vscode/l10n-dev into
+// The extension's l10n bundle: every vscode.l10n.t message of src/extension and l10n.t of its webviews, exported by @vscode/l10n-dev into
 // l10n/bundle.l10n.json (package.json "l10n"), which the .vsix ships and translators start from. The export parses
 // every file (some seconds): a test build skips it while the bundle is newer than every source file.
 function l10nBundleCurrent() {
   const bundle = 'l10n/bundle.l10n.json';
   try {
     const made = statSync(bundle).mtimeMs;
-    return filesUnder('src/extension', '.ts').every((f) => statSync(f).mtimeMs < made);
+    return [...filesUnder('src/extension', '.ts'), ...filesUnder('media/panel', '.js')].every(
+      (f) => statSync(f).mtimeMs < made,
+    );
   } catch {
     return false;
   }
@@ -77,6 +79,10 @@ if (!(withTests && !production && l10nBundleCurrent())) {
     contents: readFileSync(f, 'utf8'),
     extension: '.ts',
   }));
+  // The webviews' words: media/panel/*.js call l10n.t (dom.js reads the bundle from the page). The exporter takes
+  // l10n.t calls only where l10n comes from vscode or @vscode/l10n, so each script is read as if it did.
+  for (const f of filesUnder('media/panel', '.js'))
+    sources.push({ contents: `const l10n = require('@vscode/l10n');\n${readFileSync(f, 'utf8')}`, extension: '.js' });
   mkdirSync('l10n', { recursive: true });
   writeFileSync('l10n/bundle.l10n.json', JSON.stringify(await getL10nJson(sources), null, 2) + '\n');
 }

@@ -22,13 +22,35 @@
   const detailEl = $('detail');
 
   const { el, kvTable } = window.wfsDom;
+  // Every word shown is the extension's (dom.js): English is the message, a language pack's bundle translates it.
+  const l10n = window.wfsL10n;
   // deliveryView.ts SIGNED_HERE_TEXT: a delivery verified with a token this toolkit signed for it.
-  const SIGNED_HERE = 'signed here (sandbox key)';
+  const SIGNED_HERE = l10n.t('signed here (sandbox key)');
   // deliveryView.ts sandboxNote: what the sandbox said it did (a delivery fault), from a header outside the signature.
-  const SANDBOX_NOTE_TITLE =
-    "The sandbox's X-Wfs-Sandbox-Fault header: what its delivery faults did. Outside the signature, so unverified; the service sends no such header.";
-  const SIGNED_HERE_TITLE =
-    "Signed by this toolkit with the sandbox's key (Edit and Resend, a fixture, Replay or the audit), and trusted for this one delivery: not sent by the service";
+  const SANDBOX_NOTE_TITLE = l10n.t(
+    "The sandbox's X-Wfs-Sandbox-Fault header: what its delivery faults did. Outside the signature, so unverified; the service sends no such header.",
+  );
+  const SIGNED_HERE_TITLE = l10n.t(
+    "Signed by this toolkit with the sandbox's key (Edit and Resend, a fixture, Replay or the audit), and trusted for this one delivery: not sent by the service",
+  );
+  // The seven verification steps by number (the core's STEP_NAMES, in the user's words).
+  const STEP_NAMES = [
+    l10n.t('bearer token'),
+    l10n.t('trusted issuer'),
+    l10n.t('signing key'),
+    l10n.t('signature (RS256)'),
+    l10n.t('claims (iss, aud, exp)'),
+    l10n.t('body hash'),
+    l10n.t('decision'),
+  ];
+  const stepName = (/** @type {number} */ step) => STEP_NAMES[step - 1] ?? String(step);
+  /** A row's verification in words: "verified", or "refused at step 4: signature (RS256)". */
+  const verdict = (r) =>
+    r.verified
+      ? l10n.t('verified')
+      : r.failedStep
+        ? l10n.t('refused at step {0}: {1}', r.failedStep, stepName(r.failedStep))
+        : l10n.t('refused before verification');
 
   function persist() {
     vscode.setState({ filter, selectedId, paused });
@@ -99,15 +121,21 @@
     const line = /** @type {HTMLElement} */ (receiverStart.parentElement);
     line.classList.toggle('stopped', !r.running);
     receiverStart.hidden = r.running;
-    $('receiver-text').textContent = r.running
-      ? `Receiving at ${r.localUrl}${r.publicUrl ? ` · public address ${r.publicUrl}` : r.publicNote ? ` · no public address: ${r.publicNote}` : ''}`
-      : 'The receiver is stopped: nothing is received until it starts. The history below is kept.';
-    $('receiver-text').textContent +=
-      r.running && r.passThrough ? " · pass-through on: the service is answered your apps' status" : '';
+    const parts = r.running
+      ? [l10n.t('Receiving at {0}', r.localUrl)]
+      : [l10n.t('The receiver is stopped: nothing is received until it starts. The history below is kept.')];
+    if (r.running && r.publicUrl) parts.push(l10n.t('public address {0}', r.publicUrl));
+    else if (r.running && r.publicNote) parts.push(l10n.t('no public address: {0}', r.publicNote));
+    if (r.running && r.passThrough) parts.push(l10n.t("pass-through on: the service is answered your apps' status"));
+    $('receiver-text').textContent = parts.join(' · ');
   }
 
   function renderPause() {
-    pauseBtn.textContent = paused ? (pendingWhilePaused ? `Resume (${pendingWhilePaused} new)` : 'Resume') : 'Pause';
+    pauseBtn.textContent = paused
+      ? pendingWhilePaused
+        ? l10n.t('Resume ({0} new)', pendingWhilePaused)
+        : l10n.t('Resume')
+      : l10n.t('Pause');
     pauseBtn.setAttribute('aria-pressed', String(paused));
   }
 
@@ -117,7 +145,7 @@
   let filterProblem = '';
 
   function renderSummary() {
-    $('summary').textContent = `${rows.length} shown of ${total}`;
+    $('summary').textContent = l10n.t('{0} shown of {1}', rows.length, total);
     // Said where it is always seen, not in a tooltip: deliveries may carry customer data.
     $('storage').textContent = storage;
     const empty = $('empty');
@@ -125,8 +153,8 @@
     empty.textContent = filterProblem
       ? filterProblem
       : total === 0
-        ? 'No deliveries yet. Start the receiver and send a test webhook.'
-        : 'No delivery matches the filters.';
+        ? l10n.t('No deliveries yet. Start the receiver and send a test webhook.')
+        : l10n.t('No delivery matches the filters.');
     const topics = [...new Set(rows.map((r) => r.topic).filter(Boolean))].slice(0, 50);
     const dl = $('topics');
     dl.replaceChildren(...topics.map((t) => el('option', null, undefined, { value: t })));
@@ -154,39 +182,43 @@
     });
     d.style.top = `${i * ROW_HEIGHT}px`;
     const when = el('span', null, 'when');
-    when.appendChild(el('span', r.triggeredAt || '—', 'triggered', { title: 'triggeredAt (as sent, 7 digits)' }));
-    when.appendChild(el('span', r.receivedAt.slice(11, 23), 'arrived', { title: `arrived ${r.receivedAt}` }));
+    when.appendChild(
+      el('span', r.triggeredAt || '—', 'triggered', { title: l10n.t('triggeredAt (as sent, 7 digits)') }),
+    );
+    when.appendChild(el('span', r.receivedAt.slice(11, 23), 'arrived', { title: l10n.t('arrived {0}', r.receivedAt) }));
     d.appendChild(when);
     const topic = el('span', null, 'topic');
-    topic.appendChild(el('span', r.topic || '(no topic)'));
+    topic.appendChild(el('span', r.topic || l10n.t('(no topic)')));
     if (r.subTopic) topic.appendChild(el('span', r.subTopic, 'sub'));
     if (r.unsigned && r.unsigned.includes('topic'))
       topic.appendChild(
-        el('span', 'unsigned', 'badge unsigned', {
-          title: 'From the X-Svc-Topic header, outside the signature: it decides nothing',
+        el('span', l10n.t('unsigned'), 'badge unsigned', {
+          title: l10n.t('From the X-Svc-Topic header, outside the signature: it decides nothing'),
         }),
       );
     d.appendChild(topic);
     d.appendChild(el('span', r.status, `status s${String(r.status)[0]}`));
     const badge = el('span', null, 'badges');
     badge.appendChild(
-      el('span', r.verified ? 'verified' : 'refused', r.verified ? 'badge ok' : 'badge bad', {
-        title: r.failedCheck || 'all seven checks passed',
+      el('span', r.verified ? l10n.t('verified') : l10n.t('refused'), r.verified ? 'badge ok' : 'badge bad', {
+        title: r.verified ? l10n.t('all seven checks passed') : verdict(r),
       }),
     );
-    if (r.duplicate) badge.appendChild(el('span', 'duplicate', 'badge dup'));
+    if (r.duplicate) badge.appendChild(el('span', l10n.t('duplicate'), 'badge dup'));
     if (r.signedHere) badge.appendChild(el('span', SIGNED_HERE, 'badge signed-here', { title: SIGNED_HERE_TITLE }));
     if (r.sandboxNote)
-      badge.appendChild(el('span', `sandbox: ${r.sandboxNote}`, 'badge sandbox-note', { title: SANDBOX_NOTE_TITLE }));
+      badge.appendChild(
+        el('span', l10n.t('sandbox: {0}', r.sandboxNote), 'badge sandbox-note', { title: SANDBOX_NOTE_TITLE }),
+      );
     if (r.forwardsFailed)
       badge.appendChild(
-        el('span', 'forward failed', 'badge bad forward-failed', {
-          title: `${r.forwardsFailed} of ${r.forwarded} apps did not answer, or answered 5xx`,
+        el('span', l10n.t('forward failed'), 'badge bad forward-failed', {
+          title: l10n.t('{0} of {1} apps did not answer, or answered 5xx', r.forwardsFailed, r.forwarded),
         }),
       );
     else if (r.forwarded)
       badge.appendChild(
-        el('span', `→ ${r.forwarded}`, 'badge forwarded', { title: `forwarded to ${r.forwarded} apps` }),
+        el('span', `→ ${r.forwarded}`, 'badge forwarded', { title: l10n.t('forwarded to {0} apps', r.forwarded) }),
       );
     d.appendChild(badge);
     d.appendChild(el('span', r.latencyMs.toFixed(1), 'latency'));
@@ -248,29 +280,34 @@
     return line;
   }
 
+  const targets = (/** @type {number} */ n) => (n === 1 ? l10n.t('1 target') : l10n.t('{0} targets', n));
+
   /** Each app's answer to the forwarded delivery: status, latency, headers, the first 4 KiB of its body, as text. */
   function appAnswers(forwards) {
     const failed = forwards.filter((f) => f.failed).length;
     const s = section(
-      `The app's answer (${forwards.length === 1 ? '1 target' : `${forwards.length} targets`}${failed ? `, ${failed} failed` : ''})`,
+      failed
+        ? l10n.t("The app's answer ({0}, {1} failed)", targets(forwards.length), failed)
+        : l10n.t("The app's answer ({0})", targets(forwards.length)),
     );
     s.classList.add('app-answers');
     for (const f of forwards) {
       const box = el('div', null, f.failed ? 'app-answer failed' : 'app-answer');
-      box.appendChild(el('h3', `${f.failed ? '✗' : '✓'} ${f.target}${f.insecure ? ' (certificate not checked)' : ''}`));
+      const target = f.insecure ? l10n.t('{0} (certificate not checked)', f.target) : f.target;
+      box.appendChild(el('h3', `${f.failed ? '✗' : '✓'} ${target}`));
       /** @type {[string, unknown][]} */
       const kv = [
-        ['status', f.status === undefined ? `no answer: ${f.error}` : String(f.status)],
-        ['latency', `${f.latencyMs} ms`],
+        [l10n.t('status'), f.status === undefined ? l10n.t('no answer: {0}', f.error) : String(f.status)],
+        [l10n.t('latency'), l10n.t('{0} ms', f.latencyMs)],
       ];
-      if (f.redirect !== undefined) kv.push(['redirect', `to ${f.redirect} (not followed)`]);
-      if (f.status !== undefined && f.error) kv.push(['cut', f.error]);
-      if (f.rules.length) kv.push(['rules', f.rules.join('; ')]);
-      if (f.insecure) kv.push(['certificate', 'not checked: the rule says insecure']);
-      if (f.bodySize !== undefined) kv.push(['body size', `${f.bodySize} bytes`]);
+      if (f.redirect !== undefined) kv.push([l10n.t('redirect'), l10n.t('to {0} (not followed)', f.redirect)]);
+      if (f.status !== undefined && f.error) kv.push([l10n.t('cut'), f.error]);
+      if (f.rules.length) kv.push([l10n.t('rules'), f.rules.join('; ')]);
+      if (f.insecure) kv.push([l10n.t('certificate'), l10n.t('not checked: the rule says insecure')]);
+      if (f.bodySize !== undefined) kv.push([l10n.t('body size'), l10n.t('{0} bytes', f.bodySize)]);
       box.appendChild(kvTable(kv));
       if (f.headers.length) {
-        box.appendChild(el('h3', `Response headers (${f.headers.length})`));
+        box.appendChild(el('h3', l10n.t('Response headers ({0})', f.headers.length)));
         box.appendChild(kvTable(f.headers));
       }
       if (f.bodyNote) box.appendChild(el('p', f.bodyNote, 'note'));
@@ -284,30 +321,26 @@
     const d = detail;
     if (!d)
       return detailEl.replaceChildren(
-        el('p', 'Select a delivery to see what arrived and each verification step.', 'empty'),
+        el('p', l10n.t('Select a delivery to see what arrived and each verification step.'), 'empty'),
       );
     const parts = [];
     const head = el('div', null, 'detail-head');
     head.appendChild(el('h2', `${d.method} ${d.path} → ${d.response.status}`));
-    head.appendChild(
-      el(
-        'span',
-        d.row.verified ? 'verified' : `refused: ${d.row.failedCheck || ''}`,
-        d.row.verified ? 'badge ok' : 'badge bad',
-      ),
-    );
+    head.appendChild(el('span', verdict(d.row), d.row.verified ? 'badge ok' : 'badge bad'));
     if (d.row.duplicate)
-      head.appendChild(el('span', 'duplicate (already processed: answered 200, not processed again)', 'badge dup'));
+      head.appendChild(
+        el('span', l10n.t('duplicate (already processed: answered 200, not processed again)'), 'badge dup'),
+      );
     if (d.row.signedHere) head.appendChild(el('span', SIGNED_HERE, 'badge signed-here', { title: SIGNED_HERE_TITLE }));
     if (d.row.sandboxNote)
       head.appendChild(
-        el('span', `the sandbox's note (unverified): ${d.row.sandboxNote}`, 'badge sandbox-note', {
+        el('span', l10n.t("the sandbox's note (unverified): {0}", d.row.sandboxNote), 'badge sandbox-note', {
           title: SANDBOX_NOTE_TITLE,
         }),
       );
     parts.push(head);
 
-    const actions = el('div', null, 'actions', { role: 'toolbar', 'aria-label': 'Delivery actions' });
+    const actions = el('div', null, 'actions', { role: 'toolbar', 'aria-label': l10n.t('Delivery actions') });
     const action = (label, name, title) => {
       const b = el('button', label, undefined, { type: 'button', title });
       b.addEventListener('click', () => vscode.postMessage({ type: 'action', action: name, id: d.row.id }));
@@ -316,48 +349,69 @@
     // A fresh signature would make a refused body look genuine: only a verified delivery is re-signed.
     if (d.row.verified) {
       action(
-        'Replay to Receiver',
+        l10n.t('Replay to Receiver'),
         'replay-local',
-        'Send the same body again to the local receiver, with a fresh sandbox token',
+        l10n.t('Send the same body again to the local receiver, with a fresh sandbox token'),
       );
       if (d.forward)
         action(
-          'Replay to Forward Target',
+          l10n.t('Replay to Forward Target'),
           'replay-forward',
-          `Send the same body to ${d.forward.target}, with a fresh sandbox token`,
+          l10n.t('Send the same body to {0}, with a fresh sandbox token', d.forward.target),
         );
       // Only the signed body's webhookId can be made new (a header's is outside the signature).
       if (d.row.webhookId && !(d.row.unsigned && d.row.unsigned.includes('webhookId')))
         action(
-          'Replay with New Id',
+          l10n.t('Replay with New Id'),
           'replay-fresh',
-          `Send it to ${d.forward ? d.forward.target : 'the local receiver'} under a new webhookId (the body changes there only, and is signed anew), so an app that dedupes runs its handler again`,
+          l10n.t(
+            'Send it to {0} under a new webhookId (the body changes there only, and is signed anew), so an app that dedupes runs its handler again',
+            d.forward ? d.forward.target : l10n.t('the local receiver'),
+          ),
         );
     }
-    action('Copy as curl', 'copy-curl', 'The token is read from $WFS_WEBHOOK_TOKEN');
-    action('Copy as PowerShell', 'copy-powershell', 'Invoke-RestMethod; the token is read from $env:WFS_WEBHOOK_TOKEN');
+    action(l10n.t('Copy as curl'), 'copy-curl', l10n.t('The token is read from {0}', '$WFS_WEBHOOK_TOKEN'));
     action(
-      'Copy as curl for cmd.exe',
+      l10n.t('Copy as PowerShell'),
+      'copy-powershell',
+      l10n.t('Invoke-RestMethod; the token is read from {0}', '$env:WFS_WEBHOOK_TOKEN'),
+    );
+    action(
+      l10n.t('Copy as curl for cmd.exe'),
       'copy-cmd',
-      'curl.exe; the body is written to a file; the token is %WFS_WEBHOOK_TOKEN%',
+      l10n.t('curl.exe; the body is written to a file; the token is {0}', '%WFS_WEBHOOK_TOKEN%'),
     );
     // An edited body or a fixture is re-signed with the sandbox's key when sent: only for a verified delivery (as Replay).
     if (d.row.verified) {
-      action('Edit and Resend…', 'edit-resend', 'Open the body and its event headers in an editor, then sign and send');
-      action('Send with Changes…', 'send-changes', 'Change values (path=value), then sign and send');
-      action('Save as Fixture…', 'save-fixture', 'Save this delivery to a fixture file in the workspace');
+      action(
+        l10n.t('Edit and Resend…'),
+        'edit-resend',
+        l10n.t('Open the body and its event headers in an editor, then sign and send'),
+      );
+      action(l10n.t('Send with Changes…'), 'send-changes', l10n.t('Change values (path=value), then sign and send'));
+      action(
+        l10n.t('Save as Fixture…'),
+        'save-fixture',
+        l10n.t('Save this delivery to a fixture file in the workspace'),
+      );
     }
-    action('Export…', 'export-one', 'Save this delivery as JSON');
+    action(l10n.t('Export…'), 'export-one', l10n.t('Save this delivery as JSON'));
     if (d.row.runId)
-      action(`Go to Workflow (${d.row.runId})`, 'jump', 'Reveal the workflow with this runId in the explorer');
+      action(
+        l10n.t('Go to Workflow ({0})', d.row.runId),
+        'jump',
+        l10n.t('Reveal the workflow with this runId in the explorer'),
+      );
     parts.push(actions);
 
-    const checks = section('Verification: the seven steps');
+    const checks = section(l10n.t('Verification: the seven steps'));
     const ol = el('ol', null, 'checks');
     for (const c of d.checks) {
       const li = el('li', null, c.ok ? 'check ok' : 'check bad');
-      li.appendChild(el('span', c.ok ? '✓' : '✗', 'mark', { 'aria-label': c.ok ? 'passed' : 'failed' }));
-      li.appendChild(el('strong', `${c.step}. ${c.name}`));
+      li.appendChild(
+        el('span', c.ok ? '✓' : '✗', 'mark', { 'aria-label': c.ok ? l10n.t('passed') : l10n.t('failed') }),
+      );
+      li.appendChild(el('strong', `${c.step}. ${stepName(c.step)}`));
       li.appendChild(el('span', ` — ${c.detail}`));
       ol.appendChild(li);
     }
@@ -365,7 +419,7 @@
       ol.appendChild(
         el(
           'li',
-          'not verified: the request was refused before verification (path, method, size or timeout)',
+          l10n.t('not verified: the request was refused before verification (path, method, size or timeout)'),
           'check bad',
         ),
       );
@@ -377,65 +431,75 @@
       const v = d.row[name];
       if (!v) return '—';
       return d.row.unsigned && d.row.unsigned.includes(name)
-        ? `${v} (unsigned: from a header, outside the signature; decides nothing)`
+        ? l10n.t('{0} (unsigned: from a header, outside the signature; decides nothing)', v)
         : v;
     };
     /** @type {[string, unknown][]} */
     const timing = [
       ['webhookId', field('webhookId')],
       ['triggeredAt', field('triggeredAt')],
-      ['arrived', d.row.receivedAt],
-      ['topic', field('topic')],
+      [l10n.t('arrived'), d.row.receivedAt],
+      [l10n.t('topic'), field('topic')],
       ['subTopic', field('subTopic')],
       ['runId', d.row.runId || '—'],
-      ['response sent', `${d.response.status} after ${d.response.durationMs} ms`],
+      [l10n.t('response sent'), l10n.t('{0} after {1} ms', d.response.status, d.response.durationMs)],
     ];
     for (const f of d.forwards || [])
       timing.push([
-        f.failed ? 'forward failed' : 'forwarded to',
-        `${f.target}${f.insecure ? ' (certificate not checked)' : ''} → ${f.status ?? f.error} in ${f.latencyMs} ms`,
+        f.failed ? l10n.t('forward failed') : l10n.t('forwarded to'),
+        l10n.t(
+          '{0} → {1} in {2} ms',
+          f.insecure ? l10n.t('{0} (certificate not checked)', f.target) : f.target,
+          f.status ?? f.error,
+          f.latencyMs,
+        ),
       ]);
-    const summary = section('Summary');
+    const summary = section(l10n.t('Summary'));
     summary.appendChild(kvTable(timing));
     parts.push(summary);
     if (d.forwards && d.forwards.length) parts.push(appAnswers(d.forwards));
 
     if (d.jwt) {
-      const jwt = section('Token (decoded; trusted only if verified)');
+      const jwt = section(l10n.t('Token (decoded; trusted only if verified)'));
       if (d.jwt.dates.length || d.jwt.expiresInSecondsAtArrival !== undefined) {
         const rowsKv = d.jwt.dates.map((x) => [x.claim, `${x.value} = ${x.iso}`]);
         if (d.jwt.expiresInSecondsAtArrival !== undefined)
           rowsKv.push([
-            'at arrival',
+            l10n.t('at arrival'),
             d.jwt.expiresInSecondsAtArrival >= 0
-              ? `expires in ${d.jwt.expiresInSecondsAtArrival} s`
-              : `expired ${-d.jwt.expiresInSecondsAtArrival} s before`,
+              ? l10n.t('expires in {0} s', d.jwt.expiresInSecondsAtArrival)
+              : l10n.t('expired {0} s before', -d.jwt.expiresInSecondsAtArrival),
           ]);
         jwt.appendChild(kvTable(rowsKv));
       }
-      jwt.appendChild(el('h3', 'Header'));
+      jwt.appendChild(el('h3', l10n.t('Header')));
       jwt.appendChild(jsonTree(d.jwt.header ?? null));
-      jwt.appendChild(el('h3', 'Claims'));
+      jwt.appendChild(el('h3', l10n.t('Claims')));
       jwt.appendChild(jsonTree(d.jwt.claims ?? null));
       parts.push(jwt);
     }
 
-    const headers = section(`Request headers (${d.headers.length})`);
+    const headers = section(l10n.t('Request headers ({0})', d.headers.length));
     headers.appendChild(kvTable(d.headers));
     parts.push(headers);
 
     if (d.prettyJson !== undefined) {
-      const pretty = section(d.row.verified ? 'Body (JSON)' : 'Body (JSON, untrusted: the delivery was refused)');
+      const pretty = section(
+        d.row.verified ? l10n.t('Body (JSON)') : l10n.t('Body (JSON, untrusted: the delivery was refused)'),
+      );
       pretty.appendChild(jsonTree(JSON.parse(d.prettyJson)));
       parts.push(pretty);
     }
     const whole = d.keptBytes === d.bodyBytes;
+    const size = d.bodyIsUtf8 ? l10n.t('{0} bytes', d.bodyBytes) : l10n.t('{0} bytes, not UTF-8: hex', d.bodyBytes);
     const raw = section(
-      `Raw body ${whole ? 'exactly as received' : `(first ${d.keptBytes} bytes kept)`} (${d.bodyBytes} bytes${d.bodyIsUtf8 ? '' : ', not UTF-8: hex'})`,
+      whole
+        ? l10n.t('Raw body exactly as received ({0})', size)
+        : l10n.t('Raw body (first {0} bytes kept) ({1})', d.keptBytes, size),
       d.prettyJson === undefined,
     );
     if (d.note) raw.appendChild(el('p', d.note, 'note'));
-    raw.appendChild(el('p', `SHA-256 of all ${d.bodyBytes} bytes: ${d.sha256}`, 'hash'));
+    raw.appendChild(el('p', l10n.t('SHA-256 of all {0} bytes: {1}', d.bodyBytes, d.sha256), 'hash'));
     raw.appendChild(el('pre', d.bodyIsUtf8 ? d.rawText : d.hex, 'raw'));
     parts.push(raw);
     detailEl.replaceChildren(...parts);

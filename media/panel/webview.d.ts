@@ -10,6 +10,7 @@ declare global {
   /** The panel's requests unless the script's own annotation names its protocol (audit.js: AuditRequest). */
   function acquireVsCodeApi<Request = PanelRequest>(): WebviewApi<Request>;
   interface Window {
+    wfsL10n: { t(message: string, ...args: unknown[]): string };
     wfsDom: {
       el(tag: string, text?: unknown, cls?: string, attrs?: Record<string, unknown>): HTMLElement;
       kvTable(pairs: [string, unknown][]): HTMLElement;

@@ -248,6 +248,8 @@ export class AuditPanel implements vscode.Disposable {
       domUri: media('dom.js'),
       scriptUri: media('audit.js'),
       styleUri: media('panel.css'),
+      l10n: vscode.l10n,
+      lang: vscode.env.language,
     });
     await this.ready;
   }

@@ -1,8 +1,14 @@
 // What the webhook panel shows, computed from DeliveryRecords: list rows, filters, the detail of one delivery,
-// curl and export. Pure (no vscode import): unit-tested in plain Node; the webview only renders these as text.
+// curl and export. Pure (no vscode at run time): unit-tested in plain Node; the webview only renders these as text.
+// Its words take vscode.l10n as a parameter (English by default; words.ts).
+import type { l10n } from 'vscode';
 import { faultMarkText, forwardFailed, forwardsOf, type DeliveryRecord } from '../../core/webhooks';
 import { bashCurlCommand, type ShellRequest } from '../../core/presentation';
 import { compileTopicPattern, topicPatternProblem } from '../../core/patterns';
+import { english } from './words';
+
+/** vscode.l10n, or English (words.ts). */
+type Words = Pick<typeof l10n, 't'>;
 
 export interface DeliveryRow {
   id: string;
@@ -18,6 +24,8 @@ export interface DeliveryRow {
   latencyMs: number;
   /** "step 5 claims (iss, aud, exp)" for a refusal. */
   failedCheck?: string;
+  /** The step (1–7) that refused it: the webview names the step in the user's words. */
+  failedStep?: number;
   runId?: string;
   /** The event's webhookId: the signed body's, or an X-Svc-Webhook-Id header's (then listed in unsigned). */
   webhookId?: string;
@@ -131,6 +139,7 @@ export function deliveryRow(r: DeliveryRecord): DeliveryRow {
     failedCheck: failed ? `step ${failed.step} ${failed.name}` : undefined,
     runId: r.runId,
   };
+  if (failed) row.failedStep = failed.step;
   if (r.signedHere) row.signedHere = true;
   if (r.sandboxFault) row.sandboxNote = faultMarkText(r.sandboxFault);
   const forwards = forwardsOf(r);
@@ -269,18 +278,23 @@ function jwtView(r: DeliveryRecord): JwtView | undefined {
   };
 }
 
-/** @param raw the body bytes kept for the record (DeliveryHistory.body). */
-export function deliveryDetail(r: DeliveryRecord, raw: Buffer): DeliveryDetail {
+/**
+ * @param raw the body bytes kept for the record (DeliveryHistory.body).
+ * @param l10n vscode.l10n in the extension: the notes' words.
+ */
+export function deliveryDetail(r: DeliveryRecord, raw: Buffer, l10n: Words = english): DeliveryDetail {
   const notes = [r.note];
   if (r.body.kept < r.body.size)
-    notes.push(`only the first ${r.body.kept} of ${r.body.size} bytes were kept (a refused request keeps a prefix)`);
+    notes.push(
+      l10n.t('only the first {0} of {1} bytes were kept (a refused request keeps a prefix)', r.body.kept, r.body.size),
+    );
   let prettyJson: string | undefined;
   if (r.body.utf8 && r.body.kept === r.body.size) {
     try {
       prettyJson = JSON.stringify(JSON.parse(raw.toString('utf8')), null, 2);
     } catch (err) {
       // Not JSON (shown raw), or nested too deeply to re-serialize: the raw bytes are still shown, with a note.
-      if (err instanceof RangeError) notes.push(`the body is shown raw: ${err.message} while formatting it`);
+      if (err instanceof RangeError) notes.push(l10n.t('the body is shown raw: {0} while formatting it', err.message));
     }
   }
   return {
@@ -296,7 +310,7 @@ export function deliveryDetail(r: DeliveryRecord, raw: Buffer): DeliveryDetail {
     checks: r.checks.map((c) => ({ ...c })),
     response: { status: r.status, durationMs: r.durationMs },
     forward: forwardsOf(r).length > 0 ? firstForward(r) : undefined,
-    forwards: forwardsOf(r).map(forwardView),
+    forwards: forwardsOf(r).map((f) => forwardView(f, l10n)),
     bodyBytes: r.body.size,
     keptBytes: r.body.kept,
     sha256: r.body.sha256,
@@ -309,14 +323,14 @@ function firstForward(r: DeliveryRecord): DeliveryDetail['forward'] {
   return { target, status, latencyMs, error };
 }
 
-function forwardView(f: ReturnType<typeof forwardsOf>[number]): ForwardView {
+function forwardView(f: ReturnType<typeof forwardsOf>[number], l10n: Words): ForwardView {
   const kept =
     f.body !== undefined
       ? Buffer.byteLength(f.body)
       : f.bodyBase64 !== undefined
         ? Buffer.from(f.bodyBase64, 'base64').length
         : 0;
-  const cut = f.truncated ? `the first ${kept} of ${f.bodySize} bytes` : undefined;
+  const cut = f.truncated ? l10n.t('the first {0} of {1} bytes', kept, f.bodySize ?? kept) : undefined;
   return {
     target: f.target,
     rules: [...(f.rules ?? [])],
@@ -330,11 +344,17 @@ function forwardView(f: ReturnType<typeof forwardsOf>[number]): ForwardView {
     ...(f.body !== undefined ? { body: f.body } : {}),
     ...(f.bodySize !== undefined ? { bodySize: f.bodySize } : {}),
     ...(f.bodyWithheld !== undefined
-      ? { bodyNote: `${f.bodySize} bytes, not shown: ${f.bodyWithheld}` }
+      ? { bodyNote: l10n.t('{0} bytes, not shown: {1}', f.bodySize ?? '', f.bodyWithheld) }
       : f.bodyBase64 !== undefined
-        ? { bodyNote: `${f.bodySize} bytes, not UTF-8 (${cut ?? 'all'} kept, as base64 in exports)` }
+        ? {
+            bodyNote: l10n.t(
+              '{0} bytes, not UTF-8 ({1} kept, as base64 in exports)',
+              f.bodySize ?? '',
+              cut ?? l10n.t('all'),
+            ),
+          }
         : cut
-          ? { bodyNote: `${cut} are shown` }
+          ? { bodyNote: l10n.t('{0} are shown', cut) }
           : {}),
   };
 }

@@ -113,6 +113,8 @@ export class WebhookPanel extends Disposable {
       domUri: media('dom.js'),
       scriptUri: media('panel.js'),
       styleUri: media('panel.css'),
+      l10n: vscode.l10n,
+      lang: vscode.env.language,
     });
     this.panelDisposables = [
       panel.webview.onDidReceiveMessage((raw: unknown) => {
@@ -228,7 +230,7 @@ export class WebhookPanel extends Disposable {
     this.selectedId = id;
     const r = this.find(id);
     const body = r ? await this.s.receiver.deliveries.body(r.id) : undefined;
-    this.post({ type: 'detail', detail: r && body ? deliveryDetail(r, body) : null });
+    this.post({ type: 'detail', detail: r && body ? deliveryDetail(r, body, vscode.l10n) : null });
   }
 
   private async onMessage(m: PanelRequest): Promise<unknown> {

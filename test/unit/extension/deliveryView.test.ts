@@ -306,7 +306,9 @@ describe('webhook panel HTML', () => {
       scriptUri: 'vscode-resource:/media/panel/panel.js',
       styleUri: 'vscode-resource:/media/panel/panel.css',
     });
-    assert.equal(html.match(/<script/g)!.length, 2);
+    // Two scripts, and the l10n bundle as data (a JSON script element is never run).
+    assert.equal(html.match(/<script/g)!.length, 3);
+    assert.equal(html.match(/<script type="application\/json" id="wfs-l10n">\{\}<\/script>/g)!.length, 1);
     assert.ok(
       html.includes(
         `<script nonce="${a}" src="vscode-resource:/media/panel/dom.js"></script>\n<script nonce="${a}" src="vscode-resource:/media/panel/panel.js"></script>`,
@@ -318,6 +320,30 @@ describe('webhook panel HTML', () => {
       'every script has a src and the nonce',
     );
     assert.ok(!/ on[a-z]+=/.test(html), 'no inline event handlers');
+  });
+
+  it('is worded by vscode.l10n and carries its bundle as data: a translation is text, never markup or an end tag', () => {
+    const bundle = {
+      Pause: 'Pa<u>se</u>',
+      'Search text': 'Such "text"',
+      'Select a delivery to see what arrived and each verification step.': '</script><script>alert(1)</script>',
+    };
+    const html = panelHtml({
+      cspSource: 'vscode-resource:',
+      nonce: newNonce(),
+      domUri: 'd.js',
+      scriptUri: 'p.js',
+      styleUri: 'p.css',
+      l10n: { t: ((m: string) => bundle[m as keyof typeof bundle] ?? m) as never, bundle },
+      lang: 'de',
+    });
+    assert.match(html, /<html lang="de">/);
+    assert.match(html, /<button id="pause" type="button" aria-pressed="false">Pa&lt;u>se&lt;\/u><\/button>/);
+    assert.match(html, /aria-label="Such &quot;text&quot;"/);
+    assert.equal(html.match(/<script/g)!.length, 3, 'no script but ours and the data element');
+    const data = /<script type="application\/json" id="wfs-l10n">(.*)<\/script>/.exec(html)![1]!;
+    assert.ok(!data.includes('<'), data);
+    assert.deepEqual(JSON.parse(data), bundle);
   });
 });
 

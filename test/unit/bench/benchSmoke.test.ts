@@ -294,7 +294,8 @@ describe('bench/bound.mjs (smoke, tiny counts)', function () {
     const { added } = latency;
     assert.ok(added.low <= added.median && added.median <= added.high, JSON.stringify(latency));
     assert.equal(typeof latency.holds, 'boolean');
-    assert.match(latency.machineP99Ms, /^-?\d\.\d{3} \(-?\d\.\d{3}–-?\d\.\d{3}\)$/, 'the machine alone');
+    // Milliseconds, three decimals: a loaded machine's stalls reach tens of them.
+    assert.match(latency.machineP99Ms, /^-?\d+\.\d{3} \(-?\d+\.\d{3}–-?\d+\.\d{3}\)$/, 'the machine alone');
     assert.ok(Number.isFinite(latency.bareP99Ms), "bare http's own latency, to tell the machine's stalls from ours");
   });
 });

@@ -173,11 +173,30 @@
     else list.removeAttribute('aria-activedescendant');
   }
 
+  /** What an app answered the forwarded delivery, in words: "app answered 200", "app did not answer". */
+  const appAnswer = (/** @type {number | null} */ s) =>
+    s === null ? l10n.t('app did not answer') : l10n.t('app answered {0}', s);
+
+  /** A row's accessible name: its result in words, not only as a colour or an icon. */
+  function rowName(r) {
+    const parts = [r.topic || l10n.t('(no topic)'), verdict(r), l10n.t('HTTP {0}', r.status)];
+    if (r.duplicate) parts.push(l10n.t('duplicate'));
+    if (r.signedHere) parts.push(SIGNED_HERE);
+    if (r.sandboxNote) parts.push(l10n.t('sandbox: {0}', r.sandboxNote));
+    for (const s of r.appStatuses || []) parts.push(appAnswer(s));
+    parts.push(l10n.t('arrived {0}', r.receivedAt));
+    return parts.join(', ');
+  }
+
   function rowEl(r, i) {
     const d = el('div', null, `row${r.id === selectedId ? ' selected' : ''}${r.verified ? '' : ' refused'}`, {
       role: 'option',
       id: `row-${i}`,
       'aria-selected': String(r.id === selectedId),
+      'aria-label': rowName(r),
+      // Only the rows in view exist: their place in the whole list is said.
+      'aria-setsize': rows.length,
+      'aria-posinset': i + 1,
       'data-id': r.id,
     });
     d.style.top = `${i * ROW_HEIGHT}px`;
@@ -231,24 +250,94 @@
     const row = /** @type {HTMLElement} */ (e.target).closest('.row');
     if (row) select(row.getAttribute('data-id'));
   });
-  list.addEventListener('keydown', (e) => {
-    if (rows.length === 0) return;
-    let i = rows.findIndex((r) => r.id === selectedId);
-    if (e.key === 'ArrowDown') i = Math.min(rows.length - 1, i + 1);
-    else if (e.key === 'ArrowUp') i = Math.max(0, i - 1);
-    else if (e.key === 'Home') i = 0;
-    else if (e.key === 'End') i = rows.length - 1;
-    else if (e.key === 'Enter') return detailEl.focus();
-    else return;
-    e.preventDefault();
-    select(rows[i].id);
+  // ---- keyboard: the list is a listbox (arrows, Home/End, PageUp/PageDown, type-ahead); Enter opens the detail,
+  // Escape there comes back to the same row ----
+  /** Rows a page holds: what PageUp/PageDown move by. */
+  const pageRows = () => Math.max(1, Math.floor(list.clientHeight / ROW_HEIGHT) - 1);
+  const TYPE_AHEAD_RESET_MS = 1000;
+  let typed = '';
+  let typedAt = -Infinity;
+
+  /** The next row (after the selected one, wrapping) whose topic starts with the letters typed within a second. */
+  function typeAhead(key, from) {
+    const now = performance.now();
+    typed = now - typedAt > TYPE_AHEAD_RESET_MS ? key : typed + key;
+    typedAt = now;
+    // One letter (or the same one again) moves on to the next such row; more letters refine from the current one.
+    const cycling = [...typed].every((c) => c === typed[0]);
+    const start = cycling ? from + 1 : Math.max(from, 0);
+    const prefix = (cycling ? typed[0] : typed).toLowerCase();
+    for (let k = 0; k < rows.length; k++) {
+      const j = (start + k) % rows.length;
+      if ((rows[j].topic || '').toLowerCase().startsWith(prefix)) return j;
+    }
+    return from;
+  }
+
+  /** The row index a key moves the selection to, or undefined when the key is not the list's. */
+  function target(e, i) {
+    const last = rows.length - 1;
+    switch (e.key) {
+      case 'ArrowDown':
+        return Math.min(last, i + 1);
+      case 'ArrowUp':
+        return Math.max(0, i - 1);
+      case 'Home':
+        return 0;
+      case 'End':
+        return last;
+      case 'PageDown':
+        return Math.min(last, Math.max(i, 0) + pageRows());
+      case 'PageUp':
+        return Math.max(0, i - pageRows());
+    }
+    if (e.key.length === 1 && e.key !== ' ' && !e.ctrlKey && !e.metaKey && !e.altKey) return typeAhead(e.key, i);
+    return undefined;
+  }
+
+  /** Any other key ends what was being typed: the next letter starts a new search. */
+  function endTyping(e) {
+    if (e.key.length !== 1) typedAt = -Infinity;
+  }
+
+  /** Scrolls so row i is in view: the virtualised list then renders it, and aria-activedescendant finds it. */
+  function reveal(i) {
     const top = i * ROW_HEIGHT;
     if (top < list.scrollTop) list.scrollTop = top;
     else if (top + ROW_HEIGHT > list.scrollTop + list.clientHeight)
       list.scrollTop = top + ROW_HEIGHT - list.clientHeight;
+  }
+
+  list.addEventListener('keydown', (e) => {
+    if (rows.length === 0) return;
+    endTyping(e);
+    const i = rows.findIndex((r) => r.id === selectedId);
+    if (e.key === 'Enter') {
+      e.preventDefault();
+      if (i < 0) return select(rows[0].id);
+      return detailEl.focus();
+    }
+    const to = target(e, i);
+    if (to === undefined) return;
+    e.preventDefault();
+    if (to < 0) return;
+    reveal(to);
+    if (to !== i) select(rows[to].id);
+  });
+  detailEl.addEventListener('keydown', (e) => {
+    if (e.key !== 'Escape') return;
+    e.preventDefault();
+    const i = rows.findIndex((r) => r.id === selectedId);
+    if (i >= 0) reveal(i);
+    renderList();
+    list.focus();
   });
 
+  /** Ids this page asked the detail of, oldest first: an answer for one the user has since moved past (keys move
+   * faster than answers come) is not shown, so the selection does not jump back. */
+  let asked = [];
   function select(id) {
+    asked = [...asked.slice(-50), id];
     selectedId = id;
     persist();
     renderList();
@@ -505,6 +594,32 @@
     detailEl.replaceChildren(...parts);
   }
 
+  // ---- new deliveries, said ----
+  // In a polite live region, at most once per ANNOUNCE_MS and with how many came: a burst of webhooks read out one
+  // by one would drown what the user is doing. The first arrival starts the window; its end says the count.
+  const ANNOUNCE_MS = 3000;
+  const announceEl = $('announce');
+  // Heard, not seen (set through the CSSOM, which the CSP allows; panel.css may style .visually-hidden instead).
+  Object.assign(announceEl.style, {
+    position: 'absolute',
+    width: '1px',
+    height: '1px',
+    overflow: 'hidden',
+    clipPath: 'inset(50%)',
+    whiteSpace: 'nowrap',
+  });
+  let unannounced = 0;
+  let announceTimer = null;
+  function announceNew() {
+    unannounced++;
+    if (announceTimer !== null) return;
+    announceTimer = setTimeout(() => {
+      announceEl.textContent = unannounced === 1 ? l10n.t('1 new delivery') : l10n.t('{0} new deliveries', unannounced);
+      unannounced = 0;
+      announceTimer = null;
+    }, ANNOUNCE_MS);
+  }
+
   // ---- messages from the extension ----
   const UPDATES = new Set(['rows', 'append', 'paused-count', 'detail', 'override', 'receiver', 'result']);
   window.addEventListener('message', (event) => {
@@ -537,12 +652,17 @@
         rows.unshift(m.row);
         renderList();
         renderSummary();
+        announceNew();
         break;
       case 'paused-count':
         pendingWhilePaused = m.count;
         renderPause();
         break;
-      case 'detail':
+      case 'detail': {
+        const k = m.detail ? asked.indexOf(m.detail.row.id) : -1;
+        const stale = k >= 0 && k < asked.length - 1;
+        if (k >= 0) asked = asked.slice(k + 1);
+        if (stale) break;
         // A result is about one delivery: another one selected, it no longer applies.
         if (resultId && (!m.detail || m.detail.row.id !== resultId)) renderResult(null);
         detail = m.detail;
@@ -551,6 +671,7 @@
         renderList();
         renderDetail();
         break;
+      }
       case 'override':
         override.value = m.status == null ? '' : String(m.status);
         break;

@@ -34,6 +34,8 @@ export interface DeliveryRow {
   /** Apps the delivery was forwarded to, and how many of them failed (refused, timed out, 5xx): seen in the list. */
   forwarded?: number;
   forwardsFailed?: number;
+  /** Each app's answer, in order: its HTTP status, or null when it did not answer (said in the row's name). */
+  appStatuses?: (number | null)[];
   /** Verified with a token this toolkit signed for it (Edit and Resend, a fixture, Replay, the audit), with the
    * sandbox's key: not the service's. */
   signedHere?: true;
@@ -146,6 +148,7 @@ export function deliveryRow(r: DeliveryRecord): DeliveryRow {
   if (forwards.length > 0) {
     row.forwarded = forwards.length;
     row.forwardsFailed = forwards.filter(forwardFailed).length;
+    row.appStatuses = forwards.map((f) => f.status ?? null);
   }
   for (const field of ['webhookId', 'topic', 'subTopic', 'triggeredAt'] as const) {
     const signed = r[field];

@@ -125,6 +125,7 @@ describe('webhook panel view model', () => {
   it('a refused row names the failed step; its body is never read for the row (topic from the X-Svc-Topic header, no runId)', () => {
     const row = deliveryRow(refused);
     assert.equal(row.failedCheck, 'step 2 trusted issuer');
+    assert.equal(row.failedStep, 2, "the step the webview names in the user's words");
     assert.equal(row.topic, 'claimed/topic');
     assert.equal(row.runId, undefined);
   });
@@ -373,6 +374,7 @@ describe("the app's answer in the panel's view model", () => {
   it('a failing target shows in the row; the detail has each answer as text, with what was cut', () => {
     const row = deliveryRow(record({ forwards }));
     assert.deepEqual([row.forwarded, row.forwardsFailed], [3, 1]);
+    assert.deepEqual(row.appStatuses, [500, 200, 200], "each app's answer, for the row's name");
     const d = deliveryDetail(record({ forwards }), bodies.get('d1')!);
     assert.deepEqual(d.forward, { target: 'http://127.0.0.1:3000/pay', status: 500, latencyMs: 12, error: undefined });
     const [failing, ok, bin] = d.forwards;

@@ -1,7 +1,8 @@
 // Lets the extension-host tests read a webview's DOM as the user sees it, instead of asking the extension: a
 // loopback HTTP server in the harness process that evaluates an expression in the webview frame holding a given
 // element, through the same Playwright page that shows the workbench. The URL reaches the extension host in
-// WFS_TEST_WEBVIEW_URL (code-server passes its environment on). Test infrastructure only; nothing ships.
+// WFS_TEST_WEBVIEW_URL (code-server passes its environment on). POST /evaluate reads; POST /press also clicks and
+// presses keys first. Test infrastructure only; nothing ships.
 import { createServer } from 'node:http';
 
 export async function startWebviewInspector() {
@@ -16,7 +17,8 @@ export async function startWebviewInspector() {
       };
       try {
         if (!page) return answer(503, { error: 'no page yet' });
-        const { has, until, expression, timeoutMs = 15_000 } = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+        const request = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+        const { has, until, expression, timeoutMs = 15_000 } = request;
         const deadline = Date.now() + timeoutMs;
         // A webview whose HTML is set again (a report run anew) replaces its frame: one read mid-way fails with
         // "Frame was detached", and the frames are searched again until the deadline.
@@ -39,6 +41,12 @@ export async function startWebviewInspector() {
                     error: `the webview never showed ${until}; it shows: ${await frame.evaluate(() => document.body.innerText.slice(0, 400))}`,
                   });
                 await page.waitForTimeout(50);
+              }
+              // /press: real key presses, as a user types them: a click on `click` (real focus, also across the
+              // webview's frames), then each of `keys` through Playwright's keyboard, then the expression.
+              if (req.url === '/press') {
+                if (request.click) await frame.click(request.click);
+                for (const key of request.keys ?? []) await page.keyboard.press(key);
               }
               return answer(200, { value: await frame.evaluate(expression) });
             } catch (err) {

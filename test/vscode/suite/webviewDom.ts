@@ -68,3 +68,17 @@ export function auditPanelDom(until: string): Promise<AuditDom> {
     until,
   );
 }
+
+/** Clicks `click` in the webview that holds `has` (when given), presses each of `keys` there as a user would
+ * (Playwright's keyboard: real key events to what has focus), then evaluates `expression` once `until` holds. */
+export async function pressInWebview<T>(
+  has: string,
+  o: { click?: string; keys: string[]; expression: string; until?: string },
+): Promise<T> {
+  const base = process.env.WFS_TEST_WEBVIEW_URL;
+  if (!base) throw new Error('WFS_TEST_WEBVIEW_URL is not set: run the suite with npm run test:vscode');
+  const res = await fetch(`${base}/press`, { method: 'POST', body: JSON.stringify({ has, ...o }) });
+  const body = (await res.json()) as { value?: T; error?: string };
+  if (!res.ok) throw new Error(`pressing keys in the webview failed: ${body.error}`);
+  return body.value as T;
+}

@@ -599,15 +599,6 @@
   // by one would drown what the user is doing. The first arrival starts the window; its end says the count.
   const ANNOUNCE_MS = 3000;
   const announceEl = $('announce');
-  // Heard, not seen (set through the CSSOM, which the CSP allows; panel.css may style .visually-hidden instead).
-  Object.assign(announceEl.style, {
-    position: 'absolute',
-    width: '1px',
-    height: '1px',
-    overflow: 'hidden',
-    clipPath: 'inset(50%)',
-    whiteSpace: 'nowrap',
-  });
   let unannounced = 0;
   let announceTimer = null;
   function announceNew() {

@@ -45,6 +45,8 @@ export async function startOwnReceiver(o: OwnReceiverOptions): Promise<OwnReceiv
       description: `the receiver wfs mcp runs at ${url} (history in memory)`,
       records: async () => session.history.all(),
       body: (id) => session.history.body(id),
+      replays: () => session.history.replayAnswers(),
+      replayed: (answer) => session.history.replayAnswered(answer),
       onChange: (listener) => {
         const heard = (_r: DeliveryRecord) => listener();
         session.on('delivery', heard);

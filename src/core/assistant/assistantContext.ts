@@ -7,6 +7,7 @@ import type { ProbeReport } from '../probe/probeTypes';
 import type { AuditIssuer } from '../sandbox/sandboxControlClient';
 import type { Clock } from '../time/clock';
 import type { DeliveryRecord } from '../webhooks/deliveryRecord';
+import type { ReplayAnswer } from '../webhooks/replayLog';
 import type { BilledStartOutcome } from '../workflows/billedStart';
 import type { StartRequest } from '../workflows/WorkflowClient';
 import type { Product, Workflow, WorkflowEnvelope } from '../workflows/workflowTypes';
@@ -17,6 +18,10 @@ export interface DeliverySource {
   records(): Promise<readonly DeliveryRecord[]>;
   /** The body bytes kept for a record (all of them, or a refused request's prefix); undefined once it is gone. */
   body(id: string): Promise<Buffer | undefined>;
+  /** The apps' answers to replays sent from here (bounded), oldest first: appAcknowledged reads them. */
+  replays(): readonly ReplayAnswer[];
+  /** Keeps what an app answered to a replay (a replay goes to the app directly: no delivery records it). */
+  replayed(answer: ReplayAnswer): void;
   /** Calls `listener` when new deliveries may be there; returns its removal. */
   onChange(listener: () => void): () => void;
   /** Where the deliveries come from, in words. */

@@ -8,6 +8,7 @@ import type { Clock, TimerHandle } from '../time/clock';
 import type { DeliveryRecord } from '../webhooks/deliveryRecord';
 import { MAX_LINE_BYTES } from '../webhooks/historyFile';
 import { bodyOfLine, parseAcknowledgedLine, parseLine } from '../webhooks/historyLine';
+import { ReplayLog, type ReplayAnswer } from '../webhooks/replayLog';
 import { DEFAULT_HISTORY_MEMORY_BYTES, DEFAULT_INLINE_BODY_BYTES } from '../webhooks/DeliveryHistory';
 import type { DeliverySource } from './assistantContext';
 
@@ -45,6 +46,8 @@ export class HistoryFileReader implements DeliverySource {
   private refreshing?: Promise<void>;
   private missing = false;
   private readonly listeners = new Set<() => void>();
+  /** This process's replays: the file is another's and never written, so they are held here, in memory. */
+  private readonly replayLog = new ReplayLog();
   private timer?: TimerHandle;
   private lastSeen = '';
   private readonly budget: number;
@@ -84,6 +87,14 @@ export class HistoryFileReader implements DeliverySource {
     } finally {
       await handle.close();
     }
+  }
+
+  replays(): readonly ReplayAnswer[] {
+    return this.replayLog.all();
+  }
+
+  replayed(answer: ReplayAnswer): void {
+    this.replayLog.record(answer);
   }
 
   onChange(listener: () => void): () => void {

@@ -23,6 +23,7 @@ import type { AssistantContext } from './assistantContext';
 import { ToolRefused, type AssistantTool, type ToolPreview } from './assistantTool';
 import { pickDelivery } from './deliveryTools';
 import { appAcknowledged } from '../webhooks/replayAnswer';
+import type { ReplayAnswer } from '../webhooks/replayLog';
 import { replayWithFreshId } from '../fixtures/freshWebhookId';
 import { checkAskable, personQuestion, type AskedValue } from './personQuestion';
 
@@ -196,6 +197,8 @@ export interface ReplayInput {
 
 interface ReplayPlan {
   to: string;
+  /** The delivery replayed; absent for a fixture. */
+  deliveryId?: string;
   what: string;
   topic: string | null;
   webhookId: string | null;
@@ -246,6 +249,7 @@ async function planSameReplay(input: ReplayInput, ctx: AssistantContext): Promis
   delete headers.authorization;
   return {
     to: ctx.appTarget({ topic: r.topic, subTopic: r.subTopic }),
+    deliveryId: r.id,
     what: `delivery ${r.id}`,
     topic: r.topic ?? null,
     webhookId: r.webhookId ?? null,
@@ -312,7 +316,9 @@ export const replayToApp: AssistantTool<ReplayInput, SendResult> = {
     const p = await planReplay(input, ctx);
     checkAskable(replayValues(p));
     const acknowledged =
-      !input.freshWebhookId && p.webhookId !== null && appAcknowledged(await ctx.deliveries.records(), p.webhookId);
+      !input.freshWebhookId &&
+      p.webhookId !== null &&
+      appAcknowledged(await ctx.deliveries.records(), p.webhookId, ctx.deliveries.replays());
     const result = await signAndSend(
       ctx,
       p.to,
@@ -322,6 +328,7 @@ export const replayToApp: AssistantTool<ReplayInput, SendResult> = {
       'send the same delivery again with wfs_replay_to_app',
       signal,
     );
+    ctx.deliveries.replayed(replayAnswerOf(p, result, ctx.clock.now()));
     if (!acknowledged) return result;
     return {
       ...result,
@@ -329,6 +336,20 @@ export const replayToApp: AssistantTool<ReplayInput, SendResult> = {
     };
   },
 };
+
+/** What the app answered to a replay, as the replay log keeps it: a 2xx under a webhookId makes the next replay under
+ * it a possible duplicate. */
+function replayAnswerOf(p: ReplayPlan, result: SendResult, now: number): ReplayAnswer {
+  const { status, error } = result.answer;
+  return {
+    at: new Date(now).toISOString(),
+    target: p.to,
+    ...(p.webhookId === null ? {} : { webhookId: p.webhookId }),
+    ...(p.deliveryId === undefined ? {} : { deliveryId: p.deliveryId }),
+    ...(status === null ? {} : { status }),
+    ...(error === undefined ? {} : { error }),
+  };
+}
 
 export interface SendEventInput {
   to: 'receiver' | 'app';

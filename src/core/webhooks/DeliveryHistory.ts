@@ -13,6 +13,7 @@ import { DEDUPE_CAP, DedupeSet } from './DedupeSet';
 import { acknowledgedKey, type DeliveryRecord } from './deliveryRecord';
 import { acknowledgedLine, bodyOfLine, parseAcknowledgedLine, parseLine, serializeLine } from './historyLine';
 import { keptBuffer, type KeptBytes } from './keptBytes';
+import { DEFAULT_REPLAY_LOG_BYTES, ReplayLog, type ReplayAnswer } from './replayLog';
 import { TypedEmitter } from '../events/TypedEmitter';
 
 export interface DeliveryQuery {
@@ -112,6 +113,8 @@ export class DeliveryHistory extends TypedEmitter<DeliveryHistoryEvents> {
    * run): the receiver's dedupe set outlives them, and so must the history's memory of them. At most DEDUPE_CAP keys
    * of at most 128 characters each (dedupeKey). */
   private readonly forgotten = new DedupeSet(DEDUPE_CAP);
+  /** The apps' answers to replays, held in memory only, within the memory budget (a sixteenth of it at most). */
+  private readonly replays: ReplayLog;
   readonly memoryBudgetBytes: number;
   readonly diskBudgetBytes: number;
   private readonly inlineBodyBytes: number;
@@ -121,6 +124,9 @@ export class DeliveryHistory extends TypedEmitter<DeliveryHistoryEvents> {
     this.memoryBudgetBytes = options.memoryBudgetBytes ?? DEFAULT_HISTORY_MEMORY_BYTES;
     this.diskBudgetBytes = options.diskBudgetBytes ?? DEFAULT_HISTORY_DISK_BYTES;
     this.inlineBodyBytes = options.inlineBodyBytes ?? DEFAULT_INLINE_BODY_BYTES;
+    this.replays = new ReplayLog(
+      Math.max(1, Math.min(DEFAULT_REPLAY_LOG_BYTES, Math.floor(this.memoryBudgetBytes / 16))),
+    );
   }
 
   /** The file the history is kept in; undefined in memory only, including when another process holds it. */
@@ -139,7 +145,19 @@ export class DeliveryHistory extends TypedEmitter<DeliveryHistoryEvents> {
 
   /** Bytes held in memory, as the budget counts them. */
   get bytesInMemory(): number {
-    return this.memoryBytes;
+    return this.memoryBytes + this.replays.bytes;
+  }
+
+  /** Keeps what an app answered to a replay sent to it directly (the receiver records no delivery of it), so
+   * appAcknowledged knows the app acknowledged that webhookId. */
+  replayAnswered(answer: ReplayAnswer): void {
+    this.replays.record(answer);
+    this.evict();
+  }
+
+  /** The apps' answers to replays, oldest first (bounded: the oldest are forgotten first). */
+  replayAnswers(): readonly ReplayAnswer[] {
+    return this.replays.all();
   }
 
   /** Bytes of the file (records kept, and older ones until the next compaction). */
@@ -341,6 +359,7 @@ export class DeliveryHistory extends TypedEmitter<DeliveryHistoryEvents> {
     this.ordered = undefined;
     this.memoryBytes = this.refusedBytes = this.liveDiskBytes = 0;
     this.forgotten.clear();
+    this.replays.clear();
     const file = this.file;
     if (file)
       await this.enqueue(async () => {
@@ -403,7 +422,7 @@ export class DeliveryHistory extends TypedEmitter<DeliveryHistoryEvents> {
       this.drop(this.refused[this.refusedHead++]!);
     }
     while (
-      (this.memoryBytes > this.memoryBudgetBytes || this.liveDiskBytes > this.diskBudgetBytes / 2) &&
+      (this.bytesInMemory > this.memoryBudgetBytes || this.liveDiskBytes > this.diskBudgetBytes / 2) &&
       this.size > 1
     ) {
       while (this.entries[this.head]!.evicted) this.head++;

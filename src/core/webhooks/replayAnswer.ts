@@ -1,11 +1,19 @@
 // What a replay's answer means. An app that dedupes on webhookId, as the spec asks, answers a replay under an id it
-// already acknowledged as a duplicate and skips its handler: the history's forwards say whether an app did, so each
-// face (the panel, the assistant) says so and offers a fresh id.
+// already acknowledged as a duplicate and skips its handler: the history's forwards, and the apps' answers to earlier
+// replays (replayLog.ts), say whether an app did, so each face (the panel, the assistant) says so and offers a fresh
+// id.
 import { forwardsOf, type DeliveryRecord } from './deliveryRecord';
 import { answerBodyFields } from './forwardAnswer';
+import { replayAcknowledged, type ReplayAnswer } from './replayLog';
 
-/** Whether an app already answered 2xx for a delivery of this webhookId (a forward, as the history recorded it). */
-export function appAcknowledged(records: Iterable<DeliveryRecord>, webhookId: string): boolean {
+/** Whether an app already answered 2xx for this webhookId: to a forward of a delivery, as the history recorded it, or
+ * to a replay sent under it (`replays`: a ReplayLog's answers). */
+export function appAcknowledged(
+  records: Iterable<DeliveryRecord>,
+  webhookId: string,
+  replays: Iterable<ReplayAnswer> = [],
+): boolean {
+  if (replayAcknowledged(replays, webhookId)) return true;
   for (const r of records)
     if (
       r.webhookId === webhookId &&

@@ -63,6 +63,8 @@ export class ExtensionAssistantContext implements AssistantContext {
         return receiver.deliveries.all();
       },
       body: (id) => receiver.deliveries.body(id),
+      replays: () => receiver.deliveries.replayAnswers(),
+      replayed: (answer) => receiver.replayAnswered(answer),
       onChange: (listener) => {
         const sub = receiver.onDidReceive(() => listener());
         return () => sub.dispose();

@@ -73,7 +73,10 @@ export async function replayDelivery(
       vscode.l10n.t('Its body has no webhookId to make new: use Replay to Receiver or Replay to Forward Target.'),
     );
   // Decided before sending: an app that already acknowledged this webhookId may skip the replay as a duplicate.
-  const mayBeDuplicate = !fresh && !!r.webhookId && appAcknowledged(s.receiver.deliveries.all(), r.webhookId);
+  const mayBeDuplicate =
+    !fresh &&
+    !!r.webhookId &&
+    appAcknowledged(s.receiver.deliveries.all(), r.webhookId, s.receiver.deliveries.replayAnswers());
   // This window's receiver trusts the exact token signed here, once; an app is told what it must trust.
   const { token, done } = await s.signing.signFor(url, sent.body);
   const dispatcher = await targetDispatcher(tls);
@@ -90,6 +93,15 @@ export async function replayDelivery(
     void dispatcher?.destroy().catch(() => undefined);
   });
   s.signing.answered(url, res.status);
+  // Sent to the receiver, the replay is a delivery of its own, and its forwards hold the app's answer.
+  if (url !== s.receiver.info?.localUrl)
+    s.receiver.replayAnswered({
+      at: new Date(s.clock.now()).toISOString(),
+      target: url,
+      ...(sent.webhookId ? { webhookId: sent.webhookId } : {}),
+      deliveryId: r.id,
+      status: res.status,
+    });
   const result: ReplayResult = {
     status: res.status,
     ...(sent.webhookId ? { webhookId: sent.webhookId } : {}),

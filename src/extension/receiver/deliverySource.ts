@@ -1,7 +1,7 @@
 // What the views, commands and assistant tools read of the receiver's deliveries: the records, their kept bodies,
 // and how much they hold. The history itself (adding, clearing, loading, its file) stays the receiver's, so only
 // ReceiverHost changes it. New deliveries are announced by ReceiverHost.onDidReceive.
-import type { DeliveryHistory, DeliveryQuery, DeliveryRecord } from '../../core/webhooks';
+import type { DeliveryHistory, DeliveryQuery, DeliveryRecord, ReplayAnswer } from '../../core/webhooks';
 
 export interface DeliverySource {
   /** Every delivery held, oldest first. */
@@ -10,6 +10,8 @@ export interface DeliverySource {
   query(q: DeliveryQuery): DeliveryRecord[];
   /** The body bytes kept for a delivery; undefined once it is gone. */
   body(id: string): Promise<Buffer | undefined>;
+  /** The apps' answers to replays sent to them directly, oldest first (core's appAcknowledged reads them). */
+  replayAnswers(): readonly ReplayAnswer[];
   /** How many deliveries are held. */
   readonly size: number;
   readonly bytesInMemory: number;
@@ -40,6 +42,10 @@ class HistoryReader implements DeliverySource {
 
   body(id: string): Promise<Buffer | undefined> {
     return this.#history.body(id);
+  }
+
+  replayAnswers(): readonly ReplayAnswer[] {
+    return this.#history.replayAnswers();
   }
 
   get size(): number {

@@ -4,7 +4,7 @@
 import * as vscode from 'vscode';
 import { Disposable } from '../disposable';
 import type { Clock } from '../../core/time';
-import type { DeliveryRecord, HistoryInUse, TrustedIssuer } from '../../core/webhooks';
+import type { DeliveryRecord, HistoryInUse, ReplayAnswer, TrustedIssuer } from '../../core/webhooks';
 import { ReceiverSession, type PublicPathCheckOptions } from '../../core/receiver';
 import type { PublicAddressTestResult } from '../../core/tunnel';
 import type { Environment } from '../../core/environments';
@@ -110,6 +110,12 @@ export class ReceiverHost extends Disposable implements EnvironmentFollower {
   retain(current: readonly Environment[]): void {
     this.trust.apply(current);
     if (this.session.url) this.sandbox.setWebhookEndpoint(this.session.url, true);
+  }
+
+  /** Keeps what an app answered to a replay sent to it directly (the panel's, the assistant's), so the next replay
+   * under an acknowledged webhookId is said to be a possible duplicate. */
+  replayAnswered(answer: ReplayAnswer): void {
+    this.session.history.replayAnswered(answer);
   }
 
   /** Trusts one token this toolkit signed (Edit and Resend, a fixture, Replay, the audit) for one delivery. */

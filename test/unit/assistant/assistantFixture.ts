@@ -105,6 +105,8 @@ export async function assistantFixture(): Promise<AssistantFixture> {
       description: 'the test receiver',
       records: async () => history.all(),
       body: (id) => history.body(id),
+      replays: () => history.replayAnswers(),
+      replayed: (answer) => history.replayAnswered(answer),
       onChange: (l) => {
         receiver.on('delivery', l);
         return () => void receiver.off('delivery', l);

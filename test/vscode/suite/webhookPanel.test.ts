@@ -586,6 +586,66 @@ describe('webhook panel in a real VS Code host', () => {
     }
   });
 
+  it('replays count: forward 500, a replay answered 200, then the next replay says the app may take it for a duplicate', async () => {
+    // The developer's app as the spec asks: it dedupes on webhookId, and forgets a failed one (the service resends).
+    let broken = true;
+    const seen = new Set<string>();
+    const handled: string[] = [];
+    const app = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        const id = (JSON.parse(Buffer.concat(chunks).toString('utf8')) as { webhookId: string }).webhookId;
+        const answer = (status: number, body: object) =>
+          res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+        if (seen.has(id)) return answer(200, { ok: true, duplicate: true });
+        handled.push(id);
+        if (broken) return answer(500, { error: 'TypeError: boom' });
+        seen.add(id);
+        answer(200, { ok: true, duplicate: false });
+      });
+    });
+    await new Promise<void>((r) => app.listen(0, '127.0.0.1', r));
+    const appUrl = `http://127.0.0.1:${(app.address() as AddressInfo).port}/webhooks`;
+    await vscode.commands.executeCommand('wfs.stopReceiver');
+    await setSetting('receiver.forwardTo', appUrl);
+    const resultText = `document.getElementById('action-result-text').textContent`;
+    try {
+      receiverUrl = ((await vscode.commands.executeCommand('wfs.startReceiver')) as { localUrl: string }).localUrl;
+      const r = await verifiedOwn('replays-count');
+      assert.equal(r.forwards?.[0]?.status, 500, 'the forward failed');
+      await vscode.commands.executeCommand('wfs.openWebhookPanel', r.id);
+      const replay = () =>
+        api.webhookPanel.runAction('replay-forward', r.id) as Promise<{ status: number; mayBeDuplicate: boolean }>;
+      const failed = await replay();
+      assert.deepEqual([failed.status, failed.mayBeDuplicate], [500, false], 'still failing: nothing acknowledged');
+      broken = false; // the fix
+      const fixed = await replay();
+      assert.deepEqual([fixed.status, fixed.mayBeDuplicate], [200, false], 'the first 2xx for that webhookId');
+      assert.deepEqual(handled, [r.webhookId, r.webhookId, r.webhookId], 'the handler ran each time');
+
+      const third = await replay();
+      assert.deepEqual([third.status, third.mayBeDuplicate], [200, true]);
+      assert.equal(handled.length, 3, 'the app skipped it as a duplicate');
+      const text = await inWebview<string>('#action-result-text', resultText, `${resultText}.includes('duplicate')`);
+      assert.equal(
+        text,
+        `Replayed to ${appUrl}: 200. It answered: {"ok":true,"duplicate":true} Your app already answered 2xx for webhookId ${r.webhookId}: an app that dedupes on webhookId, as the spec asks, may have treated this replay as a duplicate and skipped its handler. To run the handler again, use Replay with New Id.`,
+      );
+      assert.equal(
+        await inWebview<boolean>('#action-result-fresh', `document.getElementById('action-result-fresh').hidden`),
+        false,
+        'and offers Replay with New Id',
+      );
+    } finally {
+      await vscode.commands.executeCommand('wfs.stopReceiver');
+      await setSetting('receiver.forwardTo', undefined);
+      receiverUrl = ((await vscode.commands.executeCommand('wfs.startReceiver')) as { localUrl: string }).localUrl;
+      app.closeAllConnections();
+      await new Promise<void>((r) => app.close(() => r()));
+    }
+  });
+
   it('the response override answers verified deliveries with the chosen status', async () => {
     api.receiver.setResponseOverride(202);
     try {

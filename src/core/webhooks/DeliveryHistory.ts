@@ -11,7 +11,15 @@ import { AppendFile, leftoverOf, readLines, rewriteFile } from './historyFile';
 import { HistoryInUse, HistoryLock } from './historyLock';
 import { DEDUPE_CAP, DedupeSet } from './DedupeSet';
 import { acknowledgedKey, type DeliveryRecord } from './deliveryRecord';
-import { acknowledgedLine, bodyOfLine, parseAcknowledgedLine, parseLine, serializeLine } from './historyLine';
+import {
+  acknowledgedLine,
+  bodyOfLine,
+  parseAcknowledgedLine,
+  parseLine,
+  parseReplayedLine,
+  replayedLine,
+  serializeLine,
+} from './historyLine';
 import { keptBuffer, type KeptBytes } from './keptBytes';
 import { DEFAULT_REPLAY_LOG_BYTES, ReplayLog, type ReplayAnswer } from './replayLog';
 import { TypedEmitter } from '../events/TypedEmitter';
@@ -113,7 +121,7 @@ export class DeliveryHistory extends TypedEmitter<DeliveryHistoryEvents> {
    * run): the receiver's dedupe set outlives them, and so must the history's memory of them. At most DEDUPE_CAP keys
    * of at most 128 characters each (dedupeKey). */
   private readonly forgotten = new DedupeSet(DEDUPE_CAP);
-  /** The apps' answers to replays, held in memory only, within the memory budget (a sixteenth of it at most). */
+  /** The apps' answers to replays, within the memory budget (a sixteenth of it at most); with a file, a line each. */
   private readonly replays: ReplayLog;
   readonly memoryBudgetBytes: number;
   readonly diskBudgetBytes: number;
@@ -151,8 +159,20 @@ export class DeliveryHistory extends TypedEmitter<DeliveryHistoryEvents> {
   /** Keeps what an app answered to a replay sent to it directly (the receiver records no delivery of it), so
    * appAcknowledged knows the app acknowledged that webhookId. */
   replayAnswered(answer: ReplayAnswer): void {
-    this.replays.record(answer);
+    const kept = this.replays.record(answer);
     this.evict();
+    const file = this.file;
+    if (!file || !kept) return;
+    const line = Buffer.concat([replayedLine(kept), Buffer.from('\n')]);
+    // Kept in memory whatever happens to the write: it is a hint for the next replay, not a delivery.
+    void this.enqueue(async () => {
+      const appender = await this.openAppender();
+      if (!appender) return;
+      await appender.append([line]);
+      if (appender.length > this.diskBudgetBytes) await this.compact();
+    }).catch((err: Error) =>
+      this.emit('warning', `a replay's answer could not be written to ${file} (${err.message}); it is kept in memory`),
+    );
   }
 
   /** The apps' answers to replays, oldest first (bounded: the oldest are forgotten first). */
@@ -185,6 +205,11 @@ export class DeliveryHistory extends TypedEmitter<DeliveryHistoryEvents> {
             for (const k of keys) this.forgotten.add(k);
             continue;
           }
+          const replayed = parseReplayedLine(bytes);
+          if (replayed) {
+            this.replays.record(replayed);
+            continue;
+          }
           const parsed = parseLine(bytes, this.inlineBodyBytes);
           if (!parsed) {
             skipped++;
@@ -202,6 +227,7 @@ export class DeliveryHistory extends TypedEmitter<DeliveryHistoryEvents> {
         // Nothing half-loaded: a later load() starts again from the file.
         for (const e of loaded.values()) this.drop(e);
         this.forgotten.clear();
+        this.replays.clear();
         throw err;
       }
       if (skipped > 0)
@@ -461,12 +487,14 @@ export class DeliveryHistory extends TypedEmitter<DeliveryHistoryEvents> {
     const appender = await this.openAppender();
     const live = this.entries.filter((e) => !e.evicted && (e.line || (e.inline !== undefined && !e.pending)));
     const ack = acknowledgedLine(this.forgotten.keys(), this.diskBudgetBytes / 4);
+    const replayed = replayedLines(this.replays.all(), this.diskBudgetBytes / 8);
     // Each kept line is copied from the old file (or written from memory when its append had failed).
     const lengths: number[] = [];
     const written = await rewriteFile(
       file,
       (async function* (): AsyncGenerator<Buffer> {
         if (ack) yield ack;
+        yield* replayed;
         for (const e of live) {
           const line =
             e.line && appender
@@ -477,7 +505,7 @@ export class DeliveryHistory extends TypedEmitter<DeliveryHistoryEvents> {
         }
       })(),
     );
-    const offsets = ack ? written.slice(1) : written;
+    const offsets = written.slice((ack ? 1 : 0) + replayed.length);
     // Renamed: the records are at their new offsets, whatever happens next; a handle that fails to open is opened
     // again by the next operation rather than left closed.
     await appender?.close();
@@ -524,6 +552,20 @@ export class DeliveryHistory extends TypedEmitter<DeliveryHistoryEvents> {
     this.queue = run.catch(() => undefined);
     return run;
   }
+}
+
+/** The lines of the newest answers whose bytes (and newlines) fit in maxBytes, oldest first: with the acknowledged
+ * line (a quarter of the disk budget) and the records (under half), a compacted file stays within the budget. */
+function replayedLines(answers: readonly ReplayAnswer[], maxBytes: number): Buffer[] {
+  const lines: Buffer[] = [];
+  let bytes = 0;
+  for (let i = answers.length - 1; i >= 0; i--) {
+    const line = replayedLine(answers[i]!);
+    if (bytes + line.length + 1 > maxBytes) break;
+    bytes += line.length + 1;
+    lines.push(line);
+  }
+  return lines.reverse();
 }
 
 /** Without a file nothing is serialized: a cheap estimate of a record's size from its strings. */

@@ -1,8 +1,10 @@
 // The history file's line format (DeliveryHistory reads and writes it; historyFile.ts does the I/O): one record and
-// its kept body bytes per line, and the line of acknowledged event ids that compaction writes first.
+// its kept body bytes per line, the line of acknowledged event ids that compaction writes first, and a line for each
+// answer an app gave to a replay.
 import { dedupeKey } from './DedupeSet';
 import type { DeliveryRecord } from './deliveryRecord';
 import { keptBuffer, type KeptBytes } from './keptBytes';
+import type { ReplayAnswer } from './replayLog';
 
 /**
  * One line of the file: the record's fields, then its kept body bytes as base64 in a last field "b64". The body is
@@ -107,4 +109,34 @@ export function bodyOfLine(bytes: Buffer): Buffer {
   const parts = splitLine(bytes);
   if (!parts) throw new Error('a history line could not be read back');
   return Buffer.from(parts.b64.toString('latin1'), 'base64');
+}
+
+/**
+ * A line of what an app answered to one replay (`{"replayed":{…}}`, see replayLog.ts): appended as each answer comes,
+ * rewritten by compaction after the acknowledged line. It carries no body and is not a record.
+ */
+const REPLAYED_LINE_START = Buffer.from('{"replayed":');
+
+export function replayedLine(answer: ReplayAnswer): Buffer {
+  return Buffer.from(JSON.stringify({ replayed: answer }), 'utf8');
+}
+
+/** The answer of a replayed line, or undefined when the line is not one (or not one this version can read). */
+export function parseReplayedLine(bytes: Buffer): ReplayAnswer | undefined {
+  if (
+    bytes.length < REPLAYED_LINE_START.length ||
+    !bytes.subarray(0, REPLAYED_LINE_START.length).equals(REPLAYED_LINE_START)
+  )
+    return undefined;
+  let a: Record<string, unknown>;
+  try {
+    a = (JSON.parse(bytes.toString('utf8')) as { replayed?: Record<string, unknown> }).replayed ?? {};
+  } catch {
+    return undefined;
+  }
+  const text = (k: string) => a[k] === undefined || typeof a[k] === 'string';
+  if (typeof a.at !== 'string' || typeof a.target !== 'string' || !['webhookId', 'deliveryId', 'error'].every(text))
+    return undefined;
+  if (a.status !== undefined && !Number.isInteger(a.status)) return undefined;
+  return a as unknown as ReplayAnswer;
 }

@@ -1,7 +1,8 @@
 // The apps' answers to replays (the panel's Replay, the assistant's wfs_replay_to_app): a replay goes to the app
 // directly, not through the receiver, so no delivery record holds its answer, yet an app that answered one 2xx has
 // acknowledged its webhookId as surely as after a forward. appAcknowledged reads these with the history's forwards.
-// Bounded in bytes: the oldest answers are forgotten first.
+// Bounded in bytes: the oldest answers are forgotten first. A history with a file keeps them there too
+// (historyLine.ts), so a restart does not forget that an app acknowledged a webhookId.
 import { dedupeKey } from './DedupeSet';
 
 /** What an app answered to one replay. */
@@ -65,11 +66,12 @@ export class ReplayLog {
     return this.held;
   }
 
-  /** Keeps an answer; the oldest go while the bound is exceeded (one too large for the bound is not kept). */
-  record(answer: ReplayAnswer): void {
+  /** Keeps an answer; the oldest go while the bound is exceeded. Returns the answer as held, or undefined when it is
+   * too large for the bound on its own and not kept. */
+  record(answer: ReplayAnswer): ReplayAnswer | undefined {
     const a = held(answer);
     const size = answerBytes(a);
-    if (size > this.maxBytes) return;
+    if (size > this.maxBytes) return undefined;
     this.answers.push(a);
     this.held += size;
     while (this.held > this.maxBytes) this.held -= answerBytes(this.answers[this.head++]!);
@@ -77,6 +79,7 @@ export class ReplayLog {
       this.answers = this.answers.slice(this.head);
       this.head = 0;
     }
+    return a;
   }
 
   /** The answers kept, oldest first. */

@@ -2,6 +2,9 @@
 // the next replay under it is said to be a possible duplicate. The answers are bounded in bytes, and a history
 // counts them in its memory budget.
 import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import fc from 'fast-check';
 import type { DeliveryRecord } from '../../../src/core/webhooks/deliveryRecord';
 import { DeliveryHistory } from '../../../src/core/webhooks/DeliveryHistory';
@@ -131,5 +134,67 @@ describe('the replay log is bounded in bytes', () => {
       }),
       { numRuns: 100, seed: 1 },
     );
+  });
+});
+
+describe('the replays are kept in the history file', () => {
+  const fileIn = () => join(mkdtempSync(join(tmpdir(), 'wfs-replays-')), 'deliveries.jsonl');
+
+  it('a restart remembers that a replay was answered 200, and a file of records only (as written before) loads as it did', async () => {
+    const file = fileIn();
+    const before = new DeliveryHistory({ file });
+    await before.load();
+    const record = forwarded('w-1', 500);
+    await before.add(record, Buffer.from('{}'));
+    await before.close();
+    const recordsOnly = readFileSync(file);
+    assert.doesNotMatch(recordsOnly.toString('utf8'), /replayed/);
+
+    const old = new DeliveryHistory({ file });
+    const warnings: string[] = [];
+    old.on('warning', (w) => warnings.push(w));
+    assert.deepEqual(await old.load(), { loaded: 1, skipped: 0 }, 'a file written before replays were kept');
+    assert.deepEqual(warnings, []);
+    assert.deepEqual(old.all(), [record]);
+    assert.deepEqual(await old.body(record.id), Buffer.from('{}'));
+    old.replayAnswered(answer('w-1', 200, { deliveryId: record.id }));
+    await old.close();
+
+    const after = new DeliveryHistory({ file });
+    assert.deepEqual(await after.load(), { loaded: 1, skipped: 0 }, 'the replay line is not a record, nor unreadable');
+    assert.deepEqual(after.replayAnswers(), [answer('w-1', 200, { deliveryId: record.id })]);
+    assert.equal(appAcknowledged(after.all(), 'w-1', after.replayAnswers()), true);
+    await after.close();
+  });
+
+  it('compaction keeps the newest answers within its share of the disk budget; Clear erases them', async () => {
+    const file = fileIn();
+    const diskBudgetBytes = 64 * 1024;
+    const history = new DeliveryHistory({ file, diskBudgetBytes });
+    await history.load();
+    let compactions = 0;
+    history.on('compacted', () => compactions++);
+    for (let i = 0; i < 400; i++) {
+      history.replayAnswered(answer(`w-${i}`, 200, { target: `${APP}?${'p'.repeat(100)}` }));
+      await history.add(forwarded(`w-${i}`, 500), Buffer.from('x'.repeat(200)));
+    }
+    await history.flush();
+    assert.ok(compactions > 0, 'the file outgrew its budget');
+    assert.ok(history.bytesOnDisk <= diskBudgetBytes, `${history.bytesOnDisk}`);
+    const kept = history.replayAnswers();
+    await history.close();
+    const again = new DeliveryHistory({ file, diskBudgetBytes });
+    await again.load();
+    const reloaded = again.replayAnswers();
+    assert.ok(reloaded.length > 0 && reloaded.length <= kept.length, `${reloaded.length} of ${kept.length}`);
+    assert.deepEqual(reloaded.at(-1), answer('w-399', 200, { target: `${APP}?${'p'.repeat(100)}` }), 'the newest');
+    const inFile = readFileSync(file, 'utf8')
+      .split('\n')
+      .filter((l) => l.startsWith('{"replayed":'));
+    assert.ok(inFile.join('\n').length <= diskBudgetBytes / 8, 'within an eighth of the budget');
+    await again.clear();
+    assert.deepEqual(again.replayAnswers(), []);
+    assert.doesNotMatch(readFileSync(file, 'utf8'), /replayed/);
+    await again.close();
   });
 });

@@ -7,7 +7,7 @@ import { open, stat } from 'node:fs/promises';
 import type { Clock, TimerHandle } from '../time/clock';
 import type { DeliveryRecord } from '../webhooks/deliveryRecord';
 import { MAX_LINE_BYTES } from '../webhooks/historyFile';
-import { bodyOfLine, parseAcknowledgedLine, parseLine } from '../webhooks/historyLine';
+import { bodyOfLine, parseAcknowledgedLine, parseLine, parseReplayedLine } from '../webhooks/historyLine';
 import { ReplayLog, type ReplayAnswer } from '../webhooks/replayLog';
 import { DEFAULT_HISTORY_MEMORY_BYTES, DEFAULT_INLINE_BODY_BYTES } from '../webhooks/DeliveryHistory';
 import type { DeliverySource } from './assistantContext';
@@ -48,6 +48,8 @@ export class HistoryFileReader implements DeliverySource {
   private readonly listeners = new Set<() => void>();
   /** This process's replays: the file is another's and never written, so they are held here, in memory. */
   private readonly replayLog = new ReplayLog();
+  /** The replays the writer kept in the file (its panel's, its assistant's), read as its records are. */
+  private readonly fileReplays = new ReplayLog();
   private timer?: TimerHandle;
   private lastSeen = '';
   private readonly budget: number;
@@ -89,8 +91,9 @@ export class HistoryFileReader implements DeliverySource {
     }
   }
 
+  /** The writer's replays as of the last read (records() reads first), then this process's own. */
   replays(): readonly ReplayAnswer[] {
-    return this.replayLog.all();
+    return [...this.fileReplays.all(), ...this.replayLog.all()];
   }
 
   replayed(answer: ReplayAnswer): void {
@@ -188,6 +191,11 @@ export class HistoryFileReader implements DeliverySource {
 
   private take(bytes: Buffer, offset: number, identity: string): void {
     if (bytes.length === 0 || parseAcknowledgedLine(bytes)) return;
+    const replayed = parseReplayedLine(bytes);
+    if (replayed) {
+      this.fileReplays.record(replayed);
+      return;
+    }
     const parsed = parseLine(bytes, this.inlineLimit);
     if (!parsed) return; // torn by a crash, or not a record: the writer skips it too
     const previous = this.entries.get(parsed.record.id);
@@ -220,6 +228,7 @@ export class HistoryFileReader implements DeliverySource {
   private reset(identity: string | undefined): void {
     if (this.entries.size > 0) this.ordered = undefined;
     this.entries = new Map();
+    this.fileReplays.clear();
     this.bytes = 0;
     this.offset = 0;
     this.identity = identity;

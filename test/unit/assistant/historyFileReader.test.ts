@@ -76,6 +76,34 @@ describe('assistant: a history file read by another process', function () {
     assert.equal(existsSync(`${file}.lock`), false, 'the writer released its lock; the reader never made one');
   });
 
+  it("the writer's replays are read with its records, read again after a compaction; this process's own are kept apart", async () => {
+    const writer = new DeliveryHistory({ file, diskBudgetBytes: 16 * 1024 });
+    await writer.load();
+    await writer.add(record('workflow/completed', 5), Buffer.from('hello'));
+    const answer = { at: '2026-11-28T10:00:00.000Z', target: 'http://127.0.0.1:3000/webhooks', status: 200 };
+    writer.replayAnswered({ ...answer, webhookId: 'w-panel' });
+    await writer.flush();
+    const reader = new HistoryFileReader({ file, clock: new ManualClock() });
+    await reader.records();
+    reader.replayed({ ...answer, webhookId: 'w-mine' });
+    assert.deepEqual(
+      reader.replays().map((a) => a.webhookId),
+      ['w-panel', 'w-mine'],
+    );
+    let compacted = false;
+    writer.on('compacted', () => (compacted = true));
+    for (let i = 0; !compacted && i < 100; i++) await writer.add(record('workflow/started', 500), Buffer.alloc(500));
+    await writer.flush();
+    assert.ok(compacted);
+    await reader.records();
+    assert.deepEqual(
+      reader.replays().map((a) => a.webhookId),
+      ['w-panel', 'w-mine'],
+      'read once from the new file, not twice',
+    );
+    await writer.close();
+  });
+
   it('a compaction (a new file renamed over the old one) is read from the start', async () => {
     writeFileSync(
       file,

@@ -2,6 +2,7 @@
 // collects mocha's output and the exit code, and stops every process it started.
 // Expects `node esbuild.mjs --tests` to have built dist/ and out/ (the npm script does).
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { format } from 'node:util';
@@ -14,9 +15,10 @@ const SUITE_TIMEOUT_MS = 5 * 60_000;
 const NOISE = [/ENOTFOUND/, /github-authentication/i, /marketplace|gallery/i, /Failed to fetch/i];
 
 /** One window, one run of the suite: `untrusted` opens the folder with workspace trust on (Restricted Mode) and
- * runs only the Restricted Mode suite. Resolves with the exit code. */
-async function runSuite(root, testsPath, tools, { untrusted = false } = {}) {
-  const label = untrusted ? 'vscode (Restricted Mode)' : 'vscode';
+ * runs only the Restricted Mode suite; `pseudoLocale` runs VS Code in the qps-ploc pseudo-locale and only the
+ * Pseudo-locale suite, which fails on English of ours on screen. Resolves with the exit code. */
+async function runSuite(root, testsPath, tools, { untrusted = false, pseudoLocale = false } = {}) {
+  const label = untrusted ? 'vscode (Restricted Mode)' : pseudoLocale ? 'vscode (pseudo-locale)' : 'vscode';
   const t0 = Date.now();
   const resultFile = join(mkdtempSync(join(tmpdir(), 'wfs-results-')), 'results.json');
   const inspector = await startWebviewInspector();
@@ -24,8 +26,15 @@ async function runSuite(root, testsPath, tools, { untrusted = false } = {}) {
     WFS_VSCODE_RESULT_FILE: resultFile,
     WFS_TEST_WEBVIEW_URL: inspector.url,
     ...(untrusted ? { WFS_EXPECT_UNTRUSTED: '1', WFS_VSCODE_GREP: 'Restricted Mode' } : {}),
+    ...(pseudoLocale ? { WFS_EXPECT_PSEUDO_LOCALE: '1', WFS_VSCODE_GREP: 'Pseudo-locale' } : {}),
   };
-  const server = await startCodeServer({ tools, smokeTestDriver: true, workspaceTrust: untrusted, env });
+  const server = await startCodeServer({
+    tools,
+    smokeTestDriver: true,
+    workspaceTrust: untrusted,
+    env,
+    ...(pseudoLocale ? { locale: 'qps-ploc' } : {}),
+  });
   const t1 = Date.now();
   let browser;
   try {
@@ -95,9 +104,19 @@ async function main() {
   if (!existsSync(join(root, 'out', 'host-extension', 'dist', 'extension.js')) || !existsSync(testsPath))
     throw new Error('Build first: node esbuild.mjs --tests');
   const tools = ensureTools();
-  const trusted = await runSuite(root, testsPath, tools);
-  const untrusted = await runSuite(root, testsPath, tools, { untrusted: true });
-  return trusted || untrusted;
+  // A grep picks one run: WFS_VSCODE_GREP='Pseudo-locale' runs only the pseudo-locale window, and so on.
+  const only = process.env.WFS_VSCODE_GREP;
+  const wanted = (name) => !only || new RegExp(only).test(name);
+  const trusted = !only || !/^(Restricted Mode|Pseudo-locale)$/.test(only) ? await runSuite(root, testsPath, tools) : 0;
+  const untrusted = wanted('Restricted Mode') ? await runSuite(root, testsPath, tools, { untrusted: true }) : 0;
+  let pseudo = 0;
+  if (wanted('Pseudo-locale')) {
+    // The qps-ploc bundles, made now from the English ones the build copied into the host extension.
+    const { writePseudoLocale } = createRequire(import.meta.url)(join(root, 'out/test/unit/l10n/pseudoLocale.js'));
+    writePseudoLocale(join(root, 'out', 'host-extension'));
+    pseudo = await runSuite(root, testsPath, tools, { pseudoLocale: true });
+  }
+  return trusted || untrusted || pseudo;
 }
 
 main().then(

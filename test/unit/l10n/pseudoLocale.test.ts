@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { plainLetters, pseudoLocalize, writePseudoLocale } from './pseudoLocale';
+import { englishLeaks, ourEnglishWords, plainLetters, pseudoLocalize, writePseudoLocale } from './pseudoLocale';
 
 const ROOT = join(__dirname, '../../../..');
 const placeholders = (s: string) => s.match(/\{\d+\}|\$\([\w~-]+\)/g) ?? [];
@@ -42,5 +42,21 @@ describe('l10n: the pseudo-locale', () => {
       assert.deepEqual(placeholders(text), placeholders(key), key);
       assert.equal(plainLetters(text), '', key);
     }
+  });
+});
+
+describe('l10n: finding English of ours on a pseudo-locale screen', () => {
+  const ours = new Set(['signed', 'out', 'receiver', 'webhook', 'verified']);
+  it('reports our words left unaccented, not the values the screen quotes nor accented words', () => {
+    assert.deepEqual(englishLeaks(`${pseudoLocalize('{0}: signed out')} Sandbox`, ours, ['Sandbox']), []);
+    assert.deepEqual(englishLeaks('Sandbox: signed out', ours, ['Sandbox']), ['signed', 'out']);
+    assert.deepEqual(englishLeaks('[Ŵéƀĥôôķ] http://127.0.0.1:3000/webhooks verified', ours), ['verified']);
+    assert.deepEqual(englishLeaks('$(radio-tower) Receiver', ours), ['Receiver']);
+  });
+
+  it('takes its words from our English bundles', () => {
+    const words = ourEnglishWords(ROOT);
+    assert.ok(words.has('receiver') && words.has('verified'), 'words of messages');
+    assert.ok(!words.has('beaker'), 'codicon names are not words');
   });
 });

@@ -42,3 +42,28 @@ export function writePseudoLocale(root: string): { nls: Record<string, string>; 
   writeFileSync(join(root, 'l10n/bundle.l10n.qps-ploc.json'), JSON.stringify(bundle, null, 2) + '\n');
   return { nls, bundle };
 }
+
+/** The words of our English strings (bundle messages and package.nls.json values), lower-cased, 3 letters or more:
+ * a screen in the pseudo-locale that shows one of them unaccented shows a string of ours that leaked. */
+export function ourEnglishWords(root: string): Set<string> {
+  const words = new Set<string>();
+  for (const file of ['package.nls.json', 'l10n/bundle.l10n.json']) {
+    const bundle = JSON.parse(readFileSync(join(root, file), 'utf8')) as Bundle;
+    for (const [k, v] of Object.entries(bundle))
+      for (const w of (file.startsWith('l10n') ? k : typeof v === 'string' ? v : v.message)
+        .replace(KEPT_GLOBAL, ' ')
+        .match(/[A-Za-z]{3,}/g) ?? [])
+        words.add(w.toLowerCase());
+  }
+  return words;
+}
+
+const KEPT_GLOBAL = new RegExp(KEPT.source, 'g');
+
+/** The English words of ours in `shown`, once the values it quotes (names, addresses, topics: data, not our
+ * words), URLs and codicons are taken out. Empty when everything of ours on screen came from the pseudo bundle. */
+export function englishLeaks(shown: string, ours: Set<string>, values: string[] = []): string[] {
+  let rest = shown.replace(/\b[a-z][\w+.-]*:\/\/\S+/gi, ' ').replace(KEPT_GLOBAL, ' ');
+  for (const v of [...values].sort((a, b) => b.length - a.length)) rest = rest.split(v).join(' ');
+  return (rest.match(/[A-Za-z]{3,}/g) ?? []).filter((w) => ours.has(w.toLowerCase()));
+}

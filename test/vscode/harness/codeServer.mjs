@@ -35,6 +35,7 @@ export function freePort() {
 /**
  * @param {{tools: {node24: string, codeServerEntry: string}, smokeTestDriver?: boolean, extensionsDir?: string, env?: Record<string,string>, settings?: object, workspaceTrust?: boolean}} opts
  *   workspaceTrust: VS Code's workspace trust on, so the folder opens untrusted (Restricted Mode); off by default.
+ *   locale: the display language (e.g. "qps-ploc"); see declareLanguagePack.
  */
 export async function startCodeServer(opts) {
   const dir = mkdtempSync(join(tmpdir(), 'wfs-vscode-'));
@@ -73,6 +74,10 @@ export async function startCodeServer(opts) {
   ];
   if (!opts.workspaceTrust) args.push('--disable-workspace-trust');
   if (opts.smokeTestDriver) args.push('--vscode-option', 'enable-smoke-test-driver');
+  if (opts.locale) {
+    declareLanguagePack(userData, dir, opts.locale);
+    args.push('--locale', opts.locale);
+  }
   args.push(workspace);
   const logFile = join(dir, 'code-server.log');
   const log = createWriteStream(logFile);
@@ -105,6 +110,23 @@ export async function startCodeServer(opts) {
     tail: (n = 40) => readFileSync(logFile, 'utf8').split('\n').slice(-n).join('\n'),
     stop: () => killTree(child),
   };
+}
+
+/** The server takes a display language only from an installed language pack (userData/languagepacks.json): without
+ * one it falls back to English, and vscode.env.language (which picks an extension's l10n bundle) stays "en". This
+ * declares an empty pack for `locale`, so the workbench and the extension host run in that language while VS Code's
+ * own chrome keeps its English. The server rewrites the file only when a language pack is installed or removed. */
+function declareLanguagePack(userData, dir, locale) {
+  const translations = join(dir, 'language-pack', 'main.i18n.json');
+  mkdirSync(join(dir, 'language-pack'), { recursive: true });
+  writeFileSync(translations, JSON.stringify({ contents: {} }));
+  const pack = {
+    hash: `wfs-test-${locale}`,
+    extensions: [{ extensionIdentifier: { id: `wfs-test.language-pack-${locale}` }, version: '0.0.0' }],
+    translations: { vscode: translations },
+    label: locale,
+  };
+  writeFileSync(join(userData, 'languagepacks.json'), JSON.stringify({ [locale]: pack }));
 }
 
 export function killTree(child) {

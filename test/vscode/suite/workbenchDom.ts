@@ -76,3 +76,38 @@ export async function clickNotificationButton(pattern: RegExp, label: string): P
     }
   }
 }
+
+export interface ShownItem {
+  /** The element's id (a status bar entry's: its extension id and its own). */
+  id: string;
+  /** What a sighted user reads. */
+  text: string;
+  /** What a screen reader says. */
+  ariaLabel: string;
+}
+
+/** Our status bar entries (the ids the extension gave them: "wfs.status", "wfs.receiver"), once `atLeast` show. */
+export async function ourStatusBarItems(atLeast: number): Promise<ShownItem[]> {
+  const items = `[...document.querySelectorAll('.statusbar .statusbar-item')].filter((i) => /(^|\\.)wfs\\.(status|receiver)$/i.test(i.id)).map((i) => ({ id: i.id, text: i.textContent.trim(), ariaLabel: (i.querySelector('a') ?? i).getAttribute('aria-label') ?? '' }))`;
+  return inWebview<ShownItem[]>('.statusbar', items, `(${items}).length >= ${atLeast}`);
+}
+
+/** The rows of the tree in the side bar view `viewId` (focused first, so it is shown), once one row's aria-label
+ * matches `pattern`. */
+export async function treeRows(viewId: string, pattern: RegExp): Promise<ShownItem[]> {
+  await vscode.commands.executeCommand(`${viewId}.focus`);
+  const rows = `[...document.querySelectorAll('.part.sidebar .monaco-list-row')].map((r) => ({ id: r.id, text: r.textContent.trim(), ariaLabel: r.getAttribute('aria-label') ?? '' }))`;
+  return inWebview<ShownItem[]>(
+    '.monaco-workbench',
+    rows,
+    `(${rows}).some((r) => new RegExp(${JSON.stringify(pattern.source)}).test(r.ariaLabel))`,
+  );
+}
+
+/** The quick pick on screen, once one of its rows reads `label`: its title, placeholder and rows as read (the
+ * aria-label would spell a row's icon as a word). */
+export async function quickPickShown(label: string): Promise<{ title: string; placeholder: string; rows: string[] }> {
+  await quickPickRows(label);
+  const shown = `({ title: document.querySelector('.quick-input-widget .quick-input-title')?.textContent ?? '', placeholder: document.querySelector('.quick-input-widget input')?.getAttribute('placeholder') ?? '', rows: [...document.querySelectorAll('.quick-input-widget .quick-input-list .monaco-list-row')].map((r) => r.textContent) })`;
+  return inWebview<{ title: string; placeholder: string; rows: string[] }>('.monaco-workbench', shown);
+}

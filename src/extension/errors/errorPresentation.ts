@@ -1,5 +1,7 @@
 // What a person sees for an error: what happened and what to do (the spec's "Action" column, carried by the
-// typed error's advice), and the buttons that help. Pure, so every error row is unit-tested in plain Node.
+// typed error's advice), and the buttons that help. Pure but for vscode.l10n.t, so every error row is unit-tested in
+// plain Node (with a stand-in l10n). The advice is core's English (the CLI's too): only our framing is translated.
+import * as vscode from 'vscode';
 import { SignInRequired } from '../../core/auth';
 import { ServiceError, TransportError } from '../../core/http';
 import { WaitsForTrust } from '../trust/restrictedMode';
@@ -21,7 +23,11 @@ export function presentError(operation: string, err: unknown, billed = false): E
   let modal = false;
   if (err instanceof WaitsForTrust) {
     // Nothing was sent: "failed" would be wrong, and the log has nothing to add.
-    return { message: `${operation}: ${err.message}`, actions: ['Manage Workspace Trust'], modal: false };
+    return {
+      message: vscode.l10n.t('{0}: {1}', operation, err.message),
+      actions: ['Manage Workspace Trust'],
+      modal: false,
+    };
   }
   if (err instanceof SignInRequired) {
     message = joinOperation(operation, err.advice);
@@ -30,11 +36,11 @@ export function presentError(operation: string, err: unknown, billed = false): E
     // The status is named once: the advice often names it already ("Outcome unknown (500): …").
     const tag = err.status ? `(${err.status}${err.code ? ` ${err.code}` : ''})` : '';
     const named = err.status !== undefined && err.advice.includes(`(${err.status}`);
-    message = `${operation} failed${tag && !named ? ` ${tag}` : ''}: ${err.advice}`;
+    message = vscode.l10n.t('{0} failed{1}: {2}', operation, tag && !named ? ` ${tag}` : '', err.advice);
     if (err.kind === 'unauthorized') actions.push('Sign In');
     if (err.kind === 'outcome-unknown') {
       modal = true;
-      if (!/billed/i.test(message)) message += ' A billed workflow may exist.';
+      if (!/billed/i.test(err.advice)) message += vscode.l10n.t(' A billed workflow may exist.');
       // What the advice says to do comes first.
       if (err.correlationId) actions.push('Find Workflows');
     }
@@ -43,13 +49,21 @@ export function presentError(operation: string, err: unknown, billed = false): E
   } else if (err instanceof TransportError) {
     if (billed && err.mayHaveBeenSent) {
       // The request was sent: the service may have started (and billed) the workflow before the answer was lost.
-      message = `${operation}: no answer (${err.message}). A billed workflow may exist: search for it by its correlationId before starting another.`;
+      message = vscode.l10n.t(
+        '{0}: no answer ({1}). A billed workflow may exist: search for it by its correlationId before starting another.',
+        operation,
+        err.message,
+      );
       modal = true;
     } else {
-      message = `${operation} failed: ${err.message}. Check the environment's address and your connection.`;
+      message = vscode.l10n.t(
+        "{0} failed: {1}. Check the environment's address and your connection.",
+        operation,
+        err.message,
+      );
       actions.push('Open Settings');
     }
-  } else message = `${operation} failed: ${err instanceof Error ? err.message : String(err)}`;
+  } else message = vscode.l10n.t('{0} failed: {1}', operation, err instanceof Error ? err.message : String(err));
   actions.push('Show Log');
   return { message, actions, modal };
 }
@@ -59,5 +73,5 @@ function joinOperation(operation: string, advice: string): string {
   const first = operation.split(' ')[0]!;
   return advice.toLowerCase().startsWith(first.toLowerCase() + ' ')
     ? `${operation}${advice.slice(first.length)}`
-    : `${operation}: ${advice}`;
+    : vscode.l10n.t('{0}: {1}', operation, advice);
 }

@@ -13,6 +13,7 @@ import type { ReceiverHost } from '../receiver/receiverHost';
 import { deliveryTreeItem } from '../receiver/deliveryTreeItem';
 import {
   workflowContextValue,
+  workflowAccessibleLabel,
   workflowDescription,
   workflowIcon,
   workflowLabel,
@@ -131,6 +132,11 @@ export class ExplorerTree extends Disposable implements vscode.TreeDataProvider<
         ),
       );
       item.contextValue = `environment ${env.builtIn ? 'sandbox' : 'remote'}`;
+      item.accessibilityInformation = {
+        label: tm?.current?.username
+          ? vscode.l10n.t('Environment {0}, signed in as {1}, at {2}', env.name, tm.current.username, env.baseUrl)
+          : vscode.l10n.t('Environment {0}, signed out, at {1}', env.name, env.baseUrl),
+      };
       return item;
     }
     if (node.kind === 'session') {
@@ -149,6 +155,9 @@ export class ExplorerTree extends Disposable implements vscode.TreeDataProvider<
         ),
       );
       item.contextValue = 'session';
+      item.accessibilityInformation = {
+        label: vscode.l10n.t('Session {0}, {1}', terminalSafe(node.sessionId), item.description),
+      };
       return item;
     }
     if (node.kind === 'delivery') return this.deliveryItem(node);
@@ -169,14 +178,7 @@ export class ExplorerTree extends Disposable implements vscode.TreeDataProvider<
     tooltip.supportHtml = false;
     item.tooltip = tooltip;
     item.contextValue = workflowContextValue(w);
-    item.accessibilityInformation = {
-      label: vscode.l10n.t(
-        '{0}, {1}, workflow {2}',
-        workflowLabel(w),
-        terminalSafe(w.status),
-        terminalSafe(w.workflowId),
-      ),
-    };
+    item.accessibilityInformation = { label: workflowAccessibleLabel(w) };
     return item;
   }
 

@@ -1,5 +1,7 @@
-// How a remembered workflow looks in the tree: icon, colour, context tokens, label and Markdown tooltip.
-// Pure (no vscode import), so it is unit-tested in plain Node; the tree turns these into ThemeIcons.
+// How a remembered workflow looks in the tree: icon, colour, context tokens, label, Markdown tooltip and its state
+// in words. Pure but for vscode.l10n.t, so it is unit-tested in plain Node (with a stand-in l10n); the tree turns
+// these into ThemeIcons.
+import * as vscode from 'vscode';
 import { terminalSafe } from '../../core/presentation';
 import { isTerminal, type TrackedWorkflow } from '../../core/workflows';
 
@@ -42,8 +44,38 @@ export function workflowLabel(w: Pick<TrackedWorkflow, 'product' | 'productName'
   return terminalSafe(`${w.product.service} / ${w.product.model}`);
 }
 
+/** The service's status in the display language; a status this version does not know is shown as sent. */
+function statusWords(status: string): string {
+  switch (status) {
+    case 'complete':
+      return vscode.l10n.t('complete');
+    case 'failed':
+      return vscode.l10n.t('failed');
+    case 'cancelled':
+      return vscode.l10n.t('cancelled');
+    case 'processing':
+      return vscode.l10n.t('processing');
+    default:
+      return terminalSafe(status);
+  }
+}
+
 export function workflowDescription(w: Pick<TrackedWorkflow, 'status' | 'pollingStopped'>): string {
-  return terminalSafe(w.pollingStopped ? `${w.status} · ${w.pollingStopped}` : w.status);
+  const status = statusWords(w.status);
+  return w.pollingStopped ? vscode.l10n.t('{0} · {1}', status, terminalSafe(w.pollingStopped)) : status;
+}
+
+/** What a screen reader says for the row: the icon shows the state only to the eye. */
+export function workflowAccessibleLabel(w: TrackedWorkflow): string {
+  return w.pollingStopped
+    ? vscode.l10n.t(
+        '{0}, {1}, polling stopped: {2}, workflow {3}',
+        workflowLabel(w),
+        statusWords(w.status),
+        terminalSafe(w.pollingStopped),
+        terminalSafe(w.workflowId),
+      )
+    : vscode.l10n.t('{0}, {1}, workflow {2}', workflowLabel(w), statusWords(w.status), terminalSafe(w.workflowId));
 }
 
 /** Markdown-escapes text that came from the service, so it cannot inject links or markup into the tooltip; its
@@ -57,39 +89,44 @@ export function escapeMarkdown(text: string): string {
 
 function ago(ms: number): string {
   const s = Math.max(0, Math.round(ms / 1000));
-  if (s < 60) return `${s} s ago`;
+  if (s < 60) return vscode.l10n.t('{0} s ago', s);
   const m = Math.round(s / 60);
-  return m < 60 ? `${m} min ago` : `${Math.round(m / 60)} h ago`;
+  return m < 60 ? vscode.l10n.t('{0} min ago', m) : vscode.l10n.t('{0} h ago', Math.round(m / 60));
 }
 
 export function workflowTooltip(w: TrackedWorkflow, now: number): string {
   const row = (k: string, v: string | undefined) => `| ${k} | ${v ? escapeMarkdown(v) : '—'} |`;
   const lines = [
-    `**${escapeMarkdown(`${w.product.service} / ${w.product.model}`)}** — ${escapeMarkdown(w.status)}`,
+    `**${escapeMarkdown(`${w.product.service} / ${w.product.model}`)}** — ${escapeMarkdown(statusWords(w.status))}`,
     '',
     '| | |',
     '|---|---|',
     row(
-      'Product',
+      vscode.l10n.t('Product'),
       w.productName
         ? `${w.productName} (${w.product.service} / ${w.product.model})`
         : `${w.product.service} / ${w.product.model}`,
     ),
-    row('Session', w.sessionId),
+    row(vscode.l10n.t('Session'), w.sessionId),
     row('correlationId', w.correlationId),
     row('workflowId', w.workflowId),
     row('runId', w.runId),
-    row('Started', new Date(w.startedAt).toISOString()),
+    row(vscode.l10n.t('Started'), new Date(w.startedAt).toISOString()),
     row(
-      'Last polled',
+      vscode.l10n.t('Last polled'),
       w.lastPolledAt ? `${new Date(w.lastPolledAt).toISOString()} (${ago(now - w.lastPolledAt)})` : undefined,
     ),
-    row('Reconfirm', w.reconfirmAvailable ? 'available' : 'not available'),
+    row(vscode.l10n.t('Reconfirm'), w.reconfirmAvailable ? vscode.l10n.t('available') : vscode.l10n.t('not available')),
   ];
   if (w.pollingStopped)
-    lines.push('', `Polling stopped: ${escapeMarkdown(w.pollingStopped)}. Refresh to read it again.`);
-  if (w.lastError) lines.push('', `Last error: ${escapeMarkdown(w.lastError)}`);
+    lines.push('', vscode.l10n.t('Polling stopped: {0}. Refresh to read it again.', escapeMarkdown(w.pollingStopped)));
+  if (w.lastError) lines.push('', vscode.l10n.t('Last error: {0}', escapeMarkdown(w.lastError)));
   for (const m of w.messages ?? [])
-    lines.push('', `Message ${escapeMarkdown(String(m.code))}${m.text ? `: ${escapeMarkdown(String(m.text))}` : ''}`);
+    lines.push(
+      '',
+      m.text
+        ? vscode.l10n.t('Message {0}: {1}', escapeMarkdown(String(m.code)), escapeMarkdown(String(m.text)))
+        : vscode.l10n.t('Message {0}', escapeMarkdown(String(m.code))),
+    );
   return lines.join('\n');
 }

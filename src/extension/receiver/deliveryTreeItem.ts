@@ -10,16 +10,29 @@ export function deliveryTreeItem(r: DeliveryRecord, id: string): vscode.TreeItem
   const failed = r.verified ? undefined : r.checks.find((c) => !c.ok && c.step < 7);
   // A topic from the X-Svc-Topic header is outside the signature: shown, marked so.
   // Every value below may be a stranger's bytes: no control or bidi control of theirs reaches the row (terminalSafe).
-  const rawTopic = r.topic ?? (r.unsigned?.topic !== undefined ? `${r.unsigned.topic} (unsigned)` : undefined);
+  const rawTopic =
+    r.topic ?? (r.unsigned?.topic !== undefined ? vscode.l10n.t('{0} (unsigned)', r.unsigned.topic) : undefined);
   const topic = rawTopic === undefined ? undefined : terminalSafe(rawTopic);
   const item = new vscode.TreeItem(topic ?? vscode.l10n.t('webhook'), vscode.TreeItemCollapsibleState.None);
   item.id = id;
-  const outcome = r.verified ? '' : failed ? ` refused at step ${failed.step}` : ' refused';
+  const outcome = r.verified
+    ? ''
+    : failed
+      ? vscode.l10n.t(' refused at step {0}', failed.step)
+      : vscode.l10n.t(' refused');
   // A forward that failed (refused, timed out, 5xx) is seen at a glance, even when the service was answered 200.
   const forwardsFailed = forwardsOf(r).filter(forwardFailed);
-  const forwardNote = forwardsFailed.length > 0 ? ` · forward failed (${forwardsFailed.length})` : '';
+  const forwardNote = forwardsFailed.length > 0 ? vscode.l10n.t(' · forward failed ({0})', forwardsFailed.length) : '';
   const signedHere = r.signedHere ? ` · ${SIGNED_HERE_TEXT}` : '';
-  item.description = `${r.status}${outcome}${r.duplicate ? ' duplicate' : ''}${signedHere}${forwardNote} · ${r.receivedAt.slice(11, 19)}`;
+  item.description = vscode.l10n.t(
+    '{0}{1}{2}{3}{4} · {5}',
+    r.status,
+    outcome,
+    r.duplicate ? vscode.l10n.t(' duplicate') : '',
+    signedHere,
+    forwardNote,
+    r.receivedAt.slice(11, 19),
+  );
   item.iconPath = new vscode.ThemeIcon(
     forwardsFailed.length > 0 ? 'error' : 'mail',
     new vscode.ThemeColor(
@@ -30,11 +43,21 @@ export function deliveryTreeItem(r: DeliveryRecord, id: string): vscode.TreeItem
           : 'list.warningForeground',
     ),
   );
-  const refusal = failed ? ` Refused at step ${failed.step} (${failed.name}): ${terminalSafe(failed.detail)}.` : '';
+  const refusal = failed
+    ? vscode.l10n.t(
+        ' Refused at step {0} ({1}): {2}.',
+        failed.step,
+        checkName(failed.step, failed.name),
+        terminalSafe(failed.detail),
+      )
+    : '';
   const forwardText = forwardsFailed
-    .map(
-      (f) =>
-        ` Forward to ${f.target} failed: ${f.status !== undefined ? `answered ${f.status}` : terminalSafe(String(f.error))}.`,
+    .map((f) =>
+      vscode.l10n.t(
+        ' Forward to {0} failed: {1}.',
+        f.target,
+        f.status !== undefined ? vscode.l10n.t('answered {0}', f.status) : terminalSafe(String(f.error)),
+      ),
     )
     .join('');
   item.tooltip = vscode.l10n.t(
@@ -52,13 +75,50 @@ export function deliveryTreeItem(r: DeliveryRecord, id: string): vscode.TreeItem
     title: vscode.l10n.t('Open in Webhook Panel'),
     arguments: [r.id],
   };
-  item.accessibilityInformation = {
-    label: vscode.l10n.t(
-      'Webhook {0}, {1}, answered {2}',
-      topic ?? '',
-      r.verified ? vscode.l10n.t('verified') : vscode.l10n.t('refused'),
-      r.status,
-    ),
-  };
+  item.accessibilityInformation = { label: accessibleLabel(r, topic, failed, forwardsFailed.length) };
   return item;
+}
+
+/** The icon's colour says verified or refused only to the eye: a screen reader hears it in words. */
+function accessibleLabel(
+  r: DeliveryRecord,
+  topic: string | undefined,
+  failed: DeliveryRecord['checks'][number] | undefined,
+  forwardsFailed: number,
+): string {
+  const verdict = r.verified
+    ? vscode.l10n.t('verified')
+    : failed
+      ? vscode.l10n.t('refused at step {0}: {1}', failed.step, checkName(failed.step, failed.name))
+      : vscode.l10n.t('refused');
+  return vscode.l10n.t(
+    'Webhook {0}, {1}, answered {2}{3}{4}',
+    topic ?? vscode.l10n.t('without a topic'),
+    verdict,
+    r.status,
+    r.duplicate ? vscode.l10n.t(', duplicate') : '',
+    forwardsFailed > 0 ? vscode.l10n.t(', forward failed ({0})', forwardsFailed) : '',
+  );
+}
+
+/** The verification step's name (core's STEP_NAMES, English for the CLI) in the display language. */
+function checkName(step: number, name: string): string {
+  switch (step) {
+    case 1:
+      return vscode.l10n.t('bearer token');
+    case 2:
+      return vscode.l10n.t('trusted issuer');
+    case 3:
+      return vscode.l10n.t('signing key');
+    case 4:
+      return vscode.l10n.t('signature (RS256)');
+    case 5:
+      return vscode.l10n.t('claims (iss, aud, exp)');
+    case 6:
+      return vscode.l10n.t('body hash');
+    case 7:
+      return vscode.l10n.t('decision');
+    default:
+      return terminalSafe(name);
+  }
 }

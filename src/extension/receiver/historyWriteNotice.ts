@@ -1,13 +1,19 @@
 // Says that the delivery history cannot be written (a full disk, a lost mount): meanwhile every verified delivery
 // is answered 503, which the panel shows one row at a time and nothing else announced. Once per run of failures:
 // the service retries, and a warning per retry would bury the window.
+import * as vscode from 'vscode';
 
 /** The warning's text for a write that failed with `err`. */
 export function historyWriteFailureText(err: Error & { code?: string }): string {
-  const retried = 'Verified deliveries are answered 503, so the service sends them again,';
   if (err.code === 'ENOSPC' || err.code === 'EDQUOT')
-    return `The webhook delivery history could not be written: the disk holding it is full (${err.message}). ${retried} until space is freed.`;
-  return `The webhook delivery history could not be written (${err.message}). ${retried} until it can be.`;
+    return vscode.l10n.t(
+      'The webhook delivery history could not be written: the disk holding it is full ({0}). Verified deliveries are answered 503, so the service sends them again, until space is freed.',
+      err.message,
+    );
+  return vscode.l10n.t(
+    'The webhook delivery history could not be written ({0}). Verified deliveries are answered 503, so the service sends them again, until it can be.',
+    err.message,
+  );
 }
 
 export class HistoryWriteNotice {

@@ -1,4 +1,5 @@
 // What to say when a receiver setting changes while the receiver or the history runs (see receiverSettingsWatch.ts).
+import * as vscode from 'vscode';
 import { SETTINGS } from '../settingKeys';
 import type { SettingKey } from '../settingValues';
 
@@ -30,7 +31,7 @@ export function changedReceiverSettings(affects: (key: SettingKey) => boolean): 
 
 /** "a", "a and b", "a, b and c". */
 function listed(keys: readonly string[]): string {
-  return keys.length < 2 ? keys.join('') : `${keys.slice(0, -1).join(', ')} and ${keys.at(-1)}`;
+  return keys.length < 2 ? keys.join('') : vscode.l10n.t('{0} and {1}', keys.slice(0, -1).join(', '), keys.at(-1)!);
 }
 
 /** What to say about a change, or undefined when nothing needs saying (the receiver is stopped: it reads its
@@ -43,16 +44,23 @@ export function settingsChangeNotice(
   if (changed.reload.length > 0) {
     const erase =
       changed.reload.includes(SETTINGS.receiverHistoryStorage) && historyInMemory
-        ? ' The history file is then erased.'
+        ? vscode.l10n.t(' The history file is then erased.')
         : '';
     return {
-      text: `${listed(changed.reload)} changed: the delivery history uses the new value once the window reloads.${erase}`,
+      text: vscode.l10n.t(
+        '{0} changed: the delivery history uses the new value once the window reloads.{1}',
+        listed(changed.reload),
+        erase,
+      ),
       action: 'Reload Window',
     };
   }
   if (changed.restart.length > 0 && receiverRunning)
     return {
-      text: `${listed(changed.restart)} changed: the running webhook receiver uses the new value once restarted.`,
+      text: vscode.l10n.t(
+        '{0} changed: the running webhook receiver uses the new value once restarted.',
+        listed(changed.restart),
+      ),
       action: 'Restart Receiver',
     };
   return undefined;

@@ -75,6 +75,11 @@ export class ReceiverTree extends Disposable implements vscode.TreeDataProvider<
         item.description = info?.localUrl ?? vscode.l10n.t('stopped');
         item.iconPath = new vscode.ThemeIcon('plug');
         item.tooltip = vscode.l10n.t('{0}\nLoopback only (127.0.0.1). Click to copy.', info?.localUrl ?? '');
+        item.accessibilityInformation = {
+          label: info
+            ? vscode.l10n.t('Local address {0}, running', info.localUrl)
+            : vscode.l10n.t('Local address, stopped'),
+        };
         item.command = {
           command: COMMANDS.copyReceiverUrl,
           title: vscode.l10n.t('Copy Local URL'),
@@ -95,6 +100,13 @@ export class ReceiverTree extends Disposable implements vscode.TreeDataProvider<
             : vscode.l10n.t('failed: {0}', terminalSafe(String(t.failedHop)))
           : '';
         item.iconPath = new vscode.ThemeIcon(t?.ok ? 'pass' : 'error');
+        item.accessibilityInformation = {
+          label: !t
+            ? vscode.l10n.t('Self-test, not run yet')
+            : t.ok
+              ? vscode.l10n.t('Self-test passed: the delivery arrived in {0} ms', t.roundTripMs ?? '')
+              : vscode.l10n.t('Self-test failed at {0}', terminalSafe(String(t.failedHop))),
+        };
         item.tooltip = t ? vscode.l10n.t('{0}: {1}.\nClick to test again.', t.testedAt, terminalSafe(t.detail)) : '';
         item.command = { command: COMMANDS.testPublicAddress, title: vscode.l10n.t('Test Public Address') };
         return item;
@@ -108,6 +120,7 @@ export class ReceiverTree extends Disposable implements vscode.TreeDataProvider<
             ? vscode.l10n.t('latest {0} of {1}', RECEIVER_VIEW_DELIVERIES, count)
             : `${count}`;
         item.iconPath = new vscode.ThemeIcon('inbox');
+        item.accessibilityInformation = { label: vscode.l10n.t('Deliveries, {0} received', count) };
         item.tooltip = vscode.l10n.t(
           'Every request the receiver answered, refused ones too. The webhook panel shows each in full.',
         );
@@ -133,6 +146,9 @@ export class ReceiverTree extends Disposable implements vscode.TreeDataProvider<
       // While the tunnel is down its URL reaches nothing: say so rather than show a dead address.
       item.description = vscode.l10n.t('tunnel {0}', info.tunnelState);
       item.iconPath = new vscode.ThemeIcon('sync~spin');
+      item.accessibilityInformation = {
+        label: vscode.l10n.t('Public address: tunnel {0}, deliveries cannot reach the receiver', info.tunnelState),
+      };
       item.tooltip = vscode.l10n.t(
         'Tunnel {0}{1}: deliveries cannot reach the receiver until it is open again.',
         info.tunnelState,
@@ -141,6 +157,9 @@ export class ReceiverTree extends Disposable implements vscode.TreeDataProvider<
       return item;
     }
     const url = info?.publicUrl;
+    item.accessibilityInformation = {
+      label: url ? vscode.l10n.t('Public address {0}', url) : vscode.l10n.t('Public address: none, loopback only'),
+    };
     item.description = url ?? (source === 'localtunnel' ? vscode.l10n.t('no tunnel') : vscode.l10n.t('none'));
     item.iconPath = new vscode.ThemeIcon(url ? 'globe' : 'circle-slash');
     item.tooltip = vscode.l10n.t(

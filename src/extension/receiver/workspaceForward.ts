@@ -1,6 +1,7 @@
 // Whose forward settings the receiver uses: the user's own, or what a workspace adds (its settings file, or a wfs
 // task in its tasks.json). A workspace's value is someone else's word on where deliveries go, so it is used only in a
 // trusted workspace, and only once the user agreed to that very value, loopback targets included. Pure: unit-tested.
+import * as vscode from 'vscode';
 import { createHash } from 'node:crypto';
 
 /** Forward values as a settings layer or a task holds them, not yet checked. */
@@ -73,19 +74,23 @@ export function workspaceForwardQuestion(o: {
 }): { message: string; detail: string } {
   const unique = [...new Set(o.targets)];
   const named = unique.slice(0, TARGETS_NAMED).join(', ');
-  const more = unique.length > TARGETS_NAMED ? ` and ${unique.length - TARGETS_NAMED} more` : '';
+  const more = unique.length > TARGETS_NAMED ? vscode.l10n.t(' and {0} more', unique.length - TARGETS_NAMED) : '';
   const sends =
     unique.length > 0
-      ? `${o.where} would forward ${o.what} to ${named}${more}.`
-      : `${o.where} would turn on pass-through.`;
+      ? vscode.l10n.t('{0} would forward {1} to {2}{3}.', o.where, o.what, named, more)
+      : vscode.l10n.t('{0} would turn on pass-through.', o.where);
   const pass = o.passThrough
-    ? " The service is then answered with your apps' status instead of 200, so it sends failed deliveries again."
+    ? vscode.l10n.t(
+        " The service is then answered with your apps' status instead of 200, so it sends failed deliveries again.",
+      )
     : '';
   return {
-    message: "Use this workspace's forward settings?",
-    detail:
-      `${sends}${pass} While this workspace is open they take the place of ${o.replaces}. ` +
-      'A verified delivery may carry customer loan data: agree only if you trust whoever wrote these settings. ' +
-      'You are asked again when they change. Without your agreement your own settings are used.',
+    message: vscode.l10n.t("Use this workspace's forward settings?"),
+    detail: vscode.l10n.t(
+      '{0}{1} While this workspace is open they take the place of {2}. A verified delivery may carry customer loan data: agree only if you trust whoever wrote these settings. You are asked again when they change. Without your agreement your own settings are used.',
+      sends,
+      pass,
+      o.replaces,
+    ),
   };
 }

@@ -51,6 +51,12 @@ export class EnvironmentStatusBar extends Disposable {
         name === SANDBOX_ENVIRONMENT
           ? vscode.l10n.t('Workflow Service — the built-in sandbox is not running. Click for the environment menu.')
           : vscode.l10n.t('Workflow Service — "{0}" is not in settings.', name);
+      this.item.accessibilityInformation = {
+        label:
+          name === SANDBOX_ENVIRONMENT
+            ? vscode.l10n.t('Workflow Service: Sandbox, not started')
+            : vscode.l10n.t('Workflow Service: {0}, not configured', name),
+      };
       this.item.backgroundColor = undefined;
     } else {
       const tm = this.auth.peek(env);
@@ -59,6 +65,7 @@ export class EnvironmentStatusBar extends Disposable {
       this.item.tooltip = /Click to/.test(m.tooltip)
         ? m.tooltip
         : vscode.l10n.t('{0}\nClick to switch environment or sign out.', m.tooltip);
+      this.item.accessibilityInformation = { label: m.ariaLabel };
       this.item.backgroundColor = m.warning ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
     }
     this.item.show();

@@ -25,8 +25,8 @@ export class ReceiverStatusBar extends Disposable {
       info.tunnelState === 'closed'
         ? ''
         : info.tunnelState === 'open'
-          ? ' · tunnel open'
-          : ` · tunnel ${info.tunnelState}`;
+          ? vscode.l10n.t(' · tunnel open')
+          : vscode.l10n.t(' · tunnel {0}', info.tunnelState);
     this.item.text = vscode.l10n.t(
       '{0} Receiver{1}',
       info.tunnelState === 'reconnecting' ? '$(debug-disconnect)' : '$(radio-tower)',
@@ -39,6 +39,13 @@ export class ReceiverStatusBar extends Disposable {
       info.tunnelState,
       info.publicUrl ? vscode.l10n.t('public') : vscode.l10n.t('local'),
     );
+    this.item.accessibilityInformation = {
+      label: vscode.l10n.t(
+        'Webhook receiver running at {0}{1}',
+        info.publicUrl ?? info.localUrl,
+        info.tunnelState === 'closed' ? '' : vscode.l10n.t(', tunnel {0}', info.tunnelState),
+      ),
+    };
     this.item.backgroundColor =
       info.tunnelState === 'reconnecting' ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
     this.item.show();
@@ -46,7 +53,13 @@ export class ReceiverStatusBar extends Disposable {
 
   /** The words, and what to do: the service resends only what it got a 5xx for (spec: Events 3). */
   private renderNotReaching(info: ReceiverInfo): void {
-    this.item.text = `$(warning) ${vscode.l10n.t('Public address not reaching the receiver')}`;
+    this.item.text = vscode.l10n.t('$(warning) Public address not reaching the receiver');
+    this.item.accessibilityInformation = {
+      label: vscode.l10n.t(
+        'Webhook receiver running, but its public address {0} is not reaching it',
+        info.publicUrl ?? '',
+      ),
+    };
     this.item.tooltip = [
       vscode.l10n.t('Deliveries sent to {0} do not reach the receiver at {1}.', info.publicUrl ?? '', info.localUrl),
       vscode.l10n.t(

@@ -1,16 +1,18 @@
 // Restricted Mode (an untrusted workspace): the sandbox, the explorer and the panel work; what uses a real
-// environment's sign-in, or sends anything off this machine, waits for trust. Pure: unit-tested; the commands show its
-// sentence.
+// environment's sign-in, or sends anything off this machine, waits for trust. Pure but for vscode.l10n.t: unit-tested;
+// the commands show its sentence.
+import * as vscode from 'vscode';
 import { SANDBOX_ENVIRONMENT } from '../../core/environments';
 
 export type GuardedAction = 'start' | 'sign-in';
 
-/** What to do about it: the command's name as the palette shows it. */
-const TRUST_HINT = 'Trust it with "Workspaces: Manage Workspace Trust".';
-
-/** The sentence for an action that waits for trust: what waits, then what to do. */
+/** The sentence for an action that waits for trust: what waits, then what to do (the command's name as the palette
+ * shows it). */
 export function waitsForTrustText(what: string): string {
-  return `${what} waits until you trust this workspace (Restricted Mode). ${TRUST_HINT}`;
+  return vscode.l10n.t(
+    '{0} waits until you trust this workspace (Restricted Mode). Trust it with "Workspaces: Manage Workspace Trust".',
+    what,
+  );
 }
 
 /** Why the action must wait in this workspace, or undefined when it may go ahead. */
@@ -20,8 +22,14 @@ export function restrictedModeRefusal(
   workspaceTrusted: boolean,
 ): string | undefined {
   if (workspaceTrusted || environment === SANDBOX_ENVIRONMENT) return undefined;
-  const what = action === 'start' ? `Starting a billed workflow on ${environment}` : `Signing in to ${environment}`;
-  return `${what} waits until you trust this workspace (Restricted Mode). The sandbox works without it.`;
+  const what =
+    action === 'start'
+      ? vscode.l10n.t('Starting a billed workflow on {0}', environment)
+      : vscode.l10n.t('Signing in to {0}', environment);
+  return vscode.l10n.t(
+    '{0} waits until you trust this workspace (Restricted Mode). The sandbox works without it.',
+    what,
+  );
 }
 
 /** Thrown where a real environment's sign-in would be used, or something sent off this machine, in Restricted Mode:

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import '../helpers/vscodeL10n';
 import { HistoryWriteNotice, historyWriteFailureText } from '../../../src/extension/receiver/historyWriteNotice';
 
 const enospc = Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });

@@ -1,4 +1,5 @@
 // A receiver setting changed while the receiver or the history runs: what the notice says, and its one action.
+import '../helpers/vscodeL10n';
 import assert from 'node:assert/strict';
 import { changedReceiverSettings, settingsChangeNotice } from '../../../src/extension/receiver/receiverSettingsNotice';
 

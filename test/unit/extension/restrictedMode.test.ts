@@ -1,4 +1,5 @@
 // Restricted Mode: what waits for workspace trust, and what does not.
+import '../helpers/vscodeL10n';
 import assert from 'node:assert/strict';
 import { presentError } from '../../../src/extension/errors/errorPresentation';
 import { restrictedModeRefusal, WaitsForTrust } from '../../../src/extension/trust/restrictedMode';

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import '../helpers/vscodeL10n';
 import { formatRemaining, statusBarModel } from '../../../src/extension/statusBar/statusBarText';
 
 const NOW = Date.UTC(2026, 0, 15, 12, 0, 0);
@@ -29,5 +30,18 @@ describe('status bar model', () => {
     assert.equal(soon.warning, true);
     assert.match(soon.tooltip, /soon/);
     assert.equal(statusBarModel(SANDBOX, 'expired', NOW, session).text, '$(warning) Sandbox: sign-in lapsed');
+  });
+  it('says its state in words for a screen reader, not only by its icon', () => {
+    assert.equal(statusBarModel(SANDBOX, 'signed-out', NOW).ariaLabel, 'Workflow Service: Sandbox, signed out');
+    assert.equal(
+      statusBarModel(SANDBOX, 'signed-in', NOW, session).ariaLabel,
+      'Workflow Service: Sandbox, signed in as demo, token valid for 1h 05m',
+    );
+    assert.match(statusBarModel(SANDBOX, 'refreshing', NOW, session).ariaLabel, /refreshing the token$/);
+    assert.match(statusBarModel(SANDBOX, 'lapsing-soon', NOW, session).ariaLabel, /sign-in lapses soon$/);
+    assert.equal(
+      statusBarModel(SANDBOX, 'expired', NOW, session).ariaLabel,
+      'Workflow Service: Sandbox, sign-in of demo lapsed',
+    );
   });
 });

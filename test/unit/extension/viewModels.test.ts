@@ -1,4 +1,5 @@
 // Plain-Node tests of the extension's view-model logic: tree presentation, error presentation, log redaction.
+import '../helpers/vscodeL10n';
 import assert from 'node:assert/strict';
 import { SignInRequired } from '../../../src/core/auth/authErrors';
 import {

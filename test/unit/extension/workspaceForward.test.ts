@@ -1,4 +1,5 @@
 // Whose forward settings the receiver uses: a workspace's only when trusted and agreed to, the agreement tied to the
+import '../helpers/vscodeL10n';
 // workspace and the very value, and the question naming the targets and what of the user's they replace.
 import assert from 'node:assert/strict';
 import {

@@ -7,15 +7,23 @@ import { byteSize } from '../core';
 /** The file's bytes; rejects, saying why, when it is not a regular file or is larger than `maxBytes`. */
 export async function readBoundedFile(uri: vscode.Uri, maxBytes: number): Promise<Uint8Array> {
   const st = await vscode.workspace.fs.stat(uri);
-  if (!(st.type & vscode.FileType.File)) throw new Error(`${uri.fsPath} is not a regular file`);
+  if (!(st.type & vscode.FileType.File)) throw new Error(vscode.l10n.t('{0} is not a regular file', uri.fsPath));
   if (st.size > maxBytes)
     throw new Error(
-      `${uri.fsPath} is ${bytes(st.size)}, over the ${bytes(maxBytes)} (${byteSize(maxBytes)}) it may be`,
+      vscode.l10n.t(
+        '{0} is {1}, over the {2} ({3}) it may be',
+        uri.fsPath,
+        bytes(st.size),
+        bytes(maxBytes),
+        byteSize(maxBytes),
+      ),
     );
   const read = await vscode.workspace.fs.readFile(uri);
   // Grown between the two calls: still refused.
   if (read.byteLength > maxBytes)
-    throw new Error(`${uri.fsPath} is over the ${bytes(maxBytes)} (${byteSize(maxBytes)}) it may be`);
+    throw new Error(
+      vscode.l10n.t('{0} is over the {1} ({2}) it may be', uri.fsPath, bytes(maxBytes), byteSize(maxBytes)),
+    );
   return read;
 }
 

@@ -39,7 +39,7 @@ export class SandboxSigning extends Disposable {
   /** The sandbox's trust entry while it runs. */
   private sandboxIssuers(): TrustedIssuer[] {
     const info = this.sandbox.info;
-    if (!info) throw new Error('the sandbox stopped: it signs the delivery');
+    if (!info) throw new Error(vscode.l10n.t('the sandbox stopped: it signs the delivery'));
     return [{ issuer: info.issuer, audience: info.audience, jwksUrl: info.jwksUrl }];
   }
 
@@ -73,7 +73,7 @@ export class SandboxSigning extends Disposable {
   async signFor(url: string, body: Buffer): Promise<{ token: string; done: () => void }> {
     const issuers = this.sandboxIssuers();
     const token = await this.sandbox.signWebhookBody(body);
-    if (!token) throw new Error('the sandbox stopped: it signs the delivery');
+    if (!token) throw new Error(vscode.l10n.t('the sandbox stopped: it signs the delivery'));
     if (!this.isOwnReceiver(url)) {
       this.beforeAppSend();
       return { token, done: () => undefined };
@@ -107,7 +107,13 @@ export class SandboxSigning extends Disposable {
     const info = this.sandbox.info;
     if (!info) return;
     this.appNoticeShown = true;
-    const text = `What the editor sends to your app is signed with the sandbox's key, not ${env}'s. For development, your app must trust issuer ${info.issuer} with key set ${info.jwksUrl} (audience ${info.audience}), served while the sandbox runs in this window.`;
+    const text = vscode.l10n.t(
+      "What the editor sends to your app is signed with the sandbox's key, not {0}'s. For development, your app must trust issuer {1} with key set {2} (audience {3}), served while the sandbox runs in this window.",
+      env,
+      info.issuer,
+      info.jwksUrl,
+      info.audience,
+    );
     this.output.info(text);
     void Promise.resolve(vscode.window.showInformationMessage(text, copyLabel())).then((a) =>
       a !== undefined ? this.copyJwksUrl() : undefined,
@@ -120,7 +126,15 @@ export class SandboxSigning extends Disposable {
     if (env === SANDBOX_ENVIRONMENT || (status !== 401 && status !== 403) || this.isOwnReceiver(url)) return;
     const info = this.sandbox.info;
     if (!info) return;
-    const text = `${url} answered ${status}. The delivery was signed with the sandbox's key (issuer ${info.issuer}, key set ${info.jwksUrl}), not ${env}'s: if your app trusts only ${env}'s issuers, that may be why.`;
+    const text = vscode.l10n.t(
+      "{0} answered {1}. The delivery was signed with the sandbox's key (issuer {2}, key set {3}), not {4}'s: if your app trusts only {5}'s issuers, that may be why.",
+      url,
+      status,
+      info.issuer,
+      info.jwksUrl,
+      env,
+      env,
+    );
     this.output.warn(text);
     void Promise.resolve(vscode.window.showWarningMessage(text, copyLabel())).then((a) =>
       a !== undefined ? this.copyJwksUrl() : undefined,
@@ -131,6 +145,6 @@ export class SandboxSigning extends Disposable {
     const url = this.sandbox.info?.jwksUrl;
     if (!url) return;
     await vscode.env.clipboard.writeText(url);
-    vscode.window.setStatusBarMessage(`Copied ${url}`, 4000);
+    vscode.window.setStatusBarMessage(vscode.l10n.t('Copied {0}', url), 4000);
   }
 }

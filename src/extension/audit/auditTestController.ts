@@ -15,7 +15,9 @@ export interface AuditTestOutcome {
 }
 
 export class AuditTestController extends Disposable {
-  readonly controller = this.register(vscode.tests.createTestController('wfs.receiverAudit', 'Webhook Receiver Audit'));
+  readonly controller = this.register(
+    vscode.tests.createTestController('wfs.receiverAudit', vscode.l10n.t('Webhook Receiver Audit')),
+  );
 
   constructor(private readonly panel: AuditPanel) {
     super();
@@ -31,7 +33,7 @@ export class AuditTestController extends Disposable {
       group.children.add(item);
     }
     this.controller.createRunProfile(
-      'Audit a Webhook Receiver',
+      vscode.l10n.t('Audit a Webhook Receiver'),
       vscode.TestRunProfileKind.Run,
       async (request, token) => {
         await this.run(request, token);
@@ -56,7 +58,7 @@ export class AuditTestController extends Disposable {
     if (request.include) request.include.forEach(collect);
     else this.controller.items.forEach(collect);
     const byId = new Map(leaves.map((t) => [t.id, t]));
-    const run = this.controller.createTestRun(request, 'Receiver audit');
+    const run = this.controller.createTestRun(request, vscode.l10n.t('Receiver audit'));
     for (const t of leaves) run.enqueued(t);
     const outcomes: AuditTestOutcome[] = [];
     const report = (r: AuditCaseResult) => {
@@ -70,7 +72,7 @@ export class AuditTestController extends Disposable {
       } else {
         const message = new vscode.TestMessage(r.fix);
         message.expectedOutput = String(r.expected);
-        message.actualOutput = r.status === undefined ? (r.error ?? 'no answer') : String(r.status);
+        message.actualOutput = r.status === undefined ? (r.error ?? vscode.l10n.t('no answer')) : String(r.status);
         run.failed(item, message, r.durationMs);
         run.appendOutput(`✗ ${r.title}: ${r.detail}\r\n  fix: ${r.fix}\r\n`, undefined, item);
         outcomes.push({ id: r.id, passed: false, message: r.fix });
@@ -88,7 +90,10 @@ export class AuditTestController extends Disposable {
         // The receiver refused the genuine delivery: nothing else was sent or judged, and no case failed for it.
         run.appendOutput(`✗ ${advice}\r\n`);
         const genuine = summary.results.find((r) => r.trustMismatch)!;
-        const notSent = `Not sent: the receiver refused the genuine delivery, so this case would say nothing. ${advice}`;
+        const notSent = vscode.l10n.t(
+          'Not sent: the receiver refused the genuine delivery, so this case would say nothing. {0}',
+          advice,
+        );
         for (const t of leaves) {
           run.started(t);
           if (t.id === genuine.id) {

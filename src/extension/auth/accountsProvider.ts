@@ -48,11 +48,11 @@ export class AccountsProvider extends Disposable implements vscode.Authenticatio
   async createSession(scopes: readonly string[]): Promise<vscode.AuthenticationSession> {
     const envName = scopes[0] ?? this.environments.currentName;
     if (!this.environments.names().includes(envName))
-      throw new Error(`There is no Workflow Service environment named "${envName}".`);
+      throw new Error(vscode.l10n.t('There is no Workflow Service environment named "{0}".', envName));
     if (!(await this.auth.signIn({ environment: envName })))
-      throw new Error(`Signing in to ${envName} did not complete.`);
+      throw new Error(vscode.l10n.t('Signing in to {0} did not complete.', envName));
     const s = await this.session(envName);
-    if (!s) throw new Error(`Signed in to ${envName}, but no access token is available.`);
+    if (!s) throw new Error(vscode.l10n.t('Signed in to {0}, but no access token is available.', envName));
     return s;
   }
 

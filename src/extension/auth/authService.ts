@@ -131,7 +131,8 @@ export class AuthService extends Disposable implements EnvironmentFollower {
    * sent for it), or a SignInRequired the UI turns into a "Sign In" button. Every use of a real environment's
    * sign-in comes through here, so Restricted Mode stops them all here: WaitsForTrust, before the token is read. */
   async require(env: Environment): Promise<TokenManager> {
-    if (!env.builtIn && !vscode.workspace.isTrusted) throw new WaitsForTrust(`Using your sign-in to ${env.name}`);
+    if (!env.builtIn && !vscode.workspace.isTrusted)
+      throw new WaitsForTrust(vscode.l10n.t('Using your sign-in to {0}', env.name));
     const manager = await this.manager(env);
     if (!manager || !this.environments.isCurrent(env))
       throw new EnvironmentChanged(env, this.environments.get(env.name));
@@ -155,11 +156,17 @@ export class AuthService extends Disposable implements EnvironmentFollower {
    * on in memory: the user is told once per environment and operation what that means. */
   private onStorageFailure(env: Environment, f: SecretStorageFailure): void {
     const what = {
-      read: `could not read your stored sign-in to ${env.name}: sign in again (the sign-in then lasts until this window closes if the storage still fails)`,
-      write: `did not keep your sign-in to ${env.name}: you stay signed in until this window closes, and the next window asks you to sign in again`,
-      remove: `could not remove your stored sign-in to ${env.name}`,
+      read: vscode.l10n.t(
+        'could not read your stored sign-in to {0}: sign in again (the sign-in then lasts until this window closes if the storage still fails)',
+        env.name,
+      ),
+      write: vscode.l10n.t(
+        'did not keep your sign-in to {0}: you stay signed in until this window closes, and the next window asks you to sign in again',
+        env.name,
+      ),
+      remove: vscode.l10n.t('could not remove your stored sign-in to {0}', env.name),
     }[f.operation];
-    const text = `VS Code's secret storage ${what} (${f.error.message}).`;
+    const text = vscode.l10n.t("VS Code's secret storage {0} ({1}).", what, f.error.message);
     this.output.warn(text);
     const key = `${env.name}:${f.operation}`;
     if (this.warnedStorage.has(key)) return;
@@ -234,7 +241,7 @@ export class AuthService extends Disposable implements EnvironmentFollower {
         prompt: isSandbox ? vscode.l10n.t('Username (the sandbox user is "demo")') : vscode.l10n.t('Username'),
         value: isSandbox ? info?.username : manager.current?.username,
         ignoreFocusOut: true,
-        validateInput: (v) => (v.trim() ? undefined : 'A username is required'),
+        validateInput: (v) => (v.trim() ? undefined : vscode.l10n.t('A username is required')),
       }));
     if (!username) return false;
     const password =
@@ -265,20 +272,30 @@ export class AuthService extends Disposable implements EnvironmentFollower {
         () => manager.signIn({ username: username.trim(), password, userAlias }),
       );
     } catch (err) {
-      void showError(this.output, `Sign-in to ${name}`, err);
+      void showError(this.output, vscode.l10n.t('Sign-in to {0}', name), err);
       return false;
     }
     this.output.info(`Signed in to ${name} as ${username.trim()}${userAlias ? ` (alias ${userAlias})` : ''}`);
-    // The sign-in succeeded: a password the storage cannot keep only means no silent re-sign-in.
-    if (setting('authRememberPasswordForSilentSignIn'))
-      await this.secrets
-        .store(passwordKeyFor(env.key), JSON.stringify({ username: username.trim(), password, userAlias }))
-        .then(undefined, (err: Error) => {
-          const text = `Signed in to ${name}, but VS Code's secret storage did not keep the password for silent re-sign-in (${err.message}): you will be asked to sign in when the sign-in lapses.`;
-          this.output.warn(text);
-          void vscode.window.showWarningMessage(text);
-        });
+    await this.rememberPassword(env, name, { username: username.trim(), password, userAlias });
     return true;
+  }
+
+  /** The sign-in succeeded: a password the storage cannot keep only means no silent re-sign-in. */
+  private async rememberPassword(
+    env: Environment,
+    name: string,
+    login: { username: string; password: string; userAlias?: string },
+  ): Promise<void> {
+    if (setting('authRememberPasswordForSilentSignIn'))
+      await this.secrets.store(passwordKeyFor(env.key), JSON.stringify(login)).then(undefined, (err: Error) => {
+        const text = vscode.l10n.t(
+          "Signed in to {0}, but VS Code's secret storage did not keep the password for silent re-sign-in ({1}): you will be asked to sign in when the sign-in lapses.",
+          name,
+          err.message,
+        );
+        this.output.warn(text);
+        void vscode.window.showWarningMessage(text);
+      });
   }
 
   /** Signed out in this window whatever the storage does; what it could not remove is said, to try again. */
@@ -290,11 +307,11 @@ export class AuthService extends Disposable implements EnvironmentFollower {
     await manager?.signOut().catch((err: Error) => failures.push(err.message));
     if (env)
       await Promise.resolve(this.secrets.delete(passwordKeyFor(env.key))).catch((err: Error) =>
-        failures.push(`the remembered password was not removed (${err.message})`),
+        failures.push(vscode.l10n.t('the remembered password was not removed ({0})', err.message)),
       );
     this.changed.fire(name);
     if (failures.length === 0) return this.output.info(`Signed out of ${name}`);
-    const text = `Signed out of ${name}: ${failures.join('; ')}.`;
+    const text = vscode.l10n.t('Signed out of {0}: {1}.', name, failures.join('; '));
     this.output.error(text);
     void vscode.window
       .showErrorMessage(text, vscode.l10n.t('Sign Out Again'))

@@ -19,7 +19,7 @@ export async function findWorkflows(s: Services, args: FindWorkflowsArgs): Promi
   try {
     env = s.environments.resolve(args.environment ?? s.environments.currentName);
   } catch (err) {
-    void showError(s.output, 'Find Workflows', err);
+    void showError(s.output, vscode.l10n.t('Find Workflows'), err);
     return undefined;
   }
   const recent = [...s.workflows.store.workflows(env)].reverse().filter((w) => w.correlationId);
@@ -59,12 +59,24 @@ export async function findWorkflows(s: Services, args: FindWorkflowsArgs): Promi
       );
     else {
       const list = found
-        .map((w) => `${w.product.service} / ${w.product.model} in ${w.sessionId} (${w.status}, ${w.workflowId})`)
+        .map((w) =>
+          vscode.l10n.t(
+            '{0} / {1} in {2} ({3}, {4})',
+            w.product.service,
+            w.product.model,
+            w.sessionId,
+            w.status,
+            w.workflowId,
+          ),
+        )
         .join('; ');
       const asTyped =
         searched === correlationId
           ? ''
-          : `No workflow carries the correlationId as typed (${JSON.stringify(correlationId)}), but without the quotes or spaces copying added, `;
+          : vscode.l10n.t(
+              'No workflow carries the correlationId as typed ({0}), but without the quotes or spaces copying added, ',
+              JSON.stringify(correlationId),
+            );
       void vscode.window.showInformationMessage(
         vscode.l10n.t(
           '{0}{1} holds {2} with correlationId {3}: {4}. Added to the explorer.',
@@ -79,7 +91,7 @@ export async function findWorkflows(s: Services, args: FindWorkflowsArgs): Promi
     }
     return found;
   } catch (err) {
-    void showError(s.output, 'Find Workflows', err);
+    void showError(s.output, vscode.l10n.t('Find Workflows'), err);
     return undefined;
   }
 }

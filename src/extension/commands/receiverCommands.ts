@@ -93,19 +93,23 @@ async function startReceiver(s: Services): Promise<ReceiverInfo | undefined> {
         });
     } else if (err instanceof SettingError) {
       // Nothing was started: a setting the receiver needs holds something it cannot use.
-      const message = `The webhook receiver could not start: ${err.message}.`;
+      const message = vscode.l10n.t('The webhook receiver could not start: {0}.', err.message);
       s.output.error(message);
       void vscode.window
         .showErrorMessage(message, vscode.l10n.t('Open Settings'))
         .then((a) => a && vscode.commands.executeCommand('workbench.action.openSettings', err.setting));
     } else if (err instanceof ListenError) {
       // The port is the user's setting: say so, and open it.
-      const message = `The webhook receiver could not start: ${err.message} (wfs.receiver.port is ${err.port}).`;
+      const message = vscode.l10n.t(
+        'The webhook receiver could not start: {0} (wfs.receiver.port is {1}).',
+        err.message,
+        err.port,
+      );
       s.output.error(message);
       void vscode.window
         .showErrorMessage(message, vscode.l10n.t('Open Settings'))
         .then((a) => a && vscode.commands.executeCommand('workbench.action.openSettings', SETTINGS.receiverPort));
-    } else void showError(s.output, 'Start receiver', err);
+    } else void showError(s.output, vscode.l10n.t('Start receiver'), err);
     return s.receiver.info;
   }
 }
@@ -116,13 +120,21 @@ function movedNote(s: Services, info: ReceiverInfo): string {
   if (!info.publicChangedFrom || !s.environments.names().some((n) => n !== SANDBOX_ENVIRONMENT)) return '';
   const keep =
     info.publicSource === 'vscode' && !setting('receiverPort')
-      ? ' A fixed wfs.receiver.port keeps the forwarded address from one start to the next.'
+      ? vscode.l10n.t(' A fixed wfs.receiver.port keeps the forwarded address from one start to the next.')
       : info.publicSource === 'localtunnel'
         ? setting('receiverTunnelSubdomain')
-          ? ' The localtunnel server did not give the name wfs.receiver.tunnelSubdomain asks for: another client may hold it.'
-          : ' localtunnel gives a new name at each start: wfs.receiver.tunnelSubdomain asks for the same one.'
+          ? vscode.l10n.t(
+              ' The localtunnel server did not give the name wfs.receiver.tunnelSubdomain asks for: another client may hold it.',
+            )
+          : vscode.l10n.t(
+              ' localtunnel gives a new name at each start: wfs.receiver.tunnelSubdomain asks for the same one.',
+            )
         : '';
-  return `. Its public address is not the one it had last time (${info.publicChangedFrom}): where your webhook endpoint is registered with the service, register this one.${keep}`;
+  return vscode.l10n.t(
+    '. Its public address is not the one it had last time ({0}): where your webhook endpoint is registered with the service, register this one.{1}',
+    info.publicChangedFrom,
+    keep,
+  );
 }
 
 /** Made when shown, in the display language: a table built at load would be translated before its bundle is known. */
@@ -195,25 +207,30 @@ async function choosePublicAddress(s: Services): Promise<PublicAddressSource | u
 /** What the public URL box says while its value is not an http(s) URL (the same sentence as the CLI's). */
 function publicUrlInputProblem(value: string): string | undefined {
   const v = value.trim();
-  if (!v) return 'An http(s) URL';
+  if (!v) return vscode.l10n.t('An http(s) URL');
   const problem = httpUrlProblem(v);
-  return problem && `The address ${problem}`;
+  return problem && vscode.l10n.t('The address {0}', problem);
 }
 
-const HOP_NAMES: Record<string, string> = {
+/** Made when shown, in the display language (not at load, before the bundle is known). */
+const hopNames = (): Record<string, string> => ({
   dns: 'DNS',
-  connect: 'connecting',
+  connect: vscode.l10n.t('connecting'),
   tls: 'TLS',
-  'reminder-page': "the tunnel's reminder page",
-  tunnel: 'the tunnel',
-  timeout: 'a timeout',
-  receiver: 'the receiver',
-};
+  'reminder-page': vscode.l10n.t("the tunnel's reminder page"),
+  tunnel: vscode.l10n.t('the tunnel'),
+  timeout: vscode.l10n.t('a timeout'),
+  receiver: vscode.l10n.t('the receiver'),
+});
 
 async function testPublicAddressCommand(s: Services, timeoutMs?: number): Promise<PublicAddressTestResult | undefined> {
   // The test sends a signed delivery off this machine, through the public address.
   if (!vscode.workspace.isTrusted) {
-    void showError(s.output, 'Test public address', new WaitsForTrust('Sending a delivery through the public address'));
+    void showError(
+      s.output,
+      vscode.l10n.t('Test public address'),
+      new WaitsForTrust(vscode.l10n.t('Sending a delivery through the public address')),
+    );
     return undefined;
   }
   try {
@@ -230,7 +247,7 @@ async function testPublicAddressCommand(s: Services, timeoutMs?: number): Promis
         .showWarningMessage(
           vscode.l10n.t(
             'Public address test failed at {0}: {1}.',
-            HOP_NAMES[r.failedHop ?? ''] ?? r.failedHop,
+            hopNames()[r.failedHop ?? ''] ?? r.failedHop,
             r.detail,
           ),
           vscode.l10n.t('Choose Address Source'),
@@ -243,7 +260,7 @@ async function testPublicAddressCommand(s: Services, timeoutMs?: number): Promis
         });
     return r;
   } catch (err) {
-    void showError(s.output, 'Test public address', err);
+    void showError(s.output, vscode.l10n.t('Test public address'), err);
     return undefined;
   }
 }

@@ -9,7 +9,7 @@ import { COMMANDS } from '../commandIds';
 import { nodeOrPick, type WorkflowNode } from './workflowPick';
 
 export async function reconfirmWorkflow(s: Services, node?: WorkflowNode): Promise<TrackedWorkflow | undefined> {
-  const w = await nodeOrPick(s, node, 'Reconfirm workflow', (x) => x.reconfirmAvailable);
+  const w = await nodeOrPick(s, node, vscode.l10n.t('Reconfirm workflow'), (x) => x.reconfirmAvailable);
   if (!w) return undefined;
   const env = w.env;
   // The store's record is updated in place by later reads: the run this reconfirm starts from, as it is now.
@@ -24,7 +24,7 @@ export async function reconfirmWorkflow(s: Services, node?: WorkflowNode): Promi
   } catch (err) {
     if (err instanceof TransportError && err.mayHaveBeenSent)
       return afterLostReconfirm(s, env, w.workflowId, earlierRunId, err);
-    void showError(s.output, `Reconfirm of ${w.workflowId}`, err, { billed: true });
+    void showError(s.output, vscode.l10n.t('Reconfirm of {0}', w.workflowId), err, { billed: true });
     return undefined;
   }
 }
@@ -46,7 +46,12 @@ async function afterLostReconfirm(
     now = await s.workflows.refresh(env, workflowId);
   } catch (readErr) {
     // Neither answer: whether the billed reconfirm took place is unknown until the workflow can be read.
-    const message = `The reconfirm's answer was lost (${err.message}), and ${workflowId} could not be read to see whether it took place (${(readErr as Error).message}). It may have been reconfirmed and billed: refresh the workflow (a new runId means it was) before reconfirming again.`;
+    const message = vscode.l10n.t(
+      "The reconfirm's answer was lost ({0}), and {1} could not be read to see whether it took place ({2}). It may have been reconfirmed and billed: refresh the workflow (a new runId means it was) before reconfirming again.",
+      err.message,
+      workflowId,
+      (readErr as Error).message,
+    );
     s.output.error(message);
     void vscode.window
       .showErrorMessage(message, vscode.l10n.t('Refresh Workflow'))

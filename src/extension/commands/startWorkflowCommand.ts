@@ -59,7 +59,7 @@ async function startTarget(s: Services): Promise<{ env: Environment; manager: Ma
     const env = s.environments.resolve(s.environments.currentName);
     return { env, manager: await s.auth.require(env) };
   } catch (err) {
-    void showError(s.output, 'Start workflow', err);
+    void showError(s.output, vscode.l10n.t('Start workflow'), err);
     return undefined;
   }
 }
@@ -135,7 +135,9 @@ function sendStart(
     async (progress, token) => {
       // Say what is happening while the shared throttle holds the start, instead of a bare "Starting…".
       const off = manager.gate.onBackoff(({ delayMs }) =>
-        progress.report({ message: `throttled by the service (429): retrying in ${Math.ceil(delayMs / 1000)} s` }),
+        progress.report({
+          message: vscode.l10n.t('throttled by the service (429): retrying in {0} s', Math.ceil(delayMs / 1000)),
+        }),
       );
       const stop = new AbortController();
       const cancelSubscription = token.onCancellationRequested(() => stop.abort());
@@ -167,7 +169,7 @@ function startFailed(
       .then((a) => a && s.workflows.removeSession(env, req.sessionId));
     return undefined;
   }
-  void showError(s.output, 'Start workflow', err, { billed: true });
+  void showError(s.output, vscode.l10n.t('Start workflow'), err, { billed: true });
   return undefined;
 }
 
@@ -205,7 +207,9 @@ function renderStart(
       if (outcome.cause === 'stopped-after-send') return afterCancelledStart(s, env, req);
       // The answer was lost after the request left: the service may hold the workflow. Look before offering anything.
       if (outcome.cause === 'answer-lost') return afterLostAnswer(s, env, req, outcome);
-      void showError(s.output, 'Start workflow', outcome.error ?? new Error(outcome.detail), { billed: true });
+      void showError(s.output, vscode.l10n.t('Start workflow'), outcome.error ?? new Error(outcome.detail), {
+        billed: true,
+      });
       return undefined;
   }
 }
@@ -218,8 +222,16 @@ function environmentChangedBeforeStart(
   asked: boolean,
   args: StartWorkflowArgs,
 ): undefined {
-  const when = asked ? 'while you confirmed the billed start' : 'before the billed start was sent';
-  const message = `${err.env.name} changed ${when} (${environmentChange(err.env, err.now)}): nothing was started or billed. Check the environment, then start again to ${asked ? 'confirm' : 'send'} the start to the address it has now.`;
+  const when = asked
+    ? vscode.l10n.t('while you confirmed the billed start')
+    : vscode.l10n.t('before the billed start was sent');
+  const message = vscode.l10n.t(
+    '{0} changed {1} ({2}): nothing was started or billed. Check the environment, then start again to {3} the start to the address it has now.',
+    err.env.name,
+    when,
+    environmentChange(err.env, err.now),
+    asked ? vscode.l10n.t('confirm') : vscode.l10n.t('send'),
+  );
   s.output.warn(message);
   void vscode.window
     .showWarningMessage(message, vscode.l10n.t('Start Again'))
@@ -235,7 +247,13 @@ async function afterCancelledStart(
   args: Required<StartWorkflowArgs>,
 ): Promise<TrackedWorkflow | undefined> {
   const { correlationId } = args;
-  const cancelled = `The start of ${args.product.service} / ${args.product.model} in ${args.sessionId} was cancelled after its request was sent: a workflow may have been started and billed (correlationId ${correlationId}).`;
+  const cancelled = vscode.l10n.t(
+    'The start of {0} / {1} in {2} was cancelled after its request was sent: a workflow may have been started and billed (correlationId {3}).',
+    args.product.service,
+    args.product.model,
+    args.sessionId,
+    correlationId,
+  );
   s.output.warn(`${env.name}: ${cancelled} Searching Find Workflows by that correlationId.`);
   let found: TrackedWorkflow[] = [];
   try {
@@ -245,8 +263,12 @@ async function afterCancelledStart(
   }
   const next =
     found.length > 0
-      ? `${env.name} holds ${found.length === 1 ? `one (workflowId ${found[0]!.workflowId})` : `${found.length}`} with that correlationId: it is in the explorer, to follow and reconfirm there.`
-      : 'Find Workflows by that correlationId before starting another.';
+      ? vscode.l10n.t(
+          '{0} holds {1} with that correlationId: it is in the explorer, to follow and reconfirm there.',
+          env.name,
+          found.length === 1 ? vscode.l10n.t('one (workflowId {0})', found[0]!.workflowId) : `${found.length}`,
+        )
+      : vscode.l10n.t('Find Workflows by that correlationId before starting another.');
   void vscode.window
     .showWarningMessage(`${cancelled} ${next}`, vscode.l10n.t('Find Workflows'), vscode.l10n.t('Copy correlationId'))
     .then(async (a) => {
@@ -270,7 +292,7 @@ async function afterLostAnswer(
   try {
     found = await s.workflows.find(env, args.correlationId);
   } catch (findErr) {
-    void showError(s.output, 'Start workflow', lost.error ?? new Error(lost.detail), { billed: true });
+    void showError(s.output, vscode.l10n.t('Start workflow'), lost.error ?? new Error(lost.detail), { billed: true });
     s.output.error(`Find Workflows after a lost answer failed: ${(findErr as Error).message}`);
     return undefined;
   }

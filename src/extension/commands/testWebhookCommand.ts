@@ -65,7 +65,7 @@ async function sendTestWebhookCommand(
     env = s.environments.resolve(s.environments.currentName);
     manager = await s.auth.require(env);
   } catch (err) {
-    void showError(s.output, 'Send test webhook', err);
+    void showError(s.output, vscode.l10n.t('Send test webhook'), err);
     return undefined;
   }
   const headers = await askHeaders(s, args);
@@ -88,7 +88,7 @@ async function sendTestWebhookCommand(
     // Restricted Mode: the sandbox may deliver on this machine only (a real environment already waited above).
     const host = URL.canParse(address.trim()) ? new URL(address.trim()).hostname : '';
     if (host && !isLoopbackHost(host) && !vscode.workspace.isTrusted)
-      throw new WaitsForTrust(`Sending a test webhook to ${host}`);
+      throw new WaitsForTrust(vscode.l10n.t('Sending a test webhook to {0}', host));
     const request = buildTestWebhookRequest(
       { address: address.trim(), ...headers, testData },
       s.clock.now(),
@@ -103,7 +103,7 @@ async function sendTestWebhookCommand(
     showOutcome(s, env.name, ids, address, outcome);
     return { webhookId: ids.webhookId, address, outcome };
   } catch (err) {
-    void showError(s.output, 'Send test webhook', err);
+    void showError(s.output, vscode.l10n.t('Send test webhook'), err);
     return undefined;
   }
 }
@@ -121,16 +121,22 @@ async function askHeaders(s: Services, args: TestWebhookArgs): Promise<Remembere
       value,
       prompt,
       ignoreFocusOut: true,
-      validateInput: (v) => (v.trim() ? undefined : 'Required'),
+      validateInput: (v) => (v.trim() ? undefined : vscode.l10n.t('Required')),
     });
   const topic =
-    args.topic ?? (await ask('Send test webhook (1/5): topic', last.topic, 'X-Svc-Topic, shape <group>/<name>'));
+    args.topic ??
+    (await ask(vscode.l10n.t('Send test webhook (1/5): topic'), last.topic, 'X-Svc-Topic, shape <group>/<name>'));
   if (!topic) return undefined;
   const subTopic =
     args.subTopic ??
-    (await ask('Send test webhook (2/5): sub-topic', last.subTopic, 'X-Svc-Sub-Topic, shape <kind>:<group>/<name>'));
+    (await ask(
+      vscode.l10n.t('Send test webhook (2/5): sub-topic'),
+      last.subTopic,
+      'X-Svc-Sub-Topic, shape <kind>:<group>/<name>',
+    ));
   if (!subTopic) return undefined;
-  const tenantId = args.tenantId ?? (await ask('Send test webhook (3/5): tenant', last.tenantId, 'X-Svc-Tenant-Id'));
+  const tenantId =
+    args.tenantId ?? (await ask(vscode.l10n.t('Send test webhook (3/5): tenant'), last.tenantId, 'X-Svc-Tenant-Id'));
   if (!tenantId) return undefined;
   const headers = { topic: topic.trim(), subTopic: subTopic.trim(), tenantId: tenantId.trim() };
   await s.state.update(LAST_KEY, headers);
@@ -222,7 +228,7 @@ async function chooseTestData(h: Remembered, now: number, runId?: string): Promi
   let source: string;
   if (pick.id === 'editor') {
     text = jsonEditor!.document.getText();
-    source = 'the active editor';
+    source = vscode.l10n.t('the active editor');
   } else {
     const uri = (
       await vscode.window.showOpenDialog({

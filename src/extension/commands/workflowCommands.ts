@@ -14,10 +14,10 @@ import { nodeOrPick, type WorkflowNode } from './workflowPick';
 
 export function registerWorkflowCommands(s: Services): vscode.Disposable[] {
   const copy = (field: 'workflowId' | 'runId' | 'correlationId') => async (node?: WorkflowNode) => {
-    const w = await nodeOrPick(s, node, `Copy ${field}`);
+    const w = await nodeOrPick(s, node, vscode.l10n.t('Copy {0}', field));
     if (!w) return;
     await vscode.env.clipboard.writeText(w[field]);
-    vscode.window.setStatusBarMessage(`Copied ${field} ${w[field]}`, 3000);
+    vscode.window.setStatusBarMessage(vscode.l10n.t('Copied {0} {1}', field, w[field]), 3000);
     return w[field];
   };
   return [
@@ -32,7 +32,7 @@ export function registerWorkflowCommands(s: Services): vscode.Disposable[] {
     vscode.commands.registerCommand(COMMANDS.refresh, () => refreshAll(s)),
     vscode.commands.registerCommand(COMMANDS.reconfirmWorkflow, (node?: WorkflowNode) => reconfirmWorkflow(s, node)),
     vscode.commands.registerCommand(COMMANDS.openWorkflowJson, async (node?: WorkflowNode) => {
-      const w = await nodeOrPick(s, node, 'Open Raw JSON');
+      const w = await nodeOrPick(s, node, vscode.l10n.t('Open Raw JSON'));
       if (!w) return;
       const doc = await vscode.workspace.openTextDocument(workflowJsonUri(w.env, w.workflowId));
       await vscode.languages.setTextDocumentLanguage(doc, 'json');
@@ -49,12 +49,12 @@ export function registerWorkflowCommands(s: Services): vscode.Disposable[] {
 }
 
 async function refreshWorkflow(s: Services, node?: WorkflowNode): Promise<TrackedWorkflow | undefined> {
-  const w = await nodeOrPick(s, node, 'Refresh workflow');
+  const w = await nodeOrPick(s, node, vscode.l10n.t('Refresh workflow'));
   if (!w) return undefined;
   try {
     return await s.workflows.refresh(w.env, w.workflowId);
   } catch (err) {
-    void showError(s.output, `Refresh of ${w.workflowId}`, err);
+    void showError(s.output, vscode.l10n.t('Refresh of {0}', w.workflowId), err);
     return undefined;
   }
 }

@@ -94,8 +94,8 @@ export class EnvironmentRegistry extends Disposable {
     const env = this.get(envName);
     if (env) return env;
     if (envName === SANDBOX_ENVIRONMENT)
-      throw new SignInRequired('signed-out', 'The sandbox is not running: start it and sign in.');
-    throw new SignInRequired('signed-out', `There is no environment "${envName}" in settings.`);
+      throw new SignInRequired('signed-out', vscode.l10n.t('The sandbox is not running: start it and sign in.'));
+    throw new SignInRequired('signed-out', vscode.l10n.t('There is no environment "{0}" in settings.', envName));
   }
 
   /** True while the name still resolves to this very value (nothing about it changed since it was read). */
@@ -109,7 +109,7 @@ export class EnvironmentRegistry extends Disposable {
   }
 
   async select(name: string): Promise<void> {
-    if (!this.names().includes(name)) throw new Error(`There is no environment "${name}".`);
+    if (!this.names().includes(name)) throw new Error(vscode.l10n.t('There is no environment "{0}".', name));
     await this.state.update(CURRENT_KEY, name);
     this.output.info(`Environment: ${name}`);
     this.changed.fire();

@@ -39,7 +39,7 @@ export class WorkflowJsonDocuments extends Disposable implements vscode.TextDocu
     const [, envName, file] = uri.path.split('/');
     const env = this.environments.get(decodeURIComponent(envName ?? ''));
     const w = env && this.workflows.store.workflow(env, decodeURIComponent((file ?? '').replace(/\.json$/, '')));
-    if (!w) return JSON.stringify({ error: 'This workflow is no longer in the explorer.' }, null, 2);
+    if (!w) return JSON.stringify({ error: vscode.l10n.t('This workflow is no longer in the explorer.') }, null, 2);
     return `${JSON.stringify(w.envelope ?? { workflow: { workflowId: w.workflowId, status: w.status } }, null, 2)}\n`;
   }
 }

@@ -92,7 +92,7 @@ export class ForwardConsent {
         userRulesWhere: SETTING_RULES,
         workspace: {
           values,
-          where: "This workspace's wfs task (tasks.json)",
+          where: vscode.l10n.t("This workspace's wfs task (tasks.json)"),
           rulesWhere: TASK_RULES,
           key: agreementKey(workspaceId(), 'task', values),
         },
@@ -111,7 +111,7 @@ export class ForwardConsent {
       userRulesWhere: SETTING_RULES,
       workspace: {
         values: added,
-        where: `This workspace's settings (${name ?? '.vscode/settings.json'})`,
+        where: vscode.l10n.t("This workspace's settings ({0})", name ?? '.vscode/settings.json'),
         rulesWhere: SETTING_RULES,
         key: agreementKey(workspaceId(), 'settings', added),
       },
@@ -168,7 +168,10 @@ export class ForwardConsent {
         throw err;
       }
     } else if (listed !== undefined && !Array.isArray(listed))
-      throw new SettingError(SETTINGS.receiverForward, `${rulesWhere} must be a list of rules {"topic", "url"}`);
+      throw new SettingError(
+        SETTINGS.receiverForward,
+        vscode.l10n.t('{0} must be a list of rules {"topic", "url"}', rulesWhere),
+      );
     else {
       const forwardTo = addressSetting('receiverForwardTo');
       rules = forwardTo ? [forwardEverything(forwardTo, SETTINGS.receiverForwardTo)] : [];
@@ -262,7 +265,7 @@ export class ForwardConsent {
     try {
       return withCaFiles(rules, vscode.workspace.workspaceFolders?.[0]?.uri.fsPath);
     } catch (err) {
-      if (err instanceof ForwardRuleError) throw new SettingError('wfs.receiver.forward', err.message);
+      if (err instanceof ForwardRuleError) throw new SettingError(SETTINGS.receiverForward, err.message);
       throw err;
     }
   }
@@ -326,8 +329,11 @@ export class ForwardConsent {
 /** "every verified delivery", or the topics the rules match. */
 function deliveriesMatching(rules: readonly ForwardRule[]): string {
   return rules.every((r) => r.topic === '**' && r.subTopic === undefined)
-    ? 'every verified delivery'
-    : `verified deliveries matching ${rules.map((r) => r.topic + (r.subTopic ? ` ${r.subTopic}` : '')).join(', ')}`;
+    ? vscode.l10n.t('every verified delivery')
+    : vscode.l10n.t(
+        'verified deliveries matching {0}',
+        rules.map((r) => r.topic + (r.subTopic ? ` ${r.subTopic}` : '')).join(', '),
+      );
 }
 
 /** What of the user's own a workspace value takes the place of, named with its targets. */
@@ -337,11 +343,13 @@ function describeOwn(mine: InUse, rules: boolean, passThrough: boolean): string 
   const what = !rules
     ? undefined
     : own
-      ? `your own forward rules (to ${targets})`
+      ? vscode.l10n.t('your own forward rules (to {0})', targets)
       : mine.rules.length > 0
-        ? `your own wfs.receiver.forwardTo (${targets})`
-        : 'your own settings, which forward nothing';
-  const pass = passThrough ? `your pass-through setting (${mine.passThrough ? 'on' : 'off'})` : undefined;
+        ? vscode.l10n.t('your own wfs.receiver.forwardTo ({0})', targets)
+        : vscode.l10n.t('your own settings, which forward nothing');
+  const pass = passThrough
+    ? vscode.l10n.t('your pass-through setting ({0})', mine.passThrough ? vscode.l10n.t('on') : vscode.l10n.t('off'))
+    : undefined;
   return [what, pass].filter(Boolean).join(' and ');
 }
 

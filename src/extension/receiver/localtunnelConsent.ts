@@ -30,18 +30,28 @@ export class LocaltunnelConsent {
   async answer(environment: string, serverHost: string): Promise<LocaltunnelAnswer> {
     const known = this.remembered(environment);
     if (known !== undefined) return known ? 'allowed' : 'declined';
-    const open = 'Open Tunnel';
-    const decline = `Not for ${environment}`;
+    const open = vscode.l10n.t('Open Tunnel');
+    const decline = vscode.l10n.t('Not for {0}', environment);
     const answer = await Promise.resolve(
       vscode.window.showWarningMessage(
         vscode.l10n.t("Open a localtunnel public address for {0}'s webhooks?", environment),
         {
           modal: true,
           detail: [
-            'localtunnel gives this loopback receiver a public address by relaying every request through a tunnel server.',
-            `The server (${serverHost}) is run by volunteers or whoever hosts it, not by the Workflow Service or by this extension.`,
-            'Its data channel to this machine is not encrypted: deliveries, which may carry customer data, and their bearer tokens cross it in plain text.',
-            `Your answer is remembered for ${environment}; wfs.receiver.publicAddress offers VS Code's port forwarding or a URL of your own instead.`,
+            vscode.l10n.t(
+              'localtunnel gives this loopback receiver a public address by relaying every request through a tunnel server.',
+            ),
+            vscode.l10n.t(
+              'The server ({0}) is run by volunteers or whoever hosts it, not by the Workflow Service or by this extension.',
+              serverHost,
+            ),
+            vscode.l10n.t(
+              'Its data channel to this machine is not encrypted: deliveries, which may carry customer data, and their bearer tokens cross it in plain text.',
+            ),
+            vscode.l10n.t(
+              "Your answer is remembered for {0}; wfs.receiver.publicAddress offers VS Code's port forwarding or a URL of your own instead.",
+              environment,
+            ),
           ].join(' '),
         },
         open,

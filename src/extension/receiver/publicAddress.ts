@@ -78,9 +78,14 @@ export class PublicAddress implements PublicAddressProvider {
       await this.remember(this.url());
       return { url: this.url(), note: this.opened.note };
     } catch (err) {
-      this.opened = { source: publicAddressSource(), note: `did not open: ${(err as Error).message}` };
+      this.opened = { source: publicAddressSource(), note: vscode.l10n.t('did not open: {0}', (err as Error).message) };
       throw new PublicAddressError(
-        `The receiver runs at ${localUrl}, but its public address (${this.opened.source}) did not open: ${(err as Error).message}`,
+        vscode.l10n.t(
+          'The receiver runs at {0}, but its public address ({1}) did not open: {2}',
+          localUrl,
+          this.opened.source,
+          (err as Error).message,
+        ),
         err instanceof SettingError ? err.setting : undefined,
       );
     }
@@ -111,63 +116,56 @@ export class PublicAddress implements PublicAddressProvider {
   private async openSource(
     ctx: PublicAddressContext,
   ): Promise<{ source: PublicAddressSource; url?: string; note?: string }> {
-    const localUrl = ctx.localUrl;
     const source = publicAddressSource();
     const env = this.deps.environments.currentName;
     switch (source) {
       case 'none':
-        return { source, note: 'none (wfs.receiver.publicAddress): loopback only' };
-      case 'vscode': {
-        // VS Code's own port forwarding: under remote development (SSH, WSL, containers, Codespaces, code-server) the
-        // receiver runs on the remote machine, and this is the address that reaches it.
-        const external = new URL((await vscode.env.asExternalUri(vscode.Uri.parse(localUrl))).toString(true));
-        const local = new URL(localUrl);
-        if (isLoopbackHost(external.hostname) && external.port === local.port && external.pathname === local.pathname)
-          return {
-            source,
-            note: 'VS Code forwards nothing in a local window: for an address the service can reach, choose "url" (your own tunnel) or "localtunnel" in wfs.receiver.publicAddress',
-          };
-        ctx.setPublicHosts([external.hostname]);
-        const codespaces = vscode.env.remoteName === 'codespaces' || external.hostname.endsWith('.app.github.dev');
-        const note = codespaces
-          ? `Codespaces forwards port ${local.port} privately: in the Ports view, right-click it, Port Visibility → Public, so the service can reach it`
-          : isLoopbackHost(external.hostname)
-            ? `forwarded by VS Code to ${external.host}: your browser reaches it, the service does not`
-            : undefined;
-        return { source, url: external.toString(), note };
-      }
+        return { source, note: vscode.l10n.t('none (wfs.receiver.publicAddress): loopback only') };
+      case 'vscode':
+        return this.openForwarding(ctx);
       case 'url': {
         const url = addressSetting('receiverPublicUrl');
         if (!url)
           throw new SettingError(
             SETTINGS.receiverPublicUrl,
-            'wfs.receiver.publicUrl is not set: give the public http(s) URL your tunnel or proxy serves',
+            vscode.l10n.t('wfs.receiver.publicUrl is not set: give the public http(s) URL your tunnel or proxy serves'),
           );
         if (!setting('receiverPort'))
           throw new Error(
-            'wfs.receiver.port is 0 (a free port each time): fix it to the port your tunnel or proxy forwards to',
+            vscode.l10n.t(
+              'wfs.receiver.port is 0 (a free port each time): fix it to the port your tunnel or proxy forwards to',
+            ),
           );
         ctx.setPublicHosts([new URL(url).hostname]);
         return { source, url };
       }
       case 'localtunnel': {
         if (env === SANDBOX_ENVIRONMENT)
-          return { source, note: 'not opened for the Sandbox, which reaches the receiver on loopback' };
+          return { source, note: vscode.l10n.t('not opened for the Sandbox, which reaches the receiver on loopback') };
         const host = addressSetting('receiverTunnelHost') ?? 'https://localtunnel.me';
         const subdomain = setting('receiverTunnelSubdomain') || undefined;
         const nameProblem = subdomain === undefined ? undefined : tunnelNameProblem(subdomain);
         if (nameProblem)
-          throw new SettingError(SETTINGS.receiverTunnelSubdomain, `wfs.receiver.tunnelSubdomain ${nameProblem}`);
+          throw new SettingError(
+            SETTINGS.receiverTunnelSubdomain,
+            vscode.l10n.t('{0} {1}', SETTINGS.receiverTunnelSubdomain, nameProblem),
+          );
         const answer = await this.deps.consent.answer(env, new URL(host).host);
         if (answer === 'declined')
           return {
             source,
-            note: `not opened: you declined localtunnel for ${env} (choose localtunnel again in "Choose Public Address Source…" to be asked again)`,
+            note: vscode.l10n.t(
+              'not opened: you declined localtunnel for {0} (choose localtunnel again in "Choose Public Address Source…" to be asked again)',
+              env,
+            ),
           };
         if (answer === 'unanswered')
           return {
             source,
-            note: `not opened: you did not answer whether to open localtunnel for ${env}; you are asked again at the next start`,
+            note: vscode.l10n.t(
+              'not opened: you did not answer whether to open localtunnel for {0}; you are asked again at the next start',
+              env,
+            ),
           };
         const tunnel = new LocaltunnelAddress({ host, subdomain, clock: this.deps.clock });
         this.tunnel = tunnel;
@@ -187,5 +185,33 @@ export class PublicAddress implements PublicAddressProvider {
         return { source };
       }
     }
+  }
+
+  /** VS Code's own port forwarding: under remote development (SSH, WSL, containers, Codespaces, code-server) the
+   * receiver runs on the remote machine, and this is the address that reaches it. */
+  private async openForwarding(
+    ctx: PublicAddressContext,
+  ): Promise<{ source: PublicAddressSource; url?: string; note?: string }> {
+    const external = new URL((await vscode.env.asExternalUri(vscode.Uri.parse(ctx.localUrl))).toString(true));
+    const local = new URL(ctx.localUrl);
+    const source = 'vscode';
+    if (isLoopbackHost(external.hostname) && external.port === local.port && external.pathname === local.pathname)
+      return {
+        source,
+        note: vscode.l10n.t(
+          'VS Code forwards nothing in a local window: for an address the service can reach, choose "url" (your own tunnel) or "localtunnel" in wfs.receiver.publicAddress',
+        ),
+      };
+    ctx.setPublicHosts([external.hostname]);
+    const codespaces = vscode.env.remoteName === 'codespaces' || external.hostname.endsWith('.app.github.dev');
+    const note = codespaces
+      ? vscode.l10n.t(
+          'Codespaces forwards port {0} privately: in the Ports view, right-click it, Port Visibility → Public, so the service can reach it',
+          local.port,
+        )
+      : isLoopbackHost(external.hostname)
+        ? vscode.l10n.t('forwarded by VS Code to {0}: your browser reaches it, the service does not', external.host)
+        : undefined;
+    return { source, url: external.toString(), note };
   }
 }

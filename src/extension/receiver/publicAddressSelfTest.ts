@@ -2,6 +2,7 @@
 // user learns which hop (DNS, the tunnel, their proxy, the receiver) fails before the service does. The session
 // trusts that one token, whichever environment is in use, never forwards it, and runs it again after the tunnel
 // reconnects.
+import * as vscode from 'vscode';
 import { SANDBOX_ENVIRONMENT } from '../../core/environments';
 import type { ReceiverSession } from '../../core/receiver';
 import type { PublicAddressTestResult } from '../../core/tunnel';
@@ -42,7 +43,7 @@ export class PublicAddressSelfTest {
       return session.testPublicAddress(async (body) => {
         const token = await sandbox.signWebhookBody(body);
         const issuers = environments.get(SANDBOX_ENVIRONMENT)?.trustedIssuers;
-        if (!token || !issuers) throw new Error('the sandbox stopped');
+        if (!token || !issuers) throw new Error(vscode.l10n.t('the sandbox stopped'));
         return { token, issuers };
       }, timeoutMs);
     })().finally(() => (this.running = undefined));

@@ -129,7 +129,11 @@ export class ReceiverHistory extends Disposable {
       if (this.inUseElsewhere(e as Error)) return;
       throw new SettingError(
         SETTINGS.receiverHistoryStorage,
-        `its delivery history file ${file} could not be opened (${(e as Error).message}): free space on its disk or fix its access, or set wfs.receiver.historyStorage to memory`,
+        vscode.l10n.t(
+          'its delivery history file {0} could not be opened ({1}): free space on its disk or fix its access, or set wfs.receiver.historyStorage to memory',
+          file,
+          (e as Error).message,
+        ),
       );
     }
   }

@@ -1,4 +1,5 @@
 // What the receiver's views show of it, and how its session's events reach the log and the views.
+import * as vscode from 'vscode';
 import type { PublicAddressTestResult, PublicPathState, TunnelState } from '../../core/tunnel';
 import type { DeliveryRecord } from '../../core/webhooks';
 import type { PublicAddressSource } from './publicAddressSettings';
@@ -31,10 +32,18 @@ function deliveryLogLine(r: DeliveryRecord): string {
   const outcome = r.verified
     ? 'verified'
     : r.status >= 500
-      ? 'not verified yet (the service sends it again)'
+      ? vscode.l10n.t('not verified yet (the service sends it again)')
       : 'refused';
   const topic = r.topic ? ` topic ${r.topic}` : r.unsigned?.topic ? ` topic ${r.unsigned.topic} (unsigned)` : '';
-  return `Webhook ${r.method} ${r.path} → ${r.status} ${outcome}${r.duplicate ? ' (duplicate)' : ''}${topic}`;
+  return vscode.l10n.t(
+    'Webhook {0} {1} → {2} {3}{4}{5}',
+    r.method,
+    r.path,
+    r.status,
+    outcome,
+    r.duplicate ? vscode.l10n.t(' (duplicate)') : '',
+    topic,
+  );
 }
 
 /** The session's events, said in the log and passed to the views. */

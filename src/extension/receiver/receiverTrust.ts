@@ -61,7 +61,7 @@ export class ReceiverTrust {
         .join('; ');
     return {
       issuers: envs.flatMap((e) => e.trustedIssuers),
-      text: describe(envs) || 'no issuer',
+      text: describe(envs) || vscode.l10n.t('no issuer'),
       configured: describe(envs.filter((e) => e.name !== SANDBOX_ENVIRONMENT)),
     };
   }

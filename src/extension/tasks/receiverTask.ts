@@ -86,18 +86,23 @@ class ReceiverTerminal extends Disposable implements vscode.Pseudoterminal {
   }
 
   open(): void {
-    void this.run().catch((err: Error) => this.end(1, `wfs: the receiver did not start: ${err.message}`));
+    void this.run().catch((err: Error) =>
+      this.end(1, vscode.l10n.t('wfs: the receiver did not start: {0}', err.message)),
+    );
   }
 
   private async run(): Promise<void> {
     if (!vscode.workspace.isTrusted)
-      return this.end(1, `wfs: ${waitsForTrustText('The receiver task')} Nothing was started.`);
+      return this.end(
+        1,
+        vscode.l10n.t('wfs: {0} Nothing was started.', waitsForTrustText(vscode.l10n.t('The receiver task'))),
+      );
     this.line(TASK_STARTING);
     const rules = this.definition.forward;
     if (rules !== undefined) {
-      if (!Array.isArray(rules)) throw new Error('"forward" must be a list of rules {"topic", "url"}');
+      if (!Array.isArray(rules)) throw new Error(vscode.l10n.t('"forward" must be a list of rules {"topic", "url"}'));
       try {
-        parseForwardRules(rules, 'the task\'s "forward"');
+        parseForwardRules(rules, vscode.l10n.t('the task\'s "forward"'));
       } catch (err) {
         if (err instanceof ForwardRuleError) throw new Error(err.message);
         throw err;
@@ -110,12 +115,14 @@ class ReceiverTerminal extends Disposable implements vscode.Pseudoterminal {
       }),
       vscode.debug.onDidTerminateDebugSession((s) => {
         if (!this.sessions.delete(s.id) || this.sessions.size > 0) return;
-        void this.end(0, `wfs: the debug session ${JSON.stringify(s.name)} ended: the task ends`);
+        void this.end(0, vscode.l10n.t('wfs: the debug session {0} ended: the task ends', JSON.stringify(s.name)));
       }),
     );
     if (this.receiver.info?.localUrl) {
       this.line(
-        'wfs: the receiver was already running (started before this task): it keeps its own forward rules, and stays up when the task ends.',
+        vscode.l10n.t(
+          'wfs: the receiver was already running (started before this task): it keeps its own forward rules, and stays up when the task ends.',
+        ),
       );
     } else {
       this.started = true;
@@ -127,7 +134,13 @@ class ReceiverTerminal extends Disposable implements vscode.Pseudoterminal {
       const info = await this.receiver.startWithForward(forward);
       if (this.ended) return;
       if (info.forwardRules)
-        this.line(`wfs: forwarding by ${info.forwardRules} rule(s)${info.passThrough ? ', pass-through on' : ''}`);
+        this.line(
+          vscode.l10n.t(
+            'wfs: forwarding by {0} rule(s){1}',
+            info.forwardRules,
+            info.passThrough ? vscode.l10n.t(', pass-through on') : '',
+          ),
+        );
     }
     this.line(taskReady(this.receiver.info?.localUrl ?? '?'));
   }
@@ -139,13 +152,13 @@ class ReceiverTerminal extends Disposable implements vscode.Pseudoterminal {
     this.dispose();
     if (this.started) {
       await this.receiver.stop().catch(() => undefined);
-      this.line('wfs: the receiver this task started is stopped.');
+      this.line(vscode.l10n.t('wfs: the receiver this task started is stopped.'));
     }
     this.closed.fire(code);
   }
 
   close(): void {
     // Terminated by the user (or VS Code): the receiver it started goes with it.
-    void this.end(0, 'wfs: the task was stopped');
+    void this.end(0, vscode.l10n.t('wfs: the task was stopped'));
   }
 }

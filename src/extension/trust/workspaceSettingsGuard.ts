@@ -48,11 +48,19 @@ export class WorkspaceSettingsGuard extends Disposable {
       const ignored = [
         ...userOnlySettingsIn(text).map((key) => ({
           key,
-          text: `${where} sets ${key}, which only your user settings can set: the workspace value is ignored.`,
+          text: vscode.l10n.t(
+            '{0} sets {1}, which only your user settings can set: the workspace value is ignored.',
+            where,
+            key,
+          ),
         })),
         ...(trusted ? [] : settingsIn(text, TRUSTED_WORKSPACE_SETTINGS)).map((key) => ({
           key,
-          text: `${where} sets ${key}, which a workspace decides only once you trust it: the workspace value is ignored in Restricted Mode.`,
+          text: vscode.l10n.t(
+            '{0} sets {1}, which a workspace decides only once you trust it: the workspace value is ignored in Restricted Mode.',
+            where,
+            key,
+          ),
         })),
       ];
       for (const { key, text: said } of ignored) {

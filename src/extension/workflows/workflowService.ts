@@ -129,10 +129,13 @@ export class WorkflowService extends Disposable implements EnvironmentFollower {
       this.output.warn(`${env.name}: reading workflow ${id} failed (${o.error.message}); polling goes on`);
       this.store.markWorkflow(env, id, { lastError: o.error.message });
     } else if (o.reason === 'deadline')
-      this.store.markWorkflow(env, id, { pollingStopped: 'polling deadline reached' });
+      this.store.markWorkflow(env, id, { pollingStopped: vscode.l10n.t('polling deadline reached') });
     else if (o.reason === 'error') {
       this.output.warn(`${env.name}: reading workflow ${id} failed (${o.error?.message}); polling stopped`);
-      this.store.markWorkflow(env, id, { pollingStopped: 'polling stopped by an error', lastError: o.error?.message });
+      this.store.markWorkflow(env, id, {
+        pollingStopped: vscode.l10n.t('polling stopped by an error'),
+        lastError: o.error?.message,
+      });
     }
   }
 

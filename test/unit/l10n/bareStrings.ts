@@ -1,7 +1,10 @@
 // Finds user-facing strings in the extension's source that a translator cannot reach: a string or template literal
 // (or a concatenation holding one) written where VS Code shows it, instead of a vscode.l10n.t(...) call or a variable.
 // Where: a show(Information|Warning|Error)Message argument; showQuickPick's or createQuickPick's title and
-// placeholder; showInputBox's and createInputBox's prompt, title and placeholder; the label of a new TreeItem.
+// placeholder; showInputBox's and createInputBox's prompt, title and placeholder; the label of a new TreeItem; a
+// thrown error's message (new Error(…), new SettingError(key, …): they reach a notification); what is assigned to a
+// tree or status bar item's label, description or tooltip; a quick pick item's label and detail (any object literal's
+// `label` and `detail`); withProgress's title; a new MarkdownString.
 // A literal without a word (an icon such as "$(check)", a separator, '') is not text to translate.
 import ts from 'typescript';
 
@@ -13,6 +16,8 @@ export interface BareString {
 }
 
 const INPUT_FIELDS = new Set(['title', 'placeholder', 'placeHolder', 'prompt']);
+const ITEM_FIELDS = new Set(['label', 'description', 'tooltip']);
+const PICK_ITEM_FIELDS = new Set(['label', 'detail']);
 
 function hasWords(text: string): boolean {
   return /[A-Za-z]{2}/.test(text.replace(/\$\([\w~-]+\)/g, ''));
@@ -67,8 +72,26 @@ export function findBareStrings(file: string, source: string): BareString[] {
       if (/^show(Information|Warning|Error)Message$/.test(name)) n.arguments.forEach((a) => check(a, name));
       if (name === 'showQuickPick') checkOptions(n.arguments[1], name);
       if (name === 'showInputBox') checkOptions(n.arguments[0], name);
+      if (name === 'withProgress') checkOptions(n.arguments[0], name);
     }
-    if (ts.isNewExpression(n) && calleeName(n.expression) === 'TreeItem') check(n.arguments?.[0], 'new TreeItem');
+    if (ts.isNewExpression(n)) {
+      const name = calleeName(n.expression);
+      if (name === 'TreeItem' || name === 'MarkdownString') check(n.arguments?.[0], `new ${name}`);
+      if (/Error$|^WaitsForTrust$/.test(name)) n.arguments?.forEach((a) => check(a, `new ${name}`));
+    }
+    if (
+      ts.isPropertyAssignment(n) &&
+      PICK_ITEM_FIELDS.has(n.name.getText(sf)) &&
+      ts.isObjectLiteralExpression(n.parent)
+    )
+      check(n.initializer, `item ${n.name.getText(sf)}`);
+    if (
+      ts.isBinaryExpression(n) &&
+      n.operatorToken.kind === ts.SyntaxKind.EqualsToken &&
+      ts.isPropertyAccessExpression(n.left) &&
+      ITEM_FIELDS.has(n.left.name.text)
+    )
+      check(n.right, `.${n.left.name.text} =`);
     if (
       ts.isBinaryExpression(n) &&
       n.operatorToken.kind === ts.SyntaxKind.EqualsToken &&

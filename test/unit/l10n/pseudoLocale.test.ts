@@ -52,6 +52,7 @@ describe('l10n: finding English of ours on a pseudo-locale screen', () => {
     assert.deepEqual(englishLeaks('Sandbox: signed out', ours, ['Sandbox']), ['signed', 'out']);
     assert.deepEqual(englishLeaks('[Ŵéƀĥôôķ] http://127.0.0.1:3000/webhooks verified', ours), ['verified']);
     assert.deepEqual(englishLeaks('$(radio-tower) Receiver', ours), ['Receiver']);
+    assert.deepEqual(englishLeaks('[Çôñƒîĝûŕé]wfs.receiver.webhook', ours), [], 'a setting id is a name');
   });
 
   it('takes its words from our English bundles', () => {

@@ -61,9 +61,13 @@ export function ourEnglishWords(root: string): Set<string> {
 const KEPT_GLOBAL = new RegExp(KEPT.source, 'g');
 
 /** The English words of ours in `shown`, once the values it quotes (names, addresses, topics: data, not our
- * words), URLs and codicons are taken out. Empty when everything of ours on screen came from the pseudo bundle. */
+ * words), URLs, setting ids (wfs.…) and codicons are taken out. Empty when everything of ours on screen came from
+ * the pseudo bundle. */
 export function englishLeaks(shown: string, ours: Set<string>, values: string[] = []): string[] {
-  let rest = shown.replace(/\b[a-z][\w+.-]*:\/\/\S+/gi, ' ').replace(KEPT_GLOBAL, ' ');
+  let rest = shown
+    .replace(/\b[a-z][\w+.-]*:\/\/\S+/gi, ' ')
+    .replace(/\bwfs(\.\w+)+/g, ' ')
+    .replace(KEPT_GLOBAL, ' ');
   for (const v of [...values].sort((a, b) => b.length - a.length)) rest = rest.split(v).join(' ');
   return (rest.match(/[A-Za-z]{3,}/g) ?? []).filter((w) => ours.has(w.toLowerCase()));
 }

@@ -9,6 +9,15 @@ import { englishLeaks, ourEnglishWords } from '../../unit/l10n/pseudoLocale';
 import type { ExtensionApi } from '../hostExtension/extension';
 import { deliveredBy, extensionApi, signInToSandbox } from './helpers';
 import { notificationsInCenter, ourStatusBarItems, quickPickShown, treeRows, type ShownItem } from './workbenchDom';
+import { inWebview } from './webviewDom';
+
+/** A webview's own words: headings, buttons, labels, summaries and what a screen reader or a hover says. The data it
+ * shows (topics, bodies, core's check details and audit texts, English like the CLI's) is left out. */
+const WEBVIEW_WORDS = `[...document.querySelectorAll('h1, h2, h3, button, summary, label, th, option, legend, #title, #summary')]
+  .map((e) => e.textContent.trim())
+  .concat([...document.querySelectorAll('[aria-label], [title], [placeholder]')]
+    .flatMap((e) => ['aria-label', 'title', 'placeholder'].map((a) => e.getAttribute(a)).filter(Boolean)))
+  .filter(Boolean)`;
 
 describe('Pseudo-locale: no English of ours on screen', function () {
   let api: ExtensionApi;
@@ -92,5 +101,43 @@ describe('Pseudo-locale: no English of ours on screen', function () {
       texts.flatMap((t) => englishLeaks(t, ours, values).map((w) => `${w} in "${t}"`)),
       [],
     );
+  });
+
+  it('the webhook panel', async () => {
+    const refused = api.receiver.deliveries.all().find((r) => !r.verified)!;
+    await vscode.commands.executeCommand('wfs.openWebhookPanel', refused.id);
+    // The row's request line and the filter's field names are the protocol's, not words.
+    values.push(`POST ${new URL(api.receiver.info!.localUrl).pathname}`, 'webhookId');
+    const words = await inWebview<string[]>(
+      '#spacer',
+      WEBVIEW_WORDS,
+      `document.querySelectorAll('#spacer .row').length > 0`,
+    );
+    assert.ok(words.length > 5, JSON.stringify(words));
+    assert.deepEqual(
+      words.flatMap((t) => englishLeaks(t, ours, values).map((w) => `${w} in "${t}"`)),
+      [],
+    );
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+
+  it('the audit webview', async () => {
+    const localUrl = api.receiver.info!.localUrl;
+    const audit = (await vscode.commands.executeCommand('wfs.auditReceiver', { target: localUrl })) as {
+      results: { title: string; expected: unknown }[];
+    };
+    // Each case's title and expectation are core's text, English as the CLI's `wfs audit` prints it.
+    values.push(...audit.results.flatMap((r) => [r.title, String(r.expected)]));
+    const words = await inWebview<string[]>(
+      '#cases',
+      WEBVIEW_WORDS,
+      `document.querySelectorAll('.case').length === 30`,
+    );
+    assert.ok(words.length > 5, JSON.stringify(words));
+    assert.deepEqual(
+      words.flatMap((t) => englishLeaks(t, ours, values).map((w) => `${w} in "${t}"`)),
+      [],
+    );
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
 });

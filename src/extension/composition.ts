@@ -99,7 +99,8 @@ export function compose(context: vscode.ExtensionContext): Composition {
     // Polling first, so nothing reads a sandbox that is going away; then the servers, the tunnel and the history.
     workflows.stopPolling();
     const results = await Promise.allSettled([receiver.shutdown(), sandbox.stop()]);
-    for (const r of results) if (r.status === 'rejected') output.warn(`Shutdown: ${(r.reason as Error).message}`);
+    for (const r of results)
+      if (r.status === 'rejected') output.warn(vscode.l10n.t('Shutdown: {0}', (r.reason as Error).message));
   };
   const { webhookPanel, auditPanel, settingsGuard, auditTests } = editors;
   const { treeView, receiverTree } = views;

@@ -40,7 +40,7 @@ export class ProxyRouting extends Disposable {
       checkProxySettings(settings, 'http.proxy');
       next = await proxyDispatcher(settings);
     } catch (err) {
-      this.output.error(`${(err as Error).message}; requests go without a proxy`);
+      this.output.error(vscode.l10n.t('{0}; requests go without a proxy', (err as Error).message));
       void vscode.window.showWarningMessage(
         vscode.l10n.t('Workflow Service: {0}. Requests go without a proxy until it is fixed.', (err as Error).message),
       );
@@ -50,8 +50,12 @@ export class ProxyRouting extends Disposable {
     this.current = next;
     this.output.info(
       next
-        ? `requests go through the proxy ${redactProxy(settings.httpsProxy ?? settings.httpProxy)} (loopback direct${settings.noProxy ? `; not for ${settings.noProxy}` : ''})`
-        : 'requests go without a proxy',
+        ? vscode.l10n.t(
+            'requests go through the proxy {0} (loopback direct{1})',
+            redactProxy(settings.httpsProxy ?? settings.httpProxy),
+            settings.noProxy ? vscode.l10n.t('; not for {0}', settings.noProxy) : '',
+          )
+        : vscode.l10n.t('requests go without a proxy'),
     );
   }
 

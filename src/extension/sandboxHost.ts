@@ -41,16 +41,18 @@ export class SandboxHost extends Disposable {
         profile: await sandboxProfile(this.output),
       });
       sandbox.on('request', (e: { method: string; path: string; status: number }) =>
-        this.output.debug(`sandbox ${e.method} ${e.path} → ${e.status}`),
+        this.output.debug(vscode.l10n.t('sandbox {0} {1} → {2}', e.method, e.path, e.status)),
       );
       sandbox.on('webhook', (e: { address: string; attempt: number; status?: number; error?: string }) =>
-        this.output.info(`sandbox webhook to ${e.address} attempt ${e.attempt}: ${e.status ?? e.error}`),
+        this.output.info(
+          vscode.l10n.t('sandbox webhook to {0} attempt {1}: {2}', e.address, e.attempt, e.status ?? e.error ?? ''),
+        ),
       );
       try {
         const info = await sandbox.start();
         this.sandbox = sandbox;
         this.registerAgain(sandbox);
-        this.output.info(`Sandbox listening at ${info.baseUrl}`);
+        this.output.info(vscode.l10n.t('Sandbox listening at {0}', info.baseUrl));
         this.changed.fire(info);
         return info;
       } finally {
@@ -120,7 +122,7 @@ export class SandboxHost extends Disposable {
       void vscode.window.showInformationMessage(vscode.l10n.t('Workflow Service sandbox running at {0}', info.baseUrl));
       return info;
     } catch (err) {
-      this.output.error(`Sandbox failed to start: ${(err as Error).message}`);
+      this.output.error(vscode.l10n.t('Sandbox failed to start: {0}', (err as Error).message));
       void vscode.window
         .showErrorMessage(
           vscode.l10n.t('The sandbox could not start: {0}', (err as Error).message),
@@ -136,7 +138,7 @@ export class SandboxHost extends Disposable {
     this.sandbox = undefined;
     if (s) {
       await s.stop();
-      this.output.info('Sandbox stopped');
+      this.output.info(vscode.l10n.t('Sandbox stopped'));
       this.changed.fire(undefined);
     }
   }

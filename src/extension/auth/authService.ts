@@ -61,7 +61,10 @@ export class AuthService extends Disposable implements EnvironmentFollower {
       }
     } catch (err) {
       this.output.warn(
-        `VS Code's secret storage could not remove sign-ins stored before they were bound to an address (${(err as Error).message}); they are never used.`,
+        vscode.l10n.t(
+          "VS Code's secret storage could not remove sign-ins stored before they were bound to an address ({0}); they are never used.",
+          (err as Error).message,
+        ),
       );
     }
   }
@@ -83,12 +86,19 @@ export class AuthService extends Disposable implements EnvironmentFollower {
           this.secrets.delete(passwordKeyFor(env.key)),
         ]).catch((err: Error) =>
           this.output.warn(
-            `VS Code's secret storage could not remove the stopped sandbox's sign-in (${err.message}); it is never used again.`,
+            vscode.l10n.t(
+              "VS Code's secret storage could not remove the stopped sandbox's sign-in ({0}); it is never used again.",
+              err.message,
+            ),
           ),
         );
       } else if (now && now.key !== env.key)
         this.output.warn(
-          `${env.name}: its address changed (${now.key}); its sign-in stays with the old address, so sign in again.`,
+          vscode.l10n.t(
+            '{0}: its address changed ({1}); its sign-in stays with the old address, so sign in again.',
+            env.name,
+            now.key,
+          ),
         );
       this.changed.fire(env.name);
     }
@@ -176,14 +186,18 @@ export class AuthService extends Disposable implements EnvironmentFollower {
 
   private onState(env: Environment, e: TokenStateEvent): void {
     const name = env.name;
-    this.output.info(`${name}: sign-in state ${e.state}${e.error ? ` (${e.error.message})` : ''}`);
+    this.output.info(vscode.l10n.t('{0}: sign-in state {1}{2}', name, e.state, e.error ? ` (${e.error.message})` : ''));
     this.changed.fire(name);
     if (e.state === 'lapsing-soon' && e.refreshExpiresAt && !this.warnedLapse.has(`${name}:${e.refreshExpiresAt}`)) {
       this.warnedLapse.add(`${name}:${e.refreshExpiresAt}`);
       void this.rememberedCredentials(env).then((silent) => {
         if (silent) {
           return this.output.info(
-            `${name}: the sign-in lapses at ${new Date(e.refreshExpiresAt!).toISOString()}; silent re-sign-in is on`,
+            vscode.l10n.t(
+              '{0}: the sign-in lapses at {1}; silent re-sign-in is on',
+              name,
+              new Date(e.refreshExpiresAt!).toISOString(),
+            ),
           );
         }
         const when = new Date(e.refreshExpiresAt!).toLocaleTimeString();
@@ -275,7 +289,14 @@ export class AuthService extends Disposable implements EnvironmentFollower {
       void showError(this.output, vscode.l10n.t('Sign-in to {0}', name), err);
       return false;
     }
-    this.output.info(`Signed in to ${name} as ${username.trim()}${userAlias ? ` (alias ${userAlias})` : ''}`);
+    this.output.info(
+      vscode.l10n.t(
+        'Signed in to {0} as {1}{2}',
+        name,
+        username.trim(),
+        userAlias ? vscode.l10n.t(' (alias {0})', userAlias) : '',
+      ),
+    );
     await this.rememberPassword(env, name, { username: username.trim(), password, userAlias });
     return true;
   }
@@ -310,7 +331,7 @@ export class AuthService extends Disposable implements EnvironmentFollower {
         failures.push(vscode.l10n.t('the remembered password was not removed ({0})', err.message)),
       );
     this.changed.fire(name);
-    if (failures.length === 0) return this.output.info(`Signed out of ${name}`);
+    if (failures.length === 0) return this.output.info(vscode.l10n.t('Signed out of {0}', name));
     const text = vscode.l10n.t('Signed out of {0}: {1}.', name, failures.join('; '));
     this.output.error(text);
     void vscode.window

@@ -39,7 +39,12 @@ async function afterLostReconfirm(
   err: TransportError,
 ): Promise<TrackedWorkflow | undefined> {
   s.output.warn(
-    `${env.name}: no answer to the reconfirm of ${workflowId} (${err.message}); reading it again to see whether a new run started`,
+    vscode.l10n.t(
+      '{0}: no answer to the reconfirm of {1} ({2}); reading it again to see whether a new run started',
+      env.name,
+      workflowId,
+      err.message,
+    ),
   );
   let now: TrackedWorkflow;
   try {

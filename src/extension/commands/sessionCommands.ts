@@ -55,6 +55,6 @@ async function addSession(s: Services, given?: string): Promise<string | undefin
   }
   if (!s.workflows.store.addSession(env, sessionId))
     void vscode.window.showInformationMessage(vscode.l10n.t('{0} is already in the explorer.', sessionId));
-  else s.output.info(`${env.name}: added session ${sessionId}`);
+  else s.output.info(vscode.l10n.t('{0}: added session {1}', env.name, sessionId));
   return sessionId;
 }

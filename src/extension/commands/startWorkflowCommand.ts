@@ -163,7 +163,7 @@ function startFailed(
   if (err instanceof EnvironmentChanged) return environmentChangedBeforeStart(s, err, asked, args);
   if (err instanceof ServiceError && err.kind === 'not-found') {
     // The session itself is unknown there: say which, and offer to drop it from the explorer.
-    s.output.error(`Start workflow: ${err.advice}`);
+    s.output.error(vscode.l10n.t('Start workflow: {0}', err.advice));
     void vscode.window
       .showErrorMessage(vscode.l10n.t('Start workflow: {0}', err.advice), vscode.l10n.t('Remove from Explorer'))
       .then((a) => a && s.workflows.removeSession(env, req.sessionId));
@@ -196,7 +196,13 @@ function renderStart(
       return w;
     }
     case 'not-sent':
-      s.output.info(`${env.name}: the start (correlationId ${req.correlationId}) was cancelled before it was sent`);
+      s.output.info(
+        vscode.l10n.t(
+          '{0}: the start (correlationId {1}) was cancelled before it was sent',
+          env.name,
+          req.correlationId,
+        ),
+      );
       void vscode.window.showInformationMessage(
         vscode.l10n.t(
           'The start was cancelled before the service took it: no workflow was started, nothing was billed.',
@@ -254,12 +260,12 @@ async function afterCancelledStart(
     args.sessionId,
     correlationId,
   );
-  s.output.warn(`${env.name}: ${cancelled} Searching Find Workflows by that correlationId.`);
+  s.output.warn(vscode.l10n.t('{0}: {1} Searching Find Workflows by that correlationId.', env.name, cancelled));
   let found: TrackedWorkflow[] = [];
   try {
     found = await s.workflows.find(env, correlationId);
   } catch (findErr) {
-    s.output.error(`Find Workflows after a cancelled start failed: ${(findErr as Error).message}`);
+    s.output.error(vscode.l10n.t('Find Workflows after a cancelled start failed: {0}', (findErr as Error).message));
   }
   const next =
     found.length > 0
@@ -286,14 +292,19 @@ async function afterLostAnswer(
   lost: StartOutcomeUnknown,
 ): Promise<TrackedWorkflow | undefined> {
   s.output.warn(
-    `${env.name}: no answer to the start (${lost.detail}); searching Find Workflows by correlationId ${args.correlationId}`,
+    vscode.l10n.t(
+      '{0}: no answer to the start ({1}); searching Find Workflows by correlationId {2}',
+      env.name,
+      lost.detail,
+      args.correlationId,
+    ),
   );
   let found: TrackedWorkflow[];
   try {
     found = await s.workflows.find(env, args.correlationId);
   } catch (findErr) {
     void showError(s.output, vscode.l10n.t('Start workflow'), lost.error ?? new Error(lost.detail), { billed: true });
-    s.output.error(`Find Workflows after a lost answer failed: ${(findErr as Error).message}`);
+    s.output.error(vscode.l10n.t('Find Workflows after a lost answer failed: {0}', (findErr as Error).message));
     return undefined;
   }
   if (found.length > 0) {

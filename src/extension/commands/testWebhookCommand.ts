@@ -94,7 +94,9 @@ async function sendTestWebhookCommand(
       s.clock.now(),
       serviceIsLocal,
     );
-    s.output.info(`${env.name}: send test webhook ${request.webhookId} (${headers.topic}) to ${address}`);
+    s.output.info(
+      vscode.l10n.t('{0}: send test webhook {1} ({2}) to {3}', env.name, request.webhookId, headers.topic, address),
+    );
     const { outcome } = await vscode.window.withProgress(
       { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Sending a test webhook…') },
       () => sendTestWebhook(env.testWebhookUrl, request, { tokens: manager, gate: manager.gate, clock: s.clock }),
@@ -181,10 +183,10 @@ function showOutcome(
   const shown = ids.headerWebhookId ? `${ids.webhookId} (X-Svc-Webhook-Id ${ids.headerWebhookId})` : ids.webhookId;
   const message = vscode.l10n.t('Test webhook {0} sent to {1}: {2}.', shown, address, outcome.summary);
   if (outcome.failed) {
-    s.output.warn(`${envName}: test webhook ${shown}: ${outcome.summary}`);
+    s.output.warn(vscode.l10n.t('{0}: test webhook {1}: {2}', envName, shown, outcome.summary));
     void vscode.window.showWarningMessage(message);
   } else {
-    s.output.info(`${envName}: test webhook ${shown}: ${outcome.summary}`);
+    s.output.info(vscode.l10n.t('{0}: test webhook {1}: {2}', envName, shown, outcome.summary));
     void vscode.window.showInformationMessage(message);
   }
 }

@@ -42,7 +42,7 @@ export class EnvironmentRegistry extends Disposable {
     this.configured = environments;
     const text = problems.join(' ');
     if (text && text !== this.lastProblems) {
-      this.output.warn(`Settings: ${text}`);
+      this.output.warn(vscode.l10n.t('Settings: {0}', text));
       void vscode.window
         .showWarningMessage(
           vscode.l10n.t('Some Workflow Service environments were skipped: {0}', text),
@@ -111,7 +111,7 @@ export class EnvironmentRegistry extends Disposable {
   async select(name: string): Promise<void> {
     if (!this.names().includes(name)) throw new Error(vscode.l10n.t('There is no environment "{0}".', name));
     await this.state.update(CURRENT_KEY, name);
-    this.output.info(`Environment: ${name}`);
+    this.output.info(vscode.l10n.t('Environment: {0}', name));
     this.changed.fire();
   }
 

@@ -138,7 +138,9 @@ export class ForwardConsent {
     const trusted = vscode.workspace.isTrusted;
     let agreed = !!workspace && this.agreed(workspace.key);
     if (workspace && !trusted)
-      this.output.info(`${workspace.where}: not used in Restricted Mode; your own forward settings apply.`);
+      this.output.info(
+        vscode.l10n.t('{0}: not used in Restricted Mode; your own forward settings apply.', workspace.where),
+      );
     else if (workspace && !agreed) {
       // Checked before asking: the question names their targets, and a rule the receiver cannot use is said as such.
       const theirs = this.resolve({ values: workspace.values, from: 'workspace' }, workspace.rulesWhere);
@@ -147,11 +149,16 @@ export class ForwardConsent {
     }
     const choice = chooseForward({ user, workspace: workspace?.values, trusted, agreed });
     const used = this.resolve(choice, choice.from === 'workspace' ? workspace!.rulesWhere : userRulesWhere);
-    if (choice.from === 'workspace') this.output.info(`Forwarding by ${lowerFirst(workspace!.where)}, as you agreed.`);
+    if (choice.from === 'workspace')
+      this.output.info(vscode.l10n.t('Forwarding by {0}, as you agreed.', lowerFirst(workspace!.where)));
     const forwardTo = addressSetting('receiverForwardTo');
     if (forwardTo && used.rules.every((r) => r.url !== forwardTo))
       this.output.warn(
-        `There are forward rules, so wfs.receiver.forwardTo (${forwardTo}) is not used: add {"topic": "**", "url": "${forwardTo}"} to the rules to keep sending everything there.`,
+        vscode.l10n.t(
+          'There are forward rules, so wfs.receiver.forwardTo ({0}) is not used: add {"topic": "**", "url": "{1}"} to the rules to keep sending everything there.',
+          forwardTo,
+          forwardTo,
+        ),
       );
     return used;
   }
@@ -285,7 +292,9 @@ export class ForwardConsent {
       vscode.window.showWarningMessage(message, { modal: true, detail }, vscode.l10n.t('Use Workspace Settings')),
     ).catch(() => undefined);
     if (answer !== vscode.l10n.t('Use Workspace Settings')) {
-      this.output.warn(`${workspace.where}: forward settings not used (not agreed); your own settings apply.`);
+      this.output.warn(
+        vscode.l10n.t('{0}: forward settings not used (not agreed); your own settings apply.', workspace.where),
+      );
       return false;
     }
     await this.state.update(
@@ -315,7 +324,7 @@ export class ForwardConsent {
       ),
     ).catch(() => undefined);
     if (answer !== vscode.l10n.t('Forward')) {
-      this.output.warn(`Not forwarding deliveries to ${origin}: not confirmed.`);
+      this.output.warn(vscode.l10n.t('Not forwarding deliveries to {0}: not confirmed.', origin));
       return false;
     }
     await this.state.update(CONFIRMED_FORWARD_KEY, [

@@ -173,10 +173,10 @@ export class PublicAddress implements PublicAddressProvider {
           await tunnel.open({
             ...ctx,
             tunnelChanged: (state, publicUrl, reconnected) => {
-              this.deps.output.info(`Tunnel ${state}${publicUrl ? ` (${publicUrl})` : ''}`);
+              this.deps.output.info(vscode.l10n.t('Tunnel {0}{1}', state, publicUrl ? ` (${publicUrl})` : ''));
               ctx.tunnelChanged(state, publicUrl, reconnected);
             },
-            warning: (m) => this.deps.output.warn(`Tunnel: ${m}`),
+            warning: (m) => this.deps.output.warn(vscode.l10n.t('Tunnel: {0}', m)),
           });
         } catch (err) {
           this.tunnel = undefined;

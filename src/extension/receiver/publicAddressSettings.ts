@@ -1,5 +1,6 @@
 // Where the receiver's public address comes from (wfs.receiver.publicAddress), and the migration from the old
 // wfs.receiver.tunnel setting (auto/always/never), which only knew localtunnel.
+import * as vscode from 'vscode';
 import type { ExtensionLog } from '../log/extensionLog';
 import { setting, settingLayers, updateUserSetting } from '../settings';
 import { PUBLIC_ADDRESS_SOURCES, sourceForOldTunnelSetting, type PublicAddressSource } from './publicAddressSource';
@@ -18,7 +19,12 @@ export async function migrateTunnelSetting(output: ExtensionLog): Promise<void> 
   if (source && settingLayers('receiverPublicAddress').user === undefined) {
     await updateUserSetting('receiverPublicAddress', source);
     output.info(
-      `Settings: wfs.receiver.tunnel "${old}" is now wfs.receiver.publicAddress "${source}"${source === 'localtunnel' ? ' (it asks before opening for each real environment)' : ''}.`,
+      vscode.l10n.t(
+        'Settings: wfs.receiver.tunnel "{0}" is now wfs.receiver.publicAddress "{1}"{2}.',
+        String(old),
+        source,
+        source === 'localtunnel' ? vscode.l10n.t(' (it asks before opening for each real environment)') : '',
+      ),
     );
   }
   await updateUserSetting('receiverTunnel', undefined);

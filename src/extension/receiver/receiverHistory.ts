@@ -73,15 +73,18 @@ export class ReceiverHistory extends Disposable {
     );
     session.on('history-write-failed', (e) => {
       this.output.warn(
-        `The delivery history could not be written (${e.message}); verified deliveries are answered 503 until it can.`,
+        vscode.l10n.t(
+          'The delivery history could not be written ({0}); verified deliveries are answered 503 until it can.',
+          e.message,
+        ),
       );
       this.writeNotice.failed(e);
     });
     session.on('history-written-again', () => {
-      this.output.info('The delivery history is written again.');
+      this.output.info(vscode.l10n.t('The delivery history is written again.'));
       this.writeNotice.written();
     });
-    session.on('history-warning', (text) => this.output.warn(`Delivery history: ${text}`));
+    session.on('history-warning', (text) => this.output.warn(vscode.l10n.t('Delivery history: {0}', text)));
     this.loaded = mkdir(storageDir, { recursive: true })
       .then((): Promise<unknown> =>
         memoryOnly ? this.eraseEarlierHistory(diskFile, holderName!) : this.history.load(),
@@ -91,7 +94,11 @@ export class ReceiverHistory extends Disposable {
         // A full disk, a file another user owns: tried again when the receiver starts, which says why it cannot.
         this.loadFailed = e;
         this.output.warn(
-          `The delivery history file ${diskFile} could not be opened (${e.message}): it is tried again when the receiver starts.`,
+          vscode.l10n.t(
+            'The delivery history file {0} could not be opened ({1}): it is tried again when the receiver starts.',
+            diskFile,
+            e.message,
+          ),
         );
       });
   }
@@ -123,7 +130,7 @@ export class ReceiverHistory extends Disposable {
     try {
       await (this.loaded = this.history.load());
       this.loadFailed = undefined;
-      this.output.info(`The delivery history file ${file} is open now.`);
+      this.output.info(vscode.l10n.t('The delivery history file {0} is open now.', file));
     } catch (e) {
       this.loaded = Promise.resolve();
       if (this.inUseElsewhere(e as Error)) return;
@@ -154,7 +161,11 @@ export class ReceiverHistory extends Disposable {
   private inUseElsewhere(e: Error): boolean {
     if (!(e instanceof HistoryInUse)) return false;
     this.output.warn(
-      `The delivery history file ${e.file} is kept by ${historyHolder(e)}: this window keeps its deliveries in memory only, until it is reloaded after that one closes.`,
+      vscode.l10n.t(
+        'The delivery history file {0} is kept by {1}: this window keeps its deliveries in memory only, until it is reloaded after that one closes.',
+        e.file,
+        historyHolder(e),
+      ),
     );
     return true;
   }
@@ -164,11 +175,19 @@ export class ReceiverHistory extends Disposable {
     const outcome = await eraseHistoryFile(file, holderName);
     if ('heldBy' in outcome)
       this.output.warn(
-        `wfs.receiver.historyStorage is memory, but the earlier delivery history file ${file} is still kept by ${historyHolder(outcome.heldBy)}: it is erased when a window starts after that one closes.`,
+        vscode.l10n.t(
+          'wfs.receiver.historyStorage is memory, but the earlier delivery history file {0} is still kept by {1}: it is erased when a window starts after that one closes.',
+          file,
+          historyHolder(outcome.heldBy),
+        ),
       );
     else if (outcome.erased > 0)
       this.output.info(
-        `wfs.receiver.historyStorage is memory: the earlier delivery history file ${file} (${byteSize(outcome.erased)}) was erased.`,
+        vscode.l10n.t(
+          'wfs.receiver.historyStorage is memory: the earlier delivery history file {0} ({1}) was erased.',
+          file,
+          byteSize(outcome.erased),
+        ),
       );
   }
 }

@@ -146,7 +146,12 @@ export class ReceiverHost extends Disposable implements EnvironmentFollower {
   setResponseOverride(status: number | undefined): void {
     this.session.setResponseOverride(status);
     this.override = status;
-    this.output.info(`Receiver answers verified deliveries ${status === undefined ? 'normally' : `with ${status}`}`);
+    this.output.info(
+      vscode.l10n.t(
+        'Receiver answers verified deliveries {0}',
+        status === undefined ? vscode.l10n.t('normally') : vscode.l10n.t('with {0}', status),
+      ),
+    );
   }
 
   /** The first forward target that may be used now (never one off this machine the user did not confirm). */
@@ -201,7 +206,7 @@ export class ReceiverHost extends Disposable implements EnvironmentFollower {
     this.forwardConsent.useTaskRules(undefined);
     await this.session.stop();
     this.publicAddress.close();
-    if (wasRunning) this.output.info('Receiver stopped');
+    if (wasRunning) this.output.info(vscode.l10n.t('Receiver stopped'));
     this.changed.fire();
   }
 

@@ -58,20 +58,25 @@ export function renderReceiverEvents(
     to.delivered(r);
   });
   session.on('verified-event', (r) => to.verified(r));
-  session.on('failure', (r) => output.error(`Webhook ${r.method} ${r.path} answered 500: ${r.note}`));
-  session.on('started', ({ url }) => output.info(`Receiver listening at ${url}`));
+  session.on('failure', (r) =>
+    output.error(vscode.l10n.t('Webhook {0} {1} answered 500: {2}', r.method, r.path, r.note ?? '')),
+  );
+  session.on('started', ({ url }) => output.info(vscode.l10n.t('Receiver listening at {0}', url)));
   session.on('tunnel', () => to.changed());
   // After PublicAddressSelfTest kept the result (its listener is older): a rerun after a reconnection shows too.
   session.on('self-test', () => to.changed());
   session.on('public-path', (c) => {
     if (c.state === 'not-reaching')
-      output.warn(`Public address ${c.publicUrl} not reaching the receiver: ${c.result.detail}`);
+      output.warn(vscode.l10n.t('Public address {0} not reaching the receiver: {1}', c.publicUrl, c.result.detail));
     else if (c.state === 'reaching')
-      output.info(`Public address ${c.publicUrl} reaches the receiver: ${c.result.detail}`);
-    else output.info(`The machine woke after ${Math.round(c.sleptMs / 1000)} s: checking the public address now`);
+      output.info(vscode.l10n.t('Public address {0} reaches the receiver: {1}', c.publicUrl, c.result.detail));
+    else
+      output.info(
+        vscode.l10n.t('The machine woke after {0} s: checking the public address now', Math.round(c.sleptMs / 1000)),
+      );
     to.changed();
   });
-  session.on('public-address-changed', (c) => output.warn(`Public address: ${c.message}`));
+  session.on('public-address-changed', (c) => output.warn(vscode.l10n.t('Public address: {0}', c.message)));
   session.on('endpoint-warning', (m) => output.warn(m));
   session.on('warning', (m) => output.warn(m));
 }

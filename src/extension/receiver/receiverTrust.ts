@@ -34,7 +34,13 @@ export class ReceiverTrust {
     this.session.setIssuers(issuers);
     const inUse = this.environments.currentName;
     this.output.info(
-      `Receiver trusts: ${text}${inUse === SANDBOX_ENVIRONMENT ? '' : ` (not the Sandbox's issuer: ${inUse} is the environment in use)`}`,
+      vscode.l10n.t(
+        'Receiver trusts: {0}{1}',
+        text,
+        inUse === SANDBOX_ENVIRONMENT
+          ? ''
+          : vscode.l10n.t(" (not the Sandbox's issuer: {0} is the environment in use)", inUse),
+      ),
     );
     if (configuredBefore !== undefined && configured !== configuredBefore && this.session.running)
       void Promise.resolve(

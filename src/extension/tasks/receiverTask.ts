@@ -86,9 +86,9 @@ class ReceiverTerminal extends Disposable implements vscode.Pseudoterminal {
   }
 
   open(): void {
-    void this.run().catch((err: Error) =>
-      this.end(1, vscode.l10n.t('wfs: the receiver did not start: {0}', err.message)),
-    );
+    // English on purpose: the problem matcher's endsPattern (package.json) reads this line, as it reads the lines
+    // of receiverTaskLines.ts; a translated line would leave a preLaunchTask waiting.
+    void this.run().catch((err: Error) => this.end(1, `wfs: the receiver did not start: ${err.message}`));
   }
 
   private async run(): Promise<void> {

@@ -41,7 +41,9 @@ export class WorkspaceSettingsGuard extends Disposable {
         text = new TextDecoder().decode(await readBoundedFile(file, MAX_SETTINGS_FILE_BYTES));
       } catch (err) {
         if ((err as { code?: string }).code !== 'FileNotFound')
-          this.output.warn(`Workspace settings not checked for user-only settings: ${(err as Error).message}.`);
+          this.output.warn(
+            vscode.l10n.t('Workspace settings not checked for user-only settings: {0}.', (err as Error).message),
+          );
         continue;
       }
       const where = vscode.workspace.asRelativePath(file);

@@ -43,7 +43,7 @@ export class WorkflowService extends Disposable implements EnvironmentFollower {
     this.store = new WorkflowStore(state.get(STORE_KEY), (s) => Promise.resolve(state.update(STORE_KEY, s)));
     this.store.on('changed', () => this.changed.fire());
     this.store.on('error-persisting', (e: Error) =>
-      this.output.warn(`Could not save the explorer's state: ${e.message} (kept in memory)`),
+      this.output.warn(vscode.l10n.t("Could not save the explorer's state: {0} (kept in memory)", e.message)),
     );
     this.registerAll(
       auth.onDidChange((envName) => void this.resumeLive(envName)),
@@ -84,7 +84,8 @@ export class WorkflowService extends Disposable implements EnvironmentFollower {
       gate: manager.gate,
       clock: this.clock,
       findWorkflowsUrl: env.findWorkflowsUrl,
-      onBackoff: (n, ms) => this.output.warn(`${env.name}: throttled (429); retry ${n} in ${ms} ms`),
+      onBackoff: (n, ms) =>
+        this.output.warn(vscode.l10n.t('{0}: throttled (429); retry {1} in {2} ms', env.name, n, ms)),
     });
   }
 
@@ -124,14 +125,18 @@ export class WorkflowService extends Disposable implements EnvironmentFollower {
       const before = this.store.workflow(env, id)?.status;
       this.store.upsertFromEnvelope(env, o.envelope, { now: this.clock.now() });
       if (before !== o.envelope.workflow.status)
-        this.output.info(`${env.name}: workflow ${id} is ${o.envelope.workflow.status}`);
+        this.output.info(vscode.l10n.t('{0}: workflow {1} is {2}', env.name, id, o.envelope.workflow.status));
     } else if (o.kind === 'transient-error') {
-      this.output.warn(`${env.name}: reading workflow ${id} failed (${o.error.message}); polling goes on`);
+      this.output.warn(
+        vscode.l10n.t('{0}: reading workflow {1} failed ({2}); polling goes on', env.name, id, o.error.message),
+      );
       this.store.markWorkflow(env, id, { lastError: o.error.message });
     } else if (o.reason === 'deadline')
       this.store.markWorkflow(env, id, { pollingStopped: vscode.l10n.t('polling deadline reached') });
     else if (o.reason === 'error') {
-      this.output.warn(`${env.name}: reading workflow ${id} failed (${o.error?.message}); polling stopped`);
+      this.output.warn(
+        vscode.l10n.t('{0}: reading workflow {1} failed ({2}); polling stopped', env.name, id, o.error?.message ?? ''),
+      );
       this.store.markWorkflow(env, id, {
         pollingStopped: vscode.l10n.t('polling stopped by an error'),
         lastError: o.error?.message,
@@ -148,13 +153,28 @@ export class WorkflowService extends Disposable implements EnvironmentFollower {
   ): Promise<BilledStartOutcome<TrackedWorkflow>> {
     const client = await this.client(env);
     this.output.info(
-      `${env.name}: start workflow ${req.product.service}/${req.product.model} in session ${req.sessionId} at ${serviceOrigin(env)} (correlationId ${req.correlationId})`,
+      vscode.l10n.t(
+        '{0}: start workflow {1}/{2} in session {3} at {4} (correlationId {5})',
+        env.name,
+        req.product.service,
+        req.product.model,
+        req.sessionId,
+        serviceOrigin(env),
+        req.correlationId,
+      ),
     );
     return startBilledWorkflow(
       async (r, options) => {
         const result = await client.start(r, options);
         this.output.info(
-          `${env.name}: started workflow ${result.workflow.workflowId} (runId ${result.workflow.runId}, correlationId ${result.correlationId}): ${result.workflow.status}`,
+          vscode.l10n.t(
+            '{0}: started workflow {1} (runId {2}, correlationId {3}): {4}',
+            env.name,
+            result.workflow.workflowId,
+            result.workflow.runId,
+            result.correlationId,
+            result.workflow.status,
+          ),
         );
         const w = this.store.upsertFromEnvelope(env, result, {
           correlationId: result.correlationId,
@@ -172,9 +192,11 @@ export class WorkflowService extends Disposable implements EnvironmentFollower {
    * followed while it runs. */
   async find(env: Environment, correlationId: string): Promise<TrackedWorkflow[]> {
     const client = await this.client(env);
-    this.output.info(`${env.name}: Find Workflows by correlationId ${correlationId}`);
+    this.output.info(vscode.l10n.t('{0}: Find Workflows by correlationId {1}', env.name, correlationId));
     const found = await client.find(correlationId);
-    this.output.info(`${env.name}: Find Workflows found ${found.length} for correlationId ${correlationId}`);
+    this.output.info(
+      vscode.l10n.t('{0}: Find Workflows found {1} for correlationId {2}', env.name, found.length, correlationId),
+    );
     return found.map((workflow) => {
       const w = this.store.upsertFromEnvelope(env, { workflow }, { correlationId, now: this.clock.now() });
       if (!isTerminal(w.status)) this.poller(env).follow(w.workflowId, w.startedAt);
@@ -220,12 +242,14 @@ export class WorkflowService extends Disposable implements EnvironmentFollower {
   async reconfirm(env: Environment, workflowId: string): Promise<TrackedWorkflow> {
     const w = this.store.workflow(env, workflowId);
     const client = await this.client(env);
-    this.output.info(`${env.name}: reconfirm workflow ${workflowId}`);
+    this.output.info(vscode.l10n.t('{0}: reconfirm workflow {1}', env.name, workflowId));
     // The link, when it is on the environment's own origin; otherwise the same URL the spec gives it
     // ({base_url}/…/workflows/{workflowId}) on that origin. Behind a gateway the service's links may name an
     // origin of its own, where the token must not go, and the reconfirm would fail as a foreign link.
     const envelope = await client.reconfirm(client.ownLink(w?.envelope?.links?.reconfirm?.href) ?? workflowId);
-    this.output.info(`${env.name}: reconfirmed workflow ${workflowId}: ${envelope.workflow.status}`);
+    this.output.info(
+      vscode.l10n.t('{0}: reconfirmed workflow {1}: {2}', env.name, workflowId, envelope.workflow.status),
+    );
     const updated = this.store.upsertFromEnvelope(env, envelope, { now: this.clock.now() });
     this.poller(env).follow(updated.workflowId, this.clock.now());
     return updated;

@@ -106,7 +106,8 @@ async function main() {
   const tools = ensureTools();
   // A grep picks one run: WFS_VSCODE_GREP='Pseudo-locale' runs only the pseudo-locale window, and so on.
   const only = process.env.WFS_VSCODE_GREP;
-  const wanted = (name) => !only || new RegExp(only).test(name);
+  // A grep that matches a window's name, or names it (e.g. 'Restricted Mode: the contract check'), runs that window.
+  const wanted = (name) => !only || only.includes(name) || new RegExp(only).test(name);
   const trusted = !only || !/^(Restricted Mode|Pseudo-locale)$/.test(only) ? await runSuite(root, testsPath, tools) : 0;
   const untrusted = wanted('Restricted Mode') ? await runSuite(root, testsPath, tools, { untrusted: true }) : 0;
   let pseudo = 0;

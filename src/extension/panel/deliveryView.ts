@@ -126,9 +126,6 @@ function header(r: DeliveryRecord, name: string): string | undefined {
 
 /** From the record alone (no body read): what the receiver took from a verified event's signed body, or else the
  * X-Svc-* headers, marked unsigned. */
-/** The badge of a delivery verified with a token signed here: so nobody takes it for the service's. */
-export const SIGNED_HERE_TEXT = 'signed here (sandbox key)';
-
 export function deliveryRow(r: DeliveryRecord): DeliveryRow {
   const failed = r.checks.find((c) => !c.ok);
   const row: DeliveryRow = {

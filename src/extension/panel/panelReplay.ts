@@ -42,7 +42,11 @@ export async function recordedBody(s: Services, r: DeliveryRecord): Promise<Buff
   if (!body) throw new Error(vscode.l10n.t('That delivery is no longer in the history.'));
   if (r.body.kept < r.body.size)
     throw new Error(
-      `Only the first ${r.body.kept} of its ${r.body.size} bytes were kept (it was refused), so it cannot be replayed or copied whole.`,
+      vscode.l10n.t(
+        'Only the first {0} of its {1} bytes were kept (it was refused), so it cannot be replayed or copied whole.',
+        r.body.kept,
+        r.body.size,
+      ),
     );
   return body;
 }
@@ -59,12 +63,16 @@ export async function replayDelivery(
 ): Promise<{ result: ReplayResult; text: string }> {
   if (!r.verified)
     throw new Error(
-      'This delivery was refused, so it is not replayed with a fresh signature: that would make a body nobody trusted verify. Copy it as curl or export it instead.',
+      vscode.l10n.t(
+        'This delivery was refused, so it is not replayed with a fresh signature: that would make a body nobody trusted verify. Copy it as curl or export it instead.',
+      ),
     );
   const host = new URL(url).hostname;
-  if (!isLoopbackHost(host) && !vscode.workspace.isTrusted) throw new WaitsForTrust(`Replaying a delivery to ${host}`);
+  if (!isLoopbackHost(host) && !vscode.workspace.isTrusted)
+    throw new WaitsForTrust(vscode.l10n.t('Replaying a delivery to {0}', host));
   const recorded = await recordedBody(s, r);
-  if (!s.sandbox.info) throw new Error('Replaying needs the sandbox running: it signs the replayed delivery.');
+  if (!s.sandbox.info)
+    throw new Error(vscode.l10n.t('Replaying needs the sandbox running: it signs the replayed delivery.'));
   // The recorded headers, minus what belonged to the old connection (a redacted Proxy-Authorization among them).
   const same = { body: recorded, headers: forwardableHeaders(r.headers), webhookId: r.webhookId };
   const sent = fresh ? replayWithFreshId(recorded, same.headers) : same;

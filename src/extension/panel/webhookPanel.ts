@@ -323,12 +323,12 @@ export class WebhookPanel extends Disposable {
       switch (action) {
         case 'replay-local': {
           const url = this.s.receiver.info?.localUrl;
-          if (!url) throw new ReceiverStopped('The receiver is not running: start it, then replay.');
+          if (!url) throw new ReceiverStopped(vscode.l10n.t('The receiver is not running: start it, then replay.'));
           return await this.replay(r, url);
         }
         case 'replay-forward': {
           const url = forwardsOf(r)[0]?.target ?? this.s.receiver.forwardTo;
-          if (!url) throw new Error('No forward target is set (wfs.receiver.forwardTo).');
+          if (!url) throw new Error(vscode.l10n.t('No forward target is set ({0}).', 'wfs.receiver.forwardTo'));
           // The forward rule's `ca` or `insecure` for that target, from the rules in use only.
           return await this.replay(r, url, false, this.s.receiver.forwardConsent.tlsFor(url).tls);
         }

@@ -2,7 +2,6 @@
 import * as vscode from 'vscode';
 import { forwardFailed, forwardsOf, type DeliveryRecord } from '../../core/webhooks';
 import { terminalSafe } from '../../core/presentation';
-import { SIGNED_HERE_TEXT } from '../panel/deliveryView';
 import { COMMANDS } from '../commandIds';
 
 /** @param id the row's id, unique within its tree. */
@@ -23,7 +22,8 @@ export function deliveryTreeItem(r: DeliveryRecord, id: string): vscode.TreeItem
   // A forward that failed (refused, timed out, 5xx) is seen at a glance, even when the service was answered 200.
   const forwardsFailed = forwardsOf(r).filter(forwardFailed);
   const forwardNote = forwardsFailed.length > 0 ? vscode.l10n.t(' · forward failed ({0})', forwardsFailed.length) : '';
-  const signedHere = r.signedHere ? ` · ${SIGNED_HERE_TEXT}` : '';
+  // A delivery verified with a token signed here is marked, so nobody takes it for the service's.
+  const signedHere = r.signedHere ? vscode.l10n.t(' · signed here (sandbox key)') : '';
   item.description = vscode.l10n.t(
     '{0}{1}{2}{3}{4} · {5}',
     r.status,

@@ -193,7 +193,6 @@
       role: 'option',
       id: `row-${i}`,
       'aria-selected': String(r.id === selectedId),
-      'aria-label': rowName(r),
       // Only the rows in view exist: their place in the whole list is said.
       'aria-setsize': rows.length,
       'aria-posinset': i + 1,
@@ -241,6 +240,9 @@
       );
     d.appendChild(badge);
     d.appendChild(el('span', r.latencyMs.toFixed(1), 'latency'));
+    // The name says the result in words first, then holds what the row shows, as shown: a name that left out the
+    // visible text would fail those who speak what they see to select it (WCAG 2.5.3, "label in name").
+    d.setAttribute('aria-label', `${rowName(r)}; ${d.textContent}`);
     return d;
   }
 

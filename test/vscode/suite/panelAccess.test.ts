@@ -130,11 +130,14 @@ describe('webhook panel: words, keyboard, names (#78)', () => {
       const refused: DeliveryRecord = await deliveredBy(api, () => unsigned('orders/none'));
       assert.equal(verified.forwards?.[0]?.status, 202);
       await openPanel(2);
-      const names = await inWebview<(string | null)[]>(
+      const rows = await inWebview<{ name: string | null; text: string }[]>(
         '#spacer',
-        `[...document.querySelectorAll('#spacer .row')].map((r) => r.getAttribute('aria-label'))`,
+        `[...document.querySelectorAll('#spacer .row')].map((r) => ({ name: r.getAttribute('aria-label'), text: r.textContent }))`,
       );
-      assert.equal(names.length, 2);
+      assert.equal(rows.length, 2);
+      // Each name holds the row's visible text after its words (WCAG 2.5.3, label in name).
+      for (const r of rows) assert.ok(r.name!.endsWith(`; ${r.text}`), `${r.name} holds ${r.text}`);
+      const names = rows.map((r) => r.name!.slice(0, -(r.text.length + 2)));
       assert.equal(
         names[0],
         [

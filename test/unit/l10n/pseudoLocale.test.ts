@@ -53,6 +53,11 @@ describe('l10n: finding English of ours on a pseudo-locale screen', () => {
     assert.deepEqual(englishLeaks('[Ŵéƀĥôôķ] http://127.0.0.1:3000/webhooks verified', ours), ['verified']);
     assert.deepEqual(englishLeaks('$(radio-tower) Receiver', ours), ['Receiver']);
     assert.deepEqual(englishLeaks('[Çôñƒîĝûŕé]wfs.receiver.webhook', ours), [], 'a setting id is a name');
+    assert.deepEqual(englishLeaks('[Ţĥé ţôķéñ îš ŕéàď ƒŕôɱ $WFS_WEBHOOK_TOKEN]', ours), [], 'a variable is a name');
+    assert.deepEqual(englishLeaks('[çûŕĺ.éẋé; ţĥé ţôķéñ îš %WFS_WEBHOOK_TOKEN%] $env:WFS_X', ours), []);
+    assert.deepEqual(englishLeaks('triggeredAt', ours), [], "a camelCase field is the protocol's name");
+    assert.deepEqual(englishLeaks('host', ours, ['host']), [], 'a text that is a value whole is data');
+    assert.deepEqual(englishLeaks('host verified', ours, ['host']), ['verified'], 'the rest of a text still counts');
   });
 
   it('takes its words from our English bundles', () => {

@@ -108,6 +108,8 @@ describe('Pseudo-locale: no English of ours on screen', function () {
     await vscode.commands.executeCommand('wfs.openWebhookPanel', refused.id);
     // The row's request line and the filter's field names are the protocol's, not words.
     values.push(`POST ${new URL(api.receiver.info!.localUrl).pathname}`, 'webhookId');
+    // The headers table names each header as it arrived: data.
+    values.push(...Object.keys(refused.headers));
     const words = await inWebview<string[]>(
       '#spacer',
       WEBVIEW_WORDS,

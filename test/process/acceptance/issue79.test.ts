@@ -197,6 +197,52 @@ describe('issue #79, checked apart (docs only)', function () {
     await sb.proc.stopCleanly();
   });
 
+  it('forward answered 500, replay answered 200, replay again: only the second replay is named a possible duplicate', async () => {
+    const port = await freePort();
+    const sb = await userSandbox(port);
+    const app = await startJoseApp({ jwksUrl: `http://127.0.0.1:${port}/.well-known/jwks.json`, dedupe: true });
+    // The handler being fixed: it fails the first time it runs, then works.
+    let runs = 0;
+    app.answer = () =>
+      ++runs === 1 ? { status: 500, body: '{"error":"TypeError: boom"}' } : { status: 200, body: '{"ok":true}' };
+    const m = await mcp(['--forward-to', app.url], sb.env);
+    try {
+      const sent = await m.call('wfs_send_event', {
+        to: 'receiver',
+        topic: 'workflow/completed',
+        data: { workflowId: 'wf_79', runId: 'wfrun_79' },
+      });
+      assert.ok(!sent.isError, sent.raw);
+      const seen = (): string => JSON.stringify(app.received.map((r) => [r.status, r.verified, r.json?.webhookId]));
+      assert.equal(app.received.length, 1, `the receiver forwarded the event once: ${seen()}`);
+      assert.equal(app.received[0].verified, true, app.received[0].reason);
+      assert.equal(app.received[0].status, 500, `the receiver's forward got 500: ${seen()}`);
+      const id = app.received[0].json.webhookId;
+      assert.equal(typeof id, 'string');
+
+      // The app never answered 2xx for this id: the replay runs the handler, and nothing calls it a duplicate.
+      const first = await m.call('wfs_replay_to_app', { topic: 'workflow/completed' });
+      assert.ok(!first.isError, first.raw);
+      assert.equal(first.answer?.status, 200, first.raw);
+      assert.equal(app.handled.length, 2, `the replay reached the handler: ${seen()}`);
+      assert.equal(app.handled[1].json.webhookId, id, 'a plain replay keeps the webhookId');
+      assert.doesNotMatch(first.raw, /duplicate/i, `no duplicate note before any 2xx for this id: ${first.raw}`);
+
+      // Now the app has answered 200 for this id: the same replay is skipped by its dedupe, and the answer says so.
+      const second = await m.call('wfs_replay_to_app', { topic: 'workflow/completed' });
+      assert.ok(!second.isError, second.raw);
+      assert.equal(second.answer?.status, 200, second.raw);
+      assert.equal(app.handled.length, 2, `the app took it as a duplicate: the handler did not run: ${seen()}`);
+      assert.equal(app.received.at(-1)!.json.webhookId, id);
+      assert.match(second.raw, /duplicate/i, `the answer says the app may take it as a duplicate: ${second.raw}`);
+      assert.match(second.raw, /freshWebhookId/, `and how to send a fresh webhookId: ${second.raw}`);
+    } finally {
+      await m.close();
+      await app.stop();
+    }
+    await sb.proc.stopCleanly();
+  });
+
   it('a WFS_BASE_URL sandbox whose secret the environment does not hold stays billed; the start names both fixes', async () => {
     const port = await freePort();
     const sb = await userSandbox(port);

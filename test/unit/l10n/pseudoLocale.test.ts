@@ -56,6 +56,12 @@ describe('l10n: finding English of ours on a pseudo-locale screen', () => {
     assert.deepEqual(englishLeaks('[Ţĥé ţôķéñ îš ŕéàď ƒŕôɱ $WFS_WEBHOOK_TOKEN]', ours), [], 'a variable is a name');
     assert.deepEqual(englishLeaks('[çûŕĺ.éẋé; ţĥé ţôķéñ îš %WFS_WEBHOOK_TOKEN%] $env:WFS_X', ours), []);
     assert.deepEqual(englishLeaks('triggeredAt', ours), [], "a camelCase field is the protocol's name");
+    assert.deepEqual(englishLeaks('x-webhook-id', ours), [], 'a header name is a name');
+    assert.deepEqual(
+      englishLeaks('✓ [A verified webhookId — éẋþéçţéď 200]', ours, ['A verified webhookId']),
+      [],
+      'a quoted value is taken out whole, before any name inside it',
+    );
     assert.deepEqual(englishLeaks('host', ours, ['host']), [], 'a text that is a value whole is data');
     assert.deepEqual(englishLeaks('host verified', ours, ['host']), ['verified'], 'the rest of a text still counts');
   });

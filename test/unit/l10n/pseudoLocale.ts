@@ -61,18 +61,22 @@ export function ourEnglishWords(root: string): Set<string> {
 const KEPT_GLOBAL = new RegExp(KEPT.source, 'g');
 
 /** The English words of ours in `shown`, once the values it quotes (names, addresses, topics: data, not our
- * words), URLs, setting ids (wfs.…), variables, camelCase field names and codicons are taken out. Empty when everything of ours on screen came from
- * the pseudo bundle. */
+ * words), URLs, setting ids (wfs.…), variables, camelCase and hyphenated names and codicons are taken out. Empty
+ * when everything of ours on screen came from the pseudo bundle. */
 export function englishLeaks(shown: string, ours: Set<string>, values: string[] = []): string[] {
   // A text that is one of the values whole (a header's name in its cell) is data.
   if (values.includes(shown.trim())) return [];
-  let rest = shown
+  // Values first: a quoted title may hold a name the patterns below would cut out of it.
+  let rest = shown;
+  for (const v of [...values].sort((a, b) => b.length - a.length)) rest = rest.split(v).join(' ');
+  rest = rest
     .replace(/\b[a-z][\w+.-]*:\/\/\S+/gi, ' ')
     .replace(/\bwfs(\.\w+)+/g, ' ')
-    // Names, not words: variables ($WFS_WEBHOOK_TOKEN, $env:X, %X%) and the protocol's camelCase fields (triggeredAt).
+    // Names, not words: variables ($WFS_WEBHOOK_TOKEN, $env:X, %X%), the protocol's camelCase fields (triggeredAt)
+    // and hyphenated lower-case names (x-svc-topic, content-type).
     .replace(/\$(?:env:)?[A-Za-z_]\w*|%[A-Za-z_]\w*%/g, ' ')
     .replace(/\b[a-z]+(?:[A-Z][a-z0-9]*)+\b/g, ' ')
+    .replace(/\b[a-z0-9]+(?:-[a-z0-9]+)+\b/g, ' ')
     .replace(KEPT_GLOBAL, ' ');
-  for (const v of [...values].sort((a, b) => b.length - a.length)) rest = rest.split(v).join(' ');
   return (rest.match(/[A-Za-z]{3,}/g) ?? []).filter((w) => ours.has(w.toLowerCase()));
 }

@@ -5,7 +5,7 @@
 // local_host is never set: it routes bodies through a text transform that corrupts non-UTF-8 bytes.
 import { getDefaultAutoSelectFamily, type Socket } from 'node:net';
 import { lookup } from 'node:dns/promises';
-import TunnelCluster from '@n8n/localtunnel/lib/TunnelCluster';
+import type TunnelCluster from '@n8n/localtunnel/lib/TunnelCluster';
 import { httpRequest } from '../http/request';
 import type { Clock, TimerHandle } from '../time/clock';
 import { TypedEmitter } from '../events/TypedEmitter';
@@ -127,10 +127,13 @@ export class Tunnel extends TypedEmitter<TunnelEvents> {
       throw new TunnelError(
         `the tunnel server ${this.host} refused (${res.status}): ${(info as { message?: string }).message ?? 'no tunnel information'}`,
       );
+    // Loaded when a tunnel opens, not with the receiver: localtunnel's client and its dependencies are read only by
+    // those who chose it (wfs mcp and wfs listen without --tunnel start sooner).
+    const { default: Cluster } = await import('@n8n/localtunnel/lib/TunnelCluster');
     if (this.currentState === 'closed') throw new TunnelError('the tunnel was closed while opening');
     this.clientId = info.id;
     const remoteHost = new URL(this.host).hostname;
-    const cluster = new TunnelCluster({
+    const cluster = new Cluster({
       name: info.id,
       url: info.url,
       max_conn: Math.max(1, Math.min(info.max_conn_count ?? 1, 10)),

@@ -4,7 +4,6 @@
 import { X509Certificate } from 'node:crypto';
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
-import { rootCertificates } from 'node:tls';
 import type { Dispatcher } from 'undici';
 import { undici } from './undiciOnDemand';
 import { isLoopbackHost } from './loopback';
@@ -99,6 +98,9 @@ export function readCaFile(file: string): string {
 export async function targetDispatcher(tls: TargetTls | undefined): Promise<Dispatcher | undefined> {
   if (!tls || (tls.caPem === undefined && !tls.insecure)) return undefined;
   const { Agent } = await undici();
+  // Imported here: an ES module importing node:tls reads every export, and reading rootCertificates parses the
+  // system's CA file (about 10 ms), which each start of `wfs mcp` would pay.
+  const { rootCertificates } = await import('node:tls');
   return new Agent({
     connect: tls.insecure ? { rejectUnauthorized: false } : { ca: [...rootCertificates, tls.caPem!] },
   });

@@ -36,13 +36,24 @@ function withoutFaceFlags(argv: string[]): string[] {
   return argv.filter((a) => a !== '--json' && a !== '--human');
 }
 
+const isVersion = (word: string | undefined) => word === '--version' || word === '-v' || word === 'version';
+
+/** `wfs --help` and `wfs --version` alone: their text, known before any stream or command exists. */
+export function plainAnswer(argv: string[]): string | undefined {
+  const args = withoutFaceFlags(argv);
+  if (args.length !== 1) return undefined;
+  if (isVersion(args[0])) return `${TOOLKIT_VERSION}\n`;
+  if (args[0] === '--help' || args[0] === '-h' || args[0] === 'help') return overview();
+  return undefined;
+}
+
 export async function main(argv: string[], io: CliIO = processIO()): Promise<number> {
   const { emit } = io;
   const args = withoutFaceFlags(argv);
   // A command named by two words (`keys generate`) takes its second word off the flags.
   const twoWords = args.length > 1 && COMMANDS.some((c) => c.name === `${args[0]} ${args[1]}`);
   const [name, ...rest] = twoWords ? [`${args[0]} ${args[1]}`, ...args.slice(2)] : args;
-  if (name === '--version' || name === '-v' || name === 'version') {
+  if (isVersion(name)) {
     io.print(`${TOOLKIT_VERSION}\n`);
     return EXIT.ok;
   }

@@ -44,6 +44,20 @@ describe('wfs start-up: help and version load no command', () => {
       );
     });
 
+  it('wfs --help and --version to a reader that is already gone: exit 0, nothing on stderr', () => {
+    // `true` exits at once, long before wfs has started: its write meets a closed pipe (EPIPE).
+    for (const arg of ['--help', '--version']) {
+      // Its exit code comes back on descriptor 3, apart from the pipe.
+      const r = spawnSync('sh', ['-c', `{ "${process.execPath}" "${CLI}" ${arg}; echo $? >&3; } | true`], {
+        env: { PATH: process.env.PATH ?? '' },
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
+      });
+      assert.equal(String(r.output[3]).trim(), '0', `${arg}: ${r.stderr}`);
+      assert.equal(r.stderr, '', arg);
+    }
+  });
+
   it('a command loads its code when it runs: wfs sign-in, sending, loads undici (the check above can fail)', () => {
     // Port 9 on loopback refuses at once: the sign-in is sent, so undici (and Node's http under it) is loaded.
     const r = builtinsLoaded(['sign-in'], {

@@ -6,14 +6,10 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { makeTestCertificates, startHttpsApp, type TestCertificates } from '../unit/helpers/testCertificates';
 import { sendDelivery, signedBy } from './helpers/deliveries';
-import { CLI, withSandboxProcess, WfsProcess } from './helpers/wfsProcess';
-
-type Json = Record<string, any>;
+import { mcpOverStdio } from './helpers/mcpClient';
+import { withSandboxProcess, WfsProcess } from './helpers/wfsProcess';
 
 const FIXTURE = JSON.stringify({
   wfsFixture: 1,
@@ -132,17 +128,7 @@ describe('https targets of one-target flags: --forward-ca and --ca, as a process
   it('wfs mcp --forward-to a self-signed app: its replay names --forward-ca; with it, the receiver forwards and the replay reaches the app', async () => {
     const app = await startHttpsApp(certs.selfSigned, { host: 'localhost' });
     const connect = async (extra: string[]) => {
-      const client = new Client({ name: 'process-test', version: '1' });
-      await client.connect(
-        new StdioClientTransport({
-          command: process.execPath,
-          args: [CLI, 'mcp', '--forward-to', `${app.origin}/in`, ...extra],
-          env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '' },
-          stderr: 'pipe',
-        }),
-      );
-      const call = async (name: string, args: Json): Promise<Json> =>
-        ((await client.callTool({ name, arguments: args })) as CallToolResult).structuredContent as Json;
+      const { client, call } = await mcpOverStdio(['--forward-to', `${app.origin}/in`, ...extra]);
       return { client, call };
     };
     try {

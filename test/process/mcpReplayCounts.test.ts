@@ -5,12 +5,8 @@
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { CLI } from './helpers/wfsProcess';
-
-type Json = Record<string, any>;
+import { mcpOverStdio, type Json } from './helpers/mcpClient';
 
 /** Answers 500 while `broken` (its handler throws, the id is not remembered), then 200; an id it answered 2xx for is
  * answered {"ok":true,"duplicate":true} without running the handler. */
@@ -51,15 +47,7 @@ describe('wfs mcp: a replay the app answered 2xx counts as its acknowledgement (
   it('forward 500, replay 200, replay again: the note names the duplicate; a fresh id runs the handler', async () => {
     const app = new FlakyDedupingApp();
     const appUrl = await app.start();
-    const client = new Client({ name: 'process-test', version: '1' });
-    await client.connect(
-      new StdioClientTransport({
-        command: process.execPath,
-        args: [CLI, 'mcp', '--forward-to', appUrl],
-        env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '' },
-        stderr: 'pipe',
-      }),
-    );
+    const { client } = await mcpOverStdio(['--forward-to', appUrl]);
     const call = async (name: string, args: Json): Promise<Json> => {
       const r = (await client.callTool({ name, arguments: args })) as CallToolResult;
       assert.ok(!r.isError, JSON.stringify(r.content));

@@ -4,12 +4,7 @@
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { CLI } from './helpers/wfsProcess';
-
-type Json = Record<string, any>;
+import { mcpOverStdio, type Json } from './helpers/mcpClient';
 
 /** An app that dedupes on webhookId: a processed id is answered {"ok":true,"duplicate":true} and not handled again. */
 class DedupingApp {
@@ -47,17 +42,7 @@ describe('wfs mcp: replay, fix, replay against an app that dedupes (#79)', funct
   it('the same webhookId is said to be a likely duplicate; freshWebhookId reaches the fixed handler', async () => {
     const app = new DedupingApp();
     const appUrl = await app.start();
-    const client = new Client({ name: 'process-test', version: '1' });
-    await client.connect(
-      new StdioClientTransport({
-        command: process.execPath,
-        args: [CLI, 'mcp', '--forward-to', appUrl],
-        env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '' },
-        stderr: 'pipe',
-      }),
-    );
-    const call = async (name: string, args: Json): Promise<Json> =>
-      ((await client.callTool({ name, arguments: args })) as CallToolResult).structuredContent as Json;
+    const { client, call } = await mcpOverStdio(['--forward-to', appUrl]);
     try {
       const sent = await call('wfs_send_event', { to: 'receiver', topic: 'workflow/completed', data: { runId: 'r1' } });
       assert.equal(sent.answer.status, 200);

@@ -2,28 +2,14 @@
 // long, so an assistant waiting for `workflow/completed` is not held 20 s at each start. Real timers, a spawned
 // process, an MCP client over stdio.
 import assert from 'node:assert/strict';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { CLI, WfsProcess, type Line } from './helpers/wfsProcess';
-
-type Json = Record<string, any>;
+import { mcpOverStdio } from './helpers/mcpClient';
+import { WfsProcess, type Line } from './helpers/wfsProcess';
 
 describe('wfs mcp --workflow-duration', function () {
   this.timeout(60_000);
 
   it("its own sandbox's workflow completes after that duration: the wait for workflow/completed ends well before 20 s", async () => {
-    const client = new Client({ name: 'process-test', version: '1' });
-    await client.connect(
-      new StdioClientTransport({
-        command: process.execPath,
-        args: [CLI, 'mcp', '--workflow-duration', '500ms'],
-        env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '' },
-        stderr: 'pipe',
-      }),
-    );
-    const call = async (name: string, args: Json): Promise<Json> =>
-      ((await client.callTool({ name, arguments: args })) as CallToolResult).structuredContent as Json;
+    const { client, call } = await mcpOverStdio(['--workflow-duration', '500ms']);
     try {
       const since = new Date().toISOString();
       const started = await call('wfs_start_sandbox_workflow', { correlationId: 'mcp-duration-1' });

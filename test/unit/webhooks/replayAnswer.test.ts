@@ -2,28 +2,10 @@
 // it may be skipped as a duplicate), and the start of an app's answer as text, without the token it was sent.
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import type { DeliveryRecord } from '../../../src/core/webhooks/deliveryRecord';
 import { answerExcerpt, appAcknowledged } from '../../../src/core/webhooks/replayAnswer';
+import { forwardedRecord } from '../helpers/forwardedRecord';
 
-function record(webhookId: string | undefined, statuses: (number | undefined)[], legacy = false): DeliveryRecord {
-  const forwards = statuses.map((status) => ({ target: 'http://127.0.0.1:3000/webhooks', status, latencyMs: 3 }));
-  return {
-    id: `d-${webhookId}`,
-    receivedAt: '2026-11-28T10:00:00.000Z',
-    method: 'POST',
-    path: '/webhooks',
-    headers: {},
-    body: { size: 2, sha256: '', kept: 2, utf8: true },
-    checks: [],
-    verified: true,
-    status: 200,
-    durationMs: 1,
-    duplicate: false,
-    webhookId,
-    // An older history line holds one `forward`, not `forwards`.
-    ...(legacy ? { forward: forwards[0] } : { forwards: forwards.map((f) => ({ ...f, rules: [] })) }),
-  } as DeliveryRecord;
-}
+const record = forwardedRecord;
 
 describe('appAcknowledged', () => {
   it('true only when an app answered 2xx for a delivery of that webhookId', () => {

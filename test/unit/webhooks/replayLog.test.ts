@@ -6,30 +6,14 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import type { DeliveryRecord } from '../../../src/core/webhooks/deliveryRecord';
 import { DeliveryHistory } from '../../../src/core/webhooks/DeliveryHistory';
 import { appAcknowledged } from '../../../src/core/webhooks/replayAnswer';
 import { answerBytes, ReplayLog, type ReplayAnswer } from '../../../src/core/webhooks/replayLog';
+import { APP_URL, forwardedRecord } from '../helpers/forwardedRecord';
 
-const APP = 'http://127.0.0.1:3000/webhooks';
+const APP = APP_URL;
 
-function forwarded(webhookId: string, status: number): DeliveryRecord {
-  return {
-    id: `d-${webhookId}`,
-    receivedAt: '2026-11-28T10:00:00.000Z',
-    method: 'POST',
-    path: '/webhooks',
-    headers: {},
-    body: { size: 2, sha256: '', kept: 2, utf8: true },
-    checks: [],
-    verified: true,
-    status: 200,
-    durationMs: 1,
-    duplicate: false,
-    webhookId,
-    forwards: [{ target: APP, status, latencyMs: 3, rules: [] }],
-  };
-}
+const forwarded = (webhookId: string, status: number) => forwardedRecord(webhookId, [status]);
 
 const answer = (webhookId: string | undefined, status: number | undefined, extra: Partial<ReplayAnswer> = {}) => ({
   at: '2026-11-28T10:01:00.000Z',

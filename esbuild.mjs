@@ -66,9 +66,12 @@ function l10nBundleCurrent() {
   const bundle = 'l10n/bundle.l10n.json';
   try {
     const made = statSync(bundle).mtimeMs;
-    return [...filesUnder('src/extension', '.ts'), ...filesUnder('media/panel', '.js')].every(
-      (f) => statSync(f).mtimeMs < made,
-    );
+    return [
+      'esbuild.mjs',
+      ...filesUnder('src/extension', '.ts'),
+      ...filesUnder('src/core', '.ts'),
+      ...filesUnder('media/panel', '.js'),
+    ].every((f) => statSync(f).mtimeMs < made);
   } catch {
     return false;
   }
@@ -83,6 +86,16 @@ if (!(withTests && !production && l10nBundleCurrent())) {
   // l10n.t calls only where l10n comes from vscode or @vscode/l10n, so each script is read as if it did.
   for (const f of filesUnder('media/panel', '.js'))
     sources.push({ contents: `const l10n = require('@vscode/l10n');\n${readFileSync(f, 'utf8')}`, extension: '.js' });
+  // Core's words for people: each `said('…', v)` call (core/presentation/said.ts), read as the l10n.t call it stands
+  // for, so the extension's bundle holds what core says and the extension words it through vscode.l10n.
+  for (const f of filesUnder('src/core', '.ts')) {
+    const text = readFileSync(f, 'utf8');
+    if (/\bsaid\(\s*['"]/.test(text))
+      sources.push({
+        contents: `const l10n = require('@vscode/l10n');\n${text.replace(/\bsaid\((?=\s*['"])/g, 'l10n.t(')}`,
+        extension: '.ts',
+      });
+  }
   mkdirSync('l10n', { recursive: true });
   writeFileSync('l10n/bundle.l10n.json', JSON.stringify(await getL10nJson(sources), null, 2) + '\n');
 }

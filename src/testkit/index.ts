@@ -39,10 +39,11 @@ export type {
   TestReceiver,
   TestSandbox,
   TokenOptions,
+  VerificationCheck,
 } from './types';
 export type { JwksServer } from '../core/signing';
 export type { Clock, TimerHandle } from '../core/time';
-export type { SandboxFaultMark, VerificationCheck } from '../core/webhooks';
+export type { SandboxFaultMark } from '../core/webhooks';
 export { scenario } from './scenario';
 // The service's other objects (spec: Resources and their fields); their JSON Schemas ship in the package's schemas/
 // folder (`workflow-service-cli/schemas/workflow.schema.json`, …). Optional fields are omitted, never null.

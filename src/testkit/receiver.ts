@@ -117,7 +117,7 @@ function received(r: DeliveryRecord, event: WebhookEvent | undefined): ReceivedD
     ...(r.webhookId !== undefined ? { webhookId: r.webhookId } : {}),
     ...(r.subTopic !== undefined ? { subTopic: r.subTopic } : {}),
     ...(r.runId !== undefined ? { runId: r.runId } : {}),
-    checks: r.checks,
+    checks: r.checks.map(({ step, name, ok, detail }) => ({ step, name, ok, detail })),
     ...(refusal ? { refusal } : {}),
     ...(event !== undefined ? { event } : {}),
     ...(app ? { answer: appAnswer(app) } : {}),

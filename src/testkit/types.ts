@@ -4,8 +4,16 @@
 import type { WebhookEvent } from '../core/schemas';
 import type { JwksServer } from '../core/signing';
 import type { Clock } from '../core/time';
-import type { SandboxFaultMark, VerificationCheck } from '../core/webhooks';
+import type { SandboxFaultMark } from '../core/webhooks';
 import type { Workflow } from '../core/workflows';
+
+// One verification step as the receiver checked it: core's check without the words kept for the extension.
+export interface VerificationCheck {
+  step: number;
+  name: string;
+  ok: boolean;
+  detail: string;
+}
 
 /** A public key in JWK form, as published in a key set. */
 export interface Jwk {

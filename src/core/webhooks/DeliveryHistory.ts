@@ -23,6 +23,7 @@ import {
 import { keptBuffer, type KeptBytes } from './keptBytes';
 import { DEFAULT_REPLAY_LOG_BYTES, ReplayLog, type ReplayAnswer } from './replayLog';
 import { TypedEmitter } from '../events/TypedEmitter';
+import { saidLength } from '../presentation/said';
 
 export interface DeliveryQuery {
   topic?: string;
@@ -572,7 +573,8 @@ function replayedLines(answers: readonly ReplayAnswer[], maxBytes: number): Buff
 function estimateMetaBytes(r: DeliveryRecord): number {
   let n = 200 + r.path.length;
   for (const k in r.headers) n += k.length + r.headers[k]!.length + 8;
-  for (const c of r.checks) n += c.name.length + (c.detail?.length ?? 0) + 24;
+  for (const c of r.checks) n += c.name.length + (c.detail?.length ?? 0) + saidLength(c.said) + 24;
+  n += saidLength(r.noteSaid);
   if (r.jwt) n += 400;
   // Each app's answer: up to 4 KiB of body (base64 when binary) and its headers.
   for (const f of r.forwards ?? []) {

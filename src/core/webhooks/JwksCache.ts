@@ -9,6 +9,7 @@
 // A key set given in-process (a key folder's jwks.json) is held as given and never fetched.
 import { createPublicKey, type KeyObject } from 'node:crypto';
 import { httpRequest } from '../http/request';
+import { said, SaidError, saidOf, type Said, type SaidValue } from '../presentation/said';
 import type { Clock } from '../time/clock';
 
 export interface JwksCacheOptions {
@@ -28,9 +29,9 @@ export interface JwksCacheOptions {
 const DEFAULT_COOLDOWN_MS = 15_000;
 
 /** The key set says no: no usable key for this kid (a refusal, 403). */
-export class KeySetError extends Error {
-  constructor(message: string) {
-    super(message);
+export class KeySetError extends SaidError {
+  constructor(what: Said) {
+    super(what);
     this.name = 'KeySetError';
   }
 }
@@ -39,10 +40,10 @@ export class KeySetError extends Error {
  * arrived): nothing is decided, and the delivery may be asked for again after retryAfterMs. */
 export class KeySetUnavailable extends KeySetError {
   constructor(
-    message: string,
+    what: Said,
     readonly retryAfterMs: number,
   ) {
-    super(message);
+    super(what);
     this.name = 'KeySetUnavailable';
   }
 }
@@ -84,7 +85,7 @@ export class JwksCache {
   private lastAttemptAt = -Infinity;
   private readonly attempts: number[] = [];
   private inFlight?: Promise<void>;
-  private lastError?: string;
+  private lastError?: SaidValue;
   /** Key-set requests started so far, and which of them fetched the set in use. */
   private started = 0;
   private fetchedBy = 0;
@@ -114,22 +115,39 @@ export class JwksCache {
     const stale = this.isStale(now);
     const unknownKid = kid !== undefined && !this.kids.has(kid);
     if (!this.keys || stale || unknownKid) await this.refresh();
-    if (!this.keys) throw this.unavailable(`not fetched yet (${this.whyNotFetched()})`);
+    if (!this.keys) throw this.unavailable(said('not fetched yet ({0})', this.whyNotFetched()));
     if (kid !== undefined && !this.kids.has(kid)) {
       if (this.fetchedBy <= startedBefore && !this.options.keys)
         throw this.unavailable(
-          `the kid ${kidText(kid)} is not in the key set fetched ${Math.round((this.options.clock.now() - this.fetchedAt) / 1000)} s ago, and the set was not fetched again since the delivery arrived (${this.whyNotFetched()})`,
+          said(
+            'the kid {0} is not in the key set fetched {1} s ago, and the set was not fetched again since the delivery arrived ({2})',
+            kidText(kid),
+            Math.round((this.options.clock.now() - this.fetchedAt) / 1000),
+            this.whyNotFetched(),
+          ),
         );
       throw new KeySetError(
-        `no key with kid ${kidText(kid)}: the key set${this.options.keys ? '' : ', fetched after the delivery arrived,'} holds ${this.heldKids()}`,
+        this.options.keys
+          ? said('no key with kid {0}: the key set holds {1}', kidText(kid), this.heldKids())
+          : said(
+              'no key with kid {0}: the key set, fetched after the delivery arrived, holds {1}',
+              kidText(kid),
+              this.heldKids(),
+            ),
       );
     }
     const candidates = this.keys.filter((k) => (kid === undefined || k.kid === kid) && usableForRs256(k));
-    const why = this.lastError ? ` (last refresh failed: ${this.lastError})` : '';
-    if (candidates.length === 0) throw new KeySetError(`no RS256 key with kid ${kidText(kid)} in the key set${why}`);
+    if (candidates.length === 0)
+      throw new KeySetError(
+        this.lastError
+          ? said('no RS256 key with kid {0} in the key set (last refresh failed: {1})', kidText(kid), this.lastError)
+          : said('no RS256 key with kid {0} in the key set', kidText(kid)),
+      );
     if (candidates.length > 1)
       throw new KeySetError(
-        `${candidates.length} RS256 keys match ${kid === undefined ? 'a token without kid' : `kid ${kidText(kid)}`}: ambiguous`,
+        kid === undefined
+          ? said('{0} RS256 keys match a token without kid: ambiguous', candidates.length)
+          : said('{0} RS256 keys match kid {1}: ambiguous', candidates.length, kidText(kid)),
       );
     const jwk = candidates[0]!;
     let key = this.imported.get(jwk);
@@ -137,35 +155,46 @@ export class JwksCache {
       try {
         key = createPublicKey({ key: jwk as never, format: 'jwk' });
       } catch (err) {
-        throw new KeySetError(`the key ${kidText(kid)} cannot be used: ${(err as Error).message}`);
+        throw new KeySetError(said('the key {0} cannot be used: {1}', kidText(kid), (err as Error).message));
       }
       this.imported.set(jwk, key);
     }
     const bits = key.asymmetricKeyDetails?.modulusLength ?? 0;
     if (bits < MIN_RSA_BITS)
-      throw new KeySetError(`the key ${kidText(kid)} has ${bits} bits; RS256 needs at least ${MIN_RSA_BITS}`);
+      throw new KeySetError(
+        said('the key {0} has {1} bits; RS256 needs at least {2}', kidText(kid), bits, MIN_RSA_BITS),
+      );
     if (kid !== undefined) this.usable.set(kid, key);
     return key;
   }
 
-  private unavailable(what: string): KeySetUnavailable {
+  private unavailable(what: Said): KeySetUnavailable {
     const waitMs = Math.max(1000, this.waitMs(this.options.clock.now()));
     return new KeySetUnavailable(
-      `could not be consulted: ${what}; the next key-set request is possible in ${Math.ceil(waitMs / 1000)} s`,
+      said(
+        'could not be consulted: {0}; the next key-set request is possible in {1} s',
+        what,
+        Math.ceil(waitMs / 1000),
+      ),
       waitMs,
     );
   }
 
-  private whyNotFetched(): string {
-    if (this.lastError !== undefined) return `the last request failed: ${this.lastError}`;
-    return `key-set requests are limited to one every ${Math.round((this.options.cooldownMs ?? DEFAULT_COOLDOWN_MS) / 1000)} s and ${this.options.maxFetchesPerMinute ?? 5} a minute`;
+  private whyNotFetched(): Said {
+    if (this.lastError !== undefined) return said('the last request failed: {0}', this.lastError);
+    return said(
+      'key-set requests are limited to one every {0} s and {1} a minute',
+      Math.round((this.options.cooldownMs ?? DEFAULT_COOLDOWN_MS) / 1000),
+      this.options.maxFetchesPerMinute ?? 5,
+    );
   }
 
   /** The kids of the set, a few of them. */
-  private heldKids(): string {
+  private heldKids(): Said {
     const kids = [...this.kids];
-    if (kids.length === 0) return 'no kid';
-    return `${kids.length} kid${kids.length === 1 ? '' : 's'}: ${kids.slice(0, 4).map(kidText).join(', ')}${kids.length > 4 ? ', …' : ''}`;
+    if (kids.length === 0) return said('no kid');
+    const named = `${kids.slice(0, 4).map(kidText).join(', ')}${kids.length > 4 ? ', …' : ''}`;
+    return kids.length === 1 ? said('1 kid: {0}', named) : said('{0} kids: {1}', kids.length, named);
   }
 
   private isStale(now: number): boolean {
@@ -217,13 +246,13 @@ export class JwksCache {
         timeoutMs: this.options.timeoutMs ?? 5000,
         maxResponseBytes: 512 * 1024,
       });
-      if (res.status !== 200) throw new Error(`key set answered ${res.status}`);
+      if (res.status !== 200) throw new SaidError(said('key set answered {0}', res.status));
       const jwks = JSON.parse(res.body.toString('utf8')) as { keys?: unknown };
-      if (!jwks || !Array.isArray(jwks.keys)) throw new Error('key set has no "keys" array');
+      if (!jwks || !Array.isArray(jwks.keys)) throw new SaidError(said('key set has no "keys" array'));
       this.hold(jwks.keys, n);
     } catch (err) {
       // The last good key set stays in use.
-      this.lastError = (err as Error).message;
+      this.lastError = saidOf(err);
     }
   }
 }

@@ -21,6 +21,7 @@ import type { Forwarder } from './forwardFanOut';
 import { TrustedToken, type HeadersVerdict, type Verifier, type VerificationResult } from './Verifier';
 import { BodiesInFlight, keptPrefix, readCapped, readHashed, type BodyLost, type HashedBody } from './requestBody';
 import { answeredChecks } from './verificationSteps';
+import { english, said, saidOf, type Said } from '../presentation/said';
 import { claimsSignedHere } from './signedHereClaim';
 import { listenOn } from '../http/listenError';
 import { ConnectionBudget } from '../http/connectionBudget';
@@ -294,8 +295,12 @@ export class Receiver extends TypedEmitter<ReceiverEvents> {
     if (!d.whole) {
       // A true copy of a body still being received under its token: the service sends it again once the first is
       // done, when it is answered as a duplicate, or processed if the first failed.
-      record.note =
-        'answered 503: another body under the same token was still being received; this copy was hashed, not kept (the service sends it again)';
+      noted(
+        record,
+        said(
+          'answered 503: another body under the same token was still being received; this copy was hashed, not kept (the service sends it again)',
+        ),
+      );
       return this.answer(d, {
         status: 503,
         text: 'a copy of this delivery is still being received: send it again shortly\n',
@@ -361,7 +366,10 @@ export class Receiver extends TypedEmitter<ReceiverEvents> {
     if (host === undefined || host !== this.allowedHost) {
       if (isAllowedHost(host, this.answeredHosts)) this.allowedHost = host;
       else {
-        record.note = `Host ${JSON.stringify(host ?? '')} is not this receiver's: answered 421 without reading the body`;
+        noted(
+          record,
+          said("Host {0} is not this receiver's: answered 421 without reading the body", JSON.stringify(host ?? '')),
+        );
         return { status: 421, text: 'misdirected request: this receiver answers only its own addresses\n' };
       }
     }
@@ -395,7 +403,13 @@ export class Receiver extends TypedEmitter<ReceiverEvents> {
     // Nothing decided: a key set that could not be consulted may hold a key just rotated in. A 403 would lose a
     // genuine delivery (the service resends only on 5xx); a forged one gains nothing from a 503.
     if (result.retryAfterS !== undefined) {
-      record.note = `answered 503: the key set could not be consulted (step 3 says why), so nothing was decided; the service sends the delivery again (Retry-After ${result.retryAfterS} s)`;
+      noted(
+        record,
+        said(
+          'answered 503: the key set could not be consulted (step 3 says why), so nothing was decided; the service sends the delivery again (Retry-After {0} s)',
+          result.retryAfterS,
+        ),
+      );
       return this.answer(d, {
         status: 503,
         text: 'step 3 (signing key) cannot be checked right now: send it again shortly\n',
@@ -419,11 +433,22 @@ export class Receiver extends TypedEmitter<ReceiverEvents> {
       // Not read, so its size is what its header declared (none when chunked): the line says how large it was.
       const declared = Number(d.req.headers['content-length']);
       if (Number.isSafeInteger(declared) && declared > 0) d.record.body = { ...d.record.body, size: declared };
-      d.record.note = `body over the ${this.maxBody}-byte limit${declared > 0 ? ` (${declared} bytes declared)` : ''}; not kept`;
+      noted(
+        d.record,
+        declared > 0
+          ? said('body over the {0}-byte limit ({1} bytes declared); not kept', this.maxBody, declared)
+          : said('body over the {0}-byte limit; not kept', this.maxBody),
+      );
       return this.answer(d, { status: 413, text: 'body too large\n' });
     }
     if (why === 'busy') {
-      d.record.note = `answered 503: the bodies being received already hold the ${this.inFlight.limit}-byte limit; not kept (the service sends it again)`;
+      noted(
+        d.record,
+        said(
+          'answered 503: the bodies being received already hold the {0}-byte limit; not kept (the service sends it again)',
+          this.inFlight.limit,
+        ),
+      );
       return this.answer(d, {
         status: 503,
         text: 'busy receiving other deliveries: send it again shortly\n',
@@ -454,7 +479,10 @@ export class Receiver extends TypedEmitter<ReceiverEvents> {
       (err: Error) =>
         this.guarded(d, () => {
           record.status = 503;
-          record.note = `answered 503 instead: the delivery could not be written to the history (${err.message})`;
+          noted(
+            record,
+            said('answered 503 instead: the delivery could not be written to the history ({0})', saidOf(err)),
+          );
           const text = 'not stored\n';
           if (record.verified) record.checks = answeredChecks(record.checks, 503, text);
           this.send(d, { status: 503, text });
@@ -483,7 +511,7 @@ export class Receiver extends TypedEmitter<ReceiverEvents> {
   /** A fault of ours while handling a request: answered 500 (the service sends it again) and reported. */
   private failed(d: Delivery, err: unknown): void {
     const { res, record } = d;
-    record.note = `not handled: ${(err as Error)?.message ?? String(err)}`;
+    noted(record, said('not handled: {0}', saidOf(err)));
     this.letGo(d);
     if (!res.headersSent) writeAnswer(res, { status: 500, text: 'internal error\n' });
     this.emit('failure', record, err);
@@ -559,3 +587,9 @@ function writeAnswer(res: ServerResponse, { status, text, retryAfterS }: Answer)
 
 /** The topic of the public-address self-test's signed delivery (see core/tunnel/publicAddressTest.ts). */
 export const SELF_TEST_TOPIC = 'wfs/self-test';
+
+/** A record's note, in English and as said. */
+function noted(record: DeliveryRecord, what: Said): void {
+  record.note = english(what);
+  record.noteSaid = what;
+}

@@ -2,10 +2,12 @@
 // each recorded with its result so the UI can show exactly which passed and why one failed. JSON is parsed only
 // after every step passes.
 import type { JWTPayload, ProtectedHeaderParameters } from 'jose';
+import { said, saidOf } from '../presentation/said';
 import type { Clock } from '../time/clock';
 import { JwksCache } from './JwksCache';
 import {
   bearerToken,
+  check,
   claimsHold,
   decodeSegment,
   decodeToken,
@@ -16,7 +18,7 @@ import {
   signatureHolds,
   signingKeys,
   StepFailed,
-  STEP_NAMES,
+  STEP_SAID,
   TOLERANCE_S,
   trustedEntries,
   type DecodedToken,
@@ -185,7 +187,7 @@ export class Verifier {
       // any key set is asked, rather than matched to whichever key a set holds alone.
       if (kid === undefined)
         return refused(
-          new StepFailed(3, 'the token names no kid, and the signing key is looked up by kid', entries[0]),
+          new StepFailed(3, said('the token names no kid, and the signing key is looked up by kid'), entries[0]),
           decoded,
         );
       const keys = signingKeys(entries, kid, this.keySetOf);
@@ -209,7 +211,7 @@ export class Verifier {
     // accept anyway (another body under that token is still being received) leaves it for the one it holds.
     if (spend && token.signedHere !== undefined && !this.forgetOnce(token.signedHere))
       return refused(
-        new StepFailed(2, 'a token signed here for one delivery, already spent by an earlier one', issuer, kid),
+        new StepFailed(2, said('a token signed here for one delivery, already spent by an earlier one'), issuer, kid),
         decoded,
       );
     return { ok: true, checks: this.passedChecks(issuer, kid), header: decoded.header, claims: decoded.claims };
@@ -249,10 +251,10 @@ export class Verifier {
         if (!(others instanceof StepFailed)) return this.keysHold(decoded, kid, others, signedHere);
         if (others.retryAfterS === undefined) return refused(failed, decoded);
         const tried = keys
-          .map((k) => `${k.entry.jwksUrl}: holds the kid's key, but the signature does not verify with it`)
-          .join('; ');
+          .map((k) => said("{0}: holds the kid's key, but the signature does not verify with it", k.entry.jwksUrl))
+          .reduce((all, t) => said('{0}; {1}', all, t));
         return refused(
-          new StepFailed(3, `${tried}; ${others.detail}`, others.issuer, kid, others.retryAfterS),
+          new StepFailed(3, said('{0}; {1}', tried, others.said), others.issuer, kid, others.retryAfterS),
           decoded,
         );
       });
@@ -349,11 +351,16 @@ function refused(
 ): VerificationResult {
   const checks = refusedChecks(f);
   if (f.retryAfterS !== undefined) {
-    const last = checks[checks.length - 1]!;
-    checks[checks.length - 1] = {
-      ...last,
-      detail: `not decided: answered 503 with Retry-After ${f.retryAfterS} s, because step ${f.step} (${STEP_NAMES[f.step - 1]}) could not consult the key set; the service sends the delivery again`,
-    };
+    checks[checks.length - 1] = check(
+      7,
+      false,
+      said(
+        'not decided: answered 503 with Retry-After {0} s, because step {1} ({2}) could not consult the key set; the service sends the delivery again',
+        f.retryAfterS,
+        f.step,
+        STEP_SAID[f.step - 1]!,
+      ),
+    );
   }
   return { ok: false, checks, header: seen?.header, claims: seen?.claims, retryAfterS: f.retryAfterS };
 }
@@ -362,6 +369,6 @@ function refused(
 function threw(err: unknown): VerificationResult {
   return {
     ok: false,
-    checks: [{ step: 7, name: 'decision', ok: false, detail: `refused with 403: ${(err as Error).message}` }],
+    checks: [check(7, false, said('refused with 403: {0}', saidOf(err)))],
   };
 }

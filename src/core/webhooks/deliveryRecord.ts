@@ -4,6 +4,7 @@
 import type { IncomingMessage } from 'node:http';
 import { createHash, randomBytes } from 'node:crypto';
 import type { JWTPayload, ProtectedHeaderParameters } from 'jose';
+import type { Said } from '../presentation/said';
 import { dedupeKey, tokenDedupeKey } from './DedupeSet';
 import { claimsSignedHere } from './signedHereClaim';
 import type { VerificationCheck } from './Verifier';
@@ -57,6 +58,8 @@ export interface DeliveryRecord {
   forwards?: ForwardAnswerRecord[];
   /** Something the receiver could not do with this delivery, e.g. parse a body nested too deeply. */
   note?: string;
+  /** The note, for a face that words it in the user's language (absent in older records). */
+  noteSaid?: Said;
   /** The delivery this one was made from by Edit and Resend (its id), as its X-Wfs-Derived-From header said: a
    * verified delivery's only, and a link for the user, never a decision (the header is outside the signature). */
   derivedFrom?: string;

@@ -2,6 +2,7 @@
 export { type DeliveryHistory, type DeliveryHistoryOptions, type DeliveryQuery } from './DeliveryHistory';
 export { DEFAULT_MAX_BODY } from './Receiver';
 export { type TrustedIssuer, type VerificationCheck } from './Verifier';
+export { checkWorded } from './verificationSteps';
 export { type DeliveryRecord, forwardsOf } from './deliveryRecord';
 export { eraseHistoryFile } from './eraseHistory';
 export { forwardFailed } from './forwardAnswer';

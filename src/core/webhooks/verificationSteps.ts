@@ -3,6 +3,17 @@
 // (step 7) is the receiver's: it records what it answered (see answeredChecks).
 import { verify as cryptoVerify, type KeyObject } from 'node:crypto';
 import type { JWTPayload, ProtectedHeaderParameters } from 'jose';
+import {
+  english,
+  englishWording,
+  isSaid,
+  said,
+  saidOf,
+  worded,
+  type Said,
+  type SaidValue,
+  type Wording,
+} from '../presentation/said';
 import { KeySetUnavailable, type JwksCache } from './JwksCache';
 
 export interface TrustedIssuer {
@@ -15,18 +26,24 @@ export interface VerificationCheck {
   step: number;
   name: string;
   ok: boolean;
+  /** What the step found, in English (the CLI's, the MCP tools', the JSON's). */
   detail: string;
+  /** The same, for a face that words it in the user's language; absent in records written before it was kept. */
+  said?: Said;
 }
 
-export const STEP_NAMES = [
-  'bearer token',
-  'trusted issuer',
-  'signing key',
-  'signature (RS256)',
-  'claims (iss, aud, exp)',
-  'body hash',
-  'decision',
+/** The seven steps' names, for a face that words them in the user's language. */
+export const STEP_SAID = [
+  said('bearer token'),
+  said('trusted issuer'),
+  said('signing key'),
+  said('signature (RS256)'),
+  said('claims (iss, aud, exp)'),
+  said('body hash'),
+  said('decision'),
 ] as const;
+
+export const STEP_NAMES = STEP_SAID.map(english);
 
 export const TOLERANCE_S = 60;
 
@@ -34,13 +51,18 @@ export const TOLERANCE_S = 60;
 export class StepFailed {
   constructor(
     readonly step: number,
-    readonly detail: string,
+    readonly said: Said,
     readonly issuer?: TrustedIssuer,
     readonly kid?: string,
     /** Set when nothing was decided (step 3 could not consult a key set): the delivery is answered 503 with this
      * Retry-After, so the service sends it again, rather than refused. */
     readonly retryAfterS?: number,
   ) {}
+
+  /** What failed, in English. */
+  get detail(): string {
+    return english(this.said);
+  }
 }
 
 export interface DecodedToken {
@@ -67,7 +89,7 @@ const SCHEME = 'Bearer ';
 /** 1. The bearer token of the Authorization header: the scheme, then three segments joined by dots. Their characters
  * are checked by step 2 as it decodes each (only canonical base64url passes), so the token is read once. */
 export function bearerToken(authorization: string | undefined): string | StepFailed {
-  if (!authorization) return new StepFailed(1, 'no Authorization header');
+  if (!authorization) return new StepFailed(1, said('no Authorization header'));
   const dot1 = authorization.indexOf('.', SCHEME.length);
   const dot2 = dot1 < 0 ? -1 : authorization.indexOf('.', dot1 + 1);
   if (
@@ -79,7 +101,10 @@ export function bearerToken(authorization: string | undefined): string | StepFai
     return new StepFailed(
       1,
       // The sender chose the scheme: quoted, so a reader (a person, a model) sees where their text starts and ends.
-      `Authorization is not of the form "Bearer <JWT>" (scheme: ${JSON.stringify(authorization.split(' ')[0].slice(0, 20))})`,
+      said(
+        'Authorization is not of the form "Bearer <JWT>" (scheme: {0})',
+        JSON.stringify(authorization.split(' ')[0].slice(0, 20)),
+      ),
     );
   return authorization.slice(SCHEME.length);
 }
@@ -104,7 +129,7 @@ export function decodeToken(
       signatureBytes: canonicalBase64url(signature, 'signature'),
     };
   } catch (err) {
-    return new StepFailed(2, `the token cannot be decoded: ${(err as Error).message}`);
+    return new StepFailed(2, said('the token cannot be decoded: {0}', saidOf(err)));
   }
 }
 
@@ -116,7 +141,8 @@ export function trustedEntries(
   const iss = claims.iss;
   const entries = typeof iss === 'string' ? byIssuer.get(iss) : undefined;
   return (
-    entries ?? new StepFailed(2, `issuer ${JSON.stringify(iss ?? null)} is not trusted; no key-set request was made`)
+    entries ??
+    new StepFailed(2, said('issuer {0} is not trusted; no key-set request was made', JSON.stringify(iss ?? null)))
   );
 }
 
@@ -174,19 +200,19 @@ export async function fetchKeys(
     ),
   );
   const candidates: KeyCandidates = [];
-  const misses: string[] = [];
+  const misses: Said[] = [];
   let retryAfterMs: number | undefined;
   for (const a of answers) {
     if ('key' in a) candidates.push(a);
     else {
-      misses.push(`${a.entry.jwksUrl}: ${a.err.message}`);
+      misses.push(said('{0}: {1}', a.entry.jwksUrl, saidOf(a.err)));
       if (a.err instanceof KeySetUnavailable) retryAfterMs = Math.max(retryAfterMs ?? 0, a.err.retryAfterMs);
     }
   }
   if (candidates.length > 0) return candidates;
   return new StepFailed(
     3,
-    misses.join('; '),
+    misses.reduce((all, m) => said('{0}; {1}', all, m)),
     entries[0],
     kid,
     retryAfterMs === undefined ? undefined : Math.ceil(retryAfterMs / 1000),
@@ -205,24 +231,24 @@ export function signatureHolds(
   let trusted = candidates[0]!.entry;
   const { header, claims } = token;
   if (header.alg !== 'RS256')
-    return new StepFailed(4, `alg ${JSON.stringify(header.alg)} refused: only RS256 is accepted`, trusted, kid);
+    return new StepFailed(4, said('alg {0} refused: only RS256 is accepted', JSON.stringify(header.alg)), trusted, kid);
   if (header.crit !== undefined)
     return new StepFailed(
       4,
-      `critical header parameters ${JSON.stringify(header.crit)} are not supported`,
+      said('critical header parameters {0} are not supported', JSON.stringify(header.crit)),
       trusted,
       kid,
     );
   const signature = token.signatureBytes;
   if (signature.length === 0)
-    return new StepFailed(4, 'signature does not verify: the signature is empty', trusted, kid);
+    return new StepFailed(4, said('signature does not verify: the signature is empty'), trusted, kid);
   const input = Buffer.from(token.signingInput, 'latin1');
   try {
     // One key set holds the kid (every receiver but one trusting two sandboxes): nothing to choose between.
     if (candidates.length === 1)
       return cryptoVerify('RSA-SHA256', input, candidates[0]!.key, signature)
         ? trusted
-        : new StepFailed(4, 'signature does not verify: signature verification failed', trusted, kid);
+        : new StepFailed(4, said('signature does not verify: signature verification failed'), trusted, kid);
     for (let i = 0; i < candidates.length; i++) {
       const c = candidates[i]!;
       // Two entries may share one key (one key set named twice): it is checked once.
@@ -234,11 +260,17 @@ export function signatureHolds(
       return trusted;
     }
   } catch (err) {
-    return new StepFailed(4, `signature does not verify: ${(err as Error).message}`, trusted, kid);
+    return new StepFailed(4, said('signature does not verify: {0}', (err as Error).message), trusted, kid);
   }
   return new StepFailed(
     4,
-    `signature does not verify: signature verification failed${candidates.length > 1 ? ` with the key "${kid}" of any of ${candidates.length} key sets` : ''}`,
+    candidates.length > 1
+      ? said(
+          'signature does not verify: signature verification failed with the key "{0}" of any of {1} key sets',
+          String(kid),
+          candidates.length,
+        )
+      : said('signature does not verify: signature verification failed'),
     trusted,
     kid,
   );
@@ -259,20 +291,31 @@ export function claimsHold(
   if (!(aud === trusted.audience || (Array.isArray(aud) && aud.includes(trusted.audience))))
     return new StepFailed(
       5,
-      `audience ${JSON.stringify(aud ?? null)} is not the one registered for ${trusted.issuer} with the key set ${trusted.jwksUrl} (${trusted.audience})`,
+      said(
+        'audience {0} is not the one registered for {1} with the key set {2} ({3})',
+        JSON.stringify(aud ?? null),
+        trusted.issuer,
+        trusted.jwksUrl,
+        trusted.audience,
+      ),
       trusted,
       kid,
     );
   const exp = claims.exp;
-  if (exp === undefined) return new StepFailed(5, 'exp is missing; it is required', trusted, kid);
+  if (exp === undefined) return new StepFailed(5, said('exp is missing; it is required'), trusted, kid);
   if (typeof exp !== 'number' || !Number.isFinite(exp))
-    return new StepFailed(5, `exp is not a number (${JSON.stringify(exp)})`, trusted, kid);
+    return new StepFailed(5, said('{0} is not a number ({1})', 'exp', JSON.stringify(exp)), trusted, kid);
   // Every genuine delivery failing here by about the same amount is this machine's clock, not the sender: the
   // detail says which time it went by.
   if (nowS > exp + TOLERANCE_S)
     return new StepFailed(
       5,
-      `expired ${nowS - exp} s ago by this machine's clock (${clockText(nowS)}; tolerance ${TOLERANCE_S} s): a replayed or held-up delivery, or a clock that is off`,
+      said(
+        "expired {0} s ago by this machine's clock ({1}; tolerance {2} s): a replayed or held-up delivery, or a clock that is off",
+        nowS - exp,
+        clockText(nowS),
+        TOLERANCE_S,
+      ),
       trusted,
       kid,
     );
@@ -280,12 +323,17 @@ export function claimsHold(
   for (const name of ['nbf', 'iat'] as const) {
     const v = claims[name];
     if (v !== undefined && (typeof v !== 'number' || !Number.isFinite(v)))
-      return new StepFailed(5, `${name} is not a number (${JSON.stringify(v)})`, trusted, kid);
+      return new StepFailed(5, said('{0} is not a number ({1})', name, JSON.stringify(v)), trusted, kid);
   }
   if (typeof nbf === 'number' && nowS < nbf - TOLERANCE_S)
     return new StepFailed(
       5,
-      `not valid before ${nbf}, ${nbf - nowS} s from now by this machine's clock (${clockText(nowS)}): a clock that is off, here or at the sender`,
+      said(
+        "not valid before {0}, {1} s from now by this machine's clock ({2}): a clock that is off, here or at the sender",
+        nbf,
+        nbf - nowS,
+        clockText(nowS),
+      ),
       trusted,
       kid,
     );
@@ -306,14 +354,14 @@ export function digestHolds(
   if (differs < 0)
     return new StepFailed(
       6,
-      `body_sha256 is ${claimed === undefined ? 'missing' : 'not 64 lower-case hex digits'}`,
+      claimed === undefined ? said('body_sha256 is missing') : said('body_sha256 is not 64 lower-case hex digits'),
       trusted,
       kid,
     );
   if (differs === 0) return sha256;
   return new StepFailed(
     6,
-    `body_sha256 does not match the ${size} bytes received (got ${sha256.slice(0, 12)}…)`,
+    said('body_sha256 does not match the {0} bytes received (got {1}…)', size, sha256.slice(0, 12)),
     trusted,
     kid,
   );
@@ -341,45 +389,46 @@ export function passedCheck(
   issuer: TrustedIssuer | undefined,
   kid: string | undefined,
 ): VerificationCheck {
-  let detail: string;
+  let what: Said;
   switch (step) {
     case 1:
-      detail = 'Bearer token present';
+      what = said('Bearer token present');
       break;
     case 2:
-      detail = `issuer ${issuer?.issuer} is trusted`;
+      what = said('issuer {0} is trusted', String(issuer?.issuer));
       break;
     case 3:
-      detail = `key ${kid ?? '(no kid)'} found in ${issuer?.jwksUrl}`;
+      what =
+        kid === undefined
+          ? said('key (no kid) found in {0}', String(issuer?.jwksUrl))
+          : said('key {0} found in {1}', kid, String(issuer?.jwksUrl));
       break;
     case 4:
-      detail = 'RS256 signature verifies';
+      what = said('RS256 signature verifies');
       break;
     case 5:
-      detail = `iss and aud match; exp not passed (tolerance ${TOLERANCE_S} s)`;
+      what = said('iss and aud match; exp not passed (tolerance {0} s)', TOLERANCE_S);
       break;
     case 6:
-      detail = 'SHA-256 of the raw body matches body_sha256';
+      what = said('SHA-256 of the raw body matches body_sha256');
       break;
     default:
-      detail = VERIFIED_DETAIL;
+      what = said('verified: answered {0}', 200);
   }
-  return Object.freeze({ step, name: STEP_NAMES[step - 1], ok: true, detail });
+  return Object.freeze(check(step, true, what));
 }
 
-const VERIFIED_DETAIL = 'verified: answered 200';
+/** A check with its words in English and as said. */
+export function check(step: number, ok: boolean, what: Said): VerificationCheck {
+  return { step, name: STEP_NAMES[step - 1]!, ok, detail: english(what), said: what };
+}
 
 /** The checks of a refusal: the steps before the failed one passed, then the failure, then the decision. */
 export function refusedChecks(f: StepFailed): VerificationCheck[] {
   const checks: VerificationCheck[] = [];
   for (let step = 1; step < f.step; step++) checks.push(passedCheck(step, f.issuer, f.kid));
-  checks.push({ step: f.step, name: STEP_NAMES[f.step - 1], ok: false, detail: f.detail });
-  checks.push({
-    step: 7,
-    name: STEP_NAMES[6],
-    ok: false,
-    detail: `refused with 403: step ${f.step} (${STEP_NAMES[f.step - 1]}) failed`,
-  });
+  checks.push(check(f.step, false, f.said));
+  checks.push(check(7, false, said('refused with 403: step {0} ({1}) failed', f.step, STEP_SAID[f.step - 1]!)));
   return checks;
 }
 
@@ -388,11 +437,16 @@ export function refusedChecks(f: StepFailed): VerificationCheck[] {
 export function answeredChecks(
   checks: readonly VerificationCheck[],
   status: number,
-  text: string,
+  text: SaidValue,
 ): VerificationCheck[] {
+  const shown = typeof text === 'string' ? text.trim() : text;
   return checks.map((c) =>
     c.step === 7 && c.ok
-      ? { ...c, detail: `verified: answered ${status}${text.trim() ? ` (${text.trim()})` : ''}` }
+      ? check(
+          7,
+          true,
+          shown ? said('verified: answered {0} ({1})', status, shown) : said('verified: answered {0}', status),
+        )
       : c,
   );
 }
@@ -439,3 +493,13 @@ const BASE64URL_VALUES = (() => {
   for (let i = 0; i < alphabet.length; i++) values[alphabet.charCodeAt(i)] = i;
   return values;
 })();
+
+/** A check's name and what it found, in a face's words: a record written before checks kept their Said (or one
+ * read from a file that is not ours) shows its English detail. */
+export function checkWorded(c: VerificationCheck, wording: Wording = englishWording): { name: string; detail: string } {
+  const step = STEP_SAID[c.step - 1];
+  return {
+    name: step ? worded(step, wording) : c.name,
+    detail: isSaid(c.said) ? worded(c.said, wording) : c.detail,
+  };
+}

@@ -177,16 +177,22 @@ export class AuditPanel implements vscode.Disposable {
   private report(target: string, summary: AuditSummary): void {
     this.last = summary;
     this.lastAdvice = summary.trustMismatch ? this.trustAdvice(summary) : undefined;
-    if (summary.trustMismatch) this.s.output.warn(`Receiver audit of ${target}: ${this.lastAdvice}`);
+    if (summary.trustMismatch)
+      this.s.output.warn(vscode.l10n.t('Receiver audit of {0}: {1}', target, this.lastAdvice ?? ''));
+    const failedIds = summary.results
+      .filter((r) => !r.passed)
+      .map((r) => r.id)
+      .join(', ');
     this.s.output.info(
-      `Receiver audit of ${target}: ${summary.passed}/${summary.total} passed${
-        summary.failed
-          ? `; failed: ${summary.results
-              .filter((r) => !r.passed)
-              .map((r) => r.id)
-              .join(', ')}`
-          : ''
-      }`,
+      summary.failed
+        ? vscode.l10n.t(
+            'Receiver audit of {0}: {1}/{2} passed; failed: {3}',
+            target,
+            summary.passed,
+            summary.total,
+            failedIds,
+          )
+        : vscode.l10n.t('Receiver audit of {0}: {1}/{2} passed', target, summary.passed, summary.total),
     );
     this.post({ type: 'summary', summary, advice: this.lastAdvice });
   }
@@ -224,7 +230,7 @@ export class AuditPanel implements vscode.Disposable {
     this.ready = new Promise((r) => (resolveReady = r));
     panel.webview.onDidReceiveMessage((raw: unknown) => {
       const m = parseAuditRequest(raw);
-      if ('invalid' in m) return this.s.output.warn(`Receiver audit panel: ignored ${m.invalid}`);
+      if ('invalid' in m) return this.s.output.warn(vscode.l10n.t('Receiver audit panel: ignored {0}', m.invalid));
       switch (m.type) {
         case 'ready':
           resolveReady();

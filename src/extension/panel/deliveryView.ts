@@ -2,10 +2,10 @@
 // curl and export. Pure (no vscode at run time): unit-tested in plain Node; the webview only renders these as text.
 // Its words take vscode.l10n as a parameter (English by default; words.ts).
 import type { l10n } from 'vscode';
-import { faultMarkText, forwardFailed, forwardsOf, type DeliveryRecord } from '../../core/webhooks';
-import { bashCurlCommand, type ShellRequest } from '../../core/presentation';
+import { checkWorded, faultMarkText, forwardFailed, forwardsOf, type DeliveryRecord } from '../../core/webhooks';
+import { bashCurlCommand, isSaid, worded, type ShellRequest } from '../../core/presentation';
 import { compileTopicPattern, topicPatternProblem } from '../../core/patterns';
-import { english } from './words';
+import { english, wordingOf } from './words';
 
 /** vscode.l10n, or English (words.ts). */
 type Words = Pick<typeof l10n, 't'>;
@@ -283,7 +283,7 @@ function jwtView(r: DeliveryRecord): JwtView | undefined {
  * @param l10n vscode.l10n in the extension: the notes' words.
  */
 export function deliveryDetail(r: DeliveryRecord, raw: Buffer, l10n: Words = english): DeliveryDetail {
-  const notes = [r.note];
+  const notes = [isSaid(r.noteSaid) ? worded(r.noteSaid, wordingOf(l10n)) : r.note];
   if (r.body.kept < r.body.size)
     notes.push(
       l10n.t('only the first {0} of {1} bytes were kept (a refused request keeps a prefix)', r.body.kept, r.body.size),
@@ -307,7 +307,7 @@ export function deliveryDetail(r: DeliveryRecord, raw: Buffer, l10n: Words = eng
     hex: r.body.utf8 ? undefined : hexDump(raw),
     prettyJson,
     jwt: jwtView(r),
-    checks: r.checks.map((c) => ({ ...c })),
+    checks: r.checks.map((c) => ({ step: c.step, ok: c.ok, ...checkWorded(c, wordingOf(l10n)) })),
     response: { status: r.status, durationMs: r.durationMs },
     forward: forwardsOf(r).length > 0 ? firstForward(r) : undefined,
     forwards: forwardsOf(r).map((f) => forwardView(f, l10n)),

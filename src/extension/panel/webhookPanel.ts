@@ -32,6 +32,7 @@ import type { Services } from '../services';
 import { historyStorageNote } from './historyStorage';
 import { writeExport } from './exportFile';
 import { COMMANDS } from '../commandIds';
+import { errorInUserWords } from '../coreWords';
 import { recordedBody, replayDelivery, type ReplayResult } from './panelReplay';
 
 const WEBHOOK_PANEL_VIEW_TYPE = 'wfs.webhookPanel';
@@ -119,9 +120,9 @@ export class WebhookPanel extends Disposable {
     this.panelDisposables = [
       panel.webview.onDidReceiveMessage((raw: unknown) => {
         const m = parsePanelRequest(raw);
-        if ('invalid' in m) return this.s.output.warn(`Webhook panel: ignored ${m.invalid}`);
+        if ('invalid' in m) return this.s.output.warn(vscode.l10n.t('Webhook panel: ignored {0}', m.invalid));
         this.onMessage(m).catch((err: Error) =>
-          this.s.output.warn(`Webhook panel: "${m.type}" failed: ${err.message}`),
+          this.s.output.warn(vscode.l10n.t('Webhook panel: "{0}" failed: {1}', m.type, errorInUserWords(err))),
         );
       }),
       panel.onDidDispose(() => {

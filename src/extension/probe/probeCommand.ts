@@ -74,7 +74,7 @@ class ProbePanel implements vscode.Disposable {
         () => this.probe(env, sign, webhook),
       );
       this.last = report;
-      this.s.output.info(`Contract check of ${name}: ${summaryLine(report)}`);
+      this.s.output.info(vscode.l10n.t('Contract check of {0}: {1}', name, summaryLine(report)));
       this.show(name, report);
       return report;
     } catch (err) {

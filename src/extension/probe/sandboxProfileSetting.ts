@@ -13,7 +13,7 @@ export async function sandboxProfile(output: ExtensionLog): Promise<SandboxProfi
   const path = setting('sandboxProfile');
   if (!path) return undefined;
   if (!vscode.workspace.isTrusted) {
-    output.warn(`wfs.sandbox.profile is ignored in Restricted Mode: the sandbox starts as itself.`);
+    output.warn(vscode.l10n.t('wfs.sandbox.profile is ignored in Restricted Mode: the sandbox starts as itself.'));
     return undefined;
   }
   const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
@@ -23,8 +23,13 @@ export async function sandboxProfile(output: ExtensionLog): Promise<SandboxProfi
       : vscode.Uri.joinPath(folder, path);
   try {
     const loaded = loadSandboxProfile(new TextDecoder().decode(await readBoundedFile(uri, MAX_PROFILE_BYTES)));
-    output.info(`Sandbox profile ${uri.fsPath}: imitating ${loaded.imitated.join('; ') || 'nothing'}`);
-    for (const why of loaded.ignored) output.warn(`Sandbox profile ${uri.fsPath}: not imitated: ${why}`);
+    output.info(
+      loaded.imitated.length
+        ? vscode.l10n.t('Sandbox profile {0}: imitating {1}', uri.fsPath, loaded.imitated.join('; '))
+        : vscode.l10n.t('Sandbox profile {0}: imitating nothing', uri.fsPath),
+    );
+    for (const why of loaded.ignored)
+      output.warn(vscode.l10n.t('Sandbox profile {0}: not imitated: {1}', uri.fsPath, why));
     return loaded.profile;
   } catch (err) {
     const text = `The sandbox profile ${uri.fsPath} (wfs.sandbox.profile) was not used: ${(err as Error).message}. The sandbox starts as itself.`;

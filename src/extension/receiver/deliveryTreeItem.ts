@@ -1,8 +1,9 @@
 // One delivery as a tree row, the same in the explorer (a workflow's deliveries) and the receiver view.
 import * as vscode from 'vscode';
-import { forwardFailed, forwardsOf, type DeliveryRecord } from '../../core/webhooks';
+import { checkWorded, forwardFailed, forwardsOf, type DeliveryRecord } from '../../core/webhooks';
 import { terminalSafe } from '../../core/presentation';
 import { COMMANDS } from '../commandIds';
+import { userWording } from '../coreWords';
 
 /** @param id the row's id, unique within its tree. */
 export function deliveryTreeItem(r: DeliveryRecord, id: string): vscode.TreeItem {
@@ -43,12 +44,13 @@ export function deliveryTreeItem(r: DeliveryRecord, id: string): vscode.TreeItem
           : 'list.warningForeground',
     ),
   );
+  const failedWords = failed && checkWorded(failed, userWording);
   const refusal = failed
     ? vscode.l10n.t(
         ' Refused at step {0} ({1}): {2}.',
         failed.step,
-        checkName(failed.step, failed.name),
-        terminalSafe(failed.detail),
+        failedWords!.name,
+        terminalSafe(failedWords!.detail),
       )
     : '';
   const forwardText = forwardsFailed
@@ -89,7 +91,7 @@ function accessibleLabel(
   const verdict = r.verified
     ? vscode.l10n.t('verified')
     : failed
-      ? vscode.l10n.t('refused at step {0}: {1}', failed.step, checkName(failed.step, failed.name))
+      ? vscode.l10n.t('refused at step {0}: {1}', failed.step, checkWorded(failed, userWording).name)
       : vscode.l10n.t('refused');
   return vscode.l10n.t(
     'Webhook {0}, {1}, answered {2}{3}{4}',
@@ -99,26 +101,4 @@ function accessibleLabel(
     r.duplicate ? vscode.l10n.t(', duplicate') : '',
     forwardsFailed > 0 ? vscode.l10n.t(', forward failed ({0})', forwardsFailed) : '',
   );
-}
-
-/** The verification step's name (core's STEP_NAMES, English for the CLI) in the display language. */
-function checkName(step: number, name: string): string {
-  switch (step) {
-    case 1:
-      return vscode.l10n.t('bearer token');
-    case 2:
-      return vscode.l10n.t('trusted issuer');
-    case 3:
-      return vscode.l10n.t('signing key');
-    case 4:
-      return vscode.l10n.t('signature (RS256)');
-    case 5:
-      return vscode.l10n.t('claims (iss, aud, exp)');
-    case 6:
-      return vscode.l10n.t('body hash');
-    case 7:
-      return vscode.l10n.t('decision');
-    default:
-      return terminalSafe(name);
-  }
 }

@@ -27,9 +27,11 @@ export class PublicAddressSelfTest {
   constructor(private readonly deps: SelfTestDeps) {
     // Also the session's own runs after a reconnection.
     deps.session.on('self-test', (result) => {
-      deps.output[result.ok ? 'info' : 'warn'](
-        `Public address test: ${result.ok ? 'ok' : `failed at ${result.failedHop}`}: ${result.detail}`,
-      );
+      if (result.ok) deps.output.info(vscode.l10n.t('Public address test: ok: {0}', result.detail));
+      else
+        deps.output.warn(
+          vscode.l10n.t('Public address test: failed at {0}: {1}', String(result.failedHop), result.detail),
+        );
       if (deps.session.running) this.last = result;
     });
   }

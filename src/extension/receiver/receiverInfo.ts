@@ -6,6 +6,7 @@ import type { PublicAddressSource } from './publicAddressSettings';
 import type { ReceiverSession } from '../../core/receiver';
 import { linkDerivedDelivery } from '../fixtures/derivedFrom';
 import type { ExtensionLog } from '../log/extensionLog';
+import { inUserWords } from '../coreWords';
 
 export interface ReceiverInfo {
   localUrl: string;
@@ -59,7 +60,14 @@ export function renderReceiverEvents(
   });
   session.on('verified-event', (r) => to.verified(r));
   session.on('failure', (r) =>
-    output.error(vscode.l10n.t('Webhook {0} {1} answered 500: {2}', r.method, r.path, r.note ?? '')),
+    output.error(
+      vscode.l10n.t(
+        'Webhook {0} {1} answered 500: {2}',
+        r.method,
+        r.path,
+        r.noteSaid ? inUserWords(r.noteSaid) : (r.note ?? ''),
+      ),
+    ),
   );
   session.on('started', ({ url }) => output.info(vscode.l10n.t('Receiver listening at {0}', url)));
   session.on('tunnel', () => to.changed());

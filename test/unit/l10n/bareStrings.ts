@@ -4,7 +4,8 @@
 // placeholder; showInputBox's and createInputBox's prompt, title and placeholder; the label of a new TreeItem; a
 // thrown error's message (new Error(…), new SettingError(key, …): they reach a notification); what is assigned to a
 // tree or status bar item's label, description or tooltip; a quick pick item's label and detail (any object literal's
-// `label` and `detail`); withProgress's title; a new MarkdownString.
+// `label` and `detail`); withProgress's title; a new MarkdownString; a line written to an output channel (a call of
+// appendLine, append, info, warn, error, debug or trace on something named …output, …log or …channel).
 // A literal without a word (an icon such as "$(check)", a separator, '') is not text to translate.
 import ts from 'typescript';
 
@@ -18,6 +19,7 @@ export interface BareString {
 const INPUT_FIELDS = new Set(['title', 'placeholder', 'placeHolder', 'prompt']);
 const ITEM_FIELDS = new Set(['label', 'description', 'tooltip']);
 const PICK_ITEM_FIELDS = new Set(['label', 'detail']);
+const OUTPUT_METHODS = new Set(['appendLine', 'append', 'info', 'warn', 'error', 'debug', 'trace']);
 
 function hasWords(text: string): boolean {
   return /[A-Za-z]{2}/.test(text.replace(/\$\([\w~-]+\)/g, ''));
@@ -73,6 +75,16 @@ export function findBareStrings(file: string, source: string): BareString[] {
       if (name === 'showQuickPick') checkOptions(n.arguments[1], name);
       if (name === 'showInputBox') checkOptions(n.arguments[0], name);
       if (name === 'withProgress') checkOptions(n.arguments[0], name);
+      // A line of the output channel: the object is an output, log or channel (s.output.warn, this.log.info).
+      // (or output[ok ? 'info' : 'warn'](…)).
+      const callee = n.expression;
+      const channel =
+        ts.isPropertyAccessExpression(callee) || ts.isElementAccessExpression(callee)
+          ? callee.expression.getText(sf)
+          : '';
+      const method = ts.isElementAccessExpression(callee) ? 'info' : name;
+      if (OUTPUT_METHODS.has(method) && /(output|log|channel)$/i.test(channel))
+        n.arguments.forEach((a) => check(a, `output ${method}`));
     }
     if (ts.isNewExpression(n)) {
       const name = calleeName(n.expression);

@@ -1,7 +1,7 @@
 // The extension's user-facing strings go through vscode.l10n.t, so the l10n bundle holds them and a language pack
 // can translate them: a bare literal in a notification, a quick pick (title, placeholder, item label or detail), an
-// input box, a progress title, a thrown error's message, or a tree or status bar item's label, description or
-// tooltip fails here with its file and line.
+// input box, a progress title, a thrown error's message, an output channel line, or a tree or status bar item's
+// label, description or tooltip fails here with its file and line.
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -17,7 +17,7 @@ function tsFiles(dir: string): string[] {
 }
 
 describe('l10n: the extension shows no bare string', () => {
-  it('every notification, quick pick, input box, progress, thrown error and tree or status bar item text in src/extension is vscode.l10n.t', () => {
+  it('every notification, quick pick, input box, progress, thrown error, output channel line and tree or status bar item text in src/extension is vscode.l10n.t', () => {
     const files = tsFiles(join(ROOT, 'src/extension'));
     assert.ok(files.length > 50, `${files.length} files read`);
     const bare = files.flatMap((f) => findBareStrings(relative(ROOT, f), readFileSync(f, 'utf8')));
@@ -46,6 +46,9 @@ describe('l10n: the extension shows no bare string', () => {
       item.tooltip = new vscode.MarkdownString('**Session**');
       vscode.window.showQuickPick([{ label: 'None', detail: 'Loopback only', value: 1 }]);
       vscode.window.withProgress({ location, title: 'Starting the receiver…' }, run);
+      this.s.output.warn(\`Webhook panel: ignored \${what}\`);
+      deps.output[ok ? 'info' : 'warn']('Public address test: ok');
+      log.appendLine('Receiver stopped');
     `;
     const found = findBareStrings('bad.ts', bad).map((b) => `${b.line} ${b.where}`);
     assert.deepEqual(found, [
@@ -65,6 +68,9 @@ describe('l10n: the extension shows no bare string', () => {
       '16 item label',
       '16 item detail',
       '17 withProgress title',
+      '18 output warn',
+      '19 output info',
+      '20 output appendLine',
     ]);
     const good = `
       vscode.window.showErrorMessage(vscode.l10n.t('Nothing was sent to {0}.', url), vscode.l10n.t('Show Log'));
@@ -77,6 +83,9 @@ describe('l10n: the extension shows no bare string', () => {
       item.description = \`\${count}\`;
       item.tooltip = new vscode.MarkdownString(vscode.l10n.t('**Session**'));
       vscode.window.showQuickPick([{ label: vscode.l10n.t('None'), detail: info.url }]);
+      this.s.output.warn(vscode.l10n.t('Webhook panel: ignored {0}', what));
+      output.info(line);
+      console.error('not the output channel');
     `;
     assert.deepEqual(findBareStrings('good.ts', good), []);
   });

@@ -449,6 +449,7 @@ describe('Verifier', () => {
         name: 'decision',
         ok: false,
         detail: 'refused with 403: step 1 (bearer token) failed',
+        said: { message: 'refused with 403: step {0} ({1}) failed', values: [1, { message: 'bearer token' }] },
       });
     });
   });

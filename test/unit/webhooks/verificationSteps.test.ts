@@ -1,6 +1,7 @@
 // Each verification step on its own: what it passes on, and the step and reason it fails with.
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
+import { said } from '../../../src/core/presentation/said';
 import {
   answeredChecks,
   bearerToken,
@@ -198,7 +199,7 @@ describe('verification steps', () => {
   });
 
   it('a refusal lists the steps before it as passed, the failure, then the decision', () => {
-    const checks = refusedChecks(new StepFailed(4, 'bad signature', issuer, 'k1'));
+    const checks = refusedChecks(new StepFailed(4, said('bad signature'), issuer, 'k1'));
     assert.deepEqual(
       checks.map((c) => [c.step, c.ok]),
       [

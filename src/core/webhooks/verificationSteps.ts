@@ -383,39 +383,52 @@ function hexDifference(claimed: string, sha256: string): number {
 }
 
 /** What a passed step says: constant for a given issuer and kid, so one frozen list serves every delivery signed
- * with that key. Step 7 says what the receiver answers a verified delivery by default. */
+ * with that key. Step 7 says what the receiver answers a verified delivery by default. It keeps no Said: every
+ * verified delivery holds and writes these, and passedSaidOf reads the words back from the English. */
 export function passedCheck(
   step: number,
   issuer: TrustedIssuer | undefined,
   kid: string | undefined,
 ): VerificationCheck {
-  let what: Said;
+  const detail = english(passedSaid(step, String(issuer?.issuer), kid, String(issuer?.jwksUrl)));
+  return Object.freeze({ step, name: STEP_NAMES[step - 1]!, ok: true, detail });
+}
+
+function passedSaid(step: number, issuer: string, kid: string | undefined, jwksUrl: string): Said {
   switch (step) {
     case 1:
-      what = said('Bearer token present');
-      break;
+      return said('Bearer token present');
     case 2:
-      what = said('issuer {0} is trusted', String(issuer?.issuer));
-      break;
+      return said('issuer {0} is trusted', issuer);
     case 3:
-      what =
-        kid === undefined
-          ? said('key (no kid) found in {0}', String(issuer?.jwksUrl))
-          : said('key {0} found in {1}', kid, String(issuer?.jwksUrl));
-      break;
+      return kid === undefined
+        ? said('key (no kid) found in {0}', jwksUrl)
+        : said('key {0} found in {1}', kid, jwksUrl);
     case 4:
-      what = said('RS256 signature verifies');
-      break;
+      return said('RS256 signature verifies');
     case 5:
-      what = said('iss and aud match; exp not passed (tolerance {0} s)', TOLERANCE_S);
-      break;
+      return said('iss and aud match; exp not passed (tolerance {0} s)', TOLERANCE_S);
     case 6:
-      what = said('SHA-256 of the raw body matches body_sha256');
-      break;
+      return said('SHA-256 of the raw body matches body_sha256');
     default:
-      what = said('verified: answered {0}', 200);
+      return said('verified: answered {0}', 200);
   }
-  return Object.freeze(check(step, true, what));
+}
+
+/** A passed check's Said, read back from its English: each step's message (both of step 3's) as a pattern whose
+ * placeholders take any text. Undefined when the detail is not one of them (a record of an older version). */
+function passedSaidOf(c: VerificationCheck): Said | undefined {
+  const shapes =
+    c.step === 3 ? [passedSaid(3, '', undefined, ''), passedSaid(3, '', 'k', '')] : [passedSaid(c.step, '', 'k', '')];
+  for (const { message } of shapes) {
+    const pattern = message
+      .split(/\{\d+\}/)
+      .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+      .join('(.*)');
+    const m = new RegExp(`^${pattern}$`, 's').exec(c.detail);
+    if (m) return { message, values: m.slice(1) };
+  }
+  return undefined;
 }
 
 /** A check with its words in English and as said. */
@@ -494,12 +507,10 @@ const BASE64URL_VALUES = (() => {
   return values;
 })();
 
-/** A check's name and what it found, in a face's words: a record written before checks kept their Said (or one
- * read from a file that is not ours) shows its English detail. */
+/** A check's name and what it found, in a face's words. A passed check's words are read back from its English; a
+ * failed check written before checks kept their Said (or one read from a file that is not ours) shows its English. */
 export function checkWorded(c: VerificationCheck, wording: Wording = englishWording): { name: string; detail: string } {
   const step = STEP_SAID[c.step - 1];
-  return {
-    name: step ? worded(step, wording) : c.name,
-    detail: isSaid(c.said) ? worded(c.said, wording) : c.detail,
-  };
+  const what = isSaid(c.said) ? c.said : c.ok ? passedSaidOf(c) : undefined;
+  return { name: step ? worded(step, wording) : c.name, detail: what ? worded(what, wording) : c.detail };
 }

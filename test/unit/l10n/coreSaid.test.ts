@@ -5,7 +5,7 @@ import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import fc from 'fast-check';
 import { english, errorWorded, said, SaidError, worded, type Wording } from '../../../src/core/presentation/said';
-import { checkWorded, refusedChecks, StepFailed } from '../../../src/core/webhooks/verificationSteps';
+import { checkWorded, passedCheck, refusedChecks, StepFailed } from '../../../src/core/webhooks/verificationSteps';
 import { plainLetters, pseudoLocalize } from './pseudoLocale';
 
 const ROOT = join(__dirname, '../../../..');
@@ -76,6 +76,33 @@ describe("l10n: core's words (said) reach the extension's bundle", () => {
     // English, as the CLI prints it, is the detail kept beside it.
     assert.equal(checks[1]!.detail, 'refused with 403: step 1 (bearer token) failed');
     assert.equal(checkWorded(checks[1]!).detail, checks[1]!.detail);
+  });
+
+  it('a passed check keeps no Said (every verified delivery writes seven): its words are read back from its English', () => {
+    const bundle = JSON.parse(readFileSync(join(ROOT, 'l10n/bundle.l10n.json'), 'utf8')) as Record<string, string>;
+    const pseudo = fromBundle(Object.fromEntries(Object.keys(bundle).map((k) => [k, pseudoLocalize(k)])));
+    fc.assert(
+      fc.property(
+        fc.string({ maxLength: 40 }),
+        fc.option(fc.string({ maxLength: 40 }), { nil: undefined }),
+        fc.webUrl(),
+        (iss, kid, jwksUrl) => {
+          const issuer = { issuer: iss, jwksUrl, audience: 'a' };
+          for (let step = 1; step <= 7; step++) {
+            const c = passedCheck(step, issuer, kid);
+            assert.equal(c.said, undefined);
+            // English back as it was, and through the bundle nothing of ours left once the values are out.
+            assert.equal(checkWorded(c).detail, c.detail);
+            let shown = checkWorded(c, pseudo).detail;
+            for (const v of [jwksUrl, iss, kid ?? ''].sort((a, b) => b.length - a.length))
+              if (v) shown = shown.split(v).join('');
+            assert.equal(plainLetters(shown), '', shown);
+            assert.notEqual(checkWorded(c, pseudo).detail, c.detail);
+          }
+        },
+      ),
+      { numRuns: 100, seed: 1 },
+    );
   });
 
   it('a check without a Said (an older record) shows its English detail', () => {

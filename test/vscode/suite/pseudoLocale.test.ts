@@ -11,9 +11,9 @@ import { deliveredBy, extensionApi, signInToSandbox } from './helpers';
 import { notificationsInCenter, ourStatusBarItems, quickPickShown, treeRows, type ShownItem } from './workbenchDom';
 import { inWebview } from './webviewDom';
 
-/** A webview's own words: headings, buttons, labels, summaries and what a screen reader or a hover says. The data it
- * shows (topics, bodies, core's check details and audit texts, English like the CLI's) is left out. */
-const WEBVIEW_WORDS = `[...document.querySelectorAll('h1, h2, h3, button, summary, label, th, option, legend, #title, #summary')]
+/** A webview's words: headings, buttons, labels, summaries, the verification steps and notes (core's words, worded
+ * through the bundle) and what a screen reader or a hover says. The data it shows (topics, bodies) is left out. */
+const WEBVIEW_WORDS = `[...document.querySelectorAll('h1, h2, h3, button, summary, label, th, option, legend, #title, #summary, .check, .note')]
   .map((e) => e.textContent.trim())
   .concat([...document.querySelectorAll('[aria-label], [title], [placeholder]')]
     .flatMap((e) => ['aria-label', 'title', 'placeholder'].map((a) => e.getAttribute(a)).filter(Boolean)))
@@ -113,9 +113,41 @@ describe('Pseudo-locale: no English of ours on screen', function () {
     const words = await inWebview<string[]>(
       '#spacer',
       WEBVIEW_WORDS,
-      `document.querySelectorAll('#spacer .row').length > 0`,
+      `document.querySelectorAll('#spacer .row').length > 0 && document.querySelectorAll('.check').length === 2`,
     );
     assert.ok(words.length > 5, JSON.stringify(words));
+    // Step 1 failed (no Authorization header), then the decision: core's words, through the bundle.
+    assert.ok(words.some((w) => w.includes('[ñô Àûţĥôŕîžàţîôñ ĥéàďéŕ]')), JSON.stringify(words));
+    assert.deepEqual(
+      words.flatMap((t) => englishLeaks(t, ours, values).map((w) => `${w} in "${t}"`)),
+      [],
+    );
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+
+  it("the webhook panel's seven passed steps of a verified delivery", async () => {
+    const verified = api.receiver.deliveries.all().find((r) => r.verified)!;
+    await vscode.commands.executeCommand('wfs.openWebhookPanel', verified.id);
+    // Data: the issuer, its key-set address and the key's id the steps name; the token's claim and header names,
+    // the request's header names, the body's keys as its JSON shows them, the run's id on its button.
+    const claims = (verified.jwt?.claims ?? {}) as Record<string, unknown>;
+    const header = (verified.jwt?.header ?? {}) as Record<string, unknown>;
+    const body = JSON.parse((await api.receiver.deliveries.body(verified.id))!.toString('utf8')) as object;
+    values.push(
+      api.sandbox.info!.jwksUrl,
+      ...[claims.iss, header.kid, verified.runId].filter((v): v is string => typeof v === 'string'),
+      ...Object.keys(claims),
+      ...Object.keys(header),
+      ...Object.keys(verified.headers).map((h) => h.toLowerCase()),
+      ...Object.keys(body).map((k) => JSON.stringify(k)),
+    );
+    const words = await inWebview<string[]>(
+      '#spacer',
+      WEBVIEW_WORDS,
+      `document.querySelectorAll('.check.ok').length === 7`,
+    );
+    const steps = words.filter((w) => /^\d\./.test(w) || w.includes('—'));
+    assert.ok(steps.length >= 7, JSON.stringify(words));
     assert.deepEqual(
       words.flatMap((t) => englishLeaks(t, ours, values).map((w) => `${w} in "${t}"`)),
       [],
@@ -130,6 +162,8 @@ describe('Pseudo-locale: no English of ours on screen', function () {
     };
     // Each case's title and expectation are core's text, English as the CLI's `wfs audit` prints it.
     values.push(...audit.results.flatMap((r) => [r.title, String(r.expected)]));
+    // The requests' header names, in the cases' tables: data (core's words name the Authorization header too).
+    values.push('authorization', 'content-type', 'x-svc-webhook-id', 'x-svc-topic');
     const words = await inWebview<string[]>(
       '#cases',
       WEBVIEW_WORDS,

@@ -2,6 +2,7 @@
 export {
   compileTopicPattern,
   topicPatternProblem,
+  topicPatternProblemSaid,
   TopicPatternError,
   TOPIC_PATTERN_MAX_LENGTH,
   type TopicPattern,

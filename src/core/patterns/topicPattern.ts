@@ -2,14 +2,15 @@
 // `--forward`). A pattern may come from a model, a workspace's settings or a web page's text box, and a topic from a
 // stranger, so matching never backtracks and never builds a RegExp from either: it runs the pattern as a small
 // automaton over the topic's characters, at most (pattern length + 1) × (topic length + 1) steps.
+import { english, said, SaidError, type Said } from '../presentation/said';
 
 /** Patterns longer than this are refused (forward rules have always allowed 200 characters). */
 export const TOPIC_PATTERN_MAX_LENGTH = 200;
 
 /** A pattern that cannot be used: the message says what is wrong with it and what to write instead. */
-export class TopicPatternError extends Error {
-  constructor(message: string) {
-    super(message);
+export class TopicPatternError extends SaidError {
+  constructor(what: Said) {
+    super(what);
     this.name = 'TopicPatternError';
   }
 }
@@ -31,10 +32,20 @@ const QUESTION = 0x3f;
 
 /** What is wrong with a pattern, as words that follow "the pattern …", or undefined when it can be used. */
 export function topicPatternProblem(text: string): string | undefined {
-  if (text.length === 0) return 'is empty: give a topic, or leave the pattern out to match every topic';
+  const problem = topicPatternProblemSaid(text);
+  return problem && english(problem);
+}
+
+/** The same, for a face that words it in the user's language. */
+export function topicPatternProblemSaid(text: string): Said | undefined {
+  if (text.length === 0) return said('is empty: give a topic, or leave the pattern out to match every topic');
   if (text.length > TOPIC_PATTERN_MAX_LENGTH)
-    return `is ${text.length} characters long, over the limit of ${TOPIC_PATTERN_MAX_LENGTH}: shorten it, using * (within one /-separated part) or ** (across them) for what varies`;
-  if (text.includes('***')) return 'holds *** : use * (within one /-separated part) or ** (across them)';
+    return said(
+      'is {0} characters long, over the limit of {1}: shorten it, using * (within one /-separated part) or ** (across them) for what varies',
+      text.length,
+      TOPIC_PATTERN_MAX_LENGTH,
+    );
+  if (text.includes('***')) return said('holds *** : use * (within one /-separated part) or ** (across them)');
   return undefined;
 }
 
@@ -42,8 +53,8 @@ export function topicPatternProblem(text: string): string | undefined {
  * `*` is any run of characters within one `/`-separated part, `**` any run across parts (`/` included), `?` one
  * character other than `/`; every other character stands for itself. Characters are Unicode code points. */
 export function compileTopicPattern(text: string): TopicPattern {
-  const problem = topicPatternProblem(text);
-  if (problem) throw new TopicPatternError(`The topic pattern ${quoteShort(text)} ${problem}.`);
+  const problem = topicPatternProblemSaid(text);
+  if (problem) throw new TopicPatternError(said('The topic pattern {0} {1}.', quoteShort(text), problem));
   if (!/[*?]/.test(text)) return { text, matches: (value) => value === text };
   if (text === '**') return { text, matches: () => true };
   const automaton = new Automaton(tokenize(text));

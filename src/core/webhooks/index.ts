@@ -1,7 +1,7 @@
 // The front door of core/webhooks: what the faces (CLI, extension, MCP server, test kit) may use.
 export { type DeliveryHistory, type DeliveryHistoryOptions, type DeliveryQuery } from './DeliveryHistory';
 export { DEFAULT_MAX_BODY } from './Receiver';
-export { type TrustedIssuer, type VerificationCheck } from './Verifier';
+export { type TrustedIssuer } from './Verifier';
 export { checkWorded } from './verificationSteps';
 export { type DeliveryRecord, forwardsOf } from './deliveryRecord';
 export { eraseHistoryFile } from './eraseHistory';

@@ -4,7 +4,7 @@
 import type { l10n } from 'vscode';
 import { checkWorded, faultMarkText, forwardFailed, forwardsOf, type DeliveryRecord } from '../../core/webhooks';
 import { bashCurlCommand, isSaid, worded, type ShellRequest } from '../../core/presentation';
-import { compileTopicPattern, topicPatternProblem } from '../../core/patterns';
+import { compileTopicPattern, topicPatternProblem, topicPatternProblemSaid } from '../../core/patterns';
 import { english, wordingOf } from './words';
 
 /** vscode.l10n, or English (words.ts). */
@@ -171,9 +171,10 @@ function topicFilter(f: DeliveryFilter): TopicFilter {
 }
 
 /** Why the filter's topic pattern cannot be used (words that follow "the topic filter …"); undefined when it can. */
-export function topicFilterProblem(f: DeliveryFilter): string | undefined {
+export function topicFilterProblem(f: DeliveryFilter, l10n: Words = english): string | undefined {
   const text = f.topic?.trim();
-  return text ? topicPatternProblem(text) : undefined;
+  const problem = text ? topicPatternProblemSaid(text) : undefined;
+  return problem && worded(problem, wordingOf(l10n));
 }
 
 /** The filter on what the row and the record carry; `text` is searched in the body only by filterRows. */

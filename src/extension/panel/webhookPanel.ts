@@ -200,7 +200,7 @@ export class WebhookPanel extends Disposable {
 
   /** A topic pattern the matcher refuses is said in the panel, in place of "no delivery matches". */
   private filterProblem(filter: DeliveryFilter): { filterProblem?: string } {
-    const problem = topicFilterProblem(filter);
+    const problem = topicFilterProblem(filter, vscode.l10n);
     return problem ? { filterProblem: vscode.l10n.t('The topic filter {0}.', problem) } : {};
   }
 

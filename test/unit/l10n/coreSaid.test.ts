@@ -6,6 +6,8 @@ import { join, relative } from 'node:path';
 import fc from 'fast-check';
 import { english, errorWorded, said, SaidError, worded, type Wording } from '../../../src/core/presentation/said';
 import { checkWorded, passedCheck, refusedChecks, StepFailed } from '../../../src/core/webhooks/verificationSteps';
+import { applyOverrides, parseOverrides } from '../../../src/core/fixtures/eventOverrides';
+import { compileTopicPattern } from '../../../src/core/patterns/topicPattern';
 import { plainLetters, pseudoLocalize } from './pseudoLocale';
 
 const ROOT = join(__dirname, '../../../..');
@@ -129,6 +131,52 @@ describe("l10n: core's words (said) reach the extension's bundle", () => {
       }),
       { numRuns: 200, seed: 1 },
     );
+  });
+
+  it('an event change to a path the event lacks, and a bad topic pattern: every word of ours through the bundle', () => {
+    const bundle = JSON.parse(readFileSync(join(ROOT, 'l10n/bundle.l10n.json'), 'utf8')) as Record<string, string>;
+    const pseudo = fromBundle(Object.fromEntries(Object.keys(bundle).map((k) => [k, pseudoLocalize(k)])));
+    const errors: unknown[] = [];
+    for (const change of ['data.runid=1', 'data.items.7=1', 'data.count.x=1', 'nope=1'])
+      try {
+        applyOverrides('{"data":{"runId":"r","items":[1,2],"count":3}}', parseOverrides([change]));
+      } catch (err) {
+        errors.push(err);
+      }
+    try {
+      compileTopicPattern('a/***');
+    } catch (err) {
+      errors.push(err);
+    }
+    assert.equal(errors.length, 5);
+    for (const err of errors) {
+      const english = (err as Error).message;
+      const shown = errorWorded(err, pseudo);
+      assert.notEqual(shown, english);
+      // Values out (the paths and names given, the pattern): nothing English of ours is left.
+      let rest = shown;
+      for (const v of [
+        'data.runid',
+        'data.items.7',
+        'data.count.x',
+        'data.items',
+        'data.count',
+        'data.runId',
+        'runId',
+        'runid',
+        '"x"',
+        'count',
+        'items',
+        'data',
+        'nope',
+        'a/***',
+        '***',
+        '**',
+        '*',
+      ])
+        rest = rest.split(v).join('');
+      assert.equal(plainLetters(rest.replace(/--set/g, '')), '', shown);
+    }
   });
 
   it("an error core said is worded in the face's language; another error keeps its message", () => {

@@ -117,7 +117,10 @@ describe('Pseudo-locale: no English of ours on screen', function () {
     );
     assert.ok(words.length > 5, JSON.stringify(words));
     // Step 1 failed (no Authorization header), then the decision: core's words, through the bundle.
-    assert.ok(words.some((w) => w.includes('[ñô Àûţĥôŕîžàţîôñ ĥéàďéŕ]')), JSON.stringify(words));
+    assert.ok(
+      words.some((w) => w.includes('[ñô Àûţĥôŕîžàţîôñ ĥéàďéŕ]')),
+      JSON.stringify(words),
+    );
     assert.deepEqual(
       words.flatMap((t) => englishLeaks(t, ours, values).map((w) => `${w} in "${t}"`)),
       [],

@@ -256,24 +256,16 @@
   // Escape there comes back to the same row ----
   /** Rows a page holds: what PageUp/PageDown move by. */
   const pageRows = () => Math.max(1, Math.floor(list.clientHeight / ROW_HEIGHT) - 1);
-  const TYPE_AHEAD_RESET_MS = 1000;
-  let typed = '';
-  let typedAt = -Infinity;
+  // Type-ahead (typeAhead.js, loaded before this script): what was typed and when, kept here; the time passed in.
+  const { typeAhead, NOT_TYPING } = window.wfsTypeAhead;
+  let typing = NOT_TYPING;
 
   /** The next row (after the selected one, wrapping) whose topic starts with the letters typed within a second. */
-  function typeAhead(key, from) {
-    const now = performance.now();
-    typed = now - typedAt > TYPE_AHEAD_RESET_MS ? key : typed + key;
-    typedAt = now;
-    // One letter (or the same one again) moves on to the next such row; more letters refine from the current one.
-    const cycling = [...typed].every((c) => c === typed[0]);
-    const start = cycling ? from + 1 : Math.max(from, 0);
-    const prefix = (cycling ? typed[0] : typed).toLowerCase();
-    for (let k = 0; k < rows.length; k++) {
-      const j = (start + k) % rows.length;
-      if ((rows[j].topic || '').toLowerCase().startsWith(prefix)) return j;
-    }
-    return from;
+  function typeAheadRow(key, from) {
+    const topics = rows.map((r) => r.topic);
+    const found = typeAhead(typing, key, performance.now(), from, topics);
+    typing = found.typing;
+    return found.row;
   }
 
   /** The row index a key moves the selection to, or undefined when the key is not the list's. */
@@ -293,13 +285,13 @@
       case 'PageUp':
         return Math.max(0, i - pageRows());
     }
-    if (e.key.length === 1 && e.key !== ' ' && !e.ctrlKey && !e.metaKey && !e.altKey) return typeAhead(e.key, i);
+    if (e.key.length === 1 && e.key !== ' ' && !e.ctrlKey && !e.metaKey && !e.altKey) return typeAheadRow(e.key, i);
     return undefined;
   }
 
   /** Any other key ends what was being typed: the next letter starts a new search. */
   function endTyping(e) {
-    if (e.key.length !== 1) typedAt = -Infinity;
+    if (e.key.length !== 1) typing = NOT_TYPING;
   }
 
   /** Scrolls so row i is in view: the virtualised list then renders it, and aria-activedescendant finds it. */

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { ensureTools, projectRoot } from './harness/tools.mjs';
 import { startCodeServer } from './harness/codeServer.mjs';
 import { launchBrowser } from './harness/browser.mjs';
+import { blocking, describeViolations, frameHolding, scanFrame, WEBVIEW_THEMES } from './harness/axeRun.mjs';
 
 const root = projectRoot();
 const shots = join(root, 'test', 'vscode', 'screenshots');
@@ -45,6 +46,75 @@ async function step(name, fn) {
       .catch(() => []);
     for (const text of texts ?? []) console.log(`      (on screen: ${JSON.stringify(text.slice(0, 300))})`);
     return false;
+  }
+}
+
+/**
+ * Picks a colour theme as a user does: Preferences: Color Theme, its label typed, its row clicked. Returns the label
+ * of the theme it replaced (the picker opens on it).
+ */
+async function pickColorTheme(page, label) {
+  const input = page.locator('.quick-input-widget input');
+  const rows = page.locator('.quick-input-widget .quick-input-list .monaco-list-row');
+  // A row by its whole label: "Color Theme" alone also names the palette's "Browse Color Themes in Marketplace".
+  const named = (text) =>
+    rows
+      .filter({
+        has: page.locator('.label-name', { hasText: new RegExp(`^${text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) }),
+      })
+      .first();
+  await page.keyboard.press('F1');
+  await input.fill('>Preferences: Color Theme', { timeout: 10_000 });
+  await named('Preferences: Color Theme').click({ timeout: 10_000 });
+  // The picker opens on the current theme (its list shows only the rows in view).
+  await page.locator('.quick-input-widget input[placeholder^="Select Color Theme"]').waitFor({ timeout: 10_000 });
+  const was = (await rows.and(page.locator('.focused')).locator('.label-name').first().textContent())?.trim();
+  await input.fill(label);
+  await named(label).click({ timeout: 10_000 });
+  await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 10_000 });
+  return was;
+}
+
+/**
+ * axe-core's WCAG 2.1 A/AA scan of the webview whose document holds `has`, once `ready` holds there: in the
+ * walkthrough's own theme, then Dark High Contrast, then light or dark (the one the own theme is not), each picked as
+ * a user picks it; the own theme comes back after. Throws on any serious or critical violation, naming its rule,
+ * impact and first nodes; the lesser ones are logged.
+ */
+async function axeInThemes(page, view, has, ready) {
+  const shows = (kind) => `(${ready}) && document.body.dataset.vscodeThemeKind === ${JSON.stringify(kind)}`;
+  const own = await (await frameHolding(page, has, ready, 30_000)).evaluate('document.body.dataset.vscodeThemeKind');
+  const { light, dark, highContrast } = WEBVIEW_THEMES;
+  const themes = [{ webview: own }, highContrast, own === light.webview ? dark : light];
+  const problems = [];
+  let ownLabel;
+  try {
+    for (const theme of themes) {
+      const t = Date.now();
+      if (theme.label) {
+        const was = await pickColorTheme(page, theme.label);
+        ownLabel ??= was;
+      }
+      const scan = await scanFrame(page, has, { until: shows(theme.webview), timeoutMs: 30_000 });
+      const bad = blocking(scan.violations);
+      console.log(
+        `      axe, ${view}, ${theme.label ?? `its own theme`} (${theme.webview}): ${scan.rulesPassed} rules passed, ` +
+          `${scan.violations.length} violated, ${bad.length} serious or critical (${Date.now() - t} ms)`,
+      );
+      for (const v of scan.violations.filter((v) => !bad.includes(v)))
+        console.log(`        lesser: ${describeViolations([v])}`);
+      if (scan.rulesPassed === 0) problems.push(`${theme.webview}: axe checked nothing`);
+      if (bad.length > 0) problems.push(`${theme.webview}: ${describeViolations(bad)}`);
+    }
+  } finally {
+    if (ownLabel) {
+      await pickColorTheme(page, ownLabel);
+      await frameHolding(page, has, shows(own), 30_000);
+    }
+  }
+  if (problems.length > 0) {
+    for (const p of problems) console.log(`      axe: ${p}`);
+    throw new Error(`${view}: ${problems.length} theme(s) with serious or critical WCAG 2.1 A/AA violations`);
   }
 }
 
@@ -758,6 +828,18 @@ async function main() {
     );
     results.push(
       await step(
+        "the webhook panel (its deliveries listed, the forwarded one's detail open) passes axe-core (WCAG 2.1 A/AA) in its own theme, High Contrast, and light or dark",
+        () =>
+          axeInThemes(
+            page,
+            'webhook panel',
+            '#spacer',
+            "document.querySelectorAll('#spacer .row').length > 0 && !!document.querySelector('#detail .app-answers')",
+          ),
+      ),
+    );
+    results.push(
+      await step(
         'a sandbox delivery fault "duplicate" (Add Sandbox Delivery Fault…): a test webhook arrives twice, and the panel marks the second "duplicate of …"',
         async () => {
           await runCommand(page, 'Notifications: Clear All Notifications');
@@ -1005,6 +1087,22 @@ async function main() {
           } finally {
             always200.close();
           }
+        },
+      ),
+    );
+    results.push(
+      await step(
+        'the audit scorecard (a failed case opened) passes axe-core (WCAG 2.1 A/AA) in its own theme, High Contrast, and light or dark',
+        async () => {
+          const done = "document.querySelectorAll('#cases .case').length >= 30";
+          const scorecard = await frameHolding(page, '#cases', `${done} && !!document.querySelector('.case.bad')`);
+          await scorecard.click('.case.bad > summary');
+          await axeInThemes(
+            page,
+            'audit scorecard',
+            '#cases',
+            `${done} && !!document.querySelector('.case.bad[open]')`,
+          );
         },
       ),
     );

@@ -14,6 +14,8 @@ export interface PanelHtmlInput {
   nonce: string;
   /** media/panel/dom.js: the text-only DOM helpers both webviews share. */
   domUri: string;
+  /** media/panel/typeAhead.js: the delivery list's type-ahead, which panel.js uses. */
+  typeAheadUri: string;
   scriptUri: string;
   styleUri: string;
   /** vscode.l10n: the page's words, and its bundle (undefined in English) for the scripts. */
@@ -73,7 +75,7 @@ export function panelHtml(i: PanelHtmlInput): string {
     cspSource: i.cspSource,
     nonce: i.nonce,
     styleUri: i.styleUri,
-    scriptUris: [i.domUri, i.scriptUri],
+    scriptUris: [i.domUri, i.typeAheadUri, i.scriptUri],
     title: l10n.t('Webhook Deliveries'),
     bundle: i.l10n?.bundle,
     lang: i.lang,

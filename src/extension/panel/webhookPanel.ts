@@ -112,6 +112,7 @@ export class WebhookPanel extends Disposable {
       cspSource: panel.webview.cspSource,
       nonce: newNonce(),
       domUri: media('dom.js'),
+      typeAheadUri: media('typeAhead.js'),
       scriptUri: media('panel.js'),
       styleUri: media('panel.css'),
       l10n: vscode.l10n,

@@ -296,7 +296,7 @@ describe('webhook panel HTML', () => {
     assert.ok(!/unsafe-inline|unsafe-eval/.test(csp));
   });
 
-  it('a fresh 144-bit nonce each time, on each of our two script tags (no inline script)', () => {
+  it('a fresh 144-bit nonce each time, on each of our three script tags (no inline script)', () => {
     const a = newNonce();
     assert.notEqual(a, newNonce());
     assert.equal(Buffer.from(a, 'base64').length, 18);
@@ -304,20 +304,21 @@ describe('webhook panel HTML', () => {
       cspSource: 'vscode-resource:',
       nonce: a,
       domUri: 'vscode-resource:/media/panel/dom.js',
+      typeAheadUri: 'vscode-resource:/media/panel/typeAhead.js',
       scriptUri: 'vscode-resource:/media/panel/panel.js',
       styleUri: 'vscode-resource:/media/panel/panel.css',
     });
-    // Two scripts, and the l10n bundle as data (a JSON script element is never run).
-    assert.equal(html.match(/<script/g)!.length, 3);
+    // Three scripts, and the l10n bundle as data (a JSON script element is never run).
+    assert.equal(html.match(/<script/g)!.length, 4);
     assert.equal(html.match(/<script type="application\/json" id="wfs-l10n">\{\}<\/script>/g)!.length, 1);
     assert.ok(
       html.includes(
-        `<script nonce="${a}" src="vscode-resource:/media/panel/dom.js"></script>\n<script nonce="${a}" src="vscode-resource:/media/panel/panel.js"></script>`,
+        `<script nonce="${a}" src="vscode-resource:/media/panel/dom.js"></script>\n<script nonce="${a}" src="vscode-resource:/media/panel/typeAhead.js"></script>\n<script nonce="${a}" src="vscode-resource:/media/panel/panel.js"></script>`,
       ),
     );
     assert.equal(
       html.match(/<script nonce="[^"]+" src="[^"]+"><\/script>/g)!.length,
-      2,
+      3,
       'every script has a src and the nonce',
     );
     assert.ok(!/ on[a-z]+=/.test(html), 'no inline event handlers');
@@ -333,6 +334,7 @@ describe('webhook panel HTML', () => {
       cspSource: 'vscode-resource:',
       nonce: newNonce(),
       domUri: 'd.js',
+      typeAheadUri: 't.js',
       scriptUri: 'p.js',
       styleUri: 'p.css',
       l10n: { t: ((m: string) => bundle[m as keyof typeof bundle] ?? m) as never, bundle },
@@ -341,7 +343,7 @@ describe('webhook panel HTML', () => {
     assert.match(html, /<html lang="de">/);
     assert.match(html, /<button id="pause" type="button" aria-pressed="false">Pa&lt;u>se&lt;\/u><\/button>/);
     assert.match(html, /aria-label="Such &quot;text&quot;"/);
-    assert.equal(html.match(/<script/g)!.length, 3, 'no script but ours and the data element');
+    assert.equal(html.match(/<script/g)!.length, 4, 'no script but ours and the data element');
     const data = /<script type="application\/json" id="wfs-l10n">(.*)<\/script>/.exec(html)![1]!;
     assert.ok(!data.includes('<'), data);
     assert.deepEqual(JSON.parse(data), bundle);

@@ -2,8 +2,10 @@
 // loopback HTTP server in the harness process that evaluates an expression in the webview frame holding a given
 // element, through the same Playwright page that shows the workbench. The URL reaches the extension host in
 // WFS_TEST_WEBVIEW_URL (code-server passes its environment on). POST /evaluate reads; POST /press also clicks and
-// presses keys first. Test infrastructure only; nothing ships.
+// presses keys first. A request with `axe` (and no expression) runs axe-core's WCAG scan there (axeRun.mjs).
+// Test infrastructure only; nothing ships.
 import { createServer } from 'node:http';
+import { axeExpression } from './axeRun.mjs';
 
 export async function startWebviewInspector() {
   let page;
@@ -18,7 +20,8 @@ export async function startWebviewInspector() {
       try {
         if (!page) return answer(503, { error: 'no page yet' });
         const request = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-        const { has, until, expression, timeoutMs = 15_000 } = request;
+        const { has, until, timeoutMs = 15_000 } = request;
+        const expression = request.axe ? axeExpression(request.axe.include) : request.expression;
         const deadline = Date.now() + timeoutMs;
         // A webview whose HTML is set again (a report run anew) replaces its frame: one read mid-way fails with
         // "Frame was detached", and the frames are searched again until the deadline.

@@ -1,6 +1,7 @@
 // What one tool of the assistant is (docs/agents.md): defined once here, in core, and served by both faces, VS Code's
 // language model tools and `wfs mcp`. A face adds nothing to a tool but its own way of asking and showing.
 import { isLoopbackHost } from '../http/loopback';
+import { english, type Said } from '../presentation/said';
 import type { Schema } from '../schemas/validateSchema';
 import type { AssistantContext } from './assistantContext';
 
@@ -17,16 +18,19 @@ export interface ToolAnnotations {
 type ToolEffect = 'reads' | 'sends' | 'starts';
 
 /** Exactly what a sending or starting tool is about to do, for the human's confirmation (VS Code's
- * prepareInvocation). */
+ * prepareInvocation): core's words, worded by the face. */
 export interface ToolPreview {
-  title: string;
-  message: string;
+  title: Said;
+  message: Said;
 }
 
 export interface AssistantTool<I = Record<string, unknown>, O = unknown> {
   /** verb_noun, prefixed wfs_: unique among every tool the editor or client knows. */
   name: string;
+  /** For people: the English (MCP's annotation, the tool picker's package.nls.json entry) and the Said a face words
+   * (VS Code's progress line). One literal gives both: titled, given the Said. */
   title: string;
+  titleSaid: Said;
   /** One line for people (VS Code's tool picker). */
   summary: string;
   /** For the model: what it does, what it returns, when to use it and when not. */
@@ -37,6 +41,11 @@ export interface AssistantTool<I = Record<string, unknown>, O = unknown> {
   /** Sending and starting tools say what they will do, from the input and the context, without doing it. */
   preview?(input: I, ctx: AssistantContext): Promise<ToolPreview>;
   run(input: I, ctx: AssistantContext, signal?: AbortSignal): Promise<O>;
+}
+
+/** A tool's title, in English and as core's words. */
+export function titled(s: Said): { title: string; titleSaid: Said } {
+  return { title: english(s), titleSaid: s };
 }
 
 /** A tool that could not do what was asked: what happened, then what to do (a command, a setting, another tool).

@@ -5,6 +5,7 @@
 import { httpUrlProblem } from '../http/httpUrlProblem';
 import { isLoopbackHost } from '../http/loopback';
 import { shellWord } from '../presentation';
+import { english, said, type Said } from '../presentation/said';
 import { ToolRefused } from './assistantTool';
 import { checkAskable, personQuestion } from './personQuestion';
 
@@ -15,7 +16,7 @@ export type AuditTarget = { kind: 'receiver' } | { kind: 'app' } | { kind: 'url'
 export function parseAuditTarget(target: string): AuditTarget {
   if (target === 'receiver' || target === 'app') return { kind: target };
   // Checked as written: a URL parser would drop a line break or tab silently, and the person must see it all.
-  checkAskable([{ label: 'Address', field: 'target', value: target }]);
+  checkAskable([{ label: said('Address'), field: 'target', value: target }]);
   const problem = httpUrlProblem(target);
   if (problem)
     throw new ToolRefused(
@@ -31,11 +32,18 @@ export function auditTargetCommand(url: string): string {
 }
 
 /** What the person is asked before the audit goes to an address the model named. */
-export function auditTargetQuestion(url: string): string {
+export function auditTargetAsked(url: string): Said {
   return personQuestion(
-    "Send the receiver audit's 30 requests to this address? An assistant named it. They are POSTs: one genuine delivery signed with the sandbox key, and forged or malformed ones a receiver must refuse.",
-    [{ label: 'Address', field: 'target', value: url }],
+    said(
+      "Send the receiver audit's 30 requests to this address? An assistant named it. They are POSTs: one genuine delivery signed with the sandbox key, and forged or malformed ones a receiver must refuse.",
+    ),
+    [{ label: said('Address'), field: 'target', value: url }],
   );
+}
+
+/** The same question in English, as MCP elicitation asks it. */
+export function auditTargetQuestion(url: string): string {
+  return english(auditTargetAsked(url));
 }
 
 /** `answer` is what the face got from the person; only an explicit true audits. Otherwise a refusal to throw. */

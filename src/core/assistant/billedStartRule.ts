@@ -2,6 +2,7 @@
 // confirmed that very start, named by environment and product. Where the client has no way to ask a person (an MCP
 // client without elicitation), nothing is started: the person gets the exact command to run it themselves.
 import { wfsCommandLine } from '../presentation';
+import { english, said, type Said } from '../presentation/said';
 import type { BilledStartDetails } from './assistantContext';
 import { personQuestion, type AskedValue } from './personQuestion';
 
@@ -21,22 +22,28 @@ export function billedStartCommand(d: BilledStartDetails): string {
 /** The values a billed start's question shows, labelled, each named by the tool's input field. */
 export function billedStartValues(d: BilledStartDetails): AskedValue[] {
   return [
-    { label: 'Environment', field: 'environment', value: d.environment },
-    { label: 'Service address', field: 'serviceOrigin', value: d.serviceOrigin },
-    { label: 'Session', field: 'sessionId', value: d.sessionId },
-    { label: 'Service', field: 'service', value: d.product.service },
-    { label: 'Model', field: 'model', value: d.product.model },
+    { label: said('Environment'), field: 'environment', value: d.environment },
+    { label: said('Service address'), field: 'serviceOrigin', value: d.serviceOrigin },
+    { label: said('Session'), field: 'sessionId', value: d.sessionId },
+    { label: said('Service'), field: 'service', value: d.product.service },
+    { label: said('Model'), field: 'model', value: d.product.model },
+    // The protocol's name of the field, shown as it is.
     { label: 'correlationId', field: 'correlationId', value: d.correlationId },
   ];
 }
 
 /** What the person is asked: the question a face shows (a modal, an elicitation). Fixed text, then each value
  * labelled and quoted; a value with a control character is refused instead (personQuestion.ts). */
-export function billedStartQuestion(d: BilledStartDetails): string {
+export function billedStartAsked(d: BilledStartDetails): Said {
   return personQuestion(
-    'Start this BILLED workflow? The service bills every workflow it starts.',
+    said('Start this BILLED workflow? The service bills every workflow it starts.'),
     billedStartValues(d),
   );
+}
+
+/** The same question in English, as MCP elicitation asks it. */
+export function billedStartQuestion(d: BilledStartDetails): string {
+  return english(billedStartAsked(d));
 }
 
 /** `answer` is what the face got from the person; only an explicit true starts. */

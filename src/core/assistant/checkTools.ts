@@ -5,7 +5,8 @@ import { AuditRefused, AuditTargetUnreachable, runAudit } from '../audit/receive
 import { matchAdvice, refusalText } from '../audit/trustMismatch';
 import { summaryLine } from '../probe/probeReport';
 import type { AssistantContext } from './assistantContext';
-import { ToolRefused, type AssistantTool } from './assistantTool';
+import { ToolRefused, titled, type AssistantTool } from './assistantTool';
+import { english, said, type Said } from '../presentation/said';
 import { auditTargetQuestion, auditTargetRefusal, parseAuditTarget } from './auditTargetRule';
 import { checkAskable, personQuestion } from './personQuestion';
 
@@ -40,7 +41,7 @@ export interface AuditResult {
 
 export const auditReceiver: AssistantTool<AuditInput, AuditResult> = {
   name: 'wfs_audit_receiver',
-  title: 'Audit a webhook receiver',
+  ...titled(said('Audit a webhook receiver')),
   summary: "Send the audit's 30 cases to your receiver and list each failure with its fix.",
   description: [
     "Sends the audit's 30 cases to the developer's own webhook receiver: one genuine signed delivery and forged or",
@@ -71,10 +72,13 @@ export const auditReceiver: AssistantTool<AuditInput, AuditResult> = {
   async preview(input, ctx) {
     const { url, named } = auditDestination(input, ctx);
     return {
-      title: 'Audit a webhook receiver',
+      title: said('Audit a webhook receiver'),
       message: personQuestion(
-        `Send the audit's 30 requests as POSTs to ${named}: one genuine delivery signed with the sandbox key, and forged or malformed ones it must refuse with 403.`,
-        [{ label: 'Address', field: 'target', value: url }],
+        said(
+          "Send the audit's 30 requests as POSTs to {0}: one genuine delivery signed with the sandbox key, and forged or malformed ones it must refuse with 403.",
+          named,
+        ),
+        [{ label: said('Address'), field: 'target', value: url }],
       ),
     };
   },
@@ -146,15 +150,16 @@ export const auditReceiver: AssistantTool<AuditInput, AuditResult> = {
 /** Where the audit goes: the configured receiver or app, or an address the model named (which a person confirms). */
 /** The preview and the run both call it, so an address the confirmation could not show is refused by the run too:
  * a tool whose preview fails is run without VS Code's confirmation (languageModelTools.ts). */
-function auditDestination(input: AuditInput, ctx: AssistantContext): { url: string; named: string; confirm: boolean } {
+function auditDestination(input: AuditInput, ctx: AssistantContext): { url: string; named: Said; confirm: boolean } {
   const t = parseAuditTarget(input.target);
   const d =
     t.kind === 'receiver'
-      ? { url: ctx.receiverUrl(), named: 'the receiver', confirm: false }
+      ? { url: ctx.receiverUrl(), named: said('the receiver'), confirm: false }
       : t.kind === 'app'
-        ? { url: ctx.appTarget({}), named: 'your app (the forward target)', confirm: false }
-        : { url: t.url, named: 'an address the assistant named', confirm: true };
-  checkAskable([{ label: 'Address', field: `the address of ${d.named}`, value: d.url }]);
+        ? { url: ctx.appTarget({}), named: said('your app (the forward target)'), confirm: false }
+        : { url: t.url, named: said('an address the assistant named'), confirm: true };
+  // The refusal goes to the model: English.
+  checkAskable([{ label: said('Address'), field: `the address of ${english(d.named)}`, value: d.url }]);
   return d;
 }
 
@@ -175,7 +180,7 @@ export interface ContractResult {
 
 export const checkContract: AssistantTool<Record<string, never>, ContractResult> = {
   name: 'wfs_check_contract',
-  title: 'Check the environment against the contract',
+  ...titled(said('Check the environment against the contract')),
   summary: 'Run probe-service against the environment in use (never billing) and list where it differs from the spec.',
   description: [
     'Runs probe-service against the environment in use: about 20 fixed requests that can never bill (sign-in, refused',

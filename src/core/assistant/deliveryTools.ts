@@ -4,7 +4,8 @@ import type { DeliveryRecord } from '../webhooks/deliveryRecord';
 import { parseUtcTimestamp } from '../time/timestamps';
 import { OUTSIDE_CONTENT_NOTE } from './outsideContent';
 import type { AssistantContext } from './assistantContext';
-import { READS, ToolRefused, type AssistantTool } from './assistantTool';
+import { READS, ToolRefused, titled, type AssistantTool } from './assistantTool';
+import { said } from '../presentation/said';
 import {
   deliveryDetail,
   deliveryRow,
@@ -48,7 +49,7 @@ export interface ListResult {
 
 export const listDeliveries: AssistantTool<ListInput, ListResult> = {
   name: 'wfs_list_deliveries',
-  title: 'List webhook deliveries',
+  ...titled(said('List webhook deliveries')),
   summary: 'List the deliveries your receiver got, filtered by topic, verified or refused, status, time or text.',
   description: [
     "Lists the webhook deliveries the local receiver got, newest first: each one's id, topic, whether it was verified or",
@@ -146,7 +147,7 @@ export interface GetInput {
 
 export const getDelivery: AssistantTool<GetInput, DeliveryDetail> = {
   name: 'wfs_get_delivery',
-  title: 'Read one webhook delivery',
+  ...titled(said('Read one webhook delivery')),
   summary: "Read one delivery: body, headers, the seven verification steps and your app's answer.",
   description: [
     'Returns one delivery whole: its body (text, and parsed JSON when it is JSON; the first 16 KiB), the request',
@@ -177,7 +178,7 @@ export const getDelivery: AssistantTool<GetInput, DeliveryDetail> = {
 
 export const explainDelivery: AssistantTool<{ id?: string }, RefusalExplanation> = {
   name: 'wfs_explain_refusal',
-  title: 'Explain why a delivery was refused',
+  ...titled(said('Explain why a delivery was refused')),
   summary: "Explain a delivery's verification step by step, with causes and fixes for the step that failed.",
   description: [
     "Explains a delivery's verification step by step: what each of the spec's seven steps checks, what it found, and",
@@ -209,7 +210,7 @@ export type WaitResult =
 
 export const waitForDelivery: AssistantTool<WaitInput, WaitResult> = {
   name: 'wfs_wait_for_delivery',
-  title: 'Wait for the next webhook delivery',
+  ...titled(said('Wait for the next webhook delivery')),
   summary: 'Wait for the next delivery of a topic to reach your receiver.',
   description: [
     'Waits until a new delivery (of the topic, when given) reaches the receiver, or the timeout passes, and returns it',

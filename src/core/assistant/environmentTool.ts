@@ -1,6 +1,7 @@
 // Where everything is: the environment in use, the deliveries read, the receiver, the app, and who signs. The first
 // thing an assistant asks when a send or a verification fails; never a password, token or secret.
-import { READS, ToolRefused, type AssistantTool } from './assistantTool';
+import { READS, ToolRefused, titled, type AssistantTool } from './assistantTool';
+import { said } from '../presentation/said';
 
 /** A value, or why there is none and what to do. */
 type Known<T> = { value: T } | { missing: string };
@@ -28,7 +29,7 @@ async function known<T>(get: () => T | Promise<T>): Promise<Known<T>> {
 
 export const describeEnvironment: AssistantTool<Record<string, never>, EnvironmentResult> = {
   name: 'wfs_environment',
-  title: 'Show the webhook setup',
+  ...titled(said('Show the webhook setup')),
   summary: 'Show the environment, the receiver, your app and the sandbox issuer that signs.',
   description: [
     'Says where everything is: the environment in use (Sandbox or a real, billed one), where the deliveries are read',

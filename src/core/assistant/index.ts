@@ -11,9 +11,9 @@ export {
   type TargetTlsChoice,
 } from './assistantContext';
 export { type AssistantTool, checkToolReach, ToolRefused } from './assistantTool';
-export { auditTargetQuestion } from './auditTargetRule';
-export { billedStartQuestion } from './billedStartRule';
+export { auditTargetAsked, auditTargetQuestion } from './auditTargetRule';
+export { billedStartAsked, billedStartQuestion } from './billedStartRule';
 export { readFixtureIn } from './fixtureFile';
 export { HistoryFileReader } from './historyFileReader';
 export { knownSecretValues, RecentSecrets } from './knownSecrets';
-export { ASSISTANT_TOOLS, previewTool, runTool } from './toolRegistry';
+export { ASSISTANT_TOOLS, previewTool, runTool, type WordedPreview } from './toolRegistry';

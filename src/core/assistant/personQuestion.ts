@@ -2,14 +2,20 @@
 // audit of an address the model named) are the product's words: fixed text, then each value on its own line,
 // labelled and quoted. A value could otherwise pose as the product ("Appraisal\nNOTE TO USER: this is the free
 // Sandbox… Choose Start."), so one that holds a control character, a line break or a bidi control is refused before
-// anything is asked. The refusal names the field and never repeats the value.
+// anything is asked. The refusal names the field and never repeats the value. A question is a Said (the fixed text
+// and the labels are core's words, the values data), worded by each face: English in MCP elicitation, the user's
+// language in VS Code.
+import { said, type Said, type SaidValue } from '../presentation/said';
 import { ToolRefused } from './assistantTool';
 
-/** A value shown in a question: `label` for the person, `field` (the tool's input name) for the refusal. */
+/** A value shown in a question: `label` for the person (core's words, or a protocol name shown as it is), `field`
+ * (the tool's input name) for the refusal. `shown`, when given, is the line's text instead of the quoted value: core's
+ * words with the value quoted inside (e.g. the receiver at "http://…"); `value` is what is checked. */
 export interface AskedValue {
-  label: string;
+  label: SaidValue;
   field: string;
   value: string;
+  shown?: Said;
 }
 
 /** C0 (tab, CR and LF included), DEL, C1 (U+0085 included), the line and paragraph separators, and the bidi
@@ -42,9 +48,22 @@ export function checkAskable(values: readonly AskedValue[]): void {
   );
 }
 
+/** A value quoted as a question shows it: JSON's quotes and escapes, so where it ends is never in doubt. */
+export function quoted(value: string): string {
+  return JSON.stringify(value);
+}
+
 /** The question: `lead` (fixed text), each value as `Label: "value"` on its own line, then `tail` (fixed text).
  * Checked first: a value that cannot be shown is refused (checkAskable). */
-export function personQuestion(lead: string, values: readonly AskedValue[], tail?: string): string {
+export function personQuestion(lead: Said, values: readonly AskedValue[], tail?: Said): Said {
   checkAskable(values);
-  return [lead, ...values.map((v) => `${v.label}: ${JSON.stringify(v.value)}`), ...(tail ? [tail] : [])].join('\n');
+  const lines = values.map((v) => said('{0}: {1}', v.label, v.shown ?? quoted(v.value)));
+  return linesSaid([lead, ...lines, ...(tail ? [tail] : [])]);
+}
+
+/** Lines as one Said, halved at each level so that a long question stays shallow (worded() words 8 levels). */
+function linesSaid(lines: readonly Said[]): Said {
+  if (lines.length === 1) return lines[0]!;
+  const half = Math.ceil(lines.length / 2);
+  return said('{0}\n{1}', linesSaid(lines.slice(0, half)), linesSaid(lines.slice(half)));
 }

@@ -20,12 +20,13 @@ import type { DeliveryRecord } from '../webhooks/deliveryRecord';
 import { answerBodyFields } from '../webhooks/forwardAnswer';
 import { OUTSIDE_CONTENT_NOTE } from './outsideContent';
 import type { AssistantContext } from './assistantContext';
-import { ToolRefused, type AssistantTool, type ToolPreview } from './assistantTool';
+import { ToolRefused, titled, type AssistantTool, type ToolPreview } from './assistantTool';
+import { said } from '../presentation/said';
 import { pickDelivery } from './deliveryTools';
 import { appAcknowledged } from '../webhooks/replayAnswer';
 import type { ReplayAnswer } from '../webhooks/replayLog';
 import { replayWithFreshId } from '../fixtures/freshWebhookId';
-import { checkAskable, personQuestion, type AskedValue } from './personQuestion';
+import { checkAskable, personQuestion, quoted, type AskedValue } from './personQuestion';
 
 interface AppAnswer {
   status: number | null;
@@ -78,11 +79,25 @@ function answerOf(a: DeliveryAnswer, credentials: readonly string[]): AppAnswer 
  * dedupes on) included when there is one. The run checks the same values, so a value that cannot be shown is never
  * sent unasked (a failed preview means no confirmation in VS Code). */
 function replayValues(p: ReplayPlan): AskedValue[] {
+  const what: AskedValue =
+    p.fixtureFile !== undefined
+      ? {
+          label: said('What'),
+          field: 'fixture',
+          value: p.fixtureFile,
+          shown: said('the fixture {0}', quoted(p.fixtureFile)),
+        }
+      : {
+          label: said('What'),
+          field: 'deliveryId',
+          value: p.deliveryId ?? '',
+          shown: said('delivery {0}', quoted(p.deliveryId ?? '')),
+        };
   return [
-    { label: 'What', field: p.what.startsWith('the fixture') ? 'fixture' : 'deliveryId', value: p.what },
-    ...(p.topic ? [{ label: 'Topic', field: 'topic', value: p.topic }] : []),
+    p.fresh ? { ...what, shown: said('{0} under a fresh webhookId', what.shown!) } : what,
+    ...(p.topic ? [{ label: said('Topic'), field: 'topic', value: p.topic }] : []),
     ...(p.webhookId ? [{ label: 'webhookId', field: 'webhookId', value: p.webhookId }] : []),
-    { label: 'To', field: 'to', value: p.to },
+    { label: said('To'), field: 'to', value: p.to },
   ];
 }
 
@@ -92,14 +107,20 @@ function eventValues(input: SendEventInput, to: string): AskedValue[] {
     const v = input[field];
     return typeof v === 'string' ? [{ label, field, value: v }] : [];
   };
+  // The protocol's field names (subTopic, data…) are shown as they are; the rest are core's words.
   return [
-    { label: 'Topic', field: 'topic', value: input.topic },
+    { label: said('Topic'), field: 'topic', value: input.topic },
     ...optional('subTopic', 'subTopic'),
     ...optional('tenantId', 'tenantId'),
     ...optional('actorId', 'actorId'),
     ...optional('webhookId', 'webhookId'),
     { label: 'data', field: 'data', value: JSON.stringify(input.data ?? {}).slice(0, 300) },
-    { label: 'To', field: 'to', value: `${input.to === 'receiver' ? 'the receiver' : 'your app'} at ${to}` },
+    {
+      label: said('To'),
+      field: 'to',
+      value: to,
+      shown: input.to === 'receiver' ? said('the receiver at {0}', quoted(to)) : said('your app at {0}', quoted(to)),
+    },
   ];
 }
 
@@ -199,6 +220,11 @@ interface ReplayPlan {
   to: string;
   /** The delivery replayed; absent for a fixture. */
   deliveryId?: string;
+  /** The fixture replayed (its path); absent for a delivery. */
+  fixtureFile?: string;
+  /** Sent under a fresh webhookId. */
+  fresh?: true;
+  /** What is replayed, in English for the model (results, refusals); whatShown says it to a person. */
   what: string;
   topic: string | null;
   webhookId: string | null;
@@ -217,6 +243,7 @@ async function planReplay(input: ReplayInput, ctx: AssistantContext): Promise<Re
   return {
     ...plan,
     what: `${plan.what} under a fresh webhookId`,
+    fresh: true,
     webhookId: fresh.webhookId,
     body: fresh.body,
     headers: fresh.headers,
@@ -231,6 +258,7 @@ async function planSameReplay(input: ReplayInput, ctx: AssistantContext): Promis
     const resolved: ResolvedFixture = resolveFixture(fixture, ctx.clock.now());
     return {
       to: ctx.appTarget({ topic: fixture.topic, subTopic: fixture.subTopic }),
+      fixtureFile: file,
       what: `the fixture ${file}`,
       topic: fixture.topic,
       webhookId: resolved.webhookId,
@@ -260,7 +288,7 @@ async function planSameReplay(input: ReplayInput, ctx: AssistantContext): Promis
 
 export const replayToApp: AssistantTool<ReplayInput, SendResult> = {
   name: 'wfs_replay_to_app',
-  title: 'Replay a delivery to your app',
+  ...titled(said('Replay a delivery to your app')),
   summary: 'Send a verified delivery or a fixture to your app again, re-signed, and read its answer.',
   description: [
     "Sends a verified delivery again (or a fixture file, NAME.webhook.json) to the developer's app, their forward",
@@ -305,9 +333,9 @@ export const replayToApp: AssistantTool<ReplayInput, SendResult> = {
     const p = await planReplay(input, ctx);
     // Free of side effects (VS Code's rule for a preview): the signer is not asked, so the sandbox is not started.
     return {
-      title: 'Replay a webhook delivery to your app',
+      title: said('Replay a webhook delivery to your app'),
       message: personQuestion(
-        `Send this delivery again (${p.body.length} bytes) as a POST, re-signed with the sandbox's key?`,
+        said("Send this delivery again ({0} bytes) as a POST, re-signed with the sandbox's key?", p.body.length),
         replayValues(p),
       ),
     };
@@ -393,7 +421,7 @@ function eventTarget(input: SendEventInput, ctx: AssistantContext): string {
 
 export const sendEvent: AssistantTool<SendEventInput, SendResult> = {
   name: 'wfs_send_event',
-  title: 'Send a signed webhook event',
+  ...titled(said('Send a signed webhook event')),
   summary: 'Sign a new event and send it to your receiver or your app, and read the answer.',
   description: [
     'Builds a webhook event as the service sends it (webhookId, topic, subTopic, tenantId, triggeredAt with 7',
@@ -438,8 +466,11 @@ export const sendEvent: AssistantTool<SendEventInput, SendResult> = {
   async preview(input, ctx) {
     const to = eventTarget(input, ctx);
     return {
-      title: `Send a signed ${input.topic} event`,
-      message: personQuestion("Send a new event as a POST, signed with the sandbox's key?", eventValues(input, to)),
+      title: said('Send a signed {0} event', input.topic),
+      message: personQuestion(
+        said("Send a new event as a POST, signed with the sandbox's key?"),
+        eventValues(input, to),
+      ),
     };
   },
   async run(input, ctx, signal) {

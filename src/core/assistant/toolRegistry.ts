@@ -3,6 +3,7 @@
 // cleared of secrets.
 import { ServiceError } from '../http/serviceErrors';
 import { TransportError } from '../http/request';
+import { english } from '../presentation/said';
 import { validateSchema } from '../schemas/validateSchema';
 import type { AssistantContext } from './assistantContext';
 import { ToolRefused, type AssistantTool, type ToolPreview } from './assistantTool';
@@ -71,17 +72,26 @@ export async function runTool(
   return finalAnswer(outcome, ctx.secrets());
 }
 
+/** A tool's preview in English, and `said`: the same as core's words, for a face that words them itself. */
+export interface WordedPreview {
+  title: string;
+  message: string;
+  said: ToolPreview;
+}
+
 /** What a sending or starting tool is about to do, free of secrets; undefined for a tool that only reads, or when
  * the preview cannot be made (the run then refuses with the reason). */
 export async function previewTool(
   name: string,
   input: unknown,
   ctx: AssistantContext,
-): Promise<ToolPreview | undefined> {
+): Promise<WordedPreview | undefined> {
   const tool = findTool(name);
   if (!tool?.preview || inputProblem(tool, input)) return undefined;
   try {
-    return finalAnswer(await tool.preview((input ?? {}) as never, ctx), ctx.secrets());
+    // Secrets out of the Said's values too: whatever words a face finds for them, the values stay cleared.
+    const p = finalAnswer(await tool.preview((input ?? {}) as never, ctx), ctx.secrets());
+    return { title: english(p.title), message: english(p.message), said: p };
   } catch {
     return undefined;
   }

@@ -6,7 +6,8 @@ import { findByCorrelationId } from '../workflows/correlationId';
 import { prepareStart } from '../workflows/WorkflowClient';
 import { isTerminal, type Workflow, type WorkflowEnvelope } from '../workflows/workflowTypes';
 import type { AssistantContext, BilledStartDetails } from './assistantContext';
-import { READS, ToolRefused, type AssistantTool } from './assistantTool';
+import { READS, ToolRefused, titled, type AssistantTool } from './assistantTool';
+import { said } from '../presentation/said';
 import { billedStartValues, decideBilledStart } from './billedStartRule';
 import { checkAskable, personQuestion } from './personQuestion';
 
@@ -55,7 +56,7 @@ export interface FindResult {
 
 export const findWorkflows: AssistantTool<{ correlationId: string }, FindResult> = {
   name: 'wfs_find_workflows',
-  title: 'Find workflows by correlationId',
+  ...titled(said('Find workflows by correlationId')),
   summary: 'Find the workflows started with a correlationId in the environment in use.',
   description: [
     'Finds the workflows the service holds for a correlationId, in the environment in use: ids, runId (the one',
@@ -92,7 +93,7 @@ export const workflowStatus: AssistantTool<
   { environment: string; workflow: WorkflowView; messages: { code: string; text: string }[] }
 > = {
   name: 'wfs_workflow_status',
-  title: 'Read a workflow',
+  ...titled(said('Read a workflow')),
   summary: "Read one workflow's status, runId and messages from the service.",
   description: [
     'Reads one workflow from the service in the environment in use: its status (processing, complete, failed,',
@@ -218,7 +219,7 @@ const startProperties = {
 
 export const startSandboxWorkflow: AssistantTool<StartInput, StartOutcome> = {
   name: 'wfs_start_sandbox_workflow',
-  title: 'Start a workflow on the Sandbox',
+  ...titled(said('Start a workflow on the Sandbox')),
   summary: 'Start a workflow on the Sandbox, where nothing is billed.',
   description: [
     'Starts a workflow on the Sandbox, the simulator on this machine, where nothing is billed: it runs for a few',
@@ -232,8 +233,8 @@ export const startSandboxWorkflow: AssistantTool<StartInput, StartOutcome> = {
   async preview(input, ctx) {
     const d = details({ sessionId: STAGED_SESSION_ID, service: 'Appraisal', model: 'Standard', ...input }, ctx);
     return {
-      title: 'Start a Sandbox workflow (not billed)',
-      message: personQuestion('Start this workflow? The Sandbox bills nothing.', billedStartValues(d)),
+      title: said('Start a Sandbox workflow (not billed)'),
+      message: personQuestion(said('Start this workflow? The Sandbox bills nothing.'), billedStartValues(d)),
     };
   },
   async run(input, ctx, signal) {
@@ -252,7 +253,7 @@ export const startBilledWorkflow: AssistantTool<
   StartOutcome
 > = {
   name: 'wfs_start_billed_workflow',
-  title: 'Start a billed workflow (asks the user)',
+  ...titled(said('Start a billed workflow (asks the user)')),
   summary: 'Start a billed workflow, only after you confirm it in a dialog.',
   description: [
     'Starts one BILLED workflow in the environment in use, only after the user confirms that very start (environment,',
@@ -271,9 +272,9 @@ export const startBilledWorkflow: AssistantTool<
   async preview(input, ctx) {
     const d = details(input, ctx);
     return {
-      title: 'Start a BILLED workflow',
+      title: said('Start a BILLED workflow'),
       message: personQuestion(
-        'Start this workflow? The service bills it; you are asked again to confirm the billed start itself.',
+        said('Start this workflow? The service bills it; you are asked again to confirm the billed start itself.'),
         billedStartValues(d),
       ),
     };

@@ -7,9 +7,9 @@ import {
   type AssistantEnvironment,
   type AssistantWorkflows,
   type AuditSetup,
-  auditTargetQuestion,
+  auditTargetAsked,
   type BilledStartDetails,
-  billedStartQuestion,
+  billedStartAsked,
   checkToolReach,
   type DeliverySource,
   knownSecretValues,
@@ -28,6 +28,7 @@ import { SettingError } from '../receiver/addressSetting';
 import type { Services } from '../services';
 import { restrictedModeRefusal } from '../trust/restrictedMode';
 import { COMMANDS } from '../commandIds';
+import { inUserWords } from '../coreWords';
 
 /** The workflow a tracked one stands for: the service's own, when the explorer kept its envelope. */
 function workflowOf(t: TrackedWorkflow): Workflow {
@@ -221,7 +222,7 @@ export class ExtensionAssistantContext implements AssistantContext {
    * asked for by an assistant, not by the user's own click. */
   async confirmBilledStart(d: BilledStartDetails): Promise<boolean> {
     // Built (and its values checked) before the modal opens: a value that cannot be shown is refused, not asked.
-    const question = billedStartQuestion(d);
+    const question = inUserWords(billedStartAsked(d));
     const answer = await Promise.resolve(
       vscode.window.showWarningMessage(
         vscode.l10n.t('An assistant asks to start a BILLED workflow.'),
@@ -237,7 +238,7 @@ export class ExtensionAssistantContext implements AssistantContext {
 
   /** A modal naming the address, always: the assistant named it, not the user. */
   async confirmAuditTarget(url: string): Promise<boolean> {
-    const question = auditTargetQuestion(url);
+    const question = inUserWords(auditTargetAsked(url));
     const send = vscode.l10n.t('Send the Audit');
     const answer = await Promise.resolve(
       vscode.window.showWarningMessage(

@@ -4,13 +4,7 @@
 // asks the user to continue; a billed start also asks in its own modal, which no "always allow" skips.
 import * as vscode from 'vscode';
 import { ASSISTANT_TOOLS, type AssistantContext, type AssistantTool, previewTool, runTool } from '../../core/assistant';
-
-/** What a tool's effect is, in the progress line VS Code shows while it runs. */
-const RUNNING: Record<AssistantTool['effect'], string> = {
-  reads: 'Reading',
-  sends: 'Sending',
-  starts: 'Starting',
-};
+import { confirmationMessages, invocationMessage as invocationMessageOf } from './toolWords';
 
 export class LanguageModelToolAdapter implements vscode.LanguageModelTool<Record<string, unknown>> {
   constructor(
@@ -21,7 +15,7 @@ export class LanguageModelToolAdapter implements vscode.LanguageModelTool<Record
   async prepareInvocation(
     options: vscode.LanguageModelToolInvocationPrepareOptions<Record<string, unknown>>,
   ): Promise<vscode.PreparedToolInvocation> {
-    const invocationMessage = `${RUNNING[this.tool.effect]}: ${this.tool.title}`;
+    const invocationMessage = invocationMessageOf(this.tool, vscode.l10n);
     if (this.tool.effect === 'reads') return { invocationMessage };
     // In Restricted Mode the run refuses before anything is sent: nothing to confirm.
     try {
@@ -32,7 +26,8 @@ export class LanguageModelToolAdapter implements vscode.LanguageModelTool<Record
     const preview = await previewTool(this.tool.name, options.input, this.ctx);
     // No preview means the run will refuse (and say why) before anything is sent: nothing to confirm.
     if (!preview) return { invocationMessage };
-    return { invocationMessage, confirmationMessages: { title: preview.title, message: preview.message } };
+    // What the person reads before anything is sent: core's words in the user's language, the values as they are.
+    return { invocationMessage, confirmationMessages: confirmationMessages(preview, vscode.l10n) };
   }
 
   async invoke(

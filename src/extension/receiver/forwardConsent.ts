@@ -43,11 +43,13 @@ export interface TaskForward {
   userTask?: boolean;
 }
 
-/** What a workspace adds: where it comes from (said to the user), how its rules are named in errors, and the key of
- * an agreement to it. */
+/** What a workspace adds: where it comes from (said to the user), the line that says it is used, how its rules are
+ * named in errors, and the key of an agreement to it. */
 interface WorkspaceLayer {
   values: ForwardValues;
   where: string;
+  /** "Forwarding by this workspace's …, as you agreed.": a whole message, since `where` heads a sentence elsewhere. */
+  usedLine: string;
   rulesWhere: string;
   key: string;
 }
@@ -60,7 +62,11 @@ interface InUse {
 }
 
 const SETTING_RULES = SETTINGS.receiverForward;
-const TASK_RULES = 'the wfs task\'s "forward"';
+/** How the receiver task's rules are named in errors (shown in a notification or a consent question). Worded when
+ * used: vscode.l10n's bundle is read once the extension runs, not when this module loads. */
+function taskRules(): string {
+  return vscode.l10n.t('the wfs task\'s "forward"');
+}
 
 export class ForwardConsent {
   constructor(
@@ -81,7 +87,7 @@ export class ForwardConsent {
     const user = { rules: rules.user, passThrough: pass.user };
     const task = this.taskForward;
     if (task?.userTask)
-      return { user: { rules: task.rules, passThrough: task.passThrough }, userRulesWhere: TASK_RULES };
+      return { user: { rules: task.rules, passThrough: task.passThrough }, userRulesWhere: taskRules() };
     // A task's empty rules, or pass-through off, add nothing: the user's own settings stand.
     const fromTask = task && workspaceValues({ rules: task.rules, passThrough: task.passThrough || undefined });
     if (task && !fromTask) return { user, userRulesWhere: SETTING_RULES };
@@ -93,7 +99,8 @@ export class ForwardConsent {
         workspace: {
           values,
           where: vscode.l10n.t("This workspace's wfs task (tasks.json)"),
-          rulesWhere: TASK_RULES,
+          usedLine: vscode.l10n.t("Forwarding by this workspace's wfs task (tasks.json), as you agreed."),
+          rulesWhere: taskRules(),
           key: agreementKey(workspaceId(), 'task', values),
         },
       };
@@ -105,13 +112,15 @@ export class ForwardConsent {
     });
     if (!added) return { user, userRulesWhere: SETTING_RULES };
     const file = vscode.workspace.workspaceFile;
-    const name = file && file.scheme !== 'untitled' ? file.path.split('/').pop() : undefined;
+    const name =
+      (file && file.scheme !== 'untitled' ? file.path.split('/').pop() : undefined) ?? '.vscode/settings.json';
     return {
       user,
       userRulesWhere: SETTING_RULES,
       workspace: {
         values: added,
-        where: vscode.l10n.t("This workspace's settings ({0})", name ?? '.vscode/settings.json'),
+        where: vscode.l10n.t("This workspace's settings ({0})", name),
+        usedLine: vscode.l10n.t("Forwarding by this workspace's settings ({0}), as you agreed.", name),
         rulesWhere: SETTING_RULES,
         key: agreementKey(workspaceId(), 'settings', added),
       },
@@ -149,8 +158,7 @@ export class ForwardConsent {
     }
     const choice = chooseForward({ user, workspace: workspace?.values, trusted, agreed });
     const used = this.resolve(choice, choice.from === 'workspace' ? workspace!.rulesWhere : userRulesWhere);
-    if (choice.from === 'workspace')
-      this.output.info(vscode.l10n.t('Forwarding by {0}, as you agreed.', lowerFirst(workspace!.where)));
+    if (choice.from === 'workspace') this.output.info(workspace!.usedLine);
     const forwardTo = addressSetting('receiverForwardTo');
     if (forwardTo && used.rules.every((r) => r.url !== forwardTo))
       this.output.warn(
@@ -359,7 +367,7 @@ function describeOwn(mine: InUse, rules: boolean, passThrough: boolean): string 
   const pass = passThrough
     ? vscode.l10n.t('your pass-through setting ({0})', mine.passThrough ? vscode.l10n.t('on') : vscode.l10n.t('off'))
     : undefined;
-  return [what, pass].filter(Boolean).join(' and ');
+  return what && pass ? vscode.l10n.t('{0} and {1}', what, pass) : (what ?? pass ?? '');
 }
 
 /** One workspace: its .code-workspace file, or its folders. */
@@ -368,8 +376,4 @@ function workspaceId(): string {
     vscode.workspace.workspaceFile?.toString() ??
     (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.toString()).join('\n')
   );
-}
-
-function lowerFirst(text: string): string {
-  return text.charAt(0).toLowerCase() + text.slice(1);
 }

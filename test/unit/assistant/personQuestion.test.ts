@@ -7,6 +7,7 @@ import { ToolRefused } from '../../../src/core/assistant/assistantTool';
 import { billedStartQuestion } from '../../../src/core/assistant/billedStartRule';
 import { checkAskable, personQuestion } from '../../../src/core/assistant/personQuestion';
 import { previewTool, runTool } from '../../../src/core/assistant/toolRegistry';
+import { english, said } from '../../../src/core/presentation/said';
 import { assistantFixture, type AssistantFixture } from './assistantFixture';
 
 /** One of each kind that cannot be shown as it is. */
@@ -60,7 +61,7 @@ describe('questions a person answers (issue #74, hole 5)', () => {
     const plain = fc.string({ maxLength: 40 }).filter((s) => !/[\u0000-\u001f\u007f-\u009f]/.test(s));
     fc.assert(
       fc.property(plain, fc.constantFrom(...UNSHOWABLE), plain, (a, c, b) => {
-        assert.throws(() => personQuestion('Q?', [{ label: 'L', field: 'f', value: a + c + b }]), ToolRefused);
+        assert.throws(() => personQuestion(said('Q?'), [{ label: 'L', field: 'f', value: a + c + b }]), ToolRefused);
       }),
       { numRuns: 200, seed: 5 },
     );
@@ -69,10 +70,12 @@ describe('questions a person answers (issue #74, hole 5)', () => {
       .filter((s) => !/[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/.test(s));
     fc.assert(
       fc.property(shown, shown, (a, b) => {
-        const q = personQuestion('Fixed?', [
-          { label: 'A', field: 'a', value: a },
-          { label: 'B', field: 'b', value: b },
-        ]);
+        const q = english(
+          personQuestion(said('Fixed?'), [
+            { label: said('A'), field: 'a', value: a },
+            { label: 'B', field: 'b', value: b },
+          ]),
+        );
         const lines = q.split('\n');
         assert.equal(lines.length, 3);
         assert.equal(lines[0], 'Fixed?');

@@ -120,7 +120,7 @@ describe("the assistant's tools through vscode.lm", function () {
     };
     const shown = await confirmation(api, 'wfs_send_event', input);
     assert.match(shown ?? '', /Send a signed workflow\/completed event/);
-    assert.ok(shown?.includes(`To: "the receiver at ${receiverUrl}"`), shown);
+    assert.ok(shown?.includes(`To: the receiver at "${receiverUrl}"`), shown);
     assert.ok(shown?.includes('Topic: "workflow/completed"'), shown);
     assert.equal(await confirmation(api, 'wfs_list_deliveries', {}), undefined, 'a reading tool asks nothing');
     const before = api.receiver.deliveries.all().length;
@@ -160,7 +160,7 @@ describe("the assistant's tools through vscode.lm", function () {
     const newest = (await invoke('wfs_list_deliveries', { topic: 'workflow/completed', verified: true, limit: 1 }))
       .deliveries[0];
     const shown = await confirmation(api, 'wfs_replay_to_app', { deliveryId: newest.id });
-    assert.ok(shown?.includes(`What: "delivery ${newest.id}"`) && shown.includes(`To: "${appUrl}"`), shown);
+    assert.ok(shown?.includes(`What: delivery "${newest.id}"`) && shown.includes(`To: "${appUrl}"`), shown);
     assert.ok(shown?.includes('Topic: "workflow/completed"') && shown?.includes('webhookId: "'), shown);
     const first = await invoke('wfs_replay_to_app', { deliveryId: newest.id });
     assert.equal(first.answer.status, 500);

@@ -5,7 +5,8 @@
 // thrown error's message (new Error(…), new SettingError(key, …): they reach a notification); what is assigned to a
 // tree or status bar item's label, description or tooltip; a quick pick item's label and detail (any object literal's
 // `label` and `detail`); withProgress's title; a new MarkdownString; a line written to an output channel (a call of
-// appendLine, append, info, warn, error, debug or trace on something named …output, …log or …channel).
+// appendLine, append, info, warn, error, debug or trace on something named …output, …log or …channel); a language
+// model tool's invocationMessage and its confirmationMessages' title and message.
 // A literal without a word (an icon such as "$(check)", a separator, '') is not text to translate.
 import ts from 'typescript';
 
@@ -97,6 +98,17 @@ export function findBareStrings(file: string, source: string): BareString[] {
       ts.isObjectLiteralExpression(n.parent)
     )
       check(n.initializer, `item ${n.name.getText(sf)}`);
+    // A language model tool's prepareInvocation: its progress line and its confirmation's title and message.
+    if (ts.isPropertyAssignment(n) && n.name.getText(sf) === 'invocationMessage')
+      check(n.initializer, 'invocationMessage');
+    if (
+      ts.isPropertyAssignment(n) &&
+      ['title', 'message'].includes(n.name.getText(sf)) &&
+      ts.isObjectLiteralExpression(n.parent) &&
+      ts.isPropertyAssignment(n.parent.parent) &&
+      n.parent.parent.name.getText(sf) === 'confirmationMessages'
+    )
+      check(n.initializer, `confirmationMessages ${n.name.getText(sf)}`);
     if (
       ts.isBinaryExpression(n) &&
       n.operatorToken.kind === ts.SyntaxKind.EqualsToken &&

@@ -49,6 +49,7 @@ describe('l10n: the extension shows no bare string', () => {
       this.s.output.warn(\`Webhook panel: ignored \${what}\`);
       deps.output[ok ? 'info' : 'warn']('Public address test: ok');
       log.appendLine('Receiver stopped');
+      return { invocationMessage: \`Reading \${what}\`, confirmationMessages: { title: 'Send?', message: m } };
     `;
     const found = findBareStrings('bad.ts', bad).map((b) => `${b.line} ${b.where}`);
     assert.deepEqual(found, [
@@ -71,6 +72,8 @@ describe('l10n: the extension shows no bare string', () => {
       '18 output warn',
       '19 output info',
       '20 output appendLine',
+      '21 invocationMessage',
+      '21 confirmationMessages title',
     ]);
     const good = `
       vscode.window.showErrorMessage(vscode.l10n.t('Nothing was sent to {0}.', url), vscode.l10n.t('Show Log'));

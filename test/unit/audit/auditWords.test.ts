@@ -2,11 +2,9 @@
 // worded through the extension's bundle (here its pseudo-locale: no English of ours may be left once the values are
 // taken out), while the English the CLI and the reports print stays what it was.
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { Sandbox } from '../../../src/core/sandbox/Sandbox';
 import { SystemClock } from '../../../src/core/time/clock';
-import { english, isSaid, worded, type Said, type Wording } from '../../../src/core/presentation/said';
+import { english, worded } from '../../../src/core/presentation/said';
 import { AUDIT_CASES } from '../../../src/core/audit/auditCases';
 import { auditGroup, auditJson } from '../../../src/core/audit/auditReport';
 import { auditCaseTitle, auditGroupSaid, auditResultWorded, auditWorded } from '../../../src/core/audit/auditWords';
@@ -30,36 +28,12 @@ import {
 } from '../../../src/core/audit/trustMismatch';
 import { BrokenReceiver, type Mistake } from '../helpers/brokenReceiver';
 import { ScriptedServer } from '../helpers/scriptedServer';
-import { plainLetters, pseudoLocalize } from '../l10n/pseudoLocale';
-
-const ROOT = join(__dirname, '../../../..');
-
-/** The extension's bundle (the build's export of every said() of core), in the pseudo-locale. */
-function pseudoBundle(): Record<string, string> {
-  const bundle = JSON.parse(readFileSync(join(ROOT, 'l10n/bundle.l10n.json'), 'utf8')) as Record<string, string>;
-  return Object.fromEntries(Object.keys(bundle).map((k) => [k, pseudoLocalize(k)]));
-}
+import { pseudoLocalize } from '../l10n/pseudoLocale';
+import { pseudoWords } from '../l10n/saidLeft';
 
 describe("receiver audit: its words in the user's language (issue #78)", function () {
   this.timeout(60_000);
-  const pseudo = pseudoBundle();
-  /** As vscode.l10n.t words a message: looked up in the bundle, the values filled in. */
-  const pseudoWording: Wording = (message, ...values) =>
-    (pseudo[message] ?? message).replace(/\{(\d+)\}/g, (w, i: string) => String(values[Number(i)] ?? w));
-
-  /** The Said through the pseudo bundle with its data values taken out (its inner Saids kept, worded the same way):
-   * what is left is our words only. A message missing from the bundle stays English, and shows. */
-  function oursOnly(s: Said): string {
-    const message = pseudo[s.message] ?? s.message;
-    return message.replace(/\{(\d+)\}/g, (_w, i: string) => {
-      const v = s.values?.[Number(i)];
-      return isSaid(v) ? oursOnly(v) : '';
-    });
-  }
-  const leftEnglish = (label: string, s: Said | undefined) => {
-    assert.ok(isSaid(s), `${label}: no Said`);
-    return plainLetters(oursOnly(s)) === '' ? [] : [`${label}: ${oursOnly(s)}`];
-  };
+  const { wording: pseudoWording, leftEnglish } = pseudoWords();
 
   it('every case: title, rule, why and fix have no English of ours left, and their English is the CLI’s', () => {
     const left = AUDIT_CASES.flatMap((c) =>

@@ -78,8 +78,18 @@ export function auditMarkdown(s: AuditSummary): string {
   return lines.join('\n');
 }
 
+/** The summary as JSON, in English: the words kept for the faces (`said`) are left out, so the file is the same
+ * whichever language the editor that exported it speaks. */
 export function auditJson(s: AuditSummary): string {
-  return `${JSON.stringify(s, null, 2)}\n`;
+  const english = {
+    ...s,
+    results: s.results.map(({ said: _said, ...r }) => r),
+    inYourCode: s.inYourCode?.map(({ said: _said, probe, ...c }) => ({
+      ...c,
+      ...(probe ? { probe: { passed: probe.passed, detail: probe.detail } } : {}),
+    })),
+  };
+  return `${JSON.stringify(english, null, 2)}\n`;
 }
 
 const xmlAttr = (s: string) =>

@@ -1,5 +1,6 @@
 // The front door of core/audit: what the faces (CLI, extension, MCP server, test kit) may use.
 export { AUDIT_CASES } from './auditCases';
+export { auditCaseTitle, auditGroupSaid, auditResultWorded, auditWorded } from './auditWords';
 export { auditCurl, auditGroup, auditJson, auditJunit, auditMarkdown, auditSummaryMarkdown } from './auditReport';
 export {
   type AuditCaseResult,
@@ -11,10 +12,13 @@ export {
 } from './receiverAudit';
 export { signerAuditIssuer } from './signerIssuer';
 export {
+  AUDIT_GENUINE_DELIVERY,
   kidOf,
   matchAdvice,
+  matchAdviceSaid,
   notServedThere,
   refusalOf,
+  refusalSaid,
   refusalText,
   type SigningKey,
   signingKeyText,

@@ -14,16 +14,24 @@ import { type CaRemedy, namedTlsFailure, type TlsProblem } from '../http/tlsFail
 import type { Clock } from '../time/clock';
 import { AUDIT_CASES, forgedDelivery, genuineDelivery, type AuditCase, type AuditContext } from './auditCases';
 import { SandboxControlClient, type AuditIssuer, type SandboxTrust } from '../sandbox/sandboxControlClient';
-import { CODE_CHECKS, probeWithProcessedCount, readProcessedCount, type CodeCheck } from './inYourCode';
+import {
+  CODE_CHECKS,
+  probeVerdict,
+  probeWithProcessedCount,
+  readProcessedCount,
+  type CodeCheck,
+  type ProbeVerdict,
+} from './inYourCode';
 import {
   answeredStep,
   kidOf,
-  matchAdvice,
+  matchAdviceSaid,
   refusalOf,
-  signingKeyText,
-  STEP_ADVICE,
+  signingKeySaid,
+  stepAdviceSaid,
   type TrustMismatch,
 } from './trustMismatch';
+import { english, said, SaidError, saidOf, type Said, type SaidValue } from '../presentation/said';
 
 export interface AuditCaseResult {
   id: string;
@@ -38,10 +46,22 @@ export interface AuditCaseResult {
   detail: string;
   fix: string;
   request: { method: 'POST'; url: string; headers: Record<string, string>; body: string; bodyBase64: string };
+  /** The same words for a face that words them in the user's language (auditWords.ts); the string fields are their
+   * English. Absent in a result not made by runAudit; the exported JSON leaves it out. */
+  said?: AuditResultWords;
   response?: { status: number; body: string };
   durationMs: number;
   /** On the genuine case, when the receiver refused it: what signed it and what the receiver answered. */
   trustMismatch?: TrustMismatch;
+}
+
+/** What a person reads of a case's result, as Saids. */
+interface AuditResultWords {
+  title: Said;
+  rule: Said;
+  why: Said;
+  fix: Said;
+  detail: Said;
 }
 
 export interface AuditSummary {
@@ -88,7 +108,8 @@ export interface AuditOptions {
   caRemedy?: CaRemedy;
 }
 
-export class AuditRefused extends Error {}
+/** The audit will not run as asked: nothing was sent. `message` is English; `said` words it. */
+export class AuditRefused extends SaidError {}
 
 /** Nothing answered at the target: the connection was refused, the host unknown, the route missing, or its TLS
  * failed. Nothing was audited, so no case is reported: each would fail with the same cause and advice about the
@@ -112,14 +133,22 @@ export function checkTarget(target: string, allowNonLocal = false): URL {
   try {
     url = new URL(target);
   } catch {
-    throw new AuditRefused(`"${target}" is not a URL${missingSchemeHint(target)}.`);
+    const hint = missingSchemeHint(target);
+    throw new AuditRefused(hint ? said('"{0}" is not a URL{1}.', target, hint) : said('"{0}" is not a URL.', target));
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:')
-    throw new AuditRefused(`The target must be an http(s) URL${missingSchemeHint(target)}.`);
-  if (url.username || url.password) throw new AuditRefused('The target URL must not carry credentials.');
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    const hint = missingSchemeHint(target);
+    throw new AuditRefused(
+      hint ? said('The target must be an http(s) URL{0}.', hint) : said('The target must be an http(s) URL.'),
+    );
+  }
+  if (url.username || url.password) throw new AuditRefused(said('The target URL must not carry credentials.'));
   if (!isLoopbackHost(url.hostname) && !allowNonLocal)
     throw new AuditRefused(
-      `${url.host} is not a loopback address. The audit sends forged requests: confirm that this is your own receiver first (CLI: --allow-remote).`,
+      said(
+        '{0} is not a loopback address. The audit sends forged requests: confirm that this is your own receiver first (CLI: --allow-remote).',
+        url.host,
+      ),
     );
   return url;
 }
@@ -157,30 +186,35 @@ async function startDecoy(
 function judge(
   c: AuditCase,
   status: number | undefined,
-  error: string | undefined,
-  watchFailure: string | undefined,
+  error: SaidValue | undefined,
+  watchFailure: Said | undefined,
   retryAfter?: string,
-): { passed: boolean; detail: string } {
-  if (status === undefined) return { passed: false, detail: `no answer: ${error}` };
+): { passed: boolean; detail: Said } {
+  if (status === undefined) return { passed: false, detail: said('no answer: {0}', error ?? '') };
   const undecided = c.kidNotHeld && status === 503 && retryAfter !== undefined;
   if (status !== c.expectStatus && !undecided) {
-    const what =
-      c.expectStatus === 200
-        ? `answered ${status}; a genuine delivery must be answered 200`
-        : status >= 200 && status < 300
-          ? `answered ${status}: the receiver accepted a delivery it must refuse`
-          : status >= 500
-            ? `answered ${status}: a refusal must be 403 (a 5xx makes the service resend it)`
-            : `answered ${status}; the spec says 403 on any verification failure`;
-    return { passed: false, detail: watchFailure ? `${what}; and ${watchFailure}` : what };
+    const what = wrongAnswer(c.expectStatus, status);
+    return { passed: false, detail: watchFailure ? said('{0}; and {1}', what, watchFailure) : what };
   }
-  if (watchFailure) return { passed: false, detail: `answered ${status} as expected, but ${watchFailure}` };
+  if (watchFailure) return { passed: false, detail: said('answered {0} as expected, but {1}', status, watchFailure) };
   if (undecided)
     return {
       passed: true,
-      detail: `answered 503 with Retry-After ${retryAfter}: not decided until the receiver may fetch its key set again, which accepts nothing and loses no key rotated in since its last fetch`,
+      detail: said(
+        'answered 503 with Retry-After {0}: not decided until the receiver may fetch its key set again, which accepts nothing and loses no key rotated in since its last fetch',
+        retryAfter!,
+      ),
     };
-  return { passed: true, detail: `answered ${status} as expected` };
+  return { passed: true, detail: said('answered {0} as expected', status) };
+}
+
+/** Why an answer other than the expected one is wrong. */
+function wrongAnswer(expected: number, status: number): Said {
+  if (expected === 200) return said('answered {0}; a genuine delivery must be answered 200', status);
+  if (status >= 200 && status < 300)
+    return said('answered {0}: the receiver accepted a delivery it must refuse', status);
+  if (status >= 500) return said('answered {0}: a refusal must be 403 (a 5xx makes the service resend it)', status);
+  return said('answered {0}; the spec says 403 on any verification failure', status);
 }
 
 /** Requests in a row that ran into the timeout, with none answered before them, after which the rest are not sent. */
@@ -189,13 +223,13 @@ const SILENT_LIMIT = 2;
 export async function runAudit(o: AuditOptions): Promise<AuditSummary> {
   const target = checkTarget(o.target, o.allowNonLocal).toString();
   if (!o.issuer && !o.sandboxUrl)
-    throw new AuditRefused('The audit needs an issuer that signs: a sandbox URL, or a test issuer.');
+    throw new AuditRefused(said('The audit needs an issuer that signs: a sandbox URL, or a test issuer.'));
   const sandbox = o.issuer ?? new SandboxControlClient(o.sandboxUrl!, o.sandboxSecret ?? '');
   const trust = await sandbox.trust();
   // The probes read the count after all the cases: one that cannot be read is said now, before anything is sent.
   if (o.processedUrl) {
-    await readProcessedCount(o.processedUrl, o.requestTimeoutMs ?? 10_000).catch((err: Error) => {
-      throw new AuditRefused(`The processed count cannot be read: ${err.message}. Nothing was sent.`);
+    await readProcessedCount(o.processedUrl, o.requestTimeoutMs ?? 10_000).catch((err: unknown) => {
+      throw new AuditRefused(said('The processed count cannot be read: {0}. Nothing was sent.', saidOf(err)));
     });
   }
   const { ctx, decoy } = await auditContext(sandbox, trust, o.clock);
@@ -237,8 +271,13 @@ async function auditContext(
   return { ctx, decoy };
 }
 
-type AuditCaseBase = Omit<AuditCaseResult, 'passed' | 'detail' | 'durationMs'>;
-type Probes = Partial<Record<CodeCheck['id'], { passed: boolean; detail: string }>>;
+type AuditCaseBase = Omit<AuditCaseResult, 'passed' | 'detail' | 'durationMs' | 'said'>;
+type Probes = Partial<Record<CodeCheck['id'], ProbeVerdict>>;
+
+/** A judged result: its detail in English beside its words. */
+function judged(c: AuditCase, passed: boolean, detail: Said): Pick<AuditCaseResult, 'passed' | 'detail' | 'said'> {
+  return { passed, detail: english(detail), said: { ...c.said, detail } };
+}
 
 /** One audit, case by case: the genuine delivery first, then each other case, then the probes. */
 class AuditRun {
@@ -278,8 +317,12 @@ class AuditRun {
     return !this.answered && this.unanswered >= SILENT_LIMIT;
   }
 
-  private silence(): string {
-    return `not sent: the receiver answered none of the first ${SILENT_LIMIT} requests within ${this.timeoutMs} ms`;
+  private silence(): Said {
+    return said(
+      'not sent: the receiver answered none of the first {0} requests within {1} ms',
+      SILENT_LIMIT,
+      this.timeoutMs,
+    );
   }
 
   private push(r: AuditCaseResult): void {
@@ -296,10 +339,10 @@ class AuditRun {
       const notSent = this.silent
         ? this.silence()
         : this.o.clock.now() > this.deadline
-          ? 'not sent: the audit reached its overall deadline'
+          ? said('not sent: the audit reached its overall deadline')
           : undefined;
       if (notSent) {
-        this.push({ ...base, passed: false, detail: notSent, durationMs: 0 });
+        this.push({ ...base, ...judged(c, false, notSent), durationMs: 0 });
         continue;
       }
       const { result: r, retryAfter } = await this.sendCase(c, req, base, t0);
@@ -340,6 +383,7 @@ class AuditRun {
   ): Promise<{ result: AuditCaseResult; retryAfter?: string }> {
     let answer: { status: number; body: string; retryAfter?: string } | undefined;
     let error: string | undefined;
+    let errorSaid: SaidValue | undefined;
     const watchedBefore = c.watch ? await c.watch(this.ctx) : 0;
     await c.before?.(this.ctx);
     try {
@@ -352,6 +396,7 @@ class AuditRun {
         ...(this.o.tls?.caFile !== undefined ? { caFile: this.o.tls.caFile } : {}),
       });
       error = tls?.message ?? (err as Error).message;
+      errorSaid = tls ? tls.message : saidOf(err);
       if (err instanceof TransportError && err.reason === 'timeout') this.unanswered++;
       // The first request found nothing there: said once, instead of every case failing the same way.
       if (!this.answered && this.results.length === 0 && err instanceof TransportError && err.reason === 'network')
@@ -361,11 +406,12 @@ class AuditRun {
     }
     if (answer) this.answered = true;
     const watchFailure = c.watch && c.judgeWatch ? c.judgeWatch(watchedBefore, await c.watch(this.ctx)) : undefined;
+    const verdict = judge(c, answer?.status, errorSaid, watchFailure, answer?.retryAfter);
     const result: AuditCaseResult = {
       ...base,
       status: answer?.status,
       error,
-      ...judge(c, answer?.status, error, watchFailure, answer?.retryAfter),
+      ...judged(c, verdict.passed, verdict.detail),
       response: answer && { status: answer.status, body: answer.body },
       durationMs: this.o.clock.now() - t0,
     };
@@ -406,8 +452,23 @@ class AuditRun {
     if (!this.mismatch) return false;
     const others = this.cases.length - 1;
     r.trustMismatch = this.mismatch;
-    r.detail = `answered ${answer.status}${this.mismatch.said ? ` ("${this.mismatch.said}")` : ''}: the receiver refused a genuine delivery, signed with ${signingKeyText(signedWith)}; ${others === 1 ? 'the other case was' : `the other ${others} cases were`} not sent, since a refusal of theirs would say nothing`;
-    r.fix = matchAdvice(this.mismatch);
+    const answered = this.mismatch.said
+      ? said('answered {0} ("{1}")', answer.status, this.mismatch.said)
+      : said('answered {0}', answer.status);
+    const notSent =
+      others === 1
+        ? said('the other case was not sent, since a refusal of theirs would say nothing')
+        : said('the other {0} cases were not sent, since a refusal of theirs would say nothing', others);
+    setDetail(
+      r,
+      said(
+        '{0}: the receiver refused a genuine delivery, signed with {1}; {2}',
+        answered,
+        signingKeySaid(signedWith),
+        notSent,
+      ),
+    );
+    setFix(r, matchAdviceSaid(this.mismatch));
     return true;
   }
 
@@ -415,10 +476,14 @@ class AuditRun {
   async probe(): Promise<void> {
     if (!this.o.processedUrl) return;
     if (this.silent) {
-      const detail = this.silence().replace(/^not sent/, 'not probed');
+      const silence = said(
+        'not probed: the receiver answered none of the first {0} requests within {1} ms',
+        SILENT_LIMIT,
+        this.timeoutMs,
+      );
       this.probes = {
-        'duplicates-processed-twice': { passed: false, detail },
-        'dedupe-poisoning': { passed: false, detail },
+        'duplicates-processed-twice': probeVerdict(false, silence),
+        'dedupe-poisoning': probeVerdict(false, silence),
       };
       return;
     }
@@ -431,10 +496,10 @@ class AuditRun {
         sendForged: async (id) => send(await forgedDelivery(this.ctx, 'in-your-code', id)),
       });
     } catch (err) {
-      const detail = `not probed: ${(err as Error).message}`;
+      const detail = said('not probed: {0}', saidOf(err));
       this.probes = {
-        'duplicates-processed-twice': { passed: false, detail },
-        'dedupe-poisoning': { passed: false, detail },
+        'duplicates-processed-twice': probeVerdict(false, detail),
+        'dedupe-poisoning': probeVerdict(false, detail),
       };
     }
   }
@@ -467,6 +532,18 @@ function probedStep(rule: string): number | undefined {
   return m ? Number(m[1]) : undefined;
 }
 
+/** A result's detail, its English and its words together. */
+function setDetail(r: AuditCaseResult, detail: Said): void {
+  r.detail = english(detail);
+  if (r.said) r.said = { ...r.said, detail };
+}
+
+/** A result's fix, its English and its words together. */
+function setFix(r: AuditCaseResult, fix: Said): void {
+  r.fix = english(fix);
+  if (r.said) r.said = { ...r.said, fix };
+}
+
 /**
  * A case's fixed advice is right only when it failed for the reason it probes. When a delivery the receiver must
  * accept was refused for another reason (the genuine delivery refused too, or the receiver names another step),
@@ -477,18 +554,43 @@ export function reattributeFailures(results: AuditCaseResult[]): void {
   for (const r of results) {
     if (r.passed || r.status === undefined) continue;
     const probed = probedStep(r.rule);
-    const said = answeredStep(r.response?.body);
-    const words = r.response?.body.trim().split('\n')[0]?.slice(0, 200);
-    if (said !== undefined && probed !== undefined && said !== probed) {
-      r.fix = `Your receiver says it refused this delivery at step ${said} ("${words}"), but this case probes step ${probed}, so its usual advice does not apply. Fix step ${said} first: ${STEP_ADVICE[said - 1] ?? "see the spec's seven steps"}`;
+    const step = answeredStep(r.response?.body);
+    const words = r.response?.body.trim().split('\n')[0]?.slice(0, 200) ?? '';
+    if (step !== undefined && probed !== undefined && step !== probed) {
+      setFix(
+        r,
+        said(
+          'Your receiver says it refused this delivery at step {0} ("{1}"), but this case probes step {2}, so its usual advice does not apply. Fix step {0} first: {3}',
+          step,
+          words,
+          probed,
+          stepAdviceSaid(step),
+        ),
+      );
     } else if (
       r.id !== 'genuine' &&
       r.expected === 200 &&
       genuine &&
       !genuine.passed &&
-      (genuine.status === r.status || (said !== undefined && said === answeredStep(genuine.response?.body)))
+      (genuine.status === r.status || (step !== undefined && step === answeredStep(genuine.response?.body)))
     ) {
-      r.fix = `The genuine delivery was answered ${genuine.status} too, so this failure says nothing about ${probed ? `step ${probed}` : 'this rule'}. Fix the genuine case first${said ? ` (your receiver names step ${said}: "${words}")` : ''}, then run the audit again.`;
+      const about = probed ? said('step {0}', probed) : said('this rule');
+      setFix(
+        r,
+        step
+          ? said(
+              'The genuine delivery was answered {0} too, so this failure says nothing about {1}. Fix the genuine case first (your receiver names step {2}: "{3}"), then run the audit again.',
+              String(genuine.status),
+              about,
+              step,
+              words,
+            )
+          : said(
+              'The genuine delivery was answered {0} too, so this failure says nothing about {1}. Fix the genuine case first, then run the audit again.',
+              String(genuine.status),
+              about,
+            ),
+      );
     }
   }
 }

@@ -1,6 +1,8 @@
 // A delivery refused because the receiver does not trust the key that signed it. The audit stops on it before its
 // attack cases (their refusals would say nothing), and `wfs send` says it on a refusal at a step that trust
-// decides. Each surface adds how to make them match in its own words (a flag, a setting); the facts are said here.
+// decides. Each surface adds how to make them match in its own words (a flag, a setting); the facts are said here,
+// as Saids (the extension words them through vscode.l10n) and in English (the CLI, the MCP tools, the reports).
+import { english, said, type Said, type SaidValue } from '../presentation/said';
 
 /** What signed a delivery: the issuer and audience in its claims, the key set that holds its key, the key's kid. */
 export interface SigningKey {
@@ -78,40 +80,79 @@ function isTrustRefusal(status: number, step: number | undefined, retryAfter?: s
 }
 
 /** "issuer I, key set J, kid K (audience A)". */
+export function signingKeySaid(k: SigningKey): Said {
+  return k.kid
+    ? said('issuer {0}, key set {1}, kid {2} (audience {3})', k.issuer, k.jwksUrl, k.kid, k.audience)
+    : said('issuer {0}, key set {1} (audience {2})', k.issuer, k.jwksUrl, k.audience);
+}
+
 export function signingKeyText(k: SigningKey): string {
-  return `issuer ${k.issuer}, key set ${k.jwksUrl}${k.kid ? `, kid ${k.kid}` : ''} (audience ${k.audience})`;
+  return english(signingKeySaid(k));
 }
 
 /** What the receiver answered, in words: "answered 403 ("forbidden: step 3 (signing key) failed")". */
-export function answerText(m: TrustMismatch): string {
-  return `answered ${m.status}${m.said ? ` ("${m.said}")` : ' with no reason'}${m.retryAfter ? ` with Retry-After ${m.retryAfter}` : ''}`;
+function answerSaid(m: TrustMismatch): Said {
+  if (m.said && m.retryAfter) return said('answered {0} ("{1}") with Retry-After {2}', m.status, m.said, m.retryAfter);
+  if (m.said) return said('answered {0} ("{1}")', m.status, m.said);
+  if (m.retryAfter) return said('answered {0} with no reason with Retry-After {1}', m.status, m.retryAfter);
+  return said('answered {0} with no reason', m.status);
 }
 
+export function answerText(m: TrustMismatch): string {
+  return english(answerSaid(m));
+}
+
+/** What the audit sent first, as `refusalSaid`'s `what`. */
+export const AUDIT_GENUINE_DELIVERY = said("the audit's genuine delivery");
+
 /** What happened, said once: who refused what, signed with which key. */
+export function refusalSaid(m: TrustMismatch, what: SaidValue, receiver: string): Said {
+  return said('{0} {1} to {2}, signed with {3}.', receiver, answerSaid(m), what, signingKeySaid(m.signedWith));
+}
+
 export function refusalText(m: TrustMismatch, what: string, receiver: string): string {
-  return `${receiver} ${answerText(m)} to ${what}, signed with ${signingKeyText(m.signedWith)}.`;
+  return english(refusalSaid(m, what, receiver));
+}
+
+/** What a step needs (STEP_ADVICE_SAID), or where to read it when the step is not one of the seven. */
+export function stepAdviceSaid(step: number): Said {
+  return STEP_ADVICE_SAID[step - 1] ?? said("see the spec's seven steps");
 }
 
 /** How to make them match, without a surface's own flags: the receiver's trust, or a key it trusts. For a refusal
  * that names another step, what that step needs instead. */
-export function matchAdvice(m: TrustMismatch): string {
+export function matchAdviceSaid(m: TrustMismatch): Said {
   const k = m.signedWith;
   if (!m.trust && m.step !== undefined)
-    return `The receiver names step ${m.step}, which is not about trust: ${STEP_ADVICE[m.step - 1] ?? "see the spec's seven steps"}`;
+    return said('The receiver names step {0}, which is not about trust: {1}', m.step, stepAdviceSaid(m.step));
   if (!m.trust)
-    return `A ${m.status} is not how a receiver refuses a key (that is 403): check that the address is the receiver's webhook path, and that it answers 200 once a delivery is processed.`;
-  return `The receiver does not trust that key. Make them match: have the receiver trust issuer ${k.issuer} with key set ${k.jwksUrl} (audience ${k.audience}), or sign with a key it already trusts.`;
+    return said(
+      "A {0} is not how a receiver refuses a key (that is 403): check that the address is the receiver's webhook path, and that it answers 200 once a delivery is processed.",
+      m.status,
+    );
+  return said(
+    'The receiver does not trust that key. Make them match: have the receiver trust issuer {0} with key set {1} (audience {2}), or sign with a key it already trusts.',
+    k.issuer,
+    k.jwksUrl,
+    k.audience,
+  );
+}
+
+export function matchAdvice(m: TrustMismatch): string {
+  return english(matchAdviceSaid(m));
 }
 
 /** What each step needs, in a sentence: the advice for a refusal at that step. */
-export const STEP_ADVICE = [
-  'read the token from "Authorization: Bearer <JWT>".',
-  "check the token's iss against the issuers you trust, before fetching any key.",
-  'look the kid up in the key set configured for that issuer (its address from your configuration, never from the token); with the sandbox, that is its /.well-known/jwks.json.',
-  'verify the signature with RS256 pinned.',
-  'check aud against the audience registered for the issuer, and exp with 60 seconds of tolerance.',
-  'hash the raw request bytes as received (SHA-256) and compare with body_sha256.',
-  'answer 403 on any failure, 200 once the delivery is processed.',
+const STEP_ADVICE_SAID: readonly Said[] = [
+  said('read the token from "Authorization: Bearer <JWT>".'),
+  said("check the token's iss against the issuers you trust, before fetching any key."),
+  said(
+    'look the kid up in the key set configured for that issuer (its address from your configuration, never from the token); with the sandbox, that is its /.well-known/jwks.json.',
+  ),
+  said('verify the signature with RS256 pinned.'),
+  said('check aud against the audience registered for the issuer, and exp with 60 seconds of tolerance.'),
+  said('hash the raw request bytes as received (SHA-256) and compare with body_sha256.'),
+  said('answer 403 on any failure, 200 once the delivery is processed.'),
 ];
 
 /** The kid in a token's protected header, undefined when it cannot be read. */

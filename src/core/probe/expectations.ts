@@ -3,6 +3,7 @@
 import { REFRESH_PATH, SIGN_IN_PATH, TEST_WEBHOOK_PATH, WORKFLOW_ROOT } from '../http/paths';
 import { describe, shapeKey } from './observe';
 import type { Observation } from './probeTypes';
+import { english, said, type Said } from '../presentation/said';
 
 export interface JudgeContext {
   /** Problem types the spec places under {problems_base} must start with this. */
@@ -25,10 +26,15 @@ export interface RowSpec {
   request: string;
   spec: string;
   sandbox: string;
+  /** The title, spec and sandbox as Saids, for a face that words them; the fields above are their English. */
+  said: { title: Said; spec: Said; sandbox: Said };
   /** Silent rows: the sandbox's choice, in the same key judge() gives the service's. */
   sandboxKey?: string;
   judge(o: Observation, ctx: JudgeContext): Judgement;
 }
+
+/** A row as written below: its words as Saids, their English derived once (ROWS). */
+type Spec = Omit<RowSpec, 'title' | 'spec' | 'sandbox' | 'said'> & { title: Said; spec: Said; sandbox: Said };
 
 const START = `POST {base_url}${WORKFLOW_ROOT}/sessions/{wfs-probe-…}/workflows`;
 
@@ -102,17 +108,19 @@ const SPEC_WEBHOOK_CLAIMS = ['aud', 'body_sha256', 'exp', 'iss'];
 function tokenKey(header: readonly string[], claims: readonly string[], lifetime?: number): string {
   return JSON.stringify([[...header].sort(), [...claims].sort(), lifetime ?? null]);
 }
-function tokenWords(header: readonly string[], claims: readonly string[], lifetime?: number): string {
-  return `header ${list(header)}; claims ${list(claims)}${lifetime !== undefined ? `; lifetime ${lifetime} s` : ''}`;
+function tokenWords(header: readonly string[], claims: readonly string[], lifetime?: number): Said {
+  return lifetime !== undefined
+    ? said('header {0}; claims {1}; lifetime {2} s', list(header), list(claims), lifetime)
+    : said('header {0}; claims {1}', list(header), list(claims));
 }
 
-export const ROWS: RowSpec[] = [
+const SPECS: Spec[] = [
   {
     id: 'sign-in',
-    title: 'Sign in with the given credentials',
+    title: said('Sign in with the given credentials'),
     request: `POST {base_url}${SIGN_IN_PATH}`,
-    spec: '200, JSON with access_token, refresh_token and expires_in (an integer; 3600 in most cases)',
-    sandbox: '200 application/json with access_token, refresh_token, expires_in 3600',
+    spec: said('200, JSON with access_token, refresh_token and expires_in (an integer; 3600 in most cases)'),
+    sandbox: said('200 application/json with access_token, refresh_token, expires_in 3600'),
     judge(o) {
       const notes = tokenResponse(o, 'sign-in');
       if (notes.length) return differs(notes);
@@ -122,23 +130,23 @@ export const ROWS: RowSpec[] = [
   },
   {
     id: 'access-token',
-    title: 'The access token',
+    title: said('The access token'),
     request: '(the access_token of the sign-in)',
-    spec: 'a JWT; its header and claims: not shown',
-    sandbox: `a JWT (HS256): ${tokenWords(SANDBOX_ACCESS_TOKEN.header, SANDBOX_ACCESS_TOKEN.claims)}`,
+    spec: said('a JWT; its header and claims: not shown'),
+    sandbox: said('a JWT (HS256): {0}', tokenWords(SANDBOX_ACCESS_TOKEN.header, SANDBOX_ACCESS_TOKEN.claims)),
     sandboxKey: tokenKey(SANDBOX_ACCESS_TOKEN.header, SANDBOX_ACCESS_TOKEN.claims),
     judge(o) {
       if (!o.jwt) return differs(['the access token is not a JWT (three base64url JSON parts)']);
       const claims = names(o.jwt.claims);
-      return silent(tokenWords(o.jwt.header, claims), tokenKey(o.jwt.header, claims));
+      return silent(english(tokenWords(o.jwt.header, claims)), tokenKey(o.jwt.header, claims));
     },
   },
   {
     id: 'sign-in-refusal',
-    title: 'Sign in with a wrong password (--include-refusal)',
+    title: said('Sign in with a wrong password (--include-refusal)'),
     request: `POST {base_url}${SIGN_IN_PATH}`,
-    spec: 'not shown (Authentication 7); repeated refusals meet the throttle',
-    sandbox: '401 application/problem+json problem, type {problems_base}/invalid-credentials',
+    spec: said('not shown (Authentication 7); repeated refusals meet the throttle'),
+    sandbox: said('401 application/problem+json problem, type {problems_base}/invalid-credentials'),
     sandboxKey: shapeKey({
       status: 401,
       contentType: 'application/problem+json',
@@ -150,10 +158,12 @@ export const ROWS: RowSpec[] = [
   },
   {
     id: 'refresh',
-    title: 'Refresh with the refresh token',
+    title: said('Refresh with the refresh token'),
     request: `POST {base_url}${REFRESH_PATH}`,
-    spec: '200, JSON with access_token, refresh_token, expires_in (3600); the refresh token is reused until it expires',
-    sandbox: '200 application/json; the same refresh token comes back',
+    spec: said(
+      '200, JSON with access_token, refresh_token, expires_in (3600); the refresh token is reused until it expires',
+    ),
+    sandbox: said('200 application/json; the same refresh token comes back'),
     judge(o) {
       const notes = tokenResponse(o, 'the refresh');
       if (o.facts?.refreshTokenRotated === true)
@@ -167,10 +177,10 @@ export const ROWS: RowSpec[] = [
   },
   {
     id: 'refresh-refusal',
-    title: 'Refresh with a garbage refresh token',
+    title: said('Refresh with a garbage refresh token'),
     request: `POST {base_url}${REFRESH_PATH}`,
-    spec: 'not shown (Errors of the sign-in and refresh endpoints)',
-    sandbox: '401 application/problem+json problem, type {problems_base}/invalid-refresh-token',
+    spec: said('not shown (Errors of the sign-in and refresh endpoints)'),
+    sandbox: said('401 application/problem+json problem, type {problems_base}/invalid-refresh-token'),
     sandboxKey: shapeKey({
       status: 401,
       contentType: 'application/problem+json',
@@ -182,10 +192,10 @@ export const ROWS: RowSpec[] = [
   },
   {
     id: 'start-no-auth',
-    title: 'Start with no Authorization',
+    title: said('Start with no Authorization'),
     request: START,
-    spec: '401 problem document, type about:blank, WWW-Authenticate: Bearer with a realm',
-    sandbox: 'as the spec says (realm "workflow-service")',
+    spec: said('401 problem document, type about:blank, WWW-Authenticate: Bearer with a realm'),
+    sandbox: said('as the spec says (realm "workflow-service")'),
     judge(o) {
       const notes: string[] = [];
       if (o.status !== 401) notes.push(`answered ${o.status}, not 401`);
@@ -199,10 +209,12 @@ export const ROWS: RowSpec[] = [
   },
   {
     id: 'start-bad-token',
-    title: 'Start with a malformed token',
+    title: said('Start with a malformed token'),
     request: START,
-    spec: '401 problem document, an invalid-token type under {problems_base}; WWW-Authenticate: Bearer with a realm and error=invalid_token',
-    sandbox: 'as the spec says (type {problems_base}/invalid-token)',
+    spec: said(
+      '401 problem document, an invalid-token type under {problems_base}; WWW-Authenticate: Bearer with a realm and error=invalid_token',
+    ),
+    sandbox: said('as the spec says (type {problems_base}/invalid-token)'),
     judge(o, ctx) {
       const notes: string[] = [];
       if (o.status !== 401) notes.push(`answered ${o.status}, not 401`);
@@ -220,10 +232,10 @@ export const ROWS: RowSpec[] = [
   },
   {
     id: 'start-malformed-json',
-    title: 'Start with malformed JSON',
+    title: said('Start with malformed JSON'),
     request: START,
-    spec: '400 problem document, Content-Type application/problem+json, no messages key',
-    sandbox: 'as the spec says (type {problems_base}/malformed-request)',
+    spec: said('400 problem document, Content-Type application/problem+json, no messages key'),
+    sandbox: said('as the spec says (type {problems_base}/malformed-request)'),
     judge(o, ctx) {
       const notes: string[] = [];
       if (o.status !== 400) notes.push(`answered ${o.status}, not 400`);
@@ -236,10 +248,10 @@ export const ROWS: RowSpec[] = [
   },
   {
     id: 'start-no-content-type',
-    title: 'Start without Content-Type',
+    title: said('Start without Content-Type'),
     request: START,
-    spec: '403, an HTML body produced before the service is reached (edge)',
-    sandbox: 'as the spec says (403 text/html)',
+    spec: said('403, an HTML body produced before the service is reached (edge)'),
+    sandbox: said('as the spec says (403 text/html)'),
     judge(o) {
       if (o.status !== 403) return differs([`answered ${o.status}, not 403`]);
       if (o.bodyKind === 'messages') return differs(['a 403 is never the messages envelope']);
@@ -248,10 +260,12 @@ export const ROWS: RowSpec[] = [
   },
   {
     id: 'start-unresolvable',
-    title: 'Start with a product that cannot resolve, on a session that cannot exist',
+    title: said('Start with a product that cannot resolve, on a session that cannot exist'),
     request: START,
-    spec: '400 messages envelope, code VALIDATION_ERROR (product resolution), or 404 problem …/problems/not-found (no session)',
-    sandbox: '400 messages envelope VALIDATION_ERROR (it resolves the product first)',
+    spec: said(
+      '400 messages envelope, code VALIDATION_ERROR (product resolution), or 404 problem …/problems/not-found (no session)',
+    ),
+    sandbox: said('400 messages envelope VALIDATION_ERROR (it resolves the product first)'),
     judge(o, ctx) {
       if (o.status === 400 && o.bodyKind === 'messages') {
         const codes = o.messageCodes ?? [];
@@ -271,18 +285,18 @@ export const ROWS: RowSpec[] = [
   },
   {
     id: 'wrong-context-root',
-    title: 'A path under a wrong context root',
+    title: said('A path under a wrong context root'),
     request: 'POST {base_url}/resources/v1/sessions/{wfs-probe-…}/workflows',
-    spec: '404 (infrastructure), no body defined: branch on status only',
-    sandbox: '404, empty body',
+    spec: said('404 (infrastructure), no body defined: branch on status only'),
+    sandbox: said('404, empty body'),
     judge: (o) => (o.status === 404 ? asSpec() : differs([`answered ${o.status}, not 404`])),
   },
   {
     id: 'read-unknown',
-    title: 'Read a workflow id that cannot exist',
+    title: said('Read a workflow id that cannot exist'),
     request: `GET {base_url}${WORKFLOW_ROOT}/workflows/{wf_wfs-probe-…}`,
-    spec: 'not shown (the read method and response body)',
-    sandbox: '404 application/problem+json problem, type {problems_base}/not-found',
+    spec: said('not shown (the read method and response body)'),
+    sandbox: said('404 application/problem+json problem, type {problems_base}/not-found'),
     sandboxKey: shapeKey({
       status: 404,
       contentType: 'application/problem+json',
@@ -294,10 +308,10 @@ export const ROWS: RowSpec[] = [
   },
   {
     id: 'find',
-    title: 'Find Workflows by a random correlationId',
+    title: said('Find Workflows by a random correlationId'),
     request: 'GET {find_workflows_url} with correlationId wfs-probe-…',
-    spec: 'not shown (Find Workflows)',
-    sandbox: '200 application/json, fields workflows (an empty list)',
+    spec: said('not shown (Find Workflows)'),
+    sandbox: said('200 application/json, fields workflows (an empty list)'),
     sandboxKey: shapeKey({
       status: 200,
       contentType: 'application/json',
@@ -308,10 +322,10 @@ export const ROWS: RowSpec[] = [
   },
   {
     id: 'key-set',
-    title: "The environment's key set",
+    title: said("The environment's key set"),
     request: 'GET {jwks_url} (no credential)',
-    spec: 'keys selected by kid; RS256 pinned (Authentication 6)',
-    sandbox: '200 application/json {keys}: RSA keys, each with kid, alg RS256, use sig',
+    spec: said('keys selected by kid; RS256 pinned (Authentication 6)'),
+    sandbox: said('200 application/json {keys}: RSA keys, each with kid, alg RS256, use sig'),
     judge(o) {
       const notes: string[] = [];
       if (o.status !== 200) notes.push(`answered ${o.status}`);
@@ -326,10 +340,10 @@ export const ROWS: RowSpec[] = [
   },
   {
     id: 'key-set-cache',
-    title: "The key set's cache headers",
+    title: said("The key set's cache headers"),
     request: 'GET {jwks_url} (the same answer)',
-    spec: 'caching keys is permitted (examples: refresh hourly); the headers: not shown',
-    sandbox: 'Cache-Control: public, max-age=3600',
+    spec: said('caching keys is permitted (examples: refresh hourly); the headers: not shown'),
+    sandbox: said('Cache-Control: public, max-age=3600'),
     sandboxKey: JSON.stringify(['public, max-age=3600']),
     judge(o) {
       const cache = (o.facts?.cacheHeaders as string[] | undefined) ?? [];
@@ -338,10 +352,10 @@ export const ROWS: RowSpec[] = [
   },
   {
     id: 'test-webhook-response',
-    title: 'The webhook test endpoint',
+    title: said('The webhook test endpoint'),
     request: `POST {test_webhook_url}${TEST_WEBHOOK_PATH}`,
-    spec: 'not shown (the response of the test endpoint)',
-    sandbox: '200 application/json: address, attempt, deliveryId, receiverStatus, retryScheduled, webhookId',
+    spec: said('not shown (the response of the test endpoint)'),
+    sandbox: said('200 application/json: address, attempt, deliveryId, receiverStatus, retryScheduled, webhookId'),
     sandboxKey: shapeKey({
       status: 200,
       contentType: 'application/json',
@@ -359,10 +373,10 @@ export const ROWS: RowSpec[] = [
   },
   {
     id: 'webhook-delivery',
-    title: 'The test webhook, as it arrived',
+    title: said('The test webhook, as it arrived'),
     request: 'POST {webhook_address} (sent by the service)',
-    spec: 'Authorization: Bearer <JWT>, Content-Type: application/json, testData as the exact body',
-    sandbox: 'as the spec says',
+    spec: said('Authorization: Bearer <JWT>, Content-Type: application/json, testData as the exact body'),
+    sandbox: said('as the spec says'),
     judge(o) {
       const notes: string[] = [];
       const f = o.facts ?? {};
@@ -376,10 +390,10 @@ export const ROWS: RowSpec[] = [
   },
   {
     id: 'webhook-headers',
-    title: 'Headers sent to a test-webhook address',
+    title: said('Headers sent to a test-webhook address'),
     request: 'POST {webhook_address} (sent by the service)',
-    spec: 'not shown (the headers sent to address), beyond Authorization and Content-Type',
-    sandbox: `${list(SANDBOX_WEBHOOK_HEADERS)}`,
+    spec: said('not shown (the headers sent to address), beyond Authorization and Content-Type'),
+    sandbox: said('{0}', list(SANDBOX_WEBHOOK_HEADERS)),
     sandboxKey: JSON.stringify(SANDBOX_WEBHOOK_HEADERS),
     judge(o) {
       const headers = ((o.facts?.headers as string[] | undefined) ?? []).slice().sort();
@@ -388,10 +402,12 @@ export const ROWS: RowSpec[] = [
   },
   {
     id: 'webhook-jwt',
-    title: "The test webhook's JWT",
+    title: said("The test webhook's JWT"),
     request: 'Authorization of the delivery',
-    spec: 'RS256; claims iss, aud, exp, body_sha256 (hex SHA-256 of the exact body); kid in the header, from the key set',
-    sandbox: 'as the spec says',
+    spec: said(
+      'RS256; claims iss, aud, exp, body_sha256 (hex SHA-256 of the exact body); kid in the header, from the key set',
+    ),
+    sandbox: said('as the spec says'),
     judge(o, ctx) {
       const jwt = o.jwt;
       if (!jwt) return differs(['the Authorization token is not a JWT']);
@@ -408,9 +424,9 @@ export const ROWS: RowSpec[] = [
   },
   {
     id: 'webhook-jwt-extra',
-    title: "The test webhook's JWT beyond the spec",
+    title: said("The test webhook's JWT beyond the spec"),
     request: 'Authorization of the delivery',
-    spec: 'not shown: other claims and header parameters, and the lifetime (exp is required; 60 s tolerance)',
+    spec: said('not shown: other claims and header parameters, and the lifetime (exp is required; 60 s tolerance)'),
     sandbox: tokenWords(
       SANDBOX_WEBHOOK_TOKEN.header,
       SANDBOX_WEBHOOK_TOKEN.claims,
@@ -425,12 +441,22 @@ export const ROWS: RowSpec[] = [
       if (!o.jwt) return silent('no JWT', 'null');
       const claims = names(o.jwt.claims);
       return silent(
-        tokenWords(o.jwt.header, claims, o.jwt.lifetimeSeconds),
+        english(tokenWords(o.jwt.header, claims, o.jwt.lifetimeSeconds)),
         tokenKey(o.jwt.header, claims, o.jwt.lifetimeSeconds),
       );
     },
   },
 ];
+
+/** The rows, their English beside their words (the CLI, the Markdown and JSON reports and the MCP tools read the
+ * English; the editor words the Saids). */
+export const ROWS: RowSpec[] = SPECS.map((r) => ({
+  ...r,
+  title: english(r.title),
+  spec: english(r.spec),
+  sandbox: english(r.sandbox),
+  said: { title: r.title, spec: r.spec, sandbox: r.sandbox },
+}));
 
 export function rowSpec(id: string): RowSpec {
   const r = ROWS.find((x) => x.id === id);

@@ -1,19 +1,8 @@
 // The report as Markdown (--markdown, the editor's Export) and the summary words every face shares.
 import type { ProbeReport, RowResult } from './probeTypes';
+import { summaryLine } from './probeWords';
 
-/** One sentence for the end of a run: how many rows of each verdict, and what to do next. */
-export function summaryLine(r: ProbeReport): string {
-  const c = r.counts;
-  const head =
-    r.outcome.ended === 'start-accepted'
-      ? 'A start was accepted: the probe stopped at once.'
-      : r.outcome.ended !== 'complete'
-        ? `The probe stopped early (${r.outcome.ended.replace(/-/g, ' ')}).`
-        : c.differs > 0
-          ? `${c.differs} observation${c.differs === 1 ? '' : 's'} differ${c.differs === 1 ? 's' : ''} from the spec.`
-          : 'Nothing differs from the spec.';
-  return `${head} ${c['as-spec']} as the spec says, ${c.silent} where the spec is silent (${r.rows.filter((x) => x.matchesSandbox).length} as the sandbox does), ${c.differs} differ, ${c['not-probed']} not probed; ${r.requests} requests.`;
-}
+export { summaryLine };
 
 /** A table cell: one line, pipes escaped, never markup from the service (it holds names and statuses only). */
 function cell(s: string): string {

@@ -3,7 +3,15 @@
 // stays the readable report (the run opens it).
 import * as vscode from 'vscode';
 import { Disposable } from '../disposable';
-import { AUDIT_CASES, type AuditCaseResult, auditGroup } from '../../core/audit';
+import {
+  AUDIT_CASES,
+  auditCaseTitle,
+  type AuditCaseResult,
+  auditGroup,
+  auditGroupSaid,
+  auditResultWorded,
+} from '../../core/audit';
+import { inUserWords, userWording } from '../coreWords';
 import type { AuditPanel } from '../panel/auditPanel';
 
 export interface AuditTestOutcome {
@@ -25,10 +33,10 @@ export class AuditTestController extends Disposable {
       const groupId = `group:${auditGroup(c.rule)}`;
       let group = this.controller.items.get(groupId);
       if (!group) {
-        group = this.controller.createTestItem(groupId, auditGroup(c.rule));
+        group = this.controller.createTestItem(groupId, inUserWords(auditGroupSaid(c.rule)));
         this.controller.items.add(group);
       }
-      const item = this.controller.createTestItem(c.id, c.title);
+      const item = this.controller.createTestItem(c.id, auditCaseTitle(c, userWording));
       item.description = vscode.l10n.t('expects {0}', c.expectStatus);
       group.children.add(item);
     }
@@ -61,10 +69,11 @@ export class AuditTestController extends Disposable {
     const run = this.controller.createTestRun(request, vscode.l10n.t('Receiver audit'));
     for (const t of leaves) run.enqueued(t);
     const outcomes: AuditTestOutcome[] = [];
-    const report = (r: AuditCaseResult) => {
-      const item = byId.get(r.id);
+    const report = (result: AuditCaseResult) => {
+      const item = byId.get(result.id);
       // A refused genuine delivery is reported with the run's end, in the editor's words (below).
-      if (!item || r.trustMismatch) return;
+      if (!item || result.trustMismatch) return;
+      const r = auditResultWorded(result, userWording);
       run.started(item);
       if (r.passed) {
         run.passed(item, r.durationMs);
@@ -74,7 +83,8 @@ export class AuditTestController extends Disposable {
         message.expectedOutput = String(r.expected);
         message.actualOutput = r.status === undefined ? (r.error ?? vscode.l10n.t('no answer')) : String(r.status);
         run.failed(item, message, r.durationMs);
-        run.appendOutput(`✗ ${r.title}: ${r.detail}\r\n  fix: ${r.fix}\r\n`, undefined, item);
+        const lines = [vscode.l10n.t('✗ {0}: {1}', r.title, r.detail), vscode.l10n.t('  fix: {0}', r.fix)];
+        run.appendOutput(`${lines.join('\r\n')}\r\n`, undefined, item);
         outcomes.push({ id: r.id, passed: false, message: r.fix });
       }
     };

@@ -6,17 +6,21 @@ import { isLoopbackHost } from '../../core/http';
 import { waitsForTrustText } from '../trust/restrictedMode';
 import {
   AUDIT_CASES,
+  AUDIT_GENUINE_DELIVERY,
   type AuditCaseResult,
   auditCurl,
   auditJson,
   auditMarkdown,
   AuditRefused,
+  auditResultWorded,
   type AuditSummary,
+  auditWorded,
   checkTarget,
-  matchAdvice,
-  refusalText,
+  matchAdviceSaid,
+  refusalSaid,
   runAudit,
 } from '../../core/audit';
+import { errorInUserWords, inUserWords, userWording } from '../coreWords';
 import { SANDBOX_ENVIRONMENT } from '../../core/environments';
 import { auditHtml } from './auditHtml';
 import { parseAuditRequest, type AuditExportFormat, type AuditUpdate } from './auditProtocol';
@@ -70,7 +74,10 @@ export class AuditPanel implements vscode.Disposable {
       this.report(target, summary);
       return summary;
     } catch (err) {
-      const message = err instanceof AuditRefused ? err.message : `The audit could not run: ${(err as Error).message}`;
+      const message =
+        err instanceof AuditRefused
+          ? errorInUserWords(err)
+          : vscode.l10n.t('The audit could not run: {0}', errorInUserWords(err));
       this.post({ type: 'error', message });
       void vscode.window.showErrorMessage(message, vscode.l10n.t('Show Log')).then((a) => a && this.s.output.show());
       return undefined;
@@ -93,7 +100,7 @@ export class AuditPanel implements vscode.Disposable {
           checkTarget(v, true);
           return undefined;
         } catch (err) {
-          return (err as Error).message;
+          return errorInUserWords(err);
         }
       },
     });
@@ -109,7 +116,7 @@ export class AuditPanel implements vscode.Disposable {
       if (!vscode.workspace.isTrusted) {
         void vscode.window
           .showWarningMessage(
-            waitsForTrustText(`Auditing ${url.host}, off this machine,`),
+            waitsForTrustText(vscode.l10n.t('Auditing {0}, off this machine,', url.host)),
             vscode.l10n.t('Manage Workspace Trust'),
           )
           .then((a) => a && vscode.commands.executeCommand('workbench.trust.manage'));
@@ -129,7 +136,7 @@ export class AuditPanel implements vscode.Disposable {
       );
       return ok === vscode.l10n.t('Send Forged Deliveries') ? true : undefined;
     } catch (err) {
-      void vscode.window.showErrorMessage(vscode.l10n.t('Receiver audit: {0}', (err as Error).message));
+      void vscode.window.showErrorMessage(vscode.l10n.t('Receiver audit: {0}', errorInUserWords(err)));
       return undefined;
     }
   }
@@ -166,7 +173,7 @@ export class AuditPanel implements vscode.Disposable {
           cases,
           shouldStop: () => args.cancellation?.isCancellationRequested === true,
           onResult: (r) => {
-            progress.report({ message: r.title, increment: 100 / cases.length });
+            progress.report({ message: auditResultWorded(r, userWording).title, increment: 100 / cases.length });
             args.onResult?.(r);
           },
         }),
@@ -194,7 +201,13 @@ export class AuditPanel implements vscode.Disposable {
           )
         : vscode.l10n.t('Receiver audit of {0}: {1}/{2} passed', target, summary.passed, summary.total),
     );
-    this.post({ type: 'summary', summary, advice: this.lastAdvice });
+    this.postSummary();
+  }
+
+  /** The last summary, in the user's words, to the page (which shows text as given). */
+  private postSummary(): void {
+    if (this.last)
+      this.post({ type: 'summary', summary: auditWorded(this.last, userWording), advice: this.lastAdvice });
   }
 
   /** The audit stopped at a refused genuine delivery: what it signed with and how to make the receiver trust it, in
@@ -202,14 +215,40 @@ export class AuditPanel implements vscode.Disposable {
   trustAdvice(s: AuditSummary): string | undefined {
     const m = s.trustMismatch;
     if (!m) return undefined;
-    const what = `${refusalText(m, "the audit's genuine delivery", s.target)} The other ${s.notSent ?? 0} cases were not sent: a refusal of theirs would say nothing.`;
-    if (!m.trust) return `${what} ${matchAdvice(m)}`;
+    const what = vscode.l10n.t(
+      '{0} The other {1} cases were not sent: a refusal of theirs would say nothing.',
+      inUserWords(refusalSaid(m, AUDIT_GENUINE_DELIVERY, s.target)),
+      s.notSent ?? 0,
+    );
+    if (!m.trust) return `${what} ${inUserWords(matchAdviceSaid(m))}`;
     const env = this.s.environments.currentName;
-    const inUse =
-      env === SANDBOX_ENVIRONMENT
-        ? 'The Sandbox is the environment in use.'
-        : `${env} is the environment in use: this window's receiver trusts the Sandbox's key only while the Sandbox is in use (and each delivery the editor signs for it, once).`;
-    return `${what} The audit signs with the Sandbox's key, served while the sandbox runs in this window. ${inUse} Make them match: have ${s.target} trust issuer ${m.signedWith.issuer} with key set ${m.signedWith.jwksUrl} (audience ${m.signedWith.audience}) for development${env === SANDBOX_ENVIRONMENT ? '' : `, or switch to the Sandbox (Workflow Service: Switch Environment…) if ${s.target} trusts the environment in use`}.`;
+    const sandbox = env === SANDBOX_ENVIRONMENT;
+    const inUse = sandbox
+      ? vscode.l10n.t('The Sandbox is the environment in use.')
+      : vscode.l10n.t(
+          "{0} is the environment in use: this window's receiver trusts the Sandbox's key only while the Sandbox is in use (and each delivery the editor signs for it, once).",
+          env,
+        );
+    const signsWith = vscode.l10n.t(
+      "The audit signs with the Sandbox's key, served while the sandbox runs in this window.",
+    );
+    const { issuer, jwksUrl, audience } = m.signedWith;
+    const match = sandbox
+      ? vscode.l10n.t(
+          'Make them match: have {0} trust issuer {1} with key set {2} (audience {3}) for development.',
+          s.target,
+          issuer,
+          jwksUrl,
+          audience,
+        )
+      : vscode.l10n.t(
+          'Make them match: have {0} trust issuer {1} with key set {2} (audience {3}) for development, or switch to the Sandbox (Workflow Service: Switch Environment…) if {0} trusts the environment in use.',
+          s.target,
+          issuer,
+          jwksUrl,
+          audience,
+        );
+    return `${what} ${signsWith} ${inUse} ${match}`;
   }
 
   private async show(): Promise<void> {
@@ -234,7 +273,7 @@ export class AuditPanel implements vscode.Disposable {
       switch (m.type) {
         case 'ready':
           resolveReady();
-          if (this.last) this.post({ type: 'summary', summary: this.last, advice: this.lastAdvice });
+          this.postSummary();
           return;
         case 'rerun':
           if (this.lastArgs) void this.run(this.lastArgs);
@@ -269,7 +308,10 @@ export class AuditPanel implements vscode.Disposable {
     if (!r) return undefined;
     const cmd = auditCurl(r);
     await vscode.env.clipboard.writeText(cmd);
-    vscode.window.setStatusBarMessage(`Copied the "${r.title}" request as curl`, 4000);
+    vscode.window.setStatusBarMessage(
+      vscode.l10n.t('Copied the "{0}" request as curl', auditResultWorded(r, userWording).title),
+      4000,
+    );
     return cmd;
   }
 

@@ -15,7 +15,8 @@ export type AuditRequest =
 /** Extension → webview. */
 export type AuditUpdate =
   | { type: 'running'; target: string }
-  /** `advice`: when the audit stopped at a refused genuine delivery, what happened and how to make them match. */
+  /** `summary`: already in the user's words (auditWorded), shown as text. `advice`: when the audit stopped at a
+   * refused genuine delivery, what happened and how to make them match. */
   | { type: 'summary'; summary: AuditSummary; advice?: string }
   | { type: 'error'; message: string };
 

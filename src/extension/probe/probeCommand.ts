@@ -4,7 +4,15 @@ import * as vscode from 'vscode';
 import { homedir } from 'node:os';
 import { SANDBOX_ENVIRONMENT, type Environment } from '../../core/environments';
 import { joinUrl, testEndpointIsLocal } from '../../core/http';
-import { MAX_KEY_SETS, probeMarkdown, type ProbeReport, runProbe, summaryLine, WebhookCapture } from '../../core/probe';
+import {
+  MAX_KEY_SETS,
+  probeMarkdown,
+  type ProbeReport,
+  probeSummarySaid,
+  runProbe,
+  WebhookCapture,
+} from '../../core/probe';
+import { inUserWords } from '../coreWords';
 import { DEFAULT_FIND_WORKFLOWS_PATH } from '../../core/workflows';
 import { showError } from '../errors/showError';
 import { newNonce } from '../panel/panelHtml';
@@ -74,7 +82,7 @@ class ProbePanel implements vscode.Disposable {
         () => this.probe(env, sign, webhook),
       );
       this.last = report;
-      this.s.output.info(vscode.l10n.t('Contract check of {0}: {1}', name, summaryLine(report)));
+      this.s.output.info(vscode.l10n.t('Contract check of {0}: {1}', name, inUserWords(probeSummarySaid(report))));
       this.show(name, report);
       return report;
     } catch (err) {
@@ -181,7 +189,7 @@ class ProbePanel implements vscode.Disposable {
     panel.webview.html = probeHtml({
       cspSource: panel.webview.cspSource,
       nonce: newNonce(),
-      report: { ...report, summary: summaryLine(report) },
+      report: { ...report, summary: inUserWords(probeSummarySaid(report)) },
     });
   }
 

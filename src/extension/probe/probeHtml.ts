@@ -1,7 +1,8 @@
 // The contract check's page: a strict CSP (nothing but this page's own nonce'd style and script), the report as
 // JSON in a non-executed data block (every "<" escaped), and a script that writes it with textContent only.
 import * as vscode from 'vscode';
-import type { ProbeReport } from '../../core/probe';
+import { probeRowSaid, type ProbeReport } from '../../core/probe';
+import { inUserWords } from '../coreWords';
 import { PROBE_STYLE } from './probeStyle';
 
 function probeCsp(cspSource: string, nonce: string): string {
@@ -46,7 +47,8 @@ const SCRIPT = `(() => {
     document.getElementById('export-' + f).addEventListener('click', () => vscode.postMessage({ type: 'export', format: f }));
 })();`;
 
-/** The page's words, in the user's language: the report's own text (rows, summary) comes from core in English. */
+/** The page's words, in the user's language (the rows' and the summary's are core's Saids, worded by the caller and
+ * `wordedRows`). */
 function probeText() {
   return {
     pageTitle: vscode.l10n.t('Contract Check'),
@@ -65,9 +67,28 @@ function probeText() {
   };
 }
 
+/** The rows as the page shows them: title, spec, sandbox and verdict in the user's words; what the service did as
+ * it was recorded. */
+function wordedRows(rows: ProbeReport['rows']): ProbeReport['rows'] {
+  return rows.map((r) => {
+    const w = probeRowSaid(r);
+    return {
+      ...r,
+      title: inUserWords(w.title),
+      spec: inUserWords(w.spec),
+      sandbox: inUserWords(w.sandbox),
+      verdictText: inUserWords(w.verdictText),
+    };
+  });
+}
+
 export function probeHtml(i: { cspSource: string; nonce: string; report: ProbeReport & { summary: string } }): string {
   const t = probeText();
-  const report = { ...i.report, title: vscode.l10n.t('Contract check of {0}', i.report.origins.service) };
+  const report = {
+    ...i.report,
+    rows: wordedRows(i.report.rows),
+    title: vscode.l10n.t('Contract check of {0}', i.report.origins.service),
+  };
   // The first column holds only a mark (✓ ≈ ✗ –): its header is named for screen readers, not shown.
   const heads = t.columns.map((c, n) =>
     n === 0 ? `<th><span class="sr-only">${esc(c)}</span></th>` : `<th>${esc(c)}</th>`,

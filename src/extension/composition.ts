@@ -2,6 +2,7 @@
 // context.subscriptions (VS Code disposes them on deactivate: receiver, tunnel, sandbox, timers).
 import { registerSandboxFaultCommands } from './commands/sandboxFaultCommands';
 import * as vscode from 'vscode';
+import { errorInUserWords } from './coreWords';
 import { SystemClock } from '../core/time';
 import { AuthService, type SignInArgs } from './auth/authService';
 import { AccountsProvider } from './auth/accountsProvider';
@@ -114,7 +115,7 @@ function composeCore(context: vscode.ExtensionContext) {
   const badSettings = tellBadSettingsTo(output);
   const proxy = new ProxyRouting(output);
   void migrateTunnelSetting(output).catch((err: Error) =>
-    output.warn(vscode.l10n.t('Settings: wfs.receiver.tunnel could not be moved: {0}', err.message)),
+    output.warn(vscode.l10n.t('Settings: wfs.receiver.tunnel could not be moved: {0}', errorInUserWords(err))),
   );
   const sandbox = new SandboxHost(output);
   const environments = new EnvironmentRegistry(context.globalState, sandbox, output);

@@ -1,6 +1,7 @@
 // Applies the proxy settings (proxySettings.ts) to every request the extension makes, and again when they change.
 // Our dispatcher is our own: other extensions in the host are not affected.
 import * as vscode from 'vscode';
+import { errorInUserWords } from './coreWords';
 import { Disposable } from './disposable';
 import { checkProxySettings, proxyDispatcher, setDefaultDispatcher } from '../core/http';
 import { extensionProxySettings } from './proxySettings';
@@ -40,9 +41,9 @@ export class ProxyRouting extends Disposable {
       checkProxySettings(settings, 'http.proxy');
       next = await proxyDispatcher(settings);
     } catch (err) {
-      this.output.error(vscode.l10n.t('{0}; requests go without a proxy', (err as Error).message));
+      this.output.error(vscode.l10n.t('{0}; requests go without a proxy', errorInUserWords(err)));
       void vscode.window.showWarningMessage(
-        vscode.l10n.t('Workflow Service: {0}. Requests go without a proxy until it is fixed.', (err as Error).message),
+        vscode.l10n.t('Workflow Service: {0}. Requests go without a proxy until it is fixed.', errorInUserWords(err)),
       );
     }
     setDefaultDispatcher(next);

@@ -1,6 +1,7 @@
 // Runs the embedded sandbox inside the extension host, on demand.
 import { signedHereClaims } from '../core/webhooks';
 import * as vscode from 'vscode';
+import { errorInUserWords } from './coreWords';
 import { Disposable } from './disposable';
 import type { EndpointRegistration } from '../core/receiver';
 import {
@@ -122,10 +123,10 @@ export class SandboxHost extends Disposable {
       void vscode.window.showInformationMessage(vscode.l10n.t('Workflow Service sandbox running at {0}', info.baseUrl));
       return info;
     } catch (err) {
-      this.output.error(vscode.l10n.t('Sandbox failed to start: {0}', (err as Error).message));
+      this.output.error(vscode.l10n.t('Sandbox failed to start: {0}', errorInUserWords(err)));
       void vscode.window
         .showErrorMessage(
-          vscode.l10n.t('The sandbox could not start: {0}', (err as Error).message),
+          vscode.l10n.t('The sandbox could not start: {0}', errorInUserWords(err)),
           vscode.l10n.t('Show Log'),
         )
         .then((a) => a && this.output.show());

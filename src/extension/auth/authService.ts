@@ -1,6 +1,7 @@
 // Sign-in per environment value: one TokenManager each, over SecretStorage (tokens, and the password only when the
 // user opted in to silent re-sign-in). Other windows follow through secrets.onDidChange (TokenManager.load).
 import * as vscode from 'vscode';
+import { errorInUserWords } from '../coreWords';
 import { Disposable } from '../disposable';
 import {
   type Credentials,
@@ -63,7 +64,7 @@ export class AuthService extends Disposable implements EnvironmentFollower {
       this.output.warn(
         vscode.l10n.t(
           "VS Code's secret storage could not remove sign-ins stored before they were bound to an address ({0}); they are never used.",
-          (err as Error).message,
+          errorInUserWords(err),
         ),
       );
     }
@@ -88,7 +89,7 @@ export class AuthService extends Disposable implements EnvironmentFollower {
           this.output.warn(
             vscode.l10n.t(
               "VS Code's secret storage could not remove the stopped sandbox's sign-in ({0}); it is never used again.",
-              err.message,
+              errorInUserWords(err),
             ),
           ),
         );
@@ -176,7 +177,7 @@ export class AuthService extends Disposable implements EnvironmentFollower {
       ),
       remove: vscode.l10n.t('could not remove your stored sign-in to {0}', env.name),
     }[f.operation];
-    const text = vscode.l10n.t("VS Code's secret storage {0} ({1}).", what, f.error.message);
+    const text = vscode.l10n.t("VS Code's secret storage {0} ({1}).", what, errorInUserWords(f.error));
     this.output.warn(text);
     const key = `${env.name}:${f.operation}`;
     if (this.warnedStorage.has(key)) return;
@@ -186,7 +187,9 @@ export class AuthService extends Disposable implements EnvironmentFollower {
 
   private onState(env: Environment, e: TokenStateEvent): void {
     const name = env.name;
-    this.output.info(vscode.l10n.t('{0}: sign-in state {1}{2}', name, e.state, e.error ? ` (${e.error.message})` : ''));
+    this.output.info(
+      vscode.l10n.t('{0}: sign-in state {1}{2}', name, e.state, e.error ? ` (${errorInUserWords(e.error)})` : ''),
+    );
     this.changed.fire(name);
     if (e.state === 'lapsing-soon' && e.refreshExpiresAt && !this.warnedLapse.has(`${name}:${e.refreshExpiresAt}`)) {
       this.warnedLapse.add(`${name}:${e.refreshExpiresAt}`);
@@ -312,7 +315,7 @@ export class AuthService extends Disposable implements EnvironmentFollower {
         const text = vscode.l10n.t(
           "Signed in to {0}, but VS Code's secret storage did not keep the password for silent re-sign-in ({1}): you will be asked to sign in when the sign-in lapses.",
           name,
-          err.message,
+          errorInUserWords(err),
         );
         this.output.warn(text);
         void vscode.window.showWarningMessage(text);
@@ -325,10 +328,10 @@ export class AuthService extends Disposable implements EnvironmentFollower {
     const env = this.environments.get(name);
     const manager = env && (await this.manager(env));
     const failures: string[] = [];
-    await manager?.signOut().catch((err: Error) => failures.push(err.message));
+    await manager?.signOut().catch((err: Error) => failures.push(errorInUserWords(err)));
     if (env)
       await Promise.resolve(this.secrets.delete(passwordKeyFor(env.key))).catch((err: Error) =>
-        failures.push(vscode.l10n.t('the remembered password was not removed ({0})', err.message)),
+        failures.push(vscode.l10n.t('the remembered password was not removed ({0})', errorInUserWords(err))),
       );
     this.changed.fire(name);
     if (failures.length === 0) return this.output.info(vscode.l10n.t('Signed out of {0}', name));

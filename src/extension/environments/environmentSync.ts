@@ -3,6 +3,7 @@
 // this order: sign-ins first (nothing may use an old token), then pollers and the workflow store, then the
 // receiver's trust; views hear of it last, through EnvironmentRegistry.onDidChange.
 import * as vscode from 'vscode';
+import { errorInUserWords } from '../coreWords';
 import { Disposable } from '../disposable';
 import type { Environment } from '../../core/environments';
 import type { ExtensionLog } from '../log/extensionLog';
@@ -45,7 +46,7 @@ export class EnvironmentSync extends Disposable {
         try {
           await f.retain(current);
         } catch (err) {
-          this.output.error(vscode.l10n.t('Environments: {0}', (err as Error).message));
+          this.output.error(vscode.l10n.t('Environments: {0}', errorInUserWords(err)));
         }
       }
       this.environments.announce();

@@ -19,22 +19,6 @@ const PANEL_ACTIONS = [
 ] as const;
 export type PanelAction = (typeof PANEL_ACTIONS)[number];
 
-/** Each action as its button in the panel reads (media/panel/panel.js): what an error about it is titled. */
-export const PANEL_ACTION_LABELS: Record<PanelAction, string> = {
-  'replay-local': 'Replay to Receiver',
-  'replay-forward': 'Replay to Forward Target',
-  'replay-fresh': 'Replay with New Id',
-  'copy-curl': 'Copy as curl',
-  'copy-powershell': 'Copy as PowerShell',
-  'copy-cmd': 'Copy as curl for cmd.exe',
-  'edit-resend': 'Edit and Resend',
-  'send-changes': 'Send with Changes',
-  'save-fixture': 'Save as Fixture',
-  'export-one': 'Export',
-  'export-all': 'Export All',
-  jump: 'Go to Workflow',
-};
-
 /** Webview → extension. */
 export type PanelRequest =
   | { type: 'ready'; filter?: DeliveryFilter; paused?: boolean; selectedId?: string | null }

@@ -21,18 +21,13 @@ import {
   type DeliveryFilter,
 } from './deliveryView';
 import { newNonce, panelHtml } from './panelHtml';
-import {
-  PANEL_ACTION_LABELS,
-  parsePanelRequest,
-  type PanelAction,
-  type PanelRequest,
-  type PanelUpdate,
-} from './panelProtocol';
+import { parsePanelRequest, type PanelAction, type PanelRequest, type PanelUpdate } from './panelProtocol';
 import type { Services } from '../services';
 import { historyStorageNote } from './historyStorage';
 import { writeExport } from './exportFile';
 import { COMMANDS } from '../commandIds';
 import { errorInUserWords } from '../coreWords';
+import { panelActionLabel } from './panelActionLabel';
 import { recordedBody, replayDelivery, type ReplayResult } from './panelReplay';
 
 const WEBHOOK_PANEL_VIEW_TYPE = 'wfs.webhookPanel';
@@ -369,7 +364,7 @@ export class WebhookPanel extends Disposable {
         }
       }
     } catch (err) {
-      const text = `${PANEL_ACTION_LABELS[action]}: ${(err as Error).message}`;
+      const text = vscode.l10n.t('{0}: {1}', panelActionLabel(action), errorInUserWords(err));
       if (id) this.post({ type: 'result', result: { id, text } });
       if (err instanceof ReceiverStopped)
         void vscode.window

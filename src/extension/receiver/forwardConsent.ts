@@ -6,6 +6,7 @@
 // machine is used only once the user confirmed its origin (asked once per origin; remembered outside settings), since
 // a verified delivery may carry customer data.
 import * as vscode from 'vscode';
+import { errorInUserWords } from '../coreWords';
 import { type CaRemedy, isLoopbackHost, type TargetTls } from '../../core/http';
 import {
   Forwarder,
@@ -179,7 +180,7 @@ export class ForwardConsent {
       try {
         rules = parseForwardRules(listed, rulesWhere);
       } catch (err) {
-        if (err instanceof ForwardRuleError) throw new SettingError(SETTINGS.receiverForward, err.message);
+        if (err instanceof ForwardRuleError) throw new SettingError(SETTINGS.receiverForward, errorInUserWords(err));
         throw err;
       }
     } else if (listed !== undefined && !Array.isArray(listed))
@@ -236,7 +237,7 @@ export class ForwardConsent {
     try {
       return forwardTargetTls(rules, url, vscode.workspace.workspaceFolders?.[0]?.uri.fsPath);
     } catch (err) {
-      if (err instanceof ForwardRuleError) throw new SettingError(SETTINGS.receiverForward, err.message);
+      if (err instanceof ForwardRuleError) throw new SettingError(SETTINGS.receiverForward, errorInUserWords(err));
       throw err;
     }
   }
@@ -280,7 +281,7 @@ export class ForwardConsent {
     try {
       return withCaFiles(rules, vscode.workspace.workspaceFolders?.[0]?.uri.fsPath);
     } catch (err) {
-      if (err instanceof ForwardRuleError) throw new SettingError(SETTINGS.receiverForward, err.message);
+      if (err instanceof ForwardRuleError) throw new SettingError(SETTINGS.receiverForward, errorInUserWords(err));
       throw err;
     }
   }

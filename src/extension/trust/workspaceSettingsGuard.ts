@@ -1,6 +1,7 @@
 // Tells the user, once per setting and file, that a workspace tried to set a setting only user settings may set, or
 // (in Restricted Mode) one used only in a trusted workspace. VS Code already ignores the value (userOnlySettings.ts).
 import * as vscode from 'vscode';
+import { errorInUserWords } from '../coreWords';
 import { Disposable } from '../disposable';
 import { readBoundedFile } from '../boundedFile';
 import type { ExtensionLog } from '../log/extensionLog';
@@ -42,7 +43,7 @@ export class WorkspaceSettingsGuard extends Disposable {
       } catch (err) {
         if ((err as { code?: string }).code !== 'FileNotFound')
           this.output.warn(
-            vscode.l10n.t('Workspace settings not checked for user-only settings: {0}.', (err as Error).message),
+            vscode.l10n.t('Workspace settings not checked for user-only settings: {0}.', errorInUserWords(err)),
           );
         continue;
       }

@@ -154,6 +154,14 @@ export async function signInToSandbox(): Promise<void> {
   );
 }
 
+/** A sandbox started afresh, signed in, and the receiver running: its local address. */
+export async function freshSandboxAndReceiver(): Promise<string> {
+  await vscode.commands.executeCommand('wfs.switchEnvironment', 'Sandbox');
+  await vscode.commands.executeCommand('wfs.stopSandbox');
+  await signInToSandbox();
+  return ((await vscode.commands.executeCommand('wfs.startReceiver')) as { localUrl: string }).localUrl;
+}
+
 /** The record of the delivery `send` makes to the extension's receiver, once the receiver has it. */
 export async function deliveredBy(api: ExtensionApi, send: () => PromiseLike<unknown>): Promise<DeliveryRecord> {
   const before = api.receiver.deliveries.all().length;

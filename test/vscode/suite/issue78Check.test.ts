@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { ExtensionApi } from '../hostExtension/extension';
-import { deliveredBy, extensionApi, setSetting } from './helpers';
+import { deliveredBy, extensionApi, setSetting, freshSandboxAndReceiver } from './helpers';
 import { inWebview, pressInWebview } from './webviewDom';
 
 const b64url = (o: unknown) => Buffer.from(JSON.stringify(o)).toString('base64url');
@@ -39,14 +39,7 @@ describe('issue 78 (independent check)', () => {
   before(async () => {
     api = await extensionApi();
     await setSetting('sandbox.workflowDurationSeconds', 0);
-    await vscode.commands.executeCommand('wfs.switchEnvironment', 'Sandbox');
-    await vscode.commands.executeCommand('wfs.stopSandbox');
-    await vscode.commands.executeCommand('wfs.startSandbox');
-    assert.equal(
-      await vscode.commands.executeCommand('wfs.signIn', { username: 'demo', password: 'demo-password' }),
-      true,
-    );
-    receiverUrl = ((await vscode.commands.executeCommand('wfs.startReceiver')) as { localUrl: string }).localUrl;
+    receiverUrl = await freshSandboxAndReceiver();
     await api.receiver.clearHistory();
   });
   after(async () => {

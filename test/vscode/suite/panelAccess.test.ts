@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import type { ExtensionApi } from '../hostExtension/extension';
 import type { DeliveryRecord } from '../../../src/core/webhooks/deliveryRecord';
 import { RecordingServer } from '../../unit/helpers/recordingServer';
-import { deliveredBy, extensionApi, setSetting } from './helpers';
+import { deliveredBy, extensionApi, setSetting, freshSandboxAndReceiver } from './helpers';
 import { inWebview, pressInWebview } from './webviewDom';
 
 /** Where focus and the selection are in the panel, after each key. */
@@ -42,14 +42,7 @@ describe('webhook panel: words, keyboard, names (#78)', () => {
 
   before(async () => {
     api = await extensionApi();
-    await vscode.commands.executeCommand('wfs.switchEnvironment', 'Sandbox');
-    await vscode.commands.executeCommand('wfs.stopSandbox');
-    await vscode.commands.executeCommand('wfs.startSandbox');
-    assert.equal(
-      await vscode.commands.executeCommand('wfs.signIn', { username: 'demo', password: 'demo-password' }),
-      true,
-    );
-    receiverUrl = ((await vscode.commands.executeCommand('wfs.startReceiver')) as { localUrl: string }).localUrl;
+    receiverUrl = await freshSandboxAndReceiver();
   });
   beforeEach(async () => {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');

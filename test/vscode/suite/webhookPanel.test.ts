@@ -23,7 +23,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { RecordingServer } from '../../unit/helpers/recordingServer';
 import { deliveryRow } from '../../../src/extension/panel/deliveryView';
-import { deliveredBy, envValue, extensionApi, setSetting, until } from './helpers';
+import { deliveredBy, envValue, extensionApi, setSetting, until, freshSandboxAndReceiver } from './helpers';
 import { chooseVerificationFilter, inWebview, typeFilterText, webhookPanelDom } from './webviewDom';
 import { notificationButtons, notificationsInCenter } from './workbenchDom';
 
@@ -38,14 +38,7 @@ describe('webhook panel in a real VS Code host', () => {
     api = await extensionApi();
     await setSetting('confirmBilledStart', false);
     await setSetting('sandbox.workflowDurationSeconds', 0);
-    await vscode.commands.executeCommand('wfs.switchEnvironment', 'Sandbox');
-    await vscode.commands.executeCommand('wfs.stopSandbox');
-    await vscode.commands.executeCommand('wfs.startSandbox');
-    assert.equal(
-      await vscode.commands.executeCommand('wfs.signIn', { username: 'demo', password: 'demo-password' }),
-      true,
-    );
-    receiverUrl = ((await vscode.commands.executeCommand('wfs.startReceiver')) as { localUrl: string }).localUrl;
+    receiverUrl = await freshSandboxAndReceiver();
     await api.receiver.clearHistory();
   });
   after(async () => {

@@ -1,5 +1,6 @@
 // Reconfirm a workflow (billed like a start), and what follows when its answer is lost.
 import * as vscode from 'vscode';
+import { workflowStatusWords } from '../explorer/workflowPresentation';
 import type { Environment } from '../../core/environments';
 import { TransportError } from '../../core/http';
 import type { TrackedWorkflow } from '../../core/workflows';
@@ -20,7 +21,9 @@ export async function reconfirmWorkflow(s: Services, node?: WorkflowNode): Promi
       { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Reconfirming {0}…', w.workflowId) },
       () => s.workflows.reconfirm(env, w.workflowId),
     );
-    void vscode.window.showInformationMessage(vscode.l10n.t('Reconfirmed {0}: {1}.', w.workflowId, r.status));
+    void vscode.window.showInformationMessage(
+      vscode.l10n.t('Reconfirmed {0}: {1}.', w.workflowId, workflowStatusWords(r.status)),
+    );
     return r;
   } catch (err) {
     if (err instanceof TransportError && err.mayHaveBeenSent)

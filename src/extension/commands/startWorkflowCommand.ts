@@ -1,6 +1,7 @@
 // Start a workflow (billed: a modal confirmation unless turned off), and what follows when its answer is lost or the
 // start was cancelled after it was sent.
 import * as vscode from 'vscode';
+import { workflowStatusWords } from '../explorer/workflowPresentation';
 import { EnvironmentChanged, environmentChange, serviceOrigin, type Environment } from '../../core/environments';
 import { ServiceError } from '../../core/http';
 import { restrictedModeRefusal, type GuardedAction } from '../trust/restrictedMode';
@@ -193,7 +194,7 @@ function renderStart(
           'Started {0} / {1}: {2} (workflowId {3}). The explorer follows it live.',
           product.service,
           product.model,
-          w.status,
+          workflowStatusWords(w.status),
           w.workflowId,
         ),
       );

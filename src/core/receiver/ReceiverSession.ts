@@ -15,6 +15,7 @@ import { watchPublicPath, type PublicPathChange, type PublicPathCheckOptions } f
 import type { PublicPathState, PublicPathWatch } from '../tunnel/publicPathWatch';
 import { addressChangedMessage } from '../tunnel/publicPathAdvice';
 import { addressForOthers } from './addressForOthers';
+import { english } from '../presentation/said';
 
 export interface ReceiverSessionOptions {
   clock: Clock;
@@ -229,7 +230,7 @@ export class ReceiverSession extends TypedEmitter<ReceiverSessionEvents> {
           path: receiver.path,
           setPublicHosts: (hosts) => receiver.setPublicHosts(hosts),
           tunnelChanged: (state, publicUrl, reconnected) => this.tunnelChanged(state, publicUrl, reconnected),
-          warning: (m) => this.emit('warning', m),
+          warning: (m) => this.emit('warning', typeof m === 'object' ? english(m) : String(m)),
         });
         this.run.publicNote = opened.note;
         this.startPathWatch(this.run.options, receiver);

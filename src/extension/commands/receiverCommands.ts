@@ -10,6 +10,7 @@ import { SettingError } from '../receiver/addressSetting';
 import type { Services } from '../services';
 import { SANDBOX_ENVIRONMENT } from '../../core/environments';
 import { COMMANDS } from '../commandIds';
+import { pathDetailWords } from '../receiver/pathDetailWords';
 import { SETTINGS } from '../settingKeys';
 import { setting } from '../settings';
 
@@ -241,14 +242,15 @@ async function testPublicAddressCommand(s: Services, timeoutMs?: number): Promis
       },
       () => s.receiver.testPublicAddress(timeoutMs),
     );
-    if (r.ok) void vscode.window.showInformationMessage(vscode.l10n.t('Public address works: {0}.', r.detail));
+    if (r.ok)
+      void vscode.window.showInformationMessage(vscode.l10n.t('Public address works: {0}.', pathDetailWords(r)));
     else
       void vscode.window
         .showWarningMessage(
           vscode.l10n.t(
             'Public address test failed at {0}: {1}.',
             hopNames()[r.failedHop ?? ''] ?? r.failedHop,
-            r.detail,
+            pathDetailWords(r),
           ),
           vscode.l10n.t('Choose Address Source'),
           vscode.l10n.t('Show Log'),

@@ -2,6 +2,7 @@
 // first. While the receiver is stopped the view is empty and its welcome view offers to start it; the context
 // key wfs.receiverState ("running" | "stopped") drives that and the view's title actions.
 import * as vscode from 'vscode';
+import { pathDetailWords } from './pathDetailWords';
 import { Disposable } from '../disposable';
 import { terminalSafe } from '../../core/presentation';
 import type { Clock, TimerHandle } from '../../core/time';
@@ -107,7 +108,9 @@ export class ReceiverTree extends Disposable implements vscode.TreeDataProvider<
               ? vscode.l10n.t('Self-test passed: the delivery arrived in {0} ms', t.roundTripMs ?? '')
               : vscode.l10n.t('Self-test failed at {0}', terminalSafe(String(t.failedHop))),
         };
-        item.tooltip = t ? vscode.l10n.t('{0}: {1}.\nClick to test again.', t.testedAt, terminalSafe(t.detail)) : '';
+        item.tooltip = t
+          ? vscode.l10n.t('{0}: {1}.\nClick to test again.', t.testedAt, terminalSafe(pathDetailWords(t)))
+          : '';
         item.command = { command: COMMANDS.testPublicAddress, title: vscode.l10n.t('Test Public Address') };
         return item;
       }

@@ -343,7 +343,7 @@ function forwardView(f: ReturnType<typeof forwardsOf>[number], l10n: Words): For
     rules: [...(f.rules ?? [])],
     ...(f.status !== undefined ? { status: f.status } : {}),
     latencyMs: f.latencyMs,
-    ...(f.error ? { error: f.error } : {}),
+    ...(f.error ? { error: isSaid(f.errorSaid) ? worded(f.errorSaid, wordingOf(l10n)) : f.error } : {}),
     ...(f.redirect !== undefined ? { redirect: f.redirect } : {}),
     failed: forwardFailed(f),
     ...(f.insecure ? { insecure: true as const } : {}),

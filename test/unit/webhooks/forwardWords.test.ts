@@ -7,6 +7,8 @@ import { namedTlsFailure } from '../../../src/core/http/tlsFailure';
 import { sendDelivery } from '../../../src/core/http/sendDelivery';
 import type { DeliveryRecord } from '../../../src/core/webhooks/deliveryRecord';
 import { deliveryDetail } from '../../../src/extension/panel/deliveryView';
+import { ForwardRuleError, parseForwardRules, withCaFiles } from '../../../src/core/webhooks/forwardRules';
+import { SaidError } from '../../../src/core/presentation/said';
 import { englishLeft, pseudoWords } from '../helpers/pseudoWording';
 import { plainLetters } from '../l10n/pseudoLocale';
 
@@ -65,5 +67,44 @@ describe("l10n: why an app's answer is missing", () => {
     // A record written before the Said was kept shows its English.
     const older = { ...record, forwards: [{ target: a.target, rules: [], latencyMs: 1, error: a.error }] };
     assert.equal(deliveryDetail(older, Buffer.from('{}'), pseudoWords()).forwards[0]!.error, a.error);
+  });
+
+  it("a forward rule the receiver cannot use is a Said naming the rule: the setting's error in the user's language", () => {
+    const refusal = (f: () => unknown): ForwardRuleError => {
+      try {
+        f();
+      } catch (e) {
+        assert.ok(e instanceof ForwardRuleError && e instanceof SaidError, String(e));
+        return e;
+      }
+      throw new Error('accepted');
+    };
+    const url = 'http://localhost:3000/hooks';
+    const bad: unknown[] = [
+      'not an object',
+      { topic: 'a/*' },
+      { topic: 3, url },
+      { topic: 'a/[x]', url },
+      { topic: 'a/***', url },
+      { topic: 'a/*', subTopic: 4, url },
+      { topic: 'a/*', url, headers: [] },
+      { topic: 'a/*', url, headers: { 'bad name': 'x' } },
+      { topic: 'a/*', url, headers: { Authorization: 'x' } },
+      { topic: 'a/*', url, headers: { 'x-a': 'two\nlines' } },
+      { topic: 'a/*', url, timeoutMs: 0 },
+    ];
+    for (const input of bad) {
+      const e = refusal(() => parseForwardRules([input], 'wfs.receiver.forward'));
+      assert.equal(englishLeft(e.said), '', e.message);
+      assert.match(e.message, /^wfs\.receiver\.forward\[0\]/);
+    }
+    const [rule] = parseForwardRules([{ topic: 'a/*', url: 'https://localhost:3443/hooks', ca: 'ca.pem' }], 'rules');
+    const e = refusal(() => withCaFiles([rule!], undefined));
+    assert.equal(englishLeft(e.said), '', e.message);
+    // The English the CLI and the settings' checks print is unchanged.
+    assert.equal(
+      refusal(() => parseForwardRules([{ topic: 'a/*', url, timeoutMs: 0 }], 'wfs.receiver.forward')).message,
+      'wfs.receiver.forward[0] (a/* → http://localhost:3000/hooks): "timeoutMs" must be a whole number of milliseconds from 1 to 600000',
+    );
   });
 });

@@ -89,9 +89,9 @@ export function renderReceiverEvents(
       );
     to.changed();
   });
-  session.on('public-address-changed', (c) => output.warn(vscode.l10n.t('Public address: {0}', c.message)));
-  session.on('endpoint-warning', (m) => output.warn(m));
-  session.on('warning', (m) => output.warn(m));
+  session.on('public-address-changed', (c) => output.warn(vscode.l10n.t('Public address: {0}', inUserWords(c.said))));
+  session.on('endpoint-warning', (m, s) => output.warn(s ? inUserWords(s) : m));
+  session.on('warning', (m, s) => output.warn(s ? inUserWords(s) : m));
 }
 
 /** The running receiver as the views show it; undefined while it is stopped. */

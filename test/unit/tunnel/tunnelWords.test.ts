@@ -6,6 +6,7 @@ import { TransportError, type HttpResponse } from '../../../src/core/http/reques
 import { answeredWithoutArrival, hopOfTransportError } from '../../../src/core/tunnel/publicAddressHops';
 import { tunnelNameProblem, tunnelNameProblemSaid } from '../../../src/core/tunnel/tunnelName';
 import { localhostFallbackWarning, TunnelError } from '../../../src/core/tunnel/Tunnel';
+import { addressChangedSaid } from '../../../src/core/tunnel/publicPathAdvice';
 import { englishLeft } from '../helpers/pseudoWording';
 
 function answer(status: number, contentType: string, body: string, headers: Record<string, string> = {}): HttpResponse {
@@ -57,5 +58,14 @@ describe("l10n: the public address's words", () => {
     const e = new TunnelError(said('the tunnel server {0} answered {1} without JSON', 'https://lt.example', 502));
     assert.equal(e.message, 'the tunnel server https://lt.example answered 502 without JSON');
     assert.equal(englishLeft(e.said), '');
+  });
+
+  it("a public address that moved is said in the user's words; its English is the CLI's", () => {
+    const s = addressChangedSaid('https://a.loca.lt', 'https://b.loca.lt');
+    assert.equal(englishLeft(s), '');
+    assert.match(
+      english(s),
+      /^the public address changed from https:\/\/a\.loca\.lt to https:\/\/b\.loca\.lt: deliveries sent to the old one reach nothing now\. Register https:\/\/b\.loca\.lt with the service wherever https:\/\/a\.loca\.lt was registered/,
+    );
   });
 });

@@ -4,6 +4,9 @@ import assert from 'node:assert/strict';
 import { english, worded } from '../../../src/core/presentation/said';
 import { deliveryFaultsSaid, deliveryFaultsText } from '../../../src/core/sandbox/deliveryFaultsText';
 import { faultMarkSaid, faultMarkText } from '../../../src/core/webhooks/sandboxFaultMark';
+import { withDeliveryFault } from '../../../src/core/sandbox/deliveryFaults';
+import { SaidError } from '../../../src/core/presentation/said';
+import { englishLeft } from '../helpers/pseudoWording';
 import type { DeliveryRecord } from '../../../src/core/webhooks/deliveryRecord';
 import { deliveryRow } from '../../../src/extension/panel/deliveryView';
 import { pseudoWording, pseudoWords, withoutValues } from '../helpers/pseudoWording';
@@ -58,6 +61,32 @@ describe("l10n: the sandbox's fault words", () => {
     assert.equal(
       english(deliveryFaultsSaid({ seed: 7, to: 'all', delay: { minMs: 1000, maxMs: 1000 } })),
       'delay 1 s; seed 7; to all deliveries',
+    );
+  });
+
+  it("a fault request the sandbox refuses names the option in the user's words; its English is unchanged", () => {
+    const requests = [
+      { fault: 'duplicate' as const, seed: -1 },
+      { fault: 'duplicate' as const, to: 'nobody' },
+      { fault: 'duplicate' as const, freshToken: 'yes' },
+      { fault: 'reorder' as const, freshToken: true },
+      { fault: 'reorder' as const, count: 2 },
+      { fault: 'delay' as const },
+    ];
+    for (const r of requests) {
+      let caught: unknown;
+      try {
+        withDeliveryFault(undefined, r);
+      } catch (err) {
+        caught = err;
+      }
+      assert.ok(caught instanceof SaidError, String(caught));
+      assert.equal((caught as Error).name, 'RangeError');
+      assert.equal(englishLeft(caught.said), '', caught.message);
+    }
+    assert.throws(
+      () => withDeliveryFault(undefined, { fault: 'duplicate', seed: -1 }),
+      /^RangeError: seed must be an integer from 0 to \d+$/,
     );
   });
 });

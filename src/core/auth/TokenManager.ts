@@ -14,10 +14,12 @@ import { SignInRequired } from './authErrors';
 import { refreshTokenExpiry } from './refreshTokenExpiry';
 import type { Disposable, SecretStore } from './secretStore';
 import { TypedEmitter } from '../events/TypedEmitter';
+import { said, type Said } from '../presentation/said';
 
 const REFRESH_LEAD_MS = 60_000;
 const SCHEDULED_RETRY_MS = 30_000;
-const LAPSED_ADVICE = 'The sign-in has lapsed (the refresh token expired at midnight US Eastern): sign in again.';
+const LAPSED_ADVICE = said('The sign-in has lapsed (the refresh token expired at midnight US Eastern): sign in again.');
+const SIGNED_OUT_ADVICE = said('Not signed in: sign in to this environment first.');
 
 /** Where sign-in carries the user alias; the spec does not show it (Endpoints 1). */
 export type AliasPlacement = 'body' | 'header' | 'query';
@@ -177,7 +179,7 @@ export class TokenManager extends TypedEmitter<TokenManagerEvents> implements Ac
     const s = this.session;
     if (!s) {
       if (this.currentState === 'expired') throw new SignInRequired('refresh-lapsed', LAPSED_ADVICE);
-      throw new SignInRequired('signed-out', 'Not signed in: sign in to this environment first.');
+      throw new SignInRequired('signed-out', SIGNED_OUT_ADVICE);
     }
     if (this.options.clock.now() < s.accessExpiresAt - REFRESH_LEAD_MS) return s.accessToken;
     return (await this.refresh()).accessToken;
@@ -209,7 +211,7 @@ export class TokenManager extends TypedEmitter<TokenManagerEvents> implements Ac
   }
 
   private async doSignIn(credentials: Credentials): Promise<TokenSession> {
-    assertCredentialOrigin(this.options.baseUrl, 'The service address');
+    assertCredentialOrigin(this.options.baseUrl, said('The service address'));
     const placement = this.options.aliasPlacement ?? 'body';
     const alias = credentials.userAlias?.trim() || undefined;
     let url = joinUrl(this.options.baseUrl, SIGN_IN_PATH);
@@ -233,7 +235,7 @@ export class TokenManager extends TypedEmitter<TokenManagerEvents> implements Ac
     });
     if (!out.ok) {
       if (out.error.status === 401)
-        throw new SignInRequired('credentials-refused', out.error.advice, {
+        throw new SignInRequired('credentials-refused', out.error.said, {
           status: 401,
           problemType: out.error.problemType,
           instance: out.error.instance,
@@ -256,10 +258,10 @@ export class TokenManager extends TypedEmitter<TokenManagerEvents> implements Ac
 
   private async doRefresh(): Promise<TokenSession> {
     const s = this.session;
-    if (!s) throw new SignInRequired('signed-out', 'Not signed in: sign in to this environment first.');
+    if (!s) throw new SignInRequired('signed-out', SIGNED_OUT_ADVICE);
     const now = this.options.clock.now();
     if (now >= s.refreshExpiresAt) return this.reSignIn('refresh-lapsed', LAPSED_ADVICE);
-    assertCredentialOrigin(this.options.baseUrl, 'The service address');
+    assertCredentialOrigin(this.options.baseUrl, said('The service address'));
     this.setState('refreshing');
     const { clock } = this.options;
     let sentAt = 0;
@@ -287,7 +289,7 @@ export class TokenManager extends TypedEmitter<TokenManagerEvents> implements Ac
     });
     if (!out.ok) {
       if (out.error.status === 401 || out.error.status === 400)
-        return this.reSignIn('refresh-refused', 'The refresh token was refused: sign in again.');
+        return this.reSignIn('refresh-refused', said('The refresh token was refused: sign in again.'));
       this.setState(this.stateForSession(), out.error);
       throw out.error;
     }
@@ -307,7 +309,7 @@ export class TokenManager extends TypedEmitter<TokenManagerEvents> implements Ac
     return session;
   }
 
-  private async reSignIn(reason: 'refresh-lapsed' | 'refresh-refused', advice: string): Promise<TokenSession> {
+  private async reSignIn(reason: 'refresh-lapsed' | 'refresh-refused', advice: Said): Promise<TokenSession> {
     const creds = await this.options.silentCredentials?.();
     if (creds) return this.doSignIn(creds);
     this.clearTimers();
@@ -411,7 +413,7 @@ function readTokenResponse(
   )
     throw new UnexpectedResponse(
       'unexpected',
-      `The token response (${status}) lacks access_token, refresh_token or a positive expires_in.`,
+      said('The token response ({0}) lacks access_token, refresh_token or a positive expires_in.', status),
       { status },
     );
   return { access_token: t.access_token, refresh_token: t.refresh_token, expires_in: t.expires_in };

@@ -3,6 +3,7 @@
 import type { AccessTokenProvider } from '../auth/TokenManager';
 import type { Clock } from '../time/clock';
 import { classifyResponse, type ClassifyContext } from './classifyResponse';
+import { said } from '../presentation/said';
 import { assertCredentialOrigin } from './credentialOrigin';
 import { httpRequest, type HttpRequest, type HttpResponse } from './request';
 import { RateGate, sendThroughGate, type BackoffPolicy } from './rateGate';
@@ -31,7 +32,7 @@ export async function authorizedRequest(
   opts: AuthorizedCallOptions,
 ): Promise<AuthorizedResult> {
   // Before the token is even read: reading it may refresh, which sends the refresh token.
-  assertCredentialOrigin(request.url, 'The address');
+  assertCredentialOrigin(request.url, said('The address'));
   const gate = opts.gate ?? new RateGate(opts.clock, opts.backoff, opts.random);
   let token = await opts.tokens.getAccessToken();
   let authRetried = false;

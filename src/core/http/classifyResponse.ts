@@ -2,7 +2,8 @@
 // then on the kind of body. 403, 429, 500 and the infrastructure 404 are decided on status alone.
 import { classifyBody, problemTypeName, type BodyKind } from './bodyKind';
 import type { HttpResponse } from './request';
-import { pathNotServedAdvice } from './pathNotServed';
+import { pathNotServedSaid } from './pathNotServed';
+import { said, type Said } from '../presentation/said';
 import {
   Conflict,
   MalformedRequest,
@@ -45,7 +46,9 @@ export function classifyResponse(res: HttpResponse, ctx: ClassifyContext): Outco
       return fail(
         new UnexpectedResponse(
           'unexpected',
-          `The service answered ${status} with a body that is not JSON (${res.contentType || 'no content type'}).`,
+          res.contentType
+            ? said('The service answered {0} with a body that is not JSON ({1}).', status, res.contentType)
+            : said('The service answered {0} with a body that is not JSON (no content type).', status),
           base(res, ctx),
         ),
       );
@@ -69,7 +72,13 @@ export function classifyResponse(res: HttpResponse, ctx: ClassifyContext): Outco
       return fail(
         new UnexpectedResponse(
           'unexpected',
-          `The service refused the request as too large (413 Payload Too Large); nothing was processed. ${ctx.operation === 'test-webhook' ? 'Send smaller testData.' : 'Send a smaller request.'}`,
+          ctx.operation === 'test-webhook'
+            ? said(
+                'The service refused the request as too large (413 Payload Too Large); nothing was processed. Send smaller testData.',
+              )
+            : said(
+                'The service refused the request as too large (413 Payload Too Large); nothing was processed. Send a smaller request.',
+              ),
           base(res, ctx),
         ),
       );
@@ -78,11 +87,15 @@ export function classifyResponse(res: HttpResponse, ctx: ClassifyContext): Outco
   }
   if (status >= 500) {
     if (ctx.operation === 'start' || ctx.operation === 'reconfirm') {
-      const cid = ctx.correlationId ? `correlationId ${ctx.correlationId}` : 'the correlationId you sent';
+      const cid = ctx.correlationId ? said('correlationId {0}', ctx.correlationId) : said('the correlationId you sent');
       return fail(
         new OutcomeUnknown(
           'outcome-unknown',
-          `Outcome unknown (${status}): a workflow may have been started and billed. Do not retry blindly; search Find Workflows by ${cid} and start another only if none is found.`,
+          said(
+            'Outcome unknown ({0}): a workflow may have been started and billed. Do not retry blindly; search Find Workflows by {1} and start another only if none is found.',
+            status,
+            cid,
+          ),
           { ...base(res, ctx), billed: 'possibly' },
         ),
       );
@@ -90,13 +103,17 @@ export function classifyResponse(res: HttpResponse, ctx: ClassifyContext): Outco
     return fail(
       new ServiceError(
         'server-error',
-        `The service failed (${status}). Try again later; quote the request id to support if it persists.`,
+        said('The service failed ({0}). Try again later; quote the request id to support if it persists.', status),
         base(res, ctx),
       ),
     );
   }
   return fail(
-    new UnexpectedResponse('unexpected', `The service answered with an unexpected status ${status}.`, base(res, ctx)),
+    new UnexpectedResponse(
+      'unexpected',
+      said('The service answered with an unexpected status {0}.', status),
+      base(res, ctx),
+    ),
   );
 }
 
@@ -134,16 +151,21 @@ function badRequest(res: HttpResponse, ctx: ClassifyContext): ServiceError {
   if (body.kind === 'messages')
     return new ValidationError(
       'validation',
-      `The service refused the request (${fields.code ?? 'VALIDATION_ERROR'}): the product is missing or not permitted, only one of service and model was given, a terms field was sent, or the correlationId is longer than 255 characters. Correct the request; sending it again unchanged returns the same 400.`,
+      said(
+        'The service refused the request ({0}): the product is missing or not permitted, only one of service and model was given, a terms field was sent, or the correlationId is longer than 255 characters. Correct the request; sending it again unchanged returns the same 400.',
+        fields.code ?? 'VALIDATION_ERROR',
+      ),
       fields,
     );
   if (body.kind === 'problem')
     return new MalformedRequest(
       'malformed-request',
-      'The service could not read the body as a request (malformed JSON, an array instead of an object, or a field of the wrong type). Fix the body.',
+      said(
+        'The service could not read the body as a request (malformed JSON, an array instead of an object, or a field of the wrong type). Fix the body.',
+      ),
       fields,
     );
-  return new UnexpectedResponse('unexpected', 'The service answered 400 without a body we can read.', fields);
+  return new UnexpectedResponse('unexpected', said('The service answered 400 without a body we can read.'), fields);
 }
 
 function unauthorized(res: HttpResponse, ctx: ClassifyContext): ServiceError {
@@ -153,13 +175,16 @@ function unauthorized(res: HttpResponse, ctx: ClassifyContext): ServiceError {
     body.kind === 'problem'
       ? body.problem.type !== 'about:blank'
       : /invalid_token/.test(res.headers['www-authenticate'] ?? '');
-  const why = tokenRejected ? 'the access token was rejected' : 'no credential was sent';
+  const why = tokenRejected ? said('the access token was rejected') : said('no credential was sent');
   const advice =
     ctx.operation === 'sign-in'
-      ? 'Sign-in was refused: check the username and password (repeated refusals meet the rate throttle).'
+      ? said('Sign-in was refused: check the username and password (repeated refusals meet the rate throttle).')
       : ctx.operation === 'refresh'
-        ? 'The refresh token was refused or has lapsed: sign in again.'
-        : `Not authenticated (401: ${why}). Get a fresh token and retry once; if it fails again, sign in again.`;
+        ? said('The refresh token was refused or has lapsed: sign in again.')
+        : said(
+            'Not authenticated (401: {0}). Get a fresh token and retry once; if it fails again, sign in again.',
+            why,
+          );
   return new Unauthorized(advice, fields, tokenRejected, res.headers['www-authenticate']);
 }
 
@@ -167,24 +192,39 @@ function forbidden(res: HttpResponse, ctx: ClassifyContext): ServiceError {
   // Spec: branch on status only; the body is opaque (may be empty, HTML or other) and is never parsed.
   const html = res.contentType === 'text/html';
   const advice = html
-    ? 'Forbidden (403, HTML page): the service edge refused the request before it reached the service — a missing Content-Type, or a value resembling SQL injection or cross-site scripting (Base64-encode such values). It can also mean the account is not entitled; a fresh token was tried once.'
-    : 'Forbidden (403): not permitted in this session, or the account is not entitled to this product (the more common cause); an expired token is also possible, so a fresh token was tried once. Contact your account representative.';
+    ? said(
+        'Forbidden (403, HTML page): the service edge refused the request before it reached the service — a missing Content-Type, or a value resembling SQL injection or cross-site scripting (Base64-encode such values). It can also mean the account is not entitled; a fresh token was tried once.',
+      )
+    : said(
+        'Forbidden (403): not permitted in this session, or the account is not entitled to this product (the more common cause); an expired token is also possible, so a fresh token was tried once. Contact your account representative.',
+      );
   return new NotEntitled(advice, { ...base(res, ctx), billed: 'no' }, html);
 }
 
 function notFound(res: HttpResponse, ctx: ClassifyContext): ServiceError {
   const body = classifyBody(res);
   if (body.kind === 'problem' && /\/problems\/not-found$/.test(body.problem.type.replace(/\/+$/, ''))) {
-    const named = ctx.subject ? ` "${ctx.subject}"` : ' with this identifier';
-    const what =
-      ctx.operation === 'start' ? `No session${named} on this environment` : `No workflow${named} on this environment`;
-    return new NotFound(
-      'not-found',
-      `${what} (404). This is final: retrying will not make it appear.`,
-      problemFields(res, ctx, body),
-    );
+    return new NotFound('not-found', notFoundSaid(ctx), problemFields(res, ctx, body));
   }
-  return new PathNotServed(pathNotServedAdvice(ctx.operation, ctx.url), base(res, ctx), ctx.operation, ctx.url);
+  return new PathNotServed(pathNotServedSaid(ctx.operation, ctx.url), base(res, ctx), ctx.operation, ctx.url);
+}
+
+function notFoundSaid(ctx: ClassifyContext): Said {
+  const start = ctx.operation === 'start';
+  if (ctx.subject === undefined)
+    return start
+      ? said(
+          'No session with this identifier on this environment (404). This is final: retrying will not make it appear.',
+        )
+      : said(
+          'No workflow with this identifier on this environment (404). This is final: retrying will not make it appear.',
+        );
+  return start
+    ? said('No session "{0}" on this environment (404). This is final: retrying will not make it appear.', ctx.subject)
+    : said(
+        'No workflow "{0}" on this environment (404). This is final: retrying will not make it appear.',
+        ctx.subject,
+      );
 }
 
 function conflict(res: HttpResponse, ctx: ClassifyContext): ServiceError {
@@ -194,29 +234,33 @@ function conflict(res: HttpResponse, ctx: ClassifyContext): ServiceError {
     if (fields.code === 'SESSION_EMPTY')
       return new SessionEmpty(
         'session-empty',
-        'Nothing is staged in this session (409 SESSION_EMPTY). Stage a loan, then start the workflow again. Nothing was billed.',
+        said(
+          'Nothing is staged in this session (409 SESSION_EMPTY). Stage a loan, then start the workflow again. Nothing was billed.',
+        ),
         fields,
       );
     if (fields.code === 'WORKFLOW_WRITE_CONFLICT')
       return new WriteConflict(
         'write-conflict',
-        'A concurrent change won a race (409 WORKFLOW_WRITE_CONFLICT). This attempt is final and was not retried; decide whether to resubmit.',
+        said(
+          'A concurrent change won a race (409 WORKFLOW_WRITE_CONFLICT). This attempt is final and was not retried; decide whether to resubmit.',
+        ),
         { ...fields, billed: 'unspecified' },
       );
-    return new Conflict('conflict', `Conflict (409 ${fields.code}). This attempt is final.`, {
+    return new Conflict('conflict', said('Conflict (409 {0}). This attempt is final.', String(fields.code)), {
       ...fields,
       billed: 'unspecified',
     });
   }
   if (body.kind === 'problem') {
     const name = problemTypeName(body.problem.type);
-    return new Conflict('conflict', `Conflict (409 ${name}). This attempt is final.`, {
+    return new Conflict('conflict', said('Conflict (409 {0}). This attempt is final.', name), {
       ...fields,
       code: name,
       billed: 'unspecified',
     });
   }
-  return new Conflict('conflict', 'Conflict (409) without a readable body. This attempt is final.', {
+  return new Conflict('conflict', said('Conflict (409) without a readable body. This attempt is final.'), {
     ...fields,
     billed: 'unspecified',
   });
@@ -225,18 +269,27 @@ function conflict(res: HttpResponse, ctx: ClassifyContext): ServiceError {
 function rateLimited(res: HttpResponse, ctx: ClassifyContext): RateLimited {
   const fields = { ...base(res, ctx), billed: 'n/a' as const };
   // The throttle answers at the edge, before the service: nothing was started, so nothing was billed.
-  const nothing = ctx.operation === 'start' ? 'Nothing was started or billed.' : 'The request was not carried out.';
+  const nothing =
+    ctx.operation === 'start' ? said('Nothing was started or billed.') : said('The request was not carried out.');
   if (!ctx.backoffs)
     return new RateLimited(
       'rate-limited',
-      `The service is throttling requests from this address (429). Back off and resume; no Retry-After is given. ${nothing}`,
+      said(
+        'The service is throttling requests from this address (429). Back off and resume; no Retry-After is given. {0}',
+        nothing,
+      ),
       fields,
     );
   const seconds = Math.round((ctx.backoffMs ?? 0) / 100) / 10;
-  const times = ctx.backoffs === 1 ? 'once' : `${ctx.backoffs} times`;
+  const times = ctx.backoffs === 1 ? said('once') : said('{0} times', ctx.backoffs);
   return new RateLimited(
     'rate-limited',
-    `The service kept throttling requests from this address (429): backed off ${times} over ${seconds} s and gave up. ${nothing} Try again in a minute; repeated refused sign-ins make the throttle last longer.`,
+    said(
+      'The service kept throttling requests from this address (429): backed off {0} over {1} s and gave up. {2} Try again in a minute; repeated refused sign-ins make the throttle last longer.',
+      times,
+      seconds,
+      nothing,
+    ),
     fields,
   );
 }

@@ -2,6 +2,7 @@
 // http proxy on the way changes nothing: the bytes inside its CONNECT tunnel are only as private as the origin's
 // scheme makes them, so it is the origin that decides.
 import { isLoopbackHost } from './loopback';
+import { said, type Said, type SaidValue } from '../presentation/said';
 import { LocalValidationError } from './serviceErrors';
 
 /** The end of a sentence naming the address ("WFS_BASE_URL is plain http to …"), or undefined when credentials
@@ -18,7 +19,17 @@ export function credentialOriginProblem(url: string): string | undefined {
 }
 
 /** Throws before anything is sent when `url` may not receive credentials; `what` names the address's source. */
-export function assertCredentialOrigin(url: string, what: string): void {
-  const problem = credentialOriginProblem(url);
-  if (problem) throw new LocalValidationError('credential-origin', `${what} ${problem}.`);
+export function assertCredentialOrigin(url: string, what: SaidValue): void {
+  const problem = credentialOriginSaid(url, what);
+  if (problem) throw new LocalValidationError('credential-origin', problem);
+}
+
+/** The whole sentence, "… is plain http to …, ….", naming the address's source, as core's Said. */
+function credentialOriginSaid(url: string, what: SaidValue): Said | undefined {
+  if (credentialOriginProblem(url) === undefined) return undefined;
+  return said(
+    "{0} is plain http to {1}, which is not this machine: a password or token sent there would cross the network unencrypted, so none is sent. Use the service's https:// address, or a loopback address (127.0.0.1, localhost) for a local sandbox.",
+    what,
+    new URL(url).host,
+  );
 }

@@ -1,6 +1,7 @@
 // The service's edge refuses values "resembling SQL injection or cross-site scripting" with an HTML 403
 // before the service is reached (spec: Errors, 403 edge). The sandbox applies these patterns, and the client
 // refuses such values locally so a user learns why instead of meeting an opaque HTML page.
+import { said } from '../presentation/said';
 import { LocalValidationError } from './serviceErrors';
 
 const RULES: { name: string; pattern: RegExp }[] = [
@@ -26,6 +27,10 @@ export function checkOutgoingValue(field: string, value: string): void {
   if (rule)
     throw new LocalValidationError(
       'edge-refused-value',
-      `${field} looks like ${rule}; the service's edge would refuse the request with an HTML 403. Base64-encode such a value or choose another.`,
+      said(
+        "{0} looks like {1}; the service's edge would refuse the request with an HTML 403. Base64-encode such a value or choose another.",
+        field,
+        rule,
+      ),
     );
 }

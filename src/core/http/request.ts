@@ -1,6 +1,7 @@
 // The one request function every part of the core uses (docs/design.md, HTTP).
 import type { Dispatcher } from 'undici';
 import { undici } from './undiciOnDemand';
+import { said, SaidError, type Said } from '../presentation/said';
 
 export interface HttpRequest {
   method: 'GET' | 'POST' | 'PUT' | 'DELETE';
@@ -35,9 +36,11 @@ export interface HttpResponse {
   durationMs: number;
 }
 
-export class TransportError extends Error {
+/** A request that got no answer. Its message is core's Said (English in the CLI, worded in the extension); English
+ * alone, from a caller outside core's messages, is shown as it is. */
+export class TransportError extends SaidError {
   constructor(
-    message: string,
+    message: string | Said,
     readonly reason: 'timeout' | 'network' | 'too-large' | 'aborted',
     readonly url: string,
     /** The system or undici error code, when there was one (ECONNREFUSED, ECONNRESET, …). */
@@ -45,7 +48,7 @@ export class TransportError extends Error {
     /** Known only for a request with a `wire`: whether all of it was handed to the socket before the failure. */
     readonly written?: boolean,
   ) {
-    super(message);
+    super(typeof message === 'string' ? said('{0}', message) : message);
     this.name = 'TransportError';
   }
 
@@ -131,7 +134,7 @@ export async function httpRequest(req: HttpRequest): Promise<HttpResponse> {
       if (size > limit) {
         res.body.destroy();
         throw new TransportError(
-          `response from ${redactUrl(req.url)} exceeds ${limit} bytes`,
+          said('response from {0} exceeds {1} bytes', redactUrl(req.url), limit),
           'too-large',
           req.url,
           undefined,
@@ -166,11 +169,17 @@ function toTransportError(
   const url = redactUrl(req.url);
   const e = err as { code?: string; message?: string };
   if (timeout.aborted || e?.code === 'UND_ERR_HEADERS_TIMEOUT' || e?.code === 'UND_ERR_BODY_TIMEOUT')
-    return new TransportError(`no answer from ${url} within ${timeoutMs} ms`, 'timeout', req.url, undefined, written);
+    return new TransportError(
+      said('no answer from {0} within {1} ms', url, timeoutMs),
+      'timeout',
+      req.url,
+      undefined,
+      written,
+    );
   if (req.signal?.aborted)
-    return new TransportError(`request to ${url} was cancelled`, 'aborted', req.url, undefined, written);
+    return new TransportError(said('request to {0} was cancelled', url), 'aborted', req.url, undefined, written);
   return new TransportError(
-    `cannot reach ${url}: ${tlsHint(e?.code) ?? e?.code ?? e?.message ?? String(err)}`,
+    said('cannot reach {0}: {1}', url, tlsHint(e?.code) ?? e?.code ?? e?.message ?? String(err)),
     'network',
     req.url,
     e?.code,
@@ -189,12 +198,15 @@ const UNTRUSTED_CERT = new Set([
 ]);
 
 /** A TLS failure said with what to do, the code kept; undefined for any other error. */
-function tlsHint(code: string | undefined): string | undefined {
+function tlsHint(code: string | undefined): Said | undefined {
   if (code === undefined) return undefined;
   if (UNTRUSTED_CERT.has(code))
-    return `its TLS certificate is not trusted by this process (${code}); if a proxy or your organisation re-signs TLS traffic, give its CA certificate in NODE_EXTRA_CA_CERTS=/path/to/ca.pem in the environment VS Code or wfs starts from`;
-  if (code === 'CERT_HAS_EXPIRED') return `its TLS certificate has expired (${code})`;
-  if (code === 'ERR_TLS_CERT_ALTNAME_INVALID') return `its TLS certificate is for another host name (${code})`;
+    return said(
+      'its TLS certificate is not trusted by this process ({0}); if a proxy or your organisation re-signs TLS traffic, give its CA certificate in NODE_EXTRA_CA_CERTS=/path/to/ca.pem in the environment VS Code or wfs starts from',
+      code,
+    );
+  if (code === 'CERT_HAS_EXPIRED') return said('its TLS certificate has expired ({0})', code);
+  if (code === 'ERR_TLS_CERT_ALTNAME_INVALID') return said('its TLS certificate is for another host name ({0})', code);
   return undefined;
 }
 

@@ -7,6 +7,7 @@ import type { Dispatcher } from 'undici';
 import { undici } from './undiciOnDemand';
 import type { ForwardResult } from '../webhooks/deliveryRecord';
 import { redactUrl } from './request';
+import { english, said, type Said } from '../presentation/said';
 import { targetDispatcher, type TargetTls } from './targetTls';
 import { namedTlsFailure, type CaRemedy, type TlsProblem } from './tlsFailure';
 
@@ -75,13 +76,14 @@ async function sendOnce(req: DeliveryRequest): Promise<DeliveryAnswer> {
   const failed = (err: unknown, answer: Partial<DeliveryAnswer> = {}): DeliveryAnswer => {
     const failure = timeout.aborted ? 'timeout' : req.signal?.aborted ? 'aborted' : 'network';
     const tls = failure === 'network' ? namedTlsFailure(err, target, tlsWords(req)) : undefined;
-    const error =
-      tls?.message ?? failureText(failure, err, { target, timeoutMs, answered: answer.status !== undefined });
+    const errorSaid =
+      tls?.said ?? failureSaid(failure, err, { target, timeoutMs, answered: answer.status !== undefined });
     return {
       target,
       ...answer,
       latencyMs: Math.round(now() - started),
-      error,
+      error: english(errorSaid),
+      errorSaid,
       failure,
       ...(tls ? { tls: tls.problem } : {}),
     };
@@ -138,16 +140,16 @@ function tlsWords(req: DeliveryRequest): { remedy: CaRemedy; caFile?: string } {
 }
 
 /** A failure other than TLS in words: the target without its user info or query. */
-function failureText(
+function failureSaid(
   failure: 'timeout' | 'aborted' | 'network',
   err: unknown,
   o: { target: string; timeoutMs: number; answered: boolean },
-): string {
+): Said {
   if (failure === 'timeout')
     return o.answered
-      ? `the answer's body from ${redactUrl(o.target)} did not end within ${o.timeoutMs} ms`
-      : `no answer from ${redactUrl(o.target)} within ${o.timeoutMs} ms`;
-  if (failure === 'aborted') return `the delivery to ${redactUrl(o.target)} was cancelled`;
+      ? said("the answer's body from {0} did not end within {1} ms", redactUrl(o.target), o.timeoutMs)
+      : said('no answer from {0} within {1} ms', redactUrl(o.target), o.timeoutMs);
+  if (failure === 'aborted') return said('the delivery to {0} was cancelled', redactUrl(o.target));
   const code = (err as { code?: string })?.code;
-  return `cannot reach ${redactUrl(o.target)}: ${code ?? (err as Error)?.message ?? String(err)}`;
+  return said('cannot reach {0}: {1}', redactUrl(o.target), code ?? (err as Error)?.message ?? String(err));
 }

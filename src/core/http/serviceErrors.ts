@@ -1,5 +1,7 @@
 // Typed errors of the service, one per row of the spec's error tables. User-facing text is built from these
-// fields, never from the server's text/detail alone (those are not contractual).
+// fields, never from the server's text/detail alone (those are not contractual). The advice is core's Said (a
+// SaidError): English in the CLI and its JSON, in the user's language in the extension.
+import { english, said, SaidError, type Said } from '../presentation/said';
 import type { PathOperation } from './pathNotServed';
 
 export type ServiceErrorKind =
@@ -33,7 +35,14 @@ export interface ServiceErrorFields {
   serverText?: string;
 }
 
-export class ServiceError extends Error {
+/** Advice given as English alone (a caller outside core's messages) is a value: shown as it is in every face. */
+function adviceSaid(advice: string | Said): Said {
+  return typeof advice === 'string' ? said('{0}', advice) : advice;
+}
+
+export class ServiceError extends SaidError {
+  /** What happened and what to do: the spec's "Action" column in words a person can act on (English). */
+  readonly advice: string;
   readonly status?: number;
   readonly code?: string;
   readonly problemType?: string;
@@ -44,11 +53,12 @@ export class ServiceError extends Error {
 
   constructor(
     readonly kind: ServiceErrorKind,
-    /** What happened and what to do: the spec's "Action" column in words a person can act on. */
-    readonly advice: string,
+    /** The advice as core's Said (worded by each face), or English alone. */
+    advice: string | Said,
     fields: ServiceErrorFields = {},
   ) {
-    super(advice);
+    super(adviceSaid(advice));
+    this.advice = english(this.said);
     this.name = 'ServiceError';
     this.status = fields.status;
     this.code = fields.code;
@@ -77,7 +87,7 @@ export class ValidationError extends ServiceError {}
 export class MalformedRequest extends ServiceError {}
 export class Unauthorized extends ServiceError {
   constructor(
-    advice: string,
+    advice: string | Said,
     fields: ServiceErrorFields,
     readonly tokenRejected: boolean,
     readonly wwwAuthenticate?: string,
@@ -89,7 +99,7 @@ export class Unauthorized extends ServiceError {
  * */
 export class NotEntitled extends ServiceError {
   constructor(
-    advice: string,
+    advice: string | Said,
     fields: ServiceErrorFields,
     readonly htmlBody: boolean,
   ) {
@@ -101,7 +111,7 @@ export class NotFound extends ServiceError {}
  * which of its settings to change in its own words (pathNotServedAdvice). */
 export class PathNotServed extends ServiceError {
   constructor(
-    advice: string,
+    advice: string | Said,
     fields: ServiceErrorFields,
     readonly operation?: PathOperation,
     readonly requestUrl?: string,
@@ -119,7 +129,7 @@ export class UnexpectedResponse extends ServiceError {}
 export class LocalValidationError extends ServiceError {
   constructor(
     readonly rule: string,
-    advice: string,
+    advice: string | Said,
     fields: ServiceErrorFields = {},
   ) {
     super('local-validation', advice, fields);

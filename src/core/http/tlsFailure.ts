@@ -1,6 +1,7 @@
 // A TLS failure at the user's own app (a forward target, `wfs send`'s target, the audit's receiver, a replay) named
 // by its cause, with the fix: the one place that reads Node's and OpenSSL's codes. The service's own requests keep
 // request.ts's hint, whose fix (a proxy that re-signs traffic) is another.
+import { english, said, type Said, type SaidValue } from '../presentation/said';
 
 /** What was wrong with the app's certificate, or with its TLS. */
 export type TlsProblem = 'self-signed' | 'unknown-authority' | 'expired' | 'not-yet-valid' | 'wrong-name' | 'not-tls';
@@ -13,8 +14,10 @@ export interface TlsFailure {
   problem: TlsProblem;
   /** Node's or OpenSSL's code, kept for searches. */
   code: string;
-  /** What happened, then what to do. */
+  /** What happened, then what to do (English, as the CLI prints it). */
   message: string;
+  /** The same as core's Said, worded by the extension in the user's language. */
+  said: Said;
 }
 
 const PROBLEM_OF_CODE: Readonly<Record<string, TlsProblem>> = {
@@ -53,31 +56,64 @@ function namesHeld(err: unknown): string | undefined {
 }
 
 /** Where the root goes, in the words of the face that made the request. */
-function trustRoot(remedy: CaRemedy, what: string): string {
-  const where = 'mkcert -CAROOT shows where mkcert keeps its root, rootCA.pem';
-  if (remedy === 'rule') return `add \`ca\` to the forward rule with ${what} (${where})`;
+function trustRoot(remedy: CaRemedy, what: Said): Said {
+  if (remedy === 'rule')
+    return said(
+      'add `ca` to the forward rule with {0} (mkcert -CAROOT shows where mkcert keeps its root, rootCA.pem)',
+      what,
+    );
   if (remedy === 'environment')
-    return `give ${what} in NODE_EXTRA_CA_CERTS in the environment wfs or VS Code starts from (${where})`;
-  return `give ${remedy.flag} FILE with ${what} as PEM (${where})`;
+    return said(
+      'give {0} in NODE_EXTRA_CA_CERTS in the environment wfs or VS Code starts from (mkcert -CAROOT shows where mkcert keeps its root, rootCA.pem)',
+      what,
+    );
+  return said(
+    'give {0} FILE with {1} as PEM (mkcert -CAROOT shows where mkcert keeps its root, rootCA.pem)',
+    remedy.flag,
+    what,
+  );
 }
 
-function problemText(problem: TlsProblem, host: string, o: NameOptions, err: unknown): string {
-  const givenCa = o.caFile !== undefined ? ` (not the one in ca ${o.caFile})` : '';
+function problemSaid(problem: TlsProblem, host: string, o: NameOptions, err: unknown): Said {
   switch (problem) {
     case 'self-signed':
-      return `presented a self-signed certificate: ${trustRoot(o.remedy, 'the root that signed it, or that certificate itself')}`;
-    case 'unknown-authority':
-      return `presented a certificate signed by an authority this process does not know${givenCa}: ${trustRoot(o.remedy, 'the root that signed it')}`;
+      return said(
+        'presented a self-signed certificate: {0}',
+        trustRoot(o.remedy, said('the root that signed it, or that certificate itself')),
+      );
+    case 'unknown-authority': {
+      const root = trustRoot(o.remedy, said('the root that signed it'));
+      return o.caFile !== undefined
+        ? said(
+            'presented a certificate signed by an authority this process does not know (not the one in ca {0}): {1}',
+            o.caFile,
+            root,
+          )
+        : said('presented a certificate signed by an authority this process does not know: {0}', root);
+    }
     case 'expired':
-      return `presented an expired certificate: make a new one (e.g. mkcert localhost 127.0.0.1 ::1) and restart the app with it`;
+      return said(
+        'presented an expired certificate: make a new one (e.g. mkcert localhost 127.0.0.1 ::1) and restart the app with it',
+      );
     case 'not-yet-valid':
-      return `presented a certificate that is not valid yet: check this machine's clock, or make a new certificate`;
+      return said(
+        "presented a certificate that is not valid yet: check this machine's clock, or make a new certificate",
+      );
     case 'wrong-name': {
       const names = namesHeld(err);
-      return `presented a certificate for other names${names ? ` (${names})` : ''}, not ${host}: make one that names ${host} (e.g. mkcert localhost 127.0.0.1 ::1), or use a name the certificate holds in the URL`;
+      return names
+        ? said(
+            'presented a certificate for other names ({0}), not {1}: make one that names {1} (e.g. mkcert localhost 127.0.0.1 ::1), or use a name the certificate holds in the URL',
+            names,
+            host,
+          )
+        : said(
+            'presented a certificate for other names, not {0}: make one that names {0} (e.g. mkcert localhost 127.0.0.1 ::1), or use a name the certificate holds in the URL',
+            host,
+          );
     }
     case 'not-tls':
-      return `does not speak TLS on that port: if it serves plain http, use an http:// URL`;
+      return said('does not speak TLS on that port: if it serves plain http, use an http:// URL');
   }
 }
 
@@ -86,7 +122,7 @@ export interface NameOptions {
   /** The `ca` file the request trusted, when it had one (named when it did not cover the certificate). */
   caFile?: string;
   /** Who answered at the target, for the sentence (default "your app"). */
-  who?: string;
+  who?: SaidValue;
 }
 
 /** The failure named when it is a TLS one, undefined otherwise. `target` is the URL requested; only its origin is
@@ -104,9 +140,6 @@ export function namedTlsFailure(err: unknown, target: string, o: NameOptions): T
   } catch {
     // named as given: a URL that does not parse never reached a socket, but the words stay right
   }
-  return {
-    problem,
-    code,
-    message: `${o.who ?? 'your app'} at ${origin} ${problemText(problem, host, o, err)} (${code})`,
-  };
+  const s = said('{0} at {1} {2} ({3})', o.who ?? said('your app'), origin, problemSaid(problem, host, o, err), code);
+  return { problem, code, message: english(s), said: s };
 }

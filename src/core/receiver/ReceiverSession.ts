@@ -13,8 +13,9 @@ import { Verifier, type TrustedIssuer, type VerifierOptions } from '../webhooks/
 import type { PublicAddressProvider } from './publicAddressProvider';
 import { watchPublicPath, type PublicPathChange, type PublicPathCheckOptions } from './publicPathRun';
 import type { PublicPathState, PublicPathWatch } from '../tunnel/publicPathWatch';
-import { addressChangedMessage } from '../tunnel/publicPathAdvice';
+import { addressChangedSaid } from '../tunnel/publicPathAdvice';
 import { addressForOthers } from './addressForOthers';
+import { english, said, saidOf, type Said } from '../presentation/said';
 
 export interface ReceiverSessionOptions {
   clock: Clock;
@@ -75,16 +76,17 @@ export type ReceiverSessionEvents = {
   /** The public path stopped carrying deliveries, carries them (first, or again), or is checked after a wake. */
   'public-path': [change: PublicPathChange];
   /** The public address moved (a tunnel reconnected under another name): the service must be told the new one. */
-  'public-address-changed': [change: { from: string; to: string; message: string }];
+  'public-address-changed': [change: { from: string; to: string; message: string; said: Said }];
   'self-test': [result: PublicAddressTestResult];
   /** The history said something the user should know (a skipped line, a compaction that failed). */
   'history-warning': [message: string];
   /** The history file cannot be written: verified deliveries are answered 503 until it can. */
   'history-write-failed': [error: Error];
   'history-written-again': [];
-  /** An endpoint could not be told the receiver's address. */
-  'endpoint-warning': [message: string];
-  warning: [message: string];
+  /** An endpoint could not be told the receiver's address. `said`: the same as core's Said, for a face that words
+   * it in the user's language (the message is its English). */
+  'endpoint-warning': [message: string, said?: Said];
+  warning: [message: string, said?: Said];
   started: [started: ReceiverStarted];
   stopped: [];
 };
@@ -229,7 +231,8 @@ export class ReceiverSession extends TypedEmitter<ReceiverSessionEvents> {
           path: receiver.path,
           setPublicHosts: (hosts) => receiver.setPublicHosts(hosts),
           tunnelChanged: (state, publicUrl, reconnected) => this.tunnelChanged(state, publicUrl, reconnected),
-          warning: (m) => this.emit('warning', m),
+          warning: (m) =>
+            typeof m === 'object' ? this.emit('warning', english(m), m) : this.emit('warning', String(m)),
         });
         this.run.publicNote = opened.note;
         this.startPathWatch(this.run.options, receiver);
@@ -239,14 +242,10 @@ export class ReceiverSession extends TypedEmitter<ReceiverSessionEvents> {
       }
     }
     for (const e of run.endpoints ?? [])
-      await e
-        .register(registeredUrl)
-        .catch((err: Error) =>
-          this.emit(
-            'endpoint-warning',
-            `${e.name} was not told this receiver's address ${registeredUrl}: ${err.message}`,
-          ),
-        );
+      await e.register(registeredUrl).catch((err: Error) => {
+        const s = said("{0} was not told this receiver's address {1}: {2}", e.name, registeredUrl, saidOf(err));
+        this.emit('endpoint-warning', english(s), s);
+      });
     const started = { url, registeredUrl, publicUrl: this.publicUrl, publicNote: this.run.publicNote };
     // Healthy once it listens and every endpoint was told: a job that waits on /healthz misses no event.
     receiver.setReady(true);
@@ -313,11 +312,10 @@ export class ReceiverSession extends TypedEmitter<ReceiverSessionEvents> {
     run.options.publicAddress?.close();
     receiver.setReady(false);
     for (const e of run.options.endpoints ?? [])
-      await e
-        .unregister(run.registeredUrl)
-        .catch((err: Error) =>
-          this.emit('endpoint-warning', `${e.name} was not told that ${run.registeredUrl} stopped: ${err.message}`),
-        );
+      await e.unregister(run.registeredUrl).catch((err: Error) => {
+        const s = said('{0} was not told that {1} stopped: {2}', e.name, run.registeredUrl, saidOf(err));
+        this.emit('endpoint-warning', english(s), s);
+      });
     await receiver.stop();
     await run.options.forward?.close();
     this.emit('stopped');
@@ -346,15 +344,17 @@ export class ReceiverSession extends TypedEmitter<ReceiverSessionEvents> {
       this.emit('public-address-changed', {
         from: changedFrom,
         to: publicUrl,
-        message: addressChangedMessage(changedFrom, publicUrl),
+        message: english(addressChangedSaid(changedFrom, publicUrl)),
+        said: addressChangedSaid(changedFrom, publicUrl),
       });
     // A new path: checked at once, whether or not its name changed.
     if (reconnected) this.pathWatch?.checkNow('asked');
     // A reconnected tunnel is a new path, maybe a new name: a self-test that ran is run again.
     const last = this.lastSelfTest;
     if (reconnected && last)
-      void this.testPublicAddress(last.signer, last.timeoutMs).catch((err: Error) =>
-        this.emit('warning', `the public address test after the tunnel reconnected failed: ${err.message}`),
-      );
+      void this.testPublicAddress(last.signer, last.timeoutMs).catch((err: Error) => {
+        const s = said('the public address test after the tunnel reconnected failed: {0}', saidOf(err));
+        this.emit('warning', english(s), s);
+      });
   }
 }

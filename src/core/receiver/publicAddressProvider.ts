@@ -1,6 +1,7 @@
 // Where the service reaches a loopback receiver from: a provider opens the public address for one run of the
 // receiver and closes it at the end. Core ships a fixed URL (the user's own tunnel or proxy) and localtunnel; the
 // extension adds VS Code's port forwarding and its consent prompts.
+import { saidOf, type SaidValue } from '../presentation/said';
 import type { Clock } from '../time/clock';
 import { Tunnel, type TunnelState } from '../tunnel/Tunnel';
 
@@ -14,7 +15,8 @@ export interface PublicAddressContext {
   setPublicHosts(hosts: readonly string[]): void;
   /** The tunnel changed state; `reconnected` when it is open again after a drop (a new path: test it again). */
   tunnelChanged(state: TunnelState, publicUrl: string | undefined, reconnected: boolean): void;
-  warning(message: string): void;
+  /** Something the user should know: core's Said, or English from a caller outside core's messages. */
+  warning(message: SaidValue): void;
 }
 
 export interface PublicAddressOpened {
@@ -33,7 +35,7 @@ export interface PublicAddressProvider {
   readonly tunnelState: TunnelState;
   /** The path through it stopped carrying deliveries though nothing failed that it saw (a tunnel server that forgot
    * this client while the machine slept): open it anew, when it can. */
-  renew?(why: string): void;
+  renew?(why: SaidValue): void;
   close(): void;
 }
 
@@ -93,7 +95,7 @@ export class LocaltunnelAddress implements PublicAddressProvider {
       if (state === 'reconnecting') dropped = true;
       ctx.tunnelChanged(state, this.url(), reconnected);
     });
-    tunnel.on('warning', (err: Error) => ctx.warning(err.message));
+    tunnel.on('warning', (err: Error) => ctx.warning(saidOf(err)));
     this.tunnel = tunnel;
     try {
       await tunnel.open();
@@ -105,7 +107,7 @@ export class LocaltunnelAddress implements PublicAddressProvider {
     return { url: this.url() };
   }
 
-  renew(why: string): void {
+  renew(why: SaidValue): void {
     this.tunnel?.renew(why);
   }
 

@@ -1,8 +1,9 @@
 // The public path watch for one run of the receiver: it probes the public address the provider holds now (a tunnel
 // may move), asks the provider to renew a path that stopped (localtunnel reconnects), and tells the session what a
 // face shows: stopped, reaching (again), and a wake that made it check at once.
+import { said } from '../presentation/said';
 import type { PathCheckResult } from '../tunnel/publicPathProbe';
-import { probePublicPath } from '../tunnel/publicPathProbe';
+import { pathCheckDetail, probePublicPath } from '../tunnel/publicPathProbe';
 import { PublicPathWatch, type PathCheckReason } from '../tunnel/publicPathWatch';
 import type { Clock } from '../time/clock';
 import type { PathProbes } from '../webhooks/pathProbes';
@@ -46,7 +47,8 @@ export function watchPublicPath(d: PublicPathRunDeps): PublicPathWatch {
     intervalMs,
     check: async () => {
       const publicUrl = d.address.url();
-      if (!publicUrl) return { ok: false, detail: `the public address (${d.address.source}) is not open` };
+      if (!publicUrl)
+        return { ok: false, ...pathCheckDetail(said('the public address ({0}) is not open', d.address.source)) };
       return probePublicPath({ publicUrl, probes: d.probes, timeoutMs });
     },
   });
@@ -55,7 +57,9 @@ export function watchPublicPath(d: PublicPathRunDeps): PublicPathWatch {
     // Only a path that carried deliveries can have dropped: one that never reached the receiver (a name that resolves
     // nowhere, a router without hairpinning) is not mended by reopening the tunnel, which would only churn it.
     if (e.lastReachedAt !== undefined)
-      d.address.renew?.(`the public address stopped reaching the receiver: ${e.result.detail}`);
+      d.address.renew?.(
+        said('the public address stopped reaching the receiver: {0}', e.result.detailSaid ?? e.result.detail),
+      );
   });
   watch.on('reaching', (e) => d.changed({ state: 'reaching', publicUrl: url(), ...e }));
   watch.on('wake', (e) => d.changed({ state: 'checking', reason: 'wake', publicUrl: url(), ...e }));

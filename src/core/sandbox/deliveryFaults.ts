@@ -4,6 +4,16 @@
 // fault`, a profile's "deliveryFaults", or the editor's Add Sandbox Delivery Fault command.
 import { randomBytes } from 'node:crypto';
 import { MAX_SEED } from './seededRandom';
+import { said, saidOf, SaidError, type Said } from '../presentation/said';
+
+/** A fault request the sandbox cannot take, naming the option at fault: core's Said (English in the CLI and the
+ * sandbox's answers, worded in the extension). A RangeError by name, as before. */
+class DeliveryFaultError extends SaidError {
+  constructor(message: Said) {
+    super(message);
+    this.name = 'RangeError';
+  }
+}
 
 export const DELIVERY_FAULT_KINDS = ['duplicate', 'reorder', 'delay', 'retry-storm', 'burst'] as const;
 export type DeliveryFaultKind = (typeof DELIVERY_FAULT_KINDS)[number];
@@ -58,7 +68,7 @@ export interface DeliveryFaultRequest {
 function int(v: unknown, name: string, min: number, max: number, fallback: number): number {
   if (v === undefined) return fallback;
   if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max)
-    throw new RangeError(`${name} must be an integer from ${min} to ${max}`);
+    throw new DeliveryFaultError(said('{0} must be an integer from {1} to {2}', name, min, max));
   return v;
 }
 
@@ -67,12 +77,12 @@ function int(v: unknown, name: string, min: number, max: number, fallback: numbe
 export function withDeliveryFault(current: DeliveryFaults | undefined, r: DeliveryFaultRequest): DeliveryFaults {
   const seed = int(r.seed, 'seed', 0, MAX_SEED, current?.seed ?? newSeed());
   if (r.to !== undefined && !(FAULT_TARGETS as readonly unknown[]).includes(r.to))
-    throw new RangeError(`to must be one of ${FAULT_TARGETS.join(', ')}`);
+    throw new DeliveryFaultError(said('to must be one of {0}', FAULT_TARGETS.join(', ')));
   const next: DeliveryFaults = { ...current, seed, to: (r.to as FaultTarget | undefined) ?? current?.to ?? 'all' };
   if (r.freshToken !== undefined && typeof r.freshToken !== 'boolean')
-    throw new RangeError('freshToken must be true or false');
+    throw new DeliveryFaultError(said('freshToken must be true or false'));
   if (r.fault !== 'duplicate' && r.freshToken !== undefined)
-    throw new RangeError('freshToken applies only to duplicate');
+    throw new DeliveryFaultError(said('freshToken applies only to duplicate'));
   if (r.fault === 'duplicate')
     next.duplicate = { copies: int(r.count, 'count', 1, MAX_DUPLICATE_COPIES, 1), freshToken: r.freshToken === true };
   else if (r.fault === 'reorder') next.reorder = true;
@@ -80,12 +90,13 @@ export function withDeliveryFault(current: DeliveryFaults | undefined, r: Delive
   else if (r.fault === 'retry-storm') next.retryStorm = { factor: int(r.factor, 'factor', 2, MAX_STORM_FACTOR, 10) };
   else next.burst = { count: int(r.count, 'count', 2, MAX_BURST, 5) };
   if (r.fault !== 'duplicate' && r.fault !== 'burst' && r.count !== undefined)
-    throw new RangeError('count applies only to duplicate (copies) and burst (deliveries at once)');
+    throw new DeliveryFaultError(said('count applies only to duplicate (copies) and burst (deliveries at once)'));
   return next;
 }
 
 function delayOf(r: DeliveryFaultRequest): { minMs: number; maxMs: number } {
-  if (r.delayMs === undefined) throw new RangeError('delay needs delayMs (and maxDelayMs for a random delay)');
+  if (r.delayMs === undefined)
+    throw new DeliveryFaultError(said('delay needs delayMs (and maxDelayMs for a random delay)'));
   const minMs = int(r.delayMs, 'delayMs', 0, MAX_FAULT_DELAY_MS, 0);
   const maxMs = int(r.maxDelayMs, 'maxDelayMs', minMs, MAX_FAULT_DELAY_MS, minMs);
   return { minMs, maxMs };
@@ -134,7 +145,7 @@ export function deliveryFaultsFromJson(v: unknown): DeliveryFaults {
     try {
       f = withDeliveryFault(f, { ...given, fault, seed: o.seed, to: o.to });
     } catch (err) {
-      throw new RangeError(`${key}: ${(err as Error).message}`);
+      throw new DeliveryFaultError(said('{0}: {1}', key, saidOf(err)));
     }
   }
   if (!f) throw new RangeError(`names no fault: give one of ${PROFILE_KEYS.map(([k]) => k).join(', ')}`);

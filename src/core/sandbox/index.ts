@@ -29,4 +29,4 @@ export {
   writeSandboxState,
   type SandboxState,
 } from './sandboxState';
-export { deliveryFaultsText } from './deliveryFaultsText';
+export { deliveryFaultsSaid } from './deliveryFaultsText';

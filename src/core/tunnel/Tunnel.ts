@@ -9,6 +9,7 @@ import type TunnelCluster from '@n8n/localtunnel/lib/TunnelCluster';
 import { httpRequest } from '../http/request';
 import type { Clock, TimerHandle } from '../time/clock';
 import { TypedEmitter } from '../events/TypedEmitter';
+import { said, saidOf, SaidError, type Said, type SaidValue } from '../presentation/said';
 
 export type TunnelState = 'closed' | 'opening' | 'open' | 'reconnecting';
 
@@ -32,8 +33,9 @@ interface OpenInfo {
   url: string;
 }
 
-export class TunnelError extends Error {
-  constructor(message: string) {
+/** The tunnel's own failure: core's Said (English in the CLI, worded in the extension). */
+export class TunnelError extends SaidError {
+  constructor(message: Said) {
     super(message);
     this.name = 'TunnelError';
   }
@@ -45,11 +47,13 @@ export class TunnelError extends Error {
 export async function localhostFallbackWarning(
   resolve: (host: string) => Promise<{ family: number }> = (host) => lookup(host),
   autoSelectFamily: boolean = getDefaultAutoSelectFamily(),
-): Promise<string | undefined> {
+): Promise<Said | undefined> {
   if (autoSelectFamily) return undefined;
   const first = await resolve('localhost').catch(() => undefined);
   if (first?.family !== 6) return undefined;
-  return '"localhost" resolves to ::1 first here and Node\'s happy-eyeballs connect (autoSelectFamily) is off, so the tunnel cannot reach the receiver on 127.0.0.1: deliveries through it will fail. Map localhost to 127.0.0.1 first in the hosts file, or run without --no-network-family-autoselection.';
+  return said(
+    '"localhost" resolves to ::1 first here and Node\'s happy-eyeballs connect (autoSelectFamily) is off, so the tunnel cannot reach the receiver on 127.0.0.1: deliveries through it will fail. Map localhost to 127.0.0.1 first in the hosts file, or run without --no-network-family-autoselection.',
+  );
 }
 
 export interface TunnelEvents {
@@ -115,22 +119,27 @@ export class Tunnel extends TypedEmitter<TunnelEvents> {
         maxResponseBytes: 64 * 1024,
       });
     } catch (err) {
-      throw new TunnelError(`the tunnel server ${this.host} did not open a tunnel: ${(err as Error).message}`);
+      throw new TunnelError(said('the tunnel server {0} did not open a tunnel: {1}', this.host, saidOf(err)));
     }
     let info: OpenInfo;
     try {
       info = JSON.parse(res.body.toString('utf8')) as OpenInfo;
     } catch {
-      throw new TunnelError(`the tunnel server ${this.host} answered ${res.status} without JSON`);
+      throw new TunnelError(said('the tunnel server {0} answered {1} without JSON', this.host, res.status));
     }
     if (res.status !== 200 || typeof info.url !== 'string' || typeof info.port !== 'number')
       throw new TunnelError(
-        `the tunnel server ${this.host} refused (${res.status}): ${(info as { message?: string }).message ?? 'no tunnel information'}`,
+        said(
+          'the tunnel server {0} refused ({1}): {2}',
+          this.host,
+          res.status,
+          String((info as { message?: string }).message ?? '') || said('no tunnel information'),
+        ),
       );
     // Loaded when a tunnel opens, not with the receiver: localtunnel's client and its dependencies are read only by
     // those who chose it (wfs mcp and wfs listen without --tunnel start sooner).
     const { default: Cluster } = await import('@n8n/localtunnel/lib/TunnelCluster');
-    if (this.currentState === 'closed') throw new TunnelError('the tunnel was closed while opening');
+    if (this.currentState === 'closed') throw new TunnelError(said('the tunnel was closed while opening'));
     this.clientId = info.id;
     const remoteHost = new URL(this.host).hostname;
     const cluster = new Cluster({
@@ -159,7 +168,8 @@ export class Tunnel extends TypedEmitter<TunnelEvents> {
         }
       });
       cluster.once('error', (err) => {
-        if (!opened) reject(new TunnelError(`cannot connect to the tunnel server's port ${info.port}: ${err.message}`));
+        if (!opened)
+          reject(new TunnelError(said("cannot connect to the tunnel server's port {0}: {1}", info.port, err.message)));
       });
       for (let i = 0; i < Math.max(1, Math.min(info.max_conn_count ?? 1, 10)); i++) cluster.open();
     });
@@ -171,8 +181,9 @@ export class Tunnel extends TypedEmitter<TunnelEvents> {
 
   /** The path through the tunnel stopped carrying requests though no socket failed (a server that dropped this client
    * while the machine slept): reconnect as after a drop, with the same backoff. */
-  renew(why: string): void {
-    if (this.cluster && this.currentState === 'open') this.dropped(this.cluster, new TunnelError(why));
+  renew(why: SaidValue): void {
+    if (this.cluster && this.currentState === 'open')
+      this.dropped(this.cluster, new TunnelError(typeof why === 'object' ? why : said('{0}', why)));
   }
 
   /** The server went away or a socket failed: reconnect with backoff, keeping the same id when the server allows. */

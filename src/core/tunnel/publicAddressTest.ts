@@ -7,6 +7,8 @@ import type { Clock } from '../time/clock';
 import type { DeliveryRecord } from '../webhooks/deliveryRecord';
 import { SELF_TEST_TOPIC, type Receiver } from '../webhooks/Receiver';
 import type { Dispatcher } from 'undici';
+import { english, isSaid, said, type Said } from '../presentation/said';
+import { STEP_SAID } from '../webhooks/verificationSteps';
 import { answeredWithoutArrival, hopOfTransportError, type PublicAddressHop } from './publicAddressHops';
 
 export interface PublicAddressTestResult {
@@ -18,8 +20,10 @@ export interface PublicAddressTestResult {
   /** From sending to the whole answer, when there was one. */
   roundTripMs?: number;
   failedHop?: PublicAddressHop;
-  /** One sentence: what happened, and where it stopped. */
+  /** One sentence: what happened, and where it stopped (English, as the CLI and the MCP tools show it). */
   detail: string;
+  /** The same as core's Said, worded by the extension in the user's language. */
+  detailSaid: Said;
   testedAt: string;
 }
 
@@ -104,7 +108,13 @@ function answered(res: HttpResponse, arrival: DeliveryRecord | undefined, roundT
       ...common,
       ok: true,
       arrived: true,
-      detail: `a signed delivery went through ${new URL(url).host} and back in ${roundTripMs} ms, verified and answered 200`,
+      ...detailOf(
+        said(
+          'a signed delivery went through {0} and back in {1} ms, verified and answered 200',
+          new URL(url).host,
+          roundTripMs,
+        ),
+      ),
     };
   const refused = arrival.checks.find((c) => !c.ok && c.step < 7);
   return {
@@ -112,6 +122,21 @@ function answered(res: HttpResponse, arrival: DeliveryRecord | undefined, roundT
     ok: false,
     arrived: true,
     failedHop: 'receiver',
-    detail: `the delivery reached the receiver, which answered ${res.status}${refused ? `: step ${refused.step} (${refused.name}) ${refused.detail}` : ''}`,
+    ...detailOf(
+      refused
+        ? said(
+            'the delivery reached the receiver, which answered {0}: step {1} ({2}) {3}',
+            res.status,
+            refused.step,
+            STEP_SAID[refused.step - 1] ?? refused.name,
+            isSaid(refused.said) ? refused.said : refused.detail,
+          )
+        : said('the delivery reached the receiver, which answered {0}', res.status),
+    ),
   };
+}
+
+/** The detail in English and as core's Said. */
+function detailOf(detailSaid: Said): { detail: string; detailSaid: Said } {
+  return { detail: english(detailSaid), detailSaid };
 }

@@ -4,6 +4,7 @@
 import { httpRequest } from '../http/request';
 import type { PathProbes } from '../webhooks/pathProbes';
 import { PATH_PROBE_HEADER } from '../webhooks/pathProbes';
+import { english, said, type Said } from '../presentation/said';
 import { answeredWithoutArrival, hopOfTransportError, type PublicAddressHop } from './publicAddressHops';
 
 export interface PathCheckResult {
@@ -12,8 +13,15 @@ export interface PathCheckResult {
   status?: number;
   roundTripMs?: number;
   failedHop?: PublicAddressHop;
-  /** One sentence: what happened, and where it stopped. */
+  /** One sentence: what happened, and where it stopped (English, as the CLI shows it). */
   detail: string;
+  /** The same as core's Said, worded by the extension in the user's language (absent: the English is shown). */
+  detailSaid?: Said;
+}
+
+/** The detail in English and as core's Said. */
+export function pathCheckDetail(detailSaid: Said): { detail: string; detailSaid: Said } {
+  return { detail: english(detailSaid), detailSaid };
 }
 
 export interface PathProbeOptions {
@@ -41,7 +49,7 @@ export async function probePublicPath(o: PathProbeOptions): Promise<PathCheckRes
         ok: true,
         status: 204,
         roundTripMs,
-        detail: `through ${new URL(o.publicUrl).host} and back in ${roundTripMs} ms`,
+        ...pathCheckDetail(said('through {0} and back in {1} ms', new URL(o.publicUrl).host, roundTripMs)),
       };
     if (!probe.arrived) return { ok: false, status: res.status, roundTripMs, ...answeredWithoutArrival(res) };
     return {
@@ -49,7 +57,12 @@ export async function probePublicPath(o: PathProbeOptions): Promise<PathCheckRes
       status: res.status,
       roundTripMs,
       failedHop: 'tunnel',
-      detail: `the check reached the receiver, which answered 204, but ${res.status} came back: something on the way changes answers`,
+      ...pathCheckDetail(
+        said(
+          'the check reached the receiver, which answered 204, but {0} came back: something on the way changes answers',
+          res.status,
+        ),
+      ),
     };
   } catch (err) {
     return { ok: false, ...hopOfTransportError(err, o.publicUrl, probe.arrived, o.timeoutMs).hop };

@@ -8,7 +8,8 @@
 // clock's now() is wall time. A tick that finds far more time passed than its own interval means the machine slept.
 import { TypedEmitter } from '../events/TypedEmitter';
 import type { Clock, TimerHandle } from '../time/clock';
-import type { PathCheckResult } from './publicPathProbe';
+import { said, saidOf } from '../presentation/said';
+import { pathCheckDetail, type PathCheckResult } from './publicPathProbe';
 
 export type PublicPathState = 'unknown' | 'reaching' | 'not-reaching';
 /** Why a check ran: the first, the schedule, the confirmation of a failure, a wake, or asked (a tunnel reconnected). */
@@ -125,7 +126,7 @@ export class PublicPathWatch extends TypedEmitter<PublicPathWatchEvents> {
     try {
       result = await this.options.check();
     } catch (err) {
-      result = { ok: false, detail: `the check could not be made: ${(err as Error).message}` };
+      result = { ok: false, ...pathCheckDetail(said('the check could not be made: {0}', saidOf(err))) };
     }
     this.checking = false;
     if (!this.active) return;

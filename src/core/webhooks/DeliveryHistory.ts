@@ -584,7 +584,8 @@ function estimateMetaBytes(r: DeliveryRecord): number {
       (f.body?.length ?? 0) * 2 +
       (f.bodyBase64?.length ?? 0) +
       (f.bodyWithheld?.length ?? 0) +
-      (f.error?.length ?? 0);
+      (f.error?.length ?? 0) +
+      saidLength(f.errorSaid);
     for (const k in f.headers) n += k.length + f.headers[k]!.length + 8;
   }
   return n;

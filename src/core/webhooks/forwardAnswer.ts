@@ -3,12 +3,16 @@
 import { credentialByteForms, credentialTextForms } from './credentialForms';
 import { isUtf8 } from 'node:buffer';
 import type { TlsProblem } from '../http/tlsFailure';
+import type { Said } from '../presentation/said';
 
 export interface ForwardResult {
   target: string;
   status?: number;
   latencyMs: number;
+  /** Why there is no full answer, in English (the CLI's, the JSON's). */
   error?: string;
+  /** The same as core's Said, for the extension to word; absent in records written before it was kept. */
+  errorSaid?: Said;
 }
 
 /** One target's answer to a forwarded delivery (a `forwards` entry): what the app said, kept as text. */

@@ -146,6 +146,7 @@ function answerRecord(
   if (a.redirect !== undefined) out.redirect = a.redirect;
   if (a.failure) out.failure = a.failure;
   if (a.error) out.error = a.error;
+  if (a.errorSaid) out.errorSaid = a.errorSaid;
   if (a.tls) out.tls = a.tls;
   return out;
 }

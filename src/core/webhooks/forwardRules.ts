@@ -6,7 +6,8 @@ import { addressWithoutUserInfo } from '../http/addressUserInfo';
 import { httpUrlProblem } from '../http/httpUrlProblem';
 import { CaFileError, readCaFile, type TargetTls, tlsOptionsProblem } from '../http/targetTls';
 import type { CaRemedy } from '../http/tlsFailure';
-import { compileTopicPattern, topicPatternProblem } from '../patterns';
+import { compileTopicPattern, topicPatternProblemSaid } from '../patterns';
+import { said, saidOf, SaidError, type Said, type SaidValue } from '../presentation/said';
 
 interface ForwardRuleInput {
   /** A glob over the signed topic; `**` (or leaving it out) matches every verified delivery. */
@@ -44,8 +45,13 @@ export interface ForwardRule {
   matchSubTopic: (subTopic: string | undefined) => boolean;
 }
 
-/** A rule the receiver cannot use: the message names it and says what to change. */
-export class ForwardRuleError extends Error {}
+/** A rule the receiver cannot use: the message names it and says what to change. Core's Said (English in the CLI,
+ * worded in the extension); English alone (the CLI's own flags) is a value, shown as it is. */
+export class ForwardRuleError extends SaidError {
+  constructor(message: Said | string) {
+    super(typeof message === 'string' ? said('{0}', message) : message);
+  }
+}
 
 /** The topic and subTopic shapes are `<group>/<name>` and `<kind>:<group>/<name>`: a glob holds those characters,
  * `*` (any run without `/`), `**` (any run) and `?` (one character but `/`); core/patterns matches them. */
@@ -63,12 +69,12 @@ const RESERVED_HEADERS: ReadonlySet<string> = new Set([
 
 /** What is wrong with a rule's glob: the one matcher's own checks (length, `***`), then the characters a topic or
  * subTopic can hold, so a typo such as `[x]` is named rather than matching nothing. */
-function globProblem(glob: string): string | undefined {
-  const problem = topicPatternProblem(glob);
+function globProblem(glob: string): SaidValue | undefined {
+  const problem = topicPatternProblemSaid(glob);
   if (problem) return problem;
   if (!GLOB_CHARS.test(glob)) {
     const bad = [...glob].find((c) => !/[A-Za-z0-9_.:/*?-]/.test(c))!;
-    return `holds ${JSON.stringify(bad)}: a pattern is letters, digits, _ . : / - and the wildcards * ** ?`;
+    return said('holds {0}: a pattern is letters, digits, _ . : / - and the wildcards * ** ?', JSON.stringify(bad));
   }
   return undefined;
 }
@@ -85,13 +91,14 @@ function headersOf(value: unknown, label: string): Record<string, string> {
   const headers: Record<string, string> = {};
   if (value === undefined) return headers;
   if (value === null || typeof value !== 'object' || Array.isArray(value))
-    throw new ForwardRuleError(`${label}: "headers" must be an object of header names to string values`);
+    throw new ForwardRuleError(said('{0}: "headers" must be an object of header names to string values', label));
   for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
-    if (!HEADER_NAME.test(k)) throw new ForwardRuleError(`${label}: ${JSON.stringify(k)} is not a header name`);
+    if (!HEADER_NAME.test(k))
+      throw new ForwardRuleError(said('{0}: {1} is not a header name', label, JSON.stringify(k)));
     if (RESERVED_HEADERS.has(k.toLowerCase()))
-      throw new ForwardRuleError(`${label}: the header ${k} is the receiver's to send, not a rule's`);
+      throw new ForwardRuleError(said("{0}: the header {1} is the receiver's to send, not a rule's", label, k));
     if (typeof v !== 'string' || /[\r\n\0]/.test(v))
-      throw new ForwardRuleError(`${label}: the header ${k} must be a string on one line`);
+      throw new ForwardRuleError(said('{0}: the header {1} must be a string on one line', label, k));
     headers[k.toLowerCase()] = v;
   }
   return headers;
@@ -104,7 +111,7 @@ const RULE_TLS_NAMES = { ca: '"ca"', insecure: '"insecure"' } as const;
 function tlsOf(o: Record<string, unknown>, url: string, label: string): Pick<ForwardRule, 'ca' | 'insecure' | 'tls'> {
   const { ca, insecure } = o;
   const problem = tlsOptionsProblem(url, { ca, insecure }, RULE_TLS_NAMES);
-  if (problem) throw new ForwardRuleError(`${label}: ${problem}`);
+  if (problem) throw new ForwardRuleError(said('{0}: {1}', label, problem));
   if (typeof ca === 'string') return { ca };
   return insecure === true ? { insecure: true, tls: { insecure: true } } : {};
 }
@@ -117,13 +124,13 @@ export function withCaFiles(rules: readonly ForwardRule[], baseDir: string | und
     if (rule.ca === undefined || rule.tls) return rule;
     if (!isAbsolute(rule.ca) && baseDir === undefined)
       throw new ForwardRuleError(
-        `${rule.name}: "ca" ${rule.ca} is a relative path, and no folder is open: give an absolute path`,
+        said('{0}: "ca" {1} is a relative path, and no folder is open: give an absolute path', rule.name, rule.ca),
       );
     const file = isAbsolute(rule.ca) ? rule.ca : resolve(baseDir!, rule.ca);
     try {
       return { ...rule, tls: { caPem: readCaFile(file), caFile: file } };
     } catch (err) {
-      if (err instanceof CaFileError) throw new ForwardRuleError(`${rule.name}: ${err.message}`);
+      if (err instanceof CaFileError) throw new ForwardRuleError(said('{0}: {1}', rule.name, saidOf(err)));
       throw err;
     }
   });
@@ -136,30 +143,35 @@ export function parseForwardRules(inputs: readonly unknown[], where: string): Fo
 
 function parseForwardRule(input: unknown, where: string): ForwardRule {
   if (input === null || typeof input !== 'object' || Array.isArray(input))
-    throw new ForwardRuleError(`${where} must be an object {"topic", "url"}, not ${JSON.stringify(input)}`);
+    throw new ForwardRuleError(
+      said('{0} must be an object {1}, not {2}', where, '{"topic", "url"}', String(JSON.stringify(input))),
+    );
   const o = input as { [K in keyof ForwardRuleInput]?: unknown };
   const url = o.url;
   const topic = o.topic ?? '**';
   const label = `${where}${typeof o.name === 'string' && o.name ? ` "${o.name}"` : ''} (${typeof topic === 'string' ? topic : '?'} → ${typeof url === 'string' ? addressWithoutUserInfo(url) : '?'})`;
-  if (typeof url !== 'string' || url === '') throw new ForwardRuleError(`${label}: "url" is missing`);
+  if (typeof url !== 'string' || url === '') throw new ForwardRuleError(said('{0}: "url" is missing', label));
   const urlProblem = httpUrlProblem(url);
   // A user name or password in it is refused here too, never repeated (httpUrlProblem).
-  if (urlProblem) throw new ForwardRuleError(`${label}: "url" ${urlProblem}`);
-  if (typeof topic !== 'string') throw new ForwardRuleError(`${label}: "topic" must be a string`);
+  if (urlProblem) throw new ForwardRuleError(said('{0}: "url" {1}', label, urlProblem));
+  if (typeof topic !== 'string') throw new ForwardRuleError(said('{0}: "topic" must be a string', label));
   const topicProblem = globProblem(topic);
-  if (topicProblem) throw new ForwardRuleError(`${label}: the topic pattern ${JSON.stringify(topic)} ${topicProblem}`);
+  if (topicProblem)
+    throw new ForwardRuleError(said('{0}: the topic pattern {1} {2}', label, JSON.stringify(topic), topicProblem));
   let subTopic: string | undefined;
   if (o.subTopic !== undefined) {
-    if (typeof o.subTopic !== 'string') throw new ForwardRuleError(`${label}: "subTopic" must be a string`);
+    if (typeof o.subTopic !== 'string') throw new ForwardRuleError(said('{0}: "subTopic" must be a string', label));
     const p = globProblem(o.subTopic);
-    if (p) throw new ForwardRuleError(`${label}: the subTopic pattern ${JSON.stringify(o.subTopic)} ${p}`);
+    if (p) throw new ForwardRuleError(said('{0}: the subTopic pattern {1} {2}', label, JSON.stringify(o.subTopic), p));
     subTopic = o.subTopic;
   }
   const headers = headersOf(o.headers, label);
   let timeoutMs: number | undefined;
   if (o.timeoutMs !== undefined) {
     if (typeof o.timeoutMs !== 'number' || !Number.isInteger(o.timeoutMs) || o.timeoutMs < 1 || o.timeoutMs > 600_000)
-      throw new ForwardRuleError(`${label}: "timeoutMs" must be a whole number of milliseconds from 1 to 600000`);
+      throw new ForwardRuleError(
+        said('{0}: "timeoutMs" must be a whole number of milliseconds from 1 to 600000', label),
+      );
     timeoutMs = o.timeoutMs;
   }
   const matchTopic = compile(topic);

@@ -22,7 +22,13 @@ export { fileModeWarning, HISTORY_FILE_MODE, octal } from './historyFile';
 export { historyHolder, HistoryInUse } from './historyLock';
 export { answerExcerpt, appAcknowledged } from './replayAnswer';
 export { type ReplayAnswer } from './replayLog';
-export { faultMarkHeader, faultMarkText, SANDBOX_FAULT_HEADER, type SandboxFaultMark } from './sandboxFaultMark';
+export {
+  faultMarkHeader,
+  faultMarkSaid,
+  faultMarkText,
+  SANDBOX_FAULT_HEADER,
+  type SandboxFaultMark,
+} from './sandboxFaultMark';
 export { signedHereClaims } from './signedHereClaim';
 export { buildTestWebhookRequest, sendTestWebhook, testWebhookIds } from './testWebhookRequest';
 export { type TestWebhookOutcome } from './testWebhookOutcome';

@@ -3,6 +3,8 @@
 // records it and shows it as the sandbox's note. It is outside the signature, so it is only ever shown, labelled as
 // unverified, and never decides dedupe, forwarding or an answer.
 
+import { english, said, type Said } from '../presentation/said';
+
 export const SANDBOX_FAULT_HEADER = 'x-wfs-sandbox-fault';
 
 export interface SandboxFaultMark {
@@ -65,14 +67,30 @@ function readPart(mark: SandboxFaultMark, part: string): void {
   }
 }
 
-/** The mark in words, e.g. "duplicate of 5edd…, reordered, delayed 2.1 s". */
-export function faultMarkText(mark: SandboxFaultMark): string {
-  const words: string[] = [];
+/** The mark in words, e.g. "duplicate of 5edd…, reordered, delayed 2.1 s": each part a message of its own, so the
+ * extension words it in the user's language (the id and the numbers are values). An empty mark says nothing. */
+export function faultMarkSaid(mark: SandboxFaultMark): Said | undefined {
+  const parts: Said[] = [];
   if (mark.duplicateOf !== undefined)
-    words.push(`duplicate of ${mark.duplicateOf}${mark.freshToken ? ' (fresh token)' : ' (same token)'}`);
-  if (mark.reordered) words.push('reordered');
-  if (mark.delayedMs !== undefined) words.push(`delayed ${(mark.delayedMs / 1000).toFixed(1)} s`);
-  if (mark.retry) words.push(`retry ${mark.retry.attempt} of ${mark.retry.of}`);
-  if (mark.burst) words.push(`burst ${mark.burst.n} of ${mark.burst.of}`);
-  return words.join(', ');
+    parts.push(
+      mark.freshToken
+        ? said('duplicate of {0} (fresh token)', mark.duplicateOf)
+        : said('duplicate of {0} (same token)', mark.duplicateOf),
+    );
+  if (mark.reordered) parts.push(said('reordered'));
+  if (mark.delayedMs !== undefined) parts.push(said('delayed {0} s', (mark.delayedMs / 1000).toFixed(1)));
+  if (mark.retry) parts.push(said('retry {0} of {1}', mark.retry.attempt, mark.retry.of));
+  if (mark.burst) parts.push(said('burst {0} of {1}', mark.burst.n, mark.burst.of));
+  return saidList(parts);
+}
+
+/** The parts one after the other, "a, b, c" (a translator may choose another separator); none: undefined. */
+function saidList(parts: readonly Said[]): Said | undefined {
+  return parts.slice(1).reduce<Said | undefined>((list, part) => said('{0}, {1}', list!, part), parts[0]);
+}
+
+/** The mark in English, as the CLI, the test kit and `wfs listen --json` show it. */
+export function faultMarkText(mark: SandboxFaultMark): string {
+  const s = faultMarkSaid(mark);
+  return s ? english(s) : '';
 }

@@ -5,6 +5,7 @@ import type { RequestWire } from '../http/request';
 import { WORKFLOW_ROOT, joinUrl, startWorkflowUrl, workflowUrl } from '../http/paths';
 import { LocalValidationError, UnexpectedResponse } from '../http/serviceErrors';
 import { USER_AGENT } from '../version';
+import { said } from '../presentation/said';
 import { checkOutgoingValue } from '../http/edgeFilter';
 import { checkCorrelationId, generateCorrelationId } from './correlationId';
 import { readWorkflowEnvelope, type Product, type Workflow, type WorkflowEnvelope } from './workflowTypes';
@@ -27,18 +28,22 @@ export function findWorkflowsUrl(baseUrl: string, correlationId: string, templat
   if (!t.includes('{correlationId}'))
     throw new LocalValidationError(
       'find-url-template',
-      `The Find Workflows address "${t}" has no {correlationId} in it.`,
+      said('The Find Workflows address "{0}" has no {1} in it.', t, '{correlationId}'),
     );
   let url: URL;
   try {
     url = new URL(t.replace('{correlationId}', encodeURIComponent(correlationId)));
   } catch {
-    throw new LocalValidationError('find-url-template', `The Find Workflows address "${t}" is not a URL.`);
+    throw new LocalValidationError('find-url-template', said('The Find Workflows address "{0}" is not a URL.', t));
   }
   if (url.origin !== new URL(baseUrl).origin)
     throw new LocalValidationError(
       'find-url-origin',
-      `The Find Workflows address ${url.origin} is not on the service's origin (${new URL(baseUrl).origin}); the access token is only sent to the service.`,
+      said(
+        "The Find Workflows address {0} is not on the service's origin ({1}); the access token is only sent to the service.",
+        url.origin,
+        new URL(baseUrl).origin,
+      ),
     );
   return url.toString();
 }
@@ -72,9 +77,11 @@ export function prepareStart(req: StartRequest, nowMs: number): PreparedStart {
   const correlationId = req.correlationId ?? generateCorrelationId(nowMs);
   const service = req.product.service?.trim();
   const model = req.product.model?.trim();
-  if (!req.sessionId) throw new LocalValidationError('session-required', 'A session id is required.');
+  if (!req.sessionId) throw new LocalValidationError('session-required', said('A session id is required.'));
   if (!service || !model)
-    throw new LocalValidationError('product-required', 'A product needs both service and model.', { correlationId });
+    throw new LocalValidationError('product-required', said('A product needs both service and model.'), {
+      correlationId,
+    });
   checkCorrelationId(correlationId);
   checkOutgoingValue('sessionId', req.sessionId);
   checkOutgoingValue('product.service', service);
@@ -128,7 +135,7 @@ export class WorkflowClient {
     if (!envelope)
       throw new UnexpectedResponse(
         'unexpected',
-        `The service accepted the start (${res.status}) but the body has no workflow.`,
+        said('The service accepted the start ({0}) but the body has no workflow.', res.status),
         { status: res.status, correlationId, billed: 'possibly' },
       );
     return { ...envelope, correlationId };
@@ -162,7 +169,9 @@ export class WorkflowClient {
     if (!envelope)
       throw new UnexpectedResponse(
         'unexpected',
-        `The workflow ${operation} (${res.status}) has no workflow in its body.`,
+        operation === 'read'
+          ? said('The workflow read ({0}) has no workflow in its body.', res.status)
+          : said('The workflow reconfirm ({0}) has no workflow in its body.', res.status),
         { status: res.status },
       );
     return envelope;
@@ -196,7 +205,7 @@ export class WorkflowClient {
   /** A workflow id, or a self/reconfirm link; a link must point at this environment, or our token would leak. */
   resolveWorkflowUrl(idOrUrl: string): string {
     if (!/^https?:\/\//i.test(idOrUrl)) {
-      if (!idOrUrl) throw new LocalValidationError('workflow-required', 'A workflow id or link is required.');
+      if (!idOrUrl) throw new LocalValidationError('workflow-required', said('A workflow id or link is required.'));
       return workflowUrl(this.options.baseUrl, idOrUrl);
     }
     const url = new URL(idOrUrl);
@@ -204,7 +213,11 @@ export class WorkflowClient {
     if (url.origin !== base.origin)
       throw new LocalValidationError(
         'foreign-link',
-        `The link ${url.origin} is not on this environment (${base.origin}); the access token is only sent to the environment's own address.`,
+        said(
+          "The link {0} is not on this environment ({1}); the access token is only sent to the environment's own address.",
+          url.origin,
+          base.origin,
+        ),
       );
     return url.toString();
   }

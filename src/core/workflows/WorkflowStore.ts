@@ -7,6 +7,17 @@ import type { ServiceMessage } from '../http/bodyKind';
 import { isTerminal, type Product, type WorkflowEnvelope } from './workflowTypes';
 import { boundedEnvelope } from './boundedEnvelope';
 import { TypedEmitter } from '../events/TypedEmitter';
+import { SaidError, type Said } from '../presentation/said';
+
+/** Why polling stopped before a terminal status, kept as a reason so each display words it in the language of its
+ * moment (a reason written as text would stay in the language it was written in). */
+export type PollingStopReason = 'deadline' | 'error';
+
+/** What the store keeps of an error met while polling: its English, and core's Said when core said it. */
+export function errorMark(err: unknown): { lastError: string; lastErrorSaid?: Said } {
+  if (err instanceof SaidError) return { lastError: err.message, lastErrorSaid: err.said };
+  return { lastError: err instanceof Error ? err.message : String(err) };
+}
 
 export interface TrackedWorkflow {
   workflowId: string;
@@ -21,10 +32,13 @@ export interface TrackedWorkflow {
   startedAt: number;
   /** Epoch ms of the last successful read. */
   lastPolledAt?: number;
-  /** Why polling stopped before a terminal status (deadline, not found, ...). */
-  pollingStopped?: string;
-  /** The last error met while polling, shown in the tooltip. */
+  /** Why polling stopped before a terminal status: a PollingStopReason; a record from an older version may hold the
+   * reason's words as text, shown as they are. */
+  pollingStopped?: PollingStopReason | string;
+  /** The last error met while polling, shown in the tooltip: its English, and core's Said beside it when core said it
+   * (worded in the display language of the moment; a stored one is checked with isSaid before use). */
   lastError?: string;
+  lastErrorSaid?: Said;
   messages?: ServiceMessage[];
   /** The raw last envelope, for "Open Raw JSON". */
   envelope?: WorkflowEnvelope;
@@ -181,6 +195,7 @@ export class WorkflowStore extends TypedEmitter<WorkflowStoreEvents> {
       lastPolledAt: extra.now,
       pollingStopped: undefined,
       lastError: undefined,
+      lastErrorSaid: undefined,
       messages: envelope.messages,
       envelope,
     };
@@ -195,11 +210,18 @@ export class WorkflowStore extends TypedEmitter<WorkflowStoreEvents> {
   }
 
   /** Notes why polling stopped or what went wrong, keeping the last known state. */
-  markWorkflow(env: StoreEnvironment, workflowId: string, mark: { pollingStopped?: string; lastError?: string }): void {
+  markWorkflow(
+    env: StoreEnvironment,
+    workflowId: string,
+    mark: { pollingStopped?: PollingStopReason; lastError?: string; lastErrorSaid?: Said },
+  ): void {
     const w = this.workflow(env, workflowId);
     if (!w) return;
     if ('pollingStopped' in mark) w.pollingStopped = mark.pollingStopped;
-    if ('lastError' in mark) w.lastError = mark.lastError;
+    if ('lastError' in mark) {
+      w.lastError = mark.lastError;
+      w.lastErrorSaid = mark.lastErrorSaid;
+    }
     this.changed(env.name);
   }
 

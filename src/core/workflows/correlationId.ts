@@ -2,6 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import { checkOutgoingValue } from '../http/edgeFilter';
 import { LocalValidationError } from '../http/serviceErrors';
+import { said } from '../presentation/said';
 
 export const MAX_CORRELATION_ID = 255;
 
@@ -18,7 +19,7 @@ export function checkCorrelationId(value: string): void {
   if (value.length > MAX_CORRELATION_ID)
     throw new LocalValidationError(
       'correlationId-length',
-      `correlationId is ${value.length} characters; the service accepts at most ${MAX_CORRELATION_ID}.`,
+      said('correlationId is {0} characters; the service accepts at most {1}.', value.length, MAX_CORRELATION_ID),
       {
         correlationId: value.slice(0, 40) + '…',
       },
@@ -26,7 +27,7 @@ export function checkCorrelationId(value: string): void {
   if (value.length === 0)
     throw new LocalValidationError(
       'correlationId-empty',
-      'correlationId is empty; leave it out to have one generated.',
+      said('correlationId is empty; leave it out to have one generated.'),
     );
   checkOutgoingValue('correlationId', value);
 }

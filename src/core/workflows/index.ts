@@ -8,7 +8,7 @@ export {
 } from './WorkflowClient';
 export { WorkflowFollower } from './WorkflowFollower';
 export { type PollOutcome, WorkflowPoller } from './WorkflowPoller';
-export { type TrackedWorkflow, WorkflowStore } from './WorkflowStore';
+export { errorMark, type TrackedWorkflow, WorkflowStore } from './WorkflowStore';
 export { type BilledStartOutcome, type StartOutcomeUnknown, startBilledWorkflow } from './billedStart';
 export { checkCorrelationId, findByCorrelationId, generateCorrelationId, MAX_CORRELATION_ID } from './correlationId';
 export { productRefusalAdvice } from './productSuggestion';

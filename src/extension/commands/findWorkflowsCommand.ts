@@ -1,6 +1,7 @@
 // Find Workflows by correlationId: typed, or picked from this environment's starts; what it finds is added to the
 // explorer.
 import * as vscode from 'vscode';
+import { workflowStatusWords } from '../explorer/workflowPresentation';
 import type { Environment } from '../../core/environments';
 import { findByCorrelationId, type TrackedWorkflow } from '../../core/workflows';
 import { showError } from '../errors/showError';
@@ -65,7 +66,7 @@ export async function findWorkflows(s: Services, args: FindWorkflowsArgs): Promi
             w.product.service,
             w.product.model,
             w.sessionId,
-            w.status,
+            workflowStatusWords(w.status),
             w.workflowId,
           ),
         )

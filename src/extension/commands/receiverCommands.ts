@@ -10,6 +10,7 @@ import { SettingError } from '../receiver/addressSetting';
 import type { Services } from '../services';
 import { SANDBOX_ENVIRONMENT } from '../../core/environments';
 import { COMMANDS } from '../commandIds';
+import { hopWords, pathDetailWords } from '../receiver/pathDetailWords';
 import { SETTINGS } from '../settingKeys';
 import { setting } from '../settings';
 
@@ -213,16 +214,6 @@ function publicUrlInputProblem(value: string): string | undefined {
 }
 
 /** Made when shown, in the display language (not at load, before the bundle is known). */
-const hopNames = (): Record<string, string> => ({
-  dns: 'DNS',
-  connect: vscode.l10n.t('connecting'),
-  tls: 'TLS',
-  'reminder-page': vscode.l10n.t("the tunnel's reminder page"),
-  tunnel: vscode.l10n.t('the tunnel'),
-  timeout: vscode.l10n.t('a timeout'),
-  receiver: vscode.l10n.t('the receiver'),
-});
-
 async function testPublicAddressCommand(s: Services, timeoutMs?: number): Promise<PublicAddressTestResult | undefined> {
   // The test sends a signed delivery off this machine, through the public address.
   if (!vscode.workspace.isTrusted) {
@@ -241,15 +232,12 @@ async function testPublicAddressCommand(s: Services, timeoutMs?: number): Promis
       },
       () => s.receiver.testPublicAddress(timeoutMs),
     );
-    if (r.ok) void vscode.window.showInformationMessage(vscode.l10n.t('Public address works: {0}.', r.detail));
+    if (r.ok)
+      void vscode.window.showInformationMessage(vscode.l10n.t('Public address works: {0}.', pathDetailWords(r)));
     else
       void vscode.window
         .showWarningMessage(
-          vscode.l10n.t(
-            'Public address test failed at {0}: {1}.',
-            hopNames()[r.failedHop ?? ''] ?? r.failedHop,
-            r.detail,
-          ),
+          vscode.l10n.t('Public address test failed at {0}: {1}.', hopWords(r.failedHop), pathDetailWords(r)),
           vscode.l10n.t('Choose Address Source'),
           vscode.l10n.t('Show Log'),
         )

@@ -1,11 +1,13 @@
 // Reconfirm a workflow (billed like a start), and what follows when its answer is lost.
 import * as vscode from 'vscode';
+import { workflowStatusWords } from '../explorer/workflowPresentation';
 import type { Environment } from '../../core/environments';
 import { TransportError } from '../../core/http';
 import type { TrackedWorkflow } from '../../core/workflows';
 import { showError } from '../errors/showError';
 import type { Services } from '../services';
 import { COMMANDS } from '../commandIds';
+import { errorInUserWords } from '../coreWords';
 import { nodeOrPick, type WorkflowNode } from './workflowPick';
 
 export async function reconfirmWorkflow(s: Services, node?: WorkflowNode): Promise<TrackedWorkflow | undefined> {
@@ -19,7 +21,9 @@ export async function reconfirmWorkflow(s: Services, node?: WorkflowNode): Promi
       { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Reconfirming {0}…', w.workflowId) },
       () => s.workflows.reconfirm(env, w.workflowId),
     );
-    void vscode.window.showInformationMessage(vscode.l10n.t('Reconfirmed {0}: {1}.', w.workflowId, r.status));
+    void vscode.window.showInformationMessage(
+      vscode.l10n.t('Reconfirmed {0}: {1}.', w.workflowId, workflowStatusWords(r.status)),
+    );
     return r;
   } catch (err) {
     if (err instanceof TransportError && err.mayHaveBeenSent)
@@ -43,7 +47,7 @@ async function afterLostReconfirm(
       '{0}: no answer to the reconfirm of {1} ({2}); reading it again to see whether a new run started',
       env.name,
       workflowId,
-      err.message,
+      errorInUserWords(err),
     ),
   );
   let now: TrackedWorkflow;
@@ -53,9 +57,9 @@ async function afterLostReconfirm(
     // Neither answer: whether the billed reconfirm took place is unknown until the workflow can be read.
     const message = vscode.l10n.t(
       "The reconfirm's answer was lost ({0}), and {1} could not be read to see whether it took place ({2}). It may have been reconfirmed and billed: refresh the workflow (a new runId means it was) before reconfirming again.",
-      err.message,
+      errorInUserWords(err),
       workflowId,
-      (readErr as Error).message,
+      errorInUserWords(readErr),
     );
     s.output.error(message);
     void vscode.window
@@ -69,7 +73,7 @@ async function afterLostReconfirm(
     void vscode.window.showInformationMessage(
       vscode.l10n.t(
         "The reconfirm's answer was lost ({0}), but {1} shows a new run ({2}): it was reconfirmed.",
-        err.message,
+        errorInUserWords(err),
         workflowId,
         now.runId,
       ),
@@ -79,7 +83,7 @@ async function afterLostReconfirm(
   const again = await vscode.window.showWarningMessage(
     vscode.l10n.t(
       "The reconfirm's answer was lost ({0}), and {1} still shows its earlier run ({2}): it was not reconfirmed. Reconfirm again?",
-      err.message,
+      errorInUserWords(err),
       workflowId,
       earlierRunId,
     ),

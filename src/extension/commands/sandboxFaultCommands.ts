@@ -4,7 +4,7 @@
 import * as vscode from 'vscode';
 import {
   DELIVERY_FAULT_KINDS,
-  deliveryFaultsText,
+  deliveryFaultsSaid,
   isDeliveryFaultKind,
   type DeliveryFaultKind,
   type DeliveryFaultRequest,
@@ -12,6 +12,7 @@ import {
 } from '../../core/sandbox';
 import type { SandboxHost } from '../sandboxHost';
 import { COMMANDS } from '../commandIds';
+import { errorInUserWords, inUserWords } from '../coreWords';
 
 function kindDescription(kind: DeliveryFaultKind): string {
   switch (kind) {
@@ -74,12 +75,15 @@ async function addDeliveryFault(
   try {
     const faults = await sandbox.addDeliveryFault(request);
     void vscode.window.showInformationMessage(
-      vscode.l10n.t('Sandbox delivery faults now: {0}. Each delivery says what was done.', deliveryFaultsText(faults)),
+      vscode.l10n.t(
+        'Sandbox delivery faults now: {0}. Each delivery says what was done.',
+        inUserWords(deliveryFaultsSaid(faults)),
+      ),
     );
     return faults;
   } catch (err) {
     void vscode.window.showErrorMessage(
-      vscode.l10n.t('The delivery fault was not set: {0}. Nothing changed.', (err as Error).message),
+      vscode.l10n.t('The delivery fault was not set: {0}. Nothing changed.', errorInUserWords(err)),
     );
     return undefined;
   }

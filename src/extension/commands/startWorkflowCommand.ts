@@ -1,6 +1,7 @@
 // Start a workflow (billed: a modal confirmation unless turned off), and what follows when its answer is lost or the
 // start was cancelled after it was sent.
 import * as vscode from 'vscode';
+import { workflowStatusWords } from '../explorer/workflowPresentation';
 import { EnvironmentChanged, environmentChange, serviceOrigin, type Environment } from '../../core/environments';
 import { ServiceError } from '../../core/http';
 import { restrictedModeRefusal, type GuardedAction } from '../trust/restrictedMode';
@@ -16,6 +17,7 @@ import { showError } from '../errors/showError';
 import type { Services } from '../services';
 import { pickOrType } from './pickOrType';
 import { COMMANDS } from '../commandIds';
+import { errorInUserWords } from '../coreWords';
 import { setting } from '../settings';
 
 export interface StartWorkflowArgs {
@@ -89,7 +91,7 @@ async function startRequest(
           checkCorrelationId(v);
           return undefined;
         } catch (err) {
-          return (err as Error).message;
+          return errorInUserWords(err);
         }
       },
     }));
@@ -163,9 +165,12 @@ function startFailed(
   if (err instanceof EnvironmentChanged) return environmentChangedBeforeStart(s, err, asked, args);
   if (err instanceof ServiceError && err.kind === 'not-found') {
     // The session itself is unknown there: say which, and offer to drop it from the explorer.
-    s.output.error(vscode.l10n.t('Start workflow: {0}', err.advice));
+    s.output.error(vscode.l10n.t('Start workflow: {0}', errorInUserWords(err)));
     void vscode.window
-      .showErrorMessage(vscode.l10n.t('Start workflow: {0}', err.advice), vscode.l10n.t('Remove from Explorer'))
+      .showErrorMessage(
+        vscode.l10n.t('Start workflow: {0}', errorInUserWords(err)),
+        vscode.l10n.t('Remove from Explorer'),
+      )
       .then((a) => a && s.workflows.removeSession(env, req.sessionId));
     return undefined;
   }
@@ -189,7 +194,7 @@ function renderStart(
           'Started {0} / {1}: {2} (workflowId {3}). The explorer follows it live.',
           product.service,
           product.model,
-          w.status,
+          workflowStatusWords(w.status),
           w.workflowId,
         ),
       );
@@ -265,7 +270,7 @@ async function afterCancelledStart(
   try {
     found = await s.workflows.find(env, correlationId);
   } catch (findErr) {
-    s.output.error(vscode.l10n.t('Find Workflows after a cancelled start failed: {0}', (findErr as Error).message));
+    s.output.error(vscode.l10n.t('Find Workflows after a cancelled start failed: {0}', errorInUserWords(findErr)));
   }
   const next =
     found.length > 0
@@ -304,7 +309,7 @@ async function afterLostAnswer(
     found = await s.workflows.find(env, args.correlationId);
   } catch (findErr) {
     void showError(s.output, vscode.l10n.t('Start workflow'), lost.error ?? new Error(lost.detail), { billed: true });
-    s.output.error(vscode.l10n.t('Find Workflows after a lost answer failed: {0}', (findErr as Error).message));
+    s.output.error(vscode.l10n.t('Find Workflows after a lost answer failed: {0}', errorInUserWords(findErr)));
     return undefined;
   }
   if (found.length > 0) {

@@ -1,5 +1,6 @@
 // The workflow a command acts on: the explorer node's, or one picked from the current environment's.
 import * as vscode from 'vscode';
+import { workflowStatusWords } from '../explorer/workflowPresentation';
 import type { Environment } from '../../core/environments';
 import type { TrackedWorkflow } from '../../core/workflows';
 import type { ExplorerNode } from '../explorer/explorerTree';
@@ -41,7 +42,7 @@ async function pickWorkflow(
       .reverse()
       .map((w) => ({
         label: `${w.product.service} / ${w.product.model}`,
-        description: `${w.status} · ${w.sessionId}`,
+        description: vscode.l10n.t('{0} · {1}', workflowStatusWords(w.status), w.sessionId),
         detail: vscode.l10n.t('workflowId {0} · correlationId {1}', w.workflowId, w.correlationId),
         w,
       })),

@@ -1,10 +1,12 @@
 // What a person sees for an error: what happened and what to do (the spec's "Action" column, carried by the
 // typed error's advice), and the buttons that help. Pure but for vscode.l10n.t, so every error row is unit-tested in
-// plain Node (with a stand-in l10n). The advice is core's English (the CLI's too): only our framing is translated.
+// plain Node (with a stand-in l10n). The advice is core's Said (English in the CLI), worded in the user's language;
+// what the service said itself (a problem's detail) is data, kept for the log.
 import * as vscode from 'vscode';
 import { SignInRequired } from '../../core/auth';
 import { ServiceError, TransportError } from '../../core/http';
 import { WaitsForTrust } from '../trust/restrictedMode';
+import { errorInUserWords } from '../coreWords';
 
 type ErrorAction =
   'Find Workflows' | 'Sign In' | 'Copy correlationId' | 'Show Log' | 'Open Settings' | 'Manage Workspace Trust';
@@ -30,13 +32,13 @@ export function presentError(operation: string, err: unknown, billed = false): E
     };
   }
   if (err instanceof SignInRequired) {
-    message = joinOperation(operation, err.advice);
+    message = joinOperation(operation, err.advice, errorInUserWords(err));
     actions.push('Sign In');
   } else if (err instanceof ServiceError) {
     // The status is named once: the advice often names it already ("Outcome unknown (500): …").
     const tag = err.status ? `(${err.status}${err.code ? ` ${err.code}` : ''})` : '';
     const named = err.status !== undefined && err.advice.includes(`(${err.status}`);
-    message = vscode.l10n.t('{0} failed{1}: {2}', operation, tag && !named ? ` ${tag}` : '', err.advice);
+    message = vscode.l10n.t('{0} failed{1}: {2}', operation, tag && !named ? ` ${tag}` : '', errorInUserWords(err));
     if (err.kind === 'unauthorized') actions.push('Sign In');
     if (err.kind === 'outcome-unknown') {
       modal = true;
@@ -52,26 +54,27 @@ export function presentError(operation: string, err: unknown, billed = false): E
       message = vscode.l10n.t(
         '{0}: no answer ({1}). A billed workflow may exist: search for it by its correlationId before starting another.',
         operation,
-        err.message,
+        errorInUserWords(err),
       );
       modal = true;
     } else {
       message = vscode.l10n.t(
         "{0} failed: {1}. Check the environment's address and your connection.",
         operation,
-        err.message,
+        errorInUserWords(err),
       );
       actions.push('Open Settings');
     }
-  } else message = vscode.l10n.t('{0} failed: {1}', operation, err instanceof Error ? err.message : String(err));
+  } else message = vscode.l10n.t('{0} failed: {1}', operation, errorInUserWords(err));
   actions.push('Show Log');
   return { message, actions, modal };
 }
 
-/** "Sign-in to Staging" + "Sign-in was refused: …" reads "Sign-in to Staging was refused: …", not the word twice. */
-function joinOperation(operation: string, advice: string): string {
+/** "Sign-in to Staging" + "Sign-in was refused: …" reads "Sign-in to Staging was refused: …", not the word twice.
+ * Only when the advice is shown in English (`shown` is the English advice): a translation is joined whole. */
+function joinOperation(operation: string, advice: string, shown: string): string {
   const first = operation.split(' ')[0]!;
-  return advice.toLowerCase().startsWith(first.toLowerCase() + ' ')
+  return shown === advice && advice.toLowerCase().startsWith(first.toLowerCase() + ' ')
     ? `${operation}${advice.slice(first.length)}`
-    : vscode.l10n.t('{0}: {1}', operation, advice);
+    : vscode.l10n.t('{0}: {1}', operation, shown);
 }

@@ -2,7 +2,8 @@
 // in words. Pure but for vscode.l10n.t, so it is unit-tested in plain Node (with a stand-in l10n); the tree turns
 // these into ThemeIcons.
 import * as vscode from 'vscode';
-import { terminalSafe } from '../../core/presentation';
+import { isSaid, terminalSafe } from '../../core/presentation';
+import { inUserWords } from '../coreWords';
 import { isTerminal, type TrackedWorkflow } from '../../core/workflows';
 
 export interface IconModel {
@@ -44,8 +45,9 @@ export function workflowLabel(w: Pick<TrackedWorkflow, 'product' | 'productName'
   return terminalSafe(`${w.product.service} / ${w.product.model}`);
 }
 
-/** The service's status in the display language; a status this version does not know is shown as sent. */
-function statusWords(status: string): string {
+/** The service's status in the display language; a status this version does not know is data: shown as sent,
+ * quoted. */
+export function workflowStatusWords(status: string): string {
   switch (status) {
     case 'complete':
       return vscode.l10n.t('complete');
@@ -56,13 +58,31 @@ function statusWords(status: string): string {
     case 'processing':
       return vscode.l10n.t('processing');
     default:
-      return terminalSafe(status);
+      return vscode.l10n.t('"{0}"', terminalSafe(status));
   }
 }
 
+/** Why polling stopped, in the display language of the moment: the store keeps a reason; a record from an older
+ * version holds its words as text, shown as they are. */
+function pollingStoppedWords(reason: string): string {
+  switch (reason) {
+    case 'deadline':
+      return vscode.l10n.t('polling deadline reached');
+    case 'error':
+      return vscode.l10n.t('polling stopped by an error');
+    default:
+      return terminalSafe(reason);
+  }
+}
+
+/** The last error met while polling: core's Said worded now when it was kept (and is one), else its English. */
+function lastErrorWords(w: Pick<TrackedWorkflow, 'lastError' | 'lastErrorSaid'>): string | undefined {
+  return isSaid(w.lastErrorSaid) ? inUserWords(w.lastErrorSaid) : w.lastError;
+}
+
 export function workflowDescription(w: Pick<TrackedWorkflow, 'status' | 'pollingStopped'>): string {
-  const status = statusWords(w.status);
-  return w.pollingStopped ? vscode.l10n.t('{0} · {1}', status, terminalSafe(w.pollingStopped)) : status;
+  const status = workflowStatusWords(w.status);
+  return w.pollingStopped ? vscode.l10n.t('{0} · {1}', status, pollingStoppedWords(w.pollingStopped)) : status;
 }
 
 /** What a screen reader says for the row: the icon shows the state only to the eye. */
@@ -71,11 +91,16 @@ export function workflowAccessibleLabel(w: TrackedWorkflow): string {
     ? vscode.l10n.t(
         '{0}, {1}, polling stopped: {2}, workflow {3}',
         workflowLabel(w),
-        statusWords(w.status),
-        terminalSafe(w.pollingStopped),
+        workflowStatusWords(w.status),
+        pollingStoppedWords(w.pollingStopped),
         terminalSafe(w.workflowId),
       )
-    : vscode.l10n.t('{0}, {1}, workflow {2}', workflowLabel(w), statusWords(w.status), terminalSafe(w.workflowId));
+    : vscode.l10n.t(
+        '{0}, {1}, workflow {2}',
+        workflowLabel(w),
+        workflowStatusWords(w.status),
+        terminalSafe(w.workflowId),
+      );
 }
 
 /** Markdown-escapes text that came from the service, so it cannot inject links or markup into the tooltip; its
@@ -97,7 +122,7 @@ function ago(ms: number): string {
 export function workflowTooltip(w: TrackedWorkflow, now: number): string {
   const row = (k: string, v: string | undefined) => `| ${k} | ${v ? escapeMarkdown(v) : '—'} |`;
   const lines = [
-    `**${escapeMarkdown(`${w.product.service} / ${w.product.model}`)}** — ${escapeMarkdown(statusWords(w.status))}`,
+    `**${escapeMarkdown(`${w.product.service} / ${w.product.model}`)}** — ${escapeMarkdown(workflowStatusWords(w.status))}`,
     '',
     '| | |',
     '|---|---|',
@@ -119,8 +144,15 @@ export function workflowTooltip(w: TrackedWorkflow, now: number): string {
     row(vscode.l10n.t('Reconfirm'), w.reconfirmAvailable ? vscode.l10n.t('available') : vscode.l10n.t('not available')),
   ];
   if (w.pollingStopped)
-    lines.push('', vscode.l10n.t('Polling stopped: {0}. Refresh to read it again.', escapeMarkdown(w.pollingStopped)));
-  if (w.lastError) lines.push('', vscode.l10n.t('Last error: {0}', escapeMarkdown(w.lastError)));
+    lines.push(
+      '',
+      vscode.l10n.t(
+        'Polling stopped: {0}. Refresh to read it again.',
+        escapeMarkdown(pollingStoppedWords(w.pollingStopped)),
+      ),
+    );
+  const lastError = lastErrorWords(w);
+  if (lastError) lines.push('', vscode.l10n.t('Last error: {0}', escapeMarkdown(lastError)));
   for (const m of w.messages ?? [])
     lines.push(
       '',

@@ -2,7 +2,7 @@
 // curl and export. Pure (no vscode at run time): unit-tested in plain Node; the webview only renders these as text.
 // Its words take vscode.l10n as a parameter (English by default; words.ts).
 import type { l10n } from 'vscode';
-import { checkWorded, faultMarkText, forwardFailed, forwardsOf, type DeliveryRecord } from '../../core/webhooks';
+import { checkWorded, faultMarkSaid, forwardFailed, forwardsOf, type DeliveryRecord } from '../../core/webhooks';
 import { bashCurlCommand, isSaid, worded, type ShellRequest } from '../../core/presentation';
 import { compileTopicPattern, topicPatternProblem, topicPatternProblemSaid } from '../../core/patterns';
 import { english, wordingOf } from './words';
@@ -125,8 +125,8 @@ function header(r: DeliveryRecord, name: string): string | undefined {
 }
 
 /** From the record alone (no body read): what the receiver took from a verified event's signed body, or else the
- * X-Svc-* headers, marked unsigned. */
-export function deliveryRow(r: DeliveryRecord): DeliveryRow {
+ * X-Svc-* headers, marked unsigned. `l10n` words the sandbox's note (vscode.l10n in the extension). */
+export function deliveryRow(r: DeliveryRecord, l10n: Words = english): DeliveryRow {
   const failed = r.checks.find((c) => !c.ok);
   const row: DeliveryRow = {
     id: r.id,
@@ -140,7 +140,8 @@ export function deliveryRow(r: DeliveryRecord): DeliveryRow {
   };
   if (failed) row.failedStep = failed.step;
   if (r.signedHere) row.signedHere = true;
-  if (r.sandboxFault) row.sandboxNote = faultMarkText(r.sandboxFault);
+  const note = r.sandboxFault && faultMarkSaid(r.sandboxFault);
+  if (note) row.sandboxNote = worded(note, wordingOf(l10n));
   const forwards = forwardsOf(r);
   if (forwards.length > 0) {
     row.forwarded = forwards.length;
@@ -215,11 +216,15 @@ export async function matchesFilter(
 }
 
 /** Rows newest first, for a filter without text: nothing to read, so it is synchronous. */
-export function rowsWithoutText(records: readonly DeliveryRecord[], f: DeliveryFilter): DeliveryRow[] {
+export function rowsWithoutText(
+  records: readonly DeliveryRecord[],
+  f: DeliveryFilter,
+  l10n: Words = english,
+): DeliveryRow[] {
   const topicOk = topicFilter(f);
   const out: DeliveryRow[] = [];
   for (let i = records.length - 1; i >= 0; i--) {
-    const row = deliveryRow(records[i]!);
+    const row = deliveryRow(records[i]!, l10n);
     if (matchesWithoutBody(row, records[i]!, f, topicOk, undefined) === true) out.push(row);
   }
   return out;
@@ -233,13 +238,14 @@ export async function filterRows(
   f: DeliveryFilter,
   readBody: BodyReader,
   current: () => boolean = () => true,
+  l10n: Words = english,
 ): Promise<DeliveryRow[] | undefined> {
   const topicOk = topicFilter(f);
   const out: DeliveryRow[] = [];
   for (let i = records.length - 1; i >= 0; i--) {
     if (!current()) return undefined;
     const r = records[i]!;
-    const row = deliveryRow(r);
+    const row = deliveryRow(r, l10n);
     if (await matchesFilter(row, r, f, readBody, topicOk)) out.push(row);
   }
   return out;
@@ -299,7 +305,7 @@ export function deliveryDetail(r: DeliveryRecord, raw: Buffer, l10n: Words = eng
     }
   }
   return {
-    row: deliveryRow(r),
+    row: deliveryRow(r, l10n),
     method: r.method,
     path: r.path,
     headers: Object.entries(r.headers),
@@ -337,7 +343,7 @@ function forwardView(f: ReturnType<typeof forwardsOf>[number], l10n: Words): For
     rules: [...(f.rules ?? [])],
     ...(f.status !== undefined ? { status: f.status } : {}),
     latencyMs: f.latencyMs,
-    ...(f.error ? { error: f.error } : {}),
+    ...(f.error ? { error: isSaid(f.errorSaid) ? worded(f.errorSaid, wordingOf(l10n)) : f.error } : {}),
     ...(f.redirect !== undefined ? { redirect: f.redirect } : {}),
     failed: forwardFailed(f),
     ...(f.insecure ? { insecure: true as const } : {}),

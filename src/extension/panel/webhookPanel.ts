@@ -176,13 +176,13 @@ export class WebhookPanel extends Disposable {
     if (!filter.text?.trim())
       return this.post({
         type: 'rows',
-        rows: rowsWithoutText(records, filter),
+        rows: rowsWithoutText(records, filter, vscode.l10n),
         total: records.length,
         storage: this.storage(),
         ...this.filterProblem(filter),
       });
     // A newer filter asked for while bodies are read stops this scan: only the latest one is shown.
-    void filterRows(records, filter, this.readBody, () => filter === this.filter).then((rows) => {
+    void filterRows(records, filter, this.readBody, () => filter === this.filter, vscode.l10n).then((rows) => {
       if (rows && filter === this.filter)
         this.post({
           type: 'rows',
@@ -206,7 +206,7 @@ export class WebhookPanel extends Disposable {
       this.pending++;
       return this.post({ type: 'paused-count', count: this.pending });
     }
-    const row = deliveryRow(r);
+    const row = deliveryRow(r, vscode.l10n);
     const filter = this.filter;
     if (!filter.text?.trim()) {
       if (rowsWithoutText([r], filter).length)

@@ -1,9 +1,9 @@
 // One delivery as a tree row, the same in the explorer (a workflow's deliveries) and the receiver view.
 import * as vscode from 'vscode';
 import { checkWorded, forwardFailed, forwardsOf, type DeliveryRecord } from '../../core/webhooks';
-import { terminalSafe } from '../../core/presentation';
+import { isSaid, terminalSafe } from '../../core/presentation';
 import { COMMANDS } from '../commandIds';
-import { userWording } from '../coreWords';
+import { inUserWords, userWording } from '../coreWords';
 
 /** @param id the row's id, unique within its tree. */
 export function deliveryTreeItem(r: DeliveryRecord, id: string): vscode.TreeItem {
@@ -58,7 +58,9 @@ export function deliveryTreeItem(r: DeliveryRecord, id: string): vscode.TreeItem
       vscode.l10n.t(
         ' Forward to {0} failed: {1}.',
         f.target,
-        f.status !== undefined ? vscode.l10n.t('answered {0}', f.status) : terminalSafe(String(f.error)),
+        f.status !== undefined
+          ? vscode.l10n.t('answered {0}', f.status)
+          : terminalSafe(isSaid(f.errorSaid) ? inUserWords(f.errorSaid) : String(f.error)),
       ),
     )
     .join('');

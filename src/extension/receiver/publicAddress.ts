@@ -3,10 +3,12 @@
 // core's (LocaltunnelAddress); this adds VS Code's forwarding, the consent, and remembers the address across starts
 // (a new one must be registered with the service again).
 import * as vscode from 'vscode';
+import { errorInUserWords, inUserWords } from '../coreWords';
+import type { Said } from '../../core/presentation';
 import { SANDBOX_ENVIRONMENT } from '../../core/environments';
 import { isLoopbackHost } from '../../core/http';
 import type { Clock } from '../../core/time';
-import { tunnelNameProblem, type TunnelState } from '../../core/tunnel';
+import { tunnelNameProblemSaid, type TunnelState } from '../../core/tunnel';
 import {
   LocaltunnelAddress,
   type PublicAddressContext,
@@ -78,13 +80,13 @@ export class PublicAddress implements PublicAddressProvider {
       await this.remember(this.url());
       return { url: this.url(), note: this.opened.note };
     } catch (err) {
-      this.opened = { source: publicAddressSource(), note: vscode.l10n.t('did not open: {0}', (err as Error).message) };
+      this.opened = { source: publicAddressSource(), note: vscode.l10n.t('did not open: {0}', errorInUserWords(err)) };
       throw new PublicAddressError(
         vscode.l10n.t(
           'The receiver runs at {0}, but its public address ({1}) did not open: {2}',
           localUrl,
           this.opened.source,
-          (err as Error).message,
+          errorInUserWords(err),
         ),
         err instanceof SettingError ? err.setting : undefined,
       );
@@ -92,7 +94,7 @@ export class PublicAddress implements PublicAddressProvider {
   }
 
   /** The public path watch found the address not reaching the receiver: a localtunnel is reopened. */
-  renew(why: string): void {
+  renew(why: Said | string): void {
     this.tunnel?.renew(why);
   }
 
@@ -144,12 +146,9 @@ export class PublicAddress implements PublicAddressProvider {
           return { source, note: vscode.l10n.t('not opened for the Sandbox, which reaches the receiver on loopback') };
         const host = addressSetting('receiverTunnelHost') ?? 'https://localtunnel.me';
         const subdomain = setting('receiverTunnelSubdomain') || undefined;
-        const nameProblem = subdomain === undefined ? undefined : tunnelNameProblem(subdomain);
-        if (nameProblem)
-          throw new SettingError(
-            SETTINGS.receiverTunnelSubdomain,
-            vscode.l10n.t('{0} {1}', SETTINGS.receiverTunnelSubdomain, nameProblem),
-          );
+        const nameProblem =
+          subdomain === undefined ? undefined : tunnelNameProblemSaid(SETTINGS.receiverTunnelSubdomain, subdomain);
+        if (nameProblem) throw new SettingError(SETTINGS.receiverTunnelSubdomain, inUserWords(nameProblem));
         const answer = await this.deps.consent.answer(env, new URL(host).host);
         if (answer === 'declined')
           return {
@@ -176,7 +175,8 @@ export class PublicAddress implements PublicAddressProvider {
               this.deps.output.info(vscode.l10n.t('Tunnel {0}{1}', state, publicUrl ? ` (${publicUrl})` : ''));
               ctx.tunnelChanged(state, publicUrl, reconnected);
             },
-            warning: (m) => this.deps.output.warn(vscode.l10n.t('Tunnel: {0}', m)),
+            warning: (m) =>
+              this.deps.output.warn(vscode.l10n.t('Tunnel: {0}', typeof m === 'object' ? inUserWords(m) : String(m))),
           });
         } catch (err) {
           this.tunnel = undefined;

@@ -3,6 +3,7 @@
 // trusts that one token, whichever environment is in use, never forwards it, and runs it again after the tunnel
 // reconnects.
 import * as vscode from 'vscode';
+import { hopWords, pathDetailWords } from './pathDetailWords';
 import { SANDBOX_ENVIRONMENT } from '../../core/environments';
 import type { ReceiverSession } from '../../core/receiver';
 import type { PublicAddressTestResult } from '../../core/tunnel';
@@ -27,10 +28,10 @@ export class PublicAddressSelfTest {
   constructor(private readonly deps: SelfTestDeps) {
     // Also the session's own runs after a reconnection.
     deps.session.on('self-test', (result) => {
-      if (result.ok) deps.output.info(vscode.l10n.t('Public address test: ok: {0}', result.detail));
+      if (result.ok) deps.output.info(vscode.l10n.t('Public address test: ok: {0}', pathDetailWords(result)));
       else
         deps.output.warn(
-          vscode.l10n.t('Public address test: failed at {0}: {1}', String(result.failedHop), result.detail),
+          vscode.l10n.t('Public address test: failed at {0}: {1}', hopWords(result.failedHop), pathDetailWords(result)),
         );
       if (deps.session.running) this.last = result;
     });

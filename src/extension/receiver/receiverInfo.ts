@@ -1,5 +1,6 @@
 // What the receiver's views show of it, and how its session's events reach the log and the views.
 import * as vscode from 'vscode';
+import { pathDetailWords } from './pathDetailWords';
 import type { PublicAddressTestResult, PublicPathState, TunnelState } from '../../core/tunnel';
 import type { DeliveryRecord } from '../../core/webhooks';
 import type { PublicAddressSource } from './publicAddressSettings';
@@ -75,18 +76,22 @@ export function renderReceiverEvents(
   session.on('self-test', () => to.changed());
   session.on('public-path', (c) => {
     if (c.state === 'not-reaching')
-      output.warn(vscode.l10n.t('Public address {0} not reaching the receiver: {1}', c.publicUrl, c.result.detail));
+      output.warn(
+        vscode.l10n.t('Public address {0} not reaching the receiver: {1}', c.publicUrl, pathDetailWords(c.result)),
+      );
     else if (c.state === 'reaching')
-      output.info(vscode.l10n.t('Public address {0} reaches the receiver: {1}', c.publicUrl, c.result.detail));
+      output.info(
+        vscode.l10n.t('Public address {0} reaches the receiver: {1}', c.publicUrl, pathDetailWords(c.result)),
+      );
     else
       output.info(
         vscode.l10n.t('The machine woke after {0} s: checking the public address now', Math.round(c.sleptMs / 1000)),
       );
     to.changed();
   });
-  session.on('public-address-changed', (c) => output.warn(vscode.l10n.t('Public address: {0}', c.message)));
-  session.on('endpoint-warning', (m) => output.warn(m));
-  session.on('warning', (m) => output.warn(m));
+  session.on('public-address-changed', (c) => output.warn(vscode.l10n.t('Public address: {0}', inUserWords(c.said))));
+  session.on('endpoint-warning', (m, s) => output.warn(s ? inUserWords(s) : m));
+  session.on('warning', (m, s) => output.warn(s ? inUserWords(s) : m));
 }
 
 /** The running receiver as the views show it; undefined while it is stopped. */

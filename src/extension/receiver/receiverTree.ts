@@ -2,6 +2,7 @@
 // first. While the receiver is stopped the view is empty and its welcome view offers to start it; the context
 // key wfs.receiverState ("running" | "stopped") drives that and the view's title actions.
 import * as vscode from 'vscode';
+import { hopWords, pathDetailWords } from './pathDetailWords';
 import { Disposable } from '../disposable';
 import { terminalSafe } from '../../core/presentation';
 import type { Clock, TimerHandle } from '../../core/time';
@@ -97,7 +98,7 @@ export class ReceiverTree extends Disposable implements vscode.TreeDataProvider<
         item.description = t
           ? t.ok
             ? vscode.l10n.t('arrived · {0} ms', t.roundTripMs ?? '')
-            : vscode.l10n.t('failed: {0}', terminalSafe(String(t.failedHop)))
+            : vscode.l10n.t('failed: {0}', hopWords(t.failedHop))
           : '';
         item.iconPath = new vscode.ThemeIcon(t?.ok ? 'pass' : 'error');
         item.accessibilityInformation = {
@@ -105,9 +106,11 @@ export class ReceiverTree extends Disposable implements vscode.TreeDataProvider<
             ? vscode.l10n.t('Self-test, not run yet')
             : t.ok
               ? vscode.l10n.t('Self-test passed: the delivery arrived in {0} ms', t.roundTripMs ?? '')
-              : vscode.l10n.t('Self-test failed at {0}', terminalSafe(String(t.failedHop))),
+              : vscode.l10n.t('Self-test failed at {0}', hopWords(t.failedHop)),
         };
-        item.tooltip = t ? vscode.l10n.t('{0}: {1}.\nClick to test again.', t.testedAt, terminalSafe(t.detail)) : '';
+        item.tooltip = t
+          ? vscode.l10n.t('{0}: {1}.\nClick to test again.', t.testedAt, terminalSafe(pathDetailWords(t)))
+          : '';
         item.command = { command: COMMANDS.testPublicAddress, title: vscode.l10n.t('Test Public Address') };
         return item;
       }

@@ -2,6 +2,7 @@
 // non-terminal ones live through one WorkflowPoller per environment value, paused while the explorer is hidden.
 import {
   type BilledStartOutcome,
+  errorMark,
   isTerminal,
   type PollOutcome,
   startBilledWorkflow,
@@ -21,6 +22,8 @@ import type { EnvironmentRegistry } from '../environments/environmentRegistry';
 import type { EnvironmentFollower } from '../environments/environmentSync';
 import type { ExtensionLog } from '../log/extensionLog';
 import { setting } from '../settings';
+import { errorInUserWords } from '../coreWords';
+import { workflowStatusWords } from '../explorer/workflowPresentation';
 
 const STORE_KEY = 'wfs.workflows';
 
@@ -125,22 +128,30 @@ export class WorkflowService extends Disposable implements EnvironmentFollower {
       const before = this.store.workflow(env, id)?.status;
       this.store.upsertFromEnvelope(env, o.envelope, { now: this.clock.now() });
       if (before !== o.envelope.workflow.status)
-        this.output.info(vscode.l10n.t('{0}: workflow {1} is {2}', env.name, id, o.envelope.workflow.status));
+        this.output.info(
+          vscode.l10n.t('{0}: workflow {1} is {2}', env.name, id, workflowStatusWords(o.envelope.workflow.status)),
+        );
     } else if (o.kind === 'transient-error') {
       this.output.warn(
-        vscode.l10n.t('{0}: reading workflow {1} failed ({2}); polling goes on', env.name, id, o.error.message),
+        vscode.l10n.t(
+          '{0}: reading workflow {1} failed ({2}); polling goes on',
+          env.name,
+          id,
+          errorInUserWords(o.error),
+        ),
       );
-      this.store.markWorkflow(env, id, { lastError: o.error.message });
-    } else if (o.reason === 'deadline')
-      this.store.markWorkflow(env, id, { pollingStopped: vscode.l10n.t('polling deadline reached') });
+      this.store.markWorkflow(env, id, errorMark(o.error));
+    } else if (o.reason === 'deadline') this.store.markWorkflow(env, id, { pollingStopped: 'deadline' });
     else if (o.reason === 'error') {
       this.output.warn(
-        vscode.l10n.t('{0}: reading workflow {1} failed ({2}); polling stopped', env.name, id, o.error?.message ?? ''),
+        vscode.l10n.t(
+          '{0}: reading workflow {1} failed ({2}); polling stopped',
+          env.name,
+          id,
+          o.error ? errorInUserWords(o.error) : '',
+        ),
       );
-      this.store.markWorkflow(env, id, {
-        pollingStopped: vscode.l10n.t('polling stopped by an error'),
-        lastError: o.error?.message,
-      });
+      this.store.markWorkflow(env, id, { pollingStopped: 'error', ...(o.error ? errorMark(o.error) : {}) });
     }
   }
 
@@ -220,7 +231,7 @@ export class WorkflowService extends Disposable implements EnvironmentFollower {
       this.store.upsertFromEnvelope(env, envelope, { now: this.clock.now() });
       return envelope;
     } catch (err) {
-      this.store.markWorkflow(env, workflowId, { lastError: (err as Error).message });
+      this.store.markWorkflow(env, workflowId, errorMark(err));
       throw err;
     }
   }
@@ -248,7 +259,12 @@ export class WorkflowService extends Disposable implements EnvironmentFollower {
     // origin of its own, where the token must not go, and the reconfirm would fail as a foreign link.
     const envelope = await client.reconfirm(client.ownLink(w?.envelope?.links?.reconfirm?.href) ?? workflowId);
     this.output.info(
-      vscode.l10n.t('{0}: reconfirmed workflow {1}: {2}', env.name, workflowId, envelope.workflow.status),
+      vscode.l10n.t(
+        '{0}: reconfirmed workflow {1}: {2}',
+        env.name,
+        workflowId,
+        workflowStatusWords(envelope.workflow.status),
+      ),
     );
     const updated = this.store.upsertFromEnvelope(env, envelope, { now: this.clock.now() });
     this.poller(env).follow(updated.workflowId, this.clock.now());

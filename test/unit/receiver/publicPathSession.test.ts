@@ -2,6 +2,7 @@
 // (and a header it does not know going through the seven steps like any request), a path that stops asking its
 // provider to renew, and a tunnel that reconnects under another name being said and checked at once.
 import assert from 'node:assert/strict';
+import { english } from '../../../src/core/presentation/said';
 import { ReceiverSession } from '../../../src/core/receiver';
 import type { PublicAddressContext, PublicAddressProvider, PublicPathChange } from '../../../src/core/receiver';
 import { SystemClock } from '../../../src/core/time/clock';
@@ -56,7 +57,7 @@ describe('public path probes and the session watch', function () {
         ctx = c;
         return { url: current };
       },
-      renew: (why) => void renewed.push(why),
+      renew: (why) => void renewed.push(typeof why === 'object' ? english(why) : String(why)),
       close: () => undefined,
     };
     const session = new ReceiverSession({ clock, history: {}, issuers: ISSUERS });

@@ -5,6 +5,7 @@ import net from 'node:net';
 import { request } from 'undici';
 import { Tunnel, TunnelError, localhostFallbackWarning, type TunnelState } from '../../../src/core/tunnel/Tunnel';
 import { Receiver } from '../../../src/core/webhooks/Receiver';
+import { english } from '../../../src/core/presentation/said';
 import { Verifier } from '../../../src/core/webhooks/Verifier';
 import { ManualClock } from '../helpers/manualClock';
 import { startSandbox, type SandboxFixture } from '../helpers/sandboxFixture';
@@ -202,7 +203,8 @@ describe('localhostFallbackWarning', () => {
   });
 
   it('warns, naming the cause and the fixes, when they are off and localhost resolves to ::1 first', async () => {
-    const w = await localhostFallbackWarning(resolving(6).resolve, false);
+    const said = await localhostFallbackWarning(resolving(6).resolve, false);
+    const w = said && english(said);
     assert.match(w ?? '', /resolves to ::1 first/);
     assert.match(w ?? '', /hosts file/);
     assert.match(w ?? '', /--no-network-family-autoselection/);

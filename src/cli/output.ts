@@ -1,5 +1,6 @@
 // The CLI speaks JSON lines on stdout (docs/design.md). Commands get their I/O injected so tests can run them
 // in-process.
+import { saidsLeftOut, withoutSaids } from '../core';
 import { SystemClock, type Clock } from '../core/time';
 import { MAX_STDIN_BYTES, readBoundedText } from './boundedRead';
 import { renderHuman } from './render/humanText';
@@ -32,7 +33,7 @@ export interface CliIO {
 }
 
 const emitToStdout: Emit = (line) => {
-  process.stdout.write(JSON.stringify(line) + '\n');
+  process.stdout.write(JSON.stringify(line, withoutSaids) + '\n');
 };
 
 const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
@@ -56,7 +57,7 @@ function humanEmit(
 ): Emit {
   const style = makeStyle(colourEnabled(env, isTTY));
   return (line) => {
-    const { text, stream } = renderHuman(line, style);
+    const { text, stream } = renderHuman(saidsLeftOut(line), style);
     progress?.hide();
     write(stream, text);
     // A 429 backoff is a wait: its countdown replaces the spinner's words until it ends.

@@ -11,7 +11,7 @@ import {
   type CallToolResult,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
-import { TOOLKIT_VERSION } from '../core';
+import { saidsLeftOut, TOOLKIT_VERSION } from '../core';
 import {
   ASSISTANT_TOOLS,
   auditTargetQuestion,
@@ -92,10 +92,12 @@ export function createToolServer(ctx: AssistantContext, o: ToolServerOptions = {
     });
     const outcome = await runTool(name, req.params.arguments ?? {}, callCtx, extra.signal);
     if (outcome.ok) {
+      // What the model reads is English: the Saids kept for VS Code's faces are left out.
+      const result = saidsLeftOut(outcome.result);
       const structured =
-        outcome.result !== null && typeof outcome.result === 'object' && !Array.isArray(outcome.result)
-          ? (outcome.result as Record<string, unknown>)
-          : { result: outcome.result };
+        result !== null && typeof result === 'object' && !Array.isArray(result)
+          ? (result as Record<string, unknown>)
+          : { result };
       return { content: [{ type: 'text', text: JSON.stringify(structured, null, 2) }], structuredContent: structured };
     }
     return errorResult(outcome.error, outcome.details);

@@ -49,6 +49,11 @@ describe('https app targets: ca, insecure and named certificate problems, as a p
       const line = await refused.event('delivery');
       assert.equal(line.forwards[0].tls, 'self-signed');
       assert.equal(line.forwards[0].status, undefined);
+      // The JSON line keeps its format: the words kept for VS Code (errorSaid) are not in it.
+      assert.deepEqual(
+        Object.keys(line.forwards[0]).filter((k) => /said/i.test(k)),
+        [],
+      );
       assert.equal(
         line.forwards[0].error,
         `your app at ${app.origin} presented a self-signed certificate: add \`ca\` to the forward rule with the root that signed it, or that certificate itself (mkcert -CAROOT shows where mkcert keeps its root, rootCA.pem) (DEPTH_ZERO_SELF_SIGNED_CERT)`,

@@ -76,3 +76,15 @@ export function saidOf(err: unknown): SaidValue {
   if (err instanceof SaidError) return err.said;
   return err instanceof Error ? err.message : String(err);
 }
+
+/** A JSON.stringify replacer for output whose format is a promise (the CLI's JSON lines, MCP results, what a model
+ * reads): the Saids kept beside the English for faces that word them are left out. A string field named said (what
+ * a receiver answered) is data and stays. */
+export function withoutSaids(key: string, value: unknown): unknown {
+  return (key === 'said' || key.endsWith('Said')) && isSaid(value) ? undefined : value;
+}
+
+/** The value as that output holds it: a copy without the Saids. */
+export function saidsLeftOut<T>(value: T): T {
+  return JSON.parse(JSON.stringify(value, withoutSaids)) as T;
+}

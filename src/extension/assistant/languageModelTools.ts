@@ -4,6 +4,7 @@
 // asks the user to continue; a billed start also asks in its own modal, which no "always allow" skips.
 import * as vscode from 'vscode';
 import { ASSISTANT_TOOLS, type AssistantContext, type AssistantTool, previewTool, runTool } from '../../core/assistant';
+import { withoutSaids } from '../../core';
 import { confirmationMessages, invocationMessage as invocationMessageOf } from './toolWords';
 
 export class LanguageModelToolAdapter implements vscode.LanguageModelTool<Record<string, unknown>> {
@@ -43,11 +44,11 @@ export class LanguageModelToolAdapter implements vscode.LanguageModelTool<Record
       if (!outcome.ok)
         throw new Error(
           Object.keys(outcome.details).length
-            ? `${outcome.error}\n${JSON.stringify(outcome.details, null, 2)}`
+            ? `${outcome.error}\n${JSON.stringify(outcome.details, withoutSaids, 2)}`
             : outcome.error,
         );
       return new vscode.LanguageModelToolResult([
-        new vscode.LanguageModelTextPart(JSON.stringify(outcome.result, null, 2)),
+        new vscode.LanguageModelTextPart(JSON.stringify(outcome.result, withoutSaids, 2)),
       ]);
     } finally {
       sub.dispose();

@@ -4,7 +4,16 @@ import assert from 'node:assert/strict';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import fc from 'fast-check';
-import { english, errorWorded, said, SaidError, worded, type Wording } from '../../../src/core/presentation/said';
+import {
+  english,
+  errorWorded,
+  said,
+  SaidError,
+  saidsLeftOut,
+  withoutSaids,
+  worded,
+  type Wording,
+} from '../../../src/core/presentation/said';
 import { checkWorded, passedCheck, refusedChecks, StepFailed } from '../../../src/core/webhooks/verificationSteps';
 import { applyOverrides, parseOverrides } from '../../../src/core/fixtures/eventOverrides';
 import { compileTopicPattern } from '../../../src/core/patterns/topicPattern';
@@ -177,6 +186,23 @@ describe("l10n: core's words (said) reach the extension's bundle", () => {
         rest = rest.split(v).join('');
       assert.equal(plainLetters(rest.replace(/--set/g, '')), '', shown);
     }
+  });
+
+  it('output whose format is a promise leaves the Saids out, and keeps a string named said (data)', () => {
+    const line = {
+      detail: 'key set answered 404',
+      detailSaid: said('key set answered {0}', 404),
+      checks: [{ step: 1, detail: 'x', said: said('no Authorization header') }],
+      mismatch: { said: 'forbidden' },
+      errorSaid: 'not a Said: data',
+    };
+    assert.deepEqual(saidsLeftOut(line), {
+      detail: 'key set answered 404',
+      checks: [{ step: 1, detail: 'x' }],
+      mismatch: { said: 'forbidden' },
+      errorSaid: 'not a Said: data',
+    });
+    assert.equal(JSON.stringify(line, withoutSaids).includes('message'), false);
   });
 
   it("an error core said is worded in the face's language; another error keeps its message", () => {

@@ -6,6 +6,7 @@ import { LocalValidationError } from '../http/serviceErrors';
 import { checkOutgoingValue } from '../http/edgeFilter';
 import { triggeredAtTimestamp } from '../time/timestamps';
 import { isLoopbackHost } from '../http/loopback';
+import { said } from '../presentation/said';
 import { testWebhookOutcome, type TestWebhookOutcome } from './testWebhookOutcome';
 
 export interface TestWebhookInput {
@@ -39,27 +40,30 @@ export function buildTestWebhookRequest(
   try {
     url = new URL(input.address);
   } catch {
-    throw new LocalValidationError('address-invalid', `"${input.address}" is not a URL.`);
+    throw new LocalValidationError('address-invalid', said('"{0}" is not a URL.', input.address));
   }
   const loopbackHttp = url.protocol === 'http:' && isLoopbackHost(url.hostname);
   if (url.protocol !== 'https:' && !(allowLoopbackHttp && loopbackHttp))
     throw new LocalValidationError(
       'address-not-https',
       loopbackHttp
-        ? `${url.origin} is a local address: the service needs a publicly reachable https URL. Start the receiver with a tunnel and use its public URL.`
-        : `The address must be an https URL (got ${url.protocol}//).`,
+        ? said(
+            '{0} is a local address: the service needs a publicly reachable https URL. Start the receiver with a tunnel and use its public URL.',
+            url.origin,
+          )
+        : said('The address must be an https URL (got {0}//).', url.protocol),
     );
   // The header's id is the body's when the body carries one, so the app and the reports see one id (spec: the
   // header is the "event id used for duplicate detection"; an app dedupes on the body's webhookId).
   const webhookId = input.webhookId ?? bodyWebhookId(input.testData) ?? randomUUID();
   if (!UUID.test(webhookId))
-    throw new LocalValidationError('webhook-id-not-uuid', `The webhook id "${webhookId}" is not a UUID.`);
-  for (const [name, v] of [
-    ['topic', input.topic],
-    ['sub-topic', input.subTopic],
-    ['tenant id', input.tenantId],
+    throw new LocalValidationError('webhook-id-not-uuid', said('The webhook id "{0}" is not a UUID.', webhookId));
+  for (const [name, v, required] of [
+    ['topic', input.topic, said('The topic is required.')],
+    ['sub-topic', input.subTopic, said('The sub-topic is required.')],
+    ['tenant id', input.tenantId, said('The tenant id is required.')],
   ] as const) {
-    if (!v || !v.trim()) throw new LocalValidationError('header-required', `The ${name} is required.`);
+    if (!v || !v.trim()) throw new LocalValidationError('header-required', required);
     checkOutgoingValue(name, v);
   }
   const triggeredAt = triggeredAtTimestamp(nowMs);

@@ -1,7 +1,7 @@
 // One row per observation: what the spec says (docs: the contract's tables), what the sandbox does (src/core/sandbox,
 // checked against a running sandbox by test/unit/probe), and how to judge what the service did.
 import { REFRESH_PATH, SIGN_IN_PATH, TEST_WEBHOOK_PATH, WORKFLOW_ROOT } from '../http/paths';
-import { describe, shapeKey } from './observe';
+import { describeSaid, listSaid, shapeKey } from './observe';
 import type { Observation } from './probeTypes';
 import { english, said, type Said } from '../presentation/said';
 
@@ -15,9 +15,10 @@ export interface JudgeContext {
 interface Judgement {
   verdict: 'as-spec' | 'silent' | 'differs';
   /** Silent rows: the service's choice in words, and the key compared with the sandbox's. */
-  chose?: string;
+  chose?: Said;
   key?: string;
-  notes: string[];
+  /** Why the row differs (or a remark on a row as the spec says). */
+  notes: Said[];
 }
 
 export interface RowSpec {
@@ -39,50 +40,56 @@ type Spec = Omit<RowSpec, 'title' | 'spec' | 'sandbox' | 'said'> & { title: Said
 const START = `POST {base_url}${WORKFLOW_ROOT}/sessions/{wfs-probe-…}/workflows`;
 
 const names = (r: Record<string, unknown> | undefined) => Object.keys(r ?? {}).sort();
-const list = (a: readonly string[]) => (a.length ? a.join(', ') : 'none');
 
-function asSpec(notes: string[] = []): Judgement {
+function asSpec(notes: Said[] = []): Judgement {
   return { verdict: 'as-spec', notes };
 }
-function differs(notes: string[]): Judgement {
+function differs(notes: Said[]): Judgement {
   return { verdict: 'differs', notes };
 }
-function silent(chose: string, key: string, notes: string[] = []): Judgement {
+function silent(chose: Said, key: string, notes: Said[] = []): Judgement {
   return { verdict: 'silent', chose, key, notes };
 }
 /** A silent row whose choice is the response's shape. */
-function silentShape(o: Observation, notes: string[] = []): Judgement {
-  return silent(describe(o), shapeKey(o), notes);
+function silentShape(o: Observation, notes: Said[] = []): Judgement {
+  return silent(describeSaid(o), shapeKey(o), notes);
 }
 
 /** A refused request answered 2xx: whatever the spec leaves open, a refusal that is taken is not one. */
-function acceptedRefusal(o: Observation, what: string): Judgement | undefined {
-  return o.status >= 200 && o.status < 300 ? differs([`${what} was answered ${o.status}, as if accepted`]) : undefined;
+function acceptedRefusal(o: Observation, what: Said): Judgement | undefined {
+  return o.status >= 200 && o.status < 300
+    ? differs([said('{0} was answered {1}, as if accepted', what, o.status)])
+    : undefined;
 }
 
 function underBase(type: string, base: string): boolean {
   return type === base || type.startsWith(base.replace(/\/+$/, '') + '/');
 }
 
+/** A media type that is not the one the row needs. */
+function contentTypeIs(contentType: string): Said {
+  return contentType ? said('Content-Type is {0}', contentType) : said('Content-Type is absent');
+}
+
 const TOKEN_FIELDS = ['access_token', 'expires_in', 'refresh_token'];
 
-function tokenResponse(o: Observation, what: string): string[] {
-  const notes: string[] = [];
-  if (o.status !== 200) notes.push(`${what} answered ${o.status}`);
-  if (o.bodyKind !== 'json') notes.push(`the body is ${o.bodyKind}, not a JSON token response`);
+function tokenResponse(o: Observation, what: Said): Said[] {
+  const notes: Said[] = [];
+  if (o.status !== 200) notes.push(said('{0} answered {1}', what, o.status));
+  if (o.bodyKind !== 'json') notes.push(said('the body is {0}, not a JSON token response', o.bodyKind));
   const have = names(o.fields);
   const missing = TOKEN_FIELDS.filter((f) => !have.includes(f));
-  if (missing.length) notes.push(`${missing.join(', ')} missing`);
-  if (o.fields?.expires_in && o.fields.expires_in !== 'number') notes.push('expires_in is not a number');
+  if (missing.length) notes.push(said('{0} missing', missing.join(', ')));
+  if (o.fields?.expires_in && o.fields.expires_in !== 'number') notes.push(said('expires_in is not a number'));
   if (typeof o.facts?.expiresInInteger === 'boolean' && !o.facts.expiresInInteger)
-    notes.push('expires_in is not an integer');
+    notes.push(said('expires_in is not an integer'));
   return notes;
 }
 
 /** The spec's rows for start refusals (Errors: Start workflow), with a problem type's base checked. */
-function problemUnderBase(o: Observation, ctx: JudgeContext, notes: string[]): void {
+function problemUnderBase(o: Observation, ctx: JudgeContext, notes: Said[]): void {
   if (o.problemType && o.problemType !== 'about:blank' && !underBase(o.problemType, ctx.problemsBase))
-    notes.push(`the problem type ${o.problemType} is not under {problems_base} (${ctx.problemsBase})`);
+    notes.push(said('the problem type {0} is not under {problems_base} ({1})', o.problemType, ctx.problemsBase));
 }
 
 const SANDBOX_ACCESS_TOKEN = { header: ['alg', 'typ'], claims: ['exp', 'iat', 'iss', 'jti', 'sub'] };
@@ -110,8 +117,8 @@ function tokenKey(header: readonly string[], claims: readonly string[], lifetime
 }
 function tokenWords(header: readonly string[], claims: readonly string[], lifetime?: number): Said {
   return lifetime !== undefined
-    ? said('header {0}; claims {1}; lifetime {2} s', list(header), list(claims), lifetime)
-    : said('header {0}; claims {1}', list(header), list(claims));
+    ? said('header {0}; claims {1}; lifetime {2} s', listSaid(header), listSaid(claims), lifetime)
+    : said('header {0}; claims {1}', listSaid(header), listSaid(claims));
 }
 
 const SPECS: Spec[] = [
@@ -122,10 +129,12 @@ const SPECS: Spec[] = [
     spec: said('200, JSON with access_token, refresh_token and expires_in (an integer; 3600 in most cases)'),
     sandbox: said('200 application/json with access_token, refresh_token, expires_in 3600'),
     judge(o) {
-      const notes = tokenResponse(o, 'sign-in');
+      const notes = tokenResponse(o, said('sign-in'));
       if (notes.length) return differs(notes);
       const ttl = o.facts?.expiresIn;
-      return asSpec(typeof ttl === 'number' && ttl !== 3600 ? [`expires_in is ${ttl}, not the usual 3600`] : []);
+      return asSpec(
+        typeof ttl === 'number' && ttl !== 3600 ? [said('expires_in is {0}, not the usual 3600', ttl)] : [],
+      );
     },
   },
   {
@@ -136,9 +145,9 @@ const SPECS: Spec[] = [
     sandbox: said('a JWT (HS256): {0}', tokenWords(SANDBOX_ACCESS_TOKEN.header, SANDBOX_ACCESS_TOKEN.claims)),
     sandboxKey: tokenKey(SANDBOX_ACCESS_TOKEN.header, SANDBOX_ACCESS_TOKEN.claims),
     judge(o) {
-      if (!o.jwt) return differs(['the access token is not a JWT (three base64url JSON parts)']);
+      if (!o.jwt) return differs([said('the access token is not a JWT (three base64url JSON parts)')]);
       const claims = names(o.jwt.claims);
-      return silent(english(tokenWords(o.jwt.header, claims)), tokenKey(o.jwt.header, claims));
+      return silent(tokenWords(o.jwt.header, claims), tokenKey(o.jwt.header, claims));
     },
   },
   {
@@ -154,7 +163,7 @@ const SPECS: Spec[] = [
       fields: { detail: 'string', instance: 'string', status: 'number', title: 'string', type: 'string' },
       problemType: '/invalid-credentials',
     }),
-    judge: (o) => acceptedRefusal(o, 'a wrong password') ?? silentShape(o),
+    judge: (o) => acceptedRefusal(o, said('a wrong password')) ?? silentShape(o),
   },
   {
     id: 'refresh',
@@ -165,13 +174,13 @@ const SPECS: Spec[] = [
     ),
     sandbox: said('200 application/json; the same refresh token comes back'),
     judge(o) {
-      const notes = tokenResponse(o, 'the refresh');
+      const notes = tokenResponse(o, said('the refresh'));
       if (o.facts?.refreshTokenRotated === true)
         notes.push(
-          'a new refresh token came back: the spec reuses the refresh token until it expires (Authentication 3)',
+          said('a new refresh token came back: the spec reuses the refresh token until it expires (Authentication 3)'),
         );
       if (typeof o.facts?.expiresIn === 'number' && o.facts.expiresIn !== 3600)
-        notes.push(`expires_in is ${o.facts.expiresIn}, not 3600 from issue`);
+        notes.push(said('expires_in is {0}, not 3600 from issue', o.facts.expiresIn));
       return notes.length ? differs(notes) : asSpec();
     },
   },
@@ -188,7 +197,7 @@ const SPECS: Spec[] = [
       fields: { detail: 'string', instance: 'string', status: 'number', title: 'string', type: 'string' },
       problemType: '/invalid-refresh-token',
     }),
-    judge: (o) => acceptedRefusal(o, 'a garbage refresh token') ?? silentShape(o),
+    judge: (o) => acceptedRefusal(o, said('a garbage refresh token')) ?? silentShape(o),
   },
   {
     id: 'start-no-auth',
@@ -197,13 +206,14 @@ const SPECS: Spec[] = [
     spec: said('401 problem document, type about:blank, WWW-Authenticate: Bearer with a realm'),
     sandbox: said('as the spec says (realm "workflow-service")'),
     judge(o) {
-      const notes: string[] = [];
-      if (o.status !== 401) notes.push(`answered ${o.status}, not 401`);
-      if (o.bodyKind !== 'problem') notes.push(`the body is ${o.bodyKind}, not a problem document`);
-      else if (o.problemType !== 'about:blank') notes.push(`the type is ${o.problemType}, not about:blank`);
+      const notes: Said[] = [];
+      if (o.status !== 401) notes.push(said('answered {0}, not 401', o.status));
+      if (o.bodyKind !== 'problem') notes.push(said('the body is {0}, not a problem document', o.bodyKind));
+      else if (o.problemType !== 'about:blank')
+        notes.push(said('the type is {0}, not about:blank', String(o.problemType)));
       const w = o.wwwAuthenticate;
-      if (!w || w.scheme.toLowerCase() !== 'bearer') notes.push('no WWW-Authenticate: Bearer');
-      else if (!w.params.includes('realm')) notes.push('WWW-Authenticate has no realm');
+      if (!w || w.scheme.toLowerCase() !== 'bearer') notes.push(said('no WWW-Authenticate: Bearer'));
+      else if (!w.params.includes('realm')) notes.push(said('WWW-Authenticate has no realm'));
       return notes.length ? differs(notes) : asSpec();
     },
   },
@@ -216,16 +226,16 @@ const SPECS: Spec[] = [
     ),
     sandbox: said('as the spec says (type {problems_base}/invalid-token)'),
     judge(o, ctx) {
-      const notes: string[] = [];
-      if (o.status !== 401) notes.push(`answered ${o.status}, not 401`);
-      if (o.bodyKind !== 'problem') notes.push(`the body is ${o.bodyKind}, not a problem document`);
-      else if (o.problemType === 'about:blank') notes.push('the type is about:blank, not an invalid-token type');
+      const notes: Said[] = [];
+      if (o.status !== 401) notes.push(said('answered {0}, not 401', o.status));
+      if (o.bodyKind !== 'problem') notes.push(said('the body is {0}, not a problem document', o.bodyKind));
+      else if (o.problemType === 'about:blank') notes.push(said('the type is about:blank, not an invalid-token type'));
       problemUnderBase(o, ctx, notes);
       const w = o.wwwAuthenticate;
-      if (!w || w.scheme.toLowerCase() !== 'bearer') notes.push('no WWW-Authenticate: Bearer');
+      if (!w || w.scheme.toLowerCase() !== 'bearer') notes.push(said('no WWW-Authenticate: Bearer'));
       else {
-        if (!w.params.includes('realm')) notes.push('WWW-Authenticate has no realm');
-        if (w.error !== 'invalid_token') notes.push('WWW-Authenticate has no error=invalid_token');
+        if (!w.params.includes('realm')) notes.push(said('WWW-Authenticate has no realm'));
+        if (w.error !== 'invalid_token') notes.push(said('WWW-Authenticate has no error=invalid_token'));
       }
       return notes.length ? differs(notes) : asSpec();
     },
@@ -237,11 +247,11 @@ const SPECS: Spec[] = [
     spec: said('400 problem document, Content-Type application/problem+json, no messages key'),
     sandbox: said('as the spec says (type {problems_base}/malformed-request)'),
     judge(o, ctx) {
-      const notes: string[] = [];
-      if (o.status !== 400) notes.push(`answered ${o.status}, not 400`);
-      if (o.bodyKind !== 'problem') notes.push(`the body is ${o.bodyKind}, not a problem document`);
-      if (o.contentType !== 'application/problem+json') notes.push(`Content-Type is ${o.contentType || 'absent'}`);
-      if (o.fields && 'messages' in o.fields) notes.push('it has a messages key');
+      const notes: Said[] = [];
+      if (o.status !== 400) notes.push(said('answered {0}, not 400', o.status));
+      if (o.bodyKind !== 'problem') notes.push(said('the body is {0}, not a problem document', o.bodyKind));
+      if (o.contentType !== 'application/problem+json') notes.push(contentTypeIs(o.contentType));
+      if (o.fields && 'messages' in o.fields) notes.push(said('it has a messages key'));
       problemUnderBase(o, ctx, notes);
       return notes.length ? differs(notes) : asSpec();
     },
@@ -253,9 +263,11 @@ const SPECS: Spec[] = [
     spec: said('403, an HTML body produced before the service is reached (edge)'),
     sandbox: said('as the spec says (403 text/html)'),
     judge(o) {
-      if (o.status !== 403) return differs([`answered ${o.status}, not 403`]);
-      if (o.bodyKind === 'messages') return differs(['a 403 is never the messages envelope']);
-      return asSpec(o.bodyKind === 'html' ? [] : [`the 403 body is ${o.bodyKind}, not HTML (still an opaque 403)`]);
+      if (o.status !== 403) return differs([said('answered {0}, not 403', o.status)]);
+      if (o.bodyKind === 'messages') return differs([said('a 403 is never the messages envelope')]);
+      return asSpec(
+        o.bodyKind === 'html' ? [] : [said('the 403 body is {0}, not HTML (still an opaque 403)', o.bodyKind)],
+      );
     },
   },
   {
@@ -271,16 +283,16 @@ const SPECS: Spec[] = [
         const codes = o.messageCodes ?? [];
         return codes.length === 1 && codes[0] === 'VALIDATION_ERROR'
           ? asSpec()
-          : differs([`codes ${list(codes)}, not one VALIDATION_ERROR`]);
+          : differs([said('codes {0}, not one VALIDATION_ERROR', listSaid(codes))]);
       }
       if (o.status === 404 && o.bodyKind === 'problem') {
-        const notes: string[] = [];
+        const notes: Said[] = [];
         if (!o.problemType?.endsWith('/problems/not-found'))
-          notes.push(`type ${o.problemType} does not end /problems/not-found`);
+          notes.push(said('type {0} does not end /problems/not-found', String(o.problemType)));
         problemUnderBase(o, ctx, notes);
         return notes.length ? differs(notes) : asSpec();
       }
-      return differs([`answered ${describe(o)}`]);
+      return differs([said('answered {0}', describeSaid(o))]);
     },
   },
   {
@@ -289,7 +301,7 @@ const SPECS: Spec[] = [
     request: 'POST {base_url}/resources/v1/sessions/{wfs-probe-…}/workflows',
     spec: said('404 (infrastructure), no body defined: branch on status only'),
     sandbox: said('404, empty body'),
-    judge: (o) => (o.status === 404 ? asSpec() : differs([`answered ${o.status}, not 404`])),
+    judge: (o) => (o.status === 404 ? asSpec() : differs([said('answered {0}, not 404', o.status)])),
   },
   {
     id: 'read-unknown',
@@ -327,14 +339,14 @@ const SPECS: Spec[] = [
     spec: said('keys selected by kid; RS256 pinned (Authentication 6)'),
     sandbox: said('200 application/json {keys}: RSA keys, each with kid, alg RS256, use sig'),
     judge(o) {
-      const notes: string[] = [];
-      if (o.status !== 200) notes.push(`answered ${o.status}`);
-      if (!o.fields?.keys || o.fields.keys !== 'array') notes.push('no keys list');
-      if (o.facts?.keysWithoutKid) notes.push(`${o.facts.keysWithoutKid} key(s) without a kid`);
+      const notes: Said[] = [];
+      if (o.status !== 200) notes.push(said('answered {0}', o.status));
+      if (!o.fields?.keys || o.fields.keys !== 'array') notes.push(said('no keys list'));
+      if (o.facts?.keysWithoutKid) notes.push(said('{0} key(s) without a kid', String(o.facts.keysWithoutKid)));
       const kty = (o.facts?.keyTypes as string[] | undefined) ?? [];
-      if (kty.some((t) => t !== 'RSA')) notes.push(`key types ${list(kty)}: RS256 needs RSA keys`);
+      if (kty.some((t) => t !== 'RSA')) notes.push(said('key types {0}: RS256 needs RSA keys', listSaid(kty)));
       const algs = (o.facts?.algorithms as string[] | undefined) ?? [];
-      if (algs.some((a) => a !== 'RS256')) notes.push(`algorithms ${list(algs)}: RS256 is pinned`);
+      if (algs.some((a) => a !== 'RS256')) notes.push(said('algorithms {0}: RS256 is pinned', listSaid(algs)));
       return notes.length ? differs(notes) : asSpec();
     },
   },
@@ -347,7 +359,7 @@ const SPECS: Spec[] = [
     sandboxKey: JSON.stringify(['public, max-age=3600']),
     judge(o) {
       const cache = (o.facts?.cacheHeaders as string[] | undefined) ?? [];
-      return silent(cache.length ? cache.join('; ') : 'no cache headers', JSON.stringify(cache));
+      return silent(cache.length ? said('{0}', cache.join('; ')) : said('no cache headers'), JSON.stringify(cache));
     },
   },
   {
@@ -378,13 +390,17 @@ const SPECS: Spec[] = [
     spec: said('Authorization: Bearer <JWT>, Content-Type: application/json, testData as the exact body'),
     sandbox: said('as the spec says'),
     judge(o) {
-      const notes: string[] = [];
+      const notes: Said[] = [];
       const f = o.facts ?? {};
       if (f.authorizationScheme !== 'Bearer')
-        notes.push(`Authorization is ${f.authorizationScheme || 'absent'}, not Bearer <JWT>`);
-      if (o.contentType !== 'application/json') notes.push(`Content-Type is ${o.contentType || 'absent'}`);
-      if (f.bodyIsTestData === false) notes.push('the body is not the testData sent');
-      if (f.method !== 'POST') notes.push(`the method is ${f.method}, not POST`);
+        notes.push(
+          f.authorizationScheme
+            ? said('Authorization is {0}, not Bearer <JWT>', String(f.authorizationScheme))
+            : said('Authorization is absent, not Bearer <JWT>'),
+        );
+      if (o.contentType !== 'application/json') notes.push(contentTypeIs(o.contentType));
+      if (f.bodyIsTestData === false) notes.push(said('the body is not the testData sent'));
+      if (f.method !== 'POST') notes.push(said('the method is {0}, not POST', String(f.method)));
       return notes.length ? differs(notes) : asSpec();
     },
   },
@@ -393,11 +409,11 @@ const SPECS: Spec[] = [
     title: said('Headers sent to a test-webhook address'),
     request: 'POST {webhook_address} (sent by the service)',
     spec: said('not shown (the headers sent to address), beyond Authorization and Content-Type'),
-    sandbox: said('{0}', list(SANDBOX_WEBHOOK_HEADERS)),
+    sandbox: listSaid(SANDBOX_WEBHOOK_HEADERS),
     sandboxKey: JSON.stringify(SANDBOX_WEBHOOK_HEADERS),
     judge(o) {
       const headers = ((o.facts?.headers as string[] | undefined) ?? []).slice().sort();
-      return silent(list(headers), JSON.stringify(headers));
+      return silent(listSaid(headers), JSON.stringify(headers));
     },
   },
   {
@@ -410,15 +426,17 @@ const SPECS: Spec[] = [
     sandbox: said('as the spec says'),
     judge(o, ctx) {
       const jwt = o.jwt;
-      if (!jwt) return differs(['the Authorization token is not a JWT']);
-      const notes: string[] = [];
+      if (!jwt) return differs([said('the Authorization token is not a JWT')]);
+      const notes: Said[] = [];
       const claims = names(jwt.claims);
       const missing = SPEC_WEBHOOK_CLAIMS.filter((c) => !claims.includes(c));
-      if (missing.length) notes.push(`claims ${missing.join(', ')} missing`);
-      if (!jwt.header.includes('kid')) notes.push('no kid in the header');
-      if (jwt.alg !== 'RS256') notes.push(`alg ${jwt.alg ?? 'unknown'}, not RS256`);
-      if (o.facts?.bodyShaMatches === false) notes.push('body_sha256 is not the SHA-256 of the bytes that arrived');
-      if (ctx.publishedKids && o.facts?.kidPublished === false) notes.push('its kid is not in the key set read');
+      if (missing.length) notes.push(said('claims {0} missing', missing.join(', ')));
+      if (!jwt.header.includes('kid')) notes.push(said('no kid in the header'));
+      if (jwt.alg !== 'RS256')
+        notes.push(jwt.alg ? said('alg {0}, not RS256', jwt.alg) : said('alg unknown, not RS256'));
+      if (o.facts?.bodyShaMatches === false)
+        notes.push(said('body_sha256 is not the SHA-256 of the bytes that arrived'));
+      if (ctx.publishedKids && o.facts?.kidPublished === false) notes.push(said('its kid is not in the key set read'));
       return notes.length ? differs(notes) : asSpec();
     },
   },
@@ -438,10 +456,10 @@ const SPECS: Spec[] = [
       SANDBOX_WEBHOOK_TOKEN.lifetimeSeconds,
     ),
     judge(o) {
-      if (!o.jwt) return silent('no JWT', 'null');
+      if (!o.jwt) return silent(said('no JWT'), 'null');
       const claims = names(o.jwt.claims);
       return silent(
-        english(tokenWords(o.jwt.header, claims, o.jwt.lifetimeSeconds)),
+        tokenWords(o.jwt.header, claims, o.jwt.lifetimeSeconds),
         tokenKey(o.jwt.header, claims, o.jwt.lifetimeSeconds),
       );
     },

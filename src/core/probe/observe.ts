@@ -1,6 +1,7 @@
 // Turns a response into an Observation: its status, media type, body kind and the names (never the values) of what
 // it holds. classifyBody decides the spec's three kinds; HTML and empty bodies are told apart here.
 import { classifyBody } from '../http/bodyKind';
+import { said, type Said } from '../presentation/said';
 import type { HttpResponse } from '../http/request';
 import type { JsonTypeName, JwtNames, Observation } from './probeTypes';
 
@@ -90,15 +91,31 @@ export function jwtNames(token: string): JwtNames | undefined {
   }
 }
 
-/** The observation in a few words: "401 application/problem+json problem (…/invalid-token) [detail, …]". */
-export function describe(o: Observation | undefined): string {
-  if (!o) return '—';
-  const parts = [String(o.status), o.contentType || '(no Content-Type)', o.bodyKind];
-  if (o.messageCodes?.length) parts.push(`codes ${o.messageCodes.join(', ')}`);
-  if (o.problemType) parts.push(`type ${o.problemType}`);
-  if (o.errorCode) parts.push(`error ${o.errorCode}`);
-  if (o.fields && o.bodyKind !== 'problem') parts.push(`fields ${Object.keys(o.fields).join(', ') || 'none'}`);
-  return parts.join(' · ');
+/** The observation in a few words: "401 · application/problem+json · problem · type …/invalid-token"; the status,
+ * media type, body kind, codes, type and names are data. */
+export function describeSaid(o: Observation | undefined): Said {
+  if (!o) return said('{0}', '—');
+  const parts: Said[] = [
+    said('{0}', o.status),
+    o.contentType ? said('{0}', o.contentType) : said('(no Content-Type)'),
+    said('{0}', o.bodyKind),
+  ];
+  if (o.messageCodes?.length) parts.push(said('codes {0}', o.messageCodes.join(', ')));
+  if (o.problemType) parts.push(said('type {0}', o.problemType));
+  if (o.errorCode) parts.push(said('error {0}', o.errorCode));
+  if (o.fields && o.bodyKind !== 'problem') parts.push(said('fields {0}', listSaid(Object.keys(o.fields))));
+  return joinSaid(parts, ' · ');
+}
+
+/** Names joined with ", ", or "none". */
+export function listSaid(names: readonly string[]): Said {
+  return names.length ? said('{0}', names.join(', ')) : said('none');
+}
+
+/** Parts joined by a separator without letters (" · " or "; "): the separator is not words to translate. */
+export function joinSaid(parts: readonly Said[], separator: ' · ' | '; '): Said {
+  if (parts.length === 0) return said('{0}', '');
+  return parts.reduce((a, b) => (separator === ' · ' ? said('{0} · {1}', a, b) : said('{0}; {1}', a, b)));
 }
 
 /** What two observations must share to be "the same choice": status, media type, body kind, field names, codes

@@ -1,5 +1,17 @@
 // What `wfs probe-service` records and reports. Every field here is safe to print and to save: names, statuses,
 // media types and counts, never a token, a password, a refresh token, a body's values or a URL's query string.
+import type { Said } from '../presentation/said';
+
+/** Where a row and an outcome keep their words for a person (Saids): under a symbol key, which JSON.stringify leaves
+ * out, so the CLI's lines, the reports and the MCP tools carry the English fields only, while a face that holds the
+ * report in memory (the editor) words them. */
+export const WORDS: unique symbol = Symbol('probe words');
+
+/** A row's words beyond its spec: what the service did, and the notes (the reasons it differs or was not probed). */
+export interface RowSaids {
+  service: Said;
+  notes: Said[];
+}
 
 /** The kinds of body the spec names (Errors), and what else may come back. */
 type ObservedBodyKind = 'messages' | 'problem' | 'json' | 'empty' | 'html' | 'other';
@@ -58,6 +70,7 @@ export interface RowResult {
   /** Silent rows: whether the service chose what the sandbox does. */
   matchesSandbox?: boolean;
   notes: string[];
+  [WORDS]?: RowSaids;
 }
 
 export interface ProbeOutcome {
@@ -66,6 +79,8 @@ export interface ProbeOutcome {
   message?: string;
   /** On a 2xx start: what the service answered with (the handle, never the body). */
   accepted?: { row: string; status: number; workflowId?: string; correlationId: string };
+  /** The message's words (see WORDS). */
+  [WORDS]?: Said;
 }
 
 export interface ProbeReport {

@@ -1,10 +1,12 @@
 // The contract report in a face's language: a row's title, what the spec says, what the sandbox does and the verdict,
 // and the summary line, as Saids. A row keeps only its English (the CLI's lines, the reports, the MCP tools): its
-// words are found again from its id, its verdict and what it recorded. What the service did (its statuses, media
-// types and names) and the reasons a row differs or was not probed are shown as they were recorded.
+// words are found again from its id and its verdict, and what the service did and the reasons it differs or was not
+// probed from the Saids the run kept under WORDS (JSON leaves them out): a row read back from JSON shows those as
+// they were recorded, as data. Statuses, media types and names are data in any case.
 import { english, said, type Said } from '../presentation/said';
 import { rowSpec } from './expectations';
-import type { ProbeReport, RowResult, Verdict } from './probeTypes';
+import { joinSaid } from './observe';
+import { WORDS, type ProbeOutcome, type ProbeReport, type RowResult, type RowSaids, type Verdict } from './probeTypes';
 
 const VERDICT_SAID: Record<Verdict, Said> = {
   'as-spec': said('as the spec says'),
@@ -19,6 +21,8 @@ export interface ProbeRowWords {
   spec: Said;
   sandbox: Said;
   verdictText: Said;
+  /** What the service did. */
+  service: Said;
 }
 
 /** The row's words; a row of an unknown id (a report from another version) keeps its English, as data. */
@@ -29,18 +33,24 @@ export function probeRowSaid(r: RowResult): ProbeRowWords {
   } catch {
     spec = { title: said('{0}', r.title), spec: said('{0}', r.spec), sandbox: said('{0}', r.sandbox) };
   }
-  return { ...spec, verdictText: verdictSaid(r, spec.sandbox) };
+  const kept: RowSaids = r[WORDS] ?? { service: said('{0}', r.serviceText), notes: r.notes.map((n) => said('{0}', n)) };
+  return { ...spec, verdictText: verdictSaid(r, spec.sandbox, kept), service: kept.service };
 }
 
-function verdictSaid(r: RowResult, sandbox: Said): Said {
+function verdictSaid(r: RowResult, sandbox: Said, kept: RowSaids): Said {
   const words = VERDICT_SAID[r.verdict] ?? said('{0}', r.verdict);
   if (r.verdict === 'silent')
     return r.matchesSandbox
-      ? said('{0}: the service chose {1}, as the sandbox does', words, r.serviceText)
-      : said('{0}: the service chose {1}, the sandbox {2}', words, r.serviceText, sandbox);
-  if (r.verdict === 'differs') return said('{0}: {1}', words, r.notes.join('; '));
-  if (r.verdict === 'not-probed') return said('{0}: {1}', words, r.notes[0] ?? '');
+      ? said('{0}: the service chose {1}, as the sandbox does', words, kept.service)
+      : said('{0}: the service chose {1}, the sandbox {2}', words, kept.service, sandbox);
+  if (r.verdict === 'differs') return said('{0}: {1}', words, joinSaid(kept.notes, '; '));
+  if (r.verdict === 'not-probed') return said('{0}: {1}', words, kept.notes[0] ?? '');
   return words;
+}
+
+/** How the probe ended, when it stopped early: the run's Said, or a message read back from JSON as data. */
+export function probeOutcomeSaid(o: ProbeOutcome): Said | undefined {
+  return o[WORDS] ?? (o.message !== undefined ? said('{0}', o.message) : undefined);
 }
 
 /** One sentence for the end of a run: how many rows of each verdict, and what to do next. */

@@ -13,6 +13,7 @@ import {
   workflowUrl,
 } from '../http/paths';
 import { httpRequest, redactUrl, TransportError, type HttpRequest, type HttpResponse } from '../http/request';
+import { english, said, saidOf, type Said } from '../presentation/said';
 import type { Clock } from '../time/clock';
 import { buildTestWebhookRequest } from '../webhooks/testWebhookRequest';
 import { findWorkflowsUrl } from '../workflows/WorkflowClient';
@@ -20,8 +21,15 @@ import { TOOLKIT_NAME, TOOLKIT_VERSION } from '../version';
 import { ROWS, rowSpec, type JudgeContext } from './expectations';
 import { judgeRow, notProbed } from './judgeRow';
 import { keySetFacts, tokenFields, workflowIdOf } from './probeAnswers';
-import { describe, jwtNames, observe } from './observe';
-import { type Observation, type ProbeOutcome, type ProbeReport, type RowResult, type Verdict } from './probeTypes';
+import { describeSaid, jwtNames, observe } from './observe';
+import {
+  WORDS,
+  type Observation,
+  type ProbeOutcome,
+  type ProbeReport,
+  type RowResult,
+  type Verdict,
+} from './probeTypes';
 import type { WebhookCapture } from './webhookCapture';
 
 /** The most requests one run may send, every one counted (the key sets' too). */
@@ -54,11 +62,25 @@ export interface ProbeOptions {
   timeoutMs?: number;
 }
 
+/** Ends the series: how, and the message for a person (its English is the outcome's message). */
 class Stop extends Error {
-  constructor(readonly outcome: ProbeOutcome) {
-    super(outcome.message);
+  readonly outcome: ProbeOutcome;
+  constructor(outcome: Omit<ProbeOutcome, 'message'>, message: Said) {
+    super(english(message));
+    const { ended, accepted } = outcome;
+    this.outcome = { ended, message: this.message, ...(accepted ? { accepted } : {}), [WORDS]: message };
   }
 }
+
+/** Why a row was not reached, by how the probe ended. */
+const NOT_REACHED: Record<ProbeOutcome['ended'], Said> = {
+  complete: said('not reached: complete'),
+  throttled: said('not reached: throttled'),
+  'start-accepted': said('not reached: start accepted'),
+  'sign-in-refused': said('not reached: sign in refused'),
+  'request-failed': said('not reached: request failed'),
+};
+const NO_KEY_SET = said('no key set is configured for this environment');
 
 interface Sent {
   res: HttpResponse;
@@ -106,14 +128,13 @@ class ProbeRun {
     await this.reads(tokens.access);
     const kids = await this.keySets();
     if (this.options.webhook) await this.testWebhook(this.options.webhook, tokens.access, kids);
-    else for (const id of WEBHOOK_ROWS) this.skip(id, 'no --webhook-address given');
+    else for (const id of WEBHOOK_ROWS) this.skip(id, said('no --webhook-address given'));
   }
 
   /** The report, every row included: those the probe did not reach are listed as such. */
   report(outcome: ProbeOutcome): ProbeReport {
     const { rows, target } = this;
-    for (const r of ROWS)
-      if (!rows.some((x) => x.id === r.id)) this.skip(r.id, `not reached: ${outcome.ended.replace(/-/g, ' ')}`);
+    for (const r of ROWS) if (!rows.some((x) => x.id === r.id)) this.skip(r.id, NOT_REACHED[outcome.ended]);
     const counts: Record<Verdict, number> = { 'as-spec': 0, silent: 0, differs: 0, 'not-probed': 0 };
     for (const r of rows) counts[r.verdict]++;
     return {
@@ -139,10 +160,13 @@ class ProbeRun {
     signIn.obs.facts = { ...signIn.obs.facts, ...tokens.facts };
     this.record('sign-in', signIn.obs);
     if (signIn.res.status !== 200 || !tokens.access)
-      throw new Stop({
-        ended: 'sign-in-refused',
-        message: `Sign-in with the given credentials was answered ${describe(signIn.obs)}: the probe needs a token to go on. Check the username and password (WFS_USERNAME, WFS_PASSWORD), then run it again.`,
-      });
+      throw new Stop(
+        { ended: 'sign-in-refused' },
+        said(
+          'Sign-in with the given credentials was answered {0}: the probe needs a token to go on. Check the username and password (WFS_USERNAME, WFS_PASSWORD), then run it again.',
+          describeSaid(signIn.obs),
+        ),
+      );
     const jwt = jwtNames(tokens.access);
     this.record('access-token', { status: 200, contentType: '', bodyKind: 'other', ...(jwt ? { jwt } : {}) });
     return { access: tokens.access, refresh: tokens.refresh };
@@ -150,7 +174,7 @@ class ProbeRun {
 
   /** 2. Optionally, once, a wrong password. */
   private async wrongPassword(): Promise<void> {
-    if (!this.options.includeRefusal) return this.skip('sign-in-refusal', 'not asked (--include-refusal)');
+    if (!this.options.includeRefusal) return this.skip('sign-in-refusal', said('not asked (--include-refusal)'));
     const wrong = await this.send(signInRequest(this.target, `wfs-probe-wrong-${randomUUID()}`), true);
     this.record('sign-in-refusal', wrong.obs);
   }
@@ -167,7 +191,7 @@ class ProbeRun {
         ...(renewed.refresh !== undefined ? { refreshTokenRotated: renewed.refresh !== refreshToken } : {}),
       };
       this.record('refresh', refresh.obs);
-    } else this.skip('refresh', 'the sign-in gave no refresh_token');
+    } else this.skip('refresh', said('the sign-in gave no refresh_token'));
     const garbage = await this.send(
       { method: 'POST', url, json: { refresh_token: `wfs-probe-${randomUUID()}` } },
       true,
@@ -212,7 +236,7 @@ class ProbeRun {
     const read = await this.send({ method: 'GET', url: workflowUrl(target.baseUrl, `wf_${probeId}`), headers }, true);
     this.record('read-unknown', read.obs);
     if (!target.findWorkflowsUrl)
-      return this.skip('find', "Find Workflows' address is not configured for this environment");
+      return this.skip('find', said("Find Workflows' address is not configured for this environment"));
     const url = findWorkflowsUrl(target.baseUrl, probeId, target.findWorkflowsUrl);
     const find = await this.send({ method: 'GET', url, headers }, true);
     this.record('find', find.obs);
@@ -222,8 +246,8 @@ class ProbeRun {
   private async keySets(): Promise<string[]> {
     const { jwksUrls } = this.target;
     if (jwksUrls.length === 0) {
-      this.skip('key-set', 'no key set is configured for this environment');
-      this.skip('key-set-cache', 'no key set is configured for this environment');
+      this.skip('key-set', NO_KEY_SET);
+      this.skip('key-set-cache', NO_KEY_SET);
       return [];
     }
     const kids: string[] = [];
@@ -266,7 +290,7 @@ class ProbeRun {
     ]);
     clock.clearTimeout(timer);
     if (!arrived) {
-      const why = `nothing arrived at the webhook address within ${Math.round(waitMs / 1000)} s`;
+      const why = said('nothing arrived at the webhook address within {0} s', Math.round(waitMs / 1000));
       for (const id of ARRIVAL_ROWS) this.skip(id, why);
       return;
     }
@@ -293,14 +317,19 @@ class ProbeRun {
     try {
       res = await httpRequest({ timeoutMs, maxResponseBytes: 1024 * 1024, ...req });
     } catch (err) {
-      const message = err instanceof TransportError ? err.message : `${redactUrl(req.url)}: ${(err as Error).message}`;
-      throw new Stop({ ended: 'request-failed', message: `The probe stopped: ${message}.` });
+      const why =
+        err instanceof TransportError ? saidOf(err) : said('{0}: {1}', redactUrl(req.url), (err as Error).message);
+      throw new Stop({ ended: 'request-failed' }, said('The probe stopped: {0}.', why));
     }
     if (res.status === 429)
-      throw new Stop({
-        ended: 'throttled',
-        message: `The service throttled the probe (429 at ${req.method} ${redactUrl(req.url)}): it stopped there. Wait a minute or more, then run it again (without --include-refusal, which adds a refused credential).`,
-      });
+      throw new Stop(
+        { ended: 'throttled' },
+        said(
+          'The service throttled the probe (429 at {0} {1}): it stopped there. Wait a minute or more, then run it again (without --include-refusal, which adds a refused credential).',
+          req.method,
+          redactUrl(req.url),
+        ),
+      );
     return { res, obs: observe(res) };
   }
 
@@ -309,18 +338,25 @@ class ProbeRun {
     const { res, obs } = await this.send(req, credential);
     this.record(id, obs);
     if (res.status >= 200 && res.status < 300)
-      throw new Stop({
-        ended: 'start-accepted',
-        message: `A start the probe sent was answered ${res.status} (${rowSpec(id).title}): a workflow may have been started and billed. It stopped at once. Search Find Workflows for correlationId ${this.probeId} and tell the service's support; the probe never sends a start that should be accepted.`,
-        accepted: { row: id, status: res.status, workflowId: workflowIdOf(res), correlationId: this.probeId },
-      });
+      throw new Stop(
+        {
+          ended: 'start-accepted',
+          accepted: { row: id, status: res.status, workflowId: workflowIdOf(res), correlationId: this.probeId },
+        },
+        said(
+          "A start the probe sent was answered {0} ({1}): a workflow may have been started and billed. It stopped at once. Search Find Workflows for correlationId {2} and tell the service's support; the probe never sends a start that should be accepted.",
+          res.status,
+          rowSpec(id).said.title,
+          this.probeId,
+        ),
+      );
   }
 
   private record(id: string, obs: Observation): void {
     this.emit(judgeRow(id, obs, this.ctx));
   }
 
-  private skip(id: string, why: string): void {
+  private skip(id: string, why: Said): void {
     this.emit(notProbed(id, why));
   }
 

@@ -1,7 +1,7 @@
 // The contract check's page: a strict CSP (nothing but this page's own nonce'd style and script), the report as
 // JSON in a non-executed data block (every "<" escaped), and a script that writes it with textContent only.
 import * as vscode from 'vscode';
-import { probeRowSaid, type ProbeReport } from '../../core/probe';
+import { probeOutcomeSaid, probeRowSaid, type ProbeReport } from '../../core/probe';
 import { inUserWords } from '../coreWords';
 import { PROBE_STYLE } from './probeStyle';
 
@@ -67,8 +67,8 @@ function probeText() {
   };
 }
 
-/** The rows as the page shows them: title, spec, sandbox and verdict in the user's words; what the service did as
- * it was recorded. */
+/** The rows as the page shows them, in the user's words: what the service did keeps its statuses, media types and
+ * names as they were recorded. */
 function wordedRows(rows: ProbeReport['rows']): ProbeReport['rows'] {
   return rows.map((r) => {
     const w = probeRowSaid(r);
@@ -77,9 +77,16 @@ function wordedRows(rows: ProbeReport['rows']): ProbeReport['rows'] {
       title: inUserWords(w.title),
       spec: inUserWords(w.spec),
       sandbox: inUserWords(w.sandbox),
+      serviceText: inUserWords(w.service),
       verdictText: inUserWords(w.verdictText),
     };
   });
+}
+
+/** How the probe ended, when it stopped early, in the user's words. */
+function wordedOutcome(outcome: ProbeReport['outcome']): string | undefined {
+  const s = probeOutcomeSaid(outcome);
+  return s && inUserWords(s);
 }
 
 export function probeHtml(i: { cspSource: string; nonce: string; report: ProbeReport & { summary: string } }): string {
@@ -87,6 +94,7 @@ export function probeHtml(i: { cspSource: string; nonce: string; report: ProbeRe
   const report = {
     ...i.report,
     rows: wordedRows(i.report.rows),
+    outcome: { ...i.report.outcome, message: wordedOutcome(i.report.outcome) },
     title: vscode.l10n.t('Contract check of {0}', i.report.origins.service),
   };
   // The first column holds only a mark (✓ ≈ ✗ –): its header is named for screen readers, not shown.

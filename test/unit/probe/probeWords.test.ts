@@ -2,7 +2,7 @@
 // verdict, and the summary line, are core's Saids (worded through the pseudo bundle, no English of ours is left once
 // the values are out), while the English the CLI, the reports and the MCP tools print stays what it was.
 import assert from 'node:assert/strict';
-import { english, worded } from '../../../src/core/presentation/said';
+import { english, said, worded } from '../../../src/core/presentation/said';
 import { ROWS } from '../../../src/core/probe/expectations';
 import { judgeRow, notProbed } from '../../../src/core/probe/judgeRow';
 import { probeMarkdown } from '../../../src/core/probe/probeReport';
@@ -60,7 +60,7 @@ describe("contract report: its words in the user's language (issue #78)", () => 
     judgeRow('wrong-context-root', obs(500), ctx),
     judgeRow('find', obs(200, { fields: { workflows: 'array' } }), ctx),
     judgeRow('find', obs(200, { fields: { items: 'array' } }), ctx),
-    notProbed('webhook-delivery', 'no --webhook-address given'),
+    notProbed('webhook-delivery', said('no --webhook-address given')),
   ];
 
   it('each verdict: its words are the verdict text the report prints, worded without English of ours', () => {
@@ -77,10 +77,11 @@ describe("contract report: its words in the user's language (issue #78)", () => 
       assert.equal(english(w.title), r.title);
       assert.deepEqual(leftEnglish(`${r.id} verdict`, w.verdictText), []);
     }
-    // Worded, the data stays as recorded: the reasons a row differs, what the service chose.
+    // Worded, the reasons a row differs are worded too; the data in them (the status) stays as recorded.
+    assert.equal(all[1]!.notes.join('; '), 'answered 500, not 404');
     assert.equal(
       worded(probeRowSaid(all[1]!).verdictText, wording),
-      `[[ďîƒƒéŕš ƒŕôɱ ţĥé šþéç]: ${all[1]!.notes.join('; ')}]`,
+      '[[ďîƒƒéŕš ƒŕôɱ ţĥé šþéç]: [àñšŵéŕéď 500, ñôţ 404]]',
     );
   });
 

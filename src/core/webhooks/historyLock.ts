@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { readFile, rm, stat } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { openNewFile } from '../files';
+import { english, said, SaidError, type Said } from '../presentation/said';
 
 export interface LockHolder {
   pid: number;
@@ -18,27 +19,43 @@ export interface LockHolder {
 
 /** "wfs listen (pid 1234)", "a VS Code window (pid 1234) on build-7"; a holder that names nothing is "another
  * process". */
-function describeHolder(holder: LockHolder): string {
-  return `${holder.name ?? 'another process'} (pid ${holder.pid})${holder.host === hostname() ? '' : ` on ${holder.host}`}`;
+function describeHolder(holder: LockHolder): Said {
+  // The name is the holder's own words, written into the lock file by that process.
+  const name = holder.name ?? said('another process');
+  return holder.host === hostname()
+    ? said('{0} (pid {1})', name, holder.pid)
+    : said('{0} (pid {1}) on {2}', name, holder.pid, holder.host);
 }
 
-export class HistoryInUse extends Error {
+export class HistoryInUse extends SaidError {
   constructor(
     readonly file: string,
     readonly holder: LockHolder | undefined,
   ) {
     super(
       holder
-        ? `in use by ${describeHolder(holder)}, which keeps this history: stop it, or give another file (if no such process runs, delete ${file}.lock)`
-        : `in use by another process, which is taking it now: give another file (or delete ${file}.lock if none is)`,
+        ? said(
+            'in use by {0}, which keeps this history: stop it, or give another file (if no such process runs, delete {1}.lock)',
+            describeHolder(holder),
+            file,
+          )
+        : said(
+            'in use by another process, which is taking it now: give another file (or delete {0}.lock if none is)',
+            file,
+          ),
     );
     this.name = 'HistoryInUse';
   }
 }
 
 /** Who holds the file, for a sentence: its name and pid, or "another process" while its lock is being written. */
+export function historyHolderSaid(e: HistoryInUse): Said {
+  return e.holder ? describeHolder(e.holder) : said('another process');
+}
+
+/** The same, in English. */
 export function historyHolder(e: HistoryInUse): string {
-  return e.holder ? describeHolder(e.holder) : 'another process';
+  return english(historyHolderSaid(e));
 }
 
 /** A lock file with no holder written yet this long after it was made was left by a crash mid-write. */

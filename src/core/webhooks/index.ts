@@ -19,7 +19,7 @@ export {
 } from './forwardRules';
 export { forwardLine } from './forwardText';
 export { fileModeWarning, HISTORY_FILE_MODE, octal } from './historyFile';
-export { historyHolder, HistoryInUse } from './historyLock';
+export { historyHolderSaid, HistoryInUse } from './historyLock';
 export { answerExcerpt, appAcknowledged } from './replayAnswer';
 export { type ReplayAnswer } from './replayLog';
 export {

@@ -296,11 +296,12 @@ async function afterLostAnswer(
   args: Required<StartWorkflowArgs>,
   lost: StartOutcomeUnknown,
 ): Promise<TrackedWorkflow | undefined> {
+  const why = lost.error ? errorInUserWords(lost.error) : lost.detail;
   s.output.warn(
     vscode.l10n.t(
       '{0}: no answer to the start ({1}); searching Find Workflows by correlationId {2}',
       env.name,
-      lost.detail,
+      why,
       args.correlationId,
     ),
   );
@@ -316,7 +317,7 @@ async function afterLostAnswer(
     void vscode.window.showInformationMessage(
       vscode.l10n.t(
         "The start's answer was lost ({0}), but the service holds the workflow with correlationId {1}: it is in the explorer.",
-        lost.detail,
+        why,
         args.correlationId,
       ),
     );
@@ -325,7 +326,7 @@ async function afterLostAnswer(
   const again = await vscode.window.showWarningMessage(
     vscode.l10n.t(
       "The start's answer was lost ({0}), and Find Workflows holds no workflow with correlationId {1}: nothing was started. Start it again?",
-      lost.detail,
+      why,
       args.correlationId,
     ),
     vscode.l10n.t('Start Again'),

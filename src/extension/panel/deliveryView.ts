@@ -4,6 +4,7 @@
 import type { l10n } from 'vscode';
 import { checkWorded, faultMarkSaid, forwardFailed, forwardsOf, type DeliveryRecord } from '../../core/webhooks';
 import { bashCurlCommand, isSaid, worded, type ShellRequest } from '../../core/presentation';
+import { withoutSaids } from '../../core';
 import { compileTopicPattern, topicPatternProblem, topicPatternProblemSaid } from '../../core/patterns';
 import { english, wordingOf } from './words';
 
@@ -381,7 +382,7 @@ export function curlCommand(r: DeliveryRecord, url: string, raw: Buffer): string
  * Export format: the records (token already reduced to its scheme and length) with their kept body bytes as base64,
  * as chunks of text, one delivery at a time. The whole history can reach the disk budget (bodies read back from the
  * file, then base64): built as one string it held all of it at once in the shared extension host, and past V8's
- * string limit it could not be built at all. Joined, the chunks are the text JSON.stringify(…, null, 2) gives.
+ * string limit it could not be built at all. Joined, the chunks are the text JSON.stringify(…, withoutSaids, 2) gives.
  */
 export async function* exportJsonChunks(
   records: readonly DeliveryRecord[],
@@ -392,7 +393,8 @@ export async function* exportJsonChunks(
   for (let i = 0; i < records.length; i++) {
     const r = records[i]!;
     const d = { ...r, bodyBase64: ((await readBody(r.id)) ?? Buffer.alloc(0)).toString('base64') };
-    yield `${i === 0 ? '' : ','}\n${JSON.stringify(d, null, 2).replace(/^/gm, '    ')}`;
+    // A file for other tools: the words kept for this window's language (Saids) stay behind.
+    yield `${i === 0 ? '' : ','}\n${JSON.stringify(d, withoutSaids, 2).replace(/^/gm, '    ')}`;
   }
   yield '\n  ]\n}\n';
 }

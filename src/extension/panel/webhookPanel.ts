@@ -4,7 +4,7 @@
 import * as vscode from 'vscode';
 import { Disposable } from '../disposable';
 import type { TargetTls } from '../../core/http';
-import { type DeliveryRecord, forwardsOf, historyHolder } from '../../core/webhooks';
+import { type DeliveryRecord, forwardsOf, historyHolderSaid } from '../../core/webhooks';
 import { homedir } from 'node:os';
 import { writeInNewTempFolder } from '../newTempFolder';
 import { cmdCurlCommand, powerShellCommand } from '../../core/presentation';
@@ -26,7 +26,7 @@ import type { Services } from '../services';
 import { historyStorageNote } from './historyStorage';
 import { writeExport } from './exportFile';
 import { COMMANDS } from '../commandIds';
-import { errorInUserWords } from '../coreWords';
+import { errorInUserWords, inUserWords } from '../coreWords';
 import { panelActionLabel } from './panelActionLabel';
 import { recordedBody, replayDelivery, type ReplayResult } from './panelReplay';
 
@@ -148,7 +148,8 @@ export class WebhookPanel extends Disposable {
       this.s.receiver.historyFile,
       deliveries.bytesInMemory,
       deliveries.bytesOnDisk,
-      held && { file: held.file, holder: historyHolder(held) },
+      held && { file: held.file, holder: inUserWords(historyHolderSaid(held)) },
+      vscode.l10n,
     );
   }
 
@@ -341,7 +342,7 @@ export class WebhookPanel extends Disposable {
           const cmd = curlCommand(r, url, await this.bodyOf(r));
           await vscode.env.clipboard.writeText(cmd);
           vscode.window.setStatusBarMessage(
-            'Copied the delivery as a curl command (set WFS_WEBHOOK_TOKEN first)',
+            vscode.l10n.t('Copied the delivery as a curl command (set {0} first)', 'WFS_WEBHOOK_TOKEN'),
             4000,
           );
           return cmd;
@@ -386,11 +387,13 @@ export class WebhookPanel extends Disposable {
       return { files: made.files, value: made };
     });
     await vscode.env.clipboard.writeText(cmd.command);
-    const shell = action === 'copy-powershell' ? 'a PowerShell command' : 'a cmd.exe command';
-    const token = action === 'copy-powershell' ? '$env:WFS_WEBHOOK_TOKEN' : '%WFS_WEBHOOK_TOKEN%';
-    const where = cmd.bodyInFile ? ` The request is in ${dir} (${cmd.bodyInFile}).` : '';
+    const powerShell = action === 'copy-powershell';
+    const token = powerShell ? '$env:WFS_WEBHOOK_TOKEN' : '%WFS_WEBHOOK_TOKEN%';
+    const where = cmd.bodyInFile ? vscode.l10n.t(' The request is in {0} ({1}).', dir, cmd.bodyInFile) : '';
     void vscode.window.showInformationMessage(
-      vscode.l10n.t('Copied the delivery as {0}: set {1} first.{2}', shell, token, where),
+      powerShell
+        ? vscode.l10n.t('Copied the delivery as a PowerShell command: set {0} first.{1}', token, where)
+        : vscode.l10n.t('Copied the delivery as a cmd.exe command: set {0} first.{1}', token, where),
     );
     return cmd.command;
   }

@@ -86,7 +86,7 @@ class ProbePanel implements vscode.Disposable {
       this.show(name, report);
       return report;
     } catch (err) {
-      void showError(this.s.output, `Contract check of ${name}`, err);
+      void showError(this.s.output, vscode.l10n.t('Contract check of {0}', name), err);
       return undefined;
     } finally {
       await capture?.close();
@@ -122,7 +122,7 @@ class ProbePanel implements vscode.Disposable {
         prompt: vscode.l10n.t('Username (the probe signs in with it; nothing is stored)'),
         value: sandboxInfo?.username ?? this.s.auth.peek(env)?.current?.username,
         ignoreFocusOut: true,
-        validateInput: (v) => (v.trim() ? undefined : 'A username is required'),
+        validateInput: (v) => (v.trim() ? undefined : vscode.l10n.t('A username is required')),
       }));
     if (!username) return undefined;
     const password =

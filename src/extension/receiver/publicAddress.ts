@@ -3,6 +3,7 @@
 // core's (LocaltunnelAddress); this adds VS Code's forwarding, the consent, and remembers the address across starts
 // (a new one must be registered with the service again).
 import * as vscode from 'vscode';
+import { tunnelStateWords } from './tunnelStateWords';
 import { errorInUserWords, inUserWords } from '../coreWords';
 import type { Said } from '../../core/presentation';
 import { SANDBOX_ENVIRONMENT } from '../../core/environments';
@@ -172,7 +173,11 @@ export class PublicAddress implements PublicAddressProvider {
           await tunnel.open({
             ...ctx,
             tunnelChanged: (state, publicUrl, reconnected) => {
-              this.deps.output.info(vscode.l10n.t('Tunnel {0}{1}', state, publicUrl ? ` (${publicUrl})` : ''));
+              this.deps.output.info(
+                publicUrl
+                  ? vscode.l10n.t('Tunnel {0} ({1})', tunnelStateWords(state), publicUrl)
+                  : vscode.l10n.t('Tunnel {0}', tunnelStateWords(state)),
+              );
               ctx.tunnelChanged(state, publicUrl, reconnected);
             },
             warning: (m) =>

@@ -3,6 +3,7 @@
 // when that failed, erased when the user keeps deliveries in memory only, and said when it cannot be written. The
 // history itself is the receiver session's.
 import * as vscode from 'vscode';
+import { inUserWords } from '../coreWords';
 import { Disposable } from '../disposable';
 import { join } from 'node:path';
 import { mkdir } from 'node:fs/promises';
@@ -11,7 +12,7 @@ import {
   type DeliveryHistory,
   type DeliveryHistoryOptions,
   eraseHistoryFile,
-  historyHolder,
+  historyHolderSaid,
   HistoryInUse,
 } from '../../core/webhooks';
 import type { ReceiverSession } from '../../core/receiver';
@@ -34,7 +35,7 @@ export function historySettings(
     file: memoryOnly ? undefined : diskFile,
     memoryBudgetBytes: setting('receiverHistoryMemoryMiB') * MiB,
     diskBudgetBytes: setting('receiverHistoryDiskMiB') * MiB,
-    holderName: `a ${vscode.env.appName} window`,
+    holderName: vscode.l10n.t('a {0} window', vscode.env.appName),
     diskFile,
     memoryOnly,
   };
@@ -164,7 +165,7 @@ export class ReceiverHistory extends Disposable {
       vscode.l10n.t(
         'The delivery history file {0} is kept by {1}: this window keeps its deliveries in memory only, until it is reloaded after that one closes.',
         e.file,
-        historyHolder(e),
+        inUserWords(historyHolderSaid(e)),
       ),
     );
     return true;
@@ -178,7 +179,7 @@ export class ReceiverHistory extends Disposable {
         vscode.l10n.t(
           'wfs.receiver.historyStorage is memory, but the earlier delivery history file {0} is still kept by {1}: it is erased when a window starts after that one closes.',
           file,
-          historyHolder(outcome.heldBy),
+          inUserWords(historyHolderSaid(outcome.heldBy)),
         ),
       );
     else if (outcome.erased > 0)

@@ -32,11 +32,15 @@ export interface ReceiverInfo {
 /** One delivery, as the output channel says it. */
 function deliveryLogLine(r: DeliveryRecord): string {
   const outcome = r.verified
-    ? 'verified'
+    ? vscode.l10n.t('verified')
     : r.status >= 500
       ? vscode.l10n.t('not verified yet (the service sends it again)')
-      : 'refused';
-  const topic = r.topic ? ` topic ${r.topic}` : r.unsigned?.topic ? ` topic ${r.unsigned.topic} (unsigned)` : '';
+      : vscode.l10n.t('refused');
+  const topic = r.topic
+    ? vscode.l10n.t(' topic {0}', r.topic)
+    : r.unsigned?.topic
+      ? vscode.l10n.t(' topic {0} (unsigned)', r.unsigned.topic)
+      : '';
   return vscode.l10n.t(
     'Webhook {0} {1} → {2} {3}{4}{5}',
     r.method,

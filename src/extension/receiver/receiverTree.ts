@@ -2,6 +2,7 @@
 // first. While the receiver is stopped the view is empty and its welcome view offers to start it; the context
 // key wfs.receiverState ("running" | "stopped") drives that and the view's title actions.
 import * as vscode from 'vscode';
+import { tunnelStateWords } from './tunnelStateWords';
 import { hopWords, pathDetailWords } from './pathDetailWords';
 import { Disposable } from '../disposable';
 import { terminalSafe } from '../../core/presentation';
@@ -147,14 +148,15 @@ export class ReceiverTree extends Disposable implements vscode.TreeDataProvider<
     const source = info?.publicSource ?? 'vscode';
     if (source === 'localtunnel' && info?.tunnelState && info.tunnelState !== 'closed' && info.tunnelState !== 'open') {
       // While the tunnel is down its URL reaches nothing: say so rather than show a dead address.
-      item.description = vscode.l10n.t('tunnel {0}', info.tunnelState);
+      const state = tunnelStateWords(info.tunnelState);
+      item.description = vscode.l10n.t('tunnel {0}', state);
       item.iconPath = new vscode.ThemeIcon('sync~spin');
       item.accessibilityInformation = {
-        label: vscode.l10n.t('Public address: tunnel {0}, deliveries cannot reach the receiver', info.tunnelState),
+        label: vscode.l10n.t('Public address: tunnel {0}, deliveries cannot reach the receiver', state),
       };
       item.tooltip = vscode.l10n.t(
         'Tunnel {0}{1}: deliveries cannot reach the receiver until it is open again.',
-        info.tunnelState,
+        state,
         info.publicUrl ? ` (${info.publicUrl})` : '',
       );
       return item;

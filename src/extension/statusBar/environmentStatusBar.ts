@@ -62,7 +62,7 @@ export class EnvironmentStatusBar extends Disposable {
       const tm = this.auth.peek(env);
       const m = statusBarModel(env, tm?.state ?? 'signed-out', this.clock.now(), tm?.current);
       this.item.text = m.text;
-      this.item.tooltip = /Click to/.test(m.tooltip)
+      this.item.tooltip = m.saysClick
         ? m.tooltip
         : vscode.l10n.t('{0}\nClick to switch environment or sign out.', m.tooltip);
       this.item.accessibilityInformation = { label: m.ariaLabel };

@@ -1,6 +1,7 @@
 // A status bar item while the receiver runs: its state and the tunnel's; a click copies the address. When the
 // public address stops carrying deliveries (its end-to-end checks fail), it turns to a warning that says so.
 import * as vscode from 'vscode';
+import { tunnelStateWords } from '../receiver/tunnelStateWords';
 import { Disposable } from '../disposable';
 import type { ReceiverHost, ReceiverInfo } from '../receiver/receiverHost';
 import { COMMANDS } from '../commandIds';
@@ -26,7 +27,7 @@ export class ReceiverStatusBar extends Disposable {
         ? ''
         : info.tunnelState === 'open'
           ? vscode.l10n.t(' · tunnel open')
-          : vscode.l10n.t(' · tunnel {0}', info.tunnelState);
+          : vscode.l10n.t(' · tunnel {0}', tunnelStateWords(info.tunnelState));
     this.item.text = vscode.l10n.t(
       '{0} Receiver{1}',
       info.tunnelState === 'reconnecting' ? '$(debug-disconnect)' : '$(radio-tower)',
@@ -36,14 +37,14 @@ export class ReceiverStatusBar extends Disposable {
       'Webhook receiver\nLocal: {0}{1}\nTunnel: {2}\nClick to copy the {3} URL.',
       info.localUrl,
       info.publicUrl ? vscode.l10n.t('\nPublic: {0}', info.publicUrl) : '',
-      info.tunnelState,
+      tunnelStateWords(info.tunnelState),
       info.publicUrl ? vscode.l10n.t('public') : vscode.l10n.t('local'),
     );
     this.item.accessibilityInformation = {
       label: vscode.l10n.t(
         'Webhook receiver running at {0}{1}',
         info.publicUrl ?? info.localUrl,
-        info.tunnelState === 'closed' ? '' : vscode.l10n.t(', tunnel {0}', info.tunnelState),
+        info.tunnelState === 'closed' ? '' : vscode.l10n.t(', tunnel {0}', tunnelStateWords(info.tunnelState)),
       ),
     };
     this.item.backgroundColor =

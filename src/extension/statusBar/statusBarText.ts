@@ -10,14 +10,16 @@ export interface StatusBarModel {
   /** The state in words, for a screen reader: the text's icon says it only to the eye. */
   ariaLabel: string;
   warning: boolean;
+  /** The tooltip already says what a click does (sign in): nothing is added to it. */
+  saysClick?: true;
 }
 
 /** "1h 05m", "59m", "<1m" */
 export function formatRemaining(ms: number): string {
-  if (ms < 60_000) return '<1m';
+  if (ms < 60_000) return vscode.l10n.t('<1m');
   const m = Math.floor(ms / 60_000);
   const h = Math.floor(m / 60);
-  return h > 0 ? `${h}h ${String(m % 60).padStart(2, '0')}m` : `${m}m`;
+  return h > 0 ? vscode.l10n.t('{0}h {1}m', h, String(m % 60).padStart(2, '0')) : vscode.l10n.t('{0}m', m);
 }
 
 /** The tooltip names the service's origin: the name alone does not say where a start would go. */
@@ -35,6 +37,7 @@ export function statusBarModel(
       tooltip: vscode.l10n.t('{0}\nNot signed in. Click to sign in.', heading),
       ariaLabel: vscode.l10n.t('Workflow Service: {0}, signed out', environment),
       warning: false,
+      saysClick: true,
     };
   const who = session.userAlias ? vscode.l10n.t('{0} as {1}', session.username, session.userAlias) : session.username;
   const lapse = new Date(session.refreshExpiresAt).toISOString().replace('.000Z', 'Z');
@@ -44,6 +47,7 @@ export function statusBarModel(
       tooltip: vscode.l10n.t('{0}\n{1}: the sign-in lapsed at {2}. Click to sign in again.', heading, who, lapse),
       ariaLabel: vscode.l10n.t('Workflow Service: {0}, sign-in of {1} lapsed', environment, who),
       warning: true,
+      saysClick: true,
     };
   const icon = state === 'refreshing' ? '$(sync~spin)' : state === 'lapsing-soon' ? '$(warning)' : '$(account)';
   const left = formatRemaining(Math.max(0, session.accessExpiresAt - now));

@@ -284,6 +284,20 @@ describe('webhook panel view model', () => {
     );
     assert.equal(Buffer.from(parsed.deliveries[1].bodyBase64, 'base64').toString(), REFUSED_BODY.toString());
   });
+
+  it("export leaves out the words kept for the window's language (Saids), and keeps the English", async () => {
+    const noted = {
+      ...record(),
+      note: 'not handled: boom',
+      noteSaid: { message: 'not handled: {0}', values: ['boom'] },
+      checks: [{ step: 1, name: 'bearer token', ok: false, detail: 'no Authorization header', said: { message: 'x' } }],
+    } as DeliveryRecord;
+    const text = await exportJson([noted], readBody);
+    const d = JSON.parse(text).deliveries[0];
+    assert.equal(d.note, 'not handled: boom');
+    assert.equal('noteSaid' in d, false);
+    assert.deepEqual(d.checks, [{ step: 1, name: 'bearer token', ok: false, detail: 'no Authorization header' }]);
+  });
 });
 
 describe('webhook panel HTML', () => {

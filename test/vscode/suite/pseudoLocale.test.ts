@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { englishLeaks, ourEnglishWords } from '../../unit/l10n/pseudoLocale';
 import type { ExtensionApi } from '../hostExtension/extension';
-import { deliveredBy, extensionApi, signInToSandbox } from './helpers';
+import { deliveredBy, extensionApi, setSetting, signInToSandbox } from './helpers';
 import { notificationsInCenter, ourStatusBarItems, quickPickShown, treeRows, type ShownItem } from './workbenchDom';
 import { inWebview } from './webviewDom';
 
@@ -35,6 +35,7 @@ describe('Pseudo-locale: no English of ours on screen', function () {
 
   after(async () => {
     if (!process.env.WFS_EXPECT_PSEUDO_LOCALE) return;
+    await setSetting('receiver.forwardTo', undefined);
     await vscode.commands.executeCommand('wfs.stopReceiver');
     await vscode.commands.executeCommand('wfs.stopSandbox');
   });
@@ -175,6 +176,34 @@ describe('Pseudo-locale: no English of ours on screen', function () {
     const titles = (audit.results as { title: string }[]).map((r) => r.title);
     assert.ok(!words.some((w) => titles.some((t) => w.includes(t))), JSON.stringify(words.slice(0, 5)));
     assert.ok(words.length > 5, JSON.stringify(words));
+    assert.deepEqual(
+      words.flatMap((t) => englishLeaks(t, ours, values).map((w) => `${w} in "${t}"`)),
+      [],
+    );
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+  it("the webhook panel: an app that did not answer, in the user's words", async () => {
+    // Nothing listens on port 9 here: the forward is refused, and the panel says why.
+    await vscode.commands.executeCommand('wfs.stopReceiver');
+    await setSetting('receiver.forwardTo', 'http://127.0.0.1:9/webhooks');
+    const localUrl = ((await vscode.commands.executeCommand('wfs.startReceiver')) as { localUrl: string }).localUrl;
+    const r = await deliveredBy(api, () =>
+      vscode.commands.executeCommand('wfs.sendTestWebhook', {
+        topic: 'workflow/completed',
+        subTopic: 'event:workflow/completed',
+        tenantId: 'tenant-pseudo',
+        testData: 'template',
+        address: localUrl,
+      }),
+    );
+    await vscode.commands.executeCommand('wfs.openWebhookPanel', r.id);
+    values.push(localUrl, 'ECONNREFUSED', 'http://127.0.0.1:9/webhooks');
+    const words = await inWebview<string[]>(
+      '#spacer',
+      `[...document.querySelectorAll('.app-answers > summary, .app-answers h3, .app-answers th, .app-answers td')].map((e) => e.textContent.trim()).filter(Boolean)`,
+      `document.querySelectorAll('.app-answer.failed td').length > 0`,
+    );
+    assert.ok(words.length > 3, JSON.stringify(words));
     assert.deepEqual(
       words.flatMap((t) => englishLeaks(t, ours, values).map((w) => `${w} in "${t}"`)),
       [],

@@ -50,7 +50,12 @@ function userFacing(path: string[]): boolean {
       // A property may itself be named "title" or "description": only a schema keyword's value counts.
       return SCHEMA_TEXT.has(key) && path.at(-2) !== 'properties';
     case 'debuggers':
-      return key === 'label' || (key === 'description' && path.includes('configurationSnippets'));
+      // A snippet's body goes into launch.json as written, but its configuration's name is what Run and Debug lists.
+      return (
+        key === 'label' ||
+        (key === 'description' && path.includes('configurationSnippets')) ||
+        (key === 'name' && path.at(-2) === 'body')
+      );
     case 'authentication':
     case 'problemMatchers':
     case 'submenus':
@@ -58,6 +63,8 @@ function userFacing(path: string[]): boolean {
       return key === 'label';
     case 'walkthroughs':
       return ['title', 'description', 'altText'].includes(key);
+    case 'extension':
+      return true;
     case 'languageModelTools':
       return !path.includes('inputSchema') && (key === 'displayName' || key === 'userDescription');
     default:
@@ -73,9 +80,18 @@ function strings(value: unknown, path: string[], out: { path: string[]; text: st
   return out;
 }
 
-const manifest = readJson('package.json') as { contributes: Record<string, unknown> };
+const manifest = readJson('package.json') as {
+  contributes: Record<string, unknown>;
+  displayName: string;
+  description: string;
+};
 const nls = readJson('package.nls.json') as Record<string, string>;
-const all = strings(manifest.contributes, [], []);
+// The extension's own name and description show in the Extensions view: they count as contributes' strings do.
+const all = [
+  ...strings(manifest.contributes, [], []),
+  { path: ['extension', 'displayName'], text: manifest.displayName },
+  { path: ['extension', 'description'], text: manifest.description },
+];
 const KEY = /^%([\w.-]+)%$/;
 
 describe('package.json contributes: user-facing strings are %key% of package.nls.json', () => {

@@ -6,7 +6,8 @@
 // tree or status bar item's label, description or tooltip; a quick pick item's label and detail (any object literal's
 // `label` and `detail`); withProgress's title; a new MarkdownString; a line written to an output channel (a call of
 // appendLine, append, info, warn, error, debug or trace on something named …output, …log or …channel); a language
-// model tool's invocationMessage and its confirmationMessages' title and message.
+// model tool's invocationMessage and its confirmationMessages' title and message; a status bar message, an input
+// box's validateInput answer, a Diagnostic's and a TestMessage's text, and showError's operation.
 // A literal without a word (an icon such as "$(check)", a separator, '') is not text to translate.
 import ts from 'typescript';
 
@@ -76,6 +77,9 @@ export function findBareStrings(file: string, source: string): BareString[] {
       if (name === 'showQuickPick') checkOptions(n.arguments[1], name);
       if (name === 'showInputBox') checkOptions(n.arguments[0], name);
       if (name === 'withProgress') checkOptions(n.arguments[0], name);
+      if (name === 'setStatusBarMessage') check(n.arguments[0], name);
+      // showError(output, operation, err): the operation titles the notification.
+      if (name === 'showError') check(n.arguments[1], `${name} operation`);
       // A line of the output channel: the object is an output, log or channel (s.output.warn, this.log.info).
       // (or output[ok ? 'info' : 'warn'](…)).
       const callee = n.expression;
@@ -89,7 +93,9 @@ export function findBareStrings(file: string, source: string): BareString[] {
     }
     if (ts.isNewExpression(n)) {
       const name = calleeName(n.expression);
-      if (name === 'TreeItem' || name === 'MarkdownString') check(n.arguments?.[0], `new ${name}`);
+      if (name === 'TreeItem' || name === 'MarkdownString' || name === 'TestMessage')
+        check(n.arguments?.[0], `new ${name}`);
+      if (name === 'Diagnostic') check(n.arguments?.[1], `new ${name}`);
       if (/Error$|^WaitsForTrust$/.test(name)) n.arguments?.forEach((a) => check(a, `new ${name}`));
     }
     if (
@@ -98,6 +104,14 @@ export function findBareStrings(file: string, source: string): BareString[] {
       ts.isObjectLiteralExpression(n.parent)
     )
       check(n.initializer, `item ${n.name.getText(sf)}`);
+    // An input box's check: what it returns is shown under the box.
+    if (
+      ts.isPropertyAssignment(n) &&
+      n.name.getText(sf) === 'validateInput' &&
+      ts.isArrowFunction(n.initializer) &&
+      !ts.isBlock(n.initializer.body)
+    )
+      check(n.initializer.body, 'validateInput');
     // A language model tool's prepareInvocation: its progress line and its confirmation's title and message.
     if (ts.isPropertyAssignment(n) && n.name.getText(sf) === 'invocationMessage')
       check(n.initializer, 'invocationMessage');

@@ -50,6 +50,11 @@ describe('l10n: the extension shows no bare string', () => {
       deps.output[ok ? 'info' : 'warn']('Public address test: ok');
       log.appendLine('Receiver stopped');
       return { invocationMessage: \`Reading \${what}\`, confirmationMessages: { title: 'Send?', message: m } };
+      vscode.window.setStatusBarMessage('Copied the delivery', 4000);
+      void showError(output, \`Contract check of \${name}\`, err);
+      vscode.window.showInputBox({ validateInput: (v) => (v ? undefined : 'A name is required') });
+      new vscode.Diagnostic(range, 'the field is missing', vscode.DiagnosticSeverity.Error);
+      run.failed(item, new vscode.TestMessage('expected 403'));
     `;
     const found = findBareStrings('bad.ts', bad).map((b) => `${b.line} ${b.where}`);
     assert.deepEqual(found, [
@@ -74,6 +79,11 @@ describe('l10n: the extension shows no bare string', () => {
       '20 output appendLine',
       '21 invocationMessage',
       '21 confirmationMessages title',
+      '22 setStatusBarMessage',
+      '23 showError operation',
+      '24 validateInput',
+      '25 new Diagnostic',
+      '26 new TestMessage',
     ]);
     const good = `
       vscode.window.showErrorMessage(vscode.l10n.t('Nothing was sent to {0}.', url), vscode.l10n.t('Show Log'));

@@ -1,6 +1,7 @@
 // wfs.sandbox.profile: a profile (from `wfs probe-service --profile-out`) the built-in sandbox imitates where the spec
 // is silent. A path; ignored in Restricted Mode, where a cloned repository's settings are not the user's word.
 import * as vscode from 'vscode';
+import { errorInUserWords } from '../coreWords';
 import { loadSandboxProfile, MAX_PROFILE_BYTES, type SandboxProfile } from '../../core/sandbox';
 import { readBoundedFile } from '../boundedFile';
 import type { ExtensionLog } from '../log/extensionLog';
@@ -32,7 +33,11 @@ export async function sandboxProfile(output: ExtensionLog): Promise<SandboxProfi
       output.warn(vscode.l10n.t('Sandbox profile {0}: not imitated: {1}', uri.fsPath, why));
     return loaded.profile;
   } catch (err) {
-    const text = `The sandbox profile ${uri.fsPath} (wfs.sandbox.profile) was not used: ${(err as Error).message}. The sandbox starts as itself.`;
+    const text = vscode.l10n.t(
+      'The sandbox profile {0} (wfs.sandbox.profile) was not used: {1}. The sandbox starts as itself.',
+      uri.fsPath,
+      errorInUserWords(err),
+    );
     output.warn(text);
     void vscode.window.showWarningMessage(text, vscode.l10n.t('Open Settings')).then((a) => {
       if (a) void vscode.commands.executeCommand('workbench.action.openSettings', SETTINGS.sandboxProfile);

@@ -165,7 +165,15 @@ describe('public address: a URL of your own, and Test Public Address, in a real 
       await startWith(url);
       const r = await test(timeoutMs);
       assert.deepEqual([r.ok, r.failedHop], [false, hop], `${url}: ${r.detail}`);
-      assert.equal(api.receiverTree.getTreeItem({ kind: 'selfTest' }).description, `failed: ${hop}`);
+      // The hop in words (English here): the tree says where the path broke, not the hop's code.
+      const words: Record<string, string> = {
+        connect: 'connecting',
+        'reminder-page': "the tunnel's reminder page",
+        tunnel: 'the tunnel',
+        timeout: 'a timeout',
+        tls: 'TLS',
+      };
+      assert.equal(api.receiverTree.getTreeItem({ kind: 'selfTest' }).description, `failed: ${words[hop]}`);
       await vscode.commands.executeCommand('wfs.stopReceiver');
     }
   });

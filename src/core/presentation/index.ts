@@ -11,4 +11,4 @@ export {
   type ShellRequest,
 } from './shellCommands';
 // Core's words for people, worded by each face (said.ts); inside core, modules import said.ts itself.
-export { errorWorded, isSaid, worded, type Said, type Wording } from './said';
+export { errorWorded, isSaid, withoutSaids, worded, type Said, type Wording } from './said';

@@ -3,8 +3,7 @@
 // Its words take vscode.l10n as a parameter (English by default; words.ts).
 import type { l10n } from 'vscode';
 import { checkWorded, faultMarkSaid, forwardFailed, forwardsOf, type DeliveryRecord } from '../../core/webhooks';
-import { bashCurlCommand, isSaid, worded, type ShellRequest } from '../../core/presentation';
-import { withoutSaids } from '../../core';
+import { bashCurlCommand, isSaid, withoutSaids, worded, type ShellRequest } from '../../core/presentation';
 import { compileTopicPattern, topicPatternProblem, topicPatternProblemSaid } from '../../core/patterns';
 import { english, wordingOf } from './words';
 

@@ -4,6 +4,7 @@ import { PublicAddressError, type ReceiverInfo } from '../receiver/receiverHost'
 import { PUBLIC_ADDRESS_SOURCES, type PublicAddressSource } from '../receiver/publicAddressSettings';
 import type { PublicAddressTestResult } from '../../core/tunnel';
 import { showError } from '../errors/showError';
+import { errorInUserWords } from '../coreWords';
 import { WaitsForTrust } from '../trust/restrictedMode';
 import { httpUrlProblem, ListenError } from '../../core/http';
 import { SettingError } from '../receiver/addressSetting';
@@ -103,7 +104,7 @@ async function startReceiver(s: Services): Promise<ReceiverInfo | undefined> {
       // The port is the user's setting: say so, and open it.
       const message = vscode.l10n.t(
         'The webhook receiver could not start: {0} (wfs.receiver.port is {1}).',
-        err.message,
+        errorInUserWords(err),
         err.port,
       );
       s.output.error(message);

@@ -3,6 +3,7 @@
 // the English the CLI prints stays as it was.
 import assert from 'node:assert/strict';
 import { english } from '../../../src/core/presentation/said';
+import { listenError } from '../../../src/core/http/listenError';
 import { testWebhookOutcome } from '../../../src/core/webhooks/testWebhookOutcome';
 import { pseudoWords } from './saidLeft';
 
@@ -33,6 +34,33 @@ describe("l10n: the reviewer's list of core English shown in VS Code", () => {
     assert.equal(
       testWebhookOutcome({ error: 'ECONNREFUSED' }, {}).summary,
       'not delivered: the service could not reach the address: ECONNREFUSED',
+    );
+  });
+
+  it("the receiver's start failure (ListenError) is a SaidError, its English unchanged", () => {
+    const errs = ['EADDRINUSE', 'EACCES', 'EADDRNOTAVAIL', 'EOTHER'].map((code) =>
+      listenError(Object.assign(new Error('listen failed'), { code }), '127.0.0.1', 8080),
+    );
+    assert.deepEqual(
+      errs.flatMap((e, i) => leftEnglish(String(i), e.said)),
+      [],
+    );
+    assert.deepEqual(
+      errs.map((e) => [e.message, e.code, e.port]),
+      [
+        [
+          'port 8080 on 127.0.0.1 is already in use by another process: choose another port, or 0 for a free one',
+          'EADDRINUSE',
+          8080,
+        ],
+        [
+          'port 8080 on 127.0.0.1 needs privileges this process lacks (ports below 1024 usually do): choose one from 1024 up, or 0 for a free one',
+          'EACCES',
+          8080,
+        ],
+        ['127.0.0.1 is not an address of this machine', 'EADDRNOTAVAIL', 8080],
+        ['cannot listen on 127.0.0.1 port 8080: listen failed', 'EOTHER', 8080],
+      ],
     );
   });
 });

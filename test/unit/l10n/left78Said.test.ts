@@ -2,8 +2,12 @@
 // the extension's language (here its pseudo-locale: no English of ours is left once the data is taken out), while
 // the English the CLI prints stays as it was.
 import assert from 'node:assert/strict';
-import { english } from '../../../src/core/presentation/said';
+import { english, said } from '../../../src/core/presentation/said';
 import { listenError } from '../../../src/core/http/listenError';
+import { AuditRefused, AuditTargetUnreachable, checkTarget } from '../../../src/core/audit/receiverAudit';
+import { namedTlsFailure } from '../../../src/core/http/tlsFailure';
+import { TransportError } from '../../../src/core/http/request';
+import { missingSchemeHint } from '../../../src/core/http/schemeHint';
 import { testWebhookOutcome } from '../../../src/core/webhooks/testWebhookOutcome';
 import { pseudoWords } from './saidLeft';
 
@@ -61,6 +65,42 @@ describe("l10n: the reviewer's list of core English shown in VS Code", () => {
         ['127.0.0.1 is not an address of this machine', 'EADDRNOTAVAIL', 8080],
         ['cannot listen on 127.0.0.1 port 8080: listen failed', 'EOTHER', 8080],
       ],
+    );
+  });
+
+  it("the audit's target unreachable and a target without its scheme: Saids, the English unchanged", () => {
+    const refusals = ['api.example.com', 'localhost:8080'].map((t) => {
+      try {
+        checkTarget(t);
+      } catch (err) {
+        assert.ok(err instanceof AuditRefused);
+        return err;
+      }
+      throw new Error(`${t} was taken`);
+    });
+    assert.deepEqual(
+      refusals.map((e) => e.message),
+      [
+        '"api.example.com" is not a URL (it lacks its scheme: write https://api.example.com).',
+        'The target must be an http(s) URL (it lacks its scheme: write http://localhost:8080).',
+      ],
+    );
+    assert.equal(missingSchemeHint('localhost:8080'), ' (it lacks its scheme: write http://localhost:8080)');
+    const transport = new TransportError('connect ECONNREFUSED 127.0.0.1:9', 'network', 'http://127.0.0.1:9/', 'E');
+    const tls = namedTlsFailure(
+      Object.assign(new Error('self-signed certificate'), { code: 'DEPTH_ZERO_SELF_SIGNED_CERT' }),
+      'https://127.0.0.1:8443/webhooks',
+      { remedy: 'environment', who: said('your receiver') },
+    )!;
+    assert.match(tls.message, /^your receiver at https:\/\/127\.0\.0\.1:8443 /);
+    const unreachable = [
+      new AuditTargetUnreachable('http://127.0.0.1:9/', 'E', transport.said),
+      new AuditTargetUnreachable('https://127.0.0.1:8443/webhooks', tls.code, tls.said, tls.problem),
+    ];
+    assert.equal(unreachable[1]!.message, tls.message);
+    assert.deepEqual(
+      [...refusals, ...unreachable].flatMap((e, i) => leftEnglish(String(i), e.said)),
+      [],
     );
   });
 });

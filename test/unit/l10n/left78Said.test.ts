@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { english, said } from '../../../src/core/presentation/said';
 import { listenError } from '../../../src/core/http/listenError';
+import { parseFixture } from '../../../src/core/fixtures/fixtureFormat';
 import { AuditRefused, AuditTargetUnreachable, checkTarget } from '../../../src/core/audit/receiverAudit';
 import { namedTlsFailure } from '../../../src/core/http/tlsFailure';
 import { TransportError } from '../../../src/core/http/request';
@@ -102,5 +103,65 @@ describe("l10n: the reviewer's list of core English shown in VS Code", () => {
       [...refusals, ...unreachable].flatMap((e, i) => leftEnglish(String(i), e.said)),
       [],
     );
+  });
+
+  it("a fixture's problems (fields and JSON syntax) are Saids, their English unchanged", () => {
+    const fields = parseFixture(
+      JSON.stringify({
+        wfsFixture: 2,
+        nope: 1,
+        topic: '',
+        subTopic: 'a\nb',
+        webhookId: 'x',
+        triggeredAt: 'y',
+        headers: { 'x-a': 1, 'bad name': 'v', 'x-b': 'a\nb', 'content-length': '1', 'x-svc-topic': 't' },
+        contentType: '',
+        body: {},
+        bodyText: 'also',
+        expect: { status: 7 },
+        derivedFrom: 1,
+        description: 2,
+      }),
+    );
+    const more = [
+      '{}',
+      '{"body": 1, "bodyText": 2}',
+      '{"bodyText": 2, "expect": []}',
+      '{"expect": {"x": 1}}',
+      '{"headers": []}',
+      '[]',
+      '{"a": 1,}',
+      "{'a': 1}",
+      '{"a": 1 "b": 2}',
+      '{"a" 1}',
+      '{"a": "\\x"}',
+      '{"a": "b',
+      '{"a": 1} x',
+      '{1: 2}',
+      '{"a": [1,]}',
+      '{"a": "\n"}',
+      `{"a": 'b'}`,
+      '{"a": -}',
+    ].map((t) => parseFixture(t));
+    const problems = [fields, ...more].flatMap((p) => (p.ok ? [] : p.problems));
+    assert.ok(problems.length >= 35, String(problems.length));
+    const left = problems.flatMap((p, i) => {
+      assert.ok(p.messageSaid, p.message);
+      assert.equal(p.message, english(p.messageSaid));
+      return leftEnglish(`${i} ${p.message}`, p.messageSaid);
+    });
+    assert.deepEqual(left, []);
+    const messages = problems.map((p) => p.message);
+    for (const m of [
+      '"wfsFixture" must be 1',
+      '"nope" is not a fixture field',
+      '"topic" must be a non-empty string: the event topic, e.g. "workflow/completed"',
+      '"triggeredAt" must be a UTC time with 7 fractional digits (2026-01-15T12:00:00.1234567Z), or "{{now}}"',
+      '"expect" must be an object, e.g. { "status": 200 }',
+      'a trailing comma before "}" at line 1, column 9',
+      'unexpected "\'" (JSON strings take double quotes) at line 1, column 7',
+      'unexpected "-" at line 1, column 7',
+    ])
+      assert.ok(messages.includes(m), `${m}\n${messages.join('\n')}`);
   });
 });

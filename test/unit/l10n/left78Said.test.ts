@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { english, said } from '../../../src/core/presentation/said';
 import { listenError } from '../../../src/core/http/listenError';
+import { httpUrlProblem, httpUrlProblemSaid } from '../../../src/core/http/httpUrlProblem';
 import { parseFixture } from '../../../src/core/fixtures/fixtureFormat';
 import { AuditRefused, AuditTargetUnreachable, checkTarget } from '../../../src/core/audit/receiverAudit';
 import { namedTlsFailure } from '../../../src/core/http/tlsFailure';
@@ -163,5 +164,30 @@ describe("l10n: the reviewer's list of core English shown in VS Code", () => {
       'unexpected "-" at line 1, column 7',
     ])
       assert.ok(messages.includes(m), `${m}\n${messages.join('\n')}`);
+  });
+
+  it('an address that is not an http(s) URL: a Said, the English unchanged', () => {
+    const cases: [string, string | undefined, string][] = [
+      [
+        'api.example.com',
+        undefined,
+        'is not a URL: api.example.com (it lacks its scheme: write https://api.example.com)',
+      ],
+      ['::', undefined, 'is not a URL: ::'],
+      ['localhost:8080', undefined, 'must be an http(s) URL (it lacks its scheme: write http://localhost:8080)'],
+      ['ftp://x.example', undefined, 'must be an http(s) URL'],
+      ['ftp://x.example', 'the receiver URL', 'must be the receiver URL'],
+      ['https://alice:pw@x.example/h', undefined, 'holds a user name or password (https://…@x.example/h): an address'],
+    ];
+    const left = cases.flatMap(([value, what, english0]) => {
+      const s = httpUrlProblemSaid(value, what)!;
+      const e = httpUrlProblem(value, what)!;
+      assert.ok(e.startsWith(english0), e);
+      assert.equal(e, english(s));
+      assert.ok(!e.includes('pw'), e);
+      return leftEnglish(value, what === undefined ? s : { ...s, values: s.values?.filter((v) => v !== what) });
+    });
+    assert.deepEqual(left, []);
+    assert.equal(httpUrlProblemSaid('https://x.example/h'), undefined);
   });
 });

@@ -2,6 +2,7 @@
 // and when it is not JSON, said with the line and column an editor shows. JSON.parse names neither in every Node
 // version, so a failed parse is scanned again to find where it went wrong.
 import { JsonScanner, JsonSyntaxError } from './fixtures/jsonSpans';
+import { said } from './presentation/said';
 
 export { JsonSyntaxError };
 
@@ -22,7 +23,7 @@ export function jsonSyntaxError(text: string): JsonSyntaxError | undefined {
   try {
     s.skipValue();
     s.ws();
-    if (s.i < text.length) s.fail('unexpected text after the JSON value');
+    if (s.i < text.length) s.fail(said('unexpected text after the JSON value'));
     return undefined;
   } catch (err) {
     if (err instanceof JsonSyntaxError) return err;

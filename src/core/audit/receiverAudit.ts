@@ -6,7 +6,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { calculateJwkThumbprint, exportJWK, generateKeyPair } from 'jose';
 import { isLoopbackHost } from '../http/loopback';
-import { missingSchemeHint } from '../http/schemeHint';
+import { schemeHintSaid } from '../http/schemeHint';
 import { httpRequest, TransportError } from '../http/request';
 import type { Dispatcher } from 'undici';
 import { targetDispatcher, type TargetTls } from '../http/targetTls';
@@ -114,11 +114,11 @@ export class AuditRefused extends SaidError {}
 /** Nothing answered at the target: the connection was refused, the host unknown, the route missing, or its TLS
  * failed. Nothing was audited, so no case is reported: each would fail with the same cause and advice about the
  * wrong thing. */
-export class AuditTargetUnreachable extends Error {
+export class AuditTargetUnreachable extends SaidError {
   constructor(
     readonly target: string,
     readonly code: string | undefined,
-    message: string,
+    message: Said,
     /** What was wrong with the receiver's certificate, when that was the cause (the message names it and its fix). */
     readonly tls?: TlsProblem,
   ) {
@@ -133,13 +133,13 @@ export function checkTarget(target: string, allowNonLocal = false): URL {
   try {
     url = new URL(target);
   } catch {
-    const hint = missingSchemeHint(target);
-    throw new AuditRefused(hint ? said('"{0}" is not a URL{1}.', target, hint) : said('"{0}" is not a URL.', target));
+    const hint = schemeHintSaid(target);
+    throw new AuditRefused(hint ? said('"{0}" is not a URL {1}.', target, hint) : said('"{0}" is not a URL.', target));
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    const hint = missingSchemeHint(target);
+    const hint = schemeHintSaid(target);
     throw new AuditRefused(
-      hint ? said('The target must be an http(s) URL{0}.', hint) : said('The target must be an http(s) URL.'),
+      hint ? said('The target must be an http(s) URL {0}.', hint) : said('The target must be an http(s) URL.'),
     );
   }
   if (url.username || url.password) throw new AuditRefused(said('The target URL must not carry credentials.'));
@@ -392,15 +392,15 @@ class AuditRun {
       // A certificate problem at the receiver is named with its fix rather than as "cannot reach".
       const tls = namedTlsFailure(err, this.target, {
         remedy: this.o.caRemedy ?? 'environment',
-        who: 'your receiver',
+        who: said('your receiver'),
         ...(this.o.tls?.caFile !== undefined ? { caFile: this.o.tls.caFile } : {}),
       });
       error = tls?.message ?? (err as Error).message;
-      errorSaid = tls ? tls.message : saidOf(err);
+      errorSaid = tls ? tls.said : saidOf(err);
       if (err instanceof TransportError && err.reason === 'timeout') this.unanswered++;
       // The first request found nothing there: said once, instead of every case failing the same way.
       if (!this.answered && this.results.length === 0 && err instanceof TransportError && err.reason === 'network')
-        throw new AuditTargetUnreachable(this.target, err.code, error, tls?.problem);
+        throw new AuditTargetUnreachable(this.target, err.code, tls ? tls.said : err.said, tls?.problem);
     } finally {
       await c.after?.(this.ctx);
     }

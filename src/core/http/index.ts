@@ -1,7 +1,7 @@
 // The front door of core/http: what the faces (CLI, extension, MCP server, test kit) may use.
 export { userInfoProblem } from './addressUserInfo';
 export { forwardableHeaders } from './hopByHop';
-export { httpUrlProblem } from './httpUrlProblem';
+export { httpUrlProblem, httpUrlProblemSaid } from './httpUrlProblem';
 export { allowedHostProblem, isAllowedHost } from './hostCheck';
 export { isEveryInterface } from './everyInterface';
 export { ListenError, listenOn } from './listenError';

@@ -1,10 +1,11 @@
 import type { Server } from 'node:http';
+import { said, SaidError, type Said } from '../presentation/said';
 
 /** A local server (the receiver, the sandbox) that could not open its port, said in words a user can act on rather
  * than Node's "listen EADDRINUSE: address already in use 127.0.0.1:8080". */
-export class ListenError extends Error {
+export class ListenError extends SaidError {
   constructor(
-    message: string,
+    message: Said,
     readonly code: string | undefined,
     readonly port: number,
   ) {
@@ -17,20 +18,28 @@ export function listenError(err: NodeJS.ErrnoException, host: string, port: numb
   switch (err.code) {
     case 'EADDRINUSE':
       return new ListenError(
-        `port ${port} on ${host} is already in use by another process: choose another port, or 0 for a free one`,
+        said(
+          'port {0} on {1} is already in use by another process: choose another port, or 0 for a free one',
+          port,
+          host,
+        ),
         err.code,
         port,
       );
     case 'EACCES':
       return new ListenError(
-        `port ${port} on ${host} needs privileges this process lacks (ports below 1024 usually do): choose one from 1024 up, or 0 for a free one`,
+        said(
+          'port {0} on {1} needs privileges this process lacks (ports below 1024 usually do): choose one from 1024 up, or 0 for a free one',
+          port,
+          host,
+        ),
         err.code,
         port,
       );
     case 'EADDRNOTAVAIL':
-      return new ListenError(`${host} is not an address of this machine`, err.code, port);
+      return new ListenError(said('{0} is not an address of this machine', host), err.code, port);
     default:
-      return new ListenError(`cannot listen on ${host} port ${port}: ${err.message}`, err.code, port);
+      return new ListenError(said('cannot listen on {0} port {1}: {2}', host, port, err.message), err.code, port);
   }
 }
 

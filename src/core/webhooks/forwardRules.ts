@@ -3,7 +3,7 @@
 // when the receiver starts, so a bad one is refused there, named, rather than failing each delivery later.
 import { isAbsolute, resolve } from 'node:path';
 import { addressWithoutUserInfo } from '../http/addressUserInfo';
-import { httpUrlProblem } from '../http/httpUrlProblem';
+import { httpUrlProblemSaid } from '../http/httpUrlProblem';
 import { CaFileError, readCaFile, type TargetTls, tlsOptionsProblem } from '../http/targetTls';
 import type { CaRemedy } from '../http/tlsFailure';
 import { compileTopicPattern, topicPatternProblemSaid } from '../patterns';
@@ -151,7 +151,7 @@ function parseForwardRule(input: unknown, where: string): ForwardRule {
   const topic = o.topic ?? '**';
   const label = `${where}${typeof o.name === 'string' && o.name ? ` "${o.name}"` : ''} (${typeof topic === 'string' ? topic : '?'} → ${typeof url === 'string' ? addressWithoutUserInfo(url) : '?'})`;
   if (typeof url !== 'string' || url === '') throw new ForwardRuleError(said('{0}: "url" is missing', label));
-  const urlProblem = httpUrlProblem(url);
+  const urlProblem = httpUrlProblemSaid(url);
   // A user name or password in it is refused here too, never repeated (httpUrlProblem).
   if (urlProblem) throw new ForwardRuleError(said('{0}: "url" {1}', label, urlProblem));
   if (typeof topic !== 'string') throw new ForwardRuleError(said('{0}: "topic" must be a string', label));

@@ -2,6 +2,7 @@
 // its first attempt's "receiverStatus" (what the address answered) or "error" (nothing answered) there, and
 // "retryScheduled" when it will try again. The real service's answer is not documented: one without either says
 // nothing of the delivery.
+import { english, said, type Said } from '../presentation/said';
 
 /** Why, in one word: what the receiver's answer (or its absence) says. */
 type TestWebhookCause =
@@ -40,6 +41,8 @@ export interface TestWebhookOutcome {
   bodyBytes: number;
   /** One clause, the same in every face: "your receiver refused it: it answered 403, …". */
   summary: string;
+  /** The summary as core says it, for a face that words it in its own language. */
+  summarySaid: Said;
 }
 
 type Answer = { error?: unknown; receiverStatus?: unknown; retryScheduled?: unknown };
@@ -51,22 +54,22 @@ export function testWebhookOutcome(response: unknown, testData: unknown): TestWe
   const bodyBytes = Buffer.byteLength(JSON.stringify(testData ?? null) ?? 'null');
   const status = typeof r.receiverStatus === 'number' ? r.receiverStatus : undefined;
   const error = typeof r.error === 'string' && r.error ? r.error : undefined;
-  const retry = retryScheduled ? '; the service will try again' : '';
   const base = { retryScheduled, bodyBytes };
+  const withRetry = (words: Said): Said => (retryScheduled ? said('{0}; the service will try again', words) : words);
   if (error !== undefined && status === undefined)
     return {
       ...base,
       cause: 'not-reached',
       failed: true,
       error,
-      summary: `not delivered: the service could not reach the address: ${error}${retry}`,
+      ...summed(withRetry(said('not delivered: the service could not reach the address: {0}', error))),
     };
   if (status === undefined)
     return {
       ...base,
       cause: 'not-reported',
       failed: false,
-      summary: 'the service took it (its answer does not say what the address answered)',
+      ...summed(said('the service took it (its answer does not say what the address answered)')),
     };
   if (status >= 200 && status <= 299 && error === undefined)
     return {
@@ -74,7 +77,7 @@ export function testWebhookOutcome(response: unknown, testData: unknown): TestWe
       cause: 'delivered',
       failed: false,
       receiverStatus: status,
-      summary: `delivered: your receiver answered ${status}`,
+      ...summed(said('delivered: your receiver answered {0}', status)),
     };
   const [cause, words] = answered(status);
   return {
@@ -83,35 +86,46 @@ export function testWebhookOutcome(response: unknown, testData: unknown): TestWe
     failed: true,
     receiverStatus: status,
     ...(error ? { error } : {}),
-    summary: `${words}${retry}`,
+    ...summed(withRetry(words)),
   };
 }
 
+/** The summary in English (what the CLI prints) beside the Said it comes from. */
+function summed(summarySaid: Said): { summary: string; summarySaid: Said } {
+  return { summary: english(summarySaid), summarySaid };
+}
+
 /** An answer outside 2xx: its cause and the words that name it, the status among them. */
-function answered(status: number): [TestWebhookCause, string] {
+function answered(status: number): [TestWebhookCause, Said] {
   switch (status) {
     case 401:
     case 403:
       return [
         'refused',
-        `your receiver refused it: it answered ${status}, so it did not take the delivery as verified`,
+        said('your receiver refused it: it answered {0}, so it did not take the delivery as verified', status),
       ];
     case 413:
-      return ['too-large', 'your receiver refused it: it answered 413, the body being over its size limit'];
+      return ['too-large', said('your receiver refused it: it answered 413, the body being over its size limit')];
     case 404:
     case 405:
-      return ['no-webhooks-here', `nothing at the address takes webhooks: it answered ${status}`];
+      return ['no-webhooks-here', said('nothing at the address takes webhooks: it answered {0}', status)];
     case 421:
-      return ['wrong-host', "the receiver does not answer the address's host name: it answered 421"];
+      return ['wrong-host', said("the receiver does not answer the address's host name: it answered 421")];
     case 502:
+      return [
+        'app-not-answering',
+        said('your receiver answered 502: it (or a proxy) took the delivery, but what is behind it did not answer'),
+      ];
     case 504:
       return [
         'app-not-answering',
-        `your receiver answered ${status}: it (or a proxy) took the delivery, but what is behind it did not answer${status === 504 ? ' in time' : ''}`,
+        said(
+          'your receiver answered 504: it (or a proxy) took the delivery, but what is behind it did not answer in time',
+        ),
       ];
     case 503:
-      return ['unavailable', 'your receiver answered 503: it cannot take deliveries now'];
+      return ['unavailable', said('your receiver answered 503: it cannot take deliveries now')];
     default:
-      return ['answered-error', `your receiver answered ${status}, so the delivery failed`];
+      return ['answered-error', said('your receiver answered {0}, so the delivery failed', status)];
   }
 }

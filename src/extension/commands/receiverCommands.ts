@@ -4,8 +4,9 @@ import { PublicAddressError, type ReceiverInfo } from '../receiver/receiverHost'
 import { PUBLIC_ADDRESS_SOURCES, type PublicAddressSource } from '../receiver/publicAddressSettings';
 import type { PublicAddressTestResult } from '../../core/tunnel';
 import { showError } from '../errors/showError';
+import { errorInUserWords, inUserWords } from '../coreWords';
 import { WaitsForTrust } from '../trust/restrictedMode';
-import { httpUrlProblem, ListenError } from '../../core/http';
+import { httpUrlProblemSaid, ListenError } from '../../core/http';
 import { SettingError } from '../receiver/addressSetting';
 import type { Services } from '../services';
 import { SANDBOX_ENVIRONMENT } from '../../core/environments';
@@ -103,7 +104,7 @@ async function startReceiver(s: Services): Promise<ReceiverInfo | undefined> {
       // The port is the user's setting: say so, and open it.
       const message = vscode.l10n.t(
         'The webhook receiver could not start: {0} (wfs.receiver.port is {1}).',
-        err.message,
+        errorInUserWords(err),
         err.port,
       );
       s.output.error(message);
@@ -209,8 +210,8 @@ async function choosePublicAddress(s: Services): Promise<PublicAddressSource | u
 function publicUrlInputProblem(value: string): string | undefined {
   const v = value.trim();
   if (!v) return vscode.l10n.t('An http(s) URL');
-  const problem = httpUrlProblem(v);
-  return problem && vscode.l10n.t('The address {0}', problem);
+  const problem = httpUrlProblemSaid(v);
+  return problem && vscode.l10n.t('The address {0}', inUserWords(problem));
 }
 
 /** Made when shown, in the display language (not at load, before the bundle is known). */

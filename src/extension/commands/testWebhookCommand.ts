@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { triggeredAtTimestamp } from '../../core/time';
 import { buildTestWebhookRequest, sendTestWebhook, testWebhookIds, type TestWebhookOutcome } from '../../core/webhooks';
 import { showError } from '../errors/showError';
+import { inUserWords } from '../coreWords';
 import { WaitsForTrust } from '../trust/restrictedMode';
 import type { Services } from '../services';
 import { COMMANDS } from '../commandIds';
@@ -181,12 +182,13 @@ function showOutcome(
 ): void {
   // The body's webhookId is the one the app sees and dedupes on; the header's is named when it differs.
   const shown = ids.headerWebhookId ? `${ids.webhookId} (X-Svc-Webhook-Id ${ids.headerWebhookId})` : ids.webhookId;
-  const message = vscode.l10n.t('Test webhook {0} sent to {1}: {2}.', shown, address, outcome.summary);
+  const summary = inUserWords(outcome.summarySaid);
+  const message = vscode.l10n.t('Test webhook {0} sent to {1}: {2}.', shown, address, summary);
   if (outcome.failed) {
-    s.output.warn(vscode.l10n.t('{0}: test webhook {1}: {2}', envName, shown, outcome.summary));
+    s.output.warn(vscode.l10n.t('{0}: test webhook {1}: {2}', envName, shown, summary));
     void vscode.window.showWarningMessage(message);
   } else {
-    s.output.info(vscode.l10n.t('{0}: test webhook {1}: {2}', envName, shown, outcome.summary));
+    s.output.info(vscode.l10n.t('{0}: test webhook {1}: {2}', envName, shown, summary));
     void vscode.window.showInformationMessage(message);
   }
 }

@@ -1,7 +1,9 @@
 // The receiver's settings that hold an address (forwardTo, publicUrl, tunnelHost), read where they are used. A value
 // that is not an http(s) URL is said with the setting's name, so the error can open it, rather than a question about
 // a null address or a bare "Invalid URL".
-import { httpUrlProblem } from '../../core/http';
+import * as vscode from 'vscode';
+import { httpUrlProblemSaid } from '../../core/http';
+import { inUserWords } from '../coreWords';
 import { SETTINGS } from '../settingKeys';
 import { setting } from '../settings';
 
@@ -22,7 +24,7 @@ type AddressSetting = 'receiverForwardTo' | 'receiverPublicUrl' | 'receiverTunne
 export function addressSetting(name: AddressSetting): string | undefined {
   const value = setting(name);
   if (!value) return undefined;
-  const problem = httpUrlProblem(value);
-  if (problem) throw new SettingError(SETTINGS[name], `${SETTINGS[name]} ${problem}`);
+  const problem = httpUrlProblemSaid(value);
+  if (problem) throw new SettingError(SETTINGS[name], vscode.l10n.t('{0} {1}', SETTINGS[name], inUserWords(problem)));
   return value;
 }

@@ -19,6 +19,7 @@ import { BrokenReceiver, type Mistake } from '../helpers/brokenReceiver';
 import { RecordingServer } from '../helpers/recordingServer';
 import { ScriptedServer } from '../helpers/scriptedServer';
 import { KeySetServer, newRsaKey } from '../helpers/keySetServer';
+import { english, SaidError } from '../../../src/core/presentation/said';
 
 const CAUGHT_BY: Record<string, Mistake> = {
   genuine: 'refuses-everything',
@@ -533,7 +534,13 @@ describe('receiver audit', function () {
         requestTimeoutMs: 2000,
         onResult: (r) => seen.push(r.id),
       }),
-      (err: unknown) => err instanceof AuditTargetUnreachable && err.code === 'ECONNREFUSED',
+      (err: unknown) =>
+        err instanceof AuditTargetUnreachable &&
+        err.code === 'ECONNREFUSED' &&
+        // Said, for the audit panel to word; its English is the transport's, as the CLI prints it.
+        err instanceof SaidError &&
+        err.message === english(err.said) &&
+        /ECONNREFUSED|refused/i.test(err.message),
     );
     assert.deepEqual(seen, []);
   });

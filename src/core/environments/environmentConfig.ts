@@ -5,7 +5,8 @@ import type { Product } from '../workflows/workflowTypes';
 import type { TrustedIssuer } from '../webhooks/Verifier';
 import type { SandboxInfo } from '../sandbox/Sandbox';
 import { credentialOriginProblem } from '../http/credentialOrigin';
-import { httpUrlProblem } from '../http/httpUrlProblem';
+import { httpUrlProblem, httpUrlProblemSaid } from '../http/httpUrlProblem';
+import { english, said, type Said, type SaidValue } from '../presentation/said';
 
 export const SANDBOX_ENVIRONMENT = 'Sandbox';
 
@@ -29,6 +30,8 @@ export interface ParsedEnvironments {
   environments: EnvironmentConfig[];
   /** One sentence per refused entry or field, naming it: shown with an "Open Settings" button. */
   problems: string[];
+  /** The same, for a face that words them in the user's language. */
+  problemsSaid: Said[];
 }
 
 /** The address without its trailing slashes, when it is an http(s) URL. */
@@ -38,7 +41,11 @@ function httpUrl(value: unknown): string | undefined {
 
 /** Why a field is not an http(s) URL, for a problem naming it. */
 function urlProblem(value: unknown): string {
-  return (typeof value === 'string' && httpUrlProblem(value)) || 'must be an http(s) URL';
+  return english(urlProblemSaid(value));
+}
+
+function urlProblemSaid(value: unknown): Said {
+  return (typeof value === 'string' && httpUrlProblemSaid(value)) || said('must be an http(s) URL');
 }
 
 /** Where an environment's service is and how sign-in carries the user alias, as written (a settings entry, or the
@@ -53,6 +60,8 @@ export interface ServiceFields {
 export interface ServiceFieldProblem {
   field: keyof ServiceFields;
   problem: string;
+  /** The same, for a face that words it in the user's language. */
+  problemSaid: SaidValue;
   /** 'clear-credentials': an http address off this machine (a whole clause); 'address': not an http(s) URL;
    * 'alias-placement': not body, header or query. */
   kind: 'address' | 'clear-credentials' | 'alias-placement';
@@ -67,76 +76,86 @@ export function parseServiceFields(
   o: ServiceFields,
 ): Pick<EnvironmentConfig, 'baseUrl' | 'testWebhookUrl' | 'aliasPlacement'> | ServiceFieldProblem {
   const baseUrl = httpUrl(o.baseUrl);
-  if (!baseUrl) return { field: 'baseUrl', problem: urlProblem(o.baseUrl), kind: 'address' };
+  if (!baseUrl)
+    return {
+      field: 'baseUrl',
+      problem: urlProblem(o.baseUrl),
+      problemSaid: urlProblemSaid(o.baseUrl),
+      kind: 'address',
+    };
   // The password and tokens go to both: the address is refused, not sent in clear.
   const clearBase = credentialOriginProblem(baseUrl);
-  if (clearBase) return { field: 'baseUrl', problem: clearBase, kind: 'clear-credentials' };
+  if (clearBase) return { field: 'baseUrl', problem: clearBase, problemSaid: clearBase, kind: 'clear-credentials' };
   const testWebhookUrl = o.testWebhookUrl === undefined ? baseUrl : httpUrl(o.testWebhookUrl);
-  if (!testWebhookUrl) return { field: 'testWebhookUrl', problem: urlProblem(o.testWebhookUrl), kind: 'address' };
+  if (!testWebhookUrl)
+    return {
+      field: 'testWebhookUrl',
+      problem: urlProblem(o.testWebhookUrl),
+      problemSaid: urlProblemSaid(o.testWebhookUrl),
+      kind: 'address',
+    };
   const clearTest = credentialOriginProblem(testWebhookUrl);
-  if (clearTest) return { field: 'testWebhookUrl', problem: clearTest, kind: 'clear-credentials' };
+  if (clearTest)
+    return { field: 'testWebhookUrl', problem: clearTest, problemSaid: clearTest, kind: 'clear-credentials' };
   const aliasPlacement = (o.userAliasPlacement ?? 'body') as AliasPlacement;
   if (!ALIAS_PLACEMENTS.includes(aliasPlacement))
-    return { field: 'userAliasPlacement', problem: 'must be body, header or query', kind: 'alias-placement' };
+    return {
+      field: 'userAliasPlacement',
+      problem: 'must be body, header or query',
+      problemSaid: said('must be body, header or query'),
+      kind: 'alias-placement',
+    };
   return { baseUrl, testWebhookUrl, aliasPlacement };
 }
 
 /** Reads the setting; bad entries are skipped with a problem, never thrown, so one typo does not hide the rest. */
 export function parseEnvironments(raw: unknown): ParsedEnvironments {
   const environments: EnvironmentConfig[] = [];
-  const problems: string[] = [];
-  if (raw === undefined || raw === null) return { environments, problems };
-  if (!Array.isArray(raw)) return { environments, problems: ['wfs.environments must be a list of environments.'] };
+  const problems: Said[] = [];
+  const parsed = () => ({ environments, problems: problems.map(english), problemsSaid: problems });
+  if (raw === undefined || raw === null) return parsed();
+  if (!Array.isArray(raw)) {
+    problems.push(said('wfs.environments must be a list of environments.'));
+    return parsed();
+  }
   const seen = new Set<string>([SANDBOX_ENVIRONMENT.toLowerCase()]);
   raw.forEach((entry, i) => {
     const o = entry as Record<string, unknown>;
     const where = `wfs.environments[${i}]`;
-    if (!o || typeof o !== 'object' || Array.isArray(o)) return problems.push(`${where} is not an object.`);
+    if (!o || typeof o !== 'object' || Array.isArray(o)) return problems.push(said('{0} is not an object.', where));
     const name = typeof o.name === 'string' ? o.name.trim() : '';
-    if (!name) return problems.push(`${where} has no "name".`);
+    if (!name) return problems.push(said('{0} has no "name".', where));
     if (!/^[\w .-]{1,64}$/.test(name))
       return problems.push(
-        `${where}: the name "${name}" may hold only letters, digits, spaces, ".", "_" and "-" (at most 64).`,
+        said('{0}: the name "{1}" may hold only letters, digits, spaces, ".", "_" and "-" (at most 64).', where, name),
       );
     if (seen.has(name.toLowerCase()))
       return problems.push(
-        `${where}: the name "${name}" is already used${name.toLowerCase() === 'sandbox' ? ' by the built-in sandbox' : ''}.`,
+        name.toLowerCase() === 'sandbox'
+          ? said('{0}: the name "{1}" is already used by the built-in sandbox.', where, name)
+          : said('{0}: the name "{1}" is already used.', where, name),
       );
     const service = parseServiceFields(o);
-    if ('problem' in service) return problems.push(`${where} ("${name}"): "${service.field}" ${service.problem}.`);
+    if ('problem' in service)
+      return problems.push(said('{0} ("{1}"): "{2}" {3}.', where, name, service.field, service.problemSaid));
     const { baseUrl, testWebhookUrl, aliasPlacement: placement } = service;
     const problemsBase = o.problemsBase === undefined ? undefined : httpUrl(o.problemsBase);
     if (o.problemsBase !== undefined && !problemsBase)
-      return problems.push(`${where} ("${name}"): "problemsBase" ${urlProblem(o.problemsBase)}.`);
-    const products: Product[] = [];
-    for (const p of Array.isArray(o.products) ? o.products : []) {
-      const q = p as Record<string, unknown>;
-      if (typeof q?.service === 'string' && q.service.trim() && typeof q.model === 'string' && q.model.trim())
-        products.push({ service: q.service.trim(), model: q.model.trim() });
-      else problems.push(`${where} ("${name}"): a product needs a "service" and a "model"; one was skipped.`);
-    }
-    const trustedIssuers: TrustedIssuer[] = [];
-    for (const t of Array.isArray(o.trustedIssuers) ? o.trustedIssuers : []) {
-      const q = t as Record<string, unknown>;
-      const jwksUrl = httpUrl(q?.jwksUrl);
-      if (typeof q?.issuer === 'string' && q.issuer && typeof q.audience === 'string' && q.audience && jwksUrl)
-        trustedIssuers.push({ issuer: q.issuer, jwksUrl, audience: q.audience });
-      else if (typeof q?.jwksUrl === 'string' && q.jwksUrl && !jwksUrl)
-        problems.push(
-          `${where} ("${name}"): a trusted issuer's "jwksUrl" ${urlProblem(q.jwksUrl)}; that issuer was skipped.`,
-        );
-      else
-        problems.push(
-          `${where} ("${name}"): a trusted issuer needs "issuer", "audience" and an http(s) "jwksUrl"; one was skipped.`,
-        );
-    }
+      return problems.push(said('{0} ("{1}"): "problemsBase" {2}.', where, name, urlProblemSaid(o.problemsBase)));
+    const products = parseProducts(o, where, name, problems);
+    const trustedIssuers = parseTrustedIssuers(o, where, name, problems);
     let findWorkflowsUrl: string | undefined;
     if (o.findWorkflowsUrl !== undefined) {
       const t = typeof o.findWorkflowsUrl === 'string' ? o.findWorkflowsUrl : '';
       const u = httpUrl(t.replace('{correlationId}', 'x'));
       if (!u || !t.includes('{correlationId}') || new URL(u).origin !== new URL(baseUrl).origin)
         return problems.push(
-          `${where} ("${name}"): "findWorkflowsUrl" must be an http(s) URL on the baseUrl's origin with {correlationId} in it.`,
+          said(
+            '{0} ("{1}"): "findWorkflowsUrl" must be an http(s) URL on the baseUrl\'s origin with {2} in it.',
+            where,
+            name,
+            '{correlationId}',
+          ),
         );
       findWorkflowsUrl = t;
     }
@@ -154,7 +173,7 @@ export function parseEnvironments(raw: unknown): ParsedEnvironments {
       builtIn: false,
     });
   });
-  return { environments, problems };
+  return parsed();
 }
 
 /** The built-in Sandbox, once the embedded sandbox runs: its products and its issuer pre-filled. */
@@ -175,4 +194,50 @@ export function sandboxEnvironment(
     trustedIssuers: [{ issuer: info.issuer, audience: info.audience, jwksUrl: info.jwksUrl }],
     builtIn: true,
   };
+}
+
+/** An entry's products; one without a service and a model is skipped with a problem. */
+function parseProducts(o: Record<string, unknown>, where: string, name: string, problems: Said[]): Product[] {
+  const products: Product[] = [];
+  for (const p of Array.isArray(o.products) ? o.products : []) {
+    const q = p as Record<string, unknown>;
+    if (typeof q?.service === 'string' && q.service.trim() && typeof q.model === 'string' && q.model.trim())
+      products.push({ service: q.service.trim(), model: q.model.trim() });
+    else problems.push(said('{0} ("{1}"): a product needs a "service" and a "model"; one was skipped.', where, name));
+  }
+  return products;
+}
+
+/** An entry's trusted issuers; an incomplete one is skipped with a problem. */
+function parseTrustedIssuers(
+  o: Record<string, unknown>,
+  where: string,
+  name: string,
+  problems: Said[],
+): TrustedIssuer[] {
+  const trustedIssuers: TrustedIssuer[] = [];
+  for (const t of Array.isArray(o.trustedIssuers) ? o.trustedIssuers : []) {
+    const q = t as Record<string, unknown>;
+    const jwksUrl = httpUrl(q?.jwksUrl);
+    if (typeof q?.issuer === 'string' && q.issuer && typeof q.audience === 'string' && q.audience && jwksUrl)
+      trustedIssuers.push({ issuer: q.issuer, jwksUrl, audience: q.audience });
+    else if (typeof q?.jwksUrl === 'string' && q.jwksUrl && !jwksUrl)
+      problems.push(
+        said(
+          '{0} ("{1}"): a trusted issuer\'s "jwksUrl" {2}; that issuer was skipped.',
+          where,
+          name,
+          urlProblemSaid(q.jwksUrl),
+        ),
+      );
+    else
+      problems.push(
+        said(
+          '{0} ("{1}"): a trusted issuer needs "issuer", "audience" and an http(s) "jwksUrl"; one was skipped.',
+          where,
+          name,
+        ),
+      );
+  }
+  return trustedIssuers;
 }

@@ -2,6 +2,7 @@
 // wfs.environments setting, each resolved to one Environment value; which one is current is remembered per user
 // (globalState). What follows a change (sign-ins, pollers, the receiver's trust) is ordered in environmentSync.ts.
 import * as vscode from 'vscode';
+import { inUserWords } from '../coreWords';
 import { Disposable } from '../disposable';
 import { SignInRequired } from '../../core/auth';
 import {
@@ -38,9 +39,9 @@ export class EnvironmentRegistry extends Disposable {
 
   /** Re-reads wfs.environments (environmentSync.ts calls it when the setting changed). */
   read(): void {
-    const { environments, problems } = parseEnvironments(setting('environments'));
+    const { environments, problemsSaid } = parseEnvironments(setting('environments'));
     this.configured = environments;
-    const text = problems.join(' ');
+    const text = problemsSaid.map(inUserWords).join(' ');
     if (text && text !== this.lastProblems) {
       this.output.warn(vscode.l10n.t('Settings: {0}', text));
       void vscode.window

@@ -115,8 +115,9 @@ describe('wfs.environments setting', () => {
     assert.deepEqual(parseEnvironments({ name: 'x' }), {
       environments: [],
       problems: ['wfs.environments must be a list of environments.'],
+      problemsSaid: [{ message: 'wfs.environments must be a list of environments.' }],
     });
-    assert.deepEqual(parseEnvironments(undefined), { environments: [], problems: [] });
+    assert.deepEqual(parseEnvironments(undefined), { environments: [], problems: [], problemsSaid: [] });
   });
 
   it('the built-in Sandbox pre-fills its products (the unentitled one too) and its trusted issuer', () => {

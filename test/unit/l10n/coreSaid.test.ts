@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import fc from 'fast-check';
+import ts from 'typescript';
 import {
   english,
   errorWorded,
@@ -31,21 +32,19 @@ function tsFiles(dir: string): string[] {
 /** Each said( call in core: its file, line, and literal message (undefined when it is not a literal). */
 function saidCalls(): { at: string; message?: string }[] {
   return tsFiles(join(ROOT, 'src/core')).flatMap((f) => {
-    const text = readFileSync(f, 'utf8');
+    const sf = ts.createSourceFile(f, readFileSync(f, 'utf8'), ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
     const calls: { at: string; message?: string }[] = [];
-    for (const m of text.matchAll(/\bsaid\(\s*(?:'((?:[^'\\]|\\.)*)'|"((?:[^"\\]|\\.)*)"|([^'"\s)][^,)]*))/g)) {
-      const line = text.slice(0, m.index).split('\n').length;
-      // The definition (`function said(message: …`) and type positions are not calls.
-      if (/function\s+$/.test(text.slice(Math.max(0, m.index! - 10), m.index))) continue;
-      const literal = m[1] ?? m[2];
-      calls.push({
-        at: `${relative(ROOT, f)}:${line}`,
-        message:
-          literal === undefined
-            ? undefined
-            : (JSON.parse(`"${literal.replace(/\\'/g, "'").replace(/"/g, '\\"')}"`) as string),
-      });
-    }
+    const visit = (n: ts.Node): void => {
+      if (ts.isCallExpression(n) && ts.isIdentifier(n.expression) && n.expression.text === 'said') {
+        const first = n.arguments[0];
+        calls.push({
+          at: `${relative(ROOT, f)}:${sf.getLineAndCharacterOfPosition(n.getStart(sf)).line + 1}`,
+          message: first && ts.isStringLiteral(first) ? first.text : undefined,
+        });
+      }
+      ts.forEachChild(n, visit);
+    };
+    visit(sf);
     return calls;
   });
 }

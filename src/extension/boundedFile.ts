@@ -29,5 +29,5 @@ export async function readBoundedFile(uri: vscode.Uri, maxBytes: number): Promis
 
 /** "67,108,865 bytes": exact, since a size just over the bound rounds to the bound in MiB. */
 function bytes(n: number): string {
-  return `${n.toLocaleString('en-US')} bytes`;
+  return vscode.l10n.t('{0} bytes', n.toLocaleString('en-US'));
 }

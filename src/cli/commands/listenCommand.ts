@@ -9,6 +9,7 @@ import { type DeliveryRecord, faultMarkText, fileModeWarning, type TrustedIssuer
 import { PROXY_ENV, type CommandSpec } from '../commandSpec';
 import { UsageError, type ParsedFlags } from '../flags';
 import { httpUrlValue } from '../httpUrlValue';
+import { worded } from '../../core/presentation';
 import type { CliIO } from '../output';
 import { sandboxSecretFromEnv, sandboxSecretHelp } from '../sandboxSecret';
 import { SandboxUnreachable } from '../sandboxTarget';
@@ -185,7 +186,9 @@ function renderEvents(session: ReceiverSession, historyFile: string | undefined,
   session.on('self-test', (result) => emit({ event: 'self-test', ...result }));
   session.on('warning', (message) => emit({ event: 'warning', message }));
   session.on('endpoint-warning', (message) => emit({ event: 'warning', message }));
-  session.on('history-warning', (message) => emit({ event: 'warning', message: `--log ${historyFile}: ${message}` }));
+  session.on('history-warning', (message) =>
+    emit({ event: 'warning', message: `--log ${historyFile}: ${worded(message)}` }),
+  );
   session.on('history-write-failed', (err) =>
     emit({
       event: 'warning',

@@ -79,7 +79,7 @@ export type ReceiverSessionEvents = {
   'public-address-changed': [change: { from: string; to: string; message: string; said: Said }];
   'self-test': [result: PublicAddressTestResult];
   /** The history said something the user should know (a skipped line, a compaction that failed). */
-  'history-warning': [message: string];
+  'history-warning': [message: Said];
   /** The history file cannot be written: verified deliveries are answered 503 until it can. */
   'history-write-failed': [error: Error];
   'history-written-again': [];

@@ -23,7 +23,7 @@ import {
 import { keptBuffer, type KeptBytes } from './keptBytes';
 import { DEFAULT_REPLAY_LOG_BYTES, ReplayLog, type ReplayAnswer } from './replayLog';
 import { TypedEmitter } from '../events/TypedEmitter';
-import { saidLength } from '../presentation/said';
+import { said, saidLength, saidOf, type Said } from '../presentation/said';
 
 export interface DeliveryQuery {
   topic?: string;
@@ -82,7 +82,7 @@ export interface LoadReport {
 
 export interface DeliveryHistoryEvents {
   /** Something the user should know, the history going on (unreadable lines skipped, a compaction that failed). */
-  warning: [string];
+  warning: [Said];
   /** A write failed: its records stay in memory. */
   'error-persisting': [Error];
   /** A write succeeded after one had failed. */
@@ -172,7 +172,10 @@ export class DeliveryHistory extends TypedEmitter<DeliveryHistoryEvents> {
       await appender.append([line]);
       if (appender.length > this.diskBudgetBytes) await this.compact();
     }).catch((err: Error) =>
-      this.emit('warning', `a replay's answer could not be written to ${file} (${err.message}); it is kept in memory`),
+      this.emit(
+        'warning',
+        said("a replay's answer could not be written to {0} ({1}); it is kept in memory", file, saidOf(err)),
+      ),
     );
   }
 
@@ -234,14 +237,20 @@ export class DeliveryHistory extends TypedEmitter<DeliveryHistoryEvents> {
       if (skipped > 0)
         this.emit(
           'warning',
-          `${skipped} unreadable line${skipped === 1 ? '' : 's'} in ${file} (torn by a crash, or not a record) ${skipped === 1 ? 'was' : 'were'} skipped`,
+          skipped === 1
+            ? said('1 unreadable line in {0} (torn by a crash, or not a record) was skipped', file)
+            : said('{0} unreadable lines in {1} (torn by a crash, or not a record) were skipped', skipped, file),
         );
       if (skipped > 0 || this.appender.length > this.diskBudgetBytes) {
         // Loaded, the history works without it: a full disk must not stop the receiver from starting.
         await this.compact().catch((err: Error) =>
           this.emit(
             'warning',
-            `${file} could not be compacted (${err.message}); it is tried again when it next outgrows its budget, or at the next start`,
+            said(
+              '{0} could not be compacted ({1}); it is tried again when it next outgrows its budget, or at the next start',
+              file,
+              saidOf(err),
+            ),
           ),
         );
       }

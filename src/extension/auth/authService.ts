@@ -188,7 +188,9 @@ export class AuthService extends Disposable implements EnvironmentFollower {
   private onState(env: Environment, e: TokenStateEvent): void {
     const name = env.name;
     this.output.info(
-      vscode.l10n.t('{0}: sign-in state {1}{2}', name, e.state, e.error ? ` (${errorInUserWords(e.error)})` : ''),
+      e.error
+        ? vscode.l10n.t('{0}: sign-in state {1} ({2})', name, tokenStateWords(e.state), errorInUserWords(e.error))
+        : vscode.l10n.t('{0}: sign-in state {1}', name, tokenStateWords(e.state)),
     );
     this.changed.fire(name);
     if (e.state === 'lapsing-soon' && e.refreshExpiresAt && !this.warnedLapse.has(`${name}:${e.refreshExpiresAt}`)) {
@@ -346,5 +348,21 @@ export class AuthService extends Disposable implements EnvironmentFollower {
     for (const { manager } of this.managers.values()) manager.dispose();
     this.managers.clear();
     super.dispose();
+  }
+}
+
+/** A sign-in state (core's TokenState, a code) in the user's words, for the log. */
+function tokenStateWords(state: TokenStateEvent['state']): string {
+  switch (state) {
+    case 'signed-out':
+      return vscode.l10n.t('signed out');
+    case 'signed-in':
+      return vscode.l10n.t('signed in');
+    case 'refreshing':
+      return vscode.l10n.t('refreshing');
+    case 'lapsing-soon':
+      return vscode.l10n.t('lapsing soon');
+    case 'expired':
+      return vscode.l10n.t('lapsed');
   }
 }

@@ -252,7 +252,7 @@ export async function filterRows(
 }
 
 /** 16 bytes a line: offset, hex, and printable ASCII. */
-export function hexDump(buf: Buffer, maxBytes = 64 * 1024): string {
+export function hexDump(buf: Buffer, maxBytes = 64 * 1024, l10n: Words = english): string {
   const lines: string[] = [];
   const n = Math.min(buf.length, maxBytes);
   for (let off = 0; off < n; off += 16) {
@@ -261,7 +261,7 @@ export function hexDump(buf: Buffer, maxBytes = 64 * 1024): string {
     const ascii = [...chunk].map((b) => (b >= 0x20 && b < 0x7f ? String.fromCharCode(b) : '.')).join('');
     lines.push(`${off.toString(16).padStart(8, '0')}  ${hex.padEnd(47)}  ${ascii}`);
   }
-  if (buf.length > n) lines.push(`… ${buf.length - n} more bytes`);
+  if (buf.length > n) lines.push(l10n.t('… {0} more bytes', buf.length - n));
   return lines.join('\n');
 }
 
@@ -311,7 +311,7 @@ export function deliveryDetail(r: DeliveryRecord, raw: Buffer, l10n: Words = eng
     headers: Object.entries(r.headers),
     bodyIsUtf8: r.body.utf8,
     rawText: r.body.utf8 ? raw.toString('utf8') : undefined,
-    hex: r.body.utf8 ? undefined : hexDump(raw),
+    hex: r.body.utf8 ? undefined : hexDump(raw, undefined, l10n),
     prettyJson,
     jwt: jwtView(r),
     checks: r.checks.map((c) => ({ step: c.step, ok: c.ok, ...checkWorded(c, wordingOf(l10n)) })),

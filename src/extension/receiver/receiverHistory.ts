@@ -85,7 +85,9 @@ export class ReceiverHistory extends Disposable {
       this.output.info(vscode.l10n.t('The delivery history is written again.'));
       this.writeNotice.written();
     });
-    session.on('history-warning', (text) => this.output.warn(vscode.l10n.t('Delivery history: {0}', text)));
+    session.on('history-warning', (text) =>
+      this.output.warn(vscode.l10n.t('Delivery history: {0}', inUserWords(text))),
+    );
     this.loaded = mkdir(storageDir, { recursive: true })
       .then((): Promise<unknown> =>
         memoryOnly ? this.eraseEarlierHistory(diskFile, holderName!) : this.history.load(),

@@ -1,6 +1,7 @@
 // Typed events: each core emitter declares its events and their arguments, so a listener that expects another
 // payload, a misspelt event or a wrong emit fails to compile. The @ts-expect-error lines are the test of that:
 // `npm run typecheck` fails if any of them compiles.
+import type { Said } from '../../../src/core/presentation/said';
 import assert from 'node:assert/strict';
 import { TypedEmitter } from '../../../src/core/events/TypedEmitter';
 import { DeliveryHistory } from '../../../src/core/webhooks/DeliveryHistory';
@@ -31,7 +32,7 @@ function wrongPayloadsDoNotCompile(
   receiver.on('delivery', (r: DeliveryRecord) => r.id);
   receiver.on('verified-event', (e: { record: DeliveryRecord }) => e.record.id);
   receiver.on('failure', (r, err) => [r.id, err]);
-  history.on('warning', (text: string) => text.length);
+  history.on('warning', (text: Said) => text.message.length);
   tunnel.on('state', (s) => s === 'open');
   store.on('changed', (envName: string) => envName);
 
@@ -81,7 +82,7 @@ describe('TypedEmitter', () => {
     const history = new DeliveryHistory();
     const seen: unknown[] = [];
     history.prependListener('warning', (w: unknown) => seen.push(w));
-    history.emit('warning', 'w');
-    assert.deepEqual(seen, ['w']);
+    history.emit('warning', { message: 'w' });
+    assert.deepEqual(seen, [{ message: 'w' }]);
   });
 });

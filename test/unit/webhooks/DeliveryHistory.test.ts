@@ -1,5 +1,6 @@
 // The delivery history: budgets in bytes (memory and disk), bodies on disk read on demand, refused requests kept
 // small, the file read line by line, torn lines skipped and reported, compaction by rename, clear erasing the file.
+import { english, type Said } from '../../../src/core/presentation/said';
 import assert from 'node:assert/strict';
 import { appendFileSync, chmodSync, existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -233,7 +234,7 @@ describe('DeliveryHistory', () => {
     appendFileSync(file, 'not json at all\n{"id":"torn","b64":"AAA'); // garbage, then a record cut off by a crash
     const b = new DeliveryHistory({ file });
     const warnings: string[] = [];
-    b.on('warning', (w: string) => warnings.push(w));
+    b.on('warning', (w: Said) => warnings.push(english(w)));
     assert.deepEqual(await b.load(), { loaded: 3, skipped: 2 });
     assert.equal(warnings.length, 1);
     assert.match(warnings[0], /2 unreadable lines/);
@@ -387,7 +388,7 @@ describe('DeliveryHistory', () => {
     writeFileSync(file, [serializeLine(...rec(0)), 'garbage\n', serializeLine(...rec(1))].join(''));
     const log = new DeliveryHistory({ file });
     const warnings: string[] = [];
-    log.on('warning', (w: string) => warnings.push(w));
+    log.on('warning', (w: Said) => warnings.push(english(w)));
     const proto = await fileHandlePrototype(file);
     const sync = proto.sync;
     proto.sync = async () => {

@@ -135,7 +135,7 @@ describe('the replays are kept in the history file', () => {
     assert.doesNotMatch(recordsOnly.toString('utf8'), /replayed/);
 
     const old = new DeliveryHistory({ file });
-    const warnings: string[] = [];
+    const warnings: unknown[] = [];
     old.on('warning', (w) => warnings.push(w));
     assert.deepEqual(await old.load(), { loaded: 1, skipped: 0 }, 'a file written before replays were kept');
     assert.deepEqual(warnings, []);

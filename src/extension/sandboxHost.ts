@@ -88,7 +88,7 @@ export class SandboxHost extends Disposable {
   /** The receiver's registration with this sandbox: its workflow events go to the receiver while it runs. */
   webhookEndpoint(): EndpointRegistration {
     return {
-      name: 'the sandbox',
+      name: vscode.l10n.t('the sandbox'),
       register: async (url) => this.setWebhookEndpoint(url, true),
       unregister: async (url) => this.setWebhookEndpoint(url, false),
     };

@@ -15,25 +15,25 @@ export function deliveryTreeItem(r: DeliveryRecord, id: string): vscode.TreeItem
   const topic = rawTopic === undefined ? undefined : terminalSafe(rawTopic);
   const item = new vscode.TreeItem(topic ?? vscode.l10n.t('webhook'), vscode.TreeItemCollapsibleState.None);
   item.id = id;
-  const outcome = r.verified
-    ? ''
+  // Whole phrases, joined by " · ": each reads in its own words in any language.
+  const head = r.verified
+    ? r.duplicate
+      ? vscode.l10n.t('{0} duplicate', r.status)
+      : String(r.status)
     : failed
-      ? vscode.l10n.t(' refused at step {0}', failed.step)
-      : vscode.l10n.t(' refused');
+      ? vscode.l10n.t('{0} refused at step {1}', r.status, failed.step)
+      : vscode.l10n.t('{0} refused', r.status);
   // A forward that failed (refused, timed out, 5xx) is seen at a glance, even when the service was answered 200.
   const forwardsFailed = forwardsOf(r).filter(forwardFailed);
-  const forwardNote = forwardsFailed.length > 0 ? vscode.l10n.t(' · forward failed ({0})', forwardsFailed.length) : '';
-  // A delivery verified with a token signed here is marked, so nobody takes it for the service's.
-  const signedHere = r.signedHere ? vscode.l10n.t(' · signed here (sandbox key)') : '';
-  item.description = vscode.l10n.t(
-    '{0}{1}{2}{3}{4} · {5}',
-    r.status,
-    outcome,
-    r.duplicate ? vscode.l10n.t(' duplicate') : '',
-    signedHere,
-    forwardNote,
+  item.description = [
+    head,
+    // A delivery verified with a token signed here is marked, so nobody takes it for the service's.
+    r.signedHere ? vscode.l10n.t('signed here (sandbox key)') : undefined,
+    forwardsFailed.length > 0 ? vscode.l10n.t('forward failed ({0})', forwardsFailed.length) : undefined,
     r.receivedAt.slice(11, 19),
-  );
+  ]
+    .filter((part) => part !== undefined)
+    .join(' · ');
   item.iconPath = new vscode.ThemeIcon(
     forwardsFailed.length > 0 ? 'error' : 'mail',
     new vscode.ThemeColor(

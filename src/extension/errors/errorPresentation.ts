@@ -42,7 +42,7 @@ export function presentError(operation: string, err: unknown, billed = false): E
     if (err.kind === 'unauthorized') actions.push('Sign In');
     if (err.kind === 'outcome-unknown') {
       modal = true;
-      if (!/billed/i.test(err.advice)) message += vscode.l10n.t(' A billed workflow may exist.');
+      if (!/billed/i.test(err.advice)) message = vscode.l10n.t('{0} A billed workflow may exist.', message);
       // What the advice says to do comes first.
       if (err.correlationId) actions.push('Find Workflows');
     }

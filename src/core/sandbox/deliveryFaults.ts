@@ -130,17 +130,18 @@ const PROFILE_KEYS: [string, DeliveryFaultKind][] = [
 /** A setting as a profile writes it: {"seed":7,"to":"all","duplicate":{"count":1},"reorder":true,
  * "delay":{"delayMs":500,"maxDelayMs":2000},"retryStorm":{"factor":10},"burst":{"count":5}}. Throws RangeError. */
 export function deliveryFaultsFromJson(v: unknown): DeliveryFaults {
-  if (!v || typeof v !== 'object' || Array.isArray(v)) throw new RangeError('must be an object');
+  if (!v || typeof v !== 'object' || Array.isArray(v)) throw new DeliveryFaultError(said('must be an object'));
   const o = v as Record<string, unknown>;
   const known = new Set(['seed', 'to', ...PROFILE_KEYS.map(([k]) => k)]);
   const unknown = Object.keys(o).filter((k) => !known.has(k));
-  if (unknown.length) throw new RangeError(`"${unknown[0]}" is not a delivery fault (${[...known].join(', ')})`);
+  if (unknown.length)
+    throw new DeliveryFaultError(said('"{0}" is not a delivery fault ({1})', unknown[0]!, [...known].join(', ')));
   let f: DeliveryFaults | undefined;
   for (const [key, fault] of PROFILE_KEYS) {
     const opts = o[key];
     if (opts === undefined || opts === false) continue;
     if (opts !== true && (!opts || typeof opts !== 'object' || Array.isArray(opts)))
-      throw new RangeError(`${key} must be true or an object of its options`);
+      throw new DeliveryFaultError(said('{0} must be true or an object of its options', key));
     const given = opts === true ? {} : (opts as Record<string, unknown>);
     try {
       f = withDeliveryFault(f, { ...given, fault, seed: o.seed, to: o.to });
@@ -148,6 +149,7 @@ export function deliveryFaultsFromJson(v: unknown): DeliveryFaults {
       throw new DeliveryFaultError(said('{0}: {1}', key, saidOf(err)));
     }
   }
-  if (!f) throw new RangeError(`names no fault: give one of ${PROFILE_KEYS.map(([k]) => k).join(', ')}`);
+  if (!f)
+    throw new DeliveryFaultError(said('names no fault: give one of {0}', PROFILE_KEYS.map(([k]) => k).join(', ')));
   return f;
 }

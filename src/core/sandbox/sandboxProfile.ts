@@ -8,6 +8,7 @@ import { messageTimestamp } from '../time/timestamps';
 import type { SandboxContext } from './sandboxContext';
 import type { Reply } from './sandboxResponses';
 import { deliveryFaultKinds, deliveryFaultsFromJson, type DeliveryFaults } from './deliveryFaults';
+import { english, said, saidOf, type Said } from '../presentation/said';
 
 export const PROFILE_FORMAT = 'wfs-sandbox-profile';
 export const PROFILE_VERSION = 1;
@@ -69,6 +70,9 @@ export interface LoadedProfile {
   imitated: string[];
   /** Entries left out, each with why. */
   ignored: string[];
+  /** The same two, for a face that words them in the user's language. */
+  imitatedSaid: Said[];
+  ignoredSaid: Said[];
 }
 
 export class ProfileError extends Error {
@@ -119,7 +123,7 @@ export function loadSandboxProfile(text: string): LoadedProfile {
     throw new ProfileError(
       `profile version ${String(raw.version)} is not known to this sandbox (it reads version ${PROFILE_VERSION})`,
     );
-  const out: LoadedProfile = { profile: {}, imitated: [], ignored: [] };
+  const out: LoadedProfile = { profile: {}, imitated: [], ignored: [], imitatedSaid: [], ignoredSaid: [] };
   const known = new Set([
     'format',
     'version',
@@ -133,41 +137,52 @@ export function loadSandboxProfile(text: string): LoadedProfile {
     'deliveryFaults',
   ]);
   for (const k of Object.keys(raw))
-    if (!known.has(k)) out.ignored.push(`"${k}": not a profile entry this sandbox knows`);
+    if (!known.has(k)) out.ignoredSaid.push(said('"{0}": not a profile entry this sandbox knows', k));
   if (typeof raw.origin === 'string' && /^https?:\/\/[^/?#\s]+$/.test(raw.origin)) out.profile.origin = raw.origin;
 
   for (const key of ['signInRefusal', 'refreshRefusal'] as const) {
     if (raw[key] === undefined) continue;
-    const t = responseTemplate(raw[key], key, out.ignored);
+    const t = responseTemplate(raw[key], key, out.ignoredSaid);
     if (t) {
       out.profile[key] = t;
-      out.imitated.push(
-        `${key === 'signInRefusal' ? 'a refused sign-in' : 'a refused refresh'}: ${t.status} ${t.contentType || '(no Content-Type)'} ${t.bodyKind}`,
+      const contentType = t.contentType || said('(no Content-Type)');
+      out.imitatedSaid.push(
+        key === 'signInRefusal'
+          ? said('a refused sign-in: {0} {1} {2}', t.status, contentType, t.bodyKind)
+          : said('a refused refresh: {0} {1} {2}', t.status, contentType, t.bodyKind),
       );
     }
   }
   if (raw.refresh !== undefined) {
     const r = isObject(raw.refresh) ? raw.refresh : {};
     if (r.rotatesRefreshToken === true)
-      out.ignored.push(
-        'refresh.rotatesRefreshToken: a refresh that returns a new refresh token differs from the spec (Authentication 3: the refresh token is reused until it expires); the sandbox keeps reusing it',
+      out.ignoredSaid.push(
+        said(
+          'refresh.rotatesRefreshToken: a refresh that returns a new refresh token differs from the spec (Authentication 3: the refresh token is reused until it expires); the sandbox keeps reusing it',
+        ),
       );
   }
   if (raw.accessToken !== undefined) {
-    const t = tokenTemplate(raw.accessToken, 'accessToken', out.ignored);
+    const t = tokenTemplate(raw.accessToken, 'accessToken', out.ignoredSaid);
     if (t) {
       const claims = pick(t.claims, (n) => !OWN_ACCESS_CLAIMS.has(n));
       const header = t.header.filter((h) => !NEVER_HEADER.has(h) || h === 'kid');
       for (const h of t.header.filter((x) => NEVER_HEADER.has(x) && x !== 'kid' && x !== 'alg' && x !== 'typ'))
-        out.ignored.push(`accessToken.header ${h}: changes how a token is verified; never imitated`);
+        out.ignoredSaid.push(said('accessToken.header {0}: changes how a token is verified; never imitated', h));
       out.profile.accessToken = { header, claims };
-      out.imitated.push(
-        `access-token claims ${Object.keys(claims).join(', ') || '(none beyond its own)'}; header ${header.join(', ') || '(its own)'}`,
+      out.imitatedSaid.push(
+        said(
+          'access-token claims {0}; header {1}',
+          Object.keys(claims).join(', ') || said('(none beyond its own)'),
+          header.join(', ') || said('(its own)'),
+        ),
       );
     }
   }
   if (raw.testWebhook !== undefined) readTestWebhook(raw.testWebhook, out);
   if (raw.deliveryFaults !== undefined) readDeliveryFaults(raw.deliveryFaults, out);
+  out.imitated = out.imitatedSaid.map(english);
+  out.ignored = out.ignoredSaid.map(english);
   return out;
 }
 
@@ -177,29 +192,42 @@ function readTestWebhook(v: unknown, out: LoadedProfile): void {
   const headers: string[] = [];
   for (const h of Array.isArray(w.headers) ? w.headers.slice(0, MAX_NAMES) : []) {
     const name = typeof h === 'string' ? h.toLowerCase() : '';
-    if (!HEADER_NAME.test(name)) out.ignored.push(`testWebhook.headers ${JSON.stringify(h)}: not a header name`);
+    if (!HEADER_NAME.test(name))
+      out.ignoredSaid.push(said('testWebhook.headers {0}: not a header name', JSON.stringify(h)));
     else if (NEVER_WEBHOOK_HEADERS.has(name)) continue;
     else headers.push(name);
   }
   const imitated: SandboxProfile['testWebhook'] = { headers, header: [], claims: {} };
   if (w.token !== undefined) {
-    const t = tokenTemplate(w.token, 'testWebhook.token', out.ignored);
+    const t = tokenTemplate(w.token, 'testWebhook.token', out.ignoredSaid);
     if (t) {
       const missing = ['iss', 'aud', 'exp', 'body_sha256'].filter((c) => !(c in t.claims));
       if (missing.length)
-        out.ignored.push(
-          `testWebhook.token lacks ${missing.join(', ')}: the spec requires them, so the sandbox keeps signing them`,
+        out.ignoredSaid.push(
+          said(
+            'testWebhook.token lacks {0}: the spec requires them, so the sandbox keeps signing them',
+            missing.join(', '),
+          ),
         );
       imitated.claims = pick(t.claims, (n) => !OWN_WEBHOOK_CLAIMS.has(n));
       imitated.header = t.header.filter((h) => !NEVER_HEADER.has(h));
       for (const h of t.header.filter((x) => NEVER_HEADER.has(x) && !['alg', 'typ', 'kid'].includes(x)))
-        out.ignored.push(`testWebhook.token header ${h}: changes how a token is verified; never imitated`);
+        out.ignoredSaid.push(said('testWebhook.token header {0}: changes how a token is verified; never imitated', h));
       if (t.lifetimeSeconds !== undefined) imitated.lifetimeSeconds = t.lifetimeSeconds;
     }
   }
   out.profile.testWebhook = imitated;
-  out.imitated.push(
-    `test-webhook headers ${headers.join(', ') || '(its own)'}; token claims ${Object.keys(imitated.claims).join(', ') || '(its own)'}${imitated.lifetimeSeconds !== undefined ? `, lifetime ${imitated.lifetimeSeconds} s` : ''}`,
+  const headersShown = headers.join(', ') || said('(its own)');
+  const claimsShown = Object.keys(imitated.claims).join(', ') || said('(its own)');
+  out.imitatedSaid.push(
+    imitated.lifetimeSeconds !== undefined
+      ? said(
+          'test-webhook headers {0}; token claims {1}, lifetime {2} s',
+          headersShown,
+          claimsShown,
+          imitated.lifetimeSeconds,
+        )
+      : said('test-webhook headers {0}; token claims {1}', headersShown, claimsShown),
   );
 }
 
@@ -208,26 +236,30 @@ function readDeliveryFaults(v: unknown, out: LoadedProfile): void {
   try {
     const f = deliveryFaultsFromJson(v);
     out.profile.deliveryFaults = f;
-    out.imitated.push(`delivery faults ${deliveryFaultKinds(f).join(', ')} (seed ${f.seed}, to ${f.to} deliveries)`);
+    out.imitatedSaid.push(
+      said('delivery faults {0} (seed {1}, to {2} deliveries)', deliveryFaultKinds(f).join(', '), f.seed, f.to),
+    );
   } catch (err) {
-    out.ignored.push(`deliveryFaults: ${(err as Error).message}`);
+    out.ignoredSaid.push(said('deliveryFaults: {0}', saidOf(err)));
   }
 }
 
-function responseTemplate(v: unknown, where: string, ignored: string[]): ResponseTemplate | undefined {
-  if (!isObject(v)) return void ignored.push(`${where}: not an object`);
+function responseTemplate(v: unknown, where: string, ignored: Said[]): ResponseTemplate | undefined {
+  if (!isObject(v)) return void ignored.push(said('{0}: not an object', where));
   const status = v.status;
   if (typeof status !== 'number' || !Number.isInteger(status) || status < 100 || status > 599)
-    return void ignored.push(`${where}: no HTTP status`);
+    return void ignored.push(said('{0}: no HTTP status', where));
   // A refusal answered anything but 4xx would be a refusal that is not one (2xx), a redirect the clients do not
   // follow, or an unhandled failure: the sandbox keeps its own.
   if (status < 400 || status > 499)
-    return void ignored.push(`${where}: status ${status} is not a refusal (4xx); the sandbox keeps its own answer`);
+    return void ignored.push(
+      said('{0}: status {1} is not a refusal (4xx); the sandbox keeps its own answer', where, status),
+    );
   const contentType = typeof v.contentType === 'string' ? v.contentType.toLowerCase() : '';
   if (contentType && !/^[a-z0-9!#$&^_.+-]+\/[a-z0-9!#$&^_.+-]+$/.test(contentType))
-    return void ignored.push(`${where}: contentType ${JSON.stringify(v.contentType)} is not a media type`);
+    return void ignored.push(said('{0}: contentType {1} is not a media type', where, JSON.stringify(v.contentType)));
   const bodyKind = BODY_KINDS.find((k) => k === v.bodyKind);
-  if (!bodyKind) return void ignored.push(`${where}: bodyKind must be one of ${BODY_KINDS.join(', ')}`);
+  if (!bodyKind) return void ignored.push(said('{0}: bodyKind must be one of {1}', where, BODY_KINDS.join(', ')));
   const t: ResponseTemplate = { status, contentType, bodyKind };
   if (v.fields !== undefined) t.fields = typedNames(v.fields, `${where}.fields`, ignored);
   if (Array.isArray(v.messageCodes))
@@ -240,8 +272,8 @@ function responseTemplate(v: unknown, where: string, ignored: string[]): Respons
   return t;
 }
 
-function tokenTemplate(v: unknown, where: string, ignored: string[]): TokenTemplate | undefined {
-  if (!isObject(v)) return void ignored.push(`${where}: not an object`);
+function tokenTemplate(v: unknown, where: string, ignored: Said[]): TokenTemplate | undefined {
+  if (!isObject(v)) return void ignored.push(said('{0}: not an object', where));
   const header = (Array.isArray(v.header) ? v.header : [])
     .filter((h): h is string => typeof h === 'string' && NAME.test(h))
     .slice(0, MAX_NAMES);
@@ -250,20 +282,20 @@ function tokenTemplate(v: unknown, where: string, ignored: string[]): TokenTempl
   if (v.lifetimeSeconds !== undefined) {
     const l = v.lifetimeSeconds;
     if (typeof l === 'number' && Number.isInteger(l) && l >= 1 && l <= 86_400) t.lifetimeSeconds = l;
-    else ignored.push(`${where}.lifetimeSeconds: must be 1 to 86400 seconds`);
+    else ignored.push(said('{0}.lifetimeSeconds: must be 1 to 86400 seconds', where));
   }
   return t;
 }
 
-function typedNames(v: unknown, where: string, ignored: string[]): Record<string, JsonTypeName> {
+function typedNames(v: unknown, where: string, ignored: Said[]): Record<string, JsonTypeName> {
   const out: Record<string, JsonTypeName> = {};
   if (!isObject(v)) {
-    if (v !== undefined) ignored.push(`${where}: not an object of names and types`);
+    if (v !== undefined) ignored.push(said('{0}: not an object of names and types', where));
     return out;
   }
   for (const [name, type] of Object.entries(v).slice(0, MAX_NAMES)) {
     if (!NAME.test(name) || !TYPE_NAMES.includes(type as JsonTypeName))
-      ignored.push(`${where}.${name}: not a name with a JSON type`);
+      ignored.push(said('{0}.{1}: not a name with a JSON type', where, name));
     else out[name] = type as JsonTypeName;
   }
   return out;

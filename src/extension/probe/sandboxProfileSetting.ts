@@ -1,7 +1,7 @@
 // wfs.sandbox.profile: a profile (from `wfs probe-service --profile-out`) the built-in sandbox imitates where the spec
 // is silent. A path; ignored in Restricted Mode, where a cloned repository's settings are not the user's word.
 import * as vscode from 'vscode';
-import { errorInUserWords } from '../coreWords';
+import { errorInUserWords, inUserWords } from '../coreWords';
 import { loadSandboxProfile, MAX_PROFILE_BYTES, type SandboxProfile } from '../../core/sandbox';
 import { readBoundedFile } from '../boundedFile';
 import type { ExtensionLog } from '../log/extensionLog';
@@ -25,12 +25,16 @@ export async function sandboxProfile(output: ExtensionLog): Promise<SandboxProfi
   try {
     const loaded = loadSandboxProfile(new TextDecoder().decode(await readBoundedFile(uri, MAX_PROFILE_BYTES)));
     output.info(
-      loaded.imitated.length
-        ? vscode.l10n.t('Sandbox profile {0}: imitating {1}', uri.fsPath, loaded.imitated.join('; '))
+      loaded.imitatedSaid.length
+        ? vscode.l10n.t(
+            'Sandbox profile {0}: imitating {1}',
+            uri.fsPath,
+            loaded.imitatedSaid.map(inUserWords).join('; '),
+          )
         : vscode.l10n.t('Sandbox profile {0}: imitating nothing', uri.fsPath),
     );
-    for (const why of loaded.ignored)
-      output.warn(vscode.l10n.t('Sandbox profile {0}: not imitated: {1}', uri.fsPath, why));
+    for (const why of loaded.ignoredSaid)
+      output.warn(vscode.l10n.t('Sandbox profile {0}: not imitated: {1}', uri.fsPath, inUserWords(why)));
     return loaded.profile;
   } catch (err) {
     const text = vscode.l10n.t(

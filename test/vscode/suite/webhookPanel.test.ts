@@ -620,7 +620,13 @@ describe('webhook panel in a real VS Code host', () => {
       const third = await replay();
       assert.deepEqual([third.status, third.mayBeDuplicate], [200, true]);
       assert.equal(handled.length, 3, 'the app skipped it as a duplicate');
-      const text = await inWebview<string>('#action-result-text', resultText, `${resultText}.includes('duplicate')`);
+      // Waits for this replay's words (they name its webhookId): an earlier test's result may still be on the page,
+      // and an app's answer may hold the word "duplicate" too.
+      const text = await inWebview<string>(
+        '#action-result-text',
+        resultText,
+        `${resultText}.includes(${JSON.stringify(`webhookId ${r.webhookId}`)})`,
+      );
       assert.equal(
         text,
         `Replayed to ${appUrl}: 200. It answered: {"ok":true,"duplicate":true} Your app already answered 2xx for webhookId ${r.webhookId}: an app that dedupes on webhookId, as the spec asks, may have treated this replay as a duplicate and skipped its handler. To run the handler again, use Replay with New Id.`,

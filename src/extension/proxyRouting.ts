@@ -51,11 +51,16 @@ export class ProxyRouting extends Disposable {
     this.current = next;
     this.output.info(
       next
-        ? vscode.l10n.t(
-            'requests go through the proxy {0} (loopback direct{1})',
-            redactProxy(settings.httpsProxy ?? settings.httpProxy),
-            settings.noProxy ? vscode.l10n.t('; not for {0}', settings.noProxy) : '',
-          )
+        ? settings.noProxy
+          ? vscode.l10n.t(
+              'requests go through the proxy {0} (loopback direct; not for {1})',
+              redactProxy(settings.httpsProxy ?? settings.httpProxy),
+              settings.noProxy,
+            )
+          : vscode.l10n.t(
+              'requests go through the proxy {0} (loopback direct)',
+              redactProxy(settings.httpsProxy ?? settings.httpProxy),
+            )
         : vscode.l10n.t('requests go without a proxy'),
     );
   }

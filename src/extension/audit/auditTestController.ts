@@ -84,7 +84,7 @@ export class AuditTestController extends Disposable {
         // No answer: what the detail says of it (core's words, worded above), not the transport's English error.
         message.actualOutput = r.status === undefined ? vscode.l10n.t('no answer: {0}', r.detail) : String(r.status);
         run.failed(item, message, r.durationMs);
-        const lines = [vscode.l10n.t('✗ {0}: {1}', r.title, r.detail), vscode.l10n.t('  fix: {0}', r.fix)];
+        const lines = [vscode.l10n.t('✗ {0}: {1}', r.title, r.detail), `  ${vscode.l10n.t('fix: {0}', r.fix)}`];
         run.appendOutput(`${lines.join('\r\n')}\r\n`, undefined, item);
         outcomes.push({ id: r.id, passed: false, message: r.fix });
       }

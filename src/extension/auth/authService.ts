@@ -295,12 +295,9 @@ export class AuthService extends Disposable implements EnvironmentFollower {
       return false;
     }
     this.output.info(
-      vscode.l10n.t(
-        'Signed in to {0} as {1}{2}',
-        name,
-        username.trim(),
-        userAlias ? vscode.l10n.t(' (alias {0})', userAlias) : '',
-      ),
+      userAlias
+        ? vscode.l10n.t('Signed in to {0} as {1} (alias {2})', name, username.trim(), userAlias)
+        : vscode.l10n.t('Signed in to {0} as {1}', name, username.trim()),
     );
     await this.rememberPassword(env, name, { username: username.trim(), password, userAlias });
     return true;

@@ -51,43 +51,17 @@ export async function findWorkflows(s: Services, args: FindWorkflowsArgs): Promi
     );
     if (found.length === 0)
       void vscode.window.showInformationMessage(
-        vscode.l10n.t(
-          '{0} holds no workflow with correlationId {1}{2}.',
-          env.name,
-          correlationId,
-          copied !== undefined ? vscode.l10n.t(', nor with {0}', copied) : '',
-        ),
+        copied !== undefined
+          ? vscode.l10n.t(
+              '{0} holds no workflow with correlationId {1}, nor with {2}.',
+              env.name,
+              correlationId,
+              copied,
+            )
+          : vscode.l10n.t('{0} holds no workflow with correlationId {1}.', env.name, correlationId),
       );
     else {
-      const list = found
-        .map((w) =>
-          vscode.l10n.t(
-            '{0} / {1} in {2} ({3}, {4})',
-            w.product.service,
-            w.product.model,
-            w.sessionId,
-            workflowStatusWords(w.status),
-            w.workflowId,
-          ),
-        )
-        .join('; ');
-      const asTyped =
-        searched === correlationId
-          ? ''
-          : vscode.l10n.t(
-              'No workflow carries the correlationId as typed ({0}), but without the quotes or spaces copying added, ',
-              JSON.stringify(correlationId),
-            );
-      void vscode.window.showInformationMessage(
-        vscode.l10n.t(
-          '{0}{1} holds {2} with correlationId {3}: {4}. Added to the explorer.',
-          asTyped,
-          env.name,
-          found.length === 1 ? vscode.l10n.t('one workflow') : vscode.l10n.t('{0} workflows', found.length),
-          searched,
-          list,
-        ),
-      );
+      void vscode.window.showInformationMessage(foundWords(env, found, correlationId, searched));
       void vscode.commands.executeCommand(COMMANDS.revealWorkflowByRunId, found[0]!.runId);
     }
     return found;
@@ -95,4 +69,37 @@ export async function findWorkflows(s: Services, args: FindWorkflowsArgs): Promi
     void showError(s.output, vscode.l10n.t('Find Workflows'), err);
     return undefined;
   }
+}
+
+/** What was found, and, when the id as typed carried quotes or spaces copying added, that it was found without them. */
+function foundWords(env: Environment, found: TrackedWorkflow[], typed: string, searched: string): string {
+  const list = found
+    .map((w) =>
+      vscode.l10n.t(
+        '{0} / {1} in {2} ({3}, {4})',
+        w.product.service,
+        w.product.model,
+        w.sessionId,
+        workflowStatusWords(w.status),
+        w.workflowId,
+      ),
+    )
+    .join('; ');
+  const count = found.length === 1 ? vscode.l10n.t('one workflow') : vscode.l10n.t('{0} workflows', found.length);
+  return searched === typed
+    ? vscode.l10n.t(
+        '{0} holds {1} with correlationId {2}: {3}. Added to the explorer.',
+        env.name,
+        count,
+        searched,
+        list,
+      )
+    : vscode.l10n.t(
+        'No workflow carries the correlationId as typed ({0}), but without the quotes or spaces copying added, {1} holds {2} with correlationId {3}: {4}. Added to the explorer.',
+        JSON.stringify(typed),
+        env.name,
+        count,
+        searched,
+        list,
+      );
 }

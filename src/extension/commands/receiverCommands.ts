@@ -50,20 +50,7 @@ async function startReceiver(s: Services): Promise<ReceiverInfo | undefined> {
       ? [vscode.l10n.t('Copy Public URL'), vscode.l10n.t('Copy Local URL')]
       : [vscode.l10n.t('Copy Local URL')];
     void vscode.window
-      .showInformationMessage(
-        vscode.l10n.t(
-          'Webhook receiver at {0}{1}{2}',
-          info.localUrl,
-          info.publicUrl
-            ? vscode.l10n.t(' — public {0}', info.publicUrl)
-            : vscode.l10n.t(
-                ' (loopback only: {0})',
-                info.publicNote ?? vscode.l10n.t('the sandbox reaches it directly'),
-              ),
-          movedNote(s, info),
-        ),
-        ...buttons,
-      )
+      .showInformationMessage(startedWords(s, info), ...buttons)
       .then(
         (a) =>
           a &&
@@ -116,27 +103,43 @@ async function startReceiver(s: Services): Promise<ReceiverInfo | undefined> {
   }
 }
 
-/** The public address differs from the last start's: the Sandbox follows it by itself, a real service has the old
- * one registered. Said only when a real environment is configured, and with what keeps the address next time. */
-function movedNote(s: Services, info: ReceiverInfo): string {
-  if (!info.publicChangedFrom || !s.environments.names().some((n) => n !== SANDBOX_ENVIRONMENT)) return '';
+/** Where the receiver listens, and whether the service reaches it; each combination is a whole message. The public
+ * address may differ from the last start's: the Sandbox follows it by itself, a real service has the old one
+ * registered, so that is said only when a real environment is configured, with what keeps the address next time. */
+function startedWords(s: Services, info: ReceiverInfo): string {
+  const loopbackWhy = info.publicNote ?? vscode.l10n.t('the sandbox reaches it directly');
+  const from = info.publicChangedFrom;
+  if (!from || !s.environments.names().some((n) => n !== SANDBOX_ENVIRONMENT))
+    return info.publicUrl
+      ? vscode.l10n.t('Webhook receiver at {0} — public {1}', info.localUrl, info.publicUrl)
+      : vscode.l10n.t('Webhook receiver at {0} (loopback only: {1})', info.localUrl, loopbackWhy);
+  const moved = info.publicUrl
+    ? vscode.l10n.t(
+        'Webhook receiver at {0} — public {1}. Its public address is not the one it had last time ({2}): where your webhook endpoint is registered with the service, register this one.',
+        info.localUrl,
+        info.publicUrl,
+        from,
+      )
+    : vscode.l10n.t(
+        'Webhook receiver at {0} (loopback only: {1}). Its public address is not the one it had last time ({2}): where your webhook endpoint is registered with the service, register this one.',
+        info.localUrl,
+        loopbackWhy,
+        from,
+      );
   const keep =
     info.publicSource === 'vscode' && !setting('receiverPort')
-      ? vscode.l10n.t(' A fixed wfs.receiver.port keeps the forwarded address from one start to the next.')
+      ? vscode.l10n.t('A fixed wfs.receiver.port keeps the forwarded address from one start to the next.')
       : info.publicSource === 'localtunnel'
         ? setting('receiverTunnelSubdomain')
           ? vscode.l10n.t(
-              ' The localtunnel server did not give the name wfs.receiver.tunnelSubdomain asks for: another client may hold it.',
+              'The localtunnel server did not give the name wfs.receiver.tunnelSubdomain asks for: another client may hold it.',
             )
           : vscode.l10n.t(
-              ' localtunnel gives a new name at each start: wfs.receiver.tunnelSubdomain asks for the same one.',
+              'localtunnel gives a new name at each start: wfs.receiver.tunnelSubdomain asks for the same one.',
             )
-        : '';
-  return vscode.l10n.t(
-    '. Its public address is not the one it had last time ({0}): where your webhook endpoint is registered with the service, register this one.{1}',
-    info.publicChangedFrom,
-    keep,
-  );
+        : undefined;
+  // Two sentences: a translator may join them without the space.
+  return keep ? vscode.l10n.t('{0} {1}', moved, keep) : moved;
 }
 
 /** Made when shown, in the display language: a table built at load would be translated before its bundle is known. */

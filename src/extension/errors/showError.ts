@@ -15,7 +15,7 @@ export async function showError(
   // The fields are names and values (kind=…, status=…); what the server said is data, introduced in the user's words.
   const detail =
     err instanceof ServiceError
-      ? ` [kind=${err.kind}${err.status ? ` status=${err.status}` : ''}${err.correlationId ? ` correlationId=${err.correlationId}` : ''}${err.serverText ? vscode.l10n.t(' server said: {0}', err.serverText) : ''}]`
+      ? ` [kind=${err.kind}${err.status ? ` status=${err.status}` : ''}${err.correlationId ? ` correlationId=${err.correlationId}` : ''}${err.serverText ? ` ${vscode.l10n.t('server said: {0}', err.serverText)}` : ''}]`
       : '';
   output.error(`${p.message}${detail}`);
   // The buttons show in the display language; the action is read back from the label picked.

@@ -124,12 +124,9 @@ export class ExplorerTree extends Disposable implements vscode.TreeDataProvider<
       item.description = [tm?.current?.username, env.baseUrl].filter(Boolean).join(' · ');
       item.iconPath = new vscode.ThemeIcon(env.builtIn ? 'beaker' : 'cloud', new vscode.ThemeColor('charts.green'));
       item.tooltip = new vscode.MarkdownString(
-        vscode.l10n.t(
-          '**{0}**{1}\n\nService at `{2}`',
-          env.name,
-          env.builtIn ? vscode.l10n.t(' — the built-in sandbox') : '',
-          env.baseUrl,
-        ),
+        env.builtIn
+          ? vscode.l10n.t('**{0}** — the built-in sandbox\n\nService at `{1}`', env.name, env.baseUrl)
+          : vscode.l10n.t('**{0}**\n\nService at `{1}`', env.name, env.baseUrl),
       );
       item.contextValue = `environment ${env.builtIn ? 'sandbox' : 'remote'}`;
       item.accessibilityInformation = {

@@ -389,11 +389,13 @@ export class WebhookPanel extends Disposable {
     await vscode.env.clipboard.writeText(cmd.command);
     const powerShell = action === 'copy-powershell';
     const token = powerShell ? '$env:WFS_WEBHOOK_TOKEN' : '%WFS_WEBHOOK_TOKEN%';
-    const where = cmd.bodyInFile ? vscode.l10n.t(' The request is in {0} ({1}).', dir, cmd.bodyInFile) : '';
+    const copied = powerShell
+      ? vscode.l10n.t('Copied the delivery as a PowerShell command: set {0} first.', token)
+      : vscode.l10n.t('Copied the delivery as a cmd.exe command: set {0} first.', token);
     void vscode.window.showInformationMessage(
-      powerShell
-        ? vscode.l10n.t('Copied the delivery as a PowerShell command: set {0} first.{1}', token, where)
-        : vscode.l10n.t('Copied the delivery as a cmd.exe command: set {0} first.{1}', token, where),
+      cmd.bodyInFile
+        ? vscode.l10n.t('{0} {1}', copied, vscode.l10n.t('The request is in {0} ({1}).', dir, cmd.bodyInFile))
+        : copied,
     );
     return cmd.command;
   }

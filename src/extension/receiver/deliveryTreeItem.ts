@@ -44,35 +44,7 @@ export function deliveryTreeItem(r: DeliveryRecord, id: string): vscode.TreeItem
           : 'list.warningForeground',
     ),
   );
-  const failedWords = failed && checkWorded(failed, userWording);
-  const refusal = failed
-    ? vscode.l10n.t(
-        ' Refused at step {0} ({1}): {2}.',
-        failed.step,
-        failedWords!.name,
-        terminalSafe(failedWords!.detail),
-      )
-    : '';
-  const forwardText = forwardsFailed
-    .map((f) =>
-      vscode.l10n.t(
-        ' Forward to {0} failed: {1}.',
-        f.target,
-        f.status !== undefined
-          ? vscode.l10n.t('answered {0}', f.status)
-          : terminalSafe(isSaid(f.errorSaid) ? inUserWords(f.errorSaid) : String(f.error)),
-      ),
-    )
-    .join('');
-  item.tooltip = vscode.l10n.t(
-    'Webhook {0} received {1}, answered {2}{3}.{4}{5} Click to open it in the webhook panel.',
-    topic ?? '',
-    r.receivedAt,
-    r.status,
-    r.duplicate ? vscode.l10n.t(' (duplicate)') : '',
-    refusal,
-    forwardText,
-  );
+  item.tooltip = tooltipOf(r, topic, failed, forwardsFailed);
   item.contextValue = 'delivery';
   item.command = {
     command: COMMANDS.openWebhookPanel,
@@ -81,6 +53,42 @@ export function deliveryTreeItem(r: DeliveryRecord, id: string): vscode.TreeItem
   };
   item.accessibilityInformation = { label: accessibleLabel(r, topic, failed, forwardsFailed.length) };
   return item;
+}
+
+/** Whole sentences, each its own message, joined by a template a translator may word without the space. */
+function tooltipOf(
+  r: DeliveryRecord,
+  topic: string | undefined,
+  failed: DeliveryRecord['checks'][number] | undefined,
+  forwardsFailed: ReturnType<typeof forwardsOf>,
+): string {
+  const failedWords = failed && checkWorded(failed, userWording);
+  const sentences = [
+    r.duplicate
+      ? vscode.l10n.t('Webhook {0} received {1}, answered {2} (duplicate).', topic ?? '', r.receivedAt, r.status)
+      : vscode.l10n.t('Webhook {0} received {1}, answered {2}.', topic ?? '', r.receivedAt, r.status),
+    ...(failed
+      ? [
+          vscode.l10n.t(
+            'Refused at step {0} ({1}): {2}.',
+            failed.step,
+            failedWords!.name,
+            terminalSafe(failedWords!.detail),
+          ),
+        ]
+      : []),
+    ...forwardsFailed.map((f) =>
+      vscode.l10n.t(
+        'Forward to {0} failed: {1}.',
+        f.target,
+        f.status !== undefined
+          ? vscode.l10n.t('answered {0}', f.status)
+          : terminalSafe(isSaid(f.errorSaid) ? inUserWords(f.errorSaid) : String(f.error)),
+      ),
+    ),
+    vscode.l10n.t('Click to open it in the webhook panel.'),
+  ];
+  return sentences.reduce((text, next) => vscode.l10n.t('{0} {1}', text, next));
 }
 
 /** The icon's colour says verified or refused only to the eye: a screen reader hears it in words. */
@@ -95,12 +103,24 @@ function accessibleLabel(
     : failed
       ? vscode.l10n.t('refused at step {0}: {1}', failed.step, checkWorded(failed, userWording).name)
       : vscode.l10n.t('refused');
-  return vscode.l10n.t(
-    'Webhook {0}, {1}, answered {2}{3}{4}',
-    topic ?? vscode.l10n.t('without a topic'),
-    verdict,
-    r.status,
-    r.duplicate ? vscode.l10n.t(', duplicate') : '',
-    forwardsFailed > 0 ? vscode.l10n.t(', forward failed ({0})', forwardsFailed) : '',
-  );
+  const about = topic ?? vscode.l10n.t('without a topic');
+  // A message per combination: a translator words each whole.
+  if (r.duplicate && forwardsFailed > 0)
+    return vscode.l10n.t(
+      'Webhook {0}, {1}, answered {2}, duplicate, forward failed ({3})',
+      about,
+      verdict,
+      r.status,
+      forwardsFailed,
+    );
+  if (r.duplicate) return vscode.l10n.t('Webhook {0}, {1}, answered {2}, duplicate', about, verdict, r.status);
+  if (forwardsFailed > 0)
+    return vscode.l10n.t(
+      'Webhook {0}, {1}, answered {2}, forward failed ({3})',
+      about,
+      verdict,
+      r.status,
+      forwardsFailed,
+    );
+  return vscode.l10n.t('Webhook {0}, {1}, answered {2}', about, verdict, r.status);
 }

@@ -19,12 +19,17 @@ export async function migrateTunnelSetting(output: ExtensionLog): Promise<void> 
   if (source && settingLayers('receiverPublicAddress').user === undefined) {
     await updateUserSetting('receiverPublicAddress', source);
     output.info(
-      vscode.l10n.t(
-        'Settings: wfs.receiver.tunnel "{0}" is now wfs.receiver.publicAddress "{1}"{2}.',
-        String(old),
-        source,
-        source === 'localtunnel' ? vscode.l10n.t(' (it asks before opening for each real environment)') : '',
-      ),
+      source === 'localtunnel'
+        ? vscode.l10n.t(
+            'Settings: wfs.receiver.tunnel "{0}" is now wfs.receiver.publicAddress "{1}" (it asks before opening for each real environment).',
+            String(old),
+            source,
+          )
+        : vscode.l10n.t(
+            'Settings: wfs.receiver.tunnel "{0}" is now wfs.receiver.publicAddress "{1}".',
+            String(old),
+            source,
+          ),
     );
   }
   await updateUserSetting('receiverTunnel', undefined);

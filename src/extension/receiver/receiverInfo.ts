@@ -31,25 +31,26 @@ export interface ReceiverInfo {
 
 /** One delivery, as the output channel says it. */
 function deliveryLogLine(r: DeliveryRecord): string {
+  // Only a verified delivery is a duplicate (the receiver verifies before it deduplicates).
   const outcome = r.verified
-    ? vscode.l10n.t('verified')
+    ? r.duplicate
+      ? vscode.l10n.t('verified (duplicate)')
+      : vscode.l10n.t('verified')
     : r.status >= 500
       ? vscode.l10n.t('not verified yet (the service sends it again)')
       : vscode.l10n.t('refused');
-  const topic = r.topic
-    ? vscode.l10n.t(' topic {0}', r.topic)
-    : r.unsigned?.topic
-      ? vscode.l10n.t(' topic {0} (unsigned)', r.unsigned.topic)
-      : '';
-  return vscode.l10n.t(
-    'Webhook {0} {1} → {2} {3}{4}{5}',
-    r.method,
-    r.path,
-    r.status,
-    outcome,
-    r.duplicate ? vscode.l10n.t(' (duplicate)') : '',
-    topic,
-  );
+  if (r.topic)
+    return vscode.l10n.t('Webhook {0} {1} → {2} {3} topic {4}', r.method, r.path, r.status, outcome, r.topic);
+  if (r.unsigned?.topic)
+    return vscode.l10n.t(
+      'Webhook {0} {1} → {2} {3} topic {4} (unsigned)',
+      r.method,
+      r.path,
+      r.status,
+      outcome,
+      r.unsigned.topic,
+    );
+  return vscode.l10n.t('Webhook {0} {1} → {2} {3}', r.method, r.path, r.status, outcome);
 }
 
 /** The session's events, said in the log and passed to the views. */

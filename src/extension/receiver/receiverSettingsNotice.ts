@@ -42,16 +42,15 @@ export function settingsChangeNotice(
   historyInMemory: boolean,
 ): { text: string; action: 'Reload Window' | 'Restart Receiver' } | undefined {
   if (changed.reload.length > 0) {
-    const erase =
-      changed.reload.includes(SETTINGS.receiverHistoryStorage) && historyInMemory
-        ? vscode.l10n.t(' The history file is then erased.')
-        : '';
+    const reload = vscode.l10n.t(
+      '{0} changed: the delivery history uses the new value once the window reloads.',
+      listed(changed.reload),
+    );
     return {
-      text: vscode.l10n.t(
-        '{0} changed: the delivery history uses the new value once the window reloads.{1}',
-        listed(changed.reload),
-        erase,
-      ),
+      text:
+        changed.reload.includes(SETTINGS.receiverHistoryStorage) && historyInMemory
+          ? vscode.l10n.t('{0} {1}', reload, vscode.l10n.t('The history file is then erased.'))
+          : reload,
       action: 'Reload Window',
     };
   }

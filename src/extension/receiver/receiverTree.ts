@@ -154,11 +154,13 @@ export class ReceiverTree extends Disposable implements vscode.TreeDataProvider<
       item.accessibilityInformation = {
         label: vscode.l10n.t('Public address: tunnel {0}, deliveries cannot reach the receiver', state),
       };
-      item.tooltip = vscode.l10n.t(
-        'Tunnel {0}{1}: deliveries cannot reach the receiver until it is open again.',
-        state,
-        info.publicUrl ? ` (${info.publicUrl})` : '',
-      );
+      item.tooltip = info.publicUrl
+        ? vscode.l10n.t(
+            'Tunnel {0} ({1}): deliveries cannot reach the receiver until it is open again.',
+            state,
+            info.publicUrl,
+          )
+        : vscode.l10n.t('Tunnel {0}: deliveries cannot reach the receiver until it is open again.', state);
       return item;
     }
     const url = info?.publicUrl;
@@ -167,13 +169,15 @@ export class ReceiverTree extends Disposable implements vscode.TreeDataProvider<
     };
     item.description = url ?? (source === 'localtunnel' ? vscode.l10n.t('no tunnel') : vscode.l10n.t('none'));
     item.iconPath = new vscode.ThemeIcon(url ? 'globe' : 'circle-slash');
-    item.tooltip = vscode.l10n.t(
-      '{0}Source: {1} (wfs.receiver.publicAddress).{2}{3}',
-      url ? `${url}\n` : '',
-      source,
-      info?.publicNote ? `\n${info.publicNote}.` : '',
-      url ? vscode.l10n.t('\nClick to copy; "Test Public Address" sends a signed delivery through it.') : '',
-    );
+    // Lines, each a whole message or a value: the address, its source, why (a note), what a click does.
+    item.tooltip = [
+      url,
+      vscode.l10n.t('Source: {0} (wfs.receiver.publicAddress).', source),
+      info?.publicNote ? vscode.l10n.t('{0}.', info.publicNote) : undefined,
+      url ? vscode.l10n.t('Click to copy; "Test Public Address" sends a signed delivery through it.') : undefined,
+    ]
+      .filter((line) => line !== undefined)
+      .join('\n');
     item.command = url
       ? { command: COMMANDS.copyReceiverUrl, title: vscode.l10n.t('Copy Public URL'), arguments: ['public'] }
       : { command: COMMANDS.choosePublicAddress, title: vscode.l10n.t('Choose Public Address Source') };

@@ -34,13 +34,9 @@ export class ReceiverTrust {
     this.session.setIssuers(issuers);
     const inUse = this.environments.currentName;
     this.output.info(
-      vscode.l10n.t(
-        'Receiver trusts: {0}{1}',
-        text,
-        inUse === SANDBOX_ENVIRONMENT
-          ? ''
-          : vscode.l10n.t(" (not the Sandbox's issuer: {0} is the environment in use)", inUse),
-      ),
+      inUse === SANDBOX_ENVIRONMENT
+        ? vscode.l10n.t('Receiver trusts: {0}', text)
+        : vscode.l10n.t("Receiver trusts: {0} (not the Sandbox's issuer: {1} is the environment in use)", text, inUse),
     );
     if (configuredBefore !== undefined && configured !== configuredBefore && this.session.running)
       void Promise.resolve(

@@ -74,23 +74,35 @@ export function workspaceForwardQuestion(o: {
 }): { message: string; detail: string } {
   const unique = [...new Set(o.targets)];
   const named = unique.slice(0, TARGETS_NAMED).join(', ');
-  const more = unique.length > TARGETS_NAMED ? vscode.l10n.t(' and {0} more', unique.length - TARGETS_NAMED) : '';
   const sends =
-    unique.length > 0
-      ? vscode.l10n.t('{0} would forward {1} to {2}{3}.', o.where, o.what, named, more)
-      : vscode.l10n.t('{0} would turn on pass-through.', o.where);
-  const pass = o.passThrough
-    ? vscode.l10n.t(
-        " The service is then answered with your apps' status instead of 200, so it sends failed deliveries again.",
-      )
-    : '';
-  return {
-    message: vscode.l10n.t("Use this workspace's forward settings?"),
-    detail: vscode.l10n.t(
-      '{0}{1} While this workspace is open they take the place of {2}. A verified delivery may carry customer loan data: agree only if you trust whoever wrote these settings. You are asked again when they change. Without your agreement your own settings are used.',
-      sends,
-      pass,
+    unique.length > TARGETS_NAMED
+      ? vscode.l10n.t(
+          '{0} would forward {1} to {2} and {3} more.',
+          o.where,
+          o.what,
+          named,
+          unique.length - TARGETS_NAMED,
+        )
+      : unique.length > 0
+        ? vscode.l10n.t('{0} would forward {1} to {2}.', o.where, o.what, named)
+        : vscode.l10n.t('{0} would turn on pass-through.', o.where);
+  const sentences = [
+    sends,
+    ...(o.passThrough
+      ? [
+          vscode.l10n.t(
+            "The service is then answered with your apps' status instead of 200, so it sends failed deliveries again.",
+          ),
+        ]
+      : []),
+    vscode.l10n.t(
+      'While this workspace is open they take the place of {0}. A verified delivery may carry customer loan data: agree only if you trust whoever wrote these settings. You are asked again when they change. Without your agreement your own settings are used.',
       o.replaces,
     ),
+  ];
+  return {
+    message: vscode.l10n.t("Use this workspace's forward settings?"),
+    // Sentences joined by a template a translator may word without the space.
+    detail: sentences.reduce((text, next) => vscode.l10n.t('{0} {1}', text, next)),
   };
 }

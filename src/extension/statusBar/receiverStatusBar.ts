@@ -22,30 +22,29 @@ export class ReceiverStatusBar extends Disposable {
     const info = this.receiver.info;
     if (!info) return this.item.hide();
     if (info.publicPath === 'not-reaching') return this.renderNotReaching(info);
-    const tunnel =
+    // Whole messages, one per combination of the tunnel's state and the public address.
+    const icon = info.tunnelState === 'reconnecting' ? '$(debug-disconnect)' : '$(radio-tower)';
+    const tunnel = tunnelStateWords(info.tunnelState);
+    this.item.text =
       info.tunnelState === 'closed'
-        ? ''
+        ? vscode.l10n.t('{0} Receiver', icon)
         : info.tunnelState === 'open'
-          ? vscode.l10n.t(' · tunnel open')
-          : vscode.l10n.t(' · tunnel {0}', tunnelStateWords(info.tunnelState));
-    this.item.text = vscode.l10n.t(
-      '{0} Receiver{1}',
-      info.tunnelState === 'reconnecting' ? '$(debug-disconnect)' : '$(radio-tower)',
-      tunnel,
-    );
-    this.item.tooltip = vscode.l10n.t(
-      'Webhook receiver\nLocal: {0}{1}\nTunnel: {2}\nClick to copy the {3} URL.',
-      info.localUrl,
-      info.publicUrl ? vscode.l10n.t('\nPublic: {0}', info.publicUrl) : '',
-      tunnelStateWords(info.tunnelState),
-      info.publicUrl ? vscode.l10n.t('public') : vscode.l10n.t('local'),
-    );
+          ? vscode.l10n.t('{0} Receiver · tunnel open', icon)
+          : vscode.l10n.t('{0} Receiver · tunnel {1}', icon, tunnel);
+    this.item.tooltip = info.publicUrl
+      ? vscode.l10n.t(
+          'Webhook receiver\nLocal: {0}\nPublic: {1}\nTunnel: {2}\nClick to copy the public URL.',
+          info.localUrl,
+          info.publicUrl,
+          tunnel,
+        )
+      : vscode.l10n.t('Webhook receiver\nLocal: {0}\nTunnel: {1}\nClick to copy the local URL.', info.localUrl, tunnel);
+    const at = info.publicUrl ?? info.localUrl;
     this.item.accessibilityInformation = {
-      label: vscode.l10n.t(
-        'Webhook receiver running at {0}{1}',
-        info.publicUrl ?? info.localUrl,
-        info.tunnelState === 'closed' ? '' : vscode.l10n.t(', tunnel {0}', tunnelStateWords(info.tunnelState)),
-      ),
+      label:
+        info.tunnelState === 'closed'
+          ? vscode.l10n.t('Webhook receiver running at {0}', at)
+          : vscode.l10n.t('Webhook receiver running at {0}, tunnel {1}', at, tunnel),
     };
     this.item.backgroundColor =
       info.tunnelState === 'reconnecting' ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;

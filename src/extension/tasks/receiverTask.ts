@@ -135,11 +135,9 @@ class ReceiverTerminal extends Disposable implements vscode.Pseudoterminal {
       if (this.ended) return;
       if (info.forwardRules)
         this.line(
-          vscode.l10n.t(
-            'wfs: forwarding by {0} rule(s){1}',
-            info.forwardRules,
-            info.passThrough ? vscode.l10n.t(', pass-through on') : '',
-          ),
+          info.passThrough
+            ? vscode.l10n.t('wfs: forwarding by {0} rule(s), pass-through on', info.forwardRules)
+            : vscode.l10n.t('wfs: forwarding by {0} rule(s)', info.forwardRules),
         );
     }
     this.line(taskReady(this.receiver.info?.localUrl ?? '?'));

@@ -63,10 +63,16 @@ function tooltipOf(
   forwardsFailed: ReturnType<typeof forwardsOf>,
 ): string {
   const failedWords = failed && checkWorded(failed, userWording);
+  const received =
+    topic === undefined
+      ? r.duplicate
+        ? vscode.l10n.t('Webhook received {0}, answered {1} (duplicate).', r.receivedAt, r.status)
+        : vscode.l10n.t('Webhook received {0}, answered {1}.', r.receivedAt, r.status)
+      : r.duplicate
+        ? vscode.l10n.t('Webhook {0} received {1}, answered {2} (duplicate).', topic, r.receivedAt, r.status)
+        : vscode.l10n.t('Webhook {0} received {1}, answered {2}.', topic, r.receivedAt, r.status);
   const sentences = [
-    r.duplicate
-      ? vscode.l10n.t('Webhook {0} received {1}, answered {2} (duplicate).', topic ?? '', r.receivedAt, r.status)
-      : vscode.l10n.t('Webhook {0} received {1}, answered {2}.', topic ?? '', r.receivedAt, r.status),
+    received,
     ...(failed
       ? [
           vscode.l10n.t(

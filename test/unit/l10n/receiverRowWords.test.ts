@@ -106,6 +106,10 @@ describe('l10n: the Deliveries row and the receiver status bar are whole message
       `Webhook ${TOPIC} received ${AT}, answered 200 (duplicate). Forward to ${APP} failed: answered 502. Click to open it in the webhook panel.`,
     );
     assert.equal(
+      row(ROWS['refused, forward failed, no topic']!).tooltip,
+      `Webhook received ${AT}, answered 401. Refused at step 1 (bearer token): no Authorization header. Forward to ${APP} failed: answered 502. Click to open it in the webhook panel.`,
+    );
+    assert.equal(
       row(refused).tooltip,
       `Webhook ${TOPIC} received ${AT}, answered 401. Refused at step 1 (bearer token): no Authorization header. Click to open it in the webhook panel.`,
     );

@@ -38,7 +38,10 @@ export function presentError(operation: string, err: unknown, billed = false): E
     // The status is named once: the advice often names it already ("Outcome unknown (500): …").
     const tag = err.status ? `(${err.status}${err.code ? ` ${err.code}` : ''})` : '';
     const named = err.status !== undefined && err.advice.includes(`(${err.status}`);
-    message = vscode.l10n.t('{0} failed{1}: {2}', operation, tag && !named ? ` ${tag}` : '', errorInUserWords(err));
+    message =
+      tag && !named
+        ? vscode.l10n.t('{0} failed {1}: {2}', operation, tag, errorInUserWords(err))
+        : vscode.l10n.t('{0} failed: {1}', operation, errorInUserWords(err));
     if (err.kind === 'unauthorized') actions.push('Sign In');
     if (err.kind === 'outcome-unknown') {
       modal = true;

@@ -142,7 +142,11 @@ export class ExplorerTree extends Disposable implements vscode.TreeDataProvider<
       const item = new vscode.TreeItem(terminalSafe(node.sessionId), vscode.TreeItemCollapsibleState.Expanded);
       item.id = `session/${node.env.name}/${node.sessionId}`;
       item.description =
-        n === 0 ? vscode.l10n.t('no workflows yet') : vscode.l10n.t('{0} workflow{1}', n, n === 1 ? '' : 's');
+        n === 0
+          ? vscode.l10n.t('no workflows yet')
+          : n === 1
+            ? vscode.l10n.t('1 workflow')
+            : vscode.l10n.t('{0} workflows', n);
       item.iconPath = new vscode.ThemeIcon('folder-library');
       item.tooltip = new vscode.MarkdownString(
         vscode.l10n.t(

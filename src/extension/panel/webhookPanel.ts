@@ -415,12 +415,9 @@ export class WebhookPanel extends Disposable {
     if (!target) return undefined;
     await writeExport(target, exportJsonChunks(records, this.readBody));
     void vscode.window.showInformationMessage(
-      vscode.l10n.t(
-        'Exported {0} deliver{1} to {2}',
-        records.length,
-        records.length === 1 ? 'y' : vscode.l10n.t('ies'),
-        target.fsPath,
-      ),
+      records.length === 1
+        ? vscode.l10n.t('Exported 1 delivery to {0}', target.fsPath)
+        : vscode.l10n.t('Exported {0} deliveries to {1}', records.length, target.fsPath),
     );
     return target.fsPath;
   }

@@ -1,7 +1,8 @@
 // Every message a translator words is whole (issue #78: placeholders for values, never string concatenation): a
 // piece glued into another message (", duplicate", " (alias {0})", " · tunnel open") cannot be reordered, inflected
-// or dropped in another language. Optional parts are a message per combination; a run of sentences is a sentence
-// per message joined by a template such as '{0} {1}', which a translator may word without the space.
+// or dropped in another language, and neither can a word's ending passed as a value ('deliver{1}'). Optional parts
+// are a message per combination; a run of sentences is a sentence per message joined by a template such as
+// '{0} {1}', which a translator may word without the space.
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -18,6 +19,9 @@ function pieceReason(message: string): string | undefined {
   if (/\s$/.test(message)) return 'ends with whitespace';
   if (/^[,;·—–]/.test(message)) return 'starts with , ; · — or –';
   if (message.includes('}{')) return 'holds two adjacent placeholders';
+  // 'deliver{1}' with 'y' or 'ies': a word's ending passed as a value. A unit after a number ('{0}h') and a name's
+  // suffix after a capital ('{0}/NAME{1}', NAME standing for what the user types) are fine.
+  if (/\p{Ll}\{\d+\}/u.test(message)) return 'glues a placeholder to the end of a word';
   return undefined;
 }
 
@@ -107,6 +111,9 @@ describe('l10n: every message is whole, never a piece glued into another', () =>
       '{0} Receiver · tunnel open',
       'Webhook receiver\nLocal: {0}\nTunnel: {1}\nClick to copy the local URL.',
       '--set changes a value the event already has; to add one, add it to the file.',
+      '{0}h {1}m',
+      '{0}.{1}: not a name with a JSON type',
+      'A name for the fixture: saved as {0}/NAME{1}',
     ])
       assert.equal(pieceReason(whole), undefined, whole);
     for (const [piece, why] of [
@@ -120,6 +127,8 @@ describe('l10n: every message is whole, never a piece glued into another', () =>
       ['– public {0}', 'starts with , ; · — or –'],
       ['Webhook {0}, answered {1}{2}', 'holds two adjacent placeholders'],
       ['{0}{1}', 'holds two adjacent placeholders'],
+      ['Exported {0} deliver{1} to {2}', 'glues a placeholder to the end of a word'],
+      ['{0} failed{1}: {2}', 'glues a placeholder to the end of a word'],
     ])
       assert.equal(pieceReason(piece!), why, piece);
   });
@@ -136,6 +145,7 @@ describe('l10n: every message is whole, never a piece glued into another', () =>
         assert.ok(pieceReason(m + s), `trailing ${JSON.stringify(s)}`);
         assert.ok(pieceReason(`${mark} ${m}`), `leading ${mark}`);
         if (m.endsWith('}')) assert.ok(pieceReason(m + p), 'a placeholder glued to the last');
+        if (/\p{Ll}$/u.test(m)) assert.ok(pieceReason(m + p), 'a placeholder glued to the last word');
         assert.ok(pieceReason(`${m} ${p}${p}`), 'adjacent placeholders');
       }),
       { numRuns: 200, seed: 1 },

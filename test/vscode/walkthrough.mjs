@@ -10,7 +10,14 @@ import { join } from 'node:path';
 import { ensureTools, projectRoot } from './harness/tools.mjs';
 import { startCodeServer } from './harness/codeServer.mjs';
 import { launchBrowser } from './harness/browser.mjs';
-import { blocking, describeViolations, frameHolding, scanFrame, WEBVIEW_THEMES } from './harness/axeRun.mjs';
+import {
+  blocking,
+  describeViolations,
+  frameHolding,
+  scanFrame,
+  themeKindExpression,
+  WEBVIEW_THEMES,
+} from './harness/axeRun.mjs';
 
 const root = projectRoot();
 const shots = join(root, 'test', 'vscode', 'screenshots');
@@ -76,16 +83,20 @@ async function pickColorTheme(page, label) {
 }
 
 /**
- * axe-core's WCAG 2.1 A/AA scan of the webview whose document holds `has`, once `ready` holds there: in the
- * walkthrough's own theme, then Dark High Contrast, then light or dark (the one the own theme is not), each picked as
- * a user picks it; the own theme comes back after. Throws on any serious or critical violation, naming its rule,
- * impact and first nodes; the lesser ones are logged.
+ * axe-core's WCAG 2.1 A/AA scan of the webview whose document holds `has` (or, with `workbench`, of the workbench's
+ * `include`), once `ready` holds there: in the walkthrough's own theme, then Dark High Contrast, then light or dark
+ * (the one the own theme is not), each picked as a user picks it; the own theme comes back after. Throws on any
+ * serious or critical violation, naming its rule, impact and first nodes; the lesser ones are logged.
  */
-async function axeInThemes(page, view, has, ready) {
-  const shows = (kind) => `(${ready}) && document.body.dataset.vscodeThemeKind === ${JSON.stringify(kind)}`;
-  const own = await (await frameHolding(page, has, ready, 30_000)).evaluate('document.body.dataset.vscodeThemeKind');
+async function axeInThemes(page, view, has, ready, { include, workbench = false } = {}) {
+  const kindShown = themeKindExpression(workbench);
+  const kindOf = (theme) => (workbench ? theme.workbench : theme.webview);
+  const shows = (kind) => `(${ready}) && (${kindShown}) === ${JSON.stringify(kind)}`;
+  const own = await (await frameHolding(page, has, ready, 30_000)).evaluate(kindShown);
   const { light, dark, highContrast } = WEBVIEW_THEMES;
-  const themes = [{ webview: own }, highContrast, own === light.webview ? dark : light];
+  const lightOwn = own === kindOf(light);
+  const themes = [{ kind: own }, { ...highContrast, kind: kindOf(highContrast) }];
+  themes.push(lightOwn ? { ...dark, kind: kindOf(dark) } : { ...light, kind: kindOf(light) });
   const problems = [];
   let ownLabel;
   try {
@@ -95,16 +106,16 @@ async function axeInThemes(page, view, has, ready) {
         const was = await pickColorTheme(page, theme.label);
         ownLabel ??= was;
       }
-      const scan = await scanFrame(page, has, { until: shows(theme.webview), timeoutMs: 30_000 });
+      const scan = await scanFrame(page, has, { include, until: shows(theme.kind), timeoutMs: 30_000 });
       const bad = blocking(scan.violations);
       console.log(
-        `      axe, ${view}, ${theme.label ?? `its own theme`} (${theme.webview}): ${scan.rulesPassed} rules passed, ` +
+        `      axe, ${view}, ${theme.label ?? `its own theme`} (${theme.kind}): ${scan.rulesPassed} rules passed, ` +
           `${scan.violations.length} violated, ${bad.length} serious or critical (${Date.now() - t} ms)`,
       );
       for (const v of scan.violations.filter((v) => !bad.includes(v)))
         console.log(`        lesser: ${describeViolations([v])}`);
-      if (scan.rulesPassed === 0) problems.push(`${theme.webview}: axe checked nothing`);
-      if (bad.length > 0) problems.push(`${theme.webview}: ${describeViolations(bad)}`);
+      if (scan.rulesPassed === 0) problems.push(`${theme.kind}: axe checked nothing`);
+      if (bad.length > 0) problems.push(`${theme.kind}: ${describeViolations(bad)}`);
     }
   } finally {
     if (ownLabel) {
@@ -1103,6 +1114,73 @@ async function main() {
             '#cases',
             `${done} && !!document.querySelector('.case.bad[open]')`,
           );
+        },
+      ),
+    );
+    results.push(
+      await step(
+        'the contract report ("Check Environment Against the Contract…" on the Sandbox) passes axe-core (WCAG 2.1 A/AA) in its own theme, High Contrast, and light or dark',
+        async () => {
+          await runCommand(page, 'Notifications: Clear All Notifications');
+          await runCommand(page, 'View: Close All Editors');
+          await runCommand(page, 'Workflow Service: Switch Environment…');
+          // The row's label is a codicon (a check or a blank) and the name.
+          await page
+            .locator('.quick-input-list .monaco-list-row')
+            .filter({ has: page.locator('.label-name', { hasText: /^\W*Sandbox\s*$/ }) })
+            .first()
+            .click({ timeout: 15_000 });
+          await statusbar.getByText(/Sandbox: demo/).waitFor({ timeout: 15_000 });
+          await runCommand(page, 'Workflow Service: Check Environment Against the Contract…');
+          await page.getByText('Check Sandbox against the contract (1/3)').waitFor({ timeout: 15_000 });
+          if ((await quickInput.inputValue()) !== 'demo') throw new Error('the sandbox username is not offered');
+          await page.keyboard.press('Enter');
+          await page.getByText('Check Sandbox against the contract (2/3)').waitFor({ timeout: 15_000 });
+          await quickInput.fill('demo-password');
+          await page.keyboard.press('Enter');
+          await page.getByText('Check Sandbox against the contract (3/3)').waitFor({ timeout: 15_000 });
+          await page.keyboard.press('Enter');
+          const rows = `document.querySelectorAll('#probe-rows tr').length > 10`;
+          await frameHolding(page, '#probe-rows', rows, 120_000);
+          await axeInThemes(page, 'contract report', '#probe-rows', rows);
+        },
+      ),
+    );
+    results.push(
+      await step(
+        "Compare with Original (an edited delivery beside the one received, in VS Code's diff editor) passes axe-core (WCAG 2.1 A/AA) in its own theme, High Contrast, and light or dark",
+        async () => {
+          await runCommand(page, 'Notifications: Clear All Notifications');
+          await runCommand(page, 'View: Close All Editors');
+          await runCommand(page, 'Workflow Service: Open Webhook Panel');
+          await webview().locator('.row', { hasText: 'verified' }).first().click({ timeout: 15_000 });
+          await webview().locator('.check.ok').nth(6).waitFor({ timeout: 15_000 });
+          await webview().getByRole('button', { name: 'Edit and Resend…' }).click();
+          await page
+            .locator('.tab', { hasText: /^delivery-.*\.webhook\.json/ })
+            .first()
+            .waitFor({ timeout: 15_000 });
+          const lens = page.locator('.codelens-decoration a', { hasText: 'Compare with Original' }).first();
+          await lens.waitFor({ timeout: 30_000 });
+          await page.keyboard.press('Control+H');
+          await page.locator('.find-widget textarea[aria-label="Find"]').fill('actor-test');
+          await page.locator('.find-widget textarea[aria-label="Replace"]').fill('actor-compared');
+          // The search runs after typing stops: Replace All before it has found the match replaces nothing.
+          await page.locator('.find-widget .matchesCount', { hasText: /^1 of 1$/ }).waitFor({ timeout: 10_000 });
+          await page.locator('.find-widget [aria-label^="Replace All"]').click();
+          const text = page.locator('.editor-group-container.active .monaco-editor .view-lines').first();
+          await text.filter({ hasText: 'actor-compared' }).waitFor({ timeout: 10_000 });
+          // Closed by its button, as a mouse user does: in code-server, Escape leaves it open over the CodeLens.
+          await page.locator('.find-widget.visible [aria-label^="Close"]').click();
+          await page.locator('.find-widget.visible').waitFor({ state: 'hidden', timeout: 10_000 });
+          // The top in view: the CodeLens sits above line 1.
+          await text.click();
+          await page.keyboard.press('Control+Home');
+          await lens.click({ timeout: 15_000 });
+          const diff = '.editor-group-container.active .monaco-diff-editor';
+          const shown = `!!document.querySelector(${JSON.stringify(diff)})`;
+          await frameHolding(page, '.monaco-workbench', shown, 30_000);
+          await axeInThemes(page, 'compare view', '.monaco-workbench', shown, { include: diff, workbench: true });
         },
       ),
     );

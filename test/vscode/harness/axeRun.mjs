@@ -10,19 +10,32 @@ import { createRequire } from 'node:module';
 export const WCAG_21_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
 
 /**
- * A theme as `workbench.colorTheme` names it, as the theme picker (Preferences: Color Theme) labels it, and the kind
- * VS Code gives each webview (`data-vscode-theme-kind`).
+ * A theme as `workbench.colorTheme` names it, as the theme picker (Preferences: Color Theme) labels it, the kind
+ * VS Code gives each webview (`data-vscode-theme-kind`), and the class it puts on `.monaco-workbench`.
  */
 export const WEBVIEW_THEMES = {
-  light: { id: 'Light Modern', label: 'Light Modern', webview: 'vscode-light' },
-  dark: { id: 'Dark Modern', label: 'Dark Modern', webview: 'vscode-dark' },
-  highContrast: { id: 'Default High Contrast', label: 'Dark High Contrast', webview: 'vscode-high-contrast' },
+  light: { id: 'Light Modern', label: 'Light Modern', webview: 'vscode-light', workbench: 'vs' },
+  dark: { id: 'Dark Modern', label: 'Dark Modern', webview: 'vscode-dark', workbench: 'vs-dark' },
+  highContrast: {
+    id: 'Default High Contrast',
+    label: 'Dark High Contrast',
+    webview: 'vscode-high-contrast',
+    workbench: 'hc-black',
+  },
   highContrastLight: {
     id: 'Default High Contrast Light',
     label: 'Light High Contrast',
     webview: 'vscode-high-contrast-light',
+    workbench: 'hc-light',
   },
 };
+
+/** An expression for the theme kind a frame shows: its webview body's, or (`workbench`) the workbench's class. */
+export function themeKindExpression(workbench = false) {
+  if (!workbench) return 'document.body.dataset.vscodeThemeKind';
+  const classes = JSON.stringify(Object.values(WEBVIEW_THEMES).map((t) => t.workbench));
+  return `${classes}.find((k) => document.querySelector('.monaco-workbench')?.classList.contains(k))`;
+}
 
 const require = createRequire(import.meta.url);
 let axeSource;

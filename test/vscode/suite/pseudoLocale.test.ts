@@ -40,10 +40,14 @@ describe('Pseudo-locale: no English of ours on screen', function () {
     await vscode.commands.executeCommand('wfs.stopSandbox');
   });
 
-  const leaks = (items: ShownItem[]) =>
-    items.flatMap((i) =>
-      [i.text, i.ariaLabel].flatMap((t) => englishLeaks(t, ours, values).map((w) => `${w} in "${t}"`)),
-    );
+  /** Each word of our English left in these texts, with the text it was found in. */
+  const leaked = (texts: string[]) => texts.flatMap((t) => englishLeaks(t, ours, values).map((w) => `${w} in "${t}"`));
+  const leaks = (items: ShownItem[]) => leaked(items.flatMap((i) => [i.text, i.ariaLabel]));
+  /** A webview's words hold none of our English; the editors close for the next screen. */
+  async function noEnglishIn(words: string[]): Promise<void> {
+    assert.deepEqual(leaked(words), []);
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  }
 
   it("runs in qps-ploc, with the pseudo bundle loaded for the extension's strings", () => {
     assert.equal(vscode.env.language, 'qps-ploc');
@@ -98,10 +102,7 @@ describe('Pseudo-locale: no English of ours on screen', function () {
     await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
     values.push(api.sandbox.info!.baseUrl);
     const texts = [shown.title, shown.placeholder, ...shown.rows];
-    assert.deepEqual(
-      texts.flatMap((t) => englishLeaks(t, ours, values).map((w) => `${w} in "${t}"`)),
-      [],
-    );
+    assert.deepEqual(leaked(texts), []);
   });
 
   it('the webhook panel', async () => {
@@ -122,11 +123,7 @@ describe('Pseudo-locale: no English of ours on screen', function () {
       words.some((w) => w.includes('[ñô Àûţĥôŕîžàţîôñ ĥéàďéŕ]')),
       JSON.stringify(words),
     );
-    assert.deepEqual(
-      words.flatMap((t) => englishLeaks(t, ours, values).map((w) => `${w} in "${t}"`)),
-      [],
-    );
-    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await noEnglishIn(words);
   });
 
   it("the webhook panel's seven passed steps of a verified delivery", async () => {
@@ -152,11 +149,7 @@ describe('Pseudo-locale: no English of ours on screen', function () {
     );
     const steps = words.filter((w) => /^\d\./.test(w) || w.includes('—'));
     assert.ok(steps.length >= 7, JSON.stringify(words));
-    assert.deepEqual(
-      words.flatMap((t) => englishLeaks(t, ours, values).map((w) => `${w} in "${t}"`)),
-      [],
-    );
-    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await noEnglishIn(words);
   });
 
   it('the audit webview', async () => {
@@ -176,11 +169,7 @@ describe('Pseudo-locale: no English of ours on screen', function () {
     const titles = (audit.results as { title: string }[]).map((r) => r.title);
     assert.ok(!words.some((w) => titles.some((t) => w.includes(t))), JSON.stringify(words.slice(0, 5)));
     assert.ok(words.length > 5, JSON.stringify(words));
-    assert.deepEqual(
-      words.flatMap((t) => englishLeaks(t, ours, values).map((w) => `${w} in "${t}"`)),
-      [],
-    );
-    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await noEnglishIn(words);
   });
   it("the webhook panel: an app that did not answer, in the user's words", async () => {
     // Nothing listens on port 9 here: the forward is refused, and the panel says why.
@@ -204,10 +193,6 @@ describe('Pseudo-locale: no English of ours on screen', function () {
       `document.querySelectorAll('.app-answer.failed td').length > 0`,
     );
     assert.ok(words.length > 3, JSON.stringify(words));
-    assert.deepEqual(
-      words.flatMap((t) => englishLeaks(t, ours, values).map((w) => `${w} in "${t}"`)),
-      [],
-    );
-    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await noEnglishIn(words);
   });
 });

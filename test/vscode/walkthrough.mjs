@@ -129,6 +129,26 @@ async function axeInThemes(page, view, has, ready, { include, workbench = false 
   }
 }
 
+/**
+ * Replaces the one `from` in the active editor by `to` as a user does (Find/Replace, Replace All), closes the Find
+ * widget by its button and puts the top of the text in view, where a CodeLens sits above line 1.
+ */
+async function replaceInEditor(page, from, to) {
+  await page.keyboard.press('Control+H');
+  await page.locator('.find-widget textarea[aria-label="Find"]').fill(from);
+  await page.locator('.find-widget textarea[aria-label="Replace"]').fill(to);
+  // The search runs after typing stops: Replace All before it has found the match replaces nothing.
+  await page.locator('.find-widget .matchesCount', { hasText: /^1 of 1$/ }).waitFor({ timeout: 10_000 });
+  await page.locator('.find-widget [aria-label^="Replace All"]').click();
+  const text = page.locator('.editor-group-container.active .monaco-editor .view-lines').first();
+  await text.filter({ hasText: to }).waitFor({ timeout: 10_000 });
+  // In code-server, Escape leaves the widget open over the CodeLens.
+  await page.locator('.find-widget.visible [aria-label^="Close"]').click();
+  await page.locator('.find-widget.visible').waitFor({ state: 'hidden', timeout: 10_000 });
+  await text.click();
+  await page.keyboard.press('Control+Home');
+}
+
 async function runCommand(page, title) {
   // One retry: a palette opened while a tree item is being revealed can lose its input; Escape and open it again.
   for (let attempt = 0; ; attempt++) {
@@ -717,17 +737,8 @@ async function main() {
           const lens = page.locator('.codelens-decoration a', { hasText: 'Send to Receiver' }).first();
           await lens.waitFor({ timeout: 30_000 });
           // One field changed as a user types it: find "actor-test" and replace it.
-          await page.keyboard.press('Control+H');
-          await page.locator('.find-widget textarea[aria-label="Find"]').fill('actor-test');
-          await page.locator('.find-widget textarea[aria-label="Replace"]').fill('actor-edited');
-          await page.locator('.find-widget [aria-label^="Replace All"]').click();
-          await page.keyboard.press('Escape');
-          await page.locator('.view-lines', { hasText: 'actor-edited' }).first().waitFor({ timeout: 10_000 });
+          await replaceInEditor(page, 'actor-test', 'actor-edited');
           await page.screenshot({ path: join(shots, '09-edit-and-resend.png') });
-          // Back in the text, the Find widget closed and the top in view: the CodeLens sits above line 1.
-          await page.locator('.view-lines').first().click();
-          await page.keyboard.press('Escape');
-          await page.keyboard.press('Control+Home');
           await lens.click();
           await page
             .getByText(/^Sent to http:\/\/127\.0\.0\.1:\d+\/webhooks: 200, verified in \d+ ms/)
@@ -756,15 +767,6 @@ async function main() {
         if (onDisk.wfsFixture !== 1 || onDisk.webhookId !== '{{fresh}}' || !onDisk.body)
           throw new Error(`not the documented format: ${JSON.stringify(onDisk).slice(0, 200)}`);
         await runCommand(page, 'Notifications: Clear All Notifications');
-        // The previous step's Find/Replace widget may still be open over the editor.
-        await page
-          .locator('.find-widget.visible')
-          .waitFor({ state: 'hidden', timeout: 1_000 })
-          .catch(async () => {
-            await page.locator('.view-lines').first().click();
-            await page.keyboard.press('Escape');
-            await page.keyboard.press('Control+Home');
-          });
         await page.screenshot({ path: join(shots, '10-fixture-codelens.png') });
         await page.locator('.codelens-decoration a', { hasText: 'Send to Receiver' }).first().click();
         await page
@@ -1162,20 +1164,7 @@ async function main() {
             .waitFor({ timeout: 15_000 });
           const lens = page.locator('.codelens-decoration a', { hasText: 'Compare with Original' }).first();
           await lens.waitFor({ timeout: 30_000 });
-          await page.keyboard.press('Control+H');
-          await page.locator('.find-widget textarea[aria-label="Find"]').fill('actor-test');
-          await page.locator('.find-widget textarea[aria-label="Replace"]').fill('actor-compared');
-          // The search runs after typing stops: Replace All before it has found the match replaces nothing.
-          await page.locator('.find-widget .matchesCount', { hasText: /^1 of 1$/ }).waitFor({ timeout: 10_000 });
-          await page.locator('.find-widget [aria-label^="Replace All"]').click();
-          const text = page.locator('.editor-group-container.active .monaco-editor .view-lines').first();
-          await text.filter({ hasText: 'actor-compared' }).waitFor({ timeout: 10_000 });
-          // Closed by its button, as a mouse user does: in code-server, Escape leaves it open over the CodeLens.
-          await page.locator('.find-widget.visible [aria-label^="Close"]').click();
-          await page.locator('.find-widget.visible').waitFor({ state: 'hidden', timeout: 10_000 });
-          // The top in view: the CodeLens sits above line 1.
-          await text.click();
-          await page.keyboard.press('Control+Home');
+          await replaceInEditor(page, 'actor-test', 'actor-compared');
           await lens.click({ timeout: 15_000 });
           const diff = '.editor-group-container.active .monaco-diff-editor';
           const shown = `!!document.querySelector(${JSON.stringify(diff)})`;

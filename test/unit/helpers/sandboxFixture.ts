@@ -3,6 +3,7 @@ import { ManualClock } from './manualClock';
 import { Sandbox, type SandboxInfo, type SandboxOptions } from '../../../src/core/sandbox/Sandbox';
 import { REFRESH_PATH, SIGN_IN_PATH } from '../../../src/core/http/paths';
 import { rawRequest, type RawResponse } from './rawHttp';
+import type { ProbeTarget } from '../../../src/core/probe/runProbe';
 
 export interface SandboxFixture {
   sandbox: Sandbox;
@@ -59,3 +60,16 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 }
 
 export { REFRESH_PATH, SIGN_IN_PATH };
+
+/** The contract check's target for a sandbox, as a user of the built-in one fills it in; `extra` overrides. */
+export function probeTargetOf(info: SandboxInfo, extra: Partial<ProbeTarget> = {}): ProbeTarget {
+  return {
+    baseUrl: info.baseUrl,
+    testWebhookUrl: info.testWebhookUrl,
+    credentials: { username: info.username, password: info.password },
+    aliasPlacement: 'body',
+    jwksUrls: [],
+    isLocalSandbox: true,
+    ...extra,
+  };
+}

@@ -15,7 +15,7 @@ import { WORDS, type Observation, type ProbeReport, type RowResult } from '../..
 import { probeOutcomeSaid, probeRowSaid } from '../../../src/core/probe/probeWords';
 import { StandInService } from '../../process/helpers/standInService';
 import { ManualClock } from '../helpers/manualClock';
-import { startSandbox } from '../helpers/sandboxFixture';
+import { probeTargetOf, startSandbox } from '../helpers/sandboxFixture';
 import { pseudoWords } from '../l10n/saidLeft';
 
 const ROOT = join(__dirname, '../../../..');
@@ -260,14 +260,7 @@ describe("contract check runs: why rows were not probed and how the probe ended,
   it('a refused sign-in, a 429 and a request that fails: each outcome', async () => {
     const fx = await startSandbox();
     try {
-      const target: ProbeTarget = {
-        baseUrl: fx.info.baseUrl,
-        testWebhookUrl: fx.info.testWebhookUrl,
-        credentials: { username: fx.info.username, password: fx.info.password },
-        aliasPlacement: 'body',
-        jwksUrls: [],
-        isLocalSandbox: true,
-      };
+      const target = probeTargetOf(fx.info);
       const refused = await probe({ ...target, credentials: { username: fx.info.username, password: 'wrong' } });
       assert.equal(refused.outcome.ended, 'sign-in-refused');
       assert.match(refused.outcome.message!, /^Sign-in with the given credentials was answered 401 · /);

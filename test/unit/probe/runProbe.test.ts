@@ -7,7 +7,7 @@ import { runProbe, MAX_PROBE_REQUESTS } from '../../../src/core/probe/runProbe';
 import { probeProfile } from '../../../src/core/probe/probeProfile';
 import { loadSandboxProfile, ProfileError } from '../../../src/core/sandbox/sandboxProfile';
 import { ManualClock } from '../helpers/manualClock';
-import { startSandbox, type SandboxFixture } from '../helpers/sandboxFixture';
+import { probeTargetOf, startSandbox, type SandboxFixture } from '../helpers/sandboxFixture';
 
 /** Runs the probe to its end on a virtual clock: each time it waits for its spacing (a timer pending), time moves on
  * by exactly that; in between, the event loop turns so the loopback requests complete. */
@@ -29,15 +29,11 @@ describe('runProbe', () => {
   });
   after(() => fx.stop());
 
-  const target = () => ({
-    baseUrl: fx.info.baseUrl,
-    testWebhookUrl: fx.info.testWebhookUrl,
-    credentials: { username: fx.info.username, password: fx.info.password },
-    aliasPlacement: 'body' as const,
-    jwksUrls: [fx.info.jwksUrl],
-    findWorkflowsUrl: `${fx.info.baseUrl}/workflow-services-ws/resources/v1/workflows?correlationId={correlationId}`,
-    isLocalSandbox: true,
-  });
+  const target = () =>
+    probeTargetOf(fx.info, {
+      jwksUrls: [fx.info.jwksUrl],
+      findWorkflowsUrl: `${fx.info.baseUrl}/workflow-services-ws/resources/v1/workflows?correlationId={correlationId}`,
+    });
 
   it('sends its requests one spacing apart on the injected clock, and no more than 20', async () => {
     const clock = new ManualClock();
@@ -126,17 +122,7 @@ describe('sandbox profile loader', () => {
     const fx = await startSandbox();
     try {
       const clock = new ManualClock();
-      const done = runProbe(
-        {
-          baseUrl: fx.info.baseUrl,
-          testWebhookUrl: fx.info.testWebhookUrl,
-          credentials: { username: fx.info.username, password: fx.info.password },
-          aliasPlacement: 'body',
-          jwksUrls: [],
-          isLocalSandbox: true,
-        },
-        { clock, spacingMs: 10, includeRefusal: true },
-      );
+      const done = runProbe(probeTargetOf(fx.info), { clock, spacingMs: 10, includeRefusal: true });
       const report = await drive(clock, 10, done);
       const text = JSON.stringify(probeProfile(report));
       assert.ok(!text.includes(fx.info.password) && !/eyJ/.test(text));

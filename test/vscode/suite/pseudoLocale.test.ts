@@ -40,6 +40,17 @@ describe('Pseudo-locale: no English of ours on screen', function () {
     await vscode.commands.executeCommand('wfs.stopSandbox');
   });
 
+  /** A test webhook from the Sandbox to `address`, once the receiver has recorded it. */
+  const testWebhookTo = (address: string) =>
+    deliveredBy(api, () =>
+      vscode.commands.executeCommand('wfs.sendTestWebhook', {
+        topic: 'workflow/completed',
+        subTopic: 'event:workflow/completed',
+        tenantId: 'tenant-pseudo',
+        testData: 'template',
+        address,
+      }),
+    );
   /** Each word of our English left in these texts, with the text it was found in. */
   const leaked = (texts: string[]) => texts.flatMap((t) => englishLeaks(t, ours, values).map((w) => `${w} in "${t}"`));
   const leaks = (items: ShownItem[]) => leaked(items.flatMap((i) => [i.text, i.ariaLabel]));
@@ -72,15 +83,7 @@ describe('Pseudo-locale: no English of ours on screen', function () {
   it('the receiver tree, with a verified and a refused delivery', async () => {
     const localUrl = api.receiver.info!.localUrl;
     values.push(localUrl, api.receiver.info!.publicUrl ?? localUrl);
-    await deliveredBy(api, () =>
-      vscode.commands.executeCommand('wfs.sendTestWebhook', {
-        topic: 'workflow/completed',
-        subTopic: 'event:workflow/completed',
-        tenantId: 'tenant-pseudo',
-        testData: 'template',
-        address: localUrl,
-      }),
-    );
+    await testWebhookTo(localUrl);
     await deliveredBy(api, () => fetch(localUrl, { method: 'POST', body: '{}' }).then((r) => r.arrayBuffer()));
     values.push('event:workflow/completed', 'tenant-pseudo');
     const rows = await treeRows('wfs.receiver', /workflow\/completed/);
@@ -176,15 +179,7 @@ describe('Pseudo-locale: no English of ours on screen', function () {
     await vscode.commands.executeCommand('wfs.stopReceiver');
     await setSetting('receiver.forwardTo', 'http://127.0.0.1:9/webhooks');
     const localUrl = ((await vscode.commands.executeCommand('wfs.startReceiver')) as { localUrl: string }).localUrl;
-    const r = await deliveredBy(api, () =>
-      vscode.commands.executeCommand('wfs.sendTestWebhook', {
-        topic: 'workflow/completed',
-        subTopic: 'event:workflow/completed',
-        tenantId: 'tenant-pseudo',
-        testData: 'template',
-        address: localUrl,
-      }),
-    );
+    const r = await testWebhookTo(localUrl);
     await vscode.commands.executeCommand('wfs.openWebhookPanel', r.id);
     values.push(localUrl, 'ECONNREFUSED', 'http://127.0.0.1:9/webhooks');
     const words = await inWebview<string[]>(
